@@ -1,0 +1,75 @@
+package apierr
+
+import "strings"
+
+// Guidance is what the operator should do about the error, in one or two
+// sentences, from the spec's tables: whether it is retried and what to fix.
+// Specific codes get specific advice; the rest get their class's.
+func (e *Error) Guidance() string {
+	if g := codeGuidance(e.Code); g != "" {
+		return g
+	}
+	switch e.Class {
+	case ClassRetry:
+		if e.RequestID != "" {
+			return "Transient platform error: retried with backoff. If it persists, report requestId " + e.RequestID + " to the operator."
+		}
+		return "Transient platform error: retried with backoff (2, 4, 8, 16, 32 s). If it persists, report the code and time to the operator."
+	case ClassRefreshAuth:
+		return "The token was expired or invalid: a new token is fetched and the request retried once. If it persists, check the client credentials of the profile."
+	case ClassFixRequest:
+		return "The request was rejected as invalid: retrying it unchanged will fail again. Correct the input or the profile."
+	case ClassResolve:
+		return "Not retryable until the account condition is resolved (insufficient balance, credit limit or past-due invoice). Resolve it, then resubmit."
+	case ClassForbidden:
+		return "The credentials do not cover this operation: do not retry with them. Ask for the missing scope, permission or credential type."
+	case ClassNotFound:
+		return "The record does not exist or is not visible to these credentials. Check the id."
+	case ClassState:
+		return "The record's current state does not allow this action. Refresh it and check its state."
+	case ClassConflict:
+		return "An equivalent record already exists. Use it instead of creating another."
+	case ClassOperator:
+		return "A configuration problem on the platform side: not retryable. Contact the operator's support with the code and timestamp."
+	case ClassMalformed:
+		return "The response could not be read. It is retried; if it persists, report the endpoint and time to the operator."
+	}
+	return "Unexpected error. Check the request log for details."
+}
+
+// codeGuidance holds advice for the codes that the spec names.
+func codeGuidance(code string) string {
+	switch code {
+	case "AUTH_001", "AUTH_003":
+		return "The token was expired or invalid: a new token is fetched and the request retried once. If it persists, check the payments client credentials."
+	case "AUTH_002":
+		return "The token is valid but lacks the scope for this operation: do not retry with the same credentials. Ask for the scope on the API credentials."
+	case "AUTH_051":
+		return "The payment was created by a different organization. Permanent: do not retry."
+	case "USR_067":
+		return "Insufficient balance: not retryable until funds are added. Fund the account, then resubmit."
+	case "USR_062", "USR_063", "USR_064", "USR_065", "USR_066":
+		return "A business rule or account condition (credit limit, balance, past-due invoice) blocked it. Resolve the condition before resubmitting."
+	case "ERR000.002":
+		return "The wallet credential's type or permissions do not cover this operation or vault. Freeze, unfreeze and sweep need a TRANSACTIONS credential; policies need policy:*, limits keylimit:* on a CONTROLS credential."
+	case "ERR000.020":
+		return "The wallet interface rejected the request as invalid (a field, page size, filter or id). Correct it; retrying unchanged fails again."
+	case "ERR009.106":
+		return "The wallet is not provisioned yet. Wait until its status is PROVISIONED."
+	case "ERR010.008":
+		return "This transaction's state does not allow freezing or unfreezing (for example a rejected outgoing transaction). Refresh it and check its status."
+	case "ERR017.006":
+		return "This sweep configuration is already running. Wait for the running sweep to finish before triggering it again."
+	case "ERR006.016":
+		return "The limit is pending approval or does not exist, so it cannot be deleted now."
+	case "ERR006.005":
+		return "A policy denied the transaction; it ends REJECTED. See the problems entry for the policy."
+	}
+	switch {
+	case strings.HasPrefix(code, "CFG_"):
+		return "A configuration problem on the platform side: not retryable. Contact the operator's support with the code and timestamp."
+	case strings.HasPrefix(code, "SYS_"):
+		return "Transient system error: retried with backoff (2, 4, 8, 16, 32 s). If it persists, report the code and time to the operator."
+	}
+	return ""
+}

@@ -1,0 +1,205 @@
+package apierr
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"strings"
+)
+
+// Parse reads the error body of a failed response from iface. It never fails:
+// a body it cannot read still yields an *Error classed by the HTTP status,
+// with a short, printable excerpt of the body as its message.
+func Parse(iface Interface, method, path string, status int, body []byte) *Error {
+	var e *Error
+	switch iface {
+	case Payments, Auth, Reporting:
+		e = parsePayments(status, body)
+	case Wallet:
+		e = parseWallet(status, body)
+	default:
+		e = parsePlain(status, body)
+	}
+	e.Interface, e.Method, e.Path, e.HTTPStatus = iface, method, path, status
+	return e
+}
+
+// Malformed builds the error for a 2xx response whose body could not be
+// decoded. It is retried like a transient failure.
+func Malformed(iface Interface, method, path string, status int, cause error) *Error {
+	return &Error{
+		Interface: iface, Method: method, Path: path, HTTPStatus: status,
+		Message: "malformed response body: " + cause.Error(),
+		Class:   ClassMalformed,
+	}
+}
+
+// parsePayments reads the three shapes of the payments error object: flat,
+// wrapped as {status, errors: {...}} and wrapped as {status, errors: [...]}.
+func parsePayments(status int, body []byte) *Error {
+	var flat PaymentsBody
+	var wrapped struct {
+		Status  json.RawMessage `json:"status"`
+		Errors  json.RawMessage `json:"errors"`
+		Message string          `json:"message"`
+	}
+	e := &Error{}
+	body = bytes.TrimSpace(body)
+	if json.Unmarshal(body, &wrapped) == nil && len(wrapped.Errors) > 0 {
+		var one PaymentsBody
+		var many []PaymentsBody
+		switch {
+		case json.Unmarshal(wrapped.Errors, &many) == nil && len(many) > 0:
+			flat = many[0]
+		case json.Unmarshal(wrapped.Errors, &one) == nil:
+			flat = one
+		}
+	} else {
+		_ = json.Unmarshal(body, &flat)
+	}
+	if flat.Code == "" && flat.Title == "" && flat.Description == "" {
+		// Not a payments error object (a proxy page, an OAuth error, junk).
+		e.Message = excerpt(body)
+		if flat.ErrorDescription != "" {
+			e.Message = flat.ErrorDescription
+		}
+		e.Class = classByStatus(status)
+		return e
+	}
+	e.Code, e.Type, e.Title, e.Timestamp = flat.Code, flat.Type, flat.Title, flat.Timestamp
+	e.Message = flat.Description
+	if e.Message == "" {
+		e.Message = flat.ErrorDescription
+	}
+	e.Class = classifyPayments(status, flat.Code, flat.Type)
+	return e
+}
+
+// classifyPayments applies the table of spec 7.1. The code decides, not the
+// HTTP status alone.
+func classifyPayments(status int, code, typ string) Class {
+	switch {
+	case strings.HasPrefix(code, "CFG_") || typ == TypeConfiguration:
+		return ClassOperator
+	case strings.HasPrefix(code, "SYS_") || typ == TypeSystem:
+		return ClassRetry
+	case code == "AUTH_001" || code == "AUTH_003":
+		return ClassRefreshAuth
+	case code == "AUTH_002" || code == "AUTH_051":
+		return ClassForbidden
+	case strings.HasPrefix(code, "AUTH_"):
+		if status == http.StatusUnauthorized {
+			return ClassRefreshAuth
+		}
+		return ClassForbidden
+	case IsResolvable(code) || status == http.StatusPaymentRequired:
+		return ClassResolve
+	case typ == TypeNotFound || status == http.StatusNotFound:
+		return ClassNotFound
+	case strings.HasPrefix(code, "USR_") || typ == TypeUser:
+		return ClassFixRequest
+	}
+	return classByStatus(status)
+}
+
+// IsResolvable reports whether code is one of USR_062 to USR_067: a business
+// condition (insufficient balance, credit limit, past-due invoice) that must
+// be resolved before the payment is resubmitted.
+func IsResolvable(code string) bool {
+	switch code {
+	case "USR_062", "USR_063", "USR_064", "USR_065", "USR_066", "USR_067":
+		return true
+	}
+	return false
+}
+
+func parseWallet(status int, body []byte) *Error {
+	var w WalletBody
+	e := &Error{}
+	if err := json.Unmarshal(bytes.TrimSpace(body), &w); err != nil || w.Code == 0 {
+		e.Message = excerpt(body)
+		e.Class = classByStatus(status)
+		return e
+	}
+	e.GRPCCode = w.Code
+	e.Type = GRPCName(w.Code)
+	e.Message = w.Message
+	for _, d := range w.Details {
+		switch d.Type {
+		case ErrorInfoType:
+			e.Code, e.Domain = d.Reason, d.Domain
+		case RequestInfoType:
+			e.RequestID = d.RequestID
+		}
+	}
+	e.Class = classifyWallet(w.Code)
+	return e
+}
+
+// classifyWallet applies the table of spec 7.2.
+func classifyWallet(code int) Class {
+	switch code {
+	case GRPCInvalidArgument, GRPCUnimplemented:
+		return ClassFixRequest
+	case GRPCFailedPrecondition:
+		return ClassState
+	case GRPCUnauthenticated:
+		return ClassRefreshAuth
+	case GRPCPermissionDenied:
+		return ClassForbidden
+	case GRPCNotFound:
+		return ClassNotFound
+	case GRPCAlreadyExists:
+		return ClassConflict
+	case GRPCInternal, GRPCUnavailable:
+		return ClassRetry
+	}
+	return ClassUnknown
+}
+
+func parsePlain(status int, body []byte) *Error {
+	var p PlainBody
+	e := &Error{Class: classByStatus(status)}
+	if json.Unmarshal(bytes.TrimSpace(body), &p) == nil && (p.Message != "" || p.Error != "") {
+		e.Message = p.Message
+		if e.Message == "" {
+			e.Message = p.Error
+		}
+		return e
+	}
+	e.Message = excerpt(body)
+	return e
+}
+
+// classByStatus classes an error that carries no code: 5xx is transient.
+func classByStatus(status int) Class {
+	switch {
+	case status >= 500:
+		return ClassRetry
+	case status == http.StatusUnauthorized:
+		return ClassRefreshAuth
+	case status == http.StatusForbidden:
+		return ClassForbidden
+	case status == http.StatusNotFound:
+		return ClassNotFound
+	case status == http.StatusConflict:
+		return ClassConflict
+	case status == http.StatusPaymentRequired:
+		return ClassResolve
+	case status >= 400:
+		return ClassFixRequest
+	}
+	return ClassUnknown
+}
+
+// excerpt keeps the first line of a body, at most 200 bytes, for messages.
+func excerpt(body []byte) string {
+	s := strings.TrimSpace(string(body))
+	if i := strings.IndexAny(s, "\r\n"); i >= 0 {
+		s = s[:i]
+	}
+	if len(s) > 200 {
+		s = s[:200] + "..."
+	}
+	return s
+}

@@ -1,0 +1,91 @@
+// Package money holds exact decimal amounts as they travel on the wire.
+//
+// Money is never a float. The platform sends amounts in two shapes: as JSON
+// strings ("12.50", the liquidity interface) and as JSON numbers (12.50, the
+// payments, reporting and webhook records). Both are decoded into
+// shopspring/decimal values without passing through float64, so 0.1 stays 0.1.
+//
+// Decimal (an alias of decimal.Decimal) encodes as a JSON string. Number
+// encodes as a JSON number. Both decode from either shape.
+package money
+
+import (
+	"bytes"
+	"fmt"
+
+	"github.com/shopspring/decimal"
+)
+
+// Decimal is an exact amount that encodes as a JSON string.
+type Decimal = decimal.Decimal
+
+// Number is an exact amount that encodes as a JSON number. The zero value is 0.
+type Number struct {
+	decimal.Decimal
+}
+
+// N wraps a decimal as a Number.
+func N(d decimal.Decimal) Number { return Number{d} }
+
+// MustParse parses s as an exact decimal and panics if it is not one. It is
+// meant for constants in code and tests, never for network input.
+func MustParse(s string) decimal.Decimal {
+	d, err := decimal.NewFromString(s)
+	if err != nil {
+		panic(fmt.Sprintf("money: %q is not a decimal: %v", s, err))
+	}
+	return d
+}
+
+// Parse parses s as an exact decimal.
+func Parse(s string) (decimal.Decimal, error) {
+	d, err := decimal.NewFromString(s)
+	if err != nil {
+		return decimal.Zero, fmt.Errorf("%q is not a decimal amount", s)
+	}
+	return d, nil
+}
+
+// MarshalJSON writes the amount as a bare JSON number.
+func (n Number) MarshalJSON() ([]byte, error) {
+	return []byte(n.Decimal.String()), nil
+}
+
+// UnmarshalJSON reads a JSON number or a JSON string holding a number. A JSON
+// null leaves the zero amount.
+func (n *Number) UnmarshalJSON(b []byte) error {
+	b = bytes.TrimSpace(b)
+	if bytes.Equal(b, []byte("null")) {
+		n.Decimal = decimal.Zero
+		return nil
+	}
+	if len(b) >= 2 && b[0] == '"' && b[len(b)-1] == '"' {
+		b = b[1 : len(b)-1]
+	}
+	d, err := decimal.NewFromString(string(b))
+	if err != nil {
+		return fmt.Errorf("money: %q is not a decimal amount", truncate(b))
+	}
+	n.Decimal = d
+	return nil
+}
+
+// MarshalText writes the amount as text (used by CSV and YAML encoders).
+func (n Number) MarshalText() ([]byte, error) { return []byte(n.Decimal.String()), nil }
+
+// UnmarshalText reads an amount from text. Empty text is zero.
+func (n *Number) UnmarshalText(b []byte) error {
+	if len(bytes.TrimSpace(b)) == 0 {
+		n.Decimal = decimal.Zero
+		return nil
+	}
+	return n.UnmarshalJSON(b)
+}
+
+func truncate(b []byte) string {
+	const max = 40
+	if len(b) > max {
+		return string(b[:max]) + "..."
+	}
+	return string(b)
+}
