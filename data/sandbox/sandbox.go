@@ -23,6 +23,7 @@ import (
 	"treasury/data/apierr"
 	"treasury/data/sandbox/internal/authsim"
 	"treasury/data/sandbox/internal/custodysim"
+	"treasury/data/sandbox/internal/hooksim"
 	"treasury/data/sandbox/internal/market"
 	"treasury/data/sandbox/internal/payworld"
 	"treasury/data/sandbox/internal/reportsim"
@@ -50,6 +51,7 @@ type Sandbox struct {
 	env     *simkit.Env
 	auth    *authsim.Issuer
 	world   *payworld.World
+	hooks   *hooksim.Deliverer
 	sims    []simkit.Sim
 	handler http.Handler
 
@@ -82,11 +84,13 @@ func New(opts Options) (*Sandbox, error) {
 			Scopes: "payments:read payments:create quotes:create identities:read identities:create"},
 	})
 	s := &Sandbox{opts: opts, env: env, auth: auth, webhooks: opts.Webhooks}
+	s.hooks = hooksim.New(env, WebhookKey(opts.Seed), hookSettings(opts.Webhooks))
 	world, err := payworld.New(env, payworld.Options{
 		Auth: auth, Org: Org, HistoryPayments: opts.HistoryPayments, LivePerMinute: opts.LivePaymentsPerMinute,
-		Webhooks: s.payworldWebhooks(opts.Webhooks),
+		Notify: s.hooks.Enqueue,
 	})
 	if err != nil {
+		s.hooks.Close()
 		return nil, err
 	}
 	s.world = world
@@ -117,9 +121,9 @@ func New(opts Options) (*Sandbox, error) {
 	return s, nil
 }
 
-func (s *Sandbox) payworldWebhooks(o WebhookOptions) payworld.Webhooks {
-	return payworld.Webhooks{URL: o.URL, RootCAs: o.RootCAs, HeaderPrefix: o.HeaderPrefix,
-		Key: WebhookKey(s.opts.Seed), DuplicateRate: o.DuplicateRate, ReorderRate: o.ReorderRate}
+func hookSettings(o WebhookOptions) hooksim.Settings {
+	return hooksim.Settings{URL: o.URL, RootCAs: o.RootCAs, HeaderPrefix: o.HeaderPrefix,
+		DuplicateRate: o.DuplicateRate, ReorderRate: o.ReorderRate}
 }
 
 // Handler serves every interface under its prefix, and /_sandbox/.
@@ -158,7 +162,7 @@ func (s *Sandbox) SetWebhooks(o WebhookOptions) error {
 	s.mu.Lock()
 	s.webhooks = o
 	s.mu.Unlock()
-	s.world.SetWebhooks(s.payworldWebhooks(o))
+	s.hooks.Set(hookSettings(o))
 	return nil
 }
 
@@ -174,6 +178,7 @@ func (s *Sandbox) Close() error {
 	for _, sim := range s.sims {
 		errs = append(errs, sim.Close())
 	}
+	errs = append(errs, s.hooks.Close())
 	return errors.Join(errs...)
 }
 

@@ -1,14 +1,13 @@
 // Package payworld simulates the payments interface (spec area B): the
 // payments world that moves (payments created by a traffic generator and
 // moving through their states), identities, financial instruments, the
-// ledger and balances, and signed PAYMENT_STATE_TRANSITION webhooks.
+// ledger and balances. Each state change that happens after the clock's
+// start is handed to Notify as a PAYMENT_STATE_TRANSITION event.
 package payworld
 
 import (
-	"crypto"
-	"crypto/x509"
-
 	"treasury/data/sandbox/internal/authsim"
+	"treasury/data/webhook"
 )
 
 // Options configure the payments world.
@@ -23,15 +22,7 @@ type Options struct {
 	HistoryPayments int
 	// LivePerMinute is the rate of new payments, in sandbox time.
 	LivePerMinute float64
-	Webhooks      Webhooks
-}
-
-// Webhooks configure notification delivery.
-type Webhooks struct {
-	URL           string
-	RootCAs       *x509.CertPool
-	HeaderPrefix  string
-	Key           crypto.Signer
-	DuplicateRate float64
-	ReorderRate   float64
+	// Notify receives an event for every state change after the clock's
+	// start, in the order they happen. It must not block; it may be nil.
+	Notify func(webhook.Event)
 }

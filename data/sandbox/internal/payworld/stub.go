@@ -10,9 +10,6 @@ func New(env *simkit.Env, opts Options) (*World, error) {
 	return &World{simkit.NotImplemented("payments")}, nil
 }
 
-// SetWebhooks changes where and how notifications are delivered.
-func (w *World) SetWebhooks(h Webhooks) {}
-
 // Samples names records worth knowing for manual tests (for example
 // "foreign_payment_id", a payment of another organization).
 func (w *World) Samples() map[string]string { return nil }
