@@ -240,6 +240,7 @@ type Limit struct {
 	Matchers  []Matcher       `json:"matchers"`
 	Status    string          `json:"status"`
 	CreatedAt time.Time       `json:"createdAt"`
+	WalletID  string          `json:"walletId,omitempty"`
 }
 
 // PolicyRule is an org-wide policy rule (GET /v2/policy-rules).
@@ -363,3 +364,95 @@ type (
 		Filter              ListFilter    `json:"filter"`
 	}
 )
+
+// Request bodies and small answers of the wallet interface (chosen where the
+// spec names only the operation).
+type (
+	// CreateWalletRequest is the body of POST /v2/vaults/{vaultId}/wallets.
+	// Type is MPC or HSM; an MPC wallet needs QuorumID.
+	CreateWalletRequest struct {
+		Name       string `json:"name"`
+		Blockchain string `json:"blockchain"`
+		Type       string `json:"type,omitempty"`
+		QuorumID   string `json:"quorumId,omitempty"`
+	}
+	// SettingsRequest is the body of PUT .../wallets/{walletId}/settings;
+	// an omitted setting becomes false, an empty object is invalid.
+	SettingsRequest struct {
+		Settings map[string]bool `json:"settings"`
+	}
+	// Sequence answers GET .../wallets/{walletId}/sequence (PROVISIONED only).
+	Sequence struct {
+		Sequence int64 `json:"sequence"`
+	}
+	// TransferRequest is the body of POST .../wallets/{walletId}/transactions.
+	TransferRequest struct {
+		ExternalID         string `json:"externalId,omitempty"`
+		Asset              string `json:"asset"`
+		Qty                string `json:"qty"`
+		DestinationAddress string `json:"destinationAddress"`
+	}
+	// RawTransactionRequest is the body of POST .../transactions/raw: a
+	// hex-encoded transaction, optionally for another EVM chain.
+	RawTransactionRequest struct {
+		ExternalID         string `json:"externalId,omitempty"`
+		RawTransaction     string `json:"rawTransaction"`
+		BlockchainOverride string `json:"blockchainOverride,omitempty"`
+		Signature          string `json:"signature,omitempty"`
+	}
+	// FeeEstimate answers POST .../transactions/estimate-fee.
+	FeeEstimate struct {
+		Asset string          `json:"asset"`
+		Fee   decimal.Decimal `json:"fee"`
+	}
+	// CreateLimitRequest is the body of POST .../policy-rules/limits.
+	CreateLimitRequest struct {
+		LimitType string    `json:"limitType"`
+		Asset     string    `json:"asset"`
+		LimitQty  string    `json:"limitQty"`
+		Duration  string    `json:"duration"`
+		Matchers  []Matcher `json:"matchers"`
+	}
+	// CounterpartyRequest is the body of POST /v2/counterparties.
+	CounterpartyRequest struct {
+		Name        string `json:"name"`
+		Description string `json:"description,omitempty"`
+	}
+	// AddressRequest is the body of POST /v2/counterparties/{id}/addresses.
+	AddressRequest struct {
+		Address     string   `json:"address"`
+		Blockchains []string `json:"blockchains"`
+		Label       string   `json:"label,omitempty"`
+	}
+	// WebhookRequest is the body of POST /v2/webhooks.
+	WebhookRequest struct {
+		Name     string `json:"name"`
+		Endpoint string `json:"endpoint"`
+	}
+	// SubscriptionRequest is one element of the JSON array that
+	// POST /v2/webhooks/{id}/subscriptions takes.
+	SubscriptionRequest struct {
+		Domain string `json:"domain"`
+	}
+	// Credential is an API credential (spec 2.10). ClientSecret is present
+	// only in the answer that creates it.
+	Credential struct {
+		ClientID     string   `json:"clientId"`
+		ClientSecret string   `json:"clientSecret,omitempty"`
+		Type         string   `json:"type"`
+		Permissions  []string `json:"permissions"`
+	}
+	// CreateCredentialRequest is the body of POST /v2/credentials.
+	CreateCredentialRequest struct {
+		Type        string   `json:"type"`
+		Permissions []string `json:"permissions"`
+	}
+	// CredentialsPage lists credentials without their secrets.
+	CredentialsPage struct {
+		Credentials []Credential `json:"credentials"`
+		Filter      ListFilter   `json:"filter"`
+	}
+)
+
+// PathCredentials lists and creates API credentials (chosen path).
+const PathCredentials = "/v2/credentials"
