@@ -1,0 +1,159 @@
+package live
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"treasury/data/apierr"
+)
+
+// Severity orders alerts.
+type Severity int
+
+// Severities, as spec 7.1 rule 4 names them.
+const (
+	Low Severity = iota
+	Medium
+	High
+)
+
+func (s Severity) String() string {
+	switch s {
+	case High:
+		return "HIGH"
+	case Medium:
+		return "MEDIUM"
+	}
+	return "LOW"
+}
+
+// Alert is an open condition an operator should look at.
+type Alert struct {
+	Key       string
+	Severity  Severity
+	Interface apierr.Interface
+	Endpoint  string
+	Code      string
+	Title     string
+	Guidance  string
+	Since     time.Time
+	Last      time.Time
+	Count     int
+	// Topic and Ref point at what to open: a view topic and a record id
+	// (for example the payments topic and a payment id).
+	Topic Topic
+	Ref   string
+}
+
+// RepeatedSystemErrors is how many SYS_ (or other retryable) failures in a
+// row from one endpoint raise a medium alert (spec 7.1 rule 4).
+const RepeatedSystemErrors = 3
+
+type alertBook struct {
+	byKey   map[string]*Alert
+	sysRuns map[string]int
+	data    map[Topic][]Alert
+}
+
+func newAlertBook() *alertBook {
+	return &alertBook{byKey: map[string]*Alert{}, sysRuns: map[string]int{}, data: map[Topic][]Alert{}}
+}
+
+// observe raises or clears error alerts of one endpoint. Success clears the
+// endpoint's alerts: the condition is over.
+func (b *alertBook) observe(iface apierr.Interface, endpoint string, ae *apierr.Error, err error, at time.Time) {
+	ep := string(iface) + " " + endpoint
+	if err == nil {
+		delete(b.sysRuns, ep)
+		for k, a := range b.byKey {
+			if a.Interface == iface && a.Endpoint == endpoint {
+				delete(b.byKey, k)
+			}
+		}
+		return
+	}
+	if ae == nil {
+		b.sysRuns[ep]++
+		if b.sysRuns[ep] >= RepeatedSystemErrors {
+			b.raise(Alert{Key: "net:" + ep, Severity: Medium, Interface: iface, Endpoint: endpoint,
+				Title: fmt.Sprintf("%s %s failing: %v", iface, endpoint, err), Guidance: "Network or transport failure, retried on every poll."}, at)
+		}
+		return
+	}
+	switch {
+	case strings.HasPrefix(ae.Code, "CFG_"):
+		b.raise(Alert{Key: "cfg:" + ep, Severity: High, Interface: iface, Endpoint: endpoint, Code: ae.Code,
+			Title: "Configuration error " + ae.Code + " on " + ep, Guidance: ae.Guidance()}, at)
+	case ae.Code == "AUTH_002" || ae.Code == "AUTH_051":
+		b.raise(Alert{Key: "auth:" + ep + ":" + ae.Code, Severity: Medium, Interface: iface, Endpoint: endpoint, Code: ae.Code,
+			Title: "Forbidden " + ae.Code + " on " + ep, Guidance: ae.Guidance()}, at)
+	case ae.Class == apierr.ClassRetry || ae.Class == apierr.ClassMalformed:
+		b.sysRuns[ep]++
+		if b.sysRuns[ep] >= RepeatedSystemErrors {
+			code := ae.Code
+			if code == "" {
+				code = fmt.Sprint(ae.HTTPStatus)
+			}
+			b.raise(Alert{Key: "sys:" + ep, Severity: Medium, Interface: iface, Endpoint: endpoint, Code: code,
+				Title: fmt.Sprintf("Repeated %s from %s (%d in a row)", code, ep, b.sysRuns[ep]), Guidance: ae.Guidance()}, at)
+		}
+	case ae.Class == apierr.ClassOperator:
+		b.raise(Alert{Key: "op:" + ep, Severity: High, Interface: iface, Endpoint: endpoint, Code: ae.Code,
+			Title: "Profile or operator problem " + ae.Code + " on " + ep, Guidance: ae.Guidance()}, at)
+	}
+}
+
+func (b *alertBook) raise(a Alert, at time.Time) {
+	if old, ok := b.byKey[a.Key]; ok {
+		old.Last, old.Count, old.Title, old.Guidance = at, old.Count+1, a.Title, a.Guidance
+		return
+	}
+	a.Since, a.Last, a.Count = at, at, 1
+	b.byKey[a.Key] = &a
+}
+
+// replaceData sets the data-driven alerts of a topic, keeping the Since of
+// alerts that were already open.
+func (b *alertBook) replaceData(t Topic, alerts []Alert, at time.Time) {
+	prev := map[string]Alert{}
+	for _, a := range b.data[t] {
+		prev[a.Key] = a
+	}
+	for i := range alerts {
+		if p, ok := prev[alerts[i].Key]; ok {
+			alerts[i].Since = p.Since
+		} else if alerts[i].Since.IsZero() {
+			alerts[i].Since = at
+		}
+		alerts[i].Last = at
+		if alerts[i].Count == 0 {
+			alerts[i].Count = 1
+		}
+	}
+	b.data[t] = alerts
+}
+
+// Alerts returns the open alerts, most severe and then newest first.
+func (s *Store) Alerts() []Alert {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []Alert
+	for _, a := range s.alerts.byKey {
+		out = append(out, *a)
+	}
+	for _, as := range s.alerts.data {
+		out = append(out, as...)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Severity != out[j].Severity {
+			return out[i].Severity > out[j].Severity
+		}
+		if !out[i].Since.Equal(out[j].Since) {
+			return out[i].Since.After(out[j].Since)
+		}
+		return out[i].Key < out[j].Key
+	})
+	return out
+}

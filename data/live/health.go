@@ -1,0 +1,80 @@
+package live
+
+import (
+	"errors"
+	"sort"
+	"time"
+
+	"treasury/data/apierr"
+)
+
+// Health is the state of one interface as the store saw it.
+type Health struct {
+	Interface           apierr.Interface
+	LastSuccess         time.Time
+	LastAttempt         time.Time
+	Latency             time.Duration
+	ConsecutiveFailures int
+	LastError           error
+}
+
+// Up reports whether the last request to the interface succeeded.
+func (h Health) Up() bool { return !h.LastAttempt.IsZero() && h.ConsecutiveFailures == 0 }
+
+// Health returns the health of each interface, in a fixed order.
+func (s *Store) Health() []Health {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]Health, 0, len(s.health))
+	for _, h := range s.health {
+		out = append(out, *h)
+	}
+	sort.Slice(out, func(i, j int) bool { return ifaceOrder(out[i].Interface) < ifaceOrder(out[j].Interface) })
+	return out
+}
+
+func ifaceOrder(i apierr.Interface) int {
+	for n, x := range []apierr.Interface{apierr.Liquidity, apierr.Payments, apierr.Auth, apierr.Reporting, apierr.Wallet, apierr.Custody} {
+		if x == i {
+			return n
+		}
+	}
+	return 99
+}
+
+// Observe records the outcome of a request made outside the feeds (a detail
+// fetch, an action), so health and alerts see it too. endpoint names the
+// operation, not a URL with ids.
+func (s *Store) Observe(iface apierr.Interface, endpoint string, latency time.Duration, err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.observeLocked(iface, endpoint, latency, err, s.now())
+	s.seq++
+	s.notifyLocked("")
+}
+
+func (s *Store) observeLocked(iface apierr.Interface, endpoint string, latency time.Duration, err error, at time.Time) {
+	if iface == "" {
+		return
+	}
+	h := s.health[iface]
+	if h == nil {
+		h = &Health{Interface: iface}
+		s.health[iface] = h
+	}
+	h.LastAttempt = at
+	h.Latency = latency
+	if err == nil {
+		h.LastSuccess = at
+		h.ConsecutiveFailures = 0
+		h.LastError = nil
+	} else {
+		h.ConsecutiveFailures++
+		h.LastError = err
+	}
+	var ae *apierr.Error
+	if !errors.As(err, &ae) {
+		ae = nil
+	}
+	s.alerts.observe(iface, endpoint, ae, err, at)
+}

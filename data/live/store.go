@@ -1,0 +1,294 @@
+// Package live is the one live store of a process: it polls the platform
+// through feeds (one per topic: quotes, balances, payments, ...), keeps the
+// latest snapshot of each stamped with its fetch time, keeps a bounded
+// history for charts, tracks the health of each interface and raises alerts
+// (spec 7.1 rule 4 and low balances). Any number of subscribers (the local
+// program, each SSH session) share it: a topic is polled once, whoever
+// watches it, and a slow subscriber never stalls a poller or another
+// subscriber, because notifications are coalesced and never block.
+//
+// The store knows nothing of HTTP: a feed's Fetch calls a client. Webhook
+// events enter through ApplyPaymentEvent and take the same path as a poll.
+package live
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"treasury/data/apierr"
+)
+
+// Topic names what a feed fetches and what a subscriber watches.
+type Topic string
+
+// Feed fetches one topic on an interval.
+type Feed struct {
+	Topic     Topic
+	Interface apierr.Interface
+	Interval  time.Duration
+	// Always polls the topic even when nobody watches it, because the
+	// header summarizes it (health, token expiry, balances for alerts).
+	Always bool
+	// Fetch reads the topic from the platform.
+	Fetch func(ctx context.Context) (any, error)
+	// Reduce, when set, folds a fetched value into the previous data (for
+	// example merging a page of changed payments into the set held). prev is
+	// nil on the first fetch.
+	Reduce func(prev, fetched any, at time.Time) any
+	// Samples, when set, extracts points for history charts.
+	Samples func(data any) []Sample
+	// Alerts, when set, evaluates data-driven alert conditions (low
+	// balance, sustained declines); its result replaces the feed's previous
+	// data alerts.
+	Alerts func(data any, now time.Time) []Alert
+}
+
+// Snapshot is the latest state of a topic.
+type Snapshot struct {
+	Topic Topic
+	// Data is the last good value (nil before the first success).
+	Data any
+	// FetchedAt is when Data was fetched.
+	FetchedAt time.Time
+	// Err is the error of the last fetch, nil when it succeeded.
+	Err      error
+	Interval time.Duration
+	// Seq increases with every change of the snapshot.
+	Seq uint64
+}
+
+// Stale reports whether the snapshot should be shown as stale: never
+// fetched, last fetch failed, or older than twice its interval.
+func (s Snapshot) Stale(now time.Time) bool {
+	if s.FetchedAt.IsZero() || s.Err != nil {
+		return true
+	}
+	return s.Interval > 0 && now.Sub(s.FetchedAt) > 2*s.Interval
+}
+
+// Options configure a store.
+type Options struct {
+	Feeds []Feed
+	// Now is the store's clock; time.Now when nil.
+	Now func() time.Time
+	// History bounds chart history (default 24 h, 8640 points per series).
+	HistoryWindow time.Duration
+	HistoryPoints int
+	// FetchTimeout bounds one fetch (default 30 s).
+	FetchTimeout time.Duration
+}
+
+// Store is the live store. Create it with New, start it with Start.
+type Store struct {
+	opts  Options
+	now   func() time.Time
+	feeds map[Topic]*poller
+
+	mu        sync.Mutex
+	snaps     map[Topic]Snapshot
+	watch     map[Topic]int
+	subs      map[*Subscription]struct{}
+	history   *history
+	health    map[apierr.Interface]*Health
+	alerts    *alertBook
+	seq       uint64
+	events    *eventLog
+	started   bool
+	cancel    context.CancelFunc
+	wg        sync.WaitGroup
+	lastFetch map[Topic]time.Time
+}
+
+type poller struct {
+	feed    Feed
+	refresh chan struct{}
+	running sync.Mutex // one fetch at a time per topic
+}
+
+// New builds a store from feeds.
+func New(opts Options) *Store {
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.HistoryWindow <= 0 {
+		opts.HistoryWindow = 24 * time.Hour
+	}
+	if opts.HistoryPoints <= 0 {
+		opts.HistoryPoints = 8640
+	}
+	if opts.FetchTimeout <= 0 {
+		opts.FetchTimeout = 30 * time.Second
+	}
+	s := &Store{
+		opts: opts, now: opts.Now,
+		feeds:     map[Topic]*poller{},
+		snaps:     map[Topic]Snapshot{},
+		watch:     map[Topic]int{},
+		subs:      map[*Subscription]struct{}{},
+		history:   newHistory(opts.HistoryWindow, opts.HistoryPoints),
+		health:    map[apierr.Interface]*Health{},
+		alerts:    newAlertBook(),
+		events:    newEventLog(4096),
+		lastFetch: map[Topic]time.Time{},
+	}
+	for _, f := range opts.Feeds {
+		s.feeds[f.Topic] = &poller{feed: f, refresh: make(chan struct{}, 1)}
+		s.snaps[f.Topic] = Snapshot{Topic: f.Topic, Interval: f.Interval}
+		if _, ok := s.health[f.Interface]; !ok && f.Interface != "" {
+			s.health[f.Interface] = &Health{Interface: f.Interface}
+		}
+	}
+	return s
+}
+
+// Start runs one poller per feed until ctx ends or Close.
+func (s *Store) Start(ctx context.Context) {
+	s.mu.Lock()
+	if s.started {
+		s.mu.Unlock()
+		return
+	}
+	s.started = true
+	ctx, s.cancel = context.WithCancel(ctx)
+	s.mu.Unlock()
+	for _, p := range s.feeds {
+		s.wg.Add(1)
+		go s.run(ctx, p)
+	}
+}
+
+// Close stops the pollers and waits for them.
+func (s *Store) Close() {
+	s.mu.Lock()
+	cancel := s.cancel
+	s.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+	s.wg.Wait()
+}
+
+// Topics lists the topics the store has feeds for.
+func (s *Store) Topics() []Topic {
+	out := make([]Topic, 0, len(s.feeds))
+	for t := range s.feeds {
+		out = append(out, t)
+	}
+	return out
+}
+
+// Has reports whether the store has a feed for t.
+func (s *Store) Has(t Topic) bool { _, ok := s.feeds[t]; return ok }
+
+func (s *Store) run(ctx context.Context, p *poller) {
+	defer s.wg.Done()
+	interval := p.feed.Interval
+	if interval <= 0 {
+		interval = 5 * time.Second
+	}
+	timer := time.NewTimer(0)
+	defer timer.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-timer.C:
+		case <-p.refresh:
+			if !timer.Stop() {
+				select {
+				case <-timer.C:
+				default:
+				}
+			}
+		}
+		if s.wanted(p.feed) {
+			s.fetch(ctx, p)
+		}
+		timer.Reset(interval)
+	}
+}
+
+func (s *Store) wanted(f Feed) bool {
+	if f.Always {
+		return true
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.watch[f.Topic] > 0
+}
+
+// Refresh asks for a fetch of t now (it is coalesced with one pending).
+func (s *Store) Refresh(t Topic) {
+	if p, ok := s.feeds[t]; ok {
+		select {
+		case p.refresh <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// FetchNow fetches t synchronously, whether or not it is watched. Tests and
+// one-shot commands use it.
+func (s *Store) FetchNow(ctx context.Context, t Topic) Snapshot {
+	if p, ok := s.feeds[t]; ok {
+		s.fetch(ctx, p)
+	}
+	return s.Snapshot(t)
+}
+
+func (s *Store) fetch(ctx context.Context, p *poller) {
+	p.running.Lock()
+	defer p.running.Unlock()
+	f := p.feed
+	fctx, cancel := context.WithTimeout(ctx, s.opts.FetchTimeout)
+	started := s.now()
+	v, err := f.Fetch(fctx)
+	cancel()
+	if ctx.Err() != nil {
+		return
+	}
+	at := s.now()
+	s.mu.Lock()
+	snap := s.snaps[f.Topic]
+	snap.Err = err
+	if err == nil {
+		if f.Reduce != nil {
+			v = f.Reduce(snap.Data, v, at)
+		}
+		snap.Data = v
+		snap.FetchedAt = at
+		if f.Samples != nil {
+			for _, sm := range f.Samples(v) {
+				s.history.add(sm)
+			}
+		}
+		if f.Alerts != nil {
+			s.alerts.replaceData(f.Topic, f.Alerts(v, at), at)
+		}
+	}
+	s.observeLocked(f.Interface, string(f.Topic), at.Sub(started), err, at)
+	s.seq++
+	snap.Seq = s.seq
+	s.snaps[f.Topic] = snap
+	s.notifyLocked(f.Topic)
+	s.mu.Unlock()
+}
+
+// Snapshot returns the latest snapshot of t.
+func (s *Store) Snapshot(t Topic) Snapshot {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.snaps[t]
+}
+
+// Seq is the store's change counter: it increases with every change of any
+// snapshot, health or alert.
+func (s *Store) Seq() uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.seq
+}
+
+// Now is the store's clock.
+func (s *Store) Now() time.Time { return s.now() }

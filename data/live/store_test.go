@@ -1,0 +1,223 @@
+package live
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"treasury/data/apierr"
+	"treasury/data/money"
+	"treasury/data/payments"
+	"treasury/data/webhook"
+)
+
+func waitSignal(t *testing.T, sub *Subscription) {
+	t.Helper()
+	select {
+	case <-sub.C():
+	case <-time.After(5 * time.Second):
+		t.Fatal("no change signalled")
+	}
+}
+
+func TestWatchedTopicIsFetchedAndUnwatchedIsNot(t *testing.T) {
+	var quotes, trades atomic.Int32
+	s := New(Options{Feeds: []Feed{
+		{Topic: "quotes", Interface: apierr.Liquidity, Interval: time.Hour, Fetch: func(context.Context) (any, error) { quotes.Add(1); return 1, nil }},
+		{Topic: "trades", Interface: apierr.Liquidity, Interval: time.Hour, Fetch: func(context.Context) (any, error) { trades.Add(1); return 2, nil }},
+	}})
+	s.Start(context.Background())
+	defer s.Close()
+	sub := s.Subscribe()
+	sub.Watch("quotes")
+	waitSignal(t, sub)
+	snap := s.Snapshot("quotes")
+	if snap.Data != 1 || snap.FetchedAt.IsZero() || snap.Stale(time.Now()) {
+		t.Fatalf("snapshot %+v", snap)
+	}
+	if trades.Load() != 0 {
+		t.Fatalf("trades polled %d times with nobody watching", trades.Load())
+	}
+	if !s.Snapshot("trades").Stale(time.Now()) {
+		t.Fatal("a never-fetched topic must be stale")
+	}
+	if snap.Stale(snap.FetchedAt.Add(2*time.Hour + time.Second)) != true {
+		t.Fatal("data older than twice its interval must be stale")
+	}
+}
+
+func TestSlowSubscriberNeverStallsOthers(t *testing.T) {
+	var n atomic.Int32
+	s := New(Options{Feeds: []Feed{{Topic: "q", Interval: time.Hour, Fetch: func(context.Context) (any, error) { return n.Add(1), nil }}}})
+	slow, fast := s.Subscribe(), s.Subscribe()
+	slow.Watch("q")
+	fast.Watch("q")
+	for i := 0; i < 100; i++ {
+		s.FetchNow(context.Background(), "q")
+		waitSignal(t, fast)
+	}
+	if got := s.Snapshot("q").Data; got != int32(100) {
+		t.Fatalf("data %v", got)
+	}
+	// The slow one holds one coalesced signal, not a hundred.
+	if len(slow.ch) != 1 {
+		t.Fatalf("slow subscriber has %d pending signals", len(slow.ch))
+	}
+	slow.Close()
+	fast.Close()
+	if s.Subscribers() != 0 {
+		t.Fatal("subscriptions left open")
+	}
+}
+
+func TestFailedFetchKeepsDataAndMarksStale(t *testing.T) {
+	fail := false
+	s := New(Options{Feeds: []Feed{{Topic: "q", Interface: apierr.Payments, Interval: time.Hour, Fetch: func(context.Context) (any, error) {
+		if fail {
+			return nil, &apierr.Error{Interface: apierr.Payments, Code: "SYS_001", Class: apierr.ClassRetry, HTTPStatus: 500}
+		}
+		return "good", nil
+	}}}})
+	s.FetchNow(context.Background(), "q")
+	fail = true
+	snap := s.FetchNow(context.Background(), "q")
+	if snap.Data != "good" || snap.Err == nil || !snap.Stale(snap.FetchedAt) {
+		t.Fatalf("snapshot %+v", snap)
+	}
+	h := s.Health()
+	if len(h) != 1 || h[0].ConsecutiveFailures != 1 || h[0].Up() {
+		t.Fatalf("health %+v", h)
+	}
+}
+
+func TestAlertsFollowSpecRule4(t *testing.T) {
+	s := New(Options{})
+	sys := &apierr.Error{Interface: apierr.Payments, Code: "SYS_001", Class: apierr.ClassRetry, HTTPStatus: 500}
+	for i := 0; i < RepeatedSystemErrors-1; i++ {
+		s.Observe(apierr.Payments, "filter", 0, sys)
+	}
+	if len(s.Alerts()) != 0 {
+		t.Fatal("alert before the SYS_ errors repeat")
+	}
+	s.Observe(apierr.Payments, "filter", 0, sys)
+	s.Observe(apierr.Payments, "get", 0, &apierr.Error{Code: "CFG_002", Class: apierr.ClassOperator, HTTPStatus: 500})
+	s.Observe(apierr.Payments, "get payment", 0, &apierr.Error{Code: "AUTH_051", Class: apierr.ClassForbidden, HTTPStatus: 403})
+	a := s.Alerts()
+	if len(a) != 3 || a[0].Severity != High || a[0].Code != "CFG_002" || a[1].Severity != Medium || a[2].Severity != Medium {
+		t.Fatalf("alerts %+v", a)
+	}
+	s.Observe(apierr.Payments, "filter", 0, nil)
+	if len(s.Alerts()) != 2 {
+		t.Fatalf("success did not clear the endpoint's alert: %+v", s.Alerts())
+	}
+}
+
+func TestHistoryIsBounded(t *testing.T) {
+	s := New(Options{HistoryWindow: time.Hour, HistoryPoints: 60})
+	t0 := time.Date(2026, 11, 16, 0, 0, 0, 0, time.UTC)
+	for i := 0; i < 10000; i++ {
+		s.history.add(Sample{Series: "rate:USD/MXN", At: t0.Add(time.Duration(i) * time.Second), Value: float64(i)})
+	}
+	pts := s.History("rate:USD/MXN")
+	if len(pts) > 61 || len(pts) < 59 {
+		t.Fatalf("%d points kept", len(pts))
+	}
+	if last := pts[len(pts)-1]; last.Value != 9999 {
+		t.Fatalf("newest point %v", last)
+	}
+	if cap(s.history.series["rate:USD/MXN"]) > 3*60 {
+		t.Fatalf("capacity grew to %d", cap(s.history.series["rate:USD/MXN"]))
+	}
+}
+
+func pay(id string, st payments.State, at time.Time) payments.Payment {
+	return payments.Payment{PaymentID: id, PaymentState: st, InitiatedAt: at, LastStateUpdatedAt: at,
+		Originator: payments.Originator{SourceCurrency: "USD", SourceAmount: money.N(money.MustParse("10.00"))}}
+}
+
+func TestPaymentsNeverMoveBack(t *testing.T) {
+	s := New(Options{})
+	t0 := time.Date(2026, 11, 16, 9, 0, 0, 0, time.UTC)
+	s.PutPayment(pay("p1", payments.Initiated, t0))
+	ev := func(id string, st payments.State, at time.Time) webhook.Event {
+		return webhook.Event{ID: id + string(st), EventData: webhook.EventData{PaymentID: "p1", PaymentState: st}, CreateDate: at}
+	}
+	s.ApplyPaymentEvent(ev("e1", payments.Completed, t0.Add(2*time.Minute)))
+	s.ApplyPaymentEvent(ev("e2", payments.Transferring, t0.Add(time.Minute))) // late, older
+	ps := s.Snapshot(Payments).Data.(*PaymentSet)
+	p, _ := ps.Get("p1")
+	if p.PaymentState != payments.Completed {
+		t.Fatalf("state %s", p.PaymentState)
+	}
+	arr := s.Arrivals("p1")
+	if len(arr) != 2 || !arr[0].Applied || arr[1].Applied {
+		t.Fatalf("arrivals %+v", arr)
+	}
+	// A stale poll does not move it back either.
+	s.PutPayment(pay("p1", payments.Validating, t0.Add(30*time.Second)))
+	p, _ = s.Snapshot(Payments).Data.(*PaymentSet).Get("p1")
+	if p.PaymentState != payments.Completed {
+		t.Fatalf("poll moved the payment back to %s", p.PaymentState)
+	}
+}
+
+func TestMergeKeepsOldSnapshotIntact(t *testing.T) {
+	t0 := time.Date(2026, 11, 16, 9, 0, 0, 0, time.UTC)
+	a := MergePayments(nil, []payments.Payment{pay("a", payments.Initiated, t0), pay("b", payments.Initiated, t0.Add(time.Second))})
+	b := MergePayments(a, []payments.Payment{pay("a", payments.Completed, t0.Add(time.Minute)), pay("c", payments.Initiated, t0.Add(-time.Hour))})
+	if p, _ := a.Get("a"); p.PaymentState != payments.Initiated {
+		t.Fatal("merge changed the old set")
+	}
+	if b.Len() != 3 || b.At(0).PaymentID != "c" {
+		t.Fatalf("new set order wrong: %d, first %s", b.Len(), b.At(0).PaymentID)
+	}
+	if p, _ := b.Get("a"); p.PaymentState != payments.Completed {
+		t.Fatal("update lost")
+	}
+	if MergePayments(b, []payments.Payment{pay("a", payments.Initiated, t0)}) != b {
+		t.Fatal("a merge that changes nothing must return the same set")
+	}
+}
+
+func TestErrorsAreNotSwallowed(t *testing.T) {
+	s := New(Options{Feeds: []Feed{{Topic: "q", Interval: time.Hour, Fetch: func(context.Context) (any, error) { return nil, errors.New("dial tcp: refused") }}}})
+	snap := s.FetchNow(context.Background(), "q")
+	if snap.Err == nil || snap.Data != nil {
+		t.Fatalf("%+v", snap)
+	}
+}
+
+// BenchmarkStoreHeap100kPayments reports the heap held by a store with
+// 100,000 payments (aim: under 100 MB).
+func BenchmarkStoreHeap100kPayments(b *testing.B) {
+	t0 := time.Date(2026, 9, 1, 0, 0, 0, 0, time.UTC)
+	for i := 0; i < b.N; i++ {
+		runtime.GC()
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		s := New(Options{})
+		batch := make([]payments.Payment, 0, 1000)
+		for j := 0; j < 100000; j++ {
+			p := pay(fmt.Sprintf("%08x-3f7a-4d47-9a52-2a4c1d7e%04x", j, j%65536), payments.Completed, t0.Add(time.Duration(j)*time.Minute))
+			p.ExpiresAt = p.InitiatedAt.Add(time.Hour)
+			p.Originator.InternalID = fmt.Sprintf("inv-%d", j)
+			p.Originator.OriginatorIdentityID = fmt.Sprintf("%08x-0000-4000-8000-000000000001", j%50)
+			p.Destination = payments.Destination{DestinationAmount: money.N(money.MustParse("180.25")), DestinationCurrency: "MXN", DestinationCountry: "MX",
+				BeneficiaryIdentityID: fmt.Sprintf("%08x-0000-4000-8000-000000000002", j%500), BeneficiaryFinancialInstrumentID: fmt.Sprintf("%08x-0000-4000-8000-000000000003", j%500)}
+			p.Fees = []payments.FeeSummary{{TotalFee: money.N(money.MustParse("1.50")), FeeCurrency: "USD"}}
+			batch = append(batch, p)
+			if len(batch) == cap(batch) {
+				s.PutPayments(batch)
+				batch = make([]payments.Payment, 0, 1000)
+			}
+		}
+		runtime.GC()
+		runtime.ReadMemStats(&after)
+		b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/(1<<20), "MB-heap")
+		runtime.KeepAlive(s)
+	}
+}

@@ -1,0 +1,101 @@
+package live
+
+// Subscription is one subscriber of the store: a program that watches some
+// topics. Its channel receives a signal (coalesced: at most one pending)
+// whenever a watched topic, the health or the alerts change; the subscriber
+// then reads the snapshots it needs. Sending never blocks, so a slow
+// subscriber only misses intermediate states, never delays anyone.
+type Subscription struct {
+	store    *Store
+	ch       chan struct{}
+	watching map[Topic]bool
+	closed   bool
+}
+
+// Subscribe adds a subscriber watching nothing yet.
+func (s *Store) Subscribe() *Subscription {
+	sub := &Subscription{store: s, ch: make(chan struct{}, 1), watching: map[Topic]bool{}}
+	s.mu.Lock()
+	s.subs[sub] = struct{}{}
+	s.mu.Unlock()
+	return sub
+}
+
+// C signals changes. It is closed by Close.
+func (sub *Subscription) C() <-chan struct{} { return sub.ch }
+
+// Watch replaces the set of topics the subscriber watches. Topics newly
+// watched whose data is stale are fetched at once.
+func (sub *Subscription) Watch(topics ...Topic) {
+	s := sub.store
+	var fresh []Topic
+	s.mu.Lock()
+	if sub.closed {
+		s.mu.Unlock()
+		return
+	}
+	next := make(map[Topic]bool, len(topics))
+	for _, t := range topics {
+		next[t] = true
+	}
+	for t := range sub.watching {
+		if !next[t] {
+			s.watch[t]--
+		}
+	}
+	now := s.now()
+	for t := range next {
+		if !sub.watching[t] {
+			s.watch[t]++
+			if s.snaps[t].Stale(now) {
+				fresh = append(fresh, t)
+			}
+		}
+	}
+	sub.watching = next
+	s.mu.Unlock()
+	for _, t := range fresh {
+		s.Refresh(t)
+	}
+}
+
+// Close removes the subscriber; its topics stop being polled for it.
+func (sub *Subscription) Close() {
+	s := sub.store
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if sub.closed {
+		return
+	}
+	sub.closed = true
+	for t := range sub.watching {
+		s.watch[t]--
+	}
+	delete(s.subs, sub)
+	close(sub.ch)
+}
+
+// Subscribers counts the open subscriptions.
+func (s *Store) Subscribers() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.subs)
+}
+
+// notifyLocked signals the subscribers interested in t; an empty topic
+// (health, alerts) or an Always topic interests everyone, since the header
+// summarizes them.
+func (s *Store) notifyLocked(t Topic) {
+	all := t == ""
+	if p, ok := s.feeds[t]; ok && p.feed.Always {
+		all = true
+	}
+	for sub := range s.subs {
+		if all || sub.watching[t] {
+			select {
+			case sub.ch <- struct{}{}:
+			default:
+			}
+		}
+	}
+}
