@@ -1,0 +1,329 @@
+// Package config turns the configuration file, the environment and the
+// command-line flags into one Config value: the chosen profile with its
+// endpoints, credentials (as redacting Secrets), webhook receiver settings,
+// refresh intervals and alert thresholds.
+//
+// The file is YAML at $XDG_CONFIG_HOME/treasury/config.yaml (falling back to
+// ~/.config/treasury/config.yaml), or the one named by --config or
+// TREASURY_CONFIG. The profile is --profile, else TREASURY_PROFILE, else the
+// file's `profile:` key, else the only profile in the file. With no file the
+// built-in profile "sandbox" runs the embedded sandbox.
+//
+// Secrets come from environment variables (*_env) or files (*_file); an
+// inline secret is accepted with a warning. A problem in the file is an
+// *Error naming the file, the dotted key, the line and what is wrong; all
+// problems are returned together as Errors. Warnings are returned as a list
+// for the caller to show: this package prints nothing.
+package config
+
+import (
+	"crypto"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"time"
+
+	"github.com/shopspring/decimal"
+	"go.yaml.in/yaml/v3"
+)
+
+// Environments a profile may name.
+const (
+	EnvTest    = "test"
+	EnvProd    = "prod"
+	EnvSandbox = "sandbox" // the embedded sandbox
+)
+
+// SandboxProfile is the name of the built-in profile.
+const SandboxProfile = "sandbox"
+
+// Environment variables read by Load.
+const (
+	VarConfig   = "TREASURY_CONFIG"
+	VarProfile  = "TREASURY_PROFILE"
+	VarReadOnly = "TREASURY_READ_ONLY"
+)
+
+// Config is the resolved configuration of one profile.
+type Config struct {
+	// File is the configuration file read; empty for the built-in profile.
+	File string
+	// Profile is the chosen profile's name.
+	Profile     string
+	Environment string
+	ReadOnly    bool
+	// Embedded, when set, asks main to start the embedded sandbox and reach
+	// every interface there; the interface sections are then nil.
+	Embedded *Embedded
+
+	// An interface section is nil when the profile does not configure it.
+	Liquidity *Liquidity
+	Payments  *Payments
+	Reporting *Reporting
+	Wallet    *Wallet
+	Custody   *Custody
+	Webhooks  *Webhooks
+
+	Refresh Refresh
+	Alerts  Alerts
+	Mouse   bool
+}
+
+// Embedded configures the embedded sandbox.
+type Embedded struct {
+	Seed  int64
+	Speed float64
+}
+
+// Liquidity is the liquidity interface (bearer token).
+type Liquidity struct {
+	BaseURL string
+	Token   Secret
+}
+
+// Payments is the payments interface and its token issuer.
+type Payments struct {
+	BaseURL, AuthURL, Audience, ClientID string
+	ClientSecret                         Secret
+}
+
+// Reporting is the reporting interface; it uses the payments token.
+type Reporting struct {
+	BaseURL string
+}
+
+// Client is a client id and secret.
+type Client struct {
+	ClientID     string
+	ClientSecret Secret
+}
+
+// Wallet is the wallet interface: a read (monitoring) credential and, for
+// actions, optional controls and transactions credentials.
+type Wallet struct {
+	BaseURL string
+	Client
+	Controls     *Client
+	Transactions *Client
+}
+
+// Custody is the custody address-book interface. SigningKey is the
+// operator's Ed25519 key that signs lock and unlock intents as UserID.
+type Custody struct {
+	BaseURL, DomainID, UserID string
+	Token                     Secret
+	SigningKeyFile            string
+	SigningKey                crypto.Signer // nil when no signing_key_file
+}
+
+// Webhooks configure the PAYMENT_STATE_TRANSITION receiver.
+type Webhooks struct {
+	Listen       string // host:port
+	Path         string // the callback path, default /webhooks/payments
+	TLSCertFile  string
+	TLSKeyFile   string
+	PublicKey    crypto.PublicKey // verifies notifications; its type picks the algorithm
+	HeaderPrefix string
+	Tolerance    time.Duration
+}
+
+// Refresh are the poll intervals.
+type Refresh struct {
+	Quotes, Balances, Payments, Wallets, Reports, AddressBook time.Duration
+}
+
+// DefaultRefresh are the poll intervals when the profile sets none.
+func DefaultRefresh() Refresh {
+	return Refresh{Quotes: 2 * time.Second, Balances: 5 * time.Second, Payments: 5 * time.Second,
+		Wallets: 15 * time.Second, Reports: 5 * time.Minute, AddressBook: 30 * time.Second}
+}
+
+// Alerts are the alert thresholds.
+type Alerts struct {
+	// LowBalance alerts when an asset's available balance falls below.
+	LowBalance map[string]decimal.Decimal
+}
+
+// Default webhook settings.
+const (
+	DefaultWebhookPath      = "/webhooks/payments"
+	DefaultWebhookTolerance = 5 * time.Minute
+	DefaultHeaderPrefix     = "X-Payments"
+)
+
+// Options are the inputs besides the file: flags and the environment.
+type Options struct {
+	// ConfigFile is --config; Profile is --profile.
+	ConfigFile string
+	Profile    string
+	// ReadOnly is --read-only; it can only turn read-only mode on.
+	ReadOnly bool
+	// Getenv reads the environment; nil means os.Getenv.
+	Getenv func(string) string
+}
+
+func (o Options) getenv(k string) string {
+	if o.Getenv == nil {
+		return os.Getenv(k)
+	}
+	return o.Getenv(k)
+}
+
+// Warning is something the user should know that does not stop the program
+// (an inline secret, a secret file others can read).
+type Warning struct {
+	File string
+	Key  string
+	Msg  string
+}
+
+func (w Warning) String() string {
+	if w.Key == "" {
+		return w.File + ": " + w.Msg
+	}
+	return w.File + ": " + w.Key + ": " + w.Msg
+}
+
+// Path is the default configuration file: $XDG_CONFIG_HOME/treasury/
+// config.yaml, falling back to ~/.config/treasury/config.yaml.
+func Path(getenv func(string) string) string {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	return filepath.Join(xdgDir(getenv, "XDG_CONFIG_HOME", ".config"), "treasury", "config.yaml")
+}
+
+// StateDir is where treasury keeps state (audit log, written profiles):
+// $XDG_STATE_HOME/treasury, falling back to ~/.local/state/treasury.
+func StateDir(getenv func(string) string) string {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	return filepath.Join(xdgDir(getenv, "XDG_STATE_HOME", filepath.Join(".local", "state")), "treasury")
+}
+
+func xdgDir(getenv func(string) string, variable, fallback string) string {
+	if d := getenv(variable); d != "" && filepath.IsAbs(d) {
+		return d
+	}
+	home := getenv("HOME")
+	if home == "" {
+		home, _ = os.UserHomeDir()
+	}
+	return filepath.Join(home, fallback)
+}
+
+// Builtin is the built-in sandbox profile.
+func Builtin() *Config {
+	return &Config{Profile: SandboxProfile, Environment: EnvSandbox, Embedded: &Embedded{Seed: 1, Speed: 1},
+		Refresh: DefaultRefresh(), Alerts: Alerts{LowBalance: map[string]decimal.Decimal{}}}
+}
+
+// Load reads the configuration and resolves the chosen profile. The error,
+// when the file is wrong, is Errors; warnings are returned even with a
+// configuration that loads.
+func Load(o Options) (*Config, []Warning, error) {
+	file, explicit := o.ConfigFile, true
+	if file == "" {
+		file = o.getenv(VarConfig)
+	}
+	if file == "" {
+		file, explicit = Path(o.getenv), false
+	}
+	profile := o.Profile
+	if profile == "" {
+		profile = o.getenv(VarProfile)
+	}
+	readOnly := o.ReadOnly || truthy(o.getenv(VarReadOnly))
+
+	data, err := os.ReadFile(file)
+	if errors.Is(err, fs.ErrNotExist) && !explicit {
+		if profile != "" && profile != SandboxProfile {
+			return nil, nil, Errors{{File: file, Msg: fmt.Sprintf("profile %q asked for, but there is no configuration file (only the built-in profile %q exists)", profile, SandboxProfile)}}
+		}
+		cfg := Builtin()
+		cfg.ReadOnly = cfg.ReadOnly || readOnly
+		return cfg, nil, nil
+	}
+	if err != nil {
+		return nil, nil, Errors{{File: file, Msg: "cannot read the configuration file: " + err.Error()}}
+	}
+	cfg, warns, err := Parse(file, data, profile, o.getenv)
+	if err != nil {
+		return nil, warns, err
+	}
+	cfg.ReadOnly = cfg.ReadOnly || readOnly
+	return cfg, warns, nil
+}
+
+func truthy(s string) bool {
+	switch s {
+	case "1", "true", "TRUE", "True", "yes", "on":
+		return true
+	}
+	return false
+}
+
+// Parse resolves profile (empty: the file's `profile:` key or its only
+// profile) from the YAML data of file. Relative paths in the file are taken
+// from file's directory.
+func Parse(file string, data []byte, profile string, getenv func(string) string) (*Config, []Warning, error) {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	var root yaml.Node
+	if err := yaml.Unmarshal(data, &root); err != nil {
+		return nil, nil, Errors{{File: file, Msg: "not valid YAML: " + err.Error()}}
+	}
+	d := newDecoder(file)
+	var raw rawFile
+	if len(root.Content) > 0 {
+		d.decode(&root, reflectValue(&raw), "")
+	}
+	if len(d.errs) > 0 {
+		return nil, nil, d.errs
+	}
+	name := profile
+	if name == "" {
+		name = raw.Profile
+	}
+	if name == "" && len(raw.Profiles) == 1 {
+		for n := range raw.Profiles {
+			name = n
+		}
+	}
+	rp, ok := raw.Profiles[name]
+	switch {
+	case ok && rp == nil:
+		return nil, nil, Errors{{File: file, Key: "profiles." + name, Line: d.lines["profiles."+name], Msg: "the profile is empty"}}
+	case ok:
+	case name == SandboxProfile || (name == "" && len(raw.Profiles) == 0):
+		cfg := Builtin()
+		cfg.File = file
+		return cfg, nil, nil
+	case name == "":
+		return nil, nil, Errors{{File: file, Key: "profile", Msg: "several profiles and none chosen: set `profile:`, --profile or " + VarProfile}}
+	default:
+		line, key := 0, ""
+		if raw.Profile == name && profile == "" {
+			line, key = d.lines["profile"], "profile"
+		}
+		return nil, nil, Errors{{File: file, Key: key, Line: line, Msg: fmt.Sprintf("no profile %q in the file (profiles: %s)", name, profileNames(raw.Profiles))}}
+	}
+	r := &resolver{d: d, dir: filepath.Dir(file), getenv: getenv}
+	cfg := r.profile(name, rp)
+	if len(d.errs) > 0 {
+		sort.SliceStable(d.errs, func(i, j int) bool {
+			if d.errs[i].Line != d.errs[j].Line {
+				return d.errs[i].Line < d.errs[j].Line
+			}
+			return d.errs[i].Key < d.errs[j].Key
+		})
+		return nil, r.warns, d.errs
+	}
+	cfg.File = file
+	return cfg, r.warns, nil
+}

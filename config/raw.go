@@ -1,0 +1,101 @@
+package config
+
+// The raw structs mirror the YAML file key for key; resolve turns them into
+// a Config. Every leaf is a plain string, bool or number so that parsing
+// (durations, URLs, decimals) happens in one place with the key's line.
+
+type rawFile struct {
+	Profile  string                 `yaml:"profile,omitempty"`
+	Profiles map[string]*rawProfile `yaml:"profiles,omitempty"`
+}
+
+type rawProfile struct {
+	Environment     string        `yaml:"environment,omitempty"`
+	ReadOnly        *bool         `yaml:"read_only,omitempty"`
+	EmbeddedSandbox *rawEmbedded  `yaml:"embedded_sandbox,omitempty"`
+	Liquidity       *rawLiquidity `yaml:"liquidity,omitempty"`
+	Payments        *rawPayments  `yaml:"payments,omitempty"`
+	Reporting       *rawReporting `yaml:"reporting,omitempty"`
+	Wallet          *rawWallet    `yaml:"wallet,omitempty"`
+	Custody         *rawCustody   `yaml:"custody,omitempty"`
+	Webhooks        *rawWebhooks  `yaml:"webhooks,omitempty"`
+	Refresh         *rawRefresh   `yaml:"refresh,omitempty"`
+	Alerts          *rawAlerts    `yaml:"alerts,omitempty"`
+	Mouse           *bool         `yaml:"mouse,omitempty"`
+}
+
+type rawEmbedded struct {
+	Seed  int64   `yaml:"seed,omitempty"`
+	Speed float64 `yaml:"speed,omitempty"`
+}
+
+type rawLiquidity struct {
+	BaseURL   string `yaml:"base_url,omitempty"`
+	Token     string `yaml:"token,omitempty"`
+	TokenEnv  string `yaml:"token_env,omitempty"`
+	TokenFile string `yaml:"token_file,omitempty"`
+}
+
+type rawPayments struct {
+	BaseURL          string `yaml:"base_url,omitempty"`
+	AuthURL          string `yaml:"auth_url,omitempty"`
+	Audience         string `yaml:"audience,omitempty"`
+	ClientID         string `yaml:"client_id,omitempty"`
+	ClientSecret     string `yaml:"client_secret,omitempty"`
+	ClientSecretEnv  string `yaml:"client_secret_env,omitempty"`
+	ClientSecretFile string `yaml:"client_secret_file,omitempty"`
+}
+
+type rawReporting struct {
+	BaseURL string `yaml:"base_url,omitempty"`
+}
+
+type rawClient struct {
+	ClientID         string `yaml:"client_id,omitempty"`
+	ClientSecret     string `yaml:"client_secret,omitempty"`
+	ClientSecretEnv  string `yaml:"client_secret_env,omitempty"`
+	ClientSecretFile string `yaml:"client_secret_file,omitempty"`
+}
+
+type rawWallet struct {
+	BaseURL          string     `yaml:"base_url,omitempty"`
+	ClientID         string     `yaml:"client_id,omitempty"`
+	ClientSecret     string     `yaml:"client_secret,omitempty"`
+	ClientSecretEnv  string     `yaml:"client_secret_env,omitempty"`
+	ClientSecretFile string     `yaml:"client_secret_file,omitempty"`
+	Controls         *rawClient `yaml:"controls,omitempty"`
+	Transactions     *rawClient `yaml:"transactions,omitempty"`
+}
+
+type rawCustody struct {
+	BaseURL        string `yaml:"base_url,omitempty"`
+	DomainID       string `yaml:"domain_id,omitempty"`
+	Token          string `yaml:"token,omitempty"`
+	TokenEnv       string `yaml:"token_env,omitempty"`
+	TokenFile      string `yaml:"token_file,omitempty"`
+	SigningKeyFile string `yaml:"signing_key_file,omitempty"`
+	UserID         string `yaml:"user_id,omitempty"`
+}
+
+type rawWebhooks struct {
+	Listen        string `yaml:"listen,omitempty"`
+	Path          string `yaml:"path,omitempty"`
+	TLSCertFile   string `yaml:"tls_cert_file,omitempty"`
+	TLSKeyFile    string `yaml:"tls_key_file,omitempty"`
+	PublicKeyFile string `yaml:"public_key_file,omitempty"`
+	HeaderPrefix  string `yaml:"header_prefix,omitempty"`
+	Tolerance     string `yaml:"tolerance,omitempty"`
+}
+
+type rawRefresh struct {
+	Quotes      string `yaml:"quotes,omitempty"`
+	Balances    string `yaml:"balances,omitempty"`
+	Payments    string `yaml:"payments,omitempty"`
+	Wallets     string `yaml:"wallets,omitempty"`
+	Reports     string `yaml:"reports,omitempty"`
+	AddressBook string `yaml:"addressbook,omitempty"`
+}
+
+type rawAlerts struct {
+	LowBalance map[string]string `yaml:"low_balance,omitempty"`
+}
