@@ -1,0 +1,143 @@
+package main
+
+import (
+	"context"
+	"crypto/x509"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"treasury/config"
+	"treasury/data/sandbox"
+	"treasury/data/webhook"
+	"treasury/data/wallet"
+)
+
+// sandboxFlags are the flags of `treasury sandbox`.
+type sandboxFlags struct {
+	addr          string
+	seed          int64
+	speed         float64
+	writeProfile  string
+	profileName   string
+	webhookListen string
+	dupRate       float64
+	reorderRate   float64
+	creds         sandbox.Credentials
+}
+
+func (f *sandboxFlags) register(fs *flag.FlagSet) {
+	c := &f.creds
+	*c = sandbox.DefaultCredentials()
+	fs.StringVar(&f.addr, "addr", "127.0.0.1:8787", "`host:port` to serve on (port 0 picks a free one)")
+	fs.Int64Var(&f.seed, "seed", 1, "world seed: the same seed gives the same world")
+	fs.Float64Var(&f.speed, "speed", 1, "run the sandbox clock this many times faster than real time")
+	fs.StringVar(&f.writeProfile, "write-profile", "", "write a profile for this sandbox to `file` (secrets beside it, mode 0600) and deliver webhooks to its receiver")
+	fs.StringVar(&f.profileName, "profile-name", "local-sandbox", "name of the written profile")
+	fs.StringVar(&f.webhookListen, "webhook-listen", "127.0.0.1:8788", "`host:port` of the webhook receiver in the written profile")
+	fs.Float64Var(&f.dupRate, "webhook-duplicates", 0, "share (0 to 1) of webhooks delivered twice")
+	fs.Float64Var(&f.reorderRate, "webhook-reorder", 0, "share (0 to 1) of webhooks delivered out of order")
+	fs.StringVar(&c.PaymentsClientID, "payments-client-id", c.PaymentsClientID, "payments client id")
+	fs.StringVar(&c.PaymentsClientSecret, "payments-client-secret", c.PaymentsClientSecret, "payments client secret")
+	fs.StringVar(&c.PaymentsAudience, "payments-audience", c.PaymentsAudience, "payments token audience")
+	fs.StringVar(&c.LiquidityToken, "liquidity-token", c.LiquidityToken, "liquidity bearer token")
+	fs.StringVar(&c.CustodyToken, "custody-token", c.CustodyToken, "custody bearer token")
+	fs.StringVar(&c.CustodyDomainID, "custody-domain-id", c.CustodyDomainID, "custody domain id (UUID)")
+	for i := range c.Wallet {
+		w := &c.Wallet[i]
+		fs.StringVar(&w.ClientSecret, "wallet-"+w.ClientID+"-secret", w.ClientSecret, "secret of wallet client "+w.ClientID+" ("+w.Type+")")
+	}
+}
+
+// cmdSandbox serves the embedded sandbox until ctx ends (SIGINT or SIGTERM
+// in main), printing how to reach and use it.
+func cmdSandbox(ctx context.Context, e *env, g globals, args []string) error {
+	var f sandboxFlags
+	fs := flag.NewFlagSet("sandbox", flag.ContinueOnError)
+	f.register(fs)
+	if err := parseFlags(fs, e, &g, args); err != nil {
+		return err
+	}
+	srv, err := sandbox.Listen(f.addr, sandbox.Options{Seed: f.seed, Speed: f.speed, Credentials: f.creds,
+		Webhooks: sandbox.WebhookOptions{DuplicateRate: f.dupRate, ReorderRate: f.reorderRate}})
+	if err != nil {
+		return fmt.Errorf("sandbox: %w", err)
+	}
+	defer srv.Close()
+	pubPEM, err := webhook.MarshalPublicKeyPEM(srv.WebhookPublicKey())
+	if err != nil {
+		return err
+	}
+	printSandbox(e.stdout, srv, f, pubPEM)
+	if f.writeProfile != "" {
+		w, err := writeSandboxProfile(srv, f, pubPEM)
+		if err != nil {
+			return fmt.Errorf("write profile: %w", err)
+		}
+		fmt.Fprintf(e.stdout, "\nprofile %q written to %s (secrets in %s)\nrun: treasury --config %s\nwebhooks are delivered to %s\n",
+			w.Profile, w.Path, w.SecretsDir, w.Path, w.WebhookURL)
+	}
+	fmt.Fprintln(e.stdout, "\nserving; Ctrl-C to stop")
+	<-ctx.Done()
+	fmt.Fprintln(e.stdout, "stopping")
+	return srv.Close()
+}
+
+func printSandbox(w io.Writer, srv *sandbox.Server, f sandboxFlags, pubPEM []byte) {
+	ep := srv.Endpoints()
+	c := srv.Credentials()
+	fmt.Fprintf(w, "treasury sandbox (seed %d, speed %gx) on %s\n\ninterfaces:\n", srv.Seed(), f.speed, srv.URL)
+	for _, row := range [][2]string{{"liquidity", ep.Liquidity}, {"auth", ep.Auth}, {"payments", ep.Payments},
+		{"reporting", ep.Reporting}, {"wallet", ep.Wallet}, {"custody", ep.Custody}, {"control", ep.Control}} {
+		fmt.Fprintf(w, "  %-10s %s\n", row[0], row[1])
+	}
+	fmt.Fprintln(w, "\ncredentials (sandbox only):")
+	fmt.Fprintf(w, "  payments   client_id %s  client_secret %s  audience %s\n", c.PaymentsClientID, c.PaymentsClientSecret, c.PaymentsAudience)
+	fmt.Fprintf(w, "             limited client %s / %s (no reports:read, ledger:read)\n", c.PaymentsLimitedClientID, c.PaymentsLimitedClientSecret)
+	for _, wc := range c.Wallet {
+		fmt.Fprintf(w, "  wallet     %s / %s (%s)\n", wc.ClientID, wc.ClientSecret, wc.Type)
+	}
+	fmt.Fprintf(w, "  liquidity  bearer %s\n", c.LiquidityToken)
+	fmt.Fprintf(w, "  custody    bearer %s  domain %s  operator %s\n", c.CustodyToken, c.CustodyDomainID, sandbox.OperatorID(srv.Seed()))
+	fmt.Fprintf(w, "\nwebhook public key (%s-Signature):\n%s", webhook.DefaultHeaderPrefix, pubPEM)
+}
+
+// writeSandboxProfile writes the profile and points the sandbox's webhook
+// delivery at the profile's receiver, trusting its self-signed certificate.
+func writeSandboxProfile(srv *sandbox.Server, f sandboxFlags, pubPEM []byte) (*config.WrittenProfile, error) {
+	ep := srv.Endpoints()
+	c := srv.Credentials()
+	creds := config.SandboxCredentials{
+		PaymentsClientID: c.PaymentsClientID, PaymentsClientSecret: c.PaymentsClientSecret, PaymentsAudience: c.PaymentsAudience,
+		LiquidityToken: c.LiquidityToken, CustodyToken: c.CustodyToken, CustodyDomainID: c.CustodyDomainID,
+		CustodyUserID: sandbox.OperatorID(srv.Seed()),
+	}
+	for _, wc := range c.Wallet {
+		switch strings.ToUpper(wc.Type) {
+		case wallet.CredMonitoring:
+			creds.WalletClientID, creds.WalletClientSecret = wc.ClientID, wc.ClientSecret
+		case wallet.CredControls:
+			creds.WalletControlsID, creds.WalletControlsSecret = wc.ClientID, wc.ClientSecret
+		case wallet.CredTransactions:
+			creds.WalletTransactionsID, creds.WalletTransactionsSecret = wc.ClientID, wc.ClientSecret
+		}
+	}
+	w, err := config.WriteSandboxProfile(f.writeProfile,
+		config.SandboxEndpoints{Liquidity: ep.Liquidity, Auth: ep.Auth, Payments: ep.Payments, Reporting: ep.Reporting, Wallet: ep.Wallet, Custody: ep.Custody},
+		creds, config.SandboxProfileOptions{Name: f.profileName, WebhookPublicKeyPEM: pubPEM,
+			OperatorKey: sandbox.OperatorKey(srv.Seed()), WebhookListen: f.webhookListen})
+	if err != nil {
+		return nil, err
+	}
+	pool := x509.NewCertPool()
+	if !pool.AppendCertsFromPEM(w.CertPEM) {
+		return nil, fmt.Errorf("the written certificate does not parse")
+	}
+	hooks := srv.Webhooks()
+	hooks.URL, hooks.RootCAs = w.WebhookURL, pool
+	if err := srv.SetWebhooks(hooks); err != nil {
+		return nil, err
+	}
+	return w, nil
+}

@@ -1,0 +1,131 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/ed25519"
+	"encoding/json"
+	"io"
+	"net/http"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"treasury/config"
+	"treasury/data/payments"
+	"treasury/data/sandbox"
+)
+
+func testEnv(t *testing.T, stdout io.Writer) (*env, *bytes.Buffer) {
+	dir := t.TempDir()
+	vars := map[string]string{"HOME": dir, "XDG_CONFIG_HOME": filepath.Join(dir, "config"), "XDG_STATE_HOME": filepath.Join(dir, "state")}
+	var stderr bytes.Buffer
+	return &env{stdout: stdout, stderr: &stderr, getenv: func(k string) string { return vars[k] }}, &stderr
+}
+
+func TestDispatch(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		code int
+		out  string
+	}{
+		{nil, 0, "dashboard not wired yet"},
+		{[]string{"--read-only"}, 0, "dashboard not wired yet"},
+		{[]string{"dashboard", "--profile", "sandbox"}, 0, "dashboard not wired yet"},
+		{[]string{"help"}, 0, "commands:"},
+		{[]string{"version"}, 0, "treasury "},
+		{[]string{"nope"}, 2, ""},
+		{[]string{"--bogus"}, 2, ""},
+		{[]string{"version", "extra"}, 2, ""},
+		{[]string{"--profile", "uat"}, 1, ""}, // no file holds a profile uat
+	} {
+		var out bytes.Buffer
+		e, stderr := testEnv(t, &out)
+		if code := run(context.Background(), tc.args, e); code != tc.code || !strings.Contains(out.String(), tc.out) {
+			t.Errorf("run %v = %d, stdout %q, stderr %q; want %d and %q", tc.args, code, out.String(), stderr.String(), tc.code, tc.out)
+		}
+	}
+}
+
+// TestSandboxCommand serves the sandbox on a free port, reads it over
+// HTTP, and loads the profile it wrote.
+func TestSandboxCommand(t *testing.T) {
+	pr, pw := io.Pipe()
+	e, stderr := testEnv(t, pw)
+	profile := filepath.Join(t.TempDir(), "sandbox.yaml")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan int, 1)
+	go func() {
+		done <- run(ctx, []string{"sandbox", "--addr", "127.0.0.1:0", "--seed", "7", "--write-profile", profile, "--webhook-listen", "127.0.0.1:18788"}, e)
+		pw.Close()
+	}()
+	var printed strings.Builder
+	urls := map[string]string{}
+	sc := bufio.NewScanner(pr)
+	for sc.Scan() {
+		line := sc.Text()
+		printed.WriteString(line + "\n")
+		if f := strings.Fields(line); len(f) == 2 && strings.HasPrefix(f[1], "http://127.0.0.1:") {
+			urls[f[0]] = f[1]
+		}
+		if strings.HasPrefix(line, "serving") {
+			break
+		}
+	}
+	go io.Copy(io.Discard, pr)
+	out := printed.String()
+	creds := sandbox.DefaultCredentials()
+	for _, want := range []string{creds.PaymentsClientSecret, creds.LiquidityToken, creds.CustodyToken, creds.CustodyDomainID,
+		"monitoring-secret", "BEGIN PUBLIC KEY", sandbox.OperatorID(7), profile} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+
+	// The control API answers over HTTP, with the seed we asked for.
+	resp, err := http.Get(urls["control"] + "/info")
+	if err != nil {
+		t.Fatalf("GET info: %v (stdout %s, stderr %s)", err, out, stderr)
+	}
+	var info sandbox.Info
+	json.NewDecoder(resp.Body).Decode(&info)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || info.Seed != 7 {
+		t.Errorf("GET info: HTTP %d, seed %d", resp.StatusCode, info.Seed)
+	}
+
+	// The written profile loads and reaches the same sandbox.
+	cfg, warns, err := config.Load(config.Options{ConfigFile: profile, Getenv: func(string) string { return "" }})
+	if err != nil || len(warns) > 0 {
+		t.Fatalf("load written profile: %v %v", err, warns)
+	}
+	if cfg.Payments.BaseURL != urls["payments"] || cfg.Payments.AuthURL != urls["auth"] || cfg.Custody.UserID != sandbox.OperatorID(7) {
+		t.Errorf("profile endpoints %+v, printed %v", cfg.Payments, urls)
+	}
+	if !cfg.Custody.SigningKey.Public().(ed25519.PublicKey).Equal(sandbox.OperatorKey(7).Public()) {
+		t.Error("profile's signing key is not the sandbox operator key")
+	}
+	if !sandbox.WebhookKey(7).Public().(ed25519.PublicKey).Equal(cfg.Webhooks.PublicKey) {
+		t.Error("profile's webhook key is not the sandbox's")
+	}
+	body, _ := json.Marshal(payments.TokenRequest{GrantType: payments.GrantClientCredential, ClientID: cfg.Payments.ClientID,
+		ClientSecret: cfg.Payments.ClientSecret.Reveal(), Audience: cfg.Payments.Audience})
+	resp, err = http.Post(cfg.Payments.AuthURL+payments.PathToken, "application/json", bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Errorf("token with the profile's credentials: HTTP %d", resp.StatusCode)
+	}
+
+	cancel()
+	if code := <-done; code != 0 {
+		t.Errorf("sandbox exited %d: %s", code, stderr)
+	}
+	if _, err := http.Get(urls["control"] + "/info"); err == nil {
+		t.Error("sandbox still serving after cancel")
+	}
+}
