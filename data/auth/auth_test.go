@@ -1,0 +1,254 @@
+package auth_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"treasury/data/apierr"
+	"treasury/data/auth"
+	"treasury/data/sandbox/sandboxtest"
+	"treasury/data/wallet"
+)
+
+func TestSecretNeverPrints(t *testing.T) {
+	s := auth.NewSecret("hunter2-very-secret")
+	var buf bytes.Buffer
+	slog.New(slog.NewTextHandler(&buf, nil)).Info("x", "tok", s, "cfg", auth.PaymentsConfig{ClientSecret: s})
+	j, _ := json.Marshal(struct{ S auth.Secret }{s})
+	outs := []string{fmt.Sprint(s), fmt.Sprintf("%v %s %+v %#v %q", s, s, s, s, s), buf.String(), string(j),
+		fmt.Sprintf("%+v", auth.PaymentsConfig{ClientSecret: s})}
+	for _, o := range outs {
+		if strings.Contains(o, "hunter2") {
+			t.Errorf("secret printed: %s", o)
+		}
+	}
+	if s.Reveal() != "hunter2-very-secret" {
+		t.Errorf("Reveal = %q", s.Reveal())
+	}
+}
+
+// clock is a settable test clock.
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *clock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+func (c *clock) Add(d time.Duration) {
+	c.mu.Lock()
+	c.t = c.t.Add(d)
+	c.mu.Unlock()
+}
+
+func TestCachedReuseRefreshAndExpiry(t *testing.T) {
+	clk := &clock{t: time.Date(2026, 11, 16, 9, 0, 0, 0, time.UTC)}
+	var n atomic.Int32
+	src := auth.NewCached(func(context.Context) (auth.Token, error) {
+		i := n.Add(1)
+		return auth.Token{Value: auth.NewSecret(fmt.Sprintf("tok-%d", i)), ExpiresIn: time.Hour}, nil
+	}, auth.CachedOptions{Now: clk.Now})
+	ctx := context.Background()
+	get := func() string {
+		t.Helper()
+		s, err := src.Token(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s.Reveal()
+	}
+	if got := get(); got != "tok-1" {
+		t.Fatalf("first token %q", got)
+	}
+	if want := clk.Now().Add(time.Hour); !src.Expiry().Equal(want) {
+		t.Errorf("expiry %v, want %v", src.Expiry(), want)
+	}
+	clk.Add(58 * time.Minute)
+	if got := get(); got != "tok-1" {
+		t.Errorf("at 58 min got %q, want the cached tok-1", got)
+	}
+	clk.Add(61 * time.Second) // 59:01: within the 60 s margin
+	if got := get(); got != "tok-2" {
+		t.Errorf("within the margin got %q, want a new token", got)
+	}
+	// Invalidate of a stale token keeps the current one.
+	src.Invalidate(auth.NewSecret("tok-1"))
+	if got := get(); got != "tok-2" {
+		t.Errorf("after stale invalidate got %q", got)
+	}
+	if !src.Invalidate(auth.NewSecret("tok-2")) {
+		t.Error("a cached source must report it can refresh")
+	}
+	if got := get(); got != "tok-3" {
+		t.Errorf("after invalidate got %q, want tok-3", got)
+	}
+}
+
+func TestCachedShortLifetimeNeverKeptPastExpiry(t *testing.T) {
+	clk := &clock{t: time.Unix(1_800_000_000, 0)}
+	var n atomic.Int32
+	src := auth.NewCached(func(context.Context) (auth.Token, error) {
+		n.Add(1)
+		return auth.Token{Value: auth.NewSecret("t"), ExpiresIn: 10 * time.Second}, nil
+	}, auth.CachedOptions{Now: clk.Now})
+	src.Token(context.Background())
+	clk.Add(8 * time.Second) // margin is 10 % of 10 s: still good
+	src.Token(context.Background())
+	if n.Load() != 1 {
+		t.Fatalf("fetches = %d, want 1", n.Load())
+	}
+	clk.Add(time.Second + time.Millisecond) // 9.001 s: past 90 %
+	src.Token(context.Background())
+	if n.Load() != 2 {
+		t.Fatalf("fetches = %d, want 2", n.Load())
+	}
+	clk.Add(time.Hour)
+	if !src.Expiry().Before(clk.Now()) {
+		t.Fatal("expiry should be in the past")
+	}
+	src.Token(context.Background())
+	if n.Load() != 3 {
+		t.Fatalf("an expired token was reused: fetches = %d", n.Load())
+	}
+}
+
+func TestCachedSingleflight(t *testing.T) {
+	release := make(chan struct{})
+	var n atomic.Int32
+	src := auth.NewCached(func(context.Context) (auth.Token, error) {
+		n.Add(1)
+		<-release
+		return auth.Token{Value: auth.NewSecret("shared"), ExpiresIn: time.Hour}, nil
+	}, auth.CachedOptions{})
+	var wg sync.WaitGroup
+	errs := make(chan error, 50)
+	for range 50 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s, err := src.Token(context.Background())
+			if err == nil && s.Reveal() != "shared" {
+				err = fmt.Errorf("got %q", s.Reveal())
+			}
+			errs <- err
+		}()
+	}
+	time.Sleep(20 * time.Millisecond) // let the callers pile up on the one fetch
+	close(release)
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Error(err)
+		}
+	}
+	if n.Load() != 1 {
+		t.Errorf("fetches = %d, want 1", n.Load())
+	}
+}
+
+func TestCachedCallerCancelDoesNotFailOthers(t *testing.T) {
+	release := make(chan struct{})
+	src := auth.NewCached(func(ctx context.Context) (auth.Token, error) {
+		select {
+		case <-release:
+		case <-ctx.Done():
+			return auth.Token{}, ctx.Err()
+		}
+		return auth.Token{Value: auth.NewSecret("ok"), ExpiresIn: time.Hour}, nil
+	}, auth.CachedOptions{})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error)
+	go func() { _, err := src.Token(ctx); done <- err }()
+	other := make(chan error)
+	go func() { _, err := src.Token(context.Background()); other <- err }()
+	cancel()
+	if err := <-done; err == nil {
+		t.Error("cancelled caller should get its ctx error")
+	}
+	close(release)
+	if err := <-other; err != nil {
+		t.Errorf("other caller: %v", err)
+	}
+}
+
+func TestPaymentsSourceAgainstSandbox(t *testing.T) {
+	srv := sandboxtest.Listen(t, sandboxtest.Options())
+	c := srv.Credentials()
+	src := auth.NewPayments(auth.PaymentsConfig{
+		AuthURL: srv.Endpoints().Auth, ClientID: c.PaymentsClientID,
+		ClientSecret: auth.NewSecret(c.PaymentsClientSecret), Audience: c.PaymentsAudience,
+	})
+	tok, err := src.Token(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tok.IsZero() {
+		t.Fatal("empty token")
+	}
+	if left := time.Until(src.Expiry()); left < 59*time.Minute || left > time.Hour {
+		t.Errorf("expiry in %v, want about an hour (expires_in 3600)", left)
+	}
+	again, _ := src.Token(context.Background())
+	if !again.Equal(tok) {
+		t.Error("token not reused")
+	}
+
+	for name, cfg := range map[string]auth.PaymentsConfig{
+		"wrong secret":   {ClientID: c.PaymentsClientID, ClientSecret: auth.NewSecret("nope"), Audience: c.PaymentsAudience},
+		"wrong audience": {ClientID: c.PaymentsClientID, ClientSecret: auth.NewSecret(c.PaymentsClientSecret), Audience: "urn:payments-prod:other"},
+	} {
+		cfg.AuthURL = srv.Endpoints().Auth
+		_, err := auth.NewPayments(cfg).Token(context.Background())
+		e, ok := apierr.As(err)
+		if !ok || e.Class != apierr.ClassOperator {
+			t.Errorf("%s: got %v, want an Operator-class apierr", name, err)
+		}
+	}
+}
+
+func TestWalletSourceBadCredentialsIsOperator(t *testing.T) {
+	var calls atomic.Int32
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		calls.Add(1)
+		var req wallet.TokenRequest
+		json.NewDecoder(r.Body).Decode(&req)
+		if r.URL.Path != wallet.PathToken || r.Method != http.MethodPost {
+			http.NotFound(w, r)
+			return
+		}
+		if req.ClientSecret != "right" {
+			w.WriteHeader(http.StatusBadRequest)
+			json.NewEncoder(w).Encode(apierr.WalletBody{Code: apierr.GRPCInvalidArgument, Message: "invalid request",
+				Details: []apierr.WalletDetail{apierr.ErrorInfo("ERR000.020", "wallet"), apierr.RequestInfo("r1")}})
+			return
+		}
+		json.NewEncoder(w).Encode(wallet.TokenResponse{AccessToken: "w", ExpiresIn: 600, TokenType: "Bearer"})
+	}))
+	defer ts.Close()
+	_, err := auth.NewWallet(auth.WalletConfig{BaseURL: ts.URL, ClientID: "c", ClientSecret: auth.NewSecret("wrong")}).Token(context.Background())
+	e, ok := apierr.As(err)
+	if !ok || e.Class != apierr.ClassOperator || e.Code != "ERR000.020" {
+		t.Fatalf("got %v, want ERR000.020 classed Operator", err)
+	}
+	if e.Retryable() {
+		t.Error("a configuration error must not be retryable")
+	}
+	src := auth.NewWallet(auth.WalletConfig{BaseURL: ts.URL, ClientID: "c", ClientSecret: auth.NewSecret("right")})
+	tok, err := src.Token(context.Background())
+	if err != nil || tok.Reveal() != "w" {
+		t.Fatalf("token %v, %v", tok, err)
+	}
+	if left := time.Until(src.Expiry()); left > 10*time.Minute || left < 9*time.Minute {
+		t.Errorf("expiry in %v, want 10 min", left)
+	}
+}

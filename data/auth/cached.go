@@ -1,0 +1,142 @@
+package auth
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"golang.org/x/sync/singleflight"
+)
+
+// Token is a freshly issued bearer token and the lifetime the issuer gave it
+// (expires_in).
+type Token struct {
+	Value     Secret
+	ExpiresIn time.Duration
+}
+
+// FetchFunc obtains a new token from an issuer.
+type FetchFunc func(ctx context.Context) (Token, error)
+
+// DefaultMargin is how long before expiry a token is replaced. Tokens with
+// a short lifetime are replaced after 90 % of it instead.
+const DefaultMargin = 60 * time.Second
+
+// fetchTimeout bounds one token request; it runs detached from the caller
+// that started it, because other callers wait for the same result.
+const fetchTimeout = 30 * time.Second
+
+// Cached reuses a fetched token until shortly before it expires and never
+// past expires_in (spec 5.3), and fetches once however many callers ask at
+// the same time.
+//
+// Expiry is counted from the moment the request for the token was sent, by
+// the injected clock. The JWT exp claim is deliberately not read: the token
+// is opaque to the client (spec 5.4) and a skewed issuer clock must not
+// stretch its life.
+type Cached struct {
+	fetch  FetchFunc
+	now    func() time.Time
+	margin time.Duration
+	group  singleflight.Group
+
+	mu        sync.Mutex
+	tok       Secret
+	expiry    time.Time // issue + expires_in: never used at or after it
+	refreshAt time.Time // expiry - margin: replaced from then on
+}
+
+// CachedOptions tune a Cached source; the zero value is the default.
+type CachedOptions struct {
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+	// Margin is how long before expiry the token is replaced; zero means
+	// DefaultMargin.
+	Margin time.Duration
+}
+
+// NewCached wraps fetch.
+func NewCached(fetch FetchFunc, o CachedOptions) *Cached {
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Margin <= 0 {
+		o.Margin = DefaultMargin
+	}
+	return &Cached{fetch: fetch, now: o.Now, margin: o.Margin}
+}
+
+// current returns the cached token when it is still to be used.
+func (c *Cached) current() (Secret, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	now := c.now()
+	if c.tok.IsZero() {
+		return Secret{}, false
+	}
+	if !now.Before(c.expiry) {
+		c.tok = Secret{} // never kept past expires_in
+		return Secret{}, false
+	}
+	return c.tok, now.Before(c.refreshAt)
+}
+
+// Token returns the cached token, or fetches a new one. Concurrent callers
+// share one fetch; a caller whose ctx ends stops waiting, the fetch goes on
+// for the others.
+func (c *Cached) Token(ctx context.Context) (Secret, error) {
+	if tok, ok := c.current(); ok {
+		return tok, nil
+	}
+	ch := c.group.DoChan("token", func() (any, error) {
+		if tok, ok := c.current(); ok {
+			return tok, nil
+		}
+		fctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), fetchTimeout)
+		defer cancel()
+		sent := c.now()
+		t, err := c.fetch(fctx)
+		if err != nil {
+			return Secret{}, err
+		}
+		margin := c.margin
+		if m := t.ExpiresIn / 10; m < margin {
+			margin = m
+		}
+		c.mu.Lock()
+		c.tok = t.Value
+		c.expiry = sent.Add(t.ExpiresIn)
+		c.refreshAt = c.expiry.Add(-margin)
+		c.mu.Unlock()
+		return t.Value, nil
+	})
+	select {
+	case <-ctx.Done():
+		return Secret{}, ctx.Err()
+	case r := <-ch:
+		if r.Err != nil {
+			return Secret{}, r.Err
+		}
+		return r.Val.(Secret), nil
+	}
+}
+
+// Invalidate drops tok if it is still the current token.
+func (c *Cached) Invalidate(tok Secret) bool {
+	c.mu.Lock()
+	if c.tok.Equal(tok) {
+		c.tok = Secret{}
+	}
+	c.mu.Unlock()
+	return true
+}
+
+// Expiry is when the current token expires; zero when none is held.
+func (c *Cached) Expiry() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.tok.IsZero() {
+		return time.Time{}
+	}
+	return c.expiry
+}

@@ -1,0 +1,144 @@
+package auth
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"time"
+
+	"treasury/data/apierr"
+	"treasury/data/payments"
+	"treasury/data/wallet"
+)
+
+// maxTokenBody bounds a token response.
+const maxTokenBody = 1 << 20
+
+// fallbackLifetime is used when an issuer omits expires_in: short, so a
+// token whose life is unknown is not kept long.
+const fallbackLifetime = 5 * time.Minute
+
+// PaymentsConfig is what the payments token issuer needs (spec 4.2).
+type PaymentsConfig struct {
+	// AuthURL is {auth_url}; the token path payments.PathToken is relative
+	// to it.
+	AuthURL      string
+	ClientID     string
+	ClientSecret Secret
+	// Audience is urn:<service_name>-<test|prod>:<tenant_id>.
+	Audience string
+	// HTTP sends the request; nil means a client with a 30 s timeout.
+	HTTP *http.Client
+	CachedOptions
+}
+
+// NewPayments returns the payments token source: JSON client credentials
+// with audience, cached as Cached says.
+func NewPayments(cfg PaymentsConfig) *Cached {
+	hc := httpClient(cfg.HTTP)
+	fetch := func(ctx context.Context) (Token, error) {
+		var tr payments.TokenResponse
+		err := postJSON(ctx, hc, apierr.Auth, cfg.AuthURL, payments.PathToken, payments.TokenRequest{
+			GrantType: payments.GrantClientCredential, ClientID: cfg.ClientID,
+			ClientSecret: cfg.ClientSecret.Reveal(), Audience: cfg.Audience,
+		}, &tr)
+		if err != nil {
+			return Token{}, err
+		}
+		return issued(apierr.Auth, payments.PathToken, tr.AccessToken, tr.ExpiresIn)
+	}
+	return NewCached(fetch, cfg.CachedOptions)
+}
+
+// WalletConfig is what the wallet token exchange needs (spec 5.6).
+type WalletConfig struct {
+	// BaseURL is the wallet interface's base URL; the token path
+	// wallet.PathToken is relative to it.
+	BaseURL      string
+	ClientID     string
+	ClientSecret Secret
+	HTTP         *http.Client
+	CachedOptions
+}
+
+// NewWallet returns the wallet token source. Its 400 ERR000.020 (wrong
+// clientId or clientSecret) is a configuration error, class Operator, and
+// is not retried.
+func NewWallet(cfg WalletConfig) *Cached {
+	hc := httpClient(cfg.HTTP)
+	fetch := func(ctx context.Context) (Token, error) {
+		var tr wallet.TokenResponse
+		err := postJSON(ctx, hc, apierr.Wallet, cfg.BaseURL, wallet.PathToken, wallet.TokenRequest{
+			ClientID: cfg.ClientID, ClientSecret: cfg.ClientSecret.Reveal(),
+		}, &tr)
+		if err != nil {
+			return Token{}, err
+		}
+		return issued(apierr.Wallet, wallet.PathToken, tr.AccessToken, tr.ExpiresIn)
+	}
+	return NewCached(fetch, cfg.CachedOptions)
+}
+
+func httpClient(hc *http.Client) *http.Client {
+	if hc != nil {
+		return hc
+	}
+	return &http.Client{Timeout: 30 * time.Second}
+}
+
+// issued checks a token response. The token is never validated by its
+// length (spec 5.4), only for being present.
+func issued(iface apierr.Interface, path, tok string, expiresIn int) (Token, error) {
+	if strings.TrimSpace(tok) == "" {
+		return Token{}, apierr.Malformed(iface, http.MethodPost, path, http.StatusOK, fmt.Errorf("no access token in the answer"))
+	}
+	life := time.Duration(expiresIn) * time.Second
+	if expiresIn <= 0 {
+		life = fallbackLifetime
+	}
+	return Token{Value: NewSecret(tok), ExpiresIn: life}, nil
+}
+
+// postJSON posts body to base+path and decodes a 200 answer into out. A
+// failure answer becomes an *apierr.Error; any 4xx of a token issuer means
+// the profile's credentials or audience are wrong, so it is reclassed
+// Operator: a new attempt with the same configuration cannot succeed.
+func postJSON(ctx context.Context, hc *http.Client, iface apierr.Interface, base, path string, body, out any) error {
+	b, err := json.Marshal(body)
+	if err != nil {
+		return err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, strings.TrimRight(base, "/")+path, bytes.NewReader(b))
+	if err != nil {
+		return fmt.Errorf("%s token request: %w", iface, err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json")
+	resp, err := hc.Do(req)
+	if err != nil {
+		return fmt.Errorf("%s POST %s: %w", iface, path, err)
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxTokenBody+1))
+	if err != nil {
+		return fmt.Errorf("%s POST %s: read answer: %w", iface, path, err)
+	}
+	if resp.StatusCode/100 != 2 {
+		e := apierr.Parse(iface, http.MethodPost, path, resp.StatusCode, raw)
+		if resp.StatusCode >= 400 && resp.StatusCode < 500 && resp.StatusCode != http.StatusTooManyRequests {
+			e.Class = apierr.ClassOperator
+		}
+		return e
+	}
+	if len(raw) > maxTokenBody {
+		return apierr.Malformed(iface, http.MethodPost, path, resp.StatusCode, fmt.Errorf("answer larger than %d bytes", maxTokenBody))
+	}
+	if err := json.Unmarshal(raw, out); err != nil {
+		return apierr.Malformed(iface, http.MethodPost, path, resp.StatusCode, err)
+	}
+	return nil
+}

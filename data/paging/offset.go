@@ -1,0 +1,132 @@
+package paging
+
+import (
+	"context"
+	"fmt"
+	"iter"
+)
+
+// NumberPage is one page of a list paginated by page number (spec 2.1,
+// area A): pages count from 0; Last is true on the final page.
+type NumberPage[T any] struct {
+	Items      []T
+	Last       bool
+	TotalPages int
+}
+
+// ByPageNumber reads page 0, then pages 1 to TotalPages-1 concurrently (at
+// most concurrency at once), yielding records in page order. Should the
+// page that was to be the last say more pages exist (the list grew), the
+// following pages are read one by one until one says Last, or is empty.
+func ByPageNumber[T any](ctx context.Context, concurrency int, fetch func(ctx context.Context, page int) (NumberPage[T], error)) iter.Seq2[T, error] {
+	return func(yield func(T, error) bool) {
+		var zero T
+		first, err := fetch(ctx, 0)
+		if err != nil {
+			yield(zero, err)
+			return
+		}
+		for _, v := range first.Items {
+			if !yield(v, nil) {
+				return
+			}
+		}
+		if first.Last || len(first.Items) == 0 {
+			return
+		}
+		total := min(max(first.TotalPages, 1), MaxPages)
+		last := first
+		ok := fanOut(ctx, concurrency, 1, total, fetch, func(p NumberPage[T], err error) bool {
+			if err != nil {
+				yield(zero, err)
+				return false
+			}
+			last = p
+			for _, v := range p.Items {
+				if !yield(v, nil) {
+					return false
+				}
+			}
+			return true
+		})
+		if !ok {
+			return
+		}
+		for page := total; !last.Last && len(last.Items) > 0; page++ {
+			if page >= MaxPages {
+				yield(zero, fmt.Errorf("paging: more than %d pages", MaxPages))
+				return
+			}
+			if last, err = fetch(ctx, page); err != nil {
+				yield(zero, err)
+				return
+			}
+			for _, v := range last.Items {
+				if !yield(v, nil) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// OffsetPage is one page of a list paginated by record offset (spec 2.1,
+// ledger transactions).
+type OffsetPage[T any] struct {
+	Items        []T
+	Offset       int
+	PageElements int
+	Total        int
+}
+
+// ByOffset reads the page at offset 0, then the pages at pageSize,
+// 2*pageSize ... below Total concurrently, yielding records in order. All
+// records are read when offset + pageElements >= total (spec 4.3 rule 2).
+// The caller keeps the result set stable by fixing the time window of every
+// request. A page that comes back empty before Total is reached is an error.
+func ByOffset[T any](ctx context.Context, concurrency, pageSize int, fetch func(ctx context.Context, offset int) (OffsetPage[T], error)) iter.Seq2[T, error] {
+	return func(yield func(T, error) bool) {
+		var zero T
+		if pageSize <= 0 {
+			yield(zero, fmt.Errorf("paging: page size must be positive, got %d", pageSize))
+			return
+		}
+		first, err := fetch(ctx, 0)
+		if err != nil {
+			yield(zero, err)
+			return
+		}
+		for _, v := range first.Items {
+			if !yield(v, nil) {
+				return
+			}
+		}
+		n := len(first.Items)
+		if first.PageElements > n {
+			n = first.PageElements
+		}
+		if n >= first.Total {
+			return
+		}
+		pages := min((first.Total+pageSize-1)/pageSize, MaxPages)
+		fanOut(ctx, concurrency, 1, pages, func(ctx context.Context, i int) (OffsetPage[T], error) {
+			off := i * pageSize
+			p, err := fetch(ctx, off)
+			if err == nil && len(p.Items) == 0 && off < first.Total {
+				err = fmt.Errorf("paging: empty page at offset %d of %d records", off, first.Total)
+			}
+			return p, err
+		}, func(p OffsetPage[T], err error) bool {
+			if err != nil {
+				yield(zero, err)
+				return false
+			}
+			for _, v := range p.Items {
+				if !yield(v, nil) {
+					return false
+				}
+			}
+			return true
+		})
+	}
+}

@@ -1,0 +1,175 @@
+// Package transport is the HTTP core every platform client shares: it adds
+// the bearer token, sends JSON, decodes the answer into a typed record or an
+// *apierr.Error (apierr.Parse), retries exactly what spec 7.1 allows with
+// its backoff, refreshes the token once on 401, bounds time and body size,
+// logs each attempt to a file and reports each result to a health hook.
+//
+// Retry rules (spec 7.1, 7.2): errors whose apierr class is Retry (payments
+// SYS_ 500, wallet codes 13 and 14, 5xx of liquidity, reporting and
+// custody) and Malformed are retried with waits of 2, 4, 8, 16 s (each plus
+// 10-20 % jitter, capped at 60 s), at most 5 attempts, and a network error
+// is treated like a 5xx. Only requests that may be repeated are retried:
+// GET, HEAD, PUT and DELETE, and a POST the caller marks Idempotent (a
+// search, or an action whose idempotency key is in the body, unchanged on
+// every attempt because the body is encoded once). A 401 invalidates the
+// token, and the request is sent once more with a new one, whatever its
+// method: a 401 means it was not processed.
+package transport
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"math/rand/v2"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"treasury/data/apierr"
+	"treasury/data/auth"
+)
+
+// Defaults.
+const (
+	DefaultTimeout  = 30 * time.Second
+	DefaultMaxBody  = 32 << 20 // 32 MiB: the largest report download
+	maxErrorBody    = 64 << 10
+	DefaultAttempts = 5
+	DefaultBase     = 2 * time.Second
+	DefaultCap      = 60 * time.Second
+)
+
+// Config configures a Client. Interface, BaseURL and (for authenticated
+// interfaces) Auth are required; everything else has a default.
+type Config struct {
+	Interface apierr.Interface
+	// BaseURL is the interface's base address ({base_url}); request paths
+	// are appended to it.
+	BaseURL string
+	// Auth gives the bearer token; nil sends none.
+	Auth auth.Source
+	// HTTP sends requests; nil means a client with no overall timeout
+	// (Timeout bounds each attempt).
+	HTTP *http.Client
+	// Timeout bounds one attempt, body included; zero means DefaultTimeout.
+	Timeout time.Duration
+	// MaxBody bounds a success body; zero means DefaultMaxBody.
+	MaxBody int64
+	// Retry is the backoff policy; the zero value is spec 7.1's.
+	Retry Retry
+	// Sleep waits between attempts; nil means a timer that ends with ctx.
+	// Tests inject one that records the waits and returns at once.
+	Sleep func(ctx context.Context, d time.Duration) error
+	// Now is the clock for durations; nil means time.Now.
+	Now func() time.Time
+	// Log receives one record per attempt; nil logs nothing. See OpenLog.
+	Log *slog.Logger
+	// OnResult, when set, is told the outcome of every attempt (status 0 for
+	// a network error): the live store's health of the interface.
+	OnResult func(iface apierr.Interface, path string, status int, d time.Duration, err error)
+	// UserAgent is sent when set.
+	UserAgent string
+}
+
+// Client sends requests to one interface.
+type Client struct {
+	cfg  Config
+	base *url.URL
+}
+
+// New checks cfg and returns a Client.
+func New(cfg Config) (*Client, error) {
+	if cfg.Interface == "" {
+		return nil, errors.New("transport: interface name is required")
+	}
+	u, err := url.Parse(strings.TrimRight(cfg.BaseURL, "/"))
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, errors.New("transport: " + string(cfg.Interface) + " base URL must be an absolute http(s) URL, got " + strconvQuote(cfg.BaseURL))
+	}
+	if cfg.HTTP == nil {
+		cfg.HTTP = &http.Client{}
+	}
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = DefaultTimeout
+	}
+	if cfg.MaxBody <= 0 {
+		cfg.MaxBody = DefaultMaxBody
+	}
+	cfg.Retry = cfg.Retry.withDefaults()
+	if cfg.Sleep == nil {
+		cfg.Sleep = sleep
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.DiscardHandler)
+	}
+	return &Client{cfg: cfg, base: u}, nil
+}
+
+// Interface names the interface the client speaks to.
+func (c *Client) Interface() apierr.Interface { return c.cfg.Interface }
+
+// Retry is the backoff policy.
+type Retry struct {
+	// Attempts is the most attempts of one request (zero: 5). 1 disables
+	// retries.
+	Attempts int
+	// Base is the first wait (zero: 2 s); each later wait doubles.
+	Base time.Duration
+	// Cap bounds one wait (zero: 60 s).
+	Cap time.Duration
+	// Jitter returns a number in [0, 1) that picks the added jitter between
+	// 10 and 20 %; nil means math/rand.
+	Jitter func() float64
+}
+
+func (r Retry) withDefaults() Retry {
+	if r.Attempts <= 0 {
+		r.Attempts = DefaultAttempts
+	}
+	if r.Base <= 0 {
+		r.Base = DefaultBase
+	}
+	if r.Cap <= 0 {
+		r.Cap = DefaultCap
+	}
+	if r.Jitter == nil {
+		r.Jitter = rand.Float64
+	}
+	return r
+}
+
+// Wait is the wait before retry n (1 for the first retry): Base doubled
+// n-1 times, plus 10 to 20 % jitter, capped at Cap.
+func (r Retry) Wait(n int) time.Duration {
+	r = r.withDefaults()
+	d := r.Base
+	for i := 1; i < n && d < r.Cap; i++ {
+		d *= 2
+	}
+	j := r.Jitter()
+	if j < 0 || j >= 1 {
+		j = 0
+	}
+	d += time.Duration(float64(d) * (0.10 + 0.10*j))
+	if d > r.Cap {
+		d = r.Cap
+	}
+	return d
+}
+
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+func strconvQuote(s string) string { return `"` + s + `"` }

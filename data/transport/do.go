@@ -1,0 +1,253 @@
+package transport
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"time"
+
+	"treasury/data/apierr"
+	"treasury/data/auth"
+)
+
+// Request is one call of an interface.
+type Request struct {
+	Method string
+	// Path is relative to the base URL, without query, and already escaped
+	// where it carries ids (use PathEscape).
+	Path  string
+	Query url.Values
+	// Body is encoded as JSON once, so every attempt sends the same bytes.
+	// A json.RawMessage or []byte is sent as is.
+	Body any
+	// Header holds extra headers (Accept for a download, an idempotency
+	// key); Authorization is always the token source's.
+	Header http.Header
+	// Idempotent marks a POST that may be repeated: a search, or an action
+	// whose idempotency key (internalId, intent id, mutationId) is in the
+	// body. Other POSTs are never sent twice, except after a 401.
+	Idempotent bool
+	// NoAuth sends no Authorization header.
+	NoAuth bool
+}
+
+// repeatable reports whether the request may be sent again after a failure
+// that might have been processed.
+func (r Request) repeatable() bool {
+	switch r.Method {
+	case http.MethodGet, http.MethodHead, http.MethodPut, http.MethodDelete, http.MethodOptions:
+		return true
+	}
+	return r.Idempotent
+}
+
+// Response is what Do tells of a success.
+type Response struct {
+	Status   int
+	Header   http.Header
+	Attempts int
+}
+
+// Do sends req and decodes a 2xx JSON answer into out (nil discards it; a
+// *[]byte receives the raw body; a 204 or empty body leaves out as it is).
+// A failure is an *apierr.Error (or the ctx error, or a network error
+// wrapped with the request it failed), after the retries the spec allows.
+func (c *Client) Do(ctx context.Context, req Request, out any) (Response, error) {
+	if req.Method == "" {
+		req.Method = http.MethodGet
+	}
+	var body []byte
+	if req.Body != nil {
+		switch b := req.Body.(type) {
+		case json.RawMessage:
+			body = b
+		case []byte:
+			body = b
+		default:
+			var err error
+			if body, err = json.Marshal(req.Body); err != nil {
+				return Response{}, fmt.Errorf("%s %s %s: encode body: %w", c.cfg.Interface, req.Method, req.Path, err)
+			}
+		}
+	}
+	refreshed := false
+	for attempt := 1; ; attempt++ {
+		resp, err, sent := c.attempt(ctx, req, body, out, attempt)
+		if err == nil {
+			resp.Attempts = attempt
+			return resp.Response, nil
+		}
+		if ctx.Err() != nil {
+			return Response{}, err
+		}
+		class := classOf(err)
+		switch {
+		case class == apierr.ClassRefreshAuth && !refreshed && c.cfg.Auth != nil && !req.NoAuth:
+			refreshed = true
+			if !c.cfg.Auth.Invalidate(resp.token) {
+				return Response{}, err
+			}
+			attempt-- // the refresh retry does not count against the backoff
+			continue
+		case !class.Retryable():
+			return Response{}, err
+		case sent && !req.repeatable():
+			return Response{}, err
+		case attempt >= c.cfg.Retry.Attempts:
+			return Response{}, err
+		}
+		if serr := c.cfg.Sleep(ctx, c.cfg.Retry.Wait(attempt)); serr != nil {
+			return Response{}, errors.Join(err, serr)
+		}
+	}
+}
+
+// classOf classes err; an error that is not an *apierr.Error is a network
+// failure, transient like a 5xx.
+func classOf(err error) apierr.Class {
+	if e, ok := apierr.As(err); ok {
+		return e.Class
+	}
+	return apierr.ClassRetry
+}
+
+// attempt sends req once. sent reports whether the request may have
+// reached the server (false when it failed before: no token, bad URL).
+func (c *Client) attempt(ctx context.Context, req Request, body []byte, out any, n int) (res attemptResp, err error, sent bool) {
+	parent := ctx
+	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
+	defer cancel()
+	start := c.cfg.Now()
+	status := 0
+	defer func() {
+		c.record(req, n, status, c.cfg.Now().Sub(start), err)
+	}()
+
+	hreq, err := http.NewRequestWithContext(ctx, req.Method, c.url(req), bodyReader(body))
+	if err != nil {
+		return res, fmt.Errorf("%s %s %s: %w", c.cfg.Interface, req.Method, req.Path, err), false
+	}
+	for k, v := range req.Header {
+		hreq.Header[k] = v
+	}
+	if body != nil {
+		hreq.Header.Set("Content-Type", "application/json")
+	}
+	if hreq.Header.Get("Accept") == "" {
+		hreq.Header.Set("Accept", "application/json")
+	}
+	if c.cfg.UserAgent != "" {
+		hreq.Header.Set("User-Agent", c.cfg.UserAgent)
+	}
+	if c.cfg.Auth != nil && !req.NoAuth {
+		tok, terr := c.cfg.Auth.Token(ctx)
+		if terr != nil {
+			return res, terr, false
+		}
+		res.token = tok
+		hreq.Header.Set("Authorization", "Bearer "+tok.Reveal())
+	}
+
+	hresp, err := c.cfg.HTTP.Do(hreq)
+	if err != nil {
+		if parent.Err() == nil && ctx.Err() != nil {
+			err = fmt.Errorf("%s %s %s: no answer within %s: %w", c.cfg.Interface, req.Method, req.Path, c.cfg.Timeout, err)
+		} else {
+			err = fmt.Errorf("%s %s %s: %w", c.cfg.Interface, req.Method, req.Path, err)
+		}
+		return res, err, true
+	}
+	defer hresp.Body.Close()
+	status = hresp.StatusCode
+	res.Status, res.Header = hresp.StatusCode, hresp.Header
+
+	if status/100 != 2 {
+		raw, _ := io.ReadAll(io.LimitReader(hresp.Body, maxErrorBody))
+		return res, apierr.Parse(c.cfg.Interface, req.Method, req.Path, status, raw), true
+	}
+	raw, rerr := io.ReadAll(io.LimitReader(hresp.Body, c.cfg.MaxBody+1))
+	switch {
+	case rerr != nil:
+		return res, apierr.Malformed(c.cfg.Interface, req.Method, req.Path, status, fmt.Errorf("reading the body: %w", rerr)), true
+	case int64(len(raw)) > c.cfg.MaxBody:
+		return res, apierr.Malformed(c.cfg.Interface, req.Method, req.Path, status, fmt.Errorf("body larger than %d bytes", c.cfg.MaxBody)), true
+	}
+	if err := decode(raw, status, out); err != nil {
+		return res, apierr.Malformed(c.cfg.Interface, req.Method, req.Path, status, err), true
+	}
+	return res, nil, true
+}
+
+// attemptResp is a Response plus the token the attempt used.
+type attemptResp struct {
+	Response
+	token auth.Secret
+}
+
+func decode(raw []byte, status int, out any) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("decoding panicked: %v", p)
+		}
+	}()
+	if out == nil {
+		return nil
+	}
+	if b, ok := out.(*[]byte); ok {
+		*b = raw
+		return nil
+	}
+	if status == http.StatusNoContent || len(bytes.TrimSpace(raw)) == 0 {
+		return nil
+	}
+	return json.Unmarshal(raw, out)
+}
+
+func bodyReader(b []byte) io.Reader {
+	if b == nil {
+		return nil
+	}
+	return bytes.NewReader(b)
+}
+
+func (c *Client) url(req Request) string {
+	u := *c.base
+	u.Path = c.base.Path + req.Path
+	u.RawPath = ""
+	if p, err := url.PathUnescape(req.Path); err == nil && p != req.Path {
+		u.Path = c.base.Path + p
+		u.RawPath = c.base.EscapedPath() + req.Path
+	}
+	if len(req.Query) > 0 {
+		u.RawQuery = req.Query.Encode()
+	}
+	return u.String()
+}
+
+// PathEscape escapes an id for a path segment.
+func PathEscape(id string) string { return url.PathEscape(id) }
+
+func (c *Client) record(req Request, attempt, status int, d time.Duration, err error) {
+	attrs := []any{
+		"iface", string(c.cfg.Interface), "method", req.Method, "path", req.Path,
+		"status", status, "duration_ms", d.Milliseconds(), "attempt", attempt,
+	}
+	if err != nil {
+		if e, ok := apierr.As(err); ok {
+			attrs = append(attrs, "code", e.Label(), "class", e.Class.String())
+		} else {
+			attrs = append(attrs, "error", err.Error())
+		}
+		c.cfg.Log.Warn("request", attrs...)
+	} else {
+		c.cfg.Log.Info("request", attrs...)
+	}
+	if c.cfg.OnResult != nil {
+		c.cfg.OnResult(c.cfg.Interface, req.Path, status, d, err)
+	}
+}
