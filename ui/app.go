@@ -1,0 +1,360 @@
+package ui
+
+import (
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/aymanbagabas/go-osc52/v2"
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"treasury/data/live"
+)
+
+type overlay int
+
+const (
+	noOverlay overlay = iota
+	paletteOverlay
+	helpOverlay
+	rawOverlay
+	confirmOverlay
+	filterOverlay
+)
+
+// App is the shell: one per session (local terminal or SSH client).
+type App struct {
+	ctx    *Context
+	keys   Keys
+	views  []View
+	active int
+	sub    *live.Subscription
+
+	width, height int
+	overlay       overlay
+	paused        bool
+	flash         Flash
+	flashUntil    time.Time
+	now           time.Time
+
+	filter  textinput.Model
+	palette *palette
+	raw     *rawPager
+	confirm *dialog
+	quit    bool
+}
+
+// NewApp builds the shell over views, in tab order (keys 1-9).
+func NewApp(ctx *Context, views ...View) *App {
+	fi := textinput.New()
+	fi.Prompt = "/"
+	fi.CharLimit = 200
+	a := &App{ctx: ctx, keys: DefaultKeys(), views: views, filter: fi, now: ctx.Clock()}
+	a.palette = newPalette(a)
+	return a
+}
+
+// Context returns the session context.
+func (a *App) Context() *Context { return a.ctx }
+
+// Active returns the active view.
+func (a *App) Active() View { return a.views[a.active] }
+
+func (a *App) waitStore() tea.Cmd {
+	if a.sub == nil {
+		return nil
+	}
+	ch := a.sub.C()
+	return func() tea.Msg {
+		if _, ok := <-ch; !ok {
+			return nil
+		}
+		return StoreChanged{}
+	}
+}
+
+func tick() tea.Cmd {
+	return tea.Tick(time.Second, func(t time.Time) tea.Msg { return Tick{Now: t} })
+}
+
+// Init subscribes to the store and starts the clock.
+func (a *App) Init() tea.Cmd {
+	cmds := []tea.Cmd{tick()}
+	if a.ctx.Store != nil {
+		a.sub = a.ctx.Store.Subscribe()
+		a.watch()
+		cmds = append(cmds, a.waitStore())
+	}
+	for _, v := range a.views {
+		cmds = append(cmds, v.Init())
+	}
+	return tea.Batch(cmds...)
+}
+
+// Close releases the session's subscription; the SSH server calls it when a
+// client disconnects.
+func (a *App) Close() {
+	if a.sub != nil {
+		a.sub.Close()
+	}
+}
+
+func (a *App) watch() {
+	if a.sub != nil {
+		a.sub.Watch(a.Active().Topics()...)
+	}
+}
+
+func (a *App) chrome() int { return 4 } // header (2 lines), tabs, footer
+
+func (a *App) resize() {
+	a.ctx.Width = a.width
+	a.ctx.Height = max(a.height-a.chrome(), 1)
+}
+
+func (a *App) setFlash(f Flash) {
+	a.flash = f
+	d := 4 * time.Second
+	if f.Err != nil {
+		d = 10 * time.Second
+	}
+	a.flashUntil = a.ctx.Clock().Add(d)
+}
+
+// Update is the shell's message loop.
+func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		a.width, a.height = msg.Width, msg.Height
+		a.resize()
+		return a, nil
+	case StoreChanged:
+		var cmd tea.Cmd
+		if !a.paused {
+			cmd = a.Active().Update(msg)
+			a.watch()
+		}
+		return a, tea.Batch(cmd, a.waitStore())
+	case Tick:
+		a.now = msg.Now
+		if a.flashUntil.Before(a.ctx.Clock()) {
+			a.flash = Flash{}
+		}
+		return a, tea.Batch(a.Active().Update(msg), tick())
+	case Flash:
+		a.setFlash(msg)
+		return a, nil
+	case Open:
+		return a, a.open(msg)
+	case showHelp:
+		a.overlay = helpOverlay
+		return a, nil
+	case Confirm:
+		if a.ctx.ReadOnly {
+			a.setFlash(Flash{Err: ErrReadOnly})
+			return a, nil
+		}
+		a.confirm = newDialog(a.ctx, msg)
+		a.overlay = confirmOverlay
+		return a, nil
+	case tea.KeyMsg:
+		return a, a.key(msg)
+	}
+	return a, a.Active().Update(msg)
+}
+
+// ErrReadOnly is what an action attempted in a read-only session says.
+var ErrReadOnly = errors.New("read-only session: actions are disabled (profile read_only, --read-only, or a viewer SSH key)")
+
+func (a *App) open(o Open) tea.Cmd {
+	for i, v := range a.views {
+		if v.Name() == o.View {
+			a.active = i
+			a.overlay = noOverlay
+			cmd := v.Update(o)
+			a.watch()
+			return cmd
+		}
+	}
+	a.setFlash(Flash{Err: fmt.Errorf("no view named %q", o.View)})
+	return nil
+}
+
+func (a *App) switchTo(i int) {
+	if i < 0 || i >= len(a.views) || i == a.active {
+		return
+	}
+	a.active = i
+	a.watch()
+}
+
+func (a *App) key(msg tea.KeyMsg) tea.Cmd {
+	switch a.overlay {
+	case paletteOverlay:
+		return a.palette.update(msg)
+	case helpOverlay:
+		if key.Matches(msg, a.keys.Back, a.keys.Help) || msg.String() == "q" {
+			a.overlay = noOverlay
+		}
+		return nil
+	case rawOverlay:
+		if key.Matches(msg, a.keys.Back, a.keys.Raw) || msg.String() == "q" {
+			a.overlay = noOverlay
+			return nil
+		}
+		a.raw.update(msg)
+		return nil
+	case confirmOverlay:
+		cmd, done := a.confirm.update(msg)
+		if done {
+			a.overlay = noOverlay
+		}
+		return cmd
+	case filterOverlay:
+		switch msg.String() {
+		case "enter":
+			a.overlay = noOverlay
+			a.filter.Blur()
+			return nil
+		case "esc":
+			a.overlay = noOverlay
+			a.filter.Blur()
+			a.filter.SetValue("")
+			a.Active().SetFilter("")
+			return nil
+		}
+		var cmd tea.Cmd
+		a.filter, cmd = a.filter.Update(msg)
+		a.Active().SetFilter(a.filter.Value())
+		return cmd
+	}
+	k := a.keys
+	switch {
+	case msg.String() == "ctrl+c" || (key.Matches(msg, k.Quit) && msg.String() == "q"):
+		a.quit = true
+		a.Close()
+		return tea.Quit
+	case key.Matches(msg, k.NextView):
+		a.switchTo((a.active + 1) % len(a.views))
+	case key.Matches(msg, k.PrevView):
+		a.switchTo((a.active + len(a.views) - 1) % len(a.views))
+	case len(msg.Runes) == 1 && msg.Runes[0] >= '1' && msg.Runes[0] <= '9' && msg.Type == tea.KeyRunes:
+		a.switchTo(int(msg.Runes[0] - '1'))
+	case key.Matches(msg, k.Palette):
+		a.palette.open()
+		a.overlay = paletteOverlay
+	case key.Matches(msg, k.Help):
+		a.overlay = helpOverlay
+	case key.Matches(msg, k.Alerts):
+		return a.open(Open{View: "alerts"})
+	case key.Matches(msg, k.Filter):
+		a.filter.SetValue(a.Active().Filter())
+		a.filter.CursorEnd()
+		a.filter.Focus()
+		a.overlay = filterOverlay
+	case key.Matches(msg, k.Back):
+		if !a.Active().Back() && a.Active().Filter() != "" {
+			a.Active().SetFilter("")
+		}
+		a.watch()
+	case key.Matches(msg, k.Raw):
+		if _, rec, ok := a.Active().Selected(); ok {
+			a.raw = newRawPager(a.ctx, rec, a.width, a.height-a.chrome())
+			a.overlay = rawOverlay
+		}
+	case key.Matches(msg, k.Copy):
+		return a.copySelected()
+	case key.Matches(msg, k.Save):
+		return a.saveCSV()
+	case key.Matches(msg, k.Refresh):
+		if a.ctx.Store != nil {
+			for _, t := range a.Active().Topics() {
+				a.ctx.Store.Refresh(t)
+			}
+		}
+		a.setFlash(Flash{Text: "refreshing"})
+		return a.Active().Update(msg)
+	case key.Matches(msg, k.Pause):
+		a.paused = !a.paused
+		if !a.paused {
+			return a.Active().Update(StoreChanged{})
+		}
+	default:
+		return a.Active().Update(msg)
+	}
+	return nil
+}
+
+func (a *App) copySelected() tea.Cmd {
+	id, _, ok := a.Active().Selected()
+	if !ok || id == "" {
+		a.setFlash(Flash{Text: "nothing selected to copy"})
+		return nil
+	}
+	if a.ctx.Output == nil {
+		a.setFlash(Flash{Text: "copy is not available in this session"})
+		return nil
+	}
+	seq := osc52.New(id)
+	if os.Getenv("TMUX") != "" {
+		seq = seq.Tmux()
+	}
+	if _, err := seq.WriteTo(a.ctx.Output); err != nil {
+		a.setFlash(Flash{Err: fmt.Errorf("copy: %w", err)})
+		return nil
+	}
+	a.setFlash(Flash{Text: "copied " + id})
+	return nil
+}
+
+func (a *App) saveCSV() tea.Cmd {
+	v := a.Active()
+	dir := a.ctx.SaveDir
+	if dir == "" {
+		dir = "."
+	}
+	name := filepath.Join(dir, fmt.Sprintf("%s-%s.csv", strings.Join(append([]string{v.Name()}, v.Crumbs()...), "-"), a.ctx.Clock().UTC().Format("20060102T150405Z")))
+	name = filepath.Join(dir, safeFileName(filepath.Base(name)))
+	return func() tea.Msg {
+		f, err := os.OpenFile(name, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+		if err != nil {
+			return Flash{Err: fmt.Errorf("save CSV: %w", err)}
+		}
+		err = v.WriteCSV(f)
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			os.Remove(name)
+			return Flash{Err: fmt.Errorf("save CSV: %w", err)}
+		}
+		return Flash{Text: "saved " + name}
+	}
+}
+
+func safeFileName(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '/' || r == '\\' || r < 0x20 || r == ' ' || r == ':' {
+			return '_'
+		}
+		return r
+	}, s)
+}
+
+// WriteCSVRows is a helper for views that are not tables: header and rows.
+func WriteCSVRows(w *csv.Writer, header []string, rows [][]string) error {
+	if err := w.Write(header); err != nil {
+		return err
+	}
+	if err := w.WriteAll(rows); err != nil {
+		return err
+	}
+	w.Flush()
+	return w.Error()
+}

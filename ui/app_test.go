@@ -1,0 +1,220 @@
+package ui
+
+import (
+	"bytes"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/exp/teatest"
+	"github.com/muesli/termenv"
+
+	"treasury/data/live"
+)
+
+// listView is a minimal view for shell tests.
+type listView struct {
+	name   string
+	rows   []string
+	cursor int
+	filter string
+	crumbs []string
+	opened []string
+	acted  *int
+}
+
+func (v *listView) Name() string         { return v.name }
+func (v *listView) Title() string        { return strings.ToUpper(v.name[:1]) + v.name[1:] }
+func (v *listView) Topics() []live.Topic { return nil }
+func (v *listView) Init() tea.Cmd        { return nil }
+func (v *listView) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case Open:
+		v.opened = msg.Args
+		if len(msg.Args) > 0 {
+			v.crumbs = append(v.crumbs, msg.Args...)
+		}
+	case tea.KeyMsg:
+		switch msg.String() {
+		case "j", "down":
+			v.cursor = min(v.cursor+1, len(v.rows)-1)
+		case "enter":
+			v.crumbs = append(v.crumbs, v.rows[v.cursor])
+		case "f":
+			return func() tea.Msg {
+				return Confirm{Title: "Freeze " + v.rows[v.cursor], Lines: []string{"record " + v.rows[v.cursor]}, Action: "Freeze",
+					TypeToConfirm: "", Run: func() tea.Msg { *v.acted++; return Flash{Text: "frozen"} }}
+			}
+		}
+	}
+	return nil
+}
+func (v *listView) Render(w, h int) string {
+	var b strings.Builder
+	for i, r := range v.rows {
+		if v.filter != "" && !strings.Contains(r, v.filter) {
+			continue
+		}
+		mark := "  "
+		if i == v.cursor {
+			mark = "> "
+		}
+		b.WriteString(mark + r + "\n")
+	}
+	return b.String()
+}
+func (v *listView) Keys() []key.Binding {
+	return []key.Binding{key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "freeze"))}
+}
+func (v *listView) Crumbs() []string { return v.crumbs }
+func (v *listView) Back() bool {
+	if len(v.crumbs) == 0 {
+		return false
+	}
+	v.crumbs = v.crumbs[:len(v.crumbs)-1]
+	return true
+}
+func (v *listView) Selected() (string, any, bool) {
+	return v.rows[v.cursor], map[string]string{"id": v.rows[v.cursor], "note": "evil\x1b[2Jtext"}, true
+}
+func (v *listView) SetFilter(s string)         { v.filter = s }
+func (v *listView) Filter() string             { return v.filter }
+func (v *listView) WriteCSV(w io.Writer) error { _, err := io.WriteString(w, "id\n"); return err }
+func (v *listView) Commands() []Command {
+	return []Command{{Name: "row", Args: "<id>", Help: "open a row", Complete: func(p string) []string {
+		var out []string
+		for _, r := range v.rows {
+			if strings.HasPrefix(r, p) {
+				out = append(out, r)
+			}
+		}
+		return out
+	}}}
+}
+
+func testContext(env string, readOnly bool) *Context {
+	r := lipgloss.NewRenderer(io.Discard, termenv.WithProfile(termenv.Ascii))
+	at := time.Date(2026, 11, 16, 9, 30, 0, 0, time.UTC)
+	return &Context{Renderer: r, Theme: NewTheme(r), Profile: "sandbox", Environment: env, ReadOnly: readOnly,
+		Now: func() time.Time { return at }, Store: live.New(live.Options{Now: func() time.Time { return at }})}
+}
+
+func newTestApp(t *testing.T, ctx *Context, acted *int) (*teatest.TestModel, *listView, *listView) {
+	a := &listView{name: "alpha", rows: []string{"a-1", "a-2", "a-3"}, acted: acted}
+	b := &listView{name: "bravo", rows: []string{"b-1", "b-2"}, acted: acted}
+	app := NewApp(ctx, a, b)
+	tm := teatest.NewTestModel(t, app, teatest.WithInitialTermSize(80, 24))
+	return tm, a, b
+}
+
+func waitFor(t *testing.T, tm *teatest.TestModel, want string) {
+	t.Helper()
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte(want)) },
+		teatest.WithDuration(5*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
+}
+
+func TestShellNavigationPaletteHelpAndBack(t *testing.T) {
+	acted := 0
+	tm, a, b := newTestApp(t, testContext("test", false), &acted)
+	waitFor(t, tm, "[TEST]")
+	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("2")})
+	waitFor(t, tm, "b-2")
+	// Palette with completion: ":ro" + tab completes "row", then an argument.
+	tm.Type(":ro")
+	tm.Send(tea.KeyMsg{Type: tea.KeyTab})
+	tm.Type("a-")
+	waitFor(t, tm, "row a-3")
+	tm.Send(tea.KeyMsg{Type: tea.KeyDown})
+	tm.Send(tea.KeyMsg{Type: tea.KeyDown})
+	tm.Type("3")
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+	waitFor(t, tm, "alpha › a-3")
+	tm.Send(tea.KeyMsg{Type: tea.KeyEsc})
+	tm.Type("?")
+	waitFor(t, tm, "Everywhere")
+	tm.Send(tea.KeyMsg{Type: tea.KeyEsc})
+	tm.Type("/a-2")
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+	tm.Type("q")
+	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
+	if len(a.opened) != 1 || a.opened[0] != "a-3" {
+		t.Fatalf("palette opened %v", a.opened)
+	}
+	if len(a.crumbs) != 0 {
+		t.Fatalf("esc did not go back: %v", a.crumbs)
+	}
+	if a.filter != "a-2" {
+		t.Fatalf("filter %q", a.filter)
+	}
+	_ = b
+}
+
+func TestConfirmDefaultsToCancel(t *testing.T) {
+	acted := 0
+	tm, _, _ := newTestApp(t, testContext("test", false), &acted)
+	waitFor(t, tm, "a-1")
+	tm.Type("f")
+	waitFor(t, tm, "Freeze a-1")
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnter}) // Cancel has the focus
+	waitFor(t, tm, "cancelled")
+	tm.Type("f")
+	waitFor(t, tm, "Environment: TEST")
+	tm.Send(tea.KeyMsg{Type: tea.KeyTab})
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+	waitFor(t, tm, "frozen")
+	tm.Type("q")
+	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
+	if acted != 1 {
+		t.Fatalf("action ran %d times, want 1", acted)
+	}
+}
+
+func TestReadOnlyRefusesActions(t *testing.T) {
+	acted := 0
+	tm, _, _ := newTestApp(t, testContext("prod", true), &acted)
+	waitFor(t, tm, "READ-ONLY")
+	tm.Type("f")
+	waitFor(t, tm, "read-only session")
+	tm.Type("q")
+	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
+	if acted != 0 {
+		t.Fatal("read-only session acted")
+	}
+}
+
+func TestProdConfirmNeedsTypedSuffix(t *testing.T) {
+	acted := 0
+	ctx := testContext("prod", false)
+	d := newDialog(ctx, Confirm{Title: "Lock", TypeToConfirm: "0001", Action: "Lock", Run: func() tea.Msg { acted++; return nil }})
+	if _, done := d.update(tea.KeyMsg{Type: tea.KeyTab}); done || d.focusOK {
+		t.Fatal("confirm reachable before typing the suffix")
+	}
+	for _, r := range "0001" {
+		d.update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
+	}
+	d.update(tea.KeyMsg{Type: tea.KeyTab})
+	cmd, done := d.update(tea.KeyMsg{Type: tea.KeyEnter})
+	if !done || cmd == nil {
+		t.Fatal("typed suffix did not arm the dialog")
+	}
+	cmd()
+	if acted != 1 {
+		t.Fatal("action not run")
+	}
+	if !strings.Contains(d.view(80), "PROD") {
+		t.Fatal("dialog does not name the environment")
+	}
+}
+
+func TestRawPagerSanitizes(t *testing.T) {
+	ctx := testContext("test", false)
+	p := newRawPager(ctx, map[string]string{"note": "a\u202eb\x1b]52;c;x\x07"}, 80, 20)
+	out := p.view()
+	if strings.ContainsAny(out, "\x1b\u202e\x07") {
+		t.Fatalf("raw pager leaked control characters: %q", out)
+	}
+}

@@ -1,0 +1,238 @@
+package ui
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+
+	"treasury/data/apierr"
+	"treasury/data/live"
+	"treasury/ui/sanitize"
+)
+
+// View draws the whole frame.
+func (a *App) View() string {
+	if a.quit {
+		return ""
+	}
+	if a.width == 0 || a.height == 0 {
+		return "starting…"
+	}
+	var b strings.Builder
+	b.WriteString(a.header())
+	b.WriteByte('\n')
+	b.WriteString(a.tabs())
+	b.WriteByte('\n')
+	h := a.ctx.Height
+	var body string
+	switch a.overlay {
+	case helpOverlay:
+		body = a.helpView(a.width, h)
+	case rawOverlay:
+		body = a.raw.view()
+	case paletteOverlay:
+		body = a.palette.view(a.width, h)
+	case confirmOverlay:
+		body = lipgloss.Place(a.width, h, lipgloss.Center, lipgloss.Center, a.confirm.view(a.width),
+			lipgloss.WithWhitespaceChars(" "))
+	default:
+		body = a.Active().Render(a.width, h)
+	}
+	b.WriteString(fit(body, a.width, h))
+	b.WriteByte('\n')
+	b.WriteString(a.footer())
+	return b.String()
+}
+
+// fit pads or cuts s to exactly h lines, each at most w cells wide.
+func fit(s string, w, h int) string {
+	lines := strings.Split(s, "\n")
+	if len(lines) > h {
+		lines = lines[:h]
+	}
+	for i, l := range lines {
+		if ansi.StringWidth(l) > w {
+			lines[i] = ansi.Truncate(l, w, "…")
+		}
+	}
+	for len(lines) < h {
+		lines = append(lines, "")
+	}
+	return strings.Join(lines, "\n")
+}
+
+func (a *App) header() string {
+	t := a.ctx.Theme
+	now := a.ctx.Clock().UTC()
+	parts := []string{t.Title.Render("treasury"), t.Bold.Render(sanitize.Line(a.ctx.Profile))}
+	switch a.ctx.Environment {
+	case "prod":
+		parts = append(parts, t.BadgeProd.Render("[PROD]"))
+	default:
+		parts = append(parts, t.BadgeTest.Render("[TEST]"))
+	}
+	if a.ctx.ReadOnly {
+		parts = append(parts, t.BadgeRO.Render("READ-ONLY"))
+	}
+	parts = append(parts, now.Format("2006-01-02 15:04:05")+" UTC")
+	if s := a.ctx.Store; s != nil {
+		snap := s.Snapshot(live.TokenExpiry)
+		if exp, ok := snap.Data.(time.Time); ok {
+			left := exp.Sub(now)
+			style := t.Muted
+			if left < 5*time.Minute {
+				style = t.Warn
+			}
+			parts = append(parts, style.Render("token "+short(left)))
+		} else if snap.Err != nil {
+			parts = append(parts, t.Bad.Render("token ✖"))
+		}
+		n := len(s.Alerts())
+		switch {
+		case n > 0:
+			parts = append(parts, t.Bad.Render(fmt.Sprintf("⚠ %d alert%s (a)", n, plural(n))))
+		default:
+			parts = append(parts, t.OK.Render("no alerts"))
+		}
+	}
+	if a.paused {
+		parts = append(parts, t.Warn.Render("PAUSED (p)"))
+	}
+	line1 := strings.Join(parts, "  ")
+	line2 := a.healthLine(now)
+	return fit(line1, a.width, 1) + "\n" + fit(line2, a.width, 1)
+}
+
+func (a *App) healthLine(now time.Time) string {
+	t := a.ctx.Theme
+	if a.ctx.Store == nil {
+		return ""
+	}
+	var parts []string
+	for _, h := range a.ctx.Store.Health() {
+		name := string(h.Interface)
+		switch {
+		case h.LastAttempt.IsZero():
+			parts = append(parts, t.Muted.Render(name+" ○ …"))
+		case h.ConsecutiveFailures > 0:
+			code := "error"
+			var ae *apierr.Error
+			if errors.As(h.LastError, &ae) && ae.Code != "" {
+				code = ae.Code
+			}
+			age := "never"
+			if !h.LastSuccess.IsZero() {
+				age = short(now.Sub(h.LastSuccess)) + " old"
+			}
+			parts = append(parts, t.Bad.Render(fmt.Sprintf("%s ✖ %s ×%d, %s", name, sanitize.Line(code), h.ConsecutiveFailures, age)))
+		default:
+			parts = append(parts, t.OK.Render(name+" ●")+" "+t.Muted.Render(short(now.Sub(h.LastSuccess))))
+		}
+	}
+	return strings.Join(parts, "  ")
+}
+
+func (a *App) tabs() string {
+	t := a.ctx.Theme
+	var parts []string
+	for i, v := range a.views {
+		label := fmt.Sprintf("%d %s", i+1, v.Title())
+		if i == a.active {
+			parts = append(parts, t.TabActive.Render(label))
+		} else {
+			parts = append(parts, t.Tab.Render(label))
+		}
+	}
+	line := strings.Join(parts, "")
+	if crumbs := a.Active().Crumbs(); len(crumbs) > 0 {
+		trail := make([]string, len(crumbs))
+		for i, c := range crumbs {
+			trail[i] = sanitize.Line(c)
+		}
+		line += "  " + t.Accent.Render(a.Active().Name()+" › "+strings.Join(trail, " › "))
+	}
+	if f := a.Active().Filter(); f != "" && a.overlay != filterOverlay {
+		line += "  " + t.Warn.Render("/"+f)
+	}
+	return fit(line, a.width, 1)
+}
+
+func (a *App) footer() string {
+	t := a.ctx.Theme
+	if a.overlay == filterOverlay {
+		return fit(a.filter.View()+t.Muted.Render("   enter keep · esc clear"), a.width, 1)
+	}
+	if a.flash.Err != nil {
+		return fit(t.FlashError.Render(ErrorText(a.flash.Err)), a.width, 1)
+	}
+	if a.flash.Text != "" {
+		return fit(t.FlashInfo.Render(sanitize.Line(a.flash.Text)), a.width, 1)
+	}
+	var parts []string
+	for _, b := range a.Active().Keys() {
+		if b.Enabled() {
+			parts = append(parts, t.Key.Render(b.Help().Key)+" "+t.KeyDesc.Render(b.Help().Desc))
+		}
+	}
+	parts = append(parts, t.Key.Render(":")+" "+t.KeyDesc.Render("palette"), t.Key.Render("?")+" "+t.KeyDesc.Render("help"), t.Key.Render("q")+" "+t.KeyDesc.Render("quit"))
+	return fit(strings.Join(parts, "  "), a.width, 1)
+}
+
+// ErrorText is how an error reads in one line: for platform errors the
+// code, what failed and the guidance.
+func ErrorText(err error) string {
+	var ae *apierr.Error
+	if errors.As(err, &ae) {
+		code := ae.Code
+		if code == "" {
+			code = fmt.Sprint(ae.HTTPStatus)
+		}
+		msg := ae.Message
+		if msg == "" {
+			msg = ae.Title
+		}
+		return sanitize.Line(fmt.Sprintf("✖ %s %s: %s — %s", code, ae.Interface, msg, ae.Guidance()))
+	}
+	return sanitize.Line("✖ " + err.Error())
+}
+
+func short(d time.Duration) string {
+	neg := d < 0
+	if neg {
+		d = -d
+	}
+	var s string
+	switch {
+	case d < time.Minute:
+		s = fmt.Sprintf("%ds", int(d.Seconds()))
+	case d < time.Hour:
+		s = fmt.Sprintf("%dm", int(d.Minutes()))
+	case d < 48*time.Hour:
+		s = fmt.Sprintf("%dh%02dm", int(d.Hours()), int(d.Minutes())%60)
+	default:
+		s = fmt.Sprintf("%dd", int(d.Hours()/24))
+	}
+	if neg {
+		return "-" + s
+	}
+	return s
+}
+
+// Age formats how long ago t was, for views.
+func Age(now, t time.Time) string {
+	if t.IsZero() {
+		return "never"
+	}
+	return short(now.Sub(t))
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}

@@ -1,0 +1,36 @@
+package ui
+
+import "github.com/charmbracelet/bubbles/key"
+
+// Keys are the shell's key bindings, declared once; help is generated from
+// them and from each view's own bindings.
+type Keys struct {
+	NextView, PrevView, Palette, Filter, Back, Raw, Copy, Save, Refresh, Pause, Help, Quit, Alerts key.Binding
+}
+
+// DefaultKeys are the shell's bindings (number keys 1-9 jump to a view).
+func DefaultKeys() Keys {
+	b := func(desc string, keys ...string) key.Binding {
+		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(keys[0], desc))
+	}
+	return Keys{
+		NextView: b("next view", "tab"),
+		PrevView: b("previous view", "shift+tab"),
+		Palette:  b("command palette", ":"),
+		Filter:   b("filter rows", "/"),
+		Back:     b("back", "esc"),
+		Raw:      b("raw record (JSON)", "y"),
+		Copy:     b("copy id (OSC 52)", "c"),
+		Save:     b("save table as CSV", "ctrl+s"),
+		Refresh:  b("refresh now", "r"),
+		Pause:    b("pause/resume live updates", "p"),
+		Help:     b("help", "?"),
+		Quit:     b("quit", "q", "ctrl+c"),
+		Alerts:   b("open alerts", "a"),
+	}
+}
+
+// List returns the bindings in help order.
+func (k Keys) List() []key.Binding {
+	return []key.Binding{k.NextView, k.PrevView, k.Palette, k.Alerts, k.Filter, k.Back, k.Raw, k.Copy, k.Save, k.Refresh, k.Pause, k.Help, k.Quit}
+}

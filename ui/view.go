@@ -1,0 +1,104 @@
+package ui
+
+import (
+	"io"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/bubbles/key"
+
+	"treasury/data/live"
+)
+
+// View is one screen of the dashboard. Views are pointers updated in place
+// by the shell; all I/O happens in the tea.Cmds they return.
+type View interface {
+	// Name is the view's palette name ("payments"); Title its tab label.
+	Name() string
+	Title() string
+	// Topics are the store topics the view watches now (they may change
+	// with drill-down).
+	Topics() []live.Topic
+	Init() tea.Cmd
+	// Update handles a message: keys not taken by the shell, StoreChanged,
+	// Tick, Open and the view's own messages.
+	Update(msg tea.Msg) tea.Cmd
+	// Render draws the body at the given size.
+	Render(width, height int) string
+	// Keys are the view's own bindings, for help and the footer. A read-only
+	// session must not be offered action keys.
+	Keys() []key.Binding
+	// Crumbs is the trail below the view's root ("payments", "FAILED",
+	// "a3f…"); Back pops one level and reports whether it did.
+	Crumbs() []string
+	Back() bool
+	// Selected is the record under the cursor: its id (for copy) and the
+	// record (for the raw JSON pager); ok is false when there is none.
+	Selected() (id string, record any, ok bool)
+	// SetFilter filters the current table; Filter returns the active text.
+	SetFilter(text string)
+	Filter() string
+	// WriteCSV writes the current table, as filtered and sorted.
+	WriteCSV(w io.Writer) error
+	// Commands are the view's palette commands.
+	Commands() []Command
+}
+
+// Command is a palette command, such as "payments failed" or
+// "payment <id>".
+type Command struct {
+	Name string
+	Args string // hint shown in completion, such as "<id or internalId>"
+	Help string
+	// Complete proposes values for the argument being typed.
+	Complete func(prefix string) []string
+	// Run executes the command with its arguments; the shell switches to
+	// the command's view first when View is set.
+	View string
+	Run  func(args []string) tea.Cmd
+}
+
+// StoreChanged tells views that the store has new data; they read the
+// snapshots they need.
+type StoreChanged struct{}
+
+// Tick is sent every second: clocks, ages and change highlights move.
+type Tick struct{ Now time.Time }
+
+// Open asks a view to show something (sent by palette commands and
+// cross-view links); Args are the command's arguments.
+type Open struct {
+	View string
+	Args []string
+}
+
+// Flash shows a message in the footer; an Err shows as an error with its
+// code and guidance.
+type Flash struct {
+	Text string
+	Err  error
+}
+
+// Confirm asks the shell to show a confirmation dialog; Run is executed only
+// when the operator confirms.
+type Confirm struct {
+	Title string
+	// Lines say what will happen, to which record, in which environment.
+	Lines []string
+	// TypeToConfirm, when set (prod), must be typed before the confirm
+	// button works: the last four characters of the record's id.
+	TypeToConfirm string
+	Action        string // button label, such as "Freeze"
+	Run           tea.Cmd
+}
+
+// FlashCmd returns a command that flashes text.
+func FlashCmd(text string) tea.Cmd { return func() tea.Msg { return Flash{Text: text} } }
+
+// ErrorCmd returns a command that flashes an error.
+func ErrorCmd(err error) tea.Cmd { return func() tea.Msg { return Flash{Err: err} } }
+
+// OpenCmd returns a command that opens a view with arguments.
+func OpenCmd(view string, args ...string) tea.Cmd {
+	return func() tea.Msg { return Open{View: view, Args: args} }
+}
