@@ -33,6 +33,7 @@ const (
 	PathIdentities        = "/v3/identities"      // + "/" + id + "/financial-instruments"
 	PathLedger            = "/v2/ledger-transactions"
 	PathBalances          = "/v2/balances"
+	PathQuotes            = "/v2/quotes" // POST; the sandbox's simple quote
 	SuffixStates          = "/states"
 	SuffixInstruments     = "/financial-instruments"
 	PathToken             = "/v2/oauth/token"      // relative to {auth_url}
@@ -148,6 +149,27 @@ type CreatePaymentRequest struct {
 	OriginatorIdentityID             string   `json:"originatorIdentityId,omitempty"`
 	InternalID                       string   `json:"internalId,omitempty"`
 	PaymentLabels                    []string `json:"paymentLabels,omitempty"`
+}
+
+// QuoteRequest is the body of POST /v2/quotes: the sandbox's simple quote
+// for one corridor (the real service's quote collection is richer).
+type QuoteRequest struct {
+	SourceCurrency      string       `json:"sourceCurrency"`
+	DestinationCurrency string       `json:"destinationCurrency"`
+	SourceAmount        money.Number `json:"sourceAmount"`
+}
+
+// Quote answers POST /v2/quotes; its quoteId creates a payment until
+// expiresAt.
+type Quote struct {
+	QuoteID             string       `json:"quoteId"`
+	SourceCurrency      string       `json:"sourceCurrency"`
+	SourceAmount        money.Number `json:"sourceAmount"`
+	DestinationCurrency string       `json:"destinationCurrency"`
+	DestinationAmount   money.Number `json:"destinationAmount"`
+	ExchangeRate        money.Number `json:"exchangeRate"`
+	CreatedAt           time.Time    `json:"createdAt"`
+	ExpiresAt           time.Time    `json:"expiresAt"`
 }
 
 // PaymentList answers GET /v3/payments?internalId=.

@@ -1,0 +1,168 @@
+package payworld
+
+import (
+	"fmt"
+	"time"
+
+	"treasury/data/payments"
+	"treasury/data/sandbox/internal/simkit"
+)
+
+// corridor is a route from a prefunded source currency to a payout currency.
+type corridor struct {
+	src, dst    string
+	country     string
+	instrument  string  // financial instrument type of the beneficiaries
+	payout      string  // payout method
+	rate        float64 // mid rate dst per src
+	feeMinor    int64   // flat fee in source minor units
+	weight      int     // share of traffic
+	exchangeSrc string  // source exchange of the reports
+	exchangeDst string  // destination exchange of the reports
+}
+
+// corridorTable returns the routes of the sandbox org. Every source currency has a
+// prefunded account (ledger and balances); every amount has two decimals.
+func corridorTable() []corridor {
+	return []corridor{
+		{"USD", "MXN", "MX", "MX_SPEI", "BANK", 17.21, 150, 30, "Bitso-US", "Bitso-MX"},
+		{"USD", "PHP", "PH", "PH_INSTAPAY", "EWALLET", 58.47, 200, 20, "Coins-US", "Coins-PH"},
+		{"USD", "INR", "IN", "IN_IMPS", "BANK", 84.12, 250, 15, "Exchange-US", "Exchange-IN"},
+		{"USD", "BRL", "BR", "BR_PIX", "BANK", 5.61, 180, 10, "Exchange-US", "Foxbit-BR"},
+		{"EUR", "USD", "US", "US_ACH", "BANK", 1.08, 120, 10, "Bitstamp-EU", "Exchange-US"},
+		{"GBP", "EUR", "FR", "EU_SEPA", "BANK", 1.17, 100, 15, "Bitstamp-GB", "Bitstamp-EU"},
+	}
+}
+
+// sourceCurrencies are the prefunded accounts, in a fixed order.
+func sourceCurrencies() [3]string { return [3]string{"USD", "EUR", "GBP"} }
+
+func currencyIndex(c string) int {
+	for i, s := range sourceCurrencies() {
+		if s == c {
+			return i
+		}
+	}
+	return -1
+}
+
+// Failure reasons. DECLINED uses the 402 codes of spec 7.1 (USR_062 to
+// USR_067); FAILED mixes transient (SYS_) and permanent (USR_) causes;
+// RETURNED is the downstream institution's return. Codes other than the
+// spec's are the sandbox's own.
+type reason struct{ code, typ, title, desc string }
+
+func declineReasons() []reason {
+	return []reason{
+		{"USR_062", "USER_ERROR", "Credit limit exceeded", "Payment declined: the credit limit of the account is exceeded."},
+		{"USR_063", "USER_ERROR", "Past-due invoice", "Payment declined: the account has a past-due invoice."},
+		{"USR_064", "USER_ERROR", "Daily limit exceeded", "Payment declined: the daily payment limit is exceeded."},
+		{"USR_065", "USER_ERROR", "Corridor limit exceeded", "Payment declined: the limit of the corridor is exceeded."},
+		{"USR_066", "USER_ERROR", "Beneficiary limit exceeded", "Payment declined: the limit for this beneficiary is exceeded."},
+		{"USR_067", "USER_ERROR", "Insufficient balance", "Payment failed due to insufficient balance. Add funds to your account and try again."},
+	}
+}
+
+func failReasons() []reason {
+	return []reason{
+		{"SYS_003", "SYSTEM_ERROR", "Payout partner timeout", "The payout partner did not answer in time; the payment may be resubmitted."},
+		{"SYS_004", "SYSTEM_ERROR", "Liquidity unavailable", "No liquidity was available for the corridor at execution time."},
+		{"USR_030", "USER_ERROR", "Beneficiary account closed", "The beneficiary's account is closed."},
+		{"USR_031", "USER_ERROR", "Invalid beneficiary account", "The beneficiary's account number was rejected by the payout partner."},
+		{"USR_034", "USER_ERROR", "Compliance rejection", "The payment was rejected by compliance screening."},
+	}
+}
+
+func returnReason() reason {
+	return reason{"USR_080", "USER_ERROR", "Returned by beneficiary bank",
+		"The beneficiary's institution returned the payment after completion."}
+}
+
+// identity is an originator or beneficiary with its instruments.
+type identity struct {
+	id, nick, internalID string
+	typ, role            string
+	created              time.Time
+	corridor             int // beneficiaries only
+	instruments          []instrument
+}
+
+type instrument struct {
+	id, typ, currency, country, label string
+	account                           string
+	created                           time.Time
+}
+
+func firstNames() []string {
+	return []string{"Ana", "Luis", "Maria", "Jose", "Priya", "Arjun", "Rosa", "Carlos", "Mei", "Juan", "Sofia", "Ravi", "Lucia", "Paolo", "Camille", "Joao"}
+}
+
+func lastNames() []string {
+	return []string{"Garcia", "Santos", "Reyes", "Sharma", "Patel", "Cruz", "Lopez", "Silva", "Dubois", "Costa", "Mendoza", "Rao", "Bautista", "Martin"}
+}
+
+func businesses() []string {
+	return []string{"Grupo Norte", "Manila Freight", "Tata Parts", "Sol Agro", "Lumen Labs", "Rio Textiles", "Paris Optique", "Andes Coffee"}
+}
+
+// buildDirectory makes the org's originators (one per source currency) and
+// its beneficiaries (each in one corridor), all before from.
+func buildDirectory(seed uint64, from time.Time, beneficiaries int) (origs []identity, bens []identity) {
+	for i, c := range sourceCurrencies() {
+		r := simkit.Rand(seed, simkit.Key("originator"), uint64(i))
+		created := from.Add(-time.Duration(200+r.IntN(300)) * 24 * time.Hour)
+		origs = append(origs, identity{
+			id: simkit.UUIDOf(seed, simkit.Key("originator"), uint64(i)), nick: "Sandbox Treasury " + c,
+			internalID: "ORG-" + c, typ: payments.IdentityBusiness, role: payments.RoleOriginator, created: created,
+			corridor: -1,
+		})
+	}
+	table := corridorTable()
+	weights := 0
+	for _, c := range table {
+		weights += c.weight
+	}
+	for i := 0; i < beneficiaries; i++ {
+		r := simkit.Rand(seed, simkit.Key("beneficiary"), uint64(i))
+		k := r.IntN(weights)
+		ci := 0
+		for ; k >= table[ci].weight; ci++ {
+			k -= table[ci].weight
+		}
+		c := table[ci]
+		b := identity{
+			id: simkit.UUIDOf(seed, simkit.Key("beneficiary"), uint64(i)), typ: payments.IdentityIndividual,
+			role: payments.RoleBeneficiary, internalID: fmt.Sprintf("BEN-%04d", i+1), corridor: ci,
+			created: from.Add(-time.Duration(r.IntN(400*24)) * time.Hour),
+		}
+		if r.IntN(5) == 0 {
+			b.typ = payments.IdentityBusiness
+			b.nick = simkit.Pick(r, businesses()) + " " + c.country
+		} else {
+			b.nick = simkit.Pick(r, firstNames()) + " " + simkit.Pick(r, lastNames())
+		}
+		n := 1 + r.IntN(2)
+		for j := 0; j < n; j++ {
+			acct := fmt.Sprintf("%s%010d", c.country, r.Int64N(1e10))
+			b.instruments = append(b.instruments, instrument{
+				id: simkit.UUIDOf(seed, simkit.Key("instrument"), uint64(i), uint64(j)), typ: c.instrument,
+				currency: c.dst, country: c.country, account: acct,
+				label:   fmt.Sprintf("%s ****%s", c.instrument, acct[len(acct)-4:]),
+				created: b.created.Add(time.Duration(j*24) * time.Hour),
+			})
+		}
+		bens = append(bens, b)
+	}
+	return origs, bens
+}
+
+func (id identity) record(hostile bool, key uint64) payments.Identity {
+	return payments.Identity{IdentityID: id.id, IdentityType: id.typ, PaymentRole: id.role,
+		IdentityState: payments.IdentityStateActive, NickName: simkit.Decorate(id.nick, hostile, key),
+		InternalID: id.internalID, CreatedAt: id.created}
+}
+
+func (in instrument) record(hostile bool, key uint64) payments.FinancialInstrument {
+	return payments.FinancialInstrument{FinancialInstrumentID: in.id, FinancialInstrumentType: in.typ,
+		Currency: in.currency, Country: in.country, Label: simkit.Decorate(in.label, hostile, key), CreatedAt: in.created}
+}

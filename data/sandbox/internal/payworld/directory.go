@@ -1,0 +1,170 @@
+package payworld
+
+import (
+	"fmt"
+	"net/http"
+	"strconv"
+	"time"
+
+	"treasury/data/apierr"
+	"treasury/data/payments"
+	"treasury/data/sandbox/internal/authsim"
+	"treasury/data/sandbox/internal/simkit"
+)
+
+// queryPage reads limit and next-token (query token style, 2.1): limit
+// default 10, maximum 100. It answers 400 itself and returns ok false.
+func (w *World) queryPage(rw http.ResponseWriter, r *http.Request, fkey uint64) (limit, start int, ok bool) {
+	q := r.URL.Query()
+	limit = payments.IdentitiesDefaultLimit
+	if s := q.Get("limit"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 || n > payments.IdentitiesMaxLimit {
+			w.badRequest(rw, fmt.Sprintf("limit must be an integer between 1 and %d.", payments.IdentitiesMaxLimit))
+			return 0, 0, false
+		}
+		limit = n
+	}
+	if tok := q.Get("next-token"); tok != "" {
+		pos, good := w.decodeToken(tok, fkey)
+		if !good {
+			w.badRequest(rw, "next-token is not a token of this list.")
+			return 0, 0, false
+		}
+		start = pos
+	}
+	return limit, start, true
+}
+
+// identities answers GET /v3/identities: originators, then beneficiaries.
+func (w *World) identities(rw http.ResponseWriter, r *http.Request, _ authsim.Claims) {
+	fkey := simkit.Key("identities")
+	limit, start, ok := w.queryPage(rw, r, fkey)
+	if !ok {
+		return
+	}
+	hostile := w.env.Faults != nil && w.env.Faults.Hostile()
+	total := len(w.origs) + len(w.bens)
+	out := payments.IdentitiesPage{Data: []payments.Identity{}}
+	for i := start; i < total && len(out.Data) < limit; i++ {
+		id := w.identityAt(i)
+		out.Data = append(out.Data, id.record(hostile, simkit.Mix(w.seed, simkit.Key("identity"), uint64(i))))
+	}
+	if end := start + len(out.Data); end < total {
+		out.NextToken = w.encodeToken(end, fkey)
+	}
+	simkit.WriteJSON(rw, http.StatusOK, out)
+}
+
+func (w *World) identityAt(i int) *identity {
+	if i < len(w.origs) {
+		return &w.origs[i]
+	}
+	return &w.bens[i-len(w.origs)]
+}
+
+// instruments answers GET /v3/identities/{id}/financial-instruments.
+func (w *World) instruments(rw http.ResponseWriter, r *http.Request, _ authsim.Claims) {
+	id := r.PathValue("id")
+	bi, ok := w.benIndex[id]
+	if !ok {
+		for _, o := range w.origs {
+			if o.id == id {
+				simkit.WriteJSON(rw, http.StatusOK, payments.InstrumentsPage{Data: []payments.FinancialInstrument{}})
+				return
+			}
+		}
+		w.notFound(rw, "identity with id "+quoted(id))
+		return
+	}
+	fkey := simkit.Key("instruments|" + id)
+	limit, start, ok := w.queryPage(rw, r, fkey)
+	if !ok {
+		return
+	}
+	hostile := w.env.Faults != nil && w.env.Faults.Hostile()
+	ins := w.bens[bi].instruments
+	out := payments.InstrumentsPage{Data: []payments.FinancialInstrument{}}
+	for i := start; i < len(ins) && len(out.Data) < limit; i++ {
+		out.Data = append(out.Data, ins[i].record(hostile, simkit.Mix(w.seed, simkit.Key("instrument"), uint64(bi), uint64(i))))
+	}
+	if end := start + len(out.Data); end < len(ins) {
+		out.NextToken = w.encodeToken(end, fkey)
+	}
+	simkit.WriteJSON(rw, http.StatusOK, out)
+}
+
+// ledger answers GET /v2/ledger-transactions (record offset style): the
+// account of currency (required) in [start-dttm, end-dttm), oldest first
+// (sort-direction=DESC for newest first); page-size default 25, maximum 50;
+// offset default 0. start-dttm defaults to the beginning of the history and
+// end-dttm to now.
+func (w *World) ledger(rw http.ResponseWriter, r *http.Request, _ authsim.Claims) {
+	q := r.URL.Query()
+	cur := q.Get("currency")
+	if cur == "" {
+		w.badRequest(rw, "The query parameter currency is required.")
+		return
+	}
+	ci := currencyIndex(cur)
+	if ci < 0 {
+		w.fail(rw, http.StatusInternalServerError, "CFG_001", apierr.TypeConfiguration, "Configuration Error",
+			"No prefunded account is configured for currency "+quoted(cur)+"; contact support.")
+		return
+	}
+	size := payments.LedgerDefaultPageSize
+	if s := q.Get("page-size"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 || n > payments.LedgerMaxPageSize {
+			w.badRequest(rw, fmt.Sprintf("page-size must be an integer between 1 and %d.", payments.LedgerMaxPageSize))
+			return
+		}
+		size = n
+	}
+	offset := 0
+	if s := q.Get("offset"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 0 {
+			w.badRequest(rw, "offset must be a non-negative integer.")
+			return
+		}
+		offset = n
+	}
+	from, to := int64(-1<<62), int64(1<<62)
+	for name, dst := range map[string]*int64{"start-dttm": &from, "end-dttm": &to} {
+		if s := q.Get(name); s != "" {
+			t, err := time.Parse(time.RFC3339Nano, s)
+			if err != nil {
+				w.badRequest(rw, name+" must be an ISO 8601 date-time such as 2026-11-01T00:00:00Z.")
+				return
+			}
+			*dst = t.UnixMilli()
+		}
+	}
+	if to < from {
+		w.badRequest(rw, "end-dttm must not be before start-dttm.")
+		return
+	}
+	desc := false
+	switch d := q.Get("sort-direction"); d {
+	case "", payments.SortAsc:
+	case payments.SortDesc:
+		desc = true
+	default:
+		w.badRequest(rw, "sort-direction must be ASC or DESC.")
+		return
+	}
+	w.mu.RLock()
+	defer w.mu.RUnlock()
+	win := w.accounts[ci].window(from, min(to, w.processed+1))
+	page := payments.LedgerPage{Offset: offset, PageSize: size, Total: len(win), StatementTransactions: []payments.LedgerTransaction{}}
+	for i := offset; i < len(win) && i < offset+size; i++ {
+		e := win[i]
+		if desc {
+			e = win[len(win)-1-i]
+		}
+		page.StatementTransactions = append(page.StatementTransactions, w.ledgerRecord(e, cur))
+	}
+	page.PageElements = len(page.StatementTransactions)
+	simkit.WriteJSON(rw, http.StatusOK, page)
+}
