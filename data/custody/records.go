@@ -124,6 +124,9 @@ type IntentRequest struct {
 	TargetDomainID string        `json:"targetDomainId"`
 	ExpiryAt       time.Time     `json:"expiryAt"`
 	Payload        IntentPayload `json:"payload"`
+	// CustomProperties travel with the intent to the approvers (the sandbox
+	// rejects an intent whose "approval" property is "reject").
+	CustomProperties map[string]string `json:"customProperties,omitempty"`
 }
 
 // Author is the user proposing an intent.
