@@ -1,0 +1,136 @@
+package liquidity
+
+import (
+	"context"
+	"iter"
+	"net/http"
+	"net/url"
+	"strconv"
+	"time"
+
+	"treasury/data/paging"
+	"treasury/data/transport"
+)
+
+// Client reads quotes, trades and balances, every page of a window.
+//
+// Choices of the client where the spec is silent:
+//   - a window with no end is closed at the client's clock (Options.Now;
+//     in sandbox mode pass the sandbox clock) when the read starts, so the concurrent pages after page 0 all see
+//     one stable set although new quotes keep arriving; a window with no
+//     start sends no startTime (the interface's whole history);
+//   - times are sent as RFC 3339 UTC with milliseconds;
+//   - pages are MaxPageSize records (the largest the interface accepts),
+//     Options.Concurrency (default 4) fetched at once after page 0.
+type Client struct {
+	t    *transport.Client
+	opts Options
+}
+
+// Options tune a Client; the zero value is the default.
+type Options struct {
+	// PageSize is clamped to 1..MaxPageSize; zero means MaxPageSize.
+	PageSize int
+	// Concurrency bounds the pages fetched at once; zero means
+	// paging.DefaultConcurrency, 1 reads page by page.
+	Concurrency int
+	// Now closes open windows; nil means time.Now.
+	Now func() time.Time
+}
+
+// New returns a client that sends through t (an apierr.Liquidity transport
+// with the profile's static bearer token).
+func New(t *transport.Client, opts Options) *Client {
+	opts.PageSize = paging.Clamp(opts.PageSize, MaxPageSize, MaxPageSize)
+	if opts.Concurrency <= 0 {
+		opts.Concurrency = paging.DefaultConcurrency
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	return &Client{t: t, opts: opts}
+}
+
+// Window is a time window, both ends inclusive; a zero end is open.
+type Window struct {
+	Start, End time.Time
+}
+
+// Last returns the window of the d before now.
+func Last(d time.Duration, now time.Time) Window { return Window{Start: now.Add(-d), End: now} }
+
+const timeLayout = "2006-01-02T15:04:05.000Z07:00"
+
+func (c *Client) query(w Window, page, size int) url.Values {
+	q := url.Values{}
+	if !w.Start.IsZero() {
+		q.Set("startTime", w.Start.UTC().Format(timeLayout))
+	}
+	if !w.End.IsZero() {
+		q.Set("endTime", w.End.UTC().Format(timeLayout))
+	}
+	q.Set("pageSize", strconv.Itoa(size))
+	q.Set("pageNumber", strconv.Itoa(page))
+	return q
+}
+
+// fixed closes an open window at the client's clock.
+func (c *Client) fixed(w Window) Window {
+	if w.End.IsZero() {
+		w.End = c.opts.Now()
+	}
+	return w
+}
+
+func get[P any](ctx context.Context, c *Client, path string, q url.Values) (P, error) {
+	var p P
+	_, err := c.t.Do(ctx, transport.Request{Method: http.MethodGet, Path: path, Query: q}, &p)
+	return p, err
+}
+
+// QuotesPage reads one page of quotes, newest first.
+func (c *Client) QuotesPage(ctx context.Context, w Window, page, size int) (QuotesPage, error) {
+	return get[QuotesPage](ctx, c, PathQuotes, c.query(w, page, paging.Clamp(size, DefaultPageSize, MaxPageSize)))
+}
+
+// Quotes reads every quote of the window, newest first.
+func (c *Client) Quotes(ctx context.Context, w Window) iter.Seq2[Quote, error] {
+	w = c.fixed(w)
+	return paging.ByPageNumber(ctx, c.opts.Concurrency, func(ctx context.Context, n int) (paging.NumberPage[Quote], error) {
+		p, err := get[QuotesPage](ctx, c, PathQuotes, c.query(w, n, c.opts.PageSize))
+		return paging.NumberPage[Quote]{Items: p.Quotes, Last: p.Last, TotalPages: p.TotalPages}, err
+	})
+}
+
+// Trades reads every trade executed in the window.
+func (c *Client) Trades(ctx context.Context, w Window) iter.Seq2[Trade, error] {
+	w = c.fixed(w)
+	return paging.ByPageNumber(ctx, c.opts.Concurrency, func(ctx context.Context, n int) (paging.NumberPage[Trade], error) {
+		p, err := get[TradesPage](ctx, c, PathTrades, c.query(w, n, c.opts.PageSize))
+		return paging.NumberPage[Trade]{Items: p.Trades, Last: p.Last, TotalPages: p.TotalPages}, err
+	})
+}
+
+// Balances reads every balance (as of the window's end, now when open).
+func (c *Client) Balances(ctx context.Context, w Window) iter.Seq2[Balance, error] {
+	w = c.fixed(w)
+	return paging.ByPageNumber(ctx, c.opts.Concurrency, func(ctx context.Context, n int) (paging.NumberPage[Balance], error) {
+		p, err := get[BalancesPage](ctx, c, PathBalances, c.query(w, n, c.opts.PageSize))
+		return paging.NumberPage[Balance]{Items: p.Balances, Last: p.Last, TotalPages: p.TotalPages}, err
+	})
+}
+
+// AllQuotes collects Quotes.
+func (c *Client) AllQuotes(ctx context.Context, w Window) ([]Quote, error) {
+	return paging.Collect(c.Quotes(ctx, w))
+}
+
+// AllTrades collects Trades.
+func (c *Client) AllTrades(ctx context.Context, w Window) ([]Trade, error) {
+	return paging.Collect(c.Trades(ctx, w))
+}
+
+// AllBalances collects Balances.
+func (c *Client) AllBalances(ctx context.Context, w Window) ([]Balance, error) {
+	return paging.Collect(c.Balances(ctx, w))
+}

@@ -1,0 +1,170 @@
+package liquidity_test
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+
+	"treasury/data/apierr"
+	"treasury/data/auth"
+	"treasury/data/liquidity"
+	"treasury/data/sandbox"
+	"treasury/data/sandbox/sandboxtest"
+	"treasury/data/transport"
+)
+
+// waits records the backoff waits instead of sleeping.
+type waits struct {
+	mu sync.Mutex
+	d  []time.Duration
+}
+
+func (w *waits) sleep(ctx context.Context, d time.Duration) error {
+	w.mu.Lock()
+	w.d = append(w.d, d)
+	w.mu.Unlock()
+	return ctx.Err()
+}
+
+func newClient(tb testing.TB, srv *sandbox.Server, token string, opts liquidity.Options) (*liquidity.Client, *waits) {
+	tb.Helper()
+	w := &waits{}
+	t, err := transport.New(transport.Config{Interface: apierr.Liquidity, BaseURL: srv.Endpoints().Liquidity,
+		Auth: auth.NewStatic(auth.NewSecret(token)), Sleep: w.sleep})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if opts.Now == nil {
+		opts.Now = srv.Clock().Now
+	}
+	return liquidity.New(t, opts), w
+}
+
+func TestQuotesWindowAllPages(t *testing.T) {
+	srv := sandboxtest.Listen(t, sandboxtest.Options())
+	now := srv.Clock().Now()
+	win := liquidity.Last(10*time.Minute, now)
+	ctx := context.Background()
+	one, _ := newClient(t, srv, srv.Credentials().LiquidityToken, liquidity.Options{PageSize: 7})
+	first, err := one.QuotesPage(ctx, win, 0, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !first.First || first.Last || first.TotalPages < 2 {
+		t.Fatalf("page 0 envelope %+v: want several pages", first.PageInfo)
+	}
+	for _, conc := range []int{1, 5} {
+		c, _ := newClient(t, srv, srv.Credentials().LiquidityToken, liquidity.Options{PageSize: 50, Concurrency: conc})
+		qs, err := c.AllQuotes(ctx, win)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(qs) != first.TotalElements {
+			t.Fatalf("concurrency %d: %d quotes, totalElements %d", conc, len(qs), first.TotalElements)
+		}
+		seen := map[string]bool{}
+		for i, q := range qs {
+			if seen[q.QuoteID] {
+				t.Fatalf("quote %s twice", q.QuoteID)
+			}
+			seen[q.QuoteID] = true
+			if q.CreatedAt.Before(win.Start) || q.CreatedAt.After(win.End) {
+				t.Errorf("quote %s at %v outside the window", q.QuoteID, q.CreatedAt)
+			}
+			if i > 0 && q.CreatedAt.After(qs[i-1].CreatedAt) {
+				t.Fatalf("quote %d newer than quote %d: not newest first", i, i-1)
+			}
+			if q.BidPrice.IsZero() || q.AskPrice.LessThan(q.BidPrice) {
+				t.Errorf("quote %s prices bid %s ask %s", q.QuoteID, q.BidPrice, q.AskPrice)
+			}
+		}
+	}
+}
+
+func TestTradesAndBalances(t *testing.T) {
+	srv := sandboxtest.Listen(t, sandboxtest.Options())
+	c, _ := newClient(t, srv, srv.Credentials().LiquidityToken, liquidity.Options{PageSize: 5})
+	ctx := context.Background()
+	win := liquidity.Last(6*time.Hour, srv.Clock().Now())
+	trades, err := c.AllTrades(ctx, win)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(trades) <= 5 {
+		t.Fatalf("%d trades in 6 h: want more than one page", len(trades))
+	}
+	ids := map[string]bool{}
+	for _, tr := range trades {
+		if ids[tr.TradeID] || tr.TradeID == "" || tr.Qty.IsZero() {
+			t.Fatalf("trade %+v duplicated or empty", tr)
+		}
+		ids[tr.TradeID] = true
+	}
+	bals, err := c.AllBalances(ctx, liquidity.Window{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(bals) == 0 {
+		t.Fatal("no balances")
+	}
+	for _, b := range bals {
+		if b.Asset == "" || !b.Available.Add(b.Reserved).Equal(b.Total) {
+			t.Errorf("balance %+v: available + reserved != total", b)
+		}
+	}
+}
+
+func TestWrongTokenIsNotRetried(t *testing.T) {
+	srv := sandboxtest.Listen(t, sandboxtest.Options())
+	c, w := newClient(t, srv, "wrong", liquidity.Options{})
+	_, err := c.AllQuotes(context.Background(), liquidity.Window{})
+	if apierr.ClassOf(err) != apierr.ClassRefreshAuth {
+		t.Fatalf("err %v, want a 401", err)
+	}
+	if len(w.d) != 0 {
+		t.Errorf("a static token's 401 was retried: waits %v", w.d)
+	}
+}
+
+func TestBadWindowIsFixRequest(t *testing.T) {
+	srv := sandboxtest.Listen(t, sandboxtest.Options())
+	c, w := newClient(t, srv, srv.Credentials().LiquidityToken, liquidity.Options{})
+	now := srv.Clock().Now()
+	_, err := c.AllQuotes(context.Background(), liquidity.Window{Start: now, End: now.Add(-time.Hour)})
+	if e, ok := apierr.As(err); !ok || e.HTTPStatus != 400 || e.Class != apierr.ClassFixRequest || len(w.d) != 0 {
+		t.Fatalf("err %v waits %v", err, w.d)
+	}
+}
+
+func TestFaultBurstsAndMalformedBodies(t *testing.T) {
+	for _, f := range []sandbox.FaultSettings{{ErrorRate: 0.3}, {UnavailableRate: 0.3}, {MalformedRate: 0.3}} {
+		opts := sandboxtest.Options()
+		opts.Faults = f
+		srv := sandboxtest.Listen(t, opts)
+		c, w := newClient(t, srv, srv.Credentials().LiquidityToken, liquidity.Options{PageSize: 20, Concurrency: 4})
+		win := liquidity.Last(10*time.Minute, srv.Clock().Now())
+		ok, failed := 0, 0
+		for range 10 {
+			qs, err := c.AllQuotes(context.Background(), win)
+			switch {
+			case err == nil:
+				ok++
+				if len(qs) == 0 {
+					t.Error("empty result without error")
+				}
+			default:
+				failed++
+				if e, isAPI := apierr.As(err); !isAPI || !e.Retryable() {
+					t.Errorf("%+v: failure %v is not a retryable apierr", f, err)
+				}
+			}
+		}
+		w.mu.Lock()
+		retried := len(w.d)
+		w.mu.Unlock()
+		if ok == 0 || retried == 0 {
+			t.Errorf("%+v: %d ok, %d failed, %d retries: want successes through retries", f, ok, failed, retried)
+		}
+	}
+}
