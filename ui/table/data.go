@@ -1,0 +1,193 @@
+package table
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+	"time"
+)
+
+// SetRows replaces the data. now is the time of the update: rows that are new
+// or whose cells differ from the previous update's row with the same ID are
+// highlighted from now on (the first SetRows highlights nothing). The cursor
+// stays on the same record ID; if that record is gone it stays at the same
+// position. Filter and sort are applied again.
+func (m *Model) SetRows(rows []Row, now time.Time) {
+	t := now.UnixNano()
+	m.now = t
+	byID := make(map[string]int, len(rows))
+	changed := make([]int64, len(rows))
+	lower := make([]string, len(rows))
+	var sb strings.Builder
+	for i, r := range rows {
+		byID[r.ID] = i
+		lower[i] = searchText(&sb, r.Cells)
+		if !m.loaded {
+			continue
+		}
+		j, ok := m.byID[r.ID]
+		switch {
+		case !ok:
+			changed[i] = t
+		case !slices.Equal(m.rows[j].Cells, r.Cells):
+			changed[i] = t
+		default:
+			changed[i] = m.changed[j]
+		}
+	}
+	m.rows, m.byID, m.changed, m.lower = rows, byID, changed, lower
+	m.loaded = true
+	if slices.Contains(changed, t) {
+		m.lastChange = t
+	}
+	m.resort()
+}
+
+// searchText is the lowercased text the filter looks in: the cells joined by
+// NUL so that a match never spans two cells.
+func searchText(sb *strings.Builder, cells []string) string {
+	sb.Reset()
+	for i, c := range cells {
+		if i > 0 {
+			sb.WriteByte(0)
+		}
+		sb.WriteString(c)
+	}
+	return strings.ToLower(sb.String())
+}
+
+// SetFilter shows only the rows containing f (case-insensitive) in one of
+// their cells. The empty string shows every row. The cursor stays on the
+// selected record when it is still shown.
+func (m *Model) SetFilter(f string) {
+	if f == m.filter {
+		return
+	}
+	m.filter, m.lfilter = f, strings.ToLower(f)
+	m.refilter()
+}
+
+// Filter returns the filter set by SetFilter.
+func (m *Model) Filter() string { return m.filter }
+
+// SetSort sorts by column col (-1: the order the rows were given in),
+// descending if desc. Sorting is stable: equal keys keep the given order.
+func (m *Model) SetSort(col int, desc bool) {
+	if col < -1 || col >= len(m.cols) {
+		col = -1
+	}
+	if col == m.sortCol && desc == m.sortDesc {
+		return
+	}
+	m.sortCol, m.sortDesc = col, desc
+	m.resort()
+}
+
+// Sort returns the sort column (-1 for none) and direction.
+func (m *Model) Sort() (col int, desc bool) { return m.sortCol, m.sortDesc }
+
+// SortNext sorts by the next sortable column (ascending), wrapping to the
+// given order after the last one.
+func (m *Model) SortNext() {
+	for c := m.sortCol + 1; c < len(m.cols); c++ {
+		if !m.cols[c].NoSort {
+			m.SetSort(c, false)
+			return
+		}
+	}
+	m.SetSort(-1, false)
+}
+
+// SortReverse flips the sort direction (sorting by the first sortable column
+// if there was no sort).
+func (m *Model) SortReverse() {
+	if m.sortCol < 0 {
+		m.SortNext()
+		if m.sortCol < 0 {
+			return
+		}
+	}
+	m.SetSort(m.sortCol, !m.sortDesc)
+}
+
+func (m *Model) resort() {
+	n := len(m.rows)
+	if cap(m.order) >= n {
+		m.order = m.order[:n]
+	} else {
+		m.order = make([]int32, n)
+	}
+	for i := range m.order {
+		m.order[i] = int32(i)
+	}
+	if c := m.sortCol; c >= 0 {
+		rows := m.rows
+		sign := 1
+		if m.sortDesc {
+			sign = -1
+		}
+		slices.SortFunc(m.order, func(a, b int32) int {
+			if r := sign * compareCell(&rows[a], &rows[b], c); r != 0 {
+				return r
+			}
+			return cmp.Compare(a, b) // stable in the given order
+		})
+	}
+	m.refilter()
+}
+
+func compareCell(a, b *Row, c int) int {
+	ka, kb := keyAt(a, c), keyAt(b, c)
+	if ka.kind != kb.kind {
+		return cmp.Compare(ka.kind, kb.kind)
+	}
+	if ka.kind == kindNone {
+		return strings.Compare(cellAt(a, c), cellAt(b, c))
+	}
+	return ka.compare(kb)
+}
+
+func keyAt(r *Row, c int) *Key {
+	if c < len(r.Keys) {
+		return &r.Keys[c]
+	}
+	return &zeroKey
+}
+
+func cellAt(r *Row, c int) string {
+	if c < len(r.Cells) {
+		return r.Cells[c]
+	}
+	return ""
+}
+
+func (m *Model) refilter() {
+	if m.lfilter == "" {
+		m.view = m.order
+	} else {
+		f := m.lfilter
+		out := m.filtered[:0]
+		for _, i := range m.order {
+			if strings.Contains(m.lower[i], f) {
+				out = append(out, i)
+			}
+		}
+		m.filtered = out
+		m.view = out
+	}
+	m.c.invalidate()
+	m.restoreSelection()
+}
+
+// restoreSelection puts the cursor back on selID, or keeps its position.
+func (m *Model) restoreSelection() {
+	if i, ok := m.byID[m.selID]; ok && m.selID != "" {
+		for k, ri := range m.view {
+			if int(ri) == i {
+				m.setCursor(k)
+				return
+			}
+		}
+	}
+	m.setCursor(m.cursor)
+}

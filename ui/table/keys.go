@@ -1,0 +1,120 @@
+package table
+
+import (
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// KeyMap is the table's key bindings. The shell shows them in its help view
+// through ShortHelp and FullHelp; filtering is the shell's (it owns the `/`
+// input and calls SetFilter).
+type KeyMap struct {
+	Up, Down           key.Binding
+	PageUp, PageDown   key.Binding
+	Home, End          key.Binding
+	SortNext, SortBack key.Binding
+}
+
+// DefaultKeyMap returns the default bindings.
+func DefaultKeyMap() KeyMap {
+	return KeyMap{
+		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
+		Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
+		PageUp:   key.NewBinding(key.WithKeys("pgup", "ctrl+b"), key.WithHelp("pgup", "page up")),
+		PageDown: key.NewBinding(key.WithKeys("pgdown", "ctrl+f"), key.WithHelp("pgdn", "page down")),
+		Home:     key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("g/home", "first")),
+		End:      key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("G/end", "last")),
+		SortNext: key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "sort by next column")),
+		SortBack: key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "reverse sort")),
+	}
+}
+
+// ShortHelp returns the bindings for the one-line help.
+func (k KeyMap) ShortHelp() []key.Binding {
+	return []key.Binding{k.Up, k.Down, k.SortNext, k.SortBack}
+}
+
+// FullHelp returns every binding, in columns.
+func (k KeyMap) FullHelp() [][]key.Binding {
+	return [][]key.Binding{
+		{k.Up, k.Down, k.PageUp, k.PageDown},
+		{k.Home, k.End, k.SortNext, k.SortBack},
+	}
+}
+
+// wheelStep is how many rows one mouse wheel notch moves.
+const wheelStep = 3
+
+// Update handles keys and the mouse wheel. It returns no command today; the
+// signature leaves room for one.
+func (m *Model) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case tea.KeyMsg:
+		switch {
+		case key.Matches(msg, m.keys.Up):
+			m.MoveCursor(-1)
+		case key.Matches(msg, m.keys.Down):
+			m.MoveCursor(1)
+		case key.Matches(msg, m.keys.PageUp):
+			m.MoveCursor(-m.bodyHeight())
+		case key.Matches(msg, m.keys.PageDown):
+			m.MoveCursor(m.bodyHeight())
+		case key.Matches(msg, m.keys.Home):
+			m.setCursor(0)
+		case key.Matches(msg, m.keys.End):
+			m.setCursor(len(m.view) - 1)
+		case key.Matches(msg, m.keys.SortNext):
+			m.SortNext()
+		case key.Matches(msg, m.keys.SortBack):
+			m.SortReverse()
+		}
+	case tea.MouseMsg:
+		if msg.Action == tea.MouseActionPress {
+			switch msg.Button {
+			case tea.MouseButtonWheelUp:
+				m.MoveCursor(-wheelStep)
+			case tea.MouseButtonWheelDown:
+				m.MoveCursor(wheelStep)
+			}
+		}
+	}
+	return nil
+}
+
+// MoveCursor moves the cursor by delta rows, within bounds.
+func (m *Model) MoveCursor(delta int) { m.setCursor(m.cursor + delta) }
+
+// setCursor puts the cursor at k (clamped), scrolls it into view and records
+// the selected ID.
+func (m *Model) setCursor(k int) {
+	k = min(k, len(m.view)-1)
+	k = max(k, 0)
+	m.cursor = k
+	if k < len(m.view) {
+		m.selID = m.rows[m.view[k]].ID
+	}
+	m.clampWindow()
+	m.c.out = ""
+}
+
+// clampWindow keeps the cursor inside the visible window, scrolling as
+// little as possible.
+func (m *Model) clampWindow() {
+	h := m.bodyHeight()
+	off := m.offset
+	if m.cursor < off {
+		off = m.cursor
+	}
+	if m.cursor >= off+h {
+		off = m.cursor - h + 1
+	}
+	off = min(off, max(0, len(m.view)-h)) // no blank tail when rows fill the body
+	off = max(off, 0)
+	if off != m.offset {
+		m.offset = off
+		m.c.invalidate()
+	}
+}
+
+// bodyHeight is the number of row lines: the height less header and footer.
+func (m *Model) bodyHeight() int { return max(1, m.height-2) }

@@ -1,0 +1,268 @@
+// Package table is the one table widget of the dashboard: every view (quotes,
+// balances, payments, wallets, reports, address book) shows its records
+// through it, k9s-style.
+//
+// It is built for large, live data sets. Only the visible rows are formatted
+// and styled, and their lines are cached: moving the cursor and calling View
+// costs the same at 1,000 rows as at 100,000. Filtering scans a lowercased
+// copy of each row computed once per data update; sorting uses keys the
+// caller precomputed (numbers, decimals, times) instead of reparsing cells.
+// The selection follows the record ID across SetRows, filter and sort, and
+// rows that changed in the last updates are highlighted for a while, driven
+// by the time the caller passes in (no goroutines, no timers).
+//
+// Cells must already be sanitized (ui/sanitize) by the caller. Styles come
+// from the caller, built on the session's renderer: the package holds no
+// lipgloss styles of its own.
+//
+// A Model is used through a pointer: Update mutates it and returns a command.
+package table
+
+import (
+	"time"
+
+	"github.com/charmbracelet/lipgloss"
+)
+
+// Align is the horizontal alignment of a column.
+type Align uint8
+
+const (
+	// Left aligns text to the left edge of the column (the default).
+	Left Align = iota
+	// Right aligns text to the right edge, for amounts and counts.
+	Right
+)
+
+// Column describes one column.
+type Column struct {
+	Title string
+	// Width is the minimum width in cells. Zero means the title's width.
+	Width int
+	// Flex is the column's share of the width left over once every column
+	// has its minimum. Zero keeps the column at its minimum width.
+	Flex  int
+	Align Align
+	// NoSort excludes the column from sorting (the sort key skips it).
+	NoSort bool
+}
+
+// Row is one record. Cells are parallel to the columns and already
+// sanitized. Keys, when set, are parallel to Cells and give the sort key of a
+// cell; a zero Key (or a missing one) sorts by the cell text.
+//
+// The table keeps the slices it is given: pass fresh rows to SetRows rather
+// than mutating ones it holds, or change highlighting cannot see the change.
+type Row struct {
+	ID    string
+	Cells []string
+	Keys  []Key
+}
+
+// Styles are the styles the table renders with. Build them from the session's
+// renderer (see NewStyles); the zero value renders plain text.
+type Styles struct {
+	Header    lipgloss.Style // the column titles
+	Cell      lipgloss.Style // an ordinary row
+	Selected  lipgloss.Style // the row under the cursor
+	Highlight lipgloss.Style // a row that changed recently
+	Stale     lipgloss.Style // rows while the data is stale
+	Dim       lipgloss.Style // footer and empty-state message
+}
+
+// NewStyles returns the default styles built on renderer r (the session's
+// renderer; never the global one in an SSH session).
+func NewStyles(r *lipgloss.Renderer) Styles {
+	return Styles{
+		Header:    r.NewStyle().Bold(true),
+		Cell:      r.NewStyle(),
+		Selected:  r.NewStyle().Reverse(true),
+		Highlight: r.NewStyle().Foreground(lipgloss.AdaptiveColor{Light: "#005f00", Dark: "#87ff87"}).Bold(true),
+		Stale:     r.NewStyle().Faint(true),
+		Dim:       r.NewStyle().Faint(true),
+	}
+}
+
+// DefaultHighlight is how long a changed row stays highlighted.
+const DefaultHighlight = 3 * time.Second
+
+// Model is the table's state. Create it with New.
+type Model struct {
+	cols   []Column
+	styles Styles
+	keys   KeyMap
+
+	width, height int // whole widget, header and footer included
+
+	// data
+	rows       []Row
+	lower      []string       // lowercased searchable text per row
+	byID       map[string]int // record ID -> index in rows
+	changed    []int64        // unix nanos of the row's last change, 0 = never
+	lastChange int64          // latest of changed
+	loaded     bool           // SetRows has been called at least once
+
+	// order and view
+	sortCol  int // -1 = the order rows were given in
+	sortDesc bool
+	order    []int32 // all rows, sorted
+	filtered []int32 // buffer for the filtered view
+	view     []int32 // what is shown: order, or filtered
+	filter   string  // as given
+	lfilter  string  // lowercased
+
+	// selection
+	cursor int    // index in view
+	offset int    // first visible index in view
+	selID  string // ID of the row under the cursor
+
+	// highlight and staleness
+	now       int64
+	highlight time.Duration
+	stale     bool
+	empty     string
+
+	c renderCache
+}
+
+// New returns a table over the given columns, rendered with styles.
+func New(cols []Column, styles Styles) *Model {
+	m := &Model{
+		cols:      append([]Column(nil), cols...),
+		styles:    styles,
+		keys:      DefaultKeyMap(),
+		sortCol:   -1,
+		highlight: DefaultHighlight,
+		empty:     "No rows.",
+		byID:      map[string]int{},
+	}
+	for i := range m.cols {
+		if m.cols[i].Width <= 0 {
+			m.cols[i].Width = max(1, textWidth(m.cols[i].Title))
+		}
+	}
+	return m
+}
+
+// Columns returns the columns (a copy).
+func (m *Model) Columns() []Column { return append([]Column(nil), m.cols...) }
+
+// KeyMap returns the key bindings Update reacts to, for the help view.
+func (m *Model) KeyMap() KeyMap { return m.keys }
+
+// SetKeyMap replaces the key bindings.
+func (m *Model) SetKeyMap(k KeyMap) { m.keys = k }
+
+// SetStyles replaces the styles.
+func (m *Model) SetStyles(s Styles) { m.styles = s; m.c.invalidate() }
+
+// SetSize sets the size of the whole widget: header, rows and footer.
+func (m *Model) SetSize(width, height int) {
+	if width == m.width && height == m.height {
+		return
+	}
+	m.width, m.height = width, height
+	m.c.invalidate()
+	m.c.widths = nil
+	m.clampWindow()
+}
+
+// Width and Height return the size set by SetSize.
+func (m *Model) Width() int  { return m.width }
+func (m *Model) Height() int { return m.height }
+
+// SetEmptyMessage sets what is shown when there are no rows to show.
+func (m *Model) SetEmptyMessage(s string) { m.empty = s; m.c.invalidate() }
+
+// SetHighlightDuration sets how long changed rows stay highlighted; zero or
+// less turns highlighting off.
+func (m *Model) SetHighlightDuration(d time.Duration) { m.highlight = d; m.c.invalidate() }
+
+// SetStale marks the data as stale (or fresh): rows render in the Stale style.
+func (m *Model) SetStale(stale bool) {
+	if stale != m.stale {
+		m.stale = stale
+		m.c.invalidate()
+	}
+}
+
+// Stale reports whether the data is marked stale.
+func (m *Model) Stale() bool { return m.stale }
+
+// Len returns the number of rows shown (after the filter); Total the number
+// of rows held.
+func (m *Model) Len() int   { return len(m.view) }
+func (m *Model) Total() int { return len(m.rows) }
+
+// Cursor returns the cursor's index among the rows shown.
+func (m *Model) Cursor() int { return m.cursor }
+
+// Selected returns the row under the cursor, if any.
+func (m *Model) Selected() (Row, bool) {
+	if m.cursor < 0 || m.cursor >= len(m.view) {
+		return Row{}, false
+	}
+	return m.rows[m.view[m.cursor]], true
+}
+
+// SelectedID returns the ID of the row under the cursor ("" when none).
+func (m *Model) SelectedID() string {
+	if len(m.view) == 0 {
+		return ""
+	}
+	return m.selID
+}
+
+// Select moves the cursor to the record with this ID, if shown; it reports
+// whether it was.
+func (m *Model) Select(id string) bool {
+	i, ok := m.byID[id]
+	if !ok {
+		return false
+	}
+	for k, ri := range m.view {
+		if int(ri) == i {
+			m.setCursor(k)
+			return true
+		}
+	}
+	return false
+}
+
+// Tick advances the table's clock to now, ending highlights that are over.
+// It reports whether the rendering changed. Call it from the shell's tick
+// message; NextExpiry says when it is next worth calling.
+func (m *Model) Tick(now time.Time) bool {
+	old := m.now
+	m.now = now.UnixNano()
+	if m.c.valid {
+		for k := m.offset; k < min(len(m.view), m.offset+m.bodyHeight()); k++ {
+			i := m.view[k]
+			if m.hl(i, old) != m.hl(i, m.now) {
+				m.c.invalidate()
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// NextExpiry returns when the latest highlight ends (zero when none is on).
+func (m *Model) NextExpiry() time.Time {
+	last := m.lastChange
+	if last == 0 || m.highlight <= 0 || last+int64(m.highlight) <= m.now {
+		return time.Time{}
+	}
+	return time.Unix(0, last+int64(m.highlight))
+}
+
+// Highlighted reports whether the record with this ID is highlighted now.
+func (m *Model) Highlighted(id string) bool {
+	i, ok := m.byID[id]
+	return ok && m.hl(int32(i), m.now)
+}
+
+func (m *Model) hl(i int32, now int64) bool {
+	t := m.changed[i]
+	return t != 0 && m.highlight > 0 && now-t < int64(m.highlight)
+}
