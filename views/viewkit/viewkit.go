@@ -1,0 +1,132 @@
+// Package viewkit is what the dashboard's views share: table styles from
+// the session theme, the status line that says how fresh a snapshot is,
+// key/value detail blocks, money formatting, and commands that run client
+// calls off the update loop and report back as messages.
+package viewkit
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/shopspring/decimal"
+
+	"treasury/data/apierr"
+	"treasury/data/live"
+	"treasury/ui"
+	"treasury/ui/sanitize"
+	"treasury/ui/table"
+)
+
+// CallTimeout bounds one client call made from a view.
+const CallTimeout = 30 * time.Second
+
+// TableStyles are the table styles of a session theme.
+func TableStyles(t ui.Theme) table.Styles {
+	return table.Styles{Header: t.Header, Cell: t.Cell, Selected: t.Selected, Highlight: t.Changed, Stale: t.Stale, Dim: t.Dim}
+}
+
+// NewTable builds a table for a session.
+func NewTable(ctx *ui.Context, cols []table.Column) *table.Model {
+	return table.New(cols, TableStyles(ctx.Theme))
+}
+
+// Status is the line under a view's title: when its data was fetched, and
+// STALE with the error when the last fetch failed or the data is older than
+// twice its interval.
+func Status(ctx *ui.Context, snap live.Snapshot) string {
+	t := ctx.Theme
+	now := ctx.Clock()
+	switch {
+	case snap.FetchedAt.IsZero() && snap.Err == nil:
+		return t.Muted.Render("loading…")
+	case snap.FetchedAt.IsZero():
+		return t.Bad.Render("no data: ") + t.Bad.Render(ui.ErrorText(snap.Err))
+	case snap.Err != nil:
+		return t.Stale.Render("STALE (fetched "+ui.Age(now, snap.FetchedAt)+" ago) ") + t.Bad.Render(ui.ErrorText(snap.Err))
+	case snap.Stale(now):
+		return t.Stale.Render("STALE: fetched " + ui.Age(now, snap.FetchedAt) + " ago")
+	}
+	return t.Muted.Render("fetched " + ui.Age(now, snap.FetchedAt) + " ago")
+}
+
+// KV renders a block of "label  value" lines; values are sanitized.
+func KV(t ui.Theme, pairs ...[2]string) string {
+	w := 0
+	for _, p := range pairs {
+		w = max(w, len(p[0]))
+	}
+	var b strings.Builder
+	for _, p := range pairs {
+		if p[0] == "" {
+			b.WriteString("\n")
+			continue
+		}
+		b.WriteString(t.Muted.Render(fmt.Sprintf("%-*s", w, p[0])))
+		b.WriteString("  ")
+		b.WriteString(sanitize.Line(p[1]))
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// Section is a bold title line.
+func Section(t ui.Theme, title string) string { return t.Title.Render(title) }
+
+// Amount formats a decimal exactly as received (never rounded through a
+// float), with the currency when given.
+func Amount(d decimal.Decimal, currency string) string {
+	s := d.String()
+	if currency != "" {
+		s += " " + sanitize.Line(currency)
+	}
+	return s
+}
+
+// Time formats a wire time for tables: UTC, to the second.
+func Time(t time.Time) string {
+	if t.IsZero() {
+		return "—"
+	}
+	return t.UTC().Format("2006-01-02 15:04:05")
+}
+
+// Loaded carries the result of a Call back to the view that asked; Key says
+// what was loaded so a view can drop answers it no longer wants.
+type Loaded struct {
+	Key   string
+	Value any
+	Err   error
+}
+
+// Call runs fn off the update loop with a timeout and delivers a Loaded.
+func Call(key string, fn func(ctx context.Context) (any, error)) tea.Cmd {
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), CallTimeout)
+		defer cancel()
+		v, err := fn(ctx)
+		return Loaded{Key: key, Value: v, Err: err}
+	}
+}
+
+// Guidance explains an error for a detail pane: code, class and what to do.
+func Guidance(err error) string {
+	var ae *apierr.Error
+	if errors.As(err, &ae) {
+		return ae.Guidance()
+	}
+	return ""
+}
+
+// Short cuts an id for narrow columns, keeping its end (the part people
+// compare and type in confirmations).
+func Short(id string, n int) string {
+	r := []rune(id)
+	if len(r) <= n || n < 2 {
+		return id
+	}
+	return "…" + string(r[len(r)-(n-1):])
+}
