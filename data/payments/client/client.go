@@ -1,0 +1,189 @@
+// Package client reads the payments interface (spec area B, 4.3): payments
+// by id (v2, v3) and by internalId, the v3 filter with body-token paging,
+// state history, identities and financial instruments with query-token
+// paging, the ledger with record-offset paging, balances and the token
+// test. The wire records are those of package payments.
+//
+// It is a package of its own because package payments cannot import
+// data/transport: transport imports data/auth, which imports payments for
+// the token records.
+//
+// Choices of the client where the spec is silent:
+//   - pages are as large as each operation allows (filter and identities
+//     100, ledger 50) unless Options.PageSize asks for fewer;
+//   - the filter sorts by CREATED_AT, DESC unless FilterSorted says
+//     otherwise, and is marked Idempotent: a search may be repeated;
+//   - the ledger window is fixed before the first page (an open end is
+//     closed at Options.Now), so the concurrent pages after the first all
+//     read one stable set (4.3 pagination rule 2); times travel as RFC 3339
+//     UTC with milliseconds;
+//   - Ledger without a currency reads every currency that Balances names.
+package client
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"time"
+
+	"treasury/data/apierr"
+	"treasury/data/paging"
+	"treasury/data/payments"
+	"treasury/data/transport"
+)
+
+// Client calls the payments interface.
+type Client struct {
+	t    *transport.Client
+	opts Options
+}
+
+// Options tune a Client; the zero value is the default.
+type Options struct {
+	// PageSize bounds the records asked per page; zero (or more than an
+	// operation allows) means the operation's maximum.
+	PageSize int
+	// Concurrency bounds the ledger pages fetched at once after the first;
+	// zero means paging.DefaultConcurrency, 1 reads page by page.
+	Concurrency int
+	// Now closes an open ledger window; nil means time.Now. In sandbox
+	// mode pass the sandbox clock.
+	Now func() time.Time
+	// Auth sends to {auth_url} (interface apierr.Auth) with the same token
+	// source as the payments transport; only TokenTest needs it.
+	Auth *transport.Client
+}
+
+// New returns a client that sends through t: an apierr.Payments transport
+// whose base URL is the payments interface's and whose token source is
+// auth.NewPayments.
+func New(t *transport.Client, opts Options) *Client {
+	if opts.Concurrency <= 0 {
+		opts.Concurrency = paging.DefaultConcurrency
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	return &Client{t: t, opts: opts}
+}
+
+// ErrNoPayment is in the chain of the error of ByInternalID when no payment
+// carries the internalId (beside an *apierr.Error of class NotFound).
+var ErrNoPayment = errors.New("no payment with this internalId")
+
+// ErrNoAuth is returned by TokenTest when Options.Auth is not set.
+var ErrNoAuth = errors.New("payments client: no {auth_url} transport (Options.Auth) for the token test")
+
+// pageSize is the client's page size for an operation of maximum max.
+func (c *Client) pageSize(max int) int { return paging.Clamp(c.opts.PageSize, max, max) }
+
+func get[T any](ctx context.Context, t *transport.Client, path string, q url.Values) (T, error) {
+	var v T
+	_, err := t.Do(ctx, transport.Request{Method: http.MethodGet, Path: path, Query: q}, &v)
+	return v, err
+}
+
+// idPath is base + the escaped id, refusing an empty id (which would name
+// another resource).
+func idPath(base, what, id string) (string, error) {
+	if id == "" {
+		return "", errors.New("payments client: empty " + what + " id")
+	}
+	return base + transport.PathEscape(id), nil
+}
+
+// Get reads a payment with GET /v3/payments/{id}: in a terminal failure
+// state it carries Errors (code and reason).
+func (c *Client) Get(ctx context.Context, id string) (payments.Payment, error) {
+	p, err := idPath(payments.PathPaymentV3, "payment", id)
+	if err != nil {
+		return payments.Payment{}, err
+	}
+	return get[payments.Payment](ctx, c.t, p, nil)
+}
+
+// GetV2 reads a payment with GET /v2/payments/{id} (no Errors).
+func (c *Client) GetV2(ctx context.Context, id string) (payments.Payment, error) {
+	p, err := idPath(payments.PathPaymentV2, "payment", id)
+	if err != nil {
+		return payments.Payment{}, err
+	}
+	return get[payments.Payment](ctx, c.t, p, nil)
+}
+
+// ByInternalID finds the payment created with internalId (GET
+// /v3/payments?internalId=): the look-up before retrying a creation after a
+// timeout (spec 7.1 rule 3). None matching is an error that wraps both
+// ErrNoPayment and an *apierr.Error of class NotFound.
+func (c *Client) ByInternalID(ctx context.Context, internalID string) (payments.Payment, error) {
+	if internalID == "" {
+		return payments.Payment{}, errors.New("payments client: empty internalId")
+	}
+	l, err := get[payments.PaymentList](ctx, c.t, payments.PathPayments, url.Values{"internalId": {internalID}})
+	if err != nil {
+		return payments.Payment{}, err
+	}
+	for _, p := range l.Data {
+		if p.InternalID() == internalID || p.InternalID() == "" {
+			return p, nil
+		}
+	}
+	e := &apierr.Error{Interface: c.t.Interface(), Method: http.MethodGet, Path: payments.PathPayments,
+		HTTPStatus: http.StatusOK, Message: "no payment has this internalId", Class: apierr.ClassNotFound}
+	return payments.Payment{}, fmt.Errorf("%w: %w", ErrNoPayment, e)
+}
+
+// StateHistory reads a payment's state transitions, oldest first (GET
+// /v3/payments/{id}/states).
+func (c *Client) StateHistory(ctx context.Context, id string) ([]payments.StateTransition, error) {
+	p, err := idPath(payments.PathPaymentV3, "payment", id)
+	if err != nil {
+		return nil, err
+	}
+	h, err := get[payments.StateTransitions](ctx, c.t, p+payments.SuffixStates, nil)
+	return h.StateTransitions, err
+}
+
+// Balances reads the prefunded balances (GET /v2/balances).
+func (c *Client) Balances(ctx context.Context) (payments.Balances, error) {
+	return get[payments.Balances](ctx, c.t, payments.PathBalances, nil)
+}
+
+// TokenTest asks {auth_url}/v2/oauth/token/test whether the current token
+// is valid and how long it has left. It reads both the object and the
+// array of one object that the real service answers.
+func (c *Client) TokenTest(ctx context.Context) (payments.TokenTest, error) {
+	if c.opts.Auth == nil {
+		return payments.TokenTest{}, ErrNoAuth
+	}
+	var raw []byte
+	if _, err := c.opts.Auth.Do(ctx, transport.Request{Method: http.MethodGet, Path: payments.PathTokenTest}, &raw); err != nil {
+		return payments.TokenTest{}, err
+	}
+	tt, err := decodeTokenTest(raw)
+	if err != nil {
+		return tt, apierr.Malformed(c.opts.Auth.Interface(), http.MethodGet, payments.PathTokenTest, http.StatusOK, err)
+	}
+	return tt, nil
+}
+
+func decodeTokenTest(raw []byte) (payments.TokenTest, error) {
+	var tt payments.TokenTest
+	raw = bytes.TrimSpace(raw)
+	if len(raw) > 0 && raw[0] == '[' {
+		var arr []payments.TokenTest
+		if err := json.Unmarshal(raw, &arr); err != nil {
+			return tt, err
+		}
+		if len(arr) != 1 {
+			return tt, fmt.Errorf("token test answered an array of %d objects, want 1", len(arr))
+		}
+		return arr[0], nil
+	}
+	err := json.Unmarshal(raw, &tt)
+	return tt, err
+}

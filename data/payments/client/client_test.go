@@ -1,0 +1,140 @@
+package client_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"treasury/data/payments"
+	"treasury/data/payments/client"
+)
+
+// TestGetVersionsHistoryAndInternalID reads payments in each terminal
+// state by id (v3 with the failure code, v2 without), their state history
+// and the internalId look-up.
+func TestGetVersionsHistoryAndInternalID(t *testing.T) {
+	srv := start(t, nil)
+	c, w := fullClient(t, srv, client.Options{})
+	ctx := context.Background()
+	samples := srv.Info().Samples
+	for _, st := range []payments.State{payments.Completed, payments.Failed, payments.Declined, payments.Returned} {
+		id := samples[strings.ToLower(string(st))+"_payment_id"]
+		if id == "" {
+			t.Fatalf("no %s sample", st)
+		}
+		v3, err := c.Get(ctx, id)
+		if err != nil {
+			t.Fatalf("Get %s: %v", st, err)
+		}
+		v2, err := c.GetV2(ctx, id)
+		if err != nil {
+			t.Fatalf("GetV2 %s: %v", st, err)
+		}
+		if v3.PaymentID != id || v3.PaymentState != st || v2.PaymentID != id || v2.PaymentState != st || len(v2.Errors) != 0 {
+			t.Fatalf("%s: v3 %s %s, v2 %s %s with %d errors", st, v3.PaymentID, v3.PaymentState, v2.PaymentID, v2.PaymentState, len(v2.Errors))
+		}
+		if st.FailedTerminal() != (len(v3.Errors) == 1 && v3.Errors[0].Code != "") {
+			t.Fatalf("%s: v3 errors %+v", st, v3.Errors)
+		}
+		if v3.Originator.SourceAmount.IsZero() || v3.Originator.SourceCurrency == "" || v3.InternalID() == "" {
+			t.Fatalf("%s: originator %+v", st, v3.Originator)
+		}
+		h, err := c.StateHistory(ctx, id)
+		if err != nil {
+			t.Fatalf("StateHistory %s: %v", st, err)
+		}
+		if len(h) < 2 || h[0].UpdatedTo != payments.Initiated || h[len(h)-1].UpdatedTo != st || !h[len(h)-1].UpdatedAt.Equal(v3.LastStateUpdatedAt) {
+			t.Fatalf("%s history %+v", st, h)
+		}
+		for i := 1; i < len(h); i++ {
+			if h[i].UpdatedFrom != h[i-1].UpdatedTo || h[i].UpdatedAt.Before(h[i-1].UpdatedAt) {
+				t.Fatalf("%s history is not a chain: %+v", st, h)
+			}
+		}
+		byInt, err := c.ByInternalID(ctx, v3.InternalID())
+		if err != nil || byInt.PaymentID != id {
+			t.Fatalf("ByInternalID %s: %s, %v", v3.InternalID(), byInt.PaymentID, err)
+		}
+	}
+	if n := len(w.all()); n != 0 {
+		t.Fatalf("%d retries against a healthy sandbox", n)
+	}
+}
+
+// TestBalancesAndTokenTest reads the balances and tests the token.
+func TestBalancesAndTokenTest(t *testing.T) {
+	srv := start(t, nil)
+	c, _ := fullClient(t, srv, client.Options{})
+	ctx := context.Background()
+	b, err := c.Balances(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b.Balances) != 3 || b.Timestamp.IsZero() {
+		t.Fatalf("balances %+v", b)
+	}
+	for _, x := range b.Balances {
+		if x.Currency == "" || x.AvailableBalance.IsNegative() || x.ReservedBalance.IsNegative() {
+			t.Fatalf("balance %+v", x)
+		}
+	}
+	tt, err := c.TokenTest(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tt.Message != "token_ok" || tt.SecondsToExpiry <= 0 || tt.SecondsToExpiry > payments.TokenLifetimeSeconds {
+		t.Fatalf("token test %+v", tt)
+	}
+	noAuth := client.New(nil, client.Options{})
+	if _, err := noAuth.TokenTest(ctx); err != client.ErrNoAuth {
+		t.Fatalf("token test without an auth transport: %v", err)
+	}
+}
+
+// TestIdentitiesAndInstruments walks the query-token lists in small pages
+// and finds each payment's beneficiary and instrument.
+func TestIdentitiesAndInstruments(t *testing.T) {
+	srv := start(t, nil)
+	ctx := context.Background()
+	big, _ := fullClient(t, srv, client.Options{})
+	small, _ := fullClient(t, srv, client.Options{PageSize: 7})
+	all, err := big.Identities(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	paged, err := small.Identities(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := map[string]payments.Identity{}
+	for i, id := range all {
+		ids[id.IdentityID] = id
+		if paged[i].IdentityID != id.IdentityID {
+			t.Fatalf("identity %d differs between page sizes", i)
+		}
+	}
+	if len(all) < 20 || len(ids) != len(all) || len(paged) != len(all) {
+		t.Fatalf("%d identities (%d distinct), %d in pages of 7", len(all), len(ids), len(paged))
+	}
+	pays, err := big.AllFiltered(ctx, payments.Filter{PaymentStates: []payments.State{payments.Completed}})
+	if err != nil || len(pays) < 5 {
+		t.Fatalf("%d completed payments, %v", len(pays), err)
+	}
+	for _, p := range pays[:5] {
+		ben, ok := ids[p.Destination.BeneficiaryIdentityID]
+		if !ok || ben.PaymentRole != payments.RoleBeneficiary {
+			t.Fatalf("payment %s: beneficiary %s not listed", p.PaymentID, p.Destination.BeneficiaryIdentityID)
+		}
+		ins, err := small.Instruments(ctx, ben.IdentityID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := false
+		for _, in := range ins {
+			found = found || in.FinancialInstrumentID == p.Destination.BeneficiaryFinancialInstrumentID
+		}
+		if !found {
+			t.Fatalf("payment %s: instrument %s not among the %d of %s", p.PaymentID, p.Destination.BeneficiaryFinancialInstrumentID, len(ins), ben.IdentityID)
+		}
+	}
+}
