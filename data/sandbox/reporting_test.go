@@ -1,0 +1,202 @@
+package sandbox_test
+
+import (
+	"bytes"
+	"io"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"testing"
+	"time"
+
+	"treasury/data/payments"
+	"treasury/data/reporting"
+	"treasury/data/sandbox/sandboxtest"
+)
+
+// repGet sends GET base+path with token and returns the status, the
+// Content-Type and the body.
+func repGet(t *testing.T, url, token string) (int, string, []byte) {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodGet, url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp.StatusCode, resp.Header.Get("Content-Type"), b
+}
+
+func repList(t *testing.T, e payEnv) []reporting.Report {
+	t.Helper()
+	var l reporting.ReportList
+	if st := sandboxtest.Get(t, e.srv.Endpoints().Reporting+reporting.PathReports, e.tok, &l); st != http.StatusOK {
+		t.Fatalf("list reports: HTTP %d", st)
+	}
+	return l.Reports
+}
+
+// repFind returns the listed report of type, format and start.
+func repFind(t *testing.T, reps []reporting.Report, typ, format string, start time.Time) reporting.Report {
+	t.Helper()
+	for _, r := range reps {
+		if r.Type == typ && r.Format == format && r.StartDate.Equal(start) {
+			return r
+		}
+	}
+	t.Fatalf("no %s %s report starting %s in %d reports", typ, format, start, len(reps))
+	return reporting.Report{}
+}
+
+// repRows downloads report r and parses it.
+func repRows(t *testing.T, e payEnv, r reporting.Report) *reporting.Rows {
+	t.Helper()
+	st, _, body := repGet(t, e.srv.Endpoints().Reporting+reporting.PathDownload+r.ID, e.tok)
+	if st != http.StatusOK {
+		t.Fatalf("download %s: HTTP %d %.200s", r.ID, st, body)
+	}
+	rows, err := reporting.ParseRows(r.Type, r.Format, body)
+	if err != nil {
+		t.Fatalf("parse %s %s: %v", r.Type, r.Format, err)
+	}
+	return rows
+}
+
+var (
+	novStart = time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+	octStart = time.Date(2026, 10, 1, 0, 0, 0, 0, time.UTC)
+	sepStart = time.Date(2026, 9, 1, 0, 0, 0, 0, time.UTC)
+)
+
+func TestReportingListAndGet(t *testing.T) {
+	e := payStart(t, nil)
+	var raw map[string][]map[string]any
+	sandboxtest.Get(t, e.srv.Endpoints().Reporting+reporting.PathReports, e.tok, &raw)
+	if len(raw["reports"]) != 12 {
+		t.Fatalf("%d reports, want 3 periods x 2 types x 2 formats", len(raw["reports"]))
+	}
+	for k := range raw["reports"][0] {
+		if !slices.Contains([]string{"id", "type", "format", "status", "start_date", "end_date"}, k) {
+			t.Errorf("listed report has field %q", k)
+		}
+	}
+	reps := repList(t, e)
+	ends := map[time.Time]time.Time{
+		novStart: time.Date(2026, 11, 15, 23, 59, 59, 999e6, time.UTC), // month to date: up to 00:00 today
+		octStart: time.Date(2026, 10, 31, 23, 59, 59, 999e6, time.UTC),
+		sepStart: time.Date(2026, 9, 30, 23, 59, 59, 999e6, time.UTC),
+	}
+	ids := map[string]bool{}
+	for _, r := range reps {
+		if end, ok := ends[r.StartDate]; !ok || !r.EndDate.Equal(end) {
+			t.Errorf("report %s period %s to %s", r.ID, r.StartDate, r.EndDate)
+		}
+		if ids[r.ID] || len(r.ID) != 36 || r.Status != reporting.StatusReady {
+			t.Errorf("report %+v: want a unique uuid, READY", r)
+		}
+		ids[r.ID] = true
+	}
+	r := repFind(t, reps, reporting.TypeRecon, reporting.FormatCSV, octStart)
+	var got reporting.Report
+	if st := sandboxtest.Get(t, e.srv.Endpoints().Reporting+reporting.PathReports+"/"+r.ID, e.tok, &got); st != http.StatusOK {
+		t.Fatalf("get: HTTP %d", st)
+	}
+	want := e.srv.Endpoints().Reporting + reporting.PathDownload + r.ID
+	if got.ID != r.ID || got.DownloadLink != want {
+		t.Fatalf("get = %+v, want the record with download_link %s", got, want)
+	}
+	st, ct, body := repGet(t, got.DownloadLink, e.tok)
+	if st != http.StatusOK || ct != "text/csv; charset=utf-8" || !bytes.HasPrefix(body, []byte("end_to_end_id,network_payment_id,payment_state,")) {
+		t.Fatalf("download link: HTTP %d %s %.80s", st, ct, body)
+	}
+}
+
+// TestReportingRowsMatchWorld checks the month-to-date reports against the
+// payments interface: the same payments, amounts and states as of 00:00
+// today, and RECON lines that are the payments' ledger transactions.
+func TestReportingRowsMatchWorld(t *testing.T) {
+	e := payStart(t, nil)
+	gen := time.Date(2026, 11, 16, 0, 0, 0, 0, time.UTC)
+	reps := repList(t, e)
+	ops := repRows(t, e, repFind(t, reps, reporting.TypePaymentOps, reporting.FormatJSON, novStart)).PaymentOps
+	pays := payFilterAll(t, e, payments.Filter{AfterTimestamp: &novStart, BeforeTimestamp: &gen}, 100)
+	if len(ops) == 0 || len(ops) != len(pays) {
+		t.Fatalf("%d PAYMENT_OPS rows for %d payments created in the period", len(ops), len(pays))
+	}
+	byID := map[string]payments.Payment{}
+	for _, p := range pays {
+		byID[p.PaymentID] = p
+	}
+	for i, row := range ops {
+		p, ok := byID[row.NetworkPaymentID]
+		if !ok {
+			t.Fatalf("row %d: payment %s is not in the world's period", i, row.NetworkPaymentID)
+		}
+		if row.EndToEndID != p.Originator.InternalID || !row.CreatedAt.Equal(p.InitiatedAt) ||
+			!row.SentAmount.Equal(p.Originator.SourceAmount.Decimal) || row.SentCurrency != p.Originator.SourceCurrency ||
+			!row.ReceivedAmount.Equal(p.Destination.DestinationAmount.Decimal) || row.ReceivedCurrency != p.Destination.DestinationCurrency {
+			t.Errorf("row %+v disagrees with payment %+v", row, p)
+		}
+		if i%10 == 0 { // the state as of generation, from the state history
+			var h payments.StateTransitions
+			sandboxtest.Get(t, e.base+"/v3/payments/"+p.PaymentID+"/states", e.tok, &h)
+			var at payments.State
+			for _, s := range h.StateTransitions {
+				if !s.UpdatedAt.After(gen) {
+					at = s.UpdatedTo
+				}
+			}
+			if row.PaymentState != string(at) || (row.ExecutedAt != nil) != (at == payments.Completed || at == payments.Returned) {
+				t.Errorf("row %s: state %s executed %v, want %s as of %s", p.PaymentID, row.PaymentState, row.ExecutedAt, at, gen)
+			}
+		}
+	}
+
+	recon := reporting.GroupRecon(repRows(t, e, repFind(t, reps, reporting.TypeRecon, reporting.FormatCSV, novStart)).Recon)
+	if len(recon) != len(pays) {
+		t.Fatalf("%d payments in RECON, want %d", len(recon), len(pays))
+	}
+	ledger := map[string][]payments.LedgerTransaction{} // by payment id
+	for _, cur := range []string{"USD", "EUR", "GBP"} {
+		for off, total := 0, 1; off < total; off += 50 {
+			var page payments.LedgerPage
+			q := url.Values{"currency": {cur}, "page-size": {"50"}, "offset": {itoa(off)},
+				"start-dttm": {novStart.Format(time.RFC3339)}, "end-dttm": {gen.Add(time.Millisecond).Format(time.RFC3339Nano)}}
+			if st := sandboxtest.Get(t, e.base+payments.PathLedger+"?"+q.Encode(), e.tok, &page); st != http.StatusOK {
+				t.Fatalf("ledger %s: HTTP %d", cur, st)
+			}
+			total = page.Total
+			for _, x := range page.StatementTransactions {
+				ledger[x.Reference()] = append(ledger[x.Reference()], x)
+			}
+		}
+	}
+	for _, p := range recon {
+		txns := ledger[p.NetworkPaymentID]
+		if len(p.Mismatch) > 0 || len(p.Lines) != len(txns) {
+			t.Fatalf("payment %s: %d lines (mismatch %v), %d ledger transactions", p.NetworkPaymentID, len(p.Lines), p.Mismatch, len(txns))
+		}
+		for i, l := range p.Lines {
+			x := txns[i]
+			change := x.AvailableBalanceAfter.Sub(x.AvailableBalanceBefore.Decimal)
+			if l.BalanceChange == nil || !l.BalanceChange.Equal(change) || !l.BalanceResult.Equal(x.AvailableBalanceAfter.Decimal) ||
+				l.BalanceChangeCurrency != x.Currency || l.TransactionState != reporting.TxnComplete ||
+				(x.Operation == payments.OpDebit) != (l.TransactionType == reporting.TxnTrade) {
+				t.Errorf("payment %s line %d %+v, ledger %+v", p.NetworkPaymentID, i, l, x)
+			}
+		}
+	}
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
