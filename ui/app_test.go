@@ -218,3 +218,48 @@ func TestRawPagerSanitizes(t *testing.T) {
 		t.Fatalf("raw pager leaked control characters: %q", out)
 	}
 }
+
+func TestConfirmWithReason(t *testing.T) {
+	got := ""
+	ctx := testContext("test", false)
+	d := newDialog(ctx, Confirm{Title: "Freeze tx", Action: "Freeze", Reason: "reason",
+		RunReason: func(r string) tea.Cmd { return func() tea.Msg { got = r; return nil } }})
+	// Enter with no reason neither runs nor cancels.
+	if cmd, done := d.update(tea.KeyMsg{Type: tea.KeyEnter}); done || cmd != nil {
+		t.Fatal("enter without a reason finished the dialog")
+	}
+	if d.focusOK {
+		t.Fatal("confirm armed without a reason")
+	}
+	// Typing returns to the input; enter moves to the armed button; enter runs.
+	for _, r := range "suspected fraud" {
+		d.update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
+	}
+	if _, done := d.update(tea.KeyMsg{Type: tea.KeyEnter}); done || !d.focusOK {
+		t.Fatal("enter after the reason should focus the action, not finish")
+	}
+	cmd, done := d.update(tea.KeyMsg{Type: tea.KeyEnter})
+	if !done || cmd == nil {
+		t.Fatal("second enter did not run the action")
+	}
+	cmd()
+	if got != "suspected fraud" {
+		t.Fatalf("reason %q", got)
+	}
+	// A freeze typed in prod needs both the suffix and the reason.
+	p := newDialog(testContext("prod", false), Confirm{Title: "Freeze", TypeToConfirm: "abcd", Reason: "reason",
+		RunReason: func(string) tea.Cmd { return func() tea.Msg { return nil } }})
+	for _, r := range "abcd" {
+		p.update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
+	}
+	if p.armed() {
+		t.Fatal("armed without a reason")
+	}
+	p.update(tea.KeyMsg{Type: tea.KeyDown})
+	for _, r := range "x" {
+		p.update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
+	}
+	if !p.armed() {
+		t.Fatal("suffix and reason typed but not armed")
+	}
+}

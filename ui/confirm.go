@@ -18,6 +18,12 @@ type dialog struct {
 	c       Confirm
 	focusOK bool
 	typed   textinput.Model
+	reason  textinput.Model
+	// field is the input with the focus: 0 the typed id, 1 the reason.
+	field int
+	// onButtons is set once tab or enter left the inputs: enter in an
+	// input never cancels the text just typed, it moves to the buttons.
+	onButtons bool
 }
 
 func newDialog(ctx *Context, c Confirm) *dialog {
@@ -30,11 +36,43 @@ func newDialog(ctx *Context, c Confirm) *dialog {
 	if c.Action == "" {
 		c.Action = "Confirm"
 	}
-	return &dialog{ctx: ctx, c: c, typed: in}
+	rs := textinput.New()
+	rs.Prompt = c.Reason + ": "
+	rs.CharLimit = 200
+	d := &dialog{ctx: ctx, c: c, typed: in, reason: rs}
+	if c.Reason != "" && c.TypeToConfirm == "" {
+		d.field = 1
+		d.reason.Focus()
+	}
+	return d
 }
 
 func (d *dialog) armed() bool {
+	if d.c.Reason != "" && strings.TrimSpace(d.reason.Value()) == "" {
+		return false
+	}
 	return d.c.TypeToConfirm == "" || d.typed.Value() == d.c.TypeToConfirm
+}
+
+func (d *dialog) run() tea.Cmd {
+	if d.c.Reason != "" && d.c.RunReason != nil {
+		return d.c.RunReason(strings.TrimSpace(d.reason.Value()))
+	}
+	return d.c.Run
+}
+
+// hasInput reports whether the dialog takes typed text.
+func (d *dialog) hasInput() bool { return d.c.TypeToConfirm != "" || d.c.Reason != "" }
+
+func (d *dialog) focusField(i int) {
+	d.field = i
+	d.typed.Blur()
+	d.reason.Blur()
+	if i == 0 {
+		d.typed.Focus()
+	} else {
+		d.reason.Focus()
+	}
 }
 
 // update returns the command to run and whether the dialog is finished.
@@ -42,23 +80,44 @@ func (d *dialog) update(msg tea.KeyMsg) (tea.Cmd, bool) {
 	switch msg.String() {
 	case "esc", "ctrl+c":
 		return FlashCmd("cancelled: " + d.c.Title), true
-	case "tab", "shift+tab", "left", "right":
+	case "up", "down":
+		if d.c.TypeToConfirm != "" && d.c.Reason != "" {
+			d.focusField(1 - d.field)
+		}
+		return nil, false
+	case "tab", "shift+tab":
+		d.onButtons = true
 		if d.armed() {
 			d.focusOK = !d.focusOK
 		}
 		return nil, false
+	case "left", "right":
+		if !d.hasInput() && d.armed() {
+			d.focusOK = !d.focusOK
+			return nil, false
+		}
 	case "enter":
 		if d.focusOK && d.armed() {
-			return d.c.Run, true
+			return d.run(), true
+		}
+		if d.hasInput() && !d.onButtons {
+			d.onButtons = true
+			d.focusOK = d.armed()
+			return nil, false
 		}
 		if !d.focusOK {
 			return FlashCmd("cancelled: " + d.c.Title), true
 		}
 		return nil, false
 	}
-	if d.c.TypeToConfirm != "" {
+	if d.hasInput() {
 		var cmd tea.Cmd
-		d.typed, cmd = d.typed.Update(msg)
+		if d.field == 0 && d.c.TypeToConfirm != "" {
+			d.typed, cmd = d.typed.Update(msg)
+		} else {
+			d.reason, cmd = d.reason.Update(msg)
+		}
+		d.onButtons = false
 		if !d.armed() {
 			d.focusOK = false
 		}
@@ -83,7 +142,13 @@ func (d *dialog) view(width int) string {
 	}
 	b.WriteString("\nEnvironment: " + env + " (profile " + sanitize.Line(d.ctx.Profile) + ")\n\n")
 	if d.c.TypeToConfirm != "" {
-		b.WriteString(d.typed.View() + "\n\n")
+		b.WriteString(d.typed.View() + "\n")
+	}
+	if d.c.Reason != "" {
+		b.WriteString(d.reason.View() + "\n")
+	}
+	if d.hasInput() {
+		b.WriteString("\n")
 	}
 	cancel, ok := t.Button.Render("Cancel"), t.Button.Render(d.c.Action)
 	if d.focusOK {

@@ -90,6 +90,10 @@ type Confirm struct {
 	TypeToConfirm string
 	Action        string // button label, such as "Freeze"
 	Run           tea.Cmd
+	// Reason, when set, is the label of a required free-text reason (a
+	// freeze); RunReason then runs instead of Run, with the text typed.
+	Reason    string
+	RunReason func(reason string) tea.Cmd
 }
 
 // FlashCmd returns a command that flashes text.

@@ -1,0 +1,161 @@
+package viewkit
+
+import (
+	"encoding/csv"
+	"errors"
+	"io"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/viewport"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"treasury/data/live"
+	"treasury/ui"
+)
+
+// DetailSpec describes the detail page of one record of type T.
+type DetailSpec[T any] struct {
+	Crumb  string
+	Topics []live.Topic
+	// Get returns the record as held now, whether it is known, and the
+	// snapshot whose age the status line shows.
+	Get func() (T, bool, live.Snapshot)
+	// ID is the record's id (copy, confirmation).
+	ID func(rec T) string
+	// Body draws the record at a width; lines beyond the height scroll.
+	Body    func(rec T, width int) string
+	Actions []Action[T]
+	// Handle sees every message first (Loaded answers); it returns whether
+	// to redraw and a command.
+	Handle func(msg tea.Msg) (redraw bool, cmd tea.Cmd)
+	// Fields, when set, are the label/value pairs ctrl+s saves.
+	Fields func(rec T) [][2]string
+}
+
+// DetailPage shows one record, scrollable, kept current from the store.
+type DetailPage[T any] struct {
+	ctx   *ui.Context
+	spec  DetailSpec[T]
+	vp    viewport.Model
+	rec   T
+	ok    bool
+	snap  live.Snapshot
+	width int
+	dirty bool
+}
+
+// NewDetailPage builds a detail page.
+func NewDetailPage[T any](ctx *ui.Context, spec DetailSpec[T]) *DetailPage[T] {
+	vp := viewport.New(0, 0)
+	vp.KeyMap.PageDown = key.NewBinding(key.WithKeys("pgdown", " ", "f"))
+	vp.KeyMap.PageUp = key.NewBinding(key.WithKeys("pgup", "b"))
+	vp.KeyMap.HalfPageDown = key.NewBinding(key.WithKeys("ctrl+d"))
+	vp.KeyMap.HalfPageUp = key.NewBinding(key.WithKeys("ctrl+u"))
+	return &DetailPage[T]{ctx: ctx, spec: spec, vp: vp, dirty: true}
+}
+
+// Crumb names the page.
+func (d *DetailPage[T]) Crumb() string { return d.spec.Crumb }
+
+// Topics the page reads.
+func (d *DetailPage[T]) Topics() []live.Topic { return d.spec.Topics }
+
+// Record is the record shown.
+func (d *DetailPage[T]) Record() (T, bool) { return d.rec, d.ok }
+
+// Redraw asks for the body to be drawn again at the next Render.
+func (d *DetailPage[T]) Redraw() { d.dirty = true }
+
+func (d *DetailPage[T]) reload() {
+	d.rec, d.ok, d.snap = d.spec.Get()
+	d.dirty = true
+}
+
+// Update handles a message.
+func (d *DetailPage[T]) Update(msg tea.Msg) tea.Cmd {
+	var cmds []tea.Cmd
+	if d.spec.Handle != nil {
+		redraw, cmd := d.spec.Handle(msg)
+		cmds = append(cmds, cmd)
+		if redraw {
+			d.reload()
+		}
+	}
+	switch msg := msg.(type) {
+	case ui.StoreChanged:
+		d.reload()
+	case tea.KeyMsg:
+		if d.ok {
+			for _, a := range d.spec.Actions {
+				if key.Matches(msg, a.Key) {
+					if a.Write && d.ctx.ReadOnly {
+						return tea.Batch(append(cmds, ui.ErrorCmd(ui.ErrReadOnly))...)
+					}
+					return tea.Batch(append(cmds, a.Run(d.rec))...)
+				}
+			}
+		}
+		var cmd tea.Cmd
+		d.vp, cmd = d.vp.Update(msg)
+		cmds = append(cmds, cmd)
+	}
+	return tea.Batch(cmds...)
+}
+
+// Render draws the status line and the body.
+func (d *DetailPage[T]) Render(w, h int) string {
+	status := Status(d.ctx, d.snap)
+	if w != d.width {
+		d.width, d.dirty = w, true
+	}
+	d.vp.Width, d.vp.Height = w, max(h-1, 1)
+	if d.dirty {
+		d.dirty = false
+		body := d.ctx.Theme.Muted.Render("not found (yet): waiting for data")
+		if d.ok {
+			body = d.spec.Body(d.rec, w)
+		}
+		d.vp.SetContent(body)
+	}
+	return status + "\n" + d.vp.View()
+}
+
+// Keys are the actions this session may run, and scrolling.
+func (d *DetailPage[T]) Keys() []key.Binding {
+	var out []key.Binding
+	for _, a := range d.spec.Actions {
+		if a.Write && d.ctx.ReadOnly {
+			continue
+		}
+		out = append(out, a.Key)
+	}
+	return append(out, key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("↑/↓ pgup/pgdn", "scroll")))
+}
+
+// Selected is the record shown.
+func (d *DetailPage[T]) Selected() (string, any, bool) {
+	if !d.ok {
+		return "", nil, false
+	}
+	return d.spec.ID(d.rec), d.rec, true
+}
+
+// SetFilter does nothing: a detail has no rows to filter.
+func (d *DetailPage[T]) SetFilter(string) {}
+
+// Filter is always empty.
+func (d *DetailPage[T]) Filter() string { return "" }
+
+// WriteCSV saves the record's fields as label,value lines.
+func (d *DetailPage[T]) WriteCSV(w io.Writer) error {
+	if !d.ok || d.spec.Fields == nil {
+		return errors.New("this page has no table to save")
+	}
+	fs := d.spec.Fields(d.rec)
+	rows := make([][]string, len(fs))
+	for i, f := range fs {
+		rows[i] = []string{f[0], strings.TrimSpace(f[1])}
+	}
+	return ui.WriteCSVRows(csv.NewWriter(w), []string{"field", "value"}, rows)
+}

@@ -1,0 +1,108 @@
+package viewkit
+
+import (
+	"io"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"treasury/data/live"
+	"treasury/ui"
+)
+
+// Page is one level of a view's drill-down: a table of records or the
+// detail of one. A Stack shows the top page and delegates to it.
+type Page interface {
+	// Crumb names the page in the breadcrumb trail ("FAILED", "a3f…").
+	Crumb() string
+	// Topics are the store topics the page reads.
+	Topics() []live.Topic
+	// Update handles StoreChanged (re-read the store), Tick, keys and
+	// Loaded answers of the page's own calls.
+	Update(msg tea.Msg) tea.Cmd
+	Render(width, height int) string
+	Keys() []key.Binding
+	Selected() (id string, record any, ok bool)
+	SetFilter(text string)
+	Filter() string
+	WriteCSV(w io.Writer) error
+}
+
+// Stack is a ui.View made of pages: the root and what was drilled into.
+// A view embeds a Stack and adds its name, title, Init and commands.
+type Stack struct {
+	pages []Page
+}
+
+// Reset replaces every page with root.
+func (s *Stack) Reset(root Page) tea.Cmd {
+	s.pages = []Page{root}
+	return root.Update(ui.StoreChanged{})
+}
+
+// Push opens p above the current page and fills it.
+func (s *Stack) Push(p Page) tea.Cmd {
+	s.pages = append(s.pages, p)
+	return p.Update(ui.StoreChanged{})
+}
+
+// Top is the page shown.
+func (s *Stack) Top() Page { return s.pages[len(s.pages)-1] }
+
+// Depth is the number of pages.
+func (s *Stack) Depth() int { return len(s.pages) }
+
+// Topics of the page shown (ui.View).
+func (s *Stack) Topics() []live.Topic { return s.Top().Topics() }
+
+// Update delegates to the page shown; a Loaded answer goes to every page,
+// so a page below the top still receives what it asked for.
+func (s *Stack) Update(msg tea.Msg) tea.Cmd {
+	if _, ok := msg.(Loaded); ok {
+		cmds := make([]tea.Cmd, len(s.pages))
+		for i, p := range s.pages {
+			cmds[i] = p.Update(msg)
+		}
+		return tea.Batch(cmds...)
+	}
+	return s.Top().Update(msg)
+}
+
+// Render draws the page shown.
+func (s *Stack) Render(w, h int) string { return s.Top().Render(w, h) }
+
+// Keys of the page shown.
+func (s *Stack) Keys() []key.Binding { return s.Top().Keys() }
+
+// Crumbs names the pages below the root (ui.View).
+func (s *Stack) Crumbs() []string {
+	out := make([]string, 0, len(s.pages))
+	for _, p := range s.pages {
+		if c := p.Crumb(); c != "" {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// Back pops the page shown unless it is the root.
+func (s *Stack) Back() bool {
+	if len(s.pages) <= 1 {
+		return false
+	}
+	s.pages = s.pages[:len(s.pages)-1]
+	s.Top().Update(ui.StoreChanged{})
+	return true
+}
+
+// Selected record of the page shown.
+func (s *Stack) Selected() (string, any, bool) { return s.Top().Selected() }
+
+// SetFilter filters the page shown.
+func (s *Stack) SetFilter(text string) { s.Top().SetFilter(text) }
+
+// Filter of the page shown.
+func (s *Stack) Filter() string { return s.Top().Filter() }
+
+// WriteCSV writes the page shown.
+func (s *Stack) WriteCSV(w io.Writer) error { return s.Top().WriteCSV(w) }

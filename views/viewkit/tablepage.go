@@ -1,0 +1,212 @@
+package viewkit
+
+import (
+	"io"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+
+	"treasury/data/live"
+	"treasury/ui"
+	"treasury/ui/table"
+)
+
+// Action is a key that acts on the selected record. Write actions change
+// the platform: a read-only session neither shows nor runs them.
+type Action[T any] struct {
+	Key   key.Binding
+	Write bool
+	// Run is called with the selected record.
+	Run func(rec T) tea.Cmd
+}
+
+// TableSpec describes a table page of records of type T.
+type TableSpec[T any] struct {
+	Crumb   string
+	Columns []table.Column
+	Topics  []live.Topic
+	// Read returns the records and the snapshot whose age and error the
+	// status line shows (a zero Snapshot when the records came from a
+	// call: set Loaded instead).
+	Read func() ([]T, live.Snapshot)
+	Row  func(rec T) table.Row
+	// Enter opens the selected record (drill-down or detail).
+	Enter   func(rec T) tea.Cmd
+	Actions []Action[T]
+	// Above draws what goes above the table (a chart, a summary) in the
+	// width given and at most maxHeight lines; sel is the selected record.
+	Above func(width, maxHeight int, sel *T) string
+	// AboveShare is the share of the height Above may take (0..1).
+	AboveShare float64
+	Empty      string
+	// Handle sees every message first (Loaded answers of the page's own
+	// calls); it returns whether to re-read the records and a command.
+	Handle func(msg tea.Msg) (reread bool, cmd tea.Cmd)
+	// Sort is the initial sort column and direction.
+	SortCol  int
+	SortDesc bool
+}
+
+// TablePage is a Page showing a table of records, kept current from the
+// store, with drill-down, actions, filter, sort, raw record and CSV.
+type TablePage[T any] struct {
+	ctx   *ui.Context
+	spec  TableSpec[T]
+	t     *table.Model
+	recs  []T
+	index map[string]int
+	snap  live.Snapshot
+	seq   uint64
+	read  bool
+}
+
+// NewTablePage builds a table page.
+func NewTablePage[T any](ctx *ui.Context, spec TableSpec[T]) *TablePage[T] {
+	t := NewTable(ctx, spec.Columns)
+	if spec.Empty != "" {
+		t.SetEmptyMessage(spec.Empty)
+	}
+	if spec.SortCol > 0 || spec.SortDesc {
+		t.SetSort(spec.SortCol, spec.SortDesc)
+	}
+	return &TablePage[T]{ctx: ctx, spec: spec, t: t}
+}
+
+// Table is the page's table widget.
+func (p *TablePage[T]) Table() *table.Model { return p.t }
+
+// Crumb names the page.
+func (p *TablePage[T]) Crumb() string { return p.spec.Crumb }
+
+// Topics the page reads.
+func (p *TablePage[T]) Topics() []live.Topic { return p.spec.Topics }
+
+// Records are the records held, in the order Read gave them.
+func (p *TablePage[T]) Records() []T { return p.recs }
+
+// Reread reads the records again at the next StoreChanged, even if the
+// snapshot did not change (after a call delivered new records).
+func (p *TablePage[T]) Reread() { p.read = false; p.refresh(true) }
+
+func (p *TablePage[T]) refresh(force bool) {
+	recs, snap := p.spec.Read()
+	if !force && p.read && snap.Seq == p.seq && snap.Seq != 0 {
+		p.snap = snap
+		return
+	}
+	p.read, p.seq, p.snap = true, snap.Seq, snap
+	rows := make([]table.Row, len(recs))
+	idx := make(map[string]int, len(recs))
+	for i, r := range recs {
+		rows[i] = p.spec.Row(r)
+		idx[rows[i].ID] = i
+	}
+	p.recs, p.index = recs, idx
+	p.t.SetRows(rows, p.ctx.Clock())
+	p.t.SetStale(snap.Stale(p.ctx.Clock()) || (snap.Err != nil && !snap.FetchedAt.IsZero()))
+}
+
+// Update handles a message.
+func (p *TablePage[T]) Update(msg tea.Msg) tea.Cmd {
+	var cmds []tea.Cmd
+	if p.spec.Handle != nil {
+		reread, cmd := p.spec.Handle(msg)
+		cmds = append(cmds, cmd)
+		if reread {
+			p.refresh(true)
+		}
+	}
+	switch msg := msg.(type) {
+	case ui.StoreChanged:
+		p.refresh(false)
+	case ui.Tick:
+		p.t.Tick(msg.Now)
+		p.t.SetStale(p.snap.Stale(p.ctx.Clock()) || (p.snap.Err != nil && !p.snap.FetchedAt.IsZero()))
+	case tea.KeyMsg:
+		if sel, ok := p.selected(); ok {
+			if msg.String() == "enter" && p.spec.Enter != nil {
+				return tea.Batch(append(cmds, p.spec.Enter(sel))...)
+			}
+			for _, a := range p.spec.Actions {
+				if key.Matches(msg, a.Key) {
+					if a.Write && p.ctx.ReadOnly {
+						return tea.Batch(append(cmds, ui.ErrorCmd(ui.ErrReadOnly))...)
+					}
+					return tea.Batch(append(cmds, a.Run(sel))...)
+				}
+			}
+		}
+		cmds = append(cmds, p.t.Update(msg))
+	}
+	return tea.Batch(cmds...)
+}
+
+func (p *TablePage[T]) selected() (T, bool) {
+	var zero T
+	i, ok := p.index[p.t.SelectedID()]
+	if !ok || p.t.SelectedID() == "" {
+		return zero, false
+	}
+	return p.recs[i], true
+}
+
+// Render draws the status line, what goes above, and the table.
+func (p *TablePage[T]) Render(w, h int) string {
+	parts := []string{Status(p.ctx, p.snap)}
+	used := 1
+	if p.spec.Above != nil {
+		var sel *T
+		if s, ok := p.selected(); ok {
+			sel = &s
+		}
+		maxH := int(float64(h-used) * p.spec.AboveShare)
+		if maxH > 0 {
+			if a := p.spec.Above(w, maxH, sel); a != "" {
+				parts = append(parts, a)
+				used += lipgloss.Height(a)
+			}
+		}
+	}
+	p.t.SetSize(w, max(h-used-1, 3))
+	parts = append(parts, p.t.View(), p.t.Footer())
+	return strings.Join(parts, "\n")
+}
+
+// Keys are the page's bindings: enter and the actions this session may run.
+func (p *TablePage[T]) Keys() []key.Binding {
+	var out []key.Binding
+	if p.spec.Enter != nil {
+		out = append(out, key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")))
+	}
+	for _, a := range p.spec.Actions {
+		if a.Write && p.ctx.ReadOnly {
+			continue
+		}
+		out = append(out, a.Key)
+	}
+	km := p.t.KeyMap()
+	return append(out, km.SortNext, km.SortBack)
+}
+
+// Selected is the record under the cursor.
+func (p *TablePage[T]) Selected() (string, any, bool) {
+	r, ok := p.selected()
+	if !ok {
+		return "", nil, false
+	}
+	return p.t.SelectedID(), r, true
+}
+
+// SelectedRecord is the record under the cursor, typed.
+func (p *TablePage[T]) SelectedRecord() (T, bool) { return p.selected() }
+
+// SetFilter filters the table.
+func (p *TablePage[T]) SetFilter(text string) { p.t.SetFilter(text) }
+
+// Filter is the table's filter.
+func (p *TablePage[T]) Filter() string { return p.t.Filter() }
+
+// WriteCSV writes the table as filtered and sorted.
+func (p *TablePage[T]) WriteCSV(w io.Writer) error { return p.t.WriteCSV(w) }
