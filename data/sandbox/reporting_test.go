@@ -2,6 +2,7 @@ package sandbox_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/url"
@@ -12,6 +13,7 @@ import (
 
 	"treasury/data/payments"
 	"treasury/data/reporting"
+	"treasury/data/sandbox"
 	"treasury/data/sandbox/sandboxtest"
 )
 
@@ -200,3 +202,89 @@ func TestReportingRowsMatchWorld(t *testing.T) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+func TestReportingErrors(t *testing.T) {
+	e := payStart(t, nil)
+	base := e.srv.Endpoints().Reporting
+	id := repList(t, e)[0].ID
+	cr := e.srv.Credentials()
+	limited := sandboxtest.PaymentsTokenFor(t, e.srv, cr.PaymentsLimitedClientID, cr.PaymentsLimitedClientSecret)
+	for _, c := range []struct {
+		name, path, tok string
+		status          int
+		code            string
+	}{
+		{"no token", reporting.PathReports, "", 401, "AUTH_003"},
+		{"bad token", reporting.PathReports + "/" + id, e.tok + "x", 401, "AUTH_003"},
+		{"no reports scope", reporting.PathDownload + id, limited, 403, "AUTH_002"},
+		{"not a uuid", reporting.PathReports + "/not-a-uuid", e.tok, 400, "USR_001"},
+		{"unknown report", reporting.PathReports + "/0b8a7c1e-6d0f-4f5e-9a0b-000000000000", e.tok, 404, "USR_002"},
+		{"unknown download", reporting.PathDownload + "0b8a7c1e-6d0f-4f5e-9a0b-000000000000", e.tok, 404, "USR_002"},
+		{"unknown path", "/v2/report", e.tok, 404, "USR_002"},
+	} {
+		st, ct, body := repGet(t, base+c.path, c.tok)
+		var m map[string]any
+		if err := json.Unmarshal(body, &m); err != nil || st != c.status || m["code"] != c.code || ct != "application/json" {
+			t.Errorf("%s: HTTP %d %s %.200s, want %d %s", c.name, st, ct, body, c.status, c.code)
+			continue
+		}
+		for _, f := range []string{"type", "status", "timestamp", "title", "description"} {
+			if _, ok := m[f]; !ok {
+				t.Errorf("%s: error body lacks %s: %s", c.name, f, body)
+			}
+		}
+	}
+}
+
+// TestReportingDailyGeneration moves the clock over midnight: the new
+// month-to-date report is PENDING until 00:01 UTC, then READY; on the
+// first of a month only the two previous months are listed.
+func TestReportingDailyGeneration(t *testing.T) {
+	e := payStart(t, func(o *sandbox.Options) { o.LivePaymentsPerMinute = 0.01 })
+	base := e.srv.Endpoints().Reporting
+	old := repFind(t, repList(t, e), reporting.TypePaymentOps, reporting.FormatCSV, novStart)
+	advance := func(d time.Duration) { // tokens live an hour: take a new one
+		e.srv.Clock().Advance(d)
+		e.tok = sandboxtest.PaymentsToken(t, e.srv)
+	}
+	advance(sandboxtest.Start().AddDate(0, 0, 1).Truncate(24 * time.Hour).Add(30 * time.Second).Sub(e.srv.Clock().Now()))
+	cur := repFind(t, repList(t, e), reporting.TypePaymentOps, reporting.FormatCSV, novStart)
+	if cur.ID == old.ID || cur.Status != reporting.StatusPending || !cur.EndDate.Equal(time.Date(2026, 11, 16, 23, 59, 59, 999e6, time.UTC)) {
+		t.Fatalf("at 00:00:30 the month to date is %+v, want a new PENDING report to the 16th", cur)
+	}
+	var got reporting.Report
+	sandboxtest.Get(t, base+reporting.PathReports+"/"+cur.ID, e.tok, &got)
+	if st, _, _ := repGet(t, base+reporting.PathDownload+cur.ID, e.tok); st != 400 || got.DownloadLink != "" {
+		t.Fatalf("pending report: download HTTP %d, link %q; want 400 and no link", st, got.DownloadLink)
+	}
+	if st, _, _ := repGet(t, base+reporting.PathDownload+old.ID, e.tok); st != 404 {
+		t.Fatalf("yesterday's month to date: HTTP %d, want 404", st)
+	}
+	advance(time.Minute)
+	if rows := repRows(t, e, cur); len(rows.PaymentOps) == 0 {
+		t.Fatal("the month-to-date report is empty after 00:01")
+	}
+	advance(time.Date(2026, 12, 1, 0, 5, 0, 0, time.UTC).Sub(e.srv.Clock().Now()))
+	reps := repList(t, e)
+	if len(reps) != 8 || len(repRows(t, e, repFind(t, reps, reporting.TypeRecon, reporting.FormatJSON, novStart)).Recon) == 0 {
+		t.Fatalf("on December 1st: %d reports, want November and October in 2 types x 2 formats", len(reps))
+	}
+	repFind(t, reps, reporting.TypeRecon, reporting.FormatJSON, octStart)
+}
+
+// TestReportingDeterministic: one seed gives the same ids and bytes.
+func TestReportingDeterministic(t *testing.T) {
+	a, b := payStart(t, nil), payStart(t, nil)
+	c := payStart(t, func(o *sandbox.Options) { o.Seed = 2 })
+	ra, rb, rc := repList(t, a), repList(t, b), repList(t, c)
+	if !slices.Equal(ra, rb) || ra[0].ID == rc[0].ID {
+		t.Fatalf("lists: seed 1 twice equal %v, seed 2 distinct %v", slices.Equal(ra, rb), ra[0].ID != rc[0].ID)
+	}
+	for _, r := range ra {
+		_, _, x := repGet(t, a.srv.Endpoints().Reporting+reporting.PathDownload+r.ID, a.tok)
+		_, _, y := repGet(t, b.srv.Endpoints().Reporting+reporting.PathDownload+r.ID, b.tok)
+		if len(x) == 0 || !bytes.Equal(x, y) {
+			t.Fatalf("report %s %s: %d and %d bytes differ for one seed", r.Type, r.Format, len(x), len(y))
+		}
+	}
+}
