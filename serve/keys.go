@@ -1,0 +1,198 @@
+package serve
+
+import (
+	"bytes"
+	"crypto/ed25519"
+	"crypto/rand"
+	"encoding/pem"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strings"
+	"sync"
+
+	gossh "golang.org/x/crypto/ssh"
+)
+
+// authorizedKey is one line of the authorized keys file.
+type authorizedKey struct {
+	key     gossh.PublicKey
+	role    Role
+	comment string
+	line    int
+}
+
+// parseAuthorizedKeys reads an OpenSSH authorized_keys file. Each line is
+// `[options] type base64 [comment]`. The one option read is role="viewer" or
+// role="operator" (default viewer). The OpenSSH restrictions that do not
+// widen access and that this server never grants anyway (no-pty excepted:
+// the dashboard needs a terminal) are accepted and ignored: restrict,
+// no-port-forwarding, no-agent-forwarding, no-X11-forwarding, no-user-rc.
+// Any other option (from=, command=, expiry-time=, ...) is an error rather
+// than being silently ignored, since ignoring it would widen access.
+func parseAuthorizedKeys(path string, data []byte) (map[string]authorizedKey, error) {
+	keys := map[string]authorizedKey{}
+	for i, raw := range bytes.Split(data, []byte("\n")) {
+		n := i + 1
+		line := bytes.TrimSpace(raw)
+		if len(line) == 0 || line[0] == '#' {
+			continue
+		}
+		key, comment, options, rest, err := gossh.ParseAuthorizedKey(line)
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: %v", path, n, err)
+		}
+		if len(bytes.TrimSpace(rest)) != 0 {
+			return nil, fmt.Errorf("%s:%d: unexpected text after the key", path, n)
+		}
+		role := RoleViewer
+		for _, opt := range options {
+			r, err := parseKeyOption(opt)
+			if err != nil {
+				return nil, fmt.Errorf("%s:%d: %v", path, n, err)
+			}
+			if r != "" {
+				role = r
+			}
+		}
+		id := string(key.Marshal())
+		if prev, ok := keys[id]; ok {
+			return nil, fmt.Errorf("%s:%d: key %s is already listed on line %d", path, n, gossh.FingerprintSHA256(key), prev.line)
+		}
+		keys[id] = authorizedKey{key: key, role: role, comment: comment, line: n}
+	}
+	if len(keys) == 0 {
+		return nil, fmt.Errorf("%s: no keys: nobody could connect", path)
+	}
+	return keys, nil
+}
+
+// parseKeyOption returns the role an option sets ("" when it sets none).
+func parseKeyOption(opt string) (Role, error) {
+	name, value, hasValue := strings.Cut(opt, "=")
+	switch strings.ToLower(name) {
+	case "role":
+		v := strings.Trim(value, `"`)
+		switch Role(v) {
+		case RoleViewer, RoleOperator:
+			return Role(v), nil
+		}
+		return "", fmt.Errorf("role %q: want role=\"viewer\" or role=\"operator\"", v)
+	case "restrict", "no-port-forwarding", "no-agent-forwarding", "no-x11-forwarding", "no-user-rc":
+		if hasValue {
+			return "", fmt.Errorf("option %q takes no value", name)
+		}
+		return "", nil
+	}
+	return "", fmt.Errorf("option %q is not supported here (only role=, restrict, no-port-forwarding, no-agent-forwarding, no-X11-forwarding, no-user-rc)", name)
+}
+
+// keyring holds the authorized keys. The file is read again at each
+// authentication and parsed again when its content changed, so an edit takes
+// effect for the next connection without a restart (sessions already open
+// keep running). A file that became unreadable or invalid refuses every key
+// until it is fixed (fail closed); the fault is reported once per change.
+type keyring struct {
+	path string
+
+	mu      sync.Mutex
+	keys    map[string]authorizedKey
+	content []byte
+	lastErr string
+}
+
+func newKeyring(path string) (*keyring, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("authorized keys: %w", err)
+	}
+	keys, err := parseAuthorizedKeys(path, data)
+	if err != nil {
+		return nil, err
+	}
+	return &keyring{path: path, keys: keys, content: data}, nil
+}
+
+// lookup finds key, re-reading the file first. changeErr is the fault of a
+// reload that failed just now (nil otherwise, and nil when the same fault
+// was already reported), for the caller to log.
+func (k *keyring) lookup(key gossh.PublicKey) (ak authorizedKey, ok bool, changeErr error) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	data, err := os.ReadFile(k.path)
+	switch {
+	case err != nil:
+		changeErr = k.fail(fmt.Errorf("authorized keys: %w", err))
+	case k.keys == nil || !bytes.Equal(data, k.content):
+		keys, err := parseAuthorizedKeys(k.path, data)
+		if err != nil {
+			changeErr = k.fail(err)
+			break
+		}
+		k.keys, k.content, k.lastErr = keys, data, ""
+	}
+	if k.keys == nil {
+		return authorizedKey{}, false, changeErr
+	}
+	ak, ok = k.keys[string(key.Marshal())]
+	return ak, ok, changeErr
+}
+
+// fail drops every key; it returns err unless the same fault was reported.
+func (k *keyring) fail(err error) error {
+	k.keys, k.content = nil, nil
+	if k.lastErr == err.Error() {
+		return nil
+	}
+	k.lastErr = err.Error()
+	return err
+}
+
+// loadHostKey reads an OpenSSH private host key, creating an ed25519 one
+// (mode 0600) when the file does not exist. A key readable by group or
+// others is refused, as sshd does.
+func loadHostKey(path string) (gossh.Signer, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return createHostKey(path)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("host key: %w", err)
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("host key: %w", err)
+	}
+	if fi.Mode().Perm()&0o077 != 0 {
+		return nil, fmt.Errorf("host key %s: mode %04o lets others read it; run chmod 600 %s", path, fi.Mode().Perm(), path)
+	}
+	signer, err := gossh.ParsePrivateKey(data)
+	if err != nil {
+		return nil, fmt.Errorf("host key %s: %v", path, err)
+	}
+	return signer, nil
+}
+
+func createHostKey(path string) (gossh.Signer, error) {
+	_, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		return nil, fmt.Errorf("host key: %w", err)
+	}
+	block, err := gossh.MarshalPrivateKey(priv, "treasury serve host key")
+	if err != nil {
+		return nil, fmt.Errorf("host key: %w", err)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("host key: %w", err)
+	}
+	if _, err := f.Write(pem.EncodeToMemory(block)); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("host key %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		return nil, fmt.Errorf("host key %s: %w", path, err)
+	}
+	return gossh.NewSignerFromKey(priv)
+}

@@ -1,0 +1,246 @@
+// Package serve serves a bubbletea program per SSH session, for running the
+// dashboard once on a bastion host (holding the platform credentials) and
+// letting each operator connect with `ssh -p 2222 bastion`.
+//
+// Access is by public key only, from an OpenSSH authorized_keys file in
+// which each key carries a role (viewer, the default, or operator, with the
+// option role="operator"). Each session gets its own program in the
+// alternate screen, its own lipgloss renderer (that client's colour profile,
+// plain text for TERM=dumb or NO_COLOR) and the window size of its client,
+// resizes included. A session ends when its client disconnects (its program
+// quits and its cleanup runs at once), when it has had no input for the idle
+// timeout, or when the server shuts down (each session is told, its program
+// quits cleanly, then the connection closes). Sessions start and end in the
+// log with user, key fingerprint, remote address, role and duration.
+//
+// The per-session program runs the way wish's bubbletea middleware runs it
+// (input and output on the session, window changes sent as
+// tea.WindowSizeMsg); it is reimplemented here because that package needs a
+// module (charmbracelet/x/input) the pinned go.mod does not hold, and it also
+// skips that package's background-colour query, which stalls a session for a
+// second when a client does not answer it.
+package serve
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"sync"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/ssh"
+	"github.com/charmbracelet/wish"
+	"github.com/charmbracelet/wish/activeterm"
+	gossh "golang.org/x/crypto/ssh"
+)
+
+// Role is what a key may do: viewers are read-only, operators may act.
+type Role string
+
+// The roles a key can have.
+const (
+	RoleViewer   Role = "viewer"
+	RoleOperator Role = "operator"
+)
+
+// Session is what a program learns of its SSH client.
+type Session struct {
+	// User is the SSH user name the client sent: untrusted, sanitize it
+	// before showing it. Fingerprint (ssh.FingerprintSHA256 of the key)
+	// identifies the person.
+	User, Fingerprint, RemoteAddr string
+	Role                          Role
+	// Renderer has this client's colours: Ascii when TERM=dumb or when the
+	// client sent NO_COLOR.
+	Renderer *lipgloss.Renderer
+	// Output is the session, for escape sequences such as OSC 52.
+	Output        io.Writer
+	Width, Height int
+}
+
+// Options configure a Server.
+type Options struct {
+	Listen             string // default ":2222"
+	HostKeyFile        string // created (ed25519, 0600) if missing
+	AuthorizedKeysFile string // OpenSSH authorized_keys; role="operator" option per key, default viewer
+	MaxSessions        int    // default 20; over it, the session is told and closed
+	// IdleTimeout ends a session with no input from its client for that
+	// long (default 30m).
+	IdleTimeout time.Duration
+	Log         *slog.Logger // default: discard
+	// NewModel builds the program of one session; cleanup (may be nil) is
+	// called when the session ends. ctx ends with the session.
+	NewModel func(ctx context.Context, s Session) (tea.Model, func(), error)
+}
+
+// Defaults.
+const (
+	DefaultListen      = ":2222"
+	DefaultMaxSessions = 20
+	DefaultIdleTimeout = 30 * time.Minute
+	// shutdownGrace bounds how long Serve waits for programs to exit after
+	// telling them to, and again after closing the connections.
+	shutdownGrace = 10 * time.Second
+)
+
+// Server serves one program per SSH session.
+type Server struct {
+	opts Options
+	log  *slog.Logger
+	keys *keyring
+	ssh  *ssh.Server
+
+	mu      sync.Mutex
+	active  map[*sessionState]struct{}
+	closing bool
+	served  bool
+	wg      sync.WaitGroup // one per admitted session
+}
+
+// New validates o, loads (or creates) the host key and loads the authorized
+// keys; an error names the file and, for a bad key line, the line.
+func New(o Options) (*Server, error) {
+	if o.NewModel == nil {
+		return nil, errors.New("serve: NewModel is required")
+	}
+	if o.HostKeyFile == "" {
+		return nil, errors.New("serve: a host key file is required")
+	}
+	if o.AuthorizedKeysFile == "" {
+		return nil, errors.New("serve: an authorized keys file is required")
+	}
+	if o.Listen == "" {
+		o.Listen = DefaultListen
+	}
+	if o.MaxSessions < 0 || o.IdleTimeout < 0 {
+		return nil, errors.New("serve: MaxSessions and IdleTimeout cannot be negative")
+	}
+	if o.MaxSessions == 0 {
+		o.MaxSessions = DefaultMaxSessions
+	}
+	if o.IdleTimeout == 0 {
+		o.IdleTimeout = DefaultIdleTimeout
+	}
+	if o.Log == nil {
+		o.Log = slog.New(slog.DiscardHandler)
+	}
+	signer, err := loadHostKey(o.HostKeyFile)
+	if err != nil {
+		return nil, err
+	}
+	keys, err := newKeyring(o.AuthorizedKeysFile)
+	if err != nil {
+		return nil, err
+	}
+	s := &Server{opts: o, log: o.Log, keys: keys, active: map[*sessionState]struct{}{}}
+	srv, err := wish.NewServer(
+		func(srv *ssh.Server) error { srv.AddHostKey(signer); return nil },
+		wish.WithAddress(o.Listen),
+		wish.WithVersion("SSH-2.0-treasury"),
+		wish.WithPublicKeyAuth(s.authorize),
+		// The connection's own idle limit only catches connections that
+		// never open a session; a session's idle limit counts its input.
+		wish.WithIdleTimeout(o.IdleTimeout+time.Minute),
+		wish.WithMiddleware(s.handle, activeterm.Middleware()),
+	)
+	if err != nil {
+		return nil, fmt.Errorf("serve: %w", err)
+	}
+	srv.ConnectionFailedCallback = func(c net.Conn, err error) {
+		s.log.Debug("ssh handshake failed", "remote", c.RemoteAddr().String(), "error", err)
+	}
+	s.ssh = srv
+	return s, nil
+}
+
+// authorize is the public key callback: the key must be in the file.
+func (s *Server) authorize(ctx ssh.Context, key ssh.PublicKey) bool {
+	_, ok, changeErr := s.keys.lookup(key)
+	if changeErr != nil {
+		s.log.Error("authorized keys unusable: refusing every key until fixed", "error", changeErr)
+	}
+	if !ok {
+		s.log.Debug("ssh key refused", "user", ctx.User(), "fingerprint", gossh.FingerprintSHA256(key), "remote", ctx.RemoteAddr().String())
+	}
+	return ok
+}
+
+// ListenAndServe listens on Options.Listen and serves until ctx is done.
+func (s *Server) ListenAndServe(ctx context.Context) error {
+	ln, err := net.Listen("tcp", s.opts.Listen)
+	if err != nil {
+		return fmt.Errorf("serve: %w", err)
+	}
+	return s.Serve(ctx, ln)
+}
+
+// Serve accepts SSH connections on ln until ctx is done. Then it stops
+// accepting, tells each session the server is shutting down, lets each
+// program quit and its cleanup run, closes the connections and returns nil.
+// It returns an error when ln fails first. A Server serves once.
+func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	s.mu.Lock()
+	if s.served {
+		s.mu.Unlock()
+		ln.Close()
+		return errors.New("serve: Serve called twice")
+	}
+	s.served = true
+	s.mu.Unlock()
+
+	errc := make(chan error, 1)
+	go func() { errc <- s.ssh.Serve(ln) }()
+	s.log.Info("ssh server listening", "addr", ln.Addr().String())
+	select {
+	case err := <-errc:
+		s.shutdown()
+		return fmt.Errorf("serve: %w", err)
+	case <-ctx.Done():
+	}
+	ln.Close()
+	<-errc
+	s.shutdown()
+	s.log.Info("ssh server stopped")
+	return nil
+}
+
+// shutdown ends every session cleanly, then closes what is left.
+func (s *Server) shutdown() {
+	s.mu.Lock()
+	s.closing = true
+	for st := range s.active {
+		st.end(endShutdown)
+	}
+	s.mu.Unlock()
+	if !waitTimeout(&s.wg, shutdownGrace) {
+		s.log.Warn("ssh sessions still running after the grace period: closing their connections")
+	}
+	s.ssh.Close()
+	waitTimeout(&s.wg, shutdownGrace)
+}
+
+// waitTimeout waits for wg at most d; it reports whether wg finished.
+func waitTimeout(wg *sync.WaitGroup, d time.Duration) bool {
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-done:
+		return true
+	case <-t.C:
+		return false
+	}
+}
+
+// Sessions counts the sessions running a program.
+func (s *Server) Sessions() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.active)
+}

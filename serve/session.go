@@ -1,0 +1,156 @@
+package serve
+
+import (
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/ssh"
+	gossh "golang.org/x/crypto/ssh"
+)
+
+// endReason says why a session ended; it is logged and, for the reasons
+// the server chose, told to the client.
+type endReason string
+
+const (
+	endQuit       endReason = "quit"       // the program quit by itself
+	endDisconnect endReason = "disconnect" // the client went away
+	endIdle       endReason = "idle"       // no input for the idle timeout
+	endShutdown   endReason = "shutdown"   // the server is stopping
+)
+
+// notice is what the client is told when the server ends its session.
+func (r endReason) notice(idle time.Duration) string {
+	switch r {
+	case endIdle:
+		return fmt.Sprintf("treasury: no input for %s: session closed\r\n", idle)
+	case endShutdown:
+		return "treasury: the server is shutting down: session closed\r\n"
+	}
+	return ""
+}
+
+// sessionState is one admitted session: its program, once built, and why
+// it ends.
+type sessionState struct {
+	mu      sync.Mutex
+	program *tea.Program
+	reason  endReason
+}
+
+// end records why the session ends (the first reason wins) and asks the
+// program to quit. Quit is sent from a goroutine: it blocks until the
+// program's loop takes it, and returns when the program's context ends.
+func (st *sessionState) end(r endReason) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.reason != "" {
+		return
+	}
+	st.reason = r
+	if st.program != nil {
+		go st.program.Quit()
+	}
+}
+
+// setProgram attaches p; when the session already ended, p quits at once.
+func (st *sessionState) setProgram(p *tea.Program) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.program = p
+	if st.reason != "" {
+		go p.Quit()
+	}
+}
+
+func (st *sessionState) why() endReason {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.reason == "" {
+		return endQuit
+	}
+	return st.reason
+}
+
+// admit registers a session unless the server is closing or full.
+func (s *Server) admit() (*sessionState, string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closing {
+		return nil, "treasury: the server is shutting down\r\n"
+	}
+	if len(s.active) >= s.opts.MaxSessions {
+		return nil, fmt.Sprintf("treasury: the server already has its maximum of %d sessions; try again later\r\n", s.opts.MaxSessions)
+	}
+	st := &sessionState{}
+	s.active[st] = struct{}{}
+	s.wg.Add(1)
+	return st, ""
+}
+
+func (s *Server) release(st *sessionState) {
+	s.mu.Lock()
+	delete(s.active, st)
+	s.mu.Unlock()
+	s.wg.Done()
+}
+
+// handle is the middleware that runs a session: identify the key, admit,
+// run the program, log start and end.
+func (s *Server) handle(next ssh.Handler) ssh.Handler {
+	return func(sess ssh.Session) {
+		defer next(sess)
+		start := time.Now()
+		key := sess.PublicKey()
+		if key == nil {
+			refuse(sess, "treasury: public key authentication is required\r\n")
+			return
+		}
+		ak, ok, _ := s.keys.lookup(key)
+		if !ok {
+			refuse(sess, "treasury: this key is no longer authorized\r\n")
+			return
+		}
+		id := identity{
+			user: sess.User(), fingerprint: gossh.FingerprintSHA256(key),
+			remote: sess.RemoteAddr().String(), role: ak.role,
+		}
+		st, refusal := s.admit()
+		if refusal != "" {
+			s.log.Warn("ssh session refused", append(id.attrs(), "reason", refusal)...)
+			refuse(sess, refusal)
+			return
+		}
+		s.log.Info("ssh session start", id.attrs()...)
+		err := s.run(sess, st, id)
+		reason := st.why()
+		if msg := reason.notice(s.opts.IdleTimeout); msg != "" {
+			_, _ = io.WriteString(sess.Stderr(), msg)
+		}
+		s.release(st)
+		attrs := append(id.attrs(), "duration", time.Since(start).Round(time.Millisecond), "reason", string(reason))
+		if err != nil {
+			s.log.Error("ssh session end", append(attrs, "error", err)...)
+			return
+		}
+		s.log.Info("ssh session end", attrs...)
+	}
+}
+
+// identity is who a session is, for the log.
+type identity struct {
+	user, fingerprint, remote string
+	role                      Role
+}
+
+func (id identity) attrs() []any {
+	return []any{"user", id.user, "fingerprint", id.fingerprint, "remote", id.remote, "role", string(id.role)}
+}
+
+func refuse(sess ssh.Session, msg string) {
+	_, _ = io.WriteString(sess.Stderr(), msg)
+	_ = sess.Exit(1)
+}
