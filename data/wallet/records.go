@@ -90,11 +90,28 @@ type TokenResponse struct {
 	Scope       string `json:"scope"`
 }
 
-// ListFilter is the pagination part of every wallet list response:
-// nextPageToken is empty on the last page.
+// ListFilter is the filter object of a wallet list. In a response it is
+// the pagination part (nextPageToken, empty on the last page, and total).
+// In a call of Client.Transactions the caller sets the selection fields,
+// which never travel as JSON: they become the `filter` query parameter
+// (`status = "CONFIRMED" AND asset = "USDC"`), pagination.orderBy and the
+// wallets whose lists are read.
 type ListFilter struct {
 	NextPageToken string `json:"nextPageToken,omitempty"`
 	Total         int    `json:"total"`
+
+	// WalletID reads one wallet; else VaultID reads every wallet of that
+	// vault; else every wallet the credential sees is read.
+	WalletID string `json:"-"`
+	VaultID  string `json:"-"`
+	// Equality clauses, joined by AND; empty ones are left out.
+	Status     string `json:"-"`
+	Action     string `json:"-"`
+	Asset      string `json:"-"`
+	ExternalID string `json:"-"`
+	// OrderBy is pagination.orderBy (snake_case, optional " desc"); empty
+	// means the interface's default, newest first.
+	OrderBy string `json:"-"`
 }
 
 // Vault groups wallets.

@@ -1,0 +1,143 @@
+package client
+
+import (
+	"context"
+	"net/http"
+	"treasury/data/wallet"
+
+	"treasury/data/transport"
+)
+
+// Limits reads the wallet limits of a wallet; walletID "" reads the
+// org-wide list (GET /v2/policy-rules/limits). It needs a CONTROLS
+// credential with keylimit:* permissions: others get 403 ERR000.002.
+func (c *Client) Limits(ctx context.Context, walletID string) ([]wallet.Limit, error) {
+	path := wallet.PathPolicyRules + "/limits"
+	if walletID != "" {
+		path = seg(wallet.PathWallets, walletID) + "/policy-rules/limits"
+	}
+	return listAll(ctx, c, path, nil, nested, func(p wallet.LimitsPage) ([]wallet.Limit, wallet.ListFilter) { return p.Limits, p.Filter })
+}
+
+// Policies reads the org-wide policy rules. It needs a CONTROLS credential
+// with policy:* permissions: others get 403 ERR000.002.
+func (c *Client) Policies(ctx context.Context) ([]wallet.PolicyRule, error) {
+	return listAll(ctx, c, wallet.PathPolicyRules, nil, nested, func(p wallet.PolicyRulesPage) ([]wallet.PolicyRule, wallet.ListFilter) {
+		return p.PolicyRules, p.Filter
+	})
+}
+
+// Counterparties reads the address book's counterparties.
+func (c *Client) Counterparties(ctx context.Context) ([]wallet.Counterparty, error) {
+	return listAll(ctx, c, wallet.PathCounterparties, nil, nested, func(p wallet.CounterpartiesPage) ([]wallet.Counterparty, wallet.ListFilter) {
+		return p.Counterparties, p.Filter
+	})
+}
+
+// Addresses reads the addresses of a counterparty; counterpartyID "" reads
+// those of every counterparty.
+func (c *Client) Addresses(ctx context.Context, counterpartyID string) ([]wallet.Address, error) {
+	if counterpartyID != "" {
+		return listAll(ctx, c, seg(wallet.PathCounterparties, counterpartyID)+"/addresses", nil, nested,
+			func(p wallet.AddressesPage) ([]wallet.Address, wallet.ListFilter) { return p.Addresses, p.Filter })
+	}
+	cps, err := c.Counterparties(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return fanOut(ctx, c, cps, func(ctx context.Context, cp wallet.Counterparty) ([]wallet.Address, error) {
+		return c.Addresses(ctx, cp.ID)
+	})
+}
+
+// Webhooks reads the wallet webhooks.
+func (c *Client) Webhooks(ctx context.Context) ([]wallet.Webhook, error) {
+	return listAll(ctx, c, wallet.PathWebhooks, nil, nested, func(p wallet.WebhooksPage) ([]wallet.Webhook, wallet.ListFilter) { return p.Webhooks, p.Filter })
+}
+
+// Subscriptions reads the subscriptions of every webhook (the interface
+// lists them per webhook: /v2/webhooks/{id}/subscriptions).
+func (c *Client) Subscriptions(ctx context.Context) ([]wallet.Subscription, error) {
+	hs, err := c.Webhooks(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return fanOut(ctx, c, hs, func(ctx context.Context, h wallet.Webhook) ([]wallet.Subscription, error) {
+		return c.WebhookSubscriptions(ctx, h.ID)
+	})
+}
+
+// WebhookSubscriptions reads the subscriptions of one webhook.
+func (c *Client) WebhookSubscriptions(ctx context.Context, webhookID string) ([]wallet.Subscription, error) {
+	if webhookID == "" {
+		return nil, ErrNoID
+	}
+	return listAll(ctx, c, seg(wallet.PathWebhooks, webhookID)+"/subscriptions", nil, nested,
+		func(p wallet.SubscriptionsPage) ([]wallet.Subscription, wallet.ListFilter) {
+			return p.Subscriptions, p.Filter
+		})
+}
+
+// Sweeps reads the sweep configurations.
+func (c *Client) Sweeps(ctx context.Context) ([]wallet.SweepConfig, error) {
+	return listAll(ctx, c, wallet.PathSweeps, nil, nested, func(p wallet.SweepsPage) ([]wallet.SweepConfig, wallet.ListFilter) {
+		return p.SweepConfigurations, p.Filter
+	})
+}
+
+// Sweep reads one sweep configuration.
+func (c *Client) Sweep(ctx context.Context, sweepID string) (wallet.SweepConfig, error) {
+	if sweepID == "" {
+		return wallet.SweepConfig{}, ErrNoID
+	}
+	return get[wallet.SweepConfig](ctx, c, seg(wallet.PathSweeps, sweepID))
+}
+
+// sweepTrigger is the body of a trigger: the spec shows none; the client
+// sends the caller's mutationId so that a retry is recognisable.
+type sweepTrigger struct {
+	MutationID string `json:"mutationId"`
+}
+
+// TriggerSweep starts an instance of sweep configuration sweepID: POST
+// /v2/workflows/sweep/{id}/trigger, marked Idempotent with mutationID (a
+// UUID) in the body. A configuration already running fails with
+// ERR017.006 (class State): also what a retry meets when the first
+// attempt started the sweep but its answer was lost. It needs a
+// TRANSACTIONS credential.
+func (c *Client) TriggerSweep(ctx context.Context, sweepID, mutationID string) (wallet.TriggerResponse, error) {
+	switch {
+	case sweepID == "":
+		return wallet.TriggerResponse{}, ErrNoID
+	case !ValidMutationID(mutationID):
+		return wallet.TriggerResponse{}, ErrMutationID
+	}
+	var r wallet.TriggerResponse
+	_, err := c.t.Do(ctx, transport.Request{Method: http.MethodPost, Path: seg(wallet.PathSweeps, sweepID, "trigger"),
+		Body: sweepTrigger{MutationID: mutationID}, Idempotent: true}, &r)
+	return r, err
+}
+
+// SweepTransactions reads every transaction of a sweep instance: GET
+// /v2/workflows/sweep/{id}/instances/{instanceId}/transactions (top-level
+// pageSize, max 100). instanceID "" means the configuration's last
+// instance (lastInstanceId); none yet gives no transactions. An instance
+// that does not exist has no transactions.
+func (c *Client) SweepTransactions(ctx context.Context, sweepID, instanceID string) ([]wallet.Transaction, error) {
+	if sweepID == "" {
+		return nil, ErrNoID
+	}
+	if instanceID == "" {
+		sw, err := c.Sweep(ctx, sweepID)
+		if err != nil {
+			return nil, err
+		}
+		if instanceID = sw.LastInstanceID; instanceID == "" {
+			return nil, nil
+		}
+	}
+	ts, err := listAll(ctx, c, seg(wallet.PathSweeps, sweepID, "instances", instanceID, "transactions"), nil, topLevel, txItems)
+	ts = uniqueTx(ts)
+	c.txs.put(ts...)
+	return ts, err
+}

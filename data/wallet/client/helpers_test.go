@@ -1,0 +1,211 @@
+package client_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"sync"
+	"testing"
+	"time"
+
+	"treasury/data/apierr"
+	"treasury/data/auth"
+	"treasury/data/sandbox"
+	"treasury/data/sandbox/sandboxtest"
+	"treasury/data/transport"
+	"treasury/data/wallet"
+	"treasury/data/wallet/client"
+)
+
+// waits records the backoff waits instead of sleeping; then, when set,
+// runs after each wait (to change the sandbox's faults between attempts).
+type waits struct {
+	mu   sync.Mutex
+	d    []time.Duration
+	then func(n int)
+}
+
+func (w *waits) sleep(ctx context.Context, d time.Duration) error {
+	w.mu.Lock()
+	w.d = append(w.d, d)
+	n, then := len(w.d), w.then
+	w.mu.Unlock()
+	if then != nil {
+		then(n)
+	}
+	return ctx.Err()
+}
+
+func (w *waits) count() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return len(w.d)
+}
+
+// sent records the method, path and body of every request that leaves.
+type sent struct {
+	mu   sync.Mutex
+	reqs []sentReq
+	next http.RoundTripper
+	// rewrite, when set, may replace the answer to a request.
+	rewrite func(r *http.Request, resp *http.Response)
+}
+
+type sentReq struct {
+	method, path string
+	body         []byte
+	status       int
+}
+
+func (s *sent) RoundTrip(r *http.Request) (*http.Response, error) {
+	var body []byte
+	if r.Body != nil {
+		body, _ = io.ReadAll(r.Body)
+		r.Body.Close()
+		r.Body = io.NopCloser(bytes.NewReader(body))
+	}
+	resp, err := s.next.RoundTrip(r)
+	status := 0
+	if err == nil {
+		if s.rewrite != nil {
+			s.rewrite(r, resp)
+		}
+		status = resp.StatusCode
+	}
+	s.mu.Lock()
+	s.reqs = append(s.reqs, sentReq{r.Method, r.URL.Path, body, status})
+	s.mu.Unlock()
+	return resp, err
+}
+
+func (s *sent) all() []sentReq {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]sentReq(nil), s.reqs...)
+}
+
+// env is a sandbox and the ways to reach its wallet interface.
+type env struct {
+	srv *sandbox.Server
+}
+
+func newEnv(tb testing.TB) *env {
+	tb.Helper()
+	return &env{srv: sandboxtest.Listen(tb, sandboxtest.Options())}
+}
+
+// fixture is a client with its recorded waits, requests and results.
+type fixture struct {
+	c       *client.Client
+	waits   *waits
+	sent    *sent
+	results *results
+}
+
+// results records what the transport reports of each attempt.
+type results struct {
+	mu   sync.Mutex
+	errs []error
+}
+
+func (r *results) on(_ apierr.Interface, _ string, _ int, _ time.Duration, err error) {
+	r.mu.Lock()
+	r.errs = append(r.errs, err)
+	r.mu.Unlock()
+}
+
+func (r *results) all() []error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]error(nil), r.errs...)
+}
+
+// static is a client with a token of clientID fetched by sandboxtest.
+func (e *env) static(tb testing.TB, clientID string) fixture {
+	tb.Helper()
+	return e.with(tb, auth.NewStatic(auth.NewSecret(sandboxtest.WalletToken(tb, e.srv, clientID))))
+}
+
+func (e *env) with(tb testing.TB, src auth.Source) fixture {
+	tb.Helper()
+	w := &waits{}
+	s := &sent{next: http.DefaultTransport}
+	rs := &results{}
+	t, err := transport.New(transport.Config{Interface: apierr.Wallet, BaseURL: e.srv.Endpoints().Wallet,
+		Auth: src, Sleep: w.sleep, HTTP: &http.Client{Transport: s}, OnResult: rs.on,
+		Retry: transport.Retry{Jitter: func() float64 { return 0 }}})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return fixture{c: client.New(t), waits: w, sent: s, results: rs}
+}
+
+func (e *env) secret(tb testing.TB, clientID string) string {
+	tb.Helper()
+	for _, c := range e.srv.Credentials().Wallet {
+		if c.ClientID == clientID {
+			return c.ClientSecret
+		}
+	}
+	tb.Fatalf("no wallet credential %q", clientID)
+	return ""
+}
+
+func (e *env) faults(tb testing.TB, f sandbox.FaultSettings) {
+	tb.Helper()
+	if err := e.srv.SetFaults(f); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+// wantWalletErr checks err is a wallet error with the HTTP status, gRPC
+// code, reason and class.
+func wantWalletErr(tb testing.TB, err error, status, grpc int, reason string, class apierr.Class) *apierr.Error {
+	tb.Helper()
+	e, ok := apierr.As(err)
+	if !ok {
+		tb.Fatalf("error %v (%T): want an *apierr.Error", err, err)
+	}
+	if e.Interface != apierr.Wallet || e.HTTPStatus != status || e.GRPCCode != grpc || e.Code != reason || e.Class != class {
+		tb.Fatalf("error %s: HTTP %d gRPC %d reason %q class %s; want HTTP %d gRPC %d reason %q class %s",
+			e, e.HTTPStatus, e.GRPCCode, e.Code, e.Class, status, grpc, reason, class)
+	}
+	return e
+}
+
+// mutationIDs returns the mutationId of each request body to path.
+func mutationIDs(tb testing.TB, reqs []sentReq, method, suffix string) []string {
+	tb.Helper()
+	var out []string
+	for _, r := range reqs {
+		if r.method != method || !bytes.HasSuffix([]byte(r.path), []byte(suffix)) {
+			continue
+		}
+		var b struct {
+			MutationID string `json:"mutationId"`
+		}
+		if err := json.Unmarshal(r.body, &b); err != nil {
+			tb.Fatalf("%s %s body %q: %v", r.method, r.path, r.body, err)
+		}
+		out = append(out, b.MutationID)
+	}
+	return out
+}
+
+// pick returns the first transaction that ok accepts.
+func pick(tb testing.TB, ts []wallet.Transaction, what string, ok func(wallet.Transaction) bool) wallet.Transaction {
+	tb.Helper()
+	for _, t := range ts {
+		if ok(t) {
+			return t
+		}
+	}
+	tb.Fatalf("no %s transaction among %d", what, len(ts))
+	return wallet.Transaction{}
+}
+
+func freezable(t wallet.Transaction) bool {
+	return t.Status != wallet.TxRejected && t.Status != wallet.TxFailed && !t.FreezeInfo.IsFrozen
+}
