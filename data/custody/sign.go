@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"time"
 
 	"treasury/data/transport"
 )
@@ -86,7 +87,7 @@ func (c *Client) Propose(ctx context.Context, payloadType, endpointID, intentID 
 	body, err := c.signer.Sign(IntentRequest{
 		Type: RequestType, ID: intentID,
 		Author:         Author{ID: c.signer.UserID, DomainID: c.domainID},
-		TargetDomainID: c.domainID, ExpiryAt: now.Add(IntentLifetime).Truncate(1e6),
+		TargetDomainID: c.domainID, ExpiryAt: now.Add(IntentLifetime).Truncate(time.Millisecond),
 		Payload:          IntentPayload{Type: payloadType, Reference: Reference{ID: e.ID, Revision: e.Metadata.Revision}},
 		CustomProperties: props,
 	})
