@@ -1,0 +1,149 @@
+package chart
+
+import (
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/muesli/termenv"
+
+	"treasury/data/live"
+)
+
+func TestSizesHonoured(t *testing.T) {
+	data := map[string][]live.Point{
+		"empty":  nil,
+		"one":    series(1, time.Second, func(int) float64 { return 17.0213 }),
+		"flat":   series(50, time.Second, func(int) float64 { return 0 }),
+		"rate":   series(8640, 10*time.Second, func(i int) float64 { return 17 + math.Sin(float64(i)/300)/50 }),
+		"big":    series(300, time.Minute, func(i int) float64 { return -2e9 + float64(i)*1e7 }),
+		"nan":    series(20, time.Minute, func(i int) float64 { return [2]float64{math.NaN(), float64(i)}[i%2] }),
+		"allnan": series(3, time.Minute, func(int) float64 { return math.Inf(1) }),
+	}
+	sizes := [][2]int{{0, 0}, {0, 5}, {5, 0}, {1, 1}, {3, 2}, {15, 3}, {16, 4}, {20, 4}, {17, 9}, {40, 10}, {120, 30}, {200, 50}}
+	for _, prof := range []termenv.Profile{termenv.Ascii, termenv.TrueColor} {
+		st := styles(renderer(prof))
+		for name, pts := range data {
+			for _, sz := range sizes {
+				l := NewLine(st)
+				l.SetSize(sz[0], sz[1])
+				l.SetSeries(name, pts)
+				v := l.View()
+				checkSize(t, v, sz[0], sz[1])
+				if prof == termenv.Ascii && strings.Contains(v, "\x1b") {
+					t.Fatalf("%s %v: escape sequence with the ASCII profile: %q", name, sz, v)
+				}
+			}
+		}
+	}
+}
+
+func TestColourProfileStylesRuns(t *testing.T) {
+	l := NewLine(styles(renderer(termenv.TrueColor)))
+	l.SetSize(40, 10)
+	l.SetSeries("r", series(30, time.Minute, func(i int) float64 { return float64(i) }))
+	v := l.View()
+	if !strings.Contains(v, "\x1b[") {
+		t.Fatalf("no colour with a TrueColor profile:\n%s", v)
+	}
+	// One escape sequence per run, not per cell: a 40x10 chart has far fewer
+	// than 400 styled runs.
+	if n := strings.Count(v, "\x1b["); n > 200 {
+		t.Fatalf("%d escape sequences; runs are not merged", n)
+	}
+}
+
+func TestEmptyShowsMessage(t *testing.T) {
+	l := NewLine(plainStyles())
+	l.SetSize(30, 5)
+	l.SetSeries("USD/MXN", nil)
+	lines := strings.Split(l.View(), "\n")
+	if len(lines) != 5 || strings.TrimSpace(lines[2]) != "no data yet" {
+		t.Fatalf("got %q", lines)
+	}
+	for _, ln := range lines {
+		if len(ln) != 30 {
+			t.Fatalf("line %q is not 30 wide", ln)
+		}
+	}
+	l.SetSize(4, 1)
+	if got := l.View(); got != "no d" {
+		t.Fatalf("cut message: got %q", got)
+	}
+}
+
+func TestCacheAndRedraws(t *testing.T) {
+	l := NewLine(plainStyles())
+	pts := series(100, time.Minute, func(i int) float64 { return float64(i % 7) })
+	l.SetSize(50, 12)
+	l.SetSeries("a", pts)
+	v1 := l.View()
+	v2 := l.View()
+	if v1 != v2 || l.redraws != 1 {
+		t.Fatalf("second View redrew: redraws=%d", l.redraws)
+	}
+	step := func(what string, change func(), redraw bool) {
+		t.Helper()
+		before := l.redraws
+		change()
+		l.View()
+		if got := l.redraws - before; (got == 1) != redraw || got > 1 {
+			t.Fatalf("%s: %d redraws, want redraw=%v", what, got, redraw)
+		}
+	}
+	step("same data, fresh slice", func() { l.SetSeries("a", append([]live.Point(nil), pts...)) }, false)
+	step("same size", func() { l.SetSize(50, 12) }, false)
+	step("new point", func() { pts = append(pts, live.Point{At: t0.Add(time.Hour * 3), Value: 9}); l.SetSeries("a", pts) }, true)
+	step("last value replaced", func() {
+		p2 := append([]live.Point(nil), pts...)
+		p2[len(p2)-1].Value = 3
+		l.SetSeries("a", p2)
+	}, true)
+	step("renamed", func() { l.SetSeries("b", pts) }, true)
+	step("resized", func() { l.SetSize(51, 12) }, true)
+	step("cleared", func() { l.SetSeries("b", nil) }, true)
+	step("still empty", func() { l.SetSeries("b", []live.Point{}) }, false)
+}
+
+// A small known series drawn in plain text: a ramp up, a plateau, a drop.
+func TestGoldenSmallSeries(t *testing.T) {
+	vals := []float64{17.00, 17.01, 17.02, 17.03, 17.04, 17.04, 17.04, 17.00}
+	l := NewLine(plainStyles())
+	l.SetSize(36, 8)
+	l.SetSeries("USD/MXN", series(len(vals), 5*time.Minute, func(i int) float64 { return vals[i] }))
+	want := strings.Join([]string{
+		"17.0400│              ╭─────────╮   ",
+		"17.0320│            ╭─╯         ╰╮  ",
+		"17.0240│         ╭──╯            │  ",
+		"17.0160│     ╭───╯               ╰╮ ",
+		"17.0080│  ╭──╯                    ╰╮",
+		"17.0000│──╯                        ╰",
+		"       └────────────────────────────",
+		"        09:00 UTC   09:15           ",
+	}, "\n")
+	if got := l.View(); got != want {
+		t.Fatalf("got:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+func TestYLabels(t *testing.T) {
+	for _, c := range []struct {
+		lo, hi float64
+		v      float64
+		want   string
+	}{
+		{17.01, 17.03, 17.0213, "17.0213"},
+		{0.9, 1.1, 1, "1.000"},
+		{5000, 5200, 5040, "5040.00"},
+		{1_200_000, 1_300_000, 1_250_000, "1.250M"},
+		{10_000, 90_000, 12_500, "12k"},
+		{10_000, 20_000, 12_500, "12.5k"},
+		{-3e9, 3e9, 1.5e9, "1.5B"},
+		{-1, 1, -0.0000001, "0.00"},
+	} {
+		if got := newYFormat(c.lo, c.hi, 10, 2).label(0, c.v); got != c.want {
+			t.Errorf("[%v,%v] %v: got %q, want %q", c.lo, c.hi, c.v, got, c.want)
+		}
+	}
+}
