@@ -134,13 +134,22 @@ func (s *Sandbox) control() http.Handler {
 			simkit.PlainError(w, http.StatusBadRequest, `clock: body must be {"by": "<positive duration>"}`)
 			return
 		}
-		s.env.Clock.Advance(time.Duration(in.By))
+		s.AdvanceClock(time.Duration(in.By))
 		simkit.WriteJSON(w, http.StatusOK, map[string]any{"now": s.env.Clock.Now()})
 	})
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		simkit.PlainError(w, http.StatusNotFound, fmt.Sprintf("no control endpoint %s %s; see GET /_sandbox/info", r.Method, r.URL.Path))
 	})
 	return mux
+}
+
+// AdvanceClock moves the sandbox clock forward by d and brings the payments
+// world up to it at once, so that the state changes in between are notified
+// now: a frozen world has no ticker, and would otherwise wait for the next
+// payments request.
+func (s *Sandbox) AdvanceClock(d time.Duration) {
+	s.env.Clock.Advance(d)
+	s.world.Advance()
 }
 
 func strictJSON(r *http.Request, v any) error {

@@ -127,7 +127,9 @@ func TestSpec6_1_SignedDelivery(t *testing.T) {
 	d, _, key := newDeliverer(t, rc, Settings{})
 	d.Enqueue(event("n-1"))
 	rc.wait(t, 1)
+	rc.mu.Lock()
 	g := rc.got[0]
+	rc.mu.Unlock()
 	if err := webhook.Verify(key.Public(), g.timestamp, g.body, g.signature); err != nil {
 		t.Fatalf("signature does not verify with the sandbox key: %v", err)
 	}
@@ -138,7 +140,9 @@ func TestSpec6_1_SignedDelivery(t *testing.T) {
 	if webhook.Verify(key.Public(), g.timestamp, append([]byte(" "), g.body...), g.signature) == nil {
 		t.Fatal("signature verifies over a changed body")
 	}
-	if st := d.Stats(); st.Delivered != 1 || st.Pending != 0 {
+	// The worker counts the delivery just after the receiver answered it.
+	settle(t, d, func(s Stats) bool { return s.Delivered+s.Failed > 0 })
+	if st := d.Stats(); st.Delivered != 1 || st.Failed != 0 || st.Pending != 0 {
 		t.Fatalf("stats = %+v, want one delivered and none pending", st)
 	}
 }

@@ -1,0 +1,281 @@
+package webhook_test
+
+import (
+	"bytes"
+	"crypto"
+	"crypto/ecdsa"
+	"crypto/ed25519"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/rsa"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"treasury/data/money"
+	"treasury/data/payments"
+	"treasury/data/webhook"
+)
+
+var now = time.Date(2026, 11, 16, 9, 30, 0, 0, time.UTC)
+
+func event(id, payment string, state payments.State, at time.Time) webhook.Event {
+	return webhook.Event{ID: id, EventType: webhook.EventPaymentStateTransition, EventVersion: webhook.EventVersion,
+		CreateDate: at, EventData: webhook.EventData{PaymentID: payment, PaymentState: state, CreatedAt: at.Add(-time.Hour),
+			ExpiresAt: at.Add(time.Hour), SourceCurrency: "USD", SourceAmount: money.N(money.MustParse("100.00")),
+			DestinationCurrency: "MXN", PayoutAmount: money.N(money.MustParse("1700.50")), BeneficiaryToken: "b1"}}
+}
+
+func body(t testing.TB, ev webhook.Event) []byte {
+	b, err := json.Marshal(ev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// harness is a receiver served over HTTPS on loopback with a fixed clock.
+type harness struct {
+	t   *testing.T
+	key crypto.Signer
+	rcv *webhook.Receiver
+	srv *httptest.Server
+}
+
+func newHarness(t *testing.T, key crypto.Signer, o webhook.ReceiverOptions) *harness {
+	t.Helper()
+	o.PublicKey = key.Public()
+	o.Now = func() time.Time { return now }
+	rcv, err := webhook.NewReceiver(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewTLSServer(rcv)
+	t.Cleanup(srv.Close)
+	return &harness{t: t, key: key, rcv: rcv, srv: srv}
+}
+
+// post sends raw signed by signer at ts with prefix X-Payments, and returns the status.
+func (h *harness) post(raw []byte, signer crypto.Signer, at time.Time, tamper func(*http.Request)) int {
+	h.t.Helper()
+	ts := webhook.Timestamp(at)
+	sig, err := webhook.Sign(signer, ts, raw)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	req, _ := http.NewRequest(http.MethodPost, h.srv.URL+"/webhooks/payments", bytes.NewReader(raw))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set(webhook.SignatureHeader(webhook.DefaultHeaderPrefix), sig)
+	req.Header.Set(webhook.TimestampHeader(webhook.DefaultHeaderPrefix), ts)
+	if tamper != nil {
+		tamper(req)
+	}
+	resp, err := h.srv.Client().Do(req)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
+// drain returns what the receiver delivered so far.
+func (h *harness) drain() []webhook.Delivery {
+	var out []webhook.Delivery
+	for {
+		select {
+		case d := <-h.rcv.Events():
+			out = append(out, d)
+		default:
+			return out
+		}
+	}
+}
+
+func ed(t testing.TB) ed25519.PrivateKey {
+	_, k, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k
+}
+
+func TestReceiverRejects(t *testing.T) {
+	key := ed(t)
+	ec, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	good := body(t, event("n1", "p1", payments.Validating, now))
+	for _, tc := range []struct {
+		name   string
+		raw    []byte
+		signer crypto.Signer
+		at     time.Time
+		tamper func(*http.Request)
+		status int
+	}{
+		{"forged body", good, key, now, func(r *http.Request) {
+			forged := bytes.Replace(good, []byte("VALIDATING"), []byte("COMPLETED"), 1)
+			r.Body, r.ContentLength = nopCloser(forged), int64(len(forged))
+		}, http.StatusUnauthorized},
+		{"wrong key", good, ed(t), now, nil, http.StatusUnauthorized},
+		{"algorithm from the request ignored (ECDSA signature, Ed25519 key)", good, ec, now, nil, http.StatusUnauthorized},
+		{"replay too old", good, key, now.Add(-5*time.Minute - time.Second), nil, http.StatusUnauthorized},
+		{"timestamp too far ahead", good, key, now.Add(5*time.Minute + time.Second), nil, http.StatusUnauthorized},
+		{"timestamp changed after signing", good, key, now, func(r *http.Request) {
+			r.Header.Set("X-Payments-Signature-Timestamp", webhook.Timestamp(now.Add(time.Second)))
+		}, http.StatusUnauthorized},
+		{"no signature", good, key, now, func(r *http.Request) { r.Header.Del("X-Payments-Signature") }, http.StatusUnauthorized},
+		{"other header prefix", good, key, now, func(r *http.Request) {
+			r.Header.Set("X-Other-Signature", r.Header.Get("X-Payments-Signature"))
+			r.Header.Del("X-Payments-Signature")
+		}, http.StatusUnauthorized},
+		{"oversize", []byte(`{"id":"` + strings.Repeat("x", 2000) + `"}`), key, now, nil, http.StatusRequestEntityTooLarge},
+		{"not json", []byte("hello"), key, now, nil, http.StatusBadRequest},
+		{"no payment id", body(t, event("n2", "", payments.Validating, now)), key, now, nil, http.StatusBadRequest},
+		{"GET", good, key, now, func(r *http.Request) { r.Method = http.MethodGet }, http.StatusMethodNotAllowed},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t, key, webhook.ReceiverOptions{MaxBody: 1024})
+			if got := h.post(tc.raw, tc.signer, tc.at, tc.tamper); got != tc.status {
+				t.Errorf("HTTP %d, want %d", got, tc.status)
+			}
+			if d := h.drain(); len(d) != 0 {
+				t.Errorf("delivered %d events", len(d))
+			}
+			if st := h.rcv.Stats(); st.Rejected != 1 || st.Accepted != 0 {
+				t.Errorf("stats %+v", st)
+			}
+			// The same notification, signed properly, is then accepted:
+			// a rejection does not poison deduplication.
+			if got := h.post(good, key, now, nil); got != http.StatusNoContent || len(h.drain()) != 1 {
+				t.Errorf("valid notification after a rejected one: HTTP %d", got)
+			}
+		})
+	}
+}
+
+func TestReceiverAcceptsEachKeyType(t *testing.T) {
+	ec, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	rs, _ := rsa.GenerateKey(rand.Reader, 2048)
+	for name, key := range map[string]crypto.Signer{"ed25519": ed(t), "ecdsa-p256": ec, "rsa-pss": rs} {
+		t.Run(name, func(t *testing.T) {
+			h := newHarness(t, key, webhook.ReceiverOptions{})
+			ev := event("n1", "p1", payments.Transferring, now)
+			// Within tolerance on both sides.
+			if got := h.post(body(t, ev), key, now.Add(-4*time.Minute), nil); got != http.StatusNoContent {
+				t.Fatalf("HTTP %d", got)
+			}
+			ds := h.drain()
+			if len(ds) != 1 || ds[0].Stale || ds[0].Event.ID != "n1" || ds[0].Event.EventData.PayoutAmount.String() != "1700.5" || !ds[0].ReceivedAt.Equal(now) {
+				t.Errorf("delivered %+v", ds)
+			}
+		})
+	}
+}
+
+func TestReceiverDuplicatesAndOrder(t *testing.T) {
+	key := ed(t)
+	h := newHarness(t, key, webhook.ReceiverOptions{})
+	send := func(ev webhook.Event) {
+		t.Helper()
+		if got := h.post(body(t, ev), key, now, nil); got != http.StatusNoContent {
+			t.Fatalf("%s: HTTP %d", ev.ID, got)
+		}
+	}
+	t0 := now.Add(-10 * time.Minute)
+	send(event("a", "p1", payments.Transferring, t0.Add(2*time.Minute)))
+	send(event("a", "p1", payments.Transferring, t0.Add(2*time.Minute))) // duplicate
+	send(event("b", "p1", payments.Validating, t0.Add(time.Minute)))     // late, older
+	send(event("c", "p1", payments.Completed, t0.Add(3*time.Minute)))
+	send(event("d", "p2", payments.Initiated, t0)) // another payment is independent
+	send(event("e", "p1", payments.Transferring, t0.Add(3*time.Minute)))
+	ds := h.drain()
+	var got []string
+	for _, d := range ds {
+		got = append(got, fmt.Sprintf("%s:%v", d.Event.ID, d.Stale))
+	}
+	want := "a:false b:true c:false d:false e:true"
+	if strings.Join(got, " ") != want {
+		t.Errorf("delivered %v, want %s", got, want)
+	}
+	if st := h.rcv.Stats(); st.Duplicates != 1 || st.Stale != 2 || st.Accepted != 5 {
+		t.Errorf("stats %+v", st)
+	}
+}
+
+func TestReceiverMemoryIsBounded(t *testing.T) {
+	key := ed(t)
+	h := newHarness(t, key, webhook.ReceiverOptions{SeenIDs: 2, TrackedPayments: 2})
+	for _, id := range []string{"a", "b", "c", "a"} {
+		if got := h.post(body(t, event(id, "p-"+id, payments.Initiated, now)), key, now, nil); got != http.StatusNoContent {
+			t.Fatalf("HTTP %d", got)
+		}
+	}
+	// "a" was forgotten after "b" and "c": it is delivered again.
+	if n := len(h.drain()); n != 4 {
+		t.Errorf("delivered %d, want 4 (the oldest id forgotten)", n)
+	}
+}
+
+func TestReceiverFullQueueAsksForRetry(t *testing.T) {
+	key := ed(t)
+	h := newHarness(t, key, webhook.ReceiverOptions{Queue: 1})
+	first, second := body(t, event("a", "p1", payments.Initiated, now)), body(t, event("b", "p2", payments.Initiated, now))
+	if got := h.post(first, key, now, nil); got != http.StatusNoContent {
+		t.Fatalf("HTTP %d", got)
+	}
+	if got := h.post(second, key, now, nil); got != http.StatusServiceUnavailable {
+		t.Fatalf("full queue: HTTP %d, want 503", got)
+	}
+	h.drain()
+	if got := h.post(second, key, now, nil); got != http.StatusNoContent || len(h.drain()) != 1 {
+		t.Fatalf("retry after 503 not delivered: HTTP %d", got)
+	}
+}
+
+func TestReceiverIgnoresOtherEventTypes(t *testing.T) {
+	key := ed(t)
+	h := newHarness(t, key, webhook.ReceiverOptions{})
+	ev := event("a", "p1", payments.Initiated, now)
+	ev.EventType = "SOMETHING_NEW"
+	if got := h.post(body(t, ev), key, now, nil); got != http.StatusNoContent || len(h.drain()) != 0 || h.rcv.Stats().Ignored != 1 {
+		t.Errorf("HTTP %d, stats %+v", got, h.rcv.Stats())
+	}
+}
+
+func TestNewReceiverNeedsKey(t *testing.T) {
+	if _, err := webhook.NewReceiver(webhook.ReceiverOptions{}); err == nil {
+		t.Error("no key accepted")
+	}
+	if _, err := webhook.NewReceiver(webhook.ReceiverOptions{PublicKey: "not a key"}); err == nil {
+		t.Error("unsupported key accepted")
+	}
+}
+
+func BenchmarkReceiver(b *testing.B) {
+	key := ed(b)
+	rcv, _ := webhook.NewReceiver(webhook.ReceiverOptions{PublicKey: key.Public(), Now: func() time.Time { return now }, Queue: 1})
+	ts := webhook.Timestamp(now)
+	reqs := make([][]byte, 1000)
+	sigs := make([]string, len(reqs))
+	for i := range reqs {
+		reqs[i] = body(b, event(fmt.Sprintf("n%d", i), fmt.Sprintf("p%d", i%100), payments.Transferring, now.Add(time.Duration(i)*time.Second)))
+		sigs[i], _ = webhook.Sign(key, ts, reqs[i])
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		j := i % len(reqs)
+		req := httptest.NewRequest(http.MethodPost, "/", bytes.NewReader(reqs[j]))
+		req.Header.Set("X-Payments-Signature", sigs[j])
+		req.Header.Set("X-Payments-Signature-Timestamp", ts)
+		w := httptest.NewRecorder()
+		rcv.ServeHTTP(w, req)
+		select {
+		case <-rcv.Events():
+		default:
+		}
+	}
+}
