@@ -181,7 +181,9 @@ func (c *Client) setFrozen(ctx context.Context, txID, action, reason, mutationID
 		return wallet.Transaction{}, ErrMutationID
 	}
 	return withWallet(ctx, c, txID, func(w string) (wallet.Transaction, error) {
-		var raw []byte
+		// A RawMessage is checked for JSON syntax by the transport: an
+		// unreadable answer is retried there, with the same mutationId.
+		var raw json.RawMessage
 		_, err := c.t.Do(ctx, transport.Request{Method: http.MethodPut, Path: txPath(w, txID, action),
 			Body: wallet.FreezeRequest{Reason: reason, MutationID: mutationID}, Idempotent: true}, &raw)
 		if err != nil {

@@ -1,0 +1,359 @@
+package client_test
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"treasury/data/apierr"
+	"treasury/data/auth"
+	"treasury/data/sandbox"
+	"treasury/data/wallet"
+	"treasury/data/wallet/client"
+)
+
+func TestFreezeThenUnfreeze(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	all, err := e.static(t, "monitoring").c.Transactions(ctx, wallet.ListFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx := pick(t, all, "freezable", freezable)
+	// A client that has not listed the transaction finds its wallet.
+	f := e.static(t, "transactions")
+	m1, m2 := client.NewMutationID(), client.NewMutationID()
+	got, err := f.c.Freeze(ctx, tx.ID, "suspected fraud", m1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.ID != tx.ID || !got.FreezeInfo.IsFrozen {
+		t.Fatalf("after freeze: %s frozen %v", got.ID, got.FreezeInfo.IsFrozen)
+	}
+	again, err := f.c.Transaction(ctx, tx.ID)
+	if err != nil || !again.FreezeInfo.IsFrozen {
+		t.Fatalf("read after freeze: frozen %v, %v", again.FreezeInfo.IsFrozen, err)
+	}
+	// Freezing a frozen transaction is a state error.
+	_, err = f.c.Freeze(ctx, tx.ID, "twice", client.NewMutationID())
+	wantWalletErr(t, err, http.StatusBadRequest, apierr.GRPCFailedPrecondition, "ERR010.008", apierr.ClassState)
+
+	e.srv.Clock().Advance(time.Minute) // sandbox time, no real wait
+	got, err = f.c.Unfreeze(ctx, tx.ID, "cleared by compliance", m2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.FreezeInfo.IsFrozen {
+		t.Fatal("still frozen after unfreeze")
+	}
+	h, err := f.c.FreezeHistory(ctx, tx.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(h) != 2 || h[0].Action != wallet.ActionFreeze || h[0].MutationID != m1 || h[0].Reason != "suspected fraud" ||
+		h[1].Action != wallet.ActionUnfreeze || h[1].MutationID != m2 || h[0].PerformedBy != "transactions" {
+		t.Fatalf("freeze history %+v", h)
+	}
+	if f.waits.count() != 0 {
+		t.Errorf("%d retries", f.waits.count())
+	}
+}
+
+func TestFreezeStateForbids(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	f := e.static(t, "transactions")
+	all, err := f.c.Transactions(ctx, wallet.ListFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, st := range []string{wallet.TxRejected, wallet.TxFailed} {
+		tx := pick(t, all, st, func(x wallet.Transaction) bool { return x.Status == st })
+		_, err = f.c.Freeze(ctx, tx.ID, "review", client.NewMutationID())
+		e := wantWalletErr(t, err, http.StatusBadRequest, apierr.GRPCFailedPrecondition, "ERR010.008", apierr.ClassState)
+		if e.RequestID == "" {
+			t.Errorf("%s: no requestId in the error", st)
+		}
+	}
+	tx := pick(t, all, "not frozen", freezable)
+	_, err = f.c.Unfreeze(ctx, tx.ID, "review", client.NewMutationID())
+	wantWalletErr(t, err, http.StatusBadRequest, apierr.GRPCFailedPrecondition, "ERR010.008", apierr.ClassState)
+	if f.waits.count() != 0 {
+		t.Errorf("a state error was retried %d times", f.waits.count())
+	}
+}
+
+func TestMonitoringCannotAct(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	f := e.static(t, "monitoring")
+	all, err := f.c.Transactions(ctx, wallet.ListFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx := pick(t, all, "freezable", freezable)
+	_, err = f.c.Freeze(ctx, tx.ID, "review", client.NewMutationID())
+	wantWalletErr(t, err, http.StatusForbidden, apierr.GRPCPermissionDenied, "ERR000.002", apierr.ClassForbidden)
+	sw, err := f.c.Sweeps(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = f.c.TriggerSweep(ctx, sw[0].ID, client.NewMutationID())
+	wantWalletErr(t, err, http.StatusForbidden, apierr.GRPCPermissionDenied, "ERR000.002", apierr.ClassForbidden)
+	if f.waits.count() != 0 {
+		t.Errorf("403 retried %d times", f.waits.count())
+	}
+	if h, err := f.c.FreezeHistory(ctx, tx.ID); err != nil || len(h) != 0 {
+		t.Fatalf("history after a refused freeze: %d, %v", len(h), err)
+	}
+}
+
+func TestSweepTriggerAndInstance(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	f := e.static(t, "transactions")
+	sws, err := f.c.Sweeps(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var running, idle wallet.SweepConfig
+	for _, s := range sws {
+		switch {
+		case s.SweepRunning && running.ID == "":
+			running = s
+		case !s.SweepRunning && s.Blockchain == "BITCOIN":
+			idle = s
+		}
+	}
+	if running.ID == "" || idle.ID == "" {
+		t.Fatalf("want a running sweep and an idle BITCOIN one among %+v", sws)
+	}
+	_, err = f.c.TriggerSweep(ctx, running.ID, client.NewMutationID())
+	wantWalletErr(t, err, http.StatusBadRequest, apierr.GRPCFailedPrecondition, "ERR017.006", apierr.ClassState)
+
+	tr, err := f.c.TriggerSweep(ctx, idle.ID, client.NewMutationID())
+	if err != nil || tr.InstanceID == "" {
+		t.Fatalf("trigger %s: %+v, %v", idle.Name, tr, err)
+	}
+	ts, err := f.c.SweepTransactions(ctx, idle.ID, tr.InstanceID)
+	if err != nil || len(ts) == 0 {
+		t.Fatalf("instance %s: %d transactions, %v", tr.InstanceID, len(ts), err)
+	}
+	for _, x := range ts {
+		if x.Action != wallet.TxActionSweep || !strings.EqualFold(x.Asset, "BTC") {
+			t.Errorf("sweep transaction %s: %s %s", x.ID, x.Action, x.Asset)
+		}
+	}
+	last, err := f.c.WithPageSize(1).SweepTransactions(ctx, idle.ID, "")
+	if err != nil || !equalIDs(last, ts) {
+		t.Fatalf("last instance in pages of 1: %d (%v), want the %d of %s", len(last), err, len(ts), tr.InstanceID)
+	}
+	// The instance's transactions can be read one by one and frozen.
+	if got, err := f.c.Transaction(ctx, ts[0].ID); err != nil || got.ID != ts[0].ID {
+		t.Fatalf("sweep transaction by id: %v", err)
+	}
+	_, err = f.c.TriggerSweep(ctx, idle.ID, client.NewMutationID())
+	wantWalletErr(t, err, http.StatusBadRequest, apierr.GRPCFailedPrecondition, "ERR017.006", apierr.ClassState)
+	if none, err := f.c.SweepTransactions(ctx, idle.ID, "00000000-0000-4000-8000-000000000000"); err != nil || len(none) != 0 {
+		t.Fatalf("missing instance: %d, %v; want none", len(none), err)
+	}
+}
+
+func equalIDs(a, b []wallet.Transaction) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	in := map[string]bool{}
+	for _, x := range b {
+		in[x.ID] = true
+	}
+	for _, x := range a {
+		if !in[x.ID] {
+			return false
+		}
+	}
+	return true
+}
+
+// A freeze meets wallet code 14 (not processed), then an answer that
+// cannot be read (processed, lost), then succeeds: every attempt carries
+// the same mutationId and the freeze is applied once.
+func TestFreezeRetriesWithSameMutationID(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	f := e.static(t, "transactions")
+	all, err := f.c.Transactions(ctx, wallet.ListFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx := pick(t, all, "freezable", freezable)
+	f.waits.then = func(n int) {
+		switch n {
+		case 1:
+			e.faults(t, sandbox.FaultSettings{MalformedRate: 1})
+		default:
+			e.faults(t, sandbox.FaultSettings{})
+		}
+	}
+	start := len(f.results.all())
+	e.faults(t, sandbox.FaultSettings{UnavailableRate: 1})
+	mid := client.NewMutationID()
+	got, err := f.c.Freeze(ctx, tx.ID, "hold for review", mid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !got.FreezeInfo.IsFrozen {
+		t.Fatal("not frozen")
+	}
+	res := f.results.all()[start:]
+	if len(res) != 3 {
+		t.Fatalf("%d attempts, want 3: %v", len(res), res)
+	}
+	if e, ok := apierr.As(res[0]); !ok || e.GRPCCode != apierr.GRPCUnavailable || e.HTTPStatus != http.StatusServiceUnavailable || e.Class != apierr.ClassRetry {
+		t.Fatalf("first attempt: %v, want wallet code 14", res[0])
+	}
+	if e, ok := apierr.As(res[1]); !ok || e.Class != apierr.ClassMalformed {
+		t.Fatalf("second attempt: %v, want an unreadable answer", res[1])
+	}
+	if res[2] != nil {
+		t.Fatalf("third attempt: %v", res[2])
+	}
+	ids := mutationIDs(t, f.sent.all(), http.MethodPut, "/freeze")
+	if len(ids) != 3 || ids[0] != mid || ids[1] != mid || ids[2] != mid {
+		t.Fatalf("mutationIds sent %v, want %s three times", ids, mid)
+	}
+	if f.waits.count() != 2 {
+		t.Errorf("%d waits, want 2", f.waits.count())
+	}
+	h, err := f.c.FreezeHistory(ctx, tx.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, ev := range h {
+		if ev.MutationID == mid {
+			n++
+		}
+	}
+	if n != 1 || len(h) != len(tx.FreezeInfo.History)+1 {
+		t.Fatalf("freeze applied %d times (history %d events, was %d)", n, len(h), len(tx.FreezeInfo.History))
+	}
+}
+
+func TestTriggerSweepRetriesOnUnavailable(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	f := e.static(t, "transactions")
+	sws, err := f.c.Sweeps(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var idle wallet.SweepConfig
+	for _, s := range sws {
+		if !s.SweepRunning {
+			idle = s
+		}
+	}
+	f.waits.then = func(int) { e.faults(t, sandbox.FaultSettings{}) }
+	e.faults(t, sandbox.FaultSettings{UnavailableRate: 1})
+	mid := client.NewMutationID()
+	tr, err := f.c.TriggerSweep(ctx, idle.ID, mid)
+	if err != nil || tr.InstanceID == "" {
+		t.Fatalf("trigger: %+v, %v", tr, err)
+	}
+	ids := mutationIDs(t, f.sent.all(), http.MethodPost, "/trigger")
+	if len(ids) != 2 || ids[0] != mid || ids[1] != mid || f.waits.count() != 1 {
+		t.Fatalf("mutationIds sent %v after %d waits, want %s twice after 1", ids, f.waits.count(), mid)
+	}
+}
+
+// Wrong credentials are a configuration error (400 ERR000.020, never 401):
+// not retried, and nothing else is sent.
+func TestBadCredentialsNotRetried(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	var tokenCalls atomic.Int32
+	hc := &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
+		tokenCalls.Add(1)
+		return http.DefaultTransport.RoundTrip(r)
+	})}
+	f := e.with(t, auth.NewWallet(auth.WalletConfig{BaseURL: e.srv.Endpoints().Wallet, ClientID: "transactions",
+		ClientSecret: auth.NewSecret("not-the-secret"), HTTP: hc}))
+	_, err := f.c.Vaults(ctx)
+	wantWalletErr(t, err, http.StatusBadRequest, apierr.GRPCInvalidArgument, "ERR000.020", apierr.ClassOperator)
+	if strings.Contains(err.Error(), "not-the-secret") {
+		t.Fatal("the secret appears in the error")
+	}
+	_, err = f.c.TriggerSweep(ctx, "00000000-0000-4000-8000-000000000000", client.NewMutationID())
+	wantWalletErr(t, err, http.StatusBadRequest, apierr.GRPCInvalidArgument, "ERR000.020", apierr.ClassOperator)
+	if n := tokenCalls.Load(); n != 2 {
+		t.Errorf("%d token requests for 2 calls, want 2 (no retry)", n)
+	}
+	if f.waits.count() != 0 || len(f.sent.all()) != 0 {
+		t.Errorf("%d waits and %d interface requests, want none", f.waits.count(), len(f.sent.all()))
+	}
+}
+
+type roundTripFunc func(*http.Request) (*http.Response, error)
+
+func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
+
+// A freeze whose answer is not the transaction is followed by a read.
+func TestFreezeAnswerNotTheTransaction(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	f := e.static(t, "transactions")
+	all, err := f.c.Transactions(ctx, wallet.ListFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tx := pick(t, all, "freezable", freezable)
+	f.sent.rewrite = func(r *http.Request, resp *http.Response) {
+		if r.Method == http.MethodPut && resp.StatusCode == http.StatusOK {
+			resp.Body.Close()
+			resp.Body = io.NopCloser(strings.NewReader(`{"mutationId":"accepted"}`))
+			resp.ContentLength = -1
+		}
+	}
+	got, err := f.c.Freeze(ctx, tx.ID, "hold", client.NewMutationID())
+	if err != nil || got.ID != tx.ID || !got.FreezeInfo.IsFrozen {
+		t.Fatalf("freeze: %s frozen %v, %v", got.ID, got.FreezeInfo.IsFrozen, err)
+	}
+	reqs := f.sent.all()
+	if last := reqs[len(reqs)-1]; last.method != http.MethodGet || !strings.HasSuffix(last.path, "/transactions/"+tx.ID) {
+		t.Fatalf("last request %s %s, want the transaction read", last.method, last.path)
+	}
+}
+
+func TestArgumentsRefusedBeforeSending(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	f := e.static(t, "transactions")
+	id := "00000000-0000-4000-8000-000000000000"
+	for _, c := range []struct {
+		err  error
+		call func() error
+	}{
+		{client.ErrMutationID, func() error { _, err := f.c.Freeze(ctx, id, "r", "not-a-uuid"); return err }},
+		{client.ErrMutationID, func() error { _, err := f.c.Unfreeze(ctx, id, "r", ""); return err }},
+		{client.ErrNoReason, func() error { _, err := f.c.Freeze(ctx, id, "  ", client.NewMutationID()); return err }},
+		{client.ErrNoID, func() error { _, err := f.c.Freeze(ctx, "", "r", client.NewMutationID()); return err }},
+		{client.ErrMutationID, func() error { _, err := f.c.TriggerSweep(ctx, id, "x"); return err }},
+		{client.ErrNoID, func() error { _, err := f.c.Wallet(ctx, ""); return err }},
+	} {
+		if err := c.call(); !errors.Is(err, c.err) {
+			t.Errorf("got %v, want %v", err, c.err)
+		}
+	}
+	if n := len(f.sent.all()); n != 0 {
+		t.Errorf("%d requests sent", n)
+	}
+	if !client.ValidMutationID(client.NewMutationID()) {
+		t.Error("NewMutationID is not valid")
+	}
+}
