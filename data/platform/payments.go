@@ -1,0 +1,106 @@
+package platform
+
+import (
+	"context"
+	"slices"
+	"sync"
+	"time"
+
+	"treasury/data/live"
+	"treasury/data/payments"
+	payclient "treasury/data/payments/client"
+)
+
+// PaymentWindow is how far back the payments held at start reach.
+const PaymentWindow = 24 * time.Hour
+
+// paymentOverlap is read again on each poll, so a payment initiated near
+// the previous poll's instant is not missed whatever the clocks' skew.
+const paymentOverlap = time.Minute
+
+// idsPerFilter bounds the paymentIds of one filter request.
+const idsPerFilter = 100
+
+// paymentFeed keeps the payments of the window and every payment in flight
+// current by polling the v3 filter (the spec's polling alternative to
+// webhooks): each poll reads the payments in an in-flight state, those
+// initiated since the last poll, and, by id, those held as in flight that
+// the in-flight read no longer returns (they reached a final state).
+// Merging never moves a payment back (live.MergePayments), so a poll that
+// races a webhook cannot undo it.
+type paymentFeed struct {
+	c     *payclient.Client
+	now   func() time.Time
+	store func() *live.Store
+
+	mu    sync.Mutex
+	since time.Time
+}
+
+func inFlightStates() []payments.State {
+	return []payments.State{payments.Quoted, payments.AwaitingFunding, payments.Initiated, payments.Validating, payments.Transferring}
+}
+
+func (f *paymentFeed) fetch(ctx context.Context) (any, error) {
+	now := f.now()
+	f.mu.Lock()
+	since := f.since
+	f.mu.Unlock()
+	if since.IsZero() {
+		since = now.Add(-PaymentWindow)
+	}
+	since = since.Add(-paymentOverlap)
+
+	inflight, err := f.c.AllFiltered(ctx, payments.Filter{PaymentStates: inFlightStates()})
+	if err != nil {
+		return nil, err
+	}
+	recent, err := f.c.AllFiltered(ctx, payments.Filter{AfterTimestamp: &since})
+	if err != nil {
+		return nil, err
+	}
+	got := append(inflight, recent...)
+	seen := make(map[string]struct{}, len(got))
+	for _, p := range got {
+		seen[p.PaymentID] = struct{}{}
+	}
+	var gone []string
+	if st := f.store(); st != nil {
+		if ps, ok := st.Snapshot(live.Payments).Data.(*live.PaymentSet); ok {
+			for i := range ps.Len() {
+				p := ps.At(i)
+				if _, ok := seen[p.PaymentID]; !ok && p.PaymentState.InFlight() {
+					gone = append(gone, p.PaymentID)
+				}
+			}
+		}
+	}
+	for ids := range slices.Chunk(gone, idsPerFilter) {
+		moved, err := f.c.AllFiltered(ctx, payments.Filter{PaymentIDs: ids})
+		if err != nil {
+			return nil, err
+		}
+		got = append(got, moved...)
+	}
+	f.mu.Lock()
+	f.since = now
+	f.mu.Unlock()
+	return got, nil
+}
+
+// stateCountSamples charts how many payments are held in each state.
+func (p *Platform) stateCountSamples(data any) []live.Sample {
+	ps, ok := data.(*live.PaymentSet)
+	if !ok {
+		return nil
+	}
+	return countSamples(ps.CountByState(), p.now())
+}
+
+func countSamples(counts map[payments.State]int, at time.Time) []live.Sample {
+	out := make([]live.Sample, 0, len(counts))
+	for st, n := range counts {
+		out = append(out, live.Sample{Series: live.SeriesStateCount + string(st), At: at, Value: float64(n)})
+	}
+	return out
+}

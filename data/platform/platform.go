@@ -1,0 +1,176 @@
+// Package platform builds, from one resolved configuration profile, the
+// clients of the five interfaces (each on the shared transport, its token
+// source and the request log) and the live store with its feeds: what to
+// poll, how often, how to fold, chart and alert on it. It is the one place
+// that knows which client fills which live topic; main and the SSH server
+// open a Platform, views receive its store and clients.
+package platform
+
+import (
+	"context"
+	"crypto/ed25519"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"treasury/config"
+	"treasury/data/apierr"
+	"treasury/data/auth"
+	"treasury/data/custody"
+	"treasury/data/liquidity"
+	"treasury/data/live"
+	payclient "treasury/data/payments/client"
+	"treasury/data/reporting"
+	"treasury/data/transport"
+	walletclient "treasury/data/wallet/client"
+)
+
+// Options tune Open.
+type Options struct {
+	// Now is the clock of the store, the token caches and the windows; nil
+	// means time.Now. The embedded sandbox passes its own clock.
+	Now func() time.Time
+	// Log receives one record per request; nil logs nothing.
+	Log *slog.Logger
+	// HTTP sends every request; nil means a default client.
+	HTTP *http.Client
+	// Sleep replaces the retry waits (tests); nil waits for real.
+	Sleep func(ctx context.Context, d time.Duration) error
+	// UserAgent is sent with every request.
+	UserAgent string
+}
+
+// Platform is the clients of one profile and the live store they feed. An
+// interface the profile does not configure has a nil client and no feeds.
+type Platform struct {
+	Config    *config.Config
+	Liquidity *liquidity.Client
+	Payments  *payclient.Client
+	Reporting *reporting.Client
+	// Wallet reads with the profile's monitoring credential. When
+	// configured, WalletControls reads policies and limits (CONTROLS with
+	// policy:* and keylimit:*) and WalletTransactions freezes, unfreezes
+	// and triggers sweeps (TRANSACTIONS).
+	Wallet             *walletclient.Client
+	WalletControls     *walletclient.Client
+	WalletTransactions *walletclient.Client
+	Custody            *custody.Client
+	// CustodyCanSign says whether the profile has a signing key for intents.
+	CustodyCanSign bool
+	Store          *live.Store
+
+	paymentsToken *auth.Cached
+	now           func() time.Time
+}
+
+// Open builds the clients and the store (not yet started: call Start).
+func Open(cfg *config.Config, o Options) (*Platform, error) {
+	if cfg == nil {
+		return nil, errors.New("platform: no configuration")
+	}
+	if cfg.Embedded != nil {
+		return nil, errors.New("platform: the embedded sandbox must be started and its endpoints put in the configuration first")
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	p := &Platform{Config: cfg, now: o.Now}
+	var store *live.Store
+	observe := func(iface apierr.Interface, path string, _ int, d time.Duration, err error) {
+		if store != nil {
+			store.Observe(iface, path, d, err)
+		}
+	}
+	tc := func(iface apierr.Interface, base string, src auth.Source) (*transport.Client, error) {
+		return transport.New(transport.Config{Interface: iface, BaseURL: base, Auth: src, HTTP: o.HTTP,
+			Sleep: o.Sleep, Now: o.Now, Log: o.Log, OnResult: observe, UserAgent: o.UserAgent})
+	}
+	if err := p.build(cfg, o, tc); err != nil {
+		return nil, err
+	}
+	store = live.New(live.Options{Feeds: p.feeds(), Now: o.Now})
+	p.Store = store
+	return p, nil
+}
+
+type transportFunc func(iface apierr.Interface, base string, src auth.Source) (*transport.Client, error)
+
+func (p *Platform) build(cfg *config.Config, o Options, tc transportFunc) error {
+	if c := cfg.Liquidity; c != nil {
+		t, err := tc(apierr.Liquidity, c.BaseURL, auth.NewStatic(auth.NewSecret(c.Token.Reveal())))
+		if err != nil {
+			return fmt.Errorf("liquidity: %w", err)
+		}
+		p.Liquidity = liquidity.New(t, liquidity.Options{Now: o.Now})
+	}
+	if c := cfg.Payments; c != nil {
+		p.paymentsToken = auth.NewPayments(auth.PaymentsConfig{AuthURL: c.AuthURL, ClientID: c.ClientID,
+			ClientSecret: auth.NewSecret(c.ClientSecret.Reveal()), Audience: c.Audience, HTTP: o.HTTP,
+			CachedOptions: auth.CachedOptions{Now: o.Now}})
+		t, err := tc(apierr.Payments, c.BaseURL, p.paymentsToken)
+		if err != nil {
+			return fmt.Errorf("payments: %w", err)
+		}
+		at, err := tc(apierr.Auth, c.AuthURL, p.paymentsToken)
+		if err != nil {
+			return fmt.Errorf("payments auth: %w", err)
+		}
+		p.Payments = payclient.New(t, payclient.Options{Now: o.Now, Auth: at})
+		if r := cfg.Reporting; r != nil {
+			rt, err := tc(apierr.Reporting, r.BaseURL, p.paymentsToken)
+			if err != nil {
+				return fmt.Errorf("reporting: %w", err)
+			}
+			p.Reporting = reporting.New(rt)
+		}
+	}
+	if c := cfg.Wallet; c != nil {
+		mk := func(cl config.Client) (*walletclient.Client, error) {
+			src := auth.NewWallet(auth.WalletConfig{BaseURL: c.BaseURL, ClientID: cl.ClientID,
+				ClientSecret: auth.NewSecret(cl.ClientSecret.Reveal()), HTTP: o.HTTP, CachedOptions: auth.CachedOptions{Now: o.Now}})
+			t, err := tc(apierr.Wallet, c.BaseURL, src)
+			if err != nil {
+				return nil, fmt.Errorf("wallet: %w", err)
+			}
+			return walletclient.New(t), nil
+		}
+		var err error
+		if p.Wallet, err = mk(c.Client); err != nil {
+			return err
+		}
+		if c.Controls != nil {
+			if p.WalletControls, err = mk(*c.Controls); err != nil {
+				return err
+			}
+		}
+		if c.Transactions != nil {
+			if p.WalletTransactions, err = mk(*c.Transactions); err != nil {
+				return err
+			}
+		}
+	}
+	if c := cfg.Custody; c != nil {
+		t, err := tc(apierr.Custody, c.BaseURL, auth.NewStatic(auth.NewSecret(c.Token.Reveal())))
+		if err != nil {
+			return fmt.Errorf("custody: %w", err)
+		}
+		var signer custody.Signer
+		if k, ok := c.SigningKey.(ed25519.PrivateKey); ok {
+			signer = custody.Signer{UserID: c.UserID, Key: k}
+			p.CustodyCanSign = true
+		}
+		p.Custody = custody.New(t, c.DomainID, signer).WithClock(o.Now)
+	}
+	return nil
+}
+
+// Start starts polling; it stops when ctx ends or on Close.
+func (p *Platform) Start(ctx context.Context) { p.Store.Start(ctx) }
+
+// Close stops the store.
+func (p *Platform) Close() { p.Store.Close() }
+
+// Now is the platform's clock.
+func (p *Platform) Now() time.Time { return p.now() }

@@ -1,0 +1,121 @@
+package platform_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"treasury/config"
+	"treasury/data/custody"
+	"treasury/data/liquidity"
+	"treasury/data/live"
+	"treasury/data/payments"
+	"treasury/data/platform"
+	"treasury/data/reporting"
+	"treasury/data/sandbox/sandboxtest"
+	"treasury/data/wallet"
+)
+
+// TestEveryTopicFilledFromSandbox opens a platform on the sandbox profile
+// and reads each topic once: each holds the type topics.go promises, with
+// records in it.
+func TestEveryTopicFilledFromSandbox(t *testing.T) {
+	srv := sandboxtest.Listen(t, sandboxtest.Options())
+	cfg := srv.Profile(config.Builtin())
+	p, err := platform.Open(cfg, platform.Options{Now: srv.Clock().Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	ctx := context.Background()
+	check := func(topic live.Topic, n func(any) int) {
+		t.Helper()
+		snap := p.Store.FetchNow(ctx, topic)
+		if snap.Err != nil {
+			t.Fatalf("%s: %v", topic, snap.Err)
+		}
+		if snap.FetchedAt.IsZero() {
+			t.Fatalf("%s: no fetch time", topic)
+		}
+		if got := n(snap.Data); got == 0 {
+			t.Fatalf("%s: no records (%T)", topic, snap.Data)
+		}
+	}
+	check(live.Quotes, func(d any) int { return len(d.([]liquidity.Quote)) })
+	check(live.Trades, func(d any) int { return len(d.([]liquidity.Trade)) })
+	check(live.LiquidityBalances, func(d any) int { return len(d.([]liquidity.Balance)) })
+	check(live.Payments, func(d any) int { return d.(*live.PaymentSet).Len() })
+	check(live.PaymentBalances, func(d any) int { return len(d.(payments.Balances).Balances) })
+	check(live.TokenExpiry, func(d any) int {
+		if d.(time.Time).After(srv.Clock().Now()) {
+			return 1
+		}
+		return 0
+	})
+	check(live.Identities, func(d any) int { return len(d.([]payments.Identity)) })
+	check(live.Ledger, func(d any) int { return len(d.([]payments.LedgerTransaction)) })
+	check(live.Reports, func(d any) int { return len(d.([]reporting.Report)) })
+	check(live.Vaults, func(d any) int { return len(d.([]wallet.Vault)) })
+	check(live.Wallets, func(d any) int { return len(d.([]wallet.Wallet)) })
+	check(live.Transactions, func(d any) int { return len(d.([]wallet.Transaction)) })
+	check(live.Sweeps, func(d any) int { return len(d.([]wallet.SweepConfig)) })
+	check(live.WalletWebhooks, func(d any) int { return len(d.([]wallet.Webhook)) })
+	check(live.Subscriptions, func(d any) int { return len(d.([]wallet.Subscription)) })
+	check(live.Counterparties, func(d any) int { return len(d.([]wallet.Counterparty)) })
+	check(live.Endpoints, func(d any) int { return len(d.([]custody.Endpoint)) })
+
+	if h := p.Store.Series(live.SeriesRate); len(h) == 0 {
+		t.Fatal("no rate series after a quotes fetch")
+	}
+	for _, hl := range p.Store.Health() {
+		if hl.LastError != nil {
+			t.Fatalf("%s unhealthy: %v", hl.Interface, hl.LastError)
+		}
+	}
+}
+
+// TestPaymentsFollowStateChanges: a payment held in flight reaches its
+// final state through the poll even when it no longer matches the
+// in-flight filter.
+func TestPaymentsFollowStateChanges(t *testing.T) {
+	srv := sandboxtest.Listen(t, sandboxtest.Options())
+	p, err := platform.Open(srv.Profile(config.Builtin()), platform.Options{Now: srv.Clock().Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	ctx := context.Background()
+	srv.AdvanceClock(10 * time.Minute) // live traffic starts payments
+	ps := p.Store.FetchNow(ctx, live.Payments).Data.(*live.PaymentSet)
+	var inflight []string
+	for i := range ps.Len() {
+		if ps.At(i).PaymentState.InFlight() {
+			inflight = append(inflight, ps.At(i).PaymentID)
+		}
+	}
+	if len(inflight) == 0 {
+		t.Fatal("the sandbox world has no payment in flight")
+	}
+	srv.AdvanceClock(6 * time.Hour)
+	ps = p.Store.FetchNow(ctx, live.Payments).Data.(*live.PaymentSet)
+	moved := 0
+	for _, id := range inflight {
+		got, ok := ps.Get(id)
+		if !ok {
+			t.Fatalf("payment %s dropped", id)
+		}
+		want, err := p.Payments.Get(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.PaymentState != want.PaymentState {
+			t.Fatalf("payment %s held as %s, the platform says %s", id, got.PaymentState, want.PaymentState)
+		}
+		if !got.PaymentState.InFlight() {
+			moved++
+		}
+	}
+	if moved == 0 {
+		t.Fatal("no payment left flight in 6 hours: the test proves nothing")
+	}
+}

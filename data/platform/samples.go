@@ -1,0 +1,112 @@
+package platform
+
+import (
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"treasury/data/liquidity"
+	"treasury/data/live"
+	"treasury/data/payments"
+)
+
+// Sustained declines (spec 7.1 rule 4, USR_062 to USR_067): this many
+// payments declined within DeclineWindow raise a medium alert.
+const (
+	DeclineThreshold = 5
+	DeclineWindow    = 15 * time.Minute
+)
+
+func liquidityBalanceSamples(data any) []live.Sample {
+	bs := data.([]liquidity.Balance)
+	out := make([]live.Sample, 0, len(bs))
+	for _, b := range bs {
+		f, _ := b.Available.Float64()
+		at := b.UpdatedAt
+		out = append(out, live.Sample{Series: live.SeriesLiquidityBalance + b.Asset, At: at, Value: f})
+	}
+	return out
+}
+
+func paymentBalanceSamples(data any) []live.Sample {
+	bs := data.(payments.Balances)
+	out := make([]live.Sample, 0, len(bs.Balances))
+	for _, b := range bs.Balances {
+		f, _ := b.AvailableBalance.Float64()
+		out = append(out, live.Sample{Series: live.SeriesPaymentsBalance + b.Currency, At: bs.Timestamp, Value: f})
+	}
+	return out
+}
+
+// lowBalance is the alert for an available balance under the profile's
+// threshold for its currency.
+func lowBalance(where, currency string, available, threshold decimal.Decimal, topic live.Topic, now time.Time) live.Alert {
+	return live.Alert{
+		Key:      "low-balance:" + where + ":" + currency,
+		Severity: live.Medium,
+		Code:     "LOW_BALANCE",
+		Title:    fmt.Sprintf("%s %s balance %s is below %s", where, currency, available.String(), threshold.String()),
+		Guidance: "Fund the account or slow outgoing payments in " + currency + ".",
+		Since:    now, Last: now, Count: 1, Topic: topic, Ref: currency,
+	}
+}
+
+func (p *Platform) lowLiquidity(data any, now time.Time) []live.Alert {
+	var out []live.Alert
+	for _, b := range data.([]liquidity.Balance) {
+		if t, ok := p.Config.Alerts.LowBalance[b.Asset]; ok && b.Available.LessThan(t) {
+			out = append(out, lowBalance("liquidity", b.Asset, b.Available, t, live.LiquidityBalances, now))
+		}
+	}
+	return out
+}
+
+func (p *Platform) lowPayments(data any, now time.Time) []live.Alert {
+	var out []live.Alert
+	for _, b := range data.(payments.Balances).Balances {
+		if t, ok := p.Config.Alerts.LowBalance[b.Currency]; ok && b.AvailableBalance.LessThan(t) {
+			out = append(out, lowBalance("payments", b.Currency, b.AvailableBalance.Decimal, t, live.PaymentBalances, now))
+		}
+	}
+	return out
+}
+
+// declineAlerts raises one medium alert while payments keep being
+// declined (USR_062 to USR_067: the receiving side refuses them), pointing
+// at the newest one.
+func declineAlerts(data any, now time.Time) []live.Alert {
+	ps, ok := data.(*live.PaymentSet)
+	if !ok {
+		return nil
+	}
+	var recent []*payments.Payment
+	cut := now.Add(-DeclineWindow)
+	for i := ps.Len() - 1; i >= 0; i-- {
+		p := ps.At(i)
+		if p.PaymentState == payments.Declined && !p.LastStateUpdatedAt.Before(cut) {
+			recent = append(recent, p)
+		}
+	}
+	if len(recent) < DeclineThreshold {
+		return nil
+	}
+	newest := slices.MaxFunc(recent, func(a, b *payments.Payment) int { return a.LastStateUpdatedAt.Compare(b.LastStateUpdatedAt) })
+	return []live.Alert{{
+		Key: "declines", Severity: live.Medium, Code: "USR_062..USR_067",
+		Title:    fmt.Sprintf("%d payments declined in the last %s", len(recent), DeclineWindow),
+		Guidance: "Sustained declines: check the destinations' details and limits with the operator before retrying.",
+		Since:    recent[len(recent)-1].LastStateUpdatedAt, Last: newest.LastStateUpdatedAt, Count: len(recent),
+		Topic:    live.Payments, Ref: newest.PaymentID,
+	}}
+}
+
+// newestLedgerFirst orders ledger transactions newest first.
+func newestLedgerFirst(txs []payments.LedgerTransaction, err error) (any, error) {
+	if err != nil {
+		return nil, err
+	}
+	slices.SortStableFunc(txs, func(a, b payments.LedgerTransaction) int { return b.CreatedDttm.Compare(a.CreatedDttm) })
+	return txs, nil
+}

@@ -1,0 +1,39 @@
+package sandbox
+
+import (
+	"strings"
+
+	"treasury/config"
+	"treasury/data/wallet"
+)
+
+// Profile points every interface of base (the built-in sandbox profile,
+// or any profile whose refresh and alert settings should apply) at this
+// running sandbox with its credentials: the dashboard's configuration for
+// the embedded sandbox, and the one tests open a platform with. The
+// custody signing key is the sandbox operator's.
+func (s *Server) Profile(base *config.Config) *config.Config {
+	cfg := *base
+	ep := s.Endpoints()
+	c := s.Credentials()
+	cfg.Embedded = nil
+	cfg.Liquidity = &config.Liquidity{BaseURL: ep.Liquidity, Token: config.NewSecret(c.LiquidityToken)}
+	cfg.Payments = &config.Payments{BaseURL: ep.Payments, AuthURL: ep.Auth, Audience: c.PaymentsAudience,
+		ClientID: c.PaymentsClientID, ClientSecret: config.NewSecret(c.PaymentsClientSecret)}
+	cfg.Reporting = &config.Reporting{BaseURL: ep.Reporting}
+	cfg.Wallet = &config.Wallet{BaseURL: ep.Wallet}
+	for _, wc := range c.Wallet {
+		cl := config.Client{ClientID: wc.ClientID, ClientSecret: config.NewSecret(wc.ClientSecret)}
+		switch strings.ToUpper(wc.Type) {
+		case wallet.CredMonitoring:
+			cfg.Wallet.Client = cl
+		case wallet.CredControls:
+			cfg.Wallet.Controls = &cl
+		case wallet.CredTransactions:
+			cfg.Wallet.Transactions = &cl
+		}
+	}
+	cfg.Custody = &config.Custody{BaseURL: ep.Custody, DomainID: c.CustodyDomainID, UserID: OperatorID(s.Seed()),
+		Token: config.NewSecret(c.CustodyToken), SigningKey: OperatorKey(s.Seed())}
+	return &cfg
+}
