@@ -130,6 +130,13 @@ func (s *Server) handle(next ssh.Handler) ssh.Handler {
 		if msg := reason.notice(s.opts.IdleTimeout); msg != "" {
 			_, _ = io.WriteString(sess.Stderr(), msg)
 		}
+		status := 0
+		if err != nil {
+			status = 1
+		}
+		// The exit status goes out before the session counts as ended, so
+		// that shutdown, which then closes the connections, cannot cut it.
+		_ = sess.Exit(status)
 		s.release(st)
 		attrs := append(id.attrs(), "duration", time.Since(start).Round(time.Millisecond), "reason", string(reason))
 		if err != nil {

@@ -1,0 +1,366 @@
+package serve
+
+import (
+	"bytes"
+	"context"
+	"crypto/ed25519"
+	"crypto/rand"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	gossh "golang.org/x/crypto/ssh"
+)
+
+// waitLimit bounds every wait for something to happen in these tests.
+const waitLimit = 10 * time.Second
+
+// testKey is a client key pair.
+type testKey struct {
+	signer gossh.Signer
+	line   string // its authorized_keys line, without options
+}
+
+func newTestKey(tb testing.TB, comment string) testKey {
+	tb.Helper()
+	_, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	signer, err := gossh.NewSignerFromKey(priv)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	line := strings.TrimSpace(string(gossh.MarshalAuthorizedKey(signer.PublicKey()))) + " " + comment
+	return testKey{signer: signer, line: line}
+}
+
+func (k testKey) fingerprint() string { return gossh.FingerprintSHA256(k.signer.PublicKey()) }
+
+// event is something a test model or its cleanup reports.
+type event struct {
+	user string
+	kind string // "start", "size", "cleanup"
+	s    Session
+	size tea.WindowSizeMsg
+}
+
+// events collects what the test models report; next takes them in order
+// per user and kind.
+type events struct {
+	mu      sync.Mutex
+	list    []event
+	changed chan struct{}
+}
+
+func newEvents() *events { return &events{changed: make(chan struct{}, 1)} }
+
+func (ev *events) send(e event) {
+	ev.mu.Lock()
+	ev.list = append(ev.list, e)
+	ev.mu.Unlock()
+	select {
+	case ev.changed <- struct{}{}:
+	default:
+	}
+}
+
+// take removes and returns the first event of kind for user.
+func (ev *events) take(user, kind string) (event, bool) {
+	ev.mu.Lock()
+	defer ev.mu.Unlock()
+	for i, e := range ev.list {
+		if e.user == user && e.kind == kind {
+			ev.list = append(ev.list[:i], ev.list[i+1:]...)
+			return e, true
+		}
+	}
+	return event{}, false
+}
+
+// next waits for the next event of kind for user.
+func (ev *events) next(tb testing.TB, user, kind string) event {
+	tb.Helper()
+	t := time.NewTimer(waitLimit)
+	defer t.Stop()
+	for {
+		if e, ok := ev.take(user, kind); ok {
+			return e
+		}
+		select {
+		case <-ev.changed:
+		case <-t.C:
+			tb.Fatalf("no %s event for %s within %s", kind, user, waitLimit)
+		}
+	}
+}
+
+// testModel shows who it serves and the size it was told.
+type testModel struct {
+	s    Session
+	ev   *events
+	size tea.WindowSizeMsg
+}
+
+func (m *testModel) Init() tea.Cmd { return nil }
+
+func (m *testModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.size = msg
+		m.ev.send(event{user: m.s.User, kind: "size", size: msg})
+	case tea.KeyMsg:
+		if msg.String() == "q" {
+			return m, tea.Quit
+		}
+	}
+	return m, nil
+}
+
+func (m *testModel) View() string {
+	return fmt.Sprintf("hello %s role=%s size=%dx%d", m.s.User, m.s.Role, m.size.Width, m.size.Height)
+}
+
+func testNewModel(ev *events) func(context.Context, Session) (tea.Model, func(), error) {
+	return func(_ context.Context, s Session) (tea.Model, func(), error) {
+		ev.send(event{user: s.User, kind: "start", s: s})
+		return &testModel{s: s, ev: ev}, func() { ev.send(event{user: s.User, kind: "cleanup", s: s}) }, nil
+	}
+}
+
+// logRecords captures the server's log.
+type logRecords struct {
+	mu   sync.Mutex
+	recs []slog.Record
+	ch   chan slog.Record
+}
+
+func (l *logRecords) Enabled(context.Context, slog.Level) bool { return true }
+func (l *logRecords) Handle(_ context.Context, r slog.Record) error {
+	l.mu.Lock()
+	l.recs = append(l.recs, r.Clone())
+	l.mu.Unlock()
+	select {
+	case l.ch <- r.Clone():
+	default:
+	}
+	return nil
+}
+func (l *logRecords) WithAttrs([]slog.Attr) slog.Handler { return l }
+func (l *logRecords) WithGroup(string) slog.Handler      { return l }
+
+// next waits for the next record with message msg.
+func (l *logRecords) next(tb testing.TB, msg string) map[string]string {
+	tb.Helper()
+	t := time.NewTimer(waitLimit)
+	defer t.Stop()
+	for {
+		select {
+		case r := <-l.ch:
+			if r.Message == msg {
+				attrs := map[string]string{}
+				r.Attrs(func(a slog.Attr) bool { attrs[a.Key] = a.Value.String(); return true })
+				return attrs
+			}
+		case <-t.C:
+			tb.Fatalf("no log %q within %s", msg, waitLimit)
+		}
+	}
+}
+
+// testServer runs a Server on loopback.
+type testServer struct {
+	*Server
+	addr    string
+	hostKey gossh.PublicKey
+	keyFile string
+	logs    *logRecords
+	ev      *events
+	cancel  context.CancelFunc
+	done    chan error
+}
+
+// startServer serves the authorized keys lines with o as the base options
+// (NewModel defaults to testModel).
+func startServer(tb testing.TB, lines []string, o Options) *testServer {
+	tb.Helper()
+	dir := tb.TempDir()
+	o.HostKeyFile = filepath.Join(dir, "host_ed25519")
+	o.AuthorizedKeysFile = filepath.Join(dir, "authorized_keys")
+	writeFile(tb, o.AuthorizedKeysFile, strings.Join(lines, "\n")+"\n")
+	ts := &testServer{keyFile: o.AuthorizedKeysFile, logs: &logRecords{ch: make(chan slog.Record, 256)}, ev: newEvents()}
+	o.Log = slog.New(ts.logs)
+	if o.NewModel == nil {
+		o.NewModel = testNewModel(ts.ev)
+	}
+	srv, err := New(o)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	ts.Server = srv
+	ts.hostKey = hostPublicKey(tb, o.HostKeyFile)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	ts.addr = ln.Addr().String()
+	ctx, cancel := context.WithCancel(context.Background())
+	ts.cancel, ts.done = cancel, make(chan error, 1)
+	go func() { ts.done <- srv.Serve(ctx, ln) }()
+	tb.Cleanup(func() { ts.stop(tb) })
+	return ts
+}
+
+// stop cancels Serve and waits for it to return.
+func (ts *testServer) stop(tb testing.TB) error {
+	tb.Helper()
+	ts.cancel()
+	select {
+	case err, ok := <-ts.done:
+		if ok {
+			close(ts.done)
+		}
+		return err
+	case <-time.After(2 * shutdownGrace):
+		tb.Fatal("Serve did not return after its context ended")
+	}
+	return nil
+}
+
+func hostPublicKey(tb testing.TB, path string) gossh.PublicKey {
+	tb.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	signer, err := gossh.ParsePrivateKey(data)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return signer.PublicKey()
+}
+
+func writeFile(tb testing.TB, path, content string) {
+	tb.Helper()
+	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+// dial connects as user with key, checking the server's host key.
+func (ts *testServer) dial(user string, k testKey) (*gossh.Client, error) {
+	return gossh.Dial("tcp", ts.addr, &gossh.ClientConfig{
+		User:            user,
+		Auth:            []gossh.AuthMethod{gossh.PublicKeys(k.signer)},
+		HostKeyCallback: gossh.FixedHostKey(ts.hostKey),
+		Timeout:         waitLimit,
+	})
+}
+
+// term is a client session with a PTY whose output is collected.
+type term struct {
+	client *gossh.Client
+	sess   *gossh.Session
+	stdin  io.WriteCloser
+
+	mu      sync.Mutex
+	out     bytes.Buffer
+	changed chan struct{}
+}
+
+// openTerm dials and starts a shell session with a PTY of term type tty
+// (80x24) and the environment env.
+func (ts *testServer) openTerm(tb testing.TB, user string, k testKey, tty string, env ...string) *term {
+	tb.Helper()
+	c, err := ts.dial(user, k)
+	if err != nil {
+		tb.Fatalf("dial as %s: %v", user, err)
+	}
+	tb.Cleanup(func() { c.Close() })
+	return openOn(tb, c, tty, env...)
+}
+
+func openOn(tb testing.TB, c *gossh.Client, tty string, env ...string) *term {
+	tb.Helper()
+	sess, err := c.NewSession()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for _, kv := range env {
+		name, value, _ := strings.Cut(kv, "=")
+		if err := sess.Setenv(name, value); err != nil {
+			tb.Fatalf("setenv %s: %v", name, err)
+		}
+	}
+	if err := sess.RequestPty(tty, 24, 80, gossh.TerminalModes{}); err != nil {
+		tb.Fatal(err)
+	}
+	t := &term{client: c, sess: sess, changed: make(chan struct{}, 1)}
+	sess.Stdout = writerFunc(t.write)
+	sess.Stderr = writerFunc(t.write)
+	if t.stdin, err = sess.StdinPipe(); err != nil {
+		tb.Fatal(err)
+	}
+	if err := sess.Shell(); err != nil {
+		tb.Fatal(err)
+	}
+	return t
+}
+
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(p []byte) (int, error) { return f(p) }
+
+func (t *term) write(p []byte) (int, error) {
+	t.mu.Lock()
+	t.out.Write(p)
+	t.mu.Unlock()
+	select {
+	case t.changed <- struct{}{}:
+	default:
+	}
+	return len(p), nil
+}
+
+func (t *term) output() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.out.String()
+}
+
+// waitFor waits until the output holds s.
+func (t *term) waitFor(tb testing.TB, s string) {
+	tb.Helper()
+	timer := time.NewTimer(waitLimit)
+	defer timer.Stop()
+	for !strings.Contains(t.output(), s) {
+		select {
+		case <-t.changed:
+		case <-timer.C:
+			tb.Fatalf("output never showed %q; it is %q", s, t.output())
+		}
+	}
+}
+
+// wait waits for the session to end and returns its error (an
+// *gossh.ExitError for a non-zero exit status).
+func (t *term) wait(tb testing.TB) error {
+	tb.Helper()
+	done := make(chan error, 1)
+	go func() { done <- t.sess.Wait() }()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(waitLimit):
+		tb.Fatalf("session did not end; output %q", t.output())
+	}
+	return nil
+}
