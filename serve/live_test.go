@@ -1,0 +1,103 @@
+package serve
+
+import (
+	"context"
+	"fmt"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"treasury/data/live"
+)
+
+// liveModel shows the topic "x" of a shared store, as a dashboard view does.
+type liveModel struct {
+	user  string
+	store *live.Store
+	sub   *live.Subscription
+	data  any
+}
+
+type changedMsg struct{}
+
+func (m *liveModel) wait() tea.Msg {
+	if _, ok := <-m.sub.C(); !ok {
+		return nil
+	}
+	return changedMsg{}
+}
+
+func (m *liveModel) Init() tea.Cmd { return m.wait }
+
+func (m *liveModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if _, ok := msg.(changedMsg); ok {
+		m.data = m.store.Snapshot("x").Data
+		return m, m.wait
+	}
+	return m, nil
+}
+
+func (m *liveModel) View() string { return fmt.Sprintf("%s sees %v", m.user, m.data) }
+
+// newLiveModel subscribes each session to the shared store; its cleanup
+// closes the subscription.
+func newLiveModel(store *live.Store, ev *events) func(context.Context, Session) (tea.Model, func(), error) {
+	return func(_ context.Context, s Session) (tea.Model, func(), error) {
+		sub := store.Subscribe()
+		sub.Watch("x")
+		m := &liveModel{user: s.User, store: store, sub: sub, data: store.Snapshot("x").Data}
+		return m, func() { sub.Close(); ev.send(event{user: s.User, kind: "cleanup"}) }, nil
+	}
+}
+
+func TestSessionsShareOneLiveStorePoll(t *testing.T) {
+	var fetches atomic.Int64
+	store := live.New(live.Options{Feeds: []live.Feed{{
+		Topic: "x", Interval: time.Hour,
+		Fetch: func(context.Context) (any, error) { return fmt.Sprintf("[fetch %d]", fetches.Add(1)), nil },
+	}}})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	store.Start(ctx)
+	defer store.Close()
+
+	alice, bob := newTestKey(t, "alice"), newTestKey(t, "bob")
+	ev := newEvents()
+	ts := startServer(t, []string{alice.line, bob.line}, Options{NewModel: newLiveModel(store, ev)})
+
+	a := ts.openTerm(t, "alice", alice, "xterm")
+	a.waitFor(t, "alice sees [fetch 1]")
+	one := fetches.Load() // what one session costs the platform
+
+	b := ts.openTerm(t, "bob", bob, "xterm")
+	b.waitFor(t, "bob sees [fetch 1]")
+	if n := fetches.Load(); n != one {
+		t.Fatalf("two sessions fetched %d times, one session %d", n, one)
+	}
+	if store.Subscribers() != 2 {
+		t.Fatalf("store has %d subscribers, want 2", store.Subscribers())
+	}
+
+	// The next poll reaches both sessions and is one fetch.
+	store.Refresh("x")
+	next := fmt.Sprintf("[fetch %d]", one+1)
+	a.waitFor(t, "alice sees "+next)
+	b.waitFor(t, "bob sees "+next)
+	if n := fetches.Load(); n != one+1 {
+		t.Fatalf("one refresh for two sessions fetched %d times", n-one)
+	}
+
+	// Leaving frees the subscription at once.
+	a.client.Close()
+	ev.next(t, "alice", "cleanup")
+	if store.Subscribers() != 1 {
+		t.Errorf("store has %d subscribers after alice left, want 1", store.Subscribers())
+	}
+	b.client.Close()
+	ev.next(t, "bob", "cleanup")
+	if store.Subscribers() != 0 {
+		t.Errorf("store has %d subscribers after both left, want 0", store.Subscribers())
+	}
+}
