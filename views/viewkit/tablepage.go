@@ -169,8 +169,8 @@ func (p *TablePage[T]) Render(w, h int) string {
 			}
 		}
 	}
-	p.t.SetSize(w, max(h-used-1, 3))
-	parts = append(parts, p.t.View(), p.t.Footer())
+	p.t.SetSize(w, max(h-used, 3))
+	parts = append(parts, p.t.View())
 	return strings.Join(parts, "\n")
 }
 

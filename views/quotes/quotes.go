@@ -1,0 +1,168 @@
+// Package quotes is the quotes view: the liquidity interface's quotes of a
+// time window, newest first, live, with a rate chart of the selected pair.
+package quotes
+
+import (
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"treasury/data/liquidity"
+	"treasury/data/live"
+	"treasury/ui"
+	"treasury/ui/chart"
+	"treasury/ui/sanitize"
+	"treasury/ui/table"
+	"treasury/views/viewkit"
+)
+
+// Windows the w key cycles through; the first is the default.
+var windows = [...]time.Duration{15 * time.Minute, 30 * time.Minute, 5 * time.Minute}
+
+// View is the quotes view.
+type View struct {
+	viewkit.Stack
+	ctx    *ui.Context
+	page   *viewkit.TablePage[liquidity.Quote]
+	chart  *chart.Line
+	window int
+	pair   string // "" follows the selected row
+	keys   keys
+}
+
+type keys struct{ Window, Pair key.Binding }
+
+// New builds the quotes view.
+func New(ctx *ui.Context) *View {
+	v := &View{ctx: ctx, keys: keys{
+		Window: key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "time window 15m/30m/5m")),
+		Pair:   key.NewBinding(key.WithKeys("P"), key.WithHelp("P", "chart: pin/unpin the selected pair")),
+	}}
+	st := chart.Styles{Axis: ctx.Theme.Muted, Label: ctx.Theme.Muted, Line: ctx.Theme.Accent}
+	if len(ctx.Theme.Series) > 0 {
+		st.Line = ctx.Theme.Series[0]
+	}
+	v.chart = chart.NewLine(st)
+	v.page = viewkit.NewTablePage(ctx, viewkit.TableSpec[liquidity.Quote]{
+		Columns: []table.Column{
+			{Title: "Created (UTC)", Width: 19}, {Title: "Pair", Width: 9}, {Title: "Side", Width: 8},
+			{Title: "Bid", Width: 10, Align: table.Right}, {Title: "Ask", Width: 10, Align: table.Right},
+			{Title: "Base qty", Width: 10, Align: table.Right, Flex: 1}, {Title: "Quote qty", Width: 10, Align: table.Right, Flex: 1},
+			{Title: "Status", Width: 8}, {Title: "Expires", Width: 8}, {Title: "Quote id", Width: 8, Flex: 2},
+		},
+		Topics:   []live.Topic{live.Quotes},
+		Read:     v.read,
+		Row:      v.row,
+		Actions:  []viewkit.Action[liquidity.Quote]{{Key: v.keys.Pair, Run: v.pin}},
+		Above:    v.above,
+		SortCol:  0,
+		SortDesc: true,
+		AboveShare: 0.45,
+		Empty:    "no quotes in the window yet",
+	})
+	v.Stack.Reset(v.page)
+	return v
+}
+
+// Name is the palette name.
+func (v *View) Name() string { return "quotes" }
+
+// Title is the tab label.
+func (v *View) Title() string { return "Quotes" }
+
+// Init does nothing: the store pushes quotes.
+func (v *View) Init() tea.Cmd { return nil }
+
+func (v *View) read() ([]liquidity.Quote, live.Snapshot) {
+	snap := v.ctx.Store.Snapshot(live.Quotes)
+	all, _ := snap.Data.([]liquidity.Quote)
+	cut := v.ctx.Clock().Add(-windows[v.window])
+	n := 0
+	for n < len(all) && !all[n].CreatedAt.Before(cut) { // newest first
+		n++
+	}
+	return all[:n], snap
+}
+
+func (v *View) row(q liquidity.Quote) table.Row {
+	return table.Row{ID: q.QuoteID, Cells: []string{
+		viewkit.Time(q.CreatedAt), sanitize.Line(q.Pair()), sanitize.Line(q.Side),
+		q.BidPrice.String(), q.AskPrice.String(), q.BaseAssetQty.String(), q.QuoteAssetQty.String(),
+		sanitize.Line(q.Status), viewkit.Time(q.ExpiresAt)[11:], sanitize.Line(q.QuoteID),
+	}, Keys: []table.Key{table.Time(q.CreatedAt), {}, {}, table.Decimal(q.BidPrice), table.Decimal(q.AskPrice),
+		table.Decimal(q.BaseAssetQty), table.Decimal(q.QuoteAssetQty), {}, table.Time(q.ExpiresAt)}}
+}
+
+// pin fixes the chart on the selected row's pair, or follows the cursor again.
+func (v *View) pin(q liquidity.Quote) tea.Cmd {
+	if v.pair != "" {
+		v.pair = ""
+		return ui.FlashCmd("chart follows the selected quote")
+	}
+	v.pair = q.Pair()
+	return ui.FlashCmd("chart pinned to " + sanitize.Line(v.pair))
+}
+
+func (v *View) chartPair(sel *liquidity.Quote) string {
+	if v.pair != "" {
+		return v.pair
+	}
+	if sel != nil {
+		return sel.Pair()
+	}
+	if pairs := v.ctx.Store.Series(live.SeriesRate); len(pairs) > 0 {
+		return strings.TrimPrefix(pairs[0], live.SeriesRate)
+	}
+	return ""
+}
+
+func (v *View) above(w, h int, sel *liquidity.Quote) string {
+	pair := v.chartPair(sel)
+	if pair == "" || h < 4 {
+		return ""
+	}
+	title := v.ctx.Theme.Title.Render("mid rate "+sanitize.Line(pair)) + v.ctx.Theme.Muted.Render("  (last 24 h, UTC) · window "+viewkit.Duration(windows[v.window]))
+	v.chart.SetSize(w, h-1)
+	v.chart.SetSeries(pair, v.ctx.Store.History(live.SeriesRate+pair))
+	return title + "\n" + v.chart.View()
+}
+
+// Update handles the window key and delegates the rest to the page.
+func (v *View) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case tea.KeyMsg:
+		if key.Matches(msg, v.keys.Window) {
+			v.window = (v.window + 1) % len(windows)
+			v.page.Reread()
+			return ui.FlashCmd("quotes of the last " + viewkit.Duration(windows[v.window]))
+		}
+	case ui.Open:
+		if len(msg.Args) > 0 {
+			v.page.SetFilter(msg.Args[0])
+		}
+		return v.Stack.Update(ui.StoreChanged{})
+	}
+	return v.Stack.Update(msg)
+}
+
+// Keys are the view's bindings.
+func (v *View) Keys() []key.Binding { return append(v.Stack.Keys(), v.keys.Window) }
+
+// Commands offer ":quotes [pair]".
+func (v *View) Commands() []ui.Command {
+	return []ui.Command{{Name: "quotes", Args: "[pair]", Help: "quotes, filtered to a pair", View: v.Name(),
+		Complete: func(prefix string) []string {
+			var out []string
+			for _, s := range v.ctx.Store.Series(live.SeriesRate) {
+				if p := strings.TrimPrefix(s, live.SeriesRate); strings.HasPrefix(strings.ToUpper(p), strings.ToUpper(prefix)) {
+					out = append(out, p)
+				}
+			}
+			slices.Sort(out)
+			return out
+		},
+		Run: func(args []string) tea.Cmd { return ui.OpenCmd(v.Name(), args...) }}}
+}

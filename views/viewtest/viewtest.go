@@ -1,0 +1,145 @@
+// Package viewtest is the harness of the views' tests: a seeded sandbox
+// with a frozen clock on loopback, a platform on it with every topic read
+// once, a session context with a pinned colour profile, and a teatest
+// program of the shell with the view under test at a fixed size, whose
+// final frame is compared with a golden file.
+package viewtest
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/exp/golden"
+	"github.com/charmbracelet/x/exp/teatest"
+	"github.com/muesli/termenv"
+
+	"treasury/config"
+	"treasury/data/actions"
+	"treasury/data/audit"
+	"treasury/data/platform"
+	"treasury/data/sandbox"
+	"treasury/data/sandbox/sandboxtest"
+	"treasury/ui"
+)
+
+// Width and Height are the golden files' terminal size.
+const Width, Height = 120, 40
+
+// Env is a sandbox, the platform on it, and a session context.
+type Env struct {
+	Sandbox *sandbox.Server
+	P       *platform.Platform
+	Ctx     *ui.Context
+	Audit   *audit.Log
+	Actor   *actions.Actor
+}
+
+// Options adjust New.
+type Options struct {
+	Sandbox  *sandbox.Options // nil: sandboxtest.Options()
+	ReadOnly bool
+	Prod     bool
+}
+
+// New starts a frozen seeded sandbox, opens a platform on it (not polling:
+// tests advance the clock and call Fetch) and reads every topic once.
+func New(t testing.TB, o Options) *Env {
+	t.Helper()
+	so := sandboxtest.Options()
+	if o.Sandbox != nil {
+		so = *o.Sandbox
+	}
+	srv := sandboxtest.Listen(t, so)
+	cfg := srv.Profile(config.Builtin())
+	if o.Prod {
+		cfg.Environment = config.EnvProd
+	}
+	cfg.ReadOnly = o.ReadOnly
+	p, err := platform.Open(cfg, platform.Options{Now: srv.Clock().Now,
+		Sleep: func(ctx context.Context, d time.Duration) error { return ctx.Err() }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(p.Close)
+	al, err := audit.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { al.Close() })
+	e := &Env{Sandbox: srv, P: p, Audit: al}
+	e.Fetch()
+	r := lipgloss.NewRenderer(io.Discard, termenv.WithProfile(termenv.Ascii))
+	e.Ctx = &ui.Context{Renderer: r, Theme: ui.NewTheme(r), Store: p.Store, Profile: cfg.Profile,
+		Environment: cfg.Environment, ReadOnly: cfg.ReadOnly, Operator: "tester", Now: srv.Clock().Now,
+		SaveDir: t.TempDir(), Width: Width, Height: Height - 4}
+	e.Actor = actions.New(actions.Clients{Transactions: p.WalletTransactions, Custody: p.Custody, CanSign: p.CustodyCanSign},
+		actions.Identity{Profile: cfg.Profile, Environment: cfg.Environment, Operator: "tester", ReadOnly: cfg.ReadOnly}, al, srv.Clock().Now)
+	return e
+}
+
+// Fetch reads every topic of the store once, now.
+func (e *Env) Fetch() {
+	for _, tp := range e.P.Store.Topics() {
+		e.P.Store.FetchNow(context.Background(), tp)
+	}
+}
+
+// Advance moves the sandbox clock and reads every topic again.
+func (e *Env) Advance(d time.Duration) {
+	e.Sandbox.AdvanceClock(d)
+	e.Fetch()
+}
+
+// Program runs the shell with views at Width x Height.
+func (e *Env) Program(t testing.TB, views ...ui.View) *teatest.TestModel {
+	t.Helper()
+	app := ui.NewApp(e.Ctx, views...)
+	return teatest.NewTestModel(t, app, teatest.WithInitialTermSize(Width, Height))
+}
+
+// WaitFor waits until the program's output contains want.
+func WaitFor(t testing.TB, tm *teatest.TestModel, want string) {
+	t.Helper()
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte(want)) },
+		teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
+}
+
+// Keys sends key presses: each string is one key ("enter", "esc", "tab",
+// "down", "up", or runes typed as they are).
+func Keys(tm *teatest.TestModel, keys ...string) {
+	for _, k := range keys {
+		switch k {
+		case "enter":
+			tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+		case "esc":
+			tm.Send(tea.KeyMsg{Type: tea.KeyEsc})
+		case "tab":
+			tm.Send(tea.KeyMsg{Type: tea.KeyTab})
+		case "down":
+			tm.Send(tea.KeyMsg{Type: tea.KeyDown})
+		case "up":
+			tm.Send(tea.KeyMsg{Type: tea.KeyUp})
+		default:
+			tm.Type(k)
+		}
+	}
+}
+
+// Golden quits the program and compares its last frame (the shell's View
+// at Width x Height) with testdata/<test name>.golden; `go test -update`
+// rewrites it.
+func Golden(t *testing.T, tm *teatest.TestModel) string {
+	t.Helper()
+	if err := tm.Quit(); err != nil {
+		t.Fatal(err)
+	}
+	m := tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second))
+	frame := m.View()
+	golden.RequireEqual(t, []byte(frame))
+	return frame
+}
