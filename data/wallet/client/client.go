@@ -31,6 +31,7 @@ import (
 	"github.com/google/uuid"
 	"golang.org/x/sync/errgroup"
 
+	"treasury/data/apierr"
 	"treasury/data/paging"
 	"treasury/data/transport"
 )
@@ -165,6 +166,15 @@ func fanOut[X, T any](ctx context.Context, c *Client, xs []X, fn func(context.Co
 		out = append(out, r...)
 	}
 	return out, nil
+}
+
+// gone treats a not-found answer as an empty list: a record listed a
+// moment ago (a webhook, a counterparty, a wallet) may since have gone.
+func gone[T any](ts []T, err error) ([]T, error) {
+	if e, ok := apierr.As(err); ok && e.Class == apierr.ClassNotFound {
+		return nil, nil
+	}
+	return ts, err
 }
 
 // Vaults reads every vault the credential sees.

@@ -35,7 +35,7 @@ func (c *Client) Counterparties(ctx context.Context) ([]wallet.Counterparty, err
 }
 
 // Addresses reads the addresses of a counterparty; counterpartyID "" reads
-// those of every counterparty.
+// those of every counterparty (one deleted meanwhile counts as none).
 func (c *Client) Addresses(ctx context.Context, counterpartyID string) ([]wallet.Address, error) {
 	if counterpartyID != "" {
 		return listAll(ctx, c, seg(wallet.PathCounterparties, counterpartyID)+"/addresses", nil, nested,
@@ -46,7 +46,7 @@ func (c *Client) Addresses(ctx context.Context, counterpartyID string) ([]wallet
 		return nil, err
 	}
 	return fanOut(ctx, c, cps, func(ctx context.Context, cp wallet.Counterparty) ([]wallet.Address, error) {
-		return c.Addresses(ctx, cp.ID)
+		return gone(c.Addresses(ctx, cp.ID))
 	})
 }
 
@@ -56,14 +56,15 @@ func (c *Client) Webhooks(ctx context.Context) ([]wallet.Webhook, error) {
 }
 
 // Subscriptions reads the subscriptions of every webhook (the interface
-// lists them per webhook: /v2/webhooks/{id}/subscriptions).
+// lists them per webhook: /v2/webhooks/{id}/subscriptions); a webhook
+// deleted meanwhile counts as none.
 func (c *Client) Subscriptions(ctx context.Context) ([]wallet.Subscription, error) {
 	hs, err := c.Webhooks(ctx)
 	if err != nil {
 		return nil, err
 	}
 	return fanOut(ctx, c, hs, func(ctx context.Context, h wallet.Webhook) ([]wallet.Subscription, error) {
-		return c.WebhookSubscriptions(ctx, h.ID)
+		return gone(c.WebhookSubscriptions(ctx, h.ID))
 	})
 }
 

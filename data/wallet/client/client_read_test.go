@@ -5,10 +5,12 @@ import (
 	"errors"
 	"net/http"
 	"slices"
+	"strings"
 	"testing"
 
 	"treasury/data/apierr"
 	"treasury/data/auth"
+	"treasury/data/sandbox/sandboxtest"
 	"treasury/data/wallet"
 	"treasury/data/wallet/client"
 )
@@ -233,5 +235,41 @@ func TestAddressBookWebhooksSweepsPolicies(t *testing.T) {
 		if l.WalletID != w || l.LimitType == "" || len(l.Matchers) == 0 {
 			t.Errorf("limit %+v of wallet %s", l, w)
 		}
+	}
+}
+
+// A webhook deleted between the list and its subscriptions counts as
+// having none; the others' subscriptions are still read.
+func TestSubscriptionsOfAWebhookGoneMeanwhile(t *testing.T) {
+	e := newEnv(t)
+	ctx := context.Background()
+	f := e.static(t, "monitoring")
+	before, err := f.c.Subscriptions(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs, err := f.c.Webhooks(ctx)
+	if err != nil || len(hs) < 2 {
+		t.Fatalf("webhooks: %d, %v; want two or more", len(hs), err)
+	}
+	victim := hs[0].ID
+	ctlToken := sandboxtest.WalletToken(t, e.srv, "controls")
+	f.sent.rewrite = func(r *http.Request, resp *http.Response) {
+		if r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, wallet.PathWebhooks) {
+			sandboxtest.Do(t, http.MethodDelete, e.srv.Endpoints().Wallet+wallet.PathWebhooks+"/"+victim, ctlToken, nil, nil)
+		}
+	}
+	after, err := f.c.Subscriptions(ctx)
+	if err != nil {
+		t.Fatalf("subscriptions with a webhook gone: %v", err)
+	}
+	want := 0
+	for _, s := range before {
+		if s.WebhookID != victim {
+			want++
+		}
+	}
+	if len(after) != want || want == len(before) {
+		t.Fatalf("%d subscriptions, want %d (of %d, less those of the deleted webhook)", len(after), want, len(before))
 	}
 }

@@ -78,7 +78,7 @@ func (c *Client) Transactions(ctx context.Context, f wallet.ListFilter) ([]walle
 		return nil, err
 	}
 	ts, err := fanOut(ctx, c, ws, func(ctx context.Context, w wallet.Wallet) ([]wallet.Transaction, error) {
-		return c.walletTransactions(ctx, w.ID, q)
+		return gone(c.walletTransactions(ctx, w.ID, q))
 	})
 	if err != nil {
 		return nil, err

@@ -131,7 +131,11 @@ func (e *env) static(tb testing.TB, clientID string) fixture {
 func (e *env) with(tb testing.TB, src auth.Source) fixture {
 	tb.Helper()
 	w := &waits{}
-	s := &sent{next: http.DefaultTransport}
+	// Its own connections, closed before the sandbox shuts down: a
+	// connection dialled but never used would hold Shutdown for seconds.
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tb.Cleanup(tr.CloseIdleConnections)
+	s := &sent{next: tr}
 	rs := &results{}
 	t, err := transport.New(transport.Config{Interface: apierr.Wallet, BaseURL: e.srv.Endpoints().Wallet,
 		Auth: src, Sleep: w.sleep, HTTP: &http.Client{Transport: s}, OnResult: rs.on,
