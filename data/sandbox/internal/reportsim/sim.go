@@ -111,19 +111,7 @@ func (s *Sim) download(w http.ResponseWriter, r *http.Request) {
 			"The report "+e.id+" is still being generated; it is normally available at 00:01 UTC.")
 		return
 	}
-	body := s.content(e)
-	if len(body) == 0 {
-		w.WriteHeader(http.StatusNoContent)
-		return
-	}
-	ct, ext := "application/json", "json"
-	if e.format == reporting.FormatCSV {
-		ct, ext = "text/csv; charset=utf-8", "csv"
-	}
-	w.Header().Set("Content-Type", ct)
-	w.Header().Set("Content-Disposition", `attachment; filename="`+e.typ+"_"+e.start.Format("2006-01-02")+"_"+e.id+"."+ext+`"`)
-	w.WriteHeader(http.StatusOK)
-	w.Write(body)
+	s.serveContent(w, e)
 }
 
 // find looks the path's report up among the current ones, answering 400

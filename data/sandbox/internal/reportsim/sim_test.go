@@ -138,3 +138,35 @@ func TestNotUUID(t *testing.T) {
 		t.Errorf("upper-case id: HTTP %d, want 200", st)
 	}
 }
+
+// TestLargeReportStreams: a body over cacheMaxBody is streamed, not kept,
+// and reads back like the cached CSV of the same report.
+func TestLargeReportStreams(t *testing.T) {
+	s := newSim(t, 6000, simkit.FaultSettings{})
+	h := s.Handler()
+	var rows [2]*reporting.Rows
+	for _, e := range s.catalog(s.env.Clock.Now()) {
+		if e.typ != reporting.TypeRecon || !e.start.Equal(time.Date(2026, 9, 1, 0, 0, 0, 0, time.UTC)) {
+			continue
+		}
+		st, body := fetch(t, h, reporting.PathDownload+e.id)
+		_, cached := s.cache.get(cacheKey{id: e.id})
+		large := len(body) > cacheMaxBody
+		if st != http.StatusOK || large == cached || (e.format == reporting.FormatJSON && !large) {
+			t.Fatalf("%s: HTTP %d, %d bytes, cached %v", e.format, st, len(body), cached)
+		}
+		r, err := reporting.ParseRows(e.typ, e.format, body)
+		if err != nil {
+			t.Fatalf("%s: %v", e.format, err)
+		}
+		rows[len(e.format)%2] = r // CSV and JSON
+	}
+	if rows[0] == nil || rows[1] == nil || rows[0].Len() < 2*chunkRows || rows[0].Len() != rows[1].Len() {
+		t.Fatalf("rows %v", rows)
+	}
+	for i := range rows[0].Recon {
+		if a, b := rows[0].Recon[i], rows[1].Recon[i]; a.TransactionID != b.TransactionID || !a.BalanceResult.Equal(b.BalanceResult.Decimal) {
+			t.Fatalf("line %d: %+v and %+v", i, a, b)
+		}
+	}
+}
