@@ -197,9 +197,10 @@ func parseJSON[R any](data []byte, cols []column[R]) ([]R, error) {
 		return nil, &ParseError{Line: lineAt(data, 0), Err: errors.New("a JSON report must be an array of row objects")}
 	}
 	byName := index(cols)
+	lines := lineCounter{data: data}
 	var out []R
 	for dec.More() {
-		line := lineAt(data, dec.InputOffset())
+		line := lines.at(dec.InputOffset())
 		var obj map[string]json.RawMessage
 		if err := dec.Decode(&obj); err != nil {
 			return nil, &ParseError{Line: line, Err: fmt.Errorf("row is not a JSON object: %w", err)}
@@ -266,12 +267,36 @@ func jsonCell(raw json.RawMessage) (cell, error) {
 	return cell{}, fmt.Errorf("expected a string, number or null, got %s", clip(string(raw)))
 }
 
+// lineCounter finds lines like lineAt, counting only the newlines since
+// the previous offset asked, so reading a report row by row stays linear.
+type lineCounter struct {
+	data     []byte
+	off      int // bytes counted so far
+	newlines int // newlines in data[:off]
+}
+
+func (c *lineCounter) at(off int64) int {
+	i := skipSeparators(c.data, off)
+	if i < c.off {
+		c.off, c.newlines = 0, 0
+	}
+	c.newlines += bytes.Count(c.data[c.off:i], []byte("\n"))
+	c.off = i
+	return 1 + c.newlines
+}
+
 // lineAt is the 1-based line of the first byte at or after off that is not
 // space or a comma between values.
 func lineAt(data []byte, off int64) int {
+	return 1 + bytes.Count(data[:skipSeparators(data, off)], []byte("\n"))
+}
+
+// skipSeparators is the index of the first byte at or after off that is
+// not space or a comma.
+func skipSeparators(data []byte, off int64) int {
 	i := int(min(max(off, 0), int64(len(data))))
 	for i < len(data) && strings.IndexByte(" \t\r\n,", data[i]) >= 0 {
 		i++
 	}
-	return 1 + bytes.Count(data[:i], []byte("\n"))
+	return i
 }
