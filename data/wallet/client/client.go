@@ -26,7 +26,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"treasury/data/wallet"
 
 	"github.com/google/uuid"
 	"golang.org/x/sync/errgroup"
@@ -34,6 +33,7 @@ import (
 	"treasury/data/apierr"
 	"treasury/data/paging"
 	"treasury/data/transport"
+	"treasury/data/wallet"
 )
 
 // Client reads the wallet interface, every page of each list, and performs

@@ -6,13 +6,10 @@ import (
 	"io"
 	"net/http"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"treasury/data/apierr"
-	"treasury/data/auth"
-	"treasury/data/sandbox"
 	"treasury/data/wallet"
 	"treasury/data/wallet/client"
 )
@@ -179,129 +176,6 @@ func equalIDs(a, b []wallet.Transaction) bool {
 	}
 	return true
 }
-
-// A freeze meets wallet code 14 (not processed), then an answer that
-// cannot be read (processed, lost), then succeeds: every attempt carries
-// the same mutationId and the freeze is applied once.
-func TestFreezeRetriesWithSameMutationID(t *testing.T) {
-	e := newEnv(t)
-	ctx := context.Background()
-	f := e.static(t, "transactions")
-	all, err := f.c.Transactions(ctx, wallet.ListFilter{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	tx := pick(t, all, "freezable", freezable)
-	f.waits.then = func(n int) {
-		switch n {
-		case 1:
-			e.faults(t, sandbox.FaultSettings{MalformedRate: 1})
-		default:
-			e.faults(t, sandbox.FaultSettings{})
-		}
-	}
-	start := len(f.results.all())
-	e.faults(t, sandbox.FaultSettings{UnavailableRate: 1})
-	mid := client.NewMutationID()
-	got, err := f.c.Freeze(ctx, tx.ID, "hold for review", mid)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !got.FreezeInfo.IsFrozen {
-		t.Fatal("not frozen")
-	}
-	res := f.results.all()[start:]
-	if len(res) != 3 {
-		t.Fatalf("%d attempts, want 3: %v", len(res), res)
-	}
-	if e, ok := apierr.As(res[0]); !ok || e.GRPCCode != apierr.GRPCUnavailable || e.HTTPStatus != http.StatusServiceUnavailable || e.Class != apierr.ClassRetry {
-		t.Fatalf("first attempt: %v, want wallet code 14", res[0])
-	}
-	if e, ok := apierr.As(res[1]); !ok || e.Class != apierr.ClassMalformed {
-		t.Fatalf("second attempt: %v, want an unreadable answer", res[1])
-	}
-	if res[2] != nil {
-		t.Fatalf("third attempt: %v", res[2])
-	}
-	ids := mutationIDs(t, f.sent.all(), http.MethodPut, "/freeze")
-	if len(ids) != 3 || ids[0] != mid || ids[1] != mid || ids[2] != mid {
-		t.Fatalf("mutationIds sent %v, want %s three times", ids, mid)
-	}
-	if f.waits.count() != 2 {
-		t.Errorf("%d waits, want 2", f.waits.count())
-	}
-	h, err := f.c.FreezeHistory(ctx, tx.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	n := 0
-	for _, ev := range h {
-		if ev.MutationID == mid {
-			n++
-		}
-	}
-	if n != 1 || len(h) != len(tx.FreezeInfo.History)+1 {
-		t.Fatalf("freeze applied %d times (history %d events, was %d)", n, len(h), len(tx.FreezeInfo.History))
-	}
-}
-
-func TestTriggerSweepRetriesOnUnavailable(t *testing.T) {
-	e := newEnv(t)
-	ctx := context.Background()
-	f := e.static(t, "transactions")
-	sws, err := f.c.Sweeps(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var idle wallet.SweepConfig
-	for _, s := range sws {
-		if !s.SweepRunning {
-			idle = s
-		}
-	}
-	f.waits.then = func(int) { e.faults(t, sandbox.FaultSettings{}) }
-	e.faults(t, sandbox.FaultSettings{UnavailableRate: 1})
-	mid := client.NewMutationID()
-	tr, err := f.c.TriggerSweep(ctx, idle.ID, mid)
-	if err != nil || tr.InstanceID == "" {
-		t.Fatalf("trigger: %+v, %v", tr, err)
-	}
-	ids := mutationIDs(t, f.sent.all(), http.MethodPost, "/trigger")
-	if len(ids) != 2 || ids[0] != mid || ids[1] != mid || f.waits.count() != 1 {
-		t.Fatalf("mutationIds sent %v after %d waits, want %s twice after 1", ids, f.waits.count(), mid)
-	}
-}
-
-// Wrong credentials are a configuration error (400 ERR000.020, never 401):
-// not retried, and nothing else is sent.
-func TestBadCredentialsNotRetried(t *testing.T) {
-	e := newEnv(t)
-	ctx := context.Background()
-	var tokenCalls atomic.Int32
-	hc := &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
-		tokenCalls.Add(1)
-		return http.DefaultTransport.RoundTrip(r)
-	})}
-	f := e.with(t, auth.NewWallet(auth.WalletConfig{BaseURL: e.srv.Endpoints().Wallet, ClientID: "transactions",
-		ClientSecret: auth.NewSecret("not-the-secret"), HTTP: hc}))
-	_, err := f.c.Vaults(ctx)
-	wantWalletErr(t, err, http.StatusBadRequest, apierr.GRPCInvalidArgument, "ERR000.020", apierr.ClassOperator)
-	if strings.Contains(err.Error(), "not-the-secret") {
-		t.Fatal("the secret appears in the error")
-	}
-	_, err = f.c.TriggerSweep(ctx, "00000000-0000-4000-8000-000000000000", client.NewMutationID())
-	wantWalletErr(t, err, http.StatusBadRequest, apierr.GRPCInvalidArgument, "ERR000.020", apierr.ClassOperator)
-	if n := tokenCalls.Load(); n != 2 {
-		t.Errorf("%d token requests for 2 calls, want 2 (no retry)", n)
-	}
-	if f.waits.count() != 0 || len(f.sent.all()) != 0 {
-		t.Errorf("%d waits and %d interface requests, want none", f.waits.count(), len(f.sent.all()))
-	}
-}
-
-type roundTripFunc func(*http.Request) (*http.Response, error)
-
-func (f roundTripFunc) RoundTrip(r *http.Request) (*http.Response, error) { return f(r) }
 
 // A freeze whose answer is not the transaction is followed by a read.
 func TestFreezeAnswerNotTheTransaction(t *testing.T) {

@@ -3,9 +3,9 @@ package client
 import (
 	"context"
 	"net/http"
-	"treasury/data/wallet"
 
 	"treasury/data/transport"
+	"treasury/data/wallet"
 )
 
 // Limits reads the wallet limits of a wallet; walletID "" reads the

@@ -9,10 +9,10 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"treasury/data/wallet"
 
 	"treasury/data/apierr"
 	"treasury/data/transport"
+	"treasury/data/wallet"
 )
 
 // filterQuery turns the selection of f into the list's query.
