@@ -116,6 +116,9 @@ func (m *testModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.size = msg
+		if m.ev == nil {
+			break
+		}
 		m.ev.send(event{user: m.s.User, kind: "size", size: msg})
 	case tea.KeyMsg:
 		if msg.String() == "q" {
@@ -197,7 +200,9 @@ func startServer(tb testing.TB, lines []string, o Options) *testServer {
 	o.AuthorizedKeysFile = filepath.Join(dir, "authorized_keys")
 	writeFile(tb, o.AuthorizedKeysFile, strings.Join(lines, "\n")+"\n")
 	ts := &testServer{keyFile: o.AuthorizedKeysFile, logs: &logRecords{ch: make(chan slog.Record, 256)}, ev: newEvents()}
-	o.Log = slog.New(ts.logs)
+	if o.Log == nil {
+		o.Log = slog.New(ts.logs)
+	}
 	if o.NewModel == nil {
 		o.NewModel = testNewModel(ts.ev)
 	}
