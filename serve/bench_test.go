@@ -3,11 +3,11 @@ package serve
 import (
 	"bufio"
 	"context"
-	"log/slog"
 	"crypto/ed25519"
 	"crypto/rand"
 	"encoding/pem"
 	"fmt"
+	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
