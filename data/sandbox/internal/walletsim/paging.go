@@ -149,7 +149,7 @@ func paginate[T any](c *call, items []T, sp listSpec[T]) ([]T, wallet.ListFilter
 			if k != ck {
 				return (k > ck) != desc
 			}
-			return (id > cid) != desc
+			return id != cid && (id > cid) != desc
 		})
 	}
 	end := min(startAt+size, len(kept))
