@@ -28,7 +28,7 @@ func (s *Server) run(sess ssh.Session, st *sessionState, id identity) error {
 	ctx, cancel := context.WithCancel(sess.Context())
 	defer cancel()
 
-	model, cleanup, err := s.opts.NewModel(ctx, Session{
+	model, cleanup, err := s.newModel(ctx, Session{
 		User: id.user, Fingerprint: id.fingerprint, RemoteAddr: id.remote, Role: id.role,
 		Renderer: newRenderer(sess, pty),
 		Output:   sess,
@@ -80,6 +80,17 @@ func (s *Server) run(sess ssh.Session, st *sessionState, id identity) error {
 		return nil // the connection closed under the program
 	}
 	return err
+}
+
+// newModel calls Options.NewModel, turning a panic into an error so that
+// one session's fault never stops the server.
+func (s *Server) newModel(ctx context.Context, sess Session) (m tea.Model, cleanup func(), err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			m, err = nil, fmt.Errorf("panic: %v", r)
+		}
+	}()
+	return s.opts.NewModel(ctx, sess)
 }
 
 // sessionInput is the program's input: each read counts as activity for the

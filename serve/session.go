@@ -80,10 +80,10 @@ func (s *Server) admit() (*sessionState, string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closing {
-		return nil, "treasury: the server is shutting down\r\n"
+		return nil, "the server is shutting down"
 	}
 	if len(s.active) >= s.opts.MaxSessions {
-		return nil, fmt.Sprintf("treasury: the server already has its maximum of %d sessions; try again later\r\n", s.opts.MaxSessions)
+		return nil, fmt.Sprintf("the server already has its maximum of %d sessions; try again later", s.opts.MaxSessions)
 	}
 	st := &sessionState{}
 	s.active[st] = struct{}{}
@@ -106,12 +106,12 @@ func (s *Server) handle(next ssh.Handler) ssh.Handler {
 		start := time.Now()
 		key := sess.PublicKey()
 		if key == nil {
-			refuse(sess, "treasury: public key authentication is required\r\n")
+			refuse(sess, "public key authentication is required")
 			return
 		}
 		ak, ok, _ := s.keys.lookup(key)
 		if !ok {
-			refuse(sess, "treasury: this key is no longer authorized\r\n")
+			refuse(sess, "this key is no longer authorized")
 			return
 		}
 		id := identity{
@@ -157,7 +157,8 @@ func (id identity) attrs() []any {
 	return []any{"user", id.user, "fingerprint", id.fingerprint, "remote", id.remote, "role", string(id.role)}
 }
 
+// refuse tells the client why it cannot have a session and ends it.
 func refuse(sess ssh.Session, msg string) {
-	_, _ = io.WriteString(sess.Stderr(), msg)
+	_, _ = io.WriteString(sess.Stderr(), "treasury: "+msg+"\r\n")
 	_ = sess.Exit(1)
 }
