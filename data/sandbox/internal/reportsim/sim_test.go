@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -168,5 +169,38 @@ func TestLargeReportStreams(t *testing.T) {
 		if a, b := rows[0].Recon[i], rows[1].Recon[i]; a.TransactionID != b.TransactionID || !a.BalanceResult.Equal(b.BalanceResult.Decimal) {
 			t.Fatalf("line %d: %+v and %+v", i, a, b)
 		}
+	}
+}
+
+// TestConcurrentDownloads: parallel requests for the same reports get the
+// same bytes (run with -race).
+func TestConcurrentDownloads(t *testing.T) {
+	s := newSim(t, 300, simkit.FaultSettings{})
+	h := s.Handler()
+	cat := s.catalog(s.env.Clock.Now())
+	ref := newSim(t, 300, simkit.FaultSettings{}).Handler() // same seed, its own cache
+	want := make([][]byte, len(cat))
+	for i, e := range cat {
+		_, want[i] = fetch(t, ref, reporting.PathDownload+e.id)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan string, 8*len(cat))
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i, e := range cat {
+				rec := httptest.NewRecorder()
+				h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, reporting.PathDownload+e.id, nil))
+				if rec.Code != http.StatusOK || !bytes.Equal(rec.Body.Bytes(), want[i]) {
+					errs <- e.typ + " " + e.format
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for e := range errs {
+		t.Errorf("%s: a concurrent download differs", e)
 	}
 }
