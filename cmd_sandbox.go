@@ -10,8 +10,8 @@ import (
 
 	"treasury/config"
 	"treasury/data/sandbox"
-	"treasury/data/webhook"
 	"treasury/data/wallet"
+	"treasury/data/webhook"
 )
 
 // sandboxFlags are the flags of `treasury sandbox`.

@@ -52,3 +52,11 @@ func versionString() string {
 	}
 	return s + " " + bi.GoVersion
 }
+
+// userAgent names the binary in requests: treasury/<version>.
+func userAgent() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+		return "treasury/" + bi.Main.Version
+	}
+	return "treasury/devel"
+}

@@ -25,7 +25,7 @@ import (
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	code := run(ctx, os.Args[1:], &env{stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv})
+	code := run(ctx, os.Args[1:], &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv})
 	stop()
 	os.Exit(code)
 }
@@ -33,6 +33,7 @@ func main() {
 // env is what a command may touch of the process: its output and its
 // environment variables. Tests give their own.
 type env struct {
+	stdin          io.Reader
 	stdout, stderr io.Writer
 	getenv         func(string) string
 }
@@ -154,25 +155,5 @@ func usage(w io.Writer) {
 
 func cmdHelp(ctx context.Context, e *env, g globals, args []string) error {
 	usage(e.stdout)
-	return nil
-}
-
-func cmdDashboard(ctx context.Context, e *env, g globals, args []string) error {
-	fs := flag.NewFlagSet("dashboard", flag.ContinueOnError)
-	if err := parseFlags(fs, e, &g, args); err != nil {
-		return err
-	}
-	cfg, err := g.loadConfig(e)
-	if err != nil {
-		return err
-	}
-	return runDashboard(ctx, e, cfg)
-}
-
-// runDashboard is a placeholder: the dashboard (live store, views, the
-// embedded sandbox when cfg.Embedded is set) is wired here by its own
-// change. Until then it says so and exits.
-func runDashboard(ctx context.Context, e *env, cfg *config.Config) error {
-	fmt.Fprintf(e.stdout, "dashboard not wired yet (profile %q)\n", cfg.Profile)
 	return nil
 }

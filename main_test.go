@@ -17,7 +17,7 @@ import (
 	"treasury/data/sandbox"
 )
 
-func testEnv(t *testing.T, stdout io.Writer) (*env, *bytes.Buffer) {
+func testEnv(t testing.TB, stdout io.Writer) (*env, *bytes.Buffer) {
 	dir := t.TempDir()
 	vars := map[string]string{"HOME": dir, "XDG_CONFIG_HOME": filepath.Join(dir, "config"), "XDG_STATE_HOME": filepath.Join(dir, "state")}
 	var stderr bytes.Buffer
@@ -30,9 +30,9 @@ func TestDispatch(t *testing.T) {
 		code int
 		out  string
 	}{
-		{nil, 0, "dashboard not wired yet"},
-		{[]string{"--read-only"}, 0, "dashboard not wired yet"},
-		{[]string{"dashboard", "--profile", "sandbox"}, 0, "dashboard not wired yet"},
+		{nil, 1, ""}, // the dashboard needs a terminal: see TestDashboardNeedsTerminal
+		{[]string{"--read-only"}, 1, ""},
+		{[]string{"dashboard", "--profile", "sandbox"}, 1, ""},
 		{[]string{"help"}, 0, "commands:"},
 		{[]string{"version"}, 0, "treasury "},
 		{[]string{"nope"}, 2, ""},
@@ -45,6 +45,14 @@ func TestDispatch(t *testing.T) {
 		if code := run(context.Background(), tc.args, e); code != tc.code || !strings.Contains(out.String(), tc.out) {
 			t.Errorf("run %v = %d, stdout %q, stderr %q; want %d and %q", tc.args, code, out.String(), stderr.String(), tc.code, tc.out)
 		}
+	}
+}
+
+func TestDashboardNeedsTerminal(t *testing.T) {
+	var out bytes.Buffer
+	e, stderr := testEnv(t, &out)
+	if code := run(context.Background(), nil, e); code != 1 || !strings.Contains(stderr.String(), "needs a terminal") {
+		t.Fatalf("code %d, stderr %q", code, stderr.String())
 	}
 }
 

@@ -9,14 +9,14 @@ import "github.com/charmbracelet/lipgloss"
 type Theme struct {
 	R *lipgloss.Renderer
 
-	Title, Muted, Bold, Accent       lipgloss.Style
-	OK, Warn, Bad, Stale             lipgloss.Style
-	BadgeTest, BadgeProd, BadgeRO    lipgloss.Style
-	Tab, TabActive                   lipgloss.Style
-	FlashInfo, FlashError            lipgloss.Style
-	Border, Dialog, DialogTitle      lipgloss.Style
+	Title, Muted, Bold, Accent        lipgloss.Style
+	OK, Warn, Bad, Stale              lipgloss.Style
+	BadgeTest, BadgeProd, BadgeRO     lipgloss.Style
+	Tab, TabActive                    lipgloss.Style
+	FlashInfo, FlashError             lipgloss.Style
+	Border, Dialog, DialogTitle       lipgloss.Style
 	Button, ButtonFocus, ButtonDanger lipgloss.Style
-	Key, KeyDesc                     lipgloss.Style
+	Key, KeyDesc                      lipgloss.Style
 	// Table styles, for the table widget.
 	Header, Cell, Selected, Changed, Dim lipgloss.Style
 	// Chart line colours, one per series.
@@ -27,7 +27,9 @@ type Theme struct {
 // TERM=dumb) every style degrades to plain text plus bold/reverse where the
 // meaning would otherwise be lost.
 func NewTheme(r *lipgloss.Renderer) Theme {
-	c := func(light, dark string) lipgloss.AdaptiveColor { return lipgloss.AdaptiveColor{Light: light, Dark: dark} }
+	c := func(light, dark string) lipgloss.AdaptiveColor {
+		return lipgloss.AdaptiveColor{Light: light, Dark: dark}
+	}
 	s := r.NewStyle
 	t := Theme{R: r}
 	t.Title = s().Bold(true).Foreground(c("#1f4e8c", "#7aa2f7"))

@@ -4,8 +4,8 @@ import (
 	"io"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
 
 	"treasury/data/live"
 )

@@ -45,7 +45,7 @@ func TestWatchedTopicIsFetchedAndUnwatchedIsNot(t *testing.T) {
 	if !s.Snapshot("trades").Stale(time.Now()) {
 		t.Fatal("a never-fetched topic must be stale")
 	}
-	if snap.Stale(snap.FetchedAt.Add(2*time.Hour + time.Second)) != true {
+	if snap.Stale(snap.FetchedAt.Add(2*time.Hour+time.Second)) != true {
 		t.Fatal("data older than twice its interval must be stale")
 	}
 }

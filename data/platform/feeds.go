@@ -46,7 +46,7 @@ func (p *Platform) feeds() []live.Feed {
 			live.Feed{Topic: live.Payments, Interface: apierr.Payments, Interval: r.Payments, Always: true,
 				Fetch: pf.fetch, Reduce: live.ReducePayments, Samples: p.stateCountSamples, Alerts: declineAlerts},
 			live.Feed{Topic: live.PaymentBalances, Interface: apierr.Payments, Interval: r.Balances, Always: true,
-				Fetch: func(ctx context.Context) (any, error) { return c.Balances(ctx) },
+				Fetch:   func(ctx context.Context) (any, error) { return c.Balances(ctx) },
 				Samples: paymentBalanceSamples, Alerts: p.lowPayments},
 			live.Feed{Topic: live.TokenExpiry, Interface: apierr.Auth, Interval: TokenInterval, Always: true,
 				Fetch: func(ctx context.Context) (any, error) {

@@ -98,7 +98,7 @@ func declineAlerts(data any, now time.Time) []live.Alert {
 		Title:    fmt.Sprintf("%d payments declined in the last %s", len(recent), DeclineWindow),
 		Guidance: "Sustained declines: check the destinations' details and limits with the operator before retrying.",
 		Since:    recent[len(recent)-1].LastStateUpdatedAt, Last: newest.LastStateUpdatedAt, Count: len(recent),
-		Topic:    live.Payments, Ref: newest.PaymentID,
+		Topic: live.Payments, Ref: newest.PaymentID,
 	}}
 }
 

@@ -53,15 +53,15 @@ func New(ctx *ui.Context) *View {
 			{Title: "Base qty", Width: 10, Align: table.Right, Flex: 1}, {Title: "Quote qty", Width: 10, Align: table.Right, Flex: 1},
 			{Title: "Status", Width: 8}, {Title: "Expires", Width: 8}, {Title: "Quote id", Width: 8, Flex: 2},
 		},
-		Topics:   []live.Topic{live.Quotes},
-		Read:     v.read,
-		Row:      v.row,
-		Actions:  []viewkit.Action[liquidity.Quote]{{Key: v.keys.Pair, Run: v.pin}},
-		Above:    v.above,
-		SortCol:  0,
-		SortDesc: true,
+		Topics:     []live.Topic{live.Quotes},
+		Read:       v.read,
+		Row:        v.row,
+		Actions:    []viewkit.Action[liquidity.Quote]{{Key: v.keys.Pair, Run: v.pin}},
+		Above:      v.above,
+		SortCol:    0,
+		SortDesc:   true,
 		AboveShare: 0.45,
-		Empty:    "no quotes in the window yet",
+		Empty:      "no quotes in the window yet",
 	})
 	v.Stack.Reset(v.page)
 	return v

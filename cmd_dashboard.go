@@ -1,0 +1,179 @@
+package main
+
+import (
+	"context"
+	"crypto/tls"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/user"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+
+	"treasury/config"
+	"treasury/data/audit"
+	"treasury/data/platform"
+	"treasury/data/sandbox"
+	"treasury/data/transport"
+	"treasury/data/webhook"
+)
+
+func cmdDashboard(ctx context.Context, e *env, g globals, args []string) error {
+	fs := flag.NewFlagSet("dashboard", flag.ContinueOnError)
+	if err := parseFlags(fs, e, &g, args); err != nil {
+		return err
+	}
+	cfg, err := g.loadConfig(e)
+	if err != nil {
+		return err
+	}
+	return runDashboard(ctx, e, cfg)
+}
+
+// runtime is what one process opens for the dashboard or the SSH server:
+// the embedded sandbox when the profile asks for it, the platform (clients
+// and the one live store), the webhook receiver, the request and audit
+// logs. Close releases it all.
+type runtime struct {
+	cfg      *config.Config
+	p        *platform.Platform
+	audit    *audit.Log
+	stateDir string
+	closers  []func()
+}
+
+func (r *runtime) Close() {
+	for i := len(r.closers) - 1; i >= 0; i-- {
+		r.closers[i]()
+	}
+}
+
+// openRuntime starts everything the profile needs and starts polling.
+func openRuntime(ctx context.Context, e *env, cfg *config.Config) (_ *runtime, err error) {
+	r := &runtime{cfg: cfg, stateDir: config.StateDir(e.getenv)}
+	defer func() {
+		if err != nil {
+			r.Close()
+		}
+	}()
+	var sb *sandbox.Server
+	now := time.Now
+	if cfg.Embedded != nil {
+		sb, err = sandbox.Listen("127.0.0.1:0", sandbox.Options{Seed: cfg.Embedded.Seed, Speed: cfg.Embedded.Speed})
+		if err != nil {
+			return nil, fmt.Errorf("embedded sandbox: %w", err)
+		}
+		r.closers = append(r.closers, func() { sb.Close() })
+		cfg = sb.Profile(cfg)
+		r.cfg = cfg
+		now = sb.Clock().Now
+	}
+	reqLog, err := transport.OpenLog(r.stateDir)
+	if err != nil {
+		return nil, fmt.Errorf("request log: %w", err)
+	}
+	r.closers = append(r.closers, func() { reqLog.Close() })
+	if r.audit, err = audit.Open(r.stateDir); err != nil {
+		return nil, err
+	}
+	r.closers = append(r.closers, func() { r.audit.Close() })
+	if r.p, err = platform.Open(cfg, platform.Options{Now: now, Log: reqLog.Logger, UserAgent: userAgent()}); err != nil {
+		return nil, err
+	}
+	switch {
+	case sb != nil:
+		srv, err := sandbox.StartLocalReceiver(sb.Sandbox, webhook.ReceiverOptions{}, r.p.Store.ApplyPaymentEvent)
+		if err != nil {
+			return nil, fmt.Errorf("webhook receiver: %w", err)
+		}
+		r.closers = append(r.closers, func() { srv.Close() })
+	case cfg.Webhooks != nil:
+		srv, err := startReceiver(cfg.Webhooks, r.p)
+		if err != nil {
+			return nil, fmt.Errorf("webhook receiver (%s): %w", cfg.Webhooks.Listen, err)
+		}
+		r.closers = append(r.closers, func() { srv.Close() })
+	}
+	r.p.Start(ctx)
+	r.closers = append(r.closers, r.p.Close)
+	return r, nil
+}
+
+// startReceiver serves the profile's PAYMENT_STATE_TRANSITION callback and
+// feeds accepted notifications to the store.
+func startReceiver(w *config.Webhooks, p *platform.Platform) (*webhook.Server, error) {
+	cert, err := tls.LoadX509KeyPair(w.TLSCertFile, w.TLSKeyFile)
+	if err != nil {
+		return nil, err
+	}
+	rcv, err := webhook.NewReceiver(webhook.ReceiverOptions{PublicKey: w.PublicKey, HeaderPrefix: w.HeaderPrefix, Tolerance: w.Tolerance})
+	if err != nil {
+		return nil, err
+	}
+	srv, err := webhook.Serve(w.Listen, w.Path, cert, rcv)
+	if err != nil {
+		return nil, err
+	}
+	srv.Forward(p.Store.ApplyPaymentEvent)
+	return srv, nil
+}
+
+// localOperator names the local user for the audit log.
+func localOperator() string {
+	if u, err := user.Current(); err == nil && u.Username != "" {
+		return u.Username
+	}
+	return "unknown"
+}
+
+// runDashboard runs the dashboard in this terminal until the user quits or
+// ctx ends.
+func runDashboard(ctx context.Context, e *env, cfg *config.Config) error {
+	if !isTerminal(e.stdin) || !isTerminal(e.stdout) {
+		return errors.New("the dashboard needs a terminal (stdin and stdout); for scripts use `treasury get`")
+	}
+	rt, err := openRuntime(ctx, e, cfg)
+	if err != nil {
+		return err
+	}
+	defer rt.Close()
+	out := termOutput(e.stdout)
+	r := lipgloss.NewRenderer(out)
+	if e.getenv("NO_COLOR") != "" {
+		r.SetColorProfile(termenv.Ascii)
+	}
+	app := newApp(rt, session{renderer: r, output: out, operator: localOperator(), readOnly: rt.cfg.ReadOnly, saveDir: "."})
+	defer app.Close()
+	opts := []tea.ProgramOption{tea.WithAltScreen(), tea.WithContext(ctx), tea.WithOutput(out)}
+	if rt.cfg.Mouse {
+		opts = append(opts, tea.WithMouseCellMotion())
+	}
+	_, err = tea.NewProgram(app, opts...).Run()
+	if err == tea.ErrProgramKilled && ctx.Err() != nil {
+		return nil
+	}
+	return err
+}
+
+// isTerminal reports whether r is a character device (a terminal).
+func isTerminal(r any) bool {
+	f, ok := r.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// termOutput is the terminal the program draws on.
+func termOutput(w io.Writer) io.Writer {
+	if f, ok := w.(*os.File); ok {
+		return f
+	}
+	return w
+}
