@@ -101,3 +101,40 @@ func TestSessionsShareOneLiveStorePoll(t *testing.T) {
 		t.Errorf("store has %d subscribers after both left, want 0", store.Subscribers())
 	}
 }
+
+// TestTwentySessionsCostThePlatformOneSession is the aim: the
+// platform's request rate with 20 sessions open equals that with one.
+func TestTwentySessionsCostThePlatformOneSession(t *testing.T) {
+	var fetches atomic.Int64
+	store := live.New(live.Options{Feeds: []live.Feed{{
+		Topic: "x", Interval: time.Hour,
+		Fetch: func(context.Context) (any, error) { return fmt.Sprintf("[fetch %d]", fetches.Add(1)), nil },
+	}}})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	store.Start(ctx)
+	defer store.Close()
+	k := newTestKey(t, "all")
+	ts := startServer(t, []string{k.line}, Options{MaxSessions: 20, NewModel: newLiveModel(store, newEvents())})
+
+	first := ts.openTerm(t, "u0", k, "xterm")
+	first.waitFor(t, "u0 sees [fetch 1]")
+	one := fetches.Load()
+	terms := []*term{first}
+	for i := 1; i < 20; i++ {
+		user := fmt.Sprintf("u%d", i)
+		tm := ts.openTerm(t, user, k, "xterm")
+		tm.waitFor(t, user+" sees [fetch 1]")
+		terms = append(terms, tm)
+	}
+	// Three more polls, each seen by all twenty sessions.
+	for poll := one + 1; poll <= one+3; poll++ {
+		store.Refresh("x")
+		for i, tm := range terms {
+			tm.waitFor(t, fmt.Sprintf("u%d sees [fetch %d]", i, poll))
+		}
+	}
+	if n := fetches.Load(); n != one+3 {
+		t.Fatalf("20 sessions and 3 polls fetched %d times; one session fetches %d then 1 per poll", n, one)
+	}
+}

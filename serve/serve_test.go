@@ -251,6 +251,9 @@ func TestRendererFollowsTheClient(t *testing.T) {
 	} {
 		ts.openTerm(t, c.name, alice, c.tty, c.env...)
 		s := ts.ev.next(t, c.name, "start").s
+		if !s.Renderer.HasDarkBackground() { // the default: no query that could stall
+			t.Errorf("%s: light background", c.name)
+		}
 		if got := s.Renderer.ColorProfile(); got != c.want {
 			t.Errorf("%s: profile %v, want %v", c.name, got, c.want)
 		}
