@@ -84,8 +84,12 @@ func Open(cfg *config.Config, o Options) (*Platform, error) {
 		}
 	}
 	tc := func(iface apierr.Interface, base string, src auth.Source) (*transport.Client, error) {
+		var maxBody int64
+		if iface == apierr.Reporting {
+			maxBody = reporting.MaxDownload // a month's RECON report is large
+		}
 		return transport.New(transport.Config{Interface: iface, BaseURL: base, Auth: src, HTTP: o.HTTP,
-			Sleep: o.Sleep, Now: o.Now, Log: o.Log, OnResult: observe, UserAgent: o.UserAgent})
+			Sleep: o.Sleep, Now: o.Now, Log: o.Log, OnResult: observe, UserAgent: o.UserAgent, MaxBody: maxBody})
 	}
 	if err := p.build(cfg, o, tc); err != nil {
 		return nil, err
