@@ -1,7 +1,6 @@
 package table
 
 import (
-	"cmp"
 	"slices"
 	"strings"
 	"time"
@@ -120,31 +119,10 @@ func (m *Model) resort() {
 	for i := range m.order {
 		m.order[i] = int32(i)
 	}
-	if c := m.sortCol; c >= 0 {
-		rows := m.rows
-		sign := 1
-		if m.sortDesc {
-			sign = -1
-		}
-		slices.SortFunc(m.order, func(a, b int32) int {
-			if r := sign * compareCell(&rows[a], &rows[b], c); r != 0 {
-				return r
-			}
-			return cmp.Compare(a, b) // stable in the given order
-		})
+	if m.sortCol >= 0 {
+		m.sortOrder()
 	}
 	m.refilter()
-}
-
-func compareCell(a, b *Row, c int) int {
-	ka, kb := keyAt(a, c), keyAt(b, c)
-	if ka.kind != kb.kind {
-		return cmp.Compare(ka.kind, kb.kind)
-	}
-	if ka.kind == kindNone {
-		return strings.Compare(cellAt(a, c), cellAt(b, c))
-	}
-	return ka.compare(kb)
 }
 
 func keyAt(r *Row, c int) *Key {

@@ -1,7 +1,6 @@
 package table
 
 import (
-	"cmp"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -51,23 +50,4 @@ func Time(t time.Time) Key {
 // float approximation orders most pairs quickly and the decimals decide ties.
 func Decimal(d decimal.Decimal) Key {
 	return Key{kind: kindDecimal, d: d, f: d.InexactFloat64()}
-}
-
-func (a *Key) compare(b *Key) int {
-	switch a.kind {
-	case kindString:
-		return cmp.Compare(a.s, b.s)
-	case kindInt:
-		return cmp.Compare(a.i, b.i)
-	case kindFloat:
-		return cmp.Compare(a.f, b.f)
-	case kindDecimal:
-		// Rounding to the nearest float is monotonic, so unequal floats
-		// order their decimals correctly; equal ones need the exact compare.
-		if r := cmp.Compare(a.f, b.f); r != 0 {
-			return r
-		}
-		return a.d.Cmp(b.d)
-	}
-	return 0
 }

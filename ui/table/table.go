@@ -105,11 +105,12 @@ type Model struct {
 	// order and view
 	sortCol  int // -1 = the order rows were given in
 	sortDesc bool
-	order    []int32 // all rows, sorted
-	filtered []int32 // buffer for the filtered view
-	view     []int32 // what is shown: order, or filtered
-	filter   string  // as given
-	lfilter  string  // lowercased
+	order    []int32   // all rows, sorted
+	filtered []int32   // buffer for the filtered view
+	sortBuf  []sortEnt // buffer for sorting
+	view     []int32   // what is shown: order, or filtered
+	filter   string    // as given
+	lfilter  string    // lowercased
 
 	// selection
 	cursor int    // index in view
