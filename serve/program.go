@@ -28,7 +28,7 @@ func (s *Server) run(sess ssh.Session, st *sessionState, id identity) error {
 	ctx, cancel := context.WithCancel(sess.Context())
 	defer cancel()
 
-	model, cleanup, err := s.newModel(ctx, Session{
+	model, cleanup, err := s.opts.NewModel(ctx, Session{
 		User: id.user, Fingerprint: id.fingerprint, RemoteAddr: id.remote, Role: id.role,
 		Renderer: newRenderer(sess, pty),
 		Output:   sess,
@@ -82,15 +82,16 @@ func (s *Server) run(sess ssh.Session, st *sessionState, id identity) error {
 	return err
 }
 
-// newModel calls Options.NewModel, turning a panic into an error so that
-// one session's fault never stops the server.
-func (s *Server) newModel(ctx context.Context, sess Session) (m tea.Model, cleanup func(), err error) {
+// runSafely is run with a panic (in NewModel or a cleanup; bubbletea
+// recovers the model's own) turned into an error, so that one session's
+// fault never stops the server.
+func (s *Server) runSafely(sess ssh.Session, st *sessionState, id identity) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			m, err = nil, fmt.Errorf("panic: %v", r)
+			err = fmt.Errorf("panic: %v", r)
 		}
 	}()
-	return s.opts.NewModel(ctx, sess)
+	return s.run(sess, st, id)
 }
 
 // sessionInput is the program's input: each read counts as activity for the

@@ -318,3 +318,21 @@ func (m panicOnKey) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	next, cmd := m.Model.Update(msg)
 	return panicOnKey{next}, cmd
 }
+
+func TestPanickingCleanupDoesNotStopTheServer(t *testing.T) {
+	alice := newTestKey(t, "alice")
+	ev := newEvents()
+	ts := startServer(t, []string{alice.line}, Options{
+		NewModel: func(ctx context.Context, s Session) (tea.Model, func(), error) {
+			m, _, err := testNewModel(ev)(ctx, s)
+			return m, func() { panic("cleanup bug") }, err
+		},
+	})
+	tm := ts.openTerm(t, "alice", alice, "xterm")
+	tm.waitFor(t, "hello alice")
+	tm.client.Close()
+	if end := ts.logs.next(t, "ssh session end"); !strings.Contains(end["error"], "cleanup bug") {
+		t.Errorf("end logged %v", end)
+	}
+	ts.openTerm(t, "bob", alice, "xterm").waitFor(t, "hello bob")
+}

@@ -109,7 +109,10 @@ func (s *Server) handle(next ssh.Handler) ssh.Handler {
 			refuse(sess, "public key authentication is required")
 			return
 		}
-		ak, ok, _ := s.keys.lookup(key)
+		ak, ok, changeErr := s.keys.lookup(key)
+		if changeErr != nil {
+			s.log.Error("authorized keys unusable: refusing every key until fixed", "error", changeErr)
+		}
 		if !ok {
 			refuse(sess, "this key is no longer authorized")
 			return
@@ -125,7 +128,7 @@ func (s *Server) handle(next ssh.Handler) ssh.Handler {
 			return
 		}
 		s.log.Info("ssh session start", id.attrs()...)
-		err := s.run(sess, st, id)
+		err := s.runSafely(sess, st, id)
 		reason := st.why()
 		if msg := reason.notice(s.opts.IdleTimeout); msg != "" {
 			_, _ = io.WriteString(sess.Stderr(), msg)
