@@ -44,7 +44,7 @@ func (p *Platform) feeds() []live.Feed {
 		pf := &paymentFeed{c: c, now: p.now, store: func() *live.Store { return p.Store }}
 		fs = append(fs,
 			live.Feed{Topic: live.Payments, Interface: apierr.Payments, Interval: r.Payments, Always: true,
-				Fetch: pf.fetch, Reduce: live.ReducePayments, Samples: p.stateCountSamples, Alerts: declineAlerts},
+				Fetch: pf.fetch, Reduce: live.ReducePayments, Samples: p.stateCountSamples, Alerts: paymentAlerts},
 			live.Feed{Topic: live.PaymentBalances, Interface: apierr.Payments, Interval: r.Balances, Always: true,
 				Fetch:   func(ctx context.Context) (any, error) { return c.Balances(ctx) },
 				Samples: paymentBalanceSamples, Alerts: p.lowPayments},

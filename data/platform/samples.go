@@ -73,6 +73,42 @@ func (p *Platform) lowPayments(data any, now time.Time) []live.Alert {
 	return out
 }
 
+// FailureWindow is how far back failed payments raise the failures alert.
+const FailureWindow = time.Hour
+
+// paymentAlerts are the payments feed's data alerts: sustained declines
+// and recent failures, each pointing at the newest such payment so that
+// the alerts view opens its error and guidance in one key.
+func paymentAlerts(data any, now time.Time) []live.Alert {
+	out := declineAlerts(data, now)
+	ps, ok := data.(*live.PaymentSet)
+	if !ok {
+		return out
+	}
+	var newest *payments.Payment
+	n := 0
+	cut := now.Add(-FailureWindow)
+	for i := ps.Len() - 1; i >= 0; i-- {
+		p := ps.At(i)
+		if p.PaymentState == payments.Failed && !p.LastStateUpdatedAt.Before(cut) {
+			n++
+			if newest == nil || p.LastStateUpdatedAt.After(newest.LastStateUpdatedAt) {
+				newest = p
+			}
+		}
+	}
+	if n == 0 {
+		return out
+	}
+	return append(out, live.Alert{
+		Key: "failures", Severity: live.Low, Code: "FAILED",
+		Title:    fmt.Sprintf("%d payments failed in the last hour; newest %s", n, newest.PaymentID),
+		Guidance: "Open the payment for its error code and what to do.",
+		Since:    newest.LastStateUpdatedAt, Last: newest.LastStateUpdatedAt, Count: n,
+		Topic:    live.Payments, Ref: newest.PaymentID,
+	})
+}
+
 // declineAlerts raises one medium alert while payments keep being
 // declined (USR_062 to USR_067: the receiving side refuses them), pointing
 // at the newest one.
@@ -95,7 +131,7 @@ func declineAlerts(data any, now time.Time) []live.Alert {
 	newest := slices.MaxFunc(recent, func(a, b *payments.Payment) int { return a.LastStateUpdatedAt.Compare(b.LastStateUpdatedAt) })
 	return []live.Alert{{
 		Key: "declines", Severity: live.Medium, Code: "USR_062..USR_067",
-		Title:    fmt.Sprintf("%d payments declined in the last %s", len(recent), DeclineWindow),
+		Title:    fmt.Sprintf("%d payments declined in the last %d minutes", len(recent), int(DeclineWindow.Minutes())),
 		Guidance: "Sustained declines: check the destinations' details and limits with the operator before retrying.",
 		Since:    recent[len(recent)-1].LastStateUpdatedAt, Last: newest.LastStateUpdatedAt, Count: len(recent),
 		Topic: live.Payments, Ref: newest.PaymentID,

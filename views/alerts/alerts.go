@@ -1,0 +1,110 @@
+// Package alerts is the alerts view: the store's open alerts (spec 7.1
+// rule 4: configuration errors, repeated system errors, missing scopes;
+// low balances; sustained declines and recent failures), most severe
+// first. Enter opens what an alert points at (a payment, a balance, an
+// endpoint) in its view.
+package alerts
+
+import (
+	"fmt"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"treasury/data/live"
+	"treasury/ui"
+	"treasury/ui/sanitize"
+	"treasury/ui/table"
+	"treasury/views/viewkit"
+)
+
+// Targets map an alert's topic to the view that shows it.
+var targets = map[live.Topic]string{
+	live.Payments:          "payments",
+	live.LiquidityBalances: "balances",
+	live.PaymentBalances:   "balances",
+	live.Endpoints:         "addressbook",
+	live.Transactions:      "wallets",
+}
+
+// View is the alerts view.
+type View struct {
+	viewkit.Stack
+	ctx *ui.Context
+}
+
+// New builds the alerts view.
+func New(ctx *ui.Context) *View {
+	v := &View{ctx: ctx}
+	page := viewkit.NewTablePage(ctx, viewkit.TableSpec[live.Alert]{
+		Columns: []table.Column{
+			{Title: "Severity", Width: 8}, {Title: "Code", Width: 10}, {Title: "Where", Width: 12},
+			{Title: "Alert", Width: 30, Flex: 3}, {Title: "Count", Width: 5, Align: table.Right},
+			{Title: "Since (UTC)", Width: 19}, {Title: "Last", Width: 8},
+		},
+		Read:  v.read,
+		Row:   v.row,
+		Enter: v.open,
+		Above: v.guidance, AboveShare: 0.3,
+		Empty: "no open alerts",
+	})
+	v.Stack.Reset(page)
+	return v
+}
+
+// Name is the palette name.
+func (v *View) Name() string { return "alerts" }
+
+// Title is the tab label.
+func (v *View) Title() string { return "Alerts" }
+
+// Init does nothing.
+func (v *View) Init() tea.Cmd { return nil }
+
+// read lists the open alerts; they change with every store change, so
+// the snapshot's Seq is the store's.
+func (v *View) read() ([]live.Alert, live.Snapshot) {
+	return v.ctx.Store.Alerts(), live.Snapshot{FetchedAt: v.ctx.Clock(), Seq: v.ctx.Store.Seq()}
+}
+
+func (v *View) row(a live.Alert) table.Row {
+	where := string(a.Interface)
+	if a.Endpoint != "" {
+		where += " " + a.Endpoint
+	}
+	if where == "" {
+		where = string(a.Topic)
+	}
+	return table.Row{ID: a.Key, Cells: []string{
+		a.Severity.String(), sanitize.Line(a.Code), sanitize.Line(where), sanitize.Line(a.Title),
+		fmt.Sprint(a.Count), viewkit.Time(a.Since), ui.Age(v.ctx.Clock(), a.Last),
+	}, Keys: []table.Key{table.Int(int64(a.Severity)), {}, {}, {}, table.Int(int64(a.Count)), table.Time(a.Since), table.Time(a.Last)}}
+}
+
+func (v *View) guidance(w, h int, sel *live.Alert) string {
+	if sel == nil {
+		return ""
+	}
+	t := v.ctx.Theme
+	s := t.Title.Render(sanitize.Line(sel.Code)+" ") + sanitize.Line(sel.Title) + "\n" + t.Muted.Render("what to do: ") + sanitize.Line(sel.Guidance)
+	if _, ok := targets[sel.Topic]; ok && sel.Ref != "" {
+		s += "\n" + t.Muted.Render("enter opens "+sanitize.Line(sel.Ref))
+	}
+	return s
+}
+
+func (v *View) open(a live.Alert) tea.Cmd {
+	view, ok := targets[a.Topic]
+	if !ok {
+		return ui.FlashCmd("this alert has no record to open")
+	}
+	if a.Ref == "" {
+		return ui.OpenCmd(view)
+	}
+	return ui.OpenCmd(view, a.Ref)
+}
+
+// Commands offer ":alerts".
+func (v *View) Commands() []ui.Command {
+	return []ui.Command{{Name: "alerts", Help: "open alerts", View: v.Name(),
+		Run: func([]string) tea.Cmd { return nil }}}
+}
