@@ -109,17 +109,45 @@ func BenchmarkSort(b *testing.B) {
 	}
 }
 
+// SetRows with every row changed (alternating generations) and as a poll
+// usually is: fresh rows, 1% of them changed.
 func BenchmarkSetRows(b *testing.B) {
-	m := benchTable(b, 100_000)
-	gens := [2][]Row{benchRows(100_000, 1), benchRows(100_000, 2)}
-	m.SetSort(2, true)
-	b.ReportAllocs()
-	i := 0
-	now := t0
-	for b.Loop() {
-		now = now.Add(time.Second)
-		m.SetRows(gens[i%2], now)
-		_ = m.View()
-		i++
-	}
+	b.Run("all-changed", func(b *testing.B) {
+		m := benchTable(b, 100_000)
+		gens := [2][]Row{benchRows(100_000, 1), benchRows(100_000, 2)}
+		m.SetSort(2, true)
+		b.ReportAllocs()
+		i, now := 0, t0
+		for b.Loop() {
+			now = now.Add(time.Second)
+			m.SetRows(gens[i%2], now)
+			_ = m.View()
+			i++
+		}
+	})
+	b.Run("poll-1pct", func(b *testing.B) {
+		m := benchTable(b, 100_000)
+		base, alt := benchRows(100_000, 0), benchRows(100_000, 1)
+		var gens [2][]Row
+		for g := range gens {
+			gens[g] = make([]Row, len(base))
+			for i := range base {
+				r := base[i]
+				r.Cells = append([]string(nil), r.Cells...) // fresh slices, as a poll
+				if i%100 == g {
+					r = alt[i]
+				}
+				gens[g][i] = r
+			}
+		}
+		m.SetSort(2, true)
+		b.ReportAllocs()
+		i, now := 0, t0
+		for b.Loop() {
+			now = now.Add(time.Second)
+			m.SetRows(gens[i%2], now)
+			_ = m.View()
+			i++
+		}
+	})
 }

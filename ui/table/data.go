@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // SetRows replaces the data. now is the time of the update: rows that are new
@@ -17,22 +18,22 @@ func (m *Model) SetRows(rows []Row, now time.Time) {
 	byID := make(map[string]int, len(rows))
 	changed := make([]int64, len(rows))
 	lower := make([]string, len(rows))
-	var sb strings.Builder
+	var buf []byte
 	for i, r := range rows {
 		byID[r.ID] = i
-		lower[i] = searchText(&sb, r.Cells)
-		if !m.loaded {
-			continue
+		if m.loaded {
+			j, ok := m.byID[r.ID]
+			switch {
+			case !ok:
+				changed[i] = t
+			case !slices.Equal(m.rows[j].Cells, r.Cells):
+				changed[i] = t
+			default: // unchanged: its search text too
+				changed[i], lower[i] = m.changed[j], m.lower[j]
+				continue
+			}
 		}
-		j, ok := m.byID[r.ID]
-		switch {
-		case !ok:
-			changed[i] = t
-		case !slices.Equal(m.rows[j].Cells, r.Cells):
-			changed[i] = t
-		default:
-			changed[i] = m.changed[j]
-		}
+		lower[i], buf = searchText(buf, r.Cells)
 	}
 	m.rows, m.byID, m.changed, m.lower = rows, byID, changed, lower
 	m.loaded = true
@@ -43,16 +44,31 @@ func (m *Model) SetRows(rows []Row, now time.Time) {
 }
 
 // searchText is the lowercased text the filter looks in: the cells joined by
-// NUL so that a match never spans two cells.
-func searchText(sb *strings.Builder, cells []string) string {
-	sb.Reset()
+// NUL so that a match never spans two cells. buf is scratch space, returned
+// for the next call; ASCII text costs one allocation.
+func searchText(buf []byte, cells []string) (string, []byte) {
+	buf = buf[:0]
+	ascii := true
 	for i, c := range cells {
 		if i > 0 {
-			sb.WriteByte(0)
+			buf = append(buf, 0)
 		}
-		sb.WriteString(c)
+		for k := 0; k < len(c); k++ {
+			b := c[k]
+			switch {
+			case b >= utf8.RuneSelf:
+				ascii = false
+			case 'A' <= b && b <= 'Z':
+				b += 'a' - 'A'
+			}
+			buf = append(buf, b)
+		}
 	}
-	return strings.ToLower(sb.String())
+	if !ascii {
+		// ASCII letters are already lowered; ToLower leaves them be.
+		return strings.ToLower(string(buf)), buf
+	}
+	return string(buf), buf
 }
 
 // SetFilter shows only the rows containing f (case-insensitive) in one of
