@@ -86,6 +86,9 @@ const (
 	// shutdownGrace bounds how long Serve waits for programs to exit after
 	// telling them to, and again after closing the connections.
 	shutdownGrace = 10 * time.Second
+	// clientCloseGrace is how long Serve waits, once the sessions ended,
+	// for the clients to close their connections.
+	clientCloseGrace = time.Second
 )
 
 // Server serves one program per SSH session.
@@ -220,6 +223,11 @@ func (s *Server) shutdown() {
 	if !waitTimeout(&s.wg, shutdownGrace) {
 		s.log.Warn("ssh sessions still running after the grace period: closing their connections")
 	}
+	// Clients close their connection once their session has ended; give
+	// them a moment to do so before closing what is left.
+	ctx, cancel := context.WithTimeout(context.Background(), clientCloseGrace)
+	_ = s.ssh.Shutdown(ctx)
+	cancel()
 	s.ssh.Close()
 	waitTimeout(&s.wg, shutdownGrace)
 }
