@@ -22,6 +22,9 @@ type sortEnt struct {
 // reversed when descending except that tie-break.
 func (m *Model) sortOrder() {
 	rows, c := m.rows, m.sortCol
+	if cap(m.sortBuf) < len(rows) {
+		m.sortBuf = make([]sortEnt, 0, len(rows))
+	}
 	ents := m.sortBuf[:0]
 	for i := range rows {
 		k := keyAt(&rows[i], c)
