@@ -1,0 +1,171 @@
+// Package balances is the balances view: the liquidity account's balances
+// per asset and the payments prefunded balances per currency in one table,
+// each row with a sparkline of its available balance and, above, the history
+// chart of the selected row; a LOW_BALANCE alert marks its row. The trades
+// of the liquidity account are a section of the view, opened with t or the
+// palette's :trades.
+package balances
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/x/ansi"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"treasury/data/liquidity"
+	"treasury/data/live"
+	"treasury/ui"
+	"treasury/ui/chart"
+	"treasury/ui/sanitize"
+	"treasury/views/viewkit"
+)
+
+// View is the balances view.
+type View struct {
+	viewkit.Stack
+	ctx    *ui.Context
+	page   *viewkit.TablePage[Row]
+	trades *viewkit.TablePage[liquidity.Trade]
+	chart  *chart.Line
+	keys   keys
+}
+
+type keys struct{ Trades key.Binding }
+
+// New builds the balances view.
+func New(ctx *ui.Context) *View {
+	v := &View{ctx: ctx, keys: keys{
+		Trades: key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "trades / balances")),
+	}}
+	v.chart = chart.NewLine(chartStyles(ctx, 0))
+	v.page = viewkit.NewTablePage(ctx, viewkit.TableSpec[Row]{
+		Columns:    balanceColumns(),
+		Topics:     []live.Topic{live.LiquidityBalances, live.PaymentBalances},
+		Read:       func() ([]Row, live.Snapshot) { return readRows(ctx.Store) },
+		Row:        v.tableRow,
+		Enter:      v.openDetail,
+		Above:      v.above,
+		AboveShare: 0.45,
+		Empty:      "no balances yet",
+	})
+	v.trades = newTradesPage(v)
+	v.Stack.Reset(v.page)
+	return v
+}
+
+func chartStyles(ctx *ui.Context, series int) chart.Styles {
+	st := chart.Styles{Axis: ctx.Theme.Muted, Label: ctx.Theme.Muted, Line: ctx.Theme.Accent}
+	if len(ctx.Theme.Series) > 0 {
+		st.Line = ctx.Theme.Series[series%len(ctx.Theme.Series)]
+	}
+	return st
+}
+
+// Name is the palette name.
+func (v *View) Name() string { return "balances" }
+
+// Title is the tab label.
+func (v *View) Title() string { return "Balances" }
+
+// Init does nothing: the store pushes balances.
+func (v *View) Init() tea.Cmd { return nil }
+
+// seriesTitle names a row's chart: what is plotted, and the alert if one is
+// open.
+func (v *View) seriesTitle(r Row, w int) string {
+	t := v.ctx.Theme
+	s := t.Title.Render("available "+sanitize.Line(r.Currency())+" · "+r.Source) + t.Muted.Render("  (last 24 h, UTC)")
+	if r.Alert != nil {
+		s += "  " + t.Bad.Render("LOW_BALANCE: "+sanitize.Line(r.Alert.Title))
+	}
+	return ansi.Truncate(s, w, "…")
+}
+
+// above draws the history chart of the selected row (the first row when
+// none is selected).
+func (v *View) above(w, h int, sel *Row) string {
+	if sel == nil {
+		if recs := v.page.Records(); len(recs) > 0 {
+			sel = &recs[0]
+		}
+	}
+	if sel == nil || h < 4 {
+		return ""
+	}
+	v.chart.SetSize(w, h-1)
+	v.chart.SetSeries(sel.Series(), v.ctx.Store.History(sel.Series()))
+	return v.seriesTitle(*sel, w) + "\n" + v.chart.View()
+}
+
+// showTrades opens the trades section above the balances, or goes back to
+// the balances when it is open.
+func (v *View) showTrades(on bool) tea.Cmd {
+	for v.Stack.Depth() > 1 {
+		v.Stack.Back()
+	}
+	if !on {
+		return v.Stack.Update(ui.StoreChanged{})
+	}
+	return v.Stack.Push(v.trades)
+}
+
+func (v *View) inTrades() bool {
+	return v.Stack.Depth() > 1 && v.Stack.Top() == viewkit.Page(v.trades)
+}
+
+// Update handles the trades key and palette opens, and delegates the rest.
+func (v *View) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case tea.KeyMsg:
+		if key.Matches(msg, v.keys.Trades) {
+			return v.showTrades(!v.inTrades())
+		}
+	case ui.Open:
+		switch {
+		case len(msg.Args) > 0 && strings.EqualFold(msg.Args[0], "trades"):
+			cmd := v.showTrades(true)
+			if len(msg.Args) > 1 {
+				v.trades.SetFilter(strings.Join(msg.Args[1:], " "))
+			}
+			return cmd
+		case len(msg.Args) > 0:
+			cmd := v.showTrades(false)
+			v.page.SetFilter(strings.Join(msg.Args, " "))
+			return cmd
+		}
+		return v.showTrades(false)
+	}
+	return v.Stack.Update(msg)
+}
+
+// Keys are the view's bindings.
+func (v *View) Keys() []key.Binding { return append(v.Stack.Keys(), v.keys.Trades) }
+
+// Commands offer ":balances [currency]" and ":trades [filter]".
+func (v *View) Commands() []ui.Command {
+	return []ui.Command{
+		{Name: "balances", Args: "[currency]", Help: "liquidity and payments balances", View: v.Name(),
+			Complete: v.completeCurrency,
+			Run:      func(args []string) tea.Cmd { return ui.OpenCmd(v.Name(), args...) }},
+		{Name: "trades", Args: "[filter]", Help: "liquidity trades, newest first", View: v.Name(),
+			Run: func(args []string) tea.Cmd { return ui.OpenCmd(v.Name(), append([]string{"trades"}, args...)...) }},
+	}
+}
+
+func (v *View) completeCurrency(prefix string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, p := range []string{live.SeriesLiquidityBalance, live.SeriesPaymentsBalance} {
+		for _, s := range v.ctx.Store.Series(p) {
+			c := strings.TrimPrefix(s, p)
+			if !seen[c] && strings.HasPrefix(strings.ToUpper(c), strings.ToUpper(prefix)) {
+				seen[c] = true
+				out = append(out, sanitize.Line(c))
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}

@@ -1,0 +1,200 @@
+package balances
+
+import (
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"treasury/data/liquidity"
+	"treasury/data/live"
+	"treasury/data/payments"
+	"treasury/ui/chart"
+	"treasury/ui/sanitize"
+	"treasury/ui/table"
+	"treasury/views/viewkit"
+)
+
+// Sources of a balance row.
+const (
+	srcLiquidity = "liquidity"
+	srcPayments  = "payments"
+)
+
+// Row is one balance of the table: a liquidity asset or a payments
+// prefunded currency. Exactly one of Liquidity and Payments is set; it is
+// the record as received (the raw pager shows the row).
+type Row struct {
+	Source    string             `json:"source"`
+	Liquidity *liquidity.Balance `json:"liquidity,omitempty"`
+	Payments  *payments.Balance  `json:"payments,omitempty"`
+	// UpdatedAt is the liquidity balance's updatedAt or the payments
+	// balances' timestamp.
+	UpdatedAt time.Time `json:"updatedAt"`
+	// Alert is the open LOW_BALANCE alert of the row's currency, if any.
+	Alert *live.Alert `json:"alert,omitempty"`
+}
+
+// ID is unique per row: source, currency and, for payments, funding type.
+func (r Row) ID() string {
+	if r.Payments != nil {
+		return srcPayments + ":" + r.Payments.Currency + ":" + r.Payments.FundingType
+	}
+	return srcLiquidity + ":" + r.Liquidity.Asset
+}
+
+// Currency is the asset or currency.
+func (r Row) Currency() string {
+	if r.Payments != nil {
+		return r.Payments.Currency
+	}
+	return r.Liquidity.Asset
+}
+
+// Series is the name of the row's available-balance history.
+func (r Row) Series() string {
+	if r.Payments != nil {
+		return live.SeriesPaymentsBalance + r.Payments.Currency
+	}
+	return live.SeriesLiquidityBalance + r.Liquidity.Asset
+}
+
+// Available and Reserved as received.
+func (r Row) Available() decimal.Decimal {
+	if r.Payments != nil {
+		return r.Payments.AvailableBalance.Decimal
+	}
+	return r.Liquidity.Available
+}
+
+// Reserved as received.
+func (r Row) Reserved() decimal.Decimal {
+	if r.Payments != nil {
+		return r.Payments.ReservedBalance.Decimal
+	}
+	return r.Liquidity.Reserved
+}
+
+// Total is the liquidity total as received; payments balances have none.
+func (r Row) Total() (decimal.Decimal, bool) {
+	if r.Liquidity != nil {
+		return r.Liquidity.Total, true
+	}
+	return decimal.Decimal{}, false
+}
+
+// lowAlerts indexes the open LOW_BALANCE alerts by topic and currency.
+func lowAlerts(all []live.Alert) map[string]live.Alert {
+	out := map[string]live.Alert{}
+	for _, a := range all {
+		if a.Code == "LOW_BALANCE" {
+			out[string(a.Topic)+"|"+a.Ref] = a
+		}
+	}
+	return out
+}
+
+// readRows reads both balance topics and the alerts into rows: liquidity
+// first, then payments, each in the order received. The snapshot combines
+// both: the older fetch, the first error, the newest change.
+func readRows(st *live.Store) ([]Row, live.Snapshot) {
+	ls, ps := st.Snapshot(live.LiquidityBalances), st.Snapshot(live.PaymentBalances)
+	alerts := lowAlerts(st.Alerts())
+	mark := func(r *Row, t live.Topic) {
+		if a, ok := alerts[string(t)+"|"+r.Currency()]; ok {
+			r.Alert = &a
+		}
+	}
+	var rows []Row
+	lb, _ := ls.Data.([]liquidity.Balance)
+	for i := range lb {
+		r := Row{Source: srcLiquidity, Liquidity: &lb[i], UpdatedAt: lb[i].UpdatedAt}
+		mark(&r, live.LiquidityBalances)
+		rows = append(rows, r)
+	}
+	pb, _ := ps.Data.(payments.Balances)
+	for i := range pb.Balances {
+		r := Row{Source: srcPayments, Payments: &pb.Balances[i], UpdatedAt: pb.Timestamp}
+		mark(&r, live.PaymentBalances)
+		rows = append(rows, r)
+	}
+	return rows, combine(ls, ps)
+}
+
+func combine(a, b live.Snapshot) live.Snapshot {
+	out := a
+	out.Seq = max(a.Seq, b.Seq)
+	out.Interval = max(a.Interval, b.Interval)
+	if out.Err == nil {
+		out.Err = b.Err
+	}
+	if a.FetchedAt.IsZero() || (!b.FetchedAt.IsZero() && b.FetchedAt.Before(a.FetchedAt)) {
+		out.FetchedAt = b.FetchedAt
+	}
+	return out
+}
+
+// sparkWidth is the width of the history column.
+const sparkWidth = 16
+
+// resample reduces pts (oldest first) to at most n points evenly spaced in
+// time between the first and the last, each the last value at or before its
+// slot, so a sparkline spans the whole history held, not its last n polls.
+func resample(pts []live.Point, n int) []live.Point {
+	if len(pts) <= n || n < 2 {
+		return pts
+	}
+	first, last := pts[0].At, pts[len(pts)-1].At
+	step := last.Sub(first) / time.Duration(n-1)
+	out := make([]live.Point, 0, n)
+	j := 0
+	for i := range n {
+		at := first.Add(step * time.Duration(i))
+		if i == n-1 {
+			at = last
+		}
+		for j+1 < len(pts) && !pts[j+1].At.After(at) {
+			j++
+		}
+		out = append(out, live.Point{At: at, Value: pts[j].Value})
+	}
+	return out
+}
+
+func dash(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return s
+}
+
+// tableRow draws a balance row with the sparkline of its history.
+func (v *View) tableRow(r Row) table.Row {
+	total, funding, alert := "—", "—", ""
+	if t, ok := r.Total(); ok {
+		total = t.String()
+	}
+	if r.Payments != nil {
+		funding = dash(sanitize.Line(r.Payments.FundingType))
+	}
+	if r.Alert != nil {
+		alert = "LOW"
+	}
+	spark := chart.Sparkline(resample(v.ctx.Store.History(r.Series()), sparkWidth), sparkWidth, v.ctx.Theme.Cell)
+	t, _ := r.Total()
+	return table.Row{ID: r.ID(), Cells: []string{
+		r.Source, sanitize.Line(r.Currency()), alert, r.Available().String(), r.Reserved().String(), total,
+		spark, funding, viewkit.Time(r.UpdatedAt),
+	}, Keys: []table.Key{{}, {}, {}, table.Decimal(r.Available()), table.Decimal(r.Reserved()), table.Decimal(t),
+		{}, {}, table.Time(r.UpdatedAt)}}
+}
+
+// balanceColumns are the balances table's columns.
+func balanceColumns() []table.Column {
+	return []table.Column{
+		{Title: "Source", Width: 9}, {Title: "Asset", Width: 5, Flex: 1}, {Title: "Alert", Width: 5},
+		{Title: "Available", Width: 16, Align: table.Right, Flex: 2}, {Title: "Reserved", Width: 14, Align: table.Right, Flex: 1},
+		{Title: "Total", Width: 16, Align: table.Right, Flex: 1},
+		{Title: "History (avail.)", Width: sparkWidth, NoSort: true}, {Title: "Funding", Width: 8, Flex: 1},
+		{Title: "Updated (UTC)", Width: 19},
+	}
+}

@@ -1,0 +1,72 @@
+package balances
+
+import (
+	tea "github.com/charmbracelet/bubbletea"
+
+	"treasury/data/liquidity"
+	"treasury/data/live"
+	"treasury/ui/sanitize"
+	"treasury/ui/table"
+	"treasury/views/viewkit"
+)
+
+func readTrades(st *live.Store) ([]liquidity.Trade, live.Snapshot) {
+	snap := st.Snapshot(live.Trades)
+	all, _ := snap.Data.([]liquidity.Trade)
+	return all, snap
+}
+
+func pair(t liquidity.Trade) string { return t.BaseAsset + "/" + t.QuoteAsset }
+
+// newTradesPage is the trades section: the liquidity account's trades of
+// the last 24 hours, newest first; enter opens one.
+func newTradesPage(v *View) *viewkit.TablePage[liquidity.Trade] {
+	return viewkit.NewTablePage(v.ctx, viewkit.TableSpec[liquidity.Trade]{
+		Crumb: "trades",
+		Columns: []table.Column{
+			{Title: "Executed (UTC)", Width: 19}, {Title: "Pair", Width: 9}, {Title: "Side", Width: 5},
+			{Title: "Qty", Width: 12, Align: table.Right, Flex: 1}, {Title: "Price", Width: 12, Align: table.Right, Flex: 1},
+			{Title: "Status", Width: 9}, {Title: "Trade id", Width: 10, Flex: 2}, {Title: "Quote id", Width: 10, Flex: 1},
+		},
+		Topics: []live.Topic{live.Trades},
+		Read:   func() ([]liquidity.Trade, live.Snapshot) { return readTrades(v.ctx.Store) },
+		Row: func(t liquidity.Trade) table.Row {
+			return table.Row{ID: t.TradeID, Cells: []string{
+				viewkit.Time(t.ExecutedAt), sanitize.Line(pair(t)), sanitize.Line(t.Side), t.Qty.String(), t.Price.String(),
+				sanitize.Line(t.Status), sanitize.Line(t.TradeID), sanitize.Line(t.QuoteID),
+			}, Keys: []table.Key{table.Time(t.ExecutedAt), {}, {}, table.Decimal(t.Qty), table.Decimal(t.Price)}}
+		},
+		Enter:    func(t liquidity.Trade) tea.Cmd { return v.Stack.Push(newTradeDetail(v, t.TradeID)) },
+		SortCol:  0,
+		SortDesc: true,
+		Empty:    "no trades in the last 24 hours",
+	})
+}
+
+// newTradeDetail shows one trade, kept current from the store.
+func newTradeDetail(v *View, id string) *viewkit.DetailPage[liquidity.Trade] {
+	return viewkit.NewDetailPage(v.ctx, viewkit.DetailSpec[liquidity.Trade]{
+		Crumb:  viewkit.Short(sanitize.Line(id), 10),
+		Topics: []live.Topic{live.Trades},
+		Get: func() (liquidity.Trade, bool, live.Snapshot) {
+			all, snap := readTrades(v.ctx.Store)
+			for _, t := range all {
+				if t.TradeID == id {
+					return t, true, snap
+				}
+			}
+			return liquidity.Trade{}, false, snap
+		},
+		ID:     func(t liquidity.Trade) string { return t.TradeID },
+		Body:   func(t liquidity.Trade, _ int) string { return viewkit.KV(v.ctx.Theme, tradeFields(t)...) },
+		Fields: tradeFields,
+	})
+}
+
+func tradeFields(t liquidity.Trade) [][2]string {
+	return [][2]string{
+		{"Trade id", t.TradeID}, {"Quote id", t.QuoteID}, {"Pair", pair(t)}, {"Side", t.Side},
+		{"Quantity", viewkit.Amount(t.Qty, t.BaseAsset)}, {"Price", viewkit.Amount(t.Price, t.QuoteAsset)},
+		{"Status", t.Status}, {"Executed (UTC)", viewkit.Time(t.ExecutedAt)},
+	}
+}
