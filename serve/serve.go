@@ -65,10 +65,13 @@ type Session struct {
 
 // Options configure a Server.
 type Options struct {
-	Listen             string // default ":2222"
-	HostKeyFile        string // created (ed25519, 0600) if missing
-	AuthorizedKeysFile string // OpenSSH authorized_keys; role="operator" option per key, default viewer
-	MaxSessions        int    // default 20; over it, the session is told and closed
+	Listen      string // default ":2222"
+	HostKeyFile string // created (ed25519, 0600) if missing
+	// AuthorizedKeysFile is an OpenSSH authorized_keys file; the option
+	// role="operator" (or role="viewer", the default) gives a key its
+	// role. It is read again at each connection, so edits need no restart.
+	AuthorizedKeysFile string
+	MaxSessions        int // default 20; over it, the session is told and closed
 	// IdleTimeout ends a session with no input from its client for that
 	// long (default 30m).
 	IdleTimeout time.Duration
