@@ -1,0 +1,250 @@
+package addressbook
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"treasury/data/actions"
+	"treasury/data/custody"
+	"treasury/data/live"
+	"treasury/ui"
+	"treasury/ui/sanitize"
+	"treasury/views/viewkit"
+)
+
+// Call keys of the lock flow; each is followed by the intent id.
+const (
+	keySubmit  = "submit:"
+	keyIntent  = "intent:"
+	keyRefetch = "refetch:"
+)
+
+// submitted is what a lock or unlock call was about.
+type submitted struct {
+	ep       custody.Endpoint
+	lock     bool
+	intentID string
+	accepted custody.IntentAccepted
+}
+
+func (v *View) endpointActions() []viewkit.Action[custody.Endpoint] {
+	return []viewkit.Action[custody.Endpoint]{
+		{Key: v.keys.Lock, Write: true, Run: func(ep custody.Endpoint) tea.Cmd { return v.confirm(ep, true) }},
+		{Key: v.keys.Unlock, Write: true, Run: func(ep custody.Endpoint) tea.Cmd { return v.confirm(ep, false) }},
+	}
+}
+
+func verbOf(lock bool) string {
+	if lock {
+		return actions.Lock
+	}
+	return actions.Unlock
+}
+
+// confirm asks the operator to confirm a lock or unlock of ep. The intent id
+// is made now, once: a retry of the confirmed action reuses it.
+func (v *View) confirm(ep custody.Endpoint, lock bool) tea.Cmd {
+	verb := verbOf(lock)
+	if f, ok := v.follows[ep.ID]; ok {
+		return ui.FlashCmd(fmt.Sprintf("the %s of %s is still %s: wait for it", f.verb(), sanitize.Line(ep.Alias), f.status()))
+	}
+	intentID := actions.NewKey()
+	if err := v.act.Can(verb); err != nil {
+		// Not possible here: say why, through the actor so the attempt is
+		// on the record.
+		return v.submit(ep, lock, intentID)
+	}
+	to := custody.LockLocked
+	what := "A Locked endpoint cannot be used by any payment or transfer until it is unlocked."
+	if !lock {
+		to = custody.LockUnlocked
+		what = "An Unlocked endpoint can be used again as a destination."
+	}
+	lines := []string{
+		fmt.Sprintf("%s the custody endpoint below with a signed intent.", strings.ToUpper(verb[:1])+verb[1:]),
+		"",
+		"Alias:    " + ep.Alias,
+		"Id:       " + ep.ID,
+		"Address:  " + ep.Address,
+		"Ledger:   " + ep.LedgerID,
+		"Lock:     " + dash(ep.Lock) + " → " + to,
+		"Intent:   " + intentID,
+		"",
+		"The intent takes effect once approved; the view follows it. " + what,
+	}
+	if (lock && ep.Lock == custody.LockLocked) || (!lock && ep.Lock != custody.LockLocked) {
+		lines = append(lines, "Note: the endpoint is "+dash(ep.Lock)+" now; the platform will likely refuse.")
+	}
+	c := ui.Confirm{Title: fmt.Sprintf("%s endpoint %s", strings.ToUpper(verb[:1])+verb[1:], ep.Alias), Lines: lines,
+		Action: strings.ToUpper(verb[:1]) + verb[1:], Run: v.submit(ep, lock, intentID)}
+	if v.ctx.Prod() {
+		c.TypeToConfirm = lastRunes(ep.ID, 4)
+	}
+	return func() tea.Msg { return c }
+}
+
+func lastRunes(s string, n int) string {
+	r := []rune(s)
+	return string(r[max(len(r)-n, 0):])
+}
+
+// submit proposes the intent through the actor (which audits it).
+func (v *View) submit(ep custody.Endpoint, lock bool, intentID string) tea.Cmd {
+	act := v.act
+	return viewkit.Call(keySubmit+intentID, func(ctx context.Context) (any, error) {
+		acc, err := act.LockEndpoint(ctx, ep, lock, intentID)
+		return submitted{ep: ep, lock: lock, intentID: intentID, accepted: acc}, err
+	})
+}
+
+// handleLoaded takes the answers of the lock flow's calls.
+func (v *View) handleLoaded(l viewkit.Loaded) (tea.Cmd, bool) {
+	switch {
+	case strings.HasPrefix(l.Key, keySubmit):
+		return v.submittedLoaded(l), true
+	case strings.HasPrefix(l.Key, keyIntent):
+		return v.intentLoaded(strings.TrimPrefix(l.Key, keyIntent), l), true
+	case strings.HasPrefix(l.Key, keyRefetch):
+		return v.refetched(strings.TrimPrefix(l.Key, keyRefetch), l.Err), true
+	}
+	return nil, false
+}
+
+func (v *View) submittedLoaded(l viewkit.Loaded) tea.Cmd {
+	s, _ := l.Value.(submitted)
+	if l.Err != nil {
+		return ui.ErrorCmd(fmt.Errorf("%s %s: %w", verbOf(s.lock), sanitize.Line(s.ep.Alias), l.Err))
+	}
+	f := &follow{ep: s.ep, lock: s.lock, intentID: s.intentID, requestID: s.accepted.RequestID, since: v.ctx.Clock()}
+	v.follows[s.ep.ID] = f
+	v.changed()
+	return tea.Batch(ui.FlashCmd(fmt.Sprintf("%s of %s proposed: intent submitted, following it", f.verb(), sanitize.Line(s.ep.Alias))),
+		v.poll(f.intentID))
+}
+
+// changed redraws what shows the intents followed.
+func (v *View) changed() {
+	v.endpoints.Reread()
+	if v.detail != nil {
+		v.detail.Redraw()
+	}
+}
+
+func (v *View) followOf(intentID string) *follow {
+	for _, f := range v.follows {
+		if f.intentID == intentID {
+			return f
+		}
+	}
+	return nil
+}
+
+// poll reads the intent's status now.
+func (v *View) poll(intentID string) tea.Cmd {
+	f := v.followOf(intentID)
+	if f == nil || f.inFlight || f.final {
+		return nil
+	}
+	f.inFlight, f.scheduled, f.idle = true, false, 0
+	act := v.act
+	return viewkit.Call(keyIntent+intentID, func(ctx context.Context) (any, error) { return act.Intent(ctx, intentID) })
+}
+
+func (v *View) intentLoaded(intentID string, l viewkit.Loaded) tea.Cmd {
+	f := v.followOf(intentID)
+	if f == nil || f.final {
+		return nil
+	}
+	f.inFlight, f.idle = false, 0
+	if l.Err != nil {
+		f.err = l.Err
+		v.changed()
+		return v.schedule(f)
+	}
+	it, _ := l.Value.(custody.Intent)
+	prev := f.intent.Status
+	f.intent, f.err = it, nil
+	v.changed()
+	if it.Terminal() {
+		f.final = true
+		return v.refetch(f)
+	}
+	var flash tea.Cmd
+	if it.Status != prev {
+		flash = ui.FlashCmd(fmt.Sprintf("%s of %s: intent %s", f.verb(), sanitize.Line(f.ep.Alias), f.status()))
+	}
+	return tea.Batch(flash, v.schedule(f))
+}
+
+// schedule polls the intent again in a second.
+func (v *View) schedule(f *follow) tea.Cmd {
+	if f.scheduled {
+		return nil
+	}
+	f.scheduled = true
+	id := f.intentID
+	return tea.Tick(pollEvery, func(_ time.Time) tea.Msg { return pollMsg{intentID: id} })
+}
+
+// refetch reads the endpoints again once the intent is over.
+func (v *View) refetch(f *follow) tea.Cmd {
+	f.inFlight = true
+	store, id := v.ctx.Store, f.intentID
+	return viewkit.Call(keyRefetch+id, func(ctx context.Context) (any, error) {
+		return nil, store.FetchNow(ctx, live.Endpoints).Err
+	})
+}
+
+// refetched ends the following of an intent and says how it ended.
+func (v *View) refetched(intentID string, err error) tea.Cmd {
+	f := v.followOf(intentID)
+	if f == nil {
+		return nil
+	}
+	delete(v.follows, f.ep.ID)
+	v.last[f.ep.ID] = f.intent
+	v.changed()
+	alias := sanitize.Line(f.ep.Alias)
+	var cmd tea.Cmd
+	switch f.intent.Status {
+	case custody.IntentExecuted:
+		now := "its new state"
+		if ep, ok, _ := v.endpoint(f.ep.ID); ok {
+			now = sanitize.Line(ep.Lock)
+		}
+		cmd = ui.FlashCmd(fmt.Sprintf("✔ %s of %s executed: the endpoint is %s", f.verb(), alias, now))
+	default:
+		why := sanitize.Line(f.intent.Reason)
+		if why == "" {
+			why = "no reason given"
+		}
+		cmd = ui.ErrorCmd(fmt.Errorf("%s of %s %s: %s (intent %s)", f.verb(), alias, strings.ToLower(f.intent.Status), why, f.intentID))
+	}
+	if err != nil {
+		return tea.Batch(cmd, ui.ErrorCmd(fmt.Errorf("re-reading the endpoints after the intent: %w", err)))
+	}
+	return cmd
+}
+
+// watchdog restarts the following of an intent whose answer went astray
+// (answers go to the view shown: another tab may have swallowed one).
+func (v *View) watchdog() tea.Cmd {
+	var cmds []tea.Cmd
+	for _, f := range v.follows {
+		f.idle++
+		if f.idle < watchdogTicks {
+			continue
+		}
+		f.idle, f.inFlight, f.scheduled = 0, false, false
+		if f.final {
+			cmds = append(cmds, v.refetch(f))
+		} else {
+			cmds = append(cmds, v.poll(f.intentID))
+		}
+	}
+	return tea.Batch(cmds...)
+}

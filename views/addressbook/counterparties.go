@@ -1,0 +1,100 @@
+package addressbook
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"treasury/data/live"
+	"treasury/data/wallet"
+	"treasury/ui"
+	"treasury/ui/sanitize"
+	"treasury/ui/table"
+	"treasury/views/viewkit"
+)
+
+func (v *View) newCounterpartiesPage() *viewkit.TablePage[wallet.Counterparty] {
+	return viewkit.NewTablePage(v.ctx, viewkit.TableSpec[wallet.Counterparty]{
+		Crumb: "counterparties",
+		Columns: []table.Column{
+			{Title: "Name", Width: 16, Flex: 2}, {Title: "Description", Width: 12, Flex: 3},
+			{Title: "Created (UTC)", Width: 19}, {Title: "Counterparty id", Width: 12, Flex: 1},
+		},
+		Topics: []live.Topic{live.Counterparties},
+		Read: func() ([]wallet.Counterparty, live.Snapshot) {
+			snap := v.ctx.Store.Snapshot(live.Counterparties)
+			cps, _ := snap.Data.([]wallet.Counterparty)
+			return cps, snap
+		},
+		Row: func(c wallet.Counterparty) table.Row {
+			return table.Row{ID: c.ID, Cells: []string{sanitize.Line(c.Name), sanitize.Line(dash(c.Description)),
+				viewkit.Time(c.CreatedAt), sanitize.Line(c.ID)},
+				Keys: []table.Key{{}, {}, table.Time(c.CreatedAt)}}
+		},
+		Enter: v.pushAddresses,
+		Empty: "no wallet counterparties (is the wallet interface configured?)",
+	})
+}
+
+// addresses is the answer of a counterparty's address list.
+type addresses struct {
+	list []wallet.Address
+	at   time.Time
+	err  error
+	done bool
+}
+
+// pushAddresses opens the addresses of a counterparty, loaded by a call.
+func (v *View) pushAddresses(c wallet.Counterparty) tea.Cmd {
+	if v.p == nil || v.p.Wallet == nil {
+		return ui.ErrorCmd(errors.New("the wallet interface is not configured in this profile"))
+	}
+	callKey := "addresses:" + c.ID
+	st := &addresses{}
+	id, cl := c.ID, v.p.Wallet
+	load := viewkit.Call(callKey, func(ctx context.Context) (any, error) { return cl.Addresses(ctx, id) })
+	crumb := sanitize.Line(c.Name)
+	if r := []rune(crumb); len(r) > 28 {
+		crumb = string(r[:27]) + "…"
+	}
+	page := viewkit.NewTablePage(v.ctx, viewkit.TableSpec[wallet.Address]{
+		Crumb: crumb,
+		Columns: []table.Column{
+			{Title: "Label", Width: 10, Flex: 1}, {Title: "Address", Width: 20, Flex: 3},
+			{Title: "Blockchains", Width: 12, Flex: 1}, {Title: "Created (UTC)", Width: 19},
+			{Title: "Address id", Width: 10, Flex: 1},
+		},
+		Read: func() ([]wallet.Address, live.Snapshot) {
+			if !st.done {
+				return nil, live.Snapshot{}
+			}
+			return st.list, live.Snapshot{Topic: "wallet.addresses", FetchedAt: st.at, Err: st.err}
+		},
+		Row: func(a wallet.Address) table.Row {
+			return table.Row{ID: a.ID, Cells: []string{sanitize.Line(dash(a.Label)), sanitize.Line(a.Address),
+				sanitize.Line(dash(strings.Join(a.Blockchains, ", "))), viewkit.Time(a.CreatedAt), sanitize.Line(a.ID)},
+				Keys: []table.Key{{}, {}, {}, table.Time(a.CreatedAt)}}
+		},
+		Empty: "no addresses for " + sanitize.Line(c.Name),
+		Handle: func(msg tea.Msg) (bool, tea.Cmd) {
+			if k, ok := msg.(tea.KeyMsg); ok && k.String() == "r" {
+				return false, load
+			}
+			l, ok := msg.(viewkit.Loaded)
+			if !ok || l.Key != callKey {
+				return false, nil
+			}
+			st.done, st.err = true, l.Err
+			if l.Err != nil {
+				return true, ui.ErrorCmd(l.Err)
+			}
+			st.list, _ = l.Value.([]wallet.Address)
+			st.at = v.ctx.Clock()
+			return true, nil
+		},
+	})
+	return tea.Batch(v.Stack.Push(page), load)
+}

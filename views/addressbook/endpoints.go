@@ -1,0 +1,208 @@
+package addressbook
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"treasury/data/custody"
+	"treasury/data/live"
+	"treasury/ui"
+	"treasury/ui/sanitize"
+	"treasury/ui/table"
+	"treasury/views/viewkit"
+)
+
+func (v *View) newEndpointsPage() *viewkit.TablePage[custody.Endpoint] {
+	return viewkit.NewTablePage(v.ctx, viewkit.TableSpec[custody.Endpoint]{
+		Crumb: "endpoints",
+		Columns: []table.Column{
+			{Title: "Alias", Width: 16, Flex: 3}, {Title: "Address", Width: 14, Flex: 4}, {Title: "Ledger", Width: 16},
+			{Title: "Lock", Width: 8, Flex: 1}, {Title: "Listing", Width: 11}, {Title: "ABI", Width: 3},
+			{Title: "Trust", Width: 5, Align: table.Right},
+		},
+		Topics:  []live.Topic{live.Endpoints},
+		Read:    v.readEndpoints,
+		Row:     v.endpointRow,
+		Enter:   func(ep custody.Endpoint) tea.Cmd { return v.pushDetail(ep.ID) },
+		Actions: v.endpointActions(),
+		Empty:   "no custody endpoints (is the custody interface configured?)",
+	})
+}
+
+func (v *View) readEndpoints() ([]custody.Endpoint, live.Snapshot) {
+	snap := v.ctx.Store.Snapshot(live.Endpoints)
+	eps, _ := snap.Data.([]custody.Endpoint)
+	return eps, snap
+}
+
+// endpoint is the endpoint with id as the store holds it now.
+func (v *View) endpoint(id string) (custody.Endpoint, bool, live.Snapshot) {
+	eps, snap := v.readEndpoints()
+	for _, ep := range eps {
+		if ep.ID == id {
+			return ep, true, snap
+		}
+	}
+	return custody.Endpoint{}, false, snap
+}
+
+func dash(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return s
+}
+
+// lockCell is the lock state, with the intent followed on it.
+func (v *View) lockCell(ep custody.Endpoint) string {
+	s := sanitize.Line(dash(ep.Lock))
+	if f, ok := v.follows[ep.ID]; ok {
+		s += " → " + f.verb() + " (" + f.status() + ")"
+	}
+	return s
+}
+
+func (v *View) endpointRow(ep custody.Endpoint) table.Row {
+	abi := "—"
+	if ep.HasABI() {
+		abi = "yes"
+	}
+	return table.Row{ID: ep.ID, Cells: []string{
+		sanitize.Line(ep.Alias), sanitize.Line(ep.Address), sanitize.Line(ep.LedgerID), v.lockCell(ep),
+		sanitize.Line(dash(ep.Listing())), abi, fmt.Sprint(ep.TrustScore),
+	}, Keys: []table.Key{{}, {}, {}, {}, {}, {}, table.Int(int64(ep.TrustScore))}}
+}
+
+// pushDetail opens the detail of an endpoint above the endpoints.
+func (v *View) pushDetail(id string) tea.Cmd {
+	crumb := "…"
+	if ep, ok, _ := v.endpoint(id); ok {
+		crumb = sanitize.Line(ep.Alias)
+		if r := []rune(crumb); len(r) > 28 {
+			crumb = string(r[:27]) + "…"
+		}
+	}
+	v.detail = viewkit.NewDetailPage(v.ctx, viewkit.DetailSpec[custody.Endpoint]{
+		Crumb:   crumb,
+		Topics:  []live.Topic{live.Endpoints},
+		Get:     func() (custody.Endpoint, bool, live.Snapshot) { return v.endpoint(id) },
+		ID:      func(ep custody.Endpoint) string { return ep.ID },
+		Body:    v.endpointBody,
+		Actions: v.endpointActions(),
+		Fields:  v.endpointFields,
+	})
+	return v.Stack.Push(v.detail)
+}
+
+// endpointFields are every field of an endpoint, labelled.
+func (v *View) endpointFields(ep custody.Endpoint) [][2]string {
+	m := ep.Metadata
+	fs := [][2]string{
+		{"Alias", ep.Alias}, {"Id", ep.ID}, {"Domain", ep.DomainID}, {"Address", ep.Address}, {"Ledger", ep.LedgerID},
+		{"Lock", ep.Lock}, {"Listing", dash(ep.Listing())}, {"Trust score", fmt.Sprint(ep.TrustScore)},
+		{"Description", dash(m.Description)}, {"Revision", fmt.Sprint(m.Revision)},
+		{"Created", viewkit.Time(m.CreatedAt) + " UTC"}, {"Created by", dash(m.CreatedBy)},
+		{"Last modified", viewkit.Time(m.LastModifiedAt) + " UTC"},
+	}
+	props := make([]string, 0, len(m.CustomProperties))
+	for k := range m.CustomProperties {
+		props = append(props, k)
+	}
+	slices.Sort(props)
+	for _, k := range props {
+		fs = append(fs, [2]string{"Property " + k, m.CustomProperties[k]})
+	}
+	if ep.Parameters != nil {
+		fs = append(fs, [2]string{"Parameters type", dash(ep.Parameters.Type)})
+	}
+	return fs
+}
+
+// endpointBody draws an endpoint: its fields, its ABI summarized, and the
+// intent followed on it or the outcome of the last one.
+func (v *View) endpointBody(ep custody.Endpoint, width int) string {
+	t := v.ctx.Theme
+	var b strings.Builder
+	b.WriteString(viewkit.Section(t, "Endpoint") + "\n")
+	b.WriteString(viewkit.KV(t, v.endpointFields(ep)...))
+	if f, ok := v.follows[ep.ID]; ok {
+		b.WriteString("\n" + viewkit.Section(t, "Pending intent") + "\n")
+		b.WriteString(viewkit.KV(t, f.fields(v.ctx.Clock())...))
+	} else if it, ok := v.last[ep.ID]; ok {
+		b.WriteString("\n" + viewkit.Section(t, "Last intent") + "\n")
+		b.WriteString(viewkit.KV(t, intentFields(it)...))
+	}
+	b.WriteString("\n" + viewkit.Section(t, "Smart-contract interface (ABI)") + "\n")
+	if !ep.HasABI() {
+		b.WriteString(t.Muted.Render("none: a plain address") + "\n")
+	} else {
+		for _, l := range summarizeABI(ep.Parameters.ABI) {
+			b.WriteString(clip(l, width) + "\n")
+		}
+	}
+	return b.String()
+}
+
+// clip cuts a sanitized line to width cells.
+func clip(s string, width int) string {
+	r := []rune(s)
+	if width < 2 || len(r) <= width {
+		return s
+	}
+	return string(r[:width-1]) + "…"
+}
+
+// openEndpoint shows the detail of the endpoint named by text: an alias
+// (any case), an id, or the only alias containing it; when several match,
+// the endpoints filtered by it.
+func (v *View) openEndpoint(text string) tea.Cmd {
+	text = strings.TrimSpace(text)
+	if text == "" {
+		return tea.Batch(v.showSection(endpointsSection), ui.FlashCmd("usage: :endpoint <alias or id> (tab completes)"))
+	}
+	eps, _ := v.readEndpoints()
+	var hits []custody.Endpoint
+	low := strings.ToLower(text)
+	for _, ep := range eps {
+		if strings.EqualFold(ep.Alias, text) || ep.ID == text {
+			hits = []custody.Endpoint{ep}
+			break
+		}
+		if strings.Contains(strings.ToLower(ep.Alias), low) {
+			hits = append(hits, ep)
+		}
+	}
+	cmd := v.showSection(endpointsSection)
+	switch len(hits) {
+	case 0:
+		return tea.Batch(cmd, ui.ErrorCmd(fmt.Errorf("no endpoint with alias or id %q", sanitize.Line(text))))
+	case 1:
+		v.endpoints.SetFilter("")
+		v.endpoints.Table().Select(hits[0].ID)
+		return tea.Batch(cmd, v.pushDetail(hits[0].ID))
+	}
+	v.endpoints.SetFilter(text)
+	return tea.Batch(cmd, ui.FlashCmd(fmt.Sprintf("%d endpoints match %q", len(hits), sanitize.Line(text))))
+}
+
+// completeAlias proposes the aliases containing the word being typed.
+func (v *View) completeAlias(prefix string) []string {
+	eps, _ := v.readEndpoints()
+	low := strings.ToLower(prefix)
+	var starts, inside []string
+	for _, ep := range eps {
+		a := sanitize.Line(ep.Alias)
+		switch la := strings.ToLower(a); {
+		case strings.HasPrefix(la, low):
+			starts = append(starts, a)
+		case strings.Contains(la, low):
+			inside = append(inside, a)
+		}
+	}
+	slices.Sort(starts)
+	slices.Sort(inside)
+	return append(starts, inside...)
+}

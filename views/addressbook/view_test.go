@@ -1,0 +1,216 @@
+package addressbook_test
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/exp/teatest"
+
+	"treasury/data/custody"
+	"treasury/data/live"
+	"treasury/data/wallet"
+	"treasury/ui"
+	"treasury/views/addressbook"
+	"treasury/views/viewtest"
+)
+
+// waitAll waits until the output holds every string of want.
+func waitAll(t *testing.T, tm *teatest.TestModel, want ...string) {
+	t.Helper()
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+		for _, w := range want {
+			if !bytes.Contains(b, []byte(w)) {
+				return false
+			}
+		}
+		return true
+	}, teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
+}
+
+func newView(e *viewtest.Env) *addressbook.View { return addressbook.New(e.Ctx, e.P, e.Actor) }
+
+func endpoints(t *testing.T, e *viewtest.Env) []custody.Endpoint {
+	t.Helper()
+	eps, _ := e.P.Store.Snapshot(live.Endpoints).Data.([]custody.Endpoint)
+	if len(eps) == 0 {
+		t.Fatal("no endpoints in the sandbox")
+	}
+	return eps
+}
+
+// endpointWhere returns the first endpoint that ok accepts.
+func endpointWhere(t *testing.T, e *viewtest.Env, ok func(custody.Endpoint) bool) custody.Endpoint {
+	t.Helper()
+	for _, ep := range endpoints(t, e) {
+		if ok(ep) {
+			return ep
+		}
+	}
+	t.Fatal("no such endpoint in the sandbox")
+	return custody.Endpoint{}
+}
+
+func TestEndpointsGolden(t *testing.T) {
+	e := viewtest.New(t, viewtest.Options{})
+	first := endpoints(t, e)[0]
+	tm := e.Program(t, newView(e))
+	viewtest.WaitFor(t, tm, first.Alias)
+	viewtest.Keys(tm, "down")
+	frame := viewtest.Golden(t, tm)
+	for _, want := range []string{"Address book", "Alias", "Ledger", "Lock", "Listing", "ABI", "Trust"} {
+		if !strings.Contains(frame, want) {
+			t.Errorf("frame lacks %q", want)
+		}
+	}
+}
+
+func TestEndpointDetailGolden(t *testing.T) {
+	e := viewtest.New(t, viewtest.Options{})
+	ep := endpointWhere(t, e, custody.Endpoint.HasABI)
+	tm := e.Program(t, newView(e))
+	viewtest.WaitFor(t, tm, endpoints(t, e)[0].Alias)
+	viewtest.Keys(tm, ":", "endpoint "+ep.Alias, "enter")
+	viewtest.WaitFor(t, tm, "function transfer")
+	frame := viewtest.Golden(t, tm)
+	for _, want := range []string{ep.ID, ep.Address, "Revision", "Smart-contract interface", "balanceOf(address owner)"} {
+		if !strings.Contains(frame, want) {
+			t.Errorf("detail lacks %q", want)
+		}
+	}
+}
+
+func TestCounterpartiesGolden(t *testing.T) {
+	e := viewtest.New(t, viewtest.Options{})
+	cps, _ := e.P.Store.Snapshot(live.Counterparties).Data.([]wallet.Counterparty)
+	if len(cps) == 0 {
+		t.Fatal("no counterparties in the sandbox")
+	}
+	tm := e.Program(t, newView(e))
+	viewtest.WaitFor(t, tm, endpoints(t, e)[0].Alias)
+	viewtest.Keys(tm, "w")
+	viewtest.WaitFor(t, tm, "Counterparty id")
+	frame := viewtest.Golden(t, tm)
+	if !strings.Contains(frame, "counterparties") {
+		t.Error("no counterparties crumb")
+	}
+}
+
+// TestCounterpartyAddresses drills from a counterparty to its addresses
+// (loaded by a call) and back.
+func TestCounterpartyAddresses(t *testing.T) {
+	e := viewtest.New(t, viewtest.Options{})
+	cps, _ := e.P.Store.Snapshot(live.Counterparties).Data.([]wallet.Counterparty)
+	if len(cps) == 0 {
+		t.Fatal("no counterparties in the sandbox")
+	}
+	v := newView(e)
+	tm := e.Program(t, v)
+	viewtest.WaitFor(t, tm, endpoints(t, e)[0].Alias)
+	viewtest.Keys(tm, ":", "counterparties", "enter")
+	viewtest.WaitFor(t, tm, "Counterparty id")
+	viewtest.Keys(tm, "enter")
+	addrs, err := e.P.Wallet.Addresses(context.Background(), cps[0].ID)
+	if err != nil || len(addrs) == 0 {
+		t.Fatalf("addresses of %s: %v %v", cps[0].Name, addrs, err)
+	}
+	waitAll(t, tm, "Blockchains", addrs[0].Address)
+	viewtest.Keys(tm, "esc")
+	viewtest.WaitFor(t, tm, "Counterparty id")
+	if err := tm.Quit(); err != nil {
+		t.Fatal(err)
+	}
+	tm.FinalModel(t)
+	if got := strings.Join(v.Crumbs(), "/"); got != "counterparties" {
+		t.Errorf("crumbs after esc = %q", got)
+	}
+}
+
+// TestNavigation opens an endpoint, goes back, and filters.
+func TestNavigation(t *testing.T) {
+	e := viewtest.New(t, viewtest.Options{})
+	eps := endpoints(t, e)
+	v := newView(e)
+	tm := e.Program(t, v)
+	viewtest.WaitFor(t, tm, eps[0].Alias)
+	viewtest.Keys(tm, "enter")
+	waitAll(t, tm, "Smart-contract interface", eps[0].ID)
+	viewtest.Keys(tm, "esc")
+	viewtest.WaitFor(t, tm, "Trust")
+	viewtest.Keys(tm, "/", "zz-no-such-endpoint", "enter")
+	viewtest.WaitFor(t, tm, "0/")
+	viewtest.Keys(tm, "esc", "/", eps[1].Alias, "enter")
+	viewtest.WaitFor(t, tm, "1/")
+	if err := tm.Quit(); err != nil {
+		t.Fatal(err)
+	}
+	tm.FinalModel(t)
+	if v.Filter() != eps[1].Alias {
+		t.Errorf("filter = %q", v.Filter())
+	}
+	if id, _, ok := v.Selected(); !ok || id != eps[1].ID {
+		t.Errorf("selected %q, want %q", id, eps[1].ID)
+	}
+	if got := strings.Join(v.Crumbs(), "/"); got != "endpoints" {
+		t.Errorf("crumbs = %q", got)
+	}
+}
+
+func TestPaletteCompletesAliases(t *testing.T) {
+	e := viewtest.New(t, viewtest.Options{})
+	v := newView(e)
+	var cmd ui.Command
+	for _, c := range v.Commands() {
+		if c.Name == "endpoint" {
+			cmd = c
+		}
+	}
+	if cmd.Complete == nil {
+		t.Fatal("no :endpoint completion")
+	}
+	ep := endpointWhere(t, e, custody.Endpoint.HasABI)
+	word := strings.Fields(ep.Alias)[0]
+	got := cmd.Complete(strings.ToLower(word))
+	found := false
+	for _, a := range got {
+		found = found || a == ep.Alias
+		if !strings.Contains(strings.ToLower(a), strings.ToLower(word)) {
+			t.Errorf("completion %q does not contain %q", a, word)
+		}
+	}
+	if !found {
+		t.Errorf("completion of %q lacks %q: %v", word, ep.Alias, got)
+	}
+}
+
+// TestFitsIn80Columns renders every page at 80x20.
+func TestFitsIn80Columns(t *testing.T) {
+	e := viewtest.New(t, viewtest.Options{})
+	v := newView(e)
+	check := func(what string) {
+		t.Helper()
+		out := v.Render(80, 20)
+		lines := strings.Split(out, "\n")
+		if len(lines) > 20 {
+			t.Errorf("%s: %d lines", what, len(lines))
+		}
+		for i, l := range lines {
+			if w := lipgloss.Width(l); w > 80 {
+				t.Errorf("%s: line %d is %d wide: %q", what, i, w, l)
+			}
+		}
+	}
+	v.Update(ui.StoreChanged{})
+	check("endpoints")
+	ep := endpointWhere(t, e, custody.Endpoint.HasABI)
+	v.Update(ui.Open{View: v.Name(), Args: []string{"endpoint", ep.ID}})
+	if !strings.Contains(v.Render(80, 20), "Alias") {
+		t.Fatal("detail not shown")
+	}
+	check("detail")
+	v.Update(ui.Open{View: v.Name(), Args: []string{"counterparties"}})
+	check("counterparties")
+}
