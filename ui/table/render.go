@@ -107,7 +107,11 @@ func (m *Model) Footer() string {
 		b.WriteByte('/')
 	}
 	b.WriteString(strconv.Itoa(len(m.rows)))
-	b.WriteString(" rows")
+	if len(m.rows) == 1 {
+		b.WriteString(" row")
+	} else {
+		b.WriteString(" rows")
+	}
 	if m.filter != "" {
 		b.WriteString(", filter: ")
 		b.WriteString(sanitize.Line(m.filter))

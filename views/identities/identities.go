@@ -1,0 +1,109 @@
+// Package identities is the identities view: the originators and
+// beneficiaries the payments interface knows, and, on enter, the financial
+// instruments (accounts) of one, read on demand.
+package identities
+
+import (
+	"context"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"treasury/data/live"
+	"treasury/data/payments"
+	payclient "treasury/data/payments/client"
+	"treasury/ui"
+	"treasury/ui/sanitize"
+	"treasury/ui/table"
+	"treasury/views/viewkit"
+)
+
+// View is the identities view.
+type View struct {
+	viewkit.Stack
+	ctx *ui.Context
+	c   *payclient.Client
+}
+
+// New builds the identities view; c reads instruments (nil: not offered).
+func New(ctx *ui.Context, c *payclient.Client) *View {
+	v := &View{ctx: ctx, c: c}
+	v.Stack.Reset(viewkit.NewTablePage(ctx, viewkit.TableSpec[payments.Identity]{
+		Columns: []table.Column{
+			{Title: "Nickname", Width: 16, Flex: 2}, {Title: "Type", Width: 10}, {Title: "Role", Width: 11},
+			{Title: "State", Width: 10}, {Title: "Internal id", Width: 12, Flex: 1}, {Title: "Created (UTC)", Width: 19},
+			{Title: "Identity id", Width: 12, Flex: 2},
+		},
+		Topics: []live.Topic{live.Identities},
+		Read: func() ([]payments.Identity, live.Snapshot) {
+			snap := ctx.Store.Snapshot(live.Identities)
+			ids, _ := snap.Data.([]payments.Identity)
+			return ids, snap
+		},
+		Row: func(i payments.Identity) table.Row {
+			return table.Row{ID: i.IdentityID, Cells: []string{sanitize.Line(i.NickName), sanitize.Line(i.IdentityType),
+				sanitize.Line(i.PaymentRole), sanitize.Line(i.IdentityState), sanitize.Line(i.InternalID),
+				viewkit.Time(i.CreatedAt), sanitize.Line(i.IdentityID)},
+				Keys: []table.Key{{}, {}, {}, {}, {}, table.Time(i.CreatedAt)}}
+		},
+		Enter: v.open,
+		Empty: "no identities",
+	}))
+	return v
+}
+
+// Name is the palette name.
+func (v *View) Name() string { return "identities" }
+
+// Title is the tab label.
+func (v *View) Title() string { return "Identities" }
+
+// Init does nothing.
+func (v *View) Init() tea.Cmd { return nil }
+
+// instruments is the page of one identity's instruments.
+type instruments struct {
+	recs []payments.FinancialInstrument
+	snap live.Snapshot
+}
+
+func (v *View) open(id payments.Identity) tea.Cmd {
+	if v.c == nil {
+		return ui.FlashCmd("the payments interface is not configured")
+	}
+	key := "instruments:" + id.IdentityID
+	held := &instruments{}
+	page := viewkit.NewTablePage(v.ctx, viewkit.TableSpec[payments.FinancialInstrument]{
+		Crumb: sanitize.Line(id.NickName),
+		Columns: []table.Column{
+			{Title: "Label", Width: 16, Flex: 2}, {Title: "Type", Width: 10}, {Title: "Currency", Width: 8},
+			{Title: "Country", Width: 7}, {Title: "Created (UTC)", Width: 19}, {Title: "Instrument id", Width: 12, Flex: 2},
+		},
+		Read: func() ([]payments.FinancialInstrument, live.Snapshot) { return held.recs, held.snap },
+		Row: func(f payments.FinancialInstrument) table.Row {
+			return table.Row{ID: f.FinancialInstrumentID, Cells: []string{sanitize.Line(f.Label), sanitize.Line(f.FinancialInstrumentType),
+				sanitize.Line(f.Currency), sanitize.Line(f.Country), viewkit.Time(f.CreatedAt), sanitize.Line(f.FinancialInstrumentID)},
+				Keys: []table.Key{{}, {}, {}, {}, table.Time(f.CreatedAt)}}
+		},
+		Handle: func(msg tea.Msg) (bool, tea.Cmd) {
+			l, ok := msg.(viewkit.Loaded)
+			if !ok || l.Key != key {
+				return false, nil
+			}
+			held.snap = live.Snapshot{FetchedAt: v.ctx.Clock(), Err: l.Err, Seq: held.snap.Seq + 1}
+			if l.Err == nil {
+				held.recs = l.Value.([]payments.FinancialInstrument)
+			}
+			return true, nil
+		},
+		Empty: "no financial instruments",
+	})
+	return tea.Batch(v.Stack.Push(page), viewkit.Call(key, func(ctx context.Context) (any, error) {
+		return v.c.Instruments(ctx, id.IdentityID)
+	}))
+}
+
+// Commands offer ":identities".
+func (v *View) Commands() []ui.Command {
+	return []ui.Command{{Name: "identities", Help: "identities and their financial instruments", View: v.Name(),
+		Run: func([]string) tea.Cmd { return nil }}}
+}

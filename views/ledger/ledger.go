@@ -1,0 +1,82 @@
+// Package ledger is the ledger view: movements of the prefunded accounts
+// over the last 24 hours, newest first; enter opens the payment a movement
+// belongs to.
+package ledger
+
+import (
+	tea "github.com/charmbracelet/bubbletea"
+
+	"treasury/data/live"
+	"treasury/data/payments"
+	"treasury/ui"
+	"treasury/ui/sanitize"
+	"treasury/ui/table"
+	"treasury/views/viewkit"
+)
+
+// View is the ledger view.
+type View struct {
+	viewkit.Stack
+	ctx *ui.Context
+}
+
+// New builds the ledger view.
+func New(ctx *ui.Context) *View {
+	v := &View{ctx: ctx}
+	v.Stack.Reset(viewkit.NewTablePage(ctx, viewkit.TableSpec[payments.LedgerTransaction]{
+		Columns: []table.Column{
+			{Title: "Created (UTC)", Width: 19}, {Title: "Cur", Width: 4}, {Title: "Operation", Width: 9},
+			{Title: "Amount", Width: 12, Align: table.Right}, {Title: "Status", Width: 9}, {Title: "Source", Width: 8},
+			{Title: "Balance before", Width: 14, Align: table.Right}, {Title: "Balance after", Width: 14, Align: table.Right},
+			{Title: "Payment", Width: 12, Flex: 1},
+		},
+		Topics: []live.Topic{live.Ledger},
+		Read: func() ([]payments.LedgerTransaction, live.Snapshot) {
+			snap := ctx.Store.Snapshot(live.Ledger)
+			txs, _ := snap.Data.([]payments.LedgerTransaction)
+			return txs, snap
+		},
+		Row:   row,
+		Enter: open,
+		Empty: "no ledger transactions in the last 24 hours",
+	}))
+	return v
+}
+
+// rowID identifies a movement: the ledger gives movements no id, so the
+// time, currency, operation, reference and balance after make one.
+func rowID(t payments.LedgerTransaction) string {
+	return t.CreatedDttm.UTC().Format("20060102T150405.000000000") + "|" + t.Currency + "|" + t.Operation + "|" +
+		t.Reference() + "|" + t.AvailableBalanceAfter.String()
+}
+
+func row(t payments.LedgerTransaction) table.Row {
+	return table.Row{ID: rowID(t), Cells: []string{
+		viewkit.Time(t.CreatedDttm), sanitize.Line(t.Currency), sanitize.Line(t.Operation), t.Amount.String(),
+		sanitize.Line(t.Status), sanitize.Line(t.TxnSource), t.AvailableBalanceBefore.String(), t.AvailableBalanceAfter.String(),
+		sanitize.Line(t.Reference()),
+	}, Keys: []table.Key{table.Time(t.CreatedDttm), {}, {}, table.Decimal(t.Amount.Decimal), {}, {},
+		table.Decimal(t.AvailableBalanceBefore.Decimal), table.Decimal(t.AvailableBalanceAfter.Decimal)}}
+}
+
+func open(t payments.LedgerTransaction) tea.Cmd {
+	if t.Reference() == "" {
+		return ui.FlashCmd("this movement belongs to no payment")
+	}
+	return ui.OpenCmd("payments", t.Reference())
+}
+
+// Name is the palette name.
+func (v *View) Name() string { return "ledger" }
+
+// Title is the tab label.
+func (v *View) Title() string { return "Ledger" }
+
+// Init does nothing.
+func (v *View) Init() tea.Cmd { return nil }
+
+// Commands offer ":ledger".
+func (v *View) Commands() []ui.Command {
+	return []ui.Command{{Name: "ledger", Help: "ledger transactions of the last 24 hours", View: v.Name(),
+		Run: func([]string) tea.Cmd { return nil }}}
+}

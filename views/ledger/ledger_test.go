@@ -1,0 +1,29 @@
+package ledger_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/lipgloss"
+
+	"treasury/views/ledger"
+	"treasury/views/viewtest"
+)
+
+func TestLedgerGolden(t *testing.T) {
+	e := viewtest.New(t, viewtest.Options{})
+	tm := e.Program(t, ledger.New(e.Ctx))
+	viewtest.WaitFor(t, tm, "Balance after")
+	viewtest.Golden(t, tm)
+}
+
+func TestLedgerFitsNarrowTerminal(t *testing.T) {
+	e := viewtest.New(t, viewtest.Options{})
+	v := ledger.New(e.Ctx)
+	v.Update(nil)
+	for _, l := range strings.Split(v.Render(80, 20), "\n") {
+		if w := lipgloss.Width(l); w > 80 {
+			t.Fatalf("line of %d cells at 80 columns: %q", w, l)
+		}
+	}
+}
