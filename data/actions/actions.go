@@ -22,6 +22,7 @@ import (
 	"treasury/data/audit"
 	"treasury/data/custody"
 	"treasury/data/wallet"
+	walletclient "treasury/data/wallet/client"
 )
 
 // Action names, as written to the audit log.
@@ -56,10 +57,9 @@ type Identity struct {
 
 // Clients are the action clients of the profile; any may be nil.
 type Clients struct {
-	// Transactions freezes and unfreezes (a TRANSACTIONS credential).
-	Transactions *wallet.Client
-	// Controls triggers sweeps (a CONTROLS credential).
-	Controls *wallet.Client
+	// Transactions freezes, unfreezes and triggers sweeps (a TRANSACTIONS
+	// credential, spec 5.6).
+	Transactions *walletclient.Client
 	// Custody signs and submits lock and unlock intents; CanSign says
 	// whether the profile has the signing key.
 	Custody *custody.Client
@@ -98,13 +98,9 @@ func (a *Actor) Can(action string) error {
 		return ErrReadOnly
 	}
 	switch action {
-	case Freeze, Unfreeze:
+	case Freeze, Unfreeze, Sweep:
 		if a.c.Transactions == nil {
 			return ErrNotConfigured{"a wallet TRANSACTIONS credential (wallet.transactions in the profile)"}
-		}
-	case Sweep:
-		if a.c.Controls == nil {
-			return ErrNotConfigured{"a wallet CONTROLS credential (wallet.controls in the profile)"}
 		}
 	case Lock, Unlock:
 		if a.c.Custody == nil || !a.c.CanSign {
@@ -180,7 +176,7 @@ func (a *Actor) TriggerSweep(ctx context.Context, sw wallet.SweepConfig, mutatio
 	if err := a.Can(Sweep); err != nil {
 		return wallet.TriggerResponse{}, a.done(e, err)
 	}
-	got, err := a.c.Controls.TriggerSweep(ctx, sw.ID, mutationID)
+	got, err := a.c.Transactions.TriggerSweep(ctx, sw.ID, mutationID)
 	if err == nil && got.InstanceID != "" {
 		e.Targets["instance"] = got.InstanceID
 	}
