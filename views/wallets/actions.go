@@ -1,0 +1,136 @@
+package wallets
+
+import (
+	"context"
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"treasury/data/actions"
+	"treasury/data/live"
+	"treasury/data/wallet"
+	"treasury/ui"
+	"treasury/views/viewkit"
+)
+
+// actionDone is the outcome of a confirmed action.
+type actionDone struct {
+	action   string
+	tx       wallet.Transaction // freeze, unfreeze: the transaction acted on, then as answered
+	sweep    wallet.SweepConfig
+	instance string
+	err      error
+}
+
+// txActions are freeze and unfreeze, write actions.
+func (v *View) txActions() []viewkit.Action[wallet.Transaction] {
+	return []viewkit.Action[wallet.Transaction]{
+		{Key: v.keys.Freeze, Write: true, Run: func(t wallet.Transaction) tea.Cmd { return v.confirmFreeze(t, true) }},
+		{Key: v.keys.Unfreeze, Write: true, Run: func(t wallet.Transaction) tea.Cmd { return v.confirmFreeze(t, false) }},
+	}
+}
+
+// typeToConfirm is the last four characters of id in a prod session.
+func (v *View) typeToConfirm(id string) string {
+	if !v.ctx.Prod() {
+		return ""
+	}
+	return id[max(len(id)-4, 0):]
+}
+
+// confirmFreeze asks the operator to confirm a freeze or unfreeze of t,
+// with a reason; the mutationId is made now, once for this action.
+func (v *View) confirmFreeze(t wallet.Transaction, freeze bool) tea.Cmd {
+	verb, action := "Unfreeze", actions.Unfreeze
+	what := "The transaction will be unfrozen: it resumes where it was paused."
+	if freeze {
+		verb, action = "Freeze", actions.Freeze
+		what = "The transaction will be frozen: it stops progressing until it is unfrozen."
+	}
+	if err := v.act.Can(action); err != nil {
+		return ui.ErrorCmd(err)
+	}
+	mid := actions.NewKey()
+	state := "not frozen"
+	if t.FreezeInfo.IsFrozen {
+		state = "frozen"
+	}
+	c := ui.Confirm{
+		Title: verb + " wallet transaction",
+		Lines: []string{
+			what, "",
+			"Transaction  " + t.ID,
+			"Wallet       " + v.walletName(t.WalletID) + "  " + t.WalletID,
+			"Vault        " + v.vaultName(t.VaultID) + "  " + t.VaultID,
+			"Amount       " + viewkit.Amount(t.Qty, t.Asset) + "  (" + t.Action + ")",
+			"Status       " + t.Status + ", " + state,
+			"mutationId   " + mid,
+		},
+		TypeToConfirm: v.typeToConfirm(t.ID),
+		Action:        verb,
+		Reason:        "Reason",
+		RunReason: func(reason string) tea.Cmd {
+			return func() tea.Msg {
+				ctx, cancel := context.WithTimeout(context.Background(), viewkit.CallTimeout)
+				defer cancel()
+				got, err := v.act.FreezeTx(ctx, t, freeze, reason, mid)
+				if err == nil && got.ID != "" {
+					t = got
+				}
+				return actionDone{action: action, tx: t, err: err}
+			}
+		},
+	}
+	return func() tea.Msg { return c }
+}
+
+// confirmTrigger asks the operator to confirm a sweep run.
+func (v *View) confirmTrigger(s wallet.SweepConfig) tea.Cmd {
+	if err := v.act.Can(actions.Sweep); err != nil {
+		return ui.ErrorCmd(err)
+	}
+	mid := actions.NewKey()
+	running := "idle"
+	if s.SweepRunning {
+		running = "RUNNING now: the interface will refuse a second run (ERR017.006)"
+	}
+	c := ui.Confirm{
+		Title: "Trigger sweep",
+		Lines: []string{
+			"A sweep run will start: the assets below move from the source wallets", "into the destination wallet.", "",
+			"Sweep        " + s.Name + "  " + s.ID,
+			"Destination  " + v.walletName(s.DestinationWallet) + "  " + s.DestinationWallet,
+			"Assets       " + strings.Join(s.Assets, ", ") + " on " + s.Blockchain,
+			"State        " + s.Status + ", " + running,
+			"mutationId   " + mid,
+		},
+		TypeToConfirm: v.typeToConfirm(s.ID),
+		Action:        "Trigger",
+		Run: func() tea.Msg {
+			ctx, cancel := context.WithTimeout(context.Background(), viewkit.CallTimeout)
+			defer cancel()
+			got, err := v.act.TriggerSweep(ctx, s, mid)
+			return actionDone{action: actions.Sweep, sweep: s, instance: got.InstanceID, err: err}
+		},
+	}
+	return func() tea.Msg { return c }
+}
+
+// done reports an action's outcome and refreshes what it changed.
+func (v *View) done(d actionDone) tea.Cmd {
+	if d.err != nil {
+		return ui.ErrorCmd(d.err)
+	}
+	if d.action == actions.Sweep {
+		v.ctx.Store.Refresh(live.Sweeps)
+		v.ctx.Store.Refresh(live.Transactions)
+		return tea.Batch(ui.FlashCmd("sweep "+d.sweep.Name+" started: instance "+d.instance), v.Stack.Update(sweepActed{d.sweep.ID}))
+	}
+	v.ctx.Store.Refresh(live.Transactions)
+	verb := "unfroze"
+	if d.action == actions.Freeze {
+		verb = "froze"
+	}
+	return tea.Batch(ui.FlashCmd(verb+" transaction "+d.tx.ID+" ("+v.walletName(d.tx.WalletID)+", "+viewkit.Amount(d.tx.Qty, d.tx.Asset)+")"),
+		v.Stack.Update(txActed{d.tx}))
+}

@@ -1,0 +1,131 @@
+package wallets
+
+import (
+	"context"
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"treasury/data/live"
+	"treasury/data/wallet"
+	"treasury/ui/sanitize"
+	"treasury/ui/table"
+	"treasury/views/viewkit"
+)
+
+// sweepActed tells the pages that a sweep was triggered.
+type sweepActed struct{ id string }
+
+// sweepFresh holds configurations read after a trigger, fresher than the
+// store until its next change.
+type sweepFresh struct {
+	recs map[string]wallet.SweepConfig
+	seq  uint64
+}
+
+func (v *View) sweepsPage() *viewkit.TablePage[wallet.SweepConfig] {
+	fr := &sweepFresh{recs: map[string]wallet.SweepConfig{}}
+	return viewkit.NewTablePage(v.ctx, viewkit.TableSpec[wallet.SweepConfig]{
+		Crumb: secSweeps,
+		Columns: []table.Column{
+			{Title: "Sweep", Width: 14, Flex: 2}, {Title: "Chain", Width: 8}, {Title: "Status", Width: 8},
+			{Title: "Running", Width: 7}, {Title: "Last swept (UTC)", Width: 19}, {Title: "Last instance", Width: 13, Flex: 1},
+			{Title: "Destination", Width: 12, Flex: 1}, {Title: "Assets", Width: 8, Flex: 1}, {Title: "Sweep id", Width: 9, Flex: 1},
+		},
+		Topics: []live.Topic{live.Sweeps, live.Wallets},
+		Read: func() ([]wallet.SweepConfig, live.Snapshot) {
+			snap := v.ctx.Store.Snapshot(live.Sweeps)
+			all, _ := snap.Data.([]wallet.SweepConfig)
+			if len(fr.recs) == 0 || snap.Seq > fr.seq {
+				clear(fr.recs)
+				return all, snap
+			}
+			out := make([]wallet.SweepConfig, len(all))
+			for i, s := range all {
+				out[i] = s
+				if f, ok := fr.recs[s.ID]; ok {
+					out[i] = f
+				}
+			}
+			return out, snap
+		},
+		Row: func(s wallet.SweepConfig) table.Row {
+			running, last, lastKey := "no", "never", table.Key{}
+			if s.SweepRunning {
+				running = "RUNNING"
+			}
+			if s.LastSwept != nil {
+				last, lastKey = viewkit.Time(*s.LastSwept), table.Time(*s.LastSwept)
+			}
+			return table.Row{ID: s.ID, Cells: []string{sanitize.Line(s.Name), sanitize.Line(s.Blockchain), sanitize.Line(s.Status),
+				running, last, sanitize.Line(orDash(s.LastInstanceID)), sanitize.Line(v.walletName(s.DestinationWallet)),
+				sanitize.Line(strings.Join(s.Assets, ",")), sanitize.Line(s.ID)},
+				Keys: []table.Key{{}, {}, {}, {}, lastKey}}
+		},
+		Enter:   func(s wallet.SweepConfig) tea.Cmd { return v.Stack.Push(v.sweepTxPage(s)) },
+		Actions: []viewkit.Action[wallet.SweepConfig]{{Key: v.keys.Trigger, Write: true, Run: v.confirmTrigger}},
+		Handle: func(msg tea.Msg) (bool, tea.Cmd) {
+			switch msg := msg.(type) {
+			case sweepActed:
+				if v.p.Wallet == nil {
+					return false, nil
+				}
+				id := msg.id
+				return false, viewkit.Call("sweep:"+id, func(ctx context.Context) (any, error) { return v.p.Wallet.Sweep(ctx, id) })
+			case viewkit.Loaded:
+				if s, ok := msg.Value.(wallet.SweepConfig); ok && msg.Err == nil && strings.HasPrefix(msg.Key, "sweep:") {
+					fr.recs[s.ID], fr.seq = s, v.ctx.Store.Snapshot(live.Sweeps).Seq
+					return true, nil
+				}
+			}
+			return false, nil
+		},
+		Empty: "no sweep configurations",
+	})
+}
+
+// sweepTxPage is the transactions of a configuration's last instance, read
+// from the interface.
+func (v *View) sweepTxPage(s wallet.SweepConfig) *viewkit.TablePage[wallet.Transaction] {
+	var recs []wallet.Transaction
+	var snap live.Snapshot
+	key := "sweeptx:" + s.ID
+	load := func() tea.Cmd {
+		if v.p.Wallet == nil {
+			return nil
+		}
+		return viewkit.Call(key, func(ctx context.Context) (any, error) { return v.p.Wallet.SweepTransactions(ctx, s.ID, "") })
+	}
+	started := false
+	spec := v.txSpec("last run of "+s.Name, true, nil)
+	spec.Topics = []live.Topic{live.Wallets}
+	spec.Read = func() ([]wallet.Transaction, live.Snapshot) { return recs, snap }
+	spec.Empty = "no transactions in the last run"
+	if s.LastInstanceID == "" {
+		spec.Empty = "this sweep has not run yet"
+	}
+	spec.Handle = func(msg tea.Msg) (bool, tea.Cmd) {
+		switch msg := msg.(type) {
+		case tea.KeyMsg:
+			if msg.String() == "r" {
+				return false, load()
+			}
+		case viewkit.Loaded:
+			if msg.Key != key {
+				return false, nil
+			}
+			snap.Seq, snap.Err = snap.Seq+1, msg.Err
+			if ts, ok := msg.Value.([]wallet.Transaction); ok && msg.Err == nil {
+				recs, snap.FetchedAt = ts, v.ctx.Clock()
+			}
+			return true, nil
+		default:
+			if !started {
+				started = true
+				return false, load()
+			}
+		}
+		return false, nil
+	}
+	return viewkit.NewTablePage(v.ctx, spec)
+}

@@ -1,0 +1,205 @@
+package wallets
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"treasury/data/live"
+	"treasury/data/wallet"
+	"treasury/ui"
+	"treasury/ui/sanitize"
+	"treasury/views/viewkit"
+)
+
+// txState is what a transaction page holds beyond the store: the record as
+// last read after an action (fresher than the store until the store's next
+// change), and the freeze history as read from the interface.
+type txState struct {
+	id       string
+	fresh    *wallet.Transaction
+	freshSeq uint64
+	hist     []wallet.FreezeEvent
+	histErr  error
+	histRead bool
+	started  bool
+}
+
+// txActed tells the pages that an action changed a transaction.
+type txActed struct{ tx wallet.Transaction }
+
+// txPage is the detail of transaction id; seen, when set, is the record as
+// listed, shown until the store or the interface has it.
+func (v *View) txPage(id string, seen *wallet.Transaction) *viewkit.DetailPage[wallet.Transaction] {
+	st := &txState{id: id, fresh: seen}
+	return viewkit.NewDetailPage(v.ctx, viewkit.DetailSpec[wallet.Transaction]{
+		Crumb:  "tx " + viewkit.Short(id, 9),
+		Topics: []live.Topic{live.Transactions, live.Wallets, live.Vaults},
+		Get: func() (wallet.Transaction, bool, live.Snapshot) {
+			all, snap := v.txs()
+			if st.fresh != nil && snap.Seq <= st.freshSeq {
+				return *st.fresh, true, snap
+			}
+			for _, t := range all {
+				if t.ID == id {
+					return t, true, snap
+				}
+			}
+			if st.fresh != nil {
+				return *st.fresh, true, snap
+			}
+			return wallet.Transaction{}, false, snap
+		},
+		ID:      func(t wallet.Transaction) string { return t.ID },
+		Body:    func(t wallet.Transaction, w int) string { return v.txBody(t, st, w) },
+		Actions: v.txActions(),
+		Handle:  func(msg tea.Msg) (bool, tea.Cmd) { return v.txHandle(st, msg) },
+		Fields:  func(t wallet.Transaction) [][2]string { return v.txFields(t) },
+	})
+}
+
+// reread reads the transaction and its freeze history from the interface.
+func (v *View) txReread(id string) tea.Cmd {
+	return tea.Batch(
+		viewkit.Call("hist:"+id, func(ctx context.Context) (any, error) { return v.p.Wallet.FreezeHistory(ctx, id) }),
+		viewkit.Call("tx:"+id, func(ctx context.Context) (any, error) { return v.p.Wallet.Transaction(ctx, id) }),
+	)
+}
+
+func (v *View) txHandle(st *txState, msg tea.Msg) (bool, tea.Cmd) {
+	switch msg := msg.(type) {
+	case ui.StoreChanged:
+		if !st.started {
+			st.started = true
+			if v.p.Wallet != nil {
+				return false, viewkit.Call("hist:"+st.id, func(ctx context.Context) (any, error) { return v.p.Wallet.FreezeHistory(ctx, st.id) })
+			}
+		}
+	case txActed:
+		if msg.tx.ID == st.id {
+			t := msg.tx
+			st.fresh, st.freshSeq = &t, v.ctx.Store.Snapshot(live.Transactions).Seq
+			if v.p.Wallet != nil {
+				return true, v.txReread(st.id)
+			}
+			return true, nil
+		}
+	case viewkit.Loaded:
+		switch msg.Key {
+		case "hist:" + st.id:
+			st.histRead, st.histErr = true, msg.Err
+			if h, ok := msg.Value.([]wallet.FreezeEvent); ok && msg.Err == nil {
+				st.hist = h
+			}
+			return true, nil
+		case "tx:" + st.id:
+			if t, ok := msg.Value.(wallet.Transaction); ok && msg.Err == nil {
+				st.fresh, st.freshSeq = &t, v.ctx.Store.Snapshot(live.Transactions).Seq
+				return true, nil
+			}
+		}
+	}
+	return false, nil
+}
+
+// statusNote explains a transaction status.
+func statusNote(t wallet.Transaction) string {
+	switch t.Status {
+	case wallet.TxRejected:
+		return "a policy rejected it: see problems"
+	case wallet.TxFailed:
+		return "the blockchain rejected it: see reasons"
+	case wallet.TxConfirmed:
+		return "confirmed on chain"
+	case wallet.TxPendingApproval:
+		return "waiting for approvers"
+	}
+	return "in progress"
+}
+
+// freezeNote says whether the transaction can be frozen or unfrozen.
+func freezeNote(t wallet.Transaction) string {
+	switch {
+	case t.Status == wallet.TxRejected || t.Status == wallet.TxFailed:
+		state := "not frozen"
+		if t.FreezeInfo.IsFrozen {
+			state = "FROZEN"
+		}
+		return state + " · a " + t.Status + " transaction cannot be frozen or unfrozen"
+	case t.FreezeInfo.IsFrozen:
+		return "FROZEN · progress is paused until it is unfrozen (u)"
+	}
+	return "not frozen (f freezes)"
+}
+
+func (v *View) txFields(t wallet.Transaction) [][2]string {
+	qty := viewkit.Amount(t.Qty, t.Asset)
+	return [][2]string{
+		{"transaction", t.ID}, {"external id", orDash(t.ExternalID)},
+		{"status", t.Status + " — " + statusNote(t)}, {"action", t.Action}, {"amount", qty},
+		{"wallet", v.walletName(t.WalletID) + "  " + t.WalletID}, {"vault", v.vaultName(t.VaultID) + "  " + t.VaultID},
+		{"origin", orDash(t.OriginAddress)}, {"destination", orDash(t.DestinationAddress)}, {"hash", orDash(t.Hash)},
+		{"created", viewkit.Time(t.CreatedAt) + " UTC"}, {"freeze", freezeNote(t)},
+	}
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return s
+}
+
+func (v *View) txBody(t wallet.Transaction, st *txState, w int) string {
+	th := v.ctx.Theme
+	var b strings.Builder
+	b.WriteString(viewkit.KV(th, v.txFields(t)...))
+	b.WriteString("\n" + viewkit.Section(th, fmt.Sprintf("Problems (%d)", len(t.Problems))) + "\n")
+	if len(t.Problems) == 0 {
+		b.WriteString(th.Muted.Render("  none") + "\n")
+	}
+	for _, p := range t.Problems {
+		retry := "not retryable"
+		if p.Retryable {
+			retry = "retryable"
+		}
+		b.WriteString("  " + sanitize.Line(p.Reason) + " — " + sanitize.Line(p.Message) + " (" + retry + ")\n")
+	}
+	b.WriteString("\n" + viewkit.Section(th, fmt.Sprintf("Reasons (%d)", len(t.Reasons))) + "\n")
+	if len(t.Reasons) == 0 {
+		b.WriteString(th.Muted.Render("  none") + "\n")
+	}
+	for _, r := range t.Reasons {
+		b.WriteString("  " + sanitize.Line(r) + "\n")
+	}
+	hist, src := t.FreezeInfo.History, "from the record; reading the freeze history…"
+	switch {
+	case st.histErr != nil:
+		src = "from the record; freeze history: " + viewkit.Guidance(st.histErr) + " " + st.histErr.Error()
+	case st.histRead:
+		hist, src = st.hist, "freeze history"
+	}
+	b.WriteString("\n" + viewkit.Section(th, fmt.Sprintf("Freezes (%d)", len(hist))) + th.Muted.Render("  "+sanitize.Line(src)) + "\n")
+	if len(hist) == 0 {
+		b.WriteString(th.Muted.Render("  never frozen") + "\n")
+	}
+	for _, e := range hist {
+		b.WriteString(fmt.Sprintf("  %s  %-8s  by %s  %q  mutation %s\n", viewkit.Time(e.PerformedAt), sanitize.Line(e.Action),
+			sanitize.Line(e.PerformedBy), sanitize.Line(e.Reason), sanitize.Line(e.MutationID)))
+	}
+	return cutLines(b.String(), w)
+}
+
+// cutLines cuts every line to w cells, with an ellipsis.
+func cutLines(s string, w int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	for i, l := range lines {
+		if ansi.StringWidth(l) > w {
+			lines[i] = ansi.Truncate(l, w, "…")
+		}
+	}
+	return strings.Join(lines, "\n")
+}

@@ -1,0 +1,88 @@
+package wallets
+
+import (
+	tea "github.com/charmbracelet/bubbletea"
+
+	"treasury/data/live"
+	"treasury/data/wallet"
+	"treasury/ui/sanitize"
+	"treasury/ui/table"
+	"treasury/views/viewkit"
+)
+
+// txColumns are the columns of a transactions table: the wallet's name
+// in a table of many wallets, else the destination address.
+func txColumns(manyWallets bool) []table.Column {
+	who := "Destination"
+	if manyWallets {
+		who = "Wallet"
+	}
+	return []table.Column{
+		{Title: "Created (UTC)", Width: 19}, {Title: "Status", Width: 10, Flex: 1}, {Title: "Action", Width: 8},
+		{Title: "Asset", Width: 5}, {Title: "Qty", Width: 12, Align: table.Right}, {Title: "Frozen", Width: 6},
+		{Title: who, Width: 10, Flex: 2}, {Title: "Tx id", Width: 9, Flex: 1},
+	}
+}
+
+// frozenText is a transaction's freeze state for a cell.
+func frozenText(t wallet.Transaction) string {
+	if t.FreezeInfo.IsFrozen {
+		return "FROZEN"
+	}
+	return "—"
+}
+
+func (v *View) txRow(t wallet.Transaction, manyWallets bool) table.Row {
+	who := t.DestinationAddress
+	if manyWallets {
+		who = v.walletName(t.WalletID)
+	}
+	return table.Row{ID: t.ID, Cells: []string{viewkit.Time(t.CreatedAt), sanitize.Line(t.Status), sanitize.Line(t.Action),
+		sanitize.Line(t.Asset), viewkit.Amount(t.Qty, ""), frozenText(t), sanitize.Line(orDash(who)), sanitize.Line(t.ID)},
+		Keys: []table.Key{table.Time(t.CreatedAt), {}, {}, {}, table.Decimal(t.Qty)}}
+}
+
+// txSpec is a transactions table of the store's transactions that keep
+// returns true for, newest first, with drill-down and the freeze actions;
+// manyWallets says whether they may come from more than one wallet.
+func (v *View) txSpec(crumb string, manyWallets bool, keep func(wallet.Transaction) bool) viewkit.TableSpec[wallet.Transaction] {
+	return viewkit.TableSpec[wallet.Transaction]{
+		Crumb:   crumb,
+		Columns: txColumns(manyWallets),
+		Topics:  []live.Topic{live.Transactions, live.Wallets},
+		Read: func() ([]wallet.Transaction, live.Snapshot) {
+			all, snap := v.txs()
+			var out []wallet.Transaction
+			for _, t := range all {
+				if keep(t) {
+					out = append(out, t)
+				}
+			}
+			return out, snap
+		},
+		Row:      func(t wallet.Transaction) table.Row { return v.txRow(t, manyWallets) },
+		Enter:    func(t wallet.Transaction) tea.Cmd { return v.Stack.Push(v.txPage(t.ID, &t)) },
+		Actions:  v.txActions(),
+		SortCol:  0,
+		SortDesc: true,
+		Empty:    "no transactions",
+	}
+}
+
+// allTxPage is every wallet's transactions, of one status when status is
+// set ("FROZEN" selects the frozen ones).
+func (v *View) allTxPage(status string) *viewkit.TablePage[wallet.Transaction] {
+	crumb := secTxs
+	if status != "" {
+		crumb += " " + status
+	}
+	return viewkit.NewTablePage(v.ctx, v.txSpec(crumb, true, func(t wallet.Transaction) bool {
+		switch status {
+		case "":
+			return true
+		case "FROZEN":
+			return t.FreezeInfo.IsFrozen
+		}
+		return t.Status == status
+	}))
+}

@@ -1,0 +1,177 @@
+// Package wallets is the vaults and wallets view: vaults with their wallet
+// counts, a vault's wallets, a wallet's detail (status, settings, balances,
+// limits and policies) over its transactions, a transaction's detail with
+// its problems, reasons and freeze history; all transactions, sweep
+// configurations with the transactions of their last run, and the wallet
+// webhooks with their subscriptions. Transactions can be frozen and
+// unfrozen, and sweeps triggered, each behind a confirmation and through
+// the session's actions.Actor (audited, refused in read-only sessions).
+package wallets
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"treasury/data/actions"
+	"treasury/data/platform"
+	"treasury/ui"
+	"treasury/ui/sanitize"
+	"treasury/views/viewkit"
+)
+
+// Sections of the view, each a root page.
+const (
+	secVaults   = "vaults"
+	secTxs      = "transactions"
+	secSweeps   = "sweeps"
+	secWebhooks = "webhooks"
+)
+
+// View is the vaults and wallets view.
+type View struct {
+	viewkit.Stack
+	ctx     *ui.Context
+	p       *platform.Platform
+	act     *actions.Actor
+	keys    keys
+	section string
+}
+
+type keys struct {
+	Vaults, Txs, Sweeps, Webhooks key.Binding
+	Freeze, Unfreeze, Trigger     key.Binding
+}
+
+func newKeys() keys {
+	b := func(k, help string) key.Binding { return key.NewBinding(key.WithKeys(k), key.WithHelp(k, help)) }
+	return keys{
+		Vaults: b("V", "section: vaults and wallets"), Txs: b("T", "section: all transactions"),
+		Sweeps: b("E", "section: sweep configurations"), Webhooks: b("W", "section: webhooks and subscriptions"),
+		Freeze: b("f", "freeze the transaction"), Unfreeze: b("u", "unfreeze the transaction"),
+		Trigger: b("t", "trigger the sweep"),
+	}
+}
+
+// New builds the vaults and wallets view. p's Wallet client reads; the
+// actor performs freezes, unfreezes and sweep triggers.
+func New(ctx *ui.Context, p *platform.Platform, act *actions.Actor) *View {
+	v := &View{ctx: ctx, p: p, act: act, keys: newKeys()}
+	v.showSection(secVaults, "")
+	return v
+}
+
+// Name is the palette name.
+func (v *View) Name() string { return "wallets" }
+
+// Title is the tab label.
+func (v *View) Title() string { return "Wallets" }
+
+// Init does nothing: the store pushes vaults, wallets and transactions.
+func (v *View) Init() tea.Cmd { return nil }
+
+// showSection replaces the pages with a section's root.
+func (v *View) showSection(sec, status string) tea.Cmd {
+	v.section = sec
+	switch sec {
+	case secTxs:
+		return v.Stack.Reset(v.allTxPage(status))
+	case secSweeps:
+		return v.Stack.Reset(v.sweepsPage())
+	case secWebhooks:
+		return v.Stack.Reset(v.webhooksPage())
+	}
+	return v.Stack.Reset(v.vaultsPage())
+}
+
+// Update handles section keys, palette opens and action outcomes, and
+// delegates the rest to the page shown.
+func (v *View) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case tea.KeyMsg:
+		switch {
+		case key.Matches(msg, v.keys.Vaults):
+			return v.showSection(secVaults, "")
+		case key.Matches(msg, v.keys.Txs):
+			return v.showSection(secTxs, "")
+		case key.Matches(msg, v.keys.Sweeps):
+			return v.showSection(secSweeps, "")
+		case key.Matches(msg, v.keys.Webhooks):
+			return v.showSection(secWebhooks, "")
+		}
+	case ui.Open:
+		return v.open(msg.Args)
+	case actionDone:
+		return v.done(msg)
+	}
+	return v.Stack.Update(msg)
+}
+
+// open shows what a palette command asked for: no arguments the vaults;
+// "vault <id>", "wallet <id>", "transactions [status]", "transaction <id>",
+// "sweeps", "webhooks"; anything else filters the vaults.
+func (v *View) open(args []string) tea.Cmd {
+	if len(args) == 0 {
+		return v.showSection(secVaults, "")
+	}
+	arg := ""
+	if len(args) > 1 {
+		arg = args[1]
+	}
+	switch strings.ToLower(args[0]) {
+	case "vault":
+		return v.openVault(arg)
+	case "wallet":
+		return v.openWallet(arg)
+	case "transactions", "txs":
+		return v.showSection(secTxs, strings.ToUpper(arg))
+	case "transaction", "tx":
+		return v.openTx(arg)
+	case "sweeps":
+		return v.showSection(secSweeps, "")
+	case "webhooks", "subscriptions":
+		return v.showSection(secWebhooks, "")
+	}
+	cmd := v.showSection(secVaults, "")
+	v.Stack.SetFilter(strings.Join(args, " "))
+	return cmd
+}
+
+func (v *View) openVault(q string) tea.Cmd {
+	reset := v.showSection(secVaults, "")
+	vt, ok := v.findVault(q)
+	if !ok {
+		return tea.Batch(reset, ui.FlashCmd("no vault matches "+quote(q)))
+	}
+	return tea.Batch(reset, v.Stack.Push(v.walletsPage(vt)))
+}
+
+func (v *View) openWallet(q string) tea.Cmd {
+	reset := v.showSection(secVaults, "")
+	w, ok := v.findWallet(q)
+	if !ok {
+		return tea.Batch(reset, ui.FlashCmd("no wallet matches "+quote(q)))
+	}
+	cmds := []tea.Cmd{reset}
+	if vt, ok := v.vault(w.VaultID); ok {
+		cmds = append(cmds, v.Stack.Push(v.walletsPage(vt)))
+	}
+	return tea.Batch(append(cmds, v.Stack.Push(v.walletPage(w)))...)
+}
+
+func (v *View) openTx(q string) tea.Cmd {
+	reset := v.showSection(secTxs, "")
+	tx, ok := v.findTx(q)
+	if !ok {
+		return tea.Batch(reset, ui.FlashCmd("no transaction matches "+quote(q)))
+	}
+	return tea.Batch(reset, v.Stack.Push(v.txPage(tx.ID, nil)))
+}
+
+func quote(s string) string { return "\"" + sanitize.Line(s) + "\"" }
+
+// Keys are the page's bindings and the section keys.
+func (v *View) Keys() []key.Binding {
+	return append(v.Stack.Keys(), v.keys.Vaults, v.keys.Txs, v.keys.Sweeps, v.keys.Webhooks)
+}

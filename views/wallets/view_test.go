@@ -1,0 +1,160 @@
+package wallets_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/lipgloss"
+
+	"treasury/data/wallet"
+	"treasury/ui"
+	"treasury/views/viewtest"
+	"treasury/views/wallets"
+)
+
+func TestVaultsGolden(t *testing.T) {
+	e := viewtest.New(t, viewtest.Options{})
+	tm := e.Program(t, wallets.New(e.Ctx, e.P, e.Actor))
+	viewtest.WaitFor(t, tm, "Fees and Sweeps")
+	frame := viewtest.Golden(t, tm)
+	for _, want := range []string{"Treasury Operations", "Client Custody", "Cold Reserve", "Wallets"} {
+		if !strings.Contains(frame, want) {
+			t.Errorf("no %q in the frame", want)
+		}
+	}
+}
+
+func TestWalletDetailGolden(t *testing.T) {
+	e := viewtest.New(t, viewtest.Options{})
+	tm := e.Program(t, wallets.New(e.Ctx, e.P, e.Actor))
+	viewtest.WaitFor(t, tm, "Fees and Sweeps")
+	viewtest.Keys(tm, "enter") // Treasury Operations
+	viewtest.WaitFor(t, tm, "Treasury ETH hot")
+	viewtest.Keys(tm, "enter") // its first wallet
+	viewtest.WaitFor(t, tm, "Policies (4")
+	frame := viewtest.Golden(t, tm)
+	for _, want := range []string{"PROVISIONED", "raw signing on", "USDC", "TRANSFER_VOLUME", "Whitelisted destinations only", "wallets › vaults › Treasury Operations › Treasury ETH hot"} {
+		if !strings.Contains(frame, want) {
+			t.Errorf("no %q in the frame", want)
+		}
+	}
+}
+
+func TestTransactionDetailGolden(t *testing.T) {
+	e := viewtest.New(t, viewtest.Options{})
+	tx := pickTx(t, e, "rejected", func(t wallet.Transaction) bool { return t.Status == wallet.TxRejected && len(t.Problems) > 0 })
+	tm := e.Program(t, wallets.New(e.Ctx, e.P, e.Actor))
+	viewtest.WaitFor(t, tm, "Fees and Sweeps")
+	viewtest.Keys(tm, ":", "transaction "+tx.ID, "enter")
+	viewtest.WaitFor(t, tm, "Freezes (0)  freeze history")
+	frame := viewtest.Golden(t, tm)
+	for _, want := range []string{tx.ID, "REJECTED", tx.Problems[0].Reason, "cannot be frozen"} {
+		if !strings.Contains(frame, want) {
+			t.Errorf("no %q in the frame", want)
+		}
+	}
+}
+
+// Drill-down from a vault to a transaction and back, a filter, sections.
+func TestDrillDownAndBack(t *testing.T) {
+	e := viewtest.New(t, viewtest.Options{})
+	v := wallets.New(e.Ctx, e.P, e.Actor)
+	drive(v, v.Update(ui.StoreChanged{}))
+	if id, _, ok := v.Selected(); !ok || id == "" {
+		t.Fatal("no vault selected")
+	}
+	drive(v, v.Update(key("enter")))
+	if c := v.Crumbs(); !slices.Equal(c, []string{"vaults", "Treasury Operations"}) {
+		t.Fatalf("crumbs %v", c)
+	}
+	v.SetFilter("btc")
+	_, rec, ok := v.Selected()
+	if w, _ := rec.(wallet.Wallet); !ok || w.Name != "Treasury BTC" {
+		t.Fatalf("filter btc selects %+v", rec)
+	}
+	drive(v, v.Update(key("enter")))
+	if c := v.Crumbs(); len(c) != 3 || c[2] != "Treasury BTC" {
+		t.Fatalf("crumbs %v", c)
+	}
+	out := v.Render(120, 36)
+	if !strings.Contains(out, "Balances") || !strings.Contains(out, "BTC") {
+		t.Fatalf("wallet page:\n%s", out)
+	}
+	drive(v, v.Update(key("enter")))
+	if c := v.Crumbs(); len(c) != 4 || !strings.HasPrefix(c[3], "tx ") {
+		t.Fatalf("crumbs %v", c)
+	}
+	_, rec, _ = v.Selected()
+	if tx, _ := rec.(wallet.Transaction); tx.ID == "" {
+		t.Fatal("transaction detail selects nothing")
+	}
+	for want := 3; want >= 1; want-- {
+		if !v.Back() || len(v.Crumbs()) != want {
+			t.Fatalf("back: crumbs %v, want %d", v.Crumbs(), want)
+		}
+	}
+	if v.Back() {
+		t.Fatal("back from the root")
+	}
+	drive(v, v.Update(key("T")))
+	if c := v.Crumbs(); !slices.Equal(c, []string{"transactions"}) {
+		t.Fatalf("T: crumbs %v", c)
+	}
+	drive(v, v.Update(ui.Open{View: "wallets", Args: []string{"transactions", "failed"}}))
+	if c := v.Crumbs(); !slices.Equal(c, []string{"transactions FAILED"}) {
+		t.Fatalf("open transactions failed: crumbs %v", c)
+	}
+	if !strings.Contains(v.Render(120, 36), "FAILED") || strings.Contains(v.Render(120, 36), "CONFIRMED") {
+		t.Fatal("status filter")
+	}
+	drive(v, v.Update(key("E")))
+	if !strings.Contains(v.Render(120, 36), "BTC to cold") {
+		t.Fatal("sweeps section")
+	}
+	drive(v, v.Update(key("W")))
+	if !strings.Contains(v.Render(120, 36), "ops-alerts") || !strings.Contains(v.Render(120, 36), "TRANSACTION, WALLET") {
+		t.Fatalf("webhooks section:\n%s", v.Render(120, 36))
+	}
+	drive(v, v.Update(key("enter")))
+	if !strings.Contains(v.Render(120, 36), "WALLET") {
+		t.Fatal("subscriptions")
+	}
+	drive(v, v.Update(ui.Open{View: "wallets", Args: []string{"wallet", "Cold BTC"}}))
+	if c := v.Crumbs(); !slices.Equal(c, []string{"vaults", "Cold Reserve", "Cold BTC"}) {
+		t.Fatalf(":wallet Cold BTC: crumbs %v", c)
+	}
+}
+
+// The sweep page drills into the last run's transactions.
+func TestSweepLastRun(t *testing.T) {
+	e := viewtest.New(t, viewtest.Options{})
+	v := wallets.New(e.Ctx, e.P, e.Actor)
+	drive(v, v.Update(ui.Open{View: "wallets", Args: []string{"sweeps"}}))
+	v.SetFilter("polygon")
+	drive(v, v.Update(key("enter")))
+	out := v.Render(120, 36)
+	if !strings.Contains(out, "SWEEP") {
+		t.Fatalf("last run of Polygon consolidation:\n%s", out)
+	}
+}
+
+// Nothing is wider than 80 columns at 80x24.
+func TestFitsEightyColumns(t *testing.T) {
+	e := viewtest.New(t, viewtest.Options{})
+	v := wallets.New(e.Ctx, e.P, e.Actor)
+	rej := pickTx(t, e, "rejected", func(t wallet.Transaction) bool { return t.Status == wallet.TxRejected })
+	for _, args := range [][]string{nil, {"vault", "Treasury Operations"}, {"wallet", "Treasury ETH hot"},
+		{"transactions"}, {"transaction", rej.ID}, {"sweeps"}, {"webhooks"}} {
+		drive(v, v.Update(ui.Open{View: "wallets", Args: args}))
+		out := v.Render(80, 20)
+		for i, l := range strings.Split(out, "\n") {
+			if w := lipgloss.Width(l); w > 80 {
+				t.Errorf("%v: line %d is %d wide: %q", args, i, w, l)
+			}
+		}
+		if n := strings.Count(out, "\n") + 1; n > 20 {
+			t.Errorf("%v: %d lines", args, n)
+		}
+	}
+}

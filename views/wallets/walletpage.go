@@ -1,0 +1,186 @@
+package wallets
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"treasury/data/wallet"
+	"treasury/ui"
+	"treasury/ui/sanitize"
+	"treasury/views/viewkit"
+)
+
+// walletState is what a wallet page reads from the interface beyond the
+// store: balances, and limits and policies when a CONTROLS credential is
+// configured.
+type walletState struct {
+	id                      string
+	started                 bool
+	bal                     []wallet.Balance
+	lim                     []wallet.Limit
+	pol                     []wallet.PolicyRule
+	balErr, limErr, polErr  error
+	balRead, limRead, polRd bool
+}
+
+// walletPage is a wallet's status, settings, balances, limits and policies
+// above its transactions.
+func (v *View) walletPage(w wallet.Wallet) *viewkit.TablePage[wallet.Transaction] {
+	st := &walletState{id: w.ID}
+	spec := v.txSpec(w.Name, false, func(t wallet.Transaction) bool { return t.WalletID == w.ID })
+	spec.Empty = "this wallet has no transactions"
+	spec.AboveShare = 0.5
+	spec.Above = func(width, maxH int, _ *wallet.Transaction) string { return v.walletHeader(w.ID, st, width, maxH) }
+	spec.Handle = func(msg tea.Msg) (bool, tea.Cmd) { return v.walletHandle(st, msg) }
+	return viewkit.NewTablePage(v.ctx, spec)
+}
+
+// load reads balances, limits and policies.
+func (v *View) walletLoad(st *walletState) tea.Cmd {
+	id := st.id
+	cmds := []tea.Cmd{}
+	if v.p.Wallet != nil {
+		cmds = append(cmds, viewkit.Call("bal:"+id, func(ctx context.Context) (any, error) { return v.p.Wallet.Balances(ctx, id) }))
+	}
+	if c := v.p.WalletControls; c != nil {
+		cmds = append(cmds,
+			viewkit.Call("lim:"+id, func(ctx context.Context) (any, error) { return c.Limits(ctx, id) }),
+			viewkit.Call("pol:"+id, func(ctx context.Context) (any, error) { return c.Policies(ctx) }))
+	}
+	return tea.Batch(cmds...)
+}
+
+func (v *View) walletHandle(st *walletState, msg tea.Msg) (bool, tea.Cmd) {
+	switch msg := msg.(type) {
+	case ui.StoreChanged:
+		if !st.started {
+			st.started = true
+			return false, v.walletLoad(st)
+		}
+	case tea.KeyMsg:
+		if msg.String() == "r" {
+			return false, v.walletLoad(st)
+		}
+	case viewkit.Loaded:
+		switch msg.Key {
+		case "bal:" + st.id:
+			st.balRead, st.balErr = true, msg.Err
+			st.bal, _ = msg.Value.([]wallet.Balance)
+		case "lim:" + st.id:
+			st.limRead, st.limErr = true, msg.Err
+			st.lim, _ = msg.Value.([]wallet.Limit)
+		case "pol:" + st.id:
+			st.polRd, st.polErr = true, msg.Err
+			st.pol, _ = msg.Value.([]wallet.PolicyRule)
+		}
+	}
+	return false, nil
+}
+
+// walletHeader draws the wallet above its transactions, at most maxH lines.
+func (v *View) walletHeader(id string, st *walletState, width, maxH int) string {
+	th := v.ctx.Theme
+	w, ok := v.wallet(id)
+	if !ok {
+		return th.Muted.Render("wallet " + sanitize.Line(id) + " is not in the last wallet list")
+	}
+	kind := "HSM"
+	if w.QuorumID != "" {
+		kind = "MPC quorum " + viewkit.Short(w.QuorumID, 9)
+	}
+	status := sanitize.Line(w.Status)
+	switch w.Status {
+	case wallet.WalletProvisioned:
+		status = th.OK.Render(status)
+	case wallet.WalletProvisioningFailed:
+		status = th.Bad.Render(status)
+	default:
+		status = th.Warn.Render(status)
+	}
+	lines := []string{
+		th.Title.Render(sanitize.Line(w.Name)) + "  " + status + "  " + sanitize.Line(w.Blockchain) + " · " + kind +
+			" · vault " + sanitize.Line(v.vaultName(w.VaultID)) + " · created " + viewkit.Time(w.CreatedAt)[:10],
+		th.Muted.Render("address ") + sanitize.Line(w.Address) + th.Muted.Render("  id ") + sanitize.Line(w.ID),
+		th.Muted.Render("settings ") + settingsText(w.Settings),
+	}
+	lines = append(lines, v.balanceLines(st)...)
+	lines = append(lines, v.controlLines(st)...)
+	if len(lines) > maxH {
+		lines = append(lines[:max(maxH-1, 0)], th.Muted.Render("… (taller window shows more)"))
+	}
+	return cutLines(strings.Join(lines, "\n"), width)
+}
+
+func (v *View) balanceLines(st *walletState) []string {
+	th := v.ctx.Theme
+	switch {
+	case !st.balRead:
+		return []string{viewkit.Section(th, "Balances") + th.Muted.Render("  loading…")}
+	case st.balErr != nil:
+		return []string{viewkit.Section(th, "Balances") + "  " + th.Bad.Render(ui.ErrorText(st.balErr))}
+	case len(st.bal) == 0:
+		return []string{viewkit.Section(th, "Balances") + th.Muted.Render("  none")}
+	}
+	out := []string{viewkit.Section(th, "Balances") + th.Muted.Render(fmt.Sprintf("  %-6s %18s %18s %14s %14s %14s",
+		"asset", "balance", "available", "pending", "frozen", "fiat value"))}
+	for _, b := range st.bal {
+		out = append(out, fmt.Sprintf("          %-6s %18s %18s %14s %14s %14s", sanitize.Line(b.Asset.Symbol),
+			b.Balance.String(), b.AvailableBalance.String(), b.PendingBalance.String(), b.FrozenBalance.String(), b.FiatValue.String()))
+	}
+	return out
+}
+
+func (v *View) controlLines(st *walletState) []string {
+	th := v.ctx.Theme
+	if v.p.WalletControls == nil {
+		return []string{viewkit.Section(th, "Limits and policies") +
+			th.Warn.Render("  not shown: they need a wallet CONTROLS credential (wallet.controls in the profile)")}
+	}
+	var out []string
+	switch {
+	case !st.limRead:
+		out = append(out, viewkit.Section(th, "Limits")+th.Muted.Render("  loading…"))
+	case st.limErr != nil:
+		out = append(out, viewkit.Section(th, "Limits")+"  "+th.Bad.Render(ui.ErrorText(st.limErr)))
+	case len(st.lim) == 0:
+		out = append(out, viewkit.Section(th, "Limits")+th.Muted.Render("  none on this wallet"))
+	default:
+		out = append(out, viewkit.Section(th, fmt.Sprintf("Limits (%d)", len(st.lim))))
+		for _, l := range st.lim {
+			out = append(out, "  "+limitText(l))
+		}
+	}
+	switch {
+	case !st.polRd:
+		out = append(out, viewkit.Section(th, "Policies")+th.Muted.Render("  loading…"))
+	case st.polErr != nil:
+		out = append(out, viewkit.Section(th, "Policies")+"  "+th.Bad.Render(ui.ErrorText(st.polErr)))
+	default:
+		out = append(out, viewkit.Section(th, fmt.Sprintf("Policies (%d, organisation-wide)", len(st.pol))))
+		for _, p := range st.pol {
+			out = append(out, fmt.Sprintf("  %-36s %-16s %s", sanitize.Line(p.Name), sanitize.Line(p.Action), sanitize.Line(p.Status)))
+		}
+	}
+	return out
+}
+
+// limitText is one limit: type, quantity per period, matchers, status.
+func limitText(l wallet.Limit) string {
+	per := sanitize.Line(l.Duration)
+	if d, err := time.ParseDuration(l.Duration); err == nil {
+		per = viewkit.Duration(d)
+	}
+	ms := make([]string, len(l.Matchers))
+	for i, m := range l.Matchers {
+		ms[i] = sanitize.Line(m.Type)
+		if m.Value != "" {
+			ms[i] += "=" + sanitize.Line(m.Value)
+		}
+	}
+	return fmt.Sprintf("%-16s %s per %s · %s · %s", sanitize.Line(l.LimitType), viewkit.Amount(l.LimitQty, l.Asset), per,
+		strings.Join(ms, ", "), sanitize.Line(l.Status))
+}
