@@ -75,6 +75,7 @@ func commands() []command {
 	return []command{
 		{"dashboard", "run the dashboard (the default)", cmdDashboard},
 		{"sandbox", "serve the embedded sandbox on a TCP address", cmdSandbox},
+		{"get", "print a resource for scripts and tickets", cmdGet},
 		{"version", "print the version", cmdVersion},
 		{"help", "show this help", cmdHelp},
 	}

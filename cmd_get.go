@@ -1,0 +1,205 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"treasury/config"
+	"treasury/data/apierr"
+	"treasury/data/platform"
+	"treasury/data/sandbox"
+	"treasury/data/transport"
+	"treasury/ui/sanitize"
+)
+
+// getFlags are the flags of `treasury get`. Which of since, state, wallet
+// and raw a resource takes is in its getResource entry.
+type getFlags struct {
+	output string
+	since  time.Duration
+	states stringList
+	wallet string
+	raw    bool
+}
+
+// stringList is a flag that may be repeated and takes comma-separated values.
+type stringList []string
+
+func (s *stringList) String() string { return strings.Join(*s, ",") }
+
+func (s *stringList) Set(v string) error {
+	for _, x := range strings.Split(v, ",") {
+		if x = strings.TrimSpace(x); x != "" {
+			*s = append(*s, x)
+		}
+	}
+	return nil
+}
+
+func (f *getFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.output, "o", "table", "output `format`: table, json or csv")
+	fs.StringVar(&f.output, "output", "table", "output `format`: table, json or csv")
+	fs.DurationVar(&f.since, "since", 0, "read the records of this `duration` before now (quotes: 15m, ledger: 24h, trades and payments: all)")
+	fs.Var(&f.states, "state", "only records in this `state` (repeat or comma-separate for payments)")
+	fs.StringVar(&f.wallet, "wallet", "", "only the transactions of this wallet `id`")
+	fs.BoolVar(&f.raw, "raw", false, "report: write the downloaded content as is")
+}
+
+// cmdGet prints one resource of the platform for scripts and tickets:
+// every page of it, as a table, JSON or CSV. A failed call exits 1 with
+// the error's code and guidance on stderr.
+func cmdGet(ctx context.Context, e *env, g globals, args []string) error {
+	var f getFlags
+	fs := flag.NewFlagSet("get", flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	f.register(fs)
+	g.register(fs)
+	fs.Usage = func() { getUsage(e.stderr, fs) }
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return errUsage
+	}
+	if len(pos) == 0 {
+		fmt.Fprintln(e.stderr, "treasury get: which resource?")
+		getUsage(e.stderr, fs)
+		return errUsage
+	}
+	res, ok := findResource(pos[0])
+	if !ok {
+		fmt.Fprintf(e.stderr, "treasury get: unknown resource %q\n\n", sanitize.Line(pos[0]))
+		getUsage(e.stderr, fs)
+		return errUsage
+	}
+	a, err := res.check(fs, f, pos[1:])
+	if err != nil {
+		fmt.Fprintf(e.stderr, "treasury get %s: %v\nusage: treasury get %s\n", res.name, err, res.synopsis())
+		return errUsage
+	}
+	cfg, err := g.loadConfig(e)
+	if err != nil {
+		return err
+	}
+	p, closeAll, err := openClients(e, cfg)
+	if err != nil {
+		return err
+	}
+	defer closeAll()
+	a.now = p.Now
+	v, err := res.read(ctx, p, a)
+	if err != nil {
+		return &getError{what: strings.TrimSpace(res.name + " " + a.id), err: err}
+	}
+	return writeRecords(e.stdout, f.output, v)
+}
+
+// parseInterleaved parses flags that may come before, between or after the
+// positional arguments, and returns those.
+func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		if fs.NArg() == 0 {
+			return pos, nil
+		}
+		rest := fs.Args()
+		if len(args) > 0 && len(rest) < len(args) && args[len(args)-len(rest)-1] == "--" {
+			return append(pos, rest...), nil // everything after "--" is positional
+		}
+		pos, args = append(pos, rest[0]), rest[1:]
+	}
+}
+
+// openClients starts what `treasury get` needs and nothing more: the
+// embedded sandbox when the profile asks for it, the request log and the
+// platform's clients. Unlike openRuntime it starts no polling and no
+// webhook receiver. The returned func releases it all.
+func openClients(e *env, cfg *config.Config) (_ *platform.Platform, closeAll func(), err error) {
+	var closers []func()
+	closeAll = func() {
+		for i := len(closers) - 1; i >= 0; i-- {
+			closers[i]()
+		}
+	}
+	defer func() {
+		if err != nil {
+			closeAll()
+		}
+	}()
+	now := time.Now
+	if cfg.Embedded != nil {
+		sb, err := sandbox.Listen("127.0.0.1:0", sandbox.Options{Seed: cfg.Embedded.Seed, Speed: cfg.Embedded.Speed})
+		if err != nil {
+			return nil, nil, fmt.Errorf("embedded sandbox: %w", err)
+		}
+		closers = append(closers, func() { sb.Close() })
+		cfg = sb.Profile(cfg)
+		now = sb.Clock().Now
+	}
+	reqLog, err := transport.OpenLog(config.StateDir(e.getenv))
+	if err != nil {
+		return nil, nil, fmt.Errorf("request log: %w", err)
+	}
+	closers = append(closers, func() { reqLog.Close() })
+	p, err := platform.Open(cfg, platform.Options{Now: now, Log: reqLog.Logger, UserAgent: userAgent()})
+	if err != nil {
+		return nil, nil, err
+	}
+	closers = append(closers, p.Close)
+	return p, closeAll, nil
+}
+
+// getError is a failed read: the call, then the error's code and what to
+// do about it. Its network text is sanitized for the terminal.
+type getError struct {
+	what string
+	err  error
+}
+
+func (e *getError) Unwrap() error { return e.err }
+
+func (e *getError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "get %s: %s", sanitize.Line(e.what), sanitize.Line(e.err.Error()))
+	ae, ok := apierr.As(e.err)
+	if !ok {
+		return b.String()
+	}
+	code := ae.Label()
+	if code == "" && ae.HTTPStatus != 0 {
+		code = fmt.Sprintf("HTTP %d", ae.HTTPStatus)
+	}
+	if code != "" {
+		fmt.Fprintf(&b, "\n  code: %s (%s)", sanitize.Line(code), ae.Class)
+	}
+	fmt.Fprintf(&b, "\n  what to do: %s", sanitize.Line(ae.Guidance()))
+	return b.String()
+}
+
+// getUsage lists the resources and the flags of `treasury get`.
+func getUsage(w io.Writer, fs *flag.FlagSet) {
+	var b strings.Builder
+	b.WriteString("usage: treasury get RESOURCE [ID] [flags]\n\nresources:\n")
+	for _, r := range getResources() {
+		line := "  " + r.synopsis()
+		if len(r.aliases) > 0 {
+			line += " (" + strings.Join(r.aliases, ", ") + ")"
+		}
+		fmt.Fprintf(&b, "%-58s %s\n", line, r.summary)
+	}
+	b.WriteString("\nflags:\n")
+	out := fs.Output()
+	fs.SetOutput(&b)
+	fs.PrintDefaults()
+	fs.SetOutput(out)
+	io.WriteString(w, b.String())
+}

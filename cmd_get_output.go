@@ -1,0 +1,311 @@
+package main
+
+import (
+	"bufio"
+	"encoding"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"reflect"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/charmbracelet/lipgloss"
+
+	"treasury/ui/sanitize"
+)
+
+// writeRecords prints v, a slice of records or one record (or rawBytes),
+// in format: "table" (aligned columns; one record as field and value
+// lines), "json" (the records with their wire field names, indented) or
+// "csv" (a header of field paths, then one line per record).
+func writeRecords(w io.Writer, format string, v any) error {
+	if raw, ok := v.(rawBytes); ok {
+		_, err := w.Write(raw)
+		return err
+	}
+	bw := bufio.NewWriter(w)
+	var err error
+	switch format {
+	case "json":
+		err = writeJSON(bw, v)
+	default:
+		rv := reflect.ValueOf(v)
+		list := rv.Kind() == reflect.Slice
+		t := rv.Type()
+		if list {
+			t = t.Elem()
+		}
+		fields := recordFields(t)
+		if format == "csv" {
+			err = writeCSV(bw, fields, rv, list)
+		} else {
+			err = writeTable(bw, fields, rv, list)
+		}
+	}
+	if err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+// writeJSON writes v indented. An empty list is [], never null. Characters
+// a terminal would act on (C1 controls, bidi overrides and other format
+// characters) are written as \u escapes, so the output is both valid JSON
+// with the values as received and safe to show.
+func writeJSON(w io.Writer, v any) error {
+	if rv := reflect.ValueOf(v); rv.Kind() == reflect.Slice && rv.IsNil() {
+		v = reflect.MakeSlice(rv.Type(), 0, 0).Interface()
+	}
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	var out strings.Builder
+	for len(b) > 0 {
+		r, n := utf8.DecodeRune(b)
+		switch {
+		case r < utf8.RuneSelf || sanitize.Safe(string(b[:n])):
+			out.Write(b[:n])
+		case r > 0xFFFF:
+			r1, r2 := utf16Pair(r)
+			fmt.Fprintf(&out, `\u%04x\u%04x`, r1, r2)
+		default: // json.Marshal already replaced invalid UTF-8 by U+FFFD
+			fmt.Fprintf(&out, `\u%04x`, r)
+		}
+		b = b[n:]
+	}
+	out.WriteByte('\n')
+	_, err = io.WriteString(w, out.String())
+	return err
+}
+
+func utf16Pair(r rune) (rune, rune) {
+	r -= 0x10000
+	return 0xD800 + (r>>10)&0x3FF, 0xDC00 + r&0x3FF
+}
+
+func writeCSV(w io.Writer, fields []recordField, rv reflect.Value, list bool) error {
+	cw := csv.NewWriter(w)
+	header := make([]string, len(fields))
+	for i, f := range fields {
+		header[i] = f.name
+	}
+	cw.Write(header)
+	eachRecord(rv, list, func(rec reflect.Value) {
+		row := make([]string, len(fields))
+		for i, f := range fields {
+			row[i] = sanitize.Line(f.cell(rec))
+		}
+		cw.Write(row)
+	})
+	cw.Flush()
+	return cw.Error()
+}
+
+// writeTable writes a list as aligned columns (those tableColumns names
+// for the record type, else every field), one record as field and value.
+func writeTable(w io.Writer, fields []recordField, rv reflect.Value, list bool) error {
+	var rows [][]string
+	if !list {
+		rows = append(rows, []string{"FIELD", "VALUE"})
+		for _, f := range fields {
+			rows = append(rows, []string{f.name, sanitize.Line(f.cell(rv))})
+		}
+		return writeAligned(w, rows)
+	}
+	if cols := tableColumns(rv.Type().Elem()); cols != nil {
+		fields = selectFields(fields, cols)
+	}
+	header := make([]string, len(fields))
+	for i, f := range fields {
+		header[i] = strings.ToUpper(f.name)
+	}
+	rows = append(rows, header)
+	eachRecord(rv, list, func(rec reflect.Value) {
+		row := make([]string, len(fields))
+		for i, f := range fields {
+			row[i] = sanitize.Line(f.cell(rec))
+		}
+		rows = append(rows, row)
+	})
+	return writeAligned(w, rows)
+}
+
+// writeAligned pads every column but the last to its widest cell.
+func writeAligned(w io.Writer, rows [][]string) error {
+	var widths []int
+	for _, r := range rows {
+		for i, c := range r {
+			if i >= len(widths) {
+				widths = append(widths, 0)
+			}
+			widths[i] = max(widths[i], lipgloss.Width(c))
+		}
+	}
+	var b, line strings.Builder
+	for _, r := range rows {
+		line.Reset()
+		for i, c := range r {
+			line.WriteString(c)
+			if i < len(r)-1 {
+				line.WriteString(strings.Repeat(" ", widths[i]-lipgloss.Width(c)+2))
+			}
+		}
+		b.WriteString(strings.TrimRight(line.String(), " "))
+		b.WriteByte('\n')
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func eachRecord(rv reflect.Value, list bool, f func(reflect.Value)) {
+	if !list {
+		f(rv)
+		return
+	}
+	for i := range rv.Len() {
+		f(rv.Index(i))
+	}
+}
+
+func selectFields(fields []recordField, names []string) []recordField {
+	var out []recordField
+	for _, n := range names {
+		for _, f := range fields {
+			if f.name == n {
+				out = append(out, f)
+			}
+		}
+	}
+	return out
+}
+
+// recordField is a leaf of a record: its path of JSON names ("originator.
+// sourceAmount") and the struct field indexes that reach it.
+type recordField struct {
+	name  string
+	index []int
+}
+
+var textMarshaler = reflect.TypeFor[encoding.TextMarshaler]()
+
+// leaf reports whether values of t print as one cell.
+func leaf(t reflect.Type) bool {
+	return t.Kind() != reflect.Struct || t.Implements(textMarshaler) || reflect.PointerTo(t).Implements(textMarshaler)
+}
+
+// recordFields flattens a record type: nested structs (and pointers to
+// them) become dotted paths, named as in JSON; embedded structs without
+// a name are inlined, as JSON does.
+func recordFields(t reflect.Type) []recordField {
+	var out []recordField
+	var walk func(t reflect.Type, prefix string, index []int)
+	walk = func(t reflect.Type, prefix string, index []int) {
+		for t.Kind() == reflect.Pointer {
+			t = t.Elem()
+		}
+		if leaf(t) {
+			out = append(out, recordField{name: strings.TrimSuffix(prefix, "."), index: index})
+			return
+		}
+		for i := range t.NumField() {
+			sf := t.Field(i)
+			if !sf.IsExported() {
+				continue
+			}
+			name, _, _ := strings.Cut(sf.Tag.Get("json"), ",")
+			if name == "-" {
+				continue
+			}
+			idx := append(append([]int(nil), index...), i)
+			ft := sf.Type
+			for ft.Kind() == reflect.Pointer {
+				ft = ft.Elem()
+			}
+			switch {
+			case sf.Anonymous && name == "" && !leaf(ft):
+				walk(ft, prefix, idx)
+			case name == "":
+				walk(sf.Type, prefix+sf.Name+".", idx)
+			default:
+				walk(sf.Type, prefix+name+".", idx)
+			}
+		}
+	}
+	walk(t, "", nil)
+	return out
+}
+
+// cell formats the field of rec; a nil pointer on the way is empty.
+func (f recordField) cell(rec reflect.Value) string {
+	v := rec
+	for _, i := range f.index {
+		for v.Kind() == reflect.Pointer {
+			if v.IsNil() {
+				return ""
+			}
+			v = v.Elem()
+		}
+		v = v.Field(i)
+	}
+	return formatValue(v)
+}
+
+// formatValue prints a leaf: text for amounts and times (a zero time is
+// empty), lists of plain values joined by commas, other lists and maps as
+// compact JSON.
+func formatValue(v reflect.Value) string {
+	for v.Kind() == reflect.Pointer || v.Kind() == reflect.Interface {
+		if v.IsNil() {
+			return ""
+		}
+		v = v.Elem()
+	}
+	if t, ok := v.Interface().(time.Time); ok {
+		if t.IsZero() {
+			return ""
+		}
+		return t.Format(time.RFC3339Nano)
+	}
+	if m, ok := v.Interface().(encoding.TextMarshaler); ok {
+		b, err := m.MarshalText()
+		if err != nil {
+			return ""
+		}
+		return string(b)
+	}
+	switch v.Kind() {
+	case reflect.String:
+		return v.String()
+	case reflect.Bool:
+		return strconv.FormatBool(v.Bool())
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return strconv.FormatInt(v.Int(), 10)
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return strconv.FormatUint(v.Uint(), 10)
+	case reflect.Slice, reflect.Array:
+		if v.Len() == 0 {
+			return ""
+		}
+		if leaf(v.Type().Elem()) && v.Type().Elem().Kind() != reflect.Map && v.Type().Elem().Kind() != reflect.Slice {
+			parts := make([]string, v.Len())
+			for i := range parts {
+				parts[i] = formatValue(v.Index(i))
+			}
+			return strings.Join(parts, ",")
+		}
+	case reflect.Map:
+		if v.Len() == 0 {
+			return ""
+		}
+	}
+	b, err := json.Marshal(v.Interface())
+	if err != nil {
+		return fmt.Sprint(v.Interface())
+	}
+	return string(b)
+}

@@ -1,0 +1,279 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"strings"
+	"time"
+
+	"treasury/data/apierr"
+	"treasury/data/liquidity"
+	"treasury/data/payments"
+	payclient "treasury/data/payments/client"
+	"treasury/data/platform"
+	"treasury/data/reporting"
+)
+
+// getResource is one thing `treasury get` prints.
+type getResource struct {
+	name    string
+	aliases []string
+	// arg names the positional argument in usage: "ID", "[VAULT]"
+	// (optional) or "" (none).
+	arg     string
+	summary string
+	// flags are the resource flags it takes, of since, state, wallet, raw;
+	// multiState says --state may be given more than once.
+	flags      []string
+	multiState bool
+	// since is the default of --since.
+	since time.Duration
+	// read fetches every page: a slice of records, one record, or rawBytes.
+	read func(ctx context.Context, p *platform.Platform, a getArgs) (any, error)
+}
+
+// getArgs are a resource's checked arguments.
+type getArgs struct {
+	id     string
+	since  time.Duration
+	states []string
+	wallet string
+	raw    bool
+	now    func() time.Time
+}
+
+// from is the start of the --since window; zero means the whole history.
+func (a getArgs) from() time.Time {
+	if a.since <= 0 {
+		return time.Time{}
+	}
+	return a.now().Add(-a.since)
+}
+
+// rawBytes is content written to stdout exactly as downloaded.
+type rawBytes []byte
+
+func (r getResource) synopsis() string {
+	s := r.name
+	if r.arg != "" {
+		s += " " + r.arg
+	}
+	for _, f := range r.flags {
+		switch f {
+		case "since":
+			s += " [--since D]"
+		case "state":
+			s += " [--state S]"
+		case "wallet":
+			s += " [--wallet W]"
+		case "raw":
+			s += " [--raw]"
+		}
+	}
+	return s
+}
+
+// check validates the positional arguments and the flags set against what
+// the resource takes.
+func (r getResource) check(fs *flag.FlagSet, f getFlags, pos []string) (getArgs, error) {
+	a := getArgs{since: r.since, wallet: f.wallet, raw: f.raw}
+	for _, s := range f.states {
+		a.states = append(a.states, strings.ToUpper(s))
+	}
+	optional := strings.HasPrefix(r.arg, "[")
+	switch {
+	case len(pos) > 1 || (len(pos) == 1 && r.arg == ""):
+		return a, fmt.Errorf("unexpected argument %q", pos[len(pos)-1])
+	case len(pos) == 0 && r.arg != "" && !optional:
+		return a, fmt.Errorf("missing %s", r.arg)
+	case len(pos) == 1:
+		a.id = pos[0]
+	}
+	var err error
+	fs.Visit(func(fl *flag.Flag) {
+		switch fl.Name {
+		case "since", "state", "wallet", "raw":
+			if !contains(r.flags, fl.Name) && err == nil {
+				err = fmt.Errorf("--%s does not apply to %s", fl.Name, r.name)
+			}
+			if fl.Name == "since" {
+				a.since = f.since
+			}
+		}
+	})
+	switch {
+	case err != nil:
+		return a, err
+	case len(a.states) > 1 && !r.multiState:
+		return a, errors.New("one --state only")
+	case a.since < 0:
+		return a, errors.New("--since must not be negative")
+	}
+	switch f.output {
+	case "table", "json", "csv":
+	default:
+		return a, fmt.Errorf("unknown output format %q (table, json or csv)", f.output)
+	}
+	return a, nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func findResource(name string) (getResource, bool) {
+	for _, r := range getResources() {
+		if r.name == name || contains(r.aliases, name) {
+			return r, true
+		}
+	}
+	return getResource{}, false
+}
+
+// errNotConfigured says the profile lacks the interface a resource reads.
+func errNotConfigured(iface string) error {
+	return fmt.Errorf("the profile configures no %s interface", iface)
+}
+
+// getResources is the resource table: the data layer's reads, each reading
+// every page. Wallet and custody resources are in walletResources.
+func getResources() []getResource {
+	liq := func(p *platform.Platform) (*liquidity.Client, error) {
+		if p.Liquidity == nil {
+			return nil, errNotConfigured("liquidity")
+		}
+		return p.Liquidity, nil
+	}
+	pay := func(p *platform.Platform) (*payclient.Client, error) {
+		if p.Payments == nil {
+			return nil, errNotConfigured("payments")
+		}
+		return p.Payments, nil
+	}
+	rep := func(p *platform.Platform) (*reporting.Client, error) {
+		if p.Reporting == nil {
+			return nil, errNotConfigured("reporting")
+		}
+		return p.Reporting, nil
+	}
+	rs := []getResource{
+		{name: "quotes", summary: "liquidity quotes, newest first", flags: []string{"since"}, since: 15 * time.Minute,
+			read: withClient(liq, func(ctx context.Context, c *liquidity.Client, a getArgs) (any, error) {
+				return c.AllQuotes(ctx, liquidity.Window{Start: a.from(), End: a.now()})
+			})},
+		{name: "trades", summary: "executed liquidity trades", flags: []string{"since"},
+			read: withClient(liq, func(ctx context.Context, c *liquidity.Client, a getArgs) (any, error) {
+				return c.AllTrades(ctx, liquidity.Window{Start: a.from(), End: a.now()})
+			})},
+		{name: "balances", aliases: []string{"liquidity"}, summary: "liquidity account balances",
+			read: withClient(liq, func(ctx context.Context, c *liquidity.Client, a getArgs) (any, error) {
+				return c.AllBalances(ctx, liquidity.Window{})
+			})},
+		{name: "payment-balances", aliases: []string{"prefunded"}, summary: "prefunded payments balances",
+			read: withClient(pay, func(ctx context.Context, c *payclient.Client, a getArgs) (any, error) {
+				b, err := c.Balances(ctx)
+				return b.Balances, err
+			})},
+		{name: "payments", summary: "payments through the v3 filter, newest first", flags: []string{"state", "since"}, multiState: true,
+			read: withClient(pay, func(ctx context.Context, c *payclient.Client, a getArgs) (any, error) {
+				var f payments.Filter
+				for _, s := range a.states {
+					f.PaymentStates = append(f.PaymentStates, payments.State(s))
+				}
+				if from := a.from(); !from.IsZero() {
+					f.AfterTimestamp = &from
+				}
+				return c.AllFiltered(ctx, f)
+			})},
+		{name: "payment", arg: "ID", summary: "one payment (v3) by paymentId or internalId",
+			read: withClient(pay, func(ctx context.Context, c *payclient.Client, a getArgs) (any, error) {
+				return paymentByAnyID(ctx, c, a.id)
+			})},
+		{name: "history", aliases: []string{"states"}, arg: "ID", summary: "a payment's state history, oldest first",
+			read: withClient(pay, func(ctx context.Context, c *payclient.Client, a getArgs) (any, error) {
+				return c.StateHistory(ctx, a.id)
+			})},
+		{name: "identities", summary: "originator and beneficiary identities",
+			read: withClient(pay, func(ctx context.Context, c *payclient.Client, a getArgs) (any, error) {
+				return c.Identities(ctx)
+			})},
+		{name: "instruments", aliases: []string{"financial-instruments"}, arg: "IDENTITY", summary: "an identity's financial instruments",
+			read: withClient(pay, func(ctx context.Context, c *payclient.Client, a getArgs) (any, error) {
+				return c.Instruments(ctx, a.id)
+			})},
+		{name: "ledger", aliases: []string{"ledger-transactions"}, summary: "prefunded ledger transactions of every currency", flags: []string{"since"}, since: 24 * time.Hour,
+			read: withClient(pay, func(ctx context.Context, c *payclient.Client, a getArgs) (any, error) {
+				return c.Ledger(ctx, a.from(), a.now())
+			})},
+		{name: "token", aliases: []string{"token-test"}, summary: "the payments token test: seconds to expiry",
+			read: withClient(pay, func(ctx context.Context, c *payclient.Client, a getArgs) (any, error) {
+				return c.TokenTest(ctx)
+			})},
+		{name: "reports", summary: "available reports",
+			read: withClient(rep, func(ctx context.Context, c *reporting.Client, a getArgs) (any, error) {
+				return c.List(ctx)
+			})},
+		{name: "report", aliases: []string{"report-rows"}, arg: "ID", summary: "a report's rows (PAYMENT_OPS or RECON), or --raw its content", flags: []string{"raw"},
+			read: withClient(rep, readReport)},
+	}
+	return append(rs, walletResources()...)
+}
+
+// withClient adapts a read of one client to a resource's read, failing
+// when the profile lacks the interface.
+func withClient[C any](get func(*platform.Platform) (C, error), read func(context.Context, C, getArgs) (any, error)) func(context.Context, *platform.Platform, getArgs) (any, error) {
+	return func(ctx context.Context, p *platform.Platform, a getArgs) (any, error) {
+		c, err := get(p)
+		if err != nil {
+			return nil, err
+		}
+		return read(ctx, c, a)
+	}
+}
+
+// paymentByAnyID reads a payment by paymentId, else by internalId. When
+// neither finds it, the error is that of the paymentId read.
+func paymentByAnyID(ctx context.Context, c *payclient.Client, id string) (payments.Payment, error) {
+	pm, err := c.Get(ctx, id)
+	if err == nil {
+		return pm, nil
+	}
+	if cl := apierr.ClassOf(err); cl != apierr.ClassNotFound && cl != apierr.ClassFixRequest {
+		return pm, err
+	}
+	if pm2, err2 := c.ByInternalID(ctx, id); err2 == nil {
+		return pm2, nil
+	} else if !errors.Is(err2, payclient.ErrNoPayment) && apierr.ClassOf(err2) != apierr.ClassFixRequest {
+		return pm2, err2
+	}
+	return pm, err
+}
+
+// readReport downloads a report: its parsed rows, or with --raw its bytes.
+func readReport(ctx context.Context, c *reporting.Client, a getArgs) (any, error) {
+	d, err := c.DownloadByID(ctx, a.id)
+	if a.raw && d != nil && d.Raw != nil {
+		return rawBytes(d.Raw), nil // written as is even when it does not parse
+	}
+	if err != nil {
+		return nil, err
+	}
+	if a.raw {
+		return rawBytes(nil), nil
+	}
+	if d.Rows == nil {
+		return []reporting.PaymentOpsRow{}, nil
+	}
+	if d.Rows.Type == reporting.TypeRecon {
+		return d.Rows.Recon, nil
+	}
+	return d.Rows.PaymentOps, nil
+}
+
