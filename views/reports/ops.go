@@ -1,0 +1,84 @@
+package reports
+
+import (
+	"fmt"
+	"strconv"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"treasury/data/live"
+	"treasury/data/reporting"
+	"treasury/ui/sanitize"
+	"treasury/ui/table"
+	"treasury/views/viewkit"
+)
+
+// opsRec is a PAYMENT_OPS row with an id unique in its report (the
+// network payment id, with its position when it repeats or is empty).
+type opsRec struct {
+	id string
+	reporting.PaymentOpsRow
+}
+
+// uniqueIDs gives each row an id: its key, or key#n when the key is empty
+// or already taken.
+func uniqueIDs(n int, keyOf func(i int) string) []string {
+	seen := make(map[string]bool, n)
+	out := make([]string, n)
+	for i := range n {
+		k := keyOf(i)
+		if k == "" || seen[k] {
+			k += "#" + strconv.Itoa(i+1)
+		}
+		seen[k] = true
+		out[i] = k
+	}
+	return out
+}
+
+// newOpsPage is a PAYMENT_OPS report: one row per payment; enter shows a
+// row's every field.
+func newOpsPage(p *reportPage) *viewkit.TablePage[opsRec] {
+	rows := p.dl.Rows.PaymentOps
+	ids := uniqueIDs(len(rows), func(i int) string { return rows[i].NetworkPaymentID })
+	recs := make([]opsRec, len(rows))
+	for i := range rows {
+		recs[i] = opsRec{ids[i], rows[i]}
+	}
+	t := p.v.ctx.Theme
+	return viewkit.NewTablePage(p.v.ctx, viewkit.TableSpec[opsRec]{
+		Columns: []table.Column{
+			{Title: "Created (UTC)", Width: 19}, {Title: "State", Width: 10}, {Title: "Sent", Width: 16, Align: table.Right, Flex: 1},
+			{Title: "Received", Width: 16, Align: table.Right, Flex: 1}, {Title: "FX rate", Width: 9, Align: table.Right},
+			{Title: "Method", Width: 10}, {Title: "Network payment id", Width: 12, Flex: 2}, {Title: "End-to-end id", Width: 10, Flex: 1},
+		},
+		Read: func() ([]opsRec, live.Snapshot) { return recs, p.snapshot() },
+		Row: func(r opsRec) table.Row {
+			return table.Row{ID: r.id, Cells: []string{
+				viewkit.Time(r.CreatedAt), sanitize.Line(r.PaymentState),
+				viewkit.Amount(r.SentAmount.Decimal, r.SentCurrency), viewkit.Amount(r.ReceivedAmount.Decimal, r.ReceivedCurrency),
+				num(r.FXSpotRate), sanitize.Line(r.PaymentMethod), sanitize.Line(r.NetworkPaymentID), sanitize.Line(r.EndToEndID),
+			}, Keys: []table.Key{table.Time(r.CreatedAt), {}, table.Decimal(r.SentAmount.Decimal), table.Decimal(r.ReceivedAmount.Decimal)}}
+		},
+		Enter: func(r opsRec) tea.Cmd {
+			return p.v.Stack.Push(rowDetail(p, r.id, r.PaymentOpsRow))
+		},
+		Above: func(w, _ int, _ *opsRec) string {
+			return p.summary(w, t.Bold.Render(fmt.Sprintf("%d payments", len(recs))))
+		},
+		AboveShare: 0.2,
+		Empty:      "the report has no rows",
+	})
+}
+
+// rowDetail shows every field of a report row (PAYMENT_OPS row or RECON
+// line) by its wire name.
+func rowDetail[T any](p *reportPage, id string, rec T) *viewkit.DetailPage[T] {
+	return viewkit.NewDetailPage(p.v.ctx, viewkit.DetailSpec[T]{
+		Crumb:  viewkit.Short(sanitize.Line(id), 12),
+		Get:    func() (T, bool, live.Snapshot) { return rec, true, p.snapshot() },
+		ID:     func(T) string { return id },
+		Body:   func(r T, _ int) string { return viewkit.KV(p.v.ctx.Theme, fields(r)...) },
+		Fields: func(r T) [][2]string { return fields(r) },
+	})
+}

@@ -1,0 +1,132 @@
+package reports
+
+import (
+	"fmt"
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"treasury/data/live"
+	"treasury/data/reporting"
+	"treasury/ui/sanitize"
+	"treasury/ui/table"
+	"treasury/views/viewkit"
+)
+
+// balanceChange is a payment's balance changes per currency, in the order
+// first seen.
+func balanceChange(t reporting.ReconTotals) string {
+	parts := make([]string, 0, len(t.BalanceChangeCurrency))
+	for _, c := range t.BalanceChangeCurrency {
+		parts = append(parts, viewkit.Amount(t.BalanceChange[c], c))
+	}
+	return dash(strings.Join(parts, ", "))
+}
+
+// newReconPage is a RECON report grouped per payment: a row per payment
+// with the totals of its lines, a totals line above; enter shows the
+// payment's lines.
+func newReconPage(p *reportPage) *viewkit.TablePage[reporting.ReconPayment] {
+	groups := reporting.GroupRecon(p.dl.Rows.Recon)
+	incomplete, mismatched := 0, 0
+	for _, g := range groups {
+		if !g.Totals.AllComplete() {
+			incomplete++
+		}
+		if len(g.Mismatch) > 0 {
+			mismatched++
+		}
+	}
+	t := p.v.ctx.Theme
+	return viewkit.NewTablePage(p.v.ctx, viewkit.TableSpec[reporting.ReconPayment]{
+		Columns: []table.Column{
+			{Title: "Network payment id", Width: 12, Flex: 2}, {Title: "State", Width: 10},
+			{Title: "Sent", Width: 16, Align: table.Right, Flex: 1}, {Title: "Received", Width: 16, Align: table.Right, Flex: 1},
+			{Title: "Lines", Width: 5, Align: table.Right}, {Title: "Fees", Width: 10, Align: table.Right},
+			{Title: "Balance change", Width: 18, Flex: 1}, {Title: "Check", Width: 10},
+		},
+		Read: func() ([]reporting.ReconPayment, live.Snapshot) { return groups, p.snapshot() },
+		Row: func(g reporting.ReconPayment) table.Row {
+			check := "ok"
+			switch {
+			case len(g.Mismatch) > 0:
+				check = "MISMATCH"
+			case !g.Totals.AllComplete():
+				check = "open"
+			}
+			return table.Row{ID: g.NetworkPaymentID, Cells: []string{
+				sanitize.Line(g.NetworkPaymentID), sanitize.Line(g.PaymentState),
+				viewkit.Amount(g.SentAmount.Decimal, g.SentCurrency), viewkit.Amount(g.ReceivedAmount.Decimal, g.ReceivedCurrency),
+				fmt.Sprintf("%d/%d", g.Totals.Complete, g.Totals.Transactions), g.Totals.Fees().String(),
+				balanceChange(g.Totals), check,
+			}, Keys: []table.Key{{}, {}, table.Decimal(g.SentAmount.Decimal), table.Decimal(g.ReceivedAmount.Decimal),
+				table.Int(int64(g.Totals.Transactions)), table.Decimal(g.Totals.Fees())}}
+		},
+		Enter: func(g reporting.ReconPayment) tea.Cmd { return p.v.Stack.Push(newLinesPage(p, g)) },
+		Above: func(w, _ int, _ *reporting.ReconPayment) string {
+			counts := t.Bold.Render(fmt.Sprintf("%d payments, %d lines", len(groups), len(p.dl.Rows.Recon)))
+			totals := fmt.Sprintf("totals: %d payments with every line COMPLETE, %d with open lines, %d with mismatched payment fields",
+				len(groups)-incomplete, incomplete, mismatched)
+			return p.summary(w, counts) + "\n" + ansi.Truncate(t.Muted.Render(totals), w, "…")
+		},
+		AboveShare: 0.2,
+		Empty:      "the report has no rows",
+	})
+}
+
+// reconLine is a RECON line with an id unique in its payment.
+type reconLine struct {
+	id string
+	reporting.ReconRow
+}
+
+// newLinesPage shows one payment's RECON lines with its totals above;
+// enter shows a line's every field.
+func newLinesPage(p *reportPage, g reporting.ReconPayment) *viewkit.TablePage[reconLine] {
+	ids := uniqueIDs(len(g.Lines), func(i int) string { return g.Lines[i].TransactionID })
+	lines := make([]reconLine, len(g.Lines))
+	for i := range g.Lines {
+		lines[i] = reconLine{ids[i], g.Lines[i]}
+	}
+	th := p.v.ctx.Theme
+	tot := g.Totals
+	return viewkit.NewTablePage(p.v.ctx, viewkit.TableSpec[reconLine]{
+		Crumb: viewkit.Short(sanitize.Line(g.NetworkPaymentID), 12),
+		Columns: []table.Column{
+			{Title: "Transaction id", Width: 14, Flex: 2}, {Title: "Type", Width: 10}, {Title: "State", Width: 8},
+			{Title: "Withdrawal", Width: 12, Align: table.Right, Flex: 1}, {Title: "W. fee", Width: 8, Align: table.Right},
+			{Title: "Deposit", Width: 12, Align: table.Right, Flex: 1}, {Title: "D. fee", Width: 8, Align: table.Right},
+			{Title: "Balance change", Width: 16, Align: table.Right, Flex: 1}, {Title: "Balance", Width: 12, Align: table.Right},
+			{Title: "Venue", Width: 8, Flex: 1},
+		},
+		Read: func() ([]reconLine, live.Snapshot) { return lines, p.snapshot() },
+		Row: func(l reconLine) table.Row {
+			bc := num(l.BalanceChange)
+			if l.BalanceChange != nil {
+				bc = viewkit.Amount(l.BalanceChange.Decimal, l.BalanceChangeCurrency)
+			}
+			return table.Row{ID: l.id, Cells: []string{
+				sanitize.Line(l.TransactionID), sanitize.Line(l.TransactionType), sanitize.Line(l.TransactionState),
+				num(l.WithdrawalResultAmount), num(l.WithdrawalResultFeeAmount), num(l.DepositResultAmount),
+				num(l.DepositResultFeeAmount), bc, num(l.BalanceResult), dash(sanitize.Line(l.VenueID)),
+			}}
+		},
+		Enter: func(l reconLine) tea.Cmd { return p.v.Stack.Push(rowDetail(p, l.id, l.ReconRow)) },
+		Above: func(w, _ int, _ *reconLine) string {
+			head := th.Title.Render("payment "+sanitize.Line(g.NetworkPaymentID)) +
+				th.Muted.Render(" · "+sanitize.Line(g.PaymentState)+" · sent "+viewkit.Amount(g.SentAmount.Decimal, g.SentCurrency)+
+					" · received "+viewkit.Amount(g.ReceivedAmount.Decimal, g.ReceivedCurrency))
+			totals := fmt.Sprintf("totals: %d lines (%d COMPLETE) · balance change %s", tot.Transactions, tot.Complete, balanceChange(tot))
+			sums := fmt.Sprintf("        withdrawn %s · deposited %s · fees %s · incentives %s",
+				tot.WithdrawalAmount, tot.DepositAmount, tot.Fees(), tot.Incentives)
+			out := ansi.Truncate(head, w, "…") + "\n" + ansi.Truncate(totals, w, "…") + "\n" + ansi.Truncate(sums, w, "…")
+			if len(g.Mismatch) > 0 {
+				out += "\n" + ansi.Truncate(th.Bad.Render("lines disagree on: "+strings.Join(g.Mismatch, ", ")), w, "…")
+			}
+			return out
+		},
+		AboveShare: 0.3,
+		Empty:      "the payment has no lines",
+	})
+}

@@ -1,0 +1,202 @@
+package reports
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"treasury/data/live"
+	"treasury/data/reporting"
+	"treasury/ui"
+	"treasury/ui/sanitize"
+	"treasury/views/viewkit"
+)
+
+// reportPage is one report: "loading…" while it downloads, the error if it
+// fails, then its rows in the table of its type (inner).
+type reportPage struct {
+	v     *View
+	rep   reporting.Report
+	known bool // rep is the record, not only an id
+	key   string
+	seq   uint64 // loads started, so a late answer of an old load is dropped
+
+	loading bool
+	dl      *reporting.Download
+	err     error
+	at      time.Time
+	inner   viewkit.Page
+}
+
+func newReportPage(v *View, rep reporting.Report, known bool) *reportPage {
+	return &reportPage{v: v, rep: rep, known: known}
+}
+
+// load downloads the report off the update loop.
+func (p *reportPage) load() tea.Cmd {
+	p.seq++
+	p.key = fmt.Sprintf("report:%s:%d", p.rep.ID, p.seq)
+	p.loading, p.err = true, nil
+	c, rep, known := p.v.p.Reporting, p.rep, p.known
+	if c == nil {
+		p.loading, p.err = false, errors.New("this profile has no reporting interface")
+		return nil
+	}
+	return viewkit.Call(p.key, func(ctx context.Context) (any, error) {
+		if known {
+			return c.Download(ctx, rep)
+		}
+		return c.DownloadByID(ctx, rep.ID)
+	})
+}
+
+// Crumb names the report: type, format and first month.
+func (p *reportPage) Crumb() string {
+	if p.rep.Type == "" {
+		return viewkit.Short(sanitize.Line(p.rep.ID), 10)
+	}
+	return sanitize.Line(p.rep.Type+"/"+p.rep.Format) + " " + p.rep.StartDate.UTC().Format("2006-01")
+}
+
+// Topics: a downloaded report does not follow the store.
+func (p *reportPage) Topics() []live.Topic { return nil }
+
+// snapshot is the status of the download for the tables' status line.
+func (p *reportPage) snapshot() live.Snapshot {
+	return live.Snapshot{FetchedAt: p.at, Err: p.err, Seq: p.seq}
+}
+
+func (p *reportPage) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case viewkit.Loaded:
+		if msg.Key != p.key {
+			return nil
+		}
+		p.loading, p.err = false, msg.Err
+		if d, ok := msg.Value.(*reporting.Download); ok && d != nil {
+			p.dl, p.rep, p.known, p.at = d, d.Report, true, p.v.ctx.Clock()
+			p.inner = p.newInner()
+		}
+		if p.inner != nil {
+			return p.inner.Update(ui.StoreChanged{})
+		}
+		return nil
+	case tea.KeyMsg:
+		if p.inner == nil && !p.loading && msg.String() == "r" {
+			return p.load()
+		}
+	}
+	if p.inner != nil {
+		return p.inner.Update(msg)
+	}
+	return nil
+}
+
+// newInner is the table of the downloaded rows, by the report's type.
+func (p *reportPage) newInner() viewkit.Page {
+	if p.dl.Rows == nil {
+		return nil
+	}
+	if p.dl.Rows.Type == reporting.TypeRecon {
+		return newReconPage(p)
+	}
+	return newOpsPage(p)
+}
+
+// summary is the line above the rows: what the report is, its size, and
+// how to save it.
+func (p *reportPage) summary(w int, counts string) string {
+	t := p.v.ctx.Theme
+	s := t.Title.Render(sanitize.Line(p.rep.Type+" "+p.rep.Format)) + t.Muted.Render(" · "+period(p.rep)+" · ")
+	s += counts
+	if p.dl != nil {
+		s += t.Muted.Render(fmt.Sprintf(" · %s · w saves it as downloaded", size(len(p.dl.Raw))))
+	}
+	return ansi.Truncate(s, w, "…")
+}
+
+// size formats a byte count.
+func size(n int) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+func (p *reportPage) Render(w, h int) string {
+	if p.inner != nil {
+		return p.inner.Render(w, h)
+	}
+	t := p.v.ctx.Theme
+	lines := []string{viewkit.Status(p.v.ctx, live.Snapshot{Err: p.err}), p.summary(w, "")}
+	switch {
+	case p.loading:
+		lines = append(lines, "", t.Muted.Render("downloading "+sanitize.Line(p.rep.ID)+" …"))
+	case p.err != nil:
+		if g := viewkit.Guidance(p.err); g != "" {
+			lines = append(lines, "", sanitize.Line(g))
+		}
+		if errors.Is(p.err, reporting.ErrNotReady) {
+			lines = append(lines, "", "The report is still being generated (normally ready at 00:01 UTC).")
+		}
+		if p.dl != nil {
+			lines = append(lines, "", fmt.Sprintf("The content could not be read as %s; w saves the %d bytes as downloaded.",
+				sanitize.Line(p.rep.Type+" "+p.rep.Format), len(p.dl.Raw)))
+		}
+		lines = append(lines, "", t.Muted.Render("r downloads it again · esc back"))
+	}
+	for i, l := range lines {
+		lines[i] = ansi.Truncate(l, w, "…")
+	}
+	if len(lines) > h {
+		lines = lines[:h]
+	}
+	return strings.Join(lines, "\n")
+}
+
+func (p *reportPage) Keys() []key.Binding {
+	if p.inner != nil {
+		return p.inner.Keys()
+	}
+	if p.err != nil {
+		return []key.Binding{key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "download again"))}
+	}
+	return nil
+}
+
+func (p *reportPage) Selected() (string, any, bool) {
+	if p.inner != nil {
+		return p.inner.Selected()
+	}
+	return p.rep.ID, p.rep, p.rep.ID != ""
+}
+
+func (p *reportPage) SetFilter(text string) {
+	if p.inner != nil {
+		p.inner.SetFilter(text)
+	}
+}
+
+func (p *reportPage) Filter() string {
+	if p.inner != nil {
+		return p.inner.Filter()
+	}
+	return ""
+}
+
+func (p *reportPage) WriteCSV(w io.Writer) error {
+	if p.inner != nil {
+		return p.inner.WriteCSV(w)
+	}
+	return errors.New("the report has no rows to save yet")
+}

@@ -1,0 +1,199 @@
+package reports_test
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+
+	"treasury/data/live"
+	"treasury/data/reporting"
+	"treasury/ui"
+	"treasury/views/reports"
+	"treasury/views/viewtest"
+)
+
+// list is the reports the sandbox lists, in its order.
+func list(t *testing.T, e *viewtest.Env) []reporting.Report {
+	t.Helper()
+	rs, _ := e.P.Store.Snapshot(live.Reports).Data.([]reporting.Report)
+	if len(rs) == 0 {
+		t.Fatal("the sandbox lists no reports")
+	}
+	return rs
+}
+
+// find is the index in the list of the first ready report of a type and
+// format.
+func find(t *testing.T, rs []reporting.Report, typ, format string) int {
+	t.Helper()
+	for i, r := range rs {
+		if r.Type == typ && r.Format == format && r.Status == reporting.StatusReady {
+			return i
+		}
+	}
+	t.Fatalf("no ready %s %s report", typ, format)
+	return 0
+}
+
+func down(n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = "down"
+	}
+	return out
+}
+
+func TestReportsListGolden(t *testing.T) {
+	e := viewtest.New(t, viewtest.Options{})
+	tm := e.Program(t, reports.New(e.Ctx, e.P))
+	viewtest.WaitFor(t, tm, "Generated (UTC)")
+	viewtest.Golden(t, tm)
+}
+
+func TestReconGolden(t *testing.T) {
+	e := viewtest.New(t, viewtest.Options{})
+	i := find(t, list(t, e), reporting.TypeRecon, reporting.FormatJSON)
+	tm := e.Program(t, reports.New(e.Ctx, e.P))
+	viewtest.WaitFor(t, tm, "Generated (UTC)")
+	viewtest.Keys(tm, down(i)...)
+	viewtest.Keys(tm, "enter")
+	viewtest.WaitFor(t, tm, "totals: ")
+	viewtest.Golden(t, tm)
+}
+
+func TestPaymentOpsGolden(t *testing.T) {
+	e := viewtest.New(t, viewtest.Options{})
+	i := find(t, list(t, e), reporting.TypePaymentOps, reporting.FormatCSV)
+	tm := e.Program(t, reports.New(e.Ctx, e.P))
+	viewtest.WaitFor(t, tm, "Generated (UTC)")
+	viewtest.Keys(tm, down(i)...)
+	viewtest.Keys(tm, "enter")
+	viewtest.WaitFor(t, tm, "107 payments ·")
+	viewtest.Golden(t, tm)
+}
+
+func TestReconDrillDownAndBack(t *testing.T) {
+	e := viewtest.New(t, viewtest.Options{})
+	i := find(t, list(t, e), reporting.TypeRecon, reporting.FormatCSV)
+	tm := e.Program(t, reports.New(e.Ctx, e.P))
+	viewtest.WaitFor(t, tm, "Generated (UTC)")
+	viewtest.Keys(tm, down(i)...)
+	viewtest.Keys(tm, "enter")
+	viewtest.WaitFor(t, tm, "totals: ")
+	viewtest.Keys(tm, "enter")
+	viewtest.WaitFor(t, tm, "withdrawn ")
+	viewtest.Keys(tm, "enter")
+	viewtest.WaitFor(t, tm, "withdrawal_result_fee_amount")
+	viewtest.Keys(tm, "esc", "esc", "esc", "/", "RECON", "enter")
+	viewtest.WaitFor(t, tm, "6/12 rows")
+	tm.Quit()
+}
+
+func TestReportByPalette(t *testing.T) {
+	e := viewtest.New(t, viewtest.Options{})
+	rs := list(t, e)
+	rep := rs[find(t, rs, reporting.TypePaymentOps, reporting.FormatJSON)]
+	tm := e.Program(t, reports.New(e.Ctx, e.P))
+	viewtest.WaitFor(t, tm, "Generated (UTC)")
+	viewtest.Keys(tm, ":", "report "+rep.ID[:8], "enter")
+	viewtest.WaitFor(t, tm, "PAYMENT_OPS JSON ·")
+	tm.Quit()
+}
+
+// run executes a command as the shell would, feeding the view its messages
+// (batches included) until none is left, and returns the flashes.
+func run(v ui.View, cmd tea.Cmd) []ui.Flash {
+	var flashes []ui.Flash
+	queue := []tea.Cmd{cmd}
+	for len(queue) > 0 {
+		c := queue[0]
+		queue = queue[1:]
+		if c == nil {
+			continue
+		}
+		switch msg := c().(type) {
+		case nil:
+		case tea.BatchMsg:
+			queue = append(queue, msg...)
+		case ui.Flash:
+			flashes = append(flashes, msg)
+		default:
+			queue = append(queue, v.Update(msg))
+		}
+	}
+	return flashes
+}
+
+func TestSaveAsDownloaded(t *testing.T) {
+	e := viewtest.New(t, viewtest.Options{})
+	rs := list(t, e)
+	rep := rs[find(t, rs, reporting.TypeRecon, reporting.FormatCSV)]
+	v := reports.New(e.Ctx, e.P)
+	run(v, v.Update(ui.StoreChanged{}))
+	run(v, v.Update(ui.Open{View: "reports", Args: []string{"report", rep.ID}}))
+	fl := run(v, v.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("w")}))
+	if len(fl) != 1 || fl[0].Err != nil || !strings.Contains(fl[0].Text, "saved ") {
+		t.Fatalf("flash %+v", fl)
+	}
+	want, err := e.P.Reporting.Download(context.Background(), rep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(e.Ctx.SaveDir, want.FileName())
+	if !strings.Contains(fl[0].Text, path) {
+		t.Errorf("flash %q does not name %s", fl[0].Text, path)
+	}
+	got, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(want.Raw) == 0 || !bytes.Equal(got, want.Raw) {
+		t.Fatalf("saved %d bytes, downloaded %d, equal %v", len(got), len(want.Raw), bytes.Equal(got, want.Raw))
+	}
+	st, err := os.Stat(path)
+	if err != nil || st.Mode().Perm() != 0o600 {
+		t.Fatalf("mode %v, %v", st.Mode(), err)
+	}
+	fl = run(v, v.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("w")}))
+	if len(fl) != 1 || fl[0].Err == nil || !strings.Contains(fl[0].Err.Error(), "not overwritten") {
+		t.Fatalf("second save: %+v", fl)
+	}
+	if again, _ := os.ReadFile(path); !bytes.Equal(again, want.Raw) {
+		t.Fatal("second save changed the file")
+	}
+}
+
+func TestReportsWidth80(t *testing.T) {
+	e := viewtest.New(t, viewtest.Options{})
+	rs := list(t, e)
+	v := reports.New(e.Ctx, e.P)
+	check := func(what string) {
+		t.Helper()
+		out := v.Render(80, 20)
+		for i, l := range strings.Split(out, "\n") {
+			if w := lipgloss.Width(l); w > 80 {
+				t.Errorf("%s: line %d is %d wide: %q", what, i, w, l)
+			}
+		}
+		if n := strings.Count(out, "\n") + 1; n > 20 {
+			t.Errorf("%s: %d lines", what, n)
+		}
+	}
+	run(v, v.Update(ui.StoreChanged{}))
+	check("list")
+	for _, typ := range []string{reporting.TypePaymentOps, reporting.TypeRecon} {
+		rep := rs[find(t, rs, typ, reporting.FormatJSON)]
+		run(v, v.Update(ui.Open{View: "reports", Args: []string{"report", rep.ID}}))
+		check(typ)
+		run(v, v.Update(tea.KeyMsg{Type: tea.KeyEnter}))
+		check(typ + " enter")
+		run(v, v.Update(tea.KeyMsg{Type: tea.KeyEnter}))
+		check(typ + " enter enter")
+	}
+}
