@@ -3,7 +3,10 @@ package chart
 import (
 	"math"
 	"strings"
+	"time"
 
+	"github.com/NimbleMarkets/ntcharts/linechart"
+	tslc "github.com/NimbleMarkets/ntcharts/linechart/timeserieslinechart"
 	"github.com/charmbracelet/lipgloss"
 
 	"treasury/data/live"
@@ -31,18 +34,17 @@ func (l *Line) draw() string {
 	return l.drawChart(pts)
 }
 
-// drawChart lays out the Y labels and axis on the left, the X axis and its
-// time labels on the last two rows, and the series in between.
+// drawChart draws pts with ntcharts' time-series line chart: Y labels and
+// axis on the left, the X axis and its HH:MM labels on the last two rows.
+// The series spans the chart (X from its first to its last time, Y from its
+// lowest to its highest value); each column shows the mean of the points
+// (and of the straight lines joining them) that fall in it.
 func (l *Line) drawChart(pts []live.Point) string {
-	t0, t1 := pts[0].At.Unix(), pts[0].At.Unix()
-	v0, v1 := pts[0].Value, pts[0].Value
-	for _, p := range pts[1:] {
-		t := p.At.Unix()
-		t0, t1 = min(t0, t), max(t1, t)
-		v0, v1 = min(v0, p.Value), max(v1, p.Value)
-	}
-	if t1 == t0 {
+	t0, t1, v0, v1 := bounds(pts)
+	if t1 == t0 { // one instant: a flat line over a minute
 		t1 = t0 + 60
+		last := pts[len(pts)-1]
+		pts = append(pts[:len(pts):len(pts)], live.Point{At: time.Unix(t1, 0), Value: last.Value})
 	}
 	if v1 == v0 {
 		d := math.Abs(v0) * 1e-3
@@ -51,143 +53,65 @@ func (l *Line) drawChart(pts []live.Point) string {
 		}
 		v0, v1 = v0-d, v1+d
 	}
-	rows := l.h - 2 // plot rows; then the X axis row and the label row
-	yStep := max(1, rows/4)
-	yf := newYFormat(v0, v1, rows, yStep)
-	rowValue := func(r int) float64 { // r counts from the top plot row
-		if rows == 1 {
-			return v1
-		}
-		return v1 - (v1-v0)*float64(r)/float64(rows-1)
-	}
-
-	// Y labels, from the bottom row up every yStep rows, and the top row
-	// when the last one is not next to it; repeats hidden.
-	labels := make([]string, rows)
-	lw, last, top := 0, "", rows-1
-	put := func(r int) {
-		if s := yf.label(0, rowValue(r)); s != last {
-			labels[r], last = s, s
-			lw = max(lw, len(s))
-		}
-		top = r
-	}
-	for r := rows - 1; r >= 0; r -= yStep {
-		put(r)
-	}
-	if top >= 2 {
-		put(0)
-	}
-	gw := l.w - lw - 1 // plot columns, right of the Y axis
-	if gw < 2 {
+	rows := l.h - 2 // ntcharts' graph height: all rows but the X axis and its labels
+	step := yStep(rows)
+	yf := newYFormat(v0, v1, rows, step)
+	m := l.model()
+	m.XLabelFormatter = xLabelFormatter()
+	m.YLabelFormatter = yf.label
+	m.SetYStep(step)
+	m.ClearAllData()
+	m.SetTimeRange(time.Unix(t0, 0), time.Unix(t1, 0))
+	m.SetYRange(v0, v1)
+	m.SetViewTimeAndYRange(time.Unix(t0, 0), time.Unix(t1, 0), v0, v1)
+	if m.GraphWidth() < 2 {
 		return block(Sparkline(pts, l.w, l.st.Line), l.w, l.h)
 	}
-
-	g := newGrid(l.w, l.h)
-	for r, s := range labels {
-		g.text(lw-len(s), r, s, roleLabel)
-	}
-	for r := range rows {
-		g.set(lw, r, '│', roleAxis)
-	}
-	g.set(lw, rows, '└', roleAxis)
-	for x := lw + 1; x < l.w; x++ {
-		g.set(x, rows, '─', roleAxis)
-	}
-	l.xLabels(g, lw+1, gw, t0, t1)
-
-	ys := columnRows(pts, gw, t0, t1, v0, v1, rows)
-	plot(g, lw+1, ys)
-	return g.render(l.st)
-}
-
-// xLabels writes HH:MM (UTC) times under the X axis every xLabelGap columns,
-// the first suffixed " UTC"; a label that would not fit or repeats the
-// previous one is left out.
-func (l *Line) xLabels(g *grid, x0, gw int, t0, t1 int64) {
-	label := xLabelFormatter()
-	next := x0
-	for c := 0; c < gw; c += xLabelGap {
-		x := x0 + c
-		if x < next {
-			continue
-		}
-		t := float64(t0) + float64(t1-t0)*float64(c)/float64(max(gw-1, 1))
-		s := label(c, t)
-		if s == "" || x+len(s) > g.w {
-			continue
-		}
-		g.text(x, g.h-1, s, roleLabel)
-		next = x + len(s) + 1
-	}
-}
-
-// columnRows maps the series onto gw columns: each column takes the mean of
-// the points falling in it (gaps are joined by straight lines) and is turned
-// into a plot row, 0 at the top.
-func columnRows(pts []live.Point, gw int, t0, t1 int64, v0, v1 float64, rows int) []int {
-	sum := make([]float64, gw)
-	n := make([]int, gw)
-	span := float64(t1 - t0)
 	for _, p := range pts {
-		c := int(math.Round(float64(p.At.Unix()-t0) / span * float64(gw-1)))
-		c = min(max(c, 0), gw-1)
-		sum[c] += p.Value
-		n[c]++
+		m.Push(tslc.TimePoint{Time: p.At, Value: p.Value})
 	}
-	// Fill empty columns by interpolating between their neighbours.
-	prev := -1
-	for c := range gw {
-		if n[c] == 0 {
-			continue
-		}
-		sum[c] /= float64(n[c])
-		if prev >= 0 {
-			for k := prev + 1; k < c; k++ {
-				f := float64(k-prev) / float64(c-prev)
-				sum[k] = sum[prev] + (sum[c]-sum[prev])*f
-				n[k] = -1 // interpolated
-			}
-		}
-		prev = c
-	}
-	ys := make([]int, 0, gw)
-	for c := range gw {
-		if n[c] == 0 {
-			ys = append(ys, -1) // outside the data
-			continue
-		}
-		r := int(math.Round((v1 - sum[c]) / (v1 - v0) * float64(rows-1)))
-		ys = append(ys, min(max(r, 0), rows-1))
-	}
-	return ys
+	m.Draw()
+	return render(&m.Canvas)
 }
 
-// plot draws a line through one row per column, starting at column x0, with
-// rounded corners where it climbs or falls (as ntcharts does).
-func plot(g *grid, x0 int, ys []int) {
-	prev := -1
-	for i, y := range ys {
-		x := x0 + i
-		switch {
-		case y < 0:
-		case prev < 0 || y == prev:
-			g.set(x, y, '─', roleLine)
-		case y < prev: // climbing: leave the previous row up, arrive heading right
-			g.set(x, prev, '╯', roleLine)
-			for r := prev - 1; r > y; r-- {
-				g.set(x, r, '│', roleLine)
-			}
-			g.set(x, y, '╭', roleLine)
-		default: // falling
-			g.set(x, prev, '╮', roleLine)
-			for r := prev + 1; r < y; r++ {
-				g.set(x, r, '│', roleLine)
-			}
-			g.set(x, y, '╰', roleLine)
-		}
-		prev = y
+// model returns the chart's ntcharts model, made anew when the size changed
+// (its canvas is the largest allocation of a drawing, so it is kept).
+func (l *Line) model() *tslc.Model {
+	if l.ts != nil && l.ts.Width() == l.w && l.ts.Height() == l.h {
+		return l.ts
 	}
+	lc := linechart.New(l.w, l.h, 0, 1, 0, 1,
+		linechart.WithXYSteps(xLabelGap, 1),
+		linechart.WithStyles(l.st.Axis, l.st.Label, l.st.Line))
+	// Size 0x0 here: WithLineChart replaces the chart tslc.New would make.
+	m := tslc.New(0, 0, tslc.WithLineChart(&lc), tslc.WithStyle(l.st.Line))
+	l.ts = &m
+	return l.ts
+}
+
+// bounds returns the time range (Unix seconds) and value range of pts, which
+// must not be empty.
+func bounds(pts []live.Point) (t0, t1 int64, v0, v1 float64) {
+	t0, t1 = pts[0].At.Unix(), pts[0].At.Unix()
+	v0, v1 = pts[0].Value, pts[0].Value
+	for _, p := range pts[1:] {
+		t := p.At.Unix()
+		t0, t1 = min(t0, t), max(t1, t)
+		v0, v1 = min(v0, p.Value), max(v1, p.Value)
+	}
+	return t0, t1, v0, v1
+}
+
+// yStep returns the rows between Y labels: about a quarter of rows,
+// preferring a divisor of rows so the top row gets a label too.
+func yStep(rows int) int {
+	s := max(1, rows/4)
+	for d := s; d >= max(1, rows/6); d-- {
+		if rows%d == 0 {
+			return d
+		}
+	}
+	return s
 }
 
 // finite returns pts without NaN or infinite values (pts itself when all

@@ -1,19 +1,24 @@
-// Package chart draws the dashboard's charts: a time-series line chart whose
-// rendered view is cached until its data or size changes, and a one-line
-// sparkline. The line is drawn the way ntcharts' time-series chart draws it
-// (one mean value per column, box-drawing runes with rounded corners) but by
-// this package: ntcharts v0.4.0 cannot be built with the pinned go.mod (its
-// canvas needs github.com/lrstanley/bubblezone, which is not required).
+// Package chart draws the dashboard's charts with ntcharts
+// (github.com/NimbleMarkets/ntcharts): a time-series line chart
+// (timeserieslinechart: one mean value per column, box-drawing runes with
+// rounded corners, axes and labels laid out by linechart) whose rendered view
+// is cached until its data or size changes, and a one-line sparkline
+// (sparkline: lower-block columns).
 //
-// Styles come from the caller, built on the session's renderer (ui.Theme):
-// the package holds no lipgloss styles and no other package-level state.
-// Output never exceeds the size it is given and degrades to plain text with
-// an ASCII colour profile (NO_COLOR).
+// Styles come from the caller, built on the session's renderer (ui.Theme),
+// and are the ones handed to ntcharts; the package holds no lipgloss styles
+// and no other package-level state. ntcharts draws into its canvas; the
+// canvas is rendered here rather than by Canvas.View, one Render per run of
+// same-looking cells instead of one per cell, and empty cells as plain
+// spaces (so ntcharts' own default styles, made on lipgloss' default
+// renderer, are never rendered). Output never exceeds the size it is given
+// and degrades to plain text with an ASCII colour profile (NO_COLOR).
 package chart
 
 import (
 	"time"
 
+	tslc "github.com/NimbleMarkets/ntcharts/linechart/timeserieslinechart"
 	"github.com/charmbracelet/lipgloss"
 
 	"treasury/data/live"
@@ -39,6 +44,8 @@ type Line struct {
 
 	name string
 	pts  []live.Point
+
+	ts *tslc.Model // kept between drawings of the same size
 
 	view    string
 	dirty   bool

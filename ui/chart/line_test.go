@@ -107,6 +107,8 @@ func TestCacheAndRedraws(t *testing.T) {
 }
 
 // A small known series drawn in plain text: a ramp up, a plateau, a drop.
+// ntcharts draws the lowest value on the X axis row and merges the line
+// with the axes (└─┴, ┴).
 func TestGoldenSmallSeries(t *testing.T) {
 	vals := []float64{17.00, 17.01, 17.02, 17.03, 17.04, 17.04, 17.04, 17.00}
 	l := NewLine(plainStyles())
@@ -114,13 +116,13 @@ func TestGoldenSmallSeries(t *testing.T) {
 	l.SetSeries("USD/MXN", series(len(vals), 5*time.Minute, func(i int) float64 { return vals[i] }))
 	want := strings.Join([]string{
 		"17.0400│              ╭─────────╮   ",
-		"17.0320│            ╭─╯         ╰╮  ",
-		"17.0240│         ╭──╯            │  ",
-		"17.0160│     ╭───╯               ╰╮ ",
-		"17.0080│  ╭──╯                    ╰╮",
-		"17.0000│──╯                        ╰",
-		"       └────────────────────────────",
-		"        09:00 UTC   09:15           ",
+		"17.0333│           ╭──╯         ╰╮  ",
+		"17.0267│         ╭─╯             │  ",
+		"17.0200│      ╭──╯               ╰╮ ",
+		"17.0133│   ╭──╯                   ╰╮",
+		"17.0067│ ╭─╯                       │",
+		"17.0000└─┴─────────────────────────┴",
+		"       09:00 UTC   09:15       09:30",
 	}, "\n")
 	if got := l.View(); got != want {
 		t.Fatalf("got:\n%s\nwant:\n%s", got, want)

@@ -4,14 +4,11 @@ import (
 	"math"
 	"strings"
 
+	"github.com/NimbleMarkets/ntcharts/sparkline"
 	"github.com/charmbracelet/lipgloss"
 
 	"treasury/data/live"
 )
-
-// sparkBase is the lowest of the eight sparkline levels ▁▂▃▄▅▆▇█, which
-// are consecutive code points.
-const sparkBase = '▁'
 
 // Sparkline returns a one-line sparkline of the last width points of pts,
 // scaled between their minimum and maximum, styled with st (which should set
@@ -19,6 +16,10 @@ const sparkBase = '▁'
 // left with spaces, so the newest point is always at the right edge; the
 // result is always width cells wide. A flat series is drawn at mid height
 // and NaN or infinite values as gaps.
+//
+// It is drawn by ntcharts' sparkline (one row of lower-block columns): each
+// value is handed over as a fraction of the row, from 1/8 (▁, the minimum)
+// to 1 (█, the maximum), which ntcharts rounds to the nearest eighth.
 func Sparkline(pts []live.Point, width int, st lipgloss.Style) string {
 	if width <= 0 {
 		return ""
@@ -26,30 +27,28 @@ func Sparkline(pts []live.Point, width int, st lipgloss.Style) string {
 	if len(pts) > width {
 		pts = pts[len(pts)-width:]
 	}
+	if len(pts) == 0 {
+		return strings.Repeat(" ", width)
+	}
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, p := range pts {
 		if ok(p.Value) {
 			lo, hi = min(lo, p.Value), max(hi, p.Value)
 		}
 	}
-	var sb strings.Builder
-	sb.Grow(len(pts) * 3)
+	m := sparkline.New(width, 1, sparkline.WithStyle(st), sparkline.WithNoAutoMaxValue(), sparkline.WithMaxValue(1))
 	for _, p := range pts {
 		switch {
 		case !ok(p.Value):
-			sb.WriteByte(' ')
+			m.Push(0) // no column: a gap
 		case hi == lo:
-			sb.WriteRune(sparkBase + 3)
+			m.Push(0.5) // ▄
 		default:
-			i := int(math.Round((p.Value - lo) / (hi - lo) * 7))
-			sb.WriteRune(sparkBase + rune(min(max(i, 0), 7)))
+			m.Push(1.0/8 + (p.Value-lo)/(hi-lo)*7/8)
 		}
 	}
-	pad := strings.Repeat(" ", width-len(pts))
-	if len(pts) == 0 {
-		return pad
-	}
-	return pad + st.Render(sb.String())
+	m.DrawColumnsOnly()
+	return render(&m.Canvas)
 }
 
 func ok(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
