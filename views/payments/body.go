@@ -1,0 +1,210 @@
+package paymentsview
+
+import (
+	"strings"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+
+	"treasury/data/live"
+	"treasury/data/payments"
+	"treasury/ui"
+	"treasury/ui/sanitize"
+	"treasury/views/viewkit"
+)
+
+// body draws a payment's detail at width w: record, errors and guidance,
+// timeline, ledger and report rows. Every line fits w.
+func (d *detail) body(p *payments.Payment, w int) string {
+	t := d.v.ctx.Theme
+	var b strings.Builder
+	b.WriteString(t.Title.Render("Payment "+sanitize.Line(p.PaymentID)) + "  " + d.stateBadge(p.PaymentState) + "\n")
+	if p.PaymentState.FailedTerminal() {
+		b.WriteString("\n" + d.errorSection(p, w))
+	}
+	b.WriteString("\n" + viewkit.Section(t, "Record") + "\n")
+	b.WriteString(kv2(t, w, d.fields(p)...))
+	b.WriteString("\n" + d.timeline(p, w))
+	b.WriteString("\n" + d.ledger(p, w))
+	b.WriteString("\n" + d.reportRows(p, w))
+	return fitLines(b.String(), w)
+}
+
+func (d *detail) stateBadge(st payments.State) string {
+	t := d.v.ctx.Theme
+	s := sanitize.Line(string(st))
+	switch {
+	case st.Terminal():
+		return t.Bad.Render(s)
+	case st == payments.Completed:
+		return t.OK.Render(s)
+	}
+	return t.Warn.Render(s)
+}
+
+// fields are the record's label/value pairs (also what ctrl+s saves).
+func (d *detail) fields(p *payments.Payment) [][2]string {
+	now := d.v.ctx.Clock()
+	o, dst := p.Originator, p.Destination
+	fees := make([]string, 0, len(p.Fees))
+	for _, f := range p.Fees {
+		fees = append(fees, viewkit.Amount(f.TotalFee.Decimal, f.FeeCurrency))
+	}
+	return [][2]string{
+		{"paymentId", p.PaymentID},
+		{"internalId", o.InternalID},
+		{"state", string(p.PaymentState) + ", for " + ui.Age(now, p.LastStateUpdatedAt)},
+		{"initiated", viewkit.Time(p.InitiatedAt) + " UTC"},
+		{"last update", viewkit.Time(p.LastStateUpdatedAt) + " UTC (" + ui.Age(now, p.LastStateUpdatedAt) + " ago)"},
+		{"expires", viewkit.Time(p.ExpiresAt) + " UTC"},
+		{"sent", viewkit.Amount(o.SourceAmount.Decimal, o.SourceCurrency)},
+		{"payout", viewkit.Amount(dst.DestinationAmount.Decimal, dst.DestinationCurrency)},
+		{"corridor", corridor(p) + " via " + dst.Payout},
+		{"fees", strings.Join(fees, ", ")},
+		{"labels", strings.Join(p.PaymentLabels, ", ")},
+		{"originator", o.OriginatorIdentityNickName + " (" + o.OriginatorIdentityID + ")"},
+		{"beneficiary", dst.BeneficiaryIdentityNickName + " (" + dst.BeneficiaryIdentityID + ")"},
+		{"instrument", dst.BeneficiaryFinancialInstrumentID},
+	}
+}
+
+// errors are the record's errors; the v3 read's when the record held has
+// none (a webhook moved it and the next v3 read brings them).
+func (d *detail) errors(p *payments.Payment) []payments.PaymentError {
+	if len(p.Errors) > 0 {
+		return p.Errors
+	}
+	if f := d.fetched; f != nil && f.PaymentID == p.PaymentID && f.PaymentState == p.PaymentState {
+		return f.Errors
+	}
+	return nil
+}
+
+func (d *detail) errorSection(p *payments.Payment, w int) string {
+	t := d.v.ctx.Theme
+	var b strings.Builder
+	b.WriteString(t.Bad.Render("Why it is "+sanitize.Line(string(p.PaymentState))) + t.Muted.Render("  (GET /v3/payments/{id})") + "\n")
+	errs := d.errors(p)
+	if len(errs) == 0 {
+		switch {
+		case d.v3.err != nil:
+			b.WriteString(ui.ErrorText(d.v3.err) + "\n")
+		case d.v3.started && !d.v3.done:
+			b.WriteString(t.Muted.Render("loading…") + "\n")
+		default:
+			b.WriteString(t.Muted.Render("the platform gave no error code") + "\n")
+		}
+		b.WriteString(kv(t, w, [2]string{"state", stateMeaning(p.PaymentState)}))
+		return b.String()
+	}
+	for i, e := range errs {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		a := adviseError(p.PaymentState, e)
+		b.WriteString(kv(t, w,
+			[2]string{"code", e.Code + " (" + e.Type + ", class: " + a.Class.String() + ")"},
+			[2]string{"title", e.Title},
+			[2]string{"description", e.Description},
+			[2]string{"at", e.Timestamp},
+		))
+		b.WriteString(kvStyled(t, w, t.Bold, [2]string{"retry?", a.Retry}, [2]string{"what to do", a.Todo}))
+		b.WriteString(kv(t, w, [2]string{"state", a.State}))
+	}
+	return b.String()
+}
+
+// ledger lists the ledger transactions whose reference is the payment.
+func (d *detail) ledger(p *payments.Payment, w int) string {
+	t := d.v.ctx.Theme
+	var b strings.Builder
+	b.WriteString(viewkit.Section(t, "Ledger transactions") + t.Muted.Render("  (txnReference = paymentId, last 24 h)") + "\n")
+	snap := d.v.ctx.Store.Snapshot(live.Ledger)
+	txs, ok := snap.Data.([]payments.LedgerTransaction)
+	if !ok {
+		if snap.Err != nil {
+			return b.String() + ui.ErrorText(snap.Err) + "\n"
+		}
+		return b.String() + t.Muted.Render("loading…") + "\n"
+	}
+	n := 0
+	for _, tx := range txs {
+		if tx.Reference() != p.PaymentID {
+			continue
+		}
+		n++
+		line := viewkit.Time(tx.CreatedDttm) + "  " + pad(sanitize.Line(tx.Operation), 8) + " " +
+			pad(viewkit.Amount(tx.Amount.Decimal, tx.Currency), 16) + " " + pad(sanitize.Line(tx.Status), 8) +
+			" available " + tx.AvailableBalanceBefore.String() + " → " + tx.AvailableBalanceAfter.String()
+		b.WriteString(ansi.Truncate(line, w, "…") + "\n")
+	}
+	if n == 0 {
+		b.WriteString(t.Muted.Render("none held for this payment") + "\n")
+	}
+	return b.String()
+}
+
+// pad left-aligns s in n cells.
+func pad(s string, n int) string {
+	if sw := ansi.StringWidth(s); sw < n {
+		return s + strings.Repeat(" ", n-sw)
+	}
+	return s
+}
+
+// kv is viewkit.KV with values wrapped under their column to width w.
+func kv(t ui.Theme, w int, pairs ...[2]string) string {
+	return kvStyled(t, w, t.Cell, pairs...)
+}
+
+func kvStyled(t ui.Theme, w int, st lipgloss.Style, pairs ...[2]string) string {
+	const lw = 12
+	var b strings.Builder
+	vw := max(w-lw-2, 10)
+	for _, p := range pairs {
+		v := sanitize.Line(p[1])
+		wrapped := strings.Split(ansi.Wrap(v, vw, " "), "\n")
+		for i, l := range wrapped {
+			label := ""
+			if i == 0 {
+				label = p[0]
+			}
+			b.WriteString(t.Muted.Render(pad(label, lw)) + "  " + st.Render(l) + "\n")
+		}
+	}
+	return b.String()
+}
+
+// kv2 is kv in two columns where neighbouring values are short enough,
+// so a record fits a 120x40 window with its timeline.
+func kv2(t ui.Theme, w int, pairs ...[2]string) string {
+	const lw, gap = 12, 3
+	half := (w - gap) / 2
+	vw := half - lw - 2
+	if w < 100 {
+		return kv(t, w, pairs...)
+	}
+	short := func(p [2]string) bool { return ansi.StringWidth(sanitize.Line(p[1])) <= vw }
+	var b strings.Builder
+	for i := 0; i < len(pairs); i++ {
+		p := pairs[i]
+		if i+1 < len(pairs) && short(p) && short(pairs[i+1]) {
+			q := pairs[i+1]
+			left := t.Muted.Render(pad(p[0], lw)) + "  " + pad(sanitize.Line(p[1]), vw)
+			b.WriteString(left + strings.Repeat(" ", gap) + t.Muted.Render(pad(q[0], lw)) + "  " + sanitize.Line(q[1]) + "\n")
+			i++
+			continue
+		}
+		b.WriteString(kv(t, w, p))
+	}
+	return b.String()
+}
+
+// fitLines cuts every line of s to w cells.
+func fitLines(s string, w int) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = ansi.Truncate(l, w, "…")
+	}
+	return strings.Join(lines, "\n")
+}

@@ -1,0 +1,240 @@
+package paymentsview
+
+import (
+	"context"
+	"errors"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+
+	"treasury/data/apierr"
+	"treasury/data/live"
+	"treasury/data/payments"
+	payclient "treasury/data/payments/client"
+	"treasury/ui"
+	"treasury/ui/sanitize"
+	"treasury/views/viewkit"
+)
+
+// Keys of the detail's calls (viewkit.Loaded.Key).
+const (
+	keyLookup = "paymentsview:lookup:"
+	keyV3     = "paymentsview:v3:"
+	keyStates = "paymentsview:states:"
+)
+
+// load is the state of one call of the detail.
+type load struct {
+	started bool
+	done    bool
+	err     error
+	asOf    time.Time // the record's lastStateUpdatedAt when started
+}
+
+// detail is what the detail page knows beyond the store: the payment
+// looked up by a client call when the store does not hold it, the v3 read
+// with its errors, and the state history.
+type detail struct {
+	v       *View
+	ref     string // as asked: payment id or internalId
+	id      string // payment id, once known
+	fetched *payments.Payment
+	lookup  load
+	v3      load
+	states  load
+	history []payments.StateTransition
+	reload  key.Binding
+}
+
+// detailPage is a DetailPage of one payment, which may first have to be
+// looked up.
+type detailPage struct {
+	*viewkit.DetailPage[*payments.Payment]
+	d *detail
+}
+
+func newDetailPage(v *View, ref string) *detailPage {
+	d := &detail{v: v, ref: ref,
+		reload: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "reload errors, history and report rows"))}
+	dp := viewkit.NewDetailPage(v.ctx, viewkit.DetailSpec[*payments.Payment]{
+		Topics: []live.Topic{live.Payments, live.Ledger, live.Reports},
+		Get:    d.current,
+		ID:     func(p *payments.Payment) string { return p.PaymentID },
+		Body:   d.body,
+		Handle: d.handle,
+		Fields: d.fields,
+	})
+	return &detailPage{DetailPage: dp, d: d}
+}
+
+// Crumb is the payment id, shortened.
+func (p *detailPage) Crumb() string {
+	id := p.d.id
+	if id == "" {
+		id = p.d.ref
+	}
+	return viewkit.Short(sanitize.Line(id), 10)
+}
+
+// Update lets the detail page handle msg, then starts the calls the
+// record now shown needs.
+func (p *detailPage) Update(msg tea.Msg) tea.Cmd {
+	var cmd tea.Cmd
+	if km, ok := msg.(tea.KeyMsg); ok && key.Matches(km, p.d.reload) {
+		p.d.v3, p.d.states = load{}, load{}
+		p.d.v.recon.retry()
+		p.Redraw()
+	} else {
+		cmd = p.DetailPage.Update(msg)
+	}
+	return tea.Batch(cmd, p.d.kick())
+}
+
+// Render shows the lookup's progress or failure until the record is known.
+func (p *detailPage) Render(w, h int) string {
+	if _, ok := p.Record(); ok || p.d.id != "" {
+		return p.DetailPage.Render(w, h)
+	}
+	t := p.d.v.ctx.Theme
+	lines := []string{t.Title.Render("Payment " + sanitize.Line(p.d.ref))}
+	switch {
+	case p.d.lookup.err != nil:
+		lines = append(lines, t.Bad.Render("not found: ")+ui.ErrorText(p.d.lookup.err))
+		if g := viewkit.Guidance(p.d.lookup.err); g != "" {
+			lines = append(lines, "", "What to do: "+sanitize.Line(g))
+		}
+	default:
+		lines = append(lines, t.Muted.Render("not held by the dashboard: looking it up by payment id and internalId… loading…"))
+	}
+	return wrapLines(strings.Join(lines, "\n"), w)
+}
+
+// Keys add reloading to the detail's scroll keys.
+func (p *detailPage) Keys() []key.Binding { return append(p.DetailPage.Keys(), p.d.reload) }
+
+// current is the record shown: the store's, else the one looked up.
+func (d *detail) current() (*payments.Payment, bool, live.Snapshot) {
+	snap := d.v.ctx.Store.Snapshot(live.Payments)
+	ps, _ := snap.Data.(*live.PaymentSet)
+	if d.id == "" {
+		if p, ok := byID(ps, d.ref); ok {
+			d.id = p.PaymentID
+		}
+	}
+	if d.id != "" {
+		if p, ok := ps.Get(d.id); ok {
+			return p, true, snap
+		}
+	}
+	if d.fetched != nil {
+		return d.fetched, true, snap
+	}
+	return nil, false, snap
+}
+
+// kick starts what the record shown needs and has not started: the lookup
+// when it is not held, the state history (again when the state moved), the
+// v3 read in a failure state (for its errors), and the RECON rows.
+func (d *detail) kick() tea.Cmd {
+	c := d.v.p.Payments
+	rec, ok, _ := d.current()
+	if !ok {
+		if d.id != "" || d.lookup.started || c == nil {
+			return nil
+		}
+		d.lookup.started = true
+		ref := d.ref
+		return viewkit.Call(keyLookup+ref, func(ctx context.Context) (any, error) { return lookup(ctx, c, ref) })
+	}
+	var cmds []tea.Cmd
+	id, asOf := rec.PaymentID, rec.LastStateUpdatedAt
+	if c != nil && (!d.states.started || asOf.After(d.states.asOf)) {
+		d.states = load{started: true, asOf: asOf}
+		cmds = append(cmds, viewkit.Call(keyStates+id, func(ctx context.Context) (any, error) { return c.StateHistory(ctx, id) }))
+	}
+	if c != nil && rec.PaymentState.FailedTerminal() && (!d.v3.started || asOf.After(d.v3.asOf)) {
+		d.v3 = load{started: true, asOf: asOf}
+		cmds = append(cmds, viewkit.Call(keyV3+id, func(ctx context.Context) (any, error) { return c.Get(ctx, id) }))
+	}
+	cmds = append(cmds, d.v.recon.want(d.v.ctx, d.v.p.Reporting, rec.InitiatedAt))
+	return tea.Batch(cmds...)
+}
+
+// handle takes the answers of the detail's calls.
+func (d *detail) handle(msg tea.Msg) (bool, tea.Cmd) {
+	m, ok := msg.(viewkit.Loaded)
+	if !ok {
+		return false, nil
+	}
+	switch {
+	case m.Key == keyLookup+d.ref && d.id == "":
+		d.lookup.done, d.lookup.err = true, m.Err
+		if m.Err != nil {
+			return true, ui.ErrorCmd(m.Err)
+		}
+		p := m.Value.(payments.Payment)
+		d.id, d.fetched = p.PaymentID, &p
+		d.v.ctx.Store.PutPayment(p)
+		return true, nil
+	case d.id != "" && m.Key == keyStates+d.id:
+		d.states.done, d.states.err = true, m.Err
+		if m.Err == nil {
+			d.history = m.Value.([]payments.StateTransition)
+		}
+		return true, nil
+	case d.id != "" && m.Key == keyV3+d.id:
+		d.v3.done, d.v3.err = true, m.Err
+		if m.Err == nil {
+			p := m.Value.(payments.Payment)
+			d.fetched = &p
+			d.v.ctx.Store.PutPayment(p)
+		}
+		return true, nil
+	case strings.HasPrefix(m.Key, keyReports), strings.HasPrefix(m.Key, keyRecon):
+		return true, nil
+	}
+	return false, nil
+}
+
+var uuidLike = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
+
+// lookup finds a payment the store does not hold: by payment id with GET
+// /v3/payments/{id} when ref looks like one, else (or when not found) by
+// internalId with GET /v3/payments?internalId=.
+func lookup(ctx context.Context, c *payclient.Client, ref string) (payments.Payment, error) {
+	if ref == "" {
+		return payments.Payment{}, errors.New("no payment id or internalId given")
+	}
+	byInternal := func() (payments.Payment, error) { return c.ByInternalID(ctx, ref) }
+	byPaymentID := func() (payments.Payment, error) { return c.Get(ctx, ref) }
+	first, second := byInternal, byPaymentID
+	if uuidLike.MatchString(ref) {
+		first, second = byPaymentID, byInternal
+	}
+	p, err := first()
+	if err == nil || apierr.ClassOf(err) != apierr.ClassNotFound {
+		return p, err
+	}
+	if p2, err2 := second(); err2 == nil {
+		return p2, nil
+	}
+	return p, err
+}
+
+// wrapLines wraps every line of s to w cells (words first, then hard).
+func wrapLines(s string, w int) string {
+	if w <= 0 {
+		return s
+	}
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		if ansi.StringWidth(l) > w {
+			lines[i] = ansi.Wrap(l, w, " ")
+		}
+	}
+	return strings.Join(lines, "\n")
+}

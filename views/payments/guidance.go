@@ -1,0 +1,76 @@
+package paymentsview
+
+import (
+	"encoding/json"
+
+	"treasury/data/apierr"
+	"treasury/data/payments"
+)
+
+// advice is what the detail says about a payment's error: whether a new
+// attempt can succeed and what to do, from the spec's tables (3.1 for the
+// state, 7.1 for the code).
+type advice struct {
+	Class apierr.Class
+	Retry string // the verdict, first word YES, NO or NOT YET
+	Todo  string
+	State string // what the state means (spec 3.1)
+}
+
+// classify runs the payment's error entry through apierr's classification
+// of payments codes (the code decides, not the status).
+func classify(pe payments.PaymentError) *apierr.Error {
+	body, _ := json.Marshal(apierr.PaymentsBody{Code: pe.Code, Type: pe.Type, Title: pe.Title,
+		Description: pe.Description, Timestamp: pe.Timestamp})
+	return apierr.Parse(apierr.Payments, "GET", payments.PathPaymentV3+"{id}", 0, body)
+}
+
+// stateMeaning is spec 3.1's handling of a terminal failure state.
+func stateMeaning(st payments.State) string {
+	switch st {
+	case payments.Failed:
+		return "FAILED is terminal and may be transient or permanent: the error code decides."
+	case payments.Declined:
+		return "DECLINED is terminal: usually a business rule or account condition such as insufficient balance or credit limit; resolve it before resubmitting."
+	case payments.Returned:
+		return "RETURNED is terminal: a downstream institution returned the payment after it completed; not a retry case."
+	}
+	return ""
+}
+
+// newPayment is how any new attempt must be made: a failed payment is
+// never retried in place, and creating with the same internalId returns
+// this payment instead of a new one (spec 5).
+const newPayment = " A new attempt is a new payment: a fresh quote and a new internalId (the same internalId returns this payment)."
+
+// adviseError tells what to do about a payment in state st with error pe.
+func adviseError(st payments.State, pe payments.PaymentError) advice {
+	ae := classify(pe)
+	a := advice{Class: ae.Class, State: stateMeaning(st)}
+	if st == payments.Returned {
+		a.Retry = "NO: a returned payment is not a retry case."
+		a.Todo = "Check the beneficiary's account details with the beneficiary before paying again." + newPayment
+		return a
+	}
+	switch ae.Class {
+	case apierr.ClassRetry:
+		a.Retry = "YES: a transient system error (" + pe.Code + ")."
+		a.Todo = "Resubmit once the platform is healthy; if it recurs, report the code and timestamp to the operator's support." + newPayment
+	case apierr.ClassResolve:
+		a.Retry = "NOT YET: not until the account condition is resolved."
+		a.Todo = ae.Guidance() + newPayment
+	case apierr.ClassFixRequest, apierr.ClassNotFound:
+		a.Retry = "NO: resubmitting it unchanged fails again."
+		a.Todo = "Correct the cause (beneficiary, account, instrument, compliance data) first." + newPayment
+	case apierr.ClassOperator:
+		a.Retry = "NO: a configuration problem on the platform side."
+		a.Todo = ae.Guidance()
+	case apierr.ClassForbidden, apierr.ClassRefreshAuth:
+		a.Retry = "NO: not with these credentials."
+		a.Todo = ae.Guidance()
+	default:
+		a.Retry = "UNKNOWN: the code is not classified by the spec."
+		a.Todo = "Contact the operator's support with the code and timestamp before resubmitting."
+	}
+	return a
+}

@@ -1,0 +1,214 @@
+package paymentsview
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/lipgloss"
+
+	"treasury/data/payments"
+	"treasury/data/reporting"
+	"treasury/ui"
+	"treasury/views/viewtest"
+)
+
+func TestPaymentsGolden(t *testing.T) {
+	e := world(t, viewtest.Options{})
+	tm := e.Program(t, New(e.Ctx, e.P))
+	viewtest.WaitFor(t, tm, "payments per state")
+	viewtest.Keys(tm, "down")
+	frame := viewtest.Golden(t, tm)
+	for _, want := range []string{"Payments", "[all ", "FAILED 5", "Initiated UTC", "INV-"} {
+		if !strings.Contains(frame, want) {
+			t.Errorf("frame lacks %q", want)
+		}
+	}
+}
+
+// TestPaymentsFailedDetailGolden goes the support engineer's way: the
+// FAILED scope from the palette, enter on the newest failed payment, and
+// reads its error, the guidance, the timeline and the ledger lines.
+func TestPaymentsFailedDetailGolden(t *testing.T) {
+	e := world(t, viewtest.Options{})
+	failed := newestIn(t, e, payments.Failed)
+	tm := e.Program(t, New(e.Ctx, e.P))
+	viewtest.WaitFor(t, tm, "payments per state")
+	viewtest.Keys(tm, ":", "payments failed", "enter")
+	viewtest.WaitFor(t, tm, "[FAILED 5]")
+	viewtest.Keys(tm, "enter")
+	waitAll(t, tm, "what to do", "→ FAILED", "no RECON report covers")
+	frame := viewtest.Golden(t, tm)
+	for _, want := range []string{"Payment " + failed.PaymentID, failed.Errors[0].Code, "retry?", "RESERVE", "RELEASE"} {
+		if !strings.Contains(frame, want) {
+			t.Errorf("frame lacks %q", want)
+		}
+	}
+}
+
+// TestPaymentsOpenFromAlert: what the alerts view sends opens the detail
+// directly, and esc comes back to the table.
+func TestPaymentsOpenFromAlert(t *testing.T) {
+	e := world(t, viewtest.Options{})
+	declined := newestIn(t, e, payments.Declined)
+	v := New(e.Ctx, e.P)
+	send(v, ui.Open{View: Name, Args: []string{declined.PaymentID}})
+	body := v.Render(120, 60)
+	if !strings.Contains(body, "Payment "+declined.PaymentID) || !strings.Contains(body, "NOT YET") {
+		t.Fatalf("detail of the declined payment not shown:\n%s", body)
+	}
+	if c := v.Crumbs(); len(c) != 1 {
+		t.Fatalf("crumbs %q, want the payment only", c)
+	}
+	if !v.Back() || v.Depth() != 1 || strings.Contains(v.Render(120, 36), "Payment "+declined.PaymentID+"  ") {
+		t.Fatal("esc did not come back to the table")
+	}
+	if v.Back() {
+		t.Fatal("Back at the root popped something")
+	}
+}
+
+func TestPaymentsPaletteByInternalID(t *testing.T) {
+	e := world(t, viewtest.Options{})
+	p := newestIn(t, e, payments.Completed)
+	tm := e.Program(t, New(e.Ctx, e.P))
+	viewtest.WaitFor(t, tm, "payments per state")
+	viewtest.Keys(tm, ":", "payment "+p.InternalID(), "enter")
+	viewtest.WaitFor(t, tm, "Payment "+p.PaymentID)
+	tm.Quit()
+}
+
+// TestPaymentsLookupNotHeld opens a payment of last month, which the store
+// does not hold: it is looked up by internalId through the client, and its
+// lines of last month's RECON report are shown.
+func TestPaymentsLookupNotHeld(t *testing.T) {
+	e := world(t, viewtest.Options{})
+	reps, err := e.P.Reporting.List(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep reporting.Report
+	for _, r := range reps {
+		if r.Type == reporting.TypeRecon && r.StartDate.Month() == 10 {
+			rep = r
+		}
+	}
+	d, err := e.P.Reporting.Download(context.Background(), rep)
+	if err != nil || d.Rows == nil || len(d.Rows.Recon) == 0 {
+		t.Fatalf("october RECON: %v", err)
+	}
+	g := reporting.GroupRecon(d.Rows.Recon)[0]
+	if _, ok := held(t, e).Get(g.NetworkPaymentID); ok {
+		t.Fatal("an october payment is held: pick another")
+	}
+	v := New(e.Ctx, e.P)
+	send(v, ui.Open{View: Name, Args: []string{g.EndToEndID}}) // the internalId
+	body := v.Render(120, 80)
+	for _, want := range []string{"Payment " + g.NetworkPaymentID, "RECON 2026-10-01", "totals", g.Lines[0].TransactionType} {
+		if !strings.Contains(body, want) {
+			t.Errorf("detail lacks %q:\n%s", want, body)
+		}
+	}
+	if _, ok := held(t, e).Get(g.NetworkPaymentID); !ok {
+		t.Error("the looked-up payment was not put into the store")
+	}
+	send(v, ui.Open{View: Name, Args: []string{"INV-none-such"}})
+	if body := v.Render(120, 20); !strings.Contains(body, "not found") {
+		t.Errorf("an unknown reference does not say so:\n%s", body)
+	}
+}
+
+func TestPaymentsScopes(t *testing.T) {
+	e := world(t, viewtest.Options{})
+	v := New(e.Ctx, e.P)
+	send(v, ui.StoreChanged{})
+	all := v.table().Total()
+	check := func(want scope, keep func(payments.State) bool) {
+		t.Helper()
+		if v.scope != want {
+			t.Fatalf("scope %s, want %s", v.scope.label(), want.label())
+		}
+		recs := v.page.Records()
+		if len(recs) == 0 && want != scopeReturned {
+			t.Fatalf("scope %s is empty", want.label())
+		}
+		for _, p := range recs {
+			if !keep(p.PaymentState) {
+				t.Fatalf("scope %s holds a %s payment", want.label(), p.PaymentState)
+			}
+		}
+		if want != scopeAll && len(recs) >= all {
+			t.Fatalf("scope %s holds every payment", want.label())
+		}
+		if !strings.Contains(v.Render(120, 36), "["+want.label()+" ") {
+			t.Fatal("scope bar does not mark the scope")
+		}
+	}
+	send(v, press("]"))
+	check(scopeInFlight, payments.State.InFlight)
+	send(v, press("]"))
+	check(scopeFailed, func(s payments.State) bool { return s == payments.Failed })
+	if got := v.Crumbs(); len(got) != 1 || got[0] != "FAILED" {
+		t.Fatalf("crumbs %q", got)
+	}
+	send(v, press("["))
+	check(scopeInFlight, payments.State.InFlight)
+	send(v, ui.Open{View: Name, Args: []string{"declined"}})
+	check(scopeDeclined, func(s payments.State) bool { return s == payments.Declined })
+	send(v, ui.Open{View: Name, Args: []string{"completed"}})
+	check(scopeCompleted, func(s payments.State) bool { return s == payments.Completed })
+	send(v, ui.Open{View: Name, Args: []string{"all"}})
+	check(scopeAll, func(payments.State) bool { return true })
+	if v.table().Total() != all {
+		t.Fatal("scope all lost payments")
+	}
+}
+
+func TestPaymentsCompletion(t *testing.T) {
+	e := world(t, viewtest.Options{})
+	v := New(e.Ctx, e.P)
+	p := newestIn(t, e, payments.Failed)
+	var pay, scopes bool
+	for _, c := range v.Commands() {
+		switch c.Name {
+		case "payment":
+			got := c.Complete(p.InternalID()[:len(p.InternalID())-1])
+			pay = len(got) > 0 && len(got) <= 50 && strings.Contains(strings.Join(got, " "), p.InternalID())
+		case "payments":
+			scopes = strings.Join(c.Complete("f"), ",") == "failed"
+		}
+	}
+	if !pay || !scopes {
+		t.Fatalf("completion: payment %v, scopes %v", pay, scopes)
+	}
+}
+
+// TestPaymentsNarrow renders the root and a detail at 80x24 (a body of 80x20):
+// nothing overflows, and the chart gives way to the table.
+func TestPaymentsNarrow(t *testing.T) {
+	e := world(t, viewtest.Options{})
+	v := New(e.Ctx, e.P)
+	send(v, ui.StoreChanged{})
+	check := func(what, s string) {
+		t.Helper()
+		lines := strings.Split(s, "\n")
+		if len(lines) > 20 {
+			t.Errorf("%s: %d lines, want at most 20", what, len(lines))
+		}
+		for i, l := range lines {
+			if w := lipgloss.Width(l); w > 80 {
+				t.Errorf("%s line %d is %d wide: %q", what, i, w, l)
+			}
+		}
+	}
+	root := v.Render(80, 20)
+	check("root", root)
+	if strings.Contains(root, "payments per state") {
+		t.Error("the chart is drawn at 80x24")
+	}
+	if !strings.Contains(root, "Error") {
+		t.Error("the error column is hidden at 80 columns")
+	}
+	send(v, ui.Open{View: Name, Args: []string{newestIn(t, e, payments.Failed).PaymentID}})
+	check("detail", v.Render(80, 20))
+}

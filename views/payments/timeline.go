@@ -1,0 +1,139 @@
+package paymentsview
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"treasury/data/live"
+	"treasury/data/payments"
+	"treasury/data/reporting"
+	"treasury/ui"
+	"treasury/ui/sanitize"
+	"treasury/views/viewkit"
+)
+
+// step is one entry of the state timeline.
+type step struct {
+	at     time.Time
+	source string // "history" (GET …/states) or "webhook"
+	text   string
+}
+
+// mergeTimeline orders the state history and the webhook arrivals by time
+// (history first at equal times).
+func mergeTimeline(hist []payments.StateTransition, arr []live.Arrival) []step {
+	out := make([]step, 0, len(hist)+len(arr))
+	for _, h := range hist {
+		from := string(h.UpdatedFrom)
+		if from == "" {
+			from = "·"
+		}
+		out = append(out, step{at: h.UpdatedAt, source: "history", text: sanitize.Line(from) + " → " + sanitize.Line(string(h.UpdatedTo))})
+	}
+	for _, a := range arr {
+		s := "→ " + sanitize.Line(string(a.State)) + "  received " + viewkit.Time(a.ReceivedAt) + "  event " + viewkit.Short(sanitize.Line(a.EventID), 12)
+		if !a.Applied {
+			s += "  (late: older than the state held, not applied)"
+		}
+		out = append(out, step{at: a.CreateDate, source: "webhook", text: s})
+	}
+	slices.SortStableFunc(out, func(a, b step) int { return a.at.Compare(b.at) })
+	return out
+}
+
+func (d *detail) timeline(p *payments.Payment, w int) string {
+	t := d.v.ctx.Theme
+	var b strings.Builder
+	b.WriteString(viewkit.Section(t, "State timeline") + t.Muted.Render("  (history: GET /v3/payments/{id}/states · webhook: notifications received)") + "\n")
+	arr := d.v.ctx.Store.Arrivals(p.PaymentID)
+	switch {
+	case d.states.err != nil:
+		b.WriteString(ansi.Truncate(t.Bad.Render("history: ")+ui.ErrorText(d.states.err), w, "…") + "\n")
+	case !d.states.done:
+		b.WriteString(t.Muted.Render("history loading…") + "\n")
+	}
+	steps := mergeTimeline(d.history, arr)
+	for _, s := range steps {
+		src := t.Muted.Render(pad(s.source, 8))
+		if s.source == "webhook" {
+			src = t.Accent.Render(pad(s.source, 8))
+		}
+		b.WriteString(ansi.Truncate(viewkit.Time(s.at)+"  "+src+" "+s.text, w, "…") + "\n")
+	}
+	if len(steps) == 0 && d.states.done {
+		b.WriteString(t.Muted.Render("no state changes recorded") + "\n")
+	}
+	if len(arr) == 0 {
+		b.WriteString(t.Muted.Render("no webhook notification received for it by this dashboard") + "\n")
+	}
+	return b.String()
+}
+
+// reportRows shows the payment's lines in the RECON report of its
+// initiation date, with the totals over them.
+func (d *detail) reportRows(p *payments.Payment, w int) string {
+	t := d.v.ctx.Theme
+	var b strings.Builder
+	b.WriteString(viewkit.Section(t, "Report rows (RECON)") + "\n")
+	if d.v.p.Reporting == nil {
+		return b.String() + t.Muted.Render("the profile has no reporting interface") + "\n"
+	}
+	s := d.v.recon.state(d.v.ctx, p.PaymentID, p.InitiatedAt)
+	period := func(r reporting.Report) string {
+		return r.StartDate.UTC().Format("2006-01-02") + " – " + r.EndDate.UTC().Format("2006-01-02")
+	}
+	switch {
+	case s.err != nil:
+		b.WriteString(ansi.Truncate(ui.ErrorText(s.err), w, "…") + "\n")
+		if g := viewkit.Guidance(s.err); g != "" {
+			b.WriteString(kv(t, w, [2]string{"what to do", g}))
+		}
+	case !s.found && s.loading:
+		b.WriteString(t.Muted.Render("loading the report list…") + "\n")
+	case !s.found:
+		b.WriteString(t.Muted.Render("no RECON report covers "+p.InitiatedAt.UTC().Format("2006-01-02")+
+			" yet: the month to date is published daily, up to the day before") + "\n")
+	case s.loading:
+		b.WriteString(t.Muted.Render("loading RECON "+period(s.report)+"…") + "\n")
+	case s.group == nil:
+		b.WriteString(t.Muted.Render("not in RECON "+period(s.report)+" ("+strconv.Itoa(s.payments)+" payments)") + "\n")
+	default:
+		b.WriteString(reconLines(t, s.group, w, "RECON "+period(s.report)+", report "+viewkit.Short(s.report.ID, 9)))
+	}
+	return b.String()
+}
+
+func reconLines(t ui.Theme, g *reporting.ReconPayment, w int, title string) string {
+	var b strings.Builder
+	b.WriteString(t.Muted.Render(sanitize.Line(title)+"  state "+sanitize.Line(g.PaymentState)+
+		"  end_to_end_id "+sanitize.Line(g.EndToEndID)) + "\n")
+	b.WriteString(t.Header.Render(ansi.Truncate(pad("transaction", 14)+" "+pad("type", 10)+" "+pad("state", 9)+" "+
+		pad("executed (UTC)", 19)+" "+"balance change", w, "…")) + "\n")
+	for _, r := range g.Lines {
+		exec := "—"
+		if r.ExecutedAt != nil {
+			exec = viewkit.Time(*r.ExecutedAt)
+		}
+		change := "—"
+		if r.BalanceChange != nil {
+			change = viewkit.Amount(r.BalanceChange.Decimal, r.BalanceChangeCurrency)
+		}
+		line := pad(viewkit.Short(sanitize.Line(r.TransactionID), 14), 14) + " " + pad(sanitize.Line(r.TransactionType), 10) + " " +
+			pad(sanitize.Line(r.TransactionState), 9) + " " + pad(exec, 19) + " " + change
+		b.WriteString(ansi.Truncate(line, w, "…") + "\n")
+	}
+	tot := g.Totals
+	sum := strconv.Itoa(tot.Complete) + "/" + strconv.Itoa(tot.Transactions) + " complete · fees " + tot.Fees().String()
+	for _, c := range tot.BalanceChangeCurrency {
+		sum += " · " + viewkit.Amount(tot.BalanceChange[c], c)
+	}
+	b.WriteString(ansi.Truncate(t.Bold.Render("totals ")+sum, w, "…") + "\n")
+	if len(g.Mismatch) > 0 {
+		b.WriteString(t.Warn.Render("lines disagree on: "+sanitize.Line(strings.Join(g.Mismatch, ", "))) + "\n")
+	}
+	return b.String()
+}
