@@ -7,7 +7,16 @@ import (
 
 	"treasury/data/actions"
 	"treasury/ui"
+	"treasury/views/addressbook"
+	"treasury/views/alerts"
+	"treasury/views/auditlog"
+	"treasury/views/balances"
+	"treasury/views/identities"
+	"treasury/views/ledger"
+	paymentsview "treasury/views/payments"
 	"treasury/views/quotes"
+	"treasury/views/reports"
+	"treasury/views/wallets"
 )
 
 // session is what differs between the local terminal and each SSH client:
@@ -31,9 +40,17 @@ func newApp(rt *runtime, s session) *ui.App {
 	act := actions.New(actions.Clients{Transactions: p.WalletTransactions, Custody: p.Custody, CanSign: p.CustodyCanSign},
 		actions.Identity{Profile: cfg.Profile, Environment: cfg.Environment, Operator: s.operator, ReadOnly: readOnly},
 		rt.audit, p.Now)
-	_ = act
 	views := []ui.View{
 		quotes.New(ctx),
+		balances.New(ctx),
+		paymentsview.New(ctx, p),
+		wallets.New(ctx, p, act),
+		reports.New(ctx, p),
+		addressbook.New(ctx, p, act),
+		alerts.New(ctx),
+		identities.New(ctx, p.Payments),
+		ledger.New(ctx),
+		auditlog.New(ctx, rt.audit),
 	}
 	return ui.NewApp(ctx, views...)
 }

@@ -7,8 +7,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"os/user"
+	"sync/atomic"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -45,6 +47,20 @@ type runtime struct {
 	audit    *audit.Log
 	stateDir string
 	closers  []func()
+	// requests counts the HTTP requests sent to the platform (the cost
+	// of the sessions to it: one store for all of them).
+	requests atomic.Int64
+}
+
+// countingTransport counts requests on their way out.
+type countingTransport struct {
+	next http.RoundTripper
+	n    *atomic.Int64
+}
+
+func (c countingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	c.n.Add(1)
+	return c.next.RoundTrip(r)
 }
 
 func (r *runtime) Close() {
@@ -82,7 +98,8 @@ func openRuntime(ctx context.Context, e *env, cfg *config.Config) (_ *runtime, e
 		return nil, err
 	}
 	r.closers = append(r.closers, func() { r.audit.Close() })
-	if r.p, err = platform.Open(cfg, platform.Options{Now: now, Log: reqLog.Logger, UserAgent: userAgent()}); err != nil {
+	if r.p, err = platform.Open(cfg, platform.Options{Now: now, Log: reqLog.Logger, UserAgent: userAgent(),
+		HTTP: &http.Client{Transport: countingTransport{next: http.DefaultTransport, n: &r.requests}}}); err != nil {
 		return nil, err
 	}
 	switch {

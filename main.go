@@ -76,6 +76,7 @@ func commands() []command {
 		{"dashboard", "run the dashboard (the default)", cmdDashboard},
 		{"sandbox", "serve the embedded sandbox on a TCP address", cmdSandbox},
 		{"get", "print a resource for scripts and tickets", cmdGet},
+		{"serve", "serve the dashboard over SSH (bastion hosts)", cmdServe},
 		{"version", "print the version", cmdVersion},
 		{"help", "show this help", cmdHelp},
 	}

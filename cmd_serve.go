@@ -1,0 +1,79 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"treasury/serve"
+	"treasury/ui/sanitize"
+)
+
+// cmdServe serves the dashboard over SSH: one runtime (one store, one set
+// of clients and credentials) for every session.
+func cmdServe(ctx context.Context, e *env, g globals, args []string) error {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	var o serve.Options
+	fs.StringVar(&o.Listen, "listen", serve.DefaultListen, "`address` to listen on")
+	fs.StringVar(&o.HostKeyFile, "host-key", "", "host key `file` (ed25519; created with mode 0600 when missing; default in the state directory)")
+	fs.StringVar(&o.AuthorizedKeysFile, "authorized-keys", "", "OpenSSH authorized_keys `file`; role=\"operator\" lets a key act, other keys are viewers (required)")
+	fs.IntVar(&o.MaxSessions, "max-sessions", serve.DefaultMaxSessions, "most sessions at once")
+	fs.DurationVar(&o.IdleTimeout, "idle-timeout", serve.DefaultIdleTimeout, "end a session without input for this long")
+	if err := parseFlags(fs, e, &g, args); err != nil {
+		return err
+	}
+	if o.AuthorizedKeysFile == "" {
+		fmt.Fprintln(e.stderr, "treasury serve: --authorized-keys is required: only listed public keys may connect")
+		return errUsage
+	}
+	cfg, err := g.loadConfig(e)
+	if err != nil {
+		return err
+	}
+	rt, err := openRuntime(ctx, e, cfg)
+	if err != nil {
+		return err
+	}
+	defer rt.Close()
+	if o.HostKeyFile == "" {
+		o.HostKeyFile = filepath.Join(rt.stateDir, "ssh_host_ed25519_key")
+	}
+	logFile, err := os.OpenFile(filepath.Join(rt.stateDir, "sessions.log"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+	if err != nil {
+		return fmt.Errorf("session log: %w", err)
+	}
+	defer logFile.Close()
+	o.Log = slog.New(slog.NewJSONHandler(logFile, nil))
+	o.NewModel = func(_ context.Context, s serve.Session) (tea.Model, func(), error) {
+		app := newApp(rt, sshSession(s))
+		return app, app.Close, nil
+	}
+	srv, err := serve.New(o)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "serving the dashboard (profile %s, %s) over SSH on %s; sessions logged to %s\n",
+		rt.cfg.Profile, rt.cfg.Environment, o.Listen, logFile.Name())
+	err = srv.ListenAndServe(ctx)
+	fmt.Fprintln(e.stdout, "stopped")
+	return err
+}
+
+// sshSession is one SSH client's session: its renderer and output, its
+// identity for the audit log, and read-only unless its key is an
+// operator's.
+func sshSession(s serve.Session) session {
+	return session{
+		renderer: s.Renderer,
+		output:   s.Output,
+		operator: "ssh:" + sanitize.Line(s.User) + " " + s.Fingerprint,
+		readOnly: s.Role != serve.RoleOperator,
+		saveDir:  os.TempDir(),
+	}
+}
+
