@@ -1,10 +1,13 @@
 package wallets_test
 
 import (
+	"bytes"
 	"context"
 	"testing"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/exp/teatest"
 
 	"treasury/data/live"
 	"treasury/data/wallet"
@@ -77,4 +80,17 @@ func sandboxTx(t *testing.T, e *viewtest.Env, id string) wallet.Transaction {
 		t.Fatal(err)
 	}
 	return tx
+}
+
+// waitAll waits until the output read from now on holds every string.
+func waitAll(t *testing.T, tm *teatest.TestModel, want ...string) {
+	t.Helper()
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+		for _, w := range want {
+			if !bytes.Contains(b, []byte(w)) {
+				return false
+			}
+		}
+		return true
+	}, teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
 }

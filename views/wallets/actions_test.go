@@ -1,0 +1,178 @@
+package wallets_test
+
+import (
+	"strings"
+	"testing"
+
+	"treasury/data/audit"
+	"treasury/data/live"
+	"treasury/data/wallet"
+	"treasury/ui"
+	"treasury/views/viewtest"
+	"treasury/views/wallets"
+)
+
+func auditOf(t *testing.T, e *viewtest.Env) []audit.Entry {
+	t.Helper()
+	es, err := e.Audit.Read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return es
+}
+
+// A freeze then an unfreeze through the UI: key, reason, enter, enter.
+// The sandbox holds each new state, the detail shows it, and the audit log
+// has both, ok, each with its own mutationId.
+func TestFreezeThenUnfreeze(t *testing.T) {
+	e := viewtest.New(t, viewtest.Options{})
+	tx := pickTx(t, e, "freezable", freezable)
+	tm := e.Program(t, wallets.New(e.Ctx, e.P, e.Actor))
+	viewtest.WaitFor(t, tm, "Fees and Sweeps")
+	viewtest.Keys(tm, ":", "transaction "+tx.ID, "enter")
+	viewtest.WaitFor(t, tm, "not frozen (f freezes)")
+
+	viewtest.Keys(tm, "f")
+	viewtest.WaitFor(t, tm, "Freeze wallet transaction")
+	viewtest.Keys(tm, "hold for review", "enter", "enter")
+	waitAll(t, tm, "froze transaction "+tx.ID, "FROZEN · progress is paused", "Freezes (1)  freeze history")
+	if got := sandboxTx(t, e, tx.ID); !got.FreezeInfo.IsFrozen {
+		t.Fatal("the sandbox does not hold the transaction frozen")
+	}
+
+	viewtest.Keys(tm, "u")
+	viewtest.WaitFor(t, tm, "Unfreeze wallet transaction")
+	viewtest.Keys(tm, "reviewed, fine", "enter", "enter")
+	waitAll(t, tm, "unfroze transaction "+tx.ID, "Freezes (2)  freeze history")
+	got := sandboxTx(t, e, tx.ID)
+	if got.FreezeInfo.IsFrozen || len(got.FreezeInfo.History) != len(tx.FreezeInfo.History)+2 {
+		t.Fatalf("sandbox: frozen %v with %d freezes, want unfrozen after 2 more than %d", got.FreezeInfo.IsFrozen,
+			len(got.FreezeInfo.History), len(tx.FreezeInfo.History))
+	}
+	tm.Quit()
+
+	es := auditOf(t, e)
+	if len(es) != 2 {
+		t.Fatalf("%d audit entries, want 2: %+v", len(es), es)
+	}
+	for i, want := range []struct{ action, reason string }{{"freeze", "hold for review"}, {"unfreeze", "reviewed, fine"}} {
+		a := es[i]
+		if a.Action != want.action || a.Outcome != audit.OutcomeOK || a.Reason != want.reason || a.Targets["transaction"] != tx.ID ||
+			a.Targets["wallet"] != tx.WalletID || a.MutationID == "" || a.Operator != "tester" {
+			t.Errorf("audit %d: %+v, want %s ok", i, a, want.action)
+		}
+	}
+	if es[0].MutationID == es[1].MutationID {
+		t.Error("the freeze and the unfreeze share a mutationId")
+	}
+}
+
+// A transaction whose state forbids a freeze: the flash shows ERR010.008.
+func TestFreezeRefusedByState(t *testing.T) {
+	e := viewtest.New(t, viewtest.Options{})
+	tx := pickTx(t, e, "failed", func(t wallet.Transaction) bool { return t.Status == wallet.TxFailed })
+	tm := e.Program(t, wallets.New(e.Ctx, e.P, e.Actor))
+	viewtest.WaitFor(t, tm, "Fees and Sweeps")
+	viewtest.Keys(tm, ":", "transaction "+tx.ID, "enter")
+	viewtest.WaitFor(t, tm, "cannot be frozen or unfrozen")
+	viewtest.Keys(tm, "f")
+	viewtest.WaitFor(t, tm, "Freeze wallet transaction")
+	viewtest.Keys(tm, "try anyway", "enter", "enter")
+	viewtest.WaitFor(t, tm, "ERR010.008")
+	tm.Quit()
+	es := auditOf(t, e)
+	if len(es) != 1 || es[0].Outcome != audit.OutcomeError || es[0].ErrorCode != "ERR010.008" {
+		t.Fatalf("audit %+v, want one error ERR010.008", es)
+	}
+}
+
+// Triggering a sweep twice: the second run is refused, ERR017.006.
+func TestTriggerSweepTwice(t *testing.T) {
+	e := viewtest.New(t, viewtest.Options{})
+	sws, _ := e.P.Store.Snapshot(live.Sweeps).Data.([]wallet.SweepConfig)
+	if len(sws) == 0 || sws[0].SweepRunning {
+		t.Fatalf("want an idle first sweep, have %+v", sws)
+	}
+	tm := e.Program(t, wallets.New(e.Ctx, e.P, e.Actor))
+	viewtest.WaitFor(t, tm, "Fees and Sweeps")
+	viewtest.Keys(tm, "E")
+	viewtest.WaitFor(t, tm, "Last swept")
+	viewtest.Keys(tm, "t")
+	viewtest.WaitFor(t, tm, "Trigger sweep")
+	viewtest.Keys(tm, "tab", "enter")
+	waitAll(t, tm, "started: instance", "BTC to cold storage", "RUNNING")
+	viewtest.Keys(tm, "t")
+	viewtest.WaitFor(t, tm, "Trigger sweep")
+	viewtest.Keys(tm, "tab", "enter")
+	viewtest.WaitFor(t, tm, "ERR017.006")
+	tm.Quit()
+	es := auditOf(t, e)
+	if len(es) != 2 || es[0].Outcome != audit.OutcomeOK || es[0].Targets["sweep"] != sws[0].ID || es[0].Targets["instance"] == "" ||
+		es[1].Outcome != audit.OutcomeError || es[1].ErrorCode != "ERR017.006" || es[0].MutationID == es[1].MutationID {
+		t.Fatalf("audit %+v", es)
+	}
+}
+
+// A prod session must type the id's last four characters before the
+// confirm button works.
+func TestProdTypesIDEnd(t *testing.T) {
+	e := viewtest.New(t, viewtest.Options{Prod: true})
+	tx := pickTx(t, e, "freezable", freezable)
+	tm := e.Program(t, wallets.New(e.Ctx, e.P, e.Actor))
+	viewtest.WaitFor(t, tm, "Fees and Sweeps")
+	viewtest.Keys(tm, ":", "transaction "+tx.ID, "enter")
+	viewtest.WaitFor(t, tm, "not frozen (f freezes)")
+	viewtest.Keys(tm, "f")
+	waitAll(t, tm, "type "+tx.ID[len(tx.ID)-4:]+" to enable", "Environment: PROD")
+	viewtest.Keys(tm, "esc")
+	viewtest.WaitFor(t, tm, "cancelled")
+	if es := auditOf(t, e); len(es) != 0 {
+		t.Fatalf("a cancelled dialog audited %+v", es)
+	}
+	viewtest.Keys(tm, "f")
+	viewtest.WaitFor(t, tm, "to enable")
+	viewtest.Keys(tm, tx.ID[len(tx.ID)-4:], "down", "prod hold", "enter", "enter")
+	viewtest.WaitFor(t, tm, "froze transaction "+tx.ID)
+	tm.Quit()
+	if es := auditOf(t, e); len(es) != 1 || es[0].Environment != "prod" || es[0].Outcome != audit.OutcomeOK {
+		t.Fatalf("audit %+v", es)
+	}
+}
+
+// Read-only: no action key is offered, pressing one says why, and nothing
+// reaches the sandbox.
+func TestReadOnlyRefuses(t *testing.T) {
+	e := viewtest.New(t, viewtest.Options{ReadOnly: true})
+	tx := pickTx(t, e, "freezable", freezable)
+	v := wallets.New(e.Ctx, e.P, e.Actor)
+	for _, args := range [][]string{{"transactions"}, {"transaction", tx.ID}, {"sweeps"}} {
+		drive(v, v.Update(ui.Open{View: "wallets", Args: args}))
+		for _, b := range v.Keys() {
+			for _, k := range b.Keys() {
+				if k == "f" || k == "u" || k == "t" {
+					t.Errorf("%v: action key %q offered in read-only", args, k)
+				}
+			}
+		}
+		for _, c := range v.Commands() {
+			if strings.Contains(c.Name, "freeze") || strings.Contains(c.Name, "trigger") {
+				t.Errorf("palette offers %s", c.Name)
+			}
+		}
+	}
+	tm := e.Program(t, v)
+	viewtest.WaitFor(t, tm, "READ-ONLY")
+	viewtest.Keys(tm, ":", "transaction "+tx.ID, "enter")
+	viewtest.WaitFor(t, tm, "not frozen")
+	viewtest.Keys(tm, "f")
+	viewtest.WaitFor(t, tm, "read-only session")
+	tm.Quit()
+	if sandboxTx(t, e, tx.ID).FreezeInfo.IsFrozen {
+		t.Fatal("frozen in read-only")
+	}
+	for _, a := range auditOf(t, e) {
+		if a.Outcome == audit.OutcomeOK {
+			t.Fatalf("audited ok in read-only: %+v", a)
+		}
+	}
+}
