@@ -1,0 +1,229 @@
+package addressbook_test
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/exp/teatest"
+
+	"treasury/data/actions"
+	"treasury/data/audit"
+	"treasury/data/custody"
+	"treasury/ui"
+	"treasury/views/addressbook"
+	"treasury/views/viewtest"
+)
+
+// auditOf returns the audit entries about an endpoint.
+func auditOf(t *testing.T, e *viewtest.Env, id string) []audit.Entry {
+	t.Helper()
+	all, err := e.Audit.Read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []audit.Entry
+	for _, en := range all {
+		if en.Targets["endpoint"] == id {
+			out = append(out, en)
+		}
+	}
+	return out
+}
+
+func lockOf(t *testing.T, e *viewtest.Env, id string) string {
+	t.Helper()
+	ep, err := e.P.Custody.Endpoint(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ep.Lock
+}
+
+func quit(t *testing.T, tm *teatest.TestModel) {
+	t.Helper()
+	if err := tm.Quit(); err != nil {
+		t.Fatal(err)
+	}
+	tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second))
+}
+
+// TestLockEndToEnd locks the first endpoint from the table: dialog, intent
+// Pending then Approved on the sandbox clock, Executed, the endpoint shows
+// Locked, and the audit log has the attempt.
+func TestLockEndToEnd(t *testing.T) {
+	e := viewtest.New(t, viewtest.Options{})
+	ep := endpoints(t, e)[0]
+	if ep.Lock != custody.LockUnlocked {
+		t.Fatalf("first endpoint is %s", ep.Lock)
+	}
+	tm := e.Program(t, newView(e))
+	viewtest.WaitFor(t, tm, ep.Alias)
+	viewtest.Keys(tm, "l")
+	waitAll(t, tm, "Lock endpoint "+ep.Alias, ep.ID, ep.Address, "Environment: TEST", "Unlocked → Locked")
+	viewtest.Keys(tm, "tab", "enter")
+	viewtest.WaitFor(t, tm, "intent Pending 0/1")
+	e.Advance(2 * time.Second)
+	viewtest.WaitFor(t, tm, "intent Approved 1/1")
+	e.Advance(3 * time.Second)
+	viewtest.WaitFor(t, tm, "lock of "+ep.Alias+" executed: the endpoint is Locked")
+	quit(t, tm)
+	if got := lockOf(t, e, ep.ID); got != custody.LockLocked {
+		t.Errorf("endpoint is %s after the lock", got)
+	}
+	got := auditOf(t, e, ep.ID)
+	if len(got) != 1 || got[0].Action != actions.Lock || got[0].Outcome != audit.OutcomeOK || got[0].IntentID == "" ||
+		got[0].Environment != e.Ctx.Environment {
+		t.Errorf("audit = %+v", got)
+	}
+}
+
+// TestUnlockFromDetail unlocks a Locked endpoint from its detail, which
+// shows the intent while it is open and its outcome after.
+func TestUnlockFromDetail(t *testing.T) {
+	e := viewtest.New(t, viewtest.Options{})
+	ep := endpointWhere(t, e, func(ep custody.Endpoint) bool { return ep.Lock == custody.LockLocked })
+	tm := e.Program(t, newView(e))
+	viewtest.WaitFor(t, tm, endpoints(t, e)[0].Alias)
+	viewtest.Keys(tm, ":", "endpoint "+ep.ID, "enter")
+	viewtest.WaitFor(t, tm, "Smart-contract interface")
+	viewtest.Keys(tm, "u")
+	waitAll(t, tm, "Unlock endpoint "+ep.Alias, "Locked → Unlocked")
+	viewtest.Keys(tm, "tab", "enter")
+	waitAll(t, tm, "Pending intent", "intent Pending 0/1")
+	e.Advance(5 * time.Second)
+	waitAll(t, tm, "unlock of "+ep.Alias+" executed: the endpoint is Unlocked", "Last intent", "Executed")
+	quit(t, tm)
+	if got := lockOf(t, e, ep.ID); got != custody.LockUnlocked {
+		t.Errorf("endpoint is %s after the unlock", got)
+	}
+	if got := auditOf(t, e, ep.ID); len(got) != 1 || got[0].Action != actions.Unlock || got[0].Outcome != audit.OutcomeOK {
+		t.Errorf("audit = %+v", got)
+	}
+}
+
+// TestLockAlreadyLocked: the platform refuses (409) and the error flashes
+// with its text; the refusal is audited.
+func TestLockAlreadyLocked(t *testing.T) {
+	e := viewtest.New(t, viewtest.Options{})
+	ep := endpointWhere(t, e, func(ep custody.Endpoint) bool { return ep.Lock == custody.LockLocked })
+	tm := e.Program(t, newView(e))
+	viewtest.WaitFor(t, tm, endpoints(t, e)[0].Alias)
+	viewtest.Keys(tm, ":", "endpoint "+ep.ID, "enter")
+	viewtest.WaitFor(t, tm, "Smart-contract interface")
+	viewtest.Keys(tm, "l")
+	viewtest.WaitFor(t, tm, "the platform will likely refuse")
+	viewtest.Keys(tm, "tab", "enter")
+	viewtest.WaitFor(t, tm, "already Locked")
+	quit(t, tm)
+	got := auditOf(t, e, ep.ID)
+	if len(got) != 1 || got[0].Outcome != audit.OutcomeError || !strings.Contains(got[0].Error, "already Locked") {
+		t.Errorf("audit = %+v", got)
+	}
+}
+
+// TestCancelDoesNothing: the dialog's default is Cancel.
+func TestCancelDoesNothing(t *testing.T) {
+	e := viewtest.New(t, viewtest.Options{})
+	ep := endpoints(t, e)[0]
+	tm := e.Program(t, newView(e))
+	viewtest.WaitFor(t, tm, ep.Alias)
+	viewtest.Keys(tm, "l")
+	viewtest.WaitFor(t, tm, "Lock endpoint")
+	viewtest.Keys(tm, "enter")
+	viewtest.WaitFor(t, tm, "cancelled")
+	quit(t, tm)
+	if got := auditOf(t, e, ep.ID); len(got) != 0 {
+		t.Errorf("audit after cancel = %+v", got)
+	}
+	if got := lockOf(t, e, ep.ID); got != custody.LockUnlocked {
+		t.Errorf("endpoint is %s after a cancel", got)
+	}
+}
+
+// TestProdAsksForTheIDsEnd: in prod the confirm button works only once the
+// last four characters of the endpoint id are typed.
+func TestProdAsksForTheIDsEnd(t *testing.T) {
+	e := viewtest.New(t, viewtest.Options{Prod: true})
+	ep := endpoints(t, e)[0]
+	tail := ep.ID[len(ep.ID)-4:]
+	tm := e.Program(t, newView(e))
+	viewtest.WaitFor(t, tm, ep.Alias)
+	viewtest.Keys(tm, "l")
+	waitAll(t, tm, "type "+tail+" to enable", "Environment: PROD")
+	viewtest.Keys(tm, "tab", "enter") // not armed: nothing happens
+	viewtest.Keys(tm, "esc")
+	viewtest.WaitFor(t, tm, "cancelled")
+	viewtest.Keys(tm, "l")
+	viewtest.WaitFor(t, tm, "to enable")
+	viewtest.Keys(tm, tail, "enter", "enter")
+	viewtest.WaitFor(t, tm, "intent Pending")
+	quit(t, tm)
+	if got := auditOf(t, e, ep.ID); len(got) != 1 || got[0].Outcome != audit.OutcomeOK {
+		t.Errorf("audit = %+v", got)
+	}
+}
+
+// run executes a command and the batches it returns, and collects the
+// messages.
+func run(cmd tea.Cmd) []tea.Msg {
+	if cmd == nil {
+		return nil
+	}
+	msg := cmd()
+	if b, ok := msg.(tea.BatchMsg); ok {
+		var out []tea.Msg
+		for _, c := range b {
+			out = append(out, run(c)...)
+		}
+		return out
+	}
+	return []tea.Msg{msg}
+}
+
+// TestReadOnly: no lock or unlock key is offered, and pressing one says why
+// without a dialog.
+func TestReadOnly(t *testing.T) {
+	e := viewtest.New(t, viewtest.Options{ReadOnly: true})
+	v := addressbook.New(e.Ctx, e.P, e.Actor)
+	for _, k := range v.Keys() {
+		if slices.Contains(k.Keys(), "l") || slices.Contains(k.Keys(), "u") {
+			t.Errorf("read-only keys offer %v", k.Keys())
+		}
+	}
+	for _, c := range v.Commands() {
+		if strings.Contains(c.Name, "lock") {
+			t.Errorf("read-only palette offers %s", c.Name)
+		}
+	}
+	ep := endpoints(t, e)[0]
+	tm := e.Program(t, v)
+	viewtest.WaitFor(t, tm, ep.Alias)
+	viewtest.Keys(tm, "l")
+	viewtest.WaitFor(t, tm, "read-only")
+	quit(t, tm)
+	// From the detail, directly: u is refused with the reason.
+	d := addressbook.New(e.Ctx, e.P, e.Actor)
+	d.Update(ui.Open{View: d.Name(), Args: []string{"endpoint", ep.ID}})
+	if len(d.Crumbs()) != 2 {
+		t.Fatalf("detail not open: %v", d.Crumbs())
+	}
+	var refused bool
+	for _, m := range run(d.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("u")})) {
+		if f, ok := m.(ui.Flash); ok && f.Err != nil && strings.Contains(f.Err.Error(), "read-only") {
+			refused = true
+		}
+		if _, ok := m.(ui.Confirm); ok {
+			t.Error("a read-only session got a confirmation dialog")
+		}
+	}
+	if !refused {
+		t.Error("u in the detail was not refused")
+	}
+	if got := lockOf(t, e, ep.ID); got != custody.LockUnlocked {
+		t.Errorf("endpoint is %s after a read-only attempt", got)
+	}
+}
