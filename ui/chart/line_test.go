@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
 
 	"treasury/data/live"
@@ -146,6 +147,47 @@ func TestYLabels(t *testing.T) {
 	} {
 		if got := newYFormat(c.lo, c.hi, 10, 2).label(0, c.v); got != c.want {
 			t.Errorf("[%v,%v] %v: got %q, want %q", c.lo, c.hi, c.v, got, c.want)
+		}
+	}
+}
+
+// The caller's styles reach ntcharts' cells: with a TrueColor profile the
+// line is drawn in the Line colour and the axes and labels in theirs.
+func TestCallerStylesUsed(t *testing.T) {
+	r := renderer(termenv.TrueColor)
+	st := Styles{
+		Axis:  r.NewStyle().Foreground(lipgloss.Color("#010203")),
+		Label: r.NewStyle().Foreground(lipgloss.Color("#040506")),
+		Line:  r.NewStyle().Foreground(lipgloss.Color("#070809")),
+	}
+	l := NewLine(st)
+	l.SetSize(40, 10)
+	l.SetSeries("r", series(30, time.Minute, func(i int) float64 { return float64(i % 5) }))
+	v := l.View()
+	for name, seq := range map[string]string{"axis": "38;2;1;2;3m", "label": "38;2;4;5;6m", "line": "38;2;7;8;9m"} {
+		if !strings.Contains(v, seq) {
+			t.Errorf("no %s colour (%q) in:\n%q", name, seq, v)
+		}
+	}
+}
+
+// One point (or points at one instant) is a flat line across the chart.
+func TestSinglePointFlatLine(t *testing.T) {
+	l := NewLine(plainStyles())
+	l.SetSize(30, 6) // value rows 0..4: the value is on row 2, labelled
+	l.SetSeries("r", series(1, time.Minute, func(int) float64 { return 17.0213 }))
+	lines := strings.Split(l.View(), "\n")
+	if !strings.HasPrefix(lines[2], "17.0213") || strings.Count(lines[2], "─") != 30-7-1 {
+		t.Fatalf("no flat line at 17.0213:\n%s", strings.Join(lines, "\n"))
+	}
+}
+
+// Y labels every yStep rows reach the top row for the usual heights.
+func TestYStepLabelsTopRow(t *testing.T) {
+	for _, rows := range []int{2, 4, 6, 8, 10, 12, 16, 20, 28, 48} {
+		s := yStep(rows)
+		if s < 1 || rows%s != 0 || s > max(1, rows/3) {
+			t.Errorf("rows %d: step %d", rows, s)
 		}
 	}
 }
