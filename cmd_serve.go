@@ -76,4 +76,3 @@ func sshSession(s serve.Session) session {
 		saveDir:  os.TempDir(),
 	}
 }
-
