@@ -138,27 +138,49 @@ func (a *App) healthLine(now time.Time) string {
 
 func (a *App) tabs() string {
 	t := a.ctx.Theme
-	var parts []string
-	for i, v := range a.views {
-		label := fmt.Sprintf("%d %s", i+1, v.Title())
-		if i == a.active {
-			parts = append(parts, t.TabActive.Render(label))
-		} else {
-			parts = append(parts, t.Tab.Render(label))
-		}
-	}
-	line := strings.Join(parts, "")
+	var trail string
 	if crumbs := a.Active().Crumbs(); len(crumbs) > 0 {
-		trail := make([]string, len(crumbs))
+		parts := make([]string, len(crumbs))
 		for i, c := range crumbs {
-			trail[i] = sanitize.Line(c)
+			parts[i] = sanitize.Line(c)
 		}
-		line += "  " + t.Accent.Render(a.Active().Name()+" › "+strings.Join(trail, " › "))
+		trail = "  " + t.Accent.Render(a.Active().Name()+" › "+strings.Join(parts, " › "))
 	}
 	if f := a.Active().Filter(); f != "" && a.overlay != filterOverlay {
-		line += "  " + t.Warn.Render("/"+f)
+		trail += "  " + t.Warn.Render("/"+f)
 	}
-	return fit(line, a.width, 1)
+	// Full labels when they fit beside the trail; otherwise only the
+	// active view is named and the others keep their key, so the trail
+	// (where the user is) is never the part cut off.
+	line := a.tabLabels(false)
+	if lipgloss.Width(line)+lipgloss.Width(trail) > a.width {
+		line = a.tabLabels(true)
+	}
+	return fit(line+trail, a.width, 1)
+}
+
+// tabLabels are the views' tabs: "1 Quotes"; views past the ninth have no
+// number key and are reached with tab or the palette.
+func (a *App) tabLabels(short bool) string {
+	t := a.ctx.Theme
+	var b strings.Builder
+	for i, v := range a.views {
+		label := v.Title()
+		if i < 9 {
+			label = fmt.Sprintf("%d %s", i+1, label)
+			if short && i != a.active {
+				label = fmt.Sprint(i + 1)
+			}
+		} else if short && i != a.active {
+			label = string([]rune(label)[:1])
+		}
+		if i == a.active {
+			b.WriteString(t.TabActive.Render(label))
+		} else {
+			b.WriteString(t.Tab.Render(label))
+		}
+	}
+	return b.String()
 }
 
 func (a *App) footer() string {
