@@ -2,6 +2,7 @@ package addressbook_test
 
 import (
 	"context"
+	"crypto/ed25519"
 	"slices"
 	"strings"
 	"testing"
@@ -11,8 +12,12 @@ import (
 	"github.com/charmbracelet/x/exp/teatest"
 
 	"treasury/data/actions"
+	"treasury/data/apierr"
 	"treasury/data/audit"
+	"treasury/data/auth"
 	"treasury/data/custody"
+	"treasury/data/sandbox"
+	"treasury/data/transport"
 	"treasury/ui"
 	"treasury/views/addressbook"
 	"treasury/views/viewtest"
@@ -225,5 +230,39 @@ func TestReadOnly(t *testing.T) {
 	}
 	if got := lockOf(t, e, ep.ID); got != custody.LockUnlocked {
 		t.Errorf("endpoint is %s after a read-only attempt", got)
+	}
+}
+
+// TestLockBadSignature: an intent signed with a key the custody service
+// does not know is refused (403) and the reason flashes.
+func TestLockBadSignature(t *testing.T) {
+	e := viewtest.New(t, viewtest.Options{})
+	_, other, err := ed25519.GenerateKey(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := transport.New(transport.Config{Interface: apierr.Custody, BaseURL: e.Sandbox.Endpoints().Custody,
+		Auth: auth.NewStatic(auth.NewSecret(e.Sandbox.Credentials().CustodyToken)),
+		Sleep: func(ctx context.Context, _ time.Duration) error { return ctx.Err() }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	forged := custody.New(tr, e.Sandbox.Credentials().CustodyDomainID,
+		custody.Signer{UserID: sandbox.OperatorID(e.Sandbox.Seed()), Key: other}).WithClock(e.Sandbox.Clock().Now)
+	act := actions.New(actions.Clients{Custody: forged, CanSign: true}, e.Actor.Identity(), e.Audit, e.Sandbox.Clock().Now)
+	ep := endpoints(t, e)[0]
+	tm := e.Program(t, addressbook.New(e.Ctx, e.P, act))
+	viewtest.WaitFor(t, tm, ep.Alias)
+	viewtest.Keys(tm, "l")
+	viewtest.WaitFor(t, tm, "Lock endpoint")
+	viewtest.Keys(tm, "tab", "enter")
+	viewtest.WaitFor(t, tm, "signature does not verify")
+	quit(t, tm)
+	got := auditOf(t, e, ep.ID)
+	if len(got) != 1 || got[0].Outcome != audit.OutcomeError || got[0].IntentID == "" {
+		t.Errorf("audit = %+v", got)
+	}
+	if lock := lockOf(t, e, ep.ID); lock != custody.LockUnlocked {
+		t.Errorf("endpoint is %s after a refused lock", lock)
 	}
 }

@@ -12,6 +12,7 @@ import (
 
 	"treasury/data/custody"
 	"treasury/data/live"
+	"treasury/data/sandbox"
 	"treasury/data/wallet"
 	"treasury/ui"
 	"treasury/views/addressbook"
@@ -211,6 +212,60 @@ func TestFitsIn80Columns(t *testing.T) {
 		t.Fatal("detail not shown")
 	}
 	check("detail")
+	v.Update(ui.Open{View: v.Name(), Args: []string{"counterparties"}})
+	check("counterparties")
+}
+
+// harmful reports the first rune of s a terminal would interpret: a
+// control other than newline, DEL, a C1 control, a bidi override or a line
+// separator.
+func harmful(s string) (rune, bool) {
+	for _, r := range s {
+		switch {
+		case r == '\n':
+		case r < 0x20, r == 0x7f, r >= 0x80 && r <= 0x9f, r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069,
+			r == 0x2028, r == 0x2029, r == 0x200b:
+			return r, true
+		}
+	}
+	return 0, false
+}
+
+// TestHostileStrings: aliases, descriptions and counterparty names with
+// escapes and controls reach the screen only as harmless text.
+func TestHostileStrings(t *testing.T) {
+	e := viewtest.New(t, viewtest.Options{})
+	if err := e.Sandbox.SetFaults(sandbox.FaultSettings{Hostile: true}); err != nil {
+		t.Fatal(err)
+	}
+	e.Fetch()
+	eps := endpoints(t, e)
+	if !strings.ContainsAny(eps[0].Alias+eps[1].Alias+eps[2].Alias, "\x1b\x07\r\u202e\u009b") {
+		t.Fatalf("the sandbox sent no hostile aliases: %q", eps[0].Alias)
+	}
+	v := newView(e)
+	check := func(what string) {
+		t.Helper()
+		out := v.Render(120, 36)
+		if r, bad := harmful(out); bad {
+			t.Errorf("%s: rendered %U", what, r)
+		}
+	}
+	v.Update(ui.StoreChanged{})
+	check("endpoints")
+	for _, ep := range eps[:12] {
+		v.Update(ui.Open{View: v.Name(), Args: []string{"endpoint", ep.ID}})
+		check("detail of " + ep.ID)
+	}
+	for _, c := range v.Commands() {
+		if c.Complete != nil {
+			for _, a := range c.Complete("") {
+				if r, bad := harmful(a); bad {
+					t.Errorf("completion %q holds %U", a, r)
+				}
+			}
+		}
+	}
 	v.Update(ui.Open{View: v.Name(), Args: []string{"counterparties"}})
 	check("counterparties")
 }
