@@ -242,7 +242,7 @@ func TestLockBadSignature(t *testing.T) {
 		t.Fatal(err)
 	}
 	tr, err := transport.New(transport.Config{Interface: apierr.Custody, BaseURL: e.Sandbox.Endpoints().Custody,
-		Auth: auth.NewStatic(auth.NewSecret(e.Sandbox.Credentials().CustodyToken)),
+		Auth:  auth.NewStatic(auth.NewSecret(e.Sandbox.Credentials().CustodyToken)),
 		Sleep: func(ctx context.Context, _ time.Duration) error { return ctx.Err() }})
 	if err != nil {
 		t.Fatal(err)
