@@ -80,6 +80,14 @@ func newer(a, b *payments.Payment) bool {
 	return true
 }
 
+// fills reports whether p, in the same state as old, completes a record
+// that a webhook notification created (a notification carries amounts and
+// the state, not the parties or the internalId): the full read replaces
+// it even though the notification's time may be later than the state's.
+func fills(old, p *payments.Payment) bool {
+	return old.PaymentState == p.PaymentState && old.Originator.OriginatorIdentityID == "" && p.Originator.OriginatorIdentityID != ""
+}
+
 // MergePayments folds fetched payments into prev (which may be nil) and
 // returns the new set; prev is not modified.
 func MergePayments(prev *PaymentSet, fetched []payments.Payment) *PaymentSet {
@@ -93,7 +101,7 @@ func MergePayments(prev *PaymentSet, fetched []payments.Payment) *PaymentSet {
 		p := &fetched[i]
 		if j, ok := prev.byID[p.PaymentID]; ok {
 			old := list[j]
-			if newer(old, p) {
+			if newer(old, p) || fills(old, p) {
 				if p.Errors == nil && old.Errors != nil && p.PaymentState == old.PaymentState {
 					p.Errors = old.Errors // a v2 read does not carry the v3 errors
 				}

@@ -221,3 +221,25 @@ func BenchmarkStoreHeap100kPayments(b *testing.B) {
 		runtime.KeepAlive(s)
 	}
 }
+
+// A payment first seen through a webhook (no parties, no internalId) is
+// completed by the next poll in the same state, even when the
+// notification's time is later than the state's.
+func TestWebhookSkeletonCompletedByPoll(t *testing.T) {
+	at := time.Date(2026, 11, 16, 9, 30, 0, 0, time.UTC)
+	skeleton := payments.Payment{PaymentID: "p1", PaymentState: payments.Initiated, LastStateUpdatedAt: at.Add(2 * time.Second)}
+	full := payments.Payment{PaymentID: "p1", PaymentState: payments.Initiated, LastStateUpdatedAt: at,
+		Originator: payments.Originator{OriginatorIdentityID: "id-1", InternalID: "INV-1"}}
+	ps := MergePayments(nil, []payments.Payment{skeleton})
+	ps = MergePayments(ps, []payments.Payment{full})
+	got, _ := ps.Get("p1")
+	if got.InternalID() != "INV-1" {
+		t.Fatalf("poll did not complete the webhook's record: %+v", got)
+	}
+	// A complete record is not replaced by an older read of the same state.
+	again := MergePayments(ps, []payments.Payment{{PaymentID: "p1", PaymentState: payments.Initiated, LastStateUpdatedAt: at.Add(-time.Second),
+		Originator: payments.Originator{OriginatorIdentityID: "id-1", InternalID: "OTHER"}}})
+	if got, _ := again.Get("p1"); got.InternalID() != "INV-1" {
+		t.Fatalf("an older read replaced a complete record: %+v", got)
+	}
+}
