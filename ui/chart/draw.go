@@ -71,7 +71,9 @@ func (l *Line) drawChart(pts []live.Point) string {
 		m.Push(tslc.TimePoint{Time: p.At, Value: p.Value})
 	}
 	m.Draw()
-	return render(&m.Canvas)
+	v := render(&m.Canvas)
+	m.ClearAllData() // the model keeps its canvas, not a copy of the series
+	return v
 }
 
 // model returns the chart's ntcharts model, made anew when the size changed

@@ -45,7 +45,7 @@ type Line struct {
 	name string
 	pts  []live.Point
 
-	ts *tslc.Model // kept between drawings of the same size
+	ts *tslc.Model // ntcharts model: its canvas is kept between drawings of the same size
 
 	view    string
 	dirty   bool
