@@ -52,6 +52,9 @@ func (v *View) confirm(ep custody.Endpoint, lock bool) tea.Cmd {
 	if f, ok := v.follows[ep.ID]; ok {
 		return ui.FlashCmd(fmt.Sprintf("the %s of %s is still %s: wait for it", f.verb(), sanitize.Line(ep.Alias), f.status()))
 	}
+	if v.act == nil {
+		return ui.ErrorCmd(fmt.Errorf("%s: actions are not available in this session", verb))
+	}
 	intentID := actions.NewKey()
 	if err := v.act.Can(verb); err != nil {
 		// Not possible here: say why, through the actor so the attempt is

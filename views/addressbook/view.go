@@ -149,7 +149,12 @@ func (v *View) Keys() []key.Binding {
 }
 
 // Back pops a page; from the detail the endpoints keep their selection.
+// At the counterparties, unfiltered, it returns to the endpoints.
 func (v *View) Back() bool {
+	if v.Stack.Depth() == 1 && v.section == counterpartiesSection && v.cps.Filter() == "" {
+		v.showSection(endpointsSection)
+		return true
+	}
 	ok := v.Stack.Back()
 	if ok && v.Stack.Depth() == 1 {
 		v.detail = nil

@@ -121,12 +121,14 @@ func TestCounterpartyAddresses(t *testing.T) {
 	waitAll(t, tm, "Blockchains", addrs[0].Address)
 	viewtest.Keys(tm, "esc")
 	viewtest.WaitFor(t, tm, "Counterparty id")
+	viewtest.Keys(tm, "esc")
+	viewtest.WaitFor(t, tm, "Trust")
 	if err := tm.Quit(); err != nil {
 		t.Fatal(err)
 	}
 	tm.FinalModel(t)
-	if got := strings.Join(v.Crumbs(), "/"); got != "counterparties" {
-		t.Errorf("crumbs after esc = %q", got)
+	if got := strings.Join(v.Crumbs(), "/"); got != "endpoints" {
+		t.Errorf("crumbs after esc, esc = %q", got)
 	}
 }
 
@@ -145,6 +147,9 @@ func TestNavigation(t *testing.T) {
 	viewtest.WaitFor(t, tm, "0/")
 	viewtest.Keys(tm, "esc", "/", eps[1].Alias, "enter")
 	viewtest.WaitFor(t, tm, "1/")
+	viewtest.Keys(tm, "?")
+	waitAll(t, tm, "lock endpoint", "unlock endpoint", "wallet counterparties")
+	viewtest.Keys(tm, "esc")
 	if err := tm.Quit(); err != nil {
 		t.Fatal(err)
 	}
