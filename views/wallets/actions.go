@@ -2,6 +2,7 @@ package wallets
 
 import (
 	"context"
+	"errors"
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -30,6 +31,14 @@ func (v *View) txActions() []viewkit.Action[wallet.Transaction] {
 	}
 }
 
+// can says whether this session may run action, and why not.
+func (v *View) can(action string) error {
+	if v.act == nil {
+		return errors.New("actions are not available in this session")
+	}
+	return v.act.Can(action)
+}
+
 // typeToConfirm is the last four characters of id in a prod session.
 func (v *View) typeToConfirm(id string) string {
 	if !v.ctx.Prod() {
@@ -47,7 +56,7 @@ func (v *View) confirmFreeze(t wallet.Transaction, freeze bool) tea.Cmd {
 		verb, action = "Freeze", actions.Freeze
 		what = "The transaction will be frozen: it stops progressing until it is unfrozen."
 	}
-	if err := v.act.Can(action); err != nil {
+	if err := v.can(action); err != nil {
 		return ui.ErrorCmd(err)
 	}
 	mid := actions.NewKey()
@@ -86,7 +95,7 @@ func (v *View) confirmFreeze(t wallet.Transaction, freeze bool) tea.Cmd {
 
 // confirmTrigger asks the operator to confirm a sweep run.
 func (v *View) confirmTrigger(s wallet.SweepConfig) tea.Cmd {
-	if err := v.act.Can(actions.Sweep); err != nil {
+	if err := v.can(actions.Sweep); err != nil {
 		return ui.ErrorCmd(err)
 	}
 	mid := actions.NewKey()

@@ -28,9 +28,9 @@ func (v *View) sweepsPage() *viewkit.TablePage[wallet.SweepConfig] {
 	return viewkit.NewTablePage(v.ctx, viewkit.TableSpec[wallet.SweepConfig]{
 		Crumb: secSweeps,
 		Columns: []table.Column{
-			{Title: "Sweep", Width: 14, Flex: 2}, {Title: "Chain", Width: 8}, {Title: "Status", Width: 8},
-			{Title: "Running", Width: 7}, {Title: "Last swept (UTC)", Width: 19}, {Title: "Last instance", Width: 13, Flex: 1},
-			{Title: "Destination", Width: 12, Flex: 1}, {Title: "Assets", Width: 8, Flex: 1}, {Title: "Sweep id", Width: 9, Flex: 1},
+			{Title: "Sweep", Width: 20, Flex: 2}, {Title: "Running", Width: 7}, {Title: "Last swept (UTC)", Width: 19},
+			{Title: "Last instance", Width: 13, Flex: 1}, {Title: "Destination", Width: 12, Flex: 1}, {Title: "Assets", Width: 8, Flex: 1},
+			{Title: "Chain", Width: 8}, {Title: "Status", Width: 8}, {Title: "Sweep id", Width: 9, Flex: 1},
 		},
 		Topics: []live.Topic{live.Sweeps, live.Wallets},
 		Read: func() ([]wallet.SweepConfig, live.Snapshot) {
@@ -57,10 +57,10 @@ func (v *View) sweepsPage() *viewkit.TablePage[wallet.SweepConfig] {
 			if s.LastSwept != nil {
 				last, lastKey = viewkit.Time(*s.LastSwept), table.Time(*s.LastSwept)
 			}
-			return table.Row{ID: s.ID, Cells: []string{sanitize.Line(s.Name), sanitize.Line(s.Blockchain), sanitize.Line(s.Status),
-				running, last, sanitize.Line(orDash(s.LastInstanceID)), sanitize.Line(v.walletName(s.DestinationWallet)),
-				sanitize.Line(strings.Join(s.Assets, ",")), sanitize.Line(s.ID)},
-				Keys: []table.Key{{}, {}, {}, {}, lastKey}}
+			return table.Row{ID: s.ID, Cells: []string{sanitize.Line(s.Name), running, last, sanitize.Line(orDash(s.LastInstanceID)),
+				sanitize.Line(v.walletName(s.DestinationWallet)), sanitize.Line(strings.Join(s.Assets, ",")),
+				sanitize.Line(s.Blockchain), sanitize.Line(s.Status), sanitize.Line(s.ID)},
+				Keys: []table.Key{{}, {}, lastKey}}
 		},
 		Enter:   func(s wallet.SweepConfig) tea.Cmd { return v.Stack.Push(v.sweepTxPage(s)) },
 		Actions: []viewkit.Action[wallet.SweepConfig]{{Key: v.keys.Trigger, Write: true, Run: v.confirmTrigger}},

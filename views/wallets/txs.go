@@ -18,9 +18,9 @@ func txColumns(manyWallets bool) []table.Column {
 		who = "Wallet"
 	}
 	return []table.Column{
-		{Title: "Created (UTC)", Width: 19}, {Title: "Status", Width: 10, Flex: 1}, {Title: "Action", Width: 8},
+		{Title: "Created UTC", Width: 14}, {Title: "Status", Width: 9, Flex: 1}, {Title: "Action", Width: 8},
 		{Title: "Asset", Width: 5}, {Title: "Qty", Width: 12, Align: table.Right}, {Title: "Frozen", Width: 6},
-		{Title: who, Width: 10, Flex: 2}, {Title: "Tx id", Width: 9, Flex: 1},
+		{Title: who, Width: 9, Flex: 2}, {Title: "Tx id", Width: 9, Flex: 1},
 	}
 }
 
@@ -37,7 +37,7 @@ func (v *View) txRow(t wallet.Transaction, manyWallets bool) table.Row {
 	if manyWallets {
 		who = v.walletName(t.WalletID)
 	}
-	return table.Row{ID: t.ID, Cells: []string{viewkit.Time(t.CreatedAt), sanitize.Line(t.Status), sanitize.Line(t.Action),
+	return table.Row{ID: t.ID, Cells: []string{viewkit.Time(t.CreatedAt)[5:], sanitize.Line(t.Status), sanitize.Line(t.Action),
 		sanitize.Line(t.Asset), viewkit.Amount(t.Qty, ""), frozenText(t), sanitize.Line(orDash(who)), sanitize.Line(t.ID)},
 		Keys: []table.Key{table.Time(t.CreatedAt), {}, {}, {}, table.Decimal(t.Qty)}}
 }

@@ -53,10 +53,10 @@ func (v *View) vaultsPage() *viewkit.TablePage[wallet.Vault] {
 	return viewkit.NewTablePage(v.ctx, viewkit.TableSpec[wallet.Vault]{
 		Crumb: secVaults,
 		Columns: []table.Column{
-			{Title: "Vault", Width: 16, Flex: 2}, {Title: "Wallets", Width: 7, Align: table.Right},
+			{Title: "Vault", Width: 19, Flex: 2}, {Title: "Wallets", Width: 7, Align: table.Right},
 			{Title: "Provisioned", Width: 11, Align: table.Right}, {Title: "Txs", Width: 5, Align: table.Right},
 			{Title: "Frozen", Width: 6, Align: table.Right}, {Title: "Created", Width: 10},
-			{Title: "Description", Width: 12, Flex: 2}, {Title: "Vault id", Width: 9, Flex: 1},
+			{Title: "Description", Width: 11, Flex: 1}, {Title: "Vault id", Width: 9, Flex: 1},
 		},
 		Topics: []live.Topic{live.Vaults, live.Wallets, live.Transactions},
 		Read: func() ([]wallet.Vault, live.Snapshot) {
@@ -120,9 +120,9 @@ func (v *View) walletsPage(vt wallet.Vault) *viewkit.TablePage[wallet.Wallet] {
 	return viewkit.NewTablePage(v.ctx, viewkit.TableSpec[wallet.Wallet]{
 		Crumb: vt.Name,
 		Columns: []table.Column{
-			{Title: "Wallet", Width: 14, Flex: 2}, {Title: "Chain", Width: 8}, {Title: "Status", Width: 12},
+			{Title: "Wallet", Width: 18, Flex: 2}, {Title: "Chain", Width: 8}, {Title: "Status", Width: 12},
 			{Title: "ERSF", Width: 4}, {Title: "Txs", Width: 4, Align: table.Right}, {Title: "Frozen", Width: 6, Align: table.Right},
-			{Title: "Address", Width: 12, Flex: 2}, {Title: "Wallet id", Width: 9, Flex: 1},
+			{Title: "Address", Width: 12, Flex: 1}, {Title: "Wallet id", Width: 9, Flex: 1},
 		},
 		Topics: []live.Topic{live.Wallets, live.Transactions},
 		Read: func() ([]wallet.Wallet, live.Snapshot) {

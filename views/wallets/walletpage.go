@@ -107,7 +107,7 @@ func (v *View) walletHeader(id string, st *walletState, width, maxH int) string 
 		th.Muted.Render("address ") + sanitize.Line(w.Address) + th.Muted.Render("  id ") + sanitize.Line(w.ID),
 		th.Muted.Render("settings ") + settingsText(w.Settings),
 	}
-	lines = append(lines, v.balanceLines(st)...)
+	lines = append(lines, v.balanceLines(st, width)...)
 	lines = append(lines, v.controlLines(st)...)
 	if len(lines) > maxH {
 		lines = append(lines[:max(maxH-1, 0)], th.Muted.Render("… (taller window shows more)"))
@@ -115,21 +115,75 @@ func (v *View) walletHeader(id string, st *walletState, width, maxH int) string 
 	return cutLines(strings.Join(lines, "\n"), width)
 }
 
-func (v *View) balanceLines(st *walletState) []string {
+func (v *View) balanceLines(st *walletState, width int) []string {
 	th := v.ctx.Theme
+	title := viewkit.Section(th, "Balances")
 	switch {
 	case !st.balRead:
-		return []string{viewkit.Section(th, "Balances") + th.Muted.Render("  loading…")}
+		return []string{title + th.Muted.Render("  loading…")}
 	case st.balErr != nil:
-		return []string{viewkit.Section(th, "Balances") + "  " + th.Bad.Render(ui.ErrorText(st.balErr))}
+		return []string{title + "  " + th.Bad.Render(ui.ErrorText(st.balErr))}
 	case len(st.bal) == 0:
-		return []string{viewkit.Section(th, "Balances") + th.Muted.Render("  none")}
+		return []string{title + th.Muted.Render("  none")}
 	}
-	out := []string{viewkit.Section(th, "Balances") + th.Muted.Render(fmt.Sprintf("  %-6s %18s %18s %14s %14s %14s",
-		"asset", "balance", "available", "pending", "frozen", "fiat value"))}
-	for _, b := range st.bal {
-		out = append(out, fmt.Sprintf("          %-6s %18s %18s %14s %14s %14s", sanitize.Line(b.Asset.Symbol),
-			b.Balance.String(), b.AvailableBalance.String(), b.PendingBalance.String(), b.FrozenBalance.String(), b.FiatValue.String()))
+	head := []string{"asset", "balance", "available", "pending", "frozen", "fiat value"}
+	rows := make([][]string, len(st.bal))
+	for i, b := range st.bal {
+		rows[i] = []string{sanitize.Line(b.Asset.Symbol), b.Balance.String(), b.AvailableBalance.String(),
+			b.PendingBalance.String(), b.FrozenBalance.String(), b.FiatValue.String()}
+	}
+	cols := grid(head, rows, width-len("Balances  "), 3, 5, 2)
+	out := []string{title + "  " + th.Muted.Render(cols[0])}
+	for _, l := range cols[1:] {
+		out = append(out, "          "+l)
+	}
+	return out
+}
+
+// grid aligns head and rows in columns (the first left, the others right)
+// within width, leaving out the columns named by drop, in that order,
+// until it fits. It returns the header line and one line per row.
+func grid(head []string, rows [][]string, width int, drop ...int) []string {
+	ws := make([]int, len(head))
+	for i, h := range head {
+		ws[i] = len(h)
+		for _, r := range rows {
+			ws[i] = max(ws[i], len([]rune(r[i])))
+		}
+	}
+	shown := make([]bool, len(head))
+	total := -2
+	for i := range head {
+		shown[i] = true
+		total += ws[i] + 2
+	}
+	for _, d := range drop {
+		if total <= width {
+			break
+		}
+		shown[d] = false
+		total -= ws[d] + 2
+	}
+	line := func(cells []string) string {
+		var b strings.Builder
+		for i, c := range cells {
+			if !shown[i] {
+				continue
+			}
+			if b.Len() > 0 {
+				b.WriteString("  ")
+			}
+			if i == 0 {
+				b.WriteString(fmt.Sprintf("%-*s", ws[i], c))
+			} else {
+				b.WriteString(fmt.Sprintf("%*s", ws[i], c))
+			}
+		}
+		return b.String()
+	}
+	out := []string{line(head)}
+	for _, r := range rows {
+		out = append(out, line(r))
 	}
 	return out
 }
