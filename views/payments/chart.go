@@ -91,4 +91,3 @@ func drawStateChart(ctx *ui.Context, w, h int) string {
 	}
 	return strings.Join(lines, "\n")
 }
-
