@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"treasury/data/actions"
 	"treasury/data/audit"
 	"treasury/data/live"
 	"treasury/data/wallet"
@@ -25,6 +26,7 @@ func auditOf(t *testing.T, e *viewtest.Env) []audit.Entry {
 // The sandbox holds each new state, the detail shows it, and the audit log
 // has both, ok, each with its own mutationId.
 func TestFreezeThenUnfreeze(t *testing.T) {
+	t.Parallel()
 	e := viewtest.New(t, viewtest.Options{})
 	tx := pickTx(t, e, "freezable", freezable)
 	tm := e.Program(t, wallets.New(e.Ctx, e.P, e.Actor))
@@ -69,6 +71,7 @@ func TestFreezeThenUnfreeze(t *testing.T) {
 
 // A transaction whose state forbids a freeze: the flash shows ERR010.008.
 func TestFreezeRefusedByState(t *testing.T) {
+	t.Parallel()
 	e := viewtest.New(t, viewtest.Options{})
 	tx := pickTx(t, e, "failed", func(t wallet.Transaction) bool { return t.Status == wallet.TxFailed })
 	tm := e.Program(t, wallets.New(e.Ctx, e.P, e.Actor))
@@ -88,6 +91,7 @@ func TestFreezeRefusedByState(t *testing.T) {
 
 // Triggering a sweep twice: the second run is refused, ERR017.006.
 func TestTriggerSweepTwice(t *testing.T) {
+	t.Parallel()
 	e := viewtest.New(t, viewtest.Options{})
 	sws, _ := e.P.Store.Snapshot(live.Sweeps).Data.([]wallet.SweepConfig)
 	if len(sws) == 0 || sws[0].SweepRunning {
@@ -116,6 +120,7 @@ func TestTriggerSweepTwice(t *testing.T) {
 // A prod session must type the id's last four characters before the
 // confirm button works.
 func TestProdTypesIDEnd(t *testing.T) {
+	t.Parallel()
 	e := viewtest.New(t, viewtest.Options{Prod: true})
 	tx := pickTx(t, e, "freezable", freezable)
 	tm := e.Program(t, wallets.New(e.Ctx, e.P, e.Actor))
@@ -142,6 +147,7 @@ func TestProdTypesIDEnd(t *testing.T) {
 // Read-only: no action key is offered, pressing one says why, and nothing
 // reaches the sandbox.
 func TestReadOnlyRefuses(t *testing.T) {
+	t.Parallel()
 	e := viewtest.New(t, viewtest.Options{ReadOnly: true})
 	tx := pickTx(t, e, "freezable", freezable)
 	v := wallets.New(e.Ctx, e.P, e.Actor)
@@ -174,5 +180,26 @@ func TestReadOnlyRefuses(t *testing.T) {
 		if a.Outcome == audit.OutcomeOK {
 			t.Fatalf("audited ok in read-only: %+v", a)
 		}
+	}
+}
+
+// A credential that is not TRANSACTIONS: the interface answers 403
+// ERR000.002 and the flash says so.
+func TestFreezeNeedsTransactionsCredential(t *testing.T) {
+	t.Parallel()
+	e := viewtest.New(t, viewtest.Options{})
+	tx := pickTx(t, e, "freezable", freezable)
+	act := actions.New(actions.Clients{Transactions: e.P.Wallet}, e.Actor.Identity(), e.Audit, e.Ctx.Now)
+	tm := e.Program(t, wallets.New(e.Ctx, e.P, act))
+	viewtest.WaitFor(t, tm, "Fees and Sweeps")
+	viewtest.Keys(tm, ":", "transaction "+tx.ID, "enter")
+	viewtest.WaitFor(t, tm, "not frozen (f freezes)")
+	viewtest.Keys(tm, "f")
+	viewtest.WaitFor(t, tm, "Freeze wallet transaction")
+	viewtest.Keys(tm, "hold", "enter", "enter")
+	viewtest.WaitFor(t, tm, "ERR000.002")
+	tm.Quit()
+	if sandboxTx(t, e, tx.ID).FreezeInfo.IsFrozen {
+		t.Fatal("frozen with a monitoring credential")
 	}
 }

@@ -16,6 +16,7 @@ import (
 // harmless text (the session renders without colour: any escape would be
 // the data's).
 func TestHostileTextIsHarmless(t *testing.T) {
+	t.Parallel()
 	so := sandboxtest.Options()
 	so.Faults.Hostile = true
 	e := viewtest.New(t, viewtest.Options{Sandbox: &so})

@@ -14,6 +14,7 @@ import (
 )
 
 func TestVaultsGolden(t *testing.T) {
+	t.Parallel()
 	e := viewtest.New(t, viewtest.Options{})
 	tm := e.Program(t, wallets.New(e.Ctx, e.P, e.Actor))
 	viewtest.WaitFor(t, tm, "Fees and Sweeps")
@@ -26,6 +27,7 @@ func TestVaultsGolden(t *testing.T) {
 }
 
 func TestWalletDetailGolden(t *testing.T) {
+	t.Parallel()
 	e := viewtest.New(t, viewtest.Options{})
 	tm := e.Program(t, wallets.New(e.Ctx, e.P, e.Actor))
 	viewtest.WaitFor(t, tm, "Fees and Sweeps")
@@ -42,6 +44,7 @@ func TestWalletDetailGolden(t *testing.T) {
 }
 
 func TestTransactionDetailGolden(t *testing.T) {
+	t.Parallel()
 	e := viewtest.New(t, viewtest.Options{})
 	tx := pickTx(t, e, "rejected", func(t wallet.Transaction) bool { return t.Status == wallet.TxRejected && len(t.Problems) > 0 })
 	tm := e.Program(t, wallets.New(e.Ctx, e.P, e.Actor))
@@ -58,6 +61,7 @@ func TestTransactionDetailGolden(t *testing.T) {
 
 // Drill-down from a vault to a transaction and back, a filter, sections.
 func TestDrillDownAndBack(t *testing.T) {
+	t.Parallel()
 	e := viewtest.New(t, viewtest.Options{})
 	v := wallets.New(e.Ctx, e.P, e.Actor)
 	drive(v, v.Update(ui.StoreChanged{}))
@@ -128,6 +132,7 @@ func TestDrillDownAndBack(t *testing.T) {
 
 // The sweep page drills into the last run's transactions.
 func TestSweepLastRun(t *testing.T) {
+	t.Parallel()
 	e := viewtest.New(t, viewtest.Options{})
 	v := wallets.New(e.Ctx, e.P, e.Actor)
 	drive(v, v.Update(ui.Open{View: "wallets", Args: []string{"sweeps"}}))
@@ -141,6 +146,7 @@ func TestSweepLastRun(t *testing.T) {
 
 // Nothing is wider than 80 columns at 80x24.
 func TestFitsEightyColumns(t *testing.T) {
+	t.Parallel()
 	e := viewtest.New(t, viewtest.Options{})
 	v := wallets.New(e.Ctx, e.P, e.Actor)
 	rej := pickTx(t, e, "rejected", func(t wallet.Transaction) bool { return t.Status == wallet.TxRejected })
@@ -156,5 +162,20 @@ func TestFitsEightyColumns(t *testing.T) {
 		if n := strings.Count(out, "\n") + 1; n > 20 {
 			t.Errorf("%v: %d lines", args, n)
 		}
+	}
+}
+
+// Without a CONTROLS credential the wallet page says why limits and
+// policies are not shown.
+func TestNoControlsCredential(t *testing.T) {
+	t.Parallel()
+	e := viewtest.New(t, viewtest.Options{})
+	p := *e.P
+	p.WalletControls = nil
+	v := wallets.New(e.Ctx, &p, e.Actor)
+	drive(v, v.Update(ui.Open{View: "wallets", Args: []string{"wallet", "Treasury ETH hot"}}))
+	out := v.Render(120, 36)
+	if !strings.Contains(out, "need a wallet CONTROLS credential") || !strings.Contains(out, "USDC") {
+		t.Fatalf("wallet page without CONTROLS:\n%s", out)
 	}
 }
