@@ -11,8 +11,8 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/x/ansi"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 
 	"treasury/data/liquidity"
 	"treasury/data/live"
@@ -30,6 +30,8 @@ type View struct {
 	trades *viewkit.TablePage[liquidity.Trade]
 	chart  *chart.Line
 	keys   keys
+	// inTrades is set while the trades section (or a trade) is shown.
+	inTrades bool
 }
 
 type keys struct{ Trades key.Binding }
@@ -105,14 +107,20 @@ func (v *View) showTrades(on bool) tea.Cmd {
 	for v.Stack.Depth() > 1 {
 		v.Stack.Back()
 	}
+	v.inTrades = on
 	if !on {
 		return v.Stack.Update(ui.StoreChanged{})
 	}
 	return v.Stack.Push(v.trades)
 }
 
-func (v *View) inTrades() bool {
-	return v.Stack.Depth() > 1 && v.Stack.Top() == viewkit.Page(v.trades)
+// Back pops one page; back at the root, the trades section is closed.
+func (v *View) Back() bool {
+	ok := v.Stack.Back()
+	if v.Stack.Depth() == 1 {
+		v.inTrades = false
+	}
+	return ok
 }
 
 // Update handles the trades key and palette opens, and delegates the rest.
@@ -120,7 +128,7 @@ func (v *View) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.KeyMsg:
 		if key.Matches(msg, v.keys.Trades) {
-			return v.showTrades(!v.inTrades())
+			return v.showTrades(!v.inTrades)
 		}
 	case ui.Open:
 		switch {

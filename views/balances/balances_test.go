@@ -1,6 +1,7 @@
 package balances_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -8,17 +9,22 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/shopspring/decimal"
 
+	"treasury/data/live"
 	"treasury/ui"
 	"treasury/views/balances"
 	"treasury/views/viewtest"
 )
 
-// history advances the sandbox clock in steps so every balance has a
-// history to draw.
+// history advances the sandbox clock in steps, reading the balances at
+// each, so every balance has a history to draw; then reads every topic.
 func history(e *viewtest.Env) {
 	for range 12 {
-		e.Advance(10 * time.Minute)
+		e.Sandbox.AdvanceClock(10 * time.Minute)
+		for _, tp := range []live.Topic{live.LiquidityBalances, live.PaymentBalances} {
+			e.P.Store.FetchNow(context.Background(), tp)
+		}
 	}
+	e.Fetch()
 }
 
 func TestBalancesGolden(t *testing.T) {
@@ -29,8 +35,35 @@ func TestBalancesGolden(t *testing.T) {
 	viewtest.WaitFor(t, tm, "available")
 	viewtest.Keys(tm, "down")
 	frame := viewtest.Golden(t, tm)
-	if !strings.Contains(frame, "Balances") || !strings.Contains(frame, "LOW") {
-		t.Fatal("no tab or no low-balance mark")
+	if !strings.Contains(frame, "Balances") {
+		t.Fatal("no tab")
+	}
+	// The USD rows are marked, and only they.
+	for _, l := range strings.Split(frame, "\n") {
+		f := strings.Fields(l)
+		if len(f) < 3 || (f[0] != "liquidity" && f[0] != "payments") {
+			continue
+		}
+		if low := f[2] == "LOW"; low != (f[1] == "USD") {
+			t.Errorf("row %q: LOW mark %v", l, low)
+		}
+	}
+}
+
+func TestTradesByPalette(t *testing.T) {
+	e := viewtest.New(t, viewtest.Options{})
+	v := balances.New(e.Ctx)
+	tm := e.Program(t, v)
+	viewtest.WaitFor(t, tm, "available")
+	viewtest.Keys(tm, ":", "trades", "enter")
+	viewtest.WaitFor(t, tm, "Executed (UTC)")
+	viewtest.Keys(tm, "enter")
+	viewtest.WaitFor(t, tm, "Trade id  ")
+	viewtest.Keys(tm, "t")
+	viewtest.WaitFor(t, tm, "History (avail.)")
+	tm.Quit()
+	if c := v.Crumbs(); len(c) != 0 {
+		t.Errorf("crumbs %v after t", c)
 	}
 }
 
