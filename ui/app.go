@@ -191,6 +191,7 @@ func (a *App) switchTo(i int) {
 		return
 	}
 	a.active = i
+	a.Active().Update(StoreChanged{}) // views not shown are not kept current
 	a.watch()
 }
 

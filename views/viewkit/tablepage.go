@@ -60,6 +60,10 @@ type TablePage[T any] struct {
 	snap  live.Snapshot
 	seq   uint64
 	read  bool
+	// dirty says the store changed since the rows were built: rows are
+	// built when first needed (a render, a key, a selection), so a view
+	// no session looks at costs nothing.
+	dirty bool
 }
 
 // NewTablePage builds a table page.
@@ -84,11 +88,19 @@ func (p *TablePage[T]) Crumb() string { return p.spec.Crumb }
 func (p *TablePage[T]) Topics() []live.Topic { return p.spec.Topics }
 
 // Records are the records held, in the order Read gave them.
-func (p *TablePage[T]) Records() []T { return p.recs }
+func (p *TablePage[T]) Records() []T { p.ensure(); return p.recs }
+
+// ensure builds the rows if the store changed since they were built.
+func (p *TablePage[T]) ensure() {
+	if p.dirty {
+		p.dirty = false
+		p.refresh(false)
+	}
+}
 
 // Reread reads the records again at the next StoreChanged, even if the
 // snapshot did not change (after a call delivered new records).
-func (p *TablePage[T]) Reread() { p.read = false; p.refresh(true) }
+func (p *TablePage[T]) Reread() { p.read, p.dirty = false, false; p.refresh(true) }
 
 func (p *TablePage[T]) refresh(force bool) {
 	recs, snap := p.spec.Read()
@@ -115,16 +127,18 @@ func (p *TablePage[T]) Update(msg tea.Msg) tea.Cmd {
 		reread, cmd := p.spec.Handle(msg)
 		cmds = append(cmds, cmd)
 		if reread {
+			p.dirty = false
 			p.refresh(true)
 		}
 	}
 	switch msg := msg.(type) {
 	case ui.StoreChanged:
-		p.refresh(false)
+		p.dirty = true
 	case ui.Tick:
 		p.t.Tick(msg.Now)
 		p.t.SetStale(p.snap.Stale(p.ctx.Clock()) || (p.snap.Err != nil && !p.snap.FetchedAt.IsZero()))
 	case tea.KeyMsg:
+		p.ensure()
 		if sel, ok := p.selected(); ok {
 			if msg.String() == "enter" && p.spec.Enter != nil {
 				return tea.Batch(append(cmds, p.spec.Enter(sel))...)
@@ -154,6 +168,7 @@ func (p *TablePage[T]) selected() (T, bool) {
 
 // Render draws the status line, what goes above, and the table.
 func (p *TablePage[T]) Render(w, h int) string {
+	p.ensure()
 	parts := []string{Status(p.ctx, p.snap)}
 	used := 1
 	if p.spec.Above != nil {
@@ -192,6 +207,7 @@ func (p *TablePage[T]) Keys() []key.Binding {
 
 // Selected is the record under the cursor.
 func (p *TablePage[T]) Selected() (string, any, bool) {
+	p.ensure()
 	r, ok := p.selected()
 	if !ok {
 		return "", nil, false
@@ -200,13 +216,13 @@ func (p *TablePage[T]) Selected() (string, any, bool) {
 }
 
 // SelectedRecord is the record under the cursor, typed.
-func (p *TablePage[T]) SelectedRecord() (T, bool) { return p.selected() }
+func (p *TablePage[T]) SelectedRecord() (T, bool) { p.ensure(); return p.selected() }
 
 // SetFilter filters the table.
-func (p *TablePage[T]) SetFilter(text string) { p.t.SetFilter(text) }
+func (p *TablePage[T]) SetFilter(text string) { p.ensure(); p.t.SetFilter(text) }
 
 // Filter is the table's filter.
 func (p *TablePage[T]) Filter() string { return p.t.Filter() }
 
 // WriteCSV writes the table as filtered and sorted.
-func (p *TablePage[T]) WriteCSV(w io.Writer) error { return p.t.WriteCSV(w) }
+func (p *TablePage[T]) WriteCSV(w io.Writer) error { p.ensure(); return p.t.WriteCSV(w) }
