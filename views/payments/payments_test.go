@@ -4,11 +4,13 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/charmbracelet/lipgloss"
 
 	"treasury/data/payments"
 	"treasury/data/reporting"
+	"treasury/data/webhook"
 	"treasury/ui"
 	"treasury/views/viewtest"
 )
@@ -211,4 +213,44 @@ func TestPaymentsNarrow(t *testing.T) {
 	}
 	send(v, ui.Open{View: Name, Args: []string{newestIn(t, e, payments.Failed).PaymentID}})
 	check("detail", v.Render(80, 20))
+}
+
+// TestPaymentsTimelineMergesWebhooks: webhook arrivals and the state
+// history are merged by time, each labelled, a late one marked.
+func TestPaymentsTimelineMergesWebhooks(t *testing.T) {
+	e := world(t, viewtest.Options{})
+	p := newestIn(t, e, payments.Failed)
+	ev := func(id string, st payments.State, at time.Time) webhook.Event {
+		return webhook.Event{ID: id, EventType: "PAYMENT_STATE_TRANSITION", CreateDate: at,
+			EventData: webhook.EventData{PaymentID: p.PaymentID, CreatedAt: p.InitiatedAt, PaymentState: st}}
+	}
+	e.P.Store.ApplyPaymentEvent(ev("evt-late-0001", payments.Initiated, p.InitiatedAt))
+	e.P.Store.ApplyPaymentEvent(ev("evt-final-0002", payments.Failed, p.LastStateUpdatedAt))
+	v := New(e.Ctx, e.P)
+	send(v, ui.Open{View: Name, Args: []string{p.PaymentID}})
+	body := v.Render(120, 80)
+	var tl []string
+	in := false
+	for _, l := range strings.Split(body, "\n") {
+		switch {
+		case strings.HasPrefix(l, "State timeline"):
+			in = true
+		case in && strings.TrimSpace(l) == "":
+			in = false
+		case in:
+			tl = append(tl, strings.TrimRight(l, " "))
+		}
+	}
+	if len(tl) != 5 {
+		t.Fatalf("timeline has %d lines, want 3 history and 2 webhook:\n%s", len(tl), strings.Join(tl, "\n"))
+	}
+	want := []string{"history  QUOTED → INITIATED", "webhook  → INITIATED", "history  INITIATED → VALIDATING", "history  ", "webhook  → FAILED"}
+	for i, w := range want {
+		if !strings.Contains(tl[i], w) {
+			t.Errorf("timeline line %d is %q, want %q", i, tl[i], w)
+		}
+	}
+	if !strings.Contains(tl[1], "late") || strings.Contains(tl[4], "late") {
+		t.Errorf("late marking wrong:\n%s", strings.Join(tl, "\n"))
+	}
 }
