@@ -19,8 +19,10 @@ import (
 	"treasury/views/viewkit"
 )
 
-// Windows the w key cycles through; the first is the default.
-var windows = [...]time.Duration{15 * time.Minute, 30 * time.Minute, 5 * time.Minute}
+// Windows the w key cycles through; the first is the default (each
+// session holds a formatted row per quote of its window: 5 minutes of six
+// pairs is about 1,800 rows).
+var windows = [...]time.Duration{5 * time.Minute, 15 * time.Minute, 30 * time.Minute}
 
 // View is the quotes view.
 type View struct {
