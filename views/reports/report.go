@@ -44,11 +44,14 @@ func (p *reportPage) load() tea.Cmd {
 	p.seq++
 	p.key = fmt.Sprintf("report:%s:%d", p.rep.ID, p.seq)
 	p.loading, p.err = true, nil
-	c, rep, known := p.v.p.Reporting, p.rep, p.known
-	if c == nil {
+	// A record that was not READY when listed is asked for again: it may be
+	// ready now.
+	rep, known := p.rep, p.known && p.rep.Status == reporting.StatusReady
+	if p.v.p == nil || p.v.p.Reporting == nil {
 		p.loading, p.err = false, errors.New("this profile has no reporting interface")
 		return nil
 	}
+	c := p.v.p.Reporting
 	return viewkit.Call(p.key, func(ctx context.Context) (any, error) {
 		if known {
 			return c.Download(ctx, rep)

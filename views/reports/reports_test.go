@@ -7,12 +7,15 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 
 	"treasury/data/live"
 	"treasury/data/reporting"
+	"treasury/data/sandbox"
+	"treasury/data/sandbox/sandboxtest"
 	"treasury/ui"
 	"treasury/views/reports"
 	"treasury/views/viewtest"
@@ -195,5 +198,74 @@ func TestReportsWidth80(t *testing.T) {
 		check(typ + " enter")
 		run(v, v.Update(tea.KeyMsg{Type: tea.KeyEnter}))
 		check(typ + " enter enter")
+	}
+}
+
+func TestPendingReportSaysWhy(t *testing.T) {
+	so := sandboxtest.Options()
+	so.Start = time.Date(2026, 12, 1, 0, 0, 30, 0, time.UTC) // November is generated, not yet ready
+	e := viewtest.New(t, viewtest.Options{Sandbox: &so})
+	var pending reporting.Report
+	for _, r := range list(t, e) {
+		if r.Status == reporting.StatusPending {
+			pending = r
+			break
+		}
+	}
+	if pending.ID == "" {
+		t.Fatal("no pending report")
+	}
+	v := reports.New(e.Ctx, e.P)
+	run(v, v.Update(ui.StoreChanged{}))
+	run(v, v.Update(ui.Open{View: "reports", Args: []string{"report", pending.ID}}))
+	out := v.Render(120, 20)
+	if !strings.Contains(out, "still being generated") || !strings.Contains(out, "r downloads it again") {
+		t.Fatalf("pending report:\n%s", out)
+	}
+	if fl := run(v, v.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("w")})); len(fl) != 1 || fl[0].Err == nil {
+		t.Fatalf("save of a pending report: %+v", fl)
+	}
+	// Once ready, r downloads it again.
+	e.Advance(time.Minute)
+	run(v, v.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("r")}))
+	if out := v.Render(120, 20); !strings.Contains(out, pending.Type+" "+pending.Format+" ·") || strings.Contains(out, "still being") {
+		t.Fatalf("after r:\n%s", out)
+	}
+}
+
+// hostile strings in a report's rows reach the screen only as harmless
+// visible text, and the saved file keeps them byte for byte.
+func TestHostileReportRows(t *testing.T) {
+	so := sandboxtest.Options()
+	so.Faults = sandbox.FaultSettings{Hostile: true}
+	e := viewtest.New(t, viewtest.Options{Sandbox: &so})
+	rs := list(t, e)
+	for _, typ := range []string{reporting.TypePaymentOps, reporting.TypeRecon} {
+		rep := rs[find(t, rs, typ, reporting.FormatCSV)]
+		v := reports.New(e.Ctx, e.P)
+		run(v, v.Update(ui.StoreChanged{}))
+		run(v, v.Update(ui.Open{View: "reports", Args: []string{"report", rep.ID}}))
+		frames := []string{v.Render(120, 30)}
+		run(v, v.Update(tea.KeyMsg{Type: tea.KeyEnter}))
+		frames = append(frames, v.Render(120, 30))
+		run(v, v.Update(tea.KeyMsg{Type: tea.KeyEnter}))
+		frames = append(frames, v.Render(120, 30))
+		for i, f := range frames {
+			if strings.ContainsAny(f, "\x1b\x07\x08\r\x7f\x00\u009b\u202e\u2028") {
+				t.Errorf("%s frame %d holds a control character:\n%q", typ, i, f)
+			}
+		}
+		fl := run(v, v.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("w")}))
+		want, err := e.P.Reporting.Download(context.Background(), rep)
+		if err != nil || len(fl) != 1 || fl[0].Err != nil {
+			t.Fatalf("%s: download %v, flash %+v", typ, err, fl)
+		}
+		got, _ := os.ReadFile(filepath.Join(e.Ctx.SaveDir, want.FileName()))
+		if !bytes.Equal(got, want.Raw) {
+			t.Errorf("%s: saved file differs from the download", typ)
+		}
+		if typ == reporting.TypePaymentOps && !bytes.Contains(got, []byte("\x1b")) {
+			t.Errorf("%s: the sandbox's hostile names are not in the report", typ)
+		}
 	}
 }
