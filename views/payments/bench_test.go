@@ -186,6 +186,7 @@ func TestStoreChangedUnchangedKeepsRows(t *testing.T) {
 	v, store := benchView(t, 1_000)
 	before := v.rows.version
 	v.Update(ui.StoreChanged{})
+	v.Render(120, 36)
 	if v.rows.version != before {
 		t.Fatal("an unchanged set was read again")
 	}
@@ -197,6 +198,7 @@ func TestStoreChangedUnchangedKeepsRows(t *testing.T) {
 	p.PaymentState = payments.Completed
 	store.PutPayment(p)
 	v.Update(ui.StoreChanged{})
+	v.Render(120, 36)
 	if v.rows.version == before {
 		t.Fatal("a changed set was not read")
 	}

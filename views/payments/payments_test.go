@@ -140,7 +140,7 @@ func TestPaymentsScopes(t *testing.T) {
 			}
 		}
 		if want != scopeAll && len(recs) >= all {
-			t.Fatalf("scope %s holds every payment", want.label())
+			t.Fatalf("scope %s holds every payment (%d of %d)", want.label(), len(recs), all)
 		}
 		if !strings.Contains(v.Render(120, 36), "["+want.label()+" ") {
 			t.Fatal("scope bar does not mark the scope")

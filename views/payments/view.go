@@ -203,5 +203,9 @@ func (v *View) Commands() []ui.Command {
 	}
 }
 
-// table returns the root table (tests and benchmarks).
-func (v *View) table() *table.Model { return v.page.Table() }
+// table returns the root table, built from the store as it is now (tests
+// and benchmarks).
+func (v *View) table() *table.Model {
+	v.page.Records()
+	return v.page.Table()
+}
