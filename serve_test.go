@@ -9,6 +9,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	goruntime "runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -192,7 +193,7 @@ func BenchmarkSSHSessionsRequestRate(b *testing.B) {
 				}
 				waitScreen(b, out, "mid rate")
 			}
-			const window = 6 * time.Second
+			const window = 20 * time.Second
 			b.ResetTimer()
 			for b.Loop() {
 				before := f.rt.requests.Load()
@@ -201,4 +202,35 @@ func BenchmarkSSHSessionsRequestRate(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkSSHSessionMemory reports the heap each added dashboard session
+// costs the server (its shell, views and subscription; the store is
+// shared), measured over ten sessions showing live quotes.
+func BenchmarkSSHSessionMemory(b *testing.B) {
+	for b.Loop() {
+		f := startSSH(b)
+		_, out, _, err := f.connect(b, f.viewer)
+		if err != nil {
+			b.Fatal(err)
+		}
+		waitScreen(b, out, "mid rate")
+		before := heapInUse()
+		const n = 10
+		for range n {
+			_, out, _, err := f.connect(b, f.viewer)
+			if err != nil {
+				b.Fatal(err)
+			}
+			waitScreen(b, out, "mid rate")
+		}
+		b.ReportMetric(float64(heapInUse()-before)/n, "B/session")
+	}
+}
+
+func heapInUse() int64 {
+	var m goruntime.MemStats
+	goruntime.GC()
+	goruntime.ReadMemStats(&m)
+	return int64(m.HeapInuse) + int64(m.StackInuse)
 }
