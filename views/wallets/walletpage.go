@@ -8,6 +8,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"treasury/data/live"
 	"treasury/data/wallet"
 	"treasury/ui"
 	"treasury/ui/sanitize"
@@ -18,7 +19,10 @@ import (
 // store: balances, and limits and policies when a CONTROLS credential is
 // configured.
 type walletState struct {
-	id                      string
+	id string
+	// seq is the transactions snapshot the balances were read at: new
+	// transactions read them again.
+	seq                     uint64
 	started                 bool
 	bal                     []wallet.Balance
 	lim                     []wallet.Limit
@@ -57,8 +61,8 @@ func (v *View) walletLoad(st *walletState) tea.Cmd {
 func (v *View) walletHandle(st *walletState, msg tea.Msg) (bool, tea.Cmd) {
 	switch msg := msg.(type) {
 	case ui.StoreChanged:
-		if !st.started {
-			st.started = true
+		if seq := v.ctx.Store.Snapshot(live.Transactions).Seq; !st.started || seq != st.seq {
+			st.started, st.seq = true, seq
 			return false, v.walletLoad(st)
 		}
 	case tea.KeyMsg:
