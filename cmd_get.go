@@ -44,7 +44,7 @@ func (s *stringList) Set(v string) error {
 func (f *getFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.output, "o", "table", "output `format`: table, json or csv")
 	fs.StringVar(&f.output, "output", "table", "output `format`: table, json or csv")
-	fs.DurationVar(&f.since, "since", 0, "read the records of this `duration` before now (quotes: 15m, ledger: 24h, trades and payments: all)")
+	fs.DurationVar(&f.since, "since", 0, "read the records of this `duration` before now; 0 reads the whole history (default quotes 15m, trades and ledger 24h, payments 0)")
 	fs.Var(&f.states, "state", "only records in this `state` (repeat or comma-separate for payments)")
 	fs.StringVar(&f.wallet, "wallet", "", "only the transactions of this wallet `id`")
 	fs.BoolVar(&f.raw, "raw", false, "report: write the downloaded content as is")

@@ -168,7 +168,7 @@ func getResources() []getResource {
 			read: withClient(liq, func(ctx context.Context, c *liquidity.Client, a getArgs) (any, error) {
 				return c.AllQuotes(ctx, liquidity.Window{Start: a.from(), End: a.now()})
 			})},
-		{name: "trades", summary: "executed liquidity trades", flags: []string{"since"},
+		{name: "trades", summary: "executed liquidity trades", flags: []string{"since"}, since: 24 * time.Hour,
 			read: withClient(liq, func(ctx context.Context, c *liquidity.Client, a getArgs) (any, error) {
 				return c.AllTrades(ctx, liquidity.Window{Start: a.from(), End: a.now()})
 			})},
@@ -276,4 +276,3 @@ func readReport(ctx context.Context, c *reporting.Client, a getArgs) (any, error
 	}
 	return d.Rows.PaymentOps, nil
 }
-

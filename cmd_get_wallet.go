@@ -36,7 +36,9 @@ func walletResources() []getResource {
 		{name: "wallet", arg: "ID", summary: "one wallet",
 			read: w(mon, func(ctx context.Context, c *walletclient.Client, a getArgs) (any, error) { return c.Wallet(ctx, a.id) })},
 		{name: "wallet-balances", arg: "WALLET", summary: "a wallet's balances per asset",
-			read: w(mon, func(ctx context.Context, c *walletclient.Client, a getArgs) (any, error) { return c.Balances(ctx, a.id) })},
+			read: w(mon, func(ctx context.Context, c *walletclient.Client, a getArgs) (any, error) {
+				return c.Balances(ctx, a.id)
+			})},
 		{name: "transactions", aliases: []string{"txs"}, summary: "wallet transactions, newest first", flags: []string{"wallet", "state"},
 			read: w(mon, func(ctx context.Context, c *walletclient.Client, a getArgs) (any, error) {
 				f := wallet.ListFilter{WalletID: a.wallet}
@@ -46,17 +48,25 @@ func walletResources() []getResource {
 				return c.Transactions(ctx, f)
 			})},
 		{name: "transaction", aliases: []string{"tx"}, arg: "ID", summary: "one wallet transaction",
-			read: w(mon, func(ctx context.Context, c *walletclient.Client, a getArgs) (any, error) { return c.Transaction(ctx, a.id) })},
+			read: w(mon, func(ctx context.Context, c *walletclient.Client, a getArgs) (any, error) {
+				return c.Transaction(ctx, a.id)
+			})},
 		{name: "freeze-history", aliases: []string{"freezes"}, arg: "TX", summary: "a transaction's freezes and unfreezes",
-			read: w(mon, func(ctx context.Context, c *walletclient.Client, a getArgs) (any, error) { return c.FreezeHistory(ctx, a.id) })},
+			read: w(mon, func(ctx context.Context, c *walletclient.Client, a getArgs) (any, error) {
+				return c.FreezeHistory(ctx, a.id)
+			})},
 		{name: "limits", arg: "WALLET", summary: "a wallet's limits (CONTROLS credential)",
 			read: w(ctl, func(ctx context.Context, c *walletclient.Client, a getArgs) (any, error) { return c.Limits(ctx, a.id) })},
 		{name: "policies", aliases: []string{"policy-rules"}, summary: "org-wide policy rules (CONTROLS credential)",
 			read: w(ctl, func(ctx context.Context, c *walletclient.Client, a getArgs) (any, error) { return c.Policies(ctx) })},
 		{name: "counterparties", summary: "wallet counterparties",
-			read: w(mon, func(ctx context.Context, c *walletclient.Client, a getArgs) (any, error) { return c.Counterparties(ctx) })},
+			read: w(mon, func(ctx context.Context, c *walletclient.Client, a getArgs) (any, error) {
+				return c.Counterparties(ctx)
+			})},
 		{name: "addresses", arg: "CP", summary: "a counterparty's addresses",
-			read: w(mon, func(ctx context.Context, c *walletclient.Client, a getArgs) (any, error) { return c.Addresses(ctx, a.id) })},
+			read: w(mon, func(ctx context.Context, c *walletclient.Client, a getArgs) (any, error) {
+				return c.Addresses(ctx, a.id)
+			})},
 		{name: "webhooks", summary: "wallet webhooks",
 			read: w(mon, func(ctx context.Context, c *walletclient.Client, a getArgs) (any, error) { return c.Webhooks(ctx) })},
 		{name: "subscriptions", arg: "[WEBHOOK]", summary: "webhook subscriptions, of one webhook or all",

@@ -1,0 +1,416 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"reflect"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"treasury/data/custody"
+	"treasury/data/liquidity"
+	"treasury/data/payments"
+	"treasury/data/reporting"
+	"treasury/data/wallet"
+)
+
+// getRun runs `treasury get args...` with the built-in profile, which
+// starts its own embedded sandbox (seed 1: the same seeded records each
+// time).
+func getRun(t testing.TB, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out bytes.Buffer
+	e, errBuf := testEnv(t, &out)
+	code = run(context.Background(), append([]string{"get"}, args...), e)
+	return code, out.String(), errBuf.String()
+}
+
+// getJSON runs a get with -o json and decodes its output into a V.
+func getJSON[V any](t testing.TB, args ...string) V {
+	t.Helper()
+	code, out, stderr := getRun(t, append(args, "-o", "json")...)
+	var v V
+	if code != 0 {
+		t.Fatalf("get %v: exit %d: %s", args, code, stderr)
+	}
+	if err := json.Unmarshal([]byte(out), &v); err != nil {
+		t.Fatalf("get %v: %v", args, err)
+	}
+	return v
+}
+
+// getIDs looks up, once per test, the ids the resources that take one are
+// asked for: seeded records, the same in every embedded sandbox.
+type getIDs struct {
+	t  *testing.T
+	mu sync.Mutex
+	m  map[string]*sync.Once
+	v  map[string]string
+}
+
+func (g *getIDs) get(t *testing.T, key string) string {
+	g.mu.Lock()
+	once, ok := g.m[key]
+	if !ok {
+		once = new(sync.Once)
+		g.m[key] = once
+	}
+	g.mu.Unlock()
+	once.Do(func() {
+		id := g.lookup(t, key)
+		g.mu.Lock()
+		g.v[key] = id
+		g.mu.Unlock()
+	})
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.v[key] == "" {
+		t.Fatalf("no %s id", key)
+	}
+	return g.v[key]
+}
+
+func (g *getIDs) lookup(t *testing.T, key string) string {
+	switch key {
+	case "payment", "internal":
+		ps := getJSON[[]payments.Payment](t, "payments", "--state", "COMPLETED")
+		if len(ps) == 0 {
+			return ""
+		}
+		if key == "internal" {
+			return ps[len(ps)-1].InternalID()
+		}
+		return ps[len(ps)-1].PaymentID // the oldest: synthesized history
+	case "beneficiary":
+		for _, id := range getJSON[[]payments.Identity](t, "identities") {
+			if id.PaymentRole == payments.RoleBeneficiary {
+				return id.IdentityID
+			}
+		}
+	case "ops-csv", "recon-json":
+		for _, r := range getJSON[[]reporting.Report](t, "reports") {
+			if r.Status == "READY" && (key == "ops-csv" && r.Type == reporting.TypePaymentOps && r.Format == "CSV" ||
+				key == "recon-json" && r.Type == reporting.TypeRecon && r.Format == "JSON") {
+				return r.ID
+			}
+		}
+	case "vault":
+		if vs := getJSON[[]wallet.Vault](t, "vaults"); len(vs) > 0 {
+			return vs[0].ID
+		}
+	case "wallet":
+		if ws := getJSON[[]wallet.Wallet](t, "wallets"); len(ws) > 0 {
+			return ws[0].ID
+		}
+	case "frozen-tx":
+		txs := getJSON[[]wallet.Transaction](t, "transactions")
+		for i := len(txs) - 1; i >= 0; i-- { // oldest first: seeded, not live
+			if len(txs[i].FreezeInfo.History) > 0 {
+				return txs[i].ID
+			}
+		}
+	case "counterparty":
+		if cs := getJSON[[]wallet.Counterparty](t, "counterparties"); len(cs) > 0 {
+			return cs[0].ID
+		}
+	case "webhook":
+		if ws := getJSON[[]wallet.Webhook](t, "webhooks"); len(ws) > 0 {
+			return ws[0].ID
+		}
+	case "endpoint":
+		if es := getJSON[[]custody.Endpoint](t, "endpoints"); len(es) > 0 {
+			return es[0].ID
+		}
+	}
+	return ""
+}
+
+// getCase is a resource to print in every format.
+type getCase struct {
+	args  []string
+	id    string       // key of getIDs appended to args, if any
+	typ   reflect.Type // the record type
+	list  bool
+	empty bool // the sandbox may have none
+	// decode unmarshals JSON output into the record type (unknown fields
+	// refused) and reports how many records it held.
+	decode func(data []byte) (v any, n int, err error)
+}
+
+func listOf[T any](args ...string) getCase {
+	return getCase{args: args, typ: reflect.TypeFor[T](), list: true, decode: decodeStrict[[]T]}
+}
+
+func oneOf[T any](args ...string) getCase {
+	return getCase{args: args, typ: reflect.TypeFor[T](), decode: decodeStrict[T]}
+}
+
+func (c getCase) with(id string) getCase { c.id = id; return c }
+
+func (c getCase) mayBeEmpty() getCase { c.empty = true; return c }
+
+func decodeStrict[V any](data []byte) (any, int, error) {
+	var v V
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&v); err != nil {
+		return nil, 0, err
+	}
+	if rv := reflect.ValueOf(v); rv.Kind() == reflect.Slice {
+		return v, rv.Len(), nil
+	}
+	return v, 1, nil
+}
+
+func getCases() []getCase {
+	return []getCase{
+		listOf[liquidity.Quote]("quotes"),
+		listOf[liquidity.Quote]("quotes", "--since", "5m"),
+		listOf[liquidity.Trade]("trades", "--since", "1h"),
+		listOf[liquidity.Balance]("balances"),
+		listOf[liquidity.Balance]("liquidity"),
+		listOf[payments.Balance]("payment-balances"),
+		listOf[payments.Payment]("payments", "--state", "FAILED", "--state", "declined,RETURNED"),
+		oneOf[payments.Payment]("payment").with("payment"),
+		oneOf[payments.Payment]("payment").with("internal"),
+		listOf[payments.StateTransition]("history").with("payment"),
+		listOf[payments.Identity]("identities"),
+		listOf[payments.FinancialInstrument]("instruments").with("beneficiary"),
+		listOf[payments.LedgerTransaction]("ledger"),
+		oneOf[payments.TokenTest]("token"),
+		listOf[reporting.Report]("reports"),
+		listOf[reporting.PaymentOpsRow]("report").with("ops-csv"),
+		listOf[reporting.ReconRow]("report").with("recon-json"),
+		listOf[wallet.Vault]("vaults"),
+		listOf[wallet.Wallet]("wallets"),
+		listOf[wallet.Wallet]("wallets").with("vault"),
+		oneOf[wallet.Wallet]("wallet").with("wallet"),
+		listOf[wallet.Balance]("wallet-balances").with("wallet"),
+		listOf[wallet.Transaction]("transactions"),
+		listOf[wallet.Transaction]("transactions", "--state", "CONFIRMED").mayBeEmpty(),
+		oneOf[wallet.Transaction]("transaction").with("frozen-tx"),
+		listOf[wallet.FreezeEvent]("freeze-history").with("frozen-tx"),
+		listOf[wallet.Limit]("limits").with("wallet").mayBeEmpty(),
+		listOf[wallet.PolicyRule]("policies"),
+		listOf[wallet.Counterparty]("counterparties"),
+		listOf[wallet.Address]("addresses").with("counterparty"),
+		listOf[wallet.Webhook]("webhooks"),
+		listOf[wallet.Subscription]("subscriptions"),
+		listOf[wallet.Subscription]("subscriptions").with("webhook"),
+		listOf[wallet.SweepConfig]("sweeps"),
+		listOf[custody.Endpoint]("endpoints"),
+		oneOf[custody.Endpoint]("endpoint").with("endpoint"),
+	}
+}
+
+// TestGetEveryResource prints every resource in every format and checks
+// that JSON round-trips into the record type, CSV has a column per field,
+// and tables are aligned and free of control characters.
+func TestGetEveryResource(t *testing.T) {
+	ids := &getIDs{t: t, m: map[string]*sync.Once{}, v: map[string]string{}}
+	covered := map[string]bool{}
+	for _, c := range getCases() {
+		r, _ := findResource(c.args[0])
+		covered[r.name] = true
+		for _, format := range []string{"table", "json", "csv"} {
+			name := strings.Join(append(slices.Clone(c.args), c.id, format), "_")
+			t.Run(name, func(t *testing.T) {
+				t.Parallel()
+				args := slices.Clone(c.args)
+				if c.id != "" {
+					args = append(args, ids.get(t, c.id))
+				}
+				code, out, stderr := getRun(t, append(args, "-o", format)...)
+				if code != 0 {
+					t.Fatalf("get %v: exit %d: %s", args, code, stderr)
+				}
+				checkGetOutput(t, c, format, out)
+			})
+		}
+	}
+	for _, r := range getResources() {
+		if !covered[r.name] {
+			t.Errorf("resource %s is not tested", r.name)
+		}
+	}
+}
+
+func checkGetOutput(t *testing.T, c getCase, format, out string) {
+	fields := recordFields(c.typ)
+	switch format {
+	case "json":
+		v, n, err := c.decode([]byte(out))
+		if err != nil {
+			t.Fatalf("JSON does not decode into %v: %v\n%.500s", c.typ, err, out)
+		}
+		if n == 0 && !c.empty {
+			t.Fatalf("no records")
+		}
+		var again bytes.Buffer
+		if err := writeJSON(&again, v); err != nil || again.String() != out {
+			t.Errorf("JSON does not round-trip (%v):\n%.300s\nagain:\n%.300s", err, out, again.String())
+		}
+	case "csv":
+		recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := make([]string, len(fields))
+		for i, f := range fields {
+			want[i] = f.name
+		}
+		if len(recs) == 0 || !slices.Equal(recs[0], want) {
+			t.Fatalf("CSV header %v, want %v", recs, want)
+		}
+		if len(recs) < 2 && !c.empty {
+			t.Fatalf("no records")
+		}
+	case "table":
+		lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+		if len(lines) < 2 && !c.empty {
+			t.Fatalf("no records:\n%s", out)
+		}
+		if strings.ContainsAny(out, "\x1b\r\t") {
+			t.Errorf("control characters in the table:\n%q", out)
+		}
+		if !c.list {
+			if !strings.HasPrefix(lines[0], "FIELD") || len(lines) != len(fields)+1 {
+				t.Errorf("record table has %d lines for %d fields:\n%s", len(lines), len(fields), out)
+			}
+			return
+		}
+		// The second column starts at the same place on every line.
+		head := strings.Fields(lines[0])
+		if len(head) < 2 {
+			t.Fatalf("header %q", lines[0])
+		}
+		at := strings.Index(lines[0], head[1]) // the first column is ASCII: ids, names of fields, times
+		for _, l := range lines[1:] {
+			if r := []rune(l); len(r) > at && (r[at-2] != ' ' || r[at-1] != ' ') {
+				t.Errorf("line not aligned at %d:\n%s\n%s", at, lines[0], l)
+				break
+			}
+		}
+	}
+}
+
+func TestGetFailures(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		code int
+		want []string // on stderr
+	}{
+		{[]string{"payment", "00000000-0000-4000-8000-000000000000"}, 1, []string{"USR_002", "code: USR_002 (not found)", "what to do: The record does not exist"}},
+		{[]string{"wallet", "00000000-0000-4000-8000-000000000000", "-o", "json"}, 1, []string{"code: ERR", "what to do:"}},
+		{[]string{"endpoint", "00000000-0000-4000-8000-000000000000", "-o", "csv"}, 1, []string{"code: HTTP 404"}},
+		{[]string{"nope"}, 2, []string{`unknown resource "nope"`, "resources:", "freeze-history TX", "payments [--state S]"}},
+		{nil, 2, []string{"which resource?", "resources:"}},
+		{[]string{"payment"}, 2, []string{"missing ID"}},
+		{[]string{"vaults", "extra"}, 2, []string{`unexpected argument "extra"`}},
+		{[]string{"vaults", "--state", "X"}, 2, []string{"--state does not apply to vaults"}},
+		{[]string{"transactions", "--state", "A,B"}, 2, []string{"one --state only"}},
+		{[]string{"vaults", "-o", "yaml"}, 2, []string{`unknown output format "yaml"`}},
+		{[]string{"vaults", "--bogus"}, 2, []string{"flag provided but not defined"}},
+	} {
+		code, out, stderr := getRun(t, tc.args...)
+		if code != tc.code || out != "" {
+			t.Errorf("get %v: exit %d, stdout %q; want %d and nothing", tc.args, code, out, tc.code)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(stderr, w) {
+				t.Errorf("get %v: stderr lacks %q:\n%s", tc.args, w, stderr)
+			}
+		}
+	}
+}
+
+// TestGetFilters checks that flags may follow or precede the resource and
+// that --state and --wallet select, after reading every page.
+func TestGetFilters(t *testing.T) {
+	t.Parallel()
+	all := getJSON[[]payments.Payment](t, "payments")
+	if len(all) < 20*payments.FilterMaxSize { // the sandbox synthesizes about 3,000
+		t.Fatalf("%d payments: not every page read", len(all))
+	}
+	bad := getJSON[[]payments.Payment](t, "-o", "json", "payments", "--state", "failed,DECLINED", "--state", "RETURNED")
+	if len(bad) == 0 {
+		t.Fatal("no failed, declined or returned payments")
+	}
+	for _, p := range bad {
+		if !p.PaymentState.Terminal() {
+			t.Fatalf("payment %s in state %s", p.PaymentID, p.PaymentState)
+		}
+	}
+	ws := getJSON[[]wallet.Wallet](t, "wallets")
+	txs := getJSON[[]wallet.Transaction](t, "txs", "--wallet", ws[0].ID, "--state", "CONFIRMED")
+	if len(txs) == 0 {
+		t.Fatal("no confirmed transactions in the first wallet")
+	}
+	for _, tx := range txs {
+		if tx.WalletID != ws[0].ID || tx.Status != wallet.TxConfirmed {
+			t.Fatalf("transaction %s of wallet %s in %s", tx.ID, tx.WalletID, tx.Status)
+		}
+	}
+}
+
+// TestGetReportRaw writes a report's content as downloaded: it parses into
+// the rows that `get report` prints.
+func TestGetReportRaw(t *testing.T) {
+	t.Parallel()
+	var id string
+	for _, r := range getJSON[[]reporting.Report](t, "reports") {
+		if r.Status == "READY" && r.Type == reporting.TypePaymentOps && r.Format == "CSV" {
+			id = r.ID
+			break
+		}
+	}
+	code, raw, stderr := getRun(t, "report", "--raw", id)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	parsed, err := reporting.ParsePaymentOpsCSV([]byte(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := getJSON[[]reporting.PaymentOpsRow](t, "report", id)
+	if len(rows) == 0 || len(parsed) != len(rows) || parsed[0].NetworkPaymentID != rows[0].NetworkPaymentID {
+		t.Fatalf("raw content has %d rows, get report %d", len(parsed), len(rows))
+	}
+}
+
+// TestGetOutputSanitized feeds records holding terminal controls to every
+// format: tables and CSV show them escaped; JSON keeps the values exactly
+// (they decode back) but writes the dangerous characters as \u escapes.
+func TestGetOutputSanitized(t *testing.T) {
+	evil := "Acme\x1b]0;pwned\x07 \u202egnp.exe\r\nnext\u009b31m 😀"
+	recs := []wallet.Counterparty{{ID: "c1", Name: evil, Description: "ok"}}
+	for _, format := range []string{"table", "csv", "json"} {
+		var out bytes.Buffer
+		if err := writeRecords(&out, format, recs); err != nil {
+			t.Fatal(err)
+		}
+		s := out.String()
+		for _, bad := range []string{"\x1b", "\x07", "\r", "\u202e", "\u009b"} {
+			if strings.Contains(s, bad) {
+				t.Errorf("%s output holds %q:\n%q", format, bad, s)
+			}
+		}
+		if !strings.Contains(s, "😀") {
+			t.Errorf("%s output lost a printable character: %q", format, s)
+		}
+		if format == "json" {
+			var back []wallet.Counterparty
+			if err := json.Unmarshal(out.Bytes(), &back); err != nil || !reflect.DeepEqual(back, recs) {
+				t.Errorf("JSON %q decodes to %+v (%v)", s, back, err)
+			}
+		}
+	}
+	var out bytes.Buffer
+	if err := writeRecords(&out, "json", []wallet.Vault(nil)); err != nil || out.String() != "[]\n" {
+		t.Errorf("empty list as JSON: %q %v", out.String(), err)
+	}
+}
