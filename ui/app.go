@@ -166,7 +166,14 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyMsg:
 		return a, a.key(msg)
 	}
-	return a, a.Active().Update(msg)
+	// A view's own messages (answers of its calls, its timers) reach it
+	// even when another view is in front: the operator may switch tabs
+	// while an action's answer is on its way.
+	cmds := make([]tea.Cmd, len(a.views))
+	for i, v := range a.views {
+		cmds[i] = v.Update(msg)
+	}
+	return a, tea.Batch(cmds...)
 }
 
 // ErrReadOnly is what an action attempted in a read-only session says.
