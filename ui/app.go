@@ -165,6 +165,8 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, nil
 	case tea.KeyMsg:
 		return a, a.key(msg)
+	case tea.MouseMsg:
+		return a, a.Active().Update(msg)
 	}
 	// A view's own messages (answers of its calls, its timers) reach it
 	// even when another view is in front: the operator may switch tabs
