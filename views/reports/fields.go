@@ -1,14 +1,18 @@
 package reports
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/shopspring/decimal"
 
 	"treasury/data/money"
+	"treasury/ui"
 	"treasury/ui/sanitize"
+	"treasury/ui/table"
 	"treasury/views/viewkit"
 )
 
@@ -48,6 +52,35 @@ func value(v any) string {
 		return viewkit.Time(*x)
 	}
 	return "?"
+}
+
+// kv draws label/value pairs (values already sanitized) in a width: a
+// value that does not fit beside its label goes under it, wrapped.
+func kv(t ui.Theme, pairs [][2]string, w int) string {
+	lw := 0
+	for _, p := range pairs {
+		lw = max(lw, len(p[0]))
+	}
+	var b strings.Builder
+	for _, p := range pairs {
+		if lw+2+ansi.StringWidth(p[1]) <= w || w < 8 {
+			b.WriteString(t.Muted.Render(fmt.Sprintf("%-*s", lw, p[0])) + "  " + p[1] + "\n")
+			continue
+		}
+		b.WriteString(t.Muted.Render(p[0]) + "\n")
+		for _, l := range strings.Split(ansi.Wrap(p[1], w-2, ", "), "\n") {
+			b.WriteString("  " + l + "\n")
+		}
+	}
+	return b.String()
+}
+
+// numKey sorts an optional amount; absent amounts sort as text ("—").
+func numKey(n *money.Number) table.Key {
+	if n == nil {
+		return table.Key{}
+	}
+	return table.Decimal(n.Decimal)
 }
 
 // num is an optional amount as received, "—" when absent.

@@ -58,7 +58,8 @@ func newOpsPage(p *reportPage) *viewkit.TablePage[opsRec] {
 				viewkit.Time(r.CreatedAt), sanitize.Line(r.PaymentState),
 				viewkit.Amount(r.SentAmount.Decimal, r.SentCurrency), viewkit.Amount(r.ReceivedAmount.Decimal, r.ReceivedCurrency),
 				num(r.FXSpotRate), sanitize.Line(r.PaymentMethod), sanitize.Line(r.NetworkPaymentID), sanitize.Line(r.EndToEndID),
-			}, Keys: []table.Key{table.Time(r.CreatedAt), {}, table.Decimal(r.SentAmount.Decimal), table.Decimal(r.ReceivedAmount.Decimal)}}
+			}, Keys: []table.Key{table.Time(r.CreatedAt), {}, table.Decimal(r.SentAmount.Decimal), table.Decimal(r.ReceivedAmount.Decimal),
+				numKey(r.FXSpotRate)}}
 		},
 		Enter: func(r opsRec) tea.Cmd {
 			return p.v.Stack.Push(rowDetail(p, r.id, r.PaymentOpsRow))
@@ -78,7 +79,7 @@ func rowDetail[T any](p *reportPage, id string, rec T) *viewkit.DetailPage[T] {
 		Crumb:  viewkit.Short(sanitize.Line(id), 12),
 		Get:    func() (T, bool, live.Snapshot) { return rec, true, p.snapshot() },
 		ID:     func(T) string { return id },
-		Body:   func(r T, _ int) string { return viewkit.KV(p.v.ctx.Theme, fields(r)...) },
+		Body:   func(r T, w int) string { return kv(p.v.ctx.Theme, fields(r), w) },
 		Fields: func(r T) [][2]string { return fields(r) },
 	})
 }

@@ -43,8 +43,8 @@ func newReconPage(p *reportPage) *viewkit.TablePage[reporting.ReconPayment] {
 		Columns: []table.Column{
 			{Title: "Network payment id", Width: 12, Flex: 2}, {Title: "State", Width: 10},
 			{Title: "Sent", Width: 16, Align: table.Right, Flex: 1}, {Title: "Received", Width: 16, Align: table.Right, Flex: 1},
-			{Title: "Lines", Width: 5, Align: table.Right}, {Title: "Fees", Width: 10, Align: table.Right},
-			{Title: "Balance change", Width: 18, Flex: 1}, {Title: "Check", Width: 10},
+			{Title: "Balance change", Width: 18, Flex: 1}, {Title: "Lines", Width: 5, Align: table.Right},
+			{Title: "Check", Width: 8}, {Title: "Fees", Width: 10, Align: table.Right},
 		},
 		Read: func() ([]reporting.ReconPayment, live.Snapshot) { return groups, p.snapshot() },
 		Row: func(g reporting.ReconPayment) table.Row {
@@ -58,10 +58,10 @@ func newReconPage(p *reportPage) *viewkit.TablePage[reporting.ReconPayment] {
 			return table.Row{ID: g.NetworkPaymentID, Cells: []string{
 				sanitize.Line(g.NetworkPaymentID), sanitize.Line(g.PaymentState),
 				viewkit.Amount(g.SentAmount.Decimal, g.SentCurrency), viewkit.Amount(g.ReceivedAmount.Decimal, g.ReceivedCurrency),
-				fmt.Sprintf("%d/%d", g.Totals.Complete, g.Totals.Transactions), g.Totals.Fees().String(),
-				balanceChange(g.Totals), check,
+				balanceChange(g.Totals), fmt.Sprintf("%d/%d", g.Totals.Complete, g.Totals.Transactions), check,
+				g.Totals.Fees().String(),
 			}, Keys: []table.Key{{}, {}, table.Decimal(g.SentAmount.Decimal), table.Decimal(g.ReceivedAmount.Decimal),
-				table.Int(int64(g.Totals.Transactions)), table.Decimal(g.Totals.Fees())}}
+				{}, table.Int(int64(g.Totals.Transactions)), {}, table.Decimal(g.Totals.Fees())}}
 		},
 		Enter: func(g reporting.ReconPayment) tea.Cmd { return p.v.Stack.Push(newLinesPage(p, g)) },
 		Above: func(w, _ int, _ *reporting.ReconPayment) string {
@@ -95,9 +95,10 @@ func newLinesPage(p *reportPage, g reporting.ReconPayment) *viewkit.TablePage[re
 		Crumb: viewkit.Short(sanitize.Line(g.NetworkPaymentID), 12),
 		Columns: []table.Column{
 			{Title: "Transaction id", Width: 14, Flex: 2}, {Title: "Type", Width: 10}, {Title: "State", Width: 8},
+			{Title: "Balance change", Width: 16, Align: table.Right, Flex: 1},
 			{Title: "Withdrawal", Width: 12, Align: table.Right, Flex: 1}, {Title: "W. fee", Width: 8, Align: table.Right},
 			{Title: "Deposit", Width: 12, Align: table.Right, Flex: 1}, {Title: "D. fee", Width: 8, Align: table.Right},
-			{Title: "Balance change", Width: 16, Align: table.Right, Flex: 1}, {Title: "Balance", Width: 12, Align: table.Right},
+			{Title: "Balance", Width: 12, Align: table.Right},
 			{Title: "Venue", Width: 8, Flex: 1},
 		},
 		Read: func() ([]reconLine, live.Snapshot) { return lines, p.snapshot() },
@@ -107,10 +108,11 @@ func newLinesPage(p *reportPage, g reporting.ReconPayment) *viewkit.TablePage[re
 				bc = viewkit.Amount(l.BalanceChange.Decimal, l.BalanceChangeCurrency)
 			}
 			return table.Row{ID: l.id, Cells: []string{
-				sanitize.Line(l.TransactionID), sanitize.Line(l.TransactionType), sanitize.Line(l.TransactionState),
+				sanitize.Line(l.TransactionID), sanitize.Line(l.TransactionType), sanitize.Line(l.TransactionState), bc,
 				num(l.WithdrawalResultAmount), num(l.WithdrawalResultFeeAmount), num(l.DepositResultAmount),
-				num(l.DepositResultFeeAmount), bc, num(l.BalanceResult), dash(sanitize.Line(l.VenueID)),
-			}}
+				num(l.DepositResultFeeAmount), num(l.BalanceResult), dash(sanitize.Line(l.VenueID)),
+			}, Keys: []table.Key{{}, {}, {}, numKey(l.BalanceChange), numKey(l.WithdrawalResultAmount), numKey(l.WithdrawalResultFeeAmount),
+				numKey(l.DepositResultAmount), numKey(l.DepositResultFeeAmount), numKey(l.BalanceResult)}}
 		},
 		Enter: func(l reconLine) tea.Cmd { return p.v.Stack.Push(rowDetail(p, l.id, l.ReconRow)) },
 		Above: func(w, _ int, _ *reconLine) string {
