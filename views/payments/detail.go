@@ -143,10 +143,14 @@ func (d *detail) kick() tea.Cmd {
 	c := d.v.p.Payments
 	rec, ok, _ := d.current()
 	if !ok {
-		if d.id != "" || d.lookup.started || c == nil {
+		if d.id != "" || d.lookup.started {
 			return nil
 		}
 		d.lookup.started = true
+		if c == nil {
+			d.lookup.done, d.lookup.err = true, errors.New("not held, and the profile has no payments interface to look it up")
+			return nil
+		}
 		ref := d.ref
 		return viewkit.Call(keyLookup+ref, func(ctx context.Context) (any, error) { return lookup(ctx, c, ref) })
 	}

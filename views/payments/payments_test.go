@@ -254,3 +254,17 @@ func TestPaymentsTimelineMergesWebhooks(t *testing.T) {
 		t.Errorf("late marking wrong:\n%s", strings.Join(tl, "\n"))
 	}
 }
+
+// TestPaymentsLookupWithoutClient: a reference the store does not hold,
+// in a profile without the payments interface, says so instead of waiting.
+func TestPaymentsLookupWithoutClient(t *testing.T) {
+	v, _ := benchView(t, 10)
+	send(v, ui.Open{View: Name, Args: []string{"INV-unknown"}})
+	if body := v.Render(100, 10); !strings.Contains(body, "no payments interface") {
+		t.Fatalf("no explanation:\n%s", body)
+	}
+	send(v, ui.Open{View: Name, Args: []string{"INV-0000003"}})
+	if body := v.Render(100, 40); !strings.Contains(body, "Payment 00000003-") || !strings.Contains(body, "no reporting interface") {
+		t.Fatalf("held payment not shown by internalId:\n%s", body)
+	}
+}

@@ -51,6 +51,8 @@ func (d *detail) timeline(p *payments.Payment, w int) string {
 	b.WriteString(viewkit.Section(t, "State timeline") + t.Muted.Render("  (history: GET /v3/payments/{id}/states · webhook: notifications received)") + "\n")
 	arr := d.v.ctx.Store.Arrivals(p.PaymentID)
 	switch {
+	case d.v.p.Payments == nil:
+		b.WriteString(t.Muted.Render("no state history: the profile has no payments interface") + "\n")
 	case d.states.err != nil:
 		b.WriteString(ansi.Truncate(t.Bad.Render("history: ")+ui.ErrorText(d.states.err), w, "…") + "\n")
 	case !d.states.done:
