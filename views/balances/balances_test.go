@@ -60,7 +60,7 @@ func TestTradesByPalette(t *testing.T) {
 	viewtest.Keys(tm, "enter")
 	viewtest.WaitFor(t, tm, "Trade id  ")
 	viewtest.Keys(tm, "t")
-	viewtest.WaitFor(t, tm, "History (avail.)")
+	viewtest.WaitFor(t, tm, "Low History")
 	tm.Quit()
 	if c := v.Crumbs(); len(c) != 0 {
 		t.Errorf("crumbs %v after t", c)
@@ -89,7 +89,7 @@ func TestBalancesDrillDownAndBack(t *testing.T) {
 	viewtest.Keys(tm, "enter")
 	viewtest.WaitFor(t, tm, "Trade id  ")
 	viewtest.Keys(tm, "esc", "esc")
-	viewtest.WaitFor(t, tm, "History (avail.)")
+	viewtest.WaitFor(t, tm, "Low History")
 	tm.Quit()
 }
 

@@ -133,8 +133,9 @@ func combine(a, b live.Snapshot) live.Snapshot {
 	return out
 }
 
-// sparkWidth is the width of the history column.
-const sparkWidth = 16
+// sparkWidth is the width of the history column: narrow, so that the
+// amounts before which it stands still fit whole in 80 columns.
+const sparkWidth = 10
 
 // resample reduces pts (oldest first) to at most n points evenly spaced in
 // time between the first and the last, each the last value at or before its
@@ -182,19 +183,19 @@ func (v *View) tableRow(r Row) table.Row {
 	spark := chart.Sparkline(resample(v.ctx.Store.History(r.Series()), sparkWidth), sparkWidth, v.ctx.Theme.Cell)
 	t, _ := r.Total()
 	return table.Row{ID: r.ID(), Cells: []string{
-		r.Source, sanitize.Line(r.Currency()), alert, r.Available().String(), r.Reserved().String(), total,
-		spark, funding, viewkit.Time(r.UpdatedAt),
-	}, Keys: []table.Key{{}, {}, {}, table.Decimal(r.Available()), table.Decimal(r.Reserved()), table.Decimal(t),
-		{}, {}, table.Time(r.UpdatedAt)}}
+		r.Source, sanitize.Line(r.Currency()), alert, spark, r.Available().String(), r.Reserved().String(), total,
+		funding, viewkit.Time(r.UpdatedAt),
+	}, Keys: []table.Key{{}, {}, {}, {}, table.Decimal(r.Available()), table.Decimal(r.Reserved()), table.Decimal(t),
+		{}, table.Time(r.UpdatedAt)}}
 }
 
 // balanceColumns are the balances table's columns.
 func balanceColumns() []table.Column {
 	return []table.Column{
-		{Title: "Source", Width: 9}, {Title: "Asset", Width: 5, Flex: 1}, {Title: "Alert", Width: 5},
+		{Title: "Source", Width: 9}, {Title: "Asset", Width: 5, Flex: 1}, {Title: "Low", Width: 3},
+		{Title: "History", Width: sparkWidth, NoSort: true},
 		{Title: "Available", Width: 16, Align: table.Right, Flex: 2}, {Title: "Reserved", Width: 14, Align: table.Right, Flex: 1},
-		{Title: "Total", Width: 16, Align: table.Right, Flex: 1},
-		{Title: "History (avail.)", Width: sparkWidth, NoSort: true}, {Title: "Funding", Width: 8, Flex: 1},
+		{Title: "Total", Width: 16, Align: table.Right, Flex: 1}, {Title: "Funding", Width: 8, Flex: 1},
 		{Title: "Updated (UTC)", Width: 19},
 	}
 }
