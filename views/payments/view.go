@@ -106,7 +106,11 @@ func (v *View) read() ([]*payments.Payment, live.Snapshot) {
 // the selected payment with the live age of its state.
 func (v *View) above(w, h int, sel **payments.Payment) string {
 	t := v.ctx.Theme
-	lines := []string{t.Muted.Render("scope ") + v.rows.counts.bar(v.scope) + t.Muted.Render("   [ ] switch")}
+	bar := v.rows.counts.bar(v.scope)
+	if w >= 100 {
+		bar = t.Muted.Render("scope ") + bar + t.Muted.Render("   [ ] switch")
+	}
+	lines := []string{bar}
 	if h >= 8 {
 		if c := v.chart.view(v.ctx, w, h-2); c != "" {
 			lines = append(lines, c)
