@@ -37,7 +37,7 @@ type keys struct{ Save key.Binding }
 // New builds the reports view; p.Reporting downloads the reports.
 func New(ctx *ui.Context, p *platform.Platform) *View {
 	v := &View{ctx: ctx, p: p, keys: keys{
-		Save: key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "write the report to a file as downloaded")),
+		Save: key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "save report file as downloaded")),
 	}}
 	v.list = viewkit.NewTablePage(ctx, viewkit.TableSpec[reporting.Report]{
 		Columns: []table.Column{
@@ -110,8 +110,17 @@ func (v *View) openReport(rep reporting.Report, known bool) tea.Cmd {
 func (v *View) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.KeyMsg:
-		if key.Matches(msg, v.keys.Save) && v.Stack.Depth() > 1 && v.open != nil {
-			return v.open.save()
+		if key.Matches(msg, v.keys.Save) {
+			if v.Stack.Depth() > 1 && v.open != nil {
+				return v.open.save()
+			}
+			if r, ok := v.list.SelectedRecord(); ok {
+				return v.downloadAndSave(r)
+			}
+		}
+	case viewkit.Loaded:
+		if strings.HasPrefix(msg.Key, saveKey) {
+			return v.saveLoaded(msg)
 		}
 	case ui.Open:
 		if len(msg.Args) > 1 && msg.Args[0] == "report" {
@@ -156,14 +165,8 @@ func (v *View) Back() bool {
 	return ok
 }
 
-// Keys are the view's bindings: w while a report is shown.
-func (v *View) Keys() []key.Binding {
-	ks := v.Stack.Keys()
-	if v.Stack.Depth() > 1 {
-		ks = append(ks, v.keys.Save)
-	}
-	return ks
-}
+// Keys are the view's bindings.
+func (v *View) Keys() []key.Binding { return append(v.Stack.Keys(), v.keys.Save) }
 
 // Commands offer ":reports [filter]" and ":report <id>".
 func (v *View) Commands() []ui.Command {

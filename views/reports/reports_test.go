@@ -269,3 +269,29 @@ func TestHostileReportRows(t *testing.T) {
 		}
 	}
 }
+
+func TestSaveFromList(t *testing.T) {
+	e := viewtest.New(t, viewtest.Options{})
+	rs := list(t, e)
+	i := find(t, rs, reporting.TypePaymentOps, reporting.FormatJSON)
+	v := reports.New(e.Ctx, e.P)
+	run(v, v.Update(ui.StoreChanged{}))
+	for range i {
+		run(v, v.Update(tea.KeyMsg{Type: tea.KeyDown}))
+	}
+	fl := run(v, v.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("w")}))
+	if len(fl) != 2 || fl[1].Err != nil || !strings.Contains(fl[1].Text, "saved ") {
+		t.Fatalf("flashes %+v", fl)
+	}
+	want, err := e.P.Reporting.Download(context.Background(), rs[i])
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(filepath.Join(e.Ctx.SaveDir, want.FileName()))
+	if err != nil || !bytes.Equal(got, want.Raw) {
+		t.Fatalf("saved %d bytes (%v), downloaded %d", len(got), err, len(want.Raw))
+	}
+	if v.Depth() != 1 {
+		t.Errorf("saving from the list opened a page")
+	}
+}

@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -9,7 +10,10 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"treasury/data/reporting"
 	"treasury/ui"
+	"treasury/ui/sanitize"
+	"treasury/views/viewkit"
 )
 
 // save writes the report shown to the session's save directory, byte for
@@ -22,15 +26,50 @@ func (p *reportPage) save() tea.Cmd {
 		}
 		return ui.ErrorCmd(errors.New("save report: nothing downloaded (r downloads it again)"))
 	}
-	dir := p.v.ctx.SaveDir
-	if dir == "" {
-		dir = "."
-	}
-	return saveFile(filepath.Join(dir, p.dl.FileName()), p.dl.Raw)
+	return saveFile(saveDir(p.v.ctx), p.dl)
 }
 
-// saveFile creates path (mode 0600, refusing to replace a file) with data.
-func saveFile(path string, data []byte) tea.Cmd {
+// saveKey prefixes the keys of downloads made to be saved from the list.
+const saveKey = "save:"
+
+// downloadAndSave downloads the report selected in the list and saves it
+// as save does.
+func (v *View) downloadAndSave(r reporting.Report) tea.Cmd {
+	if v.p == nil || v.p.Reporting == nil {
+		return ui.ErrorCmd(errors.New("save report: this profile has no reporting interface"))
+	}
+	c := v.p.Reporting
+	return tea.Batch(ui.FlashCmd("downloading "+sanitize.Line(r.ID)+" to save it…"),
+		viewkit.Call(saveKey+r.ID, func(ctx context.Context) (any, error) {
+			if r.Status == reporting.StatusReady {
+				return c.Download(ctx, r)
+			}
+			return c.DownloadByID(ctx, r.ID)
+		}))
+}
+
+// saveLoaded saves a download made by downloadAndSave; content that could
+// not be parsed is saved all the same, as downloaded.
+func (v *View) saveLoaded(msg viewkit.Loaded) tea.Cmd {
+	d, _ := msg.Value.(*reporting.Download)
+	if d == nil {
+		return ui.ErrorCmd(fmt.Errorf("save report: %w", msg.Err))
+	}
+	return saveFile(saveDir(v.ctx), d)
+}
+
+// saveDir is where reports are saved: the session's save directory.
+func saveDir(ctx *ui.Context) string {
+	if ctx.SaveDir == "" {
+		return "."
+	}
+	return ctx.SaveDir
+}
+
+// saveFile creates the download's file in dir (mode 0600, refusing to
+// replace a file) with its bytes as downloaded.
+func saveFile(dir string, d *reporting.Download) tea.Cmd {
+	path, data := filepath.Join(dir, d.FileName()), d.Raw
 	return func() tea.Msg {
 		f, err := os.OpenFile(path, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
 		if errors.Is(err, fs.ErrExist) {
