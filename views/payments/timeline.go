@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"treasury/data/live"
+	"treasury/data/money"
 	"treasury/data/payments"
 	"treasury/data/reporting"
 	"treasury/ui"
@@ -111,10 +112,14 @@ func (d *detail) reportRows(p *payments.Payment, w int) string {
 
 func reconLines(t ui.Theme, g *reporting.ReconPayment, w int, title string) string {
 	var b strings.Builder
-	b.WriteString(t.Muted.Render(sanitize.Line(title)+"  state "+sanitize.Line(g.PaymentState)+
-		"  end_to_end_id "+sanitize.Line(g.EndToEndID)) + "\n")
+	internal := ""
+	if len(g.Lines) > 0 && g.Lines[0].InternalPaymentState != "" {
+		internal = " (" + sanitize.Line(g.Lines[0].InternalPaymentState) + ")"
+	}
+	b.WriteString(ansi.Truncate(t.Muted.Render(sanitize.Line(title)+"  state "+sanitize.Line(g.PaymentState)+internal+
+		"  end_to_end_id "+sanitize.Line(g.EndToEndID)), w, "…") + "\n")
 	b.WriteString(t.Header.Render(ansi.Truncate(pad("transaction", 14)+" "+pad("type", 10)+" "+pad("state", 9)+" "+
-		pad("executed (UTC)", 19)+" "+"balance change", w, "…")) + "\n")
+		pad("executed (UTC)", 19)+" "+pad("balance change", 18)+" trade", w, "…")) + "\n")
 	for _, r := range g.Lines {
 		exec := "—"
 		if r.ExecutedAt != nil {
@@ -125,7 +130,7 @@ func reconLines(t ui.Theme, g *reporting.ReconPayment, w int, title string) stri
 			change = viewkit.Amount(r.BalanceChange.Decimal, r.BalanceChangeCurrency)
 		}
 		line := pad(viewkit.Short(sanitize.Line(r.TransactionID), 14), 14) + " " + pad(sanitize.Line(r.TransactionType), 10) + " " +
-			pad(sanitize.Line(r.TransactionState), 9) + " " + pad(exec, 19) + " " + change
+			pad(sanitize.Line(r.TransactionState), 9) + " " + pad(exec, 19) + " " + pad(change, 18) + " " + tradeText(r)
 		b.WriteString(ansi.Truncate(line, w, "…") + "\n")
 	}
 	tot := g.Totals
@@ -138,4 +143,23 @@ func reconLines(t ui.Theme, g *reporting.ReconPayment, w int, title string) stri
 		b.WriteString(t.Warn.Render("lines disagree on: "+sanitize.Line(strings.Join(g.Mismatch, ", "))) + "\n")
 	}
 	return b.String()
+}
+
+// tradeText sums up a TRADE line: what the source exchange received, what
+// was withdrawn (and its fee), and what the destination paid out.
+func tradeText(r reporting.ReconRow) string {
+	var parts []string
+	add := func(label string, n *money.Number, cur string) {
+		if n != nil {
+			parts = append(parts, label+" "+viewkit.Amount(n.Decimal, cur))
+		}
+	}
+	add("in", r.SourceResultAdjustedAmount, r.SentCurrency)
+	add("withdrawn", r.WithdrawalResultAmount, "")
+	add("fee", r.WithdrawalResultFeeAmount, "")
+	add("out", r.DestinationResultAdjustedProceeds, r.ReceivedCurrency)
+	if r.VenueID != "" && len(parts) > 0 {
+		parts = append(parts, "venue "+sanitize.Line(r.VenueID))
+	}
+	return strings.Join(parts, " · ")
 }
