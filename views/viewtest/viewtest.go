@@ -106,7 +106,7 @@ func (e *Env) Program(t testing.TB, views ...ui.View) *teatest.TestModel {
 func WaitFor(t testing.TB, tm *teatest.TestModel, want string) {
 	t.Helper()
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte(want)) },
-		teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
+		teatest.WithDuration(45*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
 }
 
 // Keys sends key presses: each string is one key ("enter", "esc", "tab",
@@ -138,7 +138,7 @@ func Golden(t *testing.T, tm *teatest.TestModel) string {
 	if err := tm.Quit(); err != nil {
 		t.Fatal(err)
 	}
-	m := tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second))
+	m := tm.FinalModel(t, teatest.WithFinalTimeout(30*time.Second))
 	frame := m.View()
 	golden.RequireEqual(t, []byte(frame))
 	return frame
