@@ -34,7 +34,7 @@ func New(ctx *ui.Context, log *audit.Log) *View {
 	v := &View{ctx: ctx, log: log}
 	v.Stack.Reset(viewkit.NewTablePage(ctx, viewkit.TableSpec[audit.Entry]{
 		Columns: []table.Column{
-			{Title: "Time (UTC)", Width: 19}, {Title: "Operator", Width: 10, Flex: 1}, {Title: "Env", Width: 4},
+			{Title: "Time (UTC)", Width: 19}, {Title: "Operator", Width: 10, Flex: 1}, {Title: "Env", Width: 7},
 			{Title: "Action", Width: 8}, {Title: "Target", Width: 20, Flex: 3}, {Title: "Outcome", Width: 8},
 			{Title: "Code", Width: 10}, {Title: "Reason / error", Width: 16, Flex: 2},
 		},
