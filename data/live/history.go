@@ -44,6 +44,7 @@ func (h *history) add(s Sample) {
 	if n := len(pts); n > 0 {
 		last := pts[n-1]
 		if s.At.Before(last.At) {
+			h.insert(s)
 			return
 		}
 		if s.At.Truncate(h.bucket).Equal(last.At.Truncate(h.bucket)) {
@@ -68,6 +69,37 @@ func (h *history) add(s Sample) {
 			pts = pts[drop:]
 		}
 	}
+	h.series[s.Series] = pts
+}
+
+// insert places a sample older than the series' newest point (a backfill
+// of history read after newer data): in its bucket if that bucket holds a
+// point (keeping the bucket's newest, as appends do), else as a new
+// point, within the window and the bound.
+func (h *history) insert(s Sample) {
+	pts := h.series[s.Series]
+	if s.At.Before(pts[len(pts)-1].At.Add(-h.window)) {
+		return
+	}
+	i := sort.Search(len(pts), func(i int) bool { return !pts[i].At.Before(s.At) })
+	b := s.At.Truncate(h.bucket)
+	if i < len(pts) && pts[i].At.Truncate(h.bucket).Equal(b) {
+		return // the bucket holds a newer point: a bucket keeps its newest
+	}
+	if i > 0 && pts[i-1].At.Truncate(h.bucket).Equal(b) {
+		pts[i-1] = Point{At: s.At, Value: s.Value}
+		return
+	}
+	if len(pts) >= h.max {
+		if i == 0 {
+			return
+		}
+		pts = pts[1:]
+		i--
+	}
+	pts = append(pts, Point{})
+	copy(pts[i+1:], pts[i:])
+	pts[i] = Point{At: s.At, Value: s.Value}
 	h.series[s.Series] = pts
 }
 

@@ -243,3 +243,23 @@ func TestWebhookSkeletonCompletedByPoll(t *testing.T) {
 		t.Fatalf("an older read replaced a complete record: %+v", got)
 	}
 }
+
+func TestHistoryBackfillInsertsOlderPoints(t *testing.T) {
+	h := newHistory(time.Hour, 60) // one-minute buckets
+	at := time.Date(2026, 11, 16, 9, 30, 0, 0, time.UTC)
+	h.add(Sample{Series: "s", At: at, Value: 3})
+	h.add(Sample{Series: "s", At: at.Add(-10 * time.Minute), Value: 1}) // backfill
+	h.add(Sample{Series: "s", At: at.Add(-5 * time.Minute), Value: 2})
+	h.add(Sample{Series: "s", At: at.Add(-5*time.Minute + time.Second), Value: 9}) // same bucket, newer: replaces
+	h.add(Sample{Series: "s", At: at.Add(-2 * time.Hour), Value: 0})               // outside the window
+	got := h.series["s"]
+	want := []float64{1, 9, 3}
+	if len(got) != len(want) {
+		t.Fatalf("points %v", got)
+	}
+	for i, p := range got {
+		if p.Value != want[i] || (i > 0 && !got[i-1].At.Before(p.At)) {
+			t.Fatalf("points %v, want values %v in time order", got, want)
+		}
+	}
+}

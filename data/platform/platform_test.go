@@ -119,3 +119,41 @@ func TestPaymentsFollowStateChanges(t *testing.T) {
 		t.Fatal("no payment left flight in 6 hours: the test proves nothing")
 	}
 }
+
+// TestQuotesBackfill: the first poll reads the last minutes only; the
+// second holds the whole window, without duplicates, newest first, and the
+// rate chart reaches back over the whole window.
+func TestQuotesBackfill(t *testing.T) {
+	srv := sandboxtest.Listen(t, sandboxtest.Options())
+	p, err := platform.Open(srv.Profile(config.Builtin()), platform.Options{Now: srv.Clock().Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	ctx := context.Background()
+	now := srv.Clock().Now()
+	first := p.Store.FetchNow(ctx, live.Quotes).Data.([]liquidity.Quote)
+	if oldest := first[len(first)-1].CreatedAt; oldest.Before(now.Add(-platform.QuoteFirstWindow)) {
+		t.Fatalf("first poll reaches back to %v", oldest)
+	}
+	srv.AdvanceClock(3 * time.Second)
+	all := p.Store.FetchNow(ctx, live.Quotes).Data.([]liquidity.Quote)
+	if oldest := all[len(all)-1].CreatedAt; oldest.After(now.Add(-platform.QuoteWindow + time.Minute)) {
+		t.Fatalf("after the backfill the quotes reach back to %v only", oldest)
+	}
+	seen := map[string]bool{}
+	for i, q := range all {
+		if seen[q.QuoteID] {
+			t.Fatalf("quote %s held twice", q.QuoteID)
+		}
+		seen[q.QuoteID] = true
+		if i > 0 && q.CreatedAt.After(all[i-1].CreatedAt) {
+			t.Fatal("quotes not newest first")
+		}
+	}
+	pair := all[0].Pair()
+	h := p.Store.History(live.SeriesRate + pair)
+	if len(h) == 0 || h[0].At.After(now.Add(-platform.QuoteWindow+time.Minute)) {
+		t.Fatalf("rate history of %s starts at %v", pair, h[0].At)
+	}
+}

@@ -17,9 +17,15 @@ const quoteOverlap = 5 * time.Second
 // maxQuotes bounds the quotes held whatever the publishing rate.
 const maxQuotes = 20_000
 
+// QuoteFirstWindow is what the first poll reads, so the first frame comes
+// quickly; the second poll reads the rest of QuoteWindow.
+const QuoteFirstWindow = 5 * time.Minute
+
 // quoteFeed polls only the quotes published since the last poll and folds
 // them into the window held: a 2 s poll of a 30 minute window would
-// otherwise read the whole window every time.
+// otherwise read the whole window every time. The first poll reads the
+// last QuoteFirstWindow only; the next one also reads the older part of
+// the window (the backfill).
 type quoteFeed struct {
 	c      *liquidity.Client
 	now    func() time.Time
@@ -27,13 +33,23 @@ type quoteFeed struct {
 
 	mu     sync.Mutex
 	newest time.Time
+	// filled is the oldest time the quotes held reach back to; zero
+	// before the first poll.
+	filled time.Time
+	// fresh are the quotes of the last fetch, for the chart samples:
+	// the store calls reduce then samples for each fetch, in turn.
+	fresh []liquidity.Quote
 }
 
 func (q *quoteFeed) fetch(ctx context.Context) (any, error) {
 	now := q.now()
 	q.mu.Lock()
-	since := now.Add(-q.window)
-	if !q.newest.IsZero() && q.newest.Add(-quoteOverlap).After(since) {
+	start := now.Add(-q.window)
+	since, filled := start, q.filled
+	switch {
+	case filled.IsZero():
+		since = now.Add(-min(QuoteFirstWindow, q.window))
+	case q.newest.Add(-quoteOverlap).After(since):
 		since = q.newest.Add(-quoteOverlap)
 	}
 	q.mu.Unlock()
@@ -41,7 +57,18 @@ func (q *quoteFeed) fetch(ctx context.Context) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	if !filled.IsZero() && filled.After(start) {
+		older, err := q.c.AllQuotes(ctx, liquidity.Window{Start: start, End: filled})
+		if err != nil {
+			return nil, err
+		}
+		got = append(got, older...)
+		since = start
+	}
 	q.mu.Lock()
+	if q.filled.IsZero() || since.Before(q.filled) {
+		q.filled = since
+	}
 	for _, x := range got {
 		if x.CreatedAt.After(q.newest) {
 			q.newest = x.CreatedAt
@@ -56,6 +83,7 @@ func (q *quoteFeed) fetch(ctx context.Context) (any, error) {
 func (q *quoteFeed) reduce(prev, fetched any, at time.Time) any {
 	old, _ := prev.([]liquidity.Quote)
 	fresh := fetched.([]liquidity.Quote)
+	q.fresh = fresh
 	seen := make(map[string]struct{}, len(fresh))
 	out := make([]liquidity.Quote, 0, len(old)+len(fresh))
 	for _, x := range fresh {
@@ -78,9 +106,11 @@ func (q *quoteFeed) reduce(prev, fetched any, at time.Time) any {
 	return out
 }
 
-// quoteSamples charts each pair's mid rate at every quote fetched.
-func quoteSamples(data any) []live.Sample {
-	qs := data.([]liquidity.Quote)
+// samples charts each pair's mid rate at every quote of the last fetch
+// (not the whole window held again at each poll).
+func (q *quoteFeed) samples(any) []live.Sample {
+	qs := q.fresh
+	q.fresh = nil
 	out := make([]live.Sample, 0, len(qs))
 	for i := len(qs) - 1; i >= 0; i-- { // oldest first
 		x := qs[i]

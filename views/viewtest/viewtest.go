@@ -73,6 +73,7 @@ func New(t testing.TB, o Options) *Env {
 	t.Cleanup(func() { al.Close() })
 	e := &Env{Sandbox: srv, P: p, Audit: al}
 	e.Fetch()
+	e.Fetch() // the second poll backfills the quote window, as in steady state
 	r := lipgloss.NewRenderer(io.Discard, termenv.WithProfile(termenv.Ascii))
 	e.Ctx = &ui.Context{Renderer: r, Theme: ui.NewTheme(r), Store: p.Store, Profile: cfg.Profile,
 		Environment: cfg.Environment, ReadOnly: cfg.ReadOnly, Operator: "tester", Now: srv.Clock().Now,
