@@ -105,7 +105,7 @@ func paymentAlerts(data any, now time.Time) []live.Alert {
 		Title:    fmt.Sprintf("%d payments failed in the last hour; newest %s", n, newest.PaymentID),
 		Guidance: "Open the payment for its error code and what to do.",
 		Since:    newest.LastStateUpdatedAt, Last: newest.LastStateUpdatedAt, Count: n,
-		Topic:    live.Payments, Ref: newest.PaymentID,
+		Topic: live.Payments, Ref: newest.PaymentID,
 	})
 }
 
