@@ -224,8 +224,14 @@ func (s *Server) Endpoints() Endpoints {
 
 // Close stops serving and stops the sandbox's background work.
 func (s *Server) Close() error {
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	// A short grace for requests in flight: a connection that was dialled
+	// but never carried a request counts as active for Shutdown, and a
+	// dashboard quitting must not wait on it.
+	ctx, cancel := context.WithTimeout(context.Background(), 250*time.Millisecond)
 	defer cancel()
 	err := s.srv.Shutdown(ctx)
+	if errors.Is(err, context.DeadlineExceeded) {
+		err = s.srv.Close()
+	}
 	return errors.Join(err, s.Sandbox.Close())
 }
