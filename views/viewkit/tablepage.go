@@ -57,6 +57,7 @@ type TablePage[T any] struct {
 	t     *table.Model
 	recs  []T
 	index map[string]int
+	ids   []string // ids in record order, to see whether index still holds
 	snap  live.Snapshot
 	seq   uint64
 	read  bool
@@ -110,12 +111,26 @@ func (p *TablePage[T]) refresh(force bool) {
 	}
 	p.read, p.seq, p.snap = true, snap.Seq, snap
 	rows := make([]table.Row, len(recs))
-	idx := make(map[string]int, len(recs))
+	same := len(recs) == len(p.ids)
 	for i, r := range recs {
 		rows[i] = p.spec.Row(r)
-		idx[rows[i].ID] = i
+		same = same && p.ids[i] == rows[i].ID
 	}
-	p.recs, p.index = recs, idx
+	// The index by id is rebuilt only when the ids moved (records added,
+	// removed or reordered); a poll that changed records in place, the
+	// usual case, keeps it.
+	if !same {
+		if p.index == nil {
+			p.index = make(map[string]int, len(recs))
+		}
+		clear(p.index)
+		p.ids = p.ids[:0]
+		for i := range rows {
+			p.index[rows[i].ID] = i
+			p.ids = append(p.ids, rows[i].ID)
+		}
+	}
+	p.recs = recs
 	p.t.SetRows(rows, p.ctx.Clock())
 	p.t.SetStale(snap.Stale(p.ctx.Clock()) || (snap.Err != nil && !snap.FetchedAt.IsZero()))
 }
