@@ -117,7 +117,7 @@ func (a *App) healthLine(now time.Time) string {
 		name := string(h.Interface)
 		switch {
 		case h.LastAttempt.IsZero():
-			parts = append(parts, t.Muted.Render(name+" ○ …"))
+			parts = append(parts, t.Muted.Render(name+" ○ idle"))
 		case h.ConsecutiveFailures > 0:
 			code := "error"
 			var ae *apierr.Error
