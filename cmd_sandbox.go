@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"treasury/config"
 	"treasury/data/sandbox"
@@ -25,6 +26,31 @@ type sandboxFlags struct {
 	dupRate       float64
 	reorderRate   float64
 	creds         sandbox.Credentials
+	faults        faultFlags
+}
+
+// faultFlags are the faults the sandbox starts with; PATCH /_sandbox/faults
+// changes them while it runs.
+type faultFlags struct {
+	latency, jitter, tokenLifetime            time.Duration
+	errorRate, unavailableRate, malformedRate float64
+	hostile                                   bool
+}
+
+func (f *faultFlags) register(fs *flag.FlagSet) {
+	fs.DurationVar(&f.latency, "latency", 0, "add this `delay` to every request")
+	fs.DurationVar(&f.jitter, "latency-jitter", 0, "add up to this much more, at random")
+	fs.Float64Var(&f.errorRate, "error-rate", 0, "share (0 to 1) of requests answered 500 (SYS_, gRPC 13, plain 500)")
+	fs.Float64Var(&f.unavailableRate, "unavailable-rate", 0, "share (0 to 1) of requests answered 503 (gRPC 14 for wallet)")
+	fs.Float64Var(&f.malformedRate, "malformed-rate", 0, "share (0 to 1) of requests answered 200 with a body that is not JSON")
+	fs.DurationVar(&f.tokenLifetime, "token-lifetime", 0, "tokens die this long after issue although expires_in says 3600 (early expiry)")
+	fs.BoolVar(&f.hostile, "hostile", false, "put escape sequences, control and bidi characters into names, aliases and descriptions")
+}
+
+func (f faultFlags) settings() sandbox.FaultSettings {
+	return sandbox.FaultSettings{Latency: sandbox.Duration(f.latency), LatencyJitter: sandbox.Duration(f.jitter),
+		ErrorRate: f.errorRate, UnavailableRate: f.unavailableRate, MalformedRate: f.malformedRate,
+		TokenLifetime: sandbox.Duration(f.tokenLifetime), Hostile: f.hostile}
 }
 
 func (f *sandboxFlags) register(fs *flag.FlagSet) {
@@ -38,6 +64,7 @@ func (f *sandboxFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.webhookListen, "webhook-listen", "127.0.0.1:8788", "`host:port` of the webhook receiver in the written profile")
 	fs.Float64Var(&f.dupRate, "webhook-duplicates", 0, "share (0 to 1) of webhooks delivered twice")
 	fs.Float64Var(&f.reorderRate, "webhook-reorder", 0, "share (0 to 1) of webhooks delivered out of order")
+	f.faults.register(fs)
 	fs.StringVar(&c.PaymentsClientID, "payments-client-id", c.PaymentsClientID, "payments client id")
 	fs.StringVar(&c.PaymentsClientSecret, "payments-client-secret", c.PaymentsClientSecret, "payments client secret")
 	fs.StringVar(&c.PaymentsAudience, "payments-audience", c.PaymentsAudience, "payments token audience")
@@ -59,7 +86,11 @@ func cmdSandbox(ctx context.Context, e *env, g globals, args []string) error {
 	if err := parseFlags(fs, e, &g, args); err != nil {
 		return err
 	}
-	srv, err := sandbox.Listen(f.addr, sandbox.Options{Seed: f.seed, Speed: f.speed, Credentials: f.creds,
+	if err := f.faults.settings().Validate(); err != nil {
+		fmt.Fprintln(e.stderr, "treasury sandbox:", err)
+		return errUsage
+	}
+	srv, err := sandbox.Listen(f.addr, sandbox.Options{Seed: f.seed, Speed: f.speed, Credentials: f.creds, Faults: f.faults.settings(),
 		Webhooks: sandbox.WebhookOptions{DuplicateRate: f.dupRate, ReorderRate: f.reorderRate}})
 	if err != nil {
 		return fmt.Errorf("sandbox: %w", err)

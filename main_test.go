@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"treasury/config"
 	"treasury/data/payments"
@@ -39,6 +40,7 @@ func TestDispatch(t *testing.T) {
 		{[]string{"--bogus"}, 2, ""},
 		{[]string{"version", "extra"}, 2, ""},
 		{[]string{"--profile", "uat"}, 1, ""}, // no file holds a profile uat
+		{[]string{"sandbox", "--error-rate", "2"}, 2, ""},
 	} {
 		var out bytes.Buffer
 		e, stderr := testEnv(t, &out)
@@ -66,7 +68,8 @@ func TestSandboxCommand(t *testing.T) {
 	defer cancel()
 	done := make(chan int, 1)
 	go func() {
-		done <- run(ctx, []string{"sandbox", "--addr", "127.0.0.1:0", "--seed", "7", "--write-profile", profile, "--webhook-listen", "127.0.0.1:18788"}, e)
+		done <- run(ctx, []string{"sandbox", "--addr", "127.0.0.1:0", "--seed", "7", "--write-profile", profile, "--webhook-listen", "127.0.0.1:18788",
+			"--latency", "3ms", "--malformed-rate", "0.25", "--hostile"}, e)
 		pw.Close()
 	}()
 	var printed strings.Builder
@@ -102,6 +105,18 @@ func TestSandboxCommand(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusOK || info.Seed != 7 {
 		t.Errorf("GET info: HTTP %d, seed %d", resp.StatusCode, info.Seed)
+	}
+
+	// The fault flags are in force, as the control API reports them.
+	resp, err = http.Get(urls["control"] + "/faults")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var faults sandbox.FaultSettings
+	json.NewDecoder(resp.Body).Decode(&faults)
+	resp.Body.Close()
+	if time.Duration(faults.Latency) != 3*time.Millisecond || faults.MalformedRate != 0.25 || !faults.Hostile {
+		t.Errorf("faults %+v, want the flags' latency, malformed rate and hostile strings", faults)
 	}
 
 	// The written profile loads and reaches the same sandbox.
