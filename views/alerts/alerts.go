@@ -17,13 +17,19 @@ import (
 	"treasury/views/viewkit"
 )
 
-// Targets map an alert's topic to the view that shows it.
-var targets = map[live.Topic]string{
-	live.Payments:          "payments",
-	live.LiquidityBalances: "balances",
-	live.PaymentBalances:   "balances",
-	live.Endpoints:         "addressbook",
-	live.Transactions:      "wallets",
+// target is the view that shows an alert's topic.
+func target(t live.Topic) (string, bool) {
+	switch t {
+	case live.Payments:
+		return "payments", true
+	case live.LiquidityBalances, live.PaymentBalances:
+		return "balances", true
+	case live.Endpoints:
+		return "addressbook", true
+	case live.Transactions:
+		return "wallets", true
+	}
+	return "", false
 }
 
 // View is the alerts view.
@@ -86,14 +92,14 @@ func (v *View) guidance(w, h int, sel *live.Alert) string {
 	}
 	t := v.ctx.Theme
 	s := t.Title.Render(sanitize.Line(sel.Code)+" ") + sanitize.Line(sel.Title) + "\n" + t.Muted.Render("what to do: ") + sanitize.Line(sel.Guidance)
-	if _, ok := targets[sel.Topic]; ok && sel.Ref != "" {
+	if _, ok := target(sel.Topic); ok && sel.Ref != "" {
 		s += "\n" + t.Muted.Render("enter opens "+sanitize.Line(sel.Ref))
 	}
 	return s
 }
 
 func (v *View) open(a live.Alert) tea.Cmd {
-	view, ok := targets[a.Topic]
+	view, ok := target(a.Topic)
 	if !ok {
 		return ui.FlashCmd("this alert has no record to open")
 	}
