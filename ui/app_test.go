@@ -263,3 +263,23 @@ func TestConfirmWithReason(t *testing.T) {
 		t.Fatal("suffix and reason typed but not armed")
 	}
 }
+
+// TestPaletteCompletesNamesOfSeveralWords: the whole argument typed so far,
+// spaces included, is what completion matches.
+func TestPaletteCompletesNamesOfSeveralWords(t *testing.T) {
+	acted := 0
+	a := &listView{name: "alpha", rows: []string{"Wayne Escrow 1", "Wayne Escrow 2", "Wayne Payroll"}, acted: &acted}
+	app := NewApp(testContext("test", false), a)
+	p := app.palette
+	p.open()
+	p.input.SetValue("row Wayne Es")
+	p.refresh()
+	if len(p.matches) != 2 || p.matches[0] != "row Wayne Escrow 1" {
+		t.Fatalf("matches %q", p.matches)
+	}
+	p.input.SetValue("row Wayne ")
+	p.refresh()
+	if len(p.matches) != 3 {
+		t.Fatalf("matches after a space %q", p.matches)
+	}
+}

@@ -93,10 +93,10 @@ func (p *palette) refresh() {
 	if !ok || c.Complete == nil {
 		return
 	}
-	prefix := ""
-	if !strings.HasSuffix(text, " ") && len(fields) > 1 {
-		prefix = fields[len(fields)-1]
-	}
+	// The whole argument is the prefix, spaces included, so names of
+	// several words ("Wayne Escrow settlement 1") complete as typed.
+	cmdEnd := strings.Index(text, fields[0]) + len(fields[0])
+	prefix := strings.TrimLeft(text[cmdEnd:], " ")
 	for _, s := range c.Complete(prefix) {
 		p.matches = append(p.matches, c.Name+" "+s)
 		if len(p.matches) >= 50 {
