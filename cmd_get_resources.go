@@ -196,9 +196,16 @@ func getResources() []getResource {
 			read: withClient(pay, func(ctx context.Context, c *payclient.Client, a getArgs) (any, error) {
 				return paymentByAnyID(ctx, c, a.id)
 			})},
-		{name: "history", aliases: []string{"states"}, arg: "ID", summary: "a payment's state history, oldest first",
+		{name: "history", aliases: []string{"states"}, arg: "ID", summary: "a payment's state history (by paymentId or internalId), oldest first",
 			read: withClient(pay, func(ctx context.Context, c *payclient.Client, a getArgs) (any, error) {
-				return c.StateHistory(ctx, a.id)
+				h, err := c.StateHistory(ctx, a.id)
+				if err == nil {
+					return h, nil
+				}
+				if pm, perr := paymentByAnyID(ctx, c, a.id); perr == nil && pm.PaymentID != a.id {
+					return c.StateHistory(ctx, pm.PaymentID)
+				}
+				return h, err
 			})},
 		{name: "identities", summary: "originator and beneficiary identities",
 			read: withClient(pay, func(ctx context.Context, c *payclient.Client, a getArgs) (any, error) {

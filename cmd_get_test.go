@@ -177,6 +177,7 @@ func getCases() []getCase {
 		oneOf[payments.Payment]("payment").with("payment"),
 		oneOf[payments.Payment]("payment").with("internal"),
 		listOf[payments.StateTransition]("history").with("payment"),
+		listOf[payments.StateTransition]("history").with("internal"),
 		listOf[payments.Identity]("identities"),
 		listOf[payments.FinancialInstrument]("instruments").with("beneficiary"),
 		listOf[payments.LedgerTransaction]("ledger"),
