@@ -46,6 +46,7 @@ type runtime struct {
 	p        *platform.Platform
 	audit    *audit.Log
 	stateDir string
+	sb       *sandbox.Server // the embedded sandbox, when the profile runs one
 	closers  []func()
 	// requests counts the HTTP requests sent to the platform (the cost
 	// of the sessions to it: one store for all of them).
@@ -69,55 +70,69 @@ func (r *runtime) Close() {
 	}
 }
 
-// openRuntime starts everything the profile needs and starts polling.
-func openRuntime(ctx context.Context, e *env, cfg *config.Config) (_ *runtime, err error) {
+// openPlatform starts what reading the platform needs: the embedded
+// sandbox when the profile asks for it, the request log and the clients
+// with their store, not yet polling. `treasury get` stops here.
+func openPlatform(e *env, cfg *config.Config) (_ *runtime, err error) {
 	r := &runtime{cfg: cfg, stateDir: config.StateDir(e.getenv)}
 	defer func() {
 		if err != nil {
 			r.Close()
 		}
 	}()
-	var sb *sandbox.Server
 	now := time.Now
 	if cfg.Embedded != nil {
-		sb, err = sandbox.Listen("127.0.0.1:0", sandbox.Options{Seed: cfg.Embedded.Seed, Speed: cfg.Embedded.Speed})
-		if err != nil {
+		if r.sb, err = sandbox.Listen("127.0.0.1:0", sandbox.Options{Seed: cfg.Embedded.Seed, Speed: cfg.Embedded.Speed}); err != nil {
 			return nil, fmt.Errorf("embedded sandbox: %w", err)
 		}
-		r.closers = append(r.closers, func() { sb.Close() })
-		cfg = sb.Profile(cfg)
-		r.cfg = cfg
-		now = sb.Clock().Now
+		r.closers = append(r.closers, func() { r.sb.Close() })
+		r.cfg = r.sb.Profile(cfg)
+		now = r.sb.Clock().Now
 	}
 	reqLog, err := transport.OpenLog(r.stateDir)
 	if err != nil {
 		return nil, fmt.Errorf("request log: %w", err)
 	}
 	r.closers = append(r.closers, func() { reqLog.Close() })
+	if r.p, err = platform.Open(r.cfg, platform.Options{Now: now, Log: reqLog.Logger, UserAgent: userAgent(),
+		HTTP: &http.Client{Transport: countingTransport{next: http.DefaultTransport, n: &r.requests}}}); err != nil {
+		return nil, err
+	}
+	r.closers = append(r.closers, r.p.Close)
+	return r, nil
+}
+
+// openRuntime starts everything the dashboard needs: openPlatform, the
+// audit log, the webhook receiver, and polling.
+func openRuntime(ctx context.Context, e *env, cfg *config.Config) (_ *runtime, err error) {
+	r, err := openPlatform(e, cfg)
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if err != nil {
+			r.Close()
+		}
+	}()
 	if r.audit, err = audit.Open(r.stateDir); err != nil {
 		return nil, err
 	}
 	r.closers = append(r.closers, func() { r.audit.Close() })
-	if r.p, err = platform.Open(cfg, platform.Options{Now: now, Log: reqLog.Logger, UserAgent: userAgent(),
-		HTTP: &http.Client{Transport: countingTransport{next: http.DefaultTransport, n: &r.requests}}}); err != nil {
-		return nil, err
-	}
 	switch {
-	case sb != nil:
-		srv, err := sandbox.StartLocalReceiver(sb.Sandbox, webhook.ReceiverOptions{}, r.p.Store.ApplyPaymentEvent)
+	case r.sb != nil:
+		srv, err := sandbox.StartLocalReceiver(r.sb.Sandbox, webhook.ReceiverOptions{}, r.p.Store.ApplyPaymentEvent)
 		if err != nil {
 			return nil, fmt.Errorf("webhook receiver: %w", err)
 		}
 		r.closers = append(r.closers, func() { srv.Close() })
-	case cfg.Webhooks != nil:
-		srv, err := startReceiver(cfg.Webhooks, r.p)
+	case r.cfg.Webhooks != nil:
+		srv, err := startReceiver(r.cfg.Webhooks, r.p)
 		if err != nil {
-			return nil, fmt.Errorf("webhook receiver (%s): %w", cfg.Webhooks.Listen, err)
+			return nil, fmt.Errorf("webhook receiver (%s): %w", r.cfg.Webhooks.Listen, err)
 		}
 		r.closers = append(r.closers, func() { srv.Close() })
 	}
 	r.p.Start(ctx)
-	r.closers = append(r.closers, r.p.Close)
 	return r, nil
 }
 

@@ -12,8 +12,6 @@ import (
 	"treasury/config"
 	"treasury/data/apierr"
 	"treasury/data/platform"
-	"treasury/data/sandbox"
-	"treasury/data/transport"
 	"treasury/ui/sanitize"
 )
 
@@ -123,39 +121,12 @@ func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 // embedded sandbox when the profile asks for it, the request log and the
 // platform's clients. Unlike openRuntime it starts no polling and no
 // webhook receiver. The returned func releases it all.
-func openClients(e *env, cfg *config.Config) (_ *platform.Platform, closeAll func(), err error) {
-	var closers []func()
-	closeAll = func() {
-		for i := len(closers) - 1; i >= 0; i-- {
-			closers[i]()
-		}
-	}
-	defer func() {
-		if err != nil {
-			closeAll()
-		}
-	}()
-	now := time.Now
-	if cfg.Embedded != nil {
-		sb, err := sandbox.Listen("127.0.0.1:0", sandbox.Options{Seed: cfg.Embedded.Seed, Speed: cfg.Embedded.Speed})
-		if err != nil {
-			return nil, nil, fmt.Errorf("embedded sandbox: %w", err)
-		}
-		closers = append(closers, func() { sb.Close() })
-		cfg = sb.Profile(cfg)
-		now = sb.Clock().Now
-	}
-	reqLog, err := transport.OpenLog(config.StateDir(e.getenv))
-	if err != nil {
-		return nil, nil, fmt.Errorf("request log: %w", err)
-	}
-	closers = append(closers, func() { reqLog.Close() })
-	p, err := platform.Open(cfg, platform.Options{Now: now, Log: reqLog.Logger, UserAgent: userAgent()})
+func openClients(e *env, cfg *config.Config) (*platform.Platform, func(), error) {
+	rt, err := openPlatform(e, cfg)
 	if err != nil {
 		return nil, nil, err
 	}
-	closers = append(closers, p.Close)
-	return p, closeAll, nil
+	return rt.p, rt.Close, nil
 }
 
 // getError is a failed read: the call, then the error's code and what to
