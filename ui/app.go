@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"errors"
 	"fmt"
 	"time"
 
@@ -9,6 +8,7 @@ import (
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"treasury/data/actions"
 	"treasury/data/live"
 )
 
@@ -173,8 +173,9 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return a, tea.Batch(cmds...)
 }
 
-// ErrReadOnly is what an action attempted in a read-only session says.
-var ErrReadOnly = errors.New("read-only session: actions are disabled (profile read_only, --read-only, or a viewer SSH key)")
+// ErrReadOnly is what an action attempted in a read-only session says: the
+// same error the actions layer refuses with.
+var ErrReadOnly = actions.ErrReadOnly
 
 func (a *App) open(o Open) tea.Cmd {
 	for i, v := range a.views {

@@ -37,8 +37,9 @@ const (
 // ErrReadOnly refuses an action in a read-only session.
 var ErrReadOnly = errors.New("read-only session: actions are disabled (profile read_only, --read-only, or an SSH viewer key)")
 
-// ErrNoReason refuses a freeze or unfreeze without a reason.
-var ErrNoReason = errors.New("a reason is required")
+// ErrNoReason refuses a freeze or unfreeze without a reason: the wallet
+// client's own refusal, given before anything is sent.
+var ErrNoReason = walletclient.ErrNoReason
 
 // ErrNotConfigured refuses an action the profile has no credential for.
 type ErrNotConfigured struct{ What string }
