@@ -36,8 +36,11 @@ type Feed struct {
 	// example merging a page of changed payments into the set held). prev is
 	// nil on the first fetch.
 	Reduce func(prev, fetched any, at time.Time) any
-	// Samples, when set, extracts points for history charts.
-	Samples func(data any) []Sample
+	// Samples, when set, extracts points for history charts from what
+	// was fetched and from the data held after Reduce (a feed that reads
+	// only what is new charts fetched; one that charts its whole state,
+	// data).
+	Samples func(fetched, data any) []Sample
 	// Alerts, when set, evaluates data-driven alert conditions (low
 	// balance, sustained declines); its result replaces the feed's previous
 	// data alerts.
@@ -253,13 +256,14 @@ func (s *Store) fetch(ctx context.Context, p *poller) {
 	snap := s.snaps[f.Topic]
 	snap.Err = err
 	if err == nil {
+		fetched := v
 		if f.Reduce != nil {
 			v = f.Reduce(snap.Data, v, at)
 		}
 		snap.Data = v
 		snap.FetchedAt = at
 		if f.Samples != nil {
-			for _, sm := range f.Samples(v) {
+			for _, sm := range f.Samples(fetched, v) {
 				s.history.add(sm)
 			}
 		}

@@ -29,7 +29,7 @@ func (p *Platform) feeds() []live.Feed {
 		q := &quoteFeed{c: c, now: p.now, window: QuoteWindow}
 		fs = append(fs,
 			live.Feed{Topic: live.Quotes, Interface: apierr.Liquidity, Interval: r.Quotes, Always: true,
-				Fetch: q.fetch, Reduce: q.reduce, Samples: q.samples},
+				Fetch: q.fetch, Reduce: q.reduce, Samples: quoteSamples},
 			live.Feed{Topic: live.Trades, Interface: apierr.Liquidity, Interval: r.Balances,
 				Fetch: func(ctx context.Context) (any, error) {
 					return c.AllTrades(ctx, liquidity.Last(TradeWindow, p.now()))

@@ -89,7 +89,7 @@ func (f *paymentFeed) fetch(ctx context.Context) (any, error) {
 }
 
 // stateCountSamples charts how many payments are held in each state.
-func (p *Platform) stateCountSamples(data any) []live.Sample {
+func (p *Platform) stateCountSamples(_, data any) []live.Sample {
 	ps, ok := data.(*live.PaymentSet)
 	if !ok {
 		return nil

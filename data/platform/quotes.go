@@ -36,9 +36,6 @@ type quoteFeed struct {
 	// filled is the oldest time the quotes held reach back to; zero
 	// before the first poll.
 	filled time.Time
-	// fresh are the quotes of the last fetch, for the chart samples:
-	// the store calls reduce then samples for each fetch, in turn.
-	fresh []liquidity.Quote
 }
 
 func (q *quoteFeed) fetch(ctx context.Context) (any, error) {
@@ -83,7 +80,6 @@ func (q *quoteFeed) fetch(ctx context.Context) (any, error) {
 func (q *quoteFeed) reduce(prev, fetched any, at time.Time) any {
 	old, _ := prev.([]liquidity.Quote)
 	fresh := fetched.([]liquidity.Quote)
-	q.fresh = fresh
 	seen := make(map[string]struct{}, len(fresh))
 	out := make([]liquidity.Quote, 0, len(old)+len(fresh))
 	for _, x := range fresh {
@@ -106,11 +102,10 @@ func (q *quoteFeed) reduce(prev, fetched any, at time.Time) any {
 	return out
 }
 
-// samples charts each pair's mid rate at every quote of the last fetch
-// (not the whole window held again at each poll).
-func (q *quoteFeed) samples(any) []live.Sample {
-	qs := q.fresh
-	q.fresh = nil
+// quoteSamples charts each pair's mid rate at every quote fetched (not
+// the whole window held, again at each poll).
+func quoteSamples(fetched, _ any) []live.Sample {
+	qs := fetched.([]liquidity.Quote)
 	out := make([]live.Sample, 0, len(qs))
 	for i := len(qs) - 1; i >= 0; i-- { // oldest first
 		x := qs[i]

@@ -19,7 +19,7 @@ const (
 	DeclineWindow    = 15 * time.Minute
 )
 
-func liquidityBalanceSamples(data any) []live.Sample {
+func liquidityBalanceSamples(_, data any) []live.Sample {
 	bs := data.([]liquidity.Balance)
 	out := make([]live.Sample, 0, len(bs))
 	for _, b := range bs {
@@ -30,7 +30,7 @@ func liquidityBalanceSamples(data any) []live.Sample {
 	return out
 }
 
-func paymentBalanceSamples(data any) []live.Sample {
+func paymentBalanceSamples(_, data any) []live.Sample {
 	bs := data.(payments.Balances)
 	out := make([]live.Sample, 0, len(bs.Balances))
 	for _, b := range bs.Balances {
