@@ -191,13 +191,14 @@ func (a *App) open(o Open) tea.Cmd {
 	return nil
 }
 
-func (a *App) switchTo(i int) {
+func (a *App) switchTo(i int) tea.Cmd {
 	if i < 0 || i >= len(a.views) || i == a.active {
-		return
+		return nil
 	}
 	a.active = i
-	a.Active().Update(StoreChanged{}) // views not shown are not kept current
+	cmd := a.Active().Update(StoreChanged{}) // views not shown are not kept current
 	a.watch()
+	return cmd
 }
 
 func (a *App) key(msg tea.KeyMsg) tea.Cmd {
@@ -247,11 +248,11 @@ func (a *App) key(msg tea.KeyMsg) tea.Cmd {
 		a.Close()
 		return tea.Quit
 	case key.Matches(msg, k.NextView):
-		a.switchTo((a.active + 1) % len(a.views))
+		return a.switchTo((a.active + 1) % len(a.views))
 	case key.Matches(msg, k.PrevView):
-		a.switchTo((a.active + len(a.views) - 1) % len(a.views))
+		return a.switchTo((a.active + len(a.views) - 1) % len(a.views))
 	case len(msg.Runes) == 1 && msg.Runes[0] >= '1' && msg.Runes[0] <= '9' && msg.Type == tea.KeyRunes:
-		a.switchTo(int(msg.Runes[0] - '1'))
+		return a.switchTo(int(msg.Runes[0] - '1'))
 	case key.Matches(msg, k.Palette):
 		a.palette.open()
 		a.overlay = paletteOverlay

@@ -15,6 +15,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -53,6 +54,9 @@ type Log struct {
 	mu   sync.Mutex
 	path string
 	f    *os.File
+	// appended counts the entries this process appended, so a reader
+	// knows without touching the file whether there is anything new.
+	appended atomic.Int64
 }
 
 // Open opens (creating it, mode 0600, in a directory of mode 0700) the log
@@ -101,8 +105,12 @@ func (l *Log) Append(e Entry) error {
 	if _, err := l.f.Write(b); err != nil {
 		return fmt.Errorf("audit: %w", err)
 	}
+	l.appended.Add(1)
 	return nil
 }
+
+// Appended is how many entries this process has appended so far.
+func (l *Log) Appended() int64 { return l.appended.Load() }
 
 // Read returns the entries of the log, oldest first. A line that does not
 // parse is returned as an entry whose Error says so, so nothing is hidden.

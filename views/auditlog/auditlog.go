@@ -4,7 +4,7 @@
 package auditlog
 
 import (
-	"os"
+	"context"
 	"slices"
 	"sort"
 	"strings"
@@ -26,10 +26,16 @@ type View struct {
 	log  *audit.Log
 	recs []audit.Entry
 	snap live.Snapshot
-	size int64
+	// seen is the log's append count when the last read was asked for.
+	seen int64
 }
 
-// New builds the audit view over the process's log.
+// loadKey marks the answers of this view's reads.
+const loadKey = "audit:read"
+
+// New builds the audit view over the process's log. The file is read off
+// the update loop, at first and whenever this process appended to it (or
+// on r, for entries another process wrote).
 func New(ctx *ui.Context, log *audit.Log) *View {
 	v := &View{ctx: ctx, log: log}
 	v.Stack.Reset(viewkit.NewTablePage(ctx, viewkit.TableSpec[audit.Entry]{
@@ -38,38 +44,50 @@ func New(ctx *ui.Context, log *audit.Log) *View {
 			{Title: "Action", Width: 8}, {Title: "Target", Width: 20, Flex: 3}, {Title: "Outcome", Width: 8},
 			{Title: "Code", Width: 10}, {Title: "Reason / error", Width: 16, Flex: 2},
 		},
-		Read: func() ([]audit.Entry, live.Snapshot) { return v.recs, v.snap },
-		Row:  row,
-		Handle: func(msg tea.Msg) (bool, tea.Cmd) {
-			switch msg.(type) {
-			case ui.Tick, ui.StoreChanged, ui.Open:
-				return v.reload(), nil
-			}
-			return false, nil
-		},
-		Empty: "no action attempted yet",
+		Read:   func() ([]audit.Entry, live.Snapshot) { return v.recs, v.snap },
+		Row:    row,
+		Handle: v.handle,
+		Empty:  "no action attempted yet",
 	}))
-	v.reload()
 	return v
 }
 
-// reload reads the log again when it grew.
-func (v *View) reload() bool {
+func (v *View) handle(msg tea.Msg) (bool, tea.Cmd) {
+	switch msg := msg.(type) {
+	case viewkit.Loaded:
+		if msg.Key != loadKey {
+			return false, nil
+		}
+		recs, _ := msg.Value.([]audit.Entry)
+		if msg.Err == nil {
+			slices.Reverse(recs)
+			v.recs = recs
+		}
+		v.snap = live.Snapshot{FetchedAt: v.ctx.Clock(), Err: msg.Err, Seq: v.snap.Seq + 1}
+		return true, nil
+	case tea.KeyMsg:
+		if msg.String() == "r" {
+			return false, v.load(true)
+		}
+	case ui.Tick, ui.Open:
+		return false, v.load(false)
+	}
+	return false, nil
+}
+
+// load reads the log in a command when it has grown since the last read
+// (or always, when forced).
+func (v *View) load(force bool) tea.Cmd {
 	if v.log == nil {
-		return false
+		return nil
 	}
-	st, err := os.Stat(v.log.Path())
-	if err == nil && st.Size() == v.size && v.snap.Seq != 0 {
-		return false
+	n := v.log.Appended()
+	if !force && n == v.seen {
+		return nil
 	}
-	recs, rerr := v.log.Read()
-	if err == nil {
-		v.size = st.Size()
-	}
-	slices.Reverse(recs)
-	v.recs = recs
-	v.snap = live.Snapshot{FetchedAt: v.ctx.Clock(), Err: rerr, Seq: v.snap.Seq + 1}
-	return true
+	v.seen = n
+	log := v.log
+	return viewkit.Call(loadKey, func(context.Context) (any, error) { return log.Read() })
 }
 
 func row(e audit.Entry) table.Row {
@@ -99,8 +117,8 @@ func (v *View) Name() string { return "audit" }
 // Title is the tab label.
 func (v *View) Title() string { return "Audit" }
 
-// Init does nothing.
-func (v *View) Init() tea.Cmd { return nil }
+// Init reads the log.
+func (v *View) Init() tea.Cmd { return v.load(true) }
 
 // Commands offer ":audit".
 func (v *View) Commands() []ui.Command {
