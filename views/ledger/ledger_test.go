@@ -6,6 +6,7 @@ import (
 
 	"github.com/charmbracelet/lipgloss"
 
+	"treasury/ui"
 	"treasury/views/ledger"
 	"treasury/views/viewtest"
 )
@@ -20,8 +21,12 @@ func TestLedgerGolden(t *testing.T) {
 func TestLedgerFitsNarrowTerminal(t *testing.T) {
 	e := viewtest.New(t, viewtest.Options{})
 	v := ledger.New(e.Ctx)
-	v.Update(nil)
-	for _, l := range strings.Split(v.Render(80, 20), "\n") {
+	v.Update(ui.StoreChanged{})
+	out := v.Render(80, 20)
+	if !strings.Contains(out, "RESERVE") {
+		t.Fatalf("no ledger rows to measure:\n%s", out)
+	}
+	for _, l := range strings.Split(out, "\n") {
 		if w := lipgloss.Width(l); w > 80 {
 			t.Fatalf("line of %d cells at 80 columns: %q", w, l)
 		}
