@@ -240,22 +240,7 @@ func (s *Store) ApplyPaymentEvent(ev webhook.Event) {
 
 // PutPayment folds one payment read outside the feed (a detail fetch) into
 // the set, so the list and the detail agree.
-func (s *Store) PutPayment(p payments.Payment) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	snap := s.snaps[Payments]
-	ps, _ := snap.Data.(*PaymentSet)
-	next := MergePayments(ps, []payments.Payment{p})
-	if next == ps {
-		return
-	}
-	snap.Data = next
-	s.seq++
-	snap.Seq = s.seq
-	snap.Topic = Payments
-	s.snaps[Payments] = snap
-	s.notifyLocked(Payments)
-}
+func (s *Store) PutPayment(p payments.Payment) { s.PutPayments([]payments.Payment{p}) }
 
 // PutPayments folds a batch of payments read outside the feed.
 func (s *Store) PutPayments(ps []payments.Payment) {
