@@ -12,6 +12,7 @@ import (
 	"treasury/data/payments"
 	"treasury/data/platform"
 	"treasury/data/reporting"
+	"treasury/data/sandbox"
 	"treasury/data/sandbox/sandboxtest"
 	"treasury/data/wallet"
 )
@@ -20,13 +21,7 @@ import (
 // and reads each topic once: each holds the type topics.go promises, with
 // records in it.
 func TestEveryTopicFilledFromSandbox(t *testing.T) {
-	srv := sandboxtest.Listen(t, sandboxtest.Options())
-	cfg := srv.Profile(config.Builtin())
-	p, err := platform.Open(cfg, platform.Options{Now: srv.Clock().Now})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
+	srv, p := open(t)
 	ctx := context.Background()
 	check := func(topic live.Topic, n func(any) int) {
 		t.Helper()
@@ -78,12 +73,7 @@ func TestEveryTopicFilledFromSandbox(t *testing.T) {
 // final state through the poll even when it no longer matches the
 // in-flight filter.
 func TestPaymentsFollowStateChanges(t *testing.T) {
-	srv := sandboxtest.Listen(t, sandboxtest.Options())
-	p, err := platform.Open(srv.Profile(config.Builtin()), platform.Options{Now: srv.Clock().Now})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
+	srv, p := open(t)
 	ctx := context.Background()
 	srv.AdvanceClock(10 * time.Minute) // live traffic starts payments
 	ps := p.Store.FetchNow(ctx, live.Payments).Data.(*live.PaymentSet)
@@ -124,12 +114,7 @@ func TestPaymentsFollowStateChanges(t *testing.T) {
 // second holds the whole window, without duplicates, newest first, and the
 // rate chart reaches back over the whole window.
 func TestQuotesBackfill(t *testing.T) {
-	srv := sandboxtest.Listen(t, sandboxtest.Options())
-	p, err := platform.Open(srv.Profile(config.Builtin()), platform.Options{Now: srv.Clock().Now})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer p.Close()
+	srv, p := open(t)
 	ctx := context.Background()
 	now := srv.Clock().Now()
 	first := p.Store.FetchNow(ctx, live.Quotes).Data.([]liquidity.Quote)
@@ -156,4 +141,17 @@ func TestQuotesBackfill(t *testing.T) {
 	if len(h) == 0 || h[0].At.After(now.Add(-platform.QuoteWindow+time.Minute)) {
 		t.Fatalf("rate history of %s starts at %v", pair, h[0].At)
 	}
+}
+
+// open starts a frozen sandbox and a platform on its profile and clock,
+// not polling: tests fetch what they need.
+func open(t *testing.T) (*sandbox.Server, *platform.Platform) {
+	t.Helper()
+	srv := sandboxtest.Listen(t, sandboxtest.Options())
+	p, err := platform.Open(srv.Profile(config.Builtin()), platform.Options{Now: srv.Clock().Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(p.Close)
+	return srv, p
 }
