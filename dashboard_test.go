@@ -59,8 +59,8 @@ func BenchmarkFirstFrame(b *testing.B) {
 		}
 		r := lipgloss.NewRenderer(io.Discard, termenv.WithProfile(termenv.Ascii))
 		app := newApp(rt, session{renderer: r, operator: "bench"})
-		app.Update(windowSize(120, 40))
-		app.Update(storeChanged())
+		app.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+		app.Update(ui.StoreChanged{})
 		if !bytes.Contains([]byte(app.View()), []byte("mid rate")) {
 			b.Fatal("first frame without quotes")
 		}
@@ -71,7 +71,3 @@ func BenchmarkFirstFrame(b *testing.B) {
 		b.StartTimer()
 	}
 }
-
-func windowSize(w, h int) tea.Msg { return tea.WindowSizeMsg{Width: w, Height: h} }
-
-func storeChanged() tea.Msg { return ui.StoreChanged{} }
