@@ -6,7 +6,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"net/http"
 	"os"
 	"os/user"
@@ -174,7 +173,7 @@ func runDashboard(ctx context.Context, e *env, cfg *config.Config) error {
 		return err
 	}
 	defer rt.Close()
-	out := termOutput(e.stdout)
+	out := e.stdout
 	r := lipgloss.NewRenderer(out)
 	if e.getenv("NO_COLOR") != "" {
 		r.SetColorProfile(termenv.Ascii)
@@ -200,12 +199,4 @@ func isTerminal(r any) bool {
 	}
 	st, err := f.Stat()
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
-}
-
-// termOutput is the terminal the program draws on.
-func termOutput(w io.Writer) io.Writer {
-	if f, ok := w.(*os.File); ok {
-		return f
-	}
-	return w
 }
