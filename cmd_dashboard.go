@@ -185,7 +185,7 @@ func runDashboard(ctx context.Context, e *env, cfg *config.Config) error {
 		opts = append(opts, tea.WithMouseCellMotion())
 	}
 	_, err = tea.NewProgram(app, opts...).Run()
-	if err == tea.ErrProgramKilled && ctx.Err() != nil {
+	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
 		return nil
 	}
 	return err
