@@ -33,6 +33,8 @@ type View struct {
 	window int
 	pair   string // "" follows the selected row
 	keys   keys
+	// histSeq is the store change the chart's series was read at.
+	histSeq uint64
 }
 
 type keys struct{ Window, Pair key.Binding }
@@ -128,7 +130,12 @@ func (v *View) above(w, h int, sel *liquidity.Quote) string {
 	}
 	title := v.ctx.Theme.Title.Render("mid rate "+sanitize.Line(pair)) + v.ctx.Theme.Muted.Render("  (last 24 h, UTC) · window "+viewkit.Duration(windows[v.window]))
 	v.chart.SetSize(w, h-1)
-	v.chart.SetSeries(pair, v.ctx.Store.History(live.SeriesRate+pair))
+	// The history is copied out of the store only when the store changed
+	// or another pair is charted, not at every frame.
+	if seq := v.ctx.Store.Seq(); seq != v.histSeq || pair != v.chart.Name() {
+		v.histSeq = seq
+		v.chart.SetSeries(pair, v.ctx.Store.History(live.SeriesRate+pair))
+	}
 	return title + "\n" + v.chart.View()
 }
 
