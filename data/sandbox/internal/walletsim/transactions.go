@@ -3,6 +3,7 @@ package walletsim
 import (
 	"encoding/base64"
 	"encoding/hex"
+	"math/rand/v2"
 	"strings"
 
 	"github.com/shopspring/decimal"
@@ -93,21 +94,14 @@ func (c *call) byExternalID(w *wallet.Wallet, ext string) (done bool) {
 // limit) then ends REJECTED with an ERR006.005 problem, and a quantity over
 // the available balance ends FAILED on the chain.
 func createTransfer(c *call) {
-	w := c.lookupWallet()
-	if w == nil {
-		return
-	}
 	var req wallet.TransferRequest
-	if !c.decode(&req) {
-		return
-	}
-	qty, err := decimal.NewFromString(req.Qty)
-	if req.Asset == "" || req.DestinationAddress == "" || err != nil || !qty.IsPositive() {
-		c.invalid()
-		return
-	}
-	if w.Status != wallet.WalletProvisioned {
-		c.precondition(reasonNotProvisioned, "wallet is not provisioned")
+	var qty decimal.Decimal
+	w := c.provisionedWallet(&req, func() bool {
+		var err error
+		qty, err = decimal.NewFromString(req.Qty)
+		return req.Asset != "" && req.DestinationAddress != "" && err == nil && qty.IsPositive()
+	})
+	if w == nil {
 		return
 	}
 	ch := c.s.chains[w.Blockchain]
@@ -119,9 +113,6 @@ func createTransfer(c *call) {
 		c.bad(reasonInvalidAddress, "invalid address")
 		return
 	}
-	if c.byExternalID(w, req.ExternalID) {
-		return
-	}
 	end, rule := endConfirmed, ""
 	switch {
 	case !c.w.knownAddress(req.DestinationAddress, ch.name):
@@ -131,10 +122,41 @@ func createTransfer(c *call) {
 	case qty.GreaterThan(c.w.balance(w.ID, req.Asset)):
 		end = endFailed
 	}
+	c.submit(w, req.ExternalID, "walletsim-transfer", func(r *rand.Rand) *tx {
+		return newTx(r, w, ch, c.now, wallet.TxActionTransfer, req.Asset, qty, req.DestinationAddress, end, rule)
+	})
+}
+
+// provisionedWallet finds the wallet of the path and decodes the body into
+// req. It answers and returns nil when the wallet is not found, the body
+// does not decode, valid (when not nil) refuses it (invalid request) or the
+// wallet is not provisioned.
+func (c *call) provisionedWallet(req any, valid func() bool) *wallet.Wallet {
+	w := c.lookupWallet()
+	if w == nil || !c.decode(req) {
+		return nil
+	}
+	if valid != nil && !valid() {
+		c.invalid()
+		return nil
+	}
+	if w.Status != wallet.WalletProvisioned {
+		c.precondition(reasonNotProvisioned, "wallet is not provisioned")
+		return nil
+	}
+	return w
+}
+
+// submit answers the wallet's transaction of external id ext when there is
+// one; otherwise it records the transaction build makes from this call's
+// random source (keyed by key) and answers it.
+func (c *call) submit(w *wallet.Wallet, ext, key string, build func(*rand.Rand) *tx) {
+	if c.byExternalID(w, ext) {
+		return
+	}
 	c.w.counter++
-	r := simkit.Rand(c.s.env.Seed, simkit.Key("walletsim-transfer"), c.w.counter)
-	t := newTx(r, w, ch, c.now, wallet.TxActionTransfer, req.Asset, qty, req.DestinationAddress, end, rule)
-	t.rec.ExternalID = req.ExternalID
+	t := build(simkit.Rand(c.s.env.Seed, simkit.Key(key), c.w.counter))
+	t.rec.ExternalID = ext
 	c.w.txs = append(c.w.txs, t)
 	c.ok(c.txOut(t.rec))
 }
@@ -156,20 +178,9 @@ func (c *call) overLimit(walletID, asset string, qty decimal.Decimal) bool {
 // transaction is ERR010.011; another chain's payload that does not decode
 // is ERR010.022.
 func createRaw(c *call) {
-	w := c.lookupWallet()
-	if w == nil {
-		return
-	}
 	var req wallet.RawTransactionRequest
-	if !c.decode(&req) {
-		return
-	}
-	if strings.TrimSpace(req.RawTransaction) == "" {
-		c.invalid()
-		return
-	}
-	if w.Status != wallet.WalletProvisioned {
-		c.precondition(reasonNotProvisioned, "wallet is not provisioned")
+	w := c.provisionedWallet(&req, func() bool { return strings.TrimSpace(req.RawTransaction) != "" })
+	if w == nil {
 		return
 	}
 	ch := c.s.chains[w.Blockchain]
@@ -191,14 +202,13 @@ func createRaw(c *call) {
 			return
 		}
 	}
+	b, err := hex.DecodeString(strings.TrimPrefix(req.RawTransaction, "0x"))
 	if ch.evm {
-		b, err := hex.DecodeString(strings.TrimPrefix(req.RawTransaction, "0x"))
 		if err != nil || !strings.HasPrefix(req.RawTransaction, "0x") || len(b) < 10 || (b[0] > 0x04 && b[0] < 0xc0) {
 			c.bad(reasonBadEncodedTx, "invalid encoded transaction")
 			return
 		}
 	} else {
-		b, err := hex.DecodeString(strings.TrimPrefix(req.RawTransaction, "0x"))
 		if err != nil {
 			b, err = base64.StdEncoding.DecodeString(req.RawTransaction)
 		}
@@ -207,30 +217,17 @@ func createRaw(c *call) {
 			return
 		}
 	}
-	if c.byExternalID(w, req.ExternalID) {
-		return
-	}
-	c.w.counter++
-	r := simkit.Rand(c.s.env.Seed, simkit.Key("walletsim-raw"), c.w.counter)
-	t := newTx(r, w, ch, c.now, wallet.TxActionRaw, ch.assets[0].symbol, decimal.Zero, "", endConfirmed, "")
-	t.rec.ExternalID = req.ExternalID
-	c.w.txs = append(c.w.txs, t)
-	c.ok(c.txOut(t.rec))
+	c.submit(w, req.ExternalID, "walletsim-raw", func(r *rand.Rand) *tx {
+		return newTx(r, w, ch, c.now, wallet.TxActionRaw, ch.assets[0].symbol, decimal.Zero, "", endConfirmed, "")
+	})
 }
 
 // estimateFee estimates the network fee of a transfer; an origin without
 // funds of the chain's native asset gives ERR020.004.
 func estimateFee(c *call) {
-	w := c.lookupWallet()
-	if w == nil {
-		return
-	}
 	var req wallet.TransferRequest
-	if !c.decode(&req) {
-		return
-	}
-	if w.Status != wallet.WalletProvisioned {
-		c.precondition(reasonNotProvisioned, "wallet is not provisioned")
+	w := c.provisionedWallet(&req, nil)
+	if w == nil {
 		return
 	}
 	ch := c.s.chains[w.Blockchain]
@@ -245,6 +242,9 @@ func estimateFee(c *call) {
 		c.precondition(reasonNoFunds, "connector data request rejected")
 		return
 	}
-	fee := map[bool]decimal.Decimal{true: decimal.RequireFromString("0.00042"), false: decimal.RequireFromString("0.0000125")}[ch.evm]
+	fee := decimal.RequireFromString("0.0000125")
+	if ch.evm {
+		fee = decimal.RequireFromString("0.00042")
+	}
 	c.ok(wallet.FeeEstimate{Asset: native.symbol, Fee: fee})
 }
