@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"treasury/data/apierr"
 	"treasury/data/payments"
 	"treasury/data/sandbox"
 	"treasury/data/wallet"
@@ -93,13 +94,32 @@ func PostJSON(tb testing.TB, url, token string, body, out any) int {
 // Do sends a request with an optional JSON body and decodes the answer.
 func Do(tb testing.TB, method, url, token string, body, out any) int {
 	tb.Helper()
-	var rd io.Reader
+	var raw []byte
 	if body != nil {
 		b, err := json.Marshal(body)
 		if err != nil {
 			tb.Fatalf("encode body: %v", err)
 		}
-		rd = bytes.NewReader(b)
+		raw = b
+	}
+	status, _, answer := Send(tb, method, url, token, raw)
+	if out != nil && len(answer) > 0 {
+		if err := json.Unmarshal(answer, out); err != nil {
+			tb.Fatalf("%s %s: HTTP %d, body is not the expected JSON (%v): %.300s", method, url, status, err, answer)
+		}
+	}
+	return status
+}
+
+// Send sends a request with a raw JSON body (none when nil) and a bearer
+// token (none when empty), and returns the status, the headers and the body
+// of the answer, for tests that check bodies byte for byte or errors that
+// are not JSON.
+func Send(tb testing.TB, method, url, token string, body []byte) (int, http.Header, []byte) {
+	tb.Helper()
+	var rd io.Reader
+	if body != nil {
+		rd = bytes.NewReader(body)
 	}
 	req, err := http.NewRequest(method, url, rd)
 	if err != nil {
@@ -120,12 +140,17 @@ func Do(tb testing.TB, method, url, token string, body, out any) int {
 	if err != nil {
 		tb.Fatalf("read %s %s: %v", method, url, err)
 	}
-	if out != nil && len(raw) > 0 {
-		if err := json.Unmarshal(raw, out); err != nil {
-			tb.Fatalf("%s %s: HTTP %d, body is not the expected JSON (%v): %.300s", method, url, resp.StatusCode, err, raw)
-		}
+	return resp.StatusCode, resp.Header, raw
+}
+
+// ExpectPlain fails unless an answer is a plain error body (liquidity,
+// custody) of status want with a message.
+func ExpectPlain(tb testing.TB, what string, status int, body []byte, want int) {
+	tb.Helper()
+	var e apierr.PlainBody
+	if err := json.Unmarshal(body, &e); status != want || err != nil || e.Status != want || e.Message == "" {
+		tb.Fatalf("%s: HTTP %d %.300s, want a plain error of status %d", what, status, body, want)
 	}
-	return resp.StatusCode
 }
 
 // Raw decodes a JSON body into a generic map, for checking field names.
