@@ -5,7 +5,6 @@ import (
 	"crypto/ed25519"
 	"encoding/base64"
 	"encoding/json"
-	"io"
 	"net/http"
 	"net/url"
 	"slices"
@@ -13,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"treasury/data/apierr"
 	"treasury/data/custody"
 	"treasury/data/sandbox"
 	"treasury/data/sandbox/sandboxtest"
@@ -39,41 +37,6 @@ func cusStart(t *testing.T, mutate func(*sandbox.Options)) cusEnv {
 		signer: custody.Signer{UserID: sandbox.OperatorID(opts.Seed), Key: sandbox.OperatorKey(opts.Seed)}}
 }
 
-// cusDo sends a request with a raw body and returns status and body.
-func cusDo(t *testing.T, method, u, token string, body []byte) (int, []byte) {
-	t.Helper()
-	var rd io.Reader
-	if body != nil {
-		rd = bytes.NewReader(body)
-	}
-	req, err := http.NewRequest(method, u, rd)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return resp.StatusCode, b
-}
-
-// cusPlain checks a plain error body of status want.
-func cusPlain(t *testing.T, what string, status int, body []byte, want int) {
-	t.Helper()
-	var e apierr.PlainBody
-	if status != want || json.Unmarshal(body, &e) != nil || e.Status != want || e.Message == "" {
-		t.Fatalf("%s: HTTP %d %s, want a plain error %d", what, status, body, want)
-	}
-}
-
 // cusPage gets a list page with query key, value pairs.
 func cusPage(t *testing.T, e cusEnv, kv ...string) custody.EndpointsPage {
 	t.Helper()
@@ -91,14 +54,14 @@ func cusPage(t *testing.T, e cusEnv, kv ...string) custody.EndpointsPage {
 func TestCustodyAuthAndDomain(t *testing.T) {
 	e := cusStart(t, nil)
 	for _, tok := range []string{"", "wrong"} {
-		st, b := cusDo(t, http.MethodGet, e.base+"/endpoints", tok, nil)
-		cusPlain(t, "token "+tok, st, b, http.StatusUnauthorized)
-		st, b = cusDo(t, http.MethodPost, e.srv.Endpoints().Custody+custody.PathIntents, tok, []byte(`{}`))
-		cusPlain(t, "intent token "+tok, st, b, http.StatusUnauthorized)
+		st, _, b := sandboxtest.Send(t, http.MethodGet, e.base+"/endpoints", tok, nil)
+		sandboxtest.ExpectPlain(t, "token "+tok, st, b, http.StatusUnauthorized)
+		st, _, b = sandboxtest.Send(t, http.MethodPost, e.srv.Endpoints().Custody+custody.PathIntents, tok, []byte(`{}`))
+		sandboxtest.ExpectPlain(t, "intent token "+tok, st, b, http.StatusUnauthorized)
 	}
 	other := e.srv.Endpoints().Custody + custody.PathDomains + "00000000-0000-4000-8000-000000000000/endpoints"
-	st, b := cusDo(t, http.MethodGet, other, e.tok, nil)
-	cusPlain(t, "other domain", st, b, http.StatusNotFound)
+	st, _, b := sandboxtest.Send(t, http.MethodGet, other, e.tok, nil)
+	sandboxtest.ExpectPlain(t, "other domain", st, b, http.StatusNotFound)
 }
 
 func TestCustodyListLimitsFiltersAndSignatures(t *testing.T) {
@@ -109,8 +72,8 @@ func TestCustodyListLimitsFiltersAndSignatures(t *testing.T) {
 	}
 	for _, bad := range [][]string{{"limit", "0"}, {"limit", "101"}, {"limit", "x"}, {"startingAfter", "nope"},
 		{"sortBy", "address"}, {"sortOrder", "up"}, {"lock", "Frozen"}} {
-		st, b := cusDo(t, http.MethodGet, e.base+"/endpoints?"+url.Values{bad[0]: {bad[1]}}.Encode(), e.tok, nil)
-		cusPlain(t, bad[0]+"="+bad[1], st, b, http.StatusBadRequest)
+		st, _, b := sandboxtest.Send(t, http.MethodGet, e.base+"/endpoints?"+url.Values{bad[0]: {bad[1]}}.Encode(), e.tok, nil)
+		sandboxtest.ExpectPlain(t, bad[0]+"="+bad[1], st, b, http.StatusBadRequest)
 	}
 	max := cusPage(t, e, "limit", "100")
 	rest := cusPage(t, e, "limit", "100", "startingAfter", max.NextStartingAfter)
@@ -159,9 +122,9 @@ func TestCustodyListLimitsFiltersAndSignatures(t *testing.T) {
 func TestCustodyDeterministicAndHostile(t *testing.T) {
 	a, b := cusStart(t, nil), cusStart(t, nil)
 	c := cusStart(t, func(o *sandbox.Options) { o.Seed = 2 })
-	_, pa := cusDo(t, http.MethodGet, a.base+"/endpoints", a.tok, nil)
-	_, pb := cusDo(t, http.MethodGet, b.base+"/endpoints", b.tok, nil)
-	_, pc := cusDo(t, http.MethodGet, c.base+"/endpoints", c.tok, nil)
+	_, _, pa := sandboxtest.Send(t, http.MethodGet, a.base+"/endpoints", a.tok, nil)
+	_, _, pb := sandboxtest.Send(t, http.MethodGet, b.base+"/endpoints", b.tok, nil)
+	_, _, pc := sandboxtest.Send(t, http.MethodGet, c.base+"/endpoints", c.tok, nil)
 	if !bytes.Equal(pa, pb) || bytes.Equal(pa, pc) {
 		t.Fatal("the endpoint list is not a function of the seed")
 	}
@@ -194,7 +157,8 @@ func cusPropose(t *testing.T, e cusEnv, req custody.IntentRequest) (int, []byte)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return cusDo(t, http.MethodPost, e.srv.Endpoints().Custody+custody.PathIntents, e.tok, body)
+	st, _, b := sandboxtest.Send(t, http.MethodPost, e.srv.Endpoints().Custody+custody.PathIntents, e.tok, body)
+	return st, b
 }
 
 // cusFind returns the first endpoint in lock state lock.
@@ -220,18 +184,19 @@ func TestCustodyIntentRefusals(t *testing.T) {
 	e := cusStart(t, nil)
 	ep := cusFind(t, e, custody.LockUnlocked)
 	post := func(body string) (int, []byte) {
-		return cusDo(t, http.MethodPost, e.srv.Endpoints().Custody+custody.PathIntents, e.tok, []byte(body))
+		st, _, b := sandboxtest.Send(t, http.MethodPost, e.srv.Endpoints().Custody+custody.PathIntents, e.tok, []byte(body))
+		return st, b
 	}
 	st, b := post(`not json`)
-	cusPlain(t, "not json", st, b, http.StatusBadRequest)
+	sandboxtest.ExpectPlain(t, "not json", st, b, http.StatusBadRequest)
 	good := cusIntent(e, "i-1", custody.PayloadLock, ep, time.Hour, nil)
 	signed, _ := e.signer.Sign(good)
 	st, b = post(strings.Replace(string(signed), `"signature":"`, `"signature":"%%`, 1))
-	cusPlain(t, "signature not base64", st, b, http.StatusBadRequest)
+	sandboxtest.ExpectPlain(t, "signature not base64", st, b, http.StatusBadRequest)
 	// The signature covers the exact bytes: a changed revision no longer verifies.
 	tampered := strings.Replace(string(signed), `"revision":`, `"revision":1`, 1)
 	st, b = post(tampered)
-	cusPlain(t, "tampered request", st, b, http.StatusForbidden)
+	sandboxtest.ExpectPlain(t, "tampered request", st, b, http.StatusForbidden)
 
 	cases := []struct {
 		name   string
@@ -256,7 +221,7 @@ func TestCustodyIntentRefusals(t *testing.T) {
 		r.ID = "refused-" + c.name
 		c.mutate(&r)
 		st, b := cusPropose(t, e, r)
-		cusPlain(t, c.name, st, b, c.want)
+		sandboxtest.ExpectPlain(t, c.name, st, b, c.want)
 	}
 	var acc custody.IntentAccepted
 	st, b = cusPropose(t, e, good)
@@ -265,7 +230,7 @@ func TestCustodyIntentRefusals(t *testing.T) {
 	}
 	other := cusIntent(e, "i-1", custody.PayloadLock, cusPage(t, e, "lock", custody.LockUnlocked, "limit", "2").Items[1].Data, time.Hour, nil)
 	st, b = cusPropose(t, e, other)
-	cusPlain(t, "intent id reused for another endpoint", st, b, http.StatusConflict)
+	sandboxtest.ExpectPlain(t, "intent id reused for another endpoint", st, b, http.StatusConflict)
 }
 
 func TestCustodyIntentStaleAndExpired(t *testing.T) {

@@ -4,40 +4,16 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"strings"
 	"testing"
 	"time"
 
-	"treasury/data/apierr"
 	"treasury/data/liquidity"
 	"treasury/data/sandbox"
 	"treasury/data/sandbox/sandboxtest"
 )
-
-// liqGetRaw fetches url with a bearer token and returns status and body.
-func liqGetRaw(t *testing.T, u, token string) (int, []byte) {
-	t.Helper()
-	req, err := http.NewRequest(http.MethodGet, u, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return resp.StatusCode, b
-}
 
 // liqURL builds a liquidity URL with query parameters given as key, value.
 func liqURL(srv *sandbox.Server, path string, kv ...string) string {
@@ -62,26 +38,14 @@ func liqQuotes(t *testing.T, srv *sandbox.Server, kv ...string) liquidity.Quotes
 	return page
 }
 
-// liqExpectPlain checks a plain error body with the status.
-func liqExpectPlain(t *testing.T, what string, status int, body []byte, want int) {
-	t.Helper()
-	if status != want {
-		t.Fatalf("%s: HTTP %d, want %d: %s", what, status, want, body)
-	}
-	var e apierr.PlainBody
-	if err := json.Unmarshal(body, &e); err != nil || e.Status != want || e.Message == "" {
-		t.Fatalf("%s: body %s is not a plain error of status %d (%v)", what, body, want, err)
-	}
-}
-
 func TestLiquidityAuth(t *testing.T) {
 	srv := sandboxtest.Listen(t, sandboxtest.Options())
 	for _, p := range []string{liquidity.PathQuotes, liquidity.PathTrades, liquidity.PathBalances} {
-		st, body := liqGetRaw(t, liqURL(srv, p), "")
-		liqExpectPlain(t, p+" without token", st, body, http.StatusUnauthorized)
-		st, body = liqGetRaw(t, liqURL(srv, p), "not-the-token")
-		liqExpectPlain(t, p+" with a wrong token", st, body, http.StatusUnauthorized)
-		if st, body = liqGetRaw(t, liqURL(srv, p), srv.Credentials().LiquidityToken); st != http.StatusOK {
+		st, _, body := sandboxtest.Send(t, http.MethodGet, liqURL(srv, p), "", nil)
+		sandboxtest.ExpectPlain(t, p+" without token", st, body, http.StatusUnauthorized)
+		st, _, body = sandboxtest.Send(t, http.MethodGet, liqURL(srv, p), "not-the-token", nil)
+		sandboxtest.ExpectPlain(t, p+" with a wrong token", st, body, http.StatusUnauthorized)
+		if st, _, body = sandboxtest.Send(t, http.MethodGet, liqURL(srv, p), srv.Credentials().LiquidityToken, nil); st != http.StatusOK {
 			t.Fatalf("%s with the token: HTTP %d: %s", p, st, body)
 		}
 	}
@@ -141,8 +105,8 @@ func TestLiquidityQuotesPagination(t *testing.T) {
 		{"startTime", "yesterday"}, {"endTime", "2026-13-01T00:00:00Z"},
 		{"startTime", now.Format(time.RFC3339), "endTime", now.Add(-time.Hour).Format(time.RFC3339)},
 	} {
-		st, body := liqGetRaw(t, liqURL(srv, liquidity.PathQuotes, bad...), tok)
-		liqExpectPlain(t, fmt.Sprint(bad), st, body, http.StatusBadRequest)
+		st, _, body := sandboxtest.Send(t, http.MethodGet, liqURL(srv, liquidity.PathQuotes, bad...), tok, nil)
+		sandboxtest.ExpectPlain(t, fmt.Sprint(bad), st, body, http.StatusBadRequest)
 	}
 }
 
@@ -153,7 +117,7 @@ func TestLiquidityWireFormat(t *testing.T) {
 	srv := sandboxtest.Listen(t, sandboxtest.Options())
 	tok := srv.Credentials().LiquidityToken
 	for path, array := range map[string]string{liquidity.PathQuotes: "quotes", liquidity.PathTrades: "trades", liquidity.PathBalances: "balances"} {
-		st, body := liqGetRaw(t, liqURL(srv, path, "pageSize", "50"), tok)
+		st, _, body := sandboxtest.Send(t, http.MethodGet, liqURL(srv, path, "pageSize", "50"), tok, nil)
 		if st != http.StatusOK {
 			t.Fatalf("%s: HTTP %d", path, st)
 		}
@@ -211,9 +175,9 @@ func TestLiquidityDeterministic(t *testing.T) {
 	o.Seed = 2
 	c := sandboxtest.Listen(t, o)
 	for p, page := range map[string]string{liquidity.PathQuotes: "7", liquidity.PathTrades: "7", liquidity.PathBalances: "0"} {
-		_, ba := liqGetRaw(t, liqURL(a, p, "pageSize", "200", "pageNumber", page), a.Credentials().LiquidityToken)
-		_, bb := liqGetRaw(t, liqURL(b, p, "pageSize", "200", "pageNumber", page), b.Credentials().LiquidityToken)
-		_, bc := liqGetRaw(t, liqURL(c, p, "pageSize", "200", "pageNumber", page), c.Credentials().LiquidityToken)
+		_, _, ba := sandboxtest.Send(t, http.MethodGet, liqURL(a, p, "pageSize", "200", "pageNumber", page), a.Credentials().LiquidityToken, nil)
+		_, _, bb := sandboxtest.Send(t, http.MethodGet, liqURL(b, p, "pageSize", "200", "pageNumber", page), b.Credentials().LiquidityToken, nil)
+		_, _, bc := sandboxtest.Send(t, http.MethodGet, liqURL(c, p, "pageSize", "200", "pageNumber", page), c.Credentials().LiquidityToken, nil)
 		if !bytes.Equal(ba, bb) {
 			t.Fatalf("%s: one seed gave two answers", p)
 		}

@@ -3,7 +3,6 @@ package sandbox_test
 import (
 	"bytes"
 	"encoding/json"
-	"io"
 	"net/http"
 	"net/url"
 	"slices"
@@ -16,29 +15,6 @@ import (
 	"treasury/data/sandbox"
 	"treasury/data/sandbox/sandboxtest"
 )
-
-// repGet sends GET base+path with token and returns the status, the
-// Content-Type and the body.
-func repGet(t *testing.T, url, token string) (int, string, []byte) {
-	t.Helper()
-	req, err := http.NewRequest(http.MethodGet, url, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return resp.StatusCode, resp.Header.Get("Content-Type"), b
-}
 
 func repList(t *testing.T, e payEnv) []reporting.Report {
 	t.Helper()
@@ -64,7 +40,7 @@ func repFind(t *testing.T, reps []reporting.Report, typ, format string, start ti
 // repRows downloads report r and parses it.
 func repRows(t *testing.T, e payEnv, r reporting.Report) *reporting.Rows {
 	t.Helper()
-	st, _, body := repGet(t, e.srv.Endpoints().Reporting+reporting.PathDownload+r.ID, e.tok)
+	st, _, body := sandboxtest.Send(t, http.MethodGet, e.srv.Endpoints().Reporting+reporting.PathDownload+r.ID, e.tok, nil)
 	if st != http.StatusOK {
 		t.Fatalf("download %s: HTTP %d %.200s", r.ID, st, body)
 	}
@@ -118,7 +94,8 @@ func TestReportingListAndGet(t *testing.T) {
 	if got.ID != r.ID || got.DownloadLink != want {
 		t.Fatalf("get = %+v, want the record with download_link %s", got, want)
 	}
-	st, ct, body := repGet(t, got.DownloadLink, e.tok)
+	st, h, body := sandboxtest.Send(t, http.MethodGet, got.DownloadLink, e.tok, nil)
+	ct := h.Get("Content-Type")
 	if st != http.StatusOK || ct != "text/csv; charset=utf-8" || !bytes.HasPrefix(body, []byte("end_to_end_id,network_payment_id,payment_state,")) {
 		t.Fatalf("download link: HTTP %d %s %.80s", st, ct, body)
 	}
@@ -222,7 +199,8 @@ func TestReportingErrors(t *testing.T) {
 		{"unknown download", reporting.PathDownload + "0b8a7c1e-6d0f-4f5e-9a0b-000000000000", e.tok, 404, "USR_002"},
 		{"unknown path", "/v2/report", e.tok, 404, "USR_002"},
 	} {
-		st, ct, body := repGet(t, base+c.path, c.tok)
+		st, h, body := sandboxtest.Send(t, http.MethodGet, base+c.path, c.tok, nil)
+		ct := h.Get("Content-Type")
 		var m map[string]any
 		if err := json.Unmarshal(body, &m); err != nil || st != c.status || m["code"] != c.code || ct != "application/json" {
 			t.Errorf("%s: HTTP %d %s %.200s, want %d %s", c.name, st, ct, body, c.status, c.code)
@@ -254,10 +232,10 @@ func TestReportingDailyGeneration(t *testing.T) {
 	}
 	var got reporting.Report
 	sandboxtest.Get(t, base+reporting.PathReports+"/"+cur.ID, e.tok, &got)
-	if st, _, _ := repGet(t, base+reporting.PathDownload+cur.ID, e.tok); st != 400 || got.DownloadLink != "" {
+	if st := sandboxtest.Get(t, base+reporting.PathDownload+cur.ID, e.tok, nil); st != 400 || got.DownloadLink != "" {
 		t.Fatalf("pending report: download HTTP %d, link %q; want 400 and no link", st, got.DownloadLink)
 	}
-	if st, _, _ := repGet(t, base+reporting.PathDownload+old.ID, e.tok); st != 404 {
+	if st := sandboxtest.Get(t, base+reporting.PathDownload+old.ID, e.tok, nil); st != 404 {
 		t.Fatalf("yesterday's month to date: HTTP %d, want 404", st)
 	}
 	advance(time.Minute)
@@ -281,8 +259,8 @@ func TestReportingDeterministic(t *testing.T) {
 		t.Fatalf("lists: seed 1 twice equal %v, seed 2 distinct %v", slices.Equal(ra, rb), ra[0].ID != rc[0].ID)
 	}
 	for _, r := range ra {
-		_, _, x := repGet(t, a.srv.Endpoints().Reporting+reporting.PathDownload+r.ID, a.tok)
-		_, _, y := repGet(t, b.srv.Endpoints().Reporting+reporting.PathDownload+r.ID, b.tok)
+		_, _, x := sandboxtest.Send(t, http.MethodGet, a.srv.Endpoints().Reporting+reporting.PathDownload+r.ID, a.tok, nil)
+		_, _, y := sandboxtest.Send(t, http.MethodGet, b.srv.Endpoints().Reporting+reporting.PathDownload+r.ID, b.tok, nil)
 		if len(x) == 0 || !bytes.Equal(x, y) {
 			t.Fatalf("report %s %s: %d and %d bytes differ for one seed", r.Type, r.Format, len(x), len(y))
 		}
