@@ -43,7 +43,6 @@ package custodysim
 
 import (
 	"crypto/ed25519"
-	"crypto/subtle"
 	"net/http"
 	"sync"
 	"time"
@@ -100,10 +99,7 @@ func New(env *simkit.Env, opts Options) *Sim {
 	mux.HandleFunc("GET /v1/domains/{domainId}/endpoints/{endpointId}", s.get)
 	mux.HandleFunc("POST /v1/intents", s.propose)
 	mux.HandleFunc("GET /v1/domains/{domainId}/intents/{intentId}", s.intent)
-	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		simkit.PlainError(w, http.StatusNotFound, "no custody operation at "+r.Method+" "+r.URL.Path)
-	})
-	s.handler = s.authorize(mux)
+	s.handler = simkit.PlainService("custody", opts.Token, mux)
 	return s
 }
 
@@ -112,22 +108,6 @@ func (s *Sim) Handler() http.Handler { return s.handler }
 
 // Close does nothing: intents move lazily, on requests.
 func (s *Sim) Close() error { return nil }
-
-// authorize refuses requests without the configured bearer token.
-func (s *Sim) authorize(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		tok := simkit.Bearer(r)
-		if tok == "" {
-			simkit.PlainError(w, http.StatusUnauthorized, "missing bearer token")
-			return
-		}
-		if subtle.ConstantTimeCompare([]byte(tok), []byte(s.opts.Token)) != 1 {
-			simkit.PlainError(w, http.StatusUnauthorized, "invalid bearer token")
-			return
-		}
-		next.ServeHTTP(w, r)
-	})
-}
 
 // domain checks the path's domain; it answers 404 and returns false when
 // it is not the simulated one.

@@ -25,7 +25,6 @@
 package market
 
 import (
-	"crypto/subtle"
 	"net/http"
 	"time"
 
@@ -40,7 +39,6 @@ const HistoryDays = 7
 // Sim is the liquidity simulator.
 type Sim struct {
 	env     *simkit.Env
-	token   string
 	seed    uint64
 	histMs  int64 // first millisecond of history (unix ms)
 	pairs   [npairs]pair
@@ -50,16 +48,13 @@ type Sim struct {
 // New builds the liquidity simulator; clients present token as bearer.
 func New(env *simkit.Env, token string) *Sim {
 	origin := env.Clock.Now().Truncate(time.Second)
-	s := &Sim{env: env, token: token, seed: simkit.Mix(env.Seed, simkit.Key("liquidity")),
+	s := &Sim{env: env, seed: simkit.Mix(env.Seed, simkit.Key("liquidity")),
 		histMs: origin.Add(-HistoryDays * 24 * time.Hour).UnixMilli(), pairs: corridors()}
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET "+liquidity.PathQuotes, s.quotes)
 	mux.HandleFunc("GET "+liquidity.PathTrades, s.trades)
 	mux.HandleFunc("GET "+liquidity.PathBalances, s.balances)
-	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		simkit.PlainError(w, http.StatusNotFound, "no liquidity operation at "+r.Method+" "+r.URL.Path)
-	})
-	s.handler = s.authorize(mux)
+	s.handler = simkit.PlainService("liquidity", token, mux)
 	return s
 }
 
@@ -69,19 +64,3 @@ func (s *Sim) Handler() http.Handler { return s.handler }
 
 // Close does nothing: the simulator has no background work.
 func (s *Sim) Close() error { return nil }
-
-// authorize refuses requests without the configured bearer token.
-func (s *Sim) authorize(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		tok := simkit.Bearer(r)
-		if tok == "" {
-			simkit.PlainError(w, http.StatusUnauthorized, "missing bearer token")
-			return
-		}
-		if subtle.ConstantTimeCompare([]byte(tok), []byte(s.token)) != 1 {
-			simkit.PlainError(w, http.StatusUnauthorized, "invalid bearer token")
-			return
-		}
-		next.ServeHTTP(w, r)
-	})
-}
