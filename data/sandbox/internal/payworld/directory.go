@@ -43,7 +43,7 @@ func (w *World) identities(rw http.ResponseWriter, r *http.Request, _ authsim.Cl
 	if !ok {
 		return
 	}
-	hostile := w.env.Faults != nil && w.env.Faults.Hostile()
+	hostile := w.hostile()
 	total := len(w.origs) + len(w.bens)
 	out := payments.IdentitiesPage{Data: []payments.Identity{}}
 	for i := start; i < total && len(out.Data) < limit; i++ {
@@ -82,7 +82,7 @@ func (w *World) instruments(rw http.ResponseWriter, r *http.Request, _ authsim.C
 	if !ok {
 		return
 	}
-	hostile := w.env.Faults != nil && w.env.Faults.Hostile()
+	hostile := w.hostile()
 	ins := w.bens[bi].instruments
 	out := payments.InstrumentsPage{Data: []payments.FinancialInstrument{}}
 	for i := start; i < len(ins) && len(out.Data) < limit; i++ {

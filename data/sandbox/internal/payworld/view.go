@@ -46,12 +46,12 @@ func (w *World) record(seq uint32, t int64, v3 bool) payments.Payment {
 	c := w.corridorOf(p)
 	ben := &w.bens[p.ben]
 	orig := &w.origs[currencyIndex(c.src)]
-	hostile := w.env.Faults != nil && w.env.Faults.Hostile()
+	hostile := w.hostile()
 	hk := simkit.Mix(w.seed, uint64(seq))
-	instr := int(seq) % len(ben.instruments)
+	instr := w.instrumentOf(seq)
 	labels := labelsFor(hk)
 	if ci := w.created[seq]; ci != nil {
-		instr, labels = ci.instrument, ci.labels
+		labels = ci.labels
 	}
 	outLabels := make([]string, len(labels))
 	for i, l := range labels {
@@ -79,6 +79,19 @@ func (w *World) record(seq uint32, t int64, v3 bool) payments.Payment {
 	}
 	return rec
 }
+
+// instrumentOf is the index, among its beneficiary's instruments, of the
+// instrument payment seq pays out to: the one chosen at creation, or one
+// derived from seq. w.mu must be held.
+func (w *World) instrumentOf(seq uint32) int {
+	if ci := w.created[seq]; ci != nil {
+		return ci.instrument
+	}
+	return int(seq) % len(w.bens[w.pays[seq].ben].instruments)
+}
+
+// hostile reports whether hostile text is switched on.
+func (w *World) hostile() bool { return w.env.Faults != nil && w.env.Faults.Hostile() }
 
 // PaymentView is a payment as the reports see it at a time: the v3 record,
 // its state history and ledger transactions, and the trade details that
@@ -127,13 +140,10 @@ func (w *World) view(seq uint32, t int64) PaymentView {
 	p := &w.pays[seq]
 	c := w.corridorOf(p)
 	rec := w.record(seq, t, true)
-	hostile := w.env.Faults != nil && w.env.Faults.Hostile()
+	hostile := w.hostile()
 	hk := simkit.Mix(w.seed, uint64(seq), 99)
 	ben := &w.bens[p.ben]
-	instr := ben.instruments[int(seq)%len(ben.instruments)]
-	if ci := w.created[seq]; ci != nil {
-		instr = ben.instruments[ci.instrument]
-	}
+	instr := ben.instruments[w.instrumentOf(seq)]
 	orig := &w.origs[currencyIndex(c.src)]
 	v := PaymentView{
 		Payment: rec, Transitions: p.transitionsAt(t),
