@@ -52,7 +52,7 @@ func (w *World) createQuote(rw http.ResponseWriter, r *http.Request, _ authsim.C
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	now := w.processed
-	rate := w.spotRate(ci, now).Mul(money.MustParse("0.996")).Round(6)
+	rate := w.quotedRate(ci, now)
 	src := minor(amt.IntPart())
 	q := &quote{corridor: ci, amount: amt.IntPart(), expires: now + quoteLifetime.Milliseconds()}
 	q.rec = payments.Quote{

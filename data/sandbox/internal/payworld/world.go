@@ -260,9 +260,16 @@ func (w *World) spotRate(ci int, t int64) decimal.Decimal {
 	return decimal.NewFromFloat(v).Round(6)
 }
 
-// appliedRate is the rate the payment converts at: spot less 0.4% spread.
+// quotedRate is the rate corridor ci converts at at unix ms t: spot less
+// 0.4% spread.
+func (w *World) quotedRate(ci int, t int64) decimal.Decimal {
+	return w.spotRate(ci, t).Mul(decimal.RequireFromString("0.996")).Round(6)
+}
+
+// appliedRate is the rate the payment converts at: the quoted rate at its
+// creation.
 func (w *World) appliedRate(p *pay) decimal.Decimal {
-	return w.spotRate(w.bens[p.ben].corridor, p.created).Mul(decimal.RequireFromString("0.996")).Round(6)
+	return w.quotedRate(w.bens[p.ben].corridor, p.created)
 }
 
 func (w *World) destAmount(p *pay) decimal.Decimal {
