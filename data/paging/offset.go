@@ -20,51 +20,27 @@ type NumberPage[T any] struct {
 // following pages are read one by one until one says Last, or is empty.
 func ByPageNumber[T any](ctx context.Context, concurrency int, fetch func(ctx context.Context, page int) (NumberPage[T], error)) iter.Seq2[T, error] {
 	return func(yield func(T, error) bool) {
-		var zero T
 		first, err := fetch(ctx, 0)
-		if err != nil {
-			yield(zero, err)
-			return
-		}
-		for _, v := range first.Items {
-			if !yield(v, nil) {
-				return
-			}
-		}
-		if first.Last || len(first.Items) == 0 {
+		if !emit(yield, first.Items, err) || first.Last || len(first.Items) == 0 {
 			return
 		}
 		total := min(max(first.TotalPages, 1), MaxPages)
 		last := first
 		ok := fanOut(ctx, concurrency, 1, total, fetch, func(p NumberPage[T], err error) bool {
-			if err != nil {
-				yield(zero, err)
-				return false
-			}
 			last = p
-			for _, v := range p.Items {
-				if !yield(v, nil) {
-					return false
-				}
-			}
-			return true
+			return emit(yield, p.Items, err)
 		})
 		if !ok {
 			return
 		}
 		for page := total; !last.Last && len(last.Items) > 0; page++ {
 			if page >= MaxPages {
-				yield(zero, fmt.Errorf("paging: more than %d pages", MaxPages))
+				yield(*new(T), fmt.Errorf("paging: more than %d pages", MaxPages))
 				return
 			}
-			if last, err = fetch(ctx, page); err != nil {
-				yield(zero, err)
+			last, err = fetch(ctx, page)
+			if !emit(yield, last.Items, err) {
 				return
-			}
-			for _, v := range last.Items {
-				if !yield(v, nil) {
-					return
-				}
 			}
 		}
 	}
@@ -86,26 +62,12 @@ type OffsetPage[T any] struct {
 // request. A page that comes back empty before Total is reached is an error.
 func ByOffset[T any](ctx context.Context, concurrency, pageSize int, fetch func(ctx context.Context, offset int) (OffsetPage[T], error)) iter.Seq2[T, error] {
 	return func(yield func(T, error) bool) {
-		var zero T
 		if pageSize <= 0 {
-			yield(zero, fmt.Errorf("paging: page size must be positive, got %d", pageSize))
+			yield(*new(T), fmt.Errorf("paging: page size must be positive, got %d", pageSize))
 			return
 		}
 		first, err := fetch(ctx, 0)
-		if err != nil {
-			yield(zero, err)
-			return
-		}
-		for _, v := range first.Items {
-			if !yield(v, nil) {
-				return
-			}
-		}
-		n := len(first.Items)
-		if first.PageElements > n {
-			n = first.PageElements
-		}
-		if n >= first.Total {
+		if !emit(yield, first.Items, err) || max(len(first.Items), first.PageElements) >= first.Total {
 			return
 		}
 		pages := min((first.Total+pageSize-1)/pageSize, MaxPages)
@@ -117,16 +79,22 @@ func ByOffset[T any](ctx context.Context, concurrency, pageSize int, fetch func(
 			}
 			return p, err
 		}, func(p OffsetPage[T], err error) bool {
-			if err != nil {
-				yield(zero, err)
-				return false
-			}
-			for _, v := range p.Items {
-				if !yield(v, nil) {
-					return false
-				}
-			}
-			return true
+			return emit(yield, p.Items, err)
 		})
 	}
+}
+
+// emit yields err as (zero, err), or else each of items, and reports
+// whether the iteration goes on.
+func emit[T any](yield func(T, error) bool, items []T, err error) bool {
+	if err != nil {
+		yield(*new(T), err)
+		return false
+	}
+	for _, v := range items {
+		if !yield(v, nil) {
+			return false
+		}
+	}
+	return true
 }

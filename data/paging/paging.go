@@ -90,16 +90,7 @@ func byToken[T any](ctx context.Context, fetch func(ctx context.Context, token s
 				return
 			}
 			p, err := fetch(ctx, token)
-			if err != nil {
-				yield(zero, err)
-				return
-			}
-			for _, v := range p.Items {
-				if !yield(v, nil) {
-					return
-				}
-			}
-			if p.Next == "" {
+			if !emit(yield, p.Items, err) || p.Next == "" {
 				return
 			}
 			if seen[p.Next] {
