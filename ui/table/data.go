@@ -141,13 +141,6 @@ func (m *Model) resort() {
 	m.refilter()
 }
 
-func keyAt(r *Row, c int) *Key {
-	if c < len(r.Keys) {
-		return &r.Keys[c]
-	}
-	return &zeroKey
-}
-
 func cellAt(r *Row, c int) string {
 	if c < len(r.Cells) {
 		return r.Cells[c]
@@ -175,13 +168,12 @@ func (m *Model) refilter() {
 
 // restoreSelection puts the cursor back on selID, or keeps its position.
 func (m *Model) restoreSelection() {
-	if i, ok := m.byID[m.selID]; ok && m.selID != "" {
-		for k, ri := range m.view {
-			if int(ri) == i {
-				m.setCursor(k)
-				return
-			}
-		}
+	k := -1
+	if m.selID != "" {
+		k = m.viewIndex(m.selID)
 	}
-	m.setCursor(m.cursor)
+	if k < 0 {
+		k = m.cursor
+	}
+	m.setCursor(k)
 }

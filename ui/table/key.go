@@ -27,8 +27,6 @@ type Key struct {
 	d    decimal.Decimal
 }
 
-var zeroKey Key
-
 // String sorts by s instead of the cell text (e.g. a case-folded name).
 func String(s string) Key { return Key{kind: kindString, s: s} }
 

@@ -181,6 +181,29 @@ func (m *Model) layout() []int {
 }
 
 func (m *Model) formatRow(r *Row, lw int) string {
+	return m.formatLine(lw, func(i, _ int) string { return cellAt(r, i) })
+}
+
+func (m *Model) formatHeader(lw int) string {
+	return m.formatLine(lw, func(i, w int) string {
+		title := m.cols[i].Title
+		if i != m.sortCol {
+			return title
+		}
+		ind := " ▲"
+		if m.sortDesc {
+			ind = " ▼"
+		}
+		if textWidth(title)+2 > w && w > 2 {
+			title = ansi.Truncate(title, w-2, ellipsis)
+		}
+		return title + ind
+	})
+}
+
+// formatLine lays out one line: the text of each shown column i (width w)
+// fitted to its width, one space between columns, padded to lw cells.
+func (m *Model) formatLine(lw int, text func(i, w int) string) string {
 	sb := &m.c.sb
 	sb.Reset()
 	sb.Grow(lw + 16)
@@ -193,36 +216,7 @@ func (m *Model) formatRow(r *Row, lw int) string {
 			sb.WriteByte(' ')
 		}
 		col++
-		appendFit(sb, cellAt(r, i), w, m.cols[i].Align)
-	}
-	padTo(sb, lw)
-	return sb.String()
-}
-
-func (m *Model) formatHeader(lw int) string {
-	sb := &m.c.sb
-	sb.Reset()
-	col := 0
-	for i, w := range m.c.widths {
-		if w == 0 {
-			continue
-		}
-		if col > 0 {
-			sb.WriteByte(' ')
-		}
-		col++
-		title := m.cols[i].Title
-		if i == m.sortCol {
-			ind := " ▲"
-			if m.sortDesc {
-				ind = " ▼"
-			}
-			if textWidth(title)+2 > w && w > 2 {
-				title = ansi.Truncate(title, w-2, ellipsis)
-			}
-			title += ind
-		}
-		appendFit(sb, title, w, m.cols[i].Align)
+		appendFit(sb, text(i, w), w, m.cols[i].Align)
 	}
 	padTo(sb, lw)
 	return sb.String()

@@ -27,17 +27,13 @@ func (m *Model) sortOrder() {
 	}
 	ents := m.sortBuf[:0]
 	for i := range rows {
-		k := keyAt(&rows[i], c)
-		e := sortEnt{row: int32(i), kind: k.kind}
-		switch k.kind {
-		case kindNone:
+		e := sortEnt{row: int32(i)}
+		if c < len(rows[i].Keys) {
+			k := &rows[i].Keys[c]
+			e.kind, e.s, e.i, e.f = k.kind, k.s, k.i, k.f
+		}
+		if e.kind == kindNone {
 			e.s = cellAt(&rows[i], c)
-		case kindString:
-			e.s = k.s
-		case kindInt:
-			e.i = k.i
-		default:
-			e.f = k.f
 		}
 		ents = append(ents, e)
 	}

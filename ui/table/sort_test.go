@@ -16,7 +16,13 @@ import (
 // refCompare is the sort order spelled out on rows: by key kind (a missing
 // key is kindNone, text first), then key or cell text; decimals exactly.
 func refCompare(a, b *Row, c int) int {
-	ka, kb := keyAt(a, c), keyAt(b, c)
+	key := func(r *Row) Key {
+		if c < len(r.Keys) {
+			return r.Keys[c]
+		}
+		return Key{}
+	}
+	ka, kb := key(a), key(b)
 	if ka.kind != kb.kind {
 		return cmp.Compare(ka.kind, kb.kind)
 	}

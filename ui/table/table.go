@@ -19,6 +19,7 @@
 package table
 
 import (
+	"slices"
 	"time"
 
 	"github.com/charmbracelet/lipgloss"
@@ -217,17 +218,22 @@ func (m *Model) SelectedID() string {
 // Select moves the cursor to the record with this ID, if shown; it reports
 // whether it was.
 func (m *Model) Select(id string) bool {
-	i, ok := m.byID[id]
-	if !ok {
+	k := m.viewIndex(id)
+	if k < 0 {
 		return false
 	}
-	for k, ri := range m.view {
-		if int(ri) == i {
-			m.setCursor(k)
-			return true
-		}
+	m.setCursor(k)
+	return true
+}
+
+// viewIndex returns the index in the view of the record with this ID, or -1
+// when it is not shown.
+func (m *Model) viewIndex(id string) int {
+	i, ok := m.byID[id]
+	if !ok {
+		return -1
 	}
-	return false
+	return slices.Index(m.view, int32(i))
 }
 
 // Tick advances the table's clock to now, ending highlights that are over.
