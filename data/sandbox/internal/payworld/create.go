@@ -46,7 +46,7 @@ func (w *World) createQuote(rw http.ResponseWriter, r *http.Request, _ authsim.C
 	}
 	if ci < 0 {
 		w.fail(rw, http.StatusInternalServerError, "CFG_002", apierr.TypeConfiguration, "Configuration Error",
-			"The corridor "+quoted(req.SourceCurrency)+" to "+quoted(req.DestinationCurrency)+" is not configured for your organization; contact support.")
+			"The corridor "+simkit.Quoted(req.SourceCurrency)+" to "+simkit.Quoted(req.DestinationCurrency)+" is not configured for your organization; contact support.")
 		return
 	}
 	w.mu.Lock()
@@ -95,12 +95,12 @@ func (w *World) create(rw http.ResponseWriter, r *http.Request, c authsim.Claims
 	now := w.processed
 	q := w.quotes[req.QuoteID]
 	if q == nil || q.expires < now {
-		w.badRequest(rw, "quoteId "+quoted(req.QuoteID)+" is unknown or expired; request a new quote.")
+		w.badRequest(rw, "quoteId "+simkit.Quoted(req.QuoteID)+" is unknown or expired; request a new quote.")
 		return
 	}
 	bi, ok := w.benIndex[req.BeneficiaryIdentityID]
 	if !ok {
-		w.notFound(rw, "beneficiary identity with id "+quoted(req.BeneficiaryIdentityID))
+		w.notFound(rw, "beneficiary identity with id "+simkit.Quoted(req.BeneficiaryIdentityID))
 		return
 	}
 	ben := &w.bens[bi]

@@ -74,7 +74,7 @@ func (w *World) instruments(rw http.ResponseWriter, r *http.Request, _ authsim.C
 				return
 			}
 		}
-		w.notFound(rw, "identity with id "+quoted(id))
+		w.notFound(rw, "identity with id "+simkit.Quoted(id))
 		return
 	}
 	fkey := simkit.Key("instruments|" + id)
@@ -109,7 +109,7 @@ func (w *World) ledger(rw http.ResponseWriter, r *http.Request, _ authsim.Claims
 	ci := currencyIndex(cur)
 	if ci < 0 {
 		w.fail(rw, http.StatusInternalServerError, "CFG_001", apierr.TypeConfiguration, "Configuration Error",
-			"No prefunded account is configured for currency "+quoted(cur)+"; contact support.")
+			"No prefunded account is configured for currency "+simkit.Quoted(cur)+"; contact support.")
 		return
 	}
 	size := payments.LedgerDefaultPageSize

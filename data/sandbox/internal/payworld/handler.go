@@ -2,7 +2,6 @@ package payworld
 
 import (
 	"net/http"
-	"strings"
 
 	"treasury/data/apierr"
 	"treasury/data/payments"
@@ -74,7 +73,7 @@ func (w *World) foreign(rw http.ResponseWriter) {
 func (w *World) findOwn(rw http.ResponseWriter, r *http.Request, c authsim.Claims) (uint32, bool) {
 	seq, ok := w.lookup(r.PathValue("id"))
 	if !ok {
-		w.notFound(rw, "payment with id "+quoted(r.PathValue("id")))
+		w.notFound(rw, "payment with id "+simkit.Quoted(r.PathValue("id")))
 		return 0, false
 	}
 	if w.pays[seq].flags&fForeign != 0 || (c.Org != "" && c.Org != w.org) {
@@ -82,18 +81,6 @@ func (w *World) findOwn(rw http.ResponseWriter, r *http.Request, c authsim.Claim
 		return 0, false
 	}
 	return seq, true
-}
-
-func quoted(s string) string {
-	if len(s) > 64 {
-		s = s[:64] + "..."
-	}
-	return "'" + strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f {
-			return '?'
-		}
-		return r
-	}, s) + "'"
 }
 
 func (w *World) getV2(rw http.ResponseWriter, r *http.Request, c authsim.Claims) {
@@ -144,7 +131,7 @@ func (w *World) getBalances(rw http.ResponseWriter, r *http.Request, _ authsim.C
 	cur := r.URL.Query().Get("currency")
 	if cur != "" && currencyIndex(cur) < 0 {
 		w.fail(rw, http.StatusInternalServerError, "CFG_001", apierr.TypeConfiguration, "Configuration Error",
-			"No prefunded account is configured for currency "+quoted(cur)+"; contact support.")
+			"No prefunded account is configured for currency "+simkit.Quoted(cur)+"; contact support.")
 		return
 	}
 	w.mu.RLock()

@@ -98,7 +98,7 @@ func New(env *simkit.Env, opts Options) (*World, error) {
 		w.indexID(uint32(i))
 	}
 	w.pays[len(w.pays)/2].flags |= fForeign
-	for i := range sourceCurrencies() {
+	for i := range w.accounts {
 		w.accounts[i].add(entry{at: w.from, amount: openingMajor * 100, seq: bankSeq, op: opCredit})
 	}
 	if w.livePerMinute > 0 {

@@ -61,7 +61,7 @@ func (s *Sim) Handler() http.Handler {
 	mux.HandleFunc("GET "+reporting.PathDownload+"{id}", s.guard(s.download))
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, http.StatusNotFound, "USR_002", apierr.TypeNotFound, "Resource Not Found",
-			"No operation "+r.Method+" "+quoted(r.URL.Path)+" on the reporting interface.")
+			"No operation "+r.Method+" "+simkit.Quoted(r.URL.Path)+" on the reporting interface.")
 	})
 	return mux
 }
@@ -118,9 +118,9 @@ func (s *Sim) download(w http.ResponseWriter, r *http.Request) {
 // or 404 itself.
 func (s *Sim) find(w http.ResponseWriter, r *http.Request) (entry, bool) {
 	id := strings.ToLower(r.PathValue("id"))
-	if !isUUID(id) {
+	if !simkit.IsUUID(id) {
 		s.fail(w, http.StatusBadRequest, "USR_001", apierr.TypeUser, "Bad Request",
-			"The report id "+quoted(r.PathValue("id"))+" is not a uuid.")
+			"The report id "+simkit.Quoted(r.PathValue("id"))+" is not a uuid.")
 		return entry{}, false
 	}
 	for _, e := range s.catalog(s.env.Clock.Now()) {
@@ -129,7 +129,7 @@ func (s *Sim) find(w http.ResponseWriter, r *http.Request) (entry, bool) {
 		}
 	}
 	s.fail(w, http.StatusNotFound, "USR_002", apierr.TypeNotFound, "Resource Not Found",
-		"No report with id "+quoted(id)+" was found.")
+		"No report with id "+simkit.Quoted(id)+" was found.")
 	return entry{}, false
 }
 
@@ -153,37 +153,4 @@ func baseURL(r *http.Request) string {
 		prefix = ""
 	}
 	return scheme + "://" + r.Host + prefix
-}
-
-func isUUID(s string) bool {
-	if len(s) != 36 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch i {
-		case 8, 13, 18, 23:
-			if c != '-' {
-				return false
-			}
-		default:
-			if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
-				return false
-			}
-		}
-	}
-	return true
-}
-
-// quoted makes network text safe to echo in an error description.
-func quoted(s string) string {
-	if len(s) > 64 {
-		s = s[:64] + "..."
-	}
-	return "'" + strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
-			return '?'
-		}
-		return r
-	}, s) + "'"
 }

@@ -118,7 +118,7 @@ func createCredential(c *call) {
 	}
 	for _, p := range req.Permissions {
 		m := permRe.FindStringSubmatch(p)
-		if m == nil || (m[1] == "vault" && m[2] != "*" && !isUUID(m[2])) {
+		if m == nil || (m[1] == "vault" && m[2] != "*" && !simkit.IsUUID(m[2])) {
 			c.bad(reasonInvalidPermission, "invalid permission")
 			return
 		}

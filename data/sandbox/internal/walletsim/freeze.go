@@ -4,6 +4,7 @@ import (
 	"strings"
 	"time"
 
+	"treasury/data/sandbox/internal/simkit"
 	"treasury/data/wallet"
 )
 
@@ -24,7 +25,7 @@ func setFrozen(c *call, action string) {
 	if !c.decode(&req) {
 		return
 	}
-	if strings.TrimSpace(req.Reason) == "" || !isUUID(req.MutationID) {
+	if strings.TrimSpace(req.Reason) == "" || !simkit.IsUUID(req.MutationID) {
 		c.invalid()
 		return
 	}

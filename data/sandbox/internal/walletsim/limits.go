@@ -85,7 +85,7 @@ func createLimit(c *call) {
 	for _, mt := range req.Matchers {
 		switch {
 		case mt.Type == wallet.MatchAllCounterparties && mt.Value == "":
-		case mt.Type == wallet.MatchCounterpartyID && !isUUID(mt.Value):
+		case mt.Type == wallet.MatchCounterpartyID && !simkit.IsUUID(mt.Value):
 			c.bad(reasonBadMatcher, "invalid matcher value")
 			return
 		case mt.Type == wallet.MatchCounterpartyID:

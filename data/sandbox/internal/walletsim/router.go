@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"regexp"
 	"strings"
 	"time"
 
@@ -122,17 +121,13 @@ func (c *call) exists(reason, message string) { c.fail(apierr.GRPCAlreadyExists,
 
 func (c *call) parser(message string) { simkit.WalletParserError(c.rw, message, c.s.env.RequestID()) }
 
-var uuidRe = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
-
-func isUUID(s string) bool { return uuidRe.MatchString(s) }
-
 // ids reads path ids that must be UUIDs; on a bad one it answers
 // ERR000.020 and returns false.
 func (c *call) ids(names ...string) ([]string, bool) {
 	out := make([]string, len(names))
 	for i, n := range names {
 		v := c.r.PathValue(n)
-		if !isUUID(v) {
+		if !simkit.IsUUID(v) {
 			c.invalid()
 			return nil, false
 		}

@@ -243,7 +243,7 @@ func createWallet(c *call) {
 			c.bad(reasonQuorumRequired, "MPC wallet creation requires quorum_id")
 			return
 		}
-		if !isUUID(req.QuorumID) {
+		if !simkit.IsUUID(req.QuorumID) {
 			c.invalid()
 			return
 		}
