@@ -12,6 +12,7 @@ import (
 
 	"treasury/data/liquidity"
 	"treasury/data/sandbox"
+	"treasury/data/sandbox/internal/market"
 	"treasury/data/sandbox/sandboxtest"
 )
 
@@ -61,7 +62,7 @@ func TestLiquidityQuotesPagination(t *testing.T) {
 		t.Fatalf("default page: %d quotes, first %v, last %v", len(def.Quotes), def.First, def.Last)
 	}
 	// A week of history, about six quotes a second.
-	if def.TotalElements < 6*86400*liqHistoryDays-10 || def.TotalPages != (def.TotalElements+19)/20 {
+	if def.TotalElements < 6*86400*market.HistoryDays-10 || def.TotalPages != (def.TotalElements+liquidity.DefaultPageSize-1)/liquidity.DefaultPageSize {
 		t.Fatalf("default page: totalElements %d totalPages %d", def.TotalElements, def.TotalPages)
 	}
 
@@ -109,9 +110,6 @@ func TestLiquidityQuotesPagination(t *testing.T) {
 		sandboxtest.ExpectPlain(t, fmt.Sprint(bad), st, body, http.StatusBadRequest)
 	}
 }
-
-// liqHistoryDays mirrors market.HistoryDays (internal).
-const liqHistoryDays = 7
 
 func TestLiquidityWireFormat(t *testing.T) {
 	srv := sandboxtest.Listen(t, sandboxtest.Options())
