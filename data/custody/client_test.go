@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"sync"
 	"testing"
 	"time"
 
@@ -18,33 +17,13 @@ import (
 	"treasury/data/transport"
 )
 
-// waits records the backoff waits instead of sleeping.
-type waits struct {
-	mu sync.Mutex
-	d  []time.Duration
-}
-
-func (w *waits) sleep(ctx context.Context, d time.Duration) error {
-	w.mu.Lock()
-	w.d = append(w.d, d)
-	w.mu.Unlock()
-	return ctx.Err()
-}
-
-func (w *waits) count() int { w.mu.Lock(); defer w.mu.Unlock(); return len(w.d) }
-
 func operator(srv *sandbox.Server) custody.Signer {
 	return custody.Signer{UserID: sandbox.OperatorID(srv.Seed()), Key: sandbox.OperatorKey(srv.Seed())}
 }
 
-func newClient(tb testing.TB, srv *sandbox.Server, token string, signer custody.Signer) (*custody.Client, *waits) {
+func newClient(tb testing.TB, srv *sandbox.Server, token string, signer custody.Signer) (*custody.Client, *sandboxtest.Waits) {
 	tb.Helper()
-	w := &waits{}
-	t, err := transport.New(transport.Config{Interface: apierr.Custody, BaseURL: srv.Endpoints().Custody,
-		Auth: auth.NewStatic(auth.NewSecret(token)), Sleep: w.sleep})
-	if err != nil {
-		tb.Fatal(err)
-	}
+	t, w := sandboxtest.Transport(tb, srv, transport.Config{Interface: apierr.Custody, Auth: auth.NewStatic(auth.NewSecret(token))})
 	return custody.New(t, srv.Credentials().CustodyDomainID, signer).WithClock(srv.Clock().Now), w
 }
 
@@ -246,8 +225,8 @@ func TestBadSignatureAndUnknownAuthor(t *testing.T) {
 	if _, err := none.Lock(ctx, e.ID, intentID(3)); !errors.Is(err, custody.ErrNoSigner) {
 		t.Fatalf("no signer: %v", err)
 	}
-	if w.count() != 0 {
-		t.Fatalf("refused intents were retried: %v", w.d)
+	if w.Count() != 0 {
+		t.Fatalf("refused intents were retried: %v", w.All())
 	}
 	for _, id := range []string{intentID(1), intentID(2), intentID(3)} {
 		_, err := good.Intent(ctx, id)
@@ -265,7 +244,7 @@ func TestBadToken(t *testing.T) {
 	expectStatus(t, "bad token", err, http.StatusUnauthorized, apierr.ClassRefreshAuth)
 	_, err = c.Lock(context.Background(), "any", intentID(1))
 	expectStatus(t, "bad token lock", err, http.StatusUnauthorized, apierr.ClassRefreshAuth)
-	if w.count() != 0 {
-		t.Fatalf("a 401 with a static token was retried: %v", w.d)
+	if w.Count() != 0 {
+		t.Fatalf("a 401 with a static token was retried: %v", w.All())
 	}
 }

@@ -2,7 +2,6 @@ package liquidity_test
 
 import (
 	"context"
-	"sync"
 	"testing"
 	"time"
 
@@ -14,27 +13,9 @@ import (
 	"treasury/data/transport"
 )
 
-// waits records the backoff waits instead of sleeping.
-type waits struct {
-	mu sync.Mutex
-	d  []time.Duration
-}
-
-func (w *waits) sleep(ctx context.Context, d time.Duration) error {
-	w.mu.Lock()
-	w.d = append(w.d, d)
-	w.mu.Unlock()
-	return ctx.Err()
-}
-
-func newClient(tb testing.TB, srv *sandbox.Server, token string, opts liquidity.Options) (*liquidity.Client, *waits) {
+func newClient(tb testing.TB, srv *sandbox.Server, token string, opts liquidity.Options) (*liquidity.Client, *sandboxtest.Waits) {
 	tb.Helper()
-	w := &waits{}
-	t, err := transport.New(transport.Config{Interface: apierr.Liquidity, BaseURL: srv.Endpoints().Liquidity,
-		Auth: auth.NewStatic(auth.NewSecret(token)), Sleep: w.sleep})
-	if err != nil {
-		tb.Fatal(err)
-	}
+	t, w := sandboxtest.Transport(tb, srv, transport.Config{Interface: apierr.Liquidity, Auth: auth.NewStatic(auth.NewSecret(token))})
 	if opts.Now == nil {
 		opts.Now = srv.Clock().Now
 	}
@@ -122,8 +103,8 @@ func TestWrongTokenIsNotRetried(t *testing.T) {
 	if apierr.ClassOf(err) != apierr.ClassRefreshAuth {
 		t.Fatalf("err %v, want a 401", err)
 	}
-	if len(w.d) != 0 {
-		t.Errorf("a static token's 401 was retried: waits %v", w.d)
+	if w.Count() != 0 {
+		t.Errorf("a static token's 401 was retried: waits %v", w.All())
 	}
 }
 
@@ -132,8 +113,8 @@ func TestBadWindowIsFixRequest(t *testing.T) {
 	c, w := newClient(t, srv, srv.Credentials().LiquidityToken, liquidity.Options{})
 	now := srv.Clock().Now()
 	_, err := c.AllQuotes(context.Background(), liquidity.Window{Start: now, End: now.Add(-time.Hour)})
-	if e, ok := apierr.As(err); !ok || e.HTTPStatus != 400 || e.Class != apierr.ClassFixRequest || len(w.d) != 0 {
-		t.Fatalf("err %v waits %v", err, w.d)
+	if e, ok := apierr.As(err); !ok || e.HTTPStatus != 400 || e.Class != apierr.ClassFixRequest || w.Count() != 0 {
+		t.Fatalf("err %v waits %v", err, w.All())
 	}
 }
 
@@ -160,9 +141,7 @@ func TestFaultBurstsAndMalformedBodies(t *testing.T) {
 				}
 			}
 		}
-		w.mu.Lock()
-		retried := len(w.d)
-		w.mu.Unlock()
+		retried := w.Count()
 		if ok == 0 || retried == 0 {
 			t.Errorf("%+v: %d ok, %d failed, %d retries: want successes through retries", f, ok, failed, retried)
 		}
