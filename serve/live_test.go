@@ -52,16 +52,24 @@ func newLiveModel(store *live.Store, ev *events) func(context.Context, Session) 
 	}
 }
 
-func TestSessionsShareOneLiveStorePoll(t *testing.T) {
-	var fetches atomic.Int64
-	store := live.New(live.Options{Feeds: []live.Feed{{
+// startCountingStore starts a store with one topic, "x", polled hourly (so
+// only Refresh polls it again), whose data names the fetch that made it:
+// "[fetch n]". fetches counts them.
+func startCountingStore(t *testing.T) (store *live.Store, fetches *atomic.Int64) {
+	t.Helper()
+	fetches = new(atomic.Int64)
+	store = live.New(live.Options{Feeds: []live.Feed{{
 		Topic: "x", Interval: time.Hour,
 		Fetch: func(context.Context) (any, error) { return fmt.Sprintf("[fetch %d]", fetches.Add(1)), nil },
 	}}})
 	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
 	store.Start(ctx)
-	defer store.Close()
+	t.Cleanup(func() { store.Close(); cancel() })
+	return store, fetches
+}
+
+func TestSessionsShareOneLiveStorePoll(t *testing.T) {
+	store, fetches := startCountingStore(t)
 
 	alice, bob := newTestKey(t, "alice"), newTestKey(t, "bob")
 	ev := newEvents()
@@ -105,15 +113,7 @@ func TestSessionsShareOneLiveStorePoll(t *testing.T) {
 // TestTwentySessionsCostThePlatformOneSession is the aim: the
 // platform's request rate with 20 sessions open equals that with one.
 func TestTwentySessionsCostThePlatformOneSession(t *testing.T) {
-	var fetches atomic.Int64
-	store := live.New(live.Options{Feeds: []live.Feed{{
-		Topic: "x", Interval: time.Hour,
-		Fetch: func(context.Context) (any, error) { return fmt.Sprintf("[fetch %d]", fetches.Add(1)), nil },
-	}}})
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	store.Start(ctx)
-	defer store.Close()
+	store, fetches := startCountingStore(t)
 	k := newTestKey(t, "all")
 	ts := startServer(t, []string{k.line}, Options{MaxSessions: 20, NewModel: newLiveModel(store, newEvents())})
 

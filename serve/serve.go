@@ -166,14 +166,21 @@ func New(o Options) (*Server, error) {
 
 // authorize is the public key callback: the key must be in the file.
 func (s *Server) authorize(ctx ssh.Context, key ssh.PublicKey) bool {
-	_, ok, changeErr := s.keys.lookup(key)
-	if changeErr != nil {
-		s.log.Error("authorized keys unusable: refusing every key until fixed", "error", changeErr)
-	}
+	_, ok := s.lookup(key)
 	if !ok {
 		s.log.Debug("ssh key refused", "user", ctx.User(), "fingerprint", gossh.FingerprintSHA256(key), "remote", ctx.RemoteAddr().String())
 	}
 	return ok
+}
+
+// lookup finds key in the authorized keys, logging a fault of the file
+// found on the way.
+func (s *Server) lookup(key ssh.PublicKey) (authorizedKey, bool) {
+	ak, ok, changeErr := s.keys.lookup(key)
+	if changeErr != nil {
+		s.log.Error("authorized keys unusable: refusing every key until fixed", "error", changeErr)
+	}
+	return ak, ok
 }
 
 // ListenAndServe listens on Options.Listen and serves until ctx is done.

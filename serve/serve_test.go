@@ -51,13 +51,22 @@ func TestKeyInFileAcceptedKeyNotInFileRefused(t *testing.T) {
 	}
 }
 
-func TestTwoSessionsAtOnceEachSeeTheirModel(t *testing.T) {
+// startAliceAndBob starts a server with the default test model and opens a
+// session for each of two keys, both showing their model; alice is the
+// first key.
+func startAliceAndBob(t *testing.T) (ts *testServer, alice testKey, a, b *term) {
+	t.Helper()
 	alice, bob := newTestKey(t, "alice"), newTestKey(t, "bob")
-	ts := startServer(t, []string{alice.line, bob.line}, Options{})
-	a := ts.openTerm(t, "alice", alice, "xterm")
-	b := ts.openTerm(t, "bob", bob, "xterm")
+	ts = startServer(t, []string{alice.line, bob.line}, Options{})
+	a = ts.openTerm(t, "alice", alice, "xterm")
+	b = ts.openTerm(t, "bob", bob, "xterm")
 	a.waitFor(t, "hello alice")
 	b.waitFor(t, "hello bob")
+	return ts, alice, a, b
+}
+
+func TestTwoSessionsAtOnceEachSeeTheirModel(t *testing.T) {
+	ts, _, a, b := startAliceAndBob(t)
 	if ts.Sessions() != 2 {
 		t.Errorf("Sessions() = %d, want 2", ts.Sessions())
 	}
@@ -199,12 +208,7 @@ func TestIdleSessionIsToldAndClosed(t *testing.T) {
 }
 
 func TestShutdownTellsSessionsAndReturns(t *testing.T) {
-	alice, bob := newTestKey(t, "alice"), newTestKey(t, "bob")
-	ts := startServer(t, []string{alice.line, bob.line}, Options{})
-	a := ts.openTerm(t, "alice", alice, "xterm")
-	b := ts.openTerm(t, "bob", bob, "xterm")
-	a.waitFor(t, "hello alice")
-	b.waitFor(t, "hello bob")
+	ts, alice, a, b := startAliceAndBob(t)
 
 	if err := ts.stop(t); err != nil {
 		t.Fatalf("Serve returned %v after shutdown, want nil", err)

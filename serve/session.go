@@ -109,10 +109,7 @@ func (s *Server) handle(next ssh.Handler) ssh.Handler {
 			refuse(sess, "public key authentication is required")
 			return
 		}
-		ak, ok, changeErr := s.keys.lookup(key)
-		if changeErr != nil {
-			s.log.Error("authorized keys unusable: refusing every key until fixed", "error", changeErr)
-		}
+		ak, ok := s.lookup(key)
 		if !ok {
 			refuse(sess, "this key is no longer authorized")
 			return
