@@ -22,9 +22,10 @@
 //     of data, signingKey the public key, both base64;
 //   - POST /v1/intents: a body that is not {request, signature} or whose
 //     request lacks fields, has another type than Propose, or an expiryAt
-//     not after now is 400; a signature that is not base64 or does not
-//     verify against the author's key is 400; an author (or author domain)
-//     not among the operators is 403; a target domain other than ours 404;
+//     not after now is 400; a signature that is not base64 is 400; an
+//     author (or author domain) not among the operators, or a signature
+//     that does not verify against the author's key, is 403; a target
+//     domain other than ours 404;
 //     an unknown endpoint 404; a revision other than the endpoint's current
 //     one 409; locking a Locked endpoint, unlocking one that is not Locked,
 //     or either on an Archived one is 409 and creates nothing (nothing to
