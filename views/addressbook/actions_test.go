@@ -68,7 +68,7 @@ func TestLockEndToEnd(t *testing.T) {
 	tm := e.Program(t, newView(e))
 	viewtest.WaitFor(t, tm, ep.Alias)
 	viewtest.Keys(tm, "l")
-	waitAll(t, tm, "Lock endpoint "+ep.Alias, ep.ID, ep.Address, "Environment: TEST", "Unlocked → Locked")
+	viewtest.WaitAll(t, tm, "Lock endpoint "+ep.Alias, ep.ID, ep.Address, "Environment: TEST", "Unlocked → Locked")
 	viewtest.Keys(tm, "tab", "enter")
 	viewtest.WaitFor(t, tm, "intent Pending 0/1")
 	e.Advance(2 * time.Second)
@@ -96,11 +96,11 @@ func TestUnlockFromDetail(t *testing.T) {
 	viewtest.Keys(tm, ":", "endpoint "+ep.ID, "enter")
 	viewtest.WaitFor(t, tm, "Smart-contract interface")
 	viewtest.Keys(tm, "u")
-	waitAll(t, tm, "Unlock endpoint "+ep.Alias, "Locked → Unlocked")
+	viewtest.WaitAll(t, tm, "Unlock endpoint "+ep.Alias, "Locked → Unlocked")
 	viewtest.Keys(tm, "tab", "enter")
-	waitAll(t, tm, "Pending intent", "intent Pending 0/1")
+	viewtest.WaitAll(t, tm, "Pending intent", "intent Pending 0/1")
 	e.Advance(5 * time.Second)
-	waitAll(t, tm, "unlock of "+ep.Alias+" executed: the endpoint is Unlocked", "Last intent", "Executed")
+	viewtest.WaitAll(t, tm, "unlock of "+ep.Alias+" executed: the endpoint is Unlocked", "Last intent", "Executed")
 	quit(t, tm)
 	if got := lockOf(t, e, ep.ID); got != custody.LockUnlocked {
 		t.Errorf("endpoint is %s after the unlock", got)
@@ -158,7 +158,7 @@ func TestProdAsksForTheIDsEnd(t *testing.T) {
 	tm := e.Program(t, newView(e))
 	viewtest.WaitFor(t, tm, ep.Alias)
 	viewtest.Keys(tm, "l")
-	waitAll(t, tm, "type "+tail+" to enable", "Environment: PROD")
+	viewtest.WaitAll(t, tm, "type "+tail+" to enable", "Environment: PROD")
 	viewtest.Keys(tm, "tab", "enter") // not armed: nothing happens
 	viewtest.Keys(tm, "esc")
 	viewtest.WaitFor(t, tm, "cancelled")
@@ -170,23 +170,6 @@ func TestProdAsksForTheIDsEnd(t *testing.T) {
 	if got := auditOf(t, e, ep.ID); len(got) != 1 || got[0].Outcome != audit.OutcomeOK {
 		t.Errorf("audit = %+v", got)
 	}
-}
-
-// run executes a command and the batches it returns, and collects the
-// messages.
-func run(cmd tea.Cmd) []tea.Msg {
-	if cmd == nil {
-		return nil
-	}
-	msg := cmd()
-	if b, ok := msg.(tea.BatchMsg); ok {
-		var out []tea.Msg
-		for _, c := range b {
-			out = append(out, run(c)...)
-		}
-		return out
-	}
-	return []tea.Msg{msg}
 }
 
 // TestReadOnly: no lock or unlock key is offered, and pressing one says why
@@ -217,7 +200,7 @@ func TestReadOnly(t *testing.T) {
 		t.Fatalf("detail not open: %v", d.Crumbs())
 	}
 	var refused bool
-	for _, m := range run(d.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("u")})) {
+	for _, m := range viewtest.Drive(d, d.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("u")})) {
 		if f, ok := m.(ui.Flash); ok && f.Err != nil && strings.Contains(f.Err.Error(), "read-only") {
 			refused = true
 		}

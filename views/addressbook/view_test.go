@@ -1,14 +1,11 @@
 package addressbook_test
 
 import (
-	"bytes"
 	"context"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/charmbracelet/lipgloss"
-	"github.com/charmbracelet/x/exp/teatest"
 
 	"treasury/data/custody"
 	"treasury/data/live"
@@ -18,19 +15,6 @@ import (
 	"treasury/views/addressbook"
 	"treasury/views/viewtest"
 )
-
-// waitAll waits until the output holds every string of want.
-func waitAll(t *testing.T, tm *teatest.TestModel, want ...string) {
-	t.Helper()
-	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
-		for _, w := range want {
-			if !bytes.Contains(b, []byte(w)) {
-				return false
-			}
-		}
-		return true
-	}, teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
-}
 
 func newView(e *viewtest.Env) *addressbook.View { return addressbook.New(e.Ctx, e.P, e.Actor) }
 
@@ -118,7 +102,7 @@ func TestCounterpartyAddresses(t *testing.T) {
 	if err != nil || len(addrs) == 0 {
 		t.Fatalf("addresses of %s: %v %v", cps[0].Name, addrs, err)
 	}
-	waitAll(t, tm, "Blockchains", addrs[0].Address)
+	viewtest.WaitAll(t, tm, "Blockchains", addrs[0].Address)
 	viewtest.Keys(tm, "esc")
 	viewtest.WaitFor(t, tm, "Counterparty id")
 	viewtest.Keys(tm, "esc")
@@ -140,7 +124,7 @@ func TestNavigation(t *testing.T) {
 	tm := e.Program(t, v)
 	viewtest.WaitFor(t, tm, eps[0].Alias)
 	viewtest.Keys(tm, "enter")
-	waitAll(t, tm, "Smart-contract interface", eps[0].ID)
+	viewtest.WaitAll(t, tm, "Smart-contract interface", eps[0].ID)
 	viewtest.Keys(tm, "esc")
 	viewtest.WaitFor(t, tm, "Trust")
 	viewtest.Keys(tm, "/", "zz-no-such-endpoint", "enter")
@@ -148,7 +132,7 @@ func TestNavigation(t *testing.T) {
 	viewtest.Keys(tm, "esc", "/", eps[1].Alias, "enter")
 	viewtest.WaitFor(t, tm, "1/")
 	viewtest.Keys(tm, "?")
-	waitAll(t, tm, "lock endpoint", "unlock endpoint", "wallet counterparties")
+	viewtest.WaitAll(t, tm, "lock endpoint", "unlock endpoint", "wallet counterparties")
 	viewtest.Keys(tm, "esc")
 	if err := tm.Quit(); err != nil {
 		t.Fatal(err)

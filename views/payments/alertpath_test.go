@@ -28,6 +28,6 @@ func TestPaymentsFromAlertInThreeKeys(t *testing.T) {
 	viewtest.Keys(tm, "a")
 	viewtest.WaitFor(t, tm, "enter opens")
 	viewtest.Keys(tm, "enter")
-	waitAll(t, tm, "Payment "+first.Ref, "Why it is", "retry?", "what to do")
+	viewtest.WaitAll(t, tm, "Payment "+first.Ref, "Why it is", "retry?", "what to do")
 	tm.Quit()
 }

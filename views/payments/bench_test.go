@@ -15,6 +15,7 @@ import (
 	"treasury/data/payments"
 	"treasury/data/platform"
 	"treasury/ui"
+	"treasury/views/viewtest"
 )
 
 var benchStart = time.Date(2026, 11, 16, 9, 30, 0, 0, time.UTC)
@@ -69,7 +70,7 @@ func BenchmarkCursorRender(b *testing.B) {
 	for _, n := range sizes {
 		b.Run(fmt.Sprintf("rows=%d", n), func(b *testing.B) {
 			v, _ := benchView(b, n)
-			down, up := press("down"), press("up")
+			down, up := viewtest.Key("down"), viewtest.Key("up")
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := range b.N {
@@ -164,7 +165,7 @@ func TestCursorAllocsIndependentOfRows(t *testing.T) {
 	allocs := map[int]float64{}
 	for _, n := range sizes {
 		v, _ := benchView(t, n)
-		down, up := press("down"), press("up")
+		down, up := viewtest.Key("down"), viewtest.Key("up")
 		i := 0
 		allocs[n] = testing.AllocsPerRun(200, func() {
 			if i++; i%2 == 0 {

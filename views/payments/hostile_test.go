@@ -62,7 +62,7 @@ func TestPaymentsHostileStrings(t *testing.T) {
 	tm := e.Program(t, New(e.Ctx, e.P))
 	viewtest.WaitFor(t, tm, "payments per state")
 	viewtest.Keys(tm, ":", "payment "+failed.InternalID(), "enter")
-	waitAll(t, tm, "what to do", "→ FAILED")
+	viewtest.WaitAll(t, tm, "what to do", "→ FAILED")
 	if err := tm.Quit(); err != nil {
 		t.Fatal(err)
 	}

@@ -39,7 +39,7 @@ func TestPaymentsFailedDetailGolden(t *testing.T) {
 	viewtest.Keys(tm, ":", "payments failed", "enter")
 	viewtest.WaitFor(t, tm, "[FAILED 5]")
 	viewtest.Keys(tm, "enter")
-	waitAll(t, tm, "what to do", "→ FAILED", "no RECON report covers")
+	viewtest.WaitAll(t, tm, "what to do", "→ FAILED", "no RECON report covers")
 	frame := viewtest.Golden(t, tm)
 	for _, want := range []string{"Payment " + failed.PaymentID, failed.Errors[0].Code, "retry?", "RESERVE", "RELEASE"} {
 		if !strings.Contains(frame, want) {
@@ -146,14 +146,14 @@ func TestPaymentsScopes(t *testing.T) {
 			t.Fatal("scope bar does not mark the scope")
 		}
 	}
-	send(v, press("]"))
+	send(v, viewtest.Key("]"))
 	check(scopeInFlight, payments.State.InFlight)
-	send(v, press("]"))
+	send(v, viewtest.Key("]"))
 	check(scopeFailed, func(s payments.State) bool { return s == payments.Failed })
 	if got := v.Crumbs(); len(got) != 1 || got[0] != "FAILED" {
 		t.Fatalf("crumbs %q", got)
 	}
-	send(v, press("["))
+	send(v, viewtest.Key("["))
 	check(scopeInFlight, payments.State.InFlight)
 	send(v, ui.Open{View: Name, Args: []string{"declined"}})
 	check(scopeDeclined, func(s payments.State) bool { return s == payments.Declined })

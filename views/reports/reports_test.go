@@ -109,25 +109,12 @@ func TestReportByPalette(t *testing.T) {
 	tm.Quit()
 }
 
-// run executes a command as the shell would, feeding the view its messages
-// (batches included) until none is left, and returns the flashes.
+// run drives cmd as the shell would and returns the flashes.
 func run(v ui.View, cmd tea.Cmd) []ui.Flash {
 	var flashes []ui.Flash
-	queue := []tea.Cmd{cmd}
-	for len(queue) > 0 {
-		c := queue[0]
-		queue = queue[1:]
-		if c == nil {
-			continue
-		}
-		switch msg := c().(type) {
-		case nil:
-		case tea.BatchMsg:
-			queue = append(queue, msg...)
-		case ui.Flash:
-			flashes = append(flashes, msg)
-		default:
-			queue = append(queue, v.Update(msg))
+	for _, m := range viewtest.Drive(v, cmd) {
+		if f, ok := m.(ui.Flash); ok {
+			flashes = append(flashes, f)
 		}
 	}
 	return flashes

@@ -37,7 +37,7 @@ func TestFreezeThenUnfreeze(t *testing.T) {
 	viewtest.Keys(tm, "f")
 	viewtest.WaitFor(t, tm, "Freeze wallet transaction")
 	viewtest.Keys(tm, "hold for review", "enter", "enter")
-	waitAll(t, tm, "froze transaction "+tx.ID, "FROZEN · progress is paused", "Freezes (1)  freeze history")
+	viewtest.WaitAll(t, tm, "froze transaction "+tx.ID, "FROZEN · progress is paused", "Freezes (1)  freeze history")
 	if got := sandboxTx(t, e, tx.ID); !got.FreezeInfo.IsFrozen {
 		t.Fatal("the sandbox does not hold the transaction frozen")
 	}
@@ -45,7 +45,7 @@ func TestFreezeThenUnfreeze(t *testing.T) {
 	viewtest.Keys(tm, "u")
 	viewtest.WaitFor(t, tm, "Unfreeze wallet transaction")
 	viewtest.Keys(tm, "reviewed, fine", "enter", "enter")
-	waitAll(t, tm, "unfroze transaction "+tx.ID, "Freezes (2)  freeze history")
+	viewtest.WaitAll(t, tm, "unfroze transaction "+tx.ID, "Freezes (2)  freeze history")
 	got := sandboxTx(t, e, tx.ID)
 	if got.FreezeInfo.IsFrozen || len(got.FreezeInfo.History) != len(tx.FreezeInfo.History)+2 {
 		t.Fatalf("sandbox: frozen %v with %d freezes, want unfrozen after 2 more than %d", got.FreezeInfo.IsFrozen,
@@ -104,7 +104,7 @@ func TestTriggerSweepTwice(t *testing.T) {
 	viewtest.Keys(tm, "t")
 	viewtest.WaitFor(t, tm, "Trigger sweep")
 	viewtest.Keys(tm, "tab", "enter")
-	waitAll(t, tm, "started: instance", "BTC to cold storage", "RUNNING")
+	viewtest.WaitAll(t, tm, "started: instance", "BTC to cold storage", "RUNNING")
 	viewtest.Keys(tm, "t")
 	viewtest.WaitFor(t, tm, "Trigger sweep")
 	viewtest.Keys(tm, "tab", "enter")
@@ -128,7 +128,7 @@ func TestProdTypesIDEnd(t *testing.T) {
 	viewtest.Keys(tm, ":", "transaction "+tx.ID, "enter")
 	viewtest.WaitFor(t, tm, "not frozen (f freezes)")
 	viewtest.Keys(tm, "f")
-	waitAll(t, tm, "type "+tx.ID[len(tx.ID)-4:]+" to enable", "Environment: PROD")
+	viewtest.WaitAll(t, tm, "type "+tx.ID[len(tx.ID)-4:]+" to enable", "Environment: PROD")
 	viewtest.Keys(tm, "esc")
 	viewtest.WaitFor(t, tm, "cancelled")
 	if es := auditOf(t, e); len(es) != 0 {
@@ -152,7 +152,7 @@ func TestReadOnlyRefuses(t *testing.T) {
 	tx := pickTx(t, e, "freezable", freezable)
 	v := wallets.New(e.Ctx, e.P, e.Actor)
 	for _, args := range [][]string{{"transactions"}, {"transaction", tx.ID}, {"sweeps"}} {
-		drive(v, v.Update(ui.Open{View: "wallets", Args: args}))
+		viewtest.Drive(v, v.Update(ui.Open{View: "wallets", Args: args}))
 		for _, b := range v.Keys() {
 			for _, k := range b.Keys() {
 				if k == "f" || k == "u" || k == "t" {

@@ -24,7 +24,7 @@ func TestHostileTextIsHarmless(t *testing.T) {
 	v := wallets.New(e.Ctx, e.P, e.Actor)
 	for _, args := range [][]string{nil, {"vault", "68de198d-859e-409c-9c45-39b44ff107e9"}, {"wallet", "dabec672-d7b3-4b5d-b184-f4c02f3cf7d3"},
 		{"transactions"}, {"transaction", rej.ID}, {"webhooks"}} {
-		drive(v, v.Update(ui.Open{View: "wallets", Args: args}))
+		viewtest.Drive(v, v.Update(ui.Open{View: "wallets", Args: args}))
 		out := v.Render(160, 60)
 		for _, r := range out {
 			if (r < 0x20 && r != '\n') || r == 0x7f || (r >= 0x80 && r < 0xa0) || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) {

@@ -64,11 +64,11 @@ func TestDrillDownAndBack(t *testing.T) {
 	t.Parallel()
 	e := viewtest.New(t, viewtest.Options{})
 	v := wallets.New(e.Ctx, e.P, e.Actor)
-	drive(v, v.Update(ui.StoreChanged{}))
+	viewtest.Drive(v, v.Update(ui.StoreChanged{}))
 	if id, _, ok := v.Selected(); !ok || id == "" {
 		t.Fatal("no vault selected")
 	}
-	drive(v, v.Update(key("enter")))
+	viewtest.Drive(v, v.Update(viewtest.Key("enter")))
 	if c := v.Crumbs(); !slices.Equal(c, []string{"vaults", "Treasury Operations"}) {
 		t.Fatalf("crumbs %v", c)
 	}
@@ -77,7 +77,7 @@ func TestDrillDownAndBack(t *testing.T) {
 	if w, _ := rec.(wallet.Wallet); !ok || w.Name != "Treasury BTC" {
 		t.Fatalf("filter btc selects %+v", rec)
 	}
-	drive(v, v.Update(key("enter")))
+	viewtest.Drive(v, v.Update(viewtest.Key("enter")))
 	if c := v.Crumbs(); len(c) != 3 || c[2] != "Treasury BTC" {
 		t.Fatalf("crumbs %v", c)
 	}
@@ -85,7 +85,7 @@ func TestDrillDownAndBack(t *testing.T) {
 	if !strings.Contains(out, "Balances") || !strings.Contains(out, "BTC") {
 		t.Fatalf("wallet page:\n%s", out)
 	}
-	drive(v, v.Update(key("enter")))
+	viewtest.Drive(v, v.Update(viewtest.Key("enter")))
 	if c := v.Crumbs(); len(c) != 4 || !strings.HasPrefix(c[3], "tx ") {
 		t.Fatalf("crumbs %v", c)
 	}
@@ -101,30 +101,30 @@ func TestDrillDownAndBack(t *testing.T) {
 	if v.Back() {
 		t.Fatal("back from the root")
 	}
-	drive(v, v.Update(key("T")))
+	viewtest.Drive(v, v.Update(viewtest.Key("T")))
 	if c := v.Crumbs(); !slices.Equal(c, []string{"transactions"}) {
 		t.Fatalf("T: crumbs %v", c)
 	}
-	drive(v, v.Update(ui.Open{View: "wallets", Args: []string{"transactions", "failed"}}))
+	viewtest.Drive(v, v.Update(ui.Open{View: "wallets", Args: []string{"transactions", "failed"}}))
 	if c := v.Crumbs(); !slices.Equal(c, []string{"transactions FAILED"}) {
 		t.Fatalf("open transactions failed: crumbs %v", c)
 	}
 	if !strings.Contains(v.Render(120, 36), "FAILED") || strings.Contains(v.Render(120, 36), "CONFIRMED") {
 		t.Fatal("status filter")
 	}
-	drive(v, v.Update(key("E")))
+	viewtest.Drive(v, v.Update(viewtest.Key("E")))
 	if !strings.Contains(v.Render(120, 36), "BTC to cold") {
 		t.Fatal("sweeps section")
 	}
-	drive(v, v.Update(key("W")))
+	viewtest.Drive(v, v.Update(viewtest.Key("W")))
 	if !strings.Contains(v.Render(120, 36), "ops-alerts") || !strings.Contains(v.Render(120, 36), "TRANSACTION, WALLET") {
 		t.Fatalf("webhooks section:\n%s", v.Render(120, 36))
 	}
-	drive(v, v.Update(key("enter")))
+	viewtest.Drive(v, v.Update(viewtest.Key("enter")))
 	if !strings.Contains(v.Render(120, 36), "WALLET") {
 		t.Fatal("subscriptions")
 	}
-	drive(v, v.Update(ui.Open{View: "wallets", Args: []string{"wallet", "Cold BTC"}}))
+	viewtest.Drive(v, v.Update(ui.Open{View: "wallets", Args: []string{"wallet", "Cold BTC"}}))
 	if c := v.Crumbs(); !slices.Equal(c, []string{"vaults", "Cold Reserve", "Cold BTC"}) {
 		t.Fatalf(":wallet Cold BTC: crumbs %v", c)
 	}
@@ -135,9 +135,9 @@ func TestSweepLastRun(t *testing.T) {
 	t.Parallel()
 	e := viewtest.New(t, viewtest.Options{})
 	v := wallets.New(e.Ctx, e.P, e.Actor)
-	drive(v, v.Update(ui.Open{View: "wallets", Args: []string{"sweeps"}}))
+	viewtest.Drive(v, v.Update(ui.Open{View: "wallets", Args: []string{"sweeps"}}))
 	v.SetFilter("polygon")
-	drive(v, v.Update(key("enter")))
+	viewtest.Drive(v, v.Update(viewtest.Key("enter")))
 	out := v.Render(120, 36)
 	if !strings.Contains(out, "SWEEP") {
 		t.Fatalf("last run of Polygon consolidation:\n%s", out)
@@ -152,7 +152,7 @@ func TestFitsEightyColumns(t *testing.T) {
 	rej := pickTx(t, e, "rejected", func(t wallet.Transaction) bool { return t.Status == wallet.TxRejected })
 	for _, args := range [][]string{nil, {"vault", "Treasury Operations"}, {"wallet", "Treasury ETH hot"},
 		{"transactions"}, {"transaction", rej.ID}, {"sweeps"}, {"webhooks"}} {
-		drive(v, v.Update(ui.Open{View: "wallets", Args: args}))
+		viewtest.Drive(v, v.Update(ui.Open{View: "wallets", Args: args}))
 		out := v.Render(80, 20)
 		for i, l := range strings.Split(out, "\n") {
 			if w := lipgloss.Width(l); w > 80 {
@@ -173,7 +173,7 @@ func TestNoControlsCredential(t *testing.T) {
 	p := *e.P
 	p.WalletControls = nil
 	v := wallets.New(e.Ctx, &p, e.Actor)
-	drive(v, v.Update(ui.Open{View: "wallets", Args: []string{"wallet", "Treasury ETH hot"}}))
+	viewtest.Drive(v, v.Update(ui.Open{View: "wallets", Args: []string{"wallet", "Treasury ETH hot"}}))
 	out := v.Render(120, 36)
 	if !strings.Contains(out, "need a wallet CONTROLS credential") || !strings.Contains(out, "USDC") {
 		t.Fatalf("wallet page without CONTROLS:\n%s", out)

@@ -1,0 +1,70 @@
+package viewtest
+
+import (
+	"bytes"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/exp/teatest"
+
+	"treasury/ui"
+	"treasury/views/viewkit"
+)
+
+// WaitAll waits until the program's output read from now on holds every
+// string of want (all answers of a page's calls arrived). The output is a
+// stream of changes: text already drawn before the call is not seen again
+// unless it is redrawn.
+func WaitAll(t testing.TB, tm *teatest.TestModel, want ...string) {
+	t.Helper()
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+		for _, w := range want {
+			if !bytes.Contains(b, []byte(w)) {
+				return false
+			}
+		}
+		return true
+	}, teatest.WithDuration(45*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
+}
+
+// Drive runs cmd synchronously as the shell would for a view's own calls:
+// batches are opened, every viewkit.Loaded answer is given to v and what
+// that returns is driven in turn. Every other message (flashes,
+// confirmations, the views' own messages) is returned, in order.
+func Drive(v ui.View, cmd tea.Cmd) []tea.Msg {
+	if cmd == nil {
+		return nil
+	}
+	var out []tea.Msg
+	switch msg := cmd().(type) {
+	case tea.BatchMsg:
+		for _, c := range msg {
+			out = append(out, Drive(v, c)...)
+		}
+	case viewkit.Loaded:
+		out = append(out, Drive(v, v.Update(msg))...)
+	case nil:
+	default:
+		out = append(out, msg)
+	}
+	return out
+}
+
+// Key is one key press: "enter", "esc", "tab", "down", "up", or the runes
+// of s as one message.
+func Key(s string) tea.KeyMsg {
+	switch s {
+	case "enter":
+		return tea.KeyMsg{Type: tea.KeyEnter}
+	case "esc":
+		return tea.KeyMsg{Type: tea.KeyEsc}
+	case "tab":
+		return tea.KeyMsg{Type: tea.KeyTab}
+	case "down":
+		return tea.KeyMsg{Type: tea.KeyDown}
+	case "up":
+		return tea.KeyMsg{Type: tea.KeyUp}
+	}
+	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)}
+}
