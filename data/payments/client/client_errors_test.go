@@ -63,7 +63,7 @@ func TestErrorsAreTypedAndNotRetried(t *testing.T) {
 	if ps, err := limited.AllFiltered(ctx, payments.Filter{PaymentStates: []payments.State{payments.Failed}}); err != nil || len(ps) == 0 {
 		t.Fatalf("the limited client may still search: %d payments, %v", len(ps), err)
 	}
-	if n := len(w.all()) + len(lw.all()); n != 0 {
+	if n := len(w.All()) + len(lw.All()); n != 0 {
 		t.Fatalf("%d retries of errors that must not be retried", n)
 	}
 }
@@ -93,7 +93,7 @@ func TestSystemErrorBurstIsRetried(t *testing.T) {
 	}
 
 	setFaults(t, srv, sandbox.FaultSettings{ErrorRate: 1})
-	w.then = func(n int) {
+	w.Then = func(n int) {
 		if n == 2 {
 			setFaults(t, srv, sandbox.FaultSettings{})
 		}
@@ -105,16 +105,16 @@ func TestSystemErrorBurstIsRetried(t *testing.T) {
 	if len(got) != len(want) || got[len(got)-1].PaymentID != want[len(want)-1].PaymentID {
 		t.Fatalf("after the burst read %d payments, want %d", len(got), len(want))
 	}
-	d := w.all()
+	d := w.All()
 	if len(d) != 2 || d[0] < 2200*time.Millisecond || d[0] > 2400*time.Millisecond || d[1] < 4400*time.Millisecond || d[1] > 4800*time.Millisecond {
 		t.Fatalf("waits %v, want 2 s and 4 s plus 10-20 %%", d)
 	}
 
-	w.then = nil
+	w.Then = nil
 	setFaults(t, srv, sandbox.FaultSettings{ErrorRate: 1})
 	_, err = c.Get(ctx, want[0].PaymentID)
 	wantAPIErr(t, "a burst of five", err, http.StatusInternalServerError, "SYS_001", apierr.ClassRetry)
-	if d := w.all(); len(d) != 2+4 {
+	if d := w.All(); len(d) != 2+4 {
 		t.Fatalf("%d waits in all, want 2 + 4 (five attempts)", len(d))
 	}
 }

@@ -56,7 +56,7 @@ func TestGetVersionsHistoryAndInternalID(t *testing.T) {
 			t.Fatalf("ByInternalID %s: %s, %v", v3.InternalID(), byInt.PaymentID, err)
 		}
 	}
-	if n := len(w.all()); n != 0 {
+	if n := len(w.All()); n != 0 {
 		t.Fatalf("%d retries against a healthy sandbox", n)
 	}
 }

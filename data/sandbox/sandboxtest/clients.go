@@ -63,6 +63,13 @@ func Endpoint(srv *sandbox.Server, iface apierr.Interface) string {
 func Transport(tb testing.TB, srv *sandbox.Server, cfg transport.Config) (*transport.Client, *Waits) {
 	tb.Helper()
 	w := &Waits{}
+	return w.Transport(tb, srv, cfg), w
+}
+
+// Transport is the package's Transport recording into w: transports that
+// share a client's waits.
+func (w *Waits) Transport(tb testing.TB, srv *sandbox.Server, cfg transport.Config) *transport.Client {
+	tb.Helper()
 	cfg.Sleep = w.Sleep
 	if cfg.BaseURL == "" {
 		cfg.BaseURL = Endpoint(srv, cfg.Interface)
@@ -74,5 +81,5 @@ func Transport(tb testing.TB, srv *sandbox.Server, cfg transport.Config) (*trans
 	if err != nil {
 		tb.Fatalf("%s transport: %v", cfg.Interface, err)
 	}
-	return t, w
+	return t
 }
