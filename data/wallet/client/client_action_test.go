@@ -56,8 +56,8 @@ func TestFreezeThenUnfreeze(t *testing.T) {
 		h[1].Action != wallet.ActionUnfreeze || h[1].MutationID != m2 || h[0].PerformedBy != "transactions" {
 		t.Fatalf("freeze history %+v", h)
 	}
-	if f.waits.count() != 0 {
-		t.Errorf("%d retries", f.waits.count())
+	if f.waits.Count() != 0 {
+		t.Errorf("%d retries", f.waits.Count())
 	}
 }
 
@@ -80,8 +80,8 @@ func TestFreezeStateForbids(t *testing.T) {
 	tx := pick(t, all, "not frozen", freezable)
 	_, err = f.c.Unfreeze(ctx, tx.ID, "review", client.NewMutationID())
 	wantWalletErr(t, err, http.StatusBadRequest, apierr.GRPCFailedPrecondition, "ERR010.008", apierr.ClassState)
-	if f.waits.count() != 0 {
-		t.Errorf("a state error was retried %d times", f.waits.count())
+	if f.waits.Count() != 0 {
+		t.Errorf("a state error was retried %d times", f.waits.Count())
 	}
 }
 
@@ -102,8 +102,8 @@ func TestMonitoringCannotAct(t *testing.T) {
 	}
 	_, err = f.c.TriggerSweep(ctx, sw[0].ID, client.NewMutationID())
 	wantWalletErr(t, err, http.StatusForbidden, apierr.GRPCPermissionDenied, "ERR000.002", apierr.ClassForbidden)
-	if f.waits.count() != 0 {
-		t.Errorf("403 retried %d times", f.waits.count())
+	if f.waits.Count() != 0 {
+		t.Errorf("403 retried %d times", f.waits.Count())
 	}
 	if h, err := f.c.FreezeHistory(ctx, tx.ID); err != nil || len(h) != 0 {
 		t.Fatalf("history after a refused freeze: %d, %v", len(h), err)

@@ -214,8 +214,8 @@ func TestAddressBookWebhooksSweepsPolicies(t *testing.T) {
 	wantWalletErr(t, err, http.StatusForbidden, apierr.GRPCPermissionDenied, "ERR000.002", apierr.ClassForbidden)
 	_, err = f.c.Limits(ctx, "")
 	wantWalletErr(t, err, http.StatusForbidden, apierr.GRPCPermissionDenied, "ERR000.002", apierr.ClassForbidden)
-	if f.waits.count() != 0 {
-		t.Errorf("403 retried: %d waits", f.waits.count())
+	if f.waits.Count() != 0 {
+		t.Errorf("403 retried: %d waits", f.waits.Count())
 	}
 	ctl := e.static(t, "controls")
 	rules, err := ctl.c.Policies(ctx)

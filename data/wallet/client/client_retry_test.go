@@ -26,7 +26,7 @@ func TestFreezeRetriesWithSameMutationID(t *testing.T) {
 		t.Fatal(err)
 	}
 	tx := pick(t, all, "freezable", freezable)
-	f.waits.then = func(n int) {
+	f.waits.Then = func(n int) {
 		switch n {
 		case 1:
 			e.faults(t, sandbox.FaultSettings{MalformedRate: 1})
@@ -61,8 +61,8 @@ func TestFreezeRetriesWithSameMutationID(t *testing.T) {
 	if len(ids) != 3 || ids[0] != mid || ids[1] != mid || ids[2] != mid {
 		t.Fatalf("mutationIds sent %v, want %s three times", ids, mid)
 	}
-	if f.waits.count() != 2 {
-		t.Errorf("%d waits, want 2", f.waits.count())
+	if f.waits.Count() != 2 {
+		t.Errorf("%d waits, want 2", f.waits.Count())
 	}
 	h, err := f.c.FreezeHistory(ctx, tx.ID)
 	if err != nil {
@@ -93,7 +93,7 @@ func TestTriggerSweepRetriesOnUnavailable(t *testing.T) {
 			idle = s
 		}
 	}
-	f.waits.then = func(int) { e.faults(t, sandbox.FaultSettings{}) }
+	f.waits.Then = func(int) { e.faults(t, sandbox.FaultSettings{}) }
 	e.faults(t, sandbox.FaultSettings{UnavailableRate: 1})
 	mid := client.NewMutationID()
 	tr, err := f.c.TriggerSweep(ctx, idle.ID, mid)
@@ -101,8 +101,8 @@ func TestTriggerSweepRetriesOnUnavailable(t *testing.T) {
 		t.Fatalf("trigger: %+v, %v", tr, err)
 	}
 	ids := mutationIDs(t, f.sent.all(), http.MethodPost, "/trigger")
-	if len(ids) != 2 || ids[0] != mid || ids[1] != mid || f.waits.count() != 1 {
-		t.Fatalf("mutationIds sent %v after %d waits, want %s twice after 1", ids, f.waits.count(), mid)
+	if len(ids) != 2 || ids[0] != mid || ids[1] != mid || f.waits.Count() != 1 {
+		t.Fatalf("mutationIds sent %v after %d waits, want %s twice after 1", ids, f.waits.Count(), mid)
 	}
 }
 
@@ -128,8 +128,8 @@ func TestBadCredentialsNotRetried(t *testing.T) {
 	if n := tokenCalls.Load(); n != 2 {
 		t.Errorf("%d token requests for 2 calls, want 2 (no retry)", n)
 	}
-	if f.waits.count() != 0 || len(f.sent.all()) != 0 {
-		t.Errorf("%d waits and %d interface requests, want none", f.waits.count(), len(f.sent.all()))
+	if f.waits.Count() != 0 || len(f.sent.all()) != 0 {
+		t.Errorf("%d waits and %d interface requests, want none", f.waits.Count(), len(f.sent.all()))
 	}
 }
 

@@ -2,7 +2,6 @@ package client_test
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -18,31 +17,6 @@ import (
 	"treasury/data/wallet"
 	"treasury/data/wallet/client"
 )
-
-// waits records the backoff waits instead of sleeping; then, when set,
-// runs after each wait (to change the sandbox's faults between attempts).
-type waits struct {
-	mu   sync.Mutex
-	d    []time.Duration
-	then func(n int)
-}
-
-func (w *waits) sleep(ctx context.Context, d time.Duration) error {
-	w.mu.Lock()
-	w.d = append(w.d, d)
-	n, then := len(w.d), w.then
-	w.mu.Unlock()
-	if then != nil {
-		then(n)
-	}
-	return ctx.Err()
-}
-
-func (w *waits) count() int {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return len(w.d)
-}
 
 // sent records the method, path and body of every request that leaves.
 type sent struct {
@@ -99,7 +73,7 @@ func newEnv(tb testing.TB) *env {
 // fixture is a client with its recorded waits, requests and results.
 type fixture struct {
 	c       *client.Client
-	waits   *waits
+	waits   *sandboxtest.Waits
 	sent    *sent
 	results *results
 }
@@ -130,19 +104,15 @@ func (e *env) static(tb testing.TB, clientID string) fixture {
 
 func (e *env) with(tb testing.TB, src auth.Source) fixture {
 	tb.Helper()
-	w := &waits{}
 	// Its own connections, closed before the sandbox shuts down: a
 	// connection dialled but never used would hold Shutdown for seconds.
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	tb.Cleanup(tr.CloseIdleConnections)
 	s := &sent{next: tr}
 	rs := &results{}
-	t, err := transport.New(transport.Config{Interface: apierr.Wallet, BaseURL: e.srv.Endpoints().Wallet,
-		Auth: src, Sleep: w.sleep, HTTP: &http.Client{Transport: s}, OnResult: rs.on,
+	t, w := sandboxtest.Transport(tb, e.srv, transport.Config{Interface: apierr.Wallet,
+		Auth: src, HTTP: &http.Client{Transport: s}, OnResult: rs.on,
 		Retry: transport.Retry{Jitter: func() float64 { return 0 }}})
-	if err != nil {
-		tb.Fatal(err)
-	}
 	return fixture{c: client.New(t), waits: w, sent: s, results: rs}
 }
 
