@@ -2,7 +2,6 @@ package market
 
 import (
 	"math"
-	"net/http"
 	"time"
 
 	"treasury/data/liquidity"
@@ -48,13 +47,4 @@ func (s *Sim) balancesPage(q query) liquidity.BalancesPage {
 		page.Balances = append(page.Balances, s.balance(hs[i], int(i), q.endMs))
 	}
 	return page
-}
-
-func (s *Sim) balances(w http.ResponseWriter, r *http.Request) {
-	q, err := s.parseQuery(r.URL.Query(), s.env.Clock.Now())
-	if err != nil {
-		fail(w, err)
-		return
-	}
-	simkit.WriteJSON(w, http.StatusOK, s.balancesPage(q))
 }

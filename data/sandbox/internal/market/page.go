@@ -96,7 +96,15 @@ func (q query) window(total int64) (from, to int64, info liquidity.PageInfo) {
 	return from, to, info
 }
 
-// fail answers a query error.
-func fail(w http.ResponseWriter, err error) {
-	simkit.PlainError(w, http.StatusBadRequest, err.Error())
+// serve answers a list: the page that page builds for the request's query,
+// or 400 when the query does not parse.
+func serve[P any](s *Sim, page func(query) P) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		q, err := s.parseQuery(r.URL.Query(), s.env.Clock.Now())
+		if err != nil {
+			simkit.PlainError(w, http.StatusBadRequest, err.Error())
+			return
+		}
+		simkit.WriteJSON(w, http.StatusOK, page(q))
+	}
 }

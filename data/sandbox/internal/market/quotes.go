@@ -2,7 +2,6 @@ package market
 
 import (
 	"math"
-	"net/http"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -122,13 +121,4 @@ func (s *Sim) quotesPage(q query) liquidity.QuotesPage {
 		page.Quotes = append(page.Quotes, s.quote(hi-k, q.nowMs))
 	}
 	return page
-}
-
-func (s *Sim) quotes(w http.ResponseWriter, r *http.Request) {
-	q, err := s.parseQuery(r.URL.Query(), s.env.Clock.Now())
-	if err != nil {
-		fail(w, err)
-		return
-	}
-	simkit.WriteJSON(w, http.StatusOK, s.quotesPage(q))
 }

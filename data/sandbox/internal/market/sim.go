@@ -51,9 +51,9 @@ func New(env *simkit.Env, token string) *Sim {
 	s := &Sim{env: env, seed: simkit.Mix(env.Seed, simkit.Key("liquidity")),
 		histMs: origin.Add(-HistoryDays * 24 * time.Hour).UnixMilli(), pairs: corridors()}
 	mux := http.NewServeMux()
-	mux.HandleFunc("GET "+liquidity.PathQuotes, s.quotes)
-	mux.HandleFunc("GET "+liquidity.PathTrades, s.trades)
-	mux.HandleFunc("GET "+liquidity.PathBalances, s.balances)
+	mux.HandleFunc("GET "+liquidity.PathQuotes, serve(s, s.quotesPage))
+	mux.HandleFunc("GET "+liquidity.PathTrades, serve(s, s.tradesPage))
+	mux.HandleFunc("GET "+liquidity.PathBalances, serve(s, s.balancesPage))
 	s.handler = simkit.PlainService("liquidity", token, mux)
 	return s
 }

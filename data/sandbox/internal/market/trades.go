@@ -1,7 +1,6 @@
 package market
 
 import (
-	"net/http"
 	"time"
 
 	"treasury/data/liquidity"
@@ -57,13 +56,4 @@ func (s *Sim) tradesPage(q query) liquidity.TradesPage {
 		page.Trades = append(page.Trades, s.trade(j1-k, q.nowMs))
 	}
 	return page
-}
-
-func (s *Sim) trades(w http.ResponseWriter, r *http.Request) {
-	q, err := s.parseQuery(r.URL.Query(), s.env.Clock.Now())
-	if err != nil {
-		fail(w, err)
-		return
-	}
-	simkit.WriteJSON(w, http.StatusOK, s.tradesPage(q))
 }
