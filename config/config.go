@@ -209,11 +209,16 @@ func xdgDir(getenv func(string) string, variable, fallback string) string {
 	if d := getenv(variable); d != "" && filepath.IsAbs(d) {
 		return d
 	}
-	home := getenv("HOME")
-	if home == "" {
-		home, _ = os.UserHomeDir()
+	return filepath.Join(homeDir(getenv), fallback)
+}
+
+// homeDir is $HOME, else the user's home directory as the OS knows it.
+func homeDir(getenv func(string) string) string {
+	if home := getenv("HOME"); home != "" {
+		return home
 	}
-	return filepath.Join(home, fallback)
+	home, _ := os.UserHomeDir()
+	return home
 }
 
 // Builtin is the built-in sandbox profile.

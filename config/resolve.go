@@ -144,11 +144,7 @@ func (r *resolver) path(p string) string {
 		return ""
 	}
 	if p == "~" || strings.HasPrefix(p, "~/") {
-		home := r.getenv("HOME")
-		if home == "" {
-			home, _ = os.UserHomeDir()
-		}
-		p = filepath.Join(home, strings.TrimPrefix(p, "~"))
+		p = filepath.Join(homeDir(r.getenv), strings.TrimPrefix(p, "~"))
 	}
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(r.dir, p)

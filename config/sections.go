@@ -64,9 +64,9 @@ func (r *resolver) wallet(s string, p *rawWallet) *Wallet {
 		return nil
 	}
 	r.requiredIn(s, "base_url", p.BaseURL)
-	r.requiredIn(s, "client_id", p.ClientID)
-	w := &Wallet{BaseURL: r.url(joinKey(s, "base_url"), p.BaseURL),
-		Client: Client{ClientID: p.ClientID, ClientSecret: r.secret(s, "client_secret", p.ClientSecret, p.ClientSecretEnv, p.ClientSecretFile, true)}}
+	w := &Wallet{BaseURL: r.url(joinKey(s, "base_url"), p.BaseURL)}
+	w.Client = *r.client(s, &rawClient{ClientID: p.ClientID, ClientSecret: p.ClientSecret,
+		ClientSecretEnv: p.ClientSecretEnv, ClientSecretFile: p.ClientSecretFile})
 	w.Controls = r.client(joinKey(s, "controls"), p.Controls)
 	w.Transactions = r.client(joinKey(s, "transactions"), p.Transactions)
 	return w
