@@ -61,10 +61,15 @@ func (s *Sim) credential(clientID string) (Credential, bool) {
 
 func (s *Sim) sign(cl claims) string {
 	payload, _ := json.Marshal(cl)
+	enc := base64.RawURLEncoding
+	return "wt." + enc.EncodeToString(payload) + "." + enc.EncodeToString(s.mac(payload))
+}
+
+// mac is the HMAC that seals a token's claims.
+func (s *Sim) mac(payload []byte) []byte {
 	m := hmac.New(sha256.New, s.tokenKey)
 	m.Write(payload)
-	enc := base64.RawURLEncoding
-	return "wt." + enc.EncodeToString(payload) + "." + enc.EncodeToString(m.Sum(nil))
+	return m.Sum(nil)
 }
 
 // authenticate returns the credential of a valid, unexpired bearer token.
@@ -81,9 +86,7 @@ func (s *Sim) authenticate(r *http.Request, now time.Time) (Credential, bool) {
 	if err1 != nil || err2 != nil {
 		return Credential{}, false
 	}
-	m := hmac.New(sha256.New, s.tokenKey)
-	m.Write(payload)
-	if !hmac.Equal(sig, m.Sum(nil)) {
+	if !hmac.Equal(sig, s.mac(payload)) {
 		return Credential{}, false
 	}
 	var cl claims
