@@ -92,13 +92,7 @@ func writeCSV(w io.Writer, fields []recordField, rv reflect.Value, list bool) er
 		header[i] = f.name
 	}
 	cw.Write(header)
-	eachRecord(rv, list, func(rec reflect.Value) {
-		row := make([]string, len(fields))
-		for i, f := range fields {
-			row[i] = sanitize.Line(f.cell(rec))
-		}
-		cw.Write(row)
-	})
+	eachRecord(rv, list, func(rec reflect.Value) { cw.Write(recordCells(fields, rec)) })
 	cw.Flush()
 	return cw.Error()
 }
@@ -122,13 +116,7 @@ func writeTable(w io.Writer, fields []recordField, rv reflect.Value, list bool) 
 		header[i] = strings.ToUpper(f.name)
 	}
 	rows = append(rows, header)
-	eachRecord(rv, list, func(rec reflect.Value) {
-		row := make([]string, len(fields))
-		for i, f := range fields {
-			row[i] = sanitize.Line(f.cell(rec))
-		}
-		rows = append(rows, row)
-	})
+	eachRecord(rv, list, func(rec reflect.Value) { rows = append(rows, recordCells(fields, rec)) })
 	return writeAligned(w, rows)
 }
 
@@ -157,6 +145,15 @@ func writeAligned(w io.Writer, rows [][]string) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// recordCells is the sanitized text of each field of rec.
+func recordCells(fields []recordField, rec reflect.Value) []string {
+	row := make([]string, len(fields))
+	for i, f := range fields {
+		row[i] = sanitize.Line(f.cell(rec))
+	}
+	return row
 }
 
 func eachRecord(rv reflect.Value, list bool, f func(reflect.Value)) {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -95,7 +96,7 @@ func (r getResource) check(fs *flag.FlagSet, f getFlags, pos []string) (getArgs,
 	fs.Visit(func(fl *flag.Flag) {
 		switch fl.Name {
 		case "since", "state", "wallet", "raw":
-			if !contains(r.flags, fl.Name) && err == nil {
+			if !slices.Contains(r.flags, fl.Name) && err == nil {
 				err = fmt.Errorf("--%s does not apply to %s", fl.Name, r.name)
 			}
 			if fl.Name == "since" {
@@ -119,18 +120,9 @@ func (r getResource) check(fs *flag.FlagSet, f getFlags, pos []string) (getArgs,
 	return a, nil
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 func findResource(name string) (getResource, bool) {
 	for _, r := range getResources() {
-		if r.name == name || contains(r.aliases, name) {
+		if r.name == name || slices.Contains(r.aliases, name) {
 			return r, true
 		}
 	}

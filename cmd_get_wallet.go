@@ -25,22 +25,19 @@ func walletResources() []getResource {
 		}
 		return mon(p)
 	}
-	w := func(get func(*platform.Platform) (*walletclient.Client, error), f func(context.Context, *walletclient.Client, getArgs) (any, error)) func(context.Context, *platform.Platform, getArgs) (any, error) {
-		return withClient(get, f)
-	}
 	rs := []getResource{
 		{name: "vaults", summary: "wallet vaults",
-			read: w(mon, func(ctx context.Context, c *walletclient.Client, a getArgs) (any, error) { return c.Vaults(ctx) })},
+			read: withClient(mon, func(ctx context.Context, c *walletclient.Client, a getArgs) (any, error) { return c.Vaults(ctx) })},
 		{name: "wallets", arg: "[VAULT]", summary: "wallets of a vault, or of every vault",
-			read: w(mon, func(ctx context.Context, c *walletclient.Client, a getArgs) (any, error) { return c.Wallets(ctx, a.id) })},
+			read: withClient(mon, func(ctx context.Context, c *walletclient.Client, a getArgs) (any, error) { return c.Wallets(ctx, a.id) })},
 		{name: "wallet", arg: "ID", summary: "one wallet",
-			read: w(mon, func(ctx context.Context, c *walletclient.Client, a getArgs) (any, error) { return c.Wallet(ctx, a.id) })},
+			read: withClient(mon, func(ctx context.Context, c *walletclient.Client, a getArgs) (any, error) { return c.Wallet(ctx, a.id) })},
 		{name: "wallet-balances", arg: "WALLET", summary: "a wallet's balances per asset",
-			read: w(mon, func(ctx context.Context, c *walletclient.Client, a getArgs) (any, error) {
+			read: withClient(mon, func(ctx context.Context, c *walletclient.Client, a getArgs) (any, error) {
 				return c.Balances(ctx, a.id)
 			})},
 		{name: "transactions", aliases: []string{"txs"}, summary: "wallet transactions, newest first", flags: []string{"wallet", "state"},
-			read: w(mon, func(ctx context.Context, c *walletclient.Client, a getArgs) (any, error) {
+			read: withClient(mon, func(ctx context.Context, c *walletclient.Client, a getArgs) (any, error) {
 				f := wallet.ListFilter{WalletID: a.wallet}
 				if len(a.states) == 1 {
 					f.Status = a.states[0]
@@ -48,36 +45,36 @@ func walletResources() []getResource {
 				return c.Transactions(ctx, f)
 			})},
 		{name: "transaction", aliases: []string{"tx"}, arg: "ID", summary: "one wallet transaction",
-			read: w(mon, func(ctx context.Context, c *walletclient.Client, a getArgs) (any, error) {
+			read: withClient(mon, func(ctx context.Context, c *walletclient.Client, a getArgs) (any, error) {
 				return c.Transaction(ctx, a.id)
 			})},
 		{name: "freeze-history", aliases: []string{"freezes"}, arg: "TX", summary: "a transaction's freezes and unfreezes",
-			read: w(mon, func(ctx context.Context, c *walletclient.Client, a getArgs) (any, error) {
+			read: withClient(mon, func(ctx context.Context, c *walletclient.Client, a getArgs) (any, error) {
 				return c.FreezeHistory(ctx, a.id)
 			})},
 		{name: "limits", arg: "WALLET", summary: "a wallet's limits (CONTROLS credential)",
-			read: w(ctl, func(ctx context.Context, c *walletclient.Client, a getArgs) (any, error) { return c.Limits(ctx, a.id) })},
+			read: withClient(ctl, func(ctx context.Context, c *walletclient.Client, a getArgs) (any, error) { return c.Limits(ctx, a.id) })},
 		{name: "policies", aliases: []string{"policy-rules"}, summary: "org-wide policy rules (CONTROLS credential)",
-			read: w(ctl, func(ctx context.Context, c *walletclient.Client, a getArgs) (any, error) { return c.Policies(ctx) })},
+			read: withClient(ctl, func(ctx context.Context, c *walletclient.Client, a getArgs) (any, error) { return c.Policies(ctx) })},
 		{name: "counterparties", summary: "wallet counterparties",
-			read: w(mon, func(ctx context.Context, c *walletclient.Client, a getArgs) (any, error) {
+			read: withClient(mon, func(ctx context.Context, c *walletclient.Client, a getArgs) (any, error) {
 				return c.Counterparties(ctx)
 			})},
 		{name: "addresses", arg: "CP", summary: "a counterparty's addresses",
-			read: w(mon, func(ctx context.Context, c *walletclient.Client, a getArgs) (any, error) {
+			read: withClient(mon, func(ctx context.Context, c *walletclient.Client, a getArgs) (any, error) {
 				return c.Addresses(ctx, a.id)
 			})},
 		{name: "webhooks", summary: "wallet webhooks",
-			read: w(mon, func(ctx context.Context, c *walletclient.Client, a getArgs) (any, error) { return c.Webhooks(ctx) })},
+			read: withClient(mon, func(ctx context.Context, c *walletclient.Client, a getArgs) (any, error) { return c.Webhooks(ctx) })},
 		{name: "subscriptions", arg: "[WEBHOOK]", summary: "webhook subscriptions, of one webhook or all",
-			read: w(mon, func(ctx context.Context, c *walletclient.Client, a getArgs) (any, error) {
+			read: withClient(mon, func(ctx context.Context, c *walletclient.Client, a getArgs) (any, error) {
 				if a.id != "" {
 					return c.WebhookSubscriptions(ctx, a.id)
 				}
 				return c.Subscriptions(ctx)
 			})},
 		{name: "sweeps", summary: "sweep configurations",
-			read: w(mon, func(ctx context.Context, c *walletclient.Client, a getArgs) (any, error) { return c.Sweeps(ctx) })},
+			read: withClient(mon, func(ctx context.Context, c *walletclient.Client, a getArgs) (any, error) { return c.Sweeps(ctx) })},
 	}
 	return append(rs, custodyResources()...)
 }
