@@ -17,10 +17,7 @@ import (
 func TestFreezeThenUnfreeze(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
-	all, err := e.static(t, "monitoring").c.Transactions(ctx, wallet.ListFilter{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	all := e.static(t, "monitoring").transactions(t)
 	tx := pick(t, all, "freezable", freezable)
 	// A client that has not listed the transaction finds its wallet.
 	f := e.static(t, "transactions")
@@ -56,45 +53,35 @@ func TestFreezeThenUnfreeze(t *testing.T) {
 		h[1].Action != wallet.ActionUnfreeze || h[1].MutationID != m2 || h[0].PerformedBy != "transactions" {
 		t.Fatalf("freeze history %+v", h)
 	}
-	if f.waits.Count() != 0 {
-		t.Errorf("%d retries", f.waits.Count())
-	}
+	f.noRetries(t, "%d retries")
 }
 
 func TestFreezeStateForbids(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
 	f := e.static(t, "transactions")
-	all, err := f.c.Transactions(ctx, wallet.ListFilter{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	all := f.transactions(t)
 	for _, st := range []string{wallet.TxRejected, wallet.TxFailed} {
 		tx := pick(t, all, st, func(x wallet.Transaction) bool { return x.Status == st })
-		_, err = f.c.Freeze(ctx, tx.ID, "review", client.NewMutationID())
+		_, err := f.c.Freeze(ctx, tx.ID, "review", client.NewMutationID())
 		e := wantWalletErr(t, err, http.StatusBadRequest, apierr.GRPCFailedPrecondition, "ERR010.008", apierr.ClassState)
 		if e.RequestID == "" {
 			t.Errorf("%s: no requestId in the error", st)
 		}
 	}
 	tx := pick(t, all, "not frozen", freezable)
-	_, err = f.c.Unfreeze(ctx, tx.ID, "review", client.NewMutationID())
+	_, err := f.c.Unfreeze(ctx, tx.ID, "review", client.NewMutationID())
 	wantWalletErr(t, err, http.StatusBadRequest, apierr.GRPCFailedPrecondition, "ERR010.008", apierr.ClassState)
-	if f.waits.Count() != 0 {
-		t.Errorf("a state error was retried %d times", f.waits.Count())
-	}
+	f.noRetries(t, "a state error was retried %d times")
 }
 
 func TestMonitoringCannotAct(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
 	f := e.static(t, "monitoring")
-	all, err := f.c.Transactions(ctx, wallet.ListFilter{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	all := f.transactions(t)
 	tx := pick(t, all, "freezable", freezable)
-	_, err = f.c.Freeze(ctx, tx.ID, "review", client.NewMutationID())
+	_, err := f.c.Freeze(ctx, tx.ID, "review", client.NewMutationID())
 	wantWalletErr(t, err, http.StatusForbidden, apierr.GRPCPermissionDenied, "ERR000.002", apierr.ClassForbidden)
 	sw, err := f.c.Sweeps(ctx)
 	if err != nil {
@@ -102,9 +89,7 @@ func TestMonitoringCannotAct(t *testing.T) {
 	}
 	_, err = f.c.TriggerSweep(ctx, sw[0].ID, client.NewMutationID())
 	wantWalletErr(t, err, http.StatusForbidden, apierr.GRPCPermissionDenied, "ERR000.002", apierr.ClassForbidden)
-	if f.waits.Count() != 0 {
-		t.Errorf("403 retried %d times", f.waits.Count())
-	}
+	f.noRetries(t, "403 retried %d times")
 	if h, err := f.c.FreezeHistory(ctx, tx.ID); err != nil || len(h) != 0 {
 		t.Fatalf("history after a refused freeze: %d, %v", len(h), err)
 	}
@@ -182,10 +167,7 @@ func TestFreezeAnswerNotTheTransaction(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
 	f := e.static(t, "transactions")
-	all, err := f.c.Transactions(ctx, wallet.ListFilter{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	all := f.transactions(t)
 	tx := pick(t, all, "freezable", freezable)
 	f.sent.rewrite = func(r *http.Request, resp *http.Response) {
 		if r.Method == http.MethodPut && resp.StatusCode == http.StatusOK {

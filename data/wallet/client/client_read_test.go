@@ -87,10 +87,7 @@ func TestTransactionsEveryPageAndFilter(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
 	f := e.static(t, "monitoring")
-	all, err := f.c.Transactions(ctx, wallet.ListFilter{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	all := f.transactions(t)
 	if len(all) < 100 {
 		t.Fatalf("%d transactions: want the seeded hundreds", len(all))
 	}
@@ -214,9 +211,7 @@ func TestAddressBookWebhooksSweepsPolicies(t *testing.T) {
 	wantWalletErr(t, err, http.StatusForbidden, apierr.GRPCPermissionDenied, "ERR000.002", apierr.ClassForbidden)
 	_, err = f.c.Limits(ctx, "")
 	wantWalletErr(t, err, http.StatusForbidden, apierr.GRPCPermissionDenied, "ERR000.002", apierr.ClassForbidden)
-	if f.waits.Count() != 0 {
-		t.Errorf("403 retried: %d waits", f.waits.Count())
-	}
+	f.noRetries(t, "403 retried: %d waits")
 	ctl := e.static(t, "controls")
 	rules, err := ctl.c.Policies(ctx)
 	if err != nil || len(rules) == 0 {

@@ -21,10 +21,7 @@ func TestFreezeRetriesWithSameMutationID(t *testing.T) {
 	e := newEnv(t)
 	ctx := context.Background()
 	f := e.static(t, "transactions")
-	all, err := f.c.Transactions(ctx, wallet.ListFilter{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	all := f.transactions(t)
 	tx := pick(t, all, "freezable", freezable)
 	f.waits.Then = func(n int) {
 		switch n {

@@ -2,6 +2,7 @@ package client_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -114,6 +115,25 @@ func (e *env) with(tb testing.TB, src auth.Source) fixture {
 		Auth: src, HTTP: &http.Client{Transport: s}, OnResult: rs.on,
 		Retry: transport.Retry{Jitter: func() float64 { return 0 }}})
 	return fixture{c: client.New(t), waits: w, sent: s, results: rs}
+}
+
+// transactions lists every transaction the fixture's client may see.
+func (f fixture) transactions(tb testing.TB) []wallet.Transaction {
+	tb.Helper()
+	all, err := f.c.Transactions(context.Background(), wallet.ListFilter{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return all
+}
+
+// noRetries fails the test when the client waited to retry; format gets
+// the number of waits.
+func (f fixture) noRetries(tb testing.TB, format string) {
+	tb.Helper()
+	if n := f.waits.Count(); n != 0 {
+		tb.Errorf(format, n)
+	}
 }
 
 func (e *env) secret(tb testing.TB, clientID string) string {
