@@ -202,9 +202,9 @@ const liveGap = 3 * time.Minute
 // clock only, whenever it is called.
 func (s *Sim) advance(now time.Time) {
 	w := s.w
+	funded := s.fundedSeeded()
 	for !w.liveNext.After(now) {
 		r := simkit.Rand(s.env.Seed, simkit.Key("walletsim-live"), w.liveN)
-		funded := s.fundedSeeded()
 		wl := funded[r.IntN(len(funded))]
 		t := w.randomTx(r, wl, s.chains[wl.Blockchain], w.liveNext)
 		t.progress(now)

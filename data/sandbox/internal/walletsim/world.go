@@ -1,6 +1,7 @@
 package walletsim
 
 import (
+	"slices"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -136,14 +137,5 @@ func (w *world) balance(walletID, symbol string) decimal.Decimal {
 
 // knownAddress reports whether addr is in the address book for chain.
 func (w *world) knownAddress(addr, chainName string) bool {
-	for _, a := range w.addresses {
-		if a.Address == addr {
-			for _, b := range a.Blockchains {
-				if b == chainName {
-					return true
-				}
-			}
-		}
-	}
-	return false
+	return slices.Contains(w.bookAddresses(chainName), addr)
 }
