@@ -19,25 +19,22 @@ func (m *Model) SetRows(rows []Row, now time.Time) {
 	changed := make([]int64, len(rows))
 	lower := make([]string, len(rows))
 	var buf []byte
+	anyChanged := false
 	for i, r := range rows {
 		byID[r.ID] = i
 		if m.loaded {
 			j, ok := m.byID[r.ID]
-			switch {
-			case !ok:
-				changed[i] = t
-			case !slices.Equal(m.rows[j].Cells, r.Cells):
-				changed[i] = t
-			default: // unchanged: its search text too
+			if ok && slices.Equal(m.rows[j].Cells, r.Cells) { // unchanged: its search text too
 				changed[i], lower[i] = m.changed[j], m.lower[j]
 				continue
 			}
+			changed[i], anyChanged = t, true
 		}
 		lower[i], buf = searchText(buf, r.Cells)
 	}
 	m.rows, m.byID, m.changed, m.lower = rows, byID, changed, lower
 	m.loaded = true
-	if slices.Contains(changed, t) {
+	if anyChanged {
 		m.lastChange = t
 	}
 	m.resort()
