@@ -2,6 +2,7 @@ package chart
 
 import (
 	"io"
+	"strings"
 	"testing"
 	"time"
 
@@ -43,7 +44,7 @@ func series(n int, step time.Duration, f func(i int) float64) []live.Point {
 // checkSize fails unless s is exactly h lines, none wider than w.
 func checkSize(t *testing.T, s string, w, h int) {
 	t.Helper()
-	lines := splitLines(s)
+	lines := strings.Split(s, "\n")
 	if h == 0 || w == 0 {
 		if s != "" {
 			t.Fatalf("size %dx%d: got %q, want empty", w, h, s)
@@ -58,16 +59,4 @@ func checkSize(t *testing.T, s string, w, h int) {
 			t.Fatalf("size %dx%d: line %d is %d wide: %q", w, h, i, got, ln)
 		}
 	}
-}
-
-func splitLines(s string) []string {
-	var out []string
-	start := 0
-	for i := range len(s) {
-		if s[i] == '\n' {
-			out = append(out, s[start:i])
-			start = i + 1
-		}
-	}
-	return append(out, s[start:])
 }
