@@ -45,13 +45,3 @@ func (c *lru[V]) put(key string, val V) {
 	}
 	c.byKey[key] = c.order.PushFront(&lruEntry[V]{key: key, val: val})
 }
-
-// remove forgets key.
-func (c *lru[V]) remove(key string) {
-	if el, ok := c.byKey[key]; ok {
-		c.order.Remove(el)
-		delete(c.byKey, key)
-	}
-}
-
-func (c *lru[V]) len() int { return c.order.Len() }

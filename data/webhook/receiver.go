@@ -218,9 +218,7 @@ func (r *Receiver) accept(ev Event, now time.Time) bool {
 	pid := ev.EventData.PaymentID
 	prev, known := r.latest.get(pid)
 	next := transition{at: ev.CreateDate, state: ev.EventData.PaymentState}
-	if known && !later(next, prev) {
-		d.Stale = true
-	}
+	d.Stale = known && !later(next, prev)
 	select {
 	case r.events <- d:
 	default:
