@@ -56,6 +56,16 @@ func quit(t *testing.T, tm *teatest.TestModel) {
 	tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second))
 }
 
+// onEndpoint runs the view and opens endpoint id's detail from the palette.
+func onEndpoint(t *testing.T, e *viewtest.Env, id string) *teatest.TestModel {
+	t.Helper()
+	tm := e.Program(t, newView(e))
+	viewtest.WaitFor(t, tm, endpoints(t, e)[0].Alias)
+	viewtest.Keys(tm, ":", "endpoint "+id, "enter")
+	viewtest.WaitFor(t, tm, "Smart-contract interface")
+	return tm
+}
+
 // TestLockEndToEnd locks the first endpoint from the table: dialog, intent
 // Pending then Approved on the sandbox clock, Executed, the endpoint shows
 // Locked, and the audit log has the attempt.
@@ -91,10 +101,7 @@ func TestLockEndToEnd(t *testing.T) {
 func TestUnlockFromDetail(t *testing.T) {
 	e := viewtest.New(t, viewtest.Options{})
 	ep := endpointWhere(t, e, func(ep custody.Endpoint) bool { return ep.Lock == custody.LockLocked })
-	tm := e.Program(t, newView(e))
-	viewtest.WaitFor(t, tm, endpoints(t, e)[0].Alias)
-	viewtest.Keys(tm, ":", "endpoint "+ep.ID, "enter")
-	viewtest.WaitFor(t, tm, "Smart-contract interface")
+	tm := onEndpoint(t, e, ep.ID)
 	viewtest.Keys(tm, "u")
 	viewtest.WaitAll(t, tm, "Unlock endpoint "+ep.Alias, "Locked → Unlocked")
 	viewtest.Keys(tm, "tab", "enter")
@@ -115,10 +122,7 @@ func TestUnlockFromDetail(t *testing.T) {
 func TestLockAlreadyLocked(t *testing.T) {
 	e := viewtest.New(t, viewtest.Options{})
 	ep := endpointWhere(t, e, func(ep custody.Endpoint) bool { return ep.Lock == custody.LockLocked })
-	tm := e.Program(t, newView(e))
-	viewtest.WaitFor(t, tm, endpoints(t, e)[0].Alias)
-	viewtest.Keys(tm, ":", "endpoint "+ep.ID, "enter")
-	viewtest.WaitFor(t, tm, "Smart-contract interface")
+	tm := onEndpoint(t, e, ep.ID)
 	viewtest.Keys(tm, "l")
 	viewtest.WaitFor(t, tm, "the platform will likely refuse")
 	viewtest.Keys(tm, "tab", "enter")

@@ -2,6 +2,7 @@ package addressbook_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -128,9 +129,9 @@ func TestNavigation(t *testing.T) {
 	viewtest.Keys(tm, "esc")
 	viewtest.WaitFor(t, tm, "Trust")
 	viewtest.Keys(tm, "/", "zz-no-such-endpoint", "enter")
-	viewtest.WaitFor(t, tm, "0/")
+	viewtest.WaitFor(t, tm, fmt.Sprintf("0/%d rows, filter: zz-no-such-endpoint", len(eps)))
 	viewtest.Keys(tm, "esc", "/", eps[1].Alias, "enter")
-	viewtest.WaitFor(t, tm, "1/")
+	viewtest.WaitFor(t, tm, fmt.Sprintf("1/%d rows, filter: %s", len(eps), eps[1].Alias))
 	viewtest.Keys(tm, "?")
 	viewtest.WaitAll(t, tm, "lock endpoint", "unlock endpoint", "wallet counterparties")
 	viewtest.Keys(tm, "esc")

@@ -4,9 +4,12 @@ import (
 	"context"
 	"testing"
 
+	"github.com/charmbracelet/x/exp/teatest"
+
 	"treasury/data/live"
 	"treasury/data/wallet"
 	"treasury/views/viewtest"
+	"treasury/views/wallets"
 )
 
 func txsOf(t *testing.T, e *viewtest.Env) []wallet.Transaction {
@@ -42,4 +45,15 @@ func sandboxTx(t *testing.T, e *viewtest.Env, id string) wallet.Transaction {
 		t.Fatal(err)
 	}
 	return tx
+}
+
+// onTx runs v and opens transaction id from the palette; the detail is up
+// once shown is drawn.
+func onTx(t *testing.T, e *viewtest.Env, v *wallets.View, id, shown string) *teatest.TestModel {
+	t.Helper()
+	tm := e.Program(t, v)
+	viewtest.WaitFor(t, tm, "Fees and Sweeps")
+	viewtest.Keys(tm, ":", "transaction "+id, "enter")
+	viewtest.WaitFor(t, tm, shown)
+	return tm
 }

@@ -47,10 +47,7 @@ func TestTransactionDetailGolden(t *testing.T) {
 	t.Parallel()
 	e := viewtest.New(t, viewtest.Options{})
 	tx := pickTx(t, e, "rejected", func(t wallet.Transaction) bool { return t.Status == wallet.TxRejected && len(t.Problems) > 0 })
-	tm := e.Program(t, wallets.New(e.Ctx, e.P, e.Actor))
-	viewtest.WaitFor(t, tm, "Fees and Sweeps")
-	viewtest.Keys(tm, ":", "transaction "+tx.ID, "enter")
-	viewtest.WaitFor(t, tm, "Freezes (0)  freeze history")
+	tm := onTx(t, e, wallets.New(e.Ctx, e.P, e.Actor), tx.ID, "Freezes (0)  freeze history")
 	frame := viewtest.Golden(t, tm)
 	for _, want := range []string{tx.ID, "REJECTED", tx.Problems[0].Reason, "cannot be frozen"} {
 		if !strings.Contains(frame, want) {
