@@ -62,12 +62,13 @@ func (s *Sim) credential(clientID string) (Credential, bool) {
 func (s *Sim) sign(cl claims) string {
 	payload, _ := json.Marshal(cl)
 	enc := base64.RawURLEncoding
-	return "wt." + enc.EncodeToString(payload) + "." + enc.EncodeToString(s.mac(payload))
+	return "wt." + enc.EncodeToString(payload) + "." + enc.EncodeToString(seal(s.tokenKey, payload))
 }
 
-// mac is the HMAC that seals a token's claims.
-func (s *Sim) mac(payload []byte) []byte {
-	m := hmac.New(sha256.New, s.tokenKey)
+// seal is the HMAC-SHA256 of payload under key: it seals tokens' claims
+// and page tokens' cursors.
+func seal(key, payload []byte) []byte {
+	m := hmac.New(sha256.New, key)
 	m.Write(payload)
 	return m.Sum(nil)
 }
@@ -86,7 +87,7 @@ func (s *Sim) authenticate(r *http.Request, now time.Time) (Credential, bool) {
 	if err1 != nil || err2 != nil {
 		return Credential{}, false
 	}
-	if !hmac.Equal(sig, s.mac(payload)) {
+	if !hmac.Equal(sig, seal(s.tokenKey, payload)) {
 		return Credential{}, false
 	}
 	var cl claims

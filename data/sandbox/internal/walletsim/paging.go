@@ -191,10 +191,8 @@ func (s *Sim) fingerprint(path, filter, order string) []byte {
 // id), with an HMAC so that a client cannot forge or edit one.
 func (s *Sim) pageToken(fp []byte, key, id string) string {
 	payload := append(append([]byte{}, fp...), []byte(key+"\x00"+id)...)
-	m := hmac.New(sha256.New, s.pageKey)
-	m.Write(payload)
 	enc := base64.RawURLEncoding
-	return enc.EncodeToString(payload) + "." + enc.EncodeToString(m.Sum(nil)[:16])
+	return enc.EncodeToString(payload) + "." + enc.EncodeToString(seal(s.pageKey, payload)[:16])
 }
 
 func (s *Sim) readPageToken(tok string, fp []byte) (key, id string, ok bool) {
@@ -208,9 +206,7 @@ func (s *Sim) readPageToken(tok string, fp []byte) (key, id string, ok bool) {
 	if err1 != nil || err2 != nil || len(payload) < len(fp) {
 		return "", "", false
 	}
-	m := hmac.New(sha256.New, s.pageKey)
-	m.Write(payload)
-	if !hmac.Equal(sig, m.Sum(nil)[:16]) || !bytes.Equal(payload[:len(fp)], fp) {
+	if !hmac.Equal(sig, seal(s.pageKey, payload)[:16]) || !bytes.Equal(payload[:len(fp)], fp) {
 		return "", "", false
 	}
 	key, id, found = strings.Cut(string(payload[len(fp):]), "\x00")
