@@ -12,6 +12,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"treasury/data/apierr"
@@ -121,39 +122,44 @@ func TestCachedShortLifetimeNeverKeptPastExpiry(t *testing.T) {
 	}
 }
 
+// TestCachedSingleflight runs in a synctest bubble: synctest.Wait returns
+// once all 50 callers are blocked (one in the fetch, the rest waiting for
+// it), so they are known to have piled up without a wall-clock sleep.
 func TestCachedSingleflight(t *testing.T) {
-	release := make(chan struct{})
-	var n atomic.Int32
-	src := auth.NewCached(func(context.Context) (auth.Token, error) {
-		n.Add(1)
-		<-release
-		return auth.Token{Value: auth.NewSecret("shared"), ExpiresIn: time.Hour}, nil
-	}, auth.CachedOptions{})
-	var wg sync.WaitGroup
-	errs := make(chan error, 50)
-	for range 50 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			s, err := src.Token(context.Background())
-			if err == nil && s.Reveal() != "shared" {
-				err = fmt.Errorf("got %q", s.Reveal())
-			}
-			errs <- err
-		}()
-	}
-	time.Sleep(20 * time.Millisecond) // let the callers pile up on the one fetch
-	close(release)
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		if err != nil {
-			t.Error(err)
+	synctest.Test(t, func(t *testing.T) {
+		release := make(chan struct{})
+		var n atomic.Int32
+		src := auth.NewCached(func(context.Context) (auth.Token, error) {
+			n.Add(1)
+			<-release
+			return auth.Token{Value: auth.NewSecret("shared"), ExpiresIn: time.Hour}, nil
+		}, auth.CachedOptions{})
+		var wg sync.WaitGroup
+		errs := make(chan error, 50)
+		for range 50 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				s, err := src.Token(context.Background())
+				if err == nil && s.Reveal() != "shared" {
+					err = fmt.Errorf("got %q", s.Reveal())
+				}
+				errs <- err
+			}()
 		}
-	}
-	if n.Load() != 1 {
-		t.Errorf("fetches = %d, want 1", n.Load())
-	}
+		synctest.Wait() // every caller is inside Token
+		close(release)
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			if err != nil {
+				t.Error(err)
+			}
+		}
+		if n.Load() != 1 {
+			t.Errorf("fetches = %d, want 1", n.Load())
+		}
+	})
 }
 
 func TestCachedCallerCancelDoesNotFailOthers(t *testing.T) {
