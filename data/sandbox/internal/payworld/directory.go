@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"time"
 
-	"treasury/data/apierr"
 	"treasury/data/payments"
 	"treasury/data/sandbox/internal/authsim"
 	"treasury/data/sandbox/internal/simkit"
@@ -108,8 +107,7 @@ func (w *World) ledger(rw http.ResponseWriter, r *http.Request, _ authsim.Claims
 	}
 	ci := currencyIndex(cur)
 	if ci < 0 {
-		w.fail(rw, http.StatusInternalServerError, "CFG_001", apierr.TypeConfiguration, "Configuration Error",
-			"No prefunded account is configured for currency "+simkit.Quoted(cur)+"; contact support.")
+		w.noAccount(rw, cur)
 		return
 	}
 	size := payments.LedgerDefaultPageSize
@@ -131,14 +129,17 @@ func (w *World) ledger(rw http.ResponseWriter, r *http.Request, _ authsim.Claims
 		offset = n
 	}
 	from, to := int64(-1<<62), int64(1<<62)
-	for name, dst := range map[string]*int64{"start-dttm": &from, "end-dttm": &to} {
-		if s := q.Get(name); s != "" {
+	for _, b := range []struct {
+		name string
+		dst  *int64
+	}{{"start-dttm", &from}, {"end-dttm", &to}} {
+		if s := q.Get(b.name); s != "" {
 			t, err := time.Parse(time.RFC3339Nano, s)
 			if err != nil {
-				w.badRequest(rw, name+" must be an ISO 8601 date-time such as 2026-11-01T00:00:00Z.")
+				w.badRequest(rw, b.name+" must be an ISO 8601 date-time such as 2026-11-01T00:00:00Z.")
 				return
 			}
-			*dst = t.UnixMilli()
+			*b.dst = t.UnixMilli()
 		}
 	}
 	if to < from {

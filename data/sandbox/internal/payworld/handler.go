@@ -63,6 +63,12 @@ func (w *World) notFound(rw http.ResponseWriter, what string) {
 	w.fail(rw, http.StatusNotFound, "USR_002", apierr.TypeNotFound, "Resource Not Found", "No "+what+" was found.")
 }
 
+// noAccount answers 500 CFG_001: the org has no prefunded account in cur.
+func (w *World) noAccount(rw http.ResponseWriter, cur string) {
+	w.fail(rw, http.StatusInternalServerError, "CFG_001", apierr.TypeConfiguration, "Configuration Error",
+		"No prefunded account is configured for currency "+simkit.Quoted(cur)+"; contact support.")
+}
+
 func (w *World) foreign(rw http.ResponseWriter) {
 	w.fail(rw, http.StatusForbidden, "AUTH_051", apierr.TypeAuth, "Forbidden",
 		"The payment was created by a different organization.")
@@ -130,8 +136,7 @@ func (w *World) byInternalID(rw http.ResponseWriter, r *http.Request, c authsim.
 func (w *World) getBalances(rw http.ResponseWriter, r *http.Request, _ authsim.Claims) {
 	cur := r.URL.Query().Get("currency")
 	if cur != "" && currencyIndex(cur) < 0 {
-		w.fail(rw, http.StatusInternalServerError, "CFG_001", apierr.TypeConfiguration, "Configuration Error",
-			"No prefunded account is configured for currency "+simkit.Quoted(cur)+"; contact support.")
+		w.noAccount(rw, cur)
 		return
 	}
 	w.mu.RLock()
