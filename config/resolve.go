@@ -2,11 +2,12 @@ package config
 
 import (
 	"fmt"
+	"maps"
 	"net/url"
 	"os"
 	"path/filepath"
 	"reflect"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/shopspring/decimal"
@@ -15,15 +16,10 @@ import (
 func reflectValue(p any) reflect.Value { return reflect.ValueOf(p).Elem() }
 
 func profileNames(m map[string]*rawProfile) string {
-	names := make([]string, 0, len(m))
-	for n := range m {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	if len(names) == 0 {
+	if len(m) == 0 {
 		return "none"
 	}
-	return strings.Join(names, ", ")
+	return strings.Join(slices.Sorted(maps.Keys(m)), ", ")
 }
 
 // resolver checks a raw profile and builds its Config, reporting problems
