@@ -55,7 +55,6 @@ type Client struct {
 	t        *transport.Client
 	pageSize int
 	topSize  int
-	conc     int
 	txs      *txIndex
 }
 
@@ -65,7 +64,7 @@ const Concurrency = 4
 // New returns a client that sends through t (an apierr.Wallet transport
 // whose Auth is auth.NewWallet).
 func New(t *transport.Client) *Client {
-	return &Client{t: t, pageSize: wallet.MaxPageSize, topSize: wallet.MaxTopPageSize, conc: Concurrency, txs: &txIndex{m: map[string]string{}}}
+	return &Client{t: t, pageSize: wallet.MaxPageSize, topSize: wallet.MaxTopPageSize, txs: &txIndex{m: map[string]string{}}}
 }
 
 // WithPageSize returns a client that shares c's transport and memory of
@@ -145,12 +144,12 @@ func seg(base string, ids ...string) string {
 	return b.String()
 }
 
-// fanOut runs fn on every element of xs, at most c.conc at once, and joins
+// fanOut runs fn on every element of xs, at most Concurrency at once, and joins
 // the results in the order of xs. The first error cancels the rest.
 func fanOut[X, T any](ctx context.Context, c *Client, xs []X, fn func(context.Context, X) ([]T, error)) ([]T, error) {
 	res := make([][]T, len(xs))
 	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(c.conc)
+	g.SetLimit(Concurrency)
 	for i, x := range xs {
 		g.Go(func() error {
 			r, err := fn(gctx, x)

@@ -137,8 +137,5 @@ func (c *Client) SweepTransactions(ctx context.Context, sweepID, instanceID stri
 			return nil, nil
 		}
 	}
-	ts, err := listAll(ctx, c, seg(wallet.PathSweeps, sweepID, "instances", instanceID, "transactions"), nil, topLevel, txItems)
-	ts = uniqueTx(ts)
-	c.txs.put(ts...)
-	return ts, err
+	return c.listTx(ctx, seg(wallet.PathSweeps, sweepID, "instances", instanceID, "transactions"), nil, topLevel)
 }

@@ -43,7 +43,13 @@ func txItems(p wallet.TransactionsPage) ([]wallet.Transaction, wallet.ListFilter
 
 // walletTransactions reads every page of one wallet's transactions.
 func (c *Client) walletTransactions(ctx context.Context, walletID string, q url.Values) ([]wallet.Transaction, error) {
-	ts, err := listAll(ctx, c, txPath(walletID), q, nested, txItems)
+	return c.listTx(ctx, txPath(walletID), q, nested)
+}
+
+// listTx reads every page of a list of transactions, drops repeats and
+// remembers the wallet of each.
+func (c *Client) listTx(ctx context.Context, path string, q url.Values, style pageStyle) ([]wallet.Transaction, error) {
+	ts, err := listAll(ctx, c, path, q, style, txItems)
 	ts = uniqueTx(ts)
 	c.txs.put(ts...)
 	return ts, err
@@ -104,14 +110,10 @@ func (c *Client) walletOf(ctx context.Context, id string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	q := url.Values{wallet.QueryFilter: {"id = " + strconv.Quote(id)}}
+	q := url.Values{wallet.QueryFilter: {"id = " + strconv.Quote(id)}, wallet.QueryPageSize: {"1"}}
 	found, err := fanOut(ctx, c, ws, func(ctx context.Context, w wallet.Wallet) ([]wallet.Transaction, error) {
 		var p wallet.TransactionsPage
-		qq := url.Values{wallet.QueryPageSize: {"1"}}
-		for k, v := range q {
-			qq[k] = v
-		}
-		_, err := c.t.Do(ctx, transport.Request{Method: http.MethodGet, Path: txPath(w.ID), Query: qq}, &p)
+		_, err := c.t.Do(ctx, transport.Request{Method: http.MethodGet, Path: txPath(w.ID), Query: q}, &p)
 		return p.Transactions, err
 	})
 	if err != nil {
