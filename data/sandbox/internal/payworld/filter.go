@@ -137,7 +137,7 @@ func (w *World) matcher(f payments.Filter) func(uint32) bool {
 			return false
 		}
 		if len(f.PaymentStates) > 0 {
-			st, _, _ := p.stateAt(w.processed)
+			st := p.stateAt(w.processed)
 			return slices.Contains(f.PaymentStates, st.state)
 		}
 		return true

@@ -46,19 +46,16 @@ func (p *pay) steps() ([5]step, int) {
 	}
 }
 
-// stateAt is p's state at unix ms t and when it was entered; ok is false
+// stateAt is p's state at unix ms t and when it was entered; the zero step
 // before creation.
-func (p *pay) stateAt(t int64) (st step, idx int, ok bool) {
+func (p *pay) stateAt(t int64) step {
 	s, n := p.steps()
-	if t < s[0].at {
-		return step{}, 0, false
-	}
 	for i := n - 1; i >= 0; i-- {
 		if s[i].at <= t {
-			return s[i], i, true
+			return s[i]
 		}
 	}
-	return s[0], 0, true
+	return step{}
 }
 
 // transitionsAt is the state history of p up to t (2.7, api-choices).

@@ -42,7 +42,7 @@ func reasonOf(seq uint32, p *pay, seed uint64) reason {
 // or after its creation). v3 adds errors in a terminal failure state.
 func (w *World) record(seq uint32, t int64, v3 bool) payments.Payment {
 	p := &w.pays[seq]
-	st, _, _ := p.stateAt(t)
+	st := p.stateAt(t)
 	c := w.corridorOf(p)
 	ben := &w.bens[p.ben]
 	orig := &w.origs[currencyIndex(c.src)]

@@ -172,7 +172,7 @@ func (w *World) Samples() map[string]string {
 			out["foreign_payment_id"] = w.paymentID(uint32(seq))
 			continue
 		}
-		st, _, _ := p.stateAt(w.processed)
+		st := p.stateAt(w.processed)
 		key := strings.ToLower(string(st.state)) + "_payment_id"
 		if _, ok := out[key]; !ok {
 			out[key] = w.paymentID(uint32(seq))
