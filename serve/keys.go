@@ -17,7 +17,6 @@ import (
 
 // authorizedKey is one line of the authorized keys file.
 type authorizedKey struct {
-	key     gossh.PublicKey
 	role    Role
 	comment string
 	line    int
@@ -60,7 +59,7 @@ func parseAuthorizedKeys(path string, data []byte) (map[string]authorizedKey, er
 		if prev, ok := keys[id]; ok {
 			return nil, fmt.Errorf("%s:%d: key %s is already listed on line %d", path, n, gossh.FingerprintSHA256(key), prev.line)
 		}
-		keys[id] = authorizedKey{key: key, role: role, comment: comment, line: n}
+		keys[id] = authorizedKey{role: role, comment: comment, line: n}
 	}
 	if len(keys) == 0 {
 		return nil, fmt.Errorf("%s: no keys: nobody could connect", path)
