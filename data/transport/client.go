@@ -19,6 +19,7 @@ package transport
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"math/rand/v2"
 	"net/http"
@@ -85,7 +86,7 @@ func New(cfg Config) (*Client, error) {
 	}
 	u, err := url.Parse(strings.TrimRight(cfg.BaseURL, "/"))
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, errors.New("transport: " + string(cfg.Interface) + " base URL must be an absolute http(s) URL, got " + strconvQuote(cfg.BaseURL))
+		return nil, fmt.Errorf("transport: %s base URL must be an absolute http(s) URL, got %q", cfg.Interface, cfg.BaseURL)
 	}
 	if cfg.HTTP == nil {
 		cfg.HTTP = &http.Client{}
@@ -171,5 +172,3 @@ func sleep(ctx context.Context, d time.Duration) error {
 		return nil
 	}
 }
-
-func strconvQuote(s string) string { return `"` + s + `"` }
