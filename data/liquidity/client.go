@@ -95,28 +95,27 @@ func (c *Client) QuotesPage(ctx context.Context, w Window, page, size int) (Quot
 
 // Quotes reads every quote of the window, newest first.
 func (c *Client) Quotes(ctx context.Context, w Window) iter.Seq2[Quote, error] {
-	w = c.fixed(w)
-	return paging.ByPageNumber(ctx, c.opts.Concurrency, func(ctx context.Context, n int) (paging.NumberPage[Quote], error) {
-		p, err := get[QuotesPage](ctx, c, PathQuotes, c.query(w, n, c.opts.PageSize))
-		return paging.NumberPage[Quote]{Items: p.Quotes, Last: p.Last, TotalPages: p.TotalPages}, err
-	})
+	return pages(ctx, c, PathQuotes, w, func(p QuotesPage) ([]Quote, PageInfo) { return p.Quotes, p.PageInfo })
 }
 
 // Trades reads every trade executed in the window.
 func (c *Client) Trades(ctx context.Context, w Window) iter.Seq2[Trade, error] {
-	w = c.fixed(w)
-	return paging.ByPageNumber(ctx, c.opts.Concurrency, func(ctx context.Context, n int) (paging.NumberPage[Trade], error) {
-		p, err := get[TradesPage](ctx, c, PathTrades, c.query(w, n, c.opts.PageSize))
-		return paging.NumberPage[Trade]{Items: p.Trades, Last: p.Last, TotalPages: p.TotalPages}, err
-	})
+	return pages(ctx, c, PathTrades, w, func(p TradesPage) ([]Trade, PageInfo) { return p.Trades, p.PageInfo })
 }
 
 // Balances reads every balance (as of the window's end, now when open).
 func (c *Client) Balances(ctx context.Context, w Window) iter.Seq2[Balance, error] {
+	return pages(ctx, c, PathBalances, w, func(p BalancesPage) ([]Balance, PageInfo) { return p.Balances, p.PageInfo })
+}
+
+// pages reads every page of path in the window, closed first at the
+// client's clock; items takes a decoded page apart.
+func pages[P, T any](ctx context.Context, c *Client, path string, w Window, items func(P) ([]T, PageInfo)) iter.Seq2[T, error] {
 	w = c.fixed(w)
-	return paging.ByPageNumber(ctx, c.opts.Concurrency, func(ctx context.Context, n int) (paging.NumberPage[Balance], error) {
-		p, err := get[BalancesPage](ctx, c, PathBalances, c.query(w, n, c.opts.PageSize))
-		return paging.NumberPage[Balance]{Items: p.Balances, Last: p.Last, TotalPages: p.TotalPages}, err
+	return paging.ByPageNumber(ctx, c.opts.Concurrency, func(ctx context.Context, n int) (paging.NumberPage[T], error) {
+		p, err := get[P](ctx, c, path, c.query(w, n, c.opts.PageSize))
+		its, info := items(p)
+		return paging.NumberPage[T]{Items: its, Last: info.Last, TotalPages: info.TotalPages}, err
 	})
 }
 
