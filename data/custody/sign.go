@@ -30,10 +30,13 @@ func (s Signer) GoString() string { return s.String() }
 // usable signing key or user id.
 var ErrNoSigner = errors.New("custody: no signing key and user id configured for intents")
 
+// usable reports whether the signer has a user id and a whole key.
+func (s Signer) usable() bool { return s.UserID != "" && len(s.Key) == ed25519.PrivateKeySize }
+
 // Sign encodes req, signs its exact bytes and returns the body of POST
 // /v1/intents as JSON, built so that the request's bytes travel unchanged.
 func (s Signer) Sign(req IntentRequest) (json.RawMessage, error) {
-	if s.UserID == "" || len(s.Key) != ed25519.PrivateKeySize {
+	if !s.usable() {
 		return nil, ErrNoSigner
 	}
 	raw, err := json.Marshal(req)
@@ -76,7 +79,7 @@ func (c *Client) Propose(ctx context.Context, payloadType, endpointID, intentID 
 	if intentID == "" {
 		return IntentAccepted{}, errors.New("custody: an intent needs an id")
 	}
-	if c.signer.UserID == "" || len(c.signer.Key) != ed25519.PrivateKeySize {
+	if !c.signer.usable() { // before reading the endpoint
 		return IntentAccepted{}, ErrNoSigner
 	}
 	e, err := c.Endpoint(ctx, endpointID)
