@@ -43,7 +43,7 @@ func (c *Client) LedgerOf(ctx context.Context, currency string, from, to time.Ti
 	}
 	size := c.pageSize(payments.LedgerMaxPageSize)
 	return paging.ByOffset(ctx, c.opts.Concurrency, size, func(ctx context.Context, offset int) (paging.OffsetPage[payments.LedgerTransaction], error) {
-		p, err := get[payments.LedgerPage](ctx, c.t, payments.PathLedger, ledgerQuery(currency, from, to, size, offset))
+		p, err := c.LedgerPage(ctx, currency, from, to, size, offset)
 		return paging.OffsetPage[payments.LedgerTransaction]{Items: p.StatementTransactions, Offset: p.Offset,
 			PageElements: p.PageElements, Total: p.Total}, err
 	})
