@@ -6,8 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/charmbracelet/lipgloss"
-
 	"treasury/data/custody"
 	"treasury/data/live"
 	"treasury/data/sandbox"
@@ -183,16 +181,7 @@ func TestFitsIn80Columns(t *testing.T) {
 	v := newView(e)
 	check := func(what string) {
 		t.Helper()
-		out := v.Render(80, 20)
-		lines := strings.Split(out, "\n")
-		if len(lines) > 20 {
-			t.Errorf("%s: %d lines", what, len(lines))
-		}
-		for i, l := range lines {
-			if w := lipgloss.Width(l); w > 80 {
-				t.Errorf("%s: line %d is %d wide: %q", what, i, w, l)
-			}
-		}
+		viewtest.Fits(t, what, v.Render(80, 20), 80, 20)
 	}
 	v.Update(ui.StoreChanged{})
 	check("endpoints")
@@ -204,21 +193,6 @@ func TestFitsIn80Columns(t *testing.T) {
 	check("detail")
 	v.Update(ui.Open{View: v.Name(), Args: []string{"counterparties"}})
 	check("counterparties")
-}
-
-// harmful reports the first rune of s a terminal would interpret: a
-// control other than newline, DEL, a C1 control, a bidi override or a line
-// separator.
-func harmful(s string) (rune, bool) {
-	for _, r := range s {
-		switch {
-		case r == '\n':
-		case r < 0x20, r == 0x7f, r >= 0x80 && r <= 0x9f, r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069,
-			r == 0x2028, r == 0x2029, r == 0x200b:
-			return r, true
-		}
-	}
-	return 0, false
 }
 
 // TestHostileStrings: aliases, descriptions and counterparty names with
@@ -237,7 +211,7 @@ func TestHostileStrings(t *testing.T) {
 	check := func(what string) {
 		t.Helper()
 		out := v.Render(120, 36)
-		if r, bad := harmful(out); bad {
+		if r, bad := viewtest.Harmful(out); bad {
 			t.Errorf("%s: rendered %U", what, r)
 		}
 	}
@@ -250,7 +224,7 @@ func TestHostileStrings(t *testing.T) {
 	for _, c := range v.Commands() {
 		if c.Complete != nil {
 			for _, a := range c.Complete("") {
-				if r, bad := harmful(a); bad {
+				if r, bad := viewtest.Harmful(a); bad {
 					t.Errorf("completion %q holds %U", a, r)
 				}
 			}

@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/charmbracelet/lipgloss"
 	"github.com/shopspring/decimal"
 
 	"treasury/data/live"
@@ -101,15 +100,7 @@ func TestBalancesWidth80(t *testing.T) {
 	v.Update(ui.StoreChanged{})
 	check := func(what string) {
 		t.Helper()
-		out := v.Render(80, 20)
-		for i, l := range strings.Split(out, "\n") {
-			if w := lipgloss.Width(l); w > 80 {
-				t.Errorf("%s: line %d is %d wide: %q", what, i, w, l)
-			}
-		}
-		if n := strings.Count(out, "\n") + 1; n > 20 {
-			t.Errorf("%s: %d lines", what, n)
-		}
+		viewtest.Fits(t, what, v.Render(80, 20), 80, 20)
 	}
 	check("balances")
 	v.Update(ui.Open{View: "balances", Args: []string{"trades"}})

@@ -4,7 +4,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-	"unicode"
 
 	"github.com/charmbracelet/x/exp/teatest"
 
@@ -13,21 +12,6 @@ import (
 	"treasury/ui"
 	"treasury/views/viewtest"
 )
-
-// harmful returns the first character of s a terminal would interpret:
-// ESC (none at all with the ASCII profile of the tests), another C0 or C1
-// control but the newline, DEL, or a format character (bidi override,
-// zero width, line separator).
-func harmful(s string) (rune, bool) {
-	for _, r := range s {
-		switch {
-		case r == '\n':
-		case r < 0x20, r == 0x7f, r >= 0x80 && r < 0xa0, r == '\u2028', r == '\u2029', unicode.Is(unicode.Cf, r):
-			return r, true
-		}
-	}
-	return 0, false
-}
 
 // TestPaymentsHostileStrings turns the sandbox's hostile-string fault on:
 // names, labels and error descriptions then carry escape sequences and
@@ -51,7 +35,7 @@ func TestPaymentsHostileStrings(t *testing.T) {
 	out.WriteString(v.Render(250, 70))
 	send(v, ui.Open{View: Name, Args: []string{failed.PaymentID}})
 	out.WriteString(v.Render(250, 70))
-	if r, bad := harmful(out.String()); bad {
+	if r, bad := viewtest.Harmful(out.String()); bad {
 		t.Fatalf("rendered view holds %U", r)
 	}
 	if !strings.Contains(out.String(), `\x1b`) && !strings.Contains(out.String(), `\u202e`) {
@@ -67,7 +51,7 @@ func TestPaymentsHostileStrings(t *testing.T) {
 		t.Fatal(err)
 	}
 	frame := tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).View()
-	if r, bad := harmful(frame); bad {
+	if r, bad := viewtest.Harmful(frame); bad {
 		t.Fatalf("frame holds %U:\n%s", r, frame)
 	}
 	if !strings.Contains(frame, "Payment "+failed.PaymentID) || !strings.Contains(frame, `\x`) {

@@ -6,8 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/charmbracelet/lipgloss"
-
 	"treasury/data/payments"
 	"treasury/data/reporting"
 	"treasury/data/webhook"
@@ -193,15 +191,7 @@ func TestPaymentsNarrow(t *testing.T) {
 	send(v, ui.StoreChanged{})
 	check := func(what, s string) {
 		t.Helper()
-		lines := strings.Split(s, "\n")
-		if len(lines) > 20 {
-			t.Errorf("%s: %d lines, want at most 20", what, len(lines))
-		}
-		for i, l := range lines {
-			if w := lipgloss.Width(l); w > 80 {
-				t.Errorf("%s line %d is %d wide: %q", what, i, w, l)
-			}
-		}
+		viewtest.Fits(t, what, s, 80, 20)
 	}
 	root := v.Render(80, 20)
 	check("root", root)

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
 
 	"treasury/data/live"
 	"treasury/data/reporting"
@@ -165,15 +164,7 @@ func TestReportsWidth80(t *testing.T) {
 	v := reports.New(e.Ctx, e.P)
 	check := func(what string) {
 		t.Helper()
-		out := v.Render(80, 20)
-		for i, l := range strings.Split(out, "\n") {
-			if w := lipgloss.Width(l); w > 80 {
-				t.Errorf("%s: line %d is %d wide: %q", what, i, w, l)
-			}
-		}
-		if n := strings.Count(out, "\n") + 1; n > 20 {
-			t.Errorf("%s: %d lines", what, n)
-		}
+		viewtest.Fits(t, what, v.Render(80, 20), 80, 20)
 	}
 	run(v, v.Update(ui.StoreChanged{}))
 	check("list")
@@ -238,8 +229,8 @@ func TestHostileReportRows(t *testing.T) {
 		run(v, v.Update(tea.KeyMsg{Type: tea.KeyEnter}))
 		frames = append(frames, v.Render(120, 30))
 		for i, f := range frames {
-			if strings.ContainsAny(f, "\x1b\x07\x08\r\x7f\x00\u009b\u202e\u2028") {
-				t.Errorf("%s frame %d holds a control character:\n%q", typ, i, f)
+			if r, bad := viewtest.Harmful(f); bad {
+				t.Errorf("%s frame %d holds %U:\n%q", typ, i, r, f)
 			}
 		}
 		fl := run(v, v.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("w")}))

@@ -2,13 +2,16 @@ package viewtest
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/exp/teatest"
 
 	"treasury/ui"
+	"treasury/ui/sanitize"
 	"treasury/views/viewkit"
 )
 
@@ -67,4 +70,33 @@ func Key(s string) tea.KeyMsg {
 		return tea.KeyMsg{Type: tea.KeyUp}
 	}
 	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)}
+}
+
+// Fits fails t for each line of out wider than w columns, and if out has
+// more than h lines; what names the frame in the messages.
+func Fits(t testing.TB, what, out string, w, h int) {
+	t.Helper()
+	lines := strings.Split(out, "\n")
+	if len(lines) > h {
+		t.Errorf("%s: %d lines, want at most %d", what, len(lines), h)
+	}
+	for i, l := range lines {
+		if lw := lipgloss.Width(l); lw > w {
+			t.Errorf("%s: line %d is %d wide: %q", what, i, lw, l)
+		}
+	}
+}
+
+// Harmful returns the first character of s that a terminal would
+// interpret rather than show (what ui/sanitize escapes): a control other
+// than the newline, a format character such as a bidi override or a zero
+// width space, a line or paragraph separator, or an invalid byte. The tests
+// render without colour, so an escape in a frame can only be the data's.
+func Harmful(s string) (rune, bool) {
+	for _, r := range s {
+		if r != '\n' && !sanitize.Safe(string(r)) {
+			return r, true
+		}
+	}
+	return 0, false
 }

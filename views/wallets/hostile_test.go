@@ -26,10 +26,8 @@ func TestHostileTextIsHarmless(t *testing.T) {
 		{"transactions"}, {"transaction", rej.ID}, {"webhooks"}} {
 		viewtest.Drive(v, v.Update(ui.Open{View: "wallets", Args: args}))
 		out := v.Render(160, 60)
-		for _, r := range out {
-			if (r < 0x20 && r != '\n') || r == 0x7f || (r >= 0x80 && r < 0xa0) || (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) {
-				t.Fatalf("%v: character %U in the output:\n%s", args, r, out)
-			}
+		if r, bad := viewtest.Harmful(out); bad {
+			t.Fatalf("%v: character %U in the output:\n%s", args, r, out)
 		}
 		if len(args) == 2 && args[0] == "transaction" && !strings.Contains(out, `\x1b`) {
 			t.Fatalf("the hostile fragments are not shown as visible text:\n%s", out)

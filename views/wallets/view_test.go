@@ -1,11 +1,10 @@
 package wallets_test
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/charmbracelet/lipgloss"
 
 	"treasury/data/wallet"
 	"treasury/ui"
@@ -150,15 +149,7 @@ func TestFitsEightyColumns(t *testing.T) {
 	for _, args := range [][]string{nil, {"vault", "Treasury Operations"}, {"wallet", "Treasury ETH hot"},
 		{"transactions"}, {"transaction", rej.ID}, {"sweeps"}, {"webhooks"}} {
 		viewtest.Drive(v, v.Update(ui.Open{View: "wallets", Args: args}))
-		out := v.Render(80, 20)
-		for i, l := range strings.Split(out, "\n") {
-			if w := lipgloss.Width(l); w > 80 {
-				t.Errorf("%v: line %d is %d wide: %q", args, i, w, l)
-			}
-		}
-		if n := strings.Count(out, "\n") + 1; n > 20 {
-			t.Errorf("%v: %d lines", args, n)
-		}
+		viewtest.Fits(t, fmt.Sprint(args), v.Render(80, 20), 80, 20)
 	}
 }
 
