@@ -92,7 +92,13 @@ func writeCSV(w io.Writer, fields []recordField, rv reflect.Value, list bool) er
 		header[i] = f.name
 	}
 	cw.Write(header)
-	eachRecord(rv, list, func(rec reflect.Value) { cw.Write(recordCells(fields, rec)) })
+	eachRecord(rv, list, func(rec reflect.Value) {
+		row := recordCells(fields, rec)
+		for i := range row {
+			row[i] = sanitize.CSVCell(row[i])
+		}
+		cw.Write(row)
+	})
 	cw.Flush()
 	return cw.Error()
 }

@@ -9,6 +9,8 @@ import (
 
 	"github.com/aymanbagabas/go-osc52/v2"
 	tea "github.com/charmbracelet/bubbletea"
+
+	"treasury/ui/sanitize"
 )
 
 // What leaves the dashboard: the selected id copied to the clipboard (OSC
@@ -70,13 +72,17 @@ func safeFileName(s string) string {
 	}, s)
 }
 
-// WriteCSVRows is a helper for views that are not tables: header and rows.
+// WriteCSVRows is a helper for views that are not tables: header and rows,
+// each cell guarded as the table guards its cells (sanitize.CSVCell).
 func WriteCSVRows(w *csv.Writer, header []string, rows [][]string) error {
-	if err := w.Write(header); err != nil {
-		return err
-	}
-	if err := w.WriteAll(rows); err != nil {
-		return err
+	for _, rec := range append([][]string{header}, rows...) {
+		safe := make([]string, len(rec))
+		for i, c := range rec {
+			safe[i] = sanitize.CSVCell(c)
+		}
+		if err := w.Write(safe); err != nil {
+			return err
+		}
 	}
 	w.Flush()
 	return w.Error()

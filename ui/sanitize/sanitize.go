@@ -102,3 +102,20 @@ func hex2(c byte) string {
 	const digits = "0123456789abcdef"
 	return string([]byte{digits[c>>4], digits[c&0xf]})
 }
+
+// CSVCell guards a cell written to a CSV file that a spreadsheet may open:
+// text starting with =, +, -, @, tab or carriage return is a formula there,
+// so it gets a leading apostrophe; numbers such as -12.50 stay as they are.
+func CSVCell(s string) string {
+	if s == "" {
+		return s
+	}
+	switch s[0] {
+	case '=', '+', '-', '@', '\t', '\r':
+		if _, err := strconv.ParseFloat(s, 64); err == nil {
+			return s
+		}
+		return "'" + s
+	}
+	return s
+}

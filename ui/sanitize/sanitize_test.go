@@ -81,3 +81,21 @@ func BenchmarkLineHostile(b *testing.B) {
 		_ = Line(s)
 	}
 }
+
+func TestCSVCell(t *testing.T) {
+	for in, want := range map[string]string{
+		"":              "",
+		"plain":         "plain",
+		"=HYPERLINK(x)": "'=HYPERLINK(x)",
+		"+1 call me":    "'+1 call me",
+		"@SUM(A1)":      "'@SUM(A1)",
+		"-12.50":        "-12.50",
+		"+3":            "+3",
+		"\tcmd":         "'\tcmd",
+		"a=b":           "a=b",
+	} {
+		if got := CSVCell(in); got != want {
+			t.Errorf("CSVCell(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

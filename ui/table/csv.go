@@ -3,7 +3,7 @@ package table
 import (
 	"encoding/csv"
 	"io"
-	"strconv"
+	"treasury/ui/sanitize"
 )
 
 // WriteCSV writes the rows as shown (filtered and sorted), every column, with
@@ -16,7 +16,7 @@ func (m *Model) WriteCSV(w io.Writer) error {
 	cw := csv.NewWriter(w)
 	rec := make([]string, len(m.cols))
 	for i, c := range m.cols {
-		rec[i] = csvSafe(c.Title)
+		rec[i] = sanitize.CSVCell(c.Title)
 	}
 	if err := cw.Write(rec); err != nil {
 		return err
@@ -24,7 +24,7 @@ func (m *Model) WriteCSV(w io.Writer) error {
 	for _, i := range m.view {
 		r := &m.rows[i]
 		for c := range m.cols {
-			rec[c] = csvSafe(cellAt(r, c))
+			rec[c] = sanitize.CSVCell(cellAt(r, c))
 		}
 		if err := cw.Write(rec); err != nil {
 			return err
@@ -32,18 +32,4 @@ func (m *Model) WriteCSV(w io.Writer) error {
 	}
 	cw.Flush()
 	return cw.Error()
-}
-
-func csvSafe(s string) string {
-	if s == "" {
-		return s
-	}
-	switch s[0] {
-	case '=', '+', '-', '@', '\t', '\r':
-		if _, err := strconv.ParseFloat(s, 64); err == nil {
-			return s
-		}
-		return "'" + s
-	}
-	return s
 }
