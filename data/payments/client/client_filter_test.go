@@ -2,10 +2,14 @@ package client_test
 
 import (
 	"context"
+	"sync/atomic"
 	"testing"
+	"time"
 
+	"treasury/data/apierr"
 	"treasury/data/payments"
 	"treasury/data/payments/client"
+	"treasury/data/transport"
 )
 
 // TestFilterWalksEveryPage reads the whole world through the v3 filter in
@@ -62,14 +66,21 @@ func TestFilterWalksEveryPage(t *testing.T) {
 		t.Fatalf("ascending walk missed %d payments", i)
 	}
 	// Stopping early stops paging: one page of 50 is enough for 10.
+	var sent atomic.Int32
+	cr := srv.Credentials()
+	early, _ := newClientWith(t, srv, cr.PaymentsClientID, cr.PaymentsClientSecret, client.Options{PageSize: 50},
+		transport.Config{OnResult: func(apierr.Interface, string, int, time.Duration, error) { sent.Add(1) }})
 	n := 0
-	for _, err := range c.Filter(ctx, payments.Filter{}) {
+	for _, err := range early.Filter(ctx, payments.Filter{}) {
 		if err != nil {
 			t.Fatal(err)
 		}
 		if n++; n == 10 {
 			break
 		}
+	}
+	if got := sent.Load(); got != 1 {
+		t.Fatalf("%d filter requests for the first 10 payments, want 1", got)
 	}
 	page, err := c.FilterPage(ctx, payments.Filter{}, client.DefaultSort(), 0, "")
 	if err != nil || len(page.Data) != 50 || page.Page.LastPageToken == "" || page.Data[0].PaymentID != all[0].PaymentID {

@@ -15,9 +15,17 @@ import (
 // the limited one), with the sandbox clock and recorded waits.
 func newClient(tb testing.TB, srv *sandbox.Server, id, secret string, opts client.Options) (*client.Client, *sandboxtest.Waits) {
 	tb.Helper()
+	return newClientWith(tb, srv, id, secret, opts, transport.Config{})
+}
+
+// newClientWith is newClient whose payments transport starts from cfg
+// (an OnResult that counts requests, say).
+func newClientWith(tb testing.TB, srv *sandbox.Server, id, secret string, opts client.Options, cfg transport.Config) (*client.Client, *sandboxtest.Waits) {
+	tb.Helper()
 	src := auth.NewPayments(auth.PaymentsConfig{AuthURL: srv.Endpoints().Auth, ClientID: id, ClientSecret: auth.NewSecret(secret),
 		Audience: srv.Credentials().PaymentsAudience, CachedOptions: auth.CachedOptions{Now: srv.Clock().Now}})
-	t, w := sandboxtest.Transport(tb, srv, transport.Config{Interface: apierr.Payments, Auth: src})
+	cfg.Interface, cfg.Auth = apierr.Payments, src
+	t, w := sandboxtest.Transport(tb, srv, cfg)
 	opts.Auth = w.Transport(tb, srv, transport.Config{Interface: apierr.Auth, Auth: src})
 	if opts.Now == nil {
 		opts.Now = srv.Clock().Now
