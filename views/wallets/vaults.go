@@ -48,8 +48,29 @@ func (v *View) countsBy() map[string]*counts {
 	return out
 }
 
+// tally holds the counts of a page's rows. Read forgets them and the first
+// Row after it counts again: a store change that leaves the page's
+// snapshots as they were keeps the rows and costs no pass over the
+// transactions.
+type tally struct {
+	v *View
+	m map[string]*counts
+}
+
+func (t *tally) forget() { t.m = nil }
+
+func (t *tally) of(id string) counts {
+	if t.m == nil {
+		t.m = t.v.countsBy()
+	}
+	if c := t.m[id]; c != nil {
+		return *c
+	}
+	return counts{}
+}
+
 func (v *View) vaultsPage() *viewkit.TablePage[wallet.Vault] {
-	var tally map[string]*counts
+	tl := &tally{v: v}
 	return viewkit.NewTablePage(v.ctx, viewkit.TableSpec[wallet.Vault]{
 		Crumb: secVaults,
 		Columns: []table.Column{
@@ -60,7 +81,7 @@ func (v *View) vaultsPage() *viewkit.TablePage[wallet.Vault] {
 		},
 		Topics: []live.Topic{live.Vaults, live.Wallets, live.Transactions},
 		Read: func() ([]wallet.Vault, live.Snapshot) {
-			tally = v.countsBy()
+			tl.forget()
 			vs, snap := v.vaults()
 			// The wallet counts change with the other topics: the newest
 			// change of the three drives the re-read.
@@ -72,10 +93,7 @@ func (v *View) vaultsPage() *viewkit.TablePage[wallet.Vault] {
 			return vs, snap
 		},
 		Row: func(x wallet.Vault) table.Row {
-			c := tally[x.ID]
-			if c == nil {
-				c = &counts{}
-			}
+			c := tl.of(x.ID)
 			return table.Row{ID: x.ID, Cells: []string{sanitize.Line(x.Name), fmt.Sprint(c.wallets), fmt.Sprint(c.provisioned),
 				fmt.Sprint(c.txs), fmt.Sprint(c.frozen), viewkit.Time(x.CreatedAt)[:10], sanitize.Line(x.Description), sanitize.Line(x.ID)},
 				Keys: []table.Key{{}, table.Int(int64(c.wallets)), table.Int(int64(c.provisioned)), table.Int(int64(c.txs)),
@@ -116,7 +134,7 @@ func flags(s wallet.Settings) string {
 }
 
 func (v *View) walletsPage(vt wallet.Vault) *viewkit.TablePage[wallet.Wallet] {
-	var tally map[string]*counts
+	tl := &tally{v: v}
 	return viewkit.NewTablePage(v.ctx, viewkit.TableSpec[wallet.Wallet]{
 		Crumb: vt.Name,
 		Columns: []table.Column{
@@ -126,7 +144,7 @@ func (v *View) walletsPage(vt wallet.Vault) *viewkit.TablePage[wallet.Wallet] {
 		},
 		Topics: []live.Topic{live.Wallets, live.Transactions},
 		Read: func() ([]wallet.Wallet, live.Snapshot) {
-			tally = v.countsBy()
+			tl.forget()
 			all, snap := v.wallets()
 			if s := v.ctx.Store.Snapshot(live.Transactions); s.Seq > snap.Seq {
 				snap.Seq = s.Seq
@@ -140,10 +158,7 @@ func (v *View) walletsPage(vt wallet.Vault) *viewkit.TablePage[wallet.Wallet] {
 			return out, snap
 		},
 		Row: func(w wallet.Wallet) table.Row {
-			c := tally[w.ID]
-			if c == nil {
-				c = &counts{}
-			}
+			c := tl.of(w.ID)
 			return table.Row{ID: w.ID, Cells: []string{sanitize.Line(w.Name), sanitize.Line(w.Blockchain), sanitize.Line(w.Status),
 				flags(w.Settings), fmt.Sprint(c.txs), fmt.Sprint(c.frozen), sanitize.Line(w.Address), sanitize.Line(w.ID)},
 				Keys: []table.Key{{}, {}, {}, {}, table.Int(int64(c.txs)), table.Int(int64(c.frozen))}}
