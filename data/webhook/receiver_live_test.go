@@ -1,7 +1,6 @@
 package webhook_test
 
 import (
-	"bytes"
 	"net/http"
 	"testing"
 	"time"
@@ -39,22 +38,8 @@ func TestServerForwardsToLiveStore(t *testing.T) {
 	client := &http.Client{Transport: &http.Transport{TLSClientConfig: tlsTrusting(pool)}}
 	post := func(ev webhook.Event) {
 		t.Helper()
-		raw := body(t, ev)
-		ts := webhook.Timestamp(now)
-		sig, err := webhook.Sign(key, ts, raw)
-		if err != nil {
-			t.Fatal(err)
-		}
-		req, _ := http.NewRequest(http.MethodPost, srv.URL, bytes.NewReader(raw))
-		req.Header.Set(webhook.SignatureHeader(webhook.DefaultHeaderPrefix), sig)
-		req.Header.Set(webhook.TimestampHeader(webhook.DefaultHeaderPrefix), ts)
-		resp, err := client.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
-		if resp.StatusCode != http.StatusNoContent {
-			t.Fatalf("%s: HTTP %d", ev.ID, resp.StatusCode)
+		if st := postSigned(t, client, srv.URL, body(t, ev), key, now, nil); st != http.StatusNoContent {
+			t.Fatalf("%s: HTTP %d", ev.ID, st)
 		}
 	}
 	t0 := now.Add(-10 * time.Minute)

@@ -62,24 +62,7 @@ func newHarness(t *testing.T, key crypto.Signer, o webhook.ReceiverOptions) *har
 // post sends raw signed by signer at ts with prefix X-Payments, and returns the status.
 func (h *harness) post(raw []byte, signer crypto.Signer, at time.Time, tamper func(*http.Request)) int {
 	h.t.Helper()
-	ts := webhook.Timestamp(at)
-	sig, err := webhook.Sign(signer, ts, raw)
-	if err != nil {
-		h.t.Fatal(err)
-	}
-	req, _ := http.NewRequest(http.MethodPost, h.srv.URL+"/webhooks/payments", bytes.NewReader(raw))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set(webhook.SignatureHeader(webhook.DefaultHeaderPrefix), sig)
-	req.Header.Set(webhook.TimestampHeader(webhook.DefaultHeaderPrefix), ts)
-	if tamper != nil {
-		tamper(req)
-	}
-	resp, err := h.srv.Client().Do(req)
-	if err != nil {
-		h.t.Fatal(err)
-	}
-	resp.Body.Close()
-	return resp.StatusCode
+	return postSigned(h.t, h.srv.Client(), h.srv.URL+"/webhooks/payments", raw, signer, at, tamper)
 }
 
 // drain returns what the receiver delivered so far.
