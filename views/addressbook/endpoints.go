@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 
 	"treasury/data/custody"
 	"treasury/data/live"
@@ -140,19 +141,10 @@ func (v *View) endpointBody(ep custody.Endpoint, width int) string {
 		b.WriteString(t.Muted.Render("none: a plain address") + "\n")
 	} else {
 		for _, l := range summarizeABI(ep.Parameters.ABI) {
-			b.WriteString(clip(l, width) + "\n")
+			b.WriteString(ansi.Truncate(l, width, "…") + "\n")
 		}
 	}
 	return b.String()
-}
-
-// clip cuts a sanitized line to width cells.
-func clip(s string, width int) string {
-	r := []rune(s)
-	if width < 2 || len(r) <= width {
-		return s
-	}
-	return string(r[:width-1]) + "…"
 }
 
 // openEndpoint shows the detail of the endpoint named by text: an alias

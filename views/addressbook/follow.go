@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"treasury/data/custody"
 	"treasury/ui"
 	"treasury/ui/sanitize"
@@ -105,5 +107,5 @@ func (v *View) followLine(w int) string {
 		}
 		parts[i] = p
 	}
-	return v.ctx.Theme.Warn.Render(clip("⟳ "+strings.Join(parts, " · "), w))
+	return v.ctx.Theme.Warn.Render(ansi.Truncate("⟳ "+strings.Join(parts, " · "), w, "…"))
 }
