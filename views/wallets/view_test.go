@@ -5,9 +5,13 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
 
 	"treasury/data/wallet"
 	"treasury/ui"
+	"treasury/views/viewkit"
 	"treasury/views/viewtest"
 	"treasury/views/wallets"
 )
@@ -165,5 +169,44 @@ func TestNoControlsCredential(t *testing.T) {
 	out := v.Render(120, 36)
 	if !strings.Contains(out, "need a wallet CONTROLS credential") || !strings.Contains(out, "USDC") {
 		t.Fatalf("wallet page without CONTROLS:\n%s", out)
+	}
+}
+
+// calls are the kinds of the page calls cmd makes ("bal", "lim", "pol"),
+// sorted, without running what their answers lead to.
+func calls(cmd tea.Cmd) []string {
+	var out []string
+	var walk func(tea.Cmd)
+	walk = func(c tea.Cmd) {
+		if c == nil {
+			return
+		}
+		switch m := c().(type) {
+		case tea.BatchMsg:
+			for _, c := range m {
+				walk(c)
+			}
+		case viewkit.Loaded:
+			out = append(out, strings.SplitN(m.Key, ":", 2)[0])
+		}
+	}
+	walk(cmd)
+	slices.Sort(out)
+	return out
+}
+
+// A new transactions snapshot reads the wallet's balances again, not its
+// limits and policies; r reads all three.
+func TestWalletRereadsBalancesOnly(t *testing.T) {
+	t.Parallel()
+	e := viewtest.New(t, viewtest.Options{})
+	v := wallets.New(e.Ctx, e.P, e.Actor)
+	viewtest.Drive(v, v.Update(ui.Open{View: "wallets", Args: []string{"wallet", "Treasury ETH hot"}}))
+	e.Advance(time.Minute)
+	if got := calls(v.Update(ui.StoreChanged{})); !slices.Equal(got, []string{"bal"}) {
+		t.Errorf("after new transactions the page calls %v, want [bal]", got)
+	}
+	if got := calls(v.Update(viewtest.Key("r"))); !slices.Equal(got, []string{"bal", "lim", "pol"}) {
+		t.Errorf("r calls %v, want [bal lim pol]", got)
 	}
 }

@@ -20,8 +20,9 @@ import (
 // configured.
 type walletState struct {
 	id string
-	// seq is the transactions snapshot the balances were read at: new
-	// transactions read them again.
+	// seq is the transactions snapshot the balances were read at: a newer
+	// one reads the balances again (limits and policies are read when the
+	// page opens and on r).
 	seq                     uint64
 	started                 bool
 	bal                     []wallet.Balance
@@ -43,14 +44,15 @@ func (v *View) walletPage(w wallet.Wallet) *viewkit.TablePage[wallet.Transaction
 	return viewkit.NewTablePage(v.ctx, spec)
 }
 
-// load reads balances, limits and policies.
-func (v *View) walletLoad(st *walletState) tea.Cmd {
+// walletLoad reads the balances and, with controls, the limits and
+// policies.
+func (v *View) walletLoad(st *walletState, controls bool) tea.Cmd {
 	id := st.id
 	cmds := []tea.Cmd{}
 	if v.p.Wallet != nil {
 		cmds = append(cmds, viewkit.Call("bal:"+id, func(ctx context.Context) (any, error) { return v.p.Wallet.Balances(ctx, id) }))
 	}
-	if c := v.p.WalletControls; c != nil {
+	if c := v.p.WalletControls; c != nil && controls {
 		cmds = append(cmds,
 			viewkit.Call("lim:"+id, func(ctx context.Context) (any, error) { return c.Limits(ctx, id) }),
 			viewkit.Call("pol:"+id, func(ctx context.Context) (any, error) { return c.Policies(ctx) }))
@@ -62,12 +64,13 @@ func (v *View) walletHandle(st *walletState, msg tea.Msg) (bool, tea.Cmd) {
 	switch msg := msg.(type) {
 	case ui.StoreChanged:
 		if seq := v.ctx.Store.Snapshot(live.Transactions).Seq; !st.started || seq != st.seq {
+			first := !st.started
 			st.started, st.seq = true, seq
-			return false, v.walletLoad(st)
+			return false, v.walletLoad(st, first)
 		}
 	case tea.KeyMsg:
 		if msg.String() == "r" {
-			return false, v.walletLoad(st)
+			return false, v.walletLoad(st, true)
 		}
 	case viewkit.Loaded:
 		switch msg.Key {
