@@ -61,12 +61,15 @@ func (v *View) txPage(id string, seen *wallet.Transaction) *viewkit.DetailPage[w
 	})
 }
 
-// reread reads the transaction and its freeze history from the interface.
+// txHistory reads a transaction's freeze history from the interface.
+func (v *View) txHistory(id string) tea.Cmd {
+	return viewkit.Call("hist:"+id, func(ctx context.Context) (any, error) { return v.p.Wallet.FreezeHistory(ctx, id) })
+}
+
+// txReread reads the transaction and its freeze history from the interface.
 func (v *View) txReread(id string) tea.Cmd {
-	return tea.Batch(
-		viewkit.Call("hist:"+id, func(ctx context.Context) (any, error) { return v.p.Wallet.FreezeHistory(ctx, id) }),
-		viewkit.Call("tx:"+id, func(ctx context.Context) (any, error) { return v.p.Wallet.Transaction(ctx, id) }),
-	)
+	return tea.Batch(v.txHistory(id),
+		viewkit.Call("tx:"+id, func(ctx context.Context) (any, error) { return v.p.Wallet.Transaction(ctx, id) }))
 }
 
 func (v *View) txHandle(st *txState, msg tea.Msg) (bool, tea.Cmd) {
@@ -75,7 +78,7 @@ func (v *View) txHandle(st *txState, msg tea.Msg) (bool, tea.Cmd) {
 		if !st.started {
 			st.started = true
 			if v.p.Wallet != nil {
-				return false, viewkit.Call("hist:"+st.id, func(ctx context.Context) (any, error) { return v.p.Wallet.FreezeHistory(ctx, st.id) })
+				return false, v.txHistory(st.id)
 			}
 		}
 	case txActed:
