@@ -10,6 +10,7 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/exp/teatest"
 
 	"treasury/data/live"
 	"treasury/data/reporting"
@@ -43,12 +44,17 @@ func find(t *testing.T, rs []reporting.Report, typ, format string) int {
 	return 0
 }
 
-func down(n int) []string {
-	out := make([]string, n)
-	for i := range out {
-		out[i] = "down"
+// openNth runs the view and opens the i-th report of the list with the
+// cursor and enter.
+func openNth(t *testing.T, e *viewtest.Env, i int) *teatest.TestModel {
+	t.Helper()
+	tm := e.Program(t, reports.New(e.Ctx, e.P))
+	viewtest.WaitFor(t, tm, "Generated (UTC)")
+	for range i {
+		viewtest.Keys(tm, "down")
 	}
-	return out
+	viewtest.Keys(tm, "enter")
+	return tm
 }
 
 func TestReportsListGolden(t *testing.T) {
@@ -61,10 +67,7 @@ func TestReportsListGolden(t *testing.T) {
 func TestReconGolden(t *testing.T) {
 	e := viewtest.New(t, viewtest.Options{})
 	i := find(t, list(t, e), reporting.TypeRecon, reporting.FormatJSON)
-	tm := e.Program(t, reports.New(e.Ctx, e.P))
-	viewtest.WaitFor(t, tm, "Generated (UTC)")
-	viewtest.Keys(tm, down(i)...)
-	viewtest.Keys(tm, "enter")
+	tm := openNth(t, e, i)
 	viewtest.WaitFor(t, tm, "totals: ")
 	viewtest.Golden(t, tm)
 }
@@ -72,10 +75,7 @@ func TestReconGolden(t *testing.T) {
 func TestPaymentOpsGolden(t *testing.T) {
 	e := viewtest.New(t, viewtest.Options{})
 	i := find(t, list(t, e), reporting.TypePaymentOps, reporting.FormatCSV)
-	tm := e.Program(t, reports.New(e.Ctx, e.P))
-	viewtest.WaitFor(t, tm, "Generated (UTC)")
-	viewtest.Keys(tm, down(i)...)
-	viewtest.Keys(tm, "enter")
+	tm := openNth(t, e, i)
 	viewtest.WaitFor(t, tm, "107 payments ·")
 	viewtest.Golden(t, tm)
 }
@@ -83,10 +83,7 @@ func TestPaymentOpsGolden(t *testing.T) {
 func TestReconDrillDownAndBack(t *testing.T) {
 	e := viewtest.New(t, viewtest.Options{})
 	i := find(t, list(t, e), reporting.TypeRecon, reporting.FormatCSV)
-	tm := e.Program(t, reports.New(e.Ctx, e.P))
-	viewtest.WaitFor(t, tm, "Generated (UTC)")
-	viewtest.Keys(tm, down(i)...)
-	viewtest.Keys(tm, "enter")
+	tm := openNth(t, e, i)
 	viewtest.WaitFor(t, tm, "totals: ")
 	viewtest.Keys(tm, "enter")
 	viewtest.WaitFor(t, tm, "withdrawn ")
