@@ -38,14 +38,21 @@ func TestBalancesGolden(t *testing.T) {
 		t.Fatal("no tab")
 	}
 	// The USD rows are marked, and only they.
+	usd := 0
 	for _, l := range strings.Split(frame, "\n") {
 		f := strings.Fields(l)
 		if len(f) < 3 || (f[0] != "liquidity" && f[0] != "payments") {
 			continue
 		}
+		if f[1] == "USD" {
+			usd++
+		}
 		if low := f[2] == "LOW"; low != (f[1] == "USD") {
 			t.Errorf("row %q: LOW mark %v", l, low)
 		}
+	}
+	if usd == 0 {
+		t.Error("no USD row in the frame: the LOW marks were not checked")
 	}
 }
 
