@@ -60,88 +60,78 @@ func strCol[R any](name string, optional bool, f func(*R) *string) column[R] {
 	}
 }
 
-func numCol[R any](name string, f func(*R) *money.Number) column[R] {
+// valueCol is a required column of a value that parse reads from a cell
+// and format writes back.
+func valueCol[R, V any](name string, f func(*R) *V, parse func(cell) (V, error), format func(V) string) column[R] {
 	return column[R]{
 		name: name,
-		set: func(r *R, c cell) error {
-			if c.empty() {
-				return fmt.Errorf("amount is required")
-			}
-			n, err := parseAmount(c.text)
-			*f(r) = n
+		set: func(r *R, c cell) (err error) {
+			*f(r), err = parse(c)
 			return err
 		},
-		get: func(r *R) string { return f(r).Decimal.String() },
+		get: func(r *R) string { return format(*f(r)) },
 	}
+}
+
+// optValueCol is valueCol for an optional value: an empty cell is nil.
+func optValueCol[R, V any](name string, f func(*R) **V, parse func(cell) (V, error), format func(V) string) column[R] {
+	return column[R]{
+		name: name, optional: true,
+		set: func(r *R, c cell) error {
+			if c.empty() {
+				*f(r) = nil
+				return nil
+			}
+			v, err := parse(c)
+			if err != nil {
+				return err
+			}
+			*f(r) = &v
+			return nil
+		},
+		get: func(r *R) string {
+			if p := *f(r); p != nil {
+				return format(*p)
+			}
+			return ""
+		},
+	}
+}
+
+func amountCell(c cell) (money.Number, error) {
+	if c.empty() {
+		return money.Number{}, fmt.Errorf("amount is required")
+	}
+	return parseAmount(c.text)
+}
+
+func amountText(n money.Number) string { return n.Decimal.String() }
+
+func timeCell(c cell) (time.Time, error) {
+	if c.number {
+		return time.Time{}, fmt.Errorf("expected a date-time string, got number %s", clip(c.text))
+	}
+	if c.empty() {
+		return time.Time{}, fmt.Errorf("date-time is required")
+	}
+	return parseTime(c.text)
+}
+
+func numCol[R any](name string, f func(*R) *money.Number) column[R] {
+	return valueCol(name, f, amountCell, amountText)
 }
 
 func optNumCol[R any](name string, f func(*R) **money.Number) column[R] {
-	return column[R]{
-		name: name, optional: true,
-		set: func(r *R, c cell) error {
-			if c.empty() {
-				*f(r) = nil
-				return nil
-			}
-			n, err := parseAmount(c.text)
-			if err != nil {
-				return err
-			}
-			*f(r) = &n
-			return nil
-		},
-		get: func(r *R) string {
-			if p := *f(r); p != nil {
-				return p.Decimal.String()
-			}
-			return ""
-		},
-	}
+	return optValueCol(name, f, amountCell, amountText)
 }
 
 func timeCol[R any](name string, f func(*R) *time.Time) column[R] {
-	return column[R]{
-		name: name,
-		set: func(r *R, c cell) error {
-			if c.number {
-				return fmt.Errorf("expected a date-time string, got number %s", clip(c.text))
-			}
-			if c.empty() {
-				return fmt.Errorf("date-time is required")
-			}
-			t, err := parseTime(c.text)
-			*f(r) = t
-			return err
-		},
-		get: func(r *R) string { return formatTime(*f(r)) },
-	}
+	return valueCol(name, f, timeCell, formatTime)
 }
 
+// optTimeCol refuses a JSON number even where the column may be empty.
 func optTimeCol[R any](name string, f func(*R) **time.Time) column[R] {
-	return column[R]{
-		name: name, optional: true,
-		set: func(r *R, c cell) error {
-			if c.number {
-				return fmt.Errorf("expected a date-time string, got number %s", clip(c.text))
-			}
-			if c.empty() {
-				*f(r) = nil
-				return nil
-			}
-			t, err := parseTime(c.text)
-			if err != nil {
-				return err
-			}
-			*f(r) = &t
-			return nil
-		},
-		get: func(r *R) string {
-			if p := *f(r); p != nil {
-				return formatTime(*p)
-			}
-			return ""
-		},
-	}
+	return optValueCol(name, f, timeCell, formatTime)
 }
 
 // PaymentOpsColumns are the column names of a PAYMENT_OPS report (2.5), in
