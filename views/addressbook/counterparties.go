@@ -7,6 +7,7 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 
 	"treasury/data/live"
 	"treasury/data/wallet"
@@ -56,10 +57,7 @@ func (v *View) pushAddresses(c wallet.Counterparty) tea.Cmd {
 	st := &addresses{}
 	id, cl := c.ID, v.p.Wallet
 	load := viewkit.Call(callKey, func(ctx context.Context) (any, error) { return cl.Addresses(ctx, id) })
-	crumb := sanitize.Line(c.Name)
-	if r := []rune(crumb); len(r) > 28 {
-		crumb = string(r[:27]) + "…"
-	}
+	crumb := ansi.Truncate(sanitize.Line(c.Name), 28, "…")
 	page := viewkit.NewTablePage(v.ctx, viewkit.TableSpec[wallet.Address]{
 		Crumb: crumb,
 		Columns: []table.Column{

@@ -7,6 +7,7 @@
 package addressbook
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -86,19 +87,10 @@ func (v *View) showSection(s section) tea.Cmd {
 // Topics are the page's topics; endpoints too while an intent is followed.
 func (v *View) Topics() []live.Topic {
 	ts := v.Stack.Topics()
-	if len(v.follows) > 0 && !containsTopic(ts, live.Endpoints) {
+	if len(v.follows) > 0 && !slices.Contains(ts, live.Endpoints) {
 		ts = append(append([]live.Topic(nil), ts...), live.Endpoints)
 	}
 	return ts
-}
-
-func containsTopic(ts []live.Topic, t live.Topic) bool {
-	for _, x := range ts {
-		if x == t {
-			return true
-		}
-	}
-	return false
 }
 
 // Update handles the section key, palette opens and intent following, and
