@@ -2,7 +2,6 @@ package custody
 
 import (
 	"context"
-	"net/http"
 	"net/url"
 	"strconv"
 	"time"
@@ -72,9 +71,7 @@ func (c *Client) EndpointsPage(ctx context.Context, startingAfter string, limit 
 	if startingAfter != "" {
 		q.Set("startingAfter", startingAfter)
 	}
-	var p EndpointsPage
-	_, err := c.t.Do(ctx, transport.Request{Method: http.MethodGet, Path: c.domainPath("endpoints"), Query: q}, &p)
-	return p, err
+	return transport.Get[EndpointsPage](ctx, c.t, c.domainPath("endpoints"), q)
 }
 
 // Endpoints reads every endpoint of the domain, every page, oldest first.
@@ -94,14 +91,11 @@ func (c *Client) Endpoints(ctx context.Context) ([]Endpoint, error) {
 
 // Endpoint reads one endpoint.
 func (c *Client) Endpoint(ctx context.Context, id string) (Endpoint, error) {
-	var it SignedEndpoint
-	_, err := c.t.Do(ctx, transport.Request{Method: http.MethodGet, Path: c.domainPath("endpoints", id)}, &it)
+	it, err := transport.Get[SignedEndpoint](ctx, c.t, c.domainPath("endpoints", id), nil)
 	return it.Data, err
 }
 
 // Intent reads an intent's status.
 func (c *Client) Intent(ctx context.Context, intentID string) (Intent, error) {
-	var in Intent
-	_, err := c.t.Do(ctx, transport.Request{Method: http.MethodGet, Path: c.domainPath("intents", intentID)}, &in)
-	return in, err
+	return transport.Get[Intent](ctx, c.t, c.domainPath("intents", intentID), nil)
 }

@@ -3,7 +3,6 @@ package liquidity
 import (
 	"context"
 	"iter"
-	"net/http"
 	"net/url"
 	"strconv"
 	"time"
@@ -82,15 +81,9 @@ func (c *Client) fixed(w Window) Window {
 	return w
 }
 
-func get[P any](ctx context.Context, c *Client, path string, q url.Values) (P, error) {
-	var p P
-	_, err := c.t.Do(ctx, transport.Request{Method: http.MethodGet, Path: path, Query: q}, &p)
-	return p, err
-}
-
 // QuotesPage reads one page of quotes, newest first.
 func (c *Client) QuotesPage(ctx context.Context, w Window, page, size int) (QuotesPage, error) {
-	return get[QuotesPage](ctx, c, PathQuotes, c.query(w, page, paging.Clamp(size, DefaultPageSize, MaxPageSize)))
+	return transport.Get[QuotesPage](ctx, c.t, PathQuotes, c.query(w, page, paging.Clamp(size, DefaultPageSize, MaxPageSize)))
 }
 
 // Quotes reads every quote of the window, newest first.
@@ -113,7 +106,7 @@ func (c *Client) Balances(ctx context.Context, w Window) iter.Seq2[Balance, erro
 func pages[P, T any](ctx context.Context, c *Client, path string, w Window, items func(P) ([]T, PageInfo)) iter.Seq2[T, error] {
 	w = c.fixed(w)
 	return paging.ByPageNumber(ctx, c.opts.Concurrency, func(ctx context.Context, n int) (paging.NumberPage[T], error) {
-		p, err := get[P](ctx, c, path, c.query(w, n, c.opts.PageSize))
+		p, err := transport.Get[P](ctx, c.t, path, c.query(w, n, c.opts.PageSize))
 		its, info := items(p)
 		return paging.NumberPage[T]{Items: its, Last: info.Last, TotalPages: info.TotalPages}, err
 	})

@@ -44,8 +44,8 @@ func NewClient(cfg transport.Config) (*Client, error) {
 // List returns the reports available (the previous two months and the
 // month to date, in each type and format), without download links.
 func (c *Client) List(ctx context.Context) ([]Report, error) {
-	var out ReportList
-	if _, err := c.t.Do(ctx, transport.Request{Method: http.MethodGet, Path: PathReports}, &out); err != nil {
+	out, err := transport.Get[ReportList](ctx, c.t, PathReports, nil)
+	if err != nil {
 		return nil, err
 	}
 	return out.Reports, nil
@@ -56,9 +56,7 @@ func (c *Client) Get(ctx context.Context, id string) (Report, error) {
 	if err := checkID(id); err != nil {
 		return Report{}, err
 	}
-	var out Report
-	_, err := c.t.Do(ctx, transport.Request{Method: http.MethodGet, Path: PathReports + "/" + transport.PathEscape(id)}, &out)
-	return out, err
+	return transport.Get[Report](ctx, c.t, PathReports+"/"+transport.PathEscape(id), nil)
 }
 
 // Download is a downloaded report: Raw is the content exactly as received,

@@ -107,6 +107,14 @@ func (c *Client) Do(ctx context.Context, req Request, out any) (Response, error)
 	}
 }
 
+// Get sends GET path with query q (nil for none) and decodes the answer
+// into a T: Do for the common read of one record or page.
+func Get[T any](ctx context.Context, c *Client, path string, q url.Values) (T, error) {
+	var v T
+	_, err := c.Do(ctx, Request{Method: http.MethodGet, Path: path, Query: q}, &v)
+	return v, err
+}
+
 // classOf classes err; an error that is not an *apierr.Error is a network
 // failure, transient like a 5xx.
 func classOf(err error) apierr.Class {

@@ -81,12 +81,6 @@ var ErrNoAuth = errors.New("payments client: no {auth_url} transport (Options.Au
 // pageSize is the client's page size for an operation of maximum max.
 func (c *Client) pageSize(max int) int { return paging.Clamp(c.opts.PageSize, max, max) }
 
-func get[T any](ctx context.Context, t *transport.Client, path string, q url.Values) (T, error) {
-	var v T
-	_, err := t.Do(ctx, transport.Request{Method: http.MethodGet, Path: path, Query: q}, &v)
-	return v, err
-}
-
 // idPath is base + the escaped id, refusing an empty id (which would name
 // another resource).
 func idPath(base, what, id string) (string, error) {
@@ -103,7 +97,7 @@ func (c *Client) Get(ctx context.Context, id string) (payments.Payment, error) {
 	if err != nil {
 		return payments.Payment{}, err
 	}
-	return get[payments.Payment](ctx, c.t, p, nil)
+	return transport.Get[payments.Payment](ctx, c.t, p, nil)
 }
 
 // GetV2 reads a payment with GET /v2/payments/{id} (no Errors).
@@ -112,7 +106,7 @@ func (c *Client) GetV2(ctx context.Context, id string) (payments.Payment, error)
 	if err != nil {
 		return payments.Payment{}, err
 	}
-	return get[payments.Payment](ctx, c.t, p, nil)
+	return transport.Get[payments.Payment](ctx, c.t, p, nil)
 }
 
 // ByInternalID finds the payment created with internalId (GET
@@ -123,7 +117,7 @@ func (c *Client) ByInternalID(ctx context.Context, internalID string) (payments.
 	if internalID == "" {
 		return payments.Payment{}, errors.New("payments client: empty internalId")
 	}
-	l, err := get[payments.PaymentList](ctx, c.t, payments.PathPayments, url.Values{"internalId": {internalID}})
+	l, err := transport.Get[payments.PaymentList](ctx, c.t, payments.PathPayments, url.Values{"internalId": {internalID}})
 	if err != nil {
 		return payments.Payment{}, err
 	}
@@ -144,13 +138,13 @@ func (c *Client) StateHistory(ctx context.Context, id string) ([]payments.StateT
 	if err != nil {
 		return nil, err
 	}
-	h, err := get[payments.StateTransitions](ctx, c.t, p+payments.SuffixStates, nil)
+	h, err := transport.Get[payments.StateTransitions](ctx, c.t, p+payments.SuffixStates, nil)
 	return h.StateTransitions, err
 }
 
 // Balances reads the prefunded balances (GET /v2/balances).
 func (c *Client) Balances(ctx context.Context) (payments.Balances, error) {
-	return get[payments.Balances](ctx, c.t, payments.PathBalances, nil)
+	return transport.Get[payments.Balances](ctx, c.t, payments.PathBalances, nil)
 }
 
 // TokenTest asks {auth_url}/v2/oauth/token/test whether the current token

@@ -8,6 +8,7 @@ import (
 
 	"treasury/data/paging"
 	"treasury/data/payments"
+	"treasury/data/transport"
 )
 
 // tokenQuery is limit and next-token of the query token style (2.1).
@@ -23,7 +24,7 @@ func tokenQuery(limit int, token string) url.Values {
 func (c *Client) IdentitySeq(ctx context.Context) iter.Seq2[payments.Identity, error] {
 	limit := c.pageSize(payments.IdentitiesMaxLimit)
 	return paging.ByQueryToken(ctx, func(ctx context.Context, token string) (paging.TokenPage[payments.Identity], error) {
-		p, err := get[payments.IdentitiesPage](ctx, c.t, payments.PathIdentities, tokenQuery(limit, token))
+		p, err := transport.Get[payments.IdentitiesPage](ctx, c.t, payments.PathIdentities, tokenQuery(limit, token))
 		return paging.TokenPage[payments.Identity]{Items: p.Data, Next: p.NextToken}, err
 	})
 }
@@ -43,7 +44,7 @@ func (c *Client) Instruments(ctx context.Context, identityID string) ([]payments
 	p += payments.SuffixInstruments
 	limit := c.pageSize(payments.IdentitiesMaxLimit)
 	return paging.Collect(paging.ByQueryToken(ctx, func(ctx context.Context, token string) (paging.TokenPage[payments.FinancialInstrument], error) {
-		pg, err := get[payments.InstrumentsPage](ctx, c.t, p, tokenQuery(limit, token))
+		pg, err := transport.Get[payments.InstrumentsPage](ctx, c.t, p, tokenQuery(limit, token))
 		return paging.TokenPage[payments.FinancialInstrument]{Items: pg.Data, Next: pg.NextToken}, err
 	}))
 }

@@ -10,6 +10,7 @@ import (
 
 	"treasury/data/paging"
 	"treasury/data/payments"
+	"treasury/data/transport"
 )
 
 const timeLayout = "2006-01-02T15:04:05.000Z07:00"
@@ -30,7 +31,7 @@ func (c *Client) LedgerPage(ctx context.Context, currency string, from, to time.
 		to = c.opts.Now()
 	}
 	size = paging.Clamp(size, payments.LedgerDefaultPageSize, payments.LedgerMaxPageSize)
-	return get[payments.LedgerPage](ctx, c.t, payments.PathLedger, ledgerQuery(currency, from, to, size, offset))
+	return transport.Get[payments.LedgerPage](ctx, c.t, payments.PathLedger, ledgerQuery(currency, from, to, size, offset))
 }
 
 // LedgerOf reads the ledger transactions of one currency's prefunded

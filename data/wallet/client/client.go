@@ -20,7 +20,6 @@ package client
 import (
 	"context"
 	"errors"
-	"net/http"
 	"net/url"
 	"regexp"
 	"strconv"
@@ -117,20 +116,13 @@ func listAll[T, P any](ctx context.Context, c *Client, path string, q url.Values
 		if token != "" {
 			qq.Set(tokenName, token)
 		}
-		var p P
-		if _, err := c.t.Do(ctx, transport.Request{Method: http.MethodGet, Path: path, Query: qq}, &p); err != nil {
+		p, err := transport.Get[P](ctx, c.t, path, qq)
+		if err != nil {
 			return paging.TokenPage[T]{}, err
 		}
 		its, f := items(p)
 		return paging.TokenPage[T]{Items: its, Next: f.NextPageToken}, nil
 	}))
-}
-
-// get reads one record.
-func get[T any](ctx context.Context, c *Client, path string) (T, error) {
-	var v T
-	_, err := c.t.Do(ctx, transport.Request{Method: http.MethodGet, Path: path}, &v)
-	return v, err
 }
 
 // seg escapes ids as path segments and joins them under base.
@@ -199,7 +191,7 @@ func (c *Client) Wallet(ctx context.Context, id string) (wallet.Wallet, error) {
 	if id == "" {
 		return wallet.Wallet{}, ErrNoID
 	}
-	return get[wallet.Wallet](ctx, c, seg(wallet.PathWallets, id))
+	return transport.Get[wallet.Wallet](ctx, c.t, seg(wallet.PathWallets, id), nil)
 }
 
 // Balances reads a wallet's balances (empty when the wallet does not

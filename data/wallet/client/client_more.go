@@ -91,7 +91,7 @@ func (c *Client) Sweep(ctx context.Context, sweepID string) (wallet.SweepConfig,
 	if sweepID == "" {
 		return wallet.SweepConfig{}, ErrNoID
 	}
-	return get[wallet.SweepConfig](ctx, c, seg(wallet.PathSweeps, sweepID))
+	return transport.Get[wallet.SweepConfig](ctx, c.t, seg(wallet.PathSweeps, sweepID), nil)
 }
 
 // sweepTrigger is the body of a trigger: the spec shows none; the client

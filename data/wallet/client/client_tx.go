@@ -112,8 +112,7 @@ func (c *Client) walletOf(ctx context.Context, id string) (string, error) {
 	}
 	q := url.Values{wallet.QueryFilter: {"id = " + strconv.Quote(id)}, wallet.QueryPageSize: {"1"}}
 	found, err := fanOut(ctx, c, ws, func(ctx context.Context, w wallet.Wallet) ([]wallet.Transaction, error) {
-		var p wallet.TransactionsPage
-		_, err := c.t.Do(ctx, transport.Request{Method: http.MethodGet, Path: txPath(w.ID), Query: q}, &p)
+		p, err := transport.Get[wallet.TransactionsPage](ctx, c.t, txPath(w.ID), q)
 		return p.Transactions, err
 	})
 	if err != nil {
@@ -151,7 +150,7 @@ func withWallet[T any](ctx context.Context, c *Client, id string, fn func(wallet
 // Transaction reads one transaction.
 func (c *Client) Transaction(ctx context.Context, id string) (wallet.Transaction, error) {
 	return withWallet(ctx, c, id, func(w string) (wallet.Transaction, error) {
-		t, err := get[wallet.Transaction](ctx, c, txPath(w, id))
+		t, err := transport.Get[wallet.Transaction](ctx, c.t, txPath(w, id), nil)
 		if err == nil {
 			c.txs.put(t)
 		}
@@ -197,7 +196,7 @@ func (c *Client) setFrozen(ctx context.Context, txID, action, reason, mutationID
 			return t, nil
 		}
 		// The answer is not the transaction (empty, or another shape): read it.
-		t, err = get[wallet.Transaction](ctx, c, txPath(w, txID))
+		t, err = transport.Get[wallet.Transaction](ctx, c.t, txPath(w, txID), nil)
 		if err == nil {
 			c.txs.put(t)
 		}
