@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -106,7 +107,7 @@ func TestRetryScheduleSucceedsOnFifthAttempt(t *testing.T) {
 		t.Fatalf("resp %+v, out %+v, err %v", resp, out, err)
 	}
 	// 2, 4, 8, 16 s plus 15 % jitter.
-	if want := ms(2300, 4600, 9200, 18400); !equal(sl.waits, want) {
+	if want := ms(2300, 4600, 9200, 18400); !slices.Equal(sl.waits, want) {
 		t.Errorf("waits %v, want %v", sl.waits, want)
 	}
 }
@@ -403,16 +404,4 @@ func TestQueryAndEscapedPath(t *testing.T) {
 	if got := seen.Load().(string); got != "/payments/v3/payments/a%2Fb%20c?internalId=x%26y" {
 		t.Errorf("request URI %s", got)
 	}
-}
-
-func equal(a, b []time.Duration) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
