@@ -57,3 +57,16 @@ func onTx(t *testing.T, e *viewtest.Env, v *wallets.View, id, shown string) *tea
 	viewtest.WaitFor(t, tm, shown)
 	return tm
 }
+
+// walletOf is the held wallet id.
+func walletOf(t *testing.T, e *viewtest.Env, id string) wallet.Wallet {
+	t.Helper()
+	ws, _ := e.P.Store.Snapshot(live.Wallets).Data.([]wallet.Wallet)
+	for _, w := range ws {
+		if w.ID == id {
+			return w
+		}
+	}
+	t.Fatalf("no wallet %s held", id)
+	return wallet.Wallet{}
+}

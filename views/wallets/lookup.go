@@ -51,6 +51,16 @@ func (v *View) wallet(id string) (wallet.Wallet, bool) {
 	return wallet.Wallet{}, false
 }
 
+// walletNames are the names of the wallets held, by id.
+func (v *View) walletNames() map[string]string {
+	ws, _ := v.wallets()
+	out := make(map[string]string, len(ws))
+	for _, w := range ws {
+		out[w.ID] = w.Name
+	}
+	return out
+}
+
 // walletName is a wallet's name, or its short id when unknown.
 func (v *View) walletName(id string) string {
 	if w, ok := v.wallet(id); ok && w.Name != "" {

@@ -32,10 +32,14 @@ func frozenText(t wallet.Transaction) string {
 	return "—"
 }
 
-func (v *View) txRow(t wallet.Transaction, manyWallets bool) table.Row {
+// txRow is a transaction's row; names, set in a table of many wallets, are
+// the wallets' names by id.
+func (v *View) txRow(t wallet.Transaction, names map[string]string) table.Row {
 	who := t.DestinationAddress
-	if manyWallets {
-		who = v.walletName(t.WalletID)
+	if names != nil {
+		if who = names[t.WalletID]; who == "" {
+			who = viewkit.Short(t.WalletID, 9)
+		}
 	}
 	return table.Row{ID: t.ID, Cells: []string{viewkit.Time(t.CreatedAt)[5:], sanitize.Line(t.Status), sanitize.Line(t.Action),
 		sanitize.Line(t.Asset), viewkit.Amount(t.Qty, ""), frozenText(t), sanitize.Line(orDash(who)), sanitize.Line(t.ID)},
@@ -46,12 +50,15 @@ func (v *View) txRow(t wallet.Transaction, manyWallets bool) table.Row {
 // returns true for, newest first, with drill-down and the freeze actions;
 // manyWallets says whether they may come from more than one wallet.
 func (v *View) txSpec(crumb string, manyWallets bool, keep func(wallet.Transaction) bool) viewkit.TableSpec[wallet.Transaction] {
+	// names are read once per rebuild of the rows, not once per row.
+	var names map[string]string
 	return viewkit.TableSpec[wallet.Transaction]{
 		Crumb:   crumb,
 		Columns: txColumns(manyWallets),
 		Topics:  []live.Topic{live.Transactions, live.Wallets},
 		Read: func() ([]wallet.Transaction, live.Snapshot) {
 			all, snap := v.txs()
+			names = nil
 			var out []wallet.Transaction
 			for _, t := range all {
 				if keep(t) {
@@ -60,7 +67,12 @@ func (v *View) txSpec(crumb string, manyWallets bool, keep func(wallet.Transacti
 			}
 			return out, snap
 		},
-		Row:      func(t wallet.Transaction) table.Row { return v.txRow(t, manyWallets) },
+		Row: func(t wallet.Transaction) table.Row {
+			if manyWallets && names == nil {
+				names = v.walletNames()
+			}
+			return v.txRow(t, names)
+		},
 		Enter:    func(t wallet.Transaction) tea.Cmd { return v.Stack.Push(v.txPage(t.ID, &t)) },
 		Actions:  v.txActions(),
 		SortCol:  0,

@@ -105,6 +105,10 @@ func TestDrillDownAndBack(t *testing.T) {
 	if c := v.Crumbs(); !slices.Equal(c, []string{"transactions"}) {
 		t.Fatalf("T: crumbs %v", c)
 	}
+	newest := slices.MaxFunc(txsOf(t, e), func(a, b wallet.Transaction) int { return a.CreatedAt.Compare(b.CreatedAt) })
+	if w := walletOf(t, e, newest.WalletID); !strings.Contains(v.Render(200, 36), w.Name) {
+		t.Fatalf("all transactions: no wallet name %q for the newest one", w.Name)
+	}
 	viewtest.Drive(v, v.Update(ui.Open{View: "wallets", Args: []string{"transactions", "failed"}}))
 	if c := v.Crumbs(); !slices.Equal(c, []string{"transactions FAILED"}) {
 		t.Fatalf("open transactions failed: crumbs %v", c)
