@@ -60,7 +60,8 @@ func Last(d time.Duration, now time.Time) Window { return Window{Start: now.Add(
 
 const timeLayout = "2006-01-02T15:04:05.000Z07:00"
 
-func (c *Client) query(w Window, page, size int) url.Values {
+// windowQuery is the query of one page of a window.
+func windowQuery(w Window, page, size int) url.Values {
 	q := url.Values{}
 	if !w.Start.IsZero() {
 		q.Set("startTime", w.Start.UTC().Format(timeLayout))
@@ -83,7 +84,7 @@ func (c *Client) fixed(w Window) Window {
 
 // QuotesPage reads one page of quotes, newest first.
 func (c *Client) QuotesPage(ctx context.Context, w Window, page, size int) (QuotesPage, error) {
-	return transport.Get[QuotesPage](ctx, c.t, PathQuotes, c.query(w, page, paging.Clamp(size, DefaultPageSize, MaxPageSize)))
+	return transport.Get[QuotesPage](ctx, c.t, PathQuotes, windowQuery(w, page, paging.Clamp(size, DefaultPageSize, MaxPageSize)))
 }
 
 // Quotes reads every quote of the window, newest first.
@@ -106,7 +107,7 @@ func (c *Client) Balances(ctx context.Context, w Window) iter.Seq2[Balance, erro
 func pages[P, T any](ctx context.Context, c *Client, path string, w Window, items func(P) ([]T, PageInfo)) iter.Seq2[T, error] {
 	w = c.fixed(w)
 	return paging.ByPageNumber(ctx, c.opts.Concurrency, func(ctx context.Context, n int) (paging.NumberPage[T], error) {
-		p, err := transport.Get[P](ctx, c.t, path, c.query(w, n, c.opts.PageSize))
+		p, err := transport.Get[P](ctx, c.t, path, windowQuery(w, n, c.opts.PageSize))
 		its, info := items(p)
 		return paging.NumberPage[T]{Items: its, Last: info.Last, TotalPages: info.TotalPages}, err
 	})
