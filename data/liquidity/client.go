@@ -15,9 +15,10 @@ import (
 //
 // Choices of the client where the spec is silent:
 //   - a window with no end is closed at the client's clock (Options.Now;
-//     in sandbox mode pass the sandbox clock) when the read starts, so the concurrent pages after page 0 all see
-//     one stable set although new quotes keep arriving; a window with no
-//     start sends no startTime (the interface's whole history);
+//     in sandbox mode pass the sandbox clock) when the read starts, so the
+//     concurrent pages after page 0 all see one stable set although new
+//     quotes keep arriving; a window with no start sends no startTime (the
+//     interface's whole history);
 //   - times are sent as RFC 3339 UTC with milliseconds;
 //   - pages are MaxPageSize records (the largest the interface accepts),
 //     Options.Concurrency (default 4) fetched at once after page 0.
