@@ -95,12 +95,6 @@ func (r *resolver) profile(name string, p *rawProfile) *Config {
 	return cfg
 }
 
-func (r *resolver) required(key, v string) {
-	if strings.TrimSpace(v) == "" {
-		r.d.at(key, "missing required value")
-	}
-}
-
 // requiredIn reports a missing key inside section at the section's line.
 func (r *resolver) requiredIn(section, key, v string) {
 	if strings.TrimSpace(v) == "" {

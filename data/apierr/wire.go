@@ -187,7 +187,7 @@ func (d *WalletDetail) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &a); err != nil {
 		return err
 	}
-	*d = WalletDetail{Type: a.Type, Reason: a.Reason, Domain: a.Domain, Metadata: a.Metadata, RequestID: a.RequestID}
+	*d = WalletDetail(a)
 	return nil
 }
 
