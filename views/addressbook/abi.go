@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"treasury/ui/sanitize"
+	"treasury/views/viewkit"
 )
 
 // abiEntry is one entry of a Solidity JSON ABI.
@@ -36,7 +37,7 @@ func summarizeABI(raw string) []string {
 	}
 	counts := map[string]int{}
 	for _, e := range entries {
-		counts[dash(e.Type)]++
+		counts[viewkit.Dash(e.Type)]++
 	}
 	var kinds []string
 	for _, k := range []string{"function", "event", "constructor", "error", "fallback", "receive"} {

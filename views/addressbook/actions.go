@@ -74,13 +74,13 @@ func (v *View) confirm(ep custody.Endpoint, lock bool) tea.Cmd {
 		"Id:       " + ep.ID,
 		"Address:  " + ep.Address,
 		"Ledger:   " + ep.LedgerID,
-		"Lock:     " + dash(ep.Lock) + " → " + to,
+		"Lock:     " + viewkit.Dash(ep.Lock) + " → " + to,
 		"Intent:   " + intentID,
 		"",
 		"The intent takes effect once approved; the view follows it. " + what,
 	}
 	if (lock && ep.Lock == custody.LockLocked) || (!lock && ep.Lock != custody.LockLocked) {
-		lines = append(lines, "Note: the endpoint is "+dash(ep.Lock)+" now; the platform will likely refuse.")
+		lines = append(lines, "Note: the endpoint is "+viewkit.Dash(ep.Lock)+" now; the platform will likely refuse.")
 	}
 	c := ui.Confirm{Title: fmt.Sprintf("%s endpoint %s", strings.ToUpper(verb[:1])+verb[1:], ep.Alias), Lines: lines,
 		Action: strings.ToUpper(verb[:1]) + verb[1:], Run: v.submit(ep, lock, intentID)}

@@ -31,7 +31,7 @@ func (v *View) newCounterpartiesPage() *viewkit.TablePage[wallet.Counterparty] {
 			return cps, snap
 		},
 		Row: func(c wallet.Counterparty) table.Row {
-			return table.Row{ID: c.ID, Cells: []string{sanitize.Line(c.Name), sanitize.Line(dash(c.Description)),
+			return table.Row{ID: c.ID, Cells: []string{sanitize.Line(c.Name), sanitize.Line(viewkit.Dash(c.Description)),
 				viewkit.Time(c.CreatedAt), sanitize.Line(c.ID)},
 				Keys: []table.Key{{}, {}, table.Time(c.CreatedAt)}}
 		},
@@ -72,8 +72,8 @@ func (v *View) pushAddresses(c wallet.Counterparty) tea.Cmd {
 			return st.list, live.Snapshot{Topic: "wallet.addresses", FetchedAt: st.at, Err: st.err}
 		},
 		Row: func(a wallet.Address) table.Row {
-			return table.Row{ID: a.ID, Cells: []string{sanitize.Line(dash(a.Label)), sanitize.Line(a.Address),
-				sanitize.Line(dash(strings.Join(a.Blockchains, ", "))), viewkit.Time(a.CreatedAt), sanitize.Line(a.ID)},
+			return table.Row{ID: a.ID, Cells: []string{sanitize.Line(viewkit.Dash(a.Label)), sanitize.Line(a.Address),
+				sanitize.Line(viewkit.Dash(strings.Join(a.Blockchains, ", "))), viewkit.Time(a.CreatedAt), sanitize.Line(a.ID)},
 				Keys: []table.Key{{}, {}, {}, table.Time(a.CreatedAt)}}
 		},
 		Empty: "no addresses for " + sanitize.Line(c.Name),

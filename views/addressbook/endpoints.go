@@ -50,16 +50,9 @@ func (v *View) endpoint(id string) (custody.Endpoint, bool, live.Snapshot) {
 	return custody.Endpoint{}, false, snap
 }
 
-func dash(s string) string {
-	if s == "" {
-		return "—"
-	}
-	return s
-}
-
 // lockCell is the lock state, with the intent followed on it.
 func (v *View) lockCell(ep custody.Endpoint) string {
-	s := sanitize.Line(dash(ep.Lock))
+	s := sanitize.Line(viewkit.Dash(ep.Lock))
 	if f, ok := v.follows[ep.ID]; ok {
 		s += " → " + f.verb() + " (" + f.status() + ")"
 	}
@@ -73,7 +66,7 @@ func (v *View) endpointRow(ep custody.Endpoint) table.Row {
 	}
 	return table.Row{ID: ep.ID, Cells: []string{
 		sanitize.Line(ep.Alias), sanitize.Line(ep.Address), sanitize.Line(ep.LedgerID), v.lockCell(ep),
-		sanitize.Line(dash(ep.Listing())), abi, fmt.Sprint(ep.TrustScore),
+		sanitize.Line(viewkit.Dash(ep.Listing())), abi, fmt.Sprint(ep.TrustScore),
 	}, Keys: []table.Key{{}, {}, {}, {}, {}, {}, table.Int(int64(ep.TrustScore))}}
 }
 
@@ -103,9 +96,9 @@ func (v *View) endpointFields(ep custody.Endpoint) [][2]string {
 	m := ep.Metadata
 	fs := [][2]string{
 		{"Alias", ep.Alias}, {"Id", ep.ID}, {"Domain", ep.DomainID}, {"Address", ep.Address}, {"Ledger", ep.LedgerID},
-		{"Lock", ep.Lock}, {"Listing", dash(ep.Listing())}, {"Trust score", fmt.Sprint(ep.TrustScore)},
-		{"Description", dash(m.Description)}, {"Revision", fmt.Sprint(m.Revision)},
-		{"Created", viewkit.Time(m.CreatedAt) + " UTC"}, {"Created by", dash(m.CreatedBy)},
+		{"Lock", ep.Lock}, {"Listing", viewkit.Dash(ep.Listing())}, {"Trust score", fmt.Sprint(ep.TrustScore)},
+		{"Description", viewkit.Dash(m.Description)}, {"Revision", fmt.Sprint(m.Revision)},
+		{"Created", viewkit.Time(m.CreatedAt) + " UTC"}, {"Created by", viewkit.Dash(m.CreatedBy)},
 		{"Last modified", viewkit.Time(m.LastModifiedAt) + " UTC"},
 	}
 	props := make([]string, 0, len(m.CustomProperties))
@@ -117,7 +110,7 @@ func (v *View) endpointFields(ep custody.Endpoint) [][2]string {
 		fs = append(fs, [2]string{"Property " + k, m.CustomProperties[k]})
 	}
 	if ep.Parameters != nil {
-		fs = append(fs, [2]string{"Parameters type", dash(ep.Parameters.Type)})
+		fs = append(fs, [2]string{"Parameters type", viewkit.Dash(ep.Parameters.Type)})
 	}
 	return fs
 }

@@ -58,7 +58,7 @@ func (f *follow) status() string {
 // fields describe the followed intent for the endpoint's detail.
 func (f *follow) fields(now time.Time) [][2]string {
 	fs := [][2]string{
-		{"Action", f.verb()}, {"Intent id", f.intentID}, {"Request id", dash(f.requestID)},
+		{"Action", f.verb()}, {"Intent id", f.intentID}, {"Request id", viewkit.Dash(f.requestID)},
 		{"Status", "intent " + f.status()},
 		{"Approvals", fmt.Sprintf("%d of %d", f.intent.Approvals, f.intent.ApprovalsNeeded)},
 		{"Proposed", viewkit.Time(f.since) + " UTC (" + ui.Age(now, f.since) + " ago)"},

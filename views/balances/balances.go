@@ -32,6 +32,8 @@ type View struct {
 	keys   keys
 	// inTrades is set while the trades section (or a trade) is shown.
 	inTrades bool
+	// histSeq is the store change the chart's series was read at.
+	histSeq uint64
 }
 
 type keys struct{ Trades key.Binding }
@@ -97,7 +99,12 @@ func (v *View) above(w, h int, sel *Row) string {
 		return ""
 	}
 	v.chart.SetSize(w, h-1)
-	v.chart.SetSeries(sel.Series(), v.ctx.Store.History(sel.Series()))
+	// The history is copied out of the store only when the store changed
+	// or another series is charted, not at every frame.
+	if seq := v.ctx.Store.Seq(); seq != v.histSeq || sel.Series() != v.chart.Name() {
+		v.histSeq = seq
+		v.chart.SetSeries(sel.Series(), v.ctx.Store.History(sel.Series()))
+	}
 	return v.seriesTitle(*sel, w) + "\n" + v.chart.View()
 }
 

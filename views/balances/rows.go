@@ -161,13 +161,6 @@ func resample(pts []live.Point, n int) []live.Point {
 	return out
 }
 
-func dash(s string) string {
-	if s == "" {
-		return "—"
-	}
-	return s
-}
-
 // tableRow draws a balance row with the sparkline of its history.
 func (v *View) tableRow(r Row) table.Row {
 	total, funding, alert := "—", "—", ""
@@ -175,7 +168,7 @@ func (v *View) tableRow(r Row) table.Row {
 		total = t.String()
 	}
 	if r.Payments != nil {
-		funding = dash(sanitize.Line(r.Payments.FundingType))
+		funding = viewkit.Dash(sanitize.Line(r.Payments.FundingType))
 	}
 	if r.Alert != nil {
 		alert = "LOW"

@@ -36,7 +36,7 @@ func fields(rec any) [][2]string {
 func value(v any) string {
 	switch x := v.(type) {
 	case string:
-		return dash(sanitize.Line(x))
+		return viewkit.Dash(sanitize.Line(x))
 	case money.Number:
 		return x.String()
 	case *money.Number:
@@ -89,11 +89,4 @@ func num(n *money.Number) string {
 		return "—"
 	}
 	return n.String()
-}
-
-func dash(s string) string {
-	if s == "" {
-		return "—"
-	}
-	return s
 }

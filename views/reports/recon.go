@@ -21,7 +21,7 @@ func balanceChange(t reporting.ReconTotals) string {
 	for _, c := range t.BalanceChangeCurrency {
 		parts = append(parts, viewkit.Amount(t.BalanceChange[c], c))
 	}
-	return dash(strings.Join(parts, ", "))
+	return viewkit.Dash(strings.Join(parts, ", "))
 }
 
 // newReconPage is a RECON report grouped per payment: a row per payment
@@ -110,7 +110,7 @@ func newLinesPage(p *reportPage, g reporting.ReconPayment) *viewkit.TablePage[re
 			return table.Row{ID: l.id, Cells: []string{
 				sanitize.Line(l.TransactionID), sanitize.Line(l.TransactionType), sanitize.Line(l.TransactionState), bc,
 				num(l.WithdrawalResultAmount), num(l.WithdrawalResultFeeAmount), num(l.DepositResultAmount),
-				num(l.DepositResultFeeAmount), num(l.BalanceResult), dash(sanitize.Line(l.VenueID)),
+				num(l.DepositResultFeeAmount), num(l.BalanceResult), viewkit.Dash(sanitize.Line(l.VenueID)),
 			}, Keys: []table.Key{{}, {}, {}, numKey(l.BalanceChange), numKey(l.WithdrawalResultAmount), numKey(l.WithdrawalResultFeeAmount),
 				numKey(l.DepositResultAmount), numKey(l.DepositResultFeeAmount), numKey(l.BalanceResult)}}
 		},

@@ -143,3 +143,11 @@ func Duration(d time.Duration) string {
 	}
 	return s
 }
+
+// Dash shows an empty value as a dash.
+func Dash(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return s
+}

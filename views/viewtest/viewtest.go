@@ -12,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/charmbracelet/x/exp/teatest"
@@ -114,20 +113,7 @@ func WaitFor(t testing.TB, tm *teatest.TestModel, want string) {
 // "down", "up", or runes typed as they are).
 func Keys(tm *teatest.TestModel, keys ...string) {
 	for _, k := range keys {
-		switch k {
-		case "enter":
-			tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
-		case "esc":
-			tm.Send(tea.KeyMsg{Type: tea.KeyEsc})
-		case "tab":
-			tm.Send(tea.KeyMsg{Type: tea.KeyTab})
-		case "down":
-			tm.Send(tea.KeyMsg{Type: tea.KeyDown})
-		case "up":
-			tm.Send(tea.KeyMsg{Type: tea.KeyUp})
-		default:
-			tm.Type(k)
-		}
+		tm.Send(Key(k))
 	}
 }
 

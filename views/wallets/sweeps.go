@@ -57,7 +57,7 @@ func (v *View) sweepsPage() *viewkit.TablePage[wallet.SweepConfig] {
 			if s.LastSwept != nil {
 				last, lastKey = viewkit.Time(*s.LastSwept), table.Time(*s.LastSwept)
 			}
-			return table.Row{ID: s.ID, Cells: []string{sanitize.Line(s.Name), running, last, sanitize.Line(orDash(s.LastInstanceID)),
+			return table.Row{ID: s.ID, Cells: []string{sanitize.Line(s.Name), running, last, sanitize.Line(viewkit.Dash(s.LastInstanceID)),
 				sanitize.Line(v.walletName(s.DestinationWallet)), sanitize.Line(strings.Join(s.Assets, ",")),
 				sanitize.Line(s.Blockchain), sanitize.Line(s.Status), sanitize.Line(s.ID)},
 				Keys: []table.Key{{}, {}, lastKey}}

@@ -141,19 +141,12 @@ func freezeNote(t wallet.Transaction) string {
 func (v *View) txFields(t wallet.Transaction) [][2]string {
 	qty := viewkit.Amount(t.Qty, t.Asset)
 	return [][2]string{
-		{"transaction", t.ID}, {"external id", orDash(t.ExternalID)},
+		{"transaction", t.ID}, {"external id", viewkit.Dash(t.ExternalID)},
 		{"status", t.Status + " — " + statusNote(t)}, {"action", t.Action}, {"amount", qty},
 		{"wallet", v.walletName(t.WalletID) + "  " + t.WalletID}, {"vault", v.vaultName(t.VaultID) + "  " + t.VaultID},
-		{"origin", orDash(t.OriginAddress)}, {"destination", orDash(t.DestinationAddress)}, {"hash", orDash(t.Hash)},
+		{"origin", viewkit.Dash(t.OriginAddress)}, {"destination", viewkit.Dash(t.DestinationAddress)}, {"hash", viewkit.Dash(t.Hash)},
 		{"created", viewkit.Time(t.CreatedAt) + " UTC"}, {"freeze", freezeNote(t)},
 	}
-}
-
-func orDash(s string) string {
-	if s == "" {
-		return "—"
-	}
-	return s
 }
 
 func (v *View) txBody(t wallet.Transaction, st *txState, w int) string {

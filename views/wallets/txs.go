@@ -42,7 +42,7 @@ func (v *View) txRow(t wallet.Transaction, names map[string]string) table.Row {
 		}
 	}
 	return table.Row{ID: t.ID, Cells: []string{viewkit.Time(t.CreatedAt)[5:], sanitize.Line(t.Status), sanitize.Line(t.Action),
-		sanitize.Line(t.Asset), viewkit.Amount(t.Qty, ""), frozenText(t), sanitize.Line(orDash(who)), sanitize.Line(t.ID)},
+		sanitize.Line(t.Asset), viewkit.Amount(t.Qty, ""), frozenText(t), sanitize.Line(viewkit.Dash(who)), sanitize.Line(t.ID)},
 		Keys: []table.Key{table.Time(t.CreatedAt), {}, {}, {}, table.Decimal(t.Qty)}}
 }
 
