@@ -37,7 +37,7 @@ func TestWalletDetailGolden(t *testing.T) {
 	viewtest.Keys(tm, "enter") // Treasury Operations
 	viewtest.WaitFor(t, tm, "Treasury ETH hot")
 	viewtest.Keys(tm, "enter") // its first wallet
-	viewtest.WaitFor(t, tm, "Policies (4")
+	viewtest.WaitAll(t, tm, "Policies (4", "Limits (1") // both calls answered
 	frame := viewtest.Golden(t, tm)
 	for _, want := range []string{"PROVISIONED", "raw signing on", "USDC", "TRANSFER_VOLUME", "Whitelisted destinations only", "wallets › vaults › Treasury Operations › Treasury ETH hot"} {
 		if !strings.Contains(frame, want) {
