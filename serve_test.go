@@ -96,10 +96,20 @@ func (s *screen) Write(p []byte) (int, error) {
 	return s.buf.Write(p)
 }
 
-func (s *screen) contains(want string) bool {
+func (s *screen) contains(want string) bool { return s.containsAfter(0, want) }
+
+// containsAfter looks only at what was drawn after mark (a length).
+func (s *screen) containsAfter(mark int, want string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return bytes.Contains(s.buf.Bytes(), []byte(want))
+	return bytes.Contains(s.buf.Bytes()[mark:], []byte(want))
+}
+
+// mark is how much has been drawn so far.
+func (s *screen) mark() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.buf.Len()
 }
 
 func (f *sshFixture) connect(tb testing.TB, signer ssh.Signer) (*ssh.Session, *screen, io.WriteCloser, error) {
@@ -130,10 +140,13 @@ func (f *sshFixture) connect(tb testing.TB, signer ssh.Signer) (*ssh.Session, *s
 
 // waitScreen waits for text on a session's screen; the deadline only
 // catches a hang.
-func waitScreen(tb testing.TB, s *screen, want string) {
+func waitScreen(tb testing.TB, s *screen, want string) { tb.Helper(); waitScreenAfter(tb, s, 0, want) }
+
+// waitScreenAfter waits for text drawn after mark.
+func waitScreenAfter(tb testing.TB, s *screen, mark int, want string) {
 	tb.Helper()
 	deadline := time.Now().Add(20 * time.Second)
-	for !s.contains(want) {
+	for !s.containsAfter(mark, want) {
 		if time.Now().After(deadline) {
 			s.mu.Lock()
 			b := s.buf.Bytes()
@@ -164,15 +177,21 @@ func TestServeDashboardOverSSH(t *testing.T) {
 	// The viewer reaches the audit view; it holds nothing they did.
 	fmt.Fprint(vin, "?")
 	waitScreen(t, viewer, "Everywhere")
-	// Keys typed one read at a time, as a person types: the palette to the
-	// audit view, which holds nothing this viewer did.
-	fmt.Fprint(vin, "\x1b")
-	time.Sleep(100 * time.Millisecond)
-	for _, k := range []string{":", "a", "u", "d", "i", "t", "\r"} {
-		fmt.Fprint(vin, k)
-		time.Sleep(50 * time.Millisecond)
-	}
-	waitScreen(t, viewer, "no action attempted yet")
+	// The palette to the audit view, which holds nothing this viewer did.
+	// Each step waits for the screen, so keys never share a read with the
+	// key that opens the palette.
+	m := viewer.mark()
+	fmt.Fprint(vin, "?") // closes the help (a lone ESC then ":" could read as alt+:)
+	waitScreenAfter(t, viewer, m, "mid rate")
+	m = viewer.mark()
+	fmt.Fprint(vin, ":")
+	waitScreenAfter(t, viewer, m, "identities") // the palette lists the commands
+	m = viewer.mark()
+	fmt.Fprint(vin, "audit")
+	waitScreenAfter(t, viewer, m, "audit")
+	m = viewer.mark()
+	fmt.Fprint(vin, "\r")
+	waitScreenAfter(t, viewer, m, "no action attempted yet")
 
 	if _, _, _, err := f.connect(t, f.stranger); err == nil || !strings.Contains(err.Error(), "unable to authenticate") {
 		t.Fatalf("a key not in the file: err = %v, want refused", err)
