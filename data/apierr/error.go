@@ -44,8 +44,11 @@ const (
 	ClassNotFound          // 404: missing or invisible to these credentials
 	ClassState             // wallet 9 FAILED_PRECONDITION: the record's state forbids it
 	ClassConflict          // wallet 6 ALREADY_EXISTS
-	ClassOperator          // CFG_ 500, wrong configured credentials: contact the operator / fix the profile
-	ClassMalformed         // the response could not be read: retry later, report if it persists
+	ClassOperator          // CFG_ 500: contact the operator
+	ClassMalformed         // the response could not be read: not retried; report if it persists
+	ClassCredentials       // the token issuer refused the profile's credentials: fix the profile
+	ClassUnreachable       // no connection: DNS, refused, TLS: check the base URL; not retried
+	ClassTimeout           // no answer in time: not retried within the call
 )
 
 func (c Class) String() string {
@@ -70,14 +73,24 @@ func (c Class) String() string {
 		return "contact the operator"
 	case ClassMalformed:
 		return "malformed response"
+	case ClassCredentials:
+		return "credentials refused"
+	case ClassUnreachable:
+		return "unreachable"
+	case ClassTimeout:
+		return "timed out"
 	}
 	return "unknown"
 }
 
 // Retryable reports whether the transport retries errors of this class with
-// backoff. ClassRefreshAuth is retried once, after a token refresh, and is
-// handled separately.
-func (c Class) Retryable() bool { return c == ClassRetry || c == ClassMalformed }
+// backoff: only transient platform errors (spec 7.1 rule 1: SYSTEM_ERROR;
+// wallet INTERNAL and UNAVAILABLE; a 5xx of the other interfaces; a
+// connection lost mid-answer). ClassRefreshAuth is retried once, after a
+// token refresh, and is handled separately. A decode error, a refused
+// connection or a timeout is not retried within the call: the next poll
+// tries again, with backoff.
+func (c Class) Retryable() bool { return c == ClassRetry }
 
 // Error is a failed call to one of the platform's interfaces. Its text fields
 // came from the network: sanitize them before they reach a terminal.
@@ -107,7 +120,21 @@ type Error struct {
 	RequestID string
 
 	Class Class
+
+	// URL is the address called, without its query: set for network
+	// failures and timeouts, where the address is what to check.
+	URL string
+	// ConfigKey is the profile key of the interface
+	// ("profiles.uat.custody"), for guidance that names what to fix.
+	ConfigKey string
+	// Attempts is how many times the call was sent (1 when not retried).
+	Attempts int
+	// Cause is the underlying network or decoding error, if any.
+	Cause error
 }
+
+// Unwrap returns the underlying network or decoding error.
+func (e *Error) Unwrap() error { return e.Cause }
 
 // Error renders "<interface> <METHOD> <path>: <status> <code>: <title or message>".
 func (e *Error) Error() string {
@@ -117,7 +144,11 @@ func (e *Error) Error() string {
 		b.WriteString(" ")
 		b.WriteString(e.Method)
 		b.WriteString(" ")
-		b.WriteString(e.Path)
+		if e.URL != "" {
+			b.WriteString(e.URL)
+		} else {
+			b.WriteString(e.Path)
+		}
 	}
 	b.WriteString(": ")
 	if e.HTTPStatus != 0 {

@@ -1,15 +1,27 @@
 package apierr
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // Guidance is what the operator should do about the error, in one or two
 // sentences, from the spec's tables: whether it is retried and what to fix.
 // Specific codes get specific advice; the rest get their class's.
 func (e *Error) Guidance() string {
+	if g := e.tokenGuidance(); g != "" {
+		return g
+	}
 	if g := codeGuidance(e.Code); g != "" {
 		return g
 	}
 	switch e.Class {
+	case ClassUnreachable:
+		return "The interface could not be reached: not retried. Check " + e.key("base_url") + " and the network (DNS, firewall, proxy)."
+	case ClassTimeout:
+		return "The interface accepted the connection but did not answer in time: not retried within the call; the next poll tries again. If it persists, check " + e.key("base_url") + " and the service's status."
+	case ClassCredentials:
+		return "The token issuer refused the credentials. Check " + e.key("client_id") + " and its secret."
 	case ClassRetry:
 		if e.RequestID != "" {
 			return "Transient platform error: retried with backoff. If it persists, report requestId " + e.RequestID + " to the operator."
@@ -32,10 +44,40 @@ func (e *Error) Guidance() string {
 	case ClassOperator:
 		return "A configuration problem on the platform side: not retryable. Contact the operator's support with the code and timestamp."
 	case ClassMalformed:
-		return "The response could not be read. It is retried; if it persists, report the endpoint and time to the operator."
+		return "The response could not be read as the interface's JSON: not retried. If it persists, report the endpoint and time to the operator."
 	}
 	return "Unexpected error. Check the request log for details."
 }
+
+// key names a setting of the interface's profile section, or the section
+// when the error does not know its profile.
+func (e *Error) key(name string) string {
+	if e.ConfigKey != "" {
+		return e.ConfigKey + "." + name
+	}
+	return "the " + string(e.Interface) + " " + name + " of the profile"
+}
+
+// tokenGuidance is the advice for a refused token request, which says
+// more than its code: spec 5.6 (the wallet answers a wrong client id or
+// secret with 400 ERR000.020, never 401) and 4.2 (the payments token needs
+// the client secret and the audience of the environment).
+func (e *Error) tokenGuidance() string {
+	if e.Method != "POST" || e.HTTPStatus < 400 || e.HTTPStatus >= 500 || e.HTTPStatus == 429 {
+		return ""
+	}
+	switch {
+	case e.Interface == Wallet && strings.HasSuffix(e.Path, "/credentials/oauth/token"):
+		return "The wallet token exchange refused the client id or secret (spec 5.6: a wrong clientId or clientSecret gives 400 ERR000.020). Check " +
+			e.key("client_id") + " and its secret (client_secret_env or client_secret_file)."
+	case e.Interface == Auth && strings.HasSuffix(e.Path, "/oauth/token"):
+		return "The payments token issuer refused the credentials (HTTP " + itoa(e.HTTPStatus) + "): check the client secret (" +
+			e.key("client_secret_env") + ") and the audience (" + e.key("audience") + ", urn:<service>-<test|prod>:<tenant>), then the client id."
+	}
+	return ""
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
 
 // codeGuidance holds advice for the codes that the spec names.
 func codeGuidance(code string) string {

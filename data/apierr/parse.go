@@ -25,12 +25,12 @@ func Parse(iface Interface, method, path string, status int, body []byte) *Error
 }
 
 // Malformed builds the error for a 2xx response whose body could not be
-// decoded. It is retried like a transient failure.
+// decoded. It is not retried: the same server gives the same body.
 func Malformed(iface Interface, method, path string, status int, cause error) *Error {
 	return &Error{
 		Interface: iface, Method: method, Path: path, HTTPStatus: status,
 		Message: "malformed response body: " + cause.Error(),
-		Class:   ClassMalformed,
+		Class:   ClassMalformed, Cause: cause,
 	}
 }
 
@@ -157,18 +157,68 @@ func classifyWallet(code int) Class {
 	return ClassUnknown
 }
 
+// parsePlain reads the bodies of the interfaces whose error model the spec
+// does not show (liquidity, custody): {message, error}, RFC 7807 problem
+// details {title, detail, type}, {error: {code, message}} and
+// {errors: [{code, message}]}; anything else becomes an excerpt.
 func parsePlain(status int, body []byte) *Error {
-	var p PlainBody
+	var p struct {
+		Message string          `json:"message"`
+		Title   string          `json:"title"`
+		Detail  string          `json:"detail"`
+		Code    json.RawMessage `json:"code"`
+		Errors  json.RawMessage `json:"errors"`
+		Nested  json.RawMessage `json:"error"`
+	}
 	e := &Error{Class: classByStatus(status)}
-	if json.Unmarshal(bytes.TrimSpace(body), &p) == nil && (p.Message != "" || p.Error != "") {
-		e.Message = p.Message
-		if e.Message == "" {
-			e.Message = p.Error
-		}
+	if json.Unmarshal(bytes.TrimSpace(body), &p) != nil {
+		e.Message = excerpt(body)
 		return e
 	}
-	e.Message = excerpt(body)
+	var inner struct {
+		Code    json.RawMessage `json:"code"`
+		Message string          `json:"message"`
+		Detail  string          `json:"detail"`
+	}
+	var many []json.RawMessage
+	switch {
+	case len(p.Nested) > 0 && p.Nested[0] == '{':
+		_ = json.Unmarshal(p.Nested, &inner)
+	case json.Unmarshal(p.Errors, &many) == nil && len(many) > 0:
+		_ = json.Unmarshal(many[0], &inner)
+	}
+	e.Code = scalar(p.Code)
+	if e.Code == "" {
+		e.Code = scalar(inner.Code)
+	}
+	e.Title = p.Title
+	e.Message = firstOf(p.Detail, p.Message, inner.Message, inner.Detail, scalar(p.Nested))
+	if e.Message == "" && e.Title == "" {
+		e.Message = excerpt(body)
+	}
 	return e
+}
+
+// scalar is a JSON string or number as text, "" otherwise.
+func scalar(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	var n json.Number
+	if json.Unmarshal(raw, &n) == nil {
+		return n.String()
+	}
+	return ""
+}
+
+func firstOf(ss ...string) string {
+	for _, s := range ss {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
 }
 
 // classByStatus classes an error that carries no code: 5xx is transient.

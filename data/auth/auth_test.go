@@ -216,13 +216,13 @@ func TestPaymentsSourceAgainstSandbox(t *testing.T) {
 		cfg.AuthURL = srv.Endpoints().Auth
 		_, err := auth.NewPayments(cfg).Token(context.Background())
 		e, ok := apierr.As(err)
-		if !ok || e.Class != apierr.ClassOperator {
-			t.Errorf("%s: got %v, want an Operator-class apierr", name, err)
+		if !ok || e.Class != apierr.ClassCredentials {
+			t.Errorf("%s: got %v, want a Credentials-class apierr", name, err)
 		}
 	}
 }
 
-func TestWalletSourceBadCredentialsIsOperator(t *testing.T) {
+func TestWalletSourceBadCredentialsIsCredentials(t *testing.T) {
 	var calls atomic.Int32
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		calls.Add(1)
@@ -243,8 +243,8 @@ func TestWalletSourceBadCredentialsIsOperator(t *testing.T) {
 	defer ts.Close()
 	_, err := auth.NewWallet(auth.WalletConfig{BaseURL: ts.URL, ClientID: "c", ClientSecret: auth.NewSecret("wrong")}).Token(context.Background())
 	e, ok := apierr.As(err)
-	if !ok || e.Class != apierr.ClassOperator || e.Code != "ERR000.020" {
-		t.Fatalf("got %v, want ERR000.020 classed Operator", err)
+	if !ok || e.Class != apierr.ClassCredentials || e.Code != "ERR000.020" {
+		t.Fatalf("got %v, want ERR000.020 classed Credentials", err)
 	}
 	if e.Retryable() {
 		t.Error("a configuration error must not be retryable")

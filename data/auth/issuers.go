@@ -33,6 +33,9 @@ type PaymentsConfig struct {
 	Audience string
 	// HTTP sends the request; nil means a client with a 30 s timeout.
 	HTTP *http.Client
+	// ConfigKey is the profile section of the credentials
+	// ("profiles.uat.payments"), named by the guidance of a refusal.
+	ConfigKey string
 	CachedOptions
 }
 
@@ -42,7 +45,7 @@ func NewPayments(cfg PaymentsConfig) *Cached {
 	hc := httpClient(cfg.HTTP)
 	fetch := func(ctx context.Context) (Token, error) {
 		var tr payments.TokenResponse
-		err := postJSON(ctx, hc, apierr.Auth, cfg.AuthURL, payments.PathToken, payments.TokenRequest{
+		err := postJSON(ctx, hc, apierr.Auth, cfg.ConfigKey, cfg.AuthURL, payments.PathToken, payments.TokenRequest{
 			GrantType: payments.GrantClientCredential, ClientID: cfg.ClientID,
 			ClientSecret: cfg.ClientSecret.Reveal(), Audience: cfg.Audience,
 		}, &tr)
@@ -62,6 +65,9 @@ type WalletConfig struct {
 	ClientID     string
 	ClientSecret Secret
 	HTTP         *http.Client
+	// ConfigKey is the profile section of the credential
+	// ("profiles.uat.wallet"), named by the guidance of a refusal.
+	ConfigKey string
 	CachedOptions
 }
 
@@ -72,7 +78,7 @@ func NewWallet(cfg WalletConfig) *Cached {
 	hc := httpClient(cfg.HTTP)
 	fetch := func(ctx context.Context) (Token, error) {
 		var tr wallet.TokenResponse
-		err := postJSON(ctx, hc, apierr.Wallet, cfg.BaseURL, wallet.PathToken, wallet.TokenRequest{
+		err := postJSON(ctx, hc, apierr.Wallet, cfg.ConfigKey, cfg.BaseURL, wallet.PathToken, wallet.TokenRequest{
 			ClientID: cfg.ClientID, ClientSecret: cfg.ClientSecret.Reveal(),
 		}, &tr)
 		if err != nil {
@@ -107,7 +113,7 @@ func issued(iface apierr.Interface, path, tok string, expiresIn int) (Token, err
 // failure answer becomes an *apierr.Error; any 4xx of a token issuer means
 // the profile's credentials or audience are wrong, so it is reclassed
 // Operator: a new attempt with the same configuration cannot succeed.
-func postJSON(ctx context.Context, hc *http.Client, iface apierr.Interface, base, path string, body, out any) error {
+func postJSON(ctx context.Context, hc *http.Client, iface apierr.Interface, key, base, path string, body, out any) error {
 	b, err := json.Marshal(body)
 	if err != nil {
 		return err
@@ -120,7 +126,12 @@ func postJSON(ctx context.Context, hc *http.Client, iface apierr.Interface, base
 	req.Header.Set("Accept", "application/json")
 	resp, err := hc.Do(req)
 	if err != nil {
-		return fmt.Errorf("%s POST %s: %w", iface, path, err)
+		if ctx.Err() != nil {
+			return fmt.Errorf("%s POST %s: %w", iface, path, ctx.Err())
+		}
+		u := *req.URL
+		u.RawQuery = ""
+		return keyed(apierr.Network(iface, http.MethodPost, path, u.String(), err, false, 0), key)
 	}
 	defer resp.Body.Close()
 	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxTokenBody+1))
@@ -130,15 +141,24 @@ func postJSON(ctx context.Context, hc *http.Client, iface apierr.Interface, base
 	if resp.StatusCode/100 != 2 {
 		e := apierr.Parse(iface, http.MethodPost, path, resp.StatusCode, raw)
 		if resp.StatusCode >= 400 && resp.StatusCode < 500 && resp.StatusCode != http.StatusTooManyRequests {
-			e.Class = apierr.ClassOperator
+			// Whatever the code, a refused token request means the
+			// profile's credentials (or audience) are wrong: a new try
+			// with the same ones fails the same way.
+			e.Class = apierr.ClassCredentials
 		}
-		return e
+		return keyed(e, key)
 	}
 	if len(raw) > maxTokenBody {
-		return apierr.Malformed(iface, http.MethodPost, path, resp.StatusCode, fmt.Errorf("answer larger than %d bytes", maxTokenBody))
+		return keyed(apierr.Malformed(iface, http.MethodPost, path, resp.StatusCode, fmt.Errorf("answer larger than %d bytes", maxTokenBody)), key)
 	}
 	if err := json.Unmarshal(raw, out); err != nil {
-		return apierr.Malformed(iface, http.MethodPost, path, resp.StatusCode, err)
+		return keyed(apierr.Malformed(iface, http.MethodPost, path, resp.StatusCode, err), key)
 	}
 	return nil
+}
+
+// keyed stamps e with the profile section whose settings it concerns.
+func keyed(e *apierr.Error, key string) *apierr.Error {
+	e.ConfigKey = key
+	return e
 }

@@ -118,8 +118,8 @@ func TestBadWindowIsFixRequest(t *testing.T) {
 	}
 }
 
-func TestFaultBurstsAndMalformedBodies(t *testing.T) {
-	for _, f := range []sandbox.FaultSettings{{ErrorRate: 0.3}, {UnavailableRate: 0.3}, {MalformedRate: 0.3}} {
+func TestFaultBurstsAreRetried(t *testing.T) {
+	for _, f := range []sandbox.FaultSettings{{ErrorRate: 0.3}, {UnavailableRate: 0.3}} {
 		opts := sandboxtest.Options()
 		opts.Faults = f
 		srv := sandboxtest.Listen(t, opts)
@@ -145,5 +145,31 @@ func TestFaultBurstsAndMalformedBodies(t *testing.T) {
 		if ok == 0 || retried == 0 {
 			t.Errorf("%+v: %d ok, %d failed, %d retries: want successes through retries", f, ok, failed, retried)
 		}
+	}
+}
+
+// TestMalformedBodiesAreNotRetried: an answer that cannot be read is a
+// Malformed failure of the read, reported at once (spec 7.1 retries only
+// system errors): no backoff wait is ever spent on it.
+func TestMalformedBodiesAreNotRetried(t *testing.T) {
+	opts := sandboxtest.Options()
+	opts.Faults = sandbox.FaultSettings{MalformedRate: 0.3}
+	srv := sandboxtest.Listen(t, opts)
+	c, w := newClient(t, srv, srv.Credentials().LiquidityToken, liquidity.Options{PageSize: 20, Concurrency: 4})
+	win := liquidity.Last(10*time.Minute, srv.Clock().Now())
+	ok, failed := 0, 0
+	for range 10 {
+		_, err := c.AllQuotes(context.Background(), win)
+		if err == nil {
+			ok++
+			continue
+		}
+		failed++
+		if apierr.ClassOf(err) != apierr.ClassMalformed {
+			t.Errorf("failure %v is not Malformed", err)
+		}
+	}
+	if failed == 0 || w.Count() != 0 {
+		t.Errorf("%d ok, %d failed, %d retries: want Malformed failures and no retry", ok, failed, w.Count())
 	}
 }

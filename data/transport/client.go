@@ -4,11 +4,16 @@
 // its backoff, refreshes the token once on 401, bounds time and body size,
 // logs each attempt to a file and reports each result to a health hook.
 //
-// Retry rules (spec 7.1, 7.2): errors whose apierr class is Retry (payments
-// SYS_ 500, wallet codes 13 and 14, 5xx of liquidity, reporting and
-// custody) and Malformed are retried with waits of 2, 4, 8, 16 s (each plus
-// 10-20 % jitter, capped at 60 s), at most 5 attempts, and a network error
-// is treated like a 5xx. Only requests that may be repeated are retried:
+// Retry rules (spec 7.1, 7.2): only errors whose apierr class is Retry
+// (payments SYS_ 500, wallet codes 13 and 14, 5xx of liquidity, reporting
+// and custody, a connection lost mid-request) are retried, with waits of 2,
+// 4, 8, 16 s (each plus 10-20 % jitter, capped at 60 s), at most 5
+// attempts. A body that cannot be decoded, a 4xx, a refused connection, a
+// failed DNS lookup or TLS handshake and a timeout are not retried within
+// the call: the caller (a poll) tries again later, with its own backoff.
+// Every failure is an *apierr.Error naming the interface, the method and
+// the path (the URL for network failures). Only requests that may be
+// repeated are retried:
 // GET, HEAD, PUT and DELETE, and a POST the caller marks Idempotent (a
 // search, or an action whose idempotency key is in the body, unchanged on
 // every attempt because the body is encoded once). A 401 invalidates the
@@ -22,6 +27,7 @@ import (
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -69,8 +75,15 @@ type Config struct {
 	// OnResult, when set, is told the outcome of every attempt (status 0 for
 	// a network error): the live store's health of the interface.
 	OnResult func(iface apierr.Interface, path string, status int, d time.Duration, err error)
+	// OnError, when set, is told each failed call once, after its retries,
+	// with Attempts set (not a call the caller cancelled): the live store's
+	// book of recent failures.
+	OnError func(e *apierr.Error)
 	// UserAgent is sent when set.
 	UserAgent string
+	// ConfigKey is the profile section of the interface
+	// ("profiles.uat.custody"), carried by every error for guidance.
+	ConfigKey string
 }
 
 // Client sends requests to one interface.
@@ -89,7 +102,7 @@ func New(cfg Config) (*Client, error) {
 		return nil, fmt.Errorf("transport: %s base URL must be an absolute http(s) URL, got %q", cfg.Interface, cfg.BaseURL)
 	}
 	if cfg.HTTP == nil {
-		cfg.HTTP = &http.Client{}
+		cfg.HTTP = NewHTTP()
 	}
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = DefaultTimeout
@@ -108,6 +121,28 @@ func New(cfg Config) (*Client, error) {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}
 	return &Client{cfg: cfg, base: u}, nil
+}
+
+// DialTimeout bounds connecting (DNS, TCP, TLS handshake) so that a wrong
+// base URL is named within seconds, not after the attempt's timeout.
+const DialTimeout = 3 * time.Second
+
+// NewHTTP returns the HTTP client the platform's interfaces share when the
+// caller gives none: connections that fail within DialTimeout, a TLS
+// handshake within 5 s, the proxy of the environment, and no overall
+// timeout (Config.Timeout bounds each attempt).
+func NewHTTP() *http.Client {
+	d := &net.Dialer{Timeout: DialTimeout, KeepAlive: 30 * time.Second}
+	return &http.Client{Transport: &http.Transport{
+		Proxy:                 http.ProxyFromEnvironment,
+		DialContext:           d.DialContext,
+		ForceAttemptHTTP2:     true,
+		MaxIdleConns:          100,
+		MaxIdleConnsPerHost:   16,
+		IdleConnTimeout:       90 * time.Second,
+		TLSHandshakeTimeout:   5 * time.Second,
+		ExpectContinueTimeout: time.Second,
+	}}
 }
 
 // Interface names the interface the client speaks to.

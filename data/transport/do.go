@@ -85,26 +85,41 @@ func (c *Client) Do(ctx context.Context, req Request, out any) (Response, error)
 		if ctx.Err() != nil {
 			return Response{}, err
 		}
-		class := classOf(err)
+		class := apierr.ClassOf(err)
 		switch {
 		case class == apierr.ClassRefreshAuth && !refreshed && c.cfg.Auth != nil && !req.NoAuth:
 			refreshed = true
 			if !c.cfg.Auth.Invalidate(resp.token) {
-				return Response{}, err
+				return Response{}, c.failed(err, attempt)
 			}
 			attempt-- // the refresh retry does not count against the backoff
 			continue
-		case !class.Retryable():
-			return Response{}, err
-		case sent && !req.repeatable():
-			return Response{}, err
-		case attempt >= c.cfg.Retry.Attempts:
-			return Response{}, err
+		case !class.Retryable(),
+			sent && !req.repeatable(),
+			attempt >= c.cfg.Retry.Attempts:
+			return Response{}, c.failed(err, attempt)
 		}
 		if serr := c.cfg.Sleep(ctx, c.cfg.Retry.Wait(attempt)); serr != nil {
 			return Response{}, errors.Join(err, serr)
 		}
 	}
+}
+
+// failed stamps the final error of a call with its attempts and the
+// profile key, and tells OnError.
+func (c *Client) failed(err error, attempts int) error {
+	e, ok := apierr.As(err)
+	if !ok {
+		return err
+	}
+	e.Attempts = attempts
+	if e.ConfigKey == "" {
+		e.ConfigKey = c.cfg.ConfigKey
+	}
+	if c.cfg.OnError != nil {
+		c.cfg.OnError(e)
+	}
+	return err
 }
 
 // Get sends GET path with query q (nil for none) and decodes the answer
@@ -113,15 +128,6 @@ func Get[T any](ctx context.Context, c *Client, path string, q url.Values) (T, e
 	var v T
 	_, err := c.Do(ctx, Request{Method: http.MethodGet, Path: path, Query: q}, &v)
 	return v, err
-}
-
-// classOf classes err; an error that is not an *apierr.Error is a network
-// failure, transient like a 5xx.
-func classOf(err error) apierr.Class {
-	if e, ok := apierr.As(err); ok {
-		return e.Class
-	}
-	return apierr.ClassRetry
 }
 
 // attempt sends req once. sent reports whether the request may have
@@ -163,12 +169,12 @@ func (c *Client) attempt(ctx context.Context, req Request, body []byte, out any,
 
 	hresp, err := c.cfg.HTTP.Do(hreq)
 	if err != nil {
-		if parent.Err() == nil && ctx.Err() != nil {
-			err = fmt.Errorf("%s %s %s: no answer within %s: %w", c.cfg.Interface, req.Method, req.Path, c.cfg.Timeout, err)
-		} else {
-			err = fmt.Errorf("%s %s %s: %w", c.cfg.Interface, req.Method, req.Path, err)
+		if parent.Err() != nil {
+			return res, fmt.Errorf("%s %s %s: %w", c.cfg.Interface, req.Method, req.Path, parent.Err()), true
 		}
-		return res, err, true
+		u := *hreq.URL
+		u.RawQuery = ""
+		return res, apierr.Network(c.cfg.Interface, req.Method, req.Path, u.String(), err, ctx.Err() != nil, c.cfg.Timeout), true
 	}
 	defer hresp.Body.Close()
 	status = hresp.StatusCode
@@ -247,7 +253,8 @@ func (c *Client) record(req Request, attempt, status int, d time.Duration, err e
 	}
 	if err != nil {
 		if e, ok := apierr.As(err); ok {
-			attrs = append(attrs, "code", e.Label(), "class", e.Class.String())
+			attrs = append(attrs, "code", e.Label(), "type", e.Type, "class", e.Class.String(),
+				"timestamp", e.Timestamp, "message", e.Summary(), "request_id", e.RequestID)
 		} else {
 			attrs = append(attrs, "error", err.Error())
 		}

@@ -14,8 +14,8 @@ import (
 	"treasury/data/wallet/client"
 )
 
-// A freeze meets wallet code 14 (not processed), then an answer that
-// cannot be read (processed, lost), then succeeds: every attempt carries
+// A freeze meets wallet code 14 (not processed), then code 13 (an
+// internal error: processed or not), then succeeds: every attempt carries
 // the same mutationId and the freeze is applied once.
 func TestFreezeRetriesWithSameMutationID(t *testing.T) {
 	e := newEnv(t)
@@ -26,7 +26,7 @@ func TestFreezeRetriesWithSameMutationID(t *testing.T) {
 	f.waits.Then = func(n int) {
 		switch n {
 		case 1:
-			e.faults(t, sandbox.FaultSettings{MalformedRate: 1})
+			e.faults(t, sandbox.FaultSettings{ErrorRate: 1})
 		default:
 			e.faults(t, sandbox.FaultSettings{})
 		}
@@ -48,8 +48,8 @@ func TestFreezeRetriesWithSameMutationID(t *testing.T) {
 	if e, ok := apierr.As(res[0]); !ok || e.GRPCCode != apierr.GRPCUnavailable || e.HTTPStatus != http.StatusServiceUnavailable || e.Class != apierr.ClassRetry {
 		t.Fatalf("first attempt: %v, want wallet code 14", res[0])
 	}
-	if e, ok := apierr.As(res[1]); !ok || e.Class != apierr.ClassMalformed {
-		t.Fatalf("second attempt: %v, want an unreadable answer", res[1])
+	if e, ok := apierr.As(res[1]); !ok || e.GRPCCode != apierr.GRPCInternal || e.Class != apierr.ClassRetry {
+		t.Fatalf("second attempt: %v, want wallet code 13", res[1])
 	}
 	if res[2] != nil {
 		t.Fatalf("third attempt: %v", res[2])
@@ -116,12 +116,12 @@ func TestBadCredentialsNotRetried(t *testing.T) {
 	f := e.with(t, auth.NewWallet(auth.WalletConfig{BaseURL: e.srv.Endpoints().Wallet, ClientID: "transactions",
 		ClientSecret: auth.NewSecret("not-the-secret"), HTTP: hc}))
 	_, err := f.c.Vaults(ctx)
-	wantWalletErr(t, err, http.StatusBadRequest, apierr.GRPCInvalidArgument, "ERR000.020", apierr.ClassOperator)
+	wantWalletErr(t, err, http.StatusBadRequest, apierr.GRPCInvalidArgument, "ERR000.020", apierr.ClassCredentials)
 	if strings.Contains(err.Error(), "not-the-secret") {
 		t.Fatal("the secret appears in the error")
 	}
 	_, err = f.c.TriggerSweep(ctx, "00000000-0000-4000-8000-000000000000", client.NewMutationID())
-	wantWalletErr(t, err, http.StatusBadRequest, apierr.GRPCInvalidArgument, "ERR000.020", apierr.ClassOperator)
+	wantWalletErr(t, err, http.StatusBadRequest, apierr.GRPCInvalidArgument, "ERR000.020", apierr.ClassCredentials)
 	if n := tokenCalls.Load(); n != 2 {
 		t.Errorf("%d token requests for 2 calls, want 2 (no retry)", n)
 	}

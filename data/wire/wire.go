@@ -1,0 +1,149 @@
+// Package wire reads records from the network as a tolerant reader would
+// (design.md, "Tolerant reader"): a list is decoded record by record, so a
+// record that cannot be read fails alone and is reported as a Skip instead
+// of failing its page; each record keeps the JSON it arrived as (Raw), so
+// the raw view shows what the server sent, fields we do not model included;
+// and a field whose type the spec leaves open is kept as Any, shown as text,
+// never a reason to reject a record.
+//
+// Unknown fields are ignored everywhere: that is encoding/json's default,
+// and no decoder here turns on DisallowUnknownFields.
+package wire
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Raw is embedded (with the tag `json:"-"`) in every wire record: Items
+// fills it with the record's JSON as received.
+type Raw struct {
+	raw json.RawMessage
+}
+
+// SetRaw keeps b, which the caller no longer changes, as the record's JSON.
+func (r *Raw) SetRaw(b json.RawMessage) { r.raw = b }
+
+// RawJSON is the record's JSON as received, nil for a record that did not
+// come from the network (built in code, or read before Raw existed).
+func (r Raw) RawJSON() json.RawMessage { return r.raw }
+
+// RawSetter is implemented by records that embed Raw.
+type RawSetter interface{ SetRaw(json.RawMessage) }
+
+// RawJSONer is implemented by records that embed Raw.
+type RawJSONer interface{ RawJSON() json.RawMessage }
+
+// Items is a JSON array of records decoded one by one: Items holds those
+// that could be read, in order; Skipped says which could not, and why.
+// JSON null and an absent array are an empty list. Anything but an array
+// is an error: the envelope itself is not what was expected.
+type Items[T any] struct {
+	Items   []T
+	Skipped []Skip
+}
+
+// UnmarshalJSON decodes each element of the array on its own. Each record
+// keeps a copy of its bytes: nothing kept points into the response buffer.
+func (l *Items[T]) UnmarshalJSON(b []byte) error {
+	l.Items, l.Skipped = nil, nil
+	b = bytes.TrimSpace(b)
+	if len(b) == 0 || bytes.Equal(b, []byte("null")) {
+		return nil
+	}
+	if b[0] != '[' {
+		return fmt.Errorf("expected an array of records, got %s", kindOf(b))
+	}
+	var raws []json.RawMessage // each element is a fresh copy
+	if err := json.Unmarshal(b, &raws); err != nil {
+		return err
+	}
+	l.Items = make([]T, 0, len(raws))
+	for i, raw := range raws {
+		var v T
+		if err := json.Unmarshal(raw, &v); err != nil {
+			l.Skipped = append(l.Skipped, Skip{Index: i, ID: IDOf(raw), Reason: reason(err)})
+			continue
+		}
+		if rs, ok := any(&v).(RawSetter); ok {
+			rs.SetRaw(raw)
+		}
+		l.Items = append(l.Items, v)
+	}
+	return nil
+}
+
+// MarshalJSON writes the records read as an array.
+func (l Items[T]) MarshalJSON() ([]byte, error) {
+	if l.Items == nil {
+		return []byte("[]"), nil
+	}
+	return json.Marshal(l.Items)
+}
+
+// Of wraps records (tests, fixtures).
+func Of[T any](items ...T) Items[T] { return Items[T]{Items: items} }
+
+// Decode decodes one record from raw, keeping raw as its JSON.
+func Decode[T any](raw []byte) (T, error) {
+	var v T
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return v, errors.New(reason(err))
+	}
+	if rs, ok := any(&v).(RawSetter); ok {
+		rs.SetRaw(bytes.Clone(raw))
+	}
+	return v, nil
+}
+
+// kindOf names the JSON kind of a value for messages.
+func kindOf(b []byte) string {
+	switch b[0] {
+	case '{':
+		return "an object"
+	case '"':
+		return "a string"
+	case 't', 'f':
+		return "a boolean"
+	case 'n':
+		return "null"
+	}
+	return "a number"
+}
+
+// reason turns a decoding error into a short sentence naming the field.
+func reason(err error) string {
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		field := te.Field
+		if field == "" {
+			field = "the record"
+		}
+		return fmt.Sprintf("%s: %s where %s was expected", field, te.Value, goKind(te.Type.String()))
+	}
+	return strings.TrimPrefix(err.Error(), "json: ")
+}
+
+// goKind names a Go type the way the wire would.
+func goKind(t string) string {
+	switch {
+	case t == "string":
+		return "a string"
+	case t == "bool":
+		return "a boolean"
+	case strings.HasPrefix(t, "int"), strings.HasPrefix(t, "uint"), strings.HasPrefix(t, "float"):
+		return "a number"
+	case strings.HasPrefix(t, "[]"):
+		return "an array"
+	case strings.HasPrefix(t, "map["):
+		return "an object"
+	case strings.Contains(t, "Time"):
+		return "an ISO 8601 date-time"
+	case strings.Contains(t, "Decimal"), strings.Contains(t, "Number"):
+		return "a decimal amount"
+	}
+	return t
+}
