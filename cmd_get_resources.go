@@ -166,7 +166,7 @@ func getResources() []getResource {
 			})},
 		{name: "balances", aliases: []string{"liquidity"}, summary: "liquidity account balances",
 			read: withClient(liq, func(ctx context.Context, c *liquidity.Client, a getArgs) (any, error) {
-				return c.AllBalances(ctx, liquidity.Window{})
+				return c.AllBalances(ctx)
 			})},
 		{name: "payment-balances", aliases: []string{"prefunded"}, summary: "prefunded payments balances",
 			read: withClient(pay, func(ctx context.Context, c *payclient.Client, a getArgs) (any, error) {

@@ -5,10 +5,14 @@ import (
 	"iter"
 	"net/url"
 	"strconv"
+	"strings"
+	"sync/atomic"
 	"time"
 
+	"treasury/data/apierr"
 	"treasury/data/paging"
 	"treasury/data/transport"
+	"treasury/data/wire"
 )
 
 // Client reads quotes, trades and balances, every page of a window.
@@ -17,19 +21,30 @@ import (
 //   - a window with no end is closed at the client's clock (Options.Now;
 //     in sandbox mode pass the sandbox clock) when the read starts, so the
 //     concurrent pages after page 0 all see one stable set although new
-//     quotes keep arriving; a window with no start sends no startTime (the
-//     interface's whole history);
+//     quotes keep arriving; a window with no start sends no startTime;
 //   - times are sent as RFC 3339 UTC with milliseconds;
-//   - pages are MaxPageSize records (the largest the interface accepts),
-//     Options.Concurrency (default 4) fetched at once after page 0.
+//   - pages start at StartPageSize (or Options.PageSize, the profile's
+//     page_size) and are halved on a 400 that names the page size, the
+//     size that worked remembered per list for the life of the client;
+//     Options.Concurrency (default 4) pages are fetched at once after page 0;
+//   - only the query parameters the spec documents are sent where it
+//     documents them: quotes take startTime and endTime (4.1); balances get
+//     none beyond the page; trades get the window too (the spec shows only
+//     the paging of /trades), a server that refuses it with a 400 naming it
+//     is asked again without, and trades are kept to the window locally
+//     whatever the server did.
 type Client struct {
-	t    *transport.Client
-	opts Options
+	t     *transport.Client
+	opts  Options
+	sizes paging.Sizes
+	// noTradeWindow is set once a server refused the trades window.
+	noTradeWindow atomic.Bool
 }
 
 // Options tune a Client; the zero value is the default.
 type Options struct {
-	// PageSize is clamped to 1..MaxPageSize; zero means MaxPageSize.
+	// PageSize is the first page size asked for (the profile's
+	// page_size); zero means StartPageSize.
 	PageSize int
 	// Concurrency bounds the pages fetched at once; zero means
 	// paging.DefaultConcurrency, 1 reads page by page.
@@ -41,7 +56,9 @@ type Options struct {
 // New returns a client that sends through t (an apierr.Liquidity transport
 // with the profile's static bearer token).
 func New(t *transport.Client, opts Options) *Client {
-	opts.PageSize = paging.Clamp(opts.PageSize, MaxPageSize, MaxPageSize)
+	if opts.PageSize <= 0 {
+		opts.PageSize = StartPageSize
+	}
 	if opts.Concurrency <= 0 {
 		opts.Concurrency = paging.DefaultConcurrency
 	}
@@ -51,6 +68,9 @@ func New(t *transport.Client, opts Options) *Client {
 	return &Client{t: t, opts: opts}
 }
 
+// PageSizes are the page sizes learnt from the server, per list.
+func (c *Client) PageSizes() map[string]int { return c.sizes.Known() }
+
 // Window is a time window, both ends inclusive; a zero end is open.
 type Window struct {
 	Start, End time.Time
@@ -59,16 +79,23 @@ type Window struct {
 // Last returns the window of the d before now.
 func Last(d time.Duration, now time.Time) Window { return Window{Start: now.Add(-d), End: now} }
 
+// Contains reports whether t is inside the window.
+func (w Window) Contains(t time.Time) bool {
+	return (w.Start.IsZero() || !t.Before(w.Start)) && (w.End.IsZero() || !t.After(w.End))
+}
+
 const timeLayout = "2006-01-02T15:04:05.000Z07:00"
 
-// windowQuery is the query of one page of a window.
-func windowQuery(w Window, page, size int) url.Values {
+// query is the query of one page; w nil sends no window.
+func query(w *Window, page, size int) url.Values {
 	q := url.Values{}
-	if !w.Start.IsZero() {
-		q.Set("startTime", w.Start.UTC().Format(timeLayout))
-	}
-	if !w.End.IsZero() {
-		q.Set("endTime", w.End.UTC().Format(timeLayout))
+	if w != nil {
+		if !w.Start.IsZero() {
+			q.Set("startTime", w.Start.UTC().Format(timeLayout))
+		}
+		if !w.End.IsZero() {
+			q.Set("endTime", w.End.UTC().Format(timeLayout))
+		}
 	}
 	q.Set("pageSize", strconv.Itoa(size))
 	q.Set("pageNumber", strconv.Itoa(page))
@@ -83,34 +110,87 @@ func (c *Client) fixed(w Window) Window {
 	return w
 }
 
-// QuotesPage reads one page of quotes, newest first.
+// QuotesPage reads one page of quotes, newest first, as the server sent it
+// (tests and `treasury doctor`).
 func (c *Client) QuotesPage(ctx context.Context, w Window, page, size int) (QuotesPage, error) {
-	return transport.Get[QuotesPage](ctx, c.t, PathQuotes, windowQuery(w, page, paging.Clamp(size, DefaultPageSize, MaxPageSize)))
+	return transport.Get[QuotesPage](ctx, c.t, PathQuotes, query(&w, page, size))
 }
 
 // Quotes reads every quote of the window, newest first.
 func (c *Client) Quotes(ctx context.Context, w Window) iter.Seq2[Quote, error] {
-	return pages(ctx, c, PathQuotes, w, func(p QuotesPage) ([]Quote, PageInfo) { return p.Quotes, p.PageInfo })
+	w = c.fixed(w)
+	return pages(ctx, c, "quotes", PathQuotes, &w, func(p quotesPage) (wire.Items[Quote], PageInfo) { return p.Quotes, p.PageInfo })
 }
 
 // Trades reads every trade executed in the window.
 func (c *Client) Trades(ctx context.Context, w Window) iter.Seq2[Trade, error] {
-	return pages(ctx, c, PathTrades, w, func(p TradesPage) ([]Trade, PageInfo) { return p.Trades, p.PageInfo })
-}
-
-// Balances reads every balance (as of the window's end, now when open).
-func (c *Client) Balances(ctx context.Context, w Window) iter.Seq2[Balance, error] {
-	return pages(ctx, c, PathBalances, w, func(p BalancesPage) ([]Balance, PageInfo) { return p.Balances, p.PageInfo })
-}
-
-// pages reads every page of path in the window, closed first at the
-// client's clock; items takes a decoded page apart.
-func pages[P, T any](ctx context.Context, c *Client, path string, w Window, items func(P) ([]T, PageInfo)) iter.Seq2[T, error] {
 	w = c.fixed(w)
+	return func(yield func(Trade, error) bool) {
+		read := func(win *Window) iter.Seq2[Trade, error] {
+			return pages(ctx, c, "trades", PathTrades, win, func(p tradesPage) (wire.Items[Trade], PageInfo) { return p.Trades, p.PageInfo })
+		}
+		win := &w
+		if c.noTradeWindow.Load() {
+			win = nil
+		}
+		n := 0
+		for t, err := range read(win) {
+			if err != nil && n == 0 && win != nil && namesWindow(err) {
+				// The server refuses the undocumented window: read without
+				// it, keep the window locally, and remember.
+				c.noTradeWindow.Store(true)
+				for t, err := range read(nil) {
+					if err != nil || w.Contains(t.ExecutedAt) {
+						if !yield(t, err) {
+							return
+						}
+					}
+				}
+				return
+			}
+			n++
+			if err != nil || w.Contains(t.ExecutedAt) {
+				if !yield(t, err) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// Balances reads every balance.
+func (c *Client) Balances(ctx context.Context) iter.Seq2[Balance, error] {
+	return pages(ctx, c, "balances", PathBalances, nil, func(p balancesPage) (wire.Items[Balance], PageInfo) { return p.Balances, p.PageInfo })
+}
+
+// namesWindow reports whether err is a 400 about startTime or endTime.
+func namesWindow(err error) bool {
+	e, ok := apierr.As(err)
+	if !ok || e.HTTPStatus != 400 {
+		return false
+	}
+	m := strings.ToLower(e.Title + " " + e.Message)
+	return strings.Contains(m, "starttime") || strings.Contains(m, "endtime")
+}
+
+// pages reads every page of path (w nil: no window), the first one through
+// paging.First so the page size adapts; items takes a decoded page apart,
+// and its skipped records are noted on ctx (wire.Note).
+func pages[P, T any](ctx context.Context, c *Client, list, path string, w *Window, items func(P) (wire.Items[T], PageInfo)) iter.Seq2[T, error] {
+	size := 0
 	return paging.ByPageNumber(ctx, c.opts.Concurrency, func(ctx context.Context, n int) (paging.NumberPage[T], error) {
-		p, err := transport.Get[P](ctx, c.t, path, windowQuery(w, n, c.opts.PageSize))
+		var p P
+		var err error
+		if n == 0 {
+			p, size, err = paging.First(ctx, &c.sizes, list, "pageSize", c.opts.PageSize, func(ctx context.Context, sz int) (P, error) {
+				return transport.Get[P](ctx, c.t, path, query(w, 0, sz))
+			})
+		} else {
+			p, err = transport.Get[P](ctx, c.t, path, query(w, n, size))
+		}
 		its, info := items(p)
-		return paging.NumberPage[T]{Items: its, Last: info.Last, TotalPages: info.TotalPages}, err
+		wire.Note(ctx, "liquidity "+list, its.Skipped)
+		return paging.NumberPage[T]{Items: its.Items, Last: info.Last, TotalPages: info.TotalPages}, err
 	})
 }
 
@@ -125,6 +205,6 @@ func (c *Client) AllTrades(ctx context.Context, w Window) ([]Trade, error) {
 }
 
 // AllBalances collects Balances.
-func (c *Client) AllBalances(ctx context.Context, w Window) ([]Balance, error) {
-	return paging.Collect(c.Balances(ctx, w))
+func (c *Client) AllBalances(ctx context.Context) ([]Balance, error) {
+	return paging.Collect(c.Balances(ctx))
 }

@@ -82,7 +82,7 @@ func TestTradesAndBalances(t *testing.T) {
 		}
 		ids[tr.TradeID] = true
 	}
-	bals, err := c.AllBalances(ctx, liquidity.Window{})
+	bals, err := c.AllBalances(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,9 @@
 //   - amounts and prices are JSON strings of up to 8 decimal places;
 //   - /trades and /balances take the same query as /quotes (startTime,
 //     endTime, pageSize, pageNumber) and name their arrays trades, balances;
-//   - the maximum page size, not shown, is MaxPageSize; larger is a 400;
+//   - the maximum page size is not shown: the sandbox's default face caps
+//     at MaxPageSize, the client starts at StartPageSize and halves on a
+//     400 that names the page size (paging.First);
 //   - error bodies, not shown, are apierr.PlainBody.
 //
 // Change those here when a real deployment differs.
@@ -19,6 +21,8 @@ import (
 	"time"
 
 	"github.com/shopspring/decimal"
+
+	"treasury/data/wire"
 )
 
 // Paths of the liquidity interface, relative to its base URL.
@@ -28,11 +32,14 @@ const (
 	PathBalances = "/api/v0/balances"
 )
 
-// Page sizes of the liquidity lists. The spec does not show them; the sandbox
-// enforces these and the client clamps to MaxPageSize.
+// Page sizes of the liquidity lists. The spec shows neither a default nor a
+// maximum: the sandbox's default face uses DefaultPageSize and refuses
+// above MaxPageSize; the client asks for StartPageSize (a conservative
+// size any server should accept) and adapts to a lower cap.
 const (
 	DefaultPageSize = 20
 	MaxPageSize     = 1000
+	StartPageSize   = 100
 )
 
 // Quote sides.
@@ -58,6 +65,8 @@ const (
 
 // Quote is a price offered for a pair, newest first in lists.
 type Quote struct {
+	wire.Raw `json:"-"`
+
 	QuoteID       string          `json:"quoteId"`
 	BaseAsset     string          `json:"baseAsset"`
 	QuoteAsset    string          `json:"quoteAsset"`
@@ -81,6 +90,8 @@ func (q Quote) Mid() decimal.Decimal {
 
 // Trade is an executed quote.
 type Trade struct {
+	wire.Raw `json:"-"`
+
 	TradeID    string          `json:"tradeId"`
 	QuoteID    string          `json:"quoteId"`
 	BaseAsset  string          `json:"baseAsset"`
@@ -94,6 +105,8 @@ type Trade struct {
 
 // Balance is the liquidity account's holding of one asset.
 type Balance struct {
+	wire.Raw `json:"-"`
+
 	Asset     string          `json:"asset"`
 	Available decimal.Decimal `json:"available"`
 	Reserved  decimal.Decimal `json:"reserved"`
@@ -127,3 +140,20 @@ type BalancesPage struct {
 	Balances []Balance `json:"balances"`
 	PageInfo
 }
+
+// Tolerant pages: what the client decodes (records one by one, see
+// package wire); the sandbox writes the plain pages above.
+type (
+	quotesPage struct {
+		Quotes wire.Items[Quote] `json:"quotes"`
+		PageInfo
+	}
+	tradesPage struct {
+		Trades wire.Items[Trade] `json:"trades"`
+		PageInfo
+	}
+	balancesPage struct {
+		Balances wire.Items[Balance] `json:"balances"`
+		PageInfo
+	}
+)

@@ -36,7 +36,7 @@ func (p *Platform) feeds() []live.Feed {
 				}},
 			live.Feed{Topic: live.LiquidityBalances, Interface: apierr.Liquidity, Interval: r.Balances, Always: true,
 				Fetch: func(ctx context.Context) (any, error) {
-					return c.AllBalances(ctx, liquidity.Window{})
+					return c.AllBalances(ctx)
 				},
 				Samples: liquidityBalanceSamples, Alerts: p.lowLiquidity})
 	}

@@ -15,6 +15,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 )
 
@@ -65,7 +66,7 @@ func (l *Items[T]) UnmarshalJSON(b []byte) error {
 	for i, raw := range raws {
 		var v T
 		if err := json.Unmarshal(raw, &v); err != nil {
-			l.Skipped = append(l.Skipped, Skip{Index: i, ID: IDOf(raw), Reason: reason(err)})
+			l.Skipped = append(l.Skipped, Skip{Index: i, ID: IDOf(raw), Reason: reasonFor[T](raw, err)})
 			continue
 		}
 		if rs, ok := any(&v).(RawSetter); ok {
@@ -91,7 +92,7 @@ func Of[T any](items ...T) Items[T] { return Items[T]{Items: items} }
 func Decode[T any](raw []byte) (T, error) {
 	var v T
 	if err := json.Unmarshal(raw, &v); err != nil {
-		return v, errors.New(reason(err))
+		return v, errors.New(reasonFor[T](raw, err))
 	}
 	if rs, ok := any(&v).(RawSetter); ok {
 		rs.SetRaw(bytes.Clone(raw))
@@ -112,6 +113,64 @@ func kindOf(b []byte) string {
 		return "null"
 	}
 	return "a number"
+}
+
+// reasonFor explains why raw is not a T, naming the field: a type error
+// names it itself; an error of a field's own decoder (a decimal, a time)
+// does not, so each top-level field is decoded alone to find it.
+func reasonFor[T any](raw []byte, err error) string {
+	var te *json.UnmarshalTypeError
+	if !errors.As(err, &te) {
+		if f := failingField(reflect.TypeFor[T](), raw); f != "" {
+			return f + ": " + reason(err)
+		}
+	}
+	return reason(err)
+}
+
+// failingField returns the JSON name of the first top-level field of raw
+// that does not decode into its field of struct type t, or "".
+func failingField(t reflect.Type, raw []byte) string {
+	if t.Kind() != reflect.Struct {
+		return ""
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(raw, &m) != nil {
+		return ""
+	}
+	fields := map[string]reflect.Type{}
+	collectFields(t, fields)
+	for name, v := range m {
+		ft, ok := fields[strings.ToLower(name)]
+		if !ok {
+			continue
+		}
+		if json.Unmarshal(v, reflect.New(ft).Interface()) != nil {
+			return name
+		}
+	}
+	return ""
+}
+
+// collectFields maps the lowercased JSON names of t's fields (embedded
+// structs flattened) to their types.
+func collectFields(t reflect.Type, into map[string]reflect.Type) {
+	for i := range t.NumField() {
+		f := t.Field(i)
+		tag := f.Tag.Get("json")
+		if tag == "-" || !f.IsExported() && !f.Anonymous {
+			continue
+		}
+		name, _, _ := strings.Cut(tag, ",")
+		if f.Anonymous && name == "" && f.Type.Kind() == reflect.Struct {
+			collectFields(f.Type, into)
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		into[strings.ToLower(name)] = f.Type
+	}
 }
 
 // reason turns a decoding error into a short sentence naming the field.
@@ -145,5 +204,5 @@ func goKind(t string) string {
 	case strings.Contains(t, "Decimal"), strings.Contains(t, "Number"):
 		return "a decimal amount"
 	}
-	return t
+	return "an object"
 }
