@@ -3,20 +3,26 @@ package custody
 import (
 	"context"
 	"net/url"
+	"slices"
 	"strconv"
 	"time"
 
 	"treasury/data/paging"
 	"treasury/data/transport"
+	"treasury/data/wire"
 )
 
 // Client reads the endpoints of one domain and proposes signed lock and
 // unlock intents on them.
 //
 // Choices of the client where the spec is silent:
-//   - Endpoints reads with the largest page (MaxLimit), sorted by createdAt
-//     ascending, following nextStartingAfter until it is absent (a repeated
-//     cursor is an error, never a loop);
+//   - Endpoints sends only limit and startingAfter (the spec shows no query
+//     parameter; api-choices names these for paging), starting at MaxLimit
+//     and halving on a 400 that names the limit (a server may cap lower),
+//     follows nextStartingAfter until it is absent (a repeated cursor is an
+//     error, never a loop) and orders the endpoints by createdAt locally;
+//   - each endpoint is decoded on its own: one that cannot be read is
+//     skipped and noted (wire.Note), never its page;
 //   - the list's items and Endpoint's answer are signed by the service; the
 //     client returns their data and does not check the service signature
 //     (the spec does not say which key to trust);
@@ -27,6 +33,8 @@ type Client struct {
 	domainID string
 	signer   Signer
 	now      func() time.Time
+	limit    int
+	sizes    paging.Sizes
 }
 
 // IntentLifetime is how long after its proposal an intent may still be
@@ -37,8 +45,20 @@ const IntentLifetime = time.Hour
 // apierr.Custody transport with the profile's static bearer token) and signs
 // intents as signer.
 func New(t *transport.Client, domainID string, signer Signer) *Client {
-	return &Client{t: t, domainID: domainID, signer: signer, now: time.Now}
+	return &Client{t: t, domainID: domainID, signer: signer, now: time.Now, limit: MaxLimit}
 }
+
+// WithPageSize sets the first page size asked for (the profile's
+// page_size; 0 keeps MaxLimit) and returns c.
+func (c *Client) WithPageSize(n int) *Client {
+	if n > 0 {
+		c.limit = n
+	}
+	return c
+}
+
+// PageSizes are the page sizes learnt from the server.
+func (c *Client) PageSizes() map[string]int { return c.sizes.Known() }
 
 // WithClock sets the clock that dates intents (nil means time.Now) and
 // returns c.
@@ -62,37 +82,59 @@ func (c *Client) domainPath(parts ...string) string {
 }
 
 // EndpointsPage reads one page of endpoints after the cursor ("" for the
-// first page) with the given limit (clamped to 1..MaxLimit).
+// first page) with the given limit, as the server sent it.
 func (c *Client) EndpointsPage(ctx context.Context, startingAfter string, limit int) (EndpointsPage, error) {
-	q := url.Values{}
-	q.Set("limit", strconv.Itoa(paging.Clamp(limit, DefaultLimit, MaxLimit)))
-	q.Set("sortBy", "createdAt")
-	q.Set("sortOrder", "asc")
+	return transport.Get[EndpointsPage](ctx, c.t, c.domainPath("endpoints"), pageQuery(startingAfter, limit))
+}
+
+func pageQuery(startingAfter string, limit int) url.Values {
+	q := url.Values{"limit": {strconv.Itoa(limit)}}
 	if startingAfter != "" {
 		q.Set("startingAfter", startingAfter)
 	}
-	return transport.Get[EndpointsPage](ctx, c.t, c.domainPath("endpoints"), q)
+	return q
 }
 
 // Endpoints reads every endpoint of the domain, every page, oldest first.
+// Endpoints that cannot be read are skipped and noted on ctx.
 func (c *Client) Endpoints(ctx context.Context) ([]Endpoint, error) {
-	return paging.Collect(paging.ByQueryToken(ctx, func(ctx context.Context, token string) (paging.TokenPage[Endpoint], error) {
-		p, err := c.EndpointsPage(ctx, token, MaxLimit)
-		if err != nil {
-			return paging.TokenPage[Endpoint]{}, err
-		}
-		out := paging.TokenPage[Endpoint]{Items: make([]Endpoint, len(p.Items)), Next: p.NextStartingAfter}
-		for i, it := range p.Items {
+	size := 0
+	page := func(ctx context.Context, token string, limit int) (paging.TokenPage[Endpoint], error) {
+		p, err := transport.Get[endpointsPage](ctx, c.t, c.domainPath("endpoints"), pageQuery(token, limit))
+		wire.Note(ctx, "custody endpoints", p.Items.Skipped)
+		out := paging.TokenPage[Endpoint]{Items: make([]Endpoint, len(p.Items.Items)), Next: p.NextStartingAfter}
+		for i, it := range p.Items.Items {
 			out.Items[i] = it.Data
+			out.Items[i].SetRaw(it.RawJSON())
 		}
-		return out, nil
+		return out, err
+	}
+	eps, err := paging.Collect(paging.ByQueryToken(ctx, func(ctx context.Context, token string) (paging.TokenPage[Endpoint], error) {
+		if token == "" {
+			p, n, err := paging.First(ctx, &c.sizes, "endpoints", "limit", c.limit, func(ctx context.Context, n int) (paging.TokenPage[Endpoint], error) {
+				return page(ctx, "", n)
+			})
+			size = n
+			return p, err
+		}
+		return page(ctx, token, size)
 	}))
+	if err != nil {
+		return nil, err
+	}
+	slices.SortStableFunc(eps, func(a, b Endpoint) int { return a.Metadata.CreatedAt.Compare(b.Metadata.CreatedAt) })
+	return eps, nil
 }
 
 // Endpoint reads one endpoint.
 func (c *Client) Endpoint(ctx context.Context, id string) (Endpoint, error) {
 	it, err := transport.Get[SignedEndpoint](ctx, c.t, c.domainPath("endpoints", id), nil)
-	return it.Data, err
+	if err != nil {
+		return Endpoint{}, err
+	}
+	ep := it.Data
+	ep.SetRaw(it.RawJSON()) // the signed item, as received
+	return ep, nil
 }
 
 // Intent reads an intent's status.

@@ -21,6 +21,8 @@ package custody
 import (
 	"encoding/json"
 	"time"
+
+	"treasury/data/wire"
 )
 
 // Paths of the custody interface, relative to its base URL.
@@ -51,6 +53,8 @@ const (
 
 // Endpoint is the data of an endpoint: a ledger address under an alias.
 type Endpoint struct {
+	wire.Raw `json:"-"`
+
 	ID         string      `json:"id"`
 	DomainID   string      `json:"domainId"`
 	Alias      string      `json:"alias"`
@@ -71,7 +75,25 @@ func (e Endpoint) HasABI() bool { return e.Parameters != nil && len(e.Parameters
 // Parameters describe a smart-contract address (for EVM ledgers).
 type Parameters struct {
 	Type string `json:"type"`
-	ABI  string `json:"ABI,omitempty"`
+	// ABI is the interface description as text: a JSON array (the usual
+	// ABI form) arrives as its compact JSON.
+	ABI string `json:"ABI,omitempty"`
+}
+
+// UnmarshalJSON reads ABI whatever its JSON type (the spec does not fix
+// it: a string holding JSON, or the JSON array itself).
+func (p *Parameters) UnmarshalJSON(b []byte) error {
+	type plain Parameters
+	var aux struct {
+		*plain
+		ABI wire.Text `json:"ABI"`
+	}
+	aux.plain = (*plain)(p)
+	if err := json.Unmarshal(b, &aux); err != nil {
+		return err
+	}
+	p.ABI = string(aux.ABI)
+	return nil
 }
 
 // Metadata of an endpoint. Revision increases on every change and is what an
@@ -85,9 +107,30 @@ type Metadata struct {
 	CustomProperties map[string]string `json:"customProperties"`
 }
 
+// UnmarshalJSON reads the fields whose type the spec leaves open as text:
+// createdBy (a user id, or an object such as {id, name}) and the values of
+// customProperties (strings, numbers, booleans). Neither ever fails the
+// endpoint.
+func (m *Metadata) UnmarshalJSON(b []byte) error {
+	type plain Metadata
+	var aux struct {
+		*plain
+		CreatedBy        wire.Text            `json:"createdBy"`
+		CustomProperties map[string]wire.Text `json:"customProperties"`
+	}
+	aux.plain = (*plain)(m)
+	if err := json.Unmarshal(b, &aux); err != nil {
+		return err
+	}
+	m.CreatedBy, m.CustomProperties = string(aux.CreatedBy), wire.TextMap(aux.CustomProperties)
+	return nil
+}
+
 // SignedEndpoint is an item of the endpoint list: the data, signed by the
 // custody service.
 type SignedEndpoint struct {
+	wire.Raw `json:"-"`
+
 	Data       Endpoint `json:"data"`
 	Signature  string   `json:"signature"`
 	SigningKey string   `json:"signingKey"`
@@ -100,6 +143,12 @@ type EndpointsPage struct {
 	Count                int              `json:"count"`
 	CurrentStartingAfter string           `json:"currentStartingAfter,omitempty"`
 	NextStartingAfter    string           `json:"nextStartingAfter,omitempty"`
+}
+
+// endpointsPage is what the client decodes: items one by one.
+type endpointsPage struct {
+	Items             wire.Items[SignedEndpoint] `json:"items"`
+	NextStartingAfter string                     `json:"nextStartingAfter"`
 }
 
 // Intent payload types.

@@ -13,6 +13,7 @@ import (
 
 	"treasury/data/apierr"
 	"treasury/data/auth"
+	"treasury/data/wire"
 )
 
 // Request is one call of an interface.
@@ -219,7 +220,13 @@ func decode(raw []byte, status int, out any) (err error) {
 	if status == http.StatusNoContent || len(bytes.TrimSpace(raw)) == 0 {
 		return nil
 	}
-	return json.Unmarshal(raw, out)
+	if err := json.Unmarshal(raw, out); err != nil {
+		return err
+	}
+	if rs, ok := out.(wire.RawSetter); ok {
+		rs.SetRaw(bytes.Clone(raw)) // the record keeps what was received
+	}
+	return nil
 }
 
 func bodyReader(b []byte) io.Reader {
