@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"treasury/data/money"
+	"treasury/data/wire"
 )
 
 // Paths of the payments interface, relative to its base URL.
@@ -88,6 +89,8 @@ func (s State) InFlight() bool {
 
 // Payment is the payment record (PaymentV2 of the OpenAPI document).
 type Payment struct {
+	wire.Raw `json:"-"`
+
 	PaymentID          string       `json:"paymentId"`
 	PaymentState       State        `json:"paymentState"`
 	InitiatedAt        time.Time    `json:"initiatedAt"`
@@ -246,6 +249,8 @@ const (
 
 // Identity is an originator or beneficiary known to the platform.
 type Identity struct {
+	wire.Raw `json:"-"`
+
 	IdentityID    string    `json:"identityId"`
 	IdentityType  string    `json:"identityType"`
 	PaymentRole   string    `json:"paymentRole"`
@@ -264,6 +269,8 @@ type IdentitiesPage struct {
 
 // FinancialInstrument is an account of an identity (US_ACH, MX_SPEI...).
 type FinancialInstrument struct {
+	wire.Raw `json:"-"`
+
 	FinancialInstrumentID   string    `json:"financialInstrumentId"`
 	FinancialInstrumentType string    `json:"financialInstrumentType"`
 	Currency                string    `json:"currency"`
@@ -294,6 +301,8 @@ const (
 // TxnReference is the payment id for RESERVE and DEBIT (and RELEASE of a
 // payment), null for the others.
 type LedgerTransaction struct {
+	wire.Raw `json:"-"`
+
 	Amount                 money.Number `json:"amount"`
 	Currency               string       `json:"currency"`
 	TxnReference           *string      `json:"txnReference"`
@@ -325,6 +334,8 @@ type LedgerPage struct {
 
 // Balance is the prefunded balance of one currency (GET /v2/balances).
 type Balance struct {
+	wire.Raw `json:"-"`
+
 	FundingType      string       `json:"fundingType"`
 	Currency         string       `json:"currency"`
 	AvailableBalance money.Number `json:"availableBalance"`
@@ -360,3 +371,34 @@ type TokenTest struct {
 	Message         string `json:"message"`
 	SecondsToExpiry int    `json:"seconds_to_expiry"`
 }
+
+// Tolerant pages and lists: what the client decodes (records one by one,
+// see package wire); the sandbox writes the plain ones above.
+type (
+	PaymentListIn struct {
+		Data wire.Items[Payment] `json:"data"`
+	}
+	FilterResponseIn struct {
+		Data wire.Items[Payment] `json:"data"`
+		Page PageIn              `json:"page"`
+	}
+	IdentitiesPageIn struct {
+		Data      wire.Items[Identity] `json:"data"`
+		NextToken string               `json:"nextToken"`
+	}
+	InstrumentsPageIn struct {
+		Data      wire.Items[FinancialInstrument] `json:"data"`
+		NextToken string                          `json:"nextToken"`
+	}
+	LedgerPageIn struct {
+		Offset                int                           `json:"offset"`
+		PageSize              int                           `json:"pageSize"`
+		PageElements          int                           `json:"pageElements"`
+		Total                 int                           `json:"total"`
+		StatementTransactions wire.Items[LedgerTransaction] `json:"statementTransactions"`
+	}
+	BalancesIn struct {
+		Timestamp time.Time           `json:"timestamp"`
+		Balances  wire.Items[Balance] `json:"balances"`
+	}
+)

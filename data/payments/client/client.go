@@ -28,24 +28,32 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"sync/atomic"
 	"time"
 
 	"treasury/data/apierr"
 	"treasury/data/paging"
 	"treasury/data/payments"
 	"treasury/data/transport"
+	"treasury/data/wire"
 )
 
 // Client calls the payments interface.
 type Client struct {
-	t    *transport.Client
-	opts Options
+	t     *transport.Client
+	opts  Options
+	sizes paging.Sizes
+	// narrow is set once the server refused a filter field the spec does
+	// not list: from then on only the documented request is sent and the
+	// rest is applied locally.
+	narrow atomic.Bool
 }
 
 // Options tune a Client; the zero value is the default.
 type Options struct {
-	// PageSize bounds the records asked per page; zero (or more than an
-	// operation allows) means the operation's maximum.
+	// PageSize bounds the records asked per page (the profile's
+	// page_size); zero (or more than an operation allows) means the
+	// operation's maximum.
 	PageSize int
 	// Concurrency bounds the ledger pages fetched at once after the first;
 	// zero means paging.DefaultConcurrency, 1 reads page by page.
@@ -80,6 +88,9 @@ var ErrNoAuth = errors.New("payments client: no {auth_url} transport (Options.Au
 
 // pageSize is the client's page size for an operation of maximum max.
 func (c *Client) pageSize(max int) int { return paging.Clamp(c.opts.PageSize, max, max) }
+
+// PageSizes are the page sizes learnt from the server, per list.
+func (c *Client) PageSizes() map[string]int { return c.sizes.Known() }
 
 // idPath is base + the escaped id, refusing an empty id (which would name
 // another resource).
@@ -117,11 +128,12 @@ func (c *Client) ByInternalID(ctx context.Context, internalID string) (payments.
 	if internalID == "" {
 		return payments.Payment{}, errors.New("payments client: empty internalId")
 	}
-	l, err := transport.Get[payments.PaymentList](ctx, c.t, payments.PathPayments, url.Values{"internalId": {internalID}})
+	l, err := transport.Get[payments.PaymentListIn](ctx, c.t, payments.PathPayments, url.Values{"internalId": {internalID}})
 	if err != nil {
 		return payments.Payment{}, err
 	}
-	for _, p := range l.Data {
+	wire.Note(ctx, "payments", l.Data.Skipped)
+	for _, p := range l.Data.Items {
 		if p.InternalID() == internalID || p.InternalID() == "" {
 			return p, nil
 		}
@@ -144,7 +156,9 @@ func (c *Client) StateHistory(ctx context.Context, id string) ([]payments.StateT
 
 // Balances reads the prefunded balances (GET /v2/balances).
 func (c *Client) Balances(ctx context.Context) (payments.Balances, error) {
-	return transport.Get[payments.Balances](ctx, c.t, payments.PathBalances, nil)
+	b, err := transport.Get[payments.BalancesIn](ctx, c.t, payments.PathBalances, nil)
+	wire.Note(ctx, "payments balances", b.Balances.Skipped)
+	return payments.Balances{Timestamp: b.Timestamp, Balances: b.Balances.Items}, err
 }
 
 // TokenTest asks {auth_url}/v2/oauth/token/test whether the current token

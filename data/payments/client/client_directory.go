@@ -9,6 +9,7 @@ import (
 	"treasury/data/paging"
 	"treasury/data/payments"
 	"treasury/data/transport"
+	"treasury/data/wire"
 )
 
 // tokenQuery is limit and next-token of the query token style (2.1).
@@ -22,10 +23,8 @@ func tokenQuery(limit int, token string) url.Values {
 
 // IdentitySeq reads every identity (GET /v3/identities), page after page.
 func (c *Client) IdentitySeq(ctx context.Context) iter.Seq2[payments.Identity, error] {
-	limit := c.pageSize(payments.IdentitiesMaxLimit)
-	return paging.ByQueryToken(ctx, func(ctx context.Context, token string) (paging.TokenPage[payments.Identity], error) {
-		p, err := transport.Get[payments.IdentitiesPage](ctx, c.t, payments.PathIdentities, tokenQuery(limit, token))
-		return paging.TokenPage[payments.Identity]{Items: p.Data, Next: p.NextToken}, err
+	return queryToken(ctx, c, "identities", payments.PathIdentities, func(p payments.IdentitiesPageIn) (wire.Items[payments.Identity], string) {
+		return p.Data, p.NextToken
 	})
 }
 
@@ -41,10 +40,28 @@ func (c *Client) Instruments(ctx context.Context, identityID string) ([]payments
 	if err != nil {
 		return nil, err
 	}
-	p += payments.SuffixInstruments
+	return paging.Collect(queryToken(ctx, c, "financial instruments", p+payments.SuffixInstruments,
+		func(p payments.InstrumentsPageIn) (wire.Items[payments.FinancialInstrument], string) { return p.Data, p.NextToken }))
+}
+
+// queryToken reads every page of a list in the query token style (limit,
+// next-token), the first page through paging.First so that the limit
+// adapts to a server that caps lower than the spec's 100; skipped records
+// are noted on ctx.
+func queryToken[P, T any](ctx context.Context, c *Client, list, path string, items func(P) (wire.Items[T], string)) iter.Seq2[T, error] {
 	limit := c.pageSize(payments.IdentitiesMaxLimit)
-	return paging.Collect(paging.ByQueryToken(ctx, func(ctx context.Context, token string) (paging.TokenPage[payments.FinancialInstrument], error) {
-		pg, err := transport.Get[payments.InstrumentsPage](ctx, c.t, p, tokenQuery(limit, token))
-		return paging.TokenPage[payments.FinancialInstrument]{Items: pg.Data, Next: pg.NextToken}, err
-	}))
+	return paging.ByQueryToken(ctx, func(ctx context.Context, token string) (paging.TokenPage[T], error) {
+		var p P
+		var err error
+		if token == "" {
+			p, limit, err = paging.First(ctx, &c.sizes, list, "limit", limit, func(ctx context.Context, n int) (P, error) {
+				return transport.Get[P](ctx, c.t, path, tokenQuery(n, ""))
+			})
+		} else {
+			p, err = transport.Get[P](ctx, c.t, path, tokenQuery(limit, token))
+		}
+		its, next := items(p)
+		wire.Note(ctx, "payments "+list, its.Skipped)
+		return paging.TokenPage[T]{Items: its.Items, Next: next}, err
+	})
 }

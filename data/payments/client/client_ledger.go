@@ -11,6 +11,7 @@ import (
 	"treasury/data/paging"
 	"treasury/data/payments"
 	"treasury/data/transport"
+	"treasury/data/wire"
 )
 
 const timeLayout = "2006-01-02T15:04:05.000Z07:00"
@@ -31,7 +32,10 @@ func (c *Client) LedgerPage(ctx context.Context, currency string, from, to time.
 		to = c.opts.Now()
 	}
 	size = paging.Clamp(size, payments.LedgerDefaultPageSize, payments.LedgerMaxPageSize)
-	return transport.Get[payments.LedgerPage](ctx, c.t, payments.PathLedger, ledgerQuery(currency, from, to, size, offset))
+	p, err := transport.Get[payments.LedgerPageIn](ctx, c.t, payments.PathLedger, ledgerQuery(currency, from, to, size, offset))
+	wire.Note(ctx, "payments ledger", p.StatementTransactions.Skipped)
+	return payments.LedgerPage{Offset: p.Offset, PageSize: p.PageSize, PageElements: p.PageElements, Total: p.Total,
+		StatementTransactions: p.StatementTransactions.Items}, err
 }
 
 // LedgerOf reads the ledger transactions of one currency's prefunded
@@ -42,12 +46,25 @@ func (c *Client) LedgerOf(ctx context.Context, currency string, from, to time.Ti
 	if to.IsZero() {
 		to = c.opts.Now()
 	}
-	size := c.pageSize(payments.LedgerMaxPageSize)
-	return paging.ByOffset(ctx, c.opts.Concurrency, size, func(ctx context.Context, offset int) (paging.OffsetPage[payments.LedgerTransaction], error) {
-		p, err := c.LedgerPage(ctx, currency, from, to, size, offset)
-		return paging.OffsetPage[payments.LedgerTransaction]{Items: p.StatementTransactions, Offset: p.Offset,
-			PageElements: p.PageElements, Total: p.Total}, err
-	})
+	return func(yield func(payments.LedgerTransaction, error) bool) {
+		// The first page fixes the page size (halved if the server caps
+		// lower than the spec's 50); every offset is a multiple of it.
+		first, size, firstErr := paging.First(ctx, &c.sizes, "ledger", "page-size", c.pageSize(payments.LedgerMaxPageSize),
+			func(ctx context.Context, n int) (payments.LedgerPage, error) { return c.LedgerPage(ctx, currency, from, to, n, 0) })
+		seq := paging.ByOffset(ctx, c.opts.Concurrency, size, func(ctx context.Context, offset int) (paging.OffsetPage[payments.LedgerTransaction], error) {
+			p, err := first, firstErr
+			if offset > 0 {
+				p, err = c.LedgerPage(ctx, currency, from, to, size, offset)
+			}
+			return paging.OffsetPage[payments.LedgerTransaction]{Items: p.StatementTransactions, Offset: p.Offset,
+				PageElements: p.PageElements, Total: p.Total}, err
+		})
+		for v, err := range seq {
+			if !yield(v, err) {
+				return
+			}
+		}
+	}
 }
 
 // Ledger reads the ledger transactions of every currency that Balances
