@@ -34,7 +34,7 @@ func walletResources() []getResource {
 			read: withClient(mon, func(ctx context.Context, c *walletclient.Client, a getArgs) (any, error) { return c.Wallet(ctx, a.id) })},
 		{name: "wallet-balances", arg: "WALLET", summary: "a wallet's balances per asset",
 			read: withClient(mon, func(ctx context.Context, c *walletclient.Client, a getArgs) (any, error) {
-				return c.Balances(ctx, a.id)
+				return c.Balances(ctx, "", a.id)
 			})},
 		{name: "transactions", aliases: []string{"txs"}, summary: "wallet transactions, newest first", flags: []string{"wallet", "state"},
 			read: withClient(mon, func(ctx context.Context, c *walletclient.Client, a getArgs) (any, error) {
@@ -50,7 +50,7 @@ func walletResources() []getResource {
 			})},
 		{name: "freeze-history", aliases: []string{"freezes"}, arg: "TX", summary: "a transaction's freezes and unfreezes",
 			read: withClient(mon, func(ctx context.Context, c *walletclient.Client, a getArgs) (any, error) {
-				return c.FreezeHistory(ctx, a.id)
+				return c.FreezeHistory(ctx, walletclient.Ref{TxID: a.id})
 			})},
 		{name: "limits", arg: "WALLET", summary: "a wallet's limits (CONTROLS credential)",
 			read: withClient(ctl, func(ctx context.Context, c *walletclient.Client, a getArgs) (any, error) { return c.Limits(ctx, a.id) })},

@@ -132,9 +132,9 @@ func (a *Actor) FreezeTx(ctx context.Context, tx wallet.Transaction, freeze bool
 	var got wallet.Transaction
 	var err error
 	if freeze {
-		got, err = a.c.Transactions.Freeze(ctx, tx.ID, reason, mutationID)
+		got, err = a.c.Transactions.Freeze(ctx, walletclient.RefOf(tx), reason, mutationID)
 	} else {
-		got, err = a.c.Transactions.Unfreeze(ctx, tx.ID, reason, mutationID)
+		got, err = a.c.Transactions.Unfreeze(ctx, walletclient.RefOf(tx), reason, mutationID)
 	}
 	return got, a.done(e, err)
 }

@@ -19,6 +19,7 @@ import (
 	"treasury/data/sandbox"
 	"treasury/data/sandbox/sandboxtest"
 	"treasury/data/wallet"
+	walletclient "treasury/data/wallet/client"
 )
 
 // env is a frozen sandbox, a platform on it whose requests are recorded
@@ -163,7 +164,7 @@ func TestFreezeRetriedAfterFaultsAppliesOnce(t *testing.T) {
 	if e.waits != 2 {
 		t.Errorf("%d waits, want 2", e.waits)
 	}
-	h, err := e.p.Wallet.FreezeHistory(ctx, tx.ID)
+	h, err := e.p.Wallet.FreezeHistory(ctx, walletclient.RefOf(tx))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -90,8 +90,8 @@ func First[P any](ctx context.Context, s *Sizes, endpoint, param string, start i
 // names the field (spec 7.2); or it has no message at all.
 func ImpliesPageSize(err error, param string) bool {
 	e, ok := apierr.As(err)
-	if !ok || e.HTTPStatus != 400 {
-		return false
+	if !ok || e.HTTPStatus != 400 || e.Class == apierr.ClassCredentials {
+		return false // a refused token request is not about the list
 	}
 	if e.Code == "ERR000.020" {
 		return true

@@ -20,6 +20,8 @@ import (
 	"time"
 
 	"github.com/shopspring/decimal"
+
+	"treasury/data/wire"
 )
 
 // Paths of the wallet interface, relative to its base URL. Ids are appended
@@ -109,6 +111,8 @@ type ListFilter struct {
 	Action     string `json:"-"`
 	Asset      string `json:"-"`
 	ExternalID string `json:"-"`
+	// ID selects one transaction (the search for a transaction's wallet).
+	ID string `json:"-"`
 	// OrderBy is pagination.orderBy (snake_case, optional " desc"); empty
 	// means the interface's default, newest first.
 	OrderBy string `json:"-"`
@@ -116,6 +120,8 @@ type ListFilter struct {
 
 // Vault groups wallets.
 type Vault struct {
+	wire.Raw `json:"-"`
+
 	ID          string    `json:"id"`
 	Name        string    `json:"name"`
 	Description string    `json:"description,omitempty"`
@@ -133,6 +139,8 @@ type Settings struct {
 
 // Wallet is a custody wallet in a vault. QuorumID is set for MPC wallets.
 type Wallet struct {
+	wire.Raw `json:"-"`
+
 	ID         string    `json:"id"`
 	VaultID    string    `json:"vaultId"`
 	Name       string    `json:"name"`
@@ -153,6 +161,8 @@ type Asset struct {
 
 // Balance is a vault's or wallet's holding of one asset.
 type Balance struct {
+	wire.Raw `json:"-"`
+
 	Asset            Asset           `json:"asset"`
 	Balance          decimal.Decimal `json:"balance"`
 	AvailableBalance decimal.Decimal `json:"availableBalance"`
@@ -177,6 +187,8 @@ const (
 
 // FreezeEvent is one freeze or unfreeze of a transaction.
 type FreezeEvent struct {
+	wire.Raw `json:"-"`
+
 	Action      string    `json:"action"`
 	Reason      string    `json:"reason"`
 	MutationID  string    `json:"mutationId"`
@@ -193,6 +205,8 @@ type FreezeInfo struct {
 // Transaction is a wallet transaction. A REJECTED one has a problems entry;
 // a FAILED one has empty problems and the blockchain result in reasons.
 type Transaction struct {
+	wire.Raw `json:"-"`
+
 	ID                 string          `json:"id"`
 	WalletID           string          `json:"walletId"`
 	VaultID            string          `json:"vaultId"`
@@ -249,6 +263,8 @@ const (
 // Limit is a wallet limit: at most LimitQty of Asset per Duration (shorter
 // than a year).
 type Limit struct {
+	wire.Raw `json:"-"`
+
 	ID        string          `json:"id"`
 	LimitType string          `json:"limitType"`
 	Asset     string          `json:"asset"`
@@ -262,6 +278,8 @@ type Limit struct {
 
 // PolicyRule is an org-wide policy rule (GET /v2/policy-rules).
 type PolicyRule struct {
+	wire.Raw `json:"-"`
+
 	ID          string    `json:"id"`
 	Name        string    `json:"name"`
 	Description string    `json:"description,omitempty"`
@@ -272,6 +290,8 @@ type PolicyRule struct {
 
 // Counterparty is an address-book entry of the wallet interface.
 type Counterparty struct {
+	wire.Raw `json:"-"`
+
 	ID          string    `json:"id"`
 	Name        string    `json:"name"`
 	Description string    `json:"description,omitempty"`
@@ -280,6 +300,8 @@ type Counterparty struct {
 
 // Address is an address of a counterparty, usable on the listed chains.
 type Address struct {
+	wire.Raw `json:"-"`
+
 	ID             string    `json:"id"`
 	CounterpartyID string    `json:"counterpartyId"`
 	Address        string    `json:"address"`
@@ -290,6 +312,8 @@ type Address struct {
 
 // Webhook is a wallet webhook; Endpoint must use https://.
 type Webhook struct {
+	wire.Raw `json:"-"`
+
 	ID        string    `json:"id"`
 	Name      string    `json:"name"`
 	Endpoint  string    `json:"endpoint"`
@@ -305,6 +329,8 @@ const (
 
 // Subscription subscribes a webhook to a domain.
 type Subscription struct {
+	wire.Raw `json:"-"`
+
 	ID        string    `json:"id"`
 	WebhookID string    `json:"webhookId"`
 	Domain    string    `json:"domain"`
@@ -314,6 +340,8 @@ type Subscription struct {
 // SweepConfig is a sweep configuration: it moves Assets into
 // DestinationWallet; triggering it while SweepRunning fails (ERR017.006).
 type SweepConfig struct {
+	wire.Raw `json:"-"`
+
 	ID                string     `json:"id"`
 	Name              string     `json:"name"`
 	Blockchain        string     `json:"blockchain"`

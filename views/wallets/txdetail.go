@@ -10,6 +10,7 @@ import (
 
 	"treasury/data/live"
 	"treasury/data/wallet"
+	walletclient "treasury/data/wallet/client"
 	"treasury/ui"
 	"treasury/ui/sanitize"
 	"treasury/views/viewkit"
@@ -61,15 +62,26 @@ func (v *View) txPage(id string, seen *wallet.Transaction) *viewkit.DetailPage[w
 	})
 }
 
+// ref names the transaction and, once its record is known, its wallet, so
+// that reads of it go to its wallet directly.
+func (st *txState) ref() walletclient.Ref {
+	if st.fresh != nil {
+		return walletclient.RefOf(*st.fresh)
+	}
+	return walletclient.Ref{TxID: st.id}
+}
+
 // txHistory reads a transaction's freeze history from the interface.
-func (v *View) txHistory(id string) tea.Cmd {
-	return viewkit.Call("hist:"+id, func(ctx context.Context) (any, error) { return v.p.Wallet.FreezeHistory(ctx, id) })
+func (v *View) txHistory(st *txState) tea.Cmd {
+	r := st.ref()
+	return viewkit.Call("hist:"+st.id, func(ctx context.Context) (any, error) { return v.p.Wallet.FreezeHistory(ctx, r) })
 }
 
 // txReread reads the transaction and its freeze history from the interface.
-func (v *View) txReread(id string) tea.Cmd {
-	return tea.Batch(v.txHistory(id),
-		viewkit.Call("tx:"+id, func(ctx context.Context) (any, error) { return v.p.Wallet.Transaction(ctx, id) }))
+func (v *View) txReread(st *txState) tea.Cmd {
+	r := st.ref()
+	return tea.Batch(v.txHistory(st),
+		viewkit.Call("tx:"+st.id, func(ctx context.Context) (any, error) { return v.p.Wallet.TransactionAt(ctx, r) }))
 }
 
 func (v *View) txHandle(st *txState, msg tea.Msg) (bool, tea.Cmd) {
@@ -78,7 +90,7 @@ func (v *View) txHandle(st *txState, msg tea.Msg) (bool, tea.Cmd) {
 		if !st.started {
 			st.started = true
 			if v.p.Wallet != nil {
-				return false, v.txHistory(st.id)
+				return false, v.txHistory(st)
 			}
 		}
 	case txActed:
@@ -86,7 +98,7 @@ func (v *View) txHandle(st *txState, msg tea.Msg) (bool, tea.Cmd) {
 			t := msg.tx
 			st.fresh, st.freshSeq = &t, v.ctx.Store.Snapshot(live.Transactions).Seq
 			if v.p.Wallet != nil {
-				return true, v.txReread(st.id)
+				return true, v.txReread(st)
 			}
 			return true, nil
 		}

@@ -36,7 +36,7 @@ func TestWalletDetailGolden(t *testing.T) {
 	viewtest.WaitFor(t, tm, "Fees and Sweeps")
 	viewtest.Keys(tm, "enter") // Treasury Operations
 	viewtest.WaitFor(t, tm, "Treasury ETH hot")
-	viewtest.Keys(tm, "enter") // its first wallet
+	viewtest.Keys(tm, "enter")                          // its first wallet
 	viewtest.WaitAll(t, tm, "Policies (4", "Limits (1") // both calls answered
 	frame := viewtest.Golden(t, tm)
 	for _, want := range []string{"PROVISIONED", "raw signing on", "USDC", "TRANSFER_VOLUME", "Whitelisted destinations only", "wallets › vaults › Treasury Operations › Treasury ETH hot"} {

@@ -19,7 +19,7 @@ import (
 // store: balances, and limits and policies when a CONTROLS credential is
 // configured.
 type walletState struct {
-	id string
+	id, vault string
 	// seq is the transactions snapshot the balances were read at: a newer
 	// one reads the balances again (limits and policies are read when the
 	// page opens and on r).
@@ -35,7 +35,7 @@ type walletState struct {
 // walletPage is a wallet's status, settings, balances, limits and policies
 // above its transactions.
 func (v *View) walletPage(w wallet.Wallet) *viewkit.TablePage[wallet.Transaction] {
-	st := &walletState{id: w.ID}
+	st := &walletState{id: w.ID, vault: w.VaultID}
 	spec := v.txSpec(w.Name, false, func(t wallet.Transaction) bool { return t.WalletID == w.ID })
 	spec.Empty = "this wallet has no transactions"
 	spec.AboveShare = 0.5
@@ -47,10 +47,10 @@ func (v *View) walletPage(w wallet.Wallet) *viewkit.TablePage[wallet.Transaction
 // walletLoad reads the balances and, with controls, the limits and
 // policies.
 func (v *View) walletLoad(st *walletState, controls bool) tea.Cmd {
-	id := st.id
+	id, vault := st.id, st.vault
 	cmds := []tea.Cmd{}
 	if v.p.Wallet != nil {
-		cmds = append(cmds, viewkit.Call("bal:"+id, func(ctx context.Context) (any, error) { return v.p.Wallet.Balances(ctx, id) }))
+		cmds = append(cmds, viewkit.Call("bal:"+id, func(ctx context.Context) (any, error) { return v.p.Wallet.Balances(ctx, vault, id) }))
 	}
 	if c := v.p.WalletControls; c != nil && controls {
 		cmds = append(cmds,

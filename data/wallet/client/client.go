@@ -18,13 +18,19 @@
 package client
 
 import (
+	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
+	"maps"
+	"net/http"
 	"net/url"
 	"regexp"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/google/uuid"
 	"golang.org/x/sync/errgroup"
@@ -33,28 +39,54 @@ import (
 	"treasury/data/paging"
 	"treasury/data/transport"
 	"treasury/data/wallet"
+	"treasury/data/wire"
 )
 
 // Client reads the wallet interface, every page of each list, and performs
 // its few actions (freeze, unfreeze, sweep trigger).
 //
 // Choices of the client where the spec is silent:
-//   - lists are read with the largest page the interface takes (MaxPageSize
-//     for pagination.pageSize, MaxTopPageSize for the top-level pageSize of
-//     freeze history and sweep-instance transactions), token after token;
+//   - lists start at the largest page the spec allows (MaxPageSize for
+//     pagination.pageSize, MaxTopPageSize for the top-level pageSize of
+//     freeze history and sweep-instance transactions) and halve on a 400
+//     that implies the page size (ERR000.020 never names the field), the
+//     size that worked remembered per list; pages follow token after token;
+//   - every record is decoded on its own: one that cannot be read is
+//     skipped and noted (wire.Note), never its page;
 //   - reads that span wallets (Wallets of every vault, Transactions without
-//     a wallet) read the wallets concurrently, Concurrency at once;
-//   - a transaction path needs its wallet: the client remembers the wallet
-//     of every transaction it has read, and otherwise finds it by a
-//     filter `id = "<id>"` on each wallet's list;
+//     a wallet) read the wallets concurrently, Concurrency at once; one
+//     that fails does not blank the others: the rest is returned with a
+//     *wire.Partial naming the failures;
+//   - per-wallet sub-resources live under a path the spec writes `...`:
+//     /v2/wallets/{walletId}/... or /v2/vaults/{vaultId}/wallets/{walletId}/...;
+//     the client starts with the first, and on an answer that says the
+//     route does not exist (404 without a reason code, 405, 501) tries the
+//     other and keeps to the one that works;
+//   - the `filter` query parameter (status, asset... of transactions) is
+//     not in the spec: a server that refuses it gets the plain list, and
+//     the client filters locally from then on;
+//   - a transaction path needs its wallet: a caller that holds the record
+//     passes it (Ref), and otherwise the client remembers the wallet of
+//     every transaction it has read, or finds it by a filter `id = "<id>"`
+//     on each wallet's list;
 //   - actions carry the caller's mutationId in the body and are marked
-//     Idempotent, so a retry after wallet code 13 or 14 (or an unreadable
-//     answer) resends the same id and the interface applies it once.
+//     Idempotent, so a retry after wallet code 13 or 14 resends the same id
+//     and the interface applies it once.
 type Client struct {
 	t        *transport.Client
 	pageSize int
 	topSize  int
 	txs      *txIndex
+	shared   *learnt
+}
+
+// learnt is what a client learns from the server, shared by the copies
+// WithPageSize makes.
+type learnt struct {
+	sizes    paging.Sizes
+	form     atomic.Int32 // pathForm that works for per-wallet paths
+	noFilter atomic.Bool  // the server refused the filter parameter
+	vaults   sync.Map     // wallet id -> vault id
 }
 
 // Concurrency bounds the wallets read at once by a read that spans wallets.
@@ -63,8 +95,11 @@ const Concurrency = 4
 // New returns a client that sends through t (an apierr.Wallet transport
 // whose Auth is auth.NewWallet).
 func New(t *transport.Client) *Client {
-	return &Client{t: t, pageSize: wallet.MaxPageSize, topSize: wallet.MaxTopPageSize, txs: &txIndex{m: map[string]string{}}}
+	return &Client{t: t, pageSize: wallet.MaxPageSize, topSize: wallet.MaxTopPageSize, txs: &txIndex{m: map[string]Ref{}}, shared: &learnt{}}
 }
+
+// PageSizes are the page sizes learnt from the server, per list.
+func (c *Client) PageSizes() map[string]int { return c.shared.sizes.Known() }
 
 // WithPageSize returns a client that shares c's transport and memory of
 // transactions but asks for pages of n records (clamped to each list's
@@ -101,27 +136,45 @@ const (
 	topLevel pageStyle = true  // pageSize, pageToken (max 100)
 )
 
-// listAll reads every page of path. items takes a decoded page apart.
-func listAll[T, P any](ctx context.Context, c *Client, path string, q url.Values, style pageStyle, items func(P) ([]T, wallet.ListFilter)) ([]T, error) {
+// listAll reads every page of path, whose records travel in the array
+// named key beside the filter envelope. The first page adapts the page
+// size (list names the size memory); skipped records are noted on ctx.
+func listAll[T any](ctx context.Context, c *Client, list, path, key string, q url.Values, style pageStyle) ([]T, error) {
 	sizeName, tokenName, size := wallet.QueryPageSize, wallet.QueryPageToken, c.pageSize
 	if style == topLevel {
 		sizeName, tokenName, size = wallet.QueryTopPageSize, wallet.QueryTopPageToken, c.topSize
 	}
-	return paging.Collect(paging.ByQueryToken(ctx, func(ctx context.Context, token string) (paging.TokenPage[T], error) {
-		qq := url.Values{}
-		for k, v := range q {
-			qq[k] = v
+	page := func(ctx context.Context, token string, n int) (paging.TokenPage[T], error) {
+		qq := maps.Clone(q)
+		if qq == nil {
+			qq = url.Values{}
 		}
-		qq.Set(sizeName, strconv.Itoa(size))
+		qq.Set(sizeName, strconv.Itoa(n))
 		if token != "" {
 			qq.Set(tokenName, token)
 		}
-		p, err := transport.Get[P](ctx, c.t, path, qq)
+		m, err := transport.Get[map[string]json.RawMessage](ctx, c.t, path, qq)
 		if err != nil {
 			return paging.TokenPage[T]{}, err
 		}
-		its, f := items(p)
-		return paging.TokenPage[T]{Items: its, Next: f.NextPageToken}, nil
+		var items wire.Items[T]
+		var f wallet.ListFilter
+		if err := json.Unmarshal(m[key], &items); err != nil {
+			return paging.TokenPage[T]{}, apierr.Malformed(apierr.Wallet, http.MethodGet, path, http.StatusOK, fmt.Errorf("%s: %w", key, err))
+		}
+		_ = json.Unmarshal(m["filter"], &f) // an unreadable envelope means no next page
+		wire.Note(ctx, "wallet "+list, items.Skipped)
+		return paging.TokenPage[T]{Items: items.Items, Next: f.NextPageToken}, nil
+	}
+	return paging.Collect(paging.ByQueryToken(ctx, func(ctx context.Context, token string) (paging.TokenPage[T], error) {
+		if token == "" {
+			p, n, err := paging.First(ctx, &c.shared.sizes, list, sizeName, size, func(ctx context.Context, n int) (paging.TokenPage[T], error) {
+				return page(ctx, "", n)
+			})
+			size = n
+			return p, err
+		}
+		return page(ctx, token, size)
 	}))
 }
 
@@ -136,27 +189,42 @@ func seg(base string, ids ...string) string {
 	return b.String()
 }
 
-// fanOut runs fn on every element of xs, at most Concurrency at once, and joins
-// the results in the order of xs. The first error cancels the rest.
-func fanOut[X, T any](ctx context.Context, c *Client, xs []X, fn func(context.Context, X) ([]T, error)) ([]T, error) {
+// fanOut runs fn on every element of xs, at most Concurrency at once, and
+// joins the results in the order of xs. An element that fails does not
+// fail the others: their results come back with a *wire.Partial naming the
+// failures (name names an element); only when every element failed is the
+// first failure returned alone. The caller's cancellation stops it all.
+func fanOut[X, T any](ctx context.Context, what string, xs []X, name func(X) string, fn func(context.Context, X) ([]T, error)) ([]T, error) {
 	res := make([][]T, len(xs))
-	g, gctx := errgroup.WithContext(ctx)
+	errs := make([]error, len(xs))
+	var g errgroup.Group
 	g.SetLimit(Concurrency)
 	for i, x := range xs {
 		g.Go(func() error {
-			r, err := fn(gctx, x)
-			res[i] = r
-			return err
+			res[i], errs[i] = fn(ctx, x)
+			return nil
 		})
 	}
-	if err := g.Wait(); err != nil {
+	g.Wait()
+	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	var out []T
-	for _, r := range res {
+	part := &wire.Partial{What: what, Of: len(xs)}
+	for i, r := range res {
+		if errs[i] != nil {
+			part.Failed = append(part.Failed, wire.Failure{Name: name(xs[i]), Err: errs[i]})
+			continue
+		}
 		out = append(out, r...)
 	}
-	return out, nil
+	switch {
+	case len(part.Failed) == 0:
+		return out, nil
+	case len(part.Failed) == len(xs):
+		return nil, part.Failed[0].Err
+	}
+	return out, part
 }
 
 // gone treats a not-found answer as an empty list: a record listed a
@@ -170,20 +238,25 @@ func gone[T any](ts []T, err error) ([]T, error) {
 
 // Vaults reads every vault the credential sees.
 func (c *Client) Vaults(ctx context.Context) ([]wallet.Vault, error) {
-	return listAll(ctx, c, wallet.PathVaults, nil, nested, func(p wallet.VaultsPage) ([]wallet.Vault, wallet.ListFilter) { return p.Vaults, p.Filter })
+	return listAll[wallet.Vault](ctx, c, "vaults", wallet.PathVaults, "vaults", nil, nested)
 }
 
 // Wallets reads the wallets of a vault; vaultID "" reads those of every
 // vault, vault after vault. A vault that does not exist has no wallets.
 func (c *Client) Wallets(ctx context.Context, vaultID string) ([]wallet.Wallet, error) {
 	if vaultID != "" {
-		return listAll(ctx, c, seg(wallet.PathVaults, vaultID)+"/wallets", nil, nested, func(p wallet.WalletsPage) ([]wallet.Wallet, wallet.ListFilter) { return p.Wallets, p.Filter })
+		ws, err := listAll[wallet.Wallet](ctx, c, "wallets", seg(wallet.PathVaults, vaultID)+"/wallets", "wallets", nil, nested)
+		for _, w := range ws {
+			c.rememberVault(w.ID, cmp.Or(w.VaultID, vaultID))
+		}
+		return ws, err
 	}
 	vs, err := c.Vaults(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return fanOut(ctx, c, vs, func(ctx context.Context, v wallet.Vault) ([]wallet.Wallet, error) { return c.Wallets(ctx, v.ID) })
+	return fanOut(ctx, "wallets of each vault", vs, func(v wallet.Vault) string { return "vault " + cmp.Or(v.Name, v.ID) },
+		func(ctx context.Context, v wallet.Vault) ([]wallet.Wallet, error) { return c.Wallets(ctx, v.ID) })
 }
 
 // Wallet reads one wallet.
@@ -191,22 +264,29 @@ func (c *Client) Wallet(ctx context.Context, id string) (wallet.Wallet, error) {
 	if id == "" {
 		return wallet.Wallet{}, ErrNoID
 	}
-	return transport.Get[wallet.Wallet](ctx, c.t, seg(wallet.PathWallets, id), nil)
+	w, err := transport.Get[wallet.Wallet](ctx, c.t, seg(wallet.PathWallets, id), nil)
+	if err == nil {
+		c.rememberVault(w.ID, w.VaultID)
+	}
+	return w, err
 }
 
 // Balances reads a wallet's balances (empty when the wallet does not
-// exist).
-func (c *Client) Balances(ctx context.Context, walletID string) ([]wallet.Balance, error) {
+// exist). vaultID may be "" when unknown.
+func (c *Client) Balances(ctx context.Context, vaultID, walletID string) ([]wallet.Balance, error) {
 	if walletID == "" {
 		return nil, ErrNoID
 	}
-	return listAll(ctx, c, seg(wallet.PathWallets, walletID)+"/balances", nil, nested, func(p wallet.BalancesPage) ([]wallet.Balance, wallet.ListFilter) { return p.Balances, p.Filter })
+	return onWallet(ctx, c, Ref{VaultID: vaultID, WalletID: walletID}, []string{"balances"}, func(path string) ([]wallet.Balance, error) {
+		return listAll[wallet.Balance](ctx, c, "balances", path, "balances", nil, nested)
+	})
 }
 
-// txIndex remembers the wallet of each transaction the client has seen.
+// txIndex remembers the wallet (and vault) of each transaction the client
+// has seen.
 type txIndex struct {
 	mu sync.Mutex
-	m  map[string]string // transaction id -> wallet id
+	m  map[string]Ref // lowercased transaction id -> its wallet
 }
 
 // maxIndexed bounds the memory; past it the index starts afresh (a miss
@@ -217,20 +297,20 @@ func (x *txIndex) put(ts ...wallet.Transaction) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if len(x.m)+len(ts) > maxIndexed {
-		x.m = map[string]string{}
+		x.m = map[string]Ref{}
 	}
 	for _, t := range ts {
 		if t.ID != "" && t.WalletID != "" {
-			x.m[strings.ToLower(t.ID)] = t.WalletID
+			x.m[strings.ToLower(t.ID)] = RefOf(t)
 		}
 	}
 }
 
-func (x *txIndex) get(id string) (string, bool) {
+func (x *txIndex) get(id string) (Ref, bool) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	w, ok := x.m[strings.ToLower(id)]
-	return w, ok
+	r, ok := x.m[strings.ToLower(id)]
+	return r, ok
 }
 
 func (x *txIndex) drop(id string) {

@@ -22,7 +22,7 @@ func TestFreezeThenUnfreeze(t *testing.T) {
 	// A client that has not listed the transaction finds its wallet.
 	f := e.static(t, "transactions")
 	m1, m2 := client.NewMutationID(), client.NewMutationID()
-	got, err := f.c.Freeze(ctx, tx.ID, "suspected fraud", m1)
+	got, err := f.c.Freeze(ctx, client.Ref{TxID: tx.ID}, "suspected fraud", m1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,18 +34,18 @@ func TestFreezeThenUnfreeze(t *testing.T) {
 		t.Fatalf("read after freeze: frozen %v, %v", again.FreezeInfo.IsFrozen, err)
 	}
 	// Freezing a frozen transaction is a state error.
-	_, err = f.c.Freeze(ctx, tx.ID, "twice", client.NewMutationID())
+	_, err = f.c.Freeze(ctx, client.Ref{TxID: tx.ID}, "twice", client.NewMutationID())
 	wantWalletErr(t, err, http.StatusBadRequest, apierr.GRPCFailedPrecondition, "ERR010.008", apierr.ClassState)
 
 	e.srv.Clock().Advance(time.Minute) // sandbox time, no real wait
-	got, err = f.c.Unfreeze(ctx, tx.ID, "cleared by compliance", m2)
+	got, err = f.c.Unfreeze(ctx, client.Ref{TxID: tx.ID}, "cleared by compliance", m2)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got.FreezeInfo.IsFrozen {
 		t.Fatal("still frozen after unfreeze")
 	}
-	h, err := f.c.FreezeHistory(ctx, tx.ID)
+	h, err := f.c.FreezeHistory(ctx, client.Ref{TxID: tx.ID})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,14 +63,14 @@ func TestFreezeStateForbids(t *testing.T) {
 	all := f.transactions(t)
 	for _, st := range []string{wallet.TxRejected, wallet.TxFailed} {
 		tx := pick(t, all, st, func(x wallet.Transaction) bool { return x.Status == st })
-		_, err := f.c.Freeze(ctx, tx.ID, "review", client.NewMutationID())
+		_, err := f.c.Freeze(ctx, client.Ref{TxID: tx.ID}, "review", client.NewMutationID())
 		e := wantWalletErr(t, err, http.StatusBadRequest, apierr.GRPCFailedPrecondition, "ERR010.008", apierr.ClassState)
 		if e.RequestID == "" {
 			t.Errorf("%s: no requestId in the error", st)
 		}
 	}
 	tx := pick(t, all, "not frozen", freezable)
-	_, err := f.c.Unfreeze(ctx, tx.ID, "review", client.NewMutationID())
+	_, err := f.c.Unfreeze(ctx, client.Ref{TxID: tx.ID}, "review", client.NewMutationID())
 	wantWalletErr(t, err, http.StatusBadRequest, apierr.GRPCFailedPrecondition, "ERR010.008", apierr.ClassState)
 	f.noRetries(t, "a state error was retried %d times")
 }
@@ -81,7 +81,7 @@ func TestMonitoringCannotAct(t *testing.T) {
 	f := e.static(t, "monitoring")
 	all := f.transactions(t)
 	tx := pick(t, all, "freezable", freezable)
-	_, err := f.c.Freeze(ctx, tx.ID, "review", client.NewMutationID())
+	_, err := f.c.Freeze(ctx, client.Ref{TxID: tx.ID}, "review", client.NewMutationID())
 	wantWalletErr(t, err, http.StatusForbidden, apierr.GRPCPermissionDenied, "ERR000.002", apierr.ClassForbidden)
 	sw, err := f.c.Sweeps(ctx)
 	if err != nil {
@@ -90,7 +90,7 @@ func TestMonitoringCannotAct(t *testing.T) {
 	_, err = f.c.TriggerSweep(ctx, sw[0].ID, client.NewMutationID())
 	wantWalletErr(t, err, http.StatusForbidden, apierr.GRPCPermissionDenied, "ERR000.002", apierr.ClassForbidden)
 	f.noRetries(t, "403 retried %d times")
-	if h, err := f.c.FreezeHistory(ctx, tx.ID); err != nil || len(h) != 0 {
+	if h, err := f.c.FreezeHistory(ctx, client.Ref{TxID: tx.ID}); err != nil || len(h) != 0 {
 		t.Fatalf("history after a refused freeze: %d, %v", len(h), err)
 	}
 }
@@ -176,7 +176,7 @@ func TestFreezeAnswerNotTheTransaction(t *testing.T) {
 			resp.ContentLength = -1
 		}
 	}
-	got, err := f.c.Freeze(ctx, tx.ID, "hold", client.NewMutationID())
+	got, err := f.c.Freeze(ctx, client.Ref{TxID: tx.ID}, "hold", client.NewMutationID())
 	if err != nil || got.ID != tx.ID || !got.FreezeInfo.IsFrozen {
 		t.Fatalf("freeze: %s frozen %v, %v", got.ID, got.FreezeInfo.IsFrozen, err)
 	}
@@ -195,10 +195,10 @@ func TestArgumentsRefusedBeforeSending(t *testing.T) {
 		err  error
 		call func() error
 	}{
-		{client.ErrMutationID, func() error { _, err := f.c.Freeze(ctx, id, "r", "not-a-uuid"); return err }},
-		{client.ErrMutationID, func() error { _, err := f.c.Unfreeze(ctx, id, "r", ""); return err }},
-		{client.ErrNoReason, func() error { _, err := f.c.Freeze(ctx, id, "  ", client.NewMutationID()); return err }},
-		{client.ErrNoID, func() error { _, err := f.c.Freeze(ctx, "", "r", client.NewMutationID()); return err }},
+		{client.ErrMutationID, func() error { _, err := f.c.Freeze(ctx, client.Ref{TxID: id}, "r", "not-a-uuid"); return err }},
+		{client.ErrMutationID, func() error { _, err := f.c.Unfreeze(ctx, client.Ref{TxID: id}, "r", ""); return err }},
+		{client.ErrNoReason, func() error { _, err := f.c.Freeze(ctx, client.Ref{TxID: id}, "  ", client.NewMutationID()); return err }},
+		{client.ErrNoID, func() error { _, err := f.c.Freeze(ctx, client.Ref{}, "r", client.NewMutationID()); return err }},
 		{client.ErrMutationID, func() error { _, err := f.c.TriggerSweep(ctx, id, "x"); return err }},
 		{client.ErrNoID, func() error { _, err := f.c.Wallet(ctx, ""); return err }},
 	} {

@@ -1,6 +1,7 @@
 package client
 
 import (
+	"cmp"
 	"context"
 	"net/http"
 
@@ -12,47 +13,43 @@ import (
 // org-wide list (GET /v2/policy-rules/limits). It needs a CONTROLS
 // credential with keylimit:* permissions: others get 403 ERR000.002.
 func (c *Client) Limits(ctx context.Context, walletID string) ([]wallet.Limit, error) {
-	path := wallet.PathPolicyRules + "/limits"
-	if walletID != "" {
-		path = seg(wallet.PathWallets, walletID) + "/policy-rules/limits"
+	if walletID == "" {
+		return listAll[wallet.Limit](ctx, c, "limits", wallet.PathPolicyRules+"/limits", "limits", nil, nested)
 	}
-	return listAll(ctx, c, path, nil, nested, func(p wallet.LimitsPage) ([]wallet.Limit, wallet.ListFilter) { return p.Limits, p.Filter })
+	return onWallet(ctx, c, Ref{WalletID: walletID}, []string{"policy-rules", "limits"}, func(path string) ([]wallet.Limit, error) {
+		return listAll[wallet.Limit](ctx, c, "limits", path, "limits", nil, nested)
+	})
 }
 
 // Policies reads the org-wide policy rules. It needs a CONTROLS credential
 // with policy:* permissions: others get 403 ERR000.002.
 func (c *Client) Policies(ctx context.Context) ([]wallet.PolicyRule, error) {
-	return listAll(ctx, c, wallet.PathPolicyRules, nil, nested, func(p wallet.PolicyRulesPage) ([]wallet.PolicyRule, wallet.ListFilter) {
-		return p.PolicyRules, p.Filter
-	})
+	return listAll[wallet.PolicyRule](ctx, c, "policy rules", wallet.PathPolicyRules, "policyRules", nil, nested)
 }
 
 // Counterparties reads the address book's counterparties.
 func (c *Client) Counterparties(ctx context.Context) ([]wallet.Counterparty, error) {
-	return listAll(ctx, c, wallet.PathCounterparties, nil, nested, func(p wallet.CounterpartiesPage) ([]wallet.Counterparty, wallet.ListFilter) {
-		return p.Counterparties, p.Filter
-	})
+	return listAll[wallet.Counterparty](ctx, c, "counterparties", wallet.PathCounterparties, "counterparties", nil, nested)
 }
 
 // Addresses reads the addresses of a counterparty; counterpartyID "" reads
 // those of every counterparty (one deleted meanwhile counts as none).
 func (c *Client) Addresses(ctx context.Context, counterpartyID string) ([]wallet.Address, error) {
 	if counterpartyID != "" {
-		return listAll(ctx, c, seg(wallet.PathCounterparties, counterpartyID)+"/addresses", nil, nested,
-			func(p wallet.AddressesPage) ([]wallet.Address, wallet.ListFilter) { return p.Addresses, p.Filter })
+		return listAll[wallet.Address](ctx, c, "addresses", seg(wallet.PathCounterparties, counterpartyID)+"/addresses", "addresses", nil, nested)
 	}
 	cps, err := c.Counterparties(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return fanOut(ctx, c, cps, func(ctx context.Context, cp wallet.Counterparty) ([]wallet.Address, error) {
+	return fanOut(ctx, "addresses of each counterparty", cps, func(cp wallet.Counterparty) string { return "counterparty " + cmp.Or(cp.Name, cp.ID) }, func(ctx context.Context, cp wallet.Counterparty) ([]wallet.Address, error) {
 		return gone(c.Addresses(ctx, cp.ID))
 	})
 }
 
 // Webhooks reads the wallet webhooks.
 func (c *Client) Webhooks(ctx context.Context) ([]wallet.Webhook, error) {
-	return listAll(ctx, c, wallet.PathWebhooks, nil, nested, func(p wallet.WebhooksPage) ([]wallet.Webhook, wallet.ListFilter) { return p.Webhooks, p.Filter })
+	return listAll[wallet.Webhook](ctx, c, "webhooks", wallet.PathWebhooks, "webhooks", nil, nested)
 }
 
 // Subscriptions reads the subscriptions of every webhook (the interface
@@ -63,7 +60,7 @@ func (c *Client) Subscriptions(ctx context.Context) ([]wallet.Subscription, erro
 	if err != nil {
 		return nil, err
 	}
-	return fanOut(ctx, c, hs, func(ctx context.Context, h wallet.Webhook) ([]wallet.Subscription, error) {
+	return fanOut(ctx, "subscriptions of each webhook", hs, func(h wallet.Webhook) string { return "webhook " + cmp.Or(h.Name, h.ID) }, func(ctx context.Context, h wallet.Webhook) ([]wallet.Subscription, error) {
 		return gone(c.WebhookSubscriptions(ctx, h.ID))
 	})
 }
@@ -73,17 +70,12 @@ func (c *Client) WebhookSubscriptions(ctx context.Context, webhookID string) ([]
 	if webhookID == "" {
 		return nil, ErrNoID
 	}
-	return listAll(ctx, c, seg(wallet.PathWebhooks, webhookID)+"/subscriptions", nil, nested,
-		func(p wallet.SubscriptionsPage) ([]wallet.Subscription, wallet.ListFilter) {
-			return p.Subscriptions, p.Filter
-		})
+	return listAll[wallet.Subscription](ctx, c, "subscriptions", seg(wallet.PathWebhooks, webhookID)+"/subscriptions", "subscriptions", nil, nested)
 }
 
 // Sweeps reads the sweep configurations.
 func (c *Client) Sweeps(ctx context.Context) ([]wallet.SweepConfig, error) {
-	return listAll(ctx, c, wallet.PathSweeps, nil, nested, func(p wallet.SweepsPage) ([]wallet.SweepConfig, wallet.ListFilter) {
-		return p.SweepConfigurations, p.Filter
-	})
+	return listAll[wallet.SweepConfig](ctx, c, "sweeps", wallet.PathSweeps, "sweepConfigurations", nil, nested)
 }
 
 // Sweep reads one sweep configuration.

@@ -67,7 +67,7 @@ func TestVaultsWalletsBalances(t *testing.T) {
 	if err != nil || one.ID != all[0].ID || one.Name != all[0].Name || one.Blockchain == "" {
 		t.Fatalf("Wallet(%s) = %+v, %v", all[0].ID, one, err)
 	}
-	bs, err := f.c.Balances(ctx, all[0].ID)
+	bs, err := f.c.Balances(ctx, "", all[0].ID)
 	if err != nil || len(bs) == 0 {
 		t.Fatalf("balances of %s: %d, %v", all[0].Name, len(bs), err)
 	}
@@ -76,7 +76,7 @@ func TestVaultsWalletsBalances(t *testing.T) {
 			t.Errorf("balance %+v", b)
 		}
 	}
-	if bs, err := f.c.Balances(ctx, "00000000-0000-4000-8000-000000000000"); err != nil || len(bs) != 0 {
+	if bs, err := f.c.Balances(ctx, "", "00000000-0000-4000-8000-000000000000"); err != nil || len(bs) != 0 {
 		t.Errorf("balances of a missing wallet: %d, %v; want none", len(bs), err)
 	}
 	_, err = f.c.Wallet(ctx, "00000000-0000-4000-8000-000000000000")

@@ -34,7 +34,7 @@ func TestFreezeRetriesWithSameMutationID(t *testing.T) {
 	start := len(f.results.all())
 	e.faults(t, sandbox.FaultSettings{UnavailableRate: 1})
 	mid := client.NewMutationID()
-	got, err := f.c.Freeze(ctx, tx.ID, "hold for review", mid)
+	got, err := f.c.Freeze(ctx, client.Ref{TxID: tx.ID}, "hold for review", mid)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +61,7 @@ func TestFreezeRetriesWithSameMutationID(t *testing.T) {
 	if f.waits.Count() != 2 {
 		t.Errorf("%d waits, want 2", f.waits.Count())
 	}
-	h, err := f.c.FreezeHistory(ctx, tx.ID)
+	h, err := f.c.FreezeHistory(ctx, client.Ref{TxID: tx.ID})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,12 +13,13 @@ import (
 	"treasury/data/apierr"
 	"treasury/data/transport"
 	"treasury/data/wallet"
+	"treasury/data/wire"
 )
 
 // filterQuery turns the selection of f into the list's query.
 func filterQuery(f wallet.ListFilter) url.Values {
 	var clauses []string
-	for _, kv := range [][2]string{{"status", f.Status}, {"action", f.Action}, {"asset", f.Asset}, {"external_id", f.ExternalID}} {
+	for _, kv := range [][2]string{{"id", f.ID}, {"status", f.Status}, {"action", f.Action}, {"asset", f.Asset}, {"external_id", f.ExternalID}} {
 		if kv[1] != "" {
 			clauses = append(clauses, kv[0]+" = "+strconv.Quote(kv[1]))
 		}
@@ -33,23 +34,51 @@ func filterQuery(f wallet.ListFilter) url.Values {
 	return q
 }
 
-func txPath(walletID string, rest ...string) string {
-	return seg(seg(wallet.PathWallets, walletID)+"/transactions", rest...)
+// refusedFilter reports whether err is the 400 of a server that does not
+// take the filter parameter (a parser error without a reason, or one that
+// names the filter), not of a bad page size.
+func refusedFilter(err error) bool {
+	e, ok := apierr.As(err)
+	if !ok || e.HTTPStatus != http.StatusBadRequest {
+		return false
+	}
+	return e.Code == "" || strings.Contains(strings.ToLower(e.Message), "filter")
 }
 
-func txItems(p wallet.TransactionsPage) ([]wallet.Transaction, wallet.ListFilter) {
-	return p.Transactions, p.Filter
+// selected applies the selection of f locally (for a server that does not
+// take the filter parameter).
+func selected(ts []wallet.Transaction, f wallet.ListFilter) []wallet.Transaction {
+	return slices.DeleteFunc(ts, func(t wallet.Transaction) bool {
+		return (f.ID != "" && !strings.EqualFold(t.ID, f.ID)) || (f.Status != "" && t.Status != f.Status) || (f.Action != "" && t.Action != f.Action) ||
+			(f.Asset != "" && t.Asset != f.Asset) || (f.ExternalID != "" && t.ExternalID != f.ExternalID)
+	})
 }
 
-// walletTransactions reads every page of one wallet's transactions.
-func (c *Client) walletTransactions(ctx context.Context, walletID string, q url.Values) ([]wallet.Transaction, error) {
-	return c.listTx(ctx, txPath(walletID), q, nested)
+// walletTransactions reads every page of one wallet's transactions that f
+// selects, through the filter parameter while the server takes it.
+func (c *Client) walletTransactions(ctx context.Context, r Ref, f wallet.ListFilter) ([]wallet.Transaction, error) {
+	q := filterQuery(f)
+	read := func(q url.Values) ([]wallet.Transaction, error) {
+		return onWallet(ctx, c, r, txRest(""), func(path string) ([]wallet.Transaction, error) {
+			return c.listTx(ctx, path, q, nested)
+		})
+	}
+	if q.Has(wallet.QueryFilter) && !c.shared.noFilter.Load() {
+		ts, err := read(q)
+		if err == nil || !refusedFilter(err) {
+			return ts, err
+		}
+		c.shared.noFilter.Store(true)
+	}
+	q.Del(wallet.QueryFilter)
+	ts, err := read(q)
+	return selected(ts, f), err
 }
 
 // listTx reads every page of a list of transactions, drops repeats and
 // remembers the wallet of each.
 func (c *Client) listTx(ctx context.Context, path string, q url.Values, style pageStyle) ([]wallet.Transaction, error) {
-	ts, err := listAll(ctx, c, path, q, style, txItems)
+	ts, err := listAll[wallet.Transaction](ctx, c, "transactions", path, "transactions", q, style)
 	ts = uniqueTx(ts)
 	c.txs.put(ts...)
 	return ts, err
@@ -70,87 +99,104 @@ func uniqueTx(ts []wallet.Transaction) []wallet.Transaction {
 	return out
 }
 
+// walletName names a wallet for a failure of a read that spans wallets.
+func walletName(w wallet.Wallet) string { return "wallet " + cmp.Or(w.Name, w.ID) }
+
 // Transactions reads every transaction f selects, every page. With a
 // WalletID it reads that wallet (ERR009.101 when the wallet is missing);
 // otherwise every wallet of f.VaultID, or of every vault, concurrently,
-// and then, unless f.OrderBy is set, sorts the whole newest first.
+// and then, unless f.OrderBy is set, sorts the whole newest first. A
+// wallet whose list fails does not blank the others: their transactions
+// come back with a *wire.Partial that names the wallets that failed.
 func (c *Client) Transactions(ctx context.Context, f wallet.ListFilter) ([]wallet.Transaction, error) {
-	q := filterQuery(f)
 	if f.WalletID != "" {
-		return c.walletTransactions(ctx, f.WalletID, q)
+		return c.walletTransactions(ctx, Ref{VaultID: f.VaultID, WalletID: f.WalletID}, f)
 	}
 	ws, err := c.Wallets(ctx, f.VaultID)
-	if err != nil {
+	if err != nil && len(ws) == 0 {
 		return nil, err
 	}
-	ts, err := fanOut(ctx, c, ws, func(ctx context.Context, w wallet.Wallet) ([]wallet.Transaction, error) {
-		return gone(c.walletTransactions(ctx, w.ID, q))
+	ts, terr := fanOut(ctx, "transactions of each wallet", ws, walletName, func(ctx context.Context, w wallet.Wallet) ([]wallet.Transaction, error) {
+		return gone(c.walletTransactions(ctx, Ref{VaultID: w.VaultID, WalletID: w.ID}, f))
 	})
-	if err != nil {
-		return nil, err
+	if terr != nil && ts == nil {
+		return nil, terr
 	}
 	if f.OrderBy == "" {
 		slices.SortStableFunc(ts, func(a, b wallet.Transaction) int {
 			return cmp.Or(b.CreatedAt.Compare(a.CreatedAt), cmp.Compare(a.ID, b.ID))
 		})
 	}
-	return ts, nil
+	return ts, cmp.Or(terr, err) // a vault whose wallets failed is a partial read too
 }
 
 // walletOf returns the wallet of transaction id: remembered, or found by
 // asking each wallet's list for it.
-func (c *Client) walletOf(ctx context.Context, id string) (string, error) {
+func (c *Client) walletOf(ctx context.Context, id string) (Ref, error) {
 	if id == "" {
-		return "", ErrNoID
+		return Ref{}, ErrNoID
 	}
-	if w, ok := c.txs.get(id); ok {
-		return w, nil
+	if r, ok := c.txs.get(id); ok {
+		return r, nil
 	}
 	ws, err := c.Wallets(ctx, "")
-	if err != nil {
-		return "", err
+	if err != nil && len(ws) == 0 {
+		return Ref{}, err
 	}
-	q := url.Values{wallet.QueryFilter: {"id = " + strconv.Quote(id)}, wallet.QueryPageSize: {"1"}}
-	found, err := fanOut(ctx, c, ws, func(ctx context.Context, w wallet.Wallet) ([]wallet.Transaction, error) {
-		p, err := transport.Get[wallet.TransactionsPage](ctx, c.t, txPath(w.ID), q)
-		return p.Transactions, err
+	_, serr := fanOut(ctx, "transaction search", ws, walletName, func(ctx context.Context, w wallet.Wallet) ([]wallet.Transaction, error) {
+		return gone(c.walletTransactions(ctx, Ref{VaultID: w.VaultID, WalletID: w.ID}, wallet.ListFilter{ID: id}))
 	})
-	if err != nil {
-		return "", err
+	if r, ok := c.txs.get(id); ok {
+		return r, nil
 	}
-	c.txs.put(found...)
-	if w, ok := c.txs.get(id); ok {
-		return w, nil
+	if err := cmp.Or(serr, err); err != nil {
+		return Ref{}, err // not found where it could be read: it may be where it could not
 	}
-	return "", ErrTxNotVisible
+	return Ref{}, ErrTxNotVisible
 }
 
-// withWallet runs fn on the wallet of transaction id; when the remembered
-// wallet answers not found (ERR009.101, ERR010.004) it forgets it and
-// looks once more.
-func withWallet[T any](ctx context.Context, c *Client, id string, fn func(walletID string) (T, error)) (T, error) {
-	_, known := c.txs.get(id)
-	w, err := c.walletOf(ctx, id)
-	if err != nil {
-		var zero T
-		return zero, err
+// withTx runs fn on the transaction of r, finding its wallet when r does
+// not name it; when a remembered wallet answers not found (ERR009.101,
+// ERR010.004) it forgets it and looks once more.
+func withTx[T any](ctx context.Context, c *Client, r Ref, fn func(r Ref) (T, error)) (T, error) {
+	var zero T
+	if r.TxID == "" {
+		return zero, ErrNoID
 	}
-	v, err := fn(w)
-	if e, ok := apierr.As(err); ok && known && e.Class == apierr.ClassNotFound {
-		c.txs.drop(id)
-		if w, err = c.walletOf(ctx, id); err != nil {
-			var zero T
+	remembered := false
+	if r.WalletID == "" {
+		_, remembered = c.txs.get(r.TxID)
+		found, err := c.walletOf(ctx, r.TxID)
+		if err != nil {
 			return zero, err
 		}
-		v, err = fn(w)
+		r.VaultID, r.WalletID = found.VaultID, found.WalletID
+	}
+	v, err := fn(r)
+	if e, ok := apierr.As(err); ok && remembered && e.Class == apierr.ClassNotFound {
+		c.txs.drop(r.TxID)
+		found, ferr := c.walletOf(ctx, r.TxID)
+		if ferr != nil {
+			return zero, ferr
+		}
+		r.VaultID, r.WalletID = found.VaultID, found.WalletID
+		v, err = fn(r)
 	}
 	return v, err
 }
 
-// Transaction reads one transaction.
+// Transaction reads one transaction by id, finding its wallet.
 func (c *Client) Transaction(ctx context.Context, id string) (wallet.Transaction, error) {
-	return withWallet(ctx, c, id, func(w string) (wallet.Transaction, error) {
-		t, err := transport.Get[wallet.Transaction](ctx, c.t, txPath(w, id), nil)
+	return c.TransactionAt(ctx, Ref{TxID: id})
+}
+
+// TransactionAt reads one transaction; r names its wallet when the caller
+// knows it (then nothing else is read).
+func (c *Client) TransactionAt(ctx context.Context, r Ref) (wallet.Transaction, error) {
+	return withTx(ctx, c, r, func(r Ref) (wallet.Transaction, error) {
+		t, err := onWallet(ctx, c, r, txRest(r.TxID), func(path string) (wallet.Transaction, error) {
+			return transport.Get[wallet.Transaction](ctx, c.t, path, nil)
+		})
 		if err == nil {
 			c.txs.put(t)
 		}
@@ -158,57 +204,56 @@ func (c *Client) Transaction(ctx context.Context, id string) (wallet.Transaction
 	})
 }
 
-// Freeze freezes transaction txID: PUT .../transactions/{id}/freeze with
-// {reason, mutationId}. mutationID must be a UUID (NewMutationID); the
-// same one on a retry applies the freeze once. A transaction whose state
-// forbids it fails with ERR010.008 (class State); a credential that is not
-// TRANSACTIONS with 403 ERR000.002.
-func (c *Client) Freeze(ctx context.Context, txID, reason, mutationID string) (wallet.Transaction, error) {
-	return c.setFrozen(ctx, txID, "freeze", reason, mutationID)
+// Freeze freezes the transaction r: PUT .../transactions/{id}/freeze with
+// {reason, mutationId}. r should name the wallet (RefOf a record the
+// caller holds): the freeze then reads nothing else first. mutationID must
+// be a UUID (NewMutationID); the same one on a retry applies the freeze
+// once. A transaction whose state forbids it fails with ERR010.008 (class
+// State); a credential that is not TRANSACTIONS with 403 ERR000.002.
+func (c *Client) Freeze(ctx context.Context, r Ref, reason, mutationID string) (wallet.Transaction, error) {
+	return c.setFrozen(ctx, r, "freeze", reason, mutationID)
 }
 
-// Unfreeze unfreezes transaction txID, as Freeze does.
-func (c *Client) Unfreeze(ctx context.Context, txID, reason, mutationID string) (wallet.Transaction, error) {
-	return c.setFrozen(ctx, txID, "unfreeze", reason, mutationID)
+// Unfreeze unfreezes the transaction r, as Freeze does.
+func (c *Client) Unfreeze(ctx context.Context, r Ref, reason, mutationID string) (wallet.Transaction, error) {
+	return c.setFrozen(ctx, r, "unfreeze", reason, mutationID)
 }
 
-func (c *Client) setFrozen(ctx context.Context, txID, action, reason, mutationID string) (wallet.Transaction, error) {
+func (c *Client) setFrozen(ctx context.Context, r Ref, action, reason, mutationID string) (wallet.Transaction, error) {
 	switch {
-	case txID == "":
+	case r.TxID == "":
 		return wallet.Transaction{}, ErrNoID
 	case strings.TrimSpace(reason) == "":
 		return wallet.Transaction{}, ErrNoReason
 	case !ValidMutationID(mutationID):
 		return wallet.Transaction{}, ErrMutationID
 	}
-	return withWallet(ctx, c, txID, func(w string) (wallet.Transaction, error) {
-		// A RawMessage is checked for JSON syntax by the transport: an
-		// unreadable answer is retried there, with the same mutationId.
-		var raw json.RawMessage
-		_, err := c.t.Do(ctx, transport.Request{Method: http.MethodPut, Path: txPath(w, txID, action),
-			Body: wallet.FreezeRequest{Reason: reason, MutationID: mutationID}, Idempotent: true}, &raw)
+	return withTx(ctx, c, r, func(r Ref) (wallet.Transaction, error) {
+		// A RawMessage is checked for JSON syntax by the transport.
+		raw, err := onWallet(ctx, c, r, txRest(r.TxID, action), func(path string) (json.RawMessage, error) {
+			var raw json.RawMessage
+			_, err := c.t.Do(ctx, transport.Request{Method: http.MethodPut, Path: path,
+				Body: wallet.FreezeRequest{Reason: reason, MutationID: mutationID}, Idempotent: true}, &raw)
+			return raw, err
+		})
 		if err != nil {
 			return wallet.Transaction{}, err
 		}
-		var t wallet.Transaction
-		if json.Unmarshal(raw, &t) == nil && strings.EqualFold(t.ID, txID) {
+		if t, err := wire.Decode[wallet.Transaction](raw); err == nil && strings.EqualFold(t.ID, r.TxID) {
 			c.txs.put(t)
 			return t, nil
 		}
 		// The answer is not the transaction (empty, or another shape): read it.
-		t, err = transport.Get[wallet.Transaction](ctx, c.t, txPath(w, txID), nil)
-		if err == nil {
-			c.txs.put(t)
-		}
-		return t, err
+		return c.TransactionAt(ctx, r)
 	})
 }
 
 // FreezeHistory reads every freeze and unfreeze of a transaction, oldest
 // first.
-func (c *Client) FreezeHistory(ctx context.Context, txID string) ([]wallet.FreezeEvent, error) {
-	return withWallet(ctx, c, txID, func(w string) ([]wallet.FreezeEvent, error) {
-		return listAll(ctx, c, txPath(w, txID, "freeze-history"), nil, topLevel,
-			func(p wallet.FreezeHistoryPage) ([]wallet.FreezeEvent, wallet.ListFilter) { return p.History, p.Filter })
+func (c *Client) FreezeHistory(ctx context.Context, r Ref) ([]wallet.FreezeEvent, error) {
+	return withTx(ctx, c, r, func(r Ref) ([]wallet.FreezeEvent, error) {
+		return onWallet(ctx, c, r, txRest(r.TxID, "freeze-history"), func(path string) ([]wallet.FreezeEvent, error) {
+			return listAll[wallet.FreezeEvent](ctx, c, "freeze history", path, "history", nil, topLevel)
+		})
 	})
 }
