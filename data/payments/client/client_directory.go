@@ -41,7 +41,9 @@ func (c *Client) Instruments(ctx context.Context, identityID string) ([]payments
 		return nil, err
 	}
 	return paging.Collect(queryToken(ctx, c, "financial instruments", p+payments.SuffixInstruments,
-		func(p payments.InstrumentsPageIn) (wire.Items[payments.FinancialInstrument], string) { return p.Data, p.NextToken }))
+		func(p payments.InstrumentsPageIn) (wire.Items[payments.FinancialInstrument], string) {
+			return p.Data, p.NextToken
+		}))
 }
 
 // queryToken reads every page of a list in the query token style (limit,

@@ -50,7 +50,9 @@ func (c *Client) LedgerOf(ctx context.Context, currency string, from, to time.Ti
 		// The first page fixes the page size (halved if the server caps
 		// lower than the spec's 50); every offset is a multiple of it.
 		first, size, firstErr := paging.First(ctx, &c.sizes, "ledger", "page-size", c.pageSize(payments.LedgerMaxPageSize),
-			func(ctx context.Context, n int) (payments.LedgerPage, error) { return c.LedgerPage(ctx, currency, from, to, n, 0) })
+			func(ctx context.Context, n int) (payments.LedgerPage, error) {
+				return c.LedgerPage(ctx, currency, from, to, n, 0)
+			})
 		seq := paging.ByOffset(ctx, c.opts.Concurrency, size, func(ctx context.Context, offset int) (paging.OffsetPage[payments.LedgerTransaction], error) {
 			p, err := first, firstErr
 			if offset > 0 {

@@ -197,7 +197,10 @@ func TestArgumentsRefusedBeforeSending(t *testing.T) {
 	}{
 		{client.ErrMutationID, func() error { _, err := f.c.Freeze(ctx, client.Ref{TxID: id}, "r", "not-a-uuid"); return err }},
 		{client.ErrMutationID, func() error { _, err := f.c.Unfreeze(ctx, client.Ref{TxID: id}, "r", ""); return err }},
-		{client.ErrNoReason, func() error { _, err := f.c.Freeze(ctx, client.Ref{TxID: id}, "  ", client.NewMutationID()); return err }},
+		{client.ErrNoReason, func() error {
+			_, err := f.c.Freeze(ctx, client.Ref{TxID: id}, "  ", client.NewMutationID())
+			return err
+		}},
 		{client.ErrNoID, func() error { _, err := f.c.Freeze(ctx, client.Ref{}, "r", client.NewMutationID()); return err }},
 		{client.ErrMutationID, func() error { _, err := f.c.TriggerSweep(ctx, id, "x"); return err }},
 		{client.ErrNoID, func() error { _, err := f.c.Wallet(ctx, ""); return err }},

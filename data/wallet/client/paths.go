@@ -19,7 +19,9 @@ type Ref struct {
 }
 
 // RefOf is the reference of a transaction record.
-func RefOf(t wallet.Transaction) Ref { return Ref{VaultID: t.VaultID, WalletID: t.WalletID, TxID: t.ID} }
+func RefOf(t wallet.Transaction) Ref {
+	return Ref{VaultID: t.VaultID, WalletID: t.WalletID, TxID: t.ID}
+}
 
 // pathForm is one of the two forms of the per-wallet paths the spec writes
 // `.../wallets/{walletId}/...`.
