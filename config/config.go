@@ -82,12 +82,18 @@ type Embedded struct {
 type Liquidity struct {
 	BaseURL string
 	Token   Secret
+	// PageSize is the first page size asked for (page_size); zero lets
+	// the client choose.
+	PageSize int
 }
 
 // Payments is the payments interface and its token issuer.
 type Payments struct {
 	BaseURL, AuthURL, Audience, ClientID string
 	ClientSecret                         Secret
+	// PageSize bounds the page size asked for (page_size); zero means
+	// each list's documented maximum.
+	PageSize int
 }
 
 // Reporting is the reporting interface; it uses the payments token.
@@ -105,6 +111,9 @@ type Client struct {
 // actions, optional controls and transactions credentials.
 type Wallet struct {
 	BaseURL string
+	// PageSize is the first page size asked for (page_size); zero means
+	// each list's documented maximum.
+	PageSize int
 	Client
 	Controls     *Client
 	Transactions *Client
@@ -113,6 +122,8 @@ type Wallet struct {
 // Custody is the custody address-book interface. SigningKey is the
 // operator's Ed25519 key that signs lock and unlock intents as UserID.
 type Custody struct {
+	// PageSize is the first limit asked for (page_size); zero means 100.
+	PageSize                  int
 	BaseURL, DomainID, UserID string
 	Token                     Secret
 	SigningKeyFile            string
@@ -331,4 +342,10 @@ func Parse(file string, data []byte, profile string, getenv func(string) string)
 	}
 	cfg.File = file
 	return cfg, r.warns, nil
+}
+
+// Key is the key of a setting of the profile's section, as the file
+// spells it ("profiles.uat.custody"), for messages that say what to fix.
+func (c *Config) Key(section string) string {
+	return "profiles." + c.Profile + "." + section
 }

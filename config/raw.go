@@ -34,6 +34,7 @@ type rawLiquidity struct {
 	Token     string `yaml:"token,omitempty"`
 	TokenEnv  string `yaml:"token_env,omitempty"`
 	TokenFile string `yaml:"token_file,omitempty"`
+	PageSize  int    `yaml:"page_size,omitempty"`
 }
 
 type rawPayments struct {
@@ -44,6 +45,7 @@ type rawPayments struct {
 	ClientSecret     string `yaml:"client_secret,omitempty"`
 	ClientSecretEnv  string `yaml:"client_secret_env,omitempty"`
 	ClientSecretFile string `yaml:"client_secret_file,omitempty"`
+	PageSize         int    `yaml:"page_size,omitempty"`
 }
 
 type rawReporting struct {
@@ -65,6 +67,7 @@ type rawWallet struct {
 	ClientSecretFile string     `yaml:"client_secret_file,omitempty"`
 	Controls         *rawClient `yaml:"controls,omitempty"`
 	Transactions     *rawClient `yaml:"transactions,omitempty"`
+	PageSize         int        `yaml:"page_size,omitempty"`
 }
 
 type rawCustody struct {
@@ -75,6 +78,7 @@ type rawCustody struct {
 	TokenFile      string `yaml:"token_file,omitempty"`
 	SigningKeyFile string `yaml:"signing_key_file,omitempty"`
 	UserID         string `yaml:"user_id,omitempty"`
+	PageSize       int    `yaml:"page_size,omitempty"`
 }
 
 type rawWebhooks struct {

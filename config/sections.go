@@ -25,7 +25,7 @@ func (r *resolver) liquidity(s string, p *rawLiquidity) *Liquidity {
 	}
 	r.requiredIn(s, "base_url", p.BaseURL)
 	return &Liquidity{BaseURL: r.url(joinKey(s, "base_url"), p.BaseURL),
-		Token: r.secret(s, "token", p.Token, p.TokenEnv, p.TokenFile, true)}
+		Token: r.secret(s, "token", p.Token, p.TokenEnv, p.TokenFile, true), PageSize: r.pageSize(s, p.PageSize)}
 }
 
 func (r *resolver) payments(s string, p *rawPayments) *Payments {
@@ -37,7 +37,17 @@ func (r *resolver) payments(s string, p *rawPayments) *Payments {
 	}
 	return &Payments{BaseURL: r.url(joinKey(s, "base_url"), p.BaseURL), AuthURL: r.url(joinKey(s, "auth_url"), p.AuthURL),
 		Audience: p.Audience, ClientID: p.ClientID,
-		ClientSecret: r.secret(s, "client_secret", p.ClientSecret, p.ClientSecretEnv, p.ClientSecretFile, true)}
+		ClientSecret: r.secret(s, "client_secret", p.ClientSecret, p.ClientSecretEnv, p.ClientSecretFile, true),
+		PageSize:     r.pageSize(s, p.PageSize)}
+}
+
+// pageSize checks a section's page_size: positive, or absent.
+func (r *resolver) pageSize(s string, n int) int {
+	if n < 0 {
+		r.d.at(joinKey(s, "page_size"), "must be a positive number of records, not %d", n)
+		return 0
+	}
+	return n
 }
 
 func (r *resolver) reporting(s string, p *rawReporting, havePayments bool) *Reporting {
@@ -64,7 +74,7 @@ func (r *resolver) wallet(s string, p *rawWallet) *Wallet {
 		return nil
 	}
 	r.requiredIn(s, "base_url", p.BaseURL)
-	w := &Wallet{BaseURL: r.url(joinKey(s, "base_url"), p.BaseURL)}
+	w := &Wallet{BaseURL: r.url(joinKey(s, "base_url"), p.BaseURL), PageSize: r.pageSize(s, p.PageSize)}
 	w.Client = *r.client(s, &rawClient{ClientID: p.ClientID, ClientSecret: p.ClientSecret,
 		ClientSecretEnv: p.ClientSecretEnv, ClientSecretFile: p.ClientSecretFile})
 	w.Controls = r.client(joinKey(s, "controls"), p.Controls)
@@ -86,7 +96,7 @@ func (r *resolver) custody(s string, p *rawCustody) *Custody {
 	if p.UserID != "" && !uuidRe.MatchString(p.UserID) {
 		r.d.at(joinKey(s, "user_id"), "must be a UUID, not %q", p.UserID)
 	}
-	c := &Custody{BaseURL: r.url(joinKey(s, "base_url"), p.BaseURL), DomainID: p.DomainID, UserID: p.UserID,
+	c := &Custody{BaseURL: r.url(joinKey(s, "base_url"), p.BaseURL), DomainID: p.DomainID, UserID: p.UserID, PageSize: r.pageSize(s, p.PageSize),
 		Token: r.secret(s, "token", p.Token, p.TokenEnv, p.TokenFile, true)}
 	if p.SigningKeyFile != "" {
 		key := joinKey(s, "signing_key_file")

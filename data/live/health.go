@@ -16,6 +16,10 @@ type Health struct {
 	Latency             time.Duration
 	ConsecutiveFailures int
 	LastError           error
+	// Failing counts the distinct failures of the interface's endpoints
+	// whose last call failed: what the header shows, whatever the number
+	// of attempts and polls behind them.
+	Failing int
 }
 
 // Up reports whether the last request to the interface succeeded.
@@ -27,7 +31,9 @@ func (s *Store) Health() []Health {
 	defer s.mu.Unlock()
 	out := make([]Health, 0, len(s.health))
 	for _, h := range s.health {
-		out = append(out, *h)
+		c := *h
+		c.Failing = s.fails.distinct(h.Interface)
+		out = append(out, c)
 	}
 	sort.Slice(out, func(i, j int) bool { return ifaceOrder(out[i].Interface) < ifaceOrder(out[j].Interface) })
 	return out
@@ -42,9 +48,10 @@ func ifaceOrder(i apierr.Interface) int {
 	return 99
 }
 
-// Observe records the outcome of a request made outside the feeds (a detail
-// fetch, an action), so health and alerts see it too. endpoint names the
-// operation, not a URL with ids.
+// Observe records the outcome of a call (the transport reports each call
+// once, after its retries; the feeds report each fetch), so health and
+// alerts see it. endpoint names the operation or the path; its ids are
+// generalized.
 func (s *Store) Observe(iface apierr.Interface, endpoint string, latency time.Duration, err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -62,6 +69,7 @@ func (s *Store) observeLocked(iface apierr.Interface, endpoint string, latency t
 		h = &Health{Interface: iface}
 		s.health[iface] = h
 	}
+	s.fails.outcome(iface, Endpoint(endpoint), err)
 	h.LastAttempt = at
 	h.Latency = latency
 	if err == nil {

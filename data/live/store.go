@@ -13,10 +13,12 @@ package live
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"time"
 
 	"treasury/data/apierr"
+	"treasury/data/wire"
 )
 
 // Topic names what a feed fetches and what a subscriber watches.
@@ -59,7 +61,26 @@ type Snapshot struct {
 	Interval time.Duration
 	// Seq increases with every change of the snapshot.
 	Seq uint64
+	// Skipped counts the records of the last good fetch that could not be
+	// read (and were left out); SkippedFirst are the first of them.
+	Skipped      int
+	SkippedFirst []wire.Skip
+	// Partial, when set, says the last good fetch is incomplete: the
+	// sources it names (a wallet, a currency) failed, the rest is current.
+	Partial error
+	// Since is when the topic was first fetched: how long it has been
+	// loading, before its first answer.
+	Since time.Time
+	// Failures counts the fetches in a row that failed; NextTry is when
+	// the next one is due (later than the interval while a poll that keeps
+	// failing the same way backs off).
+	Failures int
+	NextTry  time.Time
 }
+
+// Loaded reports whether a fetch has succeeded: only then may an empty
+// Data be shown as "no records".
+func (s Snapshot) Loaded() bool { return !s.FetchedAt.IsZero() }
 
 // Stale reports whether the snapshot should be shown as stale: never
 // fetched, last fetch failed, or older than twice its interval.
@@ -101,13 +122,22 @@ type Store struct {
 	cancel    context.CancelFunc
 	wg        sync.WaitGroup
 	lastFetch map[Topic]time.Time
+	fails     *failBook
 }
 
 type poller struct {
 	feed    Feed
 	refresh chan struct{}
 	running sync.Mutex // one fetch at a time per topic
+	// streak counts the fetches in a row that failed the same
+	// non-retryable way (key); the poll backs off while it grows.
+	streak int
+	key    string
 }
+
+// MaxBackoff bounds the wait of a poll that keeps failing the same
+// non-retryable way.
+const MaxBackoff = 5 * time.Minute
 
 // New builds a store from feeds.
 func New(opts Options) *Store {
@@ -134,6 +164,7 @@ func New(opts Options) *Store {
 		alerts:    newAlertBook(),
 		events:    newEventLog(4096),
 		lastFetch: map[Topic]time.Time{},
+		fails:     newFailBook(200),
 	}
 	for _, f := range opts.Feeds {
 		s.feeds[f.Topic] = &poller{feed: f, refresh: make(chan struct{}, 1)}
@@ -205,10 +236,11 @@ func (s *Store) run(ctx context.Context, p *poller) {
 				}
 			}
 		}
+		wait := interval
 		if s.wanted(p.feed) {
-			s.fetch(ctx, p)
+			wait = s.fetch(ctx, p)
 		}
-		timer.Reset(interval)
+		timer.Reset(wait)
 	}
 }
 
@@ -221,7 +253,8 @@ func (s *Store) wanted(f Feed) bool {
 	return s.watch[f.Topic] > 0
 }
 
-// Refresh asks for a fetch of t now (it is coalesced with one pending).
+// Refresh asks for a fetch of t now (it is coalesced with one pending),
+// also while the topic backs off after repeated failures (the `r` key).
 func (s *Store) Refresh(t Topic) {
 	if p, ok := s.feeds[t]; ok {
 		select {
@@ -240,21 +273,58 @@ func (s *Store) FetchNow(ctx context.Context, t Topic) Snapshot {
 	return s.Snapshot(t)
 }
 
-func (s *Store) fetch(ctx context.Context, p *poller) {
+// fetch runs the feed once and publishes the outcome; it returns how long
+// to wait before the next poll: the interval, or more while the fetches
+// keep failing the same non-retryable way (doubling, up to MaxBackoff).
+func (s *Store) fetch(ctx context.Context, p *poller) time.Duration {
 	p.running.Lock()
 	defer p.running.Unlock()
 	f := p.feed
+	interval := f.Interval
+	if interval <= 0 {
+		interval = 5 * time.Second
+	}
 	fctx, cancel := context.WithTimeout(ctx, s.opts.FetchTimeout)
+	fctx, skips := wire.WithSkips(fctx)
 	started := s.now()
+	s.mu.Lock()
+	if snap := s.snaps[f.Topic]; snap.Since.IsZero() {
+		snap.Since = started
+		s.snaps[f.Topic] = snap
+	}
+	s.mu.Unlock()
 	v, err := f.Fetch(fctx)
 	cancel()
 	if ctx.Err() != nil {
-		return
+		return interval
+	}
+	var partial *wire.Partial
+	if errors.As(err, &partial) && v != nil {
+		err = nil // the data is good as far as it goes: shown, with the failures named
+	} else {
+		partial = nil
+	}
+	wait := interval
+	if err != nil {
+		key := err.Error()
+		if e, ok := apierr.As(err); ok {
+			key = FailureKey(e)
+		}
+		if apierr.ClassOf(err).Retryable() || key != p.key {
+			p.streak = 0
+		} else {
+			p.streak++
+			wait = min(interval<<min(p.streak, 16), max(MaxBackoff, interval))
+		}
+		p.key = key
+	} else {
+		p.streak, p.key = 0, ""
 	}
 	at := s.now()
 	s.mu.Lock()
 	snap := s.snaps[f.Topic]
 	snap.Err = err
+	snap.NextTry = at.Add(wait)
 	if err == nil {
 		fetched := v
 		if f.Reduce != nil {
@@ -262,6 +332,12 @@ func (s *Store) fetch(ctx context.Context, p *poller) {
 		}
 		snap.Data = v
 		snap.FetchedAt = at
+		snap.Failures = 0
+		snap.Skipped, snap.SkippedFirst = skips.Count(), skips.List()
+		snap.Partial = nil
+		if partial != nil {
+			snap.Partial = partial
+		}
 		if f.Samples != nil {
 			for _, sm := range f.Samples(fetched, v) {
 				s.history.add(sm)
@@ -270,6 +346,8 @@ func (s *Store) fetch(ctx context.Context, p *poller) {
 		if f.Alerts != nil {
 			s.alerts.replaceData(f.Topic, f.Alerts(v, at), at)
 		}
+	} else {
+		snap.Failures++
 	}
 	s.observeLocked(f.Interface, string(f.Topic), at.Sub(started), err, at)
 	s.seq++
@@ -277,6 +355,7 @@ func (s *Store) fetch(ctx context.Context, p *poller) {
 	s.snaps[f.Topic] = snap
 	s.notifyLocked(f.Topic)
 	s.mu.Unlock()
+	return wait
 }
 
 // Snapshot returns the latest snapshot of t.

@@ -76,11 +76,20 @@ func Open(cfg *config.Config, o Options) (*Platform, error) {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
+	if o.HTTP == nil {
+		o.HTTP = transport.NewHTTP()
+	}
 	p := &Platform{Config: cfg, now: o.Now}
 	var store *live.Store
-	observe := func(iface apierr.Interface, path string, _ int, d time.Duration, err error) {
-		if store != nil {
-			store.Observe(iface, path, d, err)
+	// The store sees each call once, after its retries: health and the
+	// errors view count calls, not attempts.
+	observe := func(iface apierr.Interface, path string, d time.Duration, err error) {
+		if store == nil {
+			return
+		}
+		store.Observe(iface, path, d, err)
+		if e, ok := apierr.As(err); ok {
+			store.RecordFailure(e)
 		}
 	}
 	tc := func(iface apierr.Interface, base string, src auth.Source) (*transport.Client, error) {
@@ -88,8 +97,13 @@ func Open(cfg *config.Config, o Options) (*Platform, error) {
 		if iface == apierr.Reporting {
 			maxBody = reporting.MaxDownload // a month's RECON report is large
 		}
+		section := string(iface)
+		if iface == apierr.Auth {
+			section = "payments"
+		}
 		return transport.New(transport.Config{Interface: iface, BaseURL: base, Auth: src, HTTP: o.HTTP,
-			Sleep: o.Sleep, Now: o.Now, Log: o.Log, OnResult: observe, UserAgent: o.UserAgent, MaxBody: maxBody})
+			Sleep: o.Sleep, Now: o.Now, Log: o.Log, OnCall: observe, UserAgent: o.UserAgent, MaxBody: maxBody,
+			ConfigKey: cfg.Key(section)})
 	}
 	if err := p.build(cfg, o, tc); err != nil {
 		return nil, err
@@ -107,12 +121,12 @@ func (p *Platform) build(cfg *config.Config, o Options, tc transportFunc) error 
 		if err != nil {
 			return fmt.Errorf("liquidity: %w", err)
 		}
-		p.Liquidity = liquidity.New(t, liquidity.Options{Now: o.Now})
+		p.Liquidity = liquidity.New(t, liquidity.Options{Now: o.Now, PageSize: c.PageSize})
 	}
 	if c := cfg.Payments; c != nil {
 		p.paymentsToken = auth.NewPayments(auth.PaymentsConfig{AuthURL: c.AuthURL, ClientID: c.ClientID,
 			ClientSecret: auth.NewSecret(c.ClientSecret.Reveal()), Audience: c.Audience, HTTP: o.HTTP,
-			CachedOptions: auth.CachedOptions{Now: o.Now}})
+			ConfigKey: cfg.Key("payments"), CachedOptions: auth.CachedOptions{Now: o.Now}})
 		t, err := tc(apierr.Payments, c.BaseURL, p.paymentsToken)
 		if err != nil {
 			return fmt.Errorf("payments: %w", err)
@@ -121,7 +135,7 @@ func (p *Platform) build(cfg *config.Config, o Options, tc transportFunc) error 
 		if err != nil {
 			return fmt.Errorf("payments auth: %w", err)
 		}
-		p.Payments = payclient.New(t, payclient.Options{Now: o.Now, Auth: at})
+		p.Payments = payclient.New(t, payclient.Options{Now: o.Now, Auth: at, PageSize: c.PageSize})
 		if r := cfg.Reporting; r != nil {
 			rt, err := tc(apierr.Reporting, r.BaseURL, p.paymentsToken)
 			if err != nil {
@@ -131,26 +145,31 @@ func (p *Platform) build(cfg *config.Config, o Options, tc transportFunc) error 
 		}
 	}
 	if c := cfg.Wallet; c != nil {
-		mk := func(cl config.Client) (*walletclient.Client, error) {
+		mk := func(cl config.Client, section string) (*walletclient.Client, error) {
 			src := auth.NewWallet(auth.WalletConfig{BaseURL: c.BaseURL, ClientID: cl.ClientID,
-				ClientSecret: auth.NewSecret(cl.ClientSecret.Reveal()), HTTP: o.HTTP, CachedOptions: auth.CachedOptions{Now: o.Now}})
+				ClientSecret: auth.NewSecret(cl.ClientSecret.Reveal()), HTTP: o.HTTP, ConfigKey: cfg.Key(section),
+				CachedOptions: auth.CachedOptions{Now: o.Now}})
 			t, err := tc(apierr.Wallet, c.BaseURL, src)
 			if err != nil {
 				return nil, fmt.Errorf("wallet: %w", err)
 			}
-			return walletclient.New(t), nil
+			wc := walletclient.New(t)
+			if c.PageSize > 0 {
+				wc = wc.WithPageSize(c.PageSize)
+			}
+			return wc, nil
 		}
 		var err error
-		if p.Wallet, err = mk(c.Client); err != nil {
+		if p.Wallet, err = mk(c.Client, "wallet"); err != nil {
 			return err
 		}
 		if c.Controls != nil {
-			if p.WalletControls, err = mk(*c.Controls); err != nil {
+			if p.WalletControls, err = mk(*c.Controls, "wallet.controls"); err != nil {
 				return err
 			}
 		}
 		if c.Transactions != nil {
-			if p.WalletTransactions, err = mk(*c.Transactions); err != nil {
+			if p.WalletTransactions, err = mk(*c.Transactions, "wallet.transactions"); err != nil {
 				return err
 			}
 		}
@@ -165,7 +184,7 @@ func (p *Platform) build(cfg *config.Config, o Options, tc transportFunc) error 
 			signer = custody.Signer{UserID: c.UserID, Key: k}
 			p.CustodyCanSign = true
 		}
-		p.Custody = custody.New(t, c.DomainID, signer).WithClock(o.Now)
+		p.Custody = custody.New(t, c.DomainID, signer).WithClock(o.Now).WithPageSize(c.PageSize)
 	}
 	return nil
 }

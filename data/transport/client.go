@@ -75,10 +75,12 @@ type Config struct {
 	// OnResult, when set, is told the outcome of every attempt (status 0 for
 	// a network error): the live store's health of the interface.
 	OnResult func(iface apierr.Interface, path string, status int, d time.Duration, err error)
-	// OnError, when set, is told each failed call once, after its retries,
-	// with Attempts set (not a call the caller cancelled): the live store's
-	// book of recent failures.
-	OnError func(e *apierr.Error)
+	// OnCall, when set, is told the outcome of each call once, after its
+	// retries (err nil on success; a failure is an *apierr.Error with
+	// Attempts set, or another error before anything was sent), but not of
+	// a call the caller cancelled: the live store's health and its book of
+	// recent failures, which count calls, not attempts.
+	OnCall func(iface apierr.Interface, path string, d time.Duration, err error)
 	// UserAgent is sent when set.
 	UserAgent string
 	// ConfigKey is the profile section of the interface

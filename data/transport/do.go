@@ -77,10 +77,14 @@ func (c *Client) Do(ctx context.Context, req Request, out any) (Response, error)
 		}
 	}
 	refreshed := false
+	start := c.cfg.Now()
 	for attempt := 1; ; attempt++ {
 		resp, err, sent := c.attempt(ctx, req, body, out, attempt)
 		if err == nil {
 			resp.Attempts = attempt
+			if c.cfg.OnCall != nil {
+				c.cfg.OnCall(c.cfg.Interface, req.Path, c.cfg.Now().Sub(start), nil)
+			}
 			return resp.Response, nil
 		}
 		if ctx.Err() != nil {
@@ -91,14 +95,14 @@ func (c *Client) Do(ctx context.Context, req Request, out any) (Response, error)
 		case class == apierr.ClassRefreshAuth && !refreshed && c.cfg.Auth != nil && !req.NoAuth:
 			refreshed = true
 			if !c.cfg.Auth.Invalidate(resp.token) {
-				return Response{}, c.failed(err, attempt)
+				return Response{}, c.failed(req, start, err, attempt)
 			}
 			attempt-- // the refresh retry does not count against the backoff
 			continue
 		case !class.Retryable(),
 			sent && !req.repeatable(),
 			attempt >= c.cfg.Retry.Attempts:
-			return Response{}, c.failed(err, attempt)
+			return Response{}, c.failed(req, start, err, attempt)
 		}
 		if serr := c.cfg.Sleep(ctx, c.cfg.Retry.Wait(attempt)); serr != nil {
 			return Response{}, errors.Join(err, serr)
@@ -107,18 +111,16 @@ func (c *Client) Do(ctx context.Context, req Request, out any) (Response, error)
 }
 
 // failed stamps the final error of a call with its attempts and the
-// profile key, and tells OnError.
-func (c *Client) failed(err error, attempts int) error {
-	e, ok := apierr.As(err)
-	if !ok {
-		return err
+// profile key, and tells OnCall.
+func (c *Client) failed(req Request, start time.Time, err error, attempts int) error {
+	if e, ok := apierr.As(err); ok {
+		e.Attempts = attempts
+		if e.ConfigKey == "" {
+			e.ConfigKey = c.cfg.ConfigKey
+		}
 	}
-	e.Attempts = attempts
-	if e.ConfigKey == "" {
-		e.ConfigKey = c.cfg.ConfigKey
-	}
-	if c.cfg.OnError != nil {
-		c.cfg.OnError(e)
+	if c.cfg.OnCall != nil {
+		c.cfg.OnCall(c.cfg.Interface, req.Path, c.cfg.Now().Sub(start), err)
 	}
 	return err
 }

@@ -71,7 +71,10 @@ func (c *Client) LedgerOf(ctx context.Context, currency string, from, to time.Ti
 
 // Ledger reads the ledger transactions of every currency that Balances
 // names in [from, to) (a zero to is Options.Now), ordered by createdDttm;
-// records of one time keep their account's order.
+// records of one time keep their account's order. A currency whose ledger
+// fails does not blank the others: theirs come back with a *wire.Partial
+// naming it (only when every currency fails is the first failure returned
+// alone).
 func (c *Client) Ledger(ctx context.Context, from, to time.Time) ([]payments.LedgerTransaction, error) {
 	if to.IsZero() {
 		to = c.opts.Now()
@@ -81,18 +84,30 @@ func (c *Client) Ledger(ctx context.Context, from, to time.Time) ([]payments.Led
 		return nil, err
 	}
 	var all []payments.LedgerTransaction
+	part := &wire.Partial{What: "ledger of each currency"}
 	seen := map[string]bool{}
 	for _, b := range bal.Balances {
 		if b.Currency == "" || seen[b.Currency] {
 			continue
 		}
 		seen[b.Currency] = true
+		part.Of++
 		txns, err := paging.Collect(c.LedgerOf(ctx, b.Currency, from, to))
 		if err != nil {
-			return nil, err
+			if ctx.Err() != nil {
+				return nil, err
+			}
+			part.Failed = append(part.Failed, wire.Failure{Name: b.Currency, Err: err})
+			continue
 		}
 		all = append(all, txns...)
 	}
 	slices.SortStableFunc(all, func(a, b payments.LedgerTransaction) int { return a.CreatedDttm.Compare(b.CreatedDttm) })
-	return all, nil
+	switch {
+	case len(part.Failed) == 0:
+		return all, nil
+	case len(part.Failed) == part.Of:
+		return nil, part.Failed[0].Err
+	}
+	return all, part
 }
