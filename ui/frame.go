@@ -81,15 +81,18 @@ func (a *App) header() string {
 	parts = append(parts, now.Format("2006-01-02 15:04:05")+" UTC")
 	if s := a.ctx.Store; s != nil {
 		snap := s.Snapshot(live.TokenExpiry)
-		if exp, ok := snap.Data.(time.Time); ok {
-			left := exp.Sub(now)
-			style := t.Muted
-			if left < 5*time.Minute {
-				style = t.Warn
-			}
-			parts = append(parts, style.Render("token "+short(left)))
-		} else if snap.Err != nil {
+		exp, ok := snap.Data.(time.Time)
+		switch left := exp.Sub(now); {
+		case snap.Err != nil:
+			// The last test failed: the expiry held is no longer known.
 			parts = append(parts, t.Bad.Render("token ✖"))
+		case !ok:
+		case left <= 0:
+			parts = append(parts, t.Bad.Render("token expired"))
+		case left < 5*time.Minute:
+			parts = append(parts, t.Warn.Render("token "+short(left)))
+		default:
+			parts = append(parts, t.Muted.Render("token "+short(left)))
 		}
 		n := len(s.Alerts())
 		switch {
@@ -121,14 +124,19 @@ func (a *App) healthLine(now time.Time) string {
 		case h.ConsecutiveFailures > 0:
 			code := "error"
 			var ae *apierr.Error
-			if errors.As(h.LastError, &ae) && ae.Code != "" {
-				code = ae.Code
+			if errors.As(h.LastError, &ae) {
+				code = errorCode(ae)
 			}
-			age := "never"
+			// Distinct failures, not attempts or polls: the count stays
+			// put while the same failure repeats.
+			if h.Failing > 1 {
+				code += fmt.Sprintf(" +%d", h.Failing-1)
+			}
+			age := "never ok"
 			if !h.LastSuccess.IsZero() {
-				age = short(now.Sub(h.LastSuccess)) + " old"
+				age = "ok " + short(now.Sub(h.LastSuccess)) + " ago"
 			}
-			parts = append(parts, t.Bad.Render(fmt.Sprintf("%s ✖ %s ×%d, %s", name, sanitize.Line(code), h.ConsecutiveFailures, age)))
+			parts = append(parts, t.Bad.Render(fmt.Sprintf("%s ✖ %s, %s", name, sanitize.Line(code), age)))
 		default:
 			parts = append(parts, t.OK.Render(name+" ●")+" "+t.Muted.Render(short(now.Sub(h.LastSuccess))))
 		}
@@ -202,24 +210,6 @@ func (a *App) footer() string {
 	}
 	parts = append(parts, t.Key.Render(":")+" "+t.KeyDesc.Render("palette"), t.Key.Render("?")+" "+t.KeyDesc.Render("help"), t.Key.Render("q")+" "+t.KeyDesc.Render("quit"))
 	return fit(strings.Join(parts, "  "), a.width, 1)
-}
-
-// ErrorText is how an error reads in one line: for platform errors the
-// code, what failed and the guidance.
-func ErrorText(err error) string {
-	var ae *apierr.Error
-	if errors.As(err, &ae) {
-		code := ae.Code
-		if code == "" {
-			code = fmt.Sprint(ae.HTTPStatus)
-		}
-		msg := ae.Message
-		if msg == "" {
-			msg = ae.Title
-		}
-		return sanitize.Line(fmt.Sprintf("✖ %s %s: %s — %s", code, ae.Interface, msg, ae.Guidance()))
-	}
-	return sanitize.Line("✖ " + err.Error())
 }
 
 func short(d time.Duration) string {

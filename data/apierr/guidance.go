@@ -58,15 +58,18 @@ func (e *Error) key(name string) string {
 	return "the " + string(e.Interface) + " " + name + " of the profile"
 }
 
-// tokenGuidance is the advice for a refused token request, which says
-// more than its code: spec 5.6 (the wallet answers a wrong client id or
+// tokenGuidance is the advice for a refused request that points at the
+// profile rather than the record: an unknown custody domain, and a
+// refused token request, which says more than its code: spec 5.6 (the wallet answers a wrong client id or
 // secret with 400 ERR000.020, never 401) and 4.2 (the payments token needs
 // the client secret and the audience of the environment).
 func (e *Error) tokenGuidance() string {
-	if e.Method != "POST" || e.HTTPStatus < 400 || e.HTTPStatus >= 500 || e.HTTPStatus == 429 {
+	if e.HTTPStatus < 400 || e.HTTPStatus >= 500 || e.HTTPStatus == 429 || (e.Method != "POST" && e.Interface != Custody) {
 		return ""
 	}
 	switch {
+	case e.Interface == Custody && e.HTTPStatus == 404 && strings.HasPrefix(e.Path, "/v1/domains/") && strings.HasSuffix(e.Path, "/endpoints"):
+		return "The custody service does not know this domain, or the token may not see it. Check " + e.key("domain_id") + " (and that the token is for that domain)."
 	case e.Interface == Wallet && strings.HasSuffix(e.Path, "/credentials/oauth/token"):
 		return "The wallet token exchange refused the client id or secret (spec 5.6: a wrong clientId or clientSecret gives 400 ERR000.020). Check " +
 			e.key("client_id") + " and its secret (client_secret_env or client_secret_file)."

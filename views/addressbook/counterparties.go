@@ -36,7 +36,8 @@ func (v *View) newCounterpartiesPage() *viewkit.TablePage[wallet.Counterparty] {
 				Keys: []table.Key{{}, {}, table.Time(c.CreatedAt)}}
 		},
 		Enter: v.pushAddresses,
-		Empty: "no wallet counterparties (is the wallet interface configured?)",
+		Empty: "no wallet counterparties",
+		What:  "wallet counterparties",
 	})
 }
 

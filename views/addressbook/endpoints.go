@@ -29,7 +29,8 @@ func (v *View) newEndpointsPage() *viewkit.TablePage[custody.Endpoint] {
 		Row:     v.endpointRow,
 		Enter:   func(ep custody.Endpoint) tea.Cmd { return v.pushDetail(ep.ID) },
 		Actions: v.endpointActions(),
-		Empty:   "no custody endpoints (is the custody interface configured?)",
+		Empty:   "the domain has no custody endpoints",
+		What:    "custody endpoints",
 	})
 }
 

@@ -63,7 +63,7 @@ func (v *View) handle(msg tea.Msg) (bool, tea.Cmd) {
 			slices.Reverse(recs)
 			v.recs = recs
 		}
-		v.snap = live.Snapshot{FetchedAt: v.ctx.Clock(), Err: msg.Err, Seq: v.snap.Seq + 1}
+		v.snap = viewkit.Answered(v.snap, v.ctx.Clock(), msg.Err)
 		return true, nil
 	case tea.KeyMsg:
 		if msg.String() == "r" {

@@ -89,7 +89,7 @@ func (v *View) open(id payments.Identity) tea.Cmd {
 			if !ok || l.Key != key {
 				return false, nil
 			}
-			held.snap = live.Snapshot{FetchedAt: v.ctx.Clock(), Err: l.Err, Seq: held.snap.Seq + 1}
+			held.snap = viewkit.Answered(held.snap, v.ctx.Clock(), l.Err)
 			if l.Err == nil {
 				held.recs = l.Value.([]payments.FinancialInstrument)
 			}

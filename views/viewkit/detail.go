@@ -12,6 +12,7 @@ import (
 
 	"treasury/data/live"
 	"treasury/ui"
+	"treasury/ui/sanitize"
 )
 
 // DetailSpec describes the detail page of one record of type T.
@@ -31,6 +32,9 @@ type DetailSpec[T any] struct {
 	Handle func(msg tea.Msg) (redraw bool, cmd tea.Cmd)
 	// Fields, when set, are the label/value pairs ctrl+s saves.
 	Fields func(rec T) [][2]string
+	// What names the record for the loading, failed and missing states
+	// ("payment 3f…"); empty means the crumb.
+	What string
 }
 
 // DetailPage shows one record, scrollable, kept current from the store.
@@ -110,9 +114,18 @@ func (d *DetailPage[T]) Render(w, h int) string {
 		d.width, d.dirty = w, true
 	}
 	d.vp.Width, d.vp.Height = w, max(h-1, 1)
+	what := d.spec.What
+	if what == "" {
+		what = d.spec.Crumb
+	}
+	if !d.ok {
+		if body, ok := StateBody(d.ctx, d.spec.Topics, d.snap, what, w); ok {
+			return status + "\n" + body
+		}
+	}
 	if d.dirty {
 		d.dirty = false
-		body := d.ctx.Theme.Muted.Render("not found (yet): waiting for data")
+		body := d.ctx.Theme.Muted.Render(sanitize.Line(what) + " is not in the data read " + ui.Age(d.ctx.Clock(), d.snap.FetchedAt) + " ago.")
 		if d.ok {
 			body = d.spec.Body(d.rec, w)
 		}

@@ -41,6 +41,9 @@ type TableSpec[T any] struct {
 	// AboveShare is the share of the height Above may take (0..1).
 	AboveShare float64
 	Empty      string
+	// What names the records for the loading and failed states ("custody
+	// endpoints"); empty means the crumb.
+	What string
 	// Handle sees every message first (Loaded answers of the page's own
 	// calls); it returns whether to re-read the records and a command.
 	Handle func(msg tea.Msg) (reread bool, cmd tea.Cmd)
@@ -181,11 +184,19 @@ func (p *TablePage[T]) selected() (T, bool) {
 	return p.recs[i], true
 }
 
-// Render draws the status line, what goes above, and the table.
+// Render draws the status line, what goes above, and the table; before the
+// first good answer, the loading or failed state instead of the table.
 func (p *TablePage[T]) Render(w, h int) string {
 	p.ensure()
-	parts := []string{Status(p.ctx, p.snap)}
-	used := 1
+	what := p.spec.What
+	if what == "" {
+		what = p.spec.Crumb
+	}
+	if body, ok := StateBody(p.ctx, p.spec.Topics, p.snap, what, w); ok {
+		return Status(p.ctx, p.snap) + "\n" + body
+	}
+	parts := append([]string{Status(p.ctx, p.snap)}, Notes(p.ctx, p.snap)...)
+	used := len(parts)
 	if p.spec.Above != nil {
 		var sel *T
 		if s, ok := p.selected(); ok {

@@ -44,9 +44,9 @@ func Status(ctx *ui.Context, snap live.Snapshot) string {
 	case snap.FetchedAt.IsZero() && snap.Err == nil:
 		return t.Muted.Render("loading…")
 	case snap.FetchedAt.IsZero():
-		return t.Bad.Render("no data: ") + t.Bad.Render(ui.ErrorText(snap.Err))
+		return t.Bad.Render("failed: no data") + t.Muted.Render(" · "+Retrying(ctx, snap))
 	case snap.Err != nil:
-		return t.Stale.Render("STALE (fetched "+ui.Age(now, snap.FetchedAt)+" ago) ") + t.Bad.Render(ui.ErrorText(snap.Err))
+		return t.Stale.Render("STALE (fetched "+ui.Age(now, snap.FetchedAt)+" ago, "+Retrying(ctx, snap)+") ") + t.Bad.Render(ui.ErrorText(snap.Err))
 	case snap.Stale(now):
 		return t.Stale.Render("STALE: fetched " + ui.Age(now, snap.FetchedAt) + " ago")
 	}

@@ -43,6 +43,9 @@ type Options struct {
 	Sandbox  *sandbox.Options // nil: sandboxtest.Options()
 	ReadOnly bool
 	Prod     bool
+	// Profile, when set, changes the sandbox profile before the platform
+	// opens (a wrong secret, an unknown domain, an unreachable URL).
+	Profile func(*config.Config)
 }
 
 // New starts a frozen seeded sandbox, opens a platform on it (not polling:
@@ -59,6 +62,9 @@ func New(t testing.TB, o Options) *Env {
 		cfg.Environment = config.EnvProd
 	}
 	cfg.ReadOnly = o.ReadOnly
+	if o.Profile != nil {
+		o.Profile(cfg)
+	}
 	p, err := platform.Open(cfg, platform.Options{Now: srv.Clock().Now,
 		Sleep: func(ctx context.Context, d time.Duration) error { return ctx.Err() }})
 	if err != nil {
@@ -122,11 +128,17 @@ func Keys(tm *teatest.TestModel, keys ...string) {
 // rewrites it.
 func Golden(t *testing.T, tm *teatest.TestModel) string {
 	t.Helper()
+	frame := Frame(t, tm)
+	golden.RequireEqual(t, []byte(frame))
+	return frame
+}
+
+// Frame quits the program and returns its last frame, for tests whose
+// frame holds what changes from run to run (request ids).
+func Frame(t testing.TB, tm *teatest.TestModel) string {
+	t.Helper()
 	if err := tm.Quit(); err != nil {
 		t.Fatal(err)
 	}
-	m := tm.FinalModel(t, teatest.WithFinalTimeout(30*time.Second))
-	frame := m.View()
-	golden.RequireEqual(t, []byte(frame))
-	return frame
+	return tm.FinalModel(t, teatest.WithFinalTimeout(30*time.Second)).View()
 }
