@@ -9,6 +9,7 @@ import (
 	"treasury/ui"
 	"treasury/views/addressbook"
 	"treasury/views/alerts"
+	"treasury/views/failures"
 	"treasury/views/auditlog"
 	"treasury/views/balances"
 	"treasury/views/identities"
@@ -48,6 +49,7 @@ func newApp(rt *runtime, s session) *ui.App {
 		reports.New(ctx, p),
 		addressbook.New(ctx, p, act),
 		alerts.New(ctx),
+		failures.New(ctx),
 		identities.New(ctx, p.Payments),
 		ledger.New(ctx),
 		auditlog.New(ctx, rt.audit),

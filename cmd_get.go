@@ -12,6 +12,7 @@ import (
 	"treasury/config"
 	"treasury/data/apierr"
 	"treasury/data/platform"
+	"treasury/data/wire"
 	"treasury/ui/sanitize"
 )
 
@@ -91,11 +92,25 @@ func cmdGet(ctx context.Context, e *env, g globals, args []string) error {
 	}
 	defer closeAll()
 	a.now = p.Now
+	ctx, skips := wire.WithSkips(ctx)
+	what := strings.TrimSpace(res.name + " " + a.id)
 	v, err := res.read(ctx, p, a)
-	if err != nil {
-		return &getError{what: strings.TrimSpace(res.name + " " + a.id), err: err}
+	var part *wire.Partial
+	if err != nil && !(errors.As(err, &part) && v != nil) {
+		return &getError{what: what, err: err}
 	}
-	return writeRecords(e.stdout, f.output, v)
+	// What could be read is written; a partial read or a skipped record
+	// still fails the command: a script must not take it for the whole.
+	if werr := writeRecords(e.stdout, f.output, v); werr != nil {
+		return werr
+	}
+	if err != nil {
+		return &getError{what: what, err: err}
+	}
+	if n := skips.Count(); n > 0 {
+		return &getError{what: what, err: fmt.Errorf("%s", wire.Summary(n, skips.List()))}
+	}
+	return nil
 }
 
 // parseInterleaved parses flags that may come before, between or after the
@@ -141,6 +156,16 @@ func (e *getError) Unwrap() error { return e.err }
 func (e *getError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "get %s: %s", sanitize.Line(e.what), sanitize.Line(e.err.Error()))
+	var part *wire.Partial
+	if errors.As(e.err, &part) {
+		for _, f := range part.Failed {
+			fmt.Fprintf(&b, "\n  %s failed: %s", sanitize.Line(f.Name), sanitize.Line(f.Err.Error()))
+			if ae, ok := apierr.As(f.Err); ok {
+				fmt.Fprintf(&b, "\n    what to do: %s", sanitize.Line(ae.Guidance()))
+			}
+		}
+		return b.String()
+	}
 	ae, ok := apierr.As(e.err)
 	if !ok {
 		return b.String()

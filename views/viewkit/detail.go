@@ -90,6 +90,11 @@ func (d *DetailPage[T]) Update(msg tea.Msg) tea.Cmd {
 	case ui.StoreChanged:
 		d.reload()
 	case tea.KeyMsg:
+		if msg.String() == "enter" && !d.ok {
+			if cmd := OpenErrors(d.snap); cmd != nil {
+				return tea.Batch(append(cmds, cmd)...)
+			}
+		}
 		if d.ok {
 			for _, a := range d.spec.Actions {
 				if key.Matches(msg, a.Key) {

@@ -2,8 +2,12 @@ package viewkit
 
 import (
 	"fmt"
+
+	tea "github.com/charmbracelet/bubbletea"
+
 	"strings"
 	"time"
+	"treasury/data/apierr"
 
 	"treasury/data/live"
 	"treasury/data/wire"
@@ -40,8 +44,21 @@ func StateBody(ctx *ui.Context, topics []live.Topic, snap live.Snapshot, what st
 	}
 	lines := []string{t.Bad.Render("Could not read " + what + ":")}
 	lines = append(lines, ui.ErrorLines(t, snap.Err, w)...)
-	lines = append(lines, "", t.Muted.Render(":errors lists every failed call"))
+	lines = append(lines, "", t.Muted.Render("enter: every failed call of this interface (:errors)"))
 	return strings.Join(lines, "\n"), true
+}
+
+// OpenErrors is the command of enter on a page that could not read its
+// data: the errors view, filtered to the interface that failed.
+func OpenErrors(snap live.Snapshot) tea.Cmd {
+	if snap.Loaded() || snap.Err == nil {
+		return nil
+	}
+	var args []string
+	if e, ok := apierr.As(snap.Err); ok {
+		args = []string{string(e.Interface)}
+	}
+	return ui.OpenCmd("errors", args...)
 }
 
 // Retrying says when the data is tried again ("next try in 40s, r: now").

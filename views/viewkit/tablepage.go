@@ -157,6 +157,11 @@ func (p *TablePage[T]) Update(msg tea.Msg) tea.Cmd {
 		p.t.SetStale(p.snap.Stale(p.ctx.Clock()) || (p.snap.Err != nil && !p.snap.FetchedAt.IsZero()))
 	case tea.KeyMsg:
 		p.ensure()
+		if msg.String() == "enter" {
+			if cmd := OpenErrors(p.snap); cmd != nil {
+				return tea.Batch(append(cmds, cmd)...)
+			}
+		}
 		if sel, ok := p.selected(); ok {
 			if msg.String() == "enter" && p.spec.Enter != nil {
 				return tea.Batch(append(cmds, p.spec.Enter(sel))...)
