@@ -7,6 +7,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"treasury/data/apierr"
 	"treasury/data/liquidity"
 	"treasury/data/live"
 	"treasury/data/payments"
@@ -121,7 +122,7 @@ func declineAlerts(data any, now time.Time) []live.Alert {
 	cut := now.Add(-DeclineWindow)
 	for i := ps.Len() - 1; i >= 0; i-- {
 		p := ps.At(i)
-		if p.PaymentState == payments.Declined && !p.LastStateUpdatedAt.Before(cut) {
+		if p.PaymentState == payments.Declined && !p.LastStateUpdatedAt.Before(cut) && resolvable(p) {
 			recent = append(recent, p)
 		}
 	}
@@ -136,6 +137,19 @@ func declineAlerts(data any, now time.Time) []live.Alert {
 		Since:    recent[len(recent)-1].LastStateUpdatedAt, Last: newest.LastStateUpdatedAt, Count: len(recent),
 		Topic: live.Payments, Ref: newest.PaymentID,
 	}}
+}
+
+// resolvable reports whether a payment was declined for one of the account
+// conditions of spec 7.1 (USR_062 to USR_067): the declines whose run is
+// an alert. A decline for another reason, or whose reason is not known
+// yet, is not counted.
+func resolvable(p *payments.Payment) bool {
+	for _, e := range p.Errors {
+		if apierr.IsResolvable(e.Code) {
+			return true
+		}
+	}
+	return false
 }
 
 // newestLedgerFirst orders ledger transactions newest first.
