@@ -150,18 +150,22 @@ func (e *Error) Error() string {
 			b.WriteString(e.Path)
 		}
 	}
-	b.WriteString(": ")
+	var head []string
 	if e.HTTPStatus != 0 {
-		fmt.Fprintf(&b, "HTTP %d", e.HTTPStatus)
+		head = append(head, fmt.Sprintf("HTTP %d", e.HTTPStatus))
 	}
 	if c := e.Label(); c != "" {
-		b.WriteString(" ")
-		b.WriteString(c)
+		head = append(head, c)
 	}
+	what := strings.Join(head, " ")
 	if t := e.Summary(); t != "" {
-		b.WriteString(": ")
-		b.WriteString(t)
+		if what != "" {
+			what += ": "
+		}
+		what += t
 	}
+	b.WriteString(": ")
+	b.WriteString(what)
 	if e.RequestID != "" {
 		b.WriteString(" (requestId ")
 		b.WriteString(e.RequestID)
