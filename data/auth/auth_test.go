@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -256,5 +257,36 @@ func TestWalletSourceBadCredentialsIsCredentials(t *testing.T) {
 	}
 	if left := time.Until(src.Expiry()); left > 10*time.Minute || left < 9*time.Minute {
 		t.Errorf("expiry in %v, want 10 min", left)
+	}
+}
+
+// TestRefusalIsRemembered: a refusal of the credentials is answered from
+// memory for RefusalWait (then twice as long), so ten topics polling with
+// a wrong secret cost the issuer one request, not ten; Forget asks again.
+func TestRefusalIsRemembered(t *testing.T) {
+	now := time.Date(2026, 11, 25, 10, 0, 0, 0, time.UTC)
+	calls := 0
+	refusal := &apierr.Error{Interface: apierr.Wallet, HTTPStatus: 400, Code: "ERR000.020", Class: apierr.ClassCredentials}
+	c := auth.NewCached(func(context.Context) (auth.Token, error) { calls++; return auth.Token{}, refusal },
+		auth.CachedOptions{Now: func() time.Time { return now }})
+	for range 10 {
+		if _, err := c.Token(context.Background()); !errors.Is(err, refusal) {
+			t.Fatalf("err %v", err)
+		}
+	}
+	if calls != 1 {
+		t.Fatalf("%d requests for 10 tokens within the wait", calls)
+	}
+	now = now.Add(auth.RefusalWait)
+	c.Token(context.Background())
+	now = now.Add(auth.RefusalWait) // the second wait is twice as long
+	c.Token(context.Background())
+	if calls != 2 {
+		t.Fatalf("%d requests, want 2", calls)
+	}
+	c.Forget()
+	c.Token(context.Background())
+	if calls != 3 {
+		t.Fatalf("%d requests after Forget, want 3", calls)
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"golang.org/x/sync/singleflight"
+
+	"treasury/data/apierr"
 )
 
 // Token is a freshly issued bearer token and the lifetime the issuer gave it
@@ -44,7 +46,23 @@ type Cached struct {
 	tok       Secret
 	expiry    time.Time // issue + expires_in: never used at or after it
 	refreshAt time.Time // expiry - margin: replaced from then on
+
+	// A refusal of the credentials (apierr.ClassCredentials) is one
+	// failure of the profile, however many topics need the token: it is
+	// answered from memory until refusedUntil, the wait doubling with
+	// each refusal (RefusalWait up to MaxRefusalWait), instead of asking
+	// the issuer again for every poll of every topic.
+	refused      error
+	refusedUntil time.Time
+	refusals     int
 }
+
+// RefusalWait and MaxRefusalWait bound how long a refusal of the
+// credentials is remembered before the issuer is asked again.
+const (
+	RefusalWait    = 30 * time.Second
+	MaxRefusalWait = 5 * time.Minute
+)
 
 // CachedOptions tune a Cached source; the zero value is the default.
 type CachedOptions struct {
@@ -88,6 +106,9 @@ func (c *Cached) Token(ctx context.Context) (Secret, error) {
 	if tok, ok := c.current(); ok {
 		return tok, nil
 	}
+	if err := c.stillRefused(); err != nil {
+		return Secret{}, err
+	}
 	ch := c.group.DoChan("token", func() (any, error) {
 		if tok, ok := c.current(); ok {
 			return tok, nil
@@ -97,6 +118,7 @@ func (c *Cached) Token(ctx context.Context) (Secret, error) {
 		sent := c.now()
 		t, err := c.fetch(fctx)
 		if err != nil {
+			c.remember(err)
 			return Secret{}, err
 		}
 		margin := c.margin
@@ -104,6 +126,7 @@ func (c *Cached) Token(ctx context.Context) (Secret, error) {
 			margin = m
 		}
 		c.mu.Lock()
+		c.refused, c.refusals = nil, 0
 		c.tok = t.Value
 		c.expiry = sent.Add(t.ExpiresIn)
 		c.refreshAt = c.expiry.Add(-margin)
@@ -119,6 +142,36 @@ func (c *Cached) Token(ctx context.Context) (Secret, error) {
 		}
 		return r.Val.(Secret), nil
 	}
+}
+
+// stillRefused returns the remembered refusal while it stands.
+func (c *Cached) stillRefused() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.refused != nil && c.now().Before(c.refusedUntil) {
+		return c.refused
+	}
+	return nil
+}
+
+// remember keeps a refusal of the credentials (not a transient failure).
+func (c *Cached) remember(err error) {
+	if apierr.ClassOf(err) != apierr.ClassCredentials {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.refused = err
+	c.refusedUntil = c.now().Add(min(RefusalWait<<min(c.refusals, 8), MaxRefusalWait))
+	c.refusals++
+}
+
+// Forget drops a remembered refusal, so the next Token asks the issuer
+// (after the profile's credentials were fixed, or on an explicit retry).
+func (c *Cached) Forget() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.refused, c.refusals = nil, 0
 }
 
 // Invalidate drops tok if it is still the current token.

@@ -263,3 +263,44 @@ func TestHistoryBackfillInsertsOlderPoints(t *testing.T) {
 		}
 	}
 }
+
+// TestRepeatedFailureBacksOff: a fetch that keeps failing the same
+// non-retryable way waits longer each time (doubling up to MaxBackoff); a
+// retryable failure, another failure or a success waits the interval.
+func TestRepeatedFailureBacksOff(t *testing.T) {
+	var next error
+	feed := Feed{Topic: "t", Interface: apierr.Custody, Interval: 2 * time.Second,
+		Fetch: func(context.Context) (any, error) { return []int{1}, next }}
+	s := New(Options{Feeds: []Feed{feed}})
+	p := s.feeds["t"]
+	refused := &apierr.Error{Interface: apierr.Custody, Method: "GET", Path: "/v1/x", Class: apierr.ClassUnreachable, Message: "connection refused"}
+	other := &apierr.Error{Interface: apierr.Custody, Method: "GET", Path: "/v1/x", HTTPStatus: 404, Class: apierr.ClassNotFound}
+	sys := &apierr.Error{Interface: apierr.Custody, Method: "GET", Path: "/v1/x", HTTPStatus: 500, Class: apierr.ClassRetry}
+	steps := []struct {
+		err  error
+		want time.Duration
+	}{
+		{refused, 2 * time.Second}, {refused, 4 * time.Second}, {refused, 8 * time.Second},
+		{other, 2 * time.Second}, {other, 4 * time.Second},
+		{sys, 2 * time.Second}, {sys, 2 * time.Second},
+		{nil, 2 * time.Second},
+	}
+	for i, st := range steps {
+		next = st.err
+		if got := s.fetch(context.Background(), p); got != st.want {
+			t.Fatalf("step %d (%v): wait %v, want %v", i, st.err, got, st.want)
+		}
+	}
+	next = refused
+	var got time.Duration
+	for range 12 {
+		got = s.fetch(context.Background(), p)
+	}
+	if got != MaxBackoff {
+		t.Fatalf("after 12 identical failures the wait is %v, want %v", got, MaxBackoff)
+	}
+	snap := s.Snapshot("t")
+	if !snap.Loaded() || snap.Err == nil || snap.Failures != 12 || snap.NextTry.IsZero() {
+		t.Fatalf("snapshot %+v: want the old data, the error, 12 failures and the next try", snap)
+	}
+}

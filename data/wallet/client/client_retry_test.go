@@ -122,8 +122,8 @@ func TestBadCredentialsNotRetried(t *testing.T) {
 	}
 	_, err = f.c.TriggerSweep(ctx, "00000000-0000-4000-8000-000000000000", client.NewMutationID())
 	wantWalletErr(t, err, http.StatusBadRequest, apierr.GRPCInvalidArgument, "ERR000.020", apierr.ClassCredentials)
-	if n := tokenCalls.Load(); n != 2 {
-		t.Errorf("%d token requests for 2 calls, want 2 (no retry)", n)
+	if n := tokenCalls.Load(); n != 1 {
+		t.Errorf("%d token requests for 2 calls, want 1 (not retried, and the refusal is remembered)", n)
 	}
 	if f.waits.Count() != 0 || len(f.sent.all()) != 0 {
 		t.Errorf("%d waits and %d interface requests, want none", f.waits.Count(), len(f.sent.all()))
