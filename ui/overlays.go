@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"treasury/data/wire"
 	"treasury/ui/sanitize"
 )
 
@@ -57,21 +59,31 @@ func padRight(s string, w int) string {
 	return s + strings.Repeat(" ", w-n)
 }
 
-// rawPager shows a record as indented JSON, every line sanitized, scrollable.
+// rawPager shows a record as indented JSON, every line sanitized,
+// scrollable: the JSON the server sent when the record came from the
+// network (fields the dashboard does not model included), else the record
+// as the dashboard holds it.
 type rawPager struct {
 	vp viewport.Model
 }
 
 func newRawPager(ctx *Context, rec any, w, h int) *rawPager {
-	b, err := json.MarshalIndent(rec, "", "  ")
-	text := string(b)
-	if err != nil {
-		text = "cannot encode record: " + err.Error()
+	text, title := "", "as received"
+	var buf bytes.Buffer
+	if r, ok := rec.(wire.RawJSONer); ok && len(r.RawJSON()) > 0 && json.Indent(&buf, r.RawJSON(), "", "  ") == nil {
+		text = buf.String()
+	} else {
+		b, err := json.MarshalIndent(rec, "", "  ")
+		text, title = string(b), "as held (not received from the network)"
+		if err != nil {
+			text = "cannot encode record: " + err.Error()
+		}
 	}
 	lines := strings.Split(text, "\n")
 	for i, l := range lines {
 		lines[i] = sanitize.Line(l)
 	}
+	lines = append([]string{ctx.Theme.Muted.Render(title)}, lines...)
 	vp := viewport.New(w, max(h-1, 1))
 	vp.SetContent(strings.Join(lines, "\n"))
 	return &rawPager{vp: vp}
