@@ -65,6 +65,14 @@ func (w *World) identityAt(i int) *identity {
 // instruments answers GET /v3/identities/{id}/financial-instruments.
 func (w *World) instruments(rw http.ResponseWriter, r *http.Request, _ authsim.Claims) {
 	id := r.PathValue("id")
+	// The page query is checked before the identity is looked up, so that
+	// a limit above the maximum is a 400 for every identity (spec 4.3 rule
+	// 3), including originators, which hold no instruments.
+	fkey := simkit.Key("instruments|" + id)
+	limit, start, ok := w.queryPage(rw, r, fkey)
+	if !ok {
+		return
+	}
 	bi, ok := w.benIndex[id]
 	if !ok {
 		for _, o := range w.origs {
@@ -74,11 +82,6 @@ func (w *World) instruments(rw http.ResponseWriter, r *http.Request, _ authsim.C
 			}
 		}
 		w.notFound(rw, "identity with id "+simkit.Quoted(id))
-		return
-	}
-	fkey := simkit.Key("instruments|" + id)
-	limit, start, ok := w.queryPage(rw, r, fkey)
-	if !ok {
 		return
 	}
 	hostile := w.hostile()
@@ -95,7 +98,7 @@ func (w *World) instruments(rw http.ResponseWriter, r *http.Request, _ authsim.C
 
 // ledger answers GET /v2/ledger-transactions (record offset style): the
 // account of currency (required) in [start-dttm, end-dttm), oldest first
-// (sort-direction=DESC for newest first); page-size default 25, maximum 50;
+// (sort-direction=DESC for newest first); page-size required, at most 50;
 // offset default 0. start-dttm defaults to the beginning of the history and
 // end-dttm to now.
 func (w *World) ledger(rw http.ResponseWriter, r *http.Request, _ authsim.Claims) {
@@ -110,14 +113,17 @@ func (w *World) ledger(rw http.ResponseWriter, r *http.Request, _ authsim.Claims
 		w.noAccount(rw, cur)
 		return
 	}
-	size := payments.LedgerDefaultPageSize
-	if s := q.Get("page-size"); s != "" {
-		n, err := strconv.Atoi(s)
-		if err != nil || n < 1 || n > payments.LedgerMaxPageSize {
-			w.badRequest(rw, fmt.Sprintf("page-size must be an integer between 1 and %d.", payments.LedgerMaxPageSize))
-			return
-		}
-		size = n
+	// page-size is required (spec 4.3 and 8), though the spec also gives
+	// it a default of 25: a request without it is refused.
+	s, hasSize := q["page-size"]
+	if !hasSize {
+		w.badRequest(rw, fmt.Sprintf("The query parameter page-size is required (an integer between 1 and %d).", payments.LedgerMaxPageSize))
+		return
+	}
+	size, err := strconv.Atoi(s[0])
+	if err != nil || size < 1 || size > payments.LedgerMaxPageSize {
+		w.badRequest(rw, fmt.Sprintf("page-size must be an integer between 1 and %d, got %s.", payments.LedgerMaxPageSize, simkit.Quoted(s[0])))
+		return
 	}
 	offset := 0
 	if s := q.Get("offset"); s != "" {
