@@ -24,6 +24,10 @@ type intent struct {
 
 // propose answers POST /v1/intents.
 func (s *Sim) propose(w http.ResponseWriter, r *http.Request) {
+	if ct, ok := simkit.JSONBody(r); !ok {
+		simkit.PlainUnsupportedMedia(w, ct)
+		return
+	}
 	var body custody.IntentBody
 	if err := simkit.ReadJSON(r, &body); err != nil || len(body.Request) == 0 || body.Signature == "" {
 		simkit.PlainError(w, http.StatusBadRequest, "the body must be {request, signature}")

@@ -34,7 +34,8 @@ func (w *World) Handler() http.Handler {
 	return mux
 }
 
-// guard checks the token and scope and brings the world up to the clock.
+// guard checks the token and scope, then that a body is JSON (415
+// otherwise), and brings the world up to the clock.
 func (w *World) guard(scope string, h func(http.ResponseWriter, *http.Request, authsim.Claims)) http.HandlerFunc {
 	return func(rw http.ResponseWriter, r *http.Request) {
 		var c authsim.Claims
@@ -45,6 +46,10 @@ func (w *World) guard(scope string, h func(http.ResponseWriter, *http.Request, a
 			}
 		} else {
 			c.Org = w.org
+		}
+		if ct, ok := simkit.JSONBody(r); !ok {
+			simkit.PaymentsUnsupportedMedia(rw, w.env.Clock.Now(), ct)
+			return
 		}
 		w.Advance()
 		h(rw, r, c)

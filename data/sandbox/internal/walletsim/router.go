@@ -45,7 +45,8 @@ type call struct {
 }
 
 // serve authenticates, picks the operation by method, checks the
-// credential covers it, and runs it with the world locked.
+// credential covers it and that a body is JSON (415 otherwise), and runs it
+// with the world locked.
 func (s *Sim) serve(ms methods) http.Handler {
 	return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
 		s.mu.Lock()
@@ -66,6 +67,10 @@ func (s *Sim) serve(ms methods) http.Handler {
 		}
 		if (o.typ != "" && cred.Type != o.typ) || (o.perm != "" && !cred.has(o.perm)) {
 			c.fail(apierr.GRPCPermissionDenied, reasonUnauthorized, "unauthorized request")
+			return
+		}
+		if ct, ok := simkit.JSONBody(r); !ok {
+			simkit.WalletUnsupportedMedia(rw, ct, s.env.RequestID())
 			return
 		}
 		o.fn(c)
