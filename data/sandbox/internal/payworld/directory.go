@@ -12,33 +12,35 @@ import (
 )
 
 // queryPage reads limit and next-token (query token style, 2.1): limit
-// default 10, maximum 100. It answers 400 itself and returns ok false.
-func (w *World) queryPage(rw http.ResponseWriter, r *http.Request, fkey uint64) (limit, start int, ok bool) {
+// default 10, maximum 100. A token continues only the list (list, a key of
+// the list and its parameters) and limit it was issued for (spec 4.3 rule
+// 1). It answers 400 itself and returns ok false.
+func (w *World) queryPage(rw http.ResponseWriter, r *http.Request, list uint64) (limit, start int, fkey uint64, ok bool) {
 	q := r.URL.Query()
 	limit = payments.IdentitiesDefaultLimit
 	if s := q.Get("limit"); s != "" {
 		n, err := strconv.Atoi(s)
 		if err != nil || n < 1 || n > payments.IdentitiesMaxLimit {
 			w.badRequest(rw, fmt.Sprintf("limit must be an integer between 1 and %d.", payments.IdentitiesMaxLimit))
-			return 0, 0, false
+			return 0, 0, 0, false
 		}
 		limit = n
 	}
+	fkey = simkit.Mix(list, uint64(limit))
 	if tok := q.Get("next-token"); tok != "" {
 		pos, good := w.decodeToken(tok, fkey)
 		if !good {
-			w.badRequest(rw, "next-token is not a token of this list.")
-			return 0, 0, false
+			w.badRequest(rw, "next-token is not a token of this list and limit.")
+			return 0, 0, 0, false
 		}
 		start = pos
 	}
-	return limit, start, true
+	return limit, start, fkey, true
 }
 
 // identities answers GET /v3/identities: originators, then beneficiaries.
 func (w *World) identities(rw http.ResponseWriter, r *http.Request, _ authsim.Claims) {
-	fkey := simkit.Key("identities")
-	limit, start, ok := w.queryPage(rw, r, fkey)
+	limit, start, fkey, ok := w.queryPage(rw, r, simkit.Key("identities"))
 	if !ok {
 		return
 	}
@@ -68,8 +70,7 @@ func (w *World) instruments(rw http.ResponseWriter, r *http.Request, _ authsim.C
 	// The page query is checked before the identity is looked up, so that
 	// a limit above the maximum is a 400 for every identity (spec 4.3 rule
 	// 3), including originators, which hold no instruments.
-	fkey := simkit.Key("instruments|" + id)
-	limit, start, ok := w.queryPage(rw, r, fkey)
+	limit, start, fkey, ok := w.queryPage(rw, r, simkit.Key("instruments|"+id))
 	if !ok {
 		return
 	}
