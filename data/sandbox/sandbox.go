@@ -100,9 +100,12 @@ func New(opts Options) (*Sandbox, error) {
 	}
 	liq := market.New(env, c.LiquidityToken)
 	rep := reportsim.New(env, auth, world)
-	wal := walletsim.New(env, creds)
 	cus := custodysim.New(env, custodysim.Options{Token: c.CustodyToken, DomainID: c.CustodyDomainID,
 		Operators: map[string]ed25519.PublicKey{OperatorID(opts.Seed): OperatorKey(opts.Seed).Public().(ed25519.PublicKey)}})
+	// The wallet asks custody whether a destination is a locked endpoint:
+	// one function, called with the wallet's lock held; custody never calls
+	// the wallet, so the two locks cannot deadlock.
+	wal := walletsim.New(env, creds, walletsim.Options{LockedAddress: cus.LockedAddress})
 	s.sims = []simkit.Sim{liq, world, rep, wal, cus}
 
 	mux := http.NewServeMux()

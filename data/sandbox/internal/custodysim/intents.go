@@ -130,7 +130,8 @@ func conflict(lock, payload string) string {
 	return ""
 }
 
-// intent answers GET /v1/domains/{domainId}/intents/{intentId}.
+// intent answers GET /v1/domains/{domainId}/intents/{intentId}: the intent
+// and the current state of the endpoint it refers to.
 func (s *Sim) intent(w http.ResponseWriter, r *http.Request) {
 	if !s.domain(w, r) {
 		return
@@ -139,16 +140,16 @@ func (s *Sim) intent(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	s.settle(s.env.Clock.Now())
 	it, ok := s.intents[id]
-	var rec custody.Intent
+	var view intentView
 	if ok {
-		rec = it.rec
+		view = intentView{Intent: it.rec, Endpoint: s.endpointState(it.rec.Payload.Reference.ID)}
 	}
 	s.mu.Unlock()
 	if !ok {
 		simkit.PlainError(w, http.StatusNotFound, "no intent "+id+" in this domain")
 		return
 	}
-	simkit.WriteJSON(w, http.StatusOK, rec)
+	simkit.WriteJSON(w, http.StatusOK, view)
 }
 
 // settle moves every open intent on to now, in proposal order (which is the

@@ -27,6 +27,12 @@
 //   - Reasons about state (ERR009.106, ERR010.008, ERR006.016, ERR013.021,
 //     ERR017.006, ERR020.004) carry gRPC 9 FAILED_PRECONDITION; the other
 //     400 reasons carry 3 INVALID_ARGUMENT.
+//   - A transfer to the address of a locked custody endpoint is refused at
+//     once with gRPC 9 FAILED_PRECONDITION and the chosen reason ERR013.030
+//     (address book service; the spec shows no reason for it): a locked
+//     endpoint cannot be used in any context, and refusing before the
+//     transaction exists tells the operator why, where a policy denial
+//     would only show a REJECTED transaction later.
 //   - A transfer whose destination is not in the address book, or whose
 //     quantity exceeds an active limit, is answered 200 and ends REJECTED
 //     with an ERR006.005 problem five sandbox seconds later.
@@ -47,9 +53,19 @@ type Credential struct {
 	Permissions                  []string
 }
 
+// Options configure the wallet simulator beyond its credentials.
+type Options struct {
+	// LockedAddress, when set, reports whether an address is that of a
+	// locked custody endpoint (and which): a transfer to it is refused with
+	// reasonEndpointLocked, as a locked endpoint cannot be used in any
+	// context (spec 3.2). It must not call back into the wallet simulator.
+	LockedAddress func(address string) (endpointID string, locked bool)
+}
+
 // Sim is the wallet simulator.
 type Sim struct {
 	env      *simkit.Env
+	opts     Options
 	chains   chainSet
 	tokenKey []byte
 	pageKey  []byte
@@ -61,13 +77,13 @@ type Sim struct {
 
 // New builds the wallet simulator over a world seeded from env.Seed as it
 // stands at the clock's current time.
-func New(env *simkit.Env, creds []Credential) *Sim {
+func New(env *simkit.Env, creds []Credential, opts Options) *Sim {
 	key := func(purpose string) []byte {
 		h := sha256.Sum256([]byte(fmt.Sprintf("treasury-walletsim|%s|%d", purpose, env.Seed)))
 		return h[:]
 	}
 	start := env.Clock.Now()
-	s := &Sim{env: env, chains: newChainSet(), tokenKey: key("token"), pageKey: key("page")}
+	s := &Sim{env: env, opts: opts, chains: newChainSet(), tokenKey: key("token"), pageKey: key("page")}
 	s.w = seedWorld(env.Seed, start, append([]Credential(nil), creds...), s.chains)
 	s.w.liveNext = start.Add(liveGap)
 	s.mux = s.routes()
