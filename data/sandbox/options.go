@@ -40,7 +40,7 @@ type Options struct {
 	// (over the previous two months and the month to date). Zero means 3,000.
 	HistoryPayments int
 	// LivePaymentsPerMinute is the traffic generator's rate in sandbox time.
-	// Zero means 12.
+	// Zero means 12; a negative rate means no live payments at all.
 	LivePaymentsPerMinute float64
 
 	Webhooks WebhookOptions

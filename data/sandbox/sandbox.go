@@ -55,6 +55,8 @@ type Sandbox struct {
 	sims    []simkit.Sim
 	handler http.Handler
 
+	requests requestCounts
+
 	mu       sync.Mutex
 	webhooks WebhookOptions
 }
@@ -86,7 +88,7 @@ func New(opts Options) (*Sandbox, error) {
 	s := &Sandbox{opts: opts, env: env, auth: auth, webhooks: opts.Webhooks}
 	s.hooks = hooksim.New(env, WebhookKey(opts.Seed), hookSettings(opts.Webhooks))
 	world, err := payworld.New(env, payworld.Options{
-		Auth: auth, Org: Org, HistoryPayments: opts.HistoryPayments, LivePerMinute: opts.LivePaymentsPerMinute,
+		Auth: auth, Org: Org, HistoryPayments: opts.HistoryPayments, LivePerMinute: max(opts.LivePaymentsPerMinute, 0),
 		Notify: s.hooks.Enqueue,
 	})
 	if err != nil {
@@ -110,7 +112,7 @@ func New(opts Options) (*Sandbox, error) {
 
 	mux := http.NewServeMux()
 	mount := func(prefix string, iface apierr.Interface, h http.Handler) {
-		mux.Handle(prefix+"/", http.StripPrefix(prefix, s.faults(iface, h)))
+		mux.Handle(prefix+"/", s.counted(iface, http.StripPrefix(prefix, s.faults(iface, h))))
 	}
 	mount(PrefixLiquidity, apierr.Liquidity, liq.Handler())
 	mount(PrefixAuth, apierr.Auth, auth.Handler())
