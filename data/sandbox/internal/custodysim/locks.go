@@ -1,6 +1,8 @@
 package custodysim
 
 import (
+	"crypto/ed25519"
+	"encoding/base64"
 	"strings"
 
 	"treasury/data/custody"
@@ -49,4 +51,11 @@ func (s *Sim) LockedAddress(address string) (endpointID string, locked bool) {
 		}
 	}
 	return "", false
+}
+
+// Sign is the service's signature, base64, over the exact bytes of an
+// endpoint's data: what every listed item carries. The variant face signs
+// the data it reshapes with it.
+func (s *Sim) Sign(data []byte) string {
+	return base64.StdEncoding.EncodeToString(ed25519.Sign(s.key, data))
 }

@@ -53,6 +53,7 @@ import (
 	"sync"
 	"time"
 
+	"treasury/data/apierr"
 	"treasury/data/custody"
 	"treasury/data/sandbox/internal/simkit"
 )
@@ -105,7 +106,7 @@ func New(env *simkit.Env, opts Options) *Sim {
 	mux.HandleFunc("GET /v1/domains/{domainId}/endpoints/{endpointId}", s.get)
 	mux.HandleFunc("POST /v1/intents", s.propose)
 	mux.HandleFunc("GET /v1/domains/{domainId}/intents/{intentId}", s.intent)
-	s.handler = simkit.PlainService("custody", opts.Token, mux)
+	s.handler = simkit.PlainService(env, apierr.Custody, opts.Token, mux)
 	return s
 }
 

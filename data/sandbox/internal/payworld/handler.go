@@ -35,7 +35,8 @@ func (w *World) Handler() http.Handler {
 }
 
 // guard checks the token and scope, then that a body is JSON (415
-// otherwise), and brings the world up to the clock.
+// otherwise) and that the env's gate lets the request through, and brings
+// the world up to the clock.
 func (w *World) guard(scope string, h func(http.ResponseWriter, *http.Request, authsim.Claims)) http.HandlerFunc {
 	return func(rw http.ResponseWriter, r *http.Request) {
 		var c authsim.Claims
@@ -49,6 +50,10 @@ func (w *World) guard(scope string, h func(http.ResponseWriter, *http.Request, a
 		}
 		if ct, ok := simkit.JSONBody(r); !ok {
 			simkit.PaymentsUnsupportedMedia(rw, w.env.Clock.Now(), ct)
+			return
+		}
+		if f := w.env.Refuse(apierr.Payments, r); f != nil {
+			f.WritePayments(rw, w.env.Clock.Now())
 			return
 		}
 		w.Advance()

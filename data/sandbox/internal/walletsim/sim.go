@@ -60,6 +60,15 @@ type Options struct {
 	// reasonEndpointLocked, as a locked endpoint cannot be used in any
 	// context (spec 3.2). It must not call back into the wallet simulator.
 	LockedAddress func(address string) (endpointID string, locked bool)
+	// NestedWalletPaths serves a wallet's sub-resources (balances,
+	// settings, sequence, transactions and everything under them, limits)
+	// only under /v2/vaults/{vaultId}/wallets/{walletId}/...; without it
+	// they are served only under /v2/wallets/{walletId}/.... The spec writes
+	// them ".../settings (under a wallet)", so either form is legal; the
+	// other form answers 404 without ErrorInfo, as an unknown route. The
+	// wallet itself is served under both /v2/wallets/{walletId} (spec 4.5)
+	// and /v2/vaults/{vaultId}/wallets/{walletId}.
+	NestedWalletPaths bool
 }
 
 // Sim is the wallet simulator.
