@@ -45,6 +45,13 @@ type Options struct {
 
 	Webhooks WebhookOptions
 
+	// Variant makes the sandbox answer as another legal implementation
+	// would where the spec leaves a choice open: lower page caps, extra
+	// fields, other field shapes, the other form of wallet paths, stricter
+	// parameters, extra report columns, another download path. The list is
+	// in the doc of package internal/variant and in the README.
+	Variant bool
+
 	// Host is the API host reported in wallet ErrorInfo domains.
 	Host string
 

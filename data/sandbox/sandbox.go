@@ -7,6 +7,11 @@
 // Each interface lives under its own prefix, which is its base URL:
 // /liquidity, /auth, /payments, /reporting, /wallet and /custody. Only main
 // and tests import this package; clients see it only as HTTP.
+//
+// Options.Variant gives the sandbox a second face: the same world answered
+// as another legal implementation would where the spec says "not shown"
+// (package internal/variant lists what changes), so the data layer can be
+// tested against both.
 package sandbox
 
 import (
@@ -28,6 +33,7 @@ import (
 	"treasury/data/sandbox/internal/payworld"
 	"treasury/data/sandbox/internal/reportsim"
 	"treasury/data/sandbox/internal/simkit"
+	"treasury/data/sandbox/internal/variant"
 	"treasury/data/sandbox/internal/walletsim"
 )
 
@@ -79,6 +85,9 @@ func New(opts Options) (*Sandbox, error) {
 		clock = simkit.NewClock(opts.Start, opts.Speed)
 	}
 	env := &simkit.Env{Seed: uint64(opts.Seed), Clock: clock, Faults: simkit.NewFaults(opts.Faults), Host: opts.Host, Logf: opts.Logf}
+	if opts.Variant {
+		env.Gate = variant.Gate
+	}
 	c := opts.Credentials
 	auth := authsim.New(env.Seed, clock, env.Faults, c.PaymentsAudience, []authsim.Client{
 		{ID: c.PaymentsClientID, Secret: c.PaymentsClientSecret, Scopes: authsim.AllScopes, Org: Org},
@@ -107,12 +116,19 @@ func New(opts Options) (*Sandbox, error) {
 	// The wallet asks custody whether a destination is a locked endpoint:
 	// one function, called with the wallet's lock held; custody never calls
 	// the wallet, so the two locks cannot deadlock.
-	wal := walletsim.New(env, creds, walletsim.Options{LockedAddress: cus.LockedAddress})
+	wal := walletsim.New(env, creds, walletsim.Options{LockedAddress: cus.LockedAddress, NestedWalletPaths: opts.Variant})
 	s.sims = []simkit.Sim{liq, world, rep, wal, cus}
 
+	// Each interface: counted, prefix stripped, then the variant (which
+	// reshapes the faults' bodies too), then the faults, then the sim.
 	mux := http.NewServeMux()
+	vcfg := variant.Config{Now: clock.Now, SignCustody: cus.Sign}
 	mount := func(prefix string, iface apierr.Interface, h http.Handler) {
-		mux.Handle(prefix+"/", s.counted(iface, http.StripPrefix(prefix, s.faults(iface, h))))
+		h = s.faults(iface, h)
+		if opts.Variant {
+			h = variant.Wrap(iface, vcfg, h)
+		}
+		mux.Handle(prefix+"/", s.counted(iface, http.StripPrefix(prefix, h)))
 	}
 	mount(PrefixLiquidity, apierr.Liquidity, liq.Handler())
 	mount(PrefixAuth, apierr.Auth, auth.Handler())
