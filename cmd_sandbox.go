@@ -27,6 +27,7 @@ type sandboxFlags struct {
 	reorderRate   float64
 	history       int
 	liveRate      float64
+	variant       bool
 	creds         sandbox.Credentials
 	faults        faultFlags
 }
@@ -68,6 +69,7 @@ func (f *sandboxFlags) register(fs *flag.FlagSet) {
 	fs.Float64Var(&f.reorderRate, "webhook-reorder", 0, "share (0 to 1) of webhooks delivered out of order")
 	fs.IntVar(&f.history, "history-payments", 3000, "payments synthesized before start, over the previous two months and the month to date (at least 1)")
 	fs.Float64Var(&f.liveRate, "live-rate", 12, "new payments per minute of sandbox time (0: none)")
+	fs.BoolVar(&f.variant, "variant", false, "answer as another legal implementation would where the spec leaves a choice open (see the README)")
 	f.faults.register(fs)
 	fs.StringVar(&c.PaymentsClientID, "payments-client-id", c.PaymentsClientID, "payments client id")
 	fs.StringVar(&c.PaymentsClientSecret, "payments-client-secret", c.PaymentsClientSecret, "payments client secret")
@@ -100,7 +102,7 @@ func (f sandboxFlags) options() sandbox.Options {
 		live = -1
 	}
 	return sandbox.Options{Seed: f.seed, Speed: f.speed, Credentials: f.creds, Faults: f.faults.settings(),
-		HistoryPayments: f.history, LivePaymentsPerMinute: live,
+		HistoryPayments: f.history, LivePaymentsPerMinute: live, Variant: f.variant,
 		Webhooks: sandbox.WebhookOptions{DuplicateRate: f.dupRate, ReorderRate: f.reorderRate}}
 }
 
@@ -144,8 +146,12 @@ func cmdSandbox(ctx context.Context, e *env, g globals, args []string) error {
 func printSandbox(w io.Writer, srv *sandbox.Server, f sandboxFlags, pubPEM []byte) {
 	ep := srv.Endpoints()
 	c := srv.Credentials()
-	fmt.Fprintf(w, "treasury sandbox (seed %d, speed %gx, %d history payments, %g live per minute) on %s\n\ninterfaces:\n",
-		srv.Seed(), f.speed, f.history, f.liveRate, srv.URL)
+	face := ""
+	if f.variant {
+		face = ", variant face"
+	}
+	fmt.Fprintf(w, "treasury sandbox (seed %d, speed %gx, %d history payments, %g live per minute%s) on %s\n\ninterfaces:\n",
+		srv.Seed(), f.speed, f.history, f.liveRate, face, srv.URL)
 	for _, row := range [][2]string{{"liquidity", ep.Liquidity}, {"auth", ep.Auth}, {"payments", ep.Payments},
 		{"reporting", ep.Reporting}, {"wallet", ep.Wallet}, {"custody", ep.Custody}, {"control", ep.Control}} {
 		fmt.Fprintf(w, "  %-10s %s\n", row[0], row[1])

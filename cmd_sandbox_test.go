@@ -9,9 +9,9 @@ import (
 	"testing"
 )
 
-// TestSandboxScaleFlags checks that --history-payments and --live-rate reach
-// the sandbox options (a live rate of 0 is none), and that values out of
-// range are usage errors.
+// TestSandboxScaleFlags checks that --history-payments, --live-rate and
+// --variant reach the sandbox options (a live rate of 0 is none), and that
+// values out of range are usage errors.
 func TestSandboxScaleFlags(t *testing.T) {
 	parse := func(args ...string) sandboxFlags {
 		t.Helper()
@@ -32,6 +32,9 @@ func TestSandboxScaleFlags(t *testing.T) {
 	}
 	if o := parse("--live-rate", "0").options(); o.LivePaymentsPerMinute >= 0 {
 		t.Fatalf("--live-rate 0 gave %g, want a negative rate (none)", o.LivePaymentsPerMinute)
+	}
+	if parse().options().Variant || !parse("--variant").options().Variant {
+		t.Fatal("--variant does not reach Options.Variant")
 	}
 	for _, args := range [][]string{{"--history-payments", "0"}, {"--history-payments", "-5"}, {"--live-rate", "-1"}} {
 		var out bytes.Buffer
