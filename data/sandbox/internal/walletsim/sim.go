@@ -10,6 +10,11 @@
 // made: it moves forward lazily, on each request, to the clock's time.
 //
 // Choices where the spec is silent (see also data/wallet's doc comment):
+//   - a wallet's sub-resources (".../settings (under a wallet)" in the
+//     spec) are served under one form of the wallet path:
+//     /v2/wallets/{walletId}/... by default, /v2/vaults/{vaultId}/wallets/
+//     {walletId}/... with Options.NestedWalletPaths (the variant face); the
+//     other form is an unknown route (404 without ErrorInfo);
 //   - MONITORING credentials read; CONTROLS also create wallets, change
 //     settings, manage the address book, webhooks, credentials, and (with
 //     policy:* or keylimit:*) policy rules and limits; TRANSACTIONS also
