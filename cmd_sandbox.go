@@ -25,6 +25,9 @@ type sandboxFlags struct {
 	webhookListen string
 	dupRate       float64
 	reorderRate   float64
+	history       int
+	liveRate      float64
+	variant       bool
 	creds         sandbox.Credentials
 	faults        faultFlags
 }
@@ -64,6 +67,9 @@ func (f *sandboxFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.webhookListen, "webhook-listen", "127.0.0.1:8788", "`host:port` of the webhook receiver in the written profile")
 	fs.Float64Var(&f.dupRate, "webhook-duplicates", 0, "share (0 to 1) of webhooks delivered twice")
 	fs.Float64Var(&f.reorderRate, "webhook-reorder", 0, "share (0 to 1) of webhooks delivered out of order")
+	fs.IntVar(&f.history, "history-payments", 3000, "payments synthesized before start, over the previous two months and the month to date (at least 1)")
+	fs.Float64Var(&f.liveRate, "live-rate", 12, "new payments per minute of sandbox time (0: none)")
+	fs.BoolVar(&f.variant, "variant", false, "answer as another legal implementation would where the spec leaves a choice open (see the README)")
 	f.faults.register(fs)
 	fs.StringVar(&c.PaymentsClientID, "payments-client-id", c.PaymentsClientID, "payments client id")
 	fs.StringVar(&c.PaymentsClientSecret, "payments-client-secret", c.PaymentsClientSecret, "payments client secret")
@@ -77,6 +83,29 @@ func (f *sandboxFlags) register(fs *flag.FlagSet) {
 	}
 }
 
+// validate reports a flag value out of range.
+func (f sandboxFlags) validate() error {
+	if f.history < 1 {
+		return fmt.Errorf("--history-payments must be at least 1, got %d", f.history)
+	}
+	if f.liveRate < 0 {
+		return fmt.Errorf("--live-rate must not be negative, got %g", f.liveRate)
+	}
+	return f.faults.settings().Validate()
+}
+
+// options are the sandbox options the flags ask for. A live rate of 0 is
+// "none", which Options spells as a negative rate (its zero is the default).
+func (f sandboxFlags) options() sandbox.Options {
+	live := f.liveRate
+	if live == 0 {
+		live = -1
+	}
+	return sandbox.Options{Seed: f.seed, Speed: f.speed, Credentials: f.creds, Faults: f.faults.settings(),
+		HistoryPayments: f.history, LivePaymentsPerMinute: live, Variant: f.variant,
+		Webhooks: sandbox.WebhookOptions{DuplicateRate: f.dupRate, ReorderRate: f.reorderRate}}
+}
+
 // cmdSandbox serves the embedded sandbox until ctx ends (SIGINT or SIGTERM
 // in main), printing how to reach and use it.
 func cmdSandbox(ctx context.Context, e *env, g globals, args []string) error {
@@ -86,12 +115,11 @@ func cmdSandbox(ctx context.Context, e *env, g globals, args []string) error {
 	if err := parseFlags(fs, e, &g, args); err != nil {
 		return err
 	}
-	if err := f.faults.settings().Validate(); err != nil {
+	if err := f.validate(); err != nil {
 		fmt.Fprintln(e.stderr, "treasury sandbox:", err)
 		return errUsage
 	}
-	srv, err := sandbox.Listen(f.addr, sandbox.Options{Seed: f.seed, Speed: f.speed, Credentials: f.creds, Faults: f.faults.settings(),
-		Webhooks: sandbox.WebhookOptions{DuplicateRate: f.dupRate, ReorderRate: f.reorderRate}})
+	srv, err := sandbox.Listen(f.addr, f.options())
 	if err != nil {
 		return fmt.Errorf("sandbox: %w", err)
 	}
@@ -118,7 +146,12 @@ func cmdSandbox(ctx context.Context, e *env, g globals, args []string) error {
 func printSandbox(w io.Writer, srv *sandbox.Server, f sandboxFlags, pubPEM []byte) {
 	ep := srv.Endpoints()
 	c := srv.Credentials()
-	fmt.Fprintf(w, "treasury sandbox (seed %d, speed %gx) on %s\n\ninterfaces:\n", srv.Seed(), f.speed, srv.URL)
+	face := ""
+	if f.variant {
+		face = ", variant face"
+	}
+	fmt.Fprintf(w, "treasury sandbox (seed %d, speed %gx, %d history payments, %g live per minute%s) on %s\n\ninterfaces:\n",
+		srv.Seed(), f.speed, f.history, f.liveRate, face, srv.URL)
 	for _, row := range [][2]string{{"liquidity", ep.Liquidity}, {"auth", ep.Auth}, {"payments", ep.Payments},
 		{"reporting", ep.Reporting}, {"wallet", ep.Wallet}, {"custody", ep.Custody}, {"control", ep.Control}} {
 		fmt.Fprintf(w, "  %-10s %s\n", row[0], row[1])

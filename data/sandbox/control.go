@@ -78,8 +78,12 @@ type webhookSettings struct {
 //	GET  /webhooks, PUT        the callback and delivery quirks
 //	GET  /clock                {now, speed, frozen}
 //	POST /clock/advance        {"by": "1h"} moves the clock forward
+//	GET  /stats                Stats: requests received per interface
 func (s *Sandbox) control() http.Handler {
 	mux := http.NewServeMux()
+	mux.HandleFunc("GET /stats", func(w http.ResponseWriter, r *http.Request) {
+		simkit.WriteJSON(w, http.StatusOK, s.Stats())
+	})
 	mux.HandleFunc("GET /info", func(w http.ResponseWriter, r *http.Request) {
 		simkit.WriteJSON(w, http.StatusOK, s.Info())
 	})
@@ -161,7 +165,7 @@ func strictJSON(r *http.Request, v any) error {
 // index answers GET / with a short guide.
 func (s *Sandbox) index(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-	fmt.Fprintf(w, "treasury sandbox (seed %d)\n\ninterfaces: %s %s %s %s %s %s\ncontrol:    %s/info, %s/faults, %s/webhooks, %s/clock\n",
+	fmt.Fprintf(w, "treasury sandbox (seed %d)\n\ninterfaces: %s %s %s %s %s %s\ncontrol:    %s/info, %s/faults, %s/webhooks, %s/clock, %s/stats\n",
 		s.opts.Seed, PrefixLiquidity, PrefixAuth, PrefixPayments, PrefixReporting, PrefixWallet, PrefixCustody,
-		PrefixControl, PrefixControl, PrefixControl, PrefixControl)
+		PrefixControl, PrefixControl, PrefixControl, PrefixControl, PrefixControl)
 }

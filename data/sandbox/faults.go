@@ -52,24 +52,38 @@ func (s *Sandbox) faults(iface apierr.Interface, next http.Handler) http.Handler
 	})
 }
 
+// unavailableReason is the ErrorInfo reason of a wallet 503. The spec shows
+// no reason for UNAVAILABLE (7.2: reasons beyond those listed are not
+// shown); ERR000.021, a common-service reason after the listed ERR000.020,
+// is chosen.
+const unavailableReason = "ERR000.021"
+
+// writeFault answers an injected 500 or 503 in the error model of iface:
+// the payments error object (SYS_001 500, SYS_002 503, type SYSTEM_ERROR)
+// for payments, auth and reporting; the wallet error object (gRPC 13 with a
+// RequestInfo, gRPC 14 with an ErrorInfo and a RequestInfo); the plain body
+// for liquidity and custody. A 503 carries Retry-After.
 func (s *Sandbox) writeFault(w http.ResponseWriter, iface apierr.Interface, status int) {
 	now := s.env.Clock.Now()
+	unavailable := status == http.StatusServiceUnavailable
+	if unavailable {
+		w.Header().Set("Retry-After", "1")
+	}
 	switch iface {
 	case apierr.Payments, apierr.Auth, apierr.Reporting:
-		if status == http.StatusServiceUnavailable {
-			w.Header().Set("Retry-After", "1")
-			simkit.PlainError(w, status, "Service temporarily unavailable.")
+		if unavailable {
+			simkit.PaymentsError(w, now, status, "SYS_002", apierr.TypeSystem, "Service Unavailable",
+				"The service is temporarily unavailable; retry with backoff.")
 			return
 		}
 		simkit.PaymentsError(w, now, status, "SYS_001", apierr.TypeSystem, "Internal Server Error",
 			"Unable to process the request due to an internal server error.")
 	case apierr.Wallet:
-		code := apierr.GRPCInternal
-		msg := "internal error"
-		if status == http.StatusServiceUnavailable {
-			code, msg = apierr.GRPCUnavailable, "service unavailable"
+		if unavailable {
+			simkit.WalletError(w, apierr.GRPCUnavailable, unavailableReason, "service unavailable", s.env.Host, s.env.RequestID())
+			return
 		}
-		simkit.WalletStatus(w, code, msg, s.env.RequestID())
+		simkit.WalletStatus(w, apierr.GRPCInternal, "internal error", s.env.RequestID())
 	default:
 		simkit.PlainError(w, status, http.StatusText(status))
 	}

@@ -40,10 +40,17 @@ type Options struct {
 	// (over the previous two months and the month to date). Zero means 3,000.
 	HistoryPayments int
 	// LivePaymentsPerMinute is the traffic generator's rate in sandbox time.
-	// Zero means 12.
+	// Zero means 12; a negative rate means no live payments at all.
 	LivePaymentsPerMinute float64
 
 	Webhooks WebhookOptions
+
+	// Variant makes the sandbox answer as another legal implementation
+	// would where the spec leaves a choice open: lower page caps, extra
+	// fields, other field shapes, the other form of wallet paths, stricter
+	// parameters, extra report columns, another download path. The list is
+	// in the doc of package internal/variant and in the README.
+	Variant bool
 
 	// Host is the API host reported in wallet ErrorInfo domains.
 	Host string

@@ -311,7 +311,7 @@ func TestPayLedgerAndBalances(t *testing.T) {
 	s = sandboxtest.Get(t, e.base+payments.PathLedger+"?currency=XYZ", e.tok, &body)
 	payCheckErr(t, "unconfigured currency", s, body, 500, "CFG_001")
 	var def payments.LedgerPage
-	if sandboxtest.Get(t, e.base+payments.PathLedger+"?currency=USD", e.tok, &def); def.PageSize != 25 || def.Offset != 0 || def.PageElements != 25 {
+	if sandboxtest.Get(t, e.base+payments.PathLedger+"?currency=USD&page-size=25", e.tok, &def); def.PageSize != 25 || def.Offset != 0 || def.PageElements != 25 {
 		t.Fatalf("ledger defaults: %+v", def)
 	}
 

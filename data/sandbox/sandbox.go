@@ -7,6 +7,11 @@
 // Each interface lives under its own prefix, which is its base URL:
 // /liquidity, /auth, /payments, /reporting, /wallet and /custody. Only main
 // and tests import this package; clients see it only as HTTP.
+//
+// Options.Variant gives the sandbox a second face: the same world answered
+// as another legal implementation would where the spec says "not shown"
+// (package internal/variant lists what changes), so the data layer can be
+// tested against both.
 package sandbox
 
 import (
@@ -28,6 +33,7 @@ import (
 	"treasury/data/sandbox/internal/payworld"
 	"treasury/data/sandbox/internal/reportsim"
 	"treasury/data/sandbox/internal/simkit"
+	"treasury/data/sandbox/internal/variant"
 	"treasury/data/sandbox/internal/walletsim"
 )
 
@@ -55,6 +61,8 @@ type Sandbox struct {
 	sims    []simkit.Sim
 	handler http.Handler
 
+	requests requestCounts
+
 	mu       sync.Mutex
 	webhooks WebhookOptions
 }
@@ -77,6 +85,9 @@ func New(opts Options) (*Sandbox, error) {
 		clock = simkit.NewClock(opts.Start, opts.Speed)
 	}
 	env := &simkit.Env{Seed: uint64(opts.Seed), Clock: clock, Faults: simkit.NewFaults(opts.Faults), Host: opts.Host, Logf: opts.Logf}
+	if opts.Variant {
+		env.Gate = variant.Gate
+	}
 	c := opts.Credentials
 	auth := authsim.New(env.Seed, clock, env.Faults, c.PaymentsAudience, []authsim.Client{
 		{ID: c.PaymentsClientID, Secret: c.PaymentsClientSecret, Scopes: authsim.AllScopes, Org: Org},
@@ -86,7 +97,7 @@ func New(opts Options) (*Sandbox, error) {
 	s := &Sandbox{opts: opts, env: env, auth: auth, webhooks: opts.Webhooks}
 	s.hooks = hooksim.New(env, WebhookKey(opts.Seed), hookSettings(opts.Webhooks))
 	world, err := payworld.New(env, payworld.Options{
-		Auth: auth, Org: Org, HistoryPayments: opts.HistoryPayments, LivePerMinute: opts.LivePaymentsPerMinute,
+		Auth: auth, Org: Org, HistoryPayments: opts.HistoryPayments, LivePerMinute: max(opts.LivePaymentsPerMinute, 0),
 		Notify: s.hooks.Enqueue,
 	})
 	if err != nil {
@@ -100,14 +111,24 @@ func New(opts Options) (*Sandbox, error) {
 	}
 	liq := market.New(env, c.LiquidityToken)
 	rep := reportsim.New(env, auth, world)
-	wal := walletsim.New(env, creds)
 	cus := custodysim.New(env, custodysim.Options{Token: c.CustodyToken, DomainID: c.CustodyDomainID,
 		Operators: map[string]ed25519.PublicKey{OperatorID(opts.Seed): OperatorKey(opts.Seed).Public().(ed25519.PublicKey)}})
+	// The wallet asks custody whether a destination is a locked endpoint:
+	// one function, called with the wallet's lock held; custody never calls
+	// the wallet, so the two locks cannot deadlock.
+	wal := walletsim.New(env, creds, walletsim.Options{LockedAddress: cus.LockedAddress, NestedWalletPaths: opts.Variant})
 	s.sims = []simkit.Sim{liq, world, rep, wal, cus}
 
+	// Each interface: counted, prefix stripped, then the variant (which
+	// reshapes the faults' bodies too), then the faults, then the sim.
 	mux := http.NewServeMux()
+	vcfg := variant.Config{Now: clock.Now, SignCustody: cus.Sign}
 	mount := func(prefix string, iface apierr.Interface, h http.Handler) {
-		mux.Handle(prefix+"/", http.StripPrefix(prefix, s.faults(iface, h)))
+		h = s.faults(iface, h)
+		if opts.Variant {
+			h = variant.Wrap(iface, vcfg, h)
+		}
+		mux.Handle(prefix+"/", s.counted(iface, http.StripPrefix(prefix, h)))
 	}
 	mount(PrefixLiquidity, apierr.Liquidity, liq.Handler())
 	mount(PrefixAuth, apierr.Auth, auth.Handler())

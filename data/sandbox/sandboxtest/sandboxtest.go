@@ -28,6 +28,14 @@ func Options() sandbox.Options {
 	return sandbox.Options{Seed: 1, Frozen: true, Start: Start(), HistoryPayments: 600}
 }
 
+// VariantOptions are Options with the variant face: the same small world
+// answered as another legal implementation would (see sandbox.Options).
+func VariantOptions() sandbox.Options {
+	o := Options()
+	o.Variant = true
+	return o
+}
+
 // Listen serves a sandbox on 127.0.0.1 for the life of the test.
 func Listen(tb testing.TB, opts sandbox.Options) *sandbox.Server {
 	tb.Helper()

@@ -104,8 +104,13 @@ func (is *Issuer) token(w http.ResponseWriter, r *http.Request) {
 	now := is.clock.Now()
 	var req payments.TokenRequest
 	ct := r.Header.Get("Content-Type")
+	form := strings.HasPrefix(ct, "application/x-www-form-urlencoded")
+	if _, isJSON := simkit.JSONBody(r); !form && !isJSON {
+		simkit.PaymentsUnsupportedMedia(w, now, ct)
+		return
+	}
 	switch {
-	case strings.HasPrefix(ct, "application/x-www-form-urlencoded"):
+	case form:
 		if err := r.ParseForm(); err != nil {
 			is.badRequest(w, now, "The form body could not be read.")
 			return

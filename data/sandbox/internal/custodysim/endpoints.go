@@ -162,6 +162,6 @@ func (s *Sim) present(e custody.Endpoint) custody.SignedEndpoint {
 	}
 	b, _ := json.Marshal(e)
 	return custody.SignedEndpoint{Data: e,
-		Signature:  base64.StdEncoding.EncodeToString(ed25519.Sign(s.key, b)),
+		Signature:  s.Sign(b),
 		SigningKey: base64.StdEncoding.EncodeToString(s.key.Public().(ed25519.PublicKey))}
 }

@@ -24,6 +24,10 @@ type intent struct {
 
 // propose answers POST /v1/intents.
 func (s *Sim) propose(w http.ResponseWriter, r *http.Request) {
+	if ct, ok := simkit.JSONBody(r); !ok {
+		simkit.PlainUnsupportedMedia(w, ct)
+		return
+	}
 	var body custody.IntentBody
 	if err := simkit.ReadJSON(r, &body); err != nil || len(body.Request) == 0 || body.Signature == "" {
 		simkit.PlainError(w, http.StatusBadRequest, "the body must be {request, signature}")
@@ -126,7 +130,8 @@ func conflict(lock, payload string) string {
 	return ""
 }
 
-// intent answers GET /v1/domains/{domainId}/intents/{intentId}.
+// intent answers GET /v1/domains/{domainId}/intents/{intentId}: the intent
+// and the current state of the endpoint it refers to.
 func (s *Sim) intent(w http.ResponseWriter, r *http.Request) {
 	if !s.domain(w, r) {
 		return
@@ -135,16 +140,16 @@ func (s *Sim) intent(w http.ResponseWriter, r *http.Request) {
 	s.mu.Lock()
 	s.settle(s.env.Clock.Now())
 	it, ok := s.intents[id]
-	var rec custody.Intent
+	var view intentView
 	if ok {
-		rec = it.rec
+		view = intentView{Intent: it.rec, Endpoint: s.endpointState(it.rec.Payload.Reference.ID)}
 	}
 	s.mu.Unlock()
 	if !ok {
 		simkit.PlainError(w, http.StatusNotFound, "no intent "+id+" in this domain")
 		return
 	}
-	simkit.WriteJSON(w, http.StatusOK, rec)
+	simkit.WriteJSON(w, http.StatusOK, view)
 }
 
 // settle moves every open intent on to now, in proposal order (which is the

@@ -33,6 +33,11 @@
 //   - an intent id already proposed with the same author, payload type and
 //     endpoint answers 202 with the same requestId and changes nothing (a
 //     retry, even re-signed with another expiryAt); with anything else 409;
+//   - GET .../intents/{intentId} answers the intent and, under endpoint,
+//     the current id, revision and lock of the endpoint it refers to, so a
+//     locked endpoint is reported as such wherever it is used;
+//   - LockedAddress tells the wallet simulator which addresses belong to
+//     Locked endpoints: a transfer to one is refused there;
 //   - an intent is Pending (0 of 1 approvals) for ApproveAfter, then
 //     Approved until ExecuteAfter, when it is Executed: the endpoint's lock
 //     changes and its revision and lastModifiedAt move. With
@@ -48,6 +53,7 @@ import (
 	"sync"
 	"time"
 
+	"treasury/data/apierr"
 	"treasury/data/custody"
 	"treasury/data/sandbox/internal/simkit"
 )
@@ -100,7 +106,7 @@ func New(env *simkit.Env, opts Options) *Sim {
 	mux.HandleFunc("GET /v1/domains/{domainId}/endpoints/{endpointId}", s.get)
 	mux.HandleFunc("POST /v1/intents", s.propose)
 	mux.HandleFunc("GET /v1/domains/{domainId}/intents/{intentId}", s.intent)
-	s.handler = simkit.PlainService("custody", opts.Token, mux)
+	s.handler = simkit.PlainService(env, apierr.Custody, opts.Token, mux)
 	return s
 }
 

@@ -28,6 +28,7 @@ import (
 	"net/http"
 	"time"
 
+	"treasury/data/apierr"
 	"treasury/data/liquidity"
 	"treasury/data/sandbox/internal/simkit"
 )
@@ -54,7 +55,7 @@ func New(env *simkit.Env, token string) *Sim {
 	mux.HandleFunc("GET "+liquidity.PathQuotes, serve(s, s.quotesPage))
 	mux.HandleFunc("GET "+liquidity.PathTrades, serve(s, s.tradesPage))
 	mux.HandleFunc("GET "+liquidity.PathBalances, serve(s, s.balancesPage))
-	s.handler = simkit.PlainService("liquidity", token, mux)
+	s.handler = simkit.PlainService(env, apierr.Liquidity, token, mux)
 	return s
 }
 

@@ -12,33 +12,35 @@ import (
 )
 
 // queryPage reads limit and next-token (query token style, 2.1): limit
-// default 10, maximum 100. It answers 400 itself and returns ok false.
-func (w *World) queryPage(rw http.ResponseWriter, r *http.Request, fkey uint64) (limit, start int, ok bool) {
+// default 10, maximum 100. A token continues only the list (list, a key of
+// the list and its parameters) and limit it was issued for (spec 4.3 rule
+// 1). It answers 400 itself and returns ok false.
+func (w *World) queryPage(rw http.ResponseWriter, r *http.Request, list uint64) (limit, start int, fkey uint64, ok bool) {
 	q := r.URL.Query()
 	limit = payments.IdentitiesDefaultLimit
 	if s := q.Get("limit"); s != "" {
 		n, err := strconv.Atoi(s)
 		if err != nil || n < 1 || n > payments.IdentitiesMaxLimit {
 			w.badRequest(rw, fmt.Sprintf("limit must be an integer between 1 and %d.", payments.IdentitiesMaxLimit))
-			return 0, 0, false
+			return 0, 0, 0, false
 		}
 		limit = n
 	}
+	fkey = simkit.Mix(list, uint64(limit))
 	if tok := q.Get("next-token"); tok != "" {
 		pos, good := w.decodeToken(tok, fkey)
 		if !good {
-			w.badRequest(rw, "next-token is not a token of this list.")
-			return 0, 0, false
+			w.badRequest(rw, "next-token is not a token of this list and limit.")
+			return 0, 0, 0, false
 		}
 		start = pos
 	}
-	return limit, start, true
+	return limit, start, fkey, true
 }
 
 // identities answers GET /v3/identities: originators, then beneficiaries.
 func (w *World) identities(rw http.ResponseWriter, r *http.Request, _ authsim.Claims) {
-	fkey := simkit.Key("identities")
-	limit, start, ok := w.queryPage(rw, r, fkey)
+	limit, start, fkey, ok := w.queryPage(rw, r, simkit.Key("identities"))
 	if !ok {
 		return
 	}
@@ -65,6 +67,13 @@ func (w *World) identityAt(i int) *identity {
 // instruments answers GET /v3/identities/{id}/financial-instruments.
 func (w *World) instruments(rw http.ResponseWriter, r *http.Request, _ authsim.Claims) {
 	id := r.PathValue("id")
+	// The page query is checked before the identity is looked up, so that
+	// a limit above the maximum is a 400 for every identity (spec 4.3 rule
+	// 3), including originators, which hold no instruments.
+	limit, start, fkey, ok := w.queryPage(rw, r, simkit.Key("instruments|"+id))
+	if !ok {
+		return
+	}
 	bi, ok := w.benIndex[id]
 	if !ok {
 		for _, o := range w.origs {
@@ -74,11 +83,6 @@ func (w *World) instruments(rw http.ResponseWriter, r *http.Request, _ authsim.C
 			}
 		}
 		w.notFound(rw, "identity with id "+simkit.Quoted(id))
-		return
-	}
-	fkey := simkit.Key("instruments|" + id)
-	limit, start, ok := w.queryPage(rw, r, fkey)
-	if !ok {
 		return
 	}
 	hostile := w.hostile()
@@ -95,7 +99,7 @@ func (w *World) instruments(rw http.ResponseWriter, r *http.Request, _ authsim.C
 
 // ledger answers GET /v2/ledger-transactions (record offset style): the
 // account of currency (required) in [start-dttm, end-dttm), oldest first
-// (sort-direction=DESC for newest first); page-size default 25, maximum 50;
+// (sort-direction=DESC for newest first); page-size required, at most 50;
 // offset default 0. start-dttm defaults to the beginning of the history and
 // end-dttm to now.
 func (w *World) ledger(rw http.ResponseWriter, r *http.Request, _ authsim.Claims) {
@@ -110,14 +114,17 @@ func (w *World) ledger(rw http.ResponseWriter, r *http.Request, _ authsim.Claims
 		w.noAccount(rw, cur)
 		return
 	}
-	size := payments.LedgerDefaultPageSize
-	if s := q.Get("page-size"); s != "" {
-		n, err := strconv.Atoi(s)
-		if err != nil || n < 1 || n > payments.LedgerMaxPageSize {
-			w.badRequest(rw, fmt.Sprintf("page-size must be an integer between 1 and %d.", payments.LedgerMaxPageSize))
-			return
-		}
-		size = n
+	// page-size is required (spec 4.3 and 8), though the spec also gives
+	// it a default of 25: a request without it is refused.
+	s, hasSize := q["page-size"]
+	if !hasSize {
+		w.badRequest(rw, fmt.Sprintf("The query parameter page-size is required (an integer between 1 and %d).", payments.LedgerMaxPageSize))
+		return
+	}
+	size, err := strconv.Atoi(s[0])
+	if err != nil || size < 1 || size > payments.LedgerMaxPageSize {
+		w.badRequest(rw, fmt.Sprintf("page-size must be an integer between 1 and %d, got %s.", payments.LedgerMaxPageSize, simkit.Quoted(s[0])))
+		return
 	}
 	offset := 0
 	if s := q.Get("offset"); s != "" {

@@ -56,7 +56,7 @@ func (w *World) filter(rw http.ResponseWriter, r *http.Request, v3 bool) {
 		return
 	}
 	asc := srt.SortDirection == payments.SortAsc
-	fkey := filterKey(req.Filter, srt)
+	fkey := filterKey(req.Filter, srt, size)
 
 	w.mu.RLock()
 	defer w.mu.RUnlock()
@@ -144,13 +144,15 @@ func (w *World) matcher(f payments.Filter) func(uint32) bool {
 	}
 }
 
-// filterKey fingerprints a filter and sort, so a token only continues the
-// search that issued it.
-func filterKey(f payments.Filter, s payments.Sort) uint64 {
+// filterKey fingerprints a filter, sort and page size, so a token only
+// continues the search that issued it (spec 4.3 rule 1): with another
+// filter, sort or size it is a 400.
+func filterKey(f payments.Filter, s payments.Sort, size int) uint64 {
 	b, _ := json.Marshal(struct {
-		F payments.Filter
-		S payments.Sort
-	}{f, s})
+		F    payments.Filter
+		S    payments.Sort
+		Size int
+	}{f, s, size})
 	return simkit.Key(string(b))
 }
 

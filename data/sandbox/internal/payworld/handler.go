@@ -34,7 +34,9 @@ func (w *World) Handler() http.Handler {
 	return mux
 }
 
-// guard checks the token and scope and brings the world up to the clock.
+// guard checks the token and scope, then that a body is JSON (415
+// otherwise) and that the env's gate lets the request through, and brings
+// the world up to the clock.
 func (w *World) guard(scope string, h func(http.ResponseWriter, *http.Request, authsim.Claims)) http.HandlerFunc {
 	return func(rw http.ResponseWriter, r *http.Request) {
 		var c authsim.Claims
@@ -45,6 +47,14 @@ func (w *World) guard(scope string, h func(http.ResponseWriter, *http.Request, a
 			}
 		} else {
 			c.Org = w.org
+		}
+		if ct, ok := simkit.JSONBody(r); !ok {
+			simkit.PaymentsUnsupportedMedia(rw, w.env.Clock.Now(), ct)
+			return
+		}
+		if f := w.env.Refuse(apierr.Payments, r); f != nil {
+			f.WritePayments(rw, w.env.Clock.Now())
+			return
 		}
 		w.Advance()
 		h(rw, r, c)

@@ -16,6 +16,9 @@ type Env struct {
 	// Logf reports background events (webhook deliveries, generator steps).
 	// It may be nil.
 	Logf func(format string, args ...any)
+	// Gate, when set, may refuse requests the simulators would serve (the
+	// variant face's stricter caps and parameters); see Refuse.
+	Gate Gate
 
 	requests atomic.Uint64
 }

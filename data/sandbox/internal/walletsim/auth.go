@@ -36,6 +36,10 @@ func (s *Sim) token(rw http.ResponseWriter, r *http.Request) {
 		simkit.WalletUnimplemented(rw, s.env.RequestID())
 		return
 	}
+	if ct, ok := simkit.JSONBody(r); !ok {
+		simkit.WalletUnsupportedMedia(rw, ct, s.env.RequestID())
+		return
+	}
 	var req wallet.TokenRequest
 	if !c.decode(&req) {
 		return

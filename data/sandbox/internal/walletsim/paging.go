@@ -136,7 +136,7 @@ func paginate[T any](c *call, items []T, sp listSpec[T]) ([]T, wallet.ListFilter
 	}
 	sort.SliceStable(kept, func(i, j int) bool { return less(kept[i], kept[j]) })
 
-	fp := c.s.fingerprint(c.r.URL.Path, filterText, orderBy)
+	fp := c.s.fingerprint(c.r.URL.Path, filterText, orderBy, size)
 	startAt := 0
 	if tok := q.Get(tokenName); tok != "" {
 		ck, cid, ok := c.s.readPageToken(tok, fp)
@@ -181,9 +181,10 @@ func parseOrder(s string) (field string, desc, ok bool) {
 	return parts[0], desc, true
 }
 
-// fingerprint binds a page token to the list and query it came from.
-func (s *Sim) fingerprint(path, filter, order string) []byte {
-	h := sha256.Sum256([]byte(path + "\x00" + filter + "\x00" + order))
+// fingerprint binds a page token to the list and query it came from (path,
+// filter, order and page size): with another query it is ERR000.015.
+func (s *Sim) fingerprint(path, filter, order string, size int) []byte {
+	h := sha256.Sum256([]byte(path + "\x00" + filter + "\x00" + order + "\x00" + strconv.Itoa(size)))
 	return h[:8]
 }
 

@@ -1,6 +1,6 @@
 package walletsim
 
-// Reason codes of spec 7.2 (and the chosen ERR017.001).
+// Reason codes of spec 7.2 (and the chosen ERR017.001 and ERR013.030).
 const (
 	reasonUnauthorized      = "ERR000.002"
 	reasonInvalidPermission = "ERR000.003"
@@ -36,6 +36,7 @@ const (
 	reasonSubscriptionGone  = "ERR015.011"
 	reasonSweepRunning      = "ERR017.006"
 	reasonSweepGone         = "ERR017.001" // chosen: the spec does not show it
+	reasonEndpointLocked    = "ERR013.030" // chosen: destination is a locked custody endpoint
 )
 
 // Permissions the operations check; policy:* and keylimit:* cover them.

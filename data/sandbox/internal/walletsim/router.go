@@ -45,7 +45,8 @@ type call struct {
 }
 
 // serve authenticates, picks the operation by method, checks the
-// credential covers it, and runs it with the world locked.
+// credential covers it, that a body is JSON (415 otherwise) and that the
+// env's gate lets the request through, and runs it with the world locked.
 func (s *Sim) serve(ms methods) http.Handler {
 	return http.HandlerFunc(func(rw http.ResponseWriter, r *http.Request) {
 		s.mu.Lock()
@@ -66,6 +67,14 @@ func (s *Sim) serve(ms methods) http.Handler {
 		}
 		if (o.typ != "" && cred.Type != o.typ) || (o.perm != "" && !cred.has(o.perm)) {
 			c.fail(apierr.GRPCPermissionDenied, reasonUnauthorized, "unauthorized request")
+			return
+		}
+		if ct, ok := simkit.JSONBody(r); !ok {
+			simkit.WalletUnsupportedMedia(rw, ct, s.env.RequestID())
+			return
+		}
+		if f := s.env.Refuse(apierr.Wallet, r); f != nil {
+			f.WriteWallet(rw, s.env.Host, s.env.RequestID())
 			return
 		}
 		o.fn(c)
@@ -172,19 +181,25 @@ func (s *Sim) routes() *http.ServeMux {
 	m.Handle("/v2/vaults/{vaultId}/wallets", s.serve(methods{"GET": read(listWallets), "POST": control(createWallet)}))
 	for _, wp := range []string{"/v2/vaults/{vaultId}/wallets/{walletId}", "/v2/wallets/{walletId}"} {
 		m.Handle(wp, s.serve(methods{"GET": read(getWallet)}))
-		m.Handle(wp+"/balances", s.serve(methods{"GET": read(walletBalances)}))
-		m.Handle(wp+"/settings", s.serve(methods{"PUT": control(putSettings)}))
-		m.Handle(wp+"/sequence", s.serve(methods{"GET": read(getSequence)}))
-		m.Handle(wp+"/transactions", s.serve(methods{"GET": read(listTransactions), "POST": transact(createTransfer)}))
-		m.Handle(wp+"/transactions/raw", s.serve(methods{"POST": transact(createRaw)}))
-		m.Handle(wp+"/transactions/estimate-fee", s.serve(methods{"POST": transact(estimateFee)}))
-		m.Handle(wp+"/transactions/{txId}", s.serve(methods{"GET": read(getTransaction)}))
-		m.Handle(wp+"/transactions/{txId}/freeze", s.serve(methods{"PUT": transact(freeze)}))
-		m.Handle(wp+"/transactions/{txId}/unfreeze", s.serve(methods{"PUT": transact(unfreeze)}))
-		m.Handle(wp+"/transactions/{txId}/freeze-history", s.serve(methods{"GET": read(freezeHistory)}))
-		m.Handle(wp+"/policy-rules/limits", s.serve(methods{"GET": needs(permLimitRead, listWalletLimits), "POST": needs(permLimitWrite, createLimit)}))
-		m.Handle(wp+"/policy-rules/limits/{limitId}", s.serve(methods{"DELETE": needs(permLimitWrite, deleteLimit)}))
 	}
+	// A wallet's sub-resources are served under one form of its path only
+	// (Options.NestedWalletPaths); the other form falls to the unknown route.
+	wp := "/v2/wallets/{walletId}"
+	if s.opts.NestedWalletPaths {
+		wp = "/v2/vaults/{vaultId}/wallets/{walletId}"
+	}
+	m.Handle(wp+"/balances", s.serve(methods{"GET": read(walletBalances)}))
+	m.Handle(wp+"/settings", s.serve(methods{"PUT": control(putSettings)}))
+	m.Handle(wp+"/sequence", s.serve(methods{"GET": read(getSequence)}))
+	m.Handle(wp+"/transactions", s.serve(methods{"GET": read(listTransactions), "POST": transact(createTransfer)}))
+	m.Handle(wp+"/transactions/raw", s.serve(methods{"POST": transact(createRaw)}))
+	m.Handle(wp+"/transactions/estimate-fee", s.serve(methods{"POST": transact(estimateFee)}))
+	m.Handle(wp+"/transactions/{txId}", s.serve(methods{"GET": read(getTransaction)}))
+	m.Handle(wp+"/transactions/{txId}/freeze", s.serve(methods{"PUT": transact(freeze)}))
+	m.Handle(wp+"/transactions/{txId}/unfreeze", s.serve(methods{"PUT": transact(unfreeze)}))
+	m.Handle(wp+"/transactions/{txId}/freeze-history", s.serve(methods{"GET": read(freezeHistory)}))
+	m.Handle(wp+"/policy-rules/limits", s.serve(methods{"GET": needs(permLimitRead, listWalletLimits), "POST": needs(permLimitWrite, createLimit)}))
+	m.Handle(wp+"/policy-rules/limits/{limitId}", s.serve(methods{"DELETE": needs(permLimitWrite, deleteLimit)}))
 	m.Handle("/v2/policy-rules", s.serve(methods{"GET": needs(permPolicyRead, listRules)}))
 	m.Handle("/v2/policy-rules/limits", s.serve(methods{"GET": needs(permLimitRead, listAllLimits)}))
 

@@ -10,6 +10,11 @@
 // made: it moves forward lazily, on each request, to the clock's time.
 //
 // Choices where the spec is silent (see also data/wallet's doc comment):
+//   - a wallet's sub-resources (".../settings (under a wallet)" in the
+//     spec) are served under one form of the wallet path:
+//     /v2/wallets/{walletId}/... by default, /v2/vaults/{vaultId}/wallets/
+//     {walletId}/... with Options.NestedWalletPaths (the variant face); the
+//     other form is an unknown route (404 without ErrorInfo);
 //   - MONITORING credentials read; CONTROLS also create wallets, change
 //     settings, manage the address book, webhooks, credentials, and (with
 //     policy:* or keylimit:*) policy rules and limits; TRANSACTIONS also
@@ -27,6 +32,12 @@
 //   - Reasons about state (ERR009.106, ERR010.008, ERR006.016, ERR013.021,
 //     ERR017.006, ERR020.004) carry gRPC 9 FAILED_PRECONDITION; the other
 //     400 reasons carry 3 INVALID_ARGUMENT.
+//   - A transfer to the address of a locked custody endpoint is refused at
+//     once with gRPC 9 FAILED_PRECONDITION and the chosen reason ERR013.030
+//     (address book service; the spec shows no reason for it): a locked
+//     endpoint cannot be used in any context, and refusing before the
+//     transaction exists tells the operator why, where a policy denial
+//     would only show a REJECTED transaction later.
 //   - A transfer whose destination is not in the address book, or whose
 //     quantity exceeds an active limit, is answered 200 and ends REJECTED
 //     with an ERR006.005 problem five sandbox seconds later.
@@ -47,9 +58,28 @@ type Credential struct {
 	Permissions                  []string
 }
 
+// Options configure the wallet simulator beyond its credentials.
+type Options struct {
+	// LockedAddress, when set, reports whether an address is that of a
+	// locked custody endpoint (and which): a transfer to it is refused with
+	// reasonEndpointLocked, as a locked endpoint cannot be used in any
+	// context (spec 3.2). It must not call back into the wallet simulator.
+	LockedAddress func(address string) (endpointID string, locked bool)
+	// NestedWalletPaths serves a wallet's sub-resources (balances,
+	// settings, sequence, transactions and everything under them, limits)
+	// only under /v2/vaults/{vaultId}/wallets/{walletId}/...; without it
+	// they are served only under /v2/wallets/{walletId}/.... The spec writes
+	// them ".../settings (under a wallet)", so either form is legal; the
+	// other form answers 404 without ErrorInfo, as an unknown route. The
+	// wallet itself is served under both /v2/wallets/{walletId} (spec 4.5)
+	// and /v2/vaults/{vaultId}/wallets/{walletId}.
+	NestedWalletPaths bool
+}
+
 // Sim is the wallet simulator.
 type Sim struct {
 	env      *simkit.Env
+	opts     Options
 	chains   chainSet
 	tokenKey []byte
 	pageKey  []byte
@@ -61,13 +91,13 @@ type Sim struct {
 
 // New builds the wallet simulator over a world seeded from env.Seed as it
 // stands at the clock's current time.
-func New(env *simkit.Env, creds []Credential) *Sim {
+func New(env *simkit.Env, creds []Credential, opts Options) *Sim {
 	key := func(purpose string) []byte {
 		h := sha256.Sum256([]byte(fmt.Sprintf("treasury-walletsim|%s|%d", purpose, env.Seed)))
 		return h[:]
 	}
 	start := env.Clock.Now()
-	s := &Sim{env: env, chains: newChainSet(), tokenKey: key("token"), pageKey: key("page")}
+	s := &Sim{env: env, opts: opts, chains: newChainSet(), tokenKey: key("token"), pageKey: key("page")}
 	s.w = seedWorld(env.Seed, start, append([]Credential(nil), creds...), s.chains)
 	s.w.liveNext = start.Add(liveGap)
 	s.mux = s.routes()

@@ -113,6 +113,12 @@ func createTransfer(c *call) {
 		c.bad(reasonInvalidAddress, "invalid address")
 		return
 	}
+	if lock := c.s.opts.LockedAddress; lock != nil {
+		if id, locked := lock(req.DestinationAddress); locked {
+			c.precondition(reasonEndpointLocked, "destination address is a locked custody endpoint ("+id+"): it cannot be used until it is unlocked")
+			return
+		}
+	}
 	end, rule := endConfirmed, ""
 	switch {
 	case !c.w.knownAddress(req.DestinationAddress, ch.name):

@@ -1,0 +1,50 @@
+package sandbox
+
+import (
+	"net/http"
+	"sync/atomic"
+
+	"treasury/data/apierr"
+)
+
+// countedInterfaces are the interfaces whose requests are counted: the
+// index of each is that of its counter.
+func countedInterfaces() [6]apierr.Interface {
+	return [6]apierr.Interface{apierr.Liquidity, apierr.Auth, apierr.Payments,
+		apierr.Reporting, apierr.Wallet, apierr.Custody}
+}
+
+// requestCounts counts the requests each interface has received since the
+// sandbox started; control requests (/_sandbox) are not counted.
+type requestCounts [6]atomic.Uint64
+
+// Stats is what GET /_sandbox/stats answers: the requests received per
+// interface since start, keyed liquidity, auth, payments, reporting, wallet
+// and custody, so that tests can count the calls a client makes upstream.
+type Stats struct {
+	Requests map[string]uint64 `json:"requests"`
+}
+
+// Stats returns the request counts so far.
+func (s *Sandbox) Stats() Stats {
+	out := Stats{Requests: make(map[string]uint64, len(s.requests))}
+	for i, iface := range countedInterfaces() {
+		out.Requests[string(iface)] = s.requests[i].Load()
+	}
+	return out
+}
+
+// counted counts every request to iface's handler (faults included: a
+// request answered 503 still reached the interface) before serving it.
+func (s *Sandbox) counted(iface apierr.Interface, next http.Handler) http.Handler {
+	n := &s.requests[0]
+	for i, c := range countedInterfaces() {
+		if c == iface {
+			n = &s.requests[i]
+		}
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		n.Add(1)
+		next.ServeHTTP(w, r)
+	})
+}
