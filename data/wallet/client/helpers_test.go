@@ -71,6 +71,14 @@ func newEnv(tb testing.TB) *env {
 	return &env{srv: sandboxtest.Listen(tb, sandboxtest.Options())}
 }
 
+// variantEnv is a sandbox answering as another legal implementation
+// (sandbox --variant: the vault form of the per-wallet paths, a refused
+// filter parameter, reasons as objects...).
+func variantEnv(tb testing.TB) *env {
+	tb.Helper()
+	return &env{srv: sandboxtest.Listen(tb, sandboxtest.VariantOptions())}
+}
+
 // fixture is a client with its recorded waits, requests and results.
 type fixture struct {
 	c       *client.Client
