@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
@@ -174,6 +176,7 @@ func getCases() []getCase {
 		listOf[liquidity.Balance]("liquidity"),
 		listOf[payments.Balance]("payment-balances"),
 		listOf[payments.Payment]("payments", "--state", "FAILED", "--state", "declined,RETURNED"),
+		listOf[payments.Payment]("payments", "--since", "24h"),
 		oneOf[payments.Payment]("payment").with("payment"),
 		oneOf[payments.Payment]("payment").with("internal"),
 		listOf[payments.StateTransition]("history").with("payment"),
@@ -295,5 +298,54 @@ func checkGetOutput(t *testing.T, c getCase, format, out string) {
 				break
 			}
 		}
+	}
+}
+
+// getRunWith runs `treasury get args...` with the config file text.
+func getRunWith(t testing.TB, config string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out bytes.Buffer
+	e, errBuf := testEnv(t, &out)
+	file := filepath.Join(t.TempDir(), "config.yaml")
+	if err := os.WriteFile(file, []byte(config), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code = run(context.Background(), append([]string{"get", "--config", file}, args...), e)
+	return code, out.String(), errBuf.String()
+}
+
+// variantConfig runs the embedded sandbox's second face, which answers as
+// another legal implementation would (sandbox --variant).
+const variantConfig = "profile: v\nprofiles:\n  v:\n    environment: sandbox\n    embedded_sandbox: {seed: 1, variant: true}\n"
+
+// TestGetEveryResourceFromTheVariant reads every resource from a server
+// that made the other legal choices (lower page caps, other shapes, extra
+// fields and report columns, the vault form of wallet paths, strict
+// filters): each is read completely, exit 0, the same records as from the
+// default face.
+func TestGetEveryResourceFromTheVariant(t *testing.T) {
+	ids := &getIDs{m: map[string]*sync.Once{}, v: map[string]string{}}
+	for _, c := range getCases() {
+		name := strings.Join(append(slices.Clone(c.args), c.id), "_")
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			args := slices.Clone(c.args)
+			if c.id != "" {
+				args = append(args, ids.get(t, c.id))
+			}
+			code, out, stderr := getRunWith(t, variantConfig, append(args, "-o", "json")...)
+			if code != 0 {
+				t.Fatalf("get %v from the variant: exit %d: %s", args, code, stderr)
+			}
+			_, n, err := c.decode([]byte(out))
+			if err != nil || (n == 0 && !c.empty) {
+				t.Fatalf("get %v from the variant: %d records, %v", args, n, err)
+			}
+			_, def, _ := getRun(t, append(args, "-o", "json")...)
+			_, m, _ := c.decode([]byte(def))
+			if n != m && c.args[0] != "quotes" && c.args[0] != "trades" { // live feeds move between reads
+				t.Fatalf("get %v: %d records from the variant, %d from the default face", args, n, m)
+			}
+		})
 	}
 }

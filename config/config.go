@@ -76,6 +76,9 @@ type Config struct {
 type Embedded struct {
 	Seed  int64
 	Speed float64
+	// Variant runs the sandbox's second face (treasury sandbox --variant):
+	// the other legal choices where the spec leaves one open.
+	Variant bool
 }
 
 // Liquidity is the liquidity interface (bearer token).

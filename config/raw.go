@@ -25,8 +25,9 @@ type rawProfile struct {
 }
 
 type rawEmbedded struct {
-	Seed  int64   `yaml:"seed,omitempty"`
-	Speed float64 `yaml:"speed,omitempty"`
+	Seed    int64   `yaml:"seed,omitempty"`
+	Speed   float64 `yaml:"speed,omitempty"`
+	Variant bool    `yaml:"variant,omitempty"`
 }
 
 type rawLiquidity struct {

@@ -56,7 +56,7 @@ func (r *resolver) profile(name string, p *rawProfile) *Config {
 	if p.EmbeddedSandbox != nil || p.Environment == EnvSandbox {
 		e := &Embedded{Seed: 1, Speed: 1}
 		if es := p.EmbeddedSandbox; es != nil {
-			e.Seed = es.Seed
+			e.Seed, e.Variant = es.Seed, es.Variant
 			if es.Speed != 0 {
 				e.Speed = es.Speed
 			}
