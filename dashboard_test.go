@@ -71,3 +71,49 @@ func BenchmarkFirstFrame(b *testing.B) {
 		b.StartTimer()
 	}
 }
+
+// TestDashboardOnTheVariant opens the dashboard on the sandbox's second
+// face (the other legal choices where the spec leaves one open) and shows
+// every view: each shows its records, none a failure, and the header has
+// every interface healthy.
+func TestDashboardOnTheVariant(t *testing.T) {
+	e, _ := testEnv(t, io.Discard)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cfg := config.Builtin()
+	cfg.Embedded.Variant = true
+	rt, err := openRuntime(ctx, e, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rt.Close()
+	for _, tp := range rt.p.Store.Topics() {
+		if snap := rt.p.Store.FetchNow(ctx, tp); snap.Err != nil {
+			t.Errorf("%s: %v", tp, snap.Err)
+		}
+	}
+	r := lipgloss.NewRenderer(io.Discard, termenv.WithProfile(termenv.Ascii))
+	app := newApp(rt, session{renderer: r, operator: "tester", saveDir: t.TempDir()})
+	tm := teatest.NewTestModel(t, app, teatest.WithInitialTermSize(160, 40))
+	var seen bytes.Buffer
+	for _, v := range []struct{ name, shows string }{
+		{"quotes", "mid rate"}, {"balances", "USD"}, {"payments", "COMPLETED"}, {"wallets", "Treasury Operations"},
+		{"addressbook", "Alias"}, {"identities", "BENEFICIARY"}, {"ledger", "RESERVE"}, {"errors", "no call has failed"},
+	} {
+		tm.Send(ui.Open{View: v.name})
+		teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+			seen.Write(b)
+			return bytes.Contains(seen.Bytes(), []byte(v.shows))
+		}, teatest.WithDuration(20*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
+	}
+	tm.Type("q")
+	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
+	for _, bad := range []string{"Could not read", "✖", "STALE", "incomplete", "could not be read"} {
+		if bytes.Contains(seen.Bytes(), []byte(bad)) {
+			t.Errorf("the dashboard on the variant showed %q", bad)
+		}
+	}
+	if fs := rt.p.Store.Failures(); len(fs) > 0 {
+		t.Errorf("%d failed calls against the variant, first %v", len(fs), fs[0].Err)
+	}
+}

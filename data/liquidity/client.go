@@ -126,16 +126,20 @@ func (c *Client) Quotes(ctx context.Context, w Window) iter.Seq2[Quote, error] {
 func (c *Client) Trades(ctx context.Context, w Window) iter.Seq2[Trade, error] {
 	w = c.fixed(w)
 	return func(yield func(Trade, error) bool) {
-		read := func(win *Window) iter.Seq2[Trade, error] {
+		readIn := func(ctx context.Context, win *Window) iter.Seq2[Trade, error] {
 			return pages(ctx, c, "trades", PathTrades, win, func(p tradesPage) (wire.Items[Trade], PageInfo) { return p.Trades, p.PageInfo })
 		}
+		read := func(win *Window) iter.Seq2[Trade, error] { return readIn(ctx, win) }
 		win := &w
 		if c.noTradeWindow.Load() {
 			win = nil
 		}
 		n := 0
-		for t, err := range read(win) {
+		hctx, held := transport.Hold(ctx)
+		defer held.Release()
+		for t, err := range readIn(hctx, win) {
 			if err != nil && n == 0 && win != nil && namesWindow(err) {
+				held.Drop() // the server's choice, not a failure
 				// The server refuses the undocumented window: read without
 				// it, keep the window locally, and remember.
 				c.noTradeWindow.Store(true)

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"treasury/data/apierr"
+	"treasury/data/transport"
 )
 
 // Sizes remembers, per endpoint, the page size a server accepts, for the
@@ -64,23 +65,28 @@ func (s *Sizes) set(endpoint string, n int) {
 // nothing is remembered.
 func First[P any](ctx context.Context, s *Sizes, endpoint, param string, start int, fetch func(ctx context.Context, size int) (P, error)) (P, int, error) {
 	size := s.Size(endpoint, start)
-	p, err := fetch(ctx, size)
+	hctx, held := transport.Hold(ctx) // a refused size is the server's cap, not a failure
+	p, err := fetch(hctx, size)
 	if err == nil || !ImpliesPageSize(err, param) {
+		held.Release()
 		return p, size, err
 	}
 	first := err
 	floor := min(MinSize, start)
 	for size > floor {
 		size = max(size/2, floor)
-		p, err = fetch(ctx, size)
+		p, err = fetch(hctx, size)
 		if err == nil {
+			held.Drop()
 			s.set(endpoint, size)
 			return p, size, nil
 		}
 		if !ImpliesPageSize(err, param) {
+			held.Release()
 			return p, size, err
 		}
 	}
+	held.Release()
 	return p, size, first
 }
 

@@ -95,14 +95,14 @@ func (c *Client) Do(ctx context.Context, req Request, out any) (Response, error)
 		case class == apierr.ClassRefreshAuth && !refreshed && c.cfg.Auth != nil && !req.NoAuth:
 			refreshed = true
 			if !c.cfg.Auth.Invalidate(resp.token) {
-				return Response{}, c.failed(req, start, err, attempt)
+				return Response{}, c.failed(ctx, req, start, err, attempt)
 			}
 			attempt-- // the refresh retry does not count against the backoff
 			continue
 		case !class.Retryable(),
 			sent && !req.repeatable(),
 			attempt >= c.cfg.Retry.Attempts:
-			return Response{}, c.failed(req, start, err, attempt)
+			return Response{}, c.failed(ctx, req, start, err, attempt)
 		}
 		if serr := c.cfg.Sleep(ctx, c.cfg.Retry.Wait(attempt)); serr != nil {
 			return Response{}, errors.Join(err, serr)
@@ -112,7 +112,7 @@ func (c *Client) Do(ctx context.Context, req Request, out any) (Response, error)
 
 // failed stamps the final error of a call with its attempts and the
 // profile key, and tells OnCall.
-func (c *Client) failed(req Request, start time.Time, err error, attempts int) error {
+func (c *Client) failed(ctx context.Context, req Request, start time.Time, err error, attempts int) error {
 	if e, ok := apierr.As(err); ok {
 		e.Attempts = attempts
 		if e.ConfigKey == "" {
@@ -120,7 +120,11 @@ func (c *Client) failed(req Request, start time.Time, err error, attempts int) e
 		}
 	}
 	if c.cfg.OnCall != nil {
-		c.cfg.OnCall(c.cfg.Interface, req.Path, c.cfg.Now().Sub(start), err)
+		d := c.cfg.Now().Sub(start)
+		report := func() { c.cfg.OnCall(c.cfg.Interface, req.Path, d, err) }
+		if !keep(ctx, report) {
+			report()
+		}
 	}
 	return err
 }

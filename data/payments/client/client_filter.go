@@ -61,11 +61,17 @@ func (c *Client) Filter(ctx context.Context, f payments.Filter) iter.Seq2[paymen
 func (c *Client) FilterSorted(ctx context.Context, f payments.Filter, s payments.Sort) iter.Seq2[payments.Payment, error] {
 	return func(yield func(payments.Payment, error) bool) {
 		if !extended(f) || !c.narrow.Load() {
+			// The refusal of a field the spec does not list is the server's
+			// choice, not a failure, when the documented request works.
+			hctx, held := transport.Hold(ctx)
 			n := 0
-			for p, err := range c.search(ctx, f, s) {
+			for p, err := range c.search(hctx, f, s) {
 				if err != nil && n == 0 && extended(f) && refusedField(err) {
 					c.narrow.Store(true)
 					break
+				}
+				if n == 0 {
+					held.Release()
 				}
 				n++
 				if !yield(p, err) || err != nil {
@@ -73,8 +79,10 @@ func (c *Client) FilterSorted(ctx context.Context, f payments.Filter, s payments
 				}
 			}
 			if !c.narrow.Load() || !extended(f) {
+				held.Release()
 				return
 			}
+			held.Drop()
 		}
 		for p, err := range c.narrowed(ctx, f, s) {
 			if !yield(p, err) || err != nil {

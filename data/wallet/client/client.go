@@ -277,7 +277,7 @@ func (c *Client) Balances(ctx context.Context, vaultID, walletID string) ([]wall
 	if walletID == "" {
 		return nil, ErrNoID
 	}
-	return onWallet(ctx, c, Ref{VaultID: vaultID, WalletID: walletID}, []string{"balances"}, func(path string) ([]wallet.Balance, error) {
+	return onWallet(ctx, c, Ref{VaultID: vaultID, WalletID: walletID}, []string{"balances"}, func(ctx context.Context, path string) ([]wallet.Balance, error) {
 		return listAll[wallet.Balance](ctx, c, "balances", path, "balances", nil, nested)
 	})
 }

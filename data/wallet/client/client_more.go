@@ -16,7 +16,7 @@ func (c *Client) Limits(ctx context.Context, walletID string) ([]wallet.Limit, e
 	if walletID == "" {
 		return listAll[wallet.Limit](ctx, c, "limits", wallet.PathPolicyRules+"/limits", "limits", nil, nested)
 	}
-	return onWallet(ctx, c, Ref{WalletID: walletID}, []string{"policy-rules", "limits"}, func(path string) ([]wallet.Limit, error) {
+	return onWallet(ctx, c, Ref{WalletID: walletID}, []string{"policy-rules", "limits"}, func(ctx context.Context, path string) ([]wallet.Limit, error) {
 		return listAll[wallet.Limit](ctx, c, "limits", path, "limits", nil, nested)
 	})
 }

@@ -59,7 +59,7 @@ func selected(ts []wallet.Transaction, f wallet.ListFilter) []wallet.Transaction
 func (c *Client) walletTransactions(ctx context.Context, r Ref, f wallet.ListFilter) ([]wallet.Transaction, error) {
 	q := filterQuery(f)
 	read := func(q url.Values) ([]wallet.Transaction, error) {
-		return onWallet(ctx, c, r, txRest(""), func(path string) ([]wallet.Transaction, error) {
+		return onWallet(ctx, c, r, txRest(""), func(ctx context.Context, path string) ([]wallet.Transaction, error) {
 			return c.listTx(ctx, path, q, nested)
 		})
 	}
@@ -194,7 +194,7 @@ func (c *Client) Transaction(ctx context.Context, id string) (wallet.Transaction
 // knows it (then nothing else is read).
 func (c *Client) TransactionAt(ctx context.Context, r Ref) (wallet.Transaction, error) {
 	return withTx(ctx, c, r, func(r Ref) (wallet.Transaction, error) {
-		t, err := onWallet(ctx, c, r, txRest(r.TxID), func(path string) (wallet.Transaction, error) {
+		t, err := onWallet(ctx, c, r, txRest(r.TxID), func(ctx context.Context, path string) (wallet.Transaction, error) {
 			return transport.Get[wallet.Transaction](ctx, c.t, path, nil)
 		})
 		if err == nil {
@@ -230,7 +230,7 @@ func (c *Client) setFrozen(ctx context.Context, r Ref, action, reason, mutationI
 	}
 	return withTx(ctx, c, r, func(r Ref) (wallet.Transaction, error) {
 		// A RawMessage is checked for JSON syntax by the transport.
-		raw, err := onWallet(ctx, c, r, txRest(r.TxID, action), func(path string) (json.RawMessage, error) {
+		raw, err := onWallet(ctx, c, r, txRest(r.TxID, action), func(ctx context.Context, path string) (json.RawMessage, error) {
 			var raw json.RawMessage
 			_, err := c.t.Do(ctx, transport.Request{Method: http.MethodPut, Path: path,
 				Body: wallet.FreezeRequest{Reason: reason, MutationID: mutationID}, Idempotent: true}, &raw)
@@ -252,7 +252,7 @@ func (c *Client) setFrozen(ctx context.Context, r Ref, action, reason, mutationI
 // first.
 func (c *Client) FreezeHistory(ctx context.Context, r Ref) ([]wallet.FreezeEvent, error) {
 	return withTx(ctx, c, r, func(r Ref) ([]wallet.FreezeEvent, error) {
-		return onWallet(ctx, c, r, txRest(r.TxID, "freeze-history"), func(path string) ([]wallet.FreezeEvent, error) {
+		return onWallet(ctx, c, r, txRest(r.TxID, "freeze-history"), func(ctx context.Context, path string) ([]wallet.FreezeEvent, error) {
 			return listAll[wallet.FreezeEvent](ctx, c, "freeze history", path, "history", nil, topLevel)
 		})
 	})

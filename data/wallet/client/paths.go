@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"treasury/data/apierr"
+	"treasury/data/transport"
 	"treasury/data/wallet"
 )
 
@@ -79,26 +80,35 @@ func routeMissing(err error) bool {
 // onWallet calls call with the path of rest under the wallet of r, in the
 // form that works: the one learnt, else the other after an answer that
 // says the route does not exist, which is then kept.
-func onWallet[T any](ctx context.Context, c *Client, r Ref, rest []string, call func(path string) (T, error)) (T, error) {
+//
+// call must send with the context it is given: the failure of the form
+// that does not exist is held (transport.Hold) and dropped when the other
+// form works, since the server only told the client its choice.
+func onWallet[T any](ctx context.Context, c *Client, r Ref, rest []string, call func(ctx context.Context, path string) (T, error)) (T, error) {
 	f := c.shared.form.Load()
 	var zero T
 	p, err := c.subPath(ctx, f, r, rest)
 	if err != nil {
 		return zero, err
 	}
-	v, err := call(p)
+	hctx, held := transport.Hold(ctx)
+	v, err := call(hctx, p)
 	if !routeMissing(err) {
+		held.Release()
 		return v, err
 	}
 	other := formVault - f
 	p2, perr := c.subPath(ctx, other, r, rest)
 	if perr != nil {
+		held.Release()
 		return v, err
 	}
-	v2, err2 := call(p2)
+	v2, err2 := call(ctx, p2)
 	if routeMissing(err2) {
+		held.Release()
 		return v, err
 	}
+	held.Drop()
 	c.shared.form.Store(other)
 	return v2, err2
 }
