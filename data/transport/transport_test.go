@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -405,5 +406,34 @@ func TestQueryAndEscapedPath(t *testing.T) {
 	}
 	if got := seen.Load().(string); got != "/payments/v3/payments/a%2Fb%20c?internalId=x%26y" {
 		t.Errorf("request URI %s", got)
+	}
+}
+
+// TestHeldFailures: failures of calls made with a held context reach
+// OnCall only when released; dropped ones never; successes at once.
+func TestHeldFailures(t *testing.T) {
+	var reported []string
+	s := &script{steps: []func(http.ResponseWriter){rawStep(404, "no"), ok200, rawStep(400, "bad")}}
+	ts := httptest.NewServer(s)
+	defer ts.Close()
+	c, err := transport.New(transport.Config{Interface: apierr.Custody, BaseURL: ts.URL,
+		OnCall: func(_ apierr.Interface, path string, _ time.Duration, err error) {
+			reported = append(reported, fmt.Sprintf("%s %v", path, err != nil))
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, held := transport.Hold(context.Background())
+	c.Do(ctx, transport.Request{Path: "/probe"}, nil)
+	c.Do(ctx, transport.Request{Path: "/ok"}, nil)
+	if fmt.Sprint(reported) != "[/ok false]" {
+		t.Fatalf("reported %v before settling", reported)
+	}
+	held.Drop()
+	ctx, held = transport.Hold(context.Background())
+	c.Do(ctx, transport.Request{Path: "/bad"}, nil)
+	held.Release()
+	if fmt.Sprint(reported) != "[/ok false /bad true]" {
+		t.Fatalf("reported %v", reported)
 	}
 }
