@@ -34,9 +34,10 @@ type Request struct {
 	Idempotent bool
 	// NoAuth sends no Authorization header.
 	NoAuth bool
-	// URL, when set, is an absolute http(s) URL the request goes to
-	// instead of the base URL + Path + Query: a link the server gave (a
-	// report's download_link). The token goes only to the base URL's
+	// URL, when set, is an http(s) URL the request goes to instead of the
+	// base URL + Path + Query: a link the server gave (a report's
+	// download_link); a relative one is resolved against the base URL as
+	// RFC 3986 says. The token goes only to the base URL's
 	// origin (scheme, host and port); a URL elsewhere (presigned storage)
 	// is sent without Authorization, whatever NoAuth says. An empty Path
 	// becomes the URL's path (with its host when elsewhere), which names

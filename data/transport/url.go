@@ -6,14 +6,20 @@ import (
 	"strings"
 )
 
-// absolute checks req.URL and prepares req to be sent to it: NoAuth when
-// the URL is not on the base URL's origin, so the token never leaves the
-// interface's host, and a Path for logs and errors when none is set.
+// absolute checks req.URL and prepares req to be sent to it: the URL
+// resolved against the base URL when it is relative (RFC 3986: "/x"
+// replaces the base's path), NoAuth when it is not on the base URL's
+// origin, so the token never leaves the interface's host, and a Path for
+// logs and errors when none is set.
 func (c *Client) absolute(req *Request) error {
 	u, err := url.Parse(req.URL)
+	if err == nil && !u.IsAbs() {
+		u = c.base.ResolveReference(u)
+		req.URL = u.String()
+	}
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		shown, _, _ := strings.Cut(req.URL, "?") // the query may be a credential
-		return fmt.Errorf("%s %s: request URL %q is not an absolute http(s) URL", c.cfg.Interface, req.Method, shown)
+		return fmt.Errorf("%s %s: request URL %q is not an http(s) URL", c.cfg.Interface, req.Method, shown)
 	}
 	same := sameOrigin(u, c.base)
 	if !same {

@@ -126,13 +126,38 @@ func TestAbsoluteURLErrors(t *testing.T) {
 		t.Errorf("err %q, %d sends, %d tokens asked, %d invalidated: want one send, no token, no query in the error",
 			err, len(other.uris), src.asked, src.invalidated)
 	}
-	for _, u := range []string{"/v2/reports/download/x", "ftp://files.example/r.csv?sig=secret", "https://", "::"} {
+	for _, u := range []string{"ftp://files.example/r.csv?sig=secret", "https://", "::", "mailto:x@example.com"} {
 		_, err := c.Do(ctx, transport.Request{URL: u}, nil)
-		if err == nil || !strings.Contains(err.Error(), "not an absolute http(s) URL") || strings.Contains(err.Error(), "secret") {
+		if err == nil || !strings.Contains(err.Error(), "not an http(s) URL") || strings.Contains(err.Error(), "secret") {
 			t.Errorf("URL %q: %v", u, err)
 		}
 	}
 	if len(home.uris) != 0 || src.asked != 0 {
 		t.Errorf("refused URLs sent %d requests, asked %d tokens", len(home.uris), src.asked)
+	}
+}
+
+// TestRelativeURL resolves a relative link against the base URL as RFC
+// 3986 does, and sends the token with it: it is on the base URL's origin.
+func TestRelativeURL(t *testing.T) {
+	var home seen
+	hs := httptest.NewServer(home.handler(200))
+	defer hs.Close()
+	c, err := transport.New(transport.Config{Interface: apierr.Reporting, BaseURL: hs.URL + "/reporting/", Auth: &tokens{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, u := range []string{"/v2/reports/download/x?part=1", strings.TrimPrefix(hs.URL, "http:") + "/y"} {
+		if _, err := c.Do(context.Background(), transport.Request{URL: u}, nil); err != nil {
+			t.Fatalf("%s: %v", u, err)
+		}
+	}
+	if want := []string{"/v2/reports/download/x?part=1", "/y"}; strings.Join(home.uris, " ") != strings.Join(want, " ") {
+		t.Errorf("requests %v, want %v", home.uris, want)
+	}
+	for i, a := range home.auths {
+		if len(a) != 1 || a[0] != "Bearer tok" {
+			t.Errorf("request %d: Authorization %q, want the token", i, a)
+		}
 	}
 }
