@@ -266,8 +266,8 @@ func TestDownloadKeepsRaw(t *testing.T) {
 	ctx := context.Background()
 	d, err := c.Download(ctx, reporting.Report{ID: "bad", Type: reporting.TypePaymentOps, Format: reporting.FormatCSV})
 	var pe *reporting.ParseError
-	if !errors.As(err, &pe) || pe.Column != "oops" || !errors.Is(err, reporting.ErrUnknownColumn) {
-		t.Fatalf("err = %v, want an unknown column error naming oops", err)
+	if !errors.As(err, &pe) || pe.Column != "network_payment_id" || !errors.Is(err, reporting.ErrMissingColumn) {
+		t.Fatalf("err = %v, want a missing column error naming network_payment_id: no row can say its payment", err)
 	}
 	if d == nil || !bytes.Equal(d.Raw, bad) || d.Rows != nil {
 		t.Fatalf("download = %+v, want the raw bytes kept", d)
