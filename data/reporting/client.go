@@ -42,13 +42,20 @@ func NewClient(cfg transport.Config) (*Client, error) {
 }
 
 // List returns the reports available (the previous two months and the
-// month to date, in each type and format), without download links.
+// month to date, in each type and format), without download links. A
+// record that cannot be read is left out: ListRecords says which.
 func (c *Client) List(ctx context.Context) ([]Report, error) {
-	out, err := transport.Get[ReportList](ctx, c.t, PathReports, nil)
+	out, err := c.ListRecords(ctx)
 	if err != nil {
 		return nil, err
 	}
 	return out.Reports, nil
+}
+
+// ListRecords is List with the records that could not be read (Skipped),
+// each with its place in the list, its id when it has one, and why.
+func (c *Client) ListRecords(ctx context.Context) (ReportList, error) {
+	return transport.Get[ReportList](ctx, c.t, PathReports, nil)
 }
 
 // Get returns one report record, with its download link when it is READY.

@@ -70,6 +70,9 @@ func TestList(t *testing.T) {
 		if r.ID == "" || r.DownloadLink != "" || !r.EndDate.After(r.StartDate) || r.Status != reporting.StatusReady || seen[k] {
 			t.Errorf("listed report %+v: want a unique READY report with an id, no download link, end after start", r)
 		}
+		if !strings.Contains(string(r.RawJSON()), `"id":"`+r.ID+`"`) {
+			t.Errorf("listed report %s keeps %q as its JSON", r.ID, r.RawJSON())
+		}
 		seen[k] = true
 	}
 }

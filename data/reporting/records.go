@@ -7,14 +7,15 @@
 //     GET /v2/reports/download/{id} (an empty report may be 204);
 //   - the reporting interface takes the payments token and answers errors
 //     with the payments error object (apierr.PaymentsBody);
-//   - a CSV report has a header row naming its columns; a JSON report is
-//     an array of row objects with the same names;
+//   - a CSV report has a header row naming the spec's fields in the spec's
+//     order; a JSON report is an array of row objects with the same names;
 //   - report status values beyond READY: PENDING while generating.
 //
-// It reads reports as a tolerant reader (design.md): columns the spec
-// does not name are kept per row (Extra), absent values are empty, and a
-// row that cannot be read is skipped alone with its line, column and
-// reason. Only network_payment_id (and, on a RECON
+// It reads as a tolerant reader (design.md): unknown record fields are
+// ignored and a list record that cannot be read is skipped alone; in a
+// report, columns the spec does not name are kept per row (Extra), absent
+// values are empty, and a row that cannot be read is skipped alone with
+// its line, column and reason. Only network_payment_id (and, on a RECON
 // line, transaction_id) must be present: they say which payment and which
 // transaction a row is.
 //
@@ -44,7 +45,8 @@ const (
 )
 
 // Report is a report record (2.4). DownloadLink is present when the report is
-// ready, and never in the list.
+// ready, and never in the list. Dates the server left out are zero. A
+// record decoded from JSON keeps the JSON it arrived as (RawJSON).
 type Report struct {
 	ID           string    `json:"id"`
 	Type         string    `json:"type"`
@@ -53,11 +55,15 @@ type Report struct {
 	StartDate    time.Time `json:"start_date"`
 	EndDate      time.Time `json:"end_date"`
 	DownloadLink string    `json:"download_link,omitempty"`
+
+	raw string // as received; a string, so that Report stays comparable
 }
 
-// ReportList answers GET /v2/reports.
+// ReportList answers GET /v2/reports. Decoding it reads each record on its
+// own: Reports holds those that could be read, Skipped the others.
 type ReportList struct {
 	Reports []Report `json:"reports"`
+	Skipped []Skip   `json:"-"`
 }
 
 // Field is a column of a report row that the spec does not name, kept as
