@@ -9,7 +9,11 @@
 //     with the payments error object (apierr.PaymentsBody);
 //   - a CSV report has a header row naming the spec's fields in the spec's
 //     order; a JSON report is an array of row objects with the same names;
-//   - report status values beyond READY: PENDING while generating.
+//   - report status values beyond READY: PENDING while generating;
+//   - a download follows the record's download_link (the record of Get has
+//     one, the list's records do not); the bearer token goes with it only
+//     to the reporting interface's own scheme, host and port. When the
+//     server gives no link, the path above is guessed.
 //
 // It reads as a tolerant reader (design.md): unknown record fields are
 // ignored and a list record that cannot be read is skipped alone; in a
