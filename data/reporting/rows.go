@@ -12,7 +12,7 @@ var (
 	// could say which payment it is.
 	ErrMissingColumn = errors.New("missing column")
 	// ErrRequired: a row has no value in a required column.
-	ErrRequired = errors.New("a value is required: it says which payment or transaction the row is")
+	ErrRequired = errors.New("a value is required: it identifies the row")
 	// ErrDuplicateColumn: a row holds one column twice with different
 	// values (twice with the same value is read once).
 	ErrDuplicateColumn = errors.New("the column appears twice with different values")

@@ -21,6 +21,11 @@ type cell struct {
 // is empty or only spaces.
 func (c cell) empty() bool { return c.null || strings.TrimSpace(c.text) == "" }
 
+// absent is the cell of a column the row does not have (a key the JSON
+// row lacks, a column the CSV header lacks): set reads it as an absent
+// value, so that an amount held with a flag is not read as 0.
+func absent() cell { return cell{null: true} }
+
 // kind is what a column holds, which says how JSON writes it.
 type kind uint8
 

@@ -26,11 +26,13 @@ func (s schema[R]) index() map[string]int {
 
 // header maps a CSV header to the schema: col[i] is the column of header
 // position i, -1 for an extra column; first[j] is the first position of
-// column j (a later one with the same name must hold the same value).
+// column j (a later one with the same name must hold the same value), -1
+// when the header lacks it (listed in missing).
 type header struct {
-	names []string
-	col   []int
-	first []int
+	names   []string
+	col     []int
+	first   []int
+	missing []int
 }
 
 func readHeader[R any](names []string, s schema[R]) (header, error) {
@@ -51,9 +53,13 @@ func readHeader[R any](names []string, s schema[R]) (header, error) {
 		}
 	}
 	for j, c := range s.cols {
-		if c.required && h.first[j] < 0 {
+		if h.first[j] >= 0 {
+			continue
+		}
+		if c.required {
 			return h, &ParseError{Line: 1, Column: c.name, Err: ErrMissingColumn}
 		}
+		h.missing = append(h.missing, j)
 	}
 	return h, nil
 }
@@ -109,6 +115,9 @@ func parseCSV[R any](data []byte, s schema[R]) ([]R, []*ParseError, error) {
 // kept as extra columns.
 func csvRow[R any](rec []string, h header, s schema[R]) (R, *ParseError) {
 	var r R
+	for _, j := range h.missing {
+		s.cols[j].set(&r, absent()) // never fails
+	}
 	var extra []Field
 	for i, v := range rec {
 		j := h.col[i]

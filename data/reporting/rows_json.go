@@ -108,6 +108,11 @@ func (rd *rowReader[R]) row(raw json.RawMessage) (R, *ParseError) {
 			return r, &ParseError{Column: c.name, Err: err}
 		}
 	}
+	for j, v := range rd.seen {
+		if v == nil {
+			rd.s.cols[j].set(&r, absent()) // never fails
+		}
+	}
 	if err := rd.s.check(&r); err != nil {
 		return r, err
 	}

@@ -160,6 +160,34 @@ func canonicalOps(t *testing.T, rows []PaymentOpsRow) string {
 	return b.String()
 }
 
+// TestAbsentColumns: an amount whose column the CSV header lacks, or whose
+// key a JSON row lacks, is absent, not 0.
+func TestAbsentColumns(t *testing.T) {
+	in := editCSV(t, readTestdata(t, "payment_ops.csv"), func(recs [][]string) [][]string {
+		i := colAt(t, recs[0], "received_amount")
+		for j := range recs {
+			recs[j] = slices.Delete(recs[j], i, i+1)
+		}
+		return recs
+	})
+	rows, err := ParsePaymentOpsCSV(in)
+	if err != nil || len(rows) != 2 {
+		t.Fatalf("%d rows, %v", len(rows), err)
+	}
+	for _, r := range rows {
+		if r.Received() != nil || r.Has("received_amount") || r.Sent() == nil {
+			t.Errorf("%s: received %v, sent %v: want received absent", r.NetworkPaymentID, r.Received(), r.Sent())
+		}
+	}
+	js, err := ParseReconJSON([]byte(`[{"network_payment_id": "p", "transaction_id": "t", "received_amount": 5}]`))
+	if err != nil || len(js) != 1 {
+		t.Fatalf("%d lines, %v", len(js), err)
+	}
+	if js[0].Sent() != nil || js[0].Has("sent_amount") || js[0].Received() == nil {
+		t.Errorf("line without sent_amount: sent %v, received %v", js[0].Sent(), js[0].Received())
+	}
+}
+
 // TestRowJSONUnchanged: a row with every value and no extras encodes as
 // encoding/json encodes the struct (the sandbox serves its JSON reports
 // so), escaping included.
