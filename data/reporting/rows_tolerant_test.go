@@ -242,3 +242,62 @@ func TestGroupReconAbsentAmounts(t *testing.T) {
 		t.Errorf("a present amount that differs: mismatch %v", p.Mismatch)
 	}
 }
+
+// TestFormerFailures: each content that failed the whole report before the
+// tolerant reader is now read, and says what it holds.
+func TestFormerFailures(t *testing.T) {
+	header, row1, ops := opsFixture(t)
+	js := string(readTestdata(t, "payment_ops.json"))
+	cases := []struct {
+		name  string
+		json  bool
+		in    string
+		check func(t *testing.T, rows []PaymentOpsRow)
+	}{
+		{name: "unknown column", in: strings.Replace(ops, "payment_method", "payment_mode", 1), check: func(t *testing.T, rows []PaymentOpsRow) {
+			if r := rows[0]; r.PaymentMethod != "" || r.Has("payment_method") || !slices.Equal(r.Extra, []Field{{"payment_mode", "SWIFT"}}) {
+				t.Errorf("method %q, extra %v: want payment_mode kept as an extra column", r.PaymentMethod, r.Extra)
+			}
+		}},
+		{name: "wrong case", in: strings.Replace(ops, "sent_amount", "Sent_Amount", 1), check: func(t *testing.T, rows []PaymentOpsRow) {
+			eqOptAmount(t, "Sent_Amount", rows[0].Sent(), "1000.10")
+		}},
+		{name: "missing column", in: strings.Replace(header, ",beneficiary_account", "", 1) + "\n" + strings.TrimSuffix(row1, ",012180001234567897"),
+			check: func(t *testing.T, rows []PaymentOpsRow) {
+				if r := rows[0]; r.BeneficiaryAccount != "" || r.BeneficiaryName != "Juan Perez" || len(r.Extra) != 0 {
+					t.Errorf("row %+v: want beneficiary_account absent", r)
+				}
+			}},
+		{name: "empty required amount", in: header + "\n" + strings.Replace(row1, "Receiver Bank,17010.55", "Receiver Bank,", 1),
+			check: func(t *testing.T, rows []PaymentOpsRow) {
+				if r := rows[0]; r.Received() != nil || !r.ReceivedAmountAbsent || r.ReceivedCurrency != "MXN" {
+					t.Errorf("received %v %q: want absent", r.Received(), r.ReceivedCurrency)
+				}
+			}},
+		{name: "json unknown key", json: true, in: strings.Replace(js, `"payment_method"`, `"paymentMethod"`, 1),
+			check: func(t *testing.T, rows []PaymentOpsRow) {
+				if r := rows[0]; r.PaymentMethod != "" || !slices.Equal(r.Extra, []Field{{"paymentMethod", "SWIFT"}}) {
+					t.Errorf("method %q, extra %v", r.PaymentMethod, r.Extra)
+				}
+			}},
+		{name: "json missing payment_state", json: true, in: strings.Replace(js, `"payment_state": "FAILED"`, `"payment_method": "x"`, 1),
+			check: func(t *testing.T, rows []PaymentOpsRow) {
+				if r := rows[1]; r.PaymentState != "" || r.PaymentMethod != "x" || len(rows) != 2 {
+					t.Errorf("row 2 state %q method %q", r.PaymentState, r.PaymentMethod)
+				}
+			}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			format := FormatCSV
+			if c.json {
+				format = FormatJSON
+			}
+			r, err := ParseRows(TypePaymentOps, format, []byte(c.in))
+			if err != nil || r.Len() == 0 || len(r.Skipped) != 0 {
+				t.Fatalf("rows %+v, %v", r, err)
+			}
+			c.check(t, r.PaymentOps)
+		})
+	}
+}
