@@ -190,14 +190,15 @@ func TestAbsentColumns(t *testing.T) {
 
 // TestRowJSONUnchanged: a row with every value and no extras encodes as
 // encoding/json encodes the struct (the sandbox serves its JSON reports
-// so), escaping included.
+// so), escaping included, and the writer of rows with absent values or
+// extras writes the same for it.
 func TestRowJSONUnchanged(t *testing.T) {
 	rows, err := ParseReconCSV(readTestdata(t, "recon.csv"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	r := rows[0]
-	r.SenderCustomer = "A&B <Bank> \"x\" \u2028 \x01 é"
+	r.SenderCustomer = "A&B <Bank> \"x\" \u2028 \x01 é \xff"
 	type plain ReconRow
 	want, err := json.Marshal(plain(r))
 	if err != nil {
@@ -206,6 +207,9 @@ func TestRowJSONUnchanged(t *testing.T) {
 	got, err := json.Marshal(r)
 	if err != nil || string(got) != string(want) {
 		t.Errorf("row JSON\n%s\nwant\n%s", got, want)
+	}
+	if got, _ := marshalRow(&r, reconSchema()); string(got) != string(want) {
+		t.Errorf("marshalRow\n%s\nwant\n%s", got, want)
 	}
 }
 

@@ -1,6 +1,10 @@
 package reporting
 
-import "treasury/data/money"
+import (
+	"encoding/json"
+
+	"treasury/data/money"
+)
 
 // Sent is sent_amount, nil when the row has none.
 func (r *PaymentOpsRow) Sent() *money.Number { return present(r.SentAmount, r.SentAmountAbsent) }
@@ -18,8 +22,15 @@ func (r *PaymentOpsRow) Has(column string) bool { return opsSchema().has(r, colu
 
 // MarshalJSON writes the row as a JSON object: the spec's columns in its
 // order (absent amounts and times as null), then the extra columns as
-// strings.
-func (r PaymentOpsRow) MarshalJSON() ([]byte, error) { return marshalRow(&r, opsSchema()) }
+// strings. A row with every amount and time and no extra column is written
+// by encoding/json from the struct (the sandbox serves many).
+func (r PaymentOpsRow) MarshalJSON() ([]byte, error) {
+	if !r.SentAmountAbsent && !r.ReceivedAmountAbsent && !r.QuoteTS.IsZero() && !r.CreatedAt.IsZero() && len(r.Extra) == 0 {
+		type plain PaymentOpsRow
+		return json.Marshal(plain(r))
+	}
+	return marshalRow(&r, opsSchema())
+}
 
 // UnmarshalJSON reads a row object as ParsePaymentOpsJSON reads each row.
 func (r *PaymentOpsRow) UnmarshalJSON(b []byte) error { return unmarshalRow(r, b, opsSchema()) }
@@ -35,7 +46,13 @@ func (r *ReconRow) Received() *money.Number { return present(r.ReceivedAmount, r
 func (r *ReconRow) Has(column string) bool { return reconSchema().has(r, column) }
 
 // MarshalJSON writes the line as PaymentOpsRow.MarshalJSON writes a row.
-func (r ReconRow) MarshalJSON() ([]byte, error) { return marshalRow(&r, reconSchema()) }
+func (r ReconRow) MarshalJSON() ([]byte, error) {
+	if !r.SentAmountAbsent && !r.ReceivedAmountAbsent && !r.QuoteTS.IsZero() && len(r.Extra) == 0 {
+		type plain ReconRow
+		return json.Marshal(plain(r))
+	}
+	return marshalRow(&r, reconSchema())
+}
 
 // UnmarshalJSON reads a line object as ParseReconJSON reads each line.
 func (r *ReconRow) UnmarshalJSON(b []byte) error { return unmarshalRow(r, b, reconSchema()) }
