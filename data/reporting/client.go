@@ -97,8 +97,8 @@ func (d *Download) FileName() string {
 		d.Report.EndDate.UTC().Format("2006-01-02"), clean(id), ext)
 }
 
-// ErrNotReady is returned, without a request, for a report whose status is
-// PENDING: it is still being generated (the month to date is normally
+// ErrNotReady is returned, without a download, for a report whose status
+// is PENDING: it is still being generated (the month to date is normally
 // available at 00:01 UTC, spec 2.4). Other statuses are tried: the service
 // decides.
 var ErrNotReady = errors.New("reporting: the report is still being generated")

@@ -10,7 +10,8 @@ import (
 	"strings"
 )
 
-var utf8BOM = []byte("\ufeff")
+// utf8BOM starts some CSV and JSON files; it is not content.
+const utf8BOM = "\ufeff"
 
 // key is how a header name or JSON key finds its column: spaces around it
 // and letter case do not matter.
@@ -67,7 +68,7 @@ func readHeader[R any](names []string, s schema[R]) (header, error) {
 // parseCSV reads a CSV report: the rows read, and those skipped with why.
 // A spec column the header lacks is absent on every row.
 func parseCSV[R any](data []byte, s schema[R]) ([]R, []*ParseError, error) {
-	data = bytes.TrimPrefix(data, utf8BOM)
+	data = bytes.TrimPrefix(data, []byte(utf8BOM))
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, nil, nil
 	}

@@ -14,7 +14,7 @@ import (
 // cannot be read is skipped; content that is not well-formed JSON, or not
 // an array, cannot be read at all.
 func parseJSON[R any](data []byte, s schema[R]) ([]R, []*ParseError, error) {
-	data = bytes.TrimPrefix(data, utf8BOM)
+	data = bytes.TrimPrefix(data, []byte(utf8BOM))
 	if t := bytes.TrimSpace(data); len(t) == 0 || string(t) == "null" {
 		return nil, nil, nil
 	}
