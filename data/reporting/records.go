@@ -9,7 +9,19 @@
 //     with the payments error object (apierr.PaymentsBody);
 //   - a CSV report has a header row naming the spec's fields in the spec's
 //     order; a JSON report is an array of row objects with the same names;
-//   - report status values beyond READY: PENDING while generating.
+//   - report status values beyond READY: PENDING while generating;
+//   - a download follows the record's download_link (the record of Get has
+//     one, the list's records do not); the bearer token goes with it only
+//     to the reporting interface's own scheme, host and port. When the
+//     server gives no link, the path above is guessed.
+//
+// It reads as a tolerant reader (design.md): unknown record fields are
+// ignored and a list record that cannot be read is skipped alone; in a
+// report, columns the spec does not name are kept per row (Extra), absent
+// values are empty, and a row that cannot be read is skipped alone with
+// its line, column and reason. Only network_payment_id (and, on a RECON
+// line, transaction_id) must be present: they say which payment and which
+// transaction a row is.
 //
 // Change those here when a real deployment differs.
 package reporting
@@ -37,7 +49,8 @@ const (
 )
 
 // Report is a report record (2.4). DownloadLink is present when the report is
-// ready, and never in the list.
+// ready, and never in the list. Dates the server left out are zero. A
+// record decoded from JSON keeps the JSON it arrived as (RawJSON).
 type Report struct {
 	ID           string    `json:"id"`
 	Type         string    `json:"type"`
@@ -46,16 +59,34 @@ type Report struct {
 	StartDate    time.Time `json:"start_date"`
 	EndDate      time.Time `json:"end_date"`
 	DownloadLink string    `json:"download_link,omitempty"`
+
+	raw string // as received; a string, so that Report stays comparable
 }
 
-// ReportList answers GET /v2/reports.
+// ReportList answers GET /v2/reports. Decoding it reads each record on its
+// own: Reports holds those that could be read, Skipped the others.
 type ReportList struct {
 	Reports []Report `json:"reports"`
+	Skipped []Skip   `json:"-"`
+}
+
+// Field is a column of a report row that the spec does not name, kept as
+// received: Name is its CSV header or JSON key, Value its text (a JSON
+// null is empty; a JSON value other than a string or number is kept as its
+// JSON text).
+type Field struct {
+	Name  string
+	Value string
 }
 
 // PaymentOpsRow is a row of a PAYMENT_OPS report (2.5): one per payment.
-// Pointer amounts are role-specific ("sender only", "receiver only") and nil
-// when the report's requester is on the other side.
+// Every value but NetworkPaymentID may be absent: a pointer is then nil, a
+// time zero, a string empty, and SentAmount and ReceivedAmount read 0 with
+// SentAmountAbsent or ReceivedAmountAbsent set (a FAILED payment received
+// nothing). Those two are flags beside a value, not pointers, so rows built
+// in code (the sandbox) need not change; read them with Sent and Received.
+// Role-specific amounts ("sender only", "receiver only") are nil when the
+// report's requester is on the other side.
 type PaymentOpsRow struct {
 	EndToEndID             string        `json:"end_to_end_id"`
 	NetworkPaymentID       string        `json:"network_payment_id"`
@@ -80,10 +111,18 @@ type PaymentOpsRow struct {
 	RemitterAccount        string        `json:"remitter_account"`
 	BeneficiaryName        string        `json:"beneficiary_name"`
 	BeneficiaryAccount     string        `json:"beneficiary_account"`
+
+	SentAmountAbsent     bool `json:"-"`
+	ReceivedAmountAbsent bool `json:"-"`
+	// Extra are the row's columns the spec does not name, in the report's
+	// order.
+	Extra []Field `json:"-"`
 }
 
 // ReconRow is a line of a RECON report (2.6): one per transaction of a
-// payment; the lines of one payment share NetworkPaymentID.
+// payment; the lines of one payment share NetworkPaymentID. Absent values
+// are as in PaymentOpsRow; NetworkPaymentID and TransactionID are always
+// present.
 type ReconRow struct {
 	EndToEndID                           string        `json:"end_to_end_id"`
 	NetworkPaymentID                     string        `json:"network_payment_id"`
@@ -129,6 +168,12 @@ type ReconRow struct {
 	DestinationResultProceeds            *money.Number `json:"destination_result_proceeds"`
 	DestinationResultAdjustedProceeds    *money.Number `json:"destination_result_adjusted_proceeds"`
 	LiquidationStatus                    string        `json:"liquidation_status"`
+
+	SentAmountAbsent     bool `json:"-"`
+	ReceivedAmountAbsent bool `json:"-"`
+	// Extra are the line's columns the spec does not name, in the report's
+	// order.
+	Extra []Field `json:"-"`
 }
 
 // Transaction types and states of RECON lines. TRADE and COMPLETE are the

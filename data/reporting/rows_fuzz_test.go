@@ -18,20 +18,31 @@ func mustJSON(t testing.TB, v any) []byte {
 	return b
 }
 
-// fuzzCSV checks, for any input: the parser does not panic, a failure is a
-// *ParseError with a line inside the input, and a success writes back to a
-// canonical CSV that parses to the same canonical CSV (nothing is lost or
-// invented between parse and write).
+// fuzzCSV checks, for any input: the parser does not panic; a failure of
+// the whole content, and each row skipped, is a *ParseError with a line
+// inside the input; the rows read (beside skipped ones or not) write back
+// to a canonical CSV that parses, with nothing skipped, to the same
+// canonical CSV (nothing is lost or invented between parse and write).
 func fuzzCSV[R any](t *testing.T, data []byte, parse func([]byte) ([]R, error), write func(*bytes.Buffer, []R) error) {
+	lines := 1 + bytes.Count(data, []byte("\n"))
+	inside := func(pe *ParseError) {
+		if pe.Line < 1 || pe.Line > lines {
+			t.Fatalf("error at line %d of a %d-line input: %v", pe.Line, lines, pe)
+		}
+	}
 	rows, err := parse(data)
-	if err != nil {
+	var sk *SkippedRows
+	switch {
+	case errors.As(err, &sk):
+		for _, pe := range sk.Rows {
+			inside(pe)
+		}
+	case err != nil:
 		var pe *ParseError
-		if !errors.As(err, &pe) {
-			t.Fatalf("error %v is not a *ParseError", err)
+		if !errors.As(err, &pe) || rows != nil {
+			t.Fatalf("error %v (with %d rows) is not a *ParseError", err, len(rows))
 		}
-		if lines := 1 + bytes.Count(data, []byte("\n")); pe.Line < 1 || pe.Line > lines {
-			t.Fatalf("error at line %d of a %d-line input: %v", pe.Line, lines, err)
-		}
+		inside(pe)
 		return
 	}
 	var a, b bytes.Buffer

@@ -9,24 +9,27 @@ import (
 )
 
 // ReconPayment is one payment of a RECON report: its lines (one per
-// transaction, 2.6) and totals over them. The payment fields are those of
-// its first line; Mismatch names the payment fields on which later lines
-// disagree with the first (they should not: a report to look at twice).
+// transaction, 2.6) and totals over them. Each payment field is that of
+// the first line that has it (nil or empty when none has); Mismatch names
+// the payment fields on which lines that have them disagree (they should
+// not: a report to look at twice). A line without a value does not
+// disagree.
 type ReconPayment struct {
 	NetworkPaymentID string
 	EndToEndID       string
 	PaymentState     string
-	SentAmount       money.Number
+	SentAmount       *money.Number
 	SentCurrency     string
-	ReceivedAmount   money.Number
+	ReceivedAmount   *money.Number
 	ReceivedCurrency string
 	Lines            []ReconRow
 	Totals           ReconTotals
 	Mismatch         []string
 }
 
-// ReconTotals sums the transaction amounts of a payment's lines. Amounts
-// absent on a line (the other side's fields) count as zero.
+// ReconTotals sums the transaction amounts of a payment's lines. An amount
+// absent on a line (the other side's fields) adds nothing; a balance change
+// without a currency is summed under "".
 type ReconTotals struct {
 	Transactions int // lines
 	Complete     int // lines whose transaction_state is COMPLETE
@@ -60,32 +63,51 @@ func GroupRecon(rows []ReconRow) []ReconPayment {
 			i = len(out)
 			at[r.NetworkPaymentID] = i
 			out = append(out, ReconPayment{
-				NetworkPaymentID: r.NetworkPaymentID, EndToEndID: r.EndToEndID, PaymentState: r.PaymentState,
-				SentAmount: r.SentAmount, SentCurrency: r.SentCurrency,
-				ReceivedAmount: r.ReceivedAmount, ReceivedCurrency: r.ReceivedCurrency,
-				Totals: ReconTotals{BalanceChange: map[string]decimal.Decimal{}},
+				NetworkPaymentID: r.NetworkPaymentID,
+				Totals:           ReconTotals{BalanceChange: map[string]decimal.Decimal{}},
 			})
 		}
 		p := &out[i]
-		p.check(r)
+		p.take(&r)
 		p.Lines = append(p.Lines, r)
 		p.Totals.add(r)
 	}
 	return out
 }
 
-func (p *ReconPayment) check(r ReconRow) {
-	note := func(field string, same bool) {
-		if !same && !slices.Contains(p.Mismatch, field) {
-			p.Mismatch = append(p.Mismatch, field)
+// take fills the payment fields the payment does not have yet from line
+// r, and notes those r disagrees on.
+func (p *ReconPayment) take(r *ReconRow) {
+	text := func(field string, dst *string, v string) {
+		switch {
+		case v == "":
+		case *dst == "":
+			*dst = v
+		case *dst != v:
+			p.mismatch(field)
 		}
 	}
-	note("end_to_end_id", r.EndToEndID == p.EndToEndID)
-	note("payment_state", r.PaymentState == p.PaymentState)
-	note("sent_amount", r.SentAmount.Equal(p.SentAmount.Decimal))
-	note("sent_currency", r.SentCurrency == p.SentCurrency)
-	note("received_amount", r.ReceivedAmount.Equal(p.ReceivedAmount.Decimal))
-	note("received_currency", r.ReceivedCurrency == p.ReceivedCurrency)
+	amount := func(field string, dst **money.Number, v *money.Number) {
+		switch {
+		case v == nil:
+		case *dst == nil:
+			*dst = v
+		case !(*dst).Equal(v.Decimal):
+			p.mismatch(field)
+		}
+	}
+	text("end_to_end_id", &p.EndToEndID, r.EndToEndID)
+	text("payment_state", &p.PaymentState, r.PaymentState)
+	amount("sent_amount", &p.SentAmount, r.Sent())
+	text("sent_currency", &p.SentCurrency, r.SentCurrency)
+	amount("received_amount", &p.ReceivedAmount, r.Received())
+	text("received_currency", &p.ReceivedCurrency, r.ReceivedCurrency)
+}
+
+func (p *ReconPayment) mismatch(field string) {
+	if !slices.Contains(p.Mismatch, field) {
+		p.Mismatch = append(p.Mismatch, field)
+	}
 }
 
 func (t *ReconTotals) add(r ReconRow) {

@@ -2,6 +2,7 @@ package reporting
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"os"
 	"strings"
@@ -204,7 +205,7 @@ func TestParseReconJSONRoundTrip(t *testing.T) {
 
 func TestParseRowsDispatch(t *testing.T) {
 	r, err := ParseRows(TypePaymentOps, FormatJSON, readTestdata(t, "payment_ops.json"))
-	if err != nil || r.Len() != 2 || r.Type != TypePaymentOps {
+	if err != nil || r.Len() != 2 || r.Type != TypePaymentOps || len(r.Skipped) != 0 {
 		t.Fatalf("ParseRows = %+v, %v", r, err)
 	}
 	r, err = ParseRows(TypeRecon, FormatCSV, readTestdata(t, "recon.csv"))
@@ -226,15 +227,28 @@ func TestParseRowsDispatch(t *testing.T) {
 	if r, err := ParseRows(TypePaymentOps, FormatCSV, []byte(hdr)); err != nil || r.Len() != 0 {
 		t.Errorf("header only = %+v, %v", r, err)
 	}
-	if _, err := ParseRows(TypeRecon, FormatCSV, []byte(hdr)); err == nil || !strings.Contains(err.Error(), "created_at") {
+	// A PAYMENT_OPS report has no transaction_id: read as RECON, no line
+	// could say which transaction it is.
+	_, err = ParseRows(TypeRecon, FormatCSV, []byte(hdr))
+	var pe *ParseError
+	if !errors.As(err, &pe) || pe.Line != 1 || pe.Column != "transaction_id" || !errors.Is(err, ErrMissingColumn) {
 		t.Errorf("PAYMENT_OPS header read as RECON: %v", err)
 	}
 }
 
-func TestParseMalformed(t *testing.T) {
-	ops := string(readTestdata(t, "payment_ops.csv"))
-	header, body, _ := strings.Cut(ops, "\n")
-	row2 := strings.Split(body, "\n")[0]
+// opsFixture is testdata/payment_ops.csv cut up: the header, its first
+// row, and the content of both rows.
+func opsFixture(t *testing.T) (header, row1, csv string) {
+	csv = string(readTestdata(t, "payment_ops.csv"))
+	header, body, _ := strings.Cut(csv, "\n")
+	row1, _, _ = strings.Cut(body, "\n")
+	return header, row1, csv
+}
+
+// TestParseUnreadable: content that cannot be read at all is an error at
+// a line (and column), with no rows.
+func TestParseUnreadable(t *testing.T) {
+	header, row1, _ := opsFixture(t)
 	js := string(readTestdata(t, "payment_ops.json"))
 	cases := []struct {
 		name    string
@@ -245,37 +259,32 @@ func TestParseMalformed(t *testing.T) {
 		wrapped error
 		text    string
 	}{
-		{name: "unknown column", in: strings.Replace(header, "payment_method", "payment_mode", 1) + "\n", line: 1, column: "payment_mode", wrapped: ErrUnknownColumn},
-		{name: "wrong case", in: strings.Replace(header, "sent_amount", "Sent_Amount", 1) + "\n", line: 1, column: "Sent_Amount", wrapped: ErrUnknownColumn},
-		{name: "missing column", in: strings.Replace(header, ",beneficiary_account", "", 1) + "\n", line: 1, column: "beneficiary_account", wrapped: ErrMissingColumn},
-		{name: "duplicate column", in: strings.Replace(header, "remitter_name", "sent_amount", 1) + "\n", line: 1, column: "sent_amount", wrapped: ErrDuplicateColumn},
-		{name: "bad amount", in: header + "\n" + row2 + "\n" + strings.Replace(row2, "1000.10", `"1,000.10"`, 1), line: 3, column: "sent_amount", text: "not a decimal"},
-		{name: "float amount text", in: header + "\n" + strings.Replace(row2, "1000.10", "1e3x", 1), line: 2, column: "sent_amount", text: "not a decimal"},
-		{name: "empty required amount", in: header + "\n" + strings.Replace(row2, "Receiver Bank,17010.55", "Receiver Bank,", 1), line: 2, column: "received_amount", text: "required"},
-		{name: "bad date", in: header + "\n" + strings.Replace(row2, "2026-10-01T09:00:00Z", "01/10/2026", 1), line: 2, column: "quote_ts", text: "ISO 8601"},
-		{name: "short row", in: header + "\n" + row2 + "\na,b,c\n", line: 3, text: "wrong number of fields"},
-		{name: "bare quote", in: header + "\n" + strings.Replace(row2, "Sender Bank", `Sen"der`, 1), line: 2, text: "quote"},
-		{name: "json unknown key", json: true, in: strings.Replace(js, `"payment_method"`, `"paymentMethod"`, 1), line: 2, column: "paymentMethod", wrapped: ErrUnknownColumn},
-		{name: "json missing required", json: true, in: strings.Replace(js, `"payment_state": "FAILED"`, `"payment_method": "x"`, 1), line: 27, column: "payment_state", wrapped: ErrMissingColumn},
-		{name: "json bool amount", json: true, in: strings.Replace(js, `"sent_amount": 250`, `"sent_amount": true`, 1), line: 27, column: "sent_amount", text: "expected a string, number or null"},
-		{name: "json numeric date", json: true, in: strings.Replace(js, `"quote_ts": "2026-10-02T10:00:00Z"`, `"quote_ts": 1759399200`, 1), line: 27, column: "quote_ts", text: "date-time"},
+		{name: "no payment id column", in: strings.Replace(header, "network_payment_id", "payment_id", 1) + "\n" + row1,
+			line: 1, column: "network_payment_id", wrapped: ErrMissingColumn},
+		{name: "html", in: "<html><body>Service unavailable</body></html>\n", line: 1, column: "network_payment_id", wrapped: ErrMissingColumn},
+		{name: "header quote", in: `a,"b` + "\n", line: 1, text: "quote"},
 		{name: "json object", json: true, in: `{"reports": []}`, line: 1, text: "array of row objects"},
-		{name: "json row not object", json: true, in: "[\n1]", line: 2, text: "not a JSON object"},
-		{name: "json null row", json: true, in: "[\nnull\n]", line: 2, text: "null"},
 		{name: "json trailing", json: true, in: "[] []", line: 1, text: "after the array"},
 		{name: "json unterminated", json: true, in: "[", line: 1, text: "unterminated"},
+		{name: "json cut short", json: true, in: js[:strings.Index(js, `"sent_amount": 250`)], line: 27, text: "not well-formed JSON"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			var err error
+			var n int
 			if c.json {
-				_, err = ParsePaymentOpsJSON([]byte(c.in))
+				var rows []PaymentOpsRow
+				rows, err = ParsePaymentOpsJSON([]byte(c.in))
+				n = len(rows)
 			} else {
-				_, err = ParsePaymentOpsCSV([]byte(c.in))
+				var rows []PaymentOpsRow
+				rows, err = ParsePaymentOpsCSV([]byte(c.in))
+				n = len(rows)
 			}
 			var pe *ParseError
-			if !errors.As(err, &pe) {
-				t.Fatalf("err = %v, want a *ParseError", err)
+			var sk *SkippedRows
+			if !errors.As(err, &pe) || errors.As(err, &sk) || n != 0 {
+				t.Fatalf("err = %v with %d rows, want a *ParseError of the whole content", err, n)
 			}
 			if pe.Line != c.line || pe.Column != c.column {
 				t.Errorf("at line %d column %q, want line %d column %q (%v)", pe.Line, pe.Column, c.line, c.column, err)
@@ -288,4 +297,99 @@ func TestParseMalformed(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestParseSkipsBadRowsAlone: a row that cannot be read is skipped with
+// its line, column and reason; the other rows are read.
+func TestParseSkipsBadRowsAlone(t *testing.T) {
+	header, row1, _ := opsFixture(t)
+	js := string(readTestdata(t, "payment_ops.json"))
+	cases := []struct {
+		name    string
+		json    bool
+		in      string
+		read    int // rows read
+		line    int // of the (first) skipped row
+		column  string
+		wrapped error
+		text    string
+	}{
+		{name: "bad amount", in: header + "\n" + row1 + "\n" + strings.Replace(row1, "1000.10", `"1,000.10"`, 1),
+			read: 1, line: 3, column: "sent_amount", text: "not a decimal"},
+		{name: "word amount", in: header + "\n" + strings.Replace(row1, "1000.10", "abc", 1) + "\n" + row1,
+			read: 1, line: 2, column: "sent_amount", text: `"abc" is not a decimal`},
+		{name: "float amount text", in: header + "\n" + strings.Replace(row1, "1000.10", "1e3x", 1), line: 2, column: "sent_amount", text: "not a decimal"},
+		{name: "bad date", in: header + "\n" + strings.Replace(row1, "2026-10-01T09:00:00Z", "01/10/2026", 1) + "\n" + row1,
+			read: 1, line: 2, column: "quote_ts", text: "ISO 8601"},
+		{name: "short row", in: header + "\n" + row1 + "\na,b,c\n" + row1, read: 2, line: 3, text: "wrong number of fields: 3 where the header has 23"},
+		{name: "bare quote", in: header + "\n" + strings.Replace(row1, "Sender Bank", `Sen"der`, 1) + "\n" + row1, read: 1, line: 2, text: "quote"},
+		{name: "quote runs on", in: header + "\n" + row1 + "\n" + strings.Replace(row1, ",012180001234567897", `,"0121`, 1) + "\n" + row1 + "\n" + row1,
+			read: 2, line: 3, text: "runs to line 4"},
+		{name: "empty payment id", in: header + "\n" + strings.Replace(row1, "6f1c2d9e-8f0a-4a55-9a51-1b2c3d4e5f60", " ", 1) + "\n" + row1,
+			read: 1, line: 2, column: "network_payment_id", wrapped: ErrRequired},
+		{name: "duplicate column disagrees", in: strings.Replace(header, "remitter_name", "sent_amount", 1) + "\n" + row1 + "\n" +
+			strings.Replace(row1, "Ana Ruiz", "1000.10", 1), read: 1, line: 2, column: "sent_amount", wrapped: ErrDuplicateColumn},
+		{name: "json missing payment id", json: true, in: strings.Replace(js, `"network_payment_id": "7a2b3c4d-0000-4a55-9a51-1b2c3d4e5f61",`, "", 1),
+			read: 1, line: 27, column: "network_payment_id", wrapped: ErrRequired},
+		{name: "json null payment id", json: true, in: strings.Replace(js, `"7a2b3c4d-0000-4a55-9a51-1b2c3d4e5f61"`, "null", 1),
+			read: 1, line: 27, column: "network_payment_id", wrapped: ErrRequired},
+		{name: "json bool amount", json: true, in: strings.Replace(js, `"sent_amount": 250`, `"sent_amount": true`, 1),
+			read: 1, line: 27, column: "sent_amount", text: "expected a string, number or null"},
+		{name: "json comma amount", json: true, in: strings.Replace(js, `"sent_amount": 250`, `"sent_amount": "1,000.10"`, 1),
+			read: 1, line: 27, column: "sent_amount", text: "not a decimal"},
+		{name: "json numeric date", json: true, in: strings.Replace(js, `"quote_ts": "2026-10-02T10:00:00Z"`, `"quote_ts": 1759399200`, 1),
+			read: 1, line: 27, column: "quote_ts", text: "date-time"},
+		{name: "json duplicate key disagrees", json: true, in: strings.Replace(js, `"sent_amount": 250`, `"sent_amount": 250, "SENT_AMOUNT": 251`, 1),
+			read: 1, line: 27, column: "sent_amount", wrapped: ErrDuplicateColumn},
+		{name: "json row not object", json: true, in: "[\n1,\n" + mustRow(t, js, 1) + "]", read: 1, line: 2, text: "not a JSON object: 1"},
+		{name: "json null row", json: true, in: "[\nnull\n]", line: 2, text: "not a JSON object: null"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			format := FormatCSV
+			if c.json {
+				format = FormatJSON
+			}
+			r, err := ParseRows(TypePaymentOps, format, []byte(c.in))
+			if err != nil {
+				t.Fatalf("one bad row failed the report: %v", err)
+			}
+			if r.Len() != c.read || len(r.Skipped) != 1 {
+				t.Fatalf("%d rows read, %d skipped (%v), want %d read and 1 skipped", r.Len(), len(r.Skipped), r.Skipped, c.read)
+			}
+			pe := r.Skipped[0]
+			if pe.Line != c.line || pe.Column != c.column {
+				t.Errorf("skipped at line %d column %q, want line %d column %q (%v)", pe.Line, pe.Column, c.line, c.column, pe)
+			}
+			if c.wrapped != nil && !errors.Is(pe, c.wrapped) {
+				t.Errorf("reason %v, want it to wrap %v", pe, c.wrapped)
+			}
+			if !strings.Contains(pe.Error(), c.text) || (c.column != "" && !strings.Contains(pe.Error(), c.column)) {
+				t.Errorf("reason %q does not say %q and name the column", pe, c.text)
+			}
+			// The per-type parsers return the same rows, and the skips as
+			// a *SkippedRows error.
+			var rows []PaymentOpsRow
+			if c.json {
+				rows, err = ParsePaymentOpsJSON([]byte(c.in))
+			} else {
+				rows, err = ParsePaymentOpsCSV([]byte(c.in))
+			}
+			var sk *SkippedRows
+			var first *ParseError
+			if !errors.As(err, &sk) || len(sk.Rows) != 1 || !errors.As(err, &first) || first != sk.Rows[0] || len(rows) != c.read {
+				t.Errorf("per-type parser: %d rows, err %v", len(rows), err)
+			}
+		})
+	}
+}
+
+// mustRow is the i-th row object (from 0) of a JSON report.
+func mustRow(t *testing.T, js string, i int) string {
+	t.Helper()
+	var rows []json.RawMessage
+	if err := json.Unmarshal([]byte(js), &rows); err != nil || i >= len(rows) {
+		t.Fatalf("row %d of %d: %v", i, len(rows), err)
+	}
+	return string(rows[i])
 }

@@ -35,6 +35,16 @@ type Request struct {
 	Idempotent bool
 	// NoAuth sends no Authorization header.
 	NoAuth bool
+	// URL, when set, is an http(s) URL the request goes to instead of the
+	// base URL + Path + Query: a link the server gave (a report's
+	// download_link); a relative one is resolved against the base URL as
+	// RFC 3986 says. The token goes only to the base URL's
+	// origin (scheme, host and port); a URL elsewhere (presigned storage)
+	// is sent without Authorization, whatever NoAuth says. An empty Path
+	// becomes the URL's path (with its host when elsewhere), which names
+	// the request in logs and errors; the URL's query never does (a
+	// presigned URL's query is a credential).
+	URL string
 }
 
 // repeatable reports whether the request may be sent again after a failure
@@ -61,6 +71,11 @@ type Response struct {
 func (c *Client) Do(ctx context.Context, req Request, out any) (Response, error) {
 	if req.Method == "" {
 		req.Method = http.MethodGet
+	}
+	if req.URL != "" {
+		if err := c.absolute(&req); err != nil {
+			return Response{}, err
+		}
 	}
 	var body []byte
 	if req.Body != nil {
@@ -243,6 +258,9 @@ func bodyReader(b []byte) io.Reader {
 }
 
 func (c *Client) url(req Request) string {
+	if req.URL != "" {
+		return req.URL
+	}
 	u := *c.base
 	u.Path = c.base.Path + req.Path
 	u.RawPath = ""

@@ -10,25 +10,39 @@ import (
 	"github.com/shopspring/decimal"
 
 	"treasury/data/money"
+	"treasury/data/reporting"
 	"treasury/ui"
 	"treasury/ui/sanitize"
 	"treasury/ui/table"
 	"treasury/views/viewkit"
 )
 
+// row is a report row (*PaymentOpsRow or *ReconRow).
+type row interface {
+	Has(column string) bool
+}
+
 // fields lists a report row's fields as label/value pairs, labelled by
 // their wire names in the spec's order: amounts exactly as received, times
-// in UTC, absent (role-specific) values as "—".
-func fields(rec any) [][2]string {
-	rv := reflect.ValueOf(rec)
+// in UTC, absent values as "—"; then the columns the spec does not name,
+// as received, in the report's order.
+func fields(rec row, extra []reporting.Field) [][2]string {
+	rv := reflect.ValueOf(rec).Elem()
 	rt := rv.Type()
-	out := make([][2]string, 0, rt.NumField())
+	out := make([][2]string, 0, rt.NumField()+len(extra))
 	for i := range rt.NumField() {
 		name, _, _ := strings.Cut(rt.Field(i).Tag.Get("json"), ",")
 		if name == "" || name == "-" {
 			continue
 		}
-		out = append(out, [2]string{name, value(rv.Field(i).Interface())})
+		v := "—"
+		if rec.Has(name) {
+			v = value(rv.Field(i).Interface())
+		}
+		out = append(out, [2]string{name, v})
+	}
+	for _, f := range extra {
+		out = append(out, [2]string{sanitize.Line(f.Name), viewkit.Dash(sanitize.Line(f.Value))})
 	}
 	return out
 }
@@ -44,14 +58,39 @@ func value(v any) string {
 	case decimal.Decimal:
 		return x.String()
 	case time.Time:
-		return viewkit.Time(x)
+		return when(x)
 	case *time.Time:
 		if x == nil {
 			return "—"
 		}
-		return viewkit.Time(*x)
+		return when(*x)
 	}
 	return "?"
+}
+
+// when is a time in UTC, "—" when absent (zero).
+func when(t time.Time) string {
+	if t.IsZero() {
+		return "—"
+	}
+	return viewkit.Time(t)
+}
+
+// whenKey sorts a time; absent times sort as text ("—").
+func whenKey(t time.Time) table.Key {
+	if t.IsZero() {
+		return table.Key{}
+	}
+	return table.Time(t)
+}
+
+// amount is an optional amount as received with its currency, "—" when
+// absent.
+func amount(n *money.Number, currency string) string {
+	if n == nil {
+		return "—"
+	}
+	return viewkit.Amount(n.Decimal, currency)
 }
 
 // kv draws label/value pairs (values already sanitized) in a width: a

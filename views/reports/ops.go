@@ -54,32 +54,33 @@ func newOpsPage(p *reportPage) *viewkit.TablePage[opsRec] {
 		},
 		Read: func() ([]opsRec, live.Snapshot) { return recs, p.snapshot() },
 		Row: func(r opsRec) table.Row {
+			sent, received := r.Sent(), r.Received()
 			return table.Row{ID: r.id, Cells: []string{
-				viewkit.Time(r.CreatedAt), sanitize.Line(r.PaymentState),
-				viewkit.Amount(r.SentAmount.Decimal, r.SentCurrency), viewkit.Amount(r.ReceivedAmount.Decimal, r.ReceivedCurrency),
-				num(r.FXSpotRate), sanitize.Line(r.PaymentMethod), sanitize.Line(r.NetworkPaymentID), sanitize.Line(r.EndToEndID),
-			}, Keys: []table.Key{table.Time(r.CreatedAt), {}, table.Decimal(r.SentAmount.Decimal), table.Decimal(r.ReceivedAmount.Decimal),
-				numKey(r.FXSpotRate)}}
+				when(r.CreatedAt), viewkit.Dash(sanitize.Line(r.PaymentState)),
+				amount(sent, r.SentCurrency), amount(received, r.ReceivedCurrency),
+				num(r.FXSpotRate), viewkit.Dash(sanitize.Line(r.PaymentMethod)), sanitize.Line(r.NetworkPaymentID),
+				viewkit.Dash(sanitize.Line(r.EndToEndID)),
+			}, Keys: []table.Key{whenKey(r.CreatedAt), {}, numKey(sent), numKey(received), numKey(r.FXSpotRate)}}
 		},
 		Enter: func(r opsRec) tea.Cmd {
-			return p.v.Stack.Push(rowDetail(p, r.id, r.PaymentOpsRow))
+			return p.v.Stack.Push(rowDetail(p, r.id, &r.PaymentOpsRow, r.Extra))
 		},
-		Above: func(w, _ int, _ *opsRec) string {
-			return p.summary(w, t.Bold.Render(fmt.Sprintf("%d payments", len(recs))))
+		Above: func(w, h int, _ *opsRec) string {
+			return p.above(w, h, t.Bold.Render(fmt.Sprintf("%d payments", len(recs))))
 		},
 		AboveShare: 0.2,
-		Empty:      "the report has no rows",
+		Empty:      p.empty(),
 	})
 }
 
 // rowDetail shows every field of a report row (PAYMENT_OPS row or RECON
-// line) by its wire name.
-func rowDetail[T any](p *reportPage, id string, rec T) *viewkit.DetailPage[T] {
+// line) by its wire name, then its extra columns.
+func rowDetail[T row](p *reportPage, id string, rec T, extra []reporting.Field) *viewkit.DetailPage[T] {
 	return viewkit.NewDetailPage(p.v.ctx, viewkit.DetailSpec[T]{
 		Crumb:  viewkit.Short(sanitize.Line(id), 12),
 		Get:    func() (T, bool, live.Snapshot) { return rec, true, p.snapshot() },
 		ID:     func(T) string { return id },
-		Body:   func(r T, w int) string { return kv(p.v.ctx.Theme, fields(r), w) },
-		Fields: func(r T) [][2]string { return fields(r) },
+		Body:   func(r T, w int) string { return kv(p.v.ctx.Theme, fields(r, extra), w) },
+		Fields: func(r T) [][2]string { return fields(r, extra) },
 	})
 }

@@ -56,22 +56,22 @@ func newReconPage(p *reportPage) *viewkit.TablePage[reporting.ReconPayment] {
 				check = "open"
 			}
 			return table.Row{ID: g.NetworkPaymentID, Cells: []string{
-				sanitize.Line(g.NetworkPaymentID), sanitize.Line(g.PaymentState),
-				viewkit.Amount(g.SentAmount.Decimal, g.SentCurrency), viewkit.Amount(g.ReceivedAmount.Decimal, g.ReceivedCurrency),
+				sanitize.Line(g.NetworkPaymentID), viewkit.Dash(sanitize.Line(g.PaymentState)),
+				amount(g.SentAmount, g.SentCurrency), amount(g.ReceivedAmount, g.ReceivedCurrency),
 				balanceChange(g.Totals), fmt.Sprintf("%d/%d", g.Totals.Complete, g.Totals.Transactions), check,
 				g.Totals.Fees().String(),
-			}, Keys: []table.Key{{}, {}, table.Decimal(g.SentAmount.Decimal), table.Decimal(g.ReceivedAmount.Decimal),
+			}, Keys: []table.Key{{}, {}, numKey(g.SentAmount), numKey(g.ReceivedAmount),
 				{}, table.Int(int64(g.Totals.Transactions)), {}, table.Decimal(g.Totals.Fees())}}
 		},
 		Enter: func(g reporting.ReconPayment) tea.Cmd { return p.v.Stack.Push(newLinesPage(p, g)) },
-		Above: func(w, _ int, _ *reporting.ReconPayment) string {
+		Above: func(w, h int, _ *reporting.ReconPayment) string {
 			counts := t.Bold.Render(fmt.Sprintf("%d payments, %d lines", len(groups), len(p.dl.Rows.Recon)))
 			totals := fmt.Sprintf("totals: %d payments with every line COMPLETE, %d with open lines, %d with mismatched payment fields",
 				len(groups)-incomplete, incomplete, mismatched)
-			return p.summary(w, counts) + "\n" + ansi.Truncate(t.Muted.Render(totals), w, "…")
+			return p.above(w, h, counts, ansi.Truncate(t.Muted.Render(totals), w, "…"))
 		},
 		AboveShare: 0.2,
-		Empty:      "the report has no rows",
+		Empty:      p.empty(),
 	})
 }
 
@@ -114,11 +114,11 @@ func newLinesPage(p *reportPage, g reporting.ReconPayment) *viewkit.TablePage[re
 			}, Keys: []table.Key{{}, {}, {}, numKey(l.BalanceChange), numKey(l.WithdrawalResultAmount), numKey(l.WithdrawalResultFeeAmount),
 				numKey(l.DepositResultAmount), numKey(l.DepositResultFeeAmount), numKey(l.BalanceResult)}}
 		},
-		Enter: func(l reconLine) tea.Cmd { return p.v.Stack.Push(rowDetail(p, l.id, l.ReconRow)) },
+		Enter: func(l reconLine) tea.Cmd { return p.v.Stack.Push(rowDetail(p, l.id, &l.ReconRow, l.Extra)) },
 		Above: func(w, _ int, _ *reconLine) string {
 			head := th.Title.Render("payment "+sanitize.Line(g.NetworkPaymentID)) +
-				th.Muted.Render(" · "+sanitize.Line(g.PaymentState)+" · sent "+viewkit.Amount(g.SentAmount.Decimal, g.SentCurrency)+
-					" · received "+viewkit.Amount(g.ReceivedAmount.Decimal, g.ReceivedCurrency))
+				th.Muted.Render(" · "+viewkit.Dash(sanitize.Line(g.PaymentState))+" · sent "+amount(g.SentAmount, g.SentCurrency)+
+					" · received "+amount(g.ReceivedAmount, g.ReceivedCurrency))
 			totals := fmt.Sprintf("totals: %d lines (%d COMPLETE) · balance change %s", tot.Transactions, tot.Complete, balanceChange(tot))
 			sums := fmt.Sprintf("        withdrawn %s · deposited %s · fees %s · incentives %s",
 				tot.WithdrawalAmount, tot.DepositAmount, tot.Fees(), tot.Incentives)

@@ -95,6 +95,9 @@ func (p *reportPage) Update(msg tea.Msg) tea.Cmd {
 		if p.inner == nil && !p.loading && msg.String() == "r" {
 			return p.load()
 		}
+		if key.Matches(msg, p.v.keys.Skipped) && len(p.skipped()) > 0 {
+			return p.v.Stack.Push(newSkippedPage(p))
+		}
 	}
 	if p.inner != nil {
 		return p.inner.Update(msg)
@@ -113,16 +116,41 @@ func (p *reportPage) newInner() viewkit.Page {
 	return newOpsPage(p)
 }
 
-// summary is the line above the rows: what the report is, its size, and
-// how to save it.
+// summary is the line above the rows: what the report is, the rows
+// skipped, its size, and how to save it.
 func (p *reportPage) summary(w int, counts string) string {
 	t := p.v.ctx.Theme
-	s := t.Title.Render(sanitize.Line(p.rep.Type+" "+p.rep.Format)) + t.Muted.Render(" · "+period(p.rep)+" · ")
-	s += counts
+	if p.rep.Type == "" { // only the id is known: the record could not be read
+		return ansi.Truncate(t.Title.Render("report "+sanitize.Line(p.rep.ID)), w, "…")
+	}
+	s := t.Title.Render(sanitize.Line(p.rep.Type+" "+p.rep.Format)) + t.Muted.Render(" · "+period(p.rep))
+	if counts != "" {
+		s += t.Muted.Render(" · ") + counts
+	}
+	if n := rowsSkipped(len(p.skipped())); n != "" {
+		s += t.Muted.Render(" · ") + t.Bad.Render(n)
+	}
 	if p.dl != nil {
 		s += t.Muted.Render(fmt.Sprintf(" · %s · w saves it as downloaded", size(len(p.dl.Raw))))
 	}
 	return ansi.Truncate(s, w, "…")
+}
+
+// above is what goes above a table of rows in h lines: the summary, the
+// lines given, then the first rows skipped.
+func (p *reportPage) above(w, h int, counts string, lines ...string) string {
+	out := append([]string{p.summary(w, counts)}, lines...)
+	out = append(out, p.skippedAbove(w, h-len(out))...)
+	return strings.Join(out, "\n")
+}
+
+// empty is the table's message when it has no rows: the report has none,
+// or none could be read.
+func (p *reportPage) empty() string {
+	if n := len(p.skipped()); n > 0 {
+		return fmt.Sprintf("no row could be read: %s (%s lists why)", rowsSkipped(n), p.v.keys.Skipped.Help().Key)
+	}
+	return "the report has no rows"
 }
 
 // size formats a byte count.
@@ -146,11 +174,10 @@ func (p *reportPage) Render(w, h int) string {
 	case p.loading:
 		lines = append(lines, "", t.Muted.Render("downloading "+sanitize.Line(p.rep.ID)+" …"))
 	case p.err != nil:
-		if g := viewkit.Guidance(p.err); g != "" {
-			lines = append(lines, "", sanitize.Line(g))
-		}
 		if errors.Is(p.err, reporting.ErrNotReady) {
 			lines = append(lines, "", "The report is still being generated (normally ready at 00:01 UTC).")
+		} else {
+			lines = append(append(lines, ""), failure(t, p.err, w)...)
 		}
 		if p.dl != nil {
 			lines = append(lines, "", fmt.Sprintf("The content could not be read as %s; w saves the %d bytes as downloaded.",
@@ -169,6 +196,9 @@ func (p *reportPage) Render(w, h int) string {
 
 func (p *reportPage) Keys() []key.Binding {
 	if p.inner != nil {
+		if len(p.skipped()) > 0 {
+			return append(p.inner.Keys(), p.v.keys.Skipped)
+		}
 		return p.inner.Keys()
 	}
 	if p.err != nil {

@@ -1,8 +1,15 @@
 // Package reports is the reports view: the reporting interface's list of
 // reports (type, format, period, status, when generated); enter downloads
 // one and shows its rows, PAYMENT_OPS as a table of payments and RECON
-// grouped per payment with totals (enter on a payment shows its lines);
+// grouped per payment with totals (enter on a payment shows its lines, on
+// a row every field, the columns the spec does not name included);
 // w saves the report to the session's save directory exactly as downloaded.
+//
+// Nothing untrue is shown: an absent amount is "—", never 0; rows that
+// could not be read are counted above the table, the first few with their
+// line, column and reason, and ! lists them all; a failed download shows
+// the error's code, message and guidance where the rows would be, and the
+// list says "no reports" only when the server said so.
 package reports
 
 import (
@@ -25,19 +32,21 @@ import (
 // View is the reports view.
 type View struct {
 	viewkit.Stack
-	ctx  *ui.Context
-	p    *platform.Platform
-	list *viewkit.TablePage[reporting.Report]
-	open *reportPage // the report shown, while the stack is above the list
-	keys keys
+	ctx   *ui.Context
+	p     *platform.Platform
+	list  *viewkit.TablePage[reporting.Report]
+	open  *reportPage // the report shown, while the stack is above the list
+	keys  keys
+	empty string // the list's message when it has no report
 }
 
-type keys struct{ Save key.Binding }
+type keys struct{ Save, Skipped key.Binding }
 
 // New builds the reports view; p.Reporting downloads the reports.
 func New(ctx *ui.Context, p *platform.Platform) *View {
 	v := &View{ctx: ctx, p: p, keys: keys{
-		Save: key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "save report file as downloaded")),
+		Save:    key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "save report file as downloaded")),
+		Skipped: skippedKey(),
 	}}
 	v.list = viewkit.NewTablePage(ctx, viewkit.TableSpec[reporting.Report]{
 		Columns: []table.Column{
@@ -48,6 +57,10 @@ func New(ctx *ui.Context, p *platform.Platform) *View {
 		Read: func() ([]reporting.Report, live.Snapshot) {
 			snap := ctx.Store.Snapshot(live.Reports)
 			all, _ := snap.Data.([]reporting.Report)
+			if msg := listEmpty(snap); msg != v.empty {
+				v.empty = msg
+				v.list.Table().SetEmptyMessage(msg)
+			}
 			return all, snap
 		},
 		Row: func(r reporting.Report) table.Row {
@@ -63,9 +76,28 @@ func New(ctx *ui.Context, p *platform.Platform) *View {
 	return v
 }
 
-// period is the report's period as dates, both inclusive (2.4).
+// listEmpty is what the list says when it has no report: the server said
+// there are none, or no list has been read yet (the status line says why).
+func listEmpty(snap live.Snapshot) string {
+	switch {
+	case snap.FetchedAt.IsZero() && snap.Err == nil:
+		return "loading the report list…"
+	case snap.FetchedAt.IsZero():
+		return "the report list could not be read: r tries again"
+	}
+	return "no reports"
+}
+
+// period is the report's period as dates, both inclusive (2.4); a date
+// the server left out is "—".
 func period(r reporting.Report) string {
-	return r.StartDate.UTC().Format("2006-01-02") + " … " + r.EndDate.UTC().Format("2006-01-02")
+	date := func(t time.Time) string {
+		if t.IsZero() {
+			return "—"
+		}
+		return t.UTC().Format("2006-01-02")
+	}
+	return date(r.StartDate) + " … " + date(r.EndDate)
 }
 
 // generated0 is when the report was generated: reports are generated at
@@ -154,6 +186,16 @@ func (v *View) openByID(id string) tea.Cmd {
 		return ui.FlashCmd("report id " + sanitize.Line(id) + " is ambiguous: type more of it")
 	}
 	return v.openReport(reporting.Report{ID: id}, false)
+}
+
+// Selected is the record under the cursor; a report record is given as
+// the JSON it arrived as, for the raw pager.
+func (v *View) Selected() (string, any, bool) {
+	id, rec, ok := v.Stack.Selected()
+	if r, isReport := rec.(reporting.Report); isReport && r.RawJSON() != nil {
+		rec = r.RawJSON()
+	}
+	return id, rec, ok
 }
 
 // Back leaves the report when its page is popped.
