@@ -66,8 +66,19 @@ func recordFields(t reflect.Type) []recordField {
 	return out
 }
 
-// cell formats the field of rec; a nil pointer on the way is empty.
+// presence is implemented by records that know which of their values were
+// absent on the wire (report rows): an absent value is an empty cell, not
+// the zero of its type.
+type presence interface{ Has(column string) bool }
+
+// cell formats the field of rec; a nil pointer on the way, or a value the
+// record says was absent, is empty.
 func (f recordField) cell(rec reflect.Value) string {
+	if rec.CanAddr() {
+		if p, ok := rec.Addr().Interface().(presence); ok && !strings.Contains(f.name, ".") && !p.Has(f.name) {
+			return ""
+		}
+	}
 	v := rec
 	for _, i := range f.index {
 		for v.Kind() == reflect.Pointer {

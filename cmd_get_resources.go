@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -15,6 +16,7 @@ import (
 	payclient "treasury/data/payments/client"
 	"treasury/data/platform"
 	"treasury/data/reporting"
+	"treasury/data/wire"
 )
 
 // getResource is one thing `treasury get` prints.
@@ -270,6 +272,11 @@ func readReport(ctx context.Context, c *reporting.Client, a getArgs) (any, error
 	if d.Rows == nil {
 		return []reporting.PaymentOpsRow{}, nil
 	}
+	skipped := make([]wire.Skip, len(d.Rows.Skipped))
+	for i, pe := range d.Rows.Skipped {
+		skipped[i] = wire.Skip{Index: max(pe.Line-1, 0), ID: "line " + strconv.Itoa(pe.Line), Reason: pe.Error()}
+	}
+	wire.Note(ctx, "report rows", skipped) // printed, and the command fails
 	if d.Rows.Type == reporting.TypeRecon {
 		return d.Rows.Recon, nil
 	}

@@ -349,3 +349,35 @@ func TestGetEveryResourceFromTheVariant(t *testing.T) {
 		})
 	}
 }
+
+// TestGetReportAbsentAmounts: a FAILED payment received nothing: the
+// variant sends its received_amount empty, and every format says absent
+// (empty cell, null), never 0.
+func TestGetReportAbsentAmounts(t *testing.T) {
+	ids := &getIDs{m: map[string]*sync.Once{}, v: map[string]string{}}
+	id := ids.get(t, "ops-csv")
+	code, out, stderr := getRunWith(t, variantConfig, "report", id, "-o", "csv")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	rows, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if err != nil || len(rows) < 2 {
+		t.Fatalf("%d rows, %v", len(rows), err)
+	}
+	col := map[string]int{}
+	for i, name := range rows[0] {
+		col[name] = i
+	}
+	failed := 0
+	for _, r := range rows[1:] {
+		if r[col["payment_state"]] == "FAILED" {
+			failed++
+			if r[col["received_amount"]] != "" {
+				t.Fatalf("a FAILED row received %q", r[col["received_amount"]])
+			}
+		}
+	}
+	if failed == 0 {
+		t.Fatal("no FAILED row: the test proves nothing")
+	}
+}

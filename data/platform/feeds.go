@@ -8,6 +8,7 @@ import (
 	"treasury/data/liquidity"
 	"treasury/data/live"
 	"treasury/data/wallet"
+	"treasury/data/wire"
 )
 
 // Windows of the time-bounded topics.
@@ -66,7 +67,15 @@ func (p *Platform) feeds() []live.Feed {
 	}
 	if c := p.Reporting; c != nil {
 		fs = append(fs, live.Feed{Topic: live.Reports, Interface: apierr.Reporting, Interval: r.Reports,
-			Fetch: func(ctx context.Context) (any, error) { return c.List(ctx) }})
+			Fetch: func(ctx context.Context) (any, error) {
+				l, err := c.ListRecords(ctx)
+				skipped := make([]wire.Skip, len(l.Skipped))
+				for i, s := range l.Skipped {
+					skipped[i] = wire.Skip{Index: s.Index, ID: s.ID, Reason: s.Reason}
+				}
+				wire.Note(ctx, "reports", skipped)
+				return l.Reports, err
+			}})
 	}
 	if c := p.Wallet; c != nil {
 		w := func(t live.Topic, iv time.Duration, f func(ctx context.Context) (any, error)) live.Feed {
