@@ -58,10 +58,9 @@ func newLiveModel(store *live.Store, ev *events) func(context.Context, Session) 
 func startCountingStore(t *testing.T) (store *live.Store, fetches *atomic.Int64) {
 	t.Helper()
 	fetches = new(atomic.Int64)
-	store = live.New(live.Options{Feeds: []live.Feed{{
-		Topic: "x", Interval: time.Hour,
-		Fetch: func(context.Context) (any, error) { return fmt.Sprintf("[fetch %d]", fetches.Add(1)), nil },
-	}}})
+	store = live.New(live.Options{Feeds: []live.Feed{live.ValueFeed(live.KeyOf[string]("x"),
+		func(context.Context) (string, error) { return fmt.Sprintf("[fetch %d]", fetches.Add(1)), nil },
+		live.FeedOptions[string, string]{Interval: time.Hour})}})
 	ctx, cancel := context.WithCancel(context.Background())
 	store.Start(ctx)
 	t.Cleanup(func() { store.Close(); cancel() })

@@ -24,31 +24,6 @@ import (
 // Topic names what a feed fetches and what a subscriber watches.
 type Topic string
 
-// Feed fetches one topic on an interval.
-type Feed struct {
-	Topic     Topic
-	Interface apierr.Interface
-	Interval  time.Duration
-	// Always polls the topic even when nobody watches it, because the
-	// header summarizes it (health, token expiry, balances for alerts).
-	Always bool
-	// Fetch reads the topic from the platform.
-	Fetch func(ctx context.Context) (any, error)
-	// Reduce, when set, folds a fetched value into the previous data (for
-	// example merging a page of changed payments into the set held). prev is
-	// nil on the first fetch.
-	Reduce func(prev, fetched any, at time.Time) any
-	// Samples, when set, extracts points for history charts from what
-	// was fetched and from the data held after Reduce (a feed that reads
-	// only what is new charts fetched; one that charts its whole state,
-	// data).
-	Samples func(fetched, data any) []Sample
-	// Alerts, when set, evaluates data-driven alert conditions (low
-	// balance, sustained declines); its result replaces the feed's previous
-	// data alerts.
-	Alerts func(data any, now time.Time) []Alert
-}
-
 // Snapshot is the latest state of a topic.
 type Snapshot struct {
 	Topic Topic
@@ -61,6 +36,10 @@ type Snapshot struct {
 	Interval time.Duration
 	// Seq increases with every change of the snapshot.
 	Seq uint64
+	// Version counts the changes of this topic's data; Changes says what
+	// the last one changed (by record id).
+	Version uint64
+	Changes Changes
 	// Skipped counts the records of the last good fetch that could not be
 	// read (and were left out); SkippedFirst are the first of them.
 	Skipped      int
@@ -123,6 +102,12 @@ type Store struct {
 	wg        sync.WaitGroup
 	lastFetch map[Topic]time.Time
 	fails     *failBook
+	derived   map[Topic][]*deriver // by source topic
+	derivedBy map[Topic]*deriver   // by derived topic
+	life      context.Context      // ends with Close: the derivers' goroutines
+	end       context.CancelFunc
+	pending   int                  // derivations signalled, not yet built (Sync)
+	idle      *sync.Cond           // signalled when a derivation is built
 }
 
 type poller struct {
@@ -165,7 +150,11 @@ func New(opts Options) *Store {
 		events:    newEventLog(4096),
 		lastFetch: map[Topic]time.Time{},
 		fails:     newFailBook(200),
+		derived:   map[Topic][]*deriver{},
+		derivedBy: map[Topic]*deriver{},
 	}
+	s.life, s.end = context.WithCancel(context.Background())
+	s.idle = sync.NewCond(&s.mu)
 	for _, f := range opts.Feeds {
 		s.feeds[f.Topic] = &poller{feed: f, refresh: make(chan struct{}, 1)}
 		s.snaps[f.Topic] = Snapshot{Topic: f.Topic, Interval: f.Interval}
@@ -192,7 +181,7 @@ func (s *Store) Start(ctx context.Context) {
 	}
 }
 
-// Close stops the pollers and waits for them.
+// Close stops the pollers and the derivations and waits for them.
 func (s *Store) Close() {
 	s.mu.Lock()
 	cancel := s.cancel
@@ -200,6 +189,10 @@ func (s *Store) Close() {
 	if cancel != nil {
 		cancel()
 	}
+	s.end()
+	s.mu.Lock()
+	s.idle.Broadcast() // Sync returns once the store is closed
+	s.mu.Unlock()
 	s.wg.Wait()
 }
 
@@ -293,7 +286,7 @@ func (s *Store) fetch(ctx context.Context, p *poller) time.Duration {
 		s.snaps[f.Topic] = snap
 	}
 	s.mu.Unlock()
-	v, err := f.Fetch(fctx)
+	v, err := f.fetch(fctx)
 	cancel()
 	if ctx.Err() != nil {
 		return interval
@@ -321,41 +314,113 @@ func (s *Store) fetch(ctx context.Context, p *poller) time.Duration {
 		p.streak, p.key = 0, ""
 	}
 	at := s.now()
-	s.mu.Lock()
-	snap := s.snaps[f.Topic]
-	snap.Err = err
-	snap.NextTry = at.Add(wait)
-	if err == nil {
-		fetched := v
-		if f.Reduce != nil {
-			v = f.Reduce(snap.Data, v, at)
+	if err != nil {
+		s.mu.Lock()
+		snap := s.snaps[f.Topic]
+		snap.Err, snap.NextTry = err, at.Add(wait)
+		snap.Failures++
+		s.observeLocked(f.Interface, string(f.Topic), at.Sub(started), err, at)
+		s.seq++
+		snap.Seq = s.seq
+		s.snaps[f.Topic] = snap
+		s.notifyLocked(f.Topic)
+		s.mu.Unlock()
+		return wait
+	}
+	var partialErr error
+	if partial != nil {
+		partialErr = partial
+	}
+	s.update(f.Topic, v, at, func(snap *Snapshot) {
+		snap.NextTry = at.Add(wait)
+		snap.Skipped, snap.SkippedFirst, snap.Partial = skips.Count(), skips.List(), partialErr
+		s.observeLocked(f.Interface, string(f.Topic), at.Sub(started), nil, at)
+	})
+	return wait
+}
+
+// update folds fetched into the data of topic t (the feed's fold, outside
+// the store's lock: readers never wait for it) and publishes the result.
+// A fold that changed nothing, of a snapshot that was and stays good,
+// only refreshes its fetch time: nobody is notified and nothing built from
+// it is built again. stamp sets the snapshot's other fields, under the
+// lock.
+func (s *Store) update(t Topic, fetched any, at time.Time, stamp func(*Snapshot)) {
+	p := s.feeds[t]
+	s.fold(t, func(prev any, loaded bool) (any, Changes) {
+		if p == nil || p.feed.fold == nil {
+			return fetched, Changes{Reset: true}
 		}
-		snap.Data = v
-		snap.FetchedAt = at
-		snap.Failures = 0
-		snap.Skipped, snap.SkippedFirst = skips.Count(), skips.List()
-		snap.Partial = nil
-		if partial != nil {
-			snap.Partial = partial
+		data, ch := p.feed.fold(prev, fetched, at)
+		if !loaded {
+			ch = Changes{Reset: true} // the first data: everything is new
 		}
-		if f.Samples != nil {
-			for _, sm := range f.Samples(fetched, v) {
-				s.history.add(sm)
+		return data, ch
+	}, func(cur *Snapshot, data any, ch Changes) bool {
+		quiet := ch.Empty() && cur.Err == nil && cur.Loaded()
+		skipped, partial := cur.Skipped, cur.Partial
+		cur.Err, cur.Failures, cur.FetchedAt = nil, 0, at
+		stamp(cur)
+		if quiet && cur.Skipped == skipped && (cur.Partial == nil) == (partial == nil) {
+			return false // the age moves on; readers see it at their next tick
+		}
+		if p != nil {
+			if f := p.feed; f.samples != nil {
+				for _, sm := range f.samples(fetched, data) {
+					s.history.add(sm)
+				}
+			}
+			if f := p.feed; f.alerts != nil {
+				s.alerts.replaceData(t, f.alerts(data, at), at)
 			}
 		}
-		if f.Alerts != nil {
-			s.alerts.replaceData(f.Topic, f.Alerts(v, at), at)
+		return true
+	})
+}
+
+// mutate changes the data of topic t outside its feed (a webhook
+// notification, a record read by a view), by the same path as a poll.
+func (s *Store) mutate(t Topic, change func(prev any) (any, Changes)) {
+	s.fold(t, func(prev any, _ bool) (any, Changes) { return change(prev) },
+		func(cur *Snapshot, _ any, ch Changes) bool {
+			if cur.FetchedAt.IsZero() {
+				cur.FetchedAt = s.now()
+			}
+			return !ch.Empty()
+		})
+}
+
+// fold computes the next data of t from the data held, outside the lock,
+// and publishes it unless publish (under the lock, given the snapshot to
+// stamp) says there is nothing to tell. When another writer published in
+// between, it folds again on that writer's result.
+func (s *Store) fold(t Topic, next func(prev any, loaded bool) (any, Changes), publish func(cur *Snapshot, data any, ch Changes) bool) {
+	for {
+		s.mu.Lock()
+		prev := s.snaps[t]
+		s.mu.Unlock()
+		data, ch := next(prev.Data, prev.Loaded())
+		s.mu.Lock()
+		cur := s.snaps[t]
+		if cur.Version != prev.Version {
+			s.mu.Unlock()
+			continue
 		}
-	} else {
-		snap.Failures++
+		if !publish(&cur, data, ch) {
+			s.snaps[t] = cur
+			s.mu.Unlock()
+			return
+		}
+		cur.Topic, cur.Data, cur.Changes = t, data, ch
+		cur.Version++
+		s.seq++
+		cur.Seq = s.seq
+		s.snaps[t] = cur
+		s.notifyLocked(t)
+		s.changedLocked(t, ch)
+		s.mu.Unlock()
+		return
 	}
-	s.observeLocked(f.Interface, string(f.Topic), at.Sub(started), err, at)
-	s.seq++
-	snap.Seq = s.seq
-	s.snaps[f.Topic] = snap
-	s.notifyLocked(f.Topic)
-	s.mu.Unlock()
-	return wait
 }
 
 // Snapshot returns the latest snapshot of t.

@@ -27,8 +27,10 @@ func waitSignal(t *testing.T, sub *Subscription) {
 func TestWatchedTopicIsFetchedAndUnwatchedIsNot(t *testing.T) {
 	var quotes, trades atomic.Int32
 	s := New(Options{Feeds: []Feed{
-		{Topic: "quotes", Interface: apierr.Liquidity, Interval: time.Hour, Fetch: func(context.Context) (any, error) { quotes.Add(1); return 1, nil }},
-		{Topic: "trades", Interface: apierr.Liquidity, Interval: time.Hour, Fetch: func(context.Context) (any, error) { trades.Add(1); return 2, nil }},
+		ValueFeed(KeyOf[int]("quotes"), func(context.Context) (int, error) { quotes.Add(1); return 1, nil },
+			FeedOptions[int, int]{Interface: apierr.Liquidity, Interval: time.Hour}),
+		ValueFeed(KeyOf[int]("trades"), func(context.Context) (int, error) { trades.Add(1); return 2, nil },
+			FeedOptions[int, int]{Interface: apierr.Liquidity, Interval: time.Hour}),
 	}})
 	s.Start(context.Background())
 	defer s.Close()
@@ -52,7 +54,8 @@ func TestWatchedTopicIsFetchedAndUnwatchedIsNot(t *testing.T) {
 
 func TestSlowSubscriberNeverStallsOthers(t *testing.T) {
 	var n atomic.Int32
-	s := New(Options{Feeds: []Feed{{Topic: "q", Interval: time.Hour, Fetch: func(context.Context) (any, error) { return n.Add(1), nil }}}})
+	s := New(Options{Feeds: []Feed{ValueFeed(KeyOf[int32]("q"), func(context.Context) (int32, error) { return n.Add(1), nil },
+		FeedOptions[int32, int32]{Interval: time.Hour})}})
 	slow, fast := s.Subscribe(), s.Subscribe()
 	slow.Watch("q")
 	fast.Watch("q")
@@ -76,12 +79,12 @@ func TestSlowSubscriberNeverStallsOthers(t *testing.T) {
 
 func TestFailedFetchKeepsDataAndMarksStale(t *testing.T) {
 	fail := false
-	s := New(Options{Feeds: []Feed{{Topic: "q", Interface: apierr.Payments, Interval: time.Hour, Fetch: func(context.Context) (any, error) {
+	s := New(Options{Feeds: []Feed{ValueFeed(KeyOf[string]("q"), func(context.Context) (string, error) {
 		if fail {
-			return nil, &apierr.Error{Interface: apierr.Payments, Code: "SYS_001", Class: apierr.ClassRetry, HTTPStatus: 500}
+			return "", &apierr.Error{Interface: apierr.Payments, Code: "SYS_001", Class: apierr.ClassRetry, HTTPStatus: 500}
 		}
 		return "good", nil
-	}}}})
+	}, FeedOptions[string, string]{Interface: apierr.Payments, Interval: time.Hour})}})
 	s.FetchNow(context.Background(), "q")
 	fail = true
 	snap := s.FetchNow(context.Background(), "q")
@@ -167,8 +170,8 @@ func TestPaymentsNeverMoveBack(t *testing.T) {
 
 func TestMergeKeepsOldSnapshotIntact(t *testing.T) {
 	t0 := time.Date(2026, 11, 16, 9, 0, 0, 0, time.UTC)
-	a := MergePayments(nil, []payments.Payment{pay("a", payments.Initiated, t0), pay("b", payments.Initiated, t0.Add(time.Second))})
-	b := MergePayments(a, []payments.Payment{pay("a", payments.Completed, t0.Add(time.Minute)), pay("c", payments.Initiated, t0.Add(-time.Hour))})
+	a := merge(nil, []payments.Payment{pay("a", payments.Initiated, t0), pay("b", payments.Initiated, t0.Add(time.Second))})
+	b := merge(a, []payments.Payment{pay("a", payments.Completed, t0.Add(time.Minute)), pay("c", payments.Initiated, t0.Add(-time.Hour))})
 	if p, _ := a.Get("a"); p.PaymentState != payments.Initiated {
 		t.Fatal("merge changed the old set")
 	}
@@ -178,13 +181,14 @@ func TestMergeKeepsOldSnapshotIntact(t *testing.T) {
 	if p, _ := b.Get("a"); p.PaymentState != payments.Completed {
 		t.Fatal("update lost")
 	}
-	if MergePayments(b, []payments.Payment{pay("a", payments.Initiated, t0)}) != b {
+	if merge(b, []payments.Payment{pay("a", payments.Initiated, t0)}) != b {
 		t.Fatal("a merge that changes nothing must return the same set")
 	}
 }
 
 func TestErrorsAreNotSwallowed(t *testing.T) {
-	s := New(Options{Feeds: []Feed{{Topic: "q", Interval: time.Hour, Fetch: func(context.Context) (any, error) { return nil, errors.New("dial tcp: refused") }}}})
+	s := New(Options{Feeds: []Feed{ValueFeed(KeyOf[[]int]("q"), func(context.Context) ([]int, error) { return nil, errors.New("dial tcp: refused") },
+		FeedOptions[[]int, []int]{Interval: time.Hour})}})
 	snap := s.FetchNow(context.Background(), "q")
 	if snap.Err == nil || snap.Data != nil {
 		t.Fatalf("%+v", snap)
@@ -230,14 +234,14 @@ func TestWebhookSkeletonCompletedByPoll(t *testing.T) {
 	skeleton := payments.Payment{PaymentID: "p1", PaymentState: payments.Initiated, LastStateUpdatedAt: at.Add(2 * time.Second)}
 	full := payments.Payment{PaymentID: "p1", PaymentState: payments.Initiated, LastStateUpdatedAt: at,
 		Originator: payments.Originator{OriginatorIdentityID: "id-1", InternalID: "INV-1"}}
-	ps := MergePayments(nil, []payments.Payment{skeleton})
-	ps = MergePayments(ps, []payments.Payment{full})
+	ps := merge(nil, []payments.Payment{skeleton})
+	ps = merge(ps, []payments.Payment{full})
 	got, _ := ps.Get("p1")
 	if got.InternalID() != "INV-1" {
 		t.Fatalf("poll did not complete the webhook's record: %+v", got)
 	}
 	// A complete record is not replaced by an older read of the same state.
-	again := MergePayments(ps, []payments.Payment{{PaymentID: "p1", PaymentState: payments.Initiated, LastStateUpdatedAt: at.Add(-time.Second),
+	again := merge(ps, []payments.Payment{{PaymentID: "p1", PaymentState: payments.Initiated, LastStateUpdatedAt: at.Add(-time.Second),
 		Originator: payments.Originator{OriginatorIdentityID: "id-1", InternalID: "OTHER"}}})
 	if got, _ := again.Get("p1"); got.InternalID() != "INV-1" {
 		t.Fatalf("an older read replaced a complete record: %+v", got)
@@ -269,8 +273,8 @@ func TestHistoryBackfillInsertsOlderPoints(t *testing.T) {
 // retryable failure, another failure or a success waits the interval.
 func TestRepeatedFailureBacksOff(t *testing.T) {
 	var next error
-	feed := Feed{Topic: "t", Interface: apierr.Custody, Interval: 2 * time.Second,
-		Fetch: func(context.Context) (any, error) { return []int{1}, next }}
+	feed := ValueFeed(KeyOf[[]int]("t"), func(context.Context) ([]int, error) { return []int{1}, next },
+		FeedOptions[[]int, []int]{Interface: apierr.Custody, Interval: 2 * time.Second})
 	s := New(Options{Feeds: []Feed{feed}})
 	p := s.feeds["t"]
 	refused := &apierr.Error{Interface: apierr.Custody, Method: "GET", Path: "/v1/x", Class: apierr.ClassUnreachable, Message: "connection refused"}
@@ -302,5 +306,45 @@ func TestRepeatedFailureBacksOff(t *testing.T) {
 	snap := s.Snapshot("t")
 	if !snap.Loaded() || snap.Err == nil || snap.Failures != 12 || snap.NextTry.IsZero() {
 		t.Fatalf("snapshot %+v: want the old data, the error, 12 failures and the next try", snap)
+	}
+}
+
+// merge is MergePayments without eviction, for tests of the merge rules.
+func merge(prev *PaymentSet, batch []payments.Payment) *PaymentSet {
+	ps, _ := MergePayments(prev, batch, time.Time{})
+	return ps
+}
+
+// TestMergeChangesCopiesAndEvicts: a merge says what it added, changed and
+// removed; the set keeps copies (nothing points into the fetched slice);
+// finished payments older than the window leave it, in-flight ones stay.
+func TestMergeChangesCopiesAndEvicts(t *testing.T) {
+	t0 := time.Date(2026, 11, 25, 0, 0, 0, 0, time.UTC)
+	fetched := []payments.Payment{pay("old-done", payments.Completed, t0), pay("old-moving", payments.Transferring, t0),
+		pay("new", payments.Initiated, t0.Add(2*time.Hour))}
+	ps, ch := MergePayments(nil, fetched, time.Time{})
+	if len(ch.Added) != 3 || ps.Len() != 3 {
+		t.Fatalf("changes %+v, %d held", ch, ps.Len())
+	}
+	fetched[2].PaymentState = payments.Failed
+	if p, _ := ps.Get("new"); p.PaymentState != payments.Initiated {
+		t.Fatal("the set points into the fetched slice")
+	}
+	same, ch := MergePayments(ps, []payments.Payment{pay("new", payments.Initiated, t0.Add(2*time.Hour))}, time.Time{})
+	if same != ps || !ch.Empty() {
+		t.Fatalf("an unchanged payment changed the set: %+v", ch)
+	}
+	next, ch := MergePayments(ps, []payments.Payment{pay("new", payments.Completed, t0.Add(3*time.Hour))}, t0.Add(time.Hour))
+	if fmt.Sprint(ch.Changed, ch.Removed, ch.Added) != "[new] [old-done] []" {
+		t.Fatalf("changes %+v", ch)
+	}
+	if _, ok := next.Get("old-done"); ok || next.Len() != 2 {
+		t.Fatal("the finished old payment was not evicted")
+	}
+	if _, ok := next.Get("old-moving"); !ok {
+		t.Fatal("a payment in flight was evicted")
+	}
+	if _, ok := ps.Get("old-done"); !ok || ps.Len() != 3 {
+		t.Fatal("the merge changed the previous set")
 	}
 }

@@ -40,15 +40,16 @@ func (sub *Subscription) Watch(topics ...Topic) {
 	}
 	for t := range sub.watching {
 		if !next[t] {
-			s.watch[t]--
+			s.watch[s.sourceLocked(t)]--
 		}
 	}
 	now := s.now()
 	for t := range next {
 		if !sub.watching[t] {
-			s.watch[t]++
-			if s.snaps[t].Stale(now) {
-				fresh = append(fresh, t)
+			src := s.sourceLocked(t) // a derivation is polled through its source
+			s.watch[src]++
+			if s.snaps[src].Stale(now) {
+				fresh = append(fresh, src)
 			}
 		}
 	}
@@ -69,7 +70,7 @@ func (sub *Subscription) Close() {
 	}
 	sub.closed = true
 	for t := range sub.watching {
-		s.watch[t]--
+		s.watch[s.sourceLocked(t)]--
 	}
 	delete(s.subs, sub)
 	close(sub.ch)

@@ -35,8 +35,13 @@ func TestDeclineAlertCountsAccountConditions(t *testing.T) {
 		"reason unknown":     {mk(DeclineThreshold+3, ""), 0},
 		"mixed, under":       {append(mk(DeclineThreshold-1, "USR_062"), mk(3, "USR_030")...), 0},
 	} {
-		if got := len(declineAlerts(live.MergePayments(nil, c.ps), now)); got != c.want {
+		if got := len(declineAlerts(mergeAll(c.ps), now)); got != c.want {
 			t.Errorf("%s: %d alerts, want %d", name, got, c.want)
 		}
 	}
+}
+
+func mergeAll(ps []payments.Payment) *live.PaymentSet {
+	s, _ := live.MergePayments(nil, ps, time.Time{})
+	return s
 }

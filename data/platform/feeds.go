@@ -5,21 +5,29 @@ import (
 	"time"
 
 	"treasury/data/apierr"
+	"treasury/data/custody"
 	"treasury/data/liquidity"
 	"treasury/data/live"
+	"treasury/data/payments"
+	"treasury/data/reporting"
 	"treasury/data/wallet"
 	"treasury/data/wire"
 )
 
 // Windows of the time-bounded topics.
 const (
-	// QuoteWindow is how far back the quotes table reaches.
-	QuoteWindow = 30 * time.Minute
+	// QuoteWindow is how far back the quotes table reaches; the first
+	// poll reads QuoteFirstWindow of it, the next ones the rest.
+	QuoteWindow      = 30 * time.Minute
+	QuoteFirstWindow = 5 * time.Minute
 	// TradeWindow and LedgerWindow bound the trades and ledger tables.
 	TradeWindow  = 24 * time.Hour
 	LedgerWindow = 24 * time.Hour
 	// TokenInterval is how often the payments token's expiry is tested.
 	TokenInterval = 30 * time.Second
+	// maxQuotes and maxTrades bound the records held whatever the rate.
+	maxQuotes = 20_000
+	maxTrades = 50_000
 )
 
 // feeds lists a feed per topic the profile's interfaces can fill.
@@ -27,74 +35,78 @@ func (p *Platform) feeds() []live.Feed {
 	r := p.Config.Refresh
 	var fs []live.Feed
 	if c := p.Liquidity; c != nil {
-		q := &quoteFeed{c: c, now: p.now, window: QuoteWindow}
+		q := &windowFeed[liquidity.Quote]{read: c.AllQuotes, now: p.now, window: QuoteWindow, first: QuoteFirstWindow, max: maxQuotes,
+			at: func(x liquidity.Quote) time.Time { return x.CreatedAt }, id: func(x liquidity.Quote) string { return x.QuoteID }}
+		t := &windowFeed[liquidity.Trade]{read: c.AllTrades, now: p.now, window: TradeWindow, first: time.Hour, max: maxTrades,
+			at: func(x liquidity.Trade) time.Time { return x.ExecutedAt }, id: func(x liquidity.Trade) string { return x.TradeID }}
 		fs = append(fs,
-			live.Feed{Topic: live.Quotes, Interface: apierr.Liquidity, Interval: r.Quotes, Always: true,
-				Fetch: q.fetch, Reduce: q.reduce, Samples: quoteSamples},
-			live.Feed{Topic: live.Trades, Interface: apierr.Liquidity, Interval: r.Balances,
-				Fetch: func(ctx context.Context) (any, error) {
-					return c.AllTrades(ctx, liquidity.Last(TradeWindow, p.now()))
-				}},
-			live.Feed{Topic: live.LiquidityBalances, Interface: apierr.Liquidity, Interval: r.Balances, Always: true,
-				Fetch: func(ctx context.Context) (any, error) {
-					return c.AllBalances(ctx)
-				},
-				Samples: liquidityBalanceSamples, Alerts: p.lowLiquidity})
+			live.FoldFeed(live.QuotesKey, q.fetch, q.fold, live.FeedOptions[[]liquidity.Quote, []liquidity.Quote]{
+				Interface: apierr.Liquidity, Interval: r.Quotes, Always: true, Samples: quoteSamples}),
+			live.FoldFeed(live.TradesKey, t.fetch, t.fold, live.FeedOptions[[]liquidity.Trade, []liquidity.Trade]{
+				Interface: apierr.Liquidity, Interval: r.Balances}),
+			live.ListFeed(live.LiquidityBalancesKey, func(b liquidity.Balance) string { return b.Asset }, c.AllBalances,
+				live.FeedOptions[[]liquidity.Balance, []liquidity.Balance]{Interface: apierr.Liquidity, Interval: r.Balances, Always: true,
+					Samples: liquidityBalanceSamples, Alerts: p.lowLiquidity}))
 	}
 	if c := p.Payments; c != nil {
 		pf := &paymentFeed{c: c, now: p.now, store: func() *live.Store { return p.Store }}
 		fs = append(fs,
-			live.Feed{Topic: live.Payments, Interface: apierr.Payments, Interval: r.Payments, Always: true,
-				Fetch: pf.fetch, Reduce: live.ReducePayments, Samples: p.stateCountSamples, Alerts: paymentAlerts},
-			live.Feed{Topic: live.PaymentBalances, Interface: apierr.Payments, Interval: r.Balances, Always: true,
-				Fetch:   func(ctx context.Context) (any, error) { return c.Balances(ctx) },
-				Samples: paymentBalanceSamples, Alerts: p.lowPayments},
-			live.Feed{Topic: live.TokenExpiry, Interface: apierr.Auth, Interval: TokenInterval, Always: true,
-				Fetch: func(ctx context.Context) (any, error) {
-					t, err := c.TokenTest(ctx)
-					if err != nil {
-						return nil, err
-					}
-					return p.now().Add(time.Duration(t.SecondsToExpiry) * time.Second), nil
-				}},
-			live.Feed{Topic: live.Identities, Interface: apierr.Payments, Interval: r.AddressBook,
-				Fetch: func(ctx context.Context) (any, error) { return c.Identities(ctx) }},
-			live.Feed{Topic: live.Ledger, Interface: apierr.Payments, Interval: r.Wallets,
-				Fetch: func(ctx context.Context) (any, error) {
-					now := p.now()
-					return newestLedgerFirst(c.Ledger(ctx, now.Add(-LedgerWindow), now))
-				}})
+			live.FoldFeed(live.PaymentsKey, pf.fetch, pf.fold, live.FeedOptions[[]payments.Payment, *live.PaymentSet]{
+				Interface: apierr.Payments, Interval: r.Payments, Always: true, Samples: p.stateCountSamples, Alerts: paymentAlerts}),
+			live.ValueFeed(live.PaymentBalancesKey, c.Balances, live.FeedOptions[payments.Balances, payments.Balances]{
+				Interface: apierr.Payments, Interval: r.Balances, Always: true, Samples: paymentBalanceSamples, Alerts: p.lowPayments}),
+			live.ValueFeed(live.TokenExpiryKey, func(ctx context.Context) (time.Time, error) {
+				t, err := c.TokenTest(ctx)
+				if err != nil {
+					return time.Time{}, err
+				}
+				// Whole seconds: an unchanged expiry is no change.
+				return p.now().Add(time.Duration(t.SecondsToExpiry) * time.Second).Truncate(10 * time.Second), nil
+			}, live.FeedOptions[time.Time, time.Time]{Interface: apierr.Auth, Interval: TokenInterval, Always: true}),
+			live.ListFeed(live.IdentitiesKey, func(x payments.Identity) string { return x.IdentityID }, c.Identities,
+				live.FeedOptions[[]payments.Identity, []payments.Identity]{Interface: apierr.Payments, Interval: r.AddressBook}),
+			live.ListFeed(live.LedgerKey, ledgerID, func(ctx context.Context) ([]payments.LedgerTransaction, error) {
+				now := p.now()
+				return newestLedgerFirst(c.Ledger(ctx, now.Add(-LedgerWindow), now))
+			}, live.FeedOptions[[]payments.LedgerTransaction, []payments.LedgerTransaction]{Interface: apierr.Payments, Interval: r.Wallets}))
 	}
 	if c := p.Reporting; c != nil {
-		fs = append(fs, live.Feed{Topic: live.Reports, Interface: apierr.Reporting, Interval: r.Reports,
-			Fetch: func(ctx context.Context) (any, error) {
-				l, err := c.ListRecords(ctx)
-				skipped := make([]wire.Skip, len(l.Skipped))
-				for i, s := range l.Skipped {
-					skipped[i] = wire.Skip{Index: s.Index, ID: s.ID, Reason: s.Reason}
-				}
-				wire.Note(ctx, "reports", skipped)
-				return l.Reports, err
-			}})
+		fs = append(fs, live.ListFeed(live.ReportsKey, func(x reporting.Report) string { return x.ID }, func(ctx context.Context) ([]reporting.Report, error) {
+			l, err := c.ListRecords(ctx)
+			skipped := make([]wire.Skip, len(l.Skipped))
+			for i, s := range l.Skipped {
+				skipped[i] = wire.Skip{Index: s.Index, ID: s.ID, Reason: s.Reason}
+			}
+			wire.Note(ctx, "reports", skipped)
+			return l.Reports, err
+		}, live.FeedOptions[[]reporting.Report, []reporting.Report]{Interface: apierr.Reporting, Interval: r.Reports}))
 	}
 	if c := p.Wallet; c != nil {
-		w := func(t live.Topic, iv time.Duration, f func(ctx context.Context) (any, error)) live.Feed {
-			return live.Feed{Topic: t, Interface: apierr.Wallet, Interval: iv, Fetch: f}
-		}
 		fs = append(fs,
-			w(live.Vaults, r.Wallets, func(ctx context.Context) (any, error) { return c.Vaults(ctx) }),
-			w(live.Wallets, r.Wallets, func(ctx context.Context) (any, error) { return c.Wallets(ctx, "") }),
-			w(live.Transactions, r.Wallets, func(ctx context.Context) (any, error) {
-				return c.Transactions(ctx, wallet.ListFilter{})
-			}),
-			w(live.Sweeps, r.Wallets, func(ctx context.Context) (any, error) { return c.Sweeps(ctx) }),
-			w(live.WalletWebhooks, r.AddressBook, func(ctx context.Context) (any, error) { return c.Webhooks(ctx) }),
-			w(live.Subscriptions, r.AddressBook, func(ctx context.Context) (any, error) { return c.Subscriptions(ctx) }),
-			w(live.Counterparties, r.AddressBook, func(ctx context.Context) (any, error) { return c.Counterparties(ctx) }))
+			walletList(live.VaultsKey, r.Wallets, func(x wallet.Vault) string { return x.ID }, c.Vaults),
+			walletList(live.WalletsKey, r.Wallets, func(x wallet.Wallet) string { return x.ID },
+				func(ctx context.Context) ([]wallet.Wallet, error) { return c.Wallets(ctx, "") }),
+			walletList(live.TransactionsKey, r.Wallets, func(x wallet.Transaction) string { return x.ID },
+				func(ctx context.Context) ([]wallet.Transaction, error) { return c.Transactions(ctx, wallet.ListFilter{}) }),
+			walletList(live.SweepsKey, r.Wallets, func(x wallet.SweepConfig) string { return x.ID }, c.Sweeps),
+			walletList(live.WalletWebhooksKey, r.AddressBook, func(x wallet.Webhook) string { return x.ID }, c.Webhooks),
+			walletList(live.SubscriptionsKey, r.AddressBook, func(x wallet.Subscription) string { return x.ID }, c.Subscriptions),
+			walletList(live.CounterpartiesKey, r.AddressBook, func(x wallet.Counterparty) string { return x.ID }, c.Counterparties))
 	}
 	if c := p.Custody; c != nil {
-		fs = append(fs, live.Feed{Topic: live.Endpoints, Interface: apierr.Custody, Interval: r.AddressBook,
-			Fetch: func(ctx context.Context) (any, error) { return c.Endpoints(ctx) }})
+		fs = append(fs, live.ListFeed(live.EndpointsKey, func(x custody.Endpoint) string { return x.ID }, c.Endpoints,
+			live.FeedOptions[[]custody.Endpoint, []custody.Endpoint]{Interface: apierr.Custody, Interval: r.AddressBook}))
 	}
 	return fs
+}
+
+// walletList is a feed of a wallet-interface list.
+func walletList[E any](k live.Key[[]E], iv time.Duration, id func(E) string, fetch func(ctx context.Context) ([]E, error)) live.Feed {
+	return live.ListFeed(k, id, fetch, live.FeedOptions[[]E, []E]{Interface: apierr.Wallet, Interval: iv})
+}
+
+// ledgerID identifies a ledger transaction: the record has no id of its
+// own, so its account, time, operation, reference and amount do.
+func ledgerID(t payments.LedgerTransaction) string {
+	return t.Currency + "|" + t.CreatedDttm.Format(time.RFC3339Nano) + "|" + t.Operation + "|" + t.Reference() + "|" + t.Amount.String()
 }

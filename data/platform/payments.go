@@ -41,7 +41,7 @@ func inFlightStates() []payments.State {
 	return []payments.State{payments.Quoted, payments.AwaitingFunding, payments.Initiated, payments.Validating, payments.Transferring}
 }
 
-func (f *paymentFeed) fetch(ctx context.Context) (any, error) {
+func (f *paymentFeed) fetch(ctx context.Context) ([]payments.Payment, error) {
 	now := f.now()
 	f.mu.Lock()
 	since := f.since
@@ -66,12 +66,11 @@ func (f *paymentFeed) fetch(ctx context.Context) (any, error) {
 	}
 	var gone []string
 	if st := f.store(); st != nil {
-		if ps, ok := st.Snapshot(live.Payments).Data.(*live.PaymentSet); ok {
-			for i := range ps.Len() {
-				p := ps.At(i)
-				if _, ok := seen[p.PaymentID]; !ok && p.PaymentState.InFlight() {
-					gone = append(gone, p.PaymentID)
-				}
+		ps := live.Get(st, live.PaymentsKey).Data
+		for i := range ps.Len() {
+			p := ps.At(i)
+			if _, ok := seen[p.PaymentID]; !ok && p.PaymentState.InFlight() {
+				gone = append(gone, p.PaymentID)
 			}
 		}
 	}
@@ -113,12 +112,14 @@ func (f *paymentFeed) explain(ctx context.Context, got []payments.Payment) {
 	}
 }
 
+// fold merges the payments fetched into the set held, the finished ones
+// older than the window leaving it (in-flight ones stay, however old).
+func (f *paymentFeed) fold(prev *live.PaymentSet, fetched []payments.Payment, at time.Time) (*live.PaymentSet, live.Changes) {
+	return live.MergePayments(prev, fetched, at.Add(-PaymentWindow))
+}
+
 // stateCountSamples charts how many payments are held in each state.
-func (p *Platform) stateCountSamples(_, data any) []live.Sample {
-	ps, ok := data.(*live.PaymentSet)
-	if !ok {
-		return nil
-	}
+func (p *Platform) stateCountSamples(_ []payments.Payment, ps *live.PaymentSet) []live.Sample {
 	return countSamples(ps.CountByState(), p.now())
 }
 

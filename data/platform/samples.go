@@ -20,8 +20,19 @@ const (
 	DeclineWindow    = 15 * time.Minute
 )
 
-func liquidityBalanceSamples(_, data any) []live.Sample {
-	bs := data.([]liquidity.Balance)
+// quoteSamples charts each pair's mid rate at every quote fetched (not
+// the whole window held, again at each poll).
+func quoteSamples(qs, _ []liquidity.Quote) []live.Sample {
+	out := make([]live.Sample, 0, len(qs))
+	for i := len(qs) - 1; i >= 0; i-- { // oldest first
+		x := qs[i]
+		f, _ := x.Mid().Float64()
+		out = append(out, live.Sample{Series: live.SeriesRate + x.Pair(), At: x.CreatedAt, Value: f})
+	}
+	return out
+}
+
+func liquidityBalanceSamples(_, bs []liquidity.Balance) []live.Sample {
 	out := make([]live.Sample, 0, len(bs))
 	for _, b := range bs {
 		f, _ := b.Available.Float64()
@@ -31,8 +42,7 @@ func liquidityBalanceSamples(_, data any) []live.Sample {
 	return out
 }
 
-func paymentBalanceSamples(_, data any) []live.Sample {
-	bs := data.(payments.Balances)
+func paymentBalanceSamples(_, bs payments.Balances) []live.Sample {
 	out := make([]live.Sample, 0, len(bs.Balances))
 	for _, b := range bs.Balances {
 		f, _ := b.AvailableBalance.Float64()
@@ -54,9 +64,9 @@ func lowBalance(where, currency string, available, threshold decimal.Decimal, to
 	}
 }
 
-func (p *Platform) lowLiquidity(data any, now time.Time) []live.Alert {
+func (p *Platform) lowLiquidity(data []liquidity.Balance, now time.Time) []live.Alert {
 	var out []live.Alert
-	for _, b := range data.([]liquidity.Balance) {
+	for _, b := range data {
 		if t, ok := p.Config.Alerts.LowBalance[b.Asset]; ok && b.Available.LessThan(t) {
 			out = append(out, lowBalance("liquidity", b.Asset, b.Available, t, live.LiquidityBalances, now))
 		}
@@ -64,9 +74,9 @@ func (p *Platform) lowLiquidity(data any, now time.Time) []live.Alert {
 	return out
 }
 
-func (p *Platform) lowPayments(data any, now time.Time) []live.Alert {
+func (p *Platform) lowPayments(data payments.Balances, now time.Time) []live.Alert {
 	var out []live.Alert
-	for _, b := range data.(payments.Balances).Balances {
+	for _, b := range data.Balances {
 		if t, ok := p.Config.Alerts.LowBalance[b.Currency]; ok && b.AvailableBalance.LessThan(t) {
 			out = append(out, lowBalance("payments", b.Currency, b.AvailableBalance.Decimal, t, live.PaymentBalances, now))
 		}
@@ -80,12 +90,8 @@ const FailureWindow = time.Hour
 // paymentAlerts are the payments feed's data alerts: sustained declines
 // and recent failures, each pointing at the newest such payment so that
 // the alerts view opens its error and guidance in one key.
-func paymentAlerts(data any, now time.Time) []live.Alert {
-	out := declineAlerts(data, now)
-	ps, ok := data.(*live.PaymentSet)
-	if !ok {
-		return out
-	}
+func paymentAlerts(ps *live.PaymentSet, now time.Time) []live.Alert {
+	out := declineAlerts(ps, now)
 	var newest *payments.Payment
 	n := 0
 	cut := now.Add(-FailureWindow)
@@ -113,11 +119,7 @@ func paymentAlerts(data any, now time.Time) []live.Alert {
 // declineAlerts raises one medium alert while payments keep being
 // declined (USR_062 to USR_067: the receiving side refuses them), pointing
 // at the newest one.
-func declineAlerts(data any, now time.Time) []live.Alert {
-	ps, ok := data.(*live.PaymentSet)
-	if !ok {
-		return nil
-	}
+func declineAlerts(ps *live.PaymentSet, now time.Time) []live.Alert {
 	var recent []*payments.Payment
 	cut := now.Add(-DeclineWindow)
 	for i := ps.Len() - 1; i >= 0; i-- {
@@ -152,11 +154,12 @@ func resolvable(p *payments.Payment) bool {
 	return false
 }
 
-// newestLedgerFirst orders ledger transactions newest first.
-func newestLedgerFirst(txs []payments.LedgerTransaction, err error) (any, error) {
-	if err != nil {
+// newestLedgerFirst orders ledger transactions newest first (a partial
+// read keeps its error).
+func newestLedgerFirst(txs []payments.LedgerTransaction, err error) ([]payments.LedgerTransaction, error) {
+	if txs == nil && err != nil {
 		return nil, err
 	}
 	slices.SortStableFunc(txs, func(a, b payments.LedgerTransaction) int { return b.CreatedDttm.Compare(a.CreatedDttm) })
-	return txs, nil
+	return txs, err
 }

@@ -252,13 +252,13 @@ func TestListSaysWhyItIsEmpty(t *testing.T) {
 			"start_date": "2026-10-01T00:00:00Z", "end_date": "2026-10-31T23:59:59Z", "region": "eu"}, {"id": 5}]}`},
 	})
 	fail := true
-	store := live.New(live.Options{Now: e.Ctx.Now, Feeds: []live.Feed{{Topic: live.Reports, Interface: apierr.Reporting, Interval: time.Minute,
-		Fetch: func(ctx context.Context) (any, error) {
+	store := live.New(live.Options{Now: e.Ctx.Now, Feeds: []live.Feed{live.ListFeed(live.ReportsKey, func(r reporting.Report) string { return r.ID },
+		func(ctx context.Context) ([]reporting.Report, error) {
 			if fail {
 				return nil, &apierr.Error{Interface: apierr.Reporting, HTTPStatus: 500, Code: "SYS_001", Class: apierr.ClassRetry}
 			}
 			return c.List(ctx)
-		}}}})
+		}, live.FeedOptions[[]reporting.Report, []reporting.Report]{Interface: apierr.Reporting, Interval: time.Minute})}})
 	ctx := *e.Ctx
 	ctx.Store = store
 	v := reports.New(&ctx, e.P)

@@ -10,6 +10,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"treasury/data/wallet"
+	"treasury/data/live"
 	"treasury/ui"
 	"treasury/views/viewkit"
 	"treasury/views/viewtest"
@@ -206,7 +207,11 @@ func TestWalletRereadsBalancesOnly(t *testing.T) {
 	e := viewtest.New(t, viewtest.Options{})
 	v := wallets.New(e.Ctx, e.P, e.Actor)
 	viewtest.Drive(v, v.Update(ui.Open{View: "wallets", Args: []string{"wallet", "Treasury ETH hot"}}))
-	e.Advance(time.Minute)
+	before := live.Get(e.P.Store, live.TransactionsKey).Version
+	e.Advance(time.Hour)
+	if live.Get(e.P.Store, live.TransactionsKey).Version == before {
+		t.Fatal("no new transactions in an hour: the test proves nothing")
+	}
 	if got := calls(v.Update(ui.StoreChanged{})); !slices.Equal(got, []string{"bal"}) {
 		t.Errorf("after new transactions the page calls %v, want [bal]", got)
 	}

@@ -1,0 +1,131 @@
+package live
+
+// A derivation is built from one topic every time it changes, once for the
+// whole process (every SSH session reads the same result), off the
+// goroutines of the sessions and of the poller: the rows of a table, a
+// chart, a total. Its result is a topic of its own, with the state of its
+// source (when fetched, the last error), read through its key like any
+// other.
+type deriver struct {
+	topic, src Topic
+	// build makes the new value from the previous one and the source's
+	// snapshot, whose Changes say what changed since the last build.
+	build func(prev any, in Snapshot) any
+
+	signal chan struct{} // coalesced: at most one pending
+	acc    Changes       // the changes not yet built from (store.mu)
+	dirty  bool          // acc holds something (store.mu)
+}
+
+// Derive registers, once per name for a source topic, a value built from
+// the topic on every change, and returns its key. Every later call with
+// the same name returns the same key, whatever build it passes: the first
+// registration's build is the one that runs. Building starts at once on
+// the store's own goroutine; until the first build is done, the derived
+// snapshot is not Loaded.
+//
+// build must not keep in (it may keep parts of in.Data, which is
+// immutable), and must return a new value rather than change prev, which
+// sessions may be reading.
+func Derive[S, R any](s *Store, src Key[S], name string, build func(prev R, in Snap[S]) R) Key[R] {
+	t := Topic(string(src.topic) + "#" + name)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.derivedBy[t]; ok {
+		return Key[R]{topic: t}
+	}
+	d := &deriver{topic: t, src: src.topic, signal: make(chan struct{}, 1),
+		build: func(prev any, in Snapshot) any {
+			p, _ := prev.(R)
+			typed := Snap[S]{Snapshot: in}
+			if v, ok := in.Data.(S); ok {
+				typed.Data = v
+			}
+			return build(p, typed)
+		}}
+	s.derivedBy[t] = d
+	s.derived[src.topic] = append(s.derived[src.topic], d)
+	if _, ok := s.snaps[t]; !ok {
+		s.snaps[t] = Snapshot{Topic: t}
+	}
+	d.acc, d.dirty = Changes{Reset: true}, true
+	s.pending++
+	d.signal <- struct{}{}
+	go s.derive(d)
+	return Key[R]{topic: t}
+}
+
+// changedLocked tells the derivations of t that it changed.
+func (s *Store) changedLocked(t Topic, ch Changes) {
+	for _, d := range s.derived[t] {
+		if d.dirty {
+			d.acc = d.acc.merge(ch)
+		} else {
+			d.acc, d.dirty = ch, true
+		}
+		select {
+		case d.signal <- struct{}{}:
+			s.pending++
+		default: // a build is already due: it will see these changes
+		}
+	}
+}
+
+// derive runs d's builds until the store closes.
+func (s *Store) derive(d *deriver) {
+	for {
+		select {
+		case <-s.life.Done():
+			return
+		case <-d.signal:
+		}
+		s.mu.Lock()
+		in := s.snaps[d.src]
+		ch := d.acc
+		d.acc, d.dirty = Changes{}, false
+		prev := s.snaps[d.topic]
+		s.mu.Unlock()
+		in.Changes = ch
+		var v any
+		if in.Loaded() {
+			v = d.build(prev.Data, in)
+		}
+		s.mu.Lock()
+		out := in // the source's state: fetched, failed, stale
+		out.Topic, out.Changes, out.Data = d.topic, Changes{Reset: true}, v
+		if !in.Loaded() {
+			out.Data = prev.Data
+		}
+		out.Version = prev.Version + 1
+		s.seq++
+		out.Seq = s.seq
+		s.snaps[d.topic] = out
+		s.notifyLocked(d.topic)
+		s.changedLocked(d.topic, out.Changes)
+		s.pending--
+		s.idle.Broadcast()
+		s.mu.Unlock()
+	}
+}
+
+// Sync waits until every derivation has been built from the latest data
+// (tests and benchmarks).
+func (s *Store) Sync() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for s.pending > 0 && s.life.Err() == nil {
+		s.idle.Wait()
+	}
+}
+
+// source is the topic a topic is polled through: its own, or the source
+// of a derivation (recursively).
+func (s *Store) sourceLocked(t Topic) Topic {
+	for {
+		d, ok := s.derivedBy[t]
+		if !ok {
+			return t
+		}
+		t = d.src
+	}
+}

@@ -1,0 +1,73 @@
+package live
+
+import (
+	"context"
+	"time"
+
+	"treasury/data/apierr"
+)
+
+// Feed fetches one topic on an interval. Build it with ListFeed, FoldFeed
+// or ValueFeed, which keep the topic's data of the type its key declares.
+type Feed struct {
+	Topic     Topic
+	Interface apierr.Interface
+	Interval  time.Duration
+	// Always polls the topic even when nobody watches it, because the
+	// header summarizes it (health, token expiry, balances for alerts).
+	Always bool
+
+	fetch   func(ctx context.Context) (any, error)
+	fold    func(prev, fetched any, at time.Time) (any, Changes)
+	samples func(fetched, data any) []Sample
+	alerts  func(data any, now time.Time) []Alert
+}
+
+// FeedOptions are a feed's interval and what it derives from its data.
+type FeedOptions[F, T any] struct {
+	Interface apierr.Interface
+	Interval  time.Duration
+	Always    bool
+	// Samples, when set, extracts points for history charts from what
+	// was fetched and from the data held after the fold.
+	Samples func(fetched F, data T) []Sample
+	// Alerts, when set, evaluates data-driven alert conditions; its result
+	// replaces the feed's previous data alerts.
+	Alerts func(data T, now time.Time) []Alert
+}
+
+// FoldFeed is a feed that folds what it fetches (an F) into what it holds
+// (a T), saying what changed: the payments merged into the set held, the
+// quotes new since the last poll added to the window.
+func FoldFeed[F, T any](k Key[T], fetch func(ctx context.Context) (F, error), fold func(prev T, fetched F, at time.Time) (T, Changes), o FeedOptions[F, T]) Feed {
+	f := Feed{Topic: k.topic, Interface: o.Interface, Interval: o.Interval, Always: o.Always,
+		fetch: func(ctx context.Context) (any, error) { return fetch(ctx) },
+		fold: func(prev, fetched any, at time.Time) (any, Changes) {
+			p, _ := prev.(T)
+			return fold(p, fetched.(F), at)
+		}}
+	if o.Samples != nil {
+		f.samples = func(fetched, data any) []Sample { return o.Samples(fetched.(F), data.(T)) }
+	}
+	if o.Alerts != nil {
+		f.alerts = func(data any, now time.Time) []Alert { return o.Alerts(data.(T), now) }
+	}
+	return f
+}
+
+// ListFeed is a feed whose fetch returns the whole list: the changes are
+// the records added, gone or changed by id.
+func ListFeed[E any](k Key[[]E], id func(E) string, fetch func(ctx context.Context) ([]E, error), o FeedOptions[[]E, []E]) Feed {
+	return FoldFeed(k, fetch, func(prev, next []E, _ time.Time) ([]E, Changes) { return next, DiffList(prev, next, id) }, o)
+}
+
+// ValueFeed is a feed of one value (a balance sheet, a token's expiry):
+// any change is a Reset; an equal value is no change.
+func ValueFeed[T any](k Key[T], fetch func(ctx context.Context) (T, error), o FeedOptions[T, T]) Feed {
+	return FoldFeed(k, fetch, func(prev, next T, _ time.Time) (T, Changes) {
+		if same(prev, next) {
+			return next, Changes{}
+		}
+		return next, Changes{Reset: true}
+	}, o)
+}
