@@ -106,8 +106,8 @@ type Store struct {
 	derivedBy map[Topic]*deriver   // by derived topic
 	life      context.Context      // ends with Close: the derivers' goroutines
 	end       context.CancelFunc
-	pending   int                  // derivations signalled, not yet built (Sync)
-	idle      *sync.Cond           // signalled when a derivation is built
+	pending   int        // derivations signalled, not yet built (Sync)
+	idle      *sync.Cond // signalled when a derivation is built
 }
 
 type poller struct {

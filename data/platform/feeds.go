@@ -87,7 +87,9 @@ func (p *Platform) feeds() []live.Feed {
 			walletList(live.WalletsKey, r.Wallets, func(x wallet.Wallet) string { return x.ID },
 				func(ctx context.Context) ([]wallet.Wallet, error) { return c.Wallets(ctx, "") }),
 			walletList(live.TransactionsKey, r.Wallets, func(x wallet.Transaction) string { return x.ID },
-				func(ctx context.Context) ([]wallet.Transaction, error) { return c.Transactions(ctx, wallet.ListFilter{}) }),
+				func(ctx context.Context) ([]wallet.Transaction, error) {
+					return c.Transactions(ctx, wallet.ListFilter{})
+				}),
 			walletList(live.SweepsKey, r.Wallets, func(x wallet.SweepConfig) string { return x.ID }, c.Sweeps),
 			walletList(live.WalletWebhooksKey, r.AddressBook, func(x wallet.Webhook) string { return x.ID }, c.Webhooks),
 			walletList(live.SubscriptionsKey, r.AddressBook, func(x wallet.Subscription) string { return x.ID }, c.Subscriptions),

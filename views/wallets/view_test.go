@@ -9,8 +9,8 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
-	"treasury/data/wallet"
 	"treasury/data/live"
+	"treasury/data/wallet"
 	"treasury/ui"
 	"treasury/views/viewkit"
 	"treasury/views/viewtest"
