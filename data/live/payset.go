@@ -1,11 +1,11 @@
 package live
 
 import (
-	"maps"
 	"sort"
 	"time"
 
 	"treasury/data/payments"
+	"treasury/data/persist"
 	"treasury/data/webhook"
 )
 
@@ -19,20 +19,8 @@ const Payments Topic = "payments"
 // changes under it and a poll that changes one payment among 100,000
 // costs little. Its records are copies: none points into a fetch's buffer.
 type PaymentSet struct {
-	list   []*payments.Payment
-	shards *[idShards]map[string]*payments.Payment
-}
-
-// idShards splits the id index so that a merge copies only the shards of
-// the ids it touches.
-const idShards = 64
-
-func shardOf(id string) int {
-	h := uint32(2166136261)
-	for i := 0; i < len(id); i++ {
-		h = (h ^ uint32(id[i])) * 16777619
-	}
-	return int(h % idShards)
+	list []*payments.Payment
+	byID persist.Map[*payments.Payment]
 }
 
 // Len counts the payments.
@@ -48,11 +36,10 @@ func (ps *PaymentSet) At(i int) *payments.Payment { return ps.list[i] }
 
 // Get returns a payment by id.
 func (ps *PaymentSet) Get(id string) (*payments.Payment, bool) {
-	if ps == nil || ps.shards == nil {
+	if ps == nil {
 		return nil, false
 	}
-	p, ok := ps.shards[shardOf(id)][id]
-	return p, ok
+	return ps.byID.Get(id)
 }
 
 // ByInternalID finds a payment by its client-assigned internalId.
@@ -109,26 +96,10 @@ func fills(old, p *payments.Payment) bool {
 func MergePayments(prev *PaymentSet, fetched []payments.Payment, evictBefore time.Time) (*PaymentSet, Changes) {
 	var ch Changes
 	if prev == nil {
-		prev = &PaymentSet{shards: &[idShards]map[string]*payments.Payment{}}
+		prev = &PaymentSet{}
 	}
-	next := &PaymentSet{list: prev.list, shards: prev.shards}
-	copied := [idShards]bool{}
-	shard := func(id string) map[string]*payments.Payment { // copied on first write
-		k := shardOf(id)
-		if !copied[k] {
-			if next.shards == prev.shards {
-				sh := *prev.shards
-				next.shards = &sh
-			}
-			next.shards[k] = maps.Clone(prev.shards[k])
-			if next.shards[k] == nil {
-				next.shards[k] = map[string]*payments.Payment{}
-			}
-			copied[k] = true
-		}
-		return next.shards[k]
-	}
-	put := func(p *payments.Payment) { shard(p.PaymentID)[p.PaymentID] = p }
+	ids := prev.byID.Edit()
+	put := func(p *payments.Payment) { ids.Set(p.PaymentID, p) }
 	// Newest view of each fetched id, copied out of the fetch's buffer.
 	batch := make(map[string]*payments.Payment, len(fetched))
 	for i := range fetched {
@@ -182,7 +153,7 @@ func MergePayments(prev *PaymentSet, fetched []payments.Payment, evictBefore tim
 	for _, p := range prev.list {
 		switch {
 		case evicted[p]:
-			delete(shard(p.PaymentID), p.PaymentID)
+			ids.Delete(p.PaymentID)
 		case replaced[p] != nil:
 			list = append(list, replaced[p])
 			put(replaced[p])
@@ -202,8 +173,7 @@ func MergePayments(prev *PaymentSet, fetched []payments.Payment, evictBefore tim
 	if !appendOnly {
 		sort.SliceStable(list, func(i, j int) bool { return list[i].InitiatedAt.Before(list[j].InitiatedAt) })
 	}
-	next.list = list
-	return next, ch
+	return &PaymentSet{list: list, byID: ids.Done()}, ch
 }
 
 // Arrival is a webhook notification as the store received it.
