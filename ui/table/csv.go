@@ -22,7 +22,10 @@ func (m *Model) WriteCSV(w io.Writer) error {
 		return err
 	}
 	for _, i := range m.view {
-		r := &m.rows[i]
+		r := m.data.row(i)
+		if r == nil {
+			continue
+		}
 		for c := range m.cols {
 			rec[c] = sanitize.CSVCell(cellAt(r, c))
 		}

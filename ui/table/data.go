@@ -1,44 +1,99 @@
 package table
 
 import (
-	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	tea "github.com/charmbracelet/bubbletea"
 )
 
-// SetRows replaces the data. now is the time of the update: rows that are new
-// or whose cells differ from the previous update's row with the same ID are
-// highlighted from now on (the first SetRows highlights nothing). The cursor
-// stays on the same record ID; if that record is gone it stays at the same
-// position. Filter and sort are applied again.
+// SetRows replaces the data with rows built for this table alone (a
+// small list; a large one shared by sessions comes from a Builder through
+// SetData). now is the time of the update: rows that are new or whose
+// cells differ from the previous update's row with the same ID are
+// highlighted from now on (the first SetRows highlights nothing). The
+// cursor stays on the same record ID; if that record is gone it stays at
+// the same position. Filter and sort are applied again, at once.
 func (m *Model) SetRows(rows []Row, now time.Time) {
-	t := now.UnixNano()
-	m.now = t
-	byID := make(map[string]int, len(rows))
-	changed := make([]int64, len(rows))
-	lower := make([]string, len(rows))
-	var buf []byte
-	anyChanged := false
-	for i, r := range rows {
-		byID[r.ID] = i
-		if m.loaded {
-			j, ok := m.byID[r.ID]
-			if ok && slices.Equal(m.rows[j].Cells, r.Cells) { // unchanged: its search text too
-				changed[i], lower[i] = m.changed[j], m.lower[j]
-				continue
-			}
-			changed[i], anyChanged = t, true
-		}
-		lower[i], buf = searchText(buf, r.Cells)
+	if m.own == nil {
+		m.own = NewBuilder(nil)
 	}
-	m.rows, m.byID, m.changed, m.lower = rows, byID, changed, lower
-	m.loaded = true
-	if anyChanged {
-		m.lastChange = t
-	}
-	m.resort()
+	m.now = now.UnixNano()
+	m.setData(m.own.Replace(rows, now), true)
 }
+
+// syncRows is the size under which a view is computed at once rather than
+// in a command: filtering or sorting it costs well under a millisecond.
+const syncRows = 4096
+
+// SetData shows a version of rows shared with other sessions (built by a
+// Builder). The view for the table's filter and sort is taken from the
+// version when another session computed it; else it is computed at once
+// for a small table, or by the returned command for a large one, the
+// previous view staying on screen meanwhile (Update swaps the result in).
+func (m *Model) SetData(d *Rows) tea.Cmd {
+	return m.setData(d, false)
+}
+
+func (m *Model) setData(d *Rows, sync bool) tea.Cmd {
+	if d == m.data && !m.pending && m.viewOf == d {
+		return nil
+	}
+	m.data = d
+	return m.refresh(sync)
+}
+
+// Computed is the answer of a view computed off the UI goroutine.
+type Computed struct {
+	m    *Model
+	data *Rows
+	key  viewKey
+	view []int32
+}
+
+func (m *Model) key() viewKey { return viewKey{filter: m.lfilter, col: m.sortCol, desc: m.sortDesc} }
+
+// refresh shows the view of the current data, filter and sort: cached,
+// computed now (small, or sync), or asked of a command.
+func (m *Model) refresh(sync bool) tea.Cmd {
+	k, d := m.key(), m.data
+	if v, ok := d.cachedView(k); ok || sync || d.Len() <= syncRows {
+		if !ok {
+			v = d.view(k)
+		}
+		m.setView(d, v)
+		return nil
+	}
+	m.pending = true
+	return func() tea.Msg { return Computed{m: m, data: d, key: k, view: d.view(k)} }
+}
+
+// computed swaps in a view computed by a command, when it is still the one
+// wanted; for an older version it asks again.
+func (m *Model) computed(c Computed) tea.Cmd {
+	if c.m != m {
+		return nil
+	}
+	if c.data != m.data || c.key != m.key() {
+		if !m.pending {
+			return nil
+		}
+		return m.refresh(false)
+	}
+	m.setView(c.data, c.view)
+	return nil
+}
+
+func (m *Model) setView(d *Rows, v []int32) {
+	m.view, m.viewOf, m.pending = v, d, false
+	m.c.invalidate()
+	m.restoreSelection()
+}
+
+// Computing reports whether a view is being computed (the one shown is of
+// an older version, or of the previous filter or sort).
+func (m *Model) Computing() bool { return m.pending }
 
 // searchText is the lowercased text the filter looks in: the cells joined by
 // NUL so that a match never spans two cells. buf is scratch space, returned
@@ -70,13 +125,14 @@ func searchText(buf []byte, cells []string) (string, []byte) {
 
 // SetFilter shows only the rows containing f (case-insensitive) in one of
 // their cells. The empty string shows every row. The cursor stays on the
-// selected record when it is still shown.
-func (m *Model) SetFilter(f string) {
+// selected record when it is still shown. A large table filters in the
+// returned command.
+func (m *Model) SetFilter(f string) tea.Cmd {
 	if f == m.filter {
-		return
+		return nil
 	}
 	m.filter, m.lfilter = f, strings.ToLower(f)
-	m.refilter()
+	return m.refresh(false)
 }
 
 // Filter returns the filter set by SetFilter.
@@ -84,15 +140,15 @@ func (m *Model) Filter() string { return m.filter }
 
 // SetSort sorts by column col (-1: the order the rows were given in),
 // descending if desc. Sorting is stable: equal keys keep the given order.
-func (m *Model) SetSort(col int, desc bool) {
+func (m *Model) SetSort(col int, desc bool) tea.Cmd {
 	if col < -1 || col >= len(m.cols) {
 		col = -1
 	}
 	if col == m.sortCol && desc == m.sortDesc {
-		return
+		return nil
 	}
 	m.sortCol, m.sortDesc = col, desc
-	m.resort()
+	return m.refresh(false)
 }
 
 // Sort returns the sort column (-1 for none) and direction.
@@ -100,42 +156,27 @@ func (m *Model) Sort() (col int, desc bool) { return m.sortCol, m.sortDesc }
 
 // SortNext sorts by the next sortable column (ascending), wrapping to the
 // given order after the last one.
-func (m *Model) SortNext() {
+func (m *Model) SortNext() tea.Cmd {
 	for c := m.sortCol + 1; c < len(m.cols); c++ {
 		if !m.cols[c].NoSort {
-			m.SetSort(c, false)
-			return
+			return m.SetSort(c, false)
 		}
 	}
-	m.SetSort(-1, false)
+	return m.SetSort(-1, false)
 }
 
 // SortReverse flips the sort direction (sorting by the first sortable column
 // if there was no sort).
-func (m *Model) SortReverse() {
+func (m *Model) SortReverse() tea.Cmd {
 	if m.sortCol < 0 {
-		m.SortNext()
-		if m.sortCol < 0 {
-			return
+		for c := range m.cols {
+			if !m.cols[c].NoSort {
+				return m.SetSort(c, true)
+			}
 		}
+		return nil
 	}
-	m.SetSort(m.sortCol, !m.sortDesc)
-}
-
-func (m *Model) resort() {
-	n := len(m.rows)
-	if cap(m.order) >= n {
-		m.order = m.order[:n]
-	} else {
-		m.order = make([]int32, n)
-	}
-	for i := range m.order {
-		m.order[i] = int32(i)
-	}
-	if m.sortCol >= 0 {
-		m.sortOrder()
-	}
-	m.refilter()
+	return m.SetSort(m.sortCol, !m.sortDesc)
 }
 
 func cellAt(r *Row, c int) string {
@@ -143,24 +184,6 @@ func cellAt(r *Row, c int) string {
 		return r.Cells[c]
 	}
 	return ""
-}
-
-func (m *Model) refilter() {
-	if m.lfilter == "" {
-		m.view = m.order
-	} else {
-		f := m.lfilter
-		out := m.filtered[:0]
-		for _, i := range m.order {
-			if strings.Contains(m.lower[i], f) {
-				out = append(out, i)
-			}
-		}
-		m.filtered = out
-		m.view = out
-	}
-	m.c.invalidate()
-	m.restoreSelection()
 }
 
 // restoreSelection puts the cursor back on selID, or keeps its position.

@@ -83,7 +83,7 @@ func newPlain(cols []Column, w, h int) *Model {
 func ids(m *Model) string {
 	var s []string
 	for _, i := range m.view {
-		s = append(s, m.rows[i].ID)
+		s = append(s, m.data.row(i).ID)
 	}
 	return strings.Join(s, ",")
 }

@@ -45,10 +45,12 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 // wheelStep is how many rows one mouse wheel notch moves.
 const wheelStep = 3
 
-// Update handles keys and the mouse wheel. It returns no command today; the
-// signature leaves room for one.
+// Update handles keys, the mouse wheel and the answers of the commands
+// that compute views; sorting a large table returns such a command.
 func (m *Model) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
+	case Computed:
+		return m.computed(msg)
 	case tea.KeyMsg:
 		switch {
 		case key.Matches(msg, m.keys.Up):
@@ -64,9 +66,9 @@ func (m *Model) Update(msg tea.Msg) tea.Cmd {
 		case key.Matches(msg, m.keys.End):
 			m.setCursor(len(m.view) - 1)
 		case key.Matches(msg, m.keys.SortNext):
-			m.SortNext()
+			return m.SortNext()
 		case key.Matches(msg, m.keys.SortBack):
-			m.SortReverse()
+			return m.SortReverse()
 		}
 	case tea.MouseMsg:
 		if msg.Action == tea.MouseActionPress {
@@ -91,7 +93,9 @@ func (m *Model) setCursor(k int) {
 	k = max(k, 0)
 	m.cursor = k
 	if k < len(m.view) {
-		m.selID = m.rows[m.view[k]].ID
+		if r := m.data.row(m.view[k]); r != nil {
+			m.selID = r.ID
+		}
 	}
 	m.clampWindow()
 	m.c.out = ""

@@ -73,7 +73,7 @@ func (m *Model) rebuild() {
 	c.plain, c.lines = c.plain[:0], c.lines[:0]
 	if len(m.view) == 0 {
 		msg := m.empty
-		if len(m.rows) > 0 && m.filter != "" {
+		if m.data.Len() > 0 && m.filter != "" {
 			msg = "No rows match " + strconv.Quote(sanitize.Line(m.filter)) + "."
 		}
 		c.plain = append(c.plain, "")
@@ -81,13 +81,18 @@ func (m *Model) rebuild() {
 	}
 	end := min(len(m.view), m.offset+m.bodyHeight())
 	for k := m.offset; k < end; k++ {
-		i := m.view[k]
-		text := m.formatRow(&m.rows[i], lw)
+		r := m.data.row(m.view[k])
+		if r == nil { // gone since the view was computed: its new view is on its way
+			c.plain = append(c.plain, "")
+			c.lines = append(c.lines, "")
+			continue
+		}
+		text := m.formatRow(r, lw)
 		style := &m.styles.Cell
 		switch {
 		case m.stale:
 			style = &m.styles.Stale
-		case m.hl(i, m.now):
+		case m.hl(r, m.now):
 			style = &m.styles.Highlight
 		}
 		c.plain = append(c.plain, text)
@@ -106,8 +111,8 @@ func (m *Model) Footer() string {
 		b.WriteString(strconv.Itoa(len(m.view)))
 		b.WriteByte('/')
 	}
-	b.WriteString(strconv.Itoa(len(m.rows)))
-	if len(m.rows) == 1 {
+	b.WriteString(strconv.Itoa(m.data.Len()))
+	if m.data.Len() == 1 {
 		b.WriteString(" row")
 	} else {
 		b.WriteString(" rows")

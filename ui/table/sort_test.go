@@ -85,7 +85,7 @@ func TestSortMatchesReference(t *testing.T) {
 			}
 			return r
 		})
-		if !slices.Equal(m.order, want) {
+		if !slices.Equal(m.view, want) {
 			t.Fatalf("desc=%v: order differs from the reference", desc)
 		}
 	}

@@ -58,6 +58,9 @@ type Row struct {
 	ID    string
 	Cells []string
 	Keys  []Key
+
+	search  string // lowercased cells, for the filter (set by a Builder)
+	changed int64  // unix nanos of the last change of its cells, 0 = never
 }
 
 // Styles are the styles the table renders with. Build them from the session's
@@ -95,23 +98,19 @@ type Model struct {
 
 	width, height int // whole widget, header and footer included
 
-	// data
-	rows       []Row
-	lower      []string       // lowercased searchable text per row
-	byID       map[string]int // record ID -> index in rows
-	changed    []int64        // unix nanos of the row's last change, 0 = never
-	lastChange int64          // latest of changed
-	loaded     bool           // SetRows has been called at least once
+	// data: a version of the rows, shared with every session that shows
+	// them (SetData), or built for this table alone (SetRows)
+	data *Rows
+	own  *Builder
 
 	// order and view
 	sortCol  int // -1 = the order rows were given in
 	sortDesc bool
-	order    []int32   // all rows, sorted
-	filtered []int32   // buffer for the filtered view
-	sortBuf  []sortEnt // buffer for sorting
-	view     []int32   // what is shown: order, or filtered
-	filter   string    // as given
-	lfilter  string    // lowercased
+	view     []int32 // slots shown: the data's view for the filter and sort
+	viewOf   *Rows   // the data view was computed for (older while computing)
+	pending  bool    // a view is being computed for the current data
+	filter   string  // as given
+	lfilter  string  // lowercased
 
 	// selection
 	cursor int    // index in view
@@ -136,7 +135,6 @@ func New(cols []Column, styles Styles) *Model {
 		sortCol:   -1,
 		highlight: DefaultHighlight,
 		empty:     "No rows.",
-		byID:      map[string]int{},
 	}
 	for i := range m.cols {
 		if m.cols[i].Width <= 0 {
@@ -194,7 +192,7 @@ func (m *Model) Stale() bool { return m.stale }
 // Len returns the number of rows shown (after the filter); Total the number
 // of rows held.
 func (m *Model) Len() int   { return len(m.view) }
-func (m *Model) Total() int { return len(m.rows) }
+func (m *Model) Total() int { return m.data.Len() }
 
 // Cursor returns the cursor's index among the rows shown.
 func (m *Model) Cursor() int { return m.cursor }
@@ -204,7 +202,11 @@ func (m *Model) Selected() (Row, bool) {
 	if m.cursor < 0 || m.cursor >= len(m.view) {
 		return Row{}, false
 	}
-	return m.rows[m.view[m.cursor]], true
+	r := m.data.row(m.view[m.cursor])
+	if r == nil {
+		return Row{}, false
+	}
+	return *r, true
 }
 
 // SelectedID returns the ID of the row under the cursor ("" when none).
@@ -229,11 +231,11 @@ func (m *Model) Select(id string) bool {
 // viewIndex returns the index in the view of the record with this ID, or -1
 // when it is not shown.
 func (m *Model) viewIndex(id string) int {
-	i, ok := m.byID[id]
-	if !ok {
+	s, ok := m.data.ids.Get(id)
+	if m.data == nil || !ok {
 		return -1
 	}
-	return slices.Index(m.view, int32(i))
+	return slices.Index(m.view, s)
 }
 
 // Tick advances the table's clock to now, ending highlights that are over.
@@ -244,8 +246,8 @@ func (m *Model) Tick(now time.Time) bool {
 	m.now = now.UnixNano()
 	if m.c.valid {
 		for k := m.offset; k < min(len(m.view), m.offset+m.bodyHeight()); k++ {
-			i := m.view[k]
-			if m.hl(i, old) != m.hl(i, m.now) {
+			r := m.data.row(m.view[k])
+			if r != nil && m.hl(r, old) != m.hl(r, m.now) {
 				m.c.invalidate()
 				return true
 			}
@@ -256,7 +258,10 @@ func (m *Model) Tick(now time.Time) bool {
 
 // NextExpiry returns when the latest highlight ends (zero when none is on).
 func (m *Model) NextExpiry() time.Time {
-	last := m.lastChange
+	last := int64(0)
+	if m.data != nil {
+		last = m.data.last
+	}
 	if last == 0 || m.highlight <= 0 || last+int64(m.highlight) <= m.now {
 		return time.Time{}
 	}
@@ -265,11 +270,11 @@ func (m *Model) NextExpiry() time.Time {
 
 // Highlighted reports whether the record with this ID is highlighted now.
 func (m *Model) Highlighted(id string) bool {
-	i, ok := m.byID[id]
-	return ok && m.hl(int32(i), m.now)
+	r, ok := m.data.Get(id)
+	return ok && m.hl(r, m.now)
 }
 
-func (m *Model) hl(i int32, now int64) bool {
-	t := m.changed[i]
+func (m *Model) hl(r *Row, now int64) bool {
+	t := r.changed
 	return t != 0 && m.highlight > 0 && now-t < int64(m.highlight)
 }

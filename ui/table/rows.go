@@ -1,0 +1,421 @@
+package table
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"treasury/data/persist"
+)
+
+// Rows is one version of a table's rows. It is built once per change of
+// its data, by one Builder (a projection shared by every session showing
+// the table), and never changes after: sessions read it without a lock.
+// What a session needs beyond it (the rows sorted by a column, those
+// matching a filter) is computed on demand, cached in the version and
+// shared with every other session that asks the same; the sorted orders
+// are carried to the next version and patched there from what changed,
+// not sorted again.
+type Rows struct {
+	slots   []*Row // by slot: a row keeps its slot while it lives; nil is free
+	count   int
+	ids     persist.Map[int32]
+	given   []int32 // slots in the order the rows were given
+	version uint64
+	last    int64               // latest change, unix nanos
+	cmp     func(a, b *Row) int // the given order, for patching (nil: Replace only)
+	cache   *rowsCache
+}
+
+// viewKey names a view of the rows: the filter (lowercased), the sort
+// column (-1: the given order) and its direction.
+type viewKey struct {
+	filter string
+	col    int
+	desc   bool
+}
+
+type rowsCache struct {
+	mu     sync.Mutex
+	sorted map[int][]int32 // ascending by column; ties in the given order
+	views  map[viewKey][]int32
+}
+
+func newCache() *rowsCache {
+	return &rowsCache{sorted: map[int][]int32{}, views: map[viewKey][]int32{}}
+}
+
+// Len counts the rows.
+func (d *Rows) Len() int {
+	if d == nil {
+		return 0
+	}
+	return d.count
+}
+
+// Version increases with every change.
+func (d *Rows) Version() uint64 {
+	if d == nil {
+		return 0
+	}
+	return d.version
+}
+
+// Get returns the row of an id.
+func (d *Rows) Get(id string) (*Row, bool) {
+	if d == nil {
+		return nil, false
+	}
+	s, ok := d.ids.Get(id)
+	if !ok {
+		return nil, false
+	}
+	return d.slots[s], true
+}
+
+// row returns the row in slot s, nil when free (or out of this version).
+func (d *Rows) row(s int32) *Row {
+	if d == nil || int(s) >= len(d.slots) {
+		return nil
+	}
+	return d.slots[s]
+}
+
+// cachedView returns a view computed before, if any.
+func (d *Rows) cachedView(k viewKey) ([]int32, bool) {
+	if d == nil {
+		return nil, true
+	}
+	if k.filter == "" && k.col < 0 && !k.desc {
+		return d.given, true
+	}
+	d.cache.mu.Lock()
+	defer d.cache.mu.Unlock()
+	v, ok := d.cache.views[k]
+	return v, ok
+}
+
+// view computes (or returns the cached) view k: the slots sorted and
+// filtered. It may take tens of milliseconds at 100,000 rows: sessions
+// call it in a command, off their UI goroutine, and share its result.
+func (d *Rows) view(k viewKey) []int32 {
+	if v, ok := d.cachedView(k); ok {
+		return v
+	}
+	base := d.given
+	if k.col >= 0 {
+		base = d.sortedBy(k.col)
+	}
+	out := make([]int32, 0, len(base))
+	switch {
+	case k.desc && k.col >= 0:
+		// Descending, but rows with equal keys stay in the given order.
+		for end := len(base); end > 0; {
+			start := end - 1
+			for start > 0 && compareCol(d.slots[base[start-1]], d.slots[base[end-1]], k.col) == 0 {
+				start--
+			}
+			out = append(out, base[start:end]...)
+			end = start
+		}
+	case k.desc:
+		for i := len(base) - 1; i >= 0; i-- {
+			out = append(out, base[i])
+		}
+	default:
+		out = append(out, base...)
+	}
+	if k.filter != "" {
+		kept := out[:0]
+		for _, s := range out {
+			if strings.Contains(d.slots[s].search, k.filter) {
+				kept = append(kept, s)
+			}
+		}
+		out = slices.Clip(kept)
+	}
+	d.cache.mu.Lock()
+	d.cache.views[k] = out
+	d.cache.mu.Unlock()
+	return out
+}
+
+// sortedBy returns the slots ascending by column c, ties in the given
+// order: computed once per version (or patched from the previous one).
+func (d *Rows) sortedBy(c int) []int32 {
+	d.cache.mu.Lock()
+	s, ok := d.cache.sorted[c]
+	d.cache.mu.Unlock()
+	if ok {
+		return s
+	}
+	rank := make([]int32, len(d.slots))
+	for i, s := range d.given {
+		rank[s] = int32(i)
+	}
+	out := slices.Clone(d.given)
+	slices.SortFunc(out, func(a, b int32) int {
+		if r := compareCol(d.slots[a], d.slots[b], c); r != 0 {
+			return r
+		}
+		return cmp.Compare(rank[a], rank[b])
+	})
+	d.cache.mu.Lock()
+	d.cache.sorted[c] = out
+	d.cache.mu.Unlock()
+	return out
+}
+
+// compareCol orders two rows by column c: by key kind, then key (the cell
+// text for a zero key).
+func compareCol(a, b *Row, c int) int {
+	ka, kb := keyAt(a, c), keyAt(b, c)
+	if ka.kind != kb.kind {
+		return cmp.Compare(ka.kind, kb.kind)
+	}
+	switch ka.kind {
+	case kindNone:
+		return strings.Compare(cellAt(a, c), cellAt(b, c))
+	case kindString:
+		return strings.Compare(ka.s, kb.s)
+	case kindInt:
+		return cmp.Compare(ka.i, kb.i)
+	case kindFloat:
+		return cmp.Compare(ka.f, kb.f)
+	case kindDecimal:
+		// Rounding to the nearest float is monotonic: unequal floats order
+		// their decimals; equal ones need the exact comparison.
+		if r := cmp.Compare(ka.f, kb.f); r != 0 {
+			return r
+		}
+		return ka.d.Cmp(kb.d)
+	}
+	return 0
+}
+
+var noKey Key
+
+func keyAt(r *Row, c int) *Key {
+	if c < len(r.Keys) {
+		return &r.Keys[c]
+	}
+	return &noKey
+}
+
+// Builder makes the versions of one table's rows. One goroutine uses it
+// (a projection of the live store); the versions it returns are read by
+// any number.
+type Builder struct {
+	given func(a, b *Row) int
+	cur   *Rows
+	free  []int32
+}
+
+// NewBuilder returns a builder whose rows are kept in the order given
+// (for Apply; Replace takes its rows in order).
+func NewBuilder(given func(a, b *Row) int) *Builder {
+	return &Builder{given: given, cur: &Rows{cache: newCache(), cmp: given}}
+}
+
+// Rows is the latest version.
+func (b *Builder) Rows() *Rows { return b.cur }
+
+// prepare fills what a row needs for every session: its search text and,
+// when its cells changed, the time it changed.
+func prepare(r *Row, old *Row, now int64, first bool, buf []byte) []byte {
+	if old != nil && slices.Equal(old.Cells, r.Cells) && keysEqual(old.Keys, r.Keys) {
+		r.search, r.changed = old.search, old.changed
+		return buf
+	}
+	r.search, buf = searchText(buf, r.Cells)
+	if !first {
+		r.changed = now
+	}
+	return buf
+}
+
+func keysEqual(a, b []Key) bool {
+	return slices.EqualFunc(a, b, func(x, y Key) bool {
+		return x.kind == y.kind && x.s == y.s && x.i == y.i && x.f == y.f && x.d.Equal(y.d)
+	})
+}
+
+// Replace makes a version of rows, in the order given: rows whose cells
+// did not change keep their identity and highlight; new and changed rows
+// are highlighted from now (except in the first version). A list that
+// did not change returns the current version.
+func (b *Builder) Replace(rows []Row, now time.Time) *Rows {
+	prev, t := b.cur, now.UnixNano()
+	first := prev.count == 0 && prev.version == 0
+	next := &Rows{slots: slices.Clone(prev.slots), cmp: b.given, cache: newCache(), last: prev.last}
+	ids := prev.ids.Edit()
+	keep := make(map[int32]bool, len(rows))
+	var buf []byte
+	changed := len(rows) != prev.count
+	next.given = make([]int32, 0, len(rows))
+	for i := range rows {
+		r := &Row{}
+		*r = rows[i]
+		s, ok := prev.ids.Get(r.ID)
+		if !ok || keep[s] { // new, or an id given twice: its own slot
+			s = b.slot(next)
+			ids.Set(r.ID, s)
+			changed = true
+		}
+		old := prev.row(s)
+		if ok && !keep[s] {
+			buf = prepare(r, old, t, first, buf)
+			if old.search == r.search && old.changed == r.changed && old.ID == r.ID {
+				r = old // unchanged: share the row
+			} else {
+				changed = true
+			}
+		} else {
+			buf = prepare(r, nil, t, first, buf)
+		}
+		if r.changed > next.last {
+			next.last = r.changed
+		}
+		keep[s] = true
+		next.slots[s] = r
+		next.given = append(next.given, s)
+		if !changed && (i >= len(prev.given) || prev.given[i] != s) {
+			changed = true
+		}
+	}
+	for s, r := range prev.slots {
+		if r != nil && !keep[int32(s)] {
+			next.slots[s] = nil
+			if cur, ok := ids.Done().Get(r.ID); ok && cur == int32(s) {
+				ids.Delete(r.ID)
+			}
+			b.free = append(b.free, int32(s))
+			changed = true
+		}
+	}
+	if !changed && !first {
+		return prev
+	}
+	next.ids, next.count, next.version = ids.Done(), len(rows), prev.version+1
+	b.cur = next
+	return next
+}
+
+// slot returns a free slot of next, growing it when none is free.
+func (b *Builder) slot(next *Rows) int32 {
+	if n := len(b.free); n > 0 {
+		s := b.free[n-1]
+		b.free = b.free[:n-1]
+		return s
+	}
+	next.slots = append(next.slots, nil)
+	return int32(len(next.slots) - 1)
+}
+
+// Apply makes a version with some rows added or changed (upserts) and some
+// removed (by id): only those are prepared, and the given order and the
+// sorted orders sessions asked for are patched by binary insertion. The
+// builder must have a given order (NewBuilder with a comparison).
+func (b *Builder) Apply(upserts []Row, removed []string, now time.Time) *Rows {
+	prev, t := b.cur, now.UnixNano()
+	first := prev.count == 0 && prev.version == 0
+	next := &Rows{slots: slices.Clone(prev.slots), count: prev.count, cmp: b.given, cache: newCache(), last: prev.last}
+	ids := prev.ids.Edit()
+	out := map[int32]bool{} // slots to take out of the orders (old rows)
+	var in []int32          // slots to put into the orders (new rows)
+	inSet := map[int32]bool{}
+	var buf []byte
+	for _, id := range removed {
+		s, ok := ids.Done().Get(id)
+		if !ok {
+			continue
+		}
+		ids.Delete(id)
+		out[s] = true
+		next.slots[s] = nil
+		b.free = append(b.free, s)
+		next.count--
+	}
+	for i := range upserts {
+		r := &Row{}
+		*r = upserts[i]
+		s, ok := ids.Done().Get(r.ID)
+		if ok {
+			old := next.slots[s]
+			buf = prepare(r, old, t, first, buf)
+			if old != nil && old.search == r.search && old.changed == r.changed && keysEqual(old.Keys, r.Keys) {
+				continue // unchanged
+			}
+			out[s] = true
+		} else {
+			buf = prepare(r, nil, t, first, buf)
+			s = b.slot(next)
+			ids.Set(r.ID, s)
+			next.count++
+		}
+		next.slots[s] = r
+		if !inSet[s] { // an id given twice in one batch: its last row, once
+			inSet[s] = true
+			in = append(in, s)
+		}
+		next.last = max(next.last, r.changed)
+	}
+	if len(out) == 0 && len(in) == 0 && !first {
+		return prev
+	}
+	next.ids, next.version = ids.Done(), prev.version+1
+	newRow := func(s int32) *Row { return next.slots[s] }
+	order := b.given
+	given := func(x, y *Row) int { return cmp.Or(order(x, y), strings.Compare(x.ID, y.ID)) }
+	next.given = patch(prev.given, out, in, newRow, given)
+	prev.cache.mu.Lock()
+	sorted := make(map[int][]int32, len(prev.cache.sorted))
+	for c, o := range prev.cache.sorted {
+		sorted[c] = o
+	}
+	prev.cache.mu.Unlock()
+	for c, o := range sorted {
+		byCol := func(a, b *Row) int { return cmp.Or(compareCol(a, b, c), given(a, b)) }
+		next.cache.sorted[c] = patch(o, out, in, newRow, byCol)
+	}
+	b.cur = next
+	return next
+}
+
+// patch makes a new order from o: the slots in out taken away, the slots
+// in added at their place by compare (o is sorted by it). Few changes are
+// inserted one by one (binary search, one copy each); many, or an order
+// that would cost as much, are sorted again.
+func patch(o []int32, out map[int32]bool, added []int32, row func(int32) *Row, compare func(a, b *Row) int) []int32 {
+	next := make([]int32, 0, len(o)+len(added))
+	for _, s := range o {
+		if !out[s] {
+			next = append(next, s)
+		}
+	}
+	if len(added) > 64 && len(added) > len(next)/16 {
+		next = append(next, added...)
+		slices.SortFunc(next, func(a, b int32) int { return compare(row(a), row(b)) })
+		return next
+	}
+	for _, s := range added {
+		r := row(s)
+		i, _ := slices.BinarySearchFunc(next, r, func(x int32, r *Row) int { return compare(row(x), r) })
+		next = slices.Insert(next, i, s)
+	}
+	return next
+}
+
+// IDs lists the ids of the rows, in the given order.
+func (d *Rows) IDs() []string {
+	if d == nil {
+		return nil
+	}
+	out := make([]string, len(d.given))
+	for i, s := range d.given {
+		out[i] = d.slots[s].ID
+	}
+	return out
+}

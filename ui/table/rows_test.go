@@ -1,0 +1,130 @@
+package table
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"testing"
+	"time"
+)
+
+// byTimeDesc is a given order: newest first (key 0 holds the time).
+func byTimeDesc(a, b *Row) int { return -compareCol(a, b, 0) }
+
+func timedRow(i int, at time.Time, name string) Row {
+	return Row{ID: "r" + strconv.Itoa(i), Cells: []string{at.Format(time.RFC3339), name, strconv.Itoa(i % 7)},
+		Keys: []Key{Time(at), {}, Int(int64(i % 7))}}
+}
+
+// TestApplyPatchesOrders: after random upserts and removals the given
+// order and every sorted order a session asked for equal a sort from
+// scratch, and the versions before are unchanged.
+func TestApplyPatchesOrders(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	b := NewBuilder(byTimeDesc)
+	var rows []Row
+	for i := range 2000 {
+		rows = append(rows, timedRow(i, t0.Add(time.Duration(rng.IntN(500))*time.Second), fmt.Sprint("n", rng.IntN(100))))
+	}
+	d := b.Apply(rows, nil, t0)
+	d.view(viewKey{col: 1})
+	d.view(viewKey{col: 2, desc: true})
+	next := 2000
+	for step := range 50 {
+		prev := d
+		prevGiven := slices.Clone(prev.given)
+		var up []Row
+		var rm []string
+		for range rng.IntN(20) {
+			if rng.IntN(3) == 0 {
+				up = append(up, timedRow(next, t0.Add(time.Duration(rng.IntN(600))*time.Second), "new"))
+				next++
+			} else {
+				i := rng.IntN(next)
+				up = append(up, timedRow(i, t0.Add(time.Duration(rng.IntN(600))*time.Second), fmt.Sprint("m", step)))
+			}
+		}
+		for range rng.IntN(5) {
+			rm = append(rm, "r"+strconv.Itoa(rng.IntN(next)))
+		}
+		d = b.Apply(up, rm, t0.Add(time.Duration(step)*time.Second))
+		if !slices.Equal(prev.given, prevGiven) {
+			t.Fatal("a new version changed the previous one")
+		}
+		fresh := &Rows{slots: d.slots, given: d.given, cache: newCache()}
+		for _, c := range []int{1, 2} {
+			d.cache.mu.Lock()
+			patched, ok := d.cache.sorted[c]
+			d.cache.mu.Unlock()
+			if !ok {
+				t.Fatalf("step %d: the sorted order of column %d was not carried over", step, c)
+			}
+			want := fresh.sortedBy(c)
+			for k := range want {
+				if compareCol(d.slots[patched[k]], d.slots[want[k]], c) != 0 {
+					t.Fatalf("step %d: column %d differs at %d", step, c, k)
+				}
+			}
+		}
+		// The given order is sorted and holds every row once.
+		if len(d.given) != d.count {
+			t.Fatalf("step %d: %d in the given order, %d rows", step, len(d.given), d.count)
+		}
+		for k := 1; k < len(d.given); k++ {
+			if byTimeDesc(d.slots[d.given[k-1]], d.slots[d.given[k]]) > 0 {
+				t.Fatalf("step %d: the given order is not sorted at %d", step, k)
+			}
+		}
+	}
+}
+
+// TestSessionsShareViews: two sessions showing one version with the same
+// filter and sort share one computed view; a large table computes it in a
+// command, the old view staying shown meanwhile.
+func TestSessionsShareViews(t *testing.T) {
+	b := NewBuilder(byTimeDesc)
+	var rows []Row
+	for i := range syncRows * 3 {
+		rows = append(rows, timedRow(i, t0.Add(time.Duration(i)*time.Second), fmt.Sprint("name", i%10)))
+	}
+	d := b.Apply(rows, nil, t0)
+	a, c := newPlain(paymentCols(), 80, 10), newPlain(paymentCols(), 80, 10)
+	a.SetData(d)
+	c.SetData(d)
+	if a.Len() != len(rows) || a.Computing() {
+		t.Fatalf("the given order needs no computing: %d shown, computing %v", a.Len(), a.Computing())
+	}
+	cmd := a.SetFilter("name3")
+	if cmd == nil || !a.Computing() || a.Len() != len(rows) {
+		t.Fatal("a large filter is computed in a command, the old view shown meanwhile")
+	}
+	a.Update(cmd())
+	want := 0
+	for i := range rows {
+		if i%10 == 3 {
+			want++
+		}
+	}
+	if a.Computing() || a.Len() != want {
+		t.Fatalf("after the command: %d shown, want %d", a.Len(), want)
+	}
+	if cmd := c.SetFilter("name3"); cmd != nil || c.Len() != want {
+		t.Fatal("the second session did not reuse the first one's view")
+	}
+}
+
+func BenchmarkApplyOneOf100k(b *testing.B) {
+	bld := NewBuilder(byTimeDesc)
+	var rows []Row
+	for i := range 100_000 {
+		rows = append(rows, timedRow(i, t0.Add(time.Duration(i)*time.Second), fmt.Sprint("name", i%10)))
+	}
+	d := bld.Apply(rows, nil, t0)
+	d.view(viewKey{col: 1}) // a session sorts by a column: the order is kept up to date
+	n := 0
+	for b.Loop() {
+		n++
+		bld.Apply([]Row{timedRow(n%100_000, t0.Add(time.Duration(n)*time.Second), "changed")}, nil, t0)
+	}
+}

@@ -1,0 +1,110 @@
+package viewkit
+
+import (
+	"treasury/data/live"
+	"treasury/data/persist"
+	"treasury/ui/table"
+)
+
+// Projected is a table's rows and the records behind them, built from a
+// topic once per change for every session (live.Derive): sessions read it,
+// none changes it.
+type Projected[T any] struct {
+	Rows *table.Rows
+	recs persist.Map[T]
+}
+
+// Record returns the record behind a row.
+func (p Projected[T]) Record(id string) (T, bool) { return p.recs.Get(id) }
+
+// Projection says how a topic's data becomes table rows: which records,
+// their ids, their rows (sanitized, formatted cells and sort keys) and the
+// order they are given in.
+type Projection[S, T any] struct {
+	// Name names the projection among those of its topic ("failed").
+	Name string
+	From live.Key[S]
+	// All lists the records of the data (a first build, a reset).
+	All func(S) []T
+	// Pick returns the records of the data with these ids (a change);
+	// nil means scanning All once.
+	Pick func(S, map[string]bool) []T
+	// Keep, when set, selects the records shown (a scope): a record that
+	// stops matching leaves the rows.
+	Keep func(T) bool
+	ID   func(T) string
+	Row  func(T) table.Row
+	// Given orders the rows (newest first, say). Nil keeps the order of
+	// All, rebuilding the rows' order at each change: for small lists.
+	Given func(a, b *table.Row) int
+}
+
+// Project registers p on the store (once per topic and name: every
+// session asking gets the same rows) and returns the key of its result.
+func Project[S, T any](s *live.Store, p Projection[S, T]) live.Key[Projected[T]] {
+	b := table.NewBuilder(p.Given)
+	return live.Derive(s, p.From, p.Name, func(prev Projected[T], in live.Snap[S]) Projected[T] {
+		now := in.FetchedAt
+		keep := func(x T) bool { return p.Keep == nil || p.Keep(x) }
+		if p.Given == nil || in.Changes.Reset || prev.Rows == nil {
+			all := p.All(in.Data)
+			rows := make([]table.Row, 0, len(all))
+			recs := persist.Map[T]{}.Edit()
+			for _, x := range all {
+				if keep(x) {
+					rows = append(rows, p.Row(x))
+					recs.Set(p.ID(x), x)
+				}
+			}
+			if p.Given == nil {
+				return Projected[T]{Rows: b.Replace(rows, now), recs: recs.Done()}
+			}
+			var gone []string
+			if prev.Rows != nil {
+				for _, id := range prev.Rows.IDs() {
+					if _, ok := recs.Done().Get(id); !ok {
+						gone = append(gone, id)
+					}
+				}
+			}
+			return Projected[T]{Rows: b.Apply(rows, gone, now), recs: recs.Done()}
+		}
+		ids := make(map[string]bool, len(in.Changes.Added)+len(in.Changes.Changed))
+		for _, id := range in.Changes.Added {
+			ids[id] = true
+		}
+		for _, id := range in.Changes.Changed {
+			ids[id] = true
+		}
+		var picked []T
+		if p.Pick != nil {
+			picked = p.Pick(in.Data, ids)
+		} else {
+			for _, x := range p.All(in.Data) {
+				if ids[p.ID(x)] {
+					picked = append(picked, x)
+				}
+			}
+		}
+		recs := prev.recs.Edit()
+		var up []table.Row
+		var gone []string
+		for _, x := range picked {
+			id := p.ID(x)
+			if keep(x) {
+				up = append(up, p.Row(x))
+				recs.Set(id, x)
+			} else if _, had := prev.recs.Get(id); had {
+				gone = append(gone, id)
+				recs.Delete(id)
+			}
+		}
+		for _, id := range in.Changes.Removed {
+			if _, had := prev.recs.Get(id); had {
+				gone = append(gone, id)
+				recs.Delete(id)
+			}
+		}
+		return Projected[T]{Rows: b.Apply(up, gone, now), recs: recs.Done()}
+	})
+}
