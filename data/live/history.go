@@ -21,14 +21,15 @@ type Point struct {
 }
 
 // history keeps, per series, at most one point per bucket of
-// window/points, and only the last window: memory is bounded whatever the
-// poll rate. The newest bucket's point is replaced by newer samples, so a
-// chart's right edge moves live.
+// window/points, and only the last window, in a ring buffer of points
+// allocated once: memory is bounded whatever the poll rate and however
+// long the process runs. The newest bucket's point is replaced by newer
+// samples, so a chart's right edge moves live.
 type history struct {
 	window time.Duration
 	bucket time.Duration
 	max    int
-	series map[string][]Point
+	series map[string]*ring
 }
 
 func newHistory(window time.Duration, points int) *history {
@@ -36,79 +37,127 @@ func newHistory(window time.Duration, points int) *history {
 	if b <= 0 {
 		b = time.Second
 	}
-	return &history{window: window, bucket: b, max: points, series: map[string][]Point{}}
+	return &history{window: window, bucket: b, max: points, series: map[string]*ring{}}
+}
+
+// ring is a bounded sequence of points, oldest first.
+type ring struct {
+	buf      []Point
+	start, n int
+}
+
+func (r *ring) at(i int) *Point { return &r.buf[(r.start+i)%len(r.buf)] }
+
+// push appends p, dropping the oldest point when full.
+func (r *ring) push(p Point) {
+	if r.n == len(r.buf) {
+		r.start = (r.start + 1) % len(r.buf)
+		r.n--
+	}
+	*r.at(r.n) = p
+	r.n++
+}
+
+// dropFront removes the k oldest points.
+func (r *ring) dropFront(k int) {
+	k = min(k, r.n)
+	r.start = (r.start + k) % len(r.buf)
+	r.n -= k
+}
+
+// insert puts p at index i (0..n), shifting the newer points up; when full
+// the oldest point goes first (a point older than every point is then
+// not kept).
+func (r *ring) insert(i int, p Point) {
+	if r.n == len(r.buf) {
+		if i == 0 {
+			return
+		}
+		r.dropFront(1)
+		i--
+	}
+	r.n++
+	for j := r.n - 1; j > i; j-- {
+		*r.at(j) = *r.at(j - 1)
+	}
+	*r.at(i) = p
 }
 
 func (h *history) add(s Sample) {
-	pts := h.series[s.Series]
-	if n := len(pts); n > 0 {
-		last := pts[n-1]
+	r := h.series[s.Series]
+	if r == nil {
+		r = &ring{buf: make([]Point, min(h.max, 64))}
+		h.series[s.Series] = r
+	}
+	p := Point{At: s.At, Value: s.Value}
+	if r.n > 0 {
+		last := r.at(r.n - 1)
 		if s.At.Before(last.At) {
-			h.insert(s)
+			h.insert(r, p)
 			return
 		}
 		if s.At.Truncate(h.bucket).Equal(last.At.Truncate(h.bucket)) {
-			pts[n-1] = Point{At: s.At, Value: s.Value}
+			*last = p
 			return
 		}
 	}
-	pts = append(pts, Point{At: s.At, Value: s.Value})
+	if r.n == len(r.buf) && len(r.buf) < h.max {
+		r.grow(h.max)
+	}
+	r.push(p)
 	cut := s.At.Add(-h.window)
 	drop := 0
-	for drop < len(pts) && pts[drop].At.Before(cut) {
+	for drop < r.n && r.at(drop).At.Before(cut) {
 		drop++
 	}
-	if len(pts)-drop > h.max {
-		drop = len(pts) - h.max
+	r.dropFront(drop)
+}
+
+// grow doubles the ring's buffer up to max, keeping its points.
+func (r *ring) grow(max int) {
+	buf := make([]Point, min(2*len(r.buf), max))
+	for i := range r.n {
+		buf[i] = *r.at(i)
 	}
-	if drop > 0 {
-		// Shift in place once the slack is large, so memory stays bounded.
-		if drop > len(pts)/4 || cap(pts) > 2*h.max {
-			pts = append(make([]Point, 0, len(pts)-drop+16), pts[drop:]...)
-		} else {
-			pts = pts[drop:]
-		}
-	}
-	h.series[s.Series] = pts
+	r.buf, r.start = buf, 0
 }
 
 // insert places a sample older than the series' newest point (a backfill
 // of history read after newer data): in its bucket if that bucket holds a
 // point (keeping the bucket's newest, as appends do), else as a new
 // point, within the window and the bound.
-func (h *history) insert(s Sample) {
-	pts := h.series[s.Series]
-	if s.At.Before(pts[len(pts)-1].At.Add(-h.window)) {
+func (h *history) insert(r *ring, p Point) {
+	if p.At.Before(r.at(r.n - 1).At.Add(-h.window)) {
 		return
 	}
-	i := sort.Search(len(pts), func(i int) bool { return !pts[i].At.Before(s.At) })
-	b := s.At.Truncate(h.bucket)
-	if i < len(pts) && pts[i].At.Truncate(h.bucket).Equal(b) {
+	i := sort.Search(r.n, func(i int) bool { return !r.at(i).At.Before(p.At) })
+	b := p.At.Truncate(h.bucket)
+	if i < r.n && r.at(i).At.Truncate(h.bucket).Equal(b) {
 		return // the bucket holds a newer point: a bucket keeps its newest
 	}
-	if i > 0 && pts[i-1].At.Truncate(h.bucket).Equal(b) {
-		pts[i-1] = Point{At: s.At, Value: s.Value}
+	if i > 0 && r.at(i-1).At.Truncate(h.bucket).Equal(b) {
+		*r.at(i - 1) = p
 		return
 	}
-	if len(pts) >= h.max {
-		if i == 0 {
-			return
-		}
-		pts = pts[1:]
-		i--
+	if r.n == len(r.buf) && len(r.buf) < h.max {
+		r.grow(h.max)
 	}
-	pts = append(pts, Point{})
-	copy(pts[i+1:], pts[i:])
-	pts[i] = Point{At: s.At, Value: s.Value}
-	h.series[s.Series] = pts
+	r.insert(i, p)
 }
 
 // History returns a copy of a series' points, oldest first.
 func (s *Store) History(series string) []Point {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	pts := s.history.series[series]
-	return append([]Point(nil), pts...)
+	r := s.history.series[series]
+	if r == nil {
+		return nil
+	}
+	out := make([]Point, r.n)
+	for i := range out {
+		out[i] = *r.at(i)
+	}
+	return out
 }
 
 // Series lists the names of the series with points, sorted.

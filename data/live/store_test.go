@@ -132,8 +132,8 @@ func TestHistoryIsBounded(t *testing.T) {
 	if last := pts[len(pts)-1]; last.Value != 9999 {
 		t.Fatalf("newest point %v", last)
 	}
-	if cap(s.history.series["rate:USD/MXN"]) > 3*60 {
-		t.Fatalf("capacity grew to %d", cap(s.history.series["rate:USD/MXN"]))
+	if n := len(s.history.series["rate:USD/MXN"].buf); n > 60 {
+		t.Fatalf("the ring grew to %d points", n)
 	}
 }
 
@@ -256,7 +256,11 @@ func TestHistoryBackfillInsertsOlderPoints(t *testing.T) {
 	h.add(Sample{Series: "s", At: at.Add(-5 * time.Minute), Value: 2})
 	h.add(Sample{Series: "s", At: at.Add(-5*time.Minute + time.Second), Value: 9}) // same bucket, newer: replaces
 	h.add(Sample{Series: "s", At: at.Add(-2 * time.Hour), Value: 0})               // outside the window
-	got := h.series["s"]
+	r := h.series["s"]
+	var got []Point
+	for i := range r.n {
+		got = append(got, *r.at(i))
+	}
 	want := []float64{1, 9, 3}
 	if len(got) != len(want) {
 		t.Fatalf("points %v", got)
@@ -346,5 +350,29 @@ func TestMergeChangesCopiesAndEvicts(t *testing.T) {
 	}
 	if _, ok := ps.Get("old-done"); !ok || ps.Len() != 3 {
 		t.Fatal("the merge changed the previous set")
+	}
+}
+
+// TestHistoryRingKeepsOrderWhenFull: backfilled points land in order in a
+// full ring, the oldest leaving first.
+func TestHistoryRingKeepsOrderWhenFull(t *testing.T) {
+	h := newHistory(time.Hour, 10) // six-minute buckets
+	at := time.Date(2026, 11, 16, 9, 0, 0, 0, time.UTC)
+	for i := range 10 {
+		h.add(Sample{Series: "s", At: at.Add(time.Duration(i) * 6 * time.Minute), Value: float64(i)})
+	}
+	h.add(Sample{Series: "s", At: at.Add(57 * time.Minute), Value: 99}) // bucket 9: replaces
+	h.add(Sample{Series: "s", At: at.Add(63 * time.Minute), Value: 10}) // pushes out the oldest
+	r := h.series["s"]
+	var prev time.Time
+	for i := range r.n {
+		p := r.at(i)
+		if !p.At.After(prev) {
+			t.Fatalf("point %d at %v not after %v", i, p.At, prev)
+		}
+		prev = p.At
+	}
+	if r.n != 10 || r.at(r.n-1).Value != 10 || r.at(r.n-2).Value != 99 || r.at(0).Value != 1 {
+		t.Fatalf("%d points, newest %v, first %v", r.n, r.at(r.n-1), r.at(0))
 	}
 }
