@@ -233,13 +233,11 @@ func (a *App) key(msg tea.KeyMsg) tea.Cmd {
 			a.overlay = noOverlay
 			a.filter.Blur()
 			a.filter.SetValue("")
-			a.Active().SetFilter("")
-			return nil
+			return a.Active().SetFilter("")
 		}
 		var cmd tea.Cmd
 		a.filter, cmd = a.filter.Update(msg)
-		a.Active().SetFilter(a.filter.Value())
-		return cmd
+		return tea.Batch(cmd, a.Active().SetFilter(a.filter.Value()))
 	}
 	k := a.keys
 	switch {
@@ -267,7 +265,9 @@ func (a *App) key(msg tea.KeyMsg) tea.Cmd {
 		a.overlay = filterOverlay
 	case key.Matches(msg, k.Back):
 		if !a.Active().Back() && a.Active().Filter() != "" {
-			a.Active().SetFilter("")
+			cmd := a.Active().SetFilter("")
+			a.watch()
+			return cmd
 		}
 		a.watch()
 	case key.Matches(msg, k.Raw):

@@ -81,7 +81,7 @@ func (v *listView) Back() bool {
 func (v *listView) Selected() (string, any, bool) {
 	return v.rows[v.cursor], map[string]string{"id": v.rows[v.cursor], "note": "evil\x1b[2Jtext"}, true
 }
-func (v *listView) SetFilter(s string)         { v.filter = s }
+func (v *listView) SetFilter(s string) tea.Cmd { v.filter = s; return nil }
 func (v *listView) Filter() string             { return v.filter }
 func (v *listView) WriteCSV(w io.Writer) error { _, err := io.WriteString(w, "id\n"); return err }
 func (v *listView) Commands() []Command {

@@ -35,8 +35,9 @@ type View interface {
 	// Selected is the record under the cursor: its id (for copy) and the
 	// record (for the raw JSON pager); ok is false when there is none.
 	Selected() (id string, record any, ok bool)
-	// SetFilter filters the current table; Filter returns the active text.
-	SetFilter(text string)
+	// SetFilter filters the current table (a large one in the command it
+	// returns); Filter returns the active text.
+	SetFilter(text string) tea.Cmd
 	Filter() string
 	// WriteCSV writes the current table, as filtered and sorted.
 	WriteCSV(w io.Writer) error

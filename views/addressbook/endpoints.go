@@ -166,12 +166,11 @@ func (v *View) openEndpoint(text string) tea.Cmd {
 	case 0:
 		return tea.Batch(cmd, ui.ErrorCmd(fmt.Errorf("no endpoint with alias or id %q", sanitize.Line(text))))
 	case 1:
-		v.endpoints.SetFilter("")
+		fcmd := v.endpoints.SetFilter("")
 		v.endpoints.Table().Select(hits[0].ID)
-		return tea.Batch(cmd, v.pushDetail(hits[0].ID))
+		return tea.Batch(cmd, fcmd, v.pushDetail(hits[0].ID))
 	}
-	v.endpoints.SetFilter(text)
-	return tea.Batch(cmd, ui.FlashCmd(fmt.Sprintf("%d endpoints match %q", len(hits), sanitize.Line(text))))
+	return tea.Batch(cmd, v.endpoints.SetFilter(text), ui.FlashCmd(fmt.Sprintf("%d endpoints match %q", len(hits), sanitize.Line(text))))
 }
 
 // completeAlias proposes the aliases containing the word being typed.

@@ -164,14 +164,12 @@ func (v *View) open(args []string) tea.Cmd {
 	switch args[0] {
 	case "counterparties":
 		cmd := v.showSection(counterpartiesSection)
-		v.cps.SetFilter(rest)
-		return cmd
+		return tea.Batch(cmd, v.cps.SetFilter(rest))
 	case "endpoint":
 		return v.openEndpoint(rest)
 	default:
 		cmd := v.showSection(endpointsSection)
-		v.endpoints.SetFilter(rest)
-		return cmd
+		return tea.Batch(cmd, v.endpoints.SetFilter(rest))
 	}
 }
 

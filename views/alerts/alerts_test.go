@@ -28,7 +28,7 @@ func (v *target) Keys() []key.Binding           { return nil }
 func (v *target) Crumbs() []string              { return nil }
 func (v *target) Back() bool                    { return false }
 func (v *target) Selected() (string, any, bool) { return "", nil, false }
-func (v *target) SetFilter(string)              {}
+func (v *target) SetFilter(string) tea.Cmd      { return nil }
 func (v *target) Filter() string                { return "" }
 func (v *target) WriteCSV(io.Writer) error      { return nil }
 func (v *target) Commands() []ui.Command        { return nil }

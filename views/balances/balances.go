@@ -142,13 +142,12 @@ func (v *View) Update(msg tea.Msg) tea.Cmd {
 		case len(msg.Args) > 0 && strings.EqualFold(msg.Args[0], "trades"):
 			cmd := v.showTrades(true)
 			if len(msg.Args) > 1 {
-				v.trades.SetFilter(strings.Join(msg.Args[1:], " "))
+				cmd = tea.Batch(cmd, v.trades.SetFilter(strings.Join(msg.Args[1:], " ")))
 			}
 			return cmd
 		case len(msg.Args) > 0:
 			cmd := v.showTrades(false)
-			v.page.SetFilter(strings.Join(msg.Args, " "))
-			return cmd
+			return tea.Batch(cmd, v.page.SetFilter(strings.Join(msg.Args, " ")))
 		}
 		return v.showTrades(false)
 	}

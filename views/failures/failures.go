@@ -140,8 +140,7 @@ func (v *View) Update(msg tea.Msg) tea.Cmd {
 		if len(o.Args) > 0 {
 			filter = o.Args[0]
 		}
-		v.root.SetFilter(filter)
-		return nil
+		return v.root.SetFilter(filter)
 	}
 	return v.Stack.Update(msg)
 }

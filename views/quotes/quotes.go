@@ -149,10 +149,11 @@ func (v *View) Update(msg tea.Msg) tea.Cmd {
 			return ui.FlashCmd("quotes of the last " + viewkit.Duration(windows[v.window]))
 		}
 	case ui.Open:
+		var cmd tea.Cmd
 		if len(msg.Args) > 0 {
-			v.page.SetFilter(msg.Args[0])
+			cmd = v.page.SetFilter(msg.Args[0])
 		}
-		return v.Stack.Update(ui.StoreChanged{})
+		return tea.Batch(cmd, v.Stack.Update(ui.StoreChanged{}))
 	}
 	return v.Stack.Update(msg)
 }

@@ -214,10 +214,11 @@ func (p *reportPage) Selected() (string, any, bool) {
 	return p.rep.ID, p.rep, p.rep.ID != ""
 }
 
-func (p *reportPage) SetFilter(text string) {
+func (p *reportPage) SetFilter(text string) tea.Cmd {
 	if p.inner != nil {
-		p.inner.SetFilter(text)
+		return p.inner.SetFilter(text)
 	}
+	return nil
 }
 
 func (p *reportPage) Filter() string {

@@ -161,8 +161,7 @@ func (v *View) Update(msg tea.Msg) tea.Cmd {
 		for v.Stack.Depth() > 1 {
 			v.Stack.Back()
 		}
-		v.list.SetFilter(strings.Join(msg.Args, " "))
-		return v.Stack.Update(ui.StoreChanged{})
+		return tea.Batch(v.list.SetFilter(strings.Join(msg.Args, " ")), v.Stack.Update(ui.StoreChanged{}))
 	}
 	return v.Stack.Update(msg)
 }

@@ -160,7 +160,7 @@ func (d *DetailPage[T]) Selected() (string, any, bool) {
 }
 
 // SetFilter does nothing: a detail has no rows to filter.
-func (d *DetailPage[T]) SetFilter(string) {}
+func (d *DetailPage[T]) SetFilter(string) tea.Cmd { return nil }
 
 // Filter is always empty.
 func (d *DetailPage[T]) Filter() string { return "" }

@@ -23,7 +23,9 @@ type Page interface {
 	Render(width, height int) string
 	Keys() []key.Binding
 	Selected() (id string, record any, ok bool)
-	SetFilter(text string)
+	// SetFilter filters the page; a large table filters in the command
+	// it returns.
+	SetFilter(text string) tea.Cmd
 	Filter() string
 	WriteCSV(w io.Writer) error
 }
@@ -99,7 +101,7 @@ func (s *Stack) Back() bool {
 func (s *Stack) Selected() (string, any, bool) { return s.Top().Selected() }
 
 // SetFilter filters the page shown.
-func (s *Stack) SetFilter(text string) { s.Top().SetFilter(text) }
+func (s *Stack) SetFilter(text string) tea.Cmd { return s.Top().SetFilter(text) }
 
 // Filter of the page shown.
 func (s *Stack) Filter() string { return s.Top().Filter() }

@@ -27,9 +27,14 @@ type TableSpec[T any] struct {
 	Crumb   string
 	Columns []table.Column
 	Topics  []live.Topic
-	// Read returns the records and the snapshot whose age and error the
-	// status line shows (a zero Snapshot when the records came from a
-	// call: set Loaded instead).
+	// Source, when set, is the page's rows and records as a projection of
+	// the store built once for every session (Project): the page holds
+	// only its cursor, filter and sort. Topics should then include the
+	// source's topic (Source.Topic()) for the store to notify the page.
+	Source live.Key[Projected[T]]
+	// Read (when there is no Source) returns the records and the snapshot
+	// whose age and error the status line shows: records of the page's
+	// own calls, or a small list; its rows are built for this session.
 	Read func() ([]T, live.Snapshot)
 	Row  func(rec T) table.Row
 	// Enter opens the selected record (drill-down or detail).
@@ -55,19 +60,25 @@ type TableSpec[T any] struct {
 // TablePage is a Page showing a table of records, kept current from the
 // store, with drill-down, actions, filter, sort, raw record and CSV.
 type TablePage[T any] struct {
-	ctx   *ui.Context
-	spec  TableSpec[T]
-	t     *table.Model
-	recs  []T
+	ctx  *ui.Context
+	spec TableSpec[T]
+	t    *table.Model
+	snap live.Snapshot
+	seq  uint64
+	read bool
+	// dirty says the store changed since the rows were read: they are
+	// read when first needed (a render, a key, a selection), so a view no
+	// session looks at costs nothing.
+	dirty bool
+	// cmd is a command the table asked for while reading (a view of a
+	// large table computed off the UI goroutine): Update returns it.
+	cmd tea.Cmd
+
+	shared Projected[T] // Source mode: the rows and records of every session
+
+	recs  []T // Read mode: the records, their index by id
 	index map[string]int
 	ids   []string // ids in record order, to see whether index still holds
-	snap  live.Snapshot
-	seq   uint64
-	read  bool
-	// dirty says the store changed since the rows were built: rows are
-	// built when first needed (a render, a key, a selection), so a view
-	// no session looks at costs nothing.
-	dirty bool
 }
 
 // NewTablePage builds a table page.
@@ -91,8 +102,25 @@ func (p *TablePage[T]) Crumb() string { return p.spec.Crumb }
 // Topics the page reads.
 func (p *TablePage[T]) Topics() []live.Topic { return p.spec.Topics }
 
-// Records are the records held, in the order Read gave them.
-func (p *TablePage[T]) Records() []T { p.ensure(); return p.recs }
+// Records are the records held, in the order they are given (Read, or the
+// source's given order).
+func (p *TablePage[T]) Records() []T {
+	p.ensure()
+	if !p.sourced() {
+		return p.recs
+	}
+	ids := p.shared.Rows.IDs()
+	out := make([]T, 0, len(ids))
+	for _, id := range ids {
+		if r, ok := p.shared.Record(id); ok {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// sourced reports whether the page shows a shared projection.
+func (p *TablePage[T]) sourced() bool { return p.spec.Source != (live.Key[Projected[T]]{}) }
 
 // ensure builds the rows if the store changed since they were built.
 func (p *TablePage[T]) ensure() {
@@ -107,6 +135,19 @@ func (p *TablePage[T]) ensure() {
 func (p *TablePage[T]) Reread() { p.read, p.dirty = false, false; p.refresh(true) }
 
 func (p *TablePage[T]) refresh(force bool) {
+	if p.sourced() {
+		snap := live.Get(p.ctx.Store, p.spec.Source)
+		p.snap = snap.Snapshot
+		if !force && p.read && snap.Version == p.seq {
+			return
+		}
+		p.read, p.seq, p.shared = true, snap.Version, snap.Data
+		if snap.Data.Rows != nil {
+			p.cmd = tea.Batch(p.cmd, p.t.SetData(snap.Data.Rows))
+		}
+		p.t.SetStale(snap.Stale(p.ctx.Clock()) || (snap.Err != nil && !snap.FetchedAt.IsZero()))
+		return
+	}
 	recs, snap := p.spec.Read()
 	if !force && p.read && snap.Seq == p.seq && snap.Seq != 0 {
 		p.snap = snap
@@ -140,7 +181,8 @@ func (p *TablePage[T]) refresh(force bool) {
 
 // Update handles a message.
 func (p *TablePage[T]) Update(msg tea.Msg) tea.Cmd {
-	var cmds []tea.Cmd
+	cmds := []tea.Cmd{p.takeCmd()}
+	defer func() { p.cmd = nil }()
 	if p.spec.Handle != nil {
 		reread, cmd := p.spec.Handle(msg)
 		cmds = append(cmds, cmd)
@@ -152,6 +194,12 @@ func (p *TablePage[T]) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case ui.StoreChanged:
 		p.dirty = true
+		if p.sourced() {
+			p.ensure() // a shared version costs nothing to adopt: keep the view current
+			cmds = append(cmds, p.takeCmd())
+		}
+	case table.Computed:
+		cmds = append(cmds, p.t.Update(msg))
 	case ui.Tick:
 		p.t.Tick(msg.Now)
 		p.t.SetStale(p.snap.Stale(p.ctx.Clock()) || (p.snap.Err != nil && !p.snap.FetchedAt.IsZero()))
@@ -180,8 +228,21 @@ func (p *TablePage[T]) Update(msg tea.Msg) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
+// takeCmd returns the command the table asked for, once.
+func (p *TablePage[T]) takeCmd() tea.Cmd {
+	c := p.cmd
+	p.cmd = nil
+	return c
+}
+
 func (p *TablePage[T]) selected() (T, bool) {
 	var zero T
+	if p.sourced() {
+		if id := p.t.SelectedID(); id != "" {
+			return p.shared.Record(id)
+		}
+		return zero, false
+	}
 	i, ok := p.index[p.t.SelectedID()]
 	if !ok || p.t.SelectedID() == "" {
 		return zero, false
@@ -249,8 +310,12 @@ func (p *TablePage[T]) Selected() (string, any, bool) {
 // SelectedRecord is the record under the cursor, typed.
 func (p *TablePage[T]) SelectedRecord() (T, bool) { p.ensure(); return p.selected() }
 
-// SetFilter filters the table.
-func (p *TablePage[T]) SetFilter(text string) { p.ensure(); p.t.SetFilter(text) }
+// SetFilter filters the table; a large one filters in the command it
+// returns.
+func (p *TablePage[T]) SetFilter(text string) tea.Cmd {
+	p.ensure()
+	return tea.Batch(p.takeCmd(), p.t.SetFilter(text))
+}
 
 // Filter is the table's filter.
 func (p *TablePage[T]) Filter() string { return p.t.Filter() }

@@ -134,8 +134,7 @@ func (v *View) open(args []string) tea.Cmd {
 		return v.showSection(secWebhooks, "")
 	}
 	cmd := v.showSection(secVaults, "")
-	v.Stack.SetFilter(strings.Join(args, " "))
-	return cmd
+	return tea.Batch(cmd, v.Stack.SetFilter(strings.Join(args, " ")))
 }
 
 func (v *View) openVault(q string) tea.Cmd {
