@@ -1,6 +1,8 @@
 package live
 
 import (
+	"maps"
+	"slices"
 	"sort"
 	"time"
 
@@ -19,8 +21,9 @@ const Payments Topic = "payments"
 // changes under it and a poll that changes one payment among 100,000
 // costs little. Its records are copies: none points into a fetch's buffer.
 type PaymentSet struct {
-	list []*payments.Payment
-	byID persist.Map[*payments.Payment]
+	list   []*payments.Payment
+	byID   persist.Map[*payments.Payment]
+	states map[payments.State]int // payments per state, kept by each merge
 }
 
 // Len counts the payments.
@@ -55,16 +58,13 @@ func (ps *PaymentSet) ByInternalID(internal string) (*payments.Payment, bool) {
 	return nil, false
 }
 
-// CountByState counts payments per state.
+// CountByState counts payments per state (a copy: the merges keep the
+// counts, so this costs nothing per payment).
 func (ps *PaymentSet) CountByState() map[payments.State]int {
-	out := map[payments.State]int{}
 	if ps == nil {
-		return out
+		return map[payments.State]int{}
 	}
-	for _, p := range ps.list {
-		out[p.PaymentState]++
-	}
-	return out
+	return maps.Clone(ps.states)
 }
 
 // newer reports whether b is a later view of the payment than a: a late,
@@ -149,16 +149,45 @@ func MergePayments(prev *PaymentSet, fetched []payments.Payment, evictBefore tim
 	if ch.Empty() {
 		return prev, ch
 	}
-	list := make([]*payments.Payment, 0, len(prev.list)+len(added)-len(evicted))
-	for _, p := range prev.list {
-		switch {
-		case evicted[p]:
-			ids.Delete(p.PaymentID)
-		case replaced[p] != nil:
-			list = append(list, replaced[p])
-			put(replaced[p])
-		default:
-			list = append(list, p)
+	states := maps.Clone(prev.states)
+	if states == nil {
+		states = map[payments.State]int{}
+	}
+	count := func(p *payments.Payment, n int) {
+		if states[p.PaymentState] += n; states[p.PaymentState] == 0 {
+			delete(states, p.PaymentState)
+		}
+	}
+	var list []*payments.Payment
+	if len(evicted) == 0 {
+		// Changes in place (the usual poll): copy the list, replace each
+		// changed record at its place, found by its initiation time.
+		list = make([]*payments.Payment, len(prev.list), len(prev.list)+len(added))
+		copy(list, prev.list)
+		for old, p := range replaced {
+			i, _ := slices.BinarySearchFunc(list, old.InitiatedAt, func(x *payments.Payment, t time.Time) int { return x.InitiatedAt.Compare(t) })
+			for ; i < len(list) && list[i] != old; i++ {
+			}
+			list[i] = p
+			put(p)
+			count(old, -1)
+			count(p, 1)
+		}
+	} else {
+		list = make([]*payments.Payment, 0, len(prev.list)+len(added)-len(evicted))
+		for _, p := range prev.list {
+			switch {
+			case evicted[p]:
+				ids.Delete(p.PaymentID)
+				count(p, -1)
+			case replaced[p] != nil:
+				list = append(list, replaced[p])
+				put(replaced[p])
+				count(p, -1)
+				count(replaced[p], 1)
+			default:
+				list = append(list, p)
+			}
 		}
 	}
 	sort.SliceStable(added, func(i, j int) bool {
@@ -167,13 +196,14 @@ func MergePayments(prev *PaymentSet, fetched []payments.Payment, evictBefore tim
 	})
 	for _, p := range added {
 		put(p)
+		count(p, 1)
 	}
 	appendOnly := len(list) == 0 || len(added) == 0 || !added[0].InitiatedAt.Before(list[len(list)-1].InitiatedAt)
 	list = append(list, added...)
 	if !appendOnly {
 		sort.SliceStable(list, func(i, j int) bool { return list[i].InitiatedAt.Before(list[j].InitiatedAt) })
 	}
-	return &PaymentSet{list: list, byID: ids.Done()}, ch
+	return &PaymentSet{list: list, byID: ids.Done(), states: states}, ch
 }
 
 // Arrival is a webhook notification as the store received it.

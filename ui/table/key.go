@@ -1,6 +1,8 @@
 package table
 
 import (
+	"cmp"
+	"strings"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -48,4 +50,28 @@ func Time(t time.Time) Key {
 // float approximation orders most pairs quickly and the decimals decide ties.
 func Decimal(d decimal.Decimal) Key {
 	return Key{kind: kindDecimal, d: d, f: d.InexactFloat64()}
+}
+
+// Compare orders two keys as the table sorts them: by kind, then value.
+// Zero keys (sort by the cell text) compare equal.
+func (k Key) Compare(o Key) int {
+	if k.kind != o.kind {
+		return cmp.Compare(k.kind, o.kind)
+	}
+	switch k.kind {
+	case kindString:
+		return strings.Compare(k.s, o.s)
+	case kindInt:
+		return cmp.Compare(k.i, o.i)
+	case kindFloat:
+		return cmp.Compare(k.f, o.f)
+	case kindDecimal:
+		// Rounding to the nearest float is monotonic: unequal floats order
+		// their decimals; equal ones need the exact comparison.
+		if r := cmp.Compare(k.f, o.f); r != 0 {
+			return r
+		}
+		return k.d.Cmp(o.d)
+	}
+	return 0
 }

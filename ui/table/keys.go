@@ -122,3 +122,6 @@ func (m *Model) clampWindow() {
 
 // bodyHeight is the number of row lines: the height less header and footer.
 func (m *Model) bodyHeight() int { return max(1, m.height-2) }
+
+// Home puts the cursor on the first row shown.
+func (m *Model) Home() { m.setCursor(0) }

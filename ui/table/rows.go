@@ -172,27 +172,10 @@ func (d *Rows) sortedBy(c int) []int32 {
 // text for a zero key).
 func compareCol(a, b *Row, c int) int {
 	ka, kb := keyAt(a, c), keyAt(b, c)
-	if ka.kind != kb.kind {
-		return cmp.Compare(ka.kind, kb.kind)
-	}
-	switch ka.kind {
-	case kindNone:
+	if ka.kind == kindNone && kb.kind == kindNone {
 		return strings.Compare(cellAt(a, c), cellAt(b, c))
-	case kindString:
-		return strings.Compare(ka.s, kb.s)
-	case kindInt:
-		return cmp.Compare(ka.i, kb.i)
-	case kindFloat:
-		return cmp.Compare(ka.f, kb.f)
-	case kindDecimal:
-		// Rounding to the nearest float is monotonic: unequal floats order
-		// their decimals; equal ones need the exact comparison.
-		if r := cmp.Compare(ka.f, kb.f); r != 0 {
-			return r
-		}
-		return ka.d.Cmp(kb.d)
 	}
-	return 0
+	return ka.Compare(*kb)
 }
 
 var noKey Key

@@ -278,3 +278,6 @@ func (m *Model) hl(r *Row, now int64) bool {
 	t := r.changed
 	return t != 0 && m.highlight > 0 && now-t < int64(m.highlight)
 }
+
+// Data is the version of the rows shown (tests, benchmarks, CSV).
+func (m *Model) Data() *Rows { return m.data }

@@ -27,6 +27,7 @@ func world(t *testing.T, o viewtest.Options) *viewtest.Env {
 // store changed (a call may have put a payment into it).
 func send(v *View, msg tea.Msg) []tea.Msg {
 	out := viewtest.Drive(v, v.Update(msg))
+	v.ctx.Store.Sync() // the shared rows the message asked for are built
 	return append(out, viewtest.Drive(v, v.Update(ui.StoreChanged{}))...)
 }
 

@@ -29,77 +29,44 @@ func columns() []table.Column {
 	}
 }
 
-// rows keeps what the root table is built from: the set last read, the
-// payments of the current scope newest first, and one table row per
-// payment record. A PaymentSet shares the records that did not change
-// between snapshots, so a row is built once per record version (a changed
-// payment is a new pointer) and a poll that changed nothing costs nothing.
-type rows struct {
-	set     *live.PaymentSet
-	scope   scope
-	recs    []*payments.Payment
-	counts  counts
-	version uint64 // increases when set or scope change: the page's Seq
-	cache   map[*payments.Payment]table.Row
+// scopeRows is the rows of a scope: a projection of the payment set shared
+// by every session, newest first, rebuilt only where payments changed.
+func scopeRows(s *live.Store, sc scope) live.Key[viewkit.Projected[*payments.Payment]] {
+	return viewkit.Project(s, viewkit.Projection[*live.PaymentSet, *payments.Payment]{
+		Name: "rows:" + sc.word(), From: live.PaymentsKey,
+		All: func(ps *live.PaymentSet) []*payments.Payment {
+			out := make([]*payments.Payment, ps.Len())
+			for i := range out {
+				out[i] = ps.At(i)
+			}
+			return out
+		},
+		Pick: func(ps *live.PaymentSet, ids map[string]bool) []*payments.Payment {
+			out := make([]*payments.Payment, 0, len(ids))
+			for id := range ids {
+				if p, ok := ps.Get(id); ok {
+					out = append(out, p)
+				}
+			}
+			return out
+		},
+		Keep:  func(p *payments.Payment) bool { return sc.match(p.PaymentState) },
+		ID:    func(p *payments.Payment) string { return p.PaymentID },
+		Row:   buildRow,
+		Given: newestFirst,
+	})
 }
 
-// read returns the payments of scope sc in set ps, newest first, and
-// whether they changed since the last call.
-func (r *rows) read(ps *live.PaymentSet, sc scope) []*payments.Payment {
-	if ps == r.set && sc == r.scope && r.version != 0 {
-		return r.recs
-	}
-	if ps != r.set || r.version == 0 {
-		r.counts = countScopes(ps)
-	}
-	r.set, r.scope = ps, sc
-	r.version++
-	n := ps.Len()
-	if sc != scopeAll {
-		n = r.counts[sc]
-	}
-	out := make([]*payments.Payment, 0, n)
-	for i := ps.Len() - 1; i >= 0; i-- {
-		if p := ps.At(i); sc.match(p.PaymentState) {
-			out = append(out, p)
-		}
-	}
-	r.recs = out
-	r.prune(ps)
-	return out
-}
+// newestFirst orders rows by their first key (the initiation time),
+// newest first.
+func newestFirst(a, b *table.Row) int { return b.Keys[0].Compare(a.Keys[0]) }
 
-// prune drops cached rows of records no longer held once the cache is
-// clearly larger than the set.
-func (r *rows) prune(ps *live.PaymentSet) {
-	if r.cache == nil {
-		r.cache = make(map[*payments.Payment]table.Row, ps.Len())
-		return
-	}
-	if len(r.cache) <= ps.Len()+ps.Len()/4+1024 {
-		return
-	}
-	next := make(map[*payments.Payment]table.Row, ps.Len())
-	for i := range ps.Len() {
-		p := ps.At(i)
-		if row, ok := r.cache[p]; ok {
-			next[p] = row
-		}
-	}
-	r.cache = next
-}
-
-// row returns the table row of a record, built once per record pointer.
-func (r *rows) row(p *payments.Payment) table.Row {
-	if row, ok := r.cache[p]; ok {
-		return row
-	}
-	row := buildRow(p)
-	if r.cache == nil {
-		r.cache = map[*payments.Payment]table.Row{}
-	}
-	r.cache[p] = row
-	return row
+// scopeCounts is the payments per scope, counted once per change of the
+// set for every session.
+func scopeCounts(s *live.Store) live.Key[counts] {
+	return live.Derive(s, live.PaymentsKey, "scope-counts", func(_ counts, in live.Snap[*live.PaymentSet]) counts {
+		return countScopes(in.Data)
+	})
 }
 
 func buildRow(p *payments.Payment) table.Row {

@@ -80,11 +80,10 @@ type counts [scopeCount]int
 
 func countScopes(ps *live.PaymentSet) counts {
 	var c counts
-	for i := range ps.Len() {
-		st := ps.At(i).PaymentState
+	for st, n := range ps.CountByState() {
 		for s := scopeAll; s < scopeCount; s++ {
 			if s.match(st) {
-				c[s]++
+				c[s] += n
 			}
 		}
 	}

@@ -38,9 +38,9 @@ type View struct {
 	viewkit.Stack
 	ctx   *ui.Context
 	p     *platform.Platform
-	page  *viewkit.TablePage[*payments.Payment]
-	rows  rows
-	scope scope
+	page   *viewkit.TablePage[*payments.Payment]
+	counts live.Key[counts]
+	scope  scope
 	chart stateChart
 	recon reconCache
 	keys  keys
@@ -68,11 +68,11 @@ func New(ctx *ui.Context, p *platform.Platform) *View {
 		Next: key.NewBinding(key.WithKeys("]"), key.WithHelp("]", "next state scope")),
 		Prev: key.NewBinding(key.WithKeys("["), key.WithHelp("[", "previous state scope")),
 	}}
+	v.counts = scopeCounts(ctx.Store)
 	v.page = viewkit.NewTablePage(ctx, viewkit.TableSpec[*payments.Payment]{
 		Columns:    columns(),
-		Topics:     []live.Topic{live.Payments},
-		Read:       v.read,
-		Row:        v.rows.row,
+		Topics:     []live.Topic{live.Payments, v.counts.Topic()},
+		Source:     scopeRows(ctx.Store, scopeAll),
 		Enter:      func(p *payments.Payment) tea.Cmd { return v.openPayment(p.PaymentID) },
 		Above:      v.above,
 		AboveShare: 0.3,
@@ -91,22 +91,11 @@ func (v *View) Title() string { return "Payments" }
 // Init does nothing: the store pushes payments.
 func (v *View) Init() tea.Cmd { return nil }
 
-// read is the root page's Read: the scope's payments, newest first. The
-// snapshot's Seq is replaced by the rows' version, which changes only when
-// the set or the scope did, so a poll that changed nothing rebuilds nothing.
-func (v *View) read() ([]*payments.Payment, live.Snapshot) {
-	snap := v.ctx.Store.Snapshot(live.Payments)
-	ps, _ := snap.Data.(*live.PaymentSet)
-	recs := v.rows.read(ps, v.scope)
-	snap.Seq = v.rows.version
-	return recs, snap
-}
-
 // above draws the scope bar, the chart when there is room, and a line on
 // the selected payment with the live age of its state.
 func (v *View) above(w, h int, sel **payments.Payment) string {
 	t := v.ctx.Theme
-	bar := v.rows.counts.bar(v.scope)
+	bar := live.Get(v.ctx.Store, v.counts).Data.bar(v.scope)
 	if w >= 100 {
 		bar = t.Muted.Render("scope ") + bar + t.Muted.Render("   [ ] switch")
 	}
@@ -142,11 +131,9 @@ func (v *View) Update(msg tea.Msg) tea.Cmd {
 		if v.Depth() == 1 {
 			switch {
 			case key.Matches(msg, v.keys.Next):
-				v.setScope((v.scope + 1) % scopeCount)
-				return nil
+				return v.setScope((v.scope + 1) % scopeCount)
 			case key.Matches(msg, v.keys.Prev):
-				v.setScope((v.scope + scopeCount - 1) % scopeCount)
-				return nil
+				return v.setScope((v.scope + scopeCount - 1) % scopeCount)
 			}
 		}
 	case ui.Open:
@@ -157,9 +144,11 @@ func (v *View) Update(msg tea.Msg) tea.Cmd {
 	return v.Stack.Update(msg)
 }
 
-func (v *View) setScope(s scope) {
+// setScope shows the scope's rows (shared with every session), the cursor
+// on its newest payment.
+func (v *View) setScope(s scope) tea.Cmd {
 	v.scope = s
-	v.page.Reread()
+	return v.page.SetSource(scopeRows(v.ctx.Store, s))
 }
 
 // open handles ":payments [scope]", ":payment <ref>" and links from other
@@ -172,8 +161,7 @@ func (v *View) open(args []string) tea.Cmd {
 		return v.Stack.Update(ui.StoreChanged{})
 	}
 	if s, ok := parseScope(args[0]); ok {
-		v.setScope(s)
-		return nil
+		return v.setScope(s)
 	}
 	return v.openPayment(strings.TrimSpace(args[0]))
 }
@@ -207,9 +195,10 @@ func (v *View) Commands() []ui.Command {
 	}
 }
 
-// table returns the root table, built from the store as it is now (tests
-// and benchmarks).
+// table returns the root table as the store holds it now (tests and
+// benchmarks: it waits for the shared rows to be built).
 func (v *View) table() *table.Model {
-	v.page.Records()
+	v.ctx.Store.Sync()
+	v.page.Update(ui.StoreChanged{})
 	return v.page.Table()
 }

@@ -2,6 +2,7 @@ package viewkit
 
 import (
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
@@ -99,8 +100,26 @@ func (p *TablePage[T]) Table() *table.Model { return p.t }
 // Crumb names the page.
 func (p *TablePage[T]) Crumb() string { return p.spec.Crumb }
 
-// Topics the page reads.
-func (p *TablePage[T]) Topics() []live.Topic { return p.spec.Topics }
+// Topics the page reads: the spec's, and its source's (the store notifies
+// the page when the shared rows are rebuilt).
+func (p *TablePage[T]) Topics() []live.Topic {
+	if p.sourced() {
+		return append(slices.Clone(p.spec.Topics), p.spec.Source.Topic())
+	}
+	return p.spec.Topics
+}
+
+// SetSource shows another projection (a scope, a window) with the cursor
+// on its first row.
+func (p *TablePage[T]) SetSource(k live.Key[Projected[T]]) tea.Cmd {
+	if k == p.spec.Source {
+		return nil
+	}
+	p.spec.Source, p.read, p.dirty = k, false, false
+	p.refresh(true)
+	p.t.Home()
+	return p.takeCmd()
+}
 
 // Records are the records held, in the order they are given (Read, or the
 // source's given order).
@@ -124,6 +143,10 @@ func (p *TablePage[T]) sourced() bool { return p.spec.Source != (live.Key[Projec
 
 // ensure builds the rows if the store changed since they were built.
 func (p *TablePage[T]) ensure() {
+	if p.sourced() {
+		p.refresh(false) // a lookup: the shared rows are adopted whenever they are newer
+		return
+	}
 	if p.dirty {
 		p.dirty = false
 		p.refresh(false)
