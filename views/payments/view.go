@@ -36,14 +36,14 @@ const Name = "payments"
 // View is the payments view.
 type View struct {
 	viewkit.Stack
-	ctx   *ui.Context
-	p     *platform.Platform
+	ctx    *ui.Context
+	p      *platform.Platform
 	page   *viewkit.TablePage[*payments.Payment]
 	counts live.Key[counts]
 	scope  scope
-	chart stateChart
-	recon reconCache
-	keys  keys
+	chart  stateChart
+	recon  reconCache
+	keys   keys
 }
 
 type keys struct{ Next, Prev key.Binding }
