@@ -49,6 +49,10 @@ func Derive[S, R any](s *Store, src Key[S], name string, build func(prev R, in S
 		s.snaps[t] = Snapshot{Topic: t}
 	}
 	d.acc, d.dirty = Changes{Reset: true}, true
+	if s.opts.Inline {
+		s.buildLocked(d)
+		return Key[R]{topic: t}
+	}
 	s.pending++
 	d.signal <- struct{}{}
 	go s.derive(d)
@@ -62,6 +66,10 @@ func (s *Store) changedLocked(t Topic, ch Changes) {
 			d.acc = d.acc.merge(ch)
 		} else {
 			d.acc, d.dirty = ch, true
+		}
+		if s.opts.Inline {
+			s.buildLocked(d)
+			continue
 		}
 		select {
 		case d.signal <- struct{}{}:
@@ -80,6 +88,17 @@ func (s *Store) derive(d *deriver) {
 		case <-d.signal:
 		}
 		s.mu.Lock()
+		s.buildLocked(d)
+		s.pending--
+		s.idle.Broadcast()
+		s.mu.Unlock()
+	}
+}
+
+// buildLocked builds d from its source's latest snapshot and publishes it.
+// It is called with s.mu held, and releases it while building.
+func (s *Store) buildLocked(d *deriver) {
+	{
 		in := s.snaps[d.src]
 		ch := d.acc
 		d.acc, d.dirty = Changes{}, false
@@ -102,9 +121,6 @@ func (s *Store) derive(d *deriver) {
 		s.snaps[d.topic] = out
 		s.notifyLocked(d.topic)
 		s.changedLocked(d.topic, out.Changes)
-		s.pending--
-		s.idle.Broadcast()
-		s.mu.Unlock()
 	}
 }
 

@@ -80,6 +80,10 @@ type Options struct {
 	HistoryPoints int
 	// FetchTimeout bounds one fetch (default 30 s).
 	FetchTimeout time.Duration
+	// Inline builds derivations in the goroutine that changed their source
+	// (or registered them), at once: deterministic, for tests. Otherwise
+	// they are built on the store's own goroutines, never the caller's.
+	Inline bool
 }
 
 // Store is the live store. Create it with New, start it with Start.

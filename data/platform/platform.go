@@ -40,6 +40,9 @@ type Options struct {
 	Sleep func(ctx context.Context, d time.Duration) error
 	// UserAgent is sent with every request.
 	UserAgent string
+	// Inline builds the store's derivations in the goroutine that changes
+	// their source (live.Options.Inline): deterministic, for tests.
+	Inline bool
 }
 
 // Platform is the clients of one profile and the live store they feed. An
@@ -108,7 +111,7 @@ func Open(cfg *config.Config, o Options) (*Platform, error) {
 	if err := p.build(cfg, o, tc); err != nil {
 		return nil, err
 	}
-	store = live.New(live.Options{Feeds: p.feeds(), Now: o.Now})
+	store = live.New(live.Options{Feeds: p.feeds(), Now: o.Now, Inline: o.Inline})
 	p.Store = store
 	return p, nil
 }

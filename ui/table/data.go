@@ -52,7 +52,19 @@ type Computed struct {
 	view []int32
 }
 
-func (m *Model) key() viewKey { return viewKey{filter: m.lfilter, col: m.sortCol, desc: m.sortDesc} }
+func (m *Model) key() viewKey {
+	return viewKey{filter: m.lfilter, col: m.sortCol, desc: m.sortDesc, group: m.group, grouped: m.grouped}
+}
+
+// SetGroup shows only the rows of group g (Row.Group); on false shows every
+// row. A large table selects them in the command it returns.
+func (m *Model) SetGroup(g string, on bool) tea.Cmd {
+	if g == m.group && on == m.grouped {
+		return nil
+	}
+	m.group, m.grouped = g, on
+	return m.refresh(false)
+}
 
 // refresh shows the view of the current data, filter and sort: cached,
 // computed now (small, or sync), or asked of a command.

@@ -103,16 +103,28 @@ func (m *Model) rebuild() {
 	c.out = ""
 }
 
-// Footer returns the footer text: rows shown out of rows held, the filter
-// and whether the data is stale.
+// Footer returns the footer text: rows shown out of rows held (of the
+// group, when the table shows one), the filter and whether the data is
+// stale.
 func (m *Model) Footer() string {
 	var b strings.Builder
-	if m.filter != "" {
+	total := m.data.Len()
+	if m.grouped {
+		total = -1 // the group's size is that of its view, known without a filter
+		if m.filter == "" {
+			total = len(m.view)
+		}
+	}
+	if m.filter != "" && total >= 0 {
 		b.WriteString(strconv.Itoa(len(m.view)))
 		b.WriteByte('/')
 	}
-	b.WriteString(strconv.Itoa(m.data.Len()))
-	if m.data.Len() == 1 {
+	n := total
+	if n < 0 {
+		n = len(m.view)
+	}
+	b.WriteString(strconv.Itoa(n))
+	if n == 1 {
 		b.WriteString(" row")
 	} else {
 		b.WriteString(" rows")

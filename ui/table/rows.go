@@ -32,9 +32,11 @@ type Rows struct {
 // viewKey names a view of the rows: the filter (lowercased), the sort
 // column (-1: the given order) and its direction.
 type viewKey struct {
-	filter string
-	col    int
-	desc   bool
+	filter  string
+	col     int
+	desc    bool
+	group   string
+	grouped bool
 }
 
 type rowsCache struct {
@@ -88,7 +90,7 @@ func (d *Rows) cachedView(k viewKey) ([]int32, bool) {
 	if d == nil {
 		return nil, true
 	}
-	if k.filter == "" && k.col < 0 && !k.desc {
+	if k.filter == "" && k.col < 0 && !k.desc && !k.grouped {
 		return d.given, true
 	}
 	d.cache.mu.Lock()
@@ -127,10 +129,11 @@ func (d *Rows) view(k viewKey) []int32 {
 	default:
 		out = append(out, base...)
 	}
-	if k.filter != "" {
+	if k.filter != "" || k.grouped {
 		kept := out[:0]
 		for _, s := range out {
-			if strings.Contains(d.slots[s].search, k.filter) {
+			r := d.slots[s]
+			if (!k.grouped || r.Group == k.group) && strings.Contains(r.search, k.filter) {
 				kept = append(kept, s)
 			}
 		}
@@ -208,7 +211,7 @@ func (b *Builder) Rows() *Rows { return b.cur }
 // prepare fills what a row needs for every session: its search text and,
 // when its cells changed, the time it changed.
 func prepare(r *Row, old *Row, now int64, first bool, buf []byte) []byte {
-	if old != nil && slices.Equal(old.Cells, r.Cells) && keysEqual(old.Keys, r.Keys) {
+	if old != nil && old.Group == r.Group && slices.Equal(old.Cells, r.Cells) && keysEqual(old.Keys, r.Keys) {
 		r.search, r.changed = old.search, old.changed
 		return buf
 	}

@@ -58,6 +58,10 @@ type Row struct {
 	ID    string
 	Cells []string
 	Keys  []Key
+	// Group, when set, is a value that is not shown but selects the row
+	// for a session that shows one group (the transactions of one wallet
+	// among the shared rows of all): see SetGroup.
+	Group string
 
 	search  string // lowercased cells, for the filter (set by a Builder)
 	changed int64  // unix nanos of the last change of its cells, 0 = never
@@ -111,6 +115,8 @@ type Model struct {
 	pending  bool    // a view is being computed for the current data
 	filter   string  // as given
 	lfilter  string  // lowercased
+	group    string  // the group shown (SetGroup), when grouped
+	grouped  bool
 
 	// selection
 	cursor int    // index in view

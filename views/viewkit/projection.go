@@ -108,3 +108,14 @@ func Project[S, T any](s *live.Store, p Projection[S, T]) live.Key[Projected[T]]
 		return Projected[T]{Rows: b.Apply(up, gone, now), recs: recs.Done()}
 	})
 }
+
+// ListProjection is the projection of a list topic: every record, by its
+// id, as one row. With given nil the rows keep the list's order and are
+// rebuilt at each change (small lists: vaults, endpoints, reports); with
+// given (newest first, say) only the records that changed are formatted.
+func ListProjection[E any](s *live.Store, k live.Key[[]E], name string, id func(E) string, row func(E) table.Row, given func(a, b *table.Row) int) live.Key[Projected[E]] {
+	return Project(s, Projection[[]E, E]{Name: name, From: k, All: func(l []E) []E { return l }, ID: id, Row: row, Given: given})
+}
+
+// NewestFirst orders rows by their first key (a time), newest first.
+func NewestFirst(a, b *table.Row) int { return b.Keys[0].Compare(a.Keys[0]) }

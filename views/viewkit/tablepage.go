@@ -33,6 +33,9 @@ type TableSpec[T any] struct {
 	// only its cursor, filter and sort. Topics should then include the
 	// source's topic (Source.Topic()) for the store to notify the page.
 	Source live.Key[Projected[T]]
+	// Group, when set, shows only the rows of that group of the Source
+	// (the transactions of one wallet among the shared rows of all).
+	Group string
 	// Read (when there is no Source) returns the records and the snapshot
 	// whose age and error the status line shows: records of the page's
 	// own calls, or a small list; its rows are built for this session.
@@ -90,6 +93,9 @@ func NewTablePage[T any](ctx *ui.Context, spec TableSpec[T]) *TablePage[T] {
 	}
 	if spec.SortCol > 0 || spec.SortDesc {
 		t.SetSort(spec.SortCol, spec.SortDesc)
+	}
+	if spec.Group != "" {
+		t.SetGroup(spec.Group, true)
 	}
 	return &TablePage[T]{ctx: ctx, spec: spec, t: t}
 }

@@ -65,7 +65,7 @@ func New(t testing.TB, o Options) *Env {
 	if o.Profile != nil {
 		o.Profile(cfg)
 	}
-	p, err := platform.Open(cfg, platform.Options{Now: srv.Clock().Now,
+	p, err := platform.Open(cfg, platform.Options{Now: srv.Clock().Now, Inline: true,
 		Sleep: func(ctx context.Context, d time.Duration) error { return ctx.Err() }})
 	if err != nil {
 		t.Fatal(err)

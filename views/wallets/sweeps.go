@@ -97,7 +97,7 @@ func (v *View) sweepTxPage(s wallet.SweepConfig) *viewkit.TablePage[wallet.Trans
 		return viewkit.Call(key, func(ctx context.Context) (any, error) { return v.p.Wallet.SweepTransactions(ctx, s.ID, "") })
 	}
 	started := false
-	spec := v.txSpec("last run of "+s.Name, true, nil)
+	spec := v.txSpec("last run of "+s.Name, true)
 	spec.Topics = []live.Topic{live.Wallets}
 	spec.Read = func() ([]wallet.Transaction, live.Snapshot) { return recs, snap }
 	spec.Empty = "no transactions in the last run"

@@ -33,51 +33,75 @@ func frozenText(t wallet.Transaction) string {
 }
 
 // txRow is a transaction's row; names, set in a table of many wallets, are
-// the wallets' names by id.
-func (v *View) txRow(t wallet.Transaction, names map[string]string) table.Row {
+// the wallets' names by id. Its group is its wallet (SetGroup).
+func txRow(t wallet.Transaction, names map[string]string) table.Row {
 	who := t.DestinationAddress
 	if names != nil {
 		if who = names[t.WalletID]; who == "" {
 			who = viewkit.Short(t.WalletID, 9)
 		}
 	}
-	return table.Row{ID: t.ID, Cells: []string{viewkit.Time(t.CreatedAt)[5:], sanitize.Line(t.Status), sanitize.Line(t.Action),
+	return table.Row{ID: t.ID, Group: t.WalletID, Cells: []string{viewkit.Time(t.CreatedAt)[5:], sanitize.Line(t.Status), sanitize.Line(t.Action),
 		sanitize.Line(t.Asset), viewkit.Amount(t.Qty, ""), frozenText(t), sanitize.Line(viewkit.Dash(who)), sanitize.Line(t.ID)},
 		Keys: []table.Key{table.Time(t.CreatedAt), {}, {}, {}, table.Decimal(t.Qty)}}
 }
 
-// txSpec is a transactions table of the store's transactions that keep
-// returns true for, newest first, with drill-down and the freeze actions;
-// manyWallets says whether they may come from more than one wallet.
-func (v *View) txSpec(crumb string, manyWallets bool, keep func(wallet.Transaction) bool) viewkit.TableSpec[wallet.Transaction] {
-	// names are read once per rebuild of the rows, not once per row.
-	var names map[string]string
+// walletNames are the names of the wallets the store holds, by id.
+func walletNames(st *live.Store) map[string]string {
+	ws := live.Get(st, live.WalletsKey).Data
+	out := make(map[string]string, len(ws))
+	for _, w := range ws {
+		out[w.ID] = w.Name
+	}
+	return out
+}
+
+// txRows is the rows of the store's transactions that have status ("" for
+// all, "FROZEN" for the frozen ones), newest first: a projection shared by
+// every session. manyWallets names each row's wallet, else its
+// destination. Each row's group is its wallet.
+func txRows(st *live.Store, status string, manyWallets bool) live.Key[viewkit.Projected[wallet.Transaction]] {
+	name := "rows:" + status
+	if !manyWallets {
+		name += ":by-wallet"
+	}
+	return viewkit.Project(st, viewkit.Projection[[]wallet.Transaction, wallet.Transaction]{
+		Name: name, From: live.TransactionsKey,
+		All: func(l []wallet.Transaction) []wallet.Transaction { return l },
+		Keep: func(t wallet.Transaction) bool {
+			switch status {
+			case "":
+				return true
+			case "FROZEN":
+				return t.FreezeInfo.IsFrozen
+			}
+			return t.Status == status
+		},
+		ID: func(t wallet.Transaction) string { return t.ID },
+		Row: func(t wallet.Transaction) table.Row {
+			var names map[string]string
+			if manyWallets {
+				names = walletNames(st) // read when a row is built, not per session
+			}
+			return txRow(t, names)
+		},
+		Given: viewkit.NewestFirst,
+	})
+}
+
+// txSpec is a transactions table, newest first, with drill-down and the
+// freeze actions; manyWallets says whether they may come from more than
+// one wallet. Its caller gives it its rows: a Source, or a Read.
+func (v *View) txSpec(crumb string, manyWallets bool) viewkit.TableSpec[wallet.Transaction] {
 	return viewkit.TableSpec[wallet.Transaction]{
 		Crumb:   crumb,
 		Columns: txColumns(manyWallets),
 		Topics:  []live.Topic{live.Transactions, live.Wallets},
-		Read: func() ([]wallet.Transaction, live.Snapshot) {
-			all, snap := v.txs()
-			names = nil
-			var out []wallet.Transaction
-			for _, t := range all {
-				if keep(t) {
-					out = append(out, t)
-				}
-			}
-			return out, snap
-		},
-		Row: func(t wallet.Transaction) table.Row {
-			if manyWallets && names == nil {
-				names = v.walletNames()
-			}
-			return v.txRow(t, names)
-		},
-		Enter:    func(t wallet.Transaction) tea.Cmd { return v.Stack.Push(v.txPage(t.ID, &t)) },
-		Actions:  v.txActions(),
-		SortCol:  0,
-		SortDesc: true,
-		Empty:    "no transactions",
+		Row:     func(t wallet.Transaction) table.Row { return txRow(t, walletNames(v.ctx.Store)) },
+		Enter:   func(t wallet.Transaction) tea.Cmd { return v.Stack.Push(v.txPage(t.ID, &t)) },
+		Actions: v.txActions(),
+		Empty:   "no transactions",
+		What:    "transactions",
 	}
 }
 
@@ -88,13 +112,7 @@ func (v *View) allTxPage(status string) *viewkit.TablePage[wallet.Transaction] {
 	if status != "" {
 		crumb += " " + status
 	}
-	return viewkit.NewTablePage(v.ctx, v.txSpec(crumb, true, func(t wallet.Transaction) bool {
-		switch status {
-		case "":
-			return true
-		case "FROZEN":
-			return t.FreezeInfo.IsFrozen
-		}
-		return t.Status == status
-	}))
+	spec := v.txSpec(crumb, true)
+	spec.Source = txRows(v.ctx.Store, status, true)
+	return viewkit.NewTablePage(v.ctx, spec)
 }

@@ -36,7 +36,8 @@ type walletState struct {
 // above its transactions.
 func (v *View) walletPage(w wallet.Wallet) *viewkit.TablePage[wallet.Transaction] {
 	st := &walletState{id: w.ID, vault: w.VaultID}
-	spec := v.txSpec(w.Name, false, func(t wallet.Transaction) bool { return t.WalletID == w.ID })
+	spec := v.txSpec(w.Name, false)
+	spec.Source, spec.Group = txRows(v.ctx.Store, "", false), w.ID
 	spec.Empty = "this wallet has no transactions"
 	spec.AboveShare = 0.5
 	spec.Above = func(width, maxH int, _ *wallet.Transaction) string { return v.walletHeader(w.ID, st, width, maxH) }
