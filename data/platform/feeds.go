@@ -65,7 +65,7 @@ func (p *Platform) feeds() []live.Feed {
 			}, live.FeedOptions[time.Time, time.Time]{Interface: apierr.Auth, Interval: TokenInterval, Always: true}),
 			live.ListFeed(live.IdentitiesKey, func(x payments.Identity) string { return x.IdentityID }, c.Identities,
 				live.FeedOptions[[]payments.Identity, []payments.Identity]{Interface: apierr.Payments, Interval: r.AddressBook}),
-			live.ListFeed(live.LedgerKey, ledgerID, func(ctx context.Context) ([]payments.LedgerTransaction, error) {
+			live.ListFeed(live.LedgerKey, LedgerID, func(ctx context.Context) ([]payments.LedgerTransaction, error) {
 				now := p.now()
 				return newestLedgerFirst(c.Ledger(ctx, now.Add(-LedgerWindow), now))
 			}, live.FeedOptions[[]payments.LedgerTransaction, []payments.LedgerTransaction]{Interface: apierr.Payments, Interval: r.Wallets}))
@@ -107,8 +107,10 @@ func walletList[E any](k live.Key[[]E], iv time.Duration, id func(E) string, fet
 	return live.ListFeed(k, id, fetch, live.FeedOptions[[]E, []E]{Interface: apierr.Wallet, Interval: iv})
 }
 
-// ledgerID identifies a ledger transaction: the record has no id of its
-// own, so its account, time, operation, reference and amount do.
-func ledgerID(t payments.LedgerTransaction) string {
-	return t.Currency + "|" + t.CreatedDttm.Format(time.RFC3339Nano) + "|" + t.Operation + "|" + t.Reference() + "|" + t.Amount.String()
+// LedgerID identifies a ledger transaction (the feed's changes and the
+// views' rows): the record has no id of its own, so its account, time,
+// operation, reference, amount and the balance after it do.
+func LedgerID(t payments.LedgerTransaction) string {
+	return t.Currency + "|" + t.CreatedDttm.UTC().Format(time.RFC3339Nano) + "|" + t.Operation + "|" + t.Reference() + "|" +
+		t.Amount.String() + "|" + t.AvailableBalanceAfter.String()
 }

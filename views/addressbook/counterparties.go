@@ -25,16 +25,12 @@ func (v *View) newCounterpartiesPage() *viewkit.TablePage[wallet.Counterparty] {
 			{Title: "Created (UTC)", Width: 19}, {Title: "Counterparty id", Width: 12, Flex: 1},
 		},
 		Topics: []live.Topic{live.Counterparties},
-		Read: func() ([]wallet.Counterparty, live.Snapshot) {
-			snap := v.ctx.Store.Snapshot(live.Counterparties)
-			cps, _ := snap.Data.([]wallet.Counterparty)
-			return cps, snap
-		},
-		Row: func(c wallet.Counterparty) table.Row {
-			return table.Row{ID: c.ID, Cells: []string{sanitize.Line(c.Name), sanitize.Line(viewkit.Dash(c.Description)),
-				viewkit.Time(c.CreatedAt), sanitize.Line(c.ID)},
-				Keys: []table.Key{{}, {}, table.Time(c.CreatedAt)}}
-		},
+		Source: viewkit.ListProjection(v.ctx.Store, live.CounterpartiesKey, "rows", func(c wallet.Counterparty) string { return c.ID },
+			func(c wallet.Counterparty) table.Row {
+				return table.Row{ID: c.ID, Cells: []string{sanitize.Line(c.Name), sanitize.Line(viewkit.Dash(c.Description)),
+					viewkit.Time(c.CreatedAt), sanitize.Line(c.ID)},
+					Keys: []table.Key{{}, {}, table.Time(c.CreatedAt)}}
+			}, nil),
 		Enter: v.pushAddresses,
 		Empty: "no wallet counterparties",
 		What:  "wallet counterparties",

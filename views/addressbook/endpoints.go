@@ -25,9 +25,9 @@ func (v *View) newEndpointsPage() *viewkit.TablePage[custody.Endpoint] {
 			{Title: "Trust", Width: 5, Align: table.Right},
 		},
 		Topics:  []live.Topic{live.Endpoints},
-		Read:    v.readEndpoints,
-		Row:     v.endpointRow,
+		Source:  viewkit.ListProjection(v.ctx.Store, live.EndpointsKey, "rows", func(ep custody.Endpoint) string { return ep.ID }, endpointRow, nil),
 		Enter:   func(ep custody.Endpoint) tea.Cmd { return v.pushDetail(ep.ID) },
+		Above:   v.following, AboveShare: 0.2,
 		Actions: v.endpointActions(),
 		Empty:   "the domain has no custody endpoints",
 		What:    "custody endpoints",
@@ -51,22 +51,29 @@ func (v *View) endpoint(id string) (custody.Endpoint, bool, live.Snapshot) {
 	return custody.Endpoint{}, false, snap
 }
 
-// lockCell is the lock state, with the intent followed on it.
-func (v *View) lockCell(ep custody.Endpoint) string {
-	s := sanitize.Line(viewkit.Dash(ep.Lock))
-	if f, ok := v.follows[ep.ID]; ok {
-		s += " → " + f.verb() + " (" + f.status() + ")"
+// following is a line per lock intent this session follows, above the
+// endpoints (the rows are shared by every session: they hold the lock
+// state as the service reports it, not one operator's intents).
+func (v *View) following(w, h int, _ *custody.Endpoint) string {
+	var lines []string
+	for _, f := range v.follows {
+		if len(lines) == h {
+			break
+		}
+		lines = append(lines, v.ctx.Theme.Warn.Render(ansi.Truncate(sanitize.Line(f.ep.Alias)+": "+f.verb()+" ("+f.status()+")", w, "…")))
 	}
-	return s
+	slices.Sort(lines)
+	return strings.Join(lines, "\n")
 }
 
-func (v *View) endpointRow(ep custody.Endpoint) table.Row {
+// endpointRow is an endpoint's row.
+func endpointRow(ep custody.Endpoint) table.Row {
 	abi := "—"
 	if ep.HasABI() {
 		abi = "yes"
 	}
 	return table.Row{ID: ep.ID, Cells: []string{
-		sanitize.Line(ep.Alias), sanitize.Line(ep.Address), sanitize.Line(ep.LedgerID), v.lockCell(ep),
+		sanitize.Line(ep.Alias), sanitize.Line(ep.Address), sanitize.Line(ep.LedgerID), sanitize.Line(viewkit.Dash(ep.Lock)),
 		sanitize.Line(viewkit.Dash(ep.Listing())), abi, fmt.Sprint(ep.TrustScore),
 	}, Keys: []table.Key{{}, {}, {}, {}, {}, {}, table.Int(int64(ep.TrustScore))}}
 }

@@ -29,16 +29,8 @@ func newTradesPage(v *View) *viewkit.TablePage[liquidity.Trade] {
 			{Title: "Status", Width: 9}, {Title: "Trade id", Width: 10, Flex: 2}, {Title: "Quote id", Width: 10, Flex: 1},
 		},
 		Topics: []live.Topic{live.Trades},
-		Read:   func() ([]liquidity.Trade, live.Snapshot) { return readTrades(v.ctx.Store) },
-		Row: func(t liquidity.Trade) table.Row {
-			return table.Row{ID: t.TradeID, Cells: []string{
-				viewkit.Time(t.ExecutedAt), sanitize.Line(pair(t)), sanitize.Line(t.Side), t.Qty.String(), t.Price.String(),
-				sanitize.Line(t.Status), sanitize.Line(t.TradeID), sanitize.Line(t.QuoteID),
-			}, Keys: []table.Key{table.Time(t.ExecutedAt), {}, {}, table.Decimal(t.Qty), table.Decimal(t.Price)}}
-		},
-		Enter:    func(t liquidity.Trade) tea.Cmd { return v.Stack.Push(newTradeDetail(v, t.TradeID)) },
-		SortCol:  0,
-		SortDesc: true,
+		Source: viewkit.ListProjection(v.ctx.Store, live.TradesKey, "rows", func(t liquidity.Trade) string { return t.TradeID }, tradeRow, viewkit.NewestFirst),
+		Enter:  func(t liquidity.Trade) tea.Cmd { return v.Stack.Push(newTradeDetail(v, t.TradeID)) },
 		Empty:    "no trades in the last 24 hours",
 	})
 }
@@ -69,4 +61,12 @@ func tradeFields(t liquidity.Trade) [][2]string {
 		{"Quantity", viewkit.Amount(t.Qty, t.BaseAsset)}, {"Price", viewkit.Amount(t.Price, t.QuoteAsset)},
 		{"Status", t.Status}, {"Executed (UTC)", viewkit.Time(t.ExecutedAt)},
 	}
+}
+
+// tradeRow is a trade's row.
+func tradeRow(t liquidity.Trade) table.Row {
+	return table.Row{ID: t.TradeID, Cells: []string{
+		viewkit.Time(t.ExecutedAt), sanitize.Line(pair(t)), sanitize.Line(t.Side), t.Qty.String(), t.Price.String(),
+		sanitize.Line(t.Status), sanitize.Line(t.TradeID), sanitize.Line(t.QuoteID),
+	}, Keys: []table.Key{table.Time(t.ExecutedAt), {}, {}, table.Decimal(t.Qty), table.Decimal(t.Price)}}
 }

@@ -34,17 +34,13 @@ func New(ctx *ui.Context, c *payclient.Client) *View {
 			{Title: "Identity id", Width: 12, Flex: 2},
 		},
 		Topics: []live.Topic{live.Identities},
-		Read: func() ([]payments.Identity, live.Snapshot) {
-			snap := ctx.Store.Snapshot(live.Identities)
-			ids, _ := snap.Data.([]payments.Identity)
-			return ids, snap
-		},
-		Row: func(i payments.Identity) table.Row {
-			return table.Row{ID: i.IdentityID, Cells: []string{sanitize.Line(i.NickName), sanitize.Line(i.IdentityType),
-				sanitize.Line(i.PaymentRole), sanitize.Line(i.IdentityState), sanitize.Line(i.InternalID),
-				viewkit.Time(i.CreatedAt), sanitize.Line(i.IdentityID)},
-				Keys: []table.Key{{}, {}, {}, {}, {}, table.Time(i.CreatedAt)}}
-		},
+		Source: viewkit.ListProjection(ctx.Store, live.IdentitiesKey, "rows", func(i payments.Identity) string { return i.IdentityID },
+			func(i payments.Identity) table.Row {
+				return table.Row{ID: i.IdentityID, Cells: []string{sanitize.Line(i.NickName), sanitize.Line(i.IdentityType),
+					sanitize.Line(i.PaymentRole), sanitize.Line(i.IdentityState), sanitize.Line(i.InternalID),
+					viewkit.Time(i.CreatedAt), sanitize.Line(i.IdentityID)},
+					Keys: []table.Key{{}, {}, {}, {}, {}, table.Time(i.CreatedAt)}}
+			}, nil),
 		Enter: v.open,
 		Empty: "no identities",
 	}))

@@ -8,6 +8,7 @@ import (
 
 	"treasury/data/live"
 	"treasury/data/payments"
+	"treasury/data/platform"
 	"treasury/ui"
 	"treasury/ui/sanitize"
 	"treasury/ui/table"
@@ -31,27 +32,17 @@ func New(ctx *ui.Context) *View {
 			{Title: "Payment", Width: 12, Flex: 1},
 		},
 		Topics: []live.Topic{live.Ledger},
-		Read: func() ([]payments.LedgerTransaction, live.Snapshot) {
-			snap := ctx.Store.Snapshot(live.Ledger)
-			txs, _ := snap.Data.([]payments.LedgerTransaction)
-			return txs, snap
-		},
-		Row:   row,
-		Enter: open,
-		Empty: "no ledger transactions in the last 24 hours",
+		Source: viewkit.ListProjection(ctx.Store, live.LedgerKey, "rows", platform.LedgerID, row, viewkit.NewestFirst),
+		Enter:  open,
+		Empty:  "no ledger transactions in the last 24 hours",
 	}))
 	return v
 }
 
-// rowID identifies a movement: the ledger gives movements no id, so the
-// time, currency, operation, reference and balance after make one.
-func rowID(t payments.LedgerTransaction) string {
-	return t.CreatedDttm.UTC().Format("20060102T150405.000000000") + "|" + t.Currency + "|" + t.Operation + "|" +
-		t.Reference() + "|" + t.AvailableBalanceAfter.String()
-}
-
+// row is a movement's row, named by platform.LedgerID: the ledger gives
+// movements no id.
 func row(t payments.LedgerTransaction) table.Row {
-	return table.Row{ID: rowID(t), Cells: []string{
+	return table.Row{ID: platform.LedgerID(t), Cells: []string{
 		viewkit.Time(t.CreatedDttm), sanitize.Line(t.Currency), sanitize.Line(t.Operation), t.Amount.String(),
 		sanitize.Line(t.Status), sanitize.Line(t.TxnSource), t.AvailableBalanceBefore.String(), t.AvailableBalanceAfter.String(),
 		sanitize.Line(t.Reference()),

@@ -1,5 +1,6 @@
-// Package quotes is the quotes view: the liquidity interface's quotes of a
-// time window, newest first, live, with a rate chart of the selected pair.
+// Package quotes is the quotes view: the liquidity interface's quotes of
+// the store's window (the last 30 minutes), newest first, live, with a
+// rate chart of the selected pair over the last hour or day.
 package quotes
 
 import (
@@ -19,10 +20,9 @@ import (
 	"treasury/views/viewkit"
 )
 
-// Windows the w key cycles through; the first is the default (each
-// session holds a formatted row per quote of its window: 5 minutes of six
-// pairs is about 1,800 rows).
-var windows = [...]time.Duration{5 * time.Minute, 15 * time.Minute, 30 * time.Minute}
+// chartWindows are the chart's windows, which the w key cycles through;
+// the first is the default.
+var chartWindows = [...]time.Duration{time.Hour, 24 * time.Hour}
 
 // View is the quotes view.
 type View struct {
@@ -33,8 +33,10 @@ type View struct {
 	window int
 	pair   string // "" follows the selected row
 	keys   keys
-	// histSeq is the store change the chart's series was read at.
+	// histSeq and histWin are the store change and the window the chart's
+	// series was read at.
 	histSeq uint64
+	histWin time.Duration
 }
 
 type keys struct{ Window, Pair key.Binding }
@@ -42,7 +44,7 @@ type keys struct{ Window, Pair key.Binding }
 // New builds the quotes view.
 func New(ctx *ui.Context) *View {
 	v := &View{ctx: ctx, keys: keys{
-		Window: key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "time window 15m/30m/5m")),
+		Window: key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "chart window 1h/24h")),
 		Pair:   key.NewBinding(key.WithKeys("P"), key.WithHelp("P", "chart: pin/unpin the selected pair")),
 	}}
 	st := chart.Styles{Axis: ctx.Theme.Muted, Label: ctx.Theme.Muted, Line: ctx.Theme.Accent}
@@ -58,12 +60,9 @@ func New(ctx *ui.Context) *View {
 			{Title: "Status", Width: 8}, {Title: "Expires", Width: 8}, {Title: "Quote id", Width: 8, Flex: 2},
 		},
 		Topics:     []live.Topic{live.Quotes},
-		Read:       v.read,
-		Row:        v.row,
+		Source:     viewkit.ListProjection(ctx.Store, live.QuotesKey, "rows", quoteID, row, viewkit.NewestFirst),
 		Actions:    []viewkit.Action[liquidity.Quote]{{Key: v.keys.Pair, Run: v.pin}},
 		Above:      v.above,
-		SortCol:    0,
-		SortDesc:   true,
 		AboveShare: 0.45,
 		Empty:      "no quotes in the window yet",
 	})
@@ -80,18 +79,10 @@ func (v *View) Title() string { return "Quotes" }
 // Init does nothing: the store pushes quotes.
 func (v *View) Init() tea.Cmd { return nil }
 
-func (v *View) read() ([]liquidity.Quote, live.Snapshot) {
-	snap := v.ctx.Store.Snapshot(live.Quotes)
-	all, _ := snap.Data.([]liquidity.Quote)
-	cut := v.ctx.Clock().Add(-windows[v.window])
-	n := 0
-	for n < len(all) && !all[n].CreatedAt.Before(cut) { // newest first
-		n++
-	}
-	return all[:n], snap
-}
+func quoteID(q liquidity.Quote) string { return q.QuoteID }
 
-func (v *View) row(q liquidity.Quote) table.Row {
+// row is a quote's row.
+func row(q liquidity.Quote) table.Row {
 	return table.Row{ID: q.QuoteID, Cells: []string{
 		viewkit.Time(q.CreatedAt), sanitize.Line(q.Pair()), sanitize.Line(q.Side),
 		q.BidPrice.String(), q.AskPrice.String(), q.BaseAssetQty.String(), q.QuoteAssetQty.String(),
@@ -128,13 +119,17 @@ func (v *View) above(w, h int, sel *liquidity.Quote) string {
 	if pair == "" || h < 4 {
 		return ""
 	}
-	title := v.ctx.Theme.Title.Render("mid rate "+sanitize.Line(pair)) + v.ctx.Theme.Muted.Render("  (last 24 h, UTC) · window "+viewkit.Duration(windows[v.window]))
+	win := chartWindows[v.window]
+	title := v.ctx.Theme.Title.Render("mid rate "+sanitize.Line(pair)) + v.ctx.Theme.Muted.Render("  (last "+viewkit.Duration(win)+", UTC; w: window)")
 	v.chart.SetSize(w, h-1)
 	// The history is copied out of the store only when the store changed
-	// or another pair is charted, not at every frame.
-	if seq := v.ctx.Store.Seq(); seq != v.histSeq || pair != v.chart.Name() {
-		v.histSeq = seq
-		v.chart.SetSeries(pair, v.ctx.Store.History(live.SeriesRate+pair))
+	// or another pair or window is charted, not at every frame.
+	if seq := v.ctx.Store.Seq(); seq != v.histSeq || pair != v.chart.Name() || win != v.histWin {
+		v.histSeq, v.histWin = seq, win
+		pts := v.ctx.Store.History(live.SeriesRate + pair)
+		cut := v.ctx.Clock().Add(-win)
+		i, _ := slices.BinarySearchFunc(pts, cut, func(p live.Point, t time.Time) int { return p.At.Compare(t) })
+		v.chart.SetSeries(pair, pts[i:])
 	}
 	return title + "\n" + v.chart.View()
 }
@@ -144,9 +139,8 @@ func (v *View) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.KeyMsg:
 		if key.Matches(msg, v.keys.Window) {
-			v.window = (v.window + 1) % len(windows)
-			v.page.Reread()
-			return ui.FlashCmd("quotes of the last " + viewkit.Duration(windows[v.window]))
+			v.window = (v.window + 1) % len(chartWindows)
+			return ui.FlashCmd("chart of the last " + viewkit.Duration(chartWindows[v.window]))
 		}
 	case ui.Open:
 		var cmd tea.Cmd

@@ -27,6 +27,6 @@ func TestQuotesFilterAndWindow(t *testing.T) {
 	viewtest.Keys(tm, "/", "zz-no-such", "enter")
 	viewtest.WaitFor(t, tm, "0/")
 	viewtest.Keys(tm, "esc", "w")
-	viewtest.WaitFor(t, tm, "window 15m")
+	viewtest.WaitFor(t, tm, "(last 24h, UTC")
 	tm.Quit()
 }
