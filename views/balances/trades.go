@@ -31,7 +31,7 @@ func newTradesPage(v *View) *viewkit.TablePage[liquidity.Trade] {
 		Topics: []live.Topic{live.Trades},
 		Source: viewkit.ListProjection(v.ctx.Store, live.TradesKey, "rows", func(t liquidity.Trade) string { return t.TradeID }, tradeRow, viewkit.NewestFirst),
 		Enter:  func(t liquidity.Trade) tea.Cmd { return v.Stack.Push(newTradeDetail(v, t.TradeID)) },
-		Empty:    "no trades in the last 24 hours",
+		Empty:  "no trades in the last 24 hours",
 	})
 }
 
