@@ -33,7 +33,7 @@ func (m *liveModel) Init() tea.Cmd { return m.wait }
 
 func (m *liveModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if _, ok := msg.(changedMsg); ok {
-		m.data = m.store.Snapshot("x").Data
+		m.data = live.Get(m.store, xKey).Data
 		return m, m.wait
 	}
 	return m, nil
@@ -47,7 +47,7 @@ func newLiveModel(store *live.Store, ev *events) func(context.Context, Session) 
 	return func(_ context.Context, s Session) (tea.Model, func(), error) {
 		sub := store.Subscribe()
 		sub.Watch("x")
-		m := &liveModel{user: s.User, store: store, sub: sub, data: store.Snapshot("x").Data}
+		m := &liveModel{user: s.User, store: store, sub: sub, data: live.Get(store, xKey).Data}
 		return m, func() { sub.Close(); ev.send(event{user: s.User, kind: "cleanup"}) }, nil
 	}
 }
@@ -58,7 +58,7 @@ func newLiveModel(store *live.Store, ev *events) func(context.Context, Session) 
 func startCountingStore(t *testing.T) (store *live.Store, fetches *atomic.Int64) {
 	t.Helper()
 	fetches = new(atomic.Int64)
-	store = live.New(live.Options{Feeds: []live.Feed{live.ValueFeed(live.KeyOf[string]("x"),
+	store = live.New(live.Options{Feeds: []live.Feed{live.ValueFeed(xKey,
 		func(context.Context) (string, error) { return fmt.Sprintf("[fetch %d]", fetches.Add(1)), nil },
 		live.FeedOptions[string, string]{Interval: time.Hour})}})
 	ctx, cancel := context.WithCancel(context.Background())
@@ -137,3 +137,6 @@ func TestTwentySessionsCostThePlatformOneSession(t *testing.T) {
 		t.Fatalf("20 sessions and 3 polls fetched %d times; one session fetches %d then 1 per poll", n, one)
 	}
 }
+
+// xKey is the test store's one topic.
+var xKey = live.KeyOf[string]("x")

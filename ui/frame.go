@@ -80,8 +80,8 @@ func (a *App) header() string {
 	}
 	parts = append(parts, now.Format("2006-01-02 15:04:05")+" UTC")
 	if s := a.ctx.Store; s != nil {
-		snap := s.Snapshot(live.TokenExpiry)
-		exp, ok := snap.Data.(time.Time)
+		snap := live.Get(s, live.TokenExpiryKey)
+		exp, ok := snap.Data, snap.Loaded()
 		switch left := exp.Sub(now); {
 		case snap.Err != nil:
 			// The last test failed: the expiry held is no longer known.

@@ -38,7 +38,7 @@ func Derive[S, R any](s *Store, src Key[S], name string, build func(prev R, in S
 		build: func(prev any, in Snapshot) any {
 			p, _ := prev.(R)
 			typed := Snap[S]{Snapshot: in}
-			if v, ok := in.Data.(S); ok {
+			if v, ok := in.data.(S); ok {
 				typed.Data = v
 			}
 			return build(p, typed)
@@ -107,13 +107,13 @@ func (s *Store) buildLocked(d *deriver) {
 		in.Changes = ch
 		var v any
 		if in.Loaded() {
-			v = d.build(prev.Data, in)
+			v = d.build(prev.data, in)
 		}
 		s.mu.Lock()
 		out := in // the source's state: fetched, failed, stale
-		out.Topic, out.Changes, out.Data = d.topic, Changes{Reset: true}, v
+		out.Topic, out.Changes, out.data = d.topic, Changes{Reset: true}, v
 		if !in.Loaded() {
-			out.Data = prev.Data
+			out.data = prev.data
 		}
 		out.Version = prev.Version + 1
 		s.seq++

@@ -34,7 +34,7 @@ func Get[T any](s *Store, k Key[T]) Snap[T] {
 	e := s.snaps[k.topic]
 	s.mu.Unlock()
 	out := Snap[T]{Snapshot: e}
-	if v, ok := e.Data.(T); ok {
+	if v, ok := e.data.(T); ok {
 		out.Data = v
 	}
 	return out

@@ -27,8 +27,9 @@ type Topic string
 // Snapshot is the latest state of a topic.
 type Snapshot struct {
 	Topic Topic
-	// Data is the last good value (nil before the first success).
-	Data any
+	// data is the last good value (nil before the first success): read it
+	// typed, through the topic's key (Get).
+	data any
 	// FetchedAt is when Data was fetched.
 	FetchedAt time.Time
 	// Err is the error of the last fetch, nil when it succeeded.
@@ -403,7 +404,7 @@ func (s *Store) fold(t Topic, next func(prev any, loaded bool) (any, Changes), p
 		s.mu.Lock()
 		prev := s.snaps[t]
 		s.mu.Unlock()
-		data, ch := next(prev.Data, prev.Loaded())
+		data, ch := next(prev.data, prev.Loaded())
 		s.mu.Lock()
 		cur := s.snaps[t]
 		if cur.Version != prev.Version {
@@ -415,7 +416,7 @@ func (s *Store) fold(t Topic, next func(prev any, loaded bool) (any, Changes), p
 			s.mu.Unlock()
 			return
 		}
-		cur.Topic, cur.Data, cur.Changes = t, data, ch
+		cur.Topic, cur.data, cur.Changes = t, data, ch
 		cur.Version++
 		s.seq++
 		cur.Seq = s.seq

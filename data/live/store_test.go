@@ -38,7 +38,7 @@ func TestWatchedTopicIsFetchedAndUnwatchedIsNot(t *testing.T) {
 	sub.Watch("quotes")
 	waitSignal(t, sub)
 	snap := s.Snapshot("quotes")
-	if snap.Data != 1 || snap.FetchedAt.IsZero() || snap.Stale(time.Now()) {
+	if snap.data != 1 || snap.FetchedAt.IsZero() || snap.Stale(time.Now()) {
 		t.Fatalf("snapshot %+v", snap)
 	}
 	if trades.Load() != 0 {
@@ -63,7 +63,7 @@ func TestSlowSubscriberNeverStallsOthers(t *testing.T) {
 		s.FetchNow(context.Background(), "q")
 		waitSignal(t, fast)
 	}
-	if got := s.Snapshot("q").Data; got != int32(100) {
+	if got := s.Snapshot("q").data; got != int32(100) {
 		t.Fatalf("data %v", got)
 	}
 	// The slow one holds one coalesced signal, not a hundred.
@@ -88,7 +88,7 @@ func TestFailedFetchKeepsDataAndMarksStale(t *testing.T) {
 	s.FetchNow(context.Background(), "q")
 	fail = true
 	snap := s.FetchNow(context.Background(), "q")
-	if snap.Data != "good" || snap.Err == nil || !snap.Stale(snap.FetchedAt) {
+	if snap.data != "good" || snap.Err == nil || !snap.Stale(snap.FetchedAt) {
 		t.Fatalf("snapshot %+v", snap)
 	}
 	h := s.Health()
@@ -151,7 +151,7 @@ func TestPaymentsNeverMoveBack(t *testing.T) {
 	}
 	s.ApplyPaymentEvent(ev("e1", payments.Completed, t0.Add(2*time.Minute)))
 	s.ApplyPaymentEvent(ev("e2", payments.Transferring, t0.Add(time.Minute))) // late, older
-	ps := s.Snapshot(Payments).Data.(*PaymentSet)
+	ps := Get(s, PaymentsKey).Data
 	p, _ := ps.Get("p1")
 	if p.PaymentState != payments.Completed {
 		t.Fatalf("state %s", p.PaymentState)
@@ -162,7 +162,7 @@ func TestPaymentsNeverMoveBack(t *testing.T) {
 	}
 	// A stale poll does not move it back either.
 	s.PutPayment(pay("p1", payments.Validating, t0.Add(30*time.Second)))
-	p, _ = s.Snapshot(Payments).Data.(*PaymentSet).Get("p1")
+	p, _ = Get(s, PaymentsKey).Data.Get("p1")
 	if p.PaymentState != payments.Completed {
 		t.Fatalf("poll moved the payment back to %s", p.PaymentState)
 	}
@@ -190,7 +190,7 @@ func TestErrorsAreNotSwallowed(t *testing.T) {
 	s := New(Options{Feeds: []Feed{ValueFeed(KeyOf[[]int]("q"), func(context.Context) ([]int, error) { return nil, errors.New("dial tcp: refused") },
 		FeedOptions[[]int, []int]{Interval: time.Hour})}})
 	snap := s.FetchNow(context.Background(), "q")
-	if snap.Err == nil || snap.Data != nil {
+	if snap.Err == nil || snap.data != nil {
 		t.Fatalf("%+v", snap)
 	}
 }

@@ -6,15 +6,10 @@ import (
 	"time"
 
 	"treasury/config"
-	"treasury/data/custody"
-	"treasury/data/liquidity"
 	"treasury/data/live"
-	"treasury/data/payments"
 	"treasury/data/platform"
-	"treasury/data/reporting"
 	"treasury/data/sandbox"
 	"treasury/data/sandbox/sandboxtest"
-	"treasury/data/wallet"
 )
 
 // TestEveryTopicFilledFromSandbox opens a platform on the sandbox profile
@@ -23,7 +18,7 @@ import (
 func TestEveryTopicFilledFromSandbox(t *testing.T) {
 	srv, p := open(t)
 	ctx := context.Background()
-	check := func(topic live.Topic, n func(any) int) {
+	check := func(topic live.Topic, n func() int) {
 		t.Helper()
 		snap := p.Store.FetchNow(ctx, topic)
 		if snap.Err != nil {
@@ -32,32 +27,32 @@ func TestEveryTopicFilledFromSandbox(t *testing.T) {
 		if snap.FetchedAt.IsZero() {
 			t.Fatalf("%s: no fetch time", topic)
 		}
-		if got := n(snap.Data); got == 0 {
-			t.Fatalf("%s: no records (%T)", topic, snap.Data)
+		if got := n(); got == 0 {
+			t.Fatalf("%s: no records", topic)
 		}
 	}
-	check(live.Quotes, func(d any) int { return len(d.([]liquidity.Quote)) })
-	check(live.Trades, func(d any) int { return len(d.([]liquidity.Trade)) })
-	check(live.LiquidityBalances, func(d any) int { return len(d.([]liquidity.Balance)) })
-	check(live.Payments, func(d any) int { return d.(*live.PaymentSet).Len() })
-	check(live.PaymentBalances, func(d any) int { return len(d.(payments.Balances).Balances) })
-	check(live.TokenExpiry, func(d any) int {
-		if d.(time.Time).After(srv.Clock().Now()) {
+	check(live.Quotes, func() int { return len(live.Get(p.Store, live.QuotesKey).Data) })
+	check(live.Trades, func() int { return len(live.Get(p.Store, live.TradesKey).Data) })
+	check(live.LiquidityBalances, func() int { return len(live.Get(p.Store, live.LiquidityBalancesKey).Data) })
+	check(live.Payments, func() int { return live.Get(p.Store, live.PaymentsKey).Data.Len() })
+	check(live.PaymentBalances, func() int { return len(live.Get(p.Store, live.PaymentBalancesKey).Data.Balances) })
+	check(live.TokenExpiry, func() int {
+		if live.Get(p.Store, live.TokenExpiryKey).Data.After(srv.Clock().Now()) {
 			return 1
 		}
 		return 0
 	})
-	check(live.Identities, func(d any) int { return len(d.([]payments.Identity)) })
-	check(live.Ledger, func(d any) int { return len(d.([]payments.LedgerTransaction)) })
-	check(live.Reports, func(d any) int { return len(d.([]reporting.Report)) })
-	check(live.Vaults, func(d any) int { return len(d.([]wallet.Vault)) })
-	check(live.Wallets, func(d any) int { return len(d.([]wallet.Wallet)) })
-	check(live.Transactions, func(d any) int { return len(d.([]wallet.Transaction)) })
-	check(live.Sweeps, func(d any) int { return len(d.([]wallet.SweepConfig)) })
-	check(live.WalletWebhooks, func(d any) int { return len(d.([]wallet.Webhook)) })
-	check(live.Subscriptions, func(d any) int { return len(d.([]wallet.Subscription)) })
-	check(live.Counterparties, func(d any) int { return len(d.([]wallet.Counterparty)) })
-	check(live.Endpoints, func(d any) int { return len(d.([]custody.Endpoint)) })
+	check(live.Identities, func() int { return len(live.Get(p.Store, live.IdentitiesKey).Data) })
+	check(live.Ledger, func() int { return len(live.Get(p.Store, live.LedgerKey).Data) })
+	check(live.Reports, func() int { return len(live.Get(p.Store, live.ReportsKey).Data) })
+	check(live.Vaults, func() int { return len(live.Get(p.Store, live.VaultsKey).Data) })
+	check(live.Wallets, func() int { return len(live.Get(p.Store, live.WalletsKey).Data) })
+	check(live.Transactions, func() int { return len(live.Get(p.Store, live.TransactionsKey).Data) })
+	check(live.Sweeps, func() int { return len(live.Get(p.Store, live.SweepsKey).Data) })
+	check(live.WalletWebhooks, func() int { return len(live.Get(p.Store, live.WalletWebhooksKey).Data) })
+	check(live.Subscriptions, func() int { return len(live.Get(p.Store, live.SubscriptionsKey).Data) })
+	check(live.Counterparties, func() int { return len(live.Get(p.Store, live.CounterpartiesKey).Data) })
+	check(live.Endpoints, func() int { return len(live.Get(p.Store, live.EndpointsKey).Data) })
 
 	if h := p.Store.Series(live.SeriesRate); len(h) == 0 {
 		t.Fatal("no rate series after a quotes fetch")
@@ -76,7 +71,7 @@ func TestPaymentsFollowStateChanges(t *testing.T) {
 	srv, p := open(t)
 	ctx := context.Background()
 	srv.AdvanceClock(10 * time.Minute) // live traffic starts payments
-	ps := p.Store.FetchNow(ctx, live.Payments).Data.(*live.PaymentSet)
+	ps := fetched(p, live.PaymentsKey)
 	var inflight []string
 	for i := range ps.Len() {
 		if ps.At(i).PaymentState.InFlight() {
@@ -87,7 +82,7 @@ func TestPaymentsFollowStateChanges(t *testing.T) {
 		t.Fatal("the sandbox world has no payment in flight")
 	}
 	srv.AdvanceClock(6 * time.Hour)
-	ps = p.Store.FetchNow(ctx, live.Payments).Data.(*live.PaymentSet)
+	ps = fetched(p, live.PaymentsKey)
 	moved := 0
 	for _, id := range inflight {
 		got, ok := ps.Get(id)
@@ -115,14 +110,13 @@ func TestPaymentsFollowStateChanges(t *testing.T) {
 // rate chart reaches back over the whole window.
 func TestQuotesBackfill(t *testing.T) {
 	srv, p := open(t)
-	ctx := context.Background()
 	now := srv.Clock().Now()
-	first := p.Store.FetchNow(ctx, live.Quotes).Data.([]liquidity.Quote)
+	first := fetched(p, live.QuotesKey)
 	if oldest := first[len(first)-1].CreatedAt; oldest.Before(now.Add(-platform.QuoteFirstWindow)) {
 		t.Fatalf("first poll reaches back to %v", oldest)
 	}
 	srv.AdvanceClock(3 * time.Second)
-	all := p.Store.FetchNow(ctx, live.Quotes).Data.([]liquidity.Quote)
+	all := fetched(p, live.QuotesKey)
 	if oldest := all[len(all)-1].CreatedAt; oldest.After(now.Add(-platform.QuoteWindow + time.Minute)) {
 		t.Fatalf("after the backfill the quotes reach back to %v only", oldest)
 	}
@@ -154,4 +148,10 @@ func open(t *testing.T) (*sandbox.Server, *platform.Platform) {
 	}
 	t.Cleanup(p.Close)
 	return srv, p
+}
+
+// fetched fetches a topic now and returns its data.
+func fetched[T any](p *platform.Platform, k live.Key[T]) T {
+	p.Store.FetchNow(context.Background(), k.Topic())
+	return live.Get(p.Store, k).Data
 }

@@ -59,7 +59,7 @@ func TestServerForwardsToLiveStore(t *testing.T) {
 	if got := []string{"n1", "n3", "n2"}; ids[0] != got[0] || ids[1] != got[1] || ids[2] != got[2] {
 		t.Errorf("forwarded %v, want %v (duplicate dropped, accepted order kept)", ids, got)
 	}
-	ps, _ := store.Snapshot(live.Payments).Data.(*live.PaymentSet)
+	ps, _ := live.Get(store, live.PaymentsKey).Data, true
 	p, ok := ps.Get("p1")
 	if !ok || p.PaymentState != payments.Completed || !p.LastStateUpdatedAt.Equal(t0.Add(2*time.Minute)) {
 		t.Fatalf("store holds %+v, want p1 COMPLETED", p)

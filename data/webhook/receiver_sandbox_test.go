@@ -144,7 +144,7 @@ func TestStartLocalReceiver(t *testing.T) {
 			t.Fatalf("forwarded %d notifications, want %d; receiver %+v", n, want, ws.Receiver().Stats())
 		}
 	}
-	ps, _ := store.Snapshot(live.Payments).Data.(*live.PaymentSet)
+	ps, _ := live.Get(store, live.PaymentsKey).Data, true
 	for id, ev := range latest {
 		p, ok := ps.Get(id)
 		if !ok {

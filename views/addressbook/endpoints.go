@@ -35,9 +35,8 @@ func (v *View) newEndpointsPage() *viewkit.TablePage[custody.Endpoint] {
 }
 
 func (v *View) readEndpoints() ([]custody.Endpoint, live.Snapshot) {
-	snap := v.ctx.Store.Snapshot(live.Endpoints)
-	eps, _ := snap.Data.([]custody.Endpoint)
-	return eps, snap
+	snap := live.Get(v.ctx.Store, live.EndpointsKey)
+	return snap.Data, snap.Snapshot
 }
 
 // endpoint is the endpoint with id as the store holds it now.

@@ -9,7 +9,6 @@ import (
 	"treasury/data/custody"
 	"treasury/data/live"
 	"treasury/data/sandbox"
-	"treasury/data/wallet"
 	"treasury/ui"
 	"treasury/views/addressbook"
 	"treasury/views/viewtest"
@@ -19,7 +18,7 @@ func newView(e *viewtest.Env) *addressbook.View { return addressbook.New(e.Ctx, 
 
 func endpoints(t *testing.T, e *viewtest.Env) []custody.Endpoint {
 	t.Helper()
-	eps, _ := e.P.Store.Snapshot(live.Endpoints).Data.([]custody.Endpoint)
+	eps, _ := live.Get(e.P.Store, live.EndpointsKey).Data, true
 	if len(eps) == 0 {
 		t.Fatal("no endpoints in the sandbox")
 	}
@@ -69,7 +68,7 @@ func TestEndpointDetailGolden(t *testing.T) {
 
 func TestCounterpartiesGolden(t *testing.T) {
 	e := viewtest.New(t, viewtest.Options{})
-	cps, _ := e.P.Store.Snapshot(live.Counterparties).Data.([]wallet.Counterparty)
+	cps, _ := live.Get(e.P.Store, live.CounterpartiesKey).Data, true
 	if len(cps) == 0 {
 		t.Fatal("no counterparties in the sandbox")
 	}
@@ -87,7 +86,7 @@ func TestCounterpartiesGolden(t *testing.T) {
 // (loaded by a call) and back.
 func TestCounterpartyAddresses(t *testing.T) {
 	e := viewtest.New(t, viewtest.Options{})
-	cps, _ := e.P.Store.Snapshot(live.Counterparties).Data.([]wallet.Counterparty)
+	cps, _ := live.Get(e.P.Store, live.CounterpartiesKey).Data, true
 	if len(cps) == 0 {
 		t.Fatal("no counterparties in the sandbox")
 	}

@@ -97,7 +97,8 @@ func lowAlerts(all []live.Alert) map[string]live.Alert {
 // first, then payments, each in the order received. The snapshot combines
 // both: the older fetch, the first error, the newest change.
 func readRows(st *live.Store) ([]Row, live.Snapshot) {
-	ls, ps := st.Snapshot(live.LiquidityBalances), st.Snapshot(live.PaymentBalances)
+	lsnap, psnap := live.Get(st, live.LiquidityBalancesKey), live.Get(st, live.PaymentBalancesKey)
+	ls, ps := lsnap.Snapshot, psnap.Snapshot
 	alerts := lowAlerts(st.Alerts())
 	mark := func(r *Row, t live.Topic) {
 		if a, ok := alerts[string(t)+"|"+r.Currency()]; ok {
@@ -105,13 +106,13 @@ func readRows(st *live.Store) ([]Row, live.Snapshot) {
 		}
 	}
 	var rows []Row
-	lb, _ := ls.Data.([]liquidity.Balance)
+	lb := lsnap.Data
 	for i := range lb {
 		r := Row{Source: srcLiquidity, Liquidity: &lb[i], UpdatedAt: lb[i].UpdatedAt}
 		mark(&r, live.LiquidityBalances)
 		rows = append(rows, r)
 	}
-	pb, _ := ps.Data.(payments.Balances)
+	pb := psnap.Data
 	for i := range pb.Balances {
 		r := Row{Source: srcPayments, Payments: &pb.Balances[i], UpdatedAt: pb.Timestamp}
 		mark(&r, live.PaymentBalances)

@@ -11,9 +11,8 @@ import (
 )
 
 func readTrades(st *live.Store) ([]liquidity.Trade, live.Snapshot) {
-	snap := st.Snapshot(live.Trades)
-	all, _ := snap.Data.([]liquidity.Trade)
-	return all, snap
+	snap := live.Get(st, live.TradesKey)
+	return snap.Data, snap.Snapshot
 }
 
 func pair(t liquidity.Trade) string { return t.BaseAsset + "/" + t.QuoteAsset }

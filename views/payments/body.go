@@ -119,8 +119,8 @@ func (d *detail) ledger(p *payments.Payment, w int) string {
 	t := d.v.ctx.Theme
 	var b strings.Builder
 	b.WriteString(viewkit.Section(t, "Ledger transactions") + t.Muted.Render("  (txnReference = paymentId, last 24 h)") + "\n")
-	snap := d.v.ctx.Store.Snapshot(live.Ledger)
-	txs, ok := snap.Data.([]payments.LedgerTransaction)
+	got := live.Get(d.v.ctx.Store, live.LedgerKey)
+	snap, txs, ok := got.Snapshot, got.Data, got.Loaded()
 	if !ok {
 		if snap.Err != nil {
 			return b.String() + ui.ErrorText(snap.Err) + "\n"

@@ -118,8 +118,8 @@ func (p *detailPage) Keys() []key.Binding { return append(p.DetailPage.Keys(), p
 
 // current is the record shown: the store's, else the one looked up.
 func (d *detail) current() (*payments.Payment, bool, live.Snapshot) {
-	snap := d.v.ctx.Store.Snapshot(live.Payments)
-	ps, _ := snap.Data.(*live.PaymentSet)
+	got := live.Get(d.v.ctx.Store, live.PaymentsKey)
+	snap, ps := got.Snapshot, got.Data
 	if d.id == "" {
 		if p, ok := byID(ps, d.ref); ok {
 			d.id = p.PaymentID

@@ -33,7 +33,7 @@ func send(v *View, msg tea.Msg) []tea.Msg {
 
 func held(t *testing.T, e *viewtest.Env) *live.PaymentSet {
 	t.Helper()
-	ps, ok := e.P.Store.Snapshot(live.Payments).Data.(*live.PaymentSet)
+	ps, ok := live.Get(e.P.Store, live.PaymentsKey).Data, true
 	if !ok || ps.Len() == 0 {
 		t.Fatal("the store holds no payments")
 	}

@@ -46,8 +46,8 @@ type reconResult struct {
 
 // reportList is the reports known: the store's topic, else those listed.
 func (c *reconCache) reportList(ctx *ui.Context) ([]reporting.Report, bool) {
-	if reps, ok := ctx.Store.Snapshot(live.Reports).Data.([]reporting.Report); ok {
-		return reps, true
+	if reps := live.Get(ctx.Store, live.ReportsKey); reps.Loaded() {
+		return reps.Data, true
 	}
 	return c.reports, c.reports != nil
 }

@@ -189,8 +189,7 @@ func (v *View) Commands() []ui.Command {
 			View: Name, Complete: scopeWords},
 		{Name: "payment", Args: "<paymentId or internalId>", Help: "a payment's detail: errors, guidance, timeline",
 			View: Name, Complete: func(prefix string) []string {
-				ps, _ := v.ctx.Store.Snapshot(live.Payments).Data.(*live.PaymentSet)
-				return completeRefs(ps, prefix, 50)
+				return completeRefs(live.Get(v.ctx.Store, live.PaymentsKey).Data, prefix, 50)
 			}},
 	}
 }

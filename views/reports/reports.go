@@ -55,8 +55,8 @@ func New(ctx *ui.Context, p *platform.Platform) *View {
 		},
 		Topics: []live.Topic{live.Reports},
 		Read: func() ([]reporting.Report, live.Snapshot) {
-			snap := ctx.Store.Snapshot(live.Reports)
-			all, _ := snap.Data.([]reporting.Report)
+			got := live.Get(ctx.Store, live.ReportsKey)
+			snap, all := got.Snapshot, got.Data
 			if msg := listEmpty(snap); msg != v.empty {
 				v.empty = msg
 				v.list.Table().SetEmptyMessage(msg)

@@ -24,7 +24,7 @@ import (
 // list is the reports the sandbox lists, in its order.
 func list(t *testing.T, e *viewtest.Env) []reporting.Report {
 	t.Helper()
-	rs, _ := e.P.Store.Snapshot(live.Reports).Data.([]reporting.Report)
+	rs, _ := live.Get(e.P.Store, live.ReportsKey).Data, true
 	if len(rs) == 0 {
 		t.Fatal("the sandbox lists no reports")
 	}

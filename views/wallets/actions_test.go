@@ -87,7 +87,7 @@ func TestFreezeRefusedByState(t *testing.T) {
 func TestTriggerSweepTwice(t *testing.T) {
 	t.Parallel()
 	e := viewtest.New(t, viewtest.Options{})
-	sws, _ := e.P.Store.Snapshot(live.Sweeps).Data.([]wallet.SweepConfig)
+	sws, _ := live.Get(e.P.Store, live.SweepsKey).Data, true
 	if len(sws) == 0 || sws[0].SweepRunning {
 		t.Fatalf("want an idle first sweep, have %+v", sws)
 	}

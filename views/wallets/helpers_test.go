@@ -14,7 +14,7 @@ import (
 
 func txsOf(t *testing.T, e *viewtest.Env) []wallet.Transaction {
 	t.Helper()
-	ts, _ := e.P.Store.Snapshot(live.Transactions).Data.([]wallet.Transaction)
+	ts, _ := live.Get(e.P.Store, live.TransactionsKey).Data, true
 	if len(ts) == 0 {
 		t.Fatal("no transactions in the store")
 	}
@@ -61,7 +61,7 @@ func onTx(t *testing.T, e *viewtest.Env, v *wallets.View, id, shown string) *tea
 // walletOf is the held wallet id.
 func walletOf(t *testing.T, e *viewtest.Env, id string) wallet.Wallet {
 	t.Helper()
-	ws, _ := e.P.Store.Snapshot(live.Wallets).Data.([]wallet.Wallet)
+	ws, _ := live.Get(e.P.Store, live.WalletsKey).Data, true
 	for _, w := range ws {
 		if w.ID == id {
 			return w

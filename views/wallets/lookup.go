@@ -14,21 +14,18 @@ import (
 // Store readers: the records of a topic and its snapshot.
 
 func (v *View) vaults() ([]wallet.Vault, live.Snapshot) {
-	s := v.ctx.Store.Snapshot(live.Vaults)
-	d, _ := s.Data.([]wallet.Vault)
-	return d, s
+	s := live.Get(v.ctx.Store, live.VaultsKey)
+	return s.Data, s.Snapshot
 }
 
 func (v *View) wallets() ([]wallet.Wallet, live.Snapshot) {
-	s := v.ctx.Store.Snapshot(live.Wallets)
-	d, _ := s.Data.([]wallet.Wallet)
-	return d, s
+	s := live.Get(v.ctx.Store, live.WalletsKey)
+	return s.Data, s.Snapshot
 }
 
 func (v *View) txs() ([]wallet.Transaction, live.Snapshot) {
-	s := v.ctx.Store.Snapshot(live.Transactions)
-	d, _ := s.Data.([]wallet.Transaction)
-	return d, s
+	s := live.Get(v.ctx.Store, live.TransactionsKey)
+	return s.Data, s.Snapshot
 }
 
 func (v *View) vault(id string) (wallet.Vault, bool) {

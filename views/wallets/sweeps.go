@@ -34,8 +34,8 @@ func (v *View) sweepsPage() *viewkit.TablePage[wallet.SweepConfig] {
 		},
 		Topics: []live.Topic{live.Sweeps, live.Wallets},
 		Read: func() ([]wallet.SweepConfig, live.Snapshot) {
-			snap := v.ctx.Store.Snapshot(live.Sweeps)
-			all, _ := snap.Data.([]wallet.SweepConfig)
+			got := live.Get(v.ctx.Store, live.SweepsKey)
+			all, snap := got.Data, got.Snapshot
 			if len(fr.recs) == 0 || snap.Seq > fr.seq {
 				clear(fr.recs)
 				return all, snap

@@ -14,9 +14,8 @@ import (
 )
 
 func (v *View) subscriptions() ([]wallet.Subscription, live.Snapshot) {
-	s := v.ctx.Store.Snapshot(live.Subscriptions)
-	d, _ := s.Data.([]wallet.Subscription)
-	return d, s
+	s := live.Get(v.ctx.Store, live.SubscriptionsKey)
+	return s.Data, s.Snapshot
 }
 
 // webhooksPage is the wallet webhooks with the domains they subscribe to.
@@ -35,12 +34,11 @@ func (v *View) webhooksPage() *viewkit.TablePage[wallet.Webhook] {
 			for _, s := range subs {
 				domains[s.WebhookID] = append(domains[s.WebhookID], s.Domain)
 			}
-			snap := v.ctx.Store.Snapshot(live.WalletWebhooks)
+			snap := live.Get(v.ctx.Store, live.WalletWebhooksKey)
 			if ss.Seq > snap.Seq {
 				snap.Seq = ss.Seq
 			}
-			hooks, _ := snap.Data.([]wallet.Webhook)
-			return hooks, snap
+			return snap.Data, snap.Snapshot
 		},
 		Row: func(h wallet.Webhook) table.Row {
 			d := domains[h.ID]
