@@ -50,7 +50,7 @@ func cmdServe(ctx context.Context, e *env, g globals, args []string) error {
 	defer logFile.Close()
 	o.Log = slog.New(slog.NewJSONHandler(logFile, nil))
 	o.NewModel = func(_ context.Context, s serve.Session) (tea.Model, func(), error) {
-		app := newApp(rt, sshSession(s))
+		app := newApp(rt, sshSession(rt.stateDir, s))
 		return app, app.Close, nil
 	}
 	srv, err := serve.New(o)
@@ -65,14 +65,32 @@ func cmdServe(ctx context.Context, e *env, g globals, args []string) error {
 }
 
 // sshSession is one SSH client's session: its renderer and output, its
-// identity for the audit log, and read-only unless its key is an
-// operator's.
-func sshSession(s serve.Session) session {
+// identity for the audit log, read-only unless its key is an operator's,
+// and its own folder for saved files (the state directory's
+// exports/<user>: never another person's, never the server's working
+// directory; the flash of a save names the file).
+func sshSession(stateDir string, s serve.Session) session {
 	return session{
 		renderer: s.Renderer,
 		output:   s.Output,
 		operator: "ssh:" + sanitize.Line(s.User) + " " + s.Fingerprint,
 		readOnly: s.Role != serve.RoleOperator,
-		saveDir:  os.TempDir(),
+		saveDir:  filepath.Join(stateDir, "exports", userDir(s.User)),
 	}
+}
+
+// userDir is a folder name for an SSH user name: letters, digits, dot,
+// dash and underscore kept, anything else (a slash, a dot-dot) replaced.
+func userDir(user string) string {
+	out := []rune(user)
+	for i, r := range out {
+		if !(r == '-' || r == '_' || r == '.' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+			out[i] = '_'
+		}
+	}
+	s := string(out)
+	if s == "" || s == "." || s == ".." {
+		s = "_" + s
+	}
+	return s
 }

@@ -67,7 +67,7 @@ func startSSH(tb testing.TB) *sshFixture {
 	}
 	srv, err := serve.New(serve.Options{HostKeyFile: filepath.Join(dir, "host_key"), AuthorizedKeysFile: keys, MaxSessions: 30,
 		NewModel: func(_ context.Context, s serve.Session) (tea.Model, func(), error) {
-			app := newApp(rt, sshSession(s))
+			app := newApp(rt, sshSession(rt.stateDir, s))
 			return app, app.Close, nil
 		}})
 	if err != nil {

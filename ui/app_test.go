@@ -83,7 +83,9 @@ func (v *listView) Selected() (string, any, bool) {
 }
 func (v *listView) SetFilter(s string) tea.Cmd { v.filter = s; return nil }
 func (v *listView) Filter() string             { return v.filter }
-func (v *listView) WriteCSV(w io.Writer) error { _, err := io.WriteString(w, "id\n"); return err }
+func (v *listView) CSV() func(io.Writer) error {
+	return func(w io.Writer) error { _, err := io.WriteString(w, "id\n"); return err }
+}
 func (v *listView) Commands() []Command {
 	return []Command{{Name: "row", Args: "<id>", Help: "open a row", Complete: func(p string) []string {
 		var out []string

@@ -46,12 +46,16 @@ func (a *App) saveCSV() tea.Cmd {
 	}
 	name := filepath.Join(dir, fmt.Sprintf("%s-%s.csv", strings.Join(append([]string{v.Name()}, v.Crumbs()...), "-"), a.ctx.Clock().UTC().Format("20060102T150405Z")))
 	name = filepath.Join(dir, safeFileName(filepath.Base(name)))
+	write := v.CSV() // what is shown now, immutable: the command may run while the view moves on
 	return func() tea.Msg {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return Flash{Err: fmt.Errorf("save CSV: %w", err)}
+		}
 		f, err := os.OpenFile(name, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
 		if err != nil {
 			return Flash{Err: fmt.Errorf("save CSV: %w", err)}
 		}
-		err = v.WriteCSV(f)
+		err = write(f)
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}

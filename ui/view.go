@@ -39,8 +39,9 @@ type View interface {
 	// returns); Filter returns the active text.
 	SetFilter(text string) tea.Cmd
 	Filter() string
-	// WriteCSV writes the current table, as filtered and sorted.
-	WriteCSV(w io.Writer) error
+	// CSV returns a writer of the current table, as filtered and sorted
+	// now: it holds immutable data, so it may run on any goroutine.
+	CSV() func(io.Writer) error
 	// Commands are the view's palette commands.
 	Commands() []Command
 }

@@ -30,7 +30,7 @@ func (v *target) Back() bool                    { return false }
 func (v *target) Selected() (string, any, bool) { return "", nil, false }
 func (v *target) SetFilter(string) tea.Cmd      { return nil }
 func (v *target) Filter() string                { return "" }
-func (v *target) WriteCSV(io.Writer) error      { return nil }
+func (v *target) CSV() func(io.Writer) error    { return func(io.Writer) error { return nil } }
 func (v *target) Commands() []ui.Command        { return nil }
 func (v *target) Update(msg tea.Msg) tea.Cmd {
 	if o, ok := msg.(ui.Open); ok {

@@ -228,9 +228,9 @@ func (p *reportPage) Filter() string {
 	return ""
 }
 
-func (p *reportPage) WriteCSV(w io.Writer) error {
+func (p *reportPage) CSV() func(io.Writer) error {
 	if p.inner != nil {
-		return p.inner.WriteCSV(w)
+		return p.inner.CSV()
 	}
-	return errors.New("the report has no rows to save yet")
+	return func(io.Writer) error { return errors.New("the report has no rows to save yet") }
 }

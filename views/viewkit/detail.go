@@ -165,15 +165,16 @@ func (d *DetailPage[T]) SetFilter(string) tea.Cmd { return nil }
 // Filter is always empty.
 func (d *DetailPage[T]) Filter() string { return "" }
 
-// WriteCSV saves the record's fields as label,value lines.
-func (d *DetailPage[T]) WriteCSV(w io.Writer) error {
+// CSV saves the record's fields as label,value lines (read now, written
+// by the returned func on any goroutine).
+func (d *DetailPage[T]) CSV() func(io.Writer) error {
 	if !d.ok || d.spec.Fields == nil {
-		return errors.New("this page has no table to save")
+		return func(io.Writer) error { return errors.New("this page has no table to save") }
 	}
 	fs := d.spec.Fields(d.rec)
 	rows := make([][]string, len(fs))
 	for i, f := range fs {
 		rows[i] = []string{f[0], strings.TrimSpace(f[1])}
 	}
-	return ui.WriteCSVRows(csv.NewWriter(w), []string{"field", "value"}, rows)
+	return func(w io.Writer) error { return ui.WriteCSVRows(csv.NewWriter(w), []string{"field", "value"}, rows) }
 }

@@ -27,7 +27,9 @@ type Page interface {
 	// it returns.
 	SetFilter(text string) tea.Cmd
 	Filter() string
-	WriteCSV(w io.Writer) error
+	// CSV returns a writer of the page as shown now, safe to run on any
+	// goroutine (ctrl+s runs it in a command).
+	CSV() func(io.Writer) error
 }
 
 // Stack is a ui.View made of pages: the root and what was drilled into.
@@ -106,5 +108,5 @@ func (s *Stack) SetFilter(text string) tea.Cmd { return s.Top().SetFilter(text) 
 // Filter of the page shown.
 func (s *Stack) Filter() string { return s.Top().Filter() }
 
-// WriteCSV writes the page shown.
-func (s *Stack) WriteCSV(w io.Writer) error { return s.Top().WriteCSV(w) }
+// CSV writes the page shown.
+func (s *Stack) CSV() func(io.Writer) error { return s.Top().CSV() }

@@ -350,4 +350,4 @@ func (p *TablePage[T]) SetFilter(text string) tea.Cmd {
 func (p *TablePage[T]) Filter() string { return p.t.Filter() }
 
 // WriteCSV writes the table as filtered and sorted.
-func (p *TablePage[T]) WriteCSV(w io.Writer) error { p.ensure(); return p.t.WriteCSV(w) }
+func (p *TablePage[T]) CSV() func(io.Writer) error { p.ensure(); return p.t.CSV() }
