@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"io"
 
 	"github.com/charmbracelet/lipgloss"
@@ -28,6 +29,9 @@ type session struct {
 	operator string
 	readOnly bool
 	saveDir  string
+	// life ends with the session (an SSH client's connection); nil for
+	// the local terminal, whose session is the process.
+	life context.Context
 }
 
 // newApp builds one session's shell and views over the process's shared
@@ -37,7 +41,7 @@ func newApp(rt *runtime, s session) *ui.App {
 	readOnly := cfg.ReadOnly || s.readOnly
 	ctx := &ui.Context{Renderer: s.renderer, Theme: ui.NewTheme(s.renderer), Store: p.Store,
 		Profile: cfg.Profile, Environment: cfg.Environment, ReadOnly: readOnly, Operator: s.operator,
-		Now: p.Now, Output: s.output, SaveDir: s.saveDir}
+		Now: p.Now, Output: s.output, SaveDir: s.saveDir, Life: s.life}
 	act := actions.New(actions.Clients{Transactions: p.WalletTransactions, Custody: p.Custody, CanSign: p.CustodyCanSign},
 		actions.Identity{Profile: cfg.Profile, Environment: cfg.Environment, Operator: s.operator, ReadOnly: readOnly},
 		rt.audit, p.Now)

@@ -49,8 +49,10 @@ func cmdServe(ctx context.Context, e *env, g globals, args []string) error {
 	}
 	defer logFile.Close()
 	o.Log = slog.New(slog.NewJSONHandler(logFile, nil))
-	o.NewModel = func(_ context.Context, s serve.Session) (tea.Model, func(), error) {
-		app := newApp(rt, sshSession(rt.stateDir, s))
+	o.NewModel = func(ctx context.Context, s serve.Session) (tea.Model, func(), error) {
+		ss := sshSession(rt.stateDir, s)
+		ss.life = ctx // the session's reads end when its client goes
+		app := newApp(rt, ss)
 		return app, app.Close, nil
 	}
 	srv, err := serve.New(o)

@@ -8,6 +8,7 @@
 package ui
 
 import (
+	"context"
 	"io"
 	"time"
 
@@ -38,6 +39,10 @@ type Context struct {
 	Output io.Writer
 	// SaveDir is where ctrl+s writes CSV files and reports are saved.
 	SaveDir string
+	// Life ends when the session does (an SSH client disconnects, the
+	// program quits): the reads made for the session end with it. Nil
+	// means the process's lifetime.
+	Life context.Context
 	// Width and Height are the size of the view body, kept up to date by
 	// the shell.
 	Width, Height int

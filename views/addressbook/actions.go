@@ -98,7 +98,7 @@ func lastRunes(s string, n int) string {
 // submit proposes the intent through the actor (which audits it).
 func (v *View) submit(ep custody.Endpoint, lock bool, intentID string) tea.Cmd {
 	act := v.act
-	return viewkit.Call(keySubmit+intentID, func(ctx context.Context) (any, error) {
+	return viewkit.Call(v.ctx, keySubmit+intentID, func(ctx context.Context) (any, error) {
 		acc, err := act.LockEndpoint(ctx, ep, lock, intentID)
 		return submitted{ep: ep, lock: lock, intentID: intentID, accepted: acc}, err
 	})
@@ -154,7 +154,7 @@ func (v *View) poll(intentID string) tea.Cmd {
 	}
 	f.inFlight, f.scheduled, f.idle = true, false, 0
 	act := v.act
-	return viewkit.Call(keyIntent+intentID, func(ctx context.Context) (any, error) { return act.Intent(ctx, intentID) })
+	return viewkit.Call(v.ctx, keyIntent+intentID, func(ctx context.Context) (any, error) { return act.Intent(ctx, intentID) })
 }
 
 func (v *View) intentLoaded(intentID string, l viewkit.Loaded) tea.Cmd {
@@ -197,7 +197,7 @@ func (v *View) schedule(f *follow) tea.Cmd {
 func (v *View) refetch(f *follow) tea.Cmd {
 	f.inFlight = true
 	store, id := v.ctx.Store, f.intentID
-	return viewkit.Call(keyRefetch+id, func(ctx context.Context) (any, error) {
+	return viewkit.Call(v.ctx, keyRefetch+id, func(ctx context.Context) (any, error) {
 		return nil, store.FetchNow(ctx, live.Endpoints).Err
 	})
 }

@@ -53,7 +53,7 @@ func (v *View) pushAddresses(c wallet.Counterparty) tea.Cmd {
 	callKey := "addresses:" + c.ID
 	st := &addresses{}
 	id, cl := c.ID, v.p.Wallet
-	load := viewkit.Call(callKey, func(ctx context.Context) (any, error) { return cl.Addresses(ctx, id) })
+	load := viewkit.Call(v.ctx, callKey, func(ctx context.Context) (any, error) { return cl.Addresses(ctx, id) })
 	crumb := ansi.Truncate(sanitize.Line(c.Name), 28, "…")
 	page := viewkit.NewTablePage(v.ctx, viewkit.TableSpec[wallet.Address]{
 		Crumb: crumb,

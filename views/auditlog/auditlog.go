@@ -87,7 +87,7 @@ func (v *View) load(force bool) tea.Cmd {
 	}
 	v.seen = n
 	log := v.log
-	return viewkit.Call(loadKey, func(context.Context) (any, error) { return log.Read() })
+	return viewkit.Call(v.ctx, loadKey, func(context.Context) (any, error) { return log.Read() })
 }
 
 func row(e audit.Entry) table.Row {

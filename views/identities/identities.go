@@ -93,7 +93,7 @@ func (v *View) open(id payments.Identity) tea.Cmd {
 		},
 		Empty: "no financial instruments",
 	})
-	return tea.Batch(v.Stack.Push(page), viewkit.Call(key, func(ctx context.Context) (any, error) {
+	return tea.Batch(v.Stack.Push(page), viewkit.Call(v.ctx, key, func(ctx context.Context) (any, error) {
 		return v.c.Instruments(ctx, id.IdentityID)
 	}))
 }

@@ -152,17 +152,17 @@ func (d *detail) kick() tea.Cmd {
 			return nil
 		}
 		ref := d.ref
-		return viewkit.Call(keyLookup+ref, func(ctx context.Context) (any, error) { return lookup(ctx, c, ref) })
+		return viewkit.Call(d.v.ctx, keyLookup+ref, func(ctx context.Context) (any, error) { return lookup(ctx, c, ref) })
 	}
 	var cmds []tea.Cmd
 	id, asOf := rec.PaymentID, rec.LastStateUpdatedAt
 	if c != nil && (!d.states.started || asOf.After(d.states.asOf)) {
 		d.states = load{started: true, asOf: asOf}
-		cmds = append(cmds, viewkit.Call(keyStates+id, func(ctx context.Context) (any, error) { return c.StateHistory(ctx, id) }))
+		cmds = append(cmds, viewkit.Call(d.v.ctx, keyStates+id, func(ctx context.Context) (any, error) { return c.StateHistory(ctx, id) }))
 	}
 	if c != nil && rec.PaymentState.FailedTerminal() && (!d.v3.started || asOf.After(d.v3.asOf)) {
 		d.v3 = load{started: true, asOf: asOf}
-		cmds = append(cmds, viewkit.Call(keyV3+id, func(ctx context.Context) (any, error) { return c.Get(ctx, id) }))
+		cmds = append(cmds, viewkit.Call(d.v.ctx, keyV3+id, func(ctx context.Context) (any, error) { return c.Get(ctx, id) }))
 	}
 	cmds = append(cmds, d.v.recon.want(d.v.ctx, d.v.p.Reporting, rec.InitiatedAt))
 	return tea.Batch(cmds...)

@@ -76,7 +76,7 @@ func (c *reconCache) want(ctx *ui.Context, rc *reporting.Client, t time.Time) te
 			return nil
 		}
 		c.listing = true
-		return viewkit.Call(keyReports, func(ctx context.Context) (any, error) { return rc.List(ctx) })
+		return viewkit.Call(ctx, keyReports, func(ctx context.Context) (any, error) { return rc.List(ctx) })
 	}
 	rep, ok := covering(reps, t)
 	if !ok {
@@ -89,7 +89,7 @@ func (c *reconCache) want(ctx *ui.Context, rc *reporting.Client, t time.Time) te
 		return nil
 	}
 	c.byReport[rep.ID] = &reconEntry{report: rep, loading: true}
-	return viewkit.Call(keyRecon+rep.ID, func(ctx context.Context) (any, error) { return downloadRecon(ctx, rc, rep) })
+	return viewkit.Call(ctx, keyRecon+rep.ID, func(ctx context.Context) (any, error) { return downloadRecon(ctx, rc, rep) })
 }
 
 // downloadRecon downloads a RECON report and groups its lines per payment

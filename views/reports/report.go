@@ -52,7 +52,7 @@ func (p *reportPage) load() tea.Cmd {
 		return nil
 	}
 	c := p.v.p.Reporting
-	return viewkit.Call(p.key, func(ctx context.Context) (any, error) {
+	return viewkit.Call(p.v.ctx, p.key, func(ctx context.Context) (any, error) {
 		if known {
 			return c.Download(ctx, rep)
 		}

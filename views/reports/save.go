@@ -40,7 +40,7 @@ func (v *View) downloadAndSave(r reporting.Report) tea.Cmd {
 	}
 	c := v.p.Reporting
 	return tea.Batch(ui.FlashCmd("downloading "+sanitize.Line(r.ID)+" to save it…"),
-		viewkit.Call(saveKey+r.ID, func(ctx context.Context) (any, error) {
+		viewkit.Call(v.ctx, saveKey+r.ID, func(ctx context.Context) (any, error) {
 			if r.Status == reporting.StatusReady {
 				return c.Download(ctx, r)
 			}

@@ -103,9 +103,15 @@ type Loaded struct {
 }
 
 // Call runs fn off the update loop with a timeout and delivers a Loaded.
-func Call(key string, fn func(ctx context.Context) (any, error)) tea.Cmd {
+// The call is made for the session of s: it ends when the session does
+// (an SSH client that disconnects), not when its timeout would.
+func Call(s *ui.Context, key string, fn func(ctx context.Context) (any, error)) tea.Cmd {
+	parent := s.Life
+	if parent == nil {
+		parent = context.Background()
+	}
 	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(context.Background(), CallTimeout)
+		ctx, cancel := context.WithTimeout(parent, CallTimeout)
 		defer cancel()
 		v, err := fn(ctx)
 		return Loaded{Key: key, Value: v, Err: err}

@@ -71,7 +71,7 @@ func (v *View) sweepsPage() *viewkit.TablePage[wallet.SweepConfig] {
 					return false, nil
 				}
 				id := msg.id
-				return false, viewkit.Call("sweep:"+id, func(ctx context.Context) (any, error) { return v.p.Wallet.Sweep(ctx, id) })
+				return false, viewkit.Call(v.ctx, "sweep:"+id, func(ctx context.Context) (any, error) { return v.p.Wallet.Sweep(ctx, id) })
 			case viewkit.Loaded:
 				if s, ok := msg.Value.(wallet.SweepConfig); ok && msg.Err == nil && strings.HasPrefix(msg.Key, "sweep:") {
 					fr.recs[s.ID], fr.seq = s, v.ctx.Store.Snapshot(live.Sweeps).Seq
@@ -94,7 +94,7 @@ func (v *View) sweepTxPage(s wallet.SweepConfig) *viewkit.TablePage[wallet.Trans
 		if v.p.Wallet == nil {
 			return nil
 		}
-		return viewkit.Call(key, func(ctx context.Context) (any, error) { return v.p.Wallet.SweepTransactions(ctx, s.ID, "") })
+		return viewkit.Call(v.ctx, key, func(ctx context.Context) (any, error) { return v.p.Wallet.SweepTransactions(ctx, s.ID, "") })
 	}
 	started := false
 	spec := v.txSpec("last run of "+s.Name, true)

@@ -74,14 +74,14 @@ func (st *txState) ref() walletclient.Ref {
 // txHistory reads a transaction's freeze history from the interface.
 func (v *View) txHistory(st *txState) tea.Cmd {
 	r := st.ref()
-	return viewkit.Call("hist:"+st.id, func(ctx context.Context) (any, error) { return v.p.Wallet.FreezeHistory(ctx, r) })
+	return viewkit.Call(v.ctx, "hist:"+st.id, func(ctx context.Context) (any, error) { return v.p.Wallet.FreezeHistory(ctx, r) })
 }
 
 // txReread reads the transaction and its freeze history from the interface.
 func (v *View) txReread(st *txState) tea.Cmd {
 	r := st.ref()
 	return tea.Batch(v.txHistory(st),
-		viewkit.Call("tx:"+st.id, func(ctx context.Context) (any, error) { return v.p.Wallet.TransactionAt(ctx, r) }))
+		viewkit.Call(v.ctx, "tx:"+st.id, func(ctx context.Context) (any, error) { return v.p.Wallet.TransactionAt(ctx, r) }))
 }
 
 func (v *View) txHandle(st *txState, msg tea.Msg) (bool, tea.Cmd) {

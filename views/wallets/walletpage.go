@@ -51,12 +51,12 @@ func (v *View) walletLoad(st *walletState, controls bool) tea.Cmd {
 	id, vault := st.id, st.vault
 	cmds := []tea.Cmd{}
 	if v.p.Wallet != nil {
-		cmds = append(cmds, viewkit.Call("bal:"+id, func(ctx context.Context) (any, error) { return v.p.Wallet.Balances(ctx, vault, id) }))
+		cmds = append(cmds, viewkit.Call(v.ctx, "bal:"+id, func(ctx context.Context) (any, error) { return v.p.Wallet.Balances(ctx, vault, id) }))
 	}
 	if c := v.p.WalletControls; c != nil && controls {
 		cmds = append(cmds,
-			viewkit.Call("lim:"+id, func(ctx context.Context) (any, error) { return c.Limits(ctx, id) }),
-			viewkit.Call("pol:"+id, func(ctx context.Context) (any, error) { return c.Policies(ctx) }))
+			viewkit.Call(v.ctx, "lim:"+id, func(ctx context.Context) (any, error) { return c.Limits(ctx, id) }),
+			viewkit.Call(v.ctx, "pol:"+id, func(ctx context.Context) (any, error) { return c.Policies(ctx) }))
 	}
 	return tea.Batch(cmds...)
 }
