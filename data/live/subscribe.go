@@ -1,5 +1,10 @@
 package live
 
+import (
+	"strings"
+	"time"
+)
+
 // Subscription is one subscriber of the store: a program that watches some
 // topics. Its channel receives a signal (coalesced: at most one pending)
 // whenever a watched topic, the health or the alerts change; the subscriber
@@ -9,7 +14,44 @@ type Subscription struct {
 	store    *Store
 	ch       chan struct{}
 	watching map[Topic]bool
-	closed   bool
+	// needs are the windows this subscriber asks of windowed topics
+	// (Window): the feed keeps the widest any subscriber needs.
+	needs  map[Topic]time.Duration
+	closed bool
+}
+
+// Window names a topic read over a window (the payments of the last 7
+// days): watching it watches the topic and asks its feed to hold at least
+// that window (Store.Need).
+func Window(t Topic, d time.Duration) Topic { return Topic(string(t) + "@" + d.String()) }
+
+// splitWindow reads a topic named by Window.
+func splitWindow(t Topic) (Topic, time.Duration, bool) {
+	base, win, ok := strings.Cut(string(t), "@")
+	if !ok {
+		return t, 0, false
+	}
+	d, err := time.ParseDuration(win)
+	if err != nil {
+		return t, 0, false
+	}
+	return Topic(base), d, true
+}
+
+// Need is the widest window of t that an open subscription watches (zero
+// when none).
+func (s *Store) Need(t Topic) time.Duration {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.needLocked(t)
+}
+
+func (s *Store) needLocked(t Topic) time.Duration {
+	var d time.Duration
+	for sub := range s.subs {
+		d = max(d, sub.needs[t])
+	}
+	return d
 }
 
 // Subscribe adds a subscriber watching nothing yet.
@@ -35,9 +77,19 @@ func (sub *Subscription) Watch(topics ...Topic) {
 		return
 	}
 	next := make(map[Topic]bool, len(topics))
+	needs := map[Topic]time.Duration{}
 	for _, t := range topics {
+		if base, d, ok := splitWindow(t); ok {
+			needs[base] = max(needs[base], d)
+			t = base
+		}
 		next[t] = true
 	}
+	grown := false
+	for t, d := range needs {
+		grown = grown || d > s.needLocked(t)
+	}
+	sub.needs = needs
 	for t := range sub.watching {
 		if !next[t] {
 			s.watch[s.sourceLocked(t)]--
@@ -58,6 +110,18 @@ func (sub *Subscription) Watch(topics ...Topic) {
 	for _, t := range fresh {
 		s.Refresh(t)
 	}
+	if grown { // a wider window than any held: its feed reads the rest now
+		for t := range needs {
+			s.Refresh(s.sourceOf(t))
+		}
+	}
+}
+
+// sourceOf is the topic t is polled through.
+func (s *Store) sourceOf(t Topic) Topic {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.sourceLocked(t)
 }
 
 // Close removes the subscriber; its topics stop being polled for it.

@@ -11,7 +11,8 @@ import (
 	payclient "treasury/data/payments/client"
 )
 
-// PaymentWindow is how far back the payments held at start reach.
+// PaymentWindow is how far back the payments held reach when no view asks
+// for more (live.Window on live.Payments asks: the last 7 or 30 days).
 const PaymentWindow = 24 * time.Hour
 
 // paymentOverlap is read again on each poll, so a payment initiated near
@@ -28,6 +29,12 @@ const idsPerFilter = 100
 // the in-flight read no longer returns (they reached a final state).
 // Merging never moves a payment back (live.MergePayments), so a poll that
 // races a webhook cannot undo it.
+//
+// The window held is the widest that a view watching the payments asks
+// for (live.Window), PaymentWindow at least: when it grows, the next poll
+// also reads the payments initiated in the part not held yet, through the
+// filter's time bounds and pages (never the whole history); when it
+// shrinks, the finished payments older than it leave the set.
 type paymentFeed struct {
 	c     *payclient.Client
 	now   func() time.Time
@@ -35,6 +42,16 @@ type paymentFeed struct {
 
 	mu    sync.Mutex
 	since time.Time
+	held  time.Duration // the window the set holds
+}
+
+// window is the window the views ask for now.
+func (f *paymentFeed) window() time.Duration {
+	w := PaymentWindow
+	if st := f.store(); st != nil {
+		w = max(w, st.Need(live.Payments))
+	}
+	return w
 }
 
 func inFlightStates() []payments.State {
@@ -43,11 +60,20 @@ func inFlightStates() []payments.State {
 
 func (f *paymentFeed) fetch(ctx context.Context) ([]payments.Payment, error) {
 	now := f.now()
+	win := f.window()
 	f.mu.Lock()
-	since := f.since
+	since, held := f.since, f.held
 	f.mu.Unlock()
-	if since.IsZero() {
-		since = now.Add(-PaymentWindow)
+	var older []payments.Payment
+	switch {
+	case since.IsZero():
+		since = now.Add(-win)
+	case win > held: // a view asks for more than is held: read the rest
+		from, to := now.Add(-win), now.Add(-held)
+		var err error
+		if older, err = f.c.AllFiltered(ctx, payments.Filter{AfterTimestamp: &from, BeforeTimestamp: &to}); err != nil {
+			return nil, err
+		}
 	}
 	since = since.Add(-paymentOverlap)
 
@@ -59,7 +85,7 @@ func (f *paymentFeed) fetch(ctx context.Context) ([]payments.Payment, error) {
 	if err != nil {
 		return nil, err
 	}
-	got := append(inflight, recent...)
+	got := append(append(inflight, recent...), older...)
 	seen := make(map[string]struct{}, len(got))
 	for _, p := range got {
 		seen[p.PaymentID] = struct{}{}
@@ -83,7 +109,7 @@ func (f *paymentFeed) fetch(ctx context.Context) ([]payments.Payment, error) {
 	}
 	f.explain(ctx, got)
 	f.mu.Lock()
-	f.since = now
+	f.since, f.held = now, win
 	f.mu.Unlock()
 	return got, nil
 }
@@ -115,7 +141,10 @@ func (f *paymentFeed) explain(ctx context.Context, got []payments.Payment) {
 // fold merges the payments fetched into the set held, the finished ones
 // older than the window leaving it (in-flight ones stay, however old).
 func (f *paymentFeed) fold(prev *live.PaymentSet, fetched []payments.Payment, at time.Time) (*live.PaymentSet, live.Changes) {
-	return live.MergePayments(prev, fetched, at.Add(-PaymentWindow))
+	f.mu.Lock()
+	held := max(f.held, PaymentWindow)
+	f.mu.Unlock()
+	return live.MergePayments(prev, fetched, at.Add(-held))
 }
 
 // stateCountSamples charts how many payments are held in each state.

@@ -155,3 +155,42 @@ func fetched[T any](p *platform.Platform, k live.Key[T]) T {
 	p.Store.FetchNow(context.Background(), k.Topic())
 	return live.Get(p.Store, k).Data
 }
+
+// TestPaymentWindowFollowsTheViews: a view that asks for the payments of
+// the last 7 days makes the feed read the days it did not hold (not the
+// whole history); when no view asks any more, the finished payments older
+// than the default window leave the set.
+func TestPaymentWindowFollowsTheViews(t *testing.T) {
+	srv, p := open(t)
+	now := srv.Clock().Now()
+	oldest := func() time.Time {
+		ps := live.Get(p.Store, live.PaymentsKey).Data
+		o := now
+		for i := range ps.Len() {
+			if at := ps.At(i).InitiatedAt; at.Before(o) && !ps.At(i).PaymentState.InFlight() {
+				o = at
+			}
+		}
+		return o
+	}
+	fetched(p, live.PaymentsKey)
+	if o := oldest(); o.Before(now.Add(-platform.PaymentWindow - time.Hour)) {
+		t.Fatalf("the default window reaches back to %v", o)
+	}
+	sub := p.Store.Subscribe()
+	sub.Watch(live.Window(live.Payments, 7*24*time.Hour))
+	if p.Store.Need(live.Payments) != 7*24*time.Hour {
+		t.Fatal("the need is not known")
+	}
+	fetched(p, live.PaymentsKey)
+	o := oldest()
+	if o.After(now.Add(-6*24*time.Hour)) || o.Before(now.Add(-7*24*time.Hour-2*time.Minute)) {
+		t.Fatalf("with a 7-day view the set reaches back to %v (now %v)", o, now)
+	}
+	sub.Close()
+	srv.AdvanceClock(time.Minute)
+	fetched(p, live.PaymentsKey)
+	if o := oldest(); o.Before(now.Add(-platform.PaymentWindow - time.Hour)) {
+		t.Fatalf("after the 7-day view closed the set still reaches back to %v", o)
+	}
+}
