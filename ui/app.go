@@ -293,7 +293,9 @@ func (a *App) key(msg tea.KeyMsg) tea.Cmd {
 			return a.Active().Update(StoreChanged{})
 		}
 	default:
-		return a.Active().Update(msg)
+		cmd := a.Active().Update(msg)
+		a.watch() // a key may change what the view shows (a scope, a window)
+		return cmd
 	}
 	return nil
 }

@@ -405,3 +405,21 @@ func (d *Rows) IDs() []string {
 	}
 	return out
 }
+
+// Oldest returns the ids at the end of the given order while gone says
+// they are gone (the rows that left a moving window, when the given order
+// is newest first): it stops at the first row that is not.
+func (d *Rows) Oldest(gone func(id string) bool) []string {
+	if d == nil {
+		return nil
+	}
+	var out []string
+	for i := len(d.given) - 1; i >= 0; i-- {
+		id := d.slots[d.given[i]].ID
+		if !gone(id) {
+			break
+		}
+		out = append(out, id)
+	}
+	return out
+}

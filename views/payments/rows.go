@@ -31,9 +31,9 @@ func columns() []table.Column {
 
 // scopeRows is the rows of a scope: a projection of the payment set shared
 // by every session, newest first, rebuilt only where payments changed.
-func scopeRows(s *live.Store, sc scope) live.Key[viewkit.Projected[*payments.Payment]] {
+func scopeRows(s *live.Store, sc scope, win time.Duration) live.Key[viewkit.Projected[*payments.Payment]] {
 	return viewkit.Project(s, viewkit.Projection[*live.PaymentSet, *payments.Payment]{
-		Name: "rows:" + sc.word(), From: live.PaymentsKey,
+		Name: "rows:" + sc.word() + "@" + windowWord(win), From: live.PaymentsKey,
 		All: func(ps *live.PaymentSet) []*payments.Payment {
 			out := make([]*payments.Payment, ps.Len())
 			for i := range out {
@@ -50,7 +50,8 @@ func scopeRows(s *live.Store, sc scope) live.Key[viewkit.Projected[*payments.Pay
 			}
 			return out
 		},
-		Keep:  func(p *payments.Payment) bool { return sc.match(p.PaymentState) },
+		Keep:    func(p *payments.Payment) bool { return sc.match(p.PaymentState) },
+		Expired: func(p *payments.Payment, now time.Time) bool { return p.InitiatedAt.Before(now.Add(-win)) },
 		ID:    func(p *payments.Payment) string { return p.PaymentID },
 		Row:   buildRow,
 		Given: newestFirst,
@@ -61,11 +62,12 @@ func scopeRows(s *live.Store, sc scope) live.Key[viewkit.Projected[*payments.Pay
 // newest first.
 func newestFirst(a, b *table.Row) int { return b.Keys[0].Compare(a.Keys[0]) }
 
-// scopeCounts is the payments per scope, counted once per change of the
-// set for every session.
-func scopeCounts(s *live.Store) live.Key[counts] {
-	return live.Derive(s, live.PaymentsKey, "scope-counts", func(_ counts, in live.Snap[*live.PaymentSet]) counts {
-		return countScopes(in.Data)
+// scopeCounts is the payments per scope in a window, counted once per
+// change of the set for every session (the set may hold a wider window
+// than this one, for another view).
+func scopeCounts(s *live.Store, win time.Duration) live.Key[counts] {
+	return live.Derive(s, live.PaymentsKey, "scope-counts@"+windowWord(win), func(_ counts, in live.Snap[*live.PaymentSet]) counts {
+		return countScopes(in.Data, in.FetchedAt.Add(-win))
 	})
 }
 

@@ -1,6 +1,7 @@
 package paymentsview
 
 import (
+	"time"
 	"strconv"
 	"strings"
 
@@ -78,9 +79,15 @@ func scopeWords(prefix string) []string {
 // counts are the payments per scope of one set.
 type counts [scopeCount]int
 
-func countScopes(ps *live.PaymentSet) counts {
+func countScopes(ps *live.PaymentSet, since time.Time) counts {
 	var c counts
-	for st, n := range ps.CountByState() {
+	byState := ps.CountByState()
+	// The set is oldest first: take away what is older than the window
+	// (a few records, unless the set holds a much wider window).
+	for i := 0; i < ps.Len() && ps.At(i).InitiatedAt.Before(since); i++ {
+		byState[ps.At(i).PaymentState]--
+	}
+	for st, n := range byState {
 		for s := scopeAll; s < scopeCount; s++ {
 			if s.match(st) {
 				c[s] += n
@@ -105,4 +112,28 @@ func (c counts) bar(cur scope) string {
 		b.WriteString(s.label() + " " + strconv.Itoa(c[s]))
 	}
 	return b.String()
+}
+
+// windows are the periods the payments are shown over, which w cycles
+// through (the first is the default): the store holds the widest a view
+// asks for (live.Window).
+var windows = [...]time.Duration{24 * time.Hour, 7 * 24 * time.Hour, 30 * 24 * time.Hour}
+
+// windowWord is a window as typed and shown: 24h, 7d, 30d.
+func windowWord(d time.Duration) string {
+	if d%(24*time.Hour) == 0 && d > 24*time.Hour {
+		return strconv.Itoa(int(d/(24*time.Hour))) + "d"
+	}
+	return strconv.Itoa(int(d/time.Hour)) + "h"
+}
+
+// parseWindow reads "24h", "7d", "30d" (and "1d", "168h").
+func parseWindow(arg string) (int, bool) {
+	a := strings.ToLower(strings.TrimSpace(arg))
+	for i, w := range windows {
+		if a == windowWord(w) || a == strconv.Itoa(int(w/time.Hour))+"h" || a == strconv.Itoa(int(w/(24*time.Hour)))+"d" {
+			return i, true
+		}
+	}
+	return 0, false
 }

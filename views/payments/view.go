@@ -41,12 +41,13 @@ type View struct {
 	page   *viewkit.TablePage[*payments.Payment]
 	counts live.Key[counts]
 	scope  scope
+	window int // index in windows
 	chart  stateChart
 	recon  reconCache
 	keys   keys
 }
 
-type keys struct{ Next, Prev key.Binding }
+type keys struct{ Next, Prev, Window key.Binding }
 
 // rootPage is the table page named by the scope in the breadcrumb trail.
 type rootPage struct {
@@ -66,13 +67,14 @@ func (r rootPage) Crumb() string {
 func New(ctx *ui.Context, p *platform.Platform) *View {
 	v := &View{ctx: ctx, p: p, keys: keys{
 		Next: key.NewBinding(key.WithKeys("]"), key.WithHelp("]", "next state scope")),
-		Prev: key.NewBinding(key.WithKeys("["), key.WithHelp("[", "previous state scope")),
+		Prev:   key.NewBinding(key.WithKeys("["), key.WithHelp("[", "previous state scope")),
+		Window: key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "window 24h/7d/30d")),
 	}}
-	v.counts = scopeCounts(ctx.Store)
+	v.counts = scopeCounts(ctx.Store, windows[0])
 	v.page = viewkit.NewTablePage(ctx, viewkit.TableSpec[*payments.Payment]{
 		Columns:    columns(),
-		Topics:     []live.Topic{live.Payments, v.counts.Topic()},
-		Source:     scopeRows(ctx.Store, scopeAll),
+		Topics:     []live.Topic{live.Payments},
+		Source:     scopeRows(ctx.Store, scopeAll, windows[0]),
 		Enter:      func(p *payments.Payment) tea.Cmd { return v.openPayment(p.PaymentID) },
 		Above:      v.above,
 		AboveShare: 0.3,
@@ -95,9 +97,9 @@ func (v *View) Init() tea.Cmd { return nil }
 // the selected payment with the live age of its state.
 func (v *View) above(w, h int, sel **payments.Payment) string {
 	t := v.ctx.Theme
-	bar := live.Get(v.ctx.Store, v.counts).Data.bar(v.scope)
+	bar := live.Get(v.ctx.Store, v.counts).Data.bar(v.scope) + t.Muted.Render("  last "+windowWord(windows[v.window]))
 	if w >= 100 {
-		bar = t.Muted.Render("scope ") + bar + t.Muted.Render("   [ ] switch")
+		bar = t.Muted.Render("scope ") + bar + t.Muted.Render("   [ ] scope · w window")
 	}
 	lines := []string{bar}
 	if h >= 8 {
@@ -134,6 +136,8 @@ func (v *View) Update(msg tea.Msg) tea.Cmd {
 				return v.setScope((v.scope + 1) % scopeCount)
 			case key.Matches(msg, v.keys.Prev):
 				return v.setScope((v.scope + scopeCount - 1) % scopeCount)
+			case key.Matches(msg, v.keys.Window):
+				return v.setWindow((v.window + 1) % len(windows))
 			}
 		}
 	case ui.Open:
@@ -148,7 +152,22 @@ func (v *View) Update(msg tea.Msg) tea.Cmd {
 // on its newest payment.
 func (v *View) setScope(s scope) tea.Cmd {
 	v.scope = s
-	return v.page.SetSource(scopeRows(v.ctx.Store, s))
+	return v.page.SetSource(scopeRows(v.ctx.Store, s, windows[v.window]))
+}
+
+// setWindow shows the payments of another window: the store reads what it
+// does not hold yet (the view watches live.Window of the payments), the
+// cursor goes to the newest payment.
+func (v *View) setWindow(i int) tea.Cmd {
+	v.window = i
+	v.counts = scopeCounts(v.ctx.Store, windows[i])
+	return v.setScope(v.scope)
+}
+
+// Topics are the page's, and the window of payments it shows: the store
+// holds the widest any session asks for.
+func (v *View) Topics() []live.Topic {
+	return append(v.Stack.Topics(), live.Window(live.Payments, windows[v.window]), v.counts.Topic())
 }
 
 // open handles ":payments [scope]", ":payment <ref>" and links from other
@@ -160,8 +179,20 @@ func (v *View) open(args []string) tea.Cmd {
 	if len(args) == 0 {
 		return v.Stack.Update(ui.StoreChanged{})
 	}
-	if s, ok := parseScope(args[0]); ok {
-		return v.setScope(s)
+	// ":payments [STATE] [WINDOW]", in either order: "failed 7d", "30d".
+	sc, win, known := v.scope, v.window, true
+	for _, a := range args {
+		if s, ok := parseScope(a); ok {
+			sc = s
+		} else if w, ok := parseWindow(a); ok {
+			win = w
+		} else {
+			known = false
+		}
+	}
+	if known {
+		v.scope = sc
+		return v.setWindow(win)
 	}
 	return v.openPayment(strings.TrimSpace(args[0]))
 }
@@ -177,7 +208,7 @@ func (v *View) openPayment(ref string) tea.Cmd {
 // Keys are the bindings of the page shown, and the scope keys on the root.
 func (v *View) Keys() []key.Binding {
 	if v.Depth() == 1 {
-		return append(v.Stack.Keys(), v.keys.Prev, v.keys.Next)
+		return append(v.Stack.Keys(), v.keys.Prev, v.keys.Next, v.keys.Window)
 	}
 	return v.Stack.Keys()
 }
@@ -185,7 +216,7 @@ func (v *View) Keys() []key.Binding {
 // Commands offer ":payments [scope]" and ":payment <id or internalId>".
 func (v *View) Commands() []ui.Command {
 	return []ui.Command{
-		{Name: "payments", Args: "[all|inflight|failed|declined|returned|completed]", Help: "payments by state",
+		{Name: "payments", Args: "[all|inflight|failed|declined|returned|completed] [24h|7d|30d]", Help: "payments by state, over a window",
 			View: Name, Complete: scopeWords},
 		{Name: "payment", Args: "<paymentId or internalId>", Help: "a payment's detail: errors, guidance, timeline",
 			View: Name, Complete: func(prefix string) []string {

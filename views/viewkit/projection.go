@@ -1,6 +1,9 @@
 package viewkit
 
 import (
+	"slices"
+	"time"
+
 	"treasury/data/live"
 	"treasury/data/persist"
 	"treasury/ui/table"
@@ -37,6 +40,11 @@ type Projection[S, T any] struct {
 	// Given orders the rows (newest first, say). Nil keeps the order of
 	// All, rebuilding the rows' order at each change: for small lists.
 	Given func(a, b *table.Row) int
+	// Expired, when set with a newest-first Given, says a record has left
+	// a moving window at the build's time: such rows, at the end of the
+	// given order, are removed at each build without their record having
+	// changed (the payments of the last 7 days, as days pass).
+	Expired func(rec T, now time.Time) bool
 }
 
 // Project registers p on the store (once per topic and name: every
@@ -45,7 +53,9 @@ func Project[S, T any](s *live.Store, p Projection[S, T]) live.Key[Projected[T]]
 	b := table.NewBuilder(p.Given)
 	return live.Derive(s, p.From, p.Name, func(prev Projected[T], in live.Snap[S]) Projected[T] {
 		now := in.FetchedAt
-		keep := func(x T) bool { return p.Keep == nil || p.Keep(x) }
+		keep := func(x T) bool {
+			return (p.Keep == nil || p.Keep(x)) && (p.Expired == nil || !p.Expired(x, now))
+		}
 		if p.Given == nil || in.Changes.Reset || prev.Rows == nil {
 			all := p.All(in.Data)
 			rows := make([]table.Row, 0, len(all))
@@ -103,6 +113,17 @@ func Project[S, T any](s *live.Store, p Projection[S, T]) live.Key[Projected[T]]
 			if _, had := prev.recs.Get(id); had {
 				gone = append(gone, id)
 				recs.Delete(id)
+			}
+		}
+		if p.Expired != nil {
+			for _, id := range prev.Rows.Oldest(func(id string) bool {
+				x, ok := prev.recs.Get(id)
+				return ok && p.Expired(x, now)
+			}) {
+				if !slices.Contains(gone, id) {
+					gone = append(gone, id)
+					recs.Delete(id)
+				}
 			}
 		}
 		return Projected[T]{Rows: b.Apply(up, gone, now), recs: recs.Done()}
