@@ -52,9 +52,9 @@ func scopeRows(s *live.Store, sc scope, win time.Duration) live.Key[viewkit.Proj
 		},
 		Keep:    func(p *payments.Payment) bool { return sc.match(p.PaymentState) },
 		Expired: func(p *payments.Payment, now time.Time) bool { return p.InitiatedAt.Before(now.Add(-win)) },
-		ID:    func(p *payments.Payment) string { return p.PaymentID },
-		Row:   buildRow,
-		Given: newestFirst,
+		ID:      func(p *payments.Payment) string { return p.PaymentID },
+		Row:     buildRow,
+		Given:   newestFirst,
 	})
 }
 

@@ -1,9 +1,9 @@
 package paymentsview
 
 import (
-	"time"
 	"strconv"
 	"strings"
+	"time"
 
 	"treasury/data/live"
 	"treasury/data/payments"

@@ -66,7 +66,7 @@ func (r rootPage) Crumb() string {
 // New builds the payments view over the platform's store and clients.
 func New(ctx *ui.Context, p *platform.Platform) *View {
 	v := &View{ctx: ctx, p: p, keys: keys{
-		Next: key.NewBinding(key.WithKeys("]"), key.WithHelp("]", "next state scope")),
+		Next:   key.NewBinding(key.WithKeys("]"), key.WithHelp("]", "next state scope")),
 		Prev:   key.NewBinding(key.WithKeys("["), key.WithHelp("[", "previous state scope")),
 		Window: key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "window 24h/7d/30d")),
 	}}
