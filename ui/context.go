@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
 
 	"treasury/data/live"
 )
@@ -54,6 +55,13 @@ func (c *Context) Clock() time.Time {
 		return c.Now()
 	}
 	return time.Now()
+}
+
+// Plain reports whether the session's terminal shows no styles at all
+// (NO_COLOR, TERM=dumb): what styles mark (the selected row, the open tab,
+// the focused field) must then be marked by characters.
+func (c *Context) Plain() bool {
+	return c.Renderer != nil && c.Renderer.ColorProfile() == termenv.Ascii
 }
 
 // Prod reports whether the session acts on production.

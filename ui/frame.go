@@ -183,6 +183,9 @@ func (a *App) tabLabels(short bool) string {
 			label = string([]rune(label)[:1])
 		}
 		if i == a.active {
+			if a.ctx.Plain() {
+				label = "[" + label + "]" // reverse video does not show
+			}
 			b.WriteString(t.TabActive.Render(label))
 		} else {
 			b.WriteString(t.Tab.Render(label))

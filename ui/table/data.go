@@ -200,6 +200,10 @@ func cellAt(r *Row, c int) string {
 
 // restoreSelection puts the cursor back on selID, or keeps its position.
 func (m *Model) restoreSelection() {
+	if m.live && m.following && m.givenOrder() {
+		m.setCursor(0) // follow the newest
+		return
+	}
 	k := -1
 	if m.selID != "" {
 		k = m.viewIndex(m.selID)
@@ -207,5 +211,16 @@ func (m *Model) restoreSelection() {
 	if k < 0 {
 		k = m.cursor
 	}
+	if m.live && k > m.cursor && m.givenOrder() {
+		// Rows arrived above the selection: hold the screen still.
+		d := k - m.cursor
+		m.newAbove += d
+		m.offset += d
+		m.c.invalidate()
+	}
 	m.setCursor(k)
 }
+
+// givenOrder reports whether the table shows the rows in their given
+// order (newest first for a live table), where following makes sense.
+func (m *Model) givenOrder() bool { return m.sortCol < 0 || (m.sortCol == 0 && m.sortDesc) }

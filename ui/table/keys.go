@@ -62,9 +62,10 @@ func (m *Model) Update(msg tea.Msg) tea.Cmd {
 		case key.Matches(msg, m.keys.PageDown):
 			m.MoveCursor(m.bodyHeight())
 		case key.Matches(msg, m.keys.Home):
-			m.setCursor(0)
+			m.Home()
 		case key.Matches(msg, m.keys.End):
 			m.setCursor(len(m.view) - 1)
+			m.following = m.cursor == 0
 		case key.Matches(msg, m.keys.SortNext):
 			return m.SortNext()
 		case key.Matches(msg, m.keys.SortBack):
@@ -83,8 +84,15 @@ func (m *Model) Update(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-// MoveCursor moves the cursor by delta rows, within bounds.
-func (m *Model) MoveCursor(delta int) { m.setCursor(m.cursor + delta) }
+// MoveCursor moves the cursor by delta rows, within bounds. Leaving the
+// first row stops following; coming back to it follows again.
+func (m *Model) MoveCursor(delta int) {
+	m.setCursor(m.cursor + delta)
+	m.following = m.cursor == 0
+	if m.following {
+		m.newAbove = 0
+	}
+}
 
 // setCursor puts the cursor at k (clamped), scrolls it into view and records
 // the selected ID.
@@ -123,5 +131,8 @@ func (m *Model) clampWindow() {
 // bodyHeight is the number of row lines: the height less header and footer.
 func (m *Model) bodyHeight() int { return max(1, m.height-2) }
 
-// Home puts the cursor on the first row shown.
-func (m *Model) Home() { m.setCursor(0) }
+// Home puts the cursor on the first row shown; a live table follows again.
+func (m *Model) Home() {
+	m.setCursor(0)
+	m.following, m.newAbove = true, 0
+}

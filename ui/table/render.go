@@ -51,7 +51,11 @@ func (m *Model) View() string {
 		switch {
 		case i >= len(m.c.lines):
 		case m.offset+i == m.cursor && len(m.view) > 0:
-			b.WriteString(m.styles.Selected.Render(m.c.plain[i]))
+			line := m.c.plain[i]
+			if m.marker {
+				line = "▸" + strings.TrimPrefix(line, " ") // the gutter's first cell
+			}
+			b.WriteString(m.styles.Selected.Render(line))
 		default:
 			b.WriteString(m.c.lines[i])
 		}
@@ -136,6 +140,11 @@ func (m *Model) Footer() string {
 	if m.stale {
 		b.WriteString(", stale")
 	}
+	if m.live && !m.following && m.newAbove > 0 {
+		b.WriteString(" · ↑ ")
+		b.WriteString(strconv.Itoa(m.newAbove))
+		b.WriteString(" new (g: newest)")
+	}
 	return b.String()
 }
 
@@ -160,6 +169,9 @@ func (m *Model) lineWidth() int {
 // hidden), then the leftover shared among flex columns.
 func (m *Model) layout() []int {
 	avail := m.lineWidth()
+	if m.marker {
+		avail -= 2 // the selection gutter
+	}
 	ws := make([]int, len(m.cols))
 	flex := 0
 	for i, c := range m.cols {
@@ -224,6 +236,9 @@ func (m *Model) formatLine(lw int, text func(i, w int) string) string {
 	sb := &m.c.sb
 	sb.Reset()
 	sb.Grow(lw + 16)
+	if m.marker {
+		sb.WriteString("  ") // the gutter where "▸" marks the selected row
+	}
 	col := 0
 	for i, w := range m.c.widths {
 		if w == 0 {

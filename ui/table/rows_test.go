@@ -3,6 +3,7 @@ package table
 import (
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"slices"
 	"strconv"
 	"testing"
@@ -126,5 +127,54 @@ func BenchmarkApplyOneOf100k(b *testing.B) {
 	for b.Loop() {
 		n++
 		bld.Apply([]Row{timedRow(n%100_000, t0.Add(time.Duration(n)*time.Second), "changed")}, nil, t0)
+	}
+}
+
+// TestFollowMode: on the first row the table follows the newest; moved
+// away it holds still, counting what arrives above, until Home.
+func TestFollowMode(t *testing.T) {
+	b := NewBuilder(byTimeDesc)
+	var rows []Row
+	for i := range 20 {
+		rows = append(rows, timedRow(i, t0.Add(time.Duration(i)*time.Second), "n"))
+	}
+	m := newPlain(paymentCols(), 80, 8)
+	m.SetFollow(true)
+	m.SetData(b.Apply(rows, nil, t0))
+	if id := m.SelectedID(); id != "r19" {
+		t.Fatalf("selected %s, want the newest", id)
+	}
+	m.SetData(b.Apply([]Row{timedRow(20, t0.Add(time.Minute), "n")}, nil, t0.Add(time.Minute)))
+	if id := m.SelectedID(); id != "r20" || !m.Following() {
+		t.Fatalf("selected %s: a following table stays on the newest", id)
+	}
+	m.MoveCursor(2)
+	if m.Following() || m.SelectedID() != "r18" {
+		t.Fatalf("after moving down: following %v, selected %s", m.Following(), m.SelectedID())
+	}
+	top := m.offset
+	m.SetData(b.Apply([]Row{timedRow(21, t0.Add(2*time.Minute), "n"), timedRow(22, t0.Add(3*time.Minute), "n")}, nil, t0.Add(3*time.Minute)))
+	if m.SelectedID() != "r18" || m.NewAbove() != 2 || m.offset != top+2 {
+		t.Fatalf("held: selected %s, %d new, offset %d (was %d)", m.SelectedID(), m.NewAbove(), m.offset, top)
+	}
+	if !strings.Contains(m.Footer(), "↑ 2 new") {
+		t.Fatalf("footer %q", m.Footer())
+	}
+	m.Home()
+	if m.SelectedID() != "r22" || !m.Following() || strings.Contains(m.Footer(), "new") {
+		t.Fatalf("after Home: selected %s, footer %q", m.SelectedID(), m.Footer())
+	}
+}
+
+// TestMarkerWithoutColour: the selected row is marked by a gutter "▸",
+// which shows in plain text.
+func TestMarkerWithoutColour(t *testing.T) {
+	m := newPlain(paymentCols(), 60, 6)
+	m.SetMarker(true)
+	m.SetRows(samplePayments(), t0)
+	m.MoveCursor(1)
+	lines := strings.Split(m.View(), "\n")
+	if !strings.HasPrefix(lines[2], "▸ ") || !strings.HasPrefix(lines[1], "  ") || !strings.HasPrefix(lines[0], "  ") {
+		t.Fatalf("lines:\n%s", strings.Join(lines, "\n"))
 	}
 }

@@ -123,6 +123,18 @@ type Model struct {
 	offset int    // first visible index in view
 	selID  string // ID of the row under the cursor
 
+	// follow mode (SetFollow): while the cursor is on the first row, new
+	// rows appear above it and it stays on the newest; moved away, the view
+	// holds still and counts the rows that arrived above (newAbove).
+	live      bool
+	following bool
+	newAbove  int
+
+	// marker draws the selected row with a leading "▸" (and the others
+	// with spaces): for terminals without colour or reverse video, where
+	// the Selected style shows nothing.
+	marker bool
+
 	// highlight and staleness
 	now       int64
 	highlight time.Duration
@@ -283,6 +295,31 @@ func (m *Model) Highlighted(id string) bool {
 func (m *Model) hl(r *Row, now int64) bool {
 	t := r.changed
 	return t != 0 && m.highlight > 0 && now-t < int64(m.highlight)
+}
+
+// SetFollow makes the table follow its first row (a live, newest-first
+// table): while the cursor is on the first row, new rows appear at the top
+// and the cursor stays on the newest; once moved away, the view holds
+// still and the footer says how many arrived above, until Home returns to
+// the top and follows again.
+func (m *Model) SetFollow(on bool) {
+	m.live, m.following, m.newAbove = on, on, 0
+	m.c.invalidate()
+}
+
+// Following reports whether the table follows its first row; NewAbove how
+// many rows arrived above the cursor since it stopped.
+func (m *Model) Following() bool { return m.live && m.following }
+func (m *Model) NewAbove() int   { return m.newAbove }
+
+// SetMarker draws a "▸" before the selected row (and blanks before the
+// others), for terminals where styles do not show.
+func (m *Model) SetMarker(on bool) {
+	if on != m.marker {
+		m.marker = on
+		m.c.invalidate()
+		m.c.widths = nil
+	}
 }
 
 // Data is the version of the rows shown (tests, benchmarks, CSV).

@@ -100,7 +100,7 @@ func TestCounterpartyAddresses(t *testing.T) {
 	if err != nil || len(addrs) == 0 {
 		t.Fatalf("addresses of %s: %v %v", cps[0].Name, addrs, err)
 	}
-	viewtest.WaitAll(t, tm, "Blockchains", addrs[0].Address)
+	viewtest.WaitAll(t, tm, "Blockchains", addrs[0].Address[:24]) // the column may cut its end
 	viewtest.Keys(tm, "esc")
 	viewtest.WaitFor(t, tm, "Counterparty id")
 	viewtest.Keys(tm, "esc")

@@ -44,6 +44,7 @@ func New(ctx *ui.Context) *View {
 		Enter: v.open,
 		Above: v.summary, AboveShare: 0.25,
 		Empty: "no call has failed since the dashboard started",
+		Live:  true,
 		What:  "failed calls",
 	})
 	v.Stack.Reset(v.root)

@@ -32,6 +32,7 @@ func New(ctx *ui.Context) *View {
 			{Title: "Payment", Width: 12, Flex: 1},
 		},
 		Topics: []live.Topic{live.Ledger},
+		Live:   true,
 		Source: viewkit.ListProjection(ctx.Store, live.LedgerKey, "rows", platform.LedgerID, row, viewkit.NewestFirst),
 		Enter:  open,
 		Empty:  "no ledger transactions in the last 24 hours",

@@ -74,6 +74,7 @@ func New(ctx *ui.Context, p *platform.Platform) *View {
 	v.page = viewkit.NewTablePage(ctx, viewkit.TableSpec[*payments.Payment]{
 		Columns:    columns(),
 		Topics:     []live.Topic{live.Payments},
+		Live:       true,
 		Source:     scopeRows(ctx.Store, scopeAll, windows[0]),
 		Enter:      func(p *payments.Payment) tea.Cmd { return v.openPayment(p.PaymentID) },
 		Above:      v.above,

@@ -60,6 +60,7 @@ func New(ctx *ui.Context) *View {
 			{Title: "Status", Width: 8}, {Title: "Expires", Width: 8}, {Title: "Quote id", Width: 8, Flex: 2},
 		},
 		Topics:     []live.Topic{live.Quotes},
+		Live:       true,
 		Source:     viewkit.ListProjection(ctx.Store, live.QuotesKey, "rows", quoteID, row, viewkit.NewestFirst),
 		Actions:    []viewkit.Action[liquidity.Quote]{{Key: v.keys.Pair, Run: v.pin}},
 		Above:      v.above,

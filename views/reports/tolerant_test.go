@@ -196,7 +196,7 @@ func TestReconAbsentAmounts(t *testing.T) {
 	mustContain(t, "RECON", frame, "2 payments, 3 lines", "0 with mismatched payment fields", "100 USD", "1700 MXN", "-100 USD")
 	mustNotContain(t, "RECON", frame, "MISMATCH", "rows skipped")
 	// pay-2: sent 5 EUR, received — (absent), balance change —.
-	if !regexp.MustCompile(`(?m)^pay-2 +FAILED +5 EUR +— +— +0/1 open`).MatchString(frame) {
+	if !regexp.MustCompile(`(?m)^[ ▸] pay-2 +FAILED +5 EUR +— +— +0/1 open`).MatchString(frame) {
 		t.Errorf("pay-2 has no received amount and no balance change:\n%s", frame)
 	}
 }

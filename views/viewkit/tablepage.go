@@ -33,6 +33,11 @@ type TableSpec[T any] struct {
 	// only its cursor, filter and sort. Topics should then include the
 	// source's topic (Source.Topic()) for the store to notify the page.
 	Source live.Key[Projected[T]]
+	// Live makes the table follow its newest row (a live, newest-first
+	// table): new records appear at the top with the cursor on the
+	// newest while it is on the first row; moved away, the view holds
+	// still and says how many arrived ("↑ N new") until g returns.
+	Live bool
 	// Group, when set, shows only the rows of that group of the Source
 	// (the transactions of one wallet among the shared rows of all).
 	Group string
@@ -97,6 +102,7 @@ func NewTablePage[T any](ctx *ui.Context, spec TableSpec[T]) *TablePage[T] {
 	if spec.Group != "" {
 		t.SetGroup(spec.Group, true)
 	}
+	t.SetFollow(spec.Live)
 	return &TablePage[T]{ctx: ctx, spec: spec, t: t}
 }
 

@@ -31,7 +31,9 @@ func TableStyles(t ui.Theme) table.Styles {
 
 // NewTable builds a table for a session.
 func NewTable(ctx *ui.Context, cols []table.Column) *table.Model {
-	return table.New(cols, TableStyles(ctx.Theme))
+	t := table.New(cols, TableStyles(ctx.Theme))
+	t.SetMarker(ctx.Plain()) // the selected row must show without colour
+	return t
 }
 
 // Status is the line under a view's title: when its data was fetched, and

@@ -97,6 +97,7 @@ func (v *View) txSpec(crumb string, manyWallets bool) viewkit.TableSpec[wallet.T
 		Crumb:   crumb,
 		Columns: txColumns(manyWallets),
 		Topics:  []live.Topic{live.Transactions, live.Wallets},
+		Live:    true,
 		Row:     func(t wallet.Transaction) table.Row { return txRow(t, walletNames(v.ctx.Store)) },
 		Enter:   func(t wallet.Transaction) tea.Cmd { return v.Stack.Push(v.txPage(t.ID, &t)) },
 		Actions: v.txActions(),
