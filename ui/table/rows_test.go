@@ -3,9 +3,9 @@ package table
 import (
 	"fmt"
 	"math/rand/v2"
-	"strings"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
