@@ -1,8 +1,12 @@
 package quotes_test
 
 import (
+	"time"
+
 	"strings"
 	"testing"
+	"treasury/data/live"
+	"treasury/ui"
 
 	"treasury/views/quotes"
 	"treasury/views/viewtest"
@@ -29,4 +33,27 @@ func TestQuotesFilterAndWindow(t *testing.T) {
 	viewtest.Keys(tm, "esc", "w")
 	viewtest.WaitFor(t, tm, "(last 24h, UTC")
 	tm.Quit()
+}
+
+// TestQuotesFollowTheNewest: new quotes appear at the top with the cursor
+// on the newest; moved down, the view holds still and counts what arrived
+// above until g returns to the newest.
+func TestQuotesFollowTheNewest(t *testing.T) {
+	e := viewtest.New(t, viewtest.Options{})
+	v := quotes.New(e.Ctx)
+	tm := e.Program(t, v)
+	viewtest.WaitFor(t, tm, "mid rate")
+	newest := func() string { return live.Get(e.P.Store, live.QuotesKey).Data[0].QuoteID }
+	first := newest()
+	e.Advance(5 * time.Second)
+	tm.Send(ui.StoreChanged{})
+	viewtest.WaitFor(t, tm, "▸ "+live.Get(e.P.Store, live.QuotesKey).Data[0].CreatedAt.UTC().Format("2006-01-02 15:04:05"))
+	if newest() == first {
+		t.Fatal("no new quote in 5 s: the test proves nothing")
+	}
+	viewtest.Keys(tm, "down", "down")
+	e.Advance(5 * time.Second)
+	tm.Send(ui.StoreChanged{})
+	viewtest.WaitFor(t, tm, "new (g: newest)")
+	viewtest.Golden(t, tm)
 }
