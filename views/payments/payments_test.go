@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"treasury/data/live"
 	"treasury/data/payments"
 	"treasury/data/reporting"
 	"treasury/data/webhook"
@@ -27,15 +28,19 @@ func TestPaymentsGolden(t *testing.T) {
 }
 
 // TestPaymentsFailedDetailGolden goes the support engineer's way: the
-// FAILED scope from the palette, enter on the newest failed payment, and
-// reads its error, the guidance, the timeline and the ledger lines.
+// FAILED scope from the palette, grouped by reason code; the code of the
+// newest failed payment, its payments, enter on the newest, and reads its
+// error, the guidance, the timeline and the ledger lines.
 func TestPaymentsFailedDetailGolden(t *testing.T) {
 	e := world(t, viewtest.Options{})
 	failed := newestIn(t, e, payments.Failed)
 	tm := e.Program(t, New(e.Ctx, e.P))
 	viewtest.WaitFor(t, tm, "payments per state")
 	viewtest.Keys(tm, ":", "payments failed", "enter")
-	viewtest.WaitFor(t, tm, "[FAILED 5]")
+	viewtest.WaitAll(t, tm, "[FAILED 5]", "FAILED by reason", "Reason code")
+	code := failed.Errors[0].Code
+	viewtest.Keys(tm, "/", code, "enter", "enter")
+	viewtest.WaitFor(t, tm, "› "+code)
 	viewtest.Keys(tm, "enter")
 	viewtest.WaitAll(t, tm, "what to do", "→ FAILED", "no RECON report covers")
 	frame := viewtest.Golden(t, tm)
@@ -128,6 +133,20 @@ func TestPaymentsScopes(t *testing.T) {
 		if v.scope != want {
 			t.Fatalf("scope %s, want %s", v.scope.label(), want.label())
 		}
+		if want.grouped() {
+			groups := live.Get(e.P.Store, codeGroups(e.P.Store, want, windows[0])).Data
+			n := 0
+			for _, g := range groups {
+				n += g.Count
+			}
+			if n == 0 || n != live.Get(e.P.Store, scopeCounts(e.P.Store, windows[0])).Data[want] {
+				t.Fatalf("scope %s: %d payments in its reason groups", want.label(), n)
+			}
+			if !strings.Contains(v.Render(120, 36), "Reason code") {
+				t.Fatalf("scope %s is not grouped by reason", want.label())
+			}
+			return
+		}
 		recs := v.page.Records()
 		if len(recs) == 0 && want != scopeReturned {
 			t.Fatalf("scope %s is empty", want.label())
@@ -148,7 +167,7 @@ func TestPaymentsScopes(t *testing.T) {
 	check(scopeInFlight, payments.State.InFlight)
 	send(v, viewtest.Key("]"))
 	check(scopeFailed, func(s payments.State) bool { return s == payments.Failed })
-	if got := v.Crumbs(); len(got) != 1 || got[0] != "FAILED" {
+	if got := v.Crumbs(); len(got) != 1 || got[0] != "FAILED by reason" {
 		t.Fatalf("crumbs %q", got)
 	}
 	send(v, viewtest.Key("["))

@@ -74,7 +74,7 @@ func scopeCounts(s *live.Store, win time.Duration) live.Key[counts] {
 func buildRow(p *payments.Payment) table.Row {
 	src := p.Originator.SourceAmount.Decimal
 	dst := p.Destination.DestinationAmount.Decimal
-	return table.Row{ID: p.PaymentID, Cells: []string{
+	return table.Row{ID: p.PaymentID, Group: errorCode(p), Cells: []string{
 		shortTime(p.InitiatedAt), sanitize.Line(p.PaymentID), sanitize.Line(p.InternalID()),
 		sanitize.Line(string(p.PaymentState)), sanitize.Line(errorCode(p)),
 		viewkit.Amount(src, p.Originator.SourceCurrency), corridor(p), clock(p.LastStateUpdatedAt),

@@ -153,7 +153,13 @@ func (v *View) Update(msg tea.Msg) tea.Cmd {
 // on its newest payment.
 func (v *View) setScope(s scope) tea.Cmd {
 	v.scope = s
-	return v.page.SetSource(scopeRows(v.ctx.Store, s, windows[v.window]))
+	for v.Back() {
+	}
+	if s.grouped() { // FAILED and DECLINED: by reason code first
+		return v.Stack.Reset(v.newGroupsPage())
+	}
+	cmd := v.page.SetSource(scopeRows(v.ctx.Store, s, windows[v.window]))
+	return tea.Batch(cmd, v.Stack.Reset(rootPage{v.page, v}))
 }
 
 // setWindow shows the payments of another window: the store reads what it
