@@ -161,7 +161,7 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.KeyMsg:
 		return a, a.key(msg)
 	case tea.MouseMsg:
-		return a, a.Active().Update(msg)
+		return a, a.mouse(msg)
 	}
 	// A view's own messages (answers of its calls, its timers) reach it
 	// even when another view is in front: the operator may switch tabs

@@ -3,6 +3,7 @@ package ui
 import (
 	"errors"
 	"fmt"
+	tea "github.com/charmbracelet/bubbletea"
 	"strings"
 	"time"
 
@@ -147,12 +148,8 @@ func (a *App) healthLine(now time.Time) string {
 func (a *App) tabs() string {
 	t := a.ctx.Theme
 	var trail string
-	if crumbs := a.Active().Crumbs(); len(crumbs) > 0 {
-		parts := make([]string, len(crumbs))
-		for i, c := range crumbs {
-			parts[i] = sanitize.Line(c)
-		}
-		trail = "  " + t.Accent.Render(a.Active().Name()+" › "+strings.Join(parts, " › "))
+	if tr := a.trail(); tr != "" {
+		trail = "  " + t.Accent.Render(tr)
 	}
 	if f := a.Active().Filter(); f != "" && a.overlay != filterOverlay {
 		trail += "  " + t.Warn.Render("/"+f)
@@ -167,25 +164,46 @@ func (a *App) tabs() string {
 	return fit(line+trail, a.width, 1)
 }
 
+// trail is the breadcrumb trail of the view shown: "payments › FAILED",
+// or "" at its root.
+func (a *App) trail() string {
+	crumbs := a.Active().Crumbs()
+	if len(crumbs) == 0 {
+		return ""
+	}
+	parts := make([]string, len(crumbs))
+	for i, c := range crumbs {
+		parts[i] = sanitize.Line(c)
+	}
+	return a.Active().Name() + " › " + strings.Join(parts, " › ")
+}
+
+// tabLabel is the label of view i: "1 Quotes" (in brackets when open in a
+// session without styles), or only its key when short.
+func (a *App) tabLabel(i int, v View, short bool) string {
+	label := v.Title()
+	if i < 9 {
+		label = fmt.Sprintf("%d %s", i+1, label)
+		if short && i != a.active {
+			label = fmt.Sprint(i + 1)
+		}
+	} else if short && i != a.active {
+		label = string([]rune(label)[:1])
+	}
+	if i == a.active && a.ctx.Plain() {
+		label = "[" + label + "]" // reverse video does not show
+	}
+	return label
+}
+
 // tabLabels are the views' tabs: "1 Quotes"; views past the ninth have no
 // number key and are reached with tab or the palette.
 func (a *App) tabLabels(short bool) string {
 	t := a.ctx.Theme
 	var b strings.Builder
 	for i, v := range a.views {
-		label := v.Title()
-		if i < 9 {
-			label = fmt.Sprintf("%d %s", i+1, label)
-			if short && i != a.active {
-				label = fmt.Sprint(i + 1)
-			}
-		} else if short && i != a.active {
-			label = string([]rune(label)[:1])
-		}
+		label := a.tabLabel(i, v, short)
 		if i == a.active {
-			if a.ctx.Plain() {
-				label = "[" + label + "]" // reverse video does not show
-			}
 			b.WriteString(t.TabActive.Render(label))
 		} else {
 			b.WriteString(t.Tab.Render(label))
@@ -250,4 +268,58 @@ func plural(n int) string {
 		return ""
 	}
 	return "s"
+}
+
+// bodyTop is the first line of the view's body: two header lines and the
+// tabs above it.
+const bodyTop = 3
+
+// mouse handles the mouse (profile setting mouse: true): a click on a tab
+// opens it, a click on a breadcrumb goes back to it, the wheel scrolls and
+// a click in the body goes to the view with Y counted from the body's top.
+func (a *App) mouse(msg tea.MouseMsg) tea.Cmd {
+	if a.overlay != noOverlay {
+		return nil
+	}
+	if msg.Y == bodyTop-1 && msg.Action == tea.MouseActionPress && msg.Button == tea.MouseButtonLeft {
+		return a.clickTabs(msg.X)
+	}
+	if msg.Y < bodyTop {
+		return nil
+	}
+	msg.Y -= bodyTop
+	return a.Active().Update(msg)
+}
+
+// clickTabs opens the tab at column x, or goes back to the breadcrumb there.
+func (a *App) clickTabs(x int) tea.Cmd {
+	t := a.ctx.Theme
+	short := lipgloss.Width(a.tabLabels(false))+lipgloss.Width(a.trail()) > a.width
+	col := 0
+	for i, v := range a.views {
+		style := t.Tab
+		if i == a.active {
+			style = t.TabActive
+		}
+		w := lipgloss.Width(style.Render(a.tabLabel(i, v, short)))
+		if x >= col && x < col+w {
+			return a.switchTo(i)
+		}
+		col += w
+	}
+	// The trail: "  view › crumb › crumb"; a click on a crumb pops the
+	// pages above it (the view's name: back to its root).
+	col += 2
+	crumbs := append([]string{a.Active().Name()}, a.Active().Crumbs()...)
+	for i, c := range crumbs {
+		w := lipgloss.Width(sanitize.Line(c))
+		if x >= col && x < col+w {
+			for len(a.Active().Crumbs()) > i && a.Active().Back() {
+			}
+			a.watch()
+			return a.Active().Update(StoreChanged{})
+		}
+		col += w + len(" › ")
+	}
+	return nil
 }

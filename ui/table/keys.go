@@ -136,3 +136,12 @@ func (m *Model) Home() {
 	m.setCursor(0)
 	m.following, m.newAbove = true, 0
 }
+
+// ClickRow selects the row shown on visible line i (0 is the first row
+// under the header); a line without a row does nothing.
+func (m *Model) ClickRow(i int) {
+	if i < 0 || i >= m.bodyHeight() || m.offset+i >= len(m.view) {
+		return
+	}
+	m.MoveCursor(m.offset + i - m.cursor)
+}

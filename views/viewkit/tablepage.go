@@ -79,6 +79,9 @@ type TablePage[T any] struct {
 	// read when first needed (a render, a key, a selection), so a view no
 	// session looks at costs nothing.
 	dirty bool
+	// tableTop is the line of the table's header in the last render (a
+	// click on a row is placed by it).
+	tableTop int
 	// cmd is a command the table asked for while reading (a view of a
 	// large table computed off the UI goroutine): Update returns it.
 	cmd tea.Cmd
@@ -235,6 +238,14 @@ func (p *TablePage[T]) Update(msg tea.Msg) tea.Cmd {
 		}
 	case table.Computed:
 		cmds = append(cmds, p.t.Update(msg))
+	case tea.MouseMsg:
+		p.ensure()
+		if msg.Action == tea.MouseActionPress && msg.Button == tea.MouseButtonLeft {
+			// Y counts from the page's top: the table's header is at tableTop.
+			p.t.ClickRow(msg.Y - p.tableTop - 1)
+			break
+		}
+		cmds = append(cmds, p.t.Update(msg)) // the wheel
 	case ui.Tick:
 		p.t.Tick(msg.Now)
 		p.t.SetStale(p.snap.Stale(p.ctx.Clock()) || (p.snap.Err != nil && !p.snap.FetchedAt.IsZero()))
@@ -312,6 +323,7 @@ func (p *TablePage[T]) Render(w, h int) string {
 		}
 	}
 	p.t.SetSize(w, max(h-used, 3))
+	p.tableTop = used
 	parts = append(parts, p.t.View())
 	return strings.Join(parts, "\n")
 }

@@ -1,0 +1,35 @@
+package ledger_test
+
+import (
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"treasury/views/failures"
+	"treasury/views/ledger"
+	"treasury/views/viewtest"
+)
+
+// TestMouse: a click on a row selects it (the marker moves there), the
+// wheel scrolls, and a click on a tab opens it.
+func TestMouse(t *testing.T) {
+	e := viewtest.New(t, viewtest.Options{})
+	v := ledger.New(e.Ctx)
+	tm := e.Program(t, v, failures.New(e.Ctx))
+	viewtest.WaitFor(t, tm, "Balance after")
+	// The body starts on line 3: its status line, the table's header, rows.
+	tm.Send(tea.MouseMsg{X: 5, Y: 3 + 2 + 3, Button: tea.MouseButtonLeft, Action: tea.MouseActionPress})
+	tm.Send(tea.MouseMsg{X: 5, Y: 10, Button: tea.MouseButtonWheelDown, Action: tea.MouseActionPress})
+	tm.Send(tea.MouseMsg{X: 16, Y: 2, Button: tea.MouseButtonLeft, Action: tea.MouseActionPress}) // "2 Errors"
+	viewtest.WaitFor(t, tm, "no call has failed")
+	frame := viewtest.Frame(t, tm)
+	if !strings.Contains(frame, "[2 Errors]") {
+		t.Fatalf("the click on the tab did not open it:\n%s", frame)
+	}
+	id, _, _ := v.Selected()
+	rows := strings.Split(v.Render(120, 36), "\n")
+	if !strings.HasPrefix(rows[2+3+3], "▸") || id == "" { // the click on row 3, then the wheel by 3
+		t.Fatalf("selected %q; rows:\n%s", id, strings.Join(rows[:8], "\n"))
+	}
+}
