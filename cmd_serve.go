@@ -49,6 +49,7 @@ func cmdServe(ctx context.Context, e *env, g globals, args []string) error {
 	}
 	defer logFile.Close()
 	o.Log = slog.New(slog.NewJSONHandler(logFile, nil))
+	o.Mouse = rt.cfg.Mouse
 	o.NewModel = func(ctx context.Context, s serve.Session) (tea.Model, func(), error) {
 		ss := sshSession(rt.stateDir, s)
 		ss.life = ctx // the session's reads end when its client goes

@@ -48,13 +48,17 @@ func (s *Server) run(sess ssh.Session, st *sessionState, id identity) error {
 	idle := time.AfterFunc(s.opts.IdleTimeout, func() { st.end(endIdle) })
 	defer idle.Stop()
 	in := &sessionInput{r: sess, touch: func() { idle.Reset(s.opts.IdleTimeout) }, gone: func() { st.end(endDisconnect) }}
-	p := tea.NewProgram(model,
+	opts := []tea.ProgramOption{
 		tea.WithContext(ctx),
 		tea.WithInput(in),
 		tea.WithOutput(sess),
 		tea.WithAltScreen(),
 		tea.WithoutSignalHandler(), // the server's context drives shutdown
-	)
+	}
+	if s.opts.Mouse {
+		opts = append(opts, tea.WithMouseCellMotion())
+	}
+	p := tea.NewProgram(model, opts...)
 	st.setProgram(p)
 
 	// Window changes reach the program as tea.WindowSizeMsg; the first

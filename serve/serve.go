@@ -79,6 +79,9 @@ type Options struct {
 	// NewModel builds the program of one session; cleanup (may be nil) is
 	// called when the session ends. ctx ends with the session.
 	NewModel func(ctx context.Context, s Session) (tea.Model, func(), error)
+	// Mouse reports clicks and the wheel to the sessions' programs (the
+	// profile's mouse: true).
+	Mouse bool
 }
 
 // Defaults.
