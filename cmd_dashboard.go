@@ -13,8 +13,6 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
-	"github.com/muesli/termenv"
 
 	"treasury/config"
 	"treasury/data/audit"
@@ -22,6 +20,7 @@ import (
 	"treasury/data/sandbox"
 	"treasury/data/transport"
 	"treasury/data/webhook"
+	"treasury/ui"
 )
 
 func cmdDashboard(ctx context.Context, e *env, g globals, args []string) error {
@@ -174,10 +173,7 @@ func runDashboard(ctx context.Context, e *env, cfg *config.Config) error {
 	}
 	defer rt.Close()
 	out := e.stdout
-	r := lipgloss.NewRenderer(out)
-	if e.getenv("NO_COLOR") != "" {
-		r.SetColorProfile(termenv.Ascii)
-	}
+	r := ui.NewRenderer(out, e.getenv) // asks the terminal nothing: the first frame never waits
 	app := newApp(rt, session{renderer: r, output: out, operator: localOperator(), readOnly: rt.cfg.ReadOnly, saveDir: "."})
 	defer app.Close()
 	opts := []tea.ProgramOption{tea.WithAltScreen(), tea.WithContext(ctx), tea.WithOutput(out)}

@@ -13,6 +13,8 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/ssh"
 	"github.com/muesli/termenv"
+
+	"treasury/ui"
 )
 
 // run builds and runs the session's program until it quits, the client
@@ -125,11 +127,8 @@ func (in *sessionInput) Read(p []byte) (int, error) {
 // an empty or dumb TERM. Like wish's MakeRenderer, without its background
 // colour query (the dark-background default stands).
 func newRenderer(sess ssh.Session, pty ssh.Pty) *lipgloss.Renderer {
-	if pty.Term == "" || pty.Term == "dumb" {
-		return lipgloss.NewRenderer(sess, termenv.WithProfile(termenv.Ascii))
-	}
 	env := sessionEnv(append([]string{"TERM=" + pty.Term}, sess.Environ()...))
-	return lipgloss.NewRenderer(sess,
+	return ui.NewRenderer(sess, env.Getenv,
 		termenv.WithEnvironment(env),
 		termenv.WithUnsafe(), // the session is a terminal though not a file
 		termenv.WithColorCache(true),
