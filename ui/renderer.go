@@ -18,11 +18,10 @@ import (
 // meanwhile would be lost. getenv is the session's environment (the
 // process's for the local terminal, what an SSH client sent for it).
 func NewRenderer(out io.Writer, getenv func(string) string, opts ...termenv.OutputOption) *lipgloss.Renderer {
-	term := getenv("TERM")
-	if getenv("NO_COLOR") != "" || term == "" || term == "dumb" {
-		opts = append(opts, termenv.WithProfile(termenv.Ascii))
-	}
 	r := lipgloss.NewRenderer(out, opts...)
+	if term := getenv("TERM"); getenv("NO_COLOR") != "" || term == "" || term == "dumb" {
+		r.SetColorProfile(termenv.Ascii)
+	}
 	r.SetHasDarkBackground(darkBackground(getenv("COLORFGBG")))
 	return r
 }
