@@ -32,6 +32,10 @@ type session struct {
 	// life ends with the session (an SSH client's connection); nil for
 	// the local terminal, whose session is the process.
 	life context.Context
+	// term is the session's TERM; localTmux says the local program runs
+	// in tmux (never for an SSH client: the server's TMUX is not its).
+	term      string
+	localTmux bool
 }
 
 // newApp builds one session's shell and views over the process's shared
@@ -41,7 +45,7 @@ func newApp(rt *runtime, s session) *ui.App {
 	readOnly := cfg.ReadOnly || s.readOnly
 	ctx := &ui.Context{Renderer: s.renderer, Theme: ui.NewTheme(s.renderer), Store: p.Store,
 		Profile: cfg.Profile, Environment: cfg.Environment, ReadOnly: readOnly, Operator: s.operator,
-		Now: p.Now, Output: s.output, SaveDir: s.saveDir, Life: s.life}
+		Now: p.Now, Output: s.output, SaveDir: s.saveDir, Life: s.life, Term: s.term, LocalTmux: s.localTmux}
 	act := actions.New(actions.Clients{Transactions: p.WalletTransactions, Custody: p.Custody, CanSign: p.CustodyCanSign},
 		actions.Identity{Profile: cfg.Profile, Environment: cfg.Environment, Operator: s.operator, ReadOnly: readOnly},
 		rt.audit, p.Now)

@@ -174,7 +174,8 @@ func runDashboard(ctx context.Context, e *env, cfg *config.Config) error {
 	defer rt.Close()
 	out := e.stdout
 	r := ui.NewRenderer(out, e.getenv) // asks the terminal nothing: the first frame never waits
-	app := newApp(rt, session{renderer: r, output: out, operator: localOperator(), readOnly: rt.cfg.ReadOnly, saveDir: "."})
+	app := newApp(rt, session{renderer: r, output: out, operator: localOperator(), readOnly: rt.cfg.ReadOnly, saveDir: ".",
+		term: e.getenv("TERM"), localTmux: e.getenv("TMUX") != ""})
 	defer app.Close()
 	opts := []tea.ProgramOption{tea.WithAltScreen(), tea.WithContext(ctx), tea.WithOutput(out)}
 	if rt.cfg.Mouse {

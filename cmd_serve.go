@@ -52,6 +52,7 @@ func cmdServe(ctx context.Context, e *env, g globals, args []string) error {
 	o.Mouse = rt.cfg.Mouse
 	o.NewModel = func(ctx context.Context, s serve.Session) (tea.Model, func(), error) {
 		ss := sshSession(rt.stateDir, s)
+		ss.term = s.Term
 		ss.life = ctx // the session's reads end when its client goes
 		app := newApp(rt, ss)
 		return app, app.Close, nil

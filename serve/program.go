@@ -34,6 +34,7 @@ func (s *Server) run(sess ssh.Session, st *sessionState, id identity) error {
 		User: id.user, Fingerprint: id.fingerprint, RemoteAddr: id.remote, Role: id.role,
 		Renderer: newRenderer(sess, pty),
 		Output:   sess,
+		Term:     pty.Term,
 		Width:    pty.Window.Width, Height: pty.Window.Height,
 	})
 	if cleanup != nil {

@@ -59,7 +59,9 @@ type Session struct {
 	// client sent NO_COLOR.
 	Renderer *lipgloss.Renderer
 	// Output is the session, for escape sequences such as OSC 52.
-	Output        io.Writer
+	Output io.Writer
+	// Term is the TERM of the client's PTY (tmux-256color inside tmux).
+	Term          string
 	Width, Height int
 }
 

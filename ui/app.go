@@ -277,6 +277,10 @@ func (a *App) key(msg tea.KeyMsg) tea.Cmd {
 		}
 	case key.Matches(msg, k.Copy):
 		return a.copySelected()
+	case key.Matches(msg, k.ShowID):
+		if id, _, ok := a.Active().Selected(); ok && id != "" {
+			a.showCopy(id)
+		}
 	case key.Matches(msg, k.Save):
 		return a.saveCSV()
 	case key.Matches(msg, k.Refresh):

@@ -38,6 +38,11 @@ type Context struct {
 	// Output receives OSC 52 clipboard sequences (the terminal or the SSH
 	// session); nil disables copying.
 	Output io.Writer
+	// Term is the session's TERM (the local one, or what the SSH client
+	// sent); LocalTmux says the local program runs inside tmux (its own
+	// TMUX variable), never set for an SSH session.
+	Term      string
+	LocalTmux bool
 	// SaveDir is where ctrl+s writes CSV files and reports are saved.
 	SaveDir string
 	// Life ends when the session does (an SSH client disconnects, the

@@ -3,7 +3,9 @@ package ui
 import (
 	"encoding/csv"
 	"fmt"
+	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 
@@ -16,26 +18,52 @@ import (
 // What leaves the dashboard: the selected id copied to the clipboard (OSC
 // 52, through the session's terminal) and tables saved as CSV files.
 
+// copySelected copies the selected id to the clipboard of the terminal of
+// the session that asked (OSC 52 on the session's own output, never the
+// server's terminal). Inside tmux (the local program's own TMUX) tmux's
+// buffer is set directly, which works whatever tmux's set-clipboard; an SSH
+// client whose TERM names tmux or screen gets the sequence plain (tmux with
+// set-clipboard on takes it) and wrapped for passthrough (allow-passthrough
+// on). A terminal that cannot take it (TERM=dumb, no output) gets the id in
+// a dialog to select by hand.
 func (a *App) copySelected() tea.Cmd {
 	id, _, ok := a.Active().Selected()
 	if !ok || id == "" {
 		a.setFlash(Flash{Text: "nothing selected to copy"})
 		return nil
 	}
-	if a.ctx.Output == nil {
-		a.setFlash(Flash{Text: "copy is not available in this session"})
+	if a.ctx.Output == nil || a.ctx.Term == "" || a.ctx.Term == "dumb" {
+		a.showCopy(id)
 		return nil
 	}
-	seq := osc52.New(id)
-	if os.Getenv("TMUX") != "" {
-		seq = seq.Tmux()
+	var seqs []string
+	plain := osc52.New(id).String()
+	seqs = append(seqs, plain)
+	if t := a.ctx.Term; !a.ctx.LocalTmux && (strings.HasPrefix(t, "tmux") || strings.HasPrefix(t, "screen")) {
+		seqs = append(seqs, osc52.New(id).Tmux().String())
 	}
-	if _, err := seq.WriteTo(a.ctx.Output); err != nil {
-		a.setFlash(Flash{Err: fmt.Errorf("copy: %w", err)})
-		return nil
+	for _, s := range seqs {
+		if _, err := io.WriteString(a.ctx.Output, s); err != nil {
+			a.setFlash(Flash{Err: fmt.Errorf("copy: %w", err)})
+			return nil
+		}
 	}
-	a.setFlash(Flash{Text: "copied " + id})
+	a.setFlash(Flash{Text: "copied " + sanitize.Line(id) + " (C shows it to select by hand)"})
+	if a.ctx.LocalTmux {
+		return func() tea.Msg {
+			if err := exec.Command("tmux", "set-buffer", "--", id).Run(); err != nil {
+				return Flash{Err: fmt.Errorf("copy to tmux's buffer: %w", err)}
+			}
+			return nil
+		}
+	}
 	return nil
+}
+
+// showCopy opens the dialog that shows text to select by hand.
+func (a *App) showCopy(text string) {
+	a.raw = newTextPager(a.ctx, "Select the id by hand (the terminal does not take OSC 52); esc closes:", text, a.width, a.height-a.chrome())
+	a.overlay = rawOverlay
 }
 
 func (a *App) saveCSV() tea.Cmd {

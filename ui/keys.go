@@ -5,7 +5,7 @@ import "github.com/charmbracelet/bubbles/key"
 // Keys are the shell's key bindings, declared once; help is generated from
 // them and from each view's own bindings.
 type Keys struct {
-	NextView, PrevView, Palette, Filter, Back, Raw, Copy, Save, Refresh, Pause, Help, Quit, Alerts key.Binding
+	NextView, PrevView, Palette, Filter, Back, Raw, Copy, ShowID, Save, Refresh, Pause, Help, Quit, Alerts key.Binding
 }
 
 // DefaultKeys are the shell's bindings (number keys 1-9 jump to a view).
@@ -21,6 +21,7 @@ func DefaultKeys() Keys {
 		Back:     b("back", "esc"),
 		Raw:      b("raw record (JSON)", "y"),
 		Copy:     b("copy id (OSC 52)", "c"),
+		ShowID:   b("show id to select by hand", "C"),
 		Save:     b("save table as CSV", "ctrl+s"),
 		Refresh:  b("refresh now", "r"),
 		Pause:    b("pause/resume live updates", "p"),
@@ -32,5 +33,5 @@ func DefaultKeys() Keys {
 
 // List returns the bindings in help order.
 func (k Keys) List() []key.Binding {
-	return []key.Binding{k.NextView, k.PrevView, k.Palette, k.Alerts, k.Filter, k.Back, k.Raw, k.Copy, k.Save, k.Refresh, k.Pause, k.Help, k.Quit}
+	return []key.Binding{k.NextView, k.PrevView, k.Palette, k.Alerts, k.Filter, k.Back, k.Raw, k.Copy, k.ShowID, k.Save, k.Refresh, k.Pause, k.Help, k.Quit}
 }

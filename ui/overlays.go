@@ -89,6 +89,14 @@ func newRawPager(ctx *Context, rec any, w, h int) *rawPager {
 	return &rawPager{vp: vp}
 }
 
+// newTextPager shows a title and a text, sanitized, on lines of their own
+// (an id to select by hand).
+func newTextPager(ctx *Context, title, text string, w, h int) *rawPager {
+	vp := viewport.New(w, max(h-1, 1))
+	vp.SetContent(ctx.Theme.Muted.Render(sanitize.Line(title)) + "\n\n" + sanitize.Line(text) + "\n")
+	return &rawPager{vp: vp}
+}
+
 func (r *rawPager) update(msg tea.KeyMsg) { r.vp, _ = r.vp.Update(msg) }
 
 func (r *rawPager) view() string {
