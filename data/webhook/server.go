@@ -43,7 +43,8 @@ func Listen(addr, path, certFile, keyFile string, r *Receiver) (*Server, error) 
 }
 
 // Serve serves r at path (empty means DefaultPath) on addr ("127.0.0.1:0"
-// picks a port) over HTTPS with cert; every other path is 404.
+// picks a port) over HTTPS with cert; every other path is 404. A failure
+// to listen is a *ListenError.
 func Serve(addr, path string, cert tls.Certificate, r *Receiver) (*Server, error) {
 	if r == nil {
 		return nil, errors.New("webhook: Serve needs a receiver")
@@ -53,7 +54,7 @@ func Serve(addr, path string, cert tls.Certificate, r *Receiver) (*Server, error
 	}
 	mux := http.NewServeMux()
 	mux.Handle(path, r)
-	ln, err := net.Listen("tcp", addr)
+	ln, err := listen(addr)
 	if err != nil {
 		return nil, err
 	}
@@ -90,6 +91,9 @@ func (w serverLog) Write(p []byte) (int, error) {
 	w.r.refused(reason, 0, remote, "", "", line)
 	return len(p), nil
 }
+
+// Addr is the address the server listens on ("127.0.0.1:8788").
+func (s *Server) Addr() string { return s.ln.Addr().String() }
 
 // Receiver is the receiver the server serves (for its Stats).
 func (s *Server) Receiver() *Receiver { return s.rcv }
