@@ -10,6 +10,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"treasury/config"
 	"treasury/serve"
 	"treasury/ui/sanitize"
 )
@@ -35,7 +36,20 @@ func cmdServe(ctx context.Context, e *env, g globals, args []string) error {
 	if err != nil {
 		return err
 	}
-	rt, err := openRuntime(ctx, e, cfg)
+	// The session log is opened first, so that what the runtime logs (a
+	// webhook port in use, refused notifications) is in the SSH server's
+	// log too.
+	stateDir := config.StateDir(e.getenv)
+	if err := os.MkdirAll(stateDir, 0o700); err != nil {
+		return fmt.Errorf("state directory: %w", err)
+	}
+	logFile, err := os.OpenFile(filepath.Join(stateDir, "sessions.log"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+	if err != nil {
+		return fmt.Errorf("session log: %w", err)
+	}
+	defer logFile.Close()
+	o.Log = slog.New(slog.NewJSONHandler(logFile, nil))
+	rt, err := openRuntimeLog(ctx, e, cfg, o.Log)
 	if err != nil {
 		return err
 	}
@@ -43,12 +57,6 @@ func cmdServe(ctx context.Context, e *env, g globals, args []string) error {
 	if o.HostKeyFile == "" {
 		o.HostKeyFile = filepath.Join(rt.stateDir, "ssh_host_ed25519_key")
 	}
-	logFile, err := os.OpenFile(filepath.Join(rt.stateDir, "sessions.log"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
-	if err != nil {
-		return fmt.Errorf("session log: %w", err)
-	}
-	defer logFile.Close()
-	o.Log = slog.New(slog.NewJSONHandler(logFile, nil))
 	o.NewModel = func(_ context.Context, s serve.Session) (tea.Model, func(), error) {
 		app := newApp(rt, sshSession(s))
 		return app, app.Close, nil

@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"treasury/data/live"
+	"treasury/data/webhook"
 )
 
 // Context is what every view of one session shares: the session's renderer
@@ -38,6 +39,10 @@ type Context struct {
 	Output io.Writer
 	// SaveDir is where ctrl+s writes CSV files and reports are saved.
 	SaveDir string
+	// Webhooks reports the PAYMENT_STATE_TRANSITION receiver: listening
+	// or why not (the header says when it is not), and what it refused
+	// (the errors view); nil when the profile configures none.
+	Webhooks func() webhook.Status
 	// Width and Height are the size of the view body, kept up to date by
 	// the shell.
 	Width, Height int
