@@ -25,6 +25,9 @@ func cmdServe(ctx context.Context, e *env, g globals, args []string) error {
 	fs.StringVar(&o.AuthorizedKeysFile, "authorized-keys", "", "OpenSSH authorized_keys `file`; role=\"operator\" lets a key act, other keys are viewers (required)")
 	fs.IntVar(&o.MaxSessions, "max-sessions", serve.DefaultMaxSessions, "most sessions at once")
 	fs.DurationVar(&o.IdleTimeout, "idle-timeout", serve.DefaultIdleTimeout, "end a session without input for this long")
+	fs.DurationVar(&o.LoginGrace, "login-grace", serve.DefaultLoginGrace, "close a connection that has not authenticated within this `duration` (OpenSSH LoginGraceTime)")
+	fs.IntVar(&o.MaxStartups, "max-startups", serve.DefaultMaxStartups, "most connections waiting to authenticate at once; more are closed at once (OpenSSH MaxStartups)")
+	fs.IntVar(&o.MaxPerSource, "max-per-source", serve.DefaultMaxPerSource, "most connections waiting to authenticate from one address (OpenSSH PerSourceMaxStartups)")
 	if err := parseFlags(fs, e, &g, args); err != nil {
 		return err
 	}
