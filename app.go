@@ -46,6 +46,9 @@ func newApp(rt *runtime, s session) *ui.App {
 	ctx := &ui.Context{Renderer: s.renderer, Theme: ui.NewTheme(s.renderer), Store: p.Store,
 		Profile: cfg.Profile, Environment: cfg.Environment, ReadOnly: readOnly, Operator: s.operator,
 		Now: p.Now, Output: s.output, SaveDir: s.saveDir, Life: s.life, Term: s.term, LocalTmux: s.localTmux}
+	if rt.hooks != nil {
+		ctx.Webhooks = rt.webhookStatus
+	}
 	act := actions.New(actions.Clients{Transactions: p.WalletTransactions, Custody: p.Custody, CanSign: p.CustodyCanSign},
 		actions.Identity{Profile: cfg.Profile, Environment: cfg.Environment, Operator: s.operator, ReadOnly: readOnly},
 		rt.audit, p.Now)

@@ -2,10 +2,10 @@ package main
 
 import (
 	"context"
-	"crypto/tls"
 	"errors"
 	"flag"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"os"
 	"os/user"
@@ -21,6 +21,7 @@ import (
 	"treasury/data/transport"
 	"treasury/data/webhook"
 	"treasury/ui"
+	"treasury/ui/sanitize"
 )
 
 func cmdDashboard(ctx context.Context, e *env, g globals, args []string) error {
@@ -45,6 +46,8 @@ type runtime struct {
 	audit    *audit.Log
 	stateDir string
 	sb       *sandbox.Server // the embedded sandbox, when the profile runs one
+	hooks    *hooks          // the webhook receiver; nil when none is configured
+	log      *slog.Logger    // the request log: what a runtime logs beyond requests
 	closers  []func()
 	// requests counts the HTTP requests sent to the platform (the cost
 	// of the sessions to it: one store for all of them).
@@ -92,6 +95,7 @@ func openPlatform(e *env, cfg *config.Config) (_ *runtime, err error) {
 		return nil, fmt.Errorf("request log: %w", err)
 	}
 	r.closers = append(r.closers, func() { reqLog.Close() })
+	r.log = reqLog.Logger
 	if r.p, err = platform.Open(r.cfg, platform.Options{Now: now, Log: reqLog.Logger, UserAgent: userAgent(),
 		HTTP: &http.Client{Transport: countingTransport{next: http.DefaultTransport, n: &r.requests}}}); err != nil {
 		return nil, err
@@ -102,7 +106,13 @@ func openPlatform(e *env, cfg *config.Config) (_ *runtime, err error) {
 
 // openRuntime starts everything the dashboard needs: openPlatform, the
 // audit log, the webhook receiver, and polling.
-func openRuntime(ctx context.Context, e *env, cfg *config.Config) (_ *runtime, err error) {
+func openRuntime(ctx context.Context, e *env, cfg *config.Config) (*runtime, error) {
+	return openRuntimeLog(ctx, e, cfg, nil)
+}
+
+// openRuntimeLog is openRuntime with the receiver's log (refusals, a port
+// in use) going to log; nil means the request log.
+func openRuntimeLog(ctx context.Context, e *env, cfg *config.Config, log *slog.Logger) (_ *runtime, err error) {
 	r, err := openPlatform(e, cfg)
 	if err != nil {
 		return nil, err
@@ -112,45 +122,35 @@ func openRuntime(ctx context.Context, e *env, cfg *config.Config) (_ *runtime, e
 			r.Close()
 		}
 	}()
+	if log != nil {
+		r.log = log
+	}
 	if r.audit, err = audit.Open(r.stateDir); err != nil {
 		return nil, err
 	}
 	r.closers = append(r.closers, func() { r.audit.Close() })
-	switch {
-	case r.sb != nil:
-		srv, err := sandbox.StartLocalReceiver(r.sb.Sandbox, webhook.ReceiverOptions{}, r.p.Store.ApplyPaymentEvent)
-		if err != nil {
-			return nil, fmt.Errorf("webhook receiver: %w", err)
-		}
-		r.closers = append(r.closers, func() { srv.Close() })
-	case r.cfg.Webhooks != nil:
-		srv, err := startReceiver(r.cfg.Webhooks, r.p)
-		if err != nil {
+	if r.hooks, err = startWebhooks(r, r.log); err != nil {
+		if r.cfg.Webhooks != nil {
 			return nil, fmt.Errorf("webhook receiver (%s): %w", r.cfg.Webhooks.Listen, err)
 		}
-		r.closers = append(r.closers, func() { srv.Close() })
+		return nil, fmt.Errorf("webhook receiver: %w", err)
+	}
+	if r.hooks != nil && r.hooks.srv != nil {
+		r.closers = append(r.closers, func() { r.hooks.srv.Close() })
+	}
+	if p := r.webhookStatus().Problem(); p != "" {
+		fmt.Fprintln(e.stderr, "treasury: warning: webhook receiver:", sanitize.Line(p))
 	}
 	r.p.Start(ctx)
 	return r, nil
 }
 
-// startReceiver serves the profile's PAYMENT_STATE_TRANSITION callback and
-// feeds accepted notifications to the store.
-func startReceiver(w *config.Webhooks, p *platform.Platform) (*webhook.Server, error) {
-	cert, err := tls.LoadX509KeyPair(w.TLSCertFile, w.TLSKeyFile)
-	if err != nil {
-		return nil, err
+// webhookStatus is the receiver's status; a zero Status when there is none.
+func (r *runtime) webhookStatus() webhook.Status {
+	if r.hooks == nil {
+		return webhook.Status{}
 	}
-	rcv, err := webhook.NewReceiver(webhook.ReceiverOptions{PublicKey: w.PublicKey, HeaderPrefix: w.HeaderPrefix, Tolerance: w.Tolerance})
-	if err != nil {
-		return nil, err
-	}
-	srv, err := webhook.Serve(w.Listen, w.Path, cert, rcv)
-	if err != nil {
-		return nil, err
-	}
-	srv.Forward(p.Store.ApplyPaymentEvent)
-	return srv, nil
+	return r.hooks.Status()
 }
 
 // localOperator names the local user for the audit log.

@@ -16,12 +16,13 @@ import (
 	"treasury/ui/sanitize"
 )
 
-// getFlags are the flags of `treasury get`. Which of since, state, wallet
-// and raw a resource takes is in its getResource entry.
+// getFlags are the flags of `treasury get`. Which of since, state, type,
+// wallet and raw a resource takes is in its getResource entry.
 type getFlags struct {
 	output string
 	since  time.Duration
 	states stringList
+	typ    string
 	wallet string
 	raw    bool
 }
@@ -44,7 +45,8 @@ func (f *getFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.output, "o", "table", "output `format`: table, json or csv")
 	fs.StringVar(&f.output, "output", "table", "output `format`: table, json or csv")
 	fs.DurationVar(&f.since, "since", 0, "read the records of this `duration` before now; 0 reads the whole history (default quotes 15m, trades and ledger 24h, payments 0)")
-	fs.Var(&f.states, "state", "only records in this `state` (repeat or comma-separate for payments)")
+	fs.Var(&f.states, "state", "only records in this `state` (repeat or comma-separate for payments); an unknown state is a usage error that lists the valid ones")
+	fs.StringVar(&f.typ, "type", "", "reports: only reports of this `type` (PAYMENT_OPS or RECON)")
 	fs.StringVar(&f.wallet, "wallet", "", "only the transactions of this wallet `id`")
 	fs.BoolVar(&f.raw, "raw", false, "report: write the downloaded content as is")
 }
@@ -181,6 +183,25 @@ func (e *getError) Error() string {
 	return b.String()
 }
 
+// getOutputHelp says what the formats carry and what the exit status means.
+const getOutputHelp = `
+output:
+  -o json   the records as read, with the spec's field names and nothing
+            added (a payment's error code is errors[0].code)
+  -o table, -o csv
+            every field (a table of a list: the main ones), then the derived
+            columns error_code, retry and guidance for payments and wallet
+            transactions: the error's code and what the dashboard says to do
+
+exit status:
+  0  every record was read and printed
+  1  a call failed, or some records could not be read (what was read is
+     printed; stderr names the error's code and what to do), or the
+     profile could not be loaded
+  2  usage: unknown resource, flag or output format, a missing or extra
+     argument, or a value outside a flag's valid set (stderr lists them)
+`
+
 // getUsage lists the resources and the flags of `treasury get`.
 func getUsage(w io.Writer, fs *flag.FlagSet) {
 	var b strings.Builder
@@ -197,5 +218,6 @@ func getUsage(w io.Writer, fs *flag.FlagSet) {
 	fs.SetOutput(&b)
 	fs.PrintDefaults()
 	fs.SetOutput(out)
+	b.WriteString(getOutputHelp)
 	io.WriteString(w, b.String())
 }

@@ -29,6 +29,11 @@ func TestGetFailures(t *testing.T) {
 		{[]string{"transactions", "--state", "A,B"}, 2, []string{"one --state only"}},
 		{[]string{"vaults", "-o", "yaml"}, 2, []string{`unknown output format "yaml"`}},
 		{[]string{"vaults", "--bogus"}, 2, []string{"flag provided but not defined"}},
+		{[]string{"payments", "--state", "BOGUS"}, 2, []string{`unknown --state "BOGUS" for payments; valid values: QUOTED,`, "RETURNED"}},
+		{[]string{"payments", "--state", "failed,bogus"}, 2, []string{`unknown --state "BOGUS"`}},
+		{[]string{"txs", "--state", "DONE"}, 2, []string{`unknown --state "DONE" for transactions; valid values: REQUESTED,`, "CONFIRMED"}},
+		{[]string{"reports", "--type", "weekly"}, 2, []string{`unknown --type "WEEKLY" for reports; valid values: PAYMENT_OPS, RECON`}},
+		{[]string{"vaults", "--type", "RECON"}, 2, []string{"--type does not apply to vaults"}},
 	} {
 		code, out, stderr := getRun(t, tc.args...)
 		if code != tc.code || out != "" {

@@ -18,7 +18,9 @@ import (
 // writeRecords prints v, a slice of records or one record (or rawBytes),
 // in format: "table" (aligned columns; one record as field and value
 // lines), "json" (the records with their wire field names, indented) or
-// "csv" (a header of field paths, then one line per record).
+// "csv" (a header of field paths, then one line per record). Table and CSV
+// add the record type's derived columns (error code, guidance) after its
+// fields; JSON is the wire records alone.
 func writeRecords(w io.Writer, format string, v any) error {
 	if raw, ok := v.(rawBytes); ok {
 		_, err := w.Write(raw)
@@ -36,11 +38,11 @@ func writeRecords(w io.Writer, format string, v any) error {
 		if list {
 			t = t.Elem()
 		}
-		fields := recordFields(t)
+		fields, derived := recordFields(t), derivedColumns(t, list)
 		if format == "csv" {
-			err = writeCSV(bw, fields, rv, list)
+			err = writeCSV(bw, fields, derived, rv, list)
 		} else {
-			err = writeTable(bw, fields, rv, list)
+			err = writeTable(bw, fields, derived, rv, list)
 		}
 	}
 	if err != nil {
@@ -85,15 +87,18 @@ func utf16Pair(r rune) (rune, rune) {
 	return 0xD800 + (r>>10)&0x3FF, 0xDC00 + r&0x3FF
 }
 
-func writeCSV(w io.Writer, fields []recordField, rv reflect.Value, list bool) error {
+func writeCSV(w io.Writer, fields []recordField, derived []derivedColumn, rv reflect.Value, list bool) error {
 	cw := csv.NewWriter(w)
-	header := make([]string, len(fields))
-	for i, f := range fields {
-		header[i] = f.name
+	header := make([]string, 0, len(fields)+len(derived))
+	for _, f := range fields {
+		header = append(header, f.name)
+	}
+	for _, d := range derived {
+		header = append(header, d.name)
 	}
 	cw.Write(header)
 	eachRecord(rv, list, func(rec reflect.Value) {
-		row := recordCells(fields, rec)
+		row := recordCells(fields, derived, rec)
 		for i := range row {
 			row[i] = sanitize.CSVCell(row[i])
 		}
@@ -104,25 +109,34 @@ func writeCSV(w io.Writer, fields []recordField, rv reflect.Value, list bool) er
 }
 
 // writeTable writes a list as aligned columns (those tableColumns names
-// for the record type, else every field), one record as field and value.
-func writeTable(w io.Writer, fields []recordField, rv reflect.Value, list bool) error {
+// for the record type, else every field, then the derived columns), one
+// record as field and value (a derived value only when it has one).
+func writeTable(w io.Writer, fields []recordField, derived []derivedColumn, rv reflect.Value, list bool) error {
 	var rows [][]string
 	if !list {
 		rows = append(rows, []string{"FIELD", "VALUE"})
 		for _, f := range fields {
 			rows = append(rows, []string{f.name, sanitize.Line(f.cell(rv))})
 		}
+		for _, d := range derived {
+			if v := d.value(rv); v != "" {
+				rows = append(rows, []string{d.name, sanitize.Line(v)})
+			}
+		}
 		return writeAligned(w, rows)
 	}
 	if cols := tableColumns(rv.Type().Elem()); cols != nil {
 		fields = selectFields(fields, cols)
 	}
-	header := make([]string, len(fields))
-	for i, f := range fields {
-		header[i] = strings.ToUpper(f.name)
+	header := make([]string, 0, len(fields)+len(derived))
+	for _, f := range fields {
+		header = append(header, strings.ToUpper(f.name))
+	}
+	for _, d := range derived {
+		header = append(header, strings.ToUpper(d.name))
 	}
 	rows = append(rows, header)
-	eachRecord(rv, list, func(rec reflect.Value) { rows = append(rows, recordCells(fields, rec)) })
+	eachRecord(rv, list, func(rec reflect.Value) { rows = append(rows, recordCells(fields, derived, rec)) })
 	return writeAligned(w, rows)
 }
 
@@ -153,11 +167,15 @@ func writeAligned(w io.Writer, rows [][]string) error {
 	return err
 }
 
-// recordCells is the sanitized text of each field of rec.
-func recordCells(fields []recordField, rec reflect.Value) []string {
-	row := make([]string, len(fields))
-	for i, f := range fields {
-		row[i] = sanitize.Line(f.cell(rec))
+// recordCells is the sanitized text of each field of rec, then of each
+// derived column.
+func recordCells(fields []recordField, derived []derivedColumn, rec reflect.Value) []string {
+	row := make([]string, 0, len(fields)+len(derived))
+	for _, f := range fields {
+		row = append(row, sanitize.Line(f.cell(rec)))
+	}
+	for _, d := range derived {
+		row = append(row, sanitize.Line(d.value(rec)))
 	}
 	return row
 }

@@ -27,10 +27,13 @@ type getResource struct {
 	// (optional) or "" (none).
 	arg     string
 	summary string
-	// flags are the resource flags it takes, of since, state, wallet, raw;
-	// multiState says --state may be given more than once.
+	// flags are the resource flags it takes, of since, state, type,
+	// wallet, raw; multiState says --state may be given more than once.
 	flags      []string
 	multiState bool
+	// enums are the valid values of the flags that take one of a known
+	// set (state, type); another value is a usage error.
+	enums map[string][]string
 	// since is the default of --since.
 	since time.Duration
 	// read fetches every page: a slice of records, one record, or rawBytes.
@@ -42,6 +45,7 @@ type getArgs struct {
 	id     string
 	since  time.Duration
 	states []string
+	typ    string
 	wallet string
 	raw    bool
 	now    func() time.Time
@@ -69,6 +73,8 @@ func (r getResource) synopsis() string {
 			s += " [--since D]"
 		case "state":
 			s += " [--state S]"
+		case "type":
+			s += " [--type T]"
 		case "wallet":
 			s += " [--wallet W]"
 		case "raw":
@@ -81,7 +87,7 @@ func (r getResource) synopsis() string {
 // check validates the positional arguments and the flags set against what
 // the resource takes.
 func (r getResource) check(fs *flag.FlagSet, f getFlags, pos []string) (getArgs, error) {
-	a := getArgs{since: r.since, wallet: f.wallet, raw: f.raw}
+	a := getArgs{since: r.since, wallet: f.wallet, raw: f.raw, typ: strings.ToUpper(strings.TrimSpace(f.typ))}
 	for _, s := range f.states {
 		a.states = append(a.states, strings.ToUpper(s))
 	}
@@ -97,7 +103,7 @@ func (r getResource) check(fs *flag.FlagSet, f getFlags, pos []string) (getArgs,
 	var err error
 	fs.Visit(func(fl *flag.Flag) {
 		switch fl.Name {
-		case "since", "state", "wallet", "raw":
+		case "since", "state", "type", "wallet", "raw":
 			if !slices.Contains(r.flags, fl.Name) && err == nil {
 				err = fmt.Errorf("--%s does not apply to %s", fl.Name, r.name)
 			}
@@ -114,12 +120,35 @@ func (r getResource) check(fs *flag.FlagSet, f getFlags, pos []string) (getArgs,
 	case a.since < 0:
 		return a, errors.New("--since must not be negative")
 	}
+	if err := r.checkEnum("state", a.states...); err != nil {
+		return a, err
+	}
+	if a.typ != "" {
+		if err := r.checkEnum("type", a.typ); err != nil {
+			return a, err
+		}
+	}
 	switch f.output {
 	case "table", "json", "csv":
 	default:
 		return a, fmt.Errorf("unknown output format %q (table, json or csv)", f.output)
 	}
 	return a, nil
+}
+
+// checkEnum fails when a value of flag is not one of its valid values,
+// and lists them: a script's typo must not read as "no such records".
+func (r getResource) checkEnum(flag string, values ...string) error {
+	valid, ok := r.enums[flag]
+	if !ok {
+		return nil
+	}
+	for _, v := range values {
+		if !slices.Contains(valid, v) {
+			return fmt.Errorf("unknown --%s %q for %s; valid values: %s", flag, v, r.name, strings.Join(valid, ", "))
+		}
+	}
+	return nil
 }
 
 func findResource(name string) (getResource, bool) {
@@ -176,6 +205,7 @@ func getResources() []getResource {
 				return b.Balances, err
 			})},
 		{name: "payments", summary: "payments through the v3 filter, newest first", flags: []string{"state", "since"}, multiState: true,
+			enums: map[string][]string{"state": paymentStates()},
 			read: withClient(pay, func(ctx context.Context, c *payclient.Client, a getArgs) (any, error) {
 				var f payments.Filter
 				for _, s := range a.states {
@@ -217,14 +247,27 @@ func getResources() []getResource {
 			read: withClient(pay, func(ctx context.Context, c *payclient.Client, a getArgs) (any, error) {
 				return c.TokenTest(ctx)
 			})},
-		{name: "reports", summary: "available reports",
+		{name: "reports", summary: "available reports", flags: []string{"type"},
+			enums: map[string][]string{"type": {reporting.TypePaymentOps, reporting.TypeRecon}},
 			read: withClient(rep, func(ctx context.Context, c *reporting.Client, a getArgs) (any, error) {
-				return c.List(ctx)
+				rs, err := c.List(ctx)
+				if a.typ == "" {
+					return rs, err
+				}
+				return slices.DeleteFunc(rs, func(r reporting.Report) bool { return r.Type != a.typ }), err
 			})},
 		{name: "report", aliases: []string{"report-rows"}, arg: "ID", summary: "a report's rows (PAYMENT_OPS or RECON), or --raw its content", flags: []string{"raw"},
 			read: withClient(rep, readReport)},
 	}
 	return append(rs, walletResources()...)
+}
+
+// paymentStates are the states a payment filter may name: spec 3.1's seven
+// and the real service's QUOTED and AWAITING_FUNDING, in lifecycle order.
+func paymentStates() []string {
+	return []string{string(payments.Quoted), string(payments.AwaitingFunding), string(payments.Initiated),
+		string(payments.Validating), string(payments.Transferring), string(payments.Completed),
+		string(payments.Failed), string(payments.Declined), string(payments.Returned)}
 }
 
 // withClient adapts a read of one client to a resource's read, failing

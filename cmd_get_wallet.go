@@ -37,6 +37,8 @@ func walletResources() []getResource {
 				return c.Balances(ctx, "", a.id)
 			})},
 		{name: "transactions", aliases: []string{"txs"}, summary: "wallet transactions, newest first", flags: []string{"wallet", "state"},
+			enums: map[string][]string{"state": {wallet.TxRequested, wallet.TxPolicyCheckPending, wallet.TxPendingApproval,
+				wallet.TxSigning, wallet.TxBroadcasted, wallet.TxConfirmed, wallet.TxRejected, wallet.TxFailed}},
 			read: withClient(mon, func(ctx context.Context, c *walletclient.Client, a getArgs) (any, error) {
 				f := wallet.ListFilter{WalletID: a.wallet}
 				if len(a.states) == 1 {

@@ -10,6 +10,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"treasury/config"
 	"treasury/serve"
 	"treasury/ui/sanitize"
 )
@@ -24,6 +25,9 @@ func cmdServe(ctx context.Context, e *env, g globals, args []string) error {
 	fs.StringVar(&o.AuthorizedKeysFile, "authorized-keys", "", "OpenSSH authorized_keys `file`; role=\"operator\" lets a key act, other keys are viewers (required)")
 	fs.IntVar(&o.MaxSessions, "max-sessions", serve.DefaultMaxSessions, "most sessions at once")
 	fs.DurationVar(&o.IdleTimeout, "idle-timeout", serve.DefaultIdleTimeout, "end a session without input for this long")
+	fs.DurationVar(&o.LoginGrace, "login-grace", serve.DefaultLoginGrace, "close a connection that has not authenticated within this `duration` (OpenSSH LoginGraceTime)")
+	fs.IntVar(&o.MaxStartups, "max-startups", serve.DefaultMaxStartups, "most connections waiting to authenticate at once; more are closed at once (OpenSSH MaxStartups)")
+	fs.IntVar(&o.MaxPerSource, "max-per-source", serve.DefaultMaxPerSource, "most connections waiting to authenticate from one address (OpenSSH PerSourceMaxStartups)")
 	if err := parseFlags(fs, e, &g, args); err != nil {
 		return err
 	}
@@ -35,7 +39,20 @@ func cmdServe(ctx context.Context, e *env, g globals, args []string) error {
 	if err != nil {
 		return err
 	}
-	rt, err := openRuntime(ctx, e, cfg)
+	// The session log is opened first, so that what the runtime logs (a
+	// webhook port in use, refused notifications) is in the SSH server's
+	// log too.
+	stateDir := config.StateDir(e.getenv)
+	if err := os.MkdirAll(stateDir, 0o700); err != nil {
+		return fmt.Errorf("state directory: %w", err)
+	}
+	logFile, err := os.OpenFile(filepath.Join(stateDir, "sessions.log"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+	if err != nil {
+		return fmt.Errorf("session log: %w", err)
+	}
+	defer logFile.Close()
+	o.Log = slog.New(slog.NewJSONHandler(logFile, nil))
+	rt, err := openRuntimeLog(ctx, e, cfg, o.Log)
 	if err != nil {
 		return err
 	}
@@ -43,12 +60,6 @@ func cmdServe(ctx context.Context, e *env, g globals, args []string) error {
 	if o.HostKeyFile == "" {
 		o.HostKeyFile = filepath.Join(rt.stateDir, "ssh_host_ed25519_key")
 	}
-	logFile, err := os.OpenFile(filepath.Join(rt.stateDir, "sessions.log"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
-	if err != nil {
-		return fmt.Errorf("session log: %w", err)
-	}
-	defer logFile.Close()
-	o.Log = slog.New(slog.NewJSONHandler(logFile, nil))
 	o.Mouse = rt.cfg.Mouse
 	o.NewModel = func(ctx context.Context, s serve.Session) (tea.Model, func(), error) {
 		ss := sshSession(rt.stateDir, s)

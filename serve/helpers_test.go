@@ -177,6 +177,23 @@ func (l *logRecords) next(tb testing.TB, msg string) map[string]string {
 	}
 }
 
+// all returns every record with message msg so far, each as its
+// attributes plus "level"; unlike next it misses none, however many.
+func (l *logRecords) all(msg string) []map[string]string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []map[string]string
+	for _, r := range l.recs {
+		if r.Message != msg {
+			continue
+		}
+		attrs := map[string]string{"level": r.Level.String()}
+		r.Attrs(func(a slog.Attr) bool { attrs[a.Key] = a.Value.String(); return true })
+		out = append(out, attrs)
+	}
+	return out
+}
+
 // testServer runs a Server on loopback.
 type testServer struct {
 	*Server

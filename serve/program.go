@@ -22,7 +22,7 @@ import (
 // cleanup has run when it returns.
 func (s *Server) run(sess ssh.Session, st *sessionState, id identity) error {
 	pty, windows, ok := sess.Pty()
-	if !ok { // activeterm lets only PTY sessions through
+	if !ok { // handle lets only PTY sessions through
 		return errors.New("no terminal")
 	}
 	// ctx ends when the connection closes (the session context is the

@@ -13,6 +13,11 @@
 // quits cleanly, then the connection closes). Sessions start and end in the
 // log with user, key fingerprint, remote address, role and duration.
 //
+// Before authentication the limits of OpenSSH apply (see gate): a login
+// grace period, a cap on connections waiting to authenticate and a cap per
+// source address; refused keys, failed handshakes, sessions without a
+// terminal and every limit hit are logged at Info.
+//
 // The per-session program runs the way wish's bubbletea middleware runs it
 // (input and output on the session, window changes sent as
 // tea.WindowSizeMsg); it is reimplemented here because that package needs a
@@ -35,7 +40,6 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/ssh"
 	"github.com/charmbracelet/wish"
-	"github.com/charmbracelet/wish/activeterm"
 	gossh "golang.org/x/crypto/ssh"
 )
 
@@ -77,7 +81,15 @@ type Options struct {
 	// IdleTimeout ends a session with no input from its client for that
 	// long (default 30m).
 	IdleTimeout time.Duration
-	Log         *slog.Logger // default: discard
+	// LoginGrace closes a connection that has not authenticated within it
+	// (OpenSSH's LoginGraceTime; default 30s). MaxStartups caps the
+	// connections waiting to authenticate (default 10) and MaxPerSource
+	// those from one address (default 3); a connection over a cap is
+	// closed at once.
+	LoginGrace   time.Duration
+	MaxStartups  int
+	MaxPerSource int
+	Log          *slog.Logger // default: discard
 	// NewModel builds the program of one session; cleanup (may be nil) is
 	// called when the session ends. ctx ends with the session.
 	NewModel func(ctx context.Context, s Session) (tea.Model, func(), error)
@@ -91,6 +103,11 @@ const (
 	DefaultListen      = ":2222"
 	DefaultMaxSessions = 20
 	DefaultIdleTimeout = 30 * time.Minute
+	DefaultLoginGrace  = 30 * time.Second
+	// DefaultMaxStartups and DefaultMaxPerSource: one source can hold at
+	// most 3 of the 10 slots for connections that have not authenticated.
+	DefaultMaxStartups  = 10
+	DefaultMaxPerSource = 3
 	// shutdownGrace bounds how long Serve waits for programs to exit after
 	// telling them to, and again after closing the connections.
 	shutdownGrace = 10 * time.Second
@@ -105,6 +122,7 @@ type Server struct {
 	log  *slog.Logger
 	keys *keyring
 	ssh  *ssh.Server
+	gate *gate
 
 	mu      sync.Mutex
 	active  map[*sessionState]struct{}
@@ -128,14 +146,23 @@ func New(o Options) (*Server, error) {
 	if o.Listen == "" {
 		o.Listen = DefaultListen
 	}
-	if o.MaxSessions < 0 || o.IdleTimeout < 0 {
-		return nil, errors.New("serve: MaxSessions and IdleTimeout cannot be negative")
+	if o.MaxSessions < 0 || o.IdleTimeout < 0 || o.LoginGrace < 0 || o.MaxStartups < 0 || o.MaxPerSource < 0 {
+		return nil, errors.New("serve: MaxSessions, IdleTimeout, LoginGrace, MaxStartups and MaxPerSource cannot be negative")
 	}
 	if o.MaxSessions == 0 {
 		o.MaxSessions = DefaultMaxSessions
 	}
 	if o.IdleTimeout == 0 {
 		o.IdleTimeout = DefaultIdleTimeout
+	}
+	if o.LoginGrace == 0 {
+		o.LoginGrace = DefaultLoginGrace
+	}
+	if o.MaxStartups == 0 {
+		o.MaxStartups = DefaultMaxStartups
+	}
+	if o.MaxPerSource == 0 {
+		o.MaxPerSource = DefaultMaxPerSource
 	}
 	if o.Log == nil {
 		o.Log = slog.New(slog.DiscardHandler)
@@ -148,7 +175,8 @@ func New(o Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{opts: o, log: o.Log, keys: keys, active: map[*sessionState]struct{}{}}
+	s := &Server{opts: o, log: o.Log, keys: keys, active: map[*sessionState]struct{}{},
+		gate: newGate(o.LoginGrace, o.MaxStartups, o.MaxPerSource, o.Log)}
 	srv, err := wish.NewServer(
 		func(srv *ssh.Server) error { srv.AddHostKey(signer); return nil },
 		wish.WithAddress(o.Listen),
@@ -157,24 +185,25 @@ func New(o Options) (*Server, error) {
 		// The connection's own idle limit only catches connections that
 		// never open a session; a session's idle limit counts its input.
 		wish.WithIdleTimeout(o.IdleTimeout+time.Minute),
-		wish.WithMiddleware(s.handle, activeterm.Middleware()),
+		wish.WithMiddleware(s.handle),
 	)
 	if err != nil {
 		return nil, fmt.Errorf("serve: %w", err)
 	}
-	srv.ConnectionFailedCallback = func(c net.Conn, err error) {
-		s.log.Debug("ssh handshake failed", "remote", c.RemoteAddr().String(), "error", err)
+	srv.ConnCallback = s.gate.admit
+	srv.ServerConfigCallback = func(ssh.Context) *gossh.ServerConfig {
+		return &gossh.ServerConfig{AuthLogCallback: s.gate.authLog}
 	}
+	srv.ConnectionFailedCallback = s.gate.failed
 	s.ssh = srv
 	return s, nil
 }
 
-// authorize is the public key callback: the key must be in the file.
+// authorize is the public key callback: the key must be in the file. A
+// refusal is logged by the gate, which hears how authentication ended.
 func (s *Server) authorize(ctx ssh.Context, key ssh.PublicKey) bool {
+	s.gate.offered(ctx.RemoteAddr().String(), ctx.User(), key)
 	_, ok := s.lookup(key)
-	if !ok {
-		s.log.Debug("ssh key refused", "user", ctx.User(), "fingerprint", gossh.FingerprintSHA256(key), "remote", ctx.RemoteAddr().String())
-	}
 	return ok
 }
 
@@ -229,6 +258,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 
 // shutdown ends every session cleanly, then closes what is left.
 func (s *Server) shutdown() {
+	s.gate.close()
 	s.mu.Lock()
 	s.closing = true
 	for st := range s.active {
@@ -260,6 +290,9 @@ func waitTimeout(wg *sync.WaitGroup, d time.Duration) bool {
 		return false
 	}
 }
+
+// Waiting counts the connections that have not authenticated yet.
+func (s *Server) Waiting() int { return s.gate.waiting() }
 
 // Sessions counts the sessions running a program.
 func (s *Server) Sessions() int {

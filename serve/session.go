@@ -118,6 +118,11 @@ func (s *Server) handle(next ssh.Handler) ssh.Handler {
 			user: sess.User(), fingerprint: gossh.FingerprintSHA256(key),
 			remote: sess.RemoteAddr().String(), role: ak.role,
 		}
+		if _, _, isPty := sess.Pty(); !isPty {
+			s.log.Info("ssh session refused: no terminal", id.attrs()...)
+			refuse(sess, "the dashboard needs a terminal: connect without -T (with a command, add -t)")
+			return
+		}
 		st, refusal := s.admit()
 		if refusal != "" {
 			s.log.Warn("ssh session refused", append(id.attrs(), "reason", refusal)...)

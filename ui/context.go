@@ -16,6 +16,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"treasury/data/live"
+	"treasury/data/webhook"
 )
 
 // Context is what every view of one session shares: the session's renderer
@@ -49,6 +50,10 @@ type Context struct {
 	// program quits): the reads made for the session end with it. Nil
 	// means the process's lifetime.
 	Life context.Context
+	// Webhooks reports the PAYMENT_STATE_TRANSITION receiver: listening
+	// or why not (the header says when it is not), and what it refused
+	// (the errors view); nil when the profile configures none.
+	Webhooks func() webhook.Status
 	// Width and Height are the size of the view body, kept up to date by
 	// the shell.
 	Width, Height int

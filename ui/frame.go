@@ -117,6 +117,9 @@ func (a *App) healthLine(now time.Time) string {
 		return ""
 	}
 	var parts []string
+	if h := a.webhookHealth(); h != "" {
+		parts = append(parts, h)
+	}
 	for _, h := range a.ctx.Store.Health() {
 		name := string(h.Interface)
 		switch {
@@ -143,6 +146,27 @@ func (a *App) healthLine(now time.Time) string {
 		}
 	}
 	return strings.Join(parts, "  ")
+}
+
+// webhookHealth is the receiver's part of the health line, first, and only
+// when something is wrong: it does not listen (payment states then come
+// from polling alone), or it refused notifications. The errors view says
+// more.
+func (a *App) webhookHealth() string {
+	if a.ctx.Webhooks == nil {
+		return ""
+	}
+	t := a.ctx.Theme
+	st := a.ctx.Webhooks()
+	switch {
+	case st.InUse():
+		return t.Bad.Render("webhooks ✖ port in use: polling only (:errors)")
+	case !st.Listening():
+		return t.Bad.Render("webhooks ✖ not listening: polling only (:errors)")
+	case st.Rejected() > 0:
+		return t.Warn.Render(fmt.Sprintf("webhooks ⚠ %d rejected (:errors)", st.Rejected()))
+	}
+	return ""
 }
 
 func (a *App) tabs() string {

@@ -118,3 +118,8 @@ func codeGuidance(code string) string {
 	}
 	return ""
 }
+
+// CodeGuidance is the advice for a code the spec names (a payments code
+// such as USR_067, or a wallet reason such as ERR006.005), or for its
+// prefix (CFG_, SYS_); "" when the code has none of its own.
+func CodeGuidance(code string) string { return codeGuidance(code) }

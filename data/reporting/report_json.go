@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"treasury/data/wire"
 )
 
 // Skip is a report record of a list that could not be read.
@@ -105,11 +107,22 @@ func (l *ReportList) UnmarshalJSON(b []byte) error {
 	case t[0] != '[':
 		return fmt.Errorf("report list: reports is %s, not an array", clip(string(t)))
 	}
-	var raws []json.RawMessage
-	if err := json.Unmarshal(env.Reports, &raws); err != nil {
+	// Streamed, and bounded like every list (wire.MaxItems): a body of
+	// tiny elements must not cost hundreds of times its size.
+	dec := json.NewDecoder(bytes.NewReader(env.Reports))
+	if _, err := dec.Token(); err != nil {
 		return fmt.Errorf("report list: %s", jsonReason(err))
 	}
-	for i, raw := range raws {
+	for i := 0; dec.More(); i++ {
+		if i >= wire.MaxItems {
+			l.Reports, l.Skipped = []Report{}, nil
+			return fmt.Errorf("report list: %w", wire.ErrTooManyItems)
+		}
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			l.Reports, l.Skipped = []Report{}, nil
+			return fmt.Errorf("report list: %s", jsonReason(err))
+		}
 		var r Report
 		if err := json.Unmarshal(raw, &r); err != nil {
 			l.Skipped = append(l.Skipped, Skip{Index: i, ID: idOf(raw), Reason: err.Error()})

@@ -2,11 +2,14 @@ package webhook_test
 
 import (
 	"bytes"
+	"context"
 	"crypto"
 	"crypto/tls"
 	"crypto/x509"
 	"io"
+	"log/slog"
 	"net/http"
+	"sync"
 	"testing"
 	"time"
 
@@ -42,4 +45,29 @@ func postSigned(t testing.TB, hc *http.Client, url string, raw []byte, signer cr
 	}
 	resp.Body.Close()
 	return resp.StatusCode
+}
+
+// logCapture is a slog handler that keeps each record's level, message
+// and attributes as text.
+type logCapture struct {
+	mu   sync.Mutex
+	recs []map[string]string
+}
+
+func (l *logCapture) Enabled(context.Context, slog.Level) bool { return true }
+func (l *logCapture) Handle(_ context.Context, r slog.Record) error {
+	m := map[string]string{"level": r.Level.String(), "msg": r.Message}
+	r.Attrs(func(a slog.Attr) bool { m[a.Key] = a.Value.String(); return true })
+	l.mu.Lock()
+	l.recs = append(l.recs, m)
+	l.mu.Unlock()
+	return nil
+}
+func (l *logCapture) WithAttrs([]slog.Attr) slog.Handler { return l }
+func (l *logCapture) WithGroup(string) slog.Handler      { return l }
+
+func (l *logCapture) records() []map[string]string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]map[string]string(nil), l.recs...)
 }

@@ -3,9 +3,12 @@ package webhook
 import (
 	"bytes"
 	"crypto"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"sync"
 	"time"
@@ -42,9 +45,14 @@ type ReceiverOptions struct {
 	// Queue is the capacity of the Events channel; when it is full the
 	// receiver answers 503 so that the sender retries later.
 	Queue int
-	// Logf, when set, receives one line per rejected request (never a body
-	// or a signature) and, through a Server, its TLS handshake errors. The
-	// lines quote network strings; sanitize them before showing them.
+	// Log, when set, receives a Warn record per rejected request (reason,
+	// status, remote address, method, path; never a body, a signature or
+	// a header value) and, through a Server, its TLS handshake errors;
+	// each reason is logged at most once per 10 s, with a count of those
+	// not logged. Logf is the older form of the same: Log wins when both
+	// are set. Both quote network strings; sanitize them before showing
+	// them.
+	Log  *slog.Logger
 	Logf func(format string, args ...any)
 }
 
@@ -62,7 +70,7 @@ type ReceiverStats struct {
 	Accepted   int // delivered, Stale included
 	Stale      int
 	Duplicates int
-	Rejected   int // bad signature, timestamp, size, body or method
+	Rejected   int // bad signature, timestamp, size, body or method (Rejections has them per reason)
 	Ignored    int // verified, but not a PAYMENT_STATE_TRANSITION
 	Overloaded int // answered 503 because the queue was full
 }
@@ -76,10 +84,11 @@ type Receiver struct {
 	opts   ReceiverOptions
 	events chan Delivery
 
-	mu     sync.Mutex
-	seen   *lru[struct{}]
-	latest *lru[transition]
-	stats  ReceiverStats
+	mu       sync.Mutex
+	seen     *lru[struct{}]
+	latest   *lru[transition]
+	stats    ReceiverStats
+	rejected *rejections
 }
 
 // transition is a payment's latest known state change.
@@ -117,7 +126,7 @@ func NewReceiver(o ReceiverOptions) (*Receiver, error) {
 	if o.Queue <= 0 {
 		o.Queue = DefaultQueue
 	}
-	return &Receiver{opts: o, events: make(chan Delivery, o.Queue),
+	return &Receiver{opts: o, events: make(chan Delivery, o.Queue), rejected: newRejections(),
 		seen: newLRU[struct{}](o.SeenIDs), latest: newLRU[transition](o.TrackedPayments)}, nil
 }
 
@@ -133,58 +142,71 @@ func (r *Receiver) Stats() ReceiverStats {
 	return r.stats
 }
 
-func (r *Receiver) reject(w http.ResponseWriter, req *http.Request, status int, why string) {
+// reject answers status with why, counts the refusal under reason and
+// logs it (rate-limited); detail adds what the log may say beyond why.
+func (r *Receiver) reject(w http.ResponseWriter, req *http.Request, status int, reason, why, detail string) {
 	r.mu.Lock()
 	r.stats.Rejected++
 	r.mu.Unlock()
-	if r.opts.Logf != nil {
-		r.opts.Logf("webhook: rejected %q %q from %q: HTTP %d: %s", req.Method, req.URL.Path, req.RemoteAddr, status, why)
-	}
+	r.refused(reason, status, req.RemoteAddr, req.Method, req.URL.Path, detail)
 	http.Error(w, why, status)
+}
+
+// refused counts and logs a refusal.
+func (r *Receiver) refused(reason string, status int, remote, method, path, detail string) {
+	if log, suppressed := r.rejected.add(reason, r.opts.Now()); log {
+		r.logReject(reason, status, remote, method, path, detail, suppressed)
+	}
 }
 
 // ServeHTTP handles one callback.
 func (r *Receiver) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	if req.Method != http.MethodPost {
 		w.Header().Set("Allow", http.MethodPost)
-		r.reject(w, req, http.StatusMethodNotAllowed, "notifications are POSTed")
+		r.reject(w, req, http.StatusMethodNotAllowed, RejectMethod, "notifications are POSTed", "")
 		return
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, req.Body, r.opts.MaxBody))
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
-			r.reject(w, req, http.StatusRequestEntityTooLarge, "body too large")
+			r.reject(w, req, http.StatusRequestEntityTooLarge, RejectTooLarge, "body too large", fmt.Sprintf("limit %d bytes", r.opts.MaxBody))
 			return
 		}
-		r.reject(w, req, http.StatusBadRequest, "cannot read body")
+		r.reject(w, req, http.StatusBadRequest, RejectUnreadable, "cannot read body", "")
 		return
 	}
 	ts := req.Header.Get(TimestampHeader(r.opts.HeaderPrefix))
 	sig := req.Header.Get(SignatureHeader(r.opts.HeaderPrefix))
 	if ts == "" || sig == "" {
-		r.reject(w, req, http.StatusUnauthorized, "missing signature headers")
+		r.reject(w, req, http.StatusUnauthorized, RejectMissingSignature, "missing signature headers",
+			"expected "+SignatureHeader(r.opts.HeaderPrefix)+" and "+TimestampHeader(r.opts.HeaderPrefix))
 		return
 	}
 	if err := Verify(r.opts.PublicKey, ts, body, sig); err != nil {
-		r.reject(w, req, http.StatusUnauthorized, "signature does not verify")
+		reason, detail := r.signatureFault(sig)
+		r.reject(w, req, http.StatusUnauthorized, reason, "signature does not verify", detail)
 		return
 	}
 	// Checked after the signature, so the timestamp is the signed one.
 	at, err := ParseTimestamp(ts)
 	if err != nil {
-		r.reject(w, req, http.StatusUnauthorized, "bad signature timestamp")
+		r.reject(w, req, http.StatusUnauthorized, RejectBadTimestamp, "bad signature timestamp", "")
 		return
 	}
 	now := r.opts.Now()
 	if skew := now.Sub(at); skew > r.opts.Tolerance || skew < -r.opts.Tolerance {
-		r.reject(w, req, http.StatusUnauthorized, "signature timestamp outside tolerance")
+		reason, detail := RejectStale, fmt.Sprintf("signed %s ago, tolerance %s", skew.Round(time.Second), r.opts.Tolerance)
+		if skew < 0 {
+			reason, detail = RejectFuture, fmt.Sprintf("signed %s ahead of this clock, tolerance %s", (-skew).Round(time.Second), r.opts.Tolerance)
+		}
+		r.reject(w, req, http.StatusUnauthorized, reason, "signature timestamp outside tolerance", detail)
 		return
 	}
 	var ev Event
 	dec := json.NewDecoder(bytes.NewReader(body))
 	if err := dec.Decode(&ev); err != nil {
-		r.reject(w, req, http.StatusBadRequest, "body is not a notification")
+		r.reject(w, req, http.StatusBadRequest, RejectBadBody, "body is not a notification", "")
 		return
 	}
 	if ev.EventType != EventPaymentStateTransition {
@@ -195,15 +217,31 @@ func (r *Receiver) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	if ev.ID == "" || ev.EventData.PaymentID == "" || ev.EventData.PaymentState == "" {
-		r.reject(w, req, http.StatusBadRequest, "notification lacks id, paymentId or paymentState")
+		r.reject(w, req, http.StatusBadRequest, RejectIncomplete, "notification lacks id, paymentId or paymentState", "")
 		return
 	}
 	if !r.accept(ev, now) {
+		r.refused(RejectOverloaded, http.StatusServiceUnavailable, req.RemoteAddr, req.Method, req.URL.Path,
+			fmt.Sprintf("queue of %d full: the store is not keeping up", r.opts.Queue))
 		w.Header().Set("Retry-After", "30")
 		http.Error(w, "busy", http.StatusServiceUnavailable)
 		return
 	}
 	w.WriteHeader(http.StatusNoContent)
+}
+
+// signatureFault says why a signature that did not verify failed: not
+// base64, not of the configured key's form (the wrong key), or a
+// signature of the right form that does not match.
+func (r *Receiver) signatureFault(sig string) (reason, detail string) {
+	raw, err := base64.StdEncoding.DecodeString(sig)
+	switch {
+	case err != nil:
+		return RejectMalformedSignature, "the signature header is not base64"
+	case !signatureFits(r.opts.PublicKey, raw):
+		return RejectWrongKey, fmt.Sprintf("a %d-byte signature is not of the configured %s key's form: check the profile's webhooks public_key_file", len(raw), keyKind(r.opts.PublicKey))
+	}
+	return RejectBadSignature, "the body or timestamp was altered, or the sender signs with another " + keyKind(r.opts.PublicKey) + " key"
 }
 
 // accept dedupes, orders and queues ev; false means the queue is full.

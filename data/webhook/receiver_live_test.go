@@ -1,7 +1,9 @@
 package webhook_test
 
 import (
+	"log/slog"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -96,5 +98,40 @@ func TestSelfSignedIsUntrustedElsewhere(t *testing.T) {
 	defer srv.Close()
 	if _, err := http.Post(srv.URL, "application/json", nil); err == nil {
 		t.Error("a client without the pool trusted the self-signed certificate")
+	}
+}
+
+// TestServerCountsTLSHandshakeFailures: a client that does not trust the
+// receiver's certificate fails its handshake; the receiver counts it and
+// logs it with the remote address.
+func TestServerCountsTLSHandshakeFailures(t *testing.T) {
+	key := ed(t)
+	logs := &logCapture{}
+	rcv, err := webhook.NewReceiver(webhook.ReceiverOptions{PublicKey: key.Public(), Log: slog.New(logs)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cert, _, err := webhook.SelfSigned()
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := webhook.Serve("127.0.0.1:0", "", cert, rcv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	if _, err := http.Post(srv.URL, "application/json", strings.NewReader("{}")); err == nil {
+		t.Fatal("an untrusted certificate was accepted")
+	}
+	deadline := time.Now().Add(10 * time.Second) // a hang guard: the server logs after the client gave up
+	for rcv.Rejections()[webhook.RejectTLSHandshake] == 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("Rejections() = %v, want a tls_handshake", rcv.Rejections())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	recs := logs.records()
+	if len(recs) == 0 || recs[0]["reason"] != webhook.RejectTLSHandshake || !strings.HasPrefix(recs[0]["remote"], "127.0.0.1:") {
+		t.Errorf("logged %v", recs)
 	}
 }

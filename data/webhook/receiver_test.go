@@ -10,6 +10,7 @@ import (
 	"crypto/rsa"
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -97,30 +98,34 @@ func TestReceiverRejects(t *testing.T) {
 		at     time.Time
 		tamper func(*http.Request)
 		status int
+		reason string
 	}{
 		{"forged body", good, key, now, func(r *http.Request) {
 			forged := bytes.Replace(good, []byte("VALIDATING"), []byte("COMPLETED"), 1)
 			r.Body, r.ContentLength = nopCloser(forged), int64(len(forged))
-		}, http.StatusUnauthorized},
-		{"wrong key", good, ed(t), now, nil, http.StatusUnauthorized},
-		{"algorithm from the request ignored (ECDSA signature, Ed25519 key)", good, ec, now, nil, http.StatusUnauthorized},
-		{"replay too old", good, key, now.Add(-5*time.Minute - time.Second), nil, http.StatusUnauthorized},
-		{"timestamp too far ahead", good, key, now.Add(5*time.Minute + time.Second), nil, http.StatusUnauthorized},
+		}, http.StatusUnauthorized, webhook.RejectBadSignature},
+		{"another key of the same type", good, ed(t), now, nil, http.StatusUnauthorized, webhook.RejectBadSignature},
+		{"algorithm from the request ignored (ECDSA signature, Ed25519 key)", good, ec, now, nil, http.StatusUnauthorized, webhook.RejectWrongKey},
+		{"signature not base64", good, key, now, func(r *http.Request) { r.Header.Set("X-Payments-Signature", "%%%") },
+			http.StatusUnauthorized, webhook.RejectMalformedSignature},
+		{"replay too old", good, key, now.Add(-5*time.Minute - time.Second), nil, http.StatusUnauthorized, webhook.RejectStale},
+		{"timestamp too far ahead", good, key, now.Add(5*time.Minute + time.Second), nil, http.StatusUnauthorized, webhook.RejectFuture},
 		{"timestamp changed after signing", good, key, now, func(r *http.Request) {
 			r.Header.Set("X-Payments-Signature-Timestamp", webhook.Timestamp(now.Add(time.Second)))
-		}, http.StatusUnauthorized},
-		{"no signature", good, key, now, func(r *http.Request) { r.Header.Del("X-Payments-Signature") }, http.StatusUnauthorized},
+		}, http.StatusUnauthorized, webhook.RejectBadSignature},
+		{"no signature", good, key, now, func(r *http.Request) { r.Header.Del("X-Payments-Signature") }, http.StatusUnauthorized, webhook.RejectMissingSignature},
 		{"other header prefix", good, key, now, func(r *http.Request) {
 			r.Header.Set("X-Other-Signature", r.Header.Get("X-Payments-Signature"))
 			r.Header.Del("X-Payments-Signature")
-		}, http.StatusUnauthorized},
-		{"oversize", []byte(`{"id":"` + strings.Repeat("x", 2000) + `"}`), key, now, nil, http.StatusRequestEntityTooLarge},
-		{"not json", []byte("hello"), key, now, nil, http.StatusBadRequest},
-		{"no payment id", body(t, event("n2", "", payments.Validating, now)), key, now, nil, http.StatusBadRequest},
-		{"GET", good, key, now, func(r *http.Request) { r.Method = http.MethodGet }, http.StatusMethodNotAllowed},
+		}, http.StatusUnauthorized, webhook.RejectMissingSignature},
+		{"oversize", []byte(`{"id":"` + strings.Repeat("x", 2000) + `"}`), key, now, nil, http.StatusRequestEntityTooLarge, webhook.RejectTooLarge},
+		{"not json", []byte("hello"), key, now, nil, http.StatusBadRequest, webhook.RejectBadBody},
+		{"no payment id", body(t, event("n2", "", payments.Validating, now)), key, now, nil, http.StatusBadRequest, webhook.RejectIncomplete},
+		{"GET", good, key, now, func(r *http.Request) { r.Method = http.MethodGet }, http.StatusMethodNotAllowed, webhook.RejectMethod},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			h := newHarness(t, key, webhook.ReceiverOptions{MaxBody: 1024})
+			logs := &logCapture{}
+			h := newHarness(t, key, webhook.ReceiverOptions{MaxBody: 1024, Log: slog.New(logs)})
 			if got := h.post(tc.raw, tc.signer, tc.at, tc.tamper); got != tc.status {
 				t.Errorf("HTTP %d, want %d", got, tc.status)
 			}
@@ -130,12 +135,60 @@ func TestReceiverRejects(t *testing.T) {
 			if st := h.rcv.Stats(); st.Rejected != 1 || st.Accepted != 0 {
 				t.Errorf("stats %+v", st)
 			}
+			if got := h.rcv.Rejections(); len(got) != 1 || got[tc.reason] != 1 {
+				t.Errorf("Rejections() = %v, want %s: 1", got, tc.reason)
+			}
+			recs := logs.records()
+			if len(recs) != 1 || recs[0]["msg"] != "webhook rejected" || recs[0]["level"] != "WARN" || recs[0]["reason"] != tc.reason ||
+				recs[0]["status"] != fmt.Sprint(tc.status) || !strings.HasPrefix(recs[0]["remote"], "127.0.0.1:") {
+				t.Errorf("logged %v", recs)
+			}
+			sig, _ := webhook.Sign(tc.signer, webhook.Timestamp(tc.at), tc.raw)
+			for _, r := range recs {
+				for k, v := range r {
+					if strings.Contains(v, sig) || strings.Contains(v, "VALIDATING") {
+						t.Errorf("the log's %s holds a signature or the body: %q", k, v)
+					}
+				}
+			}
 			// The same notification, signed properly, is then accepted:
 			// a rejection does not poison deduplication.
 			if got := h.post(good, key, now, nil); got != http.StatusNoContent || len(h.drain()) != 1 {
 				t.Errorf("valid notification after a rejected one: HTTP %d", got)
 			}
 		})
+	}
+}
+
+// TestReceiverRejectionLogIsBounded: a flood of bad signatures is counted
+// in full but logged once per reason per 10 s, the next line saying how
+// many were not logged.
+func TestReceiverRejectionLogIsBounded(t *testing.T) {
+	key := ed(t)
+	logs := &logCapture{}
+	clock := now
+	rcv, err := webhook.NewReceiver(webhook.ReceiverOptions{PublicKey: key.Public(), Now: func() time.Time { return clock }, Log: slog.New(logs)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	send := func(sig string) {
+		req := httptest.NewRequest(http.MethodPost, "/webhooks/payments", strings.NewReader(`{}`))
+		req.Header.Set("X-Payments-Signature", sig)
+		req.Header.Set("X-Payments-Signature-Timestamp", webhook.Timestamp(clock))
+		rcv.ServeHTTP(httptest.NewRecorder(), req)
+	}
+	for range 500 {
+		send("%%%")
+	}
+	send("AAAA") // another reason: logged at once
+	clock = clock.Add(11 * time.Second)
+	send("%%%")
+	if got := rcv.Rejections(); got[webhook.RejectMalformedSignature] != 501 || got[webhook.RejectWrongKey] != 1 {
+		t.Errorf("Rejections() = %v", got)
+	}
+	recs := logs.records()
+	if len(recs) != 3 || recs[1]["reason"] != webhook.RejectWrongKey || recs[2]["not_logged_since_last"] != "499" {
+		t.Errorf("logged %d lines: %v", len(recs), recs)
 	}
 }
 
@@ -211,6 +264,9 @@ func TestReceiverFullQueueAsksForRetry(t *testing.T) {
 	}
 	if got := h.post(second, key, now, nil); got != http.StatusServiceUnavailable {
 		t.Fatalf("full queue: HTTP %d, want 503", got)
+	}
+	if got := h.rcv.Rejections(); got[webhook.RejectOverloaded] != 1 {
+		t.Errorf("Rejections() = %v, want overloaded: 1", got)
 	}
 	h.drain()
 	if got := h.post(second, key, now, nil); got != http.StatusNoContent || len(h.drain()) != 1 {

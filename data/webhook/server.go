@@ -43,7 +43,8 @@ func Listen(addr, path, certFile, keyFile string, r *Receiver) (*Server, error) 
 }
 
 // Serve serves r at path (empty means DefaultPath) on addr ("127.0.0.1:0"
-// picks a port) over HTTPS with cert; every other path is 404.
+// picks a port) over HTTPS with cert; every other path is 404. A failure
+// to listen is a *ListenError.
 func Serve(addr, path string, cert tls.Certificate, r *Receiver) (*Server, error) {
 	if r == nil {
 		return nil, errors.New("webhook: Serve needs a receiver")
@@ -53,7 +54,7 @@ func Serve(addr, path string, cert tls.Certificate, r *Receiver) (*Server, error
 	}
 	mux := http.NewServeMux()
 	mux.Handle(path, r)
-	ln, err := net.Listen("tcp", addr)
+	ln, err := listen(addr)
 	if err != nil {
 		return nil, err
 	}
@@ -65,7 +66,7 @@ func Serve(addr, path string, cert tls.Certificate, r *Receiver) (*Server, error
 		WriteTimeout:      30 * time.Second,
 		MaxHeaderBytes:    16 << 10,
 		// Never the standard logger: it would write over the terminal UI.
-		ErrorLog: log.New(logWriter{r.opts.Logf}, "", 0),
+		ErrorLog: log.New(serverLog{r}, "", 0),
 	}
 	s := &Server{URL: "https://" + ln.Addr().String() + path, rcv: r, srv: srv, ln: ln,
 		err: make(chan error, 1), stop: make(chan struct{})}
@@ -73,16 +74,26 @@ func Serve(addr, path string, cert tls.Certificate, r *Receiver) (*Server, error
 	return s, nil
 }
 
-// logWriter sends the HTTP server's own messages (TLS handshake errors) to
-// the receiver's Logf, or nowhere.
-type logWriter struct{ logf func(string, ...any) }
+// serverLog counts and logs the HTTP server's own messages (TLS handshake
+// failures: a sender that does not trust the certificate, a scanner) as
+// refusals of the receiver, rate-limited like the others.
+type serverLog struct{ r *Receiver }
 
-func (w logWriter) Write(p []byte) (int, error) {
-	if w.logf != nil {
-		w.logf("webhook: %s", strings.TrimRight(string(p), "\n"))
+func (w serverLog) Write(p []byte) (int, error) {
+	line := strings.TrimRight(string(p), "\n")
+	reason, remote := RejectHTTP, ""
+	if rest, ok := strings.CutPrefix(line, "http: TLS handshake error from "); ok {
+		reason = RejectTLSHandshake
+		if i := strings.Index(rest, ": "); i > 0 {
+			remote = rest[:i]
+		}
 	}
+	w.r.refused(reason, 0, remote, "", "", line)
 	return len(p), nil
 }
+
+// Addr is the address the server listens on ("127.0.0.1:8788").
+func (s *Server) Addr() string { return s.ln.Addr().String() }
 
 // Receiver is the receiver the server serves (for its Stats).
 func (s *Server) Receiver() *Receiver { return s.rcv }

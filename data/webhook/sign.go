@@ -8,10 +8,12 @@ import (
 	"crypto/rsa"
 	"crypto/sha256"
 	"crypto/x509"
+	"encoding/asn1"
 	"encoding/base64"
 	"encoding/pem"
 	"errors"
 	"fmt"
+	"math/big"
 	"strconv"
 	"time"
 )
@@ -98,6 +100,37 @@ func Verify(pub crypto.PublicKey, timestamp string, body []byte, signature strin
 		return ErrBadSignature
 	}
 	return nil
+}
+
+// signatureFits reports whether sig has the form of a signature by pub's
+// algorithm: 64 bytes for Ed25519, an ASN.1 pair of integers for ECDSA,
+// the modulus size for RSA. A signature that verifies always fits; one
+// that does not fit was made with another kind of key.
+func signatureFits(pub crypto.PublicKey, sig []byte) bool {
+	switch k := pub.(type) {
+	case ed25519.PublicKey:
+		return len(sig) == ed25519.SignatureSize
+	case *ecdsa.PublicKey:
+		var rs struct{ R, S *big.Int }
+		rest, err := asn1.Unmarshal(sig, &rs)
+		return err == nil && len(rest) == 0
+	case *rsa.PublicKey:
+		return len(sig) == k.Size()
+	}
+	return false
+}
+
+// keyKind names pub's algorithm for messages.
+func keyKind(pub crypto.PublicKey) string {
+	switch k := pub.(type) {
+	case ed25519.PublicKey:
+		return "Ed25519"
+	case *ecdsa.PublicKey:
+		return "ECDSA " + k.Curve.Params().Name
+	case *rsa.PublicKey:
+		return fmt.Sprintf("RSA-%d", k.N.BitLen())
+	}
+	return fmt.Sprintf("%T", pub)
 }
 
 // ParsePublicKeyPEM reads a PEM "PUBLIC KEY" (PKIX) block holding an Ed25519,

@@ -47,8 +47,19 @@ type Items[T any] struct {
 	Skipped []Skip
 }
 
-// UnmarshalJSON decodes each element of the array on its own. Each record
-// keeps a copy of its bytes: nothing kept points into the response buffer.
+// MaxItems bounds the records of one list. No interface pages more than
+// 1,000 records (the wallet's maximum page size; spec part 8), so a longer
+// array is not a page of this platform, and refusing it bounds what one
+// body can cost: a megabyte of "{}," would otherwise be 350,000 records of
+// a few hundred bytes each.
+const MaxItems = 10_000
+
+// ErrTooManyItems is returned for an array of more than MaxItems records.
+var ErrTooManyItems = fmt.Errorf("more than %d records in one list: not a page of this interface", MaxItems)
+
+// UnmarshalJSON decodes each element of the array on its own, streaming
+// it, and stops at MaxItems. Each record keeps a copy of its bytes:
+// nothing kept points into the response buffer.
 func (l *Items[T]) UnmarshalJSON(b []byte) error {
 	l.Items, l.Skipped = nil, nil
 	b = bytes.TrimSpace(b)
@@ -58,12 +69,21 @@ func (l *Items[T]) UnmarshalJSON(b []byte) error {
 	if b[0] != '[' {
 		return fmt.Errorf("expected an array of records, got %s", kindOf(b))
 	}
-	var raws []json.RawMessage // each element is a fresh copy
-	if err := json.Unmarshal(b, &raws); err != nil {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	if _, err := dec.Token(); err != nil { // [
 		return err
 	}
-	l.Items = make([]T, 0, len(raws))
-	for i, raw := range raws {
+	l.Items = []T{}
+	for i := 0; dec.More(); i++ {
+		if i >= MaxItems {
+			l.Items, l.Skipped = nil, nil
+			return ErrTooManyItems
+		}
+		var raw json.RawMessage // a fresh copy of the element
+		if err := dec.Decode(&raw); err != nil {
+			l.Items, l.Skipped = nil, nil
+			return err
+		}
 		var v T
 		if err := json.Unmarshal(raw, &v); err != nil {
 			l.Skipped = append(l.Skipped, Skip{Index: i, ID: IDOf(raw), Reason: reasonFor[T](raw, err)})
@@ -73,6 +93,10 @@ func (l *Items[T]) UnmarshalJSON(b []byte) error {
 			rs.SetRaw(raw)
 		}
 		l.Items = append(l.Items, v)
+	}
+	if _, err := dec.Token(); err != nil || dec.InputOffset() != int64(len(b)) { // ] and nothing after it
+		l.Items, l.Skipped = nil, nil
+		return fmt.Errorf("the array of records is not valid JSON")
 	}
 	return nil
 }

@@ -1,5 +1,6 @@
-// Package failures is the errors view (":errors"): the recent failed calls
-// to the platform, newest first, with what spec 7.1 rule 4 asks to log:
+// Package failures is the errors view (":errors"): the webhook receiver's
+// state and refusals per reason, in a section of their own, then the
+// recent failed calls to the platform, newest first, with what spec 7.1 rule 4 asks to log:
 // time, interface, method and path (ids, never secrets), status, code,
 // type, the server's timestamp, the whole message, the request id, the
 // attempts and what to do. A failure met again in a row is counted, not
@@ -86,14 +87,19 @@ func (v *View) row(f live.Failure) table.Row {
 	}, Keys: []table.Key{table.Time(f.At), {}, {}, table.Int(int64(e.HTTPStatus)), {}, table.Int(int64(f.Count))}}
 }
 
-// summary is the selected failure's guidance, above the table.
+// summary is the webhook receiver's section, then the selected failure's
+// guidance, above the table.
 func (v *View) summary(w, h int, sel *live.Failure) string {
-	if sel == nil {
-		return ""
-	}
-	lines := ui.ErrorLines(v.ctx.Theme, sel.Err, w)
+	lines := v.webhookLines(w)
 	if len(lines) > h {
-		lines = append(lines[:h-1], v.ctx.Theme.Muted.Render("… enter shows it whole"))
+		lines = lines[:h]
+	}
+	if room := h - len(lines); sel != nil && room > 0 {
+		errLines := ui.ErrorLines(v.ctx.Theme, sel.Err, w)
+		if len(errLines) > room {
+			errLines = append(errLines[:room-1], v.ctx.Theme.Muted.Render("… enter shows it whole"))
+		}
+		lines = append(lines, errLines...)
 	}
 	return strings.Join(lines, "\n")
 }

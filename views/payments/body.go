@@ -94,14 +94,14 @@ func (d *detail) errorSection(p *payments.Payment, w int) string {
 		default:
 			b.WriteString(t.Muted.Render("the platform gave no error code") + "\n")
 		}
-		b.WriteString(kv(t, w, [2]string{"state", stateMeaning(p.PaymentState)}))
+		b.WriteString(kv(t, w, [2]string{"state", payments.StateMeaning(p.PaymentState)}))
 		return b.String()
 	}
 	for i, e := range errs {
 		if i > 0 {
 			b.WriteString("\n")
 		}
-		a := adviseError(p.PaymentState, e)
+		a := payments.Advise(p.PaymentState, e)
 		b.WriteString(kv(t, w,
 			[2]string{"code", e.Code + " (" + e.Type + ", class: " + a.Class.String() + ")"},
 			[2]string{"title", e.Title},

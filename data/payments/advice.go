@@ -1,38 +1,39 @@
-package paymentsview
+package payments
 
 import (
 	"encoding/json"
 
 	"treasury/data/apierr"
-	"treasury/data/payments"
 )
 
-// advice is what the detail says about a payment's error: whether a new
+// Advice is what to tell an operator about a payment's error: whether a new
 // attempt can succeed and what to do, from the spec's tables (3.1 for the
-// state, 7.1 for the code).
-type advice struct {
+// state, 7.1 for the code). The dashboard's payment detail and `treasury
+// get` show the same words.
+type Advice struct {
 	Class apierr.Class
-	Retry string // the verdict, first word YES, NO or NOT YET
+	Retry string // the verdict, first word YES, NO, NOT YET or UNKNOWN
 	Todo  string
 	State string // what the state means (spec 3.1)
 }
 
 // classify runs the payment's error entry through apierr's classification
 // of payments codes (the code decides, not the status).
-func classify(pe payments.PaymentError) *apierr.Error {
+func classify(pe PaymentError) *apierr.Error {
 	body, _ := json.Marshal(apierr.PaymentsBody{Code: pe.Code, Type: pe.Type, Title: pe.Title,
 		Description: pe.Description, Timestamp: pe.Timestamp})
-	return apierr.Parse(apierr.Payments, "GET", payments.PathPaymentV3+"{id}", 0, body)
+	return apierr.Parse(apierr.Payments, "GET", PathPaymentV3+"{id}", 0, body)
 }
 
-// stateMeaning is spec 3.1's handling of a terminal failure state.
-func stateMeaning(st payments.State) string {
+// StateMeaning is spec 3.1's handling of a terminal failure state; "" for
+// the other states.
+func StateMeaning(st State) string {
 	switch st {
-	case payments.Failed:
+	case Failed:
 		return "FAILED is terminal and may be transient or permanent: the error code decides."
-	case payments.Declined:
+	case Declined:
 		return "DECLINED is terminal: usually a business rule or account condition such as insufficient balance or credit limit; resolve it before resubmitting."
-	case payments.Returned:
+	case Returned:
 		return "RETURNED is terminal: a downstream institution returned the payment after it completed; not a retry case."
 	}
 	return ""
@@ -43,11 +44,11 @@ func stateMeaning(st payments.State) string {
 // this payment instead of a new one (spec 5).
 const newPayment = " A new attempt is a new payment: a fresh quote and a new internalId (the same internalId returns this payment)."
 
-// adviseError tells what to do about a payment in state st with error pe.
-func adviseError(st payments.State, pe payments.PaymentError) advice {
+// Advise tells what to do about a payment in state st with error pe.
+func Advise(st State, pe PaymentError) Advice {
 	ae := classify(pe)
-	a := advice{Class: ae.Class, State: stateMeaning(st)}
-	if st == payments.Returned {
+	a := Advice{Class: ae.Class, State: StateMeaning(st)}
+	if st == Returned {
 		a.Retry = "NO: a returned payment is not a retry case."
 		a.Todo = "Check the beneficiary's account details with the beneficiary before paying again." + newPayment
 		return a

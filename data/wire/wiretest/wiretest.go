@@ -1,0 +1,85 @@
+// Package wiretest helps test the decoders of network input: bodies an
+// adversarial server could send, at a given size, and the bytes a decoder
+// allocates reading one, so that a test can bound what a body of N bytes
+// costs (the transport bounds N).
+package wiretest
+
+import (
+	"bytes"
+	"runtime"
+	"strings"
+)
+
+// MaxRatio is the bound the decoders' tests hold a megabyte of
+// adversarial body to: at most this many bytes allocated per byte read.
+// Records are bigger than their shortest JSON ("{}" is a record of a few
+// hundred bytes), which is why it is not 1; wire.MaxItems is what keeps it
+// a constant.
+const MaxRatio = 40
+
+// Body is an adversarial body.
+type Body struct {
+	Name string
+	Data []byte
+}
+
+// Adversarial returns bodies of about n bytes that cost a naive decoder
+// the most per byte: arrays of many tiny elements (empty objects, numbers,
+// nulls, short strings: each a record to read or to skip), an object of
+// many keys, one long string, a number of many digits, and nesting as deep
+// as n allows. key, when set, wraps each array as the value of that key
+// of an object (a page envelope such as {"data": [...]}).
+func Adversarial(n int, key string) []Body {
+	array := func(elem string) []byte {
+		var b bytes.Buffer
+		b.Grow(n + 16)
+		b.WriteByte('[')
+		for b.Len() < n {
+			if b.Len() > 1 {
+				b.WriteByte(',')
+			}
+			b.WriteString(elem)
+		}
+		b.WriteByte(']')
+		return b.Bytes()
+	}
+	wrap := func(v []byte) []byte {
+		if key == "" {
+			return v
+		}
+		return append(append([]byte(`{"`+key+`":`), v...), '}')
+	}
+	var keys bytes.Buffer
+	keys.WriteByte('{')
+	for i := 0; keys.Len() < n; i++ {
+		if i > 0 {
+			keys.WriteByte(',')
+		}
+		keys.WriteString(`"k`)
+		keys.WriteString(strings.Repeat("x", i%7))
+		keys.WriteString(`":1`)
+	}
+	keys.WriteByte('}')
+	return []Body{
+		{"empty objects", wrap(array("{}"))},
+		{"numbers", wrap(array("1"))},
+		{"nulls", wrap(array("null"))},
+		{"short strings", wrap(array(`"a"`))},
+		{"objects of one bad field", wrap(array(`{"id":1}`))},
+		{"many keys", wrap(keys.Bytes())},
+		{"long string", wrap([]byte(`["` + strings.Repeat("a", n) + `"]`))},
+		{"long number", wrap([]byte(`[` + strings.Repeat("9", n) + `]`))},
+		{"deep nesting", wrap([]byte(strings.Repeat("[", n/2) + strings.Repeat("]", n/2)))},
+	}
+}
+
+// Allocated returns the bytes f allocates (the process's, so run it
+// alone: not beside parallel tests).
+func Allocated(f func()) uint64 {
+	runtime.GC()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
+}

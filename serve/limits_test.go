@@ -1,0 +1,227 @@
+package serve
+
+import (
+	"errors"
+	"io"
+	"net"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	gossh "golang.org/x/crypto/ssh"
+)
+
+// dialFrom dials the server from the loopback address local (127.0.0.2:
+// another source than the silent connections' 127.0.0.1).
+func (ts *testServer) dialFrom(local string, user string, k testKey) (*gossh.Client, error) {
+	d := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(local)}, Timeout: waitLimit}
+	c, err := d.Dial("tcp", ts.addr)
+	if err != nil {
+		return nil, err
+	}
+	cc, chans, reqs, err := gossh.NewClientConn(c, ts.addr, &gossh.ClientConfig{User: user,
+		Auth: []gossh.AuthMethod{gossh.PublicKeys(k.signer)}, HostKeyCallback: gossh.FixedHostKey(ts.hostKey), Timeout: waitLimit})
+	if err != nil {
+		c.Close()
+		return nil, err
+	}
+	return gossh.NewClient(cc, chans, reqs), nil
+}
+
+// closedWithin reads c until it ends and reports after how long, and
+// whether the server closed it (EOF or reset) rather than limit passing.
+func closedWithin(c net.Conn, limit time.Duration) (time.Duration, bool) {
+	start := time.Now()
+	c.SetReadDeadline(start.Add(limit))
+	_, err := io.Copy(io.Discard, c)
+	return time.Since(start), !errors.Is(err, os.ErrDeadlineExceeded)
+}
+
+// TestSilentConnectionsAreClosed: 200 TCP connections that never start
+// the handshake. Those over the caps (3 from one source, 10 in all) are
+// closed at once; the others when the login grace period ends. While they
+// are open, a real client from another address logs in and gets its
+// dashboard. Each refusal is logged at Info with the remote address.
+func TestSilentConnectionsAreClosed(t *testing.T) {
+	const grace, silent = 1500 * time.Millisecond, 200
+	alice := newTestKey(t, "alice")
+	ts := startServer(t, []string{alice.line}, Options{LoginGrace: grace, MaxStartups: 10, MaxPerSource: 3})
+	start := time.Now()
+	conns := make([]net.Conn, silent)
+	for i := range conns {
+		c, err := net.Dial("tcp", ts.addr)
+		if err != nil {
+			t.Fatalf("connection %d: %v", i, err)
+		}
+		defer c.Close()
+		conns[i] = c
+	}
+	// A real client, from another source address, while they are open.
+	c, err := ts.dialFrom("127.0.0.2", "alice", alice)
+	if err != nil {
+		t.Fatalf("a real client could not log in beside %d silent connections: %v", silent, err)
+	}
+	defer c.Close()
+	tm := openOn(t, c, "xterm")
+	tm.waitFor(t, "hello alice")
+	if elapsed := time.Since(start); elapsed >= grace {
+		t.Logf("the real client got in after %s, past the grace period (slow machine?)", elapsed)
+	}
+
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	open := 0
+	for _, c := range conns {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if _, closed := closedWithin(c, grace+5*time.Second); !closed {
+				mu.Lock()
+				open++
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	if open != 0 {
+		t.Fatalf("%d silent connections still open %s after the grace period", open, 5*time.Second)
+	}
+	if elapsed := time.Since(start); elapsed > grace+5*time.Second {
+		t.Errorf("the silent connections took %s to close, grace %s", elapsed, grace)
+	}
+	refused := ts.logs.all("ssh connection refused")
+	expired := ts.logs.all("ssh login grace time exceeded: connection closed")
+	if len(refused)+len(expired) != silent || len(expired) != 3 {
+		t.Errorf("%d refused at once and %d closed at the grace period, want %d and 3", len(refused), len(expired), silent-3)
+	}
+	for _, r := range append(refused[:1], expired[0]) {
+		if r["level"] != "INFO" || !strings.HasPrefix(r["remote"], "127.0.0.1:") {
+			t.Errorf("logged %v", r)
+		}
+	}
+	if !strings.Contains(refused[0]["reason"], "--max-per-source") {
+		t.Errorf("refusal reason %q", refused[0]["reason"])
+	}
+	if n := ts.Waiting(); n != 0 {
+		t.Errorf("%d connections still counted as waiting", n)
+	}
+	// The real client's session was unaffected.
+	if _, err := tm.stdin.Write([]byte("q")); err != nil {
+		t.Fatal(err)
+	}
+	if err := tm.wait(t); err != nil {
+		t.Errorf("the real session: %v", err)
+	}
+}
+
+// TestMaxStartupsClosesAtOnce: past the global cap, connections are closed
+// before the handshake, long before the grace period.
+func TestMaxStartupsClosesAtOnce(t *testing.T) {
+	alice := newTestKey(t, "alice")
+	ts := startServer(t, []string{alice.line}, Options{LoginGrace: time.Minute, MaxStartups: 4, MaxPerSource: 100})
+	var kept []net.Conn
+	for range 4 {
+		c, err := net.Dial("tcp", ts.addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		kept = append(kept, c)
+	}
+	// The server sends its version once a connection is admitted: read it
+	// so that the four are known to be admitted before the fifth.
+	for _, c := range kept {
+		c.SetReadDeadline(time.Now().Add(waitLimit))
+		if _, err := c.Read(make([]byte, 64)); err != nil {
+			t.Fatalf("an admitted connection: %v", err)
+		}
+	}
+	over, err := net.Dial("tcp", ts.addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer over.Close()
+	if took, closed := closedWithin(over, 5*time.Second); !closed {
+		t.Fatalf("the fifth connection was not closed (after %s)", took)
+	}
+	if r := ts.logs.next(t, "ssh connection refused"); !strings.Contains(r["reason"], "4 connections are already waiting to authenticate (--max-startups)") {
+		t.Errorf("refusal %v", r)
+	}
+	if n := ts.Waiting(); n != 4 {
+		t.Errorf("Waiting() = %d, want 4", n)
+	}
+	// An authenticated connection frees its slot: close one silent
+	// connection, log in, and the slot is free again.
+	kept[0].Close()
+	deadline := time.Now().Add(waitLimit)
+	for ts.Waiting() != 3 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	c, err := ts.dial("alice", alice)
+	if err != nil {
+		t.Fatalf("login with a free slot: %v", err)
+	}
+	defer c.Close()
+	if n := ts.Waiting(); n != 3 {
+		t.Errorf("after a login Waiting() = %d, want 3", n)
+	}
+}
+
+// TestFailedLoginsAreLoggedAtInfo: a refused key, a failed handshake and a
+// session without a terminal each leave an Info line with the user and key
+// fingerprint when known and the remote address. (A password attempt is
+// logged too, but SSH clients, this one included, only try the methods
+// the server offers: public keys.)
+func TestFailedLoginsAreLoggedAtInfo(t *testing.T) {
+	alice, mallory := newTestKey(t, "alice"), newTestKey(t, "mallory")
+	ts := startServer(t, []string{alice.line}, Options{})
+
+	if c, err := ts.dial("mallory", mallory); err == nil {
+		c.Close()
+		t.Fatal("a key not in the file was accepted")
+	}
+	r := ts.logs.next(t, "ssh key refused")
+	if r["user"] != "mallory" || r["fingerprint"] != mallory.fingerprint() || !strings.HasPrefix(r["remote"], "127.0.0.1:") {
+		t.Errorf("refused key logged %v", r)
+	}
+	if r := ts.logs.next(t, "ssh handshake failed"); r["user"] != "mallory" || r["fingerprint"] != mallory.fingerprint() {
+		t.Errorf("the refused client's end logged %v", r)
+	}
+
+	raw, err := net.Dial("tcp", ts.addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw.Write([]byte("GET / HTTP/1.1\r\n\r\n")) // not SSH, then gone
+	raw.Close()
+	if r := ts.logs.next(t, "ssh handshake failed"); !strings.HasPrefix(r["remote"], "127.0.0.1:") || r["error"] == "" || r["user"] != "" {
+		t.Errorf("a non-SSH client logged %v", r)
+	}
+
+	c, err := ts.dial("alice", alice)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	sess, err := c.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _ := sess.CombinedOutput("") // ssh -T: no PTY
+	if !strings.Contains(string(out), "needs a terminal") {
+		t.Errorf("a session without a terminal was told %q", out)
+	}
+	r = ts.logs.next(t, "ssh session refused: no terminal")
+	if r["user"] != "alice" || r["fingerprint"] != alice.fingerprint() || r["remote"] == "" {
+		t.Errorf("no-PTY session logged %v", r)
+	}
+	for _, msg := range []string{"ssh key refused", "ssh handshake failed", "ssh authentication method refused", "ssh session refused: no terminal"} {
+		for _, r := range ts.logs.all(msg) {
+			if r["level"] != "INFO" {
+				t.Errorf("%q logged at %s", msg, r["level"])
+			}
+		}
+	}
+}

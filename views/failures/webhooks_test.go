@@ -1,0 +1,104 @@
+package failures_test
+
+import (
+	"bytes"
+	"crypto/ed25519"
+	"crypto/rand"
+	"crypto/tls"
+	"errors"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"treasury/data/portowner"
+	"treasury/data/webhook"
+	"treasury/views/failures"
+	"treasury/views/viewtest"
+)
+
+// TestErrorsViewCountsWebhookRejections: a receiver on loopback refuses a
+// notification signed by another key and one signed too long ago; the
+// errors view shows the receiver's section apart from the failed calls,
+// with the count per reason, and the header says how many were rejected.
+func TestErrorsViewCountsWebhookRejections(t *testing.T) {
+	_, key, _ := ed25519.GenerateKey(rand.Reader)
+	_, other, _ := ed25519.GenerateKey(rand.Reader)
+	rcv, err := webhook.NewReceiver(webhook.ReceiverOptions{PublicKey: key.Public()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cert, pool, err := webhook.SelfSigned()
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := webhook.Serve("127.0.0.1:0", "", cert, rcv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	hc := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}}}
+	post := func(signer ed25519.PrivateKey, at time.Time) {
+		t.Helper()
+		raw := []byte(`{"id":"n1","eventType":"PAYMENT_STATE_TRANSITION","eventData":{"paymentId":"p1","paymentState":"FAILED"}}`)
+		ts := webhook.Timestamp(at)
+		sig, _ := webhook.Sign(signer, ts, raw)
+		req, _ := http.NewRequest(http.MethodPost, srv.URL, bytes.NewReader(raw))
+		req.Header.Set("X-Payments-Signature", sig)
+		req.Header.Set("X-Payments-Signature-Timestamp", ts)
+		resp, err := hc.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusUnauthorized {
+			t.Fatalf("HTTP %d, want 401", resp.StatusCode)
+		}
+	}
+	post(other, time.Now())
+	post(other, time.Now())
+	post(key, time.Now().Add(-time.Hour))
+
+	e := viewtest.New(t, viewtest.Options{})
+	e.Ctx.Webhooks = func() webhook.Status {
+		return webhook.Status{Addr: srv.Addr(), Stats: rcv.Stats(), Rejections: rcv.Rejections()}
+	}
+	tm := e.Program(t, failures.New(e.Ctx))
+	viewtest.WaitAll(t, tm, "Webhook receiver", "listening on "+srv.Addr(),
+		"rejected 3: bad_signature 2, stale_timestamp 1", "webhooks ⚠ 3 rejected (:errors)")
+	frame := viewtest.Frame(t, tm)
+	viewtest.Fits(t, "errors view", frame, viewtest.Width, viewtest.Height)
+}
+
+// TestErrorsViewSaysWebhookPortInUse: the receiver's port is held by
+// another listener (here this test); the view says by whom and that
+// payment states come from polling alone, and the header says so too.
+func TestErrorsViewSaysWebhookPortInUse(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	cert, _, _ := webhook.SelfSigned()
+	_, key, _ := ed25519.GenerateKey(rand.Reader)
+	rcv, _ := webhook.NewReceiver(webhook.ReceiverOptions{PublicKey: key.Public()})
+	_, err = webhook.Serve(ln.Addr().String(), "", cert, rcv)
+	var le *webhook.ListenError
+	if !errors.As(err, &le) || !le.InUse() {
+		t.Fatalf("Serve on a taken port: %v", err)
+	}
+	st := webhook.Status{Addr: le.Addr, Err: le, Holder: portowner.NameAddr(le.Addr)}
+	if st.Holder == "" {
+		t.Log("portowner could not name this process: the view says \"another process\"")
+	}
+	e := viewtest.New(t, viewtest.Options{})
+	e.Ctx.Webhooks = func() webhook.Status { return st }
+	tm := e.Program(t, failures.New(e.Ctx))
+	viewtest.WaitAll(t, tm, "Webhook receiver", ln.Addr().String()+" is in use by", "polling alone",
+		"webhooks ✖ port in use: polling only (:errors)")
+	frame := viewtest.Frame(t, tm)
+	if st.Holder != "" && !strings.Contains(frame, "(pid ") {
+		t.Errorf("the frame does not name the holder %q", st.Holder)
+	}
+}
