@@ -5,6 +5,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"treasury/data/live"
 	"treasury/data/wire"
 	"treasury/ui"
@@ -18,30 +20,75 @@ import (
 
 // StateBody is what a page shows instead of its records while it has none
 // it may show: "loading… (N s)" before the first answer, the error in full
-// when the reads failed, or, when the profile lacks the interface of the
-// page's topic, that. ok is false once the data is loaded: the page draws
-// it (an empty list then truly means none).
+// when the reads failed, or, when the profile configures none of the
+// interfaces of the page's topics, that. ok is false once the data is
+// loaded: the page draws it (an empty list then truly means none).
 func StateBody(ctx *ui.Context, topics []live.Topic, snap live.Snapshot, what string, w int) (body string, ok bool) {
 	t := ctx.Theme
 	if snap.Loaded() {
 		return "", false
 	}
-	if len(topics) > 0 && ctx.Store != nil && !ctx.Store.Has(topics[0]) && snap.Err == nil {
+	if snap.Err == nil && Unconfigured(ctx, topics) {
+		names := make([]string, len(topics))
+		for i, tp := range topics {
+			names[i] = string(tp)
+		}
 		return t.Muted.Render(sanitize.Line(fmt.Sprintf("The profile %q does not configure the interface of %s (%s).",
-			ctx.Profile, what, topics[0]))), true
+			ctx.Profile, what, strings.Join(names, ", ")))), true
 	}
+	lines, _ := Part(ctx, snap, what, w)
+	if snap.Err != nil {
+		lines = append(lines, "", t.Muted.Render(":errors lists every failed call"))
+	}
+	return strings.Join(lines, "\n"), true
+}
+
+// Unconfigured reports whether the profile configures none of topics (the
+// store has no feed for any): their data will never come.
+func Unconfigured(ctx *ui.Context, topics []live.Topic) bool {
+	if len(topics) == 0 || ctx.Store == nil {
+		return false
+	}
+	for _, tp := range topics {
+		if ctx.Store.Has(tp) {
+			return false
+		}
+	}
+	return true
+}
+
+// Part is what one part of a page (a section of a detail, the answer of
+// one of the page's calls) shows about the read it comes from, whose
+// state is snap (a store topic's, or one built with Asked and Answered).
+// Before a good answer it is "loading what… (N s)" or the error in full,
+// and ok is false: the part has no data to draw, so it draws no empty
+// list, zero or total. After one, it is the line saying the data is stale
+// (its age and the last error) when the last read failed, and the notes on
+// incomplete data; ok is true and the part draws its data, where an empty
+// list truly means none.
+func Part(ctx *ui.Context, snap live.Snapshot, what string, w int) (lines []string, ok bool) {
+	t := ctx.Theme
 	now := ctx.Clock()
+	if snap.Loaded() {
+		if snap.Err != nil {
+			line := t.Stale.Render("STALE ("+what+" read "+ui.Age(now, snap.FetchedAt)+" ago, "+Retrying(ctx, snap)+") ") +
+				t.Bad.Render(ui.ErrorText(snap.Err))
+			lines = append(lines, strings.Split(ansi.Wrap(line, max(w, 20), " "), "\n")...)
+		}
+		for _, n := range Notes(ctx, snap) {
+			lines = append(lines, strings.Split(ansi.Wrap(n, max(w, 20), " "), "\n")...)
+		}
+		return lines, true
+	}
 	if snap.Err == nil {
 		msg := "loading " + what + "…"
 		if !snap.Since.IsZero() {
-			msg += fmt.Sprintf(" (%ds)", int(now.Sub(snap.Since).Seconds()))
+			msg += fmt.Sprintf(" (%ds)", max(int(now.Sub(snap.Since).Seconds()), 0))
 		}
-		return t.Muted.Render(msg), true
+		return []string{t.Muted.Render(msg)}, false
 	}
-	lines := []string{t.Bad.Render("Could not read " + what + ":")}
-	lines = append(lines, ui.ErrorLines(t, snap.Err, w)...)
-	lines = append(lines, "", t.Muted.Render(":errors lists every failed call"))
-	return strings.Join(lines, "\n"), true
+	lines = []string{t.Bad.Render("Could not read " + what + ":")}
+	return append(lines, ui.ErrorLines(t, snap.Err, w)...), false
 }
 
 // Retrying says when the data is tried again ("next try in 40s, r: now").
@@ -98,4 +145,24 @@ func Asked(prev live.Snapshot, now time.Time) live.Snapshot {
 		prev.Since = now
 	}
 	return prev
+}
+
+// Held is the answer of one of a page's own calls: the value of the last
+// success and the snapshot saying how it stands (loading since, failed,
+// stale), for Part or a TableSpec's Read. A failure keeps the value held.
+type Held[T any] struct {
+	Value T
+	Snap  live.Snapshot
+}
+
+// Ask marks the call as sent (see Asked).
+func (h *Held[T]) Ask(now time.Time) { h.Snap = Asked(h.Snap, now) }
+
+// Answer takes the call's answer (see Answered): v becomes the value held
+// when err is nil.
+func (h *Held[T]) Answer(now time.Time, v any, err error) {
+	if err == nil {
+		h.Value, _ = v.(T)
+	}
+	h.Snap = Answered(h.Snap, now, err)
 }

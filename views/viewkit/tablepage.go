@@ -40,7 +40,13 @@ type TableSpec[T any] struct {
 	Above func(width, maxHeight int, sel *T) string
 	// AboveShare is the share of the height Above may take (0..1).
 	AboveShare float64
-	Empty      string
+	// AboveAlways draws Above also before the records are loaded (it
+	// shows what does not come from them: the wallet over its
+	// transactions); otherwise Above waits for the records.
+	AboveAlways bool
+	// Empty is what the table says when a successful read returned no
+	// records; after a partial read it says so too.
+	Empty string
 	// What names the records for the loading and failed states ("custody
 	// endpoints"); empty means the crumb.
 	What string
@@ -64,6 +70,7 @@ type TablePage[T any] struct {
 	snap  live.Snapshot
 	seq   uint64
 	read  bool
+	empty string // the empty message set on the table
 	// dirty says the store changed since the rows were built: rows are
 	// built when first needed (a render, a key, a selection), so a view
 	// no session looks at costs nothing.
@@ -73,9 +80,6 @@ type TablePage[T any] struct {
 // NewTablePage builds a table page.
 func NewTablePage[T any](ctx *ui.Context, spec TableSpec[T]) *TablePage[T] {
 	t := NewTable(ctx, spec.Columns)
-	if spec.Empty != "" {
-		t.SetEmptyMessage(spec.Empty)
-	}
 	if spec.SortCol > 0 || spec.SortDesc {
 		t.SetSort(spec.SortCol, spec.SortDesc)
 	}
@@ -193,8 +197,15 @@ func (p *TablePage[T]) Render(w, h int) string {
 		what = p.spec.Crumb
 	}
 	if body, ok := StateBody(p.ctx, p.spec.Topics, p.snap, what, w); ok {
-		return Status(p.ctx, p.snap) + "\n" + body
+		head := Status(p.ctx, p.snap)
+		if p.spec.Above != nil && p.spec.AboveAlways {
+			if a := p.spec.Above(w, int(float64(h-1)*p.spec.AboveShare), nil); a != "" {
+				head += "\n" + a
+			}
+		}
+		return head + "\n" + body
 	}
+	p.setEmpty()
 	parts := append([]string{Status(p.ctx, p.snap)}, Notes(p.ctx, p.snap)...)
 	used := len(parts)
 	if p.spec.Above != nil {
@@ -213,6 +224,23 @@ func (p *TablePage[T]) Render(w, h int) string {
 	p.t.SetSize(w, max(h-used, 3))
 	parts = append(parts, p.t.View())
 	return strings.Join(parts, "\n")
+}
+
+// setEmpty sets what the empty table says: the spec's sentence after a
+// complete read, and after a partial one a sentence that claims no more
+// than the sources that answered.
+func (p *TablePage[T]) setEmpty() {
+	msg := p.spec.Empty
+	if msg == "" {
+		msg = "No rows."
+	}
+	if !RecordsComplete(p.snap) {
+		msg = "none among the records read; the sources named above could not be read, so there may be more"
+	}
+	if msg != p.empty {
+		p.empty = msg
+		p.t.SetEmptyMessage(msg)
+	}
 }
 
 // Keys are the page's bindings: enter and the actions this session may run.
