@@ -1,0 +1,51 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+
+	"treasury/data/live"
+)
+
+// TestAlertBadgeClaimsNoMoreThanWasRead: "no alerts" only once every
+// topic that raises alerts answered; before, "checking"; while one fails,
+// "unknown", and the alerts open are said to be perhaps not all.
+func TestAlertBadgeClaimsNoMoreThanWasRead(t *testing.T) {
+	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	fail := false
+	feed := func(tp live.Topic) live.Feed {
+		return live.Feed{Topic: tp, Interval: time.Minute, Interface: "payments",
+			Fetch: func(context.Context) (any, error) {
+				if fail && tp == "b" {
+					return nil, errors.New("refused")
+				}
+				return 1, nil
+			},
+			Alerts: func(any, time.Time) []live.Alert { return nil }}
+	}
+	st := live.New(live.Options{Now: func() time.Time { return now }, Feeds: []live.Feed{feed("a"), feed("b")}})
+	th := NewTheme(lipgloss.NewRenderer(io.Discard, termenv.WithProfile(termenv.Ascii)))
+	if got := alertBadge(th, st); !strings.Contains(got, "checking") {
+		t.Errorf("before any read: %q", got)
+	}
+	st.FetchNow(context.Background(), "a")
+	if got := alertBadge(th, st); !strings.Contains(got, "checking") {
+		t.Errorf("one topic read: %q", got)
+	}
+	st.FetchNow(context.Background(), "b")
+	if got := alertBadge(th, st); got != "no alerts" {
+		t.Errorf("both read: %q", got)
+	}
+	fail = true
+	st.FetchNow(context.Background(), "b")
+	if got := alertBadge(th, st); got != "alerts unknown (a)" {
+		t.Errorf("one failing: %q", got)
+	}
+}
