@@ -46,7 +46,7 @@ func TestUnionNamesWhatIsMissing(t *testing.T) {
 		t.Fatalf("union of a good, a failed and a loading topic: %+v", u)
 	}
 	note := strings.Join(Notes(ctx, u), "\n")
-	for _, want := range []string{"balances: 2 of 3 could not be read", "second: refused", "third: no answer yet"} {
+	for _, want := range []string{"balances: 2 of 3 could not be read", "second: ✖ refused", "third: ✖ no answer yet"} {
 		if !strings.Contains(note, want) {
 			t.Errorf("the note %q lacks %q", note, want)
 		}
@@ -72,7 +72,7 @@ func TestNeedsKeepsTheRecordsComplete(t *testing.T) {
 	if n.Partial == nil || !RecordsComplete(n) {
 		t.Fatalf("needs: %+v", n)
 	}
-	if note := strings.Join(Notes(ctx, n), "\n"); !strings.Contains(note, "wallets: refused") {
+	if note := strings.Join(Notes(ctx, n), "\n"); !strings.Contains(note, "wallets: ✖ refused") {
 		t.Errorf("note: %q", note)
 	}
 	if n := Needs(st, st.Snapshot("ok"), "the counts", Source{"ok", "itself"}); n.Partial != nil {

@@ -1,6 +1,7 @@
 package viewkit
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -107,12 +108,28 @@ func Retrying(ctx *ui.Context, snap live.Snapshot) string {
 	return tries + "next try in " + ui.Age(snap.NextTry, ctx.Clock()) + " (r: now)"
 }
 
+// maxNoted is how many failed sources of a partial read Notes names.
+const maxNoted = 3
+
 // Notes are the warnings about data that is shown but incomplete: sources
 // of a partial read that failed, records that could not be read.
 func Notes(ctx *ui.Context, snap live.Snapshot) []string {
 	t := ctx.Theme
 	var out []string
-	if snap.Partial != nil {
+	var part *wire.Partial
+	switch {
+	case errors.As(snap.Partial, &part):
+		// One line per source that failed, so that each is named with
+		// its own error whatever the width.
+		out = append(out, t.Warn.Render(sanitize.Line(fmt.Sprintf("⚠ incomplete: %s: %d of %d could not be read", part.What, len(part.Failed), part.Of))))
+		for i, f := range part.Failed {
+			if i == maxNoted {
+				out = append(out, t.Warn.Render(fmt.Sprintf("  and %d more", len(part.Failed)-i)))
+				break
+			}
+			out = append(out, "  "+t.Bold.Render(sanitize.Line(f.Name)+": ")+ui.ErrorText(f.Err))
+		}
+	case snap.Partial != nil:
 		out = append(out, t.Warn.Render("⚠ incomplete: ")+ui.ErrorText(snap.Partial))
 	}
 	if snap.Skipped > 0 {
