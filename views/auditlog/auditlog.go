@@ -48,6 +48,7 @@ func New(ctx *ui.Context, log *audit.Log) *View {
 		Row:    row,
 		Handle: v.handle,
 		Empty:  "no action attempted yet",
+		What:   "the audit log",
 	}))
 	return v
 }

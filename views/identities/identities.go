@@ -47,6 +47,7 @@ func New(ctx *ui.Context, c *payclient.Client) *View {
 		},
 		Enter: v.open,
 		Empty: "no identities",
+		What:  "identities",
 	}))
 	return v
 }

@@ -39,6 +39,7 @@ func New(ctx *ui.Context) *View {
 		Row:   row,
 		Enter: open,
 		Empty: "no ledger transactions in the last 24 hours",
+		What:  "ledger transactions",
 	}))
 	return v
 }

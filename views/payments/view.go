@@ -77,6 +77,7 @@ func New(ctx *ui.Context, p *platform.Platform) *View {
 		Above:      v.above,
 		AboveShare: 0.3,
 		Empty:      "no payments in this scope",
+		What:       "payments",
 	})
 	v.Stack.Reset(rootPage{v.page, v})
 	return v

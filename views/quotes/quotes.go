@@ -66,6 +66,7 @@ func New(ctx *ui.Context) *View {
 		SortDesc:   true,
 		AboveShare: 0.45,
 		Empty:      "no quotes in the window yet",
+		What:       "quotes",
 	})
 	v.Stack.Reset(v.page)
 	return v

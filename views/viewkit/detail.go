@@ -1,6 +1,7 @@
 package viewkit
 
 import (
+	"cmp"
 	"encoding/csv"
 	"errors"
 	"io"
@@ -114,10 +115,7 @@ func (d *DetailPage[T]) Render(w, h int) string {
 		d.width, d.dirty = w, true
 	}
 	d.vp.Width, d.vp.Height = w, max(h-1, 1)
-	what := d.spec.What
-	if what == "" {
-		what = d.spec.Crumb
-	}
+	what := cmp.Or(d.spec.What, d.spec.Crumb, "the record")
 	if !d.ok {
 		if body, ok := StateBody(d.ctx, d.spec.Topics, d.snap, what, w); ok {
 			return status + "\n" + body

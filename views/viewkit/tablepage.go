@@ -1,6 +1,7 @@
 package viewkit
 
 import (
+	"cmp"
 	"io"
 	"strings"
 
@@ -192,10 +193,7 @@ func (p *TablePage[T]) selected() (T, bool) {
 // first good answer, the loading or failed state instead of the table.
 func (p *TablePage[T]) Render(w, h int) string {
 	p.ensure()
-	what := p.spec.What
-	if what == "" {
-		what = p.spec.Crumb
-	}
+	what := cmp.Or(p.spec.What, p.spec.Crumb, "the records")
 	if body, ok := StateBody(p.ctx, p.spec.Topics, p.snap, what, w); ok {
 		head := Status(p.ctx, p.snap)
 		if p.spec.Above != nil && p.spec.AboveAlways {
