@@ -3,6 +3,7 @@ package wallets
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -95,7 +96,7 @@ func (v *View) vaultsPage() *viewkit.TablePage[wallet.Vault] {
 		Row: func(x wallet.Vault) table.Row {
 			c := tl.of(x.ID)
 			return table.Row{ID: x.ID, Cells: []string{sanitize.Line(x.Name), fmt.Sprint(c.wallets), fmt.Sprint(c.provisioned),
-				fmt.Sprint(c.txs), fmt.Sprint(c.frozen), viewkit.Time(x.CreatedAt)[:10], sanitize.Line(x.Description), sanitize.Line(x.ID)},
+				fmt.Sprint(c.txs), fmt.Sprint(c.frozen), viewkit.TimeAs(x.CreatedAt, time.DateOnly), sanitize.Line(x.Description), sanitize.Line(x.ID)},
 				Keys: []table.Key{{}, table.Int(int64(c.wallets)), table.Int(int64(c.provisioned)), table.Int(int64(c.txs)),
 					table.Int(int64(c.frozen)), table.Time(x.CreatedAt)}}
 		},

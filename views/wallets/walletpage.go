@@ -110,7 +110,7 @@ func (v *View) walletHeader(id string, st *walletState, width, maxH int) string 
 	}
 	lines := []string{
 		th.Title.Render(sanitize.Line(w.Name)) + "  " + status + "  " + sanitize.Line(w.Blockchain) + " · " + kind +
-			" · vault " + sanitize.Line(v.vaultName(w.VaultID)) + " · created " + viewkit.Time(w.CreatedAt)[:10],
+			" · vault " + sanitize.Line(v.vaultName(w.VaultID)) + " · created " + viewkit.TimeAs(w.CreatedAt, time.DateOnly),
 		th.Muted.Render("address ") + sanitize.Line(w.Address) + th.Muted.Render("  id ") + sanitize.Line(w.ID),
 		th.Muted.Render("settings ") + settingsText(w.Settings),
 	}
