@@ -36,7 +36,7 @@ func newApp(rt *runtime, s session) *ui.App {
 	readOnly := cfg.ReadOnly || s.readOnly
 	ctx := &ui.Context{Renderer: s.renderer, Theme: ui.NewTheme(s.renderer), Store: p.Store,
 		Profile: cfg.Profile, Environment: cfg.Environment, ReadOnly: readOnly, Operator: s.operator,
-		Now: p.Now, Output: s.output, SaveDir: s.saveDir}
+		Now: p.Now, Output: s.output, SaveDir: s.saveDir, Webhooks: rt.webhooks}
 	act := actions.New(actions.Clients{Transactions: p.WalletTransactions, Custody: p.Custody, CanSign: p.CustodyCanSign},
 		actions.Identity{Profile: cfg.Profile, Environment: cfg.Environment, Operator: s.operator, ReadOnly: readOnly},
 		rt.audit, p.Now)

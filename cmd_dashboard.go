@@ -46,6 +46,8 @@ type runtime struct {
 	audit    *audit.Log
 	stateDir string
 	sb       *sandbox.Server // the embedded sandbox, when the profile runs one
+	// webhooks says whether a webhook receiver feeds the store.
+	webhooks bool
 	closers  []func()
 	// requests counts the HTTP requests sent to the platform (the cost
 	// of the sessions to it: one store for all of them).
@@ -124,12 +126,14 @@ func openRuntime(ctx context.Context, e *env, cfg *config.Config) (_ *runtime, e
 			return nil, fmt.Errorf("webhook receiver: %w", err)
 		}
 		r.closers = append(r.closers, func() { srv.Close() })
+		r.webhooks = true
 	case r.cfg.Webhooks != nil:
 		srv, err := startReceiver(r.cfg.Webhooks, r.p)
 		if err != nil {
 			return nil, fmt.Errorf("webhook receiver (%s): %w", r.cfg.Webhooks.Listen, err)
 		}
 		r.closers = append(r.closers, func() { srv.Close() })
+		r.webhooks = true
 	}
 	r.p.Start(ctx)
 	return r, nil

@@ -38,6 +38,10 @@ type Context struct {
 	Output io.Writer
 	// SaveDir is where ctrl+s writes CSV files and reports are saved.
 	SaveDir string
+	// Webhooks says whether this process receives the platform's payment
+	// notifications (a webhook receiver runs): without one none can
+	// arrive, and a view says so rather than "none received".
+	Webhooks bool
 	// Width and Height are the size of the view body, kept up to date by
 	// the shell.
 	Width, Height int

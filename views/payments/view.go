@@ -153,7 +153,7 @@ func (v *View) Update(msg tea.Msg) tea.Cmd {
 	case ui.Open:
 		return v.open(msg.Args)
 	case viewkit.Loaded:
-		v.recon.loaded(msg)
+		v.recon.loaded(msg, v.ctx.Clock())
 	}
 	return v.Stack.Update(msg)
 }
