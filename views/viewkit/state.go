@@ -6,8 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/x/ansi"
-
+	"treasury/data/apierr"
 	"treasury/data/live"
 	"treasury/data/wire"
 	"treasury/ui"
@@ -69,17 +68,16 @@ func Unconfigured(ctx *ui.Context, topics []live.Topic) bool {
 // list truly means none.
 func Part(ctx *ui.Context, snap live.Snapshot, what string, w int) (lines []string, ok bool) {
 	t := ctx.Theme
+	what = sanitize.Line(what) // it may name a record
 	now := ctx.Clock()
 	if snap.Loaded() {
+		// One line each, code and summary first: what does not fit the
+		// width is cut, the data keeps the room.
 		if snap.Err != nil {
-			line := t.Stale.Render("STALE ("+what+" read "+ui.Age(now, snap.FetchedAt)+" ago, "+Retrying(ctx, snap)+") ") +
-				t.Bad.Render(ui.ErrorText(snap.Err))
-			lines = append(lines, strings.Split(ansi.Wrap(line, max(w, 20), " "), "\n")...)
+			lines = append(lines, t.Stale.Render("STALE ("+what+" read "+ui.Age(now, snap.FetchedAt)+" ago, "+Retrying(ctx, snap)+") ")+
+				t.Bad.Render(ui.ErrorText(snap.Err)))
 		}
-		for _, n := range Notes(ctx, snap) {
-			lines = append(lines, strings.Split(ansi.Wrap(n, max(w, 20), " "), "\n")...)
-		}
-		return lines, true
+		return append(lines, Notes(ctx, snap)...), true
 	}
 	if snap.Err == nil {
 		msg := "loading " + what + "…"
@@ -182,4 +180,13 @@ func (h *Held[T]) Answer(now time.Time, v any, err error) {
 		h.Value, _ = v.(T)
 	}
 	h.Snap = Answered(h.Snap, now, err)
+}
+
+// SameFailure reports whether two reads failed the same way (one
+// operation, code and class: the same refused credential), so that a
+// page shows the second as "the same failure" rather than twice in full.
+func SameFailure(a, b error) bool {
+	ea, oka := apierr.As(a)
+	eb, okb := apierr.As(b)
+	return oka && okb && live.FailureKey(ea) == live.FailureKey(eb)
 }
