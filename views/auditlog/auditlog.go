@@ -87,6 +87,7 @@ func (v *View) load(force bool) tea.Cmd {
 		return nil
 	}
 	v.seen = n
+	v.snap = viewkit.Asked(v.snap, v.ctx.Clock())
 	log := v.log
 	return viewkit.Call(loadKey, func(context.Context) (any, error) { return log.Read() })
 }
