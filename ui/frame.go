@@ -262,12 +262,13 @@ func short(d time.Duration) string {
 	return s
 }
 
-// Age formats how long ago t was, for views.
+// Age formats how long ago t was, for views; a t after now (a server's
+// clock ahead of ours) is "0s" ago, never a negative age.
 func Age(now, t time.Time) string {
 	if t.IsZero() {
 		return "never"
 	}
-	return short(now.Sub(t))
+	return short(max(now.Sub(t), 0))
 }
 
 func plural(n int) string {

@@ -49,3 +49,14 @@ func TestAlertBadgeClaimsNoMoreThanWasRead(t *testing.T) {
 		t.Errorf("one failing: %q", got)
 	}
 }
+
+// TestAgeNeverNegative: a time ahead of the clock is 0s ago.
+func TestAgeNeverNegative(t *testing.T) {
+	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	if got := Age(now, now.Add(3*time.Second)); got != "0s" {
+		t.Errorf("a time 3s ahead: %q", got)
+	}
+	if got := Age(now, now.Add(-90*time.Second)); got != "1m" {
+		t.Errorf("90s ago: %q", got)
+	}
+}
