@@ -13,8 +13,27 @@ import (
 )
 
 // ErrorText is how an error reads in one line: for platform errors the
-// code, what failed and the guidance.
+// code, what failed and the guidance; for a partial read, which sources
+// failed and how.
 func ErrorText(err error) string {
+	if err == nil {
+		return ""
+	}
+	// A partial read names its sources first: errors.As would otherwise
+	// find the first failure inside it and drop which source it was.
+	var part *wire.Partial
+	if errors.As(err, &part) {
+		var b strings.Builder
+		fmt.Fprintf(&b, "✖ %s: %d of %d could not be read", part.What, len(part.Failed), part.Of)
+		for i, f := range part.Failed {
+			if i == 3 {
+				fmt.Fprintf(&b, "; and %d more", len(part.Failed)-i)
+				break
+			}
+			fmt.Fprintf(&b, "; %s: %s", f.Name, strings.TrimPrefix(ErrorText(f.Err), "✖ "))
+		}
+		return sanitize.Line(b.String())
+	}
 	var ae *apierr.Error
 	if errors.As(err, &ae) {
 		msg := ae.Summary()

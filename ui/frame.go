@@ -95,13 +95,7 @@ func (a *App) header() string {
 		default:
 			parts = append(parts, t.Muted.Render("token "+short(left)))
 		}
-		n := len(s.Alerts())
-		switch {
-		case n > 0:
-			parts = append(parts, t.Bad.Render(fmt.Sprintf("⚠ %d alert%s (a)", n, plural(n))))
-		default:
-			parts = append(parts, t.OK.Render("no alerts"))
-		}
+		parts = append(parts, alertBadge(t, s))
 	}
 	if a.paused {
 		parts = append(parts, t.Warn.Render("PAUSED (p)"))
@@ -109,6 +103,40 @@ func (a *App) header() string {
 	line1 := strings.Join(parts, "  ")
 	line2 := a.healthLine(now)
 	return fit(line1, a.width, 1) + "\n" + fit(line2, a.width, 1)
+}
+
+// alertBadge counts the open alerts; "no alerts" only when every topic
+// whose data raises alerts was read and its last read succeeded: before,
+// or while one fails, the absence of an alert says nothing.
+func alertBadge(t Theme, s *live.Store) string {
+	n := len(s.Alerts())
+	loading, failed := AlertGaps(s)
+	switch {
+	case n > 0 && len(failed) > 0:
+		return t.Bad.Render(fmt.Sprintf("⚠ %d alert%s, more unknown (a)", n, plural(n)))
+	case n > 0:
+		return t.Bad.Render(fmt.Sprintf("⚠ %d alert%s (a)", n, plural(n)))
+	case len(failed) > 0:
+		return t.Warn.Render("alerts unknown (a)")
+	case len(loading) > 0:
+		return t.Muted.Render("alerts: checking…")
+	}
+	return t.OK.Render("no alerts")
+}
+
+// AlertGaps are the topics whose data raises alerts (low balances,
+// declines) that have not answered yet, and those whose last read failed:
+// the alerts they would raise are unknown.
+func AlertGaps(s *live.Store) (loading, failed []live.Topic) {
+	for _, tp := range s.AlertTopics() {
+		switch sn := s.Snapshot(tp); {
+		case sn.Err != nil:
+			failed = append(failed, tp)
+		case !sn.Loaded():
+			loading = append(loading, tp)
+		}
+	}
+	return loading, failed
 }
 
 func (a *App) healthLine(now time.Time) string {
@@ -279,12 +307,13 @@ func short(d time.Duration) string {
 	return s
 }
 
-// Age formats how long ago t was, for views.
+// Age formats how long ago t was, for views; a t after now (a server's
+// clock ahead of ours) is "0s" ago, never a negative age.
 func Age(now, t time.Time) string {
 	if t.IsZero() {
 		return "never"
 	}
-	return short(now.Sub(t))
+	return short(max(now.Sub(t), 0))
 }
 
 func plural(n int) string {

@@ -157,3 +157,17 @@ func (s *Store) Alerts() []Alert {
 	})
 	return out
 }
+
+// AlertTopics lists, sorted, the topics whose data raises alerts (low
+// balances, declines): until each has been read, and while its reads fail,
+// the absence of such an alert says nothing.
+func (s *Store) AlertTopics() []Topic {
+	var out []Topic
+	for t, p := range s.feeds {
+		if p.feed.alerts != nil {
+			out = append(out, t)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
+	return out
+}

@@ -215,11 +215,15 @@ func (v *View) refetched(intentID string, err error) tea.Cmd {
 	var cmd tea.Cmd
 	switch f.intent.Status {
 	case custody.IntentExecuted:
-		now := "its new state"
-		if ep, ok, _ := v.endpoint(f.ep.ID); ok {
-			now = sanitize.Line(ep.Lock)
+		// The endpoint's state is told only from the re-read that followed:
+		// after a failed one, the store holds the state before the intent.
+		now := "the endpoint is in its new state"
+		if ep, ok, _ := v.endpoint(f.ep.ID); ok && err == nil {
+			now = "the endpoint is " + sanitize.Line(ep.Lock)
+		} else if err != nil {
+			now = "its new state is not read yet"
 		}
-		cmd = ui.FlashCmd(fmt.Sprintf("✔ %s of %s executed: the endpoint is %s", f.verb(), alias, now))
+		cmd = ui.FlashCmd(fmt.Sprintf("✔ %s of %s executed: %s", f.verb(), alias, now))
 	default:
 		why := sanitize.Line(f.intent.Reason)
 		if why == "" {

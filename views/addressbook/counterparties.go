@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"strings"
-	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
@@ -37,37 +36,28 @@ func (v *View) newCounterpartiesPage() *viewkit.TablePage[wallet.Counterparty] {
 	})
 }
 
-// addresses is the answer of a counterparty's address list.
-type addresses struct {
-	list []wallet.Address
-	at   time.Time
-	err  error
-	done bool
-}
-
 // pushAddresses opens the addresses of a counterparty, loaded by a call.
 func (v *View) pushAddresses(c wallet.Counterparty) tea.Cmd {
 	if v.p == nil || v.p.Wallet == nil {
 		return ui.ErrorCmd(errors.New("the wallet interface is not configured in this profile"))
 	}
 	callKey := "addresses:" + c.ID
-	st := &addresses{}
+	var held viewkit.Held[[]wallet.Address]
 	id, cl := c.ID, v.p.Wallet
-	load := viewkit.Call(v.ctx, callKey, func(ctx context.Context) (any, error) { return cl.Addresses(ctx, id) })
+	load := func() tea.Cmd {
+		held.Ask(v.ctx.Clock())
+		return viewkit.Call(v.ctx, callKey, func(ctx context.Context) (any, error) { return cl.Addresses(ctx, id) })
+	}
 	crumb := ansi.Truncate(sanitize.Line(c.Name), 28, "…")
 	page := viewkit.NewTablePage(v.ctx, viewkit.TableSpec[wallet.Address]{
 		Crumb: crumb,
+		What:  "the addresses of " + c.Name,
 		Columns: []table.Column{
 			{Title: "Label", Width: 10, Flex: 1}, {Title: "Address", Width: 20, Flex: 3},
 			{Title: "Blockchains", Width: 12, Flex: 1}, {Title: "Created (UTC)", Width: 19},
 			{Title: "Address id", Width: 10, Flex: 1},
 		},
-		Read: func() ([]wallet.Address, live.Snapshot) {
-			if !st.done {
-				return nil, live.Snapshot{}
-			}
-			return st.list, live.Snapshot{Topic: "wallet.addresses", FetchedAt: st.at, Err: st.err}
-		},
+		Read: func() ([]wallet.Address, live.Snapshot) { return held.Value, held.Snap },
 		Row: func(a wallet.Address) table.Row {
 			return table.Row{ID: a.ID, Cells: []string{sanitize.Line(viewkit.Dash(a.Label)), sanitize.Line(a.Address),
 				sanitize.Line(viewkit.Dash(strings.Join(a.Blockchains, ", "))), viewkit.Time(a.CreatedAt), sanitize.Line(a.ID)},
@@ -76,20 +66,18 @@ func (v *View) pushAddresses(c wallet.Counterparty) tea.Cmd {
 		Empty: "no addresses for " + sanitize.Line(c.Name),
 		Handle: func(msg tea.Msg) (bool, tea.Cmd) {
 			if k, ok := msg.(tea.KeyMsg); ok && k.String() == "r" {
-				return false, load
+				return false, load()
 			}
 			l, ok := msg.(viewkit.Loaded)
 			if !ok || l.Key != callKey {
 				return false, nil
 			}
-			st.done, st.err = true, l.Err
+			held.Answer(v.ctx.Clock(), l.Value, l.Err)
 			if l.Err != nil {
 				return true, ui.ErrorCmd(l.Err)
 			}
-			st.list, _ = l.Value.([]wallet.Address)
-			st.at = v.ctx.Clock()
 			return true, nil
 		},
 	})
-	return tea.Batch(v.Stack.Push(page), load)
+	return tea.Batch(v.Stack.Push(page), load())
 }

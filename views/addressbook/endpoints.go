@@ -155,7 +155,16 @@ func (v *View) openEndpoint(text string) tea.Cmd {
 	if text == "" {
 		return tea.Batch(v.showSection(endpointsSection), ui.FlashCmd("usage: :endpoint <alias or id> (tab completes)"))
 	}
-	eps, _ := v.readEndpoints()
+	eps, snap := v.readEndpoints()
+	if !snap.Loaded() {
+		// "No endpoint with that alias" only once the endpoints were read.
+		why := "are still loading"
+		if snap.Err != nil {
+			why = "could not be read (" + strings.TrimPrefix(ui.ErrorText(snap.Err), "✖ ") + ")"
+		}
+		return tea.Batch(v.showSection(endpointsSection),
+			ui.FlashCmd(fmt.Sprintf("endpoint %q cannot be looked up: the custody endpoints %s", sanitize.Line(text), why)))
+	}
 	var hits []custody.Endpoint
 	low := strings.ToLower(text)
 	for _, ep := range eps {

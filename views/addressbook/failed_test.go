@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"treasury/config"
+	"treasury/data/sandbox"
 	"treasury/views/viewtest"
 )
 
@@ -35,5 +36,53 @@ func TestUnknownDomainAndUnreachableURL(t *testing.T) {
 				t.Error("an empty-state sentence after a failed read")
 			}
 		})
+	}
+}
+
+// TestCounterpartiesAndLookupFailing: with a wrong wallet secret the
+// counterparties section names the refusal, and with custody unreachable
+// ":endpoint" says the endpoints could not be read, never that no
+// endpoint has the alias.
+func TestCounterpartiesAndLookupFailing(t *testing.T) {
+	t.Parallel()
+	e := viewtest.New(t, viewtest.Options{Profile: func(c *config.Config) {
+		c.Wallet.ClientSecret = config.NewSecret("not-the-secret")
+		c.Custody.BaseURL = "http://127.0.0.1:1"
+	}})
+	tm := e.Program(t, newView(e))
+	viewtest.WaitFor(t, tm, "Could not read custody endpoints")
+	viewtest.Keys(tm, ":", "endpoint treasury", "enter")
+	viewtest.WaitFor(t, tm, "cannot be looked up")
+	viewtest.Keys(tm, "w")
+	viewtest.WaitFor(t, tm, "Could not read wallet counterparties")
+	frame := viewtest.Frame(t, tm)
+	for _, want := range []string{"Could not read wallet counterparties", "ERR000.020", "profiles.sandbox.wallet.client_id"} {
+		if !strings.Contains(frame, want) {
+			t.Errorf("the frame lacks %q:\n%s", want, frame)
+		}
+	}
+	for _, bad := range []string{"no wallet counterparties", "no endpoint with alias", "not-the-secret"} {
+		if strings.Contains(frame, bad) {
+			t.Errorf("the frame shows %q:\n%s", bad, frame)
+		}
+	}
+}
+
+// TestAddressesFailing: a counterparty's addresses whose read fails show
+// the failure where they would be, not "no addresses".
+func TestAddressesFailing(t *testing.T) {
+	t.Parallel()
+	e := viewtest.New(t, viewtest.Options{})
+	tm := e.Program(t, newView(e))
+	viewtest.Keys(tm, "w")
+	viewtest.WaitFor(t, tm, "Counterparty id")
+	if err := e.Sandbox.SetFaults(sandbox.FaultSettings{UnavailableRate: 1}); err != nil {
+		t.Fatal(err)
+	}
+	viewtest.Keys(tm, "enter")
+	viewtest.WaitFor(t, tm, "Could not read the addresses of")
+	frame := viewtest.Frame(t, tm)
+	if !strings.Contains(frame, "UNAVAILABLE") || strings.Contains(frame, "no addresses for") {
+		t.Errorf("the failure is not named where the addresses would be:\n%s", frame)
 	}
 }

@@ -57,10 +57,16 @@ func (f *follow) status() string {
 
 // fields describe the followed intent for the endpoint's detail.
 func (f *follow) fields(now time.Time) [][2]string {
+	// The approvals are known once the intent was read: before, "0 of 0"
+	// would be a guess.
+	approvals := "unknown until the intent is read"
+	if f.intent.Status != "" {
+		approvals = fmt.Sprintf("%d of %d", f.intent.Approvals, f.intent.ApprovalsNeeded)
+	}
 	fs := [][2]string{
 		{"Action", f.verb()}, {"Intent id", f.intentID}, {"Request id", viewkit.Dash(f.requestID)},
 		{"Status", "intent " + f.status()},
-		{"Approvals", fmt.Sprintf("%d of %d", f.intent.Approvals, f.intent.ApprovalsNeeded)},
+		{"Approvals", approvals},
 		{"Proposed", viewkit.Time(f.since) + " UTC (" + ui.Age(now, f.since) + " ago)"},
 	}
 	if !f.intent.UpdatedAt.IsZero() {

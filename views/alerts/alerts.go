@@ -7,10 +7,12 @@ package alerts
 
 import (
 	"fmt"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
 	"treasury/data/live"
+	"treasury/data/wire"
 	"treasury/ui"
 	"treasury/ui/sanitize"
 	"treasury/ui/table"
@@ -52,6 +54,7 @@ func New(ctx *ui.Context) *View {
 		Enter: v.open,
 		Above: v.guidance, AboveShare: 0.3,
 		Empty: "no open alerts",
+		What:  "alerts",
 	})
 	v.Stack.Reset(page)
 	return v
@@ -67,9 +70,53 @@ func (v *View) Title() string { return "Alerts" }
 func (v *View) Init() tea.Cmd { return nil }
 
 // read lists the open alerts; they change with every store change, so
-// the snapshot's Seq is the store's.
+// the snapshot's Seq is the store's. The topics whose data raises alerts
+// (balances, payments) and that have not answered, or whose last read
+// failed, are named in Partial: the alerts they would raise are unknown,
+// so "no open alerts" is not claimed for them. Before any of them
+// answered, with no alert open, the page is loading.
 func (v *View) read() ([]live.Alert, live.Snapshot) {
-	return v.ctx.Store.Alerts(), live.Snapshot{FetchedAt: v.ctx.Clock(), Seq: v.ctx.Store.Seq()}
+	st := v.ctx.Store
+	all := st.Alerts()
+	topics := st.AlertTopics()
+	var gaps []wire.Failure
+	var since time.Time
+	answered := false
+	for _, tp := range topics {
+		switch sn := st.Snapshot(tp); {
+		case sn.Err != nil:
+			answered = true
+			gaps = append(gaps, wire.Failure{Name: sourceName(tp), Err: sn.Err})
+		case !sn.Loaded():
+			gaps = append(gaps, wire.Failure{Name: sourceName(tp), Err: viewkit.ErrNoAnswer})
+			if since.IsZero() || (!sn.Since.IsZero() && sn.Since.Before(since)) {
+				since = sn.Since
+			}
+		default:
+			answered = true
+		}
+	}
+	if len(all) == 0 && len(topics) > 0 && !answered {
+		return nil, live.Snapshot{Seq: st.Seq(), Since: since}
+	}
+	snap := live.Snapshot{FetchedAt: v.ctx.Clock(), Seq: st.Seq()}
+	if len(gaps) > 0 {
+		snap.Partial = &wire.Partial{What: "the data alerts are raised from", Of: len(topics), Failed: gaps}
+	}
+	return all, snap
+}
+
+// sourceName names a topic that raises alerts, with what it raises.
+func sourceName(tp live.Topic) string {
+	switch tp {
+	case live.Payments:
+		return "payments (declines, failures)"
+	case live.LiquidityBalances:
+		return "liquidity balances (low balance)"
+	case live.PaymentBalances:
+		return "payments balances (low balance)"
+	}
+	return string(tp)
 }
 
 func (v *View) row(a live.Alert) table.Row {

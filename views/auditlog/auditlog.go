@@ -49,6 +49,7 @@ func New(ctx *ui.Context, log *audit.Log) *View {
 		Handle: v.handle,
 		Empty:  "no action attempted yet",
 		Live:   true,
+		What:   "the audit log",
 	}))
 	return v
 }
@@ -87,6 +88,7 @@ func (v *View) load(force bool) tea.Cmd {
 		return nil
 	}
 	v.seen = n
+	v.snap = viewkit.Asked(v.snap, v.ctx.Clock())
 	log := v.log
 	return viewkit.Call(v.ctx, loadKey, func(context.Context) (any, error) { return log.Read() })
 }

@@ -52,7 +52,8 @@ func New(ctx *ui.Context) *View {
 		Enter:      v.openDetail,
 		Above:      v.above,
 		AboveShare: 0.45,
-		Empty:      "no balances yet",
+		Empty:      "no balances returned",
+		What:       "balances",
 	})
 	v.trades = newTradesPage(v)
 	v.Stack.Reset(v.page)

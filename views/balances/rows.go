@@ -94,11 +94,11 @@ func lowAlerts(all []live.Alert) map[string]live.Alert {
 }
 
 // readRows reads both balance topics and the alerts into rows: liquidity
-// first, then payments, each in the order received. The snapshot combines
-// both: the older fetch, the first error, the newest change.
+// first, then payments, each in the order received. The snapshot is their
+// union: the older fetch, the first error, the newest change, and the
+// topic that has no data (loading or failed) named as missing.
 func readRows(st *live.Store) ([]Row, live.Snapshot) {
 	lsnap, psnap := live.Get(st, live.LiquidityBalancesKey), live.Get(st, live.PaymentBalancesKey)
-	ls, ps := lsnap.Snapshot, psnap.Snapshot
 	alerts := lowAlerts(st.Alerts())
 	mark := func(r *Row, t live.Topic) {
 		if a, ok := alerts[string(t)+"|"+r.Currency()]; ok {
@@ -118,20 +118,8 @@ func readRows(st *live.Store) ([]Row, live.Snapshot) {
 		mark(&r, live.PaymentBalances)
 		rows = append(rows, r)
 	}
-	return rows, combine(ls, ps)
-}
-
-func combine(a, b live.Snapshot) live.Snapshot {
-	out := a
-	out.Seq = max(a.Seq, b.Seq)
-	out.Interval = max(a.Interval, b.Interval)
-	if out.Err == nil {
-		out.Err = b.Err
-	}
-	if a.FetchedAt.IsZero() || (!b.FetchedAt.IsZero() && b.FetchedAt.Before(a.FetchedAt)) {
-		out.FetchedAt = b.FetchedAt
-	}
-	return out
+	return rows, viewkit.Union(st, "balances", viewkit.Source{Topic: live.LiquidityBalances, Name: "liquidity balances"},
+		viewkit.Source{Topic: live.PaymentBalances, Name: "payments balances"})
 }
 
 // sparkWidth is the width of the history column: narrow, so that the

@@ -43,6 +43,7 @@ func New(ctx *ui.Context, c *payclient.Client) *View {
 			}, nil),
 		Enter: v.open,
 		Empty: "no identities",
+		What:  "identities",
 	}))
 	return v
 }
@@ -56,46 +57,43 @@ func (v *View) Title() string { return "Identities" }
 // Init does nothing.
 func (v *View) Init() tea.Cmd { return nil }
 
-// instruments is the page of one identity's instruments.
-type instruments struct {
-	recs []payments.FinancialInstrument
-	snap live.Snapshot
-}
-
 func (v *View) open(id payments.Identity) tea.Cmd {
 	if v.c == nil {
 		return ui.FlashCmd("the payments interface is not configured")
 	}
 	key := "instruments:" + id.IdentityID
-	held := &instruments{}
+	var held viewkit.Held[[]payments.FinancialInstrument]
+	load := func() tea.Cmd {
+		held.Ask(v.ctx.Clock())
+		return viewkit.Call(v.ctx, key, func(ctx context.Context) (any, error) { return v.c.Instruments(ctx, id.IdentityID) })
+	}
 	page := viewkit.NewTablePage(v.ctx, viewkit.TableSpec[payments.FinancialInstrument]{
 		Crumb: sanitize.Line(id.NickName),
+		What:  "the financial instruments of " + id.NickName,
 		Columns: []table.Column{
 			{Title: "Label", Width: 16, Flex: 2}, {Title: "Type", Width: 10}, {Title: "Currency", Width: 8},
 			{Title: "Country", Width: 7}, {Title: "Created (UTC)", Width: 19}, {Title: "Instrument id", Width: 12, Flex: 2},
 		},
-		Read: func() ([]payments.FinancialInstrument, live.Snapshot) { return held.recs, held.snap },
+		Read: func() ([]payments.FinancialInstrument, live.Snapshot) { return held.Value, held.Snap },
 		Row: func(f payments.FinancialInstrument) table.Row {
 			return table.Row{ID: f.FinancialInstrumentID, Cells: []string{sanitize.Line(f.Label), sanitize.Line(f.FinancialInstrumentType),
 				sanitize.Line(f.Currency), sanitize.Line(f.Country), viewkit.Time(f.CreatedAt), sanitize.Line(f.FinancialInstrumentID)},
 				Keys: []table.Key{{}, {}, {}, {}, table.Time(f.CreatedAt)}}
 		},
 		Handle: func(msg tea.Msg) (bool, tea.Cmd) {
+			if k, ok := msg.(tea.KeyMsg); ok && k.String() == "r" {
+				return false, load()
+			}
 			l, ok := msg.(viewkit.Loaded)
 			if !ok || l.Key != key {
 				return false, nil
 			}
-			held.snap = viewkit.Answered(held.snap, v.ctx.Clock(), l.Err)
-			if l.Err == nil {
-				held.recs = l.Value.([]payments.FinancialInstrument)
-			}
+			held.Answer(v.ctx.Clock(), l.Value, l.Err)
 			return true, nil
 		},
 		Empty: "no financial instruments",
 	})
-	return tea.Batch(v.Stack.Push(page), viewkit.Call(v.ctx, key, func(ctx context.Context) (any, error) {
-		return v.c.Instruments(ctx, id.IdentityID)
-	}))
+	return tea.Batch(v.Stack.Push(page), load())
 }
 
 // Commands offer ":identities".

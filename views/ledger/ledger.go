@@ -36,6 +36,7 @@ func New(ctx *ui.Context) *View {
 		Source: viewkit.ListProjection(ctx.Store, live.LedgerKey, "rows", platform.LedgerID, row, viewkit.NewestFirst),
 		Enter:  open,
 		Empty:  "no ledger transactions in the last 24 hours",
+		What:   "ledger transactions",
 	}))
 	return v
 }

@@ -86,13 +86,17 @@ func (d *detail) errorSection(p *payments.Payment, w int) string {
 	b.WriteString(t.Bad.Render("Why it is "+sanitize.Line(string(p.PaymentState))) + t.Muted.Render("  (GET /v3/payments/{id})") + "\n")
 	errs := d.errors(p)
 	if len(errs) == 0 {
-		switch {
-		case d.v3.err != nil:
-			b.WriteString(ui.ErrorText(d.v3.err) + "\n")
-		case d.v3.started && !d.v3.done:
-			b.WriteString(t.Muted.Render("loading…") + "\n")
+		// "No error code" only after the v3 read answered without one:
+		// before, the read is loading; when it failed, its error is shown.
+		switch part, ok := viewkit.Part(d.v.ctx, d.v3.snap, "its errors", w); {
+		case d.v.p.Payments == nil:
+			b.WriteString(t.Muted.Render("its errors cannot be read: the profile has no payments interface") + "\n")
+		case !d.v3.started && !d.v3.snap.Loaded():
+			b.WriteString(t.Muted.Render("loading its errors…") + "\n")
+		case !ok:
+			b.WriteString(strings.Join(part, "\n") + "\n")
 		default:
-			b.WriteString(t.Muted.Render("the platform gave no error code") + "\n")
+			b.WriteString(strings.Join(append(part, t.Muted.Render("the platform gave no error code")), "\n") + "\n")
 		}
 		b.WriteString(kv(t, w, [2]string{"state", payments.StateMeaning(p.PaymentState)}))
 		return b.String()
@@ -119,14 +123,19 @@ func (d *detail) ledger(p *payments.Payment, w int) string {
 	t := d.v.ctx.Theme
 	var b strings.Builder
 	b.WriteString(viewkit.Section(t, "Ledger transactions") + t.Muted.Render("  (txnReference = paymentId, last 24 h)") + "\n")
-	got := live.Get(d.v.ctx.Store, live.LedgerKey)
-	snap, txs, ok := got.Snapshot, got.Data, got.Loaded()
-	if !ok {
-		if snap.Err != nil {
-			return b.String() + ui.ErrorText(snap.Err) + "\n"
-		}
-		return b.String() + t.Muted.Render("loading…") + "\n"
+	st := d.v.ctx.Store
+	if !st.Has(live.Ledger) {
+		return b.String() + t.Muted.Render("the profile has no payments interface to read the ledger from") + "\n"
 	}
+	got := live.Get(st, live.LedgerKey)
+	part, ok := viewkit.Part(d.v.ctx, got.Snapshot, "the ledger", w)
+	if len(part) > 0 {
+		b.WriteString(strings.Join(part, "\n") + "\n")
+	}
+	if !ok {
+		return b.String()
+	}
+	txs := got.Data
 	n := 0
 	for _, tx := range txs {
 		if tx.Reference() != p.PaymentID {
@@ -138,7 +147,10 @@ func (d *detail) ledger(p *payments.Payment, w int) string {
 			" available " + tx.AvailableBalanceBefore.String() + " → " + tx.AvailableBalanceAfter.String()
 		b.WriteString(ansi.Truncate(line, w, "…") + "\n")
 	}
-	if n == 0 {
+	switch {
+	case n == 0 && !viewkit.RecordsComplete(got.Snapshot):
+		b.WriteString(t.Muted.Render("none among the ledgers read; those named above could not be read") + "\n")
+	case n == 0:
 		b.WriteString(t.Muted.Render("none held for this payment") + "\n")
 	}
 	return b.String()

@@ -27,13 +27,24 @@ const (
 	keyStates = "paymentsview:states:"
 )
 
-// load is the state of one call of the detail.
+// load is the state of one call of the detail: whether it was started
+// for the record as it is now, and its answers as a snapshot (loading
+// since, failed, answered) for viewkit.Part. A call started again keeps
+// its last answer, shown stale if the new one fails.
 type load struct {
 	started bool
-	done    bool
-	err     error
 	asOf    time.Time // the record's lastStateUpdatedAt when started
+	snap    live.Snapshot
 }
+
+// ask marks the call as started for the record as of asOf.
+func (l *load) ask(now, asOf time.Time) {
+	l.started, l.asOf = true, asOf
+	l.snap = viewkit.Asked(l.snap, now)
+}
+
+// answer takes the call's outcome.
+func (l *load) answer(now time.Time, err error) { l.snap = viewkit.Answered(l.snap, now, err) }
 
 // detail is what the detail page knows beyond the store: the payment
 // looked up by a client call when the store does not hold it, the v3 read
@@ -85,7 +96,7 @@ func (p *detailPage) Crumb() string {
 func (p *detailPage) Update(msg tea.Msg) tea.Cmd {
 	var cmd tea.Cmd
 	if km, ok := msg.(tea.KeyMsg); ok && key.Matches(km, p.d.reload) {
-		p.d.v3, p.d.states = load{}, load{}
+		p.d.v3.started, p.d.states.started = false, false
 		p.d.v.recon.retry()
 		p.Redraw()
 	} else {
@@ -100,17 +111,13 @@ func (p *detailPage) Render(w, h int) string {
 		return p.DetailPage.Render(w, h)
 	}
 	t := p.d.v.ctx.Theme
-	lines := []string{t.Title.Render("Payment " + sanitize.Line(p.d.ref))}
-	switch {
-	case p.d.lookup.err != nil:
-		lines = append(lines, t.Bad.Render("not found: ")+ui.ErrorText(p.d.lookup.err))
-		if g := viewkit.Guidance(p.d.lookup.err); g != "" {
-			lines = append(lines, "", "What to do: "+sanitize.Line(g))
-		}
-	default:
-		lines = append(lines, t.Muted.Render("not held by the dashboard: looking it up by payment id and internalId… loading…"))
+	lines := []string{t.Title.Render("Payment " + sanitize.Line(p.d.ref)),
+		t.Muted.Render("not held by the dashboard: looked up by payment id and internalId")}
+	part, _ := viewkit.Part(p.d.v.ctx, p.d.lookup.snap, "payment "+sanitize.Line(p.d.ref), w)
+	if err := p.d.lookup.snap.Err; err != nil && apierr.ClassOf(err) == apierr.ClassNotFound {
+		part = append([]string{t.Bad.Render("not found by payment id nor by internalId:")}, ui.ErrorLines(t, err, w)...)
 	}
-	return wrapLines(strings.Join(lines, "\n"), w)
+	return wrapLines(strings.Join(append(lines, part...), "\n"), w)
 }
 
 // Keys add reloading to the detail's scroll keys.
@@ -146,9 +153,10 @@ func (d *detail) kick() tea.Cmd {
 		if d.id != "" || d.lookup.started {
 			return nil
 		}
-		d.lookup.started = true
+		now := d.v.ctx.Clock()
+		d.lookup.ask(now, time.Time{})
 		if c == nil {
-			d.lookup.done, d.lookup.err = true, errors.New("not held, and the profile has no payments interface to look it up")
+			d.lookup.answer(now, errors.New("not held, and the profile has no payments interface to look it up"))
 			return nil
 		}
 		ref := d.ref
@@ -156,12 +164,13 @@ func (d *detail) kick() tea.Cmd {
 	}
 	var cmds []tea.Cmd
 	id, asOf := rec.PaymentID, rec.LastStateUpdatedAt
+	now := d.v.ctx.Clock()
 	if c != nil && (!d.states.started || asOf.After(d.states.asOf)) {
-		d.states = load{started: true, asOf: asOf}
+		d.states.ask(now, asOf)
 		cmds = append(cmds, viewkit.Call(d.v.ctx, keyStates+id, func(ctx context.Context) (any, error) { return c.StateHistory(ctx, id) }))
 	}
 	if c != nil && rec.PaymentState.FailedTerminal() && (!d.v3.started || asOf.After(d.v3.asOf)) {
-		d.v3 = load{started: true, asOf: asOf}
+		d.v3.ask(now, asOf)
 		cmds = append(cmds, viewkit.Call(d.v.ctx, keyV3+id, func(ctx context.Context) (any, error) { return c.Get(ctx, id) }))
 	}
 	cmds = append(cmds, d.v.recon.want(d.v.ctx, d.v.p.Reporting, rec.InitiatedAt))
@@ -176,7 +185,7 @@ func (d *detail) handle(msg tea.Msg) (bool, tea.Cmd) {
 	}
 	switch {
 	case m.Key == keyLookup+d.ref && d.id == "":
-		d.lookup.done, d.lookup.err = true, m.Err
+		d.lookup.answer(d.v.ctx.Clock(), m.Err)
 		if m.Err != nil {
 			return true, ui.ErrorCmd(m.Err)
 		}
@@ -185,13 +194,13 @@ func (d *detail) handle(msg tea.Msg) (bool, tea.Cmd) {
 		d.v.ctx.Store.PutPayment(p)
 		return true, nil
 	case d.id != "" && m.Key == keyStates+d.id:
-		d.states.done, d.states.err = true, m.Err
+		d.states.answer(d.v.ctx.Clock(), m.Err)
 		if m.Err == nil {
 			d.history = m.Value.([]payments.StateTransition)
 		}
 		return true, nil
 	case d.id != "" && m.Key == keyV3+d.id:
-		d.v3.done, d.v3.err = true, m.Err
+		d.v3.answer(d.v.ctx.Clock(), m.Err)
 		if m.Err == nil {
 			p := m.Value.(payments.Payment)
 			d.fetched = &p

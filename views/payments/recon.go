@@ -23,17 +23,20 @@ const (
 // report id, grouped per payment, for the life of the view: a report is
 // downloaded once however many payments of its period are opened.
 type reconCache struct {
-	reports    []reporting.Report // from a List call, when the store has none
-	reportsErr error
-	listing    bool
-	byReport   map[string]*reconEntry
+	// list is the answer of a List call, made when the store holds no
+	// reports; listing says one is out, stopped that it failed and waits
+	// for r.
+	list     viewkit.Held[[]reporting.Report]
+	listing  bool
+	stopped  bool
+	byReport map[string]*reconEntry
 }
 
-// reconEntry is one RECON report: loading, failed, or grouped per payment.
+// reconEntry is one RECON report: its download's state (loading since,
+// failed, answered) and its lines grouped per payment.
 type reconEntry struct {
 	report    reporting.Report
-	loading   bool
-	err       error
+	snap      live.Snapshot
 	payments  int
 	byPayment map[string]reporting.ReconPayment
 }
@@ -44,12 +47,13 @@ type reconResult struct {
 	byPayment map[string]reporting.ReconPayment
 }
 
-// reportList is the reports known: the store's topic, else those listed.
-func (c *reconCache) reportList(ctx *ui.Context) ([]reporting.Report, bool) {
+// reportList is the reports known, and the snapshot of the read they come
+// from: the store's topic when it holds them, else the view's List call.
+func (c *reconCache) reportList(ctx *ui.Context) ([]reporting.Report, live.Snapshot) {
 	if reps := live.Get(ctx.Store, live.ReportsKey); reps.Loaded() {
-		return reps.Data, true
+		return reps.Data, reps.Snapshot
 	}
-	return c.reports, c.reports != nil
+	return c.list.Value, c.list.Snap
 }
 
 // covering picks the RECON report whose period holds t (the first listed
@@ -70,12 +74,13 @@ func (c *reconCache) want(ctx *ui.Context, rc *reporting.Client, t time.Time) te
 	if rc == nil {
 		return nil
 	}
-	reps, ok := c.reportList(ctx)
-	if !ok {
-		if c.listing || c.reportsErr != nil {
+	reps, snap := c.reportList(ctx)
+	if !snap.Loaded() {
+		if c.listing || c.stopped {
 			return nil
 		}
 		c.listing = true
+		c.list.Ask(ctx.Clock())
 		return viewkit.Call(ctx, keyReports, func(ctx context.Context) (any, error) { return rc.List(ctx) })
 	}
 	rep, ok := covering(reps, t)
@@ -88,7 +93,7 @@ func (c *reconCache) want(ctx *ui.Context, rc *reporting.Client, t time.Time) te
 	if _, ok := c.byReport[rep.ID]; ok {
 		return nil
 	}
-	c.byReport[rep.ID] = &reconEntry{report: rep, loading: true}
+	c.byReport[rep.ID] = &reconEntry{report: rep, snap: viewkit.Asked(live.Snapshot{}, ctx.Clock())}
 	return viewkit.Call(ctx, keyRecon+rep.ID, func(ctx context.Context) (any, error) { return downloadRecon(ctx, rc, rep) })
 }
 
@@ -111,21 +116,21 @@ func downloadRecon(ctx context.Context, rc *reporting.Client, rep reporting.Repo
 }
 
 // loaded takes the answers of the RECON calls.
-func (c *reconCache) loaded(m viewkit.Loaded) {
+func (c *reconCache) loaded(m viewkit.Loaded, now time.Time) {
 	switch {
 	case m.Key == keyReports:
 		c.listing = false
-		c.reportsErr = m.Err
-		if m.Err == nil {
-			reps, _ := m.Value.([]reporting.Report)
-			c.reports = append([]reporting.Report{}, reps...)
+		c.stopped = m.Err != nil
+		if reps, ok := m.Value.([]reporting.Report); ok && m.Err == nil {
+			m.Value = append([]reporting.Report{}, reps...)
 		}
+		c.list.Answer(now, m.Value, m.Err)
 	case len(m.Key) > len(keyRecon) && m.Key[:len(keyRecon)] == keyRecon:
 		e, ok := c.byReport[m.Key[len(keyRecon):]]
 		if !ok {
 			return
 		}
-		e.loading, e.err = false, m.Err
+		e.snap = viewkit.Answered(e.snap, now, m.Err)
 		if m.Err == nil {
 			r, _ := m.Value.(reconResult)
 			e.payments, e.byPayment = r.payments, r.byPayment
@@ -135,36 +140,38 @@ func (c *reconCache) loaded(m viewkit.Loaded) {
 
 // retry forgets failed calls so that the next want starts them again.
 func (c *reconCache) retry() {
-	c.reportsErr = nil
+	c.stopped = false
 	for id, e := range c.byReport {
-		if e.err != nil {
+		if e.snap.Err != nil {
 			delete(c.byReport, id)
 		}
 	}
 }
 
-// reconState is what the detail shows of a payment's RECON rows.
+// reconState is what the detail shows of a payment's RECON rows: the
+// read it waits for (the report list, then the covering report's
+// download) as a snapshot, and once both answered, the payment's lines.
 type reconState struct {
+	listed   bool // the report list answered
 	report   reporting.Report
 	found    bool // a covering report exists
-	loading  bool
-	err      error
+	snap     live.Snapshot
 	payments int
 	group    *reporting.ReconPayment
 }
 
 func (c *reconCache) state(ctx *ui.Context, id string, t time.Time) reconState {
-	reps, ok := c.reportList(ctx)
-	if !ok {
-		return reconState{loading: c.listing, err: c.reportsErr}
+	reps, snap := c.reportList(ctx)
+	if !snap.Loaded() {
+		return reconState{snap: snap}
 	}
 	rep, ok := covering(reps, t)
 	if !ok {
-		return reconState{}
+		return reconState{listed: true, snap: snap}
 	}
-	s := reconState{report: rep, found: true, loading: true}
+	s := reconState{listed: true, report: rep, found: true}
 	if e, ok := c.byReport[rep.ID]; ok {
-		s.loading, s.err, s.payments = e.loading, e.err, e.payments
+		s.snap, s.payments = e.snap, e.payments
 		if g, ok := e.byPayment[id]; ok {
 			s.group = &g
 		}

@@ -51,15 +51,27 @@ func (d *detail) timeline(p *payments.Payment, w int) string {
 	var b strings.Builder
 	b.WriteString(viewkit.Section(t, "State timeline") + t.Muted.Render("  (history: GET /v3/payments/{id}/states · webhook: notifications received)") + "\n")
 	arr := d.v.ctx.Store.Arrivals(p.PaymentID)
-	switch {
+	// The history is drawn only from a read that answered (stale, with
+	// its age and error, after a later failure); before, its loading or
+	// its error stands where it would be, and the webhook arrivals, which
+	// do not depend on it, are listed all the same.
+	read := false
+	switch part, ok := viewkit.Part(d.v.ctx, d.states.snap, "the state history", w); {
 	case d.v.p.Payments == nil:
 		b.WriteString(t.Muted.Render("no state history: the profile has no payments interface") + "\n")
-	case d.states.err != nil:
-		b.WriteString(ansi.Truncate(t.Bad.Render("history: ")+ui.ErrorText(d.states.err), w, "…") + "\n")
-	case !d.states.done:
-		b.WriteString(t.Muted.Render("history loading…") + "\n")
+	case !d.states.started && !d.states.snap.Loaded():
+		b.WriteString(t.Muted.Render("loading the state history…") + "\n")
+	default:
+		read = ok
+		if len(part) > 0 {
+			b.WriteString(strings.Join(part, "\n") + "\n")
+		}
 	}
-	steps := mergeTimeline(d.history, arr)
+	hist := d.history
+	if !read {
+		hist = nil
+	}
+	steps := mergeTimeline(hist, arr)
 	for _, s := range steps {
 		src := t.Muted.Render(pad(s.source, 8))
 		if s.source == "webhook" {
@@ -67,10 +79,16 @@ func (d *detail) timeline(p *payments.Payment, w int) string {
 		}
 		b.WriteString(ansi.Truncate(viewkit.Time(s.at)+"  "+src+" "+s.text, w, "…") + "\n")
 	}
-	if len(steps) == 0 && d.states.done {
-		b.WriteString(t.Muted.Render("no state changes recorded") + "\n")
+	if len(hist) == 0 && read {
+		b.WriteString(t.Muted.Render("the state history lists no state change") + "\n")
 	}
-	if len(arr) == 0 {
+	switch {
+	case len(arr) > 0:
+	case d.v.ctx.Webhooks == nil:
+		b.WriteString(t.Muted.Render("no webhook notifications: this dashboard runs no webhook receiver (the profile has no webhooks section)") + "\n")
+	case !d.v.ctx.Webhooks().Listening():
+		b.WriteString(t.Muted.Render("no webhook notifications: this dashboard's receiver does not listen (see :errors)") + "\n")
+	default:
 		b.WriteString(t.Muted.Render("no webhook notification received for it by this dashboard") + "\n")
 	}
 	return b.String()
@@ -89,19 +107,21 @@ func (d *detail) reportRows(p *payments.Payment, w int) string {
 	period := func(r reporting.Report) string {
 		return r.StartDate.UTC().Format("2006-01-02") + " – " + r.EndDate.UTC().Format("2006-01-02")
 	}
+	what := "the list of reports"
+	if s.found {
+		what = "RECON " + period(s.report)
+	}
+	// Each claim waits for the read it rests on: "no report covers"
+	// for the list, "not in RECON" for the report's download.
+	part, ok := viewkit.Part(d.v.ctx, s.snap, what, w)
+	if len(part) > 0 {
+		b.WriteString(strings.Join(part, "\n") + "\n")
+	}
 	switch {
-	case s.err != nil:
-		b.WriteString(ansi.Truncate(ui.ErrorText(s.err), w, "…") + "\n")
-		if g := viewkit.Guidance(s.err); g != "" {
-			b.WriteString(kv(t, w, [2]string{"what to do", g}))
-		}
-	case !s.found && s.loading:
-		b.WriteString(t.Muted.Render("loading the report list…") + "\n")
+	case !ok:
 	case !s.found:
 		b.WriteString(t.Muted.Render("no RECON report covers "+p.InitiatedAt.UTC().Format("2006-01-02")+
 			" yet: the month to date is published daily, up to the day before") + "\n")
-	case s.loading:
-		b.WriteString(t.Muted.Render("loading RECON "+period(s.report)+"…") + "\n")
 	case s.group == nil:
 		b.WriteString(t.Muted.Render("not in RECON "+period(s.report)+" ("+strconv.Itoa(s.payments)+" payments)") + "\n")
 	default:

@@ -80,6 +80,7 @@ func New(ctx *ui.Context, p *platform.Platform) *View {
 		Above:      v.above,
 		AboveShare: 0.3,
 		Empty:      "no payments in this scope",
+		What:       "payments",
 	})
 	v.Stack.Reset(rootPage{v.page, v})
 	return v
@@ -144,7 +145,7 @@ func (v *View) Update(msg tea.Msg) tea.Cmd {
 	case ui.Open:
 		return v.open(msg.Args)
 	case viewkit.Loaded:
-		v.recon.loaded(msg)
+		v.recon.loaded(msg, v.ctx.Clock())
 	}
 	return v.Stack.Update(msg)
 }

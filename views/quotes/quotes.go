@@ -66,6 +66,7 @@ func New(ctx *ui.Context) *View {
 		Above:      v.above,
 		AboveShare: 0.45,
 		Empty:      "no quotes in the window yet",
+		What:       "quotes",
 	})
 	v.Stack.Reset(v.page)
 	return v
@@ -87,7 +88,7 @@ func row(q liquidity.Quote) table.Row {
 	return table.Row{ID: q.QuoteID, Cells: []string{
 		viewkit.Time(q.CreatedAt), sanitize.Line(q.Pair()), sanitize.Line(q.Side),
 		q.BidPrice.String(), q.AskPrice.String(), q.BaseAssetQty.String(), q.QuoteAssetQty.String(),
-		sanitize.Line(q.Status), viewkit.Time(q.ExpiresAt)[11:], sanitize.Line(q.QuoteID),
+		sanitize.Line(q.Status), viewkit.TimeAs(q.ExpiresAt, time.TimeOnly), sanitize.Line(q.QuoteID),
 	}, Keys: []table.Key{table.Time(q.CreatedAt), {}, {}, table.Decimal(q.BidPrice), table.Decimal(q.AskPrice),
 		table.Decimal(q.BaseAssetQty), table.Decimal(q.QuoteAssetQty), {}, table.Time(q.ExpiresAt)}}
 }

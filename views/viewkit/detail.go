@@ -1,6 +1,7 @@
 package viewkit
 
 import (
+	"cmp"
 	"encoding/csv"
 	"errors"
 	"io"
@@ -119,24 +120,32 @@ func (d *DetailPage[T]) Render(w, h int) string {
 		d.width, d.dirty = w, true
 	}
 	d.vp.Width, d.vp.Height = w, max(h-1, 1)
-	what := d.spec.What
-	if what == "" {
-		what = d.spec.Crumb
-	}
+	what := cmp.Or(d.spec.What, d.spec.Crumb, "the record")
 	if !d.ok {
 		if body, ok := StateBody(d.ctx, d.spec.Topics, d.snap, what, w); ok {
 			return status + "\n" + body
 		}
 	}
+	// Notes on incomplete data (a partial read) stand between the status
+	// and the record, and take their lines from the viewport.
+	head := status
+	if notes := Notes(d.ctx, d.snap); len(notes) > 0 {
+		head += "\n" + strings.Join(notes, "\n")
+		d.vp.Height = max(h-1-len(notes), 1)
+	}
 	if d.dirty {
 		d.dirty = false
-		body := d.ctx.Theme.Muted.Render(sanitize.Line(what) + " is not in the data read " + ui.Age(d.ctx.Clock(), d.snap.FetchedAt) + " ago.")
+		missing := " is not in the data read "
+		if !RecordsComplete(d.snap) {
+			missing = " is not among the records read (the sources named above could not be read) "
+		}
+		body := d.ctx.Theme.Muted.Render(sanitize.Line(what) + missing + ui.Age(d.ctx.Clock(), d.snap.FetchedAt) + " ago.")
 		if d.ok {
 			body = d.spec.Body(d.rec, w)
 		}
 		d.vp.SetContent(body)
 	}
-	return status + "\n" + d.vp.View()
+	return head + "\n" + d.vp.View()
 }
 
 // Keys are the actions this session may run, and scrolling.

@@ -1,6 +1,7 @@
 package viewkit
 
 import (
+	"cmp"
 	"io"
 	"slices"
 	"strings"
@@ -54,13 +55,23 @@ type TableSpec[T any] struct {
 	Above func(width, maxHeight int, sel *T) string
 	// AboveShare is the share of the height Above may take (0..1).
 	AboveShare float64
-	Empty      string
+	// AboveAlways draws Above also before the records are loaded (it
+	// shows what does not come from them: the wallet over its
+	// transactions); otherwise Above waits for the records.
+	AboveAlways bool
+	// Empty is what the table says when a successful read returned no
+	// records; after a partial read it says so too.
+	Empty string
 	// What names the records for the loading and failed states ("custody
 	// endpoints"); empty means the crumb.
 	What string
 	// Handle sees every message first (Loaded answers of the page's own
 	// calls); it returns whether to re-read the records and a command.
 	Handle func(msg tea.Msg) (reread bool, cmd tea.Cmd)
+	// Check, when set, may turn the state of the read into failed for
+	// this page (a partial read whose failed part holds this page's
+	// records: they are unknown, not none).
+	Check func(live.Snapshot) live.Snapshot
 	// Sort is the initial sort column and direction.
 	SortCol  int
 	SortDesc bool
@@ -91,14 +102,12 @@ type TablePage[T any] struct {
 	recs  []T // Read mode: the records, their index by id
 	index map[string]int
 	ids   []string // ids in record order, to see whether index still holds
+	empty string   // the empty message set on the table
 }
 
 // NewTablePage builds a table page.
 func NewTablePage[T any](ctx *ui.Context, spec TableSpec[T]) *TablePage[T] {
 	t := NewTable(ctx, spec.Columns)
-	if spec.Empty != "" {
-		t.SetEmptyMessage(spec.Empty)
-	}
 	if spec.SortCol > 0 || spec.SortDesc {
 		t.SetSort(spec.SortCol, spec.SortDesc)
 	}
@@ -175,7 +184,7 @@ func (p *TablePage[T]) Reread() { p.read, p.dirty = false, false; p.refresh(true
 func (p *TablePage[T]) refresh(force bool) {
 	if p.sourced() {
 		snap := live.Get(p.ctx.Store, p.spec.Source)
-		p.snap = snap.Snapshot
+		p.snap = p.check(snap.Snapshot)
 		if !force && p.read && snap.Version == p.seq {
 			return
 		}
@@ -187,6 +196,7 @@ func (p *TablePage[T]) refresh(force bool) {
 		return
 	}
 	recs, snap := p.spec.Read()
+	snap = p.check(snap)
 	if !force && p.read && snap.Seq == p.seq && snap.Seq != 0 {
 		p.snap = snap
 		return
@@ -215,6 +225,13 @@ func (p *TablePage[T]) refresh(force bool) {
 	p.recs = recs
 	p.t.SetRows(rows, p.ctx.Clock())
 	p.t.SetStale(snap.Stale(p.ctx.Clock()) || (snap.Err != nil && !snap.FetchedAt.IsZero()))
+}
+
+func (p *TablePage[T]) check(snap live.Snapshot) live.Snapshot {
+	if p.spec.Check == nil {
+		return snap
+	}
+	return p.spec.Check(snap)
 }
 
 // Update handles a message.
@@ -300,13 +317,17 @@ func (p *TablePage[T]) selected() (T, bool) {
 // first good answer, the loading or failed state instead of the table.
 func (p *TablePage[T]) Render(w, h int) string {
 	p.ensure()
-	what := p.spec.What
-	if what == "" {
-		what = p.spec.Crumb
-	}
+	what := cmp.Or(p.spec.What, p.spec.Crumb, "the records")
 	if body, ok := StateBody(p.ctx, p.spec.Topics, p.snap, what, w); ok {
-		return Status(p.ctx, p.snap) + "\n" + body
+		head := Status(p.ctx, p.snap)
+		if p.spec.Above != nil && p.spec.AboveAlways {
+			if a := p.spec.Above(w, int(float64(h-1)*p.spec.AboveShare), nil); a != "" {
+				head += "\n" + a
+			}
+		}
+		return head + "\n" + body
 	}
+	p.setEmpty()
 	parts := append([]string{Status(p.ctx, p.snap)}, Notes(p.ctx, p.snap)...)
 	used := len(parts)
 	if p.spec.Above != nil {
@@ -326,6 +347,23 @@ func (p *TablePage[T]) Render(w, h int) string {
 	p.tableTop = used
 	parts = append(parts, p.t.View())
 	return strings.Join(parts, "\n")
+}
+
+// setEmpty sets what the empty table says: the spec's sentence after a
+// complete read, and after a partial one a sentence that claims no more
+// than the sources that answered.
+func (p *TablePage[T]) setEmpty() {
+	msg := p.spec.Empty
+	if msg == "" {
+		msg = "No rows."
+	}
+	if !RecordsComplete(p.snap) {
+		msg = "none among the records read; the sources named above could not be read, so there may be more"
+	}
+	if msg != p.empty {
+		p.empty = msg
+		p.t.SetEmptyMessage(msg)
+	}
 }
 
 // Keys are the page's bindings: enter and the actions this session may run.

@@ -96,6 +96,15 @@ func Time(t time.Time) string {
 	return t.UTC().Format("2006-01-02 15:04:05")
 }
 
+// TimeAs formats a wire time in UTC with layout (a date, a time of day),
+// and a missing time as a dash: cutting Time's text would fail on it.
+func TimeAs(t time.Time, layout string) string {
+	if t.IsZero() {
+		return "—"
+	}
+	return t.UTC().Format(layout)
+}
+
 // Loaded carries the result of a Call back to the view that asked; Key says
 // what was loaded so a view can drop answers it no longer wants.
 type Loaded struct {

@@ -4,7 +4,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/x/exp/teatest"
+
 	"treasury/config"
+	"treasury/data/sandbox"
 	"treasury/views/viewtest"
 	"treasury/views/wallets"
 )
@@ -27,5 +30,83 @@ func TestWrongSecretShowsTheFailure(t *testing.T) {
 	}
 	if strings.Contains(frame, "no vaults") || strings.Contains(frame, "not-the-secret") {
 		t.Error("the frame shows an empty-state sentence or the secret")
+	}
+}
+
+// openWallet runs the view and opens the first wallet of the first vault.
+func openWallet(t *testing.T, e *viewtest.Env) *teatest.TestModel {
+	t.Helper()
+	tm := e.Program(t, wallets.New(e.Ctx, e.P, e.Actor))
+	viewtest.WaitFor(t, tm, "Fees and Sweeps")
+	viewtest.Keys(tm, "enter") // Treasury Operations
+	viewtest.WaitFor(t, tm, "Treasury ETH hot")
+	viewtest.Keys(tm, "enter") // its first wallet
+	return tm
+}
+
+// TestWrongControlsSecret: with a wrong CONTROLS secret the wallet page
+// shows its balances and names the limits' and policies' failure where
+// they would be; never "none on this wallet" nor a count of policies.
+func TestWrongControlsSecret(t *testing.T) {
+	t.Parallel()
+	e := viewtest.New(t, viewtest.Options{Profile: func(c *config.Config) {
+		c.Wallet.Controls.ClientSecret = config.NewSecret("not-the-secret")
+	}})
+	tm := openWallet(t, e)
+	viewtest.WaitAll(t, tm, "Could not read the limits", "Could not read the policies", "USDC")
+	frame := viewtest.Frame(t, tm)
+	for _, want := range []string{"Could not read the limits:", "ERR000.020", "profiles.sandbox.wallet.controls", "Balances  asset"} {
+		if !strings.Contains(frame, want) {
+			t.Errorf("the frame lacks %q:\n%s", want, frame)
+		}
+	}
+	for _, bad := range []string{"none on this wallet", "Policies (", "Limits (", "not-the-secret"} {
+		if strings.Contains(frame, bad) {
+			t.Errorf("the frame shows %q:\n%s", bad, frame)
+		}
+	}
+}
+
+// TestWalletPageStale: balances, limits and policies read once and
+// failing on r stay shown, each marked stale with its age and the error.
+func TestWalletPageStale(t *testing.T) {
+	t.Parallel()
+	e := viewtest.New(t, viewtest.Options{})
+	tm := openWallet(t, e)
+	viewtest.WaitAll(t, tm, "Policies (4", "Limits (1")
+	if err := e.Sandbox.SetFaults(sandbox.FaultSettings{UnavailableRate: 1}); err != nil {
+		t.Fatal(err)
+	}
+	viewtest.Keys(tm, "r")
+	viewtest.WaitAll(t, tm, "STALE (the balances read", "STALE (the limits read", "STALE (the policies read")
+	frame := viewtest.Frame(t, tm)
+	for _, want := range []string{"USDC", "TRANSFER_VOLUME", "Whitelisted destinations only", "STALE (the balances read 0s ago, r: try again) ✖ ERR000.021"} {
+		if !strings.Contains(frame, want) {
+			t.Errorf("the frame lacks %q:\n%s", want, frame)
+		}
+	}
+}
+
+// TestTransactionsUnreachable: the transactions section, a tx looked up
+// from the palette and the sweeps name the failure; no empty sentence.
+func TestTransactionsUnreachable(t *testing.T) {
+	t.Parallel()
+	e := viewtest.New(t, viewtest.Options{Profile: func(c *config.Config) { c.Wallet.BaseURL = "http://127.0.0.1:1" }})
+	tm := e.Program(t, wallets.New(e.Ctx, e.P, e.Actor))
+	viewtest.WaitFor(t, tm, "Could not read vaults")
+	viewtest.Keys(tm, ":", "transaction 1234abcd", "enter")
+	viewtest.WaitFor(t, tm, "cannot be looked up")
+	viewtest.Keys(tm, "E")
+	viewtest.WaitFor(t, tm, "Could not read sweeps")
+	frame := viewtest.Frame(t, tm)
+	for _, want := range []string{"Could not read sweeps", "connection refused", "profiles.sandbox.wallet.base_url"} {
+		if !strings.Contains(frame, want) {
+			t.Errorf("the frame lacks %q:\n%s", want, frame)
+		}
+	}
+	for _, bad := range []string{"no sweep configurations", "no transaction matches"} {
+		if strings.Contains(frame, bad) {
+			t.Errorf("the frame shows %q:\n%s", bad, frame)
+		}
 	}
 }

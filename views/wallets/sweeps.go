@@ -87,19 +87,20 @@ func (v *View) sweepsPage() *viewkit.TablePage[wallet.SweepConfig] {
 // sweepTxPage is the transactions of a configuration's last instance, read
 // from the interface.
 func (v *View) sweepTxPage(s wallet.SweepConfig) *viewkit.TablePage[wallet.Transaction] {
-	var recs []wallet.Transaction
-	var snap live.Snapshot
+	var held viewkit.Held[[]wallet.Transaction]
 	key := "sweeptx:" + s.ID
 	load := func() tea.Cmd {
 		if v.p.Wallet == nil {
 			return nil
 		}
+		held.Ask(v.ctx.Clock())
 		return viewkit.Call(v.ctx, key, func(ctx context.Context) (any, error) { return v.p.Wallet.SweepTransactions(ctx, s.ID, "") })
 	}
 	started := false
 	spec := v.txSpec("last run of "+s.Name, true)
 	spec.Topics = []live.Topic{live.Wallets}
-	spec.Read = func() ([]wallet.Transaction, live.Snapshot) { return recs, snap }
+	spec.What = "the transactions of the last run of " + s.Name
+	spec.Read = func() ([]wallet.Transaction, live.Snapshot) { return held.Value, held.Snap }
 	spec.Empty = "no transactions in the last run"
 	if s.LastInstanceID == "" {
 		spec.Empty = "this sweep has not run yet"
@@ -114,10 +115,7 @@ func (v *View) sweepTxPage(s wallet.SweepConfig) *viewkit.TablePage[wallet.Trans
 			if msg.Key != key {
 				return false, nil
 			}
-			snap.Seq, snap.Err = snap.Seq+1, msg.Err
-			if ts, ok := msg.Value.([]wallet.Transaction); ok && msg.Err == nil {
-				recs, snap.FetchedAt = ts, v.ctx.Clock()
-			}
+			held.Answer(v.ctx.Clock(), msg.Value, msg.Err)
 			return true, nil
 		default:
 			if !started {

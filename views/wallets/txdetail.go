@@ -23,9 +23,7 @@ type txState struct {
 	id       string
 	fresh    *wallet.Transaction
 	freshSeq uint64
-	hist     []wallet.FreezeEvent
-	histErr  error
-	histRead bool
+	hist     viewkit.Held[[]wallet.FreezeEvent]
 	started  bool
 }
 
@@ -74,6 +72,7 @@ func (st *txState) ref() walletclient.Ref {
 // txHistory reads a transaction's freeze history from the interface.
 func (v *View) txHistory(st *txState) tea.Cmd {
 	r := st.ref()
+	st.hist.Ask(v.ctx.Clock())
 	return viewkit.Call(v.ctx, "hist:"+st.id, func(ctx context.Context) (any, error) { return v.p.Wallet.FreezeHistory(ctx, r) })
 }
 
@@ -105,10 +104,7 @@ func (v *View) txHandle(st *txState, msg tea.Msg) (bool, tea.Cmd) {
 	case viewkit.Loaded:
 		switch msg.Key {
 		case "hist:" + st.id:
-			st.histRead, st.histErr = true, msg.Err
-			if h, ok := msg.Value.([]wallet.FreezeEvent); ok && msg.Err == nil {
-				st.hist = h
-			}
+			st.hist.Answer(v.ctx.Clock(), msg.Value, msg.Err)
 			return true, nil
 		case "tx:" + st.id:
 			if t, ok := msg.Value.(wallet.Transaction); ok && msg.Err == nil {
@@ -183,22 +179,37 @@ func (v *View) txBody(t wallet.Transaction, st *txState, w int) string {
 	for _, r := range t.Reasons {
 		b.WriteString("  " + sanitize.Line(r) + "\n")
 	}
-	hist, src := t.FreezeInfo.History, "from the record; reading the freeze history…"
-	switch {
-	case st.histErr != nil:
-		src = "from the record; freeze history: " + viewkit.Guidance(st.histErr) + " " + st.histErr.Error()
-	case st.histRead:
-		hist, src = st.hist, "freeze history"
+	b.WriteString("\n" + v.freezeLines(t, st, w))
+	return cutLines(b.String(), w)
+}
+
+// freezeLines are the transaction's freezes: from the freeze history once
+// read (stale, with its age and error, after a later failure); until then
+// the history's loading or error, and the freezes the record itself lists,
+// if any. "Never frozen" only when the history read answered with none.
+func (v *View) freezeLines(t wallet.Transaction, st *txState, w int) string {
+	th := v.ctx.Theme
+	var b strings.Builder
+	part, ok := viewkit.Part(v.ctx, st.hist.Snap, "the freeze history", w-2)
+	if v.p.Wallet == nil {
+		part, ok = []string{th.Muted.Render("the freeze history cannot be read: the profile has no wallet interface")}, false
 	}
-	b.WriteString("\n" + viewkit.Section(th, fmt.Sprintf("Freezes (%d)", len(hist))) + th.Muted.Render("  "+sanitize.Line(src)) + "\n")
-	if len(hist) == 0 {
+	hist, src := st.hist.Value, "freeze history"
+	if !ok {
+		hist, src = t.FreezeInfo.History, "listed by the record"
+	}
+	b.WriteString(viewkit.Section(th, fmt.Sprintf("Freezes (%d)", len(hist))) + th.Muted.Render("  "+src) + "\n")
+	for _, l := range part {
+		b.WriteString("  " + l + "\n")
+	}
+	if len(hist) == 0 && ok {
 		b.WriteString(th.Muted.Render("  never frozen") + "\n")
 	}
 	for _, e := range hist {
 		b.WriteString(fmt.Sprintf("  %s  %-8s  by %s  %q  mutation %s\n", viewkit.Time(e.PerformedAt), sanitize.Line(e.Action),
 			sanitize.Line(e.PerformedBy), sanitize.Line(e.Reason), sanitize.Line(e.MutationID)))
 	}
-	return cutLines(b.String(), w)
+	return b.String()
 }
 
 // cutLines cuts every line to w cells, with an ellipsis.

@@ -41,7 +41,7 @@ func txRow(t wallet.Transaction, names map[string]string) table.Row {
 			who = viewkit.Short(t.WalletID, 9)
 		}
 	}
-	return table.Row{ID: t.ID, Group: t.WalletID, Cells: []string{viewkit.Time(t.CreatedAt)[5:], sanitize.Line(t.Status), sanitize.Line(t.Action),
+	return table.Row{ID: t.ID, Group: t.WalletID, Cells: []string{viewkit.TimeAs(t.CreatedAt, "01-02 15:04:05"), sanitize.Line(t.Status), sanitize.Line(t.Action),
 		sanitize.Line(t.Asset), viewkit.Amount(t.Qty, ""), frozenText(t), sanitize.Line(viewkit.Dash(who)), sanitize.Line(t.ID)},
 		Keys: []table.Key{table.Time(t.CreatedAt), {}, {}, {}, table.Decimal(t.Qty)}}
 }

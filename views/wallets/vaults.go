@@ -1,8 +1,8 @@
 package wallets
 
 import (
-	"fmt"
 	"strings"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -13,39 +13,89 @@ import (
 	"treasury/views/viewkit"
 )
 
-// counts are the wallets and transactions of a vault or wallet.
-type counts struct{ wallets, provisioned, txs, frozen int }
+// counts are the wallets and transactions of a vault or wallet;
+// walletsErr and txsErr, when set, say why the wallet or the transaction
+// counts are unknown: the read they come from does not cover the record.
+type counts struct {
+	wallets, provisioned, txs, frozen int
+	walletsErr, txsErr                error
+}
+
+// tallies are the counts of every vault and wallet held, and what the
+// wallets and transactions reads cover.
+type tallies struct {
+	by        map[string]*counts
+	wc, tc    cover
+	vaults    map[string]wallet.Vault    // by id
+	walletsOf map[string][]wallet.Wallet // by vault id
+}
 
 // countsBy tallies wallets per vault and transactions per vault and wallet.
-func (v *View) countsBy() map[string]*counts {
-	out := map[string]*counts{}
+func (v *View) countsBy() *tallies {
+	ws, wsnap := v.wallets()
+	ts, tsnap := v.txs()
+	vs, _ := v.vaults()
+	t := &tallies{by: map[string]*counts{}, wc: coverOf(wsnap), tc: coverOf(tsnap),
+		vaults: make(map[string]wallet.Vault, len(vs)), walletsOf: map[string][]wallet.Wallet{}}
+	for _, x := range vs {
+		t.vaults[x.ID] = x
+	}
 	get := func(id string) *counts {
-		c := out[id]
+		c := t.by[id]
 		if c == nil {
 			c = &counts{}
-			out[id] = c
+			t.by[id] = c
 		}
 		return c
 	}
-	ws, _ := v.wallets()
 	for _, w := range ws {
+		t.walletsOf[w.VaultID] = append(t.walletsOf[w.VaultID], w)
 		c := get(w.VaultID)
 		c.wallets++
 		if w.Status == wallet.WalletProvisioned {
 			c.provisioned++
 		}
 	}
-	ts, _ := v.txs()
-	for _, t := range ts {
-		for _, id := range []string{t.VaultID, t.WalletID} {
+	for _, tx := range ts {
+		for _, id := range []string{tx.VaultID, tx.WalletID} {
 			c := get(id)
 			c.txs++
-			if t.FreezeInfo.IsFrozen {
+			if tx.FreezeInfo.IsFrozen {
 				c.frozen++
 			}
 		}
 	}
-	return out
+	return t
+}
+
+func (t *tallies) of(id string) counts {
+	if c := t.by[id]; c != nil {
+		return *c
+	}
+	return counts{}
+}
+
+// vault is a vault's counts: its wallet counts are unknown when the
+// wallets read did not cover it, its transaction counts when the
+// transactions read did not cover it or one of its wallets.
+func (t *tallies) vault(x wallet.Vault) counts {
+	c := t.of(x.ID)
+	c.walletsErr = t.wc.missing(vaultSources(x)...)
+	names := vaultSources(x)
+	for _, w := range t.walletsOf[x.ID] {
+		names = append(names, walletSources(w, x, false)...)
+	}
+	c.txsErr = t.tc.missing(names...)
+	return c
+}
+
+// wallet is a wallet's counts: unknown when the transactions read did not
+// cover it or its vault.
+func (t *tallies) wallet(w wallet.Wallet) counts {
+	c := t.of(w.ID)
+	x, ok := t.vaults[w.VaultID]
+	c.txsErr = t.tc.missing(walletSources(w, x, ok)...)
+	return c
 }
 
 // tally holds the counts of a page's rows. Read forgets them and the first
@@ -54,19 +104,24 @@ func (v *View) countsBy() map[string]*counts {
 // transactions.
 type tally struct {
 	v *View
-	m map[string]*counts
+	t *tallies
 }
 
-func (t *tally) forget() { t.m = nil }
+func (t *tally) forget() { t.t = nil }
 
-func (t *tally) of(id string) counts {
-	if t.m == nil {
-		t.m = t.v.countsBy()
+func (t *tally) get() *tallies {
+	if t.t == nil {
+		t.t = t.v.countsBy()
 	}
-	if c := t.m[id]; c != nil {
-		return *c
-	}
-	return counts{}
+	return t.t
+}
+
+// walletsSource and txsSource are the topics the counts of the vaults and
+// wallets pages come from, for viewkit.Needs.
+func walletsSource() viewkit.Source { return viewkit.Source{Topic: live.Wallets, Name: "wallets"} }
+
+func txsSource() viewkit.Source {
+	return viewkit.Source{Topic: live.Transactions, Name: "transactions"}
 }
 
 func (v *View) vaultsPage() *viewkit.TablePage[wallet.Vault] {
@@ -83,25 +138,30 @@ func (v *View) vaultsPage() *viewkit.TablePage[wallet.Vault] {
 		Read: func() ([]wallet.Vault, live.Snapshot) {
 			tl.forget()
 			vs, snap := v.vaults()
-			// The wallet counts change with the other topics: the newest
-			// change of the three drives the re-read.
-			for _, t := range []live.Topic{live.Wallets, live.Transactions} {
-				if s := v.ctx.Store.Snapshot(t); s.Seq > snap.Seq {
-					snap.Seq = s.Seq
-				}
-			}
-			return vs, snap
+			// The counts come from the other topics: the newest change of
+			// the three drives the re-read, and a topic without data is
+			// named above the counts it leaves unknown.
+			return vs, viewkit.Needs(v.ctx.Store, snap, "the vaults' counts", walletsSource(), txsSource())
 		},
 		Row: func(x wallet.Vault) table.Row {
-			c := tl.of(x.ID)
-			return table.Row{ID: x.ID, Cells: []string{sanitize.Line(x.Name), fmt.Sprint(c.wallets), fmt.Sprint(c.provisioned),
-				fmt.Sprint(c.txs), fmt.Sprint(c.frozen), viewkit.Time(x.CreatedAt)[:10], sanitize.Line(x.Description), sanitize.Line(x.ID)},
-				Keys: []table.Key{{}, table.Int(int64(c.wallets)), table.Int(int64(c.provisioned)), table.Int(int64(c.txs)),
-					table.Int(int64(c.frozen)), table.Time(x.CreatedAt)}}
+			c := tl.get().vault(x)
+			return table.Row{ID: x.ID, Cells: []string{sanitize.Line(x.Name), figure(c.wallets, c.walletsErr), figure(c.provisioned, c.walletsErr),
+				figure(c.txs, c.txsErr), figure(c.frozen, c.txsErr), viewkit.TimeAs(x.CreatedAt, time.DateOnly), sanitize.Line(x.Description), sanitize.Line(x.ID)},
+				Keys: []table.Key{{}, countKey(c.wallets, c.walletsErr), countKey(c.provisioned, c.walletsErr), countKey(c.txs, c.txsErr),
+					countKey(c.frozen, c.txsErr), table.Time(x.CreatedAt)}}
 		},
 		Enter: func(x wallet.Vault) tea.Cmd { return v.Stack.Push(v.walletsPage(x)) },
 		Empty: "no vaults visible to this credential",
+		What:  "vaults",
 	})
+}
+
+// countKey sorts an unknown count before every known one.
+func countKey(n int, err error) table.Key {
+	if err != nil {
+		return table.Int(-1)
+	}
+	return table.Int(int64(n))
 }
 
 // settingsText is the four settings of a wallet, on or off.
@@ -146,8 +206,10 @@ func (v *View) walletsPage(vt wallet.Vault) *viewkit.TablePage[wallet.Wallet] {
 		Read: func() ([]wallet.Wallet, live.Snapshot) {
 			tl.forget()
 			all, snap := v.wallets()
-			if s := v.ctx.Store.Snapshot(live.Transactions); s.Seq > snap.Seq {
-				snap.Seq = s.Seq
+			// The vault's part of a partial wallets read failed: its
+			// wallets are unknown, not none.
+			if err := coverOf(snap).missing(vaultSources(vt)...); err != nil && snap.Loaded() {
+				return nil, failedState(snap, err)
 			}
 			var out []wallet.Wallet
 			for _, w := range all {
@@ -155,15 +217,16 @@ func (v *View) walletsPage(vt wallet.Vault) *viewkit.TablePage[wallet.Wallet] {
 					out = append(out, w)
 				}
 			}
-			return out, snap
+			return out, viewkit.Needs(v.ctx.Store, snap, "the wallets' counts", txsSource())
 		},
 		Row: func(w wallet.Wallet) table.Row {
-			c := tl.of(w.ID)
+			c := tl.get().wallet(w)
 			return table.Row{ID: w.ID, Cells: []string{sanitize.Line(w.Name), sanitize.Line(w.Blockchain), sanitize.Line(w.Status),
-				flags(w.Settings), fmt.Sprint(c.txs), fmt.Sprint(c.frozen), sanitize.Line(w.Address), sanitize.Line(w.ID)},
-				Keys: []table.Key{{}, {}, {}, {}, table.Int(int64(c.txs)), table.Int(int64(c.frozen))}}
+				flags(w.Settings), figure(c.txs, c.txsErr), figure(c.frozen, c.txsErr), sanitize.Line(w.Address), sanitize.Line(w.ID)},
+				Keys: []table.Key{{}, {}, {}, {}, countKey(c.txs, c.txsErr), countKey(c.frozen, c.txsErr)}}
 		},
 		Enter: func(w wallet.Wallet) tea.Cmd { return v.Stack.Push(v.walletPage(w)) },
 		Empty: "this vault has no wallets",
+		What:  "the wallets of vault " + vt.Name,
 	})
 }

@@ -15,6 +15,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"treasury/data/actions"
+	"treasury/data/live"
 	"treasury/data/platform"
 	"treasury/ui"
 	"treasury/ui/sanitize"
@@ -141,7 +142,7 @@ func (v *View) openVault(q string) tea.Cmd {
 	reset := v.showSection(secVaults, "")
 	vt, ok := v.findVault(q)
 	if !ok {
-		return tea.Batch(reset, ui.FlashCmd("no vault matches "+quote(q)))
+		return tea.Batch(reset, v.notFound(live.Vaults, "vault", q))
 	}
 	return tea.Batch(reset, v.Stack.Push(v.walletsPage(vt)))
 }
@@ -150,7 +151,7 @@ func (v *View) openWallet(q string) tea.Cmd {
 	reset := v.showSection(secVaults, "")
 	w, ok := v.findWallet(q)
 	if !ok {
-		return tea.Batch(reset, ui.FlashCmd("no wallet matches "+quote(q)))
+		return tea.Batch(reset, v.notFound(live.Wallets, "wallet", q))
 	}
 	cmds := []tea.Cmd{reset}
 	if vt, ok := v.vault(w.VaultID); ok {
@@ -163,12 +164,29 @@ func (v *View) openTx(q string) tea.Cmd {
 	reset := v.showSection(secTxs, "")
 	tx, ok := v.findTx(q)
 	if !ok {
-		return tea.Batch(reset, ui.FlashCmd("no transaction matches "+quote(q)))
+		return tea.Batch(reset, v.notFound(live.Transactions, "transaction", q))
 	}
 	return tea.Batch(reset, v.Stack.Push(v.txPage(tx.ID, nil)))
 }
 
 func quote(s string) string { return "\"" + sanitize.Line(s) + "\"" }
+
+// notFound says why q named no record of topic tp: "no … matches" only
+// after a read answered (and, after a partial one, among what it read);
+// before, that the records are loading or could not be read.
+func (v *View) notFound(tp live.Topic, what, q string) tea.Cmd {
+	snap := v.ctx.Store.Snapshot(tp)
+	switch {
+	case !snap.Loaded() && snap.Err != nil:
+		return ui.FlashCmd(what + " " + quote(q) + " cannot be looked up: the " + what + "s could not be read (" +
+			strings.TrimPrefix(ui.ErrorText(snap.Err), "✖ ") + ")")
+	case !snap.Loaded():
+		return ui.FlashCmd("the " + what + "s are still loading: " + quote(q) + " cannot be looked up yet")
+	case !viewkit.RecordsComplete(snap):
+		return ui.FlashCmd("no " + what + " matches " + quote(q) + " among those read (some could not be read)")
+	}
+	return ui.FlashCmd("no " + what + " matches " + quote(q))
+}
 
 // Keys are the page's bindings and the section keys.
 func (v *View) Keys() []key.Binding {

@@ -17,19 +17,18 @@ import (
 
 // walletState is what a wallet page reads from the interface beyond the
 // store: balances, and limits and policies when a CONTROLS credential is
-// configured.
+// configured. Each keeps its last good answer, shown stale when a later
+// read fails.
 type walletState struct {
 	id, vault string
 	// seq is the transactions snapshot the balances were read at: a newer
 	// one reads the balances again (limits and policies are read when the
 	// page opens and on r).
-	seq                     uint64
-	started                 bool
-	bal                     []wallet.Balance
-	lim                     []wallet.Limit
-	pol                     []wallet.PolicyRule
-	balErr, limErr, polErr  error
-	balRead, limRead, polRd bool
+	seq     uint64
+	started bool
+	bal     viewkit.Held[[]wallet.Balance]
+	lim     viewkit.Held[[]wallet.Limit]
+	pol     viewkit.Held[[]wallet.PolicyRule]
 }
 
 // walletPage is a wallet's status, settings, balances, limits and policies
@@ -38,8 +37,19 @@ func (v *View) walletPage(w wallet.Wallet) *viewkit.TablePage[wallet.Transaction
 	st := &walletState{id: w.ID, vault: w.VaultID}
 	spec := v.txSpec(w.Name, false)
 	spec.Source, spec.Group = txRows(v.ctx.Store, "", false), w.ID
+	spec.Check = func(snap live.Snapshot) live.Snapshot {
+		// The wallet's part of a partial transactions read failed: its
+		// transactions are unknown, not none.
+		x, ok := v.vault(w.VaultID)
+		if err := coverOf(snap).missing(walletSources(w, x, ok)...); err != nil && snap.Loaded() {
+			return failedState(snap, err)
+		}
+		return snap
+	}
+	spec.What = "the transactions of wallet " + w.Name
 	spec.Empty = "this wallet has no transactions"
 	spec.AboveShare = 0.5
+	spec.AboveAlways = true
 	spec.Above = func(width, maxH int, _ *wallet.Transaction) string { return v.walletHeader(w.ID, st, width, maxH) }
 	spec.Handle = func(msg tea.Msg) (bool, tea.Cmd) { return v.walletHandle(st, msg) }
 	return viewkit.NewTablePage(v.ctx, spec)
@@ -49,11 +59,15 @@ func (v *View) walletPage(w wallet.Wallet) *viewkit.TablePage[wallet.Transaction
 // policies.
 func (v *View) walletLoad(st *walletState, controls bool) tea.Cmd {
 	id, vault := st.id, st.vault
+	now := v.ctx.Clock()
 	cmds := []tea.Cmd{}
 	if v.p.Wallet != nil {
+		st.bal.Ask(now)
 		cmds = append(cmds, viewkit.Call(v.ctx, "bal:"+id, func(ctx context.Context) (any, error) { return v.p.Wallet.Balances(ctx, vault, id) }))
 	}
 	if c := v.p.WalletControls; c != nil && controls {
+		st.lim.Ask(now)
+		st.pol.Ask(now)
 		cmds = append(cmds,
 			viewkit.Call(v.ctx, "lim:"+id, func(ctx context.Context) (any, error) { return c.Limits(ctx, id) }),
 			viewkit.Call(v.ctx, "pol:"+id, func(ctx context.Context) (any, error) { return c.Policies(ctx) }))
@@ -74,16 +88,14 @@ func (v *View) walletHandle(st *walletState, msg tea.Msg) (bool, tea.Cmd) {
 			return false, v.walletLoad(st, true)
 		}
 	case viewkit.Loaded:
+		now := v.ctx.Clock()
 		switch msg.Key {
 		case "bal:" + st.id:
-			st.balRead, st.balErr = true, msg.Err
-			st.bal, _ = msg.Value.([]wallet.Balance)
+			st.bal.Answer(now, msg.Value, msg.Err)
 		case "lim:" + st.id:
-			st.limRead, st.limErr = true, msg.Err
-			st.lim, _ = msg.Value.([]wallet.Limit)
+			st.lim.Answer(now, msg.Value, msg.Err)
 		case "pol:" + st.id:
-			st.polRd, st.polErr = true, msg.Err
-			st.pol, _ = msg.Value.([]wallet.PolicyRule)
+			st.pol.Answer(now, msg.Value, msg.Err)
 		}
 	}
 	return false, nil
@@ -94,7 +106,12 @@ func (v *View) walletHeader(id string, st *walletState, width, maxH int) string 
 	th := v.ctx.Theme
 	w, ok := v.wallet(id)
 	if !ok {
-		return th.Muted.Render("wallet " + sanitize.Line(id) + " is not in the last wallet list")
+		snap := v.ctx.Store.Snapshot(live.Wallets)
+		if part, loaded := viewkit.Part(v.ctx, snap, "the wallets", width); !loaded {
+			return cutLines(strings.Join(part, "\n"), width)
+		}
+		return th.Muted.Render("wallet " + sanitize.Line(id) + " is not in the wallet list read " +
+			ui.Age(v.ctx.Clock(), snap.FetchedAt) + " ago")
 	}
 	kind := "HSM"
 	if w.QuorumID != "" {
@@ -111,37 +128,53 @@ func (v *View) walletHeader(id string, st *walletState, width, maxH int) string 
 	}
 	lines := []string{
 		th.Title.Render(sanitize.Line(w.Name)) + "  " + status + "  " + sanitize.Line(w.Blockchain) + " · " + kind +
-			" · vault " + sanitize.Line(v.vaultName(w.VaultID)) + " · created " + viewkit.Time(w.CreatedAt)[:10],
+			" · vault " + sanitize.Line(v.vaultName(w.VaultID)) + " · created " + viewkit.TimeAs(w.CreatedAt, time.DateOnly),
 		th.Muted.Render("address ") + sanitize.Line(w.Address) + th.Muted.Render("  id ") + sanitize.Line(w.ID),
 		th.Muted.Render("settings ") + settingsText(w.Settings),
 	}
 	lines = append(lines, v.balanceLines(st, width)...)
-	lines = append(lines, v.controlLines(st)...)
+	lines = append(lines, v.controlLines(st, width)...)
 	if len(lines) > maxH {
 		lines = append(lines[:max(maxH-1, 0)], th.Muted.Render("… (taller window shows more)"))
 	}
 	return cutLines(strings.Join(lines, "\n"), width)
 }
 
+// sectionLines puts what viewkit.Part says of a section's read under its
+// title: one line beside it, more below it, indented.
+func sectionLines(title string, part []string) []string {
+	if len(part) == 1 {
+		return []string{title + "  " + part[0]}
+	}
+	out := []string{title}
+	for _, l := range part {
+		out = append(out, "  "+l)
+	}
+	return out
+}
+
 func (v *View) balanceLines(st *walletState, width int) []string {
 	th := v.ctx.Theme
 	title := viewkit.Section(th, "Balances")
-	switch {
-	case !st.balRead:
-		return []string{title + th.Muted.Render("  loading…")}
-	case st.balErr != nil:
-		return []string{title + "  " + th.Bad.Render(ui.ErrorText(st.balErr))}
-	case len(st.bal) == 0:
-		return []string{title + th.Muted.Render("  none")}
+	part, ok := viewkit.Part(v.ctx, st.bal.Snap, "the balances", width-2)
+	if !ok {
+		return sectionLines(title, part)
+	}
+	bal := st.bal.Value
+	if len(bal) == 0 {
+		return sectionLines(title, append(part, th.Muted.Render("none")))
 	}
 	head := []string{"asset", "balance", "available", "pending", "frozen", "fiat value"}
-	rows := make([][]string, len(st.bal))
-	for i, b := range st.bal {
+	rows := make([][]string, len(bal))
+	for i, b := range bal {
 		rows[i] = []string{sanitize.Line(b.Asset.Symbol), b.Balance.String(), b.AvailableBalance.String(),
 			b.PendingBalance.String(), b.FrozenBalance.String(), b.FiatValue.String()}
 	}
 	cols := grid(head, rows, width-len("Balances  "), 3, 5, 2)
 	out := []string{title + "  " + th.Muted.Render(cols[0])}
+	for _, l := range part {
+		out = append(out, "          "+l)
+	}
 	for _, l := range cols[1:] {
 		out = append(out, "          "+l)
 	}
@@ -196,36 +229,36 @@ func grid(head []string, rows [][]string, width int, drop ...int) []string {
 	return out
 }
 
-func (v *View) controlLines(st *walletState) []string {
+func (v *View) controlLines(st *walletState, width int) []string {
 	th := v.ctx.Theme
 	if v.p.WalletControls == nil {
 		return []string{viewkit.Section(th, "Limits and policies") +
 			th.Warn.Render("  not shown: they need a wallet CONTROLS credential (wallet.controls in the profile)")}
 	}
 	var out []string
+	part, ok := viewkit.Part(v.ctx, st.lim.Snap, "the limits", width-2)
 	switch {
-	case !st.limRead:
-		out = append(out, viewkit.Section(th, "Limits")+th.Muted.Render("  loading…"))
-	case st.limErr != nil:
-		out = append(out, viewkit.Section(th, "Limits")+"  "+th.Bad.Render(ui.ErrorText(st.limErr)))
-	case len(st.lim) == 0:
-		out = append(out, viewkit.Section(th, "Limits")+th.Muted.Render("  none on this wallet"))
+	case !ok:
+		out = append(out, sectionLines(viewkit.Section(th, "Limits"), part)...)
+	case len(st.lim.Value) == 0:
+		out = append(out, sectionLines(viewkit.Section(th, "Limits"), append(part, th.Muted.Render("none on this wallet")))...)
 	default:
-		out = append(out, viewkit.Section(th, fmt.Sprintf("Limits (%d)", len(st.lim))))
-		for _, l := range st.lim {
+		out = append(out, sectionLines(viewkit.Section(th, fmt.Sprintf("Limits (%d)", len(st.lim.Value))), part)...)
+		for _, l := range st.lim.Value {
 			out = append(out, "  "+limitText(l))
 		}
 	}
-	switch {
-	case !st.polRd:
-		out = append(out, viewkit.Section(th, "Policies")+th.Muted.Render("  loading…"))
-	case st.polErr != nil:
-		out = append(out, viewkit.Section(th, "Policies")+"  "+th.Bad.Render(ui.ErrorText(st.polErr)))
-	default:
-		out = append(out, viewkit.Section(th, fmt.Sprintf("Policies (%d, organisation-wide)", len(st.pol))))
-		for _, p := range st.pol {
-			out = append(out, fmt.Sprintf("  %-36s %-16s %s", sanitize.Line(p.Name), sanitize.Line(p.Action), sanitize.Line(p.Status)))
-		}
+	part, ok = viewkit.Part(v.ctx, st.pol.Snap, "the policies", width-2)
+	if !ok && !st.lim.Snap.Loaded() && viewkit.SameFailure(st.lim.Snap.Err, st.pol.Snap.Err) {
+		// One credential refused for both: the limits' error says it all.
+		part = []string{th.Bad.Render("Could not read the policies: the same failure as the limits, above")}
+	}
+	if !ok {
+		return append(out, sectionLines(viewkit.Section(th, "Policies"), part)...)
+	}
+	out = append(out, sectionLines(viewkit.Section(th, fmt.Sprintf("Policies (%d, organisation-wide)", len(st.pol.Value))), part)...)
+	for _, p := range st.pol.Value {
+		out = append(out, fmt.Sprintf("  %-36s %-16s %s", sanitize.Line(p.Name), sanitize.Line(p.Action), sanitize.Line(p.Status)))
 	}
 	return out
 }

@@ -8,6 +8,7 @@ import (
 
 	"treasury/data/live"
 	"treasury/data/wallet"
+	walletclient "treasury/data/wallet/client"
 	"treasury/ui/sanitize"
 	"treasury/ui/table"
 	"treasury/views/viewkit"
@@ -21,6 +22,7 @@ func (v *View) subscriptions() ([]wallet.Subscription, live.Snapshot) {
 // webhooksPage is the wallet webhooks with the domains they subscribe to.
 func (v *View) webhooksPage() *viewkit.TablePage[wallet.Webhook] {
 	domains := map[string][]string{}
+	var subs cover
 	return viewkit.NewTablePage(v.ctx, viewkit.TableSpec[wallet.Webhook]{
 		Crumb: secWebhooks,
 		Columns: []table.Column{
@@ -29,24 +31,27 @@ func (v *View) webhooksPage() *viewkit.TablePage[wallet.Webhook] {
 		},
 		Topics: []live.Topic{live.WalletWebhooks, live.Subscriptions},
 		Read: func() ([]wallet.Webhook, live.Snapshot) {
-			subs, ss := v.subscriptions()
+			all, ss := v.subscriptions()
+			subs = coverOf(ss)
 			clear(domains)
-			for _, s := range subs {
+			for _, s := range all {
 				domains[s.WebhookID] = append(domains[s.WebhookID], s.Domain)
 			}
 			snap := live.Get(v.ctx.Store, live.WalletWebhooksKey)
-			if ss.Seq > snap.Seq {
-				snap.Seq = ss.Seq
-			}
-			return snap.Data, snap.Snapshot
+			return snap.Data, viewkit.Needs(v.ctx.Store, snap.Snapshot, "the webhooks' subscriptions",
+				viewkit.Source{Topic: live.Subscriptions, Name: "subscriptions"})
 		},
 		Row: func(h wallet.Webhook) table.Row {
+			// "none" only when the subscriptions read covered the webhook.
 			d := domains[h.ID]
-			subs := "none"
-			if len(d) > 0 {
-				subs = fmt.Sprintf("%d: %s", len(d), strings.Join(d, ", "))
+			cell := "none"
+			switch err := subs.missing(walletclient.WebhookSource(h)); {
+			case err != nil:
+				cell = figure(0, err)
+			case len(d) > 0:
+				cell = fmt.Sprintf("%d: %s", len(d), strings.Join(d, ", "))
 			}
-			return table.Row{ID: h.ID, Cells: []string{sanitize.Line(h.Name), sanitize.Line(h.Endpoint), sanitize.Line(subs),
+			return table.Row{ID: h.ID, Cells: []string{sanitize.Line(h.Name), sanitize.Line(h.Endpoint), sanitize.Line(cell),
 				viewkit.Time(h.CreatedAt), sanitize.Line(h.ID)}, Keys: []table.Key{{}, {}, {}, table.Time(h.CreatedAt)}}
 		},
 		Enter: func(h wallet.Webhook) tea.Cmd { return v.Stack.Push(v.subscriptionsPage(h)) },
@@ -65,6 +70,11 @@ func (v *View) subscriptionsPage(h wallet.Webhook) *viewkit.TablePage[wallet.Sub
 		Topics: []live.Topic{live.Subscriptions},
 		Read: func() ([]wallet.Subscription, live.Snapshot) {
 			all, snap := v.subscriptions()
+			// The webhook's part of the subscriptions read failed: its
+			// subscriptions are unknown, not none.
+			if err := coverOf(snap).missing(walletclient.WebhookSource(h)); err != nil && snap.Loaded() {
+				return nil, failedState(snap, err)
+			}
 			var out []wallet.Subscription
 			for _, s := range all {
 				if s.WebhookID == h.ID {
@@ -78,5 +88,6 @@ func (v *View) subscriptionsPage(h wallet.Webhook) *viewkit.TablePage[wallet.Sub
 				Keys: []table.Key{{}, table.Time(s.CreatedAt)}}
 		},
 		Empty: "this webhook has no subscriptions",
+		What:  "the subscriptions of webhook " + h.Name,
 	})
 }

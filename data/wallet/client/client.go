@@ -255,7 +255,7 @@ func (c *Client) Wallets(ctx context.Context, vaultID string) ([]wallet.Wallet, 
 	if err != nil {
 		return nil, err
 	}
-	return fanOut(ctx, "wallets of each vault", vs, func(v wallet.Vault) string { return "vault " + cmp.Or(v.Name, v.ID) },
+	return fanOut(ctx, "wallets of each vault", vs, VaultSource,
 		func(ctx context.Context, v wallet.Vault) ([]wallet.Wallet, error) { return c.Wallets(ctx, v.ID) })
 }
 

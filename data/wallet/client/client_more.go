@@ -60,7 +60,7 @@ func (c *Client) Subscriptions(ctx context.Context) ([]wallet.Subscription, erro
 	if err != nil {
 		return nil, err
 	}
-	return fanOut(ctx, "subscriptions of each webhook", hs, func(h wallet.Webhook) string { return "webhook " + cmp.Or(h.Name, h.ID) }, func(ctx context.Context, h wallet.Webhook) ([]wallet.Subscription, error) {
+	return fanOut(ctx, "subscriptions of each webhook", hs, WebhookSource, func(ctx context.Context, h wallet.Webhook) ([]wallet.Subscription, error) {
 		return gone(c.WebhookSubscriptions(ctx, h.ID))
 	})
 }

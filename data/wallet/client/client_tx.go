@@ -99,9 +99,6 @@ func uniqueTx(ts []wallet.Transaction) []wallet.Transaction {
 	return out
 }
 
-// walletName names a wallet for a failure of a read that spans wallets.
-func walletName(w wallet.Wallet) string { return "wallet " + cmp.Or(w.Name, w.ID) }
-
 // Transactions reads every transaction f selects, every page. With a
 // WalletID it reads that wallet (ERR009.101 when the wallet is missing);
 // otherwise every wallet of f.VaultID, or of every vault, concurrently,
@@ -116,7 +113,7 @@ func (c *Client) Transactions(ctx context.Context, f wallet.ListFilter) ([]walle
 	if err != nil && len(ws) == 0 {
 		return nil, err
 	}
-	ts, terr := fanOut(ctx, "transactions of each wallet", ws, walletName, func(ctx context.Context, w wallet.Wallet) ([]wallet.Transaction, error) {
+	ts, terr := fanOut(ctx, "transactions of each wallet", ws, WalletSource, func(ctx context.Context, w wallet.Wallet) ([]wallet.Transaction, error) {
 		return gone(c.walletTransactions(ctx, Ref{VaultID: w.VaultID, WalletID: w.ID}, f))
 	})
 	if terr != nil && ts == nil {
@@ -143,7 +140,7 @@ func (c *Client) walletOf(ctx context.Context, id string) (Ref, error) {
 	if err != nil && len(ws) == 0 {
 		return Ref{}, err
 	}
-	_, serr := fanOut(ctx, "transaction search", ws, walletName, func(ctx context.Context, w wallet.Wallet) ([]wallet.Transaction, error) {
+	_, serr := fanOut(ctx, "transaction search", ws, WalletSource, func(ctx context.Context, w wallet.Wallet) ([]wallet.Transaction, error) {
 		return gone(c.walletTransactions(ctx, Ref{VaultID: w.VaultID, WalletID: w.ID}, wallet.ListFilter{ID: id}))
 	})
 	if r, ok := c.txs.get(id); ok {

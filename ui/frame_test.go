@@ -1,0 +1,61 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
+
+	"treasury/data/live"
+)
+
+// TestAlertBadgeClaimsNoMoreThanWasRead: "no alerts" only once every
+// topic that raises alerts answered; before, "checking"; while one fails,
+// "unknown", and the alerts open are said to be perhaps not all.
+func TestAlertBadgeClaimsNoMoreThanWasRead(t *testing.T) {
+	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	fail := false
+	feed := func(tp live.Topic) live.Feed {
+		return live.ValueFeed(live.KeyOf[int](tp), func(context.Context) (int, error) {
+			if fail && tp == "b" {
+				return 0, errors.New("refused")
+			}
+			return 1, nil
+		}, live.FeedOptions[int, int]{Interval: time.Minute, Interface: "payments",
+			Alerts: func(int, time.Time) []live.Alert { return nil }})
+	}
+	st := live.New(live.Options{Now: func() time.Time { return now }, Feeds: []live.Feed{feed("a"), feed("b")}})
+	th := NewTheme(lipgloss.NewRenderer(io.Discard, termenv.WithProfile(termenv.Ascii)))
+	if got := alertBadge(th, st); !strings.Contains(got, "checking") {
+		t.Errorf("before any read: %q", got)
+	}
+	st.FetchNow(context.Background(), "a")
+	if got := alertBadge(th, st); !strings.Contains(got, "checking") {
+		t.Errorf("one topic read: %q", got)
+	}
+	st.FetchNow(context.Background(), "b")
+	if got := alertBadge(th, st); got != "no alerts" {
+		t.Errorf("both read: %q", got)
+	}
+	fail = true
+	st.FetchNow(context.Background(), "b")
+	if got := alertBadge(th, st); got != "alerts unknown (a)" {
+		t.Errorf("one failing: %q", got)
+	}
+}
+
+// TestAgeNeverNegative: a time ahead of the clock is 0s ago.
+func TestAgeNeverNegative(t *testing.T) {
+	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	if got := Age(now, now.Add(3*time.Second)); got != "0s" {
+		t.Errorf("a time 3s ahead: %q", got)
+	}
+	if got := Age(now, now.Add(-90*time.Second)); got != "1m" {
+		t.Errorf("90s ago: %q", got)
+	}
+}
