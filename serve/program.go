@@ -12,24 +12,109 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/ssh"
+	bm "github.com/charmbracelet/wish/bubbletea"
 	"github.com/muesli/termenv"
 
 	"treasury/ui"
 )
 
-// run builds and runs the session's program until it quits, the client
-// goes away, the session idles out or the server shuts down; the model's
-// cleanup has run when it returns.
-func (s *Server) run(sess ssh.Session, st *sessionState, id identity) error {
-	pty, windows, ok := sess.Pty()
-	if !ok { // handle lets only PTY sessions through
-		return errors.New("no terminal")
+// runKey is the session context's key of its run.
+type runKey struct{}
+
+// run is what the session middleware and the program handler share about
+// one session: who it is, its state, the program's context, the model's
+// cleanup and the first fault (a failed or panicking model).
+type run struct {
+	id identity
+	st *sessionState
+
+	mu      sync.Mutex
+	err     error
+	cancel  context.CancelFunc
+	cleanup func()
+	idle    *time.Timer
+}
+
+func (r *run) fail(err error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.err == nil {
+		r.err = err
+	}
+}
+
+func (r *run) error() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.err
+}
+
+// guard runs f with a panic turned into the session's error, so that one
+// session's fault never stops the server.
+func (r *run) guard(f func()) {
+	defer func() {
+		if v := recover(); v != nil {
+			r.fail(fmt.Errorf("panic: %v", v))
+		}
+	}()
+	f()
+}
+
+// finish ends what the program handler started: a connection that closed
+// under the program is a disconnect; the program's context ends and the
+// model's cleanup runs.
+func (r *run) finish(sess ssh.Session) {
+	if sess.Context().Err() != nil {
+		r.st.end(endDisconnect)
+	}
+	r.mu.Lock()
+	cancel, cleanup, idle := r.cancel, r.cleanup, r.idle
+	r.mu.Unlock()
+	if idle != nil {
+		idle.Stop()
+	}
+	if cancel != nil {
+		cancel()
+	}
+	if cleanup != nil {
+		r.guard(cleanup)
+	}
+}
+
+// program is the handler of wish's bubbletea middleware: it builds the
+// session's model and program (input, output, alternate screen, the
+// session's renderer, mouse when asked). Nil when the model cannot be
+// built: the client is told and the session ends with status 1. The
+// middleware runs the program and sends it the window changes.
+func (s *Server) program(sess ssh.Session) *tea.Program {
+	r, _ := sess.Context().Value(runKey{}).(*run)
+	if r == nil {
+		return nil
+	}
+	var p *tea.Program
+	r.guard(func() { p = s.newProgram(sess, r) })
+	if p == nil {
+		if r.error() == nil {
+			r.fail(errors.New("no model"))
+		}
+		_, _ = io.WriteString(sess.Stderr(), "treasury: the dashboard could not start (the server log says why)\r\n")
+	}
+	return p
+}
+
+func (s *Server) newProgram(sess ssh.Session, r *run) *tea.Program {
+	pty, _, ok := sess.Pty()
+	if !ok { // activeterm lets only PTY sessions through
+		r.fail(errors.New("no terminal"))
+		return nil
 	}
 	// ctx ends when the connection closes (the session context is the
-	// connection's) or when run returns.
+	// connection's) or when the session ends.
 	ctx, cancel := context.WithCancel(sess.Context())
-	defer cancel()
-
+	r.mu.Lock()
+	r.cancel = cancel
+	r.mu.Unlock()
+	id := r.id
 	model, cleanup, err := s.opts.NewModel(ctx, Session{
 		User: id.user, Fingerprint: id.fingerprint, RemoteAddr: id.remote, Role: id.role,
 		Renderer: newRenderer(sess, pty),
@@ -37,68 +122,60 @@ func (s *Server) run(sess ssh.Session, st *sessionState, id identity) error {
 		Term:     pty.Term,
 		Width:    pty.Window.Width, Height: pty.Window.Height,
 	})
-	if cleanup != nil {
-		defer cleanup()
-	}
+	r.mu.Lock()
+	r.cleanup = cleanup
+	r.mu.Unlock()
 	if err == nil && model == nil {
 		err = errors.New("no model")
 	}
 	if err != nil {
-		_, _ = io.WriteString(sess.Stderr(), "treasury: the dashboard could not start (the server log says why)\r\n")
-		return fmt.Errorf("new model: %w", err)
+		r.fail(fmt.Errorf("new model: %w", err))
+		return nil
 	}
-
+	st := r.st
 	idle := time.AfterFunc(s.opts.IdleTimeout, func() { st.end(endIdle) })
-	defer idle.Stop()
+	r.mu.Lock()
+	r.idle = idle
+	r.mu.Unlock()
 	in := &sessionInput{r: sess, touch: func() { idle.Reset(s.opts.IdleTimeout) }, gone: func() { st.end(endDisconnect) }}
-	opts := []tea.ProgramOption{
+	opts := append(bm.MakeOptions(sess),
 		tea.WithContext(ctx),
-		tea.WithInput(in),
-		tea.WithOutput(sess),
+		tea.WithInput(in), // the session's input, counting activity for the idle timeout
 		tea.WithAltScreen(),
 		tea.WithoutSignalHandler(), // the server's context drives shutdown
-	}
+	)
 	if s.opts.Mouse {
 		opts = append(opts, tea.WithMouseCellMotion())
 	}
-	p := tea.NewProgram(model, opts...)
+	p := tea.NewProgram(watched{model, r}, opts...)
 	st.setProgram(p)
-
-	// Window changes reach the program as tea.WindowSizeMsg; the first
-	// value on the channel is the size the client asked its PTY with.
-	go func() {
-		for {
-			select {
-			case <-ctx.Done(): // the program is killed through its context
-				return
-			case w, ok := <-windows:
-				if !ok {
-					st.end(endDisconnect)
-					return
-				}
-				p.Send(tea.WindowSizeMsg{Width: w.Width, Height: w.Height})
-			}
-		}
-	}()
-
-	_, err = p.Run()
-	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
-		st.end(endDisconnect)
-		return nil // the connection closed under the program
-	}
-	return err
+	return p
 }
 
-// runSafely is run with a panic (in NewModel or a cleanup; bubbletea
-// recovers the model's own) turned into an error, so that one session's
-// fault never stops the server.
-func (s *Server) runSafely(sess ssh.Session, st *sessionState, id identity) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("panic: %v", r)
-		}
-	}()
-	return s.run(sess, st, id)
+// watched is the session's model, noting a panic of its Update or View
+// as the session's error before bubbletea recovers it and ends the
+// program (wish's middleware only logs the program's error).
+type watched struct {
+	tea.Model
+	r *run
+}
+
+func (w watched) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	defer w.note()
+	m, cmd := w.Model.Update(msg)
+	return watched{m, w.r}, cmd
+}
+
+func (w watched) View() string {
+	defer w.note()
+	return w.Model.View()
+}
+
+func (w watched) note() {
+	if v := recover(); v != nil {
+		w.r.fail(fmt.Errorf("panic: %v", v))
+		panic(v)
+	}
 }
 
 // sessionInput is the program's input: each read counts as activity for the

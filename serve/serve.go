@@ -18,12 +18,12 @@
 // source address; refused keys, failed handshakes, sessions without a
 // terminal and every limit hit are logged at Info.
 //
-// The per-session program runs the way wish's bubbletea middleware runs it
-// (input and output on the session, window changes sent as
-// tea.WindowSizeMsg); it is reimplemented here because that package needs a
-// module (charmbracelet/x/input) the pinned go.mod does not hold, and it also
-// skips that package's background-colour query, which stalls a session for a
-// second when a client does not answer it.
+// Sessions run on wish's own middleware: activeterm refuses a session
+// without a terminal, and the bubbletea middleware runs each program and
+// sends it the window changes. The renderer is this package's, not the
+// middleware's MakeRenderer: that one asks the client its background colour
+// and waits up to a second for an answer some terminals never give, which
+// would delay the first frame and could eat the first keys.
 package serve
 
 import (
@@ -40,6 +40,9 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/ssh"
 	"github.com/charmbracelet/wish"
+	"github.com/charmbracelet/wish/activeterm"
+	bm "github.com/charmbracelet/wish/bubbletea"
+	"github.com/muesli/termenv"
 	gossh "golang.org/x/crypto/ssh"
 )
 
@@ -185,7 +188,12 @@ func New(o Options) (*Server, error) {
 		// The connection's own idle limit only catches connections that
 		// never open a session; a session's idle limit counts its input.
 		wish.WithIdleTimeout(o.IdleTimeout+time.Minute),
-		wish.WithMiddleware(s.handle),
+		// Composed first to last, the last runs first: a session without
+		// a terminal is logged and refused (activeterm), then admitted
+		// and accounted for, then its program runs (wish's bubbletea
+		// middleware, with this package's renderer and program options).
+		wish.WithMiddleware(bm.MiddlewareWithProgramHandler(s.program, termenv.Ascii), s.session,
+			activeterm.Middleware(), s.noTerminal),
 	)
 	if err != nil {
 		return nil, fmt.Errorf("serve: %w", err)

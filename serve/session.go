@@ -98,11 +98,12 @@ func (s *Server) release(st *sessionState) {
 	s.wg.Done()
 }
 
-// handle is the middleware that runs a session: identify the key, admit,
-// run the program, log start and end.
-func (s *Server) handle(next ssh.Handler) ssh.Handler {
+// session is the middleware that admits and accounts for a session:
+// identify the key, admit it under the session cap, log its start, let the
+// program middleware run it, then end it (the model's cleanup, the notice
+// and exit status for the client, the log line with duration and reason).
+func (s *Server) session(next ssh.Handler) ssh.Handler {
 	return func(sess ssh.Session) {
-		defer next(sess)
 		start := time.Now()
 		key := sess.PublicKey()
 		if key == nil {
@@ -118,11 +119,6 @@ func (s *Server) handle(next ssh.Handler) ssh.Handler {
 			user: sess.User(), fingerprint: gossh.FingerprintSHA256(key),
 			remote: sess.RemoteAddr().String(), role: ak.role,
 		}
-		if _, _, isPty := sess.Pty(); !isPty {
-			s.log.Info("ssh session refused: no terminal", id.attrs()...)
-			refuse(sess, "the dashboard needs a terminal: connect without -T (with a command, add -t)")
-			return
-		}
 		st, refusal := s.admit()
 		if refusal != "" {
 			s.log.Warn("ssh session refused", append(id.attrs(), "reason", refusal)...)
@@ -130,7 +126,11 @@ func (s *Server) handle(next ssh.Handler) ssh.Handler {
 			return
 		}
 		s.log.Info("ssh session start", id.attrs()...)
-		err := s.runSafely(sess, st, id)
+		r := &run{id: id, st: st}
+		sess.Context().SetValue(runKey{}, r)
+		r.guard(func() { next(sess) })
+		r.finish(sess)
+		err := r.error()
 		reason := st.why()
 		if msg := reason.notice(s.opts.IdleTimeout); msg != "" {
 			_, _ = io.WriteString(sess.Stderr(), msg)
@@ -149,6 +149,25 @@ func (s *Server) handle(next ssh.Handler) ssh.Handler {
 			return
 		}
 		s.log.Info("ssh session end", attrs...)
+	}
+}
+
+// noTerminal logs a session without a terminal, with who asked, and tells
+// the client how to connect; activeterm, next, refuses it.
+func (s *Server) noTerminal(next ssh.Handler) ssh.Handler {
+	return func(sess ssh.Session) {
+		if _, _, ok := sess.Pty(); !ok {
+			id := identity{user: sess.User(), remote: sess.RemoteAddr().String()}
+			if key := sess.PublicKey(); key != nil {
+				id.fingerprint = gossh.FingerprintSHA256(key)
+				if ak, ok := s.lookup(key); ok {
+					id.role = ak.role
+				}
+			}
+			s.log.Info("ssh session refused: no terminal", id.attrs()...)
+			_, _ = io.WriteString(sess.Stderr(), "treasury: the dashboard needs a terminal: connect without -T (with a command, add -t)\r\n")
+		}
+		next(sess)
 	}
 }
 
