@@ -45,7 +45,8 @@ func newApp(rt *runtime, s session) *ui.App {
 	readOnly := cfg.ReadOnly || s.readOnly
 	ctx := &ui.Context{Renderer: s.renderer, Theme: ui.NewTheme(s.renderer), Store: p.Store,
 		Profile: cfg.Profile, Environment: cfg.Environment, ReadOnly: readOnly, Operator: s.operator,
-		Now: p.Now, Output: s.output, SaveDir: s.saveDir, Life: s.life, Term: s.term, LocalTmux: s.localTmux}
+		Now: p.Now, Output: s.output, SaveDir: s.saveDir, Life: s.life, Term: s.term, LocalTmux: s.localTmux,
+		Drawings: rt.drawings}
 	if rt.hooks != nil {
 		ctx.Webhooks = rt.webhookStatus
 	}

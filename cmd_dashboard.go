@@ -48,6 +48,7 @@ type runtime struct {
 	sb       *sandbox.Server // the embedded sandbox, when the profile runs one
 	hooks    *hooks          // the webhook receiver; nil when none is configured
 	log      *slog.Logger    // the request log: what a runtime logs beyond requests
+	drawings *ui.Drawings    // the charts drawn for every session
 	closers  []func()
 	// requests counts the HTTP requests sent to the platform (the cost
 	// of the sessions to it: one store for all of them).
@@ -75,7 +76,7 @@ func (r *runtime) Close() {
 // sandbox when the profile asks for it, the request log and the clients
 // with their store, not yet polling. `treasury get` stops here.
 func openPlatform(e *env, cfg *config.Config) (_ *runtime, err error) {
-	r := &runtime{cfg: cfg, stateDir: config.StateDir(e.getenv)}
+	r := &runtime{cfg: cfg, stateDir: config.StateDir(e.getenv), drawings: ui.NewDrawings()}
 	defer func() {
 		if err != nil {
 			r.Close()

@@ -54,6 +54,9 @@ type Context struct {
 	// or why not (the header says when it is not), and what it refused
 	// (the errors view); nil when the profile configures none.
 	Webhooks func() webhook.Status
+	// Drawings are the charts drawn for every session of the process
+	// (Chart); nil draws each chart in the session.
+	Drawings *Drawings
 	// Width and Height are the size of the view body, kept up to date by
 	// the shell.
 	Width, Height int

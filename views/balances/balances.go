@@ -32,8 +32,6 @@ type View struct {
 	keys   keys
 	// inTrades is set while the trades section (or a trade) is shown.
 	inTrades bool
-	// histSeq is the store change the chart's series was read at.
-	histSeq uint64
 }
 
 type keys struct{ Trades key.Binding }
@@ -99,14 +97,7 @@ func (v *View) above(w, h int, sel *Row) string {
 	if sel == nil || h < 4 {
 		return ""
 	}
-	v.chart.SetSize(w, h-1)
-	// The history is copied out of the store only when the store changed
-	// or another series is charted, not at every frame.
-	if seq := v.ctx.Store.Seq(); seq != v.histSeq || sel.Series() != v.chart.Name() {
-		v.histSeq = seq
-		v.chart.SetSeries(sel.Series(), v.ctx.Store.History(sel.Series()))
-	}
-	return v.seriesTitle(*sel, w) + "\n" + v.chart.View()
+	return v.seriesTitle(*sel, w) + "\n" + v.drawChart(v.chart, "table", sel.Series(), w, h-1)
 }
 
 // showTrades opens the trades section above the balances, or goes back to
@@ -183,4 +174,16 @@ func (v *View) completeCurrency(prefix string) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// drawChart draws series's history w x h with ch (its styles named by
+// kind), once per balances poll and size for every session (the history
+// is copied out of the store only then).
+func (v *View) drawChart(ch *chart.Line, kind, series string, w, h int) string {
+	seq := v.ctx.Store.Snapshot(live.LiquidityBalances).Seq<<32 ^ v.ctx.Store.Snapshot(live.PaymentBalances).Seq
+	return v.ctx.Chart("balances:"+kind+":"+series, seq, w, h, func() string {
+		ch.SetSize(w, h)
+		ch.SetSeries(series, v.ctx.Store.History(series))
+		return ch.View()
+	})
 }

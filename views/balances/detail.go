@@ -41,9 +41,7 @@ func (v *View) newDetail(id string) *viewkit.DetailPage[Row] {
 				b.WriteString("\n" + v.ctx.Theme.Bad.Render("LOW_BALANCE  "+sanitize.Line(r.Alert.Title)) + "\n")
 				b.WriteString(v.ctx.Theme.Muted.Render(sanitize.Line(r.Alert.Guidance)) + "\n")
 			}
-			ch.SetSize(w, detailChartHeight)
-			ch.SetSeries(r.Series(), v.ctx.Store.History(r.Series()))
-			b.WriteString("\n" + v.seriesTitle(r, w) + "\n" + ch.View())
+			b.WriteString("\n" + v.seriesTitle(r, w) + "\n" + v.drawChart(ch, "detail", r.Series(), w, detailChartHeight))
 			return b.String()
 		},
 		Fields: balanceFields,

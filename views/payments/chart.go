@@ -35,7 +35,7 @@ func (c *stateChart) view(ctx *ui.Context, w, h int) string {
 		return c.out
 	}
 	c.seq, c.w, c.h = snap.Seq, w, h
-	c.out = drawStateChart(ctx, w, h)
+	c.out = ctx.Chart("payments:states", snap.Seq, w, h, func() string { return drawStateChart(ctx, w, h) })
 	return c.out
 }
 

@@ -33,10 +33,6 @@ type View struct {
 	window int
 	pair   string // "" follows the selected row
 	keys   keys
-	// histSeq and histWin are the store change and the window the chart's
-	// series was read at.
-	histSeq uint64
-	histWin time.Duration
 }
 
 type keys struct{ Window, Pair key.Binding }
@@ -123,17 +119,17 @@ func (v *View) above(w, h int, sel *liquidity.Quote) string {
 	}
 	win := chartWindows[v.window]
 	title := v.ctx.Theme.Title.Render("mid rate "+sanitize.Line(pair)) + v.ctx.Theme.Muted.Render("  (last "+viewkit.Duration(win)+", UTC; w: window)")
-	v.chart.SetSize(w, h-1)
-	// The history is copied out of the store only when the store changed
-	// or another pair or window is charted, not at every frame.
-	if seq := v.ctx.Store.Seq(); seq != v.histSeq || pair != v.chart.Name() || win != v.histWin {
-		v.histSeq, v.histWin = seq, win
+	// Drawn once per quotes poll, pair, window and size for every session
+	// (the history is copied out of the store only then).
+	seq := v.ctx.Store.Snapshot(live.Quotes).Seq
+	return title + "\n" + v.ctx.Chart("quotes:rate:"+pair+":"+win.String(), seq, w, h-1, func() string {
 		pts := v.ctx.Store.History(live.SeriesRate + pair)
 		cut := v.ctx.Clock().Add(-win)
 		i, _ := slices.BinarySearchFunc(pts, cut, func(p live.Point, t time.Time) int { return p.At.Compare(t) })
+		v.chart.SetSize(w, h-1)
 		v.chart.SetSeries(pair, pts[i:])
-	}
-	return title + "\n" + v.chart.View()
+		return v.chart.View()
+	})
 }
 
 // Update handles the window key and delegates the rest to the page.

@@ -1,0 +1,99 @@
+package ui
+
+import (
+	"sync"
+)
+
+// Drawings holds the charts drawn for display, shared by every session of
+// a process: a chart of one thing, at one version of its data, one size
+// and one colour profile, is drawn once, by the first session that shows
+// it, and the other sessions read the same string. A chart redraw costs
+// milliseconds and megabytes (the line chart), so twenty sessions on the
+// quotes view would otherwise draw it twenty times per poll.
+//
+// A new version replaces the old one of the same chart, size and profile;
+// at most maxDrawings are kept, the least recently used going first.
+type Drawings struct {
+	mu   sync.Mutex
+	m    map[drawingSlot]*drawing
+	tick uint64
+}
+
+// maxDrawings bounds what Drawings keeps (each a few kilobytes).
+const maxDrawings = 512
+
+// drawingSlot is one chart at one size and profile; its drawing is of one
+// version.
+type drawingSlot struct {
+	what    string
+	w, h    int
+	profile string
+}
+
+type drawing struct {
+	version uint64
+	once    sync.Once
+	out     string
+	used    uint64
+}
+
+// NewDrawings returns an empty shared set of drawings.
+func NewDrawings() *Drawings { return &Drawings{m: map[drawingSlot]*drawing{}} }
+
+// Get returns the drawing of what at version, w x h, in profile, drawing
+// it with draw when no session has yet. Sessions asking at once for a
+// drawing not yet made wait for the one that draws it.
+func (d *Drawings) Get(what string, version uint64, w, h int, profile string, draw func() string) string {
+	k := drawingSlot{what, w, h, profile}
+	d.mu.Lock()
+	d.tick++
+	e := d.m[k]
+	if e == nil || e.version != version {
+		e = &drawing{version: version}
+		d.m[k] = e
+		if len(d.m) > maxDrawings {
+			d.evict()
+		}
+	}
+	e.used = d.tick
+	d.mu.Unlock()
+	e.once.Do(func() { e.out = draw() })
+	return e.out
+}
+
+// evict drops the least recently used quarter; d.mu is held.
+func (d *Drawings) evict() {
+	var cut uint64
+	if d.tick > maxDrawings/4*3 {
+		cut = d.tick - maxDrawings/4*3
+	}
+	for k, e := range d.m {
+		if e.used < cut {
+			delete(d.m, k)
+		}
+	}
+}
+
+// Len is the number of drawings kept.
+func (d *Drawings) Len() int {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return len(d.m)
+}
+
+// Chart returns what draw draws (a chart of what, at version, w x h),
+// shared with every session of the same colour profile through
+// c.Drawings; drawn here when the context has none.
+func (c *Context) Chart(what string, version uint64, w, h int, draw func() string) string {
+	if c.Drawings == nil {
+		return draw()
+	}
+	profile := "light"
+	if c.Renderer != nil {
+		if c.Renderer.HasDarkBackground() {
+			profile = "dark"
+		}
+		profile += string(rune('0' + c.Renderer.ColorProfile()))
+	}
+	return c.Drawings.Get(what, version, w, h, profile, draw)
+}
