@@ -1,6 +1,7 @@
 // Package quotes is the quotes view: the liquidity interface's quotes of
-// the store's window (the last 30 minutes), newest first, live, with a
-// rate chart of the selected pair over the last hour or day.
+// the store's window (the last 30 minutes), newest first, live, or as a
+// board of the latest quote per pair with its mid and spread; above
+// either, a rate chart of the selected pair over the last hour or day.
 package quotes
 
 import (
@@ -27,21 +28,24 @@ var chartWindows = [...]time.Duration{time.Hour, 24 * time.Hour}
 // View is the quotes view.
 type View struct {
 	viewkit.Stack
-	ctx    *ui.Context
-	page   *viewkit.TablePage[liquidity.Quote]
-	chart  *chart.Line
-	window int
-	pair   string // "" follows the selected row
-	keys   keys
+	ctx     *ui.Context
+	page    *viewkit.TablePage[liquidity.Quote]
+	board   *viewkit.TablePage[latest]
+	boardOn bool // the board is shown, not the stream
+	chart   *chart.Line
+	window  int
+	pair    string // "" follows the selected row
+	keys    keys
 }
 
-type keys struct{ Window, Pair key.Binding }
+type keys struct{ Window, Pair, Board key.Binding }
 
 // New builds the quotes view.
 func New(ctx *ui.Context) *View {
 	v := &View{ctx: ctx, keys: keys{
 		Window: key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "chart window 1h/24h")),
 		Pair:   key.NewBinding(key.WithKeys("P"), key.WithHelp("P", "chart: pin/unpin the selected pair")),
+		Board:  key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "board: latest per pair / every quote")),
 	}}
 	st := chart.Styles{Axis: ctx.Theme.Muted, Label: ctx.Theme.Muted, Line: ctx.Theme.Accent}
 	if len(ctx.Theme.Series) > 0 {
@@ -64,8 +68,28 @@ func New(ctx *ui.Context) *View {
 		Empty:      "no quotes in the window yet",
 		What:       "quotes",
 	})
+	v.board = v.newBoard()
 	v.Stack.Reset(v.page)
 	return v
+}
+
+// showStream shows every quote, filtered to pair unless it is "".
+func (v *View) showStream(pair string) tea.Cmd {
+	v.boardOn = false
+	cmd := v.Stack.Reset(v.page)
+	if pair != "" {
+		cmd = tea.Batch(cmd, v.page.SetFilter(pair))
+	}
+	return cmd
+}
+
+// toggleBoard switches between the board and the stream.
+func (v *View) toggleBoard() tea.Cmd {
+	if v.boardOn {
+		return tea.Batch(v.showStream(""), ui.FlashCmd("every quote, newest first"))
+	}
+	v.boardOn = true
+	return tea.Batch(v.Stack.Reset(v.board), ui.FlashCmd("latest quote per pair (enter: its quotes)"))
 }
 
 // Name is the palette name.
@@ -136,6 +160,9 @@ func (v *View) above(w, h int, sel *liquidity.Quote) string {
 func (v *View) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.KeyMsg:
+		if key.Matches(msg, v.keys.Board) && v.Stack.Depth() == 1 {
+			return v.toggleBoard()
+		}
 		if key.Matches(msg, v.keys.Window) {
 			v.window = (v.window + 1) % len(chartWindows)
 			return ui.FlashCmd("chart of the last " + viewkit.Duration(chartWindows[v.window]))
@@ -143,7 +170,7 @@ func (v *View) Update(msg tea.Msg) tea.Cmd {
 	case ui.Open:
 		var cmd tea.Cmd
 		if len(msg.Args) > 0 {
-			cmd = v.page.SetFilter(msg.Args[0])
+			cmd = v.showStream(msg.Args[0])
 		}
 		return tea.Batch(cmd, v.Stack.Update(ui.StoreChanged{}))
 	}
@@ -151,7 +178,7 @@ func (v *View) Update(msg tea.Msg) tea.Cmd {
 }
 
 // Keys are the view's bindings.
-func (v *View) Keys() []key.Binding { return append(v.Stack.Keys(), v.keys.Window) }
+func (v *View) Keys() []key.Binding { return append(v.Stack.Keys(), v.keys.Window, v.keys.Board) }
 
 // Commands offer ":quotes [pair]".
 func (v *View) Commands() []ui.Command {

@@ -57,3 +57,52 @@ func TestQuotesFollowTheNewest(t *testing.T) {
 	viewtest.WaitFor(t, tm, "new (g: newest)")
 	viewtest.Golden(t, tm)
 }
+
+// TestQuotesBoard: b shows one row per pair with its latest quote (the
+// newest of the pair held), its mid and spread; enter on a pair shows the
+// stream of that pair's quotes; b again the stream.
+func TestQuotesBoard(t *testing.T) {
+	e := viewtest.New(t, viewtest.Options{})
+	tm := e.Program(t, quotes.New(e.Ctx))
+	viewtest.WaitFor(t, tm, "mid rate")
+	latest := map[string]string{}
+	for _, q := range live.Get(e.P.Store, live.QuotesKey).Data {
+		if _, ok := latest[q.Pair()]; !ok {
+			latest[q.Pair()] = q.QuoteID
+		}
+	}
+	if len(latest) < 2 {
+		t.Fatalf("the sandbox quotes %d pairs: the test proves nothing", len(latest))
+	}
+	viewtest.Keys(tm, "b")
+	viewtest.WaitFor(t, tm, "In 30m")
+	frame := viewtest.Golden(t, tm)
+	for pair, id := range latest {
+		line := ""
+		for _, l := range strings.Split(frame, "\n") {
+			if strings.Contains(l, " "+pair+" ") {
+				line = l
+			}
+		}
+		if line == "" || !strings.Contains(line, id[:6]) {
+			t.Errorf("%s: board line %q lacks its latest quote %s", pair, line, id)
+		}
+	}
+}
+
+func TestQuotesBoardEnterShowsThePair(t *testing.T) {
+	e := viewtest.New(t, viewtest.Options{})
+	tm := e.Program(t, quotes.New(e.Ctx))
+	viewtest.WaitFor(t, tm, "mid rate")
+	viewtest.Keys(tm, "b")
+	viewtest.WaitFor(t, tm, "In 30m")
+	viewtest.Keys(tm, "enter")
+	pair := live.Get(e.P.Store, live.QuotesKey).Data[0].Pair()
+	frame := viewtest.Frame(t, tm)
+	if !strings.Contains(frame, "/"+pair) && !strings.Contains(frame, pair) {
+		t.Errorf("enter on the board did not show the stream of %s:\n%s", pair, frame)
+	}
+	if strings.Contains(frame, "In 30m") {
+		t.Errorf("still the board:\n%s", frame)
+	}
+}

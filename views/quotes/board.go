@@ -1,0 +1,95 @@
+package quotes
+
+import (
+	"slices"
+	"strings"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/shopspring/decimal"
+
+	"treasury/data/liquidity"
+	"treasury/data/live"
+	"treasury/ui/sanitize"
+	"treasury/ui/table"
+	"treasury/views/viewkit"
+)
+
+// The board: the latest quote of each pair, with its mid and spread, one
+// row a pair (b toggles it with the stream of every quote).
+
+// latest is a pair's latest quote and how many of its quotes the window
+// holds.
+type latest struct {
+	liquidity.Quote
+	held int
+}
+
+// latestPerPair picks each pair's newest quote from the window held,
+// pairs in alphabetical order (rows that do not move as quotes arrive).
+func latestPerPair(qs []liquidity.Quote) []latest {
+	var out []latest
+	at := map[string]int{}
+	for _, q := range qs {
+		p := q.Pair()
+		if i, ok := at[p]; ok {
+			out[i].held++
+			if q.CreatedAt.After(out[i].CreatedAt) {
+				out[i].Quote = q
+			}
+			continue
+		}
+		at[p] = len(out)
+		out = append(out, latest{Quote: q, held: 1})
+	}
+	slices.SortFunc(out, func(a, b latest) int { return strings.Compare(a.Pair(), b.Pair()) })
+	return out
+}
+
+// bps is a spread in basis points of the mid, to a tenth; "—" without a
+// mid.
+func bps(spread, mid decimal.Decimal) string {
+	if mid.IsZero() {
+		return "—"
+	}
+	return spread.Div(mid).Mul(decimal.NewFromInt(10_000)).StringFixed(1)
+}
+
+func boardRow(l latest) table.Row {
+	mid := l.Mid()
+	spread := l.AskPrice.Sub(l.BidPrice)
+	return table.Row{ID: l.Pair(), Cells: []string{
+		sanitize.Line(l.Pair()), l.BidPrice.String(), l.AskPrice.String(), mid.String(), spread.String(), bps(spread, mid),
+		viewkit.Time(l.CreatedAt), viewkit.TimeAs(l.ExpiresAt, time.TimeOnly), itoa(l.held), sanitize.Line(l.QuoteID),
+	}, Keys: []table.Key{{}, table.Decimal(l.BidPrice), table.Decimal(l.AskPrice), table.Decimal(mid), table.Decimal(spread),
+		{}, table.Time(l.CreatedAt), table.Time(l.ExpiresAt)}}
+}
+
+func itoa(n int) string { return decimal.NewFromInt(int64(n)).String() }
+
+// newBoard is the board page: a shared projection of the quotes held (a
+// handful of rows, rebuilt once per poll for every session).
+func (v *View) newBoard() *viewkit.TablePage[latest] {
+	return viewkit.NewTablePage(v.ctx, viewkit.TableSpec[latest]{
+		Crumb: "latest per pair",
+		Columns: []table.Column{
+			{Title: "Pair", Width: 9}, {Title: "Bid", Width: 10, Align: table.Right}, {Title: "Ask", Width: 10, Align: table.Right},
+			{Title: "Mid", Width: 10, Align: table.Right}, {Title: "Spread", Width: 8, Align: table.Right},
+			{Title: "bp", Width: 6, Align: table.Right}, {Title: "Latest (UTC)", Width: 19}, {Title: "Expires", Width: 8},
+			{Title: "In 30m", Width: 6, Align: table.Right}, {Title: "Quote id", Width: 8, Flex: 1},
+		},
+		Topics: []live.Topic{live.Quotes},
+		Source: viewkit.Project(v.ctx.Store, viewkit.Projection[[]liquidity.Quote, latest]{Name: "board", From: live.QuotesKey,
+			All: latestPerPair, ID: func(l latest) string { return l.Pair() }, Row: boardRow}),
+		Enter: func(l latest) tea.Cmd { return v.showStream(l.Pair()) },
+		Above: func(w, h int, sel *latest) string {
+			if sel == nil {
+				return v.above(w, h, nil)
+			}
+			return v.above(w, h, &sel.Quote)
+		},
+		AboveShare: 0.45,
+		Empty:      "no quotes in the window yet",
+		What:       "quotes",
+	})
+}
