@@ -84,7 +84,8 @@ func openPlatform(e *env, cfg *config.Config) (_ *runtime, err error) {
 	}()
 	now := time.Now
 	if cfg.Embedded != nil {
-		if r.sb, err = sandbox.Listen("127.0.0.1:0", sandbox.Options{Seed: cfg.Embedded.Seed, Speed: cfg.Embedded.Speed, Variant: cfg.Embedded.Variant}); err != nil {
+		if r.sb, err = sandbox.Listen("127.0.0.1:0", sandbox.Options{Seed: cfg.Embedded.Seed, Speed: cfg.Embedded.Speed, Variant: cfg.Embedded.Variant,
+			HistoryPayments: cfg.Embedded.HistoryPayments, LivePaymentsPerMinute: cfg.Embedded.LiveRate}); err != nil {
 			return nil, fmt.Errorf("embedded sandbox: %w", err)
 		}
 		r.closers = append(r.closers, func() { r.sb.Close() })

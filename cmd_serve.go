@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -27,6 +28,7 @@ func cmdServe(ctx context.Context, e *env, g globals, args []string) error {
 	fs.DurationVar(&o.IdleTimeout, "idle-timeout", serve.DefaultIdleTimeout, "end a session without input for this long")
 	fs.DurationVar(&o.LoginGrace, "login-grace", serve.DefaultLoginGrace, "close a connection that has not authenticated within this `duration` (OpenSSH LoginGraceTime)")
 	fs.IntVar(&o.MaxStartups, "max-startups", serve.DefaultMaxStartups, "most connections waiting to authenticate at once; more are closed at once (OpenSSH MaxStartups)")
+	statsEvery := fs.Duration("stats-every", 10*time.Minute, "log the process's memory, sessions and upstream requests every `interval` (0: never)")
 	fs.IntVar(&o.MaxPerSource, "max-per-source", serve.DefaultMaxPerSource, "most connections waiting to authenticate from one address (OpenSSH PerSourceMaxStartups)")
 	if err := parseFlags(fs, e, &g, args); err != nil {
 		return err
@@ -74,6 +76,7 @@ func cmdServe(ctx context.Context, e *env, g globals, args []string) error {
 	}
 	fmt.Fprintf(e.stdout, "serving the dashboard (profile %s, %s) over SSH on %s; sessions logged to %s\n",
 		rt.cfg.Profile, rt.cfg.Environment, o.Listen, logFile.Name())
+	go logStats(ctx, o.Log, *statsEvery, rt, srv)
 	err = srv.ListenAndServe(ctx)
 	fmt.Fprintln(e.stdout, "stopped")
 	return err

@@ -79,6 +79,11 @@ type Embedded struct {
 	// Variant runs the sandbox's second face (treasury sandbox --variant):
 	// the other legal choices where the spec leaves one open.
 	Variant bool
+	// HistoryPayments sizes the world (payments before start; zero: the
+	// sandbox's 3,000); LiveRate is new payments per minute of sandbox
+	// time (zero: the sandbox's 12; negative: none).
+	HistoryPayments int
+	LiveRate        float64
 }
 
 // Liquidity is the liquidity interface (bearer token).

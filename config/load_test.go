@@ -176,3 +176,26 @@ func TestWriteSandboxProfile(t *testing.T) {
 		t.Error("overwrote a hand-written config file")
 	}
 }
+
+// TestEmbeddedScale: embedded_sandbox's history_payments and live_rate
+// reach the sandbox's options; live_rate 0 means none; a negative history
+// is refused with its key.
+func TestEmbeddedScale(t *testing.T) {
+	cfg, err := loadYAML(t, "profile: big\nprofiles:\n  big:\n    environment: sandbox\n    embedded_sandbox: {speed: 10, history_payments: 100000, live_rate: 0}\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := cfg.Embedded; e == nil || e.HistoryPayments != 100000 || e.LiveRate >= 0 || e.Speed != 10 {
+		t.Fatalf("embedded %+v", cfg.Embedded)
+	}
+	if _, err := loadYAML(t, "profile: big\nprofiles:\n  big:\n    environment: sandbox\n    embedded_sandbox: {history_payments: -1}\n"); err == nil ||
+		!strings.Contains(err.Error(), "embedded_sandbox.history_payments") {
+		t.Fatalf("a negative history: %v", err)
+	}
+}
+
+func loadYAML(t *testing.T, doc string) (*Config, error) {
+	t.Helper()
+	cfg, _, err := Parse("test.yaml", []byte(doc), "", func(string) string { return "" })
+	return cfg, err
+}

@@ -25,9 +25,11 @@ type rawProfile struct {
 }
 
 type rawEmbedded struct {
-	Seed    int64   `yaml:"seed,omitempty"`
-	Speed   float64 `yaml:"speed,omitempty"`
-	Variant bool    `yaml:"variant,omitempty"`
+	Seed            int64    `yaml:"seed,omitempty"`
+	Speed           float64  `yaml:"speed,omitempty"`
+	Variant         bool     `yaml:"variant,omitempty"`
+	HistoryPayments int      `yaml:"history_payments,omitempty"`
+	LiveRate        *float64 `yaml:"live_rate,omitempty"`
 }
 
 type rawLiquidity struct {

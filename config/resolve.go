@@ -63,6 +63,16 @@ func (r *resolver) profile(name string, p *rawProfile) *Config {
 			if es.Speed < 0 {
 				r.d.at(k("embedded_sandbox.speed"), "must be positive")
 			}
+			e.HistoryPayments = es.HistoryPayments
+			if es.HistoryPayments < 0 {
+				r.d.at(k("embedded_sandbox.history_payments"), "must be positive")
+			}
+			if es.LiveRate != nil {
+				e.LiveRate = *es.LiveRate
+				if e.LiveRate == 0 {
+					e.LiveRate = -1 // 0 in the file means none, as with --live-rate 0
+				}
+			}
 		}
 		cfg.Embedded = e
 		if p.Environment != EnvSandbox && p.Environment != "" {

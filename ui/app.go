@@ -159,6 +159,17 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		a.overlay = confirmOverlay
 		return a, nil
 	case tea.KeyMsg:
+		// Keys that arrive in one read (typed ahead over a slow SSH link,
+		// or before the first frame) come as one message of several
+		// runes: each is handled as the key it is, so ":" still opens the
+		// palette and what follows is typed into it. A paste stays whole.
+		if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste {
+			var cmds []tea.Cmd
+			for _, r := range msg.Runes {
+				cmds = append(cmds, a.key(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: msg.Alt}))
+			}
+			return a, tea.Batch(cmds...)
+		}
 		return a, a.key(msg)
 	case tea.MouseMsg:
 		return a, a.mouse(msg)

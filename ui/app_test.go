@@ -285,3 +285,20 @@ func TestPaletteCompletesNamesOfSeveralWords(t *testing.T) {
 		t.Fatalf("matches after a space %q", p.matches)
 	}
 }
+
+// TestKeysTypedAheadAreEachHandled: keys that arrive in one read (typed
+// ahead over a slow link) are handled one by one: ":" opens the palette
+// and the rest is typed into it.
+func TestKeysTypedAheadAreEachHandled(t *testing.T) {
+	acted := 0
+	tm, a, _ := newTestApp(t, testContext("test", false), &acted)
+	waitFor(t, tm, "[TEST]")
+	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(":row a-3")})
+	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+	waitFor(t, tm, "alpha › a-3")
+	tm.Type("q")
+	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
+	if len(a.opened) != 1 || a.opened[0] != "a-3" {
+		t.Fatalf("typed ahead, the palette opened %v", a.opened)
+	}
+}
