@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"testing"
 	"time"
 
@@ -14,6 +16,7 @@ import (
 
 	"treasury/config"
 	"treasury/data/live"
+	"treasury/data/sandbox/sandboxtest"
 	"treasury/ui"
 )
 
@@ -119,4 +122,37 @@ func TestDashboardOnTheVariant(t *testing.T) {
 	if fs := rt.p.Store.Failures(); len(fs) > 0 {
 		t.Errorf("%d failed calls against the variant, first %v", len(fs), fs[0].Err)
 	}
+}
+
+// TestDashboardNamesAFailureFromTheStart: an interface that refuses the
+// first read is named where its quotes would be, not "loading" for ever,
+// on a dashboard opened before any answer came (as a real start is: the
+// refusal here comes 300 ms after the dashboard is up).
+func TestDashboardNamesAFailureFromTheStart(t *testing.T) {
+	srv := sandboxtest.Listen(t, sandboxtest.Options())
+	cfg := srv.Profile(config.Builtin())
+	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(300 * time.Millisecond)
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusUnauthorized)
+		io.WriteString(w, `{"code":401,"message":"connection refused by policy"}`)
+	}))
+	defer slow.Close()
+	cfg.Liquidity.BaseURL = slow.URL + "/liquidity"
+	e, _ := testEnv(t, io.Discard)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	rt, err := openRuntime(ctx, e, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rt.Close()
+	r := lipgloss.NewRenderer(io.Discard, termenv.WithProfile(termenv.Ascii))
+	app := newApp(rt, session{renderer: r, operator: "tester", saveDir: t.TempDir()})
+	tm := teatest.NewTestModel(t, app, teatest.WithInitialTermSize(120, 40))
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+		return bytes.Contains(b, []byte("Could not read quotes")) && bytes.Contains(b, []byte("connection refused"))
+	}, teatest.WithDuration(20*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
+	tm.Type("q")
+	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
 }

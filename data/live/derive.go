@@ -105,16 +105,16 @@ func (s *Store) buildLocked(d *deriver) {
 		prev := s.snaps[d.topic]
 		s.mu.Unlock()
 		in.Changes = ch
-		var v any
-		if in.Loaded() {
+		// Only a change of the source's data is built from; a change of
+		// its state alone (a failed read, a read that failed no more) is
+		// published with the value held.
+		v := prev.data
+		if in.Loaded() && (!ch.Empty() || prev.data == nil) {
 			v = d.build(prev.data, in)
 		}
 		s.mu.Lock()
 		out := in // the source's state: fetched, failed, stale
 		out.Topic, out.Changes, out.data = d.topic, Changes{Reset: true}, v
-		if !in.Loaded() {
-			out.data = prev.data
-		}
 		out.Version = prev.Version + 1
 		s.seq++
 		out.Seq = s.seq

@@ -329,6 +329,9 @@ func (s *Store) fetch(ctx context.Context, p *poller) time.Duration {
 		snap.Seq = s.seq
 		s.snaps[f.Topic] = snap
 		s.notifyLocked(f.Topic)
+		// What is derived from the topic takes its state too: rows built
+		// from it say it failed, not that it is still loading.
+		s.changedLocked(f.Topic, Changes{})
 		s.mu.Unlock()
 		return wait
 	}

@@ -1,0 +1,54 @@
+package live
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+)
+
+// TestDerivedTakesTheSourceState: what is derived from a topic fails when
+// the topic's read fails (not "loading" forever), keeps its value, marked
+// with the error, when a later read fails, and is built again only when
+// the data changed, not when only the state did.
+func TestDerivedTakesTheSourceState(t *testing.T) {
+	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	var fail error = errors.New("connection refused")
+	val := []string{"a"}
+	k := KeyOf[[]string]("list")
+	st := New(Options{Now: func() time.Time { return now }, Inline: true, Feeds: []Feed{
+		ListFeed(k, func(s string) string { return s }, func(context.Context) ([]string, error) {
+			if fail != nil {
+				return nil, fail
+			}
+			return val, nil
+		}, FeedOptions[[]string, []string]{Interval: time.Minute})}})
+	builds := 0
+	dk := Derive(st, k, "count", func(_ int, in Snap[[]string]) int { builds++; return len(in.Data) })
+
+	st.FetchNow(context.Background(), "list")
+	if d := Get(st, dk); d.Loaded() || d.Err == nil {
+		t.Fatalf("after a failed first read the derived is loaded %v with error %v; want the error", d.Loaded(), d.Err)
+	}
+	fail = nil
+	st.FetchNow(context.Background(), "list")
+	if d := Get(st, dk); !d.Loaded() || d.Err != nil || d.Data != 1 || builds != 1 {
+		t.Fatalf("after a good read: loaded %v, err %v, value %d, %d builds", d.Loaded(), d.Err, d.Data, builds)
+	}
+	fail = errors.New("503")
+	st.FetchNow(context.Background(), "list")
+	if d := Get(st, dk); !d.Loaded() || d.Err == nil || d.Data != 1 || builds != 1 {
+		t.Fatalf("after a failed later read: loaded %v, err %v, value %d, %d builds; want stale with the error and no build",
+			d.Loaded(), d.Err, d.Data, builds)
+	}
+	fail = nil
+	st.FetchNow(context.Background(), "list")
+	if d := Get(st, dk); d.Err != nil || builds != 1 {
+		t.Fatalf("a good read of the same data: err %v, %d builds; want the error gone and no build", d.Err, builds)
+	}
+	val = []string{"a", "b"}
+	st.FetchNow(context.Background(), "list")
+	if d := Get(st, dk); d.Data != 2 || builds != 2 {
+		t.Fatalf("new data: value %d after %d builds", d.Data, builds)
+	}
+}
