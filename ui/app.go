@@ -290,7 +290,7 @@ func (a *App) key(msg tea.KeyMsg) tea.Cmd {
 		return a.copySelected()
 	case key.Matches(msg, k.ShowID):
 		if id, _, ok := a.Active().Selected(); ok && id != "" {
-			a.showCopy(id)
+			a.showCopy("The selected id, to select by hand; esc closes:", id)
 		}
 	case key.Matches(msg, k.Save):
 		return a.saveCSV()

@@ -33,7 +33,7 @@ func (a *App) copySelected() tea.Cmd {
 		return nil
 	}
 	if a.ctx.Output == nil || a.ctx.Term == "" || a.ctx.Term == "dumb" {
-		a.showCopy(id)
+		a.showCopy("This terminal cannot take the id (no OSC 52): select it by hand; esc closes:", id)
 		return nil
 	}
 	var seqs []string
@@ -61,8 +61,8 @@ func (a *App) copySelected() tea.Cmd {
 }
 
 // showCopy opens the dialog that shows text to select by hand.
-func (a *App) showCopy(text string) {
-	a.raw = newTextPager(a.ctx, "Select the id by hand (the terminal does not take OSC 52); esc closes:", text, a.width, a.height-a.chrome())
+func (a *App) showCopy(title, text string) {
+	a.raw = newTextPager(a.ctx, title, text, a.width, a.height-a.chrome())
 	a.overlay = rawOverlay
 }
 
