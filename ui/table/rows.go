@@ -19,7 +19,7 @@ import (
 // are carried to the next version and patched there from what changed,
 // not sorted again.
 type Rows struct {
-	slots   []*Row // by slot: a row keeps its slot while it lives; nil is free
+	slots   slotArray // by slot: a row keeps its slot while it lives; nil is free
 	count   int
 	ids     persist.Map[int32]
 	given   []int32 // slots in the order the rows were given
@@ -74,15 +74,15 @@ func (d *Rows) Get(id string) (*Row, bool) {
 	if !ok {
 		return nil, false
 	}
-	return d.slots[s], true
+	return d.slots.get(s), true
 }
 
 // row returns the row in slot s, nil when free (or out of this version).
 func (d *Rows) row(s int32) *Row {
-	if d == nil || int(s) >= len(d.slots) {
+	if d == nil {
 		return nil
 	}
-	return d.slots[s]
+	return d.slots.get(s)
 }
 
 // cachedView returns a view computed before, if any.
@@ -116,7 +116,7 @@ func (d *Rows) view(k viewKey) []int32 {
 		// Descending, but rows with equal keys stay in the given order.
 		for end := len(base); end > 0; {
 			start := end - 1
-			for start > 0 && compareCol(d.slots[base[start-1]], d.slots[base[end-1]], k.col) == 0 {
+			for start > 0 && compareCol(d.slots.get(base[start-1]), d.slots.get(base[end-1]), k.col) == 0 {
 				start--
 			}
 			out = append(out, base[start:end]...)
@@ -132,7 +132,7 @@ func (d *Rows) view(k viewKey) []int32 {
 	if k.filter != "" || k.grouped {
 		kept := out[:0]
 		for _, s := range out {
-			r := d.slots[s]
+			r := d.slots.get(s)
 			if (!k.grouped || r.Group == k.group) && strings.Contains(r.search, k.filter) {
 				kept = append(kept, s)
 			}
@@ -154,13 +154,13 @@ func (d *Rows) sortedBy(c int) []int32 {
 	if ok {
 		return s
 	}
-	rank := make([]int32, len(d.slots))
+	rank := make([]int32, d.slots.len())
 	for i, s := range d.given {
 		rank[s] = int32(i)
 	}
 	out := slices.Clone(d.given)
 	slices.SortFunc(out, func(a, b int32) int {
-		if r := compareCol(d.slots[a], d.slots[b], c); r != 0 {
+		if r := compareCol(d.slots.get(a), d.slots.get(b), c); r != 0 {
 			return r
 		}
 		return cmp.Compare(rank[a], rank[b])
@@ -235,7 +235,7 @@ func keysEqual(a, b []Key) bool {
 func (b *Builder) Replace(rows []Row, now time.Time) *Rows {
 	prev, t := b.cur, now.UnixNano()
 	first := prev.count == 0 && prev.version == 0
-	next := &Rows{slots: slices.Clone(prev.slots), cmp: b.given, cache: newCache(), last: prev.last}
+	next := &Rows{slots: prev.slots.next(), cmp: b.given, cache: newCache(), last: prev.last}
 	ids := prev.ids.Edit()
 	keep := make(map[int32]bool, len(rows))
 	var buf []byte
@@ -265,25 +265,26 @@ func (b *Builder) Replace(rows []Row, now time.Time) *Rows {
 			next.last = r.changed
 		}
 		keep[s] = true
-		next.slots[s] = r
+		next.slots.set(s, r)
 		next.given = append(next.given, s)
 		if !changed && (i >= len(prev.given) || prev.given[i] != s) {
 			changed = true
 		}
 	}
-	for s, r := range prev.slots {
-		if r != nil && !keep[int32(s)] {
-			next.slots[s] = nil
-			if cur, ok := ids.Done().Get(r.ID); ok && cur == int32(s) {
+	prev.slots.each(func(s int32, r *Row) {
+		if r != nil && !keep[s] {
+			next.slots.set(s, nil)
+			if cur, ok := ids.Done().Get(r.ID); ok && cur == s {
 				ids.Delete(r.ID)
 			}
-			b.free = append(b.free, int32(s))
+			b.free = append(b.free, s)
 			changed = true
 		}
-	}
+	})
 	if !changed && !first {
 		return prev
 	}
+	next.slots.done()
 	next.ids, next.count, next.version = ids.Done(), len(rows), prev.version+1
 	b.cur = next
 	return next
@@ -296,8 +297,7 @@ func (b *Builder) slot(next *Rows) int32 {
 		b.free = b.free[:n-1]
 		return s
 	}
-	next.slots = append(next.slots, nil)
-	return int32(len(next.slots) - 1)
+	return next.slots.grow()
 }
 
 // Apply makes a version with some rows added or changed (upserts) and some
@@ -307,7 +307,7 @@ func (b *Builder) slot(next *Rows) int32 {
 func (b *Builder) Apply(upserts []Row, removed []string, now time.Time) *Rows {
 	prev, t := b.cur, now.UnixNano()
 	first := prev.count == 0 && prev.version == 0
-	next := &Rows{slots: slices.Clone(prev.slots), count: prev.count, cmp: b.given, cache: newCache(), last: prev.last}
+	next := &Rows{slots: prev.slots.next(), count: prev.count, cmp: b.given, cache: newCache(), last: prev.last}
 	ids := prev.ids.Edit()
 	out := map[int32]bool{} // slots to take out of the orders (old rows)
 	var in []int32          // slots to put into the orders (new rows)
@@ -320,7 +320,7 @@ func (b *Builder) Apply(upserts []Row, removed []string, now time.Time) *Rows {
 		}
 		ids.Delete(id)
 		out[s] = true
-		next.slots[s] = nil
+		next.slots.set(s, nil)
 		b.free = append(b.free, s)
 		next.count--
 	}
@@ -329,7 +329,7 @@ func (b *Builder) Apply(upserts []Row, removed []string, now time.Time) *Rows {
 		*r = upserts[i]
 		s, ok := ids.Done().Get(r.ID)
 		if ok {
-			old := next.slots[s]
+			old := next.slots.get(s)
 			buf = prepare(r, old, t, first, buf)
 			if old != nil && old.search == r.search && old.changed == r.changed && keysEqual(old.Keys, r.Keys) {
 				continue // unchanged
@@ -341,7 +341,7 @@ func (b *Builder) Apply(upserts []Row, removed []string, now time.Time) *Rows {
 			ids.Set(r.ID, s)
 			next.count++
 		}
-		next.slots[s] = r
+		next.slots.set(s, r)
 		if !inSet[s] { // an id given twice in one batch: its last row, once
 			inSet[s] = true
 			in = append(in, s)
@@ -352,7 +352,8 @@ func (b *Builder) Apply(upserts []Row, removed []string, now time.Time) *Rows {
 		return prev
 	}
 	next.ids, next.version = ids.Done(), prev.version+1
-	newRow := func(s int32) *Row { return next.slots[s] }
+	next.slots.done()
+	newRow := func(s int32) *Row { return next.slots.get(s) }
 	order := b.given
 	given := func(x, y *Row) int { return cmp.Or(order(x, y), strings.Compare(x.ID, y.ID)) }
 	next.given = patch(prev.given, out, in, newRow, given)
@@ -376,9 +377,27 @@ func (b *Builder) Apply(upserts []Row, removed []string, now time.Time) *Rows {
 // that would cost as much, are sorted again.
 func patch(o []int32, out map[int32]bool, added []int32, row func(int32) *Row, compare func(a, b *Row) int) []int32 {
 	next := make([]int32, 0, len(o)+len(added))
-	for _, s := range o {
-		if !out[s] {
-			next = append(next, s)
+	if len(out) <= 8 {
+		// A few rows out (a poll's usual change): find each, copy the runs
+		// between them (a map lookup per row costs more than the copy).
+		var at []int
+		for s := range out {
+			if i := slices.Index(o, s); i >= 0 {
+				at = append(at, i)
+			}
+		}
+		slices.Sort(at)
+		from := 0
+		for _, i := range at {
+			next = append(next, o[from:i]...)
+			from = i + 1
+		}
+		next = append(next, o[from:]...)
+	} else {
+		for _, s := range o {
+			if !out[s] {
+				next = append(next, s)
+			}
 		}
 	}
 	if len(added) > 64 && len(added) > len(next)/16 {
@@ -401,7 +420,7 @@ func (d *Rows) IDs() []string {
 	}
 	out := make([]string, len(d.given))
 	for i, s := range d.given {
-		out[i] = d.slots[s].ID
+		out[i] = d.slots.get(s).ID
 	}
 	return out
 }
@@ -415,7 +434,7 @@ func (d *Rows) Oldest(gone func(id string) bool) []string {
 	}
 	var out []string
 	for i := len(d.given) - 1; i >= 0; i-- {
-		id := d.slots[d.given[i]].ID
+		id := d.slots.get(d.given[i]).ID
 		if !gone(id) {
 			break
 		}

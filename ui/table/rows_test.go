@@ -63,7 +63,7 @@ func TestApplyPatchesOrders(t *testing.T) {
 			}
 			want := fresh.sortedBy(c)
 			for k := range want {
-				if compareCol(d.slots[patched[k]], d.slots[want[k]], c) != 0 {
+				if compareCol(d.slots.get(patched[k]), d.slots.get(want[k]), c) != 0 {
 					t.Fatalf("step %d: column %d differs at %d", step, c, k)
 				}
 			}
@@ -73,7 +73,7 @@ func TestApplyPatchesOrders(t *testing.T) {
 			t.Fatalf("step %d: %d in the given order, %d rows", step, len(d.given), d.count)
 		}
 		for k := 1; k < len(d.given); k++ {
-			if byTimeDesc(d.slots[d.given[k-1]], d.slots[d.given[k]]) > 0 {
+			if byTimeDesc(d.slots.get(d.given[k-1]), d.slots.get(d.given[k])) > 0 {
 				t.Fatalf("step %d: the given order is not sorted at %d", step, k)
 			}
 		}
