@@ -57,7 +57,7 @@ func cmdAuditVerify(e *env, g globals, args []string) error {
 	var br *audit.Break
 	switch {
 	case errors.As(err, &br):
-		intact := "no line before it"
+		intact := "it is the first line"
 		if br.Line > 1 {
 			intact = fmt.Sprintf("lines 1-%d are intact", br.Line-1)
 		}

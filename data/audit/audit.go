@@ -118,4 +118,9 @@ type Record struct {
 	// Hash is the SHA-256 (hex) of this line without its hash field: the
 	// next line's Prev.
 	Hash string `json:"hash,omitempty"`
+
+	// Broken, when the line was read from the file (not written by this
+	// process), says how it breaks the chain, as Verify would; it is not
+	// part of the line.
+	Broken string `json:"-"`
 }

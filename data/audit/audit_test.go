@@ -281,3 +281,23 @@ func TestVerifyEmptyAndNoFinalNewline(t *testing.T) {
 		t.Fatalf("%+v %v", s, br)
 	}
 }
+
+// The lines read from the file say which of them break the chain, so the
+// view never shows a tampered line as if it were intact.
+func TestRecentMarksBrokenLines(t *testing.T) {
+	path, lines := writeLog(t, 4)
+	lines[1] = bytes.Replace(lines[1], []byte(`"t2"`), []byte(`"t9"`), 1) // edited
+	rewrite(t, path, append(append([][]byte{}, lines[:2]...), lines[3]))  // line 3 removed
+	l := open(t, filepath.Dir(path))
+	got, err := l.Recent()
+	if err != nil {
+		t.Fatal(err)
+	}
+	broken := map[uint64]string{}
+	for _, r := range got {
+		broken[r.Seq] = r.Broken
+	}
+	if len(got) != 3 || broken[1] != "" || !strings.HasPrefix(broken[2], HashMismatch) || !strings.HasPrefix(broken[4], SequenceGap) {
+		t.Fatalf("broken marks %v", broken)
+	}
+}

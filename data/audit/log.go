@@ -132,10 +132,24 @@ func (l *Log) reload() error {
 			return l.damaged("its last line is incomplete")
 		}
 		at := from
+		// The lines read are checked as Verify would, so a view can say
+		// which of them break the chain; a tail that starts mid-file
+		// trusts its first line's seq and prev.
+		chain := Summary{Head: Genesis}
 		for line := range bytes.Lines(buf) {
-			r, _, err := unseal(bytes.TrimSuffix(line, []byte("\n")))
-			if err != nil {
+			raw := bytes.TrimSuffix(line, []byte("\n"))
+			r, _, err := unseal(raw)
+			switch {
+			case err != nil:
 				r = Record{Outcome: "unreadable", Error: fmt.Sprintf("the line at byte %d is not a record of the log (%v)", at, err)}
+			default:
+				if at == from && from > 0 {
+					chain.LastSeq, chain.Head = r.Seq-1, r.Prev
+				}
+				if b := check(raw, 0, &chain); b != nil {
+					r.Broken = b.Kind + ": " + b.Detail
+					chain.LastSeq, chain.Head = r.Seq, r.Hash
+				}
 			}
 			recent = append(recent, r)
 			at += int64(len(line))

@@ -90,9 +90,9 @@ func check(line []byte, n int, s *Summary) *Break {
 		return &Break{Line: n, Kind: SequenceGap, Detail: fmt.Sprintf("seq %d where %d was expected: %s", r.Seq, want, what)}
 	}
 	if r.Prev != s.Head {
-		prev := "the genesis value"
-		if n > 1 {
-			prev = fmt.Sprintf("the hash of line %d", n-1)
+		prev := "the hash of the line before"
+		if n == 1 {
+			prev = "the genesis value"
 		}
 		return &Break{Line: n, Kind: ChainBroken, Detail: fmt.Sprintf(
 			"prev %s is not %s (%s): a line before it was changed or replaced", short(r.Prev), prev, short(s.Head))}

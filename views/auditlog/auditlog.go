@@ -58,9 +58,12 @@ func rows(s *live.Store) live.Key[viewkit.Projected[audit.Record]] {
 }
 
 func row(r audit.Record) table.Row {
-	note := r.Reason
+	note, outcome := r.Reason, r.Outcome
 	if r.Error != "" {
 		note = r.Error
+	}
+	if r.Broken != "" { // never shown as if it were intact
+		note, outcome = "BROKEN CHAIN: "+r.Broken+" (treasury audit verify)", "!"+outcome
 	}
 	seq := ""
 	if r.Seq > 0 {
@@ -68,7 +71,7 @@ func row(r audit.Record) table.Row {
 	}
 	return table.Row{ID: audit.ID(r), Cells: []string{
 		seq, viewkit.Time(r.Time), sanitize.Line(r.Who.String()), sanitize.Line(r.Environment), sanitize.Line(r.Action),
-		sanitize.Line(target(r.Target)), sanitize.Line(r.Outcome), sanitize.Line(r.ErrorCode), sanitize.Line(note),
+		sanitize.Line(target(r.Target)), sanitize.Line(outcome), sanitize.Line(r.ErrorCode), sanitize.Line(note),
 	}, Keys: []table.Key{table.Int(int64(r.Seq)), table.Time(r.Time)}}
 }
 
@@ -109,7 +112,7 @@ func fields(r audit.Record) [][2]string {
 	return append(out, [][2]string{
 		{"Outcome", r.Outcome}, {"Reason", r.Reason}, {"mutationId", r.MutationID}, {"intentId", r.IntentID},
 		{"requestId", r.RequestID}, {"Error code", r.ErrorCode}, {"Error", r.Error},
-		{"Prev hash", r.Prev}, {"Hash", r.Hash},
+		{"Prev hash", r.Prev}, {"Hash", r.Hash}, {"BROKEN CHAIN", r.Broken},
 	}...)
 }
 
