@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 
 	"treasury/data/actions"
+	"treasury/data/audit"
 	"treasury/ui"
 	"treasury/views/addressbook"
 	"treasury/views/alerts"
@@ -26,7 +27,9 @@ import (
 type session struct {
 	renderer *lipgloss.Renderer
 	output   io.Writer
-	operator string
+	// who acts, for the audit log: the local OS user, or the SSH user,
+	// key fingerprint, role and address.
+	who      audit.Who
 	readOnly bool
 	saveDir  string
 	// life ends with the session (an SSH client's connection); nil for
@@ -44,15 +47,14 @@ func newApp(rt *runtime, s session) *ui.App {
 	cfg, p := rt.cfg, rt.p
 	readOnly := cfg.ReadOnly || s.readOnly
 	ctx := &ui.Context{Renderer: s.renderer, Theme: ui.NewTheme(s.renderer), Store: p.Store,
-		Profile: cfg.Profile, Environment: cfg.Environment, ReadOnly: readOnly, Operator: s.operator,
+		Profile: cfg.Profile, Environment: cfg.Environment, ReadOnly: readOnly, Operator: s.who.String(),
 		Now: p.Now, Output: s.output, SaveDir: s.saveDir, Life: s.life, Term: s.term, LocalTmux: s.localTmux,
 		Drawings: rt.drawings}
 	if rt.hooks != nil {
 		ctx.Webhooks = rt.webhookStatus
 	}
 	act := actions.New(actions.Clients{Transactions: p.WalletTransactions, Custody: p.Custody, CanSign: p.CustodyCanSign},
-		actions.Identity{Profile: cfg.Profile, Environment: cfg.Environment, Operator: s.operator, ReadOnly: readOnly},
-		rt.audit, p.Now)
+		actions.Identity{Profile: cfg.Profile, Environment: cfg.Environment, Who: s.who, ReadOnly: readOnly}, rt.audit)
 	views := []ui.View{
 		quotes.New(ctx),
 		balances.New(ctx),
@@ -64,7 +66,7 @@ func newApp(rt *runtime, s session) *ui.App {
 		failures.New(ctx),
 		identities.New(ctx, p.Payments),
 		ledger.New(ctx),
-		auditlog.New(ctx, rt.audit),
+		auditlog.New(ctx),
 	}
 	return ui.NewApp(ctx, views...)
 }

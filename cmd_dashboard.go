@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"os/user"
+	"strconv"
 	"sync/atomic"
 	"time"
 
@@ -16,6 +17,7 @@ import (
 
 	"treasury/config"
 	"treasury/data/audit"
+	"treasury/data/live"
 	"treasury/data/platform"
 	"treasury/data/sandbox"
 	"treasury/data/transport"
@@ -127,10 +129,13 @@ func openRuntimeLog(ctx context.Context, e *env, cfg *config.Config, log *slog.L
 	if log != nil {
 		r.log = log
 	}
-	if r.audit, err = audit.Open(r.stateDir); err != nil {
+	if r.audit, err = audit.Open(r.stateDir, audit.Options{}); err != nil {
 		return nil, err
 	}
 	r.closers = append(r.closers, func() { r.audit.Close() })
+	if err = live.FollowAudit(r.p.Store, r.audit); err != nil {
+		return nil, err
+	}
 	if r.hooks, err = startWebhooks(r, r.log); err != nil {
 		if r.cfg.Webhooks != nil {
 			return nil, fmt.Errorf("webhook receiver (%s): %w", r.cfg.Webhooks.Listen, err)
@@ -155,12 +160,12 @@ func (r *runtime) webhookStatus() webhook.Status {
 	return r.hooks.Status()
 }
 
-// localOperator names the local user for the audit log.
-func localOperator() string {
+// localOperator is the local user, for the audit log.
+func localOperator() audit.Who {
 	if u, err := user.Current(); err == nil && u.Username != "" {
-		return u.Username
+		return audit.Who{Via: audit.ViaLocal, User: u.Username}
 	}
-	return "unknown"
+	return audit.Who{Via: audit.ViaLocal, User: "uid " + strconv.Itoa(os.Getuid())}
 }
 
 // runDashboard runs the dashboard in this terminal until the user quits or
@@ -176,7 +181,7 @@ func runDashboard(ctx context.Context, e *env, cfg *config.Config) error {
 	defer rt.Close()
 	out := e.stdout
 	r := ui.NewRenderer(out, e.getenv) // asks the terminal nothing: the first frame never waits
-	app := newApp(rt, session{renderer: r, output: out, operator: localOperator(), readOnly: rt.cfg.ReadOnly, saveDir: ".",
+	app := newApp(rt, session{renderer: r, output: out, who: localOperator(), readOnly: rt.cfg.ReadOnly, saveDir: ".",
 		term: e.getenv("TERM"), localTmux: e.getenv("TMUX") != ""})
 	defer app.Close()
 	opts := []tea.ProgramOption{tea.WithAltScreen(), tea.WithContext(ctx), tea.WithOutput(out)}

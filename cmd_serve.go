@@ -12,8 +12,8 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"treasury/config"
+	"treasury/data/audit"
 	"treasury/serve"
-	"treasury/ui/sanitize"
 )
 
 // cmdServe serves the dashboard over SSH: one runtime (one store, one set
@@ -91,7 +91,7 @@ func sshSession(stateDir string, s serve.Session) session {
 	return session{
 		renderer: s.Renderer,
 		output:   s.Output,
-		operator: "ssh:" + sanitize.Line(s.User) + " " + s.Fingerprint,
+		who:      audit.Who{Via: audit.ViaSSH, User: s.User, Key: s.Fingerprint, Role: string(s.Role), From: s.RemoteAddr},
 		readOnly: s.Role != serve.RoleOperator,
 		saveDir:  filepath.Join(stateDir, "exports", userDir(s.User)),
 	}

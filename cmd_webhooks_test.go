@@ -16,6 +16,7 @@ import (
 	"github.com/muesli/termenv"
 	"golang.org/x/crypto/ssh"
 
+	"treasury/data/audit"
 	"treasury/data/live"
 	"treasury/data/sandbox/sandboxtest"
 	"treasury/data/webhook"
@@ -80,7 +81,7 @@ func TestSecondDashboardOnTheSameProfileRunsOnPolling(t *testing.T) {
 		t.Errorf("requests.log lacks the taken address and its holder:\n%s", reqLog)
 	}
 	r := lipgloss.NewRenderer(io.Discard, termenv.WithProfile(termenv.Ascii))
-	app := newApp(second, session{renderer: r, operator: "tester", saveDir: t.TempDir()})
+	app := newApp(second, session{renderer: r, who: audit.Who{Via: audit.ViaLocal, User: "tester"}, saveDir: t.TempDir()})
 	defer app.Close()
 	app.Update(tea.WindowSizeMsg{Width: 120, Height: 30})
 	if v := app.View(); !strings.Contains(v, "webhooks ✖ port in use: polling only") {

@@ -15,6 +15,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"treasury/config"
+	"treasury/data/audit"
 	"treasury/data/live"
 	"treasury/data/sandbox/sandboxtest"
 	"treasury/ui"
@@ -33,7 +34,7 @@ func TestDashboardOnEmbeddedSandbox(t *testing.T) {
 	}
 	defer rt.Close()
 	r := lipgloss.NewRenderer(io.Discard, termenv.WithProfile(termenv.Ascii))
-	app := newApp(rt, session{renderer: r, operator: "tester", saveDir: t.TempDir()})
+	app := newApp(rt, session{renderer: r, who: audit.Who{Via: audit.ViaLocal, User: "tester"}, saveDir: t.TempDir()})
 	tm := teatest.NewTestModel(t, app, teatest.WithInitialTermSize(120, 40))
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
 		return bytes.Contains(b, []byte("[TEST]")) && bytes.Contains(b, []byte("mid rate"))
@@ -61,7 +62,7 @@ func BenchmarkFirstFrame(b *testing.B) {
 			<-sub.C()
 		}
 		r := lipgloss.NewRenderer(io.Discard, termenv.WithProfile(termenv.Ascii))
-		app := newApp(rt, session{renderer: r, operator: "bench"})
+		app := newApp(rt, session{renderer: r, who: audit.Who{Via: audit.ViaLocal, User: "bench"}})
 		app.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 		app.Update(ui.StoreChanged{})
 		if !bytes.Contains([]byte(app.View()), []byte("mid rate")) {
@@ -96,7 +97,7 @@ func TestDashboardOnTheVariant(t *testing.T) {
 		}
 	}
 	r := lipgloss.NewRenderer(io.Discard, termenv.WithProfile(termenv.Ascii))
-	app := newApp(rt, session{renderer: r, operator: "tester", saveDir: t.TempDir()})
+	app := newApp(rt, session{renderer: r, who: audit.Who{Via: audit.ViaLocal, User: "tester"}, saveDir: t.TempDir()})
 	tm := teatest.NewTestModel(t, app, teatest.WithInitialTermSize(160, 40))
 	var seen bytes.Buffer
 	for _, v := range []struct{ name, shows string }{
@@ -148,7 +149,7 @@ func TestDashboardNamesAFailureFromTheStart(t *testing.T) {
 	}
 	defer rt.Close()
 	r := lipgloss.NewRenderer(io.Discard, termenv.WithProfile(termenv.Ascii))
-	app := newApp(rt, session{renderer: r, operator: "tester", saveDir: t.TempDir()})
+	app := newApp(rt, session{renderer: r, who: audit.Who{Via: audit.ViaLocal, User: "tester"}, saveDir: t.TempDir()})
 	tm := teatest.NewTestModel(t, app, teatest.WithInitialTermSize(120, 40))
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
 		return bytes.Contains(b, []byte("Could not read quotes")) && bytes.Contains(b, []byte("connection refused"))

@@ -77,6 +77,7 @@ func commands() []command {
 		{"sandbox", "serve the embedded sandbox on a TCP address", cmdSandbox},
 		{"get", "print a resource for scripts and tickets", cmdGet},
 		{"serve", "serve the dashboard over SSH (bastion hosts)", cmdServe},
+		{"audit", "check the audit log's hash chain (audit verify)", cmdAudit},
 		{"version", "print the version", cmdVersion},
 		{"help", "show this help", cmdHelp},
 	}

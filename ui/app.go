@@ -98,6 +98,10 @@ func (a *App) Close() {
 	if a.sub != nil {
 		a.sub.Close()
 	}
+	if a.overlay == confirmOverlay && a.confirm != nil {
+		a.overlay = noOverlay
+		a.confirm.ended()
+	}
 }
 
 func (a *App) watch() {
@@ -152,6 +156,9 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, nil
 	case Confirm:
 		if a.ctx.ReadOnly {
+			if msg.OnCancel != nil {
+				return a, msg.OnCancel(Cancelled{Refused: ErrReadOnly})
+			}
 			a.setFlash(Flash{Err: ErrReadOnly})
 			return a, nil
 		}

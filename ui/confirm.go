@@ -79,7 +79,7 @@ func (d *dialog) focusField(i int) {
 func (d *dialog) update(msg tea.KeyMsg) (tea.Cmd, bool) {
 	switch msg.String() {
 	case "esc", "ctrl+c":
-		return FlashCmd("cancelled: " + d.c.Title), true
+		return d.cancel(false), true
 	case "up", "down":
 		if d.c.TypeToConfirm != "" && d.c.Reason != "" {
 			d.focusField(1 - d.field)
@@ -106,7 +106,7 @@ func (d *dialog) update(msg tea.KeyMsg) (tea.Cmd, bool) {
 			return nil, false
 		}
 		if !d.focusOK {
-			return FlashCmd("cancelled: " + d.c.Title), true
+			return d.cancel(false), true
 		}
 		return nil, false
 	}
@@ -124,7 +124,7 @@ func (d *dialog) update(msg tea.KeyMsg) (tea.Cmd, bool) {
 		return cmd, false
 	}
 	if msg.String() == "q" || msg.String() == "n" {
-		return FlashCmd("cancelled: " + d.c.Title), true
+		return d.cancel(false), true
 	}
 	return nil, false
 }

@@ -96,6 +96,21 @@ type Confirm struct {
 	// freeze); RunReason then runs instead of Run, with the text typed.
 	Reason    string
 	RunReason func(reason string) tea.Cmd
+	// OnCancel, when set, is called instead of the "cancelled" flash when
+	// the dialog ends without running the action, or the shell would not
+	// open it; its command says so (the actions layer records the attempt
+	// first).
+	OnCancel func(Cancelled) tea.Cmd
+}
+
+// Cancelled says how a confirmation ended without its action.
+type Cancelled struct {
+	// WrongCode: the operator had typed a code other than TypeToConfirm.
+	WrongCode bool
+	// Ended: the session ended with the dialog open.
+	Ended bool
+	// Refused is why the shell did not open the dialog (ErrReadOnly).
+	Refused error
 }
 
 // FlashCmd returns a command that flashes text.

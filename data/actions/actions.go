@@ -2,11 +2,14 @@
 // unfreeze a wallet transaction, lock and unlock a custody endpoint,
 // trigger a sweep) for one operator: it refuses them all in a read-only
 // session, gives each confirmed action a fresh idempotency key (mutationId
-// or intent id) that every retry of it reuses, and appends every attempt,
-// refused, failed or done, to the audit log.
+// or intent id) that every retry of it reuses, and writes every attempt,
+// however it ends (done, failed, refused, cancelled in the confirmation,
+// or unknown when no answer came), as one line of the audit log, synced
+// to disk before the caller shows the result.
 //
 // The confirmation itself is the UI's: a view asks the operator, then calls
-// the Actor once per confirmed action.
+// the Actor once per confirmed action, or Cancelled or Refused when the
+// attempt ended before that.
 package actions
 
 import (
@@ -14,11 +17,9 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/google/uuid"
 
-	"treasury/data/apierr"
 	"treasury/data/audit"
 	"treasury/data/custody"
 	"treasury/data/wallet"
@@ -41,6 +42,10 @@ var ErrReadOnly = errors.New("read-only session: actions are disabled (profile r
 // client's own refusal, given before anything is sent.
 var ErrNoReason = walletclient.ErrNoReason
 
+// ErrWrongCode refuses an action whose confirmation was given a code other
+// than the one asked for (prod: the last characters of the record's id).
+var ErrWrongCode = errors.New("the confirmation code typed does not match the record's")
+
 // ErrNotConfigured refuses an action the profile has no credential for.
 type ErrNotConfigured struct{ What string }
 
@@ -51,9 +56,8 @@ func (e ErrNotConfigured) Error() string {
 // Identity is who acts, where.
 type Identity struct {
 	Profile, Environment string
-	// Operator is the local user, or "ssh:<user> <fingerprint>".
-	Operator string
-	ReadOnly bool
+	Who                  audit.Who
+	ReadOnly             bool
 }
 
 // Clients are the action clients of the profile; any may be nil.
@@ -72,15 +76,11 @@ type Actor struct {
 	c   Clients
 	id  Identity
 	log *audit.Log
-	now func() time.Time
 }
 
 // New returns an actor; log may be nil only in tests that do not audit.
-func New(c Clients, id Identity, log *audit.Log, now func() time.Time) *Actor {
-	if now == nil {
-		now = time.Now
-	}
-	return &Actor{c: c, id: id, log: log, now: now}
+func New(c Clients, id Identity, log *audit.Log) *Actor {
+	return &Actor{c: c, id: id, log: log}
 }
 
 // ReadOnly reports whether every action is refused.
@@ -94,9 +94,16 @@ func (a *Actor) Identity() Identity { return a.id }
 func NewKey() string { return uuid.NewString() }
 
 // Can says whether an action is possible in this session, and why not.
+// An audit log that cannot be written refuses every action: nothing is
+// done that could not be recorded.
 func (a *Actor) Can(action string) error {
 	if a.id.ReadOnly {
 		return ErrReadOnly
+	}
+	if a.log != nil {
+		if err := a.log.Err(); err != nil {
+			return refusal{fmt.Errorf("the audit log cannot be written, so no action can be: %w", err)}
+		}
 	}
 	switch action {
 	case Freeze, Unfreeze, Sweep:
@@ -116,18 +123,12 @@ func (a *Actor) Can(action string) error {
 // FreezeTx freezes (freeze true) or unfreezes a wallet transaction with a
 // reason, under mutationID (NewKey, the same on a retry).
 func (a *Actor) FreezeTx(ctx context.Context, tx wallet.Transaction, freeze bool, reason, mutationID string) (wallet.Transaction, error) {
-	action := Unfreeze
-	if freeze {
-		action = Freeze
-	}
-	e := a.entry(action, map[string]string{"transaction": tx.ID, "wallet": tx.WalletID, "vault": tx.VaultID,
-		"asset": tx.Asset, "qty": tx.Qty.String()})
-	e.Reason, e.MutationID = reason, mutationID
+	at := TxAttempt(tx, freeze, reason, mutationID)
 	if strings.TrimSpace(reason) == "" {
-		return wallet.Transaction{}, a.done(e, ErrNoReason)
+		return wallet.Transaction{}, a.record(at, ErrNoReason, "")
 	}
-	if err := a.Can(action); err != nil {
-		return wallet.Transaction{}, a.done(e, err)
+	if err := a.Can(at.Action); err != nil {
+		return wallet.Transaction{}, a.record(at, err, "")
 	}
 	var got wallet.Transaction
 	var err error
@@ -136,21 +137,16 @@ func (a *Actor) FreezeTx(ctx context.Context, tx wallet.Transaction, freeze bool
 	} else {
 		got, err = a.c.Transactions.Unfreeze(ctx, walletclient.RefOf(tx), reason, mutationID)
 	}
-	return got, a.done(e, err)
+	return got, a.record(at, err, "")
 }
 
 // LockEndpoint locks (lock true) or unlocks a custody endpoint with a signed
 // intent whose id is intentID (NewKey). The intent is accepted, not yet
 // applied: follow it with Intent.
 func (a *Actor) LockEndpoint(ctx context.Context, ep custody.Endpoint, lock bool, intentID string) (custody.IntentAccepted, error) {
-	action := Unlock
-	if lock {
-		action = Lock
-	}
-	e := a.entry(action, map[string]string{"endpoint": ep.ID, "alias": ep.Alias, "address": ep.Address, "ledger": ep.LedgerID})
-	e.IntentID = intentID
-	if err := a.Can(action); err != nil {
-		return custody.IntentAccepted{}, a.done(e, err)
+	at := EndpointAttempt(ep, lock, intentID)
+	if err := a.Can(at.Action); err != nil {
+		return custody.IntentAccepted{}, a.record(at, err, "")
 	}
 	var got custody.IntentAccepted
 	var err error
@@ -159,7 +155,7 @@ func (a *Actor) LockEndpoint(ctx context.Context, ep custody.Endpoint, lock bool
 	} else {
 		got, err = a.c.Custody.Unlock(ctx, ep.ID, intentID)
 	}
-	return got, a.done(e, err)
+	return got, a.record(at, err, got.RequestID)
 }
 
 // Intent reads an intent's status (no audit: it changes nothing).
@@ -172,52 +168,34 @@ func (a *Actor) Intent(ctx context.Context, intentID string) (custody.Intent, er
 
 // TriggerSweep starts a run of a sweep configuration under mutationID.
 func (a *Actor) TriggerSweep(ctx context.Context, sw wallet.SweepConfig, mutationID string) (wallet.TriggerResponse, error) {
-	e := a.entry(Sweep, map[string]string{"sweep": sw.ID, "name": sw.Name, "destinationWallet": sw.DestinationWallet})
-	e.MutationID = mutationID
+	at := SweepAttempt(sw, mutationID)
 	if err := a.Can(Sweep); err != nil {
-		return wallet.TriggerResponse{}, a.done(e, err)
+		return wallet.TriggerResponse{}, a.record(at, err, "")
 	}
 	got, err := a.c.Transactions.TriggerSweep(ctx, sw.ID, mutationID)
 	if err == nil && got.InstanceID != "" {
-		e.Targets["instance"] = got.InstanceID
+		at.Target.Detail["instance"] = got.InstanceID
 	}
-	return got, a.done(e, err)
+	return got, a.record(at, err, "")
 }
 
-func (a *Actor) entry(action string, targets map[string]string) audit.Entry {
-	for k, v := range targets {
-		if v == "" {
-			delete(targets, k)
-		}
+// Refused records an attempt the session refused before it reached the
+// actor (a read-only session's key press) and returns err, or the failure
+// to record it too.
+func (a *Actor) Refused(at Attempt, err error) error {
+	if err == nil {
+		err = errors.New("refused")
 	}
-	return audit.Entry{Time: a.now(), Profile: a.id.Profile, Environment: a.id.Environment,
-		Operator: a.id.Operator, Action: action, Targets: targets}
+	return a.record(at, refusal{err}, "")
 }
 
-// done records the outcome and returns err, or the audit failure: an
-// action that cannot be recorded is reported, never silently kept.
-func (a *Actor) done(e audit.Entry, err error) error {
-	switch {
-	case err == nil:
-		e.Outcome = audit.OutcomeOK
-	case errors.Is(err, ErrReadOnly) || errors.As(err, new(ErrNotConfigured)) || errors.Is(err, ErrNoReason):
-		e.Outcome = audit.OutcomeRefused
-		e.Error = err.Error()
-	default:
-		e.Outcome = audit.OutcomeError
-		e.Error = err.Error()
-		var ae *apierr.Error
-		if errors.As(err, &ae) {
-			e.ErrorCode = ae.Code
-		}
+// Cancelled records an attempt whose confirmation the operator closed
+// without confirming; wrongCode says they had typed a code that does not
+// match, which is recorded as a refusal (ErrWrongCode). It returns nil, or
+// ErrWrongCode, or the failure to record.
+func (a *Actor) Cancelled(at Attempt, wrongCode bool) error {
+	if wrongCode {
+		return a.record(at, ErrWrongCode, "")
 	}
-	if a.log != nil {
-		if lerr := a.log.Append(e); lerr != nil {
-			if err == nil {
-				return fmt.Errorf("the action was done but could not be audited: %w", lerr)
-			}
-			return errors.Join(err, lerr)
-		}
-	}
-	return err
+	return a.record(at, errCancelled, "")
 }

@@ -81,12 +81,12 @@ func newEnv(t *testing.T, readOnly bool) *env {
 	}
 	t.Cleanup(p.Close)
 	e.p = p
-	if e.log, err = audit.Open(t.TempDir()); err != nil {
+	if e.log, err = audit.Open(t.TempDir(), audit.Options{}); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { e.log.Close() })
 	e.act = actions.New(actions.Clients{Transactions: p.WalletTransactions, Custody: p.Custody, CanSign: p.CustodyCanSign},
-		actions.Identity{Profile: cfg.Profile, Environment: cfg.Environment, Operator: "tester", ReadOnly: readOnly}, e.log, e.srv.Clock().Now)
+		actions.Identity{Profile: cfg.Profile, Environment: cfg.Environment, Who: tester, ReadOnly: readOnly}, e.log)
 	return e
 }
 
@@ -97,7 +97,10 @@ func (e *env) faults(t *testing.T, f sandbox.FaultSettings) {
 	}
 }
 
-func (e *env) audit(t *testing.T) []audit.Entry {
+// tester is the local operator of the tests.
+var tester = audit.Who{Via: audit.ViaLocal, User: "tester"}
+
+func (e *env) audit(t *testing.T) []audit.Record {
 	t.Helper()
 	es, err := e.log.Read()
 	if err != nil {
@@ -178,8 +181,9 @@ func TestFreezeRetriedAfterFaultsAppliesOnce(t *testing.T) {
 		t.Fatalf("applied %d times; history %d, was %d", applied, len(h), len(tx.FreezeInfo.History))
 	}
 	es := e.audit(t)
-	if len(es) != 1 || es[0].Outcome != audit.OutcomeOK || es[0].MutationID != mid || es[0].Action != actions.Freeze ||
-		es[0].Targets["transaction"] != tx.ID || es[0].Reason != "hold for review" {
+	if len(es) != 1 || es[0].Outcome != audit.OutcomeDone || es[0].MutationID != mid || es[0].Action != actions.Freeze ||
+		es[0].Target.ID != tx.ID || es[0].Target.Kind != "transaction" || es[0].Target.Detail["wallet"] != tx.WalletID ||
+		es[0].Reason != "hold for review" || es[0].Who != tester {
 		t.Fatalf("audit %+v", es)
 	}
 }
@@ -221,7 +225,7 @@ func TestReadOnlyRefusesEverything(t *testing.T) {
 		t.Fatalf("%d audit entries for %d attempts", len(es), len(attempts))
 	}
 	for _, a := range es {
-		if a.Outcome != audit.OutcomeRefused || !strings.Contains(a.Error, "read-only") || a.Operator != "tester" {
+		if a.Outcome != audit.OutcomeRefused || !strings.Contains(a.Error, "read-only") || a.Who != tester {
 			t.Errorf("audit %+v, want refused (read-only)", a)
 		}
 		if _, ok := attempts[a.Action]; !ok {
@@ -243,7 +247,7 @@ func TestRefusedWithoutReasonOrCredential(t *testing.T) {
 	if _, err := e.act.FreezeTx(ctx, tx, true, "  ", actions.NewKey()); !errors.Is(err, actions.ErrNoReason) {
 		t.Fatalf("no reason: %v", err)
 	}
-	bare := actions.New(actions.Clients{}, actions.Identity{Profile: "p", Environment: "test", Operator: "tester"}, e.log, nil)
+	bare := actions.New(actions.Clients{}, actions.Identity{Profile: "p", Environment: "test", Who: tester}, e.log)
 	_, err := bare.FreezeTx(ctx, tx, true, "hold", actions.NewKey())
 	if !errors.As(err, new(actions.ErrNotConfigured)) || !strings.Contains(err.Error(), "TRANSACTIONS") {
 		t.Fatalf("no credential: %v", err)

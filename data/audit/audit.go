@@ -1,160 +1,126 @@
-// Package audit is the operator action log: one JSON line per attempted
-// action (freeze, unfreeze, lock, unlock, sweep), whether it succeeded,
-// failed or was refused, appended to a file of mode 0600 in the XDG state
-// directory. The file is only ever opened for appending; nothing here
-// rewrites or truncates it.
+// Package audit is the operator action log: one JSON line per attempt of
+// an action (freeze, unfreeze, lock, unlock, sweep), whatever its end
+// (done, failed, refused, cancelled, or unknown when no answer came),
+// saying who tried what on which record, where and when.
+//
+// The log is tamper-evident: each line carries its sequence number, the
+// hash of the line before it (Genesis for the first) and its own hash (the
+// SHA-256 of the line without its hash field), so a line changed, removed
+// or moved breaks the chain where it happened (Verify). It lives in the
+// XDG state directory, mode 0600, and is only ever appended to: one Log per
+// process serializes the appends of all its sessions, locks the file
+// against other processes while it appends, and syncs each line to disk
+// before the append returns.
 package audit
 
 import (
-	"bufio"
-	"encoding/json"
-	"errors"
-	"fmt"
-	"io"
-	"io/fs"
-	"os"
-	"path/filepath"
-	"sync"
-	"sync/atomic"
+	"strings"
 	"time"
 )
 
 // FileName is the log's name inside the state directory.
 const FileName = "audit.jsonl"
 
+// Genesis is the prev of the first line: no line before it.
+const Genesis = "0000000000000000000000000000000000000000000000000000000000000000"
+
 // Outcomes of an attempt.
 const (
-	OutcomeOK      = "ok"      // the platform accepted the action
-	OutcomeError   = "error"   // the platform or the network refused it
-	OutcomeRefused = "refused" // the dashboard refused it (read-only)
+	OutcomeDone      = "done"      // the platform accepted the action
+	OutcomeFailed    = "failed"    // the platform or the network refused it
+	OutcomeRefused   = "refused"   // the dashboard refused it (read-only, role, no credential, wrong code, no reason)
+	OutcomeCancelled = "cancelled" // the operator closed the confirmation without confirming
+	OutcomeUnknown   = "unknown"   // sent, but no answer said whether it was done (a timeout, a lost answer)
 )
 
-// Entry is one attempted action.
-type Entry struct {
-	Time        time.Time `json:"time"`
-	Profile     string    `json:"profile"`
-	Environment string    `json:"environment"`
-	// Operator is the local user, or "ssh:<user> <key fingerprint>".
-	Operator string `json:"operator"`
-	Action   string `json:"action"`
-	// Targets names the records acted on, by kind ("transaction",
-	// "wallet", "endpoint", "sweep").
-	Targets    map[string]string `json:"targets"`
-	Reason     string            `json:"reason,omitempty"`
-	MutationID string            `json:"mutationId,omitempty"`
-	IntentID   string            `json:"intentId,omitempty"`
-	Outcome    string            `json:"outcome"`
-	ErrorCode  string            `json:"errorCode,omitempty"`
-	Error      string            `json:"error,omitempty"`
+// Who is the person acting: the local OS user, or an SSH user and the
+// fingerprint of the key they logged in with.
+type Who struct {
+	// Via is "local" (the process's own terminal) or "ssh".
+	Via string `json:"via"`
+	// User is the OS user name (local) or the SSH user name the client
+	// sent (untrusted: sanitize before showing).
+	User string `json:"user"`
+	// Key is the SSH key's fingerprint (SHA256:...), which identifies the
+	// person whatever user name they sent.
+	Key string `json:"key,omitempty"`
+	// Role is the SSH key's role (viewer, operator).
+	Role string `json:"role,omitempty"`
+	// From is the SSH client's address.
+	From string `json:"from,omitempty"`
 }
 
-// Log appends entries to one file. It is safe for concurrent use by every
-// session of a process.
-type Log struct {
-	mu   sync.Mutex
-	path string
-	f    *os.File
-	// appended counts the entries this process appended, so a reader
-	// knows without touching the file whether there is anything new.
-	appended atomic.Int64
-}
+// Ways of connecting.
+const (
+	ViaLocal = "local"
+	ViaSSH   = "ssh"
+)
 
-// Open opens (creating it, mode 0600, in a directory of mode 0700) the log
-// in dir. A log file that group or others can read is refused: it names
-// who did what to which money.
-func Open(dir string) (*Log, error) {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, fmt.Errorf("audit: %w", err)
-	}
-	path := filepath.Join(dir, FileName)
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
-	if err != nil {
-		return nil, fmt.Errorf("audit: %w", err)
-	}
-	st, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, fmt.Errorf("audit: %w", err)
-	}
-	if st.Mode().Perm()&0o077 != 0 {
-		f.Close()
-		return nil, fmt.Errorf("audit: %s has mode %v; it must be readable by its owner only (chmod 600 %s)", path, st.Mode().Perm(), path)
-	}
-	return &Log{path: path, f: f}, nil
-}
-
-// Path is the log file.
-func (l *Log) Path() string { return l.path }
-
-// Append writes e as one line. A zero Time is set to now.
-func (l *Log) Append(e Entry) error {
-	if e.Time.IsZero() {
-		e.Time = time.Now()
-	}
-	e.Time = e.Time.UTC()
-	b, err := json.Marshal(e)
-	if err != nil {
-		return fmt.Errorf("audit: %w", err)
-	}
-	b = append(b, '\n')
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.f == nil {
-		return errors.New("audit: log closed")
-	}
-	if _, err := l.f.Write(b); err != nil {
-		return fmt.Errorf("audit: %w", err)
-	}
-	l.appended.Add(1)
-	return nil
-}
-
-// Appended is how many entries this process has appended so far.
-func (l *Log) Appended() int64 { return l.appended.Load() }
-
-// Read returns the entries of the log, oldest first. A line that does not
-// parse is returned as an entry whose Error says so, so nothing is hidden.
-func (l *Log) Read() ([]Entry, error) {
-	f, err := os.Open(l.path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("audit: %w", err)
-	}
-	defer f.Close()
-	return ReadFrom(f)
-}
-
-// ReadFrom parses a log.
-func ReadFrom(r io.Reader) ([]Entry, error) {
-	var out []Entry
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64*1024), 1<<20)
-	n := 0
-	for sc.Scan() {
-		n++
-		if len(sc.Bytes()) == 0 {
-			continue
+// String names who in one line: "ana", "ssh:ben SHA256:abc... (operator)".
+func (w Who) String() string {
+	if w.Via != ViaSSH {
+		if w.User == "" {
+			return "unknown"
 		}
-		var e Entry
-		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
-			out = append(out, Entry{Outcome: "unreadable", Error: fmt.Sprintf("line %d: %v", n, err)})
-			continue
-		}
-		out = append(out, e)
+		return w.User
 	}
-	return out, sc.Err()
+	var b strings.Builder
+	b.WriteString("ssh:" + w.User)
+	if w.Key != "" {
+		b.WriteString(" " + w.Key)
+	}
+	if w.Role != "" {
+		b.WriteString(" (" + w.Role + ")")
+	}
+	return b.String()
 }
 
-// Close closes the file.
-func (l *Log) Close() error {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.f == nil {
-		return nil
-	}
-	err := l.f.Close()
-	l.f = nil
-	return err
+// Target is the record acted on.
+type Target struct {
+	// Kind is "transaction", "endpoint" or "sweep".
+	Kind string `json:"kind"`
+	ID   string `json:"id"`
+	// Detail names the record further, as the confirmation showed it:
+	// wallet, vault, asset and quantity of a transaction; alias, address
+	// and ledger of an endpoint; name and destination of a sweep (and the
+	// instance a run started).
+	Detail map[string]string `json:"detail,omitempty"`
+}
+
+// Record is one line of the log. Seq, Prev, Time, Host and Hash are set by
+// Append; the rest says what was attempted and how it ended.
+type Record struct {
+	Seq  uint64 `json:"seq"`
+	Prev string `json:"prev"`
+	// Time is when the line was written (UTC, the host's clock): right
+	// after the attempt ended.
+	Time time.Time `json:"time"`
+	Who  Who       `json:"who"`
+	// Host is the machine of the process that wrote the line.
+	Host        string `json:"host,omitempty"`
+	Profile     string `json:"profile"`
+	Environment string `json:"environment"`
+	Action      string `json:"action"`
+	Target      Target `json:"target"`
+	Outcome     string `json:"outcome"`
+	// Reason is the operator's reason (freeze, unfreeze).
+	Reason string `json:"reason,omitempty"`
+	// MutationID (wallet) or IntentID (custody) is the action's
+	// idempotency key; RequestID the platform's id of the request, when
+	// it sent one.
+	MutationID string `json:"mutationId,omitempty"`
+	IntentID   string `json:"intentId,omitempty"`
+	RequestID  string `json:"requestId,omitempty"`
+	// ErrorCode is the platform's code (ERR017.006, USR_067); Error says
+	// what went wrong, or why the dashboard refused.
+	ErrorCode string `json:"errorCode,omitempty"`
+	Error     string `json:"error,omitempty"`
+	// Hash is the SHA-256 (hex) of this line without its hash field: the
+	// next line's Prev.
+	Hash string `json:"hash,omitempty"`
+
+	// Broken, when the line was read from the file (not written by this
+	// process), says how it breaks the chain, as Verify would; it is not
+	// part of the line.
+	Broken string `json:"-"`
 }

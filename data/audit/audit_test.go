@@ -1,6 +1,8 @@
 package audit
 
 import (
+	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,53 +11,63 @@ import (
 	"time"
 )
 
-func TestAppendReadMode(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "state")
-	l, err := Open(dir)
+func open(t *testing.T, dir string) *Log {
+	t.Helper()
+	l, err := Open(dir, Options{Host: "test-host"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	at := time.Date(2026, 11, 23, 10, 0, 0, 0, time.FixedZone("x", 3600))
-	if err := l.Append(Entry{Time: at, Profile: "sandbox", Action: "freeze", Targets: map[string]string{"transaction": "t1"}, MutationID: "m1", Outcome: OutcomeOK}); err != nil {
+	t.Cleanup(func() { l.Close() })
+	return l
+}
+
+func rec(action, id string) Record {
+	return Record{Who: Who{Via: ViaLocal, User: "ana"}, Profile: "sandbox", Environment: "test", Action: action,
+		Target: Target{Kind: "transaction", ID: id}, Outcome: OutcomeDone, MutationID: "m-" + id}
+}
+
+func verifyFile(t *testing.T, path string) (Summary, *Break) {
+	t.Helper()
+	s, err := VerifyFile(path)
+	if err == nil {
+		return s, nil
+	}
+	b, ok := err.(*Break)
+	if !ok {
+		t.Fatalf("verify: %v", err)
+	}
+	return s, b
+}
+
+func TestAppendChainsAndSyncs(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "state")
+	l := open(t, dir)
+	a, err := l.Append(rec("freeze", "t1"))
+	if err != nil {
 		t.Fatal(err)
 	}
-	if err := l.Append(Entry{Action: "sweep", Outcome: OutcomeError, ErrorCode: "ERR017.006"}); err != nil {
+	b, err := l.Append(rec("unfreeze", "t1"))
+	if err != nil {
 		t.Fatal(err)
+	}
+	if a.Seq != 1 || a.Prev != Genesis || b.Seq != 2 || b.Prev != a.Hash || a.Host != "test-host" || a.Time.Location() != time.UTC {
+		t.Fatalf("chain: %+v %+v", a, b)
 	}
 	st, err := os.Stat(l.Path())
-	if err != nil {
-		t.Fatal(err)
+	if err != nil || st.Mode().Perm() != 0o600 {
+		t.Fatalf("mode %v %v, want 0600", st.Mode().Perm(), err)
 	}
-	if st.Mode().Perm() != 0o600 {
-		t.Fatalf("mode %v, want 0600", st.Mode().Perm())
+	// The file holds exactly the two lines, in order, as the writer said.
+	all, err := l.Read()
+	if err != nil || len(all) != 2 || all[0].Hash != a.Hash || all[1].Hash != b.Hash {
+		t.Fatalf("read %+v %v", all, err)
 	}
-	got, err := l.Read()
-	if err != nil {
-		t.Fatal(err)
+	if s, br := verifyFile(t, l.Path()); br != nil || s.Lines != 2 || s.LastSeq != 2 || s.Head != b.Hash {
+		t.Fatalf("verify %+v %v", s, br)
 	}
-	if len(got) != 2 || got[0].MutationID != "m1" || got[0].Targets["transaction"] != "t1" || got[1].ErrorCode != "ERR017.006" {
-		t.Fatalf("read %+v", got)
-	}
-	if got[0].Time.Location() != time.UTC || !got[0].Time.Equal(at) {
-		t.Fatalf("time %v, want %v in UTC", got[0].Time, at)
-	}
-	if got[1].Time.IsZero() {
-		t.Fatal("zero time not filled")
-	}
-	l.Close()
-
-	// Reopening appends; it never truncates.
-	l2, err := Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l2.Close()
-	if err := l2.Append(Entry{Action: "lock", Outcome: OutcomeRefused}); err != nil {
-		t.Fatal(err)
-	}
-	got, _ = l2.Read()
-	if len(got) != 3 || got[2].Action != "lock" {
-		t.Fatalf("after reopen: %+v", got)
+	got, _ := l.Recent()
+	if len(got) != 2 || got[0].Seq != 2 || got[1].Seq != 1 {
+		t.Fatalf("recent, newest first: %+v", got)
 	}
 }
 
@@ -68,46 +80,260 @@ func TestRefusesReadableByOthers(t *testing.T) {
 	if err := os.Chmod(p, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Open(dir); err == nil || !strings.Contains(err.Error(), "chmod 600") {
+	if _, err := Open(dir, Options{}); err == nil || !strings.Contains(err.Error(), "chmod 600") {
 		t.Fatalf("err = %v, want a refusal naming the fix", err)
 	}
 }
 
-func TestConcurrentAppendsKeepWholeLines(t *testing.T) {
-	l, err := Open(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
+// Writers on many goroutines, through two Logs on the same file (two
+// processes, as far as the file lock is concerned), make one chain: every
+// line once, seqs 1..n in file order, each prev the hash of the line
+// before.
+func TestConcurrentWritersKeepOneChain(t *testing.T) {
+	dir := t.TempDir()
+	l1, l2 := open(t, dir), open(t, dir)
 	var wg sync.WaitGroup
-	for i := range 50 {
+	const n = 60
+	for i := range n {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			l.Append(Entry{Action: "freeze", Reason: strings.Repeat("x", i*100), Outcome: OutcomeOK})
+			l := l1
+			if i%2 == 1 {
+				l = l2
+			}
+			r := rec("freeze", fmt.Sprint("t", i))
+			r.Reason = strings.Repeat("x", i*50)
+			if _, err := l.Append(r); err != nil {
+				t.Error(err)
+			}
 		}()
 	}
 	wg.Wait()
-	got, err := l.Read()
+	s, br := verifyFile(t, l1.Path())
+	if br != nil || s.Lines != n || s.LastSeq != n {
+		t.Fatalf("verify %+v %v", s, br)
+	}
+	all, err := l1.Read()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != 50 {
-		t.Fatalf("%d entries, want 50", len(got))
+	seen := map[string]bool{}
+	for i, r := range all {
+		if r.Seq != uint64(i+1) {
+			t.Fatalf("line %d has seq %d", i+1, r.Seq)
+		}
+		seen[r.Target.ID] = true
 	}
-	for _, e := range got {
-		if e.Outcome != OutcomeOK {
-			t.Fatalf("torn line: %+v", e)
+	if len(seen) != n {
+		t.Fatalf("%d distinct targets, want %d", len(seen), n)
+	}
+	// Each Log sees the other's lines.
+	if got, _ := l1.Recent(); len(got) != n || got[0].Seq != n {
+		t.Fatalf("recent of l1: %d, newest %d", len(got), got[0].Seq)
+	}
+}
+
+func TestRestartContinuesTheChain(t *testing.T) {
+	dir := t.TempDir()
+	l, err := Open(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, _ := l.Append(rec("freeze", "t1"))
+	l.Close()
+	l2 := open(t, dir)
+	if got, _ := l2.Recent(); len(got) != 1 || got[0].Hash != first.Hash {
+		t.Fatalf("recent after reopen: %+v", got)
+	}
+	second, err := l2.Append(rec("lock", "ep-1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if second.Seq != 2 || second.Prev != first.Hash {
+		t.Fatalf("after restart: seq %d prev %s, want 2 and %s", second.Seq, second.Prev, first.Hash)
+	}
+	if s, br := verifyFile(t, l2.Path()); br != nil || s.Lines != 2 {
+		t.Fatalf("verify %+v %v", s, br)
+	}
+}
+
+// A log whose last line is not a record cannot be continued: the writer
+// says so rather than starting a second chain.
+func TestOpenRefusesADamagedEnd(t *testing.T) {
+	for name, tail := range map[string]string{"torn": `{"seq":2,"prev":"ab`, "not a record": "hello\n", "unchained": `{"action":"freeze","outcome":"ok"}` + "\n"} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			l := open(t, dir)
+			l.Append(rec("freeze", "t1"))
+			l.Close()
+			f, _ := os.OpenFile(l.Path(), os.O_APPEND|os.O_WRONLY, 0)
+			f.WriteString(tail)
+			f.Close()
+			if _, err := Open(dir, Options{}); err == nil || !strings.Contains(err.Error(), "treasury audit verify") {
+				t.Fatalf("err = %v, want damaged with the way out", err)
+			}
+		})
+	}
+}
+
+// A file moved aside while the log is open: the next append starts a new
+// file with a new chain, and the moved file stays intact.
+func TestFileMovedAsideStartsANewChain(t *testing.T) {
+	dir := t.TempDir()
+	l := open(t, dir)
+	l.Append(rec("freeze", "t1"))
+	aside := l.Path() + ".1"
+	if err := os.Rename(l.Path(), aside); err != nil {
+		t.Fatal(err)
+	}
+	r, err := l.Append(rec("freeze", "t2"))
+	if err != nil || r.Seq != 1 || r.Prev != Genesis {
+		t.Fatalf("after the move: %+v %v", r, err)
+	}
+	for _, p := range []string{aside, l.Path()} {
+		if s, br := verifyFile(t, p); br != nil || s.Lines != 1 {
+			t.Fatalf("%s: %+v %v", p, s, br)
 		}
 	}
 }
 
-func TestUnreadableLineIsShown(t *testing.T) {
-	got, err := ReadFrom(strings.NewReader("{\"action\":\"freeze\",\"outcome\":\"ok\"}\nnot json\n"))
+// writeLog writes n lines and returns the file's lines.
+func writeLog(t *testing.T, n int) (string, [][]byte) {
+	t.Helper()
+	l := open(t, t.TempDir())
+	for i := range n {
+		if _, err := l.Append(rec("freeze", fmt.Sprint("t", i+1))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	b, err := os.ReadFile(l.Path())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(got) != 2 || got[1].Outcome != "unreadable" || !strings.Contains(got[1].Error, "line 2") {
-		t.Fatalf("%+v", got)
+	return l.Path(), bytes.SplitAfter(b, []byte("\n"))[:n]
+}
+
+func rewrite(t *testing.T, path string, lines [][]byte) {
+	t.Helper()
+	if err := os.WriteFile(path, bytes.Join(lines, nil), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestVerifyNamesTheFirstBrokenLine(t *testing.T) {
+	cases := []struct {
+		name   string
+		tamper func([][]byte) [][]byte
+		line   int
+		kind   string
+	}{
+		{"edited", func(ls [][]byte) [][]byte {
+			ls[2] = bytes.Replace(ls[2], []byte(`"t3"`), []byte(`"t9"`), 1)
+			return ls
+		}, 3, HashMismatch},
+		{"last line edited", func(ls [][]byte) [][]byte {
+			ls[4] = bytes.Replace(ls[4], []byte(`"done"`), []byte(`"failed"`), 1)
+			return ls
+		}, 5, HashMismatch},
+		{"deleted", func(ls [][]byte) [][]byte { return append(ls[:1:1], ls[2:]...) }, 2, SequenceGap},
+		{"first deleted", func(ls [][]byte) [][]byte { return ls[1:] }, 1, SequenceGap},
+		{"reordered", func(ls [][]byte) [][]byte { ls[1], ls[2] = ls[2], ls[1]; return ls }, 2, SequenceGap},
+		{"duplicated", func(ls [][]byte) [][]byte { return append(ls[:3:3], ls[2:]...) }, 4, SequenceGap},
+		{"bad JSON", func(ls [][]byte) [][]byte { ls[3] = []byte("{\"seq\":4,\n"); return ls }, 4, BadJSON},
+		{"empty line", func(ls [][]byte) [][]byte { return append(ls[:2:2], append([][]byte{[]byte("\n")}, ls[2:]...)...) }, 3, BadJSON},
+		{"hash removed", func(ls [][]byte) [][]byte {
+			i := bytes.LastIndex(ls[1], hashField)
+			ls[1] = append(append([]byte(nil), ls[1][:i]...), "}\n"...)
+			return ls
+		}, 2, HashMismatch},
+		{"edited with its hash recomputed", func(ls [][]byte) [][]byte {
+			r, _, _ := unseal(bytes.TrimSpace(ls[1]))
+			r.Outcome = OutcomeFailed
+			line, _, _ := seal(r)
+			ls[1] = append(line, '\n')
+			return ls
+		}, 3, ChainBroken},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			path, lines := writeLog(t, 5)
+			rewrite(t, path, tc.tamper(lines))
+			_, br := verifyFile(t, path)
+			if br == nil {
+				t.Fatal("verify passed a tampered log")
+			}
+			if br.Line != tc.line || br.Kind != tc.kind {
+				t.Fatalf("break %v, want line %d %s", br, tc.line, tc.kind)
+			}
+		})
+	}
+}
+
+func TestVerifyEmptyAndNoFinalNewline(t *testing.T) {
+	if s, err := Verify(strings.NewReader("")); err != nil || s.Lines != 0 || s.Head != Genesis {
+		t.Fatalf("empty: %+v %v", s, err)
+	}
+	path, lines := writeLog(t, 2)
+	lines[1] = bytes.TrimSuffix(lines[1], []byte("\n"))
+	rewrite(t, path, lines)
+	if s, br := verifyFile(t, path); br != nil || s.Lines != 2 {
+		t.Fatalf("%+v %v", s, br)
+	}
+}
+
+// The lines read from the file say which of them break the chain, so the
+// view never shows a tampered line as if it were intact.
+func TestRecentMarksBrokenLines(t *testing.T) {
+	path, lines := writeLog(t, 4)
+	lines[1] = bytes.Replace(lines[1], []byte(`"t2"`), []byte(`"t9"`), 1) // edited
+	rewrite(t, path, append(append([][]byte{}, lines[:2]...), lines[3]))  // line 3 removed
+	l := open(t, filepath.Dir(path))
+	got, err := l.Recent()
+	if err != nil {
+		t.Fatal(err)
+	}
+	broken := map[uint64]string{}
+	for _, r := range got {
+		broken[r.Seq] = r.Broken
+	}
+	if len(got) != 3 || broken[1] != "" || !strings.HasPrefix(broken[2], HashMismatch) || !strings.HasPrefix(broken[4], SequenceGap) {
+		t.Fatalf("broken marks %v", broken)
+	}
+}
+
+// BenchmarkAppend is the cost of one audited attempt's line: seal, write,
+// fsync (the disk's sync dominates).
+func BenchmarkAppend(b *testing.B) {
+	l, err := Open(b.TempDir(), Options{Host: "bench"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer l.Close()
+	r := rec("freeze", "t1")
+	for b.Loop() {
+		if _, err := l.Append(r); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkVerify checks a log of 10,000 lines.
+func BenchmarkVerify(b *testing.B) {
+	var buf bytes.Buffer
+	head, seq := Genesis, uint64(0)
+	for i := range 10000 {
+		r := rec("freeze", fmt.Sprint("t", i))
+		seq++
+		r.Seq, r.Prev = seq, head
+		line, h, _ := seal(r)
+		buf.Write(append(line, '\n'))
+		head = h
+	}
+	b.SetBytes(int64(buf.Len()))
+	for b.Loop() {
+		if _, err := Verify(bytes.NewReader(buf.Bytes())); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

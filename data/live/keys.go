@@ -3,6 +3,7 @@ package live
 import (
 	"time"
 
+	"treasury/data/audit"
 	"treasury/data/custody"
 	"treasury/data/liquidity"
 	"treasury/data/payments"
@@ -31,4 +32,5 @@ var (
 	SubscriptionsKey     = KeyOf[[]wallet.Subscription](Subscriptions)
 	CounterpartiesKey    = KeyOf[[]wallet.Counterparty](Counterparties)
 	EndpointsKey         = KeyOf[[]custody.Endpoint](Endpoints)
+	AuditKey             = KeyOf[[]audit.Record](Audit)
 )

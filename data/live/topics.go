@@ -20,6 +20,7 @@ const (
 	Subscriptions     Topic = "wallet.subscriptions"  // []wallet.Subscription
 	Counterparties    Topic = "wallet.counterparties" // []wallet.Counterparty
 	Endpoints         Topic = "custody.endpoints"     // []custody.Endpoint
+	Audit             Topic = "audit"                 // []audit.Record, newest first: the operator action log (FollowAudit)
 )
 
 // Chart series names: SeriesRate+pair ("USD/MXN"), SeriesLiquidityBalance and

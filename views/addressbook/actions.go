@@ -33,8 +33,14 @@ type submitted struct {
 
 func (v *View) endpointActions() []viewkit.Action[custody.Endpoint] {
 	return []viewkit.Action[custody.Endpoint]{
-		{Key: v.keys.Lock, Write: true, Run: func(ep custody.Endpoint) tea.Cmd { return v.confirm(ep, true) }},
-		{Key: v.keys.Unlock, Write: true, Run: func(ep custody.Endpoint) tea.Cmd { return v.confirm(ep, false) }},
+		{Key: v.keys.Lock, Write: true, Run: func(ep custody.Endpoint) tea.Cmd { return v.confirm(ep, true) },
+			Refuse: func(ep custody.Endpoint, err error) tea.Cmd {
+				return viewkit.Refuse(v.act, actions.EndpointAttempt(ep, true, ""), err)
+			}},
+		{Key: v.keys.Unlock, Write: true, Run: func(ep custody.Endpoint) tea.Cmd { return v.confirm(ep, false) },
+			Refuse: func(ep custody.Endpoint, err error) tea.Cmd {
+				return viewkit.Refuse(v.act, actions.EndpointAttempt(ep, false, ""), err)
+			}},
 	}
 }
 
@@ -82,8 +88,9 @@ func (v *View) confirm(ep custody.Endpoint, lock bool) tea.Cmd {
 	if (lock && ep.Lock == custody.LockLocked) || (!lock && ep.Lock != custody.LockLocked) {
 		lines = append(lines, "Note: the endpoint is "+viewkit.Dash(ep.Lock)+" now; the platform will likely refuse.")
 	}
-	c := ui.Confirm{Title: fmt.Sprintf("%s endpoint %s", strings.ToUpper(verb[:1])+verb[1:], ep.Alias), Lines: lines,
-		Action: strings.ToUpper(verb[:1]) + verb[1:], Run: v.submit(ep, lock, intentID)}
+	title := fmt.Sprintf("%s endpoint %s", strings.ToUpper(verb[:1])+verb[1:], ep.Alias)
+	c := ui.Confirm{Title: title, Lines: lines, Action: strings.ToUpper(verb[:1]) + verb[1:], Run: v.submit(ep, lock, intentID),
+		OnCancel: viewkit.OnCancel(v.act, actions.EndpointAttempt(ep, lock, intentID), title)}
 	if v.ctx.Prod() {
 		c.TypeToConfirm = lastRunes(ep.ID, 4)
 	}

@@ -24,15 +24,15 @@ import (
 )
 
 // auditOf returns the audit entries about an endpoint.
-func auditOf(t *testing.T, e *viewtest.Env, id string) []audit.Entry {
+func auditOf(t *testing.T, e *viewtest.Env, id string) []audit.Record {
 	t.Helper()
 	all, err := e.Audit.Read()
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []audit.Entry
+	var out []audit.Record
 	for _, en := range all {
-		if en.Targets["endpoint"] == id {
+		if en.Target.Kind == "endpoint" && en.Target.ID == id {
 			out = append(out, en)
 		}
 	}
@@ -90,7 +90,7 @@ func TestLockEndToEnd(t *testing.T) {
 		t.Errorf("endpoint is %s after the lock", got)
 	}
 	got := auditOf(t, e, ep.ID)
-	if len(got) != 1 || got[0].Action != actions.Lock || got[0].Outcome != audit.OutcomeOK || got[0].IntentID == "" ||
+	if len(got) != 1 || got[0].Action != actions.Lock || got[0].Outcome != audit.OutcomeDone || got[0].IntentID == "" ||
 		got[0].Environment != e.Ctx.Environment {
 		t.Errorf("audit = %+v", got)
 	}
@@ -112,7 +112,7 @@ func TestUnlockFromDetail(t *testing.T) {
 	if got := lockOf(t, e, ep.ID); got != custody.LockUnlocked {
 		t.Errorf("endpoint is %s after the unlock", got)
 	}
-	if got := auditOf(t, e, ep.ID); len(got) != 1 || got[0].Action != actions.Unlock || got[0].Outcome != audit.OutcomeOK {
+	if got := auditOf(t, e, ep.ID); len(got) != 1 || got[0].Action != actions.Unlock || got[0].Outcome != audit.OutcomeDone {
 		t.Errorf("audit = %+v", got)
 	}
 }
@@ -129,7 +129,7 @@ func TestLockAlreadyLocked(t *testing.T) {
 	viewtest.WaitFor(t, tm, "already Locked")
 	quit(t, tm)
 	got := auditOf(t, e, ep.ID)
-	if len(got) != 1 || got[0].Outcome != audit.OutcomeError || !strings.Contains(got[0].Error, "already Locked") {
+	if len(got) != 1 || got[0].Outcome != audit.OutcomeFailed || !strings.Contains(got[0].Error, "already Locked") {
 		t.Errorf("audit = %+v", got)
 	}
 }
@@ -145,7 +145,7 @@ func TestCancelDoesNothing(t *testing.T) {
 	viewtest.Keys(tm, "enter")
 	viewtest.WaitFor(t, tm, "cancelled")
 	quit(t, tm)
-	if got := auditOf(t, e, ep.ID); len(got) != 0 {
+	if got := auditOf(t, e, ep.ID); len(got) != 1 || got[0].Outcome != audit.OutcomeCancelled || got[0].IntentID == "" {
 		t.Errorf("audit after cancel = %+v", got)
 	}
 	if got := lockOf(t, e, ep.ID); got != custody.LockUnlocked {
@@ -171,7 +171,7 @@ func TestProdAsksForTheIDsEnd(t *testing.T) {
 	viewtest.Keys(tm, tail, "enter", "enter")
 	viewtest.WaitFor(t, tm, "intent Pending")
 	quit(t, tm)
-	if got := auditOf(t, e, ep.ID); len(got) != 1 || got[0].Outcome != audit.OutcomeOK {
+	if got := auditOf(t, e, ep.ID); len(got) != 2 || got[0].Outcome != audit.OutcomeCancelled || got[1].Outcome != audit.OutcomeDone {
 		t.Errorf("audit = %+v", got)
 	}
 }
@@ -218,6 +218,16 @@ func TestReadOnly(t *testing.T) {
 	if got := lockOf(t, e, ep.ID); got != custody.LockUnlocked {
 		t.Errorf("endpoint is %s after a read-only attempt", got)
 	}
+	// Both attempts are on the record, refused, with who tried.
+	got := auditOf(t, e, ep.ID)
+	if len(got) != 2 || got[0].Action != actions.Lock || got[1].Action != actions.Unlock {
+		t.Fatalf("audit = %+v, want the lock and the unlock", got)
+	}
+	for _, r := range got {
+		if r.Outcome != audit.OutcomeRefused || !strings.Contains(r.Error, "read-only") || r.Who.User != "tester" {
+			t.Errorf("audit %+v, want refused (read-only) by tester", r)
+		}
+	}
 }
 
 // TestLockBadSignature: an intent signed with a key the custody service
@@ -236,7 +246,7 @@ func TestLockBadSignature(t *testing.T) {
 	}
 	forged := custody.New(tr, e.Sandbox.Credentials().CustodyDomainID,
 		custody.Signer{UserID: sandbox.OperatorID(e.Sandbox.Seed()), Key: other}).WithClock(e.Sandbox.Clock().Now)
-	act := actions.New(actions.Clients{Custody: forged, CanSign: true}, e.Actor.Identity(), e.Audit, e.Sandbox.Clock().Now)
+	act := actions.New(actions.Clients{Custody: forged, CanSign: true}, e.Actor.Identity(), e.Audit)
 	ep := endpoints(t, e)[0]
 	tm := e.Program(t, addressbook.New(e.Ctx, e.P, act))
 	viewtest.WaitFor(t, tm, ep.Alias)
@@ -246,7 +256,7 @@ func TestLockBadSignature(t *testing.T) {
 	viewtest.WaitFor(t, tm, "signature does not verify")
 	quit(t, tm)
 	got := auditOf(t, e, ep.ID)
-	if len(got) != 1 || got[0].Outcome != audit.OutcomeError || got[0].IntentID == "" {
+	if len(got) != 1 || got[0].Outcome != audit.OutcomeFailed || got[0].IntentID == "" {
 		t.Errorf("audit = %+v", got)
 	}
 	if lock := lockOf(t, e, ep.ID); lock != custody.LockUnlocked {

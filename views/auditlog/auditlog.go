@@ -1,12 +1,17 @@
-// Package auditlog is the audit view: every action attempted from this
-// process's dashboards (and SSH sessions), newest first, as the append-only
-// audit log records it.
+// Package auditlog is the audit view: every action attempted (from this
+// process's dashboards and SSH sessions, and from other processes on the
+// same state directory), newest first, as the tamper-evident audit log
+// records it. It reads the store's Audit topic, which the log's writer
+// refreshes at each append: a new attempt appears in every open session
+// at once, the table following the newest line while its cursor is on
+// the first row. Enter shows a line in full (who, ids, its place in the
+// chain).
 package auditlog
 
 import (
-	"context"
-	"slices"
+	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -22,96 +27,123 @@ import (
 // View is the audit view.
 type View struct {
 	viewkit.Stack
-	ctx  *ui.Context
-	log  *audit.Log
-	recs []audit.Entry
-	snap live.Snapshot
-	// seen is the log's append count when the last read was asked for.
-	seen int64
+	ctx *ui.Context
 }
 
-// loadKey marks the answers of this view's reads.
-const loadKey = "audit:read"
-
-// New builds the audit view over the process's log. The file is read off
-// the update loop, at first and whenever this process appended to it (or
-// on r, for entries another process wrote).
-func New(ctx *ui.Context, log *audit.Log) *View {
-	v := &View{ctx: ctx, log: log}
-	v.Stack.Reset(viewkit.NewTablePage(ctx, viewkit.TableSpec[audit.Entry]{
+// New builds the audit view over the store's Audit topic.
+func New(ctx *ui.Context) *View {
+	v := &View{ctx: ctx}
+	v.Stack.Reset(viewkit.NewTablePage(ctx, viewkit.TableSpec[audit.Record]{
 		Columns: []table.Column{
-			{Title: "Time (UTC)", Width: 19}, {Title: "Operator", Width: 10, Flex: 1}, {Title: "Env", Width: 7},
-			{Title: "Action", Width: 8}, {Title: "Target", Width: 20, Flex: 3}, {Title: "Outcome", Width: 8},
-			{Title: "Code", Width: 10}, {Title: "Reason / error", Width: 16, Flex: 2},
+			{Title: "#", Width: 4, Align: table.Right}, {Title: "Time (UTC)", Width: 19},
+			{Title: "Who", Width: 8, Flex: 1}, {Title: "Env", Width: 7},
+			{Title: "Action", Width: 8}, {Title: "Target", Width: 14, Flex: 3}, {Title: "Outcome", Width: 9},
+			{Title: "Code", Width: 10}, {Title: "Reason / error", Width: 14, Flex: 2},
 		},
-		Read:   func() ([]audit.Entry, live.Snapshot) { return v.recs, v.snap },
+		Topics: []live.Topic{live.Audit},
+		Source: rows(ctx.Store),
 		Row:    row,
-		Handle: v.handle,
+		Enter:  func(r audit.Record) tea.Cmd { return v.Stack.Push(v.detail(r)) },
 		Empty:  "no action attempted yet",
-		Live:   true,
 		What:   "the audit log",
+		Live:   true,
 	}))
 	return v
 }
 
-func (v *View) handle(msg tea.Msg) (bool, tea.Cmd) {
-	switch msg := msg.(type) {
-	case viewkit.Loaded:
-		if msg.Key != loadKey {
-			return false, nil
-		}
-		recs, _ := msg.Value.([]audit.Entry)
-		if msg.Err == nil {
-			slices.Reverse(recs)
-			v.recs = recs
-		}
-		v.snap = viewkit.Answered(v.snap, v.ctx.Clock(), msg.Err)
-		return true, nil
-	case tea.KeyMsg:
-		if msg.String() == "r" {
-			return false, v.load(true)
-		}
-	case ui.Tick, ui.Open:
-		return false, v.load(false)
-	}
-	return false, nil
+// rows are the log's lines as rows, newest (highest seq) first, built
+// once per change for every session.
+func rows(s *live.Store) live.Key[viewkit.Projected[audit.Record]] {
+	return viewkit.ListProjection(s, live.AuditKey, "rows", audit.ID, row, viewkit.NewestFirst)
 }
 
-// load reads the log in a command when it has grown since the last read
-// (or always, when forced).
-func (v *View) load(force bool) tea.Cmd {
-	if v.log == nil {
-		return nil
+func row(r audit.Record) table.Row {
+	note, outcome := r.Reason, r.Outcome
+	if r.Error != "" {
+		note = r.Error
 	}
-	n := v.log.Appended()
-	if !force && n == v.seen {
-		return nil
+	if r.Broken != "" { // never shown as if it were intact
+		note, outcome = "BROKEN CHAIN: "+r.Broken+" (treasury audit verify)", "!"+outcome
 	}
-	v.seen = n
-	v.snap = viewkit.Asked(v.snap, v.ctx.Clock())
-	log := v.log
-	return viewkit.Call(v.ctx, loadKey, func(context.Context) (any, error) { return log.Read() })
+	seq := ""
+	if r.Seq > 0 {
+		seq = strconv.FormatUint(r.Seq, 10)
+	}
+	return table.Row{ID: audit.ID(r), Cells: []string{
+		seq, viewkit.Time(r.Time), sanitize.Line(r.Who.String()), sanitize.Line(r.Environment), sanitize.Line(r.Action),
+		sanitize.Line(target(r.Target)), sanitize.Line(outcome), sanitize.Line(r.ErrorCode), sanitize.Line(note),
+	}, Keys: []table.Key{table.Int(int64(r.Seq)), table.Time(r.Time)}}
 }
 
-func row(e audit.Entry) table.Row {
-	keys := make([]string, 0, len(e.Targets))
-	for k := range e.Targets {
+// target is "kind id", the detail of a transaction (its amount) or an
+// endpoint (its alias) first.
+func target(t audit.Target) string {
+	if t.Kind == "" {
+		return ""
+	}
+	s := t.Kind + " " + t.ID
+	switch {
+	case t.Detail["alias"] != "":
+		s = t.Kind + " " + t.Detail["alias"] + " " + t.ID
+	case t.Detail["name"] != "":
+		s = t.Kind + " " + t.Detail["name"] + " " + t.ID
+	case t.Detail["qty"] != "":
+		s = t.Kind + " " + t.Detail["qty"] + " " + t.Detail["asset"] + " " + t.ID
+	}
+	return s
+}
+
+// fields are a line's label/value pairs, in the order of the file.
+func fields(r audit.Record) [][2]string {
+	out := [][2]string{
+		{"Seq", strconv.FormatUint(r.Seq, 10)}, {"Time (UTC)", viewkit.Time(r.Time)},
+		{"Who", r.Who.Via + " " + r.Who.User}, {"SSH key", r.Who.Key}, {"Role", r.Who.Role}, {"From", r.Who.From},
+		{"Host", r.Host}, {"Profile", r.Profile}, {"Environment", r.Environment},
+		{"Action", r.Action}, {"Target", r.Target.Kind + " " + r.Target.ID},
+	}
+	keys := make([]string, 0, len(r.Target.Detail))
+	for k := range r.Target.Detail {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	var tg []string
 	for _, k := range keys {
-		tg = append(tg, k+"="+e.Targets[k])
+		out = append(out, [2]string{"  " + k, r.Target.Detail[k]})
 	}
-	note := e.Reason
-	if e.Error != "" {
-		note = e.Error
-	}
-	id := e.Time.UTC().Format("20060102T150405.000000000") + "|" + e.Action + "|" + e.MutationID + e.IntentID + "|" + e.Outcome
-	return table.Row{ID: id, Cells: []string{
-		viewkit.Time(e.Time), sanitize.Line(e.Operator), sanitize.Line(e.Environment), sanitize.Line(e.Action),
-		sanitize.Line(strings.Join(tg, " ")), sanitize.Line(e.Outcome), sanitize.Line(e.ErrorCode), sanitize.Line(note),
-	}, Keys: []table.Key{table.Time(e.Time)}}
+	return append(out, [][2]string{
+		{"Outcome", r.Outcome}, {"Reason", r.Reason}, {"mutationId", r.MutationID}, {"intentId", r.IntentID},
+		{"requestId", r.RequestID}, {"Error code", r.ErrorCode}, {"Error", r.Error},
+		{"Prev hash", r.Prev}, {"Hash", r.Hash}, {"BROKEN CHAIN", r.Broken},
+	}...)
+}
+
+// detail is one line in full.
+func (v *View) detail(r audit.Record) *viewkit.DetailPage[audit.Record] {
+	id := audit.ID(r)
+	return viewkit.NewDetailPage(v.ctx, viewkit.DetailSpec[audit.Record]{
+		Crumb:  "line " + strconv.FormatUint(r.Seq, 10),
+		Topics: []live.Topic{live.Audit},
+		Get: func() (audit.Record, bool, live.Snapshot) {
+			snap := live.Get(v.ctx.Store, live.AuditKey)
+			for _, x := range snap.Data {
+				if audit.ID(x) == id {
+					return x, true, snap.Snapshot
+				}
+			}
+			return r, true, snap.Snapshot // older than the lines held: as it was read
+		},
+		ID:     audit.ID,
+		Fields: fields,
+		Body: func(r audit.Record, w int) string {
+			var b strings.Builder
+			for _, f := range fields(r) {
+				if f[1] == "" {
+					continue
+				}
+				fmt.Fprintf(&b, "%-12s %s\n", f[0], sanitize.Line(f[1]))
+			}
+			return strings.TrimRight(b.String(), "\n")
+		},
+	})
 }
 
 // Name is the palette name.
@@ -120,11 +152,11 @@ func (v *View) Name() string { return "audit" }
 // Title is the tab label.
 func (v *View) Title() string { return "Audit" }
 
-// Init reads the log.
-func (v *View) Init() tea.Cmd { return v.load(true) }
+// Init does nothing: the store pushes the log's lines.
+func (v *View) Init() tea.Cmd { return nil }
 
 // Commands offer ":audit".
 func (v *View) Commands() []ui.Command {
-	return []ui.Command{{Name: "audit", Help: "the audit log of operator actions", View: v.Name(),
+	return []ui.Command{{Name: "audit", Help: "the audit log of operator actions, newest first", View: v.Name(),
 		Run: func([]string) tea.Cmd { return nil }}}
 }

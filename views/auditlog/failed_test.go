@@ -1,39 +1,34 @@
 package auditlog_test
 
 import (
+	"context"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"treasury/data/audit"
+	"treasury/data/live"
 	"treasury/views/auditlog"
 	"treasury/views/viewtest"
 )
 
-// TestUnreadableLog: a log that cannot be read shows why where the
-// entries would be, never "no action attempted yet".
+// TestUnreadableLog: a log that cannot be read any more shows why above
+// what was last read, marked stale (here: the empty log read at start).
 func TestUnreadableLog(t *testing.T) {
 	t.Parallel()
 	e := viewtest.New(t, viewtest.Options{})
-	dir := t.TempDir()
-	log, err := audit.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { log.Close() })
-	// The file becomes a directory: opening it works, reading it fails.
-	path := filepath.Join(dir, audit.FileName)
+	// The file becomes a directory: the log stays open, reading it fails.
+	path := e.Audit.Path()
 	if err := os.Remove(path); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.Mkdir(path, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	tm := e.Program(t, auditlog.New(e.Ctx, log))
-	viewtest.WaitFor(t, tm, "Could not read the audit log")
+	e.P.Store.FetchNow(context.Background(), live.Audit)
+	tm := e.Program(t, auditlog.New(e.Ctx))
+	viewtest.WaitFor(t, tm, "STALE")
 	frame := viewtest.Frame(t, tm)
-	if !strings.Contains(frame, "is a directory") || strings.Contains(frame, "no action attempted") {
-		t.Errorf("the failure is not named where the entries would be:\n%s", frame)
+	if !strings.Contains(frame, "audit.jsonl: is a di") || !strings.Contains(frame, "STALE (fetched") {
+		t.Errorf("the failure is not named above the entries last read:\n%s", frame)
 	}
 }

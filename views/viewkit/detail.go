@@ -100,7 +100,7 @@ func (d *DetailPage[T]) Update(msg tea.Msg) tea.Cmd {
 			for _, a := range d.spec.Actions {
 				if key.Matches(msg, a.Key) {
 					if a.Write && d.ctx.ReadOnly {
-						return tea.Batch(append(cmds, ui.ErrorCmd(ui.ErrReadOnly))...)
+						return tea.Batch(append(cmds, a.refuse(d.rec))...)
 					}
 					return tea.Batch(append(cmds, a.Run(d.rec))...)
 				}

@@ -22,6 +22,18 @@ type Action[T any] struct {
 	Write bool
 	// Run is called with the selected record.
 	Run func(rec T) tea.Cmd
+	// Refuse, when set, is called instead of Run with a write action's
+	// record and why a read-only session refuses it: it records the
+	// attempt (Refuse in this package) and says why.
+	Refuse func(rec T, err error) tea.Cmd
+}
+
+// refuse is what a read-only session does with a write action on rec.
+func (a Action[T]) refuse(rec T) tea.Cmd {
+	if a.Refuse != nil {
+		return a.Refuse(rec, ui.ErrReadOnly)
+	}
+	return ui.ErrorCmd(ui.ErrReadOnly)
 }
 
 // TableSpec describes a table page of records of type T.
@@ -280,7 +292,7 @@ func (p *TablePage[T]) Update(msg tea.Msg) tea.Cmd {
 			for _, a := range p.spec.Actions {
 				if key.Matches(msg, a.Key) {
 					if a.Write && p.ctx.ReadOnly {
-						return tea.Batch(append(cmds, ui.ErrorCmd(ui.ErrReadOnly))...)
+						return tea.Batch(append(cmds, a.refuse(sel))...)
 					}
 					return tea.Batch(append(cmds, a.Run(sel))...)
 				}

@@ -20,6 +20,7 @@ import (
 	"treasury/config"
 	"treasury/data/actions"
 	"treasury/data/audit"
+	"treasury/data/live"
 	"treasury/data/platform"
 	"treasury/data/sandbox"
 	"treasury/data/sandbox/sandboxtest"
@@ -46,6 +47,15 @@ type Options struct {
 	// Profile, when set, changes the sandbox profile before the platform
 	// opens (a wrong secret, an unknown domain, an unreachable URL).
 	Profile func(*config.Config)
+	// Who acts; nil is the local user "tester".
+	Who *audit.Who
+}
+
+func (o Options) who() audit.Who {
+	if o.Who != nil {
+		return *o.Who
+	}
+	return audit.Who{Via: audit.ViaLocal, User: "tester"}
 }
 
 // New starts a frozen seeded sandbox, opens a platform on it (not polling:
@@ -71,20 +81,24 @@ func New(t testing.TB, o Options) *Env {
 		t.Fatal(err)
 	}
 	t.Cleanup(p.Close)
-	al, err := audit.Open(t.TempDir())
+	// The log's clock is the sandbox's, frozen: golden frames hold its times.
+	al, err := audit.Open(t.TempDir(), audit.Options{Now: srv.Clock().Now, Host: "test-host"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { al.Close() })
+	if err := live.FollowAudit(p.Store, al); err != nil {
+		t.Fatal(err)
+	}
 	e := &Env{Sandbox: srv, P: p, Audit: al}
 	e.Fetch()
 	e.Fetch() // the second poll backfills the quote window, as in steady state
 	r := lipgloss.NewRenderer(io.Discard, termenv.WithProfile(termenv.Ascii))
 	e.Ctx = &ui.Context{Renderer: r, Theme: ui.NewTheme(r), Store: p.Store, Profile: cfg.Profile,
-		Environment: cfg.Environment, ReadOnly: cfg.ReadOnly, Operator: "tester", Now: srv.Clock().Now,
+		Environment: cfg.Environment, ReadOnly: cfg.ReadOnly, Operator: o.who().String(), Now: srv.Clock().Now,
 		SaveDir: t.TempDir(), Width: Width, Height: Height - 4}
 	e.Actor = actions.New(actions.Clients{Transactions: p.WalletTransactions, Custody: p.Custody, CanSign: p.CustodyCanSign},
-		actions.Identity{Profile: cfg.Profile, Environment: cfg.Environment, Operator: "tester", ReadOnly: cfg.ReadOnly}, al, srv.Clock().Now)
+		actions.Identity{Profile: cfg.Profile, Environment: cfg.Environment, Who: o.who(), ReadOnly: cfg.ReadOnly}, al)
 	return e
 }
 

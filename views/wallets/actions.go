@@ -26,9 +26,23 @@ type actionDone struct {
 // txActions are freeze and unfreeze, write actions.
 func (v *View) txActions() []viewkit.Action[wallet.Transaction] {
 	return []viewkit.Action[wallet.Transaction]{
-		{Key: v.keys.Freeze, Write: true, Run: func(t wallet.Transaction) tea.Cmd { return v.confirmFreeze(t, true) }},
-		{Key: v.keys.Unfreeze, Write: true, Run: func(t wallet.Transaction) tea.Cmd { return v.confirmFreeze(t, false) }},
+		{Key: v.keys.Freeze, Write: true, Run: func(t wallet.Transaction) tea.Cmd { return v.confirmFreeze(t, true) },
+			Refuse: func(t wallet.Transaction, err error) tea.Cmd {
+				return viewkit.Refuse(v.act, actions.TxAttempt(t, true, "", ""), err)
+			}},
+		{Key: v.keys.Unfreeze, Write: true, Run: func(t wallet.Transaction) tea.Cmd { return v.confirmFreeze(t, false) },
+			Refuse: func(t wallet.Transaction, err error) tea.Cmd {
+				return viewkit.Refuse(v.act, actions.TxAttempt(t, false, "", ""), err)
+			}},
 	}
+}
+
+// sweepActions trigger a sweep run, a write action.
+func (v *View) sweepActions() []viewkit.Action[wallet.SweepConfig] {
+	return []viewkit.Action[wallet.SweepConfig]{{Key: v.keys.Trigger, Write: true, Run: v.confirmTrigger,
+		Refuse: func(s wallet.SweepConfig, err error) tea.Cmd {
+			return viewkit.Refuse(v.act, actions.SweepAttempt(s, ""), err)
+		}}}
 }
 
 // can says whether this session may run action, and why not.
@@ -56,10 +70,10 @@ func (v *View) confirmFreeze(t wallet.Transaction, freeze bool) tea.Cmd {
 		verb, action = "Freeze", actions.Freeze
 		what = "The transaction will be frozen: it stops progressing until it is unfrozen."
 	}
-	if err := v.can(action); err != nil {
-		return ui.ErrorCmd(err)
-	}
 	mid := actions.NewKey()
+	if err := v.can(action); err != nil {
+		return viewkit.Refuse(v.act, actions.TxAttempt(t, freeze, "", mid), err)
+	}
 	state := "not frozen"
 	if t.FreezeInfo.IsFrozen {
 		state = "frozen"
@@ -77,6 +91,7 @@ func (v *View) confirmFreeze(t wallet.Transaction, freeze bool) tea.Cmd {
 		},
 		TypeToConfirm: v.typeToConfirm(t.ID),
 		Action:        verb,
+		OnCancel:      viewkit.OnCancel(v.act, actions.TxAttempt(t, freeze, "", mid), verb+" wallet transaction"),
 		Reason:        "Reason",
 		RunReason: func(reason string) tea.Cmd {
 			return func() tea.Msg {
@@ -95,10 +110,10 @@ func (v *View) confirmFreeze(t wallet.Transaction, freeze bool) tea.Cmd {
 
 // confirmTrigger asks the operator to confirm a sweep run.
 func (v *View) confirmTrigger(s wallet.SweepConfig) tea.Cmd {
-	if err := v.can(actions.Sweep); err != nil {
-		return ui.ErrorCmd(err)
-	}
 	mid := actions.NewKey()
+	if err := v.can(actions.Sweep); err != nil {
+		return viewkit.Refuse(v.act, actions.SweepAttempt(s, mid), err)
+	}
 	running := "idle"
 	if s.SweepRunning {
 		running = "RUNNING now: the interface will refuse a second run (ERR017.006)"
@@ -115,6 +130,7 @@ func (v *View) confirmTrigger(s wallet.SweepConfig) tea.Cmd {
 		},
 		TypeToConfirm: v.typeToConfirm(s.ID),
 		Action:        "Trigger",
+		OnCancel:      viewkit.OnCancel(v.act, actions.SweepAttempt(s, mid), "Trigger sweep"),
 		Run: func() tea.Msg {
 			ctx, cancel := context.WithTimeout(context.Background(), viewkit.CallTimeout)
 			defer cancel()

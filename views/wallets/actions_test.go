@@ -13,7 +13,7 @@ import (
 	"treasury/views/wallets"
 )
 
-func auditOf(t *testing.T, e *viewtest.Env) []audit.Entry {
+func auditOf(t *testing.T, e *viewtest.Env) []audit.Record {
 	t.Helper()
 	es, err := e.Audit.Read()
 	if err != nil {
@@ -56,8 +56,8 @@ func TestFreezeThenUnfreeze(t *testing.T) {
 	}
 	for i, want := range []struct{ action, reason string }{{"freeze", "hold for review"}, {"unfreeze", "reviewed, fine"}} {
 		a := es[i]
-		if a.Action != want.action || a.Outcome != audit.OutcomeOK || a.Reason != want.reason || a.Targets["transaction"] != tx.ID ||
-			a.Targets["wallet"] != tx.WalletID || a.MutationID == "" || a.Operator != "tester" {
+		if a.Action != want.action || a.Outcome != audit.OutcomeDone || a.Reason != want.reason || a.Target.ID != tx.ID ||
+			a.Target.Detail["wallet"] != tx.WalletID || a.MutationID == "" || a.Who.User != "tester" || a.Who.Via != audit.ViaLocal {
 			t.Errorf("audit %d: %+v, want %s ok", i, a, want.action)
 		}
 	}
@@ -78,7 +78,7 @@ func TestFreezeRefusedByState(t *testing.T) {
 	viewtest.WaitFor(t, tm, "ERR010.008")
 	tm.Quit()
 	es := auditOf(t, e)
-	if len(es) != 1 || es[0].Outcome != audit.OutcomeError || es[0].ErrorCode != "ERR010.008" {
+	if len(es) != 1 || es[0].Outcome != audit.OutcomeFailed || es[0].ErrorCode != "ERR010.008" {
 		t.Fatalf("audit %+v, want one error ERR010.008", es)
 	}
 }
@@ -105,8 +105,8 @@ func TestTriggerSweepTwice(t *testing.T) {
 	viewtest.WaitFor(t, tm, "ERR017.006")
 	tm.Quit()
 	es := auditOf(t, e)
-	if len(es) != 2 || es[0].Outcome != audit.OutcomeOK || es[0].Targets["sweep"] != sws[0].ID || es[0].Targets["instance"] == "" ||
-		es[1].Outcome != audit.OutcomeError || es[1].ErrorCode != "ERR017.006" || es[0].MutationID == es[1].MutationID {
+	if len(es) != 2 || es[0].Outcome != audit.OutcomeDone || es[0].Target.ID != sws[0].ID || es[0].Target.Detail["instance"] == "" ||
+		es[1].Outcome != audit.OutcomeFailed || es[1].ErrorCode != "ERR017.006" || es[0].MutationID == es[1].MutationID {
 		t.Fatalf("audit %+v", es)
 	}
 }
@@ -122,7 +122,7 @@ func TestProdTypesIDEnd(t *testing.T) {
 	viewtest.WaitAll(t, tm, "type "+tx.ID[len(tx.ID)-4:]+" to enable", "Environment: PROD")
 	viewtest.Keys(tm, "esc")
 	viewtest.WaitFor(t, tm, "cancelled")
-	if es := auditOf(t, e); len(es) != 0 {
+	if es := auditOf(t, e); len(es) != 1 || es[0].Outcome != audit.OutcomeCancelled || es[0].Target.ID != tx.ID {
 		t.Fatalf("a cancelled dialog audited %+v", es)
 	}
 	viewtest.Keys(tm, "f")
@@ -130,7 +130,7 @@ func TestProdTypesIDEnd(t *testing.T) {
 	viewtest.Keys(tm, tx.ID[len(tx.ID)-4:], "down", "prod hold", "enter", "enter")
 	viewtest.WaitFor(t, tm, "froze transaction "+tx.ID)
 	tm.Quit()
-	if es := auditOf(t, e); len(es) != 1 || es[0].Environment != "prod" || es[0].Outcome != audit.OutcomeOK {
+	if es := auditOf(t, e); len(es) != 2 || es[1].Environment != "prod" || es[1].Outcome != audit.OutcomeDone {
 		t.Fatalf("audit %+v", es)
 	}
 }
@@ -167,10 +167,9 @@ func TestReadOnlyRefuses(t *testing.T) {
 	if sandboxTx(t, e, tx.ID).FreezeInfo.IsFrozen {
 		t.Fatal("frozen in read-only")
 	}
-	for _, a := range auditOf(t, e) {
-		if a.Outcome == audit.OutcomeOK {
-			t.Fatalf("audited ok in read-only: %+v", a)
-		}
+	if es := auditOf(t, e); len(es) != 1 || es[0].Outcome != audit.OutcomeRefused || es[0].Action != actions.Freeze ||
+		es[0].Target.ID != tx.ID || !strings.Contains(es[0].Error, "read-only") {
+		t.Fatalf("audit in read-only: %+v, want the freeze refused", es)
 	}
 }
 
@@ -180,7 +179,7 @@ func TestFreezeNeedsTransactionsCredential(t *testing.T) {
 	t.Parallel()
 	e := viewtest.New(t, viewtest.Options{})
 	tx := pickTx(t, e, "freezable", freezable)
-	act := actions.New(actions.Clients{Transactions: e.P.Wallet}, e.Actor.Identity(), e.Audit, e.Ctx.Now)
+	act := actions.New(actions.Clients{Transactions: e.P.Wallet}, e.Actor.Identity(), e.Audit)
 	tm := onTx(t, e, wallets.New(e.Ctx, e.P, act), tx.ID, "not frozen (f freezes)")
 	viewtest.Keys(tm, "f")
 	viewtest.WaitFor(t, tm, "Freeze wallet transaction")

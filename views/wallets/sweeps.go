@@ -63,7 +63,7 @@ func (v *View) sweepsPage() *viewkit.TablePage[wallet.SweepConfig] {
 				Keys: []table.Key{{}, {}, lastKey}}
 		},
 		Enter:   func(s wallet.SweepConfig) tea.Cmd { return v.Stack.Push(v.sweepTxPage(s)) },
-		Actions: []viewkit.Action[wallet.SweepConfig]{{Key: v.keys.Trigger, Write: true, Run: v.confirmTrigger}},
+		Actions: v.sweepActions(),
 		Handle: func(msg tea.Msg) (bool, tea.Cmd) {
 			switch msg := msg.(type) {
 			case sweepActed:

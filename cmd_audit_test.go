@@ -1,0 +1,57 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"treasury/config"
+	"treasury/data/audit"
+)
+
+// `treasury audit verify` passes the log the dashboard writes (in the
+// state directory), and after a hand edit exits 1 naming the line and
+// what is wrong; usage errors exit 2.
+func TestAuditVerify(t *testing.T) {
+	var out bytes.Buffer
+	e, stderr := testEnv(t, &out)
+	dir := config.StateDir(e.getenv)
+	l, err := audit.Open(dir, audit.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"t1", "t2", "t3"} {
+		if _, err := l.Append(audit.Record{Who: audit.Who{Via: audit.ViaLocal, User: "ana"}, Action: "freeze",
+			Target: audit.Target{Kind: "transaction", ID: id}, Outcome: audit.OutcomeDone}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	l.Close()
+	ctx := context.Background()
+	if code := run(ctx, []string{"audit", "verify"}, e); code != 0 || !strings.Contains(out.String(), "intact: 3 lines") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out.String(), stderr.String())
+	}
+
+	path := filepath.Join(dir, audit.FileName)
+	b, _ := os.ReadFile(path)
+	edited := filepath.Join(t.TempDir(), "edited.jsonl")
+	os.WriteFile(edited, bytes.Replace(b, []byte(`"t2"`), []byte(`"t7"`), 1), 0o600)
+	out.Reset()
+	code := run(ctx, []string{"audit", "verify", "--file", edited}, e)
+	if code != 1 || !strings.Contains(stderr.String(), "BROKEN at line 2: hash mismatch") || !strings.Contains(stderr.String(), "lines 1-1 are intact") {
+		t.Fatalf("edited: exit %d, stderr %q", code, stderr.String())
+	}
+
+	for _, args := range [][]string{{"audit"}, {"audit", "check"}, {"audit", "verify", "--nope"}, {"audit", "verify", "extra"}} {
+		if code := run(ctx, args, e); code != 2 {
+			t.Errorf("%v: exit %d, want 2", args, code)
+		}
+	}
+	stderr.Reset()
+	if code := run(ctx, []string{"audit", "verify", "--file", filepath.Join(t.TempDir(), "none")}, e); code != 1 || !strings.Contains(stderr.String(), "no such file") {
+		t.Errorf("missing file: exit %d, %q", code, stderr.String())
+	}
+}

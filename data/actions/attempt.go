@@ -1,0 +1,139 @@
+package actions
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"treasury/data/apierr"
+	"treasury/data/audit"
+	"treasury/data/custody"
+	"treasury/data/wallet"
+)
+
+// Attempt is one action on one record, as its confirmation showed it: what
+// the audit line says was attempted.
+type Attempt struct {
+	Action string
+	Target audit.Target
+	// Reason is the operator's reason (freeze, unfreeze).
+	Reason string
+	// MutationID or IntentID is the action's idempotency key, made when
+	// the confirmation opened.
+	MutationID, IntentID string
+}
+
+// TxAttempt is a freeze (freeze true) or unfreeze of tx.
+func TxAttempt(tx wallet.Transaction, freeze bool, reason, mutationID string) Attempt {
+	action := Unfreeze
+	if freeze {
+		action = Freeze
+	}
+	return Attempt{Action: action, Reason: reason, MutationID: mutationID, Target: target("transaction", tx.ID,
+		"wallet", tx.WalletID, "vault", tx.VaultID, "asset", tx.Asset, "qty", tx.Qty.String())}
+}
+
+// EndpointAttempt is a lock (lock true) or unlock of ep.
+func EndpointAttempt(ep custody.Endpoint, lock bool, intentID string) Attempt {
+	action := Unlock
+	if lock {
+		action = Lock
+	}
+	return Attempt{Action: action, IntentID: intentID, Target: target("endpoint", ep.ID,
+		"alias", ep.Alias, "address", ep.Address, "ledger", ep.LedgerID)}
+}
+
+// SweepAttempt is a run of sw.
+func SweepAttempt(sw wallet.SweepConfig, mutationID string) Attempt {
+	return Attempt{Action: Sweep, MutationID: mutationID, Target: target("sweep", sw.ID,
+		"name", sw.Name, "destinationWallet", sw.DestinationWallet)}
+}
+
+// target is a record's kind, id and the details (key, value pairs) that
+// are not empty.
+func target(kind, id string, kv ...string) audit.Target {
+	t := audit.Target{Kind: kind, ID: id, Detail: map[string]string{}}
+	for i := 0; i+1 < len(kv); i += 2 {
+		if kv[i+1] != "" {
+			t.Detail[kv[i]] = kv[i+1]
+		}
+	}
+	return t
+}
+
+// refusal marks an error as the session's refusal (not the platform's).
+type refusal struct{ err error }
+
+func (r refusal) Error() string { return r.err.Error() }
+func (r refusal) Unwrap() error { return r.err }
+
+// errCancelled is the end of an attempt cancelled in its confirmation.
+var errCancelled = errors.New("cancelled")
+
+// outcome classifies how an attempt ended.
+func outcome(err error) string {
+	switch {
+	case err == nil:
+		return audit.OutcomeDone
+	case errors.Is(err, errCancelled):
+		return audit.OutcomeCancelled
+	case errors.As(err, new(refusal)), errors.Is(err, ErrReadOnly), errors.As(err, new(ErrNotConfigured)),
+		errors.Is(err, ErrNoReason), errors.Is(err, ErrWrongCode):
+		return audit.OutcomeRefused
+	case unanswered(err):
+		return audit.OutcomeUnknown
+	}
+	return audit.OutcomeFailed
+}
+
+// unanswered reports whether a call may have been done without an answer
+// saying so: it timed out, its answer was lost mid-way or could not be
+// read, or the session ended while it was on its way. A refused
+// connection, or any answer with a status, says it was not done.
+func unanswered(err error) bool {
+	if e, ok := apierr.As(err); ok {
+		switch e.Class {
+		case apierr.ClassTimeout, apierr.ClassMalformed:
+			return true
+		case apierr.ClassRetry:
+			return e.HTTPStatus == 0
+		}
+		return false
+	}
+	return errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled)
+}
+
+// record writes the attempt's line and returns what the caller reports:
+// err (nil for a cancel), joined with the failure to write the line if
+// there was one, so an action is never done or refused unrecorded in
+// silence.
+func (a *Actor) record(at Attempt, err error, requestID string) error {
+	r := audit.Record{Who: a.id.Who, Profile: a.id.Profile, Environment: a.id.Environment,
+		Action: at.Action, Target: at.Target, Outcome: outcome(err), Reason: at.Reason,
+		MutationID: at.MutationID, IntentID: at.IntentID, RequestID: requestID}
+	if err != nil && r.Outcome != audit.OutcomeCancelled {
+		r.Error = err.Error()
+		if e, ok := apierr.As(err); ok {
+			r.ErrorCode = e.Label()
+			if e.RequestID != "" {
+				r.RequestID = e.RequestID
+			}
+		}
+	}
+	if rf := (refusal{}); errors.As(err, &rf) {
+		err = rf.err
+	}
+	if r.Outcome == audit.OutcomeCancelled {
+		err = nil
+	}
+	if a.log == nil {
+		return err
+	}
+	if _, lerr := a.log.Append(r); lerr != nil {
+		if err == nil {
+			return fmt.Errorf("the attempt (%s) could not be audited: %w", r.Outcome, lerr)
+		}
+		return errors.Join(err, lerr)
+	}
+	return err
+}
