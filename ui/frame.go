@@ -101,7 +101,13 @@ func (a *App) header() string {
 		parts = append(parts, t.Warn.Render("PAUSED (p)"))
 	}
 	line1 := strings.Join(parts, "  ")
-	line2 := a.healthLine(now)
+	// Too long for the terminal: every interface's state in short (the
+	// code of a failure, then the mark alone), rather than the first ones
+	// in full and the last cut off.
+	line2 := a.healthLine(now, 0)
+	for level := 1; level <= 2 && lipgloss.Width(line2) > a.width; level++ {
+		line2 = a.healthLine(now, level)
+	}
 	return fit(line1, a.width, 1) + "\n" + fit(line2, a.width, 1)
 }
 
@@ -139,7 +145,10 @@ func AlertGaps(s *live.Store) (loading, failed []live.Topic) {
 	return loading, failed
 }
 
-func (a *App) healthLine(now time.Time) string {
+// healthLine is each interface's state: in full (level 0), with a
+// failure's code but no counts or ages (1), or the mark alone (2).
+func (a *App) healthLine(now time.Time, level int) string {
+	brief := level > 0
 	t := a.ctx.Theme
 	if a.ctx.Store == nil {
 		return ""
@@ -151,6 +160,8 @@ func (a *App) healthLine(now time.Time) string {
 	for _, h := range a.ctx.Store.Health() {
 		name := string(h.Interface)
 		switch {
+		case h.LastAttempt.IsZero() && brief:
+			parts = append(parts, t.Muted.Render(name+" ○"))
 		case h.LastAttempt.IsZero():
 			parts = append(parts, t.Muted.Render(name+" ○ idle"))
 		case h.ConsecutiveFailures > 0:
@@ -161,14 +172,24 @@ func (a *App) healthLine(now time.Time) string {
 			}
 			// Distinct failures, not attempts or polls: the count stays
 			// put while the same failure repeats.
-			if h.Failing > 1 {
+			if h.Failing > 1 && !brief {
 				code += fmt.Sprintf(" +%d", h.Failing-1)
+			}
+			if level > 1 {
+				parts = append(parts, t.Bad.Render(name+" ✖"))
+				continue
+			}
+			if brief {
+				parts = append(parts, t.Bad.Render(name+" ✖ "+sanitize.Line(code)))
+				continue
 			}
 			age := "never ok"
 			if !h.LastSuccess.IsZero() {
 				age = "ok " + short(now.Sub(h.LastSuccess)) + " ago"
 			}
 			parts = append(parts, t.Bad.Render(fmt.Sprintf("%s ✖ %s, %s", name, sanitize.Line(code), age)))
+		case brief:
+			parts = append(parts, t.OK.Render(name+" ●"))
 		default:
 			parts = append(parts, t.OK.Render(name+" ●")+" "+t.Muted.Render(short(now.Sub(h.LastSuccess))))
 		}

@@ -8,9 +8,11 @@ import (
 	"testing"
 	"time"
 
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
 
+	"treasury/data/apierr"
 	"treasury/data/live"
 )
 
@@ -57,5 +59,33 @@ func TestAgeNeverNegative(t *testing.T) {
 	}
 	if got := Age(now, now.Add(-90*time.Second)); got != "1m" {
 		t.Errorf("90s ago: %q", got)
+	}
+}
+
+// TestHealthLineNamesEveryInterface: when every interface fails and the
+// full health line is too long, each interface is still named with its
+// state, in short, rather than the last ones cut off.
+func TestHealthLineNamesEveryInterface(t *testing.T) {
+	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	var feeds []live.Feed
+	names := []string{"liquidity", "payments", "auth", "reporting", "wallet", "custody"}
+	for _, n := range names {
+		feeds = append(feeds, live.ValueFeed(live.KeyOf[int](live.Topic("t-"+n)), func(context.Context) (int, error) {
+			return 0, errors.New("refused")
+		}, live.FeedOptions[int, int]{Interval: time.Minute, Interface: apierr.Interface(n)}))
+	}
+	st := live.New(live.Options{Now: func() time.Time { return now }, Feeds: feeds})
+	for _, n := range names {
+		st.FetchNow(context.Background(), live.Topic("t-"+n))
+	}
+	ctx := testContext("test", false)
+	ctx.Store = st
+	a := NewApp(ctx, &listView{name: "alpha", rows: []string{"a-1"}})
+	a.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	line := strings.Split(a.View(), "\n")[1]
+	for _, n := range names {
+		if !strings.Contains(line, n+" ✖") {
+			t.Errorf("the health line at 80 columns lacks %q: %q", n+" ✖", line)
+		}
 	}
 }
