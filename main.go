@@ -77,6 +77,7 @@ func commands() []command {
 		{"sandbox", "serve the embedded sandbox on a TCP address", cmdSandbox},
 		{"get", "print a resource for scripts and tickets", cmdGet},
 		{"serve", "serve the dashboard over SSH (bastion hosts)", cmdServe},
+		{"doctor", "check the profile against the services: DNS, TCP, TLS, auth, webhook port, clock", cmdDoctor},
 		{"version", "print the version", cmdVersion},
 		{"help", "show this help", cmdHelp},
 	}
