@@ -6,8 +6,12 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"strings"
 	"time"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/term"
 
 	"treasury/config"
 	"treasury/data/doctor"
@@ -89,11 +93,56 @@ type doctorWriter struct {
 	err   error
 	fancy bool
 	theme ui.Theme
+	// width wraps long lines under their start on a terminal; 0 (a file,
+	// a pipe) writes each check on one line, for grep.
+	width int
 }
 
 func newDoctorWriter(e *env) *doctorWriter {
 	r := ui.NewRenderer(e.stdout, e.getenv)
-	return &doctorWriter{out: e.stdout, fancy: fancyMarks(isTerminal(e.stdout), e.getenv), theme: ui.NewTheme(r)}
+	w := &doctorWriter{out: e.stdout, fancy: fancyMarks(isTerminal(e.stdout), e.getenv), theme: ui.NewTheme(r)}
+	if f, ok := e.stdout.(*os.File); ok && isTerminal(f) {
+		if cols, _, err := term.GetSize(f.Fd()); err == nil && cols >= 40 {
+			w.width = cols
+		}
+	}
+	return w
+}
+
+// line writes prefix (of width indent) and text, wrapped to the terminal
+// with every further line indented under the text's start.
+func (w *doctorWriter) line(prefix string, indent int, text string) {
+	w.b.WriteString(prefix)
+	if w.width == 0 || indent+ansi.StringWidth(text) <= w.width {
+		w.b.WriteString(text + "\n")
+		return
+	}
+	pad := strings.Repeat(" ", indent)
+	for i, l := range wrapWords(text, w.width-indent) {
+		if i > 0 {
+			w.b.WriteString(pad)
+		}
+		w.b.WriteString(l + "\n")
+	}
+}
+
+// wrapWords breaks text into lines of at most width cells at its spaces
+// only, so that an id, a URL or a fingerprint is never cut (one longer
+// than width has a line of its own).
+func wrapWords(text string, width int) []string {
+	var lines []string
+	cur, curW := "", 0
+	for _, word := range strings.Fields(text) {
+		ww := ansi.StringWidth(word)
+		if cur != "" && curW+1+ww > width {
+			lines, cur, curW = append(lines, cur), "", 0
+		}
+		if cur != "" {
+			cur, curW = cur+" ", curW+1
+		}
+		cur, curW = cur+word, curW+ww
+	}
+	return append(lines, cur)
 }
 
 // fancyMarks says whether to mark checks with symbols: on a terminal,
@@ -129,8 +178,8 @@ func (w *doctorWriter) header(cfg *config.Config, embedded string, timeout time.
 	case where == "":
 		where = "built-in"
 	}
-	fmt.Fprintf(&w.b, "treasury doctor: profile %s (environment %s), %s\n", sanitize.Line(cfg.Profile), sanitize.Line(cfg.Environment), sanitize.Line(where))
-	fmt.Fprintf(&w.b, "each check bounded by %s\n", timeout)
+	w.line("", 0, fmt.Sprintf("treasury doctor: profile %s (environment %s), %s", sanitize.Line(cfg.Profile), sanitize.Line(cfg.Environment), sanitize.Line(where)))
+	w.line("", 0, fmt.Sprintf("each check bounded by %s", timeout))
 	w.flush()
 }
 
@@ -141,16 +190,18 @@ func (w *doctorWriter) section(s doctor.Section) {
 	if w.fancy {
 		name = w.theme.Bold.Render(name)
 	}
-	fmt.Fprintf(&w.b, "\n%s\n", strings.TrimRight(fmt.Sprintf("%s %s %s", w.mark(s.Status()), name, sanitize.Line(s.Target)), " "))
-	indent := strings.Repeat(" ", 2+w.markWidth()+1+5+1)
+	w.b.WriteString("\n")
+	head := w.mark(s.Status()) + " " + name + " "
+	w.line(head, w.markWidth()+12, sanitize.Line(s.Target))
+	indent := 2 + w.markWidth() + 1 + 5 + 1
 	for _, c := range s.Checks {
-		fmt.Fprintf(&w.b, "  %s %-5s %s\n", w.mark(c.Status), c.Name, sanitize.Line(c.Detail))
+		w.line(fmt.Sprintf("  %s %-5s ", w.mark(c.Status), c.Name), indent, sanitize.Line(c.Detail))
 		if c.Guidance != "" && c.Status != doctor.OK {
 			what := "what to do: "
 			if w.fancy {
 				what = w.theme.Muted.Render(what)
 			}
-			fmt.Fprintf(&w.b, "%s%s%s\n", indent, what, sanitize.Line(c.Guidance))
+			w.line(strings.Repeat(" ", indent)+what, indent+len("what to do: "), sanitize.Line(c.Guidance))
 		}
 	}
 	w.flush()
@@ -182,7 +233,8 @@ func (w *doctorWriter) summary(sections []doctor.Section) int {
 	if n[doctor.Skip] > 0 {
 		line += fmt.Sprintf(" (%d not applicable or not tried)", n[doctor.Skip])
 	}
-	fmt.Fprintf(&w.b, "\n%s %s\n", w.mark(worst(n)), line)
+	w.b.WriteString("\n")
+	w.line(w.mark(worst(n))+" ", w.markWidth()+1, line)
 	return len(failed)
 }
 

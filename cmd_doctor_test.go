@@ -108,8 +108,8 @@ func TestDoctorEmbeddedSandbox(t *testing.T) {
 		"ok   auth  payments token (client_id sandbox-client) accepted: GET /v2/reports",
 		"ok   auth  monitoring client_id monitoring: token issued; GET /v2/vaults pagination.pageSize=1 answered 1 vault",
 		"ok   auth  transactions client_id transactions: token issued",
-		"ok   auth  bearer token for domain", "limit=1 answered 1 endpoint",
-		"ok   key   intents signed as user", "with the Ed25519 key SHA256:",
+		"ok   auth  bearer token accepted: GET /v1/domains/", "/endpoints limit=1 answered 1 endpoint",
+		"ok   key   intents signed as user", ", Ed25519 key SHA256:",
 		"ok   tcp   connected to 127.0.0.1:", "--   tls   plain http on loopback",
 		"--   port  a free loopback port is taken when the dashboard starts",
 		"ok   skew  within 1 s of the servers' Date headers",
@@ -137,7 +137,7 @@ func TestDoctorWrongSecrets(t *testing.T) {
 	}
 	wantLines(t, out,
 		"FAIL payments", "FAIL auth  client_id sandbox-client: auth POST /v2/oauth/token: HTTP 401",
-		"what to do: The payments token issuer refused the credentials (HTTP 401): check the client secret (profiles.local-sandbox.payments.client_secret_env)",
+		"what to do: The payments token issuer refused the credentials (HTTP 401): check the client secret (profiles.local-sandbox.payments.client_secret_env or client_secret_file)",
 		"FAIL reporting", "FAIL auth  payments token (client_id sandbox-client): auth POST /v2/oauth/token: HTTP 401",
 		"FAIL auth  monitoring client_id monitoring: wallet POST /v2/credentials/oauth/token: HTTP 400 ERR000.020",
 		"what to do: The wallet token exchange refused the client id or secret",
@@ -274,5 +274,13 @@ func TestDoctorMarks(t *testing.T) {
 		if got := fancyMarks(tc.terminal, env(tc.vars)); got != tc.want {
 			t.Errorf("terminal %v, env %v: fancy %v, want %v", tc.terminal, tc.vars, got, tc.want)
 		}
+	}
+}
+
+func TestWrapWords(t *testing.T) {
+	got := wrapWords("bearer token accepted: GET /v1/domains/7b0b6f9e-3f7a-4d47-9a52-2a4c1d7e0001/endpoints limit=1", 30)
+	want := []string{"bearer token accepted: GET", "/v1/domains/7b0b6f9e-3f7a-4d47-9a52-2a4c1d7e0001/endpoints", "limit=1"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("got %q, want %q", got, want)
 	}
 }

@@ -87,7 +87,7 @@ func (e *Error) tokenGuidance() string {
 			e.key("client_id") + " and its secret (client_secret_env or client_secret_file)."
 	case e.Interface == Auth && strings.HasSuffix(e.Path, "/oauth/token"):
 		return "The payments token issuer refused the credentials (HTTP " + itoa(e.HTTPStatus) + "): check the client secret (" +
-			e.key("client_secret_env") + ") and the audience (" + e.key("audience") + ", urn:<service>-<test|prod>:<tenant>), then the client id."
+			e.key("client_secret_env") + " or client_secret_file) and the audience (" + e.key("audience") + ", urn:<service>-<test|prod>:<tenant>), then the client id."
 	}
 	return ""
 }

@@ -250,12 +250,8 @@ func (p *prober) walletAuth(ctx context.Context, base string, cred walletCredent
 	if err != nil {
 		return p.failed(apierr.Wallet, key, who+": token issued, but", base, err, false)
 	}
-	more := ""
-	if pg.Next != "" {
-		more = ", more on later pages"
-	}
-	return Check{Name: "auth", Status: OK, Detail: fmt.Sprintf("%s: token issued; GET %s %s=%d answered %s%s",
-		who, wallet.PathVaults, wallet.QueryPageSize, pageOfOne, count(len(pg.Items), "vault"), more)}
+	return Check{Name: "auth", Status: OK, Detail: fmt.Sprintf("%s: token issued; GET %s %s=%d answered %s",
+		who, wallet.PathVaults, wallet.QueryPageSize, pageOfOne, count(len(pg.Items), "vault"))}
 }
 
 func (p *prober) custody(ctx context.Context) Section {
@@ -284,13 +280,12 @@ func (p *prober) custodyAuth(ctx context.Context, c *config.Custody, key string)
 	}
 	actx, cancel := p.authContext(ctx, 1)
 	defer cancel()
-	who := "bearer token for domain " + c.DomainID
 	pg, err := custody.New(t, c.DomainID, custody.Signer{}).EndpointsPage(actx, "", pageOfOne)
 	if err != nil {
-		return p.failed(apierr.Custody, key, who, c.BaseURL, err, true)
+		return p.failed(apierr.Custody, key, "bearer token for domain "+c.DomainID, c.BaseURL, err, true)
 	}
-	return Check{Name: "auth", Status: OK, Detail: fmt.Sprintf("%s accepted: GET %s{domain_id}/endpoints limit=%d answered %s",
-		who, custody.PathDomains, pageOfOne, count(len(pg.Items), "endpoint"))}
+	return Check{Name: "auth", Status: OK, Detail: fmt.Sprintf("bearer token accepted: GET %s%s/endpoints limit=%d answered %s",
+		custody.PathDomains, c.DomainID, pageOfOne, count(len(pg.Items), "endpoint"))}
 }
 
 // signingKey says whether lock and unlock intents can be signed, naming
@@ -300,7 +295,7 @@ func signingKey(c *config.Custody, key string) Check {
 	case nil:
 		return Check{Name: "key", Status: Skip, Detail: "no signing_key_file: locking and unlocking endpoints is disabled"}
 	case ed25519.PrivateKey:
-		return Check{Name: "key", Status: OK, Detail: fmt.Sprintf("intents signed as user %s with the Ed25519 key %s", c.UserID, Fingerprint(k.Public()))}
+		return Check{Name: "key", Status: OK, Detail: fmt.Sprintf("intents signed as user %s, Ed25519 key %s", c.UserID, Fingerprint(k.Public()))}
 	default:
 		return Check{Name: "key", Status: Warn, Detail: fmt.Sprintf("the signing key is %s, not Ed25519: intents cannot be signed", keyType(k.Public())),
 			Guidance: "Point " + key + ".signing_key_file at the operator's Ed25519 private key (PKCS #8 PEM)."}
