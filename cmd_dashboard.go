@@ -86,12 +86,10 @@ func openPlatform(e *env, cfg *config.Config) (_ *runtime, err error) {
 	}()
 	now := time.Now
 	if cfg.Embedded != nil {
-		if r.sb, err = sandbox.Listen("127.0.0.1:0", sandbox.Options{Seed: cfg.Embedded.Seed, Speed: cfg.Embedded.Speed, Variant: cfg.Embedded.Variant,
-			HistoryPayments: cfg.Embedded.HistoryPayments, LivePaymentsPerMinute: cfg.Embedded.LiveRate}); err != nil {
-			return nil, fmt.Errorf("embedded sandbox: %w", err)
+		if r.sb, r.cfg, err = startEmbedded(cfg); err != nil {
+			return nil, err
 		}
 		r.closers = append(r.closers, func() { r.sb.Close() })
-		r.cfg = r.sb.Profile(cfg)
 		now = r.sb.Clock().Now
 	}
 	reqLog, err := transport.OpenLog(r.stateDir)
@@ -106,6 +104,17 @@ func openPlatform(e *env, cfg *config.Config) (_ *runtime, err error) {
 	}
 	r.closers = append(r.closers, r.p.Close)
 	return r, nil
+}
+
+// startEmbedded starts the embedded sandbox that cfg asks for on a free
+// loopback port and returns it with cfg pointed at it.
+func startEmbedded(cfg *config.Config) (*sandbox.Server, *config.Config, error) {
+	sb, err := sandbox.Listen("127.0.0.1:0", sandbox.Options{Seed: cfg.Embedded.Seed, Speed: cfg.Embedded.Speed, Variant: cfg.Embedded.Variant,
+		HistoryPayments: cfg.Embedded.HistoryPayments, LivePaymentsPerMinute: cfg.Embedded.LiveRate})
+	if err != nil {
+		return nil, nil, fmt.Errorf("embedded sandbox: %w", err)
+	}
+	return sb, sb.Profile(cfg), nil
 }
 
 // openRuntime starts everything the dashboard needs: openPlatform, the

@@ -78,6 +78,7 @@ func commands() []command {
 		{"get", "print a resource for scripts and tickets", cmdGet},
 		{"serve", "serve the dashboard over SSH (bastion hosts)", cmdServe},
 		{"audit", "check the audit log's hash chain (audit verify)", cmdAudit},
+		{"doctor", "check the profile against the services: DNS, TCP, TLS, auth, webhook port, clock", cmdDoctor},
 		{"version", "print the version", cmdVersion},
 		{"help", "show this help", cmdHelp},
 	}

@@ -17,9 +17,9 @@ func (e *Error) Guidance() string {
 	}
 	switch e.Class {
 	case ClassUnreachable:
-		return "The interface could not be reached: not retried. Check " + e.key("base_url") + " and the network (DNS, firewall, proxy)."
+		return "The interface could not be reached: not retried. Check " + e.urlKey() + " and the network (DNS, firewall, proxy)."
 	case ClassTimeout:
-		return "The interface accepted the connection but did not answer in time: not retried within the call; the next poll tries again. If it persists, check " + e.key("base_url") + " and the service's status."
+		return "The interface accepted the connection but did not answer in time: not retried within the call; the next poll tries again. If it persists, check " + e.urlKey() + " and the service's status."
 	case ClassCredentials:
 		return "The token issuer refused the credentials. Check " + e.key("client_id") + " and its secret."
 	case ClassRetry:
@@ -58,6 +58,18 @@ func (e *Error) key(name string) string {
 	return "the " + string(e.Interface) + " " + name + " of the profile"
 }
 
+// urlKey names the setting that holds the address called: the payments
+// section's auth_url for the token issuer, else the interface's base_url.
+func (e *Error) urlKey() string {
+	if e.Interface != Auth {
+		return e.key("base_url")
+	}
+	if e.ConfigKey != "" {
+		return e.ConfigKey + ".auth_url"
+	}
+	return "the payments auth_url of the profile"
+}
+
 // tokenGuidance is the advice for a refused request that points at the
 // profile rather than the record: an unknown custody domain, and a
 // refused token request, which says more than its code: spec 5.6 (the wallet answers a wrong client id or
@@ -75,7 +87,7 @@ func (e *Error) tokenGuidance() string {
 			e.key("client_id") + " and its secret (client_secret_env or client_secret_file)."
 	case e.Interface == Auth && strings.HasSuffix(e.Path, "/oauth/token"):
 		return "The payments token issuer refused the credentials (HTTP " + itoa(e.HTTPStatus) + "): check the client secret (" +
-			e.key("client_secret_env") + ") and the audience (" + e.key("audience") + ", urn:<service>-<test|prod>:<tenant>), then the client id."
+			e.key("client_secret_env") + " or client_secret_file) and the audience (" + e.key("audience") + ", urn:<service>-<test|prod>:<tenant>), then the client id."
 	}
 	return ""
 }

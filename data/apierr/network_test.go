@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/http"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -64,6 +65,32 @@ func TestPlainBodyShapes(t *testing.T) {
 	} {
 		if e := Parse(Liquidity, "GET", "/api/v0/quotes", 400, []byte(body)); e.Message != want {
 			t.Errorf("%s: message %q, want %q", body, e.Message, want)
+		}
+	}
+}
+
+// TestUnreachableGuidanceNamesTheSetting: the token issuer's address is
+// the payments section's auth_url, every other interface's its base_url.
+func TestUnreachableGuidanceNamesTheSetting(t *testing.T) {
+	err := &net.OpError{Op: "dial", Net: "tcp", Err: syscall.ECONNREFUSED}
+	for _, tc := range []struct {
+		iface     Interface
+		key, want string
+	}{
+		{Auth, "profiles.uat.payments", "profiles.uat.payments.auth_url"},
+		{Auth, "", "the payments auth_url of the profile"},
+		{Payments, "profiles.uat.payments", "profiles.uat.payments.base_url"},
+		{Wallet, "", "the wallet base_url of the profile"},
+	} {
+		e := Network(tc.iface, "GET", "/", "http://127.0.0.1:1/", err, false, 0)
+		e.ConfigKey = tc.key
+		if g := e.Guidance(); !strings.Contains(g, tc.want) {
+			t.Errorf("%s %q: guidance %q lacks %q", tc.iface, tc.key, g, tc.want)
+		}
+		timedOut := Network(tc.iface, "GET", "/", "", context.DeadlineExceeded, true, time.Second)
+		timedOut.ConfigKey = tc.key
+		if g := timedOut.Guidance(); !strings.Contains(g, tc.want) {
+			t.Errorf("%s %q: timeout guidance %q lacks %q", tc.iface, tc.key, g, tc.want)
 		}
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -269,10 +268,19 @@ func TestRefusalIsRemembered(t *testing.T) {
 	refusal := &apierr.Error{Interface: apierr.Wallet, HTTPStatus: 400, Code: "ERR000.020", Class: apierr.ClassCredentials}
 	c := auth.NewCached(func(context.Context) (auth.Token, error) { calls++; return auth.Token{}, refusal },
 		auth.CachedOptions{Now: func() time.Time { return now }})
+	var seen []*apierr.Error
 	for range 10 {
-		if _, err := c.Token(context.Background()); !errors.Is(err, refusal) {
+		_, err := c.Token(context.Background())
+		e, ok := apierr.As(err)
+		if !ok || e.Code != refusal.Code || e.Class != refusal.Class {
 			t.Fatalf("err %v", err)
 		}
+		for _, s := range seen {
+			if s == e { // the transport stamps it: each caller needs its own
+				t.Fatal("two callers were given the same error value")
+			}
+		}
+		seen = append(seen, e)
 	}
 	if calls != 1 {
 		t.Fatalf("%d requests for 10 tokens within the wait", calls)

@@ -107,7 +107,7 @@ func (c *Cached) Token(ctx context.Context) (Secret, error) {
 		return tok, nil
 	}
 	if err := c.stillRefused(); err != nil {
-		return Secret{}, err
+		return Secret{}, own(err)
 	}
 	ch := c.group.DoChan("token", func() (any, error) {
 		if tok, ok := c.current(); ok {
@@ -138,10 +138,23 @@ func (c *Cached) Token(ctx context.Context) (Secret, error) {
 		return Secret{}, ctx.Err()
 	case r := <-ch:
 		if r.Err != nil {
-			return Secret{}, r.Err
+			return Secret{}, own(r.Err)
 		}
 		return r.Val.(Secret), nil
 	}
+}
+
+// own gives a caller its own copy of a failure that several share (the
+// callers of one fetch, and those answered from a remembered refusal):
+// the transport stamps the error it returns (Attempts, ConfigKey), and
+// concurrent callers (payments and reporting polls, which share the
+// payments token) must not write to one value.
+func own(err error) error {
+	if e, ok := err.(*apierr.Error); ok {
+		cp := *e
+		return &cp
+	}
+	return err
 }
 
 // stillRefused returns the remembered refusal while it stands.

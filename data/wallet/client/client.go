@@ -140,42 +140,49 @@ const (
 // named key beside the filter envelope. The first page adapts the page
 // size (list names the size memory); skipped records are noted on ctx.
 func listAll[T any](ctx context.Context, c *Client, list, path, key string, q url.Values, style pageStyle) ([]T, error) {
-	sizeName, tokenName, size := wallet.QueryPageSize, wallet.QueryPageToken, c.pageSize
+	sizeName, size := wallet.QueryPageSize, c.pageSize
 	if style == topLevel {
-		sizeName, tokenName, size = wallet.QueryTopPageSize, wallet.QueryTopPageToken, c.topSize
-	}
-	page := func(ctx context.Context, token string, n int) (paging.TokenPage[T], error) {
-		qq := maps.Clone(q)
-		if qq == nil {
-			qq = url.Values{}
-		}
-		qq.Set(sizeName, strconv.Itoa(n))
-		if token != "" {
-			qq.Set(tokenName, token)
-		}
-		m, err := transport.Get[map[string]json.RawMessage](ctx, c.t, path, qq)
-		if err != nil {
-			return paging.TokenPage[T]{}, err
-		}
-		var items wire.Items[T]
-		var f wallet.ListFilter
-		if err := json.Unmarshal(m[key], &items); err != nil {
-			return paging.TokenPage[T]{}, apierr.Malformed(apierr.Wallet, http.MethodGet, path, http.StatusOK, fmt.Errorf("%s: %w", key, err))
-		}
-		_ = json.Unmarshal(m["filter"], &f) // an unreadable envelope means no next page
-		wire.Note(ctx, "wallet "+list, items.Skipped)
-		return paging.TokenPage[T]{Items: items.Items, Next: f.NextPageToken}, nil
+		sizeName, size = wallet.QueryTopPageSize, c.topSize
 	}
 	return paging.Collect(paging.ByQueryToken(ctx, func(ctx context.Context, token string) (paging.TokenPage[T], error) {
 		if token == "" {
 			p, n, err := paging.First(ctx, &c.shared.sizes, list, sizeName, size, func(ctx context.Context, n int) (paging.TokenPage[T], error) {
-				return page(ctx, "", n)
+				return listPage[T](ctx, c, list, path, key, q, style, "", n)
 			})
 			size = n
 			return p, err
 		}
-		return page(ctx, token, size)
+		return listPage[T](ctx, c, list, path, key, q, style, token, size)
 	}))
+}
+
+// listPage reads one page of n records of path after token ("" for the
+// first page); Next is the envelope's nextPageToken.
+func listPage[T any](ctx context.Context, c *Client, list, path, key string, q url.Values, style pageStyle, token string, n int) (paging.TokenPage[T], error) {
+	sizeName, tokenName := wallet.QueryPageSize, wallet.QueryPageToken
+	if style == topLevel {
+		sizeName, tokenName = wallet.QueryTopPageSize, wallet.QueryTopPageToken
+	}
+	qq := maps.Clone(q)
+	if qq == nil {
+		qq = url.Values{}
+	}
+	qq.Set(sizeName, strconv.Itoa(n))
+	if token != "" {
+		qq.Set(tokenName, token)
+	}
+	m, err := transport.Get[map[string]json.RawMessage](ctx, c.t, path, qq)
+	if err != nil {
+		return paging.TokenPage[T]{}, err
+	}
+	var items wire.Items[T]
+	var f wallet.ListFilter
+	if err := json.Unmarshal(m[key], &items); err != nil {
+		return paging.TokenPage[T]{}, apierr.Malformed(apierr.Wallet, http.MethodGet, path, http.StatusOK, fmt.Errorf("%s: %w", key, err))
+	}
+	_ = json.Unmarshal(m["filter"], &f) // an unreadable envelope means no next page
+	wire.Note(ctx, "wallet "+list, items.Skipped)
+	return paging.TokenPage[T]{Items: items.Items, Next: f.NextPageToken}, nil
 }
 
 // seg escapes ids as path segments and joins them under base.
@@ -239,6 +246,13 @@ func gone[T any](ts []T, err error) ([]T, error) {
 // Vaults reads every vault the credential sees.
 func (c *Client) Vaults(ctx context.Context) ([]wallet.Vault, error) {
 	return listAll[wallet.Vault](ctx, c, "vaults", wallet.PathVaults, "vaults", nil, nested)
+}
+
+// VaultsPage reads the first page of vaults, of at most size records
+// (clamped to 1..MaxPageSize): the smallest read a credential can make,
+// for `treasury doctor`. Next is empty when there is no second page.
+func (c *Client) VaultsPage(ctx context.Context, size int) (paging.TokenPage[wallet.Vault], error) {
+	return listPage[wallet.Vault](ctx, c, "vaults", wallet.PathVaults, "vaults", nil, nested, "", paging.Clamp(size, 1, wallet.MaxPageSize))
 }
 
 // Wallets reads the wallets of a vault; vaultID "" reads those of every

@@ -263,3 +263,29 @@ func TestSubscriptionsOfAWebhookGoneMeanwhile(t *testing.T) {
 		t.Fatalf("%d subscriptions, want %d (of %d, less those of the deleted webhook)", len(after), want, len(before))
 	}
 }
+
+// TestVaultsPage reads one page, of the size asked for, with the token of
+// the next; sizes outside 1..MaxPageSize are clamped.
+func TestVaultsPage(t *testing.T) {
+	e := newEnv(t)
+	f := e.static(t, "monitoring")
+	ctx := context.Background()
+	pg, err := f.c.VaultsPage(ctx, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pg.Items) != 1 || pg.Next == "" {
+		t.Fatalf("page of 1: %d vaults, next %q; want 1 and a token (4 are seeded)", len(pg.Items), pg.Next)
+	}
+	pg, err = f.c.VaultsPage(ctx, 0)
+	if err != nil || len(pg.Items) != 1 {
+		t.Fatalf("page of 0 (clamped to 1): %d vaults, %v", len(pg.Items), err)
+	}
+	pg, err = f.c.VaultsPage(ctx, wallet.MaxPageSize+1)
+	if err != nil || len(pg.Items) != 4 || pg.Next != "" {
+		t.Fatalf("page of %d: %d vaults, next %q, %v", wallet.MaxPageSize+1, len(pg.Items), pg.Next, err)
+	}
+	if n := len(f.sent.all()); n != 3 {
+		t.Errorf("%d requests, want one per page", n)
+	}
+}

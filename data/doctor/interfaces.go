@@ -1,0 +1,333 @@
+package doctor
+
+import (
+	"context"
+	"crypto/ed25519"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"treasury/config"
+	"treasury/data/apierr"
+	"treasury/data/auth"
+	"treasury/data/custody"
+	"treasury/data/liquidity"
+	"treasury/data/payments"
+	payclient "treasury/data/payments/client"
+	"treasury/data/reporting"
+	"treasury/data/transport"
+	"treasury/data/wallet"
+	walletclient "treasury/data/wallet/client"
+)
+
+// pageOfOne is the page the auth checks ask for: the smallest read each
+// interface documents is a page of one record where the list is paged
+// (spec 2.1; 1 is within every list's bounds, 4.3 rule 3), and the whole
+// (small) list of reports where it is not.
+const pageOfOne = 1
+
+// transport is a client of one interface for the auth check: sent once
+// (the doctor reports what it sees; it does not retry), each attempt
+// bounded by the timeout.
+func (p *prober) transport(iface apierr.Interface, base, key string, src auth.Source, hc *http.Client) (*transport.Client, error) {
+	return transport.New(transport.Config{Interface: iface, BaseURL: base, Auth: src, HTTP: hc, Timeout: p.o.Timeout,
+		Retry: transport.Retry{Attempts: 1}, UserAgent: p.o.UserAgent, ConfigKey: key})
+}
+
+// authContext bounds an auth check of n requests.
+func (p *prober) authContext(ctx context.Context, n int) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(ctx, time.Duration(n)*p.o.Timeout+time.Second)
+}
+
+// failed is the failed auth check of who (a client id, a token) with err,
+// and the guidance for it. A static bearer token (liquidity, custody) is
+// not renewed on a 401: its guidance names the token's settings.
+func (p *prober) failed(iface apierr.Interface, key, who, url string, err error, static bool) Check {
+	e, ok := asAPIError(err, iface, key, url, p.o.Timeout)
+	if !ok {
+		return Check{Name: "auth", Status: Fail, Detail: who + ": " + err.Error()}
+	}
+	g := e.Guidance()
+	if static && e.HTTPStatus == http.StatusUnauthorized {
+		g = fmt.Sprintf("The %s interface refused the profile's bearer token (HTTP 401): check %s.token_env or token_file (a token of this environment, not expired).", iface, key)
+	}
+	return Check{Name: "auth", Status: Fail, Detail: who + ": " + e.Error(), Err: e, Guidance: g}
+}
+
+func notConfigured(s Section) Section {
+	s.Checks = []Check{{Name: "config", Status: Skip, Detail: "not configured in this profile"}}
+	return s
+}
+
+func notTried() Check {
+	return Check{Name: "auth", Status: Skip, Detail: "not tried: the address cannot be reached"}
+}
+
+func (p *prober) liquidity(ctx context.Context) Section {
+	s := Section{Name: string(apierr.Liquidity)}
+	c := p.cfg.Liquidity
+	if c == nil {
+		return notConfigured(s)
+	}
+	s.Target = c.BaseURL
+	key := p.cfg.Key("liquidity")
+	checks, ok := p.reach(ctx, apierr.Liquidity, key, "base_url", c.BaseURL)
+	if s.Checks = checks; !ok {
+		s.Checks = append(s.Checks, notTried())
+		return s
+	}
+	t, err := p.transport(apierr.Liquidity, c.BaseURL, key, auth.NewStatic(auth.NewSecret(c.Token.Reveal())), p.client(apierr.Liquidity))
+	if err != nil {
+		s.Checks = append(s.Checks, Check{Name: "auth", Status: Fail, Detail: err.Error()})
+		return s
+	}
+	actx, cancel := p.authContext(ctx, 1)
+	defer cancel()
+	pg, err := liquidity.New(t, liquidity.Options{Now: p.o.Now}).QuotesPage(actx, liquidity.Window{}, 0, pageOfOne)
+	if err != nil {
+		s.Checks = append(s.Checks, p.failed(apierr.Liquidity, key, "bearer token", c.BaseURL, err, true))
+		return s
+	}
+	s.Checks = append(s.Checks, Check{Name: "auth", Status: OK, Detail: fmt.Sprintf("bearer token accepted: GET %s pageSize=%d answered %d of %s",
+		liquidity.PathQuotes, pageOfOne, len(pg.Quotes), count(pg.TotalElements, "quote"))})
+	return s
+}
+
+// paymentsToken is the payments token source, shared by the payments and
+// reporting checks (the reporting interface takes the payments token).
+func (p *prober) paymentsToken() *auth.Cached {
+	p.payOnce.Do(func() {
+		c := p.cfg.Payments
+		if c == nil {
+			return
+		}
+		p.payToken = auth.NewPayments(auth.PaymentsConfig{AuthURL: c.AuthURL, ClientID: c.ClientID,
+			ClientSecret: auth.NewSecret(c.ClientSecret.Reveal()), Audience: c.Audience, HTTP: p.client(apierr.Auth),
+			ConfigKey: p.cfg.Key("payments")})
+	})
+	return p.payToken
+}
+
+func (p *prober) payments(ctx context.Context) Section {
+	s := Section{Name: string(apierr.Payments)}
+	c := p.cfg.Payments
+	if c == nil {
+		return notConfigured(s)
+	}
+	key := p.cfg.Key("payments")
+	s.Target = c.BaseURL
+	checks, ok := p.reach(ctx, apierr.Payments, key, "base_url", c.BaseURL)
+	if origin(c.AuthURL) != origin(c.BaseURL) {
+		s.Target += " (tokens: " + c.AuthURL + ")"
+		more, authOK := p.reach(ctx, apierr.Auth, key, "auth_url", c.AuthURL)
+		checks, ok = append(checks, more...), ok && authOK
+	}
+	if s.Checks = checks; !ok {
+		s.Checks = append(s.Checks, notTried())
+		return s
+	}
+	src := p.paymentsToken()
+	pt, err := p.transport(apierr.Payments, c.BaseURL, key, src, p.client(apierr.Payments))
+	if err != nil {
+		s.Checks = append(s.Checks, Check{Name: "auth", Status: Fail, Detail: err.Error()})
+		return s
+	}
+	at, err := p.transport(apierr.Auth, c.AuthURL, key, src, p.client(apierr.Auth))
+	if err != nil {
+		s.Checks = append(s.Checks, Check{Name: "auth", Status: Fail, Detail: err.Error()})
+		return s
+	}
+	pc := payclient.New(pt, payclient.Options{PageSize: pageOfOne, Auth: at, Now: p.o.Now})
+	who := "client_id " + c.ClientID
+	actx, cancel := p.authContext(ctx, 3)
+	defer cancel()
+	tt, err := pc.TokenTest(actx)
+	if err != nil {
+		s.Checks = append(s.Checks, p.failed(apierr.Auth, key, who, c.AuthURL, err, false))
+		return s
+	}
+	for _, err := range pc.IdentitySeq(actx) {
+		if err != nil {
+			s.Checks = append(s.Checks, p.failed(apierr.Payments, key, who+": token issued, but", c.BaseURL, err, false))
+			return s
+		}
+		break // a page of one is enough
+	}
+	s.Checks = append(s.Checks, Check{Name: "auth", Status: OK, Detail: fmt.Sprintf("%s: token issued (%d s left, token test); GET %s limit=%d accepted",
+		who, tt.SecondsToExpiry, payments.PathIdentities, pageOfOne)})
+	return s
+}
+
+func (p *prober) reporting(ctx context.Context) Section {
+	s := Section{Name: string(apierr.Reporting)}
+	c := p.cfg.Reporting
+	if c == nil {
+		return notConfigured(s)
+	}
+	s.Target = c.BaseURL
+	key := p.cfg.Key("reporting")
+	checks, ok := p.reach(ctx, apierr.Reporting, key, "base_url", c.BaseURL)
+	if s.Checks = checks; !ok {
+		s.Checks = append(s.Checks, notTried())
+		return s
+	}
+	src := p.paymentsToken()
+	if src == nil {
+		s.Checks = append(s.Checks, Check{Name: "auth", Status: Fail, Detail: "the reporting interface takes the payments token, and the profile has no payments section",
+			Guidance: "Add the payments section (auth_url, client_id, client_secret_env, audience) to profile " + p.cfg.Profile + "."})
+		return s
+	}
+	t, err := p.transport(apierr.Reporting, c.BaseURL, key, src, p.client(apierr.Reporting))
+	if err != nil {
+		s.Checks = append(s.Checks, Check{Name: "auth", Status: Fail, Detail: err.Error()})
+		return s
+	}
+	who := "payments token (client_id " + p.cfg.Payments.ClientID + ")"
+	actx, cancel := p.authContext(ctx, 2)
+	defer cancel()
+	list, err := reporting.New(t).ListRecords(actx)
+	if err != nil {
+		s.Checks = append(s.Checks, p.failed(apierr.Reporting, key, who, c.BaseURL, err, false))
+		return s
+	}
+	s.Checks = append(s.Checks, Check{Name: "auth", Status: OK, Detail: fmt.Sprintf("%s accepted: GET %s answered %s",
+		who, reporting.PathReports, count(len(list.Reports), "report"))})
+	return s
+}
+
+// walletCredential is one of the wallet section's client credentials.
+type walletCredential struct {
+	kind, section string
+	client        *config.Client
+}
+
+func (p *prober) wallet(ctx context.Context) Section {
+	s := Section{Name: string(apierr.Wallet)}
+	c := p.cfg.Wallet
+	if c == nil {
+		return notConfigured(s)
+	}
+	s.Target = c.BaseURL
+	key := p.cfg.Key("wallet")
+	checks, ok := p.reach(ctx, apierr.Wallet, key, "base_url", c.BaseURL)
+	if s.Checks = checks; !ok {
+		s.Checks = append(s.Checks, notTried())
+		return s
+	}
+	hc := p.client(apierr.Wallet)
+	for _, cred := range []walletCredential{{"monitoring", "wallet", &c.Client}, {"controls", "wallet.controls", c.Controls}, {"transactions", "wallet.transactions", c.Transactions}} {
+		if cred.client == nil {
+			continue
+		}
+		s.Checks = append(s.Checks, p.walletAuth(ctx, c.BaseURL, cred, hc))
+	}
+	return s
+}
+
+// walletAuth exchanges one credential for a token; the read (monitoring)
+// credential then reads a page of one vault with it.
+func (p *prober) walletAuth(ctx context.Context, base string, cred walletCredential, hc *http.Client) Check {
+	key := p.cfg.Key(cred.section)
+	who := cred.kind + " client_id " + cred.client.ClientID
+	src := auth.NewWallet(auth.WalletConfig{BaseURL: base, ClientID: cred.client.ClientID,
+		ClientSecret: auth.NewSecret(cred.client.ClientSecret.Reveal()), HTTP: hc, ConfigKey: key})
+	actx, cancel := p.authContext(ctx, 2)
+	defer cancel()
+	if _, err := src.Token(actx); err != nil {
+		return p.failed(apierr.Wallet, key, who, base, err, false)
+	}
+	if cred.kind != "monitoring" {
+		return Check{Name: "auth", Status: OK, Detail: who + ": token issued"}
+	}
+	t, err := p.transport(apierr.Wallet, base, key, src, hc)
+	if err != nil {
+		return Check{Name: "auth", Status: Fail, Detail: err.Error()}
+	}
+	pg, err := walletclient.New(t).VaultsPage(actx, pageOfOne)
+	if err != nil {
+		return p.failed(apierr.Wallet, key, who+": token issued, but", base, err, false)
+	}
+	return Check{Name: "auth", Status: OK, Detail: fmt.Sprintf("%s: token issued; GET %s %s=%d answered %s",
+		who, wallet.PathVaults, wallet.QueryPageSize, pageOfOne, count(len(pg.Items), "vault"))}
+}
+
+func (p *prober) custody(ctx context.Context) Section {
+	s := Section{Name: string(apierr.Custody)}
+	c := p.cfg.Custody
+	if c == nil {
+		return notConfigured(s)
+	}
+	s.Target = c.BaseURL
+	key := p.cfg.Key("custody")
+	checks, ok := p.reach(ctx, apierr.Custody, key, "base_url", c.BaseURL)
+	s.Checks = checks
+	if ok {
+		s.Checks = append(s.Checks, p.custodyAuth(ctx, c, key))
+	} else {
+		s.Checks = append(s.Checks, notTried())
+	}
+	s.Checks = append(s.Checks, signingKey(c, key))
+	return s
+}
+
+func (p *prober) custodyAuth(ctx context.Context, c *config.Custody, key string) Check {
+	t, err := p.transport(apierr.Custody, c.BaseURL, key, auth.NewStatic(auth.NewSecret(c.Token.Reveal())), p.client(apierr.Custody))
+	if err != nil {
+		return Check{Name: "auth", Status: Fail, Detail: err.Error()}
+	}
+	actx, cancel := p.authContext(ctx, 1)
+	defer cancel()
+	pg, err := custody.New(t, c.DomainID, custody.Signer{}).EndpointsPage(actx, "", pageOfOne)
+	if err != nil {
+		return p.failed(apierr.Custody, key, "bearer token for domain "+c.DomainID, c.BaseURL, err, true)
+	}
+	return Check{Name: "auth", Status: OK, Detail: fmt.Sprintf("bearer token accepted: GET %s%s/endpoints limit=%d answered %s",
+		custody.PathDomains, c.DomainID, pageOfOne, count(len(pg.Items), "endpoint"))}
+}
+
+// signingKey says whether lock and unlock intents can be signed, naming
+// the key by its public fingerprint.
+func signingKey(c *config.Custody, key string) Check {
+	switch k := c.SigningKey.(type) {
+	case nil:
+		return Check{Name: "key", Status: Skip, Detail: "no signing_key_file: locking and unlocking endpoints is disabled"}
+	case ed25519.PrivateKey:
+		return Check{Name: "key", Status: OK, Detail: fmt.Sprintf("intents signed as user %s, Ed25519 key %s", c.UserID, Fingerprint(k.Public()))}
+	default:
+		return Check{Name: "key", Status: Warn, Detail: fmt.Sprintf("the signing key is %s, not Ed25519: intents cannot be signed", keyType(k.Public())),
+			Guidance: "Point " + key + ".signing_key_file at the operator's Ed25519 private key (PKCS #8 PEM)."}
+	}
+}
+
+// origin is the scheme, host and port of a URL, or the URL itself when it
+// does not parse.
+func origin(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return raw
+	}
+	return strings.ToLower(u.Scheme + "://" + u.Host)
+}
+
+// count says "1 quote", "3 quotes", "3,628,802 quotes".
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return thousands(n) + " " + noun + "s"
+}
+
+// thousands writes n with a comma between groups of three digits.
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	if n < 0 {
+		return "-" + thousands(-n)
+	}
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}

@@ -1,0 +1,216 @@
+package doctor
+
+import (
+	"context"
+	"crypto"
+	"crypto/ecdsa"
+	"crypto/ed25519"
+	"crypto/rsa"
+	"crypto/sha256"
+	"crypto/tls"
+	"crypto/x509"
+	"encoding/base64"
+	"fmt"
+	"net"
+	"net/http"
+	"sync"
+	"time"
+
+	"treasury/data/apierr"
+	"treasury/data/portowner"
+	"treasury/data/webhook"
+)
+
+// webhooks checks the PAYMENT_STATE_TRANSITION receiver of the profile:
+// whether its port is free (or held, and by which process), whether its
+// certificate and key load and when the certificate expires, and which
+// key verifies the notifications.
+func (p *prober) webhooks(ctx context.Context) Section {
+	s := Section{Name: "webhooks"}
+	w := p.cfg.Webhooks
+	switch {
+	case p.o.Embedded:
+		s.Target = "the embedded sandbox's receiver"
+		s.Checks = []Check{{Name: "port", Status: Skip, Detail: "a free loopback port is taken when the dashboard starts: nothing to hold"}}
+		return s
+	case w == nil:
+		s.Checks = []Check{{Name: "port", Status: Skip, Detail: "no receiver configured: payment states come from polling alone"}}
+		return s
+	}
+	s.Target = w.Listen
+	key := p.cfg.Key("webhooks")
+	s.Checks = append(s.Checks, portCheck(w.Listen, key))
+
+	if cert, err := tls.LoadX509KeyPair(w.TLSCertFile, w.TLSKeyFile); err != nil {
+		s.Checks = append(s.Checks, Check{Name: "cert", Status: Fail, Detail: "cannot load the certificate and key: " + err.Error(),
+			Guidance: "Fix " + key + ".tls_cert_file and tls_key_file (PEM files; the key must match the certificate)."})
+	} else if leaf, err := x509.ParseCertificate(cert.Certificate[0]); err == nil {
+		c := Check{Name: "cert", Status: OK, Detail: certExpiry(leaf.NotAfter, p.o.Now(), "the receiver's certificate "+certName(leaf.Subject.CommonName, leaf.DNSNames))}
+		switch left := leaf.NotAfter.Sub(p.o.Now()); {
+		case left < 0:
+			c.Status, c.Guidance = Fail, "The sender refuses an expired certificate: renew it ("+key+".tls_cert_file) and give the operator the new one if it is pinned."
+		case left < CertWarn:
+			c.Status, c.Guidance = Warn, "Renew the receiver's certificate ("+key+".tls_cert_file) before it expires."
+		}
+		s.Checks = append(s.Checks, c)
+	}
+
+	if fp := Fingerprint(w.PublicKey); fp != "" {
+		s.Checks = append(s.Checks, Check{Name: "key", Status: OK, Detail: fmt.Sprintf("notifications verified with the %s key %s (headers %s-signature, tolerance %s)",
+			keyType(w.PublicKey), fp, w.HeaderPrefix, w.Tolerance)})
+	}
+	return s
+}
+
+// portCheck says whether addr can be listened on, and when it cannot,
+// who holds it.
+func portCheck(addr, key string) Check {
+	ln, err := net.Listen("tcp", addr)
+	if err == nil {
+		ln.Close()
+		return Check{Name: "port", Status: OK, Detail: addr + " is free"}
+	}
+	le := &webhook.ListenError{Addr: addr, Err: err}
+	st := webhook.Status{Addr: addr, Err: le}
+	c := Check{Name: "port", Status: Fail}
+	if le.InUse() {
+		st.Holder = portowner.NameAddr(addr)
+		c.Guidance = "Stop the process that holds it (a dashboard or `treasury serve` on the same profile), or set " +
+			key + ".listen to another port and give the operator the new callback address."
+	} else {
+		c.Guidance = "Set " + key + ".listen to a local address and a port this user may open (1024 and above without privileges)."
+	}
+	c.Detail = st.Problem()
+	return c
+}
+
+// Fingerprint names a public key without showing it: "SHA256:" and the
+// unpadded base64 of the SHA-256 of its PKIX encoding, as ssh-keygen -l
+// does for SSH keys; "" for nil or an unknown key type.
+func Fingerprint(pub crypto.PublicKey) string {
+	if pub == nil {
+		return ""
+	}
+	der, err := x509.MarshalPKIXPublicKey(pub)
+	if err != nil {
+		return ""
+	}
+	sum := sha256.Sum256(der)
+	return "SHA256:" + base64.RawStdEncoding.EncodeToString(sum[:])
+}
+
+func keyType(pub crypto.PublicKey) string {
+	switch pub.(type) {
+	case ed25519.PublicKey:
+		return "Ed25519"
+	case *ecdsa.PublicKey:
+		return "ECDSA"
+	case *rsa.PublicKey:
+		return "RSA"
+	}
+	return "public"
+}
+
+// dateLog holds the Date headers of the answers, with the local time each
+// arrived.
+type dateLog struct {
+	mu  sync.Mutex
+	all []dated
+}
+
+type dated struct {
+	iface       apierr.Interface
+	date, local time.Time
+}
+
+func (l *dateLog) add(d dated) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.all = append(l.all, d)
+}
+
+func (l *dateLog) list() []dated {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]dated(nil), l.all...)
+}
+
+// dateRecorder notes the Date header of every answer, error answers too.
+type dateRecorder struct {
+	next  http.RoundTripper
+	iface apierr.Interface
+	now   func() time.Time
+	log   *dateLog
+}
+
+func (d dateRecorder) RoundTrip(r *http.Request) (*http.Response, error) {
+	resp, err := d.next.RoundTrip(r)
+	if err == nil {
+		if t, perr := http.ParseTime(resp.Header.Get("Date")); perr == nil {
+			d.log.add(dated{iface: d.iface, date: t, local: d.now()})
+		}
+	}
+	return resp, err
+}
+
+// Skew estimates the local clock's offset from a server's Date header
+// received at local: positive when the server is ahead. A Date header is
+// truncated to the second, so the middle of its second is compared.
+func Skew(date, local time.Time) time.Duration {
+	return date.Add(500 * time.Millisecond).Sub(local)
+}
+
+// clock compares the local clock with the Date headers the requests
+// brought back and says the largest difference.
+func (p *prober) clock() Section {
+	s := Section{Name: "clock"}
+	ds := p.dates.list()
+	if len(ds) == 0 {
+		s.Checks = []Check{{Name: "skew", Status: Skip, Detail: "no server answered: the clock could not be compared"}}
+		return s
+	}
+	var worst dated
+	var skew time.Duration
+	for _, d := range ds {
+		if k := Skew(d.date, d.local); k.Abs() >= skew.Abs() {
+			worst, skew = d, k
+		}
+	}
+	tolerance := ""
+	var limit time.Duration
+	if w := p.cfg.Webhooks; w != nil && !p.o.Embedded && w.Tolerance > 0 {
+		limit = w.Tolerance
+		tolerance = fmt.Sprintf("; webhook signatures are accepted within %s", w.Tolerance)
+	}
+	c := Check{Name: "skew", Status: OK}
+	if skew.Abs() <= time.Second {
+		c.Detail = fmt.Sprintf("within 1 s of the servers' Date headers (%d answers)%s", len(ds), tolerance)
+		s.Checks = []Check{c}
+		return s
+	}
+	dir := "behind"
+	if skew < 0 {
+		dir = "ahead of"
+	}
+	c.Detail = fmt.Sprintf("this host's clock is %s %s the %s server's Date header (±1 s)%s", fmtSkew(skew.Abs()), dir, worst.iface, tolerance)
+	switch {
+	case limit > 0 && skew.Abs() > limit:
+		c.Status = Fail
+		c.Guidance = "Synchronize this host's clock (NTP): every signed notification is refused as too old or too new."
+	case skew.Abs() > SkewWarn:
+		c.Status = Warn
+		c.Guidance = "Synchronize this host's clock (NTP): webhook signatures are checked against it, and times shown would be off."
+	}
+	s.Checks = []Check{c}
+	return s
+}
+
+// fmtSkew formats a clock difference in whole seconds, or minutes and
+// seconds.
+func fmtSkew(d time.Duration) string {
+	d = d.Round(time.Second)
+	if d < time.Minute {
+		return fmt.Sprintf("%d s", int(d.Seconds()))
+	}
+	return d.String()
+}
