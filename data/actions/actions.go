@@ -1,9 +1,9 @@
 // Package actions performs the dashboard's operator actions (freeze and
 // unfreeze a wallet transaction, lock and unlock a custody endpoint,
 // trigger a sweep) for one operator: it refuses them all in a read-only
-// session, gives each confirmed action a fresh idempotency key (mutationId
-// or intent id) that every retry of it reuses, and appends every attempt,
-// refused, failed or done, to the audit log.
+// session, gives each confirmed action an idempotency key (mutationId or
+// intent id) that a retry after an unknown outcome reuses (Pending, Key),
+// and appends every attempt, refused, failed or done, to the audit log.
 //
 // The confirmation itself is the UI's: a view asks the operator, then calls
 // the Actor once per confirmed action.
@@ -65,14 +65,19 @@ type Clients struct {
 	// whether the profile has the signing key.
 	Custody *custody.Client
 	CanSign bool
+	// Pending is the process's set of keys of actions whose outcome is
+	// unknown, shared by every session; nil gives the actor a set of its
+	// own.
+	Pending *Pending
 }
 
 // Actor performs actions for one identity. It is safe for concurrent use.
 type Actor struct {
-	c   Clients
-	id  Identity
-	log *audit.Log
-	now func() time.Time
+	c       Clients
+	id      Identity
+	log     *audit.Log
+	now     func() time.Time
+	pending *Pending
 }
 
 // New returns an actor; log may be nil only in tests that do not audit.
@@ -80,7 +85,10 @@ func New(c Clients, id Identity, log *audit.Log, now func() time.Time) *Actor {
 	if now == nil {
 		now = time.Now
 	}
-	return &Actor{c: c, id: id, log: log, now: now}
+	if c.Pending == nil {
+		c.Pending = NewPending()
+	}
+	return &Actor{c: c, id: id, log: log, now: now, pending: c.Pending}
 }
 
 // ReadOnly reports whether every action is refused.
@@ -89,8 +97,8 @@ func (a *Actor) ReadOnly() bool { return a.id.ReadOnly }
 // Identity is who acts.
 func (a *Actor) Identity() Identity { return a.id }
 
-// NewKey is a fresh idempotency key for one confirmed action: the caller
-// keeps it for that action and passes it to every retry.
+// NewKey is a fresh idempotency key. Views take theirs from Actor.Key,
+// which reuses the key of an attempt whose outcome is unknown.
 func NewKey() string { return uuid.NewString() }
 
 // Can says whether an action is possible in this session, and why not.
@@ -114,7 +122,8 @@ func (a *Actor) Can(action string) error {
 }
 
 // FreezeTx freezes (freeze true) or unfreezes a wallet transaction with a
-// reason, under mutationID (NewKey, the same on a retry).
+// reason, under mutationID (Key: the same on a retry after an unknown
+// outcome).
 func (a *Actor) FreezeTx(ctx context.Context, tx wallet.Transaction, freeze bool, reason, mutationID string) (wallet.Transaction, error) {
 	action := Unfreeze
 	if freeze {
@@ -129,18 +138,21 @@ func (a *Actor) FreezeTx(ctx context.Context, tx wallet.Transaction, freeze bool
 	if err := a.Can(action); err != nil {
 		return wallet.Transaction{}, a.done(e, err)
 	}
+	end, err := a.begin(action, tx.ID, mutationID, reason)
+	if err != nil {
+		return wallet.Transaction{}, a.done(e, err)
+	}
 	var got wallet.Transaction
-	var err error
 	if freeze {
 		got, err = a.c.Transactions.Freeze(ctx, walletclient.RefOf(tx), reason, mutationID)
 	} else {
 		got, err = a.c.Transactions.Unfreeze(ctx, walletclient.RefOf(tx), reason, mutationID)
 	}
-	return got, a.done(e, err)
+	return got, a.done(e, end(err))
 }
 
 // LockEndpoint locks (lock true) or unlocks a custody endpoint with a signed
-// intent whose id is intentID (NewKey). The intent is accepted, not yet
+// intent whose id is intentID (Key). The intent is accepted, not yet
 // applied: follow it with Intent.
 func (a *Actor) LockEndpoint(ctx context.Context, ep custody.Endpoint, lock bool, intentID string) (custody.IntentAccepted, error) {
 	action := Unlock
@@ -152,14 +164,17 @@ func (a *Actor) LockEndpoint(ctx context.Context, ep custody.Endpoint, lock bool
 	if err := a.Can(action); err != nil {
 		return custody.IntentAccepted{}, a.done(e, err)
 	}
+	end, err := a.begin(action, ep.ID, intentID, "")
+	if err != nil {
+		return custody.IntentAccepted{}, a.done(e, err)
+	}
 	var got custody.IntentAccepted
-	var err error
 	if lock {
 		got, err = a.c.Custody.Lock(ctx, ep.ID, intentID)
 	} else {
 		got, err = a.c.Custody.Unlock(ctx, ep.ID, intentID)
 	}
-	return got, a.done(e, err)
+	return got, a.done(e, end(err))
 }
 
 // Intent reads an intent's status (no audit: it changes nothing).
@@ -170,14 +185,20 @@ func (a *Actor) Intent(ctx context.Context, intentID string) (custody.Intent, er
 	return a.c.Custody.Intent(ctx, intentID)
 }
 
-// TriggerSweep starts a run of a sweep configuration under mutationID.
+// TriggerSweep starts a run of a sweep configuration under mutationID
+// (Key).
 func (a *Actor) TriggerSweep(ctx context.Context, sw wallet.SweepConfig, mutationID string) (wallet.TriggerResponse, error) {
 	e := a.entry(Sweep, map[string]string{"sweep": sw.ID, "name": sw.Name, "destinationWallet": sw.DestinationWallet})
 	e.MutationID = mutationID
 	if err := a.Can(Sweep); err != nil {
 		return wallet.TriggerResponse{}, a.done(e, err)
 	}
+	end, err := a.begin(Sweep, sw.ID, mutationID, "")
+	if err != nil {
+		return wallet.TriggerResponse{}, a.done(e, err)
+	}
 	got, err := a.c.Transactions.TriggerSweep(ctx, sw.ID, mutationID)
+	err = end(err)
 	if err == nil && got.InstanceID != "" {
 		e.Targets["instance"] = got.InstanceID
 	}
@@ -200,7 +221,8 @@ func (a *Actor) done(e audit.Entry, err error) error {
 	switch {
 	case err == nil:
 		e.Outcome = audit.OutcomeOK
-	case errors.Is(err, ErrReadOnly) || errors.As(err, new(ErrNotConfigured)) || errors.Is(err, ErrNoReason):
+	case errors.Is(err, ErrReadOnly) || errors.As(err, new(ErrNotConfigured)) || errors.Is(err, ErrNoReason) ||
+		errors.As(err, new(ErrPending)):
 		e.Outcome = audit.OutcomeRefused
 		e.Error = err.Error()
 	default:
