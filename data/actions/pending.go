@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 
@@ -57,8 +58,9 @@ type Attempt struct {
 	At time.Time
 	// InFlight counts the calls with this key on their way now.
 	InFlight int
-	// Err is why the outcome is unknown (the last call's error); empty
-	// while the first call is on its way.
+	// Err is why the outcome is unknown, in a few words ("HTTP 500
+	// INTERNAL(13)", "timed out", "connection lost"); empty while the
+	// first call is on its way.
 	Err string
 }
 
@@ -164,7 +166,7 @@ func (p *Pending) end(at *Attempt, err error) {
 	defer p.mu.Unlock()
 	at.InFlight--
 	if Unknown(err) {
-		at.Err = err.Error()
+		at.Err = why(err)
 		return
 	}
 	// Known: the platform answered; every key of the target not on its way
@@ -196,4 +198,24 @@ func refusedLocally(err error) bool {
 // sent by this actor's operator.
 func (a *Actor) begin(action, target, key, reason string) (func(error) error, error) {
 	return a.pending.begin(Attempt{Action: action, Target: target, ID: key, Operator: a.id.Operator, Reason: reason, At: a.now()})
+}
+
+// why says in a few words why err leaves an outcome unknown.
+func why(err error) string {
+	if ae, ok := apierr.As(err); ok {
+		switch {
+		case ae.HTTPStatus != 0:
+			return strings.TrimSpace(fmt.Sprintf("HTTP %d %s", ae.HTTPStatus, ae.Label()))
+		case ae.Class == apierr.ClassRetry:
+			return "connection lost"
+		}
+		return ae.Class.String()
+	}
+	switch {
+	case errors.Is(err, context.DeadlineExceeded):
+		return "no answer in time"
+	case errors.Is(err, context.Canceled):
+		return "cancelled"
+	}
+	return err.Error()
 }
