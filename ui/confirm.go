@@ -205,7 +205,7 @@ func (d *dialog) update(msg tea.KeyMsg) (cmd tea.Cmd, closed bool) {
 	case fieldCode:
 		d.code, cmd = d.code.Update(msg)
 	default:
-		if key.Matches(msg, k.Left, k.Right) {
+		if key.Matches(msg, k.Switch) {
 			d.setFocus(d.indexOf(fieldCancel + fieldConfirm - d.focused()))
 		}
 	}
@@ -213,6 +213,23 @@ func (d *dialog) update(msg tea.KeyMsg) (cmd tea.Cmd, closed bool) {
 		d.hint = ""
 	}
 	return cmd, false
+}
+
+// bindings are the keys that do something now, for the footer.
+func (d *dialog) bindings() []key.Binding {
+	k := d.keys
+	switch d.state {
+	case running, settling:
+		return []key.Binding{key.NewBinding(key.WithKeys(k.Close.Keys()...), key.WithHelp(k.Close.Help().Key, "hide; the call goes on"))}
+	case done:
+		return []key.Binding{key.NewBinding(key.WithKeys(k.Enter.Keys()...), key.WithHelp(k.Enter.Help().Key, "close")),
+			key.NewBinding(key.WithKeys(k.Close.Keys()...), key.WithHelp(k.Close.Help().Key, "close"))}
+	}
+	out := []key.Binding{k.Next, k.Prev}
+	if f := d.focused(); f == fieldCancel || f == fieldConfirm {
+		out = append(out, k.Switch)
+	}
+	return append(out, k.Enter, k.Close)
 }
 
 func (d *dialog) indexOf(f field) int {

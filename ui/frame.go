@@ -251,6 +251,13 @@ func (a *App) footer() string {
 	if a.flash.Text != "" {
 		return fit(t.FlashInfo.Render(sanitize.Line(a.flash.Text)), a.width, 1)
 	}
+	if d := a.shownDialog(); d != nil {
+		var parts []string
+		for _, b := range d.bindings() {
+			parts = append(parts, t.Key.Render(b.Help().Key)+" "+t.KeyDesc.Render(b.Help().Desc))
+		}
+		return fit(strings.Join(parts, "  "), a.width, 1)
+	}
 	var parts []string
 	for _, d := range a.background {
 		parts = append(parts, t.Warn.Render("⋯ "+sanitize.Line(d.c.Title)+" running "+short(a.ctx.Clock().Sub(d.started))))

@@ -42,8 +42,8 @@ type DialogKeys struct {
 	// Next and Prev move the focus through every field in turn: the
 	// reason, the typed code (prod), Cancel and the action's button.
 	Next, Prev key.Binding
-	// Left and Right move between the two buttons.
-	Left, Right key.Binding
+	// Switch moves between the two buttons.
+	Switch key.Binding
 	// Enter moves on from a text field, cancels on Cancel, and runs the
 	// action only on its focused button.
 	Enter key.Binding
@@ -58,11 +58,10 @@ func DefaultDialogKeys() DialogKeys {
 		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(keys[0], desc))
 	}
 	return DialogKeys{
-		Next:  b("next field", "tab"),
-		Prev:  b("previous field", "shift+tab"),
-		Left:  b("button on the left", "left"),
-		Right: b("button on the right", "right"),
-		Enter: b("next field, or press the focused button", "enter"),
-		Close: b("cancel", "esc", "ctrl+c"),
+		Next:   b("next field", "tab"),
+		Prev:   b("previous field", "shift+tab"),
+		Switch: key.NewBinding(key.WithKeys("left", "right"), key.WithHelp("←/→", "other button")),
+		Enter:  b("next field / press button", "enter"),
+		Close:  b("cancel", "esc", "ctrl+c"),
 	}
 }
