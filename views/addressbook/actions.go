@@ -134,7 +134,8 @@ func (v *View) submittedLoaded(l viewkit.Loaded) tea.Cmd {
 	f := &follow{ep: s.ep, lock: s.lock, intentID: s.intentID, requestID: s.accepted.RequestID, since: v.ctx.Clock()}
 	v.follows[s.ep.ID] = f
 	v.changed()
-	return tea.Batch(ui.ResultCmd(fmt.Sprintf("✔ %s of %s proposed: intent %s accepted (requestId %s), following it", f.verb(),
+	// The result first: the dialog takes the first flash after its answer.
+	return tea.Sequence(ui.ResultCmd(fmt.Sprintf("✔ %s of %s proposed: intent %s accepted (requestId %s), following it", f.verb(),
 		sanitize.Line(s.ep.Alias), f.intentID, sanitize.Line(s.accepted.RequestID)), nil),
 		v.poll(f.intentID))
 }

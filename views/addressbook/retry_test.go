@@ -38,7 +38,7 @@ func TestLockRetryAfterUnknownReusesIntentID(t *testing.T) {
 	viewtest.Keys(tm, "esc", "l")
 	viewtest.WaitFor(t, tm, "retry of "+id)
 	viewtest.Keys(tm, "tab", "enter")
-	viewtest.WaitFor(t, tm, "proposed: intent "+id+" accepted")
+	viewtest.WaitFor(t, tm, id+" accepted (requestId") // in the dialog
 	quit(t, tm)
 	got := auditOf(t, e, ep.ID)
 	if len(got) != 2 || got[1].Outcome != audit.OutcomeOK || got[1].IntentID != id {

@@ -156,7 +156,7 @@ func (v *View) done(d actionDone) tea.Cmd {
 		}
 		v.ctx.Store.Refresh(live.Sweeps)
 		v.ctx.Store.Refresh(live.Transactions)
-		return tea.Batch(ui.ResultCmd("✔ sweep "+d.sweep.Name+" started: instance "+d.instance+" · mutationId "+d.mutationID+retry, nil),
+		return tea.Sequence(ui.ResultCmd("✔ sweep "+d.sweep.Name+" started: instance "+d.instance+" · mutationId "+d.mutationID+retry, nil),
 			v.Stack.Update(sweepActed{d.sweep.ID}))
 	}
 	if d.err != nil {
@@ -170,7 +170,7 @@ func (v *View) done(d actionDone) tea.Cmd {
 	if d.tx.FreezeInfo.IsFrozen {
 		now = "frozen"
 	}
-	return tea.Batch(ui.ResultCmd("✔ "+verb+" transaction "+d.tx.ID+" ("+v.walletName(d.tx.WalletID)+", "+viewkit.Amount(d.tx.Qty, d.tx.Asset)+
+	return tea.Sequence(ui.ResultCmd("✔ "+verb+" transaction "+d.tx.ID+" ("+v.walletName(d.tx.WalletID)+", "+viewkit.Amount(d.tx.Qty, d.tx.Asset)+
 		"): now "+now+", status "+d.tx.Status+" · mutationId "+d.mutationID+retry, nil),
 		v.Stack.Update(txActed{d.tx}))
 }
