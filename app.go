@@ -53,7 +53,8 @@ func newApp(rt *runtime, s session) *ui.App {
 	if rt.hooks != nil {
 		ctx.Webhooks = rt.webhookStatus
 	}
-	act := actions.New(actions.Clients{Transactions: p.WalletTransactions, Custody: p.Custody, CanSign: p.CustodyCanSign},
+	act := actions.New(actions.Clients{Transactions: p.WalletTransactions, Custody: p.Custody, CanSign: p.CustodyCanSign,
+		Pending: rt.pending},
 		actions.Identity{Profile: cfg.Profile, Environment: cfg.Environment, Who: s.who, ReadOnly: readOnly}, rt.audit)
 	views := []ui.View{
 		quotes.New(ctx),

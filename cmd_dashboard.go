@@ -16,6 +16,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"treasury/config"
+	"treasury/data/actions"
 	"treasury/data/audit"
 	"treasury/data/live"
 	"treasury/data/platform"
@@ -43,9 +44,12 @@ func cmdDashboard(ctx context.Context, e *env, g globals, args []string) error {
 // and the one live store), the webhook receiver, the request and audit
 // logs. Close releases it all.
 type runtime struct {
-	cfg      *config.Config
-	p        *platform.Platform
-	audit    *audit.Log
+	cfg   *config.Config
+	p     *platform.Platform
+	audit *audit.Log
+	// pending are the keys of actions whose outcome is unknown: one set
+	// for every session, so a retry from any of them reuses the key.
+	pending  *actions.Pending
 	stateDir string
 	sb       *sandbox.Server // the embedded sandbox, when the profile runs one
 	hooks    *hooks          // the webhook receiver; nil when none is configured
@@ -78,7 +82,8 @@ func (r *runtime) Close() {
 // sandbox when the profile asks for it, the request log and the clients
 // with their store, not yet polling. `treasury get` stops here.
 func openPlatform(e *env, cfg *config.Config) (_ *runtime, err error) {
-	r := &runtime{cfg: cfg, stateDir: config.StateDir(e.getenv), drawings: ui.NewDrawings()}
+	r := &runtime{cfg: cfg, stateDir: config.StateDir(e.getenv), drawings: ui.NewDrawings(),
+		pending: actions.NewPending()}
 	defer func() {
 		if err != nil {
 			r.Close()

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/spinner"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -42,7 +43,11 @@ type App struct {
 	palette *palette
 	raw     *rawPager
 	confirm *dialog
-	quit    bool
+	// confirms numbers the dialogs; background are the confirmed actions
+	// whose dialog was hidden while their call runs.
+	confirms   int
+	background []*dialog
+	quit       bool
 }
 
 // NewApp builds the shell over views, in tab order (keys 1-9).
@@ -145,9 +150,26 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if a.flashUntil.Before(a.ctx.Clock()) {
 			a.flash = Flash{}
 		}
+		if d := a.shownDialog(); d != nil && d.state == settling {
+			// The view said nothing of the answer: do not wait forever.
+			if d.settled++; d.settled >= settleTicks {
+				a.overlay = noOverlay
+			}
+		}
 		return a, tea.Batch(a.Active().Update(msg), tick())
 	case Flash:
 		a.setFlash(msg)
+		// The first flash after a dialog's answer is the view's result.
+		if d := a.shownDialog(); d != nil && d.state == settling {
+			d.state, d.result = done, msg
+		}
+		return a, nil
+	case confirmAnswered:
+		return a, a.answered(msg)
+	case spinner.TickMsg:
+		if d := a.shownDialog(); d != nil {
+			return a, d.tick(msg)
+		}
 		return a, nil
 	case Open:
 		return a, a.open(msg)
@@ -162,7 +184,11 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			a.setFlash(Flash{Err: ErrReadOnly})
 			return a, nil
 		}
-		a.confirm = newDialog(a.ctx, msg)
+		if d := a.shownDialog(); d != nil && (d.state == running || d.state == settling) {
+			a.background = append(a.background, d)
+		}
+		a.confirms++
+		a.confirm = newDialog(a.ctx, msg, a.confirms)
 		a.overlay = confirmOverlay
 		return a, nil
 	case tea.KeyMsg:
@@ -236,9 +262,12 @@ func (a *App) key(msg tea.KeyMsg) tea.Cmd {
 		a.raw.update(msg)
 		return nil
 	case confirmOverlay:
-		cmd, done := a.confirm.update(msg)
-		if done {
+		cmd, closed := a.confirm.update(msg)
+		if closed {
 			a.overlay = noOverlay
+			if a.confirm.state == running || a.confirm.state == settling {
+				a.background = append(a.background, a.confirm)
+			}
 		}
 		return cmd
 	case filterOverlay:
@@ -320,4 +349,34 @@ func (a *App) key(msg tea.KeyMsg) tea.Cmd {
 		return cmd
 	}
 	return nil
+}
+
+// shownDialog is the confirmation dialog on screen, or nil.
+func (a *App) shownDialog() *dialog {
+	if a.overlay != confirmOverlay {
+		return nil
+	}
+	return a.confirm
+}
+
+// answered takes a confirmed action's answer: its dialog, shown, waits for
+// the view's result; the message goes on to the views.
+func (a *App) answered(msg confirmAnswered) tea.Cmd {
+	for i, d := range a.background {
+		if d.seq == msg.seq {
+			a.background = append(a.background[:i:i], a.background[i+1:]...)
+			break
+		}
+	}
+	if d := a.shownDialog(); d != nil && d.seq == msg.seq {
+		d.answered()
+		if msg.msg == nil {
+			a.overlay = noOverlay
+		}
+	}
+	if msg.msg == nil {
+		return nil
+	}
+	inner := msg.msg
+	return func() tea.Msg { return inner }
 }

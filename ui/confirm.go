@@ -2,56 +2,137 @@ package ui
 
 import (
 	"strings"
+	"time"
 
+	"github.com/charmbracelet/bubbles/cursor"
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/spinner"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 
 	"treasury/ui/sanitize"
 )
 
-// dialog is the confirmation of an action. Cancel has the focus at first;
-// enter on Cancel, esc or q cancel. In prod the operator must first type the
-// last characters of the record's id.
+// field is one stop of the dialog's focus.
+type field int
+
+const (
+	fieldReason field = iota
+	fieldCode
+	fieldCancel
+	fieldConfirm
+)
+
+// dialogState is where a dialog is in its life.
+type dialogState int
+
+const (
+	asking   dialogState = iota
+	running              // the action's call is on its way
+	settling             // its answer reached the views; their result is awaited
+	done                 // the view's result: shown until closed
+)
+
+// settleTicks is how many clock ticks a dialog waits, once its call has
+// answered, for the view's result before it closes anyway.
+const settleTicks = 2
+
+// dialog is the one confirmation of every action. The focus goes through
+// every field in turn with tab and shift+tab: the reason, the typed code
+// (prod), Cancel, and the action's button; it starts on Cancel. Enter in a
+// text field moves to the next field; only enter on the focused action
+// button runs the action, and only once the fields it needs are filled.
+// While the action runs, a spinner shows the time elapsed and what is
+// awaited; esc hides the dialog and the call goes on. The view's result
+// (the server's answer, or the failure in full) is then shown until closed.
 type dialog struct {
-	ctx     *Context
-	c       Confirm
-	focusOK bool
-	typed   textinput.Model
-	reason  textinput.Model
-	// field is the input with the focus: 0 the typed id, 1 the reason.
-	field int
-	// onButtons is set once tab or enter left the inputs: enter in an
-	// input never cancels the text just typed, it moves to the buttons.
-	onButtons bool
+	ctx  *Context
+	keys DialogKeys
+	c    Confirm
+	// seq tells this dialog's answer from an earlier one's.
+	seq    int
+	fields []field
+	focus  int // index in fields
+	reason textinput.Model
+	code   textinput.Model
+	// hint says why the action button did not run.
+	hint string
+
+	state   dialogState
+	started time.Time
+	spin    spinner.Model
+	settled int
+	result  Flash
 }
 
-func newDialog(ctx *Context, c Confirm) *dialog {
-	in := textinput.New()
-	in.Prompt = "type " + c.TypeToConfirm + " to enable: "
-	in.CharLimit = 16
-	if c.TypeToConfirm != "" {
-		in.Focus()
-	}
+// confirmAnswered carries the message of a confirmed action's call, once
+// it is done, to the shell: the shell updates the dialog, then delivers msg
+// to the views.
+type confirmAnswered struct {
+	seq int
+	msg tea.Msg
+}
+
+func newDialog(ctx *Context, c Confirm, seq int) *dialog {
 	if c.Action == "" {
 		c.Action = "Confirm"
 	}
-	rs := textinput.New()
-	rs.Prompt = c.Reason + ": "
-	rs.CharLimit = 200
-	d := &dialog{ctx: ctx, c: c, typed: in, reason: rs}
-	if c.Reason != "" && c.TypeToConfirm == "" {
-		d.field = 1
-		d.reason.Focus()
+	input := func(prompt string, limit int) textinput.Model {
+		in := textinput.New()
+		in.Prompt = prompt
+		in.CharLimit = limit
+		in.Cursor.SetMode(cursor.CursorStatic)
+		in.PromptStyle, in.TextStyle = ctx.Theme.Bold, ctx.Theme.Cell
+		return in
 	}
+	d := &dialog{ctx: ctx, keys: DefaultDialogKeys(), c: c, seq: seq,
+		reason: input(sanitize.Line(c.Reason)+": ", 200),
+		code:   input("type "+sanitize.Line(c.TypeToConfirm)+" to confirm: ", 16),
+		spin: spinner.New(spinner.WithSpinner(spinner.Spinner{Frames: spinner.MiniDot.Frames, FPS: time.Second / 8}),
+			spinner.WithStyle(ctx.Theme.Accent))}
+	d.reason.SetValue(c.ReasonValue)
+	if c.Reason != "" {
+		d.fields = append(d.fields, fieldReason)
+	}
+	if c.TypeToConfirm != "" {
+		d.fields = append(d.fields, fieldCode)
+	}
+	d.fields = append(d.fields, fieldCancel, fieldConfirm)
+	d.setFocus(len(d.fields) - 2) // Cancel
 	return d
 }
 
-func (d *dialog) armed() bool {
-	if d.c.Reason != "" && strings.TrimSpace(d.reason.Value()) == "" {
-		return false
+func (d *dialog) focused() field { return d.fields[d.focus] }
+
+func (d *dialog) setFocus(i int) {
+	n := len(d.fields)
+	d.focus = ((i % n) + n) % n
+	d.reason.Blur()
+	d.code.Blur()
+	switch d.focused() {
+	case fieldReason:
+		d.reason.Focus()
+	case fieldCode:
+		d.code.Focus()
 	}
-	return d.c.TypeToConfirm == "" || d.typed.Value() == d.c.TypeToConfirm
+}
+
+// missing is the first field the action still needs, and what to do.
+func (d *dialog) missing() (field, string, bool) {
+	if d.c.Reason != "" && strings.TrimSpace(d.reason.Value()) == "" {
+		return fieldReason, "type a " + strings.ToLower(sanitize.Line(d.c.Reason)) + " first", true
+	}
+	if d.c.TypeToConfirm != "" && d.code.Value() != d.c.TypeToConfirm {
+		return fieldCode, "type " + sanitize.Line(d.c.TypeToConfirm) + " (the end of the record's id) first", true
+	}
+	return 0, "", false
+}
+
+func (d *dialog) armed() bool {
+	_, _, missing := d.missing()
+	return !missing
 }
 
 func (d *dialog) run() tea.Cmd {
@@ -61,108 +142,293 @@ func (d *dialog) run() tea.Cmd {
 	return d.c.Run
 }
 
-// hasInput reports whether the dialog takes typed text.
-func (d *dialog) hasInput() bool { return d.c.TypeToConfirm != "" || d.c.Reason != "" }
-
-func (d *dialog) focusField(i int) {
-	d.field = i
-	d.typed.Blur()
-	d.reason.Blur()
-	if i == 0 {
-		d.typed.Focus()
-	} else {
-		d.reason.Focus()
+// start runs the action: the call's message comes back as confirmAnswered.
+func (d *dialog) start() tea.Cmd {
+	d.state, d.started, d.hint = running, d.ctx.Clock(), ""
+	run, seq := d.run(), d.seq
+	answered := func() tea.Msg {
+		var msg tea.Msg
+		if run != nil {
+			msg = run()
+		}
+		return confirmAnswered{seq: seq, msg: msg}
 	}
+	return tea.Batch(d.spin.Tick, answered)
 }
 
-// update returns the command to run and whether the dialog is finished.
-func (d *dialog) update(msg tea.KeyMsg) (tea.Cmd, bool) {
-	switch msg.String() {
-	case "esc", "ctrl+c":
-		return d.cancel(false), true
-	case "up", "down":
-		if d.c.TypeToConfirm != "" && d.c.Reason != "" {
-			d.focusField(1 - d.field)
+func (d *dialog) cancelled() tea.Cmd { return d.cancel(false) }
+
+// update takes a key; closed says the dialog is to be taken down (cancelled,
+// hidden while its action runs, or its failure read).
+func (d *dialog) update(msg tea.KeyMsg) (cmd tea.Cmd, closed bool) {
+	k := d.keys
+	switch d.state {
+	case running, settling:
+		if key.Matches(msg, k.Close) {
+			return FlashCmd(sanitize.Line(d.c.Title) + ": still waiting for the answer; it will show here"), true
 		}
 		return nil, false
-	case "tab", "shift+tab":
-		d.onButtons = true
-		if d.armed() {
-			d.focusOK = !d.focusOK
+	case done:
+		if key.Matches(msg, k.Close, k.Enter) {
+			return nil, true
 		}
 		return nil, false
-	case "left", "right":
-		if !d.hasInput() && d.armed() {
-			d.focusOK = !d.focusOK
+	}
+	switch {
+	case key.Matches(msg, k.Close):
+		return d.cancelled(), true
+	case key.Matches(msg, k.Next):
+		d.setFocus(d.focus + 1)
+		return nil, false
+	case key.Matches(msg, k.Prev):
+		d.setFocus(d.focus - 1)
+		return nil, false
+	case key.Matches(msg, k.Enter):
+		switch d.focused() {
+		case fieldCancel:
+			return d.cancelled(), true
+		case fieldConfirm:
+			if f, why, missing := d.missing(); missing {
+				d.hint = why
+				d.setFocus(d.indexOf(f))
+				return nil, false
+			}
+			return d.start(), false
+		default:
+			d.setFocus(d.focus + 1)
 			return nil, false
 		}
-	case "enter":
-		if d.focusOK && d.armed() {
-			return d.run(), true
-		}
-		if d.hasInput() && !d.onButtons {
-			d.onButtons = true
-			d.focusOK = d.armed()
-			return nil, false
-		}
-		if !d.focusOK {
-			return d.cancel(false), true
-		}
-		return nil, false
 	}
-	if d.hasInput() {
-		var cmd tea.Cmd
-		if d.field == 0 && d.c.TypeToConfirm != "" {
-			d.typed, cmd = d.typed.Update(msg)
-		} else {
-			d.reason, cmd = d.reason.Update(msg)
+	switch d.focused() {
+	case fieldReason:
+		d.reason, cmd = d.reason.Update(msg)
+	case fieldCode:
+		d.code, cmd = d.code.Update(msg)
+	default:
+		if key.Matches(msg, k.Switch) {
+			d.setFocus(d.indexOf(fieldCancel + fieldConfirm - d.focused()))
 		}
-		d.onButtons = false
-		if !d.armed() {
-			d.focusOK = false
-		}
-		return cmd, false
 	}
-	if msg.String() == "q" || msg.String() == "n" {
-		return d.cancel(false), true
+	if d.armed() {
+		d.hint = ""
 	}
-	return nil, false
+	return cmd, false
 }
 
-func (d *dialog) view(width int) string {
+// bindings are the keys that do something now, for the footer.
+func (d *dialog) bindings() []key.Binding {
+	k := d.keys
+	switch d.state {
+	case running, settling:
+		return []key.Binding{key.NewBinding(key.WithKeys(k.Close.Keys()...), key.WithHelp(k.Close.Help().Key, "hide; the call goes on"))}
+	case done:
+		return []key.Binding{key.NewBinding(key.WithKeys(k.Enter.Keys()...), key.WithHelp(k.Enter.Help().Key, "close")),
+			key.NewBinding(key.WithKeys(k.Close.Keys()...), key.WithHelp(k.Close.Help().Key, "close"))}
+	}
+	out := []key.Binding{k.Next, k.Prev}
+	if f := d.focused(); f == fieldCancel || f == fieldConfirm {
+		out = append(out, k.Switch)
+	}
+	return append(out, k.Enter, k.Close)
+}
+
+func (d *dialog) indexOf(f field) int {
+	for i, g := range d.fields {
+		if g == f {
+			return i
+		}
+	}
+	return d.focus
+}
+
+// tick advances the spinner while the call runs.
+func (d *dialog) tick(msg spinner.TickMsg) tea.Cmd {
+	if d.state != running {
+		return nil
+	}
+	var cmd tea.Cmd
+	d.spin, cmd = d.spin.Update(msg)
+	return cmd
+}
+
+// answered: the call is done and its message is on its way to the views.
+func (d *dialog) answered() { d.state = settling }
+
+// view draws the dialog for a body of width x height.
+func (d *dialog) view(width, height int) string {
 	t := d.ctx.Theme
-	var b strings.Builder
-	b.WriteString(t.DialogTitle.Render(sanitize.Line(d.c.Title)) + "\n\n")
-	for _, l := range d.c.Lines {
-		b.WriteString(sanitize.Line(l) + "\n")
+	w := min(max(width-8, 30), 90)
+	for _, compact := range []bool{false, true} {
+		style := t.Dialog.Width(w)
+		inner := w - 6
+		if compact {
+			style = style.Padding(0, 1)
+			inner = w - 4
+		}
+		out := style.Render(strings.Join(d.sections(inner, height, compact), sep(compact)))
+		if compact || lipgloss.Height(out) <= height {
+			return out
+		}
 	}
+	return ""
+}
+
+func sep(compact bool) string {
+	if compact {
+		return "\n"
+	}
+	return "\n\n"
+}
+
+// sections are the dialog's blocks, wrapped to width; compact ones drop
+// the record's lines that do not fit in height.
+func (d *dialog) sections(width, height int, compact bool) []string {
+	t := d.ctx.Theme
+	wrap := func(s string) string { return wrapWords(s, width) }
 	env := "TEST"
 	if d.ctx.Prod() {
 		env = "PROD"
 	}
-	b.WriteString("\nEnvironment: " + env + " (profile " + sanitize.Line(d.ctx.Profile) + ")\n\n")
-	if d.c.TypeToConfirm != "" {
-		b.WriteString(d.typed.View() + "\n")
+	head := []string{t.DialogTitle.Render(sanitize.Line(d.c.Title))}
+	lines := make([]string, 0, len(d.c.Lines))
+	for _, l := range d.c.Lines {
+		lines = append(lines, wrap(sanitize.Line(l)))
 	}
-	if d.c.Reason != "" {
-		b.WriteString(d.reason.View() + "\n")
+	context := []string{wrap("Environment: " + env + " (profile " + sanitize.Line(d.ctx.Profile) + ")")}
+	if d.c.Retry != "" && d.state != done {
+		context = append(context, t.Warn.Render(wrap("↻ "+sanitize.Line(d.c.Retry))))
 	}
-	if d.hasInput() {
-		b.WriteString("\n")
+	var tail []string
+	switch d.state {
+	case asking:
+		tail = d.askingSections(wrap)
+	case running, settling:
+		elapsed := short(d.ctx.Clock().Sub(d.started))
+		waiting := "waiting for the answer"
+		if d.c.Waiting != "" {
+			waiting = "waiting for " + sanitize.Line(d.c.Waiting)
+		}
+		tail = []string{wrap(d.spin.View()+" "+elapsed+"  "+waiting) + "\n" +
+			t.Muted.Render(wrap(d.keys.Close.Help().Key+" hides this dialog: the call goes on, and its answer shows in the footer"))}
+	case done:
+		var b []string
+		switch {
+		case d.result.Err == nil:
+			b = append(b, t.OK.Render(wrap(sanitize.Line(d.result.Text))))
+		case d.result.Text != "":
+			b = append(b, t.Bad.Render(wrap(sanitize.Line(d.result.Text))))
+		}
+		if d.result.Err != nil {
+			b = append(b, ErrorLines(t, d.result.Err, width)...)
+		}
+		tail = []string{strings.Join(b, "\n"), d.button("Close", true, true, false) + "\n" +
+			t.Muted.Render("enter or "+d.keys.Close.Help().Key+" closes")}
 	}
-	cancel, ok := t.Button.Render("Cancel"), t.Button.Render(d.c.Action)
-	if d.focusOK {
-		ok = t.ButtonDanger.Render(d.c.Action)
-	} else {
-		cancel = t.ButtonFocus.Render("Cancel")
+	body := strings.Join(lines, "\n")
+	if compact {
+		// Keep the title, the context and the fields: cut the record's
+		// lines to what the height leaves.
+		fixed := 2 + len(head) // border
+		for _, s := range append(context, tail...) {
+			fixed += lipgloss.Height(s)
+		}
+		if room := height - fixed; lipgloss.Height(body) > room {
+			ls := strings.Split(body, "\n")
+			ls = ls[:max(room-1, 0)]
+			body = strings.Join(append(ls, t.Muted.Render("…")), "\n")
+		}
 	}
-	if !d.armed() {
-		ok = t.Muted.Render("(" + d.c.Action + ")")
+	out := append(head, body, strings.Join(context, "\n"))
+	return append(out, tail...)
+}
+
+// askingSections are the fields, the buttons and the keys.
+func (d *dialog) askingSections(wrap func(string) string) []string {
+	t := d.ctx.Theme
+	mark := func(f field) string {
+		if d.focused() == f {
+			return "▸ "
+		}
+		return "  "
 	}
-	b.WriteString(cancel + "   " + ok + "\n")
-	b.WriteString(t.Muted.Render("tab switches · enter chooses · esc cancels"))
-	w := min(max(width-8, 30), 90)
-	return t.Dialog.Width(w).Render(b.String())
+	var fields []string
+	for _, f := range d.fields {
+		switch f {
+		case fieldReason:
+			fields = append(fields, mark(f)+d.reason.View())
+		case fieldCode:
+			fields = append(fields, mark(f)+d.code.View())
+		}
+	}
+	buttons := d.button("Cancel", d.focused() == fieldCancel, true, false) + "  " +
+		d.button(d.c.Action, d.focused() == fieldConfirm, d.armed(), true)
+	if d.hint != "" {
+		buttons += "\n" + t.Warn.Render(wrap(d.hint))
+	}
+	k := d.keys
+	help := wrap(k.Next.Help().Key + "/" + k.Prev.Help().Key + " move · " + k.Enter.Help().Key + " on " +
+		sanitize.Line(d.c.Action) + " runs it · " + k.Close.Help().Key + " cancels")
+	out := []string{}
+	if len(fields) > 0 {
+		out = append(out, strings.Join(fields, "\n"))
+	}
+	return append(out, buttons+"\n"+t.Muted.Render(help))
+}
+
+// button draws a button; the focused one is bracketed, so that it shows
+// without colour too, and one that cannot be pressed yet is in
+// parentheses; danger marks the action's own.
+func (d *dialog) button(label string, focused, enabled, danger bool) string {
+	t := d.ctx.Theme
+	label = sanitize.Line(label)
+	if !enabled {
+		label = "(" + label + ")"
+	}
+	switch {
+	case focused && enabled && danger:
+		return t.ButtonDanger.Render("[ " + label + " ]")
+	case focused:
+		return t.ButtonFocus.Render("[ " + label + " ]")
+	case !enabled:
+		return t.Muted.Render("  " + label + "  ")
+	}
+	return t.Button.Render("  " + label + "  ")
 }
 
 func visibleWidth(s string) int { return lipgloss.Width(s) }
+
+// wrapWords wraps plain text at spaces to width cells, keeping ids whole
+// (ansi.Wrap breaks at every hyphen, in the middle of a UUID); a word
+// longer than a line is cut where it must be. A line that fits is kept as
+// it is.
+func wrapWords(s string, width int) string {
+	width = max(width, 1)
+	var lines []string
+	for _, para := range strings.Split(s, "\n") {
+		if ansi.StringWidth(para) <= width {
+			lines = append(lines, para) // as it is, aligned columns too
+			continue
+		}
+		line, n := "", 0
+		for _, w := range strings.Fields(para) {
+			ww := ansi.StringWidth(w)
+			switch {
+			case n == 0:
+			case n+1+ww <= width:
+				line, n = line+" ", n+1
+			default:
+				lines = append(lines, line)
+				line, n = "", 0
+			}
+			for ww > width-n {
+				head := ansi.Truncate(w, width-n, "")
+				lines = append(lines, line+head)
+				w = strings.TrimPrefix(w, head)
+				ww, line, n = ansi.StringWidth(w), "", 0
+			}
+			line, n = line+w, n+ww
+		}
+		lines = append(lines, line)
+	}
+	return strings.Join(lines, "\n")
+}

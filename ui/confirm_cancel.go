@@ -10,15 +10,19 @@ func (d *dialog) cancel(ended bool) tea.Cmd {
 	if d.c.OnCancel == nil {
 		return FlashCmd("cancelled: " + d.c.Title)
 	}
-	typed := d.typed.Value()
+	typed := d.code.Value()
 	return d.c.OnCancel(Cancelled{Ended: ended,
 		WrongCode: d.c.TypeToConfirm != "" && len([]rune(typed)) >= len([]rune(d.c.TypeToConfirm)) && typed != d.c.TypeToConfirm})
 }
 
 // ended runs the cancel of a dialog left open when the session ends, at
 // once: there is no update loop left to run it (OnCancel's command is a
-// plain function, not a batch).
+// plain function, not a batch). A dialog whose action was started is not
+// cancelled: the action's own outcome is recorded.
 func (d *dialog) ended() {
+	if d.state != asking {
+		return
+	}
 	if cmd := d.cancel(true); cmd != nil {
 		cmd()
 	}

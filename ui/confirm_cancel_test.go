@@ -27,6 +27,7 @@ func TestOnCancelSaysHowTheDialogEnded(t *testing.T) {
 	}
 	runes := func(s string) tea.KeyMsg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)} }
 	esc, enter := tea.KeyMsg{Type: tea.KeyEsc}, tea.KeyMsg{Type: tea.KeyEnter}
+	back, fwd := tea.KeyMsg{Type: tea.KeyShiftTab}, tea.KeyMsg{Type: tea.KeyTab}
 
 	ctx := testContext("prod", false)
 	for _, tc := range []struct {
@@ -37,11 +38,13 @@ func TestOnCancelSaysHowTheDialogEnded(t *testing.T) {
 	}{
 		{"esc", "", []tea.KeyMsg{esc}, Cancelled{}},
 		{"enter on Cancel", "", []tea.KeyMsg{enter}, Cancelled{}},
-		{"wrong code", "0001", []tea.KeyMsg{runes("0002"), enter, enter}, Cancelled{WrongCode: true}},
-		{"part of the code", "0001", []tea.KeyMsg{runes("00"), esc}, Cancelled{}},
+		// The code field is before Cancel; Confirm with a wrong code says
+		// so and goes back to the field; esc then ends it.
+		{"wrong code", "0001", []tea.KeyMsg{back, runes("0002"), fwd, fwd, enter, esc}, Cancelled{WrongCode: true}},
+		{"part of the code", "0001", []tea.KeyMsg{back, runes("00"), esc}, Cancelled{}},
 	} {
 		got = nil
-		d := newDialog(ctx, confirm(tc.code))
+		d := newDialog(ctx, confirm(tc.code), 1)
 		if !keys(d, tc.ks...) || len(got) != 1 || got[0] != tc.want {
 			t.Errorf("%s: OnCancel got %+v, want %+v", tc.name, got, tc.want)
 		}

@@ -38,7 +38,7 @@ func (a *App) View() string {
 	case paletteOverlay:
 		body = a.palette.view(a.width, h)
 	case confirmOverlay:
-		body = lipgloss.Place(a.width, h, lipgloss.Center, lipgloss.Center, a.confirm.view(a.width),
+		body = lipgloss.Place(a.width, h, lipgloss.Center, lipgloss.Center, a.confirm.view(a.width, h),
 			lipgloss.WithWhitespaceChars(" "))
 	default:
 		body = a.Active().Render(a.width, h)
@@ -291,12 +291,26 @@ func (a *App) footer() string {
 		return fit(a.filter.View()+t.Muted.Render("   enter keep · esc clear"), a.width, 1)
 	}
 	if a.flash.Err != nil {
-		return fit(t.FlashError.Render(ErrorText(a.flash.Err)), a.width, 1)
+		text := ErrorText(a.flash.Err)
+		if a.flash.Text != "" {
+			text = sanitize.Line(a.flash.Text) + " " + text
+		}
+		return fit(t.FlashError.Render(text), a.width, 1)
 	}
 	if a.flash.Text != "" {
 		return fit(t.FlashInfo.Render(sanitize.Line(a.flash.Text)), a.width, 1)
 	}
+	if d := a.shownDialog(); d != nil {
+		var parts []string
+		for _, b := range d.bindings() {
+			parts = append(parts, t.Key.Render(b.Help().Key)+" "+t.KeyDesc.Render(b.Help().Desc))
+		}
+		return fit(strings.Join(parts, "  "), a.width, 1)
+	}
 	var parts []string
+	for _, d := range a.background {
+		parts = append(parts, t.Warn.Render("⋯ "+sanitize.Line(d.c.Title)+" running "+short(a.ctx.Clock().Sub(d.started))))
+	}
 	for _, b := range a.Active().Keys() {
 		if b.Enabled() {
 			parts = append(parts, t.Key.Render(b.Help().Key)+" "+t.KeyDesc.Render(b.Help().Desc))

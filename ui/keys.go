@@ -35,3 +35,33 @@ func DefaultKeys() Keys {
 func (k Keys) List() []key.Binding {
 	return []key.Binding{k.NextView, k.PrevView, k.Palette, k.Alerts, k.Filter, k.Back, k.Raw, k.Copy, k.ShowID, k.Save, k.Refresh, k.Pause, k.Help, k.Quit}
 }
+
+// DialogKeys are the confirmation dialog's bindings: its hint line is
+// generated from them.
+type DialogKeys struct {
+	// Next and Prev move the focus through every field in turn: the
+	// reason, the typed code (prod), Cancel and the action's button.
+	Next, Prev key.Binding
+	// Switch moves between the two buttons.
+	Switch key.Binding
+	// Enter moves on from a text field, cancels on Cancel, and runs the
+	// action only on its focused button.
+	Enter key.Binding
+	// Close cancels the dialog; while the action runs it hides the
+	// dialog, and the call goes on.
+	Close key.Binding
+}
+
+// DefaultDialogKeys are the dialog's bindings.
+func DefaultDialogKeys() DialogKeys {
+	b := func(desc string, keys ...string) key.Binding {
+		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(keys[0], desc))
+	}
+	return DialogKeys{
+		Next:   b("next field", "tab"),
+		Prev:   b("previous field", "shift+tab"),
+		Switch: key.NewBinding(key.WithKeys("left", "right"), key.WithHelp("←/→", "other button")),
+		Enter:  b("next field / press button", "enter"),
+		Close:  b("cancel", "esc", "ctrl+c"),
+	}
+}

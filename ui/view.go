@@ -75,14 +75,18 @@ type Open struct {
 }
 
 // Flash shows a message in the footer; an Err shows as an error with its
-// code and guidance.
+// code and guidance, after Text when both are set.
 type Flash struct {
 	Text string
 	Err  error
 }
 
 // Confirm asks the shell to show a confirmation dialog; Run is executed only
-// when the operator confirms.
+// when the operator confirms. While it runs the dialog shows a spinner, the
+// time elapsed and Waiting; its message is delivered to the views as any
+// other, and the first flash that follows (the view's ResultCmd) is its
+// outcome: the dialog, if still shown, shows it until closed (a failure in
+// full: code, message, guidance), and the footer flashes it.
 type Confirm struct {
 	Title string
 	// Lines say what will happen, to which record, in which environment.
@@ -94,8 +98,16 @@ type Confirm struct {
 	Run           tea.Cmd
 	// Reason, when set, is the label of a required free-text reason (a
 	// freeze); RunReason then runs instead of Run, with the text typed.
-	Reason    string
-	RunReason func(reason string) tea.Cmd
+	Reason      string
+	ReasonValue string
+	RunReason   func(reason string) tea.Cmd
+	// Retry, when set, says that the action retries an attempt whose
+	// outcome is unknown under the same idempotency key ("retry of <id>:
+	// ...").
+	Retry string
+	// Waiting names what the running action waits for: "the wallet
+	// interface: PUT …/transactions/<id>/freeze".
+	Waiting string
 	// OnCancel, when set, is called instead of the "cancelled" flash when
 	// the dialog ends without running the action, or the shell would not
 	// open it; its command says so (the actions layer records the attempt
@@ -118,6 +130,13 @@ func FlashCmd(text string) tea.Cmd { return func() tea.Msg { return Flash{Text: 
 
 // ErrorCmd returns a command that flashes an error.
 func ErrorCmd(err error) tea.Cmd { return func() tea.Msg { return Flash{Err: err} } }
+
+// ResultCmd returns the outcome of a confirmed action: text says what the
+// server answered (new state, ids); a failure is err, with text saying what
+// it means for the action (an unknown outcome, what a retry does).
+func ResultCmd(text string, err error) tea.Cmd {
+	return func() tea.Msg { return Flash{Text: text, Err: err} }
+}
 
 // OpenCmd returns a command that opens a view with arguments.
 func OpenCmd(view string, args ...string) tea.Cmd {

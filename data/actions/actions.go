@@ -1,8 +1,9 @@
 // Package actions performs the dashboard's operator actions (freeze and
 // unfreeze a wallet transaction, lock and unlock a custody endpoint,
 // trigger a sweep) for one operator: it refuses them all in a read-only
-// session, gives each confirmed action a fresh idempotency key (mutationId
-// or intent id) that every retry of it reuses, and writes every attempt,
+// session, gives each confirmed action an idempotency key (mutationId or
+// intent id) that a retry after an unknown outcome reuses (Pending, Key),
+// and writes every attempt,
 // however it ends (done, failed, refused, cancelled in the confirmation,
 // or unknown when no answer came), as one line of the audit log, synced
 // to disk before the caller shows the result.
@@ -69,18 +70,26 @@ type Clients struct {
 	// whether the profile has the signing key.
 	Custody *custody.Client
 	CanSign bool
+	// Pending is the process's set of keys of actions whose outcome is
+	// unknown, shared by every session; nil gives the actor a set of its
+	// own.
+	Pending *Pending
 }
 
 // Actor performs actions for one identity. It is safe for concurrent use.
 type Actor struct {
-	c   Clients
-	id  Identity
-	log *audit.Log
+	c       Clients
+	id      Identity
+	log     *audit.Log
+	pending *Pending
 }
 
 // New returns an actor; log may be nil only in tests that do not audit.
 func New(c Clients, id Identity, log *audit.Log) *Actor {
-	return &Actor{c: c, id: id, log: log}
+	if c.Pending == nil {
+		c.Pending = NewPending()
+	}
+	return &Actor{c: c, id: id, log: log, pending: c.Pending}
 }
 
 // ReadOnly reports whether every action is refused.
@@ -89,8 +98,8 @@ func (a *Actor) ReadOnly() bool { return a.id.ReadOnly }
 // Identity is who acts.
 func (a *Actor) Identity() Identity { return a.id }
 
-// NewKey is a fresh idempotency key for one confirmed action: the caller
-// keeps it for that action and passes it to every retry.
+// NewKey is a fresh idempotency key. Views take theirs from Actor.Key,
+// which reuses the key of an attempt whose outcome is unknown.
 func NewKey() string { return uuid.NewString() }
 
 // Can says whether an action is possible in this session, and why not.
@@ -121,7 +130,8 @@ func (a *Actor) Can(action string) error {
 }
 
 // FreezeTx freezes (freeze true) or unfreezes a wallet transaction with a
-// reason, under mutationID (NewKey, the same on a retry).
+// reason, under mutationID (Key: the same on a retry after an unknown
+// outcome).
 func (a *Actor) FreezeTx(ctx context.Context, tx wallet.Transaction, freeze bool, reason, mutationID string) (wallet.Transaction, error) {
 	at := TxAttempt(tx, freeze, reason, mutationID)
 	if strings.TrimSpace(reason) == "" {
@@ -130,32 +140,38 @@ func (a *Actor) FreezeTx(ctx context.Context, tx wallet.Transaction, freeze bool
 	if err := a.Can(at.Action); err != nil {
 		return wallet.Transaction{}, a.record(at, err, "")
 	}
+	end, err := a.begin(at.Action, tx.ID, mutationID, reason)
+	if err != nil {
+		return wallet.Transaction{}, a.record(at, refusal{err}, "")
+	}
 	var got wallet.Transaction
-	var err error
 	if freeze {
 		got, err = a.c.Transactions.Freeze(ctx, walletclient.RefOf(tx), reason, mutationID)
 	} else {
 		got, err = a.c.Transactions.Unfreeze(ctx, walletclient.RefOf(tx), reason, mutationID)
 	}
-	return got, a.record(at, err, "")
+	return got, a.record(at, end(err), "")
 }
 
 // LockEndpoint locks (lock true) or unlocks a custody endpoint with a signed
-// intent whose id is intentID (NewKey). The intent is accepted, not yet
+// intent whose id is intentID (Key). The intent is accepted, not yet
 // applied: follow it with Intent.
 func (a *Actor) LockEndpoint(ctx context.Context, ep custody.Endpoint, lock bool, intentID string) (custody.IntentAccepted, error) {
 	at := EndpointAttempt(ep, lock, intentID)
 	if err := a.Can(at.Action); err != nil {
 		return custody.IntentAccepted{}, a.record(at, err, "")
 	}
+	end, err := a.begin(at.Action, ep.ID, intentID, "")
+	if err != nil {
+		return custody.IntentAccepted{}, a.record(at, refusal{err}, "")
+	}
 	var got custody.IntentAccepted
-	var err error
 	if lock {
 		got, err = a.c.Custody.Lock(ctx, ep.ID, intentID)
 	} else {
 		got, err = a.c.Custody.Unlock(ctx, ep.ID, intentID)
 	}
-	return got, a.record(at, err, got.RequestID)
+	return got, a.record(at, end(err), got.RequestID)
 }
 
 // Intent reads an intent's status (no audit: it changes nothing).
@@ -172,7 +188,12 @@ func (a *Actor) TriggerSweep(ctx context.Context, sw wallet.SweepConfig, mutatio
 	if err := a.Can(Sweep); err != nil {
 		return wallet.TriggerResponse{}, a.record(at, err, "")
 	}
+	end, err := a.begin(Sweep, sw.ID, mutationID, "")
+	if err != nil {
+		return wallet.TriggerResponse{}, a.record(at, refusal{err}, "")
+	}
 	got, err := a.c.Transactions.TriggerSweep(ctx, sw.ID, mutationID)
+	err = end(err)
 	if err == nil && got.InstanceID != "" {
 		at.Target.Detail["instance"] = got.InstanceID
 	}

@@ -1,7 +1,6 @@
 package actions
 
 import (
-	"context"
 	"errors"
 	"fmt"
 
@@ -80,27 +79,12 @@ func outcome(err error) string {
 	case errors.As(err, new(refusal)), errors.Is(err, ErrReadOnly), errors.As(err, new(ErrNotConfigured)),
 		errors.Is(err, ErrNoReason), errors.Is(err, ErrWrongCode):
 		return audit.OutcomeRefused
-	case unanswered(err):
+	case Unknown(err):
+		// Sent, and no answer said whether it was done: a timeout, a lost
+		// or unreadable answer, a 5xx. A retry reuses its key (Pending).
 		return audit.OutcomeUnknown
 	}
 	return audit.OutcomeFailed
-}
-
-// unanswered reports whether a call may have been done without an answer
-// saying so: it timed out, its answer was lost mid-way or could not be
-// read, or the session ended while it was on its way. A refused
-// connection, or any answer with a status, says it was not done.
-func unanswered(err error) bool {
-	if e, ok := apierr.As(err); ok {
-		switch e.Class {
-		case apierr.ClassTimeout, apierr.ClassMalformed:
-			return true
-		case apierr.ClassRetry:
-			return e.HTTPStatus == 0
-		}
-		return false
-	}
-	return errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled)
 }
 
 // record writes the attempt's line and returns what the caller reports:

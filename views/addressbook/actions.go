@@ -52,7 +52,8 @@ func verbOf(lock bool) string {
 }
 
 // confirm asks the operator to confirm a lock or unlock of ep. The intent id
-// is made now, once: a retry of the confirmed action reuses it.
+// is taken now: a new one, or the one of an intent whose submission had an
+// unknown outcome, which this one retries.
 func (v *View) confirm(ep custody.Endpoint, lock bool) tea.Cmd {
 	verb := verbOf(lock)
 	if f, ok := v.follows[ep.ID]; ok {
@@ -61,7 +62,8 @@ func (v *View) confirm(ep custody.Endpoint, lock bool) tea.Cmd {
 	if v.act == nil {
 		return ui.ErrorCmd(fmt.Errorf("%s: actions are not available in this session", verb))
 	}
-	intentID := actions.NewKey()
+	key := v.act.Key(verb, ep.ID)
+	intentID := key.ID
 	if err := v.act.Can(verb); err != nil {
 		// Not possible here: say why, through the actor so the attempt is
 		// on the record.
@@ -90,7 +92,9 @@ func (v *View) confirm(ep custody.Endpoint, lock bool) tea.Cmd {
 	}
 	title := fmt.Sprintf("%s endpoint %s", strings.ToUpper(verb[:1])+verb[1:], ep.Alias)
 	c := ui.Confirm{Title: title, Lines: lines, Action: strings.ToUpper(verb[:1]) + verb[1:], Run: v.submit(ep, lock, intentID),
-		OnCancel: viewkit.OnCancel(v.act, actions.EndpointAttempt(ep, lock, intentID), title)}
+		OnCancel: viewkit.OnCancel(v.act, actions.EndpointAttempt(ep, lock, intentID), title),
+		Retry:    viewkit.RetryNote(v.ctx, key, "intent id"),
+		Waiting:  "the custody interface: POST /v1/intents (intent " + intentID + ")"}
 	if v.ctx.Prod() {
 		c.TypeToConfirm = lastRunes(ep.ID, 4)
 	}
@@ -127,12 +131,19 @@ func (v *View) handleLoaded(l viewkit.Loaded) (tea.Cmd, bool) {
 func (v *View) submittedLoaded(l viewkit.Loaded) tea.Cmd {
 	s, _ := l.Value.(submitted)
 	if l.Err != nil {
-		return ui.ErrorCmd(fmt.Errorf("%s %s: %w", verbOf(s.lock), sanitize.Line(s.ep.Alias), l.Err))
+		again := v.keys.Unlock.Help().Key
+		if s.lock {
+			again = v.keys.Lock.Help().Key
+		}
+		what := fmt.Sprintf("%s of %s", verbOf(s.lock), sanitize.Line(s.ep.Alias))
+		return ui.ResultCmd(viewkit.Failure(what, again, "intent id", s.intentID, l.Err), l.Err)
 	}
 	f := &follow{ep: s.ep, lock: s.lock, intentID: s.intentID, requestID: s.accepted.RequestID, since: v.ctx.Clock()}
 	v.follows[s.ep.ID] = f
 	v.changed()
-	return tea.Batch(ui.FlashCmd(fmt.Sprintf("%s of %s proposed: intent submitted, following it", f.verb(), sanitize.Line(s.ep.Alias))),
+	// The result first: the dialog takes the first flash after its answer.
+	return tea.Sequence(ui.ResultCmd(fmt.Sprintf("✔ %s of %s proposed: intent %s accepted (requestId %s), following it", f.verb(),
+		sanitize.Line(s.ep.Alias), f.intentID, sanitize.Line(s.accepted.RequestID)), nil),
 		v.poll(f.intentID))
 }
 

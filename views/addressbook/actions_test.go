@@ -80,6 +80,8 @@ func TestLockEndToEnd(t *testing.T) {
 	viewtest.Keys(tm, "l")
 	viewtest.WaitAll(t, tm, "Lock endpoint "+ep.Alias, ep.ID, ep.Address, "Environment: TEST", "Unlocked → Locked")
 	viewtest.Keys(tm, "tab", "enter")
+	viewtest.WaitFor(t, tm, "proposed: intent")
+	viewtest.Keys(tm, "esc") // the result, read
 	viewtest.WaitFor(t, tm, "intent Pending 0/1")
 	e.Advance(2 * time.Second)
 	viewtest.WaitFor(t, tm, "intent Approved 1/1")
@@ -105,6 +107,8 @@ func TestUnlockFromDetail(t *testing.T) {
 	viewtest.Keys(tm, "u")
 	viewtest.WaitAll(t, tm, "Unlock endpoint "+ep.Alias, "Locked → Unlocked")
 	viewtest.Keys(tm, "tab", "enter")
+	viewtest.WaitFor(t, tm, "proposed: intent")
+	viewtest.Keys(tm, "esc")
 	viewtest.WaitAll(t, tm, "Pending intent", "intent Pending 0/1")
 	e.Advance(5 * time.Second)
 	viewtest.WaitAll(t, tm, "unlock of "+ep.Alias+" executed: the endpoint is Unlocked", "Last intent", "Executed")
@@ -162,13 +166,16 @@ func TestProdAsksForTheIDsEnd(t *testing.T) {
 	tm := e.Program(t, newView(e))
 	viewtest.WaitFor(t, tm, ep.Alias)
 	viewtest.Keys(tm, "l")
-	viewtest.WaitAll(t, tm, "type "+tail+" to enable", "Environment: PROD")
-	viewtest.Keys(tm, "tab", "enter") // not armed: nothing happens
+	viewtest.WaitAll(t, tm, "type "+tail+" to confirm", "Environment: PROD")
+	viewtest.Keys(tm, "tab", "enter") // not armed: it says so and goes to the code
+	viewtest.WaitFor(t, tm, "(the end of the record's id) first")
 	viewtest.Keys(tm, "esc")
 	viewtest.WaitFor(t, tm, "cancelled")
 	viewtest.Keys(tm, "l")
-	viewtest.WaitFor(t, tm, "to enable")
-	viewtest.Keys(tm, tail, "enter", "enter")
+	viewtest.WaitFor(t, tm, "to confirm")
+	viewtest.Keys(tm, "shift+tab", tail, "tab", "tab", "enter")
+	viewtest.WaitFor(t, tm, "proposed: intent")
+	viewtest.Keys(tm, "esc")
 	viewtest.WaitFor(t, tm, "intent Pending")
 	quit(t, tm)
 	if got := auditOf(t, e, ep.ID); len(got) != 2 || got[0].Outcome != audit.OutcomeCancelled || got[1].Outcome != audit.OutcomeDone {

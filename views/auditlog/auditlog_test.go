@@ -82,8 +82,10 @@ func TestActionAppearsInEverySession(t *testing.T) {
 	viewtest.WaitFor(t, actor, "cancelled: Freeze")
 	viewtest.WaitFor(t, watcher, "cancelled")
 	viewtest.Keys(actor, "f")
-	viewtest.WaitFor(t, actor, "esc cancels")
-	viewtest.Keys(actor, "hold for review", "enter", "enter")
+	viewtest.WaitFor(t, actor, "Freeze wallet transaction")
+	// The reason is before Cancel (shift+tab); enter there moves on to
+	// Cancel, tab to the action, enter runs it.
+	viewtest.Keys(actor, "shift+tab", "hold for review", "enter", "tab", "enter")
 	viewtest.WaitFor(t, actor, "froze transaction")
 	viewtest.WaitAll(t, watcher, "done", "hold for review")
 	actor.Quit()

@@ -54,7 +54,7 @@ func Drive(v ui.View, cmd tea.Cmd) []tea.Msg {
 	return out
 }
 
-// Key is one key press: "enter", "esc", "tab", "down", "up", or the runes
+// Key is one key press: "enter", "esc", "tab", "shift+tab", "down", "up", or the runes
 // of s as one message.
 func Key(s string) tea.KeyMsg {
 	switch s {
@@ -64,6 +64,8 @@ func Key(s string) tea.KeyMsg {
 		return tea.KeyMsg{Type: tea.KeyEsc}
 	case "tab":
 		return tea.KeyMsg{Type: tea.KeyTab}
+	case "shift+tab":
+		return tea.KeyMsg{Type: tea.KeyShiftTab}
 	case "down":
 		return tea.KeyMsg{Type: tea.KeyDown}
 	case "up":

@@ -20,7 +20,12 @@ type actionDone struct {
 	tx       wallet.Transaction // freeze, unfreeze: the transaction acted on, then as answered
 	sweep    wallet.SweepConfig
 	instance string
-	err      error
+	// mutationID is the action's key; retry says it was reused from an
+	// attempt whose outcome was unknown; again is the key that retries.
+	mutationID string
+	retry      bool
+	again      string
+	err        error
 }
 
 // txActions are freeze and unfreeze, write actions.
@@ -62,15 +67,17 @@ func (v *View) typeToConfirm(id string) string {
 }
 
 // confirmFreeze asks the operator to confirm a freeze or unfreeze of t,
-// with a reason; the mutationId is made now, once for this action.
+// with a reason. The mutationId is taken now: a new one, or the one of an
+// attempt whose outcome is unknown, which this one retries.
 func (v *View) confirmFreeze(t wallet.Transaction, freeze bool) tea.Cmd {
-	verb, action := "Unfreeze", actions.Unfreeze
+	verb, action, again := "Unfreeze", actions.Unfreeze, v.keys.Unfreeze.Help().Key
 	what := "The transaction will be unfrozen: it resumes where it was paused."
 	if freeze {
-		verb, action = "Freeze", actions.Freeze
+		verb, action, again = "Freeze", actions.Freeze, v.keys.Freeze.Help().Key
 		what = "The transaction will be frozen: it stops progressing until it is unfrozen."
 	}
-	mid := actions.NewKey()
+	key := v.act.Key(action, t.ID)
+	mid := key.ID
 	if err := v.can(action); err != nil {
 		return viewkit.Refuse(v.act, actions.TxAttempt(t, freeze, "", mid), err)
 	}
@@ -93,24 +100,32 @@ func (v *View) confirmFreeze(t wallet.Transaction, freeze bool) tea.Cmd {
 		Action:        verb,
 		OnCancel:      viewkit.OnCancel(v.act, actions.TxAttempt(t, freeze, "", mid), verb+" wallet transaction"),
 		Reason:        "Reason",
+		Retry:         viewkit.RetryNote(v.ctx, key, "mutationId"),
+		Waiting:       "the wallet interface: PUT …/transactions/" + t.ID + "/" + strings.ToLower(verb),
 		RunReason: func(reason string) tea.Cmd {
 			return func() tea.Msg {
 				ctx, cancel := context.WithTimeout(context.Background(), viewkit.CallTimeout)
 				defer cancel()
 				got, err := v.act.FreezeTx(ctx, t, freeze, reason, mid)
+				d := actionDone{action: action, tx: t, mutationID: mid, retry: key.Retry != nil, again: again, err: err}
 				if err == nil && got.ID != "" {
-					t = got
+					d.tx = got
 				}
-				return actionDone{action: action, tx: t, err: err}
+				return d
 			}
 		},
+	}
+	if key.Retry != nil {
+		c.ReasonValue = key.Retry.Reason
 	}
 	return func() tea.Msg { return c }
 }
 
-// confirmTrigger asks the operator to confirm a sweep run.
+// confirmTrigger asks the operator to confirm a sweep run, under a new
+// mutationId or the one of a trigger whose outcome is unknown.
 func (v *View) confirmTrigger(s wallet.SweepConfig) tea.Cmd {
-	mid := actions.NewKey()
+	key := v.act.Key(actions.Sweep, s.ID)
+	mid := key.ID
 	if err := v.can(actions.Sweep); err != nil {
 		return viewkit.Refuse(v.act, actions.SweepAttempt(s, mid), err)
 	}
@@ -131,31 +146,47 @@ func (v *View) confirmTrigger(s wallet.SweepConfig) tea.Cmd {
 		TypeToConfirm: v.typeToConfirm(s.ID),
 		Action:        "Trigger",
 		OnCancel:      viewkit.OnCancel(v.act, actions.SweepAttempt(s, mid), "Trigger sweep"),
+		Retry:         viewkit.RetryNote(v.ctx, key, "mutationId"),
+		Waiting:       "the wallet interface: POST …/workflows/sweep/" + s.ID + "/trigger",
 		Run: func() tea.Msg {
 			ctx, cancel := context.WithTimeout(context.Background(), viewkit.CallTimeout)
 			defer cancel()
 			got, err := v.act.TriggerSweep(ctx, s, mid)
-			return actionDone{action: actions.Sweep, sweep: s, instance: got.InstanceID, err: err}
+			return actionDone{action: actions.Sweep, sweep: s, instance: got.InstanceID, mutationID: mid, retry: key.Retry != nil,
+				again: v.keys.Trigger.Help().Key, err: err}
 		},
 	}
 	return func() tea.Msg { return c }
 }
 
-// done reports an action's outcome and refreshes what it changed.
+// done reports an action's outcome, the server's answer, and refreshes
+// what it changed.
 func (v *View) done(d actionDone) tea.Cmd {
-	if d.err != nil {
-		return ui.ErrorCmd(d.err)
+	retry := ""
+	if d.retry {
+		retry = " (a retry)"
 	}
 	if d.action == actions.Sweep {
+		if d.err != nil {
+			return ui.ResultCmd(viewkit.Failure("trigger of sweep "+d.sweep.Name, d.again, "mutationId", d.mutationID, d.err), d.err)
+		}
 		v.ctx.Store.Refresh(live.Sweeps)
 		v.ctx.Store.Refresh(live.Transactions)
-		return tea.Batch(ui.FlashCmd("sweep "+d.sweep.Name+" started: instance "+d.instance), v.Stack.Update(sweepActed{d.sweep.ID}))
+		return tea.Sequence(ui.ResultCmd("✔ sweep "+d.sweep.Name+" started: instance "+d.instance+" · mutationId "+d.mutationID+retry, nil),
+			v.Stack.Update(sweepActed{d.sweep.ID}))
+	}
+	if d.err != nil {
+		return ui.ResultCmd(viewkit.Failure(d.action+" of transaction "+d.tx.ID, d.again, "mutationId", d.mutationID, d.err), d.err)
 	}
 	v.ctx.Store.Refresh(live.Transactions)
-	verb := "unfroze"
+	verb, now := "unfroze", "not frozen"
 	if d.action == actions.Freeze {
 		verb = "froze"
 	}
-	return tea.Batch(ui.FlashCmd(verb+" transaction "+d.tx.ID+" ("+v.walletName(d.tx.WalletID)+", "+viewkit.Amount(d.tx.Qty, d.tx.Asset)+")"),
+	if d.tx.FreezeInfo.IsFrozen {
+		now = "frozen"
+	}
+	return tea.Sequence(ui.ResultCmd("✔ "+verb+" transaction "+d.tx.ID+" ("+v.walletName(d.tx.WalletID)+", "+viewkit.Amount(d.tx.Qty, d.tx.Asset)+
+		"): now "+now+", status "+d.tx.Status+" · mutationId "+d.mutationID+retry, nil),
 		v.Stack.Update(txActed{d.tx}))
 }

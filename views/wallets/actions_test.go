@@ -33,16 +33,20 @@ func TestFreezeThenUnfreeze(t *testing.T) {
 
 	viewtest.Keys(tm, "f")
 	viewtest.WaitFor(t, tm, "Freeze wallet transaction")
-	viewtest.Keys(tm, "hold for review", "enter", "enter")
-	viewtest.WaitAll(t, tm, "froze transaction "+tx.ID, "FROZEN · progress is paused", "Freezes (1)  freeze history")
+	viewtest.Keys(tm, "shift+tab", "hold for review", "enter", "tab", "enter")
+	viewtest.WaitFor(t, tm, "froze transaction "+tx.ID)
+	viewtest.Keys(tm, "esc")
+	viewtest.WaitAll(t, tm, "FROZEN · progress is paused", "Freezes (1)  freeze history")
 	if got := sandboxTx(t, e, tx.ID); !got.FreezeInfo.IsFrozen {
 		t.Fatal("the sandbox does not hold the transaction frozen")
 	}
 
 	viewtest.Keys(tm, "u")
 	viewtest.WaitFor(t, tm, "Unfreeze wallet transaction")
-	viewtest.Keys(tm, "reviewed, fine", "enter", "enter")
-	viewtest.WaitAll(t, tm, "unfroze transaction "+tx.ID, "Freezes (2)  freeze history")
+	viewtest.Keys(tm, "shift+tab", "reviewed, fine", "enter", "tab", "enter")
+	viewtest.WaitFor(t, tm, "unfroze transaction "+tx.ID)
+	viewtest.Keys(tm, "esc")
+	viewtest.WaitFor(t, tm, "Freezes (2)  freeze history")
 	got := sandboxTx(t, e, tx.ID)
 	if got.FreezeInfo.IsFrozen || len(got.FreezeInfo.History) != len(tx.FreezeInfo.History)+2 {
 		t.Fatalf("sandbox: frozen %v with %d freezes, want unfrozen after 2 more than %d", got.FreezeInfo.IsFrozen,
@@ -74,7 +78,7 @@ func TestFreezeRefusedByState(t *testing.T) {
 	tm := onTx(t, e, wallets.New(e.Ctx, e.P, e.Actor), tx.ID, "cannot be frozen or unfrozen")
 	viewtest.Keys(tm, "f")
 	viewtest.WaitFor(t, tm, "Freeze wallet transaction")
-	viewtest.Keys(tm, "try anyway", "enter", "enter")
+	viewtest.Keys(tm, "shift+tab", "try anyway", "enter", "tab", "enter")
 	viewtest.WaitFor(t, tm, "ERR010.008")
 	tm.Quit()
 	es := auditOf(t, e)
@@ -98,7 +102,9 @@ func TestTriggerSweepTwice(t *testing.T) {
 	viewtest.Keys(tm, "t")
 	viewtest.WaitFor(t, tm, "Trigger sweep")
 	viewtest.Keys(tm, "tab", "enter")
-	viewtest.WaitAll(t, tm, "started: instance", "BTC to cold storage", "RUNNING")
+	viewtest.WaitFor(t, tm, "started: instance")
+	viewtest.Keys(tm, "esc")
+	viewtest.WaitAll(t, tm, "BTC to cold storage", "RUNNING")
 	viewtest.Keys(tm, "t")
 	viewtest.WaitFor(t, tm, "Trigger sweep")
 	viewtest.Keys(tm, "tab", "enter")
@@ -119,18 +125,26 @@ func TestProdTypesIDEnd(t *testing.T) {
 	tx := pickTx(t, e, "freezable", freezable)
 	tm := onTx(t, e, wallets.New(e.Ctx, e.P, e.Actor), tx.ID, "not frozen (f freezes)")
 	viewtest.Keys(tm, "f")
-	viewtest.WaitAll(t, tm, "type "+tx.ID[len(tx.ID)-4:]+" to enable", "Environment: PROD")
+	viewtest.WaitAll(t, tm, "type "+tx.ID[len(tx.ID)-4:]+" to confirm", "Environment: PROD")
 	viewtest.Keys(tm, "esc")
 	viewtest.WaitFor(t, tm, "cancelled")
 	if es := auditOf(t, e); len(es) != 1 || es[0].Outcome != audit.OutcomeCancelled || es[0].Target.ID != tx.ID {
 		t.Fatalf("a cancelled dialog audited %+v", es)
 	}
 	viewtest.Keys(tm, "f")
-	viewtest.WaitFor(t, tm, "to enable")
-	viewtest.Keys(tm, tx.ID[len(tx.ID)-4:], "down", "prod hold", "enter", "enter")
+	viewtest.WaitFor(t, tm, "to confirm")
+	// Code, reason, then enter enter: the second lands on Cancel.
+	viewtest.Keys(tm, "shift+tab", tx.ID[len(tx.ID)-4:], "shift+tab", "prod hold", "enter", "enter", "enter")
+	viewtest.WaitFor(t, tm, "not frozen (f freezes)") // the dialog is gone
+	if es := auditOf(t, e); len(es) != 2 || es[1].Outcome != audit.OutcomeCancelled {
+		t.Fatalf("enter in the fields ran the action, or the cancel is not on the record: %+v", es)
+	}
+	viewtest.Keys(tm, "f")
+	viewtest.WaitFor(t, tm, "to confirm")
+	viewtest.Keys(tm, "shift+tab", tx.ID[len(tx.ID)-4:], "shift+tab", "prod hold", "enter", "enter", "tab", "enter")
 	viewtest.WaitFor(t, tm, "froze transaction "+tx.ID)
 	tm.Quit()
-	if es := auditOf(t, e); len(es) != 2 || es[1].Environment != "prod" || es[1].Outcome != audit.OutcomeDone {
+	if es := auditOf(t, e); len(es) != 3 || es[2].Environment != "prod" || es[2].Outcome != audit.OutcomeDone {
 		t.Fatalf("audit %+v", es)
 	}
 }
@@ -183,7 +197,7 @@ func TestFreezeNeedsTransactionsCredential(t *testing.T) {
 	tm := onTx(t, e, wallets.New(e.Ctx, e.P, act), tx.ID, "not frozen (f freezes)")
 	viewtest.Keys(tm, "f")
 	viewtest.WaitFor(t, tm, "Freeze wallet transaction")
-	viewtest.Keys(tm, "hold", "enter", "enter")
+	viewtest.Keys(tm, "shift+tab", "hold", "enter", "tab", "enter")
 	viewtest.WaitFor(t, tm, "ERR000.002")
 	tm.Quit()
 	if sandboxTx(t, e, tx.ID).FreezeInfo.IsFrozen {

@@ -18,12 +18,13 @@ func TestProdWrongCodeIsRefusedOnTheRecord(t *testing.T) {
 	tx := pickTx(t, e, "freezable", freezable)
 	tm := onTx(t, e, wallets.New(e.Ctx, e.P, e.Actor), tx.ID, "not frozen (f freezes)")
 	viewtest.Keys(tm, "f")
-	viewtest.WaitFor(t, tm, "to enable")
+	viewtest.WaitFor(t, tm, "to confirm")
 	wrong := "zzzz"
 	if strings.HasSuffix(tx.ID, wrong) {
 		wrong = "yyyy"
 	}
-	viewtest.Keys(tm, wrong, "down", "hold", "enter", "enter") // not armed: the second enter is on Cancel
+	// The code field is before Cancel (shift+tab), the reason before it.
+	viewtest.Keys(tm, "shift+tab", wrong, "shift+tab", "hold", "esc")
 	viewtest.WaitFor(t, tm, "does not match")
 	tm.Quit()
 	if sandboxTx(t, e, tx.ID).FreezeInfo.IsFrozen {

@@ -2,6 +2,7 @@ package walletsim
 
 import (
 	"math/rand/v2"
+	"strings"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -106,12 +107,39 @@ func getSweep(c *call) {
 	}
 }
 
+// actionTrigger marks a sweep trigger's mutation.
+const actionTrigger = "TRIGGER"
+
 // triggerSweep starts an instance; a running configuration gives
-// ERR017.006.
+// ERR017.006. The body is not shown in the spec: an optional mutationId
+// (a UUID) is honoured as freezes honour theirs, so a retry of a trigger
+// whose answer was lost gets the instance it started, not ERR017.006; the
+// same mutationId on another sweep is invalid.
 func triggerSweep(c *call) {
 	sw := c.lookupSweep()
 	if sw == nil {
 		return
+	}
+	var req struct {
+		MutationID string `json:"mutationId"`
+	}
+	if !c.decode(&req) {
+		return
+	}
+	mid := strings.ToLower(req.MutationID)
+	if mid != "" {
+		if !simkit.IsUUID(mid) {
+			c.invalid()
+			return
+		}
+		if m, seen := c.w.mutations[mid]; seen {
+			if m.txID != sw.rec.ID || m.action != actionTrigger {
+				c.invalid()
+				return
+			}
+			c.ok(wallet.TriggerResponse{InstanceID: m.instance})
+			return
+		}
 	}
 	if sw.rec.SweepRunning {
 		c.precondition(reasonSweepRunning, "sweep configuration already running")
@@ -120,6 +148,9 @@ func triggerSweep(c *call) {
 	c.w.counter++
 	r := simkit.Rand(c.s.env.Seed, simkit.Key("walletsim-sweep"), c.w.counter)
 	inst := c.w.runSweep(r, sw, c.s.chains, c.now, c.now.Add(sweepDuration))
+	if mid != "" {
+		c.w.mutations[mid] = mutation{txID: sw.rec.ID, action: actionTrigger, instance: inst}
+	}
 	c.ok(wallet.TriggerResponse{InstanceID: inst})
 }
 

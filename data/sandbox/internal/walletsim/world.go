@@ -39,10 +39,13 @@ type sweep struct {
 	doneAt time.Time
 }
 
-// mutation is the remembered answer to a freeze or unfreeze, by mutationId.
+// mutation is the remembered answer to a freeze or unfreeze, or to a
+// sweep trigger (txID is then the sweep's id, instance its answer), by
+// mutationId.
 type mutation struct {
 	txID, action string
 	answer       wallet.Transaction
+	instance     string
 }
 
 // world is the simulator's state. Every field is guarded by Sim.mu.

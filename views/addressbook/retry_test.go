@@ -1,0 +1,47 @@
+package addressbook_test
+
+import (
+	"testing"
+
+	"treasury/data/audit"
+	"treasury/data/custody"
+	"treasury/data/sandbox"
+	"treasury/views/viewtest"
+)
+
+// TestLockRetryAfterUnknownReusesIntentID: a lock whose submission meets
+// 500s has an unknown outcome; l again proposes the same intent id, and
+// the dialog says it is a retry.
+func TestLockRetryAfterUnknownReusesIntentID(t *testing.T) {
+	e := viewtest.New(t, viewtest.Options{})
+	ep := endpoints(t, e)[0]
+	if ep.Lock != custody.LockUnlocked {
+		t.Fatalf("first endpoint is %s", ep.Lock)
+	}
+	tm := e.Program(t, newView(e))
+	viewtest.WaitFor(t, tm, ep.Alias)
+	if err := e.Sandbox.SetFaults(sandbox.FaultSettings{ErrorRate: 1}); err != nil {
+		t.Fatal(err)
+	}
+	viewtest.Keys(tm, "l")
+	viewtest.WaitFor(t, tm, "Lock endpoint "+ep.Alias)
+	viewtest.Keys(tm, "tab", "enter")
+	viewtest.WaitAll(t, tm, "outcome unknown", "l again retries with the same intent id")
+	first := auditOf(t, e, ep.ID)
+	if len(first) != 1 || first[0].Outcome != audit.OutcomeUnknown || first[0].IntentID == "" {
+		t.Fatalf("audit %+v", first)
+	}
+	id := first[0].IntentID
+	if err := e.Sandbox.SetFaults(sandbox.FaultSettings{}); err != nil {
+		t.Fatal(err)
+	}
+	viewtest.Keys(tm, "esc", "l")
+	viewtest.WaitFor(t, tm, "retry of "+id)
+	viewtest.Keys(tm, "tab", "enter")
+	viewtest.WaitFor(t, tm, id+" accepted (requestId") // in the dialog
+	quit(t, tm)
+	got := auditOf(t, e, ep.ID)
+	if len(got) != 2 || got[1].Outcome != audit.OutcomeDone || got[1].IntentID != id {
+		t.Fatalf("audit %+v, want the retry ok under %s", got, id)
+	}
+}

@@ -1,0 +1,48 @@
+package viewkit
+
+import (
+	"errors"
+	"fmt"
+
+	"treasury/data/actions"
+	"treasury/data/apierr"
+	"treasury/ui"
+)
+
+// RetryNote is what a confirmation says of an action that reuses the
+// idempotency key (keyName: "mutationId", "intent id") of an attempt whose
+// outcome is unknown; "" for a new key.
+func RetryNote(ctx *ui.Context, k actions.Key, keyName string) string {
+	r := k.Retry
+	if r == nil {
+		return ""
+	}
+	by := r.Operator
+	if by == ctx.Operator {
+		by = "this operator"
+	}
+	state := "got no known answer (" + r.Err + ")"
+	if r.InFlight > 0 {
+		state = "is still on its way"
+	}
+	return fmt.Sprintf("retry of %s: the %s sent by %s %s ago %s; the same %s goes again, so the platform applies it at most once",
+		r.ID, r.Action, by, ui.Age(ctx.Clock(), r.At), state, keyName)
+}
+
+// Failure is the text of a confirmed action's failed result: what was
+// attempted (what), whether it may have been applied, and what pressing
+// again (the action's key) does with its key.
+func Failure(what, again, keyName, key string, err error) string {
+	var pe actions.ErrPending
+	switch {
+	case actions.Unknown(err):
+		return fmt.Sprintf("%s: outcome unknown, the platform may have applied it; %s again retries with the same %s %s",
+			what, again, keyName, key)
+	case errors.As(err, &pe):
+		return fmt.Sprintf("%s: not sent; %s again retries the pending %s %s", what, again, keyName, pe.Attempt.ID)
+	}
+	if _, ok := apierr.As(err); ok {
+		return what + ": refused, not applied"
+	}
+	return what + ": not sent"
+}

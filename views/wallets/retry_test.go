@@ -1,0 +1,95 @@
+package wallets_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/exp/golden"
+	"github.com/charmbracelet/x/exp/teatest"
+
+	"treasury/data/audit"
+	"treasury/data/sandbox"
+	"treasury/data/wallet"
+	"treasury/views/viewtest"
+	"treasury/views/wallets"
+)
+
+// unknownFreeze freezes a transaction through the dialog while the wallet
+// interface answers 500 to every attempt: the dialog shows the failure as
+// an unknown outcome and says what f does; esc closes it. It returns the
+// mutationId sent.
+func unknownFreeze(t *testing.T) (*viewtest.Env, *teatest.TestModel, wallet.Transaction, string) {
+	t.Helper()
+	e := viewtest.New(t, viewtest.Options{})
+	tx := pickTx(t, e, "freezable", freezable)
+	tm := onTx(t, e, wallets.New(e.Ctx, e.P, e.Actor), tx.ID, "not frozen (f freezes)")
+	if err := e.Sandbox.SetFaults(sandbox.FaultSettings{ErrorRate: 1}); err != nil {
+		t.Fatal(err)
+	}
+	viewtest.Keys(tm, "f")
+	viewtest.WaitFor(t, tm, "Freeze wallet transaction")
+	viewtest.Keys(tm, "shift+tab", "hold for review", "enter", "tab", "enter")
+	viewtest.WaitAll(t, tm, "outcome unknown", "INTERNAL(13)", "what to do")
+	es := auditOf(t, e)
+	if len(es) != 1 || es[0].Outcome != audit.OutcomeUnknown || es[0].MutationID == "" {
+		t.Fatalf("audit %+v, want one error", es)
+	}
+	if err := e.Sandbox.SetFaults(sandbox.FaultSettings{}); err != nil {
+		t.Fatal(err)
+	}
+	viewtest.Keys(tm, "esc")
+	viewtest.WaitFor(t, tm, "not frozen (f freezes)")
+	return e, tm, tx, es[0].MutationID
+}
+
+// After a 500 the next freeze of the transaction is a retry: the dialog
+// says "retry of <mutationId>", starts from the first reason, and sends the
+// same mutationId; the freeze is applied once. The next decision after the
+// success gets a new mutationId.
+func TestFreezeRetryAfterUnknownReusesMutationID(t *testing.T) {
+	t.Parallel()
+	e, tm, tx, mid := unknownFreeze(t)
+	viewtest.Keys(tm, "f")
+	viewtest.WaitAll(t, tm, "retry of "+mid, "Reason: hold for review")
+	viewtest.Keys(tm, "tab", "enter")
+	viewtest.WaitAll(t, tm, "froze transaction "+tx.ID, mid+" (a retry)")
+	viewtest.Keys(tm, "esc")
+	viewtest.WaitFor(t, tm, "FROZEN · progress is paused")
+	viewtest.Keys(tm, "u")
+	viewtest.WaitFor(t, tm, "Unfreeze wallet transaction")
+	frame := viewtest.Frame(t, tm)
+	if strings.Contains(frame, "retry of") || strings.Contains(frame, mid) {
+		t.Fatalf("the unfreeze after a success reuses the freeze's key:\n%s", frame)
+	}
+	es := auditOf(t, e)
+	if len(es) != 2 || es[1].Outcome != audit.OutcomeDone || es[1].MutationID != mid || es[1].Reason != "hold for review" {
+		t.Fatalf("audit %+v, want the retry ok under %s", es, mid)
+	}
+	got := sandboxTx(t, e, tx.ID)
+	n := 0
+	for _, ev := range got.FreezeInfo.History {
+		if strings.EqualFold(ev.MutationID, mid) {
+			n++
+		}
+	}
+	if !got.FreezeInfo.IsFrozen || n != 1 {
+		t.Fatalf("sandbox: frozen %v, %d freezes under %s", got.FreezeInfo.IsFrozen, n, mid)
+	}
+}
+
+// The retry dialog, at 120x40 without colour. The mutationId, new each
+// run, is replaced, and so is the health line, which counts the wallet
+// calls that failed while the faults were on (the detail's reads race the
+// freeze).
+func TestRetryDialogGolden(t *testing.T) {
+	t.Parallel()
+	_, tm, _, mid := unknownFreeze(t)
+	viewtest.Keys(tm, "f")
+	viewtest.WaitFor(t, tm, "retry of "+mid)
+	lines := strings.Split(strings.ReplaceAll(viewtest.Frame(t, tm), mid, "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx"), "\n")
+	if !strings.Contains(lines[1], "wallet ✖ INTERNAL(13)") {
+		t.Fatalf("the health line does not show the 500s: %q", lines[1])
+	}
+	lines[1] = "(health line)"
+	golden.RequireEqual(t, []byte(strings.Join(lines, "\n")))
+}
