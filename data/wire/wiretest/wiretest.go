@@ -6,8 +6,12 @@ package wiretest
 
 import (
 	"bytes"
+	"encoding/json"
 	"runtime"
 	"strings"
+	"testing"
+
+	"treasury/data/wire"
 )
 
 // MaxRatio is the bound the decoders' tests hold a megabyte of
@@ -82,4 +86,39 @@ func Allocated(f func()) uint64 {
 	f()
 	runtime.ReadMemStats(&after)
 	return after.TotalAlloc - before.TotalAlloc
+}
+
+// Stable checks that rec, written as JSON and read back, writes the same
+// JSON again: what a decoder produced is a fixed point of encoding and
+// decoding (nothing read is lost or invented on the way back).
+func Stable[T any](tb testing.TB, rec T) {
+	tb.Helper()
+	a, err := json.Marshal(rec)
+	if err != nil {
+		tb.Fatalf("%T does not encode: %v", rec, err)
+	}
+	back, err := wire.Decode[T](a)
+	if err != nil {
+		tb.Fatalf("%T encoded as %s does not decode: %v", rec, a, err)
+	}
+	b, err := json.Marshal(back)
+	if err != nil {
+		tb.Fatalf("%T does not encode again: %v", rec, err)
+	}
+	if !bytes.Equal(a, b) {
+		tb.Fatalf("%T is not stable:\n%s\n%s", rec, a, b)
+	}
+}
+
+// Bounded fails when decode, given each adversarial body of a megabyte
+// (wrapped under key when set), allocates more than MaxRatio times the
+// body's size.
+func Bounded(tb testing.TB, key string, decode func([]byte)) {
+	tb.Helper()
+	for _, b := range Adversarial(1<<20, key) {
+		n := Allocated(func() { decode(b.Data) })
+		if ratio := float64(n) / float64(len(b.Data)); ratio > MaxRatio {
+			tb.Errorf("%s: %d bytes allocated for a %d-byte body (%.0fx, bound %dx)", b.Name, n, len(b.Data), ratio, MaxRatio)
+		}
+	}
 }
