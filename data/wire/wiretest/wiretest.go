@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -30,8 +31,9 @@ type Body struct {
 // Adversarial returns bodies of about n bytes that cost a naive decoder
 // the most per byte: arrays of many tiny elements (empty objects, numbers,
 // nulls, short strings: each a record to read or to skip), an object of
-// many keys, one long string, a number of many digits, and nesting as deep
-// as n allows. key, when set, wraps each array as the value of that key
+// many keys (a few names repeated, and all distinct: a map's entries),
+// one long string, a number of many digits, and nesting as deep as n
+// allows. key, when set, wraps each array as the value of that key
 // of an object (a page envelope such as {"data": [...]}).
 func Adversarial(n int, key string) []Body {
 	array := func(elem string) []byte {
@@ -64,6 +66,17 @@ func Adversarial(n int, key string) []Body {
 		keys.WriteString(`":1`)
 	}
 	keys.WriteByte('}')
+	var distinct bytes.Buffer
+	distinct.WriteByte('{')
+	for i := 0; distinct.Len() < n; i++ {
+		if i > 0 {
+			distinct.WriteByte(',')
+		}
+		distinct.WriteString(`"`)
+		distinct.WriteString(strconv.Itoa(i))
+		distinct.WriteString(`":1`)
+	}
+	distinct.WriteByte('}')
 	return []Body{
 		{"empty objects", wrap(array("{}"))},
 		{"numbers", wrap(array("1"))},
@@ -71,6 +84,7 @@ func Adversarial(n int, key string) []Body {
 		{"short strings", wrap(array(`"a"`))},
 		{"objects of one bad field", wrap(array(`{"id":1}`))},
 		{"many keys", wrap(keys.Bytes())},
+		{"many distinct keys", wrap(distinct.Bytes())},
 		{"long string", wrap([]byte(`["` + strings.Repeat("a", n) + `"]`))},
 		{"long number", wrap([]byte(`[` + strings.Repeat("9", n) + `]`))},
 		{"deep nesting", wrap([]byte(strings.Repeat("[", n/2) + strings.Repeat("]", n/2)))},
