@@ -62,10 +62,10 @@ func fanOut[P any](ctx context.Context, concurrency, from, end int, fetch func(c
 			use(*new(P), ctx.Err())
 			return false
 		}
-		<-slots
 		if !use(r.p, r.err) || r.err != nil {
-			return false
+			return false // its slot is never freed: nothing more is launched
 		}
+		<-slots // only now: a page in use still holds its slot
 	}
 	return true
 }
