@@ -211,9 +211,15 @@ func extraText(raw json.RawMessage) string {
 	}
 	var b bytes.Buffer
 	if json.Compact(&b, raw) != nil {
-		return string(raw)
+		b.Reset()
+		b.Write(raw)
 	}
-	return b.String()
+	// Valid UTF-8, as every string encoding/json decodes: the JSON text
+	// of an object or array keeps the bytes of its strings as sent, and a
+	// byte that is not UTF-8 would be written back as \ufffd, then read
+	// as the character itself (the fuzzer found the text changing between
+	// two round trips).
+	return strings.ToValidUTF8(b.String(), "\uFFFD")
 }
 
 // unmarshalRow reads one row object on its own (json.Unmarshal of a row).
