@@ -320,6 +320,7 @@ func readReport(ctx context.Context, c *reporting.Client, a getArgs) (any, error
 		skipped[i] = wire.Skip{Index: max(pe.Line-1, 0), ID: "line " + strconv.Itoa(pe.Line), Reason: pe.Error()}
 	}
 	wire.Note(ctx, "report rows", skipped) // printed, and the command fails
+	wire.NoteUnlisted(ctx, d.Rows.Skips()-len(skipped))
 	if d.Rows.Type == reporting.TypeRecon {
 		return d.Rows.Recon, nil
 	}

@@ -47,10 +47,9 @@ func parsePayments(status int, body []byte) *Error {
 	body = bytes.TrimSpace(body)
 	if json.Unmarshal(body, &wrapped) == nil && len(wrapped.Errors) > 0 {
 		var one PaymentsBody
-		var many []PaymentsBody
-		switch {
-		case json.Unmarshal(wrapped.Errors, &many) == nil && len(many) > 0:
-			flat = many[0]
+		switch many := elements(wrapped.Errors, 1); {
+		case len(many) > 0 && json.Unmarshal(many[0], &one) == nil:
+			flat = one
 		case json.Unmarshal(wrapped.Errors, &one) == nil:
 			flat = one
 		}
@@ -113,8 +112,16 @@ func IsResolvable(code string) bool {
 	return false
 }
 
+// maxDetails bounds the wallet error details read: the spec sends at most
+// an ErrorInfo and a RequestInfo, so a longer list is read no further.
+const maxDetails = 8
+
 func parseWallet(status int, body []byte) *Error {
-	var w WalletBody
+	var w struct {
+		Code    int             `json:"code"`
+		Message string          `json:"message"`
+		Details json.RawMessage `json:"details"`
+	}
 	e := &Error{}
 	if err := json.Unmarshal(bytes.TrimSpace(body), &w); err != nil || w.Code == 0 {
 		e.Message = excerpt(body)
@@ -124,7 +131,16 @@ func parseWallet(status int, body []byte) *Error {
 	e.GRPCCode = w.Code
 	e.Type = GRPCName(w.Code)
 	e.Message = w.Message
-	for _, d := range w.Details {
+	for _, raw := range elements(w.Details, maxDetails) {
+		var d struct {
+			Type      string `json:"@type"`
+			Reason    string `json:"reason"`
+			Domain    string `json:"domain"`
+			RequestID string `json:"requestId"`
+		}
+		if json.Unmarshal(raw, &d) != nil {
+			continue
+		}
 		switch d.Type {
 		case ErrorInfoType:
 			e.Code, e.Domain = d.Reason, d.Domain
@@ -180,11 +196,10 @@ func parsePlain(status int, body []byte) *Error {
 		Message string          `json:"message"`
 		Detail  string          `json:"detail"`
 	}
-	var many []json.RawMessage
-	switch {
+	switch many := elements(p.Errors, 1); {
 	case len(p.Nested) > 0 && p.Nested[0] == '{':
 		_ = json.Unmarshal(p.Nested, &inner)
-	case json.Unmarshal(p.Errors, &many) == nil && len(many) > 0:
+	case len(many) > 0:
 		_ = json.Unmarshal(many[0], &inner)
 	}
 	e.Code = scalar(p.Code)
@@ -197,6 +212,29 @@ func parsePlain(status int, body []byte) *Error {
 		e.Message = excerpt(body)
 	}
 	return e
+}
+
+// elements returns the first n elements of raw when it is a JSON array,
+// reading no further: an error body of a million elements costs what its
+// first few do.
+func elements(raw json.RawMessage, n int) []json.RawMessage {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || raw[0] != '[' {
+		return nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if _, err := dec.Token(); err != nil {
+		return nil
+	}
+	var out []json.RawMessage
+	for len(out) < n && dec.More() {
+		var el json.RawMessage
+		if dec.Decode(&el) != nil {
+			break
+		}
+		out = append(out, el)
+	}
+	return out
 }
 
 // scalar is a JSON string or number as text, "" otherwise.

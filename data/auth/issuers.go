@@ -22,6 +22,12 @@ const maxTokenBody = 1 << 20
 // token whose life is unknown is not kept long.
 const fallbackLifetime = 5 * time.Minute
 
+// maxLifetime bounds how long a token is kept, whatever expires_in says:
+// the spec's tokens live an hour, and seconds beyond 292 years overflow a
+// time.Duration into a negative life (a token expired at issue, fetched
+// again on every call).
+const maxLifetime = 24 * time.Hour
+
 // PaymentsConfig is what the payments token issuer needs (spec 4.2).
 type PaymentsConfig struct {
 	// AuthURL is {auth_url}; the token path payments.PathToken is relative
@@ -102,9 +108,12 @@ func issued(iface apierr.Interface, path, tok string, expiresIn int) (Token, err
 	if strings.TrimSpace(tok) == "" {
 		return Token{}, apierr.Malformed(iface, http.MethodPost, path, http.StatusOK, fmt.Errorf("no access token in the answer"))
 	}
-	life := time.Duration(expiresIn) * time.Second
-	if expiresIn <= 0 {
-		life = fallbackLifetime
+	life := fallbackLifetime
+	switch {
+	case expiresIn > int(maxLifetime/time.Second):
+		life = maxLifetime
+	case expiresIn > 0:
+		life = time.Duration(expiresIn) * time.Second
 	}
 	return Token{Value: NewSecret(tok), ExpiresIn: life}, nil
 }

@@ -15,7 +15,10 @@ type NumberPage[T any] struct {
 }
 
 // ByPageNumber reads page 0, then pages 1 to TotalPages-1 concurrently (at
-// most concurrency at once), yielding records in page order. Should the
+// most concurrency at once), yielding records in page order. The list ends
+// at the first page that says Last or is empty, whatever the total said:
+// the pages after it are not yielded, and no more are fetched (a claimed
+// total costs at most concurrency pages it does not bear out). Should the
 // page that was to be the last say more pages exist (the list grew), the
 // following pages are read one by one until one says Last, or is empty.
 func ByPageNumber[T any](ctx context.Context, concurrency int, fetch func(ctx context.Context, page int) (NumberPage[T], error)) iter.Seq2[T, error] {
@@ -25,12 +28,16 @@ func ByPageNumber[T any](ctx context.Context, concurrency int, fetch func(ctx co
 			return
 		}
 		total := min(max(first.TotalPages, 1), MaxPages)
-		last := first
-		ok := fanOut(ctx, concurrency, 1, total, fetch, func(p NumberPage[T], err error) bool {
+		last, ended := first, false
+		fanOut(ctx, concurrency, 1, total, fetch, func(p NumberPage[T], err error) bool {
 			last = p
-			return emit(yield, p.Items, err)
+			if !emit(yield, p.Items, err) || p.Last || len(p.Items) == 0 {
+				ended = true
+				return false
+			}
+			return true
 		})
-		if !ok {
+		if ended {
 			return
 		}
 		for page := total; !last.Last && len(last.Items) > 0; page++ {

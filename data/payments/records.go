@@ -91,17 +91,17 @@ func (s State) InFlight() bool {
 type Payment struct {
 	wire.Raw `json:"-"`
 
-	PaymentID          string       `json:"paymentId"`
-	PaymentState       State        `json:"paymentState"`
-	InitiatedAt        time.Time    `json:"initiatedAt"`
-	ExpiresAt          time.Time    `json:"expiresAt"`
-	LastStateUpdatedAt time.Time    `json:"lastStateUpdatedAt"`
-	Originator         Originator   `json:"originator"`
-	Destination        Destination  `json:"destination"`
-	Fees               []FeeSummary `json:"fees,omitempty"`
-	PaymentLabels      []string     `json:"paymentLabels,omitempty"`
+	PaymentID          string                `json:"paymentId"`
+	PaymentState       State                 `json:"paymentState"`
+	InitiatedAt        time.Time             `json:"initiatedAt"`
+	ExpiresAt          time.Time             `json:"expiresAt"`
+	LastStateUpdatedAt time.Time             `json:"lastStateUpdatedAt"`
+	Originator         Originator            `json:"originator"`
+	Destination        Destination           `json:"destination"`
+	Fees               wire.List[FeeSummary] `json:"fees,omitempty"`
+	PaymentLabels      wire.List[string]     `json:"paymentLabels,omitempty"`
 	// Errors is present on GET /v3/payments/{id} in a terminal failure state.
-	Errors []PaymentError `json:"errors,omitempty"`
+	Errors wire.List[PaymentError] `json:"errors,omitempty"`
 }
 
 // InternalID is the client-assigned id, kept on the originator.
@@ -189,7 +189,7 @@ type StateTransition struct {
 
 // StateTransitions answers GET /v3/payments/{id}/states.
 type StateTransitions struct {
-	StateTransitions []StateTransition `json:"stateTransitions"`
+	StateTransitions wire.List[StateTransition] `json:"stateTransitions"`
 }
 
 // Sort fields and directions of the payment filter.

@@ -37,6 +37,9 @@ type header struct {
 }
 
 func readHeader[R any](names []string, s schema[R]) (header, error) {
+	if len(names) > MaxColumns {
+		return header{}, &ParseError{Line: 1, Err: errTooManyColumns}
+	}
 	h := header{names: slices.Clone(names), col: make([]int, len(names)), first: make([]int, len(s.cols))}
 	for j := range h.first {
 		h.first[j] = -1
@@ -66,58 +69,66 @@ func readHeader[R any](names []string, s schema[R]) (header, error) {
 }
 
 // parseCSV reads a CSV report: the rows read, and those skipped with why.
-// A spec column the header lacks is absent on every row.
-func parseCSV[R any](data []byte, s schema[R]) ([]R, []*ParseError, error) {
+// A spec column the header lacks is absent on every row. More than
+// maxRows rows (MaxRows) cannot be read at all.
+func parseCSV[R any](data []byte, s schema[R], maxRows int) ([]R, skips, error) {
 	data = bytes.TrimPrefix(data, []byte(utf8BOM))
 	if len(bytes.TrimSpace(data)) == 0 {
-		return nil, nil, nil
+		return nil, skips{}, nil
 	}
 	cr := csv.NewReader(bytes.NewReader(data))
 	cr.ReuseRecord = true
 	names, err := cr.Read()
 	if err != nil {
-		return nil, nil, csvError(err)
+		return nil, skips{}, csvError(err)
 	}
 	h, err := readHeader(names, s)
 	if err != nil {
-		return nil, nil, err
+		return nil, skips{}, err
 	}
-	var out []R
-	var skipped []*ParseError
+	var out rowBuf[R]
+	var sk skips
+	r := new(R) // one for all rows, so a row skipped costs no row
 	for {
 		rec, err := cr.Read()
 		if err == io.EOF {
-			return out, skipped, nil
+			return out.rows(), sk, nil
 		}
 		if err != nil {
 			var pe *csv.ParseError
 			if !errors.As(err, &pe) {
-				return nil, nil, &ParseError{Line: 1, Err: err}
+				return nil, skips{}, &ParseError{Line: 1, Err: err}
+			}
+			if len(sk.list) >= MaxSkipped {
+				sk.n++
+				continue
 			}
 			e := csvError(err)
 			if errors.Is(err, csv.ErrFieldCount) {
 				e.Err = fmt.Errorf("%w: %d where the header has %d", csv.ErrFieldCount, len(rec), len(h.names))
 			}
-			skipped = append(skipped, e)
+			sk.addError(e)
 			continue
 		}
 		line, _ := cr.FieldPos(0)
-		r, perr := csvRow(rec, h, s)
-		if perr != nil {
-			perr.Line = line
-			skipped = append(skipped, perr)
+		if f := csvRow(r, rec, h, s); !f.ok() {
+			sk.add(f, line)
 			continue
 		}
-		out = append(out, r)
+		if out.n == maxRows {
+			return nil, skips{}, &ParseError{Line: line, Err: fmt.Errorf("more than %d rows: %w", maxRows, ErrTooManyRows)}
+		}
+		out.add(*r)
 	}
 }
 
-// csvRow reads one record: its cells in header order, the unknown ones
-// kept as extra columns.
-func csvRow[R any](rec []string, h header, s schema[R]) (R, *ParseError) {
-	var r R
+// csvRow reads one record into r: its cells in header order, the unknown
+// ones kept as extra columns.
+func csvRow[R any](r *R, rec []string, h header, s schema[R]) fault {
+	var zero R
+	*r = zero
 	for _, j := range h.missing {
-		s.cols[j].set(&r, absent()) // never fails
+		s.cols[j].set(r, absent()) // never fails
 	}
 	var extra []Field
 	for i, v := range rec {
@@ -128,29 +139,29 @@ func csvRow[R any](rec []string, h header, s schema[R]) (R, *ParseError) {
 			continue
 		case h.first[j] != i:
 			if rec[h.first[j]] != v {
-				return r, &ParseError{Column: s.cols[j].name, Err: ErrDuplicateColumn}
+				return fault{column: s.cols[j].name, err: ErrDuplicateColumn}
 			}
 			continue
 		}
-		if err := s.cols[j].set(&r, cell{text: v}); err != nil {
-			return r, &ParseError{Column: s.cols[j].name, Err: err}
+		if err := s.cols[j].set(r, cell{text: v}); err != nil {
+			return fault{column: s.cols[j].name, err: err}
 		}
 	}
-	if err := s.check(&r); err != nil {
-		return r, err
+	if f := s.check(r); !f.ok() {
+		return f
 	}
-	*s.extra(&r) = extra
-	return r, nil
+	*s.extra(r) = extra
+	return fault{}
 }
 
 // check is the row's first required column without a value, if any.
-func (s schema[R]) check(r *R) *ParseError {
+func (s schema[R]) check(r *R) fault {
 	for _, c := range s.cols {
 		if c.required && strings.TrimSpace(c.get(r)) == "" {
-			return &ParseError{Column: c.name, Err: ErrRequired}
+			return fault{column: c.name, err: ErrRequired}
 		}
 	}
-	return nil
+	return fault{}
 }
 
 // csvError is a CSV reading error at the line where its record starts,

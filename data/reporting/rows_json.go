@@ -11,43 +11,60 @@ import (
 )
 
 // parseJSON reads a JSON report: an array of row objects. A row that
-// cannot be read is skipped; content that is not well-formed JSON, or not
-// an array, cannot be read at all.
-func parseJSON[R any](data []byte, s schema[R]) ([]R, []*ParseError, error) {
+// cannot be read is skipped; content that is not well-formed JSON, not an
+// array, of more than maxRows rows (MaxRows) or of more than MaxSkipped
+// values that are not objects cannot be read at all. Rows are read from the one decoder of
+// the content, member by member: a decoder per row would cost its buffer
+// (half a kilobyte) for each row, whatever the row's size.
+func parseJSON[R any](data []byte, s schema[R], maxRows int) ([]R, skips, error) {
 	data = bytes.TrimPrefix(data, []byte(utf8BOM))
 	if t := bytes.TrimSpace(data); len(t) == 0 || string(t) == "null" {
-		return nil, nil, nil
+		return nil, skips{}, nil
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	tok, err := dec.Token()
 	if err != nil || tok != json.Delim('[') {
-		return nil, nil, &ParseError{Line: lineAt(data, 0), Err: errors.New("a JSON report must be an array of row objects")}
+		return nil, skips{}, &ParseError{Line: lineAt(data, 0), Err: errors.New("a JSON report must be an array of row objects")}
 	}
 	rd := newRowReader(s)
 	lines := lineCounter{data: data}
-	var out []R
-	var skipped []*ParseError
+	var out rowBuf[R]
+	var sk skips
+	notObjects := 0
 	for dec.More() {
-		line := lines.at(dec.InputOffset())
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			return nil, nil, &ParseError{Line: line, Err: fmt.Errorf("the report is not well-formed JSON: %w", err)}
+		off := dec.InputOffset()
+		line := lines.at(off)
+		r, f, err := rd.next(dec, data[off:])
+		switch {
+		case errors.Is(err, errTooManyColumns):
+			return nil, skips{}, &ParseError{Line: line, Err: err}
+		case err != nil:
+			return nil, skips{}, &ParseError{Line: line, Err: fmt.Errorf("the report is not well-formed JSON: %w", err)}
 		}
-		r, perr := rd.row(raw)
-		if perr != nil {
-			perr.Line = line
-			skipped = append(skipped, perr)
+		if f.notObject != nil {
+			// A value that is not an object costs encoding/json's
+			// decoder an error of its own to read (a hundred bytes for
+			// "1,"): past MaxSkipped of them, this is not a report.
+			if notObjects++; notObjects > MaxSkipped {
+				return nil, skips{}, &ParseError{Line: line, Err: fmt.Errorf("more than %d values are not row objects: not a JSON report", MaxSkipped)}
+			}
+		}
+		if !f.ok() {
+			sk.add(f, line)
 			continue
 		}
-		out = append(out, r)
+		if out.n == maxRows {
+			return nil, skips{}, &ParseError{Line: line, Err: fmt.Errorf("more than %d rows: %w", maxRows, ErrTooManyRows)}
+		}
+		out.add(r)
 	}
 	if tok, err := dec.Token(); err != nil || tok != json.Delim(']') {
-		return nil, nil, &ParseError{Line: lineAt(data, dec.InputOffset()), Err: errors.New("unterminated array of rows")}
+		return nil, skips{}, &ParseError{Line: lineAt(data, dec.InputOffset()), Err: errors.New("unterminated array of rows")}
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return nil, nil, &ParseError{Line: lineAt(data, dec.InputOffset()), Err: errors.New("content after the array of rows")}
+		return nil, skips{}, &ParseError{Line: lineAt(data, dec.InputOffset()), Err: errors.New("content after the array of rows")}
 	}
-	return out, skipped, nil
+	return out.rows(), sk, nil
 }
 
 // rowReader reads row objects of one schema, reusing its index.
@@ -55,37 +72,72 @@ type rowReader[R any] struct {
 	s      schema[R]
 	byName map[string]int
 	seen   []json.RawMessage // value of each column in the row being read
+	cur    *R                // the row being read: one for all, so a row skipped costs no row
+	skip   json.RawMessage   // a value that is not a row, read to be skipped
 }
 
 func newRowReader[R any](s schema[R]) *rowReader[R] {
-	return &rowReader[R]{s: s, byName: s.index(), seen: make([]json.RawMessage, len(s.cols))}
+	return &rowReader[R]{s: s, byName: s.index(), seen: make([]json.RawMessage, len(s.cols)), cur: new(R)}
 }
 
-// row reads one row object, keys in any letter case; keys the spec does
-// not name are kept as extra columns in the object's order.
+// row reads one row object on its own.
 func (rd *rowReader[R]) row(raw json.RawMessage) (R, *ParseError) {
-	var r R
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || raw[0] != '{' {
-		what := "null"
-		if len(raw) > 0 && raw[0] != 'n' {
-			what = clip(string(raw))
-		}
-		return r, &ParseError{Err: fmt.Errorf("row is not a JSON object: %s", what)}
+	r, f, err := rd.next(json.NewDecoder(bytes.NewReader(raw)), raw)
+	switch {
+	case err != nil:
+		return r, &ParseError{Err: fmt.Errorf("row is not a JSON object: %w", err)}
+	case !f.ok():
+		return r, f.parseError(0)
 	}
+	return r, nil
+}
+
+// next reads the next value of dec as a row: a row, or why it cannot be
+// one (the value is read through all the same), or the error of content
+// that is not well-formed JSON. rest is the content from where dec
+// stands: its first byte says whether the value is an object, and it
+// names a value that is not. Such a value is read into one buffer for
+// all, not as a token: a token of a number costs a hundred bytes.
+func (rd *rowReader[R]) next(dec *json.Decoder, rest []byte) (R, fault, error) {
+	var r R
+	start := dec.InputOffset()
+	if i := skipSeparators(rest, 0); i < len(rest) && rest[i] == '{' {
+		if _, err := dec.Token(); err != nil {
+			return r, fault{}, err
+		}
+		return rd.members(dec)
+	}
+	if err := dec.Decode(&rd.skip); err != nil {
+		return r, fault{}, err
+	}
+	return r, fault{notObject: rest[:min(int(dec.InputOffset()-start), len(rest))]}, nil
+}
+
+// members reads the members of a row object whose '{' dec has read,
+// through its '}', keys in any letter case; keys the spec does not name
+// are kept as extra columns in the object's order.
+func (rd *rowReader[R]) members(dec *json.Decoder) (R, fault, error) {
+	var zero R
+	r := rd.cur
+	*r = zero
 	clear(rd.seen)
 	var extra []Field
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.Token() // {
-	for dec.More() {
+	var f fault // the first fault; the row is read through all the same
+	for n := 0; dec.More(); n++ {
+		if n == MaxColumns {
+			return zero, fault{}, errTooManyColumns
+		}
 		t, err := dec.Token()
+		if err != nil {
+			return zero, fault{}, err
+		}
 		name, _ := t.(string)
 		var v json.RawMessage
-		if err == nil {
-			err = dec.Decode(&v)
+		if err := dec.Decode(&v); err != nil {
+			return zero, fault{}, err
 		}
-		if err != nil {
-			return r, &ParseError{Err: fmt.Errorf("row is not a JSON object: %w", err)}
+		if !f.ok() {
+			continue
 		}
 		j, ok := rd.byName[key(name)]
 		if !ok {
@@ -95,29 +147,35 @@ func (rd *rowReader[R]) row(raw json.RawMessage) (R, *ParseError) {
 		c := rd.s.cols[j]
 		if prev := rd.seen[j]; prev != nil {
 			if !bytes.Equal(bytes.TrimSpace(prev), bytes.TrimSpace(v)) {
-				return r, &ParseError{Column: c.name, Err: ErrDuplicateColumn}
+				f = fault{column: c.name, err: ErrDuplicateColumn}
 			}
 			continue
 		}
 		rd.seen[j] = v
 		cl, err := jsonCell(v)
 		if err == nil {
-			err = c.set(&r, cl)
+			err = c.set(r, cl)
 		}
 		if err != nil {
-			return r, &ParseError{Column: c.name, Err: err}
+			f = fault{column: c.name, err: err}
 		}
+	}
+	if _, err := dec.Token(); err != nil { // }
+		return zero, fault{}, err
+	}
+	if !f.ok() {
+		return zero, f, nil
 	}
 	for j, v := range rd.seen {
 		if v == nil {
-			rd.s.cols[j].set(&r, absent()) // never fails
+			rd.s.cols[j].set(r, absent()) // never fails
 		}
 	}
-	if err := rd.s.check(&r); err != nil {
-		return r, err
+	if f := rd.s.check(r); !f.ok() {
+		return zero, f, nil
 	}
-	*rd.s.extra(&r) = extra
-	return r, nil
+	*rd.s.extra(r) = extra
+	return *r, fault{}, nil
 }
 
 // jsonCell reads one JSON value of a row: a string, a number or null.
@@ -153,9 +211,15 @@ func extraText(raw json.RawMessage) string {
 	}
 	var b bytes.Buffer
 	if json.Compact(&b, raw) != nil {
-		return string(raw)
+		b.Reset()
+		b.Write(raw)
 	}
-	return b.String()
+	// Valid UTF-8, as every string encoding/json decodes: the JSON text
+	// of an object or array keeps the bytes of its strings as sent, and a
+	// byte that is not UTF-8 would be written back as \ufffd, then read
+	// as the character itself (the fuzzer found the text changing between
+	// two round trips).
+	return strings.ToValidUTF8(b.String(), "\uFFFD")
 }
 
 // unmarshalRow reads one row object on its own (json.Unmarshal of a row).

@@ -198,8 +198,8 @@ type FreezeEvent struct {
 
 // FreezeInfo is a transaction's freeze state and history.
 type FreezeInfo struct {
-	IsFrozen bool          `json:"isFrozen"`
-	History  []FreezeEvent `json:"history"`
+	IsFrozen bool                   `json:"isFrozen"`
+	History  wire.List[FreezeEvent] `json:"history"`
 }
 
 // Transaction is a wallet transaction. A REJECTED one has a problems entry;
@@ -207,21 +207,21 @@ type FreezeInfo struct {
 type Transaction struct {
 	wire.Raw `json:"-"`
 
-	ID                 string          `json:"id"`
-	WalletID           string          `json:"walletId"`
-	VaultID            string          `json:"vaultId"`
-	ExternalID         string          `json:"externalId,omitempty"`
-	Status             string          `json:"status"`
-	Action             string          `json:"action"`
-	Asset              string          `json:"asset"`
-	Qty                decimal.Decimal `json:"qty"`
-	OriginAddress      string          `json:"originAddress"`
-	DestinationAddress string          `json:"destinationAddress"`
-	Hash               string          `json:"hash,omitempty"`
-	Problems           []Problem       `json:"problems"`
-	Reasons            []string        `json:"reasons"`
-	FreezeInfo         FreezeInfo      `json:"freezeInfo"`
-	CreatedAt          time.Time       `json:"createdAt"`
+	ID                 string             `json:"id"`
+	WalletID           string             `json:"walletId"`
+	VaultID            string             `json:"vaultId"`
+	ExternalID         string             `json:"externalId,omitempty"`
+	Status             string             `json:"status"`
+	Action             string             `json:"action"`
+	Asset              string             `json:"asset"`
+	Qty                decimal.Decimal    `json:"qty"`
+	OriginAddress      string             `json:"originAddress"`
+	DestinationAddress string             `json:"destinationAddress"`
+	Hash               string             `json:"hash,omitempty"`
+	Problems           wire.List[Problem] `json:"problems"`
+	Reasons            wire.List[string]  `json:"reasons"`
+	FreezeInfo         FreezeInfo         `json:"freezeInfo"`
+	CreatedAt          time.Time          `json:"createdAt"`
 }
 
 // Transaction actions (chosen).
@@ -265,15 +265,15 @@ const (
 type Limit struct {
 	wire.Raw `json:"-"`
 
-	ID        string          `json:"id"`
-	LimitType string          `json:"limitType"`
-	Asset     string          `json:"asset"`
-	LimitQty  decimal.Decimal `json:"limitQty"`
-	Duration  string          `json:"duration"`
-	Matchers  []Matcher       `json:"matchers"`
-	Status    string          `json:"status"`
-	CreatedAt time.Time       `json:"createdAt"`
-	WalletID  string          `json:"walletId,omitempty"`
+	ID        string             `json:"id"`
+	LimitType string             `json:"limitType"`
+	Asset     string             `json:"asset"`
+	LimitQty  decimal.Decimal    `json:"limitQty"`
+	Duration  string             `json:"duration"`
+	Matchers  wire.List[Matcher] `json:"matchers"`
+	Status    string             `json:"status"`
+	CreatedAt time.Time          `json:"createdAt"`
+	WalletID  string             `json:"walletId,omitempty"`
 }
 
 // PolicyRule is an org-wide policy rule (GET /v2/policy-rules).
@@ -302,12 +302,12 @@ type Counterparty struct {
 type Address struct {
 	wire.Raw `json:"-"`
 
-	ID             string    `json:"id"`
-	CounterpartyID string    `json:"counterpartyId"`
-	Address        string    `json:"address"`
-	Blockchains    []string  `json:"blockchains"`
-	Label          string    `json:"label,omitempty"`
-	CreatedAt      time.Time `json:"createdAt"`
+	ID             string            `json:"id"`
+	CounterpartyID string            `json:"counterpartyId"`
+	Address        string            `json:"address"`
+	Blockchains    wire.List[string] `json:"blockchains"`
+	Label          string            `json:"label,omitempty"`
+	CreatedAt      time.Time         `json:"createdAt"`
 }
 
 // Webhook is a wallet webhook; Endpoint must use https://.
@@ -342,15 +342,15 @@ type Subscription struct {
 type SweepConfig struct {
 	wire.Raw `json:"-"`
 
-	ID                string     `json:"id"`
-	Name              string     `json:"name"`
-	Blockchain        string     `json:"blockchain"`
-	DestinationWallet string     `json:"destinationWallet"`
-	Assets            []string   `json:"assets"`
-	Status            string     `json:"status"`
-	SweepRunning      bool       `json:"sweepRunning"`
-	LastSwept         *time.Time `json:"lastSwept,omitempty"`
-	LastInstanceID    string     `json:"lastInstanceId,omitempty"`
+	ID                string            `json:"id"`
+	Name              string            `json:"name"`
+	Blockchain        string            `json:"blockchain"`
+	DestinationWallet string            `json:"destinationWallet"`
+	Assets            wire.List[string] `json:"assets"`
+	Status            string            `json:"status"`
+	SweepRunning      bool              `json:"sweepRunning"`
+	LastSwept         *time.Time        `json:"lastSwept,omitempty"`
+	LastInstanceID    string            `json:"lastInstanceId,omitempty"`
 }
 
 // TriggerResponse answers POST /v2/workflows/sweep/{id}/trigger.

@@ -32,7 +32,7 @@ func (t *Transaction) UnmarshalJSON(b []byte) error {
 	type plain Transaction
 	var aux struct {
 		*plain
-		Reasons []wire.Text `json:"reasons"`
+		Reasons wire.List[wire.Text] `json:"reasons"`
 	}
 	aux.plain = (*plain)(t)
 	if err := json.Unmarshal(b, &aux); err != nil {
@@ -48,7 +48,7 @@ func (s *SweepConfig) UnmarshalJSON(b []byte) error {
 	type plain SweepConfig
 	var aux struct {
 		*plain
-		Assets []wire.Text `json:"assets"`
+		Assets wire.List[wire.Text] `json:"assets"`
 	}
 	aux.plain = (*plain)(s)
 	if err := json.Unmarshal(b, &aux); err != nil {

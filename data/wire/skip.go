@@ -92,6 +92,18 @@ func Note(ctx context.Context, what string, skipped []Skip) {
 	}
 }
 
+// NoteUnlisted counts n more skipped records of a read whose decoder
+// listed only the first of them (a report's rows: reporting.MaxSkipped).
+func NoteUnlisted(ctx context.Context, n int) {
+	s, _ := ctx.Value(skipsKey{}).(*Skips)
+	if s == nil || n <= 0 {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.n += n
+}
+
 // Count is how many records were skipped.
 func (s *Skips) Count() int {
 	if s == nil {

@@ -102,4 +102,9 @@ func TestSkipsCollector(t *testing.T) {
 	if got := wire.Summary(s.Count(), s.List()); !strings.HasPrefix(got, "30 records could not be read") {
 		t.Fatalf("summary %q", got)
 	}
+	wire.NoteUnlisted(ctx, 970) // a decoder that listed its first skips only
+	wire.NoteUnlisted(context.Background(), 5)
+	if s.Count() != 1000 || len(s.List()) != 20 {
+		t.Fatalf("after unlisted skips: count %d list %d", s.Count(), len(s.List()))
+	}
 }

@@ -127,7 +127,7 @@ func (p *reportPage) summary(w int, counts string) string {
 	if counts != "" {
 		s += t.Muted.Render(" · ") + counts
 	}
-	if n := rowsSkipped(len(p.skipped())); n != "" {
+	if n := rowsSkipped(p.skippedCount()); n != "" {
 		s += t.Muted.Render(" · ") + t.Bad.Render(n)
 	}
 	if p.dl != nil {
@@ -147,7 +147,7 @@ func (p *reportPage) above(w, h int, counts string, lines ...string) string {
 // empty is the table's message when it has no rows: the report has none,
 // or none could be read.
 func (p *reportPage) empty() string {
-	if n := len(p.skipped()); n > 0 {
+	if n := p.skippedCount(); n > 0 {
 		return fmt.Sprintf("no row could be read: %s (%s lists why)", rowsSkipped(n), p.v.keys.Skipped.Help().Key)
 	}
 	return "the report has no rows"

@@ -28,6 +28,15 @@ func (p *reportPage) skipped() []*reporting.ParseError {
 	return p.dl.Rows.Skipped
 }
 
+// skippedCount is how many rows of the download could not be read (the
+// parse lists at most reporting.MaxSkipped of them).
+func (p *reportPage) skippedCount() int {
+	if p.dl == nil || p.dl.Rows == nil {
+		return 0
+	}
+	return p.dl.Rows.Skips()
+}
+
 // skipLine is one skipped row as shown: where, and why (sanitized).
 type skipLine struct {
 	Line   int    `json:"line"`
@@ -49,6 +58,15 @@ func skipLines(skipped []*reporting.ParseError) []skipLine {
 		out[i] = skipLine{Line: e.Line, Column: sanitize.Line(e.Column), Reason: sanitize.Line(e.Err.Error())}
 	}
 	return out
+}
+
+// listed is "all N", or "the first L of N" when the parse listed fewer
+// than it skipped.
+func listed(l, n int) string {
+	if l < n {
+		return fmt.Sprintf("the first %d of %d", l, n)
+	}
+	return fmt.Sprintf("all %d", n)
 }
 
 // rowsSkipped is "N rows skipped", or "" when none were.
@@ -75,7 +93,7 @@ func (p *reportPage) skippedAbove(w, h int) []string {
 	for i, s := range skipLines(sk[:n]) {
 		text := "skipped " + s.String()
 		if i == n-1 {
-			text += " · " + p.v.keys.Skipped.Help().Key + " lists all " + fmt.Sprint(len(sk))
+			text += " · " + p.v.keys.Skipped.Help().Key + " lists " + listed(len(sk), p.skippedCount())
 		}
 		out = append(out, ansi.Truncate(t.Warn.Render(text), w, "…"))
 	}
@@ -92,8 +110,11 @@ func newSkippedPage(p *reportPage) *viewkit.DetailPage[[]skipLine] {
 		Body: func(ls []skipLine, w int) string {
 			t := p.v.ctx.Theme
 			var b strings.Builder
-			head := rowsSkipped(len(ls)) + " of " + sanitize.Line(p.rep.Type+" "+p.rep.Format) + " " + period(p.rep) +
+			head := rowsSkipped(p.skippedCount()) + " of " + sanitize.Line(p.rep.Type+" "+p.rep.Format) + " " + period(p.rep) +
 				": they could not be read. The other rows are shown; w saves the file as downloaded."
+			if len(ls) < p.skippedCount() {
+				head += fmt.Sprintf(" The first %d are listed.", len(ls))
+			}
 			b.WriteString(t.Title.Render(ansi.Wrap(head, w, " ")) + "\n\n")
 			for _, l := range ls {
 				b.WriteString(ansi.Wrap(l.String(), w, " ") + "\n")

@@ -284,3 +284,19 @@ func TestListSaysWhyItIsEmpty(t *testing.T) {
 		t.Errorf("selected %T %v", rec, rec)
 	}
 }
+
+// TestMoreSkippedThanListed: past reporting.MaxSkipped the parse lists
+// the first rows skipped and counts them all; the page says how many
+// were skipped and that only the first are listed.
+func TestMoreSkippedThanListed(t *testing.T) {
+	e := viewtest.New(t, viewtest.Options{})
+	n := reporting.MaxSkipped + 3
+	otherServer(t, e, map[string]answer{
+		reporting.PathReports + "/r-many": record("r-many", reporting.TypePaymentOps, reporting.FormatCSV),
+		"/files/r-many":                   {200, "network_payment_id,sent_amount\n" + strings.Repeat(",1\n", n) + "p1,1\n"},
+	})
+	v := reports.New(e.Ctx, e.P)
+	open(v, "r-many")
+	frame := v.Render(160, 30)
+	mustContain(t, "report", frame, "1 payment", "1003 rows skipped", "lists the first 1000 of 1003")
+}

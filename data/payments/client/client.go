@@ -181,16 +181,27 @@ func (c *Client) TokenTest(ctx context.Context) (payments.TokenTest, error) {
 
 func decodeTokenTest(raw []byte) (payments.TokenTest, error) {
 	var tt payments.TokenTest
-	raw = bytes.TrimSpace(raw)
+	raw = bytes.Trim(raw, " \t\r\n") // JSON's white space, as encoding/json reads it
 	if len(raw) > 0 && raw[0] == '[' {
-		var arr []payments.TokenTest
-		if err := json.Unmarshal(raw, &arr); err != nil {
+		// Read the one element, and no further: an array of a million
+		// would otherwise be a million answers decoded to be refused.
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		if _, err := dec.Token(); err != nil {
 			return tt, err
 		}
-		if len(arr) != 1 {
-			return tt, fmt.Errorf("token test answered an array of %d objects, want 1", len(arr))
+		if !dec.More() {
+			return tt, errors.New("token test answered an empty array, want one object")
 		}
-		return arr[0], nil
+		if err := dec.Decode(&tt); err != nil {
+			return payments.TokenTest{}, err
+		}
+		if dec.More() {
+			return payments.TokenTest{}, errors.New("token test answered an array of several objects, want 1")
+		}
+		if _, err := dec.Token(); err != nil || dec.InputOffset() != int64(len(raw)) {
+			return payments.TokenTest{}, errors.New("token test answered an array that is not valid JSON")
+		}
+		return tt, nil
 	}
 	err := json.Unmarshal(raw, &tt)
 	return tt, err

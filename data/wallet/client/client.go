@@ -18,6 +18,7 @@
 package client
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
@@ -175,14 +176,42 @@ func listPage[T any](ctx context.Context, c *Client, list, path, key string, q u
 	if err != nil {
 		return paging.TokenPage[T]{}, err
 	}
-	var items wire.Items[T]
-	var f wallet.ListFilter
-	if err := json.Unmarshal(m[key], &items); err != nil {
-		return paging.TokenPage[T]{}, apierr.Malformed(apierr.Wallet, http.MethodGet, path, http.StatusOK, fmt.Errorf("%s: %w", key, err))
+	items, next, err := readPage[T](m, key)
+	if err != nil {
+		return paging.TokenPage[T]{}, apierr.Malformed(apierr.Wallet, http.MethodGet, path, http.StatusOK, err)
 	}
-	_ = json.Unmarshal(m["filter"], &f) // an unreadable envelope means no next page
 	wire.Note(ctx, "wallet "+list, items.Skipped)
-	return paging.TokenPage[T]{Items: items.Items, Next: f.NextPageToken}, nil
+	return paging.TokenPage[T]{Items: items.Items, Next: next}, nil
+}
+
+// readPage takes one page of a wallet list apart: the records under key,
+// and the next page token of its filter ("" on the last page). An
+// unreadable filter is no next page, but a token that is there and is not
+// text is an error: reading on would be impossible, and stopping would
+// show part of the list as all of it. A numeric token is sent back as its
+// text.
+func readPage[T any](m map[string]json.RawMessage, key string) (wire.Items[T], string, error) {
+	var items wire.Items[T]
+	if err := json.Unmarshal(m[key], &items); err != nil {
+		return items, "", fmt.Errorf("%s: %w", key, err)
+	}
+	var f struct {
+		NextPageToken json.RawMessage `json:"nextPageToken"`
+	}
+	if json.Unmarshal(m["filter"], &f) != nil {
+		return items, "", nil
+	}
+	var next string
+	var n json.Number
+	switch tok := bytes.TrimSpace(f.NextPageToken); {
+	case len(tok) == 0 || string(tok) == "null":
+	case json.Unmarshal(tok, &next) == nil:
+	case json.Unmarshal(tok, &n) == nil:
+		next = n.String()
+	default:
+		return items, "", fmt.Errorf("filter.nextPageToken: %.40s is not a page token", tok)
+	}
+	return items, next, nil
 }
 
 // seg escapes ids as path segments and joins them under base.

@@ -6,8 +6,13 @@ package wiretest
 
 import (
 	"bytes"
+	"encoding/json"
 	"runtime"
+	"strconv"
 	"strings"
+	"testing"
+
+	"treasury/data/wire"
 )
 
 // MaxRatio is the bound the decoders' tests hold a megabyte of
@@ -26,8 +31,9 @@ type Body struct {
 // Adversarial returns bodies of about n bytes that cost a naive decoder
 // the most per byte: arrays of many tiny elements (empty objects, numbers,
 // nulls, short strings: each a record to read or to skip), an object of
-// many keys, one long string, a number of many digits, and nesting as deep
-// as n allows. key, when set, wraps each array as the value of that key
+// many keys (a few names repeated, and all distinct: a map's entries),
+// one long string, a number of many digits, and nesting as deep as n
+// allows. key, when set, wraps each array as the value of that key
 // of an object (a page envelope such as {"data": [...]}).
 func Adversarial(n int, key string) []Body {
 	array := func(elem string) []byte {
@@ -60,6 +66,17 @@ func Adversarial(n int, key string) []Body {
 		keys.WriteString(`":1`)
 	}
 	keys.WriteByte('}')
+	var distinct bytes.Buffer
+	distinct.WriteByte('{')
+	for i := 0; distinct.Len() < n; i++ {
+		if i > 0 {
+			distinct.WriteByte(',')
+		}
+		distinct.WriteString(`"`)
+		distinct.WriteString(strconv.Itoa(i))
+		distinct.WriteString(`":1`)
+	}
+	distinct.WriteByte('}')
 	return []Body{
 		{"empty objects", wrap(array("{}"))},
 		{"numbers", wrap(array("1"))},
@@ -67,6 +84,7 @@ func Adversarial(n int, key string) []Body {
 		{"short strings", wrap(array(`"a"`))},
 		{"objects of one bad field", wrap(array(`{"id":1}`))},
 		{"many keys", wrap(keys.Bytes())},
+		{"many distinct keys", wrap(distinct.Bytes())},
 		{"long string", wrap([]byte(`["` + strings.Repeat("a", n) + `"]`))},
 		{"long number", wrap([]byte(`[` + strings.Repeat("9", n) + `]`))},
 		{"deep nesting", wrap([]byte(strings.Repeat("[", n/2) + strings.Repeat("]", n/2)))},
@@ -82,4 +100,62 @@ func Allocated(f func()) uint64 {
 	f()
 	runtime.ReadMemStats(&after)
 	return after.TotalAlloc - before.TotalAlloc
+}
+
+// Stable checks that rec, written as JSON and read back, writes the same
+// JSON again: what a decoder produced is a fixed point of encoding and
+// decoding (nothing read is lost or invented on the way back). A record
+// that kept its JSON as received (wire.Raw) must read from it to the same
+// record.
+func Stable[T any](tb testing.TB, rec T) {
+	tb.Helper()
+	if r, ok := any(rec).(wire.RawJSONer); ok && r.RawJSON() != nil {
+		again, err := wire.Decode[T](r.RawJSON())
+		if err != nil {
+			tb.Fatalf("%T's raw JSON %s does not decode: %v", rec, r.RawJSON(), err)
+		}
+		x, err1 := json.Marshal(rec)
+		y, err2 := json.Marshal(again)
+		if err1 != nil || err2 != nil || !bytes.Equal(x, y) {
+			tb.Fatalf("%T's raw JSON %s reads as %s, not %s (%v %v)", rec, r.RawJSON(), y, x, err1, err2)
+		}
+	}
+	a, err := json.Marshal(rec)
+	if err != nil {
+		tb.Fatalf("%T does not encode: %v", rec, err)
+	}
+	back, err := wire.Decode[T](a)
+	if err != nil {
+		tb.Fatalf("%T encoded as %s does not decode: %v", rec, a, err)
+	}
+	b, err := json.Marshal(back)
+	if err != nil {
+		tb.Fatalf("%T does not encode again: %v", rec, err)
+	}
+	if !bytes.Equal(a, b) {
+		tb.Fatalf("%T is not stable:\n%s\n%s", rec, a, b)
+	}
+}
+
+// Bounded fails when decode, given each adversarial body of a megabyte
+// (wrapped under key when set), allocates more than MaxRatio times the
+// body's size.
+func Bounded(tb testing.TB, key string, decode func([]byte)) {
+	tb.Helper()
+	for _, b := range Adversarial(1<<20, key) {
+		n := Allocated(func() { decode(b.Data) })
+		if ratio := float64(n) / float64(len(b.Data)); ratio > MaxRatio {
+			tb.Errorf("%s: %d bytes allocated for a %d-byte body (%.0fx, bound %dx)", b.Name, n, len(b.Data), ratio, MaxRatio)
+		}
+	}
+}
+
+// Seeds returns the adversarial bodies at a size a fuzz seed corpus runs
+// in plain go test (a few hundred bytes each), wrapped under key when set.
+func Seeds(key string) [][]byte {
+	var out [][]byte
+	for _, b := range Adversarial(300, key) {
+		out = append(out, b.Data)
+	}
+	return out
 }
