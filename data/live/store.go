@@ -329,6 +329,7 @@ func (s *Store) fetch(ctx context.Context, p *poller) time.Duration {
 		snap.Seq = s.seq
 		s.snaps[f.Topic] = snap
 		s.notifyLocked(f.Topic)
+		s.failedLocked(f.Topic)
 		s.mu.Unlock()
 		return wait
 	}
