@@ -41,6 +41,10 @@ type CombineOptions[R any] struct {
 	// new value at the build's time (Inputs.At); its result replaces the
 	// combination's previous alerts, as a feed's Alerts does.
 	Alerts func(v R, at time.Time) []Alert
+	// Timed rebuilds the value at every fetch of an input, also one that
+	// changed nothing: for a value that depends on when its inputs were
+	// read (the outflow of the last hour moves with the clock).
+	Timed bool
 }
 
 // Combine registers, once per name, a value built from the topics of srcs
@@ -76,6 +80,7 @@ func Combine[R any](s *Store, name string, build func(prev R, in Inputs) R, o Co
 			return o.Alerts(r, at)
 		}
 	}
+	d.timed = o.Timed
 	s.derivedBy[t] = d
 	for _, src := range d.srcs {
 		if !containsDeriver(s.derived[src], d) {
@@ -108,9 +113,15 @@ func containsDeriver(ds []*deriver, d *deriver) bool {
 // failedLocked tells the combinations of t that its fetch failed: they
 // say what their value is without it. (A derivation of one topic keeps its
 // value: its data did not change.)
-func (s *Store) failedLocked(t Topic) {
+func (s *Store) failedLocked(t Topic) { s.signalCombinationsLocked(t, false) }
+
+// refetchedLocked tells the timed combinations of t that it was fetched
+// again without change.
+func (s *Store) refetchedLocked(t Topic) { s.signalCombinationsLocked(t, true) }
+
+func (s *Store) signalCombinationsLocked(t Topic, timedOnly bool) {
 	for _, d := range s.derived[t] {
-		if d.combine == nil {
+		if d.combine == nil || (timedOnly && !d.timed) {
 			continue
 		}
 		d.dirty = true

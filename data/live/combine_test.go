@@ -187,3 +187,24 @@ func TestCombineAlerts(t *testing.T) {
 		t.Fatalf("%d alerts after the condition ended", n)
 	}
 }
+
+// TestTimedCombineIsRebuiltAtEveryFetch: a timed combination is built
+// again when an input is read again unchanged, at the new read's time.
+func TestTimedCombineIsRebuiltAtEveryFetch(t *testing.T) {
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	ka, kb := KeyOf[int]("a"), KeyOf[int]("b")
+	s := New(Options{Inline: true, Now: func() time.Time { return now }, Feeds: []Feed{
+		ValueFeed(ka, func(context.Context) (int, error) { return 1, nil }, FeedOptions[int, int]{Interval: time.Hour}),
+		ValueFeed(kb, func(context.Context) (int, error) { return 2, nil }, FeedOptions[int, int]{Interval: time.Hour}),
+	}})
+	var at time.Time
+	k := Combine(s, "timed", func(prev int, in Inputs) int { at = in.At; return prev + 1 }, CombineOptions[int]{Timed: true}, ka.Topic(), kb.Topic())
+	s.FetchNow(context.Background(), ka.Topic())
+	s.FetchNow(context.Background(), kb.Topic())
+	builds := Get(s, k).Data
+	now = now.Add(time.Minute)
+	s.FetchNow(context.Background(), ka.Topic()) // unchanged
+	if got := Get(s, k).Data; got != builds+1 || !at.Equal(now) {
+		t.Fatalf("builds %d (was %d), at %v, want %v", got, builds, at, now)
+	}
+}

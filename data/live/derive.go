@@ -18,6 +18,7 @@ type deriver struct {
 	srcs    []Topic
 	combine func(prev any, in Inputs) any
 	alerts  func(v any, at time.Time) []Alert
+	timed   bool
 
 	signal chan struct{} // coalesced: at most one pending
 	acc    Changes       // the changes not yet built from (store.mu)
