@@ -23,9 +23,9 @@ func TestCompute(t *testing.T) {
 		{Currency: "MXN", AvailableBalance: money.N(money.MustParse("0"))},
 	}}
 	ledger := []payments.LedgerTransaction{
-		tx("USD", payments.OpReserve, at.Add(-10*time.Minute), "1000.00", "900.00"), // 100 out
-		tx("USD", payments.OpCredit, at.Add(-5*time.Minute), "900.00", "950.00"),    // 50 in
-		tx("USD", payments.OpDebit, at.Add(-4*time.Minute), "950.00", "950.00"),     // reserved funds leave: no change
+		tx("USD", payments.OpReserve, at.Add(-10*time.Minute), "1000.00", "900.00"),  // 100 out
+		tx("USD", payments.OpCredit, at.Add(-5*time.Minute), "900.00", "950.00"),     // 50 in
+		tx("USD", payments.OpDebit, at.Add(-4*time.Minute), "950.00", "950.00"),      // reserved funds leave: no change
 		tx("USD", payments.OpReserve, at.Add(-61*time.Minute), "5000.00", "1000.00"), // before the hour
 		tx("USD", payments.OpReserve, at.Add(time.Minute), "950.00", "0.00"),         // after the read
 		tx("EUR", payments.OpRelease, at.Add(-time.Minute), "5.00", "10.00"),         // net inflow
