@@ -1,0 +1,169 @@
+// Package paystats is what the views count of the payments held: the
+// payments per state scope (all, in flight, FAILED, DECLINED, RETURNED,
+// COMPLETED) initiated in a window, and the failed or declined ones
+// grouped by reason code. Each count is a derivation of the payment set
+// (live.Derive), built once per change for every session and every view
+// that asks for the same scope and window: the payments view's scope bar
+// and reason groups and the overview's payments panel read the same
+// values.
+package paystats
+
+import (
+	"cmp"
+	"slices"
+	"strconv"
+	"time"
+
+	"treasury/data/live"
+	"treasury/data/payments"
+)
+
+// Scope is a set of payment states.
+type Scope int
+
+// Scopes, in the order the payments view cycles through them.
+const (
+	All Scope = iota
+	InFlight
+	Failed
+	Declined
+	Returned
+	Completed
+	NScopes // the number of scopes
+)
+
+// Word is the scope's palette argument (":payments failed").
+func (s Scope) Word() string {
+	return [...]string{"all", "inflight", "failed", "declined", "returned", "completed"}[s]
+}
+
+// Label is the scope as shown (crumb, scope bar).
+func (s Scope) Label() string {
+	return [...]string{"all", "in flight", "FAILED", "DECLINED", "RETURNED", "COMPLETED"}[s]
+}
+
+// Match reports whether a payment in state st belongs to the scope.
+func (s Scope) Match(st payments.State) bool {
+	switch s {
+	case All:
+		return true
+	case InFlight:
+		return st.InFlight()
+	case Failed:
+		return st == payments.Failed
+	case Declined:
+		return st == payments.Declined
+	case Returned:
+		return st == payments.Returned
+	case Completed:
+		return st == payments.Completed
+	}
+	return false
+}
+
+// Grouped reports whether the scope's payments are grouped by reason code
+// (FAILED and DECLINED: CodeGroups).
+func (s Scope) Grouped() bool { return s == Failed || s == Declined }
+
+// Counts are the payments per scope of one set.
+type Counts [NScopes]int
+
+// CountScopes counts the payments of ps initiated since since per scope.
+func CountScopes(ps *live.PaymentSet, since time.Time) Counts {
+	var c Counts
+	byState := ps.CountByState()
+	// The set is oldest first: take away what is older than the window
+	// (a few records, unless the set holds a much wider window).
+	for i := 0; i < ps.Len() && ps.At(i).InitiatedAt.Before(since); i++ {
+		byState[ps.At(i).PaymentState]--
+	}
+	for st, n := range byState {
+		for s := All; s < NScopes; s++ {
+			if s.Match(st) {
+				c[s] += n
+			}
+		}
+	}
+	return c
+}
+
+// ScopeCounts is the payments per scope initiated in the window win
+// before the set's fetch, counted once per change of the set for every
+// session (the set may hold a wider window than this one, for another
+// view).
+func ScopeCounts(s *live.Store, win time.Duration) live.Key[Counts] {
+	return live.Derive(s, live.PaymentsKey, "scope-counts@"+WindowWord(win), func(_ Counts, in live.Snap[*live.PaymentSet]) Counts {
+		return CountScopes(in.Data, in.FetchedAt.Add(-win))
+	})
+}
+
+// CodeGroup is the payments of a scope and window that failed (or were
+// declined) for one reason code: how a support engineer triages ("twelve
+// USR_030 since Monday").
+type CodeGroup struct {
+	Code, Title string
+	Count       int
+	Newest      time.Time
+}
+
+// NoCode names the group of payments whose reason is not known yet (the
+// feed reads it by id, a few per poll).
+const NoCode = "(reason not read yet)"
+
+// CodeGroups is the reason groups of a scope and window, counted once per
+// change of the payments for every session, most payments first.
+func CodeGroups(s *live.Store, sc Scope, win time.Duration) live.Key[[]CodeGroup] {
+	return live.Derive(s, live.PaymentsKey, "codes:"+sc.Word()+"@"+WindowWord(win), func(_ []CodeGroup, in live.Snap[*live.PaymentSet]) []CodeGroup {
+		since := in.FetchedAt.Add(-win)
+		by := map[string]*CodeGroup{}
+		ps := in.Data
+		for i := ps.Len() - 1; i >= 0; i-- { // newest first: the first seen is the newest
+			p := ps.At(i)
+			if p.InitiatedAt.Before(since) {
+				break
+			}
+			if !sc.Match(p.PaymentState) {
+				continue
+			}
+			code, title := ErrorCode(p), ""
+			if code == "" {
+				code = NoCode
+			} else {
+				title = p.Errors[0].Title
+			}
+			g := by[code]
+			if g == nil {
+				g = &CodeGroup{Code: code, Title: title, Newest: p.LastStateUpdatedAt}
+				by[code] = g
+			}
+			g.Count++
+		}
+		out := make([]CodeGroup, 0, len(by))
+		for _, g := range by {
+			out = append(out, *g)
+		}
+		SortGroups(out)
+		return out
+	})
+}
+
+// SortGroups orders reason groups most payments first, then by code.
+func SortGroups(gs []CodeGroup) {
+	slices.SortFunc(gs, func(a, b CodeGroup) int { return cmp.Or(b.Count-a.Count, cmp.Compare(a.Code, b.Code)) })
+}
+
+// ErrorCode is the first error's code, when the record carries one.
+func ErrorCode(p *payments.Payment) string {
+	if len(p.Errors) > 0 {
+		return p.Errors[0].Code
+	}
+	return ""
+}
+
+// WindowWord is a window as typed and shown: 1h, 24h, 7d, 30d.
+func WindowWord(d time.Duration) string {
+	if d%(24*time.Hour) == 0 && d > 24*time.Hour {
+		return strconv.Itoa(int(d/(24*time.Hour))) + "d"
+	}
+	return strconv.Itoa(int(d/time.Hour)) + "h"
+}
