@@ -15,6 +15,7 @@ import (
 	"treasury/views/failures"
 	"treasury/views/identities"
 	"treasury/views/ledger"
+	"treasury/views/overview"
 	paymentsview "treasury/views/payments"
 	"treasury/views/quotes"
 	"treasury/views/reports"
@@ -53,6 +54,7 @@ func newApp(rt *runtime, s session) *ui.App {
 		actions.Identity{Profile: cfg.Profile, Environment: cfg.Environment, Operator: s.operator, ReadOnly: readOnly},
 		rt.audit, p.Now)
 	views := []ui.View{
+		overview.New(ctx, overview.Options{Base: cfg.BaseCurrency, Runway: p.Runway}),
 		quotes.New(ctx),
 		balances.New(ctx),
 		paymentsview.New(ctx, p),

@@ -34,7 +34,7 @@ func runwayAlerts(s runway.Sheet, at time.Time) []live.Alert {
 		out = append(out, live.Alert{
 			Key: "low-runway:" + c.Currency, Severity: live.Medium, Code: "LOW_RUNWAY",
 			Title: fmt.Sprintf("%s prefunded balance lasts %s h at the last hour's net outflow of %s (under %s h)",
-				c.Currency, c.Hours.String(), c.Outflow.String(), s.Threshold.String()),
+				c.Currency, c.Hours.StringFixed(1), c.Outflow.StringFixed(2), s.Threshold.String()),
 			Guidance: "Fund the " + c.Currency + " account or slow outgoing payments; the ledger (:ledger) shows the hour's movements.",
 			Since:    at, Last: at, Count: 1, Topic: live.Ledger, Ref: c.Currency,
 		})

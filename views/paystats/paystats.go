@@ -11,6 +11,7 @@ package paystats
 import (
 	"cmp"
 	"slices"
+	"sort"
 	"strconv"
 	"time"
 
@@ -71,11 +72,23 @@ type Counts [NScopes]int
 // CountScopes counts the payments of ps initiated since since per scope.
 func CountScopes(ps *live.PaymentSet, since time.Time) Counts {
 	var c Counts
-	byState := ps.CountByState()
-	// The set is oldest first: take away what is older than the window
-	// (a few records, unless the set holds a much wider window).
-	for i := 0; i < ps.Len() && ps.At(i).InitiatedAt.Before(since); i++ {
-		byState[ps.At(i).PaymentState]--
+	// The set is oldest first: the window is its end. Count the window
+	// itself, or take away what is older than it from the set's counts,
+	// whichever reads fewer payments (the last hour of a day's set, or
+	// a day of a week's).
+	n := ps.Len()
+	start := sort.Search(n, func(i int) bool { return !ps.At(i).InitiatedAt.Before(since) })
+	var byState map[payments.State]int
+	if n-start < start {
+		byState = map[payments.State]int{}
+		for i := start; i < n; i++ {
+			byState[ps.At(i).PaymentState]++
+		}
+	} else {
+		byState = ps.CountByState()
+		for i := range start {
+			byState[ps.At(i).PaymentState]--
+		}
 	}
 	for st, n := range byState {
 		for s := All; s < NScopes; s++ {
