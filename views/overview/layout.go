@@ -34,9 +34,45 @@ func (v *View) Render(w, h int) string {
 	if !v.read {
 		v.readStore()
 	}
+	// A frame shows ages to the second: drawn again when the store
+	// changed, the second or the size did (bubbletea asks for a frame
+	// after every message, a key or a tick).
+	key := frameKey{seq: v.ctx.Store.Seq(), w: w, h: h, window: v.window, second: v.ctx.Clock().Unix()}
+	if v.frame.out != "" && v.frame.key == key {
+		return v.frame.out
+	}
+	v.frame = frame{key: key, out: v.draw(w, h)}
+	return v.frame.out
+}
+
+// frameKey is what a frame depends on besides the store's values.
+type frameKey struct {
+	seq          uint64
+	w, h, window int
+	second       int64
+}
+
+// frame is the last frame drawn.
+type frame struct {
+	key frameKey
+	out string
+}
+
+// draw lays the panels out in w x h.
+func (v *View) draw(w, h int) string {
+	drawn := map[[2]int][]string{} // each panel is drawn once per width
+	panel := func(i, w int) []string {
+		k := [2]int{i, w}
+		if l, ok := drawn[k]; ok {
+			return l
+		}
+		l := v.panel(i, w)
+		drawn[k] = l
+		return l
+	}
 	for n := panelCount; n > 1; n-- {
 		for _, gap := range []bool{true, false} {
-			lines := v.compose(w, n, gap)
+			lines := compose(panel, w, n, gap)
 			if n < panelCount {
 				lines = append(lines, v.leftOut(w, n))
 			}
@@ -45,7 +81,7 @@ func (v *View) Render(w, h int) string {
 			}
 		}
 	}
-	lines := v.compose(w, 1, false)
+	lines := compose(panel, w, 1, false)
 	if len(lines) > h {
 		lines = lines[:max(h, 0)]
 	}
@@ -55,36 +91,51 @@ func (v *View) Render(w, h int) string {
 // compose draws the first n panels: the rates, the balances, then the
 // payments beside (or above) the alerts and the health; gap puts a blank
 // line between panels.
-func (v *View) compose(w, n int, gap bool) []string {
-	then := func(out []string, panel ...string) []string {
+func compose(panel func(i, w int) []string, w, n int, gap bool) []string {
+	then := func(out []string, lines ...string) []string {
 		if gap {
 			out = append(out, "")
 		}
-		return append(out, panel...)
+		return append(out, lines...)
 	}
-	out := v.ratesPanel(w)
+	out := append([]string(nil), panel(panelRates, w)...)
 	if n > panelBalances {
-		out = then(out, v.balancesPanel(w)...)
+		out = then(out, panel(panelBalances, w)...)
 	}
 	if n <= panelPayments {
 		return out
 	}
 	if w >= sideBySide && n > panelAlerts {
 		lw := w / 2
-		right := v.alertsPanel(w - lw - 2)
+		right := append([]string(nil), panel(panelAlerts, w-lw-2)...)
 		if n > panelHealth {
-			right = then(right, v.healthPanel(w-lw-2)...)
+			right = then(right, panel(panelHealth, w-lw-2)...)
 		}
-		return then(out, joinSide(v.paymentsPanel(lw), right, lw)...)
+		return then(out, joinSide(panel(panelPayments, lw), right, lw)...)
 	}
-	out = then(out, v.paymentsPanel(w)...)
+	out = then(out, panel(panelPayments, w)...)
 	if n > panelAlerts {
-		out = then(out, v.alertsPanel(w)...)
+		out = then(out, panel(panelAlerts, w)...)
 	}
 	if n > panelHealth {
-		out = then(out, v.healthPanel(w)...)
+		out = then(out, panel(panelHealth, w)...)
 	}
 	return out
+}
+
+// panel draws panel i in width w.
+func (v *View) panel(i, w int) []string {
+	switch i {
+	case panelRates:
+		return v.ratesPanel(w)
+	case panelBalances:
+		return v.balancesPanel(w)
+	case panelPayments:
+		return v.paymentsPanel(w)
+	case panelAlerts:
+		return v.alertsPanel(w)
+	}
+	return v.healthPanel(w)
 }
 
 // leftOut is the line that names the panels left out, and where they are.

@@ -2,15 +2,21 @@ package overview_test
 
 import (
 	"context"
+	"io"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/muesli/termenv"
 
 	"treasury/config"
+	"treasury/data/apierr"
+	"treasury/data/liquidity"
 	"treasury/data/live"
 	"treasury/data/money"
+	"treasury/data/payments"
 	"treasury/data/platform"
 	"treasury/ui"
 	"treasury/views/overview"
@@ -256,4 +262,46 @@ func topicNames(ts []live.Topic) []string {
 		out[i] = string(t)
 	}
 	return out
+}
+
+// TestOverviewEmpty: sources that answered with no records say so, each
+// in its panel (an empty list only once the server said so).
+func TestOverviewEmpty(t *testing.T) {
+	now := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
+	opts := func(iface apierr.Interface) live.FeedOptions[[]liquidity.Quote, []liquidity.Quote] {
+		return live.FeedOptions[[]liquidity.Quote, []liquidity.Quote]{Interface: iface, Interval: time.Hour}
+	}
+	st := live.New(live.Options{Inline: true, Now: func() time.Time { return now }, Feeds: []live.Feed{
+		live.ListFeed(live.QuotesKey, func(q liquidity.Quote) string { return q.QuoteID },
+			func(context.Context) ([]liquidity.Quote, error) { return nil, nil }, opts(apierr.Liquidity)),
+		live.ListFeed(live.LiquidityBalancesKey, func(b liquidity.Balance) string { return b.Asset },
+			func(context.Context) ([]liquidity.Balance, error) { return nil, nil },
+			live.FeedOptions[[]liquidity.Balance, []liquidity.Balance]{Interface: apierr.Liquidity, Interval: time.Hour}),
+		live.ValueFeed(live.PaymentBalancesKey, func(context.Context) (payments.Balances, error) { return payments.Balances{}, nil },
+			live.FeedOptions[payments.Balances, payments.Balances]{Interface: apierr.Payments, Interval: time.Hour}),
+		live.FoldFeed(live.PaymentsKey, func(context.Context) ([]payments.Payment, error) { return nil, nil },
+			func(prev *live.PaymentSet, got []payments.Payment, _ time.Time) (*live.PaymentSet, live.Changes) {
+				ps, ch := live.MergePayments(prev, got, time.Time{})
+				return ps, ch
+			}, live.FeedOptions[[]payments.Payment, *live.PaymentSet]{Interface: apierr.Payments, Interval: time.Hour}),
+	}})
+	defer st.Close()
+	r := lipgloss.NewRenderer(io.Discard, termenv.WithProfile(termenv.Ascii))
+	ctx := &ui.Context{Renderer: r, Theme: ui.NewTheme(r), Store: st, Profile: "empty", Now: func() time.Time { return now }}
+	v := overview.New(ctx, overview.Options{})
+	for _, tp := range st.Topics() {
+		st.FetchNow(context.Background(), tp)
+	}
+	v.Update(ui.StoreChanged{})
+	out := v.Render(120, 36)
+	for _, want := range []string{"no quotes in the quote window", "no balances", "no payment initiated in the last 1h", "none open"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q:\n%s", want, out)
+		}
+	}
+	for _, never := range []string{"loading", "✖", "Total"} {
+		if strings.Contains(out, never) {
+			t.Errorf("%q with every source answered empty:\n%s", never, out)
+		}
+	}
 }

@@ -55,7 +55,7 @@ func payKey(st *live.Store, win time.Duration) live.Key[PaySummary] {
 		if !c.Loaded() {
 			return PaySummary{}
 		}
-		return summarize(c.Data, live.Input(in, failed).Data, live.Input(in, declined).Data)
+		return summarize(c.Data, live.Input(in, failed).Data.List, live.Input(in, declined).Data.List)
 	}, live.CombineOptions[PaySummary]{}, counts.Topic(), failed.Topic(), declined.Topic())
 }
 

@@ -80,42 +80,68 @@ func (r Rates) Mid(pair string) (decimal.Decimal, bool) {
 // (the store's rate series) over each window.
 func ratesKey(st *live.Store) live.Key[Rates] {
 	return live.Derive(st, live.QuotesKey, "overview-rates", func(_ Rates, in live.Snap[[]liquidity.Quote]) Rates {
-		return buildRates(in.Data, in.FetchedAt, st.History)
+		return buildRates(in.Data, in.FetchedAt, st.History, len(st.Series(live.SeriesRate)))
 	})
 }
 
 var bps = decimal.NewFromInt(10_000)
 
 // buildRates makes the rates from quotes (newest first) at time at,
-// reading each pair's rate series through history.
-func buildRates(quotes []liquidity.Quote, at time.Time, history func(series string) []live.Point) Rates {
+// reading each pair's rate series through history; known is how many
+// pairs have a rate series, so that the scan of the quotes stops once
+// each was seen (a pair seen in the series but not in the quotes makes it
+// read them all). The changes of all
+// pairs over a window start at the same time: the window's start, or,
+// while the history held is shorter (after a start), the oldest time
+// every pair has a point for, so that the column's title says the truth
+// of every row.
+func buildRates(quotes []liquidity.Quote, at time.Time, history func(series string) []live.Point, known int) Rates {
 	out := Rates{At: at}
-	seen := map[string]bool{}
+	seen := map[[2]string]bool{} // base and quote asset: no string built per quote
+	var series [][]live.Point
 	for _, q := range quotes {
-		name := q.Pair()
-		if seen[name] {
-			continue
+		if known > 0 && len(seen) >= known {
+			break
 		}
-		seen[name] = true
+		if k := [2]string{q.BaseAsset, q.QuoteAsset}; seen[k] {
+			continue
+		} else {
+			seen[k] = true
+		}
+		name := q.Pair()
 		p := Pair{Pair: name, Bid: q.BidPrice, Ask: q.AskPrice, Mid: q.Mid(), Spread: q.AskPrice.Sub(q.BidPrice), QuotedAt: q.CreatedAt}
 		if p.Mid.IsPositive() {
 			p.SpreadBps = p.Spread.Div(p.Mid).Mul(bps).Round(1)
 		}
-		pts := history(live.SeriesRate + name)
-		latest, _ := p.Mid.Float64()
-		for i, w := range windows {
-			p.Trends[i] = trend(pts, at.Add(-w), latest, at)
-		}
 		out.Pairs = append(out.Pairs, p)
+		series = append(series, history(live.SeriesRate+name))
+	}
+	for i, w := range windows {
+		cut := at.Add(-w)
+		for _, pts := range series {
+			if j := firstAt(pts, cut); j < len(pts) && pts[j].At.After(cut) && !pts[j].At.After(at) {
+				cut = pts[j].At // this pair's history starts later
+			}
+		}
+		for k := range out.Pairs {
+			latest, _ := out.Pairs[k].Mid.Float64()
+			out.Pairs[k].Trends[i] = trend(series[k], cut, latest, at)
+		}
 	}
 	sort.Slice(out.Pairs, func(i, j int) bool { return out.Pairs[i].Pair < out.Pairs[j].Pair })
 	return out
 }
 
+// firstAt is the index of the first point of pts (oldest first) at or
+// after t.
+func firstAt(pts []live.Point, t time.Time) int {
+	i, _ := slices.BinarySearchFunc(pts, t, func(p live.Point, t time.Time) int { return p.At.Compare(t) })
+	return i
+}
+
 // trend is the mid over the points of pts (oldest first) since cut.
 func trend(pts []live.Point, cut time.Time, latest float64, at time.Time) Trend {
-	i, _ := slices.BinarySearchFunc(pts, cut, func(p live.Point, t time.Time) int { return p.At.Compare(t) })
-	pts = pts[i:]
+	pts = pts[firstAt(pts, cut):]
 	var t Trend
 	if len(pts) == 0 {
 		return t

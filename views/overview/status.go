@@ -179,7 +179,7 @@ func latency(h live.Health) string {
 // spaces, then right.
 func joinSide(left, right []string, lw int) []string {
 	n := max(len(left), len(right))
-	left = pad(append(left, make([]string, n-len(left))...), lw)
+	left = pad(append(append([]string(nil), left...), make([]string, n-len(left))...), lw)
 	out := make([]string, n)
 	for i := range out {
 		r := ""

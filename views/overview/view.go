@@ -74,6 +74,7 @@ type View struct {
 	alerts []live.Alert
 	read   bool
 	sparks sparkCache
+	frame  frame
 }
 
 type keys struct{ Window key.Binding }

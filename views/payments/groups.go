@@ -23,7 +23,7 @@ const noCode = paystats.NoCode
 
 // codeGroups is the groups of a scope and window, counted once per change
 // of the payments for every session, most payments first.
-func codeGroups(s *live.Store, sc scope, win time.Duration) live.Key[[]codeGroup] {
+func codeGroups(s *live.Store, sc scope, win time.Duration) live.Key[paystats.Groups] {
 	return paystats.CodeGroups(s, sc, win)
 }
 
@@ -47,7 +47,7 @@ func (v *View) newGroupsPage() groupsPage {
 		Topics: []live.Topic{live.Payments, key.Topic()},
 		Read: func() ([]codeGroup, live.Snapshot) {
 			g := live.Get(v.ctx.Store, key)
-			return g.Data, g.Snapshot
+			return g.Data.List, g.Snapshot
 		},
 		Row: func(g codeGroup) table.Row {
 			return table.Row{ID: g.Code, Cells: []string{sanitize.Line(g.Code), fmt.Sprint(g.Count), viewkit.Time(g.Newest), sanitize.Line(viewkit.Dash(g.Title))},

@@ -134,7 +134,7 @@ func TestPaymentsScopes(t *testing.T) {
 			t.Fatalf("scope %s, want %s", v.scope.Label(), want.Label())
 		}
 		if want.Grouped() {
-			groups := live.Get(e.P.Store, codeGroups(e.P.Store, want, windows[0])).Data
+			groups := live.Get(e.P.Store, codeGroups(e.P.Store, want, windows[0])).Data.List
 			n := 0
 			for _, g := range groups {
 				n += g.Count

@@ -110,56 +110,6 @@ func ScopeCounts(s *live.Store, win time.Duration) live.Key[Counts] {
 	})
 }
 
-// CodeGroup is the payments of a scope and window that failed (or were
-// declined) for one reason code: how a support engineer triages ("twelve
-// USR_030 since Monday").
-type CodeGroup struct {
-	Code, Title string
-	Count       int
-	Newest      time.Time
-}
-
-// NoCode names the group of payments whose reason is not known yet (the
-// feed reads it by id, a few per poll).
-const NoCode = "(reason not read yet)"
-
-// CodeGroups is the reason groups of a scope and window, counted once per
-// change of the payments for every session, most payments first.
-func CodeGroups(s *live.Store, sc Scope, win time.Duration) live.Key[[]CodeGroup] {
-	return live.Derive(s, live.PaymentsKey, "codes:"+sc.Word()+"@"+WindowWord(win), func(_ []CodeGroup, in live.Snap[*live.PaymentSet]) []CodeGroup {
-		since := in.FetchedAt.Add(-win)
-		by := map[string]*CodeGroup{}
-		ps := in.Data
-		for i := ps.Len() - 1; i >= 0; i-- { // newest first: the first seen is the newest
-			p := ps.At(i)
-			if p.InitiatedAt.Before(since) {
-				break
-			}
-			if !sc.Match(p.PaymentState) {
-				continue
-			}
-			code, title := ErrorCode(p), ""
-			if code == "" {
-				code = NoCode
-			} else {
-				title = p.Errors[0].Title
-			}
-			g := by[code]
-			if g == nil {
-				g = &CodeGroup{Code: code, Title: title, Newest: p.LastStateUpdatedAt}
-				by[code] = g
-			}
-			g.Count++
-		}
-		out := make([]CodeGroup, 0, len(by))
-		for _, g := range by {
-			out = append(out, *g)
-		}
-		SortGroups(out)
-		return out
-	})
-}
-
 // SortGroups orders reason groups most payments first, then by code.
 func SortGroups(gs []CodeGroup) {
 	slices.SortFunc(gs, func(a, b CodeGroup) int { return cmp.Or(b.Count-a.Count, cmp.Compare(a.Code, b.Code)) })
