@@ -204,6 +204,11 @@ func TestOverviewFailedSourceIsNamed(t *testing.T) {
 	if !strings.Contains(rest, "USD ") || !strings.Contains(rest, "GBP ") {
 		t.Errorf("the prefunded balances are not shown:\n%s", rest)
 	}
+	for _, l := range strings.Split(rest, "\n") {
+		if f := strings.Fields(l); len(f) > 2 && f[0] == "USD" && f[1] != "?" {
+			t.Errorf("the USD liquidity balance is not unknown: %q", l)
+		}
+	}
 }
 
 // TestOverviewBaseCurrency: totals in another base currency convert

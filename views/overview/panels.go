@@ -138,19 +138,27 @@ func (v *View) balancesPanel(w int) []string {
 	}
 	rows := make([][]cell, len(h.List))
 	for i, x := range h.List {
+		// "—": the source answered without this currency; "?": it has
+		// not answered (loading or failed, said below).
 		liq, pre, val := txt("—"), txt("—"), txt("—")
-		if x.InLiquidity {
+		switch {
+		case x.InLiquidity:
 			liq = txt(group(x.Liquidity))
+		case !h.Liquidity:
+			liq = styled(t.Muted, "?")
 		}
-		if x.InPrefunded {
+		switch {
+		case x.InPrefunded:
 			pre = txt(group(x.Prefunded))
+		case !h.Prefunded:
+			pre = styled(t.Muted, "?")
 		}
 		if x.Valued {
 			val = txt(fixed(x.Value, 2))
 		}
 		row := []cell{txt(sanitize.Line(x.Currency)), liq, pre, val}
 		if withRunway {
-			out, rw := v.runwayCells(x, sheet, ledgerOK)
+			out, rw := v.runwayCells(x, h.Prefunded, sheet, ledgerOK)
 			row = append(row, out, rw)
 		}
 		rows[i] = row
@@ -175,10 +183,13 @@ func (v *View) balancesPanel(w int) []string {
 }
 
 // runwayCells are a holding's net outflow and runway cells: "—" when it
-// has no prefunded balance, "…" or "?" while the ledger loads or failed.
-func (v *View) runwayCells(x Holding, sheet runway.Sheet, ledgerOK bool) (cell, cell) {
+// has no prefunded balance, "…" while the ledger loads, "?" when the
+// ledger or the prefunded balances could not be read.
+func (v *View) runwayCells(x Holding, prefunded bool, sheet runway.Sheet, ledgerOK bool) (cell, cell) {
 	t := v.ctx.Theme
 	switch {
+	case !prefunded:
+		return styled(t.Muted, "?"), styled(t.Muted, "?")
 	case !x.InPrefunded:
 		return txt("—"), txt("—")
 	case !ledgerOK && v.ctx.Store.Snapshot(live.Ledger).Err != nil:

@@ -58,23 +58,6 @@ type Rates struct {
 	At time.Time
 }
 
-// Mid returns the latest mid of a pair ("BTC/USD").
-func (r Rates) Mid(pair string) (decimal.Decimal, bool) {
-	i, ok := slices.BinarySearchFunc(r.Pairs, pair, func(p Pair, s string) int {
-		switch {
-		case p.Pair < s:
-			return -1
-		case p.Pair > s:
-			return 1
-		}
-		return 0
-	})
-	if !ok {
-		return decimal.Decimal{}, false
-	}
-	return r.Pairs[i].Mid, true
-}
-
 // ratesKey registers the rates derivation of the quotes: the latest quote
 // of each pair in the store's quote window, and each pair's mid history
 // (the store's rate series) over each window.
@@ -83,8 +66,6 @@ func ratesKey(st *live.Store) live.Key[Rates] {
 		return buildRates(in.Data, in.FetchedAt, st.History, len(st.Series(live.SeriesRate)))
 	})
 }
-
-var bps = decimal.NewFromInt(10_000)
 
 // buildRates makes the rates from quotes (newest first) at time at,
 // reading each pair's rate series through history; known is how many
@@ -97,6 +78,7 @@ var bps = decimal.NewFromInt(10_000)
 // of every row.
 func buildRates(quotes []liquidity.Quote, at time.Time, history func(series string) []live.Point, known int) Rates {
 	out := Rates{At: at}
+	bps := decimal.NewFromInt(10_000)
 	seen := map[[2]string]bool{} // base and quote asset: no string built per quote
 	var series [][]live.Point
 	for _, q := range quotes {
