@@ -19,7 +19,8 @@ import (
 
 // TestDashboardOnEmbeddedSandbox opens what `go run .` opens (the built-in
 // profile: an embedded sandbox, the platform, the webhook receiver, the
-// logs) and drives the shell until live quotes are on screen.
+// logs) and drives the shell until live quotes and payments are on the
+// overview.
 func TestDashboardOnEmbeddedSandbox(t *testing.T) {
 	e, _ := testEnv(t, io.Discard)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -33,7 +34,8 @@ func TestDashboardOnEmbeddedSandbox(t *testing.T) {
 	app := newApp(rt, session{renderer: r, operator: "tester", saveDir: t.TempDir()})
 	tm := teatest.NewTestModel(t, app, teatest.WithInitialTermSize(120, 40))
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
-		return bytes.Contains(b, []byte("[TEST]")) && bytes.Contains(b, []byte("BTC/USD"))
+		return bytes.Contains(b, []byte("[TEST]")) && bytes.Contains(b, []byte("BTC/USD")) &&
+			(bytes.Contains(b, []byte("in flight")) || bytes.Contains(b, []byte("no payment initiated")))
 	}, teatest.WithDuration(20*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
 	tm.Type("q")
 	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
