@@ -16,6 +16,7 @@ import (
 	"treasury/views/failures"
 	"treasury/views/identities"
 	"treasury/views/ledger"
+	"treasury/views/overview"
 	paymentsview "treasury/views/payments"
 	"treasury/views/quotes"
 	"treasury/views/reports"
@@ -57,6 +58,7 @@ func newApp(rt *runtime, s session) *ui.App {
 		Pending: rt.pending},
 		actions.Identity{Profile: cfg.Profile, Environment: cfg.Environment, Who: s.who, ReadOnly: readOnly}, rt.audit)
 	views := []ui.View{
+		overview.New(ctx, overview.Options{Base: cfg.BaseCurrency, Runway: p.Runway}),
 		quotes.New(ctx),
 		balances.New(ctx),
 		paymentsview.New(ctx, p),

@@ -23,7 +23,8 @@ import (
 
 // TestDashboardOnEmbeddedSandbox opens what `go run .` opens (the built-in
 // profile: an embedded sandbox, the platform, the webhook receiver, the
-// logs) and drives the shell until live quotes are on screen.
+// logs) and drives the shell until live quotes and payments are on the
+// overview.
 func TestDashboardOnEmbeddedSandbox(t *testing.T) {
 	e, _ := testEnv(t, io.Discard)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -37,7 +38,8 @@ func TestDashboardOnEmbeddedSandbox(t *testing.T) {
 	app := newApp(rt, session{renderer: r, who: audit.Who{Via: audit.ViaLocal, User: "tester"}, saveDir: t.TempDir()})
 	tm := teatest.NewTestModel(t, app, teatest.WithInitialTermSize(120, 40))
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
-		return bytes.Contains(b, []byte("[TEST]")) && bytes.Contains(b, []byte("mid rate"))
+		return bytes.Contains(b, []byte("[TEST]")) && bytes.Contains(b, []byte("BTC/USD")) &&
+			(bytes.Contains(b, []byte("in flight")) || bytes.Contains(b, []byte("no payment initiated")))
 	}, teatest.WithDuration(20*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
 	tm.Type("q")
 	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
@@ -63,9 +65,10 @@ func BenchmarkFirstFrame(b *testing.B) {
 		}
 		r := lipgloss.NewRenderer(io.Discard, termenv.WithProfile(termenv.Ascii))
 		app := newApp(rt, session{renderer: r, who: audit.Who{Via: audit.ViaLocal, User: "bench"}})
+		rt.p.Store.Sync() // the overview's rates, built from the quotes
 		app.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 		app.Update(ui.StoreChanged{})
-		if !bytes.Contains([]byte(app.View()), []byte("mid rate")) {
+		if !bytes.Contains([]byte(app.View()), []byte("BTC/USD")) {
 			b.Fatal("first frame without quotes")
 		}
 		b.StopTimer() // shutting down is not part of the first frame
@@ -101,7 +104,7 @@ func TestDashboardOnTheVariant(t *testing.T) {
 	tm := teatest.NewTestModel(t, app, teatest.WithInitialTermSize(160, 40))
 	var seen bytes.Buffer
 	for _, v := range []struct{ name, shows string }{
-		{"quotes", "mid rate"}, {"balances", "USD"}, {"payments", "COMPLETED"}, {"wallets", "Treasury Operations"},
+		{"overview", "Total "}, {"quotes", "mid rate"}, {"balances", "USD"}, {"payments", "COMPLETED"}, {"wallets", "Treasury Operations"},
 		{"addressbook", "Alias"}, {"identities", "BENEFICIARY"}, {"ledger", "RESERVE"}, {"errors", "no call has failed"},
 	} {
 		tm.Send(ui.Open{View: v.name})
@@ -151,6 +154,7 @@ func TestDashboardNamesAFailureFromTheStart(t *testing.T) {
 	r := lipgloss.NewRenderer(io.Discard, termenv.WithProfile(termenv.Ascii))
 	app := newApp(rt, session{renderer: r, who: audit.Who{Via: audit.ViaLocal, User: "tester"}, saveDir: t.TempDir()})
 	tm := teatest.NewTestModel(t, app, teatest.WithInitialTermSize(120, 40))
+	tm.Send(ui.Open{View: "quotes"})
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
 		return bytes.Contains(b, []byte("Could not read quotes")) && bytes.Contains(b, []byte("connection refused"))
 	}, teatest.WithDuration(20*time.Second), teatest.WithCheckInterval(20*time.Millisecond))

@@ -169,8 +169,8 @@ func TestServeDashboardOverSSH(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitScreen(t, viewer, "READ-ONLY")
-	waitScreen(t, viewer, "mid rate")
-	waitScreen(t, operator, "mid rate")
+	waitScreen(t, viewer, "BTC/USD")
+	waitScreen(t, operator, "BTC/USD")
 	if operator.contains("READ-ONLY") {
 		t.Fatal("an operator key got a read-only session")
 	}
@@ -182,7 +182,7 @@ func TestServeDashboardOverSSH(t *testing.T) {
 	// key that opens the palette.
 	m := viewer.mark()
 	fmt.Fprint(vin, "?") // closes the help (a lone ESC then ":" could read as alt+:)
-	waitScreenAfter(t, viewer, m, "mid rate")
+	waitScreenAfter(t, viewer, m, "BTC/USD")
 	m = viewer.mark()
 	fmt.Fprint(vin, ":")
 	waitScreenAfter(t, viewer, m, "identities") // the palette lists the commands
@@ -210,7 +210,7 @@ func BenchmarkSSHSessionsRequestRate(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				waitScreen(b, out, "mid rate")
+				waitScreen(b, out, "BTC/USD")
 			}
 			const window = 20 * time.Second
 			b.ResetTimer()
@@ -233,7 +233,7 @@ func BenchmarkSSHSessionMemory(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		waitScreen(b, out, "mid rate")
+		waitScreen(b, out, "BTC/USD")
 		before := heapInUse()
 		const n = 10
 		for range n {
@@ -241,7 +241,7 @@ func BenchmarkSSHSessionMemory(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			waitScreen(b, out, "mid rate")
+			waitScreen(b, out, "BTC/USD")
 		}
 		b.ReportMetric(float64(heapInUse()-before)/n, "B/session")
 	}

@@ -70,7 +70,14 @@ type Config struct {
 	Refresh Refresh
 	Alerts  Alerts
 	Mouse   bool
+	// BaseCurrency is the currency the overview totals balances in
+	// (base_currency, default DefaultBaseCurrency), converted at the
+	// latest mid rates.
+	BaseCurrency string
 }
+
+// DefaultBaseCurrency is the base currency of a profile that names none.
+const DefaultBaseCurrency = "USD"
 
 // Embedded configures the embedded sandbox.
 type Embedded struct {
@@ -164,6 +171,10 @@ func DefaultRefresh() Refresh {
 type Alerts struct {
 	// LowBalance alerts when an asset's available balance falls below.
 	LowBalance map[string]decimal.Decimal
+	// RunwayHours (runway_hours) alerts when a prefunded balance would
+	// last fewer hours than this at the last hour's net outflow; zero
+	// means no runway alert.
+	RunwayHours decimal.Decimal
 }
 
 // Default webhook settings.
@@ -243,7 +254,7 @@ func homeDir(getenv func(string) string) string {
 // Builtin is the built-in sandbox profile.
 func Builtin() *Config {
 	return &Config{Profile: SandboxProfile, Environment: EnvSandbox, Embedded: &Embedded{Seed: 1, Speed: 1},
-		Refresh: DefaultRefresh(), Alerts: Alerts{LowBalance: map[string]decimal.Decimal{}}}
+		Refresh: DefaultRefresh(), Alerts: Alerts{LowBalance: map[string]decimal.Decimal{}}, BaseCurrency: DefaultBaseCurrency}
 }
 
 // Load reads the configuration and resolves the chosen profile. The error,

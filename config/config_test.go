@@ -68,8 +68,9 @@ profiles:
       user_id: 7b0b6f9e-3f7a-4d47-9a52-2a4c1d7e0002
     webhooks: {listen: "127.0.0.1:8788", tls_cert_file: tls.crt, tls_key_file: tls.key, public_key_file: hook.pem, tolerance: 2m}
     refresh: {quotes: 1s, reports: 10m}
-    alerts: {low_balance: {USD: "10000.00", BTC: 0.5}}
+    alerts: {low_balance: {USD: "10000.00", BTC: 0.5}, runway_hours: 12}
     mouse: true
+    base_currency: EUR
   other:
     environment: prod
     read_only: true
@@ -118,9 +119,18 @@ func TestParseGood(t *testing.T) {
 	if cfg.Alerts.LowBalance["USD"].String() != "10000" || cfg.Alerts.LowBalance["BTC"].String() != "0.5" {
 		t.Errorf("alerts: %v", cfg.Alerts.LowBalance)
 	}
+	if cfg.Alerts.RunwayHours.String() != "12" || cfg.BaseCurrency != "EUR" {
+		t.Errorf("runway_hours %v, base_currency %q", cfg.Alerts.RunwayHours, cfg.BaseCurrency)
+	}
 	other, _, err := Parse(filepath.Join(dir, "config.yaml"), []byte(good), "other", goodEnv.get)
 	if err != nil || other.Profile != "other" || other.Environment != EnvProd || other.Liquidity != nil {
 		t.Errorf("other profile: %+v, %v", other, err)
+	}
+	if other.BaseCurrency != DefaultBaseCurrency || !other.Alerts.RunwayHours.IsZero() {
+		t.Errorf("defaults: base_currency %q, runway_hours %v", other.BaseCurrency, other.Alerts.RunwayHours)
+	}
+	if b := Builtin(); b.BaseCurrency != DefaultBaseCurrency || !b.Alerts.RunwayHours.IsZero() {
+		t.Errorf("built-in: base_currency %q, runway_hours %v", b.BaseCurrency, b.Alerts.RunwayHours)
 	}
 }
 
@@ -169,6 +179,9 @@ func TestParseErrors(t *testing.T) {
 		{"bad alert amount", profileYAML(payments + "    alerts: {low_balance: {USD: lots}}\n"), "profiles.p.alerts.low_balance.USD", 5, "must be a decimal amount"},
 		{"negative alert", profileYAML(payments + "    alerts: {low_balance: {USD: \"-1\"}}\n"), "profiles.p.alerts.low_balance.USD", 5, "must not be negative"},
 		{"bad asset", profileYAML(payments + "    alerts: {low_balance: {usd: \"1\"}}\n"), "profiles.p.alerts.low_balance.usd", 5, "upper-case code"},
+		{"bad runway", profileYAML(payments + "    alerts: {runway_hours: soon}\n"), "profiles.p.alerts.runway_hours", 5, "must be a number of hours"},
+		{"zero runway", profileYAML(payments + "    alerts: {runway_hours: 0}\n"), "profiles.p.alerts.runway_hours", 5, "must be positive"},
+		{"bad base currency", profileYAML(payments + "    base_currency: usd\n"), "profiles.p.base_currency", 5, "upper-case code"},
 		{"duplicate key", profileYAML(payments + "    mouse: true\n    mouse: false\n"), "profiles.p.mouse", 6, "given twice"},
 		{"unknown profile", "profile: q\n" + profileYAML(payments), "profile", 1, `no profile "q"`},
 		{"none chosen", profileYAML(payments) + "  q:\n    environment: test\n" + payments, "profile", 0, "none chosen"},

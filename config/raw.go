@@ -22,6 +22,7 @@ type rawProfile struct {
 	Refresh         *rawRefresh   `yaml:"refresh,omitempty"`
 	Alerts          *rawAlerts    `yaml:"alerts,omitempty"`
 	Mouse           *bool         `yaml:"mouse,omitempty"`
+	BaseCurrency    string        `yaml:"base_currency,omitempty"`
 }
 
 type rawEmbedded struct {
@@ -104,5 +105,6 @@ type rawRefresh struct {
 }
 
 type rawAlerts struct {
-	LowBalance map[string]string `yaml:"low_balance,omitempty"`
+	LowBalance  map[string]string `yaml:"low_balance,omitempty"`
+	RunwayHours string            `yaml:"runway_hours,omitempty"`
 }

@@ -39,7 +39,7 @@ func (r *resolver) profile(name string, p *rawProfile) *Config {
 	base := "profiles." + name
 	k := func(key string) string { return joinKey(base, key) }
 	cfg := &Config{Profile: name, Environment: p.Environment, Refresh: DefaultRefresh(),
-		Alerts: Alerts{LowBalance: map[string]decimal.Decimal{}}}
+		Alerts: Alerts{LowBalance: map[string]decimal.Decimal{}}, BaseCurrency: DefaultBaseCurrency}
 	switch p.Environment {
 	case EnvTest, EnvProd, EnvSandbox:
 	case "":
@@ -52,6 +52,13 @@ func (r *resolver) profile(name string, p *rawProfile) *Config {
 	}
 	if p.Mouse != nil {
 		cfg.Mouse = *p.Mouse
+	}
+	if p.BaseCurrency != "" {
+		if assetRe.MatchString(p.BaseCurrency) {
+			cfg.BaseCurrency = p.BaseCurrency
+		} else {
+			r.d.at(k("base_currency"), "must be an upper-case code such as USD or EUR, not %q", p.BaseCurrency)
+		}
 	}
 	if p.EmbeddedSandbox != nil || p.Environment == EnvSandbox {
 		e := &Embedded{Seed: 1, Speed: 1}

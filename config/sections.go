@@ -232,4 +232,16 @@ func (r *resolver) alerts(s string, p *rawAlerts, out *Alerts) {
 		}
 		out.LowBalance[asset] = d
 	}
+	if v := p.RunwayHours; v != "" {
+		key := joinKey(s, "runway_hours")
+		d, err := decimal.NewFromString(v)
+		switch {
+		case err != nil:
+			r.d.at(key, "must be a number of hours such as 12 or 1.5, not %q", v)
+		case !d.IsPositive():
+			r.d.at(key, "must be positive, not %q (leave it out for no runway alert)", v)
+		default:
+			out.RunwayHours = d
+		}
+	}
 }

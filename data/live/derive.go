@@ -1,5 +1,7 @@
 package live
 
+import "time"
+
 // A derivation is built from one topic every time it changes, once for the
 // whole process (every SSH session reads the same result), off the
 // goroutines of the sessions and of the poller: the rows of a table, a
@@ -11,6 +13,12 @@ type deriver struct {
 	// build makes the new value from the previous one and the source's
 	// snapshot, whose Changes say what changed since the last build.
 	build func(prev any, in Snapshot) any
+	// srcs and combine, instead of src and build, make a combination
+	// (Combine): a value built from several topics.
+	srcs    []Topic
+	combine func(prev any, in Inputs) any
+	alerts  func(v any, at time.Time) []Alert
+	timed   bool
 
 	signal chan struct{} // coalesced: at most one pending
 	acc    Changes       // the changes not yet built from (store.mu)
@@ -62,7 +70,9 @@ func Derive[S, R any](s *Store, src Key[S], name string, build func(prev R, in S
 // changedLocked tells the derivations of t that it changed.
 func (s *Store) changedLocked(t Topic, ch Changes) {
 	for _, d := range s.derived[t] {
-		if d.dirty {
+		if d.combine != nil {
+			d.dirty = true // a combination is built from its inputs whole
+		} else if d.dirty {
 			d.acc = d.acc.merge(ch)
 		} else {
 			d.acc, d.dirty = ch, true
@@ -98,6 +108,10 @@ func (s *Store) derive(d *deriver) {
 // buildLocked builds d from its source's latest snapshot and publishes it.
 // It is called with s.mu held, and releases it while building.
 func (s *Store) buildLocked(d *deriver) {
+	if d.combine != nil {
+		s.combineLocked(d)
+		return
+	}
 	{
 		in := s.snaps[d.src]
 		ch := d.acc
@@ -134,14 +148,19 @@ func (s *Store) Sync() {
 	}
 }
 
-// source is the topic a topic is polled through: its own, or the source
-// of a derivation (recursively).
-func (s *Store) sourceLocked(t Topic) Topic {
-	for {
-		d, ok := s.derivedBy[t]
-		if !ok {
-			return t
-		}
-		t = d.src
+// sourcesLocked are the topics a topic is polled through: its own, or the
+// sources of a derivation or a combination (recursively).
+func (s *Store) sourcesLocked(t Topic) []Topic {
+	d, ok := s.derivedBy[t]
+	switch {
+	case !ok:
+		return []Topic{t}
+	case d.combine == nil:
+		return s.sourcesLocked(d.src)
 	}
+	var out []Topic
+	for _, src := range d.srcs {
+		out = append(out, s.sourcesLocked(src)...)
+	}
+	return out
 }

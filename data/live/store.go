@@ -370,6 +370,8 @@ func (s *Store) update(t Topic, fetched any, at time.Time, stamp func(*Snapshot)
 		cur.Err, cur.Failures, cur.FetchedAt = nil, 0, at
 		stamp(cur)
 		if quiet && cur.Skipped == skipped && (cur.Partial == nil) == (partial == nil) {
+			s.snaps[t] = *cur
+			s.refetchedLocked(t)
 			return false // the age moves on; readers see it at their next tick
 		}
 		if p != nil {

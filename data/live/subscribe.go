@@ -92,16 +92,20 @@ func (sub *Subscription) Watch(topics ...Topic) {
 	sub.needs = needs
 	for t := range sub.watching {
 		if !next[t] {
-			s.watch[s.sourceLocked(t)]--
+			for _, src := range s.sourcesLocked(t) {
+				s.watch[src]--
+			}
 		}
 	}
 	now := s.now()
 	for t := range next {
 		if !sub.watching[t] {
-			src := s.sourceLocked(t) // a derivation is polled through its source
-			s.watch[src]++
-			if s.snaps[src].Stale(now) {
-				fresh = append(fresh, src)
+			// A derivation is polled through its sources.
+			for _, src := range s.sourcesLocked(t) {
+				s.watch[src]++
+				if s.snaps[src].Stale(now) {
+					fresh = append(fresh, src)
+				}
 			}
 		}
 	}
@@ -112,16 +116,18 @@ func (sub *Subscription) Watch(topics ...Topic) {
 	}
 	if grown { // a wider window than any held: its feed reads the rest now
 		for t := range needs {
-			s.Refresh(s.sourceOf(t))
+			for _, src := range s.sourcesOf(t) {
+				s.Refresh(src)
+			}
 		}
 	}
 }
 
-// sourceOf is the topic t is polled through.
-func (s *Store) sourceOf(t Topic) Topic {
+// sourcesOf are the topics t is polled through.
+func (s *Store) sourcesOf(t Topic) []Topic {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.sourceLocked(t)
+	return s.sourcesLocked(t)
 }
 
 // Close removes the subscriber; its topics stop being polled for it.
@@ -134,7 +140,9 @@ func (sub *Subscription) Close() {
 	}
 	sub.closed = true
 	for t := range sub.watching {
-		s.watch[s.sourceLocked(t)]--
+		for _, src := range s.sourcesLocked(t) {
+			s.watch[src]--
+		}
 	}
 	delete(s.subs, sub)
 	close(sub.ch)

@@ -68,7 +68,9 @@ func (p *Platform) feeds() []live.Feed {
 			live.ListFeed(live.LedgerKey, LedgerID, func(ctx context.Context) ([]payments.LedgerTransaction, error) {
 				now := p.now()
 				return newestLedgerFirst(c.Ledger(ctx, now.Add(-LedgerWindow), now))
-			}, live.FeedOptions[[]payments.LedgerTransaction, []payments.LedgerTransaction]{Interface: apierr.Payments, Interval: r.Wallets}))
+			}, live.FeedOptions[[]payments.LedgerTransaction, []payments.LedgerTransaction]{Interface: apierr.Payments, Interval: r.Wallets,
+				// The runway alert needs the ledger whoever watches.
+				Always: p.Config.Alerts.RunwayHours.IsPositive()}))
 	}
 	if c := p.Reporting; c != nil {
 		fs = append(fs, live.ListFeed(live.ReportsKey, func(x reporting.Report) string { return x.ID }, func(ctx context.Context) ([]reporting.Report, error) {

@@ -23,6 +23,7 @@ import (
 	"treasury/data/live"
 	payclient "treasury/data/payments/client"
 	"treasury/data/reporting"
+	"treasury/data/runway"
 	"treasury/data/transport"
 	walletclient "treasury/data/wallet/client"
 )
@@ -63,6 +64,9 @@ type Platform struct {
 	// CustodyCanSign says whether the profile has a signing key for intents.
 	CustodyCanSign bool
 	Store          *live.Store
+	// Runway is the runway of the prefunded balances at the last hour's
+	// net outflow (the zero key when the profile has no payments).
+	Runway live.Key[runway.Sheet]
 
 	paymentsToken *auth.Cached
 	now           func() time.Time
@@ -113,6 +117,9 @@ func Open(cfg *config.Config, o Options) (*Platform, error) {
 	}
 	store = live.New(live.Options{Feeds: p.feeds(), Now: o.Now, Inline: o.Inline})
 	p.Store = store
+	if p.Payments != nil {
+		p.Runway = p.runwayKey(store)
+	}
 	return p, nil
 }
 

@@ -3,6 +3,7 @@ package chart
 import (
 	"math"
 	"strings"
+	"time"
 
 	"github.com/NimbleMarkets/ntcharts/sparkline"
 	"github.com/charmbracelet/lipgloss"
@@ -52,3 +53,28 @@ func Sparkline(pts []live.Point, width int, st lipgloss.Style) string {
 }
 
 func ok(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+
+// Resample reduces pts (oldest first) to at most n points evenly spaced in
+// time between the first and the last, each the last value at or before its
+// slot, so that a sparkline spans the whole history given, not its last n
+// points.
+func Resample(pts []live.Point, n int) []live.Point {
+	if len(pts) <= n || n < 2 {
+		return pts
+	}
+	first, last := pts[0].At, pts[len(pts)-1].At
+	step := last.Sub(first) / time.Duration(n-1)
+	out := make([]live.Point, 0, n)
+	j := 0
+	for i := range n {
+		at := first.Add(step * time.Duration(i))
+		if i == n-1 {
+			at = last
+		}
+		for j+1 < len(pts) && !pts[j+1].At.After(at) {
+			j++
+		}
+		out = append(out, live.Point{At: at, Value: pts[j].Value})
+	}
+	return out
+}

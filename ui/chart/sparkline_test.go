@@ -8,6 +8,8 @@ import (
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
+
+	"treasury/data/live"
 )
 
 func TestSparkline(t *testing.T) {
@@ -44,5 +46,27 @@ func TestSparklineWidthWithColour(t *testing.T) {
 		if strings.Contains(s, "\n") {
 			t.Errorf("width %d: more than one line", w)
 		}
+	}
+}
+
+// TestResample: many points become n spanning the same time, each the
+// value held at its slot; fewer points are kept as they are.
+func TestResample(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	var pts []live.Point
+	for i := range 100 {
+		pts = append(pts, live.Point{At: t0.Add(time.Duration(i) * time.Minute), Value: float64(i)})
+	}
+	got := Resample(pts, 10)
+	if len(got) != 10 || !got[0].At.Equal(t0) || !got[9].At.Equal(pts[99].At) || got[9].Value != 99 || got[0].Value != 0 {
+		t.Fatalf("resampled %v", got)
+	}
+	for i := 1; i < len(got); i++ {
+		if got[i].Value < got[i-1].Value {
+			t.Fatalf("not in order: %v", got)
+		}
+	}
+	if short := Resample(pts[:5], 10); len(short) != 5 {
+		t.Fatalf("5 points became %d", len(short))
 	}
 }

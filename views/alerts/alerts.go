@@ -30,6 +30,8 @@ func target(t live.Topic) (string, bool) {
 		return "addressbook", true
 	case live.Transactions:
 		return "wallets", true
+	case live.Ledger: // a runway: the ledger of its currency
+		return "ledger", true
 	}
 	return "", false
 }

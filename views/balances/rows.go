@@ -126,30 +126,6 @@ func readRows(st *live.Store) ([]Row, live.Snapshot) {
 // amounts before which it stands still fit whole in 80 columns.
 const sparkWidth = 10
 
-// resample reduces pts (oldest first) to at most n points evenly spaced in
-// time between the first and the last, each the last value at or before its
-// slot, so a sparkline spans the whole history held, not its last n polls.
-func resample(pts []live.Point, n int) []live.Point {
-	if len(pts) <= n || n < 2 {
-		return pts
-	}
-	first, last := pts[0].At, pts[len(pts)-1].At
-	step := last.Sub(first) / time.Duration(n-1)
-	out := make([]live.Point, 0, n)
-	j := 0
-	for i := range n {
-		at := first.Add(step * time.Duration(i))
-		if i == n-1 {
-			at = last
-		}
-		for j+1 < len(pts) && !pts[j+1].At.After(at) {
-			j++
-		}
-		out = append(out, live.Point{At: at, Value: pts[j].Value})
-	}
-	return out
-}
-
 // tableRow draws a balance row with the sparkline of its history.
 func (v *View) tableRow(r Row) table.Row {
 	total, funding, alert := "—", "—", ""
@@ -162,7 +138,7 @@ func (v *View) tableRow(r Row) table.Row {
 	if r.Alert != nil {
 		alert = "LOW"
 	}
-	spark := chart.Sparkline(resample(v.ctx.Store.History(r.Series()), sparkWidth), sparkWidth, v.ctx.Theme.Cell)
+	spark := chart.Sparkline(chart.Resample(v.ctx.Store.History(r.Series()), sparkWidth), sparkWidth, v.ctx.Theme.Cell)
 	t, _ := r.Total()
 	return table.Row{ID: r.ID(), Cells: []string{
 		r.Source, sanitize.Line(r.Currency()), alert, spark, r.Available().String(), r.Reserved().String(), total,

@@ -4,6 +4,8 @@
 package ledger
 
 import (
+	"strings"
+
 	tea "github.com/charmbracelet/bubbletea"
 
 	"treasury/data/live"
@@ -68,8 +70,16 @@ func (v *View) Title() string { return "Ledger" }
 // Init does nothing.
 func (v *View) Init() tea.Cmd { return nil }
 
-// Commands offer ":ledger".
+// Update filters the table on ":ledger <text>" (a currency: an alert's
+// runway opens the ledger of its currency) and delegates the rest.
+func (v *View) Update(msg tea.Msg) tea.Cmd {
+	if o, ok := msg.(ui.Open); ok && len(o.Args) > 0 {
+		return tea.Batch(v.Stack.SetFilter(strings.Join(o.Args, " ")), v.Stack.Update(ui.StoreChanged{}))
+	}
+	return v.Stack.Update(msg)
+}
+
+// Commands offer ":ledger [filter]".
 func (v *View) Commands() []ui.Command {
-	return []ui.Command{{Name: "ledger", Help: "ledger transactions of the last 24 hours", View: v.Name(),
-		Run: func([]string) tea.Cmd { return nil }}}
+	return []ui.Command{{Name: "ledger", Args: "[currency or filter]", Help: "ledger transactions of the last 24 hours", View: v.Name()}}
 }

@@ -32,3 +32,18 @@ func TestLedgerFitsNarrowTerminal(t *testing.T) {
 		}
 	}
 }
+
+// TestLedgerOpensOnACurrency: ":ledger EUR" (and a runway alert's enter)
+// shows the movements of that currency only.
+func TestLedgerOpensOnACurrency(t *testing.T) {
+	e := viewtest.New(t, viewtest.Options{})
+	v := ledger.New(e.Ctx)
+	viewtest.Drive(v, v.Update(ui.Open{View: "ledger", Args: []string{"EUR"}}))
+	if v.Filter() != "EUR" {
+		t.Fatalf("filter %q", v.Filter())
+	}
+	out := v.Render(120, 30)
+	if !strings.Contains(out, " EUR ") || strings.Contains(out, " GBP ") {
+		t.Fatalf("not the EUR movements only:\n%s", out)
+	}
+}

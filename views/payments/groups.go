@@ -1,9 +1,7 @@
 package paymentsview
 
 import (
-	"cmp"
 	"fmt"
-	"slices"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -12,61 +10,22 @@ import (
 	"treasury/data/payments"
 	"treasury/ui/sanitize"
 	"treasury/ui/table"
+	"treasury/views/paystats"
 	"treasury/views/viewkit"
 )
 
 // codeGroup is the payments of a scope and window that failed (or were
-// declined) for one reason code: how a support engineer triages ("twelve
-// USR_030 since Monday").
-type codeGroup struct {
-	Code, Title string
-	Count       int
-	Newest      time.Time
-}
+// declined) for one reason code, shared (paystats).
+type codeGroup = paystats.CodeGroup
 
-// noCode names the group of payments whose reason is not known yet (the
-// feed reads it by id, a few per poll).
-const noCode = "(reason not read yet)"
+// noCode names the group of payments whose reason is not known yet.
+const noCode = paystats.NoCode
 
 // codeGroups is the groups of a scope and window, counted once per change
 // of the payments for every session, most payments first.
-func codeGroups(s *live.Store, sc scope, win time.Duration) live.Key[[]codeGroup] {
-	return live.Derive(s, live.PaymentsKey, "codes:"+sc.word()+"@"+windowWord(win), func(_ []codeGroup, in live.Snap[*live.PaymentSet]) []codeGroup {
-		since := in.FetchedAt.Add(-win)
-		by := map[string]*codeGroup{}
-		ps := in.Data
-		for i := ps.Len() - 1; i >= 0; i-- { // newest first: the first seen is the newest
-			p := ps.At(i)
-			if p.InitiatedAt.Before(since) {
-				break
-			}
-			if !sc.match(p.PaymentState) {
-				continue
-			}
-			code, title := errorCode(p), ""
-			if code == "" {
-				code = noCode
-			} else {
-				title = p.Errors[0].Title
-			}
-			g := by[code]
-			if g == nil {
-				g = &codeGroup{Code: code, Title: title, Newest: p.LastStateUpdatedAt}
-				by[code] = g
-			}
-			g.Count++
-		}
-		out := make([]codeGroup, 0, len(by))
-		for _, g := range by {
-			out = append(out, *g)
-		}
-		slices.SortFunc(out, func(a, b codeGroup) int { return cmp.Or(b.Count-a.Count, cmp.Compare(a.Code, b.Code)) })
-		return out
-	})
+func codeGroups(s *live.Store, sc scope, win time.Duration) live.Key[paystats.Groups] {
+	return paystats.CodeGroups(s, sc, win)
 }
-
-// grouped reports whether a scope shows its payments grouped by reason.
-func (s scope) grouped() bool { return s == scopeFailed || s == scopeDeclined }
 
 // groupsPage is the root of a grouped scope: its reason codes with counts;
 // enter opens the payments of one.
@@ -76,7 +35,7 @@ type groupsPage struct {
 }
 
 // Crumb names the scope.
-func (g groupsPage) Crumb() string { return g.v.scope.label() + " by reason" }
+func (g groupsPage) Crumb() string { return g.v.scope.Label() + " by reason" }
 
 func (v *View) newGroupsPage() groupsPage {
 	key := codeGroups(v.ctx.Store, v.scope, windows[v.window])
@@ -88,7 +47,7 @@ func (v *View) newGroupsPage() groupsPage {
 		Topics: []live.Topic{live.Payments, key.Topic()},
 		Read: func() ([]codeGroup, live.Snapshot) {
 			g := live.Get(v.ctx.Store, key)
-			return g.Data, g.Snapshot
+			return g.Data.List, g.Snapshot
 		},
 		Row: func(g codeGroup) table.Row {
 			return table.Row{ID: g.Code, Cells: []string{sanitize.Line(g.Code), fmt.Sprint(g.Count), viewkit.Time(g.Newest), sanitize.Line(viewkit.Dash(g.Title))},
@@ -96,8 +55,8 @@ func (v *View) newGroupsPage() groupsPage {
 		},
 		Enter: func(g codeGroup) tea.Cmd { return v.Push(v.codePage(g.Code)) },
 		Above: func(w, h int, _ *codeGroup) string { return v.above(w, h, nil) }, AboveShare: 0.3,
-		Empty: "no " + v.scope.label() + " payments in the last " + windowWord(windows[v.window]),
-		What:  v.scope.label() + " payments",
+		Empty: "no " + v.scope.Label() + " payments in the last " + windowWord(windows[v.window]),
+		What:  v.scope.Label() + " payments",
 	})
 	return groupsPage{page, v}
 }

@@ -131,35 +131,35 @@ func TestPaymentsScopes(t *testing.T) {
 	check := func(want scope, keep func(payments.State) bool) {
 		t.Helper()
 		if v.scope != want {
-			t.Fatalf("scope %s, want %s", v.scope.label(), want.label())
+			t.Fatalf("scope %s, want %s", v.scope.Label(), want.Label())
 		}
-		if want.grouped() {
-			groups := live.Get(e.P.Store, codeGroups(e.P.Store, want, windows[0])).Data
+		if want.Grouped() {
+			groups := live.Get(e.P.Store, codeGroups(e.P.Store, want, windows[0])).Data.List
 			n := 0
 			for _, g := range groups {
 				n += g.Count
 			}
 			if n == 0 || n != live.Get(e.P.Store, scopeCounts(e.P.Store, windows[0])).Data[want] {
-				t.Fatalf("scope %s: %d payments in its reason groups", want.label(), n)
+				t.Fatalf("scope %s: %d payments in its reason groups", want.Label(), n)
 			}
 			if !strings.Contains(v.Render(120, 36), "Reason code") {
-				t.Fatalf("scope %s is not grouped by reason", want.label())
+				t.Fatalf("scope %s is not grouped by reason", want.Label())
 			}
 			return
 		}
 		recs := v.page.Records()
 		if len(recs) == 0 && want != scopeReturned {
-			t.Fatalf("scope %s is empty", want.label())
+			t.Fatalf("scope %s is empty", want.Label())
 		}
 		for _, p := range recs {
 			if !keep(p.PaymentState) {
-				t.Fatalf("scope %s holds a %s payment", want.label(), p.PaymentState)
+				t.Fatalf("scope %s holds a %s payment", want.Label(), p.PaymentState)
 			}
 		}
 		if want != scopeAll && len(recs) >= all {
-			t.Fatalf("scope %s holds every payment (%d of %d)", want.label(), len(recs), all)
+			t.Fatalf("scope %s holds every payment (%d of %d)", want.Label(), len(recs), all)
 		}
-		if !strings.Contains(v.Render(120, 36), "["+want.label()+" ") {
+		if !strings.Contains(v.Render(120, 36), "["+want.Label()+" ") {
 			t.Fatal("scope bar does not mark the scope")
 		}
 	}

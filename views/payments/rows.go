@@ -8,6 +8,7 @@ import (
 	"treasury/data/payments"
 	"treasury/ui/sanitize"
 	"treasury/ui/table"
+	"treasury/views/paystats"
 	"treasury/views/viewkit"
 )
 
@@ -33,7 +34,7 @@ func columns() []table.Column {
 // by every session, newest first, rebuilt only where payments changed.
 func scopeRows(s *live.Store, sc scope, win time.Duration) live.Key[viewkit.Projected[*payments.Payment]] {
 	return viewkit.Project(s, viewkit.Projection[*live.PaymentSet, *payments.Payment]{
-		Name: "rows:" + sc.word() + "@" + windowWord(win), From: live.PaymentsKey,
+		Name: "rows:" + sc.Word() + "@" + windowWord(win), From: live.PaymentsKey,
 		All: func(ps *live.PaymentSet) []*payments.Payment {
 			out := make([]*payments.Payment, ps.Len())
 			for i := range out {
@@ -50,7 +51,7 @@ func scopeRows(s *live.Store, sc scope, win time.Duration) live.Key[viewkit.Proj
 			}
 			return out
 		},
-		Keep:    func(p *payments.Payment) bool { return sc.match(p.PaymentState) },
+		Keep:    func(p *payments.Payment) bool { return sc.Match(p.PaymentState) },
 		Expired: func(p *payments.Payment, now time.Time) bool { return p.InitiatedAt.Before(now.Add(-win)) },
 		ID:      func(p *payments.Payment) string { return p.PaymentID },
 		Row:     buildRow,
@@ -66,9 +67,7 @@ func newestFirst(a, b *table.Row) int { return b.Keys[0].Compare(a.Keys[0]) }
 // change of the set for every session (the set may hold a wider window
 // than this one, for another view).
 func scopeCounts(s *live.Store, win time.Duration) live.Key[counts] {
-	return live.Derive(s, live.PaymentsKey, "scope-counts@"+windowWord(win), func(_ counts, in live.Snap[*live.PaymentSet]) counts {
-		return countScopes(in.Data, in.FetchedAt.Add(-win))
-	})
+	return paystats.ScopeCounts(s, win)
 }
 
 func buildRow(p *payments.Payment) table.Row {
@@ -84,12 +83,7 @@ func buildRow(p *payments.Payment) table.Row {
 }
 
 // errorCode is the first error's code, when the record carries one.
-func errorCode(p *payments.Payment) string {
-	if len(p.Errors) > 0 {
-		return p.Errors[0].Code
-	}
-	return ""
-}
+func errorCode(p *payments.Payment) string { return paystats.ErrorCode(p) }
 
 // corridor is "GBP→EUR FR": source and destination currencies and the
 // destination country.

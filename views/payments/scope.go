@@ -5,59 +5,30 @@ import (
 	"strings"
 	"time"
 
-	"treasury/data/live"
-	"treasury/data/payments"
+	"treasury/views/paystats"
 )
 
-// scope is the state filter of the root table.
-type scope int
+// scope is the state filter of the root table (the shared counts and
+// reason groups of paystats are per scope).
+type scope = paystats.Scope
 
 // Scopes, in the order `]` cycles through them.
 const (
-	scopeAll scope = iota
-	scopeInFlight
-	scopeFailed
-	scopeDeclined
-	scopeReturned
-	scopeCompleted
-	scopeCount
+	scopeAll       = paystats.All
+	scopeInFlight  = paystats.InFlight
+	scopeFailed    = paystats.Failed
+	scopeDeclined  = paystats.Declined
+	scopeReturned  = paystats.Returned
+	scopeCompleted = paystats.Completed
+	scopeCount     = paystats.NScopes
 )
-
-// word is the scope's palette argument (":payments failed").
-func (s scope) word() string {
-	return [...]string{"all", "inflight", "failed", "declined", "returned", "completed"}[s]
-}
-
-// label is the scope as shown (crumb, scope bar).
-func (s scope) label() string {
-	return [...]string{"all", "in flight", "FAILED", "DECLINED", "RETURNED", "COMPLETED"}[s]
-}
-
-// match reports whether a payment in state st belongs to the scope.
-func (s scope) match(st payments.State) bool {
-	switch s {
-	case scopeAll:
-		return true
-	case scopeInFlight:
-		return st.InFlight()
-	case scopeFailed:
-		return st == payments.Failed
-	case scopeDeclined:
-		return st == payments.Declined
-	case scopeReturned:
-		return st == payments.Returned
-	case scopeCompleted:
-		return st == payments.Completed
-	}
-	return false
-}
 
 // parseScope reads a palette argument; "in-flight", "in_flight" and the
 // state names in any case are accepted.
 func parseScope(arg string) (scope, bool) {
 	a := strings.ToLower(strings.NewReplacer("-", "", "_", "", " ", "").Replace(arg))
 	for s := scopeAll; s < scopeCount; s++ {
-		if a == s.word() {
+		if a == s.Word() {
 			return s, true
 		}
 	}
@@ -69,47 +40,29 @@ func scopeWords(prefix string) []string {
 	var out []string
 	p := strings.ToLower(prefix)
 	for s := scopeAll; s < scopeCount; s++ {
-		if strings.HasPrefix(s.word(), p) {
-			out = append(out, s.word())
+		if strings.HasPrefix(s.Word(), p) {
+			out = append(out, s.Word())
 		}
 	}
 	return out
 }
 
 // counts are the payments per scope of one set.
-type counts [scopeCount]int
+type counts = paystats.Counts
 
-func countScopes(ps *live.PaymentSet, since time.Time) counts {
-	var c counts
-	byState := ps.CountByState()
-	// The set is oldest first: take away what is older than the window
-	// (a few records, unless the set holds a much wider window).
-	for i := 0; i < ps.Len() && ps.At(i).InitiatedAt.Before(since); i++ {
-		byState[ps.At(i).PaymentState]--
-	}
-	for st, n := range byState {
-		for s := scopeAll; s < scopeCount; s++ {
-			if s.match(st) {
-				c[s] += n
-			}
-		}
-	}
-	return c
-}
-
-// bar is the scope line above the table: every scope with its count, the
-// current one marked, and the keys that switch.
-func (c counts) bar(cur scope) string {
+// scopeBar is the scope line above the table: every scope with its count,
+// the current one marked.
+func scopeBar(c counts, cur scope) string {
 	var b strings.Builder
 	for s := scopeAll; s < scopeCount; s++ {
 		if s > 0 {
 			b.WriteString("  ")
 		}
 		if s == cur {
-			b.WriteString("[" + s.label() + " " + strconv.Itoa(c[s]) + "]")
+			b.WriteString("[" + s.Label() + " " + strconv.Itoa(c[s]) + "]")
 			continue
 		}
-		b.WriteString(s.label() + " " + strconv.Itoa(c[s]))
+		b.WriteString(s.Label() + " " + strconv.Itoa(c[s]))
 	}
 	return b.String()
 }
@@ -120,12 +73,7 @@ func (c counts) bar(cur scope) string {
 var windows = [...]time.Duration{24 * time.Hour, 7 * 24 * time.Hour, 30 * 24 * time.Hour}
 
 // windowWord is a window as typed and shown: 24h, 7d, 30d.
-func windowWord(d time.Duration) string {
-	if d%(24*time.Hour) == 0 && d > 24*time.Hour {
-		return strconv.Itoa(int(d/(24*time.Hour))) + "d"
-	}
-	return strconv.Itoa(int(d/time.Hour)) + "h"
-}
+func windowWord(d time.Duration) string { return paystats.WindowWord(d) }
 
 // parseWindow reads "24h", "7d", "30d" (and "1d", "168h").
 func parseWindow(arg string) (int, bool) {

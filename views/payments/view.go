@@ -60,7 +60,7 @@ func (r rootPage) Crumb() string {
 	if r.v.scope == scopeAll {
 		return ""
 	}
-	return r.v.scope.label()
+	return r.v.scope.Label()
 }
 
 // New builds the payments view over the platform's store and clients.
@@ -99,7 +99,7 @@ func (v *View) Init() tea.Cmd { return nil }
 // the selected payment with the live age of its state.
 func (v *View) above(w, h int, sel **payments.Payment) string {
 	t := v.ctx.Theme
-	bar := live.Get(v.ctx.Store, v.counts).Data.bar(v.scope) + t.Muted.Render("  last "+windowWord(windows[v.window]))
+	bar := scopeBar(live.Get(v.ctx.Store, v.counts).Data, v.scope) + t.Muted.Render("  last "+windowWord(windows[v.window]))
 	if w >= 100 {
 		bar = t.Muted.Render("scope ") + bar + t.Muted.Render("   [ ] scope · w window")
 	}
@@ -156,7 +156,7 @@ func (v *View) setScope(s scope) tea.Cmd {
 	v.scope = s
 	for v.Back() {
 	}
-	if s.grouped() { // FAILED and DECLINED: by reason code first
+	if s.Grouped() { // FAILED and DECLINED: by reason code first
 		return v.Stack.Reset(v.newGroupsPage())
 	}
 	cmd := v.page.SetSource(scopeRows(v.ctx.Store, s, windows[v.window]))

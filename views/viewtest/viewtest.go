@@ -49,6 +49,9 @@ type Options struct {
 	Profile func(*config.Config)
 	// Who acts; nil is the local user "tester".
 	Who *audit.Who
+	// Colour renders the session in 256 colours on a dark background
+	// (colour goldens); otherwise it is plain text, as with NO_COLOR.
+	Colour bool
 }
 
 func (o Options) who() audit.Who {
@@ -94,6 +97,11 @@ func New(t testing.TB, o Options) *Env {
 	e.Fetch()
 	e.Fetch() // the second poll backfills the quote window, as in steady state
 	r := lipgloss.NewRenderer(io.Discard, termenv.WithProfile(termenv.Ascii))
+	if o.Colour {
+		r = lipgloss.NewRenderer(io.Discard, termenv.WithProfile(termenv.ANSI256))
+		r.SetColorProfile(termenv.ANSI256)
+		r.SetHasDarkBackground(true)
+	}
 	e.Ctx = &ui.Context{Renderer: r, Theme: ui.NewTheme(r), Store: p.Store, Profile: cfg.Profile,
 		Environment: cfg.Environment, ReadOnly: cfg.ReadOnly, Operator: o.who().String(), Now: srv.Clock().Now,
 		SaveDir: t.TempDir(), Width: Width, Height: Height - 4}
@@ -118,8 +126,15 @@ func (e *Env) Advance(d time.Duration) {
 // Program runs the shell with views at Width x Height.
 func (e *Env) Program(t testing.TB, views ...ui.View) *teatest.TestModel {
 	t.Helper()
+	return e.ProgramAt(t, Width, Height, views...)
+}
+
+// ProgramAt runs the shell with views at w x h (80 x 24: the smallest
+// terminal the dashboard is made for).
+func (e *Env) ProgramAt(t testing.TB, w, h int, views ...ui.View) *teatest.TestModel {
+	t.Helper()
 	app := ui.NewApp(e.Ctx, views...)
-	return teatest.NewTestModel(t, app, teatest.WithInitialTermSize(Width, Height))
+	return teatest.NewTestModel(t, app, teatest.WithInitialTermSize(w, h))
 }
 
 // WaitFor waits until the program's output contains want.

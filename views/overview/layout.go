@@ -1,0 +1,148 @@
+package overview
+
+import (
+	"strings"
+)
+
+// The panels in the order they are kept: when the page does not fit, the
+// last is left out first (health, then alerts, then payments). The rates
+// and the balances with their runway are what the desk opens the page
+// for; the header above shows the health of each interface and counts the
+// open alerts anyway.
+const (
+	panelRates = iota
+	panelBalances
+	panelPayments
+	panelAlerts
+	panelHealth
+	panelCount
+)
+
+// panelName names a panel in the line that says what was left out.
+func panelName(i int) string {
+	return [panelCount]string{"rates", "balances", "payments", "alerts", "health"}[i]
+}
+
+// sideBySide is the width from which the payments stand beside the alerts
+// and the health rather than above them.
+const sideBySide = 100
+
+// Render draws the panels that fit in w x h, leaving out the least
+// important first, and says which were left out. Before a panel is left
+// out, the blank lines between panels go.
+func (v *View) Render(w, h int) string {
+	if !v.read {
+		v.readStore()
+	}
+	// A frame shows ages to the second: drawn again when the store
+	// changed, the second or the size did (bubbletea asks for a frame
+	// after every message, a key or a tick).
+	key := frameKey{seq: v.ctx.Store.Seq(), w: w, h: h, window: v.window, second: v.ctx.Clock().Unix()}
+	if v.frame.out != "" && v.frame.key == key {
+		return v.frame.out
+	}
+	v.frame = frame{key: key, out: v.draw(w, h)}
+	return v.frame.out
+}
+
+// frameKey is what a frame depends on besides the store's values.
+type frameKey struct {
+	seq          uint64
+	w, h, window int
+	second       int64
+}
+
+// frame is the last frame drawn.
+type frame struct {
+	key frameKey
+	out string
+}
+
+// draw lays the panels out in w x h.
+func (v *View) draw(w, h int) string {
+	drawn := map[[2]int][]string{} // each panel is drawn once per width
+	panel := func(i, w int) []string {
+		k := [2]int{i, w}
+		if l, ok := drawn[k]; ok {
+			return l
+		}
+		l := v.panel(i, w)
+		drawn[k] = l
+		return l
+	}
+	for n := panelCount; n > 1; n-- {
+		for _, gap := range []bool{true, false} {
+			lines := compose(panel, w, n, gap)
+			if n < panelCount {
+				lines = append(lines, v.leftOut(w, n))
+			}
+			if len(lines) <= h {
+				return strings.Join(lines, "\n")
+			}
+		}
+	}
+	lines := compose(panel, w, 1, false)
+	if len(lines) > h {
+		lines = lines[:max(h, 0)]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// compose draws the first n panels: the rates, the balances, then the
+// payments beside (or above) the alerts and the health; gap puts a blank
+// line between panels.
+func compose(panel func(i, w int) []string, w, n int, gap bool) []string {
+	then := func(out []string, lines ...string) []string {
+		if gap {
+			out = append(out, "")
+		}
+		return append(out, lines...)
+	}
+	out := append([]string(nil), panel(panelRates, w)...)
+	if n > panelBalances {
+		out = then(out, panel(panelBalances, w)...)
+	}
+	if n <= panelPayments {
+		return out
+	}
+	if w >= sideBySide && n > panelAlerts {
+		lw := w / 2
+		right := append([]string(nil), panel(panelAlerts, w-lw-2)...)
+		if n > panelHealth {
+			right = then(right, panel(panelHealth, w-lw-2)...)
+		}
+		return then(out, joinSide(panel(panelPayments, lw), right, lw)...)
+	}
+	out = then(out, panel(panelPayments, w)...)
+	if n > panelAlerts {
+		out = then(out, panel(panelAlerts, w)...)
+	}
+	if n > panelHealth {
+		out = then(out, panel(panelHealth, w)...)
+	}
+	return out
+}
+
+// panel draws panel i in width w.
+func (v *View) panel(i, w int) []string {
+	switch i {
+	case panelRates:
+		return v.ratesPanel(w)
+	case panelBalances:
+		return v.balancesPanel(w)
+	case panelPayments:
+		return v.paymentsPanel(w)
+	case panelAlerts:
+		return v.alertsPanel(w)
+	}
+	return v.healthPanel(w)
+}
+
+// leftOut is the line that names the panels left out, and where they are.
+func (v *View) leftOut(w, n int) string {
+	var names []string
+	for i := n; i < panelCount; i++ {
+		names = append(names, panelName(i))
+	}
+	return v.ctx.Theme.Muted.Render(cut("not shown at this size: "+strings.Join(names, ", ")+" (see :payments, a, the header)", w))
+}

@@ -1,0 +1,210 @@
+package overview
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"treasury/data/live"
+	"treasury/data/runway"
+	"treasury/ui"
+	"treasury/ui/chart"
+	"treasury/ui/sanitize"
+	"treasury/views/viewkit"
+)
+
+// sparkCache keeps a session's drawn sparklines: they are drawn again only
+// when the rates were rebuilt, or the width or the window changed.
+type sparkCache struct {
+	version uint64
+	width   int
+	window  int
+	lines   map[string]string
+}
+
+func (c *sparkCache) get(version uint64, width, window int, pair string, draw func() string) string {
+	if c.lines == nil || c.version != version || c.width != width || c.window != window {
+		*c = sparkCache{version: version, width: width, window: window, lines: map[string]string{}}
+	}
+	s, ok := c.lines[pair]
+	if !ok {
+		s = draw()
+		c.lines[pair] = s
+	}
+	return s
+}
+
+// ratesPanel: per pair the latest bid, ask, mid, spread and the mid's
+// change and sparkline over the window.
+func (v *View) ratesPanel(w int) []string {
+	t := v.ctx.Theme
+	win := windows[v.window]
+	out := []string{v.title(w, "Rates · last "+viewkit.Duration(win)+" (w)", v.ages(srcQuotes))}
+	snap := live.Get(v.ctx.Store, v.rates)
+	if !v.loaded(srcQuotes) || !snap.Loaded() {
+		notes := v.notes(w, srcQuotes)
+		if len(notes) == 0 {
+			notes = []string{t.Muted.Render("building the rates…")}
+		}
+		return append(out, notes...)
+	}
+	rates := snap.Data
+	if len(rates.Pairs) == 0 {
+		return append(append(out, t.Muted.Render("no quotes in the quote window")), v.notes(w, srcQuotes)...)
+	}
+	span := win
+	for _, p := range rates.Pairs {
+		if tr := p.Trends[v.window]; tr.Known {
+			span = min(span, tr.Span)
+		}
+	}
+	spanWord := viewkit.Duration(span.Round(time.Minute))
+	if span >= win-time.Minute {
+		spanWord = viewkit.Duration(win)
+	}
+	now := v.ctx.Clock()
+	cols := []col{{title: "Pair"}, {title: "Bid", right: true, drop: 5}, {title: "Ask", right: true, drop: 5},
+		{title: "Mid", right: true}, {title: "Spread", right: true, drop: 6}, {title: "bps", right: true, drop: 3},
+		{title: "Δ " + spanWord, right: true, drop: 2}, {title: "Quoted", right: true, drop: 7},
+		{title: spanWord + " history", drop: 4, flex: 10, fill: func(r, width int) string {
+			p := rates.Pairs[r]
+			return v.sparks.get(snap.Version, width, v.window, p.Pair, func() string {
+				return chart.Sparkline(chart.Resample(p.Trends[v.window].Spark, width), width, t.Accent)
+			})
+		}}}
+	rows := make([][]cell, len(rates.Pairs))
+	for i, p := range rates.Pairs {
+		tr := p.Trends[v.window]
+		change := txt("—")
+		if tr.Known {
+			s := fmt.Sprintf("%+.2f%%", tr.Change)
+			switch {
+			case math.Abs(tr.Change) < 0.005:
+				change = txt(fmt.Sprintf("%.2f%%", 0.0))
+			case tr.Change > 0:
+				change = styled(t.OK, s)
+			default:
+				change = styled(t.Bad, s)
+			}
+		}
+		rows[i] = []cell{txt(sanitize.Line(p.Pair)), txt(p.Bid.String()), txt(p.Ask.String()), styled(t.Bold, p.Mid.String()),
+			txt(p.Spread.String()), txt(p.SpreadBps.StringFixed(1)), change, txt(ui.Age(now, p.QuotedAt))}
+	}
+	out = append(out, grid(cols, rows, w, t.Header)...)
+	return append(out, v.notes(w, srcQuotes)...)
+}
+
+// balancesPanel: per currency the available liquidity and prefunded
+// balances, their value in the base currency, and the prefunded balance's
+// runway.
+func (v *View) balancesPanel(w int) []string {
+	t := v.ctx.Theme
+	srcs := []source{srcLiquidity, srcPrefunded}
+	withRunway := v.runway.Topic() != ""
+	tagged := srcs
+	if withRunway {
+		tagged = append(tagged, srcLedger)
+	}
+	name := "Balances & runway"
+	if th := live.Get(v.ctx.Store, v.runway).Data.Threshold; withRunway && th.IsPositive() {
+		name += " (alert under " + th.String() + " h)"
+	}
+	out := []string{v.title(w, name, v.ages(tagged...))}
+	if !v.configured(srcLiquidity) && !v.configured(srcPrefunded) {
+		return append(out, v.notes(w, srcs...)...)
+	}
+	snap := live.Get(v.ctx.Store, v.holdings)
+	if !v.loaded(srcLiquidity) && !v.loaded(srcPrefunded) || !snap.Loaded() {
+		notes := v.notes(w, srcs...)
+		if len(notes) == 0 {
+			notes = []string{t.Muted.Render("building the balances…")}
+		}
+		return append(out, notes...)
+	}
+	h := snap.Data
+	if len(h.List) == 0 {
+		return append(append(out, t.Muted.Render("no balances")), v.notes(w, tagged...)...)
+	}
+	sheet := live.Get(v.ctx.Store, v.runway).Data
+	ledgerOK := withRunway && v.loaded(srcLedger) && !sheet.At.IsZero()
+	base := sanitize.Line(h.Base)
+	cols := []col{{title: "Cur"}, {title: "Liquidity", right: true, drop: 3}, {title: "Prefunded", right: true, drop: 2},
+		{title: "≈ " + base, right: true, drop: 1}}
+	if withRunway {
+		cols = append(cols, col{title: "Net out/h", right: true, drop: 4}, col{title: "Runway", right: true})
+	}
+	rows := make([][]cell, len(h.List))
+	for i, x := range h.List {
+		// "—": the source answered without this currency; "?": it has
+		// not answered (loading or failed, said below).
+		liq, pre, val := txt("—"), txt("—"), txt("—")
+		switch {
+		case x.InLiquidity:
+			liq = txt(group(x.Liquidity))
+		case !h.Liquidity:
+			liq = styled(t.Muted, "?")
+		}
+		switch {
+		case x.InPrefunded:
+			pre = txt(group(x.Prefunded))
+		case !h.Prefunded:
+			pre = styled(t.Muted, "?")
+		}
+		if x.Valued {
+			val = txt(fixed(x.Value, 2))
+		}
+		row := []cell{txt(sanitize.Line(x.Currency)), liq, pre, val}
+		if withRunway {
+			out, rw := v.runwayCells(x, h.Prefunded, sheet, ledgerOK)
+			row = append(row, out, rw)
+		}
+		rows[i] = row
+	}
+	out = append(out, grid(cols, rows, w, t.Header)...)
+	total := "Total " + fixed(h.Total, 2) + " " + base
+	if h.Estimate() {
+		total = "Total ≈ " + fixed(h.Total, 2) + " " + base + " (estimate)"
+	}
+	line := t.Bold.Render(cut(total, w))
+	if rest := "  at the latest mid"; ansi.StringWidth(total+rest) <= w {
+		line += t.Muted.Render(rest)
+	}
+	out = append(out, line)
+	if len(h.Missing) > 0 {
+		out = append(out, t.Warn.Render(cut("≈ no quote for "+sanitize.Line(strings.Join(h.Missing, ", "))+": left out of the total", w)))
+	}
+	if !h.Rates {
+		out = append(out, t.Warn.Render(cut("≈ no rates yet: only "+base+" is counted", w)))
+	}
+	return append(out, v.notes(w, tagged...)...)
+}
+
+// runwayCells are a holding's net outflow and runway cells: "—" when it
+// has no prefunded balance, "…" while the ledger loads, "?" when the
+// ledger or the prefunded balances could not be read.
+func (v *View) runwayCells(x Holding, prefunded bool, sheet runway.Sheet, ledgerOK bool) (cell, cell) {
+	t := v.ctx.Theme
+	switch {
+	case !prefunded:
+		return styled(t.Muted, "?"), styled(t.Muted, "?")
+	case !x.InPrefunded:
+		return txt("—"), txt("—")
+	case !ledgerOK && v.ctx.Store.Snapshot(live.Ledger).Err != nil:
+		return styled(t.Bad, "?"), styled(t.Bad, "?")
+	case !ledgerOK:
+		return styled(t.Muted, "…"), styled(t.Muted, "…")
+	}
+	c, ok := sheet.Find(x.Currency)
+	switch {
+	case !ok:
+		return txt("—"), txt("—")
+	case c.NoOutflow:
+		return txt(fixed(c.Outflow, 2)), styled(t.OK, "no outflow")
+	case c.Under:
+		return txt(fixed(c.Outflow, 2)), styled(t.Bad, "⚠ "+c.Hours.StringFixed(1)+" h")
+	}
+	return txt(fixed(c.Outflow, 2)), txt(c.Hours.StringFixed(1) + " h")
+}

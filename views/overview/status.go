@@ -1,0 +1,192 @@
+package overview
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"treasury/data/apierr"
+	"treasury/data/live"
+	"treasury/ui"
+	"treasury/ui/sanitize"
+	"treasury/views/paystats"
+	"treasury/views/viewkit"
+)
+
+// maxAlerts is how many open alerts the alerts panel lists.
+const maxAlerts = 5
+
+// paymentsPanel: the payments initiated in the window by state, the
+// failure rate and the top reason codes.
+func (v *View) paymentsPanel(w int) []string {
+	t := v.ctx.Theme
+	win := windows[v.window]
+	out := []string{v.title(w, "Payments · initiated in the last "+viewkit.Duration(win), v.ages(srcPayments))}
+	snap := live.Get(v.ctx.Store, v.pay[v.window])
+	if !v.loaded(srcPayments) || !snap.Loaded() || !snap.Data.Loaded {
+		notes := v.notes(w, srcPayments)
+		if len(notes) == 0 {
+			notes = []string{t.Muted.Render("counting the payments…")}
+		}
+		return append(out, notes...)
+	}
+	s := snap.Data
+	if s.Counts[paystats.All] == 0 {
+		return append(append(out, t.Muted.Render("no payment initiated in the last "+viewkit.Duration(win))), v.notes(w, srcPayments)...)
+	}
+	var parts []string
+	for sc := paystats.All; sc < paystats.NScopes; sc++ {
+		n := strconv.Itoa(s.Counts[sc])
+		if (sc == paystats.Failed || sc == paystats.Declined) && s.Counts[sc] > 0 {
+			n = t.Bad.Render(n)
+		}
+		parts = append(parts, sc.Label()+" "+n)
+	}
+	out = append(out, wrapParts(parts, "  ", w)...)
+	if rate, ok := s.FailureRate(); ok {
+		line := fmt.Sprintf("failure rate %.1f%%", rate)
+		st := t.OK
+		if s.Failed > 0 {
+			st = t.Bad
+		}
+		out = append(out, st.Render(line)+t.Muted.Render(cut(fmt.Sprintf(" (%d failed or declined of %d finished)", s.Failed, s.Finished), w-len(line))))
+	} else {
+		out = append(out, t.Muted.Render("failure rate: no payment finished yet"))
+	}
+	if len(s.Top) > 0 {
+		head := "top reasons"
+		if s.Reasons > len(s.Top) {
+			head += fmt.Sprintf(" (%d of %d codes; :payments failed)", len(s.Top), s.Reasons)
+		}
+		out = append(out, t.Muted.Render(cut(head, w)))
+		for _, r := range s.Top {
+			line := fmt.Sprintf("  %-8s %5d  %-8s %s", sanitize.Line(r.Code), r.Count, r.State, sanitize.Line(r.Title))
+			out = append(out, cut(line, w))
+		}
+	}
+	return append(out, v.notes(w, srcPayments)...)
+}
+
+// wrapParts joins parts with sep into lines of at most w cells.
+func wrapParts(parts []string, sep string, w int) []string {
+	var out []string
+	line := ""
+	for _, p := range parts {
+		switch {
+		case line == "":
+			line = p
+		case ansi.StringWidth(line+sep+p) <= w:
+			line += sep + p
+		default:
+			out = append(out, line)
+			line = p
+		}
+	}
+	if line != "" {
+		out = append(out, line)
+	}
+	return out
+}
+
+// alertsPanel: the open alerts, most severe first.
+func (v *View) alertsPanel(w int) []string {
+	t := v.ctx.Theme
+	if !v.read {
+		v.readStore()
+	}
+	n := len(v.alerts)
+	out := []string{v.title(w, fmt.Sprintf("Open alerts (%d)", n), t.Muted.Render("a: all"))}
+	if n == 0 {
+		return append(out, t.OK.Render("none open"))
+	}
+	now := v.ctx.Clock()
+	for i, a := range v.alerts {
+		if i == maxAlerts {
+			out = append(out, t.Muted.Render(fmt.Sprintf("+%d more (a)", n-maxAlerts)))
+			break
+		}
+		sev := a.Severity.String()
+		st := t.Warn
+		if a.Severity == live.High {
+			st = t.Bad
+		}
+		rest := fmt.Sprintf(" %s %s (%s)", sanitize.Line(a.Code), sanitize.Line(a.Title), ui.Age(now, a.Since))
+		out = append(out, st.Render(sev)+cut(rest, w-len(sev)))
+	}
+	return out
+}
+
+// healthPanel: each interface's last call, its latency and, when
+// failing, the error and how long since it last worked.
+func (v *View) healthPanel(w int) []string {
+	t := v.ctx.Theme
+	if !v.read {
+		v.readStore()
+	}
+	out := []string{v.title(w, "Interfaces", "")}
+	if len(v.health) == 0 {
+		return append(out, t.Muted.Render("no interface configured"))
+	}
+	now := v.ctx.Clock()
+	width := 0
+	for _, h := range v.health {
+		width = max(width, len(h.Interface))
+	}
+	for _, h := range v.health {
+		name := fmt.Sprintf("%-*s ", width, h.Interface)
+		var line string
+		switch {
+		case h.LastAttempt.IsZero():
+			line = t.Muted.Render(name + "○ idle: not polled yet")
+		case h.ConsecutiveFailures > 0:
+			code := "error"
+			var ae *apierr.Error
+			if errors.As(h.LastError, &ae) {
+				code = ae.Label()
+				if code == "" {
+					code = ae.Class.String()
+				}
+			}
+			since := "never worked"
+			if !h.LastSuccess.IsZero() {
+				since = "ok " + ui.Age(now, h.LastSuccess) + " ago"
+			}
+			failing := ""
+			if h.Failing > 1 {
+				failing = fmt.Sprintf(", %d failures", h.Failing)
+			}
+			line = t.Bad.Render(cut(fmt.Sprintf("%s✖ %s%s, %s, %d in a row", name, sanitize.Line(code), failing, since, h.ConsecutiveFailures), w))
+		default:
+			line = t.OK.Render(name+"● up") + t.Muted.Render(fmt.Sprintf("  %s ago, %s", ui.Age(now, h.LastSuccess), latency(h)))
+		}
+		out = append(out, line)
+	}
+	return out
+}
+
+func latency(h live.Health) string {
+	ms := h.Latency.Milliseconds()
+	if ms == 0 && h.Latency > 0 {
+		return "<1 ms"
+	}
+	return strconv.FormatInt(ms, 10) + " ms"
+}
+
+// joinSide puts two blocks side by side: left padded to lw cells, two
+// spaces, then right.
+func joinSide(left, right []string, lw int) []string {
+	n := max(len(left), len(right))
+	left = pad(append(append([]string(nil), left...), make([]string, n-len(left))...), lw)
+	out := make([]string, n)
+	for i := range out {
+		r := ""
+		if i < len(right) {
+			r = right[i]
+		}
+		out[i] = strings.TrimRight(left[i]+"  "+r, " ")
+	}
+	return out
+}

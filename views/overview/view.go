@@ -1,0 +1,205 @@
+// Package overview is the treasury desk's first screen: on one page, per
+// pair the latest bid, ask and mid, the spread (absolute and in basis
+// points), the mid's change and a sparkline over the last hour or day;
+// per currency the liquidity and prefunded balances, their value in the
+// profile's base currency at the latest mid (≈ when a pair is missing,
+// which is named) and the runway of the prefunded balance at the last
+// hour's net outflow; the payments initiated in the window by state, the
+// failure rate and the top reason codes; the open alerts and the health
+// of each interface.
+//
+// Every figure is a shared value of the store, built once per change for
+// every session (live.Derive and live.Combine: the rates, the holdings,
+// the payments summary over the payments view's shared counts, the
+// platform's runway); the store's own health and alerts are read as they
+// are. A session holds only its window and the sparklines it drew. No
+// panel polls: the quotes, balances and payments are polled for the
+// header and alerts anyway, and the ledger while someone watches it (or
+// always, with alerts.runway_hours).
+//
+// Each panel states the age of its sources, and tells loading (no answer
+// yet), failed (the error named where the figures would be) and empty (a
+// successful answer without records) apart. When the terminal is too
+// small the least important panels are left out, in this order: the
+// health of the interfaces first (the header shows it too), then the open
+// alerts (the header counts them), then the payments; the rates and the
+// balances with their runway stay. A line says what was left out.
+package overview
+
+import (
+	"encoding/csv"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+
+	"treasury/config"
+	"treasury/data/live"
+	"treasury/data/runway"
+	"treasury/ui"
+	"treasury/views/paystats"
+	"treasury/views/viewkit"
+)
+
+// Name is the view's palette name.
+const Name = "overview"
+
+// Options are what the overview needs besides the session.
+type Options struct {
+	// Base is the currency totals are shown in (config base_currency);
+	// empty means config.DefaultBaseCurrency.
+	Base string
+	// Runway is the platform's runway of the prefunded balances
+	// (platform.Platform.Runway); the zero key when the profile has no
+	// payments interface.
+	Runway live.Key[runway.Sheet]
+}
+
+// View is the overview.
+type View struct {
+	ctx    *ui.Context
+	base   string
+	keys   keys
+	window int // index in windows
+
+	rates    live.Key[Rates]
+	holdings live.Key[Holdings]
+	pay      [len(windows)]live.Key[PaySummary]
+	runway   live.Key[runway.Sheet]
+
+	// health and alerts are the store's, read at each change.
+	health []live.Health
+	alerts []live.Alert
+	read   bool
+	sparks sparkCache
+	frame  frame
+}
+
+type keys struct{ Window key.Binding }
+
+// New builds the overview and registers its shared values on the store
+// (once for the process: every session gets the same).
+func New(ctx *ui.Context, o Options) *View {
+	v := &View{ctx: ctx, base: o.Base, runway: o.Runway, keys: keys{
+		Window: key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "window 1h/24h")),
+	}}
+	if v.base == "" {
+		v.base = config.DefaultBaseCurrency
+	}
+	st := ctx.Store
+	v.rates = ratesKey(st)
+	v.holdings = holdingsKey(st, v.rates, v.base)
+	for i, w := range windows {
+		v.pay[i] = payKey(st, w)
+	}
+	return v
+}
+
+// Name is the palette name.
+func (v *View) Name() string { return Name }
+
+// Title is the tab label.
+func (v *View) Title() string { return "Overview" }
+
+// Init does nothing: the store pushes its changes.
+func (v *View) Init() tea.Cmd { return nil }
+
+// Topics are the sources of every panel and the shared values built from
+// them (the store notifies the view when they are rebuilt). Watching the
+// ledger makes the store poll it while the overview is shown.
+func (v *View) Topics() []live.Topic {
+	ts := []live.Topic{live.Quotes, v.rates.Topic(), live.LiquidityBalances, live.PaymentBalances, v.holdings.Topic(),
+		live.Payments, v.pay[v.window].Topic()}
+	if v.runway.Topic() != "" {
+		ts = append(ts, live.Ledger, v.runway.Topic())
+	}
+	return ts
+}
+
+// Update handles the window key and the store's changes.
+func (v *View) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case ui.StoreChanged:
+		v.readStore()
+	case tea.KeyMsg:
+		if key.Matches(msg, v.keys.Window) {
+			return v.setWindow((v.window + 1) % len(windows))
+		}
+	case ui.Open:
+		for _, a := range msg.Args {
+			for i, w := range windows {
+				if strings.EqualFold(a, paystats.WindowWord(w)) {
+					v.window = i
+				}
+			}
+		}
+		v.readStore()
+	}
+	return nil
+}
+
+// setWindow shows the changes and payments of another window.
+func (v *View) setWindow(i int) tea.Cmd {
+	v.window = i
+	return ui.FlashCmd("overview of the last " + viewkit.Duration(windows[i]))
+}
+
+// readStore reads the store's health and alerts (small lists it keeps
+// current itself).
+func (v *View) readStore() {
+	v.health, v.alerts, v.read = v.ctx.Store.Health(), v.ctx.Store.Alerts(), true
+}
+
+// Keys are the view's bindings.
+func (v *View) Keys() []key.Binding { return []key.Binding{v.keys.Window} }
+
+// Crumbs: the overview has no drill-down.
+func (v *View) Crumbs() []string { return nil }
+
+// Back does nothing.
+func (v *View) Back() bool { return false }
+
+// Selected: nothing is selected on the overview.
+func (v *View) Selected() (string, any, bool) { return "", nil, false }
+
+// SetFilter does nothing: the overview has no table to filter.
+func (v *View) SetFilter(string) tea.Cmd { return nil }
+
+// Filter is always empty.
+func (v *View) Filter() string { return "" }
+
+// CSV writes the figures shown: the rates and the holdings, read now.
+func (v *View) CSV() func(io.Writer) error {
+	rates := live.Get(v.ctx.Store, v.rates).Data
+	h := live.Get(v.ctx.Store, v.holdings).Data
+	var rows [][]string
+	for _, p := range rates.Pairs {
+		rows = append(rows, []string{"rate", p.Pair, p.Bid.String(), p.Ask.String(), p.Mid.String(), p.Spread.String(), p.SpreadBps.String(),
+			p.QuotedAt.UTC().Format(time.RFC3339)})
+	}
+	for _, x := range h.List {
+		val := ""
+		if x.Valued {
+			val = x.Value.StringFixed(2)
+		}
+		rows = append(rows, []string{"holding", x.Currency, x.Liquidity.String(), x.Prefunded.String(), val, h.Base, x.Missing, ""})
+	}
+	header := []string{"kind", "name", "bid or liquidity", "ask or prefunded", "mid or value", "spread or base", "bps or missing pair", "quoted at"}
+	return func(w io.Writer) error { return ui.WriteCSVRows(csv.NewWriter(w), header, rows) }
+}
+
+// Commands offer ":overview [1h|24h]".
+func (v *View) Commands() []ui.Command {
+	return []ui.Command{{Name: Name, Args: "[1h|24h]", Help: "rates, balances, runway, payments, alerts and health on one page", View: Name,
+		Complete: func(prefix string) []string {
+			var out []string
+			for _, w := range windows {
+				if s := paystats.WindowWord(w); strings.HasPrefix(s, prefix) {
+					out = append(out, s)
+				}
+			}
+			return out
+		}}}
+}

@@ -1,0 +1,132 @@
+// Package paystats is what the views count of the payments held: the
+// payments per state scope (all, in flight, FAILED, DECLINED, RETURNED,
+// COMPLETED) initiated in a window, and the failed or declined ones
+// grouped by reason code. Each count is a derivation of the payment set
+// (live.Derive), built once per change for every session and every view
+// that asks for the same scope and window: the payments view's scope bar
+// and reason groups and the overview's payments panel read the same
+// values.
+package paystats
+
+import (
+	"cmp"
+	"slices"
+	"sort"
+	"strconv"
+	"time"
+
+	"treasury/data/live"
+	"treasury/data/payments"
+)
+
+// Scope is a set of payment states.
+type Scope int
+
+// Scopes, in the order the payments view cycles through them.
+const (
+	All Scope = iota
+	InFlight
+	Failed
+	Declined
+	Returned
+	Completed
+	NScopes // the number of scopes
+)
+
+// Word is the scope's palette argument (":payments failed").
+func (s Scope) Word() string {
+	return [...]string{"all", "inflight", "failed", "declined", "returned", "completed"}[s]
+}
+
+// Label is the scope as shown (crumb, scope bar).
+func (s Scope) Label() string {
+	return [...]string{"all", "in flight", "FAILED", "DECLINED", "RETURNED", "COMPLETED"}[s]
+}
+
+// Match reports whether a payment in state st belongs to the scope.
+func (s Scope) Match(st payments.State) bool {
+	switch s {
+	case All:
+		return true
+	case InFlight:
+		return st.InFlight()
+	case Failed:
+		return st == payments.Failed
+	case Declined:
+		return st == payments.Declined
+	case Returned:
+		return st == payments.Returned
+	case Completed:
+		return st == payments.Completed
+	}
+	return false
+}
+
+// Grouped reports whether the scope's payments are grouped by reason code
+// (FAILED and DECLINED: CodeGroups).
+func (s Scope) Grouped() bool { return s == Failed || s == Declined }
+
+// Counts are the payments per scope of one set.
+type Counts [NScopes]int
+
+// CountScopes counts the payments of ps initiated since since per scope.
+func CountScopes(ps *live.PaymentSet, since time.Time) Counts {
+	var c Counts
+	// The set is oldest first: the window is its end. Count the window
+	// itself, or take away what is older than it from the set's counts,
+	// whichever reads fewer payments (the last hour of a day's set, or
+	// a day of a week's).
+	n := ps.Len()
+	start := sort.Search(n, func(i int) bool { return !ps.At(i).InitiatedAt.Before(since) })
+	var byState map[payments.State]int
+	if n-start < start {
+		byState = map[payments.State]int{}
+		for i := start; i < n; i++ {
+			byState[ps.At(i).PaymentState]++
+		}
+	} else {
+		byState = ps.CountByState()
+		for i := range start {
+			byState[ps.At(i).PaymentState]--
+		}
+	}
+	for st, n := range byState {
+		for s := All; s < NScopes; s++ {
+			if s.Match(st) {
+				c[s] += n
+			}
+		}
+	}
+	return c
+}
+
+// ScopeCounts is the payments per scope initiated in the window win
+// before the set's fetch, counted once per change of the set for every
+// session (the set may hold a wider window than this one, for another
+// view).
+func ScopeCounts(s *live.Store, win time.Duration) live.Key[Counts] {
+	return live.Derive(s, live.PaymentsKey, "scope-counts@"+WindowWord(win), func(_ Counts, in live.Snap[*live.PaymentSet]) Counts {
+		return CountScopes(in.Data, in.FetchedAt.Add(-win))
+	})
+}
+
+// SortGroups orders reason groups most payments first, then by code.
+func SortGroups(gs []CodeGroup) {
+	slices.SortFunc(gs, func(a, b CodeGroup) int { return cmp.Or(b.Count-a.Count, cmp.Compare(a.Code, b.Code)) })
+}
+
+// ErrorCode is the first error's code, when the record carries one.
+func ErrorCode(p *payments.Payment) string {
+	if len(p.Errors) > 0 {
+		return p.Errors[0].Code
+	}
+	return ""
+}
+
+// WindowWord is a window as typed and shown: 1h, 24h, 7d, 30d.
+func WindowWord(d time.Duration) string {
+	if d%(24*time.Hour) == 0 && d > 24*time.Hour {
+		return strconv.Itoa(int(d/(24*time.Hour))) + "d"
+	}
+	return strconv.Itoa(int(d/time.Hour)) + "h"
+}
