@@ -87,17 +87,7 @@ func Combine[R any](s *Store, name string, build func(prev R, in Inputs) R, o Co
 			s.derived[src] = append(s.derived[src], d)
 		}
 	}
-	if _, ok := s.snaps[t]; !ok {
-		s.snaps[t] = Snapshot{Topic: t}
-	}
-	d.acc, d.dirty = Changes{Reset: true}, true
-	if s.opts.Inline {
-		s.buildLocked(d)
-		return Key[R]{topic: t}
-	}
-	s.pending++
-	d.signal <- struct{}{}
-	go s.derive(d)
+	s.startLocked(d)
 	return Key[R]{topic: t}
 }
 

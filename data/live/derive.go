@@ -53,18 +53,25 @@ func Derive[S, R any](s *Store, src Key[S], name string, build func(prev R, in S
 		}}
 	s.derivedBy[t] = d
 	s.derived[src.topic] = append(s.derived[src.topic], d)
-	if _, ok := s.snaps[t]; !ok {
-		s.snaps[t] = Snapshot{Topic: t}
+	s.startLocked(d)
+	return Key[R]{topic: t}
+}
+
+// startLocked makes a registered derivation's first build: at once with
+// Options.Inline, else on its own goroutine, which then builds it at each
+// change until the store closes.
+func (s *Store) startLocked(d *deriver) {
+	if _, ok := s.snaps[d.topic]; !ok {
+		s.snaps[d.topic] = Snapshot{Topic: d.topic}
 	}
 	d.acc, d.dirty = Changes{Reset: true}, true
 	if s.opts.Inline {
 		s.buildLocked(d)
-		return Key[R]{topic: t}
+		return
 	}
 	s.pending++
 	d.signal <- struct{}{}
 	go s.derive(d)
-	return Key[R]{topic: t}
 }
 
 // changedLocked tells the derivations of t that it changed.
