@@ -10,7 +10,7 @@ import (
 )
 
 func TestAuditShowsNewestFirstAndFollowsAppends(t *testing.T) {
-	e := viewtest.New(t, viewtest.Options{})
+	e := viewtest.Shared(t)
 	at := e.Sandbox.Clock().Now()
 	e.Audit.Append(audit.Entry{Time: at, Profile: "sandbox", Environment: "test", Operator: "tester", Action: "freeze",
 		Targets: map[string]string{"transaction": "tx-1", "wallet": "w-1"}, Reason: "suspected fraud", MutationID: "m-1", Outcome: audit.OutcomeOK})

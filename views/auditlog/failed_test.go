@@ -15,7 +15,7 @@ import (
 // entries would be, never "no action attempted yet".
 func TestUnreadableLog(t *testing.T) {
 	t.Parallel()
-	e := viewtest.New(t, viewtest.Options{})
+	e := viewtest.Shared(t)
 	dir := t.TempDir()
 	log, err := audit.Open(dir)
 	if err != nil {

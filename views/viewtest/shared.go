@@ -29,7 +29,9 @@ import (
 // such a change is seen at the end of a test, the test fails: a test that
 // changes its world uses New.
 //
-// The world is never closed: it lives as long as the test binary.
+// A session's P is its own copy of the platform (its clients and store are
+// the world's): a test may swap a client in it. The world is never closed:
+// it lives as long as the test binary.
 type World struct {
 	o    Options
 	prep func(*Env)
@@ -71,7 +73,8 @@ func (w *World) Env(t testing.TB) *Env {
 		t.Fatalf("the shared world was changed by an earlier test (a test that changes its world uses viewtest.New):\n%s",
 			diffLines(w.print, now))
 	}
-	e := &Env{Sandbox: w.env.Sandbox, P: w.env.P, skip: w.env.skip, shared: w}
+	p := *w.env.P // the session's own: a test may swap a client in it
+	e := &Env{Sandbox: w.env.Sandbox, P: &p, skip: w.env.skip, shared: w}
 	e.session(t)
 	t.Cleanup(func() {
 		if now := w.fingerprint(); now != w.print {
@@ -118,13 +121,15 @@ func (e *Env) mustOwn(what string) {
 }
 
 // fingerprint is what a test on the world could change that another
-// would see: the sandbox clock and faults, the writes refused, each
-// topic's snapshot, the failures, the health and the alerts.
+// would see: the sandbox clock and faults, the writes refused, the
+// profile's environment and alert thresholds, each topic's snapshot, the failures, the health and the alerts.
 func (w *World) fingerprint() string {
 	e := w.env
 	s := e.P.Store
 	var b strings.Builder
 	fmt.Fprintf(&b, "clock %s\nfaults %+v\nwrites refused %d\n", e.Sandbox.Clock().Now(), e.Sandbox.Faults(), w.writes.Load())
+	c := e.P.Config
+	fmt.Fprintf(&b, "config %s %s read-only %v alerts %v\n", c.Profile, c.Environment, c.ReadOnly, c.Alerts)
 	topics := s.Topics()
 	slices.Sort(topics)
 	for _, tp := range topics {
