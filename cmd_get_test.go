@@ -45,12 +45,52 @@ func getJSON[V any](t testing.TB, args ...string) V {
 	return v
 }
 
-// getIDs looks up, once per test, the ids the resources that take one are
-// asked for: seeded records, the same in every embedded sandbox.
+// getIDs looks up, once, the ids the resources that take one are asked
+// for: seeded records, the same in every embedded sandbox.
 type getIDs struct {
 	mu sync.Mutex
 	m  map[string]*sync.Once
 	v  map[string]string
+}
+
+// seededIDs are the ids the package's tests ask for, each looked up once
+// by the first test that needs it.
+var seededIDs = &getIDs{m: map[string]*sync.Once{}, v: map[string]string{}}
+
+// getOnce is a `get` run once for the package's tests, by the first that
+// asks: TestGetEveryResource prints each resource as JSON, and the
+// variant's test compares its records with that print.
+type getOnce struct {
+	mu   sync.Mutex
+	runs map[string]*getOutput
+}
+
+type getOutput struct {
+	once                sync.Once
+	code                int
+	stdout, stderr, who string
+}
+
+var defaultFace = &getOnce{runs: map[string]*getOutput{}}
+
+// run returns the output of `get args...` with the built-in profile.
+func (g *getOnce) run(t testing.TB, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	g.mu.Lock()
+	o, ok := g.runs[strings.Join(args, "\x00")]
+	if !ok {
+		o = &getOutput{}
+		g.runs[strings.Join(args, "\x00")] = o
+	}
+	g.mu.Unlock()
+	o.once.Do(func() {
+		o.who = t.Name()
+		o.code, o.stdout, o.stderr = getRun(t, args...)
+	})
+	if o.who != t.Name() {
+		t.Logf("get %v: the output printed for %s", args, o.who)
+	}
+	return o.code, o.stdout, o.stderr
 }
 
 func (g *getIDs) get(t *testing.T, key string) string {
@@ -214,7 +254,7 @@ func getCases() []getCase {
 // that JSON round-trips into the record type, CSV has a column per field,
 // and tables are aligned and free of control characters.
 func TestGetEveryResource(t *testing.T) {
-	ids := &getIDs{m: map[string]*sync.Once{}, v: map[string]string{}}
+	ids := seededIDs
 	covered := map[string]bool{}
 	for _, c := range getCases() {
 		r, _ := findResource(c.args[0])
@@ -227,7 +267,11 @@ func TestGetEveryResource(t *testing.T) {
 				if c.id != "" {
 					args = append(args, ids.get(t, c.id))
 				}
-				code, out, stderr := getRun(t, append(args, "-o", format)...)
+				run := getRun
+				if format == "json" {
+					run = defaultFace.run // the variant's test compares with it
+				}
+				code, out, stderr := run(t, append(args, "-o", format)...)
 				if code != 0 {
 					t.Fatalf("get %v: exit %d: %s", args, code, stderr)
 				}
@@ -329,7 +373,7 @@ const variantConfig = "profile: v\nprofiles:\n  v:\n    environment: sandbox\n  
 // filters): each is read completely, exit 0, the same records as from the
 // default face.
 func TestGetEveryResourceFromTheVariant(t *testing.T) {
-	ids := &getIDs{m: map[string]*sync.Once{}, v: map[string]string{}}
+	ids := seededIDs
 	for _, c := range getCases() {
 		name := strings.Join(append(slices.Clone(c.args), c.id), "_")
 		t.Run(name, func(t *testing.T) {
@@ -346,7 +390,7 @@ func TestGetEveryResourceFromTheVariant(t *testing.T) {
 			if err != nil || (n == 0 && !c.empty) {
 				t.Fatalf("get %v from the variant: %d records, %v", args, n, err)
 			}
-			_, def, _ := getRun(t, append(args, "-o", "json")...)
+			_, def, _ := defaultFace.run(t, append(args, "-o", "json")...)
 			_, m, _ := c.decode([]byte(def))
 			live := map[string]bool{"quotes": true, "trades": true, "payments": true, "transactions": true, "ledger": true, "payment-balances": true}
 			if n != m && !live[c.args[0]] { // live feeds move between the two reads
@@ -360,8 +404,7 @@ func TestGetEveryResourceFromTheVariant(t *testing.T) {
 // variant sends its received_amount empty, and every format says absent
 // (empty cell, null), never 0.
 func TestGetReportAbsentAmounts(t *testing.T) {
-	ids := &getIDs{m: map[string]*sync.Once{}, v: map[string]string{}}
-	id := ids.get(t, "ops-csv")
+	id := seededIDs.get(t, "ops-csv")
 	code, out, stderr := getRunWith(t, variantConfig, "report", id, "-o", "csv")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
