@@ -57,42 +57,6 @@ type getIDs struct {
 // by the first test that needs it.
 var seededIDs = &getIDs{m: map[string]*sync.Once{}, v: map[string]string{}}
 
-// getOnce is a `get` run once for the package's tests, by the first that
-// asks: TestGetEveryResource prints each resource as JSON, and the
-// variant's test compares its records with that print.
-type getOnce struct {
-	mu   sync.Mutex
-	runs map[string]*getOutput
-}
-
-type getOutput struct {
-	once                sync.Once
-	code                int
-	stdout, stderr, who string
-}
-
-var defaultFace = &getOnce{runs: map[string]*getOutput{}}
-
-// run returns the output of `get args...` with the built-in profile.
-func (g *getOnce) run(t testing.TB, args ...string) (code int, stdout, stderr string) {
-	t.Helper()
-	g.mu.Lock()
-	o, ok := g.runs[strings.Join(args, "\x00")]
-	if !ok {
-		o = &getOutput{}
-		g.runs[strings.Join(args, "\x00")] = o
-	}
-	g.mu.Unlock()
-	o.once.Do(func() {
-		o.who = t.Name()
-		o.code, o.stdout, o.stderr = getRun(t, args...)
-	})
-	if o.who != t.Name() {
-		t.Logf("get %v: the output printed for %s", args, o.who)
-	}
-	return o.code, o.stdout, o.stderr
-}
-
 func (g *getIDs) get(t *testing.T, key string) string {
 	g.mu.Lock()
 	once, ok := g.m[key]
@@ -267,11 +231,7 @@ func TestGetEveryResource(t *testing.T) {
 				if c.id != "" {
 					args = append(args, ids.get(t, c.id))
 				}
-				run := getRun
-				if format == "json" {
-					run = defaultFace.run // the variant's test compares with it
-				}
-				code, out, stderr := run(t, append(args, "-o", format)...)
+				code, out, stderr := getRun(t, append(args, "-o", format)...)
 				if code != 0 {
 					t.Fatalf("get %v: exit %d: %s", args, code, stderr)
 				}
@@ -390,7 +350,7 @@ func TestGetEveryResourceFromTheVariant(t *testing.T) {
 			if err != nil || (n == 0 && !c.empty) {
 				t.Fatalf("get %v from the variant: %d records, %v", args, n, err)
 			}
-			_, def, _ := defaultFace.run(t, append(args, "-o", "json")...)
+			_, def, _ := getRun(t, append(args, "-o", "json")...)
 			_, m, _ := c.decode([]byte(def))
 			live := map[string]bool{"quotes": true, "trades": true, "payments": true, "transactions": true, "ledger": true, "payment-balances": true}
 			if n != m && !live[c.args[0]] { // live feeds move between the two reads
