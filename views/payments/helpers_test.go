@@ -32,7 +32,7 @@ func tenMinutes(e *viewtest.Env) {
 
 // shared is the world of world(t, Options{}), built once and shared by the
 // tests that only read it.
-var shared = viewtest.NewWorld(viewtest.Options{}, tenMinutes)
+var shared = viewtest.NewWorld(viewtest.Options{Skip: viewtest.NoLiquidityHistory()}, tenMinutes)
 
 // send updates the view with msg, runs what follows, then tells it the
 // store changed (a call may have put a payment into it).
