@@ -56,7 +56,7 @@ type Env struct {
 	shared *World // the world e's session is on, when shared
 }
 
-// Options adjust New.
+// Options adjust New and NewWorld.
 type Options struct {
 	Sandbox  *sandbox.Options // nil: sandboxtest.Options()
 	ReadOnly bool
