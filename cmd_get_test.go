@@ -45,13 +45,17 @@ func getJSON[V any](t testing.TB, args ...string) V {
 	return v
 }
 
-// getIDs looks up, once per test, the ids the resources that take one are
-// asked for: seeded records, the same in every embedded sandbox.
+// getIDs looks up, once, the ids the resources that take one are asked
+// for: seeded records, the same in every embedded sandbox.
 type getIDs struct {
 	mu sync.Mutex
 	m  map[string]*sync.Once
 	v  map[string]string
 }
+
+// seededIDs are the ids the package's tests ask for, each looked up once
+// by the first test that needs it.
+var seededIDs = &getIDs{m: map[string]*sync.Once{}, v: map[string]string{}}
 
 func (g *getIDs) get(t *testing.T, key string) string {
 	g.mu.Lock()
@@ -214,7 +218,7 @@ func getCases() []getCase {
 // that JSON round-trips into the record type, CSV has a column per field,
 // and tables are aligned and free of control characters.
 func TestGetEveryResource(t *testing.T) {
-	ids := &getIDs{m: map[string]*sync.Once{}, v: map[string]string{}}
+	ids := seededIDs
 	covered := map[string]bool{}
 	for _, c := range getCases() {
 		r, _ := findResource(c.args[0])
@@ -329,7 +333,7 @@ const variantConfig = "profile: v\nprofiles:\n  v:\n    environment: sandbox\n  
 // filters): each is read completely, exit 0, the same records as from the
 // default face.
 func TestGetEveryResourceFromTheVariant(t *testing.T) {
-	ids := &getIDs{m: map[string]*sync.Once{}, v: map[string]string{}}
+	ids := seededIDs
 	for _, c := range getCases() {
 		name := strings.Join(append(slices.Clone(c.args), c.id), "_")
 		t.Run(name, func(t *testing.T) {
@@ -360,8 +364,7 @@ func TestGetEveryResourceFromTheVariant(t *testing.T) {
 // variant sends its received_amount empty, and every format says absent
 // (empty cell, null), never 0.
 func TestGetReportAbsentAmounts(t *testing.T) {
-	ids := &getIDs{m: map[string]*sync.Once{}, v: map[string]string{}}
-	id := ids.get(t, "ops-csv")
+	id := seededIDs.get(t, "ops-csv")
 	code, out, stderr := getRunWith(t, variantConfig, "report", id, "-o", "csv")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)

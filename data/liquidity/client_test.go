@@ -123,8 +123,11 @@ func TestFaultBurstsAreRetried(t *testing.T) {
 		opts := sandboxtest.Options()
 		opts.Faults = f
 		srv := sandboxtest.Listen(t, opts)
-		c, w := newClient(t, srv, srv.Credentials().LiquidityToken, liquidity.Options{PageSize: 20, Concurrency: 4})
-		win := liquidity.Last(10*time.Minute, srv.Clock().Now())
+		// 180 pages a read, each a chance of a fault burst (a read fails
+		// when one page fails every attempt); small pages keep the reads
+		// cheap under -race.
+		c, w := newClient(t, srv, srv.Credentials().LiquidityToken, liquidity.Options{PageSize: 5, Concurrency: 4})
+		win := liquidity.Last(150*time.Second, srv.Clock().Now())
 		ok, failed := 0, 0
 		for range 10 {
 			qs, err := c.AllQuotes(context.Background(), win)

@@ -126,8 +126,14 @@ func (c *Client) Do(ctx context.Context, req Request, out any) (Response, error)
 }
 
 // failed stamps the final error of a call with its attempts and the
-// profile key, and tells OnCall.
+// profile key, and tells OnCall. An error that is the call's own is
+// stamped in place; one that other calls hold too (a token source answers
+// every caller with its failure) is stamped on a copy.
 func (c *Client) failed(ctx context.Context, req Request, start time.Time, err error, attempts int) error {
+	if e, ok := err.(*apierr.Error); ok {
+		own := *e
+		err = &own
+	}
 	if e, ok := apierr.As(err); ok {
 		e.Attempts = attempts
 		if e.ConfigKey == "" {

@@ -437,3 +437,46 @@ func TestHeldFailures(t *testing.T) {
 		t.Fatalf("reported %v", reported)
 	}
 }
+
+// refusing is a token source that answers every caller with the same
+// refusal, as auth.Cached does while it remembers one.
+type refusing struct{ err *apierr.Error }
+
+func (r refusing) Token(context.Context) (auth.Secret, error) { return auth.Secret{}, r.err }
+func (refusing) Invalidate(auth.Secret) bool                  { return false }
+
+// TestSharedFailureIsNotStamped: calls that fail with an error other calls
+// hold too (the token source's refusal) each get it stamped with their
+// attempts and profile key on their own copy; the shared one is left as
+// it was (under -race, concurrent calls would otherwise write it while
+// another reads it).
+func TestSharedFailureIsNotStamped(t *testing.T) {
+	shared := &apierr.Error{Interface: apierr.Auth, HTTPStatus: 401, Code: "ERR000.020", Class: apierr.ClassCredentials}
+	c, err := transport.New(transport.Config{Interface: apierr.Wallet, BaseURL: "http://127.0.0.1:1", Auth: refusing{shared},
+		ConfigKey: "profiles.p.wallet", Sleep: func(ctx context.Context, _ time.Duration) error { return ctx.Err() }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	errs := make([]error, 4)
+	for i := range errs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, errs[i] = c.Do(context.Background(), transport.Request{Path: "/v1/vaults"}, nil)
+			if e, ok := apierr.As(errs[i]); ok {
+				_ = e.Error() // read as a view renders it
+			}
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
+		e, ok := apierr.As(err)
+		if !ok || e.Code != "ERR000.020" || e.Attempts != 1 || e.ConfigKey != "profiles.p.wallet" {
+			t.Errorf("call %d: %#v", i, err)
+		}
+	}
+	if shared.Attempts != 0 || shared.ConfigKey != "" {
+		t.Errorf("the source's error was stamped: attempts %d, key %q", shared.Attempts, shared.ConfigKey)
+	}
+}

@@ -70,7 +70,7 @@ func onEndpoint(t *testing.T, e *viewtest.Env, id string) *teatest.TestModel {
 // Pending then Approved on the sandbox clock, Executed, the endpoint shows
 // Locked, and the audit log has the attempt.
 func TestLockEndToEnd(t *testing.T) {
-	e := viewtest.New(t, viewtest.Options{})
+	e := viewtest.New(t, viewtest.Options{Skip: viewtest.NoLiquidityHistory()})
 	ep := endpoints(t, e)[0]
 	if ep.Lock != custody.LockUnlocked {
 		t.Fatalf("first endpoint is %s", ep.Lock)
@@ -101,7 +101,7 @@ func TestLockEndToEnd(t *testing.T) {
 // TestUnlockFromDetail unlocks a Locked endpoint from its detail, which
 // shows the intent while it is open and its outcome after.
 func TestUnlockFromDetail(t *testing.T) {
-	e := viewtest.New(t, viewtest.Options{})
+	e := viewtest.New(t, viewtest.Options{Skip: viewtest.NoLiquidityHistory()})
 	ep := endpointWhere(t, e, func(ep custody.Endpoint) bool { return ep.Lock == custody.LockLocked })
 	tm := onEndpoint(t, e, ep.ID)
 	viewtest.Keys(tm, "u")
@@ -124,7 +124,7 @@ func TestUnlockFromDetail(t *testing.T) {
 // TestLockAlreadyLocked: the platform refuses (409) and the error flashes
 // with its text; the refusal is audited.
 func TestLockAlreadyLocked(t *testing.T) {
-	e := viewtest.New(t, viewtest.Options{})
+	e := viewtest.New(t, viewtest.Options{Skip: viewtest.NoLiquidityHistory()})
 	ep := endpointWhere(t, e, func(ep custody.Endpoint) bool { return ep.Lock == custody.LockLocked })
 	tm := onEndpoint(t, e, ep.ID)
 	viewtest.Keys(tm, "l")
@@ -140,7 +140,7 @@ func TestLockAlreadyLocked(t *testing.T) {
 
 // TestCancelDoesNothing: the dialog's default is Cancel.
 func TestCancelDoesNothing(t *testing.T) {
-	e := viewtest.New(t, viewtest.Options{})
+	e := viewtest.Shared(t)
 	ep := endpoints(t, e)[0]
 	tm := e.Program(t, newView(e))
 	viewtest.WaitFor(t, tm, ep.Alias)
@@ -160,7 +160,7 @@ func TestCancelDoesNothing(t *testing.T) {
 // TestProdAsksForTheIDsEnd: in prod the confirm button works only once the
 // last four characters of the endpoint id are typed.
 func TestProdAsksForTheIDsEnd(t *testing.T) {
-	e := viewtest.New(t, viewtest.Options{Prod: true})
+	e := viewtest.New(t, viewtest.Options{Prod: true, Skip: viewtest.NoLiquidityHistory()})
 	ep := endpoints(t, e)[0]
 	tail := ep.ID[len(ep.ID)-4:]
 	tm := e.Program(t, newView(e))
@@ -186,7 +186,7 @@ func TestProdAsksForTheIDsEnd(t *testing.T) {
 // TestReadOnly: no lock or unlock key is offered, and pressing one says why
 // without a dialog.
 func TestReadOnly(t *testing.T) {
-	e := viewtest.New(t, viewtest.Options{ReadOnly: true})
+	e := viewtest.New(t, viewtest.Options{ReadOnly: true, Skip: viewtest.NoLiquidityHistory()})
 	v := addressbook.New(e.Ctx, e.P, e.Actor)
 	for _, k := range v.Keys() {
 		if slices.Contains(k.Keys(), "l") || slices.Contains(k.Keys(), "u") {
@@ -240,7 +240,7 @@ func TestReadOnly(t *testing.T) {
 // TestLockBadSignature: an intent signed with a key the custody service
 // does not know is refused (403) and the reason flashes.
 func TestLockBadSignature(t *testing.T) {
-	e := viewtest.New(t, viewtest.Options{})
+	e := viewtest.New(t, viewtest.Options{Skip: viewtest.NoLiquidityHistory()})
 	_, other, err := ed25519.GenerateKey(nil)
 	if err != nil {
 		t.Fatal(err)

@@ -23,7 +23,7 @@ func TestUnknownDomainAndUnreachableURL(t *testing.T) {
 			[]string{"Could not read custody endpoints", "connection refused", "profiles.sandbox.custody.base_url"}},
 	} {
 		t.Run(name, func(t *testing.T) {
-			e := viewtest.New(t, viewtest.Options{Profile: c.change})
+			e := viewtest.New(t, viewtest.Options{Profile: c.change, Skip: viewtest.NoLiquidityHistory()})
 			tm := e.Program(t, newView(e))
 			viewtest.WaitFor(t, tm, "Could not read")
 			frame := viewtest.Golden(t, tm)
@@ -45,7 +45,7 @@ func TestUnknownDomainAndUnreachableURL(t *testing.T) {
 // endpoint has the alias.
 func TestCounterpartiesAndLookupFailing(t *testing.T) {
 	t.Parallel()
-	e := viewtest.New(t, viewtest.Options{Profile: func(c *config.Config) {
+	e := viewtest.New(t, viewtest.Options{Skip: viewtest.NoLiquidityHistory(), Profile: func(c *config.Config) {
 		c.Wallet.ClientSecret = config.NewSecret("not-the-secret")
 		c.Custody.BaseURL = "http://127.0.0.1:1"
 	}})
@@ -72,7 +72,7 @@ func TestCounterpartiesAndLookupFailing(t *testing.T) {
 // the failure where they would be, not "no addresses".
 func TestAddressesFailing(t *testing.T) {
 	t.Parallel()
-	e := viewtest.New(t, viewtest.Options{})
+	e := viewtest.New(t, viewtest.Options{Skip: viewtest.NoLiquidityHistory()})
 	tm := e.Program(t, newView(e))
 	viewtest.Keys(tm, "w")
 	viewtest.WaitFor(t, tm, "Counterparty id")

@@ -43,8 +43,7 @@ func (v *target) Update(msg tea.Msg) tea.Cmd {
 // (the header's count), the failures alert is first among the payment
 // alerts, and enter opens its payment.
 func TestAlertToFailedPaymentInTwoKeys(t *testing.T) {
-	e := viewtest.New(t, viewtest.Options{})
-	e.Advance(2 * time.Hour) // live traffic: some payments fail
+	e := twoHours.Env(t)
 	var ref string
 	for _, a := range e.P.Store.Alerts() {
 		if a.Code == "FAILED" {
@@ -76,9 +75,15 @@ func TestAlertToFailedPaymentInTwoKeys(t *testing.T) {
 	tm.Quit()
 }
 
-func TestAlertsGolden(t *testing.T) {
-	e := viewtest.New(t, viewtest.Options{})
+// twoHours is a world two hours on (live traffic: some payments fail),
+// built once and shared by the tests that only read it. The alerts view
+// shows no quotes or trades: their windows are not read.
+var twoHours = viewtest.NewWorld(viewtest.Options{Skip: viewtest.NoLiquidityHistory()}, func(e *viewtest.Env) {
 	e.Advance(2 * time.Hour)
+})
+
+func TestAlertsGolden(t *testing.T) {
+	e := twoHours.Env(t)
 	tm := e.Program(t, alerts.New(e.Ctx))
 	viewtest.WaitFor(t, tm, "what to do")
 	frame := viewtest.Golden(t, tm)

@@ -26,10 +26,15 @@ func history(e *viewtest.Env) {
 	e.Fetch()
 }
 
-func TestBalancesGolden(t *testing.T) {
-	e := viewtest.New(t, viewtest.Options{})
+// lowUSD is a world with a history whose USD balances are all below their
+// alert threshold, built once and shared by the tests that only read it.
+var lowUSD = viewtest.NewWorld(viewtest.Options{}, func(e *viewtest.Env) {
 	e.P.Config.Alerts.LowBalance["USD"] = decimal.RequireFromString("1000000000000")
 	history(e)
+})
+
+func TestBalancesGolden(t *testing.T) {
+	e := lowUSD.Env(t)
 	tm := e.Program(t, balances.New(e.Ctx))
 	viewtest.WaitFor(t, tm, "available")
 	viewtest.Keys(tm, "down")
@@ -57,7 +62,7 @@ func TestBalancesGolden(t *testing.T) {
 }
 
 func TestTradesByPalette(t *testing.T) {
-	e := viewtest.New(t, viewtest.Options{})
+	e := lowUSD.Env(t)
 	v := balances.New(e.Ctx)
 	tm := e.Program(t, v)
 	viewtest.WaitFor(t, tm, "available")
@@ -84,7 +89,7 @@ func TestTradesGolden(t *testing.T) {
 }
 
 func TestBalancesDrillDownAndBack(t *testing.T) {
-	e := viewtest.New(t, viewtest.Options{})
+	e := lowUSD.Env(t)
 	v := balances.New(e.Ctx)
 	tm := e.Program(t, v)
 	viewtest.WaitFor(t, tm, "available")
@@ -100,9 +105,7 @@ func TestBalancesDrillDownAndBack(t *testing.T) {
 }
 
 func TestBalancesWidth80(t *testing.T) {
-	e := viewtest.New(t, viewtest.Options{})
-	e.P.Config.Alerts.LowBalance["USD"] = decimal.RequireFromString("1000000000000")
-	history(e)
+	e := lowUSD.Env(t)
 	v := balances.New(e.Ctx)
 	v.Update(ui.StoreChanged{})
 	check := func(what string) {

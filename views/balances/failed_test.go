@@ -15,7 +15,7 @@ import (
 // their error; the table never reads as if it held every balance.
 func TestOneInterfaceFailing(t *testing.T) {
 	t.Parallel()
-	e := viewtest.New(t, viewtest.Options{Profile: func(c *config.Config) {
+	e := viewtest.New(t, viewtest.Options{Skip: viewtest.NoLiquidityHistory(), Profile: func(c *config.Config) {
 		c.Payments.ClientSecret = config.NewSecret("not-the-secret")
 	}})
 	tm := e.Program(t, balances.New(e.Ctx))
@@ -64,7 +64,7 @@ func TestBothUnreachable(t *testing.T) {
 // marked stale with their age and the error.
 func TestStaleBalancesStay(t *testing.T) {
 	t.Parallel()
-	e := viewtest.New(t, viewtest.Options{})
+	e := viewtest.New(t, viewtest.Options{Skip: viewtest.NoLiquidityHistory()}) // the page shows no trades
 	if err := e.Sandbox.SetFaults(sandbox.FaultSettings{UnavailableRate: 1}); err != nil {
 		t.Fatal(err)
 	}

@@ -60,7 +60,7 @@ func TestErrorsViewCountsWebhookRejections(t *testing.T) {
 	post(other, time.Now())
 	post(key, time.Now().Add(-time.Hour))
 
-	e := viewtest.New(t, viewtest.Options{})
+	e := viewtest.Shared(t)
 	e.Ctx.Webhooks = func() webhook.Status {
 		return webhook.Status{Addr: srv.Addr(), Stats: rcv.Stats(), Rejections: rcv.Rejections()}
 	}
@@ -92,7 +92,7 @@ func TestErrorsViewSaysWebhookPortInUse(t *testing.T) {
 	if st.Holder == "" {
 		t.Log("portowner could not name this process: the view says \"another process\"")
 	}
-	e := viewtest.New(t, viewtest.Options{})
+	e := viewtest.Shared(t)
 	e.Ctx.Webhooks = func() webhook.Status { return st }
 	tm := e.Program(t, failures.New(e.Ctx))
 	viewtest.WaitAll(t, tm, "Webhook receiver", ln.Addr().String()+" is in use by", "polling alone",

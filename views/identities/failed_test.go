@@ -14,7 +14,7 @@ import (
 // names the refusal and the profile key where the identities would be.
 func TestWrongSecretShowsTheFailure(t *testing.T) {
 	t.Parallel()
-	e := viewtest.New(t, viewtest.Options{Profile: func(c *config.Config) {
+	e := viewtest.New(t, viewtest.Options{Skip: viewtest.NoLiquidityHistory(), Profile: func(c *config.Config) {
 		c.Payments.ClientSecret = config.NewSecret("not-the-secret")
 	}})
 	tm := e.Program(t, identities.New(e.Ctx, e.P.Payments))
@@ -34,7 +34,7 @@ func TestWrongSecretShowsTheFailure(t *testing.T) {
 // the failure, not "no financial instruments".
 func TestInstrumentsFailing(t *testing.T) {
 	t.Parallel()
-	e := viewtest.New(t, viewtest.Options{})
+	e := viewtest.New(t, viewtest.Options{Skip: viewtest.NoLiquidityHistory()})
 	tm := e.Program(t, identities.New(e.Ctx, e.P.Payments))
 	viewtest.WaitFor(t, tm, "Identity id")
 	if err := e.Sandbox.SetFaults(sandbox.FaultSettings{ErrorRate: 1}); err != nil {

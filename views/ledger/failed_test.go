@@ -13,7 +13,7 @@ import (
 // the refused connection where the movements would be.
 func TestUnreachable(t *testing.T) {
 	t.Parallel()
-	e := viewtest.New(t, viewtest.Options{Profile: func(c *config.Config) { c.Payments.BaseURL = "http://127.0.0.1:1" }})
+	e := viewtest.New(t, viewtest.Options{Skip: viewtest.NoLiquidityHistory(), Profile: func(c *config.Config) { c.Payments.BaseURL = "http://127.0.0.1:1" }})
 	tm := e.Program(t, ledger.New(e.Ctx))
 	viewtest.WaitFor(t, tm, "Could not read ledger transactions")
 	frame := viewtest.Frame(t, tm)

@@ -12,14 +12,14 @@ import (
 )
 
 func TestLedgerGolden(t *testing.T) {
-	e := viewtest.New(t, viewtest.Options{})
+	e := viewtest.Shared(t)
 	tm := e.Program(t, ledger.New(e.Ctx))
 	viewtest.WaitFor(t, tm, "Balance after")
 	viewtest.Golden(t, tm)
 }
 
 func TestLedgerFitsNarrowTerminal(t *testing.T) {
-	e := viewtest.New(t, viewtest.Options{})
+	e := viewtest.Shared(t)
 	v := ledger.New(e.Ctx)
 	v.Update(ui.StoreChanged{})
 	out := v.Render(80, 20)

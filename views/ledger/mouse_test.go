@@ -14,7 +14,7 @@ import (
 // TestMouse: a click on a row selects it (the marker moves there), the
 // wheel scrolls, and a click on a tab opens it.
 func TestMouse(t *testing.T) {
-	e := viewtest.New(t, viewtest.Options{})
+	e := viewtest.Shared(t)
 	v := ledger.New(e.Ctx)
 	tm := e.Program(t, v, failures.New(e.Ctx))
 	viewtest.WaitFor(t, tm, "Balance after")

@@ -12,7 +12,7 @@ import (
 // opens the alerts, and `enter` on a payments alert opens that payment's
 // detail with its error and the guidance: two keys.
 func TestPaymentsFromAlertInThreeKeys(t *testing.T) {
-	e := world(t, viewtest.Options{})
+	e := shared.Env(t)
 	var first *live.Alert
 	for _, a := range e.P.Store.Alerts() {
 		if a.Topic == live.Payments && a.Ref != "" {

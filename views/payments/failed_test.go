@@ -16,7 +16,8 @@ import (
 // payments would be: no empty table, no scope bar of zeros, no chart.
 func TestPaymentsUnreachable(t *testing.T) {
 	t.Parallel()
-	e := viewtest.New(t, viewtest.Options{Profile: func(c *config.Config) { c.Payments.BaseURL = "http://127.0.0.1:1" }})
+	e := viewtest.New(t, viewtest.Options{Skip: viewtest.NoLiquidityHistory(),
+		Profile: func(c *config.Config) { c.Payments.BaseURL = "http://127.0.0.1:1" }})
 	tm := e.Program(t, New(e.Ctx, e.P))
 	viewtest.WaitFor(t, tm, "Could not read payments")
 	frame := viewtest.Frame(t, tm)

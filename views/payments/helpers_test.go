@@ -13,15 +13,26 @@ import (
 )
 
 // world returns a frozen sandbox advanced ten minutes a minute at a time,
-// so the chart has points and FAILED and DECLINED payments exist.
+// so the chart has points and FAILED and DECLINED payments exist, for a
+// test that changes it. The payments view shows no quotes or trades: their
+// windows are not read.
 func world(t *testing.T, o viewtest.Options) *viewtest.Env {
 	t.Helper()
+	o.Skip = viewtest.NoLiquidityHistory()
 	e := viewtest.New(t, o)
+	tenMinutes(e)
+	return e
+}
+
+func tenMinutes(e *viewtest.Env) {
 	for range 10 {
 		e.Advance(time.Minute)
 	}
-	return e
 }
+
+// shared is the world of world(t, Options{}), built once and shared by the
+// tests that only read it.
+var shared = viewtest.NewWorld(viewtest.Options{Skip: viewtest.NoLiquidityHistory()}, tenMinutes)
 
 // send updates the view with msg, runs what follows, then tells it the
 // store changed (a call may have put a payment into it).

@@ -17,13 +17,11 @@ import (
 // names, labels and error descriptions then carry escape sequences and
 // control and bidi characters. They reach the frame only as visible text.
 func TestPaymentsHostileStrings(t *testing.T) {
-	e := viewtest.New(t, viewtest.Options{})
+	e := viewtest.New(t, viewtest.Options{Skip: viewtest.NoLiquidityHistory()})
 	if err := e.Sandbox.SetFaults(sandbox.FaultSettings{Hostile: true}); err != nil {
 		t.Fatal(err)
 	}
-	for range 10 {
-		e.Advance(time.Minute)
-	}
+	tenMinutes(e)
 	failed := newestIn(t, e, payments.Failed)
 	if !strings.ContainsAny(failed.Destination.BeneficiaryIdentityNickName+failed.Errors[0].Description, "\x1b\x07\x7f\u202e\u200b\u009b\r") {
 		t.Fatal("hostile fault on, but the failed payment carries no hostile string")

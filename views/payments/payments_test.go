@@ -15,7 +15,7 @@ import (
 )
 
 func TestPaymentsGolden(t *testing.T) {
-	e := world(t, viewtest.Options{})
+	e := shared.Env(t)
 	tm := e.Program(t, New(e.Ctx, e.P))
 	viewtest.WaitFor(t, tm, "payments per state")
 	viewtest.Keys(tm, "down")
@@ -32,7 +32,7 @@ func TestPaymentsGolden(t *testing.T) {
 // newest failed payment, its payments, enter on the newest, and reads its
 // error, the guidance, the timeline and the ledger lines.
 func TestPaymentsFailedDetailGolden(t *testing.T) {
-	e := world(t, viewtest.Options{})
+	e := shared.Env(t)
 	failed := newestIn(t, e, payments.Failed)
 	tm := e.Program(t, New(e.Ctx, e.P))
 	viewtest.WaitFor(t, tm, "payments per state")
@@ -54,7 +54,7 @@ func TestPaymentsFailedDetailGolden(t *testing.T) {
 // TestPaymentsOpenFromAlert: what the alerts view sends opens the detail
 // directly, and esc comes back to the table.
 func TestPaymentsOpenFromAlert(t *testing.T) {
-	e := world(t, viewtest.Options{})
+	e := shared.Env(t)
 	declined := newestIn(t, e, payments.Declined)
 	v := New(e.Ctx, e.P)
 	send(v, ui.Open{View: Name, Args: []string{declined.PaymentID}})
@@ -74,7 +74,7 @@ func TestPaymentsOpenFromAlert(t *testing.T) {
 }
 
 func TestPaymentsPaletteByInternalID(t *testing.T) {
-	e := world(t, viewtest.Options{})
+	e := shared.Env(t)
 	p := newestIn(t, e, payments.Completed)
 	tm := e.Program(t, New(e.Ctx, e.P))
 	viewtest.WaitFor(t, tm, "payments per state")
@@ -124,7 +124,7 @@ func TestPaymentsLookupNotHeld(t *testing.T) {
 }
 
 func TestPaymentsScopes(t *testing.T) {
-	e := world(t, viewtest.Options{})
+	e := shared.Env(t)
 	v := New(e.Ctx, e.P)
 	send(v, ui.StoreChanged{})
 	all := v.table().Total()
@@ -184,7 +184,7 @@ func TestPaymentsScopes(t *testing.T) {
 }
 
 func TestPaymentsCompletion(t *testing.T) {
-	e := world(t, viewtest.Options{})
+	e := shared.Env(t)
 	v := New(e.Ctx, e.P)
 	p := newestIn(t, e, payments.Failed)
 	var pay, scopes bool
@@ -205,7 +205,7 @@ func TestPaymentsCompletion(t *testing.T) {
 // TestPaymentsNarrow renders the root and a detail at 80x24 (a body of 80x20):
 // nothing overflows, and the chart gives way to the table.
 func TestPaymentsNarrow(t *testing.T) {
-	e := world(t, viewtest.Options{})
+	e := shared.Env(t)
 	v := New(e.Ctx, e.P)
 	send(v, ui.StoreChanged{})
 	check := func(what, s string) {

@@ -13,7 +13,7 @@ import (
 )
 
 func TestQuotesGolden(t *testing.T) {
-	e := viewtest.New(t, viewtest.Options{})
+	e := viewtest.Shared(t)
 	tm := e.Program(t, quotes.New(e.Ctx))
 	viewtest.WaitFor(t, tm, "mid rate")
 	viewtest.Keys(tm, "down", "down")
@@ -24,7 +24,7 @@ func TestQuotesGolden(t *testing.T) {
 }
 
 func TestQuotesFilterAndWindow(t *testing.T) {
-	e := viewtest.New(t, viewtest.Options{})
+	e := viewtest.Shared(t)
 	v := quotes.New(e.Ctx)
 	tm := e.Program(t, v)
 	viewtest.WaitFor(t, tm, "mid rate")

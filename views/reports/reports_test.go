@@ -58,14 +58,14 @@ func openNth(t *testing.T, e *viewtest.Env, i int) *teatest.TestModel {
 }
 
 func TestReportsListGolden(t *testing.T) {
-	e := viewtest.New(t, viewtest.Options{})
+	e := viewtest.Shared(t)
 	tm := e.Program(t, reports.New(e.Ctx, e.P))
 	viewtest.WaitFor(t, tm, "Generated (UTC)")
 	viewtest.Golden(t, tm)
 }
 
 func TestReconGolden(t *testing.T) {
-	e := viewtest.New(t, viewtest.Options{})
+	e := viewtest.Shared(t)
 	i := find(t, list(t, e), reporting.TypeRecon, reporting.FormatJSON)
 	tm := openNth(t, e, i)
 	viewtest.WaitFor(t, tm, "totals: ")
@@ -73,7 +73,7 @@ func TestReconGolden(t *testing.T) {
 }
 
 func TestPaymentOpsGolden(t *testing.T) {
-	e := viewtest.New(t, viewtest.Options{})
+	e := viewtest.Shared(t)
 	i := find(t, list(t, e), reporting.TypePaymentOps, reporting.FormatCSV)
 	tm := openNth(t, e, i)
 	viewtest.WaitFor(t, tm, "107 payments ·")
@@ -81,7 +81,7 @@ func TestPaymentOpsGolden(t *testing.T) {
 }
 
 func TestReconDrillDownAndBack(t *testing.T) {
-	e := viewtest.New(t, viewtest.Options{})
+	e := viewtest.Shared(t)
 	i := find(t, list(t, e), reporting.TypeRecon, reporting.FormatCSV)
 	tm := openNth(t, e, i)
 	viewtest.WaitFor(t, tm, "totals: ")
@@ -95,7 +95,7 @@ func TestReconDrillDownAndBack(t *testing.T) {
 }
 
 func TestReportByPalette(t *testing.T) {
-	e := viewtest.New(t, viewtest.Options{})
+	e := viewtest.Shared(t)
 	rs := list(t, e)
 	rep := rs[find(t, rs, reporting.TypePaymentOps, reporting.FormatJSON)]
 	tm := e.Program(t, reports.New(e.Ctx, e.P))
@@ -117,7 +117,7 @@ func run(v ui.View, cmd tea.Cmd) []ui.Flash {
 }
 
 func TestSaveAsDownloaded(t *testing.T) {
-	e := viewtest.New(t, viewtest.Options{})
+	e := viewtest.Shared(t)
 	rs := list(t, e)
 	rep := rs[find(t, rs, reporting.TypeRecon, reporting.FormatCSV)]
 	v := reports.New(e.Ctx, e.P)
@@ -156,7 +156,7 @@ func TestSaveAsDownloaded(t *testing.T) {
 }
 
 func TestReportsWidth80(t *testing.T) {
-	e := viewtest.New(t, viewtest.Options{})
+	e := viewtest.Shared(t)
 	rs := list(t, e)
 	v := reports.New(e.Ctx, e.P)
 	check := func(what string) {
@@ -179,7 +179,7 @@ func TestReportsWidth80(t *testing.T) {
 func TestPendingReportSaysWhy(t *testing.T) {
 	so := sandboxtest.Options()
 	so.Start = time.Date(2026, 12, 1, 0, 0, 30, 0, time.UTC) // November is generated, not yet ready
-	e := viewtest.New(t, viewtest.Options{Sandbox: &so})
+	e := viewtest.New(t, viewtest.Options{Sandbox: &so, Skip: viewtest.NoLiquidityHistory()})
 	var pending reporting.Report
 	for _, r := range list(t, e) {
 		if r.Status == reporting.StatusPending {
@@ -213,7 +213,7 @@ func TestPendingReportSaysWhy(t *testing.T) {
 func TestHostileReportRows(t *testing.T) {
 	so := sandboxtest.Options()
 	so.Faults = sandbox.FaultSettings{Hostile: true}
-	e := viewtest.New(t, viewtest.Options{Sandbox: &so})
+	e := viewtest.New(t, viewtest.Options{Sandbox: &so, Skip: viewtest.NoLiquidityHistory()})
 	rs := list(t, e)
 	for _, typ := range []string{reporting.TypePaymentOps, reporting.TypeRecon} {
 		rep := rs[find(t, rs, typ, reporting.FormatCSV)]
@@ -246,7 +246,7 @@ func TestHostileReportRows(t *testing.T) {
 }
 
 func TestSaveFromList(t *testing.T) {
-	e := viewtest.New(t, viewtest.Options{})
+	e := viewtest.Shared(t)
 	rs := list(t, e)
 	i := find(t, rs, reporting.TypePaymentOps, reporting.FormatJSON)
 	v := reports.New(e.Ctx, e.P)

@@ -3,12 +3,26 @@
 // once, a session context with a pinned colour profile, and a teatest
 // program of the shell with the view under test at a fixed size, whose
 // final frame is compared with a golden file.
+//
+// A world (the sandbox and the platform, its topics read) is costly: most
+// of a view test's time. Tests that only read share one per package:
+// Shared gives the default world, a package-level World one prepared
+// otherwise (its clock advanced), each built once by the first test that
+// asks. A test on a shared world has a session of its own (context, save
+// directory, audit log, actor) but must leave the world as it found it: it
+// does not advance the clock, read topics again, set faults, act (freeze,
+// lock, sweep), put records into the store or make a call that fails. The
+// harness refuses writes and fails a test at whose end the world differs.
+// Tests that change their world, or need another profile or sandbox, call
+// New, which builds one of their own; Options.Skip spares a test of a view
+// that shows no quotes or trades the reading of their windows.
 package viewtest
 
 import (
 	"bytes"
 	"context"
 	"io"
+	"net/http"
 	"testing"
 	"time"
 
@@ -37,9 +51,13 @@ type Env struct {
 	Ctx     *ui.Context
 	Audit   *audit.Log
 	Actor   *actions.Actor
+
+	skip   map[live.Topic]bool
+	shared *World // the world e's session is on, when shared
+	opts   Options
 }
 
-// Options adjust New.
+// Options adjust New and NewWorld.
 type Options struct {
 	Sandbox  *sandbox.Options // nil: sandboxtest.Options()
 	ReadOnly bool
@@ -52,7 +70,16 @@ type Options struct {
 	// Colour renders the session in 256 colours on a dark background
 	// (colour goldens); otherwise it is plain text, as with NO_COLOR.
 	Colour bool
+	// Skip are topics that Fetch and Advance never read: they stay
+	// loading. A test of a view that shows none of them saves their reads;
+	// the quote and trade windows (NoLiquidityHistory) are the costly ones.
+	Skip []live.Topic
 }
+
+// NoLiquidityHistory are the topics of the liquidity windows, the costliest
+// to read (30 minutes of quotes, 24 hours of trades, each read as a first
+// window then a backfill), for Options.Skip in tests that show neither.
+func NoLiquidityHistory() []live.Topic { return []live.Topic{live.Quotes, live.Trades} }
 
 func (o Options) who() audit.Who {
 	if o.Who != nil {
@@ -61,15 +88,41 @@ func (o Options) who() audit.Who {
 	return audit.Who{Via: audit.ViaLocal, User: "tester"}
 }
 
+func skipSet(ts []live.Topic) map[live.Topic]bool {
+	m := make(map[live.Topic]bool, len(ts))
+	for _, t := range ts {
+		m[t] = true
+	}
+	return m
+}
+
 // New starts a frozen seeded sandbox, opens a platform on it (not polling:
 // tests advance the clock and call Fetch) and reads every topic once.
 func New(t testing.TB, o Options) *Env {
 	t.Helper()
-	so := sandboxtest.Options()
-	if o.Sandbox != nil {
-		so = *o.Sandbox
+	srv := sandboxtest.Listen(t, sandboxOptions(o))
+	p, err := openPlatform(srv, o, nil)
+	if err != nil {
+		t.Fatal(err)
 	}
-	srv := sandboxtest.Listen(t, so)
+	t.Cleanup(p.Close)
+	e := &Env{Sandbox: srv, P: p, skip: skipSet(o.Skip), opts: o}
+	e.session(t) // its audit log is the Audit topic of a world of its own
+	e.Fetch()
+	e.Fetch() // the second poll backfills the quote window, as in steady state
+	return e
+}
+
+func sandboxOptions(o Options) sandbox.Options {
+	if o.Sandbox != nil {
+		return *o.Sandbox
+	}
+	return sandboxtest.Options()
+}
+
+// openPlatform opens a platform on srv for the profile o asks for, its
+// requests sent by hc (nil: the default client), retries not waiting.
+func openPlatform(srv *sandbox.Server, o Options, hc *http.Client) (*platform.Platform, error) {
 	cfg := srv.Profile(config.Builtin())
 	if o.Prod {
 		cfg.Environment = config.EnvProd
@@ -78,24 +131,30 @@ func New(t testing.TB, o Options) *Env {
 	if o.Profile != nil {
 		o.Profile(cfg)
 	}
-	p, err := platform.Open(cfg, platform.Options{Now: srv.Clock().Now, Inline: true,
+	return platform.Open(cfg, platform.Options{Now: srv.Clock().Now, Inline: true, HTTP: hc,
 		Sleep: func(ctx context.Context, d time.Duration) error { return ctx.Err() }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(p.Close)
+}
+
+// session gives e a session of its own for t: a context with a pinned
+// colour profile and its own save directory, an audit log and an actor.
+// On a world of its own the log is the store's Audit topic (as the
+// dashboard's is); on a shared world the topic stays unfed (a test that
+// reads :audit has a world of its own).
+func (e *Env) session(t testing.TB) {
+	t.Helper()
+	cfg, srv, p, o := e.P.Config, e.Sandbox, e.P, e.opts
 	// The log's clock is the sandbox's, frozen: golden frames hold its times.
 	al, err := audit.Open(t.TempDir(), audit.Options{Now: srv.Clock().Now, Host: "test-host"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { al.Close() })
-	if err := live.FollowAudit(p.Store, al); err != nil {
-		t.Fatal(err)
+	if e.shared == nil {
+		if err := live.FollowAudit(p.Store, al); err != nil {
+			t.Fatal(err)
+		}
 	}
-	e := &Env{Sandbox: srv, P: p, Audit: al}
-	e.Fetch()
-	e.Fetch() // the second poll backfills the quote window, as in steady state
+	e.Audit = al
 	r := lipgloss.NewRenderer(io.Discard, termenv.WithProfile(termenv.Ascii))
 	if o.Colour {
 		r = lipgloss.NewRenderer(io.Discard, termenv.WithProfile(termenv.ANSI256))
@@ -107,18 +166,22 @@ func New(t testing.TB, o Options) *Env {
 		SaveDir: t.TempDir(), Width: Width, Height: Height - 4}
 	e.Actor = actions.New(actions.Clients{Transactions: p.WalletTransactions, Custody: p.Custody, CanSign: p.CustodyCanSign},
 		actions.Identity{Profile: cfg.Profile, Environment: cfg.Environment, Who: o.who(), ReadOnly: cfg.ReadOnly}, al)
-	return e
 }
 
-// Fetch reads every topic of the store once, now.
+// Fetch reads every topic of the store once, now (but those of
+// Options.Skip).
 func (e *Env) Fetch() {
+	e.mustOwn("Fetch")
 	for _, tp := range e.P.Store.Topics() {
-		e.P.Store.FetchNow(context.Background(), tp)
+		if !e.skip[tp] {
+			e.P.Store.FetchNow(context.Background(), tp)
+		}
 	}
 }
 
 // Advance moves the sandbox clock and reads every topic again.
 func (e *Env) Advance(d time.Duration) {
+	e.mustOwn("Advance")
 	e.Sandbox.AdvanceClock(d)
 	e.Fetch()
 }

@@ -27,7 +27,7 @@ func auditOf(t *testing.T, e *viewtest.Env) []audit.Record {
 // has both, ok, each with its own mutationId.
 func TestFreezeThenUnfreeze(t *testing.T) {
 	t.Parallel()
-	e := viewtest.New(t, viewtest.Options{})
+	e := viewtest.New(t, viewtest.Options{Skip: viewtest.NoLiquidityHistory()})
 	tx := pickTx(t, e, "freezable", freezable)
 	tm := onTx(t, e, wallets.New(e.Ctx, e.P, e.Actor), tx.ID, "not frozen (f freezes)")
 
@@ -73,7 +73,7 @@ func TestFreezeThenUnfreeze(t *testing.T) {
 // A transaction whose state forbids a freeze: the flash shows ERR010.008.
 func TestFreezeRefusedByState(t *testing.T) {
 	t.Parallel()
-	e := viewtest.New(t, viewtest.Options{})
+	e := viewtest.New(t, viewtest.Options{Skip: viewtest.NoLiquidityHistory()})
 	tx := pickTx(t, e, "failed", func(t wallet.Transaction) bool { return t.Status == wallet.TxFailed })
 	tm := onTx(t, e, wallets.New(e.Ctx, e.P, e.Actor), tx.ID, "cannot be frozen or unfrozen")
 	viewtest.Keys(tm, "f")
@@ -90,7 +90,7 @@ func TestFreezeRefusedByState(t *testing.T) {
 // Triggering a sweep twice: the second run is refused, ERR017.006.
 func TestTriggerSweepTwice(t *testing.T) {
 	t.Parallel()
-	e := viewtest.New(t, viewtest.Options{})
+	e := viewtest.New(t, viewtest.Options{Skip: viewtest.NoLiquidityHistory()})
 	sws, _ := live.Get(e.P.Store, live.SweepsKey).Data, true
 	if len(sws) == 0 || sws[0].SweepRunning {
 		t.Fatalf("want an idle first sweep, have %+v", sws)
@@ -121,7 +121,7 @@ func TestTriggerSweepTwice(t *testing.T) {
 // confirm button works.
 func TestProdTypesIDEnd(t *testing.T) {
 	t.Parallel()
-	e := viewtest.New(t, viewtest.Options{Prod: true})
+	e := viewtest.New(t, viewtest.Options{Prod: true, Skip: viewtest.NoLiquidityHistory()})
 	tx := pickTx(t, e, "freezable", freezable)
 	tm := onTx(t, e, wallets.New(e.Ctx, e.P, e.Actor), tx.ID, "not frozen (f freezes)")
 	viewtest.Keys(tm, "f")
@@ -153,7 +153,7 @@ func TestProdTypesIDEnd(t *testing.T) {
 // reaches the sandbox.
 func TestReadOnlyRefuses(t *testing.T) {
 	t.Parallel()
-	e := viewtest.New(t, viewtest.Options{ReadOnly: true})
+	e := viewtest.New(t, viewtest.Options{ReadOnly: true, Skip: viewtest.NoLiquidityHistory()})
 	tx := pickTx(t, e, "freezable", freezable)
 	v := wallets.New(e.Ctx, e.P, e.Actor)
 	for _, args := range [][]string{{"transactions"}, {"transaction", tx.ID}, {"sweeps"}} {
@@ -191,7 +191,7 @@ func TestReadOnlyRefuses(t *testing.T) {
 // ERR000.002 and the flash says so.
 func TestFreezeNeedsTransactionsCredential(t *testing.T) {
 	t.Parallel()
-	e := viewtest.New(t, viewtest.Options{})
+	e := viewtest.New(t, viewtest.Options{Skip: viewtest.NoLiquidityHistory()})
 	tx := pickTx(t, e, "freezable", freezable)
 	act := actions.New(actions.Clients{Transactions: e.P.Wallet}, e.Actor.Identity(), e.Audit)
 	tm := onTx(t, e, wallets.New(e.Ctx, e.P, act), tx.ID, "not frozen (f freezes)")

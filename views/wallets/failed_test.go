@@ -17,7 +17,7 @@ import (
 // would be, and never says there are no vaults.
 func TestWrongSecretShowsTheFailure(t *testing.T) {
 	t.Parallel()
-	e := viewtest.New(t, viewtest.Options{Profile: func(c *config.Config) {
+	e := viewtest.New(t, viewtest.Options{Skip: viewtest.NoLiquidityHistory(), Profile: func(c *config.Config) {
 		c.Wallet.ClientSecret = config.NewSecret("not-the-secret")
 	}})
 	tm := e.Program(t, wallets.New(e.Ctx, e.P, e.Actor))
@@ -49,7 +49,7 @@ func openWallet(t *testing.T, e *viewtest.Env) *teatest.TestModel {
 // they would be; never "none on this wallet" nor a count of policies.
 func TestWrongControlsSecret(t *testing.T) {
 	t.Parallel()
-	e := viewtest.New(t, viewtest.Options{Profile: func(c *config.Config) {
+	e := viewtest.New(t, viewtest.Options{Skip: viewtest.NoLiquidityHistory(), Profile: func(c *config.Config) {
 		c.Wallet.Controls.ClientSecret = config.NewSecret("not-the-secret")
 	}})
 	tm := openWallet(t, e)
@@ -71,7 +71,7 @@ func TestWrongControlsSecret(t *testing.T) {
 // failing on r stay shown, each marked stale with its age and the error.
 func TestWalletPageStale(t *testing.T) {
 	t.Parallel()
-	e := viewtest.New(t, viewtest.Options{})
+	e := viewtest.New(t, viewtest.Options{Skip: viewtest.NoLiquidityHistory()})
 	tm := openWallet(t, e)
 	viewtest.WaitAll(t, tm, "Policies (4", "Limits (1")
 	if err := e.Sandbox.SetFaults(sandbox.FaultSettings{UnavailableRate: 1}); err != nil {
@@ -91,7 +91,7 @@ func TestWalletPageStale(t *testing.T) {
 // from the palette and the sweeps name the failure; no empty sentence.
 func TestTransactionsUnreachable(t *testing.T) {
 	t.Parallel()
-	e := viewtest.New(t, viewtest.Options{Profile: func(c *config.Config) { c.Wallet.BaseURL = "http://127.0.0.1:1" }})
+	e := viewtest.New(t, viewtest.Options{Skip: viewtest.NoLiquidityHistory(), Profile: func(c *config.Config) { c.Wallet.BaseURL = "http://127.0.0.1:1" }})
 	tm := e.Program(t, wallets.New(e.Ctx, e.P, e.Actor))
 	viewtest.WaitFor(t, tm, "Could not read vaults")
 	viewtest.Keys(tm, ":", "transaction 1234abcd", "enter")

@@ -19,7 +19,7 @@ func TestHostileTextIsHarmless(t *testing.T) {
 	t.Parallel()
 	so := sandboxtest.Options()
 	so.Faults.Hostile = true
-	e := viewtest.New(t, viewtest.Options{Sandbox: &so})
+	e := viewtest.New(t, viewtest.Options{Sandbox: &so, Skip: viewtest.NoLiquidityHistory()})
 	rej := pickTx(t, e, "rejected", func(t wallet.Transaction) bool { return t.Status == wallet.TxRejected })
 	v := wallets.New(e.Ctx, e.P, e.Actor)
 	for _, args := range [][]string{nil, {"vault", "68de198d-859e-409c-9c45-39b44ff107e9"}, {"wallet", "dabec672-d7b3-4b5d-b184-f4c02f3cf7d3"},
