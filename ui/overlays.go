@@ -9,54 +9,63 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 
 	"treasury/data/wire"
 	"treasury/ui/sanitize"
 )
 
-// helpView lists every key: the shell's and the active view's, generated
-// from the bindings themselves.
+// helpView lists every key: the active view's and the shell's, generated
+// from the bindings themselves by bubbles/help, whose columns are padded by
+// display width (a key such as "←/→" is narrower than its bytes). The two
+// sections stand one above the other when they fit, else side by side; a
+// section taller than the body is cut into columns.
 func (a *App) helpView(w, h int) string {
 	t := a.ctx.Theme
-	row := func(b key.Binding) string {
-		return fmt.Sprintf("  %-12s %s", t.Key.Render(b.Help().Key), t.KeyDesc.Render(b.Help().Desc))
-	}
-	var lines []string
-	lines = append(lines, t.Title.Render("Keys — "+a.Active().Title()), "")
+	var view []key.Binding
 	for _, b := range a.Active().Keys() {
 		if b.Enabled() {
-			lines = append(lines, row(b))
+			view = append(view, b)
 		}
 	}
-	lines = append(lines, "", t.Title.Render("Everywhere"), "")
-	for _, b := range a.keys.List() {
-		lines = append(lines, row(b))
+	closing := t.Muted.Render("  esc or ? closes this help")
+	top := a.helpSection("Keys — "+a.Active().Title(), view, w, h-2)
+	everywhere := a.helpSection("Everywhere", a.keys.List(), w, h-2)
+	if lipgloss.Height(top)+lipgloss.Height(everywhere)+3 <= h {
+		return top + "\n\n" + everywhere + "\n\n" + closing
 	}
-	lines = append(lines, row(key.NewBinding(key.WithKeys("1"), key.WithHelp("1-9", "jump to view"))))
-	lines = append(lines, "", t.Muted.Render("  esc or ? closes this help"))
-	// Two columns when it does not fit.
-	if len(lines) > h && w >= 100 {
-		half := (len(lines) + 1) / 2
-		var b strings.Builder
-		for i := 0; i < half; i++ {
-			left := lines[i]
-			right := ""
-			if i+half < len(lines) {
-				right = lines[i+half]
-			}
-			b.WriteString(padRight(left, w/2) + right + "\n")
-		}
-		return b.String()
+	if lipgloss.Width(top)+lipgloss.Width(everywhere)+4 <= w {
+		return lipgloss.JoinHorizontal(lipgloss.Top, top, "    ", everywhere) + "\n\n" + closing
 	}
-	return strings.Join(lines, "\n")
+	return top + "\n\n" + everywhere + "\n\n" + closing
 }
 
-func padRight(s string, w int) string {
-	n := visibleWidth(s)
-	if n >= w {
-		return s
+// helpSection is a title over the bindings in aligned columns of at most
+// rows lines each.
+func (a *App) helpSection(title string, bs []key.Binding, w, rows int) string {
+	rows = max(rows-2, 4)
+	var groups [][]key.Binding
+	for len(bs) > 0 {
+		n := min(rows, len(bs))
+		groups = append(groups, bs[:n])
+		bs = bs[n:]
 	}
-	return s + strings.Repeat(" ", w-n)
+	m := a.help
+	m.Width = max(w-2, 1)
+	body := m.FullHelpView(groups)
+	if body == "" {
+		body = a.ctx.Theme.Muted.Render("no keys of its own")
+	}
+	return a.ctx.Theme.Title.Render(title) + "\n\n" + indent(body)
+}
+
+// indent puts two spaces before every line.
+func indent(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = "  " + l
+	}
+	return strings.Join(lines, "\n")
 }
 
 // rawPager shows a record as indented JSON, every line sanitized,
