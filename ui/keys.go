@@ -31,7 +31,7 @@ func DefaultKeys() Keys {
 		Copy:     b("copy id (OSC 52)", "c"),
 		ShowID:   b("show id to select by hand", "C"),
 		Save:     b("save table as CSV", "ctrl+s"),
-		Refresh:  b("refresh now (and reload the page's own reads)", "r"),
+		Refresh:  b("refresh now", "r"),
 		Pause:    b("pause/resume live updates", "p"),
 		Help:     b("help", "?"),
 		Quit:     b("quit", "q", "ctrl+c"),

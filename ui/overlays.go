@@ -17,33 +17,39 @@ import (
 
 // helpView lists every key: the active view's and the shell's, generated
 // from the bindings themselves by bubbles/help, whose columns are padded by
-// display width (a key such as "←/→" is narrower than its bytes). The two
-// sections stand one above the other when they fit, else side by side; a
-// section taller than the body is cut into columns.
+// display width (a key such as "←/→" is narrower than its bytes). The
+// sections stand one above the other when they fit, else side by side,
+// else each in as many columns as it takes.
 func (a *App) helpView(w, h int) string {
-	t := a.ctx.Theme
 	var view []key.Binding
 	for _, b := range a.Active().Keys() {
 		if b.Enabled() {
 			view = append(view, b)
 		}
 	}
-	closing := t.Muted.Render("  esc or ? closes this help")
-	top := a.helpSection("Keys — "+a.Active().Title(), view, w, h-2)
-	everywhere := a.helpSection("Everywhere", a.keys.List(), w, h-2)
-	if lipgloss.Height(top)+lipgloss.Height(everywhere)+3 <= h {
-		return top + "\n\n" + everywhere + "\n\n" + closing
+	closing := a.ctx.Theme.Muted.Render("  esc, q or ? closes this help")
+	var out string
+	for _, l := range []struct {
+		cols int
+		side bool
+	}{{1, false}, {1, true}, {2, false}, {3, false}, {4, false}} {
+		top := a.helpSection("Keys — "+a.Active().Title(), view, w, l.cols)
+		all := a.helpSection("Everywhere", a.keys.List(), w, l.cols)
+		if l.side {
+			out = lipgloss.JoinHorizontal(lipgloss.Top, top, "    ", all) + "\n\n" + closing
+		} else {
+			out = top + "\n\n" + all + "\n\n" + closing
+		}
+		if lipgloss.Height(out) <= h && lipgloss.Width(out) <= w {
+			break
+		}
 	}
-	if lipgloss.Width(top)+lipgloss.Width(everywhere)+4 <= w {
-		return lipgloss.JoinHorizontal(lipgloss.Top, top, "    ", everywhere) + "\n\n" + closing
-	}
-	return top + "\n\n" + everywhere + "\n\n" + closing
+	return out
 }
 
-// helpSection is a title over the bindings in aligned columns of at most
-// rows lines each.
-func (a *App) helpSection(title string, bs []key.Binding, w, rows int) string {
-	rows = max(rows-2, 4)
+// helpSection is a title over the bindings in cols aligned columns.
+func (a *App) helpSection(title string, bs []key.Binding, w, cols int) string {
+	rows := max((len(bs)+cols-1)/cols, 1)
 	var groups [][]key.Binding
 	for len(bs) > 0 {
 		n := min(rows, len(bs))
