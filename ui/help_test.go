@@ -39,6 +39,7 @@ func (v *keyedView) Keys() []key.Binding {
 func helpFrame(p termenv.Profile, w, h int) (string, *App) {
 	ctx := testContext("test", false)
 	ctx.Renderer = lipgloss.NewRenderer(io.Discard, termenv.WithProfile(p))
+	ctx.Renderer.SetColorProfile(p)
 	ctx.Renderer.SetHasDarkBackground(true)
 	ctx.Theme = NewTheme(ctx.Renderer)
 	app := NewApp(ctx, &keyedView{listView{name: "alpha", rows: []string{"a-1"}}})
