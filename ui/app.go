@@ -327,7 +327,7 @@ func (a *App) key(msg tea.KeyMsg) tea.Cmd {
 		a.watch()
 	case key.Matches(msg, k.Raw):
 		if _, rec, ok := a.Active().Selected(); ok {
-			a.raw = newRawPager(a.ctx, rec, a.width, a.height-a.chrome())
+			a.raw = a.pager(newRawPager(a.ctx, rec, a.width, a.height-a.chrome()))
 			a.overlay = rawOverlay
 		}
 	case key.Matches(msg, k.Copy):

@@ -58,6 +58,21 @@ func (k Keys) ShortHelp() []key.Binding {
 	}
 }
 
+// PagerKeys scroll the raw record and the id pager.
+type PagerKeys struct {
+	Up, Down, PageUp, PageDown key.Binding
+}
+
+// DefaultPagerKeys are the pager's bindings.
+func DefaultPagerKeys() PagerKeys {
+	return PagerKeys{
+		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
+		Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
+		PageUp:   key.NewBinding(key.WithKeys("pgup", "b"), key.WithHelp("pgup", "page up")),
+		PageDown: key.NewBinding(key.WithKeys("pgdown", " "), key.WithHelp("pgdn", "page down")),
+	}
+}
+
 // PaletteKeys are the command palette's bindings.
 type PaletteKeys struct {
 	// Close leaves the palette; Complete takes the selected completion;

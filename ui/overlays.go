@@ -79,7 +79,19 @@ func indent(s string) string {
 // network (fields the dashboard does not model included), else the record
 // as the dashboard holds it.
 type rawPager struct {
-	vp viewport.Model
+	vp   viewport.Model
+	keys PagerKeys
+	// hint is the line under the text: the pager's keys and closing.
+	hint string
+}
+
+// newPagerViewport is a viewport of w×h scrolled by k alone.
+func newPagerViewport(k PagerKeys, w, h int) viewport.Model {
+	vp := viewport.New(w, max(h-1, 1))
+	off := key.NewBinding(key.WithDisabled())
+	vp.KeyMap = viewport.KeyMap{Up: k.Up, Down: k.Down, PageUp: k.PageUp, PageDown: k.PageDown,
+		HalfPageUp: off, HalfPageDown: off, Left: off, Right: off}
+	return vp
 }
 
 func newRawPager(ctx *Context, rec any, w, h int) *rawPager {
@@ -99,21 +111,33 @@ func newRawPager(ctx *Context, rec any, w, h int) *rawPager {
 		lines[i] = sanitize.Line(l)
 	}
 	lines = append([]string{ctx.Theme.Muted.Render(title)}, lines...)
-	vp := viewport.New(w, max(h-1, 1))
+	k := DefaultPagerKeys()
+	vp := newPagerViewport(k, w, h)
 	vp.SetContent(strings.Join(lines, "\n"))
-	return &rawPager{vp: vp}
+	return &rawPager{vp: vp, keys: k}
 }
 
 // newTextPager shows a title and a text, sanitized, on lines of their own
 // (an id to select by hand).
 func newTextPager(ctx *Context, title, text string, w, h int) *rawPager {
-	vp := viewport.New(w, max(h-1, 1))
+	k := DefaultPagerKeys()
+	vp := newPagerViewport(k, w, h)
 	vp.SetContent(ctx.Theme.Muted.Render(sanitize.Line(title)) + "\n\n" + sanitize.Line(text) + "\n")
-	return &rawPager{vp: vp}
+	return &rawPager{vp: vp, keys: k}
+}
+
+// pager gives p its hint line, from its bindings and the shell's closing
+// keys.
+func (a *App) pager(p *rawPager) *rawPager {
+	k := a.keys
+	closing := key.NewBinding(key.WithKeys(append(k.Back.Keys(), k.Close.Keys()...)...),
+		key.WithHelp(k.Back.Help().Key+"/"+k.Close.Help().Key, "close"))
+	p.hint = a.shortHelp([]key.Binding{p.keys.Up, p.keys.Down, p.keys.PageUp, p.keys.PageDown, closing}, 0)
+	return p
 }
 
 func (r *rawPager) update(msg tea.KeyMsg) { r.vp, _ = r.vp.Update(msg) }
 
 func (r *rawPager) view() string {
-	return r.vp.View() + fmt.Sprintf("\n  %3.0f%%  ↑/↓ pgup/pgdn scroll · esc closes", r.vp.ScrollPercent()*100)
+	return r.vp.View() + fmt.Sprintf("\n  %3.0f%%  ", r.vp.ScrollPercent()*100) + r.hint
 }
