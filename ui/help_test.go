@@ -115,3 +115,28 @@ func TestHelpColumnsAlign(t *testing.T) {
 		}
 	}
 }
+
+// TestOverlayKeysAreDistinct: each overlay takes keys of its own, none
+// of them twice: the dialog, the palette, the pager with its closing
+// keys, the filter input.
+func TestOverlayKeysAreDistinct(t *testing.T) {
+	k, d, p, g := DefaultKeys(), DefaultDialogKeys(), DefaultPaletteKeys(), DefaultPagerKeys()
+	for name, bs := range map[string][]key.Binding{
+		"dialog":  {d.Next, d.Prev, d.Switch, d.Enter, d.Close},
+		"palette": {p.Close, p.Complete, p.Next, p.Prev, p.Run},
+		"pager":   {g.Up, g.Down, g.PageUp, g.PageDown, k.Back, k.Close, k.Raw},
+		"help":    {k.Back, k.Help, k.Close},
+		"filter":  {k.FilterKeep, k.FilterClear},
+		"shell":   k.List(),
+	} {
+		seen := map[string]string{}
+		for _, b := range bs {
+			for _, s := range b.Keys() {
+				if o, ok := seen[s]; ok {
+					t.Errorf("%s: key %s is both %q and %q", name, s, o, b.Help().Desc)
+				}
+				seen[s] = b.Help().Desc
+			}
+		}
+	}
+}
