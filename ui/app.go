@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/spinner"
 	"github.com/charmbracelet/bubbles/textinput"
@@ -43,6 +44,7 @@ type App struct {
 	palette *palette
 	raw     *rawPager
 	confirm *dialog
+	help    help.Model
 	// confirms numbers the dialogs; background are the confirmed actions
 	// whose dialog was hidden while their call runs.
 	confirms   int
@@ -55,13 +57,19 @@ func NewApp(ctx *Context, views ...View) *App {
 	fi := textinput.New()
 	fi.Prompt = "/"
 	fi.CharLimit = 200
-	a := &App{ctx: ctx, keys: DefaultKeys(), views: views, filter: fi, now: ctx.Clock()}
+	a := &App{ctx: ctx, keys: DefaultKeys(), views: views, filter: fi, now: ctx.Clock(), help: newHelpModel(ctx.Theme)}
 	a.palette = newPalette(a)
 	return a
 }
 
 // Context returns the session context.
 func (a *App) Context() *Context { return a.ctx }
+
+// Views returns the views in tab order.
+func (a *App) Views() []View { return a.views }
+
+// Keys are the shell's bindings.
+func (a *App) Keys() Keys { return a.keys }
 
 // Active returns the active view.
 func (a *App) Active() View { return a.views[a.active] }
@@ -250,12 +258,12 @@ func (a *App) key(msg tea.KeyMsg) tea.Cmd {
 	case paletteOverlay:
 		return a.palette.update(msg)
 	case helpOverlay:
-		if key.Matches(msg, a.keys.Back, a.keys.Help) || msg.String() == "q" {
+		if key.Matches(msg, a.keys.Back, a.keys.Help, a.keys.Close) {
 			a.overlay = noOverlay
 		}
 		return nil
 	case rawOverlay:
-		if key.Matches(msg, a.keys.Back, a.keys.Raw) || msg.String() == "q" {
+		if key.Matches(msg, a.keys.Back, a.keys.Raw, a.keys.Close) {
 			a.overlay = noOverlay
 			return nil
 		}
@@ -271,12 +279,12 @@ func (a *App) key(msg tea.KeyMsg) tea.Cmd {
 		}
 		return cmd
 	case filterOverlay:
-		switch msg.String() {
-		case "enter":
+		switch {
+		case key.Matches(msg, a.keys.FilterKeep):
 			a.overlay = noOverlay
 			a.filter.Blur()
 			return nil
-		case "esc":
+		case key.Matches(msg, a.keys.FilterClear):
 			a.overlay = noOverlay
 			a.filter.Blur()
 			a.filter.SetValue("")
@@ -288,7 +296,7 @@ func (a *App) key(msg tea.KeyMsg) tea.Cmd {
 	}
 	k := a.keys
 	switch {
-	case msg.String() == "ctrl+c" || (key.Matches(msg, k.Quit) && msg.String() == "q"):
+	case key.Matches(msg, k.Quit):
 		a.quit = true
 		a.Close()
 		return tea.Quit
@@ -296,7 +304,7 @@ func (a *App) key(msg tea.KeyMsg) tea.Cmd {
 		return a.switchTo((a.active + 1) % len(a.views))
 	case key.Matches(msg, k.PrevView):
 		return a.switchTo((a.active + len(a.views) - 1) % len(a.views))
-	case len(msg.Runes) == 1 && msg.Runes[0] >= '1' && msg.Runes[0] <= '9' && msg.Type == tea.KeyRunes:
+	case key.Matches(msg, k.Jump):
 		return a.switchTo(int(msg.Runes[0] - '1'))
 	case key.Matches(msg, k.Palette):
 		a.palette.open()
@@ -319,7 +327,7 @@ func (a *App) key(msg tea.KeyMsg) tea.Cmd {
 		a.watch()
 	case key.Matches(msg, k.Raw):
 		if _, rec, ok := a.Active().Selected(); ok {
-			a.raw = newRawPager(a.ctx, rec, a.width, a.height-a.chrome())
+			a.raw = a.pager(newRawPager(a.ctx, rec, a.width, a.height-a.chrome()))
 			a.overlay = rawOverlay
 		}
 	case key.Matches(msg, k.Copy):
@@ -337,7 +345,9 @@ func (a *App) key(msg tea.KeyMsg) tea.Cmd {
 			}
 		}
 		a.setFlash(Flash{Text: "refreshing"})
-		return a.Active().Update(msg)
+		cmd := a.Active().Update(Refresh{}) // a page's own reads (a report, a wallet's limits) load again
+		a.watch()
+		return cmd
 	case key.Matches(msg, k.Pause):
 		a.paused = !a.paused
 		if !a.paused {

@@ -62,7 +62,7 @@ func (a *App) copySelected() tea.Cmd {
 
 // showCopy opens the dialog that shows text to select by hand.
 func (a *App) showCopy(title, text string) {
-	a.raw = newTextPager(a.ctx, title, text, a.width, a.height-a.chrome())
+	a.raw = a.pager(newTextPager(a.ctx, title, text, a.width, a.height-a.chrome()))
 	a.overlay = rawOverlay
 }
 

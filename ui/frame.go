@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
@@ -288,7 +290,7 @@ func (a *App) tabLabels(short bool) string {
 func (a *App) footer() string {
 	t := a.ctx.Theme
 	if a.overlay == filterOverlay {
-		return fit(a.filter.View()+t.Muted.Render("   enter keep · esc clear"), a.width, 1)
+		return fit(a.filter.View()+"   "+a.shortHelp([]key.Binding{a.keys.FilterKeep, a.keys.FilterClear}, 0), a.width, 1)
 	}
 	if a.flash.Err != nil {
 		text := ErrorText(a.flash.Err)
@@ -301,23 +303,45 @@ func (a *App) footer() string {
 		return fit(t.FlashInfo.Render(sanitize.Line(a.flash.Text)), a.width, 1)
 	}
 	if d := a.shownDialog(); d != nil {
-		var parts []string
-		for _, b := range d.bindings() {
-			parts = append(parts, t.Key.Render(b.Help().Key)+" "+t.KeyDesc.Render(b.Help().Desc))
-		}
-		return fit(strings.Join(parts, "  "), a.width, 1)
+		return fit(a.shortHelp(d.bindings(), a.width), a.width, 1)
 	}
 	var parts []string
 	for _, d := range a.background {
 		parts = append(parts, t.Warn.Render("⋯ "+sanitize.Line(d.c.Title)+" running "+short(a.ctx.Clock().Sub(d.started))))
 	}
-	for _, b := range a.Active().Keys() {
-		if b.Enabled() {
-			parts = append(parts, t.Key.Render(b.Help().Key)+" "+t.KeyDesc.Render(b.Help().Desc))
+	// The shell's palette, help and quit always show; the view's keys
+	// take the room left, cut with an ellipsis.
+	shell := a.shortHelp(a.keys.ShortHelp(), 0)
+	used := lipgloss.Width(strings.Join(parts, "  "))
+	if len(parts) > 0 {
+		used += 2
+	}
+	if room := a.width - used - lipgloss.Width(shell) - 2; room > 0 {
+		if view := a.shortHelp(a.Active().Keys(), room); view != "" {
+			parts = append(parts, view)
 		}
 	}
-	parts = append(parts, t.Key.Render(":")+" "+t.KeyDesc.Render("palette"), t.Key.Render("?")+" "+t.KeyDesc.Render("help"), t.Key.Render("q")+" "+t.KeyDesc.Render("quit"))
+	parts = append(parts, shell)
 	return fit(strings.Join(parts, "  "), a.width, 1)
+}
+
+// shortHelp renders bindings on one line with bubbles/help, in the
+// session's theme, at most width cells (0: no limit).
+func (a *App) shortHelp(bs []key.Binding, width int) string {
+	h := a.help
+	h.Width = width
+	return h.ShortHelpView(bs)
+}
+
+// helpModel is bubbles/help styled by the session's theme (its renderer,
+// so an SSH client gets its own colour profile).
+func newHelpModel(t Theme) help.Model {
+	h := help.New()
+	h.ShortSeparator, h.FullSeparator, h.Ellipsis = "  ", "    ", "…"
+	plain := t.R.NewStyle()
+	h.Styles = help.Styles{ShortKey: t.Key, ShortDesc: t.KeyDesc, ShortSeparator: plain, Ellipsis: t.Muted,
+		FullKey: t.Key, FullDesc: t.KeyDesc, FullSeparator: plain}
+	return h
 }
 
 func short(d time.Duration) string {

@@ -6,6 +6,14 @@ import "github.com/charmbracelet/bubbles/key"
 // them and from each view's own bindings.
 type Keys struct {
 	NextView, PrevView, Palette, Filter, Back, Raw, Copy, ShowID, Save, Refresh, Pause, Help, Quit, Alerts key.Binding
+	// Jump goes to view 1-9 by its number.
+	Jump key.Binding
+	// Close closes the help and the raw pager (with Back, and the key
+	// that opened them).
+	Close key.Binding
+	// FilterKeep and FilterClear end the filter input: keep the text, or
+	// clear it.
+	FilterKeep, FilterClear key.Binding
 }
 
 // DefaultKeys are the shell's bindings (number keys 1-9 jump to a view).
@@ -28,12 +36,59 @@ func DefaultKeys() Keys {
 		Help:     b("help", "?"),
 		Quit:     b("quit", "q", "ctrl+c"),
 		Alerts:   b("open alerts", "a"),
+		Jump: key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6", "7", "8", "9"),
+			key.WithHelp("1-9", "jump to view")),
+		Close:       b("close", "q"),
+		FilterKeep:  b("keep", "enter"),
+		FilterClear: b("clear", "esc"),
 	}
 }
 
 // List returns the bindings in help order.
 func (k Keys) List() []key.Binding {
-	return []key.Binding{k.NextView, k.PrevView, k.Palette, k.Alerts, k.Filter, k.Back, k.Raw, k.Copy, k.ShowID, k.Save, k.Refresh, k.Pause, k.Help, k.Quit}
+	return []key.Binding{k.NextView, k.PrevView, k.Jump, k.Palette, k.Alerts, k.Filter, k.Back, k.Raw, k.Copy, k.ShowID, k.Save, k.Refresh, k.Pause, k.Help, k.Quit}
+}
+
+// ShortHelp are the shell's bindings the footer always shows.
+func (k Keys) ShortHelp() []key.Binding {
+	return []key.Binding{
+		key.NewBinding(key.WithKeys(k.Palette.Keys()...), key.WithHelp(k.Palette.Help().Key, "palette")),
+		k.Help,
+		key.NewBinding(key.WithKeys(k.Quit.Keys()...), key.WithHelp(k.Quit.Help().Key, "quit")),
+	}
+}
+
+// PagerKeys scroll the raw record and the id pager.
+type PagerKeys struct {
+	Up, Down, PageUp, PageDown key.Binding
+}
+
+// DefaultPagerKeys are the pager's bindings.
+func DefaultPagerKeys() PagerKeys {
+	return PagerKeys{
+		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
+		Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
+		PageUp:   key.NewBinding(key.WithKeys("pgup", "b"), key.WithHelp("pgup", "page up")),
+		PageDown: key.NewBinding(key.WithKeys("pgdown", " "), key.WithHelp("pgdn", "page down")),
+	}
+}
+
+// PaletteKeys are the command palette's bindings.
+type PaletteKeys struct {
+	// Close leaves the palette; Complete takes the selected completion;
+	// Next and Prev move through the completions; Run runs the line.
+	Close, Complete, Next, Prev, Run key.Binding
+}
+
+// DefaultPaletteKeys are the palette's bindings.
+func DefaultPaletteKeys() PaletteKeys {
+	return PaletteKeys{
+		Close:    key.NewBinding(key.WithKeys("esc", "ctrl+c"), key.WithHelp("esc", "close")),
+		Complete: key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "complete")),
+		Next:     key.NewBinding(key.WithKeys("down", "ctrl+n"), key.WithHelp("↓", "next")),
+		Prev:     key.NewBinding(key.WithKeys("up", "ctrl+p"), key.WithHelp("↑", "previous")),
+		Run:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "run")),
+	}
 }
 
 // DialogKeys are the confirmation dialog's bindings: its hint line is

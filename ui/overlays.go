@@ -9,54 +9,69 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/viewport"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
 
 	"treasury/data/wire"
 	"treasury/ui/sanitize"
 )
 
-// helpView lists every key: the shell's and the active view's, generated
-// from the bindings themselves.
+// helpView lists every key: the active view's and the shell's, generated
+// from the bindings themselves by bubbles/help, whose columns are padded by
+// display width (a key such as "←/→" is narrower than its bytes). The
+// sections stand one above the other when they fit, else side by side,
+// else each in as many columns as it takes.
 func (a *App) helpView(w, h int) string {
-	t := a.ctx.Theme
-	row := func(b key.Binding) string {
-		return fmt.Sprintf("  %-12s %s", t.Key.Render(b.Help().Key), t.KeyDesc.Render(b.Help().Desc))
-	}
-	var lines []string
-	lines = append(lines, t.Title.Render("Keys — "+a.Active().Title()), "")
+	var view []key.Binding
 	for _, b := range a.Active().Keys() {
 		if b.Enabled() {
-			lines = append(lines, row(b))
+			view = append(view, b)
 		}
 	}
-	lines = append(lines, "", t.Title.Render("Everywhere"), "")
-	for _, b := range a.keys.List() {
-		lines = append(lines, row(b))
-	}
-	lines = append(lines, row(key.NewBinding(key.WithKeys("1"), key.WithHelp("1-9", "jump to view"))))
-	lines = append(lines, "", t.Muted.Render("  esc or ? closes this help"))
-	// Two columns when it does not fit.
-	if len(lines) > h && w >= 100 {
-		half := (len(lines) + 1) / 2
-		var b strings.Builder
-		for i := 0; i < half; i++ {
-			left := lines[i]
-			right := ""
-			if i+half < len(lines) {
-				right = lines[i+half]
-			}
-			b.WriteString(padRight(left, w/2) + right + "\n")
+	closing := a.ctx.Theme.Muted.Render("  esc, q or ? closes this help")
+	var out string
+	for _, l := range []struct {
+		cols int
+		side bool
+	}{{1, false}, {1, true}, {2, false}, {3, false}, {4, false}} {
+		top := a.helpSection("Keys — "+a.Active().Title(), view, w, l.cols)
+		all := a.helpSection("Everywhere", a.keys.List(), w, l.cols)
+		if l.side {
+			out = lipgloss.JoinHorizontal(lipgloss.Top, top, "    ", all) + "\n\n" + closing
+		} else {
+			out = top + "\n\n" + all + "\n\n" + closing
 		}
-		return b.String()
+		if lipgloss.Height(out) <= h && lipgloss.Width(out) <= w {
+			break
+		}
 	}
-	return strings.Join(lines, "\n")
+	return out
 }
 
-func padRight(s string, w int) string {
-	n := visibleWidth(s)
-	if n >= w {
-		return s
+// helpSection is a title over the bindings in cols aligned columns.
+func (a *App) helpSection(title string, bs []key.Binding, w, cols int) string {
+	rows := max((len(bs)+cols-1)/cols, 1)
+	var groups [][]key.Binding
+	for len(bs) > 0 {
+		n := min(rows, len(bs))
+		groups = append(groups, bs[:n])
+		bs = bs[n:]
 	}
-	return s + strings.Repeat(" ", w-n)
+	m := a.help
+	m.Width = max(w-2, 1)
+	body := m.FullHelpView(groups)
+	if body == "" {
+		body = a.ctx.Theme.Muted.Render("no keys of its own")
+	}
+	return a.ctx.Theme.Title.Render(title) + "\n\n" + indent(body)
+}
+
+// indent puts two spaces before every line.
+func indent(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = "  " + l
+	}
+	return strings.Join(lines, "\n")
 }
 
 // rawPager shows a record as indented JSON, every line sanitized,
@@ -64,7 +79,19 @@ func padRight(s string, w int) string {
 // network (fields the dashboard does not model included), else the record
 // as the dashboard holds it.
 type rawPager struct {
-	vp viewport.Model
+	vp   viewport.Model
+	keys PagerKeys
+	// hint is the line under the text: the pager's keys and closing.
+	hint string
+}
+
+// newPagerViewport is a viewport of w×h scrolled by k alone.
+func newPagerViewport(k PagerKeys, w, h int) viewport.Model {
+	vp := viewport.New(w, max(h-1, 1))
+	off := key.NewBinding(key.WithDisabled())
+	vp.KeyMap = viewport.KeyMap{Up: k.Up, Down: k.Down, PageUp: k.PageUp, PageDown: k.PageDown,
+		HalfPageUp: off, HalfPageDown: off, Left: off, Right: off}
+	return vp
 }
 
 func newRawPager(ctx *Context, rec any, w, h int) *rawPager {
@@ -84,21 +111,33 @@ func newRawPager(ctx *Context, rec any, w, h int) *rawPager {
 		lines[i] = sanitize.Line(l)
 	}
 	lines = append([]string{ctx.Theme.Muted.Render(title)}, lines...)
-	vp := viewport.New(w, max(h-1, 1))
+	k := DefaultPagerKeys()
+	vp := newPagerViewport(k, w, h)
 	vp.SetContent(strings.Join(lines, "\n"))
-	return &rawPager{vp: vp}
+	return &rawPager{vp: vp, keys: k}
 }
 
 // newTextPager shows a title and a text, sanitized, on lines of their own
 // (an id to select by hand).
 func newTextPager(ctx *Context, title, text string, w, h int) *rawPager {
-	vp := viewport.New(w, max(h-1, 1))
+	k := DefaultPagerKeys()
+	vp := newPagerViewport(k, w, h)
 	vp.SetContent(ctx.Theme.Muted.Render(sanitize.Line(title)) + "\n\n" + sanitize.Line(text) + "\n")
-	return &rawPager{vp: vp}
+	return &rawPager{vp: vp, keys: k}
+}
+
+// pager gives p its hint line, from its bindings and the shell's closing
+// keys.
+func (a *App) pager(p *rawPager) *rawPager {
+	k := a.keys
+	closing := key.NewBinding(key.WithKeys(append(k.Back.Keys(), k.Close.Keys()...)...),
+		key.WithHelp(k.Back.Help().Key+"/"+k.Close.Help().Key, "close"))
+	p.hint = a.shortHelp([]key.Binding{p.keys.Up, p.keys.Down, p.keys.PageUp, p.keys.PageDown, closing}, 0)
+	return p
 }
 
 func (r *rawPager) update(msg tea.KeyMsg) { r.vp, _ = r.vp.Update(msg) }
 
 func (r *rawPager) view() string {
-	return r.vp.View() + fmt.Sprintf("\n  %3.0f%%  ↑/↓ pgup/pgdn scroll · esc closes", r.vp.ScrollPercent()*100)
+	return r.vp.View() + fmt.Sprintf("\n  %3.0f%%  ", r.vp.ScrollPercent()*100) + r.hint
 }

@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/charmbracelet/bubbles/key"
 	"github.com/charmbracelet/bubbles/textinput"
 	tea "github.com/charmbracelet/bubbletea"
 
@@ -14,6 +15,7 @@ import (
 // completion of command names and of their arguments.
 type palette struct {
 	app      *App
+	keys     PaletteKeys
 	input    textinput.Model
 	matches  []string
 	selected int
@@ -23,7 +25,7 @@ func newPalette(a *App) *palette {
 	in := textinput.New()
 	in.Prompt = ":"
 	in.CharLimit = 200
-	return &palette{app: a, input: in}
+	return &palette{app: a, keys: DefaultPaletteKeys(), input: in}
 }
 
 // commands are every view's commands plus one per view name.
@@ -107,29 +109,30 @@ func (p *palette) refresh() {
 
 func (p *palette) update(msg tea.KeyMsg) tea.Cmd {
 	a := p.app
-	switch msg.String() {
-	case "esc", "ctrl+c":
+	k := p.keys
+	switch {
+	case key.Matches(msg, k.Close):
 		a.overlay = noOverlay
 		p.input.Blur()
 		return nil
-	case "tab":
+	case key.Matches(msg, k.Complete):
 		if len(p.matches) > 0 {
 			p.input.SetValue(p.matches[p.selected] + " ")
 			p.input.CursorEnd()
 			p.refresh()
 		}
 		return nil
-	case "down", "ctrl+n":
+	case key.Matches(msg, k.Next):
 		if len(p.matches) > 0 {
 			p.selected = (p.selected + 1) % len(p.matches)
 		}
 		return nil
-	case "up", "ctrl+p":
+	case key.Matches(msg, k.Prev):
 		if len(p.matches) > 0 {
 			p.selected = (p.selected + len(p.matches) - 1) % len(p.matches)
 		}
 		return nil
-	case "enter":
+	case key.Matches(msg, k.Run):
 		text := strings.TrimSpace(p.input.Value())
 		if text == "" && len(p.matches) > 0 {
 			text = p.matches[p.selected]

@@ -64,6 +64,11 @@ type Command struct {
 // snapshots they need.
 type StoreChanged struct{}
 
+// Refresh is sent to the active view when the operator asks for a refresh
+// (the shell's Refresh key): the store's topics are polled by the shell,
+// and a page reads again what it fetched itself.
+type Refresh struct{}
+
 // Tick is sent every second: clocks, ages and change highlights move.
 type Tick struct{ Now time.Time }
 

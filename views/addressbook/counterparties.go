@@ -65,7 +65,7 @@ func (v *View) pushAddresses(c wallet.Counterparty) tea.Cmd {
 		},
 		Empty: "no addresses for " + sanitize.Line(c.Name),
 		Handle: func(msg tea.Msg) (bool, tea.Cmd) {
-			if k, ok := msg.(tea.KeyMsg); ok && k.String() == "r" {
+			if _, ok := msg.(ui.Refresh); ok {
 				return false, load()
 			}
 			l, ok := msg.(viewkit.Loaded)

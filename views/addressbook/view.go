@@ -129,15 +129,16 @@ func (v *View) Render(w, h int) string {
 
 // Keys are the page's bindings and the section switch at a root.
 func (v *View) Keys() []key.Binding {
-	ks := v.Stack.Keys()
 	if v.Stack.Depth() == 1 {
 		help := "wallet counterparties"
 		if v.section == counterpartiesSection {
 			help = "custody endpoints"
 		}
-		ks = append(ks, key.NewBinding(key.WithKeys("w"), key.WithHelp("w", help)))
+		s := v.keys.Section
+		s.SetHelp(s.Help().Key, help)
+		return v.Stack.KeysWith(s)
 	}
-	return ks
+	return v.Stack.Keys()
 }
 
 // Back pops a page; from the detail the endpoints keep their selection.

@@ -147,7 +147,7 @@ func (v *View) Update(msg tea.Msg) tea.Cmd {
 }
 
 // Keys are the view's bindings.
-func (v *View) Keys() []key.Binding { return append(v.Stack.Keys(), v.keys.Trades) }
+func (v *View) Keys() []key.Binding { return v.Stack.KeysWith(v.keys.Trades) }
 
 // Commands offer ":balances [currency]" and ":trades [filter]".
 func (v *View) Commands() []ui.Command {

@@ -81,7 +81,7 @@ func (v *View) open(id payments.Identity) tea.Cmd {
 				Keys: []table.Key{{}, {}, {}, {}, table.Time(f.CreatedAt)}}
 		},
 		Handle: func(msg tea.Msg) (bool, tea.Cmd) {
-			if k, ok := msg.(tea.KeyMsg); ok && k.String() == "r" {
+			if _, ok := msg.(ui.Refresh); ok {
 				return false, load()
 			}
 			l, ok := msg.(viewkit.Loaded)

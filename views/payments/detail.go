@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
@@ -58,7 +57,6 @@ type detail struct {
 	v3      load
 	states  load
 	history []payments.StateTransition
-	reload  key.Binding
 }
 
 // detailPage is a DetailPage of one payment, which may first have to be
@@ -69,8 +67,7 @@ type detailPage struct {
 }
 
 func newDetailPage(v *View, ref string) *detailPage {
-	d := &detail{v: v, ref: ref,
-		reload: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "reload errors, history and report rows"))}
+	d := &detail{v: v, ref: ref}
 	dp := viewkit.NewDetailPage(v.ctx, viewkit.DetailSpec[*payments.Payment]{
 		Topics: []live.Topic{live.Payments, live.Ledger, live.Reports},
 		Get:    d.current,
@@ -95,7 +92,7 @@ func (p *detailPage) Crumb() string {
 // record now shown needs.
 func (p *detailPage) Update(msg tea.Msg) tea.Cmd {
 	var cmd tea.Cmd
-	if km, ok := msg.(tea.KeyMsg); ok && key.Matches(km, p.d.reload) {
+	if _, ok := msg.(ui.Refresh); ok {
 		p.d.v3.started, p.d.states.started = false, false
 		p.d.v.recon.retry()
 		p.Redraw()
@@ -119,9 +116,6 @@ func (p *detailPage) Render(w, h int) string {
 	}
 	return wrapLines(strings.Join(append(lines, part...), "\n"), w)
 }
-
-// Keys add reloading to the detail's scroll keys.
-func (p *detailPage) Keys() []key.Binding { return append(p.DetailPage.Keys(), p.d.reload) }
 
 // current is the record shown: the store's, else the one looked up.
 func (d *detail) current() (*payments.Payment, bool, live.Snapshot) {

@@ -216,7 +216,7 @@ func (v *View) openPayment(ref string) tea.Cmd {
 // Keys are the bindings of the page shown, and the scope keys on the root.
 func (v *View) Keys() []key.Binding {
 	if v.Depth() == 1 {
-		return append(v.Stack.Keys(), v.keys.Prev, v.keys.Next, v.keys.Window)
+		return v.Stack.KeysWith(v.keys.Prev, v.keys.Next, v.keys.Window)
 	}
 	return v.Stack.Keys()
 }

@@ -177,8 +177,14 @@ func (v *View) Update(msg tea.Msg) tea.Cmd {
 	return v.Stack.Update(msg)
 }
 
-// Keys are the view's bindings.
-func (v *View) Keys() []key.Binding { return append(v.Stack.Keys(), v.keys.Window, v.keys.Board) }
+// Keys are the view's bindings: the board switch only on the root, where
+// it works (a page above it has "b" for page up).
+func (v *View) Keys() []key.Binding {
+	if v.Stack.Depth() == 1 {
+		return v.Stack.KeysWith(v.keys.Window, v.keys.Board)
+	}
+	return v.Stack.KeysWith(v.keys.Window)
+}
 
 // Commands offer ":quotes [pair]".
 func (v *View) Commands() []ui.Command {

@@ -91,10 +91,11 @@ func (p *reportPage) Update(msg tea.Msg) tea.Cmd {
 			return p.inner.Update(ui.StoreChanged{})
 		}
 		return nil
-	case tea.KeyMsg:
-		if p.inner == nil && !p.loading && msg.String() == "r" {
+	case ui.Refresh:
+		if p.inner == nil && !p.loading {
 			return p.load()
 		}
+	case tea.KeyMsg:
 		if key.Matches(msg, p.v.keys.Skipped) && len(p.skipped()) > 0 {
 			return p.v.Stack.Push(newSkippedPage(p))
 		}
@@ -201,8 +202,13 @@ func (p *reportPage) Keys() []key.Binding {
 		}
 		return p.inner.Keys()
 	}
-	if p.err != nil {
-		return []key.Binding{key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "download again"))}
+	return nil // r, the shell's refresh, downloads a failed report again
+}
+
+// NavKeys move in the downloaded rows.
+func (p *reportPage) NavKeys() []key.Binding {
+	if n, ok := p.inner.(viewkit.Navigator); ok {
+		return n.NavKeys()
 	}
 	return nil
 }

@@ -207,7 +207,7 @@ func (v *View) Back() bool {
 }
 
 // Keys are the view's bindings.
-func (v *View) Keys() []key.Binding { return append(v.Stack.Keys(), v.keys.Save) }
+func (v *View) Keys() []key.Binding { return v.Stack.KeysWith(v.keys.Save) }
 
 // Commands offer ":reports [filter]" and ":report <id>".
 func (v *View) Commands() []ui.Command {

@@ -202,7 +202,7 @@ func TestPendingReportSaysWhy(t *testing.T) {
 	}
 	// Once ready, r downloads it again.
 	e.Advance(time.Minute)
-	run(v, v.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("r")}))
+	run(v, v.Update(ui.Refresh{})) // what the shell sends on r
 	if out := v.Render(120, 20); !strings.Contains(out, pending.Type+" "+pending.Format+" ·") || strings.Contains(out, "still being") {
 		t.Fatalf("after r:\n%s", out)
 	}

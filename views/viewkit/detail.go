@@ -38,9 +38,35 @@ type DetailSpec[T any] struct {
 	What string
 }
 
+// DetailKeys are a detail page's own bindings: scrolling, and enter on a
+// record that could not be read.
+type DetailKeys struct {
+	Up, Down, PageUp, PageDown, HalfPageUp, HalfPageDown key.Binding
+	// Errors opens the errors view when the record could not be read.
+	Errors key.Binding
+}
+
+// DefaultDetailKeys are the detail page's bindings.
+func DefaultDetailKeys() DetailKeys {
+	b := func(k []string, keyHelp, desc string) key.Binding {
+		return key.NewBinding(key.WithKeys(k...), key.WithHelp(keyHelp, desc))
+	}
+	return DetailKeys{
+		Up:     b([]string{"up", "k"}, "↑/k", "scroll up"),
+		Down:   b([]string{"down", "j"}, "↓/j", "scroll down"),
+		PageUp: b([]string{"pgup", "b"}, "pgup/b", "page up"),
+		// Not "f" as in a pager: it freezes a wallet transaction.
+		PageDown:     b([]string{"pgdown", " "}, "pgdn/space", "page down"),
+		HalfPageUp:   b([]string{"ctrl+u"}, "ctrl+u", "half a page up"),
+		HalfPageDown: b([]string{"ctrl+d"}, "ctrl+d", "half a page down"),
+		Errors:       b([]string{"enter"}, "enter", "show the errors"),
+	}
+}
+
 // DetailPage shows one record, scrollable, kept current from the store.
 type DetailPage[T any] struct {
 	ctx   *ui.Context
+	keys  DetailKeys
 	spec  DetailSpec[T]
 	vp    viewport.Model
 	rec   T
@@ -52,12 +78,13 @@ type DetailPage[T any] struct {
 
 // NewDetailPage builds a detail page.
 func NewDetailPage[T any](ctx *ui.Context, spec DetailSpec[T]) *DetailPage[T] {
+	k := DefaultDetailKeys()
 	vp := viewport.New(0, 0)
-	vp.KeyMap.PageDown = key.NewBinding(key.WithKeys("pgdown", " ", "f"))
-	vp.KeyMap.PageUp = key.NewBinding(key.WithKeys("pgup", "b"))
-	vp.KeyMap.HalfPageDown = key.NewBinding(key.WithKeys("ctrl+d"))
-	vp.KeyMap.HalfPageUp = key.NewBinding(key.WithKeys("ctrl+u"))
-	return &DetailPage[T]{ctx: ctx, spec: spec, vp: vp, dirty: true}
+	vp.KeyMap = viewport.KeyMap{Up: k.Up, Down: k.Down, PageUp: k.PageUp, PageDown: k.PageDown,
+		HalfPageUp: k.HalfPageUp, HalfPageDown: k.HalfPageDown,
+		// The body wraps to the width: nothing scrolls sideways.
+		Left: key.NewBinding(key.WithDisabled()), Right: key.NewBinding(key.WithDisabled())}
+	return &DetailPage[T]{ctx: ctx, keys: k, spec: spec, vp: vp, dirty: true}
 }
 
 // Crumb names the page.
@@ -91,7 +118,7 @@ func (d *DetailPage[T]) Update(msg tea.Msg) tea.Cmd {
 	case ui.StoreChanged:
 		d.reload()
 	case tea.KeyMsg:
-		if msg.String() == "enter" && !d.ok {
+		if key.Matches(msg, d.keys.Errors) && !d.ok {
 			if cmd := OpenErrors(d.snap); cmd != nil {
 				return tea.Batch(append(cmds, cmd)...)
 			}
@@ -148,16 +175,27 @@ func (d *DetailPage[T]) Render(w, h int) string {
 	return head + "\n" + d.vp.View()
 }
 
-// Keys are the actions this session may run, and scrolling.
+// Keys are the actions this session may run on the record shown; enter
+// opens the errors while the record could not be read. NavKeys scroll.
 func (d *DetailPage[T]) Keys() []key.Binding {
 	var out []key.Binding
-	for _, a := range d.spec.Actions {
-		if a.Write && d.ctx.ReadOnly {
-			continue
+	if d.ok {
+		for _, a := range d.spec.Actions {
+			if a.Write && d.ctx.ReadOnly {
+				continue
+			}
+			out = append(out, a.Key)
 		}
-		out = append(out, a.Key)
+	} else if OpenErrors(d.snap) != nil {
+		out = append(out, d.keys.Errors)
 	}
-	return append(out, key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("↑/↓ pgup/pgdn", "scroll")))
+	return out
+}
+
+// NavKeys scroll the record.
+func (d *DetailPage[T]) NavKeys() []key.Binding {
+	k := d.keys
+	return []key.Binding{k.Up, k.Down, k.PageUp, k.PageDown, k.HalfPageUp, k.HalfPageDown}
 }
 
 // Selected is the record shown.

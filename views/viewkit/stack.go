@@ -75,8 +75,25 @@ func (s *Stack) Update(msg tea.Msg) tea.Cmd {
 // Render draws the page shown.
 func (s *Stack) Render(w, h int) string { return s.Top().Render(w, h) }
 
-// Keys of the page shown.
-func (s *Stack) Keys() []key.Binding { return s.Top().Keys() }
+// Navigator is a page with navigation keys (moving in a table, scrolling
+// a detail) apart from its own: they come last in help and the footer.
+type Navigator interface {
+	NavKeys() []key.Binding
+}
+
+// Keys of the page shown, its navigation last.
+func (s *Stack) Keys() []key.Binding { return s.KeysWith() }
+
+// KeysWith are the page's own bindings, then the view's own, then the
+// page's navigation: the footer, cut to its width, shows the keys that act
+// before those that move.
+func (s *Stack) KeysWith(own ...key.Binding) []key.Binding {
+	out := append(s.Top().Keys(), own...)
+	if n, ok := s.Top().(Navigator); ok {
+		out = append(out, n.NavKeys()...)
+	}
+	return out
+}
 
 // Crumbs names the pages below the root (ui.View).
 func (s *Stack) Crumbs() []string {

@@ -89,10 +89,26 @@ type TableSpec[T any] struct {
 	SortDesc bool
 }
 
+// TableKeys are a table page's own bindings (the table's are its KeyMap).
+type TableKeys struct {
+	// Open opens the selected record; while the records could not be
+	// read, it opens the errors view.
+	Open, Errors key.Binding
+}
+
+// DefaultTableKeys are the table page's bindings.
+func DefaultTableKeys() TableKeys {
+	return TableKeys{
+		Open:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),
+		Errors: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "show the errors")),
+	}
+}
+
 // TablePage is a Page showing a table of records, kept current from the
 // store, with drill-down, actions, filter, sort, raw record and CSV.
 type TablePage[T any] struct {
 	ctx  *ui.Context
+	keys TableKeys
 	spec TableSpec[T]
 	t    *table.Model
 	snap live.Snapshot
@@ -127,7 +143,7 @@ func NewTablePage[T any](ctx *ui.Context, spec TableSpec[T]) *TablePage[T] {
 		t.SetGroup(spec.Group, true)
 	}
 	t.SetFollow(spec.Live)
-	return &TablePage[T]{ctx: ctx, spec: spec, t: t}
+	return &TablePage[T]{ctx: ctx, keys: DefaultTableKeys(), spec: spec, t: t}
 }
 
 // Table is the page's table widget.
@@ -280,13 +296,13 @@ func (p *TablePage[T]) Update(msg tea.Msg) tea.Cmd {
 		p.t.SetStale(p.snap.Stale(p.ctx.Clock()) || (p.snap.Err != nil && !p.snap.FetchedAt.IsZero()))
 	case tea.KeyMsg:
 		p.ensure()
-		if msg.String() == "enter" {
+		if key.Matches(msg, p.keys.Errors) {
 			if cmd := OpenErrors(p.snap); cmd != nil {
 				return tea.Batch(append(cmds, cmd)...)
 			}
 		}
 		if sel, ok := p.selected(); ok {
-			if msg.String() == "enter" && p.spec.Enter != nil {
+			if key.Matches(msg, p.keys.Open) && p.spec.Enter != nil {
 				return tea.Batch(append(cmds, p.spec.Enter(sel))...)
 			}
 			for _, a := range p.spec.Actions {
@@ -378,11 +394,17 @@ func (p *TablePage[T]) setEmpty() {
 	}
 }
 
-// Keys are the page's bindings: enter and the actions this session may run.
+// Keys are the page's bindings: enter (the errors while the records could
+// not be read), the actions this session may run, and sorting; NavKeys
+// move the cursor.
 func (p *TablePage[T]) Keys() []key.Binding {
+	p.ensure()
 	var out []key.Binding
-	if p.spec.Enter != nil {
-		out = append(out, key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")))
+	switch {
+	case OpenErrors(p.snap) != nil:
+		out = append(out, p.keys.Errors)
+	case p.spec.Enter != nil:
+		out = append(out, p.keys.Open)
 	}
 	for _, a := range p.spec.Actions {
 		if a.Write && p.ctx.ReadOnly {
@@ -392,6 +414,12 @@ func (p *TablePage[T]) Keys() []key.Binding {
 	}
 	km := p.t.KeyMap()
 	return append(out, km.SortNext, km.SortBack)
+}
+
+// NavKeys are the table's keys that move the cursor.
+func (p *TablePage[T]) NavKeys() []key.Binding {
+	km := p.t.KeyMap()
+	return []key.Binding{km.Up, km.Down, km.PageUp, km.PageDown, km.Home, km.End}
 }
 
 // Selected is the record under the cursor.

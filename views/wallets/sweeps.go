@@ -8,6 +8,7 @@ import (
 
 	"treasury/data/live"
 	"treasury/data/wallet"
+	"treasury/ui"
 	"treasury/ui/sanitize"
 	"treasury/ui/table"
 	"treasury/views/viewkit"
@@ -107,10 +108,8 @@ func (v *View) sweepTxPage(s wallet.SweepConfig) *viewkit.TablePage[wallet.Trans
 	}
 	spec.Handle = func(msg tea.Msg) (bool, tea.Cmd) {
 		switch msg := msg.(type) {
-		case tea.KeyMsg:
-			if msg.String() == "r" {
-				return false, load()
-			}
+		case ui.Refresh:
+			return false, load()
 		case viewkit.Loaded:
 			if msg.Key != key {
 				return false, nil

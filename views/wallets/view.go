@@ -190,5 +190,5 @@ func (v *View) notFound(tp live.Topic, what, q string) tea.Cmd {
 
 // Keys are the page's bindings and the section keys.
 func (v *View) Keys() []key.Binding {
-	return append(v.Stack.Keys(), v.keys.Vaults, v.keys.Txs, v.keys.Sweeps, v.keys.Webhooks)
+	return v.Stack.KeysWith(v.keys.Vaults, v.keys.Txs, v.keys.Sweeps, v.keys.Webhooks)
 }

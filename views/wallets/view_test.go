@@ -216,7 +216,7 @@ func TestWalletRereadsBalancesOnly(t *testing.T) {
 	if got := calls(v.Update(ui.StoreChanged{})); !slices.Equal(got, []string{"bal"}) {
 		t.Errorf("after new transactions the page calls %v, want [bal]", got)
 	}
-	if got := calls(v.Update(viewtest.Key("r"))); !slices.Equal(got, []string{"bal", "lim", "pol"}) {
+	if got := calls(v.Update(ui.Refresh{})); !slices.Equal(got, []string{"bal", "lim", "pol"}) {
 		t.Errorf("r calls %v, want [bal lim pol]", got)
 	}
 }

@@ -83,10 +83,8 @@ func (v *View) walletHandle(st *walletState, msg tea.Msg) (bool, tea.Cmd) {
 			st.started, st.seq = true, seq
 			return false, v.walletLoad(st, first)
 		}
-	case tea.KeyMsg:
-		if msg.String() == "r" {
-			return false, v.walletLoad(st, true)
-		}
+	case ui.Refresh:
+		return false, v.walletLoad(st, true)
 	case viewkit.Loaded:
 		now := v.ctx.Clock()
 		switch msg.Key {

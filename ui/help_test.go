@@ -1,0 +1,142 @@
+package ui
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
+	"github.com/muesli/termenv"
+)
+
+// keyedView is a list view with many bindings, some of whose help keys
+// are wider in bytes than in cells ("←/→", "↑/k").
+type keyedView struct{ listView }
+
+func (v *keyedView) Keys() []key.Binding {
+	b := func(keys []string, k, desc string) key.Binding {
+		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(k, desc))
+	}
+	return []key.Binding{
+		b([]string{"enter"}, "enter", "open"),
+		b([]string{"f"}, "f", "freeze the transaction"),
+		b([]string{"u"}, "u", "unfreeze the transaction"),
+		b([]string{"left", "right"}, "←/→", "other pane"),
+		b([]string{"up", "k"}, "↑/k", "scroll up"),
+		b([]string{"down", "j"}, "↓/j", "scroll down"),
+		b([]string{"pgdown", " "}, "pgdn/space", "page down"),
+		b([]string{"ctrl+u"}, "ctrl+u", "half a page up"),
+		key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "never shown"), key.WithDisabled()),
+	}
+}
+
+// helpFrame is the frame with the help open, in a colour profile, at a size.
+func helpFrame(p termenv.Profile, w, h int) (string, *App) {
+	ctx := testContext("test", false)
+	ctx.Renderer = lipgloss.NewRenderer(io.Discard, termenv.WithProfile(p))
+	ctx.Renderer.SetColorProfile(p)
+	ctx.Renderer.SetHasDarkBackground(true)
+	ctx.Theme = NewTheme(ctx.Renderer)
+	app := NewApp(ctx, &keyedView{listView{name: "alpha", rows: []string{"a-1"}}})
+	app.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	app.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("?")})
+	return app.View(), app
+}
+
+// TestHelpGolden: "?" at 120x40 and 80x24, without colour (NO_COLOR) and
+// in ANSI256.
+func TestHelpGolden(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		p    termenv.Profile
+		w, h int
+	}{
+		{"Ascii120x40", termenv.Ascii, 120, 40}, {"Ascii80x24", termenv.Ascii, 80, 24},
+		{"ANSI256_120x40", termenv.ANSI256, 120, 40}, {"ANSI256_80x24", termenv.ANSI256, 80, 24},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			frame, _ := helpFrame(tc.p, tc.w, tc.h)
+			golden.RequireEqual(t, []byte(frame))
+		})
+	}
+}
+
+// TestHelpColumnsAlign: in every profile and size, the description of
+// every binding starts in the same column as the others of its column of
+// keys, counted in cells once the colours are stripped; no line is wider
+// than the terminal; a disabled binding is not listed.
+func TestHelpColumnsAlign(t *testing.T) {
+	for _, p := range []termenv.Profile{termenv.Ascii, termenv.ANSI256, termenv.TrueColor} {
+		for _, size := range [][2]int{{120, 40}, {80, 24}} {
+			t.Run(fmt.Sprintf("%v/%dx%d", p, size[0], size[1]), func(t *testing.T) {
+				frame, app := helpFrame(p, size[0], size[1])
+				lines := strings.Split(ansi.Strip(frame), "\n")
+				for i, l := range lines {
+					if w := ansi.StringWidth(l); w > size[0] {
+						t.Errorf("line %d is %d cells wide: %q", i, w, l)
+					}
+				}
+				if strings.Contains(frame, "never shown") {
+					t.Error("a disabled binding is listed")
+				}
+				for _, group := range [][]key.Binding{app.Active().Keys()[:8], app.keys.List()} {
+					// The column a description starts at, by the cell
+					// after its key, for each line holding a key: all of
+					// a column's keys are padded to one width.
+					cols := map[int]int{} // key's column → description's column
+					for _, b := range group {
+						found := false
+						for _, l := range lines {
+							desc := " " + b.Help().Desc
+							j := strings.Index(l, b.Help().Key+" ")
+							if j < 0 || !strings.Contains(l[j:], desc) {
+								continue
+							}
+							kc := ansi.StringWidth(l[:j])
+							dc := ansi.StringWidth(l[:j+strings.Index(l[j:], desc)+1])
+							if prev, ok := cols[kc]; ok && prev != dc {
+								t.Errorf("%q: description at cell %d, others of its column at %d:\n%s", b.Help().Key, dc, prev, ansi.Strip(frame))
+							}
+							cols[kc] = dc
+							found = true
+							break
+						}
+						if !found {
+							t.Errorf("%q %q is not in the help", b.Help().Key, b.Help().Desc)
+						}
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestOverlayKeysAreDistinct: each overlay takes keys of its own, none
+// of them twice: the dialog, the palette, the pager with its closing
+// keys, the filter input.
+func TestOverlayKeysAreDistinct(t *testing.T) {
+	k, d, p, g := DefaultKeys(), DefaultDialogKeys(), DefaultPaletteKeys(), DefaultPagerKeys()
+	for name, bs := range map[string][]key.Binding{
+		"dialog":  {d.Next, d.Prev, d.Switch, d.Enter, d.Close},
+		"palette": {p.Close, p.Complete, p.Next, p.Prev, p.Run},
+		"pager":   {g.Up, g.Down, g.PageUp, g.PageDown, k.Back, k.Close, k.Raw},
+		"help":    {k.Back, k.Help, k.Close},
+		"filter":  {k.FilterKeep, k.FilterClear},
+		"shell":   k.List(),
+	} {
+		seen := map[string]string{}
+		for _, b := range bs {
+			for _, s := range b.Keys() {
+				if o, ok := seen[s]; ok {
+					t.Errorf("%s: key %s is both %q and %q", name, s, o, b.Help().Desc)
+				}
+				seen[s] = b.Help().Desc
+			}
+		}
+	}
+}
