@@ -19,6 +19,10 @@ type deriver struct {
 	combine func(prev any, in Inputs) any
 	alerts  func(v any, at time.Time) []Alert
 	timed   bool
+	// also are topics the build reads besides its source (the names of
+	// the wallets in the rows of their transactions): a change of their
+	// data rebuilds the value whole.
+	also []Topic
 
 	signal chan struct{} // coalesced: at most one pending
 	acc    Changes       // the changes not yet built from (store.mu)
@@ -36,13 +40,21 @@ type deriver struct {
 // immutable), and must return a new value rather than change prev, which
 // sessions may be reading.
 func Derive[S, R any](s *Store, src Key[S], name string, build func(prev R, in Snap[S]) R) Key[R] {
+	return DeriveAlso(s, src, nil, name, build)
+}
+
+// DeriveAlso is Derive for a build that also reads the topics also (from
+// the store, while building): a change of their data rebuilds the value
+// whole, as a reset of the source would. Their state (a failed read) is
+// not the value's: that stays the source's.
+func DeriveAlso[S, R any](s *Store, src Key[S], also []Topic, name string, build func(prev R, in Snap[S]) R) Key[R] {
 	t := Topic(string(src.topic) + "#" + name)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if _, ok := s.derivedBy[t]; ok {
 		return Key[R]{topic: t}
 	}
-	d := &deriver{topic: t, src: src.topic, signal: make(chan struct{}, 1),
+	d := &deriver{topic: t, src: src.topic, also: also, signal: make(chan struct{}, 1),
 		build: func(prev any, in Snapshot) any {
 			p, _ := prev.(R)
 			typed := Snap[S]{Snapshot: in}
@@ -52,7 +64,9 @@ func Derive[S, R any](s *Store, src Key[S], name string, build func(prev R, in S
 			return build(p, typed)
 		}}
 	s.derivedBy[t] = d
-	s.derived[src.topic] = append(s.derived[src.topic], d)
+	for _, from := range append([]Topic{src.topic}, also...) {
+		s.derived[from] = append(s.derived[from], d)
+	}
 	s.startLocked(d)
 	return Key[R]{topic: t}
 }
@@ -77,6 +91,13 @@ func (s *Store) startLocked(d *deriver) {
 // changedLocked tells the derivations of t that it changed.
 func (s *Store) changedLocked(t Topic, ch Changes) {
 	for _, d := range s.derived[t] {
+		ch := ch
+		if d.combine == nil && t != d.src {
+			if ch.Empty() {
+				continue // another topic's state is not d's
+			}
+			ch = Changes{Reset: true}
+		}
 		if d.combine != nil {
 			d.dirty = true // a combination is built from its inputs whole
 		} else if d.dirty {
@@ -163,7 +184,11 @@ func (s *Store) sourcesLocked(t Topic) []Topic {
 	case !ok:
 		return []Topic{t}
 	case d.combine == nil:
-		return s.sourcesLocked(d.src)
+		out := s.sourcesLocked(d.src)
+		for _, also := range d.also {
+			out = append(out, s.sourcesLocked(also)...)
+		}
+		return out
 	}
 	var out []Topic
 	for _, src := range d.srcs {

@@ -3,6 +3,8 @@ package live
 import (
 	"context"
 	"errors"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -50,5 +52,50 @@ func TestDerivedTakesTheSourceState(t *testing.T) {
 	st.FetchNow(context.Background(), "list")
 	if d := Get(st, dk); d.Data != 2 || builds != 2 {
 		t.Fatalf("new data: value %d after %d builds", d.Data, builds)
+	}
+}
+
+// TestDeriveAlsoRebuildsOnTheOtherTopic: a value that also reads another
+// topic (rows naming their wallets) is rebuilt whole when that topic's data
+// changes, keeps the source's state when that topic's read fails, and
+// subscribing to it polls both.
+func TestDeriveAlsoRebuildsOnTheOtherTopic(t *testing.T) {
+	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	var namesFail error
+	names := []string{"x"}
+	recs, nk := KeyOf[[]string]("recs"), KeyOf[[]string]("names")
+	feed := func(k Key[[]string], get func() ([]string, error)) Feed {
+		return ListFeed(k, func(s string) string { return s }, func(context.Context) ([]string, error) { return get() },
+			FeedOptions[[]string, []string]{Interval: time.Minute})
+	}
+	st := New(Options{Now: func() time.Time { return now }, Inline: true, Feeds: []Feed{
+		feed(recs, func() ([]string, error) { return []string{"a", "b"}, nil }),
+		feed(nk, func() ([]string, error) { return names, namesFail })}})
+	var resets []bool
+	dk := DeriveAlso(st, recs, []Topic{"names"}, "named", func(_ string, in Snap[[]string]) string {
+		resets = append(resets, in.Changes.Reset)
+		return strings.Join(in.Data, ",") + "/" + strings.Join(Get(st, nk).Data, ",")
+	})
+	if got := st.sourcesOf(dk.Topic()); !slices.Equal(got, []Topic{"recs", "names"}) {
+		t.Fatalf("polled through %v", got)
+	}
+	st.FetchNow(context.Background(), "recs")
+	if d := Get(st, dk); d.Data != "a,b/" {
+		t.Fatalf("before the names: %q", d.Data)
+	}
+	st.FetchNow(context.Background(), "names")
+	if d := Get(st, dk); d.Data != "a,b/x" || !resets[len(resets)-1] {
+		t.Fatalf("after the names: %q, builds %v", d.Data, resets)
+	}
+	builds := len(resets)
+	namesFail = errors.New("503")
+	st.FetchNow(context.Background(), "names")
+	if d := Get(st, dk); len(resets) != builds || d.Err != nil {
+		t.Fatalf("a failed read of the names: %d builds (had %d), err %v; want neither", len(resets), builds, d.Err)
+	}
+	namesFail, names = nil, []string{"y"}
+	st.FetchNow(context.Background(), "names")
+	if d := Get(st, dk); d.Data != "a,b/y" {
+		t.Fatalf("after a name changed: %q", d.Data)
 	}
 }

@@ -45,13 +45,16 @@ type Projection[S, T any] struct {
 	// given order, are removed at each build without their record having
 	// changed (the payments of the last 7 days, as days pass).
 	Expired func(rec T, now time.Time) bool
+	// Also are the topics Row reads besides From (the wallets, for their
+	// names): a change of their data rebuilds every row.
+	Also []live.Topic
 }
 
 // Project registers p on the store (once per topic and name: every
 // session asking gets the same rows) and returns the key of its result.
 func Project[S, T any](s *live.Store, p Projection[S, T]) live.Key[Projected[T]] {
 	b := table.NewBuilder(p.Given)
-	return live.Derive(s, p.From, p.Name, func(prev Projected[T], in live.Snap[S]) Projected[T] {
+	return live.DeriveAlso(s, p.From, p.Also, p.Name, func(prev Projected[T], in live.Snap[S]) Projected[T] {
 		now := in.FetchedAt
 		keep := func(x T) bool {
 			return (p.Keep == nil || p.Keep(x)) && (p.Expired == nil || !p.Expired(x, now))

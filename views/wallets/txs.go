@@ -62,7 +62,10 @@ func walletNames(st *live.Store) map[string]string {
 // destination. Each row's group is its wallet.
 func txRows(st *live.Store, status string, manyWallets bool) live.Key[viewkit.Projected[wallet.Transaction]] {
 	name := "rows:" + status
-	if !manyWallets {
+	var also []live.Topic // the wallets whose names the rows show
+	if manyWallets {
+		also = []live.Topic{live.Wallets}
+	} else {
 		name += ":by-wallet"
 	}
 	return viewkit.Project(st, viewkit.Projection[[]wallet.Transaction, wallet.Transaction]{
@@ -86,6 +89,7 @@ func txRows(st *live.Store, status string, manyWallets bool) live.Key[viewkit.Pr
 			return txRow(t, names)
 		},
 		Given: viewkit.NewestFirst,
+		Also:  also,
 	})
 }
 
