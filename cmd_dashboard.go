@@ -89,13 +89,13 @@ func openPlatform(e *env, cfg *config.Config) (_ *runtime, err error) {
 			r.Close()
 		}
 	}()
-	now := time.Now
+	now, rate := time.Now, (func() float64)(nil)
 	if cfg.Embedded != nil {
 		if r.sb, r.cfg, err = startEmbedded(cfg); err != nil {
 			return nil, err
 		}
 		r.closers = append(r.closers, func() { r.sb.Close() })
-		now = r.sb.Clock().Now
+		now, rate = r.sb.Clock().Now, r.sb.Clock().Speed
 	}
 	reqLog, err := transport.OpenLog(r.stateDir)
 	if err != nil {
@@ -103,7 +103,7 @@ func openPlatform(e *env, cfg *config.Config) (_ *runtime, err error) {
 	}
 	r.closers = append(r.closers, func() { reqLog.Close() })
 	r.log = reqLog.Logger
-	if r.p, err = platform.Open(r.cfg, platform.Options{Now: now, Log: reqLog.Logger, UserAgent: userAgent(),
+	if r.p, err = platform.Open(r.cfg, platform.Options{Now: now, ClockRate: rate, Log: reqLog.Logger, UserAgent: userAgent(),
 		HTTP: &http.Client{Transport: countingTransport{next: http.DefaultTransport, n: &r.requests}}}); err != nil {
 		return nil, err
 	}

@@ -25,7 +25,7 @@ func (s *Store) AddFeed(f Feed) error {
 		return fmt.Errorf("live: feed %s added twice", f.Topic)
 	}
 	s.feeds[f.Topic] = &poller{feed: f, refresh: make(chan struct{}, 1)}
-	s.snaps[f.Topic] = Snapshot{Topic: f.Topic, Interval: f.Interval}
+	s.snaps[f.Topic] = Snapshot{Topic: f.Topic, Interval: s.onClock(f.Interval)}
 	return nil
 }
 

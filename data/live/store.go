@@ -76,6 +76,12 @@ type Options struct {
 	Feeds []Feed
 	// Now is the store's clock; time.Now when nil.
 	Now func() time.Time
+	// Rate is how fast Now runs against real time (the embedded sandbox's
+	// speed, which can change while it runs); nil or 0 means 1. Polling
+	// intervals and back-off waits are real time; a snapshot's Interval
+	// and NextTry are on the store's clock, scaled by Rate, so that ages
+	// and staleness agree with it.
+	Rate func() float64
 	// History bounds chart history (default 24 h, 8640 points per series).
 	HistoryWindow time.Duration
 	HistoryPoints int
@@ -162,7 +168,7 @@ func New(opts Options) *Store {
 	s.idle = sync.NewCond(&s.mu)
 	for _, f := range opts.Feeds {
 		s.feeds[f.Topic] = &poller{feed: f, refresh: make(chan struct{}, 1)}
-		s.snaps[f.Topic] = Snapshot{Topic: f.Topic, Interval: f.Interval}
+		s.snaps[f.Topic] = Snapshot{Topic: f.Topic, Interval: s.onClock(f.Interval)}
 		if _, ok := s.health[f.Interface]; !ok && f.Interface != "" {
 			s.health[f.Interface] = &Health{Interface: f.Interface}
 		}
@@ -319,12 +325,13 @@ func (s *Store) fetch(ctx context.Context, p *poller) time.Duration {
 		p.streak, p.key = 0, ""
 	}
 	at := s.now()
+	took := s.offClock(at.Sub(started)) // a call's latency is real time
 	if err != nil {
 		s.mu.Lock()
 		snap := s.snaps[f.Topic]
-		snap.Err, snap.NextTry = err, at.Add(wait)
+		snap.Err, snap.NextTry, snap.Interval = err, at.Add(s.onClock(wait)), s.onClock(f.Interval)
 		snap.Failures++
-		s.observeLocked(f.Interface, string(f.Topic), at.Sub(started), err, at)
+		s.observeLocked(f.Interface, string(f.Topic), took, err, at)
 		s.seq++
 		snap.Seq = s.seq
 		s.snaps[f.Topic] = snap
@@ -340,9 +347,9 @@ func (s *Store) fetch(ctx context.Context, p *poller) time.Duration {
 		partialErr = partial
 	}
 	s.update(f.Topic, v, at, func(snap *Snapshot) {
-		snap.NextTry = at.Add(wait)
+		snap.NextTry, snap.Interval = at.Add(s.onClock(wait)), s.onClock(f.Interval)
 		snap.Skipped, snap.SkippedFirst, snap.Partial = skips.Count(), skips.List(), partialErr
-		s.observeLocked(f.Interface, string(f.Topic), at.Sub(started), nil, at)
+		s.observeLocked(f.Interface, string(f.Topic), took, nil, at)
 	})
 	return wait
 }
@@ -450,3 +457,22 @@ func (s *Store) Seq() uint64 {
 
 // Now is the store's clock.
 func (s *Store) Now() time.Time { return s.now() }
+
+// onClock is a real-time span on the store's clock (Options.Rate);
+// offClock is the reverse.
+func (s *Store) onClock(d time.Duration) time.Duration {
+	return time.Duration(float64(d) * s.rate())
+}
+
+func (s *Store) offClock(d time.Duration) time.Duration {
+	return time.Duration(float64(d) / s.rate())
+}
+
+func (s *Store) rate() float64 {
+	if s.opts.Rate != nil {
+		if r := s.opts.Rate(); r > 0 {
+			return r
+		}
+	}
+	return 1
+}

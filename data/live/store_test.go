@@ -376,3 +376,26 @@ func TestHistoryRingKeepsOrderWhenFull(t *testing.T) {
 		t.Fatalf("%d points, newest %v, first %v", r.n, r.at(r.n-1), r.at(0))
 	}
 }
+
+// TestAgesOnAFasterClock: with the store's clock running 30 times faster
+// than real time (an accelerated sandbox), a fetch as recent as its
+// interval is not stale, and the next try is on the same clock.
+func TestAgesOnAFasterClock(t *testing.T) {
+	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	k := KeyOf[[]string]("list")
+	st := New(Options{Now: func() time.Time { return now }, Rate: func() float64 { return 30 }, Inline: true,
+		Feeds: []Feed{ListFeed(k, func(s string) string { return s }, func(context.Context) ([]string, error) { return []string{"a"}, nil },
+			FeedOptions[[]string, []string]{Interval: 2 * time.Second})}})
+	st.FetchNow(context.Background(), "list")
+	now = now.Add(100 * time.Second) // 3.3 s of real time: less than two intervals
+	snap := Get(st, k)
+	if snap.Stale(now) {
+		t.Fatalf("stale %s after a fetch on a clock 30x real time, interval %s", now.Sub(snap.FetchedAt), snap.Interval)
+	}
+	if want := snap.FetchedAt.Add(60 * time.Second); !snap.NextTry.Equal(want) {
+		t.Fatalf("next try %s, want %s", snap.NextTry, want)
+	}
+	if now = now.Add(25 * time.Second); !snap.Stale(now) { // 4.2 s of real time
+		t.Fatal("not stale after more than two intervals")
+	}
+}

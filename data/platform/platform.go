@@ -33,6 +33,9 @@ type Options struct {
 	// Now is the clock of the store, the token caches and the windows; nil
 	// means time.Now. The embedded sandbox passes its own clock.
 	Now func() time.Time
+	// ClockRate is how fast Now runs against real time (the embedded
+	// sandbox's speed; nil means 1): ages and staleness are on Now's clock.
+	ClockRate func() float64
 	// Log receives one record per request; nil logs nothing.
 	Log *slog.Logger
 	// HTTP sends every request; nil means a default client.
@@ -115,7 +118,7 @@ func Open(cfg *config.Config, o Options) (*Platform, error) {
 	if err := p.build(cfg, o, tc); err != nil {
 		return nil, err
 	}
-	store = live.New(live.Options{Feeds: p.feeds(), Now: o.Now, Inline: o.Inline})
+	store = live.New(live.Options{Feeds: p.feeds(), Now: o.Now, Rate: o.ClockRate, Inline: o.Inline})
 	p.Store = store
 	if p.Payments != nil {
 		p.Runway = p.runwayKey(store)
