@@ -221,6 +221,12 @@ func (a *App) webhookHealth() string {
 }
 
 func (a *App) tabs() string {
+	trail := a.tabTrail()
+	return fit(a.tabLabels(a.tabForm(lipgloss.Width(trail)))+trail, a.width, 1)
+}
+
+// tabTrail is what follows the tabs: the breadcrumb trail and the filter.
+func (a *App) tabTrail() string {
 	t := a.ctx.Theme
 	var trail string
 	if tr := a.trail(); tr != "" {
@@ -229,14 +235,25 @@ func (a *App) tabs() string {
 	if f := a.Active().Filter(); f != "" && a.overlay != filterOverlay {
 		trail += "  " + t.Warn.Render("/"+f)
 	}
-	// Full labels when they fit beside the trail; otherwise only the
-	// active view is named and the others keep their key, so the trail
-	// (where the user is) is never the part cut off.
-	line := a.tabLabels(false)
-	if lipgloss.Width(line)+lipgloss.Width(trail) > a.width {
-		line = a.tabLabels(true)
+	return trail
+}
+
+// Tab label forms, longest first.
+const (
+	tabsFull    = iota // "1 Quotes" … "Ledger"
+	tabsNumbers        // the views with a number key named, the others by initial
+	tabsShort          // only the active view named, the others by key
+)
+
+// tabForm is the longest form of the tabs that fits beside a trail of
+// width trail: the trail (where the user is) is never the part cut off.
+func (a *App) tabForm(trail int) int {
+	for form := tabsFull; form < tabsShort; form++ {
+		if lipgloss.Width(a.tabLabels(form))+trail <= a.width {
+			return form
+		}
 	}
-	return fit(line+trail, a.width, 1)
+	return tabsShort
 }
 
 // trail is the breadcrumb trail of the view shown: "payments › FAILED",
@@ -253,16 +270,17 @@ func (a *App) trail() string {
 	return a.Active().Name() + " › " + strings.Join(parts, " › ")
 }
 
-// tabLabel is the label of view i: "1 Quotes" (in brackets when open in a
-// session without styles), or only its key when short.
-func (a *App) tabLabel(i int, v View, short bool) string {
+// tabLabel is the label of view i in a form: "1 Quotes" (in brackets when
+// open in a session without styles), or only its key or initial.
+func (a *App) tabLabel(i int, v View, form int) string {
 	label := v.Title()
-	if i < 9 {
+	named := i == a.active || form == tabsFull || (form == tabsNumbers && i < 9)
+	switch {
+	case i < 9 && named:
 		label = fmt.Sprintf("%d %s", i+1, label)
-		if short && i != a.active {
-			label = fmt.Sprint(i + 1)
-		}
-	} else if short && i != a.active {
+	case i < 9:
+		label = fmt.Sprint(i + 1)
+	case !named:
 		label = string([]rune(label)[:1])
 	}
 	if i == a.active && a.ctx.Plain() {
@@ -273,11 +291,11 @@ func (a *App) tabLabel(i int, v View, short bool) string {
 
 // tabLabels are the views' tabs: "1 Quotes"; views past the ninth have no
 // number key and are reached with tab or the palette.
-func (a *App) tabLabels(short bool) string {
+func (a *App) tabLabels(form int) string {
 	t := a.ctx.Theme
 	var b strings.Builder
 	for i, v := range a.views {
-		label := a.tabLabel(i, v, short)
+		label := a.tabLabel(i, v, form)
 		if i == a.active {
 			b.WriteString(t.TabActive.Render(label))
 		} else {
@@ -406,14 +424,14 @@ func (a *App) mouse(msg tea.MouseMsg) tea.Cmd {
 // clickTabs opens the tab at column x, or goes back to the breadcrumb there.
 func (a *App) clickTabs(x int) tea.Cmd {
 	t := a.ctx.Theme
-	short := lipgloss.Width(a.tabLabels(false))+lipgloss.Width(a.trail()) > a.width
+	form := a.tabForm(lipgloss.Width(a.tabTrail()))
 	col := 0
 	for i, v := range a.views {
 		style := t.Tab
 		if i == a.active {
 			style = t.TabActive
 		}
-		w := lipgloss.Width(style.Render(a.tabLabel(i, v, short)))
+		w := lipgloss.Width(style.Render(a.tabLabel(i, v, form)))
 		if x >= col && x < col+w {
 			return a.switchTo(i)
 		}

@@ -89,3 +89,27 @@ func TestHealthLineNamesEveryInterface(t *testing.T) {
 		}
 	}
 }
+
+// TestTabsNameWhatFits: every tab is named when the line holds them; then
+// the views with a number key (those past the ninth by their initial);
+// then only the open view. The trail is never what is cut.
+func TestTabsNameWhatFits(t *testing.T) {
+	var views []View
+	for _, n := range []string{"overview", "quotes", "balances", "payments", "wallets", "reports", "addresses", "alerts", "errors", "identities", "ledger"} {
+		views = append(views, &listView{name: n, rows: []string{"x"}})
+	}
+	a := NewApp(testContext("sandbox", false), views...)
+	for _, c := range []struct {
+		width int
+		want  string
+	}{
+		{140, "[1 Overview]  2 Quotes  3 Balances  4 Payments  5 Wallets  6 Reports  7 Addresses  8 Alerts  9 Errors  Identities  Ledger"},
+		{110, "[1 Overview]  2 Quotes  3 Balances  4 Payments  5 Wallets  6 Reports  7 Addresses  8 Alerts  9 Errors  I  L"},
+		{80, "[1 Overview]  2  3  4  5  6  7  8  9  I  L"},
+	} {
+		a.width = c.width
+		if got := strings.TrimSpace(a.tabs()); got != c.want {
+			t.Errorf("at %d columns:\n got %q\nwant %q", c.width, got, c.want)
+		}
+	}
+}
