@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"io"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -67,10 +68,21 @@ func duplicateKeys(s keyScreen) []string {
 	return out
 }
 
+// bound reports whether an enabled binding of the screen has key k.
+func bound(s keyScreen, k string) bool {
+	for _, b := range s.keys {
+		if b.Enabled() && slices.Contains(b.Keys(), k) {
+			return true
+		}
+	}
+	return false
+}
+
 func quoteHelp(b key.Binding) string { return "«" + b.Help().Key + " " + b.Help().Desc + "»" }
 
 // TestNoScreenHasTwoBindingsOnOneKey walks every view, as newApp builds
-// them over the embedded sandbox, and every page reached by enter on the
+// them over the embedded sandbox, every section a palette command opens
+// without an argument, and every page reached from them by enter on the
 // first row (up to four pages deep), and fails when the shell's and the
 // keyScreen's enabled bindings give one key twice: one of them would never
 // run, and help would promise both.
@@ -142,26 +154,61 @@ func TestNoScreenHasTwoBindingsOnOneKey(t *testing.T) {
 			t.Error(d)
 		}
 	}
-	for _, name := range names {
-		tm.Send(ui.Open{View: name})
-		s, _ := until(5*time.Second, func(s keyScreen) bool { return strings.HasPrefix(s.name, name) && s.sel })
+	// walk checks the screen that open leads to in view name, and those
+	// reached from it by enter on the first row, three times: four pages
+	// deep at most (a wallet transaction is the fourth page of the
+	// wallets).
+	walk := func(name string, open tea.Msg) {
+		tm.Send(open)
+		// The data was fetched before the walk: once the shared rows are
+		// built, a view with rows selects the first one at once.
+		rt.p.Store.Sync()
+		s, _ := until(2*time.Second, func(s keyScreen) bool { return strings.HasPrefix(s.name, name) && s.sel })
 		check(s)
-		// Enter on the first row, three times: four pages deep at most (a
-		// wallet transaction is the fourth page of the wallets).
 		for range 3 {
-			if !s.sel || !strings.HasPrefix(s.name, name) {
+			if !s.sel || !strings.HasPrefix(s.name, name) || !bound(s, "enter") {
 				break
 			}
 			from := s.name
 			tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
 			var moved bool
-			s, moved = until(3*time.Second, func(n keyScreen) bool { return n.name != from })
+			s, moved = until(time.Second, func(n keyScreen) bool { return n.name != from })
 			if !moved {
 				break
 			}
 			s, _ = until(3*time.Second, func(n keyScreen) bool { return n.sel })
 			check(s)
 		}
+	}
+	for _, name := range names {
+		walk(name, ui.Open{View: name})
+	}
+	// Then every palette command that needs no argument (the sections a
+	// letter opens: sweeps, webhooks, counterparties, a payments scope…).
+	var cmds []ui.Command
+	on(func(a *ui.App) {
+		for _, v := range a.Views() {
+			cmds = append(cmds, v.Commands()...)
+		}
+	})
+	walked, before := 0, len(checked)
+	for _, c := range cmds {
+		if c.View == "" || c.Run == nil || strings.HasPrefix(c.Args, "<") {
+			continue // an action, or a record that needs its id
+		}
+		cmd := c.Run(nil)
+		if cmd == nil {
+			continue
+		}
+		msg := cmd()
+		if _, ok := msg.(ui.Open); !ok {
+			continue
+		}
+		walk(c.View, msg)
+		walked++
+	}
+	if walked == 0 || len(checked) == before {
+		t.Fatalf("%d palette commands walked, %d screens found by them", walked, len(checked)-before)
 	}
 	tm.Type("q")
 	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
