@@ -100,9 +100,32 @@ func containsDeriver(ds []*deriver, d *deriver) bool {
 	return false
 }
 
-// refetchedLocked tells the timed combinations of t that it was fetched
-// again without change.
-func (s *Store) refetchedLocked(t Topic) { s.signalCombinationsLocked(t, true) }
+// refetchedLocked tells what is built from t that t was fetched again
+// without change: a derivation takes t's new state (its fetch time, no
+// error) without being built again, a combination its latest fetch time,
+// and a timed combination is built again. Nobody is notified: the age
+// moves on, and readers see it at their next tick.
+func (s *Store) refetchedLocked(t Topic) {
+	src := s.snaps[t]
+	for _, d := range s.derived[t] {
+		out, ok := s.snaps[d.topic]
+		switch {
+		case !ok || !out.Loaded():
+			continue // not built yet: its build takes the state
+		case d.combine == nil && d.src == t:
+			data, version, seq, ch := out.data, out.Version, out.Seq, out.Changes
+			out = src
+			out.Topic, out.data, out.Version, out.Seq, out.Changes = d.topic, data, version, seq, ch
+		case d.combine != nil && src.FetchedAt.After(out.FetchedAt):
+			out.FetchedAt = src.FetchedAt
+		default:
+			continue
+		}
+		s.snaps[d.topic] = out
+		s.refetchedLocked(d.topic)
+	}
+	s.signalCombinationsLocked(t, true)
+}
 
 func (s *Store) signalCombinationsLocked(t Topic, timedOnly bool) {
 	for _, d := range s.derived[t] {

@@ -99,3 +99,29 @@ func TestDeriveAlsoRebuildsOnTheOtherTopic(t *testing.T) {
 		t.Fatalf("after a name changed: %q", d.Data)
 	}
 }
+
+// TestQuietRefetchAgesWhatIsDerived: a fetch that changed nothing builds
+// nothing again, but what is derived from the topic (the shared rows of a
+// table) takes its new fetch time: a list that rarely changes is not shown
+// as STALE while its reads succeed.
+func TestQuietRefetchAgesWhatIsDerived(t *testing.T) {
+	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	k := KeyOf[[]string]("list")
+	st := New(Options{Now: func() time.Time { return now }, Inline: true, Feeds: []Feed{
+		ListFeed(k, func(s string) string { return s }, func(context.Context) ([]string, error) { return []string{"a"}, nil },
+			FeedOptions[[]string, []string]{Interval: time.Minute})}})
+	builds := 0
+	dk := Derive(st, k, "count", func(_ int, in Snap[[]string]) int { builds++; return len(in.Data) })
+	twice := Derive(st, dk, "twice", func(_ int, in Snap[int]) int { return 2 * in.Data })
+	st.FetchNow(context.Background(), "list")
+	now = now.Add(5 * time.Minute)
+	st.FetchNow(context.Background(), "list")
+	for _, sn := range []Snapshot{Get(st, dk).Snapshot, Get(st, twice).Snapshot} {
+		if !sn.FetchedAt.Equal(now) || sn.Stale(now) {
+			t.Errorf("%s after a quiet refetch: fetched at %s (now %s), stale %v", sn.Topic, sn.FetchedAt, now, sn.Stale(now))
+		}
+	}
+	if d := Get(st, dk); builds != 1 || d.Data != 1 || Get(st, twice).Data != 2 {
+		t.Fatalf("%d builds, value %d", builds, d.Data)
+	}
+}

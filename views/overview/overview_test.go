@@ -209,6 +209,11 @@ func TestOverviewFailedSourceIsNamed(t *testing.T) {
 			t.Errorf("the USD liquidity balance is not unknown: %q", l)
 		}
 	}
+	// Low liquidity balances raise alerts: with their read failed, the
+	// alerts open are not all there is.
+	if !strings.Contains(rest, "more unknown") || !strings.Contains(rest, "liquidity.balances could not be read") {
+		t.Errorf("the alerts panel does not say which alerts are unknown:\n%s", rest)
+	}
 }
 
 // TestOverviewBaseCurrency: totals in another base currency convert

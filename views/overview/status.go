@@ -97,9 +97,26 @@ func (v *View) alertsPanel(w int) []string {
 	if !v.read {
 		v.readStore()
 	}
-	n := len(v.alerts)
-	out := []string{v.title(w, fmt.Sprintf("Open alerts (%d)", n), t.Muted.Render("a: all"))}
-	if n == 0 {
+	n, failed := len(v.alerts), len(v.alertsFailed)
+	head := fmt.Sprintf("Open alerts (%d)", n)
+	if failed > 0 {
+		head = fmt.Sprintf("Open alerts (%d, more unknown)", n)
+	}
+	out := []string{v.title(w, head, t.Muted.Render("a: all"))}
+	if failed > 0 {
+		names := make([]string, failed)
+		for i, tp := range v.alertsFailed {
+			names[i] = string(tp)
+		}
+		out = append(out, t.Warn.Render(cut("unknown: "+strings.Join(names, ", ")+" could not be read", w)))
+	}
+	switch {
+	case n > 0:
+	case failed > 0:
+		return out
+	case len(v.alertsLoading) > 0:
+		return append(out, t.Muted.Render("checking…"))
+	default:
 		return append(out, t.OK.Render("none open"))
 	}
 	now := v.ctx.Clock()

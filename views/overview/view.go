@@ -72,9 +72,13 @@ type View struct {
 	// health and alerts are the store's, read at each change.
 	health []live.Health
 	alerts []live.Alert
-	read   bool
-	sparks sparkCache
-	frame  frame
+	// alertsLoading and alertsFailed are the topics raising alerts that
+	// have not answered, or whose last read failed: their alerts are
+	// unknown, so "none open" is not claimed.
+	alertsLoading, alertsFailed []live.Topic
+	read                        bool
+	sparks                      sparkCache
+	frame                       frame
 }
 
 type keys struct{ Window key.Binding }
@@ -150,6 +154,7 @@ func (v *View) setWindow(i int) tea.Cmd {
 // current itself).
 func (v *View) readStore() {
 	v.health, v.alerts, v.read = v.ctx.Store.Health(), v.ctx.Store.Alerts(), true
+	v.alertsLoading, v.alertsFailed = ui.AlertGaps(v.ctx.Store)
 }
 
 // Keys are the view's bindings.
