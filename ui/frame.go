@@ -190,6 +190,11 @@ func (a *App) healthLine(now time.Time, level int) string {
 				age = "ok " + short(now.Sub(h.LastSuccess)) + " ago"
 			}
 			parts = append(parts, t.Bad.Render(fmt.Sprintf("%s ✖ %s, %s", name, sanitize.Line(code), age)))
+		case !h.Polled && brief:
+			parts = append(parts, t.Muted.Render(name+" ○"))
+		case !h.Polled:
+			// Nobody watches it now: its age grows, nothing is stale.
+			parts = append(parts, t.Muted.Render(name+" ○ idle "+short(now.Sub(h.LastSuccess))))
 		case brief:
 			parts = append(parts, t.OK.Render(name+" ●"))
 		default:

@@ -113,3 +113,28 @@ func TestTabsNameWhatFits(t *testing.T) {
 		}
 	}
 }
+
+// TestHealthLineSaysWhatIsNotPolled: an interface read once and watched by
+// nobody since is idle, with the age of its last read, not a green mark
+// whose age grows past any interval; watched again, it is polled.
+func TestHealthLineSaysWhatIsNotPolled(t *testing.T) {
+	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	k := live.KeyOf[int]("t-wallet")
+	st := live.New(live.Options{Now: func() time.Time { return now }, Feeds: []live.Feed{live.ValueFeed(k,
+		func(context.Context) (int, error) { return 1, nil }, live.FeedOptions[int, int]{Interval: time.Minute, Interface: apierr.Wallet})}})
+	st.FetchNow(context.Background(), "t-wallet")
+	now = now.Add(5 * time.Minute)
+	ctx := testContext("test", false)
+	ctx.Store = st
+	a := NewApp(ctx, &listView{name: "alpha", rows: []string{"a-1"}})
+	a.Update(tea.WindowSizeMsg{Width: 120, Height: 24})
+	if got := a.healthLine(now, 0); got != "wallet ○ idle 5m" {
+		t.Errorf("unwatched: %q", got)
+	}
+	sub := st.Subscribe()
+	defer sub.Close()
+	sub.Watch("t-wallet")
+	if got := a.healthLine(now, 0); !strings.HasPrefix(got, "wallet ●") {
+		t.Errorf("watched: %q", got)
+	}
+}

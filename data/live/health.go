@@ -20,6 +20,10 @@ type Health struct {
 	// whose last call failed: what the header shows, whatever the number
 	// of attempts and polls behind them.
 	Failing int
+	// Polled says whether one of the interface's feeds is polled now
+	// (someone watches it, or it is always polled): when not, the age of
+	// its last success grows without anything being stale.
+	Polled bool
 }
 
 // Up reports whether the last request to the interface succeeded.
@@ -33,6 +37,12 @@ func (s *Store) Health() []Health {
 	for _, h := range s.health {
 		c := *h
 		c.Failing = s.fails.distinct(h.Interface)
+		for t, p := range s.feeds {
+			if p.feed.Interface == h.Interface && (p.feed.Always || s.watch[t] > 0) {
+				c.Polled = true
+				break
+			}
+		}
 		out = append(out, c)
 	}
 	sort.Slice(out, func(i, j int) bool { return ifaceOrder(out[i].Interface) < ifaceOrder(out[j].Interface) })
