@@ -6,6 +6,8 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/shopspring/decimal"
+
+	"treasury/data/money"
 )
 
 // col is a column of a panel's grid.
@@ -123,9 +125,9 @@ func grid(cols []col, rows [][]cell, w int, head lipgloss.Style) []string {
 	return out
 }
 
-// group writes a decimal exactly, its integer part in groups of three
-// digits: 25,012,345.67.
-func group(d decimal.Decimal) string { return groupDigits(d.String()) }
+// group writes an amount of currency exactly (money.Text), its integer
+// part in groups of three digits: 25,012,345.60.
+func group(d decimal.Decimal, currency string) string { return groupDigits(money.Text(d, currency)) }
 
 // groupDigits groups the integer part of a decimal number's text.
 func groupDigits(s string) string {

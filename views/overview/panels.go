@@ -143,13 +143,13 @@ func (v *View) balancesPanel(w int) []string {
 		liq, pre, val := txt("—"), txt("—"), txt("—")
 		switch {
 		case x.InLiquidity:
-			liq = txt(group(x.Liquidity))
+			liq = txt(group(x.Liquidity, x.Currency))
 		case !h.Liquidity:
 			liq = styled(t.Muted, "?")
 		}
 		switch {
 		case x.InPrefunded:
-			pre = txt(group(x.Prefunded))
+			pre = txt(group(x.Prefunded, x.Currency))
 		case !h.Prefunded:
 			pre = styled(t.Muted, "?")
 		}

@@ -16,6 +16,7 @@ import (
 
 	"treasury/data/apierr"
 	"treasury/data/live"
+	"treasury/data/money"
 	"treasury/ui"
 	"treasury/ui/sanitize"
 	"treasury/ui/table"
@@ -78,10 +79,11 @@ func KV(t ui.Theme, pairs ...[2]string) string {
 // Section is a bold title line.
 func Section(t ui.Theme, title string) string { return t.Title.Render(title) }
 
-// Amount formats a decimal exactly as received (never rounded through a
-// float), with the currency when given.
+// Amount formats a decimal exactly (never rounded, every decimal it was
+// received with, at least those of its currency: 2549.40 EUR), with the
+// currency when given.
 func Amount(d decimal.Decimal, currency string) string {
-	s := d.String()
+	s := money.Text(d, currency)
 	if currency != "" {
 		s += " " + sanitize.Line(currency)
 	}

@@ -1,0 +1,44 @@
+package money
+
+import "github.com/shopspring/decimal"
+
+// minorUnits are the decimals of the ISO 4217 currencies that do not have
+// two; fiat absent here has two. Assets that are not ISO currencies (BTC,
+// ETH, USDC…) have no fixed number: their amounts are shown as received.
+var minorUnits = map[string]int32{
+	"BIF": 0, "CLP": 0, "DJF": 0, "GNF": 0, "ISK": 0, "JPY": 0, "KMF": 0, "KRW": 0, "PYG": 0,
+	"RWF": 0, "UGX": 0, "UYI": 0, "VND": 0, "VUV": 0, "XAF": 0, "XOF": 0, "XPF": 0,
+	"BHD": 3, "IQD": 3, "JOD": 3, "KWD": 3, "LYD": 3, "OMR": 3, "TND": 3,
+}
+
+// twoDecimals are the ISO 4217 currencies with two decimals that the
+// platform's corridors use.
+var twoDecimals = map[string]bool{
+	"AED": true, "ARS": true, "AUD": true, "BRL": true, "CAD": true, "CHF": true, "CNY": true, "COP": true,
+	"CZK": true, "DKK": true, "EGP": true, "EUR": true, "GBP": true, "GHS": true, "HKD": true, "HUF": true,
+	"IDR": true, "ILS": true, "INR": true, "KES": true, "MXN": true, "MYR": true, "NGN": true, "NOK": true,
+	"NZD": true, "PEN": true, "PHP": true, "PKR": true, "PLN": true, "SAR": true, "SEK": true, "SGD": true,
+	"THB": true, "TRY": true, "USD": true, "ZAR": true,
+}
+
+// MinorUnits is the number of decimals of an ISO 4217 currency; ok is false
+// for an asset with no fixed number (a crypto asset, a code not known).
+func MinorUnits(currency string) (n int32, ok bool) {
+	if n, ok := minorUnits[currency]; ok {
+		return n, true
+	}
+	if twoDecimals[currency] {
+		return 2, true
+	}
+	return 0, false
+}
+
+// Text writes an amount exactly: every decimal it has (never rounded),
+// and at least as many as its currency has (2549.4 EUR is "2549.40").
+func Text(d decimal.Decimal, currency string) string {
+	places := max(-d.Exponent(), 0)
+	if n, ok := MinorUnits(currency); ok {
+		places = max(places, n)
+	}
+	return d.StringFixed(places)
+}

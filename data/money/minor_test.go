@@ -1,0 +1,25 @@
+package money
+
+import "testing"
+
+// TestText: amounts keep every decimal they have and get the decimals of
+// their currency; nothing is rounded.
+func TestText(t *testing.T) {
+	for _, c := range []struct{ in, cur, want string }{
+		{"2549.4", "EUR", "2549.40"},
+		{"293", "USD", "293.00"},
+		{"2549.40", "EUR", "2549.40"},
+		{"0.123", "USD", "0.123"},
+		{"1500", "JPY", "1500"},
+		{"1.5", "KWD", "1.500"},
+		{"0.36372400", "ETH", "0.36372400"},
+		{"122.38052471", "BTC", "122.38052471"},
+		{"42776", "", "42776"},
+		{"-3.6", "USD", "-3.60"},
+		{"0", "USD", "0.00"},
+	} {
+		if got := Text(MustParse(c.in), c.cur); got != c.want {
+			t.Errorf("Text(%s, %q) = %q, want %q", c.in, c.cur, got, c.want)
+		}
+	}
+}
