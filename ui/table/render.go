@@ -175,6 +175,11 @@ func (m *Model) layout() []int {
 	ws := make([]int, len(m.cols))
 	flex := 0
 	for i, c := range m.cols {
+		if i == m.sortCol {
+			// The sorted column's title keeps room for its arrow: a title
+			// cut to "Expir… ▲" no longer says what is sorted.
+			c.Width = max(c.Width, textWidth(c.Title)+2)
+		}
 		sep := 0
 		if i > 0 {
 			sep = 1
@@ -196,7 +201,7 @@ func (m *Model) layout() []int {
 	}
 	last, given := -1, 0
 	for i, c := range m.cols {
-		if c.Flex > 0 && ws[i] == c.Width {
+		if c.Flex > 0 && ws[i] >= c.Width {
 			extra := avail * c.Flex / flex
 			ws[i] += extra
 			given += extra

@@ -343,3 +343,20 @@ func TestViewCachedUntilChange(t *testing.T) {
 		t.Fatal("View not rebuilt after SetSize")
 	}
 }
+
+// TestSortedTitleKeepsItsName: the sorted column widens to hold its title
+// and arrow rather than cutting the title ("Benefi… ▲").
+func TestSortedTitleKeepsItsName(t *testing.T) {
+	m := newPlain(paymentCols(), 80, 6)
+	m.SetRows(samplePayments(), t0)
+	m.SetSort(1, false)
+	if head := strings.Split(m.View(), "\n")[0]; !strings.Contains(head, "Beneficiary ▲") {
+		t.Errorf("header %q", head)
+	}
+	m = newPlain([]Column{{Title: "ID", Width: 6}, {Title: "Beneficiary", Width: 10}, {Title: "Amount", Width: 10}}, 40, 6)
+	m.SetRows(samplePayments(), t0)
+	m.SetSort(1, false)
+	if head := strings.Split(m.View(), "\n")[0]; !strings.Contains(head, "Beneficiary ▲") {
+		t.Errorf("a column without flex: header %q", head)
+	}
+}

@@ -21,7 +21,7 @@ func (v *View) newEndpointsPage() *viewkit.TablePage[custody.Endpoint] {
 		Crumb: "endpoints",
 		Columns: []table.Column{
 			{Title: "Alias", Width: 16, Flex: 3}, {Title: "Address", Width: 14, Flex: 4}, {Title: "Ledger", Width: 16},
-			{Title: "Lock", Width: 8, Flex: 1}, {Title: "Listing", Width: 11}, {Title: "ABI", Width: 3},
+			{Title: "Lock", Width: 8}, {Title: "Listing", Width: 11}, {Title: "ABI", Width: 3},
 			{Title: "Trust", Width: 5, Align: table.Right},
 		},
 		Topics: []live.Topic{live.Endpoints},
