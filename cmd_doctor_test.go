@@ -150,6 +150,31 @@ func TestDoctorWrongSecrets(t *testing.T) {
 	noSecrets(t, out+stderr, "wrong-payments-secret", "wrong-wallet-secret")
 }
 
+// TestDoctorWrongStaticTokens: a refused liquidity or custody token (a
+// static bearer token from the profile) gets the guidance that names its
+// settings, the words the dashboard shows for the same 401, never the OAuth
+// advice of fetching a new token or checking client credentials.
+func TestDoctorWrongStaticTokens(t *testing.T) {
+	srv := sandboxtest.Listen(t, sandboxtest.Options())
+	path := doctorProfile(t, srv, freeAddr(t), func(yaml, secrets string) string {
+		writeSecret(t, secrets, "liquidity_token", "wrong-liquidity-token")
+		writeSecret(t, secrets, "custody_token", "wrong-custody-token")
+		return yaml
+	})
+	code, out, stderr := doctorRun(t, "--config", path)
+	if code != 1 {
+		t.Fatalf("exit %d, want 1\nstdout:\n%s\nstderr:\n%s", code, out, stderr)
+	}
+	wantLines(t, out,
+		"what to do: The liquidity interface refused the profile's bearer token (HTTP 401): a static token is not renewed, so the request is not retried. Check profiles.local-sandbox.liquidity.token_env or token_file",
+		"what to do: The custody interface refused the profile's bearer token (HTTP 401): a static token is not renewed, so the request is not retried. Check profiles.local-sandbox.custody.token_env or token_file",
+		"checks failed: liquidity auth, custody auth")
+	if strings.Contains(out, "client credentials") || strings.Contains(out, "new token is fetched") {
+		t.Errorf("OAuth advice for a static token:\n%s", out)
+	}
+	noSecrets(t, out+stderr, "wrong-liquidity-token", "wrong-custody-token")
+}
+
 // TestDoctorUnreachable: every interface on a closed loopback port: the
 // connection is refused, named, with the guidance to check the base URL,
 // and no request is tried.

@@ -110,7 +110,7 @@ func (g *gate) expire(p *pendingConn) {
 	if !ok {
 		return
 	}
-	g.log.Info("ssh login grace time exceeded: connection closed", identityAttrs(user, fp, p.remote, "grace", g.grace.String())...)
+	g.log.Info("ssh login grace time exceeded: connection closed", identityAttrs(user, fp, p.remote, "grace_s", seconds(g.grace))...)
 	p.conn.Close()
 }
 
@@ -168,7 +168,7 @@ func (g *gate) failed(c net.Conn, err error) {
 	if !ok {
 		return
 	}
-	g.log.Info("ssh handshake failed", identityAttrs(user, fp, remote, "error", err.Error(), "after", time.Since(p.started).Round(time.Millisecond).String())...)
+	g.log.Info("ssh handshake failed", identityAttrs(user, fp, remote, "error", err.Error(), "after_s", seconds(time.Since(p.started)))...)
 }
 
 // close refuses new connections and stops the grace timers; the server
@@ -191,6 +191,12 @@ func (g *gate) waiting() int {
 
 // identityAttrs are the log attributes of a client: user and key
 // fingerprint when known, remote address, then extra.
+// seconds is a duration for the log: seconds to the millisecond, as a
+// number, under a key that ends in _s ("duration_s":43.71). A
+// time.Duration given to slog as it is would be written as nanoseconds
+// (43710000000), with nothing to say so.
+func seconds(d time.Duration) float64 { return d.Round(time.Millisecond).Seconds() }
+
 func identityAttrs(user, fingerprint, remote string, extra ...any) []any {
 	var attrs []any
 	if user != "" {

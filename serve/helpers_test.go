@@ -1,9 +1,11 @@
 package serve
 
 import (
+	"bytes"
 	"context"
 	"crypto/ed25519"
 	"crypto/rand"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"net"
@@ -157,6 +159,41 @@ func (l *logRecords) Handle(_ context.Context, r slog.Record) error {
 }
 func (l *logRecords) WithAttrs([]slog.Attr) slog.Handler { return l }
 func (l *logRecords) WithGroup(string) slog.Handler      { return l }
+
+// json is what sessions.log holds for the records with message msg: each
+// written by slog's JSON handler, as cmd_serve writes it, then decoded.
+func (l *logRecords) json(tb testing.TB, msg string) []map[string]any {
+	tb.Helper()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []map[string]any
+	for _, r := range l.recs {
+		if r.Message != msg {
+			continue
+		}
+		var b bytes.Buffer
+		if err := slog.NewJSONHandler(&b, nil).Handle(context.Background(), r); err != nil {
+			tb.Fatal(err)
+		}
+		m := map[string]any{}
+		if err := json.Unmarshal(b.Bytes(), &m); err != nil {
+			tb.Fatal(err)
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// logSeconds checks that rec holds the duration key as seconds (a JSON number
+// within [min, max]) and returns it.
+func logSeconds(tb testing.TB, rec map[string]any, key string, min, max float64) float64 {
+	tb.Helper()
+	d, ok := rec[key].(float64)
+	if !ok || d < min || d > max {
+		tb.Errorf("%s = %v (%T) in %v, want seconds in [%g, %g]", key, rec[key], rec[key], rec, min, max)
+	}
+	return d
+}
 
 // next waits for the next record with message msg.
 func (l *logRecords) next(tb testing.TB, msg string) map[string]string {

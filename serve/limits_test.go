@@ -101,6 +101,11 @@ func TestSilentConnectionsAreClosed(t *testing.T) {
 			t.Errorf("logged %v", r)
 		}
 	}
+	for _, rec := range ts.logs.json(t, "ssh login grace time exceeded: connection closed") {
+		if d := logSeconds(t, rec, "grace_s", 0, 10); d != grace.Seconds() {
+			t.Errorf("grace_s %v, want %v", d, grace.Seconds())
+		}
+	}
 	if !strings.Contains(refused[0]["reason"], "--max-per-source") {
 		t.Errorf("refusal reason %q", refused[0]["reason"])
 	}
@@ -198,6 +203,9 @@ func TestFailedLoginsAreLoggedAtInfo(t *testing.T) {
 	raw.Close()
 	if r := ts.logs.next(t, "ssh handshake failed"); !strings.HasPrefix(r["remote"], "127.0.0.1:") || r["error"] == "" || r["user"] != "" {
 		t.Errorf("a non-SSH client logged %v", r)
+	}
+	for _, rec := range ts.logs.json(t, "ssh handshake failed") {
+		logSeconds(t, rec, "after_s", 0, 60)
 	}
 
 	c, err := ts.dial("alice", alice)

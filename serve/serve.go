@@ -11,7 +11,8 @@
 // quits and its cleanup runs at once), when it has had no input for the idle
 // timeout, or when the server shuts down (each session is told, its program
 // quits cleanly, then the connection closes). Sessions start and end in the
-// log with user, key fingerprint, remote address, role and duration.
+// log with user, key fingerprint, remote address, role and duration (every
+// duration in the log is in seconds, its key ending in _s: duration_s).
 //
 // Before authentication the limits of OpenSSH apply (see gate): a login
 // grace period, a cap on connections waiting to authenticate and a cap per

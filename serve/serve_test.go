@@ -46,8 +46,16 @@ func TestKeyInFileAcceptedKeyNotInFileRefused(t *testing.T) {
 		t.Fatalf("session after q: %v", err)
 	}
 	end := ts.logs.next(t, "ssh session end")
-	if end["reason"] != "quit" || end["fingerprint"] != alice.fingerprint() || end["duration"] == "" {
+	if end["reason"] != "quit" || end["fingerprint"] != alice.fingerprint() {
 		t.Errorf("session end logged %v", end)
+	}
+	// In sessions.log the duration is in seconds, the unit in its key
+	// ("duration_s":43.71), not nanoseconds under "duration".
+	for _, rec := range ts.logs.json(t, "ssh session end") {
+		logSeconds(t, rec, "duration_s", 0, 120)
+		if _, ok := rec["duration"]; ok {
+			t.Errorf("a duration without its unit: %v", rec)
+		}
 	}
 }
 

@@ -143,7 +143,7 @@ func (s *Server) session(next ssh.Handler) ssh.Handler {
 		// that shutdown, which then closes the connections, cannot cut it.
 		_ = sess.Exit(status)
 		s.release(st)
-		attrs := append(id.attrs(), "duration", time.Since(start).Round(time.Millisecond), "reason", string(reason))
+		attrs := append(id.attrs(), "duration_s", seconds(time.Since(start)), "reason", string(reason))
 		if err != nil {
 			s.log.Error("ssh session end", append(attrs, "error", err)...)
 			return

@@ -290,10 +290,7 @@ func (d *dialog) sections(width, height int, compact bool) []string {
 		env = "PROD"
 	}
 	head := []string{t.DialogTitle.Render(sanitize.Line(d.c.Title))}
-	lines := make([]string, 0, len(d.c.Lines))
-	for _, l := range d.c.Lines {
-		lines = append(lines, wrap(sanitize.Line(l)))
-	}
+	lines := d.recordLines(wrap, compact)
 	context := []string{wrap("Environment: " + env + " (profile " + sanitize.Line(d.ctx.Profile) + ")")}
 	if d.c.Retry != "" && d.state != done {
 		context = append(context, t.Warn.Render(wrap("↻ "+sanitize.Line(d.c.Retry))))
@@ -340,6 +337,45 @@ func (d *dialog) sections(width, height int, compact bool) []string {
 	}
 	out := append(head, body, strings.Join(context, "\n"))
 	return append(out, tail...)
+}
+
+// beforeHeading labels, in the result, the record's state lines read when
+// the dialog opened: after the action they are no longer its state.
+const beforeHeading = "Before the action (as shown when this dialog opened):"
+
+// recordLines are the dialog's record, wrapped: what the action will do
+// (until it has run), which record, and its state. Once the action has
+// run, the state lines are labelled as before it, indented under a
+// heading, never shown as current next to the result (a compact dialog
+// spares the blank line above the heading).
+func (d *dialog) recordLines(wrap func(string) string, compact bool) []string {
+	t := d.ctx.Theme
+	var out []string
+	add := func(indent string, ls []string) {
+		for _, l := range ls {
+			out = append(out, wrap(indent+sanitize.Line(l)))
+		}
+	}
+	if d.state != done && len(d.c.Intro) > 0 {
+		add("", d.c.Intro)
+		if len(d.c.Lines)+len(d.c.Before) > 0 {
+			out = append(out, "")
+		}
+	}
+	add("", d.c.Lines)
+	if len(d.c.Before) == 0 {
+		return out
+	}
+	if d.state != done {
+		add("", d.c.Before)
+		return out
+	}
+	if len(out) > 0 && !compact {
+		out = append(out, "")
+	}
+	out = append(out, t.Muted.Render(wrap(beforeHeading)))
+	add("  ", d.c.Before)
+	return out
 }
 
 // askingSections are the fields, the buttons and the keys.

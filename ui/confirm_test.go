@@ -258,11 +258,12 @@ func actApp(t *testing.T, env string, c Confirm) *teatest.TestModel {
 func prodFreeze(run func(string) tea.Cmd) Confirm {
 	return Confirm{Title: "Freeze wallet transaction", Action: "Freeze", Reason: "Reason", TypeToConfirm: "0001",
 		ReasonValue: "suspected fraud",
-		Lines: []string{"The transaction will be frozen: it stops progressing until it is unfrozen.", "",
-			"Transaction  tx-0001", "Amount       1.50000000 BTC", "mutationId   7d3c-…-0001"},
-		Retry:     "retry of 7d3c-…-0001: the freeze sent by alice 2m ago got no known answer (timed out); the same mutationId goes again, so the platform applies it at most once",
-		Waiting:   "the wallet interface: PUT …/transactions/tx-0001/freeze",
-		RunReason: run}
+		Intro:       []string{"The transaction will be frozen: it stops progressing until it is unfrozen."},
+		Lines:       []string{"Transaction  tx-0001", "Amount       1.50000000 BTC", "mutationId   7d3c-…-0001"},
+		Before:      []string{"Status       PENDING_APPROVAL, not frozen"},
+		Retry:       "retry of 7d3c-…-0001: the freeze sent by alice 2m ago got no known answer (timed out); the same mutationId goes again, so the platform applies it at most once",
+		Waiting:     "the wallet interface: PUT …/transactions/tx-0001/freeze",
+		RunReason:   run}
 }
 
 func testFreeze(run func(string) tea.Cmd) Confirm {
@@ -384,6 +385,30 @@ func TestWrapWordsKeepsIDsWhole(t *testing.T) {
 	} {
 		if got := wrapWords(c.in, c.width); got != c.want {
 			t.Errorf("wrapWords(%q, %d) = %q, want %q", c.in, c.width, got, c.want)
+		}
+	}
+}
+
+// Once the action has run, the dialog does not show the record's state as
+// read before it as current: the intro (what was to come) is gone and the
+// state lines stand under the "before" heading; while asking they are the
+// record's state, unlabelled. For every action: success and failure alike.
+func TestDialogResultLabelsStateBefore(t *testing.T) {
+	state := "Status       PENDING_APPROVAL, not frozen"
+	for _, res := range []Flash{{Text: "✔ froze transaction tx-0001: now frozen"},
+		{Text: "freeze of tx-0001: outcome unknown", Err: errors.New("timed out")}} {
+		d := newDialog(testContext("test", false), testFreeze(nil), 1)
+		asking := d.view(100, 40)
+		if !strings.Contains(asking, "will be frozen") || !strings.Contains(asking, state) || strings.Contains(asking, beforeHeading) {
+			t.Fatalf("asking: want the intro and the state unlabelled:\n%s", asking)
+		}
+		d.state, d.result = done, res
+		for _, size := range [][2]int{{100, 40}, {80, 22}} {
+			out := d.view(size[0], size[1])
+			head, at := strings.Index(out, beforeHeading), strings.Index(out, state)
+			if strings.Contains(out, "will be frozen") || at < 0 || head < 0 || head > at {
+				t.Errorf("result %q at %dx%d: want no intro and the state under %q:\n%s", res.Text, size[0], size[1], beforeHeading, out)
+			}
 		}
 	}
 }

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"bytes"
+	"errors"
 	"strings"
 	"testing"
 
@@ -32,6 +33,12 @@ func TestCopyPerSession(t *testing.T) {
 		a.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 		a.copySelected()
 		got := out.String()
+		// OSC 52 gets no answer: the flash says the id was sent, never
+		// that it was copied.
+		if flash := a.flash.Text; c.plain && (strings.Contains(flash, "copied") ||
+			!strings.Contains(flash, "sent pay-1 to your terminal's clipboard (OSC 52; if it did not arrive, C shows it)")) {
+			t.Errorf("%s: flash %q claims a copy OSC 52 cannot know of", c.term, flash)
+		}
 		if plain := strings.Contains(got, "\x1b]52;c;cGF5LTE=\x07"); plain != c.plain {
 			t.Errorf("%s: plain OSC 52 %v in %q", c.term, plain, got)
 		}
@@ -45,6 +52,39 @@ func TestCopyPerSession(t *testing.T) {
 		a.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("C")})
 		if a.overlay != rawOverlay || !strings.Contains(a.raw.view(), "pay-1") {
 			t.Errorf("%s: C did not show the id", c.term)
+		}
+	}
+}
+
+// TestCopyLocalTmux: inside a local tmux the flash says "copied" only once
+// tmux set-buffer exited 0; until then, and when it fails, it says the id
+// was sent by OSC 52, with set-buffer's error.
+func TestCopyLocalTmux(t *testing.T) {
+	defer func(f func(string) error) { tmuxSetBuffer = f }(tmuxSetBuffer)
+	for _, fail := range []error{nil, errors.New("exit status 1")} {
+		var set []string
+		tmuxSetBuffer = func(s string) error { set = append(set, s); return fail }
+		var out bytes.Buffer
+		ctx := testContext("test", false)
+		ctx.Output, ctx.Term, ctx.LocalTmux = &out, "tmux-256color", true
+		a := NewApp(ctx, &listView{name: "alpha", rows: []string{"pay-1"}})
+		a.Update(tea.WindowSizeMsg{Width: 120, Height: 24})
+		cmd := a.copySelected()
+		if strings.Contains(a.flash.Text, "copied") || !strings.Contains(a.flash.Text, "sent pay-1") {
+			t.Errorf("before set-buffer answered: flash %q", a.flash.Text)
+		}
+		if cmd == nil {
+			t.Fatal("no tmux set-buffer")
+		}
+		a.Update(cmd())
+		switch {
+		case len(set) != 1 || set[0] != "pay-1":
+			t.Errorf("set-buffer got %q", set)
+		case fail == nil && a.flash.Text != "copied pay-1 to tmux's buffer (C shows it to select by hand)":
+			t.Errorf("set-buffer exit 0: flash %q", a.flash.Text)
+		case fail != nil && (strings.Contains(a.flash.Text, "copied") || !strings.Contains(a.flash.Text, "sent pay-1") ||
+			a.flash.Err == nil || !strings.Contains(a.flash.Err.Error(), "exit status 1")):
+			t.Errorf("set-buffer failed: flash %+v", a.flash)
 		}
 	}
 }

@@ -18,6 +18,10 @@ import (
 // What leaves the dashboard: the selected id copied to the clipboard (OSC
 // 52, through the session's terminal) and tables saved as CSV files.
 
+// tmuxSetBuffer sets the local tmux's paste buffer to text; tests replace
+// it.
+var tmuxSetBuffer = func(text string) error { return exec.Command("tmux", "set-buffer", "--", text).Run() }
+
 // copySelected copies the selected id to the clipboard of the terminal of
 // the session that asked (OSC 52 on the session's own output, never the
 // server's terminal). Inside tmux (the local program's own TMUX) tmux's
@@ -26,6 +30,11 @@ import (
 // set-clipboard on takes it) and wrapped for passthrough (allow-passthrough
 // on). A terminal that cannot take it (TERM=dumb, no output) gets the id in
 // a dialog to select by hand.
+//
+// OSC 52 is fire and forget: no answer says whether the terminal took it
+// (tmux with set-clipboard external, a terminal that ignores it), so the
+// flash says it was sent, not copied. Only a tmux set-buffer that exits 0
+// is a known copy, and only then does the flash say "copied".
 func (a *App) copySelected() tea.Cmd {
 	id, _, ok := a.Active().Selected()
 	if !ok || id == "" {
@@ -48,13 +57,14 @@ func (a *App) copySelected() tea.Cmd {
 			return nil
 		}
 	}
-	a.setFlash(Flash{Text: "copied " + sanitize.Line(id) + " (C shows it to select by hand)"})
+	sent := "sent " + sanitize.Line(id) + " to your terminal's clipboard (OSC 52; if it did not arrive, C shows it)"
+	a.setFlash(Flash{Text: sent})
 	if a.ctx.LocalTmux {
 		return func() tea.Msg {
-			if err := exec.Command("tmux", "set-buffer", "--", id).Run(); err != nil {
-				return Flash{Err: fmt.Errorf("copy to tmux's buffer: %w", err)}
+			if err := tmuxSetBuffer(id); err != nil {
+				return Flash{Text: sent, Err: fmt.Errorf("copy to tmux's buffer: %w", err)}
 			}
-			return nil
+			return Flash{Text: "copied " + sanitize.Line(id) + " to tmux's buffer (C shows it to select by hand)"}
 		}
 	}
 	return nil

@@ -94,8 +94,18 @@ type Flash struct {
 // full: code, message, guidance), and the footer flashes it.
 type Confirm struct {
 	Title string
-	// Lines say what will happen, to which record, in which environment.
+	// Intro says what the action will do (and any warning about it, such as
+	// "the platform will likely refuse"); it is shown until the action has
+	// run, and dropped from the result: it speaks of what was to come.
+	Intro []string
+	// Lines say which record: ids, names, amounts, the idempotency key,
+	// what stays true once the action has run.
 	Lines []string
+	// Before are the record's state lines as shown when the dialog opened
+	// ("Status  PENDING_APPROVAL, not frozen"). Once the action has run they
+	// are not current: the result shows them under a "before" heading, so
+	// that they are not read as the state the action left.
+	Before []string
 	// TypeToConfirm, when set (prod), must be typed before the confirm
 	// button works: the last four characters of the record's id.
 	TypeToConfirm string

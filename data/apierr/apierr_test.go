@@ -106,3 +106,28 @@ func TestPlainAndJunkBodies(t *testing.T) {
 		t.Fatalf("Error() = %q", msg)
 	}
 }
+
+// A 401 gets the advice of the interface's auth kind: a static bearer token
+// (liquidity, custody) names the profile's token settings and is not said
+// to be renewed; the OAuth interfaces keep the refresh advice.
+func TestUnauthorizedGuidanceByAuthKind(t *testing.T) {
+	for _, c := range []struct {
+		iface     Interface
+		key, want string
+	}{
+		{Liquidity, "profiles.uat.liquidity", "Check profiles.uat.liquidity.token_env or token_file"},
+		{Custody, "profiles.uat.custody", "Check profiles.uat.custody.token_env or token_file"},
+		{Liquidity, "", "Check the liquidity token_env or token_file of the profile"},
+		{Wallet, "profiles.uat.wallet", "a new token is fetched and the request retried once"},
+		{Reporting, "profiles.uat.reporting", "a new token is fetched and the request retried once"},
+	} {
+		e := &Error{Interface: c.iface, Method: "GET", Path: "/x", HTTPStatus: 401, Class: ClassRefreshAuth, ConfigKey: c.key}
+		g := e.Guidance()
+		if !strings.Contains(g, c.want) {
+			t.Errorf("%s %q: guidance %q, want %q", c.iface, c.key, g, c.want)
+		}
+		if c.iface.StaticToken() && (strings.Contains(g, "client credentials") || strings.Contains(g, "new token is fetched")) {
+			t.Errorf("%s: OAuth advice for a static token: %q", c.iface, g)
+		}
+	}
+}

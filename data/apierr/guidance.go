@@ -9,6 +9,9 @@ import (
 // sentences, from the spec's tables: whether it is retried and what to fix.
 // Specific codes get specific advice; the rest get their class's.
 func (e *Error) Guidance() string {
+	if g := e.staticTokenGuidance(); g != "" {
+		return g
+	}
 	if g := e.tokenGuidance(); g != "" {
 		return g
 	}
@@ -68,6 +71,30 @@ func (e *Error) urlKey() string {
 		return e.ConfigKey + ".auth_url"
 	}
 	return "the payments auth_url of the profile"
+}
+
+// StaticToken reports whether the interface takes a static bearer token
+// from the profile (token, token_env or token_file: liquidity, custody)
+// rather than one fetched from client credentials (payments and reporting
+// from the payments issuer, wallet from its own exchange). A static token is
+// not renewed on a 401: the request is not retried, and only the profile
+// can fix it.
+func (i Interface) StaticToken() bool { return i == Liquidity || i == Custody }
+
+// staticTokenGuidance is the advice for a 401 of an interface with a static
+// bearer token: the OAuth advice ("a new token is fetched and the request
+// retried once", "check the client credentials") is untrue there. The
+// doctor's auth check gives the same words.
+func (e *Error) staticTokenGuidance() string {
+	if !e.Interface.StaticToken() || (e.HTTPStatus != 401 && e.Class != ClassRefreshAuth) {
+		return ""
+	}
+	keys := "the " + string(e.Interface) + " token_env or token_file of the profile"
+	if e.ConfigKey != "" {
+		keys = e.ConfigKey + ".token_env or token_file"
+	}
+	return "The " + string(e.Interface) + " interface refused the profile's bearer token (HTTP 401): a static token is not renewed, so the request is not retried. Check " +
+		keys + " (a token of this environment, not expired)."
 }
 
 // tokenGuidance is the advice for a refused request that points at the

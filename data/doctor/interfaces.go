@@ -43,18 +43,14 @@ func (p *prober) authContext(ctx context.Context, n int) (context.Context, conte
 }
 
 // failed is the failed auth check of who (a client id, a token) with err,
-// and the guidance for it. A static bearer token (liquidity, custody) is
-// not renewed on a 401: its guidance names the token's settings.
-func (p *prober) failed(iface apierr.Interface, key, who, url string, err error, static bool) Check {
+// and the guidance for it: the error's own, which for a static bearer token
+// (liquidity, custody) names the token's settings, as the dashboard does.
+func (p *prober) failed(iface apierr.Interface, key, who, url string, err error) Check {
 	e, ok := asAPIError(err, iface, key, url, p.o.Timeout)
 	if !ok {
 		return Check{Name: "auth", Status: Fail, Detail: who + ": " + err.Error()}
 	}
-	g := e.Guidance()
-	if static && e.HTTPStatus == http.StatusUnauthorized {
-		g = fmt.Sprintf("The %s interface refused the profile's bearer token (HTTP 401): check %s.token_env or token_file (a token of this environment, not expired).", iface, key)
-	}
-	return Check{Name: "auth", Status: Fail, Detail: who + ": " + e.Error(), Err: e, Guidance: g}
+	return Check{Name: "auth", Status: Fail, Detail: who + ": " + e.Error(), Err: e, Guidance: e.Guidance()}
 }
 
 func notConfigured(s Section) Section {
@@ -88,7 +84,7 @@ func (p *prober) liquidity(ctx context.Context) Section {
 	defer cancel()
 	pg, err := liquidity.New(t, liquidity.Options{Now: p.o.Now}).QuotesPage(actx, liquidity.Window{}, 0, pageOfOne)
 	if err != nil {
-		s.Checks = append(s.Checks, p.failed(apierr.Liquidity, key, "bearer token", c.BaseURL, err, true))
+		s.Checks = append(s.Checks, p.failed(apierr.Liquidity, key, "bearer token", c.BaseURL, err))
 		return s
 	}
 	s.Checks = append(s.Checks, Check{Name: "auth", Status: OK, Detail: fmt.Sprintf("bearer token accepted: GET %s pageSize=%d answered %d of %s",
@@ -146,12 +142,12 @@ func (p *prober) payments(ctx context.Context) Section {
 	defer cancel()
 	tt, err := pc.TokenTest(actx)
 	if err != nil {
-		s.Checks = append(s.Checks, p.failed(apierr.Auth, key, who, c.AuthURL, err, false))
+		s.Checks = append(s.Checks, p.failed(apierr.Auth, key, who, c.AuthURL, err))
 		return s
 	}
 	for _, err := range pc.IdentitySeq(actx) {
 		if err != nil {
-			s.Checks = append(s.Checks, p.failed(apierr.Payments, key, who+": token issued, but", c.BaseURL, err, false))
+			s.Checks = append(s.Checks, p.failed(apierr.Payments, key, who+": token issued, but", c.BaseURL, err))
 			return s
 		}
 		break // a page of one is enough
@@ -190,7 +186,7 @@ func (p *prober) reporting(ctx context.Context) Section {
 	defer cancel()
 	list, err := reporting.New(t).ListRecords(actx)
 	if err != nil {
-		s.Checks = append(s.Checks, p.failed(apierr.Reporting, key, who, c.BaseURL, err, false))
+		s.Checks = append(s.Checks, p.failed(apierr.Reporting, key, who, c.BaseURL, err))
 		return s
 	}
 	s.Checks = append(s.Checks, Check{Name: "auth", Status: OK, Detail: fmt.Sprintf("%s accepted: GET %s answered %s",
@@ -237,7 +233,7 @@ func (p *prober) walletAuth(ctx context.Context, base string, cred walletCredent
 	actx, cancel := p.authContext(ctx, 2)
 	defer cancel()
 	if _, err := src.Token(actx); err != nil {
-		return p.failed(apierr.Wallet, key, who, base, err, false)
+		return p.failed(apierr.Wallet, key, who, base, err)
 	}
 	if cred.kind != "monitoring" {
 		return Check{Name: "auth", Status: OK, Detail: who + ": token issued"}
@@ -248,7 +244,7 @@ func (p *prober) walletAuth(ctx context.Context, base string, cred walletCredent
 	}
 	pg, err := walletclient.New(t).VaultsPage(actx, pageOfOne)
 	if err != nil {
-		return p.failed(apierr.Wallet, key, who+": token issued, but", base, err, false)
+		return p.failed(apierr.Wallet, key, who+": token issued, but", base, err)
 	}
 	return Check{Name: "auth", Status: OK, Detail: fmt.Sprintf("%s: token issued; GET %s %s=%d answered %s",
 		who, wallet.PathVaults, wallet.QueryPageSize, pageOfOne, count(len(pg.Items), "vault"))}
@@ -282,7 +278,7 @@ func (p *prober) custodyAuth(ctx context.Context, c *config.Custody, key string)
 	defer cancel()
 	pg, err := custody.New(t, c.DomainID, custody.Signer{}).EndpointsPage(actx, "", pageOfOne)
 	if err != nil {
-		return p.failed(apierr.Custody, key, "bearer token for domain "+c.DomainID, c.BaseURL, err, true)
+		return p.failed(apierr.Custody, key, "bearer token for domain "+c.DomainID, c.BaseURL, err)
 	}
 	return Check{Name: "auth", Status: OK, Detail: fmt.Sprintf("bearer token accepted: GET %s%s/endpoints limit=%d answered %s",
 		custody.PathDomains, c.DomainID, pageOfOne, count(len(pg.Items), "endpoint"))}

@@ -184,7 +184,7 @@ func (p *prober) clock() Section {
 	}
 	c := Check{Name: "skew", Status: OK}
 	if skew.Abs() <= time.Second {
-		c.Detail = fmt.Sprintf("within 1 s of the servers' Date headers (%d answers)%s", len(ds), tolerance)
+		c.Detail = fmt.Sprintf("within 1 s of the servers' Date headers (%s)%s", count(len(ds), "answer"), tolerance)
 		s.Checks = []Check{c}
 		return s
 	}

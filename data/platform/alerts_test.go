@@ -45,3 +45,20 @@ func mergeAll(ps []payments.Payment) *live.PaymentSet {
 	s, _ := live.MergePayments(nil, ps, time.Time{})
 	return s
 }
+
+// TestFailureAlertCountReadsRight: one failed payment is "1 payment
+// failed", not "1 payments failed"; more are plural.
+func TestFailureAlertCountReadsRight(t *testing.T) {
+	now := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
+	for n, want := range map[int]string{1: "1 payment failed in the last hour; newest f-0", 2: "2 payments failed in the last hour; newest f-0"} {
+		var ps []payments.Payment
+		for i := range n {
+			ps = append(ps, payments.Payment{PaymentID: fmt.Sprintf("f-%d", i), PaymentState: payments.Failed,
+				InitiatedAt: now.Add(-time.Hour), LastStateUpdatedAt: now.Add(-time.Duration(i+1) * time.Minute)})
+		}
+		as := paymentAlerts(mergeAll(ps), now)
+		if len(as) != 1 || as[0].Title != want {
+			t.Errorf("%d failed: alerts %+v, want %q", n, as, want)
+		}
+	}
+}

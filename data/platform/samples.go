@@ -3,6 +3,7 @@ package platform
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -109,7 +110,7 @@ func paymentAlerts(ps *live.PaymentSet, now time.Time) []live.Alert {
 	}
 	return append(out, live.Alert{
 		Key: "failures", Severity: live.Low, Code: "FAILED",
-		Title:    fmt.Sprintf("%d payments failed in the last hour; newest %s", n, newest.PaymentID),
+		Title:    count(n, "payment") + " failed in the last hour; newest " + newest.PaymentID,
 		Guidance: "Open the payment for its error code and what to do.",
 		Since:    newest.LastStateUpdatedAt, Last: newest.LastStateUpdatedAt, Count: n,
 		Topic: live.Payments, Ref: newest.PaymentID,
@@ -134,7 +135,7 @@ func declineAlerts(ps *live.PaymentSet, now time.Time) []live.Alert {
 	newest := slices.MaxFunc(recent, func(a, b *payments.Payment) int { return a.LastStateUpdatedAt.Compare(b.LastStateUpdatedAt) })
 	return []live.Alert{{
 		Key: "declines", Severity: live.Medium, Code: "USR_062..USR_067",
-		Title:    fmt.Sprintf("%d payments declined in the last %d minutes", len(recent), int(DeclineWindow.Minutes())),
+		Title:    count(len(recent), "payment") + " declined in the last " + count(int(DeclineWindow.Minutes()), "minute"),
 		Guidance: "Sustained declines: check the destinations' details and limits with the operator before retrying.",
 		Since:    recent[len(recent)-1].LastStateUpdatedAt, Last: newest.LastStateUpdatedAt, Count: len(recent),
 		Topic: live.Payments, Ref: newest.PaymentID,
@@ -162,4 +163,12 @@ func newestLedgerFirst(txs []payments.LedgerTransaction, err error) ([]payments.
 	}
 	slices.SortStableFunc(txs, func(a, b payments.LedgerTransaction) int { return b.CreatedDttm.Compare(a.CreatedDttm) })
 	return txs, err
+}
+
+// count says "1 payment", "2 payments": an alert's count reads right for 1.
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
 }

@@ -75,23 +75,28 @@ func (v *View) confirm(ep custody.Endpoint, lock bool) tea.Cmd {
 		to = custody.LockUnlocked
 		what = "An Unlocked endpoint can be used again as a destination."
 	}
+	// What will happen, said until the intent is proposed; the lock as
+	// shown now is the state the intent changes, labelled as before in
+	// the result.
+	intro := []string{
+		fmt.Sprintf("%s the custody endpoint below with a signed intent: %s → %s.", strings.ToUpper(verb[:1])+verb[1:],
+			viewkit.Dash(ep.Lock), to),
+		"The intent takes effect once approved; the view follows it. " + what,
+	}
+	if (lock && ep.Lock == custody.LockLocked) || (!lock && ep.Lock != custody.LockLocked) {
+		intro = append(intro, "Note: the endpoint is "+viewkit.Dash(ep.Lock)+" now; the platform will likely refuse.")
+	}
 	lines := []string{
-		fmt.Sprintf("%s the custody endpoint below with a signed intent.", strings.ToUpper(verb[:1])+verb[1:]),
-		"",
 		"Alias:    " + ep.Alias,
 		"Id:       " + ep.ID,
 		"Address:  " + ep.Address,
 		"Ledger:   " + ep.LedgerID,
-		"Lock:     " + viewkit.Dash(ep.Lock) + " → " + to,
 		"Intent:   " + intentID,
-		"",
-		"The intent takes effect once approved; the view follows it. " + what,
 	}
-	if (lock && ep.Lock == custody.LockLocked) || (!lock && ep.Lock != custody.LockLocked) {
-		lines = append(lines, "Note: the endpoint is "+viewkit.Dash(ep.Lock)+" now; the platform will likely refuse.")
-	}
+	before := []string{"Lock:     " + viewkit.Dash(ep.Lock)}
 	title := fmt.Sprintf("%s endpoint %s", strings.ToUpper(verb[:1])+verb[1:], ep.Alias)
-	c := ui.Confirm{Title: title, Lines: lines, Action: strings.ToUpper(verb[:1]) + verb[1:], Run: v.submit(ep, lock, intentID),
+	c := ui.Confirm{Title: title, Intro: intro, Lines: lines, Before: before, Action: strings.ToUpper(verb[:1]) + verb[1:],
+		Run:      v.submit(ep, lock, intentID),
 		OnCancel: viewkit.OnCancel(v.act, actions.EndpointAttempt(ep, lock, intentID), title),
 		Retry:    viewkit.RetryNote(v.ctx, key, "intent id"),
 		Waiting:  "the custody interface: POST /v1/intents (intent " + intentID + ")"}

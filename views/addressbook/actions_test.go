@@ -98,6 +98,25 @@ func TestLockEndToEnd(t *testing.T) {
 	}
 }
 
+// TestLockResultLabelsTheOldLockBefore: once the intent is proposed, the
+// dialog no longer says what will happen ("Unlocked → Locked") and shows
+// the lock read before it under the "before" heading, not as current.
+func TestLockResultLabelsTheOldLockBefore(t *testing.T) {
+	e := viewtest.New(t, viewtest.Options{Skip: viewtest.NoLiquidityHistory()})
+	ep := endpoints(t, e)[0]
+	tm := e.Program(t, newView(e))
+	viewtest.WaitFor(t, tm, ep.Alias)
+	viewtest.Keys(tm, "l")
+	viewtest.WaitFor(t, tm, "Unlocked → Locked")
+	viewtest.Keys(tm, "tab", "enter")
+	viewtest.WaitFor(t, tm, "proposed: intent")
+	frame := viewtest.Frame(t, tm)
+	head, at := strings.Index(frame, "Before the action"), strings.Index(frame, "Lock:     "+custody.LockUnlocked)
+	if !strings.Contains(frame, "✔ lock of") || strings.Contains(frame, "→ Locked") || at < 0 || head < 0 || head > at {
+		t.Fatalf("want the result, no intro, and the lock before under its heading:\n%s", frame)
+	}
+}
+
 // TestUnlockFromDetail unlocks a Locked endpoint from its detail, which
 // shows the intent while it is open and its outcome after.
 func TestUnlockFromDetail(t *testing.T) {

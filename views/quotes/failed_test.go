@@ -25,7 +25,13 @@ func TestWrongTokenShowsTheFailure(t *testing.T) {
 			t.Errorf("the frame lacks %q:\n%s", want, frame)
 		}
 	}
-	for _, bad := range []string{"no quotes", "mid rate", "no data yet", "not-the-token"} {
+	// A static token is not renewed: the advice names the profile's token
+	// settings, not the OAuth client credentials.
+	flat := strings.Join(strings.Fields(strings.NewReplacer("│", " ", "║", " ").Replace(frame)), " ")
+	if !strings.Contains(flat, "liquidity.token_env or token_file") {
+		t.Errorf("the guidance does not name the token's settings:\n%s", frame)
+	}
+	for _, bad := range []string{"no quotes", "mid rate", "no data yet", "not-the-token", "client credentials", "new token is fetched"} {
 		if strings.Contains(frame, bad) {
 			t.Errorf("the frame shows %q:\n%s", bad, frame)
 		}

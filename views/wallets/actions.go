@@ -87,15 +87,16 @@ func (v *View) confirmFreeze(t wallet.Transaction, freeze bool) tea.Cmd {
 	}
 	c := ui.Confirm{
 		Title: verb + " wallet transaction",
+		Intro: []string{what},
 		Lines: []string{
-			what, "",
 			"Transaction  " + t.ID,
 			"Wallet       " + v.walletName(t.WalletID) + "  " + t.WalletID,
 			"Vault        " + v.vaultName(t.VaultID) + "  " + t.VaultID,
 			"Amount       " + viewkit.Amount(t.Qty, t.Asset) + "  (" + t.Action + ")",
-			"Status       " + t.Status + ", " + state,
 			"mutationId   " + mid,
 		},
+		// The state the freeze changes: the result labels it as before.
+		Before:        []string{"Status       " + t.Status + ", " + state},
 		TypeToConfirm: v.typeToConfirm(t.ID),
 		Action:        verb,
 		OnCancel:      viewkit.OnCancel(v.act, actions.TxAttempt(t, freeze, "", mid), verb+" wallet transaction"),
@@ -129,20 +130,23 @@ func (v *View) confirmTrigger(s wallet.SweepConfig) tea.Cmd {
 	if err := v.can(actions.Sweep); err != nil {
 		return viewkit.Refuse(v.act, actions.SweepAttempt(s, mid), err)
 	}
+	intro := []string{"A sweep run will start: the assets below move from the source wallets", "into the destination wallet."}
 	running := "idle"
 	if s.SweepRunning {
-		running = "RUNNING now: the interface will refuse a second run (ERR017.006)"
+		running = "RUNNING"
+		intro = append(intro, "A run is in progress: the interface will refuse a second one (ERR017.006).")
 	}
 	c := ui.Confirm{
 		Title: "Trigger sweep",
+		Intro: intro,
 		Lines: []string{
-			"A sweep run will start: the assets below move from the source wallets", "into the destination wallet.", "",
 			"Sweep        " + s.Name + "  " + s.ID,
 			"Destination  " + v.walletName(s.DestinationWallet) + "  " + s.DestinationWallet,
 			"Assets       " + strings.Join(s.Assets, ", ") + " on " + s.Blockchain,
-			"State        " + s.Status + ", " + running,
 			"mutationId   " + mid,
 		},
+		// The state a trigger changes: the result labels it as before.
+		Before:        []string{"State        " + s.Status + ", " + running},
 		TypeToConfirm: v.typeToConfirm(s.ID),
 		Action:        "Trigger",
 		OnCancel:      viewkit.OnCancel(v.act, actions.SweepAttempt(s, mid), "Trigger sweep"),

@@ -117,6 +117,30 @@ func TestTriggerSweepTwice(t *testing.T) {
 	}
 }
 
+// After a trigger the result dialog shows the sweep's state read before
+// it under the "before" heading, not as its state now.
+func TestTriggerResultLabelsTheOldStateBefore(t *testing.T) {
+	t.Parallel()
+	e := viewtest.New(t, viewtest.Options{Skip: viewtest.NoLiquidityHistory()})
+	sws, _ := live.Get(e.P.Store, live.SweepsKey).Data, true
+	if len(sws) == 0 || sws[0].SweepRunning {
+		t.Fatalf("want an idle first sweep, have %+v", sws)
+	}
+	tm := e.Program(t, wallets.New(e.Ctx, e.P, e.Actor))
+	viewtest.WaitFor(t, tm, "Fees and Sweeps")
+	viewtest.Keys(tm, "E")
+	viewtest.WaitFor(t, tm, "Last swept")
+	viewtest.Keys(tm, "t")
+	viewtest.WaitFor(t, tm, "Trigger sweep")
+	viewtest.Keys(tm, "tab", "enter")
+	viewtest.WaitFor(t, tm, "started: instance")
+	frame := viewtest.Frame(t, tm)
+	head, at := strings.Index(frame, "Before the action"), strings.Index(frame, "State        "+sws[0].Status+", idle")
+	if strings.Contains(frame, "will start") || at < 0 || head < 0 || head > at {
+		t.Fatalf("want no intro and the state before under its heading:\n%s", frame)
+	}
+}
+
 // A prod session must type the id's last four characters before the
 // confirm button works.
 func TestProdTypesIDEnd(t *testing.T) {
@@ -202,5 +226,35 @@ func TestFreezeNeedsTransactionsCredential(t *testing.T) {
 	tm.Quit()
 	if sandboxTx(t, e, tx.ID).FreezeInfo.IsFrozen {
 		t.Fatal("frozen with a monitoring credential")
+	}
+}
+
+// After a freeze the result dialog does not show the transaction's state
+// as read before it as current: the intro ("will be frozen") is gone, and
+// the old status line stands under the "before" heading, above the result
+// that says what the freeze left.
+func TestFreezeResultLabelsTheOldStateBefore(t *testing.T) {
+	t.Parallel()
+	e := viewtest.New(t, viewtest.Options{Skip: viewtest.NoLiquidityHistory()})
+	tx := pickTx(t, e, "freezable", freezable)
+	tm := onTx(t, e, wallets.New(e.Ctx, e.P, e.Actor), tx.ID, "not frozen (f freezes)")
+	viewtest.Keys(tm, "f")
+	viewtest.WaitFor(t, tm, "Freeze wallet transaction")
+	viewtest.Keys(tm, "shift+tab", "hold for review", "enter", "tab", "enter")
+	viewtest.WaitFor(t, tm, "froze transaction "+tx.ID)
+	frame := viewtest.Frame(t, tm)
+	old := "Status       " + tx.Status + ", not frozen"
+	heading := strings.Index(frame, "Before the action")
+	at := strings.Index(frame, old)
+	result := strings.Index(frame, "✔ froze transaction")
+	switch {
+	case result < 0:
+		t.Fatalf("no result in the dialog:\n%s", frame)
+	case strings.Contains(frame, "will be frozen"):
+		t.Errorf("the result still says what the freeze will do:\n%s", frame)
+	case at < 0:
+		t.Errorf("the result does not show the state before the freeze (%q):\n%s", old, frame)
+	case heading < 0 || heading > at:
+		t.Errorf("the state before the freeze is shown as current, not under a before heading:\n%s", frame)
 	}
 }
