@@ -1,6 +1,9 @@
 package live
 
 import (
+	"context"
+	"errors"
+	"sync"
 	"testing"
 	"time"
 
@@ -79,5 +82,57 @@ func TestNotificationNeverBlanksAFullRecord(t *testing.T) {
 	ps = merge(ps, []payments.Payment{{PaymentID: "p2", PaymentState: payments.Validating, InitiatedAt: t0, LastStateUpdatedAt: t0.Add(time.Second), Partial: true}})
 	if p, _ := ps.Get("p2"); p.Partial || p.PaymentState != payments.Validating || p.InternalID() != "INV-7" {
 		t.Fatalf("merge of a partial record over a full one: %+v", p)
+	}
+}
+
+// TestPartialPaymentIsReadByIDAtOnce: a payment first known through a
+// notification is read by id at once (not at the next poll), once however
+// many notifications arrive meanwhile; a read that fails leaves it
+// partial.
+func TestPartialPaymentIsReadByIDAtOnce(t *testing.T) {
+	t0 := time.Date(2026, 11, 16, 9, 0, 0, 0, time.UTC)
+	var mu sync.Mutex
+	calls := map[string]int{}
+	release := make(chan struct{})
+	s := New(Options{CompletePayment: func(ctx context.Context, id string) (payments.Payment, error) {
+		mu.Lock()
+		calls[id]++
+		mu.Unlock()
+		<-release
+		if id == "broken" {
+			return payments.Payment{}, errors.New("dial tcp: connection refused")
+		}
+		return full(id, payments.Initiated, t0), nil
+	}})
+	defer s.Close()
+	sub := s.Subscribe()
+	defer sub.Close()
+	sub.Watch(Payments)
+	s.ApplyPaymentEvent(notification("p1", payments.Initiated, t0, t0.Add(time.Second)))
+	s.ApplyPaymentEvent(notification("p1", payments.Validating, t0, t0.Add(2*time.Second)))
+	s.ApplyPaymentEvent(notification("broken", payments.Initiated, t0, t0.Add(time.Second)))
+	close(release)
+	deadline := time.After(5 * time.Second)
+	for {
+		if p, _ := Get(s, PaymentsKey).Data.Get("p1"); p != nil && !p.Partial {
+			if p.InternalID() != "INV-7" || p.PaymentState != payments.Validating {
+				t.Fatalf("completed record %+v", p)
+			}
+			break
+		}
+		select {
+		case <-sub.C():
+		case <-deadline:
+			t.Fatal("the partial payment was not read by id")
+		}
+	}
+	s.Close() // waits for the reads
+	mu.Lock()
+	defer mu.Unlock()
+	if calls["p1"] != 1 || calls["broken"] != 1 {
+		t.Fatalf("reads by id %v, want one per partial payment", calls)
+	}
+	if p, _ := Get(s, PaymentsKey).Data.Get("broken"); p == nil || !p.Partial {
+		t.Fatalf("a payment whose read failed is not left partial: %+v", p)
 	}
 }

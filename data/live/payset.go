@@ -1,6 +1,7 @@
 package live
 
 import (
+	"context"
 	"maps"
 	"slices"
 	"sort"
@@ -286,27 +287,85 @@ func (s *Store) Arrivals(paymentID string) []Arrival {
 // payments topic, the same path a poll takes. A notification older than the
 // state held is recorded as an arrival but does not move the payment. A
 // payment first known through a notification is held as Partial (the
-// notification does not carry its parties, internalId or fees) until a
-// full read completes it.
+// notification does not carry its parties, internalId or fees), and its
+// full record is read at once by id (Options.CompletePayment) rather than
+// at the next poll.
 func (s *Store) ApplyPaymentEvent(ev webhook.Event) {
 	d := ev.EventData
 	p := payments.Payment{PaymentID: d.PaymentID, PaymentState: d.PaymentState, InitiatedAt: d.CreatedAt,
 		ExpiresAt: d.ExpiresAt, LastStateUpdatedAt: ev.CreateDate, Partial: true,
 		Originator:  payments.Originator{SourceCurrency: d.SourceCurrency, SourceAmount: d.SourceAmount},
 		Destination: payments.Destination{DestinationCurrency: d.DestinationCurrency, DestinationAmount: d.PayoutAmount}}
-	applied := true
+	applied, partial := true, false
 	s.mutate(Payments, func(prev any) (any, Changes) {
 		ps, _ := prev.(*PaymentSet)
-		applied = true
+		applied, partial = true, false
 		if old, ok := ps.Get(d.PaymentID); ok && !newer(old, &p) {
-			applied = false
+			applied, partial = false, old.Partial
 			return ps, Changes{}
 		}
-		return MergePayments(ps, []payments.Payment{p}, time.Time{})
+		next, ch := MergePayments(ps, []payments.Payment{p}, time.Time{})
+		if held, ok := next.Get(d.PaymentID); ok {
+			partial = held.Partial
+		}
+		return next, ch
 	})
 	s.mu.Lock()
 	s.events.add(d.PaymentID, Arrival{EventID: ev.ID, State: d.PaymentState, CreateDate: ev.CreateDate, ReceivedAt: s.now(), Applied: applied})
 	s.mu.Unlock()
+	if partial {
+		s.complete(d.PaymentID)
+	}
+}
+
+// Bounds of the reads by id that complete partial payments.
+const (
+	// maxCompleting is the reads pending at once; a burst beyond it is
+	// left to the next poll, which reads every recent payment anyway.
+	maxCompleting = 64
+	// completeConcurrency is the reads in flight at once.
+	completeConcurrency = 4
+)
+
+// complete reads the full record of a payment held as Partial, once at a
+// time per payment, and folds it in. A read that fails leaves the record
+// partial (shown as such) for the next poll to complete; the call's
+// failure is in the interface's health like any other.
+func (s *Store) complete(id string) {
+	read := s.opts.CompletePayment
+	if read == nil || id == "" {
+		return
+	}
+	s.mu.Lock()
+	if s.closed || s.completing[id] || len(s.completing) >= maxCompleting {
+		s.mu.Unlock()
+		return
+	}
+	s.completing[id] = true
+	s.wg.Add(1)
+	s.mu.Unlock()
+	go func() {
+		defer s.wg.Done()
+		defer func() {
+			s.mu.Lock()
+			delete(s.completing, id)
+			s.mu.Unlock()
+		}()
+		select {
+		case s.completeSlots <- struct{}{}:
+			defer func() { <-s.completeSlots }()
+		case <-s.life.Done():
+			return
+		}
+		ctx, cancel := context.WithTimeout(s.life, s.opts.FetchTimeout)
+		defer cancel()
+		p, err := read(ctx, id)
+		if err != nil || p.PaymentID != id || s.life.Err() != nil {
+			return
+		}
+		p.Partial = false
+		s.PutPayment(p)
+	}()
 }
 
 // PutPayment folds one payment read outside the feed (a detail fetch) into
