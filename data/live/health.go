@@ -10,16 +10,25 @@ import (
 
 // Health is the state of one interface as the store saw it.
 type Health struct {
-	Interface           apierr.Interface
-	LastSuccess         time.Time
-	LastAttempt         time.Time
-	Latency             time.Duration
+	Interface   apierr.Interface
+	LastSuccess time.Time
+	LastAttempt time.Time
+	Latency     time.Duration
+	// ConsecutiveFailures counts the outcomes in a row that failed: every
+	// call (after its retries) and every fetch of a feed, so one failed
+	// poll may count several times. It says whether the interface is
+	// failing now; FailedPolls is the count to show.
 	ConsecutiveFailures int
 	LastError           error
 	// Failing counts the distinct failures of the interface's endpoints
 	// whose last call failed: what the header shows, whatever the number
 	// of attempts and polls behind them.
 	Failing int
+	// FailedPolls counts the polls in a row that failed, as a view counts
+	// them for its topic (Snapshot.Failures): the most among the
+	// interface's feeds, each poll once however many calls and retries it
+	// made. Zero when no feed's last poll failed (a view's call did).
+	FailedPolls int
 }
 
 // Up reports whether the last request to the interface succeeded.
@@ -29,10 +38,17 @@ func (h Health) Up() bool { return !h.LastAttempt.IsZero() && h.ConsecutiveFailu
 func (s *Store) Health() []Health {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	polls := map[apierr.Interface]int{}
+	for t, p := range s.feeds {
+		if i := p.feed.Interface; i != "" {
+			polls[i] = max(polls[i], s.snaps[t].Failures)
+		}
+	}
 	out := make([]Health, 0, len(s.health))
 	for _, h := range s.health {
 		c := *h
 		c.Failing = s.fails.distinct(h.Interface)
+		c.FailedPolls = polls[h.Interface]
 		out = append(out, c)
 	}
 	sort.Slice(out, func(i, j int) bool { return ifaceOrder(out[i].Interface) < ifaceOrder(out[j].Interface) })
