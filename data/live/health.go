@@ -10,10 +10,14 @@ import (
 
 // Health is the state of one interface as the store saw it.
 type Health struct {
-	Interface           apierr.Interface
-	LastSuccess         time.Time
-	LastAttempt         time.Time
-	Latency             time.Duration
+	Interface   apierr.Interface
+	LastSuccess time.Time
+	LastAttempt time.Time
+	Latency     time.Duration
+	// ConsecutiveFailures counts the outcomes in a row that failed: every
+	// call (after its retries) and every fetch of a feed, so one failed
+	// poll may count several times. It says whether the interface is
+	// failing now; FailedPolls is the count to show.
 	ConsecutiveFailures int
 	LastError           error
 	// Failing counts the distinct failures of the interface's endpoints
@@ -24,6 +28,11 @@ type Health struct {
 	// (someone watches it, or it is always polled): when not, the age of
 	// its last success grows without anything being stale.
 	Polled bool
+	// FailedPolls counts the polls in a row that failed, as a view counts
+	// them for its topic (Snapshot.Failures): the most among the
+	// interface's feeds, each poll once however many calls and retries it
+	// made. Zero when no feed's last poll failed (a view's call did).
+	FailedPolls int
 }
 
 // Up reports whether the last request to the interface succeeded.
@@ -33,16 +42,18 @@ func (h Health) Up() bool { return !h.LastAttempt.IsZero() && h.ConsecutiveFailu
 func (s *Store) Health() []Health {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	polls, polled := map[apierr.Interface]int{}, map[apierr.Interface]bool{}
+	for t, p := range s.feeds {
+		if i := p.feed.Interface; i != "" {
+			polls[i] = max(polls[i], s.snaps[t].Failures)
+			polled[i] = polled[i] || p.feed.Always || s.watch[t] > 0
+		}
+	}
 	out := make([]Health, 0, len(s.health))
 	for _, h := range s.health {
 		c := *h
 		c.Failing = s.fails.distinct(h.Interface)
-		for t, p := range s.feeds {
-			if p.feed.Interface == h.Interface && (p.feed.Always || s.watch[t] > 0) {
-				c.Polled = true
-				break
-			}
-		}
+		c.FailedPolls, c.Polled = polls[h.Interface], polled[h.Interface]
 		out = append(out, c)
 	}
 	sort.Slice(out, func(i, j int) bool { return ifaceOrder(out[i].Interface) < ifaceOrder(out[j].Interface) })

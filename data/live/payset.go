@@ -1,6 +1,7 @@
 package live
 
 import (
+	"context"
 	"maps"
 	"slices"
 	"sort"
@@ -79,12 +80,39 @@ func newer(a, b *payments.Payment) bool {
 	return true
 }
 
-// fills reports whether p, in the same state as old, completes a record
-// that a webhook notification created (a notification carries amounts and
-// the state, not the parties or the internalId): the full read replaces
-// it even though the notification's time may be later than the state's.
-func fills(old, p *payments.Payment) bool {
-	return old.PaymentState == p.PaymentState && old.Originator.OriginatorIdentityID == "" && p.Originator.OriginatorIdentityID != ""
+// next is what the set holds for a payment it holds as old once p is read,
+// or nil when p changes nothing. A record known only from notifications
+// (Partial) and a full read are combined so that neither loses what it
+// knows: a notification never blanks the parties, internalId or fees of a
+// full record, and a full read completes a partial one even when the
+// notification's time is later than the read's state (the notification's
+// state then stays, the read gives the rest).
+func next(old, p *payments.Payment) *payments.Payment {
+	switch {
+	case old.Partial && !p.Partial:
+		if p.PaymentState == old.PaymentState || newer(old, p) {
+			return p
+		}
+		cp := *p
+		cp.SetRaw(nil) // no longer the record as received
+		cp.PaymentState, cp.LastStateUpdatedAt, cp.Errors = old.PaymentState, old.LastStateUpdatedAt, nil
+		return &cp
+	case p.Partial && !old.Partial:
+		if !newer(old, p) {
+			return nil
+		}
+		cp := *old
+		cp.SetRaw(nil) // its state is no longer the one received with it
+		cp.PaymentState, cp.LastStateUpdatedAt = p.PaymentState, p.LastStateUpdatedAt
+		if cp.PaymentState != old.PaymentState {
+			cp.Errors = nil // the new state's errors come with the next v3 read
+		}
+		return &cp
+	}
+	if !newer(old, p) {
+		return nil
+	}
+	return p
 }
 
 // MergePayments folds fetched payments into prev (which may be nil) and
@@ -103,12 +131,14 @@ func MergePayments(prev *PaymentSet, fetched []payments.Payment, evictBefore tim
 	// Newest view of each fetched id, copied out of the fetch's buffer.
 	batch := make(map[string]*payments.Payment, len(fetched))
 	for i := range fetched {
-		f := &fetched[i]
-		if b, ok := batch[f.PaymentID]; ok && !newer(b, f) {
+		cp := fetched[i]
+		if b, ok := batch[cp.PaymentID]; ok {
+			if r := next(b, &cp); r != nil {
+				batch[cp.PaymentID] = r
+			}
 			continue
 		}
-		cp := *f
-		batch[f.PaymentID] = &cp
+		batch[cp.PaymentID] = &cp
 	}
 	var added []*payments.Payment
 	replaced := map[*payments.Payment]*payments.Payment{}
@@ -119,7 +149,7 @@ func MergePayments(prev *PaymentSet, fetched []payments.Payment, evictBefore tim
 			ch.Added = append(ch.Added, id)
 			continue
 		}
-		if !newer(old, p) && !fills(old, p) {
+		if p = next(old, p); p == nil {
 			continue
 		}
 		if p.Errors == nil && old.Errors != nil && p.PaymentState == old.PaymentState {
@@ -255,34 +285,87 @@ func (s *Store) Arrivals(paymentID string) []Arrival {
 
 // ApplyPaymentEvent folds a verified, deduplicated notification into the
 // payments topic, the same path a poll takes. A notification older than the
-// state held is recorded as an arrival but does not move the payment.
+// state held is recorded as an arrival but does not move the payment. A
+// payment first known through a notification is held as Partial (the
+// notification does not carry its parties, internalId or fees), and its
+// full record is read at once by id (Options.CompletePayment) rather than
+// at the next poll.
 func (s *Store) ApplyPaymentEvent(ev webhook.Event) {
 	d := ev.EventData
-	applied := true
+	p := payments.Payment{PaymentID: d.PaymentID, PaymentState: d.PaymentState, InitiatedAt: d.CreatedAt,
+		ExpiresAt: d.ExpiresAt, LastStateUpdatedAt: ev.CreateDate, Partial: true,
+		Originator:  payments.Originator{SourceCurrency: d.SourceCurrency, SourceAmount: d.SourceAmount},
+		Destination: payments.Destination{DestinationCurrency: d.DestinationCurrency, DestinationAmount: d.PayoutAmount}}
+	applied, partial := true, false
 	s.mutate(Payments, func(prev any) (any, Changes) {
 		ps, _ := prev.(*PaymentSet)
-		p := payments.Payment{PaymentID: d.PaymentID, PaymentState: d.PaymentState, InitiatedAt: d.CreatedAt,
-			ExpiresAt: d.ExpiresAt, LastStateUpdatedAt: ev.CreateDate,
-			Originator:  payments.Originator{SourceCurrency: d.SourceCurrency, SourceAmount: d.SourceAmount},
-			Destination: payments.Destination{DestinationCurrency: d.DestinationCurrency, DestinationAmount: d.PayoutAmount}}
-		applied = true
-		if old, ok := ps.Get(d.PaymentID); ok {
-			if !newer(old, &p) {
-				applied = false
-				return ps, Changes{}
-			}
-			cp := *old
-			cp.PaymentState, cp.LastStateUpdatedAt = d.PaymentState, ev.CreateDate
-			if cp.PaymentState != old.PaymentState {
-				cp.Errors = nil // the new state's errors come with the next v3 read
-			}
-			p = cp
+		applied, partial = true, false
+		if old, ok := ps.Get(d.PaymentID); ok && !newer(old, &p) {
+			applied, partial = false, old.Partial
+			return ps, Changes{}
 		}
-		return MergePayments(ps, []payments.Payment{p}, time.Time{})
+		next, ch := MergePayments(ps, []payments.Payment{p}, time.Time{})
+		if held, ok := next.Get(d.PaymentID); ok {
+			partial = held.Partial
+		}
+		return next, ch
 	})
 	s.mu.Lock()
 	s.events.add(d.PaymentID, Arrival{EventID: ev.ID, State: d.PaymentState, CreateDate: ev.CreateDate, ReceivedAt: s.now(), Applied: applied})
 	s.mu.Unlock()
+	if partial {
+		s.complete(d.PaymentID)
+	}
+}
+
+// Bounds of the reads by id that complete partial payments.
+const (
+	// maxCompleting is the reads pending at once; a burst beyond it is
+	// left to the next poll, which reads every recent payment anyway.
+	maxCompleting = 64
+	// completeConcurrency is the reads in flight at once.
+	completeConcurrency = 4
+)
+
+// complete reads the full record of a payment held as Partial, once at a
+// time per payment, and folds it in. A read that fails leaves the record
+// partial (shown as such) for the next poll to complete; the call's
+// failure is in the interface's health like any other.
+func (s *Store) complete(id string) {
+	read := s.opts.CompletePayment
+	if read == nil || id == "" {
+		return
+	}
+	s.mu.Lock()
+	if s.closed || s.completing[id] || len(s.completing) >= maxCompleting {
+		s.mu.Unlock()
+		return
+	}
+	s.completing[id] = true
+	s.wg.Add(1)
+	s.mu.Unlock()
+	go func() {
+		defer s.wg.Done()
+		defer func() {
+			s.mu.Lock()
+			delete(s.completing, id)
+			s.mu.Unlock()
+		}()
+		select {
+		case s.completeSlots <- struct{}{}:
+			defer func() { <-s.completeSlots }()
+		case <-s.life.Done():
+			return
+		}
+		ctx, cancel := context.WithTimeout(s.life, s.opts.FetchTimeout)
+		defer cancel()
+		p, err := read(ctx, id)
+		if err != nil || p.PaymentID != id || s.life.Err() != nil {
+			return
+		}
+		p.Partial = false
+		s.PutPayment(p)
+	}()
 }
 
 // PutPayment folds one payment read outside the feed (a detail fetch) into

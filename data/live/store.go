@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"treasury/data/apierr"
+	"treasury/data/payments"
 	"treasury/data/wire"
 )
 
@@ -87,6 +88,10 @@ type Options struct {
 	HistoryPoints int
 	// FetchTimeout bounds one fetch (default 30 s).
 	FetchTimeout time.Duration
+	// CompletePayment reads the full record of a payment known only from
+	// a notification (GET /v3/payments/{id}); nil leaves it to the next
+	// poll of the payments.
+	CompletePayment func(ctx context.Context, id string) (payments.Payment, error)
 	// Inline builds derivations in the goroutine that changed their source
 	// (or registered them), at once: deterministic, for tests. Otherwise
 	// they are built on the store's own goroutines, never the caller's.
@@ -119,6 +124,11 @@ type Store struct {
 	end       context.CancelFunc
 	pending   int        // derivations signalled, not yet built (Sync)
 	idle      *sync.Cond // signalled when a derivation is built
+	closed    bool       // Close has begun: no goroutine starts any more
+	// completing holds the partial payments being read by id;
+	// completeSlots bounds those reads in flight.
+	completing    map[string]bool
+	completeSlots chan struct{}
 }
 
 type poller struct {
@@ -163,6 +173,9 @@ func New(opts Options) *Store {
 		fails:     newFailBook(200),
 		derived:   map[Topic][]*deriver{},
 		derivedBy: map[Topic]*deriver{},
+
+		completing:    map[string]bool{},
+		completeSlots: make(chan struct{}, completeConcurrency),
 	}
 	s.life, s.end = context.WithCancel(context.Background())
 	s.idle = sync.NewCond(&s.mu)
@@ -200,6 +213,9 @@ func (s *Store) Close() {
 	if cancel != nil {
 		cancel()
 	}
+	s.mu.Lock()
+	s.closed = true
+	s.mu.Unlock()
 	s.end()
 	s.mu.Lock()
 	s.idle.Broadcast() // Sync returns once the store is closed

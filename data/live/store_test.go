@@ -226,18 +226,18 @@ func BenchmarkStoreHeap100kPayments(b *testing.B) {
 	}
 }
 
-// A payment first seen through a webhook (no parties, no internalId) is
-// completed by the next poll in the same state, even when the
-// notification's time is later than the state's.
+// A payment first seen through a webhook (Partial: no parties, no
+// internalId) is completed by the next poll in the same state, even when
+// the notification's time is later than the state's.
 func TestWebhookSkeletonCompletedByPoll(t *testing.T) {
 	at := time.Date(2026, 11, 16, 9, 30, 0, 0, time.UTC)
-	skeleton := payments.Payment{PaymentID: "p1", PaymentState: payments.Initiated, LastStateUpdatedAt: at.Add(2 * time.Second)}
+	skeleton := payments.Payment{PaymentID: "p1", PaymentState: payments.Initiated, LastStateUpdatedAt: at.Add(2 * time.Second), Partial: true}
 	full := payments.Payment{PaymentID: "p1", PaymentState: payments.Initiated, LastStateUpdatedAt: at,
 		Originator: payments.Originator{OriginatorIdentityID: "id-1", InternalID: "INV-1"}}
 	ps := merge(nil, []payments.Payment{skeleton})
 	ps = merge(ps, []payments.Payment{full})
 	got, _ := ps.Get("p1")
-	if got.InternalID() != "INV-1" {
+	if got.InternalID() != "INV-1" || got.Partial {
 		t.Fatalf("poll did not complete the webhook's record: %+v", got)
 	}
 	// A complete record is not replaced by an older read of the same state.

@@ -102,6 +102,14 @@ type Payment struct {
 	PaymentLabels      wire.List[string]     `json:"paymentLabels,omitempty"`
 	// Errors is present on GET /v3/payments/{id} in a terminal failure state.
 	Errors wire.List[PaymentError] `json:"errors,omitempty"`
+
+	// Partial marks a record known only from PAYMENT_STATE_TRANSITION
+	// notifications (spec 2.8): its id, state, times, currencies and
+	// amounts are known; its internalId, parties, instrument, country,
+	// payout, fees and labels are not yet (they are blank, not empty).
+	// Never on the wire: the live store sets it, and clears it when a full
+	// read completes the record.
+	Partial bool `json:"-"`
 }
 
 // InternalID is the client-assigned id, kept on the originator.

@@ -118,7 +118,13 @@ func Open(cfg *config.Config, o Options) (*Platform, error) {
 	if err := p.build(cfg, o, tc); err != nil {
 		return nil, err
 	}
-	store = live.New(live.Options{Feeds: p.feeds(), Now: o.Now, Rate: o.ClockRate, Inline: o.Inline})
+	lo := live.Options{Feeds: p.feeds(), Now: o.Now, Rate: o.ClockRate, Inline: o.Inline}
+	if p.Payments != nil {
+		// A payment first known through a notification is read by id at
+		// once, not left partial until the next poll.
+		lo.CompletePayment = p.Payments.Get
+	}
+	store = live.New(lo)
 	p.Store = store
 	if p.Payments != nil {
 		p.Runway = p.runwayKey(store)

@@ -7,9 +7,11 @@ import (
 
 	"treasury/config"
 	"treasury/data/live"
+	"treasury/data/payments"
 	"treasury/data/platform"
 	"treasury/data/sandbox"
 	"treasury/data/sandbox/sandboxtest"
+	"treasury/data/webhook"
 )
 
 // TestEveryTopicFilledFromSandbox opens a platform on the sandbox profile
@@ -193,5 +195,45 @@ func TestPaymentWindowFollowsTheViews(t *testing.T) {
 	fetched(p, live.PaymentsKey)
 	if o := oldest(); o.Before(now.Add(-platform.PaymentWindow - time.Hour)) {
 		t.Fatalf("after the 7-day view closed the set still reaches back to %v", o)
+	}
+}
+
+// TestNotifiedPaymentReadByIDAtOnce: a notification about a payment the
+// store does not hold yet makes it held as partial and read by id at once
+// (GET /v3/payments/{id}), without waiting for the next poll: the fields
+// the notification does not carry are then known.
+func TestNotifiedPaymentReadByIDAtOnce(t *testing.T) {
+	srv, p := open(t)
+	ctx := context.Background()
+	srv.AdvanceClock(10 * time.Minute)
+	all, err := p.Payments.AllFiltered(ctx, payments.Filter{})
+	if err != nil || len(all) == 0 {
+		t.Fatalf("no payment to be notified about: %v", err)
+	}
+	want := all[0]
+	sub := p.Store.Subscribe()
+	defer sub.Close()
+	sub.Watch(live.Payments)
+	p.Store.ApplyPaymentEvent(webhook.Event{ID: "evt-1", EventType: "PAYMENT_STATE_TRANSITION", CreateDate: want.LastStateUpdatedAt,
+		EventData: webhook.EventData{PaymentID: want.PaymentID, PaymentState: want.PaymentState, CreatedAt: want.InitiatedAt,
+			SourceCurrency: want.Originator.SourceCurrency, SourceAmount: want.Originator.SourceAmount,
+			DestinationCurrency: want.Destination.DestinationCurrency, PayoutAmount: want.Destination.DestinationAmount}})
+	deadline := time.After(10 * time.Second)
+	for {
+		got, ok := live.Get(p.Store, live.PaymentsKey).Data.Get(want.PaymentID)
+		if !ok {
+			t.Fatal("the notified payment is not held")
+		}
+		if !got.Partial {
+			if got.InternalID() != want.InternalID() || got.Destination.BeneficiaryIdentityID != want.Destination.BeneficiaryIdentityID || got.InternalID() == "" {
+				t.Fatalf("completed record %+v, want the platform's %+v", got, want)
+			}
+			return
+		}
+		select {
+		case <-sub.C():
+		case <-deadline:
+			t.Fatal("the partial payment was not read by id: it waits for the next poll")
+		}
 	}
 }

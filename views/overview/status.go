@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -167,21 +168,66 @@ func (v *View) healthPanel(w int) []string {
 					code = ae.Class.String()
 				}
 			}
-			since := "never worked"
-			if !h.LastSuccess.IsZero() {
-				since = "ok " + ui.Age(now, h.LastSuccess) + " ago"
-			}
-			failing := ""
-			if h.Failing > 1 {
-				failing = fmt.Sprintf(", %d failures", h.Failing)
-			}
-			line = t.Bad.Render(cut(fmt.Sprintf("%s✖ %s%s, %s, %d in a row", name, sanitize.Line(code), failing, since, h.ConsecutiveFailures), w))
+			line = t.Bad.Render(failingLine(name, sanitize.Line(code), h, now, w))
 		default:
 			line = t.OK.Render(name+"● up") + t.Muted.Render(fmt.Sprintf("  %s ago, %s", ui.Age(now, h.LastSuccess), latency(h)))
 		}
 		out = append(out, line)
 	}
 	return out
+}
+
+// failingLine is a failing interface's line: its error, since when it
+// last worked, how many polls in a row failed (as the views count them:
+// each poll once, not each call or retry) and, when several of its
+// endpoints fail differently, how many. What does not fit w is left out a
+// whole part at a time, the least useful first, never cut mid-word.
+func failingLine(name, code string, h live.Health, now time.Time, w int) string {
+	head := name + "✖ " + code
+	since := "never ok"
+	if !h.LastSuccess.IsZero() {
+		since = "ok " + ui.Age(now, h.LastSuccess) + " ago"
+	}
+	var polls, pollsShort string
+	switch n := h.FailedPolls; {
+	case n == 1:
+		polls, pollsShort = "1 failed poll", "1 failed poll"
+	case n > 1:
+		polls, pollsShort = fmt.Sprintf("%d failed polls in a row", n), fmt.Sprintf("%d failed polls", n)
+	}
+	endpoints := ""
+	if h.Failing > 1 {
+		endpoints = fmt.Sprintf("%d endpoints failing", h.Failing)
+	}
+	return firstFit(w,
+		join(head, since, polls, endpoints),
+		join(head, since, polls),
+		join(head, since, pollsShort),
+		join(head, since),
+		head,
+		strings.TrimRight(name, " ")+" ✖")
+}
+
+// join joins the non-empty parts with ", ".
+func join(parts ...string) string {
+	var out []string
+	for _, p := range parts {
+		if p != "" {
+			out = append(out, p)
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+// firstFit is the first of lines that fits w cells; the last, cut, when
+// none does.
+func firstFit(w int, lines ...string) string {
+	for _, l := range lines {
+		if ansi.StringWidth(l) <= w {
+			return l
+		}
+	}
+	return cut(lines[len(lines)-1], w)
 }
 
 func latency(h live.Health) string {

@@ -19,6 +19,9 @@ func (d *detail) body(p *payments.Payment, w int) string {
 	t := d.v.ctx.Theme
 	var b strings.Builder
 	b.WriteString(t.Title.Render("Payment "+sanitize.Line(p.PaymentID)) + "  " + d.stateBadge(p.PaymentState) + "\n")
+	if p.Partial {
+		b.WriteString(d.partialNotice(w))
+	}
 	if p.PaymentState.FailedTerminal() {
 		b.WriteString("\n" + d.errorSection(p, w))
 	}
@@ -42,7 +45,12 @@ func (d *detail) stateBadge(st payments.State) string {
 	return t.Warn.Render(s)
 }
 
-// fields are the record's label/value pairs (also what ctrl+s saves).
+// unknownYet is the value of a field a partial record does not know yet.
+const unknownYet = "not known yet"
+
+// fields are the record's label/value pairs (also what ctrl+s saves). A
+// partial record (known only from a webhook notification) says which
+// fields it does not know yet instead of showing them empty.
 func (d *detail) fields(p *payments.Payment) [][2]string {
 	now := d.v.ctx.Clock()
 	o, dst := p.Originator, p.Destination
@@ -50,22 +58,52 @@ func (d *detail) fields(p *payments.Payment) [][2]string {
 	for _, f := range p.Fees {
 		fees = append(fees, viewkit.Amount(f.TotalFee.Decimal, f.FeeCurrency))
 	}
+	internal, corr := o.InternalID, corridor(p)+" via "+dst.Payout
+	fee, labels := strings.Join(fees, ", "), strings.Join(p.PaymentLabels, ", ")
+	orig := o.OriginatorIdentityNickName + " (" + o.OriginatorIdentityID + ")"
+	ben := dst.BeneficiaryIdentityNickName + " (" + dst.BeneficiaryIdentityID + ")"
+	instrument := dst.BeneficiaryFinancialInstrumentID
+	if p.Partial {
+		internal, fee, labels, orig, ben, instrument = unknownYet, unknownYet, unknownYet, unknownYet, unknownYet, unknownYet
+		corr = sanitize.Line(o.SourceCurrency) + "→" + sanitize.Line(dst.DestinationCurrency) + ", country and payout " + unknownYet
+	}
 	return [][2]string{
 		{"paymentId", p.PaymentID},
-		{"internalId", o.InternalID},
+		{"internalId", internal},
 		{"state", string(p.PaymentState) + ", for " + ui.Age(now, p.LastStateUpdatedAt)},
 		{"initiated", viewkit.Time(p.InitiatedAt) + " UTC"},
 		{"last update", viewkit.Time(p.LastStateUpdatedAt) + " UTC (" + ui.Age(now, p.LastStateUpdatedAt) + " ago)"},
 		{"expires", viewkit.Time(p.ExpiresAt) + " UTC"},
 		{"sent", viewkit.Amount(o.SourceAmount.Decimal, o.SourceCurrency)},
 		{"payout", viewkit.Amount(dst.DestinationAmount.Decimal, dst.DestinationCurrency)},
-		{"corridor", corridor(p) + " via " + dst.Payout},
-		{"fees", strings.Join(fees, ", ")},
-		{"labels", strings.Join(p.PaymentLabels, ", ")},
-		{"originator", o.OriginatorIdentityNickName + " (" + o.OriginatorIdentityID + ")"},
-		{"beneficiary", dst.BeneficiaryIdentityNickName + " (" + dst.BeneficiaryIdentityID + ")"},
-		{"instrument", dst.BeneficiaryFinancialInstrumentID},
+		{"corridor", corr},
+		{"fees", fee},
+		{"labels", labels},
+		{"originator", orig},
+		{"beneficiary", ben},
+		{"instrument", instrument},
 	}
+}
+
+// partialNotice says that the record shown is known only from webhook
+// notifications, and how the read of the full record goes: loading, or
+// why it failed (the next poll of the payments tries again).
+func (d *detail) partialNotice(w int) string {
+	t := d.v.ctx.Theme
+	lines := []string{wrapLines(t.Warn.Render("Partial record: known only from a webhook notification; the fields “"+unknownYet+"” are being read"), w)}
+	const what = "the full record (GET /v3/payments/{id})"
+	switch part, ok := viewkit.Part(d.v.ctx, d.v3.snap, what, w); {
+	case d.v.p.Payments == nil:
+		lines = append(lines, t.Muted.Render("the full record cannot be read: the profile has no payments interface"))
+	case !d.v3.started && !d.v3.snap.Loaded():
+		lines = append(lines, t.Muted.Render("loading "+what+"…"))
+	case !ok && d.v3.snap.Err != nil:
+		lines = append(lines, part...)
+		lines = append(lines, t.Muted.Render("the next poll of the payments reads it again"))
+	default:
+		lines = append(lines, part...)
+	}
+	return strings.Join(lines, "\n") + "\n"
 }
 
 // errors are the record's errors; the v3 read's when the record held has

@@ -139,7 +139,8 @@ func (d *detail) current() (*payments.Payment, bool, live.Snapshot) {
 
 // kick starts what the record shown needs and has not started: the lookup
 // when it is not held, the state history (again when the state moved), the
-// v3 read in a failure state (for its errors), and the RECON rows.
+// v3 read in a failure state (for its errors) or of a partial record (for
+// the rest of it), and the RECON rows.
 func (d *detail) kick() tea.Cmd {
 	c := d.v.p.Payments
 	rec, ok, _ := d.current()
@@ -163,7 +164,9 @@ func (d *detail) kick() tea.Cmd {
 		d.states.ask(now, asOf)
 		cmds = append(cmds, viewkit.Call(d.v.ctx, keyStates+id, func(ctx context.Context) (any, error) { return c.StateHistory(ctx, id) }))
 	}
-	if c != nil && rec.PaymentState.FailedTerminal() && (!d.v3.started || asOf.After(d.v3.asOf)) {
+	// The v3 read gives a failed payment's errors, and a partial record
+	// (known only from a notification) the fields it does not know yet.
+	if c != nil && (rec.PaymentState.FailedTerminal() || rec.Partial) && (!d.v3.started || asOf.After(d.v3.asOf)) {
 		d.v3.ask(now, asOf)
 		cmds = append(cmds, viewkit.Call(d.v.ctx, keyV3+id, func(ctx context.Context) (any, error) { return c.Get(ctx, id) }))
 	}

@@ -70,14 +70,23 @@ func scopeCounts(s *live.Store, win time.Duration) live.Key[counts] {
 	return paystats.ScopeCounts(s, win)
 }
 
+// notYet is the cell of a field a partial record does not know yet (a
+// payment known only from a webhook notification, being read in full):
+// not a blank, which would say the field is empty.
+const notYet = "…"
+
 func buildRow(p *payments.Payment) table.Row {
 	src := p.Originator.SourceAmount.Decimal
 	dst := p.Destination.DestinationAmount.Decimal
+	internal, beneficiary := sanitize.Line(p.InternalID()), sanitize.Line(p.Destination.BeneficiaryIdentityNickName)
+	if p.Partial {
+		internal, beneficiary = notYet, notYet
+	}
 	return table.Row{ID: p.PaymentID, Group: errorCode(p), Cells: []string{
-		shortTime(p.InitiatedAt), sanitize.Line(p.PaymentID), sanitize.Line(p.InternalID()),
+		shortTime(p.InitiatedAt), sanitize.Line(p.PaymentID), internal,
 		sanitize.Line(string(p.PaymentState)), sanitize.Line(errorCode(p)),
 		viewkit.Amount(src, p.Originator.SourceCurrency), corridor(p), clock(p.LastStateUpdatedAt),
-		viewkit.Amount(dst, p.Destination.DestinationCurrency), sanitize.Line(p.Destination.BeneficiaryIdentityNickName),
+		viewkit.Amount(dst, p.Destination.DestinationCurrency), beneficiary,
 	}, Keys: []table.Key{table.Time(p.InitiatedAt), {}, {}, {}, {}, table.Decimal(src), {},
 		table.Time(p.LastStateUpdatedAt), table.Decimal(dst)}}
 }
@@ -86,10 +95,14 @@ func buildRow(p *payments.Payment) table.Row {
 func errorCode(p *payments.Payment) string { return paystats.ErrorCode(p) }
 
 // corridor is "GBP→EUR FR": source and destination currencies and the
-// destination country.
+// destination country ("GBP→EUR …" while a partial record does not know
+// the country yet).
 func corridor(p *payments.Payment) string {
 	s := sanitize.Line(p.Originator.SourceCurrency) + "→" + sanitize.Line(p.Destination.DestinationCurrency)
-	if c := p.Destination.DestinationCountry; c != "" {
+	switch c := p.Destination.DestinationCountry; {
+	case p.Partial:
+		s += " " + notYet
+	case c != "":
 		s += " " + sanitize.Line(c)
 	}
 	return s
