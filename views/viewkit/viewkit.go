@@ -151,12 +151,11 @@ func Short(id string, n int) string {
 // Duration formats a window or interval briefly: 15m, 1h, 1h30m, 45s.
 func Duration(d time.Duration) string {
 	s := d.Round(time.Second).String()
-	s = strings.TrimSuffix(s, "0s")
+	if strings.HasSuffix(s, "m0s") { // not of "40s"
+		s = strings.TrimSuffix(s, "0s")
+	}
 	if strings.HasSuffix(s, "h0m") {
 		s = strings.TrimSuffix(s, "0m")
-	}
-	if s == "" {
-		return "0s"
 	}
 	return s
 }

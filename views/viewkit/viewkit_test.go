@@ -16,3 +16,16 @@ func TestTimeAsMissing(t *testing.T) {
 		t.Errorf("UTC time of day: %q", got)
 	}
 }
+
+// TestDurationKeepsTensOfSeconds: 40 seconds read "4" (the "0s" of
+// "1m0s" was trimmed from "40s" too).
+func TestDurationKeepsTensOfSeconds(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		40 * time.Second: "40s", 45 * time.Second: "45s", 0: "0s", time.Minute: "1m", 90 * time.Second: "1m30s",
+		30 * time.Minute: "30m", 90 * time.Minute: "1h30m", 24 * time.Hour: "24h", 10*time.Hour + 20*time.Second: "10h0m20s",
+	} {
+		if got := Duration(d); got != want {
+			t.Errorf("Duration(%s) = %q, want %q", d, got, want)
+		}
+	}
+}
