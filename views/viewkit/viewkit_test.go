@@ -29,3 +29,27 @@ func TestDurationKeepsTensOfSeconds(t *testing.T) {
 		}
 	}
 }
+
+// TestSpanSaysWhatTheHistoryCovers: a chart of the last 24 hours drawn over
+// the 30 minutes held since a start said "last 24h"; it says how long its
+// points cover until they reach back to the window's start.
+func TestSpanSaysWhatTheHistoryCovers(t *testing.T) {
+	at := time.Date(2026, 11, 25, 11, 37, 0, 0, time.UTC)
+	for _, c := range []struct {
+		win         time.Duration
+		first, last time.Time
+		want        string
+	}{
+		{24 * time.Hour, at.Add(-30 * time.Minute), at, "last 24h window, 30m held"},
+		{24 * time.Hour, at.Add(-(5*time.Hour + 20*time.Minute + 40*time.Second)), at, "last 24h window, 5h21m held"},
+		{24 * time.Hour, at.Add(-24 * time.Hour), at, "last 24h"},
+		{24 * time.Hour, at.Add(-24*time.Hour + 30*time.Second), at, "last 24h"},
+		{time.Hour, at.Add(-40 * time.Second), at, "last 1h window, 40s held"},
+		{time.Hour, at, at, "last 1h window, one point held"},
+		{time.Hour, time.Time{}, time.Time{}, "last 1h window, nothing held yet"},
+	} {
+		if got := Span(c.win, c.first, c.last); got != c.want {
+			t.Errorf("Span(%s, %s held) = %q, want %q", c.win, c.last.Sub(c.first), got, c.want)
+		}
+	}
+}
