@@ -49,8 +49,22 @@ type App struct {
 	// whose dialog was hidden while their call runs.
 	confirms   int
 	background []*dialog
-	quit       bool
+	// links are the views that opened the active one through a link,
+	// innermost last: esc on the page a link opened goes back to the view
+	// it came from. A jump (a tab, the palette) forgets them.
+	links []link
+	quit  bool
 }
+
+// link is a cross-view open: from the view at index from to the view at
+// index to, whose trail was crumbs long on the page the link opened.
+type link struct {
+	from, to, crumbs int
+}
+
+// maxLinks bounds the links remembered: a loop of links (alerts, a
+// payment, alerts...) does not grow them without end.
+const maxLinks = 16
 
 // NewApp builds the shell over views, in tab order (keys 1-9).
 func NewApp(ctx *Context, views ...View) *App {
@@ -180,7 +194,7 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 		return a, nil
 	case Open:
-		return a, a.open(msg)
+		return a, a.follow(msg)
 	case showHelp:
 		a.overlay = helpOverlay
 		return a, nil
@@ -229,7 +243,61 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // same error the actions layer refuses with.
 var ErrReadOnly = actions.ErrReadOnly
 
+// open jumps to a view (the palette): where the operator was is forgotten.
 func (a *App) open(o Open) tea.Cmd {
+	a.links = nil
+	return a.show(o)
+}
+
+// follow opens a view from another (a view's link: a ledger row's payment,
+// an alert's record, the errors of a failed page): esc on the page it
+// opens comes back. An Open of the view shown (a palette command's
+// arguments, a view's link to itself) is no link.
+func (a *App) follow(o Open) tea.Cmd {
+	from := a.active
+	cmd := a.show(o)
+	if a.active != from {
+		if len(a.links) == maxLinks {
+			a.links = append(a.links[:0], a.links[1:]...)
+		}
+		a.links = append(a.links, link{from: from, to: a.active, crumbs: len(a.Active().Crumbs())})
+	}
+	return cmd
+}
+
+// returnLink is the link that opened the page shown, if esc there goes
+// back through it: the operator has not gone deeper than the page it
+// opened.
+func (a *App) returnLink() (link, bool) {
+	if len(a.links) == 0 {
+		return link{}, false
+	}
+	l := a.links[len(a.links)-1]
+	return l, l.to == a.active && len(a.Active().Crumbs()) <= l.crumbs
+}
+
+// goBack follows the link that opened the page shown back to the view it
+// came from. The page the link opened closes, with what the link did to
+// the view (its pages, or the filter it set at the root), so that the view
+// shows no more the record nobody is looking at when it is shown again.
+func (a *App) goBack(l link) tea.Cmd {
+	a.links = a.links[:len(a.links)-1]
+	v := a.Active()
+	var cmd tea.Cmd
+	popped := false
+	for v.Back() {
+		popped = true
+	}
+	if !popped && v.Filter() != "" {
+		cmd = v.SetFilter("")
+	}
+	a.active = l.from
+	cmd = tea.Batch(cmd, a.Active().Update(StoreChanged{})) // views not shown are not kept current
+	a.watch()
+	return cmd
+}
+
+func (a *App) show(o Open) tea.Cmd {
 	for i, v := range a.views {
 		if v.Name() == o.View {
 			a.active = i
@@ -247,6 +315,7 @@ func (a *App) switchTo(i int) tea.Cmd {
 	if i < 0 || i >= len(a.views) || i == a.active {
 		return nil
 	}
+	a.links = nil
 	a.active = i
 	cmd := a.Active().Update(StoreChanged{}) // views not shown are not kept current
 	a.watch()
@@ -312,13 +381,17 @@ func (a *App) key(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Help):
 		a.overlay = helpOverlay
 	case key.Matches(msg, k.Alerts):
-		return a.open(Open{View: "alerts"})
+		// "a: all" on the overview, and from anywhere: esc comes back.
+		return a.follow(Open{View: "alerts"})
 	case key.Matches(msg, k.Filter):
 		a.filter.SetValue(a.Active().Filter())
 		a.filter.CursorEnd()
 		a.filter.Focus()
 		a.overlay = filterOverlay
 	case key.Matches(msg, k.Back):
+		if l, ok := a.returnLink(); ok {
+			return a.goBack(l)
+		}
 		if !a.Active().Back() && a.Active().Filter() != "" {
 			cmd := a.Active().SetFilter("")
 			a.watch()

@@ -3,6 +3,7 @@ package ui
 import (
 	"bytes"
 	"io"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -25,6 +26,9 @@ type listView struct {
 	crumbs []string
 	opened []string
 	acted  *int
+	// link is the view "o" opens with the row under the cursor (a
+	// ledger row's payment).
+	link string
 }
 
 func (v *listView) Name() string         { return v.name }
@@ -44,6 +48,8 @@ func (v *listView) Update(msg tea.Msg) tea.Cmd {
 			v.cursor = min(v.cursor+1, len(v.rows)-1)
 		case "enter":
 			v.crumbs = append(v.crumbs, v.rows[v.cursor])
+		case "o":
+			return OpenCmd(v.link, v.rows[v.cursor])
 		case "f":
 			return func() tea.Msg {
 				return Confirm{Title: "Freeze " + v.rows[v.cursor], Lines: []string{"record " + v.rows[v.cursor]}, Action: "Freeze",
@@ -233,4 +239,65 @@ func TestKeysTypedAheadAreEachHandled(t *testing.T) {
 	if len(a.opened) != 1 || a.opened[0] != "a-3" {
 		t.Fatalf("typed ahead, the palette opened %v", a.opened)
 	}
+}
+
+// TestEscReturnsThroughALink: a view's link to another view (a ledger
+// row's payment, an alert's record, a failed page's errors) opens the
+// record there, and esc on that page comes back to the view the link was
+// followed from: it went to the payments' root, a page the operator never
+// opened. Deeper pages go back as before; a jump (a number, a tab, the
+// palette) forgets the way back; `a` (the alerts) comes back too.
+func TestEscReturnsThroughALink(t *testing.T) {
+	acted := 0
+	a := &listView{name: "alpha", rows: []string{"a-1", "a-2"}, acted: &acted, link: "bravo"}
+	b := &listView{name: "bravo", rows: []string{"b-1", "b-2"}, acted: &acted}
+	al := &listView{name: "alerts", rows: []string{"x-1"}, acted: &acted}
+	app := NewApp(testContext("test", false), a, b, al)
+	app.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	press := func(keys ...string) {
+		for _, k := range keys {
+			msg := tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}
+			switch k {
+			case "enter":
+				msg = tea.KeyMsg{Type: tea.KeyEnter}
+			case "esc":
+				msg = tea.KeyMsg{Type: tea.KeyEsc}
+			}
+			_, cmd := app.Update(msg)
+			if cmd == nil {
+				continue
+			}
+			if o, ok := cmd().(Open); ok { // a link: the program would deliver it
+				app.Update(o)
+			}
+		}
+	}
+	at := func(step string, view string, crumbs ...string) {
+		t.Helper()
+		if app.Active().Name() != view || !slices.Equal(app.Active().Crumbs(), crumbs) {
+			t.Fatalf("%s: at %s %q, want %s %q", step, app.Active().Name(), app.Active().Crumbs(), view, crumbs)
+		}
+	}
+
+	press("j", "o")
+	at("the link", "bravo", "a-2")
+	press("enter")
+	at("drilled into from the record", "bravo", "a-2", "b-1")
+	press("esc")
+	at("back from the page drilled into", "bravo", "a-2")
+	press("esc")
+	at("back from the record the link opened", "alpha")
+	if len(b.crumbs) != 0 {
+		t.Fatalf("the record the link opened stays open in bravo: %q", b.crumbs)
+	}
+	press("esc")
+	at("esc where the link was followed", "alpha")
+
+	press("o", "1", "2", "esc")
+	at("back after a jump", "bravo")
+
+	press("a")
+	at("the alerts", "alerts")
+	press("esc")
+	at("back from the alerts", "bravo")
 }

@@ -449,6 +449,7 @@ func (a *App) clickTabs(x int) tea.Cmd {
 	for i, c := range crumbs {
 		w := lipgloss.Width(sanitize.Line(c))
 		if x >= col && x < col+w {
+			a.links = nil // the operator's own way now
 			for len(a.Active().Crumbs()) > i && a.Active().Back() {
 			}
 			a.watch()

@@ -145,6 +145,23 @@ func (h *history) insert(r *ring, p Point) {
 	r.insert(i, p)
 }
 
+// HistoryWindow is how far back History reaches: the window of the chart
+// history (Options.HistoryWindow).
+func (s *Store) HistoryWindow() time.Duration { return s.history.window }
+
+// HistorySpan is the time of a series' oldest and newest points, zero
+// without any: what a chart's title says it covers, read without copying
+// the points.
+func (s *Store) HistorySpan(series string) (first, last time.Time) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.history.series[series]
+	if r == nil || r.n == 0 {
+		return time.Time{}, time.Time{}
+	}
+	return r.at(0).At, r.at(r.n - 1).At
+}
+
 // History returns a copy of a series' points, oldest first.
 func (s *Store) History(series string) []Point {
 	s.mu.Lock()

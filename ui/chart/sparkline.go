@@ -78,3 +78,34 @@ func Resample(pts []live.Point, n int) []live.Point {
 	}
 	return out
 }
+
+// ResampleOver is pts (oldest first) at n slots evenly spaced in time from
+// from to to, each the last value at or before its slot; a slot before the
+// first point is NaN (a gap in a sparkline). Series resampled over the
+// same span and n line up in time, though one began later than another.
+func ResampleOver(pts []live.Point, from, to time.Time, n int) []live.Point {
+	if n < 1 {
+		return nil
+	}
+	var step time.Duration
+	if n > 1 {
+		step = to.Sub(from) / time.Duration(n-1)
+	}
+	out := make([]live.Point, 0, n)
+	j := -1 // the last point at or before the slot
+	for i := range n {
+		at := from.Add(step * time.Duration(i))
+		if i == n-1 {
+			at = to
+		}
+		for j+1 < len(pts) && !pts[j+1].At.After(at) {
+			j++
+		}
+		v := math.NaN()
+		if j >= 0 {
+			v = pts[j].Value
+		}
+		out = append(out, live.Point{At: at, Value: v})
+	}
+	return out
+}

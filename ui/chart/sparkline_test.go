@@ -70,3 +70,26 @@ func TestResample(t *testing.T) {
 		t.Fatalf("5 points became %d", len(short))
 	}
 }
+
+// TestResampleOverLinesSeriesUp: two series over one span become the same
+// slots; the one that began later has gaps before its first point.
+func TestResampleOverLinesSeriesUp(t *testing.T) {
+	early := series(10, time.Minute, func(i int) float64 { return float64(i) })
+	late := early[6:]
+	a := ResampleOver(early, t0, t0.Add(9*time.Minute), 4)
+	b := ResampleOver(late, t0, t0.Add(9*time.Minute), 4)
+	for i := range a {
+		if !a[i].At.Equal(b[i].At) {
+			t.Fatalf("slot %d at %s and %s", i, a[i].At, b[i].At)
+		}
+	}
+	if a[0].Value != 0 || a[1].Value != 3 || a[3].Value != 9 {
+		t.Errorf("early series %v", a)
+	}
+	if !math.IsNaN(b[0].Value) || !math.IsNaN(b[1].Value) || b[2].Value != 6 || b[3].Value != 9 {
+		t.Errorf("late series %v", b)
+	}
+	if got := Sparkline(b, 4, plainStyles().Line); got != "  ▁█" {
+		t.Errorf("late series drawn %q", got)
+	}
+}

@@ -75,11 +75,14 @@ func (v *View) Title() string { return "Balances" }
 // Init does nothing: the store pushes balances.
 func (v *View) Init() tea.Cmd { return nil }
 
-// seriesTitle names a row's chart: what is plotted, and the alert if one is
+// seriesTitle names a row's chart: what is plotted, the time its history
+// covers (two hours of the 24 after a start), and the alert if one is
 // open.
 func (v *View) seriesTitle(r Row, w int) string {
 	t := v.ctx.Theme
-	s := t.Title.Render("available "+sanitize.Line(r.Currency())+" · "+r.Source) + t.Muted.Render("  (last 24 h, UTC)")
+	first, last := v.ctx.Store.HistorySpan(r.Series())
+	s := t.Title.Render("available "+sanitize.Line(r.Currency())+" · "+r.Source) +
+		t.Muted.Render("  ("+viewkit.Span(v.ctx.Store.HistoryWindow(), first, last)+", UTC)")
 	if r.Alert != nil {
 		s += "  " + t.Bad.Render("LOW_BALANCE: "+sanitize.Line(r.Alert.Title))
 	}

@@ -1,10 +1,15 @@
 package paymentsview
 
 import (
+	"strings"
 	"testing"
 
 	"treasury/data/live"
+	"treasury/data/payments"
+	"treasury/ui"
 	"treasury/views/alerts"
+	"treasury/views/ledger"
+	"treasury/views/viewkit"
 	"treasury/views/viewtest"
 )
 
@@ -29,5 +34,41 @@ func TestPaymentsFromAlertInThreeKeys(t *testing.T) {
 	viewtest.WaitFor(t, tm, "enter opens")
 	viewtest.Keys(tm, "enter")
 	viewtest.WaitAll(t, tm, "Payment "+first.Ref, "Why it is", "retry?", "what to do")
-	tm.Quit()
+	// esc goes back to the alerts, where the operator came from, not to
+	// the payments' root, which they never opened.
+	viewtest.Keys(tm, "esc")
+	viewtest.WaitFor(t, tm, "enter opens")
+	if frame := viewtest.Frame(t, tm); !strings.Contains(strings.Split(frame, "\n")[2], "[2 Alerts]") {
+		t.Fatalf("esc from the payment the alert opened did not go back to the alerts:\n%s", frame)
+	}
+}
+
+// TestLedgerRowOpensItsPaymentAndEscComesBack: enter on a ledger row opens
+// its payment under a trail that names the payment only, although the
+// payments view was left on FAILED by reason (it read "payments › FAILED
+// by reason › …" over an INITIATED payment); esc goes back to the ledger.
+func TestLedgerRowOpensItsPaymentAndEscComesBack(t *testing.T) {
+	e := shared.Env(t)
+	probe := ledger.New(e.Ctx)
+	e.P.Store.Sync()
+	probe.Update(ui.StoreChanged{})
+	_, rec, ok := probe.Selected()
+	tx, _ := rec.(payments.LedgerTransaction)
+	if !ok || tx.Reference() == "" {
+		t.Fatalf("the ledger's first row names no payment: %#v", rec)
+	}
+	tm := e.Program(t, New(e.Ctx, e.P), ledger.New(e.Ctx))
+	viewtest.WaitFor(t, tm, "payments per state")
+	viewtest.Keys(tm, "]", "]")
+	viewtest.WaitFor(t, tm, "payments › FAILED by reason")
+	viewtest.Keys(tm, ":", "ledger", "enter")
+	viewtest.WaitFor(t, tm, "Balance after")
+	viewtest.Keys(tm, "enter")
+	viewtest.WaitAll(t, tm, "Payment "+tx.Reference(), "payments › "+viewkit.Short(tx.Reference(), 10))
+	viewtest.Keys(tm, "esc")
+	viewtest.WaitFor(t, tm, "Balance after")
+	frame := viewtest.Frame(t, tm)
+	if tabs := strings.Split(frame, "\n")[2]; !strings.Contains(tabs, "[2 Ledger]") || strings.Contains(tabs, "payments ›") {
+		t.Fatalf("esc from the payment did not go back to the ledger:\n%s", frame)
+	}
 }

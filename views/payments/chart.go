@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -13,6 +14,7 @@ import (
 	"treasury/ui"
 	"treasury/ui/chart"
 	"treasury/ui/sanitize"
+	"treasury/views/viewkit"
 )
 
 // chartStates are the states charted, in display order; states the store
@@ -63,7 +65,30 @@ func drawStateChart(ctx *ui.Context, w, h int) string {
 	cellW := (w - (cols-1)*3) / cols
 	const labelW, countW = 13, 7
 	sparkW := cellW - labelW - countW - 2
-	lines := []string{t.Title.Render("payments per state") + t.Muted.Render(" (counts held, last 24 h, UTC; newest right)")}
+	// Every state's line spans the history held, from the first count of
+	// any state to the last, in the same slots (a state first counted
+	// later starts with a gap): the title says how long that is, whatever
+	// window the table shows.
+	hist := make([][]live.Point, len(states))
+	var first, last time.Time
+	most := 0
+	for i, st := range states {
+		pts := ctx.Store.History(live.SeriesStateCount + st)
+		hist[i] = pts
+		if len(pts) == 0 {
+			continue
+		}
+		if first.IsZero() || pts[0].At.Before(first) {
+			first = pts[0].At
+		}
+		if pts[len(pts)-1].At.After(last) {
+			last = pts[len(pts)-1].At
+		}
+		most = max(most, len(pts))
+	}
+	slots := min(most, sparkW)
+	lines := []string{t.Title.Render("payments per state") +
+		t.Muted.Render(" (counts held, "+viewkit.Span(ctx.Store.HistoryWindow(), first, last)+"; UTC; newest right)")}
 	for r := range rowsNeeded {
 		var b strings.Builder
 		for c := range cols {
@@ -74,11 +99,11 @@ func drawStateChart(ctx *ui.Context, w, h int) string {
 			if c > 0 {
 				b.WriteString("   ")
 			}
-			st := states[i]
-			pts := ctx.Store.History(live.SeriesStateCount + st)
+			st, pts := states[i], hist[i]
 			n := "—"
 			if len(pts) > 0 {
 				n = strconv.FormatFloat(pts[len(pts)-1].Value, 'f', 0, 64)
+				pts = chart.ResampleOver(pts, first, last, slots)
 			}
 			style := t.Series[i%len(t.Series)]
 			b.WriteString(fmt.Sprintf("%-*s%*s  ", labelW, ansi.Truncate(sanitize.Line(st), labelW-1, "…"), countW, n))

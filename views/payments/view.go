@@ -202,10 +202,12 @@ func (v *View) open(args []string) tea.Cmd {
 		v.scope = sc
 		return v.setWindow(win)
 	}
-	return v.openPayment(strings.TrimSpace(args[0]))
+	// A payment named by id is not one of the scope's: its page opens
+	// above the root, and the trail does not name the scope or group.
+	return v.Stack.Open(newDetailPage(v, strings.TrimSpace(args[0])))
 }
 
-// openPayment pushes the detail of a payment by id or internalId.
+// openPayment pushes the detail of a payment of the root's table by id.
 func (v *View) openPayment(ref string) tea.Cmd {
 	for v.Depth() > 1 {
 		v.Back()

@@ -142,17 +142,21 @@ func (v *View) above(w, h int, sel *liquidity.Quote) string {
 		return ""
 	}
 	win := chartWindows[v.window]
-	title := v.ctx.Theme.Title.Render("mid rate "+sanitize.Line(pair)) + v.ctx.Theme.Muted.Render("  (last "+viewkit.Duration(win)+", UTC; w: window)")
-	// Drawn once per quotes poll, pair, window and size for every session
-	// (the history is copied out of the store only then).
+	// Drawn, with its title, once per quotes poll, pair, window and size
+	// for every session (the history is copied out of the store only
+	// then). The title says how much of the window the history held
+	// covers: after a start, 30 minutes of a 24 hours' window.
 	seq := v.ctx.Store.Snapshot(live.Quotes).Seq
-	return title + "\n" + v.ctx.Chart("quotes:rate:"+pair+":"+win.String(), seq, w, h-1, func() string {
+	return v.ctx.Chart("quotes:rate:"+pair+":"+win.String(), seq, w, h, func() string {
 		pts := v.ctx.Store.History(live.SeriesRate + pair)
 		cut := v.ctx.Clock().Add(-win)
 		i, _ := slices.BinarySearchFunc(pts, cut, func(p live.Point, t time.Time) int { return p.At.Compare(t) })
+		pts = pts[i:]
+		title := v.ctx.Theme.Title.Render("mid rate "+sanitize.Line(pair)) +
+			v.ctx.Theme.Muted.Render("  ("+viewkit.SpanOf(win, pts)+", UTC; w: window)")
 		v.chart.SetSize(w, h-1)
-		v.chart.SetSeries(pair, pts[i:])
-		return v.chart.View()
+		v.chart.SetSeries(pair, pts)
+		return title + "\n" + v.chart.View()
 	})
 }
 

@@ -36,12 +36,30 @@ type Page interface {
 // A view embeds a Stack and adds its name, title, Init and commands.
 type Stack struct {
 	pages []Page
+	// trail is the index of the first page the breadcrumb trail names: 0,
+	// or the page Open showed (the pages below it were not the way there).
+	trail int
 }
 
 // Reset replaces every page with root.
 func (s *Stack) Reset(root Page) tea.Cmd {
 	s.pages = []Page{root}
+	s.trail = 0
 	return root.Update(ui.StoreChanged{})
+}
+
+// Open shows one record's page reached directly (a palette command, a link
+// from another view) rather than drilled into: the pages drilled into
+// close, p opens above the root, and the trail names p and what is opened
+// above it, not the root's scope or group, which the record was not found
+// in (a payment opened by id is not one of the root's FAILED payments).
+// Back from p shows the root as it was.
+func (s *Stack) Open(p Page) tea.Cmd {
+	for s.Back() {
+	}
+	cmd := s.Push(p)
+	s.trail = len(s.pages) - 1
+	return cmd
 }
 
 // Push opens p above the current page and fills it.
@@ -95,10 +113,11 @@ func (s *Stack) KeysWith(own ...key.Binding) []key.Binding {
 	return out
 }
 
-// Crumbs names the pages below the root (ui.View).
+// Crumbs names the pages on the way to the page shown (ui.View): those
+// drilled into from the root, or from the page Open showed.
 func (s *Stack) Crumbs() []string {
 	out := make([]string, 0, len(s.pages))
-	for _, p := range s.pages {
+	for _, p := range s.pages[s.trail:] {
 		if c := p.Crumb(); c != "" {
 			out = append(out, c)
 		}
@@ -112,6 +131,9 @@ func (s *Stack) Back() bool {
 		return false
 	}
 	s.pages = s.pages[:len(s.pages)-1]
+	if s.trail >= len(s.pages) {
+		s.trail = 0
+	}
 	s.Top().Update(ui.StoreChanged{})
 	return true
 }

@@ -153,14 +153,43 @@ func Short(id string, n int) string {
 // Duration formats a window or interval briefly: 15m, 1h, 1h30m, 45s.
 func Duration(d time.Duration) string {
 	s := d.Round(time.Second).String()
-	s = strings.TrimSuffix(s, "0s")
+	if strings.HasSuffix(s, "m0s") { // not of "40s"
+		s = strings.TrimSuffix(s, "0s")
+	}
 	if strings.HasSuffix(s, "h0m") {
 		s = strings.TrimSuffix(s, "0m")
 	}
-	if s == "" {
-		return "0s"
-	}
 	return s
+}
+
+// Span is what a chart's title says of the time it covers: a chart of the
+// last win whose points held run from first to last. It names the window
+// ("last 24h") only when the points reach back to its start; while the
+// history held is shorter (after a start) it says how long it covers too
+// ("last 24h window, 30m held"), as the overview's rates say "29m
+// history". Zero times: no point held yet.
+func Span(win time.Duration, first, last time.Time) string {
+	window := "last " + Duration(win)
+	held := last.Sub(first)
+	switch {
+	case first.IsZero() || last.IsZero():
+		return window + " window, nothing held yet"
+	case held >= win-min(time.Minute, win/10):
+		return window
+	case held <= 0:
+		return window + " window, one point held"
+	case held >= time.Minute:
+		held = held.Round(time.Minute)
+	}
+	return window + " window, " + Duration(held) + " held"
+}
+
+// SpanOf is Span of a series' points, oldest first.
+func SpanOf(win time.Duration, pts []live.Point) string {
+	if len(pts) == 0 {
+		return Span(win, time.Time{}, time.Time{})
+	}
+	return Span(win, pts[0].At, pts[len(pts)-1].At)
 }
 
 // Dash shows an empty value as a dash.
