@@ -190,9 +190,9 @@ func (a *App) healthLine(now time.Time, level int) string {
 				age = "ok " + short(now.Sub(h.LastSuccess)) + " ago"
 			}
 			parts = append(parts, t.Bad.Render(fmt.Sprintf("%s ✖ %s, %s", name, sanitize.Line(code), age)))
-		case !h.Polled && brief:
+		case !a.polls(h.Interface) && brief:
 			parts = append(parts, t.Muted.Render(name+" ○"))
-		case !h.Polled:
+		case !a.polls(h.Interface):
 			// Nobody watches it now: its age grows, nothing is stale.
 			parts = append(parts, t.Muted.Render(name+" ○ idle "+short(now.Sub(h.LastSuccess))))
 		case brief:
@@ -203,6 +203,11 @@ func (a *App) healthLine(now time.Time, level int) string {
 	}
 	return strings.Join(parts, "  ")
 }
+
+// polls reports whether this session has interface i polled (a topic of
+// its open view, or one always polled): another session's view may poll it
+// too, but what this one shows does not depend on it.
+func (a *App) polls(i apierr.Interface) bool { return a.sub != nil && a.sub.Polls(i) }
 
 // webhookHealth is the receiver's part of the health line, first, and only
 // when something is wrong: it does not listen (payment states then come

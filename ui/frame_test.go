@@ -114,9 +114,10 @@ func TestTabsNameWhatFits(t *testing.T) {
 	}
 }
 
-// TestHealthLineSaysWhatIsNotPolled: an interface read once and watched by
-// nobody since is idle, with the age of its last read, not a green mark
-// whose age grows past any interval; watched again, it is polled.
+// TestHealthLineSaysWhatIsNotPolled: an interface read once and needed by
+// no view of the session since is idle, with the age of its last read, not
+// a green mark whose age grows past any interval; when the session's view
+// watches it, it is polled.
 func TestHealthLineSaysWhatIsNotPolled(t *testing.T) {
 	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	k := live.KeyOf[int]("t-wallet")
@@ -126,15 +127,24 @@ func TestHealthLineSaysWhatIsNotPolled(t *testing.T) {
 	now = now.Add(5 * time.Minute)
 	ctx := testContext("test", false)
 	ctx.Store = st
-	a := NewApp(ctx, &listView{name: "alpha", rows: []string{"a-1"}})
+	idle := &listView{name: "alpha", rows: []string{"a-1"}}
+	a := NewApp(ctx, idle, &topicView{listView{name: "bravo", rows: []string{"b-1"}}, []live.Topic{"t-wallet"}})
+	a.Init()
+	defer a.Close()
 	a.Update(tea.WindowSizeMsg{Width: 120, Height: 24})
 	if got := a.healthLine(now, 0); got != "wallet ○ idle 5m" {
-		t.Errorf("unwatched: %q", got)
+		t.Errorf("not watched by the session: %q", got)
 	}
-	sub := st.Subscribe()
-	defer sub.Close()
-	sub.Watch("t-wallet")
+	a.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("2")})
 	if got := a.healthLine(now, 0); !strings.HasPrefix(got, "wallet ●") {
-		t.Errorf("watched: %q", got)
+		t.Errorf("watched by the session's view: %q", got)
 	}
 }
+
+// topicView is a listView that reads topics.
+type topicView struct {
+	listView
+	topics []live.Topic
+}
+
+func (v *topicView) Topics() []live.Topic { return v.topics }

@@ -24,10 +24,6 @@ type Health struct {
 	// whose last call failed: what the header shows, whatever the number
 	// of attempts and polls behind them.
 	Failing int
-	// Polled says whether one of the interface's feeds is polled now
-	// (someone watches it, or it is always polled): when not, the age of
-	// its last success grows without anything being stale.
-	Polled bool
 	// FailedPolls counts the polls in a row that failed, as a view counts
 	// them for its topic (Snapshot.Failures): the most among the
 	// interface's feeds, each poll once however many calls and retries it
@@ -42,18 +38,17 @@ func (h Health) Up() bool { return !h.LastAttempt.IsZero() && h.ConsecutiveFailu
 func (s *Store) Health() []Health {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	polls, polled := map[apierr.Interface]int{}, map[apierr.Interface]bool{}
+	polls := map[apierr.Interface]int{}
 	for t, p := range s.feeds {
 		if i := p.feed.Interface; i != "" {
 			polls[i] = max(polls[i], s.snaps[t].Failures)
-			polled[i] = polled[i] || p.feed.Always || s.watch[t] > 0
 		}
 	}
 	out := make([]Health, 0, len(s.health))
 	for _, h := range s.health {
 		c := *h
 		c.Failing = s.fails.distinct(h.Interface)
-		c.FailedPolls, c.Polled = polls[h.Interface], polled[h.Interface]
+		c.FailedPolls = polls[h.Interface]
 		out = append(out, c)
 	}
 	sort.Slice(out, func(i, j int) bool { return ifaceOrder(out[i].Interface) < ifaceOrder(out[j].Interface) })

@@ -3,6 +3,8 @@ package live
 import (
 	"strings"
 	"time"
+
+	"treasury/data/apierr"
 )
 
 // Subscription is one subscriber of the store: a program that watches some
@@ -146,6 +148,29 @@ func (sub *Subscription) Close() {
 	}
 	delete(s.subs, sub)
 	close(sub.ch)
+}
+
+// Polls reports whether the subscriber has interface i polled: a topic it
+// watches is read from one of i's feeds, or one of them is always polled.
+// When not, the age of i's last success grows without anything this
+// subscriber shows being stale.
+func (sub *Subscription) Polls(i apierr.Interface) bool {
+	s := sub.store
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, p := range s.feeds {
+		if p.feed.Always && p.feed.Interface == i {
+			return true
+		}
+	}
+	for t := range sub.watching {
+		for _, src := range s.sourcesLocked(t) {
+			if p, ok := s.feeds[src]; ok && p.feed.Interface == i {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // Subscribers counts the open subscriptions.
