@@ -126,7 +126,19 @@ func TestPartialPaymentIsReadByIDAtOnce(t *testing.T) {
 			t.Fatal("the partial payment was not read by id")
 		}
 	}
-	s.Close() // waits for the reads
+	// The failing read may still be queued: wait until it was made, then
+	// Close waits for it to end.
+	for tried := false; !tried; {
+		mu.Lock()
+		tried = calls["broken"] > 0
+		mu.Unlock()
+		select {
+		case <-deadline:
+			t.Fatal("the second partial payment was not read by id")
+		case <-time.After(time.Millisecond):
+		}
+	}
+	s.Close() // waits for the reads under way
 	mu.Lock()
 	defer mu.Unlock()
 	if calls["p1"] != 1 || calls["broken"] != 1 {
