@@ -81,6 +81,7 @@ func (a *App) header() string {
 	if a.ctx.ReadOnly {
 		parts = append(parts, t.BadgeRO.Render("READ-ONLY"))
 	}
+	clock := len(parts)
 	parts = append(parts, now.Format("2006-01-02 15:04:05")+" UTC")
 	if s := a.ctx.Store; s != nil {
 		snap := live.Get(s, live.TokenExpiryKey)
@@ -102,7 +103,17 @@ func (a *App) header() string {
 	if a.paused {
 		parts = append(parts, t.Warn.Render("PAUSED (p)"))
 	}
+	// Too long (80 columns, read-only, a long profile name): the clock
+	// without its date, then without the program's name, before the
+	// alerts at the end are cut.
 	line1 := strings.Join(parts, "  ")
+	if lipgloss.Width(line1) > a.width {
+		parts[clock] = now.Format("15:04:05") + " UTC"
+		line1 = strings.Join(parts, "  ")
+	}
+	if lipgloss.Width(line1) > a.width {
+		line1 = strings.Join(parts[1:], "  ")
+	}
 	// Too long for the terminal: every interface's state in short (the
 	// code of a failure, then the mark alone), rather than the first ones
 	// in full and the last cut off.

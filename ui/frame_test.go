@@ -148,3 +148,20 @@ type topicView struct {
 }
 
 func (v *topicView) Topics() []live.Topic { return v.topics }
+
+// TestHeaderKeepsTheAlertsAt80Columns: a read-only session at 80 columns
+// drops the date, then the program's name, rather than cut the alerts.
+func TestHeaderKeepsTheAlertsAt80Columns(t *testing.T) {
+	ctx := testContext("test", true)
+	ctx.Profile = "production-eu"
+	a := NewApp(ctx, &listView{name: "alpha", rows: []string{"a-1"}})
+	a.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	head := strings.Split(a.View(), "\n")[0]
+	if !strings.Contains(head, "alerts") || strings.Contains(head, "…") {
+		t.Errorf("the header cuts the alerts: %q", head)
+	}
+	a.Update(tea.WindowSizeMsg{Width: 120, Height: 24})
+	if head := strings.Split(a.View(), "\n")[0]; !strings.Contains(head, "2026-11-16 09:30:00 UTC") || !strings.HasPrefix(head, "treasury") {
+		t.Errorf("at 120 columns: %q", head)
+	}
+}
