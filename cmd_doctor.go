@@ -15,6 +15,7 @@ import (
 
 	"treasury/config"
 	"treasury/data/doctor"
+	"treasury/data/words"
 	"treasury/ui"
 	"treasury/ui/sanitize"
 )
@@ -79,7 +80,7 @@ func cmdDoctor(ctx context.Context, e *env, g globals, args []string) error {
 		return err
 	}
 	if failed > 0 {
-		return fmt.Errorf("doctor: %s failed", plural(failed, "check"))
+		return fmt.Errorf("doctor: %s failed", words.Count(failed, "check"))
 	}
 	return nil
 }
@@ -228,7 +229,7 @@ func (w *doctorWriter) summary(sections []doctor.Section) int {
 		line = fmt.Sprintf("%d of %d checks failed: %s", len(failed), n[doctor.OK]+n[doctor.Warn]+n[doctor.Fail], strings.Join(failed, ", "))
 	}
 	if len(warned) > 0 {
-		line += fmt.Sprintf("; %s: %s", plural(len(warned), "warning"), strings.Join(warned, ", "))
+		line += fmt.Sprintf("; %s: %s", words.Count(len(warned), "warning"), strings.Join(warned, ", "))
 	}
 	if n[doctor.Skip] > 0 {
 		line += fmt.Sprintf(" (%d not applicable or not tried)", n[doctor.Skip])
@@ -254,12 +255,4 @@ func (w *doctorWriter) flush() error {
 	}
 	w.b.Reset()
 	return w.err
-}
-
-// plural says "1 check", "2 checks".
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -3,17 +3,18 @@ package ui
 import (
 	"errors"
 	"fmt"
-	tea "github.com/charmbracelet/bubbletea"
 	"strings"
 	"time"
 
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
 	"treasury/data/apierr"
 	"treasury/data/live"
+	"treasury/data/words"
 	"treasury/ui/sanitize"
 )
 
@@ -132,9 +133,9 @@ func alertBadge(t Theme, s *live.Store) string {
 	loading, failed := AlertGaps(s)
 	switch {
 	case n > 0 && len(failed) > 0:
-		return t.Bad.Render(fmt.Sprintf("⚠ %d alert%s, more unknown (a)", n, plural(n)))
+		return t.Bad.Render("⚠ " + words.Count(n, "alert") + ", more unknown (a)")
 	case n > 0:
-		return t.Bad.Render(fmt.Sprintf("⚠ %d alert%s (a)", n, plural(n)))
+		return t.Bad.Render("⚠ " + words.Count(n, "alert") + " (a)")
 	case len(failed) > 0:
 		return t.Warn.Render("alerts unknown (a)")
 	case len(loading) > 0:
@@ -412,13 +413,6 @@ func Age(now, t time.Time) string {
 		return "never"
 	}
 	return short(max(now.Sub(t), 0))
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }
 
 // bodyTop is the first line of the view's body: two header lines and the

@@ -3,7 +3,6 @@ package platform
 import (
 	"fmt"
 	"slices"
-	"strconv"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -12,6 +11,7 @@ import (
 	"treasury/data/liquidity"
 	"treasury/data/live"
 	"treasury/data/payments"
+	"treasury/data/words"
 )
 
 // Sustained declines (spec 7.1 rule 4, USR_062 to USR_067): this many
@@ -110,7 +110,7 @@ func paymentAlerts(ps *live.PaymentSet, now time.Time) []live.Alert {
 	}
 	return append(out, live.Alert{
 		Key: "failures", Severity: live.Low, Code: "FAILED",
-		Title:    count(n, "payment") + " failed in the last hour; newest " + newest.PaymentID,
+		Title:    words.Count(n, "payment") + " failed in the last hour; newest " + newest.PaymentID,
 		Guidance: "Open the payment for its error code and what to do.",
 		Since:    newest.LastStateUpdatedAt, Last: newest.LastStateUpdatedAt, Count: n,
 		Topic: live.Payments, Ref: newest.PaymentID,
@@ -135,7 +135,7 @@ func declineAlerts(ps *live.PaymentSet, now time.Time) []live.Alert {
 	newest := slices.MaxFunc(recent, func(a, b *payments.Payment) int { return a.LastStateUpdatedAt.Compare(b.LastStateUpdatedAt) })
 	return []live.Alert{{
 		Key: "declines", Severity: live.Medium, Code: "USR_062..USR_067",
-		Title:    count(len(recent), "payment") + " declined in the last " + count(int(DeclineWindow.Minutes()), "minute"),
+		Title:    words.Count(len(recent), "payment") + " declined in the last " + words.Count(int(DeclineWindow.Minutes()), "minute"),
 		Guidance: "Sustained declines: check the destinations' details and limits with the operator before retrying.",
 		Since:    recent[len(recent)-1].LastStateUpdatedAt, Last: newest.LastStateUpdatedAt, Count: len(recent),
 		Topic: live.Payments, Ref: newest.PaymentID,
@@ -163,12 +163,4 @@ func newestLedgerFirst(txs []payments.LedgerTransaction, err error) ([]payments.
 	}
 	slices.SortStableFunc(txs, func(a, b payments.LedgerTransaction) int { return b.CreatedDttm.Compare(a.CreatedDttm) })
 	return txs, err
-}
-
-// count says "1 payment", "2 payments": an alert's count reads right for 1.
-func count(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return strconv.Itoa(n) + " " + noun + "s"
 }

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"treasury/data/words"
 	"treasury/ui/sanitize"
 	"treasury/views/viewkit"
 )
@@ -42,7 +43,7 @@ func summarizeABI(raw string) []string {
 	var kinds []string
 	for _, k := range []string{"function", "event", "constructor", "error", "fallback", "receive"} {
 		if n := counts[k]; n > 0 {
-			kinds = append(kinds, fmt.Sprintf("%d %s%s", n, k, plural(n)))
+			kinds = append(kinds, words.Count(n, k))
 			delete(counts, k)
 		}
 	}
@@ -77,11 +78,4 @@ func params(ps []abiParam) string {
 		out[i] = strings.TrimSpace(p.Type + " " + p.Name)
 	}
 	return strings.Join(out, ", ")
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }

@@ -10,6 +10,7 @@ import (
 
 	"treasury/data/custody"
 	"treasury/data/live"
+	"treasury/data/words"
 	"treasury/ui"
 	"treasury/ui/sanitize"
 	"treasury/ui/table"
@@ -185,7 +186,7 @@ func (v *View) openEndpoint(text string) tea.Cmd {
 		v.endpoints.Table().Select(hits[0].ID)
 		return tea.Batch(cmd, fcmd, v.pushDetail(hits[0].ID))
 	}
-	return tea.Batch(cmd, v.endpoints.SetFilter(text), ui.FlashCmd(fmt.Sprintf("%d endpoints match %q", len(hits), sanitize.Line(text))))
+	return tea.Batch(cmd, v.endpoints.SetFilter(text), ui.FlashCmd(fmt.Sprintf("%s match %q", words.Count(len(hits), "endpoint"), sanitize.Line(text))))
 }
 
 // completeAlias proposes the aliases containing the word being typed.

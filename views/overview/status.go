@@ -11,6 +11,7 @@ import (
 
 	"treasury/data/apierr"
 	"treasury/data/live"
+	"treasury/data/words"
 	"treasury/ui"
 	"treasury/ui/sanitize"
 	"treasury/views/paystats"
@@ -197,7 +198,7 @@ func failingLine(name, code string, h live.Health, now time.Time, w int) string 
 	}
 	endpoints := ""
 	if h.Failing > 1 {
-		endpoints = fmt.Sprintf("%d endpoints failing", h.Failing)
+		endpoints = words.Count(h.Failing, "endpoint") + " failing"
 	}
 	return firstFit(w,
 		join(head, since, polls, endpoints),

@@ -1,13 +1,13 @@
 package reports
 
 import (
-	"fmt"
 	"strconv"
 
 	tea "github.com/charmbracelet/bubbletea"
 
 	"treasury/data/live"
 	"treasury/data/reporting"
+	"treasury/data/words"
 	"treasury/ui/sanitize"
 	"treasury/ui/table"
 	"treasury/views/viewkit"
@@ -66,7 +66,7 @@ func newOpsPage(p *reportPage) *viewkit.TablePage[opsRec] {
 			return p.v.Stack.Push(rowDetail(p, r.id, &r.PaymentOpsRow, r.Extra))
 		},
 		Above: func(w, h int, _ *opsRec) string {
-			return p.above(w, h, t.Bold.Render(fmt.Sprintf("%d payments", len(recs))))
+			return p.above(w, h, t.Bold.Render(words.Count(len(recs), "payment")))
 		},
 		AboveShare: 0.2,
 		Empty:      p.empty(),

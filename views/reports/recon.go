@@ -9,6 +9,7 @@ import (
 
 	"treasury/data/live"
 	"treasury/data/reporting"
+	"treasury/data/words"
 	"treasury/ui/sanitize"
 	"treasury/ui/table"
 	"treasury/views/viewkit"
@@ -65,9 +66,9 @@ func newReconPage(p *reportPage) *viewkit.TablePage[reporting.ReconPayment] {
 		},
 		Enter: func(g reporting.ReconPayment) tea.Cmd { return p.v.Stack.Push(newLinesPage(p, g)) },
 		Above: func(w, h int, _ *reporting.ReconPayment) string {
-			counts := t.Bold.Render(fmt.Sprintf("%d payments, %d lines", len(groups), len(p.dl.Rows.Recon)))
-			totals := fmt.Sprintf("totals: %d payments with every line COMPLETE, %d with open lines, %d with mismatched payment fields",
-				len(groups)-incomplete, incomplete, mismatched)
+			counts := t.Bold.Render(words.Count(len(groups), "payment") + ", " + words.Count(len(p.dl.Rows.Recon), "line"))
+			totals := fmt.Sprintf("totals: %s with every line COMPLETE, %d with open lines, %d with mismatched payment fields",
+				words.Count(len(groups)-incomplete, "payment"), incomplete, mismatched)
 			return p.above(w, h, counts, ansi.Truncate(t.Muted.Render(totals), w, "…"))
 		},
 		AboveShare: 0.2,
@@ -119,7 +120,7 @@ func newLinesPage(p *reportPage, g reporting.ReconPayment) *viewkit.TablePage[re
 			head := th.Title.Render("payment "+sanitize.Line(g.NetworkPaymentID)) +
 				th.Muted.Render(" · "+viewkit.Dash(sanitize.Line(g.PaymentState))+" · sent "+amount(g.SentAmount, g.SentCurrency)+
 					" · received "+amount(g.ReceivedAmount, g.ReceivedCurrency))
-			totals := fmt.Sprintf("totals: %d lines (%d COMPLETE) · balance change %s", tot.Transactions, tot.Complete, balanceChange(tot))
+			totals := fmt.Sprintf("totals: %s (%d COMPLETE) · balance change %s", words.Count(tot.Transactions, "line"), tot.Complete, balanceChange(tot))
 			sums := fmt.Sprintf("        withdrawn %s · deposited %s · fees %s · incentives %s",
 				tot.WithdrawalAmount, tot.DepositAmount, tot.Fees(), tot.Incentives)
 			out := ansi.Truncate(head, w, "…") + "\n" + ansi.Truncate(totals, w, "…") + "\n" + ansi.Truncate(sums, w, "…")

@@ -11,6 +11,7 @@ import (
 	"treasury/data/apierr"
 	"treasury/data/live"
 	"treasury/data/reporting"
+	"treasury/data/words"
 	"treasury/ui"
 	"treasury/ui/sanitize"
 	"treasury/views/viewkit"
@@ -77,7 +78,7 @@ func rowsSkipped(n int) string {
 	case 1:
 		return "1 row skipped"
 	}
-	return fmt.Sprintf("%d rows skipped", n)
+	return words.Count(n, "row") + " skipped"
 }
 
 // skippedAbove names the first skipped rows in at most h lines of width

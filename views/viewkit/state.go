@@ -11,6 +11,7 @@ import (
 	"treasury/data/apierr"
 	"treasury/data/live"
 	"treasury/data/wire"
+	"treasury/data/words"
 	"treasury/ui"
 	"treasury/ui/sanitize"
 )
@@ -109,7 +110,7 @@ func OpenErrors(snap live.Snapshot) tea.Cmd {
 func Retrying(ctx *ui.Context, snap live.Snapshot) string {
 	tries := ""
 	if snap.Failures > 1 {
-		tries = fmt.Sprintf("failed %d times in a row; ", snap.Failures)
+		tries = "failed " + words.Count(snap.Failures, "time") + " in a row; "
 	}
 	if snap.NextTry.IsZero() {
 		return tries + "r: try again"
