@@ -171,6 +171,13 @@ func (a *App) healthLine(now time.Time, level int) string {
 	if h := a.webhookHealth(); h != "" {
 		parts = append(parts, h)
 	}
+	// What this session has polled (a topic of its open view, or one
+	// always polled): another session's view may poll more, but what this
+	// one shows does not depend on it.
+	var polled map[apierr.Interface]bool
+	if a.sub != nil {
+		polled = a.sub.Polled()
+	}
 	for _, h := range a.ctx.Store.Health() {
 		name := string(h.Interface)
 		switch {
@@ -202,9 +209,9 @@ func (a *App) healthLine(now time.Time, level int) string {
 				age = "ok " + short(now.Sub(h.LastSuccess)) + " ago"
 			}
 			parts = append(parts, t.Bad.Render(fmt.Sprintf("%s ✖ %s, %s", name, sanitize.Line(code), age)))
-		case !a.polls(h.Interface) && brief:
+		case !polled[h.Interface] && brief:
 			parts = append(parts, t.Muted.Render(name+" ○"))
-		case !a.polls(h.Interface):
+		case !polled[h.Interface]:
 			// Nobody watches it now: its age grows, nothing is stale.
 			parts = append(parts, t.Muted.Render(name+" ○ idle "+short(now.Sub(h.LastSuccess))))
 		case brief:
@@ -215,11 +222,6 @@ func (a *App) healthLine(now time.Time, level int) string {
 	}
 	return strings.Join(parts, "  ")
 }
-
-// polls reports whether this session has interface i polled (a topic of
-// its open view, or one always polled): another session's view may poll it
-// too, but what this one shows does not depend on it.
-func (a *App) polls(i apierr.Interface) bool { return a.sub != nil && a.sub.Polls(i) }
 
 // webhookHealth is the receiver's part of the health line, first, and only
 // when something is wrong: it does not listen (payment states then come

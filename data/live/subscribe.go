@@ -150,27 +150,28 @@ func (sub *Subscription) Close() {
 	close(sub.ch)
 }
 
-// Polls reports whether the subscriber has interface i polled: a topic it
-// watches is read from one of i's feeds, or one of them is always polled.
-// When not, the age of i's last success grows without anything this
+// Polled are the interfaces the subscriber has polled: those of the feeds
+// its watched topics are read from, and of the feeds always polled. For
+// the others, the age of the last success grows without anything this
 // subscriber shows being stale.
-func (sub *Subscription) Polls(i apierr.Interface) bool {
+func (sub *Subscription) Polled() map[apierr.Interface]bool {
 	s := sub.store
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	out := map[apierr.Interface]bool{}
 	for _, p := range s.feeds {
-		if p.feed.Always && p.feed.Interface == i {
-			return true
+		if p.feed.Always {
+			out[p.feed.Interface] = true
 		}
 	}
 	for t := range sub.watching {
 		for _, src := range s.sourcesLocked(t) {
-			if p, ok := s.feeds[src]; ok && p.feed.Interface == i {
-				return true
+			if p, ok := s.feeds[src]; ok {
+				out[p.feed.Interface] = true
 			}
 		}
 	}
-	return false
+	return out
 }
 
 // Subscribers counts the open subscriptions.
