@@ -290,6 +290,15 @@ func frameOf(t *testing.T, tm *teatest.TestModel) string {
 func TestDialogGolden(t *testing.T) {
 	release := make(chan struct{})
 	defer close(release)
+	tm := filledProdFreeze(t, release)
+	waitFor(t, tm, "[ Freeze ]")
+	golden.RequireEqual(t, []byte(frameOf(t, tm)))
+}
+
+// filledProdFreeze opens the prod freeze dialog of a retry, types the
+// code and puts the focus on the action's button; the action waits for
+// release.
+func filledProdFreeze(t *testing.T, release chan struct{}) *teatest.TestModel {
 	tm := actApp(t, "prod", prodFreeze(released(release, nil)))
 	waitFor(t, tm, "tx-0001")
 	tm.Type("f")
@@ -298,8 +307,7 @@ func TestDialogGolden(t *testing.T) {
 	tm.Type("0001")
 	tm.Send(keyTab)
 	tm.Send(keyTab)
-	waitFor(t, tm, "[ Freeze ]")
-	golden.RequireEqual(t, []byte(frameOf(t, tm)))
+	return tm
 }
 
 // While the action runs: the spinner, the time elapsed (a frozen clock: 0s)
@@ -307,14 +315,7 @@ func TestDialogGolden(t *testing.T) {
 func TestDialogSpinnerGolden(t *testing.T) {
 	release := make(chan struct{})
 	defer close(release)
-	tm := actApp(t, "prod", prodFreeze(released(release, nil)))
-	waitFor(t, tm, "tx-0001")
-	tm.Type("f")
-	waitFor(t, tm, "retry of")
-	tm.Send(keyShiftTab)
-	tm.Type("0001")
-	tm.Send(keyTab)
-	tm.Send(keyTab)
+	tm := filledProdFreeze(t, release)
 	tm.Send(keyEnter)
 	waitFor(t, tm, "waiting for")
 	golden.RequireEqual(t, []byte(frameOf(t, tm)))

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/x/exp/teatest"
+
 	"treasury/data/actions"
 	"treasury/data/audit"
 	"treasury/data/live"
@@ -87,9 +89,10 @@ func TestFreezeRefusedByState(t *testing.T) {
 	}
 }
 
-// Triggering a sweep twice: the second run is refused, ERR017.006.
-func TestTriggerSweepTwice(t *testing.T) {
-	t.Parallel()
+// triggerFirstSweep triggers the first sweep, idle in a world of its own,
+// from the sweeps section, and waits for its start.
+func triggerFirstSweep(t *testing.T) (*viewtest.Env, *teatest.TestModel, []wallet.SweepConfig) {
+	t.Helper()
 	e := viewtest.New(t, viewtest.Options{Skip: viewtest.NoLiquidityHistory()})
 	sws, _ := live.Get(e.P.Store, live.SweepsKey).Data, true
 	if len(sws) == 0 || sws[0].SweepRunning {
@@ -103,6 +106,13 @@ func TestTriggerSweepTwice(t *testing.T) {
 	viewtest.WaitFor(t, tm, "Trigger sweep")
 	viewtest.Keys(tm, "tab", "enter")
 	viewtest.WaitFor(t, tm, "started: instance")
+	return e, tm, sws
+}
+
+// Triggering a sweep twice: the second run is refused, ERR017.006.
+func TestTriggerSweepTwice(t *testing.T) {
+	t.Parallel()
+	e, tm, sws := triggerFirstSweep(t)
 	viewtest.Keys(tm, "esc")
 	viewtest.WaitAll(t, tm, "BTC to cold storage", "RUNNING")
 	viewtest.Keys(tm, "t")
@@ -121,19 +131,7 @@ func TestTriggerSweepTwice(t *testing.T) {
 // it under the "before" heading, not as its state now.
 func TestTriggerResultLabelsTheOldStateBefore(t *testing.T) {
 	t.Parallel()
-	e := viewtest.New(t, viewtest.Options{Skip: viewtest.NoLiquidityHistory()})
-	sws, _ := live.Get(e.P.Store, live.SweepsKey).Data, true
-	if len(sws) == 0 || sws[0].SweepRunning {
-		t.Fatalf("want an idle first sweep, have %+v", sws)
-	}
-	tm := e.Program(t, wallets.New(e.Ctx, e.P, e.Actor))
-	viewtest.WaitFor(t, tm, "Fees and Sweeps")
-	viewtest.Keys(tm, "E")
-	viewtest.WaitFor(t, tm, "Last swept")
-	viewtest.Keys(tm, "t")
-	viewtest.WaitFor(t, tm, "Trigger sweep")
-	viewtest.Keys(tm, "tab", "enter")
-	viewtest.WaitFor(t, tm, "started: instance")
+	_, tm, sws := triggerFirstSweep(t)
 	frame := viewtest.Frame(t, tm)
 	head, at := strings.Index(frame, "Before the action"), strings.Index(frame, "State        "+sws[0].Status+", idle")
 	if strings.Contains(frame, "will start") || at < 0 || head < 0 || head > at {
