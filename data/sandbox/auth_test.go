@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"treasury/data/apierr"
 	"treasury/data/payments"
 	"treasury/data/sandbox"
 	"treasury/data/sandbox/sandboxtest"
@@ -58,27 +57,29 @@ func TestSpec4_2_TokenIssuing(t *testing.T) {
 		t.Fatalf("form token request: HTTP %d", resp.StatusCode)
 	}
 
+	// Refusals answer the document's ErrorResponse: an OAuth error name and
+	// a description (the variant face answers the spec's object).
 	refusals := []struct {
 		name   string
 		mutate func(*payments.TokenRequest)
 		status int
-		code   string
+		oauth  string
 	}{
-		{"wrong secret", func(r *payments.TokenRequest) { r.ClientSecret = "nope" }, 401, "AUTH_003"},
-		{"unknown client", func(r *payments.TokenRequest) { r.ClientID = "nobody" }, 401, "AUTH_003"},
-		{"other audience", func(r *payments.TokenRequest) { r.Audience = "urn:payments-prod:sandbox" }, 403, "AUTH_002"},
-		{"missing grant_type", func(r *payments.TokenRequest) { r.GrantType = "" }, 400, "USR_001"},
-		{"other grant_type", func(r *payments.TokenRequest) { r.GrantType = "password" }, 400, "USR_001"},
-		{"missing audience", func(r *payments.TokenRequest) { r.Audience = "" }, 400, "USR_001"},
+		{"wrong secret", func(r *payments.TokenRequest) { r.ClientSecret = "nope" }, 401, "access_denied"},
+		{"unknown client", func(r *payments.TokenRequest) { r.ClientID = "nobody" }, 401, "access_denied"},
+		{"other audience", func(r *payments.TokenRequest) { r.Audience = "urn:payments-prod:sandbox" }, 403, "access_denied"},
+		{"missing grant_type", func(r *payments.TokenRequest) { r.GrantType = "" }, 400, "invalid_request"},
+		{"other grant_type", func(r *payments.TokenRequest) { r.GrantType = "password" }, 400, "invalid_request"},
+		{"missing audience", func(r *payments.TokenRequest) { r.Audience = "" }, 400, "invalid_request"},
 	}
 	for _, rf := range refusals {
 		t.Run(rf.name, func(t *testing.T) {
 			req := good
 			rf.mutate(&req)
-			var body apierr.PaymentsBody
+			var body sandboxtest.PayErr
 			st := sandboxtest.PostJSON(t, tokenURL, "", req, &body)
-			if st != rf.status || body.Code != rf.code || body.Status != rf.status || body.Type == "" || body.Timestamp == "" {
-				t.Fatalf("HTTP %d body %+v, want %d %s with type, status and timestamp", st, body, rf.status, rf.code)
+			if st != rf.status || body.OAuth != rf.oauth || body.OAuthDescription == "" {
+				t.Fatalf("HTTP %d body %+v, want %d %s with a description", st, body, rf.status, rf.oauth)
 			}
 		})
 	}
@@ -90,27 +91,35 @@ func TestSpec5_TokenLifetime(t *testing.T) {
 	testURL := srv.Endpoints().Auth + payments.PathTokenTest
 	tok := sandboxtest.PaymentsToken(t, srv)
 
-	var tt payments.TokenTest
-	if st := sandboxtest.Get(t, testURL, tok, &tt); st != 200 || tt.Message != "token_ok" || tt.SecondsToExpiry != 3600 {
-		t.Fatalf("token test: HTTP %d %+v", st, tt)
+	// The document answers an array of one object.
+	test := func(token string) payments.TokenTest {
+		t.Helper()
+		var tt []payments.TokenTest
+		if st := sandboxtest.Get(t, testURL, token, &tt); st != 200 || len(tt) != 1 {
+			t.Fatalf("token test: HTTP %d %+v, want an array of one", st, tt)
+		}
+		return tt[0]
+	}
+	if tt := test(tok); tt.Message != "token_ok" || tt.SecondsToExpiry != 3600 {
+		t.Fatalf("token test: %+v", tt)
 	}
 	srv.Clock().Advance(20 * time.Minute)
-	if sandboxtest.Get(t, testURL, tok, &tt); tt.SecondsToExpiry != 2400 {
+	if tt := test(tok); tt.SecondsToExpiry != 2400 {
 		t.Fatalf("seconds_to_expiry after 20 minutes = %d, want 2400", tt.SecondsToExpiry)
 	}
 
-	check := func(name, token string, wantCode string) {
+	check := func(name, token string, want string) {
 		t.Helper()
-		var body apierr.PaymentsBody
-		if st := sandboxtest.Get(t, testURL, token, &body); st != 401 || body.Code != wantCode {
-			t.Fatalf("%s: HTTP %d code %q, want 401 %s", name, st, body.Code, wantCode)
+		var body sandboxtest.PayErr
+		if st := sandboxtest.Get(t, testURL, token, &body); st != 401 || body.OAuth != "invalid_token" || !strings.Contains(body.OAuthDescription, want) {
+			t.Fatalf("%s: HTTP %d %+v, want 401 invalid_token saying %q", name, st, body, want)
 		}
 	}
-	check("missing token", "", "AUTH_003")
-	check("forged token", tok[:len(tok)-4]+"AAAA", "AUTH_003")
-	check("not a JWT", "abc", "AUTH_003")
+	check("missing token", "", "Missing")
+	check("forged token", tok[:len(tok)-4]+"AAAA", "invalid")
+	check("not a JWT", "abc", "invalid")
 	srv.Clock().Advance(40 * time.Minute)
-	check("expired token", tok, "AUTH_001")
+	check("expired token", tok, "expired")
 
 	// Early expiry: tokens die after the fault's lifetime although expires_in
 	// still says 3600.
@@ -118,9 +127,9 @@ func TestSpec5_TokenLifetime(t *testing.T) {
 		t.Fatal(err)
 	}
 	fresh := sandboxtest.PaymentsToken(t, srv)
-	if sandboxtest.Get(t, testURL, fresh, &tt); tt.SecondsToExpiry != 300 {
+	if tt := test(fresh); tt.SecondsToExpiry != 300 {
 		t.Fatalf("seconds_to_expiry under early expiry = %d, want 300", tt.SecondsToExpiry)
 	}
 	srv.Clock().Advance(5 * time.Minute)
-	check("early-expired token", fresh, "AUTH_001")
+	check("early-expired token", fresh, "expired")
 }

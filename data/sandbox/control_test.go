@@ -12,6 +12,7 @@ import (
 	"treasury/data/apierr"
 	"treasury/data/payments"
 	"treasury/data/sandbox"
+	"treasury/data/sandbox/contract"
 	"treasury/data/sandbox/sandboxtest"
 	"treasury/data/webhook"
 )
@@ -19,6 +20,7 @@ import (
 func send(t *testing.T, method, url, body string) (int, []byte) {
 	t.Helper()
 	req, _ := http.NewRequest(method, url, strings.NewReader(body))
+	req.Header.Set(contract.ProbeHeader, "test")
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -87,8 +89,12 @@ func TestFaultShapes(t *testing.T) {
 	ep := srv.Endpoints()
 	srv.SetFaults(sandbox.FaultSettings{ErrorRate: 1})
 	st, b := send(t, "GET", ep.Auth+payments.PathTokenTest, "")
-	if e := apierr.Parse(apierr.Auth, "GET", "", st, b); st != 500 || !strings.HasPrefix(e.Code, "SYS_") || e.Type != apierr.TypeSystem || e.Class != apierr.ClassRetry {
+	if e := apierr.Parse(apierr.Auth, "GET", "", st, b); st != 500 || !strings.Contains(string(b), "server_error") || e.Class != apierr.ClassRetry {
 		t.Fatalf("auth 500: %d %s", st, b)
+	}
+	st, b = send(t, "GET", ep.Payments+payments.PathIdentities, "")
+	if e := apierr.Parse(apierr.Payments, "GET", "", st, b); st != 500 || !strings.HasPrefix(e.Code, "SYS_") || e.Type != apierr.TypeSystem || e.Class != apierr.ClassRetry {
+		t.Fatalf("payments 500: %d %s", st, b)
 	}
 	st, b = send(t, "GET", ep.Wallet+"/v2/vaults", "")
 	if e := apierr.Parse(apierr.Wallet, "GET", "", st, b); st != 500 || e.GRPCCode != apierr.GRPCInternal || e.RequestID == "" || e.Class != apierr.ClassRetry {

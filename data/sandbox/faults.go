@@ -28,10 +28,10 @@ func (s *Sandbox) faults(iface apierr.Interface, next http.Handler) http.Handler
 		}
 		switch {
 		case simkit.Roll(f.ErrorRate):
-			s.writeFault(w, iface, http.StatusInternalServerError)
+			s.writeFault(w, r, iface, http.StatusInternalServerError)
 			return
 		case simkit.Roll(f.UnavailableRate):
-			s.writeFault(w, iface, http.StatusServiceUnavailable)
+			s.writeFault(w, r, iface, http.StatusServiceUnavailable)
 			return
 		case simkit.Roll(f.MalformedRate):
 			rec := &recorder{header: http.Header{}, status: http.StatusOK}
@@ -59,11 +59,13 @@ func (s *Sandbox) faults(iface apierr.Interface, next http.Handler) http.Handler
 const unavailableReason = "ERR000.021"
 
 // writeFault answers an injected 500 or 503 in the error model of iface:
-// the payments error object (SYS_001 500, SYS_002 503, type SYSTEM_ERROR)
-// for payments, auth and reporting; the wallet error object (gRPC 13 with a
-// RequestInfo, gRPC 14 with an ErrorInfo and a RequestInfo); the plain body
-// for liquidity and custody. A 503 carries Retry-After.
-func (s *Sandbox) writeFault(w http.ResponseWriter, iface apierr.Interface, status int) {
+// the payments error (SYS_001 500, SYS_002 503, type SYSTEM_ERROR; OAuth's
+// server_error and temporarily_unavailable on the token service) in the
+// shape of the operation for payments, auth and reporting; the wallet
+// error object (gRPC 13 with a RequestInfo, gRPC 14 with an ErrorInfo and
+// a RequestInfo); the plain body for liquidity and custody. A 503 carries
+// Retry-After.
+func (s *Sandbox) writeFault(w http.ResponseWriter, r *http.Request, iface apierr.Interface, status int) {
 	now := s.env.Clock.Now()
 	unavailable := status == http.StatusServiceUnavailable
 	if unavailable {
@@ -72,12 +74,14 @@ func (s *Sandbox) writeFault(w http.ResponseWriter, iface apierr.Interface, stat
 	switch iface {
 	case apierr.Payments, apierr.Auth, apierr.Reporting:
 		if unavailable {
-			simkit.PaymentsError(w, now, status, "SYS_002", apierr.TypeSystem, "Service Unavailable",
-				"The service is temporarily unavailable; retry with backoff.")
+			simkit.WriteFailure(w, r, now, simkit.Failure{Status: status, Code: "SYS_002", Type: apierr.TypeSystem,
+				Title: "Service Unavailable", Description: "The service is temporarily unavailable; retry with backoff.",
+				OAuth: "temporarily_unavailable"})
 			return
 		}
-		simkit.PaymentsError(w, now, status, "SYS_001", apierr.TypeSystem, "Internal Server Error",
-			"Unable to process the request due to an internal server error.")
+		simkit.WriteFailure(w, r, now, simkit.Failure{Status: status, Code: "SYS_001", Type: apierr.TypeSystem,
+			Title: "Internal Server Error", Description: "Unable to process the request due to an internal server error.",
+			OAuth: "server_error"})
 	case apierr.Wallet:
 		if unavailable {
 			simkit.WalletError(w, apierr.GRPCUnavailable, unavailableReason, "service unavailable", s.env.Host, s.env.RequestID())

@@ -57,6 +57,13 @@ type Options struct {
 
 	// Logf, when set, receives background events (webhook deliveries).
 	Logf func(format string, args ...any)
+
+	// Observe, when set, is told every exchange the payments interface and
+	// its token service answer in the default face, as the simulator
+	// answered it (inside the injected faults, which stand for the network
+	// and the infrastructure, not the interface). Tests check each against
+	// the vendor's published document (package contract).
+	Observe func(Exchange)
 }
 
 // WebhookOptions say where and how PAYMENT_STATE_TRANSITION notifications

@@ -10,7 +10,6 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"treasury/data/apierr"
 	"treasury/data/money"
 	"treasury/data/payments"
 	"treasury/data/sandbox"
@@ -69,23 +68,25 @@ func payFind(t *testing.T, e payEnv, st payments.State) payments.Payment {
 	return resp.Data[0]
 }
 
-func payCheckErr(t *testing.T, name string, status int, body apierr.PaymentsBody, wantStatus int, wantCode string) {
+func payCheckErr(t *testing.T, name string, status int, body sandboxtest.PayErr, wantStatus int, wantCode string) {
 	t.Helper()
-	if status != wantStatus || body.Code != wantCode || body.Status != wantStatus || body.Type == "" || body.Timestamp == "" {
-		t.Fatalf("%s: HTTP %d %+v, want %d %s with type and timestamp", name, status, body, wantStatus, wantCode)
+	if status != wantStatus || body.Code != wantCode || body.Status != wantStatus || body.Type == "" || body.Timestamp == "" || body.Description == "" {
+		t.Fatalf("%s: HTTP %d %+v, want %d %s with type, timestamp and description", name, status, body, wantStatus, wantCode)
 	}
 }
 
-// TestPayGetByIDVersionsAndStates covers GET v2 and v3 by id, the errors of
-// a terminal failure state (v3 only), state history and internalId lookup.
+// TestPayGetByIDVersionsAndStates covers GET /v3/payments/{id} with the
+// errors of a terminal failure state (which the filter's records do not
+// carry), state history, the lookup by internalId through the filter's
+// prefix match, and the operations the document does not have.
 func TestPayGetByIDVersionsAndStates(t *testing.T) {
 	e := payStart(t, nil)
 	for _, st := range []payments.State{payments.Failed, payments.Declined, payments.Returned} {
 		p := payFind(t, e, st)
-		var v2, v3 payments.Payment
-		if s := sandboxtest.Get(t, e.base+payments.PathPaymentV2+p.PaymentID, e.tok, &v2); s != 200 || v2.PaymentState != st || len(v2.Errors) != 0 {
-			t.Fatalf("v2 %s: HTTP %d state %s errors %v", st, s, v2.PaymentState, v2.Errors)
+		if len(p.Errors) != 0 {
+			t.Fatalf("filter record of a %s payment carries errors %v: PaymentV2 has none", st, p.Errors)
 		}
+		var v3 payments.Payment
 		if s := sandboxtest.Get(t, e.base+payments.PathPaymentV3+p.PaymentID, e.tok, &v3); s != 200 || len(v3.Errors) != 1 || v3.Errors[0].Code == "" {
 			t.Fatalf("v3 %s: HTTP %d errors %v", st, s, v3.Errors)
 		}
@@ -108,18 +109,34 @@ func TestPayGetByIDVersionsAndStates(t *testing.T) {
 		if st == payments.Returned && h[len(h)-2].UpdatedTo != payments.Completed {
 			t.Fatalf("RETURNED must follow COMPLETED: %+v", h)
 		}
-		var list payments.PaymentList
-		q := url.Values{"internalId": {p.InternalID()}}
-		if s := sandboxtest.Get(t, e.base+payments.PathPayments+"?"+q.Encode(), e.tok, &list); s != 200 || len(list.Data) != 1 || list.Data[0].PaymentID != p.PaymentID {
-			t.Fatalf("by internalId %s: HTTP %d %+v", p.InternalID(), s, list)
+		// The document's lookup by internalId: the filter's prefix match.
+		got := payFilterAll(t, e, payments.Filter{InternalID: p.InternalID()}, 100)
+		if len(got) == 0 || got[0].InternalID() != p.InternalID() && got[len(got)-1].InternalID() != p.InternalID() {
+			t.Fatalf("filter.internalId %s: %d payments", p.InternalID(), len(got))
+		}
+		for _, q := range got {
+			if !strings.HasPrefix(q.InternalID(), p.InternalID()) {
+				t.Fatalf("filter.internalId %s matched %s: not a prefix match", p.InternalID(), q.InternalID())
+			}
 		}
 	}
-	var body apierr.PaymentsBody
+	prefix := payFilterAll(t, e, payments.Filter{InternalID: "INV-000010"}, 100)
+	if len(prefix) != 10 {
+		t.Fatalf("filter.internalId INV-000010 matched %d payments, want the 10 of INV-0000100..109", len(prefix))
+	}
+	var body sandboxtest.PayErr
 	s := sandboxtest.Get(t, e.base+payments.PathPaymentV3+"00000000-0000-4000-8000-000000000000", e.tok, &body)
 	payCheckErr(t, "unknown payment", s, body, 404, "USR_002")
-	var list payments.PaymentList
-	if s := sandboxtest.Get(t, e.base+payments.PathPayments+"?internalId=nope", e.tok, &list); s != 200 || len(list.Data) != 0 {
-		t.Fatalf("unknown internalId: HTTP %d %+v", s, list)
+	// paymentId is a uuid: anything else is a 400, not a 404.
+	s = sandboxtest.Get(t, e.base+payments.PathPaymentV3+"INV-0000001", e.tok, &body)
+	payCheckErr(t, "payment id not a uuid", s, body, 400, "USR_001")
+	// The document has no GET /v3/payments and no /v2 payment paths.
+	st, h, _ := sandboxtest.Send(t, "GET", e.base+payments.PathPayments+"?internalId=INV-0000001", e.tok, nil)
+	if st != 405 || h.Get("Allow") != "POST" {
+		t.Fatalf("GET /v3/payments: HTTP %d Allow %q, want 405 Allow POST", st, h.Get("Allow"))
+	}
+	if st, _, _ := sandboxtest.Send(t, "GET", e.base+payments.PathPaymentV2+prefix[0].PaymentID, e.tok, nil); st != 404 {
+		t.Fatalf("GET /v2/payments/{id}: HTTP %d, want 404", st)
 	}
 }
 
@@ -132,7 +149,7 @@ func TestPayFilterPagination(t *testing.T) {
 	if len(first.Data) != payments.FilterDefaultSize || first.Page.Size != 20 || first.Page.LastPageToken == "" || first.Sort.SortDirection != "DESC" {
 		t.Fatalf("default page: %d payments, page %+v sort %+v", len(first.Data), first.Page, first.Sort)
 	}
-	var body apierr.PaymentsBody
+	var body sandboxtest.PayErr
 	s := sandboxtest.PostJSON(t, e.base+payments.PathFilterV3, e.tok, payments.FilterRequest{Page: &payments.PageIn{Size: 101}}, &body)
 	payCheckErr(t, "page.size 101", s, body, 400, "USR_001")
 	s = sandboxtest.PostJSON(t, e.base+payments.PathFilterV3, e.tok, payments.FilterRequest{Page: &payments.PageIn{Size: 5, LastPageToken: "garbage"}}, &body)
@@ -153,7 +170,7 @@ func TestPayFilterPagination(t *testing.T) {
 			t.Fatalf("payment %s twice", p.PaymentID)
 		}
 		seen[p.PaymentID] = true
-		if i > 0 && p.InitiatedAt.After(all[i-1].InitiatedAt) {
+		if i > 0 && p.When().After(all[i-1].When()) {
 			t.Fatalf("DESC order broken at %d", i)
 		}
 	}
@@ -172,14 +189,28 @@ func TestPayFilterPagination(t *testing.T) {
 			}
 		}
 	}
-	// ASC and v2 answer the same shapes.
-	var asc, v2 payments.FilterResponse
-	sandboxtest.PostJSON(t, e.base+payments.PathFilterV3, e.tok, payments.FilterRequest{Sort: &payments.Sort{SortField: "CREATED_AT", SortDirection: "ASC"}, Page: &payments.PageIn{Size: 3}}, &asc)
+	// ASC starts with the oldest; the spec's CREATED_AT is no sort field of
+	// the document.
+	var asc payments.FilterResponse
+	sandboxtest.PostJSON(t, e.base+payments.PathFilterV3, e.tok, payments.FilterRequest{Sort: &payments.Sort{SortField: "initiatedAt", SortDirection: "ASC"}, Page: &payments.PageIn{Size: 3}}, &asc)
 	if len(asc.Data) != 3 || asc.Data[0].PaymentID != all[len(all)-1].PaymentID {
 		t.Fatalf("ASC does not start with the oldest payment")
 	}
-	if s := sandboxtest.PostJSON(t, e.base+payments.PathFilterV2, e.tok, payments.FilterRequest{Page: &payments.PageIn{Size: 3}}, &v2); s != 200 || len(v2.Data) != 3 || v2.Data[0].PaymentID != all[0].PaymentID {
-		t.Fatalf("v2 filter: HTTP %d", s)
+	s = sandboxtest.PostJSON(t, e.base+payments.PathFilterV3, e.tok, payments.FilterRequest{Sort: &payments.Sort{SortField: "CREATED_AT"}}, &body)
+	payCheckErr(t, "sortField CREATED_AT", s, body, 400, "USR_001")
+	if !strings.Contains(body.Description, "sortField") {
+		t.Fatalf("the refusal of CREATED_AT does not name the field: %q", body.Description)
+	}
+	// Every other sort field of the document sorts.
+	var bySource payments.FilterResponse
+	sandboxtest.PostJSON(t, e.base+payments.PathFilterV3, e.tok, payments.FilterRequest{Sort: &payments.Sort{SortField: "sourceAmount", SortDirection: "DESC"}, Page: &payments.PageIn{Size: 50}}, &bySource)
+	for i := 1; i < len(bySource.Data); i++ {
+		if bySource.Data[i].Originator.SourceAmount.GreaterThan(bySource.Data[i-1].Originator.SourceAmount.Decimal) {
+			t.Fatalf("sourceAmount DESC broken at %d", i)
+		}
+	}
+	if len(bySource.Data) != 50 {
+		t.Fatalf("sourceAmount sort: %d payments", len(bySource.Data))
 	}
 }
 
@@ -190,15 +221,15 @@ func TestPayForeignAndScopes(t *testing.T) {
 	if foreign == "" {
 		t.Fatal("no foreign_payment_id sample")
 	}
-	for _, path := range []string{payments.PathPaymentV2 + foreign, payments.PathPaymentV3 + foreign, payments.PathPaymentV3 + foreign + payments.SuffixStates} {
-		var body apierr.PaymentsBody
+	for _, path := range []string{payments.PathPaymentV3 + foreign, payments.PathPaymentV3 + foreign + payments.SuffixStates} {
+		var body sandboxtest.PayErr
 		s := sandboxtest.Get(t, e.base+path, e.tok, &body)
 		payCheckErr(t, path, s, body, 403, "AUTH_051")
 	}
 	c := e.srv.Credentials()
 	limited := sandboxtest.PaymentsTokenFor(t, e.srv, c.PaymentsLimitedClientID, c.PaymentsLimitedClientSecret)
 	for _, path := range []string{payments.PathLedger + "?currency=USD", payments.PathBalances} {
-		var body apierr.PaymentsBody
+		var body sandboxtest.PayErr
 		s := sandboxtest.Get(t, e.base+path, limited, &body)
 		payCheckErr(t, "limited "+path, s, body, 403, "AUTH_002")
 		s = sandboxtest.Get(t, e.base+path, "", &body)
@@ -222,7 +253,7 @@ func TestPayIdentitiesAndInstruments(t *testing.T) {
 	if len(page.Data) != payments.IdentitiesDefaultLimit || page.NextToken == "" {
 		t.Fatalf("default identities page: %d, next %q", len(page.Data), page.NextToken)
 	}
-	var body apierr.PaymentsBody
+	var body sandboxtest.PayErr
 	s := sandboxtest.Get(t, e.base+payments.PathIdentities+"?limit=101", e.tok, &body)
 	payCheckErr(t, "limit 101", s, body, 400, "USR_001")
 	s = sandboxtest.Get(t, e.base+payments.PathIdentities+"?next-token=forged", e.tok, &body)
@@ -303,15 +334,15 @@ func payLedger(t *testing.T, e payEnv, cur string, from, to time.Time) []payment
 // payment.
 func TestPayLedgerAndBalances(t *testing.T) {
 	e := payStart(t, nil)
-	var body apierr.PaymentsBody
+	var body sandboxtest.PayErr
 	s := sandboxtest.Get(t, e.base+payments.PathLedger+"?currency=USD&page-size=51", e.tok, &body)
 	payCheckErr(t, "page-size 51", s, body, 400, "USR_001")
 	s = sandboxtest.Get(t, e.base+payments.PathLedger+"?page-size=10", e.tok, &body)
 	payCheckErr(t, "no currency", s, body, 400, "USR_001")
-	s = sandboxtest.Get(t, e.base+payments.PathLedger+"?currency=XYZ", e.tok, &body)
+	s = sandboxtest.Get(t, e.base+payments.PathLedger+"?currency=XYZ&page-size=10"+ledgerWindow, e.tok, &body)
 	payCheckErr(t, "unconfigured currency", s, body, 500, "CFG_001")
 	var def payments.LedgerPage
-	if sandboxtest.Get(t, e.base+payments.PathLedger+"?currency=USD&page-size=25", e.tok, &def); def.PageSize != 25 || def.Offset != 0 || def.PageElements != 25 {
+	if sandboxtest.Get(t, e.base+payments.PathLedger+"?currency=USD&page-size=25"+ledgerWindow, e.tok, &def); def.PageSize != 25 || def.Offset != 0 || def.PageElements != 25 {
 		t.Fatalf("ledger defaults: %+v", def)
 	}
 
@@ -335,18 +366,24 @@ func TestPayLedgerAndBalances(t *testing.T) {
 			if x.AvailableBalanceAfter.IsNegative() {
 				t.Fatalf("%s ledger overdrawn at %d", b.Currency, i)
 			}
-			if x.Reference() == "" {
-				continue
-			}
-			p, ok := payByID[x.Reference()]
-			if !ok || p.Originator.SourceCurrency != x.Currency || !p.Originator.SourceAmount.Equal(x.Amount.Decimal) {
-				t.Fatalf("ledger %s %s of %s does not match its payment %+v", x.Operation, x.Amount, x.Reference(), p.Originator)
-			}
 			switch x.Operation {
 			case payments.OpReserve:
 				reserved = reserved.Add(x.Amount.Decimal)
 			case payments.OpDebit, payments.OpRelease:
 				reserved = reserved.Sub(x.Amount.Decimal)
+			}
+			// The document: txnReference is the payment id on RESERVE and
+			// DEBIT, null on every other operation.
+			ref := x.Reference()
+			if (ref != "") != (x.Operation == payments.OpReserve || x.Operation == payments.OpDebit) {
+				t.Fatalf("ledger %s with txnReference %q", x.Operation, ref)
+			}
+			if ref == "" {
+				continue
+			}
+			p, ok := payByID[ref]
+			if !ok || p.Originator.SourceCurrency != x.Currency || !p.Originator.SourceAmount.Equal(x.Amount.Decimal) {
+				t.Fatalf("ledger %s %s of %s does not match its payment %+v", x.Operation, x.Amount, ref, p.Originator)
 			}
 		}
 		last := txns[len(txns)-1]
@@ -354,8 +391,9 @@ func TestPayLedgerAndBalances(t *testing.T) {
 			t.Fatalf("%s: ledger ends at %s reserved %s, balances say %s reserved %s", b.Currency, last.AvailableBalanceAfter, reserved, b.AvailableBalance, b.ReservedBalance)
 		}
 	}
-	// Each state reached has its movement: a RESERVE for every payment, a
-	// DEBIT once COMPLETED, a RELEASE once FAILED or DECLINED.
+	// Each state reached has its movement: a RESERVE for every payment
+	// initiated, a DEBIT once COMPLETED and none when FAILED or DECLINED
+	// (the document names the payment only on RESERVE and DEBIT).
 	ops := map[string]map[string]bool{}
 	for _, cur := range []string{"USD", "EUR", "GBP"} {
 		for _, x := range payLedger(t, e, cur, from, to) {
@@ -367,8 +405,14 @@ func TestPayLedgerAndBalances(t *testing.T) {
 	}
 	for id, p := range payByID {
 		o := ops[id]
-		want := map[payments.State]string{payments.Completed: payments.OpDebit, payments.Failed: payments.OpRelease, payments.Declined: payments.OpRelease, payments.Returned: payments.OpCredit}[p.PaymentState]
-		if !o[payments.OpReserve] || want != "" && !o[want] {
+		if p.PaymentState == payments.Quoted {
+			if len(o) != 0 {
+				t.Fatalf("QUOTED payment %s has ledger operations %v", id, o)
+			}
+			continue
+		}
+		debit := p.PaymentState == payments.Completed || p.PaymentState == payments.Returned
+		if !o[payments.OpReserve] || o[payments.OpDebit] != debit {
 			t.Fatalf("payment %s in %s has ledger operations %v", id, p.PaymentState, o)
 		}
 	}
@@ -424,13 +468,23 @@ func TestPayCreate(t *testing.T) {
 	var ins payments.InstrumentsPage
 	sandboxtest.Get(t, e.base+payments.PathIdentities+"/"+ben+payments.SuffixInstruments, e.tok, &ins)
 	in := ins.Data[0]
-	src := map[string]string{"MXN": "USD", "PHP": "USD", "INR": "USD", "BRL": "USD", "USD": "EUR", "EUR": "GBP"}[in.Currency]
-	quoteFor := func(amount string) payments.Quote {
-		var q payments.Quote
-		if s := sandboxtest.PostJSON(t, e.base+payments.PathQuotes, e.tok, payments.QuoteRequest{SourceCurrency: src, DestinationCurrency: in.Currency, SourceAmount: money.N(money.MustParse(amount))}, &q); s != 201 || q.QuoteID == "" {
-			t.Fatalf("quote: HTTP %d", s)
+	src := map[string]string{"MXN": "USD", "PHP": "USD", "INR": "USD", "BRL": "USD", "USD": "EUR", "EUR": "GBP", "RLUSD": "USD"}[in.Currency]
+	// The document's quote: a collection of one quote for a source amount.
+	type quotes struct {
+		Quotes []struct {
+			QuoteID, QuoteStatus string
 		}
-		return q
+	}
+	quoteReq := func(src, dst, amount string) map[string]any {
+		return map[string]any{"quoteAmount": json.Number(amount), "quoteAmountType": "SOURCE_AMOUNT", "sourceCurrency": src,
+			"destinationCurrency": dst, "payoutCategory": "BANK", "payinCategory": "PRE_FUNDING"}
+	}
+	quoteFor := func(amount string) (q struct{ QuoteID, QuoteStatus string }) {
+		var qc quotes
+		if s := sandboxtest.PostJSON(t, e.base+"/v2/quotes/quote-collection", e.tok, quoteReq(src, in.Currency, amount), &qc); s != 201 || len(qc.Quotes) != 1 || qc.Quotes[0].QuoteStatus != "ACTIVE" {
+			t.Fatalf("quote: HTTP %d %+v", s, qc)
+		}
+		return qc.Quotes[0]
 	}
 	q := quoteFor("1250.00")
 	req := payments.CreatePaymentRequest{QuoteID: q.QuoteID, BeneficiaryIdentityID: ben, BeneficiaryFinancialInstrumentID: in.FinancialInstrumentID, InternalID: "test-create-1"}
@@ -441,17 +495,15 @@ func TestPayCreate(t *testing.T) {
 	if s := sandboxtest.PostJSON(t, e.base+payments.PathPayments, e.tok, req, &again); s != 201 || again.PaymentID != p.PaymentID {
 		t.Fatalf("repeat with the same internalId: HTTP %d, id %s vs %s", s, again.PaymentID, p.PaymentID)
 	}
-	var list payments.PaymentList
-	sandboxtest.Get(t, e.base+payments.PathPayments+"?internalId=test-create-1", e.tok, &list)
-	if len(list.Data) != 1 || list.Data[0].PaymentID != p.PaymentID {
-		t.Fatalf("lookup of the created payment: %+v", list)
+	if got := payFilterAll(t, e, payments.Filter{InternalID: "test-create-1"}, 10); len(got) != 1 || got[0].PaymentID != p.PaymentID {
+		t.Fatalf("lookup of the created payment: %+v", got)
 	}
 	big := quoteFor("90000000.00")
 	req = payments.CreatePaymentRequest{QuoteID: big.QuoteID, BeneficiaryIdentityID: ben, BeneficiaryFinancialInstrumentID: in.FinancialInstrumentID}
-	var body apierr.PaymentsBody
+	var body sandboxtest.PayErr
 	s := sandboxtest.PostJSON(t, e.base+payments.PathPayments, e.tok, req, &body)
 	payCheckErr(t, "beyond the balance", s, body, 402, "USR_067")
-	s = sandboxtest.PostJSON(t, e.base+payments.PathQuotes, e.tok, payments.QuoteRequest{SourceCurrency: "USD", DestinationCurrency: "JPY", SourceAmount: money.N(money.MustParse("10"))}, &body)
+	s = sandboxtest.PostJSON(t, e.base+"/v2/quotes/quote-collection", e.tok, quoteReq("USD", "JPY", "10"), &body)
 	payCheckErr(t, "corridor not configured", s, body, 500, "CFG_002")
 }
 

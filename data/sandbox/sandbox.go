@@ -98,6 +98,7 @@ func New(opts Options) (*Sandbox, error) {
 	s.hooks = hooksim.New(env, WebhookKey(opts.Seed), hookSettings(opts.Webhooks))
 	world, err := payworld.New(env, payworld.Options{
 		Auth: auth, Org: Org, HistoryPayments: opts.HistoryPayments, LivePerMinute: max(opts.LivePaymentsPerMinute, 0),
+		Spec:   opts.Variant,
 		Notify: s.hooks.Enqueue,
 	})
 	if err != nil {
@@ -124,6 +125,9 @@ func New(opts Options) (*Sandbox, error) {
 	mux := http.NewServeMux()
 	vcfg := variant.Config{Now: clock.Now, SignCustody: cus.Sign}
 	mount := func(prefix string, iface apierr.Interface, h http.Handler) {
+		if opts.Observe != nil && !opts.Variant && (iface == apierr.Payments || iface == apierr.Auth) {
+			h = observed(iface, opts.Observe, h)
+		}
 		h = s.faults(iface, h)
 		if opts.Variant {
 			h = variant.Wrap(iface, vcfg, h)

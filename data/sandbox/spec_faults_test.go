@@ -1,6 +1,7 @@
 package sandbox_test
 
 import (
+	"encoding/json"
 	"net/http"
 	"testing"
 
@@ -23,8 +24,12 @@ func TestSpec7_UnavailableBodies(t *testing.T) {
 	if err := srv.SetFaults(sandbox.FaultSettings{UnavailableRate: 1}); err != nil {
 		t.Fatal(err)
 	}
+	st, h, b := sandboxtest.Send(t, http.MethodGet, ep.Auth+payments.PathTokenTest, "", nil)
+	var oe sandboxtest.PayErr
+	if json.Unmarshal(b, &oe); st != 503 || oe.OAuth != "temporarily_unavailable" || h.Get("Retry-After") == "" {
+		t.Fatalf("auth 503: HTTP %d Retry-After %q %s, want OAuth's temporarily_unavailable", st, h.Get("Retry-After"), b)
+	}
 	for name, url := range map[string]string{
-		"auth":      ep.Auth + payments.PathTokenTest,
 		"payments":  ep.Payments + payments.PathIdentities,
 		"reporting": ep.Reporting + reporting.PathReports,
 	} {
@@ -34,7 +39,7 @@ func TestSpec7_UnavailableBodies(t *testing.T) {
 			t.Fatalf("%s 503: Retry-After %q, body %s", name, h.Get("Retry-After"), b)
 		}
 	}
-	st, _, b := sandboxtest.Send(t, http.MethodGet, ep.Wallet+wallet.PathVaults, "", nil)
+	st, _, b = sandboxtest.Send(t, http.MethodGet, ep.Wallet+wallet.PathVaults, "", nil)
 	expectWallet(t, "wallet 503", st, b, apierr.GRPCUnavailable, "ERR000.021")
 	for name, url := range map[string]string{"liquidity": ep.Liquidity + "/api/v0/quotes", "custody": ep.Custody + "/v1/domains/x/endpoints"} {
 		st, _, b := sandboxtest.Send(t, http.MethodGet, url, "", nil)

@@ -14,11 +14,20 @@ import (
 	"treasury/data/wallet"
 )
 
-// expectPayments fails unless an answer is the payments error object
-// (flat) of status and code, with type and timestamp.
-func expectPayments(t *testing.T, what string, status int, body []byte, wantStatus int, wantCode, wantType string) apierr.PaymentsBody {
+// typeValidation is the error type the document gives a request that fails
+// validation (USR_001).
+const typeValidation = "USER_VALIDATION_ERROR"
+
+// ledgerWindow is the dated window the document requires of every ledger
+// read.
+const ledgerWindow = "&start-dttm=2026-01-01T00:00:00Z&end-dttm=2027-01-01T00:00:00Z"
+
+// expectPayments fails unless an answer is a payments error (in whichever
+// shape the operation answers it) of status and code, with type and
+// timestamp.
+func expectPayments(t *testing.T, what string, status int, body []byte, wantStatus int, wantCode, wantType string) sandboxtest.PayErr {
 	t.Helper()
-	var e apierr.PaymentsBody
+	var e sandboxtest.PayErr
 	if err := json.Unmarshal(body, &e); err != nil || status != wantStatus || e.Status != wantStatus ||
 		e.Code != wantCode || e.Type != wantType || e.Timestamp == "" {
 		t.Fatalf("%s: HTTP %d %.300s, want a payments error %d %s %s", what, status, body, wantStatus, wantCode, wantType)
@@ -94,8 +103,8 @@ func TestSpec8_PageSizeAboveMaximum(t *testing.T) {
 		"identities limit":                          payments.PathIdentities + "?limit=",
 		"beneficiary instruments limit":             payments.PathIdentities + "/" + benID + payments.SuffixInstruments + "?limit=",
 		"originator instruments limit":              payments.PathIdentities + "/" + origID + payments.SuffixInstruments + "?limit=",
-		"ledger page-size":                          payments.PathLedger + "?currency=USD&page-size=",
-		"ledger page-size (max 50, not identities)": payments.PathLedger + "?currency=EUR&page-size=",
+		"ledger page-size":                          payments.PathLedger + "?currency=USD" + ledgerWindow + "&page-size=",
+		"ledger page-size (max 50, not identities)": payments.PathLedger + "?currency=EUR" + ledgerWindow + "&page-size=",
 	}
 	for name, path := range payGets {
 		over, max := "101", "100"
@@ -103,14 +112,20 @@ func TestSpec8_PageSizeAboveMaximum(t *testing.T) {
 			over, max = "51", "50"
 		}
 		st, _, b := sandboxtest.Send(t, http.MethodGet, e.base+path+over, e.tok, nil)
-		expectPayments(t, name+" "+over, st, b, 400, "USR_001", apierr.TypeUser)
-		if st, _, b := sandboxtest.Send(t, http.MethodGet, e.base+path+max, e.tok, nil); st != 200 {
-			t.Fatalf("%s %s: HTTP %d %.200s", name, max, st, b)
+		expectPayments(t, name+" "+over, st, b, 400, "USR_001", typeValidation)
+		// An originator holds no instruments: the document's 404 "No
+		// identity or financial instruments found", once the limit is valid.
+		want := 200
+		if strings.HasPrefix(name, "originator") {
+			want = 404
+		}
+		if st, _, b := sandboxtest.Send(t, http.MethodGet, e.base+path+max, e.tok, nil); st != want {
+			t.Fatalf("%s %s: HTTP %d %.200s, want %d", name, max, st, b, want)
 		}
 	}
-	for _, v := range []string{"/v2/payments/filter", "/v3/payments/filter"} {
+	for _, v := range []string{"/v3/payments/filter"} {
 		st, _, b := sandboxtest.Send(t, http.MethodPost, e.base+v, e.tok, []byte(`{"filter":{},"page":{"size":101}}`))
-		expectPayments(t, v+" page.size 101", st, b, 400, "USR_001", apierr.TypeUser)
+		expectPayments(t, v+" page.size 101", st, b, 400, "USR_001", typeValidation)
 		if st, _, _ := sandboxtest.Send(t, http.MethodPost, e.base+v, e.tok, []byte(`{"filter":{},"page":{"size":100}}`)); st != 200 {
 			t.Fatalf("%s page.size 100: HTTP %d", v, st)
 		}
@@ -143,10 +158,19 @@ func TestSpec8_PageSizeAboveMaximum(t *testing.T) {
 func TestSpec4_3_LedgerPageSizeRequired(t *testing.T) {
 	e := payStart(t, nil)
 	for _, q := range []url.Values{{"currency": {"USD"}}, {"currency": {"USD"}, "offset": {"0"}}, {"currency": {"USD"}, "page-size": {""}}} {
-		st, _, b := sandboxtest.Send(t, http.MethodGet, e.base+payments.PathLedger+"?"+q.Encode(), e.tok, nil)
-		pe := expectPayments(t, "ledger "+q.Encode(), st, b, 400, "USR_001", apierr.TypeUser)
+		st, _, b := sandboxtest.Send(t, http.MethodGet, e.base+payments.PathLedger+"?"+q.Encode()+ledgerWindow, e.tok, nil)
+		pe := expectPayments(t, "ledger "+q.Encode(), st, b, 400, "USR_001", typeValidation)
 		if !strings.Contains(pe.Description, "page-size") {
 			t.Fatalf("ledger %s: description %q does not name page-size", q.Encode(), pe.Description)
+		}
+	}
+	// The document also requires a dated window: start-dttm and end-dttm.
+	for _, missing := range []string{"start-dttm", "end-dttm"} {
+		q := url.Values{"currency": {"USD"}, "page-size": {"10"}, "start-dttm": {"2026-01-01T00:00:00Z"}, "end-dttm": {"2027-01-01T00:00:00Z"}}
+		q.Del(missing)
+		st, _, b := sandboxtest.Send(t, http.MethodGet, e.base+payments.PathLedger+"?"+q.Encode(), e.tok, nil)
+		if pe := expectPayments(t, "ledger without "+missing, st, b, 400, "USR_001", typeValidation); !strings.Contains(pe.Description, missing) {
+			t.Fatalf("ledger without %s: description %q does not name it", missing, pe.Description)
 		}
 	}
 }

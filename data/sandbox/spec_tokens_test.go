@@ -19,7 +19,7 @@ import (
 func TestSpec4_3_TokensBoundToTheirQuery(t *testing.T) {
 	e := payStart(t, nil)
 	filter := func(states, dir string, size int, tok string) (int, []byte) {
-		body := `{"filter":{"paymentStates":[` + states + `]},"sort":{"sortField":"CREATED_AT","sortDirection":"` + dir + `"},"page":{"size":` + itoa(size)
+		body := `{"filter":{"paymentStates":[` + states + `]},"sort":{"sortField":"initiatedAt","sortDirection":"` + dir + `"},"page":{"size":` + itoa(size)
 		if tok != "" {
 			body += `,"lastPageToken":"` + tok + `"`
 		}
@@ -38,7 +38,7 @@ func TestSpec4_3_TokensBoundToTheirQuery(t *testing.T) {
 		"another size":   func() (int, []byte) { return filter(`"COMPLETED"`, "DESC", 6, tok) },
 	} {
 		st, b := try()
-		expectPayments(t, "filter token with "+name, st, b, 400, "USR_001", apierr.TypeUser)
+		expectPayments(t, "filter token with "+name, st, b, 400, "USR_001", typeValidation)
 	}
 	if st, b := filter(`"COMPLETED"`, "DESC", 5, tok); st != 200 {
 		t.Fatalf("filter token with its own query: HTTP %d %.200s", st, b)
@@ -51,7 +51,7 @@ func TestSpec4_3_TokensBoundToTheirQuery(t *testing.T) {
 		t.Fatal("no next-token on a page of 5 identities")
 	}
 	st, _, b = sandboxtest.Send(t, http.MethodGet, e.base+payments.PathIdentities+"?limit=6&next-token="+url.QueryEscape(ids.NextToken), e.tok, nil)
-	expectPayments(t, "identities token with another limit", st, b, 400, "USR_001", apierr.TypeUser)
+	expectPayments(t, "identities token with another limit", st, b, 400, "USR_001", typeValidation)
 	if st := sandboxtest.Get(t, e.base+payments.PathIdentities+"?limit=5&next-token="+url.QueryEscape(ids.NextToken), e.tok, nil); st != 200 {
 		t.Fatalf("identities token with its own limit: HTTP %d", st)
 	}
@@ -76,7 +76,7 @@ func TestSpec4_3_TokensBoundToTheirQuery(t *testing.T) {
 		"instruments token of another identity": e.base + payments.PathIdentities + "/" + all.Data[0].IdentityID + payments.SuffixInstruments + "?limit=1&next-token=" + url.QueryEscape(insTok),
 	} {
 		st, _, b := sandboxtest.Send(t, http.MethodGet, u, e.tok, nil)
-		expectPayments(t, name, st, b, 400, "USR_001", apierr.TypeUser)
+		expectPayments(t, name, st, b, 400, "USR_001", typeValidation)
 	}
 	if st := sandboxtest.Get(t, insPath+"?limit=1&next-token="+url.QueryEscape(insTok), e.tok, nil); st != 200 {
 		t.Fatalf("instruments token with its own limit: HTTP %d", st)

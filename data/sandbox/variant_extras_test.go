@@ -37,7 +37,6 @@ func TestVariantExtrasEverywhere(t *testing.T) {
 			{ep.Payments + payments.PathIdentities, ptok, "data"},
 			{ep.Payments + payments.PathIdentities + "/" + ben + payments.SuffixInstruments, ptok, "data"},
 			{ep.Payments + payments.PathBalances, ptok, "balances"},
-			{ep.Payments + "/v3/payments?internalId=INV-0000001", ptok, "data"},
 			{ep.Reporting + "/v2/reports", ptok, "reports"},
 			{ep.Wallet + wallet.PathVaults, wtok, "vaults"},
 			{ep.Wallet + wallet.PathVaults + "/" + vaults.Vaults[0].ID + "/wallets", wtok, "wallets"},

@@ -15,6 +15,7 @@ import (
 	"treasury/data/apierr"
 	"treasury/data/payments"
 	"treasury/data/sandbox"
+	"treasury/data/sandbox/contract"
 	"treasury/data/wallet"
 )
 
@@ -36,9 +37,14 @@ func VariantOptions() sandbox.Options {
 	return o
 }
 
-// Listen serves a sandbox on 127.0.0.1 for the life of the test.
+// Listen serves a sandbox on 127.0.0.1 for the life of the test. Every
+// exchange of its payments interface in the default face is checked
+// against the vendor's published document (Contract).
 func Listen(tb testing.TB, opts sandbox.Options) *sandbox.Server {
 	tb.Helper()
+	if opts.Observe == nil {
+		opts.Observe = Contract(tb)
+	}
 	srv, err := sandbox.Listen("127.0.0.1:0", opts)
 	if err != nil {
 		tb.Fatalf("start sandbox: %v", err)
@@ -136,6 +142,7 @@ func Send(tb testing.TB, method, url, token string, body []byte) (int, http.Head
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
+	req.Header.Set(contract.ProbeHeader, "test") // hand-made: may be refused on purpose
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
 	}

@@ -95,7 +95,7 @@ func (is *Issuer) Handler() http.Handler {
 	mux.HandleFunc("POST "+payments.PathToken, is.token)
 	mux.HandleFunc("GET "+payments.PathTokenTest, is.test)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		simkit.PaymentsError(w, is.clock.Now(), http.StatusNotFound, "USR_002", apierr.TypeNotFound, "Resource Not Found", "No such path on the auth service: "+r.URL.Path)
+		simkit.PaymentsError(w, r, is.clock.Now(), http.StatusNotFound, "USR_002", apierr.TypeNotFound, "Resource Not Found", "No such path on the auth service: "+r.URL.Path)
 	})
 	return mux
 }
@@ -105,21 +105,21 @@ func (is *Issuer) token(w http.ResponseWriter, r *http.Request) {
 	var req payments.TokenRequest
 	ct := r.Header.Get("Content-Type")
 	form := strings.HasPrefix(ct, "application/x-www-form-urlencoded")
-	if _, isJSON := simkit.JSONBody(r); !form && !isJSON {
-		simkit.PaymentsUnsupportedMedia(w, now, ct)
+	if _, isJSON := simkit.DocumentJSONBody(r); !form && !isJSON {
+		simkit.PaymentsUnsupportedMedia(w, r, now, ct)
 		return
 	}
 	switch {
 	case form:
 		if err := r.ParseForm(); err != nil {
-			is.badRequest(w, now, "The form body could not be read.")
+			is.badRequest(w, r, now, "The form body could not be read.")
 			return
 		}
 		req = payments.TokenRequest{GrantType: r.PostForm.Get("grant_type"), ClientID: r.PostForm.Get("client_id"),
 			ClientSecret: r.PostForm.Get("client_secret"), Audience: r.PostForm.Get("audience")}
 	default:
 		if err := simkit.ReadJSON(r, &req); err != nil {
-			is.badRequest(w, now, "The body must be a JSON object with grant_type, client_id, client_secret and audience.")
+			is.badRequest(w, r, now, "The body must be a JSON object with grant_type, client_id, client_secret and audience.")
 			return
 		}
 	}
@@ -128,22 +128,22 @@ func (is *Issuer) token(w http.ResponseWriter, r *http.Request) {
 	}
 	switch {
 	case req.GrantType == "":
-		is.badRequest(w, now, "Missing required parameter: grant_type")
+		is.badRequest(w, r, now, "Missing required parameter: grant_type")
 		return
 	case req.GrantType != payments.GrantClientCredential:
-		is.badRequest(w, now, "Unsupported grant_type: only client_credentials is accepted.")
+		is.badRequest(w, r, now, "Unsupported grant_type: only client_credentials is accepted.")
 		return
 	case req.ClientID == "" || req.ClientSecret == "" || req.Audience == "":
-		is.badRequest(w, now, "Missing required parameter: client_id, client_secret and audience are required.")
+		is.badRequest(w, r, now, "Missing required parameter: client_id, client_secret and audience are required.")
 		return
 	}
 	c, ok := is.clients[req.ClientID]
 	if !ok || !hmac.Equal([]byte(c.Secret), []byte(req.ClientSecret)) {
-		writeAuth(w, now, http.StatusUnauthorized, "AUTH_003", "Unauthorized", "Invalid client credentials.", "access_denied")
+		writeAuth(w, r, now, http.StatusUnauthorized, "AUTH_003", "Unauthorized", "Invalid client credentials.", "access_denied")
 		return
 	}
 	if req.Audience != is.audience {
-		writeAuth(w, now, http.StatusForbidden, "AUTH_002", "Forbidden", "Service not enabled within domain: "+req.Audience, "access_denied")
+		writeAuth(w, r, now, http.StatusForbidden, "AUTH_002", "Forbidden", "Service not enabled within domain: "+req.Audience, "access_denied")
 		return
 	}
 	claims := Claims{
@@ -167,7 +167,9 @@ func (is *Issuer) test(w http.ResponseWriter, r *http.Request) {
 			left = early
 		}
 	}
-	simkit.WriteJSON(w, http.StatusOK, payments.TokenTest{Message: "token_ok", SecondsToExpiry: int(left)})
+	// The document answers an array of one object (api-choices.md); the
+	// variant face answers the spec's object.
+	simkit.WriteJSON(w, http.StatusOK, []payments.TokenTest{{Message: "token_ok", SecondsToExpiry: int(left)}})
 }
 
 // Authorize checks the bearer token of r and, when scope is not empty, that
@@ -178,12 +180,12 @@ func (is *Issuer) Authorize(w http.ResponseWriter, r *http.Request, scope string
 	now := is.clock.Now()
 	tok := simkit.Bearer(r)
 	if tok == "" {
-		writeAuth(w, now, http.StatusUnauthorized, "AUTH_003", "Unauthorized", "Missing bearer token.", "invalid_token")
+		writeAuth(w, r, now, http.StatusUnauthorized, "AUTH_003", "Unauthorized", "Missing bearer token.", "invalid_token")
 		return Claims{}, false
 	}
 	c, ok := is.verify(tok)
 	if !ok {
-		writeAuth(w, now, http.StatusUnauthorized, "AUTH_003", "Unauthorized", "The access token is invalid.", "invalid_token")
+		writeAuth(w, r, now, http.StatusUnauthorized, "AUTH_003", "Unauthorized", "The access token is invalid.", "invalid_token")
 		return Claims{}, false
 	}
 	expired := now.Unix() >= c.Expiry
@@ -191,32 +193,30 @@ func (is *Issuer) Authorize(w http.ResponseWriter, r *http.Request, scope string
 		expired = true
 	}
 	if expired {
-		writeAuth(w, now, http.StatusUnauthorized, "AUTH_001", "Unauthorized", "The access token has expired.", "invalid_token")
+		writeAuth(w, r, now, http.StatusUnauthorized, "AUTH_001", "Unauthorized", "The access token has expired.", "invalid_token")
 		return Claims{}, false
 	}
 	if scope != "" && !c.Has(scope) {
-		writeAuth(w, now, http.StatusForbidden, "AUTH_002", "Forbidden", "The access token lacks the scope "+scope+".", "insufficient_scope")
+		writeAuth(w, r, now, http.StatusForbidden, "AUTH_002", "Forbidden", "The access token lacks the scope "+scope+".", "insufficient_scope")
 		return Claims{}, false
 	}
 	return c, true
 }
 
-func (is *Issuer) badRequest(w http.ResponseWriter, now time.Time, msg string) {
-	simkit.WriteJSON(w, http.StatusBadRequest, apierr.PaymentsBody{
-		Code: "USR_001", Type: apierr.TypeUser, Status: http.StatusBadRequest,
-		Timestamp: now.Format(time.RFC3339Nano), Title: "Bad Request", Description: msg,
-		Error: "invalid_request", ErrorDescription: msg,
-	})
+func (is *Issuer) badRequest(w http.ResponseWriter, r *http.Request, now time.Time, msg string) {
+	simkit.WriteFailure(w, r, now, simkit.Failure{Status: http.StatusBadRequest, Code: "USR_001", Type: apierr.TypeUser,
+		Title: "Bad Request", Description: msg, OAuth: "invalid_request"})
 }
 
-func writeAuth(w http.ResponseWriter, now time.Time, status int, code, title, desc, oauthErr string) {
+// writeAuth writes an authentication failure in the error shape of r's
+// operation: the token service's OAuth body, or the payments error of the
+// operation the token was refused for.
+func writeAuth(w http.ResponseWriter, r *http.Request, now time.Time, status int, code, title, desc, oauthErr string) {
 	if status == http.StatusUnauthorized {
 		w.Header().Set("WWW-Authenticate", `Bearer error="`+oauthErr+`"`)
 	}
-	simkit.WriteJSON(w, status, apierr.PaymentsBody{
-		Code: code, Type: apierr.TypeAuth, Status: status, Timestamp: now.Format(time.RFC3339Nano),
-		Title: title, Description: desc, Error: oauthErr, ErrorDescription: desc,
-	})
+	simkit.WriteFailure(w, r, now, simkit.Failure{Status: status, Code: code, Type: apierr.TypeAuth,
+		Title: title, Description: desc, OAuth: oauthErr})
 }
 
 func (is *Issuer) sign(c Claims) string {

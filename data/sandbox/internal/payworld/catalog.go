@@ -2,6 +2,7 @@ package payworld
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"treasury/data/payments"
@@ -11,27 +12,99 @@ import (
 // corridor is a route from a prefunded source currency to a payout currency.
 type corridor struct {
 	src, dst    string
-	country     string
+	country     string  // destination country; "" for a crypto payout (no jurisdiction)
 	instrument  string  // financial instrument type of the beneficiaries
-	payout      string  // payout method
+	payout      string  // payout category (BANK, CRYPTO)
 	rate        float64 // mid rate dst per src
 	feeMinor    int64   // flat fee in source minor units
 	weight      int     // share of traffic
 	exchangeSrc string  // source exchange of the reports
 	exchangeDst string  // destination exchange of the reports
+	rail        rail
+}
+
+// rail is how a corridor pays out: the rail the customer selects, the one
+// a large payout is executed on instead (none when it is always the
+// selected one), the tracking references the payout partner gives, the
+// blockchain network of a crypto payout, and the tax charged on the fee.
+type rail struct {
+	selected, large string
+	refs            []refKind
+	network         string
+	tax             *taxRule
+}
+
+// refKind is a kind of tracking reference of a payout rail.
+type refKind struct {
+	typ, display, description string
+	value                     func(k uint64) string
+}
+
+// taxRule is a tax on the fee (GST) or on the amount sent (IOF), in
+// percent.
+type taxRule struct {
+	name, description string
+	percent           string
+	onAmount          bool
 }
 
 // corridorTable returns the routes of the sandbox org. Every source currency has a
 // prefunded account (ledger and balances); every amount has two decimals.
 func corridorTable() []corridor {
-	return []corridor{
-		{"USD", "MXN", "MX", "MX_SPEI", "BANK", 17.21, 150, 30, "Bitso-US", "Bitso-MX"},
-		{"USD", "PHP", "PH", "PH_INSTAPAY", "EWALLET", 58.47, 200, 20, "Coins-US", "Coins-PH"},
-		{"USD", "INR", "IN", "IN_IMPS", "BANK", 84.12, 250, 15, "Exchange-US", "Exchange-IN"},
-		{"USD", "BRL", "BR", "BR_PIX", "BANK", 5.61, 180, 10, "Exchange-US", "Foxbit-BR"},
-		{"EUR", "USD", "US", "US_ACH", "BANK", 1.08, 120, 10, "Bitstamp-EU", "Exchange-US"},
-		{"GBP", "EUR", "FR", "EU_SEPA", "BANK", 1.17, 100, 15, "Bitstamp-GB", "Bitstamp-EU"},
+	digits := func(n int) func(uint64) string {
+		return func(k uint64) string { return fmt.Sprintf("%0*d", n, k%pow10(n)) }
 	}
+	clave := refKind{"CLAVE_RASTREO", "Clave de rastreo", "SPEI tracking key of the transfer at Banxico",
+		func(k uint64) string { return "MBAN01" + digits(18)(k) }}
+	utr := refKind{"UTR", "UTR number", "Unique Transaction Reference of the IMPS or NEFT credit",
+		func(k uint64) string { return "UTR" + digits(12)(k) }}
+	instapay := refKind{"REFERENCE_NUMBER", "InstaPay reference", "Reference number of the InstaPay credit",
+		func(k uint64) string { return digits(12)(k) }}
+	e2e := refKind{"END_TO_END_ID", "End-to-end id", "End-to-end identification of the instant credit",
+		func(k uint64) string { return "E" + digits(31)(k) }}
+	trace := refKind{"TRACE_NUMBER", "ACH trace number", "Trace number of the ACH entry",
+		func(k uint64) string { return digits(15)(k) }}
+	txHash := refKind{"TX_HASH", "Transaction hash", "Hash of the payout transaction on the destination network",
+		func(k uint64) string { return cryptoHash(k) }}
+	gst := &taxRule{"GST", "Goods and services tax on the service fee", "18", false}
+	iof := &taxRule{"IOF", "Tax on financial operations (IOF) on the amount sent", "0.38", true}
+	return []corridor{
+		{"USD", "MXN", "MX", "MX_SPEI", "BANK", 17.21, 150, 30, "Bitso-US", "Bitso-MX", rail{selected: "SPEI", refs: []refKind{clave}}},
+		{"USD", "PHP", "PH", "PH_NRPS", "BANK", 58.47, 200, 20, "Coins-US", "Coins-PH", rail{selected: "INSTAPAY", large: "PESONET", refs: []refKind{instapay}}},
+		{"USD", "INR", "IN", "IN_NEFT", "BANK", 84.12, 250, 15, "Exchange-US", "Exchange-IN", rail{selected: "IMPS", large: "NEFT", refs: []refKind{utr}, tax: gst}},
+		{"USD", "BRL", "BR", "BR_PIX", "BANK", 5.61, 180, 10, "Exchange-US", "Foxbit-BR", rail{selected: "PIX", refs: []refKind{e2e}, tax: iof}},
+		{"EUR", "USD", "US", "US_ACH", "BANK", 1.08, 120, 10, "Bitstamp-EU", "Exchange-US", rail{selected: "ACH", large: "FEDWIRE", refs: []refKind{trace}}},
+		{"GBP", "EUR", "FR", "EU_SEPA", "BANK", 1.17, 100, 15, "Bitstamp-GB", "Bitstamp-EU", rail{selected: "SEPA_INSTANT", refs: []refKind{e2e}}},
+		{"USD", "RLUSD", "", "ETH_WALLET", "CRYPTO", 1.0, 50, 5, "Exchange-US", "Ethereum", rail{selected: "ETHEREUM", refs: []refKind{txHash}, network: "Ethereum"}},
+	}
+}
+
+// fedwireRefs are the references of a payout executed on Fedwire.
+func fedwireRefs() []refKind {
+	return []refKind{
+		{"IMAD", "IMAD Number", "Input Message Accountability Data (IMAD) for Fedwire transfer tracking",
+			func(k uint64) string { return fmt.Sprintf("20261116MMQFMP%06d", k%1_000_000) }},
+		{"OMAD", "OMAD Number", "Output Message Accountability Data (OMAD) for Fedwire transfer tracking",
+			func(k uint64) string { return fmt.Sprintf("20261116B1Q8021C%06d", (k>>7)%1_000_000) }},
+	}
+}
+
+func pow10(n int) uint64 {
+	p := uint64(1)
+	for range min(n, 19) {
+		p *= 10
+	}
+	return p
+}
+
+// cryptoHash is a 32-byte transaction hash in 0x hex, derived from k.
+func cryptoHash(k uint64) string {
+	var b strings.Builder
+	b.WriteString("0x")
+	for i := uint64(0); i < 4; i++ {
+		fmt.Fprintf(&b, "%016x", simkit.Mix(k, i))
+	}
+	return b.String()
 }
 
 // sourceCurrencies are the prefunded accounts, in a fixed order.
@@ -81,8 +154,9 @@ func returnReason() reason {
 // identity is an originator or beneficiary with its instruments.
 type identity struct {
 	id, nick, internalID string
-	typ, role            string
-	created              time.Time
+	typ, role, state     string
+	created, updated     time.Time
+	version              int
 	corridor             int // beneficiaries only
 	instruments          []instrument
 }
@@ -114,7 +188,7 @@ func buildDirectory(seed uint64, from time.Time, beneficiaries int) (origs []ide
 		origs = append(origs, identity{
 			id: simkit.UUIDOf(seed, simkit.Key("originator"), uint64(i)), nick: "Sandbox Treasury " + c,
 			internalID: "ORG-" + c, typ: payments.IdentityBusiness, role: payments.RoleOriginator, created: created,
-			corridor: -1,
+			updated: created, version: 1, state: payments.IdentityStateActive, corridor: -1,
 		})
 	}
 	table := corridorTable()
@@ -144,6 +218,9 @@ func buildDirectory(seed uint64, from time.Time, beneficiaries int) (origs []ide
 		n := 1 + r.IntN(2)
 		for j := 0; j < n; j++ {
 			acct := fmt.Sprintf("%s%010d", c.country, r.Int64N(1e10))
+			if c.rail.network != "" {
+				acct = "0x" + fmt.Sprintf("%040x", r.Int64N(1e18))
+			}
 			b.instruments = append(b.instruments, instrument{
 				id: simkit.UUIDOf(seed, simkit.Key("instrument"), uint64(i), uint64(j)), typ: c.instrument,
 				currency: c.dst, country: c.country, account: acct,
@@ -151,18 +228,39 @@ func buildDirectory(seed uint64, from time.Time, beneficiaries int) (origs []ide
 				created: b.created.Add(time.Duration(j*24) * time.Hour),
 			})
 		}
+		// A third of the beneficiaries were edited once (version 2), one in
+		// forty was deactivated since.
+		b.updated, b.version, b.state = b.created, 1, payments.IdentityStateActive
+		if k := simkit.Mix(seed, simkit.Key("beneficiary-version"), uint64(i)); k%3 == 0 {
+			b.updated, b.version = b.created.Add(time.Duration(1+k%200)*time.Hour), 2
+			if k%40 == 0 {
+				b.state = identityDeactivated
+			}
+		}
 		bens = append(bens, b)
 	}
 	return origs, bens
 }
 
-func (id identity) record(hostile bool, key uint64) payments.Identity {
-	return payments.Identity{IdentityID: id.id, IdentityType: id.typ, PaymentRole: id.role,
-		IdentityState: payments.IdentityStateActive, NickName: simkit.Decorate(id.nick, hostile, key),
-		InternalID: id.internalID, CreatedAt: id.created}
+// identityDeactivated is the document's other identity state.
+const identityDeactivated = "DEACTIVATED"
+
+// identitySchemaVersion is the schema version of every identity.
+const identitySchemaVersion = "1.0.0"
+
+func (id identity) record(hostile bool, key uint64) identityRecord {
+	tags := []string{strings.ToLower(id.role)}
+	if id.corridor < 0 {
+		tags = append(tags, "treasury")
+	}
+	return identityRecord{IdentityID: id.id, IdentityType: id.typ, PaymentRole: id.role,
+		IdentityState: id.state, NickName: simkit.Decorate(id.nick, hostile, key),
+		InternalID: id.internalID, CreatedAt: id.created, UpdatedAt: id.updated, Tags: tags,
+		Version: id.version, SchemaVersion: identitySchemaVersion}
 }
 
-func (in instrument) record(hostile bool, key uint64) payments.FinancialInstrument {
-	return payments.FinancialInstrument{FinancialInstrumentID: in.id, FinancialInstrumentType: in.typ,
-		Currency: in.currency, Country: in.country, Label: simkit.Decorate(in.label, hostile, key), CreatedAt: in.created}
+func (in instrument) record(hostile bool, key uint64) instrumentRecord {
+	return instrumentRecord{FinancialInstrumentID: in.id, FinancialInstrumentType: in.typ,
+		Currency: in.currency, Country: in.country, Label: simkit.Decorate(in.label, hostile, key),
+		CreatedAt: in.created, UpdatedAt: in.created}
 }

@@ -5,7 +5,6 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"treasury/data/money"
 	"treasury/data/payments"
 )
 
@@ -115,20 +114,34 @@ func (w *World) ledgerApply(seq uint32, p *pay, st payments.State, at int64) {
 	}
 }
 
-// record is the wire form of a ledger entry of currency cur.
-func (w *World) ledgerRecord(e entry, cur string) payments.LedgerTransaction {
-	t := payments.LedgerTransaction{
-		Amount: money.N(minor(e.amount)), Currency: cur, Operation: opName(e.op), TxnSource: payments.SrcPayment,
-		Status: payments.TxnSuccess, CreatedDttm: ms(e.at),
-		AvailableBalanceBefore: money.N(minor(e.before())), AvailableBalanceAfter: money.N(minor(e.after)),
+// ledgerRecord is the wire form of a ledger entry of currency cur.
+func (w *World) ledgerRecord(e entry, cur string) ledgerRecord {
+	t := ledgerRecord{
+		Tenant: w.org, Amount: D(minor(e.amount)), Currency: cur, Operation: opName(e.op), TxnSource: payments.SrcPayment,
+		Status: payments.TxnSuccess, CreatedDttm: ms(e.at), UpdatedDttm: ms(e.at),
+		AvailableBalanceBefore: D(minor(e.before())), AvailableBalanceAfter: D(minor(e.after)),
 	}
 	if e.seq == bankSeq {
 		t.TxnSource = payments.SrcBank
-	} else {
-		id := w.paymentID(e.seq)
-		t.TxnReference = &id
+	}
+	if ref := w.reference(e); ref != "" {
+		t.TxnReference = &ref
 	}
 	return t
+}
+
+// reference is an entry's txnReference: the payment id on RESERVE and
+// DEBIT, as the document says, and null on every other operation; the spec
+// face, which says nothing of it, also names the payment of a RELEASE and
+// of a return's CREDIT.
+func (w *World) reference(e entry) string {
+	switch {
+	case e.seq == bankSeq:
+		return ""
+	case e.op == opReserve || e.op == opDebit || w.spec:
+		return w.paymentID(e.seq)
+	}
+	return ""
 }
 
 // window returns the entries of a with from <= at < to.
@@ -161,15 +174,15 @@ func (w *World) paymentEntries(seq uint32, p *pay, t int64) []entry {
 }
 
 // balances is the wire form of the accounts now.
-func (w *World) balances(currency string) []payments.Balance {
-	var out []payments.Balance
+func (w *World) balances(currency string) []balanceRecord {
+	var out []balanceRecord
 	for i, c := range sourceCurrencies() {
 		if currency != "" && currency != c {
 			continue
 		}
 		a := &w.accounts[i]
-		out = append(out, payments.Balance{FundingType: "FUNDED", Currency: c,
-			AvailableBalance: money.N(minor(a.available())), ReservedBalance: money.N(minor(a.reserved))})
+		out = append(out, balanceRecord{FundingType: "FUNDED", Currency: c,
+			AvailableBalance: D(minor(a.available())), ReservedBalance: D(minor(a.reserved))})
 	}
 	return out
 }

@@ -15,35 +15,67 @@ type step struct {
 	at    int64
 }
 
+// maxSteps bounds the states a payment passes through.
+const maxSteps = 6
+
+// jitNotice is how long after INITIATED a just-in-time funded payment
+// enters AWAITING_FUNDING.
+const jitNotice = 1000
+
 // steps lists the states p passes through, in order: INITIATED (from
-// QUOTED) at creation, VALIDATING, then by outcome TRANSFERRING and
-// COMPLETED (and RETURNED days later), FAILED, or DECLINED.
-func (p *pay) steps() ([5]step, int) {
-	var s [5]step
+// QUOTED) at creation, AWAITING_FUNDING for a just-in-time funded payment
+// until its funds arrive, VALIDATING, then by outcome TRANSFERRING and
+// COMPLETED (and RETURNED days later), FAILED, or DECLINED. A payment
+// whose quote was never accepted stays QUOTED.
+func (p *pay) steps() ([maxSteps]step, int) {
+	var s [maxSteps]step
 	c := p.created
-	s[0] = step{payments.Initiated, c}
-	s[1] = step{payments.Validating, c + int64(p.at[0])}
+	if p.outcome == oQuoted {
+		s[0] = step{payments.Quoted, c}
+		return s, 1
+	}
+	n := 0
+	add := func(st payments.State, at int64) {
+		s[n] = step{st, at}
+		n++
+	}
+	add(payments.Initiated, c)
+	if p.flags&fJIT != 0 {
+		add(payments.AwaitingFunding, c+jitNotice)
+	}
+	add(payments.Validating, c+int64(p.at[0]))
 	switch p.outcome {
 	case oCompleted:
-		s[2] = step{payments.Transferring, c + int64(p.at[1])}
-		s[3] = step{payments.Completed, c + int64(p.at[2])}
-		return s, 4
+		add(payments.Transferring, c+int64(p.at[1]))
+		add(payments.Completed, c+int64(p.at[2]))
 	case oReturned:
-		s[2] = step{payments.Transferring, c + int64(p.at[1])}
-		s[3] = step{payments.Completed, c + int64(p.at[2])}
-		s[4] = step{payments.Returned, c + int64(p.at[3])}
-		return s, 5
+		add(payments.Transferring, c+int64(p.at[1]))
+		add(payments.Completed, c+int64(p.at[2]))
+		add(payments.Returned, c+int64(p.at[3]))
 	case oFailedTransferring:
-		s[2] = step{payments.Transferring, c + int64(p.at[1])}
-		s[3] = step{payments.Failed, c + int64(p.at[2])}
-		return s, 4
+		add(payments.Transferring, c+int64(p.at[1]))
+		add(payments.Failed, c+int64(p.at[2]))
 	case oFailedValidating:
-		s[2] = step{payments.Failed, c + int64(p.at[2])}
-		return s, 3
+		add(payments.Failed, c+int64(p.at[2]))
 	default:
-		s[2] = step{payments.Declined, c + int64(p.at[2])}
-		return s, 3
+		add(payments.Declined, c+int64(p.at[2]))
 	}
+	return s, n
+}
+
+// initiated reports whether p was ever initiated (a QUOTED payment was
+// not: it has no initiatedAt).
+func (p *pay) initiated() bool { return p.outcome != oQuoted }
+
+// reached is when p entered st, and whether it did by unix ms t.
+func (p *pay) reached(st payments.State, t int64) (int64, bool) {
+	s, n := p.steps()
+	for i := 0; i < n && s[i].at <= t; i++ {
+		if s[i].state == st {
+			return s[i].at, true
+		}
+	}
+	return 0, false
 }
 
 // stateAt is p's state at unix ms t and when it was entered; the zero step
@@ -59,12 +91,15 @@ func (p *pay) stateAt(t int64) step {
 }
 
 // transitionsAt is the state history of p up to t (2.7, api-choices).
-func (p *pay) transitionsAt(t int64) []payments.StateTransition {
+func (p *pay) transitionsAt(t int64) []transitionRecord {
 	s, n := p.steps()
-	out := make([]payments.StateTransition, 0, n)
+	out := make([]transitionRecord, 0, n)
 	from := payments.Quoted
 	for i := 0; i < n && s[i].at <= t; i++ {
-		out = append(out, payments.StateTransition{UpdatedFrom: from, UpdatedTo: s[i].state, UpdatedAt: ms(s[i].at)})
+		if s[i].state == payments.Quoted {
+			continue // the first state, not a transition
+		}
+		out = append(out, transitionRecord{UpdatedFrom: from, UpdatedTo: s[i].state, UpdatedAt: ms(s[i].at)})
 		from = s[i].state
 	}
 	return out
@@ -141,7 +176,8 @@ func (w *World) apply(ev pending) {
 		return
 	}
 	w.ledgerApply(ev.seq, p, s[ev.step].state, ev.at)
-	if ev.at >= w.startMs && w.notify != nil {
+	// QUOTED is where a payment starts, not a change of state.
+	if ev.at >= w.startMs && w.notify != nil && s[ev.step].state != payments.Quoted {
 		w.notify(w.event(ev.seq, p, s[ev.step].state, ev.at, ev.step))
 	}
 }

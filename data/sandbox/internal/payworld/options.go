@@ -22,6 +22,14 @@ type Options struct {
 	HistoryPayments int
 	// LivePerMinute is the rate of new payments, in sandbox time.
 	LivePerMinute float64
+	// Spec makes the world also answer as the spec's wording has it where
+	// the vendor's document differs (the variant face): sort by CREATED_AT
+	// only, GET /v3/payments?internalId=, the /v2 payment paths, errors on
+	// the filter's records, a ledger window that defaults, ids looked up
+	// whatever their form, an empty list for an identity without
+	// instruments, a txnReference on RELEASE and a return's CREDIT too.
+	// Without it the world answers only as the document does.
+	Spec bool
 	// Notify receives an event for every state change after the clock's
 	// start, in the order they happen. It must not block; it may be nil.
 	Notify func(webhook.Event)

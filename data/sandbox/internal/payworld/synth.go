@@ -15,12 +15,14 @@ const (
 	oFailedValidating
 	oFailedTransferring
 	oDeclined
+	oQuoted // the quote was never accepted: QUOTED, never initiated
 )
 
 // Flags of a payment.
 const (
 	fForeign uint8 = 1 << iota // belongs to another organization
 	fCreated                   // created through POST /v3/payments
+	fJIT                       // funded just in time: AWAITING_FUNDING before VALIDATING
 )
 
 // pay is the compact form of a payment: everything else (ids, amounts in
@@ -60,8 +62,10 @@ func (w *World) synthPay(seq uint32, created int64) pay {
 		p.outcome = oFailedTransferring
 	case o < 0.93:
 		p.outcome = oFailedValidating
-	default:
+	case o < 0.985:
 		p.outcome = oDeclined
+	default:
+		p.outcome = oQuoted
 	}
 	transfer := p.at[0] + uint32(min(simkit.LogNormal(r, math.Log(45_000), 0.8), 20*60_000))
 	final := transfer + uint32(min(simkit.LogNormal(r, math.Log(8*60_000), 1.0), 6*3600_000))
@@ -75,6 +79,17 @@ func (w *World) synthPay(seq uint32, created int64) pay {
 	}
 	if p.outcome == oReturned {
 		p.at[3] = p.at[2] + uint32(24*3600_000+r.IntN(4*24*3600_000))
+	}
+	// One payment in twelve is funded just in time: its funds arrive 2 to
+	// 40 minutes after it is initiated, and everything after waits.
+	if k := simkit.Mix(w.seed, simkit.Key("jit"), uint64(seq)); p.outcome != oQuoted && k%12 == 0 {
+		p.flags |= fJIT
+		fund := uint32(2*60_000 + k/12%(38*60_000))
+		for i := range p.at {
+			if p.at[i] != 0 {
+				p.at[i] += fund
+			}
+		}
 	}
 	return p
 }

@@ -5,7 +5,6 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"treasury/data/money"
 	"treasury/data/payments"
 	"treasury/data/sandbox/internal/simkit"
 )
@@ -38,48 +37,6 @@ func reasonOf(seq uint32, p *pay, seed uint64) reason {
 	}
 }
 
-// record builds the wire payment of seq as of unix ms t (which must be at
-// or after its creation). v3 adds errors in a terminal failure state.
-func (w *World) record(seq uint32, t int64, v3 bool) payments.Payment {
-	p := &w.pays[seq]
-	st := p.stateAt(t)
-	c := w.corridorOf(p)
-	ben := &w.bens[p.ben]
-	orig := &w.origs[currencyIndex(c.src)]
-	hostile := w.hostile()
-	hk := simkit.Mix(w.seed, uint64(seq))
-	instr := w.instrumentOf(seq)
-	labels := labelsFor(hk)
-	if ci := w.created[seq]; ci != nil {
-		labels = ci.labels
-	}
-	outLabels := make([]string, len(labels))
-	for i, l := range labels {
-		outLabels[i] = simkit.Decorate(l, hostile, hk+uint64(i)+2)
-	}
-	rec := payments.Payment{
-		PaymentID: w.paymentID(seq), PaymentState: st.state, InitiatedAt: ms(p.created),
-		ExpiresAt: ms(p.created).Add(expiry), LastStateUpdatedAt: ms(st.at),
-		Originator: payments.Originator{
-			OriginatorIdentityID: orig.id, OriginatorIdentityNickName: simkit.Decorate(orig.nick, hostile, hk),
-			InternalID: w.internalID(seq), SourceCurrency: c.src, SourceAmount: money.N(minor(p.amount)),
-		},
-		Destination: payments.Destination{
-			BeneficiaryFinancialInstrumentID: ben.instruments[instr].id, DestinationAmount: money.N(w.destAmount(p)),
-			DestinationCountry: c.country, DestinationCurrency: c.dst, BeneficiaryIdentityID: ben.id,
-			BeneficiaryIdentityNickName: simkit.Decorate(ben.nick, hostile, hk+1), Payout: c.payout,
-		},
-		Fees:          []payments.FeeSummary{{TotalFee: money.N(w.fee(p)), FeeCurrency: c.src}},
-		PaymentLabels: outLabels,
-	}
-	if v3 && st.state.FailedTerminal() {
-		r := reasonOf(seq, p, w.seed)
-		rec.Errors = []payments.PaymentError{{Code: r.code, Type: r.typ, Title: r.title,
-			Description: simkit.Decorate(r.desc, hostile, hk+7), Timestamp: ms(st.at).Format(time.RFC3339Nano)}}
-	}
-	return rec
-}
-
 // instrumentOf is the index, among its beneficiary's instruments, of the
 // instrument payment seq pays out to: the one chosen at creation, or one
 // derived from seq. w.mu must be held.
@@ -93,13 +50,17 @@ func (w *World) instrumentOf(seq uint32) int {
 // hostile reports whether hostile text is switched on.
 func (w *World) hostile() bool { return w.env.Faults != nil && w.env.Faults.Hostile() }
 
-// PaymentView is a payment as the reports see it at a time: the v3 record,
-// its state history and ledger transactions, and the trade details that
-// only the reports show.
+// PaymentView is a payment as the reports see it at a time: its ids,
+// state, amounts, state history and ledger transactions, and the trade
+// details that only the reports show.
 type PaymentView struct {
-	Payment     payments.Payment
-	Transitions []payments.StateTransition
-	Ledger      []LedgerLine
+	PaymentID, InternalID string
+	State                 payments.State
+	// InitiatedAt is when the payment was initiated.
+	InitiatedAt                         time.Time
+	SourceAmount, DestinationAmount     decimal.Decimal
+	SourceCurrency, DestinationCurrency string
+	Ledger                              []LedgerLine
 	// QuoteAt is when the payment's quote was made; ExecutedAt when it
 	// settled (COMPLETED), nil when it has not.
 	QuoteAt    time.Time
@@ -119,8 +80,10 @@ type PaymentView struct {
 // LedgerLine is a ledger transaction of a payment with the id the reports
 // use for it.
 type LedgerLine struct {
-	ID  string
-	Txn payments.LedgerTransaction
+	ID                             string
+	Operation, Currency, Status    string
+	Amount, BalanceBefore, Balance decimal.Decimal
+	At                             time.Time
 }
 
 // bridgePerSource is bridge-asset units per unit of source currency.
@@ -139,14 +102,15 @@ func bridgePerSource(src string) decimal.Decimal {
 func (w *World) view(seq uint32, t int64) PaymentView {
 	p := &w.pays[seq]
 	c := w.corridorOf(p)
-	rec := w.record(seq, t, true)
+	st := p.stateAt(t)
 	hostile := w.hostile()
 	hk := simkit.Mix(w.seed, uint64(seq), 99)
 	ben := &w.bens[p.ben]
 	instr := ben.instruments[w.instrumentOf(seq)]
 	orig := &w.origs[currencyIndex(c.src)]
 	v := PaymentView{
-		Payment: rec, Transitions: p.transitionsAt(t),
+		PaymentID: w.paymentID(seq), InternalID: w.internalID(seq), State: st.state, InitiatedAt: ms(p.created),
+		SourceAmount: minor(p.amount), DestinationAmount: w.destAmount(p), SourceCurrency: c.src, DestinationCurrency: c.dst,
 		QuoteAt:      ms(p.created - 3000 - int64(hk%20000)),
 		SpotRate:     w.spotRate(w.bens[p.ben].corridor, p.created),
 		BridgeAmount: minor(p.amount).Mul(bridgePerSource(c.src)).Round(6),
@@ -163,20 +127,23 @@ func (w *World) view(seq uint32, t int64) PaymentView {
 			v.ExecutedAt = &e
 		}
 	}
-	if len(rec.Errors) > 0 {
-		v.ReasonCode, v.ReasonTitle = rec.Errors[0].Code, rec.Errors[0].Title
+	if st.state.FailedTerminal() {
+		r := reasonOf(seq, p, w.seed)
+		v.ReasonCode, v.ReasonTitle = r.code, r.title
 	}
 	for _, e := range w.paymentEntries(seq, p, t) {
 		v.Ledger = append(v.Ledger, LedgerLine{
-			ID:  simkit.UUIDOf(w.seed, simkit.Key("ledger"), uint64(seq), uint64(e.op), uint64(e.at)),
-			Txn: w.ledgerRecord(e, c.src),
+			ID:        simkit.UUIDOf(w.seed, simkit.Key("ledger"), uint64(seq), uint64(e.op), uint64(e.at)),
+			Operation: opName(e.op), Currency: c.src, Status: payments.TxnSuccess,
+			Amount: minor(e.amount), BalanceBefore: minor(e.before()), Balance: minor(e.after), At: ms(e.at),
 		})
 	}
 	return v
 }
 
 // ForEachPayment calls fn with the view as of asOf of every payment of the
-// org created in [from, to) and before asOf, in creation order, until fn
+// org initiated in [from, to) and before asOf (a quote never accepted is no
+// payment of the reports), in creation order, until fn
 // returns false. The world is brought up to the clock first; asOf after the
 // clock is treated as the clock.
 func (w *World) ForEachPayment(from, to, asOf time.Time, fn func(PaymentView) bool) {
@@ -197,7 +164,7 @@ func (w *World) ForEachPayment(from, to, asOf time.Time, fn func(PaymentView) bo
 				next = w.nextArrival
 				break
 			}
-			if p.flags&fForeign == 0 {
+			if p.flags&fForeign == 0 && p.initiated() {
 				views = append(views, w.view(uint32(next), t))
 			}
 		}

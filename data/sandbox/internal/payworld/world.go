@@ -31,6 +31,7 @@ type World struct {
 	seed          uint64
 	kPay          uint64 // simkit.Key("payment")
 	livePerMinute float64
+	spec          bool
 	notify        func(webhook.Event)
 	startMs       int64
 	from          int64 // unix ms of the first history instant
@@ -73,7 +74,7 @@ func New(env *simkit.Env, opts Options) (*World, error) {
 	start := env.Clock.Now()
 	w := &World{
 		env: env, org: opts.Org, seed: env.Seed, kPay: simkit.Key("payment"),
-		livePerMinute: opts.LivePerMinute, notify: opts.Notify, startMs: start.UnixMilli(),
+		livePerMinute: opts.LivePerMinute, spec: opts.Spec, notify: opts.Notify, startMs: start.UnixMilli(),
 		corr: corridorTable(), byID: map[uint64]uint32{}, created: map[uint32]*createdInfo{},
 		byInternal: map[string]uint32{}, quotes: map[string]*quote{},
 		stop: make(chan struct{}), done: make(chan struct{}),

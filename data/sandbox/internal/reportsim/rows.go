@@ -21,16 +21,15 @@ var sourceExchangeFee = decimal.RequireFromString("0.001")
 
 // opsRow is the PAYMENT_OPS row of v (2.5).
 func (s *Sim) opsRow(v payworld.PaymentView) reporting.PaymentOpsRow {
-	p := v.Payment
 	row := reporting.PaymentOpsRow{
-		EndToEndID: p.Originator.InternalID, NetworkPaymentID: p.PaymentID,
-		QuoteTS: v.QuoteAt, CreatedAt: p.InitiatedAt, ExecutedAt: v.ExecutedAt,
+		EndToEndID: v.InternalID, NetworkPaymentID: v.PaymentID,
+		QuoteTS: v.QuoteAt, CreatedAt: v.InitiatedAt, ExecutedAt: v.ExecutedAt,
 		SenderAddress: s.senderAddress(v), SenderCustomer: v.SenderCustomer,
-		SentAmount: p.Originator.SourceAmount, SentCurrency: p.Originator.SourceCurrency,
+		SentAmount: money.N(v.SourceAmount), SentCurrency: v.SourceCurrency,
 		ReceiverAddress: s.receiverAddress(v), ReceiverCustomer: v.ReceiverCustomer,
-		ReceivedAmount: p.Destination.DestinationAmount, ReceivedCurrency: p.Destination.DestinationCurrency,
+		ReceivedAmount: money.N(v.DestinationAmount), ReceivedCurrency: v.DestinationCurrency,
 		FXSpotRate: num(v.SpotRate), SourceExchange: v.SourceExchange, PaymentMethod: v.Method,
-		PaymentState: string(p.PaymentState),
+		PaymentState: string(v.State),
 		RemitterName: v.SenderName, RemitterAccount: v.SenderAccount,
 		BeneficiaryName: v.BeneficiaryName, BeneficiaryAccount: v.BeneficiaryAccount,
 	}
@@ -45,28 +44,26 @@ func (s *Sim) opsRow(v payworld.PaymentView) reporting.PaymentOpsRow {
 // TRADE line and carries the trade, withdrawal and liquidation data; the
 // other lines (RESERVE, RELEASE, CREDIT) carry their balance change.
 func (s *Sim) reconRows(v payworld.PaymentView) []reporting.ReconRow {
-	p := v.Payment
 	base := reporting.ReconRow{
-		EndToEndID: p.Originator.InternalID, NetworkPaymentID: p.PaymentID,
-		PaymentState: string(p.PaymentState), InternalPaymentState: internalState(v),
+		EndToEndID: v.InternalID, NetworkPaymentID: v.PaymentID,
+		PaymentState: string(v.State), InternalPaymentState: internalState(v),
 		QuoteTS: v.QuoteAt, ExecutedAt: v.ExecutedAt,
 		SenderAddress: s.senderAddress(v), SenderCustomer: v.SenderCustomer,
 		ReceiverAddress: s.receiverAddress(v), ReceiverCustomer: v.ReceiverCustomer,
-		SentAmount: p.Originator.SourceAmount, ReceivedAmount: p.Destination.DestinationAmount,
-		SentCurrency: p.Originator.SourceCurrency, ReceivedCurrency: p.Destination.DestinationCurrency,
+		SentAmount: money.N(v.SourceAmount), ReceivedAmount: money.N(v.DestinationAmount),
+		SentCurrency: v.SourceCurrency, ReceivedCurrency: v.DestinationCurrency,
 		FXSpotRate: num(v.SpotRate), SourceExchange: v.SourceExchange, PaymentMethod: v.Method,
 	}
 	out := make([]reporting.ReconRow, 0, len(v.Ledger))
 	for _, l := range v.Ledger {
 		row := base
-		t := l.Txn
 		row.TransactionID = l.ID
-		row.TransactionType = t.Operation
-		row.TransactionState = txnState(t.Status)
-		row.BalanceChangeCurrency = t.Currency
-		row.BalanceChange = num(t.AvailableBalanceAfter.Sub(t.AvailableBalanceBefore.Decimal))
-		row.BalanceResult = num(t.AvailableBalanceAfter.Decimal)
-		if t.Operation == payments.OpDebit {
+		row.TransactionType = l.Operation
+		row.TransactionState = txnState(l.Status)
+		row.BalanceChangeCurrency = l.Currency
+		row.BalanceChange = num(l.Balance.Sub(l.BalanceBefore))
+		row.BalanceResult = num(l.Balance)
+		if l.Operation == payments.OpDebit {
 			s.trade(&row, v, l.ID)
 		}
 		out = append(out, row)
@@ -77,7 +74,7 @@ func (s *Sim) reconRows(v payworld.PaymentView) []reporting.ReconRow {
 // trade fills the TRADE line: the source exchange converts the fiat sent
 // into the bridge asset, withdraws it, and the destination side pays out.
 func (s *Sim) trade(row *reporting.ReconRow, v payworld.PaymentView, txnID string) {
-	sent := v.Payment.Originator.SourceAmount.Decimal
+	sent := v.SourceAmount
 	fee := sent.Mul(sourceExchangeFee).Round(2)
 	k := simkit.Mix(s.env.Seed, simkit.Key(txnID))
 	row.TransactionType = reporting.TxnTrade
@@ -94,13 +91,13 @@ func (s *Sim) trade(row *reporting.ReconRow, v payworld.PaymentView, txnID strin
 	row.WithdrawalResultIncentiveValue = num(decimal.Zero)
 	row.DestinationResultID = simkit.UUIDOf(s.env.Seed, simkit.Key("destination"), simkit.Key(txnID))
 	row.DestinationResultIncentiveValue = num(decimal.Zero)
-	row.DestinationResultAdjustedProceeds = num(v.Payment.Destination.DestinationAmount.Decimal)
+	row.DestinationResultAdjustedProceeds = num(v.DestinationAmount)
 }
 
 // traded reports whether the payment's trade took place (its DEBIT).
 func traded(v payworld.PaymentView) bool {
 	for _, l := range v.Ledger {
-		if l.Txn.Operation == payments.OpDebit {
+		if l.Operation == payments.OpDebit {
 			return true
 		}
 	}
@@ -113,7 +110,7 @@ func withdrawn(v payworld.PaymentView) decimal.Decimal { return v.BridgeAmount.S
 // internalState is the troubleshooting state of 2.6: a stage name, or the
 // failure reason code in a terminal failure state.
 func internalState(v payworld.PaymentView) string {
-	switch st := v.Payment.PaymentState; {
+	switch st := v.State; {
 	case v.ReasonCode != "" && st.FailedTerminal():
 		return string(st) + ":" + v.ReasonCode
 	case st == payments.Initiated:
@@ -142,12 +139,12 @@ func txnState(status string) string {
 
 // senderAddress is the sender's account name and ledger address.
 func (s *Sim) senderAddress(v payworld.PaymentView) string {
-	return v.SenderAccount + ", " + s.ledgerAddress("sender", v.Payment.Originator.SourceCurrency)
+	return v.SenderAccount + ", " + s.ledgerAddress("sender", v.SourceCurrency)
 }
 
 // receiverAddress is the receiver's payout account name and ledger address.
 func (s *Sim) receiverAddress(v payworld.PaymentView) string {
-	cur := v.Payment.Destination.DestinationCurrency
+	cur := v.DestinationCurrency
 	return "payout-" + strings.ToLower(cur) + ", " + s.ledgerAddress("receiver", cur)
 }
 

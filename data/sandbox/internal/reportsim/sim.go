@@ -134,7 +134,7 @@ func (s *Sim) find(w http.ResponseWriter, r *http.Request) (entry, bool) {
 }
 
 func (s *Sim) fail(w http.ResponseWriter, status int, code, typ, title, desc string) {
-	simkit.PaymentsError(w, s.env.Clock.Now(), status, code, typ, title, desc)
+	simkit.WriteShaped(w, simkit.ShapeFlat, s.env.Clock.Now(), simkit.Failure{Status: status, Code: code, Type: typ, Title: title, Description: desc})
 }
 
 // baseURL is the interface's base address as the client reached it: the

@@ -13,6 +13,21 @@ import (
 // 415 among the USR_ statuses without naming its code).
 const UnsupportedMediaCode = "USR_010"
 
+// DocumentJSONBody is JSONBody as the payments document has it: a body
+// must say it is application/json (the document's only request media type;
+// the token operation also takes a form, which its handler checks). The
+// variant face gives a body without Content-Type one before it gets here.
+func DocumentJSONBody(r *http.Request) (got string, ok bool) {
+	got, ok = JSONBody(r)
+	if ok && got == "" && r.ContentLength != 0 {
+		switch r.Method {
+		case http.MethodPost, http.MethodPut, http.MethodPatch:
+			return got, false
+		}
+	}
+	return got, ok
+}
+
 // JSONBody reports whether a request that may carry a JSON body (POST, PUT,
 // PATCH) says it does: Content-Type application/json, with any parameters
 // (a charset must be utf-8, the only encoding JSON has). A request with no
@@ -47,8 +62,8 @@ func unsupportedMessage(got string) string {
 
 // PaymentsUnsupportedMedia writes the payments 415: USER_ERROR, code
 // UnsupportedMediaCode.
-func PaymentsUnsupportedMedia(w http.ResponseWriter, now time.Time, got string) {
-	PaymentsError(w, now, http.StatusUnsupportedMediaType, UnsupportedMediaCode, apierr.TypeUser,
+func PaymentsUnsupportedMedia(w http.ResponseWriter, r *http.Request, now time.Time, got string) {
+	PaymentsError(w, r, now, http.StatusUnsupportedMediaType, UnsupportedMediaCode, apierr.TypeUser,
 		"Unsupported Media Type", unsupportedMessage(got))
 }
 

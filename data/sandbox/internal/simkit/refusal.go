@@ -41,10 +41,10 @@ func (e *Env) Refuse(iface apierr.Interface, r *http.Request) *Refusal {
 // WritePlain writes the refusal as the plain error body.
 func (f *Refusal) WritePlain(w http.ResponseWriter) { PlainError(w, f.Status, f.Message) }
 
-// WritePayments writes the refusal as the payments error object, type
-// USER_ERROR.
-func (f *Refusal) WritePayments(w http.ResponseWriter, now time.Time) {
-	PaymentsError(w, now, f.Status, f.Code, apierr.TypeUser, http.StatusText(f.Status), f.Message)
+// WritePayments writes the refusal as a payments error of r's operation,
+// type USER_ERROR.
+func (f *Refusal) WritePayments(w http.ResponseWriter, r *http.Request, now time.Time) {
+	PaymentsError(w, r, now, f.Status, f.Code, apierr.TypeUser, http.StatusText(f.Status), f.Message)
 }
 
 // WriteWallet writes the refusal as the wallet error object: a parser error

@@ -3,7 +3,6 @@ package simkit
 import (
 	"encoding/json"
 	"net/http"
-	"time"
 
 	"treasury/data/apierr"
 )
@@ -24,15 +23,6 @@ func WriteJSON(w http.ResponseWriter, status int, v any) {
 func ReadJSON(r *http.Request, v any) error {
 	dec := json.NewDecoder(http.MaxBytesReader(nil, r.Body, 1<<20))
 	return dec.Decode(v)
-}
-
-// PaymentsError writes the payments error object (spec 7.1) with the
-// sandbox time of the error.
-func PaymentsError(w http.ResponseWriter, now time.Time, status int, code, typ, title, description string) {
-	WriteJSON(w, status, apierr.PaymentsBody{
-		Code: code, Type: typ, Status: status, Timestamp: now.UTC().Format(time.RFC3339Nano),
-		Title: title, Description: description,
-	})
 }
 
 // WalletError writes the wallet error object with an ErrorInfo (reason,

@@ -43,9 +43,9 @@ func Wrap(iface apierr.Interface, cfg Config, next http.Handler) http.Handler {
 	case apierr.Liquidity:
 		f = liquidity{}
 	case apierr.Auth:
-		f = auth{}
+		f = auth{cfg: cfg}
 	case apierr.Payments:
-		f = payments{}
+		f = payments{cfg: cfg}
 	case apierr.Reporting:
 		f = reporting{cfg: cfg}
 	case apierr.Wallet:
