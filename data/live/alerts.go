@@ -122,7 +122,9 @@ func (b *alertBook) replaceData(t Topic, alerts []Alert, at time.Time) {
 		prev[a.Key] = a
 	}
 	for i := range alerts {
-		if p, ok := prev[alerts[i].Key]; ok {
+		// Open since the earliest it was known to hold: a reason read later
+		// can show the condition started before it was first raised.
+		if p, ok := prev[alerts[i].Key]; ok && (alerts[i].Since.IsZero() || p.Since.Before(alerts[i].Since)) {
 			alerts[i].Since = p.Since
 		} else if alerts[i].Since.IsZero() {
 			alerts[i].Since = at

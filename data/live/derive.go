@@ -167,11 +167,12 @@ func (s *Store) buildLocked(d *deriver) {
 }
 
 // Sync waits until every derivation has been built from the latest data
-// (tests and benchmarks).
+// and every read by id under way has been folded in (tests and
+// benchmarks). A failed read waiting to be tried again is not waited for.
 func (s *Store) Sync() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for s.pending > 0 && s.life.Err() == nil {
+	for (s.pending > 0 || s.details.busy > 0) && s.life.Err() == nil {
 		s.idle.Wait()
 	}
 }

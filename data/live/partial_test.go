@@ -94,7 +94,7 @@ func TestPartialPaymentIsReadByIDAtOnce(t *testing.T) {
 	var mu sync.Mutex
 	calls := map[string]int{}
 	release := make(chan struct{})
-	s := New(Options{CompletePayment: func(ctx context.Context, id string) (payments.Payment, error) {
+	s := New(Options{ReadPayment: func(ctx context.Context, id string) (payments.Payment, error) {
 		mu.Lock()
 		calls[id]++
 		mu.Unlock()

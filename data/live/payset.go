@@ -1,7 +1,6 @@
 package live
 
 import (
-	"context"
 	"maps"
 	"slices"
 	"sort"
@@ -15,8 +14,9 @@ import (
 // Payments is the topic of the payments held by the store.
 const Payments Topic = "payments"
 
-// PaymentSet is an immutable set of payments, ordered by initiation time
-// (oldest first; views show it newest first). A merge builds a new set and
+// PaymentSet is an immutable set of payments, ordered by their time
+// (Payment.When: initiation, or the last change of one never initiated;
+// oldest first, views show it newest first). A merge builds a new set and
 // shares what did not change with the old one (the records, and the id
 // index shards it did not touch), so a snapshot handed to a view never
 // changes under it and a poll that changes one payment among 100,000
@@ -112,6 +112,11 @@ func next(old, p *payments.Payment) *payments.Payment {
 	if !newer(old, p) {
 		return nil
 	}
+	if old.Detailed && !p.Detailed && p.PaymentState == old.PaymentState && p.LastStateUpdatedAt.Equal(old.LastStateUpdatedAt) {
+		// A list record tells nothing that the record read by id of the
+		// same state does not (its errors, its payout details).
+		return nil
+	}
 	return p
 }
 
@@ -153,9 +158,9 @@ func MergePayments(prev *PaymentSet, fetched []payments.Payment, evictBefore tim
 			continue
 		}
 		if p.Errors == nil && old.Errors != nil && p.PaymentState == old.PaymentState {
-			p.Errors = old.Errors // a v2 read does not carry the v3 errors
+			p.Errors = old.Errors // a list record does not carry the errors read by id
 		}
-		if same(*old, *p) {
+		if same(*old, *p) && old.Detailed == p.Detailed && old.Partial == p.Partial {
 			continue
 		}
 		replaced[old] = p
@@ -164,7 +169,7 @@ func MergePayments(prev *PaymentSet, fetched []payments.Payment, evictBefore tim
 	var evicted map[*payments.Payment]bool
 	if !evictBefore.IsZero() {
 		for _, p := range prev.list {
-			if !p.InitiatedAt.Before(evictBefore) {
+			if !p.When().Before(evictBefore) {
 				break // the list is oldest first
 			}
 			if !p.PaymentState.InFlight() && p.LastStateUpdatedAt.Before(evictBefore) && replaced[p] == nil {
@@ -189,16 +194,18 @@ func MergePayments(prev *PaymentSet, fetched []payments.Payment, evictBefore tim
 		}
 	}
 	var list []*payments.Payment
+	moved := false // a replaced record whose time changed (QUOTED, then initiated)
 	if len(evicted) == 0 {
 		// Changes in place (the usual poll): copy the list, replace each
 		// changed record at its place, found by its initiation time.
 		list = make([]*payments.Payment, len(prev.list), len(prev.list)+len(added))
 		copy(list, prev.list)
 		for old, p := range replaced {
-			i, _ := slices.BinarySearchFunc(list, old.InitiatedAt, func(x *payments.Payment, t time.Time) int { return x.InitiatedAt.Compare(t) })
+			i, _ := slices.BinarySearchFunc(list, old.When(), func(x *payments.Payment, t time.Time) int { return x.When().Compare(t) })
 			for ; i < len(list) && list[i] != old; i++ {
 			}
 			list[i] = p
+			moved = moved || !p.When().Equal(old.When())
 			put(p)
 			count(old, -1)
 			count(p, 1)
@@ -211,6 +218,7 @@ func MergePayments(prev *PaymentSet, fetched []payments.Payment, evictBefore tim
 				ids.Delete(p.PaymentID)
 				count(p, -1)
 			case replaced[p] != nil:
+				moved = moved || !replaced[p].When().Equal(p.When())
 				list = append(list, replaced[p])
 				put(replaced[p])
 				count(p, -1)
@@ -221,17 +229,17 @@ func MergePayments(prev *PaymentSet, fetched []payments.Payment, evictBefore tim
 		}
 	}
 	sort.SliceStable(added, func(i, j int) bool {
-		return added[i].InitiatedAt.Before(added[j].InitiatedAt) ||
-			added[i].InitiatedAt.Equal(added[j].InitiatedAt) && added[i].PaymentID < added[j].PaymentID
+		return added[i].When().Before(added[j].When()) ||
+			added[i].When().Equal(added[j].When()) && added[i].PaymentID < added[j].PaymentID
 	})
 	for _, p := range added {
 		put(p)
 		count(p, 1)
 	}
-	appendOnly := len(list) == 0 || len(added) == 0 || !added[0].InitiatedAt.Before(list[len(list)-1].InitiatedAt)
+	appendOnly := len(list) == 0 || len(added) == 0 || !added[0].When().Before(list[len(list)-1].When())
 	list = append(list, added...)
-	if !appendOnly {
-		sort.SliceStable(list, func(i, j int) bool { return list[i].InitiatedAt.Before(list[j].InitiatedAt) })
+	if !appendOnly || moved {
+		sort.SliceStable(list, func(i, j int) bool { return list[i].When().Before(list[j].When()) })
 	}
 	return &PaymentSet{list: list, byID: ids.Done(), states: states}, ch
 }
@@ -288,7 +296,7 @@ func (s *Store) Arrivals(paymentID string) []Arrival {
 // state held is recorded as an arrival but does not move the payment. A
 // payment first known through a notification is held as Partial (the
 // notification does not carry its parties, internalId or fees), and its
-// full record is read at once by id (Options.CompletePayment) rather than
+// full record is read at once by id (Options.ReadPayment) rather than
 // at the next poll.
 func (s *Store) ApplyPaymentEvent(ev webhook.Event) {
 	d := ev.EventData
@@ -314,58 +322,8 @@ func (s *Store) ApplyPaymentEvent(ev webhook.Event) {
 	s.events.add(d.PaymentID, Arrival{EventID: ev.ID, State: d.PaymentState, CreateDate: ev.CreateDate, ReceivedAt: s.now(), Applied: applied})
 	s.mu.Unlock()
 	if partial {
-		s.complete(d.PaymentID)
+		s.wantDetails(d.PaymentID)
 	}
-}
-
-// Bounds of the reads by id that complete partial payments.
-const (
-	// maxCompleting is the reads pending at once; a burst beyond it is
-	// left to the next poll, which reads every recent payment anyway.
-	maxCompleting = 64
-	// completeConcurrency is the reads in flight at once.
-	completeConcurrency = 4
-)
-
-// complete reads the full record of a payment held as Partial, once at a
-// time per payment, and folds it in. A read that fails leaves the record
-// partial (shown as such) for the next poll to complete; the call's
-// failure is in the interface's health like any other.
-func (s *Store) complete(id string) {
-	read := s.opts.CompletePayment
-	if read == nil || id == "" {
-		return
-	}
-	s.mu.Lock()
-	if s.closed || s.completing[id] || len(s.completing) >= maxCompleting {
-		s.mu.Unlock()
-		return
-	}
-	s.completing[id] = true
-	s.wg.Add(1)
-	s.mu.Unlock()
-	go func() {
-		defer s.wg.Done()
-		defer func() {
-			s.mu.Lock()
-			delete(s.completing, id)
-			s.mu.Unlock()
-		}()
-		select {
-		case s.completeSlots <- struct{}{}:
-			defer func() { <-s.completeSlots }()
-		case <-s.life.Done():
-			return
-		}
-		ctx, cancel := context.WithTimeout(s.life, s.opts.FetchTimeout)
-		defer cancel()
-		p, err := read(ctx, id)
-		if err != nil || p.PaymentID != id || s.life.Err() != nil {
-			return
-		}
-		p.Partial = false
-		s.PutPayment(p)
-	}()
 }
 
 // PutPayment folds one payment read outside the feed (a detail fetch) into

@@ -88,10 +88,14 @@ type Options struct {
 	HistoryPoints int
 	// FetchTimeout bounds one fetch (default 30 s).
 	FetchTimeout time.Duration
-	// CompletePayment reads the full record of a payment known only from
-	// a notification (GET /v3/payments/{id}); nil leaves it to the next
-	// poll of the payments.
-	CompletePayment func(ctx context.Context, id string) (payments.Payment, error)
+	// ReadPayment reads a payment by id (GET /v3/payments/{id}): the full
+	// record of one known only from a notification, and the details (the
+	// failure's reason) of one in a terminal failure state, which the
+	// filter's records do not carry (see details.go). Nil leaves partial
+	// records to the next poll and reasons unread.
+	ReadPayment func(ctx context.Context, id string) (payments.Payment, error)
+	// DetailConcurrency bounds the reads by id in flight (default 4).
+	DetailConcurrency int
 	// Inline builds derivations in the goroutine that changed their source
 	// (or registered them), at once: deterministic, for tests. Otherwise
 	// they are built on the store's own goroutines, never the caller's.
@@ -125,10 +129,8 @@ type Store struct {
 	pending   int        // derivations signalled, not yet built (Sync)
 	idle      *sync.Cond // signalled when a derivation is built
 	closed    bool       // Close has begun: no goroutine starts any more
-	// completing holds the partial payments being read by id;
-	// completeSlots bounds those reads in flight.
-	completing    map[string]bool
-	completeSlots chan struct{}
+	// details reads payments by id for what only that read gives.
+	details detailQueue
 }
 
 type poller struct {
@@ -159,6 +161,9 @@ func New(opts Options) *Store {
 	if opts.FetchTimeout <= 0 {
 		opts.FetchTimeout = 30 * time.Second
 	}
+	if opts.DetailConcurrency <= 0 {
+		opts.DetailConcurrency = 4
+	}
 	s := &Store{
 		opts: opts, now: opts.Now,
 		feeds:     map[Topic]*poller{},
@@ -174,8 +179,7 @@ func New(opts Options) *Store {
 		derived:   map[Topic][]*deriver{},
 		derivedBy: map[Topic]*deriver{},
 
-		completing:    map[string]bool{},
-		completeSlots: make(chan struct{}, completeConcurrency),
+		details: newDetailQueue(),
 	}
 	s.life, s.end = context.WithCancel(context.Background())
 	s.idle = sync.NewCond(&s.mu)
@@ -412,14 +416,25 @@ func (s *Store) update(t Topic, fetched any, at time.Time, stamp func(*Snapshot)
 }
 
 // mutate changes the data of topic t outside its feed (a webhook
-// notification, a record read by a view), by the same path as a poll.
+// notification, a record read by id), by the same path as a poll: the
+// feed's data alerts are judged again on the new data (a reason read
+// later can raise the declines alert); its chart samples are not taken
+// again (a poll takes them).
 func (s *Store) mutate(t Topic, change func(prev any) (any, Changes)) {
+	p := s.feeds[t]
 	s.fold(t, func(prev any, _ bool) (any, Changes) { return change(prev) },
-		func(cur *Snapshot, _ any, ch Changes) bool {
+		func(cur *Snapshot, data any, ch Changes) bool {
+			now := s.now()
 			if cur.FetchedAt.IsZero() {
-				cur.FetchedAt = s.now()
+				cur.FetchedAt = now
 			}
-			return !ch.Empty()
+			if ch.Empty() {
+				return false
+			}
+			if p != nil && p.feed.alerts != nil && cur.Loaded() {
+				s.alerts.replaceData(t, p.feed.alerts(data, now), now)
+			}
+			return true
 		})
 }
 
@@ -451,6 +466,9 @@ func (s *Store) fold(t Topic, next func(prev any, loaded bool) (any, Changes), p
 		s.snaps[t] = cur
 		s.notifyLocked(t)
 		s.changedLocked(t, ch)
+		if t == Payments {
+			s.queueDetailsLocked(data, ch)
+		}
 		s.mu.Unlock()
 		return
 	}

@@ -2,8 +2,10 @@
 //
 // Money is never a float. The platform sends amounts in two shapes: as JSON
 // strings ("12.50", the liquidity interface) and as JSON numbers (12.50, the
-// payments, reporting and webhook records). Both are decoded into
-// shopspring/decimal values without passing through float64, so 0.1 stays 0.1.
+// payments, reporting and webhook records; a Java service writes them as
+// doubles: 100.0, 7.75E7). Both are decoded into shopspring/decimal values
+// without passing through float64, so 0.1 stays 0.1 and 7.75E7 is
+// 77500000 exactly.
 //
 // Decimal (an alias of decimal.Decimal) encodes as a JSON string. Number
 // encodes as a JSON number. Both decode from either shape.
@@ -66,8 +68,23 @@ func (n *Number) UnmarshalJSON(b []byte) error {
 	if err != nil {
 		return fmt.Errorf("money: %q is not a decimal amount", truncate(b))
 	}
+	if !plausible(d) {
+		return fmt.Errorf("money: %q is out of the range of an amount", truncate(b))
+	}
 	n.Decimal = d
 	return nil
+}
+
+// maxExponent bounds the decimal exponent of an amount read: a Java
+// service writes doubles in scientific notation (7.75E7, 1.0E-4), and
+// no amount needs more than this many places either side of the point,
+// while 1E999999999 would cost a gigabyte to print.
+const maxExponent = 64
+
+// plausible reports whether d is within the range of an amount.
+func plausible(d decimal.Decimal) bool {
+	e := int64(d.Exponent())
+	return e <= maxExponent && e >= -maxExponent && len(d.Coefficient().String()) <= 2*maxExponent
 }
 
 // MarshalText writes the amount as text (used by CSV and YAML encoders).

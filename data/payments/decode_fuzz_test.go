@@ -96,7 +96,7 @@ func FuzzPayments(f *testing.F) {
 				stableAll(t, h.StateTransitions)
 			}
 		default:
-			if q, err := wire.Decode[Quote](body); err == nil {
+			if q, err := wire.Decode[TokenTest](body); err == nil {
 				wiretest.Stable(t, q)
 			}
 		}

@@ -26,7 +26,7 @@ import (
 
 // Paths of the payments interface, relative to its base URL.
 const (
-	PathPaymentV2         = "/v2/payments/"       // + id
+	PathPaymentV2         = "/v2/payments/"       // + id: the spec's, not the document's
 	PathPaymentV3         = "/v3/payments/"       // + id; + id + "/states"
 	PathPayments          = "/v3/payments"        // GET ?internalId=, POST create
 	PathFilterV2          = "/v2/payments/filter" // POST
@@ -34,7 +34,6 @@ const (
 	PathIdentities        = "/v3/identities"      // + "/" + id + "/financial-instruments"
 	PathLedger            = "/v2/ledger-transactions"
 	PathBalances          = "/v2/balances"
-	PathQuotes            = "/v2/quotes" // POST; the sandbox's simple quote
 	SuffixStates          = "/states"
 	SuffixInstruments     = "/financial-instruments"
 	PathToken             = "/v2/oauth/token"      // relative to {auth_url}
@@ -70,6 +69,17 @@ const (
 	Returned        State = "RETURNED"
 )
 
+// Widths of the widest values the vendor's document defines, for columns
+// that show them whole.
+const (
+	StateWidth          = len(AwaitingFunding)            // PaymentStateV2
+	CurrencyWidth       = 5                               // ^[A-Z]{3,5}$: RLUSD
+	IdentityStateWidth  = len("DEACTIVATED")              // identity-state
+	InstrumentTypeWidth = len("CN_INDIVIDUAL_TRADE")      // financial-instrument-type
+	OperationWidth      = len("OVERRIDE_PREFUND_BALANCE") // the ledger's operation
+	TxnSourceWidth      = len("POSTED_PAYMENT")           // the ledger's txnSource
+)
+
 // Terminal reports whether no further state follows. RETURNED follows
 // COMPLETED, so COMPLETED is not terminal.
 func (s State) Terminal() bool { return s == Failed || s == Declined || s == Returned }
@@ -87,21 +97,39 @@ func (s State) InFlight() bool {
 	return false
 }
 
-// Payment is the payment record (PaymentV2 of the OpenAPI document).
+// Payment is the payment record: PaymentV2 of the vendor's document (the
+// filter's records) and PaymentWithDetailsV2 (GET /v3/payments/{id}, which
+// adds errors and payoutExecutionDetails). Optional times stay absent
+// (zero, never written as a zero time): a QUOTED payment has no
+// initiatedAt.
 type Payment struct {
 	wire.Raw `json:"-"`
 
-	PaymentID          string                `json:"paymentId"`
-	PaymentState       State                 `json:"paymentState"`
-	InitiatedAt        time.Time             `json:"initiatedAt"`
-	ExpiresAt          time.Time             `json:"expiresAt"`
-	LastStateUpdatedAt time.Time             `json:"lastStateUpdatedAt"`
-	Originator         Originator            `json:"originator"`
-	Destination        Destination           `json:"destination"`
-	Fees               wire.List[FeeSummary] `json:"fees,omitempty"`
-	PaymentLabels      wire.List[string]     `json:"paymentLabels,omitempty"`
-	// Errors is present on GET /v3/payments/{id} in a terminal failure state.
+	PaymentID             string                       `json:"paymentId"`
+	PaymentState          State                        `json:"paymentState"`
+	InitiatedAt           time.Time                    `json:"initiatedAt,omitzero"`
+	ExpiresAt             time.Time                    `json:"expiresAt,omitzero"`
+	LastStateUpdatedAt    time.Time                    `json:"lastStateUpdatedAt,omitzero"`
+	JITFundingExpiresAt   time.Time                    `json:"jitFundingExpiresAt,omitzero"`
+	CryptoTransactionHash string                       `json:"cryptoTransactionHash,omitempty"`
+	Originator            Originator                   `json:"originator"`
+	Destination           Destination                  `json:"destination"`
+	AdjustedExchangeRate  wire.Opt[AdjustedRate]       `json:"adjustedExchangeRate,omitzero"`
+	Fees                  wire.List[FeeSummary]        `json:"fees,omitempty"`
+	Taxes                 wire.List[TaxSummary]        `json:"taxes,omitempty"`
+	SourceOfCash          wire.Text                    `json:"sourceOfCash,omitempty"`
+	PurposeCode           wire.Text                    `json:"purposeCode,omitempty"`
+	ReceiverRelationship  wire.Text                    `json:"receiverRelationship,omitempty"`
+	PaymentMemo           wire.Text                    `json:"paymentMemo,omitempty"`
+	TransactionDetails    wire.Opt[TransactionDetails] `json:"transactionDetails,omitzero"`
+	PaymentLabels         wire.List[string]            `json:"paymentLabels,omitempty"`
+	// Errors is present on GET /v3/payments/{id} in a terminal failure
+	// state (the spec's wording also puts it on the filter's records).
 	Errors wire.List[PaymentError] `json:"errors,omitempty"`
+	// PayoutExecutionDetails is GET /v3/payments/{id}'s, once the payout
+	// started, when the partner reports it (informational only: it never
+	// fails the record).
+	PayoutExecutionDetails wire.Opt[PayoutExecution] `json:"payoutExecutionDetails,omitzero"`
 
 	// Partial marks a record known only from PAYMENT_STATE_TRANSITION
 	// notifications (spec 2.8): its id, state, times, currencies and
@@ -110,6 +138,88 @@ type Payment struct {
 	// Never on the wire: the live store sets it, and clears it when a full
 	// read completes the record.
 	Partial bool `json:"-"`
+	// Detailed marks a record read by id (PaymentWithDetailsV2) as of its
+	// state: what only that read gives (errors, payout execution details)
+	// is known, present or not. A list record of the same state does not
+	// undo it. Never on the wire: the client sets it.
+	Detailed bool `json:"-"`
+}
+
+// AdjustedRate is the foreign exchange rate the payment converts at.
+type AdjustedRate struct {
+	AdjustedRate money.Number `json:"adjustedRate"`
+}
+
+// TransactionDetails is the payment's category.
+type TransactionDetails struct {
+	PaymentProduct    wire.Text `json:"paymentProduct,omitempty"`
+	FlowType          wire.Text `json:"flowType,omitempty"`
+	ThirdPartyPayment wire.Flag `json:"thirdPartyPayment,omitempty"`
+	BusinessUseCase   wire.Text `json:"businessUseCase,omitempty"`
+}
+
+// PayoutExecution is what the payout partner reports of the payout: the
+// rail used and the tracking references support is asked for (IMAD and
+// OMAD on Fedwire, a UTR in India, a clave de rastreo on SPEI, a
+// transaction hash on a blockchain).
+type PayoutExecution struct {
+	PaymentRailUsed    wire.Text                    `json:"paymentRailUsed,omitempty"`
+	PayoutStartTime    time.Time                    `json:"payoutStartTime,omitzero"`
+	PayoutEndTime      time.Time                    `json:"payoutEndTime,omitzero"`
+	TrackingReferences wire.List[TrackingReference] `json:"trackingReferences,omitempty"`
+}
+
+// TrackingReference is one reference of a payout: its type (IMAD, UTR...),
+// its value, and how to name it to a person.
+type TrackingReference struct {
+	ReferenceType wire.Text `json:"referenceType"`
+	Value         wire.Text `json:"value"`
+	DisplayName   wire.Text `json:"displayName,omitempty"`
+	Description   wire.Text `json:"description,omitempty"`
+}
+
+// Name is how to call the reference: its display name, else its type.
+func (r TrackingReference) Name() string {
+	if r.DisplayName != "" {
+		return string(r.DisplayName)
+	}
+	return string(r.ReferenceType)
+}
+
+// When is the payment's time in lists, windows and orders: when it was
+// initiated, or, for a payment never initiated (QUOTED: the document makes
+// initiatedAt optional), when its state last changed, else when it
+// expires. It is never the zero time for a record that has any time.
+func (p Payment) When() time.Time {
+	switch {
+	case !p.InitiatedAt.IsZero():
+		return p.InitiatedAt
+	case !p.LastStateUpdatedAt.IsZero():
+		return p.LastStateUpdatedAt
+	}
+	return p.ExpiresAt
+}
+
+// IsPaymentID reports whether ref has the form of a paymentId: a uuid (the
+// document's format). Anything else can only be an internalId.
+func IsPaymentID(ref string) bool {
+	if len(ref) != 36 {
+		return false
+	}
+	for i := 0; i < len(ref); i++ {
+		c := ref[i]
+		switch i {
+		case 8, 13, 18, 23:
+			if c != '-' {
+				return false
+			}
+		default:
+			if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // InternalID is the client-assigned id, kept on the originator.
@@ -117,12 +227,13 @@ func (p Payment) InternalID() string { return p.Originator.InternalID }
 
 // Originator is the sending side of a payment.
 type Originator struct {
-	OriginatorIdentityID       string       `json:"originatorIdentityId,omitempty"`
-	OriginatorIdentityNickName string       `json:"originatorIdentityNickName,omitempty"`
-	InternalID                 string       `json:"internalId,omitempty"`
-	SourceCurrency             string       `json:"sourceCurrency"`
-	SourceAmount               money.Number `json:"sourceAmount"`
-	Payin                      string       `json:"payin,omitempty"`
+	OriginatorIdentityID        string       `json:"originatorIdentityId,omitempty"`
+	OriginatorIdentityIDVersion int          `json:"originatorIdentityIdVersion,omitempty"`
+	OriginatorIdentityNickName  string       `json:"originatorIdentityNickName,omitempty"`
+	InternalID                  string       `json:"internalId,omitempty"`
+	SourceCurrency              string       `json:"sourceCurrency"`
+	SourceAmount                money.Number `json:"sourceAmount"`
+	Payin                       string       `json:"payin,omitempty"`
 }
 
 // Destination is the receiving side of a payment.
@@ -133,13 +244,39 @@ type Destination struct {
 	DestinationCurrency              string       `json:"destinationCurrency"`
 	BeneficiaryIdentityID            string       `json:"beneficiaryIdentityId,omitempty"`
 	BeneficiaryIdentityNickName      string       `json:"beneficiaryIdentityNickName,omitempty"`
+	BeneficiaryIdentityVersion       int          `json:"beneficiaryIdentityVersion,omitempty"`
 	Payout                           string       `json:"payout,omitempty"`
+	DestinationBlockchainNetwork     string       `json:"destinationBlockchainNetwork,omitempty"`
+	SelectedPaymentRail              string       `json:"selectedPaymentRail,omitempty"`
 }
 
-// FeeSummary is one fee of a payment.
+// FeeSummary is one fee of a payment, with how it is made up.
 type FeeSummary struct {
-	TotalFee    money.Number `json:"totalFee"`
-	FeeCurrency string       `json:"feeCurrency"`
+	TotalFee     money.Number            `json:"totalFee"`
+	FeeCurrency  string                  `json:"feeCurrency"`
+	FeeBreakdown wire.List[FeeBreakdown] `json:"feeBreakdown,omitempty"`
+}
+
+// FeeBreakdown is one part of a fee.
+type FeeBreakdown struct {
+	CalculatedFee  money.Number `json:"calculatedFee"`
+	FeeName        wire.Text    `json:"feeName,omitempty"`
+	FeeDescription wire.Text    `json:"feeDescription,omitempty"`
+}
+
+// TaxSummary is one tax of a payment, with its lines.
+type TaxSummary struct {
+	TotalTaxes   money.Number            `json:"totalTaxes"`
+	TaxCurrency  string                  `json:"taxCurrency"`
+	TaxBreakdown wire.List[TaxBreakdown] `json:"taxBreakdown,omitempty"`
+}
+
+// TaxBreakdown is one line of a tax.
+type TaxBreakdown struct {
+	TaxAmount      money.Number `json:"taxAmount"`
+	TaxName        wire.Text    `json:"taxName,omitempty"`
+	TaxDescription wire.Text    `json:"taxDescription,omitempty"`
+	TaxRate        money.Number `json:"taxRate"`
 }
 
 // PaymentError is an entry of Payment.Errors: why a payment failed, was
@@ -162,27 +299,6 @@ type CreatePaymentRequest struct {
 	PaymentLabels                    []string `json:"paymentLabels,omitempty"`
 }
 
-// QuoteRequest is the body of POST /v2/quotes: the sandbox's simple quote
-// for one corridor (the real service's quote collection is richer).
-type QuoteRequest struct {
-	SourceCurrency      string       `json:"sourceCurrency"`
-	DestinationCurrency string       `json:"destinationCurrency"`
-	SourceAmount        money.Number `json:"sourceAmount"`
-}
-
-// Quote answers POST /v2/quotes; its quoteId creates a payment until
-// expiresAt.
-type Quote struct {
-	QuoteID             string       `json:"quoteId"`
-	SourceCurrency      string       `json:"sourceCurrency"`
-	SourceAmount        money.Number `json:"sourceAmount"`
-	DestinationCurrency string       `json:"destinationCurrency"`
-	DestinationAmount   money.Number `json:"destinationAmount"`
-	ExchangeRate        money.Number `json:"exchangeRate"`
-	CreatedAt           time.Time    `json:"createdAt"`
-	ExpiresAt           time.Time    `json:"expiresAt"`
-}
-
 // PaymentList answers GET /v3/payments?internalId=.
 type PaymentList struct {
 	Data []Payment `json:"data"`
@@ -200,12 +316,16 @@ type StateTransitions struct {
 	StateTransitions wire.List[StateTransition] `json:"stateTransitions"`
 }
 
-// Sort fields and directions of the payment filter.
+// Sort directions of the payment filter (the sort fields are the
+// client's: payclient.SortInitiatedAt...).
 const (
-	SortCreatedAt = "CREATED_AT"
-	SortDesc      = "DESC"
-	SortAsc       = "ASC"
+	SortDesc = "DESC"
+	SortAsc  = "ASC"
 )
+
+// RangeCreation is the filter's filterRangeType of time bounds on the
+// payments' creation (the document's PAYMENT_CREATION).
+const RangeCreation = "PAYMENT_CREATION"
 
 // FilterRequest is the body of POST /v3/payments/filter (and /v2).
 type FilterRequest struct {
@@ -217,9 +337,13 @@ type FilterRequest struct {
 // Filter selects payments. Fields beyond paymentStates are those of the real
 // service (api-choices.md).
 type Filter struct {
-	PaymentStates         []State    `json:"paymentStates,omitempty"`
-	PaymentIDs            []string   `json:"paymentIds,omitempty"`
-	InternalID            string     `json:"internalId,omitempty"`
+	PaymentStates []State  `json:"paymentStates,omitempty"`
+	PaymentIDs    []string `json:"paymentIds,omitempty"`
+	InternalID    string   `json:"internalId,omitempty"`
+	// FilterRangeType says which time the bounds apply to (the client sends
+	// RangeCreation with any bound).
+	FilterRangeType string `json:"filterRangeType,omitempty"`
+	// AfterTimestamp and BeforeTimestamp bound the time, both inclusive.
 	AfterTimestamp        *time.Time `json:"afterTimestamp,omitempty"`
 	BeforeTimestamp       *time.Time `json:"beforeTimestamp,omitempty"`
 	DestinationCurrencies []string   `json:"destinationCurrencies,omitempty"`

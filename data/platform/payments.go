@@ -107,35 +107,10 @@ func (f *paymentFeed) fetch(ctx context.Context) ([]payments.Payment, error) {
 		}
 		got = append(got, moved...)
 	}
-	f.explain(ctx, got)
 	f.mu.Lock()
 	f.since, f.held = now, win
 	f.mu.Unlock()
 	return got, nil
-}
-
-// maxExplained bounds the payments read by id in one poll for their
-// failure reason.
-const maxExplained = 20
-
-// explain fills the errors (code and reason) of payments in a terminal
-// failure state that arrived without them: GET /v3/payments/{id} carries
-// them (spec 4.3), a search may not. The alerts count declines by reason
-// code (spec 7.1 rule 4: USR_062 to USR_067) and the payments view groups
-// failures by it. A payment whose read fails is left as it came; the next
-// poll tries again.
-func (f *paymentFeed) explain(ctx context.Context, got []payments.Payment) {
-	n := 0
-	for i := range got {
-		p := &got[i]
-		if !p.PaymentState.FailedTerminal() || len(p.Errors) > 0 || n >= maxExplained {
-			continue
-		}
-		n++
-		if full, err := f.c.Get(ctx, p.PaymentID); err == nil && full.PaymentState == p.PaymentState {
-			*p = full
-		}
-	}
 }
 
 // fold merges the payments fetched into the set held, the finished ones

@@ -122,7 +122,7 @@ func Open(cfg *config.Config, o Options) (*Platform, error) {
 	if p.Payments != nil {
 		// A payment first known through a notification is read by id at
 		// once, not left partial until the next poll.
-		lo.CompletePayment = p.Payments.Get
+		lo.ReadPayment = p.Payments.Get
 	}
 	store = live.New(lo)
 	p.Store = store

@@ -122,22 +122,34 @@ func paymentAlerts(ps *live.PaymentSet, now time.Time) []live.Alert {
 // at the newest one.
 func declineAlerts(ps *live.PaymentSet, now time.Time) []live.Alert {
 	var recent []*payments.Payment
+	unread := 0
 	cut := now.Add(-DeclineWindow)
 	for i := ps.Len() - 1; i >= 0; i-- {
 		p := ps.At(i)
-		if p.PaymentState == payments.Declined && !p.LastStateUpdatedAt.Before(cut) && resolvable(p) {
+		if p.PaymentState != payments.Declined || p.LastStateUpdatedAt.Before(cut) {
+			continue
+		}
+		switch {
+		case resolvable(p):
 			recent = append(recent, p)
+		case len(p.Errors) == 0 && !p.Detailed:
+			unread++ // its reason is being read (GET /v3/payments/{id})
 		}
 	}
 	if len(recent) < DeclineThreshold {
 		return nil
 	}
-	newest := slices.MaxFunc(recent, func(a, b *payments.Payment) int { return a.LastStateUpdatedAt.Compare(b.LastStateUpdatedAt) })
+	byTime := func(a, b *payments.Payment) int { return a.LastStateUpdatedAt.Compare(b.LastStateUpdatedAt) }
+	newest, oldest := slices.MaxFunc(recent, byTime), slices.MinFunc(recent, byTime)
+	title := words.Count(len(recent), "payment") + " declined in the last " + words.Count(int(DeclineWindow.Minutes()), "minute")
+	if unread > 0 {
+		title += " (the reasons of " + words.Count(unread, "more decline") + " are still being read)"
+	}
 	return []live.Alert{{
 		Key: "declines", Severity: live.Medium, Code: "USR_062..USR_067",
-		Title:    words.Count(len(recent), "payment") + " declined in the last " + words.Count(int(DeclineWindow.Minutes()), "minute"),
+		Title:    title,
 		Guidance: "Sustained declines: check the destinations' details and limits with the operator before retrying.",
-		Since:    recent[len(recent)-1].LastStateUpdatedAt, Last: newest.LastStateUpdatedAt, Count: len(recent),
+		Since:    oldest.LastStateUpdatedAt, Last: newest.LastStateUpdatedAt, Count: len(recent),
 		Topic: live.Payments, Ref: newest.PaymentID,
 	}}
 }

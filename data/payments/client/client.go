@@ -8,11 +8,30 @@
 // data/transport: transport imports data/auth, which imports payments for
 // the token records.
 //
-// Choices of the client where the spec is silent:
+// Where the spec's wording and the vendor's published document (what
+// production servers do) differ, the client works with both and learns,
+// from a server's answers, which one it takes (Dialect, remembered per
+// profile by the caller):
+//   - the filter sorts newest first by the document's sortField
+//     initiatedAt; on a 400 naming the sort it tries the spec's CREATED_AT,
+//     then no sort (the document's default is initiatedAt DESC);
+//   - a payment is looked up by internalId with the document's
+//     filter.internalId, a prefix match, keeping the exact match; a server
+//     that refuses the field (it filters on paymentStates only) is asked
+//     the spec's GET /v3/payments?internalId= instead;
+//   - a paymentId is a uuid: a reference that is not one is never sent as
+//     an id (the document answers 400), only looked up as an internalId;
+//   - the ledger always carries a dated window (start-dttm and end-dttm,
+//     both required by the document): the whole history starts at
+//     LedgerEpoch;
+//   - an identity's financial instruments answered with 404 (the
+//     document's "No identity or financial instruments found") are an
+//     empty list.
+//
+// Other choices where both are silent:
 //   - pages are as large as each operation allows (filter and identities
 //     100, ledger 50) unless Options.PageSize asks for fewer;
-//   - the filter sorts by CREATED_AT, DESC unless FilterSorted says
-//     otherwise, and is marked Idempotent: a search may be repeated;
+//   - the filter is marked Idempotent: a search may be repeated;
 //   - the ledger window is fixed before the first page (an open end is
 //     closed at Options.Now), so the concurrent pages after the first all
 //     read one stable set (4.3 pagination rule 2); times travel as RFC 3339
@@ -28,7 +47,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
-	"sync/atomic"
+	"sync"
 	"time"
 
 	"treasury/data/apierr"
@@ -43,11 +62,56 @@ type Client struct {
 	t     *transport.Client
 	opts  Options
 	sizes paging.Sizes
-	// narrow is set once the server refused a filter field the spec does
-	// not list: from then on only the documented request is sent and the
-	// rest is applied locally.
-	narrow atomic.Bool
+
+	mu sync.Mutex
+	d  Dialect
 }
+
+// Dialect is which form a server takes where the spec's wording and the
+// vendor's document differ, as learnt from its answers. The zero value is
+// the document's, which production servers keep.
+type Dialect struct {
+	// Sort is the form of the filter's sort the server takes:
+	// SortInitiatedAt (the document's; "" means it), SortCreatedAt (the
+	// spec's) or SortNone.
+	Sort string `json:"sort,omitempty"`
+	// NarrowFilter is set once the server refused a filter field the spec
+	// does not list: from then on only the documented request is sent and
+	// the rest is applied locally (an internalId through the spec's GET
+	// /v3/payments?internalId=).
+	NarrowFilter bool `json:"narrow_filter,omitempty"`
+}
+
+// dialect returns the dialect learnt so far, Sort filled in.
+func (c *Client) dialect() Dialect {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	d := c.d
+	if d.Sort == "" {
+		d.Sort = SortInitiatedAt
+	}
+	return d
+}
+
+// learn changes the dialect and tells Options.OnDialect when it changed.
+func (c *Client) learn(change func(*Dialect)) {
+	c.mu.Lock()
+	d := c.d
+	if d.Sort == "" {
+		d.Sort = SortInitiatedAt
+	}
+	change(&d)
+	changed := d != c.d
+	c.d = d
+	on := c.opts.OnDialect
+	c.mu.Unlock()
+	if changed && on != nil {
+		on(d)
+	}
+}
+
+// Dialect is what the client has learnt of its server.
+func (c *Client) Dialect() Dialect { return c.dialect() }
 
 // Options tune a Client; the zero value is the default.
 type Options struct {
@@ -64,6 +128,12 @@ type Options struct {
 	// Auth sends to {auth_url} (interface apierr.Auth) with the same token
 	// source as the payments transport; only TokenTest needs it.
 	Auth *transport.Client
+	// Dialect is what was learnt of the server before (the profile's
+	// memory); the zero value starts with the document's forms.
+	Dialect Dialect
+	// OnDialect, when set, is told each time the client learns more of its
+	// server, to remember it for the profile.
+	OnDialect func(Dialect)
 }
 
 // New returns a client that sends through t: an apierr.Payments transport
@@ -76,7 +146,7 @@ func New(t *transport.Client, opts Options) *Client {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	return &Client{t: t, opts: opts}
+	return &Client{t: t, opts: opts, d: opts.Dialect}
 }
 
 // ErrNoPayment is in the chain of the error of ByInternalID when no payment
@@ -101,33 +171,53 @@ func idPath(base, what, id string) (string, error) {
 	return base + transport.PathEscape(id), nil
 }
 
-// Get reads a payment with GET /v3/payments/{id}: in a terminal failure
-// state it carries Errors (code and reason).
+// Get reads a payment with GET /v3/payments/{id} (PaymentWithDetailsV2):
+// in a terminal failure state it carries Errors (code and reason), once
+// paid out its payout execution details. id must be a uuid: the document
+// answers anything else with 400, so it is refused here, as not found.
 func (c *Client) Get(ctx context.Context, id string) (payments.Payment, error) {
-	p, err := idPath(payments.PathPaymentV3, "payment", id)
+	if id != "" && !payments.IsPaymentID(id) {
+		e := &apierr.Error{Interface: c.t.Interface(), Method: http.MethodGet, Path: payments.PathPaymentV3 + "{paymentId}",
+			Message: "not a payment id (a paymentId is a uuid): " + id, Class: apierr.ClassNotFound}
+		return payments.Payment{}, fmt.Errorf("%w: %w", ErrNotPaymentID, e)
+	}
+	path, err := idPath(payments.PathPaymentV3, "payment", id)
 	if err != nil {
 		return payments.Payment{}, err
 	}
-	return transport.Get[payments.Payment](ctx, c.t, p, nil)
+	p, err := transport.Get[payments.Payment](ctx, c.t, path, nil)
+	p.Detailed = err == nil
+	return p, err
 }
 
-// GetV2 reads a payment with GET /v2/payments/{id} (no Errors).
-func (c *Client) GetV2(ctx context.Context, id string) (payments.Payment, error) {
-	p, err := idPath(payments.PathPaymentV2, "payment", id)
-	if err != nil {
-		return payments.Payment{}, err
-	}
-	return transport.Get[payments.Payment](ctx, c.t, p, nil)
-}
+// ErrNotPaymentID is in the chain of Get's error for a reference that is not
+// a uuid (beside an *apierr.Error of class NotFound): nothing was sent.
+var ErrNotPaymentID = errors.New("not a payment id")
 
-// ByInternalID finds the payment created with internalId (GET
-// /v3/payments?internalId=): the look-up before retrying a creation after a
-// timeout (spec 7.1 rule 3). None matching is an error that wraps both
+// ByInternalID finds the payment created with internalId: the look-up
+// before retrying a creation after a timeout (spec 7.1 rule 3), and a
+// support engineer's search by invoice number. It asks the document's
+// filter.internalId (a prefix match) and keeps the exact match, or, from a
+// server that filters on paymentStates only, the spec's GET
+// /v3/payments?internalId=. None matching is an error that wraps both
 // ErrNoPayment and an *apierr.Error of class NotFound.
 func (c *Client) ByInternalID(ctx context.Context, internalID string) (payments.Payment, error) {
 	if internalID == "" {
 		return payments.Payment{}, errors.New("payments client: empty internalId")
 	}
+	for p, err := range c.Filter(ctx, payments.Filter{InternalID: internalID}) {
+		if err != nil {
+			return payments.Payment{}, err
+		}
+		if p.InternalID() == internalID {
+			return p, nil
+		}
+	}
+	return payments.Payment{}, c.noPayment(http.MethodPost, payments.PathFilterV3)
+}
+
+// byInternalQuery is the spec's GET /v3/payments?internalId=.
+func (c *Client) byInternalQuery(ctx context.Context, internalID string) (payments.Payment, error) {
 	l, err := transport.Get[payments.PaymentListIn](ctx, c.t, payments.PathPayments, url.Values{"internalId": {internalID}})
 	if err != nil {
 		return payments.Payment{}, err
@@ -138,9 +228,14 @@ func (c *Client) ByInternalID(ctx context.Context, internalID string) (payments.
 			return p, nil
 		}
 	}
-	e := &apierr.Error{Interface: c.t.Interface(), Method: http.MethodGet, Path: payments.PathPayments,
+	return payments.Payment{}, c.noPayment(http.MethodGet, payments.PathPayments)
+}
+
+// noPayment is the error of a lookup by internalId that found none.
+func (c *Client) noPayment(method, path string) error {
+	e := &apierr.Error{Interface: c.t.Interface(), Method: method, Path: path,
 		HTTPStatus: http.StatusOK, Message: "no payment has this internalId", Class: apierr.ClassNotFound}
-	return payments.Payment{}, fmt.Errorf("%w: %w", ErrNoPayment, e)
+	return fmt.Errorf("%w: %w", ErrNoPayment, e)
 }
 
 // StateHistory reads a payment's state transitions, oldest first (GET

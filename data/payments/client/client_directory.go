@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"strconv"
 
+	"treasury/data/apierr"
 	"treasury/data/paging"
 	"treasury/data/payments"
 	"treasury/data/transport"
@@ -34,16 +35,27 @@ func (c *Client) Identities(ctx context.Context) ([]payments.Identity, error) {
 }
 
 // Instruments reads every financial instrument of an identity (GET
-// /v3/identities/{id}/financial-instruments).
+// /v3/identities/{id}/financial-instruments). The document answers an
+// identity without instruments (an originator) with 404 "No identity or
+// financial instruments found": that is an empty list, not a failure.
 func (c *Client) Instruments(ctx context.Context, identityID string) ([]payments.FinancialInstrument, error) {
 	p, err := idPath(payments.PathIdentities+"/", "identity", identityID)
 	if err != nil {
 		return nil, err
 	}
-	return paging.Collect(queryToken(ctx, c, "financial instruments", p+payments.SuffixInstruments,
+	// The 404 is the server's way to say "none": not a failure of the
+	// interface, so it is not reported to its health.
+	hctx, held := transport.Hold(ctx)
+	got, err := paging.Collect(queryToken(hctx, c, "financial instruments", p+payments.SuffixInstruments,
 		func(p payments.InstrumentsPageIn) (wire.Items[payments.FinancialInstrument], string) {
 			return p.Data, p.NextToken
 		}))
+	if len(got) == 0 && apierr.ClassOf(err) == apierr.ClassNotFound {
+		held.Drop()
+		return []payments.FinancialInstrument{}, nil
+	}
+	held.Release()
+	return got, err
 }
 
 // queryToken reads every page of a list in the query token style (limit,

@@ -9,16 +9,22 @@ import (
 	"treasury/data/apierr"
 	"treasury/data/payments"
 	"treasury/data/payments/client"
+	"treasury/data/sandbox"
 	"treasury/data/transport"
 )
 
 // TestFilterWalksEveryPage reads the whole world through the v3 filter in
-// pages of 50: every own payment once, newest first; state filters and the
-// ascending order agree with the full walk.
+// pages of 50: every own payment once, newest first; state filters agree
+// with the full walk. The client learns the sort each face takes and
+// remembers it.
 func TestFilterWalksEveryPage(t *testing.T) {
-	srv := start(t, nil)
+	faces(t, nil, testFilterWalksEveryPage)
+}
+
+func testFilterWalksEveryPage(t *testing.T, srv *sandbox.Server, variant bool) {
 	ctx := context.Background()
-	c, _ := fullClient(t, srv, client.Options{PageSize: 50})
+	var learnt []client.Dialect
+	c, _ := fullClient(t, srv, client.Options{PageSize: 50, OnDialect: func(d client.Dialect) { learnt = append(learnt, d) }})
 	all, err := c.AllFiltered(ctx, payments.Filter{})
 	if err != nil {
 		t.Fatal(err)
@@ -34,7 +40,7 @@ func TestFilterWalksEveryPage(t *testing.T) {
 		}
 		seen[p.PaymentID] = true
 		byState[p.PaymentState]++
-		if i > 0 && p.InitiatedAt.After(all[i-1].InitiatedAt) {
+		if i > 0 && p.When().After(all[i-1].When()) {
 			t.Fatalf("not newest first at %d", i)
 		}
 	}
@@ -52,23 +58,20 @@ func TestFilterWalksEveryPage(t *testing.T) {
 			}
 		}
 	}
-	i := len(all)
-	for p, err := range c.FilterSorted(ctx, payments.Filter{}, payments.Sort{SortField: payments.SortCreatedAt, SortDirection: payments.SortAsc}) {
-		if err != nil {
-			t.Fatal(err)
-		}
-		i--
-		if i < 0 || p.PaymentID != all[i].PaymentID {
-			t.Fatalf("ascending walk differs from the reversed descending walk at %d", len(all)-1-i)
-		}
+	// The document's sortField from the document's face; the spec's
+	// CREATED_AT, learnt once, from the variant.
+	want := client.SortInitiatedAt
+	if variant {
+		want = client.SortCreatedAt
 	}
-	if i != 0 {
-		t.Fatalf("ascending walk missed %d payments", i)
+	if d := c.Dialect(); d.Sort != want || variant != (len(learnt) == 1) {
+		t.Fatalf("dialect %+v, learnt %v; want sort %s", d, learnt, want)
 	}
-	// Stopping early stops paging: one page of 50 is enough for 10.
+	// Stopping early stops paging: one page of 50 is enough for 10, once
+	// the sort is known (the profile remembers it).
 	var sent atomic.Int32
 	cr := srv.Credentials()
-	early, _ := newClientWith(t, srv, cr.PaymentsClientID, cr.PaymentsClientSecret, client.Options{PageSize: 50},
+	early, _ := newClientWith(t, srv, cr.PaymentsClientID, cr.PaymentsClientSecret, client.Options{PageSize: 50, Dialect: c.Dialect()},
 		transport.Config{OnResult: func(apierr.Interface, string, int, time.Duration, error) { sent.Add(1) }})
 	n := 0
 	for _, err := range early.Filter(ctx, payments.Filter{}) {
@@ -82,7 +85,7 @@ func TestFilterWalksEveryPage(t *testing.T) {
 	if got := sent.Load(); got != 1 {
 		t.Fatalf("%d filter requests for the first 10 payments, want 1", got)
 	}
-	page, err := c.FilterPage(ctx, payments.Filter{}, client.DefaultSort(), 0, "")
+	page, err := c.FilterPage(ctx, payments.Filter{}, 0, "")
 	if err != nil || len(page.Data) != 50 || page.Page.LastPageToken == "" || page.Data[0].PaymentID != all[0].PaymentID {
 		t.Fatalf("first page: %d payments, token %q, %v", len(page.Data), page.Page.LastPageToken, err)
 	}

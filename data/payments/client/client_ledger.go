@@ -16,14 +16,18 @@ import (
 
 const timeLayout = "2006-01-02T15:04:05.000Z07:00"
 
-// ledgerQuery is the query of one ledger page.
+// LedgerEpoch is where "the whole history" of a ledger starts: the
+// document requires a dated window (start-dttm), so an open start is this
+// date, before any account of the platform.
+var LedgerEpoch = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// ledgerQuery is the query of one ledger page: always a dated window.
 func ledgerQuery(currency string, from, to time.Time, size, offset int) url.Values {
-	q := url.Values{"currency": {currency}, "page-size": {strconv.Itoa(size)}, "offset": {strconv.Itoa(offset)}}
-	if !from.IsZero() {
-		q.Set("start-dttm", from.UTC().Format(timeLayout))
+	if from.IsZero() {
+		from = LedgerEpoch
 	}
-	q.Set("end-dttm", to.UTC().Format(timeLayout))
-	return q
+	return url.Values{"currency": {currency}, "start-dttm": {from.UTC().Format(timeLayout)},
+		"end-dttm": {to.UTC().Format(timeLayout)}, "page-size": {strconv.Itoa(size)}, "offset": {strconv.Itoa(offset)}}
 }
 
 // LedgerPage reads one page of GET /v2/ledger-transactions.
@@ -40,8 +44,8 @@ func (c *Client) LedgerPage(ctx context.Context, currency string, from, to time.
 
 // LedgerOf reads the ledger transactions of one currency's prefunded
 // account in [from, to), oldest first: the first page, then the rest
-// concurrently. A zero from is the start of the history; a zero to is
-// Options.Now when the read starts, fixed for every page.
+// concurrently. A zero from is LedgerEpoch; a zero to is Options.Now when
+// the read starts, fixed for every page.
 func (c *Client) LedgerOf(ctx context.Context, currency string, from, to time.Time) iter.Seq2[payments.LedgerTransaction, error] {
 	if to.IsZero() {
 		to = c.opts.Now()

@@ -10,6 +10,7 @@ import (
 	"treasury/data/paging"
 	"treasury/data/payments"
 	"treasury/data/payments/client"
+	"treasury/data/sandbox"
 	"treasury/data/sandbox/sandboxtest"
 )
 
@@ -17,7 +18,10 @@ import (
 // pages, one at a time and concurrently: the same records, a chain of
 // balances that ends at the balance; Ledger merges every currency.
 func TestLedgerOffsetPagesConcurrently(t *testing.T) {
-	srv := start(t, nil)
+	faces(t, nil, testLedgerOffsetPagesConcurrently)
+}
+
+func testLedgerOffsetPagesConcurrently(t *testing.T, srv *sandbox.Server, _ bool) {
 	ctx := context.Background()
 	from := sandboxtest.Start().AddDate(0, -3, 0)
 	seq, _ := fullClient(t, srv, client.Options{PageSize: 20, Concurrency: 1})

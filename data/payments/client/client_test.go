@@ -7,13 +7,17 @@ import (
 
 	"treasury/data/payments"
 	"treasury/data/payments/client"
+	"treasury/data/sandbox"
 )
 
 // TestGetVersionsHistoryAndInternalID reads payments in each terminal
-// state by id (v3 with the failure code, v2 without), their state history
-// and the internalId look-up.
+// state by id (with the failure code), their state history and the
+// internalId look-up, from both faces.
 func TestGetVersionsHistoryAndInternalID(t *testing.T) {
-	srv := start(t, nil)
+	faces(t, nil, testGetVersionsHistoryAndInternalID)
+}
+
+func testGetVersionsHistoryAndInternalID(t *testing.T, srv *sandbox.Server, _ bool) {
 	c, w := fullClient(t, srv, client.Options{})
 	ctx := context.Background()
 	samples := srv.Info().Samples
@@ -26,12 +30,8 @@ func TestGetVersionsHistoryAndInternalID(t *testing.T) {
 		if err != nil {
 			t.Fatalf("Get %s: %v", st, err)
 		}
-		v2, err := c.GetV2(ctx, id)
-		if err != nil {
-			t.Fatalf("GetV2 %s: %v", st, err)
-		}
-		if v3.PaymentID != id || v3.PaymentState != st || v2.PaymentID != id || v2.PaymentState != st || len(v2.Errors) != 0 {
-			t.Fatalf("%s: v3 %s %s, v2 %s %s with %d errors", st, v3.PaymentID, v3.PaymentState, v2.PaymentID, v2.PaymentState, len(v2.Errors))
+		if v3.PaymentID != id || v3.PaymentState != st {
+			t.Fatalf("%s: got %s %s", st, v3.PaymentID, v3.PaymentState)
 		}
 		if st.FailedTerminal() != (len(v3.Errors) == 1 && v3.Errors[0].Code != "") {
 			t.Fatalf("%s: v3 errors %+v", st, v3.Errors)
@@ -61,9 +61,14 @@ func TestGetVersionsHistoryAndInternalID(t *testing.T) {
 	}
 }
 
-// TestBalancesAndTokenTest reads the balances and tests the token.
+// TestBalancesAndTokenTest reads the balances and tests the token (an
+// array of one object from the document's face, the spec's object from the
+// variant).
 func TestBalancesAndTokenTest(t *testing.T) {
-	srv := start(t, nil)
+	faces(t, nil, testBalancesAndTokenTest)
+}
+
+func testBalancesAndTokenTest(t *testing.T, srv *sandbox.Server, _ bool) {
 	c, _ := fullClient(t, srv, client.Options{})
 	ctx := context.Background()
 	b, err := c.Balances(ctx)
@@ -92,9 +97,14 @@ func TestBalancesAndTokenTest(t *testing.T) {
 }
 
 // TestIdentitiesAndInstruments walks the query-token lists in small pages
-// and finds each payment's beneficiary and instrument.
+// and finds each payment's beneficiary and instrument; an originator's
+// instruments are an empty list (the document answers 404, the variant an
+// empty page).
 func TestIdentitiesAndInstruments(t *testing.T) {
-	srv := start(t, nil)
+	faces(t, nil, testIdentitiesAndInstruments)
+}
+
+func testIdentitiesAndInstruments(t *testing.T, srv *sandbox.Server, _ bool) {
 	ctx := context.Background()
 	big, _ := fullClient(t, srv, client.Options{})
 	small, _ := fullClient(t, srv, client.Options{PageSize: 7})
@@ -136,5 +146,9 @@ func TestIdentitiesAndInstruments(t *testing.T) {
 		if !found {
 			t.Fatalf("payment %s: instrument %s not among the %d of %s", p.PaymentID, p.Destination.BeneficiaryFinancialInstrumentID, len(ins), ben.IdentityID)
 		}
+	}
+	orig := srv.Info().Samples["originator_identity_id"]
+	if ins, err := big.Instruments(ctx, orig); err != nil || len(ins) != 0 {
+		t.Fatalf("instruments of an originator: %v, %v; want an empty list", ins, err)
 	}
 }

@@ -39,6 +39,30 @@ func fullClient(tb testing.TB, srv *sandbox.Server, opts client.Options) (*clien
 	return newClient(tb, srv, c.PaymentsClientID, c.PaymentsClientSecret, opts)
 }
 
+// faces runs fn against a sandbox of each face: the default one, which
+// answers as the vendor's published document does (every exchange checked
+// against it), and the variant, which keeps the spec's wording where the
+// two differ (the CREATED_AT sort, GET /v3/payments?internalId=) and makes
+// the other legal choices. The client must work with both.
+func faces(t *testing.T, mutate func(*sandbox.Options), fn func(t *testing.T, srv *sandbox.Server, variant bool)) {
+	t.Helper()
+	for _, variant := range []bool{false, true} {
+		name := "document"
+		if variant {
+			name = "variant"
+		}
+		t.Run(name, func(t *testing.T) {
+			srv := start(t, func(o *sandbox.Options) {
+				o.Variant = variant
+				if mutate != nil {
+					mutate(o)
+				}
+			})
+			fn(t, srv, variant)
+		})
+	}
+}
+
 func start(tb testing.TB, mutate func(*sandbox.Options)) *sandbox.Server {
 	tb.Helper()
 	o := sandboxtest.Options()

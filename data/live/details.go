@@ -1,0 +1,270 @@
+package live
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"treasury/data/payments"
+)
+
+// The store reads by id (Options.ReadPayment: GET /v3/payments/{id}) every
+// payment it holds whose record lacks what only that read gives:
+//   - a partial record, known only from a notification (its parties,
+//     internalId and fees);
+//   - a payment in a terminal failure state whose reason is not read yet:
+//     the filter's records (PaymentV2 of the vendor's document) carry no
+//     errors, and the by-reason groups and the decline alerts (spec 7.1
+//     rule 4) need every one of them.
+//
+// Each payment is read once per state: the record read is Detailed, and a
+// later list record of the same state does not undo it (MergePayments), so
+// nothing is read twice. What to read is found among the records each fold
+// added or changed, so a poll costs the new failures, not the window. The
+// reads run on the store's goroutines, DetailConcurrency at a time, never
+// on a caller's, and their answers are folded in batches: reading a new
+// window's thousand failures costs a few folds, not a thousand. A read
+// that fails is tried again later (doubling from detailRetry, up to
+// MaxBackoff) while the record still needs it.
+
+// Bounds of the detail reads.
+const (
+	// detailBatch is how many answers are folded at once at most.
+	detailBatch = 64
+	// detailFlush is the longest an answer waits to be folded.
+	detailFlush = 250 * time.Millisecond
+	// detailRetry is the first wait before a failed read is tried again.
+	detailRetry = 5 * time.Second
+)
+
+// detailQueue is the payments waiting to be read by id, each once. It is
+// guarded by the store's mutex.
+type detailQueue struct {
+	order   []string
+	queued  map[string]bool // waiting or being read
+	reading int             // reads in flight
+	failed  map[string]int  // reads in a row that failed, by id
+	workers int             // workers running
+	done    chan payments.Payment
+	drained chan struct{} // nothing is queued or read: fold what was answered now
+	flusher bool          // a goroutine folds the answers
+	// busy counts the reads queued, in flight, or answered and not folded
+	// yet (Sync waits for none).
+	busy int
+}
+
+func newDetailQueue() detailQueue {
+	return detailQueue{queued: map[string]bool{}, failed: map[string]int{},
+		done: make(chan payments.Payment, detailBatch), drained: make(chan struct{}, 1)}
+}
+
+// needsDetails reports whether p lacks what only a read by id gives.
+func needsDetails(p *payments.Payment) bool {
+	return p.Partial || p.PaymentState.FailedTerminal() && !p.Detailed && len(p.Errors) == 0
+}
+
+// DetailsPending counts the payments held whose read by id is waiting or
+// in flight: the reasons still being read.
+func (s *Store) DetailsPending() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.details.queued)
+}
+
+// queueDetailsLocked queues the payments a fold added or changed that need
+// a read by id (all of them after a reset). s.mu is held.
+func (s *Store) queueDetailsLocked(data any, ch Changes) {
+	ps, _ := data.(*PaymentSet)
+	if ps == nil || s.opts.ReadPayment == nil || s.closed {
+		return
+	}
+	if ch.Reset {
+		for i := range ps.Len() {
+			if p := ps.At(i); needsDetails(p) {
+				s.enqueueLocked(p.PaymentID)
+			}
+		}
+		return
+	}
+	for _, ids := range [][]string{ch.Added, ch.Changed} {
+		for _, id := range ids {
+			if p, ok := ps.Get(id); ok && needsDetails(p) {
+				s.enqueueLocked(id)
+			}
+		}
+	}
+}
+
+// wantDetails queues one payment (a partial record from a notification).
+func (s *Store) wantDetails(id string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.opts.ReadPayment != nil && !s.closed && id != "" {
+		s.enqueueLocked(id)
+	}
+}
+
+// enqueueLocked queues id once and starts the workers it needs. s.mu is
+// held.
+func (s *Store) enqueueLocked(id string) {
+	q := &s.details
+	if q.queued[id] {
+		return
+	}
+	q.queued[id] = true
+	q.order = append(q.order, id)
+	q.busy++
+	if !q.flusher {
+		q.flusher = true
+		s.wg.Add(1)
+		go s.flushDetails()
+	}
+	for q.workers < s.opts.DetailConcurrency && q.workers < len(q.order) {
+		q.workers++
+		s.wg.Add(1)
+		go s.readDetails()
+	}
+}
+
+// readDetails reads queued payments until the queue is empty.
+func (s *Store) readDetails() {
+	defer s.wg.Done()
+	for {
+		s.mu.Lock()
+		q := &s.details
+		if len(q.order) == 0 || s.closed {
+			q.workers--
+			s.mu.Unlock()
+			return
+		}
+		id := q.order[0]
+		q.order = q.order[1:]
+		q.reading++
+		ps, _ := s.snaps[Payments].data.(*PaymentSet)
+		s.mu.Unlock()
+		if p, ok := ps.Get(id); !ok || !needsDetails(p) {
+			s.settle(id, nil, false) // gone from the window, or read meanwhile
+			continue
+		}
+		ctx, cancel := context.WithTimeout(s.life, s.opts.FetchTimeout)
+		p, err := s.opts.ReadPayment(ctx, id)
+		cancel()
+		if s.life.Err() != nil {
+			s.settle(id, nil, false)
+			return
+		}
+		if err != nil || p.PaymentID != id {
+			s.settle(id, errOr(err, "the read answered another payment"), false)
+			continue
+		}
+		p.Partial = false
+		select {
+		case q.done <- p:
+		case <-s.life.Done():
+		}
+		s.settle(id, nil, true)
+	}
+}
+
+// errOr is err, or an error saying what when err is nil.
+func errOr(err error, what string) error {
+	if err != nil {
+		return err
+	}
+	return errors.New(what)
+}
+
+// settle ends the read of id: forgotten when it worked (or is no longer
+// needed), tried again after a wait when it failed. answered says its
+// answer waits to be folded (the flusher then ends its busy count).
+func (s *Store) settle(id string, err error, answered bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	q := &s.details
+	q.reading--
+	if !answered {
+		q.busy--
+		s.idle.Broadcast()
+	}
+	if len(q.order) == 0 && q.reading == 0 {
+		select {
+		case q.drained <- struct{}{}:
+		default:
+		}
+	}
+	if err == nil {
+		delete(q.failed, id)
+		delete(q.queued, id)
+		return
+	}
+	q.failed[id]++
+	wait := min(detailRetry<<min(q.failed[id]-1, 16), MaxBackoff)
+	delete(q.queued, id)
+	if s.closed {
+		return
+	}
+	q.queued[id] = true // still pending: counted, not yet queued again
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		t := time.NewTimer(wait)
+		defer t.Stop()
+		select {
+		case <-t.C:
+		case <-s.life.Done():
+			return
+		}
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		delete(q.queued, id)
+		if ps, _ := s.snaps[Payments].data.(*PaymentSet); !s.closed && ps != nil {
+			if p, ok := ps.Get(id); ok && needsDetails(p) {
+				s.enqueueLocked(id)
+			}
+		}
+	}()
+}
+
+// flushDetails folds the answers in batches until the store closes.
+func (s *Store) flushDetails() {
+	defer s.wg.Done()
+	q := &s.details
+	var batch []payments.Payment
+	t := time.NewTimer(detailFlush)
+	defer t.Stop()
+	flush := func() {
+		if len(batch) > 0 {
+			s.PutPayments(batch)
+			s.mu.Lock()
+			q.busy -= len(batch)
+			s.idle.Broadcast()
+			s.mu.Unlock()
+			batch = nil
+		}
+	}
+	for {
+		select {
+		case p := <-q.done:
+			batch = append(batch, p)
+			if len(batch) >= detailBatch {
+				flush()
+			}
+		case <-q.drained:
+			// Take what the last reads sent, then fold at once.
+			for drained := false; !drained; {
+				select {
+				case p := <-q.done:
+					batch = append(batch, p)
+				default:
+					drained = true
+				}
+			}
+			flush()
+		case <-t.C:
+			flush()
+			t.Reset(detailFlush)
+		case <-s.life.Done():
+			return
+		}
+	}
+}

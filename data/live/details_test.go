@@ -1,0 +1,97 @@
+package live
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"treasury/data/payments"
+)
+
+// TestReasonsAreReadOncePerFailure: every payment in a terminal failure
+// state that arrived without its errors (the filter's records carry none)
+// is read by id once, all of them however many, and folded in; the same
+// list records polled again read nothing more; a failure that arrives later
+// is read too, alone.
+func TestReasonsAreReadOncePerFailure(t *testing.T) {
+	t0 := time.Date(2026, 11, 16, 9, 0, 0, 0, time.UTC)
+	var mu sync.Mutex
+	calls := map[string]int{}
+	var list []payments.Payment
+	for i := range 300 {
+		list = append(list, full(fmt.Sprintf("f-%03d", i), payments.Failed, t0.Add(time.Duration(i)*time.Second)))
+	}
+	list = append(list, full("f-quiet", payments.Failed, t0), full("ok-1", payments.Completed, t0))
+	late := full("f-late", payments.Failed, t0.Add(time.Hour))
+	byID := map[string]payments.Payment{late.PaymentID: late}
+	for _, p := range list {
+		byID[p.PaymentID] = p
+	}
+	s := New(Options{ReadPayment: func(ctx context.Context, id string) (payments.Payment, error) {
+		mu.Lock()
+		calls[id]++
+		mu.Unlock()
+		p := byID[id]
+		p.Detailed = true
+		if id != "f-quiet" { // the platform may give no reason at all
+			p.Errors = []payments.PaymentError{{Code: "USR_031", Type: "USER_ERROR", Title: "Invalid beneficiary account"}}
+		}
+		return p, nil
+	}})
+	defer s.Close()
+	sub := s.Subscribe()
+	defer sub.Close()
+	sub.Watch(Payments)
+	s.PutPayments(list)
+	waitFor(t, s, sub, func(ps *PaymentSet) bool {
+		for _, p := range list {
+			if q, _ := ps.Get(p.PaymentID); q == nil || q.PaymentState == payments.Failed && !q.Detailed {
+				return false
+			}
+		}
+		return true
+	})
+	if n := s.DetailsPending(); n != 0 {
+		t.Fatalf("%d reads still pending once every reason is read", n)
+	}
+	s.PutPayments(list) // the next poll: the same list records
+	s.PutPayments([]payments.Payment{late})
+	waitFor(t, s, sub, func(ps *PaymentSet) bool { p, _ := ps.Get("f-late"); return p != nil && p.Detailed })
+	s.Close()
+	mu.Lock()
+	defer mu.Unlock()
+	if len(calls) != 302 {
+		t.Fatalf("%d payments read by id, want the 302 failures", len(calls))
+	}
+	for id, n := range calls {
+		if n != 1 || id == "ok-1" {
+			t.Fatalf("%s read %d times", id, n)
+		}
+	}
+	ps := Get(s, PaymentsKey).Data
+	if p, _ := ps.Get("f-007"); len(p.Errors) != 1 || p.Errors[0].Code != "USR_031" {
+		t.Fatalf("f-007 errors %+v", p.Errors)
+	}
+}
+
+// waitFor waits, on the subscription, until cond holds of the payments.
+func waitFor(t *testing.T, s *Store, sub *Subscription, cond func(*PaymentSet) bool) {
+	t.Helper()
+	deadline := time.After(10 * time.Second)
+	for !cond(Get(s, PaymentsKey).Data) {
+		select {
+		case <-sub.C():
+		case <-deadline:
+			ps := Get(s, PaymentsKey).Data
+			left := 0
+			for i := range ps.Len() {
+				if p := ps.At(i); p.PaymentState == payments.Failed && !p.Detailed {
+					left++
+				}
+			}
+			t.Fatalf("condition not met; %d pending, %d of %d not detailed", s.DetailsPending(), left, ps.Len())
+		}
+	}
+}
