@@ -19,6 +19,19 @@ type recordField struct {
 
 var textMarshaler = reflect.TypeFor[encoding.TextMarshaler]()
 
+// optGet marks, in a recordField's index, a wire.Opt unwrapped by its Get.
+const optGet = -1
+
+// optional reports whether t is a wire.Opt (a field a record can do
+// without) and the type it holds.
+func optional(t reflect.Type) (reflect.Type, bool) {
+	m, ok := t.MethodByName("Get")
+	if t.Kind() != reflect.Struct || !ok || t.PkgPath() != "treasury/data/wire" || m.Type.NumOut() != 2 || m.Type.Out(1).Kind() != reflect.Bool {
+		return nil, false
+	}
+	return m.Type.Out(0), true
+}
+
 // leaf reports whether values of t print as one cell.
 func leaf(t reflect.Type) bool {
 	return t.Kind() != reflect.Struct || t.Implements(textMarshaler) || reflect.PointerTo(t).Implements(textMarshaler)
@@ -33,6 +46,10 @@ func recordFields(t reflect.Type) []recordField {
 	walk = func(t reflect.Type, prefix string, index []int) {
 		for t.Kind() == reflect.Pointer {
 			t = t.Elem()
+		}
+		if inner, ok := optional(t); ok {
+			walk(inner, prefix, append(append([]int(nil), index...), optGet))
+			return
 		}
 		if leaf(t) {
 			out = append(out, recordField{name: strings.TrimSuffix(prefix, "."), index: index})
@@ -86,6 +103,14 @@ func (f recordField) cell(rec reflect.Value) string {
 				return ""
 			}
 			v = v.Elem()
+		}
+		if i == optGet {
+			got := v.MethodByName("Get").Call(nil)
+			if !got[1].Bool() {
+				return ""
+			}
+			v = got[0]
+			continue
 		}
 		v = v.Field(i)
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/charmbracelet/lipgloss"
 
+	"treasury/data/wire"
 	"treasury/ui/sanitize"
 )
 
@@ -51,15 +52,18 @@ func writeRecords(w io.Writer, format string, v any) error {
 	return bw.Flush()
 }
 
-// writeJSON writes v indented. An empty list is [], never null. Characters
-// a terminal would act on (C1 controls, bidi overrides and other format
-// characters) are written as \u escapes, so the output is both valid JSON
-// with the values as received and safe to show.
+// writeJSON writes v indented: each record exactly as the server sent it
+// (its raw JSON, every field it had, none added), a record built here
+// (none came from the network) with the spec's field names. An empty list
+// is [], never null. Characters a terminal would act on (C1 controls, bidi
+// overrides and other format characters) are written as \u escapes, so
+// the output is both valid JSON with the values as received and safe to
+// show.
 func writeJSON(w io.Writer, v any) error {
 	if rv := reflect.ValueOf(v); rv.Kind() == reflect.Slice && rv.IsNil() {
 		v = reflect.MakeSlice(rv.Type(), 0, 0).Interface()
 	}
-	b, err := json.MarshalIndent(v, "", "  ")
+	b, err := json.MarshalIndent(asReceived(v), "", "  ")
 	if err != nil {
 		return err
 	}
@@ -80,6 +84,39 @@ func writeJSON(w io.Writer, v any) error {
 	out.WriteByte('\n')
 	_, err = io.WriteString(w, out.String())
 	return err
+}
+
+// asReceived replaces each record of v (one, or a slice) that kept its
+// JSON as received (wire.Raw) by that JSON.
+func asReceived(v any) any {
+	raw := func(x reflect.Value) (json.RawMessage, bool) {
+		if x.CanAddr() {
+			x = x.Addr()
+		}
+		r, ok := x.Interface().(wire.RawJSONer)
+		if !ok || len(r.RawJSON()) == 0 || !json.Valid(r.RawJSON()) {
+			return nil, false
+		}
+		return r.RawJSON(), true
+	}
+	rv := reflect.ValueOf(v)
+	if rv.Kind() != reflect.Slice {
+		cp := reflect.New(rv.Type()).Elem()
+		cp.Set(rv)
+		if r, ok := raw(cp); ok {
+			return r
+		}
+		return v
+	}
+	out := make([]any, rv.Len())
+	for i := range out {
+		if r, ok := raw(rv.Index(i)); ok {
+			out[i] = r
+		} else {
+			out[i] = rv.Index(i).Interface()
+		}
+	}
+	return out
 }
 
 func utf16Pair(r rune) (rune, rune) {

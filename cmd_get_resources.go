@@ -204,7 +204,7 @@ func getResources() []getResource {
 				b, err := c.Balances(ctx)
 				return b.Balances, err
 			})},
-		{name: "payments", summary: "payments through the v3 filter, newest first", flags: []string{"state", "since"}, multiState: true,
+		{name: "payments", summary: "payments through the v3 filter, newest first (a failure's reason read by id)", flags: []string{"state", "since"}, multiState: true,
 			enums: map[string][]string{"state": paymentStates()},
 			read: withClient(pay, func(ctx context.Context, c *payclient.Client, a getArgs) (any, error) {
 				var f payments.Filter
@@ -214,7 +214,13 @@ func getResources() []getResource {
 				if from := a.from(); !from.IsZero() {
 					f.AfterTimestamp = &from
 				}
-				return c.AllFiltered(ctx, f)
+				ps, err := c.AllFiltered(ctx, f)
+				if err != nil {
+					return ps, err
+				}
+				// The filter's records carry no errors: a failure's code and
+				// reason come from reading it by id.
+				return ps, c.Details(ctx, ps)
 			})},
 		{name: "payment", arg: "ID", summary: "one payment (v3) by paymentId or internalId",
 			read: withClient(pay, func(ctx context.Context, c *payclient.Client, a getArgs) (any, error) {

@@ -30,7 +30,7 @@ func New(ctx *ui.Context, c *payclient.Client) *View {
 	v.Stack.Reset(viewkit.NewTablePage(ctx, viewkit.TableSpec[payments.Identity]{
 		Columns: []table.Column{
 			{Title: "Nickname", Width: 16, Flex: 2}, {Title: "Type", Width: 10}, {Title: "Role", Width: 11},
-			{Title: "State", Width: 10}, {Title: "Internal id", Width: 12, Flex: 1}, {Title: "Created (UTC)", Width: 19},
+			{Title: "State", Width: payments.IdentityStateWidth}, {Title: "Internal id", Width: 12, Flex: 1}, {Title: "Created (UTC)", Width: 19},
 			{Title: "Identity id", Width: 12, Flex: 2},
 		},
 		Topics: []live.Topic{live.Identities},
@@ -71,7 +71,7 @@ func (v *View) open(id payments.Identity) tea.Cmd {
 		Crumb: sanitize.Line(id.NickName),
 		What:  "the financial instruments of " + id.NickName,
 		Columns: []table.Column{
-			{Title: "Label", Width: 16, Flex: 2}, {Title: "Type", Width: 10}, {Title: "Currency", Width: 8},
+			{Title: "Label", Width: 16, Flex: 2}, {Title: "Type", Width: payments.InstrumentTypeWidth}, {Title: "Currency", Width: 8},
 			{Title: "Country", Width: 7}, {Title: "Created (UTC)", Width: 19}, {Title: "Instrument id", Width: 12, Flex: 2},
 		},
 		Read: func() ([]payments.FinancialInstrument, live.Snapshot) { return held.Value, held.Snap },

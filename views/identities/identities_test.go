@@ -13,7 +13,7 @@ func TestIdentitiesAndInstruments(t *testing.T) {
 	tm := e.Program(t, identities.New(e.Ctx, e.P.Payments))
 	viewtest.WaitFor(t, tm, "Arjun Dubois")
 	viewtest.Keys(tm, "down", "down", "down", "enter")
-	viewtest.WaitFor(t, tm, "IN_IMPS")
+	viewtest.WaitFor(t, tm, "IN_NEFT")
 	frame := viewtest.Golden(t, tm)
 	if strings.Contains(frame, "no financial instruments") {
 		t.Fatal("the chosen identity has no instruments: pick another for the golden")

@@ -28,10 +28,14 @@ func New(ctx *ui.Context) *View {
 	v := &View{ctx: ctx}
 	v.Stack.Reset(viewkit.NewTablePage(ctx, viewkit.TableSpec[payments.LedgerTransaction]{
 		Columns: []table.Column{
-			{Title: "Created (UTC)", Width: 19}, {Title: "Cur", Width: 4}, {Title: "Operation", Width: 9},
-			{Title: "Amount", Width: 12, Align: table.Right}, {Title: "Status", Width: 9}, {Title: "Source", Width: 8},
-			{Title: "Balance before", Width: 14, Align: table.Right}, {Title: "Balance after", Width: 14, Align: table.Right},
-			{Title: "Payment", Width: 12, Flex: 1},
+			// At 120 columns the widest values the document defines fit
+			// whole: an operation (OVERRIDE_PREFUND_BALANCE), a source
+			// (POSTED_PAYMENT), a 5-letter currency.
+			{Title: "Created (UTC)", Width: 14}, {Title: "Cur", Width: payments.CurrencyWidth},
+			{Title: "Operation", Width: payments.OperationWidth},
+			{Title: "Amount", Width: 12, Align: table.Right}, {Title: "Status", Width: 7}, {Title: "Source", Width: payments.TxnSourceWidth},
+			{Title: "Before", Width: 12, Align: table.Right}, {Title: "After", Width: 12, Align: table.Right},
+			{Title: "Payment", Width: 9, Flex: 1},
 		},
 		Topics: []live.Topic{live.Ledger},
 		Live:   true,
@@ -47,7 +51,7 @@ func New(ctx *ui.Context) *View {
 // movements no id.
 func row(t payments.LedgerTransaction) table.Row {
 	return table.Row{ID: platform.LedgerID(t), Cells: []string{
-		viewkit.Time(t.CreatedDttm), sanitize.Line(t.Currency), sanitize.Line(t.Operation), t.Amount.String(),
+		viewkit.TimeAs(t.CreatedDttm, "01-02 15:04:05"), sanitize.Line(t.Currency), sanitize.Line(t.Operation), t.Amount.String(),
 		sanitize.Line(t.Status), sanitize.Line(t.TxnSource), t.AvailableBalanceBefore.String(), t.AvailableBalanceAfter.String(),
 		sanitize.Line(t.Reference()),
 	}, Keys: []table.Key{table.Time(t.CreatedDttm), {}, {}, table.Decimal(t.Amount.Decimal), {}, {},

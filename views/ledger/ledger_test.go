@@ -14,7 +14,7 @@ import (
 func TestLedgerGolden(t *testing.T) {
 	e := viewtest.Shared(t)
 	tm := e.Program(t, ledger.New(e.Ctx))
-	viewtest.WaitFor(t, tm, "Balance after")
+	viewtest.WaitFor(t, tm, "After")
 	viewtest.Golden(t, tm)
 }
 

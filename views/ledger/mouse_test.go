@@ -17,7 +17,7 @@ func TestMouse(t *testing.T) {
 	e := viewtest.Shared(t)
 	v := ledger.New(e.Ctx)
 	tm := e.Program(t, v, failures.New(e.Ctx))
-	viewtest.WaitFor(t, tm, "Balance after")
+	viewtest.WaitFor(t, tm, "After")
 	// The body starts on line 3: its status line, the table's header, rows.
 	tm.Send(tea.MouseMsg{X: 5, Y: 3 + 2 + 3, Button: tea.MouseButtonLeft, Action: tea.MouseActionPress})
 	tm.Send(tea.MouseMsg{X: 5, Y: 10, Button: tea.MouseButtonWheelDown, Action: tea.MouseActionPress})

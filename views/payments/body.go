@@ -2,11 +2,13 @@ package paymentsview
 
 import (
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
 	"treasury/data/live"
+	"treasury/data/money"
 	"treasury/data/payments"
 	"treasury/ui"
 	"treasury/ui/sanitize"
@@ -16,6 +18,7 @@ import (
 // body draws a payment's detail at width w: record, errors and guidance,
 // timeline, ledger and report rows. Every line fits w.
 func (d *detail) body(p *payments.Payment, w int) string {
+	p = d.best(p)
 	t := d.v.ctx.Theme
 	var b strings.Builder
 	b.WriteString(t.Title.Render("Payment "+sanitize.Line(p.PaymentID)) + "  " + d.stateBadge(p.PaymentState) + "\n")
@@ -27,6 +30,7 @@ func (d *detail) body(p *payments.Payment, w int) string {
 	}
 	b.WriteString("\n" + viewkit.Section(t, "Record") + "\n")
 	b.WriteString(kv2(t, w, d.fields(p)...))
+	b.WriteString("\n" + d.payout(p, w))
 	b.WriteString("\n" + d.timeline(p, w))
 	b.WriteString("\n" + d.ledger(p, w))
 	b.WriteString("\n" + d.reportRows(p, w))
@@ -50,16 +54,13 @@ const unknownYet = "not known yet"
 
 // fields are the record's label/value pairs (also what ctrl+s saves). A
 // partial record (known only from a webhook notification) says which
-// fields it does not know yet instead of showing them empty.
+// fields it does not know yet instead of showing them empty; a field the
+// platform did not send is left out, never shown as a zero.
 func (d *detail) fields(p *payments.Payment) [][2]string {
 	now := d.v.ctx.Clock()
 	o, dst := p.Originator, p.Destination
-	fees := make([]string, 0, len(p.Fees))
-	for _, f := range p.Fees {
-		fees = append(fees, viewkit.Amount(f.TotalFee.Decimal, f.FeeCurrency))
-	}
 	internal, corr := o.InternalID, corridor(p)+" via "+dst.Payout
-	fee, labels := strings.Join(fees, ", "), strings.Join(p.PaymentLabels, ", ")
+	fee, labels := feesText(p.Fees), strings.Join(p.PaymentLabels, ", ")
 	orig := o.OriginatorIdentityNickName + " (" + o.OriginatorIdentityID + ")"
 	ben := dst.BeneficiaryIdentityNickName + " (" + dst.BeneficiaryIdentityID + ")"
 	instrument := dst.BeneficiaryFinancialInstrumentID
@@ -67,22 +68,185 @@ func (d *detail) fields(p *payments.Payment) [][2]string {
 		internal, fee, labels, orig, ben, instrument = unknownYet, unknownYet, unknownYet, unknownYet, unknownYet, unknownYet
 		corr = sanitize.Line(o.SourceCurrency) + "→" + sanitize.Line(dst.DestinationCurrency) + ", country and payout " + unknownYet
 	}
-	return [][2]string{
+	initiated := viewkit.Time(p.InitiatedAt) + " UTC"
+	if p.InitiatedAt.IsZero() {
+		initiated = "not initiated (a quote not accepted yet)"
+	}
+	out := [][2]string{
 		{"paymentId", p.PaymentID},
 		{"internalId", internal},
 		{"state", string(p.PaymentState) + ", for " + ui.Age(now, p.LastStateUpdatedAt)},
-		{"initiated", viewkit.Time(p.InitiatedAt) + " UTC"},
+		{"initiated", initiated},
 		{"last update", viewkit.Time(p.LastStateUpdatedAt) + " UTC (" + ui.Age(now, p.LastStateUpdatedAt) + " ago)"},
 		{"expires", viewkit.Time(p.ExpiresAt) + " UTC"},
 		{"sent", viewkit.Amount(o.SourceAmount.Decimal, o.SourceCurrency)},
 		{"payout", viewkit.Amount(dst.DestinationAmount.Decimal, dst.DestinationCurrency)},
-		{"corridor", corr},
-		{"fees", fee},
-		{"labels", labels},
-		{"originator", orig},
-		{"beneficiary", ben},
-		{"instrument", instrument},
 	}
+	if r, ok := p.AdjustedExchangeRate.Get(); ok {
+		out = append(out, [2]string{"rate used", "1 " + sanitize.Line(o.SourceCurrency) + " = " + r.AdjustedRate.String() + " " + sanitize.Line(dst.DestinationCurrency)})
+	}
+	out = append(out, [2]string{"corridor", corr}, [2]string{"fees", fee})
+	if len(p.Taxes) > 0 {
+		out = append(out, [2]string{"taxes", taxesText(p.Taxes)})
+	}
+	out = append(out, [2]string{"funding", funding(p, now)})
+	out = append(out, [2]string{"labels", labels})
+	for _, f := range []struct{ label, v string }{{"memo", string(p.PaymentMemo)}, {"purpose", string(p.PurposeCode)},
+		{"source of cash", string(p.SourceOfCash)}, {"relationship", string(p.ReceiverRelationship)}} {
+		if f.v != "" {
+			out = append(out, [2]string{f.label, f.v})
+		}
+	}
+	if td, ok := p.TransactionDetails.Get(); ok {
+		if s := strings.Join(nonEmpty(string(td.PaymentProduct), string(td.FlowType), string(td.BusinessUseCase)), " · "); s != "" {
+			if td.ThirdPartyPayment {
+				s += " · on behalf of a third party"
+			}
+			out = append(out, [2]string{"category", s})
+		}
+	}
+	return append(out,
+		[2]string{"originator", orig},
+		[2]string{"beneficiary", ben},
+		[2]string{"instrument", instrument},
+	)
+}
+
+// nonEmpty keeps the strings that are not empty.
+func nonEmpty(ss ...string) []string {
+	out := ss[:0:0]
+	for _, s := range ss {
+		if s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// feesText is each fee with its parts: "2.16 USD (Service fee 1.50,
+// Transfer fee 0.66)".
+func feesText(fees []payments.FeeSummary) string {
+	out := make([]string, 0, len(fees))
+	for _, f := range fees {
+		s := viewkit.Amount(f.TotalFee.Decimal, f.FeeCurrency)
+		var parts []string
+		for _, b := range f.FeeBreakdown {
+			parts = append(parts, strings.TrimSpace(string(b.FeeName)+" "+money.Text(b.CalculatedFee.Decimal, f.FeeCurrency)))
+		}
+		if len(parts) > 0 {
+			s += " (" + strings.Join(parts, ", ") + ")"
+		}
+		out = append(out, s)
+	}
+	return strings.Join(out, "; ")
+}
+
+// taxesText is each tax with its lines: "0.39 USD (GST 18%)".
+func taxesText(taxes []payments.TaxSummary) string {
+	out := make([]string, 0, len(taxes))
+	for _, x := range taxes {
+		s := viewkit.Amount(x.TotalTaxes.Decimal, x.TaxCurrency)
+		var parts []string
+		for _, b := range x.TaxBreakdown {
+			parts = append(parts, strings.TrimSpace(string(b.TaxName)+" "+b.TaxRate.String()+"%"))
+		}
+		if len(parts) > 0 {
+			s += " (" + strings.Join(parts, ", ") + ")"
+		}
+		out = append(out, s)
+	}
+	return strings.Join(out, "; ")
+}
+
+// funding says how the payment is funded: from the prefunded account, or
+// just in time with the time the funds are due.
+func funding(p *payments.Payment, now time.Time) string {
+	payin := p.Originator.Payin
+	if p.JITFundingExpiresAt.IsZero() {
+		if payin == "" {
+			return "—"
+		}
+		return payin
+	}
+	s := "just in time: funds due by " + viewkit.Time(p.JITFundingExpiresAt) + " UTC"
+	if left := p.JITFundingExpiresAt.Sub(now); left > 0 && p.PaymentState == payments.AwaitingFunding {
+		s += " (in " + ui.Age(now.Add(-left), now) + ")"
+	} else if p.PaymentState == payments.AwaitingFunding {
+		s += " (passed)"
+	}
+	return s
+}
+
+// payout is what the payout partner reported of the payout (GET
+// /v3/payments/{id}): the rail used, when it ran, the tracking references
+// a support desk is asked for, the blockchain transaction of a crypto
+// payout.
+func (d *detail) payout(p *payments.Payment, w int) string {
+	t := d.v.ctx.Theme
+	var b strings.Builder
+	b.WriteString(viewkit.Section(t, "Payout") + t.Muted.Render("  (as the payout partner reports it; GET /v3/payments/{id})") + "\n")
+	dst := p.Destination
+	var pairs [][2]string
+	if dst.DestinationBlockchainNetwork != "" {
+		pairs = append(pairs, [2]string{"network", dst.DestinationBlockchainNetwork})
+	}
+	if p.CryptoTransactionHash != "" {
+		pairs = append(pairs, [2]string{"transaction", p.CryptoTransactionHash})
+	}
+	x, reported := p.PayoutExecutionDetails.Get()
+	rail := string(x.PaymentRailUsed)
+	switch {
+	case rail != "" && dst.SelectedPaymentRail != "" && rail != dst.SelectedPaymentRail:
+		rail += " (selected " + dst.SelectedPaymentRail + ")"
+	case rail == "" && dst.SelectedPaymentRail != "":
+		rail = dst.SelectedPaymentRail + " (selected)"
+	}
+	if rail != "" {
+		pairs = append(pairs, [2]string{"rail", rail})
+	}
+	if !x.PayoutStartTime.IsZero() {
+		pairs = append(pairs, [2]string{"started", viewkit.Time(x.PayoutStartTime) + " UTC"})
+	}
+	if !x.PayoutEndTime.IsZero() {
+		pairs = append(pairs, [2]string{"last update", viewkit.Time(x.PayoutEndTime) + " UTC"})
+	}
+	for _, r := range x.TrackingReferences {
+		v := string(r.Value)
+		if r.ReferenceType != "" && r.Name() != string(r.ReferenceType) {
+			v += "  (" + string(r.ReferenceType) + ")"
+		}
+		pairs = append(pairs, [2]string{r.Name(), v})
+	}
+	b.WriteString(kv(t, w, pairs...))
+	switch {
+	case reported:
+	case !p.Detailed:
+		switch part, ok := viewkit.Part(d.v.ctx, d.v3.snap, "the payout details", w); {
+		case d.v.p.Payments == nil:
+			b.WriteString(t.Muted.Render("the payout details cannot be read: the profile has no payments interface") + "\n")
+		case !d.v3.started && !d.v3.snap.Loaded():
+			b.WriteString(t.Muted.Render("loading the payout details…") + "\n")
+		case !ok:
+			b.WriteString(strings.Join(part, "\n") + "\n")
+		}
+	case p.PaymentState.InFlight() && p.PaymentState != payments.Transferring:
+		b.WriteString(t.Muted.Render("the payout has not started") + "\n")
+	case d.states.snap.Loaded() && !d.reached(payments.Transferring):
+		b.WriteString(t.Muted.Render("the payout never started (the payment never reached TRANSFERRING)") + "\n")
+	default:
+		b.WriteString(wrapLines(t.Muted.Render("no payout details reported (the platform gives them for some corridors and partners only)"), w) + "\n")
+	}
+	return b.String()
+}
+
+// reached reports whether the state history read shows st.
+func (d *detail) reached(st payments.State) bool {
+	for _, h := range d.history {
+		if h.UpdatedTo == st {
+			return true
+		}
+	}
+	return false
 }
 
 // partialNotice says that the record shown is known only from webhook
@@ -104,6 +268,17 @@ func (d *detail) partialNotice(w int) string {
 		lines = append(lines, part...)
 	}
 	return strings.Join(lines, "\n") + "\n"
+}
+
+// best is the record to show: the one held, or the page's own read by id
+// of it when that is of the same state and the one held is a list record
+// (which lacks the errors and the payout details).
+func (d *detail) best(p *payments.Payment) *payments.Payment {
+	f := d.fetched
+	if p.Detailed || f == nil || f == p || f.PaymentID != p.PaymentID || f.PaymentState != p.PaymentState || f.LastStateUpdatedAt.Before(p.LastStateUpdatedAt) {
+		return p
+	}
+	return f
 }
 
 // errors are the record's errors; the v3 read's when the record held has
@@ -190,6 +365,10 @@ func (d *detail) ledger(p *payments.Payment, w int) string {
 		b.WriteString(t.Muted.Render("none among the ledgers read; those named above could not be read") + "\n")
 	case n == 0:
 		b.WriteString(t.Muted.Render("none held for this payment") + "\n")
+	}
+	if p.PaymentState.Terminal() {
+		// The platform names the payment on RESERVE and DEBIT only.
+		b.WriteString(wrapLines(t.Muted.Render("the funds given back (RELEASE, or CREDIT of a return) carry no txnReference on the platform: they are in the Ledger view, not tied to the payment"), w) + "\n")
 	}
 	return b.String()
 }

@@ -63,7 +63,7 @@ func drawStateChart(ctx *ui.Context, w, h int) string {
 		return ""
 	}
 	cellW := (w - (cols-1)*3) / cols
-	const labelW, countW = 13, 7
+	const labelW, countW = payments.StateWidth + 1, 7
 	sparkW := cellW - labelW - countW - 2
 	// Every state's line spans the history held, from the first count of
 	// any state to the last, in the same slots (a state first counted

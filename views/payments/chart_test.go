@@ -11,6 +11,7 @@ import (
 	"github.com/muesli/termenv"
 
 	"treasury/data/live"
+	"treasury/data/payments"
 	"treasury/ui"
 )
 
@@ -39,7 +40,7 @@ func TestStateChartSpansTheHistoryItNames(t *testing.T) {
 	}
 	r := lipgloss.NewRenderer(io.Discard, termenv.WithProfile(termenv.Ascii))
 	ctx := &ui.Context{Renderer: r, Theme: ui.NewTheme(r), Store: st, Now: func() time.Time { return now }}
-	const w, sparkW = 60, 60 - 13 - 7 - 2
+	const w, sparkW = 60, 60 - (payments.StateWidth + 1) - 7 - 2
 	out := drawStateChart(ctx, w, 10)
 	lines := strings.Split(out, "\n")
 	if !strings.Contains(lines[0], "last 24h window, 2h held") {

@@ -3,7 +3,6 @@ package paymentsview
 import (
 	"context"
 	"errors"
-	"regexp"
 	"strings"
 	"time"
 
@@ -164,13 +163,14 @@ func (d *detail) kick() tea.Cmd {
 		d.states.ask(now, asOf)
 		cmds = append(cmds, viewkit.Call(d.v.ctx, keyStates+id, func(ctx context.Context) (any, error) { return c.StateHistory(ctx, id) }))
 	}
-	// The v3 read gives a failed payment's errors, and a partial record
-	// (known only from a notification) the fields it does not know yet.
-	if c != nil && (rec.PaymentState.FailedTerminal() || rec.Partial) && (!d.v3.started || asOf.After(d.v3.asOf)) {
+	// The read by id gives what a list record lacks: a failure's errors,
+	// the payout details, and a partial record's (known only from a
+	// notification) fields.
+	if c != nil && !rec.Detailed && (!d.v3.started || asOf.After(d.v3.asOf)) {
 		d.v3.ask(now, asOf)
 		cmds = append(cmds, viewkit.Call(d.v.ctx, keyV3+id, func(ctx context.Context) (any, error) { return c.Get(ctx, id) }))
 	}
-	cmds = append(cmds, d.v.recon.want(d.v.ctx, d.v.p.Reporting, rec.InitiatedAt))
+	cmds = append(cmds, d.v.recon.want(d.v.ctx, d.v.p.Reporting, rec.When()))
 	return tea.Batch(cmds...)
 }
 
@@ -188,7 +188,6 @@ func (d *detail) handle(msg tea.Msg) (bool, tea.Cmd) {
 		}
 		p := m.Value.(payments.Payment)
 		d.id, d.fetched = p.PaymentID, &p
-		d.v.ctx.Store.PutPayment(p)
 		return true, nil
 	case d.id != "" && m.Key == keyStates+d.id:
 		d.states.answer(d.v.ctx.Clock(), m.Err)
@@ -199,9 +198,10 @@ func (d *detail) handle(msg tea.Msg) (bool, tea.Cmd) {
 	case d.id != "" && m.Key == keyV3+d.id:
 		d.v3.answer(d.v.ctx.Clock(), m.Err)
 		if m.Err == nil {
+			// Kept for this page: the store reads every failure's reason
+			// itself, and a page never writes into the store.
 			p := m.Value.(payments.Payment)
 			d.fetched = &p
-			d.v.ctx.Store.PutPayment(p)
 		}
 		return true, nil
 	case strings.HasPrefix(m.Key, keyReports), strings.HasPrefix(m.Key, keyRecon):
@@ -210,11 +210,10 @@ func (d *detail) handle(msg tea.Msg) (bool, tea.Cmd) {
 	return false, nil
 }
 
-var uuidLike = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
-
 // lookup finds a payment the store does not hold: by payment id with GET
-// /v3/payments/{id} when ref looks like one, else (or when not found) by
-// internalId with GET /v3/payments?internalId=.
+// /v3/payments/{id} when ref is one (a uuid), else (or when not found) by
+// internalId (the client asks the filter's prefix match, or the spec's
+// GET, whichever the server takes).
 func lookup(ctx context.Context, c *payclient.Client, ref string) (payments.Payment, error) {
 	if ref == "" {
 		return payments.Payment{}, errors.New("no payment id or internalId given")
@@ -222,7 +221,7 @@ func lookup(ctx context.Context, c *payclient.Client, ref string) (payments.Paym
 	byInternal := func() (payments.Payment, error) { return c.ByInternalID(ctx, ref) }
 	byPaymentID := func() (payments.Payment, error) { return c.Get(ctx, ref) }
 	first, second := byInternal, byPaymentID
-	if uuidLike.MatchString(ref) {
+	if payments.IsPaymentID(ref) {
 		first, second = byPaymentID, byInternal
 	}
 	p, err := first()

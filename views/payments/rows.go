@@ -15,18 +15,22 @@ import (
 // columns of the root table. The error code comes early so that it stays
 // visible in an 80-column window; the table hides what does not fit from
 // the right.
+//
+// At 120 columns every one fits with the widest values the document
+// defines: a state (AWAITING_FUNDING), a 5-letter currency (RLUSD) in the
+// amounts and the corridor.
 func columns() []table.Column {
 	return []table.Column{
-		{Title: "Initiated UTC", Width: 14},
-		{Title: "Payment id", Width: 12, Flex: 3},
+		{Title: "Initiated", Width: 14}, // UTC, as every time of the view
+		{Title: "Payment id", Width: 9, Flex: 3},
 		{Title: "Internal id", Width: 11, Flex: 1},
-		{Title: "State", Width: 12},
+		{Title: "State", Width: payments.StateWidth},
 		{Title: "Error", Width: 7},
 		{Title: "Sent", Width: 14, Align: table.Right, Flex: 1},
-		{Title: "Corridor", Width: 10},
-		{Title: "Updated", Width: 8},
+		{Title: "Corridor", Width: 2*payments.CurrencyWidth + 2},
+		{Title: "Since", Width: 5},
 		{Title: "Payout", Width: 14, Align: table.Right, Flex: 1},
-		{Title: "Beneficiary", Width: 11, Flex: 1},
+		{Title: "Beneficiary", Width: 7, Flex: 1},
 	}
 }
 
@@ -52,7 +56,7 @@ func scopeRows(s *live.Store, sc scope, win time.Duration) live.Key[viewkit.Proj
 			return out
 		},
 		Keep:    func(p *payments.Payment) bool { return sc.Match(p.PaymentState) },
-		Expired: func(p *payments.Payment, now time.Time) bool { return p.InitiatedAt.Before(now.Add(-win)) },
+		Expired: func(p *payments.Payment, now time.Time) bool { return p.When().Before(now.Add(-win)) },
 		ID:      func(p *payments.Payment) string { return p.PaymentID },
 		Row:     buildRow,
 		Given:   newestFirst,
@@ -83,11 +87,11 @@ func buildRow(p *payments.Payment) table.Row {
 		internal, beneficiary = notYet, notYet
 	}
 	return table.Row{ID: p.PaymentID, Group: errorCode(p), Cells: []string{
-		shortTime(p.InitiatedAt), sanitize.Line(p.PaymentID), internal,
+		shortTime(p.InitiatedAt), sanitize.Line(p.PaymentID), internal, // "—" for a quote not initiated
 		sanitize.Line(string(p.PaymentState)), sanitize.Line(errorCode(p)),
 		viewkit.Amount(src, p.Originator.SourceCurrency), corridor(p), clock(p.LastStateUpdatedAt),
 		viewkit.Amount(dst, p.Destination.DestinationCurrency), beneficiary,
-	}, Keys: []table.Key{table.Time(p.InitiatedAt), {}, {}, {}, {}, table.Decimal(src), {},
+	}, Keys: []table.Key{table.Time(p.When()), {}, {}, {}, {}, table.Decimal(src), {},
 		table.Time(p.LastStateUpdatedAt), table.Decimal(dst)}}
 }
 
@@ -121,7 +125,7 @@ func clock(t time.Time) string {
 	if t.IsZero() {
 		return "—"
 	}
-	return t.UTC().Format("15:04:05")
+	return t.UTC().Format("15:04")
 }
 
 // byID finds a held payment by payment id, else by internalId.

@@ -103,7 +103,7 @@ func (d *detail) reportRows(p *payments.Payment, w int) string {
 	if d.v.p.Reporting == nil {
 		return b.String() + t.Muted.Render("the profile has no reporting interface") + "\n"
 	}
-	s := d.v.recon.state(d.v.ctx, p.PaymentID, p.InitiatedAt)
+	s := d.v.recon.state(d.v.ctx, p.PaymentID, p.When())
 	period := func(r reporting.Report) string {
 		return r.StartDate.UTC().Format("2006-01-02") + " – " + r.EndDate.UTC().Format("2006-01-02")
 	}
@@ -120,7 +120,7 @@ func (d *detail) reportRows(p *payments.Payment, w int) string {
 	switch {
 	case !ok:
 	case !s.found:
-		b.WriteString(t.Muted.Render("no RECON report covers "+p.InitiatedAt.UTC().Format("2006-01-02")+
+		b.WriteString(t.Muted.Render("no RECON report covers "+p.When().UTC().Format("2006-01-02")+
 			" yet: the month to date is published daily, up to the day before") + "\n")
 	case s.group == nil:
 		b.WriteString(t.Muted.Render("not in RECON "+period(s.report)+" ("+strconv.Itoa(s.payments)+" payments)") + "\n")

@@ -24,9 +24,13 @@ type CodeGroup struct {
 	newestAt time.Time // its initiation
 }
 
-// NoCode names the group of payments whose reason is not known yet (the
-// feed reads it by id, a few per poll).
-const NoCode = "(reason not read yet)"
+// NoCode names the group of payments whose reason is being read (the
+// store reads every failure by id, once: the filter's records carry no
+// reason); NoReason the group of those the platform gave no reason for.
+const (
+	NoCode   = "(reason being read)"
+	NoReason = "(no reason given)"
+)
 
 // Groups are the reason groups of a scope and window, and what they were
 // counted from, so that the next change of a few payments among 100,000
@@ -62,11 +66,14 @@ func CodeGroups(s *live.Store, sc Scope, win time.Duration) live.Key[Groups] {
 // groupOf is the code a payment is counted under in the scope and window,
 // "" when it is not counted.
 func groupOf(p *payments.Payment, sc Scope, since time.Time) string {
-	if p == nil || p.InitiatedAt.Before(since) || !sc.Match(p.PaymentState) {
+	if p == nil || p.When().Before(since) || !sc.Match(p.PaymentState) {
 		return ""
 	}
 	if code := ErrorCode(p); code != "" {
 		return code
+	}
+	if p.Detailed {
+		return NoReason
 	}
 	return NoCode
 }
@@ -78,10 +85,10 @@ func add(by map[string]CodeGroup, code string, p *payments.Payment) {
 		g = CodeGroup{Code: code}
 	}
 	g.Count++
-	if g.newestID == "" || p.InitiatedAt.After(g.newestAt) || p.PaymentID == g.newestID ||
-		p.InitiatedAt.Equal(g.newestAt) && p.PaymentID > g.newestID {
-		g.newestID, g.newestAt, g.Newest, g.Title = p.PaymentID, p.InitiatedAt, p.LastStateUpdatedAt, ""
-		if code != NoCode {
+	if g.newestID == "" || p.When().After(g.newestAt) || p.PaymentID == g.newestID ||
+		p.When().Equal(g.newestAt) && p.PaymentID > g.newestID {
+		g.newestID, g.newestAt, g.Newest, g.Title = p.PaymentID, p.When(), p.LastStateUpdatedAt, ""
+		if code != NoCode && code != NoReason {
 			g.Title = p.Errors[0].Title
 		}
 	}
@@ -95,7 +102,7 @@ func countGroups(ps *live.PaymentSet, sc Scope, since time.Time) Groups {
 	members := persist.Map[string]{}.Edit()
 	for i := ps.Len() - 1; i >= 0; i-- {
 		p := ps.At(i)
-		if p.InitiatedAt.Before(since) {
+		if p.When().Before(since) {
 			break
 		}
 		if code := groupOf(p, sc, since); code != "" {
@@ -126,8 +133,8 @@ func updateGroups(prev Groups, ps *live.PaymentSet, ch live.Changes, sc Scope, s
 	}
 	if since.After(prev.since) { // what left the window since
 		n := ps.Len()
-		i := sort.Search(n, func(i int) bool { return !ps.At(i).InitiatedAt.Before(prev.since) })
-		for ; i < n && ps.At(i).InitiatedAt.Before(since); i++ {
+		i := sort.Search(n, func(i int) bool { return !ps.At(i).When().Before(prev.since) })
+		for ; i < n && ps.At(i).When().Before(since); i++ {
 			ids[ps.At(i).PaymentID] = struct{}{}
 		}
 	}
@@ -157,7 +164,7 @@ func updateGroups(prev Groups, ps *live.PaymentSet, ch live.Changes, sc Scope, s
 		case old == code: // still counted there: its state time may be newer
 			if g := by[code]; g.newestID == id {
 				g.Newest = p.LastStateUpdatedAt
-				if code != NoCode {
+				if code != NoCode && code != NoReason {
 					g.Title = p.Errors[0].Title
 				}
 				by[code] = g

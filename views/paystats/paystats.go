@@ -77,7 +77,7 @@ func CountScopes(ps *live.PaymentSet, since time.Time) Counts {
 	// whichever reads fewer payments (the last hour of a day's set, or
 	// a day of a week's).
 	n := ps.Len()
-	start := sort.Search(n, func(i int) bool { return !ps.At(i).InitiatedAt.Before(since) })
+	start := sort.Search(n, func(i int) bool { return !ps.At(i).When().Before(since) })
 	var byState map[payments.State]int
 	if n-start < start {
 		byState = map[payments.State]int{}

@@ -169,7 +169,9 @@ func (e *Env) session(t testing.TB) {
 }
 
 // Fetch reads every topic of the store once, now (but those of
-// Options.Skip).
+// Options.Skip), and waits until what the reads set going (the reasons of
+// the failures, read by id; the derivations) is folded in: a frame taken
+// then is the same on every run.
 func (e *Env) Fetch() {
 	e.mustOwn("Fetch")
 	for _, tp := range e.P.Store.Topics() {
@@ -177,6 +179,7 @@ func (e *Env) Fetch() {
 			e.P.Store.FetchNow(context.Background(), tp)
 		}
 	}
+	e.P.Store.Sync()
 }
 
 // Advance moves the sandbox clock and reads every topic again.
