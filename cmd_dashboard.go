@@ -91,7 +91,7 @@ func openPlatform(e *env, cfg *config.Config) (_ *runtime, err error) {
 	}()
 	now, rate := time.Now, (func() float64)(nil)
 	if cfg.Embedded != nil {
-		if r.sb, r.cfg, err = startEmbedded(cfg); err != nil {
+		if r.sb, r.cfg, err = startEmbedded(cfg, e.sandboxObserve); err != nil {
 			return nil, err
 		}
 		r.closers = append(r.closers, func() { r.sb.Close() })
@@ -112,9 +112,10 @@ func openPlatform(e *env, cfg *config.Config) (_ *runtime, err error) {
 }
 
 // startEmbedded starts the embedded sandbox that cfg asks for on a free
-// loopback port and returns it with cfg pointed at it.
-func startEmbedded(cfg *config.Config) (*sandbox.Server, *config.Config, error) {
-	sb, err := sandbox.Listen("127.0.0.1:0", sandbox.Options{Seed: cfg.Embedded.Seed, Speed: cfg.Embedded.Speed, Variant: cfg.Embedded.Variant,
+// loopback port and returns it with cfg pointed at it; observe (tests)
+// sees its payments exchanges.
+func startEmbedded(cfg *config.Config, observe func(sandbox.Exchange)) (*sandbox.Server, *config.Config, error) {
+	sb, err := sandbox.Listen("127.0.0.1:0", sandbox.Options{Seed: cfg.Embedded.Seed, Speed: cfg.Embedded.Speed, Variant: cfg.Embedded.Variant, Observe: observe,
 		HistoryPayments: cfg.Embedded.HistoryPayments, LivePaymentsPerMinute: cfg.Embedded.LiveRate})
 	if err != nil {
 		return nil, nil, fmt.Errorf("embedded sandbox: %w", err)

@@ -64,7 +64,7 @@ func cmdDoctor(ctx context.Context, e *env, g globals, args []string) error {
 	}
 	embedded := ""
 	if cfg.Embedded != nil {
-		sb, scfg, err := startEmbedded(cfg)
+		sb, scfg, err := startEmbedded(cfg, e.sandboxObserve)
 		if err != nil {
 			return err
 		}

@@ -179,6 +179,11 @@ func (e *getError) Error() string {
 	if code != "" {
 		fmt.Fprintf(&b, "\n  code: %s (%s)", sanitize.Line(code), ae.Class)
 	}
+	// The server's description names what it refused (the field, the
+	// value); the title alone ("Bad Request") does not.
+	if ae.Message != "" && ae.Message != ae.Summary() {
+		fmt.Fprintf(&b, "\n  server says: %s", sanitize.Line(ae.Message))
+	}
 	fmt.Fprintf(&b, "\n  what to do: %s", sanitize.Line(ae.Guidance()))
 	return b.String()
 }

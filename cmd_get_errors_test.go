@@ -18,7 +18,7 @@ func TestGetFailures(t *testing.T) {
 		code int
 		want []string // on stderr
 	}{
-		{[]string{"payment", "00000000-0000-4000-8000-000000000000"}, 1, []string{"USR_002", "code: USR_002 (not found)", "what to do: The record does not exist"}},
+		{[]string{"payment", "00000000-0000-4000-8000-000000000000"}, 1, []string{"USR_002", "code: USR_002 (not found)", "server says: No payment with id", "what to do: The record does not exist"}},
 		{[]string{"wallet", "00000000-0000-4000-8000-000000000000", "-o", "json"}, 1, []string{"code: ERR", "what to do:"}},
 		{[]string{"endpoint", "00000000-0000-4000-8000-000000000000", "-o", "csv"}, 1, []string{"code: HTTP 404"}},
 		{[]string{"nope"}, 2, []string{`unknown resource "nope"`, "resources:", "freeze-history TX", "payments [--state S]"}},

@@ -21,6 +21,7 @@ import (
 	"syscall"
 
 	"treasury/config"
+	"treasury/data/sandbox"
 )
 
 func main() {
@@ -36,6 +37,10 @@ type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 	getenv         func(string) string
+	// sandboxObserve is told every payments exchange of an embedded
+	// sandbox (tests check each against the vendor's document); nil in
+	// the program.
+	sandboxObserve func(sandbox.Exchange)
 }
 
 // globals are the flags every command accepts.

@@ -16,13 +16,15 @@ import (
 	"treasury/config"
 	"treasury/data/payments"
 	"treasury/data/sandbox"
+	"treasury/data/sandbox/sandboxtest"
 )
 
 func testEnv(t testing.TB, stdout io.Writer) (*env, *bytes.Buffer) {
 	dir := t.TempDir()
 	vars := map[string]string{"HOME": dir, "XDG_CONFIG_HOME": filepath.Join(dir, "config"), "XDG_STATE_HOME": filepath.Join(dir, "state")}
 	var stderr bytes.Buffer
-	return &env{stdout: stdout, stderr: &stderr, getenv: func(k string) string { return vars[k] }}, &stderr
+	return &env{stdout: stdout, stderr: &stderr, getenv: func(k string) string { return vars[k] },
+		sandboxObserve: sandboxtest.Contract(t)}, &stderr
 }
 
 func TestDispatch(t *testing.T) {

@@ -138,7 +138,7 @@ func (p *prober) payments(ctx context.Context) Section {
 	}
 	pc := payclient.New(pt, payclient.Options{PageSize: pageOfOne, Auth: at, Now: p.o.Now})
 	who := "client_id " + c.ClientID
-	actx, cancel := p.authContext(ctx, 3)
+	actx, cancel := p.authContext(ctx, 10)
 	defer cancel()
 	tt, err := pc.TokenTest(actx)
 	if err != nil {
@@ -154,7 +154,60 @@ func (p *prober) payments(ctx context.Context) Section {
 	}
 	s.Checks = append(s.Checks, Check{Name: "auth", Status: OK, Detail: fmt.Sprintf("%s: token issued (%d s left, token test); GET %s limit=%d accepted",
 		who, tt.SecondsToExpiry, payments.PathIdentities, pageOfOne)})
+	s.Checks = append(s.Checks, p.paymentReads(actx, pc, key, c.BaseURL)...)
 	return s
+}
+
+// paymentReads reads one page of each payments read the dashboard polls,
+// with the parameters it sends: the filter in the form of sort the server
+// takes (learnt as the dashboard learns it), the balances, and the ledger
+// of one currency over the dashboard's dated window. A failed read is
+// named, not hidden behind the identities that answered.
+func (p *prober) paymentReads(ctx context.Context, pc *payclient.Client, key, base string) []Check {
+	var out []Check
+	fail := func(name string, err error) Check {
+		c := p.failed(apierr.Payments, key, name, base, err)
+		c.Name = "read"
+		return c
+	}
+	n := 0
+	var ferr error
+	for _, err := range pc.Filter(ctx, payments.Filter{}) {
+		ferr = err
+		n++
+		break // a page of one is enough
+	}
+	if ferr != nil {
+		out = append(out, fail("POST "+payments.PathFilterV3, ferr))
+	} else {
+		d := pc.Dialect()
+		form := "sortField " + d.Sort + " DESC"
+		switch d.Sort {
+		case payclient.SortCreatedAt:
+			form += " (the spec's wording: this server refuses the document's initiatedAt)"
+		case payclient.SortNone:
+			form = "no sort (this server refuses every sortField tried)"
+		}
+		out = append(out, Check{Name: "read", Status: OK, Detail: fmt.Sprintf("POST %s %s, page.size=%d: answered %s",
+			payments.PathFilterV3, form, pageOfOne, count(n, "payment"))})
+	}
+	bal, err := pc.Balances(ctx)
+	if err != nil {
+		return append(out, fail("GET "+payments.PathBalances, err))
+	}
+	out = append(out, Check{Name: "read", Status: OK, Detail: fmt.Sprintf("GET %s: answered %s", payments.PathBalances, count(len(bal.Balances), "balance"))})
+	if len(bal.Balances) == 0 {
+		return out
+	}
+	cur := bal.Balances[0].Currency
+	to := p.o.Now()
+	from := to.Add(-24 * time.Hour)
+	pg, err := pc.LedgerPage(ctx, cur, from, to, pageOfOne, 0)
+	if err != nil {
+		return append(out, fail("GET "+payments.PathLedger+" currency="+cur, err))
+	}
+	return append(out, Check{Name: "read", Status: OK, Detail: fmt.Sprintf("GET %s currency=%s start-dttm/end-dttm (the last 24 h) page-size=%d: answered %d of %s",
+		payments.PathLedger, cur, pageOfOne, pg.PageElements, count(pg.Total, "transaction"))})
 }
 
 func (p *prober) reporting(ctx context.Context) Section {

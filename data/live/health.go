@@ -31,8 +31,13 @@ type Health struct {
 	FailedPolls int
 }
 
-// Up reports whether the last request to the interface succeeded.
-func (h Health) Up() bool { return !h.LastAttempt.IsZero() && h.ConsecutiveFailures == 0 }
+// Up reports whether the interface serves what the dashboard reads of it:
+// its last request succeeded and the last poll of each of its feeds did
+// (a payments interface whose identities answer while its filter fails is
+// not up).
+func (h Health) Up() bool {
+	return !h.LastAttempt.IsZero() && h.ConsecutiveFailures == 0 && h.FailedPolls == 0
+}
 
 // Health returns the health of each interface, in a fixed order.
 func (s *Store) Health() []Health {

@@ -43,3 +43,27 @@ func TestHealthCountsFailedPolls(t *testing.T) {
 		t.Fatalf("after the fast poll worked: failed polls %d (want the slow topic's 1), calls %d", h.FailedPolls, h.ConsecutiveFailures)
 	}
 }
+
+// TestInterfaceIsUpOnlyWhileItsReadsSucceed: an interface whose one read
+// (the payments filter) keeps failing is not up although its other reads
+// and calls (identities, balances) succeed after it.
+func TestInterfaceIsUpOnlyWhileItsReadsSucceed(t *testing.T) {
+	refused := &apierr.Error{Interface: apierr.Payments, Method: "POST", Path: "/v3/payments/filter", HTTPStatus: 400, Class: apierr.ClassFixRequest}
+	s := New(Options{Feeds: []Feed{
+		ValueFeed(KeyOf[int]("filter"), func(context.Context) (int, error) { return 0, refused },
+			FeedOptions[int, int]{Interface: apierr.Payments, Interval: time.Second}),
+		ValueFeed(KeyOf[int]("balances"), func(context.Context) (int, error) { return 1, nil },
+			FeedOptions[int, int]{Interface: apierr.Payments, Interval: time.Second}),
+	}})
+	ctx := context.Background()
+	s.FetchNow(ctx, "filter")
+	s.Observe(apierr.Payments, "/v3/identities", 0, nil)
+	s.FetchNow(ctx, "balances")
+	if h := s.Health()[0]; h.Up() || h.ConsecutiveFailures != 0 {
+		t.Fatalf("health %+v: up while the filter fails", h)
+	}
+	s.FetchNow(ctx, "filter") // still failing
+	if h := s.Health()[0]; h.Up() {
+		t.Fatal("up before the filter worked again")
+	}
+}

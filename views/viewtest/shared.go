@@ -13,6 +13,7 @@ import (
 
 	"treasury/data/payments"
 	"treasury/data/sandbox"
+	"treasury/data/sandbox/sandboxtest"
 	"treasury/data/transport"
 	"treasury/data/wallet"
 )
@@ -39,6 +40,9 @@ type World struct {
 	once   sync.Once
 	env    *Env // the world, without a session
 	err    error
+	// contract checks the world's payments exchanges against the
+	// vendor's document; each test reports what it found during it.
+	contract *sandboxtest.Violations
 	writes atomic.Int64 // writes refused
 	print  string       // the world's state after prep
 }
@@ -77,6 +81,7 @@ func (w *World) Env(t testing.TB) *Env {
 	e := &Env{Sandbox: w.env.Sandbox, P: &p, skip: w.env.skip, shared: w, opts: w.o}
 	e.session(t)
 	t.Cleanup(func() {
+		w.contract.Report(t)
 		if now := w.fingerprint(); now != w.print {
 			t.Errorf("the shared world changed during this test or one running beside it (a test that changes its world uses viewtest.New):\n%s",
 				diffLines(w.print, now))
@@ -88,7 +93,16 @@ func (w *World) Env(t testing.TB) *Env {
 // build starts the world's sandbox and platform, reads every topic as New
 // does, runs prep, then arms the write guard and takes the fingerprint.
 func (w *World) build() {
-	srv, err := sandbox.Listen("127.0.0.1:0", sandboxOptions(w.o))
+	var err error
+	if w.contract, err = sandboxtest.NewViolations(); err != nil {
+		w.err = err
+		return
+	}
+	opts := sandboxOptions(w.o)
+	if !opts.Variant {
+		opts.Observe = w.contract.Observe
+	}
+	srv, err := sandbox.Listen("127.0.0.1:0", opts)
 	if err != nil {
 		w.err = fmt.Errorf("start sandbox: %w", err)
 		return

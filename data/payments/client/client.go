@@ -176,18 +176,25 @@ func idPath(base, what, id string) (string, error) {
 // paid out its payout execution details. id must be a uuid: the document
 // answers anything else with 400, so it is refused here, as not found.
 func (c *Client) Get(ctx context.Context, id string) (payments.Payment, error) {
-	if id != "" && !payments.IsPaymentID(id) {
-		e := &apierr.Error{Interface: c.t.Interface(), Method: http.MethodGet, Path: payments.PathPaymentV3 + "{paymentId}",
-			Message: "not a payment id (a paymentId is a uuid): " + id, Class: apierr.ClassNotFound}
-		return payments.Payment{}, fmt.Errorf("%w: %w", ErrNotPaymentID, e)
-	}
-	path, err := idPath(payments.PathPaymentV3, "payment", id)
+	path, err := c.paymentPath(id, "")
 	if err != nil {
 		return payments.Payment{}, err
 	}
 	p, err := transport.Get[payments.Payment](ctx, c.t, path, nil)
 	p.Detailed = err == nil
 	return p, err
+}
+
+// paymentPath is /v3/payments/{id} + suffix, refusing (without sending
+// anything) an id that is not a uuid: the document answers it with 400.
+func (c *Client) paymentPath(id, suffix string) (string, error) {
+	if id != "" && !payments.IsPaymentID(id) {
+		e := &apierr.Error{Interface: c.t.Interface(), Method: http.MethodGet, Path: payments.PathPaymentV3 + "{paymentId}" + suffix,
+			Message: "not a payment id (a paymentId is a uuid): " + id, Class: apierr.ClassNotFound}
+		return "", fmt.Errorf("%w: %w", ErrNotPaymentID, e)
+	}
+	p, err := idPath(payments.PathPaymentV3, "payment", id)
+	return p + suffix, err
 }
 
 // ErrNotPaymentID is in the chain of Get's error for a reference that is not
@@ -241,11 +248,11 @@ func (c *Client) noPayment(method, path string) error {
 // StateHistory reads a payment's state transitions, oldest first (GET
 // /v3/payments/{id}/states).
 func (c *Client) StateHistory(ctx context.Context, id string) ([]payments.StateTransition, error) {
-	p, err := idPath(payments.PathPaymentV3, "payment", id)
+	p, err := c.paymentPath(id, payments.SuffixStates)
 	if err != nil {
 		return nil, err
 	}
-	h, err := transport.Get[payments.StateTransitions](ctx, c.t, p+payments.SuffixStates, nil)
+	h, err := transport.Get[payments.StateTransitions](ctx, c.t, p, nil)
 	return h.StateTransitions, err
 }
 
