@@ -103,7 +103,13 @@ func openPlatform(e *env, cfg *config.Config) (_ *runtime, err error) {
 	}
 	r.closers = append(r.closers, func() { reqLog.Close() })
 	r.log = reqLog.Logger
-	if r.p, err = platform.Open(r.cfg, platform.Options{Now: now, ClockRate: rate, Log: reqLog.Logger, UserAgent: userAgent(),
+	// What a server was learnt to take is remembered per profile, but not
+	// for the embedded sandbox: it listens on another port every run.
+	memory := r.stateDir
+	if r.sb != nil {
+		memory = ""
+	}
+	if r.p, err = platform.Open(r.cfg, platform.Options{Now: now, ClockRate: rate, Log: reqLog.Logger, UserAgent: userAgent(), StateDir: memory,
 		HTTP: &http.Client{Transport: countingTransport{next: http.DefaultTransport, n: &r.requests}}}); err != nil {
 		return nil, err
 	}

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"path/filepath"
 	"time"
 
 	"treasury/config"
@@ -47,6 +48,10 @@ type Options struct {
 	// Inline builds the store's derivations in the goroutine that changes
 	// their source (live.Options.Inline): deterministic, for tests.
 	Inline bool
+	// StateDir is where what the payments server was learnt to take is
+	// remembered for the profile (payments-dialect.json); "" remembers
+	// nothing.
+	StateDir string
 }
 
 // Platform is the clients of one profile and the live store they feed. An
@@ -154,7 +159,18 @@ func (p *Platform) build(cfg *config.Config, o Options, tc transportFunc) error 
 		if err != nil {
 			return fmt.Errorf("payments auth: %w", err)
 		}
-		p.Payments = payclient.New(t, payclient.Options{Now: o.Now, Auth: at, PageSize: c.PageSize})
+		memory := &dialects{}
+		if o.StateDir != "" {
+			memory.path = filepath.Join(o.StateDir, dialectFile)
+		}
+		key := dialectKey(cfg.Profile, c.BaseURL)
+		p.Payments = payclient.New(t, payclient.Options{Now: o.Now, Auth: at, PageSize: c.PageSize,
+			Dialect: memory.load(key),
+			OnDialect: func(d payclient.Dialect) {
+				if err := memory.save(key, d); err != nil && o.Log != nil {
+					o.Log.Warn("remember the payments dialect", "file", memory.path, "err", err)
+				}
+			}})
 		if r := cfg.Reporting; r != nil {
 			rt, err := tc(apierr.Reporting, r.BaseURL, p.paymentsToken)
 			if err != nil {

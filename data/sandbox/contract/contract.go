@@ -305,3 +305,39 @@ func oneLine(err error) string {
 	}
 	return out
 }
+
+// Properties lists the properties of a component schema of the document
+// as dotted paths, nested objects and the objects of arrays included
+// ("payoutExecutionDetails.trackingReferences.referenceType"): what a
+// server that uses the whole schema sends on some record.
+func (d *Document) Properties(schema string) []string {
+	ref, ok := d.doc.Components.Schemas[schema]
+	if !ok || ref.Value == nil {
+		return nil
+	}
+	var out []string
+	seen := map[*openapi3.Schema]bool{}
+	var walk func(s *openapi3.Schema, prefix string)
+	walk = func(s *openapi3.Schema, prefix string) {
+		if s == nil || seen[s] {
+			return
+		}
+		seen[s] = true
+		defer delete(seen, s)
+		if s.Items != nil {
+			walk(s.Items.Value, prefix)
+			return
+		}
+		names := make([]string, 0, len(s.Properties))
+		for n := range s.Properties {
+			names = append(names, n)
+		}
+		slices.Sort(names)
+		for _, n := range names {
+			out = append(out, prefix+n)
+			walk(s.Properties[n].Value, prefix+n+".")
+		}
+	}
+	walk(ref.Value, "")
+	return out
+}
