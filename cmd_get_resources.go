@@ -299,6 +299,11 @@ func paymentByAnyID(ctx context.Context, c *payclient.Client, id string) (paymen
 		return pm, err
 	}
 	if pm2, err2 := c.ByInternalID(ctx, id); err2 == nil {
+		// The lookup answers the filter's record: the record by id
+		// carries the errors and payout details too.
+		if full, err3 := c.Get(ctx, pm2.PaymentID); err3 == nil {
+			return full, nil
+		}
 		return pm2, nil
 	} else if !errors.Is(err2, payclient.ErrNoPayment) && apierr.ClassOf(err2) != apierr.ClassFixRequest {
 		return pm2, err2
