@@ -191,8 +191,8 @@ func (e *getError) Error() string {
 // getOutputHelp says what the formats carry and what the exit status means.
 const getOutputHelp = `
 output:
-  -o json   the records as read, with the spec's field names and nothing
-            added (a payment's error code is errors[0].code)
+  -o json   each record exactly as the server sent it, nothing added
+            (a payment's error code is errors[0].code)
   -o table, -o csv
             every field (a table of a list: the main ones), then the derived
             columns error_code, retry and guidance for payments and wallet
