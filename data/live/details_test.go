@@ -95,3 +95,31 @@ func waitFor(t *testing.T, s *Store, sub *Subscription, cond func(*PaymentSet) b
 		}
 	}
 }
+
+// BenchmarkReadReasons1000Failures: a window opened with 1,000 failures
+// whose reasons the filter did not carry; the reads themselves cost
+// nothing here (the platform's latency is not the store's): what is
+// measured is the store's work to queue them, read them four at a time and
+// fold the answers in batches, until every one is Detailed.
+func BenchmarkReadReasons1000Failures(b *testing.B) {
+	t0 := time.Date(2026, 11, 16, 9, 0, 0, 0, time.UTC)
+	list := make([]payments.Payment, 1000)
+	byID := make(map[string]payments.Payment, len(list))
+	for i := range list {
+		list[i] = full(fmt.Sprintf("f-%04d", i), payments.Failed, t0.Add(time.Duration(i)*time.Second))
+		d := list[i]
+		d.Detailed = true
+		d.Errors = []payments.PaymentError{{Code: "USR_031", Type: "USER_ERROR", Title: "Invalid beneficiary account"}}
+		byID[d.PaymentID] = d
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		s := New(Options{ReadPayment: func(ctx context.Context, id string) (payments.Payment, error) { return byID[id], nil }})
+		s.PutPayments(list)
+		s.Sync()
+		if s.DetailsPending() != 0 {
+			b.Fatal("reads pending after Sync")
+		}
+		s.Close()
+	}
+}

@@ -91,9 +91,9 @@ func FuzzPayments(f *testing.F) {
 				stableAll(t, b.Balances.Items)
 			}
 		case 7:
-			var h StateTransitions
+			var h StateTransitionsIn
 			if json.Unmarshal(body, &h) == nil {
-				stableAll(t, h.StateTransitions)
+				stableAll(t, h.StateTransitions.Items)
 			}
 		default:
 			if q, err := wire.Decode[TokenTest](body); err == nil {

@@ -306,14 +306,23 @@ type PaymentList struct {
 
 // StateTransition is one step of a payment's state history.
 type StateTransition struct {
+	wire.Raw `json:"-"`
+
 	UpdatedFrom State     `json:"updatedFrom"`
 	UpdatedTo   State     `json:"updatedTo"`
 	UpdatedAt   time.Time `json:"updatedAt"`
 }
 
-// StateTransitions answers GET /v3/payments/{id}/states.
+// StateTransitions answers GET /v3/payments/{id}/states (what the
+// sandbox's tests decode).
 type StateTransitions struct {
-	StateTransitions wire.List[StateTransition] `json:"stateTransitions"`
+	StateTransitions []StateTransition `json:"stateTransitions"`
+}
+
+// StateTransitionsIn is StateTransitions as the client reads it: step by
+// step, each keeping its JSON.
+type StateTransitionsIn struct {
+	StateTransitions wire.Items[StateTransition] `json:"stateTransitions"`
 }
 
 // Sort directions of the payment filter (the sort fields are the

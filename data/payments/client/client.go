@@ -252,8 +252,9 @@ func (c *Client) StateHistory(ctx context.Context, id string) ([]payments.StateT
 	if err != nil {
 		return nil, err
 	}
-	h, err := transport.Get[payments.StateTransitions](ctx, c.t, p, nil)
-	return h.StateTransitions, err
+	h, err := transport.Get[payments.StateTransitionsIn](ctx, c.t, p, nil)
+	wire.Note(ctx, "payment history", h.StateTransitions.Skipped)
+	return h.StateTransitions.Items, err
 }
 
 // Balances reads the prefunded balances (GET /v2/balances).
