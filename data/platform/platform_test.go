@@ -68,9 +68,17 @@ func TestEveryTopicFilledFromSandbox(t *testing.T) {
 
 // TestPaymentsFollowStateChanges: a payment held in flight reaches its
 // final state through the poll even when it no longer matches the
-// in-flight filter.
+// in-flight filter, from the document's face and from the spec's.
 func TestPaymentsFollowStateChanges(t *testing.T) {
-	srv, p := open(t)
+	for _, opts := range []sandbox.Options{sandboxtest.Options(), sandboxtest.VariantOptions()} {
+		t.Run(map[bool]string{false: "document", true: "variant"}[opts.Variant], func(t *testing.T) {
+			testPaymentsFollowStateChanges(t, opts)
+		})
+	}
+}
+
+func testPaymentsFollowStateChanges(t *testing.T, opts sandbox.Options) {
+	srv, p := openOn(t, opts)
 	ctx := context.Background()
 	srv.AdvanceClock(10 * time.Minute) // live traffic starts payments
 	ps := fetched(p, live.PaymentsKey)
@@ -104,6 +112,40 @@ func TestPaymentsFollowStateChanges(t *testing.T) {
 	}
 	if moved == 0 {
 		t.Fatal("no payment left flight in 6 hours: the test proves nothing")
+	}
+}
+
+// TestEveryFailureReasonRead: the filter's records carry no reason (the
+// document's PaymentV2); once a window is read, every payment in a
+// terminal failure state has been read by id, its reason held, whichever
+// face answers, and the failures' reasons of a week are read when a view
+// asks for the week.
+func TestEveryFailureReasonRead(t *testing.T) {
+	for _, opts := range []sandbox.Options{sandboxtest.Options(), sandboxtest.VariantOptions()} {
+		t.Run(map[bool]string{false: "document", true: "variant"}[opts.Variant], func(t *testing.T) {
+			_, p := openOn(t, opts)
+			sub := p.Store.Subscribe()
+			defer sub.Close()
+			sub.Watch(live.Window(live.Payments, 7*24*time.Hour))
+			p.Store.FetchNow(context.Background(), live.Payments)
+			p.Store.FetchNow(context.Background(), live.Payments)
+			p.Store.Sync()
+			ps := live.Get(p.Store, live.PaymentsKey).Data
+			failures := 0
+			for i := range ps.Len() {
+				x := ps.At(i)
+				if !x.PaymentState.FailedTerminal() {
+					continue
+				}
+				failures++
+				if len(x.Errors) == 0 || x.Errors[0].Code == "" {
+					t.Fatalf("%s %s held without its reason (detailed %v)", x.PaymentState, x.PaymentID, x.Detailed)
+				}
+			}
+			if failures < 3 || p.Store.DetailsPending() != 0 {
+				t.Fatalf("%d failures in the week, %d reads pending", failures, p.Store.DetailsPending())
+			}
+		})
 	}
 }
 
@@ -143,7 +185,13 @@ func TestQuotesBackfill(t *testing.T) {
 // not polling: tests fetch what they need.
 func open(t *testing.T) (*sandbox.Server, *platform.Platform) {
 	t.Helper()
-	srv := sandboxtest.Listen(t, sandboxtest.Options())
+	return openOn(t, sandboxtest.Options())
+}
+
+// openOn opens a platform on a sandbox of opts.
+func openOn(t *testing.T, opts sandbox.Options) (*sandbox.Server, *platform.Platform) {
+	t.Helper()
+	srv := sandboxtest.Listen(t, opts)
 	p, err := platform.Open(srv.Profile(config.Builtin()), platform.Options{Now: srv.Clock().Now,
 		Sleep: func(ctx context.Context, _ time.Duration) error { return ctx.Err() }}) // retries do not wait
 	if err != nil {
