@@ -146,7 +146,7 @@ func nextToken(t *testing.T, body []byte, env, key, got string) {
 func TestPagesAllocationBounded(t *testing.T) {
 	for key, decode := range map[string]func([]byte){
 		"data":             func(b []byte) { var p FilterResponseIn; _ = json.Unmarshal(b, &p) },
-		"stateTransitions": func(b []byte) { var p StateTransitions; _ = json.Unmarshal(b, &p) },
+		"stateTransitions": func(b []byte) { var p StateTransitionsIn; _ = json.Unmarshal(b, &p) },
 		"errors":           func(b []byte) { _, _ = wire.Decode[Payment](b) },
 	} {
 		t.Run(key, func(t *testing.T) { wiretest.Bounded(t, key, decode) })
