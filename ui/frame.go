@@ -85,6 +85,11 @@ func (a *App) header() string {
 	clock := len(parts)
 	parts = append(parts, now.Format("2006-01-02 15:04:05")+" UTC")
 	if s := a.ctx.Store; s != nil {
+		if b := clockBadge(t, s.Health()); b != "" {
+			parts = append(parts, b)
+		}
+	}
+	if s := a.ctx.Store; s != nil {
 		snap := live.Get(s, live.TokenExpiryKey)
 		exp, ok := snap.Data, snap.Loaded()
 		switch left := exp.Sub(now); {
@@ -123,6 +128,27 @@ func (a *App) header() string {
 		line2 = a.healthLine(now, level)
 	}
 	return fit(line1, a.width, 1) + "\n" + fit(line2, a.width, 1)
+}
+
+// clockBadge says how far the platform's clock is from this host's when
+// an interface's answers put it more than a second away (the largest):
+// ages and windows are on the platform's clock, the clock shown is the
+// host's.
+func clockBadge(t Theme, hs []live.Health) string {
+	var worst live.Health
+	for _, h := range hs {
+		if h.ClockKnown && h.ClockOffset.Abs() > worst.ClockOffset.Abs() {
+			worst = h
+		}
+	}
+	if worst.ClockOffset.Abs() <= live.ClockTolerance() {
+		return ""
+	}
+	sign := "+"
+	if worst.ClockOffset < 0 {
+		sign = "-"
+	}
+	return t.Warn.Render(fmt.Sprintf("%s clock %s%s", worst.Interface, sign, short(worst.ClockOffset.Abs())))
 }
 
 // alertBadge counts the open alerts; "no alerts" only when every topic
@@ -180,15 +206,35 @@ func (a *App) healthLine(now time.Time, level int) string {
 	}
 	for _, h := range a.ctx.Store.Health() {
 		name := string(h.Interface)
+		okAge := "never ok"
+		if !h.LastSuccess.IsZero() {
+			okAge = "ok " + short(now.Sub(h.LastSuccess)) + " ago"
+		}
 		switch {
 		case h.LastAttempt.IsZero() && brief:
 			parts = append(parts, t.Muted.Render(name+" ○"))
 		case h.LastAttempt.IsZero():
 			parts = append(parts, t.Muted.Render(name+" ○ idle"))
-		case h.ConsecutiveFailures > 0:
+		case h.Retrying != nil:
+			// The mark turns at the first failed attempt, not when the
+			// retries are given up; the age is the last success's.
+			r := h.Retrying
+			what := fmt.Sprintf("%d/%d", r.Attempt, r.Of)
+			if r.Status != 0 {
+				what += fmt.Sprintf(" %d", r.Status)
+			}
+			switch level {
+			case 2:
+				parts = append(parts, t.Warn.Render(name+" ↻"))
+			case 1:
+				parts = append(parts, t.Warn.Render(name+" ↻ "+what))
+			default:
+				parts = append(parts, t.Warn.Render(fmt.Sprintf("%s ↻ retrying %s, %s", name, what, okAge)))
+			}
+		case h.ConsecutiveFailures > 0 || h.FailedPolls > 0:
 			code := "error"
 			var ae *apierr.Error
-			if errors.As(h.LastError, &ae) {
+			if errors.As(h.LastError, &ae) || errors.As(h.PollError, &ae) {
 				code = errorCode(ae)
 			}
 			// Distinct failures, not attempts or polls: the count stays
@@ -204,11 +250,7 @@ func (a *App) healthLine(now time.Time, level int) string {
 				parts = append(parts, t.Bad.Render(name+" ✖ "+sanitize.Line(code)))
 				continue
 			}
-			age := "never ok"
-			if !h.LastSuccess.IsZero() {
-				age = "ok " + short(now.Sub(h.LastSuccess)) + " ago"
-			}
-			parts = append(parts, t.Bad.Render(fmt.Sprintf("%s ✖ %s, %s", name, sanitize.Line(code), age)))
+			parts = append(parts, t.Bad.Render(fmt.Sprintf("%s ✖ %s, %s", name, sanitize.Line(code), okAge)))
 		case !polled[h.Interface] && brief:
 			parts = append(parts, t.Muted.Render(name+" ○"))
 		case !polled[h.Interface]:

@@ -165,3 +165,44 @@ func TestHeaderKeepsTheAlertsAt80Columns(t *testing.T) {
 		t.Errorf("at 120 columns: %q", head)
 	}
 }
+
+// TestHealthTurnsAtTheFirstFailedAttempt: an interface whose call fails
+// and is being retried is marked at once (↻ with the attempt and status,
+// the age of its last success), ✖ when the retries are given up, ● only
+// after a success; and the header names a platform clock more than a
+// second away from the host's.
+func TestHealthTurnsAtTheFirstFailedAttempt(t *testing.T) {
+	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	k := live.KeyOf[int]("t-quotes")
+	st := live.New(live.Options{Now: func() time.Time { return now }, Feeds: []live.Feed{live.ValueFeed(k,
+		func(context.Context) (int, error) { return 1, nil }, live.FeedOptions[int, int]{Interval: time.Second, Interface: apierr.Liquidity, Always: true})}})
+	st.FetchNow(context.Background(), "t-quotes")
+	ctx := testContext("test", false)
+	ctx.Store = st
+	a := NewApp(ctx, &topicView{listView{name: "quotes", rows: []string{"q"}}, []live.Topic{"t-quotes"}})
+	a.Init()
+	defer a.Close()
+	a.Update(tea.WindowSizeMsg{Width: 120, Height: 24})
+	now = now.Add(4 * time.Second)
+	unavailable := &apierr.Error{Interface: apierr.Liquidity, Method: "GET", Path: "/api/v0/quotes", HTTPStatus: 503, Class: apierr.ClassRetry}
+	st.Retrying(apierr.Liquidity, "/api/v0/quotes", 2, 5, unavailable)
+	if got := a.healthLine(now, 0); got != "liquidity ↻ retrying 2/5 503, ok 4s ago" {
+		t.Errorf("while retrying: %q", got)
+	}
+	st.Observe(apierr.Liquidity, "/api/v0/quotes", 0, unavailable) // given up
+	if got := a.healthLine(now, 0); !strings.HasPrefix(got, "liquidity ✖ 503") || !strings.HasSuffix(got, "ok 4s ago") {
+		t.Errorf("given up: %q", got)
+	}
+	st.Observe(apierr.Liquidity, "/api/v0/quotes", 0, nil)
+	if got := a.healthLine(now, 0); !strings.HasPrefix(got, "liquidity ●") {
+		t.Errorf("after a success: %q", got)
+	}
+	// The platform's clock, ten minutes ahead by its Date headers.
+	for i := range 3 {
+		at := now.Add(time.Duration(i) * time.Second)
+		st.ObserveDate(apierr.Liquidity, at, at, at.Add(10*time.Minute))
+	}
+	if got := a.header(); !strings.Contains(got, "liquidity clock +10m") {
+		t.Errorf("header without the clock offset:\n%s", got)
+	}
+}

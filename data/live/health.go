@@ -29,31 +29,66 @@ type Health struct {
 	// interface's feeds, each poll once however many calls and retries it
 	// made. Zero when no feed's last poll failed (a view's call did).
 	FailedPolls int
+	// PollError is the error of the interface's feed whose polls have
+	// failed the most in a row (nil when none's last poll failed): what
+	// it fails with while its other calls work.
+	PollError error
+	// Retrying is a call whose last attempt failed and that will be tried
+	// again (the furthest along when several are): the interface is
+	// failing now, before the call is over. Nil when none is.
+	Retrying *Retry
+	// ClockOffset is how far the interface's clock is ahead of the host's
+	// (negative: behind), as its answers tell it; ClockKnown says whether
+	// they told anything yet.
+	ClockOffset time.Duration
+	ClockKnown  bool
+}
+
+// Retry is a call being retried: its last attempt, of how many at most,
+// and how that attempt failed.
+type Retry struct {
+	Endpoint    string
+	Attempt, Of int
+	// Status is the HTTP status of the failed attempt (0: no answer).
+	Status int
+	Err    error
 }
 
 // Up reports whether the interface serves what the dashboard reads of it:
-// its last request succeeded and the last poll of each of its feeds did
-// (a payments interface whose identities answer while its filter fails is
-// not up).
+// its last request succeeded, the last poll of each of its feeds did (a
+// payments interface whose identities answer while its filter fails is
+// not up), and no call is being retried (its mark turns at the first
+// failed attempt, not when the retries are given up).
 func (h Health) Up() bool {
-	return !h.LastAttempt.IsZero() && h.ConsecutiveFailures == 0 && h.FailedPolls == 0
+	return !h.LastAttempt.IsZero() && h.ConsecutiveFailures == 0 && h.FailedPolls == 0 && h.Retrying == nil
 }
 
 // Health returns the health of each interface, in a fixed order.
 func (s *Store) Health() []Health {
+	now := s.now()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	polls := map[apierr.Interface]int{}
+	pollErr := map[apierr.Interface]error{}
 	for t, p := range s.feeds {
 		if i := p.feed.Interface; i != "" {
-			polls[i] = max(polls[i], s.snaps[t].Failures)
+			if f := s.snaps[t].Failures; f > polls[i] {
+				polls[i], pollErr[i] = f, s.snaps[t].Err
+			}
 		}
 	}
 	out := make([]Health, 0, len(s.health))
 	for _, h := range s.health {
 		c := *h
 		c.Failing = s.fails.distinct(h.Interface)
-		c.FailedPolls = polls[h.Interface]
+		c.FailedPolls, c.PollError = polls[h.Interface], pollErr[h.Interface]
+		for _, r := range s.retrying[h.Interface] {
+			if c.Retrying == nil || r.Attempt > c.Retrying.Attempt {
+				cp := r
+				c.Retrying = &cp
+			}
+		}
+		c.ClockOffset, c.ClockKnown = s.offsetLocked(h.Interface, now)
 		out = append(out, c)
 	}
 	sort.Slice(out, func(i, j int) bool { return ifaceOrder(out[i].Interface) < ifaceOrder(out[j].Interface) })
@@ -67,6 +102,32 @@ func ifaceOrder(i apierr.Interface) int {
 		}
 	}
 	return 99
+}
+
+// Retrying records a failed attempt of a call that will be tried again
+// (transport's OnRetry): the interface's mark turns at once. Attempt 0
+// says the call was given up by its caller.
+func (s *Store) Retrying(iface apierr.Interface, path string, attempt, of int, err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m := s.retrying[iface]
+	if m == nil {
+		m = map[string]Retry{}
+		s.retrying[iface] = m
+	}
+	if attempt == 0 { // the caller gave the call up
+		delete(m, Endpoint(path))
+		s.seq++
+		s.notifyLocked("")
+		return
+	}
+	r := Retry{Endpoint: Endpoint(path), Attempt: attempt, Of: of, Err: err}
+	if e, ok := apierr.As(err); ok {
+		r.Status = e.HTTPStatus
+	}
+	m[r.Endpoint] = r
+	s.seq++
+	s.notifyLocked("")
 }
 
 // Observe records the outcome of a call (the transport reports each call
@@ -91,6 +152,7 @@ func (s *Store) observeLocked(iface apierr.Interface, endpoint string, latency t
 		s.health[iface] = h
 	}
 	s.fails.outcome(iface, Endpoint(endpoint), err)
+	delete(s.retrying[iface], Endpoint(endpoint)) // the call is over
 	h.LastAttempt = at
 	h.Latency = latency
 	if err == nil {

@@ -131,6 +131,11 @@ type Store struct {
 	closed    bool       // Close has begun: no goroutine starts any more
 	// details reads payments by id for what only that read gives.
 	details detailQueue
+	// clocks estimate each interface's clock from its answers.
+	clocks map[apierr.Interface]*platformClock
+	// retrying holds, per interface, the calls whose last attempt failed
+	// and will be tried again, by endpoint.
+	retrying map[apierr.Interface]map[string]Retry
 }
 
 type poller struct {
@@ -179,7 +184,9 @@ func New(opts Options) *Store {
 		derived:   map[Topic][]*deriver{},
 		derivedBy: map[Topic]*deriver{},
 
-		details: newDetailQueue(),
+		details:  newDetailQueue(),
+		clocks:   map[apierr.Interface]*platformClock{},
+		retrying: map[apierr.Interface]map[string]Retry{},
 	}
 	s.life, s.end = context.WithCancel(context.Background())
 	s.idle = sync.NewCond(&s.mu)
@@ -365,6 +372,14 @@ func (s *Store) fetch(ctx context.Context, p *poller) time.Duration {
 	var partialErr error
 	if partial != nil {
 		partialErr = partial
+		// The calls whose failure left a range unread say which.
+		s.mu.Lock()
+		for _, pf := range partial.Failed {
+			if e, ok := apierr.As(pf.Err); ok {
+				s.fails.annotate(FailureKey(e), f.Topic, partial.What+" "+pf.Name)
+			}
+		}
+		s.mu.Unlock()
 	}
 	s.update(f.Topic, v, at, func(snap *Snapshot) {
 		snap.NextTry, snap.Interval = at.Add(s.onClock(wait)), s.onClock(f.Interval)

@@ -35,9 +35,14 @@ func (p *Platform) feeds() []live.Feed {
 	r := p.Config.Refresh
 	var fs []live.Feed
 	if c := p.Liquidity; c != nil {
-		q := &windowFeed[liquidity.Quote]{read: c.AllQuotes, now: p.now, window: QuoteWindow, first: QuoteFirstWindow, max: maxQuotes,
+		// The windows are cut on the platform's clock: a quote stamped
+		// ahead of this host's clock is read and held, not left out.
+		now, seen := p.platformNow(apierr.Liquidity), p.observeRecord(apierr.Liquidity)
+		q := &windowFeed[liquidity.Quote]{read: c.AllQuotes, now: now, seen: seen, what: "quotes", interval: r.Quotes,
+			window: QuoteWindow, first: QuoteFirstWindow, max: maxQuotes,
 			at: func(x liquidity.Quote) time.Time { return x.CreatedAt }, id: func(x liquidity.Quote) string { return x.QuoteID }}
-		t := &windowFeed[liquidity.Trade]{read: c.AllTrades, now: p.now, window: TradeWindow, first: time.Hour, max: maxTrades,
+		t := &windowFeed[liquidity.Trade]{read: c.AllTrades, now: now, seen: seen, what: "trades", interval: r.Balances,
+			window: TradeWindow, first: time.Hour, max: maxTrades,
 			at: func(x liquidity.Trade) time.Time { return x.ExecutedAt }, id: func(x liquidity.Trade) string { return x.TradeID }}
 		fs = append(fs,
 			live.FoldFeed(live.QuotesKey, q.fetch, q.fold, live.FeedOptions[[]liquidity.Quote, []liquidity.Quote]{
@@ -49,7 +54,7 @@ func (p *Platform) feeds() []live.Feed {
 					Samples: liquidityBalanceSamples, Alerts: p.lowLiquidity}))
 	}
 	if c := p.Payments; c != nil {
-		pf := &paymentFeed{c: c, now: p.now, store: func() *live.Store { return p.Store }}
+		pf := &paymentFeed{c: c, now: p.platformNow(apierr.Payments), seen: p.observeRecord(apierr.Payments), store: func() *live.Store { return p.Store }}
 		fs = append(fs,
 			live.FoldFeed(live.PaymentsKey, pf.fetch, pf.fold, live.FeedOptions[[]payments.Payment, *live.PaymentSet]{
 				Interface: apierr.Payments, Interval: r.Payments, Always: true, Samples: p.stateCountSamples, Alerts: paymentAlerts}),
@@ -66,8 +71,12 @@ func (p *Platform) feeds() []live.Feed {
 			live.ListFeed(live.IdentitiesKey, func(x payments.Identity) string { return x.IdentityID }, c.Identities,
 				live.FeedOptions[[]payments.Identity, []payments.Identity]{Interface: apierr.Payments, Interval: r.AddressBook}),
 			live.ListFeed(live.LedgerKey, LedgerID, func(ctx context.Context) ([]payments.LedgerTransaction, error) {
-				now := p.now()
-				return newestLedgerFirst(c.Ledger(ctx, now.Add(-LedgerWindow), now))
+				now := p.platformNow(apierr.Payments)()
+				txs, err := newestLedgerFirst(c.Ledger(ctx, now.Add(-LedgerWindow), now))
+				if len(txs) > 0 {
+					p.observeRecord(apierr.Payments)(txs[0].CreatedDttm)
+				}
+				return txs, err
 			}, live.FeedOptions[[]payments.LedgerTransaction, []payments.LedgerTransaction]{Interface: apierr.Payments, Interval: r.Wallets,
 				// The runway alert needs the ledger whoever watches.
 				Always: p.Config.Alerts.RunwayHours.IsPositive()}))

@@ -37,7 +37,8 @@ const idsPerFilter = 100
 // shrinks, the finished payments older than it leave the set.
 type paymentFeed struct {
 	c     *payclient.Client
-	now   func() time.Time
+	now   func() time.Time // the platform's clock
+	seen  func(time.Time)  // told the newest record time of each poll
 	store func() *live.Store
 
 	mu    sync.Mutex
@@ -106,6 +107,15 @@ func (f *paymentFeed) fetch(ctx context.Context) ([]payments.Payment, error) {
 			return nil, err
 		}
 		got = append(got, moved...)
+	}
+	var newest time.Time
+	for _, p := range got {
+		if p.LastStateUpdatedAt.After(newest) {
+			newest = p.LastStateUpdatedAt
+		}
+	}
+	if f.seen != nil {
+		f.seen(newest)
 	}
 	f.mu.Lock()
 	f.since, f.held = now, win

@@ -118,7 +118,17 @@ func Open(cfg *config.Config, o Options) (*Platform, error) {
 		}
 		return transport.New(transport.Config{Interface: iface, BaseURL: base, Auth: src, HTTP: o.HTTP,
 			Sleep: o.Sleep, Now: o.Now, Log: o.Log, OnCall: observe, UserAgent: o.UserAgent, MaxBody: maxBody,
-			ConfigKey: cfg.Key(section)})
+			ConfigKey: cfg.Key(section),
+			OnRetry: func(iface apierr.Interface, path string, attempt, of int, err error) {
+				if store != nil {
+					store.Retrying(iface, path, attempt, of, err)
+				}
+			},
+			OnDate: func(iface apierr.Interface, sent, received, date time.Time) {
+				if store != nil {
+					store.ObserveDate(iface, sent, received, date)
+				}
+			}})
 	}
 	if err := p.build(cfg, o, tc); err != nil {
 		return nil, err
@@ -135,6 +145,27 @@ func Open(cfg *config.Config, o Options) (*Platform, error) {
 		p.Runway = p.runwayKey(store)
 	}
 	return p, nil
+}
+
+// platformNow is the platform's time as iface's answers tell it (the
+// store's clock before the store exists).
+func (p *Platform) platformNow(iface apierr.Interface) func() time.Time {
+	return func() time.Time {
+		if p.Store == nil {
+			return p.now()
+		}
+		return p.Store.PlatformNow(iface)
+	}
+}
+
+// observeRecord tells the store the newest record time of an answer of
+// iface (its clock was at least that).
+func (p *Platform) observeRecord(iface apierr.Interface) func(time.Time) {
+	return func(t time.Time) {
+		if p.Store != nil {
+			p.Store.ObserveRecord(iface, t)
+		}
+	}
 }
 
 type transportFunc func(iface apierr.Interface, base string, src auth.Source) (*transport.Client, error)

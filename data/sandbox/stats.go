@@ -35,7 +35,8 @@ func (s *Sandbox) Stats() Stats {
 }
 
 // counted counts every request to iface's handler (faults included: a
-// request answered 503 still reached the interface) before serving it.
+// request answered 503 still reached the interface) before serving it,
+// and dates its answer on the sandbox clock.
 func (s *Sandbox) counted(iface apierr.Interface, next http.Handler) http.Handler {
 	n := &s.requests[0]
 	for i, c := range countedInterfaces() {
@@ -45,6 +46,10 @@ func (s *Sandbox) counted(iface apierr.Interface, next http.Handler) http.Handle
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		n.Add(1)
+		// A server's Date is its own clock's (net/http would write the
+		// host's): at --speed 10 it runs ahead, and clients read the
+		// platform's time from it.
+		w.Header().Set("Date", s.env.Clock.Now().UTC().Format(http.TimeFormat))
 		next.ServeHTTP(w, r)
 	})
 }

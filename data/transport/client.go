@@ -81,6 +81,17 @@ type Config struct {
 	// a call the caller cancelled: the live store's health and its book of
 	// recent failures, which count calls, not attempts.
 	OnCall func(iface apierr.Interface, path string, d time.Duration, err error)
+	// OnRetry, when set, is told each failed attempt that will be tried
+	// again (before the wait): attempt n of at most of, and its error. The
+	// interface is failing now although the call is not over. A call the
+	// caller cancels while it is being retried is told once more with
+	// attempt 0: it is no longer being retried.
+	OnRetry func(iface apierr.Interface, path string, attempt, of int, err error)
+	// OnDate, when set, is told the Date header of every answer: the
+	// server's clock (to the second) at some instant between sent and
+	// received (both on Now's clock). The live store estimates each
+	// interface's clock from them.
+	OnDate func(iface apierr.Interface, sent, received, date time.Time)
 	// UserAgent is sent when set.
 	UserAgent string
 	// ConfigKey is the profile section of the interface

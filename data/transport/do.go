@@ -91,8 +91,15 @@ func (c *Client) Do(ctx context.Context, req Request, out any) (Response, error)
 			}
 		}
 	}
-	refreshed := false
+	refreshed, retrying := false, false
 	start := c.cfg.Now()
+	defer func() {
+		if retrying && c.cfg.OnRetry != nil && ctx.Err() != nil {
+			// Given up by the caller mid-retry: no longer being retried
+			// (OnCall is not told of a call the caller cancelled).
+			c.cfg.OnRetry(c.cfg.Interface, req.Path, 0, 0, nil)
+		}
+	}()
 	for attempt := 1; ; attempt++ {
 		resp, err, sent := c.attempt(ctx, req, body, out, attempt)
 		if err == nil {
@@ -118,6 +125,12 @@ func (c *Client) Do(ctx context.Context, req Request, out any) (Response, error)
 			sent && !req.repeatable(),
 			attempt >= c.cfg.Retry.Attempts:
 			return Response{}, c.failed(ctx, req, start, err, attempt)
+		}
+		if c.cfg.OnRetry != nil {
+			// Told before the wait: the interface is failing now, while
+			// the call is not over.
+			retrying = true
+			c.cfg.OnRetry(c.cfg.Interface, req.Path, attempt, c.cfg.Retry.Attempts, err)
 		}
 		if serr := c.cfg.Sleep(ctx, c.cfg.Retry.Wait(attempt)); serr != nil {
 			return Response{}, errors.Join(err, serr)
@@ -195,7 +208,13 @@ func (c *Client) attempt(ctx context.Context, req Request, body []byte, out any,
 		hreq.Header.Set("Authorization", "Bearer "+tok.Reveal())
 	}
 
+	sentAt := c.cfg.Now()
 	hresp, err := c.cfg.HTTP.Do(hreq)
+	if err == nil && c.cfg.OnDate != nil {
+		if d, derr := http.ParseTime(hresp.Header.Get("Date")); derr == nil {
+			c.cfg.OnDate(c.cfg.Interface, sentAt, c.cfg.Now(), d)
+		}
+	}
 	if err != nil {
 		if parent.Err() != nil {
 			return res, fmt.Errorf("%s %s %s: %w", c.cfg.Interface, req.Method, req.Path, parent.Err()), true

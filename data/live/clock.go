@@ -1,0 +1,187 @@
+package live
+
+import (
+	"time"
+
+	"treasury/data/apierr"
+)
+
+// The platform's clock. Ages, windows and expiry are on the platform's
+// clock, not the host's: a host a few seconds behind would show 30-second
+// quotes as fresher than they are, and cut the quote window before the
+// newest quotes. Each interface's clock is estimated from what its answers
+// say of it:
+//   - the Date header of every answer: the server's second at some instant
+//     between the request and its answer (within half a second, plus
+//     half the round trip);
+//   - the newest record time it serves: the server's clock was at least
+//     that when it answered (a record is never stamped ahead of its
+//     server).
+//
+// The estimate is a line through the Date observations (so a sandbox whose
+// clock runs ten times faster is followed, not lagged), raised until no
+// record is ahead of it. A rate within 5 % of the host's is taken as the
+// host's: real servers' clocks do not run fast, the observations are
+// second-rounded.
+
+// Bounds of the clock estimate.
+const (
+	clockObservations = 32
+	clockRecords      = 8
+	// clockSpan is the least span of observations a rate is fitted over.
+	clockSpan = 20 * time.Second
+	// clockTolerance is the offset the header does not mention.
+	clockTolerance = time.Second
+)
+
+type clockObs struct{ local, server time.Time }
+
+// platformClock estimates one interface's clock.
+type platformClock struct {
+	dates   []clockObs // oldest first
+	records []clockObs // the newest record time seen in an answer, at its local time
+}
+
+// addDate takes a Date header: the server's second, read between sent and
+// received.
+func (c *platformClock) addDate(sent, received, date time.Time) {
+	mid := sent.Add(received.Sub(sent) / 2)
+	c.dates = append(c.dates, clockObs{local: mid, server: date.Add(500 * time.Millisecond)})
+	if len(c.dates) > clockObservations {
+		c.dates = c.dates[len(c.dates)-clockObservations:]
+	}
+}
+
+// addRecord takes the newest record time of an answer received at local.
+func (c *platformClock) addRecord(local, record time.Time) {
+	c.records = append(c.records, clockObs{local: local, server: record})
+	if len(c.records) > clockRecords {
+		c.records = c.records[len(c.records)-clockRecords:]
+	}
+}
+
+// line is the estimate: the server's time at local is a + rate*(local-t0).
+type line struct {
+	t0   time.Time
+	a    time.Time
+	rate float64
+}
+
+func (l line) at(local time.Time) time.Time {
+	return l.a.Add(time.Duration(float64(local.Sub(l.t0)) * l.rate))
+}
+
+// estimate fits the line; ok is false before any observation.
+func (c *platformClock) estimate() (line, bool) {
+	if len(c.dates) == 0 && len(c.records) == 0 {
+		return line{}, false
+	}
+	l := line{rate: 1}
+	if n := len(c.dates); n > 0 {
+		t0 := c.dates[0].local
+		var sx, sy float64
+		for _, o := range c.dates {
+			sx += float64(o.local.Sub(t0))
+			sy += float64(o.server.Sub(t0))
+		}
+		mx, my := sx/float64(n), sy/float64(n)
+		if n >= 4 && c.dates[n-1].local.Sub(t0) >= clockSpan {
+			var sxy, sxx float64
+			for _, o := range c.dates {
+				dx := float64(o.local.Sub(t0)) - mx
+				sxy += dx * (float64(o.server.Sub(t0)) - my)
+				sxx += dx * dx
+			}
+			if r := sxy / sxx; sxx > 0 && (r < 0.95 || r > 1.05) && r > 0 {
+				l.rate = r
+			}
+		}
+		// Through the means: a = mean(server) at mean(local).
+		l.t0 = t0.Add(time.Duration(mx))
+		l.a = t0.Add(time.Duration(my))
+	} else {
+		l.t0, l.a = c.records[0].local, c.records[0].local
+	}
+	// No record is ahead of the server that served it.
+	var raise time.Duration
+	for _, r := range c.records {
+		if d := r.server.Sub(l.at(r.local)); d > raise {
+			raise = d
+		}
+	}
+	l.a = l.a.Add(raise)
+	return l, true
+}
+
+// ObserveDate takes the Date header of an answer of iface (transport's
+// OnDate).
+func (s *Store) ObserveDate(iface apierr.Interface, sent, received, date time.Time) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.clockOf(iface).addDate(sent, received, date)
+}
+
+// ObserveRecord takes the newest record time of an answer of iface
+// received at the store's now.
+func (s *Store) ObserveRecord(iface apierr.Interface, record time.Time) {
+	if record.IsZero() {
+		return
+	}
+	now := s.now()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.clockOf(iface).addRecord(now, record)
+}
+
+func (s *Store) clockOf(iface apierr.Interface) *platformClock {
+	c := s.clocks[iface]
+	if c == nil {
+		c = &platformClock{}
+		s.clocks[iface] = c
+	}
+	return c
+}
+
+// PlatformNow is the platform's time now as iface's answers tell it: the
+// store's clock when they told nothing yet, or when the two agree within
+// ClockTolerance (a Date header has a second's resolution: within it the
+// host's clock is the better of the two).
+func (s *Store) PlatformNow(iface apierr.Interface) time.Time {
+	now := s.now()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if off, ok := s.offsetLocked(iface, now); ok && (off > clockTolerance || off < -clockTolerance) {
+		return now.Add(off)
+	}
+	return now
+}
+
+// PlatformClock is PlatformNow of iface as a clock.
+func (s *Store) PlatformClock(iface apierr.Interface) func() time.Time {
+	return func() time.Time { return s.PlatformNow(iface) }
+}
+
+// ClockOffset is how far iface's clock is ahead of the store's now
+// (negative when behind), and whether its answers told anything yet.
+func (s *Store) ClockOffset(iface apierr.Interface) (time.Duration, bool) {
+	now := s.now()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.offsetLocked(iface, now)
+}
+
+func (s *Store) offsetLocked(iface apierr.Interface, now time.Time) (time.Duration, bool) {
+	c := s.clocks[iface]
+	if c == nil {
+		return 0, false
+	}
+	l, ok := c.estimate()
+	if !ok {
+		return 0, false
+	}
+	return l.at(now).Sub(now), true
+}
+
+// ClockTolerance is the offset under which the platform's clock is
+// reported as the host's.
+func ClockTolerance() time.Duration { return clockTolerance }
