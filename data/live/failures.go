@@ -23,6 +23,10 @@ type Failure struct {
 	Err *apierr.Error
 	// Count is how many times in a row it happened.
 	Count int
+	// Range, when set, is what the failed call's feed could not read
+	// because of it ("quotes of the window 09:20:02–09:24:00 UTC"): the
+	// rest of the read was kept, this part is read again at the next poll.
+	Range string
 }
 
 // Key identifies a failure for counting: the same interface, method,
@@ -74,6 +78,18 @@ func (b *failBook) add(e *apierr.Error, topic Topic, at time.Time) {
 	if len(b.list) > b.max {
 		b.list = append(b.list[:0], b.list[len(b.list)-b.max:]...)
 	}
+}
+
+// annotate names, on the newest failure of key, the range its feed could
+// not read.
+func (b *failBook) annotate(key string, topic Topic, rng string) bool {
+	for i := len(b.list) - 1; i >= 0; i-- {
+		if b.list[i].Key() == key {
+			b.list[i].Topic, b.list[i].Range = topic, rng
+			return true
+		}
+	}
+	return false
 }
 
 // outcome records the last outcome of an interface's endpoint.

@@ -8,6 +8,7 @@ import (
 
 	"treasury/data/liquidity"
 	"treasury/data/live"
+	"treasury/data/wire"
 )
 
 // windowOverlap is how far before the newest record held a poll reads
@@ -15,73 +16,205 @@ import (
 // missed.
 const windowOverlap = 5 * time.Second
 
+// Budgets of one poll of a window (see windowFeed).
+const (
+	// freshBudget bounds the fresh read in poll intervals: a page that
+	// keeps failing costs at most this, not every retry of the backoff;
+	// the next poll reads it again.
+	freshBudget = 3
+	// backfillBudget bounds the backfill in poll intervals; what it did
+	// not reach is read at the next poll.
+	backfillBudget = 2
+)
+
 // windowFeed keeps the records of a moving time window (the quotes of the
 // last 30 minutes, the trades of the last 24 hours) by reading, at each
 // poll, only what is new since the newest record held: a 2 s poll of a
-// window would otherwise read the whole window every time. The first poll
-// reads the last first of it only, so the first frame comes quickly; the
-// next one also reads the older part (the backfill).
+// window would otherwise read the whole window every time.
+//
+// Each poll reads, newest first:
+//  1. the fresh part, from the newest record held (less the overlap) to
+//     now, within freshBudget poll intervals;
+//  2. then, from the second poll on, the gaps, newest first, within
+//     backfillBudget: the rest of the window (the first poll reads only
+//     the last `first` of it, so the first frame comes quickly), and any
+//     range a read could not finish.
+//
+// What a read got is kept even when a later page of it fails: a failed
+// page costs the range it covered (a gap, read again at the next poll),
+// not the poll. A poll that read something but not all of it is partial:
+// the ranges still missing are named (live.Snapshot.Partial, and the
+// errors view through the failures), with their times.
 type windowFeed[E any] struct {
-	read   func(ctx context.Context, w liquidity.Window) ([]E, error)
-	at     func(E) time.Time
-	id     func(E) string
-	now    func() time.Time
-	window time.Duration
-	first  time.Duration
-	max    int // bound on the records held, whatever the rate
+	read     func(ctx context.Context, w liquidity.Window) ([]E, error)
+	at       func(E) time.Time
+	id       func(E) string
+	now      func() time.Time // the platform's clock
+	seen     func(time.Time)  // told the newest record time of each read
+	what     string           // the records' name ("quotes")
+	window   time.Duration
+	first    time.Duration
+	interval time.Duration // the poll's; zero means 2 s
+	max      int           // bound on the records held, whatever the rate
 
 	mu     sync.Mutex
 	newest time.Time
-	filled time.Time // the oldest time the records held reach back to
+	// started says the first poll happened (the gaps then hold what is
+	// left of the window).
+	started bool
+	// gaps are the ranges of the window not read yet, newest first.
+	gaps []liquidity.Window
+}
+
+// rangeFailure is a range a poll could not read.
+type rangeFailure struct {
+	w   liquidity.Window
+	err error
+}
+
+func (f *windowFeed[E]) budget(n int) time.Duration {
+	iv := f.interval
+	if iv <= 0 {
+		iv = 2 * time.Second
+	}
+	return time.Duration(n) * iv
 }
 
 func (f *windowFeed[E]) fetch(ctx context.Context) ([]E, error) {
 	now := f.now()
-	f.mu.Lock()
 	start := now.Add(-f.window)
-	since, filled := start, f.filled
+	f.mu.Lock()
+	since, backfill := start, f.started
 	switch {
-	case filled.IsZero():
+	case !f.started:
 		since = now.Add(-min(f.first, f.window))
 	case f.newest.Add(-windowOverlap).After(since):
 		since = f.newest.Add(-windowOverlap)
 	}
+	gaps := trimGaps(f.gaps, start)
+	if !f.started && since.After(start) {
+		gaps = append(gaps, liquidity.Window{Start: start, End: since})
+	}
 	f.mu.Unlock()
-	got, err := f.read(ctx, liquidity.Window{Start: since, End: now})
-	if err != nil {
-		return nil, err
-	}
-	if !filled.IsZero() && filled.After(start) {
-		older, err := f.read(ctx, liquidity.Window{Start: start, End: filled})
-		if err != nil {
-			return nil, err
+
+	var got []E
+	var failed []rangeFailure
+	var left []liquidity.Window
+	readRange := func(budget time.Duration, w liquidity.Window) {
+		rctx, cancel := context.WithTimeout(ctx, budget)
+		part, err := f.read(rctx, w)
+		cancel()
+		got = append(got, part...)
+		if err == nil {
+			return
 		}
-		got = append(got, older...)
-		since = start
+		// Newest first: what was read reaches down to its oldest record;
+		// the rest of the range is left for the next poll.
+		rest := w
+		if len(part) > 0 {
+			rest.End = f.at(part[len(part)-1]).Add(time.Millisecond)
+		}
+		if rest.End.After(rest.Start) {
+			left = append(left, rest)
+			failed = append(failed, rangeFailure{w: rest, err: err})
+		}
 	}
+	readRange(f.budget(freshBudget), liquidity.Window{Start: since, End: now})
+	// The backfill, behind the fresh read (from the second poll on, so
+	// the first frame comes quickly), while its budget lasts.
+	deadline := time.Now().Add(f.budget(backfillBudget))
+	for i, g := range gaps {
+		if !backfill || ctx.Err() != nil || !time.Now().Before(deadline) {
+			left = append(left, gaps[i:]...)
+			break
+		}
+		readRange(time.Until(deadline), g)
+	}
+
 	f.mu.Lock()
-	if f.filled.IsZero() || since.Before(f.filled) {
-		f.filled = since
-	}
+	f.started = true
+	f.gaps = mergeGaps(left)
 	for _, x := range got {
 		if f.at(x).After(f.newest) {
 			f.newest = f.at(x)
 		}
 	}
+	newest := f.newest
 	f.mu.Unlock()
-	return got, nil
+	if f.seen != nil && !newest.IsZero() {
+		f.seen(newest)
+	}
+	switch {
+	case len(failed) == 0:
+		return got, nil
+	case len(got) == 0 && failed[0].w.End.Equal(now):
+		return nil, failed[0].err // the fresh read got nothing: the poll failed
+	}
+	part := &wire.Partial{What: f.what + " of the window", Of: len(failed) + 1}
+	for _, rf := range failed {
+		part.Failed = append(part.Failed, wire.Failure{Name: rangeName(rf.w), Err: rf.err})
+	}
+	return got, part
+}
+
+// rangeName names a range of time for a person: "10:02:05–10:07:00 UTC",
+// with the date when it spans days.
+func rangeName(w liquidity.Window) string {
+	layout := "15:04:05"
+	if w.Start.UTC().YearDay() != w.End.UTC().YearDay() {
+		layout = "2006-01-02 15:04:05"
+	}
+	return w.Start.UTC().Format(layout) + "–" + w.End.UTC().Format(layout) + " UTC"
+}
+
+// trimGaps drops the parts of gaps older than start.
+func trimGaps(gaps []liquidity.Window, start time.Time) []liquidity.Window {
+	out := make([]liquidity.Window, 0, len(gaps))
+	for _, g := range gaps {
+		if !g.End.After(start) {
+			continue
+		}
+		if g.Start.Before(start) {
+			g.Start = start
+		}
+		out = append(out, g)
+	}
+	return out
+}
+
+// mergeGaps orders gaps newest first and joins those that overlap.
+func mergeGaps(gaps []liquidity.Window) []liquidity.Window {
+	if len(gaps) == 0 {
+		return nil
+	}
+	gs := slices.Clone(gaps)
+	slices.SortFunc(gs, func(a, b liquidity.Window) int { return b.End.Compare(a.End) })
+	out := gs[:1]
+	for _, g := range gs[1:] {
+		last := &out[len(out)-1]
+		if !g.End.Before(last.Start) {
+			if g.Start.Before(last.Start) {
+				last.Start = g.Start
+			}
+			continue
+		}
+		out = append(out, g)
+	}
+	return out
 }
 
 // fold merges fetched records into the held ones by id, newest first, and
 // drops those older than the window: the changes are the records added and
-// the records gone (a record read again unchanged is no change).
+// the records gone (a record read again unchanged is no change). A record
+// stamped ahead of the platform's clock is kept (the window is cut at its
+// start only).
 func (f *windowFeed[E]) fold(old []E, fresh []E, at time.Time) ([]E, live.Changes) {
 	var ch live.Changes
 	held := make(map[string]struct{}, len(old))
 	for _, x := range old {
 		held[f.id(x)] = struct{}{}
 	}
-	cut := at.Add(-f.window)
+	cut := f.now().Add(-f.window)
 	seen := make(map[string]struct{}, len(fresh))
 	var added []E
 	for _, x := range fresh {

@@ -81,8 +81,12 @@ func (v *View) row(f live.Failure) table.Row {
 	if code == "" {
 		code = e.Class.String()
 	}
+	call := e.Method + " " + e.Path
+	if f.Range != "" {
+		call += " · left unread: " + f.Range
+	}
 	return table.Row{ID: key(f), Cells: []string{
-		viewkit.Time(f.At), string(e.Interface), sanitize.Line(e.Method + " " + e.Path), status,
+		viewkit.Time(f.At), string(e.Interface), sanitize.Line(call), status,
 		sanitize.Line(code), fmt.Sprint(f.Count), sanitize.Line(e.Summary()),
 	}, Keys: []table.Key{table.Time(f.At), {}, {}, table.Int(int64(e.HTTPStatus)), {}, table.Int(int64(f.Count))}}
 }
@@ -132,6 +136,9 @@ func (v *View) body(f live.Failure, w int) string {
 		times += fmt.Sprintf("; the last call was sent %d time(s) (spec 7.1 retries)", f.Err.Attempts)
 	}
 	lines = append(lines, "", t.Muted.Render(ansi.Wrap(times, w, " ")))
+	if f.Range != "" {
+		lines = append(lines, t.Warn.Render(ansi.Wrap("left unread: "+sanitize.Line(f.Range)+" (what was read before it is shown; the next poll reads this again)", w, " ")))
+	}
 	if f.Err.ConfigKey != "" {
 		lines = append(lines, t.Muted.Render("profile section: "+sanitize.Line(f.Err.ConfigKey)))
 	}
