@@ -3,6 +3,7 @@ package overview
 import (
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/shopspring/decimal"
 
@@ -27,6 +28,9 @@ type Holding struct {
 	Valued  bool
 	Via     string
 	Missing string
+	// QuotedAt is when the oldest quote its value uses was made (zero for
+	// the base currency, valued at 1).
+	QuotedAt time.Time
 }
 
 // Holdings are the balances of every currency and their total in the
@@ -42,6 +46,9 @@ type Holdings struct {
 	// Liquidity, Prefunded and Rates say which inputs had answered: a
 	// total without one of them is an estimate too.
 	Liquidity, Prefunded, Rates bool
+	// OldestMid is when the oldest quote the total uses was made: the
+	// total is as old as its oldest input.
+	OldestMid time.Time
 }
 
 // Estimate reports whether the total leaves something out.
@@ -97,6 +104,10 @@ func buildHoldings(base string, lb []liquidity.Balance, liqOK bool, pb payments.
 			continue
 		}
 		h.Value, h.Valued, h.Via = h.Liquidity.Add(h.Prefunded).Mul(rate), true, via
+		h.QuotedAt = conv.quotedAt(via)
+		if !h.QuotedAt.IsZero() && (out.OldestMid.IsZero() || h.QuotedAt.Before(out.OldestMid)) {
+			out.OldestMid = h.QuotedAt
+		}
 		out.Total = out.Total.Add(h.Value)
 	}
 	return out
@@ -107,21 +118,36 @@ func buildHoldings(base string, lb []liquidity.Balance, liqOK bool, pb payments.
 type converter struct {
 	// mids[a][b] is the mid of the pair a/b (b per a), as quoted.
 	mids map[string]map[string]decimal.Decimal
+	// at is when each pair's latest quote was made.
+	at map[string]time.Time
 }
 
 func newConverter(r Rates) converter {
-	c := converter{mids: map[string]map[string]decimal.Decimal{}}
+	c := converter{mids: map[string]map[string]decimal.Decimal{}, at: map[string]time.Time{}}
 	for _, p := range r.Pairs {
 		a, b, ok := strings.Cut(p.Pair, "/")
 		if !ok || !p.Mid.IsPositive() {
 			continue
 		}
+		c.at[p.Pair] = p.QuotedAt
 		if c.mids[a] == nil {
 			c.mids[a] = map[string]decimal.Decimal{}
 		}
 		c.mids[a][b] = p.Mid
 	}
 	return c
+}
+
+// quotedAt is when the oldest of the pairs of via (as rate names them,
+// space-separated) was quoted; zero for none.
+func (c converter) quotedAt(via string) time.Time {
+	var oldest time.Time
+	for _, p := range strings.Fields(via) {
+		if t, ok := c.at[p]; ok && (oldest.IsZero() || t.Before(oldest)) {
+			oldest = t
+		}
+	}
+	return oldest
 }
 
 // direct is the rate from a to b through one pair, a/b or b/a.

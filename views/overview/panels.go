@@ -8,6 +8,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"treasury/data/apierr"
 	"treasury/data/live"
 	"treasury/data/runway"
 	"treasury/ui"
@@ -65,7 +66,8 @@ func (v *View) ratesPanel(w int) []string {
 	if span >= win-time.Minute {
 		spanWord = viewkit.Duration(win)
 	}
-	now := v.ctx.Clock()
+	// Ages on the platform's clock: a quote is as old as its server says.
+	now := v.ctx.Store.PlatformNow(apierr.Liquidity)
 	cols := []col{{title: "Pair"}, {title: "Bid", right: true, drop: 5}, {title: "Ask", right: true, drop: 5},
 		{title: "Mid", right: true}, {title: "Spread", right: true, drop: 6}, {title: "bps", right: true, drop: 3},
 		{title: "Δ " + spanWord, right: true, drop: 2}, {title: "Quoted", right: true, drop: 7},
@@ -169,8 +171,15 @@ func (v *View) balancesPanel(w int) []string {
 		total = "Total ≈ " + fixed(h.Total, 2) + " " + base + " (estimate)"
 	}
 	line := t.Bold.Render(cut(total, w))
-	if rest := "  at the latest mid"; ansi.StringWidth(total+rest) <= w {
-		line += t.Muted.Render(rest)
+	rest, stale := v.totalInputs(h)
+	if ansi.StringWidth(total+rest) <= w {
+		if stale {
+			line += t.Stale.Render(rest)
+		} else {
+			line += t.Muted.Render(rest)
+		}
+	} else if stale {
+		line += t.Stale.Render(cut("  STALE", w-ansi.StringWidth(total)))
 	}
 	out = append(out, line)
 	if len(h.Missing) > 0 {
@@ -180,6 +189,38 @@ func (v *View) balancesPanel(w int) []string {
 		out = append(out, t.Warn.Render(cut("≈ no rates yet: only "+base+" is counted", w)))
 	}
 	return append(out, v.notes(w, tagged...)...)
+}
+
+// midStale is the age past which a quote's mid no longer values a
+// balance: quotes live about 30 seconds.
+const midStale = 2 * time.Minute
+
+// totalInputs says how old the total's inputs are: its mids by the oldest
+// quote it uses (on the platform's clock), STALE when that is old or any
+// of its sources (rates, liquidity, prefunded balances) is stale or
+// failed.
+func (v *View) totalInputs(h Holdings) (string, bool) {
+	now := v.ctx.Clock()
+	stale := false
+	for _, s := range []source{srcQuotes, srcLiquidity, srcPrefunded} {
+		if v.configured(s) {
+			sn := v.ctx.Store.Snapshot(live.Topic(s))
+			stale = stale || sn.Stale(now)
+		}
+	}
+	if h.OldestMid.IsZero() {
+		if stale {
+			return "  STALE: an input is stale", true
+		}
+		return "", false
+	}
+	age := v.ctx.Store.PlatformNow(apierr.Liquidity).Sub(h.OldestMid)
+	stale = stale || age > midStale
+	text := "  at mids up to " + ui.Age(h.OldestMid.Add(age), h.OldestMid) + " old"
+	if stale {
+		text = "  STALE:" + text[1:]
+	}
+	return text, stale
 }
 
 // runwayCells are a holding's net outflow and runway cells: "—" when it
