@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"treasury/data/sandbox"
 	"treasury/data/sandbox/sandboxtest"
@@ -95,6 +96,15 @@ func noSecrets(t *testing.T, out string, extra ...string) {
 	}
 }
 
+// nowOptions are the small frozen world of sandboxtest, its clock stopped
+// at this host's time: its Date headers agree with the host's clock, so
+// the doctor's clock check passes.
+func nowOptions() sandbox.Options {
+	o := sandboxtest.Options()
+	o.Start = time.Now()
+	return o
+}
+
 // TestDoctorEmbeddedSandbox: with no configuration the doctor starts the
 // embedded sandbox and every check that applies passes.
 func TestDoctorEmbeddedSandbox(t *testing.T) {
@@ -124,7 +134,7 @@ func TestDoctorEmbeddedSandbox(t *testing.T) {
 // and an unknown custody domain each fail with the guidance of data/apierr
 // and exit 1; the secrets, wrong or right, are never printed.
 func TestDoctorWrongSecrets(t *testing.T) {
-	srv := sandboxtest.Listen(t, sandboxtest.Options())
+	srv := sandboxtest.Listen(t, nowOptions())
 	domain := srv.Credentials().CustodyDomainID
 	path := doctorProfile(t, srv, freeAddr(t), func(yaml, secrets string) string {
 		writeSecret(t, secrets, "payments_client_secret", "wrong-payments-secret")
@@ -155,7 +165,7 @@ func TestDoctorWrongSecrets(t *testing.T) {
 // settings, the words the dashboard shows for the same 401, never the OAuth
 // advice of fetching a new token or checking client credentials.
 func TestDoctorWrongStaticTokens(t *testing.T) {
-	srv := sandboxtest.Listen(t, sandboxtest.Options())
+	srv := sandboxtest.Listen(t, nowOptions())
 	path := doctorProfile(t, srv, freeAddr(t), func(yaml, secrets string) string {
 		writeSecret(t, secrets, "liquidity_token", "wrong-liquidity-token")
 		writeSecret(t, secrets, "custody_token", "wrong-custody-token")
@@ -179,7 +189,7 @@ func TestDoctorWrongStaticTokens(t *testing.T) {
 // connection is refused, named, with the guidance to check the base URL,
 // and no request is tried.
 func TestDoctorUnreachable(t *testing.T) {
-	srv := sandboxtest.Listen(t, sandboxtest.Options())
+	srv := sandboxtest.Listen(t, nowOptions())
 	closed := "http://" + freeAddr(t)
 	path := doctorProfile(t, srv, freeAddr(t), func(yaml, _ string) string {
 		return strings.ReplaceAll(yaml, srv.URL, closed)
@@ -203,7 +213,7 @@ func TestDoctorUnreachable(t *testing.T) {
 // TestDoctorWebhookPortInUse: the receiver's port is held by a listener
 // of this test: the doctor names the address and this process.
 func TestDoctorWebhookPortInUse(t *testing.T) {
-	srv := sandboxtest.Listen(t, sandboxtest.Options())
+	srv := sandboxtest.Listen(t, nowOptions())
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -227,7 +237,7 @@ func TestDoctorWebhookPortInUse(t *testing.T) {
 // TestDoctorTimeout: a server that accepts connections but never answers
 // fails the request with the timeout and its guidance, within --timeout.
 func TestDoctorTimeout(t *testing.T) {
-	srv := sandboxtest.Listen(t, sandboxtest.Options())
+	srv := sandboxtest.Listen(t, nowOptions())
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -307,5 +317,23 @@ func TestWrapWords(t *testing.T) {
 	want := []string{"bearer token accepted: GET", "/v1/domains/7b0b6f9e-3f7a-4d47-9a52-2a4c1d7e0001/endpoints", "limit=1"}
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+// TestDoctorPlatformClockAhead: against a sandbox whose clock runs ten
+// minutes ahead of this host's (as a --speed 10 sandbox after a minute),
+// the doctor names the offset from the Date headers and, per interface,
+// where the newest record stands against the Date of its answer.
+func TestDoctorPlatformClockAhead(t *testing.T) {
+	o := sandboxtest.Options()
+	o.Frozen, o.Start, o.Speed = false, time.Now().Add(10*time.Minute), 1
+	srv := sandboxtest.Listen(t, o)
+	path := doctorProfile(t, srv, freeAddr(t), nil)
+	_, out, stderr := doctorRun(t, "--config", path)
+	wantLines(t, out, "skew  this host's clock is 10m", "behind the",
+		"records liquidity: the newest quote is stamped ahead of this host's clock by 10m",
+		"records payments: the newest payment is stamped")
+	if strings.Contains(out, "ahead of the Date") {
+		t.Errorf("a record said to be ahead of its own answer's Date:\n%s\n%s", out, stderr)
 	}
 }

@@ -87,6 +87,9 @@ func (p *prober) liquidity(ctx context.Context) Section {
 		s.Checks = append(s.Checks, p.failed(apierr.Liquidity, key, "bearer token", c.BaseURL, err))
 		return s
 	}
+	if len(pg.Quotes) > 0 {
+		p.dates.stamp(apierr.Liquidity, liquidity.PathQuotes, "quote", pg.Quotes[0].CreatedAt)
+	}
 	s.Checks = append(s.Checks, Check{Name: "auth", Status: OK, Detail: fmt.Sprintf("bearer token accepted: GET %s pageSize=%d answered %d of %s",
 		liquidity.PathQuotes, pageOfOne, len(pg.Quotes), count(pg.TotalElements, "quote"))})
 	return s
@@ -172,8 +175,10 @@ func (p *prober) paymentReads(ctx context.Context, pc *payclient.Client, key, ba
 	}
 	n := 0
 	var ferr error
-	for _, err := range pc.Filter(ctx, payments.Filter{}) {
-		ferr = err
+	for x, err := range pc.Filter(ctx, payments.Filter{}) {
+		if ferr = err; err == nil {
+			p.dates.stamp(apierr.Payments, payments.PathFilterV3, "payment", newest(x.InitiatedAt, x.LastStateUpdatedAt))
+		}
 		n++
 		break // a page of one is enough
 	}
@@ -353,6 +358,14 @@ func signingKey(c *config.Custody, key string) Check {
 
 // origin is the scheme, host and port of a URL, or the URL itself when it
 // does not parse.
+// newest is the later of two record times.
+func newest(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
+}
+
 func origin(raw string) string {
 	u, err := url.Parse(raw)
 	if err != nil {

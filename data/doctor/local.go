@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 
@@ -114,13 +115,44 @@ func keyType(pub crypto.PublicKey) string {
 // dateLog holds the Date headers of the answers, with the local time each
 // arrived.
 type dateLog struct {
-	mu  sync.Mutex
-	all []dated
+	mu      sync.Mutex
+	all     []dated
+	records []stamped
+}
+
+// stamp notes the newest record (at) of the last answer of iface to a
+// path ending in rel,
+// with that answer's Date; nothing when that answer carried no Date.
+func (l *dateLog) stamp(iface apierr.Interface, rel, what string, at time.Time) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for i := len(l.all) - 1; i >= 0; i-- {
+		if d := l.all[i]; d.iface == iface && strings.HasSuffix(d.path, rel) {
+			l.records = append(l.records, stamped{iface: iface, what: what, at: at, dated: d})
+			return
+		}
+	}
+}
+
+func (l *dateLog) stamps() []stamped {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]stamped(nil), l.records...)
 }
 
 type dated struct {
 	iface       apierr.Interface
+	path        string // the request's URL path
 	date, local time.Time
+}
+
+// stamped is the newest record of an answer with the Date that answer
+// carried: the platform's record clock against its HTTP clock.
+type stamped struct {
+	iface apierr.Interface
+	what  string // "quote", "payment"
+	at    time.Time
+	dated
 }
 
 func (l *dateLog) add(d dated) {
@@ -147,7 +179,7 @@ func (d dateRecorder) RoundTrip(r *http.Request) (*http.Response, error) {
 	resp, err := d.next.RoundTrip(r)
 	if err == nil {
 		if t, perr := http.ParseTime(resp.Header.Get("Date")); perr == nil {
-			d.log.add(dated{iface: d.iface, date: t, local: d.now()})
+			d.log.add(dated{iface: d.iface, path: r.URL.Path, date: t, local: d.now()})
 		}
 	}
 	return resp, err
@@ -163,6 +195,14 @@ func Skew(date, local time.Time) time.Duration {
 // clock compares the local clock with the Date headers the requests
 // brought back and says the largest difference.
 func (p *prober) clock() Section {
+	s := p.skew()
+	s.Checks = append(s.Checks, p.recordTimes()...)
+	return s
+}
+
+// skew is the clock section's first check: this host's clock against the
+// servers' Date headers.
+func (p *prober) skew() Section {
 	s := Section{Name: "clock"}
 	ds := p.dates.list()
 	if len(ds) == 0 {
@@ -204,6 +244,39 @@ func (p *prober) clock() Section {
 	s.Checks = []Check{c}
 	return s
 }
+
+// recordTimes compares, per interface, the newest record read with the
+// Date of the answer that carried it: a server whose records are stamped
+// ahead of its own Date (or of this host's clock) has two clocks, and the
+// dashboard places the platform's clock by the later one.
+func (p *prober) recordTimes() []Check {
+	var out []Check
+	for _, r := range p.dates.stamps() {
+		c := Check{Name: "records", Status: OK}
+		// The Date is truncated to its second: a record within that
+		// second is not ahead of it.
+		ahead := r.at.Sub(r.date.Add(time.Second))
+		local := r.at.Sub(r.local)
+		switch {
+		case ahead > 0:
+			c.Status = Warn
+			c.Detail = fmt.Sprintf("%s: the newest %s is stamped %s ahead of the Date of the answer that carried it", r.iface, r.what, fmtSkew(ahead))
+			c.Guidance = "The server's records and its Date header disagree: the dashboard keeps such records and takes the platform's clock from the later of the two; ages are on it."
+		case local > ClockTolerance:
+			c.Status = Warn
+			c.Detail = fmt.Sprintf("%s: the newest %s is stamped ahead of this host's clock by %s (%s before its answer's Date)", r.iface, r.what, fmtSkew(local), fmtSkew(r.date.Sub(r.at).Abs()))
+			c.Guidance = "This host's clock is behind the platform's: the dashboard reads ages on the platform's clock and shows the offset in its header; synchronize this host's clock (NTP)."
+		default:
+			c.Detail = fmt.Sprintf("%s: the newest %s is stamped %s before the Date of the answer that carried it", r.iface, r.what, fmtSkew(r.date.Sub(r.at).Abs()))
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+// ClockTolerance is the offset of a clock that is not reported: the Date
+// header's resolution.
+const ClockTolerance = time.Second
 
 // fmtSkew formats a clock difference in whole seconds, or minutes and
 // seconds.
