@@ -37,14 +37,14 @@ type World struct {
 	o    Options
 	prep func(*Env)
 
-	once   sync.Once
-	env    *Env // the world, without a session
-	err    error
+	once sync.Once
+	env  *Env // the world, without a session
+	err  error
 	// contract checks the world's payments exchanges against the
 	// vendor's document; each test reports what it found during it.
 	contract *sandboxtest.Violations
-	writes atomic.Int64 // writes refused
-	print  string       // the world's state after prep
+	writes   atomic.Int64 // writes refused
+	print    string       // the world's state after prep
 }
 
 // NewWorld returns a world built on first use as New(o) builds one, then
