@@ -123,3 +123,55 @@ func BenchmarkReadReasons1000Failures(b *testing.B) {
 		s.Close()
 	}
 }
+
+// TestReasonOfAPaymentThatFailsWhileWatched: a payment first read by id
+// while in flight, then notified FAILED, then polled FAILED, is read by id
+// again in its failed state and its reason folded in; a list record that
+// carries the errors itself (as some servers' do) is not dropped for the
+// record read in flight.
+func TestReasonOfAPaymentThatFailsWhileWatched(t *testing.T) {
+	t0 := time.Date(2026, 11, 16, 9, 0, 0, 0, time.UTC)
+	for _, listCarriesErrors := range []bool{false, true} {
+		var mu sync.Mutex
+		server := full("p1", payments.Initiated, t0)
+		reads := 0
+		s := New(Options{ReadPayment: func(ctx context.Context, id string) (payments.Payment, error) {
+			mu.Lock()
+			defer mu.Unlock()
+			reads++
+			p := server
+			p.Detailed = true
+			return p, nil
+		}})
+		sub := s.Subscribe()
+		sub.Watch(Payments)
+		s.ApplyPaymentEvent(notification("p1", payments.Initiated, t0, t0))
+		waitFor(t, s, sub, func(ps *PaymentSet) bool { p, _ := ps.Get("p1"); return p != nil && p.Detailed })
+
+		failedAt := t0.Add(time.Minute)
+		mu.Lock()
+		server = full("p1", payments.Failed, t0)
+		server.LastStateUpdatedAt = failedAt
+		server.Errors = []payments.PaymentError{{Code: "SYS_003", Type: "SYSTEM_ERROR", Title: "Payout partner timeout"}}
+		mu.Unlock()
+		s.ApplyPaymentEvent(notification("p1", payments.Failed, t0, failedAt))
+		polled := full("p1", payments.Failed, t0)
+		polled.LastStateUpdatedAt = failedAt
+		if listCarriesErrors {
+			polled.Errors = server.Errors
+		}
+		s.PutPayments([]payments.Payment{polled})
+		waitFor(t, s, sub, func(ps *PaymentSet) bool {
+			p, _ := ps.Get("p1")
+			return p != nil && p.PaymentState == payments.Failed && len(p.Errors) == 1 && p.Errors[0].Code == "SYS_003"
+		})
+		s.Sync()
+		mu.Lock()
+		if reads < 2 && !listCarriesErrors {
+			t.Errorf("read by id %d times: the failed state was never read", reads)
+		}
+		mu.Unlock()
+		sub.Close()
+		s.Close()
+	}
+}

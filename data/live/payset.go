@@ -96,6 +96,7 @@ func next(old, p *payments.Payment) *payments.Payment {
 		cp := *p
 		cp.SetRaw(nil) // no longer the record as received
 		cp.PaymentState, cp.LastStateUpdatedAt, cp.Errors = old.PaymentState, old.LastStateUpdatedAt, nil
+		cp.Detailed = false // what was read by id is of another state
 		return &cp
 	case p.Partial && !old.Partial:
 		if !newer(old, p) {
@@ -105,14 +106,17 @@ func next(old, p *payments.Payment) *payments.Payment {
 		cp.SetRaw(nil) // its state is no longer the one received with it
 		cp.PaymentState, cp.LastStateUpdatedAt = p.PaymentState, p.LastStateUpdatedAt
 		if cp.PaymentState != old.PaymentState {
-			cp.Errors = nil // the new state's errors come with the next v3 read
+			// The new state's errors and payout come with the next read by
+			// id: until then the record is not the detailed one of its state.
+			cp.Errors, cp.Detailed = nil, false
 		}
 		return &cp
 	}
 	if !newer(old, p) {
 		return nil
 	}
-	if old.Detailed && !p.Detailed && p.PaymentState == old.PaymentState && p.LastStateUpdatedAt.Equal(old.LastStateUpdatedAt) {
+	if old.Detailed && !p.Detailed && p.PaymentState == old.PaymentState && p.LastStateUpdatedAt.Equal(old.LastStateUpdatedAt) &&
+		(len(old.Errors) > 0 || len(p.Errors) == 0) {
 		// A list record tells nothing that the record read by id of the
 		// same state does not (its errors, its payout details).
 		return nil

@@ -302,6 +302,10 @@ func (d *detail) errorSection(p *payments.Payment, w int) string {
 		// "No error code" only after the v3 read answered without one:
 		// before, the read is loading; when it failed, its error is shown.
 		switch part, ok := viewkit.Part(d.v.ctx, d.v3.snap, "its errors", w); {
+		case p.Detailed:
+			// This record is the read by id of this state: nothing more
+			// will come.
+			b.WriteString(t.Muted.Render("the platform gave no error code") + "\n")
 		case d.v.p.Payments == nil:
 			b.WriteString(t.Muted.Render("its errors cannot be read: the profile has no payments interface") + "\n")
 		case !d.v3.started && !d.v3.snap.Loaded():

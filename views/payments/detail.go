@@ -127,7 +127,9 @@ func (d *detail) current() (*payments.Payment, bool, live.Snapshot) {
 	}
 	if d.id != "" {
 		if p, ok := ps.Get(d.id); ok {
-			return p, true, snap
+			// The page's own read by id when it is of the state held: the
+			// raw record (y) is then the one the detail is built from.
+			return d.best(p), true, snap
 		}
 	}
 	if d.fetched != nil {

@@ -283,3 +283,23 @@ func TestPaymentsLookupWithoutClient(t *testing.T) {
 		t.Fatalf("held payment not shown by internalId:\n%s", body)
 	}
 }
+
+// TestRawIsTheRecordShown: on the detail of a payment held as the filter's
+// record, y shows the page's read by id (its payout details, its tracking
+// references), the record the detail is built from, not the list record.
+func TestRawIsTheRecordShown(t *testing.T) {
+	e := shared.Env(t)
+	p := newestIn(t, e, payments.Completed)
+	if p.Detailed {
+		t.Skip("the newest completed payment is held as read by id already")
+	}
+	tm := e.Program(t, New(e.Ctx, e.P))
+	viewtest.WaitFor(t, tm, "payments per state")
+	viewtest.Keys(tm, ":", "payment "+p.InternalID(), "enter")
+	viewtest.WaitAll(t, tm, "Payment "+p.PaymentID, "Payout")
+	viewtest.Keys(tm, "y")
+	viewtest.WaitFor(t, tm, "as received")
+	viewtest.Keys(tm, "pgdown")
+	viewtest.WaitFor(t, tm, "payoutExecutionDetails")
+	tm.Quit()
+}
