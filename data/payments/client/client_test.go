@@ -152,3 +152,39 @@ func testIdentitiesAndInstruments(t *testing.T, srv *sandbox.Server, _ bool) {
 		t.Fatalf("instruments of an originator: %v, %v; want an empty list", ins, err)
 	}
 }
+
+// TestCryptoPayoutHasOneHash: a payout on a blockchain names its
+// transaction once: cryptoTransactionHash and the TX_HASH tracking
+// reference are the same hash (the document describes both as the
+// transaction on the destination network).
+func TestCryptoPayoutHasOneHash(t *testing.T) {
+	faces(t, nil, func(t *testing.T, srv *sandbox.Server, _ bool) {
+		c, _ := fullClient(t, srv, client.Options{})
+		ctx := context.Background()
+		seen := 0
+		for p, err := range c.Filter(ctx, payments.Filter{PaymentStates: []payments.State{payments.Completed}, DestinationCurrencies: []string{"RLUSD"}}) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			d, err := c.Get(ctx, p.PaymentID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pd, _ := d.PayoutExecutionDetails.Get()
+			for _, r := range pd.TrackingReferences {
+				if r.ReferenceType == "TX_HASH" {
+					seen++
+					if string(r.Value) != d.CryptoTransactionHash {
+						t.Fatalf("%s: cryptoTransactionHash %s, TX_HASH %s", p.PaymentID, d.CryptoTransactionHash, r.Value)
+					}
+				}
+			}
+			if seen >= 3 {
+				break
+			}
+		}
+		if seen == 0 {
+			t.Fatal("no completed RLUSD payout with a TX_HASH reference")
+		}
+	})
+}

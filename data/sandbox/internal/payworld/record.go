@@ -85,7 +85,9 @@ func (w *World) record(seq uint32, t int64, kind recordKind) paymentRecord {
 	}
 	if c.rail.network != "" {
 		if _, done := p.reached(payments.Completed, t); done {
-			rec.CryptoTransactionHash = cryptoHash(simkit.Mix(hk, simkit.Key("tx-hash")))
+			// The same hash as its TX_HASH tracking reference: both are
+			// the payout's transaction on the destination network.
+			rec.CryptoTransactionHash = cryptoHash(trackingKey(hk, 0))
 		}
 	}
 	if kind == byID {
@@ -93,6 +95,9 @@ func (w *World) record(seq uint32, t int64, kind recordKind) paymentRecord {
 	}
 	return rec
 }
+
+// trackingKey derives the value of a payment's i-th tracking reference.
+func trackingKey(hk uint64, i int) uint64 { return simkit.Mix(hk, uint64(i), simkit.Key("tracking")) }
 
 // jitWindow is how long a just-in-time funded payment waits for its funds.
 const jitWindow = 2 * time.Hour
@@ -197,7 +202,7 @@ func (w *World) payoutDetails(p *pay, c corridor, hk uint64, t int64) *payoutDet
 	}
 	for i, r := range refs {
 		d.TrackingReferences = append(d.TrackingReferences, trackingRecord{ReferenceType: r.typ,
-			Value: r.value(simkit.Mix(hk, uint64(i), simkit.Key("tracking"))), DisplayName: r.display, Description: r.description})
+			Value: r.value(trackingKey(hk, i)), DisplayName: r.display, Description: r.description})
 	}
 	return d
 }
