@@ -71,7 +71,7 @@ func paymentColumns() []derivedColumn {
 			if a, ok := advise(rec); ok {
 				return a.Todo
 			}
-			if p, ok := pay(rec); ok {
+			if p, ok := pay(rec); ok && p.PaymentState.FailedTerminal() {
 				return payments.StateMeaning(p.PaymentState)
 			}
 			return ""

@@ -133,3 +133,23 @@ func TestGetOutputSanitized(t *testing.T) {
 		t.Errorf("empty list as JSON: %q %v", out.String(), err)
 	}
 }
+
+// TestGetUnknownReferences: an internalId no payment has, and an identity
+// the directory does not list, are errors (exit 1) that say so, not "not
+// a payment id" or an empty table.
+func TestGetUnknownReferences(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"payment", "INV-9999999"}, `no payment with internalId "INV-9999999"`},
+		{[]string{"history", "INV-9999999"}, `no payment with internalId "INV-9999999"`},
+		{[]string{"instruments", "00000000-0000-4000-8000-000000000000"}, `no identity with id "00000000-0000-4000-8000-000000000000"`},
+		{[]string{"instruments", "not-an-id"}, `no identity with id "not-an-id"`},
+	} {
+		code, out, stderr := getRun(t, tc.args...)
+		if code != 1 || out != "" || !strings.Contains(stderr, tc.want) {
+			t.Errorf("get %v: exit %d, stdout %q, stderr %q; want 1 and %q", tc.args, code, out, stderr, tc.want)
+		}
+	}
+}

@@ -232,8 +232,12 @@ func getResources() []getResource {
 				if err == nil {
 					return h, nil
 				}
-				if pm, perr := paymentByAnyID(ctx, c, a.id); perr == nil && pm.PaymentID != a.id {
+				pm, perr := paymentByAnyID(ctx, c, a.id)
+				switch {
+				case perr == nil && pm.PaymentID != a.id:
 					return c.StateHistory(ctx, pm.PaymentID)
+				case perr != nil && !payments.IsPaymentID(a.id):
+					return h, perr // "no payment with internalId", not "not a payment id"
 				}
 				return h, err
 			})},
@@ -243,7 +247,7 @@ func getResources() []getResource {
 			})},
 		{name: "instruments", aliases: []string{"financial-instruments"}, arg: "IDENTITY", summary: "an identity's financial instruments",
 			read: withClient(pay, func(ctx context.Context, c *payclient.Client, a getArgs) (any, error) {
-				return c.Instruments(ctx, a.id)
+				return instrumentsOf(ctx, c, a.id)
 			})},
 		{name: "ledger", aliases: []string{"ledger-transactions"}, summary: "prefunded ledger transactions of every currency", flags: []string{"since"}, since: 24 * time.Hour,
 			read: withClient(pay, func(ctx context.Context, c *payclient.Client, a getArgs) (any, error) {
@@ -291,6 +295,26 @@ func withClient[C any](get func(*platform.Platform) (C, error), read func(contex
 // paymentByAnyID reads a payment by paymentId, else by internalId. When
 // neither finds it, the error is that of the paymentId read.
 func paymentByAnyID(ctx context.Context, c *payclient.Client, id string) (payments.Payment, error) {
+	byInternal := func() (payments.Payment, error) {
+		pm, err := c.ByInternalID(ctx, id)
+		if err != nil {
+			return pm, err
+		}
+		// The lookup answers the filter's record: the record by id
+		// carries the errors and payout details too.
+		if full, err := c.Get(ctx, pm.PaymentID); err == nil {
+			return full, nil
+		}
+		return pm, nil
+	}
+	if !payments.IsPaymentID(id) {
+		// Not a uuid: only an internalId (nothing is sent by id).
+		pm, err := byInternal()
+		if errors.Is(err, payclient.ErrNoPayment) {
+			return pm, fmt.Errorf("no payment with internalId %q (and it is not a paymentId, which is a uuid): %w", id, err)
+		}
+		return pm, err
+	}
 	pm, err := c.Get(ctx, id)
 	if err == nil {
 		return pm, nil
@@ -298,17 +322,32 @@ func paymentByAnyID(ctx context.Context, c *payclient.Client, id string) (paymen
 	if cl := apierr.ClassOf(err); cl != apierr.ClassNotFound && cl != apierr.ClassFixRequest {
 		return pm, err
 	}
-	if pm2, err2 := c.ByInternalID(ctx, id); err2 == nil {
-		// The lookup answers the filter's record: the record by id
-		// carries the errors and payout details too.
-		if full, err3 := c.Get(ctx, pm2.PaymentID); err3 == nil {
-			return full, nil
-		}
+	if pm2, err2 := byInternal(); err2 == nil {
 		return pm2, nil
 	} else if !errors.Is(err2, payclient.ErrNoPayment) && apierr.ClassOf(err2) != apierr.ClassFixRequest {
 		return pm2, err2
 	}
 	return pm, err
+}
+
+// instrumentsOf reads an identity's financial instruments. The document's
+// server answers 404 both for an identity without instruments and for
+// none at all, and the client reads either as none: an empty answer is
+// said to be of an identity only when the directory lists it.
+func instrumentsOf(ctx context.Context, c *payclient.Client, id string) ([]payments.FinancialInstrument, error) {
+	ins, err := c.Instruments(ctx, id)
+	if err != nil || len(ins) > 0 {
+		return ins, err
+	}
+	for x, err := range c.IdentitySeq(ctx) {
+		if err != nil {
+			return ins, fmt.Errorf("no instruments, and whether identity %q exists could not be read: %w", id, err)
+		}
+		if x.IdentityID == id {
+			return ins, nil
+		}
+	}
+	return nil, fmt.Errorf("no identity with id %q: GET %s lists none", id, payments.PathIdentities)
 }
 
 // readReport downloads a report: its parsed rows, or with --raw its bytes.

@@ -27,7 +27,12 @@ func TestAdvise(t *testing.T) {
 			t.Errorf("Advise(%s, %s) = %+v", tc.st, tc.code, a)
 		}
 	}
-	if StateMeaning(Completed) != "" || StateMeaning(Declined) == "" {
-		t.Error("StateMeaning: only terminal failure states have a meaning")
+	for _, st := range []State{Quoted, AwaitingFunding, Initiated, Validating, Transferring, Completed, Failed, Declined, Returned} {
+		if m := StateMeaning(st); !strings.Contains(m, string(st)) {
+			t.Errorf("StateMeaning(%s) = %q", st, m)
+		}
+	}
+	if StateMeaning("NEW_STATE") != "" {
+		t.Error("StateMeaning of a state it does not know")
 	}
 }
