@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
 	"strings"
 	"time"
 
@@ -64,7 +65,7 @@ func (f *sandboxFlags) register(fs *flag.FlagSet) {
 	fs.Float64Var(&f.speed, "speed", 1, "run the sandbox clock this many times faster than real time")
 	fs.StringVar(&f.writeProfile, "write-profile", "", "write a profile for this sandbox to `file` (secrets beside it, mode 0600) and deliver webhooks to its receiver")
 	fs.StringVar(&f.profileName, "profile-name", "local-sandbox", "name of the written profile")
-	fs.StringVar(&f.webhookListen, "webhook-listen", "127.0.0.1:8788", "`host:port` of the webhook receiver in the written profile")
+	fs.StringVar(&f.webhookListen, "webhook-listen", "", "`host:port` of the webhook receiver in the written profile (default: a loopback port free when the profile is written, so that two sandboxes never deliver to one receiver)")
 	fs.Float64Var(&f.dupRate, "webhook-duplicates", 0, "share (0 to 1) of webhooks delivered twice")
 	fs.Float64Var(&f.reorderRate, "webhook-reorder", 0, "share (0 to 1) of webhooks delivered out of order")
 	fs.IntVar(&f.history, "history-payments", 3000, "payments synthesized before start, over the previous two months and the month to date (at least 1)")
@@ -130,6 +131,11 @@ func cmdSandbox(ctx context.Context, e *env, g globals, args []string) error {
 	}
 	printSandbox(e.stdout, srv, f, pubPEM)
 	if f.writeProfile != "" {
+		if f.webhookListen == "" {
+			if f.webhookListen, err = freeLoopbackAddr(); err != nil {
+				return fmt.Errorf("write profile: a port for the webhook receiver: %w", err)
+			}
+		}
 		w, err := writeSandboxProfile(srv, f, pubPEM)
 		if err != nil {
 			return fmt.Errorf("write profile: %w", err)
@@ -204,4 +210,15 @@ func writeSandboxProfile(srv *sandbox.Server, f sandboxFlags, pubPEM []byte) (*c
 		return nil, err
 	}
 	return w, nil
+}
+
+// freeLoopbackAddr is a loopback address no one listens on now: the
+// written profile's receiver, distinct for each sandbox started.
+func freeLoopbackAddr() (string, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", err
+	}
+	defer ln.Close()
+	return ln.Addr().String(), nil
 }

@@ -154,3 +154,38 @@ func TestSandboxCommand(t *testing.T) {
 		t.Error("sandbox still serving after cancel")
 	}
 }
+
+// TestTwoSandboxesTwoReceivers: two sandboxes started with --write-profile
+// and no --webhook-listen deliver to two receivers: a dashboard on one
+// never receives the other's notifications (signed with another key).
+func TestTwoSandboxesTwoReceivers(t *testing.T) {
+	delivered := func(seed string) string {
+		pr, pw := io.Pipe()
+		e, _ := testEnv(t, pw)
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			run(ctx, []string{"sandbox", "--addr", "127.0.0.1:0", "--seed", seed, "--history-payments", "10",
+				"--write-profile", filepath.Join(t.TempDir(), "sandbox.yaml")}, e)
+			pw.Close()
+		}()
+		t.Cleanup(func() { cancel(); <-done })
+		url := ""
+		sc := bufio.NewScanner(pr)
+		for sc.Scan() {
+			if u, ok := strings.CutPrefix(sc.Text(), "webhooks are delivered to "); ok {
+				url = u
+			}
+			if strings.HasPrefix(sc.Text(), "serving") {
+				break
+			}
+		}
+		go io.Copy(io.Discard, pr)
+		return url
+	}
+	a, b := delivered("1"), delivered("2")
+	if a == "" || b == "" || a == b {
+		t.Fatalf("webhooks delivered to %q and %q", a, b)
+	}
+}
