@@ -147,6 +147,17 @@ func openRuntimeLog(ctx context.Context, e *env, cfg *config.Config, log *slog.L
 		return nil, err
 	}
 	r.closers = append(r.closers, func() { r.audit.Close() })
+	// The keys of attempts a process ended before their answer (killed,
+	// out of memory) and of unknown outcomes are read back: a retry
+	// reuses them.
+	n, err := r.pending.Restore(r.audit)
+	if err != nil {
+		return nil, fmt.Errorf("audit: reading back the keys of unfinished actions: %w", err)
+	}
+	if n > 0 {
+		r.log.Info("audit: actions whose outcome is unknown, read back from the log: their next attempt reuses their key",
+			"count", n, "file", r.audit.Path())
+	}
 	if err = live.FollowAudit(r.p.Store, r.audit); err != nil {
 		return nil, err
 	}
