@@ -5,17 +5,23 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"path/filepath"
+	"time"
 
 	"treasury/config"
 	"treasury/data/audit"
+	"treasury/data/words"
+	"treasury/ui/sanitize"
 )
 
 // auditUsage lists the audit subcommands.
 const auditUsage = `usage: treasury audit verify [--file FILE]
 
   verify   check the audit log's hash chain line by line and name the first
-           broken line (bad JSON, hash mismatch, sequence gap, chain broken)
+           broken line (bad JSON, hash mismatch, sequence gap, chain broken);
+           list the attempts without an outcome (in flight or interrupted:
+           the platform may have applied them)
 
 exit status: 0 intact, 1 broken or unreadable, 2 usage
 `
@@ -70,5 +76,25 @@ func cmdAuditVerify(e *env, g globals, args []string) error {
 		return nil
 	}
 	fmt.Fprintf(e.stdout, "%s: intact: %d lines, seq 1-%d, last hash %s\n", path, s.Lines, s.LastSeq, s.Head)
+	writeOpenAttempts(e.stdout, s.Open)
 	return nil
+}
+
+// writeOpenAttempts lists the attempts no outcome line names: each was
+// sent, or about to be, when its process ended or while the log was read.
+func writeOpenAttempts(w io.Writer, open []audit.Record) {
+	if len(open) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "%s without an outcome (in flight or interrupted: check the platform; the dashboard's next attempt of the same action on the same record reuses the key):\n",
+		words.Count(len(open), "attempt"))
+	for _, r := range open {
+		key := "mutationId " + r.MutationID
+		if r.IntentID != "" {
+			key = "intentId " + r.IntentID
+		}
+		fmt.Fprintf(w, "  seq %d  %s  %s %s %s  %s  by %s on %s (%s)\n    %s\n", r.Seq, r.Time.UTC().Format(time.RFC3339),
+			sanitize.Line(r.Action), sanitize.Line(r.Target.Kind), sanitize.Line(r.Target.ID), sanitize.Line(key),
+			sanitize.Line(r.Who.String()), sanitize.Line(r.Host), sanitize.Line(r.Environment), sanitize.Line(r.Request))
+	}
 }
