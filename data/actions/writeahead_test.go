@@ -193,7 +193,7 @@ func TestRestoreReplaysTheLog(t *testing.T) {
 	a = line(actions.Freeze, "t3", "k3", audit.OutcomeAttempt, 0)
 	line(actions.Freeze, "t3", "k3", audit.OutcomeDone, a) // spent
 	a = line(actions.Sweep, "t4", "k4", audit.OutcomeAttempt, 0)
-	line(actions.Sweep, "t4", "k4", audit.OutcomeRefused, a) // never sent
+	line(actions.Sweep, "t4", "k4", audit.OutcomeRefused, a)  // never sent
 	line(actions.Freeze, "t5", "k5", audit.OutcomeUnknown, 0) // an old log's unknown
 	line(actions.Freeze, "t6", "k6", audit.OutcomeUnknown, 0)
 	line(actions.Unfreeze, "t6", "k7", audit.OutcomeDone, 0) // an old log's success spends t6
