@@ -18,11 +18,13 @@ import (
 	"treasury/config"
 	"treasury/data/actions"
 	"treasury/data/audit"
+	"treasury/data/diskfree"
 	"treasury/data/live"
 	"treasury/data/platform"
 	"treasury/data/sandbox"
 	"treasury/data/transport"
 	"treasury/data/webhook"
+	"treasury/data/words"
 	"treasury/ui"
 	"treasury/ui/sanitize"
 )
@@ -97,7 +99,7 @@ func openPlatform(e *env, cfg *config.Config) (_ *runtime, err error) {
 		r.closers = append(r.closers, func() { r.sb.Close() })
 		now, rate = r.sb.Clock().Now, r.sb.Clock().Speed
 	}
-	reqLog, err := transport.OpenLog(r.stateDir)
+	reqLog, err := transport.OpenLog(r.stateDir, e.logs)
 	if err != nil {
 		return nil, fmt.Errorf("request log: %w", err)
 	}
@@ -143,6 +145,7 @@ func openRuntimeLog(ctx context.Context, e *env, cfg *config.Config, log *slog.L
 	if log != nil {
 		r.log = log
 	}
+	checkStateRoom(e, r.stateDir, r.log)
 	if r.audit, err = audit.Open(r.stateDir, audit.Options{}); err != nil {
 		return nil, err
 	}
@@ -175,6 +178,24 @@ func openRuntimeLog(ctx context.Context, e *env, cfg *config.Config, log *slog.L
 	}
 	r.p.Start(ctx)
 	return r, nil
+}
+
+// checkStateRoom warns, on stderr and in the log, when the state
+// directory cannot be written or its file system has little room left:
+// the audit log is written before every action, which is refused when it
+// cannot be.
+func checkStateRoom(e *env, dir string, log *slog.Logger) {
+	var warn string
+	if err := diskfree.Probe(dir, nil); err != nil {
+		warn = fmt.Sprintf("the state directory %s cannot be written (%v): every action will be refused until it can", dir, err)
+	} else if free, err := diskfree.Avail(dir); err == nil && free < diskfree.Low {
+		warn = fmt.Sprintf("the state directory %s has %s free: when the audit log cannot be written every action is refused (treasury doctor checks it)",
+			dir, words.Bytes(free))
+	}
+	if warn != "" {
+		fmt.Fprintln(e.stderr, "treasury: warning:", warn)
+		log.Warn("state directory", "problem", warn)
+	}
 }
 
 // webhookStatus is the receiver's status; a zero Status when there is none.

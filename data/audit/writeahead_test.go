@@ -77,7 +77,7 @@ func TestFullDiskRefusesUntilChecked(t *testing.T) {
 	if _, err := l.Append(rec("freeze", "t3")); err == nil {
 		t.Fatal("append taken while the disk is full")
 	}
-	if probes, _ := filepath.Glob(filepath.Join(dir, ".audit-probe-*")); len(probes) != 0 {
+	if probes, _ := filepath.Glob(filepath.Join(dir, ".probe-*")); len(probes) != 0 {
 		t.Fatalf("probes left behind: %v", probes)
 	}
 	full.Store(false)
