@@ -1,7 +1,6 @@
 package serve
 
 import (
-	"strconv"
 	"bytes"
 	"context"
 	"crypto/ed25519"
@@ -12,6 +11,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"

@@ -53,7 +53,7 @@ func TestFollowsAnotherWritersRotation(t *testing.T) {
 	defer b.Close()
 	a.Write([]byte(strings.Repeat("a", 39) + "\n"))
 	a.Write([]byte(strings.Repeat("a", 39) + "\n")) // rotates
-	b.checked = time.Time{}                          // as if a second had passed
+	b.checked = time.Time{}                         // as if a second had passed
 	b.Write([]byte("b\n"))
 	got, _ := os.ReadFile(path)
 	if string(got) != strings.Repeat("a", 39)+"\nb\n" {
