@@ -26,30 +26,55 @@ func (s *Sandbox) faults(iface apierr.Interface, next http.Handler) http.Handler
 			case <-t.C:
 			}
 		}
-		switch {
-		case simkit.Roll(f.ErrorRate):
-			s.writeFault(w, iface, http.StatusInternalServerError)
-			return
-		case simkit.Roll(f.UnavailableRate):
-			s.writeFault(w, iface, http.StatusServiceUnavailable)
-			return
-		case simkit.Roll(f.MalformedRate):
+		if d := time.Duration(f.AnswerLatency); d > 0 {
+			// Served now, answered late: the request takes effect whatever
+			// becomes of its answer.
 			rec := &recorder{header: http.Header{}, status: http.StatusOK}
-			next.ServeHTTP(rec, r)
+			s.serveFaults(iface, f, rec, r, next)
+			t := time.NewTimer(d)
+			select {
+			case <-r.Context().Done():
+				t.Stop()
+				return
+			case <-t.C:
+			}
 			for k, v := range rec.header {
 				w.Header()[k] = v
 			}
-			body := rec.body.Bytes()
-			if rec.status < 300 && len(body) > 1 {
-				body = append(body[:len(body)/2:len(body)/2], "\x00<html>"...)
-			}
-			w.Header().Del("Content-Length")
 			w.WriteHeader(rec.status)
-			w.Write(body)
+			w.Write(rec.body.Bytes())
 			return
 		}
-		next.ServeHTTP(w, r)
+		s.serveFaults(iface, f, w, r, next)
 	})
+}
+
+// serveFaults serves r with the rate faults of f (500s, 503s, malformed
+// bodies) or, when none is drawn, with next.
+func (s *Sandbox) serveFaults(iface apierr.Interface, f simkit.FaultSettings, w http.ResponseWriter, r *http.Request, next http.Handler) {
+	switch {
+	case simkit.Roll(f.ErrorRate):
+		s.writeFault(w, iface, http.StatusInternalServerError)
+		return
+	case simkit.Roll(f.UnavailableRate):
+		s.writeFault(w, iface, http.StatusServiceUnavailable)
+		return
+	case simkit.Roll(f.MalformedRate):
+		rec := &recorder{header: http.Header{}, status: http.StatusOK}
+		next.ServeHTTP(rec, r)
+		for k, v := range rec.header {
+			w.Header()[k] = v
+		}
+		body := rec.body.Bytes()
+		if rec.status < 300 && len(body) > 1 {
+			body = append(body[:len(body)/2:len(body)/2], "\x00<html>"...)
+		}
+		w.Header().Del("Content-Length")
+		w.WriteHeader(rec.status)
+		w.Write(body)
+		return
+	}
+	next.ServeHTTP(w, r)
 }
 
 // unavailableReason is the ErrorInfo reason of a wallet 503. The spec shows
