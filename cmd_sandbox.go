@@ -36,8 +36,8 @@ type sandboxFlags struct {
 // changes them while it runs.
 type faultFlags struct {
 	latency, jitter, answerLatency, tokenLifetime time.Duration
-	errorRate, unavailableRate, malformedRate float64
-	hostile                                   bool
+	errorRate, unavailableRate, malformedRate     float64
+	hostile                                       bool
 }
 
 func (f *faultFlags) register(fs *flag.FlagSet) {
@@ -54,7 +54,7 @@ func (f *faultFlags) register(fs *flag.FlagSet) {
 func (f faultFlags) settings() sandbox.FaultSettings {
 	return sandbox.FaultSettings{Latency: sandbox.Duration(f.latency), LatencyJitter: sandbox.Duration(f.jitter),
 		AnswerLatency: sandbox.Duration(f.answerLatency),
-		ErrorRate: f.errorRate, UnavailableRate: f.unavailableRate, MalformedRate: f.malformedRate,
+		ErrorRate:     f.errorRate, UnavailableRate: f.unavailableRate, MalformedRate: f.malformedRate,
 		TokenLifetime: sandbox.Duration(f.tokenLifetime), Hostile: f.hostile}
 }
 
