@@ -40,9 +40,11 @@ func TestAnswerLatencyAppliesThenAnswersLate(t *testing.T) {
 		t.Fatal("the first sweep is running already")
 	}
 	tok := sandboxtest.WalletToken(t, srv, txClient)
-	if err := srv.SetFaults(sandbox.FaultSettings{AnswerLatency: sandbox.Duration(time.Hour)}); err != nil {
+	if err := srv.SetFaults(sandbox.FaultSettings{AnswerLatency: sandbox.Duration(time.Hour), Path: "/trigger"}); err != nil {
 		t.Fatal(err)
 	}
+	// Limited to the triggers: a read is answered at once.
+	sweeps()
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
 	req, _ := http.NewRequestWithContext(ctx, http.MethodPost, srv.Endpoints().Wallet+wallet.PathSweeps+"/"+sw.ID+"/trigger",

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"bytes"
 	"net/http"
+	"strings"
 	"time"
 
 	"treasury/data/apierr"
@@ -14,6 +15,10 @@ import (
 func (s *Sandbox) faults(iface apierr.Interface, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		f := s.env.Faults.Get()
+		if f.Path != "" && !strings.Contains(r.URL.Path, f.Path) {
+			next.ServeHTTP(w, r)
+			return
+		}
 		if d := time.Duration(f.Latency); d > 0 || f.LatencyJitter > 0 {
 			if j := time.Duration(f.LatencyJitter); j > 0 {
 				d += time.Duration(simkit.Unit(simkit.Mix(uint64(time.Now().UnixNano()))) * float64(j))

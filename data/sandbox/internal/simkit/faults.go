@@ -15,6 +15,10 @@ type FaultSettings struct {
 	// Latency is added to every request (Latency plus up to LatencyJitter).
 	Latency       Duration `json:"latency"`
 	LatencyJitter Duration `json:"latency_jitter"`
+	// Path, when set, limits the request faults (latencies, 500s, 503s,
+	// malformed bodies) to the requests whose path holds it: "/trigger",
+	// "/freeze".
+	Path string `json:"path,omitempty"`
 	// AnswerLatency is added after a request is served, before its answer
 	// is sent: the request is applied (a freeze, a trigger), and its
 	// answer comes late, or never if the client gives up or dies first.
