@@ -45,7 +45,7 @@ func TestAuditVerify(t *testing.T) {
 	out.Reset()
 	if code := run(ctx, []string{"audit", "verify"}, e); code != 0 || !strings.Contains(out.String(), "intact: 4 lines") ||
 		!strings.Contains(out.String(), "1 attempt without an outcome (in flight or interrupted: check the platform") ||
-		!strings.Contains(out.String(), "seq 4") || !strings.Contains(out.String(), "freeze transaction t4  mutationId m4  by ana") ||
+		!strings.Contains(out.String(), "seq 4") || !strings.Contains(out.String(), "freeze of transaction t4  mutationId m4  by ana") ||
 		!strings.Contains(out.String(), "PUT /v2/wallets/w/transactions/t4/freeze") {
 		t.Fatalf("an open attempt: exit %d, stdout %q, stderr %q", code, out.String(), stderr.String())
 	}

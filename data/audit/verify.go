@@ -42,8 +42,25 @@ type Summary struct {
 	// Open are the attempt lines no outcome line names, oldest first:
 	// attempts in flight while the log was read, or whose process ended
 	// before their answer (killed, out of memory, a power cut). The
-	// platform may have applied them: check it.
-	Open []Record
+	// platform may have applied them: check it, unless a later attempt
+	// under the same key has a known outcome (Retry).
+	Open []OpenAttempt
+}
+
+// OpenAttempt is an attempt line without an outcome.
+type OpenAttempt struct {
+	Record
+	// Retry is the last outcome line of a later attempt of the same
+	// action on the same record under the same key, if one ended: a done
+	// or failed retry settles what the attempt did (the platform applies a
+	// key at most once).
+	Retry *Record
+}
+
+// Settled reports whether a later attempt under the same key has a known
+// outcome (done or failed).
+func (o OpenAttempt) Settled() bool {
+	return o.Retry != nil && (o.Retry.Outcome == OutcomeDone || o.Retry.Outcome == OutcomeFailed)
 }
 
 // Verify reads a log and checks, line by line, that each is a record
@@ -79,23 +96,28 @@ func Verify(r io.Reader) (s Summary, err error) {
 
 // openAttempts are the attempt lines read so far that no outcome names,
 // by seq.
-type openAttempts map[uint64]Record
+type openAttempts map[uint64]*OpenAttempt
 
 func (o openAttempts) add(r Record) {
 	switch {
 	case r.Outcome == OutcomeAttempt:
-		o[r.Seq] = r
+		o[r.Seq] = &OpenAttempt{Record: r}
 	case r.Attempt != 0:
 		delete(o, r.Attempt)
+		for _, a := range o {
+			if a.Action == r.Action && a.Target.ID == r.Target.ID && a.MutationID == r.MutationID && a.IntentID == r.IntentID {
+				a.Retry = &r
+			}
+		}
 	}
 }
 
-func (o openAttempts) list() []Record {
-	out := make([]Record, 0, len(o))
-	for _, r := range o {
-		out = append(out, r)
+func (o openAttempts) list() []OpenAttempt {
+	out := make([]OpenAttempt, 0, len(o))
+	for _, a := range o {
+		out = append(out, *a)
 	}
-	slices.SortFunc(out, func(a, b Record) int { return cmp.Compare(a.Seq, b.Seq) })
+	slices.SortFunc(out, func(a, b OpenAttempt) int { return cmp.Compare(a.Seq, b.Seq) })
 	return out
 }
 

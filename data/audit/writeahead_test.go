@@ -48,8 +48,21 @@ func TestVerifyListsAttemptsWithoutAnOutcome(t *testing.T) {
 	}
 	s, br := verifyFile(t, l.Path())
 	if br != nil || s.Lines != 3 || len(s.Open) != 1 || s.Open[0].Seq != a2.Seq || s.Open[0].Target.ID != "t2" ||
-		s.Open[0].Request != a2.Request {
+		s.Open[0].Request != a2.Request || s.Open[0].Retry != nil || s.Open[0].Settled() {
 		t.Fatalf("verify %+v %v", s, br)
+	}
+	// A retry of t2 under the same key that ends done settles it; the
+	// attempt stays without an outcome of its own.
+	a3 := attempt("t2")
+	end = rec("freeze", "t2")
+	end.Attempt = a3.Seq
+	if _, err := l.Append(end); err != nil {
+		t.Fatal(err)
+	}
+	s, br = verifyFile(t, l.Path())
+	if br != nil || len(s.Open) != 1 || s.Open[0].Seq != a2.Seq || s.Open[0].Retry == nil || s.Open[0].Retry.Attempt != a3.Seq ||
+		!s.Open[0].Settled() {
+		t.Fatalf("verify after the retry %+v %v", s, br)
 	}
 }
 

@@ -63,9 +63,20 @@ func auditCheck(path string) Check {
 		return Check{Name: "audit", Status: Fail, Detail: "cannot be read: " + err.Error()}
 	}
 	c := Check{Name: "audit", Status: OK, Detail: fmt.Sprintf("intact, %s", words.Count(sum.Lines, "line"))}
-	if n := len(sum.Open); n > 0 {
+	open, settled := 0, 0
+	for _, a := range sum.Open {
+		if a.Settled() {
+			settled++
+		} else {
+			open++
+		}
+	}
+	if settled > 0 {
+		c.Detail += fmt.Sprintf("; %s without an outcome settled by a retry under the same key", words.Count(settled, "attempt"))
+	}
+	if open > 0 {
 		c.Status = Warn
-		c.Detail += fmt.Sprintf("; %s without an outcome (in flight, or interrupted)", words.Count(n, "attempt"))
+		c.Detail += fmt.Sprintf("; %s without an outcome (in flight, or interrupted)", words.Count(open, "attempt"))
 		c.Guidance = "Check on the platform whether they were applied (`treasury audit verify` lists them); the dashboard's next attempt of each reuses its key."
 	}
 	return c
