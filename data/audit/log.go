@@ -320,13 +320,13 @@ func (l *Log) write(line []byte) error {
 			l.broken = fmt.Errorf("audit: %s: a line was written in part (%v) and could not be removed (%v)", l.path, err, terr)
 			return l.broken
 		}
-		l.unwritable = fmt.Errorf("audit: write %s: %w", l.path, err)
+		l.unwritable = fmt.Errorf("audit: %w", err) // a PathError: "write FILE: no space left on device"
 		return l.unwritable
 	}
 	if err := l.f.Sync(); err != nil {
 		// The line may or may not be on disk: the file is read again
 		// before the next append (its size no longer matches).
-		l.unwritable = fmt.Errorf("audit: sync %s: %w", l.path, err)
+		l.unwritable = fmt.Errorf("audit: %w", err)
 		return l.unwritable
 	}
 	return nil
