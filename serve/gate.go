@@ -69,11 +69,12 @@ func newGate(o Options, log *slog.Logger) *gate {
 		pending: map[string]*pendingConn{}, sources: map[string]int{}}
 }
 
-// note logs a refusal at Info unless one of the same event from the same
-// source was logged within the interval; the line then says how many
-// were not logged since the last.
-func (g *gate) note(msg, source string, attrs ...any) {
-	ok, n := g.limit.Allow(msg + "\x00" + source)
+// note logs a refusal at Info unless one of the same event (msg, and
+// kind for a connection refused) from the same source was logged within
+// the interval; the line then says how many were not logged since the
+// last.
+func (g *gate) note(msg, source, kind string, attrs ...any) {
+	ok, n := g.limit.Allow(msg + "\x00" + source + "\x00" + kind)
 	if !ok {
 		return
 	}
@@ -101,8 +102,13 @@ func (g *gate) flushLoop() {
 
 func (g *gate) flush() {
 	for _, q := range g.limit.Flush() {
-		msg, source, _ := strings.Cut(q.Key, "\x00")
-		g.log.Info(msg, "source", source, "not_logged_since_last", q.Count, "since_s", seconds(q.Over))
+		msg, rest, _ := strings.Cut(q.Key, "\x00")
+		source, kind, _ := strings.Cut(rest, "\x00")
+		attrs := []any{"source", source}
+		if kind != "" {
+			attrs = append(attrs, "kind", kind)
+		}
+		g.log.Info(msg, append(attrs, "not_logged_since_last", q.Count, "since_s", seconds(q.Over))...)
 	}
 }
 
@@ -135,7 +141,7 @@ func (g *gate) admit(_ ssh.Context, c net.Conn) net.Conn {
 	}
 	if refusal != "" {
 		g.mu.Unlock()
-		g.note("ssh connection refused", kind+" "+source, "remote", remote, "reason", refusal)
+		g.note("ssh connection refused", source, kind, "remote", remote, "kind", kind, "reason", refusal)
 		return nil
 	}
 	p := &pendingConn{remote: remote, source: source, conn: c, started: time.Now()}
@@ -170,7 +176,7 @@ func (g *gate) expire(p *pendingConn) {
 	if !ok {
 		return
 	}
-	g.note("ssh login grace time exceeded: connection closed", p.source, identityAttrs(user, fp, p.remote, "grace_s", seconds(g.grace))...)
+	g.note("ssh login grace time exceeded: connection closed", p.source, "", identityAttrs(user, fp, p.remote, "grace_s", seconds(g.grace))...)
 	p.conn.Close()
 }
 
@@ -205,9 +211,9 @@ func (g *gate) authLog(cm gossh.ConnMetadata, method string, err error) {
 	switch method {
 	case "none":
 	case "publickey":
-		g.note("ssh key refused", sourceOf(remote), identityAttrs(cm.User(), fp, remote, "error", err.Error())...)
+		g.note("ssh key refused", sourceOf(remote), "", identityAttrs(cm.User(), fp, remote, "error", err.Error())...)
 	default:
-		g.note("ssh authentication method refused", sourceOf(remote), identityAttrs(cm.User(), "", remote, "method", method)...)
+		g.note("ssh authentication method refused", sourceOf(remote), "", identityAttrs(cm.User(), "", remote, "method", method)...)
 	}
 }
 
@@ -228,7 +234,7 @@ func (g *gate) failed(c net.Conn, err error) {
 	if !ok {
 		return
 	}
-	g.note("ssh handshake failed", p.source, identityAttrs(user, fp, remote, "error", err.Error(), "after_s", seconds(time.Since(p.started)))...)
+	g.note("ssh handshake failed", p.source, "", identityAttrs(user, fp, remote, "error", err.Error(), "after_s", seconds(time.Since(p.started)))...)
 }
 
 // close refuses new connections and stops the grace timers; the server
