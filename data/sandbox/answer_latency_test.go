@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"strings"
 	"testing"
 	"time"
 
@@ -18,16 +17,7 @@ import (
 // that gives up before the answer (or dies) has had its trigger applied.
 func TestAnswerLatencyAppliesThenAnswersLate(t *testing.T) {
 	srv := sandboxtest.Listen(t, sandboxtest.Options())
-	var txClient, readClient string
-	for _, c := range srv.Credentials().Wallet {
-		switch strings.ToUpper(c.Type) {
-		case wallet.CredTransactions:
-			txClient = c.ClientID
-		case wallet.CredMonitoring:
-			readClient = c.ClientID
-		}
-	}
-	read := sandboxtest.WalletToken(t, srv, readClient)
+	tok, read := walTokens(t, srv)
 	sweeps := func() []wallet.SweepConfig {
 		var page wallet.SweepsPage
 		if st := sandboxtest.Get(t, srv.Endpoints().Wallet+wallet.PathSweeps, read, &page); st != http.StatusOK {
@@ -39,7 +29,6 @@ func TestAnswerLatencyAppliesThenAnswersLate(t *testing.T) {
 	if sw.SweepRunning {
 		t.Fatal("the first sweep is running already")
 	}
-	tok := sandboxtest.WalletToken(t, srv, txClient)
 	if err := srv.SetFaults(sandbox.FaultSettings{AnswerLatency: sandbox.Duration(time.Hour), Path: "/trigger"}); err != nil {
 		t.Fatal(err)
 	}

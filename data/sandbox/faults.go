@@ -23,12 +23,8 @@ func (s *Sandbox) faults(iface apierr.Interface, next http.Handler) http.Handler
 			if j := time.Duration(f.LatencyJitter); j > 0 {
 				d += time.Duration(simkit.Unit(simkit.Mix(uint64(time.Now().UnixNano()))) * float64(j))
 			}
-			t := time.NewTimer(d)
-			select {
-			case <-r.Context().Done():
-				t.Stop()
+			if !wait(r, d) {
 				return
-			case <-t.C:
 			}
 		}
 		if d := time.Duration(f.AnswerLatency); d > 0 {
@@ -36,12 +32,8 @@ func (s *Sandbox) faults(iface apierr.Interface, next http.Handler) http.Handler
 			// becomes of its answer.
 			rec := &recorder{header: http.Header{}, status: http.StatusOK}
 			s.serveFaults(iface, f, rec, r, next)
-			t := time.NewTimer(d)
-			select {
-			case <-r.Context().Done():
-				t.Stop()
+			if !wait(r, d) {
 				return
-			case <-t.C:
 			}
 			for k, v := range rec.header {
 				w.Header()[k] = v
@@ -52,6 +44,19 @@ func (s *Sandbox) faults(iface apierr.Interface, next http.Handler) http.Handler
 		}
 		s.serveFaults(iface, f, w, r, next)
 	})
+}
+
+// wait waits d, or until r's client goes away; it reports whether d
+// passed.
+func wait(r *http.Request, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-r.Context().Done():
+		return false
+	case <-t.C:
+		return true
+	}
 }
 
 // serveFaults serves r with the rate faults of f (500s, 503s, malformed
