@@ -212,9 +212,9 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		a.confirms++
 		a.confirm = newDialog(a.ctx, msg, a.confirms)
 		a.overlay = confirmOverlay
-		// What the footer said before (a read that opened the dialog)
-		// gives way to the dialog's keys.
-		if a.flash.Err == nil && !a.flash.Warn {
+		// What the footer said before (a read that opened the dialog, the
+		// cancel of the one before) gives way to the dialog's keys.
+		if a.flash.Err == nil {
 			a.flash = Flash{}
 		}
 		return a, nil

@@ -19,8 +19,9 @@ type Limiter struct {
 	every time.Duration
 	now   func() time.Time
 
-	mu   sync.Mutex
-	keys map[string]*state
+	mu     sync.Mutex
+	keys   map[string]*state
+	events int
 }
 
 type state struct {
@@ -46,6 +47,7 @@ func (l *Limiter) Allow(key string) (log bool, suppressed int) {
 	now := l.now()
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	l.events++
 	s := l.keys[key]
 	if s == nil {
 		s = &state{}
@@ -89,6 +91,13 @@ func (l *Limiter) Flush() []Quiet {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Key < out[j].Key })
 	return out
+}
+
+// Events is how many events Allow has counted, logged or not.
+func (l *Limiter) Events() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.events
 }
 
 // Len is how many keys the limiter holds.

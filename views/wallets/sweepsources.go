@@ -90,9 +90,9 @@ func (s sources) lines() []string {
 	if s.err != "" {
 		return []string{"Sources      " + s.err}
 	}
-	head := "Sources      " + words.Count(len(s.wallets), "wallet") + " on " + s.chain + ", available as read " + viewkit.Time(s.at) + " UTC"
+	head := "Sources      " + words.Count(len(s.wallets), "wallet") + " on " + s.chain + ", available as read " + s.at.UTC().Format("15:04:05") + " UTC"
 	if len(s.wallets) == 0 {
-		head = "Sources      no wallet on " + s.chain + " holds the assets (read " + viewkit.Time(s.at) + " UTC): the run would move nothing"
+		head = "Sources      no wallet on " + s.chain + " holds the assets (read " + s.at.UTC().Format("15:04:05") + " UTC): the run would move nothing"
 	}
 	out := []string{head}
 	width := 0
