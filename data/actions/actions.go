@@ -74,6 +74,28 @@ func (e ErrUnaudited) Error() string {
 
 func (e ErrUnaudited) Unwrap() error { return e.Err }
 
+// ErrOutcomeUnaudited says that an action ended as Outcome (done) but its
+// outcome line could not be written: its attempt line is in the log, and
+// `treasury audit verify` lists it as without an outcome. The action
+// itself is not in doubt (Applied).
+type ErrOutcomeUnaudited struct {
+	Outcome string
+	Err     error
+}
+
+func (e ErrOutcomeUnaudited) Error() string {
+	return e.Outcome + ", but its outcome could not be written to the audit log (its attempt line is there): " + e.Err.Error()
+}
+
+func (e ErrOutcomeUnaudited) Unwrap() error { return e.Err }
+
+// Applied reports whether an action's error says it was done: nil, or
+// only that its outcome could not be audited.
+func Applied(err error) bool {
+	var ou ErrOutcomeUnaudited
+	return err == nil || errors.As(err, &ou) && ou.Outcome == audit.OutcomeDone
+}
+
 // Identity is who acts, where.
 type Identity struct {
 	Profile, Environment string

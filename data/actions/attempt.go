@@ -138,6 +138,8 @@ func (a *Actor) record(at Attempt, err error, requestID string, seq uint64) erro
 		switch {
 		case errors.As(err, new(ErrUnaudited)):
 			return err // it says already that the log cannot be written
+		case err == nil && seq != 0:
+			return ErrOutcomeUnaudited{Outcome: r.Outcome, Err: lerr}
 		case err == nil:
 			return fmt.Errorf("the attempt (%s) could not be audited: %w", r.Outcome, lerr)
 		}

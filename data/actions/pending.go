@@ -112,7 +112,7 @@ func (e ErrPending) Error() string {
 // cannot place is taken as unknown: reusing a key that was not needed costs
 // nothing, while a new key for an action that was applied may apply it twice.
 func Unknown(err error) bool {
-	if err == nil {
+	if err == nil || errors.As(err, new(ErrOutcomeUnaudited)) {
 		return false
 	}
 	if ae, ok := apierr.As(err); ok {

@@ -221,3 +221,40 @@ func TestRestoreReplaysTheLog(t *testing.T) {
 		}
 	}
 }
+
+// failAfter lets n writes through, then fails every one as a full disk.
+type failAfter struct {
+	w io.Writer
+	n *atomic.Int32
+}
+
+func (d failAfter) Write(p []byte) (int, error) {
+	if d.n.Add(-1) < 0 {
+		return 0, syscall.ENOSPC
+	}
+	return d.w.Write(p)
+}
+
+// The disk fills between the attempt line and the outcome: the freeze is
+// done and said to be (Applied, not unknown), with why its outcome is not
+// in the log; the attempt line is, and verify lists it.
+func TestOutcomeLineUnwritableAfterADoneAction(t *testing.T) {
+	e := newEnv(t, false)
+	tx := e.freezable(t)
+	var left atomic.Int32
+	left.Store(1)
+	log, err := audit.Open(t.TempDir(), audit.Options{Wrap: func(w io.Writer) io.Writer { return failAfter{w, &left} }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer log.Close()
+	act := actions.New(actions.Clients{Transactions: e.p.WalletTransactions}, e.act.Identity(), log)
+	got, err := act.FreezeTx(context.Background(), tx, true, "fraud hold", actions.NewKey())
+	var ou actions.ErrOutcomeUnaudited
+	if !errors.As(err, &ou) || ou.Outcome != audit.OutcomeDone || !actions.Applied(err) || actions.Unknown(err) || !got.FreezeInfo.IsFrozen {
+		t.Fatalf("freeze with its outcome unwritable: %+v, %v", got.FreezeInfo, err)
+	}
+	if s, err := audit.VerifyFile(log.Path()); err != nil || s.Lines != 1 || len(s.Open) != 1 {
+		t.Fatalf("verify: %+v %v", s, err)
+	}
+}

@@ -151,7 +151,7 @@ func (v *View) handleLoaded(l viewkit.Loaded) (tea.Cmd, bool) {
 
 func (v *View) submittedLoaded(l viewkit.Loaded) tea.Cmd {
 	s, _ := l.Value.(submitted)
-	if l.Err != nil {
+	if !actions.Applied(l.Err) {
 		again := v.keys.Unlock.Help().Key
 		if s.lock {
 			again = v.keys.Lock.Help().Key
@@ -163,8 +163,8 @@ func (v *View) submittedLoaded(l viewkit.Loaded) tea.Cmd {
 	v.follows[s.ep.ID] = f
 	v.changed()
 	// The result first: the dialog takes the first flash after its answer.
-	return tea.Sequence(ui.ResultCmd(fmt.Sprintf("✔ %s of %s proposed: intent %s accepted (requestId %s), following it", f.verb(),
-		sanitize.Line(s.ep.Alias), f.intentID, sanitize.Line(s.accepted.RequestID)), nil),
+	return tea.Sequence(viewkit.Done(fmt.Sprintf("✔ %s of %s proposed: intent %s accepted (requestId %s), following it", f.verb(),
+		sanitize.Line(s.ep.Alias), f.intentID, sanitize.Line(s.accepted.RequestID)), l.Err),
 		v.poll(f.intentID))
 }
 

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 
+	tea "github.com/charmbracelet/bubbletea"
+
 	"treasury/data/actions"
 	"treasury/data/apierr"
 	"treasury/ui"
@@ -30,6 +32,16 @@ func RetryNote(ctx *ui.Context, k actions.Key, keyName string) string {
 	}
 	return fmt.Sprintf("retry of %s, first sent %s by %s: %s; the same %s goes again, so the platform applies it at most once",
 		r.ID, r.First.UTC().Format("2006-01-02 15:04:05 UTC"), by, state, keyName)
+}
+
+// Done is the result of a confirmed action that was done: text, with, when
+// err says its outcome could not be audited (actions.Applied), a warning
+// that says so.
+func Done(text string, err error) tea.Cmd {
+	if err == nil {
+		return ui.ResultCmd(text, nil)
+	}
+	return func() tea.Msg { return ui.Flash{Text: text + " · ⚠ " + err.Error(), Warn: true} }
 }
 
 // Failure is the text of a confirmed action's failed result: what was

@@ -130,7 +130,7 @@ func (v *View) confirmFreeze(t wallet.Transaction, freeze bool) tea.Cmd {
 				defer cancel()
 				got, err := v.act.FreezeTx(ctx, t, freeze, reason, mid)
 				d := actionDone{action: action, tx: t, mutationID: mid, retry: key.Retry != nil, again: again, err: err}
-				if err == nil && got.ID != "" {
+				if actions.Applied(err) && got.ID != "" {
 					d.tx = got
 				}
 				return d
@@ -201,15 +201,15 @@ func (v *View) done(d actionDone) tea.Cmd {
 		retry = " (a retry)"
 	}
 	if d.action == actions.Sweep {
-		if d.err != nil {
+		if !actions.Applied(d.err) {
 			return ui.ResultCmd(viewkit.Failure("trigger of sweep "+d.sweep.Name, d.again, "mutationId", d.mutationID, d.err), d.err)
 		}
 		v.ctx.Store.Refresh(live.Sweeps)
 		v.ctx.Store.Refresh(live.Transactions)
-		return tea.Sequence(ui.ResultCmd("✔ sweep "+d.sweep.Name+" started: instance "+d.instance+" · mutationId "+d.mutationID+retry, nil),
+		return tea.Sequence(viewkit.Done("✔ sweep "+d.sweep.Name+" started: instance "+d.instance+" · mutationId "+d.mutationID+retry, d.err),
 			v.Stack.Update(sweepActed{d.sweep.ID}))
 	}
-	if d.err != nil {
+	if !actions.Applied(d.err) {
 		return ui.ResultCmd(viewkit.Failure(d.action+" of transaction "+d.tx.ID, d.again, "mutationId", d.mutationID, d.err), d.err)
 	}
 	v.ctx.Store.Refresh(live.Transactions)
@@ -220,7 +220,7 @@ func (v *View) done(d actionDone) tea.Cmd {
 	if d.tx.FreezeInfo.IsFrozen {
 		now = "frozen"
 	}
-	return tea.Sequence(ui.ResultCmd("✔ "+verb+" transaction "+d.tx.ID+" ("+v.walletName(d.tx.WalletID)+", "+viewkit.Amount(d.tx.Qty, d.tx.Asset)+
-		"): now "+now+", status "+d.tx.Status+" · mutationId "+d.mutationID+retry, nil),
+	return tea.Sequence(viewkit.Done("✔ "+verb+" transaction "+d.tx.ID+" ("+v.walletName(d.tx.WalletID)+", "+viewkit.Amount(d.tx.Qty, d.tx.Asset)+
+		"): now "+now+", status "+d.tx.Status+" · mutationId "+d.mutationID+retry, d.err),
 		v.Stack.Update(txActed{d.tx}))
 }
