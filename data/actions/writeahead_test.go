@@ -15,18 +15,22 @@ import (
 	"treasury/data/wallet"
 )
 
-// fullDisk fails every write as a full disk does while full is set.
-type fullDisk struct {
+// disk lets *left writes through, then fails every one as a full disk
+// does.
+type disk struct {
 	w    io.Writer
-	full *atomic.Bool
+	left *atomic.Int32
 }
 
-func (d fullDisk) Write(p []byte) (int, error) {
-	if d.full.Load() {
+func (d disk) Write(p []byte) (int, error) {
+	if d.left.Add(-1) < 0 {
 		return 0, syscall.ENOSPC
 	}
 	return d.w.Write(p)
 }
+
+// room is what a disk with room for every write has left.
+const room = 1 << 30
 
 // With the disk full, the attempt line cannot be written: the action is
 // refused before any request (the sandbox receives nothing), says why, and
@@ -35,8 +39,8 @@ func (d fullDisk) Write(p []byte) (int, error) {
 func TestFullDiskRefusesBeforeAnyRequest(t *testing.T) {
 	e := newEnv(t, false)
 	tx := e.freezable(t)
-	var full atomic.Bool
-	log, err := audit.Open(t.TempDir(), audit.Options{Wrap: func(w io.Writer) io.Writer { return fullDisk{w, &full} }})
+	var left atomic.Int32
+	log, err := audit.Open(t.TempDir(), audit.Options{Wrap: func(w io.Writer) io.Writer { return disk{w, &left} }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +49,7 @@ func TestFullDiskRefusesBeforeAnyRequest(t *testing.T) {
 	ctx := context.Background()
 
 	sweep := firstSweep(t, e)
-	full.Store(true)
+	left.Store(0)
 	sent, wallet := len(e.requests()), e.srv.Stats().Requests["wallet"]
 	_, err = act.FreezeTx(ctx, tx, true, "fraud hold", actions.NewKey())
 	var ua actions.ErrUnaudited
@@ -69,7 +73,7 @@ func TestFullDiskRefusesBeforeAnyRequest(t *testing.T) {
 		t.Fatalf("lines written on a full disk: %+v", es)
 	}
 
-	full.Store(false)
+	left.Store(room)
 	if err := act.Can(actions.Freeze); err != nil {
 		t.Fatalf("Can once there is room: %v", err)
 	}
@@ -222,19 +226,6 @@ func TestRestoreReplaysTheLog(t *testing.T) {
 	}
 }
 
-// failAfter lets n writes through, then fails every one as a full disk.
-type failAfter struct {
-	w io.Writer
-	n *atomic.Int32
-}
-
-func (d failAfter) Write(p []byte) (int, error) {
-	if d.n.Add(-1) < 0 {
-		return 0, syscall.ENOSPC
-	}
-	return d.w.Write(p)
-}
-
 // The disk fills between the attempt line and the outcome: the freeze is
 // done and said to be (Applied, not unknown), with why its outcome is not
 // in the log; the attempt line is, and verify lists it.
@@ -243,7 +234,7 @@ func TestOutcomeLineUnwritableAfterADoneAction(t *testing.T) {
 	tx := e.freezable(t)
 	var left atomic.Int32
 	left.Store(1)
-	log, err := audit.Open(t.TempDir(), audit.Options{Wrap: func(w io.Writer) io.Writer { return failAfter{w, &left} }})
+	log, err := audit.Open(t.TempDir(), audit.Options{Wrap: func(w io.Writer) io.Writer { return disk{w, &left} }})
 	if err != nil {
 		t.Fatal(err)
 	}
