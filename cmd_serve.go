@@ -28,7 +28,7 @@ func cmdServe(ctx context.Context, e *env, g globals, args []string) error {
 	fs.IntVar(&o.MaxSessions, "max-sessions", serve.DefaultMaxSessions, "most sessions at once")
 	fs.DurationVar(&o.IdleTimeout, "idle-timeout", serve.DefaultIdleTimeout, "end a session without input for this long")
 	fs.DurationVar(&o.LoginGrace, "login-grace", serve.DefaultLoginGrace, "close a connection that has not authenticated within this `duration` (OpenSSH LoginGraceTime)")
-	o.MaxStartups = serve.DefaultMaxStartups
+	o.MaxStartups = serve.DefaultMaxStartups()
 	fs.Var(&o.MaxStartups, "max-startups", "`start:rate:full`: with start connections waiting to authenticate, refuse a new one with a chance of rate%, growing to 100% at full (OpenSSH MaxStartups; one number is a hard cap)")
 	statsEvery := fs.Duration("stats-every", 10*time.Minute, "log the process's memory, sessions and upstream requests every `interval` (0: never)")
 	fs.IntVar(&o.MaxPerSource, "max-per-source", serve.DefaultMaxPerSource, "most connections waiting to authenticate from one address (OpenSSH PerSourceMaxStartups)")

@@ -175,7 +175,7 @@ func New(o Options) (*Server, error) {
 		o.LoginGrace = DefaultLoginGrace
 	}
 	if o.MaxStartups == (Startups{}) {
-		o.MaxStartups = DefaultMaxStartups
+		o.MaxStartups = DefaultMaxStartups()
 	}
 	if err := o.MaxStartups.validate(); err != nil {
 		return nil, fmt.Errorf("serve: %w", err)

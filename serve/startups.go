@@ -19,7 +19,7 @@ type Startups struct {
 }
 
 // DefaultMaxStartups is OpenSSH's default, 10:30:100.
-var DefaultMaxStartups = Startups{Start: 10, Rate: 30, Full: 100}
+func DefaultMaxStartups() Startups { return Startups{Start: 10, Rate: 30, Full: 100} }
 
 // HardCap refuses every connection once n are waiting.
 func HardCap(n int) Startups { return Startups{Start: n, Rate: 100, Full: n} }
