@@ -1,21 +1,29 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"path/filepath"
+	"strconv"
+	"time"
 
 	"treasury/config"
 	"treasury/data/audit"
+	"treasury/data/words"
+	"treasury/ui/sanitize"
 )
 
 // auditUsage lists the audit subcommands.
 const auditUsage = `usage: treasury audit verify [--file FILE]
 
   verify   check the audit log's hash chain line by line and name the first
-           broken line (bad JSON, hash mismatch, sequence gap, chain broken)
+           broken line (bad JSON, hash mismatch, sequence gap, chain broken);
+           list the attempts without an outcome (in flight or interrupted:
+           the platform may have applied them)
 
 exit status: 0 intact, 1 broken or unreadable, 2 usage
 `
@@ -69,6 +77,43 @@ func cmdAuditVerify(e *env, g globals, args []string) error {
 		fmt.Fprintf(e.stdout, "%s: intact: empty (no action attempted yet)\n", path)
 		return nil
 	}
-	fmt.Fprintf(e.stdout, "%s: intact: %d lines, seq 1-%d, last hash %s\n", path, s.Lines, s.LastSeq, s.Head)
+	fmt.Fprintf(e.stdout, "%s: intact: %s, seq 1-%d, last hash %s\n", path, words.Count(s.Lines, "line"), s.LastSeq, s.Head)
+	writeOpenAttempts(e.stdout, s.Open)
 	return nil
+}
+
+// writeOpenAttempts lists the attempts no outcome line names: each was
+// sent, or about to be, when its process ended or while the log was read.
+// One that a later attempt under the same key settled says so.
+func writeOpenAttempts(w io.Writer, open []audit.OpenAttempt) {
+	if len(open) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "%s without an outcome (in flight or interrupted: check the platform; the dashboard's next attempt of the same action on the same record reuses the key):\n",
+		words.Count(len(open), "attempt"))
+	for _, a := range open {
+		key := "mutationId " + a.MutationID
+		if a.IntentID != "" {
+			key = "intentId " + a.IntentID
+		}
+		fmt.Fprintf(w, "  seq %d  %s  %s of %s  %s  by %s on %s (%s)\n    %s\n", a.Seq, a.Time.UTC().Format(time.RFC3339),
+			sanitize.Line(a.Action), sanitize.Line(targetName(a.Target)), sanitize.Line(key),
+			sanitize.Line(a.Who.String()), sanitize.Line(a.Host), sanitize.Line(a.Environment), sanitize.Line(a.Request))
+		if r := a.Retry; r != nil {
+			note := "a retry under the same key ended " + r.Outcome
+			if a.Settled() {
+				note += ": the platform applied the key at most once, and says so"
+			}
+			fmt.Fprintf(w, "    %s (seq %d, %s)\n", sanitize.Line(note), r.Seq, r.Time.UTC().Format(time.RFC3339))
+		}
+	}
+}
+
+// targetName names a record: its kind, its name or alias when it has one,
+// and its id.
+func targetName(t audit.Target) string {
+	if n := cmp.Or(t.Detail["name"], t.Detail["alias"]); n != "" {
+		return t.Kind + " " + strconv.Quote(n) + " " + t.ID
+	}
+	return t.Kind + " " + t.ID
 }

@@ -29,10 +29,25 @@ func TestAuditVerify(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	l.Close()
 	ctx := context.Background()
-	if code := run(ctx, []string{"audit", "verify"}, e); code != 0 || !strings.Contains(out.String(), "intact: 3 lines") {
+	if code := run(ctx, []string{"audit", "verify"}, e); code != 0 || !strings.Contains(out.String(), "intact: 3 lines") ||
+		strings.Contains(out.String(), "without an outcome") {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, out.String(), stderr.String())
+	}
+	// An attempt line with no outcome after it: the chain is intact, and
+	// the attempt is named.
+	if _, err := l.Append(audit.Record{Who: audit.Who{Via: audit.ViaLocal, User: "ana"}, Action: "freeze", Environment: "prod",
+		Target: audit.Target{Kind: "transaction", ID: "t4"}, Outcome: audit.OutcomeAttempt, MutationID: "m4",
+		Request: "PUT /v2/wallets/w/transactions/t4/freeze"}); err != nil {
+		t.Fatal(err)
+	}
+	l.Close()
+	out.Reset()
+	if code := run(ctx, []string{"audit", "verify"}, e); code != 0 || !strings.Contains(out.String(), "intact: 4 lines") ||
+		!strings.Contains(out.String(), "1 attempt without an outcome (in flight or interrupted: check the platform") ||
+		!strings.Contains(out.String(), "seq 4") || !strings.Contains(out.String(), "freeze of transaction t4  mutationId m4  by ana") ||
+		!strings.Contains(out.String(), "PUT /v2/wallets/w/transactions/t4/freeze") {
+		t.Fatalf("an open attempt: exit %d, stdout %q, stderr %q", code, out.String(), stderr.String())
 	}
 
 	path := filepath.Join(dir, audit.FileName)
@@ -40,6 +55,7 @@ func TestAuditVerify(t *testing.T) {
 	edited := filepath.Join(t.TempDir(), "edited.jsonl")
 	os.WriteFile(edited, bytes.Replace(b, []byte(`"t2"`), []byte(`"t7"`), 1), 0o600)
 	out.Reset()
+	stderr.Reset()
 	code := run(ctx, []string{"audit", "verify", "--file", edited}, e)
 	if code != 1 || !strings.Contains(stderr.String(), "BROKEN at line 2: hash mismatch") || !strings.Contains(stderr.String(), "lines 1-1 are intact") {
 		t.Fatalf("edited: exit %d, stderr %q", code, stderr.String())

@@ -14,15 +14,18 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/term"
 
 	"treasury/config"
 	"treasury/data/actions"
 	"treasury/data/audit"
+	"treasury/data/diskfree"
 	"treasury/data/live"
 	"treasury/data/platform"
 	"treasury/data/sandbox"
 	"treasury/data/transport"
 	"treasury/data/webhook"
+	"treasury/data/words"
 	"treasury/ui"
 	"treasury/ui/sanitize"
 )
@@ -97,7 +100,7 @@ func openPlatform(e *env, cfg *config.Config) (_ *runtime, err error) {
 		r.closers = append(r.closers, func() { r.sb.Close() })
 		now, rate = r.sb.Clock().Now, r.sb.Clock().Speed
 	}
-	reqLog, err := transport.OpenLog(r.stateDir)
+	reqLog, err := transport.OpenLog(r.stateDir, e.logs)
 	if err != nil {
 		return nil, fmt.Errorf("request log: %w", err)
 	}
@@ -150,10 +153,22 @@ func openRuntimeLog(ctx context.Context, e *env, cfg *config.Config, log *slog.L
 	if log != nil {
 		r.log = log
 	}
+	checkStateRoom(e, r.stateDir, r.log)
 	if r.audit, err = audit.Open(r.stateDir, audit.Options{}); err != nil {
 		return nil, err
 	}
 	r.closers = append(r.closers, func() { r.audit.Close() })
+	// The keys of attempts a process ended before their answer (killed,
+	// out of memory) and of unknown outcomes are read back: a retry
+	// reuses them.
+	n, err := r.pending.Restore(r.audit)
+	if err != nil {
+		return nil, fmt.Errorf("audit: reading back the keys of unfinished actions: %w", err)
+	}
+	if n > 0 {
+		r.log.Info("audit: actions whose outcome is unknown, read back from the log: their next attempt reuses their key",
+			"count", n, "file", r.audit.Path())
+	}
 	if err = live.FollowAudit(r.p.Store, r.audit); err != nil {
 		return nil, err
 	}
@@ -171,6 +186,24 @@ func openRuntimeLog(ctx context.Context, e *env, cfg *config.Config, log *slog.L
 	}
 	r.p.Start(ctx)
 	return r, nil
+}
+
+// checkStateRoom warns, on stderr and in the log, when the state
+// directory cannot be written or its file system has little room left:
+// the audit log is written before every action, which is refused when it
+// cannot be.
+func checkStateRoom(e *env, dir string, log *slog.Logger) {
+	var warn string
+	if err := diskfree.Probe(dir, nil); err != nil {
+		warn = fmt.Sprintf("the state directory %s cannot be written (%v): every action will be refused until it can", dir, err)
+	} else if free, err := diskfree.Avail(dir); err == nil && free < diskfree.Low {
+		warn = fmt.Sprintf("the state directory %s has %s free: when the audit log cannot be written every action is refused (treasury doctor checks it)",
+			dir, words.Bytes(free))
+	}
+	if warn != "" {
+		fmt.Fprintln(e.stderr, "treasury: warning:", warn)
+		log.Warn("state directory", "problem", warn)
+	}
 }
 
 // webhookStatus is the receiver's status; a zero Status when there is none.
@@ -216,12 +249,9 @@ func runDashboard(ctx context.Context, e *env, cfg *config.Config) error {
 	return err
 }
 
-// isTerminal reports whether r is a character device (a terminal).
+// isTerminal reports whether r is a terminal (not merely a character
+// device: /dev/null is one too).
 func isTerminal(r any) bool {
 	f, ok := r.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
+	return ok && term.IsTerminal(f.Fd())
 }

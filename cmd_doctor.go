@@ -28,8 +28,11 @@ for each interface (liquidity, payments, reporting, wallet, custody) the
 base URL, that its host resolves, that a TCP connection opens and in how
 long, the TLS version and certificate expiry for https, and that the
 credentials work (a token is issued and a page of one record is read);
-then the webhook receiver's port (free, or held and by which process) and
-the clock against the servers' Date headers. A failure says what to do.
+then the webhook receiver's port (free, or held and by which process),
+the clock against the servers' Date headers, and the state directory: its
+free space, that it can be written (every action is refused while the
+audit log cannot be), and the audit log's chain with the attempts that
+have no outcome. A failure says what to do.
 Secrets are never printed: credentials are named by their client ids.
 Without a configuration it checks the embedded sandbox.
 
@@ -74,7 +77,7 @@ func cmdDoctor(ctx context.Context, e *env, g globals, args []string) error {
 	w := newDoctorWriter(e)
 	w.header(cfg, embedded, *timeout)
 	sections := doctor.Run(ctx, cfg, doctor.Options{Timeout: *timeout, Proxy: http.ProxyFromEnvironment,
-		UserAgent: userAgent(), Embedded: embedded != ""}, w.section)
+		UserAgent: userAgent(), Embedded: embedded != "", StateDir: config.StateDir(e.getenv)}, w.section)
 	failed := w.summary(sections)
 	if err := w.flush(); err != nil {
 		return err

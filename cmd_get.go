@@ -13,6 +13,7 @@ import (
 	"treasury/data/apierr"
 	"treasury/data/platform"
 	"treasury/data/wire"
+	"treasury/data/words"
 	"treasury/ui/sanitize"
 )
 
@@ -100,6 +101,15 @@ func cmdGet(ctx context.Context, e *env, g globals, args []string) error {
 	var part *wire.Partial
 	if err != nil && !(errors.As(err, &part) && v != nil) {
 		return &getError{what: what, err: err}
+	}
+	// Content as downloaded goes to a terminal only when the terminal
+	// would act on none of it.
+	if raw, ok := v.(rawBytes); ok && isTerminal(e.stdout) {
+		if n := sanitize.Unsafe(string(raw)); n > 0 {
+			return fmt.Errorf("get %s --raw: the content holds %s a terminal would act on (escape sequences, controls): "+
+				"not written to the terminal; write it to a file or a pipe (treasury get %s --raw > FILE), or leave out --raw to see its rows",
+				sanitize.Line(what), words.Count(n, "character"), sanitize.Line(what))
+		}
 	}
 	// What could be read is written; a partial read or a skipped record
 	// still fails the command: a script must not take it for the whole.

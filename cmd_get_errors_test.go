@@ -105,7 +105,7 @@ func TestGetReportRaw(t *testing.T) {
 // format: tables and CSV show them escaped; JSON keeps the values exactly
 // (they decode back) but writes the dangerous characters as \u escapes.
 func TestGetOutputSanitized(t *testing.T) {
-	evil := "Acme\x1b]0;pwned\x07 \u202egnp.exe\r\nnext\u009b31m 😀"
+	evil := "Acme\x1b]0;pwned\x07 \u202egnp.exe\r\nnext\u009b31m del\x7f 😀"
 	recs := []wallet.Counterparty{{ID: "c1", Name: evil, Description: "ok"}}
 	for _, format := range []string{"table", "csv", "json"} {
 		var out bytes.Buffer
@@ -113,7 +113,7 @@ func TestGetOutputSanitized(t *testing.T) {
 			t.Fatal(err)
 		}
 		s := out.String()
-		for _, bad := range []string{"\x1b", "\x07", "\r", "\u202e", "\u009b"} {
+		for _, bad := range []string{"\x1b", "\x07", "\r", "\u202e", "\u009b", "\x7f"} {
 			if strings.Contains(s, bad) {
 				t.Errorf("%s output holds %q:\n%q", format, bad, s)
 			}

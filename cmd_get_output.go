@@ -55,10 +55,10 @@ func writeRecords(w io.Writer, format string, v any) error {
 // writeJSON writes v indented: each record exactly as the server sent it
 // (its raw JSON, every field it had, none added), a record built here
 // (none came from the network) with the spec's field names. An empty list
-// is [], never null. Characters a terminal would act on (C1 controls, bidi
-// overrides and other format characters) are written as \u escapes, so
-// the output is both valid JSON with the values as received and safe to
-// show.
+// is [], never null. Characters a terminal would act on (DEL, C1 controls,
+// bidi overrides and other format characters; json.Marshal escapes C0
+// itself) are written as \u escapes, so the output is both valid JSON
+// with the values as received and safe to show.
 func writeJSON(w io.Writer, v any) error {
 	if rv := reflect.ValueOf(v); rv.Kind() == reflect.Slice && rv.IsNil() {
 		v = reflect.MakeSlice(rv.Type(), 0, 0).Interface()
@@ -71,6 +71,8 @@ func writeJSON(w io.Writer, v any) error {
 	for len(b) > 0 {
 		r, n := utf8.DecodeRune(b)
 		switch {
+		case r == 0x7f:
+			out.WriteString(`\u007f`)
 		case r < utf8.RuneSelf || sanitize.Safe(string(b[:n])):
 			out.Write(b[:n])
 		case r > 0xFFFF:

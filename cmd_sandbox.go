@@ -36,14 +36,15 @@ type sandboxFlags struct {
 // faultFlags are the faults the sandbox starts with; PATCH /_sandbox/faults
 // changes them while it runs.
 type faultFlags struct {
-	latency, jitter, tokenLifetime            time.Duration
-	errorRate, unavailableRate, malformedRate float64
-	hostile                                   bool
+	latency, jitter, answerLatency, tokenLifetime time.Duration
+	errorRate, unavailableRate, malformedRate     float64
+	hostile                                       bool
 }
 
 func (f *faultFlags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&f.latency, "latency", 0, "add this `delay` to every request")
 	fs.DurationVar(&f.jitter, "latency-jitter", 0, "add up to this much more, at random")
+	fs.DurationVar(&f.answerLatency, "answer-latency", 0, "serve each request at once and answer it this `delay` later (applied, answered late)")
 	fs.Float64Var(&f.errorRate, "error-rate", 0, "share (0 to 1) of requests answered 500 (SYS_, gRPC 13, plain 500)")
 	fs.Float64Var(&f.unavailableRate, "unavailable-rate", 0, "share (0 to 1) of requests answered 503 (gRPC 14 for wallet)")
 	fs.Float64Var(&f.malformedRate, "malformed-rate", 0, "share (0 to 1) of requests answered 200 with a body that is not JSON")
@@ -53,7 +54,8 @@ func (f *faultFlags) register(fs *flag.FlagSet) {
 
 func (f faultFlags) settings() sandbox.FaultSettings {
 	return sandbox.FaultSettings{Latency: sandbox.Duration(f.latency), LatencyJitter: sandbox.Duration(f.jitter),
-		ErrorRate: f.errorRate, UnavailableRate: f.unavailableRate, MalformedRate: f.malformedRate,
+		AnswerLatency: sandbox.Duration(f.answerLatency),
+		ErrorRate:     f.errorRate, UnavailableRate: f.unavailableRate, MalformedRate: f.malformedRate,
 		TokenLifetime: sandbox.Duration(f.tokenLifetime), Hostile: f.hostile}
 }
 

@@ -13,6 +13,7 @@ import (
 
 	"treasury/config"
 	"treasury/data/audit"
+	"treasury/data/logfile"
 	"treasury/serve"
 )
 
@@ -27,7 +28,8 @@ func cmdServe(ctx context.Context, e *env, g globals, args []string) error {
 	fs.IntVar(&o.MaxSessions, "max-sessions", serve.DefaultMaxSessions, "most sessions at once")
 	fs.DurationVar(&o.IdleTimeout, "idle-timeout", serve.DefaultIdleTimeout, "end a session without input for this long")
 	fs.DurationVar(&o.LoginGrace, "login-grace", serve.DefaultLoginGrace, "close a connection that has not authenticated within this `duration` (OpenSSH LoginGraceTime)")
-	fs.IntVar(&o.MaxStartups, "max-startups", serve.DefaultMaxStartups, "most connections waiting to authenticate at once; more are closed at once (OpenSSH MaxStartups)")
+	o.MaxStartups = serve.DefaultMaxStartups()
+	fs.Var(&o.MaxStartups, "max-startups", "`start:rate:full`: with start connections waiting to authenticate, refuse a new one with a chance of rate%, growing to 100% at full (OpenSSH MaxStartups; one number is a hard cap)")
 	statsEvery := fs.Duration("stats-every", 10*time.Minute, "log the process's memory, sessions and upstream requests every `interval` (0: never)")
 	fs.IntVar(&o.MaxPerSource, "max-per-source", serve.DefaultMaxPerSource, "most connections waiting to authenticate from one address (OpenSSH PerSourceMaxStartups)")
 	if err := parseFlags(fs, e, &g, args); err != nil {
@@ -48,7 +50,7 @@ func cmdServe(ctx context.Context, e *env, g globals, args []string) error {
 	if err := os.MkdirAll(stateDir, 0o700); err != nil {
 		return fmt.Errorf("state directory: %w", err)
 	}
-	logFile, err := os.OpenFile(filepath.Join(stateDir, "sessions.log"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+	logFile, err := logfile.Open(filepath.Join(stateDir, "sessions.log"), g.logs)
 	if err != nil {
 		return fmt.Errorf("session log: %w", err)
 	}

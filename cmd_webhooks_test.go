@@ -45,7 +45,8 @@ func TestSecondDashboardOnTheSameProfileRunsOnPolling(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	g := globals{configFile: path}
+	g := defaultGlobals()
+	g.configFile = path
 
 	e1, _ := testEnv(t, io.Discard)
 	cfg, err := g.loadConfig(e1)

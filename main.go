@@ -22,6 +22,8 @@ import (
 
 	"treasury/config"
 	"treasury/data/sandbox"
+	"treasury/data/logfile"
+	"treasury/data/words"
 )
 
 func main() {
@@ -41,6 +43,9 @@ type env struct {
 	// sandbox (tests check each against the vendor's document); nil in
 	// the program.
 	sandboxObserve func(sandbox.Exchange)
+	// logs rotate the request and session logs: the command's globals,
+	// set when it loads its configuration (zero: never rotated).
+	logs logfile.Options
 }
 
 // globals are the flags every command accepts.
@@ -48,17 +53,45 @@ type globals struct {
 	configFile string
 	profile    string
 	readOnly   bool
+	// logs rotate the request and session logs.
+	logs logfile.Options
 }
 
 func (g *globals) register(fs *flag.FlagSet) {
 	fs.StringVar(&g.configFile, "config", g.configFile, "configuration `file` (default $XDG_CONFIG_HOME/treasury/config.yaml; env "+config.VarConfig+")")
 	fs.StringVar(&g.profile, "profile", g.profile, "profile `name` to use (env "+config.VarProfile+")")
 	fs.BoolVar(&g.readOnly, "read-only", g.readOnly, "disable every action (freeze, lock, sweep) (env "+config.VarReadOnly+"=1)")
+	fs.Var(sizeFlag{&g.logs.MaxBytes}, "log-max-size", "rotate requests.log and sessions.log past this `size` (such as 10M; 0: never)")
+	fs.IntVar(&g.logs.Keep, "log-keep", g.logs.Keep, "rotated log files kept (FILE.1 … FILE.`N`; 0: none)")
+}
+
+// defaultGlobals are the globals before any flag.
+func defaultGlobals() globals {
+	return globals{logs: logfile.Options{MaxBytes: logfile.DefaultMaxBytes, Keep: logfile.DefaultKeep}}
+}
+
+// sizeFlag is a flag of a size in bytes, written 10M, 512K or in bytes.
+type sizeFlag struct{ n *int64 }
+
+func (f sizeFlag) String() string {
+	if f.n == nil {
+		return ""
+	}
+	return words.Bytes(uint64(*f.n))
+}
+
+func (f sizeFlag) Set(s string) error {
+	n, err := logfile.ParseSize(s)
+	if err == nil {
+		*f.n = n
+	}
+	return err
 }
 
 // loadConfig loads the configuration the globals name and prints its
 // warnings on stderr.
 func (g *globals) loadConfig(e *env) (*config.Config, error) {
+	e.logs = g.logs
 	cfg, warns, err := config.Load(config.Options{ConfigFile: g.configFile, Profile: g.profile, ReadOnly: g.readOnly, Getenv: e.getenv})
 	for _, w := range warns {
 		fmt.Fprintln(e.stderr, "treasury: warning:", w)
@@ -93,7 +126,7 @@ func commands() []command {
 var errUsage = errors.New("usage")
 
 func run(ctx context.Context, args []string, e *env) int {
-	var g globals
+	g := defaultGlobals()
 	fs := flag.NewFlagSet("treasury", flag.ContinueOnError)
 	fs.SetOutput(e.stderr)
 	g.register(fs)
@@ -149,14 +182,15 @@ func parseFlags(fs *flag.FlagSet, e *env, g *globals, args []string) error {
 
 func usage(w io.Writer) {
 	var b strings.Builder
-	b.WriteString("usage: treasury [--config FILE] [--profile NAME] [--read-only] [command] [flags]\n\ncommands:\n")
+	b.WriteString("usage: treasury [--config FILE] [--profile NAME] [--read-only] [--log-max-size SIZE] [--log-keep N] [command] [flags]\n\ncommands:\n")
 	for _, c := range commands() {
 		fmt.Fprintf(&b, "  %-10s %s\n", c.name, c.summary)
 	}
 	b.WriteString("\nglobal flags:\n")
 	fs := flag.NewFlagSet("treasury", flag.ContinueOnError)
 	fs.SetOutput(&b)
-	new(globals).register(fs)
+	g := defaultGlobals()
+	g.register(fs)
 	fs.PrintDefaults()
 	b.WriteString("\nRun `treasury <command> --help` for a command's flags.\n")
 	io.WriteString(w, b.String())

@@ -3,9 +3,13 @@ package serve
 import (
 	"fmt"
 	"log/slog"
+	"math/rand/v2"
 	"net"
+	"strings"
 	"sync"
 	"time"
+
+	"treasury/data/ratelog"
 
 	"github.com/charmbracelet/ssh"
 	gossh "golang.org/x/crypto/ssh"
@@ -15,19 +19,28 @@ import (
 // authenticated yet, without which anyone who reaches the port can hold
 // file descriptors until the idle timeout: LoginGraceTime (a connection
 // that has not authenticated within the grace period is closed, whether
-// it is silent or slow), MaxStartups (at most so many connections wait to
-// authenticate at once) and PerSourceMaxStartups (at most so many of them
+// it is silent or slow), MaxStartups start:rate:full (past start waiting
+// connections a new one is refused at random, with a chance growing to
+// certainty at full, so that silent clients slow logins down rather than
+// lock operators out) and PerSourceMaxStartups (at most so many of them
 // from one address, so that one source cannot take every slot). A
-// connection over a cap is closed at once, before the SSH handshake.
+// connection refused is closed at once, before the SSH handshake.
 //
-// Every refusal is logged at Info: a connection over a cap, a grace period
-// that ran out, a failed handshake, a refused key or authentication method,
-// with the user and key fingerprint when the client sent them.
+// Every refusal is logged at Info: a connection refused, a grace period
+// that ran out, a failed handshake, a refused key or authentication
+// method, with the user and key fingerprint when the client sent them.
+// The lines are rate-limited per event and source address (one per
+// interval, then a line that counts those not logged), so that a client
+// connecting and closing as fast as it can cannot fill the disk.
 type gate struct {
-	grace       time.Duration
-	maxStartups int
-	perSource   int
-	log         *slog.Logger
+	grace     time.Duration
+	startups  Startups
+	perSource int
+	log       *slog.Logger
+	// roll draws the random early drop: a number in [0, 100).
+	roll  func() int
+	limit *ratelog.Limiter
+	stop  chan struct{}
 
 	mu      sync.Mutex
 	pending map[string]*pendingConn // by remote address
@@ -45,9 +58,58 @@ type pendingConn struct {
 	user, fingerprint string
 }
 
-func newGate(grace time.Duration, maxStartups, perSource int, log *slog.Logger) *gate {
-	return &gate{grace: grace, maxStartups: maxStartups, perSource: perSource, log: log,
+// newGate is the gate of o's limits (defaults applied), logging to log.
+func newGate(o Options, log *slog.Logger) *gate {
+	roll := o.roll
+	if roll == nil {
+		roll = func() int { return rand.IntN(100) }
+	}
+	return &gate{grace: o.LoginGrace, startups: o.MaxStartups, perSource: o.MaxPerSource, log: log, roll: roll,
+		limit: ratelog.New(o.RefusalLogEvery, o.clock), stop: make(chan struct{}),
 		pending: map[string]*pendingConn{}, sources: map[string]int{}}
+}
+
+// note logs a refusal at Info unless one of the same event (msg, and
+// kind for a connection refused) from the same source was logged within
+// the interval; the line then says how many were not logged since the
+// last.
+func (g *gate) note(msg, source, kind string, attrs ...any) {
+	ok, n := g.limit.Allow(msg + "\x00" + source + "\x00" + kind)
+	if !ok {
+		return
+	}
+	if n > 0 {
+		attrs = append(attrs, "not_logged_since_last", n)
+	}
+	g.log.Info(msg, attrs...)
+}
+
+// flushLoop sums up, every interval, the refusals of each event and
+// source that were not logged and then fell quiet, until close.
+func (g *gate) flushLoop() {
+	t := time.NewTicker(g.limit.Every())
+	defer t.Stop()
+	for {
+		select {
+		case <-g.stop:
+			g.flush()
+			return
+		case <-t.C:
+			g.flush()
+		}
+	}
+}
+
+func (g *gate) flush() {
+	for _, q := range g.limit.Flush() {
+		msg, rest, _ := strings.Cut(q.Key, "\x00")
+		source, kind, _ := strings.Cut(rest, "\x00")
+		attrs := []any{"source", source}
+		if kind != "" {
+			attrs = append(attrs, "kind", kind)
+		}
+		g.log.Info(msg, append(attrs, "not_logged_since_last", q.Count, "since_s", seconds(q.Over))...)
+	}
 }
 
 // sourceOf is the address part of a remote address.
@@ -64,18 +126,22 @@ func (g *gate) admit(_ ssh.Context, c net.Conn) net.Conn {
 	remote := c.RemoteAddr().String()
 	source := sourceOf(remote)
 	g.mu.Lock()
-	var refusal string
-	switch {
+	var refusal, kind string
+	waiting := len(g.pending)
+	switch chance := g.startups.dropChance(waiting); {
 	case g.closed:
-		refusal = "the server is shutting down"
-	case len(g.pending) >= g.maxStartups:
-		refusal = fmt.Sprintf("%d connections are already waiting to authenticate (--max-startups)", len(g.pending))
+		refusal, kind = "the server is shutting down", "shutdown"
 	case g.sources[source] >= g.perSource:
-		refusal = fmt.Sprintf("%d connections from %s are already waiting to authenticate (--max-per-source)", g.sources[source], source)
+		refusal, kind = fmt.Sprintf("%d connections from %s are already waiting to authenticate (--max-per-source)", g.sources[source], source), "per-source"
+	case chance >= 100:
+		refusal, kind = fmt.Sprintf("%d connections are already waiting to authenticate (--max-startups %s)", waiting, g.startups), "full"
+	case chance > 0 && g.roll() < chance:
+		refusal, kind = fmt.Sprintf("%d connections are waiting to authenticate: dropped at random, chance %d%% (--max-startups %s)",
+			waiting, chance, g.startups), "early-drop"
 	}
 	if refusal != "" {
 		g.mu.Unlock()
-		g.log.Info("ssh connection refused", "remote", remote, "reason", refusal)
+		g.note("ssh connection refused", source, kind, "remote", remote, "kind", kind, "reason", refusal)
 		return nil
 	}
 	p := &pendingConn{remote: remote, source: source, conn: c, started: time.Now()}
@@ -110,7 +176,7 @@ func (g *gate) expire(p *pendingConn) {
 	if !ok {
 		return
 	}
-	g.log.Info("ssh login grace time exceeded: connection closed", identityAttrs(user, fp, p.remote, "grace_s", seconds(g.grace))...)
+	g.note("ssh login grace time exceeded: connection closed", p.source, "", identityAttrs(user, fp, p.remote, "grace_s", seconds(g.grace))...)
 	p.conn.Close()
 }
 
@@ -145,9 +211,9 @@ func (g *gate) authLog(cm gossh.ConnMetadata, method string, err error) {
 	switch method {
 	case "none":
 	case "publickey":
-		g.log.Info("ssh key refused", identityAttrs(cm.User(), fp, remote, "error", err.Error())...)
+		g.note("ssh key refused", sourceOf(remote), "", identityAttrs(cm.User(), fp, remote, "error", err.Error())...)
 	default:
-		g.log.Info("ssh authentication method refused", identityAttrs(cm.User(), "", remote, "method", method)...)
+		g.note("ssh authentication method refused", sourceOf(remote), "", identityAttrs(cm.User(), "", remote, "method", method)...)
 	}
 }
 
@@ -168,7 +234,7 @@ func (g *gate) failed(c net.Conn, err error) {
 	if !ok {
 		return
 	}
-	g.log.Info("ssh handshake failed", identityAttrs(user, fp, remote, "error", err.Error(), "after_s", seconds(time.Since(p.started)))...)
+	g.note("ssh handshake failed", p.source, "", identityAttrs(user, fp, remote, "error", err.Error(), "after_s", seconds(time.Since(p.started)))...)
 }
 
 // close refuses new connections and stops the grace timers; the server
@@ -176,7 +242,11 @@ func (g *gate) failed(c net.Conn, err error) {
 func (g *gate) close() {
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	if g.closed {
+		return
+	}
 	g.closed = true
+	close(g.stop)
 	for _, p := range g.pending {
 		p.timer.Stop()
 	}

@@ -11,6 +11,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -229,6 +230,27 @@ func (l *logRecords) all(msg string) []map[string]string {
 		out = append(out, attrs)
 	}
 	return out
+}
+
+// counted is how many events of message msg the log accounts for: its
+// lines (but the summaries, which have since_s) and, on each, the events
+// it says were not logged.
+func (l *logRecords) counted(tb testing.TB, msg string) (lines, events int) {
+	tb.Helper()
+	for _, r := range l.all(msg) {
+		lines++
+		if r["since_s"] == "" {
+			events++
+		}
+		if n := r["not_logged_since_last"]; n != "" {
+			v, err := strconv.Atoi(n)
+			if err != nil {
+				tb.Fatalf("not_logged_since_last %q", n)
+			}
+			events += v
+		}
+	}
+	return lines, events
 }
 
 // testServer runs a Server on loopback.

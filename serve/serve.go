@@ -86,14 +86,24 @@ type Options struct {
 	// long (default 30m).
 	IdleTimeout time.Duration
 	// LoginGrace closes a connection that has not authenticated within it
-	// (OpenSSH's LoginGraceTime; default 30s). MaxStartups caps the
-	// connections waiting to authenticate (default 10) and MaxPerSource
-	// those from one address (default 3); a connection over a cap is
-	// closed at once.
+	// (OpenSSH's LoginGraceTime; default 30s). MaxStartups is OpenSSH's
+	// start:rate:full random early drop of new connections while others
+	// wait to authenticate (default 10:30:100) and MaxPerSource caps those
+	// from one address (default 3); a connection refused is closed at
+	// once.
 	LoginGrace   time.Duration
-	MaxStartups  int
+	MaxStartups  Startups
 	MaxPerSource int
-	Log          *slog.Logger // default: discard
+	// RefusalLogEvery is how often at most a refusal before login (a
+	// failed handshake, a refused key, a connection dropped) is logged per
+	// event and source address, the next line counting those not logged
+	// (default 10s).
+	RefusalLogEvery time.Duration
+	Log             *slog.Logger // default: discard
+	// roll draws the random early drop, [0, 100), and clock is the time
+	// of the refusals' rate limit (tests).
+	roll  func() int
+	clock func() time.Time
 	// NewModel builds the program of one session; cleanup (may be nil) is
 	// called when the session ends. ctx ends with the session.
 	NewModel func(ctx context.Context, s Session) (tea.Model, func(), error)
@@ -108,10 +118,12 @@ const (
 	DefaultMaxSessions = 20
 	DefaultIdleTimeout = 30 * time.Minute
 	DefaultLoginGrace  = 30 * time.Second
-	// DefaultMaxStartups and DefaultMaxPerSource: one source can hold at
-	// most 3 of the 10 slots for connections that have not authenticated.
-	DefaultMaxStartups  = 10
+	// DefaultMaxPerSource: one source can hold at most 3 connections that
+	// have not authenticated.
 	DefaultMaxPerSource = 3
+	// DefaultRefusalLogEvery bounds the refusals logged per event and
+	// source.
+	DefaultRefusalLogEvery = 10 * time.Second
 	// shutdownGrace bounds how long Serve waits for programs to exit after
 	// telling them to, and again after closing the connections.
 	shutdownGrace = 10 * time.Second
@@ -150,8 +162,8 @@ func New(o Options) (*Server, error) {
 	if o.Listen == "" {
 		o.Listen = DefaultListen
 	}
-	if o.MaxSessions < 0 || o.IdleTimeout < 0 || o.LoginGrace < 0 || o.MaxStartups < 0 || o.MaxPerSource < 0 {
-		return nil, errors.New("serve: MaxSessions, IdleTimeout, LoginGrace, MaxStartups and MaxPerSource cannot be negative")
+	if o.MaxSessions < 0 || o.IdleTimeout < 0 || o.LoginGrace < 0 || o.MaxPerSource < 0 || o.RefusalLogEvery < 0 {
+		return nil, errors.New("serve: MaxSessions, IdleTimeout, LoginGrace, MaxPerSource and RefusalLogEvery cannot be negative")
 	}
 	if o.MaxSessions == 0 {
 		o.MaxSessions = DefaultMaxSessions
@@ -162,8 +174,14 @@ func New(o Options) (*Server, error) {
 	if o.LoginGrace == 0 {
 		o.LoginGrace = DefaultLoginGrace
 	}
-	if o.MaxStartups == 0 {
-		o.MaxStartups = DefaultMaxStartups
+	if o.MaxStartups == (Startups{}) {
+		o.MaxStartups = DefaultMaxStartups()
+	}
+	if err := o.MaxStartups.validate(); err != nil {
+		return nil, fmt.Errorf("serve: %w", err)
+	}
+	if o.RefusalLogEvery == 0 {
+		o.RefusalLogEvery = DefaultRefusalLogEvery
 	}
 	if o.MaxPerSource == 0 {
 		o.MaxPerSource = DefaultMaxPerSource
@@ -180,7 +198,7 @@ func New(o Options) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{opts: o, log: o.Log, keys: keys, active: map[*sessionState]struct{}{},
-		gate: newGate(o.LoginGrace, o.MaxStartups, o.MaxPerSource, o.Log)}
+		gate: newGate(o, o.Log)}
 	srv, err := wish.NewServer(
 		func(srv *ssh.Server) error { srv.AddHostKey(signer); return nil },
 		wish.WithAddress(o.Listen),
@@ -251,6 +269,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 
 	errc := make(chan error, 1)
 	go func() { errc <- s.ssh.Serve(ln) }()
+	go s.gate.flushLoop()
 	s.log.Info("ssh server listening", "addr", ln.Addr().String())
 	select {
 	case err := <-errc:

@@ -158,6 +158,11 @@ func TestMaxSessionsEnforced(t *testing.T) {
 	if ts.Sessions() != 1 {
 		t.Errorf("Sessions() = %d, want 1", ts.Sessions())
 	}
+	// Logged at Info, as every refusal is.
+	if r := ts.logs.all("ssh session refused"); len(r) != 1 || r[0]["level"] != "INFO" || r[0]["user"] != "alice2" ||
+		!strings.Contains(r[0]["reason"], "maximum of 1 sessions") {
+		t.Errorf("the refusal logged %v", r)
+	}
 
 	// Once the first leaves, there is room again.
 	first.client.Close()

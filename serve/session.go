@@ -121,7 +121,7 @@ func (s *Server) session(next ssh.Handler) ssh.Handler {
 		}
 		st, refusal := s.admit()
 		if refusal != "" {
-			s.log.Warn("ssh session refused", append(id.attrs(), "reason", refusal)...)
+			s.log.Info("ssh session refused", append(id.attrs(), "reason", refusal)...)
 			refuse(sess, refusal)
 			return
 		}

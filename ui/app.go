@@ -147,7 +147,7 @@ func (a *App) resize() {
 func (a *App) setFlash(f Flash) {
 	a.flash = f
 	d := 4 * time.Second
-	if f.Err != nil {
+	if f.Err != nil || f.Warn {
 		d = 10 * time.Second
 	}
 	a.flashUntil = a.ctx.Clock().Add(d)
@@ -212,6 +212,11 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		a.confirms++
 		a.confirm = newDialog(a.ctx, msg, a.confirms)
 		a.overlay = confirmOverlay
+		// What the footer said before (a read that opened the dialog, the
+		// cancel of the one before) gives way to the dialog's keys.
+		if a.flash.Err == nil {
+			a.flash = Flash{}
+		}
 		return a, nil
 	case tea.KeyMsg:
 		// Keys that arrive in one read (typed ahead over a slow SSH link,

@@ -42,8 +42,11 @@ const settleTicks = 2
 // dialog is the one confirmation of every action. The focus goes through
 // every field in turn with tab and shift+tab: the reason, the typed code
 // (prod), Cancel, and the action's button; it starts on Cancel. Enter in a
-// text field moves to the next field; only enter on the focused action
-// button runs the action, and only once the fields it needs are filled.
+// text field moves on only when the field is valid, to the next field
+// still needed or else to the action's button, never to Cancel; only
+// enter on the focused action button runs the action, and only once the
+// fields it needs are filled. The focused button, and the line under the
+// buttons, say what enter does now.
 // While the action runs, a spinner shows the time elapsed and what is
 // awaited; esc hides the dialog and the call goes on. The view's result
 // (the server's answer, or the failure in full) is then shown until closed.
@@ -121,13 +124,55 @@ func (d *dialog) setFocus(i int) {
 
 // missing is the first field the action still needs, and what to do.
 func (d *dialog) missing() (field, string, bool) {
-	if d.c.Reason != "" && strings.TrimSpace(d.reason.Value()) == "" {
-		return fieldReason, "type a " + strings.ToLower(sanitize.Line(d.c.Reason)) + " first", true
-	}
-	if d.c.TypeToConfirm != "" && d.code.Value() != d.c.TypeToConfirm {
-		return fieldCode, "type " + sanitize.Line(d.c.TypeToConfirm) + " (the end of the record's id) first", true
+	for _, f := range d.fields {
+		if why, ok := d.valid(f); !ok {
+			return f, why, true
+		}
 	}
 	return 0, "", false
+}
+
+// valid says whether a field holds what the action needs, and what to do
+// when it does not; buttons are always valid.
+func (d *dialog) valid(f field) (string, bool) {
+	switch {
+	case f == fieldReason && strings.TrimSpace(d.reason.Value()) == "":
+		return "type a " + strings.ToLower(sanitize.Line(d.c.Reason)) + " first", false
+	case f == fieldCode && d.code.Value() != d.c.TypeToConfirm:
+		return "type " + sanitize.Line(d.c.TypeToConfirm) + " (the end of the record's id) first", false
+	}
+	return "", true
+}
+
+// next is where enter goes from a valid text field: the first field still
+// needed, else the action's button.
+func (d *dialog) next() field {
+	if f, _, missing := d.missing(); missing {
+		return f
+	}
+	return fieldConfirm
+}
+
+// enterDoes says what enter does with the focus where it is.
+func (d *dialog) enterDoes() string {
+	action := sanitize.Line(d.c.Action)
+	switch f := d.focused(); f {
+	case fieldCancel:
+		return "enter cancels: nothing is sent"
+	case fieldConfirm:
+		if _, why, missing := d.missing(); missing {
+			return "enter does nothing yet: " + why
+		}
+		return "enter runs " + action + " now"
+	default:
+		if why, ok := d.valid(f); !ok {
+			return "enter does nothing yet: " + why
+		}
+		if d.next() == fieldCode {
+			return "enter goes to the code to type"
+		}
+		return "enter goes to " + action
+	}
 }
 
 func (d *dialog) armed() bool {
@@ -184,7 +229,7 @@ func (d *dialog) update(msg tea.KeyMsg) (cmd tea.Cmd, closed bool) {
 		d.setFocus(d.focus - 1)
 		return nil, false
 	case key.Matches(msg, k.Enter):
-		switch d.focused() {
+		switch f := d.focused(); f {
 		case fieldCancel:
 			return d.cancelled(), true
 		case fieldConfirm:
@@ -195,7 +240,12 @@ func (d *dialog) update(msg tea.KeyMsg) (cmd tea.Cmd, closed bool) {
 			}
 			return d.start(), false
 		default:
-			d.setFocus(d.focus + 1)
+			if why, ok := d.valid(f); !ok {
+				d.hint = why
+				return nil, false
+			}
+			d.hint = ""
+			d.setFocus(d.indexOf(d.next()))
 			return nil, false
 		}
 	}
@@ -402,23 +452,26 @@ func (d *dialog) askingSections(wrap func(string) string) []string {
 		buttons += "\n" + t.Warn.Render(wrap(d.hint))
 	}
 	k := d.keys
-	help := wrap(k.Next.Help().Key + "/" + k.Prev.Help().Key + " move · " + k.Enter.Help().Key + " on " +
-		sanitize.Line(d.c.Action) + " runs it · " + k.Close.Help().Key + " cancels")
+	help := t.Bold.Render(wrap(d.enterDoes())) + "\n" + t.Muted.Render(wrap(k.Next.Help().Key+"/"+k.Prev.Help().Key+" move · "+
+		k.Close.Help().Key+" cancels (nothing is sent)"))
 	out := []string{}
 	if len(fields) > 0 {
 		out = append(out, strings.Join(fields, "\n"))
 	}
-	return append(out, buttons+"\n"+t.Muted.Render(help))
+	return append(out, buttons+"\n"+help)
 }
 
-// button draws a button; the focused one is bracketed, so that it shows
-// without colour too, and one that cannot be pressed yet is in
-// parentheses; danger marks the action's own.
+// button draws a button; the focused one is bracketed and says that
+// enter presses it, so that it shows without colour too, and one that
+// cannot be pressed yet is in parentheses; danger marks the action's own.
 func (d *dialog) button(label string, focused, enabled, danger bool) string {
 	t := d.ctx.Theme
 	label = sanitize.Line(label)
-	if !enabled {
+	switch {
+	case !enabled:
 		label = "(" + label + ")"
+	case focused && d.state == asking:
+		label = "enter: " + label
 	}
 	switch {
 	case focused && enabled && danger:

@@ -1,18 +1,37 @@
 package ui
 
-import tea "github.com/charmbracelet/bubbletea"
+import (
+	"strings"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"treasury/ui/sanitize"
+)
 
 // cancel is the command of a dialog closed without confirming: the
-// confirmation's OnCancel (which records the attempt, then says so), or
-// the "cancelled" flash. A code typed in full that does not match is a
-// wrong code; one typed in part is a change of mind.
+// confirmation's OnCancel (which records the attempt with the reason
+// typed, then says so), or a warning that names what was cancelled and
+// that nothing was sent: a cancel is never silent. A code typed in full
+// that does not match is a wrong code; one typed in part is a change of
+// mind.
 func (d *dialog) cancel(ended bool) tea.Cmd {
 	if d.c.OnCancel == nil {
-		return FlashCmd("cancelled: " + d.c.Title)
+		return func() tea.Msg { return CancelledFlash(d.c.Title, "") }
 	}
 	typed := d.code.Value()
-	return d.c.OnCancel(Cancelled{Ended: ended,
+	return d.c.OnCancel(Cancelled{Ended: ended, Reason: strings.TrimSpace(d.reason.Value()),
 		WrongCode: d.c.TypeToConfirm != "" && len([]rune(typed)) >= len([]rune(d.c.TypeToConfirm)) && typed != d.c.TypeToConfirm})
+}
+
+// CancelledFlash is the footer's warning for a confirmation closed
+// without its action: what was cancelled (what), that nothing was sent,
+// and where the reason typed went.
+func CancelledFlash(what, reason string) Flash {
+	text := "cancelled, nothing sent: " + sanitize.Line(what)
+	if reason != "" {
+		text += " · reason kept in the audit log"
+	}
+	return Flash{Text: text, Warn: true}
 }
 
 // ended runs the cancel of a dialog left open when the session ends, at

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/exp/golden"
 )
 
 // Every way a confirmation ends without its action reaches OnCancel once,
@@ -64,4 +65,45 @@ func TestOnCancelSaysHowTheDialogEnded(t *testing.T) {
 	if len(got) != 1 || !errors.Is(got[0].Refused, ErrReadOnly) {
 		t.Errorf("read-only: %+v", got)
 	}
+}
+
+// A cancel keeps the reason typed (for the audit log) and is never
+// silent: without an OnCancel of its own the footer warns, for as long
+// as an error, that nothing was sent.
+func TestCancelKeepsTheReasonAndSaysNothingWasSent(t *testing.T) {
+	var got []Cancelled
+	c := Confirm{Title: "Freeze wallet transaction", Action: "Freeze", Reason: "Reason",
+		OnCancel: func(c Cancelled) tea.Cmd { got = append(got, c); return nil }}
+	d := newDialog(testContext("test", false), c, 1)
+	d.update(tea.KeyMsg{Type: tea.KeyShiftTab})
+	typeText(d, " fraud hold ")
+	if _, closed := d.update(tea.KeyMsg{Type: tea.KeyEsc}); !closed || len(got) != 1 || got[0].Reason != "fraud hold" {
+		t.Fatalf("esc after a reason: closed %v, OnCancel %+v", closed, got)
+	}
+	c.OnCancel = nil
+	d = newDialog(testContext("test", false), c, 1)
+	cmd, _ := d.update(tea.KeyMsg{Type: tea.KeyEsc})
+	msgs := run(cmd)
+	if len(msgs) != 1 {
+		t.Fatalf("cancel sent %v", msgs)
+	}
+	f, ok := msgs[0].(Flash)
+	if !ok || !f.Warn || f.Text != "cancelled, nothing sent: Freeze wallet transaction" {
+		t.Fatalf("cancel flash %+v", msgs[0])
+	}
+}
+
+// The footer after a cancel: the warning, not the view's keys.
+func TestCancelFooterGolden(t *testing.T) {
+	c := testFreeze(func(string) tea.Cmd { t.Error("ran"); return nil })
+	c.OnCancel = func(cn Cancelled) tea.Cmd {
+		return func() tea.Msg { return CancelledFlash("freeze of transaction tx-0001", cn.Reason) }
+	}
+	tm := actApp(t, "test", c)
+	waitFor(t, tm, "tx-0001")
+	tm.Type("f")
+	waitFor(t, tm, "Reason: suspected fraud")
+	tm.Send(keyEsc)
+	waitFor(t, tm, "nothing sent")
+	golden.RequireEqual(t, []byte(frameOf(t, tm)))
 }

@@ -111,8 +111,12 @@ func TestDialogTabOrder(t *testing.T) {
 	if plain.focused() != fieldConfirm {
 		t.Fatalf("left from Cancel: %v", plain.focused())
 	}
-	if !strings.Contains(plain.view(80, 20), "[ Trigger ]") {
-		t.Fatalf("the focused button is not bracketed:\n%s", plain.view(80, 20))
+	if v := plain.view(80, 20); !strings.Contains(v, "[ enter: Trigger ]") || !strings.Contains(v, "enter runs Trigger now") {
+		t.Fatalf("the focused button is not bracketed, or does not say that enter presses it:\n%s", v)
+	}
+	plain.update(keyLeft)
+	if v := plain.view(80, 20); !strings.Contains(v, "[ enter: Cancel ]") || !strings.Contains(v, "enter cancels: nothing is sent") {
+		t.Fatalf("Cancel focused:\n%s", v)
 	}
 }
 
@@ -128,9 +132,12 @@ func fieldNames(fs []field) []string {
 	return out
 }
 
-// Typing a reason and pressing enter twice never runs the action: the
-// first enter moves on from the field, the second lands on Cancel.
-func TestDialogEnterEnterNeverRuns(t *testing.T) {
+// Enter in a text field moves on only when the field is valid, to the
+// next field needed or else to the action's button (never to Cancel), and
+// what enter will do is said at every step: a reason typed and enter
+// pressed twice runs the action the button names (test), or asks for the
+// code (prod); it is never a silent cancel.
+func TestDialogEnterMovesToTheActionWhenValid(t *testing.T) {
 	for _, env := range []string{"test", "prod"} {
 		var runs []string
 		d := freezeDialog(env, &runs)
@@ -141,25 +148,40 @@ func TestDialogEnterEnterNeverRuns(t *testing.T) {
 		if d.focused() != fieldReason {
 			t.Fatalf("%s: shift+tab from Cancel reached %v, want the reason", env, d.focused())
 		}
+		// An empty reason: enter stays, and says why.
+		if cmd, closed := d.update(keyEnter); closed || cmd != nil || d.focused() != fieldReason || !strings.Contains(d.hint, "reason") {
+			t.Fatalf("%s: enter on an empty reason: closed %v, focus %v, hint %q", env, closed, d.focused(), d.hint)
+		}
+		if v := d.view(80, 30); !strings.Contains(v, "enter does nothing yet: type a reason first") {
+			t.Fatalf("%s: the dialog does not say what enter does:\n%s", env, v)
+		}
 		typeText(d, "suspected fraud")
 		if env == "prod" {
+			if v := d.view(80, 30); !strings.Contains(v, "enter goes to the code to type") {
+				t.Fatalf("prod: %s", v)
+			}
 			d.update(keyEnter)
 			if d.focused() != fieldCode {
 				t.Fatalf("prod: enter in the reason went to %v, want the code", d.focused())
 			}
-			typeText(d, "0001")
-			if !d.armed() {
-				t.Fatal("prod: reason and code typed, not armed")
+			if _, closed := d.update(keyEnter); closed || d.focused() != fieldCode || !strings.Contains(d.hint, "0001") {
+				t.Fatalf("prod: enter on an empty code: closed %v, focus %v, hint %q", closed, d.focused(), d.hint)
 			}
+			typeText(d, "0001")
+		} else if v := d.view(80, 30); !strings.Contains(v, "enter goes to Freeze") {
+			t.Fatalf("test: %s", v)
 		}
 		cmd, closed := d.update(keyEnter)
-		if closed || d.focused() != fieldCancel || len(run(cmd)) != 0 {
-			t.Fatalf("%s: enter in the last field: closed %v, focus %v", env, closed, d.focused())
+		if closed || d.focused() != fieldConfirm || len(run(cmd)) != 0 || len(runs) != 0 {
+			t.Fatalf("%s: enter in the last field: closed %v, focus %v, ran %v", env, closed, d.focused(), runs)
+		}
+		if v := d.view(80, 30); !strings.Contains(v, "[ enter: Freeze ]") || !strings.Contains(v, "enter runs Freeze now") {
+			t.Fatalf("%s: the button does not say what enter does:\n%s", env, v)
 		}
 		cmd, closed = d.update(keyEnter)
 		run(cmd)
-		if !closed || len(runs) != 0 || d.state != asking {
-			t.Fatalf("%s: second enter: closed %v, ran %v, state %v; want cancelled", env, closed, runs, d.state)
+		if closed || d.state != running || len(runs) != 1 || runs[0] != "suspected fraud" {
+			t.Fatalf("%s: enter on the button: closed %v, state %v, ran %v", env, closed, d.state, runs)
 		}
 	}
 }
@@ -261,7 +283,7 @@ func prodFreeze(run func(string) tea.Cmd) Confirm {
 		Intro:       []string{"The transaction will be frozen: it stops progressing until it is unfrozen."},
 		Lines:       []string{"Transaction  tx-0001", "Amount       1.50000000 BTC", "mutationId   7d3c-…-0001"},
 		Before:      []string{"Status       PENDING_APPROVAL, not frozen"},
-		Retry:       "retry of 7d3c-…-0001: the freeze sent by alice 2m ago got no known answer (timed out); the same mutationId goes again, so the platform applies it at most once",
+		Retry:       "retry of 7d3c-…-0001, first sent 2026-11-16 09:28:00 UTC by alice: no known answer (timed out); the same mutationId goes again, so the platform applies it at most once",
 		Waiting:     "the wallet interface: PUT …/transactions/tx-0001/freeze",
 		RunReason:   run}
 }
@@ -291,7 +313,7 @@ func TestDialogGolden(t *testing.T) {
 	release := make(chan struct{})
 	defer close(release)
 	tm := filledProdFreeze(t, release)
-	waitFor(t, tm, "[ Freeze ]")
+	waitFor(t, tm, "[ enter: Freeze ]")
 	golden.RequireEqual(t, []byte(frameOf(t, tm)))
 }
 

@@ -384,7 +384,11 @@ func (a *App) footer() string {
 		return fit(t.FlashError.Render(text), a.width, 1)
 	}
 	if a.flash.Text != "" {
-		return fit(t.FlashInfo.Render(sanitize.Line(a.flash.Text)), a.width, 1)
+		style := t.FlashInfo
+		if a.flash.Warn {
+			style = t.Warn
+		}
+		return fit(style.Render(sanitize.Line(a.flash.Text)), a.width, 1)
 	}
 	if d := a.shownDialog(); d != nil {
 		return fit(a.shortHelp(d.bindings(), a.width), a.width, 1)

@@ -99,8 +99,9 @@ type DialogKeys struct {
 	Next, Prev key.Binding
 	// Switch moves between the two buttons.
 	Switch key.Binding
-	// Enter moves on from a text field, cancels on Cancel, and runs the
-	// action only on its focused button.
+	// Enter moves on from a valid text field (to the next field needed,
+	// else the action's button), cancels on Cancel, and runs the action
+	// only on its focused button.
 	Enter key.Binding
 	// Close cancels the dialog; while the action runs it hides the
 	// dialog, and the call goes on.
@@ -116,7 +117,7 @@ func DefaultDialogKeys() DialogKeys {
 		Next:   b("next field", "tab"),
 		Prev:   b("previous field", "shift+tab"),
 		Switch: key.NewBinding(key.WithKeys("left", "right"), key.WithHelp("←/→", "other button")),
-		Enter:  b("next field / press button", "enter"),
+		Enter:  b("as the dialog says", "enter"),
 		Close:  b("cancel", "esc", "ctrl+c"),
 	}
 }

@@ -84,6 +84,9 @@ type Open struct {
 type Flash struct {
 	Text string
 	Err  error
+	// Warn shows Text as a warning, as long as an error: what the
+	// operator must not miss (an action cancelled, so not done).
+	Warn bool
 }
 
 // Confirm asks the shell to show a confirmation dialog; Run is executed only
@@ -112,7 +115,8 @@ type Confirm struct {
 	Action        string // button label, such as "Freeze"
 	Run           tea.Cmd
 	// Reason, when set, is the label of a required free-text reason (a
-	// freeze); RunReason then runs instead of Run, with the text typed.
+	// freeze, a lock); RunReason then runs instead of Run, with the text
+	// typed.
 	Reason      string
 	ReasonValue string
 	RunReason   func(reason string) tea.Cmd
@@ -136,6 +140,9 @@ type Cancelled struct {
 	WrongCode bool
 	// Ended: the session ended with the dialog open.
 	Ended bool
+	// Reason is the reason typed before the cancel, if any: the audit log
+	// keeps it.
+	Reason string
 	// Refused is why the shell did not open the dialog (ErrReadOnly).
 	Refused error
 }

@@ -180,11 +180,20 @@ func TestFreezeRetriedAfterFaultsAppliesOnce(t *testing.T) {
 	if applied != 1 || len(h) != len(tx.FreezeInfo.History)+1 {
 		t.Fatalf("applied %d times; history %d, was %d", applied, len(h), len(tx.FreezeInfo.History))
 	}
+	// One attempt line, written before the first request, and its
+	// outcome, which names it.
 	es := e.audit(t)
-	if len(es) != 1 || es[0].Outcome != audit.OutcomeDone || es[0].MutationID != mid || es[0].Action != actions.Freeze ||
-		es[0].Target.ID != tx.ID || es[0].Target.Kind != "transaction" || es[0].Target.Detail["wallet"] != tx.WalletID ||
-		es[0].Reason != "hold for review" || es[0].Who != tester {
+	if len(es) != 2 || es[0].Outcome != audit.OutcomeAttempt || es[1].Outcome != audit.OutcomeDone || es[1].Attempt != es[0].Seq {
 		t.Fatalf("audit %+v", es)
+	}
+	for _, r := range es {
+		if r.MutationID != mid || r.Action != actions.Freeze || r.Target.ID != tx.ID || r.Target.Kind != "transaction" ||
+			r.Target.Detail["wallet"] != tx.WalletID || r.Reason != "hold for review" || r.Who != tester {
+			t.Fatalf("audit %+v", r)
+		}
+	}
+	if want := "PUT /v2/wallets/" + tx.WalletID + "/transactions/" + tx.ID + "/freeze"; es[0].Request != want {
+		t.Fatalf("attempt's request %q, want %q", es[0].Request, want)
 	}
 }
 
@@ -207,8 +216,8 @@ func TestReadOnlyRefusesEverything(t *testing.T) {
 	_, attempts[actions.Freeze] = e.act.FreezeTx(ctx, tx, true, "hold", actions.NewKey())
 	_, attempts[actions.Unfreeze] = e.act.FreezeTx(ctx, tx, false, "release", actions.NewKey())
 	_, attempts[actions.Sweep] = e.act.TriggerSweep(ctx, sws[0], actions.NewKey())
-	_, attempts[actions.Lock] = e.act.LockEndpoint(ctx, eps[0], true, actions.NewKey())
-	_, attempts[actions.Unlock] = e.act.LockEndpoint(ctx, eps[0], false, actions.NewKey())
+	_, attempts[actions.Lock] = e.act.LockEndpoint(ctx, eps[0], true, "hold", actions.NewKey())
+	_, attempts[actions.Unlock] = e.act.LockEndpoint(ctx, eps[0], false, "release", actions.NewKey())
 	for a, err := range attempts {
 		if !errors.Is(err, actions.ErrReadOnly) {
 			t.Errorf("%s: %v, want ErrReadOnly", a, err)

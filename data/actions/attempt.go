@@ -1,6 +1,7 @@
 package actions
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 
@@ -15,7 +16,8 @@ import (
 type Attempt struct {
 	Action string
 	Target audit.Target
-	// Reason is the operator's reason (freeze, unfreeze).
+	// Reason is the operator's reason (every action but a sweep), or what
+	// was typed before a cancel.
 	Reason string
 	// MutationID or IntentID is the action's idempotency key, made when
 	// the confirmation opened.
@@ -33,12 +35,12 @@ func TxAttempt(tx wallet.Transaction, freeze bool, reason, mutationID string) At
 }
 
 // EndpointAttempt is a lock (lock true) or unlock of ep.
-func EndpointAttempt(ep custody.Endpoint, lock bool, intentID string) Attempt {
+func EndpointAttempt(ep custody.Endpoint, lock bool, reason, intentID string) Attempt {
 	action := Unlock
 	if lock {
 		action = Lock
 	}
-	return Attempt{Action: action, IntentID: intentID, Target: target("endpoint", ep.ID,
+	return Attempt{Action: action, Reason: reason, IntentID: intentID, Target: target("endpoint", ep.ID,
 		"alias", ep.Alias, "address", ep.Address, "ledger", ep.LedgerID)}
 }
 
@@ -47,6 +49,9 @@ func SweepAttempt(sw wallet.SweepConfig, mutationID string) Attempt {
 	return Attempt{Action: Sweep, MutationID: mutationID, Target: target("sweep", sw.ID,
 		"name", sw.Name, "destinationWallet", sw.DestinationWallet)}
 }
+
+// key is the attempt's idempotency key, whichever it is.
+func (at Attempt) key() string { return cmp.Or(at.MutationID, at.IntentID) }
 
 // target is a record's kind, id and the details (key, value pairs) that
 // are not empty.
@@ -69,6 +74,10 @@ func (r refusal) Unwrap() error { return r.err }
 // errCancelled is the end of an attempt cancelled in its confirmation.
 var errCancelled = errors.New("cancelled")
 
+// errNotSent ends, in Pending, an attempt refused after it was begun and
+// before anything was sent (its attempt line could not be written).
+var errNotSent = errors.New("not sent")
+
 // outcome classifies how an attempt ended.
 func outcome(err error) string {
 	switch {
@@ -77,7 +86,7 @@ func outcome(err error) string {
 	case errors.Is(err, errCancelled):
 		return audit.OutcomeCancelled
 	case errors.As(err, new(refusal)), errors.Is(err, ErrReadOnly), errors.As(err, new(ErrNotConfigured)),
-		errors.Is(err, ErrNoReason), errors.Is(err, ErrWrongCode):
+		errors.Is(err, ErrNoReason), errors.Is(err, ErrWrongCode), errors.As(err, new(ErrUnaudited)):
 		return audit.OutcomeRefused
 	case Unknown(err):
 		// Sent, and no answer said whether it was done: a timeout, a lost
@@ -87,13 +96,25 @@ func outcome(err error) string {
 	return audit.OutcomeFailed
 }
 
-// record writes the attempt's line and returns what the caller reports:
-// err (nil for a cancel), joined with the failure to write the line if
-// there was one, so an action is never done or refused unrecorded in
-// silence.
-func (a *Actor) record(at Attempt, err error, requestID string) error {
+// writeAhead appends the attempt line of at, about to send request, and
+// returns its seq (0 without a log).
+func (a *Actor) writeAhead(at Attempt, request string) (uint64, error) {
+	if a.log == nil {
+		return 0, nil
+	}
+	r, err := a.log.Append(audit.Record{Who: a.id.Who, Profile: a.id.Profile, Environment: a.id.Environment,
+		Action: at.Action, Target: at.Target, Outcome: audit.OutcomeAttempt, Request: request, Reason: at.Reason,
+		MutationID: at.MutationID, IntentID: at.IntentID})
+	return r.Seq, err
+}
+
+// record writes the line of the attempt's end (naming its attempt line,
+// seq, when one was written) and returns what the caller reports: err
+// (nil for a cancel), joined with the failure to write the line if there
+// was one, so an action is never done or refused unrecorded in silence.
+func (a *Actor) record(at Attempt, err error, requestID string, seq uint64) error {
 	r := audit.Record{Who: a.id.Who, Profile: a.id.Profile, Environment: a.id.Environment,
-		Action: at.Action, Target: at.Target, Outcome: outcome(err), Reason: at.Reason,
+		Action: at.Action, Target: at.Target, Outcome: outcome(err), Attempt: seq, Reason: at.Reason,
 		MutationID: at.MutationID, IntentID: at.IntentID, RequestID: requestID}
 	if err != nil && r.Outcome != audit.OutcomeCancelled {
 		r.Error = err.Error()
@@ -114,7 +135,12 @@ func (a *Actor) record(at Attempt, err error, requestID string) error {
 		return err
 	}
 	if _, lerr := a.log.Append(r); lerr != nil {
-		if err == nil {
+		switch {
+		case errors.As(err, new(ErrUnaudited)):
+			return err // it says already that the log cannot be written
+		case err == nil && seq != 0:
+			return ErrOutcomeUnaudited{Outcome: r.Outcome, Err: lerr}
+		case err == nil:
 			return fmt.Errorf("the attempt (%s) could not be audited: %w", r.Outcome, lerr)
 		}
 		return errors.Join(err, lerr)

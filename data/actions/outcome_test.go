@@ -61,19 +61,32 @@ func TestEveryOutcomeIsOneLineWithIdentity(t *testing.T) {
 			return err
 		}, audit.OutcomeUnknown, tester, func(r audit.Record) bool { return r.Error != "" }},
 	}
-	for i, s := range steps {
+	lines := 0
+	for _, s := range steps {
 		err := s.run()
 		if (err == nil) != (s.outcome == audit.OutcomeDone || s.outcome == audit.OutcomeCancelled) {
 			t.Errorf("%s: err %v", s.name, err)
 		}
 		es := e.audit(t)
-		if len(es) != i+1 {
-			t.Fatalf("%s: %d lines after %d attempts", s.name, len(es), i+1)
+		// What was sent is an attempt line and its outcome; what was not,
+		// one line.
+		sent := s.outcome == audit.OutcomeDone || s.outcome == audit.OutcomeFailed || s.outcome == audit.OutcomeUnknown
+		want := lines + 1
+		if sent {
+			want++
 		}
-		r := es[i]
+		if len(es) != want {
+			t.Fatalf("%s: %d lines, want %d", s.name, len(es), want)
+		}
+		lines = want
+		r := es[len(es)-1]
 		if r.Outcome != s.outcome || r.Who != s.who || r.Environment != env || env == "" || r.Profile == "" || r.Time.IsZero() ||
-			r.Seq != uint64(i+1) || !s.check(r) {
+			r.Seq != uint64(len(es)) || !s.check(r) {
 			t.Errorf("%s: line %+v, want outcome %s by %v", s.name, r, s.outcome, s.who)
+		}
+		if a := es[len(es)-2]; sent && (a.Outcome != audit.OutcomeAttempt || r.Attempt != a.Seq || a.Who != s.who ||
+			a.Action != r.Action || a.Target.ID != r.Target.ID || a.Request == "") {
+			t.Errorf("%s: attempt line %+v before %+v", s.name, a, r)
 		}
 	}
 	if _, err := audit.VerifyFile(e.log.Path()); err != nil {

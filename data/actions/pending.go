@@ -37,7 +37,10 @@ import (
 // under another key is refused (ErrPending): nothing is sent, and the
 // operator is told to retry the pending one.
 //
-// Keys are kept in memory only: a restarted process starts fresh.
+// The keys outlive the process: every attempt that sends is first a line
+// of the audit log, and Restore, on start, reads back the attempts
+// without an outcome (the process was killed while they were on their
+// way) and those whose outcome was unknown.
 type Pending struct {
 	mu sync.Mutex
 	// byTarget maps a target's id to its attempts by action.
@@ -52,10 +55,13 @@ type PendingAttempt struct {
 	// ID is the idempotency key: mutationId or intent id.
 	ID       string
 	Operator string
-	// Reason is the freeze or unfreeze reason sent with it.
+	// Reason is the reason sent with it.
 	Reason string
-	// At is when it was last sent.
-	At time.Time
+	// At is when it was last sent, Operator by whom; First and FirstBy
+	// when and by whom the key was first sent.
+	At      time.Time
+	First   time.Time
+	FirstBy string
 	// InFlight counts the calls with this key on their way now.
 	InFlight int
 	// Err is why the outcome is unknown, in a few words ("HTTP 500
@@ -106,7 +112,7 @@ func (e ErrPending) Error() string {
 // cannot place is taken as unknown: reusing a key that was not needed costs
 // nothing, while a new key for an action that was applied may apply it twice.
 func Unknown(err error) bool {
-	if err == nil {
+	if err == nil || errors.As(err, new(ErrOutcomeUnaudited)) {
 		return false
 	}
 	if ae, ok := apierr.As(err); ok {
@@ -116,10 +122,17 @@ func Unknown(err error) bool {
 	if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
 		return true
 	}
+	return !notSent(err)
+}
+
+// notSent reports the refusals made before anything was sent: the
+// session's, and the clients' own.
+func notSent(err error) bool {
 	var pe ErrPending
 	var nc ErrNotConfigured
-	return !(errors.Is(err, ErrReadOnly) || errors.Is(err, ErrNoReason) || errors.As(err, &pe) || errors.As(err, &nc) ||
-		refusedLocally(err))
+	var ua ErrUnaudited
+	return errors.Is(err, ErrReadOnly) || errors.Is(err, ErrNoReason) || errors.Is(err, errNotSent) || errors.As(err, &pe) ||
+		errors.As(err, &nc) || errors.As(err, &ua) || refusedLocally(err)
 }
 
 // get returns a copy of the pending attempt of action on target.
@@ -151,7 +164,7 @@ func (p *Pending) begin(at PendingAttempt) (end func(error) error, err error) {
 		cur.InFlight++
 		cur.At, cur.Operator, cur.Reason = at.At, at.Operator, at.Reason
 	default:
-		at.InFlight = 1
+		at.InFlight, at.First, at.FirstBy = 1, at.At, at.Operator
 		cur = &at
 		acts[at.Action] = cur
 	}
@@ -164,17 +177,44 @@ func (p *Pending) begin(at PendingAttempt) (end func(error) error, err error) {
 func (p *Pending) end(at *PendingAttempt, err error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	at.InFlight--
-	if Unknown(err) {
-		at.Err = why(err)
-		return
+	switch {
+	case notSent(err):
+		p.settle(at, endNotSent, "")
+	case Unknown(err):
+		p.settle(at, endUnknown, why(err))
+	default:
+		p.settle(at, endKnown, "")
 	}
-	// Known: the platform answered; every key of the target not on its way
-	// is spent (a later decision on it is a new one).
+}
+
+// How an attempt ended, for its key.
+type ending int
+
+const (
+	endNotSent ending = iota // refused before it was sent: the key is as it was
+	endUnknown               // sent, and no answer said whether it was applied
+	endKnown                 // the platform answered: the target's keys are spent
+)
+
+// settle ends one call of at; the caller holds p.mu.
+func (p *Pending) settle(at *PendingAttempt, how ending, why string) {
+	at.InFlight = max(at.InFlight-1, 0)
 	acts := p.byTarget[at.Target]
-	for action, a := range acts {
-		if a.InFlight == 0 {
-			delete(acts, action)
+	switch how {
+	case endNotSent:
+		// A key never sent (no earlier unknown outcome) is dropped.
+		if at.InFlight == 0 && at.Err == "" && acts[at.Action] == at {
+			delete(acts, at.Action)
+		}
+	case endUnknown:
+		at.Err = why
+	case endKnown:
+		// A later decision on the target is a new one: every key of the
+		// target not on its way is spent.
+		for action, a := range acts {
+			if a.InFlight == 0 {
+				delete(acts, action)
+			}
 		}
 	}
 	if len(acts) == 0 {

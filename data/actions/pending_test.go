@@ -357,7 +357,10 @@ func TestSweep5xxRetryReusesMutationIDAcrossSessions(t *testing.T) {
 	for _, a := range es {
 		outcomes = append(outcomes, fmt.Sprintf("%s:%s:%v", a.Who.User, a.Outcome, a.MutationID == k.ID))
 	}
-	want := []string{"alice:unknown:true", "bob:refused:false", "bob:done:true", "alice:done:true"}
+	// Each trigger sent is an attempt line first, then its outcome; the
+	// refused one sent nothing, and is one line.
+	want := []string{"alice:attempt:true", "alice:unknown:true", "bob:refused:false", "bob:attempt:true", "bob:done:true",
+		"alice:attempt:true", "alice:done:true"}
 	if strings.Join(outcomes, " ") != strings.Join(want, " ") {
 		t.Fatalf("audit %v, want %v", outcomes, want)
 	}
@@ -385,7 +388,7 @@ func TestLockLostAnswerReusesIntentID(t *testing.T) {
 	}
 	k := act.Key(actions.Lock, ep.ID)
 	e.proxy.set(true, false)
-	if _, err := act.LockEndpoint(ctx, ep, true, k.ID); !actions.Unknown(err) {
+	if _, err := act.LockEndpoint(ctx, ep, true, "suspected compromise", k.ID); !actions.Unknown(err) {
 		t.Fatalf("lost answer: %v, want unknown", err)
 	}
 	e.proxy.set(false, false)
@@ -393,7 +396,7 @@ func TestLockLostAnswerReusesIntentID(t *testing.T) {
 	if r.ID != k.ID || r.Retry == nil {
 		t.Fatalf("key after the lost answer %+v, want a retry of %s", r, k.ID)
 	}
-	acc, err := act.LockEndpoint(ctx, ep, true, r.ID)
+	acc, err := act.LockEndpoint(ctx, ep, true, "suspected compromise", r.ID)
 	if err != nil || acc.RequestID == "" {
 		t.Fatalf("retry: %+v, %v", acc, err)
 	}

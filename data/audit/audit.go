@@ -1,7 +1,14 @@
-// Package audit is the operator action log: one JSON line per attempt of
-// an action (freeze, unfreeze, lock, unlock, sweep), whatever its end
-// (done, failed, refused, cancelled, or unknown when no answer came),
-// saying who tried what on which record, where and when.
+// Package audit is the operator action log: JSON lines saying who tried
+// which action (freeze, unfreeze, lock, unlock, sweep) on which record,
+// where and when, and how each attempt ended (done, failed, refused,
+// cancelled, or unknown when no answer came).
+//
+// The log is written ahead: an attempt that sends a request to the
+// platform is first an "attempt" line, appended and synced before the
+// request leaves; its end is a second line naming the attempt's seq. An
+// attempt line without an outcome (Summary.Open) was in flight, or its
+// process was killed: the platform may have applied it. An attempt that
+// ends before anything is sent (refused, cancelled) is one line.
 //
 // The log is tamper-evident: each line carries its sequence number, the
 // hash of the line before it (Genesis for the first) and its own hash (the
@@ -31,6 +38,9 @@ const (
 	OutcomeRefused   = "refused"   // the dashboard refused it (read-only, role, no credential, wrong code, no reason)
 	OutcomeCancelled = "cancelled" // the operator closed the confirmation without confirming
 	OutcomeUnknown   = "unknown"   // sent, but no answer said whether it was done (a timeout, a lost answer)
+	// OutcomeAttempt marks the line written before an attempt's request
+	// is sent: its outcome is a later line whose Attempt is its Seq.
+	OutcomeAttempt = "attempt"
 )
 
 // Who is the person acting: the local OS user, or an SSH user and the
@@ -93,7 +103,8 @@ type Record struct {
 	Seq  uint64 `json:"seq"`
 	Prev string `json:"prev"`
 	// Time is when the line was written (UTC, the host's clock): right
-	// after the attempt ended.
+	// before the request left (an attempt line), or right after the
+	// attempt ended.
 	Time time.Time `json:"time"`
 	Who  Who       `json:"who"`
 	// Host is the machine of the process that wrote the line.
@@ -103,7 +114,13 @@ type Record struct {
 	Action      string `json:"action"`
 	Target      Target `json:"target"`
 	Outcome     string `json:"outcome"`
-	// Reason is the operator's reason (freeze, unfreeze).
+	// Attempt, on an outcome line, is the Seq of the attempt line it ends.
+	Attempt uint64 `json:"attempt,omitempty"`
+	// Request, on an attempt line, is the request about to be sent, as the
+	// spec writes its route: "PUT /v2/wallets/{wallet}/transactions/{id}/freeze".
+	Request string `json:"request,omitempty"`
+	// Reason is the operator's reason (freeze, unfreeze, lock, unlock),
+	// also on a cancelled line when one was typed.
 	Reason string `json:"reason,omitempty"`
 	// MutationID (wallet) or IntentID (custody) is the action's
 	// idempotency key; RequestID the platform's id of the request, when

@@ -22,6 +22,9 @@ type Options struct {
 	Host string
 	// Keep is how many of the last records Recent returns (default 1000).
 	Keep int
+	// Wrap, when set, wraps every write of the log and of its writability
+	// probe: tests give it a writer that fails as a full disk does.
+	Wrap func(io.Writer) io.Writer
 }
 
 // tailBytes is how much of the end of the file Open reads for the last
@@ -38,6 +41,7 @@ type Log struct {
 	now  func() time.Time
 	host string
 	keep int
+	wrap func(io.Writer) io.Writer
 
 	mu   sync.Mutex
 	f    *os.File
@@ -46,10 +50,16 @@ type Log struct {
 	head string
 	// recent are the last records, oldest first, at most keep.
 	recent []Record
-	// broken, once set, refuses every append: the file could not be
-	// written, or its end is not a line of the chain.
+	// broken, once set, refuses every append: a line was written in part
+	// and could not be removed, so the file no longer ends with a line of
+	// the chain.
 	broken error
-	hooks  []func()
+	// unwritable is why the last write failed (a full disk, a file system
+	// remounted read-only, permission denied): every later append and
+	// Writable checks the directory again first (check), and clear it once
+	// a probe is written and synced.
+	unwritable error
+	hooks      []func()
 }
 
 // Open opens (creating it, mode 0600, in a directory of mode 0700) the log
@@ -70,7 +80,7 @@ func Open(dir string, o Options) (*Log, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("audit: %w", err)
 	}
-	l := &Log{path: filepath.Join(dir, FileName), now: o.Now, host: o.Host, keep: o.Keep}
+	l := &Log{path: filepath.Join(dir, FileName), now: o.Now, host: o.Host, keep: o.Keep, wrap: o.Wrap}
 	if err := l.open(); err != nil {
 		return nil, err
 	}
@@ -146,7 +156,7 @@ func (l *Log) reload() error {
 				if at == from && from > 0 {
 					chain.LastSeq, chain.Head = r.Seq-1, r.Prev
 				}
-				if b := check(raw, 0, &chain); b != nil {
+				if _, b := check(raw, 0, &chain); b != nil {
 					r.Broken = b.Kind + ": " + b.Detail
 					chain.LastSeq, chain.Head = r.Seq, r.Hash
 				}
@@ -211,11 +221,44 @@ func (l *Log) sync(exclusive bool) (func(), error) {
 // Path is the log file.
 func (l *Log) Path() string { return l.path }
 
-// Err is why appends are refused, nil while the log can be written.
+// Err is why appends are refused for good (the file's end is damaged),
+// or why the last write failed; nil once a write has worked. Writable
+// checks again.
 func (l *Log) Err() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.broken
+	if l.broken != nil {
+		return l.broken
+	}
+	return l.unwritable
+}
+
+// Writable says whether an append can be written now: nil, or why not.
+// After a failed write it does not assume the fault is gone: it writes
+// and syncs a probe in the log's directory (check), and only then takes
+// appends again.
+func (l *Log) Writable() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.writable()
+}
+
+// writable is Writable with l.mu held.
+func (l *Log) writable() error {
+	if l.broken != nil {
+		return l.broken
+	}
+	if l.f == nil {
+		return errors.New("audit: log closed")
+	}
+	if l.unwritable == nil {
+		return nil
+	}
+	if err := l.check(); err != nil {
+		return err
+	}
+	l.unwritable = nil
+	return nil
 }
 
 // OnAppend registers fn, called after each append of this Log (outside
@@ -232,9 +275,9 @@ func (l *Log) OnAppend(fn func()) {
 // or the file cannot be synced, the log refuses every later append (Err).
 func (l *Log) Append(r Record) (Record, error) {
 	l.mu.Lock()
-	if l.broken != nil {
+	if err := l.writable(); err != nil {
 		l.mu.Unlock()
-		return Record{}, l.broken
+		return Record{}, err
 	}
 	unlock, err := l.sync(true)
 	if err != nil {
@@ -268,19 +311,32 @@ func (l *Log) Append(r Record) (Record, error) {
 }
 
 // write appends one line and syncs the file; the caller holds both locks.
+// A line that could not be written in full is removed again, and the log
+// is unwritable until a check says otherwise; one that cannot be removed
+// breaks the log for good.
 func (l *Log) write(line []byte) error {
-	if _, err := l.f.Write(line); err != nil {
+	if _, err := l.writer(l.f).Write(line); err != nil {
 		if terr := l.f.Truncate(l.end); terr != nil {
 			l.broken = fmt.Errorf("audit: %s: a line was written in part (%v) and could not be removed (%v)", l.path, err, terr)
 			return l.broken
 		}
-		return fmt.Errorf("audit: write %s: %w", l.path, err)
+		l.unwritable = fmt.Errorf("audit: %w", err) // a PathError: "write FILE: no space left on device"
+		return l.unwritable
 	}
 	if err := l.f.Sync(); err != nil {
-		l.broken = fmt.Errorf("audit: sync %s: %w", l.path, err)
-		return l.broken
+		// The line may or may not be on disk: the file is read again
+		// before the next append (its size no longer matches).
+		l.unwritable = fmt.Errorf("audit: %w", err)
+		return l.unwritable
 	}
 	return nil
+}
+
+func (l *Log) writer(w io.Writer) io.Writer {
+	if l.wrap != nil {
+		return l.wrap(w)
+	}
+	return w
 }
 
 // Recent returns the last records, newest first, with those other
@@ -304,22 +360,61 @@ func (l *Log) Recent() ([]Record, error) {
 // Read returns every record of the file, oldest first; a line that is not
 // a record is an error naming it (Verify says more).
 func (l *Log) Read() ([]Record, error) {
+	var out []Record
+	err := scanFile(l.path, func(n int, r Record, err error) error {
+		if err != nil {
+			return fmt.Errorf("audit: %s line %d: %w", l.path, n, err)
+		}
+		out = append(out, r)
+		return nil
+	})
+	return out, err
+}
+
+// Scan calls fn with every record of the file, oldest first, under a
+// shared lock; lines that are not records are skipped and counted.
+func (l *Log) Scan(fn func(Record)) (skipped int, err error) {
 	f, err := os.Open(l.path)
 	if err != nil {
-		return nil, fmt.Errorf("audit: %w", err)
+		return 0, fmt.Errorf("audit: %w", err)
 	}
 	defer f.Close()
-	var out []Record
-	sc := bufio.NewScanner(f)
+	unlock, err := lockFile(f, false)
+	if err != nil {
+		return 0, fmt.Errorf("audit: lock %s: %w", l.path, err)
+	}
+	defer unlock()
+	err = scanLines(f, func(_ int, r Record, err error) error {
+		if err != nil {
+			skipped++
+			return nil
+		}
+		fn(r)
+		return nil
+	})
+	return skipped, err
+}
+
+func scanFile(path string, fn func(n int, r Record, err error) error) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("audit: %w", err)
+	}
+	defer f.Close()
+	return scanLines(f, fn)
+}
+
+// scanLines calls fn with each line's record, or why it is not one.
+func scanLines(r io.Reader, fn func(n int, r Record, err error) error) error {
+	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), tailBytes)
 	for n := 1; sc.Scan(); n++ {
 		r, _, err := unseal(sc.Bytes())
-		if err != nil {
-			return out, fmt.Errorf("audit: %s line %d: %w", l.path, n, err)
+		if err := fn(n, r, err); err != nil {
+			return err
 		}
-		out = append(out, r)
 	}
-	return out, sc.Err()
+	return sc.Err()
 }
 
 // Close closes the file; later appends fail.

@@ -3,10 +3,12 @@ package audit
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"slices"
 )
 
 // What is wrong with the first broken line.
@@ -37,6 +39,28 @@ type Summary struct {
 	// elsewhere, it shows later whether lines were removed from the end,
 	// which the file alone cannot.
 	Head string
+	// Open are the attempt lines no outcome line names, oldest first:
+	// attempts in flight while the log was read, or whose process ended
+	// before their answer (killed, out of memory, a power cut). The
+	// platform may have applied them: check it, unless a later attempt
+	// under the same key has a known outcome (Retry).
+	Open []OpenAttempt
+}
+
+// OpenAttempt is an attempt line without an outcome.
+type OpenAttempt struct {
+	Record
+	// Retry is the last outcome line of a later attempt of the same
+	// action on the same record under the same key, if one ended: a done
+	// or failed retry settles what the attempt did (the platform applies a
+	// key at most once).
+	Retry *Record
+}
+
+// Settled reports whether a later attempt under the same key has a known
+// outcome (done or failed).
+func (o OpenAttempt) Settled() bool {
+	return o.Retry != nil && (o.Retry.Outcome == OutcomeDone || o.Retry.Outcome == OutcomeFailed)
 }
 
 // Verify reads a log and checks, line by line, that each is a record
@@ -45,41 +69,72 @@ type Summary struct {
 // was removed or lines were moved) and that its prev is the previous
 // line's hash (ChainBroken). It returns the first break as a *Break; any
 // other error is a failure to read.
-func Verify(r io.Reader) (Summary, error) {
-	s := Summary{Head: Genesis}
+func Verify(r io.Reader) (s Summary, err error) {
+	s = Summary{Head: Genesis}
+	open := openAttempts{}
+	defer func() { s.Open = open.list() }()
 	br := bufio.NewReaderSize(r, 64*1024)
 	for {
-		line, err := br.ReadBytes('\n')
-		if len(line) == 0 && errors.Is(err, io.EOF) {
+		line, rerr := br.ReadBytes('\n')
+		if len(line) == 0 && errors.Is(rerr, io.EOF) {
 			return s, nil
 		}
-		if err != nil && !errors.Is(err, io.EOF) {
-			return s, fmt.Errorf("audit: line %d: %w", s.Lines+1, err)
+		if rerr != nil && !errors.Is(rerr, io.EOF) {
+			return s, fmt.Errorf("audit: line %d: %w", s.Lines+1, rerr)
 		}
 		s.Lines++
-		if b := check(bytes.TrimSuffix(line, []byte("\n")), s.Lines, &s); b != nil {
+		rec, b := check(bytes.TrimSuffix(line, []byte("\n")), s.Lines, &s)
+		if b != nil {
 			return s, b
 		}
-		if err != nil { // the last line, without a newline
+		open.add(rec)
+		if rerr != nil { // the last line, without a newline
 			return s, nil
 		}
 	}
 }
 
+// openAttempts are the attempt lines read so far that no outcome names,
+// by seq.
+type openAttempts map[uint64]*OpenAttempt
+
+func (o openAttempts) add(r Record) {
+	switch {
+	case r.Outcome == OutcomeAttempt:
+		o[r.Seq] = &OpenAttempt{Record: r}
+	case r.Attempt != 0:
+		delete(o, r.Attempt)
+		for _, a := range o {
+			if a.Action == r.Action && a.Target.ID == r.Target.ID && a.MutationID == r.MutationID && a.IntentID == r.IntentID {
+				a.Retry = &r
+			}
+		}
+	}
+}
+
+func (o openAttempts) list() []OpenAttempt {
+	out := make([]OpenAttempt, 0, len(o))
+	for _, a := range o {
+		out = append(out, *a)
+	}
+	slices.SortFunc(out, func(a, b OpenAttempt) int { return cmp.Compare(a.Seq, b.Seq) })
+	return out
+}
+
 // check checks one line against the chain so far and, when it holds,
-// moves the chain on to it.
-func check(line []byte, n int, s *Summary) *Break {
+// moves the chain on to it and returns its record.
+func check(line []byte, n int, s *Summary) (Record, *Break) {
 	if len(bytes.TrimSpace(line)) == 0 {
-		return &Break{Line: n, Kind: BadJSON, Detail: "an empty line"}
+		return Record{}, &Break{Line: n, Kind: BadJSON, Detail: "an empty line"}
 	}
 	r, h, err := unseal(line)
 	switch {
 	case errors.Is(err, errNoHash):
-		return &Break{Line: n, Kind: HashMismatch, Detail: err.Error()}
+		return r, &Break{Line: n, Kind: HashMismatch, Detail: err.Error()}
 	case err != nil:
-		return &Break{Line: n, Kind: BadJSON, Detail: err.Error()}
+		return r, &Break{Line: n, Kind: BadJSON, Detail: err.Error()}
 	case h != r.Hash:
-		return &Break{Line: n, Kind: HashMismatch, Detail: fmt.Sprintf(
+		return r, &Break{Line: n, Kind: HashMismatch, Detail: fmt.Sprintf(
 			"the line's content hashes to %s, not to the %s it carries: it was changed after it was written", short(h), short(r.Hash))}
 	}
 	if want := s.LastSeq + 1; r.Seq != want {
@@ -87,18 +142,18 @@ func check(line []byte, n int, s *Summary) *Break {
 		if r.Seq < want {
 			what = "a line is repeated or out of order"
 		}
-		return &Break{Line: n, Kind: SequenceGap, Detail: fmt.Sprintf("seq %d where %d was expected: %s", r.Seq, want, what)}
+		return r, &Break{Line: n, Kind: SequenceGap, Detail: fmt.Sprintf("seq %d where %d was expected: %s", r.Seq, want, what)}
 	}
 	if r.Prev != s.Head {
 		prev := "the hash of the line before"
 		if n == 1 {
 			prev = "the genesis value"
 		}
-		return &Break{Line: n, Kind: ChainBroken, Detail: fmt.Sprintf(
+		return r, &Break{Line: n, Kind: ChainBroken, Detail: fmt.Sprintf(
 			"prev %s is not %s (%s): a line before it was changed or replaced", short(r.Prev), prev, short(s.Head))}
 	}
 	s.LastSeq, s.Head = r.Seq, r.Hash
-	return nil
+	return r, nil
 }
 
 // short abbreviates a hash for messages.

@@ -72,11 +72,11 @@ type Check struct {
 	Guidance string
 }
 
-// Section is the checks of one interface, of the webhook receiver or of
-// the clock.
+// Section is the checks of one interface, of the webhook receiver, of the
+// clock or of the state directory.
 type Section struct {
 	// Name is the interface's name (liquidity, payments, reporting,
-	// wallet, custody), "webhooks" or "clock".
+	// wallet, custody), "webhooks", "clock" or "state".
 	Name string
 	// Target is what was checked: the base URL (and, for payments, the
 	// token issuer's), the receiver's listen address; "" for the clock.
@@ -123,6 +123,9 @@ type Options struct {
 	// run, whose webhook receiver takes a free loopback port when it
 	// starts: there is no fixed port to check.
 	Embedded bool
+	// StateDir is the state directory (audit, request and session logs),
+	// whose room and audit log are checked; "" skips it.
+	StateDir string
 }
 
 func (o Options) withDefaults() Options {
@@ -135,11 +138,12 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
-// Run checks cfg's interfaces, webhook receiver and clock, and hands each
-// section to emit, in a fixed order (liquidity, payments, reporting,
-// wallet, custody, webhooks, clock), as soon as it and those before it
-// are done; the sections are checked concurrently. emit is called from
-// Run's goroutine. Run returns every section.
+// Run checks cfg's interfaces, webhook receiver, clock and state
+// directory, and hands each section to emit, in a fixed order (liquidity,
+// payments, reporting, wallet, custody, webhooks, clock, state), as soon
+// as it and those before it are done; the interfaces are checked
+// concurrently. emit is called from Run's goroutine. Run returns every
+// section.
 func Run(ctx context.Context, cfg *config.Config, o Options, emit func(Section)) []Section {
 	o = o.withDefaults()
 	p := newProber(cfg, o)
@@ -168,11 +172,13 @@ func Run(ctx context.Context, cfg *config.Config, o Options, emit func(Section))
 		}
 	}
 	wg.Wait()
-	clock := p.clock()
-	if emit != nil {
-		emit(clock)
+	for _, last := range []Section{p.clock(), p.state()} {
+		if emit != nil {
+			emit(last)
+		}
+		out = append(out, last)
 	}
-	return append(out, clock)
+	return out
 }
 
 // Failed reports whether any check of the sections failed.

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"bytes"
 	"net/http"
+	"strings"
 	"time"
 
 	"treasury/data/apierr"
@@ -14,42 +15,76 @@ import (
 func (s *Sandbox) faults(iface apierr.Interface, next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		f := s.env.Faults.Get()
+		if f.Path != "" && !strings.Contains(r.URL.Path, f.Path) {
+			next.ServeHTTP(w, r)
+			return
+		}
 		if d := time.Duration(f.Latency); d > 0 || f.LatencyJitter > 0 {
 			if j := time.Duration(f.LatencyJitter); j > 0 {
 				d += time.Duration(simkit.Unit(simkit.Mix(uint64(time.Now().UnixNano()))) * float64(j))
 			}
-			t := time.NewTimer(d)
-			select {
-			case <-r.Context().Done():
-				t.Stop()
+			if !wait(r, d) {
 				return
-			case <-t.C:
 			}
 		}
-		switch {
-		case simkit.Roll(f.ErrorRate):
-			s.writeFault(w, r, iface, http.StatusInternalServerError)
-			return
-		case simkit.Roll(f.UnavailableRate):
-			s.writeFault(w, r, iface, http.StatusServiceUnavailable)
-			return
-		case simkit.Roll(f.MalformedRate):
+		if d := time.Duration(f.AnswerLatency); d > 0 {
+			// Served now, answered late: the request takes effect whatever
+			// becomes of its answer.
 			rec := &recorder{header: http.Header{}, status: http.StatusOK}
-			next.ServeHTTP(rec, r)
+			s.serveFaults(iface, f, rec, r, next)
+			if !wait(r, d) {
+				return
+			}
 			for k, v := range rec.header {
 				w.Header()[k] = v
 			}
-			body := rec.body.Bytes()
-			if rec.status < 300 && len(body) > 1 {
-				body = append(body[:len(body)/2:len(body)/2], "\x00<html>"...)
-			}
-			w.Header().Del("Content-Length")
 			w.WriteHeader(rec.status)
-			w.Write(body)
+			w.Write(rec.body.Bytes())
 			return
 		}
-		next.ServeHTTP(w, r)
+		s.serveFaults(iface, f, w, r, next)
 	})
+}
+
+// wait waits d, or until r's client goes away; it reports whether d
+// passed.
+func wait(r *http.Request, d time.Duration) bool {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-r.Context().Done():
+		return false
+	case <-t.C:
+		return true
+	}
+}
+
+// serveFaults serves r with the rate faults of f (500s, 503s, malformed
+// bodies) or, when none is drawn, with next.
+func (s *Sandbox) serveFaults(iface apierr.Interface, f simkit.FaultSettings, w http.ResponseWriter, r *http.Request, next http.Handler) {
+	switch {
+	case simkit.Roll(f.ErrorRate):
+		s.writeFault(w, r, iface, http.StatusInternalServerError)
+		return
+	case simkit.Roll(f.UnavailableRate):
+		s.writeFault(w, r, iface, http.StatusServiceUnavailable)
+		return
+	case simkit.Roll(f.MalformedRate):
+		rec := &recorder{header: http.Header{}, status: http.StatusOK}
+		next.ServeHTTP(rec, r)
+		for k, v := range rec.header {
+			w.Header()[k] = v
+		}
+		body := rec.body.Bytes()
+		if rec.status < 300 && len(body) > 1 {
+			body = append(body[:len(body)/2:len(body)/2], "\x00<html>"...)
+		}
+		w.Header().Del("Content-Length")
+		w.WriteHeader(rec.status)
+		w.Write(body)
+		return
+	}
+	next.ServeHTTP(w, r)
 }
 
 // unavailableReason is the ErrorInfo reason of a wallet 503. The spec shows

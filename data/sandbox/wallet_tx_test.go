@@ -12,8 +12,9 @@ import (
 	"treasury/data/wallet"
 )
 
-// walTxEnv finds a provisioned wallet on chain and a transactions token.
-func walTxEnv(t *testing.T, srv *sandbox.Server, chain string) (base, tok string, w wallet.Wallet) {
+// walTokens are tokens of the sandbox's TRANSACTIONS and MONITORING
+// credentials.
+func walTokens(t *testing.T, srv *sandbox.Server) (tx, read string) {
 	t.Helper()
 	var txClient, readClient string
 	for _, c := range srv.Credentials().Wallet {
@@ -24,7 +25,13 @@ func walTxEnv(t *testing.T, srv *sandbox.Server, chain string) (base, tok string
 			readClient = c.ClientID
 		}
 	}
-	read := sandboxtest.WalletToken(t, srv, readClient)
+	return sandboxtest.WalletToken(t, srv, txClient), sandboxtest.WalletToken(t, srv, readClient)
+}
+
+// walTxEnv finds a provisioned wallet on chain and a transactions token.
+func walTxEnv(t *testing.T, srv *sandbox.Server, chain string) (base, tok string, w wallet.Wallet) {
+	t.Helper()
+	tok, read := walTokens(t, srv)
 	var vaults wallet.VaultsPage
 	if st := sandboxtest.Get(t, srv.Endpoints().Wallet+wallet.PathVaults, read, &vaults); st != http.StatusOK {
 		t.Fatalf("vaults: HTTP %d", st)
@@ -36,7 +43,7 @@ func walTxEnv(t *testing.T, srv *sandbox.Server, chain string) (base, tok string
 		}
 		for _, w := range ws.Wallets {
 			if w.Blockchain == chain && w.Status == wallet.WalletProvisioned {
-				return srv.Endpoints().Wallet + wallet.PathWallets + "/" + w.ID, sandboxtest.WalletToken(t, srv, txClient), w
+				return srv.Endpoints().Wallet + wallet.PathWallets + "/" + w.ID, tok, w
 			}
 		}
 	}

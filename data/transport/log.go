@@ -5,6 +5,8 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+
+	"treasury/data/logfile"
 )
 
 // LogFile is the name of the request log inside the state directory.
@@ -12,23 +14,24 @@ const LogFile = "requests.log"
 
 // Log is the request log: one JSON line per attempt (interface, method,
 // path, status, duration, error code, attempt). It never holds a token, a
-// secret or a header, and never writes to the terminal.
+// secret or a header, and never writes to the terminal. It rotates by
+// size (rot).
 type Log struct {
 	*slog.Logger
-	f *os.File
+	f *logfile.File
 }
 
 // OpenLog opens (appending) dir/requests.log, creating dir with mode 0700
-// and the file with 0600. dir is the application's state directory (see
-// StateDir).
-func OpenLog(dir string) (*Log, error) {
+// and the file with 0600, rotated as rot says. dir is the application's
+// state directory (see StateDir).
+func OpenLog(dir string, rot logfile.Options) (*Log, error) {
 	if dir == "" {
 		return nil, errors.New("transport: no state directory for the request log")
 	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, err
 	}
-	f, err := os.OpenFile(filepath.Join(dir, LogFile), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+	f, err := logfile.Open(filepath.Join(dir, LogFile), rot)
 	if err != nil {
 		return nil, err
 	}

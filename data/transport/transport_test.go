@@ -19,6 +19,7 @@ import (
 
 	"treasury/data/apierr"
 	"treasury/data/auth"
+	"treasury/data/logfile"
 	"treasury/data/transport"
 )
 
@@ -347,7 +348,7 @@ func TestPerAttemptTimeout(t *testing.T) {
 
 func TestLogAndHealthHook(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "state", "treasury")
-	lg, err := transport.OpenLog(dir)
+	lg, err := transport.OpenLog(dir, logfile.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

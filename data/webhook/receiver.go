@@ -126,7 +126,7 @@ func NewReceiver(o ReceiverOptions) (*Receiver, error) {
 	if o.Queue <= 0 {
 		o.Queue = DefaultQueue
 	}
-	return &Receiver{opts: o, events: make(chan Delivery, o.Queue), rejected: newRejections(),
+	return &Receiver{opts: o, events: make(chan Delivery, o.Queue), rejected: newRejections(o.Now),
 		seen: newLRU[struct{}](o.SeenIDs), latest: newLRU[transition](o.TrackedPayments)}, nil
 }
 
@@ -154,7 +154,7 @@ func (r *Receiver) reject(w http.ResponseWriter, req *http.Request, status int, 
 
 // refused counts and logs a refusal.
 func (r *Receiver) refused(reason string, status int, remote, method, path, detail string) {
-	if log, suppressed := r.rejected.add(reason, r.opts.Now()); log {
+	if log, suppressed := r.rejected.add(reason); log {
 		r.logReject(reason, status, remote, method, path, detail, suppressed)
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"maps"
 	"sync"
 	"time"
+
+	"treasury/data/ratelog"
 )
 
 // Reasons a receiver refuses a request, the keys of Receiver.Rejections.
@@ -49,28 +51,20 @@ const rejectLogEvery = 10 * time.Second
 type rejections struct {
 	mu     sync.Mutex
 	counts map[string]int
-	last   map[string]time.Time // when a line of the reason was last logged
-	quiet  map[string]int       // rejections of the reason not logged since
+	limit  *ratelog.Limiter
 }
 
-func newRejections() *rejections {
-	return &rejections{counts: map[string]int{}, last: map[string]time.Time{}, quiet: map[string]int{}}
+func newRejections(now func() time.Time) *rejections {
+	return &rejections{counts: map[string]int{}, limit: ratelog.New(rejectLogEvery, now)}
 }
 
 // add counts one refusal; it reports whether to log it and, if so, how
 // many of the reason went unlogged before it.
-func (r *rejections) add(reason string, now time.Time) (log bool, suppressed int) {
+func (r *rejections) add(reason string) (log bool, suppressed int) {
 	r.mu.Lock()
-	defer r.mu.Unlock()
 	r.counts[reason]++
-	if last, ok := r.last[reason]; ok && now.Sub(last) < rejectLogEvery && now.Sub(last) > -rejectLogEvery {
-		r.quiet[reason]++
-		return false, 0
-	}
-	r.last[reason] = now
-	suppressed = r.quiet[reason]
-	r.quiet[reason] = 0
-	return true, suppressed
+	r.mu.Unlock()
+	return r.limit.Allow(reason)
 }
 
 func (r *rejections) snapshot() map[string]int {

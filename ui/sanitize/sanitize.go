@@ -85,6 +85,26 @@ func clean(s string, multiline bool) string {
 	return b.String()
 }
 
+// Unsafe counts what Text would escape in s: the characters a terminal
+// would act on (escape sequences' ESC, other C0 and C1 controls, DEL,
+// bidi overrides and other format characters) and the bytes that are not
+// UTF-8. Newlines, tabs and a carriage return before a newline are safe.
+func Unsafe(s string) int {
+	n := 0
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size <= 1:
+			n++
+		case r == '\n' || r == '\t' || r == '\r' && i+1 < len(s) && s[i+1] == '\n':
+		case harmful(r):
+			n++
+		}
+		i += size
+	}
+	return n
+}
+
 // escape renders a harmful rune visibly: \x1b for C0, DEL and C1, \u202e
 // for the rest.
 func escape(r rune) string {

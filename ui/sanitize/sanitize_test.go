@@ -99,3 +99,14 @@ func TestCSVCell(t *testing.T) {
 		}
 	}
 }
+
+func TestUnsafe(t *testing.T) {
+	for in, want := range map[string]int{
+		"a,b\r\nc,d\n\t": 0, "\x1b]0;title\x07": 2, "\x1b[2J": 1, "del\x7f": 1, "c1\u009b": 1, "bidi\u202e": 1, "bad\xff": 1, "lone\r": 1,
+		"😀 ünïcode": 0,
+	} {
+		if got := Unsafe(in); got != want {
+			t.Errorf("Unsafe(%q) = %d, want %d", in, got, want)
+		}
+	}
+}

@@ -31,15 +31,30 @@ type submitted struct {
 	accepted custody.IntentAccepted
 }
 
+// endpointActions are lock and unlock, each offered only when the
+// endpoint's state allows it: lock one that is not Locked, unlock a
+// Locked one.
 func (v *View) endpointActions() []viewkit.Action[custody.Endpoint] {
 	return []viewkit.Action[custody.Endpoint]{
 		{Key: v.keys.Lock, Write: true, Run: func(ep custody.Endpoint) tea.Cmd { return v.confirm(ep, true) },
 			Refuse: func(ep custody.Endpoint, err error) tea.Cmd {
-				return viewkit.Refuse(v.act, actions.EndpointAttempt(ep, true, ""), err)
+				return viewkit.Refuse(v.act, actions.EndpointAttempt(ep, true, "", ""), err)
+			},
+			Unavailable: func(ep custody.Endpoint) string {
+				if ep.Lock == custody.LockLocked {
+					return "endpoint " + ep.Alias + " is Locked already: no lock to confirm (" + v.keys.Unlock.Help().Key + " unlocks it)"
+				}
+				return ""
 			}},
 		{Key: v.keys.Unlock, Write: true, Run: func(ep custody.Endpoint) tea.Cmd { return v.confirm(ep, false) },
 			Refuse: func(ep custody.Endpoint, err error) tea.Cmd {
-				return viewkit.Refuse(v.act, actions.EndpointAttempt(ep, false, ""), err)
+				return viewkit.Refuse(v.act, actions.EndpointAttempt(ep, false, "", ""), err)
+			},
+			Unavailable: func(ep custody.Endpoint) string {
+				if ep.Lock != custody.LockLocked {
+					return "endpoint " + ep.Alias + " is " + viewkit.Dash(ep.Lock) + ", not Locked: no unlock to confirm"
+				}
+				return ""
 			}},
 	}
 }
@@ -65,9 +80,7 @@ func (v *View) confirm(ep custody.Endpoint, lock bool) tea.Cmd {
 	key := v.act.Key(verb, ep.ID)
 	intentID := key.ID
 	if err := v.act.Can(verb); err != nil {
-		// Not possible here: say why, through the actor so the attempt is
-		// on the record.
-		return v.submit(ep, lock, intentID)
+		return viewkit.Refuse(v.act, actions.EndpointAttempt(ep, lock, "", intentID), err)
 	}
 	to := custody.LockLocked
 	what := "A Locked endpoint cannot be used by any payment or transfer until it is unlocked."
@@ -83,9 +96,6 @@ func (v *View) confirm(ep custody.Endpoint, lock bool) tea.Cmd {
 			viewkit.Dash(ep.Lock), to),
 		"The intent takes effect once approved; the view follows it. " + what,
 	}
-	if (lock && ep.Lock == custody.LockLocked) || (!lock && ep.Lock != custody.LockLocked) {
-		intro = append(intro, "Note: the endpoint is "+viewkit.Dash(ep.Lock)+" now; the platform will likely refuse.")
-	}
 	lines := []string{
 		"Alias:    " + ep.Alias,
 		"Id:       " + ep.ID,
@@ -96,10 +106,16 @@ func (v *View) confirm(ep custody.Endpoint, lock bool) tea.Cmd {
 	before := []string{"Lock:     " + viewkit.Dash(ep.Lock)}
 	title := fmt.Sprintf("%s endpoint %s", strings.ToUpper(verb[:1])+verb[1:], ep.Alias)
 	c := ui.Confirm{Title: title, Intro: intro, Lines: lines, Before: before, Action: strings.ToUpper(verb[:1]) + verb[1:],
-		Run:      v.submit(ep, lock, intentID),
-		OnCancel: viewkit.OnCancel(v.act, actions.EndpointAttempt(ep, lock, intentID), title),
-		Retry:    viewkit.RetryNote(v.ctx, key, "intent id"),
-		Waiting:  "the custody interface: POST /v1/intents (intent " + intentID + ")"}
+		// The reason goes to the audit log and, with the intent, to its
+		// approvers.
+		Reason:    "Reason",
+		RunReason: func(reason string) tea.Cmd { return v.submit(ep, lock, reason, intentID) },
+		OnCancel:  viewkit.OnCancel(v.act, actions.EndpointAttempt(ep, lock, "", intentID), verb+" of endpoint "+ep.Alias),
+		Retry:     viewkit.RetryNote(v.ctx, key, "intent id"),
+		Waiting:   "the custody interface: POST /v1/intents (intent " + intentID + ")"}
+	if key.Retry != nil {
+		c.ReasonValue = key.Retry.Reason
+	}
 	if v.ctx.Prod() {
 		c.TypeToConfirm = lastRunes(ep.ID, 4)
 	}
@@ -112,10 +128,10 @@ func lastRunes(s string, n int) string {
 }
 
 // submit proposes the intent through the actor (which audits it).
-func (v *View) submit(ep custody.Endpoint, lock bool, intentID string) tea.Cmd {
+func (v *View) submit(ep custody.Endpoint, lock bool, reason, intentID string) tea.Cmd {
 	act := v.act
 	return viewkit.Call(v.ctx, keySubmit+intentID, func(ctx context.Context) (any, error) {
-		acc, err := act.LockEndpoint(ctx, ep, lock, intentID)
+		acc, err := act.LockEndpoint(ctx, ep, lock, reason, intentID)
 		return submitted{ep: ep, lock: lock, intentID: intentID, accepted: acc}, err
 	})
 }
@@ -135,7 +151,7 @@ func (v *View) handleLoaded(l viewkit.Loaded) (tea.Cmd, bool) {
 
 func (v *View) submittedLoaded(l viewkit.Loaded) tea.Cmd {
 	s, _ := l.Value.(submitted)
-	if l.Err != nil {
+	if !actions.Applied(l.Err) {
 		again := v.keys.Unlock.Help().Key
 		if s.lock {
 			again = v.keys.Lock.Help().Key
@@ -147,8 +163,8 @@ func (v *View) submittedLoaded(l viewkit.Loaded) tea.Cmd {
 	v.follows[s.ep.ID] = f
 	v.changed()
 	// The result first: the dialog takes the first flash after its answer.
-	return tea.Sequence(ui.ResultCmd(fmt.Sprintf("✔ %s of %s proposed: intent %s accepted (requestId %s), following it", f.verb(),
-		sanitize.Line(s.ep.Alias), f.intentID, sanitize.Line(s.accepted.RequestID)), nil),
+	return tea.Sequence(viewkit.Done(fmt.Sprintf("✔ %s of %s proposed: intent %s accepted (requestId %s), following it", f.verb(),
+		sanitize.Line(s.ep.Alias), f.intentID, sanitize.Line(s.accepted.RequestID)), l.Err),
 		v.poll(f.intentID))
 }
 

@@ -3,12 +3,14 @@ package addressbook_test
 import (
 	"context"
 	"crypto/ed25519"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/exp/golden"
 	"github.com/charmbracelet/x/exp/teatest"
 
 	"treasury/data/actions"
@@ -26,10 +28,7 @@ import (
 // auditOf returns the audit entries about an endpoint.
 func auditOf(t *testing.T, e *viewtest.Env, id string) []audit.Record {
 	t.Helper()
-	all, err := e.Audit.Read()
-	if err != nil {
-		t.Fatal(err)
-	}
+	all := e.Outcomes(t)
 	var out []audit.Record
 	for _, en := range all {
 		if en.Target.Kind == "endpoint" && en.Target.ID == id {
@@ -79,7 +78,7 @@ func TestLockEndToEnd(t *testing.T) {
 	viewtest.WaitFor(t, tm, ep.Alias)
 	viewtest.Keys(tm, "l")
 	viewtest.WaitAll(t, tm, "Lock endpoint "+ep.Alias, ep.ID, ep.Address, "Environment: TEST", "Unlocked → Locked")
-	viewtest.Keys(tm, "tab", "enter")
+	viewtest.Keys(tm, "shift+tab", "suspected compromise", "enter", "enter")
 	viewtest.WaitFor(t, tm, "proposed: intent")
 	viewtest.Keys(tm, "esc") // the result, read
 	viewtest.WaitFor(t, tm, "intent Pending 0/1")
@@ -93,7 +92,7 @@ func TestLockEndToEnd(t *testing.T) {
 	}
 	got := auditOf(t, e, ep.ID)
 	if len(got) != 1 || got[0].Action != actions.Lock || got[0].Outcome != audit.OutcomeDone || got[0].IntentID == "" ||
-		got[0].Environment != e.Ctx.Environment {
+		got[0].Environment != e.Ctx.Environment || got[0].Reason != "suspected compromise" {
 		t.Errorf("audit = %+v", got)
 	}
 }
@@ -108,7 +107,7 @@ func TestLockResultLabelsTheOldLockBefore(t *testing.T) {
 	viewtest.WaitFor(t, tm, ep.Alias)
 	viewtest.Keys(tm, "l")
 	viewtest.WaitFor(t, tm, "Unlocked → Locked")
-	viewtest.Keys(tm, "tab", "enter")
+	viewtest.Keys(tm, "shift+tab", "suspected compromise", "enter", "enter")
 	viewtest.WaitFor(t, tm, "proposed: intent")
 	frame := viewtest.Frame(t, tm)
 	head, at := strings.Index(frame, "Before the action"), strings.Index(frame, "Lock:     "+custody.LockUnlocked)
@@ -125,7 +124,7 @@ func TestUnlockFromDetail(t *testing.T) {
 	tm := onEndpoint(t, e, ep.ID)
 	viewtest.Keys(tm, "u")
 	viewtest.WaitAll(t, tm, "Unlock endpoint "+ep.Alias, "Locked → Unlocked")
-	viewtest.Keys(tm, "tab", "enter")
+	viewtest.Keys(tm, "shift+tab", "cleared", "enter", "enter")
 	viewtest.WaitFor(t, tm, "proposed: intent")
 	viewtest.Keys(tm, "esc")
 	viewtest.WaitAll(t, tm, "Pending intent", "intent Pending 0/1")
@@ -135,24 +134,30 @@ func TestUnlockFromDetail(t *testing.T) {
 	if got := lockOf(t, e, ep.ID); got != custody.LockUnlocked {
 		t.Errorf("endpoint is %s after the unlock", got)
 	}
-	if got := auditOf(t, e, ep.ID); len(got) != 1 || got[0].Action != actions.Unlock || got[0].Outcome != audit.OutcomeDone {
+	if got := auditOf(t, e, ep.ID); len(got) != 1 || got[0].Action != actions.Unlock || got[0].Outcome != audit.OutcomeDone ||
+		got[0].Reason != "cleared" {
 		t.Errorf("audit = %+v", got)
 	}
 }
 
-// TestLockAlreadyLocked: the platform refuses (409) and the error flashes
-// with its text; the refusal is audited.
-func TestLockAlreadyLocked(t *testing.T) {
+// TestLockNotOfferedWhenLocked: a Locked endpoint is not offered a lock
+// (the platform would refuse it): l is not among the keys, and pressing it
+// says why instead of opening a dialog; nothing is sent or recorded.
+func TestLockNotOfferedWhenLocked(t *testing.T) {
 	e := viewtest.New(t, viewtest.Options{Skip: viewtest.NoLiquidityHistory()})
 	ep := endpointWhere(t, e, func(ep custody.Endpoint) bool { return ep.Lock == custody.LockLocked })
 	tm := onEndpoint(t, e, ep.ID)
+	sent := e.Sandbox.Stats().Requests["custody"]
 	viewtest.Keys(tm, "l")
-	viewtest.WaitFor(t, tm, "the platform will likely refuse")
-	viewtest.Keys(tm, "tab", "enter")
-	viewtest.WaitFor(t, tm, "already Locked")
-	quit(t, tm)
-	got := auditOf(t, e, ep.ID)
-	if len(got) != 1 || got[0].Outcome != audit.OutcomeFailed || !strings.Contains(got[0].Error, "already Locked") {
+	viewtest.WaitFor(t, tm, "is Locked already: no lock to confirm (u unlocks it)")
+	frame := viewtest.Frame(t, tm)
+	if strings.Contains(frame, "Lock endpoint") || strings.Contains(frame, "l lock") || !strings.Contains(frame, "u unlock") {
+		t.Fatalf("a Locked endpoint offers a lock:\n%s", frame)
+	}
+	if n := e.Sandbox.Stats().Requests["custody"] - sent; n != 0 {
+		t.Errorf("%d custody requests after the key", n)
+	}
+	if got := auditOf(t, e, ep.ID); len(got) != 0 {
 		t.Errorf("audit = %+v", got)
 	}
 }
@@ -186,13 +191,13 @@ func TestProdAsksForTheIDsEnd(t *testing.T) {
 	viewtest.WaitFor(t, tm, ep.Alias)
 	viewtest.Keys(tm, "l")
 	viewtest.WaitAll(t, tm, "type "+tail+" to confirm", "Environment: PROD")
-	viewtest.Keys(tm, "tab", "enter") // not armed: it says so and goes to the code
-	viewtest.WaitFor(t, tm, "(the end of the record's id) first")
+	viewtest.Keys(tm, "tab", "enter") // not armed: it says so and goes to the reason
+	viewtest.WaitFor(t, tm, "type a reason first")
 	viewtest.Keys(tm, "esc")
 	viewtest.WaitFor(t, tm, "cancelled")
 	viewtest.Keys(tm, "l")
 	viewtest.WaitFor(t, tm, "to confirm")
-	viewtest.Keys(tm, "shift+tab", tail, "tab", "tab", "enter")
+	viewtest.Keys(tm, "shift+tab", tail, "shift+tab", "fraud report", "enter", "enter")
 	viewtest.WaitFor(t, tm, "proposed: intent")
 	viewtest.Keys(tm, "esc")
 	viewtest.WaitFor(t, tm, "intent Pending")
@@ -278,7 +283,7 @@ func TestLockBadSignature(t *testing.T) {
 	viewtest.WaitFor(t, tm, ep.Alias)
 	viewtest.Keys(tm, "l")
 	viewtest.WaitFor(t, tm, "Lock endpoint")
-	viewtest.Keys(tm, "tab", "enter")
+	viewtest.Keys(tm, "shift+tab", "fraud report", "enter", "enter")
 	viewtest.WaitFor(t, tm, "signature does not verify")
 	quit(t, tm)
 	got := auditOf(t, e, ep.ID)
@@ -289,3 +294,19 @@ func TestLockBadSignature(t *testing.T) {
 		t.Errorf("endpoint is %s after a refused lock", lock)
 	}
 }
+
+// The lock dialog asks for a reason, as a freeze does; the focus starts on
+// Cancel, which says what enter does there. The intent id, new each run,
+// is replaced.
+func TestLockDialogGolden(t *testing.T) {
+	e := viewtest.Shared(t)
+	ep := endpoints(t, e)[0]
+	tm := e.Program(t, newView(e))
+	viewtest.WaitFor(t, tm, ep.Alias)
+	viewtest.Keys(tm, "l")
+	viewtest.WaitAll(t, tm, "Lock endpoint "+ep.Alias, "Reason:", "[ enter: Cancel ]")
+	frame := intentLine.ReplaceAllString(viewtest.Frame(t, tm), "Intent:   xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx")
+	golden.RequireEqual(t, []byte(frame))
+}
+
+var intentLine = regexp.MustCompile(`Intent:   [0-9a-f-]{36}`)

@@ -25,7 +25,7 @@ func TestLockRetryAfterUnknownReusesIntentID(t *testing.T) {
 	}
 	viewtest.Keys(tm, "l")
 	viewtest.WaitFor(t, tm, "Lock endpoint "+ep.Alias)
-	viewtest.Keys(tm, "tab", "enter")
+	viewtest.Keys(tm, "shift+tab", "rotation", "enter", "enter")
 	viewtest.WaitAll(t, tm, "outcome unknown", "l again retries with the same intent id")
 	first := auditOf(t, e, ep.ID)
 	if len(first) != 1 || first[0].Outcome != audit.OutcomeUnknown || first[0].IntentID == "" {
@@ -36,12 +36,12 @@ func TestLockRetryAfterUnknownReusesIntentID(t *testing.T) {
 		t.Fatal(err)
 	}
 	viewtest.Keys(tm, "esc", "l")
-	viewtest.WaitFor(t, tm, "retry of "+id)
+	viewtest.WaitAll(t, tm, "retry of "+id, "Reason: rotation")
 	viewtest.Keys(tm, "tab", "enter")
 	viewtest.WaitFor(t, tm, id+" accepted (requestId") // in the dialog
 	quit(t, tm)
 	got := auditOf(t, e, ep.ID)
-	if len(got) != 2 || got[1].Outcome != audit.OutcomeDone || got[1].IntentID != id {
+	if len(got) != 2 || got[1].Outcome != audit.OutcomeDone || got[1].IntentID != id || got[1].Reason != "rotation" {
 		t.Fatalf("audit %+v, want the retry ok under %s", got, id)
 	}
 }

@@ -59,8 +59,11 @@ func rows(s *live.Store) live.Key[viewkit.Projected[audit.Record]] {
 
 func row(r audit.Record) table.Row {
 	note, outcome := r.Reason, r.Outcome
-	if r.Error != "" {
+	switch {
+	case r.Error != "":
 		note = r.Error
+	case note == "" && r.Request != "":
+		note = r.Request
 	}
 	if r.Broken != "" { // never shown as if it were intact
 		note, outcome = "BROKEN CHAIN: "+r.Broken+" (treasury audit verify)", "!"+outcome
@@ -110,10 +113,19 @@ func fields(r audit.Record) [][2]string {
 		out = append(out, [2]string{"  " + k, r.Target.Detail[k]})
 	}
 	return append(out, [][2]string{
-		{"Outcome", r.Outcome}, {"Reason", r.Reason}, {"mutationId", r.MutationID}, {"intentId", r.IntentID},
+		{"Outcome", r.Outcome}, {"Of attempt", attemptOf(r)}, {"Request", r.Request},
+		{"Reason", r.Reason}, {"mutationId", r.MutationID}, {"intentId", r.IntentID},
 		{"requestId", r.RequestID}, {"Error code", r.ErrorCode}, {"Error", r.Error},
 		{"Prev hash", r.Prev}, {"Hash", r.Hash}, {"BROKEN CHAIN", r.Broken},
 	}...)
+}
+
+// attemptOf names the attempt line an outcome line ends.
+func attemptOf(r audit.Record) string {
+	if r.Attempt == 0 {
+		return ""
+	}
+	return "line " + strconv.FormatUint(r.Attempt, 10)
 }
 
 // detail is one line in full.

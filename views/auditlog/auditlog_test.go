@@ -79,15 +79,16 @@ func TestActionAppearsInEverySession(t *testing.T) {
 	viewtest.Keys(actor, "f")
 	viewtest.WaitFor(t, actor, "Freeze wallet transaction")
 	viewtest.Keys(actor, "esc") // cancelled: on the record too
-	viewtest.WaitFor(t, actor, "cancelled: Freeze")
+	viewtest.WaitFor(t, actor, "cancelled, nothing sent: freeze of transaction")
 	viewtest.WaitFor(t, watcher, "cancelled")
 	viewtest.Keys(actor, "f")
 	viewtest.WaitFor(t, actor, "Freeze wallet transaction")
 	// The reason is before Cancel (shift+tab); enter there moves on to
-	// Cancel, tab to the action, enter runs it.
-	viewtest.Keys(actor, "shift+tab", "hold for review", "enter", "tab", "enter")
+	// the action, enter runs it. The attempt line comes first, then its
+	// outcome.
+	viewtest.Keys(actor, "shift+tab", "hold for review", "enter", "enter")
 	viewtest.WaitFor(t, actor, "froze transaction")
-	viewtest.WaitAll(t, watcher, "done", "hold for review")
+	viewtest.WaitAll(t, watcher, "attempt", "done", "hold for review")
 	actor.Quit()
 	watcher.Quit()
 }

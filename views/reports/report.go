@@ -14,6 +14,7 @@ import (
 
 	"treasury/data/live"
 	"treasury/data/reporting"
+	"treasury/data/words"
 	"treasury/ui"
 	"treasury/ui/sanitize"
 	"treasury/views/viewkit"
@@ -132,7 +133,7 @@ func (p *reportPage) summary(w int, counts string) string {
 		s += t.Muted.Render(" · ") + t.Bad.Render(n)
 	}
 	if p.dl != nil {
-		s += t.Muted.Render(fmt.Sprintf(" · %s · w saves it as downloaded", size(len(p.dl.Raw))))
+		s += t.Muted.Render(fmt.Sprintf(" · %s · w saves it as downloaded", words.Bytes(uint64(len(p.dl.Raw)))))
 	}
 	return ansi.Truncate(s, w, "…")
 }
@@ -152,17 +153,6 @@ func (p *reportPage) empty() string {
 		return fmt.Sprintf("no row could be read: %s (%s lists why)", rowsSkipped(n), p.v.keys.Skipped.Help().Key)
 	}
 	return "the report has no rows"
-}
-
-// size formats a byte count.
-func size(n int) string {
-	switch {
-	case n >= 1<<20:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
-	case n >= 1<<10:
-		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
-	}
-	return fmt.Sprintf("%d bytes", n)
 }
 
 func (p *reportPage) Render(w, h int) string {

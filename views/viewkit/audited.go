@@ -17,11 +17,14 @@ func Refuse(act *actions.Actor, at actions.Attempt, err error) tea.Cmd {
 }
 
 // OnCancel is the OnCancel of an attempt's confirmation: it records the
-// attempt (cancelled; refused for a wrong code or a dialog the shell
-// would not open) and then says so.
-func OnCancel(act *actions.Actor, at actions.Attempt, title string) func(ui.Cancelled) tea.Cmd {
+// attempt with the reason typed, if any (cancelled; refused for a wrong
+// code or a dialog the shell would not open), and then says what was
+// cancelled (what: "freeze of transaction …") and that nothing was sent.
+func OnCancel(act *actions.Actor, at actions.Attempt, what string) func(ui.Cancelled) tea.Cmd {
 	return func(c ui.Cancelled) tea.Cmd {
 		return func() tea.Msg {
+			at := at
+			at.Reason = c.Reason
 			var err error
 			switch {
 			case act == nil:
@@ -34,7 +37,7 @@ func OnCancel(act *actions.Actor, at actions.Attempt, title string) func(ui.Canc
 			if err != nil {
 				return ui.Flash{Err: err}
 			}
-			return ui.Flash{Text: "cancelled: " + title}
+			return ui.CancelledFlash(what, c.Reason)
 		}
 	}
 }

@@ -126,10 +126,7 @@ func (d *DetailPage[T]) Update(msg tea.Msg) tea.Cmd {
 		if d.ok {
 			for _, a := range d.spec.Actions {
 				if key.Matches(msg, a.Key) {
-					if a.Write && d.ctx.ReadOnly {
-						return tea.Batch(append(cmds, a.refuse(d.rec))...)
-					}
-					return tea.Batch(append(cmds, a.Run(d.rec))...)
+					return tea.Batch(append(cmds, a.press(d.rec, d.ctx.ReadOnly))...)
 				}
 			}
 		}
@@ -181,10 +178,9 @@ func (d *DetailPage[T]) Keys() []key.Binding {
 	var out []key.Binding
 	if d.ok {
 		for _, a := range d.spec.Actions {
-			if a.Write && d.ctx.ReadOnly {
-				continue
+			if a.offered(d.rec, true, d.ctx.ReadOnly) {
+				out = append(out, a.Key)
 			}
-			out = append(out, a.Key)
 		}
 	} else if OpenErrors(d.snap) != nil {
 		out = append(out, d.keys.Errors)

@@ -26,6 +26,34 @@ type Action[T any] struct {
 	// record and why a read-only session refuses it: it records the
 	// attempt (Refuse in this package) and says why.
 	Refuse func(rec T, err error) tea.Cmd
+	// Unavailable, when set, says why the record's state rules the action
+	// out ("the transaction is frozen already"), "" when it does not: the
+	// action is then not offered (its key is not shown), and its key
+	// says why in the footer instead of opening a confirmation.
+	Unavailable func(rec T) string
+}
+
+// press is what the action's key does on rec in a session: refused in a
+// read-only one, said to be unavailable when rec's state rules it out,
+// else run.
+func (a Action[T]) press(rec T, readOnly bool) tea.Cmd {
+	switch {
+	case a.Write && readOnly:
+		return a.refuse(rec)
+	case a.Unavailable != nil:
+		if why := a.Unavailable(rec); why != "" {
+			return func() tea.Msg { return ui.Flash{Text: why, Warn: true} }
+		}
+	}
+	return a.Run(rec)
+}
+
+// offered reports whether the action's key is shown for rec.
+func (a Action[T]) offered(rec T, ok, readOnly bool) bool {
+	if a.Write && readOnly {
+		return false
+	}
+	return !ok || a.Unavailable == nil || a.Unavailable(rec) == ""
 }
 
 // refuse is what a read-only session does with a write action on rec.
@@ -307,10 +335,7 @@ func (p *TablePage[T]) Update(msg tea.Msg) tea.Cmd {
 			}
 			for _, a := range p.spec.Actions {
 				if key.Matches(msg, a.Key) {
-					if a.Write && p.ctx.ReadOnly {
-						return tea.Batch(append(cmds, a.refuse(sel))...)
-					}
-					return tea.Batch(append(cmds, a.Run(sel))...)
+					return tea.Batch(append(cmds, a.press(sel, p.ctx.ReadOnly))...)
 				}
 			}
 		}
@@ -406,11 +431,11 @@ func (p *TablePage[T]) Keys() []key.Binding {
 	case p.spec.Enter != nil:
 		out = append(out, p.keys.Open)
 	}
+	sel, ok := p.selected()
 	for _, a := range p.spec.Actions {
-		if a.Write && p.ctx.ReadOnly {
-			continue
+		if a.offered(sel, ok, p.ctx.ReadOnly) {
+			out = append(out, a.Key)
 		}
-		out = append(out, a.Key)
 	}
 	km := p.t.KeyMap()
 	return append(out, km.SortNext, km.SortBack)

@@ -28,25 +28,46 @@ type actionDone struct {
 	err        error
 }
 
-// txActions are freeze and unfreeze, write actions.
+// txActions are freeze and unfreeze, write actions; each is offered only
+// when the transaction's state allows it (freeze a transaction not
+// frozen, unfreeze a frozen one).
 func (v *View) txActions() []viewkit.Action[wallet.Transaction] {
 	return []viewkit.Action[wallet.Transaction]{
 		{Key: v.keys.Freeze, Write: true, Run: func(t wallet.Transaction) tea.Cmd { return v.confirmFreeze(t, true) },
 			Refuse: func(t wallet.Transaction, err error) tea.Cmd {
 				return viewkit.Refuse(v.act, actions.TxAttempt(t, true, "", ""), err)
+			},
+			Unavailable: func(t wallet.Transaction) string {
+				if t.FreezeInfo.IsFrozen {
+					return "transaction " + t.ID + " is frozen already: no freeze to confirm (" + v.keys.Unfreeze.Help().Key + " unfreezes it)"
+				}
+				return ""
 			}},
 		{Key: v.keys.Unfreeze, Write: true, Run: func(t wallet.Transaction) tea.Cmd { return v.confirmFreeze(t, false) },
 			Refuse: func(t wallet.Transaction, err error) tea.Cmd {
 				return viewkit.Refuse(v.act, actions.TxAttempt(t, false, "", ""), err)
+			},
+			Unavailable: func(t wallet.Transaction) string {
+				if !t.FreezeInfo.IsFrozen {
+					return "transaction " + t.ID + " is not frozen: no unfreeze to confirm (" + v.keys.Freeze.Help().Key + " freezes it)"
+				}
+				return ""
 			}},
 	}
 }
 
-// sweepActions trigger a sweep run, a write action.
+// sweepActions trigger a sweep run, a write action offered while the sweep
+// is not running (the interface refuses a second run: ERR017.006).
 func (v *View) sweepActions() []viewkit.Action[wallet.SweepConfig] {
 	return []viewkit.Action[wallet.SweepConfig]{{Key: v.keys.Trigger, Write: true, Run: v.confirmTrigger,
 		Refuse: func(s wallet.SweepConfig, err error) tea.Cmd {
 			return viewkit.Refuse(v.act, actions.SweepAttempt(s, ""), err)
+		},
+		Unavailable: func(s wallet.SweepConfig) string {
+			if s.SweepRunning {
+				return "sweep " + s.Name + " is running: a run cannot be triggered until it ends"
+			}
+			return ""
 		}}}
 }
 
@@ -99,7 +120,7 @@ func (v *View) confirmFreeze(t wallet.Transaction, freeze bool) tea.Cmd {
 		Before:        []string{"Status       " + t.Status + ", " + state},
 		TypeToConfirm: v.typeToConfirm(t.ID),
 		Action:        verb,
-		OnCancel:      viewkit.OnCancel(v.act, actions.TxAttempt(t, freeze, "", mid), verb+" wallet transaction"),
+		OnCancel:      viewkit.OnCancel(v.act, actions.TxAttempt(t, freeze, "", mid), action+" of transaction "+t.ID),
 		Reason:        "Reason",
 		Retry:         viewkit.RetryNote(v.ctx, key, "mutationId"),
 		Waiting:       "the wallet interface: PUT …/transactions/" + t.ID + "/" + strings.ToLower(verb),
@@ -109,7 +130,7 @@ func (v *View) confirmFreeze(t wallet.Transaction, freeze bool) tea.Cmd {
 				defer cancel()
 				got, err := v.act.FreezeTx(ctx, t, freeze, reason, mid)
 				d := actionDone{action: action, tx: t, mutationID: mid, retry: key.Retry != nil, again: again, err: err}
-				if err == nil && got.ID != "" {
+				if actions.Applied(err) && got.ID != "" {
 					d.tx = got
 				}
 				return d
@@ -123,33 +144,43 @@ func (v *View) confirmFreeze(t wallet.Transaction, freeze bool) tea.Cmd {
 }
 
 // confirmTrigger asks the operator to confirm a sweep run, under a new
-// mutationId or the one of a trigger whose outcome is unknown.
+// mutationId or the one of a trigger whose outcome is unknown. The
+// dialog opens once the source wallets' balances are read (sweepSources):
+// it lists what the run would move as read then.
 func (v *View) confirmTrigger(s wallet.SweepConfig) tea.Cmd {
 	key := v.act.Key(actions.Sweep, s.ID)
 	mid := key.ID
 	if err := v.can(actions.Sweep); err != nil {
 		return viewkit.Refuse(v.act, actions.SweepAttempt(s, mid), err)
 	}
-	intro := []string{"A sweep run will start: the assets below move from the source wallets", "into the destination wallet."}
-	running := "idle"
-	if s.SweepRunning {
-		running = "RUNNING"
-		intro = append(intro, "A run is in progress: the interface will refuse a second one (ERR017.006).")
+	ws, _ := v.wallets()
+	read := func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), viewkit.CallTimeout)
+		defer cancel()
+		return v.triggerDialog(s, key, sweepSources(ctx, v.p.Wallet, s, ws, v.ctx.Clock()))
 	}
-	c := ui.Confirm{
+	return tea.Batch(ui.FlashCmd("reading the balances of the wallets sweep "+s.Name+" draws from…"), read)
+}
+
+// triggerDialog is the confirmation of a run of s under key, with what
+// its sources held.
+func (v *View) triggerDialog(s wallet.SweepConfig, key actions.Key, src sources) ui.Confirm {
+	mid := key.ID
+	return ui.Confirm{
 		Title: "Trigger sweep",
-		Intro: intro,
+		Intro: []string{"A sweep run will start: the assets below move from the source wallets", "into the destination wallet."},
 		Lines: []string{
 			"Sweep        " + s.Name + "  " + s.ID,
 			"Destination  " + v.walletName(s.DestinationWallet) + "  " + s.DestinationWallet,
 			"Assets       " + strings.Join(s.Assets, ", ") + " on " + s.Blockchain,
 			"mutationId   " + mid,
 		},
-		// The state a trigger changes: the result labels it as before.
-		Before:        []string{"State        " + s.Status + ", " + running},
+		// The state a trigger changes, and the balances it moves: the
+		// result labels them as before.
+		Before:        append([]string{"State        " + s.Status + ", idle"}, src.lines()...),
 		TypeToConfirm: v.typeToConfirm(s.ID),
 		Action:        "Trigger",
-		OnCancel:      viewkit.OnCancel(v.act, actions.SweepAttempt(s, mid), "Trigger sweep"),
+		OnCancel:      viewkit.OnCancel(v.act, actions.SweepAttempt(s, mid), "trigger of sweep "+s.Name),
 		Retry:         viewkit.RetryNote(v.ctx, key, "mutationId"),
 		Waiting:       "the wallet interface: POST …/workflows/sweep/" + s.ID + "/trigger",
 		Run: func() tea.Msg {
@@ -160,7 +191,6 @@ func (v *View) confirmTrigger(s wallet.SweepConfig) tea.Cmd {
 				again: v.keys.Trigger.Help().Key, err: err}
 		},
 	}
-	return func() tea.Msg { return c }
 }
 
 // done reports an action's outcome, the server's answer, and refreshes
@@ -171,15 +201,15 @@ func (v *View) done(d actionDone) tea.Cmd {
 		retry = " (a retry)"
 	}
 	if d.action == actions.Sweep {
-		if d.err != nil {
+		if !actions.Applied(d.err) {
 			return ui.ResultCmd(viewkit.Failure("trigger of sweep "+d.sweep.Name, d.again, "mutationId", d.mutationID, d.err), d.err)
 		}
 		v.ctx.Store.Refresh(live.Sweeps)
 		v.ctx.Store.Refresh(live.Transactions)
-		return tea.Sequence(ui.ResultCmd("✔ sweep "+d.sweep.Name+" started: instance "+d.instance+" · mutationId "+d.mutationID+retry, nil),
+		return tea.Sequence(viewkit.Done("✔ sweep "+d.sweep.Name+" started: instance "+d.instance+" · mutationId "+d.mutationID+retry, d.err),
 			v.Stack.Update(sweepActed{d.sweep.ID}))
 	}
-	if d.err != nil {
+	if !actions.Applied(d.err) {
 		return ui.ResultCmd(viewkit.Failure(d.action+" of transaction "+d.tx.ID, d.again, "mutationId", d.mutationID, d.err), d.err)
 	}
 	v.ctx.Store.Refresh(live.Transactions)
@@ -190,7 +220,7 @@ func (v *View) done(d actionDone) tea.Cmd {
 	if d.tx.FreezeInfo.IsFrozen {
 		now = "frozen"
 	}
-	return tea.Sequence(ui.ResultCmd("✔ "+verb+" transaction "+d.tx.ID+" ("+v.walletName(d.tx.WalletID)+", "+viewkit.Amount(d.tx.Qty, d.tx.Asset)+
-		"): now "+now+", status "+d.tx.Status+" · mutationId "+d.mutationID+retry, nil),
+	return tea.Sequence(viewkit.Done("✔ "+verb+" transaction "+d.tx.ID+" ("+v.walletName(d.tx.WalletID)+", "+viewkit.Amount(d.tx.Qty, d.tx.Asset)+
+		"): now "+now+", status "+d.tx.Status+" · mutationId "+d.mutationID+retry, d.err),
 		v.Stack.Update(txActed{d.tx}))
 }

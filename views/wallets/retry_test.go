@@ -1,6 +1,7 @@
 package wallets_test
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 
@@ -28,7 +29,7 @@ func unknownFreeze(t *testing.T) (*viewtest.Env, *teatest.TestModel, wallet.Tran
 	}
 	viewtest.Keys(tm, "f")
 	viewtest.WaitFor(t, tm, "Freeze wallet transaction")
-	viewtest.Keys(tm, "shift+tab", "hold for review", "enter", "tab", "enter")
+	viewtest.Keys(tm, "shift+tab", "hold for review", "enter", "enter")
 	viewtest.WaitAll(t, tm, "outcome unknown", "INTERNAL(13)", "what to do")
 	es := auditOf(t, e)
 	if len(es) != 1 || es[0].Outcome != audit.OutcomeUnknown || es[0].MutationID == "" {
@@ -78,18 +79,22 @@ func TestFreezeRetryAfterUnknownReusesMutationID(t *testing.T) {
 }
 
 // The retry dialog, at 120x40 without colour. The mutationId, new each
-// run, is replaced, and so is the health line, which counts the wallet
-// calls that failed while the faults were on (the detail's reads race the
-// freeze).
+// run, is replaced, and so are the time it was first sent (the host's
+// clock) and the health line, which counts the wallet calls that failed
+// while the faults were on (the detail's reads race the freeze).
 func TestRetryDialogGolden(t *testing.T) {
 	t.Parallel()
 	_, tm, _, mid := unknownFreeze(t)
 	viewtest.Keys(tm, "f")
 	viewtest.WaitFor(t, tm, "retry of "+mid)
-	lines := strings.Split(strings.ReplaceAll(viewtest.Frame(t, tm), mid, "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx"), "\n")
+	frame := strings.ReplaceAll(viewtest.Frame(t, tm), mid, "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx")
+	frame = firstSent.ReplaceAllString(frame, "first sent YYYY-MM-DD hh:mm:ss UTC")
+	lines := strings.Split(frame, "\n")
 	if !strings.Contains(lines[1], "wallet ✖ INTERNAL(13)") {
 		t.Fatalf("the health line does not show the 500s: %q", lines[1])
 	}
 	lines[1] = "(health line)"
 	golden.RequireEqual(t, []byte(strings.Join(lines, "\n")))
 }
+
+var firstSent = regexp.MustCompile(`first sent \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC`)

@@ -104,6 +104,10 @@ func TestDrillDownAndBack(t *testing.T) {
 	}
 	viewtest.Drive(v, v.Update(viewtest.Key("T")))
 	e.P.Store.Sync() // the shared rows of all transactions are built
+	// and the page takes them, as a store change makes it: the rows built
+	// after the key (a loaded machine) are set off the UI goroutine, in
+	// the command the change returns.
+	viewtest.Drive(v, v.Update(ui.StoreChanged{}))
 	if c := v.Crumbs(); !slices.Equal(c, []string{"transactions"}) {
 		t.Fatalf("T: crumbs %v", c)
 	}

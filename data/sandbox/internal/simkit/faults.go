@@ -15,6 +15,14 @@ type FaultSettings struct {
 	// Latency is added to every request (Latency plus up to LatencyJitter).
 	Latency       Duration `json:"latency"`
 	LatencyJitter Duration `json:"latency_jitter"`
+	// Path, when set, limits the request faults (latencies, 500s, 503s,
+	// malformed bodies) to the requests whose path holds it: "/trigger",
+	// "/freeze".
+	Path string `json:"path,omitempty"`
+	// AnswerLatency is added after a request is served, before its answer
+	// is sent: the request is applied (a freeze, a trigger), and its
+	// answer comes late, or never if the client gives up or dies first.
+	AnswerLatency Duration `json:"answer_latency"`
 	// ErrorRate answers with a 500: SYS_ for payments, auth and reporting,
 	// gRPC 13 INTERNAL for wallet, a plain 500 for liquidity and custody.
 	ErrorRate float64 `json:"error_rate"`
@@ -37,7 +45,7 @@ func (f FaultSettings) Validate() error {
 			return fmt.Errorf("%s must be between 0 and 1, got %v", name, r)
 		}
 	}
-	if f.Latency < 0 || f.LatencyJitter < 0 || f.TokenLifetime < 0 {
+	if f.Latency < 0 || f.LatencyJitter < 0 || f.AnswerLatency < 0 || f.TokenLifetime < 0 {
 		return fmt.Errorf("durations must not be negative")
 	}
 	return nil
