@@ -79,7 +79,9 @@ type Config struct {
 	// retries (err nil on success; a failure is an *apierr.Error with
 	// Attempts set, or another error before anything was sent), but not of
 	// a call the caller cancelled: the live store's health and its book of
-	// recent failures, which count calls, not attempts.
+	// recent failures, which count calls, not attempts. d is the last
+	// attempt's duration (how fast the platform answered), not the
+	// call's with its retries' waits.
 	OnCall func(iface apierr.Interface, path string, d time.Duration, err error)
 	// OnRetry, when set, is told each failed attempt that will be tried
 	// again (before the wait): attempt n of at most of, and its error. The

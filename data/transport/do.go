@@ -92,7 +92,7 @@ func (c *Client) Do(ctx context.Context, req Request, out any) (Response, error)
 		}
 	}
 	refreshed, retrying := false, false
-	start := c.cfg.Now()
+	var start time.Time // the last attempt's: OnCall tells how fast the platform answered it
 	defer func() {
 		if retrying && c.cfg.OnRetry != nil && ctx.Err() != nil {
 			// Given up by the caller mid-retry: no longer being retried
@@ -101,6 +101,7 @@ func (c *Client) Do(ctx context.Context, req Request, out any) (Response, error)
 		}
 	}()
 	for attempt := 1; ; attempt++ {
+		start = c.cfg.Now()
 		resp, err, sent := c.attempt(ctx, req, body, out, attempt)
 		if err == nil {
 			resp.Attempts = attempt
@@ -110,6 +111,9 @@ func (c *Client) Do(ctx context.Context, req Request, out any) (Response, error)
 			return resp.Response, nil
 		}
 		if ctx.Err() != nil {
+			if gaveUp(ctx, err) {
+				return Response{}, c.failed(ctx, req, start, err, attempt)
+			}
 			return Response{}, err
 		}
 		class := apierr.ClassOf(err)
@@ -133,9 +137,23 @@ func (c *Client) Do(ctx context.Context, req Request, out any) (Response, error)
 			c.cfg.OnRetry(c.cfg.Interface, req.Path, attempt, c.cfg.Retry.Attempts, err)
 		}
 		if serr := c.cfg.Sleep(ctx, c.cfg.Retry.Wait(attempt)); serr != nil {
+			if gaveUp(ctx, err) {
+				return Response{}, c.failed(ctx, req, start, err, attempt)
+			}
 			return Response{}, errors.Join(err, serr)
 		}
 	}
+}
+
+// gaveUp reports whether a call whose last attempt failed with err ends
+// as the platform's failure although its context is done: the caller's
+// deadline (a poll's budget, the fetch timeout) ran out while the platform
+// kept failing, which the errors view and the health must see. A call the
+// caller cancelled (a page closed) is not the platform's failure, nor an
+// attempt cut by the deadline before any answer came.
+func gaveUp(ctx context.Context, err error) bool {
+	_, platform := apierr.As(err)
+	return platform && errors.Is(ctx.Err(), context.DeadlineExceeded) && !errors.Is(err, context.DeadlineExceeded)
 }
 
 // failed stamps the final error of a call with its attempts and the

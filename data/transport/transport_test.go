@@ -481,3 +481,38 @@ func TestSharedFailureIsNotStamped(t *testing.T) {
 		t.Errorf("the source's error was stamped: attempts %d, key %q", shared.Attempts, shared.ConfigKey)
 	}
 }
+
+// TestDeadlineMidRetryIsAFailure: a call whose caller's deadline (a poll's
+// budget) runs out while the platform keeps failing ends as that failure,
+// told to OnCall once with its code: the errors view and the health see
+// it. A call the caller cancels is not told.
+func TestDeadlineMidRetryIsAFailure(t *testing.T) {
+	for _, deadline := range []bool{true, false} {
+		s := &script{steps: []func(http.ResponseWriter){sys500}}
+		ts := httptest.NewServer(s)
+		var calls []error
+		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+		if !deadline {
+			ctx, cancel = context.WithCancel(context.Background())
+		}
+		c, _ := transport.New(transport.Config{Interface: apierr.Payments, BaseURL: ts.URL,
+			Sleep: func(ctx context.Context, d time.Duration) error {
+				if !deadline {
+					cancel() // the page closes during the wait
+				}
+				<-ctx.Done() // the budget runs out during the wait
+				return ctx.Err()
+			},
+			OnCall: func(_ apierr.Interface, _ string, _ time.Duration, err error) { calls = append(calls, err) }})
+		_, err := c.Do(ctx, transport.Request{Path: "/x"}, nil)
+		cancel()
+		ts.Close()
+		e, isAPI := apierr.As(err)
+		switch {
+		case deadline && (!isAPI || e.Code != "SYS_001" || len(calls) != 1 || calls[0] == nil):
+			t.Errorf("deadline: err %v, OnCall %v; want SYS_001 told once", err, calls)
+		case !deadline && (!errors.Is(err, context.Canceled) || len(calls) != 0):
+			t.Errorf("cancel: err %v, OnCall %v; want the cancellation, not told", err, calls)
+		}
+	}
+}
