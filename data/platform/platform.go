@@ -118,6 +118,7 @@ func Open(cfg *config.Config, o Options) (*Platform, error) {
 		}
 		return transport.New(transport.Config{Interface: iface, BaseURL: base, Auth: src, HTTP: o.HTTP,
 			Sleep: o.Sleep, Now: o.Now, Log: o.Log, OnCall: observe, UserAgent: o.UserAgent, MaxBody: maxBody,
+			Retry:     retryOf(iface),
 			ConfigKey: cfg.Key(section),
 			OnRetry: func(iface apierr.Interface, path string, attempt, of int, err error) {
 				if store != nil {
@@ -145,6 +146,20 @@ func Open(cfg *config.Config, o Options) (*Platform, error) {
 		p.Runway = p.runwayKey(store)
 	}
 	return p, nil
+}
+
+// retryOf is the backoff of iface's calls. Spec 7.1's schedule (2, 4, 8,
+// 16 s) is the payments interface's, and the wallet's and the others'
+// where they say nothing. The liquidity interface has none in the spec
+// (7.3): its quotes live 30 seconds and are polled every 2, so a retry
+// later than the next poll reads nothing a poll would not; its retries
+// wait 250 ms doubling up to 2 s, and a quote page that fails costs a
+// second, not half a minute.
+func retryOf(iface apierr.Interface) transport.Retry {
+	if iface == apierr.Liquidity {
+		return transport.Retry{Base: 250 * time.Millisecond, Cap: 2 * time.Second}
+	}
+	return transport.Retry{}
 }
 
 // platformNow is the platform's time as iface's answers tell it (the
