@@ -317,6 +317,7 @@ func (s *Store) fetch(ctx context.Context, p *poller) time.Duration {
 	}
 	fctx, cancel := context.WithTimeout(ctx, s.opts.FetchTimeout)
 	fctx, skips := wire.WithSkips(fctx)
+	fctx = s.withCommit(fctx, p)
 	started := s.now()
 	s.mu.Lock()
 	if snap := s.snaps[f.Topic]; snap.Since.IsZero() {

@@ -2,6 +2,7 @@ package platform
 
 import (
 	"context"
+	"iter"
 	"slices"
 	"sync"
 	"time"
@@ -22,9 +23,14 @@ const (
 	// keeps failing costs at most this, not every retry of the backoff;
 	// the next poll reads it again.
 	freshBudget = 3
-	// backfillBudget bounds the backfill in poll intervals; what it did
-	// not reach is read at the next poll.
-	backfillBudget = 2
+	// backfillShare bounds the backfill of one poll, in poll intervals
+	// divided by it: the backfill must not hold back the next poll's
+	// fresh read; what it did not reach is read at the next poll.
+	backfillShare = 2
+	// commitIdle is how long a read waits for its next record before it
+	// shows what it has read (a page has come and the next is on its
+	// way, or being retried).
+	commitIdle = 15 * time.Millisecond
 )
 
 // windowFeed keeps the records of a moving time window (the quotes of the
@@ -40,13 +46,15 @@ const (
 //     the last `first` of it, so the first frame comes quickly), and any
 //     range a read could not finish.
 //
-// What a read got is kept even when a later page of it fails: a failed
-// page costs the range it covered (a gap, read again at the next poll),
-// not the poll. A poll that read something but not all of it is partial:
+// What a read gets is shown as it comes (live.Commit), page by page, the
+// newest first: the newest quotes do not wait for the pages behind them,
+// their retries, or the backfill. What a read got is kept even when a
+// later page of it fails: a failed page costs the range it covered (a
+// gap, read again at the next poll), not the poll. A poll that read something but not all of it is partial:
 // the ranges still missing are named (live.Snapshot.Partial, and the
 // errors view through the failures), with their times.
 type windowFeed[E any] struct {
-	read     func(ctx context.Context, w liquidity.Window) ([]E, error)
+	read     func(ctx context.Context, w liquidity.Window) iter.Seq2[E, error]
 	at       func(E) time.Time
 	id       func(E) string
 	now      func() time.Time // the platform's clock
@@ -56,6 +64,10 @@ type windowFeed[E any] struct {
 	first    time.Duration
 	interval time.Duration // the poll's; zero means 2 s
 	max      int           // bound on the records held, whatever the rate
+	// expires, when set, is a record's expiry: a fold says a record
+	// changed when its expiry passed since the last fold (on the
+	// platform's clock), so what shows its status shows it expired.
+	expires func(E) time.Time
 
 	mu     sync.Mutex
 	newest time.Time
@@ -64,6 +76,8 @@ type windowFeed[E any] struct {
 	started bool
 	// gaps are the ranges of the window not read yet, newest first.
 	gaps []liquidity.Window
+	// folded is the platform's time of the last fold.
+	folded time.Time
 }
 
 // rangeFailure is a range a poll could not read.
@@ -97,22 +111,39 @@ func (f *windowFeed[E]) fetch(ctx context.Context) ([]E, error) {
 	}
 	f.mu.Unlock()
 
-	var got []E
+	var got []E // read and not committed (outside a store's fetch)
 	var failed []rangeFailure
 	var left []liquidity.Window
+	read := 0
+	keep := func(batch []E) {
+		read += len(batch)
+		f.mu.Lock()
+		for _, x := range batch {
+			if f.at(x).After(f.newest) {
+				f.newest = f.at(x)
+			}
+		}
+		newest := f.newest
+		f.mu.Unlock()
+		if f.seen != nil && !newest.IsZero() {
+			f.seen(newest)
+		}
+		if !live.Commit(ctx, batch) {
+			got = append(got, batch...)
+		}
+	}
 	readRange := func(budget time.Duration, w liquidity.Window) {
 		rctx, cancel := context.WithTimeout(ctx, budget)
-		part, err := f.read(rctx, w)
+		oldest, err := stream(rctx, f.read(rctx, w), f.at, keep)
 		cancel()
-		got = append(got, part...)
 		if err == nil {
 			return
 		}
 		// Newest first: what was read reaches down to its oldest record;
 		// the rest of the range is left for the next poll.
 		rest := w
-		if len(part) > 0 {
-			rest.End = f.at(part[len(part)-1]).Add(time.Millisecond)
+		if !oldest.IsZero() {
+			rest.End = oldest.Add(time.Millisecond)
 		}
 		if rest.End.After(rest.Start) {
 			left = append(left, rest)
@@ -122,7 +153,7 @@ func (f *windowFeed[E]) fetch(ctx context.Context) ([]E, error) {
 	readRange(f.budget(freshBudget), liquidity.Window{Start: since, End: now})
 	// The backfill, behind the fresh read (from the second poll on, so
 	// the first frame comes quickly), while its budget lasts.
-	deadline := time.Now().Add(f.budget(backfillBudget))
+	deadline := time.Now().Add(f.budget(1) / backfillShare)
 	for i, g := range gaps {
 		if !backfill || ctx.Err() != nil || !time.Now().Before(deadline) {
 			left = append(left, gaps[i:]...)
@@ -134,20 +165,14 @@ func (f *windowFeed[E]) fetch(ctx context.Context) ([]E, error) {
 	f.mu.Lock()
 	f.started = true
 	f.gaps = mergeGaps(left)
-	for _, x := range got {
-		if f.at(x).After(f.newest) {
-			f.newest = f.at(x)
-		}
-	}
-	newest := f.newest
 	f.mu.Unlock()
-	if f.seen != nil && !newest.IsZero() {
-		f.seen(newest)
+	if got == nil {
+		got = []E{}
 	}
 	switch {
 	case len(failed) == 0:
 		return got, nil
-	case len(got) == 0 && failed[0].w.End.Equal(now):
+	case read == 0 && failed[0].w.End.Equal(now):
 		return nil, failed[0].err // the fresh read got nothing: the poll failed
 	}
 	part := &wire.Partial{What: f.what + " of the window", Of: len(failed) + 1}
@@ -155,6 +180,74 @@ func (f *windowFeed[E]) fetch(ctx context.Context) ([]E, error) {
 		part.Failed = append(part.Failed, wire.Failure{Name: rangeName(rf.w), Err: rf.err})
 	}
 	return got, part
+}
+
+// stream reads seq to its end or first error, handing keep what it read
+// in batches: whenever the next record is slow to come (the next page is
+// on its way), what came before is kept, so a page shows before the one
+// after it is read. It returns the oldest record time read (records come
+// newest first) and the error that ended the read.
+func stream[E any](ctx context.Context, seq iter.Seq2[E, error], at func(E) time.Time, keep func([]E)) (time.Time, error) {
+	type item struct {
+		x   E
+		err error
+	}
+	items := make(chan item, 64)
+	done := make(chan struct{})
+	defer close(done)
+	go func() {
+		defer close(items)
+		for x, err := range seq {
+			select {
+			case items <- item{x, err}:
+			case <-done:
+				return
+			}
+			if err != nil {
+				return
+			}
+		}
+	}()
+	var batch []E
+	var oldest time.Time
+	flush := func() {
+		if len(batch) > 0 {
+			oldest = at(batch[len(batch)-1])
+			keep(batch)
+			batch = nil
+		}
+	}
+	idle := time.NewTimer(commitIdle)
+	defer idle.Stop()
+	for {
+		select {
+		case it, ok := <-items:
+			if !ok {
+				flush()
+				return oldest, nil
+			}
+			if it.err != nil {
+				flush()
+				return oldest, it.err
+			}
+			batch = append(batch, it.x)
+			idle.Reset(commitIdle)
+		case <-idle.C:
+			flush()
+		case <-ctx.Done():
+			// The read ends with its context (seq says so with its error,
+			// which may still be on its way): what came is kept.
+			flush()
+			for it := range items {
+				if it.err != nil {
+					return oldest, it.err
+				}
+				batch = append(batch, it.x)
+			}
+			flush()
+			return oldest, ctx.Err()
+		}
+	}
 }
 
 // rangeName names a range of time for a person: "10:02:05–10:07:00 UTC",
@@ -204,8 +297,9 @@ func mergeGaps(gaps []liquidity.Window) []liquidity.Window {
 }
 
 // fold merges fetched records into the held ones by id, newest first, and
-// drops those older than the window: the changes are the records added and
-// the records gone (a record read again unchanged is no change). A record
+// drops those older than the window: the changes are the records added,
+// the records gone (a record read again unchanged is no change) and, with
+// expires, the records whose expiry passed since the last fold. A record
 // stamped ahead of the platform's clock is kept (the window is cut at its
 // start only).
 func (f *windowFeed[E]) fold(old []E, fresh []E, at time.Time) ([]E, live.Changes) {
@@ -228,12 +322,22 @@ func (f *windowFeed[E]) fold(old []E, fresh []E, at time.Time) ([]E, live.Change
 			ch.Added = append(ch.Added, k)
 		}
 	}
+	now := f.now()
+	f.mu.Lock()
+	last := f.folded
+	f.folded = now
+	f.mu.Unlock()
 	out := make([]E, 0, len(old)+len(added))
 	out = append(out, added...)
 	for _, x := range old {
 		if f.at(x).Before(cut) {
 			ch.Removed = append(ch.Removed, f.id(x))
 			continue
+		}
+		if f.expires != nil && !last.IsZero() {
+			if e := f.expires(x); e.After(last) && !e.After(now) {
+				ch.Changed = append(ch.Changed, f.id(x)) // expired since the last fold
+			}
 		}
 		out = append(out, x)
 	}

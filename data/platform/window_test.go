@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"iter"
 	"strings"
 	"testing"
 	"time"
 
 	"treasury/data/liquidity"
+	"treasury/data/live"
 	"treasury/data/wire"
 )
 
@@ -21,18 +23,32 @@ type rec struct{ t time.Time }
 type fakeWindow struct {
 	reads    []liquidity.Window
 	failFrom time.Time
+	hold     chan struct{} // when set, each page after the first waits for it
 }
 
-func (f *fakeWindow) read(ctx context.Context, w liquidity.Window) ([]rec, error) {
+func (f *fakeWindow) read(ctx context.Context, w liquidity.Window) iter.Seq2[rec, error] {
 	f.reads = append(f.reads, w)
-	var out []rec
-	for t := w.End.Truncate(time.Second); !t.Before(w.Start); t = t.Add(-time.Second) {
-		if len(out)%10 == 0 && !f.failFrom.IsZero() && !t.After(f.failFrom) {
-			return out, errors.New("HTTP 500 SYS_001")
+	return func(yield func(rec, error) bool) {
+		n := 0
+		for t := w.End.Truncate(time.Second); !t.Before(w.Start); t = t.Add(-time.Second) {
+			if n%10 == 0 && n > 0 && f.hold != nil {
+				select { // the next page is slow to come
+				case <-f.hold:
+				case <-ctx.Done():
+					yield(rec{}, ctx.Err())
+					return
+				}
+			}
+			if n%10 == 0 && !f.failFrom.IsZero() && !t.After(f.failFrom) {
+				yield(rec{}, errors.New("HTTP 500 SYS_001"))
+				return
+			}
+			if !yield(rec{t}, nil) {
+				return
+			}
+			n++
 		}
-		out = append(out, rec{t})
 	}
-	return out, nil
 }
 
 // TestWindowReadsKeepEachPage: a read whose later page fails keeps what
@@ -75,5 +91,70 @@ func TestWindowReadsKeepEachPage(t *testing.T) {
 	}
 	if len(src.reads) != 2 || !src.reads[1].Start.Equal(now.Add(-10*time.Minute)) {
 		t.Fatalf("third poll read %v: the fresh part and the one gap left", fmt.Sprint(src.reads))
+	}
+}
+
+// TestWindowShowsTheNewestPageFirst: in the store, the newest page of a
+// poll is shown while the pages behind it are still on their way: a slow
+// or retried page does not hold the fresh quotes back.
+func TestWindowShowsTheNewestPageFirst(t *testing.T) {
+	now := time.Date(2026, 11, 16, 9, 30, 0, 0, time.UTC)
+	src := &fakeWindow{hold: make(chan struct{})}
+	f := &windowFeed[rec]{read: src.read, now: func() time.Time { return now }, what: "records",
+		window: 10 * time.Minute, first: time.Minute, max: 10_000, interval: time.Second,
+		at: func(r rec) time.Time { return r.t }, id: func(r rec) string { return r.t.Format(time.RFC3339Nano) }}
+	key := live.KeyOf[[]rec]("records")
+	s := live.New(live.Options{Feeds: []live.Feed{live.FoldFeed(key, f.fetch, f.fold, live.FeedOptions[[]rec, []rec]{Interval: time.Hour})},
+		Now: func() time.Time { return now }})
+	defer s.Close()
+	done := make(chan live.Snapshot)
+	go func() { done <- s.FetchNow(context.Background(), key.Topic()) }()
+	deadline := time.After(10 * time.Second)
+	for {
+		held := live.Get(s, key).Data
+		if len(held) > 0 {
+			if len(held) != 10 || !held[0].t.Equal(now) {
+				t.Fatalf("shown before the rest: %d records from %v; want the newest page of 10", len(held), held[0].t)
+			}
+			break
+		}
+		select {
+		case <-deadline:
+			t.Fatal("the newest page was not shown while the next was on its way")
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+	close(src.hold)
+	<-done
+	if held := live.Get(s, key).Data; len(held) != 61 {
+		t.Fatalf("after the poll: %d records, want the 61 seconds of the first minute", len(held))
+	}
+}
+
+// TestWindowFoldSaysWhatExpired: a fold names as changed the records whose
+// expiry passed (on the platform's clock) since the last fold, once, so
+// the rows that show their status are built again.
+func TestWindowFoldSaysWhatExpired(t *testing.T) {
+	now := time.Date(2026, 11, 16, 9, 30, 0, 0, time.UTC)
+	f := &windowFeed[rec]{now: func() time.Time { return now }, window: 10 * time.Minute, max: 100,
+		at: func(r rec) time.Time { return r.t }, id: func(r rec) string { return r.t.Format(time.TimeOnly) },
+		expires: func(r rec) time.Time { return r.t.Add(30 * time.Second) }}
+	var held []rec
+	for i := range 10 {
+		held = append(held, rec{now.Add(-time.Duration(i) * 10 * time.Second)})
+	}
+	held, _ = f.fold(nil, held, now) // expired: those of 30 s ago and older
+	now = now.Add(15 * time.Second)
+	_, ch := f.fold(held, nil, now)
+	if want := []string{"09:29:40"}; fmt.Sprint(ch.Changed) != fmt.Sprint(want) {
+		t.Fatalf("changed %v, want the one whose expiry passed: %v", ch.Changed, want)
+	}
+	_, ch = f.fold(held, nil, now)
+	if len(ch.Changed) != 0 {
+		t.Fatalf("changed again: %v", ch.Changed)
+	}
+	now = now.Add(10 * time.Second)
+	if _, ch = f.fold(held, nil, now); fmt.Sprint(ch.Changed) != "[09:29:50]" {
+		t.Fatalf("changed %v, want 09:29:50", ch.Changed)
 	}
 }
