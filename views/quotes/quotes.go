@@ -13,6 +13,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"treasury/data/liquidity"
+	"treasury/data/apierr"
 	"treasury/data/live"
 	"treasury/ui"
 	"treasury/ui/chart"
@@ -61,7 +62,7 @@ func New(ctx *ui.Context) *View {
 		},
 		Topics:     []live.Topic{live.Quotes},
 		Live:       true,
-		Source:     viewkit.ListProjection(ctx.Store, live.QuotesKey, "rows", quoteID, row, viewkit.NewestFirst),
+		Source:     viewkit.ListProjection(ctx.Store, live.QuotesKey, "rows", quoteID, rowAt(platformNow(ctx)), viewkit.NewestFirst),
 		Actions:    []viewkit.Action[liquidity.Quote]{{Key: v.keys.Pair, Run: v.pin}},
 		Above:      v.above,
 		AboveShare: 0.45,
@@ -103,14 +104,33 @@ func (v *View) Init() tea.Cmd { return nil }
 
 func quoteID(q liquidity.Quote) string { return q.QuoteID }
 
-// row is a quote's row.
-func row(q liquidity.Quote) table.Row {
-	return table.Row{ID: q.QuoteID, Cells: []string{
-		viewkit.Time(q.CreatedAt), sanitize.Line(q.Pair()), sanitize.Line(q.Side),
-		q.BidPrice.String(), q.AskPrice.String(), q.BaseAssetQty.String(), q.QuoteAssetQty.String(),
-		sanitize.Line(q.Status), viewkit.TimeAs(q.ExpiresAt, time.TimeOnly), sanitize.Line(q.QuoteID),
-	}, Keys: []table.Key{table.Time(q.CreatedAt), {}, {}, table.Decimal(q.BidPrice), table.Decimal(q.AskPrice),
-		table.Decimal(q.BaseAssetQty), table.Decimal(q.QuoteAssetQty), {}, table.Time(q.ExpiresAt)}}
+// platformNow is the liquidity platform's clock (the host's without a
+// store).
+func platformNow(ctx *ui.Context) func() time.Time {
+	return func() time.Time {
+		if ctx.Store == nil {
+			return ctx.Clock()
+		}
+		return ctx.Store.PlatformNow(apierr.Liquidity)
+	}
+}
+
+// rowAt is a quote's row, its status as of now: a quote read ACTIVE
+// whose expiry has passed on the platform's clock is EXPIRED (the store
+// rebuilds its row when its expiry passes).
+func rowAt(now func() time.Time) func(liquidity.Quote) table.Row {
+	return func(q liquidity.Quote) table.Row {
+		status := q.Status
+		if status == liquidity.QuoteActive && !q.ExpiresAt.IsZero() && !q.ExpiresAt.After(now()) {
+			status = liquidity.QuoteExpired
+		}
+		return table.Row{ID: q.QuoteID, Cells: []string{
+			viewkit.Time(q.CreatedAt), sanitize.Line(q.Pair()), sanitize.Line(q.Side),
+			q.BidPrice.String(), q.AskPrice.String(), q.BaseAssetQty.String(), q.QuoteAssetQty.String(),
+			sanitize.Line(status), viewkit.TimeAs(q.ExpiresAt, time.TimeOnly), sanitize.Line(q.QuoteID),
+		}, Keys: []table.Key{table.Time(q.CreatedAt), {}, {}, table.Decimal(q.BidPrice), table.Decimal(q.AskPrice),
+			table.Decimal(q.BaseAssetQty), table.Decimal(q.QuoteAssetQty), {}, table.Time(q.ExpiresAt)}}
+	}
 }
 
 // pin fixes the chart on the selected row's pair, or follows the cursor again.
