@@ -215,14 +215,10 @@ func (a *App) healthLine(now time.Time, level int) string {
 			parts = append(parts, t.Muted.Render(name+" ○"))
 		case h.LastAttempt.IsZero():
 			parts = append(parts, t.Muted.Render(name+" ○ idle"))
-		case h.Retrying != nil:
+		case h.Retrying != nil && h.ConsecutiveFailures == 0 && h.FailedPolls == 0:
 			// The mark turns at the first failed attempt, not when the
 			// retries are given up; the age is the last success's.
-			r := h.Retrying
-			what := fmt.Sprintf("%d/%d", r.Attempt, r.Of)
-			if r.Status != 0 {
-				what += fmt.Sprintf(" %d", r.Status)
-			}
+			what := retryWhat(h.Retrying)
 			switch level {
 			case 2:
 				parts = append(parts, t.Warn.Render(name+" ↻"))
@@ -231,7 +227,9 @@ func (a *App) healthLine(now time.Time, level int) string {
 			default:
 				parts = append(parts, t.Warn.Render(fmt.Sprintf("%s ↻ retrying %s, %s", name, what, okAge)))
 			}
-		case h.ConsecutiveFailures > 0 || h.FailedPolls > 0:
+		case h.ConsecutiveFailures > 0 || h.FailedPolls > 0 || h.Retrying != nil:
+			// Given up: ✖ until a call succeeds, also while the next call
+			// is being retried (said after the code).
 			code := "error"
 			var ae *apierr.Error
 			if errors.As(h.LastError, &ae) || errors.As(h.PollError, &ae) {
@@ -250,7 +248,11 @@ func (a *App) healthLine(now time.Time, level int) string {
 				parts = append(parts, t.Bad.Render(name+" ✖ "+sanitize.Line(code)))
 				continue
 			}
-			parts = append(parts, t.Bad.Render(fmt.Sprintf("%s ✖ %s, %s", name, sanitize.Line(code), okAge)))
+			again := ""
+			if h.Retrying != nil {
+				again = ", retrying " + retryWhat(h.Retrying)
+			}
+			parts = append(parts, t.Bad.Render(fmt.Sprintf("%s ✖ %s%s, %s", name, sanitize.Line(code), again, okAge)))
 		case !polled[h.Interface] && brief:
 			parts = append(parts, t.Muted.Render(name+" ○"))
 		case !polled[h.Interface]:
@@ -263,6 +265,16 @@ func (a *App) healthLine(now time.Time, level int) string {
 		}
 	}
 	return strings.Join(parts, "  ")
+}
+
+// retryWhat is a call being retried: "2/5 503" (its attempt, of how many,
+// and the status of the failed one).
+func retryWhat(r *live.Retry) string {
+	what := fmt.Sprintf("%d/%d", r.Attempt, r.Of)
+	if r.Status != 0 {
+		what += fmt.Sprintf(" %d", r.Status)
+	}
+	return what
 }
 
 // webhookHealth is the receiver's part of the health line, first, and only

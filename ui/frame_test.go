@@ -193,6 +193,12 @@ func TestHealthTurnsAtTheFirstFailedAttempt(t *testing.T) {
 	if got := a.healthLine(now, 0); !strings.HasPrefix(got, "liquidity ✖ 503") || !strings.HasSuffix(got, "ok 4s ago") {
 		t.Errorf("given up: %q", got)
 	}
+	// The next call is retried: still ✖ (nothing has worked since), with
+	// the retry said.
+	st.Retrying(apierr.Liquidity, "/api/v0/quotes", 1, 5, unavailable)
+	if got := a.healthLine(now, 0); got != "liquidity ✖ 503, retrying 1/5 503, ok 4s ago" {
+		t.Errorf("retrying after giving up: %q", got)
+	}
 	st.Observe(apierr.Liquidity, "/api/v0/quotes", 0, nil)
 	if got := a.healthLine(now, 0); !strings.HasPrefix(got, "liquidity ●") {
 		t.Errorf("after a success: %q", got)

@@ -18,6 +18,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"treasury/data/live"
+	"treasury/data/words"
 	"treasury/ui"
 	"treasury/ui/sanitize"
 	"treasury/ui/table"
@@ -131,13 +132,23 @@ func (v *View) open(f live.Failure) tea.Cmd {
 func (v *View) body(f live.Failure, w int) string {
 	t := v.ctx.Theme
 	lines := ui.ErrorLines(t, f.Err, w)
-	times := fmt.Sprintf("%d time(s) in a row, first %s UTC, last %s UTC", f.Count, viewkit.Time(f.First), viewkit.Time(f.At))
-	if f.Err.Attempts > 0 {
-		times += fmt.Sprintf("; the last call was sent %d time(s) (spec 7.1 retries)", f.Err.Attempts)
+	// Count is of the recent failures with this key, not of a run: calls
+	// may have worked between them.
+	times := fmt.Sprintf("%s recently, first %s UTC, last %s UTC (this host's clock)", words.Count(f.Count, "failure"),
+		viewkit.Time(f.First), viewkit.Time(f.At))
+	switch n := f.Err.Attempts; {
+	case n > 1:
+		times += fmt.Sprintf("; the last call was sent %d times: its earlier attempts failed and were retried, this answer ended it", n)
+	case n == 1:
+		times += "; the last call was sent once"
 	}
 	lines = append(lines, "", t.Muted.Render(ansi.Wrap(times, w, " ")))
 	if f.Range != "" {
-		lines = append(lines, t.Warn.Render(ansi.Wrap("left unread: "+sanitize.Line(f.Range)+" (what was read before it is shown; the next poll reads this again)", w, " ")))
+		clock := ""
+		if off, ok := v.ctx.Store.ClockOffset(f.Err.Interface); ok && off.Abs() > live.ClockTolerance() {
+			clock = " on the platform's clock"
+		}
+		lines = append(lines, t.Warn.Render(ansi.Wrap("left unread: "+sanitize.Line(f.Range)+clock+" (what was read before it is shown; the next poll reads this again)", w, " ")))
 	}
 	if f.Err.ConfigKey != "" {
 		lines = append(lines, t.Muted.Render("profile section: "+sanitize.Line(f.Err.ConfigKey)))

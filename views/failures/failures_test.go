@@ -21,7 +21,7 @@ func TestEnterOnAFailedPageOpensItsErrors(t *testing.T) {
 	viewtest.Keys(tm, "enter")
 	viewtest.WaitFor(t, tm, "Times")
 	viewtest.Keys(tm, "enter")
-	viewtest.WaitFor(t, tm, "time(s) in a row")
+	viewtest.WaitFor(t, tm, "failures recently")
 	frame := viewtest.Golden(t, tm)
 	for _, want := range []string{"custody GET http://127.0.0.1:1/v1/domains/", "connection refused",
 		"profiles.sandbox.custody.base_url", "errors › custody GET"} {

@@ -204,6 +204,10 @@ func TestOverviewFailedSourceIsNamed(t *testing.T) {
 	if !strings.Contains(rest, "USD ") || !strings.Contains(rest, "GBP ") {
 		t.Errorf("the prefunded balances are not shown:\n%s", rest)
 	}
+	// The total names the inputs it is stale by, not only its mids.
+	if !strings.Contains(rest, "STALE: quotes, liquidity balances") {
+		t.Errorf("the total does not name its failed inputs:\n%s", rest)
+	}
 	for _, l := range strings.Split(rest, "\n") {
 		if f := strings.Fields(l); len(f) > 2 && f[0] == "USD" && f[1] != "?" {
 			t.Errorf("the USD liquidity balance is not unknown: %q", l)

@@ -196,31 +196,36 @@ func (v *View) balancesPanel(w int) []string {
 const midStale = 2 * time.Minute
 
 // totalInputs says how old the total's inputs are: its mids by the oldest
-// quote it uses (on the platform's clock), STALE when that is old or any
-// of its sources (rates, liquidity, prefunded balances) is stale or
-// failed.
+// quote it uses (on the platform's clock), STALE naming the inputs that
+// are: mids older than midStale, a source (quotes, liquidity or prefunded
+// balances) stale or whose last poll failed.
 func (v *View) totalInputs(h Holdings) (string, bool) {
 	now := v.ctx.Clock()
-	stale := false
+	var stale []string
 	for _, s := range []source{srcQuotes, srcLiquidity, srcPrefunded} {
 		if v.configured(s) {
-			sn := v.ctx.Store.Snapshot(live.Topic(s))
-			stale = stale || sn.Stale(now)
+			if sn := v.ctx.Store.Snapshot(live.Topic(s)); sn.Stale(now) || sn.Err != nil {
+				stale = append(stale, s.name())
+			}
 		}
 	}
-	if h.OldestMid.IsZero() {
-		if stale {
-			return "  STALE: an input is stale", true
+	mids := ""
+	if !h.OldestMid.IsZero() {
+		age := v.ctx.Store.PlatformNow(apierr.Liquidity).Sub(h.OldestMid)
+		mids = "mids up to " + ui.Age(h.OldestMid.Add(age), h.OldestMid) + " old"
+		if age > midStale {
+			stale = append([]string{"mids"}, stale...)
 		}
-		return "", false
 	}
-	age := v.ctx.Store.PlatformNow(apierr.Liquidity).Sub(h.OldestMid)
-	stale = stale || age > midStale
-	text := "  at mids up to " + ui.Age(h.OldestMid.Add(age), h.OldestMid) + " old"
-	if stale {
-		text = "  STALE:" + text[1:]
+	switch {
+	case len(stale) > 0 && mids != "":
+		return "  STALE (" + strings.Join(stale, ", ") + "): at " + mids, true
+	case len(stale) > 0:
+		return "  STALE: " + strings.Join(stale, ", "), true
+	case mids != "":
+		return "  at " + mids, false
 	}
-	return text, stale
+	return "", false
 }
 
 // runwayCells are a holding's net outflow and runway cells: "—" when it

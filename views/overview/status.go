@@ -160,10 +160,22 @@ func (v *View) healthPanel(w int) []string {
 		switch {
 		case h.LastAttempt.IsZero():
 			line = t.Muted.Render(name + "○ idle: not polled yet")
-		case h.ConsecutiveFailures > 0:
+		case h.Retrying != nil && h.ConsecutiveFailures == 0 && h.FailedPolls == 0:
+			// As the header: the mark turns at the first failed attempt.
+			r := h.Retrying
+			what := fmt.Sprintf("%d/%d", r.Attempt, r.Of)
+			if r.Status != 0 {
+				what += fmt.Sprintf(" (HTTP %d)", r.Status)
+			}
+			since := "never ok"
+			if !h.LastSuccess.IsZero() {
+				since = "ok " + ui.Age(now, h.LastSuccess) + " ago"
+			}
+			line = t.Warn.Render(name+"↻ retrying "+what) + t.Muted.Render(", "+since)
+		case h.ConsecutiveFailures > 0 || h.FailedPolls > 0 || h.Retrying != nil:
 			code := "error"
 			var ae *apierr.Error
-			if errors.As(h.LastError, &ae) {
+			if errors.As(h.LastError, &ae) || errors.As(h.PollError, &ae) {
 				code = ae.Label()
 				if code == "" {
 					code = ae.Class.String()
@@ -200,8 +212,13 @@ func failingLine(name, code string, h live.Health, now time.Time, w int) string 
 	if h.Failing > 1 {
 		endpoints = words.Count(h.Failing, "endpoint") + " failing"
 	}
+	again := ""
+	if r := h.Retrying; r != nil {
+		again = fmt.Sprintf("retrying %d/%d", r.Attempt, r.Of)
+	}
 	return firstFit(w,
-		join(head, since, polls, endpoints),
+		join(head, again, since, polls, endpoints),
+		join(head, again, since, polls),
 		join(head, since, polls),
 		join(head, since, pollsShort),
 		join(head, since),
