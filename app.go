@@ -65,7 +65,7 @@ func newApp(rt *runtime, s session) *ui.App {
 		wallets.New(ctx, p, act),
 		reports.New(ctx, p),
 		addressbook.New(ctx, p, act),
-		alerts.New(ctx),
+		alerts.New(ctx, rt.alerts),
 		failures.New(ctx),
 		identities.New(ctx, p.Payments),
 		ledger.New(ctx),

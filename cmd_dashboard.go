@@ -55,7 +55,10 @@ type runtime struct {
 	hooks    *hooks          // the webhook receiver; nil when none is configured
 	log      *slog.Logger    // the request log: what a runtime logs beyond requests
 	drawings *ui.Drawings    // the charts drawn for every session
-	closers  []func()
+	// alerts are the thresholds the alerts editor of every session
+	// shows and writes.
+	alerts  *alertSettings
+	closers []func()
 	// requests counts the HTTP requests sent to the platform (the cost
 	// of the sessions to it: one store for all of them).
 	requests atomic.Int64
@@ -114,6 +117,7 @@ func openPlatform(e *env, cfg *config.Config) (_ *runtime, err error) {
 		return nil, err
 	}
 	r.closers = append(r.closers, r.p.Close)
+	r.alerts = newAlertSettings(r, e.getenv)
 	return r, nil
 }
 

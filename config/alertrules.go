@@ -27,10 +27,11 @@ type AlertField struct {
 	// follows a value ("h", "%", a currency, "").
 	Key, Label, Unit string
 	// Value is what the file sets at this rule ("" when it does not).
-	// Effective is what applies ("" when no alert is raised), and From,
-	// when Value is "", where that comes from ("default", "built-in",
-	// "low_balance" for the old key).
-	Value, Effective, From string
+	// Effective is what applies ("" when no alert is raised). Default is
+	// what applies when Value is "" ("" none), and From where that comes
+	// from ("default", "built-in", "old key" for alerts.low_balance and
+	// alerts.runway_hours).
+	Value, Effective, Default, From string
 }
 
 // Rules are the alert settings, one rule per line: the prefunded balances'
@@ -61,10 +62,11 @@ func (a *Alerts) Rules(prefunded, liquidity []string) []AlertRule {
 		AlertRule{Kind: "runway", For: "window", Fields: []AlertField{
 			durationField("runway_window", "weighted over", a.RunwayWindow, DefaultRunwayWindow)}},
 		AlertRule{Kind: "payments", For: "failure rate", Path: []string{"failure_rate"}, Fields: []AlertField{
-			decimalField("warning", "warning at", "%", fr.Warning, "built-in"),
-			decimalField("critical", "critical at", "%", fr.Critical, "built-in"),
+			decimalField("warning", "warning at", "%", fr.Warning, DefaultFailureWarning),
+			decimalField("critical", "critical at", "%", fr.Critical, DefaultFailureCritical),
 			{Key: "min_finished", Label: "of at least", Unit: "finished in " + shortDuration(fr.Window),
-				Value: setText(fr.MinFinished, strconv.Itoa), Effective: strconv.Itoa(fr.MinFinished.Value), From: from(fr.MinFinished.Set, "built-in")}}},
+				Value: setText(fr.MinFinished, strconv.Itoa), Effective: strconv.Itoa(fr.MinFinished.Value),
+				Default: strconv.Itoa(DefaultFailureMinFinished), From: "built-in"}}},
 		AlertRule{Kind: "feeds", For: "stale", Path: []string{"stale"}, Fields: []AlertField{
 			durationField("warning", "warning after", st.Warning, DefaultStaleWarning),
 			durationField("critical", "critical after", st.Critical, DefaultStaleCritical)}})
@@ -73,23 +75,41 @@ func (a *Alerts) Rules(prefunded, liquidity []string) []AlertRule {
 
 // rule is the rule of one currency of a kind (or its default).
 func (b *Balances) rule(currency string) AlertRule {
-	own, def := b.Currency[currency], b.Default
-	eff := b.For(currency)
-	if currency == DefaultRule {
-		own, def = b.Default, Threshold{}
-		eff = b.Default.merge(b.legacy).merge(b.builtin())
+	own := b.Currency[currency]
+	legacy := b.legacy
+	if lb, ok := b.legacyLow[currency]; ok {
+		legacy.LowBalance = lb
 	}
-	field := func(key, label, unit string, own, def Setting[decimal.Decimal], eff Setting[decimal.Decimal], legacy bool) AlertField {
-		f := AlertField{Key: key, Label: label, Unit: unit, Effective: effText(eff.Value)}
-		switch {
-		case own.Set:
-			f.Value = own.Value.String()
-		case def.Set && currency != DefaultRule:
-			f.From = DefaultRule
-		case legacy:
-			f.From = "old key"
-		case eff.Value.IsPositive():
-			f.From = "built-in"
+	// What each field takes when this rule does not set it, and from where.
+	type inherited struct {
+		s    Setting[decimal.Decimal]
+		from string
+	}
+	inherit := func(pick func(Threshold) Setting[decimal.Decimal]) inherited {
+		if currency != DefaultRule && pick(b.Default).Set {
+			return inherited{pick(b.Default), DefaultRule}
+		}
+		if pick(legacy).Set {
+			return inherited{pick(legacy), "old key"}
+		}
+		if v := pick(b.builtin()); v.Value.IsPositive() {
+			return inherited{v, "built-in"}
+		}
+		return inherited{}
+	}
+	if currency == DefaultRule {
+		own = b.Default
+	}
+	field := func(key, label, unit string, pick func(Threshold) Setting[decimal.Decimal]) AlertField {
+		inh := inherit(pick)
+		f := AlertField{Key: key, Label: label, Unit: unit, Default: effText(inh.s.Value), From: inh.from}
+		if f.Default == "" {
+			f.From = ""
+		}
+		if v := pick(own); v.Set {
+			f.Value, f.Effective = v.Value.String(), effText(v.Value)
+		} else {
+			f.Effective = f.Default
 		}
 		return f
 	}
@@ -98,15 +118,14 @@ func (b *Balances) rule(currency string) AlertRule {
 	if currency == DefaultRule {
 		unit = ""
 	}
-	_, lowLegacy := b.legacyLow[currency]
 	if b.Kind == KindPrefunded {
 		r.Fields = append(r.Fields,
-			field("runway_warning_hours", "runway warning under", "h", own.RunwayWarning, def.RunwayWarning, eff.RunwayWarning, b.legacy.RunwayWarning.Set && !own.RunwayWarning.Set && !def.RunwayWarning.Set),
-			field("runway_critical_hours", "runway critical under", "h", own.RunwayCritical, def.RunwayCritical, eff.RunwayCritical, false))
+			field("runway_warning_hours", "runway warning under", "h", func(t Threshold) Setting[decimal.Decimal] { return t.RunwayWarning }),
+			field("runway_critical_hours", "runway critical under", "h", func(t Threshold) Setting[decimal.Decimal] { return t.RunwayCritical }))
 	}
 	r.Fields = append(r.Fields,
-		field("low_balance", "balance warning under", unit, own.LowBalance, def.LowBalance, eff.LowBalance, lowLegacy && !own.LowBalance.Set && !def.LowBalance.Set),
-		field("low_balance_critical", "balance critical under", unit, own.LowBalanceCritical, def.LowBalanceCritical, eff.LowBalanceCritical, false))
+		field("low_balance", "balance warning under", unit, func(t Threshold) Setting[decimal.Decimal] { return t.LowBalance }),
+		field("low_balance_critical", "balance critical under", unit, func(t Threshold) Setting[decimal.Decimal] { return t.LowBalanceCritical }))
 	return r
 }
 
@@ -117,8 +136,9 @@ func effText(d decimal.Decimal) string {
 	return d.String()
 }
 
-func decimalField(key, label, unit string, s Setting[decimal.Decimal], builtin string) AlertField {
-	return AlertField{Key: key, Label: label, Unit: unit, Value: setText(s, decimal.Decimal.String), Effective: effText(s.Value), From: from(s.Set, builtin)}
+func decimalField(key, label, unit string, s Setting[decimal.Decimal], def int64) AlertField {
+	return AlertField{Key: key, Label: label, Unit: unit, Value: setText(s, decimal.Decimal.String), Effective: effText(s.Value),
+		Default: effText(decimal.NewFromInt(def)), From: "built-in"}
 }
 
 func durationField(key, label string, s Setting[time.Duration], def time.Duration) AlertField {
@@ -126,7 +146,7 @@ func durationField(key, label string, s Setting[time.Duration], def time.Duratio
 	if !s.Set {
 		v = def
 	}
-	return AlertField{Key: key, Label: label, Value: setText(s, shortDuration), Effective: shortDuration(v), From: from(s.Set, "built-in")}
+	return AlertField{Key: key, Label: label, Value: setText(s, shortDuration), Effective: shortDuration(v), Default: shortDuration(def), From: "built-in"}
 }
 
 func setText[T any](s Setting[T], text func(T) string) string {
@@ -134,13 +154,6 @@ func setText[T any](s Setting[T], text func(T) string) string {
 		return ""
 	}
 	return text(s.Value)
-}
-
-func from(set bool, builtin string) string {
-	if set {
-		return ""
-	}
-	return builtin
 }
 
 // shortDuration writes a duration as the file would: 6h, 90m, 45s.

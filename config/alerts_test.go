@@ -68,21 +68,21 @@ func TestAlertRules(t *testing.T) {
 	for _, r := range rules {
 		var fs []string
 		for _, f := range r.Fields {
-			fs = append(fs, f.Key+"="+f.Value+"|"+f.Effective+"|"+f.From)
+			fs = append(fs, f.Key+"="+f.Value+"|"+f.Effective+"|"+f.Default+"|"+f.From)
 		}
 		lines = append(lines, r.Kind+" "+r.For+" ["+strings.Join(r.Path, ".")+"] "+strings.Join(fs, " "))
 	}
 	want := []string{
-		"prefunded default [prefunded.default] runway_warning_hours=|24|built-in runway_critical_hours=|6|built-in low_balance=50|50| low_balance_critical=||",
-		"prefunded EUR [prefunded.EUR] runway_warning_hours=|24|built-in runway_critical_hours=|6|built-in low_balance=|50|default low_balance_critical=||",
-		"prefunded USD [prefunded.USD] runway_warning_hours=48|48| runway_critical_hours=|6|built-in low_balance=|50|default low_balance_critical=||",
-		"prefunded XRP [prefunded.XRP] runway_warning_hours=|24|built-in runway_critical_hours=|6|built-in low_balance=|50|default low_balance_critical=||",
-		"liquidity default [liquidity.default] low_balance=|| low_balance_critical=||",
-		"liquidity BTC [liquidity.BTC] low_balance=|| low_balance_critical=||",
-		"liquidity XRP [liquidity.XRP] low_balance=|9|old key low_balance_critical=||",
-		"runway window [] runway_window=|6h|built-in",
-		"payments failure rate [failure_rate] warning=|10|built-in critical=|30|built-in min_finished=|20|built-in",
-		"feeds stale [stale] warning=90s|90s| critical=|5m|built-in",
+		"prefunded default [prefunded.default] runway_warning_hours=|24|24|built-in runway_critical_hours=|6|6|built-in low_balance=50|50|| low_balance_critical=|||",
+		"prefunded EUR [prefunded.EUR] runway_warning_hours=|24|24|built-in runway_critical_hours=|6|6|built-in low_balance=|50|50|default low_balance_critical=|||",
+		"prefunded USD [prefunded.USD] runway_warning_hours=48|48|24|built-in runway_critical_hours=|6|6|built-in low_balance=|50|50|default low_balance_critical=|||",
+		"prefunded XRP [prefunded.XRP] runway_warning_hours=|24|24|built-in runway_critical_hours=|6|6|built-in low_balance=|50|50|default low_balance_critical=|||",
+		"liquidity default [liquidity.default] low_balance=||| low_balance_critical=|||",
+		"liquidity BTC [liquidity.BTC] low_balance=||| low_balance_critical=|||",
+		"liquidity XRP [liquidity.XRP] low_balance=|9|9|old key low_balance_critical=|||",
+		"runway window [] runway_window=|6h|6h|built-in",
+		"payments failure rate [failure_rate] warning=|10|10|built-in critical=|30|30|built-in min_finished=|20|20|built-in",
+		"feeds stale [stale] warning=90s|90s|1m|built-in critical=|5m|5m|built-in",
 	}
 	if strings.Join(lines, "\n") != strings.Join(want, "\n") {
 		t.Errorf("rules:\n%s\nwant:\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))

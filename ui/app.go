@@ -363,6 +363,9 @@ func (a *App) key(msg tea.KeyMsg) tea.Cmd {
 		a.filter, cmd = a.filter.Update(msg)
 		return tea.Batch(cmd, a.Active().SetFilter(a.filter.Value()))
 	}
+	if t, ok := a.Active().(Typing); ok && t.Typing() && msg.Type != tea.KeyCtrlC {
+		return a.Active().Update(msg) // a form's field takes the keys
+	}
 	k := a.keys
 	switch {
 	case key.Matches(msg, k.Quit):

@@ -5,7 +5,9 @@ import (
 	"time"
 
 	"treasury/config"
+	"treasury/data/apierr"
 	"treasury/data/live"
+	"treasury/data/money"
 	"treasury/data/runway"
 )
 
@@ -48,9 +50,10 @@ func runwayAlerts(s runway.Sheet, at time.Time) []live.Alert {
 			limit = c.Limits.Critical
 		}
 		out = append(out, live.Alert{
-			Key: "low-runway:" + c.Currency, Severity: severity(critical), Code: "LOW_RUNWAY",
-			Title: fmt.Sprintf("%s prefunded balance lasts %s at a net outflow of %s/h%s (%s under %s h)",
-				c.Currency, runwayWords(c.Hours, c.Empty, s.At), c.Outflow.StringFixed(2), trendWords(c), level(critical), limit.String()),
+			Key: "low-runway:" + c.Currency, Severity: severity(critical), Interface: apierr.Payments, Code: "LOW_RUNWAY",
+			Title: fmt.Sprintf("%s prefunded lasts %s (%s under %s h); net outflow %s %s/h%s",
+				c.Currency, runwayWords(c.Hours, c.Empty, s.At), level(critical), limit.String(),
+				money.Grouped(c.Outflow.StringFixed(2)), c.Currency, trendWords(c)),
 			Guidance: "Fund the " + c.Currency + " account or slow outgoing payments; the ledger (enter) shows the movements. " +
 				"The outflow is weighted over " + span(s.Window) + " and leaves funding out.",
 			Since: at, Last: at, Count: 1, Topic: live.Ledger, Ref: c.Currency,

@@ -80,7 +80,7 @@ func TestRunwayFromSandbox(t *testing.T) {
 	}
 	a := as[0]
 	if a.Ref != "USD" || a.Topic != live.Ledger || a.Severity != live.High || !strings.Contains(a.Title, "empty ≈ ") ||
-		!strings.Contains(a.Title, "(critical under 6 h)") || !strings.Contains(a.Guidance, "weighted over 6 h") {
+		!strings.Contains(a.Title, "(critical under 6 h); net outflow ") || !strings.Contains(a.Guidance, "weighted over 6 h") {
 		t.Errorf("alert %+v", a)
 	}
 }

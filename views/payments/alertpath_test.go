@@ -28,7 +28,7 @@ func TestPaymentsFromAlertInThreeKeys(t *testing.T) {
 	if first == nil {
 		t.Fatal("the seeded world raised no payments alert in ten minutes")
 	}
-	tm := e.Program(t, New(e.Ctx, e.P), alerts.New(e.Ctx))
+	tm := e.Program(t, New(e.Ctx, e.P), alerts.New(e.Ctx, nil))
 	viewtest.WaitFor(t, tm, "payments per state")
 	viewtest.Keys(tm, "a")
 	viewtest.WaitFor(t, tm, "enter opens")
