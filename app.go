@@ -54,6 +54,10 @@ func newApp(rt *runtime, s session) *ui.App {
 	if rt.hooks != nil {
 		ctx.Webhooks = rt.webhookStatus
 	}
+	ctx.AlertTerminal = func() (bool, bool) {
+		t := p.Alerts().Terminal
+		return t.Bell, t.Desktop
+	}
 	act := actions.New(actions.Clients{Transactions: p.WalletTransactions, Custody: p.Custody, CanSign: p.CustodyCanSign,
 		Pending: rt.pending},
 		actions.Identity{Profile: cfg.Profile, Environment: cfg.Environment, Who: s.who, ReadOnly: readOnly}, rt.audit)
