@@ -19,14 +19,16 @@
 // runway says how long the balance lasts without new funding, which is the
 // decision it is for. Movements out count whatever their source.
 //
-// Amounts stay decimals from the wire to the result; only the weights,
-// e^(-age/window), are computed in floating point and rounded to twelve
-// decimals before they multiply an amount. The pace is rounded to the
-// cent per hour, the runway to a tenth of an hour.
+// Amounts stay decimals from the wire to the result (summed exactly, as
+// integers at the currency's scale); only the weights, e^(-age/window),
+// are computed in floating point and rounded to twelve decimals before
+// they multiply an amount. The pace is rounded to the cent per hour, the
+// runway to a tenth of an hour.
 package runway
 
 import (
 	"math"
+	"math/big"
 	"slices"
 	"time"
 
@@ -171,7 +173,7 @@ func Compute(bal payments.Balances, ledger []payments.LedgerTransaction, o Optio
 	}
 	now := newPace(o.At, o.From, o.Window)
 	then := newPace(o.At.Add(-TrendSpan), o.From, o.Window)
-	flows := make([][]flow, len(sheet.Currencies))
+	moves := make([]flows, len(sheet.Currencies))
 	for _, t := range ledger {
 		i, ok := index[t.Currency]
 		if !ok || t.CreatedDttm.After(o.At) {
@@ -182,7 +184,7 @@ func Compute(bal payments.Balances, ledger []payments.LedgerTransaction, o Optio
 			sheet.Currencies[i].Funding++
 			continue
 		}
-		flows[i] = append(flows[i], flow{at: t.CreatedDttm, out: out})
+		moves[i].add(t.CreatedDttm, out)
 		sheet.Currencies[i].Moves++
 	}
 	for i := range sheet.Currencies {
@@ -191,8 +193,8 @@ func Compute(bal payments.Balances, ledger []payments.LedgerTransaction, o Optio
 			c.Limits = o.Limits(c.Currency)
 		}
 		var known bool
-		c.Outflow, _ = now.rate(flows[i])
-		c.Earlier, known = then.rate(flows[i])
+		c.Outflow, _ = now.rate(moves[i])
+		c.Earlier, known = then.rate(moves[i])
 		c.Trend, c.Change = trend(c.Earlier, c.Outflow, known)
 		switch {
 		case !c.Outflow.IsPositive():
@@ -210,10 +212,37 @@ func Compute(bal payments.Balances, ledger []payments.LedgerTransaction, o Optio
 	return sheet
 }
 
-// flow is one weighed movement: its time and what it took out.
+// flow is one weighed movement: its time and what it took out, as an
+// integer coefficient at its currency's scale (flows.exp), so that
+// weighing a day of a busy account's movements does not allocate per
+// movement.
 type flow struct {
-	at  time.Time
-	out decimal.Decimal
+	at   time.Time
+	coef *big.Int
+}
+
+// flows are a currency's movements, every coefficient at exponent exp.
+type flows struct {
+	list []flow
+	exp  int32
+}
+
+// add takes a movement out (positive: money left).
+func (fs *flows) add(at time.Time, out decimal.Decimal) {
+	c, e := out.Coefficient(), out.Exponent()
+	switch {
+	case len(fs.list) == 0:
+		fs.exp = e
+	case e < fs.exp: // a finer amount: every coefficient so far to its scale
+		k := new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(fs.exp-e)), nil)
+		for _, f := range fs.list {
+			f.coef.Mul(f.coef, k)
+		}
+		fs.exp = e
+	case e > fs.exp:
+		c.Mul(c, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(e-fs.exp)), nil))
+	}
+	fs.list = append(fs.list, flow{at: at, coef: c})
 }
 
 // pace weighs movements as seen at one time.
@@ -232,28 +261,33 @@ func newPace(at, from time.Time, window time.Duration) pace {
 		return pace{at: at, window: window}
 	}
 	tau := window.Hours()
-	return pace{at: at, window: window, norm: weight(tau * -math.Expm1(-span.Hours()/tau))}
+	return pace{at: at, window: window, norm: decimal.New(weight(tau*-math.Expm1(-span.Hours()/tau)), -weightPlaces)}
 }
 
-// rate is the weighted outflow per hour of the flows up to p.at; ok is
+// rate is the weighted outflow per hour of the flows up to p.at, to the
+// cent: the sum, exact, of each amount times its weight, over norm; ok is
 // false when p covers no time.
-func (p pace) rate(fs []flow) (decimal.Decimal, bool) {
+func (p pace) rate(fs flows) (decimal.Decimal, bool) {
 	if !p.norm.IsPositive() {
 		return decimal.Zero, false
 	}
-	sum := decimal.Zero
-	for _, f := range fs {
+	var sum, term, w big.Int
+	for _, f := range fs.list {
 		if f.at.After(p.at) {
 			continue
 		}
-		age := p.at.Sub(f.at)
-		sum = sum.Add(f.out.Mul(weight(math.Exp(-float64(age) / float64(p.window)))))
+		w.SetInt64(weight(math.Exp(-float64(p.at.Sub(f.at)) / float64(p.window))))
+		sum.Add(&sum, term.Mul(f.coef, &w))
 	}
-	return sum.DivRound(p.norm, 2), true
+	return decimal.NewFromBigInt(&sum, fs.exp-weightPlaces).DivRound(p.norm, 2), true
 }
 
-// weight is a weight as a decimal of twelve places.
-func weight(f float64) decimal.Decimal { return decimal.NewFromFloat(f).Round(12) }
+// weightPlaces are the decimals of a weight.
+const weightPlaces = 12
+
+// weight is a weight (at most a few units) in units of 10^-12, rounded
+// half away from zero.
+func weight(f float64) int64 { return int64(math.Round(f * 1e12)) }
 
 // trend compares the pace now with the pace TrendSpan earlier.
 func trend(earlier, now decimal.Decimal, known bool) (Trend, decimal.Decimal) {

@@ -151,3 +151,20 @@ func TestNoTime(t *testing.T) {
 		t.Errorf("no time covered: %+v", c)
 	}
 }
+
+// BenchmarkCompute: the runway is built again at every read of the ledger
+// or the balances (every 15 s), on the store's goroutine: a day of a busy
+// account's ledger (three currencies, 60,000 movements) weighed twice
+// (now and an hour ago).
+func BenchmarkCompute(b *testing.B) {
+	var ledger []payments.LedgerTransaction
+	for i := range 60_000 {
+		cur := []string{"USD", "EUR", "GBP"}[i%3]
+		ledger = append(ledger, tx(cur, payments.OpReserve, payments.SrcPayment, at.Add(-time.Duration(i)*1440*time.Millisecond), "1000.25", "990.10"))
+	}
+	bal := payments.Balances{Balances: []payments.Balance{bal("USD", "1000000"), bal("EUR", "500000"), bal("GBP", "250000")}}
+	b.ReportAllocs()
+	for b.Loop() {
+		Compute(bal, ledger, Options{At: at, From: ago(24), Limits: func(string) Limits { return limits("24", "6") }})
+	}
+}
