@@ -33,10 +33,14 @@ func (s *alertSettings) Alerts() *config.Alerts { return s.p.Alerts() }
 // Where says where a change is written.
 func (s *alertSettings) Where() string {
 	if s.file.File == "" {
-		return fmt.Sprintf("built-in profile %s: no file to write thresholds to (a profile in %s keeps them)", s.file.Profile, s.file.Would)
+		return fmt.Sprintf("built-in profile %s: no file to keep thresholds (a profile in %s keeps them)", s.file.Profile, s.file.Would)
 	}
 	return fmt.Sprintf("profiles.%s.alerts in %s", s.file.Profile, s.file.File)
 }
+
+// Writable says whether there is a file to write: not for the built-in
+// profile.
+func (s *alertSettings) Writable() bool { return s.file.File != "" }
 
 // Save writes values into the rule at path and puts the file's settings
 // in effect.

@@ -172,11 +172,3 @@ func DefaultAlerts() Alerts {
 		Terminal: Terminal{Bell: true, Desktop: true},
 	}
 }
-
-// Kind returns the thresholds of a kind of balance.
-func (a *Alerts) Kind(kind string) *Balances {
-	if kind == KindLiquidity {
-		return &a.Liquidity
-	}
-	return &a.Prefunded
-}

@@ -43,8 +43,8 @@ func (s *Store) Rejudge() {
 	s.notifyLocked("")
 }
 
-// Stale is the pseudo-topic of the stale-feed alerts.
-const Stale Topic = "stale"
+// StaleFeeds is the pseudo-topic of the stale-feed alerts.
+const StaleFeeds Topic = "stale"
 
 // JudgeStale raises an alert for each feed polled now (always, or watched)
 // whose data is older than warning (critical: older than critical), or
@@ -91,11 +91,11 @@ func (s *Store) JudgeStale(warning, critical time.Duration) {
 		}
 		out = append(out, a)
 	}
-	before := len(s.alerts.data[Stale])
+	before := len(s.alerts.data[StaleFeeds])
 	same := before == len(out)
 	if same {
 		prev := map[string]Severity{}
-		for _, a := range s.alerts.data[Stale] {
+		for _, a := range s.alerts.data[StaleFeeds] {
 			prev[a.Key] = a.Severity
 		}
 		for _, a := range out {
@@ -104,7 +104,7 @@ func (s *Store) JudgeStale(warning, critical time.Duration) {
 			}
 		}
 	}
-	s.alerts.replaceData(Stale, out, now)
+	s.alerts.replaceData(StaleFeeds, out, now)
 	if !same {
 		s.seq++
 		s.notifyLocked("")

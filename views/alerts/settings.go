@@ -1,6 +1,7 @@
 package alerts
 
 import (
+	"errors"
 	"io"
 	"strings"
 
@@ -21,8 +22,9 @@ type Settings interface {
 	// Alerts are the settings in effect.
 	Alerts() *config.Alerts
 	// Where says where the settings are written (the file and the
-	// profile's key), or why they cannot be.
+	// profile's key), or why they cannot be; Writable whether they can.
 	Where() string
+	Writable() bool
 	// Save writes values (key to text, "" to take the default) into the
 	// rule at path of the profile's alerts section and puts the file's
 	// settings in effect for every session; who made the change is
@@ -129,9 +131,12 @@ func fieldText(r config.AlertRule, f config.AlertField) string {
 func (p *rulesPage) above(w, h int, _ *config.AlertRule) string {
 	t := p.v.ctx.Theme
 	lines := []string{t.Muted.Render(sanitize.Line(p.v.settings.Where()))}
-	if p.v.ctx.ReadOnly {
+	switch {
+	case p.v.ctx.ReadOnly:
 		lines = append(lines, t.Muted.Render("read-only session: the thresholds are shown, not changed"))
-	} else {
+	case !p.v.settings.Writable():
+		lines = append(lines, t.Muted.Render("the thresholds are shown; to change them here, start with a profile from a file"))
+	default:
 		lines = append(lines, t.Muted.Render("enter edits a line; saved to the file and in effect for every session at once"))
 	}
 	return strings.Join(lines, "\n")
@@ -141,6 +146,9 @@ func (p *rulesPage) above(w, h int, _ *config.AlertRule) string {
 func (p *rulesPage) edit(r config.AlertRule) tea.Cmd {
 	if p.v.ctx.ReadOnly {
 		return ui.ErrorCmd(errReadOnly)
+	}
+	if !p.v.settings.Writable() {
+		return ui.ErrorCmd(errors.New(p.v.settings.Where()))
 	}
 	return p.v.Push(newForm(p.v, r))
 }

@@ -23,6 +23,7 @@ type fileSettings struct {
 
 func (s fileSettings) Alerts() *config.Alerts { return s.p.Alerts() }
 func (s fileSettings) Where() string          { return "profiles.desk.alerts in config.yaml" }
+func (s fileSettings) Writable() bool         { return s.file.File != "" }
 func (s fileSettings) Save(_ string, path []string, values map[string]string) error {
 	a, err := s.file.Set(path, values)
 	if err != nil {
@@ -148,4 +149,25 @@ func TestThresholdFormGolden(t *testing.T) {
 			t.Errorf("no %q in the form", want)
 		}
 	}
+}
+
+// TestThresholdsBuiltin: with the built-in profile (no file), the
+// thresholds are shown, and enter says where a profile would keep them.
+func TestThresholdsBuiltin(t *testing.T) {
+	e, s, _ := settingsEnv(t, viewtest.Options{Skip: viewtest.NoLiquidityHistory()})
+	s.file = config.AlertsFile{Profile: config.SandboxProfile}
+	tm := e.Program(t, alerts.New(e.Ctx, builtinSettings{s}))
+	viewtest.WaitFor(t, tm, "e thresholds")
+	viewtest.Keys(tm, "e")
+	viewtest.WaitFor(t, tm, "start with a profile from a file")
+	viewtest.Keys(tm, "enter")
+	viewtest.WaitFor(t, tm, "no file to keep thresholds")
+	tm.Quit()
+}
+
+// builtinSettings are the settings of the built-in profile.
+type builtinSettings struct{ fileSettings }
+
+func (builtinSettings) Where() string {
+	return "built-in profile sandbox: no file to keep thresholds (a profile in ~/.config/treasury/config.yaml keeps them)"
 }
