@@ -209,16 +209,7 @@ func (r *resolver) asset(key, code string) bool {
 
 // amount reads a balance threshold: a decimal, not negative.
 func (r *resolver) amount(key, v string) (decimal.Decimal, bool) {
-	d, err := decimal.NewFromString(v)
-	switch {
-	case err != nil:
-		r.d.at(key, "must be a decimal amount such as \"10000.00\", not %q", v)
-	case d.IsNegative():
-		r.d.at(key, "must not be negative, not %q", v)
-	default:
-		return d, true
-	}
-	return decimal.Zero, false
+	return r.nonNegative(key, v, `a decimal amount such as "10000.00"`)
 }
 
 // hours reads a runway threshold: a number of hours, 0 for none; "" is
@@ -227,10 +218,16 @@ func (r *resolver) hours(key, v string) (decimal.Decimal, bool) {
 	if v == "" {
 		return decimal.Zero, false
 	}
+	return r.nonNegative(key, v, "a number of hours such as 12 or 1.5 (0 for none)")
+}
+
+// nonNegative reads a decimal that must not be negative; what says what
+// it must be.
+func (r *resolver) nonNegative(key, v, what string) (decimal.Decimal, bool) {
 	d, err := decimal.NewFromString(v)
 	switch {
 	case err != nil:
-		r.d.at(key, "must be a number of hours such as 12 or 1.5 (0 for none), not %q", v)
+		r.d.at(key, "must be %s, not %q", what, v)
 	case d.IsNegative():
 		r.d.at(key, "must not be negative, not %q", v)
 	default:

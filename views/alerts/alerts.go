@@ -160,11 +160,11 @@ func (v *View) read() ([]live.Alert, live.Snapshot) {
 func sourceName(tp live.Topic) string {
 	switch tp {
 	case live.Payments:
-		return "payments (declines, failures)"
+		return "payments (declines, failures, failure rate)"
 	case live.LiquidityBalances:
 		return "liquidity balances (low balance)"
 	case live.PaymentBalances:
-		return "payments balances (low balance)"
+		return "payments balances (low balance, runway)"
 	}
 	return string(tp)
 }

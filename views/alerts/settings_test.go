@@ -7,9 +7,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/x/exp/teatest"
+
 	"treasury/config"
 	"treasury/data/live"
 	"treasury/data/platform"
+	"treasury/ui"
 	"treasury/views/alerts"
 	"treasury/views/viewtest"
 )
@@ -61,14 +64,22 @@ func settingsEnv(t *testing.T, o viewtest.Options) (*viewtest.Env, fileSettings,
 	return e, s, f
 }
 
+// thresholds runs the shell with views and opens the thresholds with e
+// on the alerts (the first view).
+func thresholds(t *testing.T, e *viewtest.Env, views ...ui.View) *teatest.TestModel {
+	t.Helper()
+	tm := e.Program(t, views...)
+	viewtest.WaitFor(t, tm, "e thresholds")
+	viewtest.Keys(tm, "e")
+	viewtest.WaitFor(t, tm, "failure rate")
+	return tm
+}
+
 // TestThresholdsGolden: e on the alerts lists the thresholds in effect,
 // each rule on a line with its levels and where they come from.
 func TestThresholdsGolden(t *testing.T) {
 	e, s, _ := settingsEnv(t, viewtest.Options{Skip: viewtest.NoLiquidityHistory()})
-	tm := e.Program(t, alerts.New(e.Ctx, s))
-	viewtest.WaitFor(t, tm, "e thresholds")
-	viewtest.Keys(tm, "e")
-	viewtest.WaitFor(t, tm, "failure rate")
+	tm := thresholds(t, e, alerts.New(e.Ctx, s))
 	frame := viewtest.Golden(t, tm)
 	for _, want := range []string{"runway < 30 h", "runway < 6 h", "file", "built-in", "≥ 10 %", "after 1m", "outflow over 6h"} {
 		if !strings.Contains(frame, want) {
@@ -84,11 +95,8 @@ func TestThresholdsGolden(t *testing.T) {
 func TestEditThreshold(t *testing.T) {
 	e, s, f := settingsEnv(t, viewtest.Options{Skip: viewtest.NoLiquidityHistory()})
 	before := e.P.Store.AlertMark()
-	tm := e.Program(t, alerts.New(e.Ctx, s), &target{opened: make(chan []string, 1)}) // "2" would show the second
-	viewtest.WaitFor(t, tm, "e thresholds")
-	viewtest.Keys(tm, "e")
-	viewtest.WaitFor(t, tm, "failure rate")
-	viewtest.Keys(tm, "/", "G", "B", "P", "enter", "enter") // filter to GBP; the form
+	tm := thresholds(t, e, alerts.New(e.Ctx, s), &target{opened: make(chan []string, 1)}) // "2" would show the second
+	viewtest.Keys(tm, "/", "G", "B", "P", "enter", "enter")                               // filter to GBP; the form
 	viewtest.WaitFor(t, tm, "Alert thresholds: prefunded GBP")
 	// The runway warning: "2q" then backspace, then "000".
 	viewtest.Keys(tm, "2", "q", "backspace", "0", "0", "0", "tab", "tab", "x")
@@ -137,10 +145,7 @@ func TestThresholdsReadOnly(t *testing.T) {
 // what the file sets, and in brackets what an empty field takes.
 func TestThresholdFormGolden(t *testing.T) {
 	e, s, _ := settingsEnv(t, viewtest.Options{Skip: viewtest.NoLiquidityHistory()})
-	tm := e.Program(t, alerts.New(e.Ctx, s))
-	viewtest.WaitFor(t, tm, "e thresholds")
-	viewtest.Keys(tm, "e")
-	viewtest.WaitFor(t, tm, "failure rate")
+	tm := thresholds(t, e, alerts.New(e.Ctx, s))
 	viewtest.Keys(tm, "/", "U", "S", "D", "enter", "enter", "tab", "tab", "1", "2", "5", "0", "0", "0")
 	viewtest.WaitFor(t, tm, "[125000")
 	frame := viewtest.Golden(t, tm)
