@@ -13,9 +13,9 @@ import (
 
 // A new critical alert reaches the person at the terminal even when the
 // dashboard is not in front: each session rings its terminal's bell (BEL)
-// and raises a desktop notification (OSC 9, which iTerm2, WezTerm, kitty,
-// Ghostty and Windows Terminal show, and OSC 777, rxvt-unicode's and
-// foot's), once per alert, on its own output (an SSH client's terminal,
+// and raises a desktop notification (OSC 9, which iTerm2, WezTerm and
+// Ghostty show, and OSC 777, which rxvt-unicode, foot, WezTerm, Ghostty
+// and Konsole show; others ignore them), once per alert, on its own output (an SSH client's terminal,
 // never the server's). The store notes the alerts' changes once for every
 // session (live.Store.AlertEvents); a session keeps only its mark, taken
 // when it starts, so what was open before it came rings nothing. Inside
