@@ -42,6 +42,8 @@ func target(t live.Topic) (string, bool) {
 		return "wallets", true
 	case live.Ledger: // a runway: the ledger of its currency
 		return "ledger", true
+	case live.Quotes: // a stale feed
+		return "quotes", true
 	}
 	return "", false
 }
