@@ -54,6 +54,10 @@ func newApp(rt *runtime, s session) *ui.App {
 	if rt.hooks != nil {
 		ctx.Webhooks = rt.webhookStatus
 	}
+	ctx.AlertTerminal = func() (bool, bool) {
+		t := p.Alerts().Terminal
+		return t.Bell, t.Desktop
+	}
 	act := actions.New(actions.Clients{Transactions: p.WalletTransactions, Custody: p.Custody, CanSign: p.CustodyCanSign,
 		Pending: rt.pending},
 		actions.Identity{Profile: cfg.Profile, Environment: cfg.Environment, Who: s.who, ReadOnly: readOnly}, rt.audit)
@@ -65,7 +69,7 @@ func newApp(rt *runtime, s session) *ui.App {
 		wallets.New(ctx, p, act),
 		reports.New(ctx, p),
 		addressbook.New(ctx, p, act),
-		alerts.New(ctx),
+		alerts.New(ctx, rt.alerts),
 		failures.New(ctx),
 		identities.New(ctx, p.Payments),
 		ledger.New(ctx),

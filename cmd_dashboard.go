@@ -57,8 +57,14 @@ type runtime struct {
 	sb       *sandbox.Server // the embedded sandbox, when the profile runs one
 	hooks    *hooks          // the webhook receiver; nil when none is configured
 	log      *slog.Logger    // the request log: what a runtime logs beyond requests
-	drawings *ui.Drawings    // the charts drawn for every session
-	closers  []func()
+	// requestLog is the request log (requests.log) whatever log is: the
+	// outgoing alert webhook's posts are requests too.
+	requestLog *slog.Logger
+	drawings   *ui.Drawings // the charts drawn for every session
+	// alerts are the thresholds the alerts editor of every session
+	// shows and writes.
+	alerts  *alertSettings
+	closers []func()
 	// requests counts the HTTP requests sent to the platform (the cost
 	// of the sessions to it: one store for all of them).
 	requests atomic.Int64
@@ -105,7 +111,7 @@ func openPlatform(e *env, cfg *config.Config) (_ *runtime, err error) {
 		return nil, fmt.Errorf("request log: %w", err)
 	}
 	r.closers = append(r.closers, func() { reqLog.Close() })
-	r.log = reqLog.Logger
+	r.log, r.requestLog = reqLog.Logger, reqLog.Logger
 	// What a server was learnt to take is remembered per profile, but not
 	// for the embedded sandbox: it listens on another port every run.
 	memory := r.stateDir
@@ -117,6 +123,7 @@ func openPlatform(e *env, cfg *config.Config) (_ *runtime, err error) {
 		return nil, err
 	}
 	r.closers = append(r.closers, r.p.Close)
+	r.alerts = newAlertSettings(r, e.getenv)
 	return r, nil
 }
 

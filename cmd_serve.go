@@ -61,6 +61,9 @@ func cmdServe(ctx context.Context, e *env, g globals, args []string) error {
 		return err
 	}
 	defer rt.Close()
+	if err := startAlertHook(ctx, rt); err != nil {
+		return err
+	}
 	if o.HostKeyFile == "" {
 		o.HostKeyFile = filepath.Join(rt.stateDir, "ssh_host_ed25519_key")
 	}

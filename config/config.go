@@ -26,7 +26,6 @@ import (
 	"sort"
 	"time"
 
-	"github.com/shopspring/decimal"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -167,16 +166,6 @@ func DefaultRefresh() Refresh {
 		Wallets: 15 * time.Second, Reports: 5 * time.Minute, AddressBook: 30 * time.Second}
 }
 
-// Alerts are the alert thresholds.
-type Alerts struct {
-	// LowBalance alerts when an asset's available balance falls below.
-	LowBalance map[string]decimal.Decimal
-	// RunwayHours (runway_hours) alerts when a prefunded balance would
-	// last fewer hours than this at the last hour's net outflow; zero
-	// means no runway alert.
-	RunwayHours decimal.Decimal
-}
-
 // Default webhook settings.
 const (
 	DefaultWebhookPath      = "/webhooks/payments"
@@ -254,7 +243,7 @@ func homeDir(getenv func(string) string) string {
 // Builtin is the built-in sandbox profile.
 func Builtin() *Config {
 	return &Config{Profile: SandboxProfile, Environment: EnvSandbox, Embedded: &Embedded{Seed: 1, Speed: 1},
-		Refresh: DefaultRefresh(), Alerts: Alerts{LowBalance: map[string]decimal.Decimal{}}, BaseCurrency: DefaultBaseCurrency}
+		Refresh: DefaultRefresh(), Alerts: DefaultAlerts(), BaseCurrency: DefaultBaseCurrency}
 }
 
 // Load reads the configuration and resolves the chosen profile. The error,

@@ -5,6 +5,7 @@ import (
 	"crypto/x509"
 	"encoding/pem"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -68,7 +69,14 @@ profiles:
       user_id: 7b0b6f9e-3f7a-4d47-9a52-2a4c1d7e0002
     webhooks: {listen: "127.0.0.1:8788", tls_cert_file: tls.crt, tls_key_file: tls.key, public_key_file: hook.pem, tolerance: 2m}
     refresh: {quotes: 1s, reports: 10m}
-    alerts: {low_balance: {USD: "10000.00", BTC: 0.5}, runway_hours: 12}
+    alerts:
+      runway_window: 4h
+      prefunded: {default: {runway_warning_hours: 48}, USD: {low_balance: "10000.00", runway_critical_hours: 12}}
+      liquidity: {BTC: {low_balance: 0.5, low_balance_critical: "0.1"}}
+      failure_rate: {warning: 5%, critical: 25, min_finished: 10}
+      stale: {warning: 30s, critical: 2m}
+      terminal: {bell: false}
+      webhook: {url_env: HOOK_URL, min_severity: medium, per_minute: 3}
     mouse: true
     base_currency: EUR
   other:
@@ -78,7 +86,7 @@ profiles:
     payments: {base_url: https://p, auth_url: https://a, audience: x, client_id: y, client_secret_env: PAYMENTS_SECRET}
 `
 
-var goodEnv = env{"LIQUIDITY_TOKEN": "liq-tok", "PAYMENTS_SECRET": "pay-secret", "CUSTODY_TOKEN": "cus-tok"}
+var goodEnv = env{"LIQUIDITY_TOKEN": "liq-tok", "PAYMENTS_SECRET": "pay-secret", "CUSTODY_TOKEN": "cus-tok", "HOOK_URL": "https://hooks.example/T0/B0/x"}
 
 func TestParseGood(t *testing.T) {
 	dir := fixture(t)
@@ -116,21 +124,38 @@ func TestParseGood(t *testing.T) {
 	if cfg.Refresh != want {
 		t.Errorf("refresh %+v, want %+v", cfg.Refresh, want)
 	}
-	if cfg.Alerts.LowBalance["USD"].String() != "10000" || cfg.Alerts.LowBalance["BTC"].String() != "0.5" {
-		t.Errorf("alerts: %v", cfg.Alerts.LowBalance)
+	if cfg.BaseCurrency != "EUR" {
+		t.Errorf("base_currency %q", cfg.BaseCurrency)
 	}
-	if cfg.Alerts.RunwayHours.String() != "12" || cfg.BaseCurrency != "EUR" {
-		t.Errorf("runway_hours %v, base_currency %q", cfg.Alerts.RunwayHours, cfg.BaseCurrency)
+	a := cfg.Alerts
+	usd, eur, btc := a.Prefunded.For("USD"), a.Prefunded.For("EUR"), a.Liquidity.For("BTC")
+	for what, got := range map[string]string{
+		"window": a.RunwayWindow.Value.String(), "USD warning": usd.RunwayWarning.Value.String(), "USD critical": usd.RunwayCritical.Value.String(),
+		"USD low": usd.LowBalance.Value.String(), "EUR warning": eur.RunwayWarning.Value.String(), "EUR critical": eur.RunwayCritical.Value.String(),
+		"EUR low": eur.LowBalance.Value.String(), "BTC low": btc.LowBalance.Value.String(), "BTC critical": btc.LowBalanceCritical.Value.String(),
+		"liquidity USD low": a.Liquidity.For("USD").LowBalance.Value.String(), "failure warning": a.FailureRate.Warning.Value.String(),
+		"failure critical": a.FailureRate.Critical.Value.String(), "min finished": fmt.Sprint(a.FailureRate.MinFinished.Value),
+		"stale":    a.Stale.Warning.Value.String() + " " + a.Stale.Critical.Value.String(),
+		"terminal": fmt.Sprint(a.Terminal.Bell, a.Terminal.Desktop),
+		"webhook":  a.Webhook.URL.Reveal() + " " + a.Webhook.MinSeverity + " " + fmt.Sprint(a.Webhook.PerMinute),
+	} {
+		want := map[string]string{"window": "4h0m0s", "USD warning": "48", "USD critical": "12", "USD low": "10000",
+			"EUR warning": "48", "EUR critical": "6", "EUR low": "0", "BTC low": "0.5", "BTC critical": "0.1", "liquidity USD low": "0",
+			"failure warning": "5", "failure critical": "25", "min finished": "10", "stale": "30s 2m0s", "terminal": "false true",
+			"webhook": "https://hooks.example/T0/B0/x medium 3"}[what]
+		if got != want {
+			t.Errorf("alerts: %s is %s, want %s", what, got, want)
+		}
 	}
 	other, _, err := Parse(filepath.Join(dir, "config.yaml"), []byte(good), "other", goodEnv.get)
 	if err != nil || other.Profile != "other" || other.Environment != EnvProd || other.Liquidity != nil {
 		t.Errorf("other profile: %+v, %v", other, err)
 	}
-	if other.BaseCurrency != DefaultBaseCurrency || !other.Alerts.RunwayHours.IsZero() {
-		t.Errorf("defaults: base_currency %q, runway_hours %v", other.BaseCurrency, other.Alerts.RunwayHours)
+	if other.BaseCurrency != DefaultBaseCurrency {
+		t.Errorf("defaults: base_currency %q", other.BaseCurrency)
 	}
-	if b := Builtin(); b.BaseCurrency != DefaultBaseCurrency || !b.Alerts.RunwayHours.IsZero() {
-		t.Errorf("built-in: base_currency %q, runway_hours %v", b.BaseCurrency, b.Alerts.RunwayHours)
+	if b := Builtin(); b.BaseCurrency != DefaultBaseCurrency {
+		t.Errorf("built-in: base_currency %q", b.BaseCurrency)
 	}
 }
 
@@ -178,9 +203,23 @@ func TestParseErrors(t *testing.T) {
 		{"webhooks bad tolerance", profileYAML(payments + "    webhooks: {listen: \"127.0.0.1:1\", tls_cert_file: c, tls_key_file: tls.key, public_key_file: hook.pem, tolerance: 5 minutes}\n"), "profiles.p.webhooks.tolerance", 5, "must be a duration"},
 		{"bad alert amount", profileYAML(payments + "    alerts: {low_balance: {USD: lots}}\n"), "profiles.p.alerts.low_balance.USD", 5, "must be a decimal amount"},
 		{"negative alert", profileYAML(payments + "    alerts: {low_balance: {USD: \"-1\"}}\n"), "profiles.p.alerts.low_balance.USD", 5, "must not be negative"},
-		{"bad asset", profileYAML(payments + "    alerts: {low_balance: {usd: \"1\"}}\n"), "profiles.p.alerts.low_balance.usd", 5, "upper-case code"},
+		{"bad asset", profileYAML(payments + "    alerts: {low_balance: {usd: \"1\"}}\n"), "profiles.p.alerts.low_balance.usd", 5, "upper-case currency code"},
 		{"bad runway", profileYAML(payments + "    alerts: {runway_hours: soon}\n"), "profiles.p.alerts.runway_hours", 5, "must be a number of hours"},
 		{"zero runway", profileYAML(payments + "    alerts: {runway_hours: 0}\n"), "profiles.p.alerts.runway_hours", 5, "must be positive"},
+		{"bad asset of a kind", profileYAML(payments + "    alerts: {prefunded: {usd: {low_balance: \"1\"}}}\n"), "profiles.p.alerts.prefunded.usd", 5, "upper-case currency code"},
+		{"liquidity runway", profileYAML(payments + "    alerts:\n      liquidity:\n        USD: {runway_warning_hours: 3}\n"), "profiles.p.alerts.liquidity.USD.runway_warning_hours", 7, "have no runway"},
+		{"critical above warning", profileYAML(payments + "    alerts:\n      prefunded:\n        EUR: {runway_critical_hours: 30}\n"), "profiles.p.alerts.prefunded.EUR.runway_critical_hours", 7, "above the warning's 24 h"},
+		{"balance critical above warning", profileYAML(payments + "    alerts: {liquidity: {USD: {low_balance: \"10\", low_balance_critical: \"20\"}}}\n"), "profiles.p.alerts.liquidity.USD.low_balance_critical", 5, "above the warning's 10"},
+		{"negative hours", profileYAML(payments + "    alerts: {prefunded: {default: {runway_warning_hours: -1}}}\n"), "profiles.p.alerts.prefunded.default.runway_warning_hours", 5, "must not be negative"},
+		{"bad percentage", profileYAML(payments + "    alerts: {failure_rate: {warning: 120}}\n"), "profiles.p.alerts.failure_rate.warning", 5, "percentage from 0 to 100"},
+		{"rates crossed", profileYAML(payments + "    alerts: {failure_rate: {warning: 40%, critical: 20}}\n"), "profiles.p.alerts.failure_rate.critical", 5, "under the warning's 40%"},
+		{"bad min finished", profileYAML(payments + "    alerts: {failure_rate: {min_finished: 0}}\n"), "profiles.p.alerts.failure_rate.min_finished", 5, "whole number"},
+		{"stale crossed", profileYAML(payments + "    alerts: {stale: {warning: 10m, critical: 2m}}\n"), "profiles.p.alerts.stale.critical", 5, "not be shorter than the warning"},
+		{"bad window", profileYAML(payments + "    alerts: {runway_window: six hours}\n"), "profiles.p.alerts.runway_window", 5, "must be a duration"},
+		{"webhook without url", profileYAML(payments + "    alerts: {webhook: {min_severity: high}}\n"), "profiles.p.alerts.webhook.url_env", 5, "missing required secret"},
+		{"webhook severity", profileYAML(payments + "    alerts: {webhook: {url_env: LIQUIDITY_TOKEN, min_severity: low}}\n"), "profiles.p.alerts.webhook.min_severity", 5, "must be medium or high"},
+		{"webhook not a url", profileYAML(payments + "    alerts: {webhook: {url_env: LIQUIDITY_TOKEN}}\n"), "profiles.p.alerts.webhook.url", 5, "must be an http"},
+		{"webhook rate", profileYAML(payments + "    alerts: {webhook: {url_env: HOOK_URL, per_minute: 100}}\n"), "profiles.p.alerts.webhook.per_minute", 5, "from 1 to 60"},
 		{"bad base currency", profileYAML(payments + "    base_currency: usd\n"), "profiles.p.base_currency", 5, "upper-case code"},
 		{"duplicate key", profileYAML(payments + "    mouse: true\n    mouse: false\n"), "profiles.p.mouse", 6, "given twice"},
 		{"unknown profile", "profile: q\n" + profileYAML(payments), "profile", 1, `no profile "q"`},

@@ -21,7 +21,7 @@ func TestLoadChoosesFileAndProfile(t *testing.T) {
 	must(t, os.WriteFile(filepath.Join(xdg, "treasury", "config.yaml"), []byte(strings.NewReplacer(": secret", ": ~/secret", "op.pem", "~/op.pem", "hook.pem", "~/hook.pem", "tls.key", "~/tls.key").Replace(good)), 0o600))
 	other := filepath.Join(dir, "other.yaml")
 	must(t, os.WriteFile(other, []byte(profileYAML(payments)), 0o600))
-	base := env{"XDG_CONFIG_HOME": xdg, "HOME": dir, "PAYMENTS_SECRET": "s", "LIQUIDITY_TOKEN": "l", "CUSTODY_TOKEN": "c"}
+	base := env{"XDG_CONFIG_HOME": xdg, "HOME": dir, "PAYMENTS_SECRET": "s", "LIQUIDITY_TOKEN": "l", "CUSTODY_TOKEN": "c", "HOOK_URL": "https://hooks.example/h"}
 	with := func(kv ...string) func(string) string {
 		e := env{}
 		for k, v := range base {

@@ -105,6 +105,46 @@ type rawRefresh struct {
 }
 
 type rawAlerts struct {
-	LowBalance  map[string]string `yaml:"low_balance,omitempty"`
-	RunwayHours string            `yaml:"runway_hours,omitempty"`
+	// LowBalance and RunwayHours are the old keys: one amount for both
+	// kinds of balance, one runway for every currency (a warning).
+	LowBalance   map[string]string        `yaml:"low_balance,omitempty"`
+	RunwayHours  string                   `yaml:"runway_hours,omitempty"`
+	RunwayWindow string                   `yaml:"runway_window,omitempty"`
+	Prefunded    map[string]*rawThreshold `yaml:"prefunded,omitempty"`
+	Liquidity    map[string]*rawThreshold `yaml:"liquidity,omitempty"`
+	FailureRate  *rawFailureRate          `yaml:"failure_rate,omitempty"`
+	Stale        *rawStale                `yaml:"stale,omitempty"`
+	Terminal     *rawTerminal             `yaml:"terminal,omitempty"`
+	Webhook      *rawAlertWebhook         `yaml:"webhook,omitempty"`
+}
+
+type rawThreshold struct {
+	RunwayWarningHours  string `yaml:"runway_warning_hours,omitempty"`
+	RunwayCriticalHours string `yaml:"runway_critical_hours,omitempty"`
+	LowBalance          string `yaml:"low_balance,omitempty"`
+	LowBalanceCritical  string `yaml:"low_balance_critical,omitempty"`
+}
+
+type rawFailureRate struct {
+	Warning     string `yaml:"warning,omitempty"`
+	Critical    string `yaml:"critical,omitempty"`
+	MinFinished string `yaml:"min_finished,omitempty"`
+}
+
+type rawStale struct {
+	Warning  string `yaml:"warning,omitempty"`
+	Critical string `yaml:"critical,omitempty"`
+}
+
+type rawTerminal struct {
+	Bell    *bool `yaml:"bell,omitempty"`
+	Desktop *bool `yaml:"desktop,omitempty"`
+}
+
+type rawAlertWebhook struct {
+	URL         string `yaml:"url,omitempty"`
+	URLEnv      string `yaml:"url_env,omitempty"`
+	URLFile     string `yaml:"url_file,omitempty"`
+	MinSeverity string `yaml:"min_severity,omitempty"`
+	PerMinute   int    `yaml:"per_minute,omitempty"`
 }

@@ -9,8 +9,6 @@ import (
 	"reflect"
 	"slices"
 	"strings"
-
-	"github.com/shopspring/decimal"
 )
 
 func reflectValue(p any) reflect.Value { return reflect.ValueOf(p).Elem() }
@@ -39,7 +37,7 @@ func (r *resolver) profile(name string, p *rawProfile) *Config {
 	base := "profiles." + name
 	k := func(key string) string { return joinKey(base, key) }
 	cfg := &Config{Profile: name, Environment: p.Environment, Refresh: DefaultRefresh(),
-		Alerts: Alerts{LowBalance: map[string]decimal.Decimal{}}, BaseCurrency: DefaultBaseCurrency}
+		Alerts: DefaultAlerts(), BaseCurrency: DefaultBaseCurrency}
 	switch p.Environment {
 	case EnvTest, EnvProd, EnvSandbox:
 	case "":
@@ -103,9 +101,7 @@ func (r *resolver) profile(name string, p *rawProfile) *Config {
 	}
 	cfg.Webhooks = r.webhooks(k("webhooks"), p.Webhooks)
 	r.refresh(k("refresh"), p.Refresh, &cfg.Refresh)
-	if p.Alerts != nil {
-		r.alerts(k("alerts"), p.Alerts, &cfg.Alerts)
-	}
+	r.alerts(k("alerts"), p.Alerts, &cfg.Alerts)
 	if p.Environment == EnvProd && !cfg.ReadOnly {
 		r.warn(base, "production profile without read_only: true; actions (freeze, lock, sweep) are enabled")
 	}

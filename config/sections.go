@@ -11,8 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/shopspring/decimal"
-
 	"treasury/data/webhook"
 )
 
@@ -213,35 +211,3 @@ func (r *resolver) refresh(s string, p *rawRefresh, out *Refresh) {
 }
 
 var assetRe = regexp.MustCompile(`^[A-Z0-9]{2,12}$`)
-
-func (r *resolver) alerts(s string, p *rawAlerts, out *Alerts) {
-	for asset, v := range p.LowBalance {
-		key := joinKey(s, "low_balance."+asset)
-		if !assetRe.MatchString(asset) {
-			r.d.at(key, "asset must be an upper-case code such as USD or USDC, not %q", asset)
-			continue
-		}
-		d, err := decimal.NewFromString(v)
-		if err != nil {
-			r.d.at(key, "must be a decimal amount such as \"10000.00\", not %q", v)
-			continue
-		}
-		if d.IsNegative() {
-			r.d.at(key, "must not be negative, not %q", v)
-			continue
-		}
-		out.LowBalance[asset] = d
-	}
-	if v := p.RunwayHours; v != "" {
-		key := joinKey(s, "runway_hours")
-		d, err := decimal.NewFromString(v)
-		switch {
-		case err != nil:
-			r.d.at(key, "must be a number of hours such as 12 or 1.5, not %q", v)
-		case !d.IsPositive():
-			r.d.at(key, "must be positive, not %q (leave it out for no runway alert)", v)
-		default:
-			out.RunwayHours = d
-		}
-	}
-}

@@ -54,6 +54,9 @@ type App struct {
 	// it came from. A jump (a tab, the palette) forgets them.
 	links []link
 	quit  bool
+	// alertMark is how far this session has read the store's alert
+	// journal (notify.go).
+	alertMark uint64
 }
 
 // link is a cross-view open: from the view at index from to the view at
@@ -109,6 +112,7 @@ func tick() tea.Cmd {
 func (a *App) Init() tea.Cmd {
 	cmds := []tea.Cmd{tick()}
 	if a.ctx.Store != nil {
+		a.alertMark = a.ctx.Store.AlertMark() // what is open now is no news to this session
 		a.sub = a.ctx.Store.Subscribe()
 		a.watch()
 		cmds = append(cmds, a.waitStore())
@@ -161,6 +165,7 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		a.resize()
 		return a, nil
 	case StoreChanged:
+		a.notifyAlerts() // paused too: the person may not be looking
 		var cmd tea.Cmd
 		if !a.paused {
 			cmd = a.Active().Update(msg)
@@ -367,6 +372,9 @@ func (a *App) key(msg tea.KeyMsg) tea.Cmd {
 		var cmd tea.Cmd
 		a.filter, cmd = a.filter.Update(msg)
 		return tea.Batch(cmd, a.Active().SetFilter(a.filter.Value()))
+	}
+	if t, ok := a.Active().(Typing); ok && t.Typing() && msg.Type != tea.KeyCtrlC {
+		return a.Active().Update(msg) // a form's field takes the keys
 	}
 	k := a.keys
 	switch {

@@ -57,6 +57,10 @@ type Context struct {
 	// Drawings are the charts drawn for every session of the process
 	// (Chart); nil draws each chart in the session.
 	Drawings *Drawings
+	// AlertTerminal says whether a new critical alert rings the bell and
+	// raises a desktop notification (alerts.terminal, as in effect now);
+	// nil does neither.
+	AlertTerminal func() (bell, desktop bool)
 	// Width and Height are the size of the view body, kept up to date by
 	// the shell.
 	Width, Height int

@@ -55,15 +55,17 @@ type alertBook struct {
 	byKey   map[string]*Alert
 	sysRuns map[string]int
 	data    map[Topic][]Alert
+	journal *journal // the changes, for notifications (journal.go)
 }
 
 func newAlertBook() *alertBook {
-	return &alertBook{byKey: map[string]*Alert{}, sysRuns: map[string]int{}, data: map[Topic][]Alert{}}
+	return &alertBook{byKey: map[string]*Alert{}, sysRuns: map[string]int{}, data: map[Topic][]Alert{}, journal: newJournal()}
 }
 
 // observe raises or clears error alerts of one endpoint. Success clears the
 // endpoint's alerts: the condition is over.
 func (b *alertBook) observe(iface apierr.Interface, endpoint string, ae *apierr.Error, err error, at time.Time) {
+	defer b.noted(at, "")
 	ep := string(iface) + " " + endpoint
 	if err == nil {
 		delete(b.sysRuns, ep)
@@ -117,6 +119,7 @@ func (b *alertBook) raise(a Alert, at time.Time) {
 // replaceData sets the data-driven alerts of a topic, keeping the Since of
 // alerts that were already open.
 func (b *alertBook) replaceData(t Topic, alerts []Alert, at time.Time) {
+	defer b.noted(at, t)
 	prev := map[string]Alert{}
 	for _, a := range b.data[t] {
 		prev[a.Key] = a

@@ -45,6 +45,11 @@ type CombineOptions[R any] struct {
 	// changed nothing: for a value that depends on when its inputs were
 	// read (the outflow of the last hour moves with the clock).
 	Timed bool
+	// Judged, when set, says whether a value can be judged for alerts
+	// (its inputs have answered): until it can, Alerts is not asked and
+	// the combination raises none, and the first alerts it raises then
+	// are what was found at start (AlertEvent.Initial), not news.
+	Judged func(v R) bool
 }
 
 // Combine registers, once per name, a value built from the topics of srcs
@@ -81,6 +86,12 @@ func Combine[R any](s *Store, name string, build func(prev R, in Inputs) R, o Co
 		}
 	}
 	d.timed = o.Timed
+	if o.Judged != nil {
+		d.judged = func(v any) bool {
+			r, _ := v.(R)
+			return o.Judged(r)
+		}
+	}
 	s.derivedBy[t] = d
 	for _, src := range d.srcs {
 		if !containsDeriver(s.derived[src], d) {
@@ -167,12 +178,13 @@ func (s *Store) combineLocked(d *deriver) {
 	prev := s.snaps[d.topic]
 	s.mu.Unlock()
 	v := d.combine(prev.data, in)
+	judge := d.alerts != nil && (d.judged == nil || d.judged(v))
 	var alerts []Alert
-	if d.alerts != nil {
+	if judge {
 		alerts = d.alerts(v, in.At)
 	}
 	s.mu.Lock()
-	if d.alerts != nil {
+	if judge {
 		s.alerts.replaceData(d.topic, alerts, in.At)
 	}
 	out.Topic, out.data, out.Changes, out.FetchedAt = d.topic, v, Changes{Reset: true}, in.At

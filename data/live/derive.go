@@ -18,6 +18,7 @@ type deriver struct {
 	srcs    []Topic
 	combine func(prev any, in Inputs) any
 	alerts  func(v any, at time.Time) []Alert
+	judged  func(v any) bool
 	timed   bool
 	// also are topics the build reads besides its source (the names of
 	// the wallets in the rows of their transactions): a change of their

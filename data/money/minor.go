@@ -1,6 +1,10 @@
 package money
 
-import "github.com/shopspring/decimal"
+import (
+	"strings"
+
+	"github.com/shopspring/decimal"
+)
 
 // minorUnits are the decimals of the ISO 4217 currencies that do not have
 // two; fiat absent here has two. Assets that are not ISO currencies (BTC,
@@ -41,4 +45,26 @@ func Text(d decimal.Decimal, currency string) string {
 		places = max(places, n)
 	}
 	return d.StringFixed(places)
+}
+
+// Grouped groups the integer part of a decimal number's text in threes:
+// 25,012,345.60.
+func Grouped(s string) string {
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	intPart, frac, hasFrac := strings.Cut(s, ".")
+	var b strings.Builder
+	if neg {
+		b.WriteByte('-')
+	}
+	for i, r := range intPart {
+		if i > 0 && (len(intPart)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	if hasFrac {
+		b.WriteString("." + frac)
+	}
+	return b.String()
 }

@@ -23,3 +23,11 @@ func TestText(t *testing.T) {
 		}
 	}
 }
+
+func TestGrouped(t *testing.T) {
+	for in, want := range map[string]string{"25012345.60": "25,012,345.60", "-1234": "-1,234", "123": "123", "0.5": "0.5", "100000": "100,000"} {
+		if got := Grouped(in); got != want {
+			t.Errorf("Grouped(%s) = %s, want %s", in, got, want)
+		}
+	}
+}

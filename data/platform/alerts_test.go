@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"treasury/config"
 	"treasury/data/live"
 	"treasury/data/payments"
 )
@@ -59,6 +60,52 @@ func TestFailureAlertCountReadsRight(t *testing.T) {
 		as := paymentAlerts(mergeAll(ps), now)
 		if len(as) != 1 || as[0].Title != want {
 			t.Errorf("%d failed: alerts %+v, want %q", n, as, want)
+		}
+	}
+}
+
+// TestFailureRate: the share of the payments finished in the last hour
+// that failed or were declined raises a warning at 10 % and a critical
+// alert at 30 % (the defaults), from 20 finished payments; payments still
+// in flight, or finished earlier, do not count.
+func TestFailureRate(t *testing.T) {
+	now := time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
+	fr := config.DefaultAlerts().FailureRate
+	mk := func(completed, failed, declined, older, inflight int) *live.PaymentSet {
+		var ps []payments.Payment
+		add := func(n int, st payments.State, at time.Time) {
+			for range n {
+				ps = append(ps, payments.Payment{PaymentID: fmt.Sprintf("p-%d", len(ps)), PaymentState: st,
+					InitiatedAt: at.Add(-time.Minute), LastStateUpdatedAt: at})
+			}
+		}
+		add(completed, payments.Completed, now.Add(-10*time.Minute))
+		add(failed, payments.Failed, now.Add(-20*time.Minute))
+		add(declined, payments.Declined, now.Add(-30*time.Minute))
+		add(older, payments.Failed, now.Add(-61*time.Minute))
+		add(inflight, payments.Initiated, now.Add(-time.Minute))
+		return mergeAll(ps)
+	}
+	for name, c := range map[string]struct {
+		ps    *live.PaymentSet
+		sev   live.Severity
+		title string
+	}{
+		"under the warning":  {mk(19, 1, 0, 30, 50), -1, ""},
+		"warning":            {mk(18, 1, 1, 0, 0), live.Medium, "10.0% of payments failed or were declined in the last hour (2 of 20 finished; warning at 10%)"},
+		"critical":           {mk(14, 3, 3, 0, 0), live.High, "30.0% of payments failed or were declined in the last hour (6 of 20 finished; critical at 30%)"},
+		"too few to tell":    {mk(9, 5, 5, 0, 0), -1, ""},
+		"older do not count": {mk(18, 0, 0, 40, 0), -1, ""},
+	} {
+		a, ok := failureRate(c.ps, fr, now)
+		if c.sev < 0 {
+			if ok {
+				t.Errorf("%s: alert %+v", name, a)
+			}
+			continue
+		}
+		if !ok || a.Severity != c.sev || a.Title != c.title || a.Code != "FAILURE_RATE" || a.Ref != "failed" {
+			t.Errorf("%s: %+v, want %v %q", name, a, c.sev, c.title)
 		}
 	}
 }

@@ -58,7 +58,7 @@ func (p *Platform) feeds() []live.Feed {
 		pf := &paymentFeed{c: c, now: p.platformNow(apierr.Payments), seen: p.observeRecord(apierr.Payments), store: func() *live.Store { return p.Store }}
 		fs = append(fs,
 			live.FoldFeed(live.PaymentsKey, pf.fetch, pf.fold, live.FeedOptions[[]payments.Payment, *live.PaymentSet]{
-				Interface: apierr.Payments, Interval: r.Payments, Always: true, Samples: p.stateCountSamples, Alerts: paymentAlerts}),
+				Interface: apierr.Payments, Interval: r.Payments, Always: true, Samples: p.stateCountSamples, Alerts: p.judgePayments}),
 			live.ValueFeed(live.PaymentBalancesKey, c.Balances, live.FeedOptions[payments.Balances, payments.Balances]{
 				Interface: apierr.Payments, Interval: r.Balances, Always: true, Samples: paymentBalanceSamples, Alerts: p.lowPayments}),
 			live.ValueFeed(live.TokenExpiryKey, func(ctx context.Context) (time.Time, error) {
@@ -79,8 +79,8 @@ func (p *Platform) feeds() []live.Feed {
 				}
 				return txs, err
 			}, live.FeedOptions[[]payments.LedgerTransaction, []payments.LedgerTransaction]{Interface: apierr.Payments, Interval: r.Wallets,
-				// The runway alert needs the ledger whoever watches.
-				Always: p.Config.Alerts.RunwayHours.IsPositive()}))
+				// The runway alerts need the ledger whoever watches.
+				Always: true}))
 	}
 	if c := p.Reporting; c != nil {
 		fs = append(fs, live.ListFeed(live.ReportsKey, func(x reporting.Report) string { return x.ID }, func(ctx context.Context) ([]reporting.Report, error) {

@@ -14,6 +14,7 @@ import (
 	"log/slog"
 	"net/http"
 	"path/filepath"
+	"sync/atomic"
 	"time"
 
 	"treasury/config"
@@ -72,12 +73,16 @@ type Platform struct {
 	// CustodyCanSign says whether the profile has a signing key for intents.
 	CustodyCanSign bool
 	Store          *live.Store
-	// Runway is the runway of the prefunded balances at the last hour's
+	// Runway is the runway of the prefunded balances at their weighted
 	// net outflow (the zero key when the profile has no payments).
 	Runway live.Key[runway.Sheet]
 
 	paymentsToken *auth.Cached
 	now           func() time.Time
+	// alerts are the alert settings in effect (Alerts, SetAlerts),
+	// shared by every copy of the Platform.
+	alerts *atomic.Pointer[config.Alerts]
+	stop   context.CancelFunc // ends what Start started besides the store
 }
 
 // Open builds the clients and the store (not yet started: call Start).
@@ -94,7 +99,9 @@ func Open(cfg *config.Config, o Options) (*Platform, error) {
 	if o.HTTP == nil {
 		o.HTTP = transport.NewHTTP()
 	}
-	p := &Platform{Config: cfg, now: o.Now}
+	p := &Platform{Config: cfg, now: o.Now, alerts: &atomic.Pointer[config.Alerts]{}}
+	a := cfg.Alerts
+	p.alerts.Store(&a)
 	var store *live.Store
 	// The store sees each call once, after its retries: health and the
 	// errors view count calls, not attempts.
@@ -270,11 +277,22 @@ func (p *Platform) build(cfg *config.Config, o Options, tc transportFunc) error 
 	return nil
 }
 
-// Start starts polling; it stops when ctx ends or on Close.
-func (p *Platform) Start(ctx context.Context) { p.Store.Start(ctx) }
+// Start starts polling, and judging the feeds' staleness; both stop when
+// ctx ends or on Close.
+func (p *Platform) Start(ctx context.Context) {
+	p.Store.Start(ctx)
+	ctx, cancel := context.WithCancel(ctx)
+	p.stop = cancel
+	go p.watchStale(ctx)
+}
 
 // Close stops the store.
-func (p *Platform) Close() { p.Store.Close() }
+func (p *Platform) Close() {
+	if p.stop != nil {
+		p.stop()
+	}
+	p.Store.Close()
+}
 
 // Now is the platform's clock.
 func (p *Platform) Now() time.Time { return p.now() }

@@ -4,40 +4,74 @@ import (
 	"fmt"
 	"time"
 
+	"treasury/config"
+	"treasury/data/apierr"
 	"treasury/data/live"
+	"treasury/data/money"
 	"treasury/data/runway"
 )
 
 // runwayKey registers the runway of the prefunded balances (data/runway):
 // a combination of the payments balances and the ledger, built once per
 // change of either for every session, and at every read of either (the
-// last hour moves with the clock). It raises LOW_RUNWAY for a currency
-// whose balance lasts fewer hours than alerts.runway_hours at the last
-// hour's net outflow. Until both have answered the sheet is empty (its
-// At is zero): the views say which of them is missing.
+// weights move with the clock). It raises LOW_RUNWAY for a currency whose
+// balance lasts fewer hours than its prefunded thresholds say (a warning,
+// MEDIUM; critical, HIGH), with the settings in effect when it is built.
+// Until both have answered the sheet is empty (its At is zero): the views
+// say which of them is missing.
 func (p *Platform) runwayKey(st *live.Store) live.Key[runway.Sheet] {
-	threshold := p.Config.Alerts.RunwayHours
 	return live.Combine(st, "runway", func(_ runway.Sheet, in live.Inputs) runway.Sheet {
+		a := p.Alerts()
 		bal, led := live.Input(in, live.PaymentBalancesKey), live.Input(in, live.LedgerKey)
 		if !bal.Loaded() || !led.Loaded() {
-			return runway.Sheet{Threshold: threshold}
+			return runway.Sheet{Window: a.RunwayWindow.Value}
 		}
-		return runway.Compute(bal.Data, led.Data, led.FetchedAt, threshold)
-	}, live.CombineOptions[runway.Sheet]{Timed: true, Alerts: runwayAlerts}, live.PaymentBalances, live.Ledger)
+		return runway.Compute(bal.Data, led.Data, runway.Options{At: led.FetchedAt, From: led.FetchedAt.Add(-LedgerWindow),
+			Window: a.RunwayWindow.Value, Limits: runwayLimits(a)})
+	}, live.CombineOptions[runway.Sheet]{Timed: true, Alerts: runwayAlerts,
+		Judged: func(s runway.Sheet) bool { return !s.At.IsZero() }}, live.PaymentBalances, live.Ledger)
 }
 
-// runwayAlerts raises one alert per currency whose runway is under the
-// threshold.
+// runwayLimits are the runway levels of each currency in a.
+func runwayLimits(a *config.Alerts) func(string) runway.Limits {
+	return func(currency string) runway.Limits {
+		t := a.Prefunded.For(currency)
+		return runway.Limits{Warning: t.RunwayWarning.Value, Critical: t.RunwayCritical.Value}
+	}
+}
+
+// runwayAlerts raises one alert per currency whose runway is at a level.
 func runwayAlerts(s runway.Sheet, at time.Time) []live.Alert {
 	var out []live.Alert
-	for _, c := range s.Under() {
+	for _, c := range s.Short() {
+		critical := c.Level == runway.Critical
+		limit := c.Limits.Warning
+		if critical {
+			limit = c.Limits.Critical
+		}
 		out = append(out, live.Alert{
-			Key: "low-runway:" + c.Currency, Severity: live.Medium, Code: "LOW_RUNWAY",
-			Title: fmt.Sprintf("%s prefunded balance lasts %s h at the last hour's net outflow of %s (under %s h)",
-				c.Currency, c.Hours.StringFixed(1), c.Outflow.StringFixed(2), s.Threshold.String()),
-			Guidance: "Fund the " + c.Currency + " account or slow outgoing payments; the ledger (:ledger) shows the hour's movements.",
-			Since:    at, Last: at, Count: 1, Topic: live.Ledger, Ref: c.Currency,
+			Key: "low-runway:" + c.Currency, Severity: severity(critical), Interface: apierr.Payments, Code: "LOW_RUNWAY",
+			Title: fmt.Sprintf("%s prefunded lasts %s (%s under %s h); net outflow %s %s/h%s",
+				c.Currency, runwayWords(c.Hours, c.Empty, s.At), level(critical), limit.String(),
+				money.Grouped(c.Outflow.StringFixed(2)), c.Currency, trendWords(c)),
+			Guidance: "Fund the " + c.Currency + " account or slow outgoing payments; the ledger (enter) shows the movements. " +
+				"The outflow is weighted over " + span(s.Window) + " and leaves funding out.",
+			Since: at, Last: at, Count: 1, Topic: live.Ledger, Ref: c.Currency,
 		})
 	}
 	return out
+}
+
+// trendWords says how the outflow moved over the last hour, when it did.
+func trendWords(c runway.Currency) string {
+	switch c.Trend {
+	case runway.Rising:
+		if c.Change.IsZero() {
+			return ", rising"
+		}
+		return ", up " + c.Change.StringFixed(0) + " % on an hour ago"
+	case runway.Falling:
+		return ", down " + c.Change.Abs().StringFixed(0) + " % on an hour ago"
+	}
+	return ""
 }

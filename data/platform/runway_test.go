@@ -6,69 +6,125 @@ import (
 	"testing"
 	"time"
 
+	"github.com/shopspring/decimal"
+
 	"treasury/config"
 	"treasury/data/live"
 	"treasury/data/money"
 	"treasury/data/platform"
+	"treasury/data/runway"
 	"treasury/data/sandbox/sandboxtest"
 )
 
-// TestRunwayFromSandbox: the runway of each prefunded currency is built
-// from the sandbox's balances and ledger once both answered, and a
-// currency under alerts.runway_hours raises LOW_RUNWAY pointing at the
-// ledger; without the setting no runway alert is raised.
+// sandboxPlatform is a platform on a frozen sandbox half an hour after
+// its start (live traffic has moved the accounts), with cfg changed by
+// change first.
+func sandboxPlatform(t *testing.T, change func(*config.Config)) *platform.Platform {
+	t.Helper()
+	srv := sandboxtest.Listen(t, sandboxtest.Options())
+	cfg := srv.Profile(config.Builtin())
+	if change != nil {
+		change(cfg)
+	}
+	p, err := platform.Open(cfg, platform.Options{Now: srv.Clock().Now, Inline: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(p.Close)
+	srv.AdvanceClock(30 * time.Minute)
+	return p
+}
+
+func alertsOf(p *platform.Platform, code string) []live.Alert {
+	var out []live.Alert
+	for _, a := range p.Store.Alerts() {
+		if a.Code == code {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// TestRunwayFromSandbox: with no alert settings, the runway of each
+// prefunded currency is built from the sandbox's balances and ledger once
+// both answered, weighted over six hours; the sandbox's USD account, which
+// the bank tops up whenever a payment would overdraw it, lasts under six
+// hours at its payments' pace, which is critical, and the alert says when
+// it runs out and points at the ledger.
 func TestRunwayFromSandbox(t *testing.T) {
-	for _, threshold := range []string{"", "100000"} {
-		srv := sandboxtest.Listen(t, sandboxtest.Options())
-		cfg := srv.Profile(config.Builtin())
-		if threshold != "" {
-			cfg.Alerts.RunwayHours = money.MustParse(threshold)
-		}
-		p, err := platform.Open(cfg, platform.Options{Now: srv.Clock().Now, Inline: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(p.Close)
-		srv.AdvanceClock(30 * time.Minute) // live traffic moves the accounts
-		ctx := context.Background()
-		p.Store.FetchNow(ctx, live.PaymentBalances)
-		if s := live.Get(p.Store, p.Runway).Data; !s.At.IsZero() || len(s.Currencies) != 0 {
-			t.Fatalf("a runway before the ledger answered: %+v", s)
-		}
-		led := p.Store.FetchNow(ctx, live.Ledger)
-		s := live.Get(p.Store, p.Runway).Data
-		if !s.At.Equal(led.FetchedAt) || len(s.Currencies) == 0 {
-			t.Fatalf("runway %+v", s)
-		}
-		moving := 0
-		for _, c := range s.Currencies {
-			if !c.NoOutflow {
-				moving++
-				if want := c.Available.DivRound(c.Outflow, 1); !c.Hours.Equal(want) {
-					t.Errorf("%s: %s h, want %s", c.Currency, c.Hours, want)
-				}
+	p := sandboxPlatform(t, nil)
+	ctx := context.Background()
+	p.Store.FetchNow(ctx, live.PaymentBalances)
+	if s := live.Get(p.Store, p.Runway).Data; !s.At.IsZero() || len(s.Currencies) != 0 || len(alertsOf(p, "LOW_RUNWAY")) != 0 {
+		t.Fatalf("a runway before the ledger answered: %+v", s)
+	}
+	led := p.Store.FetchNow(ctx, live.Ledger)
+	s := live.Get(p.Store, p.Runway).Data
+	if !s.At.Equal(led.FetchedAt) || s.Window != 6*time.Hour || !s.From.Equal(led.FetchedAt.Add(-platform.LedgerWindow)) || len(s.Currencies) == 0 {
+		t.Fatalf("runway %+v", s)
+	}
+	usd, ok := s.Find("USD")
+	if !ok || usd.NoOutflow || usd.Funding == 0 || usd.Level != runway.Critical {
+		t.Fatalf("USD %+v: want an outflow, top-ups left out, critical", usd)
+	}
+	for _, c := range s.Currencies {
+		if !c.NoOutflow {
+			if want := c.Available.DivRound(c.Outflow, 1); !c.Hours.Equal(want) {
+				t.Errorf("%s: %s h, want %s", c.Currency, c.Hours, want)
 			}
 		}
-		if moving == 0 {
-			t.Fatal("no currency with an outflow in the sandbox's last hour: the test proves nothing")
-		}
-		var alerts []live.Alert
-		for _, a := range p.Store.Alerts() {
-			if a.Code == "LOW_RUNWAY" {
-				alerts = append(alerts, a)
-			}
-		}
-		if threshold == "" {
-			if len(alerts) != 0 {
-				t.Fatalf("runway alerts without runway_hours: %+v", alerts)
-			}
-			continue
-		}
-		if len(alerts) != moving {
-			t.Fatalf("%d runway alerts, want %d: %+v", len(alerts), moving, alerts)
-		}
-		if a := alerts[0]; a.Topic != live.Ledger || a.Ref == "" || !strings.Contains(a.Title, "under 100000 h") {
-			t.Fatalf("alert %+v", a)
-		}
+	}
+	as := alertsOf(p, "LOW_RUNWAY")
+	if len(as) == 0 {
+		t.Fatal("no LOW_RUNWAY for the sandbox's USD")
+	}
+	a := as[0]
+	if a.Ref != "USD" || a.Topic != live.Ledger || a.Severity != live.High || !strings.Contains(a.Title, "empty ≈ ") ||
+		!strings.Contains(a.Title, "(critical under 6 h); net outflow ") || !strings.Contains(a.Guidance, "weighted over 6 h") {
+		t.Errorf("alert %+v", a)
+	}
+}
+
+// TestThresholdsApplyAtOnce: new settings put in effect (the alerts
+// editor) judge the data held again, without a read: the runway alerts go
+// when their levels are turned off and come back at the level set, and a
+// low balance is judged per kind of balance.
+func TestThresholdsApplyAtOnce(t *testing.T) {
+	p := sandboxPlatform(t, func(c *config.Config) {
+		c.Alerts.Prefunded.Default.RunwayWarning = config.Setting[decimal.Decimal]{Set: true}
+		c.Alerts.Prefunded.Default.RunwayCritical = config.Setting[decimal.Decimal]{Set: true}
+	})
+	ctx := context.Background()
+	for _, tp := range []live.Topic{live.PaymentBalances, live.Ledger, live.LiquidityBalances} {
+		p.Store.FetchNow(ctx, tp)
+	}
+	if as := alertsOf(p, "LOW_RUNWAY"); len(as) != 0 {
+		t.Fatalf("runway alerts with their levels off: %+v", as)
+	}
+	requests := p.Store.Snapshot(live.Ledger).FetchedAt
+
+	a := *p.Alerts()
+	a.Prefunded.Currency = map[string]config.Threshold{"USD": {
+		RunwayWarning: config.Given(money.MustParse("100000")),
+		LowBalance:    config.Given(money.MustParse("1000000000000"))}}
+	a.Liquidity.Currency = map[string]config.Threshold{"USD": {
+		LowBalanceCritical: config.Given(money.MustParse("1000000000000"))}}
+	p.SetAlerts(a)
+	p.Store.Sync()
+	if !p.Store.Snapshot(live.Ledger).FetchedAt.Equal(requests) {
+		t.Error("the ledger was read again: new settings should judge the data held")
+	}
+	rw := alertsOf(p, "LOW_RUNWAY")
+	if len(rw) != 1 || rw[0].Ref != "USD" || rw[0].Severity != live.Medium || !strings.Contains(rw[0].Title, "(warning under 100000 h)") {
+		t.Fatalf("runway alerts %+v", rw)
+	}
+	low := map[string]live.Alert{}
+	for _, x := range alertsOf(p, "LOW_BALANCE") {
+		low[x.Key] = x
+	}
+	pre, liq := low["low-balance:prefunded:USD"], low["low-balance:liquidity:USD"]
+	if len(low) != 2 || pre.Severity != live.Medium || pre.Topic != live.PaymentBalances || liq.Severity != live.High ||
+		liq.Topic != live.LiquidityBalances || !strings.Contains(liq.Title, "USD liquidity balance") || !strings.Contains(liq.Title, "(critical)") {
+		t.Fatalf("low balance alerts %+v", low)
 	}
 }

@@ -1,11 +1,8 @@
 package platform
 
 import (
-	"fmt"
 	"slices"
 	"time"
-
-	"github.com/shopspring/decimal"
 
 	"treasury/data/apierr"
 	"treasury/data/liquidity"
@@ -52,41 +49,18 @@ func paymentBalanceSamples(_, bs payments.Balances) []live.Sample {
 	return out
 }
 
-// lowBalance is the alert for an available balance under the profile's
-// threshold for its currency.
-func lowBalance(where, currency string, available, threshold decimal.Decimal, topic live.Topic, now time.Time) live.Alert {
-	return live.Alert{
-		Key:      "low-balance:" + where + ":" + currency,
-		Severity: live.Medium,
-		Code:     "LOW_BALANCE",
-		Title:    fmt.Sprintf("%s %s balance %s is below %s", where, currency, available.String(), threshold.String()),
-		Guidance: "Fund the account or slow outgoing payments in " + currency + ".",
-		Since:    now, Last: now, Count: 1, Topic: topic, Ref: currency,
-	}
-}
-
-func (p *Platform) lowLiquidity(data []liquidity.Balance, now time.Time) []live.Alert {
-	var out []live.Alert
-	for _, b := range data {
-		if t, ok := p.Config.Alerts.LowBalance[b.Asset]; ok && b.Available.LessThan(t) {
-			out = append(out, lowBalance("liquidity", b.Asset, b.Available, t, live.LiquidityBalances, now))
-		}
-	}
-	return out
-}
-
-func (p *Platform) lowPayments(data payments.Balances, now time.Time) []live.Alert {
-	var out []live.Alert
-	for _, b := range data.Balances {
-		if t, ok := p.Config.Alerts.LowBalance[b.Currency]; ok && b.AvailableBalance.LessThan(t) {
-			out = append(out, lowBalance("payments", b.Currency, b.AvailableBalance.Decimal, t, live.PaymentBalances, now))
-		}
-	}
-	return out
-}
-
 // FailureWindow is how far back failed payments raise the failures alert.
 const FailureWindow = time.Hour
+
+// judgePayments are the payments feed's data alerts: paymentAlerts and
+// the failure rate, with the thresholds in effect.
+func (p *Platform) judgePayments(ps *live.PaymentSet, now time.Time) []live.Alert {
+	out := paymentAlerts(ps, now)
+	if a, ok := failureRate(ps, p.Alerts().FailureRate, now); ok {
+		out = append(out, a)
+	}
+	return out
+}
 
 // paymentAlerts are the payments feed's data alerts: sustained declines
 // and recent failures, each pointing at the newest such payment so that

@@ -1,15 +1,25 @@
 // Package alerts is the alerts view: the store's open alerts (spec 7.1
 // rule 4: configuration errors, repeated system errors, missing scopes;
-// low balances; sustained declines and recent failures), most severe
-// first. Enter opens what an alert points at (a payment, a balance, an
-// endpoint) in its view.
+// low balances and runways, the failure rate, stale feeds; sustained
+// declines and recent failures), most severe first. Enter opens what an
+// alert points at (a payment, a balance, a ledger, an endpoint) in its
+// view.
+//
+// e (or :alerts edit) shows the thresholds in effect, one rule per line
+// (each kind of balance's default and currencies, the runway's window,
+// the failure rate, stale feeds); enter on a rule opens its form, which
+// writes the profile's file and puts the new levels in effect for every
+// session at once (Settings). A read-only session sees them only.
 package alerts
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
+	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 
 	"treasury/data/live"
 	"treasury/data/wire"
@@ -32,6 +42,8 @@ func target(t live.Topic) (string, bool) {
 		return "wallets", true
 	case live.Ledger: // a runway: the ledger of its currency
 		return "ledger", true
+	case live.Quotes: // a stale feed
+		return "quotes", true
 	}
 	return "", false
 }
@@ -39,12 +51,18 @@ func target(t live.Topic) (string, bool) {
 // View is the alerts view.
 type View struct {
 	viewkit.Stack
-	ctx *ui.Context
+	ctx      *ui.Context
+	settings Settings
+	keys     keys
 }
 
-// New builds the alerts view.
-func New(ctx *ui.Context) *View {
-	v := &View{ctx: ctx}
+type keys struct{ Edit key.Binding }
+
+// New builds the alerts view; settings, when not nil, are the thresholds
+// it shows and edits (e, or :alerts edit).
+func New(ctx *ui.Context, settings Settings) *View {
+	v := &View{ctx: ctx, settings: settings,
+		keys: keys{Edit: key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "thresholds"))}}
 	page := viewkit.NewTablePage(ctx, viewkit.TableSpec[live.Alert]{
 		Columns: []table.Column{
 			{Title: "Severity", Width: 8}, {Title: "Code", Width: 10}, {Title: "Where", Width: 12},
@@ -70,6 +88,38 @@ func (v *View) Title() string { return "Alerts" }
 
 // Init does nothing.
 func (v *View) Init() tea.Cmd { return nil }
+
+// Update opens the thresholds with e on the list, and :alerts edit.
+func (v *View) Update(msg tea.Msg) tea.Cmd {
+	switch msg := msg.(type) {
+	case tea.KeyMsg:
+		if v.Depth() == 1 && v.settings != nil && key.Matches(msg, v.keys.Edit) {
+			return v.Push(v.newRulesPage())
+		}
+	case ui.Open:
+		for v.Depth() > 1 {
+			v.Back()
+		}
+		if len(msg.Args) > 0 && msg.Args[0] == "edit" && v.settings != nil {
+			return v.Push(v.newRulesPage())
+		}
+	}
+	return v.Stack.Update(msg)
+}
+
+// Keys are the page's, and e on the list.
+func (v *View) Keys() []key.Binding {
+	if v.Depth() == 1 && v.settings != nil {
+		return v.Stack.KeysWith(v.keys.Edit)
+	}
+	return v.Stack.Keys()
+}
+
+// Typing says whether a threshold form is open: it takes the keys.
+func (v *View) Typing() bool {
+	_, ok := v.Top().(*form)
+	return ok
+}
 
 // read lists the open alerts; they change with every store change, so
 // the snapshot's Seq is the store's. The topics whose data raises alerts
@@ -112,11 +162,11 @@ func (v *View) read() ([]live.Alert, live.Snapshot) {
 func sourceName(tp live.Topic) string {
 	switch tp {
 	case live.Payments:
-		return "payments (declines, failures)"
+		return "payments (declines, failures, failure rate)"
 	case live.LiquidityBalances:
 		return "liquidity balances (low balance)"
 	case live.PaymentBalances:
-		return "payments balances (low balance)"
+		return "payments balances (low balance, runway)"
 	}
 	return string(tp)
 }
@@ -135,16 +185,26 @@ func (v *View) row(a live.Alert) table.Row {
 	}, Keys: []table.Key{table.Int(int64(a.Severity)), {}, {}, {}, table.Int(int64(a.Count)), table.Time(a.Since), table.Time(a.Last)}}
 }
 
+// guidance is the selected alert in full: its title and what to do,
+// wrapped to the width (a runway's title is long), at most h lines.
 func (v *View) guidance(w, h int, sel *live.Alert) string {
 	if sel == nil {
 		return ""
 	}
 	t := v.ctx.Theme
-	s := t.Title.Render(sanitize.Line(sel.Code)+" ") + sanitize.Line(sel.Title) + "\n" + t.Muted.Render("what to do: ") + sanitize.Line(sel.Guidance)
+	code := sanitize.Line(sel.Code)
+	lines := strings.Split(ansi.Wordwrap(code+" "+sanitize.Line(sel.Title), w, " "), "\n")
+	lines[0] = t.Title.Render(code) + strings.TrimPrefix(lines[0], code)
+	what := strings.Split(ansi.Wordwrap("what to do: "+sanitize.Line(sel.Guidance), w, " "), "\n")
+	what[0] = t.Muted.Render("what to do:") + strings.TrimPrefix(what[0], "what to do:")
+	lines = append(lines, what...)
 	if _, ok := target(sel.Topic); ok && sel.Ref != "" {
-		s += "\n" + t.Muted.Render("enter opens "+sanitize.Line(sel.Ref))
+		lines = append(lines, t.Muted.Render("enter opens "+sanitize.Line(sel.Ref)))
 	}
-	return s
+	if len(lines) > h && h > 0 {
+		lines = lines[:h]
+	}
+	return strings.Join(lines, "\n")
 }
 
 func (v *View) open(a live.Alert) tea.Cmd {
@@ -158,8 +218,17 @@ func (v *View) open(a live.Alert) tea.Cmd {
 	return ui.OpenCmd(view, a.Ref)
 }
 
-// Commands offer ":alerts".
+// Commands offer ":alerts" and ":alerts edit".
 func (v *View) Commands() []ui.Command {
-	return []ui.Command{{Name: "alerts", Help: "open alerts", View: v.Name(),
-		Run: func([]string) tea.Cmd { return nil }}}
+	c := ui.Command{Name: "alerts", Help: "open alerts", View: v.Name()}
+	if v.settings != nil {
+		c.Args, c.Help = "[edit]", "open alerts; edit: the thresholds, per currency and kind of balance"
+		c.Complete = func(prefix string) []string {
+			if strings.HasPrefix("edit", prefix) {
+				return []string{"edit"}
+			}
+			return nil
+		}
+	}
+	return []ui.Command{c}
 }

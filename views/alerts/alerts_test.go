@@ -54,7 +54,7 @@ func TestAlertToFailedPaymentInTwoKeys(t *testing.T) {
 		t.Fatalf("no failures alert after 2 hours of traffic: %+v", e.P.Store.Alerts())
 	}
 	stub := &target{opened: make(chan []string, 1)}
-	tm := e.Program(t, stub, alerts.New(e.Ctx))
+	tm := e.Program(t, stub, alerts.New(e.Ctx, nil))
 	viewtest.WaitFor(t, tm, "payments stub")
 	viewtest.Keys(tm, "a")
 	viewtest.WaitFor(t, tm, "payments failed")
@@ -84,7 +84,7 @@ var twoHours = viewtest.NewWorld(viewtest.Options{Skip: viewtest.NoLiquidityHist
 
 func TestAlertsGolden(t *testing.T) {
 	e := twoHours.Env(t)
-	tm := e.Program(t, alerts.New(e.Ctx))
+	tm := e.Program(t, alerts.New(e.Ctx, nil))
 	viewtest.WaitFor(t, tm, "what to do")
 	frame := viewtest.Golden(t, tm)
 	if !strings.Contains(frame, "FAILED") {

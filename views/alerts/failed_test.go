@@ -19,10 +19,10 @@ func TestUnreadSourcesAreNamed(t *testing.T) {
 		c.Payments.BaseURL = "http://127.0.0.1:1"
 		c.Payments.AuthURL = "http://127.0.0.1:1"
 	}})
-	tm := e.Program(t, alerts.New(e.Ctx))
+	tm := e.Program(t, alerts.New(e.Ctx, nil))
 	viewtest.WaitFor(t, tm, "could not be read")
 	frame := viewtest.Frame(t, tm)
-	for _, want := range []string{"the data alerts are raised from", "payments balances (low balance)", "alerts unknown"} {
+	for _, want := range []string{"the data alerts are raised from", "payments balances (low balance, runway)", "alerts unknown"} {
 		if !strings.Contains(frame, want) {
 			t.Errorf("the frame lacks %q", want)
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"treasury/config"
 	"treasury/data/live"
 	"treasury/ui"
 	"treasury/views/balances"
@@ -29,7 +30,11 @@ func history(e *viewtest.Env) {
 // lowUSD is a world with a history whose USD balances are all below their
 // alert threshold, built once and shared by the tests that only read it.
 var lowUSD = viewtest.NewWorld(viewtest.Options{}, func(e *viewtest.Env) {
-	e.P.Config.Alerts.LowBalance["USD"] = decimal.RequireFromString("1000000000000")
+	a := *e.P.Alerts()
+	low := config.Threshold{LowBalance: config.Given(decimal.RequireFromString("1000000000000"))}
+	a.Prefunded.Currency = map[string]config.Threshold{"USD": low}
+	a.Liquidity.Currency = map[string]config.Threshold{"USD": low}
+	e.P.SetAlerts(a)
 	history(e)
 })
 

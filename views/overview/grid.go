@@ -125,35 +125,13 @@ func grid(cols []col, rows [][]cell, w int, head lipgloss.Style) []string {
 	return out
 }
 
-// group writes an amount of currency exactly (money.Text), its integer
-// part in groups of three digits: 25,012,345.60.
-func group(d decimal.Decimal, currency string) string { return groupDigits(money.Text(d, currency)) }
-
-// groupDigits groups the integer part of a decimal number's text.
-func groupDigits(s string) string {
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
-	intPart, frac, hasFrac := strings.Cut(s, ".")
-	var b strings.Builder
-	if neg {
-		b.WriteByte('-')
-	}
-	for i, r := range intPart {
-		if i > 0 && (len(intPart)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(r)
-	}
-	if hasFrac {
-		b.WriteString("." + frac)
-	}
-	return b.String()
-}
+// group writes an amount of currency exactly, grouped (money.Grouped).
+func group(d decimal.Decimal, currency string) string { return money.Grouped(money.Text(d, currency)) }
 
 // fixed writes a decimal rounded to places, with that many decimals,
 // grouped: 1,200.50.
 func fixed(d decimal.Decimal, places int32) string {
-	return groupDigits(d.StringFixed(places))
+	return money.Grouped(d.StringFixed(places))
 }
 
 // pad cuts or pads lines to exactly w cells each.

@@ -15,7 +15,6 @@ import (
 	"treasury/data/apierr"
 	"treasury/data/liquidity"
 	"treasury/data/live"
-	"treasury/data/money"
 	"treasury/data/payments"
 	"treasury/data/platform"
 	"treasury/ui"
@@ -48,9 +47,7 @@ func render(v *overview.View, e *viewtest.Env, w, h int) string {
 // golden runs the shell with the overview at w x h and compares its last
 // frame with the test's golden file.
 func golden(t *testing.T, colour bool, w, h int) string {
-	e := world(t, viewtest.Options{Colour: colour, Profile: func(c *config.Config) {
-		c.Alerts.RunwayHours = money.MustParse("24") // the sandbox's USD runway is under it
-	}})
+	e := world(t, viewtest.Options{Colour: colour}) // the defaults: the sandbox's USD runway is critical
 	tm := e.ProgramAt(t, w, h, newView(e))
 	viewtest.WaitFor(t, tm, "Balances & runway")
 	return viewtest.Golden(t, tm)
@@ -58,7 +55,7 @@ func golden(t *testing.T, colour bool, w, h int) string {
 
 func TestOverviewGolden(t *testing.T) {
 	frame := golden(t, false, 120, 40)
-	for _, want := range []string{"BTC/USD", "Total 90,760,310.45 USD", "⚠ 0.7 h", "failure rate", "Open alerts", "Interfaces", "LOW_RUNWAY"} {
+	for _, want := range []string{"BTC/USD", "Total 90,760,310.45 USD", "‼ 4.1 h ↓", "13:48", "failure rate", "Open alerts", "Interfaces", "LOW_RUNWAY"} {
 		if !strings.Contains(frame, want) {
 			t.Errorf("no %q in the frame", want)
 		}

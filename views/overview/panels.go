@@ -10,6 +10,7 @@ import (
 
 	"treasury/data/apierr"
 	"treasury/data/live"
+	"treasury/data/platform"
 	"treasury/data/runway"
 	"treasury/ui"
 	"treasury/ui/chart"
@@ -111,8 +112,8 @@ func (v *View) balancesPanel(w int) []string {
 		tagged = append(tagged, srcLedger)
 	}
 	name := "Balances & runway"
-	if th := live.Get(v.ctx.Store, v.runway).Data.Threshold; withRunway && th.IsPositive() {
-		name += " (alert under " + th.String() + " h)"
+	if sheet := live.Get(v.ctx.Store, v.runway).Data; withRunway && sheet.Window > 0 {
+		name += " (" + viewkit.Duration(sheet.Window) + " avg outflow)"
 	}
 	out := []string{v.title(w, name, v.ages(tagged...))}
 	if !v.configured(srcLiquidity) && !v.configured(srcPrefunded) {
@@ -136,7 +137,8 @@ func (v *View) balancesPanel(w int) []string {
 	cols := []col{{title: "Cur"}, {title: "Liquidity", right: true, drop: 3}, {title: "Prefunded", right: true, drop: 2},
 		{title: "≈ " + base, right: true, drop: 1}}
 	if withRunway {
-		cols = append(cols, col{title: "Net out/h", right: true, drop: 4}, col{title: "Runway", right: true})
+		cols = append(cols, col{title: "Net out/h", right: true, drop: 5}, col{title: "Runway", right: true},
+			col{title: "Empty (UTC)", right: true, drop: 4})
 	}
 	rows := make([][]cell, len(h.List))
 	for i, x := range h.List {
@@ -160,8 +162,7 @@ func (v *View) balancesPanel(w int) []string {
 		}
 		row := []cell{txt(sanitize.Line(x.Currency)), liq, pre, val}
 		if withRunway {
-			out, rw := v.runwayCells(x, h.Prefunded, sheet, ledgerOK)
-			row = append(row, out, rw)
+			row = append(row, v.runwayCells(x, h.Prefunded, sheet, ledgerOK)...)
 		}
 		rows[i] = row
 	}
@@ -228,29 +229,51 @@ func (v *View) totalInputs(h Holdings) (string, bool) {
 	return "", false
 }
 
-// runwayCells are a holding's net outflow and runway cells: "—" when it
-// has no prefunded balance, "…" while the ledger loads, "?" when the
-// ledger or the prefunded balances could not be read.
-func (v *View) runwayCells(x Holding, prefunded bool, sheet runway.Sheet, ledgerOK bool) (cell, cell) {
+// runwayCells are a holding's net outflow, runway and the time its
+// balance runs out: "—" when it has no prefunded balance, "…" while the
+// ledger loads, "?" when the ledger or the prefunded balances could not be
+// read. The runway carries its trend (↓ shortening: the outflow rose by
+// a tenth or more over the last hour; ↑ lengthening) and, at a level, ⚠
+// (warning) or ‼ (critical).
+func (v *View) runwayCells(x Holding, prefunded bool, sheet runway.Sheet, ledgerOK bool) []cell {
 	t := v.ctx.Theme
+	same := func(c cell) []cell { return []cell{c, c, c} }
 	switch {
 	case !prefunded:
-		return styled(t.Muted, "?"), styled(t.Muted, "?")
+		return same(styled(t.Muted, "?"))
 	case !x.InPrefunded:
-		return txt("—"), txt("—")
+		return same(txt("—"))
 	case !ledgerOK && v.ctx.Store.Snapshot(live.Ledger).Err != nil:
-		return styled(t.Bad, "?"), styled(t.Bad, "?")
+		return same(styled(t.Bad, "?"))
 	case !ledgerOK:
-		return styled(t.Muted, "…"), styled(t.Muted, "…")
+		return same(styled(t.Muted, "…"))
 	}
 	c, ok := sheet.Find(x.Currency)
 	switch {
 	case !ok:
-		return txt("—"), txt("—")
+		return same(txt("—"))
 	case c.NoOutflow:
-		return txt(fixed(c.Outflow, 2)), styled(t.OK, "no outflow")
-	case c.Under:
-		return txt(fixed(c.Outflow, 2)), styled(t.Bad, "⚠ "+c.Hours.StringFixed(1)+" h")
+		return []cell{txt(fixed(c.Outflow, 2)), styled(t.OK, "no outflow"), txt("—")}
 	}
-	return txt(fixed(c.Outflow, 2)), txt(c.Hours.StringFixed(1) + " h")
+	rw := c.Hours.StringFixed(1) + " h" + trendMark(c.Trend)
+	empty := txt(platform.EmptyAt(c.Empty, sheet.At))
+	switch c.Level {
+	case runway.Critical:
+		return []cell{txt(fixed(c.Outflow, 2)), styled(t.Bad, "‼ "+rw), styled(t.Bad, platform.EmptyAt(c.Empty, sheet.At))}
+	case runway.Warning:
+		return []cell{txt(fixed(c.Outflow, 2)), styled(t.Warn, "⚠ "+rw), empty}
+	}
+	return []cell{txt(fixed(c.Outflow, 2)), txt(rw), empty}
+}
+
+// trendMark is the runway's trend: ↓ shortening (the outflow rises), ↑
+// lengthening, nothing when steady or unknown.
+func trendMark(tr runway.Trend) string {
+	switch tr {
+	case runway.Rising:
+		return " ↓"
+	case runway.Falling:
+		return " ↑"
+	}
+	return ""
 }

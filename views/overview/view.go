@@ -3,8 +3,9 @@
 // points), the mid's change and a sparkline over the last hour or day;
 // per currency the liquidity and prefunded balances, their value in the
 // profile's base currency at the latest mid (≈ when a pair is missing,
-// which is named) and the runway of the prefunded balance at the last
-// hour's net outflow; the payments initiated in the window by state, the
+// which is named) and the runway of the prefunded balance (data/runway:
+// its weighted net outflow, the hours it lasts with their trend, marked at
+// its warning and critical levels, and when it runs out); the payments initiated in the window by state, the
 // failure rate and the top reason codes; the open alerts and the health
 // of each interface.
 //
@@ -14,8 +15,7 @@
 // platform's runway); the store's own health and alerts are read as they
 // are. A session holds only its window and the sparklines it drew. No
 // panel polls: the quotes, balances and payments are polled for the
-// header and alerts anyway, and the ledger while someone watches it (or
-// always, with alerts.runway_hours).
+// header and alerts anyway, and the ledger always, for the runway alerts.
 //
 // Each panel states the age of its sources, and tells loading (no answer
 // yet), failed (the error named where the figures would be) and empty (a

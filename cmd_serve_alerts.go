@@ -1,0 +1,31 @@
+package main
+
+import (
+	"context"
+	"fmt"
+
+	"treasury/data/alerthook"
+	"treasury/data/live"
+)
+
+// startAlertHook posts the profile's alerts to its outgoing webhook
+// (alerts.webhook), when it has one, until ctx ends: only `treasury serve`
+// does, the process that runs while nobody looks. Its posts go to the
+// request log.
+func startAlertHook(ctx context.Context, rt *runtime) error {
+	w := rt.cfg.Alerts.Webhook
+	if w == nil {
+		return nil
+	}
+	min := live.High
+	if w.MinSeverity == "medium" {
+		min = live.Medium
+	}
+	h, err := alerthook.New(alerthook.Options{URL: w.URL.Reveal(), MinSeverity: min, PerMinute: w.PerMinute,
+		Profile: rt.cfg.Profile, Environment: rt.cfg.Environment, Log: rt.requestLog, UserAgent: userAgent()})
+	if err != nil {
+		return fmt.Errorf("%s: %w", rt.cfg.Key("alerts.webhook"), err)
+	}
+	go h.Run(ctx, rt.p.Store)
+	return nil
+}

@@ -1,0 +1,200 @@
+package platform
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"treasury/config"
+	"treasury/data/liquidity"
+	"treasury/data/live"
+	"treasury/data/money"
+	"treasury/data/payments"
+)
+
+// The alert thresholds in effect: the profile's at start, replaced whole
+// by SetAlerts (the app's editor) with no restart. Every judge reads them
+// when it runs, so a new threshold applies from the next judgement, which
+// SetAlerts makes at once.
+
+// Alerts are the alert settings in effect (never nil; do not change it).
+func (p *Platform) Alerts() *config.Alerts { return p.alerts.Load() }
+
+// SetAlerts puts new alert settings in effect for every session and judges
+// the alerts again on the data held.
+func (p *Platform) SetAlerts(a config.Alerts) {
+	p.alerts.Store(&a)
+	p.Store.Rejudge()
+	p.judgeStale()
+}
+
+// severity is the alert severity of a threshold's level: a warning is
+// MEDIUM, critical HIGH (the severities of spec 7.1 rule 4).
+func severity(critical bool) live.Severity {
+	if critical {
+		return live.High
+	}
+	return live.Medium
+}
+
+// level is a word for a severity of a threshold, in alert titles.
+func level(critical bool) string {
+	if critical {
+		return "critical"
+	}
+	return "warning"
+}
+
+// lowBalance is the alert of an available balance under its kind's
+// threshold for its currency, critical under the critical one.
+func lowBalance(kind, currency string, available decimal.Decimal, t config.Threshold, topic live.Topic, now time.Time) (live.Alert, bool) {
+	warn, crit := t.LowBalance.Value, t.LowBalanceCritical.Value
+	critical := crit.IsPositive() && available.LessThan(crit)
+	if !critical && !(warn.IsPositive() && available.LessThan(warn)) {
+		return live.Alert{}, false
+	}
+	under := warn
+	if critical {
+		under = crit
+	}
+	return live.Alert{
+		Key:      "low-balance:" + kind + ":" + currency,
+		Severity: severity(critical),
+		Code:     "LOW_BALANCE",
+		Title: fmt.Sprintf("%s %s balance %s is under %s (%s)", currency, kind, money.Grouped(money.Text(available, currency)),
+			money.Grouped(money.Text(under, currency)), level(critical)),
+		Guidance: "Fund the account or slow outgoing payments in " + currency + ".",
+		Since:    now, Last: now, Count: 1, Topic: topic, Ref: currency,
+	}, true
+}
+
+func (p *Platform) lowLiquidity(data []liquidity.Balance, now time.Time) []live.Alert {
+	var out []live.Alert
+	a := p.Alerts()
+	for _, b := range data {
+		if al, ok := lowBalance(config.KindLiquidity, b.Asset, b.Available, a.Liquidity.For(b.Asset), live.LiquidityBalances, now); ok {
+			out = append(out, al)
+		}
+	}
+	return out
+}
+
+func (p *Platform) lowPayments(data payments.Balances, now time.Time) []live.Alert {
+	// One balance per currency: the sum over funding types, as the
+	// runway and the overview count it.
+	sums := map[string]decimal.Decimal{}
+	var order []string
+	for _, b := range data.Balances {
+		if _, ok := sums[b.Currency]; !ok {
+			order = append(order, b.Currency)
+		}
+		sums[b.Currency] = sums[b.Currency].Add(b.AvailableBalance.Decimal)
+	}
+	var out []live.Alert
+	a := p.Alerts()
+	for _, c := range order {
+		if al, ok := lowBalance(config.KindPrefunded, c, sums[c], a.Prefunded.For(c), live.PaymentBalances, now); ok {
+			out = append(out, al)
+		}
+	}
+	return out
+}
+
+// failureRate raises an alert when, of the payments that finished within
+// the window (their last change to COMPLETED, FAILED, DECLINED or
+// RETURNED), enough failed or were declined.
+func failureRate(ps *live.PaymentSet, fr config.FailureRate, now time.Time) (live.Alert, bool) {
+	cut := now.Add(-fr.Window)
+	finished, failed := 0, 0
+	for i := ps.Len() - 1; i >= 0; i-- {
+		p := ps.At(i)
+		if p.LastStateUpdatedAt.Before(cut) || p.LastStateUpdatedAt.After(now) {
+			continue
+		}
+		switch p.PaymentState {
+		case payments.Completed, payments.Returned:
+			finished++
+		case payments.Failed, payments.Declined:
+			finished++
+			failed++
+		}
+	}
+	if finished == 0 || finished < fr.MinFinished.Value {
+		return live.Alert{}, false
+	}
+	rate := decimal.NewFromInt(int64(failed)).Mul(decimal.NewFromInt(100)).DivRound(decimal.NewFromInt(int64(finished)), 1)
+	critical := fr.Critical.Value.IsPositive() && rate.GreaterThanOrEqual(fr.Critical.Value)
+	if !critical && !(fr.Warning.Value.IsPositive() && rate.GreaterThanOrEqual(fr.Warning.Value)) {
+		return live.Alert{}, false
+	}
+	at := fr.Warning.Value
+	if critical {
+		at = fr.Critical.Value
+	}
+	return live.Alert{
+		Key: "failure-rate", Severity: severity(critical), Code: "FAILURE_RATE",
+		Title: fmt.Sprintf("%s%% of payments failed or were declined in the last %s (%d of %d finished; %s at %s%%)",
+			rate.StringFixed(1), span(fr.Window), failed, finished, level(critical), at.String()),
+		Guidance: "Group the failures by reason (enter) for the codes behind the rate; a single code points at one partner or corridor.",
+		Count:    failed, Topic: live.Payments, Ref: "failed",
+	}, true
+}
+
+// staleInterval is how often the stale feeds are judged (real time).
+const staleInterval = 5 * time.Second
+
+// watchStale judges the stale feeds until ctx ends.
+func (p *Platform) watchStale(ctx context.Context) {
+	t := time.NewTicker(staleInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			p.judgeStale()
+		}
+	}
+}
+
+func (p *Platform) judgeStale() {
+	s := p.Alerts().Stale
+	p.Store.JudgeStale(s.Warning.Value, s.Critical.Value)
+}
+
+// runwayWords is a runway in an alert's title: "14.2 h, empty ≈ 10:40
+// UTC", and the date when the balance lasts past the next day.
+func runwayWords(hours decimal.Decimal, empty, at time.Time) string {
+	s := hours.StringFixed(1) + " h"
+	if empty.IsZero() {
+		return s
+	}
+	return s + ", empty ≈ " + EmptyAt(empty, at) + " UTC"
+}
+
+// EmptyAt says when (UTC) a balance runs out, seen from at: "10:40"
+// within 20 hours (no time of day is then ambiguous), "Tue 10:40" within
+// six days, else the date.
+func EmptyAt(empty, at time.Time) string {
+	e := empty.UTC().Round(time.Minute)
+	switch d := empty.Sub(at); {
+	case d < 20*time.Hour:
+		return e.Format("15:04")
+	case d < 6*24*time.Hour:
+		return e.Format("Mon 15:04")
+	}
+	return e.Format("2006-01-02")
+}
+
+// span names a window in a title: "hour", "2 h", "30 min".
+func span(d time.Duration) string {
+	switch {
+	case d == time.Hour:
+		return "hour"
+	case d%time.Hour == 0:
+		return fmt.Sprintf("%d h", d/time.Hour)
+	}
+	return fmt.Sprintf("%d min", d/time.Minute)
+}
