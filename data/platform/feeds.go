@@ -2,6 +2,7 @@ package platform
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"treasury/data/apierr"
@@ -73,7 +74,9 @@ func (p *Platform) feeds() []live.Feed {
 				live.FeedOptions[[]payments.Identity, []payments.Identity]{Interface: apierr.Payments, Interval: r.AddressBook}),
 			live.ListFeed(live.LedgerKey, LedgerID, func(ctx context.Context) ([]payments.LedgerTransaction, error) {
 				now := p.platformNow(apierr.Payments)()
-				txs, err := newestLedgerFirst(c.Ledger(ctx, now.Add(-LedgerWindow), now))
+				from := now.Add(-LedgerWindow)
+				txs, err := c.Ledger(ctx, from, now)
+				txs, err = newestLedgerFirst(p.keepUnread(txs, err, from), err)
 				if len(txs) > 0 {
 					p.observeRecord(apierr.Payments)(txs[0].CreatedDttm)
 				}
@@ -112,6 +115,28 @@ func (p *Platform) feeds() []live.Feed {
 			live.FeedOptions[[]custody.Endpoint, []custody.Endpoint]{Interface: apierr.Custody, Interval: r.AddressBook}))
 	}
 	return fs
+}
+
+// keepUnread adds to a ledger read that missed some currencies (a
+// partial err naming them) the records held of those currencies since
+// from: a currency whose page failed keeps its last movements (its
+// runway stays what it was, marked by the partial read), instead of
+// reading as one with no movement, "no outflow".
+func (p *Platform) keepUnread(txs []payments.LedgerTransaction, err error, from time.Time) []payments.LedgerTransaction {
+	var part *wire.Partial
+	if p.Store == nil || !errors.As(err, &part) {
+		return txs
+	}
+	unread := map[string]bool{}
+	for _, f := range part.Failed {
+		unread[f.Name] = true
+	}
+	for _, t := range live.Get(p.Store, live.LedgerKey).Data {
+		if unread[t.Currency] && !t.CreatedDttm.Before(from) {
+			txs = append(txs, t)
+		}
+	}
+	return txs
 }
 
 // walletList is a feed of a wallet-interface list.
