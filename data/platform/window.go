@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"treasury/data/apierr"
 	"treasury/data/liquidity"
 	"treasury/data/live"
 	"treasury/data/wire"
@@ -132,25 +133,31 @@ func (f *windowFeed[E]) fetch(ctx context.Context) ([]E, error) {
 			got = append(got, batch...)
 		}
 	}
-	readRange := func(budget time.Duration, w liquidity.Window) {
+	readRange := func(budget time.Duration, w liquidity.Window, fresh bool) {
 		rctx, cancel := context.WithTimeout(ctx, budget)
 		oldest, err := stream(rctx, f.read(rctx, w), f.at, keep)
+		cut := err != nil && rctx.Err() != nil && ctx.Err() == nil
 		cancel()
 		if err == nil {
 			return
 		}
+		_, platform := apierr.As(err)
 		// Newest first: what was read reaches down to its oldest record;
 		// the rest of the range is left for the next poll.
 		rest := w
 		if !oldest.IsZero() {
 			rest.End = oldest.Add(time.Millisecond)
 		}
-		if rest.End.After(rest.Start) {
-			left = append(left, rest)
-			failed = append(failed, rangeFailure{w: rest, err: err})
+		if !rest.End.After(rest.Start) {
+			return
 		}
+		left = append(left, rest)
+		if cut && !platform && !fresh {
+			return // the backfill's share of the poll ran out, nothing failed
+		}
+		failed = append(failed, rangeFailure{w: rest, err: err})
 	}
-	readRange(f.budget(freshBudget), liquidity.Window{Start: since, End: now})
+	readRange(f.budget(freshBudget), liquidity.Window{Start: since, End: now}, true)
 	// The backfill, behind the fresh read (from the second poll on, so
 	// the first frame comes quickly), while its budget lasts.
 	deadline := time.Now().Add(f.budget(1) / backfillShare)
@@ -159,7 +166,7 @@ func (f *windowFeed[E]) fetch(ctx context.Context) ([]E, error) {
 			left = append(left, gaps[i:]...)
 			break
 		}
-		readRange(time.Until(deadline), g)
+		readRange(time.Until(deadline), g, false)
 	}
 
 	f.mu.Lock()

@@ -158,3 +158,27 @@ func TestWindowFoldSaysWhatExpired(t *testing.T) {
 		t.Fatalf("changed %v, want 09:29:50", ch.Changed)
 	}
 }
+
+// TestWindowBackfillCutIsNoFailure: a backfill that its share of the poll
+// does not let finish leaves the rest for the next poll and names no
+// failure: nothing failed.
+func TestWindowBackfillCutIsNoFailure(t *testing.T) {
+	now := time.Date(2026, 11, 16, 9, 30, 0, 0, time.UTC)
+	src := &fakeWindow{}
+	f := &windowFeed[rec]{read: src.read, now: func() time.Time { return now }, what: "records",
+		window: 10 * time.Minute, first: time.Minute, max: 10_000, interval: 100 * time.Millisecond,
+		at: func(r rec) time.Time { return r.t }, id: func(r rec) string { return r.t.Format(time.RFC3339Nano) }}
+	if _, err := f.fetch(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	src.hold = make(chan struct{}) // every page after a read's first is slow to come
+	defer close(src.hold)
+	now = now.Add(2 * time.Second)
+	got, err := f.fetch(context.Background())
+	if err != nil || len(got) == 0 {
+		t.Fatalf("%d records, %v: want the fresh seconds and the backfill's first page, no failure", len(got), err)
+	}
+	if len(f.gaps) != 1 {
+		t.Fatalf("gaps %v: want the rest of the window left for the next poll", f.gaps)
+	}
+}
