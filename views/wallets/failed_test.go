@@ -53,7 +53,9 @@ func TestWrongControlsSecret(t *testing.T) {
 		c.Wallet.Controls.ClientSecret = config.NewSecret("not-the-secret")
 	}})
 	tm := openWallet(t, e)
-	viewtest.WaitAll(t, tm, "Could not read the limits", "Could not read the policies", "USDC")
+	// The balances' header, not an asset's name, which the wallet's
+	// transactions below show before the balances are read.
+	viewtest.WaitAll(t, tm, "Could not read the limits", "Could not read the policies", "Balances  asset")
 	frame := viewtest.Frame(t, tm)
 	for _, want := range []string{"Could not read the limits:", "ERR000.020", "profiles.sandbox.wallet.controls", "Balances  asset"} {
 		if !strings.Contains(frame, want) {
@@ -73,7 +75,7 @@ func TestWalletPageStale(t *testing.T) {
 	t.Parallel()
 	e := viewtest.New(t, viewtest.Options{Skip: viewtest.NoLiquidityHistory()})
 	tm := openWallet(t, e)
-	viewtest.WaitAll(t, tm, "Policies (4", "Limits (1")
+	viewtest.WaitAll(t, tm, "Policies (4", "Limits (1", "Balances  asset") // every read answered before the faults
 	if err := e.Sandbox.SetFaults(sandbox.FaultSettings{UnavailableRate: 1}); err != nil {
 		t.Fatal(err)
 	}
