@@ -39,11 +39,11 @@ func (p *Platform) feeds() []live.Feed {
 		// The windows are cut on the platform's clock: a quote stamped
 		// ahead of this host's clock is read and held, not left out.
 		now, seen := p.platformNow(apierr.Liquidity), p.observeRecord(apierr.Liquidity)
-		q := &windowFeed[liquidity.Quote]{read: c.Quotes, now: now, seen: seen, what: "quotes", interval: r.Quotes,
+		q := &windowFeed[liquidity.Quote]{read: c.Quotes, now: now, seen: seen, what: "quotes", interval: r.Quotes, backfill: p.backfillBudget,
 			window: QuoteWindow, first: QuoteFirstWindow, max: maxQuotes,
 			at: func(x liquidity.Quote) time.Time { return x.CreatedAt }, id: func(x liquidity.Quote) string { return x.QuoteID },
 			expires: func(x liquidity.Quote) time.Time { return x.ExpiresAt }}
-		t := &windowFeed[liquidity.Trade]{read: c.Trades, now: now, seen: seen, what: "trades", interval: r.Balances,
+		t := &windowFeed[liquidity.Trade]{read: c.Trades, now: now, seen: seen, what: "trades", interval: r.Balances, backfill: p.backfillBudget,
 			window: TradeWindow, first: time.Hour, max: maxTrades,
 			at: func(x liquidity.Trade) time.Time { return x.ExecutedAt }, id: func(x liquidity.Trade) string { return x.TradeID }}
 		fs = append(fs,

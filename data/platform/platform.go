@@ -53,6 +53,11 @@ type Options struct {
 	// remembered for the profile (payments-dialect.json); "" remembers
 	// nothing.
 	StateDir string
+	// BackfillBudget bounds the backfill of a window in one poll, in
+	// wall-clock time; zero means half the window's poll interval. Tests
+	// that read whole windows in one poll, whatever the machine's load,
+	// give it a minute.
+	BackfillBudget time.Duration
 }
 
 // Platform is the clients of one profile and the live store they feed. An
@@ -79,6 +84,8 @@ type Platform struct {
 
 	paymentsToken *auth.Cached
 	now           func() time.Time
+	// backfillBudget is Options.BackfillBudget.
+	backfillBudget time.Duration
 	// alerts are the alert settings in effect (Alerts, SetAlerts),
 	// shared by every copy of the Platform.
 	alerts *atomic.Pointer[config.Alerts]
@@ -99,7 +106,7 @@ func Open(cfg *config.Config, o Options) (*Platform, error) {
 	if o.HTTP == nil {
 		o.HTTP = transport.NewHTTP()
 	}
-	p := &Platform{Config: cfg, now: o.Now, alerts: &atomic.Pointer[config.Alerts]{}}
+	p := &Platform{Config: cfg, now: o.Now, backfillBudget: o.BackfillBudget, alerts: &atomic.Pointer[config.Alerts]{}}
 	a := cfg.Alerts
 	p.alerts.Store(&a)
 	var store *live.Store

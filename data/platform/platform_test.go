@@ -192,7 +192,7 @@ func open(t *testing.T) (*sandbox.Server, *platform.Platform) {
 func openOn(t *testing.T, opts sandbox.Options) (*sandbox.Server, *platform.Platform) {
 	t.Helper()
 	srv := sandboxtest.Listen(t, opts)
-	p, err := platform.Open(srv.Profile(config.Builtin()), platform.Options{Now: srv.Clock().Now,
+	p, err := platform.Open(srv.Profile(config.Builtin()), platform.Options{Now: srv.Clock().Now, BackfillBudget: time.Minute,
 		Sleep: func(ctx context.Context, _ time.Duration) error { return ctx.Err() }}) // retries do not wait
 	if err != nil {
 		t.Fatal(err)

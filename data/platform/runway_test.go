@@ -26,7 +26,7 @@ func sandboxPlatform(t *testing.T, change func(*config.Config)) *platform.Platfo
 	if change != nil {
 		change(cfg)
 	}
-	p, err := platform.Open(cfg, platform.Options{Now: srv.Clock().Now, Inline: true})
+	p, err := platform.Open(cfg, platform.Options{Now: srv.Clock().Now, Inline: true, BackfillBudget: time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}

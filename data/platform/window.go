@@ -64,7 +64,10 @@ type windowFeed[E any] struct {
 	window   time.Duration
 	first    time.Duration
 	interval time.Duration // the poll's; zero means 2 s
-	max      int           // bound on the records held, whatever the rate
+	// backfill bounds the backfill of one poll; zero means the interval
+	// divided by backfillShare.
+	backfill time.Duration
+	max      int // bound on the records held, whatever the rate
 	// expires, when set, is a record's expiry: a fold says a record
 	// changed when its expiry passed since the last fold (on the
 	// platform's clock), so what shows its status shows it expired.
@@ -160,7 +163,11 @@ func (f *windowFeed[E]) fetch(ctx context.Context) ([]E, error) {
 	readRange(f.budget(freshBudget), liquidity.Window{Start: since, End: now}, true)
 	// The backfill, behind the fresh read (from the second poll on, so
 	// the first frame comes quickly), while its budget lasts.
-	deadline := time.Now().Add(f.budget(1) / backfillShare)
+	share := f.backfill
+	if share <= 0 {
+		share = f.budget(1) / backfillShare
+	}
+	deadline := time.Now().Add(share)
 	for i, g := range gaps {
 		if !backfill || ctx.Err() != nil || !time.Now().Before(deadline) {
 			left = append(left, gaps[i:]...)

@@ -59,7 +59,7 @@ func TestWindowReadsKeepEachPage(t *testing.T) {
 	now := time.Date(2026, 11, 16, 9, 30, 0, 0, time.UTC)
 	src := &fakeWindow{}
 	f := &windowFeed[rec]{read: src.read, now: func() time.Time { return now }, what: "records",
-		window: 10 * time.Minute, first: time.Minute, max: 10_000, interval: time.Second,
+		window: 10 * time.Minute, first: time.Minute, max: 10_000, interval: time.Second, backfill: time.Minute,
 		at: func(r rec) time.Time { return r.t }, id: func(r rec) string { return r.t.Format(time.RFC3339Nano) }}
 	ctx := context.Background()
 	got, err := f.fetch(ctx) // the first poll: the last minute

@@ -151,7 +151,7 @@ func TestOverviewWindow(t *testing.T) {
 // loading, never an empty figure.
 func TestOverviewLoading(t *testing.T) {
 	e := viewtest.New(t, viewtest.Options{})
-	p, err := platform.Open(e.Sandbox.Profile(config.Builtin()), platform.Options{Now: e.Sandbox.Clock().Now, Inline: true})
+	p, err := platform.Open(e.Sandbox.Profile(config.Builtin()), platform.Options{Now: e.Sandbox.Clock().Now, Inline: true, BackfillBudget: time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,8 +12,8 @@ import (
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
-	"treasury/data/liquidity"
 	"treasury/data/apierr"
+	"treasury/data/liquidity"
 	"treasury/data/live"
 	"treasury/ui"
 	"treasury/ui/chart"

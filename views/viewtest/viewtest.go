@@ -131,7 +131,7 @@ func openPlatform(srv *sandbox.Server, o Options, hc *http.Client) (*platform.Pl
 	if o.Profile != nil {
 		o.Profile(cfg)
 	}
-	return platform.Open(cfg, platform.Options{Now: srv.Clock().Now, Inline: true, HTTP: hc,
+	return platform.Open(cfg, platform.Options{Now: srv.Clock().Now, Inline: true, HTTP: hc, BackfillBudget: time.Minute,
 		Sleep: func(ctx context.Context, d time.Duration) error { return ctx.Err() }})
 }
 
