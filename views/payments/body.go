@@ -57,7 +57,7 @@ const unknownYet = "not known yet"
 // fields it does not know yet instead of showing them empty; a field the
 // platform did not send is left out, never shown as a zero.
 func (d *detail) fields(p *payments.Payment) [][2]string {
-	now := d.v.ctx.Clock()
+	now := d.v.now()
 	o, dst := p.Originator, p.Destination
 	internal, corr := o.InternalID, corridor(p)+" via "+dst.Payout
 	fee, labels := feesText(p.Fees), strings.Join(p.PaymentLabels, ", ")
@@ -169,10 +169,8 @@ func funding(p *payments.Payment, now time.Time) string {
 		return payin
 	}
 	s := "just in time: funds due by " + viewkit.Time(p.JITFundingExpiresAt) + " UTC"
-	if left := p.JITFundingExpiresAt.Sub(now); left > 0 && p.PaymentState == payments.AwaitingFunding {
-		s += " (in " + ui.Age(now.Add(-left), now) + ")"
-	} else if p.PaymentState == payments.AwaitingFunding {
-		s += " (passed)"
+	if p.PaymentState == payments.AwaitingFunding {
+		s += " (" + ui.Until(now, p.JITFundingExpiresAt) + ")"
 	}
 	return s
 }

@@ -15,10 +15,12 @@ package paymentsview
 
 import (
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"treasury/data/apierr"
 	"treasury/data/live"
 	"treasury/data/payments"
 	"treasury/data/platform"
@@ -86,6 +88,11 @@ func New(ctx *ui.Context, p *platform.Platform) *View {
 	return v
 }
 
+// now is the platform's time: the ages of the payments' states and the
+// time left until their deadlines are on the payments interface's clock,
+// whose times they are.
+func (v *View) now() time.Time { return v.ctx.Store.PlatformNow(apierr.Payments) }
+
 // Name is the palette name.
 func (v *View) Name() string { return Name }
 
@@ -117,7 +124,7 @@ func (v *View) above(w, h int, sel **payments.Payment) string {
 
 func (v *View) selectedLine(p *payments.Payment) string {
 	t := v.ctx.Theme
-	now := v.ctx.Clock()
+	now := v.now()
 	s := "▸ " + sanitize.Line(p.PaymentID) + "  " + sanitize.Line(string(p.PaymentState)) +
 		" for " + ui.Age(now, p.LastStateUpdatedAt) + " (since " + viewkit.Time(p.LastStateUpdatedAt) + " UTC)"
 	if len(p.Errors) > 0 {
