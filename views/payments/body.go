@@ -4,7 +4,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
 	"treasury/data/live"
@@ -317,16 +316,31 @@ func (d *detail) errorSection(p *payments.Payment, w int) string {
 			b.WriteString("\n")
 		}
 		a := payments.Advise(p.PaymentState, e)
-		b.WriteString(kv(t, w,
-			[2]string{"code", e.Code + " (" + e.Type + ", class: " + a.Class.String() + ")"},
-			[2]string{"title", e.Title},
-			[2]string{"description", e.Description},
-			[2]string{"at", e.Timestamp},
-		))
-		b.WriteString(kvStyled(t, w, t.Bold, [2]string{"retry?", a.Retry}, [2]string{"what to do", a.Todo}))
-		b.WriteString(kv(t, w, [2]string{"state", a.State}))
+		facts := [][2]string{
+			{"code", e.Code + " (" + e.Type + ", class: " + a.Class.String() + ")"},
+			{"title", e.Title},
+			{"description", e.Description},
+			{"at", errorTime(e.Timestamp)},
+		}
+		advice := [][2]string{{"retry?", a.Retry}, {"what to do", a.Todo}}
+		state := [2]string{"state", a.State}
+		lw := viewkit.LabelWidth(w, minLabel, append(append(facts, advice...), state)...)
+		b.WriteString(viewkit.KVAt(t, w, lw, t.Cell, facts...))
+		b.WriteString(viewkit.KVAt(t, w, lw, t.Bold, advice...))
+		b.WriteString(viewkit.KVAt(t, w, lw, t.Cell, state))
 	}
 	return b.String()
+}
+
+// errorTime is an error's timestamp as every time of the page is written
+// (2026-11-27 13:36:09 UTC); one that is not an RFC 3339 time is shown as
+// received.
+func errorTime(ts string) string {
+	at, err := time.Parse(time.RFC3339Nano, strings.TrimSpace(ts))
+	if err != nil {
+		return ts
+	}
+	return viewkit.Time(at) + " UTC"
 }
 
 // ledger lists the ledger transactions whose reference is the payment.
@@ -356,7 +370,7 @@ func (d *detail) ledger(p *payments.Payment, w int) string {
 		line := viewkit.Time(tx.CreatedDttm) + "  " + pad(sanitize.Line(tx.Operation), 8) + " " +
 			pad(viewkit.Amount(tx.Amount.Decimal, tx.Currency), 16) + " " + pad(sanitize.Line(tx.Status), 8) +
 			" available " + tx.AvailableBalanceBefore.String() + " → " + tx.AvailableBalanceAfter.String()
-		b.WriteString(ansi.Truncate(line, w, "…") + "\n")
+		b.WriteString(wrapLines(line, w) + "\n")
 	}
 	switch {
 	case n == 0 && !viewkit.RecordsComplete(got.Snapshot):
@@ -372,57 +386,44 @@ func (d *detail) ledger(p *payments.Payment, w int) string {
 }
 
 // pad left-aligns s in n cells.
-func pad(s string, n int) string {
-	if sw := ansi.StringWidth(s); sw < n {
-		return s + strings.Repeat(" ", n-sw)
-	}
-	return s
-}
+func pad(s string, n int) string { return viewkit.PadRight(s, n) }
 
-// kv is viewkit.KV with values wrapped under their column to width w.
+// minLabel is the least label column of the detail's blocks: blocks
+// whose labels are short line up from one section to the next.
+const minLabel = 12
+
+// kv is viewkit.KV with values wrapped under their column to width w, the
+// label column the block's longest label (minLabel at least).
 func kv(t ui.Theme, w int, pairs ...[2]string) string {
-	return kvStyled(t, w, t.Cell, pairs...)
-}
-
-func kvStyled(t ui.Theme, w int, st lipgloss.Style, pairs ...[2]string) string {
-	const lw = 12
-	var b strings.Builder
-	vw := max(w-lw-2, 10)
-	for _, p := range pairs {
-		v := sanitize.Line(p[1])
-		wrapped := strings.Split(ansi.Wrap(v, vw, " "), "\n")
-		for i, l := range wrapped {
-			label := ""
-			if i == 0 {
-				label = p[0]
-			}
-			b.WriteString(t.Muted.Render(pad(label, lw)) + "  " + st.Render(l) + "\n")
-		}
-	}
-	return b.String()
+	return viewkit.KVAt(t, w, viewkit.LabelWidth(w, minLabel, pairs...), t.Cell, pairs...)
 }
 
 // kv2 is kv in two columns where neighbouring values are short enough,
-// so a record fits a 120x40 window with its timeline.
+// so a record fits a 120x40 window with its timeline. Both columns and
+// the lines of one pair take the label column of the whole block, so
+// that every value of the section starts in line.
 func kv2(t ui.Theme, w int, pairs ...[2]string) string {
-	const lw, gap = 12, 3
-	half := (w - gap) / 2
-	vw := half - lw - 2
+	const gap = 3
 	if w < 100 {
 		return kv(t, w, pairs...)
 	}
-	short := func(p [2]string) bool { return ansi.StringWidth(sanitize.Line(p[1])) <= vw }
+	lw := viewkit.LabelWidth(w, minLabel, pairs...)
+	half := (w - gap) / 2
+	vw := half - lw - 2
+	short := func(p [2]string) bool {
+		return ansi.StringWidth(sanitize.Line(p[0])) <= lw && ansi.StringWidth(sanitize.Line(p[1])) <= vw
+	}
 	var b strings.Builder
 	for i := 0; i < len(pairs); i++ {
 		p := pairs[i]
 		if i+1 < len(pairs) && short(p) && short(pairs[i+1]) {
 			q := pairs[i+1]
-			left := t.Muted.Render(pad(p[0], lw)) + "  " + pad(sanitize.Line(p[1]), vw)
-			b.WriteString(left + strings.Repeat(" ", gap) + t.Muted.Render(pad(q[0], lw)) + "  " + sanitize.Line(q[1]) + "\n")
+			left := t.Muted.Render(pad(sanitize.Line(p[0]), lw)) + "  " + pad(sanitize.Line(p[1]), vw)
+			b.WriteString(left + strings.Repeat(" ", gap) + t.Muted.Render(pad(sanitize.Line(q[0]), lw)) + "  " + sanitize.Line(q[1]) + "\n")
 			i++
 			continue
 		}
-		b.WriteString(kv(t, w, p))
+		b.WriteString(viewkit.KVAt(t, w, lw, t.Cell, p))
 	}
 	return b.String()
 }
