@@ -367,10 +367,11 @@ func (d *detail) ledger(p *payments.Payment, w int) string {
 			continue
 		}
 		n++
-		line := viewkit.Time(tx.CreatedDttm) + "  " + pad(sanitize.Line(tx.Operation), 8) + " " +
+		line := pad(sanitize.Line(tx.Operation), 8) + " " +
 			pad(viewkit.Amount(tx.Amount.Decimal, tx.Currency), 16) + " " + pad(sanitize.Line(tx.Status), 8) +
-			" available " + tx.AvailableBalanceBefore.String() + " → " + tx.AvailableBalanceAfter.String()
-		b.WriteString(wrapLines(line, w) + "\n")
+			" available " + money.Text(tx.AvailableBalanceBefore.Decimal, tx.Currency) + " → " +
+			money.Text(tx.AvailableBalanceAfter.Decimal, tx.Currency)
+		b.WriteString(hang(viewkit.Time(tx.CreatedDttm)+"  ", line, w) + "\n")
 	}
 	switch {
 	case n == 0 && !viewkit.RecordsComplete(got.Snapshot):
@@ -426,6 +427,21 @@ func kv2(t ui.Theme, w int, pairs ...[2]string) string {
 		b.WriteString(viewkit.KVAt(t, w, lw, t.Cell, p))
 	}
 	return b.String()
+}
+
+// hang is head then text, the text wrapped to w cells and its further
+// lines indented under its first (a timeline's time stands alone in its
+// column).
+func hang(head, text string, w int) string {
+	hw := ansi.StringWidth(head)
+	if w-hw < 20 {
+		return wrapLines(head+text, w)
+	}
+	lines := strings.Split(wrapLines(text, w-hw), "\n")
+	for i := 1; i < len(lines); i++ {
+		lines[i] = strings.Repeat(" ", hw) + lines[i]
+	}
+	return head + strings.Join(lines, "\n")
 }
 
 // fitLines cuts every line of s to w cells.

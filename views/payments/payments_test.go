@@ -252,6 +252,8 @@ func TestPaymentsTimelineMergesWebhooks(t *testing.T) {
 			in = true
 		case in && strings.TrimSpace(l) == "":
 			in = false
+		case in && strings.HasPrefix(l, " ") && len(tl) > 0: // a step's text wrapped
+			tl[len(tl)-1] += " " + strings.TrimSpace(l)
 		case in:
 			tl = append(tl, strings.TrimRight(l, " "))
 		}

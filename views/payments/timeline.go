@@ -77,7 +77,7 @@ func (d *detail) timeline(p *payments.Payment, w int) string {
 		if s.source == "webhook" {
 			src = t.Accent.Render(pad(s.source, 8))
 		}
-		b.WriteString(wrapLines(viewkit.Time(s.at)+"  "+src+" "+s.text, w) + "\n")
+		b.WriteString(hang(viewkit.Time(s.at)+"  "+src+" ", s.text, w) + "\n")
 	}
 	if len(hist) == 0 && read {
 		b.WriteString(t.Muted.Render("the state history lists no state change") + "\n")
