@@ -226,6 +226,24 @@ func TestPaymentsNarrow(t *testing.T) {
 	if !strings.Contains(root, "Error") {
 		t.Error("the error column is hidden at 80 columns")
 	}
+	// The header ended at "…Sent Co…" while the error column kept 17
+	// cells: the columns are as wide as their values, the least useful
+	// give way whole and are named, and no title is cut.
+	for _, size := range []struct{ w, h int }{{80, 20}, {120, 36}} {
+		body := v.Render(size.w, size.h)
+		var head string
+		for _, l := range strings.Split(body, "\n") {
+			if strings.Contains(l, "Initiated ") {
+				head = l
+			}
+		}
+		if head == "" || strings.Contains(head, "…") || !strings.Contains(head, "Corridor") {
+			t.Errorf("at %d columns the header is %q", size.w, head)
+		}
+		if size.w == 80 && !strings.Contains(body, "not shown at this width: ") {
+			t.Errorf("at 80 columns the columns not shown are not named:\n%s", body)
+		}
+	}
 	send(v, ui.Open{View: Name, Args: []string{newestIn(t, e, payments.Failed).PaymentID}})
 	check("detail", v.Render(80, 20))
 }

@@ -12,25 +12,25 @@ import (
 	"treasury/views/viewkit"
 )
 
-// columns of the root table. The error code comes early so that it stays
-// visible in an 80-column window; the table hides what does not fit from
-// the right.
-//
-// At 120 columns every one fits with the widest values the document
-// defines: a state (AWAITING_FUNDING), a 5-letter currency (RLUSD) in the
-// amounts and the corridor.
+// columns of the root table, sized to the payments held (up to the
+// widest values the document defines: a state such as AWAITING_FUNDING,
+// a 5-letter currency such as RLUSD in the amounts and the corridor).
+// As the window narrows the least useful give way first, and the footer
+// names them: the time of the last change, then the internal id, the
+// payout, the name; the state, the payment id and the error code stay,
+// even at 80 columns.
 func columns() []table.Column {
 	return []table.Column{
-		{Title: "Initiated", Width: 14}, // UTC, as every time of the view
-		{Title: "Payment id", Width: 9, Flex: 3},
-		{Title: "Internal id", Width: 11, Flex: 1},
-		{Title: "State", Width: payments.StateWidth},
-		{Title: "Error", Width: 7},
-		{Title: "Sent", Width: 14, Align: table.Right, Flex: 1},
-		{Title: "Corridor", Width: 2*payments.CurrencyWidth + 2},
-		{Title: "Since", Width: 5},
-		{Title: "Payout", Width: 14, Align: table.Right, Flex: 1},
-		{Title: "Beneficiary", Width: 7, Flex: 1},
+		{Title: "Initiated", Width: 14, Priority: 6}, // UTC, as every time of the view
+		{Title: "Payment id", Width: 9, Max: 36, Flex: 3, Priority: 9},
+		{Title: "Internal id", Max: 24, Priority: 2},
+		{Title: "State", Max: max(payments.StateWidth, len(payments.Quoted)+len(expiredMark)), Priority: 10},
+		{Title: "Error", Max: 12, Priority: 8},
+		{Title: "Sent", Max: 24, Align: table.Right, Priority: 7},
+		{Title: "Corridor", Max: 2*payments.CurrencyWidth + 4, Priority: 5},
+		{Title: "Since", Max: len("01-02 15:04"), Priority: 1},
+		{Title: "Payout", Max: 24, Align: table.Right, Priority: 3},
+		{Title: "Beneficiary", Max: 32, Flex: 1, Priority: 4},
 	}
 }
 
@@ -73,6 +73,11 @@ func newestFirst(a, b *table.Row) int { return b.Keys[0].Compare(a.Keys[0]) }
 func scopeCounts(s *live.Store, win time.Duration) live.Key[counts] {
 	return paystats.ScopeCounts(s, win)
 }
+
+// expiredMark follows the state of a QUOTED payment whose quote expired
+// (its expiresAt passed on the platform's clock): it will never be
+// initiated.
+const expiredMark = " (expired)"
 
 // notYet is the cell of a field a partial record does not know yet (a
 // payment known only from a webhook notification, being read in full):
