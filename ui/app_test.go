@@ -301,3 +301,53 @@ func TestEscReturnsThroughALink(t *testing.T) {
 	press("esc")
 	at("back from the alerts", "bravo")
 }
+
+// TestFilterIsShownToReplaceOrEdit: a filter typed on ":payments all 30d"
+// stayed on ":payments inflight 30d", and "/QUOTED" then made
+// "QUOTEDQUOTED": the filter set is shown when / opens the input, what is
+// typed first replaces it, an editing key edits it; a palette command
+// shows its listing afresh, without the filter typed before.
+func TestFilterIsShownToReplaceOrEdit(t *testing.T) {
+	acted := 0
+	a := &listView{name: "alpha", rows: []string{"a-1", "a-2", "a-3"}, acted: &acted}
+	app := NewApp(testContext("test", false), a)
+	app.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	press := func(keys ...string) {
+		for _, k := range keys {
+			msg := tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}
+			switch k {
+			case "enter":
+				msg = tea.KeyMsg{Type: tea.KeyEnter}
+			case "backspace":
+				msg = tea.KeyMsg{Type: tea.KeyBackspace}
+			}
+			_, cmd := app.Update(msg)
+			if cmd == nil {
+				continue
+			}
+			if o, ok := cmd().(Open); ok {
+				app.Update(o)
+			}
+		}
+	}
+	press("/", "a-2", "enter")
+	if a.filter != "a-2" {
+		t.Fatalf("filter %q, want a-2", a.filter)
+	}
+	press("/")
+	if foot := app.footer(); !strings.Contains(foot, "/a-2") || !strings.Contains(foot, "typing replaces it") {
+		t.Errorf("the input does not show the filter set, and what typing does: %q", foot)
+	}
+	press("a-3", "enter")
+	if a.filter != "a-3" {
+		t.Errorf("typed over a-2: filter %q, want a-3", a.filter)
+	}
+	press("/", "backspace", "1", "enter")
+	if a.filter != "a-1" {
+		t.Errorf("edited a-3 with ⌫ and 1: filter %q, want a-1", a.filter)
+	}
+	press(":", "row a-2", "enter")
+	if a.filter != "" || len(a.opened) != 1 || a.opened[0] != "a-2" {
+		t.Errorf("after :row a-2 the filter is %q (opened %q): a command shows its listing afresh", a.filter, a.opened)
+	}
+}

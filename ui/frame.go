@@ -374,7 +374,11 @@ func (a *App) tabLabels(form int) string {
 func (a *App) footer() string {
 	t := a.ctx.Theme
 	if a.overlay == filterOverlay {
-		return fit(a.filter.View()+"   "+a.shortHelp([]key.Binding{a.keys.FilterKeep, a.keys.FilterClear}, 0), a.width, 1)
+		hint := ""
+		if a.filterReplace {
+			hint = t.Muted.Render("typing replaces it, ←/⌫ edit it") + "   "
+		}
+		return fit(a.filter.View()+"   "+hint+a.shortHelp([]key.Binding{a.keys.FilterKeep, a.keys.FilterClear}, 0), a.width, 1)
 	}
 	if a.flash.Err != nil {
 		text := ErrorText(a.flash.Err)
