@@ -122,7 +122,7 @@ func next(old, p *payments.Payment) *payments.Payment {
 
 // MergePayments folds fetched payments into prev (which may be nil) and
 // returns the new set and what changed; prev is not modified. Finished
-// payments (not in flight) initiated and last changed before evictBefore
+// payments (neither QUOTED nor in flight) initiated and last changed before evictBefore
 // leave the set (a zero evictBefore keeps everything): the set holds the
 // window the views ask for, not the whole history a long-lived process
 // has seen.
@@ -172,7 +172,7 @@ func MergePayments(prev *PaymentSet, fetched []payments.Payment, evictBefore tim
 			if !p.When().Before(evictBefore) {
 				break // the list is oldest first
 			}
-			if !p.PaymentState.InFlight() && p.LastStateUpdatedAt.Before(evictBefore) && replaced[p] == nil {
+			if !p.PaymentState.Unfinished() && p.LastStateUpdatedAt.Before(evictBefore) && replaced[p] == nil {
 				if evicted == nil {
 					evicted = map[*payments.Payment]bool{}
 				}
