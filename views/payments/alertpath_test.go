@@ -59,7 +59,7 @@ func TestLedgerRowOpensItsPaymentAndEscComesBack(t *testing.T) {
 	}
 	tm := e.Program(t, New(e.Ctx, e.P), ledger.New(e.Ctx))
 	viewtest.WaitFor(t, tm, "payments per state")
-	viewtest.Keys(tm, "]", "]")
+	viewtest.Keys(tm, "]", "]", "]")
 	viewtest.WaitFor(t, tm, "payments › FAILED by reason")
 	viewtest.Keys(tm, ":", "ledger", "enter")
 	viewtest.WaitAll(t, tm, "Created (UTC)", "Before", "After")

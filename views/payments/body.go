@@ -20,7 +20,7 @@ func (d *detail) body(p *payments.Payment, w int) string {
 	p = d.best(p)
 	t := d.v.ctx.Theme
 	var b strings.Builder
-	b.WriteString(t.Title.Render("Payment "+sanitize.Line(p.PaymentID)) + "  " + d.stateBadge(p.PaymentState) + "\n")
+	b.WriteString(t.Title.Render("Payment "+sanitize.Line(p.PaymentID)) + "  " + d.stateBadge(p) + "\n")
 	if p.Partial {
 		b.WriteString(d.partialNotice(w))
 	}
@@ -36,14 +36,17 @@ func (d *detail) body(p *payments.Payment, w int) string {
 	return fitLines(b.String(), w)
 }
 
-func (d *detail) stateBadge(st payments.State) string {
+func (d *detail) stateBadge(p *payments.Payment) string {
 	t := d.v.ctx.Theme
+	st := p.PaymentState
 	s := sanitize.Line(string(st))
 	switch {
 	case st.Terminal():
 		return t.Bad.Render(s)
 	case st == payments.Completed:
 		return t.OK.Render(s)
+	case p.QuoteExpired(d.v.now()):
+		return t.Warn.Render(s) + t.Bad.Render(expiredMark)
 	}
 	return t.Warn.Render(s)
 }
@@ -68,16 +71,25 @@ func (d *detail) fields(p *payments.Payment) [][2]string {
 		corr = sanitize.Line(o.SourceCurrency) + "→" + sanitize.Line(dst.DestinationCurrency) + ", country and payout " + unknownYet
 	}
 	initiated := viewkit.Time(p.InitiatedAt) + " UTC"
-	if p.InitiatedAt.IsZero() {
+	state := string(p.PaymentState) + ", for " + ui.Age(now, p.LastStateUpdatedAt)
+	switch {
+	case p.QuoteExpired(now):
+		initiated = "never: the quote expired " + ui.Age(now, p.ExpiresAt) + " ago, unaccepted"
+		state = string(p.PaymentState) + " (expired), for " + ui.Age(now, p.LastStateUpdatedAt)
+	case p.InitiatedAt.IsZero():
 		initiated = "not initiated (a quote not accepted yet)"
+	}
+	expires := viewkit.Time(p.ExpiresAt) + " UTC"
+	if p.PaymentState.Unfinished() && !p.ExpiresAt.IsZero() {
+		expires += " (" + ui.Until(now, p.ExpiresAt) + ")"
 	}
 	out := [][2]string{
 		{"paymentId", p.PaymentID},
 		{"internalId", internal},
-		{"state", string(p.PaymentState) + ", for " + ui.Age(now, p.LastStateUpdatedAt)},
+		{"state", state},
 		{"initiated", initiated},
 		{"last update", viewkit.Time(p.LastStateUpdatedAt) + " UTC (" + ui.Age(now, p.LastStateUpdatedAt) + " ago)"},
-		{"expires", viewkit.Time(p.ExpiresAt) + " UTC"},
+		{"expires", expires},
 		{"sent", viewkit.Amount(o.SourceAmount.Decimal, o.SourceCurrency)},
 		{"payout", viewkit.Amount(dst.DestinationAmount.Decimal, dst.DestinationCurrency)},
 	}
@@ -226,7 +238,7 @@ func (d *detail) payout(p *payments.Payment, w int) string {
 		case !ok:
 			b.WriteString(strings.Join(part, "\n") + "\n")
 		}
-	case p.PaymentState.InFlight() && p.PaymentState != payments.Transferring:
+	case p.PaymentState.Unfinished() && p.PaymentState != payments.Transferring:
 		b.WriteString(t.Muted.Render("the payout has not started") + "\n")
 	case d.states.snap.Loaded() && !d.reached(payments.Transferring):
 		b.WriteString(t.Muted.Render("the payout never started (the payment never reached TRANSFERRING)") + "\n")

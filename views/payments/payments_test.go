@@ -170,6 +170,8 @@ func TestPaymentsScopes(t *testing.T) {
 		}
 	}
 	send(v, viewtest.Key("]"))
+	check(scopeQuoted, func(s payments.State) bool { return s == payments.Quoted })
+	send(v, viewtest.Key("]"))
 	check(scopeInFlight, payments.State.InFlight)
 	send(v, viewtest.Key("]"))
 	check(scopeFailed, func(s payments.State) bool { return s == payments.Failed })

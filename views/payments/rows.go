@@ -4,6 +4,7 @@ import (
 	"slices"
 	"time"
 
+	"treasury/data/apierr"
 	"treasury/data/live"
 	"treasury/data/payments"
 	"treasury/ui/sanitize"
@@ -58,10 +59,28 @@ func scopeRows(s *live.Store, sc scope, win time.Duration) live.Key[viewkit.Proj
 		Keep:    func(p *payments.Payment) bool { return sc.Match(p.PaymentState) },
 		Expired: func(p *payments.Payment, now time.Time) bool { return p.When().Before(now.Add(-win)) },
 		ID:      func(p *payments.Payment) string { return p.PaymentID },
-		Row:     buildRow,
+		RowAt:   buildRow,
 		Given:   newestFirst,
+		// The rows are judged on the payments interface's clock: a quote
+		// is expired, a time is of today, by the platform's time.
+		Clock: func(fetched time.Time) time.Time { return s.PlatformTime(apierr.Payments, fetched) },
+		Due:   quoteDue,
+		Epoch: day,
 	})
 }
+
+// quoteDue is when the row of a quote not expired yet changes by itself:
+// at its expiry, it is marked expired.
+func quoteDue(p *payments.Payment, now time.Time) time.Time {
+	if p.PaymentState != payments.Quoted || p.ExpiresAt.IsZero() || p.QuoteExpired(now) {
+		return time.Time{}
+	}
+	return p.ExpiresAt
+}
+
+// day is the UTC day of t: a row's time of today is shown without its
+// date, so the rows are built again when the day turns.
+func day(t time.Time) int64 { return t.Unix() / 86400 }
 
 // newestFirst orders rows by their first key (the initiation time),
 // newest first.
@@ -84,7 +103,10 @@ const expiredMark = " (expired)"
 // not a blank, which would say the field is empty.
 const notYet = "…"
 
-func buildRow(p *payments.Payment) table.Row {
+// buildRow is a payment's row built at now, the platform's time: a quote
+// whose expiresAt has passed is marked expired, the time of its last
+// change is shown with its date unless it is of today.
+func buildRow(p *payments.Payment, now time.Time) table.Row {
 	src := p.Originator.SourceAmount.Decimal
 	dst := p.Destination.DestinationAmount.Decimal
 	internal, beneficiary := sanitize.Line(p.InternalID()), sanitize.Line(p.Destination.BeneficiaryIdentityNickName)
@@ -93,11 +115,21 @@ func buildRow(p *payments.Payment) table.Row {
 	}
 	return table.Row{ID: p.PaymentID, Group: errorCode(p), Cells: []string{
 		shortTime(p.InitiatedAt), sanitize.Line(p.PaymentID), internal, // "—" for a quote not initiated
-		sanitize.Line(string(p.PaymentState)), sanitize.Line(errorCode(p)),
-		viewkit.Amount(src, p.Originator.SourceCurrency), corridor(p), clock(p.LastStateUpdatedAt),
+		stateText(p, now), sanitize.Line(errorCode(p)),
+		viewkit.Amount(src, p.Originator.SourceCurrency), corridor(p), since(p.LastStateUpdatedAt, now),
 		viewkit.Amount(dst, p.Destination.DestinationCurrency), beneficiary,
 	}, Keys: []table.Key{table.Time(p.When()), {}, {}, {}, {}, table.Decimal(src), {},
 		table.Time(p.LastStateUpdatedAt), table.Decimal(dst)}}
+}
+
+// stateText is the payment's state, marked expired for a quote whose time
+// has passed at now.
+func stateText(p *payments.Payment, now time.Time) string {
+	s := sanitize.Line(string(p.PaymentState))
+	if p.QuoteExpired(now) {
+		s += expiredMark
+	}
+	return s
 }
 
 // errorCode is the first error's code, when the record carries one.
@@ -125,12 +157,17 @@ func shortTime(t time.Time) string {
 	return t.UTC().Format("01-02 15:04:05")
 }
 
-// clock is the time of day in UTC.
-func clock(t time.Time) string {
-	if t.IsZero() {
+// since is the time of day in UTC of a time of now's day, else its date
+// and time: "15:13" today, "11-23 15:13" before (the Initiated column's
+// form without the seconds).
+func since(t, now time.Time) string {
+	switch {
+	case t.IsZero():
 		return "—"
+	case day(t) == day(now):
+		return t.UTC().Format("15:04")
 	}
-	return t.UTC().Format("15:04")
+	return t.UTC().Format("01-02 15:04")
 }
 
 // byID finds a held payment by payment id, else by internalId.

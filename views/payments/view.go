@@ -1,6 +1,6 @@
 // Package paymentsview is the payments view: the payments held by the live
-// store, newest first, by state scope (all, in flight, FAILED, DECLINED,
-// RETURNED, COMPLETED), with a chart of the counts per state over time; and
+// store, newest first, by state scope (all, QUOTED, in flight, FAILED,
+// DECLINED, RETURNED, COMPLETED), with a chart of the counts per state over time; and
 // a payment's detail: the record, why it failed with the spec's guidance
 // (retry or not, what to do), its state timeline (state history and webhook
 // arrivals), its ledger transactions and its lines in the RECON report.
@@ -106,13 +106,16 @@ func (v *View) Init() tea.Cmd { return nil }
 // the selected payment with the live age of its state.
 func (v *View) above(w, h int, sel **payments.Payment) string {
 	t := v.ctx.Theme
-	bar := scopeBar(live.Get(v.ctx.Store, v.counts).Data, v.scope) + t.Muted.Render("  last "+windowWord(windows[v.window]))
+	parts := scopeParts(live.Get(v.ctx.Store, v.counts).Data, v.scope)
+	parts[len(parts)-1] += t.Muted.Render("  last " + windowWord(windows[v.window]))
 	if w >= 100 {
-		bar = t.Muted.Render("scope ") + bar + t.Muted.Render("   [ ] scope · w window")
+		parts[0] = t.Muted.Render("scope ") + parts[0]
+		parts[len(parts)-1] += t.Muted.Render("   [ ] scope · w window")
 	}
-	lines := []string{bar}
+	// On two lines rather than cut where one is too narrow (80 columns).
+	lines := viewkit.WrapParts(parts, "  ", w)
 	if h >= 8 {
-		if c := v.chart.view(v.ctx, w, h-2); c != "" {
+		if c := v.chart.view(v.ctx, w, h-len(lines)-1); c != "" {
 			lines = append(lines, c)
 		}
 	}
@@ -125,7 +128,7 @@ func (v *View) above(w, h int, sel **payments.Payment) string {
 func (v *View) selectedLine(p *payments.Payment) string {
 	t := v.ctx.Theme
 	now := v.now()
-	s := "▸ " + sanitize.Line(p.PaymentID) + "  " + sanitize.Line(string(p.PaymentState)) +
+	s := "▸ " + sanitize.Line(p.PaymentID) + "  " + stateText(p, now) +
 		" for " + ui.Age(now, p.LastStateUpdatedAt) + " (since " + viewkit.Time(p.LastStateUpdatedAt) + " UTC)"
 	if len(p.Errors) > 0 {
 		e := p.Errors[0]
@@ -233,7 +236,7 @@ func (v *View) Keys() []key.Binding {
 // Commands offer ":payments [scope]" and ":payment <id or internalId>".
 func (v *View) Commands() []ui.Command {
 	return []ui.Command{
-		{Name: "payments", Args: "[all|inflight|failed|declined|returned|completed] [24h|7d|30d]", Help: "payments by state, over a window",
+		{Name: "payments", Args: "[all|quoted|inflight|failed|declined|returned|completed] [24h|7d|30d]", Help: "payments by state, over a window",
 			View: Name, Complete: scopeWords},
 		{Name: "payment", Args: "<paymentId or internalId>", Help: "a payment's detail: errors, guidance, timeline",
 			View: Name, Complete: func(prefix string) []string {

@@ -1,6 +1,7 @@
 // Package paystats is what the views count of the payments held: the
-// payments per state scope (all, in flight, FAILED, DECLINED, RETURNED,
-// COMPLETED) initiated in a window, and the failed or declined ones
+// payments per state scope (all, QUOTED, in flight, FAILED, DECLINED,
+// RETURNED, COMPLETED) initiated in a window (a QUOTED payment, never
+// initiated, by its last change), and the failed or declined ones
 // grouped by reason code. Each count is a derivation of the payment set
 // (live.Derive), built once per change for every session and every view
 // that asks for the same scope and window: the payments view's scope bar
@@ -25,6 +26,10 @@ type Scope int
 // Scopes, in the order the payments view cycles through them.
 const (
 	All Scope = iota
+	// Quoted is the quotes not accepted yet (QUOTED): not initiated, so
+	// not in flight.
+	Quoted
+	// InFlight is the payments initiated and not finished.
 	InFlight
 	Failed
 	Declined
@@ -35,12 +40,12 @@ const (
 
 // Word is the scope's palette argument (":payments failed").
 func (s Scope) Word() string {
-	return [...]string{"all", "inflight", "failed", "declined", "returned", "completed"}[s]
+	return [...]string{"all", "quoted", "inflight", "failed", "declined", "returned", "completed"}[s]
 }
 
 // Label is the scope as shown (crumb, scope bar).
 func (s Scope) Label() string {
-	return [...]string{"all", "in flight", "FAILED", "DECLINED", "RETURNED", "COMPLETED"}[s]
+	return [...]string{"all", "QUOTED", "in flight", "FAILED", "DECLINED", "RETURNED", "COMPLETED"}[s]
 }
 
 // Match reports whether a payment in state st belongs to the scope.
@@ -48,6 +53,8 @@ func (s Scope) Match(st payments.State) bool {
 	switch s {
 	case All:
 		return true
+	case Quoted:
+		return st == payments.Quoted
 	case InFlight:
 		return st.InFlight()
 	case Failed:

@@ -131,6 +131,28 @@ func PadRight(s string, n int) string {
 	return s
 }
 
+// WrapParts joins parts with sep into lines of at most w cells, a part
+// never split (one wider than w stands alone on its line).
+func WrapParts(parts []string, sep string, w int) []string {
+	var out []string
+	line := ""
+	for _, p := range parts {
+		switch {
+		case line == "":
+			line = p
+		case ansi.StringWidth(line+sep+p) <= w:
+			line += sep + p
+		default:
+			out = append(out, line)
+			line = p
+		}
+	}
+	if line != "" {
+		out = append(out, line)
+	}
+	return out
+}
+
 // Section is a bold title line.
 func Section(t ui.Theme, title string) string { return t.Title.Render(title) }
 
