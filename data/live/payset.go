@@ -25,6 +25,18 @@ type PaymentSet struct {
 	list   []*payments.Payment
 	byID   persist.Map[*payments.Payment]
 	states map[payments.State]int // payments per state, kept by each merge
+	since  time.Time              // every payment initiated since is held
+}
+
+// Since is the time from which the set holds every payment initiated (the
+// window its feed reads: a count over a window reaching further back
+// would miss payments); zero when not known (a set built from
+// notifications alone).
+func (ps *PaymentSet) Since() time.Time {
+	if ps == nil {
+		return time.Time{}
+	}
+	return ps.since
 }
 
 // Len counts the payments.
@@ -181,7 +193,18 @@ func MergePayments(prev *PaymentSet, fetched []payments.Payment, evictBefore tim
 			}
 		}
 	}
+	since := prev.since
+	if !evictBefore.IsZero() {
+		since = evictBefore // what the feed read: it evicts what is older
+	}
 	if ch.Empty() {
+		if since.Before(prev.since) || prev.since.IsZero() && !since.IsZero() {
+			// The window grew and the older payments read were none: no
+			// payment changed, but the set now holds further back.
+			cp := *prev
+			cp.since = since
+			return &cp, Changes{Reset: true}
+		}
 		return prev, ch
 	}
 	states := maps.Clone(prev.states)
@@ -241,7 +264,7 @@ func MergePayments(prev *PaymentSet, fetched []payments.Payment, evictBefore tim
 	if !appendOnly || moved {
 		sort.SliceStable(list, func(i, j int) bool { return list[i].When().Before(list[j].When()) })
 	}
-	return &PaymentSet{list: list, byID: ids.Done(), states: states}, ch
+	return &PaymentSet{list: list, byID: ids.Done(), states: states, since: since}, ch
 }
 
 // Arrival is a webhook notification as the store received it.
