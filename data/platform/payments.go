@@ -132,16 +132,3 @@ func (f *paymentFeed) fold(prev *live.PaymentSet, fetched []payments.Payment, at
 	f.mu.Unlock()
 	return live.MergePayments(prev, fetched, at.Add(-held))
 }
-
-// stateCountSamples charts how many payments are held in each state.
-func (p *Platform) stateCountSamples(_ []payments.Payment, ps *live.PaymentSet) []live.Sample {
-	return countSamples(ps.CountByState(), p.now())
-}
-
-func countSamples(counts map[payments.State]int, at time.Time) []live.Sample {
-	out := make([]live.Sample, 0, len(counts))
-	for st, n := range counts {
-		out = append(out, live.Sample{Series: live.SeriesStateCount + string(st), At: at, Value: float64(n)})
-	}
-	return out
-}

@@ -27,6 +27,7 @@ import (
 	"treasury/ui"
 	"treasury/ui/sanitize"
 	"treasury/ui/table"
+	"treasury/views/paystats"
 	"treasury/views/viewkit"
 )
 
@@ -42,6 +43,7 @@ type View struct {
 	p      *platform.Platform
 	page   *viewkit.TablePage[*payments.Payment]
 	counts live.Key[counts]
+	hist   live.Key[paystats.StateHistory]
 	scope  scope
 	window int // index in windows
 	chart  stateChart
@@ -73,6 +75,7 @@ func New(ctx *ui.Context, p *platform.Platform) *View {
 		Window: key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "window 24h/7d/30d")),
 	}}
 	v.counts = scopeCounts(ctx.Store, windows[0])
+	v.hist = paystats.StateHistories(ctx.Store, windows[0])
 	v.page = viewkit.NewTablePage(ctx, viewkit.TableSpec[*payments.Payment]{
 		Columns:    columns(),
 		Topics:     []live.Topic{live.Payments},
@@ -115,7 +118,7 @@ func (v *View) above(w, h int, sel **payments.Payment) string {
 	// On two lines rather than cut where one is too narrow (80 columns).
 	lines := viewkit.WrapParts(parts, "  ", w)
 	if h >= 8 {
-		if c := v.chart.view(v.ctx, w, h-len(lines)-1); c != "" {
+		if c := v.chart.view(v.ctx, v.hist, windows[v.window], w, h-len(lines)-1); c != "" {
 			lines = append(lines, c)
 		}
 	}
@@ -179,13 +182,14 @@ func (v *View) setScope(s scope) tea.Cmd {
 func (v *View) setWindow(i int) tea.Cmd {
 	v.window = i
 	v.counts = scopeCounts(v.ctx.Store, windows[i])
+	v.hist = paystats.StateHistories(v.ctx.Store, windows[i])
 	return v.setScope(v.scope)
 }
 
-// Topics are the page's, and the window of payments it shows: the store
-// holds the widest any session asks for.
+// Topics are the page's, the window of payments it shows (the store holds
+// the widest any session asks for), its counts and their history.
 func (v *View) Topics() []live.Topic {
-	return append(v.Stack.Topics(), live.Window(live.Payments, windows[v.window]), v.counts.Topic())
+	return append(v.Stack.Topics(), live.Window(live.Payments, windows[v.window]), v.counts.Topic(), v.hist.Topic())
 }
 
 // open handles ":payments [scope]", ":payment <ref>" and links from other
