@@ -229,6 +229,8 @@ func (d *detail) payout(p *payments.Payment, w int) string {
 	b.WriteString(kv(t, w, pairs...))
 	switch {
 	case reported:
+	case p.QuoteExpired(d.v.now()):
+		b.WriteString(t.Muted.Render("no payout: the quote expired unaccepted") + "\n")
 	case !p.Detailed:
 		switch part, ok := viewkit.Part(d.v.ctx, d.v3.snap, "the payout details", w); {
 		case d.v.p.Payments == nil:
