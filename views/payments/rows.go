@@ -22,7 +22,7 @@ import (
 // even at 80 columns.
 func columns() []table.Column {
 	return []table.Column{
-		{Title: "Initiated", Width: 14, Priority: 6}, // UTC, as every time of the view
+		{Title: "Initiated", Width: len("01-02 15:04"), Priority: 6}, // UTC, as every time of the view
 		{Title: "Payment id", Width: 9, Max: 36, Flex: 3, Priority: 9},
 		{Title: "Internal id", Max: 24, Priority: 2},
 		{Title: "State", Max: max(payments.StateWidth, len(payments.Quoted)+len(expiredMark)), Priority: 10},
@@ -149,17 +149,19 @@ func corridor(p *payments.Payment) string {
 	return s
 }
 
-// shortTime is month, day and time of day in UTC.
+// shortTime is month, day and time of day in UTC, to the minute (the
+// detail and the selected line say the second): "11-27 21:39", as Since
+// writes a time of another day.
 func shortTime(t time.Time) string {
 	if t.IsZero() {
 		return "—"
 	}
-	return t.UTC().Format("01-02 15:04:05")
+	return t.UTC().Format("01-02 15:04")
 }
 
 // since is the time of day in UTC of a time of now's day, else its date
 // and time: "15:13" today, "11-23 15:13" before (the Initiated column's
-// form without the seconds).
+// form).
 func since(t, now time.Time) string {
 	switch {
 	case t.IsZero():
