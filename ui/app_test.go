@@ -241,6 +241,34 @@ func TestKeysTypedAheadAreEachHandled(t *testing.T) {
 	}
 }
 
+// presser sizes app to 80x24 and returns what presses keys on it, one
+// message each ("enter", "esc", "backspace", or the runes typed),
+// delivering the Open a key's command asks for (a link, a command), as
+// the program would.
+func presser(app *App) func(keys ...string) {
+	app.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	return func(keys ...string) {
+		for _, k := range keys {
+			msg := tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}
+			switch k {
+			case "enter":
+				msg = tea.KeyMsg{Type: tea.KeyEnter}
+			case "esc":
+				msg = tea.KeyMsg{Type: tea.KeyEsc}
+			case "backspace":
+				msg = tea.KeyMsg{Type: tea.KeyBackspace}
+			}
+			_, cmd := app.Update(msg)
+			if cmd == nil {
+				continue
+			}
+			if o, ok := cmd().(Open); ok {
+				app.Update(o)
+			}
+		}
+	}
+}
+
 // TestEscReturnsThroughALink: a view's link to another view (a ledger
 // row's payment, an alert's record, a failed page's errors) opens the
 // record there, and esc on that page comes back to the view the link was
@@ -253,25 +281,7 @@ func TestEscReturnsThroughALink(t *testing.T) {
 	b := &listView{name: "bravo", rows: []string{"b-1", "b-2"}, acted: &acted}
 	al := &listView{name: "alerts", rows: []string{"x-1"}, acted: &acted}
 	app := NewApp(testContext("test", false), a, b, al)
-	app.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
-	press := func(keys ...string) {
-		for _, k := range keys {
-			msg := tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}
-			switch k {
-			case "enter":
-				msg = tea.KeyMsg{Type: tea.KeyEnter}
-			case "esc":
-				msg = tea.KeyMsg{Type: tea.KeyEsc}
-			}
-			_, cmd := app.Update(msg)
-			if cmd == nil {
-				continue
-			}
-			if o, ok := cmd().(Open); ok { // a link: the program would deliver it
-				app.Update(o)
-			}
-		}
-	}
+	press := presser(app)
 	at := func(step string, view string, crumbs ...string) {
 		t.Helper()
 		if app.Active().Name() != view || !slices.Equal(app.Active().Crumbs(), crumbs) {
@@ -311,25 +321,7 @@ func TestFilterIsShownToReplaceOrEdit(t *testing.T) {
 	acted := 0
 	a := &listView{name: "alpha", rows: []string{"a-1", "a-2", "a-3"}, acted: &acted}
 	app := NewApp(testContext("test", false), a)
-	app.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
-	press := func(keys ...string) {
-		for _, k := range keys {
-			msg := tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}
-			switch k {
-			case "enter":
-				msg = tea.KeyMsg{Type: tea.KeyEnter}
-			case "backspace":
-				msg = tea.KeyMsg{Type: tea.KeyBackspace}
-			}
-			_, cmd := app.Update(msg)
-			if cmd == nil {
-				continue
-			}
-			if o, ok := cmd().(Open); ok {
-				app.Update(o)
-			}
-		}
-	}
+	press := presser(app)
 	press("/", "a-2", "enter")
 	if a.filter != "a-2" {
 		t.Fatalf("filter %q, want a-2", a.filter)

@@ -121,15 +121,7 @@ func (s *Store) changedLocked(t Topic, ch Changes) {
 		} else {
 			d.acc, d.dirty = ch, true
 		}
-		if s.opts.Inline {
-			s.buildLocked(d)
-			continue
-		}
-		select {
-		case d.signal <- struct{}{}:
-			s.pending++
-		default: // a build is already due: it will see these changes
-		}
+		s.signalLocked(d) // a build already due will see these changes
 	}
 }
 
