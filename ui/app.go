@@ -40,11 +40,14 @@ type App struct {
 	flashUntil    time.Time
 	now           time.Time
 
-	filter  textinput.Model
-	palette *palette
-	raw     *rawPager
-	confirm *dialog
-	help    help.Model
+	filter textinput.Model
+	// filterReplace says the filter input shows the filter set, not yet
+	// edited: the first character typed replaces it.
+	filterReplace bool
+	palette       *palette
+	raw           *rawPager
+	confirm       *dialog
+	help          help.Model
 	// confirms numbers the dialogs; background are the confirmed actions
 	// whose dialog was hidden while their call runs.
 	confirms   int
@@ -253,10 +256,27 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // same error the actions layer refuses with.
 var ErrReadOnly = actions.ErrReadOnly
 
-// open jumps to a view (the palette): where the operator was is forgotten.
+// open jumps to a view (the palette): where the operator was is forgotten,
+// and so is the filter typed there: a command shows its listing afresh,
+// as a command does in k9s (":payments inflight" after a filter on
+// ":payments all" showed a scope filtered by a word no longer typed), with
+// the filter its arguments set, if any. The scope keys, the window and
+// the sort keep the filter: they change the page it is shown on, whose
+// footer says it.
 func (a *App) open(o Open) tea.Cmd {
 	a.links = nil
-	return a.show(o)
+	var cmd tea.Cmd
+	for _, v := range a.views {
+		if v.Name() != o.View {
+			continue
+		}
+		for v.Back() {
+		}
+		if v.Filter() != "" {
+			cmd = v.SetFilter("")
+		}
+	}
+	return tea.Batch(cmd, a.show(o))
 }
 
 // follow opens a view from another (a view's link: a ledger row's payment,
@@ -358,6 +378,8 @@ func (a *App) key(msg tea.KeyMsg) tea.Cmd {
 		}
 		return cmd
 	case filterOverlay:
+		replace := a.filterReplace
+		a.filterReplace = false
 		switch {
 		case key.Matches(msg, a.keys.FilterKeep):
 			a.overlay = noOverlay
@@ -368,6 +390,8 @@ func (a *App) key(msg tea.KeyMsg) tea.Cmd {
 			a.filter.Blur()
 			a.filter.SetValue("")
 			return a.Active().SetFilter("")
+		case replace && msg.Type == tea.KeyRunes:
+			a.filter.SetValue("") // typed over the filter shown, as over a selected text
 		}
 		var cmd tea.Cmd
 		a.filter, cmd = a.filter.Update(msg)
@@ -397,9 +421,13 @@ func (a *App) key(msg tea.KeyMsg) tea.Cmd {
 		// "a: all" on the overview, and from anywhere: esc comes back.
 		return a.follow(Open{View: "alerts"})
 	case key.Matches(msg, k.Filter):
+		// The filter set is shown to edit: what is typed first replaces
+		// it, an editing key (←, ⌫) keeps it to edit; never is a word
+		// added to one the operator does not see.
 		a.filter.SetValue(a.Active().Filter())
 		a.filter.CursorEnd()
 		a.filter.Focus()
+		a.filterReplace = a.filter.Value() != ""
 		a.overlay = filterOverlay
 	case key.Matches(msg, k.Back):
 		if l, ok := a.returnLink(); ok {

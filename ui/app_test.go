@@ -241,6 +241,34 @@ func TestKeysTypedAheadAreEachHandled(t *testing.T) {
 	}
 }
 
+// presser sizes app to 80x24 and returns what presses keys on it, one
+// message each ("enter", "esc", "backspace", or the runes typed),
+// delivering the Open a key's command asks for (a link, a command), as
+// the program would.
+func presser(app *App) func(keys ...string) {
+	app.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	return func(keys ...string) {
+		for _, k := range keys {
+			msg := tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}
+			switch k {
+			case "enter":
+				msg = tea.KeyMsg{Type: tea.KeyEnter}
+			case "esc":
+				msg = tea.KeyMsg{Type: tea.KeyEsc}
+			case "backspace":
+				msg = tea.KeyMsg{Type: tea.KeyBackspace}
+			}
+			_, cmd := app.Update(msg)
+			if cmd == nil {
+				continue
+			}
+			if o, ok := cmd().(Open); ok {
+				app.Update(o)
+			}
+		}
+	}
+}
+
 // TestEscReturnsThroughALink: a view's link to another view (a ledger
 // row's payment, an alert's record, a failed page's errors) opens the
 // record there, and esc on that page comes back to the view the link was
@@ -253,25 +281,7 @@ func TestEscReturnsThroughALink(t *testing.T) {
 	b := &listView{name: "bravo", rows: []string{"b-1", "b-2"}, acted: &acted}
 	al := &listView{name: "alerts", rows: []string{"x-1"}, acted: &acted}
 	app := NewApp(testContext("test", false), a, b, al)
-	app.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
-	press := func(keys ...string) {
-		for _, k := range keys {
-			msg := tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}
-			switch k {
-			case "enter":
-				msg = tea.KeyMsg{Type: tea.KeyEnter}
-			case "esc":
-				msg = tea.KeyMsg{Type: tea.KeyEsc}
-			}
-			_, cmd := app.Update(msg)
-			if cmd == nil {
-				continue
-			}
-			if o, ok := cmd().(Open); ok { // a link: the program would deliver it
-				app.Update(o)
-			}
-		}
-	}
+	press := presser(app)
 	at := func(step string, view string, crumbs ...string) {
 		t.Helper()
 		if app.Active().Name() != view || !slices.Equal(app.Active().Crumbs(), crumbs) {
@@ -300,4 +310,36 @@ func TestEscReturnsThroughALink(t *testing.T) {
 	at("the alerts", "alerts")
 	press("esc")
 	at("back from the alerts", "bravo")
+}
+
+// TestFilterIsShownToReplaceOrEdit: a filter typed on ":payments all 30d"
+// stayed on ":payments inflight 30d", and "/QUOTED" then made
+// "QUOTEDQUOTED": the filter set is shown when / opens the input, what is
+// typed first replaces it, an editing key edits it; a palette command
+// shows its listing afresh, without the filter typed before.
+func TestFilterIsShownToReplaceOrEdit(t *testing.T) {
+	acted := 0
+	a := &listView{name: "alpha", rows: []string{"a-1", "a-2", "a-3"}, acted: &acted}
+	app := NewApp(testContext("test", false), a)
+	press := presser(app)
+	press("/", "a-2", "enter")
+	if a.filter != "a-2" {
+		t.Fatalf("filter %q, want a-2", a.filter)
+	}
+	press("/")
+	if foot := app.footer(); !strings.Contains(foot, "/a-2") || !strings.Contains(foot, "typing replaces it") {
+		t.Errorf("the input does not show the filter set, and what typing does: %q", foot)
+	}
+	press("a-3", "enter")
+	if a.filter != "a-3" {
+		t.Errorf("typed over a-2: filter %q, want a-3", a.filter)
+	}
+	press("/", "backspace", "1", "enter")
+	if a.filter != "a-1" {
+		t.Errorf("edited a-3 with ⌫ and 1: filter %q, want a-1", a.filter)
+	}
+	press(":", "row a-2", "enter")
+	if a.filter != "" || len(a.opened) != 1 || a.opened[0] != "a-2" {
+		t.Errorf("after :row a-2 the filter is %q (opened %q): a command shows its listing afresh", a.filter, a.opened)
+	}
 }

@@ -386,7 +386,11 @@ func (a *App) tabLabels(form int) string {
 func (a *App) footer() string {
 	t := a.ctx.Theme
 	if a.overlay == filterOverlay {
-		return fit(a.filter.View()+"   "+a.shortHelp([]key.Binding{a.keys.FilterKeep, a.keys.FilterClear}, 0), a.width, 1)
+		hint := ""
+		if a.filterReplace {
+			hint = t.Muted.Render("typing replaces it, ←/⌫ edit it") + "   "
+		}
+		return fit(a.filter.View()+"   "+hint+a.shortHelp([]key.Binding{a.keys.FilterKeep, a.keys.FilterClear}, 0), a.width, 1)
 	}
 	if a.flash.Err != nil {
 		text := ErrorText(a.flash.Err)
@@ -467,12 +471,27 @@ func short(d time.Duration) string {
 }
 
 // Age formats how long ago t was, for views; a t after now (a server's
-// clock ahead of ours) is "0s" ago, never a negative age.
+// clock ahead of ours) is "0s" ago, never a negative age. It is for ages
+// only: a deadline or an expiry is Until's.
 func Age(now, t time.Time) string {
 	if t.IsZero() {
 		return "never"
 	}
 	return short(max(now.Sub(t), 0))
+}
+
+// Until formats how long until t, a deadline or an expiry: "in 1h59m"
+// while it is ahead of now, "expired 3d ago" once it is not (an expiry
+// due this second has expired). The minutes of less than two days are
+// kept, rounded down: "in 1h59m" is not yet two hours.
+func Until(now, t time.Time) string {
+	if t.IsZero() {
+		return "never"
+	}
+	if left := t.Sub(now); left > 0 {
+		return "in " + short(left)
+	}
+	return "expired " + short(now.Sub(t)) + " ago"
 }
 
 // bodyTop is the first line of the view's body: two header lines and the

@@ -62,6 +62,27 @@ func TestAgeNeverNegative(t *testing.T) {
 	}
 }
 
+// TestUntilSaysTheTimeLeftAndThenThatItExpired: a deadline two hours
+// ahead read "in 0s" through Age, which clamps what is ahead of now.
+func TestUntilSaysTheTimeLeftAndThenThatItExpired(t *testing.T) {
+	now := time.Date(2026, 11, 27, 23, 38, 0, 0, time.UTC)
+	for _, c := range []struct {
+		at   time.Time
+		want string
+	}{
+		{now.Add(2*time.Hour - time.Minute), "in 1h59m"},
+		{now.Add(40 * time.Second), "in 40s"},
+		{now.Add(3 * 24 * time.Hour), "in 3d"},
+		{now, "expired 0s ago"},
+		{now.Add(-3*24*time.Hour - time.Hour), "expired 3d ago"},
+		{time.Time{}, "never"},
+	} {
+		if got := Until(now, c.at); got != c.want {
+			t.Errorf("Until(%v): %q, want %q", c.at.Sub(now), got, c.want)
+		}
+	}
+}
+
 // TestHealthLineNamesEveryInterface: when every interface fails and the
 // full health line is too long, each interface is still named with its
 // state, in short, rather than the last ones cut off.

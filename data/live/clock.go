@@ -147,13 +147,19 @@ func (s *Store) clockOf(iface apierr.Interface) *platformClock {
 // ClockTolerance (a Date header has a second's resolution: within it the
 // host's clock is the better of the two).
 func (s *Store) PlatformNow(iface apierr.Interface) time.Time {
-	now := s.now()
+	return s.PlatformTime(iface, s.now())
+}
+
+// PlatformTime is the platform's time, as iface's answers tell it, at the
+// store's time local (a snapshot's FetchedAt): what is built from a fetch
+// judges expiries and days by it, not by the host's clock.
+func (s *Store) PlatformTime(iface apierr.Interface, local time.Time) time.Time {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if off, ok := s.offsetLocked(iface, now); ok && (off > clockTolerance || off < -clockTolerance) {
-		return now.Add(off)
+	if off, ok := s.offsetLocked(iface, local); ok && (off > clockTolerance || off < -clockTolerance) {
+		return local.Add(off)
 	}
-	return now
+	return local
 }
 
 // PlatformClock is PlatformNow of iface as a clock.

@@ -114,12 +114,14 @@ func containsDeriver(ds []*deriver, d *deriver) bool {
 // refetchedLocked tells what is built from t that t was fetched again
 // without change: a derivation takes t's new state (its fetch time, no
 // error) without being built again, a combination its latest fetch time,
-// and a timed combination is built again. Nobody is notified: the age
-// moves on, and readers see it at their next tick.
+// and a timed derivation or combination is built again. Nobody is
+// notified but of what a timed build changed: the age moves on, and
+// readers see it at their next tick.
 func (s *Store) refetchedLocked(t Topic) {
 	src := s.snaps[t]
 	for _, d := range s.derived[t] {
 		out, ok := s.snaps[d.topic]
+		rebuild := false
 		switch {
 		case !ok || !out.Loaded():
 			continue // not built yet: its build takes the state
@@ -127,6 +129,7 @@ func (s *Store) refetchedLocked(t Topic) {
 			data, version, seq, ch := out.data, out.Version, out.Seq, out.Changes
 			out = src
 			out.Topic, out.data, out.Version, out.Seq, out.Changes = d.topic, data, version, seq, ch
+			rebuild = d.timed // built again at the fetch's time
 		case d.combine != nil && src.FetchedAt.After(out.FetchedAt):
 			out.FetchedAt = src.FetchedAt
 		default:
@@ -134,6 +137,9 @@ func (s *Store) refetchedLocked(t Topic) {
 		}
 		s.snaps[d.topic] = out
 		s.refetchedLocked(d.topic)
+		if rebuild {
+			s.signalLocked(d)
+		}
 	}
 	s.signalCombinationsLocked(t, true)
 }
@@ -143,16 +149,21 @@ func (s *Store) signalCombinationsLocked(t Topic, timedOnly bool) {
 		if d.combine == nil || (timedOnly && !d.timed) {
 			continue
 		}
-		d.dirty = true
-		if s.opts.Inline {
-			s.buildLocked(d)
-			continue
-		}
-		select {
-		case d.signal <- struct{}{}:
-			s.pending++
-		default:
-		}
+		s.signalLocked(d)
+	}
+}
+
+// signalLocked asks for a build of d (with the changes it holds, if any).
+func (s *Store) signalLocked(d *deriver) {
+	d.dirty = true
+	if s.opts.Inline {
+		s.buildLocked(d)
+		return
+	}
+	select {
+	case d.signal <- struct{}{}:
+		s.pending++
+	default:
 	}
 }
 

@@ -11,8 +11,10 @@ import "time"
 type deriver struct {
 	topic, src Topic
 	// build makes the new value from the previous one and the source's
-	// snapshot, whose Changes say what changed since the last build.
-	build func(prev any, in Snapshot) any
+	// snapshot, whose Changes say what changed since the last build, and
+	// says whether it changed (a timed build at a fetch that changed
+	// nothing may leave it as it was).
+	build func(prev any, in Snapshot) (any, bool)
 	// srcs and combine, instead of src and build, make a combination
 	// (Combine): a value built from several topics.
 	srcs    []Topic
@@ -49,14 +51,28 @@ func Derive[S, R any](s *Store, src Key[S], name string, build func(prev R, in S
 // whole, as a reset of the source would. Their state (a failed read) is
 // not the value's: that stays the source's.
 func DeriveAlso[S, R any](s *Store, src Key[S], also []Topic, name string, build func(prev R, in Snap[S]) R) Key[R] {
+	return derive(s, src, also, name, false, func(prev R, in Snap[S]) (R, bool) { return build(prev, in), true })
+}
+
+// DeriveTimed is DeriveAlso for a value that depends on when its source
+// was read too (rows that leave a moving window as time passes, a quote
+// shown expired once its time is past): build is also called at a fetch
+// of the source that changed nothing, with no Changes, and says whether
+// the value changed. A value left as it was takes the source's new state
+// (its fetch time) as any derivation does, and nobody is notified.
+func DeriveTimed[S, R any](s *Store, src Key[S], also []Topic, name string, build func(prev R, in Snap[S]) (R, bool)) Key[R] {
+	return derive(s, src, also, name, true, build)
+}
+
+func derive[S, R any](s *Store, src Key[S], also []Topic, name string, timed bool, build func(prev R, in Snap[S]) (R, bool)) Key[R] {
 	t := Topic(string(src.topic) + "#" + name)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if _, ok := s.derivedBy[t]; ok {
 		return Key[R]{topic: t}
 	}
-	d := &deriver{topic: t, src: src.topic, also: also, signal: make(chan struct{}, 1),
-		build: func(prev any, in Snapshot) any {
+	d := &deriver{topic: t, src: src.topic, also: also, timed: timed, signal: make(chan struct{}, 1),
+		build: func(prev any, in Snapshot) (any, bool) {
 			p, _ := prev.(R)
 			typed := Snap[S]{Snapshot: in}
 			if v, ok := in.data.(S); ok {
@@ -106,15 +122,7 @@ func (s *Store) changedLocked(t Topic, ch Changes) {
 		} else {
 			d.acc, d.dirty = ch, true
 		}
-		if s.opts.Inline {
-			s.buildLocked(d)
-			continue
-		}
-		select {
-		case d.signal <- struct{}{}:
-			s.pending++
-		default: // a build is already due: it will see these changes
-		}
+		s.signalLocked(d) // a build already due will see these changes
 	}
 }
 
@@ -150,12 +158,19 @@ func (s *Store) buildLocked(d *deriver) {
 		in.Changes = ch
 		// Only a change of the source's data is built from; a change of
 		// its state alone (a failed read, a read that failed no more) is
-		// published with the value held.
-		v := prev.data
-		if in.Loaded() && (!ch.Empty() || prev.data == nil) {
-			v = d.build(prev.data, in)
+		// published with the value held. A timed value is built at every
+		// fetch, and one left as it was is not published again.
+		v, changed := prev.data, true
+		if in.Loaded() && (!ch.Empty() || prev.data == nil || d.timed) {
+			v, changed = d.build(prev.data, in)
 		}
 		s.mu.Lock()
+		if !changed && prev.data != nil {
+			out := in
+			out.Topic, out.data, out.Version, out.Seq, out.Changes = d.topic, prev.data, prev.Version, prev.Seq, prev.Changes
+			s.snaps[d.topic] = out
+			return
+		}
 		out := in // the source's state: fetched, failed, stale
 		out.Topic, out.Changes, out.data = d.topic, Changes{Reset: true}, v
 		out.Version = prev.Version + 1

@@ -125,3 +125,40 @@ func TestQuietRefetchAgesWhatIsDerived(t *testing.T) {
 		t.Fatalf("%d builds, value %d", builds, d.Data)
 	}
 }
+
+// TestDeriveTimedIsBuiltAtEveryFetch: a value that depends on when its
+// source was read (rows leaving a moving window, a quote that expires) is
+// built again at a fetch that changed nothing; left as it was, it takes
+// the fetch's time without a new version, so nobody redraws.
+func TestDeriveTimedIsBuiltAtEveryFetch(t *testing.T) {
+	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	k := KeyOf[[]string]("list")
+	st := New(Options{Now: func() time.Time { return now }, Inline: true, Feeds: []Feed{
+		ListFeed(k, func(s string) string { return s }, func(context.Context) ([]string, error) { return []string{"a"}, nil },
+			FeedOptions[[]string, []string]{Interval: time.Minute})}})
+	var quiet []bool
+	expires := now.Add(90 * time.Second)
+	dk := DeriveTimed(st, k, nil, "expired", func(prev string, in Snap[[]string]) (string, bool) {
+		quiet = append(quiet, in.Changes.Empty())
+		v := "open"
+		if !in.FetchedAt.Before(expires) {
+			v = "expired"
+		}
+		return v, v != prev
+	})
+	st.FetchNow(context.Background(), "list")
+	first := Get(st, dk)
+	if first.Data != "open" {
+		t.Fatalf("value %q", first.Data)
+	}
+	now = now.Add(time.Minute)
+	st.FetchNow(context.Background(), "list")
+	if d := Get(st, dk); len(quiet) != 2 || !quiet[1] || d.Version != first.Version || !d.FetchedAt.Equal(now) {
+		t.Fatalf("a fetch that changed nothing: builds %v, version %d (was %d), fetched %v", quiet, d.Version, first.Version, d.FetchedAt)
+	}
+	now = now.Add(time.Minute)
+	st.FetchNow(context.Background(), "list")
+	if d := Get(st, dk); d.Data != "expired" || d.Version == first.Version {
+		t.Fatalf("past its time, with no change of the list: %q, version %d", d.Data, d.Version)
+	}
+}

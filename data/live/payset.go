@@ -25,6 +25,18 @@ type PaymentSet struct {
 	list   []*payments.Payment
 	byID   persist.Map[*payments.Payment]
 	states map[payments.State]int // payments per state, kept by each merge
+	since  time.Time              // every payment initiated since is held
+}
+
+// Since is the time from which the set holds every payment initiated (the
+// window its feed reads: a count over a window reaching further back
+// would miss payments); zero when not known (a set built from
+// notifications alone).
+func (ps *PaymentSet) Since() time.Time {
+	if ps == nil {
+		return time.Time{}
+	}
+	return ps.since
 }
 
 // Len counts the payments.
@@ -126,7 +138,7 @@ func next(old, p *payments.Payment) *payments.Payment {
 
 // MergePayments folds fetched payments into prev (which may be nil) and
 // returns the new set and what changed; prev is not modified. Finished
-// payments (not in flight) initiated and last changed before evictBefore
+// payments (neither QUOTED nor in flight) initiated and last changed before evictBefore
 // leave the set (a zero evictBefore keeps everything): the set holds the
 // window the views ask for, not the whole history a long-lived process
 // has seen.
@@ -176,7 +188,7 @@ func MergePayments(prev *PaymentSet, fetched []payments.Payment, evictBefore tim
 			if !p.When().Before(evictBefore) {
 				break // the list is oldest first
 			}
-			if !p.PaymentState.InFlight() && p.LastStateUpdatedAt.Before(evictBefore) && replaced[p] == nil {
+			if !p.PaymentState.Unfinished() && p.LastStateUpdatedAt.Before(evictBefore) && replaced[p] == nil {
 				if evicted == nil {
 					evicted = map[*payments.Payment]bool{}
 				}
@@ -185,7 +197,18 @@ func MergePayments(prev *PaymentSet, fetched []payments.Payment, evictBefore tim
 			}
 		}
 	}
+	since := prev.since
+	if !evictBefore.IsZero() {
+		since = evictBefore // what the feed read: it evicts what is older
+	}
 	if ch.Empty() {
+		if since.Before(prev.since) || prev.since.IsZero() && !since.IsZero() {
+			// The window grew and the older payments read were none: no
+			// payment changed, but the set now holds further back.
+			cp := *prev
+			cp.since = since
+			return &cp, Changes{Reset: true}
+		}
 		return prev, ch
 	}
 	states := maps.Clone(prev.states)
@@ -245,7 +268,7 @@ func MergePayments(prev *PaymentSet, fetched []payments.Payment, evictBefore tim
 	if !appendOnly || moved {
 		sort.SliceStable(list, func(i, j int) bool { return list[i].When().Before(list[j].When()) })
 	}
-	return &PaymentSet{list: list, byID: ids.Done(), states: states}, ch
+	return &PaymentSet{list: list, byID: ids.Done(), states: states, since: since}, ch
 }
 
 // Arrival is a webhook notification as the store received it.

@@ -353,6 +353,30 @@ func TestMergeChangesCopiesAndEvicts(t *testing.T) {
 	}
 }
 
+// TestMergeSaysSinceWhenTheSetIsWhole: a count over a window is true only
+// if the set holds every payment initiated in it: the set says since when
+// it does (the feed's eviction time), also when the window grew and the
+// older read brought nothing new.
+func TestMergeSaysSinceWhenTheSetIsWhole(t *testing.T) {
+	t0 := time.Date(2026, 11, 25, 0, 0, 0, 0, time.UTC)
+	day := t0.Add(-24 * time.Hour)
+	ps, _ := MergePayments(nil, []payments.Payment{pay("a", payments.Completed, t0)}, day)
+	if !ps.Since().Equal(day) {
+		t.Fatalf("since %v, want %v", ps.Since(), day)
+	}
+	if got, _ := MergePayments(ps, nil, day.Add(time.Minute)); got != ps {
+		t.Fatal("a later window with nothing to evict changed the set")
+	}
+	week := t0.Add(-7 * 24 * time.Hour)
+	wider, ch := MergePayments(ps, nil, week)
+	if !wider.Since().Equal(week) || !ch.Reset || ps.Since() != day {
+		t.Fatalf("the window grew: since %v, changes %+v; the previous set says %v", wider.Since(), ch, ps.Since())
+	}
+	if got, _ := MergePayments(wider, []payments.Payment{pay("b", payments.Initiated, t0)}, time.Time{}); !got.Since().Equal(week) {
+		t.Fatalf("a notification's merge moved since to %v", got.Since())
+	}
+}
+
 // TestHistoryRingKeepsOrderWhenFull: backfilled points land in order in a
 // full ring, the oldest leaving first.
 func TestHistoryRingKeepsOrderWhenFull(t *testing.T) {

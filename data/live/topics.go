@@ -24,10 +24,9 @@ const (
 )
 
 // Chart series names: SeriesRate+pair ("USD/MXN"), SeriesLiquidityBalance and
-// SeriesPaymentsBalance + currency, SeriesStateCount + payment state.
+// SeriesPaymentsBalance + currency.
 const (
 	SeriesRate             = "rate:"
 	SeriesLiquidityBalance = "balance:liquidity:"
 	SeriesPaymentsBalance  = "balance:payments:"
-	SeriesStateCount       = "count:"
 )

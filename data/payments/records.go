@@ -88,13 +88,27 @@ func (s State) Terminal() bool { return s == Failed || s == Declined || s == Ret
 // GET /v3/payments/{id} carries errors.
 func (s State) FailedTerminal() bool { return s.Terminal() }
 
-// InFlight reports whether the payment is still moving toward completion.
+// InFlight reports whether the payment is moving toward completion: it
+// was initiated and has not finished. A QUOTED payment is not: the
+// vendor's document says it "has not yet been initiated" (a quote, which
+// may never be accepted).
 func (s State) InFlight() bool {
 	switch s {
-	case Quoted, AwaitingFunding, Initiated, Validating, Transferring:
+	case AwaitingFunding, Initiated, Validating, Transferring:
 		return true
 	}
 	return false
+}
+
+// Unfinished reports whether the payment may still change state by
+// itself: QUOTED (it may be initiated) or in flight. The data layer keeps
+// and reads such payments whatever their age.
+func (s State) Unfinished() bool { return s == Quoted || s.InFlight() }
+
+// QuoteExpired reports whether p is a QUOTED payment whose expiresAt has
+// passed at now (the platform's time): it can no longer be initiated.
+func (p *Payment) QuoteExpired(now time.Time) bool {
+	return p.PaymentState == Quoted && !p.ExpiresAt.IsZero() && !now.Before(p.ExpiresAt)
 }
 
 // Payment is the payment record: PaymentV2 of the vendor's document (the

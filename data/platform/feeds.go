@@ -59,7 +59,7 @@ func (p *Platform) feeds() []live.Feed {
 		pf := &paymentFeed{c: c, now: p.platformNow(apierr.Payments), seen: p.observeRecord(apierr.Payments), store: func() *live.Store { return p.Store }}
 		fs = append(fs,
 			live.FoldFeed(live.PaymentsKey, pf.fetch, pf.fold, live.FeedOptions[[]payments.Payment, *live.PaymentSet]{
-				Interface: apierr.Payments, Interval: r.Payments, Always: true, Samples: p.stateCountSamples, Alerts: p.judgePayments}),
+				Interface: apierr.Payments, Interval: r.Payments, Always: true, Alerts: p.judgePayments}),
 			live.ValueFeed(live.PaymentBalancesKey, c.Balances, live.FeedOptions[payments.Balances, payments.Balances]{
 				Interface: apierr.Payments, Interval: r.Balances, Always: true, Samples: paymentBalanceSamples, Alerts: p.lowPayments}),
 			live.ValueFeed(live.TokenExpiryKey, func(ctx context.Context) (time.Time, error) {

@@ -22,11 +22,12 @@ const paymentOverlap = time.Minute
 // idsPerFilter bounds the paymentIds of one filter request.
 const idsPerFilter = 100
 
-// paymentFeed keeps the payments of the window and every payment in flight
-// current by polling the v3 filter (the spec's polling alternative to
-// webhooks): each poll reads the payments in an in-flight state, those
-// initiated since the last poll, and, by id, those held as in flight that
-// the in-flight read no longer returns (they reached a final state).
+// paymentFeed keeps the payments of the window and every unfinished
+// payment (QUOTED or in flight) current by polling the v3 filter (the
+// spec's polling alternative to webhooks): each poll reads the payments in
+// an unfinished state, those initiated since the last poll, and, by id,
+// those held as unfinished that the unfinished read no longer returns
+// (they reached a final state).
 // Merging never moves a payment back (live.MergePayments), so a poll that
 // races a webhook cannot undo it.
 //
@@ -55,7 +56,7 @@ func (f *paymentFeed) window() time.Duration {
 	return w
 }
 
-func inFlightStates() []payments.State {
+func unfinishedStates() []payments.State {
 	return []payments.State{payments.Quoted, payments.AwaitingFunding, payments.Initiated, payments.Validating, payments.Transferring}
 }
 
@@ -78,7 +79,7 @@ func (f *paymentFeed) fetch(ctx context.Context) ([]payments.Payment, error) {
 	}
 	since = since.Add(-paymentOverlap)
 
-	inflight, err := f.c.AllFiltered(ctx, payments.Filter{PaymentStates: inFlightStates()})
+	unfinished, err := f.c.AllFiltered(ctx, payments.Filter{PaymentStates: unfinishedStates()})
 	if err != nil {
 		return nil, err
 	}
@@ -86,7 +87,7 @@ func (f *paymentFeed) fetch(ctx context.Context) ([]payments.Payment, error) {
 	if err != nil {
 		return nil, err
 	}
-	got := append(append(inflight, recent...), older...)
+	got := append(append(unfinished, recent...), older...)
 	seen := make(map[string]struct{}, len(got))
 	for _, p := range got {
 		seen[p.PaymentID] = struct{}{}
@@ -96,7 +97,7 @@ func (f *paymentFeed) fetch(ctx context.Context) ([]payments.Payment, error) {
 		ps := live.Get(st, live.PaymentsKey).Data
 		for i := range ps.Len() {
 			p := ps.At(i)
-			if _, ok := seen[p.PaymentID]; !ok && p.PaymentState.InFlight() {
+			if _, ok := seen[p.PaymentID]; !ok && p.PaymentState.Unfinished() {
 				gone = append(gone, p.PaymentID)
 			}
 		}
@@ -130,17 +131,4 @@ func (f *paymentFeed) fold(prev *live.PaymentSet, fetched []payments.Payment, at
 	held := max(f.held, PaymentWindow)
 	f.mu.Unlock()
 	return live.MergePayments(prev, fetched, at.Add(-held))
-}
-
-// stateCountSamples charts how many payments are held in each state.
-func (p *Platform) stateCountSamples(_ []payments.Payment, ps *live.PaymentSet) []live.Sample {
-	return countSamples(ps.CountByState(), p.now())
-}
-
-func countSamples(counts map[payments.State]int, at time.Time) []live.Sample {
-	out := make([]live.Sample, 0, len(counts))
-	for st, n := range counts {
-		out = append(out, live.Sample{Series: live.SeriesStateCount + string(st), At: at, Value: float64(n)})
-	}
-	return out
 }

@@ -218,7 +218,7 @@ func TestPaymentWindowFollowsTheViews(t *testing.T) {
 		ps := live.Get(p.Store, live.PaymentsKey).Data
 		o := now
 		for i := range ps.Len() {
-			if at := ps.At(i).InitiatedAt; at.Before(o) && !ps.At(i).PaymentState.InFlight() {
+			if at := ps.At(i).InitiatedAt; at.Before(o) && !ps.At(i).PaymentState.Unfinished() {
 				o = at
 			}
 		}

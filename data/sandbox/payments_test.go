@@ -446,7 +446,7 @@ func TestPayStateProgression(t *testing.T) {
 	e.tok = sandboxtest.PaymentsToken(t, e.srv)
 	var now payments.Payment
 	sandboxtest.Get(t, e.base+payments.PathPaymentV3+watch.PaymentID, e.tok, &now)
-	if now.PaymentState.InFlight() || !now.LastStateUpdatedAt.After(watch.LastStateUpdatedAt) {
+	if now.PaymentState.Unfinished() || !now.LastStateUpdatedAt.After(watch.LastStateUpdatedAt) {
 		t.Fatalf("payment %s still %s after 8 hours (was %s)", watch.PaymentID, now.PaymentState, watch.PaymentState)
 	}
 	var hist payments.StateTransitions

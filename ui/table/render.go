@@ -1,6 +1,7 @@
 package table
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -17,14 +18,16 @@ const ellipsis = "…"
 // and the assembled view. Data, size, style, filter, sort, window and
 // highlight changes invalidate the lines; a cursor move only the assembly.
 type renderCache struct {
-	valid  bool
-	widths []int
-	header string
-	plain  []string // formatted text of each visible row, unstyled
-	lines  []string // the same, styled as an unselected row
-	footer string
-	out    string
-	sb     strings.Builder
+	valid    bool
+	widths   []int
+	widthsOf *Rows // the data the widths were laid out for (its measures)
+	fracs    []int // the widest fraction of each Point column
+	header   string
+	plain    []string // formatted text of each visible row, unstyled
+	lines    []string // the same, styled as an unselected row
+	footer   string
+	out      string
+	sb       strings.Builder
 }
 
 func (c *renderCache) invalidate() { c.valid = false; c.out = "" }
@@ -69,8 +72,16 @@ func (m *Model) View() string {
 // rebuild formats and styles the header, the visible rows and the footer.
 func (m *Model) rebuild() {
 	c := &m.c
-	if c.widths == nil {
-		c.widths = m.layout()
+	if c.widths == nil || c.widthsOf != m.data {
+		c.widths, c.widthsOf = m.layout(), m.data
+		c.fracs = c.fracs[:0]
+		for i, col := range m.cols {
+			f := 0
+			if col.Align == Point {
+				f = m.data.FracWidth(i)
+			}
+			c.fracs = append(c.fracs, f)
+		}
 	}
 	lw := m.lineWidth()
 	c.header = m.styles.Header.Render(m.formatHeader(lw))
@@ -102,7 +113,16 @@ func (m *Model) rebuild() {
 		c.plain = append(c.plain, text)
 		c.lines = append(c.lines, style.Render(text))
 	}
-	c.footer = m.styles.Dim.Render(fit(&c.sb, m.Footer(), lw, Left))
+	footer := m.Footer()
+	if hidden := m.Hidden(); len(hidden) > 0 {
+		names := strings.Join(hidden, ", ")
+		if long := footer + " · not shown at this width: " + names; textWidth(long) <= lw {
+			footer = long
+		} else {
+			footer += " · not shown: " + names
+		}
+	}
+	c.footer = m.styles.Dim.Render(fit(&c.sb, footer, lw, Left))
 	c.valid = true
 	c.out = ""
 }
@@ -164,62 +184,140 @@ func (m *Model) lineWidth() int {
 	return w
 }
 
-// layout gives each column its width: minimums from the left while they
-// fit (the first that does not fit gets what is left, those after it are
-// hidden), then the leftover shared among flex columns.
+// content is the width of column i's widest cell as drawn (a Point
+// column's with its points in line).
+func (m *Model) content(i int) int {
+	if m.cols[i].Align == Point {
+		return m.data.DecimalWidth(i)
+	}
+	return m.data.ContentWidth(i)
+}
+
+// Hidden are the titles of the columns not shown at the table's width.
+func (m *Model) Hidden() []string {
+	if m.c.widths == nil || m.c.widthsOf != m.data {
+		m.c.widths, m.c.widthsOf = m.layout(), m.data
+	}
+	var out []string
+	for i, w := range m.c.widths {
+		if w == 0 {
+			out = append(out, m.cols[i].Title)
+		}
+	}
+	return out
+}
+
+// layout gives each column its width. Every column starts at its width:
+// its title's at least, room for the sort arrow, and for a column with a
+// Max and no Flex its widest cell (up to Max), whole. While they do not
+// fit, the column of the lowest priority (the rightmost of equals) is
+// hidden, and then those hidden that fit again (the narrow ones hidden
+// before a wide one) are shown, the most useful first. What is left lets the flex columns with a Max grow to their
+// widest cell, those that need the least first (so that most show every
+// value whole); what is left then is shared among the flex columns.
 func (m *Model) layout() []int {
 	avail := m.lineWidth()
 	if m.marker {
 		avail -= 2 // the selection gutter
 	}
-	ws := make([]int, len(m.cols))
-	flex := 0
+	n := len(m.cols)
+	ws := make([]int, n)
+	need := -1 // the separators: one fewer than the columns
 	for i, c := range m.cols {
+		ws[i] = max(c.Width, textWidth(c.Title), 1)
+		if c.Max > 0 && c.Flex == 0 {
+			// Shown whole or not at all: an amount, a time or a code cut
+			// would read as another one.
+			ws[i] = max(ws[i], min(m.content(i), c.Max))
+		}
 		if i == m.sortCol {
 			// The sorted column's title keeps room for its arrow: a title
 			// cut to "Expir… ▲" no longer says what is sorted.
-			c.Width = max(c.Width, textWidth(c.Title)+2)
+			ws[i] = max(ws[i], textWidth(c.Title)+2)
 		}
-		sep := 0
-		if i > 0 {
-			sep = 1
+		need += ws[i] + 1
+	}
+	start := slices.Clone(ws)
+	for shown := n; need > avail && shown > 1; shown-- {
+		k := -1
+		for i := n - 1; i >= 0; i-- {
+			if ws[i] > 0 && (k < 0 || m.cols[i].Priority < m.cols[k].Priority) {
+				k = i
+			}
 		}
-		switch {
-		case avail >= c.Width+sep:
-			ws[i] = c.Width
-			avail -= c.Width + sep
-			flex += c.Flex
-		case avail-sep >= 2:
-			ws[i] = avail - sep
-			avail = 0
-		default:
-			avail = 0
+		need -= ws[k] + 1
+		ws[k] = 0
+	}
+	// A column hidden before a wider one gave way may fit again: the
+	// most useful of those first.
+	for {
+		k := -1
+		for i := range n {
+			if ws[i] == 0 && need+start[i]+1 <= avail && (k < 0 || m.cols[i].Priority > m.cols[k].Priority) {
+				k = i
+			}
+		}
+		if k < 0 {
+			break
+		}
+		ws[k] = start[k]
+		need += start[k] + 1
+	}
+	if need > avail {
+		for i := range ws {
+			if ws[i] > 0 {
+				ws[i] = max(avail, 1) // one column, cut to the line
+			}
+		}
+		return ws
+	}
+	left := avail - need
+	type growth struct{ col, by int }
+	var grow []growth
+	for i, c := range m.cols {
+		if ws[i] == 0 || c.Max <= 0 {
+			continue
+		}
+		if want := min(m.content(i), c.Max); want > ws[i] {
+			grow = append(grow, growth{i, want - ws[i]})
 		}
 	}
-	if flex == 0 || avail == 0 {
+	slices.SortStableFunc(grow, func(a, b growth) int { return a.by - b.by })
+	for _, g := range grow {
+		by := min(g.by, left)
+		ws[g.col] += by
+		left -= by
+	}
+	flex := 0
+	for i, c := range m.cols {
+		if ws[i] > 0 {
+			flex += c.Flex
+		}
+	}
+	if flex == 0 || left == 0 {
 		return ws
 	}
 	last, given := -1, 0
 	for i, c := range m.cols {
-		if c.Flex > 0 && ws[i] >= c.Width {
-			extra := avail * c.Flex / flex
+		if c.Flex > 0 && ws[i] > 0 {
+			extra := left * c.Flex / flex
 			ws[i] += extra
 			given += extra
 			last = i
 		}
 	}
 	if last >= 0 {
-		ws[last] += avail - given
+		ws[last] += left - given
 	}
 	return ws
 }
 
 func (m *Model) formatRow(r *Row, lw int) string {
-	return m.formatLine(lw, func(i, _ int) string { return cellAt(r, i) })
+	return m.formatLine(lw, true, func(i, _ int) string { return cellAt(r, i) })
 }
 
 func (m *Model) formatHeader(lw int) string {
-	return m.formatLine(lw, func(i, w int) string {
+	return m.formatLine(lw, false, func(i, w int) string {
 		title := m.cols[i].Title
 		if i != m.sortCol {
 			return title
@@ -236,8 +334,10 @@ func (m *Model) formatHeader(lw int) string {
 }
 
 // formatLine lays out one line: the text of each shown column i (width w)
-// fitted to its width, one space between columns, padded to lw cells.
-func (m *Model) formatLine(lw int, text func(i, w int) string) string {
+// fitted to its width, one space between columns, padded to lw cells; the
+// cells of a row (not the titles) of a Point column with their points
+// in line.
+func (m *Model) formatLine(lw int, cells bool, text func(i, w int) string) string {
 	sb := &m.c.sb
 	sb.Reset()
 	sb.Grow(lw + 16)
@@ -253,7 +353,19 @@ func (m *Model) formatLine(lw int, text func(i, w int) string) string {
 			sb.WriteByte(' ')
 		}
 		col++
-		appendFit(sb, text(i, w), w, m.cols[i].Align)
+		t, a := text(i, w), m.cols[i].Align
+		if a == Point {
+			if f := m.c.fracs[i]; cells && f > 0 {
+				// Spaces after the cell stand for the decimals it has
+				// fewer of than the column's longest (while they fit).
+				pad := min(f-cellFrac(t), w-textWidth(t))
+				if pad > 0 {
+					t += spaces[:min(pad, len(spaces))]
+				}
+			}
+			a = Right
+		}
+		appendFit(sb, t, w, a)
 	}
 	padTo(sb, lw)
 	return sb.String()

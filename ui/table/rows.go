@@ -27,6 +27,9 @@ type Rows struct {
 	last    int64               // latest change, unix nanos
 	cmp     func(a, b *Row) int // the given order, for patching (nil: Replace only)
 	cache   *rowsCache
+	// measures are the widths and fractions of each column's cells
+	// (ContentWidth, FracWidth).
+	measures measures
 }
 
 // viewKey names a view of the rows: the filter (lowercased), the sort
@@ -284,6 +287,10 @@ func (b *Builder) Replace(rows []Row, now time.Time) *Rows {
 	if !changed && !first {
 		return prev
 	}
+	var own []bool
+	for _, sl := range next.given {
+		own = next.measures.add(next.slots.get(sl), 1, own)
+	}
 	next.slots.done()
 	next.ids, next.count, next.version = ids.Done(), len(rows), prev.version+1
 	b.cur = next
@@ -307,7 +314,9 @@ func (b *Builder) slot(next *Rows) int32 {
 func (b *Builder) Apply(upserts []Row, removed []string, now time.Time) *Rows {
 	prev, t := b.cur, now.UnixNano()
 	first := prev.count == 0 && prev.version == 0
-	next := &Rows{slots: prev.slots.next(), count: prev.count, cmp: b.given, cache: newCache(), last: prev.last}
+	next := &Rows{slots: prev.slots.next(), count: prev.count, cmp: b.given, cache: newCache(), last: prev.last,
+		measures: slices.Clone(prev.measures)}
+	var own []bool // the measures of columns copied for this version
 	ids := prev.ids.Edit()
 	out := map[int32]bool{} // slots to take out of the orders (old rows)
 	var in []int32          // slots to put into the orders (new rows)
@@ -320,6 +329,9 @@ func (b *Builder) Apply(upserts []Row, removed []string, now time.Time) *Rows {
 		}
 		ids.Delete(id)
 		out[s] = true
+		if old := next.slots.get(s); old != nil {
+			own = next.measures.add(old, -1, own)
+		}
 		next.slots.set(s, nil)
 		b.free = append(b.free, s)
 		next.count--
@@ -334,6 +346,9 @@ func (b *Builder) Apply(upserts []Row, removed []string, now time.Time) *Rows {
 			if old != nil && old.search == r.search && old.changed == r.changed && keysEqual(old.Keys, r.Keys) {
 				continue // unchanged
 			}
+			if old != nil {
+				own = next.measures.add(old, -1, own)
+			}
 			out[s] = true
 		} else {
 			buf = prepare(r, nil, t, first, buf)
@@ -342,6 +357,7 @@ func (b *Builder) Apply(upserts []Row, removed []string, now time.Time) *Rows {
 			next.count++
 		}
 		next.slots.set(s, r)
+		own = next.measures.add(r, 1, own)
 		if !inSet[s] { // an id given twice in one batch: its last row, once
 			inSet[s] = true
 			in = append(in, s)

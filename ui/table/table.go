@@ -33,17 +33,34 @@ const (
 	Left Align = iota
 	// Right aligns text to the right edge, for amounts and counts.
 	Right
+	// Point aligns text to the right with the decimal points of the
+	// column's cells in line (2702.90 over 460 over 0.12345678), for
+	// amounts of several currencies or assets.
+	Point
 )
 
 // Column describes one column.
 type Column struct {
 	Title string
-	// Width is the minimum width in cells. Zero means the title's width.
+	// Width is the least width in cells; never less than the title's, so
+	// that a title is never cut.
 	Width int
+	// Max, when set, sizes the column to its widest cell (of every row
+	// held, not only of those in view), up to Max cells. Without Flex
+	// the column is then shown whole or not at all (an amount, a time, a
+	// code); a flex column (a name, an id) may be cut to Width, and grows
+	// to its widest cell while the table has room, the columns that need
+	// the least to show every cell whole first.
+	Max int
 	// Flex is the column's share of the width left over once every column
-	// has its minimum. Zero keeps the column at its minimum width.
+	// has its width. Zero keeps the column at its width.
 	Flex  int
 	Align Align
+	// Priority says which columns give way when the table is narrower
+	// than their widths: the lowest first (of equals, the rightmost). A
+	// column is shown whole or not at all, and the footer names those
+	// not shown.
+	Priority int
 	// NoSort excludes the column from sorting (the sort key skips it).
 	NoSort bool
 }

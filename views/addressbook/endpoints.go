@@ -129,13 +129,13 @@ func (v *View) endpointBody(ep custody.Endpoint, width int) string {
 	t := v.ctx.Theme
 	var b strings.Builder
 	b.WriteString(viewkit.Section(t, "Endpoint") + "\n")
-	b.WriteString(viewkit.KV(t, v.endpointFields(ep)...))
+	b.WriteString(viewkit.KV(t, width, v.endpointFields(ep)...))
 	if f, ok := v.follows[ep.ID]; ok {
 		b.WriteString("\n" + viewkit.Section(t, "Pending intent") + "\n")
-		b.WriteString(viewkit.KV(t, f.fields(v.ctx.Clock())...))
+		b.WriteString(viewkit.KV(t, width, f.fields(v.ctx.Clock())...))
 	} else if it, ok := v.last[ep.ID]; ok {
 		b.WriteString("\n" + viewkit.Section(t, "Last intent") + "\n")
-		b.WriteString(viewkit.KV(t, intentFields(it)...))
+		b.WriteString(viewkit.KV(t, width, intentFields(it)...))
 	}
 	b.WriteString("\n" + viewkit.Section(t, "Smart-contract interface (ABI)") + "\n")
 	if !ep.HasABI() {

@@ -36,7 +36,7 @@ func (v *View) newDetail(id string) *viewkit.DetailPage[Row] {
 		ID: func(r Row) string { return r.ID() },
 		Body: func(r Row, w int) string {
 			var b strings.Builder
-			b.WriteString(viewkit.KV(v.ctx.Theme, balanceFields(r)...))
+			b.WriteString(viewkit.KV(v.ctx.Theme, w, balanceFields(r)...))
 			if r.Alert != nil {
 				b.WriteString("\n" + v.ctx.Theme.Bad.Render("LOW_BALANCE  "+sanitize.Line(r.Alert.Title)) + "\n")
 				b.WriteString(v.ctx.Theme.Muted.Render(sanitize.Line(r.Alert.Guidance)) + "\n")

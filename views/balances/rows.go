@@ -7,6 +7,7 @@ import (
 
 	"treasury/data/liquidity"
 	"treasury/data/live"
+	"treasury/data/money"
 	"treasury/data/payments"
 	"treasury/ui/chart"
 	"treasury/ui/sanitize"
@@ -128,9 +129,10 @@ const sparkWidth = 10
 
 // tableRow draws a balance row with the sparkline of its history.
 func (v *View) tableRow(r Row) table.Row {
+	cur := r.Currency()
 	total, funding, alert := "—", "—", ""
 	if t, ok := r.Total(); ok {
-		total = t.String()
+		total = money.Text(t, cur)
 	}
 	if r.Payments != nil {
 		funding = viewkit.Dash(sanitize.Line(r.Payments.FundingType))
@@ -141,7 +143,7 @@ func (v *View) tableRow(r Row) table.Row {
 	spark := chart.Sparkline(chart.Resample(v.ctx.Store.History(r.Series()), sparkWidth), sparkWidth, v.ctx.Theme.Cell)
 	t, _ := r.Total()
 	return table.Row{ID: r.ID(), Cells: []string{
-		r.Source, sanitize.Line(r.Currency()), alert, spark, r.Available().String(), r.Reserved().String(), total,
+		r.Source, sanitize.Line(cur), alert, spark, money.Text(r.Available(), cur), money.Text(r.Reserved(), cur), total,
 		funding, viewkit.Time(r.UpdatedAt),
 	}, Keys: []table.Key{{}, {}, {}, {}, table.Decimal(r.Available()), table.Decimal(r.Reserved()), table.Decimal(t),
 		{}, table.Time(r.UpdatedAt)}}
@@ -150,10 +152,13 @@ func (v *View) tableRow(r Row) table.Row {
 // balanceColumns are the balances table's columns.
 func balanceColumns() []table.Column {
 	return []table.Column{
-		{Title: "Source", Width: 9}, {Title: "Asset", Width: 5, Flex: 1}, {Title: "Low", Width: 3},
-		{Title: "History", Width: sparkWidth, NoSort: true},
-		{Title: "Available", Width: 16, Align: table.Right, Flex: 2}, {Title: "Reserved", Width: 14, Align: table.Right, Flex: 1},
-		{Title: "Total", Width: 16, Align: table.Right, Flex: 1}, {Title: "Funding", Width: 8, Flex: 1},
-		{Title: "Updated (UTC)", Width: 19},
+		{Title: "Source", Width: 9, Priority: 8}, {Title: "Asset", Width: 5, Flex: 1, Priority: 9}, {Title: "Low", Width: 3, Priority: 7},
+		{Title: "History", Width: sparkWidth, NoSort: true, Priority: 2},
+		// Amounts at their currency's decimals, whole, points in line.
+		{Title: "Available", Max: 24, Align: table.Point, Priority: 9},
+		{Title: "Reserved", Max: 24, Align: table.Point, Priority: 5},
+		{Title: "Total", Max: 24, Align: table.Point, Priority: 4},
+		{Title: "Funding", Width: 8, Flex: 1, Priority: 3},
+		{Title: "Updated (UTC)", Width: 19, Priority: 1},
 	}
 }

@@ -49,7 +49,7 @@ func newTradeDetail(v *View, id string) *viewkit.DetailPage[liquidity.Trade] {
 			return liquidity.Trade{}, false, snap
 		},
 		ID:     func(t liquidity.Trade) string { return t.TradeID },
-		Body:   func(t liquidity.Trade, _ int) string { return viewkit.KV(v.ctx.Theme, tradeFields(t)...) },
+		Body:   func(t liquidity.Trade, w int) string { return viewkit.KV(v.ctx.Theme, w, tradeFields(t)...) },
 		Fields: tradeFields,
 	})
 }

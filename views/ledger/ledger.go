@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"treasury/data/live"
+	"treasury/data/money"
 	"treasury/data/payments"
 	"treasury/data/platform"
 	"treasury/ui"
@@ -28,14 +29,19 @@ func New(ctx *ui.Context) *View {
 	v := &View{ctx: ctx}
 	v.Stack.Reset(viewkit.NewTablePage(ctx, viewkit.TableSpec[payments.LedgerTransaction]{
 		Columns: []table.Column{
-			// At 120 columns the widest values the document defines fit
-			// whole: an operation (OVERRIDE_PREFUND_BALANCE), a source
-			// (POSTED_PAYMENT), a 5-letter currency.
-			{Title: "Created (UTC)", Width: 14}, {Title: "Cur", Width: payments.CurrencyWidth},
-			{Title: "Operation", Width: payments.OperationWidth},
-			{Title: "Amount", Width: 12, Align: table.Right}, {Title: "Status", Width: 7}, {Title: "Source", Width: payments.TxnSourceWidth},
-			{Title: "Before", Width: 12, Align: table.Right}, {Title: "After", Width: 12, Align: table.Right},
-			{Title: "Payment", Width: 9, Flex: 1},
+			// Sized to what the ledger holds, up to the widest values the
+			// document defines (OVERRIDE_PREFUND_BALANCE, POSTED_PAYMENT,
+			// a 5-letter currency); amounts at their currency's decimals,
+			// whole, points in line. At 80 columns the status and the
+			// source (nearly always SUCCESS and PAYMENTS) give way first.
+			{Title: "Created (UTC)", Width: 14, Priority: 9}, {Title: "Cur", Max: payments.CurrencyWidth, Priority: 8},
+			{Title: "Operation", Max: payments.OperationWidth, Priority: 7},
+			{Title: "Amount", Max: 24, Align: table.Point, Priority: 9},
+			{Title: "Status", Width: 7, Max: 12, Priority: 1},
+			{Title: "Source", Width: 8, Max: payments.TxnSourceWidth, Priority: 2},
+			{Title: "Before", Max: 24, Align: table.Point, Priority: 5},
+			{Title: "After", Max: 24, Align: table.Point, Priority: 6},
+			{Title: "Payment", Width: 9, Max: 36, Flex: 1, Priority: 4},
 		},
 		Topics: []live.Topic{live.Ledger},
 		Live:   true,
@@ -51,8 +57,9 @@ func New(ctx *ui.Context) *View {
 // movements no id.
 func row(t payments.LedgerTransaction) table.Row {
 	return table.Row{ID: platform.LedgerID(t), Cells: []string{
-		viewkit.TimeAs(t.CreatedDttm, "01-02 15:04:05"), sanitize.Line(t.Currency), sanitize.Line(t.Operation), t.Amount.String(),
-		sanitize.Line(t.Status), sanitize.Line(t.TxnSource), t.AvailableBalanceBefore.String(), t.AvailableBalanceAfter.String(),
+		viewkit.TimeAs(t.CreatedDttm, "01-02 15:04:05"), sanitize.Line(t.Currency), sanitize.Line(t.Operation),
+		money.Text(t.Amount.Decimal, t.Currency), sanitize.Line(t.Status), sanitize.Line(t.TxnSource),
+		money.Text(t.AvailableBalanceBefore.Decimal, t.Currency), money.Text(t.AvailableBalanceAfter.Decimal, t.Currency),
 		sanitize.Line(t.Reference()),
 	}, Keys: []table.Key{table.Time(t.CreatedDttm), {}, {}, table.Decimal(t.Amount.Decimal), {}, {},
 		table.Decimal(t.AvailableBalanceBefore.Decimal), table.Decimal(t.AvailableBalanceAfter.Decimal)}}

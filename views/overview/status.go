@@ -47,7 +47,7 @@ func (v *View) paymentsPanel(w int) []string {
 		}
 		parts = append(parts, sc.Label()+" "+n)
 	}
-	out = append(out, wrapParts(parts, "  ", w)...)
+	out = append(out, viewkit.WrapParts(parts, "  ", w)...)
 	if rate, ok := s.FailureRate(); ok {
 		line := fmt.Sprintf("failure rate %.1f%%", rate)
 		st := t.OK
@@ -70,27 +70,6 @@ func (v *View) paymentsPanel(w int) []string {
 		}
 	}
 	return append(out, v.notes(w, srcPayments)...)
-}
-
-// wrapParts joins parts with sep into lines of at most w cells.
-func wrapParts(parts []string, sep string, w int) []string {
-	var out []string
-	line := ""
-	for _, p := range parts {
-		switch {
-		case line == "":
-			line = p
-		case ansi.StringWidth(line+sep+p) <= w:
-			line += sep + p
-		default:
-			out = append(out, line)
-			line = p
-		}
-	}
-	if line != "" {
-		out = append(out, line)
-	}
-	return out
 }
 
 // alertsPanel: the open alerts, most severe first.

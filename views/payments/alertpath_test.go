@@ -64,14 +64,14 @@ func TestLedgerRowOpensItsPaymentAndEscComesBack(t *testing.T) {
 	}
 	tm := e.Program(t, New(e.Ctx, e.P), ledger.New(e.Ctx))
 	viewtest.WaitFor(t, tm, "payments per state")
-	viewtest.Keys(tm, "]", "]")
+	viewtest.Keys(tm, "]", "]", "]")
 	viewtest.WaitFor(t, tm, "payments › FAILED by reason")
 	viewtest.Keys(tm, ":", "ledger", "enter")
-	viewtest.WaitFor(t, tm, "Before        After")
+	viewtest.WaitAll(t, tm, "Created (UTC)", "Before", "After")
 	viewtest.Keys(tm, "enter")
 	viewtest.WaitAll(t, tm, "Payment "+tx.Reference(), "payments › "+viewkit.Short(tx.Reference(), 10))
 	viewtest.Keys(tm, "esc")
-	viewtest.WaitFor(t, tm, "Before        After")
+	viewtest.WaitAll(t, tm, "Created (UTC)", "Before", "After")
 	frame := viewtest.Frame(t, tm)
 	if tabs := strings.Split(frame, "\n")[2]; !strings.Contains(tabs, "[2 Ledger]") || strings.Contains(tabs, "payments ›") {
 		t.Fatalf("esc from the payment did not go back to the ledger:\n%s", frame)

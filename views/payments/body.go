@@ -1,10 +1,10 @@
 package paymentsview
 
 import (
+	"slices"
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 
 	"treasury/data/live"
@@ -21,7 +21,7 @@ func (d *detail) body(p *payments.Payment, w int) string {
 	p = d.best(p)
 	t := d.v.ctx.Theme
 	var b strings.Builder
-	b.WriteString(t.Title.Render("Payment "+sanitize.Line(p.PaymentID)) + "  " + d.stateBadge(p.PaymentState) + "\n")
+	b.WriteString(t.Title.Render("Payment "+sanitize.Line(p.PaymentID)) + "  " + d.stateBadge(p) + "\n")
 	if p.Partial {
 		b.WriteString(d.partialNotice(w))
 	}
@@ -37,14 +37,17 @@ func (d *detail) body(p *payments.Payment, w int) string {
 	return fitLines(b.String(), w)
 }
 
-func (d *detail) stateBadge(st payments.State) string {
+func (d *detail) stateBadge(p *payments.Payment) string {
 	t := d.v.ctx.Theme
+	st := p.PaymentState
 	s := sanitize.Line(string(st))
 	switch {
 	case st.Terminal():
 		return t.Bad.Render(s)
 	case st == payments.Completed:
 		return t.OK.Render(s)
+	case p.QuoteExpired(d.v.now()):
+		return t.Warn.Render(s) + t.Bad.Render(expiredMark)
 	}
 	return t.Warn.Render(s)
 }
@@ -57,7 +60,7 @@ const unknownYet = "not known yet"
 // fields it does not know yet instead of showing them empty; a field the
 // platform did not send is left out, never shown as a zero.
 func (d *detail) fields(p *payments.Payment) [][2]string {
-	now := d.v.ctx.Clock()
+	now := d.v.now()
 	o, dst := p.Originator, p.Destination
 	internal, corr := o.InternalID, corridor(p)+" via "+dst.Payout
 	fee, labels := feesText(p.Fees), strings.Join(p.PaymentLabels, ", ")
@@ -69,16 +72,25 @@ func (d *detail) fields(p *payments.Payment) [][2]string {
 		corr = sanitize.Line(o.SourceCurrency) + "→" + sanitize.Line(dst.DestinationCurrency) + ", country and payout " + unknownYet
 	}
 	initiated := viewkit.Time(p.InitiatedAt) + " UTC"
-	if p.InitiatedAt.IsZero() {
+	state := string(p.PaymentState) + ", for " + ui.Age(now, p.LastStateUpdatedAt)
+	switch {
+	case p.QuoteExpired(now):
+		initiated = "never: the quote expired " + ui.Age(now, p.ExpiresAt) + " ago, unaccepted"
+		state = string(p.PaymentState) + " (expired), for " + ui.Age(now, p.LastStateUpdatedAt)
+	case p.InitiatedAt.IsZero():
 		initiated = "not initiated (a quote not accepted yet)"
+	}
+	expires := viewkit.Time(p.ExpiresAt) + " UTC"
+	if p.PaymentState.Unfinished() && !p.ExpiresAt.IsZero() {
+		expires += " (" + ui.Until(now, p.ExpiresAt) + ")"
 	}
 	out := [][2]string{
 		{"paymentId", p.PaymentID},
 		{"internalId", internal},
-		{"state", string(p.PaymentState) + ", for " + ui.Age(now, p.LastStateUpdatedAt)},
+		{"state", state},
 		{"initiated", initiated},
 		{"last update", viewkit.Time(p.LastStateUpdatedAt) + " UTC (" + ui.Age(now, p.LastStateUpdatedAt) + " ago)"},
-		{"expires", viewkit.Time(p.ExpiresAt) + " UTC"},
+		{"expires", expires},
 		{"sent", viewkit.Amount(o.SourceAmount.Decimal, o.SourceCurrency)},
 		{"payout", viewkit.Amount(dst.DestinationAmount.Decimal, dst.DestinationCurrency)},
 	}
@@ -169,10 +181,8 @@ func funding(p *payments.Payment, now time.Time) string {
 		return payin
 	}
 	s := "just in time: funds due by " + viewkit.Time(p.JITFundingExpiresAt) + " UTC"
-	if left := p.JITFundingExpiresAt.Sub(now); left > 0 && p.PaymentState == payments.AwaitingFunding {
-		s += " (in " + ui.Age(now.Add(-left), now) + ")"
-	} else if p.PaymentState == payments.AwaitingFunding {
-		s += " (passed)"
+	if p.PaymentState == payments.AwaitingFunding {
+		s += " (" + ui.Until(now, p.JITFundingExpiresAt) + ")"
 	}
 	return s
 }
@@ -190,10 +200,12 @@ func (d *detail) payout(p *payments.Payment, w int) string {
 	if dst.DestinationBlockchainNetwork != "" {
 		pairs = append(pairs, [2]string{"network", dst.DestinationBlockchainNetwork})
 	}
-	if p.CryptoTransactionHash != "" {
-		pairs = append(pairs, [2]string{"transaction", p.CryptoTransactionHash})
-	}
 	x, reported := p.PayoutExecutionDetails.Get()
+	// The hash is shown once: a tracking reference of the same value
+	// (TX_HASH) names it below.
+	if h := p.CryptoTransactionHash; h != "" && !slices.ContainsFunc(x.TrackingReferences, func(r payments.TrackingReference) bool { return string(r.Value) == h }) {
+		pairs = append(pairs, [2]string{"transaction", h})
+	}
 	rail := string(x.PaymentRailUsed)
 	switch {
 	case rail != "" && dst.SelectedPaymentRail != "" && rail != dst.SelectedPaymentRail:
@@ -220,6 +232,8 @@ func (d *detail) payout(p *payments.Payment, w int) string {
 	b.WriteString(kv(t, w, pairs...))
 	switch {
 	case reported:
+	case p.QuoteExpired(d.v.now()):
+		b.WriteString(t.Muted.Render("no payout: the quote expired unaccepted") + "\n")
 	case !p.Detailed:
 		switch part, ok := viewkit.Part(d.v.ctx, d.v3.snap, "the payout details", w); {
 		case d.v.p.Payments == nil:
@@ -229,7 +243,7 @@ func (d *detail) payout(p *payments.Payment, w int) string {
 		case !ok:
 			b.WriteString(strings.Join(part, "\n") + "\n")
 		}
-	case p.PaymentState.InFlight() && p.PaymentState != payments.Transferring:
+	case p.PaymentState.Unfinished() && p.PaymentState != payments.Transferring:
 		b.WriteString(t.Muted.Render("the payout has not started") + "\n")
 	case d.states.snap.Loaded() && !d.reached(payments.Transferring):
 		b.WriteString(t.Muted.Render("the payout never started (the payment never reached TRANSFERRING)") + "\n")
@@ -323,16 +337,31 @@ func (d *detail) errorSection(p *payments.Payment, w int) string {
 			b.WriteString("\n")
 		}
 		a := payments.Advise(p.PaymentState, e)
-		b.WriteString(kv(t, w,
-			[2]string{"code", e.Code + " (" + e.Type + ", class: " + a.Class.String() + ")"},
-			[2]string{"title", e.Title},
-			[2]string{"description", e.Description},
-			[2]string{"at", e.Timestamp},
-		))
-		b.WriteString(kvStyled(t, w, t.Bold, [2]string{"retry?", a.Retry}, [2]string{"what to do", a.Todo}))
-		b.WriteString(kv(t, w, [2]string{"state", a.State}))
+		facts := [][2]string{
+			{"code", e.Code + " (" + e.Type + ", class: " + a.Class.String() + ")"},
+			{"title", e.Title},
+			{"description", e.Description},
+			{"at", errorTime(e.Timestamp)},
+		}
+		advice := [][2]string{{"retry?", a.Retry}, {"what to do", a.Todo}}
+		state := [2]string{"state", a.State}
+		lw := viewkit.LabelWidth(w, minLabel, append(append(facts, advice...), state)...)
+		b.WriteString(viewkit.KVAt(t, w, lw, t.Cell, facts...))
+		b.WriteString(viewkit.KVAt(t, w, lw, t.Bold, advice...))
+		b.WriteString(viewkit.KVAt(t, w, lw, t.Cell, state))
 	}
 	return b.String()
+}
+
+// errorTime is an error's timestamp as every time of the page is written
+// (2026-11-27 13:36:09 UTC); one that is not an RFC 3339 time is shown as
+// received.
+func errorTime(ts string) string {
+	at, err := time.Parse(time.RFC3339Nano, strings.TrimSpace(ts))
+	if err != nil {
+		return ts
+	}
+	return viewkit.Time(at) + " UTC"
 }
 
 // ledger lists the ledger transactions whose reference is the payment.
@@ -359,10 +388,11 @@ func (d *detail) ledger(p *payments.Payment, w int) string {
 			continue
 		}
 		n++
-		line := viewkit.Time(tx.CreatedDttm) + "  " + pad(sanitize.Line(tx.Operation), 8) + " " +
+		line := pad(sanitize.Line(tx.Operation), 8) + " " +
 			pad(viewkit.Amount(tx.Amount.Decimal, tx.Currency), 16) + " " + pad(sanitize.Line(tx.Status), 8) +
-			" available " + tx.AvailableBalanceBefore.String() + " → " + tx.AvailableBalanceAfter.String()
-		b.WriteString(ansi.Truncate(line, w, "…") + "\n")
+			" available " + money.Text(tx.AvailableBalanceBefore.Decimal, tx.Currency) + " → " +
+			money.Text(tx.AvailableBalanceAfter.Decimal, tx.Currency)
+		b.WriteString(hang(viewkit.Time(tx.CreatedDttm)+"  ", line, w) + "\n")
 	}
 	switch {
 	case n == 0 && !viewkit.RecordsComplete(got.Snapshot):
@@ -378,59 +408,61 @@ func (d *detail) ledger(p *payments.Payment, w int) string {
 }
 
 // pad left-aligns s in n cells.
-func pad(s string, n int) string {
-	if sw := ansi.StringWidth(s); sw < n {
-		return s + strings.Repeat(" ", n-sw)
-	}
-	return s
-}
+func pad(s string, n int) string { return viewkit.PadRight(s, n) }
 
-// kv is viewkit.KV with values wrapped under their column to width w.
+// minLabel is the least label column of the detail's blocks: blocks
+// whose labels are short line up from one section to the next.
+const minLabel = 12
+
+// kv is viewkit.KV with values wrapped under their column to width w, the
+// label column the block's longest label (minLabel at least).
 func kv(t ui.Theme, w int, pairs ...[2]string) string {
-	return kvStyled(t, w, t.Cell, pairs...)
-}
-
-func kvStyled(t ui.Theme, w int, st lipgloss.Style, pairs ...[2]string) string {
-	const lw = 12
-	var b strings.Builder
-	vw := max(w-lw-2, 10)
-	for _, p := range pairs {
-		v := sanitize.Line(p[1])
-		wrapped := strings.Split(ansi.Wrap(v, vw, " "), "\n")
-		for i, l := range wrapped {
-			label := ""
-			if i == 0 {
-				label = p[0]
-			}
-			b.WriteString(t.Muted.Render(pad(label, lw)) + "  " + st.Render(l) + "\n")
-		}
-	}
-	return b.String()
+	return viewkit.KVAt(t, w, viewkit.LabelWidth(w, minLabel, pairs...), t.Cell, pairs...)
 }
 
 // kv2 is kv in two columns where neighbouring values are short enough,
-// so a record fits a 120x40 window with its timeline.
+// so a record fits a 120x40 window with its timeline. Both columns and
+// the lines of one pair take the label column of the whole block, so
+// that every value of the section starts in line.
 func kv2(t ui.Theme, w int, pairs ...[2]string) string {
-	const lw, gap = 12, 3
-	half := (w - gap) / 2
-	vw := half - lw - 2
+	const gap = 3
 	if w < 100 {
 		return kv(t, w, pairs...)
 	}
-	short := func(p [2]string) bool { return ansi.StringWidth(sanitize.Line(p[1])) <= vw }
+	lw := viewkit.LabelWidth(w, minLabel, pairs...)
+	half := (w - gap) / 2
+	vw := half - lw - 2
+	short := func(p [2]string) bool {
+		return ansi.StringWidth(sanitize.Line(p[0])) <= lw && ansi.StringWidth(sanitize.Line(p[1])) <= vw
+	}
 	var b strings.Builder
 	for i := 0; i < len(pairs); i++ {
 		p := pairs[i]
 		if i+1 < len(pairs) && short(p) && short(pairs[i+1]) {
 			q := pairs[i+1]
-			left := t.Muted.Render(pad(p[0], lw)) + "  " + pad(sanitize.Line(p[1]), vw)
-			b.WriteString(left + strings.Repeat(" ", gap) + t.Muted.Render(pad(q[0], lw)) + "  " + sanitize.Line(q[1]) + "\n")
+			left := t.Muted.Render(pad(sanitize.Line(p[0]), lw)) + "  " + pad(sanitize.Line(p[1]), vw)
+			b.WriteString(left + strings.Repeat(" ", gap) + t.Muted.Render(pad(sanitize.Line(q[0]), lw)) + "  " + sanitize.Line(q[1]) + "\n")
 			i++
 			continue
 		}
-		b.WriteString(kv(t, w, p))
+		b.WriteString(viewkit.KVAt(t, w, lw, t.Cell, p))
 	}
 	return b.String()
+}
+
+// hang is head then text, the text wrapped to w cells and its further
+// lines indented under its first (a timeline's time stands alone in its
+// column).
+func hang(head, text string, w int) string {
+	hw := ansi.StringWidth(head)
+	if w-hw < 20 {
+		return wrapLines(head+text, w)
+	}
+	lines := strings.Split(wrapLines(text, w-hw), "\n")
+	for i := 1; i < len(lines); i++ {
+		lines[i] = strings.Repeat(" ", hw) + lines[i]
+	}
+	return head + strings.Join(lines, "\n")
 }
 
 // fitLines cuts every line of s to w cells.

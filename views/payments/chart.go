@@ -2,6 +2,7 @@ package paymentsview
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -14,42 +15,43 @@ import (
 	"treasury/ui"
 	"treasury/ui/chart"
 	"treasury/ui/sanitize"
+	"treasury/views/paystats"
 	"treasury/views/viewkit"
 )
 
-// chartStates are the states charted, in display order; states the store
-// has series for beyond these follow them.
+// chartStates are the states charted first, in display order; the other
+// states counted follow them.
 var chartStates = [...]payments.State{payments.Initiated, payments.Validating, payments.Transferring,
 	payments.Completed, payments.Failed, payments.Declined, payments.Returned}
 
-// stateChart draws payment counts per state over time as one sparkline per
-// state, two columns wide when there is room. The drawing is cached until
-// the store's payments snapshot or the size change.
+// stateChart draws the payments of the view's window per state over time,
+// one sparkline per state, two columns wide when there is room, from the
+// window's own history (paystats.StateHistories: counted at every poll
+// for every session). The drawing is cached until the history or the size
+// change.
 type stateChart struct {
-	seq  uint64
-	w, h int
-	out  string
+	key     live.Key[paystats.StateHistory]
+	version uint64
+	w, h    int
+	out     string
 }
 
-func (c *stateChart) view(ctx *ui.Context, w, h int) string {
-	snap := ctx.Store.Snapshot(live.Payments)
-	if c.out != "" && snap.Seq == c.seq && w == c.w && h == c.h {
+func (c *stateChart) view(ctx *ui.Context, key live.Key[paystats.StateHistory], win time.Duration, w, h int) string {
+	got := live.Get(ctx.Store, key)
+	if c.out != "" && key == c.key && got.Version == c.version && w == c.w && h == c.h {
 		return c.out
 	}
-	c.seq, c.w, c.h = snap.Seq, w, h
-	c.out = ctx.Chart("payments:states", snap.Seq, w, h, func() string { return drawStateChart(ctx, w, h) })
+	c.key, c.version, c.w, c.h = key, got.Version, w, h
+	c.out = ctx.Chart("payments:states@"+windowWord(win), got.Version, w, h, func() string {
+		return drawStateChart(ctx, got.Data, win, w, h)
+	})
 	return c.out
 }
 
-func drawStateChart(ctx *ui.Context, w, h int) string {
+func drawStateChart(ctx *ui.Context, hist paystats.StateHistory, win time.Duration, w, h int) string {
 	t := ctx.Theme
-	names := ctx.Store.Series(live.SeriesStateCount)
-	var states []string
-	for _, st := range chartStates {
-		states = append(states, string(st))
-	}
-	for _, n := range names {
-		st := strings.TrimPrefix(n, live.SeriesStateCount)
+	states := slices.Clone(chartStates[:])
+	for _, st := range hist.States {
 		if !slices.Contains(states, st) {
 			states = append(states, st)
 		}
@@ -65,30 +67,17 @@ func drawStateChart(ctx *ui.Context, w, h int) string {
 	cellW := (w - (cols-1)*3) / cols
 	const labelW, countW = payments.StateWidth + 1, 7
 	sparkW := cellW - labelW - countW - 2
-	// Every state's line spans the history held, from the first count of
-	// any state to the last, in the same slots (a state first counted
-	// later starts with a gap): the title says how long that is, whatever
-	// window the table shows.
-	hist := make([][]live.Point, len(states))
-	var first, last time.Time
-	most := 0
-	for i, st := range states {
-		pts := ctx.Store.History(live.SeriesStateCount + st)
-		hist[i] = pts
-		if len(pts) == 0 {
-			continue
-		}
-		if first.IsZero() || pts[0].At.Before(first) {
-			first = pts[0].At
-		}
-		if pts[len(pts)-1].At.After(last) {
-			last = pts[len(pts)-1].At
-		}
-		most = max(most, len(pts))
+	// Every state's line spans the history of the window held, in the same
+	// slots; a time the window was not held is a gap, never a line joined
+	// to counts of another window.
+	pts := hist.Points
+	if n := len(pts); n == 0 || hist.Latest.At.After(pts[n-1].At) {
+		pts = append(slices.Clip(pts), hist.Latest)
 	}
-	slots := min(most, sparkW)
-	lines := []string{t.Title.Render("payments per state") +
-		t.Muted.Render(" (counts held, "+viewkit.Span(ctx.Store.HistoryWindow(), first, last)+"; UTC; newest right)")}
+	first, last := hist.Span()
+	slots := min(len(pts), sparkW)
+	lines := []string{t.Title.Render("payments per state, last "+windowWord(win)) +
+		t.Muted.Render(" (chart of the "+viewkit.Span(ctx.Store.HistoryWindow(), first, last)+"; counted at each poll; UTC; newest right)")}
 	for r := range rowsNeeded {
 		var b strings.Builder
 		for c := range cols {
@@ -99,15 +88,26 @@ func drawStateChart(ctx *ui.Context, w, h int) string {
 			if c > 0 {
 				b.WriteString("   ")
 			}
-			st, pts := states[i], hist[i]
+			st := states[i]
 			n := "—"
-			if len(pts) > 0 {
-				n = strconv.FormatFloat(pts[len(pts)-1].Value, 'f', 0, 64)
-				pts = chart.ResampleOver(pts, first, last, slots)
+			var series []live.Point
+			if slices.Contains(hist.States, st) {
+				series = make([]live.Point, len(pts))
+				for k, p := range pts {
+					v := math.NaN()
+					if !p.Gap {
+						v = float64(hist.Count(p, st))
+					}
+					series[k] = live.Point{At: p.At, Value: v}
+				}
+				if !hist.Latest.Gap && !hist.Latest.At.IsZero() {
+					n = strconv.Itoa(hist.Count(hist.Latest, st))
+				}
+				series = chart.ResampleOver(series, first, last, slots)
 			}
 			style := t.Series[i%len(t.Series)]
-			b.WriteString(fmt.Sprintf("%-*s%*s  ", labelW, ansi.Truncate(sanitize.Line(st), labelW-1, "…"), countW, n))
-			b.WriteString(chart.Sparkline(pts, sparkW, style))
+			b.WriteString(fmt.Sprintf("%-*s%*s  ", labelW, ansi.Truncate(sanitize.Line(string(st)), labelW-1, "…"), countW, n))
+			b.WriteString(chart.Sparkline(series, sparkW, style))
 		}
 		lines = append(lines, b.String())
 	}

@@ -2,6 +2,7 @@ package paymentsview
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -13,38 +14,47 @@ import (
 	"treasury/data/live"
 	"treasury/data/payments"
 	"treasury/ui"
+	"treasury/views/paystats"
+	"treasury/views/viewtest"
 )
 
-// TestStateChartSpansTheHistoryItNames: with two hours of counts held, the
-// chart drew the last points that fit its width (36 minutes) under the
-// title "last 24 h". It draws the whole history held, every state in the
-// same time slots (a state first counted an hour later starts halfway),
-// and its title says how long that is.
-func TestStateChartSpansTheHistoryItNames(t *testing.T) {
+// TestStateChartNamesItsWindowAndSpan: with 7 days chosen the chart's
+// title read "counts held, last 24h window" next to 7 days' counts. It
+// names the window counted and how long its history spans; every state
+// is drawn in the same time slots (a state that first had payments an
+// hour later is at its minimum, zero, for the first half).
+func TestStateChartNamesItsWindowAndSpan(t *testing.T) {
 	t0 := time.Date(2026, 11, 25, 9, 37, 0, 0, time.UTC)
 	now := t0
-	k := live.KeyOf[int]("test-counts")
+	week := 7 * 24 * time.Hour
+	var held []payments.Payment
+	fetch := func(context.Context) ([]payments.Payment, error) { return held, nil }
+	fold := func(prev *live.PaymentSet, got []payments.Payment, at time.Time) (*live.PaymentSet, live.Changes) {
+		return live.MergePayments(prev, got, at.Add(-week))
+	}
 	st := live.New(live.Options{Inline: true, Now: func() time.Time { return now }, Feeds: []live.Feed{
-		live.ValueFeed(k, func(context.Context) (int, error) { return int(now.Sub(t0) / time.Minute), nil },
-			live.FeedOptions[int, int]{Interval: time.Hour, Samples: func(n, _ int) []live.Sample {
-				out := []live.Sample{{Series: live.SeriesStateCount + "INITIATED", At: now, Value: float64(n % 7)}}
-				if n >= 60 {
-					out = append(out, live.Sample{Series: live.SeriesStateCount + "FAILED", At: now, Value: float64(n)})
-				}
-				return out
-			}}),
+		live.FoldFeed(live.PaymentsKey, fetch, fold, live.FeedOptions[[]payments.Payment, *live.PaymentSet]{Interval: time.Minute}),
 	}})
+	key := paystats.StateHistories(st, week)
 	for i := 0; i <= 120; i++ {
 		now = t0.Add(time.Duration(i) * time.Minute)
-		st.FetchNow(context.Background(), k.Topic())
+		st.PutPayments(nil)
+		at := now.Add(-time.Second)
+		held = append(held, payments.Payment{PaymentID: fmt.Sprint("i", i), PaymentState: payments.Initiated, InitiatedAt: at, LastStateUpdatedAt: at})
+		for k := range map[bool]int{false: 0, true: 50}[i == 60] + 1 {
+			if i >= 60 { // none in the first hour, fifty at once, then one a minute
+				held = append(held, payments.Payment{PaymentID: fmt.Sprint("f", i, "-", k), PaymentState: payments.Failed, InitiatedAt: at, LastStateUpdatedAt: at})
+			}
+		}
+		st.FetchNow(context.Background(), live.Payments)
 	}
 	r := lipgloss.NewRenderer(io.Discard, termenv.WithProfile(termenv.Ascii))
 	ctx := &ui.Context{Renderer: r, Theme: ui.NewTheme(r), Store: st, Now: func() time.Time { return now }}
-	const w, sparkW = 60, 60 - (payments.StateWidth + 1) - 7 - 2
-	out := drawStateChart(ctx, w, 10)
+	const w, sparkW = 89, 89 - (payments.StateWidth + 1) - 7 - 2
+	out := drawStateChart(ctx, live.Get(st, key).Data, week, w, 10)
 	lines := strings.Split(out, "\n")
-	if !strings.Contains(lines[0], "last 24h window, 2h held") {
-		t.Errorf("title %q: two hours are held of the 24 hours' window", lines[0])
+	if !strings.Contains(lines[0], "payments per state, last 7d") || !strings.Contains(lines[0], "last 24h window, 2h held") {
+		t.Errorf("title %q: the 7 days counted, two hours held of the 24 hours' history", lines[0])
 	}
 	spark := func(state string) []rune {
 		for _, l := range lines {
@@ -60,7 +70,36 @@ func TestStateChartSpansTheHistoryItNames(t *testing.T) {
 	if n := blanks(spark("INITIATED")); n != 0 {
 		t.Errorf("INITIATED, counted from the start, begins with %d blank columns:\n%s", n, out)
 	}
-	if n := blanks(spark("FAILED")); n < sparkW/2-2 || n > sparkW/2+2 {
-		t.Errorf("FAILED, counted from the middle of the history, begins with %d blank columns of %d:\n%s", n, sparkW, out)
+	low := func(r []rune) int { return len(r) - len([]rune(strings.TrimLeft(string(r), "▁"))) }
+	if n := low(spark("FAILED")); n < sparkW/2-2 || n > sparkW/2+2 {
+		t.Errorf("FAILED, none in the first half of the history, begins with %d columns at zero of %d:\n%s", n, sparkW, out)
+	}
+}
+
+// TestStateChartMovesOnEveryPage: on FAILED by reason the chart stayed at
+// "47s held" for two minutes while the scope bar moved on. It is counted
+// at every poll and drawn anew on every page of the view.
+func TestStateChartMovesOnEveryPage(t *testing.T) {
+	e := world(t, viewtest.Options{})
+	v := New(e.Ctx, e.P)
+	send(v, ui.Open{View: Name, Args: []string{"failed"}})
+	title := func() string {
+		for _, l := range strings.Split(v.Render(120, 40), "\n") {
+			if strings.HasPrefix(l, "payments per state") {
+				return l
+			}
+		}
+		t.Fatalf("no chart on FAILED by reason:\n%s", v.Render(120, 40))
+		return ""
+	}
+	if got := title(); !strings.Contains(got, "one point held") {
+		t.Fatalf("title %q at the first count", got)
+	}
+	for range 2 {
+		e.Advance(time.Minute)
+	}
+	send(v, ui.StoreChanged{})
+	if got := title(); !strings.Contains(got, "2m held") {
+		t.Errorf("title %q after two polls a minute apart", got)
 	}
 }

@@ -41,8 +41,9 @@ func (v *View) newGroupsPage() groupsPage {
 	key := codeGroups(v.ctx.Store, v.scope, windows[v.window])
 	page := viewkit.NewTablePage(v.ctx, viewkit.TableSpec[codeGroup]{
 		Columns: []table.Column{
-			{Title: "Reason code", Width: 12}, {Title: "Payments", Width: 8, Align: table.Right},
-			{Title: "Newest (UTC)", Width: 19}, {Title: "Title", Width: 20, Flex: 1},
+			// Whole: "(reason being read)" as a code of the platform's.
+			{Title: "Reason code", Max: len(noCode) + 5, Priority: 9}, {Title: "Payments", Align: table.Right, Priority: 8},
+			{Title: "Newest (UTC)", Width: 19, Priority: 5}, {Title: "Title", Width: 20, Flex: 1, Priority: 7},
 		},
 		Topics: []live.Topic{live.Payments, key.Topic()},
 		Read: func() ([]codeGroup, live.Snapshot) {

@@ -170,6 +170,8 @@ func TestPaymentsScopes(t *testing.T) {
 		}
 	}
 	send(v, viewtest.Key("]"))
+	check(scopeQuoted, func(s payments.State) bool { return s == payments.Quoted })
+	send(v, viewtest.Key("]"))
 	check(scopeInFlight, payments.State.InFlight)
 	send(v, viewtest.Key("]"))
 	check(scopeFailed, func(s payments.State) bool { return s == payments.Failed })
@@ -226,6 +228,24 @@ func TestPaymentsNarrow(t *testing.T) {
 	if !strings.Contains(root, "Error") {
 		t.Error("the error column is hidden at 80 columns")
 	}
+	// The header ended at "…Sent Co…" while the error column kept 17
+	// cells: the columns are as wide as their values, the least useful
+	// give way whole and are named, and no title is cut.
+	for _, size := range []struct{ w, h int }{{80, 20}, {120, 36}} {
+		body := v.Render(size.w, size.h)
+		var head string
+		for _, l := range strings.Split(body, "\n") {
+			if strings.Contains(l, "Initiated ") {
+				head = l
+			}
+		}
+		if head == "" || strings.Contains(head, "…") || !strings.Contains(head, "Corridor") {
+			t.Errorf("at %d columns the header is %q", size.w, head)
+		}
+		if size.w == 80 && !strings.Contains(body, "not shown at this width: ") {
+			t.Errorf("at 80 columns the columns not shown are not named:\n%s", body)
+		}
+	}
 	send(v, ui.Open{View: Name, Args: []string{newestIn(t, e, payments.Failed).PaymentID}})
 	check("detail", v.Render(80, 20))
 }
@@ -252,6 +272,8 @@ func TestPaymentsTimelineMergesWebhooks(t *testing.T) {
 			in = true
 		case in && strings.TrimSpace(l) == "":
 			in = false
+		case in && strings.HasPrefix(l, " ") && len(tl) > 0: // a step's text wrapped
+			tl[len(tl)-1] += " " + strings.TrimSpace(l)
 		case in:
 			tl = append(tl, strings.TrimRight(l, " "))
 		}

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"time"
 
+	"treasury/data/apierr"
 	"treasury/data/live"
 	"treasury/data/payments"
 	"treasury/ui/sanitize"
@@ -12,25 +13,25 @@ import (
 	"treasury/views/viewkit"
 )
 
-// columns of the root table. The error code comes early so that it stays
-// visible in an 80-column window; the table hides what does not fit from
-// the right.
-//
-// At 120 columns every one fits with the widest values the document
-// defines: a state (AWAITING_FUNDING), a 5-letter currency (RLUSD) in the
-// amounts and the corridor.
+// columns of the root table, sized to the payments held (up to the
+// widest values the document defines: a state such as AWAITING_FUNDING,
+// a 5-letter currency such as RLUSD in the amounts and the corridor).
+// As the window narrows the least useful give way first, and the footer
+// names them: the time of the last change, then the internal id, the
+// payout, the name; the state, the payment id and the error code stay,
+// even at 80 columns.
 func columns() []table.Column {
 	return []table.Column{
-		{Title: "Initiated", Width: 14}, // UTC, as every time of the view
-		{Title: "Payment id", Width: 9, Flex: 3},
-		{Title: "Internal id", Width: 11, Flex: 1},
-		{Title: "State", Width: payments.StateWidth},
-		{Title: "Error", Width: 7},
-		{Title: "Sent", Width: 14, Align: table.Right, Flex: 1},
-		{Title: "Corridor", Width: 2*payments.CurrencyWidth + 2},
-		{Title: "Since", Width: 5},
-		{Title: "Payout", Width: 14, Align: table.Right, Flex: 1},
-		{Title: "Beneficiary", Width: 7, Flex: 1},
+		{Title: "Initiated", Width: len("01-02 15:04"), Priority: 6}, // UTC, as every time of the view
+		{Title: "Payment id", Width: 9, Max: 36, Flex: 3, Priority: 9},
+		{Title: "Internal id", Max: 24, Priority: 2},
+		{Title: "State", Max: max(payments.StateWidth, len(payments.Quoted)+len(expiredMark)), Priority: 10},
+		{Title: "Error", Max: 12, Priority: 8},
+		{Title: "Sent", Max: 24, Align: table.Right, Priority: 7},
+		{Title: "Corridor", Max: 2*payments.CurrencyWidth + 4, Priority: 5},
+		{Title: "Since", Max: len("01-02 15:04"), Priority: 1},
+		{Title: "Payout", Max: 24, Align: table.Right, Priority: 3},
+		{Title: "Beneficiary", Max: 32, Flex: 1, Priority: 4},
 	}
 }
 
@@ -58,10 +59,28 @@ func scopeRows(s *live.Store, sc scope, win time.Duration) live.Key[viewkit.Proj
 		Keep:    func(p *payments.Payment) bool { return sc.Match(p.PaymentState) },
 		Expired: func(p *payments.Payment, now time.Time) bool { return p.When().Before(now.Add(-win)) },
 		ID:      func(p *payments.Payment) string { return p.PaymentID },
-		Row:     buildRow,
+		RowAt:   buildRow,
 		Given:   newestFirst,
+		// The rows are judged on the payments interface's clock: a quote
+		// is expired, a time is of today, by the platform's time.
+		Clock: func(fetched time.Time) time.Time { return s.PlatformTime(apierr.Payments, fetched) },
+		Due:   quoteDue,
+		Epoch: day,
 	})
 }
+
+// quoteDue is when the row of a quote not expired yet changes by itself:
+// at its expiry, it is marked expired.
+func quoteDue(p *payments.Payment, now time.Time) time.Time {
+	if p.PaymentState != payments.Quoted || p.ExpiresAt.IsZero() || p.QuoteExpired(now) {
+		return time.Time{}
+	}
+	return p.ExpiresAt
+}
+
+// day is the UTC day of t: a row's time of today is shown without its
+// date, so the rows are built again when the day turns.
+func day(t time.Time) int64 { return t.Unix() / 86400 }
 
 // newestFirst orders rows by their first key (the initiation time),
 // newest first.
@@ -74,12 +93,20 @@ func scopeCounts(s *live.Store, win time.Duration) live.Key[counts] {
 	return paystats.ScopeCounts(s, win)
 }
 
+// expiredMark follows the state of a QUOTED payment whose quote expired
+// (its expiresAt passed on the platform's clock): it will never be
+// initiated.
+const expiredMark = " (expired)"
+
 // notYet is the cell of a field a partial record does not know yet (a
 // payment known only from a webhook notification, being read in full):
 // not a blank, which would say the field is empty.
 const notYet = "…"
 
-func buildRow(p *payments.Payment) table.Row {
+// buildRow is a payment's row built at now, the platform's time: a quote
+// whose expiresAt has passed is marked expired, the time of its last
+// change is shown with its date unless it is of today.
+func buildRow(p *payments.Payment, now time.Time) table.Row {
 	src := p.Originator.SourceAmount.Decimal
 	dst := p.Destination.DestinationAmount.Decimal
 	internal, beneficiary := sanitize.Line(p.InternalID()), sanitize.Line(p.Destination.BeneficiaryIdentityNickName)
@@ -88,11 +115,21 @@ func buildRow(p *payments.Payment) table.Row {
 	}
 	return table.Row{ID: p.PaymentID, Group: errorCode(p), Cells: []string{
 		shortTime(p.InitiatedAt), sanitize.Line(p.PaymentID), internal, // "—" for a quote not initiated
-		sanitize.Line(string(p.PaymentState)), sanitize.Line(errorCode(p)),
-		viewkit.Amount(src, p.Originator.SourceCurrency), corridor(p), clock(p.LastStateUpdatedAt),
+		stateText(p, now), sanitize.Line(errorCode(p)),
+		viewkit.Amount(src, p.Originator.SourceCurrency), corridor(p), since(p.LastStateUpdatedAt, now),
 		viewkit.Amount(dst, p.Destination.DestinationCurrency), beneficiary,
 	}, Keys: []table.Key{table.Time(p.When()), {}, {}, {}, {}, table.Decimal(src), {},
 		table.Time(p.LastStateUpdatedAt), table.Decimal(dst)}}
+}
+
+// stateText is the payment's state, marked expired for a quote whose time
+// has passed at now.
+func stateText(p *payments.Payment, now time.Time) string {
+	s := sanitize.Line(string(p.PaymentState))
+	if p.QuoteExpired(now) {
+		s += expiredMark
+	}
+	return s
 }
 
 // errorCode is the first error's code, when the record carries one.
@@ -112,20 +149,27 @@ func corridor(p *payments.Payment) string {
 	return s
 }
 
-// shortTime is month, day and time of day in UTC.
+// shortTime is month, day and time of day in UTC, to the minute (the
+// detail and the selected line say the second): "11-27 21:39", as Since
+// writes a time of another day.
 func shortTime(t time.Time) string {
 	if t.IsZero() {
 		return "—"
 	}
-	return t.UTC().Format("01-02 15:04:05")
+	return t.UTC().Format("01-02 15:04")
 }
 
-// clock is the time of day in UTC.
-func clock(t time.Time) string {
-	if t.IsZero() {
+// since is the time of day in UTC of a time of now's day, else its date
+// and time: "15:13" today, "11-23 15:13" before (the Initiated column's
+// form).
+func since(t, now time.Time) string {
+	switch {
+	case t.IsZero():
 		return "—"
+	case day(t) == day(now):
+		return t.UTC().Format("15:04")
 	}
-	return t.UTC().Format("15:04")
+	return t.UTC().Format("01-02 15:04")
 }
 
 // byID finds a held payment by payment id, else by internalId.

@@ -15,6 +15,7 @@ type scope = paystats.Scope
 // Scopes, in the order `]` cycles through them.
 const (
 	scopeAll       = paystats.All
+	scopeQuoted    = paystats.Quoted
 	scopeInFlight  = paystats.InFlight
 	scopeFailed    = paystats.Failed
 	scopeDeclined  = paystats.Declined
@@ -50,21 +51,18 @@ func scopeWords(prefix string) []string {
 // counts are the payments per scope of one set.
 type counts = paystats.Counts
 
-// scopeBar is the scope line above the table: every scope with its count,
-// the current one marked.
-func scopeBar(c counts, cur scope) string {
-	var b strings.Builder
+// scopeParts are the parts of the scope line above the table: every scope
+// with its count, the current one marked.
+func scopeParts(c counts, cur scope) []string {
+	out := make([]string, 0, scopeCount)
 	for s := scopeAll; s < scopeCount; s++ {
-		if s > 0 {
-			b.WriteString("  ")
-		}
+		part := s.Label() + " " + strconv.Itoa(c[s])
 		if s == cur {
-			b.WriteString("[" + s.Label() + " " + strconv.Itoa(c[s]) + "]")
-			continue
+			part = "[" + part + "]"
 		}
-		b.WriteString(s.Label() + " " + strconv.Itoa(c[s]))
+		out = append(out, part)
 	}
-	return b.String()
+	return out
 }
 
 // windows are the periods the payments are shown over, which w cycles

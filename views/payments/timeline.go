@@ -77,7 +77,7 @@ func (d *detail) timeline(p *payments.Payment, w int) string {
 		if s.source == "webhook" {
 			src = t.Accent.Render(pad(s.source, 8))
 		}
-		b.WriteString(ansi.Truncate(viewkit.Time(s.at)+"  "+src+" "+s.text, w, "…") + "\n")
+		b.WriteString(hang(viewkit.Time(s.at)+"  "+src+" ", s.text, w) + "\n")
 	}
 	if len(hist) == 0 && read {
 		b.WriteString(t.Muted.Render("the state history lists no state change") + "\n")
@@ -85,11 +85,11 @@ func (d *detail) timeline(p *payments.Payment, w int) string {
 	switch {
 	case len(arr) > 0:
 	case d.v.ctx.Webhooks == nil:
-		b.WriteString(t.Muted.Render("no webhook notifications: this dashboard runs no webhook receiver (the profile has no webhooks section)") + "\n")
+		b.WriteString(wrapLines(t.Muted.Render("no webhook notifications: this dashboard runs no webhook receiver (the profile has no webhooks section)"), w) + "\n")
 	case !d.v.ctx.Webhooks().Listening():
-		b.WriteString(t.Muted.Render("no webhook notifications: this dashboard's receiver does not listen (see :errors)") + "\n")
+		b.WriteString(wrapLines(t.Muted.Render("no webhook notifications: this dashboard's receiver does not listen (see :errors)"), w) + "\n")
 	default:
-		b.WriteString(t.Muted.Render("no webhook notification received for it by this dashboard") + "\n")
+		b.WriteString(wrapLines(t.Muted.Render("no webhook notification received for it by this dashboard"), w) + "\n")
 	}
 	return b.String()
 }
@@ -136,8 +136,9 @@ func reconLines(t ui.Theme, g *reporting.ReconPayment, w int, title string) stri
 	if len(g.Lines) > 0 && g.Lines[0].InternalPaymentState != "" {
 		internal = " (" + sanitize.Line(g.Lines[0].InternalPaymentState) + ")"
 	}
-	b.WriteString(ansi.Truncate(t.Muted.Render(sanitize.Line(title)+"  state "+sanitize.Line(g.PaymentState)+internal+
-		"  end_to_end_id "+sanitize.Line(g.EndToEndID)), w, "…") + "\n")
+	// Wrapped, never cut: the end_to_end_id is what a bank is asked about.
+	b.WriteString(wrapLines(t.Muted.Render(sanitize.Line(title)+"  state "+sanitize.Line(g.PaymentState)+internal+
+		"  end_to_end_id "+sanitize.Line(g.EndToEndID)), w) + "\n")
 	b.WriteString(t.Header.Render(ansi.Truncate(pad("transaction", 14)+" "+pad("type", 10)+" "+pad("state", 9)+" "+
 		pad("executed (UTC)", 19)+" "+pad("balance change", 18)+" trade", w, "…")) + "\n")
 	for _, r := range g.Lines {

@@ -1,6 +1,6 @@
 // Package paymentsview is the payments view: the payments held by the live
-// store, newest first, by state scope (all, in flight, FAILED, DECLINED,
-// RETURNED, COMPLETED), with a chart of the counts per state over time; and
+// store, newest first, by state scope (all, QUOTED, in flight, FAILED,
+// DECLINED, RETURNED, COMPLETED), with a chart of the counts per state over time; and
 // a payment's detail: the record, why it failed with the spec's guidance
 // (retry or not, what to do), its state timeline (state history and webhook
 // arrivals), its ledger transactions and its lines in the RECON report.
@@ -15,16 +15,19 @@ package paymentsview
 
 import (
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 
+	"treasury/data/apierr"
 	"treasury/data/live"
 	"treasury/data/payments"
 	"treasury/data/platform"
 	"treasury/ui"
 	"treasury/ui/sanitize"
 	"treasury/ui/table"
+	"treasury/views/paystats"
 	"treasury/views/viewkit"
 )
 
@@ -40,6 +43,7 @@ type View struct {
 	p      *platform.Platform
 	page   *viewkit.TablePage[*payments.Payment]
 	counts live.Key[counts]
+	hist   live.Key[paystats.StateHistory]
 	scope  scope
 	window int // index in windows
 	chart  stateChart
@@ -71,6 +75,7 @@ func New(ctx *ui.Context, p *platform.Platform) *View {
 		Window: key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "window 24h/7d/30d")),
 	}}
 	v.counts = scopeCounts(ctx.Store, windows[0])
+	v.hist = paystats.StateHistories(ctx.Store, windows[0])
 	v.page = viewkit.NewTablePage(ctx, viewkit.TableSpec[*payments.Payment]{
 		Columns:    columns(),
 		Topics:     []live.Topic{live.Payments},
@@ -86,6 +91,11 @@ func New(ctx *ui.Context, p *platform.Platform) *View {
 	return v
 }
 
+// now is the platform's time: the ages of the payments' states and the
+// time left until their deadlines are on the payments interface's clock,
+// whose times they are.
+func (v *View) now() time.Time { return v.ctx.Store.PlatformNow(apierr.Payments) }
+
 // Name is the palette name.
 func (v *View) Name() string { return Name }
 
@@ -99,13 +109,16 @@ func (v *View) Init() tea.Cmd { return nil }
 // the selected payment with the live age of its state.
 func (v *View) above(w, h int, sel **payments.Payment) string {
 	t := v.ctx.Theme
-	bar := scopeBar(live.Get(v.ctx.Store, v.counts).Data, v.scope) + t.Muted.Render("  last "+windowWord(windows[v.window]))
+	parts := scopeParts(live.Get(v.ctx.Store, v.counts).Data, v.scope)
+	parts[len(parts)-1] += t.Muted.Render("  last " + windowWord(windows[v.window]))
 	if w >= 100 {
-		bar = t.Muted.Render("scope ") + bar + t.Muted.Render("   [ ] scope · w window")
+		parts[0] = t.Muted.Render("scope ") + parts[0]
+		parts[len(parts)-1] += t.Muted.Render("   [ ] scope · w window")
 	}
-	lines := []string{bar}
+	// On two lines rather than cut where one is too narrow (80 columns).
+	lines := viewkit.WrapParts(parts, "  ", w)
 	if h >= 8 {
-		if c := v.chart.view(v.ctx, w, h-2); c != "" {
+		if c := v.chart.view(v.ctx, v.hist, windows[v.window], w, h-len(lines)-1); c != "" {
 			lines = append(lines, c)
 		}
 	}
@@ -117,8 +130,8 @@ func (v *View) above(w, h int, sel **payments.Payment) string {
 
 func (v *View) selectedLine(p *payments.Payment) string {
 	t := v.ctx.Theme
-	now := v.ctx.Clock()
-	s := "▸ " + sanitize.Line(p.PaymentID) + "  " + sanitize.Line(string(p.PaymentState)) +
+	now := v.now()
+	s := "▸ " + sanitize.Line(p.PaymentID) + "  " + stateText(p, now) +
 		" for " + ui.Age(now, p.LastStateUpdatedAt) + " (since " + viewkit.Time(p.LastStateUpdatedAt) + " UTC)"
 	if len(p.Errors) > 0 {
 		e := p.Errors[0]
@@ -169,13 +182,14 @@ func (v *View) setScope(s scope) tea.Cmd {
 func (v *View) setWindow(i int) tea.Cmd {
 	v.window = i
 	v.counts = scopeCounts(v.ctx.Store, windows[i])
+	v.hist = paystats.StateHistories(v.ctx.Store, windows[i])
 	return v.setScope(v.scope)
 }
 
-// Topics are the page's, and the window of payments it shows: the store
-// holds the widest any session asks for.
+// Topics are the page's, the window of payments it shows (the store holds
+// the widest any session asks for), its counts and their history.
 func (v *View) Topics() []live.Topic {
-	return append(v.Stack.Topics(), live.Window(live.Payments, windows[v.window]), v.counts.Topic())
+	return append(v.Stack.Topics(), live.Window(live.Payments, windows[v.window]), v.counts.Topic(), v.hist.Topic())
 }
 
 // open handles ":payments [scope]", ":payment <ref>" and links from other
@@ -226,7 +240,7 @@ func (v *View) Keys() []key.Binding {
 // Commands offer ":payments [scope]" and ":payment <id or internalId>".
 func (v *View) Commands() []ui.Command {
 	return []ui.Command{
-		{Name: "payments", Args: "[all|inflight|failed|declined|returned|completed] [24h|7d|30d]", Help: "payments by state, over a window",
+		{Name: "payments", Args: "[all|quoted|inflight|failed|declined|returned|completed] [24h|7d|30d]", Help: "payments by state, over a window",
 			View: Name, Complete: scopeWords},
 		{Name: "payment", Args: "<paymentId or internalId>", Help: "a payment's detail: errors, guidance, timeline",
 			View: Name, Complete: func(prefix string) []string {

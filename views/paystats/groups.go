@@ -5,6 +5,7 @@ import (
 	"sort"
 	"time"
 
+	"treasury/data/apierr"
 	"treasury/data/live"
 	"treasury/data/payments"
 	"treasury/data/persist"
@@ -52,7 +53,7 @@ type Groups struct {
 // left the window since the last build.
 func CodeGroups(s *live.Store, sc Scope, win time.Duration) live.Key[Groups] {
 	return live.Derive(s, live.PaymentsKey, "codes:"+sc.Word()+"@"+WindowWord(win), func(prev Groups, in live.Snap[*live.PaymentSet]) Groups {
-		since := in.FetchedAt.Add(-win)
+		since := s.PlatformTime(apierr.Payments, in.FetchedAt).Add(-win)
 		if in.Changes.Reset || !prev.built || since.Before(prev.since) {
 			return countGroups(in.Data, sc, since)
 		}

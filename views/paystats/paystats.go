@@ -1,6 +1,7 @@
 // Package paystats is what the views count of the payments held: the
-// payments per state scope (all, in flight, FAILED, DECLINED, RETURNED,
-// COMPLETED) initiated in a window, and the failed or declined ones
+// payments per state scope (all, QUOTED, in flight, FAILED, DECLINED,
+// RETURNED, COMPLETED) initiated in a window (a QUOTED payment, never
+// initiated, by its last change), and the failed or declined ones
 // grouped by reason code. Each count is a derivation of the payment set
 // (live.Derive), built once per change for every session and every view
 // that asks for the same scope and window: the payments view's scope bar
@@ -15,6 +16,7 @@ import (
 	"strconv"
 	"time"
 
+	"treasury/data/apierr"
 	"treasury/data/live"
 	"treasury/data/payments"
 )
@@ -25,6 +27,10 @@ type Scope int
 // Scopes, in the order the payments view cycles through them.
 const (
 	All Scope = iota
+	// Quoted is the quotes not accepted yet (QUOTED): not initiated, so
+	// not in flight.
+	Quoted
+	// InFlight is the payments initiated and not finished.
 	InFlight
 	Failed
 	Declined
@@ -35,12 +41,12 @@ const (
 
 // Word is the scope's palette argument (":payments failed").
 func (s Scope) Word() string {
-	return [...]string{"all", "inflight", "failed", "declined", "returned", "completed"}[s]
+	return [...]string{"all", "quoted", "inflight", "failed", "declined", "returned", "completed"}[s]
 }
 
 // Label is the scope as shown (crumb, scope bar).
 func (s Scope) Label() string {
-	return [...]string{"all", "in flight", "FAILED", "DECLINED", "RETURNED", "COMPLETED"}[s]
+	return [...]string{"all", "QUOTED", "in flight", "FAILED", "DECLINED", "RETURNED", "COMPLETED"}[s]
 }
 
 // Match reports whether a payment in state st belongs to the scope.
@@ -48,6 +54,8 @@ func (s Scope) Match(st payments.State) bool {
 	switch s {
 	case All:
 		return true
+	case Quoted:
+		return st == payments.Quoted
 	case InFlight:
 		return st.InFlight()
 	case Failed:
@@ -72,41 +80,45 @@ type Counts [NScopes]int
 // CountScopes counts the payments of ps initiated since since per scope.
 func CountScopes(ps *live.PaymentSet, since time.Time) Counts {
 	var c Counts
-	// The set is oldest first: the window is its end. Count the window
-	// itself, or take away what is older than it from the set's counts,
-	// whichever reads fewer payments (the last hour of a day's set, or
-	// a day of a week's).
-	n := ps.Len()
-	start := sort.Search(n, func(i int) bool { return !ps.At(i).When().Before(since) })
-	var byState map[payments.State]int
-	if n-start < start {
-		byState = map[payments.State]int{}
-		for i := start; i < n; i++ {
-			byState[ps.At(i).PaymentState]++
-		}
-	} else {
-		byState = ps.CountByState()
-		for i := range start {
-			byState[ps.At(i).PaymentState]--
-		}
-	}
-	for st, n := range byState {
+	start := sort.Search(ps.Len(), func(i int) bool { return !ps.At(i).When().Before(since) })
+	for st, n := range countFrom(ps, start) {
 		for s := All; s < NScopes; s++ {
 			if s.Match(st) {
-				c[s] += n
+				c[s] += int(n)
 			}
 		}
 	}
 	return c
 }
 
+// countFrom counts per state the payments of ps from index start (the set
+// is oldest first: a window is its end). It counts the window itself, or
+// takes away what is older than it from the set's counts, whichever reads
+// fewer payments (the last hour of a day's set, or a day of a week's).
+func countFrom(ps *live.PaymentSet, start int) map[payments.State]int32 {
+	by := map[payments.State]int32{}
+	if n := ps.Len(); n-start < start {
+		for i := start; i < n; i++ {
+			by[ps.At(i).PaymentState]++
+		}
+		return by
+	}
+	for st, n := range ps.CountByState() {
+		by[st] = int32(n)
+	}
+	for i := range start {
+		by[ps.At(i).PaymentState]--
+	}
+	return by
+}
+
 // ScopeCounts is the payments per scope initiated in the window win
-// before the set's fetch, counted once per change of the set for every
-// session (the set may hold a wider window than this one, for another
-// view).
+// before the set's fetch (on the payments interface's clock), counted once
+// per change of the set for every session (the set may hold a wider
+// window than this one, for another view).
 func ScopeCounts(s *live.Store, win time.Duration) live.Key[Counts] {
 	return live.Derive(s, live.PaymentsKey, "scope-counts@"+WindowWord(win), func(_ Counts, in live.Snap[*live.PaymentSet]) Counts {
-		return CountScopes(in.Data, in.FetchedAt.Add(-win))
+		return CountScopes(in.Data, s.PlatformTime(apierr.Payments, in.FetchedAt).Add(-win))
 	})
 }
 

@@ -1,6 +1,7 @@
 package viewkit
 
 import (
+	"maps"
 	"slices"
 	"time"
 
@@ -15,6 +16,10 @@ import (
 type Projected[T any] struct {
 	Rows *table.Rows
 	recs persist.Map[T]
+	// due are the records whose rows change by themselves (Due), with
+	// when; epoch is the Epoch the rows were built in.
+	due   map[string]time.Time
+	epoch int64
 }
 
 // Record returns the record behind a row.
@@ -48,48 +53,103 @@ type Projection[S, T any] struct {
 	// Also are the topics Row reads besides From (the wallets, for their
 	// names): a change of their data rebuilds every row.
 	Also []live.Topic
+
+	// Rows that depend on when they are built (a quote shown expired once
+	// its time is past, a time shown without its date on its own day):
+	// RowAt, instead of Row, builds a row at a time, Clock's at the
+	// fetch (the platform's clock; nil: the fetch's time). Due says when
+	// the row built at now changes by itself (zero: not before the next
+	// Epoch); such rows are built again once due, at a fetch that changed
+	// nothing too (kept in a map: for few records, such as the quotes not
+	// expired yet). Epoch names the period rows are built for (the day):
+	// when it changes, every row is built again.
+	RowAt func(rec T, now time.Time) table.Row
+	Clock func(fetched time.Time) time.Time
+	Due   func(rec T, now time.Time) time.Time
+	Epoch func(now time.Time) int64
 }
+
+// timed reports whether the rows depend on the time of the build: they are
+// then built at every fetch of the topic, also one that changed nothing.
+func (p Projection[S, T]) timed() bool { return p.Expired != nil || p.RowAt != nil }
 
 // Project registers p on the store (once per topic and name: every
 // session asking gets the same rows) and returns the key of its result.
 func Project[S, T any](s *live.Store, p Projection[S, T]) live.Key[Projected[T]] {
 	b := table.NewBuilder(p.Given)
-	return live.DeriveAlso(s, p.From, p.Also, p.Name, func(prev Projected[T], in live.Snap[S]) Projected[T] {
-		now := in.FetchedAt
-		keep := func(x T) bool {
-			return (p.Keep == nil || p.Keep(x)) && (p.Expired == nil || !p.Expired(x, now))
+	if !p.timed() {
+		return live.DeriveAlso(s, p.From, p.Also, p.Name, func(prev Projected[T], in live.Snap[S]) Projected[T] {
+			next, _ := p.build(b, prev, in)
+			return next
+		})
+	}
+	return live.DeriveTimed(s, p.From, p.Also, p.Name, func(prev Projected[T], in live.Snap[S]) (Projected[T], bool) {
+		return p.build(b, prev, in)
+	})
+}
+
+// build makes the rows of the data in from the previous ones, and says
+// whether they changed.
+func (p Projection[S, T]) build(b *table.Builder, prev Projected[T], in live.Snap[S]) (Projected[T], bool) {
+	now := in.FetchedAt
+	if p.Clock != nil {
+		now = p.Clock(now)
+	}
+	var epoch int64
+	if p.Epoch != nil {
+		epoch = p.Epoch(now)
+	}
+	due := dueList[T]{of: p.Due, at: now, m: prev.due}
+	row := func(x T) table.Row {
+		due.note(p.ID(x), x)
+		if p.RowAt != nil {
+			return p.RowAt(x, now)
 		}
-		if p.Given == nil || in.Changes.Reset || prev.Rows == nil {
-			all := p.All(in.Data)
-			rows := make([]table.Row, 0, len(all))
-			recs := persist.Map[T]{}.Edit()
-			for _, x := range all {
-				if keep(x) {
-					rows = append(rows, p.Row(x))
-					recs.Set(p.ID(x), x)
+		return p.Row(x)
+	}
+	keep := func(x T) bool {
+		return (p.Keep == nil || p.Keep(x)) && (p.Expired == nil || !p.Expired(x, now))
+	}
+	if p.Given == nil || in.Changes.Reset || prev.Rows == nil || epoch != prev.epoch {
+		due.m = nil
+		all := p.All(in.Data)
+		rows := make([]table.Row, 0, len(all))
+		recs := persist.Map[T]{}.Edit()
+		for _, x := range all {
+			if keep(x) {
+				rows = append(rows, row(x))
+				recs.Set(p.ID(x), x)
+			}
+		}
+		if p.Given == nil {
+			return Projected[T]{Rows: b.Replace(rows, now), recs: recs.Done(), due: due.m, epoch: epoch}, true
+		}
+		var gone []string
+		if prev.Rows != nil {
+			for _, id := range prev.Rows.IDs() {
+				if _, ok := recs.Done().Get(id); !ok {
+					gone = append(gone, id)
 				}
 			}
-			if p.Given == nil {
-				return Projected[T]{Rows: b.Replace(rows, now), recs: recs.Done()}
-			}
-			var gone []string
-			if prev.Rows != nil {
-				for _, id := range prev.Rows.IDs() {
-					if _, ok := recs.Done().Get(id); !ok {
-						gone = append(gone, id)
-					}
-				}
-			}
-			return Projected[T]{Rows: b.Apply(rows, gone, now), recs: recs.Done()}
 		}
-		ids := make(map[string]bool, len(in.Changes.Added)+len(in.Changes.Changed))
-		for _, id := range in.Changes.Added {
-			ids[id] = true
+		return Projected[T]{Rows: b.Apply(rows, gone, now), recs: recs.Done(), due: due.m, epoch: epoch}, true
+	}
+	ids := make(map[string]bool, len(in.Changes.Added)+len(in.Changes.Changed))
+	for _, id := range in.Changes.Added {
+		ids[id] = true
+	}
+	for _, id := range in.Changes.Changed {
+		ids[id] = true
+	}
+	var dueNow []string
+	for id, at := range prev.due {
+		if !now.Before(at) {
+			ids[id] = true // its row changes by itself now
+			dueNow = append(dueNow, id)
 		}
-		for _, id := range in.Changes.Changed {
-			ids[id] = true
-		}
-		var picked []T
+	}
+	var picked []T
+	if len(ids) > 0 {
 		if p.Pick != nil {
 			picked = p.Pick(in.Data, ids)
 		} else {
@@ -99,38 +159,90 @@ func Project[S, T any](s *live.Store, p Projection[S, T]) live.Key[Projected[T]]
 				}
 			}
 		}
-		recs := prev.recs.Edit()
-		var up []table.Row
-		var gone []string
-		for _, x := range picked {
-			id := p.ID(x)
-			if keep(x) {
-				up = append(up, p.Row(x))
-				recs.Set(id, x)
-			} else if _, had := prev.recs.Get(id); had {
+	}
+	recs := prev.recs.Edit()
+	var up []table.Row
+	var gone []string
+	for _, x := range picked {
+		id := p.ID(x)
+		if keep(x) {
+			up = append(up, row(x))
+			recs.Set(id, x)
+		} else if _, had := prev.recs.Get(id); had {
+			gone = append(gone, id)
+			recs.Delete(id)
+		}
+	}
+	for _, id := range in.Changes.Removed {
+		if _, had := prev.recs.Get(id); had {
+			gone = append(gone, id)
+			recs.Delete(id)
+		}
+	}
+	if p.Expired != nil {
+		for _, id := range prev.Rows.Oldest(func(id string) bool {
+			x, ok := prev.recs.Get(id)
+			return ok && p.Expired(x, now)
+		}) {
+			if !slices.Contains(gone, id) {
 				gone = append(gone, id)
 				recs.Delete(id)
 			}
 		}
-		for _, id := range in.Changes.Removed {
-			if _, had := prev.recs.Get(id); had {
-				gone = append(gone, id)
-				recs.Delete(id)
-			}
+	}
+	for _, id := range gone {
+		due.drop(id)
+	}
+	for _, id := range dueNow {
+		if _, ok := recs.Done().Get(id); !ok {
+			due.drop(id) // gone from the data
 		}
-		if p.Expired != nil {
-			for _, id := range prev.Rows.Oldest(func(id string) bool {
-				x, ok := prev.recs.Get(id)
-				return ok && p.Expired(x, now)
-			}) {
-				if !slices.Contains(gone, id) {
-					gone = append(gone, id)
-					recs.Delete(id)
-				}
-			}
+	}
+	next := b.Apply(up, gone, now)
+	changed := !in.Changes.Empty() || next != prev.Rows || due.copied
+	return Projected[T]{Rows: next, recs: recs.Done(), due: due.m, epoch: epoch}, changed
+}
+
+// dueList keeps the records whose rows change by themselves, and when: a
+// map shared with the previous version until a build changes it.
+type dueList[T any] struct {
+	of     func(rec T, now time.Time) time.Time
+	at     time.Time
+	m      map[string]time.Time
+	copied bool
+}
+
+// note records when the row of rec, built now, is due again.
+func (d *dueList[T]) note(id string, rec T) {
+	if d.of == nil {
+		return
+	}
+	at := d.of(rec, d.at)
+	if old, ok := d.m[id]; ok && old.Equal(at) || !ok && at.IsZero() {
+		return
+	}
+	d.own()
+	if at.IsZero() {
+		delete(d.m, id)
+	} else {
+		d.m[id] = at
+	}
+}
+
+func (d *dueList[T]) drop(id string) {
+	if _, ok := d.m[id]; ok {
+		d.own()
+		delete(d.m, id)
+	}
+}
+
+func (d *dueList[T]) own() {
+	if !d.copied {
+		d.m, d.copied = maps.Clone(d.m), true
+		if d.m == nil {
+			d.m = map[string]time.Time{}
 		}
-		return Projected[T]{Rows: b.Apply(up, gone, now), recs: recs.Done()}
-	})
+	}
 }
 
 // ListProjection is the projection of a list topic: every record, by its

@@ -119,7 +119,7 @@ func Retrying(ctx *ui.Context, snap live.Snapshot) string {
 	if left <= 0 {
 		return tries + "trying again…"
 	}
-	return tries + "next try in " + ui.Age(snap.NextTry, ctx.Clock()) + " (r: now)"
+	return tries + "next try " + ui.Until(ctx.Clock(), snap.NextTry) + " (r: now)"
 }
 
 // maxNoted is how many failed sources of a partial read Notes names.

@@ -7,11 +7,12 @@ package viewkit
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strings"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/shopspring/decimal"
 
 	"treasury/data/apierr"
@@ -56,24 +57,100 @@ func Status(ctx *ui.Context, snap live.Snapshot) string {
 	return t.Muted.Render("fetched " + ui.Age(now, snap.FetchedAt) + " ago")
 }
 
-// KV renders a block of "label  value" lines; values are sanitized.
-func KV(t ui.Theme, pairs ...[2]string) string {
-	w := 0
+// KV renders a block of "label  value" lines; values are sanitized and
+// wrapped to w cells under their column (w <= 0: not wrapped), so that a
+// value a support desk copies (an id, a hash, a tracking reference) is
+// shown whole, never cut at the edge. The label column is the block's
+// longest label: every value starts in one column. A pair with an empty
+// label is a blank line.
+func KV(t ui.Theme, w int, pairs ...[2]string) string {
+	return KVAt(t, w, LabelWidth(w, 0, pairs...), t.Cell, pairs...)
+}
+
+// LabelWidth is the label column of a block of pairs: its longest label,
+// at least least (the blocks of one page line up), at most a third of w
+// (a longer label wraps in it; w <= 0: no bound).
+func LabelWidth(w, least int, pairs ...[2]string) int {
+	lw := least
 	for _, p := range pairs {
-		w = max(w, len(p[0]))
+		lw = max(lw, ansi.StringWidth(sanitize.Line(p[0])))
 	}
+	if w > 0 {
+		lw = min(lw, max(w/3, least, 1))
+	}
+	return lw
+}
+
+// KVAt is KV with the label column lw cells wide and the values in st.
+func KVAt(t ui.Theme, w, lw int, st lipgloss.Style, pairs ...[2]string) string {
 	var b strings.Builder
+	vw := 0
+	if w > 0 {
+		vw = max(w-lw-2, 10)
+	}
 	for _, p := range pairs {
 		if p[0] == "" {
 			b.WriteString("\n")
 			continue
 		}
-		b.WriteString(t.Muted.Render(fmt.Sprintf("%-*s", w, p[0])))
-		b.WriteString("  ")
-		b.WriteString(sanitize.Line(p[1]))
-		b.WriteString("\n")
+		labels := wrapCells(sanitize.Line(p[0]), lw)
+		values := wrapCells(sanitize.Line(p[1]), vw)
+		for i := range max(len(labels), len(values)) {
+			label, value := "", ""
+			if i < len(labels) {
+				label = labels[i]
+			}
+			if i < len(values) {
+				value = values[i]
+			}
+			b.WriteString(t.Muted.Render(PadRight(label, lw)))
+			if value != "" {
+				b.WriteString("  " + st.Render(value))
+			}
+			b.WriteString("\n")
+		}
 	}
 	return b.String()
+}
+
+// wrapCells wraps s to lines of w cells: at spaces and hyphens where it
+// can, inside a word (a hash, an id without breaks) where it must; w <= 0
+// or a short s is one line.
+func wrapCells(s string, w int) []string {
+	if w <= 0 || ansi.StringWidth(s) <= w {
+		return []string{s}
+	}
+	return strings.Split(ansi.Wrap(s, w, " "), "\n")
+}
+
+// PadRight left-aligns s in n cells (s wider than n is left as it is).
+func PadRight(s string, n int) string {
+	if sw := ansi.StringWidth(s); sw < n {
+		return s + strings.Repeat(" ", n-sw)
+	}
+	return s
+}
+
+// WrapParts joins parts with sep into lines of at most w cells, a part
+// never split (one wider than w stands alone on its line).
+func WrapParts(parts []string, sep string, w int) []string {
+	var out []string
+	line := ""
+	for _, p := range parts {
+		switch {
+		case line == "":
+			line = p
+		case ansi.StringWidth(line+sep+p) <= w:
+			line += sep + p
+		default:
+			out = append(out, line)
+			line = p
+		}
+	}
+	if line != "" {
+		out = append(out, line)
+	}
+	return out
 }
 
 // Section is a bold title line.

@@ -160,7 +160,7 @@ func (v *View) txFields(t wallet.Transaction) [][2]string {
 func (v *View) txBody(t wallet.Transaction, st *txState, w int) string {
 	th := v.ctx.Theme
 	var b strings.Builder
-	b.WriteString(viewkit.KV(th, v.txFields(t)...))
+	b.WriteString(viewkit.KV(th, w, v.txFields(t)...))
 	b.WriteString("\n" + viewkit.Section(th, fmt.Sprintf("Problems (%d)", len(t.Problems))) + "\n")
 	if len(t.Problems) == 0 {
 		b.WriteString(th.Muted.Render("  none") + "\n")
