@@ -13,7 +13,7 @@ import (
 
 	"treasury/config"
 	"treasury/data/audit"
-	"treasury/data/words"
+	"treasury/kit/words"
 	"treasury/ui/sanitize"
 )
 

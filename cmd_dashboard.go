@@ -22,10 +22,10 @@ import (
 	"treasury/data/diskfree"
 	"treasury/data/live"
 	"treasury/data/platform"
-	"treasury/data/sandbox"
 	"treasury/data/transport"
 	"treasury/data/webhook"
-	"treasury/data/words"
+	"treasury/kit/words"
+	"treasury/sandbox"
 	"treasury/ui"
 	"treasury/ui/sanitize"
 )

@@ -13,9 +13,9 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/term"
 
+	"treasury/commands/doctor"
 	"treasury/config"
-	"treasury/data/doctor"
-	"treasury/data/words"
+	"treasury/kit/words"
 	"treasury/ui"
 	"treasury/ui/sanitize"
 )

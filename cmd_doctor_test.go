@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"treasury/data/sandbox"
-	"treasury/data/sandbox/sandboxtest"
 	"treasury/data/webhook"
+	"treasury/sandbox"
+	"treasury/sandbox/sandboxtest"
 )
 
 // doctorRun runs `treasury doctor` with args and returns the exit code,

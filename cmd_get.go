@@ -13,7 +13,7 @@ import (
 	"treasury/data/apierr"
 	"treasury/data/platform"
 	"treasury/data/wire"
-	"treasury/data/words"
+	"treasury/kit/words"
 	"treasury/ui/sanitize"
 )
 

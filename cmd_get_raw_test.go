@@ -10,8 +10,8 @@ import (
 	"github.com/creack/pty"
 
 	"treasury/data/reporting"
-	"treasury/data/sandbox"
-	"treasury/data/sandbox/sandboxtest"
+	"treasury/sandbox"
+	"treasury/sandbox/sandboxtest"
 )
 
 // hostileReport is a sandbox whose reports hold names full of escape

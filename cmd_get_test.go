@@ -19,10 +19,10 @@ import (
 	"treasury/data/liquidity"
 	"treasury/data/payments"
 	"treasury/data/reporting"
-	"treasury/data/sandbox"
-	"treasury/data/sandbox/sandboxtest"
 	"treasury/data/wallet"
 	"treasury/data/wire"
+	"treasury/sandbox"
+	"treasury/sandbox/sandboxtest"
 )
 
 // getRun runs `treasury get args...` with the built-in profile, which

@@ -11,9 +11,9 @@ import (
 	"time"
 
 	"treasury/config"
-	"treasury/data/sandbox"
 	"treasury/data/wallet"
 	"treasury/data/webhook"
+	"treasury/sandbox"
 )
 
 // sandboxFlags are the flags of `treasury sandbox`.

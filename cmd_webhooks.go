@@ -8,8 +8,8 @@ import (
 	"treasury/config"
 	"treasury/data/platform"
 	"treasury/data/portowner"
-	"treasury/data/sandbox"
 	"treasury/data/webhook"
+	"treasury/sandbox"
 )
 
 // hooks is the runtime's PAYMENT_STATE_TRANSITION receiver: serving, or

@@ -18,8 +18,8 @@ import (
 
 	"treasury/data/audit"
 	"treasury/data/live"
-	"treasury/data/sandbox/sandboxtest"
 	"treasury/data/webhook"
+	"treasury/sandbox/sandboxtest"
 )
 
 // TestSecondDashboardOnTheSameProfileRunsOnPolling: two dashboards and an

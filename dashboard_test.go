@@ -17,7 +17,7 @@ import (
 	"treasury/config"
 	"treasury/data/audit"
 	"treasury/data/live"
-	"treasury/data/sandbox/sandboxtest"
+	"treasury/sandbox/sandboxtest"
 	"treasury/ui"
 )
 

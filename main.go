@@ -21,9 +21,9 @@ import (
 	"syscall"
 
 	"treasury/config"
-	"treasury/data/sandbox"
 	"treasury/data/logfile"
-	"treasury/data/words"
+	"treasury/kit/words"
+	"treasury/sandbox"
 )
 
 func main() {

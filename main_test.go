@@ -15,8 +15,8 @@ import (
 
 	"treasury/config"
 	"treasury/data/payments"
-	"treasury/data/sandbox"
-	"treasury/data/sandbox/sandboxtest"
+	"treasury/sandbox"
+	"treasury/sandbox/sandboxtest"
 )
 
 func testEnv(t testing.TB, stdout io.Writer) (*env, *bytes.Buffer) {

@@ -14,7 +14,7 @@ import (
 
 	"treasury/data/apierr"
 	"treasury/data/live"
-	"treasury/data/words"
+	"treasury/kit/words"
 	"treasury/ui/sanitize"
 )
 

@@ -16,10 +16,10 @@ import (
 	"treasury/data/actions"
 	"treasury/data/audit"
 	"treasury/data/platform"
-	"treasury/data/sandbox"
-	"treasury/data/sandbox/sandboxtest"
 	"treasury/data/wallet"
 	walletclient "treasury/data/wallet/client"
+	"treasury/sandbox"
+	"treasury/sandbox/sandboxtest"
 )
 
 // env is a frozen sandbox, a platform on it whose requests are recorded

@@ -8,7 +8,7 @@ import (
 
 	"treasury/data/actions"
 	"treasury/data/audit"
-	"treasury/data/sandbox"
+	"treasury/sandbox"
 )
 
 // Each way an attempt can end gives exactly one line, with who acted (the

@@ -22,10 +22,10 @@ import (
 	"treasury/data/audit"
 	"treasury/data/custody"
 	"treasury/data/platform"
-	"treasury/data/sandbox"
-	"treasury/data/sandbox/sandboxtest"
 	"treasury/data/wallet"
 	walletclient "treasury/data/wallet/client"
+	"treasury/sandbox"
+	"treasury/sandbox/sandboxtest"
 )
 
 // lossy is a proxy in front of the sandbox that loses answers: while drop

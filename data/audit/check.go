@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 
 	"treasury/data/diskfree"
-	"treasury/data/words"
+	"treasury/kit/words"
 )
 
 // check is what Writable does after a failed write: it writes and syncs a

@@ -17,8 +17,8 @@ import (
 
 	"treasury/data/apierr"
 	"treasury/data/auth"
-	"treasury/data/sandbox/sandboxtest"
 	"treasury/data/wallet"
+	"treasury/sandbox/sandboxtest"
 )
 
 func TestSecretNeverPrints(t *testing.T) {

@@ -12,9 +12,9 @@ import (
 	"treasury/data/apierr"
 	"treasury/data/auth"
 	"treasury/data/custody"
-	"treasury/data/sandbox"
-	"treasury/data/sandbox/sandboxtest"
 	"treasury/data/transport"
+	"treasury/sandbox"
+	"treasury/sandbox/sandboxtest"
 )
 
 func operator(srv *sandbox.Server) custody.Signer {

@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"treasury/data/liquidity"
-	"treasury/data/sandbox"
-	"treasury/data/sandbox/sandboxtest"
+	"treasury/sandbox"
+	"treasury/sandbox/sandboxtest"
 )
 
 // BenchmarkQuotes50k reads a window of about 50,000 quotes (6 pairs, about

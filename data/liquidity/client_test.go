@@ -8,9 +8,9 @@ import (
 	"treasury/data/apierr"
 	"treasury/data/auth"
 	"treasury/data/liquidity"
-	"treasury/data/sandbox"
-	"treasury/data/sandbox/sandboxtest"
 	"treasury/data/transport"
+	"treasury/sandbox"
+	"treasury/sandbox/sandboxtest"
 )
 
 func newClient(tb testing.TB, srv *sandbox.Server, token string, opts liquidity.Options) (*liquidity.Client, *sandboxtest.Waits) {

@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"treasury/data/payments"
-	"treasury/data/persist"
 	"treasury/data/webhook"
+	"treasury/kit/persist"
 )
 
 // Payments is the topic of the payments held by the store.

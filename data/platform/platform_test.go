@@ -9,9 +9,9 @@ import (
 	"treasury/data/live"
 	"treasury/data/payments"
 	"treasury/data/platform"
-	"treasury/data/sandbox"
-	"treasury/data/sandbox/sandboxtest"
 	"treasury/data/webhook"
+	"treasury/sandbox"
+	"treasury/sandbox/sandboxtest"
 )
 
 // TestEveryTopicFilledFromSandbox opens a platform on the sandbox profile

@@ -13,7 +13,7 @@ import (
 	"treasury/data/money"
 	"treasury/data/platform"
 	"treasury/data/runway"
-	"treasury/data/sandbox/sandboxtest"
+	"treasury/sandbox/sandboxtest"
 )
 
 // sandboxPlatform is a platform on a frozen sandbox half an hour after

@@ -8,7 +8,7 @@ import (
 	"treasury/data/liquidity"
 	"treasury/data/live"
 	"treasury/data/payments"
-	"treasury/data/words"
+	"treasury/kit/words"
 )
 
 // Sustained declines (spec 7.1 rule 4, USR_062 to USR_067): this many

@@ -12,9 +12,9 @@ import (
 	"treasury/data/apierr"
 	"treasury/data/auth"
 	"treasury/data/reporting"
-	"treasury/data/sandbox"
-	"treasury/data/sandbox/sandboxtest"
 	"treasury/data/transport"
+	"treasury/sandbox"
+	"treasury/sandbox/sandboxtest"
 )
 
 func noSleep(context.Context, time.Duration) error { return nil }

@@ -10,9 +10,9 @@ import (
 	"treasury/config"
 	"treasury/data/live"
 	"treasury/data/payments"
-	"treasury/data/sandbox"
-	"treasury/data/sandbox/sandboxtest"
 	"treasury/data/webhook"
+	"treasury/sandbox"
+	"treasury/sandbox/sandboxtest"
 )
 
 // TestReceiverWithSandbox lets the sandbox deliver signed notifications,

@@ -32,8 +32,8 @@ import (
 	"treasury/data/liquidity"
 	"treasury/data/payments"
 	"treasury/data/platform"
-	"treasury/data/sandbox"
 	"treasury/data/wallet"
+	"treasury/sandbox"
 )
 
 // answer is one response the clients received.

@@ -7,7 +7,7 @@ import (
 	"sync"
 	"time"
 
-	"treasury/data/persist"
+	"treasury/kit/persist"
 )
 
 // Rows is one version of a table's rows. It is built once per change of

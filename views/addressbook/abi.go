@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"treasury/data/words"
+	"treasury/kit/words"
 	"treasury/ui/sanitize"
 	"treasury/views/viewkit"
 )

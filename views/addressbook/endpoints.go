@@ -10,7 +10,7 @@ import (
 
 	"treasury/data/custody"
 	"treasury/data/live"
-	"treasury/data/words"
+	"treasury/kit/words"
 	"treasury/ui"
 	"treasury/ui/sanitize"
 	"treasury/ui/table"

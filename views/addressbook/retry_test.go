@@ -5,7 +5,7 @@ import (
 
 	"treasury/data/audit"
 	"treasury/data/custody"
-	"treasury/data/sandbox"
+	"treasury/sandbox"
 	"treasury/views/viewtest"
 )
 

@@ -8,7 +8,7 @@ import (
 
 	"treasury/data/custody"
 	"treasury/data/live"
-	"treasury/data/sandbox"
+	"treasury/sandbox"
 	"treasury/ui"
 	"treasury/views/addressbook"
 	"treasury/views/viewtest"

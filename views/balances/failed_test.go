@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"treasury/config"
-	"treasury/data/sandbox"
+	"treasury/sandbox"
 	"treasury/views/balances"
 	"treasury/views/viewtest"
 )

@@ -18,7 +18,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"treasury/data/live"
-	"treasury/data/words"
+	"treasury/kit/words"
 	"treasury/ui"
 	"treasury/ui/sanitize"
 	"treasury/ui/table"

@@ -11,7 +11,7 @@ import (
 
 	"treasury/data/apierr"
 	"treasury/data/live"
-	"treasury/data/words"
+	"treasury/kit/words"
 	"treasury/ui"
 	"treasury/ui/sanitize"
 	"treasury/views/paystats"

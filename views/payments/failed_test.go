@@ -6,7 +6,7 @@ import (
 
 	"treasury/config"
 	"treasury/data/payments"
-	"treasury/data/sandbox"
+	"treasury/sandbox"
 	"treasury/ui"
 	"treasury/views/viewtest"
 )

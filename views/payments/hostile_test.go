@@ -8,7 +8,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest"
 
 	"treasury/data/payments"
-	"treasury/data/sandbox"
+	"treasury/sandbox"
 	"treasury/ui"
 	"treasury/views/viewtest"
 )

@@ -8,7 +8,7 @@ import (
 	"treasury/data/apierr"
 	"treasury/data/live"
 	"treasury/data/payments"
-	"treasury/data/persist"
+	"treasury/kit/persist"
 )
 
 // CodeGroup is the payments of a scope and window that failed (or were

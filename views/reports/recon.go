@@ -9,7 +9,7 @@ import (
 
 	"treasury/data/live"
 	"treasury/data/reporting"
-	"treasury/data/words"
+	"treasury/kit/words"
 	"treasury/ui/sanitize"
 	"treasury/ui/table"
 	"treasury/views/viewkit"

@@ -14,7 +14,7 @@ import (
 
 	"treasury/data/live"
 	"treasury/data/reporting"
-	"treasury/data/words"
+	"treasury/kit/words"
 	"treasury/ui"
 	"treasury/ui/sanitize"
 	"treasury/views/viewkit"

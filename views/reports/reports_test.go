@@ -14,8 +14,8 @@ import (
 
 	"treasury/data/live"
 	"treasury/data/reporting"
-	"treasury/data/sandbox"
-	"treasury/data/sandbox/sandboxtest"
+	"treasury/sandbox"
+	"treasury/sandbox/sandboxtest"
 	"treasury/ui"
 	"treasury/views/reports"
 	"treasury/views/viewtest"

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"treasury/data/live"
-	"treasury/data/persist"
+	"treasury/kit/persist"
 	"treasury/ui/table"
 )
 

@@ -12,10 +12,10 @@ import (
 	"testing"
 
 	"treasury/data/payments"
-	"treasury/data/sandbox"
-	"treasury/data/sandbox/sandboxtest"
 	"treasury/data/transport"
 	"treasury/data/wallet"
+	"treasury/sandbox"
+	"treasury/sandbox/sandboxtest"
 )
 
 // World is a fetched world built once, by the first test that asks for

@@ -36,8 +36,8 @@ import (
 	"treasury/data/audit"
 	"treasury/data/live"
 	"treasury/data/platform"
-	"treasury/data/sandbox"
-	"treasury/data/sandbox/sandboxtest"
+	"treasury/sandbox"
+	"treasury/sandbox/sandboxtest"
 	"treasury/ui"
 )
 

@@ -7,7 +7,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest"
 
 	"treasury/config"
-	"treasury/data/sandbox"
+	"treasury/sandbox"
 	"treasury/views/viewtest"
 	"treasury/views/wallets"
 )

@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"treasury/data/sandbox/sandboxtest"
 	"treasury/data/wallet"
+	"treasury/sandbox/sandboxtest"
 	"treasury/ui"
 	"treasury/views/viewtest"
 	"treasury/views/wallets"

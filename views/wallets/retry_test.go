@@ -9,8 +9,8 @@ import (
 	"github.com/charmbracelet/x/exp/teatest"
 
 	"treasury/data/audit"
-	"treasury/data/sandbox"
 	"treasury/data/wallet"
+	"treasury/sandbox"
 	"treasury/views/viewtest"
 	"treasury/views/wallets"
 )

@@ -11,7 +11,7 @@ import (
 
 	"treasury/data/wallet"
 	walletclient "treasury/data/wallet/client"
-	"treasury/data/words"
+	"treasury/kit/words"
 	"treasury/ui"
 	"treasury/views/viewkit"
 )

@@ -6,7 +6,7 @@ import (
 
 	"treasury/data/payments"
 	"treasury/data/payments/client"
-	"treasury/data/sandbox"
+	"treasury/sandbox"
 )
 
 // BenchmarkFilter10kPayments reads 10,000 payments through the v3 filter

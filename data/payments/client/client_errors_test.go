@@ -10,8 +10,8 @@ import (
 	"treasury/data/apierr"
 	"treasury/data/payments"
 	"treasury/data/payments/client"
-	"treasury/data/sandbox"
-	"treasury/data/sandbox/sandboxtest"
+	"treasury/sandbox"
+	"treasury/sandbox/sandboxtest"
 )
 
 // TestErrorsAreTypedAndNotRetried: unknown ids, another organization's

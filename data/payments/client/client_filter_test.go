@@ -9,8 +9,8 @@ import (
 	"treasury/data/apierr"
 	"treasury/data/payments"
 	"treasury/data/payments/client"
-	"treasury/data/sandbox"
 	"treasury/data/transport"
+	"treasury/sandbox"
 )
 
 // TestFilterWalksEveryPage reads the whole world through the v3 filter in

@@ -10,8 +10,8 @@ import (
 	"treasury/data/paging"
 	"treasury/data/payments"
 	"treasury/data/payments/client"
-	"treasury/data/sandbox"
-	"treasury/data/sandbox/sandboxtest"
+	"treasury/sandbox"
+	"treasury/sandbox/sandboxtest"
 )
 
 // TestLedgerOffsetPagesConcurrently reads each currency's ledger in small

@@ -7,7 +7,7 @@ import (
 
 	"treasury/data/payments"
 	"treasury/data/payments/client"
-	"treasury/data/sandbox"
+	"treasury/sandbox"
 )
 
 // TestGetVersionsHistoryAndInternalID reads payments in each terminal

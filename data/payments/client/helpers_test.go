@@ -6,9 +6,9 @@ import (
 	"treasury/data/apierr"
 	"treasury/data/auth"
 	"treasury/data/payments/client"
-	"treasury/data/sandbox"
-	"treasury/data/sandbox/sandboxtest"
 	"treasury/data/transport"
+	"treasury/sandbox"
+	"treasury/sandbox/sandboxtest"
 )
 
 // newClient builds a payments client for a sandbox client id (the full or

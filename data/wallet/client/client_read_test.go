@@ -10,9 +10,9 @@ import (
 
 	"treasury/data/apierr"
 	"treasury/data/auth"
-	"treasury/data/sandbox/sandboxtest"
 	"treasury/data/wallet"
 	"treasury/data/wallet/client"
+	"treasury/sandbox/sandboxtest"
 )
 
 func ids[T any](xs []T, id func(T) string) []string {

@@ -9,9 +9,9 @@ import (
 
 	"treasury/data/apierr"
 	"treasury/data/auth"
-	"treasury/data/sandbox"
 	"treasury/data/wallet"
 	"treasury/data/wallet/client"
+	"treasury/sandbox"
 )
 
 // A freeze meets wallet code 14 (not processed), then code 13 (an

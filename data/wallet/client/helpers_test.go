@@ -12,11 +12,11 @@ import (
 
 	"treasury/data/apierr"
 	"treasury/data/auth"
-	"treasury/data/sandbox"
-	"treasury/data/sandbox/sandboxtest"
 	"treasury/data/transport"
 	"treasury/data/wallet"
 	"treasury/data/wallet/client"
+	"treasury/sandbox"
+	"treasury/sandbox/sandboxtest"
 )
 
 // sent records the method, path and body of every request that leaves.
