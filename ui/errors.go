@@ -51,6 +51,10 @@ func errorCode(ae *apierr.Error) string {
 	switch {
 	case ae.Label() != "":
 		return ae.Label()
+	case ae.Class == apierr.ClassMalformed:
+		// A body that could not be read came with a success status:
+		// "200" would say nothing went wrong.
+		return "malformed"
 	case ae.HTTPStatus != 0:
 		return fmt.Sprint(ae.HTTPStatus)
 	}

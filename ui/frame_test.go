@@ -220,6 +220,12 @@ func TestHealthTurnsAtTheFirstFailedAttempt(t *testing.T) {
 	if got := a.healthLine(now, 0); got != "liquidity ✖ 503, retrying 1/5 503, ok 4s ago" {
 		t.Errorf("retrying after giving up: %q", got)
 	}
+	// A body that could not be read came with 200: the mark says so,
+	// not "200".
+	st.Observe(apierr.Liquidity, "/api/v0/quotes", 0, &apierr.Error{Interface: apierr.Liquidity, Method: "GET", Path: "/api/v0/quotes", HTTPStatus: 200, Class: apierr.ClassMalformed})
+	if got := a.healthLine(now, 0); !strings.HasPrefix(got, "liquidity ✖ malformed") {
+		t.Errorf("given up on a malformed body: %q", got)
+	}
 	st.Observe(apierr.Liquidity, "/api/v0/quotes", 0, nil)
 	if got := a.healthLine(now, 0); !strings.HasPrefix(got, "liquidity ●") {
 		t.Errorf("after a success: %q", got)
