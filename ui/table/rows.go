@@ -46,10 +46,14 @@ type rowsCache struct {
 	mu     sync.Mutex
 	sorted map[int][]int32 // ascending by column; ties in the given order
 	views  map[viewKey][]int32
+	// asked are the views a session asked of this version: those the next
+	// version patches (Apply) rather than computes again. A view patched
+	// and not asked is not carried further.
+	asked map[viewKey]bool
 }
 
 func newCache() *rowsCache {
-	return &rowsCache{sorted: map[int][]int32{}, views: map[viewKey][]int32{}}
+	return &rowsCache{sorted: map[int][]int32{}, views: map[viewKey][]int32{}, asked: map[viewKey]bool{}}
 }
 
 // Len counts the rows.
@@ -99,6 +103,9 @@ func (d *Rows) cachedView(k viewKey) ([]int32, bool) {
 	d.cache.mu.Lock()
 	defer d.cache.mu.Unlock()
 	v, ok := d.cache.views[k]
+	if ok {
+		d.cache.asked[k] = true
+	}
 	return v, ok
 }
 
@@ -136,7 +143,7 @@ func (d *Rows) view(k viewKey) []int32 {
 		kept := out[:0]
 		for _, s := range out {
 			r := d.slots.get(s)
-			if (!k.grouped || r.Group == k.group) && strings.Contains(r.search, k.filter) {
+			if k.matches(r) {
 				kept = append(kept, s)
 			}
 		}
@@ -144,8 +151,30 @@ func (d *Rows) view(k viewKey) []int32 {
 	}
 	d.cache.mu.Lock()
 	d.cache.views[k] = out
+	d.cache.asked[k] = true
 	d.cache.mu.Unlock()
 	return out
+}
+
+// matches says whether row r belongs in view k (its group and filter).
+func (k viewKey) matches(r *Row) bool {
+	return (!k.grouped || r.Group == k.group) && strings.Contains(r.search, k.filter)
+}
+
+// order is the comparison view k is sorted by, given the table's given
+// order (with its id tie-break): a column ascending or descending (equal
+// keys in the given order, as view builds it), or the given order, either
+// way.
+func (k viewKey) order(given func(a, b *Row) int) func(a, b *Row) int {
+	switch {
+	case k.col >= 0 && k.desc:
+		return func(a, b *Row) int { return cmp.Or(-compareCol(a, b, k.col), given(a, b)) }
+	case k.col >= 0:
+		return func(a, b *Row) int { return cmp.Or(compareCol(a, b, k.col), given(a, b)) }
+	case k.desc:
+		return func(a, b *Row) int { return -given(a, b) }
+	}
+	return given
 }
 
 // sortedBy returns the slots ascending by column c, ties in the given
@@ -370,9 +399,10 @@ func (b *Builder) Apply(upserts []Row, removed []string, now time.Time) *Rows {
 	next.ids, next.version = ids.Done(), prev.version+1
 	next.slots.done()
 	newRow := func(s int32) *Row { return next.slots.get(s) }
+	oldRow := func(s int32) *Row { return prev.slots.get(s) }
 	order := b.given
 	given := func(x, y *Row) int { return cmp.Or(order(x, y), strings.Compare(x.ID, y.ID)) }
-	next.given = patch(prev.given, out, in, newRow, given)
+	next.given = patch(prev.given, out, in, oldRow, newRow, given)
 	prev.cache.mu.Lock()
 	sorted := make(map[int][]int32, len(prev.cache.sorted))
 	for c, o := range prev.cache.sorted {
@@ -381,50 +411,98 @@ func (b *Builder) Apply(upserts []Row, removed []string, now time.Time) *Rows {
 	prev.cache.mu.Unlock()
 	for c, o := range sorted {
 		byCol := func(a, b *Row) int { return cmp.Or(compareCol(a, b, c), given(a, b)) }
-		next.cache.sorted[c] = patch(o, out, in, newRow, byCol)
+		next.cache.sorted[c] = patch(o, out, in, oldRow, newRow, byCol)
+	}
+	// The filtered and re-sorted views sessions asked of the last version
+	// are patched too: a session with its own filter or sort costs the
+	// rows that changed, not a pass over every row.
+	prev.cache.mu.Lock()
+	views := make(map[viewKey][]int32, len(prev.cache.asked))
+	for k := range prev.cache.asked {
+		views[k] = prev.cache.views[k]
+	}
+	prev.cache.mu.Unlock()
+	for k, o := range views {
+		var kin []int32
+		for _, s := range in {
+			if k.matches(newRow(s)) {
+				kin = append(kin, s)
+			}
+		}
+		next.cache.views[k] = patch(o, out, kin, oldRow, newRow, k.order(given))
 	}
 	b.cur = next
 	return next
 }
 
 // patch makes a new order from o: the slots in out taken away, the slots
-// in added at their place by compare (o is sorted by it). Few changes are
-// inserted one by one (binary search, one copy each); many, or an order
-// that would cost as much, are sorted again.
-func patch(o []int32, out map[int32]bool, added []int32, row func(int32) *Row, compare func(a, b *Row) int) []int32 {
-	next := make([]int32, 0, len(o)+len(added))
-	if len(out) <= 8 {
-		// A few rows out (a poll's usual change): find each, copy the runs
-		// between them (a map lookup per row costs more than the copy).
-		var at []int
-		for s := range out {
-			if i := slices.Index(o, s); i >= 0 {
-				at = append(at, i)
-			}
-		}
-		slices.Sort(at)
-		from := 0
-		for _, i := range at {
-			next = append(next, o[from:i]...)
-			from = i + 1
-		}
-		next = append(next, o[from:]...)
-	} else {
+// in added put at their place by compare (o is sorted by it over the
+// previous version's rows, old). Each is found by binary search and the
+// order copied once, so a change of a few rows costs one copy of the
+// order, not a pass of comparisons over it. Many added rows are sorted
+// in with the rest.
+func patch(o []int32, out map[int32]bool, added []int32, old, row func(int32) *Row, compare func(a, b *Row) int) []int32 {
+	if len(added) > 64 && len(added) > len(o)/16 {
+		next := make([]int32, 0, len(o)+len(added))
 		for _, s := range o {
 			if !out[s] {
 				next = append(next, s)
 			}
 		}
-	}
-	if len(added) > 64 && len(added) > len(next)/16 {
 		next = append(next, added...)
 		slices.SortFunc(next, func(a, b int32) int { return compare(row(a), row(b)) })
 		return next
 	}
+	// Where each leaving row is in o (o's order is total: found exactly,
+	// or not in o at all, as a row a filtered view never held).
+	gone := make([]int, 0, len(out))
+	for s := range out {
+		r := old(s)
+		if r == nil {
+			continue
+		}
+		i, found := slices.BinarySearchFunc(o, r, func(x int32, r *Row) int { return compare(old(x), r) })
+		if found && o[i] == s {
+			gone = append(gone, i)
+		}
+	}
+	slices.Sort(gone)
+	// Where each new row goes in o, in order.
+	type place struct {
+		at int
+		s  int32
+	}
+	put := make([]place, 0, len(added))
 	for _, s := range added {
 		r := row(s)
-		i, _ := slices.BinarySearchFunc(next, r, func(x int32, r *Row) int { return compare(row(x), r) })
-		next = slices.Insert(next, i, s)
+		i, _ := slices.BinarySearchFunc(o, r, func(x int32, r *Row) int { return compare(old(x), r) })
+		put = append(put, place{i, s})
+	}
+	slices.SortFunc(put, func(a, b place) int { return cmp.Or(cmp.Compare(a.at, b.at), compare(row(a.s), row(b.s))) })
+	next := make([]int32, 0, len(o)-len(gone)+len(put))
+	from, g, p := 0, 0, 0
+	for from < len(o) || p < len(put) {
+		// The next stop: a leaving row or a place to put one.
+		stop := len(o)
+		if g < len(gone) {
+			stop = gone[g]
+		}
+		if p < len(put) && put[p].at < stop {
+			stop = put[p].at
+		}
+		next = append(next, o[from:stop]...)
+		from = stop
+		for p < len(put) && put[p].at == stop {
+			next = append(next, put[p].s)
+			p++
+		}
+		if g < len(gone) && gone[g] == stop {
+			from = stop + 1
+			g++
+		}
+		if stop == len(o) && p == len(put) {
+			break
+		}
 	}
 	return next
 }

@@ -178,3 +178,92 @@ func TestMarkerWithoutColour(t *testing.T) {
 		t.Fatalf("lines:\n%s", strings.Join(lines, "\n"))
 	}
 }
+
+// TestApplyPatchesSessionViews: the filtered, re-sorted and reversed
+// views sessions asked of a version are patched into the next (not
+// computed again) and equal a view computed from scratch, row for row;
+// a view nobody asked of a version is not carried further.
+func TestApplyPatchesSessionViews(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	b := NewBuilder(byTimeDesc)
+	var rows []Row
+	for i := range 2000 {
+		rows = append(rows, timedRow(i, t0.Add(time.Duration(rng.IntN(500))*time.Second), fmt.Sprint("n", rng.IntN(100))))
+	}
+	keys := []viewKey{{filter: "n1", col: -1}, {filter: "n", col: 1, desc: true}, {col: -1, desc: true}, {col: 2}, {filter: "m", col: 0, desc: true}}
+	d := b.Apply(rows, nil, t0)
+	for _, k := range keys {
+		d.view(k)
+	}
+	next := 2000
+	for step := range 60 {
+		var up []Row
+		var rm []string
+		for range rng.IntN(12) {
+			i := rng.IntN(next)
+			if rng.IntN(3) == 0 {
+				i, next = next, next+1
+			}
+			up = append(up, timedRow(i, t0.Add(time.Duration(rng.IntN(600))*time.Second), fmt.Sprint([]string{"n", "m"}[rng.IntN(2)], rng.IntN(30))))
+		}
+		for range rng.IntN(4) {
+			rm = append(rm, "r"+strconv.Itoa(rng.IntN(next)))
+		}
+		d = b.Apply(up, rm, t0.Add(time.Duration(step)*time.Second))
+		fresh := &Rows{slots: d.slots, given: d.given, cache: newCache()}
+		for _, k := range keys {
+			d.cache.mu.Lock()
+			patched, ok := d.cache.views[k]
+			d.cache.mu.Unlock()
+			if !ok {
+				t.Fatalf("step %d: view %+v was not patched into the new version", step, k)
+			}
+			if want := fresh.view(k); !slices.Equal(patched, want) {
+				t.Fatalf("step %d: view %+v patched to %d rows, computed %d; they differ", step, k, len(patched), len(want))
+			}
+			d.view(k) // the session asks again
+		}
+	}
+	// Not asked of the last version: patched once more, then dropped.
+	d = b.Apply([]Row{timedRow(0, t0, "n1")}, nil, t0.Add(time.Hour))
+	d = b.Apply([]Row{timedRow(1, t0, "n1")}, nil, t0.Add(2*time.Hour))
+	if n := len(d.cache.views); n != 0 {
+		t.Fatalf("%d views carried that nobody asked for", n)
+	}
+}
+
+// BenchmarkApplyWithSessionViews: one changed row of n, with no session
+// view beyond the given order (the shared work of a change), with a
+// session on a filter, and with one sorted by another column, reversed:
+// what a session's own view adds to a change is the difference.
+func BenchmarkApplyWithSessionViews(b *testing.B) {
+	for _, n := range []int{100_000, 1_000_000} {
+		rows := make([]Row, 0, n)
+		for i := range n {
+			rows = append(rows, timedRow(i, t0.Add(time.Duration(i)*time.Second), fmt.Sprint("name", i%10)))
+		}
+		for _, v := range []struct {
+			name string
+			keys []viewKey
+		}{{"shared", nil}, {"filtered", []viewKey{{filter: "name3", col: -1}}}, {"resorted", []viewKey{{col: 2, desc: true}}}} {
+			b.Run(fmt.Sprintf("%d/%s", n, v.name), func(b *testing.B) {
+				bld := NewBuilder(byTimeDesc)
+				d := bld.Apply(rows, nil, t0)
+				for _, k := range v.keys {
+					d.view(k)
+				}
+				i := 0
+				b.ReportAllocs()
+				for b.Loop() {
+					i++
+					d = bld.Apply([]Row{timedRow(i%n, t0.Add(time.Duration(n+i)*time.Second), "name3 changed")}, nil, t0)
+					for _, k := range v.keys {
+						if _, ok := d.cachedView(k); !ok {
+							b.Fatal("a session's view was computed again")
+						}
+					}
+				}
+			})
+		}
+	}
+}
