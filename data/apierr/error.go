@@ -45,7 +45,7 @@ const (
 	ClassState             // wallet 9 FAILED_PRECONDITION: the record's state forbids it
 	ClassConflict          // wallet 6 ALREADY_EXISTS
 	ClassOperator          // CFG_ 500: contact the operator
-	ClassMalformed         // the response could not be read: not retried; report if it persists
+	ClassMalformed         // the response could not be read: read again once (repeatable requests); report if it persists
 	ClassCredentials       // the token issuer refused the profile's credentials: fix the profile
 	ClassUnreachable       // no connection: DNS, refused, TLS: check the base URL; not retried
 	ClassTimeout           // no answer in time: not retried within the call
@@ -87,9 +87,9 @@ func (c Class) String() string {
 // backoff: only transient platform errors (spec 7.1 rule 1: SYSTEM_ERROR;
 // wallet INTERNAL and UNAVAILABLE; a 5xx of the other interfaces; a
 // connection lost mid-answer). ClassRefreshAuth is retried once, after a
-// token refresh, and is handled separately. A decode error, a refused
-// connection or a timeout is not retried within the call: the next poll
-// tries again, with backoff.
+// token refresh, and ClassMalformed is read again once for a repeatable
+// request; the transport handles both. A refused connection or a timeout
+// is not retried within the call: the next poll tries again, with backoff.
 func (c Class) Retryable() bool { return c == ClassRetry }
 
 // Error is a failed call to one of the platform's interfaces. Its text fields

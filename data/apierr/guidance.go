@@ -47,7 +47,7 @@ func (e *Error) Guidance() string {
 	case ClassOperator:
 		return "A configuration problem on the platform side: not retryable. Contact the operator's support with the code and timestamp."
 	case ClassMalformed:
-		return "The response could not be read as the interface's JSON: not retried. If it persists, report the endpoint and time to the operator."
+		return "The response could not be read as the interface's JSON (a read was tried twice). If it persists, report the endpoint and time to the operator."
 	}
 	return "Unexpected error. Check the request log for details."
 }

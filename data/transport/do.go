@@ -91,7 +91,7 @@ func (c *Client) Do(ctx context.Context, req Request, out any) (Response, error)
 			}
 		}
 	}
-	refreshed, retrying := false, false
+	refreshed, retrying, reread := false, false, false
 	var start time.Time // the last attempt's: OnCall tells how fast the platform answered it
 	defer func() {
 		if retrying && c.cfg.OnRetry != nil && ctx.Err() != nil {
@@ -117,6 +117,14 @@ func (c *Client) Do(ctx context.Context, req Request, out any) (Response, error)
 			return Response{}, err
 		}
 		class := apierr.ClassOf(err)
+		retryable := class.Retryable()
+		if class == apierr.ClassMalformed && !reread && req.repeatable() {
+			// A body that could not be read is read again once: a body cut
+			// by a proxy or a connection is usually whole the next time;
+			// a server that sends the same bad body twice is not asked a
+			// third time.
+			reread, retryable = true, true
+		}
 		switch {
 		case class == apierr.ClassRefreshAuth && !refreshed && c.cfg.Auth != nil && !req.NoAuth:
 			refreshed = true
@@ -125,7 +133,7 @@ func (c *Client) Do(ctx context.Context, req Request, out any) (Response, error)
 			}
 			attempt-- // the refresh retry does not count against the backoff
 			continue
-		case !class.Retryable(),
+		case !retryable,
 			sent && !req.repeatable(),
 			attempt >= c.cfg.Retry.Attempts:
 			return Response{}, c.failed(ctx, req, start, err, attempt)
@@ -135,6 +143,9 @@ func (c *Client) Do(ctx context.Context, req Request, out any) (Response, error)
 			// the call is not over.
 			retrying = true
 			c.cfg.OnRetry(c.cfg.Interface, req.Path, attempt, c.cfg.Retry.Attempts, err)
+		}
+		if class == apierr.ClassMalformed {
+			continue // read again at once: nothing to wait for
 		}
 		if serr := c.cfg.Sleep(ctx, c.cfg.Retry.Wait(attempt)); serr != nil {
 			if gaveUp(ctx, err) {

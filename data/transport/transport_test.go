@@ -277,13 +277,20 @@ func TestStaticToken401IsNotRetried(t *testing.T) {
 
 func TestMalformedBodies(t *testing.T) {
 	bad := rawStep(200, `{"name": "ok"`+"\x00<html>")
-	// A body that cannot be read is not retried (the same server gives the
-	// same body): one send, one Malformed.
+	// A GET whose body cannot be read is read again once (a body cut on
+	// its way is whole the next time)...
 	s := &script{steps: []func(http.ResponseWriter){bad, ok200}}
 	c, _ := newClient(t, apierr.Liquidity, s, nil)
 	var out struct{ Name string }
-	if _, err := c.Do(context.Background(), transport.Request{Path: "/x"}, &out); apierr.ClassOf(err) != apierr.ClassMalformed || s.count() != 1 {
-		t.Fatalf("GET with a malformed body: %v, %d sends: want one Malformed", err, s.count())
+	if _, err := c.Do(context.Background(), transport.Request{Path: "/x"}, &out); err != nil || s.count() != 2 {
+		t.Fatalf("GET with a malformed body, then a good one: %v, %d sends: want the second read", err, s.count())
+	}
+	// ...and not a third time: a server that sends the same bad body
+	// twice gives a Malformed.
+	s1 := &script{steps: []func(http.ResponseWriter){bad, bad, ok200}}
+	c1, _ := newClient(t, apierr.Liquidity, s1, nil)
+	if _, err := c1.Do(context.Background(), transport.Request{Path: "/x"}, &out); apierr.ClassOf(err) != apierr.ClassMalformed || s1.count() != 2 {
+		t.Fatalf("GET with two malformed bodies: %v, %d sends: want a Malformed after two", err, s1.count())
 	}
 	s2 := &script{steps: []func(http.ResponseWriter){bad}}
 	c2, _ := newClient(t, apierr.Liquidity, s2, nil)
