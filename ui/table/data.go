@@ -53,7 +53,7 @@ type Computed struct {
 }
 
 func (m *Model) key() viewKey {
-	return viewKey{filter: m.lfilter, col: m.sortCol, desc: m.sortDesc, group: m.group, grouped: m.grouped}
+	return viewKey{filter: m.lfilter, names: m.names, col: m.sortCol, desc: m.sortDesc, group: m.group, grouped: m.grouped}
 }
 
 // SetGroup shows only the rows of group g (Row.Group); on false shows every
@@ -110,10 +110,16 @@ func (m *Model) Computing() bool { return m.pending }
 // searchText is the lowercased text the filter looks in: the cells joined by
 // NUL so that a match never spans two cells. buf is scratch space, returned
 // for the next call; ASCII text costs one allocation.
-func searchText(buf []byte, cells []string) (string, []byte) {
+func searchText(buf []byte, cells []string, fields []Field) (string, []byte) {
 	buf = buf[:0]
 	ascii := true
-	for i, c := range cells {
+	for i := range len(cells) + len(fields) {
+		c := ""
+		if i < len(cells) {
+			c = cells[i]
+		} else {
+			c = fields[i-len(cells)].Value
+		}
 		if i > 0 {
 			buf = append(buf, 0)
 		}
@@ -135,8 +141,9 @@ func searchText(buf []byte, cells []string) (string, []byte) {
 	return string(buf), buf
 }
 
-// SetFilter shows only the rows containing f (case-insensitive) in one of
-// their cells. The empty string shows every row. The cursor stays on the
+// SetFilter shows only the rows that match f, a search (case-insensitive:
+// terms ANDed, name:value, !, ~regexp; see query.go). The empty string
+// shows every row. The cursor stays on the
 // selected record when it is still shown. A large table filters in the
 // returned command.
 func (m *Model) SetFilter(f string) tea.Cmd {
@@ -149,6 +156,15 @@ func (m *Model) SetFilter(f string) tea.Cmd {
 
 // Filter returns the filter set by SetFilter.
 func (m *Model) Filter() string { return m.filter }
+
+// FilterNote says what of the filter was not taken as typed (a regular
+// expression that does not compile is matched as text); "" when all was.
+func (m *Model) FilterNote() string {
+	if m.lfilter == "" {
+		return ""
+	}
+	return compileQuery(m.lfilter, strings.Split(m.names, "\x00")).note
+}
 
 // SetSort sorts by column col (-1: the order the rows were given in),
 // descending if desc. Sorting is stable: equal keys keep the given order.

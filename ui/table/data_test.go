@@ -19,7 +19,7 @@ func TestSearchTextLowercases(t *testing.T) {
 		{"東京銀行", "ABC"},
 	} {
 		var got string
-		got, buf = searchText(buf, cells)
+		got, buf = searchText(buf, cells, nil)
 		if want := strings.ToLower(strings.Join(cells, "\x00")); got != want {
 			t.Errorf("%q: got %q, want %q", cells, got, want)
 		}

@@ -90,6 +90,12 @@ func (m *Model) rebuild() {
 		msg := m.empty
 		if m.data.Len() > 0 && m.filter != "" {
 			msg = "No rows match " + strconv.Quote(sanitize.Line(m.filter)) + "."
+			if n := m.FilterNote(); n != "" {
+				msg += " " + n + "."
+			}
+			if m.noMatch != "" {
+				msg += " " + m.noMatch
+			}
 		}
 		c.plain = append(c.plain, "")
 		c.lines = append(c.lines, m.styles.Dim.Render(fit(&c.sb, msg, lw, Left)))

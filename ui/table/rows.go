@@ -36,6 +36,7 @@ type Rows struct {
 // column (-1: the given order) and its direction.
 type viewKey struct {
 	filter  string
+	names   string // the columns' names a filter's name:value may use
 	col     int
 	desc    bool
 	group   string
@@ -140,10 +141,11 @@ func (d *Rows) view(k viewKey) []int32 {
 		out = append(out, base...)
 	}
 	if k.filter != "" || k.grouped {
+		matches := k.matcher()
 		kept := out[:0]
 		for _, s := range out {
 			r := d.slots.get(s)
-			if k.matches(r) {
+			if matches(r) {
 				kept = append(kept, s)
 			}
 		}
@@ -156,9 +158,16 @@ func (d *Rows) view(k viewKey) []int32 {
 	return out
 }
 
-// matches says whether row r belongs in view k (its group and filter).
-func (k viewKey) matches(r *Row) bool {
-	return (!k.grouped || r.Group == k.group) && strings.Contains(r.search, k.filter)
+// matcher says which rows belong in view k: those of its group that
+// match its filter (a search: see query).
+func (k viewKey) matcher() func(r *Row) bool {
+	var q *query
+	if k.filter != "" {
+		q = compileQuery(k.filter, strings.Split(k.names, "\x00"))
+	}
+	return func(r *Row) bool {
+		return (!k.grouped || r.Group == k.group) && (q == nil || q.match(r))
+	}
 }
 
 // order is the comparison view k is sorted by, given the table's given
@@ -243,11 +252,11 @@ func (b *Builder) Rows() *Rows { return b.cur }
 // prepare fills what a row needs for every session: its search text and,
 // when its cells changed, the time it changed.
 func prepare(r *Row, old *Row, now int64, first bool, buf []byte) []byte {
-	if old != nil && old.Group == r.Group && slices.Equal(old.Cells, r.Cells) && keysEqual(old.Keys, r.Keys) {
+	if old != nil && old.Group == r.Group && slices.Equal(old.Cells, r.Cells) && slices.Equal(old.Fields, r.Fields) && keysEqual(old.Keys, r.Keys) {
 		r.search, r.changed = old.search, old.changed
 		return buf
 	}
-	r.search, buf = searchText(buf, r.Cells)
+	r.search, buf = searchText(buf, r.Cells, r.Fields)
 	if !first {
 		r.changed = now
 	}
@@ -424,8 +433,9 @@ func (b *Builder) Apply(upserts []Row, removed []string, now time.Time) *Rows {
 	prev.cache.mu.Unlock()
 	for k, o := range views {
 		var kin []int32
+		matches := k.matcher()
 		for _, s := range in {
-			if k.matches(newRow(s)) {
+			if matches(newRow(s)) {
 				kin = append(kin, s)
 			}
 		}

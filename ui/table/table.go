@@ -20,6 +20,7 @@ package table
 
 import (
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/charmbracelet/lipgloss"
@@ -79,6 +80,9 @@ type Row struct {
 	// for a session that shows one group (the transactions of one wallet
 	// among the shared rows of all): see SetGroup.
 	Group string
+	// Fields are values the row is searched by without showing them
+	// (see Field).
+	Fields []Field
 
 	search  string // lowercased cells, for the filter (set by a Builder)
 	changed int64  // unix nanos of the last change of its cells, 0 = never
@@ -132,6 +136,7 @@ type Model struct {
 	pending  bool    // a view is being computed for the current data
 	filter   string  // as given
 	lfilter  string  // lowercased
+	names    string  // the columns' names (ColumnName), \x00 between
 	group    string  // the group shown (SetGroup), when grouped
 	grouped  bool
 
@@ -157,6 +162,7 @@ type Model struct {
 	highlight time.Duration
 	stale     bool
 	empty     string
+	noMatch   string // what else to try when a filter matches nothing
 
 	c renderCache
 }
@@ -171,11 +177,14 @@ func New(cols []Column, styles Styles) *Model {
 		highlight: DefaultHighlight,
 		empty:     "No rows.",
 	}
+	names := make([]string, len(m.cols))
 	for i := range m.cols {
 		if m.cols[i].Width <= 0 {
 			m.cols[i].Width = max(1, textWidth(m.cols[i].Title))
 		}
+		names[i] = ColumnName(m.cols[i].Title)
 	}
+	m.names = strings.Join(names, "\x00")
 	return m
 }
 
@@ -208,6 +217,10 @@ func (m *Model) Height() int { return m.height }
 
 // SetEmptyMessage sets what is shown when there are no rows to show.
 func (m *Model) SetEmptyMessage(s string) { m.empty = s; m.c.invalidate() }
+
+// SetNoMatchHint sets what "No rows match" adds: what else to try (a
+// longer window, a lookup of the platform).
+func (m *Model) SetNoMatchHint(s string) { m.noMatch = s; m.c.invalidate() }
 
 // SetHighlightDuration sets how long changed rows stay highlighted; zero or
 // less turns highlighting off.

@@ -119,7 +119,42 @@ func buildRow(p *payments.Payment, now time.Time) table.Row {
 		viewkit.Amount(src, p.Originator.SourceCurrency), corridor(p), since(p.LastStateUpdatedAt, now),
 		viewkit.Amount(dst, p.Destination.DestinationCurrency), beneficiary,
 	}, Keys: []table.Key{table.Time(p.When()), {}, {}, {}, {}, table.Decimal(src), {},
-		table.Time(p.LastStateUpdatedAt), table.Decimal(dst)}}
+		table.Time(p.LastStateUpdatedAt), table.Decimal(dst)}, Fields: searchFields(p)}
+}
+
+// searchFields are what a payment's row is searched by besides its cells
+// (`/title:closed`, `/label:payroll`): every error's code, title and
+// description, the identities, the labels, the rail and the tracking
+// references.
+func searchFields(p *payments.Payment) []table.Field {
+	var fs []table.Field
+	add := func(name, v string) {
+		if v != "" {
+			fs = append(fs, table.Field{Name: name, Value: sanitize.Line(v)})
+		}
+	}
+	for _, e := range p.Errors {
+		add("code", e.Code)
+		add("title", e.Title)
+		add("description", e.Description)
+	}
+	add("originator", p.Originator.OriginatorIdentityNickName)
+	add("beneficiaryid", p.Destination.BeneficiaryIdentityID)
+	add("country", p.Destination.DestinationCountry)
+	add("currency", p.Originator.SourceCurrency)
+	add("currency", p.Destination.DestinationCurrency)
+	for _, l := range p.PaymentLabels {
+		add("label", l)
+	}
+	add("memo", string(p.PaymentMemo))
+	if x, ok := p.PayoutExecutionDetails.Get(); ok {
+		add("rail", string(x.PaymentRailUsed))
+		for _, r := range x.TrackingReferences {
+			add("tracking", string(r.Value))
+		}
+	}
+	add("tracking", p.CryptoTransactionHash)
+	return fs
 }
 
 // stateText is the payment's state, marked expired for a quote whose time
