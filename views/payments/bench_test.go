@@ -57,7 +57,7 @@ func benchView(tb testing.TB, n int) (*View, *live.Store) {
 	ctx := &ui.Context{Renderer: r, Theme: ui.NewTheme(r), Store: store, Environment: "test",
 		Now: func() time.Time { return benchStart }, Width: 120, Height: 36}
 	v := New(ctx, &platform.Platform{Store: store})
-	run(v, v.setWindow(2)) // ":payments 30d": every synthetic payment is in the window
+	run(v, v.setWindow(windows[2])) // ":payments 30d": every synthetic payment is in the window
 	v.Update(ui.StoreChanged{})
 	if got := v.table().Total(); got != n {
 		tb.Fatalf("table holds %d rows, want %d", got, n)

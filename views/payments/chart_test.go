@@ -103,3 +103,32 @@ func TestStateChartMovesOnEveryPage(t *testing.T) {
 		t.Errorf("title %q after two polls a minute apart", got)
 	}
 }
+
+// TestAnyWindow: ":payments failed 90d" shows the failures of 90 days
+// (any window, in days), not a lookup of a payment called "failed"; a
+// window that cannot be read is said, not looked up.
+func TestAnyWindow(t *testing.T) {
+	e := world(t, viewtest.Options{})
+	v := New(e.Ctx, e.P)
+	send(v, ui.Open{View: Name, Args: []string{"failed", "90d"}})
+	if v.Depth() != 1 || v.window != 90*24*time.Hour || v.scope != scopeFailed {
+		t.Fatalf("depth %d, window %v, scope %v: want the FAILED scope over 90 days", v.Depth(), v.window, v.scope)
+	}
+	if out := v.Render(120, 40); !strings.Contains(out, "last 90d") {
+		t.Errorf("the scope bar does not say the window:\n%s", out)
+	}
+	var flash ui.Flash
+	for _, m := range send(v, ui.Open{View: Name, Args: []string{"failed", "9x"}}) {
+		if f, ok := m.(ui.Flash); ok {
+			flash = f
+		}
+	}
+	if v.Depth() != 1 || !strings.Contains(flash.Text, "not a length of time") {
+		t.Errorf("depth %d, flash %q: want the window refused, no lookup", v.Depth(), flash.Text)
+	}
+	// w from 90d comes back to the first window.
+	send(v, viewtest.Key("w"))
+	if v.window != windows[0] {
+		t.Errorf("w from 90d: %v", v.window)
+	}
+}

@@ -38,7 +38,7 @@ type groupsPage struct {
 func (g groupsPage) Crumb() string { return g.v.scope.Label() + " by reason" }
 
 func (v *View) newGroupsPage() groupsPage {
-	key := codeGroups(v.ctx.Store, v.scope, windows[v.window])
+	key := codeGroups(v.ctx.Store, v.scope, v.window)
 	page := viewkit.NewTablePage(v.ctx, viewkit.TableSpec[codeGroup]{
 		Columns: []table.Column{
 			// Whole: "(reason being read)" as a code of the platform's.
@@ -56,7 +56,7 @@ func (v *View) newGroupsPage() groupsPage {
 		},
 		Enter: func(g codeGroup) tea.Cmd { return v.Push(v.codePage(g.Code)) },
 		Above: func(w, h int, _ *codeGroup) string { return v.above(w, h, nil) }, AboveShare: 0.3,
-		Empty: "no " + v.scope.Label() + " payments in the last " + windowWord(windows[v.window]),
+		Empty: "no " + v.scope.Label() + " payments in the last " + windowWord(v.window),
 		What:  v.scope.Label() + " payments",
 	})
 	return groupsPage{page, v}
@@ -73,7 +73,7 @@ func (v *View) codePage(code string) *viewkit.TablePage[*payments.Payment] {
 		Crumb:   sanitize.Line(code),
 		Columns: columns(),
 		Topics:  []live.Topic{live.Payments},
-		Source:  scopeRows(v.ctx.Store, v.scope, windows[v.window]),
+		Source:  scopeRows(v.ctx.Store, v.scope, v.window),
 		Group:   group,
 		Live:    true,
 		Enter:   func(p *payments.Payment) tea.Cmd { return v.Push(newDetailPage(v, p.PaymentID)) },

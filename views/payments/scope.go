@@ -1,10 +1,12 @@
 package paymentsview
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
 
+	"treasury/kit/span"
 	"treasury/views/paystats"
 )
 
@@ -74,12 +76,37 @@ var windows = [...]time.Duration{24 * time.Hour, 7 * 24 * time.Hour, 30 * 24 * t
 func windowWord(d time.Duration) string { return paystats.WindowWord(d) }
 
 // parseWindow reads "24h", "7d", "30d" (and "1d", "168h").
-func parseWindow(arg string) (int, bool) {
-	a := strings.ToLower(strings.TrimSpace(arg))
-	for i, w := range windows {
-		if a == windowWord(w) || a == strconv.Itoa(int(w/time.Hour))+"h" || a == strconv.Itoa(int(w/(24*time.Hour)))+"d" {
-			return i, true
+func parseWindow(arg string) (time.Duration, error) {
+	d, err := span.Parse(arg)
+	switch {
+	case err != nil:
+		return 0, err
+	case d < time.Hour:
+		return 0, fmt.Errorf("%s is shorter than an hour", arg)
+	case d > maxWindow:
+		return 0, fmt.Errorf("%s is longer than %s, the longest window the dashboard reads", arg, span.String(maxWindow))
+	}
+	return d, nil
+}
+
+// maxWindow is the longest window of payments a view asks the store to
+// hold (the feed reads the days it does not hold, by date).
+const maxWindow = 400 * span.Day
+
+// looksLikeWindow says whether a word was meant as a window (digits and a
+// unit), to say why it was refused rather than look it up as a payment.
+func looksLikeWindow(a string) bool {
+	a = strings.TrimSpace(a)
+	return a != "" && a[0] >= '0' && a[0] <= '9' && len(a) <= 8
+}
+
+// nextWindow is the window w moves to: the next of windows longer than
+// the one shown, after the longest the first.
+func nextWindow(cur time.Duration) time.Duration {
+	for _, w := range windows {
+		if w > cur {
+			return w
 		}
 	}
-	return 0, false
+	return windows[0]
 }

@@ -45,7 +45,7 @@ type View struct {
 	counts live.Key[counts]
 	hist   live.Key[paystats.StateHistory]
 	scope  scope
-	window int // index in windows
+	window time.Duration // the window shown: one of windows (w), or any a command asked for
 	chart  stateChart
 	recon  reconCache
 	keys   keys
@@ -74,6 +74,7 @@ func New(ctx *ui.Context, p *platform.Platform) *View {
 		Prev:   key.NewBinding(key.WithKeys("["), key.WithHelp("[", "previous state scope")),
 		Window: key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "window 24h/7d/30d")),
 	}}
+	v.window = windows[0]
 	v.counts = scopeCounts(ctx.Store, windows[0])
 	v.hist = paystats.StateHistories(ctx.Store, windows[0])
 	v.page = viewkit.NewTablePage(ctx, viewkit.TableSpec[*payments.Payment]{
@@ -112,7 +113,7 @@ func (v *View) Init() tea.Cmd { return nil }
 func (v *View) above(w, h int, sel **payments.Payment) string {
 	t := v.ctx.Theme
 	parts := scopeParts(live.Get(v.ctx.Store, v.counts).Data, v.scope)
-	parts[len(parts)-1] += t.Muted.Render("  last " + windowWord(windows[v.window]))
+	parts[len(parts)-1] += t.Muted.Render("  last " + windowWord(v.window))
 	if w >= 100 {
 		parts[0] = t.Muted.Render("scope ") + parts[0]
 		parts[len(parts)-1] += t.Muted.Render("   [ ] scope · w window")
@@ -120,7 +121,7 @@ func (v *View) above(w, h int, sel **payments.Payment) string {
 	// On two lines rather than cut where one is too narrow (80 columns).
 	lines := viewkit.WrapParts(parts, "  ", w)
 	if h >= 8 {
-		if c := v.chart.view(v.ctx, v.hist, windows[v.window], w, h-len(lines)-1); c != "" {
+		if c := v.chart.view(v.ctx, v.hist, v.window, w, h-len(lines)-1); c != "" {
 			lines = append(lines, c)
 		}
 	}
@@ -154,7 +155,7 @@ func (v *View) Update(msg tea.Msg) tea.Cmd {
 			case key.Matches(msg, v.keys.Prev):
 				return v.setScope((v.scope + scopeCount - 1) % scopeCount)
 			case key.Matches(msg, v.keys.Window):
-				return v.setWindow((v.window + 1) % len(windows))
+				return v.setWindow(nextWindow(v.window))
 			}
 		}
 	case ui.Open:
@@ -174,24 +175,24 @@ func (v *View) setScope(s scope) tea.Cmd {
 	if s.Grouped() { // FAILED and DECLINED: by reason code first
 		return v.Stack.Reset(v.newGroupsPage())
 	}
-	cmd := v.page.SetSource(scopeRows(v.ctx.Store, s, windows[v.window]))
+	cmd := v.page.SetSource(scopeRows(v.ctx.Store, s, v.window))
 	return tea.Batch(cmd, v.Stack.Reset(rootPage{v.page, v}))
 }
 
 // setWindow shows the payments of another window: the store reads what it
 // does not hold yet (the view watches live.Window of the payments), the
 // cursor goes to the newest payment.
-func (v *View) setWindow(i int) tea.Cmd {
-	v.window = i
-	v.counts = scopeCounts(v.ctx.Store, windows[i])
-	v.hist = paystats.StateHistories(v.ctx.Store, windows[i])
+func (v *View) setWindow(w time.Duration) tea.Cmd {
+	v.window = w
+	v.counts = scopeCounts(v.ctx.Store, w)
+	v.hist = paystats.StateHistories(v.ctx.Store, w)
 	return v.setScope(v.scope)
 }
 
 // Topics are the page's, the window of payments it shows (the store holds
 // the widest any session asks for), its counts and their history.
 func (v *View) Topics() []live.Topic {
-	return append(v.Stack.Topics(), live.Window(live.Payments, windows[v.window]), v.counts.Topic(), v.hist.Topic())
+	return append(v.Stack.Topics(), live.Window(live.Payments, v.window), v.counts.Topic(), v.hist.Topic())
 }
 
 // open handles ":payments [scope]", ":payment <ref>" and links from other
@@ -204,19 +205,31 @@ func (v *View) open(args []string) tea.Cmd {
 		return v.Stack.Update(ui.StoreChanged{})
 	}
 	// ":payments [STATE] [WINDOW]", in either order: "failed 7d", "30d".
-	sc, win, known := v.scope, v.window, true
+	sc, win, known, bad := v.scope, v.window, true, ""
+	scoped := false
 	for _, a := range args {
 		if s, ok := parseScope(a); ok {
-			sc = s
-		} else if w, ok := parseWindow(a); ok {
+			sc, scoped = s, true
+		} else if w, err := parseWindow(a); err == nil {
 			win = w
 		} else {
 			known = false
+			if looksLikeWindow(a) {
+				bad = err.Error()
+			}
 		}
 	}
-	if known {
+	switch {
+	case known:
 		v.scope = sc
 		return v.setWindow(win)
+	case bad != "" || (scoped && len(args) > 1):
+		// A state and a word that is no window ("failed 9x"): not a
+		// payment called "failed".
+		if bad == "" {
+			bad = "expected a window such as 24h, 7d or 90d after the state"
+		}
+		return ui.FlashCmd(":payments " + sanitize.Line(strings.Join(args, " ")) + ": " + bad)
 	}
 	// A payment named by id is not one of the scope's: its page opens
 	// above the root, and the trail does not name the scope or group.
@@ -242,7 +255,7 @@ func (v *View) Keys() []key.Binding {
 // Commands offer ":payments [scope]" and ":payment <id or internalId>".
 func (v *View) Commands() []ui.Command {
 	return []ui.Command{
-		{Name: "payments", Args: "[all|quoted|inflight|failed|declined|returned|completed] [24h|7d|30d]", Help: "payments by state, over a window",
+		{Name: "payments", Args: "[all|quoted|inflight|failed|declined|returned|completed] [24h|7d|30d|any window, as 90d]", Help: "payments by state, over a window",
 			View: Name, Complete: scopeWords},
 		{Name: "payment", Args: "<paymentId or internalId>", Help: "a payment's detail: errors, guidance, timeline",
 			View: Name, Complete: func(prefix string) []string {
