@@ -3,6 +3,8 @@ package table
 import (
 	"encoding/csv"
 	"io"
+	"iter"
+
 	"treasury/ui/sanitize"
 )
 
@@ -20,6 +22,52 @@ func (m *Model) WriteCSV(w io.Writer) error { return m.CSV()(w) }
 func (m *Model) CSV() func(io.Writer) error {
 	cols, data, view := m.cols, m.data, m.view
 	return func(w io.Writer) error { return writeCSV(w, cols, data, view) }
+}
+
+// Shown returns the ids of the rows as shown now, filtered and sorted, to
+// be read later on any goroutine (an export of the records behind them):
+// it holds the version and the view asked at, both immutable.
+func (m *Model) Shown() iter.Seq[string] {
+	data, view := m.data, m.view
+	return func(yield func(string) bool) {
+		for _, s := range view {
+			if r := data.row(s); r != nil && !yield(r.ID) {
+				return
+			}
+		}
+	}
+}
+
+// WriteRecordsCSV writes a CSV of header and one record per id of ids
+// (those row returns false for are left out), every cell through the
+// CSV sanitizer: an export of the records as data (amounts and their
+// currencies apart, times in ISO 8601), not of the cells as shown.
+func WriteRecordsCSV(w io.Writer, header []string, ids iter.Seq[string], row func(id string) ([]string, bool)) error {
+	cw := csv.NewWriter(w)
+	rec := make([]string, len(header))
+	for i, h := range header {
+		rec[i] = sanitize.CSVCell(h)
+	}
+	if err := cw.Write(rec); err != nil {
+		return err
+	}
+	for id := range ids {
+		cells, ok := row(id)
+		if !ok {
+			continue
+		}
+		for i := range rec {
+			rec[i] = ""
+			if i < len(cells) {
+				rec[i] = sanitize.CSVCell(sanitize.Line(cells[i]))
+			}
+		}
+		if err := cw.Write(rec); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
 }
 
 func writeCSV(w io.Writer, cols []Column, data *Rows, view []int32) error {

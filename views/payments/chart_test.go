@@ -2,6 +2,7 @@ package paymentsview
 
 import (
 	"context"
+	"encoding/csv"
 	"fmt"
 	"io"
 	"strings"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/muesli/termenv"
+	"github.com/shopspring/decimal"
 
 	"treasury/data/live"
 	"treasury/data/payments"
@@ -130,5 +132,41 @@ func TestAnyWindow(t *testing.T) {
 	send(v, viewtest.Key("w"))
 	if v.window != windows[0] {
 		t.Errorf("w from 90d: %v", v.window)
+	}
+}
+
+// TestPaymentsCSVIsData: the export has one meaning per column: amounts
+// apart from their currency, times in ISO 8601 with the date and zone, no
+// glyphs; the rows are those shown, filtered.
+func TestPaymentsCSVIsData(t *testing.T) {
+	e := world(t, viewtest.Options{})
+	v := New(e.Ctx, e.P)
+	send(v, ui.Open{View: Name, Args: []string{"all"}})
+	viewtest.Drive(v, v.SetFilter("state:FAILED"))
+	var b strings.Builder
+	if err := v.CSV()(&b); err != nil {
+		t.Fatal(err)
+	}
+	r := csv.NewReader(strings.NewReader(b.String()))
+	recs, err := r.ReadAll()
+	if err != nil || len(recs) < 2 {
+		t.Fatalf("%d records, %v:\n%s", len(recs), err, b.String())
+	}
+	if recs[0][0] != "initiated_at" || recs[0][6] != "source_amount" || recs[0][7] != "source_currency" {
+		t.Fatalf("header %v", recs[0])
+	}
+	for _, rec := range recs[1:] {
+		if _, err := time.Parse(time.RFC3339, rec[0]); err != nil {
+			t.Errorf("initiated_at %q is not ISO 8601", rec[0])
+		}
+		if _, err := decimal.NewFromString(rec[6]); err != nil || len(rec[7]) < 3 {
+			t.Errorf("amount %q currency %q", rec[6], rec[7])
+		}
+		if rec[3] != "FAILED" || rec[4] == "" {
+			t.Errorf("state %q code %q: the FAILED scope exports its failures with their codes", rec[3], rec[4])
+		}
+		if strings.ContainsAny(strings.Join(rec, ""), "…—▁█") {
+			t.Errorf("glyphs in %v", rec)
+		}
 	}
 }

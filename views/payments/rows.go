@@ -2,6 +2,7 @@ package paymentsview
 
 import (
 	"slices"
+	"strings"
 	"time"
 
 	"treasury/data/apierr"
@@ -247,4 +248,32 @@ func hasPrefixFold(s, prefix string) bool {
 		}
 	}
 	return true
+}
+
+// paymentsExport is the payments' CSV: one meaning per column, amounts
+// apart from their currencies and as received (no grouping), times in ISO
+// 8601 UTC with the date, "" for what a record does not have.
+var paymentsExport = &viewkit.Export[*payments.Payment]{
+	Header: []string{"initiated_at", "payment_id", "internal_id", "state", "error_code", "error_title",
+		"source_amount", "source_currency", "destination_amount", "destination_currency", "destination_country",
+		"last_state_updated_at", "expires_at", "beneficiary", "beneficiary_id", "originator", "labels"},
+	Row: func(p *payments.Payment) []string {
+		var code, title string
+		if len(p.Errors) > 0 {
+			code, title = p.Errors[0].Code, p.Errors[0].Title
+		}
+		o, d := p.Originator, p.Destination
+		return []string{iso(p.InitiatedAt), p.PaymentID, o.InternalID, string(p.PaymentState), code, title,
+			o.SourceAmount.String(), o.SourceCurrency, d.DestinationAmount.String(), d.DestinationCurrency, d.DestinationCountry,
+			iso(p.LastStateUpdatedAt), iso(p.ExpiresAt), d.BeneficiaryIdentityNickName, d.BeneficiaryIdentityID,
+			o.OriginatorIdentityNickName, strings.Join(p.PaymentLabels, ";")}
+	},
+}
+
+// iso is a time in ISO 8601, UTC, to the millisecond it has; "" for none.
+func iso(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format("2006-01-02T15:04:05.999Z07:00")
 }

@@ -87,6 +87,7 @@ func New(ctx *ui.Context, p *platform.Platform) *View {
 		AboveShare: 0.3,
 		Empty:      "no payments in this scope",
 		What:       "payments",
+		Export:     paymentsExport,
 	})
 	// A search the window does not hold may be of an older payment.
 	v.page.Table().SetNoMatchHint("Only the window shown is searched: w widens it to 30d; :payment <id or internalId> finds any payment.")

@@ -115,6 +115,17 @@ type TableSpec[T any] struct {
 	// Sort is the initial sort column and direction.
 	SortCol  int
 	SortDesc bool
+	// Export, when set, is the page's CSV: the records as data, one
+	// meaning per column; without it the CSV is the cells as shown.
+	Export *Export[T]
+}
+
+// Export is a table page's CSV of its records: a header and a record's
+// values (amounts without grouping and apart from their currency, times
+// in ISO 8601 with their zone, no glyphs, "" for none).
+type Export[T any] struct {
+	Header []string
+	Row    func(rec T) []string
 }
 
 // TableKeys are a table page's own bindings (the table's are its KeyMap).
@@ -471,4 +482,33 @@ func (p *TablePage[T]) SetFilter(text string) tea.Cmd {
 func (p *TablePage[T]) Filter() string { return p.t.Filter() }
 
 // WriteCSV writes the table as filtered and sorted.
-func (p *TablePage[T]) CSV() func(io.Writer) error { p.ensure(); return p.t.CSV() }
+func (p *TablePage[T]) CSV() func(io.Writer) error {
+	p.ensure()
+	ex := p.spec.Export
+	if ex == nil {
+		return p.t.CSV()
+	}
+	ids := p.t.Shown()
+	// The records as they are now, for the command: a shared projection's
+	// version is immutable; a page's own records (few: a session's read)
+	// are copied, their index being reused.
+	var record func(id string) (T, bool)
+	if p.sourced() {
+		record = p.shared.Record
+	} else {
+		own := make(map[string]T, len(p.recs))
+		for id, i := range p.index {
+			own[id] = p.recs[i]
+		}
+		record = func(id string) (T, bool) { r, ok := own[id]; return r, ok }
+	}
+	return func(w io.Writer) error {
+		return table.WriteRecordsCSV(w, ex.Header, ids, func(id string) ([]string, bool) {
+			r, ok := record(id)
+			if !ok {
+				return nil, false
+			}
+			return ex.Row(r), true
+		})
+	}
+}
