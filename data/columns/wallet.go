@@ -1,0 +1,68 @@
+package columns
+
+import (
+	"strconv"
+
+	"treasury/data/custody"
+	"treasury/data/wallet"
+)
+
+// Transactions are a wallet transaction's short columns. In a table of
+// many wallets the seventh names the transaction's wallet (by
+// at.WalletNames, else its id's end); in one wallet's, its destination.
+func Transactions(manyWallets bool) Set[wallet.Transaction] {
+	type tx = wallet.Transaction
+	who := Column[tx]{Title: "Destination", Width: 9, Flex: 2, Text: func(t tx, _ At) string { return Dash(t.DestinationAddress) }}
+	if manyWallets {
+		who.Title = "Wallet"
+		who.Text = func(t tx, at At) string {
+			if n := at.WalletNames[t.WalletID]; n != "" {
+				return n
+			}
+			return Dash(Short(t.WalletID, 9))
+		}
+	}
+	return Set[tx]{
+		{Title: "Created UTC", Width: 14,
+			Text: func(t tx, _ At) string { return TimeAs(t.CreatedAt, "01-02 15:04:05") },
+			Sort: func(t tx) Sort { return Time(t.CreatedAt) }},
+		{Title: "Status", Width: 9, Flex: 1, Text: func(t tx, _ At) string { return t.Status }},
+		{Title: "Action", Width: 8, Text: func(t tx, _ At) string { return t.Action }},
+		{Title: "Asset", Width: 5, Text: func(t tx, _ At) string { return t.Asset }},
+		{Title: "Qty", Width: 12, Align: Right,
+			Text: func(t tx, _ At) string { return Amount(t.Qty, "") },
+			Sort: func(t tx) Sort { return Decimal(t.Qty) }},
+		{Title: "Frozen", Width: 6, Text: func(t tx, _ At) string { return Frozen(t) }},
+		who,
+		{Title: "Tx id", Width: 9, Flex: 1, Text: func(t tx, _ At) string { return t.ID }},
+	}
+}
+
+// Frozen is a transaction's freeze state for a cell.
+func Frozen(t wallet.Transaction) string {
+	if t.FreezeInfo.IsFrozen {
+		return "FROZEN"
+	}
+	return "—"
+}
+
+// Endpoints are a custody endpoint's short columns.
+func Endpoints() Set[custody.Endpoint] {
+	type ep = custody.Endpoint
+	return Set[ep]{
+		{Title: "Alias", Width: 16, Flex: 3, Text: func(e ep, _ At) string { return e.Alias }},
+		{Title: "Address", Width: 14, Flex: 4, Text: func(e ep, _ At) string { return e.Address }},
+		{Title: "Ledger", Width: 16, Text: func(e ep, _ At) string { return e.LedgerID }},
+		{Title: "Lock", Width: 8, Text: func(e ep, _ At) string { return Dash(e.Lock) }},
+		{Title: "Listing", Width: 11, Text: func(e ep, _ At) string { return Dash(e.Listing()) }},
+		{Title: "ABI", Width: 3, Text: func(e ep, _ At) string {
+			if e.HasABI() {
+				return "yes"
+			}
+			return "—"
+		}},
+		{Title: "Trust", Width: 5, Align: Right,
+			Text: func(e ep, _ At) string { return strconv.Itoa(int(e.TrustScore)) },
+			Sort: func(e ep) Sort { return Int(int64(e.TrustScore)) }},
+	}
+}
