@@ -35,12 +35,12 @@ func New(ctx *ui.Context) *View {
 		// A movement's short columns (package columns), as `treasury get
 		// ledger` prints them.
 		Columns: viewkit.Columns(set),
-		Topics: []live.Topic{live.Ledger},
-		Live:   true,
-		Source: viewkit.ListProjection(ctx.Store, live.LedgerKey, "rows", platform.LedgerID, row, viewkit.NewestFirst),
-		Enter:  open,
-		Empty:  "no ledger transactions in the last 24 hours",
-		What:   "ledger transactions",
+		Topics:  []live.Topic{live.Ledger},
+		Live:    true,
+		Source:  viewkit.ListProjection(ctx.Store, live.LedgerKey, "rows", platform.LedgerID, row, viewkit.NewestFirst),
+		Enter:   open,
+		Empty:   "no ledger transactions in the last 24 hours",
+		What:    "ledger transactions",
 	}))
 	return v
 }
