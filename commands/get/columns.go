@@ -1,44 +1,41 @@
 package get
 
 import (
-	"reflect"
+	"time"
 
+	"treasury/data/columns"
 	"treasury/data/custody"
 	"treasury/data/payments"
 	"treasury/data/reporting"
 	"treasury/data/wallet"
 )
 
-// tableColumns names the columns `get -o table` shows for a list of wide
-// records, so the table fits a terminal; nil shows every field. CSV and
-// JSON always carry every field.
-func tableColumns(t reflect.Type) []string {
-	switch t {
-	case reflect.TypeFor[payments.Payment]():
-		return []string{"paymentId", "paymentState", "initiatedAt", "lastStateUpdatedAt", "originator.internalId",
-			"originator.sourceAmount", "originator.sourceCurrency", "destination.destinationAmount",
-			"destination.destinationCurrency", "destination.beneficiaryIdentityNickName"}
-	case reflect.TypeFor[payments.LedgerTransaction]():
-		return []string{"createdDttm", "currency", "operation", "amount", "status", "txnSource", "txnReference",
-			"availableBalanceAfter"}
-	case reflect.TypeFor[wallet.Transaction]():
-		return []string{"id", "walletId", "status", "action", "asset", "qty", "destinationAddress",
-			"freezeInfo.isFrozen", "createdAt"}
-	case reflect.TypeFor[wallet.Wallet]():
-		return []string{"id", "vaultId", "name", "blockchain", "status", "address", "settings.enabled", "createdAt"}
-	case reflect.TypeFor[wallet.Balance]():
-		return []string{"asset.symbol", "asset.blockchain", "balance", "availableBalance", "pendingBalance",
-			"frozenBalance", "fiatValue"}
-	case reflect.TypeFor[custody.Endpoint]():
-		return []string{"id", "alias", "address", "ledgerId", "lock", "trustScore", "parameters.type",
-			"metadata.revision", "metadata.customProperties"}
-	case reflect.TypeFor[reporting.PaymentOpsRow]():
-		return []string{"end_to_end_id", "network_payment_id", "created_at", "payment_state", "sent_amount",
-			"sent_currency", "received_amount", "received_currency", "fx_spot_rate", "payment_method"}
-	case reflect.TypeFor[reporting.ReconRow]():
-		return []string{"network_payment_id", "payment_state", "transaction_id", "transaction_type",
-			"transaction_state", "sent_amount", "sent_currency", "balance_change", "balance_change_currency",
-			"liquidation_status"}
+// shortColumns are the short columns `get -o table` shows for a list of
+// wide records, so that the table fits a terminal: the columns the
+// dashboard's table of those records shows (package columns), judged at
+// now. ok is false for a type that declares none: its table shows every
+// field. CSV and JSON always carry every field.
+func shortColumns(v any, now time.Time) (titles []string, row func(i int) []string, ok bool) {
+	switch l := v.(type) {
+	case []payments.Payment:
+		return short(columns.Payments(), func(i int) *payments.Payment { return &l[i] }, now)
+	case []payments.LedgerTransaction:
+		return short(columns.Ledger(), func(i int) payments.LedgerTransaction { return l[i] }, now)
+	case []wallet.Transaction:
+		return short(columns.Transactions(false), func(i int) wallet.Transaction { return l[i] }, now)
+	case []wallet.Wallet:
+		return short(columns.Wallets(), func(i int) wallet.Wallet { return l[i] }, now)
+	case []custody.Endpoint:
+		return short(columns.Endpoints(), func(i int) custody.Endpoint { return l[i] }, now)
+	case []reporting.PaymentOpsRow:
+		return short(columns.ReportOps(), func(i int) *reporting.PaymentOpsRow { return &l[i] }, now)
+	case []reporting.ReconRow:
+		return short(columns.ReconRows(), func(i int) *reporting.ReconRow { return &l[i] }, now)
 	}
-	return nil
+	return nil, nil, false
+}
+
+func short[T any](s columns.Set[T], rec func(i int) T, now time.Time) ([]string, func(int) []string, bool) {
+	at := columns.At{Now: now}
+	return s.Titles(), func(i int) []string { return s.Texts(rec(i), at) }, true
 }

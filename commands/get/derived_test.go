@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"treasury/data/payments"
 	"treasury/data/reporting"
@@ -153,7 +154,7 @@ func TestWalletTxErrorColumns(t *testing.T) {
 		{ID: "t2", Status: wallet.TxConfirmed},
 	}
 	var out bytes.Buffer
-	if err := writeRecords(&out, "csv", txs); err != nil {
+	if err := writeRecords(&out, "csv", txs, time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	rows, err := csv.NewReader(&out).ReadAll()

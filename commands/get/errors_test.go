@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"treasury/data/payments"
 	"treasury/data/reporting"
@@ -109,7 +110,7 @@ func TestGetOutputSanitized(t *testing.T) {
 	recs := []wallet.Counterparty{{ID: "c1", Name: evil, Description: "ok"}}
 	for _, format := range []string{"table", "csv", "json"} {
 		var out bytes.Buffer
-		if err := writeRecords(&out, format, recs); err != nil {
+		if err := writeRecords(&out, format, recs, time.Now()); err != nil {
 			t.Fatal(err)
 		}
 		s := out.String()
@@ -129,7 +130,7 @@ func TestGetOutputSanitized(t *testing.T) {
 		}
 	}
 	var out bytes.Buffer
-	if err := writeRecords(&out, "json", []wallet.Vault(nil)); err != nil || out.String() != "[]\n" {
+	if err := writeRecords(&out, "json", []wallet.Vault(nil), time.Now()); err != nil || out.String() != "[]\n" {
 		t.Errorf("empty list as JSON: %q %v", out.String(), err)
 	}
 }

@@ -118,7 +118,7 @@ func Command(ctx context.Context, e *process.Env, g cli.Globals, args []string) 
 	}
 	// What could be read is written; a partial read or a skipped record
 	// still fails the command: a script must not take it for the whole.
-	if werr := writeRecords(e.Stdout, f.output, v); werr != nil {
+	if werr := writeRecords(e.Stdout, f.output, v, a.now()); werr != nil {
 		return werr
 	}
 	if err != nil {

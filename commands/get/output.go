@@ -8,6 +8,7 @@ import (
 	"io"
 	"reflect"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/charmbracelet/lipgloss"
@@ -22,7 +23,7 @@ import (
 // "csv" (a header of field paths, then one line per record). Table and CSV
 // add the record type's derived columns (error code, guidance) after its
 // fields; JSON is the wire records alone.
-func writeRecords(w io.Writer, format string, v any) error {
+func writeRecords(w io.Writer, format string, v any, now time.Time) error {
 	if raw, ok := v.(rawBytes); ok {
 		_, err := w.Write(raw)
 		return err
@@ -43,7 +44,7 @@ func writeRecords(w io.Writer, format string, v any) error {
 		if format == "csv" {
 			err = writeCSV(bw, fields, derived, rv, list)
 		} else {
-			err = writeTable(bw, fields, derived, rv, list)
+			err = writeTable(bw, fields, derived, rv, list, now)
 		}
 	}
 	if err != nil {
@@ -147,10 +148,10 @@ func writeCSV(w io.Writer, fields []recordField, derived []derivedColumn, rv ref
 	return cw.Error()
 }
 
-// writeTable writes a list as aligned columns (those tableColumns names
-// for the record type, else every field, then the derived columns), one
-// record as field and value (a derived value only when it has one).
-func writeTable(w io.Writer, fields []recordField, derived []derivedColumn, rv reflect.Value, list bool) error {
+// writeTable writes a list as aligned columns (the record type's short
+// columns at now, else every field, then the derived columns), one record
+// as field and value (a derived value only when it has one).
+func writeTable(w io.Writer, fields []recordField, derived []derivedColumn, rv reflect.Value, list bool, now time.Time) error {
 	var rows [][]string
 	if !list {
 		rows = append(rows, []string{"FIELD", "VALUE"})
@@ -164,18 +165,35 @@ func writeTable(w io.Writer, fields []recordField, derived []derivedColumn, rv r
 		}
 		return writeAligned(w, rows)
 	}
-	if cols := tableColumns(rv.Type().Elem()); cols != nil {
-		fields = selectFields(fields, cols)
+	titles, short, ok := shortColumns(rv.Interface(), now)
+	if !ok {
+		titles = make([]string, len(fields))
+		for i, f := range fields {
+			titles[i] = f.name
+		}
+		short = func(i int) []string {
+			row := make([]string, len(fields))
+			for j, f := range fields {
+				row[j] = f.cell(rv.Index(i))
+			}
+			return row
+		}
 	}
-	header := make([]string, 0, len(fields)+len(derived))
-	for _, f := range fields {
-		header = append(header, strings.ToUpper(f.name))
+	header := make([]string, 0, len(titles)+len(derived))
+	for _, t := range titles {
+		header = append(header, strings.ToUpper(t))
 	}
 	for _, d := range derived {
 		header = append(header, strings.ToUpper(d.name))
 	}
 	rows = append(rows, header)
-	eachRecord(rv, list, func(rec reflect.Value) { rows = append(rows, recordCells(fields, derived, rec)) })
+	for i := range rv.Len() {
+		row := short(i)
+		for j := range row {
+			row[j] = sanitize.Line(row[j])
+		}
+		rows = append(rows, append(row, recordCells(nil, derived, rv.Index(i))...))
+	}
 	return writeAligned(w, rows)
 }
 
@@ -227,16 +245,4 @@ func eachRecord(rv reflect.Value, list bool, f func(reflect.Value)) {
 	for i := range rv.Len() {
 		f(rv.Index(i))
 	}
-}
-
-func selectFields(fields []recordField, names []string) []recordField {
-	var out []recordField
-	for _, n := range names {
-		for _, f := range fields {
-			if f.name == n {
-				out = append(out, f)
-			}
-		}
-	}
-	return out
 }

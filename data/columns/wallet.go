@@ -66,3 +66,32 @@ func Endpoints() Set[custody.Endpoint] {
 			Sort: func(e ep) Sort { return Int(int64(e.TrustScore)) }},
 	}
 }
+
+// Wallets are a wallet's short columns; the wallets view puts the counts
+// of its transactions between the settings and the address.
+func Wallets() Set[wallet.Wallet] {
+	type w = wallet.Wallet
+	return Set[w]{
+		{Title: "Wallet", Width: 18, Flex: 2, Text: func(x w, _ At) string { return x.Name }},
+		{Title: "Chain", Width: 8, Text: func(x w, _ At) string { return x.Blockchain }},
+		{Title: "Status", Width: 12, Text: func(x w, _ At) string { return x.Status }},
+		{Title: "ERSF", Width: 4, Text: func(x w, _ At) string { return Settings(x.Settings) }},
+		{Title: "Address", Width: 12, Flex: 1, Text: func(x w, _ At) string { return x.Address }},
+		{Title: "Wallet id", Width: 9, Flex: 1, Text: func(x w, _ At) string { return x.ID }},
+	}
+}
+
+// Settings is a short form of a wallet's settings for a cell: E R S F
+// for those that are on (enabled, raw signing, sweeping, default
+// freeze), · for those that are off.
+func Settings(s wallet.Settings) string {
+	b := make([]byte, 0, 12)
+	for i, on := range []bool{s.Enabled, s.RawSigningEnabled, s.SweepingEnabled, s.DefaultFreezeEnabled} {
+		if on {
+			b = append(b, "ERSF"[i])
+		} else {
+			b = append(b, "·"...)
+		}
+	}
+	return string(b)
+}
