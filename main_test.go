@@ -41,4 +41,3 @@ func TestDashboardNeedsTerminal(t *testing.T) {
 		t.Fatalf("code %d, stderr %q", code, stderr.String())
 	}
 }
-
