@@ -1,12 +1,13 @@
-// Package doctor checks a configuration profile against the services it
-// names, for `treasury doctor`: per interface, that the host of its base
-// URL resolves, that a TCP connection opens (and in how long), the TLS
-// version and certificate expiry for https, and that its credentials work
-// (a token is issued and the smallest documented read, a page of one
-// record, is accepted); then whether the webhook receiver's port is free
-// or held, and by which process; and how far the local clock is from the
-// servers' Date headers, since webhook signatures carry a timestamp that
-// is checked within a tolerance.
+// Package doctor is the `treasury doctor` command: it checks a
+// configuration profile against the services it names (Run), and Command
+// writes the report as each section ends. Per interface, it checks that
+// the host of its base URL resolves, that a TCP connection opens (and in
+// how long), the TLS version and certificate expiry for https, and that
+// its credentials work (a token is issued and the smallest documented
+// read, a page of one record, is accepted); then whether the webhook
+// receiver's port is free or held, and by which process; and how far the
+// local clock is from the servers' Date headers, since webhook signatures
+// carry a timestamp that is checked within a tolerance.
 //
 // A failed check carries the *apierr.Error it came from, and with it the
 // guidance the dashboard gives for that error: a wrong secret, an unknown
@@ -14,10 +15,10 @@
 // by Options.Timeout and sent once: the doctor reports what it sees, it
 // does not retry.
 //
-// Nothing here prints. No check's text holds a secret: credentials are
-// named by their client ids, keys by their public fingerprints. Text that
-// came from the network (error messages) is not sanitized here: the caller
-// does that before the terminal.
+// The diagnosis prints nothing: Command (command.go) writes its report,
+// sanitizing the text that came from the network (error messages). No
+// check's text holds a secret: credentials are named by their client ids,
+// keys by their public fingerprints.
 package doctor
 
 import (

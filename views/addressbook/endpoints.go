@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
+	"treasury/data/columns"
 	"treasury/data/custody"
 	"treasury/data/live"
 	"treasury/kit/words"
@@ -19,16 +20,12 @@ import (
 
 func (v *View) newEndpointsPage() *viewkit.TablePage[custody.Endpoint] {
 	return viewkit.NewTablePage(v.ctx, viewkit.TableSpec[custody.Endpoint]{
-		Crumb: "endpoints",
-		Columns: []table.Column{
-			{Title: "Alias", Width: 16, Flex: 3}, {Title: "Address", Width: 14, Flex: 4}, {Title: "Ledger", Width: 16},
-			{Title: "Lock", Width: 8}, {Title: "Listing", Width: 11}, {Title: "ABI", Width: 3},
-			{Title: "Trust", Width: 5, Align: table.Right},
-		},
-		Topics: []live.Topic{live.Endpoints},
-		Source: viewkit.ListProjection(v.ctx.Store, live.EndpointsKey, "rows", func(ep custody.Endpoint) string { return ep.ID }, endpointRow, nil),
-		Enter:  func(ep custody.Endpoint) tea.Cmd { return v.pushDetail(ep.ID) },
-		Above:  v.following, AboveShare: 0.2,
+		Crumb:   "endpoints",
+		Columns: viewkit.Columns(columns.Endpoints()),
+		Topics:  []live.Topic{live.Endpoints},
+		Source:  viewkit.ListProjection(v.ctx.Store, live.EndpointsKey, "rows", func(ep custody.Endpoint) string { return ep.ID }, endpointRow, nil),
+		Enter:   func(ep custody.Endpoint) tea.Cmd { return v.pushDetail(ep.ID) },
+		Above:   v.following, AboveShare: 0.2,
 		Actions: v.endpointActions(),
 		Empty:   "the domain has no custody endpoints",
 		What:    "custody endpoints",
@@ -66,16 +63,10 @@ func (v *View) following(w, h int, _ *custody.Endpoint) string {
 	return strings.Join(lines, "\n")
 }
 
-// endpointRow is an endpoint's row.
+// endpointRow is an endpoint's row: its short columns (package columns),
+// as `treasury get endpoints` prints them.
 func endpointRow(ep custody.Endpoint) table.Row {
-	abi := "—"
-	if ep.HasABI() {
-		abi = "yes"
-	}
-	return table.Row{ID: ep.ID, Cells: []string{
-		sanitize.Line(ep.Alias), sanitize.Line(ep.Address), sanitize.Line(ep.LedgerID), sanitize.Line(viewkit.Dash(ep.Lock)),
-		sanitize.Line(viewkit.Dash(ep.Listing())), abi, fmt.Sprint(ep.TrustScore),
-	}, Keys: []table.Key{{}, {}, {}, {}, {}, {}, table.Int(int64(ep.TrustScore))}}
+	return viewkit.RowOf(columns.Endpoints(), ep.ID, ep, columns.At{})
 }
 
 // pushDetail opens the detail of an endpoint above the endpoints.

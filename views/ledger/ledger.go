@@ -8,12 +8,11 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"treasury/data/columns"
 	"treasury/data/live"
-	"treasury/data/money"
 	"treasury/data/payments"
 	"treasury/data/platform"
 	"treasury/ui"
-	"treasury/ui/sanitize"
 	"treasury/ui/table"
 	"treasury/views/viewkit"
 )
@@ -24,45 +23,26 @@ type View struct {
 	ctx *ui.Context
 }
 
-// New builds the ledger view.
+// New builds the ledger view. Its rows are named by platform.LedgerID:
+// the ledger gives movements no id.
 func New(ctx *ui.Context) *View {
 	v := &View{ctx: ctx}
+	set := columns.Ledger()
+	row := func(t payments.LedgerTransaction) table.Row {
+		return viewkit.RowOf(set, platform.LedgerID(t), t, columns.At{})
+	}
 	v.Stack.Reset(viewkit.NewTablePage(ctx, viewkit.TableSpec[payments.LedgerTransaction]{
-		Columns: []table.Column{
-			// Sized to what the ledger holds, up to the widest values the
-			// document defines (OVERRIDE_PREFUND_BALANCE, POSTED_PAYMENT,
-			// a 5-letter currency); amounts at their currency's decimals,
-			// whole, points in line. At 80 columns the status and the
-			// source (nearly always SUCCESS and PAYMENTS) give way first.
-			{Title: "Created (UTC)", Width: 14, Priority: 9}, {Title: "Cur", Max: payments.CurrencyWidth, Priority: 8},
-			{Title: "Operation", Max: payments.OperationWidth, Priority: 7},
-			{Title: "Amount", Max: 24, Align: table.Point, Priority: 9},
-			{Title: "Status", Width: 7, Max: 12, Priority: 1},
-			{Title: "Source", Width: 8, Max: payments.TxnSourceWidth, Priority: 2},
-			{Title: "Before", Max: 24, Align: table.Point, Priority: 5},
-			{Title: "After", Max: 24, Align: table.Point, Priority: 6},
-			{Title: "Payment", Width: 9, Max: 36, Flex: 1, Priority: 4},
-		},
-		Topics: []live.Topic{live.Ledger},
-		Live:   true,
-		Source: viewkit.ListProjection(ctx.Store, live.LedgerKey, "rows", platform.LedgerID, row, viewkit.NewestFirst),
-		Enter:  open,
-		Empty:  "no ledger transactions in the last 24 hours",
-		What:   "ledger transactions",
+		// A movement's short columns (package columns), as `treasury get
+		// ledger` prints them.
+		Columns: viewkit.Columns(set),
+		Topics:  []live.Topic{live.Ledger},
+		Live:    true,
+		Source:  viewkit.ListProjection(ctx.Store, live.LedgerKey, "rows", platform.LedgerID, row, viewkit.NewestFirst),
+		Enter:   open,
+		Empty:   "no ledger transactions in the last 24 hours",
+		What:    "ledger transactions",
 	}))
 	return v
-}
-
-// row is a movement's row, named by platform.LedgerID: the ledger gives
-// movements no id.
-func row(t payments.LedgerTransaction) table.Row {
-	return table.Row{ID: platform.LedgerID(t), Cells: []string{
-		viewkit.TimeAs(t.CreatedDttm, "01-02 15:04:05"), sanitize.Line(t.Currency), sanitize.Line(t.Operation),
-		money.Text(t.Amount.Decimal, t.Currency), sanitize.Line(t.Status), sanitize.Line(t.TxnSource),
-		money.Text(t.AvailableBalanceBefore.Decimal, t.Currency), money.Text(t.AvailableBalanceAfter.Decimal, t.Currency),
-		sanitize.Line(t.Reference()),
-	}, Keys: []table.Key{table.Time(t.CreatedDttm), {}, {}, table.Decimal(t.Amount.Decimal), {}, {},
-		table.Decimal(t.AvailableBalanceBefore.Decimal), table.Decimal(t.AvailableBalanceAfter.Decimal)}}
 }
 
 func open(t payments.LedgerTransaction) tea.Cmd {

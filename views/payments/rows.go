@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"treasury/data/apierr"
+	cols "treasury/data/columns"
 	"treasury/data/live"
 	"treasury/data/payments"
 	"treasury/ui/sanitize"
@@ -14,27 +15,9 @@ import (
 	"treasury/views/viewkit"
 )
 
-// columns of the root table, sized to the payments held (up to the
-// widest values the document defines: a state such as AWAITING_FUNDING,
-// a 5-letter currency such as RLUSD in the amounts and the corridor).
-// As the window narrows the least useful give way first, and the footer
-// names them: the time of the last change, then the internal id, the
-// payout, the name; the state, the payment id and the error code stay,
-// even at 80 columns.
-func columns() []table.Column {
-	return []table.Column{
-		{Title: "Initiated", Width: len("01-02 15:04"), Priority: 6}, // UTC, as every time of the view
-		{Title: "Payment id", Width: 9, Max: 36, Flex: 3, Priority: 9},
-		{Title: "Internal id", Max: 24, Priority: 2},
-		{Title: "State", Max: max(payments.StateWidth, len(payments.Quoted)+len(expiredMark)), Priority: 10},
-		{Title: "Error", Max: 12, Priority: 8},
-		{Title: "Sent", Max: 24, Align: table.Right, Priority: 7},
-		{Title: "Corridor", Max: 2*payments.CurrencyWidth + 4, Priority: 5},
-		{Title: "Since", Max: len("01-02 15:04"), Priority: 1},
-		{Title: "Payout", Max: 24, Align: table.Right, Priority: 3},
-		{Title: "Beneficiary", Max: 32, Flex: 1, Priority: 4},
-	}
-}
+// columns of the root table: a payment's short columns (package
+// columns), as `treasury get payments` prints them.
+func columns() []table.Column { return viewkit.Columns(cols.Payments()) }
 
 // scopeRows is the rows of a scope: a projection of the payment set shared
 // by every session, newest first, rebuilt only where payments changed.
@@ -60,7 +43,7 @@ func scopeRows(s *live.Store, sc scope, win time.Duration) live.Key[viewkit.Proj
 		Keep:    func(p *payments.Payment) bool { return sc.Match(p.PaymentState) },
 		Expired: func(p *payments.Payment, now time.Time) bool { return p.When().Before(now.Add(-win)) },
 		ID:      func(p *payments.Payment) string { return p.PaymentID },
-		RowAt:   buildRow,
+		RowAt:   rowBuilder(),
 		Given:   newestFirst,
 		// The rows are judged on the payments interface's clock: a quote
 		// is expired, a time is of today, by the platform's time.
@@ -94,33 +77,21 @@ func scopeCounts(s *live.Store, win time.Duration) live.Key[counts] {
 	return paystats.ScopeCounts(s, win)
 }
 
-// expiredMark follows the state of a QUOTED payment whose quote expired
-// (its expiresAt passed on the platform's clock): it will never be
-// initiated.
-const expiredMark = " (expired)"
+// expiredMark follows the state of a QUOTED payment whose quote expired.
+const expiredMark = cols.ExpiredMark
 
-// notYet is the cell of a field a partial record does not know yet (a
-// payment known only from a webhook notification, being read in full):
-// not a blank, which would say the field is empty.
-const notYet = "…"
-
-// buildRow is a payment's row built at now, the platform's time: a quote
+// rowBuilder builds a payment's row at now, the platform's time: a quote
 // whose expiresAt has passed is marked expired, the time of its last
-// change is shown with its date unless it is of today.
-func buildRow(p *payments.Payment, now time.Time) table.Row {
-	src := p.Originator.SourceAmount.Decimal
-	dst := p.Destination.DestinationAmount.Decimal
-	internal, beneficiary := sanitize.Line(p.InternalID()), sanitize.Line(p.Destination.BeneficiaryIdentityNickName)
-	if p.Partial {
-		internal, beneficiary = notYet, notYet
+// change is shown with its date unless it is of today. Its group is the
+// payment's error code.
+func rowBuilder() func(p *payments.Payment, now time.Time) table.Row {
+	set := cols.Payments()
+	return func(p *payments.Payment, now time.Time) table.Row {
+		row := viewkit.RowOf(set, p.PaymentID, p, cols.At{Now: now})
+		row.Group = errorCode(p)
+		row.Fields = searchFields(p)
+		return row
 	}
-	return table.Row{ID: p.PaymentID, Group: errorCode(p), Cells: []string{
-		shortTime(p.InitiatedAt), sanitize.Line(p.PaymentID), internal, // "—" for a quote not initiated
-		stateText(p, now), sanitize.Line(errorCode(p)),
-		viewkit.Amount(src, p.Originator.SourceCurrency), corridor(p), since(p.LastStateUpdatedAt, now),
-		viewkit.Amount(dst, p.Destination.DestinationCurrency), beneficiary,
-	}, Keys: []table.Key{table.Time(p.When()), {}, {}, {}, {}, table.Decimal(src), {},
-		table.Time(p.LastStateUpdatedAt), table.Decimal(dst)}, Fields: searchFields(p)}
 }
 
 // searchFields are what a payment's row is searched by besides its cells
@@ -161,52 +132,15 @@ func searchFields(p *payments.Payment) []table.Field {
 // stateText is the payment's state, marked expired for a quote whose time
 // has passed at now.
 func stateText(p *payments.Payment, now time.Time) string {
-	s := sanitize.Line(string(p.PaymentState))
-	if p.QuoteExpired(now) {
-		s += expiredMark
-	}
-	return s
+	return sanitize.Line(cols.PaymentState(p, now))
 }
 
 // errorCode is the first error's code, when the record carries one.
-func errorCode(p *payments.Payment) string { return paystats.ErrorCode(p) }
+func errorCode(p *payments.Payment) string { return cols.ErrorCode(p) }
 
 // corridor is "GBP→EUR FR": source and destination currencies and the
-// destination country ("GBP→EUR …" while a partial record does not know
-// the country yet).
-func corridor(p *payments.Payment) string {
-	s := sanitize.Line(p.Originator.SourceCurrency) + "→" + sanitize.Line(p.Destination.DestinationCurrency)
-	switch c := p.Destination.DestinationCountry; {
-	case p.Partial:
-		s += " " + notYet
-	case c != "":
-		s += " " + sanitize.Line(c)
-	}
-	return s
-}
-
-// shortTime is month, day and time of day in UTC, to the minute (the
-// detail and the selected line say the second): "11-27 21:39", as Since
-// writes a time of another day.
-func shortTime(t time.Time) string {
-	if t.IsZero() {
-		return "—"
-	}
-	return t.UTC().Format("01-02 15:04")
-}
-
-// since is the time of day in UTC of a time of now's day, else its date
-// and time: "15:13" today, "11-23 15:13" before (the Initiated column's
-// form).
-func since(t, now time.Time) string {
-	switch {
-	case t.IsZero():
-		return "—"
-	case day(t) == day(now):
-		return t.UTC().Format("15:04")
-	}
-	return t.UTC().Format("01-02 15:04")
-}
+// destination country.
+func corridor(p *payments.Payment) string { return sanitize.Line(cols.Corridor(p)) }
 
 // byID finds a held payment by payment id, else by internalId.
 func byID(ps *live.PaymentSet, ref string) (*payments.Payment, bool) {

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"treasury/data/apierr"
+	"treasury/data/columns"
 	"treasury/data/live"
 	"treasury/data/payments"
 )
@@ -129,10 +130,7 @@ func SortGroups(gs []CodeGroup) {
 
 // ErrorCode is the first error's code, when the record carries one.
 func ErrorCode(p *payments.Payment) string {
-	if len(p.Errors) > 0 {
-		return p.Errors[0].Code
-	}
-	return ""
+	return columns.ErrorCode(p)
 }
 
 // WindowWord is a window as typed and shown: 1h, 24h, 7d, 30d.

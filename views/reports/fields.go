@@ -76,14 +76,6 @@ func when(t time.Time) string {
 	return viewkit.Time(t)
 }
 
-// whenKey sorts a time; absent times sort as text ("—").
-func whenKey(t time.Time) table.Key {
-	if t.IsZero() {
-		return table.Key{}
-	}
-	return table.Time(t)
-}
-
 // amount is an optional amount as received with its currency, "—" when
 // absent.
 func amount(n *money.Number, currency string) string {

@@ -5,6 +5,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"treasury/data/columns"
 	"treasury/data/live"
 	"treasury/data/reporting"
 	"treasury/kit/words"
@@ -46,22 +47,11 @@ func newOpsPage(p *reportPage) *viewkit.TablePage[opsRec] {
 		recs[i] = opsRec{ids[i], rows[i]}
 	}
 	t := p.v.ctx.Theme
+	set := columns.ReportOps() // as `treasury get report` prints them
 	return viewkit.NewTablePage(p.v.ctx, viewkit.TableSpec[opsRec]{
-		Columns: []table.Column{
-			{Title: "Created (UTC)", Width: 19}, {Title: "State", Width: 10}, {Title: "Sent", Width: 16, Align: table.Right, Flex: 1},
-			{Title: "Received", Width: 16, Align: table.Right, Flex: 1}, {Title: "FX rate", Width: 9, Align: table.Right},
-			{Title: "Method", Width: 10}, {Title: "Network payment id", Width: 12, Flex: 2}, {Title: "End-to-end id", Width: 10, Flex: 1},
-		},
-		Read: func() ([]opsRec, live.Snapshot) { return recs, p.snapshot() },
-		Row: func(r opsRec) table.Row {
-			sent, received := r.Sent(), r.Received()
-			return table.Row{ID: r.id, Cells: []string{
-				when(r.CreatedAt), viewkit.Dash(sanitize.Line(r.PaymentState)),
-				amount(sent, r.SentCurrency), amount(received, r.ReceivedCurrency),
-				num(r.FXSpotRate), viewkit.Dash(sanitize.Line(r.PaymentMethod)), sanitize.Line(r.NetworkPaymentID),
-				viewkit.Dash(sanitize.Line(r.EndToEndID)),
-			}, Keys: []table.Key{whenKey(r.CreatedAt), {}, numKey(sent), numKey(received), numKey(r.FXSpotRate)}}
-		},
+		Columns: viewkit.Columns(set),
+		Read:    func() ([]opsRec, live.Snapshot) { return recs, p.snapshot() },
+		Row:     func(r opsRec) table.Row { return viewkit.RowOf(set, r.id, &r.PaymentOpsRow, columns.At{}) },
 		Enter: func(r opsRec) tea.Cmd {
 			return p.v.Stack.Push(rowDetail(p, r.id, &r.PaymentOpsRow, r.Extra))
 		},

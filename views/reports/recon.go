@@ -7,6 +7,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 
+	"treasury/data/columns"
 	"treasury/data/live"
 	"treasury/data/reporting"
 	"treasury/kit/words"
@@ -92,30 +93,13 @@ func newLinesPage(p *reportPage, g reporting.ReconPayment) *viewkit.TablePage[re
 	}
 	th := p.v.ctx.Theme
 	tot := g.Totals
+	set := columns.ReconLines()
 	return viewkit.NewTablePage(p.v.ctx, viewkit.TableSpec[reconLine]{
-		Crumb: viewkit.Short(sanitize.Line(g.NetworkPaymentID), 12),
-		Columns: []table.Column{
-			{Title: "Transaction id", Width: 14, Flex: 2}, {Title: "Type", Width: 10}, {Title: "State", Width: 8},
-			{Title: "Balance change", Width: 16, Align: table.Right, Flex: 1},
-			{Title: "Withdrawal", Width: 12, Align: table.Right, Flex: 1}, {Title: "W. fee", Width: 8, Align: table.Right},
-			{Title: "Deposit", Width: 12, Align: table.Right, Flex: 1}, {Title: "D. fee", Width: 8, Align: table.Right},
-			{Title: "Balance", Width: 12, Align: table.Right},
-			{Title: "Venue", Width: 8, Flex: 1},
-		},
-		Read: func() ([]reconLine, live.Snapshot) { return lines, p.snapshot() },
-		Row: func(l reconLine) table.Row {
-			bc := num(l.BalanceChange)
-			if l.BalanceChange != nil {
-				bc = viewkit.Amount(l.BalanceChange.Decimal, l.BalanceChangeCurrency)
-			}
-			return table.Row{ID: l.id, Cells: []string{
-				sanitize.Line(l.TransactionID), sanitize.Line(l.TransactionType), sanitize.Line(l.TransactionState), bc,
-				num(l.WithdrawalResultAmount), num(l.WithdrawalResultFeeAmount), num(l.DepositResultAmount),
-				num(l.DepositResultFeeAmount), num(l.BalanceResult), viewkit.Dash(sanitize.Line(l.VenueID)),
-			}, Keys: []table.Key{{}, {}, {}, numKey(l.BalanceChange), numKey(l.WithdrawalResultAmount), numKey(l.WithdrawalResultFeeAmount),
-				numKey(l.DepositResultAmount), numKey(l.DepositResultFeeAmount), numKey(l.BalanceResult)}}
-		},
-		Enter: func(l reconLine) tea.Cmd { return p.v.Stack.Push(rowDetail(p, l.id, &l.ReconRow, l.Extra)) },
+		Crumb:   viewkit.Short(sanitize.Line(g.NetworkPaymentID), 12),
+		Columns: viewkit.Columns(set),
+		Read:    func() ([]reconLine, live.Snapshot) { return lines, p.snapshot() },
+		Row:     func(l reconLine) table.Row { return viewkit.RowOf(set, l.id, &l.ReconRow, columns.At{}) },
+		Enter:   func(l reconLine) tea.Cmd { return p.v.Stack.Push(rowDetail(p, l.id, &l.ReconRow, l.Extra)) },
 		Above: func(w, _ int, _ *reconLine) string {
 			head := th.Title.Render("payment "+sanitize.Line(g.NetworkPaymentID)) +
 				th.Muted.Render(" · "+viewkit.Dash(sanitize.Line(g.PaymentState))+" · sent "+amount(g.SentAmount, g.SentCurrency)+

@@ -16,6 +16,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"treasury/data/apierr"
+	"treasury/data/columns"
 	"treasury/data/live"
 	"treasury/data/money"
 	"treasury/ui"
@@ -178,10 +179,7 @@ func Time(t time.Time) string {
 // TimeAs formats a wire time in UTC with layout (a date, a time of day),
 // and a missing time as a dash: cutting Time's text would fail on it.
 func TimeAs(t time.Time, layout string) string {
-	if t.IsZero() {
-		return "—"
-	}
-	return t.UTC().Format(layout)
+	return columns.TimeAs(t, layout)
 }
 
 // Loaded carries the result of a Call back to the view that asked; Key says
@@ -220,11 +218,7 @@ func Guidance(err error) string {
 // Short cuts an id for narrow columns, keeping its end (the part people
 // compare and type in confirmations).
 func Short(id string, n int) string {
-	r := []rune(id)
-	if len(r) <= n || n < 2 {
-		return id
-	}
-	return "…" + string(r[len(r)-(n-1):])
+	return columns.Short(id, n)
 }
 
 // Duration formats a window or interval briefly: 15m, 1h, 1h30m, 45s.
@@ -271,8 +265,5 @@ func SpanOf(win time.Duration, pts []live.Point) string {
 
 // Dash shows an empty value as a dash.
 func Dash(s string) string {
-	if s == "" {
-		return "—"
-	}
-	return s
+	return columns.Dash(s)
 }

@@ -3,47 +3,29 @@ package wallets
 import (
 	tea "github.com/charmbracelet/bubbletea"
 
+	"treasury/data/columns"
 	"treasury/data/live"
 	"treasury/data/wallet"
-	"treasury/ui/sanitize"
 	"treasury/ui/table"
 	"treasury/views/viewkit"
 )
 
-// txColumns are the columns of a transactions table: the wallet's name
-// in a table of many wallets, else the destination address.
+// txColumns are the columns of a transactions table (package columns,
+// as `treasury get transactions` prints them): the wallet's name in a
+// table of many wallets, else the destination address.
 func txColumns(manyWallets bool) []table.Column {
-	who := "Destination"
-	if manyWallets {
-		who = "Wallet"
-	}
-	return []table.Column{
-		{Title: "Created UTC", Width: 14}, {Title: "Status", Width: 9, Flex: 1}, {Title: "Action", Width: 8},
-		{Title: "Asset", Width: 5}, {Title: "Qty", Width: 12, Align: table.Right}, {Title: "Frozen", Width: 6},
-		{Title: who, Width: 9, Flex: 2}, {Title: "Tx id", Width: 9, Flex: 1},
-	}
+	return viewkit.Columns(columns.Transactions(manyWallets))
 }
 
-// frozenText is a transaction's freeze state for a cell.
-func frozenText(t wallet.Transaction) string {
-	if t.FreezeInfo.IsFrozen {
-		return "FROZEN"
+// txRower builds a transaction's row; names, in a table of many wallets,
+// are the wallets' names by id. Its group is its wallet (SetGroup).
+func txRower(manyWallets bool) func(t wallet.Transaction, names map[string]string) table.Row {
+	set := columns.Transactions(manyWallets)
+	return func(t wallet.Transaction, names map[string]string) table.Row {
+		row := viewkit.RowOf(set, t.ID, t, columns.At{WalletNames: names})
+		row.Group = t.WalletID
+		return row
 	}
-	return "—"
-}
-
-// txRow is a transaction's row; names, set in a table of many wallets, are
-// the wallets' names by id. Its group is its wallet (SetGroup).
-func txRow(t wallet.Transaction, names map[string]string) table.Row {
-	who := t.DestinationAddress
-	if names != nil {
-		if who = names[t.WalletID]; who == "" {
-			who = viewkit.Short(t.WalletID, 9)
-		}
-	}
-	return table.Row{ID: t.ID, Group: t.WalletID, Cells: []string{viewkit.TimeAs(t.CreatedAt, "01-02 15:04:05"), sanitize.Line(t.Status), sanitize.Line(t.Action),
-		sanitize.Line(t.Asset), viewkit.Amount(t.Qty, ""), frozenText(t), sanitize.Line(viewkit.Dash(who)), sanitize.Line(t.ID)},
-		Keys: []table.Key{table.Time(t.CreatedAt), {}, {}, {}, table.Decimal(t.Qty)}}
 }
 
 // walletNames are the names of the wallets the store holds, by id.
@@ -68,6 +50,7 @@ func txRows(st *live.Store, status string, manyWallets bool) live.Key[viewkit.Pr
 	} else {
 		name += ":by-wallet"
 	}
+	row := txRower(manyWallets)
 	return viewkit.Project(st, viewkit.Projection[[]wallet.Transaction, wallet.Transaction]{
 		Name: name, From: live.TransactionsKey,
 		All: func(l []wallet.Transaction) []wallet.Transaction { return l },
@@ -86,7 +69,7 @@ func txRows(st *live.Store, status string, manyWallets bool) live.Key[viewkit.Pr
 			if manyWallets {
 				names = walletNames(st) // read when a row is built, not per session
 			}
-			return txRow(t, names)
+			return row(t, names)
 		},
 		Given: viewkit.NewestFirst,
 		Also:  also,
@@ -97,12 +80,13 @@ func txRows(st *live.Store, status string, manyWallets bool) live.Key[viewkit.Pr
 // freeze actions; manyWallets says whether they may come from more than
 // one wallet. Its caller gives it its rows: a Source, or a Read.
 func (v *View) txSpec(crumb string, manyWallets bool) viewkit.TableSpec[wallet.Transaction] {
+	row := txRower(manyWallets)
 	return viewkit.TableSpec[wallet.Transaction]{
 		Crumb:   crumb,
 		Columns: txColumns(manyWallets),
 		Topics:  []live.Topic{live.Transactions, live.Wallets},
 		Live:    true,
-		Row:     func(t wallet.Transaction) table.Row { return txRow(t, walletNames(v.ctx.Store)) },
+		Row:     func(t wallet.Transaction) table.Row { return row(t, walletNames(v.ctx.Store)) },
 		Enter:   func(t wallet.Transaction) tea.Cmd { return v.Stack.Push(v.txPage(t.ID, &t)) },
 		Actions: v.txActions(),
 		Empty:   "no transactions",

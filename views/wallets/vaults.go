@@ -1,11 +1,12 @@
 package wallets
 
 import (
-	"strings"
+	"slices"
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
 
+	"treasury/data/columns"
 	"treasury/data/live"
 	"treasury/data/wallet"
 	"treasury/ui/sanitize"
@@ -176,32 +177,15 @@ func settingsText(s wallet.Settings) string {
 		" · sweeping " + on(s.SweepingEnabled) + " · default freeze " + on(s.DefaultFreezeEnabled)
 }
 
-// flags is a short form of the settings for a table cell: E R S F for the
-// settings that are on.
-func flags(s wallet.Settings) string {
-	var b strings.Builder
-	for _, f := range []struct {
-		on bool
-		c  string
-	}{{s.Enabled, "E"}, {s.RawSigningEnabled, "R"}, {s.SweepingEnabled, "S"}, {s.DefaultFreezeEnabled, "F"}} {
-		if f.on {
-			b.WriteString(f.c)
-		} else {
-			b.WriteString("·")
-		}
-	}
-	return b.String()
-}
-
 func (v *View) walletsPage(vt wallet.Vault) *viewkit.TablePage[wallet.Wallet] {
 	tl := &tally{v: v}
+	set := columns.Wallets()
 	return viewkit.NewTablePage(v.ctx, viewkit.TableSpec[wallet.Wallet]{
 		Crumb: vt.Name,
-		Columns: []table.Column{
-			{Title: "Wallet", Width: 18, Flex: 2}, {Title: "Chain", Width: 8}, {Title: "Status", Width: 12},
-			{Title: "ERSF", Width: 4}, {Title: "Txs", Width: 4, Align: table.Right}, {Title: "Frozen", Width: 6, Align: table.Right},
-			{Title: "Address", Width: 12, Flex: 1}, {Title: "Wallet id", Width: 9, Flex: 1},
-		},
+		// A wallet's short columns (package columns, as `treasury get
+		// wallets` prints them) with its counts after the settings.
+		Columns: slices.Insert(viewkit.Columns(set), 4, table.Column{Title: "Txs", Width: 4, Align: table.Right},
+			table.Column{Title: "Frozen", Width: 6, Align: table.Right}),
 		Topics: []live.Topic{live.Wallets, live.Transactions},
 		Read: func() ([]wallet.Wallet, live.Snapshot) {
 			tl.forget()
@@ -221,9 +205,10 @@ func (v *View) walletsPage(vt wallet.Vault) *viewkit.TablePage[wallet.Wallet] {
 		},
 		Row: func(w wallet.Wallet) table.Row {
 			c := tl.get().wallet(w)
-			return table.Row{ID: w.ID, Cells: []string{sanitize.Line(w.Name), sanitize.Line(w.Blockchain), sanitize.Line(w.Status),
-				flags(w.Settings), figure(c.txs, c.txsErr), figure(c.frozen, c.txsErr), sanitize.Line(w.Address), sanitize.Line(w.ID)},
-				Keys: []table.Key{{}, {}, {}, {}, countKey(c.txs, c.txsErr), countKey(c.frozen, c.txsErr)}}
+			r := viewkit.RowOf(set, w.ID, w, columns.At{})
+			r.Cells = slices.Insert(r.Cells, 4, figure(c.txs, c.txsErr), figure(c.frozen, c.txsErr))
+			r.Keys = slices.Insert(r.Keys, 4, countKey(c.txs, c.txsErr), countKey(c.frozen, c.txsErr))
+			return r
 		},
 		Enter: func(w wallet.Wallet) tea.Cmd { return v.Stack.Push(v.walletPage(w)) },
 		Empty: "this vault has no wallets",

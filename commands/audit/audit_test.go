@@ -1,0 +1,74 @@
+package audit
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"treasury/commands/cli/clitest"
+	"treasury/config"
+	"treasury/data/audit"
+)
+
+// `treasury audit verify` passes the log the dashboard writes (in the
+// state directory), and after a hand edit exits 1 naming the line and
+// what is wrong; usage errors exit 2.
+func TestAuditVerify(t *testing.T) {
+	var out bytes.Buffer
+	e, stderr := clitest.Env(t, &out)
+	dir := config.StateDir(e.Getenv)
+	l, err := audit.Open(dir, audit.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{"t1", "t2", "t3"} {
+		if _, err := l.Append(audit.Record{Who: audit.Who{Via: audit.ViaLocal, User: "ana"}, Action: "freeze",
+			Target: audit.Target{Kind: "transaction", ID: id}, Outcome: audit.OutcomeDone}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx := context.Background()
+	if code := clitest.Run(ctx, Command, e, "verify"); code != 0 || !strings.Contains(out.String(), "intact: 3 lines") ||
+		strings.Contains(out.String(), "without an outcome") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out.String(), stderr.String())
+	}
+	// An attempt line with no outcome after it: the chain is intact, and
+	// the attempt is named.
+	if _, err := l.Append(audit.Record{Who: audit.Who{Via: audit.ViaLocal, User: "ana"}, Action: "freeze", Environment: "prod",
+		Target: audit.Target{Kind: "transaction", ID: "t4"}, Outcome: audit.OutcomeAttempt, MutationID: "m4",
+		Request: "PUT /v2/wallets/w/transactions/t4/freeze"}); err != nil {
+		t.Fatal(err)
+	}
+	l.Close()
+	out.Reset()
+	if code := clitest.Run(ctx, Command, e, "verify"); code != 0 || !strings.Contains(out.String(), "intact: 4 lines") ||
+		!strings.Contains(out.String(), "1 attempt without an outcome (in flight or interrupted: check the platform") ||
+		!strings.Contains(out.String(), "seq 4") || !strings.Contains(out.String(), "freeze of transaction t4  mutationId m4  by ana") ||
+		!strings.Contains(out.String(), "PUT /v2/wallets/w/transactions/t4/freeze") {
+		t.Fatalf("an open attempt: exit %d, stdout %q, stderr %q", code, out.String(), stderr.String())
+	}
+
+	path := filepath.Join(dir, audit.FileName)
+	b, _ := os.ReadFile(path)
+	edited := filepath.Join(t.TempDir(), "edited.jsonl")
+	os.WriteFile(edited, bytes.Replace(b, []byte(`"t2"`), []byte(`"t7"`), 1), 0o600)
+	out.Reset()
+	stderr.Reset()
+	code := clitest.Run(ctx, Command, e, "verify", "--file", edited)
+	if code != 1 || !strings.Contains(stderr.String(), "BROKEN at line 2: hash mismatch") || !strings.Contains(stderr.String(), "lines 1-1 are intact") {
+		t.Fatalf("edited: exit %d, stderr %q", code, stderr.String())
+	}
+
+	for _, args := range [][]string{{}, {"check"}, {"verify", "--nope"}, {"verify", "extra"}} {
+		if code := clitest.Run(ctx, Command, e, args...); code != 2 {
+			t.Errorf("%v: exit %d, want 2", args, code)
+		}
+	}
+	stderr.Reset()
+	if code := clitest.Run(ctx, Command, e, "verify", "--file", filepath.Join(t.TempDir(), "none")); code != 1 || !strings.Contains(stderr.String(), "no such file") {
+		t.Errorf("missing file: exit %d, %q", code, stderr.String())
+	}
+}

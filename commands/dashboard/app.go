@@ -1,0 +1,80 @@
+package dashboard
+
+import (
+	"context"
+	"io"
+
+	"github.com/charmbracelet/lipgloss"
+
+	"treasury/data/actions"
+	"treasury/data/audit"
+	"treasury/process"
+	"treasury/ui"
+	"treasury/views/addressbook"
+	"treasury/views/alerts"
+	"treasury/views/auditlog"
+	"treasury/views/balances"
+	"treasury/views/failures"
+	"treasury/views/identities"
+	"treasury/views/ledger"
+	"treasury/views/overview"
+	paymentsview "treasury/views/payments"
+	"treasury/views/quotes"
+	"treasury/views/reports"
+	"treasury/views/wallets"
+)
+
+// Session is what differs between the local terminal and each SSH client:
+// who is there, with which terminal, allowed to act or not.
+type Session struct {
+	Renderer *lipgloss.Renderer
+	Output   io.Writer
+	// Who acts, for the audit log: the local OS user, or the SSH user,
+	// key fingerprint, role and address.
+	Who      audit.Who
+	ReadOnly bool
+	SaveDir  string
+	// Life ends with the session (an SSH client's connection); nil for
+	// the local terminal, whose session is the process.
+	Life context.Context
+	// Term is the session's TERM; LocalTmux says the local program runs
+	// in tmux (never for an SSH client: the server's TMUX is not its).
+	Term      string
+	LocalTmux bool
+}
+
+// NewApp builds one session's shell and views over the process's shared
+// runtime (one store, one set of clients).
+func NewApp(rt *process.Runtime, s Session) *ui.App {
+	cfg, p := rt.Config, rt.Platform
+	readOnly := cfg.ReadOnly || s.ReadOnly
+	ctx := &ui.Context{Renderer: s.Renderer, Theme: ui.NewTheme(s.Renderer), Store: p.Store,
+		Profile: cfg.Profile, Environment: cfg.Environment, ReadOnly: readOnly, Operator: s.Who.String(),
+		Now: p.Now, Output: s.Output, SaveDir: s.SaveDir, Life: s.Life, Term: s.Term, LocalTmux: s.LocalTmux,
+		Drawings: rt.Drawings}
+	if rt.HasWebhooks() {
+		ctx.Webhooks = rt.WebhookStatus
+	}
+	ctx.AlertTerminal = func() (bool, bool) {
+		t := p.Alerts().Terminal
+		return t.Bell, t.Desktop
+	}
+	act := actions.New(actions.Clients{Transactions: p.WalletTransactions, Custody: p.Custody, CanSign: p.CustodyCanSign,
+		Pending: rt.Pending},
+		actions.Identity{Profile: cfg.Profile, Environment: cfg.Environment, Who: s.Who, ReadOnly: readOnly}, rt.Audit)
+	views := []ui.View{
+		overview.New(ctx, overview.Options{Base: cfg.BaseCurrency, Runway: p.Runway}),
+		quotes.New(ctx),
+		balances.New(ctx),
+		paymentsview.New(ctx, p),
+		wallets.New(ctx, p, act),
+		reports.New(ctx, p),
+		addressbook.New(ctx, p, act),
+		alerts.New(ctx, rt.Alerts),
+		failures.New(ctx),
+		identities.New(ctx, p.Payments),
+		ledger.New(ctx),
+		auditlog.New(ctx),
+	}
+	return ui.NewApp(ctx, views...)
+}

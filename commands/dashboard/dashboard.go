@@ -1,0 +1,70 @@
+// Package dashboard is the `treasury dashboard` command (the default): the
+// dashboard in this terminal. It also builds one session's shell and views
+// over the process's runtime (NewApp), which `treasury serve` does for
+// every SSH client.
+package dashboard
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"os"
+	"os/user"
+	"strconv"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"treasury/commands/cli"
+	"treasury/config"
+	"treasury/data/audit"
+	"treasury/process"
+	"treasury/ui"
+)
+
+// Command runs `treasury dashboard`.
+func Command(ctx context.Context, e *process.Env, g cli.Globals, args []string) error {
+	fs := flag.NewFlagSet("dashboard", flag.ContinueOnError)
+	if err := cli.ParseFlags(fs, e, &g, args); err != nil {
+		return err
+	}
+	cfg, err := g.LoadConfig(e)
+	if err != nil {
+		return err
+	}
+	return runDashboard(ctx, e, cfg)
+}
+
+// localOperator is the local user, for the audit log.
+func localOperator() audit.Who {
+	if u, err := user.Current(); err == nil && u.Username != "" {
+		return audit.Who{Via: audit.ViaLocal, User: u.Username}
+	}
+	return audit.Who{Via: audit.ViaLocal, User: "uid " + strconv.Itoa(os.Getuid())}
+}
+
+// runDashboard runs the dashboard in this terminal until the user quits or
+// ctx ends.
+func runDashboard(ctx context.Context, e *process.Env, cfg *config.Config) error {
+	if !cli.IsTerminal(e.Stdin) || !cli.IsTerminal(e.Stdout) {
+		return errors.New("the dashboard needs a terminal (stdin and stdout); for scripts use `treasury get`")
+	}
+	rt, err := process.Open(ctx, e, cfg)
+	if err != nil {
+		return err
+	}
+	defer rt.Close()
+	out := e.Stdout
+	r := ui.NewRenderer(out, e.Getenv) // asks the terminal nothing: the first frame never waits
+	app := NewApp(rt, Session{Renderer: r, Output: out, Who: localOperator(), ReadOnly: rt.Config.ReadOnly, SaveDir: ".",
+		Term: e.Getenv("TERM"), LocalTmux: e.Getenv("TMUX") != ""})
+	defer app.Close()
+	opts := []tea.ProgramOption{tea.WithAltScreen(), tea.WithContext(ctx), tea.WithOutput(out)}
+	if rt.Config.Mouse {
+		opts = append(opts, tea.WithMouseCellMotion())
+	}
+	_, err = tea.NewProgram(app, opts...).Run()
+	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
+		return nil
+	}
+	return err
+}

@@ -1,0 +1,165 @@
+package dashboard
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/exp/teatest"
+	"github.com/muesli/termenv"
+
+	"treasury/commands/cli/clitest"
+	"treasury/config"
+	"treasury/data/audit"
+	"treasury/data/live"
+	"treasury/process"
+	"treasury/sandbox/sandboxtest"
+	"treasury/ui"
+)
+
+// TestDashboardOnEmbeddedSandbox opens what `go run .` opens (the built-in
+// profile: an embedded sandbox, the platform, the webhook receiver, the
+// logs) and drives the shell until live quotes and payments are on the
+// overview.
+func TestDashboardOnEmbeddedSandbox(t *testing.T) {
+	e, _ := clitest.Env(t, io.Discard)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	rt, err := process.Open(ctx, e, config.Builtin())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rt.Close()
+	r := lipgloss.NewRenderer(io.Discard, termenv.WithProfile(termenv.Ascii))
+	app := NewApp(rt, Session{Renderer: r, Who: audit.Who{Via: audit.ViaLocal, User: "tester"}, SaveDir: t.TempDir()})
+	tm := teatest.NewTestModel(t, app, teatest.WithInitialTermSize(120, 40))
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+		return bytes.Contains(b, []byte("[TEST]")) && bytes.Contains(b, []byte("BTC/USD")) &&
+			(bytes.Contains(b, []byte("in flight")) || bytes.Contains(b, []byte("no payment initiated")))
+	}, teatest.WithDuration(20*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
+	tm.Type("q")
+	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
+	if rt.Platform.Store.Snapshot(live.Payments).FetchedAt.IsZero() {
+		t.Fatal("payments were never polled")
+	}
+}
+
+// BenchmarkFirstFrame measures the time from start (embedded sandbox,
+// platform, first polls) to the first frame that shows live quotes.
+func BenchmarkFirstFrame(b *testing.B) {
+	for b.Loop() {
+		e, _ := clitest.Env(b, io.Discard)
+		ctx, cancel := context.WithCancel(context.Background())
+		rt, err := process.Open(ctx, e, config.Builtin())
+		if err != nil {
+			b.Fatal(err)
+		}
+		sub := rt.Platform.Store.Subscribe()
+		sub.Watch(live.Quotes)
+		for rt.Platform.Store.Snapshot(live.Quotes).FetchedAt.IsZero() {
+			<-sub.C()
+		}
+		r := lipgloss.NewRenderer(io.Discard, termenv.WithProfile(termenv.Ascii))
+		app := NewApp(rt, Session{Renderer: r, Who: audit.Who{Via: audit.ViaLocal, User: "bench"}})
+		rt.Platform.Store.Sync() // the overview's rates, built from the quotes
+		app.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+		app.Update(ui.StoreChanged{})
+		if !bytes.Contains([]byte(app.View()), []byte("BTC/USD")) {
+			b.Fatal("first frame without quotes")
+		}
+		b.StopTimer() // shutting down is not part of the first frame
+		sub.Close()
+		cancel()
+		rt.Close()
+		b.StartTimer()
+	}
+}
+
+// TestDashboardOnTheVariant opens the dashboard on the sandbox's second
+// face (the other legal choices where the spec leaves one open) and shows
+// every view: each shows its records, none a failure, and the header has
+// every interface healthy.
+func TestDashboardOnTheVariant(t *testing.T) {
+	e, _ := clitest.Env(t, io.Discard)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cfg := config.Builtin()
+	cfg.Embedded.Variant = true
+	rt, err := process.Open(ctx, e, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rt.Close()
+	for _, tp := range rt.Platform.Store.Topics() {
+		if snap := rt.Platform.Store.FetchNow(ctx, tp); snap.Err != nil {
+			t.Errorf("%s: %v", tp, snap.Err)
+		}
+	}
+	r := lipgloss.NewRenderer(io.Discard, termenv.WithProfile(termenv.Ascii))
+	app := NewApp(rt, Session{Renderer: r, Who: audit.Who{Via: audit.ViaLocal, User: "tester"}, SaveDir: t.TempDir()})
+	tm := teatest.NewTestModel(t, app, teatest.WithInitialTermSize(160, 40))
+	var seen bytes.Buffer
+	for _, v := range []struct{ name, shows string }{
+		{"overview", "Total "}, {"quotes", "mid rate"}, {"balances", "USD"}, {"payments", "COMPLETED"}, {"wallets", "Treasury Operations"},
+		{"addressbook", "Alias"}, {"identities", "BENEFICIARY"}, {"ledger", "RESERVE"}, {"errors", "no call has failed"},
+	} {
+		tm.Send(ui.Open{View: v.name})
+		teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+			seen.Write(b)
+			return bytes.Contains(seen.Bytes(), []byte(v.shows))
+		}, teatest.WithDuration(20*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
+	}
+	tm.Type("q")
+	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
+	// "STALE: fetched" alone (data older than twice its interval, no
+	// error) can be true of a slow machine under -race; a stale mark with
+	// an error cannot.
+	for _, bad := range []string{"Could not read", "✖", "STALE (", "incomplete", "could not be read"} {
+		if bytes.Contains(seen.Bytes(), []byte(bad)) {
+			t.Errorf("the dashboard on the variant showed %q", bad)
+		}
+	}
+	if fs := rt.Platform.Store.Failures(); len(fs) > 0 {
+		t.Errorf("%d failed calls against the variant, first %v", len(fs), fs[0].Err)
+	}
+}
+
+// TestDashboardNamesAFailureFromTheStart: an interface that refuses the
+// first read is named where its quotes would be, not "loading" for ever,
+// on a dashboard opened before any answer came (as a real start is: the
+// refusal here comes 300 ms after the dashboard is up).
+func TestDashboardNamesAFailureFromTheStart(t *testing.T) {
+	srv := sandboxtest.Listen(t, sandboxtest.Options())
+	cfg := srv.Profile(config.Builtin())
+	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		time.Sleep(300 * time.Millisecond)
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusUnauthorized)
+		io.WriteString(w, `{"code":401,"message":"connection refused by policy"}`)
+	}))
+	defer slow.Close()
+	cfg.Liquidity.BaseURL = slow.URL + "/liquidity"
+	e, _ := clitest.Env(t, io.Discard)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	rt, err := process.Open(ctx, e, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rt.Close()
+	r := lipgloss.NewRenderer(io.Discard, termenv.WithProfile(termenv.Ascii))
+	app := NewApp(rt, Session{Renderer: r, Who: audit.Who{Via: audit.ViaLocal, User: "tester"}, SaveDir: t.TempDir()})
+	tm := teatest.NewTestModel(t, app, teatest.WithInitialTermSize(120, 40))
+	tm.Send(ui.Open{View: "quotes"})
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+		return bytes.Contains(b, []byte("Could not read quotes")) && bytes.Contains(b, []byte("connection refused"))
+	}, teatest.WithDuration(20*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
+	tm.Type("q")
+	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
+}

@@ -1,0 +1,118 @@
+package get
+
+import (
+	"reflect"
+
+	"treasury/data/apierr"
+	"treasury/data/payments"
+	"treasury/data/wallet"
+)
+
+// derivedColumn is a column computed from a record rather than read from
+// the wire: the error code a record carries and the guidance the dashboard
+// shows for it. Table and CSV output add them after the record's fields;
+// JSON output never does, so that `-o json` is the records exactly as the
+// spec names their fields (a script keeps `errors[0].code` and the like,
+// and a field the server adds later cannot collide with one of ours).
+type derivedColumn struct {
+	name string
+	// one says the column is shown only for a single record (a
+	// field-and-value table), not per row of a list.
+	one   bool
+	value func(rec reflect.Value) string
+}
+
+// derivedColumns are the computed columns of a record type; nil for most.
+func derivedColumns(t reflect.Type, list bool) []derivedColumn {
+	var cols []derivedColumn
+	switch t {
+	case reflect.TypeFor[payments.Payment]():
+		cols = paymentColumns()
+	case reflect.TypeFor[wallet.Transaction]():
+		cols = walletTxColumns()
+	}
+	out := cols[:0:0]
+	for _, c := range cols {
+		if !list || !c.one {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// paymentColumns: the first error's code and payments.Advise's verdict and
+// advice, the words of the dashboard's payment detail. A terminal failure
+// without an error entry (a list the server sends without errors[]) gets
+// what its state means.
+func paymentColumns() []derivedColumn {
+	pay := func(rec reflect.Value) (payments.Payment, bool) {
+		p, ok := rec.Interface().(payments.Payment)
+		return p, ok
+	}
+	advise := func(rec reflect.Value) (payments.Advice, bool) {
+		p, ok := pay(rec)
+		if !ok || len(p.Errors) == 0 {
+			return payments.Advice{}, false
+		}
+		return payments.Advise(p.PaymentState, p.Errors[0]), true
+	}
+	return []derivedColumn{
+		{name: "error_code", value: func(rec reflect.Value) string {
+			if p, ok := pay(rec); ok && len(p.Errors) > 0 {
+				return p.Errors[0].Code
+			}
+			return ""
+		}},
+		{name: "retry", value: func(rec reflect.Value) string {
+			a, _ := advise(rec)
+			return a.Retry
+		}},
+		{name: "guidance", value: func(rec reflect.Value) string {
+			if a, ok := advise(rec); ok {
+				return a.Todo
+			}
+			if p, ok := pay(rec); ok && p.PaymentState.FailedTerminal() {
+				return payments.StateMeaning(p.PaymentState)
+			}
+			return ""
+		}},
+		{name: "state_meaning", one: true, value: func(rec reflect.Value) string {
+			if p, ok := pay(rec); ok {
+				return payments.StateMeaning(p.PaymentState)
+			}
+			return ""
+		}},
+	}
+}
+
+// walletTxColumns: the first problem's reason code, whether the wallet
+// says it is retryable, and apierr's advice for that code when it has one.
+func walletTxColumns() []derivedColumn {
+	problem := func(rec reflect.Value) (wallet.Problem, bool) {
+		tx, ok := rec.Interface().(wallet.Transaction)
+		if !ok || len(tx.Problems) == 0 {
+			return wallet.Problem{}, false
+		}
+		return tx.Problems[0], true
+	}
+	return []derivedColumn{
+		{name: "error_code", value: func(rec reflect.Value) string {
+			p, _ := problem(rec)
+			return p.Reason
+		}},
+		{name: "retry", value: func(rec reflect.Value) string {
+			p, ok := problem(rec)
+			switch {
+			case !ok:
+				return ""
+			case p.Retryable:
+				return "YES: the wallet interface marks the problem retryable."
+			}
+			return "NO: the wallet interface marks the problem not retryable."
+		}},
+		{name: "guidance", value: func(rec reflect.Value) string {
+			p, _ := problem(rec)
+			return apierr.CodeGuidance(p.Reason)
+		}},
+	}
+}

@@ -1,0 +1,173 @@
+package get
+
+import (
+	"encoding"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// recordField is a leaf of a record: its path of JSON names ("originator.
+// sourceAmount") and the struct field indexes that reach it.
+type recordField struct {
+	name  string
+	index []int
+}
+
+var textMarshaler = reflect.TypeFor[encoding.TextMarshaler]()
+
+// optGet marks, in a recordField's index, a wire.Opt unwrapped by its Get.
+const optGet = -1
+
+// optional reports whether t is a wire.Opt (a field a record can do
+// without) and the type it holds.
+func optional(t reflect.Type) (reflect.Type, bool) {
+	m, ok := t.MethodByName("Get")
+	if t.Kind() != reflect.Struct || !ok || t.PkgPath() != "treasury/data/wire" || m.Type.NumOut() != 2 || m.Type.Out(1).Kind() != reflect.Bool {
+		return nil, false
+	}
+	return m.Type.Out(0), true
+}
+
+// leaf reports whether values of t print as one cell.
+func leaf(t reflect.Type) bool {
+	return t.Kind() != reflect.Struct || t.Implements(textMarshaler) || reflect.PointerTo(t).Implements(textMarshaler)
+}
+
+// recordFields flattens a record type: nested structs (and pointers to
+// them) become dotted paths, named as in JSON; embedded structs without
+// a name are inlined, as JSON does.
+func recordFields(t reflect.Type) []recordField {
+	var out []recordField
+	var walk func(t reflect.Type, prefix string, index []int)
+	walk = func(t reflect.Type, prefix string, index []int) {
+		for t.Kind() == reflect.Pointer {
+			t = t.Elem()
+		}
+		if inner, ok := optional(t); ok {
+			walk(inner, prefix, append(append([]int(nil), index...), optGet))
+			return
+		}
+		if leaf(t) {
+			out = append(out, recordField{name: strings.TrimSuffix(prefix, "."), index: index})
+			return
+		}
+		for i := range t.NumField() {
+			sf := t.Field(i)
+			if !sf.IsExported() {
+				continue
+			}
+			name, _, _ := strings.Cut(sf.Tag.Get("json"), ",")
+			if name == "-" {
+				continue
+			}
+			idx := append(append([]int(nil), index...), i)
+			ft := sf.Type
+			for ft.Kind() == reflect.Pointer {
+				ft = ft.Elem()
+			}
+			switch {
+			case sf.Anonymous && name == "" && !leaf(ft):
+				walk(ft, prefix, idx)
+			case name == "":
+				walk(sf.Type, prefix+sf.Name+".", idx)
+			default:
+				walk(sf.Type, prefix+name+".", idx)
+			}
+		}
+	}
+	walk(t, "", nil)
+	return out
+}
+
+// presence is implemented by records that know which of their values were
+// absent on the wire (report rows): an absent value is an empty cell, not
+// the zero of its type.
+type presence interface{ Has(column string) bool }
+
+// cell formats the field of rec; a nil pointer on the way, or a value the
+// record says was absent, is empty.
+func (f recordField) cell(rec reflect.Value) string {
+	if rec.CanAddr() {
+		if p, ok := rec.Addr().Interface().(presence); ok && !strings.Contains(f.name, ".") && !p.Has(f.name) {
+			return ""
+		}
+	}
+	v := rec
+	for _, i := range f.index {
+		for v.Kind() == reflect.Pointer {
+			if v.IsNil() {
+				return ""
+			}
+			v = v.Elem()
+		}
+		if i == optGet {
+			got := v.MethodByName("Get").Call(nil)
+			if !got[1].Bool() {
+				return ""
+			}
+			v = got[0]
+			continue
+		}
+		v = v.Field(i)
+	}
+	return formatValue(v)
+}
+
+// formatValue prints a leaf: text for amounts and times (a zero time is
+// empty), lists of plain values joined by commas, other lists and maps as
+// compact JSON.
+func formatValue(v reflect.Value) string {
+	for v.Kind() == reflect.Pointer || v.Kind() == reflect.Interface {
+		if v.IsNil() {
+			return ""
+		}
+		v = v.Elem()
+	}
+	if t, ok := v.Interface().(time.Time); ok {
+		if t.IsZero() {
+			return ""
+		}
+		return t.Format(time.RFC3339Nano)
+	}
+	if m, ok := v.Interface().(encoding.TextMarshaler); ok {
+		b, err := m.MarshalText()
+		if err != nil {
+			return ""
+		}
+		return string(b)
+	}
+	switch v.Kind() {
+	case reflect.String:
+		return v.String()
+	case reflect.Bool:
+		return strconv.FormatBool(v.Bool())
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return strconv.FormatInt(v.Int(), 10)
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return strconv.FormatUint(v.Uint(), 10)
+	case reflect.Slice, reflect.Array:
+		if v.Len() == 0 {
+			return ""
+		}
+		if leaf(v.Type().Elem()) && v.Type().Elem().Kind() != reflect.Map && v.Type().Elem().Kind() != reflect.Slice {
+			parts := make([]string, v.Len())
+			for i := range parts {
+				parts[i] = formatValue(v.Index(i))
+			}
+			return strings.Join(parts, ",")
+		}
+	case reflect.Map:
+		if v.Len() == 0 {
+			return ""
+		}
+	}
+	b, err := json.Marshal(v.Interface())
+	if err != nil {
+		return fmt.Sprint(v.Interface())
+	}
+	return string(b)
+}

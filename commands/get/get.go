@@ -1,0 +1,243 @@
+// Package get is the `treasury get` command: one resource of the platform
+// printed for scripts and tickets, every page of it, as a table, JSON or
+// CSV. A failed call exits 1 with the error's code and guidance.
+package get
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"treasury/commands/cli"
+	"treasury/config"
+	"treasury/data/apierr"
+	"treasury/data/platform"
+	"treasury/data/wire"
+	"treasury/kit/words"
+	"treasury/process"
+	"treasury/ui/sanitize"
+)
+
+// getFlags are the flags of `treasury get`. Which of since, state, type,
+// wallet and raw a resource takes is in its getResource entry.
+type getFlags struct {
+	output string
+	since  time.Duration
+	states stringList
+	typ    string
+	wallet string
+	raw    bool
+}
+
+// stringList is a flag that may be repeated and takes comma-separated values.
+type stringList []string
+
+func (s *stringList) String() string { return strings.Join(*s, ",") }
+
+func (s *stringList) Set(v string) error {
+	for _, x := range strings.Split(v, ",") {
+		if x = strings.TrimSpace(x); x != "" {
+			*s = append(*s, x)
+		}
+	}
+	return nil
+}
+
+func (f *getFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&f.output, "o", "table", "output `format`: table, json or csv")
+	fs.StringVar(&f.output, "output", "table", "output `format`: table, json or csv")
+	fs.DurationVar(&f.since, "since", 0, "read the records of this `duration` before now; 0 reads the whole history (default quotes 15m, trades and ledger 24h, payments 0)")
+	fs.Var(&f.states, "state", "only records in this `state` (repeat or comma-separate for payments); an unknown state is a usage error that lists the valid ones")
+	fs.StringVar(&f.typ, "type", "", "reports: only reports of this `type` (PAYMENT_OPS or RECON)")
+	fs.StringVar(&f.wallet, "wallet", "", "only the transactions of this wallet `id`")
+	fs.BoolVar(&f.raw, "raw", false, "report: write the downloaded content as is")
+}
+
+// Command prints one resource of the platform for scripts and tickets:
+// every page of it, as a table, JSON or CSV. A failed call exits 1 with
+// the error's code and guidance on stderr.
+func Command(ctx context.Context, e *process.Env, g cli.Globals, args []string) error {
+	var f getFlags
+	fs := flag.NewFlagSet("get", flag.ContinueOnError)
+	fs.SetOutput(e.Stderr)
+	f.register(fs)
+	g.Register(fs)
+	fs.Usage = func() { getUsage(e.Stderr, fs) }
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return cli.ErrUsage
+	}
+	if len(pos) == 0 {
+		fmt.Fprintln(e.Stderr, "treasury get: which resource?")
+		getUsage(e.Stderr, fs)
+		return cli.ErrUsage
+	}
+	res, ok := findResource(pos[0])
+	if !ok {
+		fmt.Fprintf(e.Stderr, "treasury get: unknown resource %q\n\n", sanitize.Line(pos[0]))
+		getUsage(e.Stderr, fs)
+		return cli.ErrUsage
+	}
+	a, err := res.check(fs, f, pos[1:])
+	if err != nil {
+		fmt.Fprintf(e.Stderr, "treasury get %s: %v\nusage: treasury get %s\n", res.name, err, res.synopsis())
+		return cli.ErrUsage
+	}
+	cfg, err := g.LoadConfig(e)
+	if err != nil {
+		return err
+	}
+	p, closeAll, err := openClients(e, cfg)
+	if err != nil {
+		return err
+	}
+	defer closeAll()
+	a.now = p.Now
+	ctx, skips := wire.WithSkips(ctx)
+	what := strings.TrimSpace(res.name + " " + a.id)
+	v, err := res.read(ctx, p, a)
+	var part *wire.Partial
+	if err != nil && !(errors.As(err, &part) && v != nil) {
+		return &getError{what: what, err: err}
+	}
+	// Content as downloaded goes to a terminal only when the terminal
+	// would act on none of it.
+	if raw, ok := v.(rawBytes); ok && cli.IsTerminal(e.Stdout) {
+		if n := sanitize.Unsafe(string(raw)); n > 0 {
+			return fmt.Errorf("get %s --raw: the content holds %s a terminal would act on (escape sequences, controls): "+
+				"not written to the terminal; write it to a file or a pipe (treasury get %s --raw > FILE), or leave out --raw to see its rows",
+				sanitize.Line(what), words.Count(n, "character"), sanitize.Line(what))
+		}
+	}
+	// What could be read is written; a partial read or a skipped record
+	// still fails the command: a script must not take it for the whole.
+	if werr := writeRecords(e.Stdout, f.output, v, a.now()); werr != nil {
+		return werr
+	}
+	if err != nil {
+		return &getError{what: what, err: err}
+	}
+	if n := skips.Count(); n > 0 {
+		return &getError{what: what, err: fmt.Errorf("%s", wire.Summary(n, skips.List()))}
+	}
+	return nil
+}
+
+// parseInterleaved parses flags that may come before, between or after the
+// positional arguments, and returns those.
+func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		if fs.NArg() == 0 {
+			return pos, nil
+		}
+		rest := fs.Args()
+		if len(args) > 0 && len(rest) < len(args) && args[len(args)-len(rest)-1] == "--" {
+			return append(pos, rest...), nil // everything after "--" is positional
+		}
+		pos, args = append(pos, rest[0]), rest[1:]
+	}
+}
+
+// openClients starts what `treasury get` needs and nothing more: the
+// embedded sandbox when the profile asks for it, the request log and the
+// platform's clients. Unlike process.Open it starts no polling and no
+// webhook receiver. The returned func releases it all.
+func openClients(e *process.Env, cfg *config.Config) (*platform.Platform, func(), error) {
+	rt, err := process.OpenPlatform(e, cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	return rt.Platform, rt.Close, nil
+}
+
+// getError is a failed read: the call, then the error's code and what to
+// do about it. Its network text is sanitized for the terminal.
+type getError struct {
+	what string
+	err  error
+}
+
+func (e *getError) Unwrap() error { return e.err }
+
+func (e *getError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "get %s: %s", sanitize.Line(e.what), sanitize.Line(e.err.Error()))
+	var part *wire.Partial
+	if errors.As(e.err, &part) {
+		for _, f := range part.Failed {
+			fmt.Fprintf(&b, "\n  %s failed: %s", sanitize.Line(f.Name), sanitize.Line(f.Err.Error()))
+			if ae, ok := apierr.As(f.Err); ok {
+				fmt.Fprintf(&b, "\n    what to do: %s", sanitize.Line(ae.Guidance()))
+			}
+		}
+		return b.String()
+	}
+	ae, ok := apierr.As(e.err)
+	if !ok {
+		return b.String()
+	}
+	code := ae.Label()
+	if code == "" && ae.HTTPStatus != 0 {
+		code = fmt.Sprintf("HTTP %d", ae.HTTPStatus)
+	}
+	if code != "" {
+		fmt.Fprintf(&b, "\n  code: %s (%s)", sanitize.Line(code), ae.Class)
+	}
+	// The server's description names what it refused (the field, the
+	// value); the title alone ("Bad Request") does not.
+	if ae.Message != "" && ae.Message != ae.Summary() {
+		fmt.Fprintf(&b, "\n  server says: %s", sanitize.Line(ae.Message))
+	}
+	fmt.Fprintf(&b, "\n  what to do: %s", sanitize.Line(ae.Guidance()))
+	return b.String()
+}
+
+// getOutputHelp says what the formats carry and what the exit status means.
+const getOutputHelp = `
+output:
+  -o json   each record exactly as the server sent it, nothing added
+            (a payment's error code is errors[0].code)
+  -o table, -o csv
+            every field (a table of a list: the main ones), then the derived
+            columns error_code, retry and guidance for payments and wallet
+            transactions: the error's code and what the dashboard says to do
+
+exit status:
+  0  every record was read and printed
+  1  a call failed, or some records could not be read (what was read is
+     printed; stderr names the error's code and what to do), or the
+     profile could not be loaded
+  2  usage: unknown resource, flag or output format, a missing or extra
+     argument, or a value outside a flag's valid set (stderr lists them)
+`
+
+// getUsage lists the resources and the flags of `treasury get`.
+func getUsage(w io.Writer, fs *flag.FlagSet) {
+	var b strings.Builder
+	b.WriteString("usage: treasury get RESOURCE [ID] [flags]\n\nresources:\n")
+	for _, r := range getResources() {
+		line := "  " + r.synopsis()
+		if len(r.aliases) > 0 {
+			line += " (" + strings.Join(r.aliases, ", ") + ")"
+		}
+		fmt.Fprintf(&b, "%-58s %s\n", line, r.summary)
+	}
+	b.WriteString("\nflags:\n")
+	out := fs.Output()
+	fs.SetOutput(&b)
+	fs.PrintDefaults()
+	fs.SetOutput(out)
+	b.WriteString(getOutputHelp)
+	io.WriteString(w, b.String())
+}

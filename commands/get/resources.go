@@ -1,0 +1,378 @@
+package get
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"treasury/data/apierr"
+	"treasury/data/liquidity"
+	"treasury/data/payments"
+	payclient "treasury/data/payments/client"
+	"treasury/data/platform"
+	"treasury/data/reporting"
+	"treasury/data/wire"
+)
+
+// getResource is one thing `treasury get` prints.
+type getResource struct {
+	name    string
+	aliases []string
+	// arg names the positional argument in usage: "ID", "[VAULT]"
+	// (optional) or "" (none).
+	arg     string
+	summary string
+	// flags are the resource flags it takes, of since, state, type,
+	// wallet, raw; multiState says --state may be given more than once.
+	flags      []string
+	multiState bool
+	// enums are the valid values of the flags that take one of a known
+	// set (state, type); another value is a usage error.
+	enums map[string][]string
+	// since is the default of --since.
+	since time.Duration
+	// read fetches every page: a slice of records, one record, or rawBytes.
+	read func(ctx context.Context, p *platform.Platform, a getArgs) (any, error)
+}
+
+// getArgs are a resource's checked arguments.
+type getArgs struct {
+	id     string
+	since  time.Duration
+	states []string
+	typ    string
+	wallet string
+	raw    bool
+	now    func() time.Time
+}
+
+// from is the start of the --since window; zero means the whole history.
+func (a getArgs) from() time.Time {
+	if a.since <= 0 {
+		return time.Time{}
+	}
+	return a.now().Add(-a.since)
+}
+
+// rawBytes is content written to stdout exactly as downloaded.
+type rawBytes []byte
+
+func (r getResource) synopsis() string {
+	s := r.name
+	if r.arg != "" {
+		s += " " + r.arg
+	}
+	for _, f := range r.flags {
+		switch f {
+		case "since":
+			s += " [--since D]"
+		case "state":
+			s += " [--state S]"
+		case "type":
+			s += " [--type T]"
+		case "wallet":
+			s += " [--wallet W]"
+		case "raw":
+			s += " [--raw]"
+		}
+	}
+	return s
+}
+
+// check validates the positional arguments and the flags set against what
+// the resource takes.
+func (r getResource) check(fs *flag.FlagSet, f getFlags, pos []string) (getArgs, error) {
+	a := getArgs{since: r.since, wallet: f.wallet, raw: f.raw, typ: strings.ToUpper(strings.TrimSpace(f.typ))}
+	for _, s := range f.states {
+		a.states = append(a.states, strings.ToUpper(s))
+	}
+	optional := strings.HasPrefix(r.arg, "[")
+	switch {
+	case len(pos) > 1 || (len(pos) == 1 && r.arg == ""):
+		return a, fmt.Errorf("unexpected argument %q", pos[len(pos)-1])
+	case len(pos) == 0 && r.arg != "" && !optional:
+		return a, fmt.Errorf("missing %s", r.arg)
+	case len(pos) == 1:
+		a.id = pos[0]
+	}
+	var err error
+	fs.Visit(func(fl *flag.Flag) {
+		switch fl.Name {
+		case "since", "state", "type", "wallet", "raw":
+			if !slices.Contains(r.flags, fl.Name) && err == nil {
+				err = fmt.Errorf("--%s does not apply to %s", fl.Name, r.name)
+			}
+			if fl.Name == "since" {
+				a.since = f.since
+			}
+		}
+	})
+	switch {
+	case err != nil:
+		return a, err
+	case len(a.states) > 1 && !r.multiState:
+		return a, errors.New("one --state only")
+	case a.since < 0:
+		return a, errors.New("--since must not be negative")
+	}
+	if err := r.checkEnum("state", a.states...); err != nil {
+		return a, err
+	}
+	if a.typ != "" {
+		if err := r.checkEnum("type", a.typ); err != nil {
+			return a, err
+		}
+	}
+	switch f.output {
+	case "table", "json", "csv":
+	default:
+		return a, fmt.Errorf("unknown output format %q (table, json or csv)", f.output)
+	}
+	return a, nil
+}
+
+// checkEnum fails when a value of flag is not one of its valid values,
+// and lists them: a script's typo must not read as "no such records".
+func (r getResource) checkEnum(flag string, values ...string) error {
+	valid, ok := r.enums[flag]
+	if !ok {
+		return nil
+	}
+	for _, v := range values {
+		if !slices.Contains(valid, v) {
+			return fmt.Errorf("unknown --%s %q for %s; valid values: %s", flag, v, r.name, strings.Join(valid, ", "))
+		}
+	}
+	return nil
+}
+
+func findResource(name string) (getResource, bool) {
+	for _, r := range getResources() {
+		if r.name == name || slices.Contains(r.aliases, name) {
+			return r, true
+		}
+	}
+	return getResource{}, false
+}
+
+// errNotConfigured says the profile lacks the interface a resource reads.
+func errNotConfigured(iface string) error {
+	return fmt.Errorf("the profile configures no %s interface", iface)
+}
+
+// getResources is the resource table: the data layer's reads, each reading
+// every page. Wallet and custody resources are in walletResources.
+func getResources() []getResource {
+	liq := func(p *platform.Platform) (*liquidity.Client, error) {
+		if p.Liquidity == nil {
+			return nil, errNotConfigured("liquidity")
+		}
+		return p.Liquidity, nil
+	}
+	pay := func(p *platform.Platform) (*payclient.Client, error) {
+		if p.Payments == nil {
+			return nil, errNotConfigured("payments")
+		}
+		return p.Payments, nil
+	}
+	rep := func(p *platform.Platform) (*reporting.Client, error) {
+		if p.Reporting == nil {
+			return nil, errNotConfigured("reporting")
+		}
+		return p.Reporting, nil
+	}
+	rs := []getResource{
+		{name: "quotes", summary: "liquidity quotes, newest first", flags: []string{"since"}, since: 15 * time.Minute,
+			read: withClient(liq, func(ctx context.Context, c *liquidity.Client, a getArgs) (any, error) {
+				return c.AllQuotes(ctx, liquidity.Window{Start: a.from(), End: a.now()})
+			})},
+		{name: "trades", summary: "executed liquidity trades", flags: []string{"since"}, since: 24 * time.Hour,
+			read: withClient(liq, func(ctx context.Context, c *liquidity.Client, a getArgs) (any, error) {
+				return c.AllTrades(ctx, liquidity.Window{Start: a.from(), End: a.now()})
+			})},
+		{name: "balances", aliases: []string{"liquidity"}, summary: "liquidity account balances",
+			read: withClient(liq, func(ctx context.Context, c *liquidity.Client, a getArgs) (any, error) {
+				return c.AllBalances(ctx)
+			})},
+		{name: "payment-balances", aliases: []string{"prefunded"}, summary: "prefunded payments balances",
+			read: withClient(pay, func(ctx context.Context, c *payclient.Client, a getArgs) (any, error) {
+				b, err := c.Balances(ctx)
+				return b.Balances, err
+			})},
+		{name: "payments", summary: "payments through the v3 filter, newest first (a failure's reason read by id)", flags: []string{"state", "since"}, multiState: true,
+			enums: map[string][]string{"state": paymentStates()},
+			read: withClient(pay, func(ctx context.Context, c *payclient.Client, a getArgs) (any, error) {
+				var f payments.Filter
+				for _, s := range a.states {
+					f.PaymentStates = append(f.PaymentStates, payments.State(s))
+				}
+				if from := a.from(); !from.IsZero() {
+					f.AfterTimestamp = &from
+				}
+				ps, err := c.AllFiltered(ctx, f)
+				if err != nil {
+					return ps, err
+				}
+				// The filter's records carry no errors: a failure's code and
+				// reason come from reading it by id.
+				return ps, c.Details(ctx, ps)
+			})},
+		{name: "payment", arg: "ID", summary: "one payment (v3) by paymentId or internalId",
+			read: withClient(pay, func(ctx context.Context, c *payclient.Client, a getArgs) (any, error) {
+				return paymentByAnyID(ctx, c, a.id)
+			})},
+		{name: "history", aliases: []string{"states"}, arg: "ID", summary: "a payment's state history (by paymentId or internalId), oldest first",
+			read: withClient(pay, func(ctx context.Context, c *payclient.Client, a getArgs) (any, error) {
+				h, err := c.StateHistory(ctx, a.id)
+				if err == nil {
+					return h, nil
+				}
+				pm, perr := paymentByAnyID(ctx, c, a.id)
+				switch {
+				case perr == nil && pm.PaymentID != a.id:
+					return c.StateHistory(ctx, pm.PaymentID)
+				case perr != nil && !payments.IsPaymentID(a.id):
+					return h, perr // "no payment with internalId", not "not a payment id"
+				}
+				return h, err
+			})},
+		{name: "identities", summary: "originator and beneficiary identities",
+			read: withClient(pay, func(ctx context.Context, c *payclient.Client, a getArgs) (any, error) {
+				return c.Identities(ctx)
+			})},
+		{name: "instruments", aliases: []string{"financial-instruments"}, arg: "IDENTITY", summary: "an identity's financial instruments",
+			read: withClient(pay, func(ctx context.Context, c *payclient.Client, a getArgs) (any, error) {
+				return instrumentsOf(ctx, c, a.id)
+			})},
+		{name: "ledger", aliases: []string{"ledger-transactions"}, summary: "prefunded ledger transactions of every currency", flags: []string{"since"}, since: 24 * time.Hour,
+			read: withClient(pay, func(ctx context.Context, c *payclient.Client, a getArgs) (any, error) {
+				return c.Ledger(ctx, a.from(), a.now())
+			})},
+		{name: "token", aliases: []string{"token-test"}, summary: "the payments token test: seconds to expiry",
+			read: withClient(pay, func(ctx context.Context, c *payclient.Client, a getArgs) (any, error) {
+				return c.TokenTest(ctx)
+			})},
+		{name: "reports", summary: "available reports", flags: []string{"type"},
+			enums: map[string][]string{"type": {reporting.TypePaymentOps, reporting.TypeRecon}},
+			read: withClient(rep, func(ctx context.Context, c *reporting.Client, a getArgs) (any, error) {
+				rs, err := c.List(ctx)
+				if a.typ == "" {
+					return rs, err
+				}
+				return slices.DeleteFunc(rs, func(r reporting.Report) bool { return r.Type != a.typ }), err
+			})},
+		{name: "report", aliases: []string{"report-rows"}, arg: "ID", summary: "a report's rows (PAYMENT_OPS or RECON), or --raw its content", flags: []string{"raw"},
+			read: withClient(rep, readReport)},
+	}
+	return append(rs, walletResources()...)
+}
+
+// paymentStates are the states a payment filter may name: spec 3.1's seven
+// and the real service's QUOTED and AWAITING_FUNDING, in lifecycle order.
+func paymentStates() []string {
+	return []string{string(payments.Quoted), string(payments.AwaitingFunding), string(payments.Initiated),
+		string(payments.Validating), string(payments.Transferring), string(payments.Completed),
+		string(payments.Failed), string(payments.Declined), string(payments.Returned)}
+}
+
+// withClient adapts a read of one client to a resource's read, failing
+// when the profile lacks the interface.
+func withClient[C any](get func(*platform.Platform) (C, error), read func(context.Context, C, getArgs) (any, error)) func(context.Context, *platform.Platform, getArgs) (any, error) {
+	return func(ctx context.Context, p *platform.Platform, a getArgs) (any, error) {
+		c, err := get(p)
+		if err != nil {
+			return nil, err
+		}
+		return read(ctx, c, a)
+	}
+}
+
+// paymentByAnyID reads a payment by paymentId, else by internalId. When
+// neither finds it, the error is that of the paymentId read.
+func paymentByAnyID(ctx context.Context, c *payclient.Client, id string) (payments.Payment, error) {
+	byInternal := func() (payments.Payment, error) {
+		pm, err := c.ByInternalID(ctx, id)
+		if err != nil {
+			return pm, err
+		}
+		// The lookup answers the filter's record: the record by id
+		// carries the errors and payout details too.
+		if full, err := c.Get(ctx, pm.PaymentID); err == nil {
+			return full, nil
+		}
+		return pm, nil
+	}
+	if !payments.IsPaymentID(id) {
+		// Not a uuid: only an internalId (nothing is sent by id).
+		pm, err := byInternal()
+		if errors.Is(err, payclient.ErrNoPayment) {
+			return pm, fmt.Errorf("no payment with internalId %q (and it is not a paymentId, which is a uuid): %w", id, err)
+		}
+		return pm, err
+	}
+	pm, err := c.Get(ctx, id)
+	if err == nil {
+		return pm, nil
+	}
+	if cl := apierr.ClassOf(err); cl != apierr.ClassNotFound && cl != apierr.ClassFixRequest {
+		return pm, err
+	}
+	if pm2, err2 := byInternal(); err2 == nil {
+		return pm2, nil
+	} else if !errors.Is(err2, payclient.ErrNoPayment) && apierr.ClassOf(err2) != apierr.ClassFixRequest {
+		return pm2, err2
+	}
+	return pm, err
+}
+
+// instrumentsOf reads an identity's financial instruments. The document's
+// server answers 404 both for an identity without instruments and for
+// none at all, and the client reads either as none: an empty answer is
+// said to be of an identity only when the directory lists it.
+func instrumentsOf(ctx context.Context, c *payclient.Client, id string) ([]payments.FinancialInstrument, error) {
+	ins, err := c.Instruments(ctx, id)
+	if err != nil || len(ins) > 0 {
+		return ins, err
+	}
+	for x, err := range c.IdentitySeq(ctx) {
+		if err != nil {
+			return ins, fmt.Errorf("no instruments, and whether identity %q exists could not be read: %w", id, err)
+		}
+		if x.IdentityID == id {
+			return ins, nil
+		}
+	}
+	return nil, fmt.Errorf("no identity with id %q: GET %s lists none", id, payments.PathIdentities)
+}
+
+// readReport downloads a report: its parsed rows, or with --raw its bytes.
+func readReport(ctx context.Context, c *reporting.Client, a getArgs) (any, error) {
+	d, err := c.DownloadByID(ctx, a.id)
+	if a.raw && d != nil && d.Raw != nil {
+		return rawBytes(d.Raw), nil // written as is even when it does not parse
+	}
+	if err != nil {
+		return nil, err
+	}
+	if a.raw {
+		return rawBytes(nil), nil
+	}
+	if d.Rows == nil {
+		return []reporting.PaymentOpsRow{}, nil
+	}
+	skipped := make([]wire.Skip, len(d.Rows.Skipped))
+	for i, pe := range d.Rows.Skipped {
+		skipped[i] = wire.Skip{Index: max(pe.Line-1, 0), ID: "line " + strconv.Itoa(pe.Line), Reason: pe.Error()}
+	}
+	wire.Note(ctx, "report rows", skipped) // printed, and the command fails
+	wire.NoteUnlisted(ctx, d.Rows.Skips()-len(skipped))
+	if d.Rows.Type == reporting.TypeRecon {
+		return d.Rows.Recon, nil
+	}
+	return d.Rows.PaymentOps, nil
+}

@@ -1,0 +1,125 @@
+// Package serve is the `treasury serve` command: the dashboard served over
+// SSH (package treasury/serve) to every client, over one runtime: one
+// store, one set of clients and credentials for every session.
+package serve
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+
+	"treasury/commands/cli"
+	"treasury/commands/dashboard"
+	"treasury/config"
+	"treasury/data/audit"
+	"treasury/data/logfile"
+	"treasury/process"
+	"treasury/serve"
+)
+
+// Command serves the dashboard over SSH: one runtime (one store, one set
+// of clients and credentials) for every session.
+func Command(ctx context.Context, e *process.Env, g cli.Globals, args []string) error {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	var o serve.Options
+	fs.StringVar(&o.Listen, "listen", serve.DefaultListen, "`address` to listen on")
+	fs.StringVar(&o.HostKeyFile, "host-key", "", "host key `file` (ed25519; created with mode 0600 when missing; default in the state directory)")
+	fs.StringVar(&o.AuthorizedKeysFile, "authorized-keys", "", "OpenSSH authorized_keys `file`; role=\"operator\" lets a key act, other keys are viewers (required)")
+	fs.IntVar(&o.MaxSessions, "max-sessions", serve.DefaultMaxSessions, "most sessions at once")
+	fs.DurationVar(&o.IdleTimeout, "idle-timeout", serve.DefaultIdleTimeout, "end a session without input for this long")
+	fs.DurationVar(&o.LoginGrace, "login-grace", serve.DefaultLoginGrace, "close a connection that has not authenticated within this `duration` (OpenSSH LoginGraceTime)")
+	o.MaxStartups = serve.DefaultMaxStartups()
+	fs.Var(&o.MaxStartups, "max-startups", "`start:rate:full`: with start connections waiting to authenticate, refuse a new one with a chance of rate%, growing to 100% at full (OpenSSH MaxStartups; one number is a hard cap)")
+	statsEvery := fs.Duration("stats-every", 10*time.Minute, "log the process's memory, sessions and upstream requests every `interval` (0: never)")
+	fs.IntVar(&o.MaxPerSource, "max-per-source", serve.DefaultMaxPerSource, "most connections waiting to authenticate from one address (OpenSSH PerSourceMaxStartups)")
+	if err := cli.ParseFlags(fs, e, &g, args); err != nil {
+		return err
+	}
+	if o.AuthorizedKeysFile == "" {
+		fmt.Fprintln(e.Stderr, "treasury serve: --authorized-keys is required: only listed public keys may connect")
+		return cli.ErrUsage
+	}
+	cfg, err := g.LoadConfig(e)
+	if err != nil {
+		return err
+	}
+	// The session log is opened first, so that what the runtime logs (a
+	// webhook port in use, refused notifications) is in the SSH server's
+	// log too.
+	stateDir := config.StateDir(e.Getenv)
+	if err := os.MkdirAll(stateDir, 0o700); err != nil {
+		return fmt.Errorf("state directory: %w", err)
+	}
+	logFile, err := logfile.Open(filepath.Join(stateDir, "sessions.log"), g.Logs)
+	if err != nil {
+		return fmt.Errorf("session log: %w", err)
+	}
+	defer logFile.Close()
+	o.Log = slog.New(slog.NewJSONHandler(logFile, nil))
+	rt, err := process.OpenLog(ctx, e, cfg, o.Log)
+	if err != nil {
+		return err
+	}
+	defer rt.Close()
+	if err := startAlertHook(ctx, rt); err != nil {
+		return err
+	}
+	if o.HostKeyFile == "" {
+		o.HostKeyFile = filepath.Join(rt.StateDir, "ssh_host_ed25519_key")
+	}
+	o.Mouse = rt.Config.Mouse
+	o.NewModel = func(ctx context.Context, s serve.Session) (tea.Model, func(), error) {
+		ss := sshSession(rt.StateDir, s)
+		ss.Term = s.Term
+		ss.Life = ctx // the session's reads end when its client goes
+		app := dashboard.NewApp(rt, ss)
+		return app, app.Close, nil
+	}
+	srv, err := serve.New(o)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.Stdout, "serving the dashboard (profile %s, %s) over SSH on %s; sessions logged to %s\n",
+		rt.Config.Profile, rt.Config.Environment, o.Listen, logFile.Name())
+	go logStats(ctx, o.Log, *statsEvery, rt, srv)
+	err = srv.ListenAndServe(ctx)
+	fmt.Fprintln(e.Stdout, "stopped")
+	return err
+}
+
+// sshSession is one SSH client's session: its renderer and output, its
+// identity for the audit log, read-only unless its key is an operator's,
+// and its own folder for saved files (the state directory's
+// exports/<user>: never another person's, never the server's working
+// directory; the flash of a save names the file).
+func sshSession(stateDir string, s serve.Session) dashboard.Session {
+	return dashboard.Session{
+		Renderer: s.Renderer,
+		Output:   s.Output,
+		Who:      audit.Who{Via: audit.ViaSSH, User: s.User, Key: s.Fingerprint, Role: string(s.Role), From: s.RemoteAddr},
+		ReadOnly: s.Role != serve.RoleOperator,
+		SaveDir:  filepath.Join(stateDir, "exports", userDir(s.User)),
+	}
+}
+
+// userDir is a folder name for an SSH user name: letters, digits, dot,
+// dash and underscore kept, anything else (a slash, a dot-dot) replaced.
+func userDir(user string) string {
+	out := []rune(user)
+	for i, r := range out {
+		if !(r == '-' || r == '_' || r == '.' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+			out[i] = '_'
+		}
+	}
+	s := string(out)
+	if s == "" || s == "." || s == ".." {
+		s = "_" + s
+	}
+	return s
+}

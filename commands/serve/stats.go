@@ -1,0 +1,49 @@
+package serve
+
+import (
+	"context"
+	"log/slog"
+	goruntime "runtime"
+	"runtime/metrics"
+	"time"
+
+	"treasury/data/live"
+	"treasury/process"
+	"treasury/serve"
+)
+
+// logStats writes a "process stats" line every interval until ctx ends:
+// the live heap after the last collection, the heap in use, goroutines,
+// sessions, the payments the store holds and the requests sent upstream,
+// so that an operator (and a soak test) can see memory stay flat as the
+// server runs for weeks. The embedded sandbox's clock is logged too: it
+// is the time the store's windows move by.
+func logStats(ctx context.Context, log *slog.Logger, every time.Duration, rt *process.Runtime, srv *serve.Server) {
+	if every <= 0 {
+		return
+	}
+	t := time.NewTicker(every)
+	defer t.Stop()
+	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		metrics.Read(sample)
+		var ms goruntime.MemStats
+		goruntime.ReadMemStats(&ms)
+		held := 0
+		if ps := live.Get(rt.Platform.Store, live.PaymentsKey).Data; ps != nil {
+			held = ps.Len()
+		}
+		attrs := []any{"live_heap_bytes", sample[0].Value.Uint64(), "heap_inuse_bytes", ms.HeapInuse,
+			"goroutines", goruntime.NumGoroutine(), "sessions", srv.Sessions(), "payments_held", held,
+			"upstream_requests", rt.Requests.Load()}
+		if rt.Sandbox != nil {
+			attrs = append(attrs, "sandbox_time", rt.Platform.Now().UTC().Format(time.RFC3339))
+		}
+		log.Info("process stats", attrs...)
+	}
+}

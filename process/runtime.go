@@ -1,0 +1,222 @@
+// Package process assembles what the commands of treasury open in one
+// process: the configuration and the state directory, the embedded
+// sandbox when the profile asks for it, the request log, the platform's
+// clients and its one live store, the audit log, the webhook receiver and
+// the alert thresholds every session shares. The dashboard, `serve` and
+// `get` open it here and nowhere else.
+package process
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"runtime/debug"
+	"sync/atomic"
+	"time"
+
+	"treasury/config"
+	"treasury/data/actions"
+	"treasury/data/audit"
+	"treasury/data/diskfree"
+	"treasury/data/live"
+	"treasury/data/platform"
+	"treasury/data/transport"
+	"treasury/data/webhook"
+	"treasury/kit/words"
+	"treasury/sandbox"
+	"treasury/ui"
+	"treasury/ui/sanitize"
+)
+
+// Runtime is what one process opens for the dashboard or the SSH server:
+// the embedded sandbox when the profile asks for it, the platform (clients
+// and the one live store), the webhook receiver, the request and audit
+// logs. Close releases it all.
+type Runtime struct {
+	Config   *config.Config
+	Platform *platform.Platform
+	Audit    *audit.Log
+	// Pending are the keys of actions whose outcome is unknown: one set
+	// for every session, so a retry from any of them reuses the key.
+	Pending  *actions.Pending
+	StateDir string
+	Sandbox  *sandbox.Server // the embedded sandbox, when the profile runs one
+	hooks    *hooks          // the webhook receiver; nil when none is configured
+	Log      *slog.Logger    // the request log: what a runtime logs beyond requests
+	// RequestLog is the request log (requests.log) whatever Log is: the
+	// outgoing alert webhook's posts are requests too.
+	RequestLog *slog.Logger
+	Drawings   *ui.Drawings // the charts drawn for every session
+	// Alerts are the thresholds the alerts editor of every session
+	// shows and writes.
+	Alerts  *AlertSettings
+	closers []func()
+	// Requests counts the HTTP requests sent to the platform (the cost
+	// of the sessions to it: one store for all of them).
+	Requests atomic.Int64
+}
+
+// countingTransport counts requests on their way out.
+type countingTransport struct {
+	next http.RoundTripper
+	n    *atomic.Int64
+}
+
+func (c countingTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	c.n.Add(1)
+	return c.next.RoundTrip(r)
+}
+
+// Close releases what the runtime opened, the last first.
+func (r *Runtime) Close() {
+	for i := len(r.closers) - 1; i >= 0; i-- {
+		r.closers[i]()
+	}
+}
+
+// OpenPlatform starts what reading the platform needs: the embedded
+// sandbox when the profile asks for it, the request log and the clients
+// with their store, not yet polling. `treasury get` stops here.
+func OpenPlatform(e *Env, cfg *config.Config) (_ *Runtime, err error) {
+	r := &Runtime{Config: cfg, StateDir: config.StateDir(e.Getenv), Drawings: ui.NewDrawings(),
+		Pending: actions.NewPending()}
+	defer func() {
+		if err != nil {
+			r.Close()
+		}
+	}()
+	now, rate := time.Now, (func() float64)(nil)
+	if cfg.Embedded != nil {
+		if r.Sandbox, r.Config, err = StartEmbedded(cfg, e.SandboxObserve); err != nil {
+			return nil, err
+		}
+		r.closers = append(r.closers, func() { r.Sandbox.Close() })
+		now, rate = r.Sandbox.Clock().Now, r.Sandbox.Clock().Speed
+	}
+	reqLog, err := transport.OpenLog(r.StateDir, e.Logs)
+	if err != nil {
+		return nil, fmt.Errorf("request log: %w", err)
+	}
+	r.closers = append(r.closers, func() { reqLog.Close() })
+	r.Log, r.RequestLog = reqLog.Logger, reqLog.Logger
+	// What a server was learnt to take is remembered per profile, but not
+	// for the embedded sandbox: it listens on another port every run.
+	memory := r.StateDir
+	if r.Sandbox != nil {
+		memory = ""
+	}
+	if r.Platform, err = platform.Open(r.Config, platform.Options{Now: now, ClockRate: rate, Log: reqLog.Logger, UserAgent: UserAgent(), StateDir: memory,
+		HTTP: &http.Client{Transport: countingTransport{next: http.DefaultTransport, n: &r.Requests}}}); err != nil {
+		return nil, err
+	}
+	r.closers = append(r.closers, r.Platform.Close)
+	r.Alerts = newAlertSettings(r, e.Getenv)
+	return r, nil
+}
+
+// StartEmbedded starts the embedded sandbox that cfg asks for on a free
+// loopback port and returns it with cfg pointed at it; observe (tests)
+// sees its payments exchanges.
+func StartEmbedded(cfg *config.Config, observe func(sandbox.Exchange)) (*sandbox.Server, *config.Config, error) {
+	sb, err := sandbox.Listen("127.0.0.1:0", sandbox.Options{Seed: cfg.Embedded.Seed, Speed: cfg.Embedded.Speed, Variant: cfg.Embedded.Variant, Observe: observe,
+		HistoryPayments: cfg.Embedded.HistoryPayments, LivePaymentsPerMinute: cfg.Embedded.LiveRate})
+	if err != nil {
+		return nil, nil, fmt.Errorf("embedded sandbox: %w", err)
+	}
+	return sb, sb.Profile(cfg), nil
+}
+
+// Open starts everything the dashboard needs: OpenPlatform, the audit
+// log, the webhook receiver, and polling.
+func Open(ctx context.Context, e *Env, cfg *config.Config) (*Runtime, error) {
+	return OpenLog(ctx, e, cfg, nil)
+}
+
+// OpenLog is Open with the receiver's log (refusals, a port in use) going
+// to log; nil means the request log.
+func OpenLog(ctx context.Context, e *Env, cfg *config.Config, log *slog.Logger) (_ *Runtime, err error) {
+	r, err := OpenPlatform(e, cfg)
+	if err != nil {
+		return nil, err
+	}
+	defer func() {
+		if err != nil {
+			r.Close()
+		}
+	}()
+	if log != nil {
+		r.Log = log
+	}
+	checkStateRoom(e, r.StateDir, r.Log)
+	if r.Audit, err = audit.Open(r.StateDir, audit.Options{}); err != nil {
+		return nil, err
+	}
+	r.closers = append(r.closers, func() { r.Audit.Close() })
+	// The keys of attempts a process ended before their answer (killed,
+	// out of memory) and of unknown outcomes are read back: a retry
+	// reuses them.
+	n, err := r.Pending.Restore(r.Audit)
+	if err != nil {
+		return nil, fmt.Errorf("audit: reading back the keys of unfinished actions: %w", err)
+	}
+	if n > 0 {
+		r.Log.Info("audit: actions whose outcome is unknown, read back from the log: their next attempt reuses their key",
+			"count", n, "file", r.Audit.Path())
+	}
+	if err = live.FollowAudit(r.Platform.Store, r.Audit); err != nil {
+		return nil, err
+	}
+	if r.hooks, err = startWebhooks(r, r.Log); err != nil {
+		if r.Config.Webhooks != nil {
+			return nil, fmt.Errorf("webhook receiver (%s): %w", r.Config.Webhooks.Listen, err)
+		}
+		return nil, fmt.Errorf("webhook receiver: %w", err)
+	}
+	if r.hooks != nil && r.hooks.srv != nil {
+		r.closers = append(r.closers, func() { r.hooks.srv.Close() })
+	}
+	if p := r.WebhookStatus().Problem(); p != "" {
+		fmt.Fprintln(e.Stderr, "treasury: warning: webhook receiver:", sanitize.Line(p))
+	}
+	r.Platform.Start(ctx)
+	return r, nil
+}
+
+// checkStateRoom warns, on stderr and in the log, when the state
+// directory cannot be written or its file system has little room left:
+// the audit log is written before every action, which is refused when it
+// cannot be.
+func checkStateRoom(e *Env, dir string, log *slog.Logger) {
+	var warn string
+	if err := diskfree.Probe(dir, nil); err != nil {
+		warn = fmt.Sprintf("the state directory %s cannot be written (%v): every action will be refused until it can", dir, err)
+	} else if free, err := diskfree.Avail(dir); err == nil && free < diskfree.Low {
+		warn = fmt.Sprintf("the state directory %s has %s free: when the audit log cannot be written every action is refused (treasury doctor checks it)",
+			dir, words.Bytes(free))
+	}
+	if warn != "" {
+		fmt.Fprintln(e.Stderr, "treasury: warning:", warn)
+		log.Warn("state directory", "problem", warn)
+	}
+}
+
+// HasWebhooks says whether the profile (or the embedded sandbox) has a
+// webhook receiver, listening or not.
+func (r *Runtime) HasWebhooks() bool { return r.hooks != nil }
+
+// WebhookStatus is the receiver's status; a zero Status when there is none.
+func (r *Runtime) WebhookStatus() webhook.Status {
+	if r.hooks == nil {
+		return webhook.Status{}
+	}
+	return r.hooks.Status()
+}
+
+// UserAgent names the binary in requests: treasury/<version>.
+func UserAgent() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+		return "treasury/" + bi.Main.Version
+	}
+	return "treasury/devel"
+}

@@ -1,0 +1,94 @@
+package process
+
+import (
+	"crypto/tls"
+	"errors"
+	"log/slog"
+
+	"treasury/config"
+	"treasury/data/platform"
+	"treasury/data/portowner"
+	"treasury/data/webhook"
+	"treasury/sandbox"
+)
+
+// hooks is the runtime's PAYMENT_STATE_TRANSITION receiver: serving, or
+// why not. A receiver that cannot listen (its port held by a second
+// dashboard on the same profile, say) does not stop the dashboard: the
+// payments poll still moves every payment, only later; the header, the
+// errors view and the log say so.
+type hooks struct {
+	addr   string
+	srv    *webhook.Server // nil when it does not listen
+	err    error
+	holder string // the process holding addr, when err is "in use"
+}
+
+// Status is what the views show of the receiver.
+func (h *hooks) Status() webhook.Status {
+	st := webhook.Status{Addr: h.addr, Err: h.err, Holder: h.holder}
+	if h.srv != nil {
+		rcv := h.srv.Receiver()
+		st.Stats, st.Rejections = rcv.Stats(), rcv.Rejections()
+	}
+	return st
+}
+
+// startWebhooks starts the profile's receiver, or the embedded sandbox's,
+// feeding accepted notifications to the store and logging refusals to
+// log. It fails only on what the profile must fix (certificate, key); a
+// failure to listen is kept in the returned hooks and logged, and the
+// dashboard runs on polling alone. No receiver configured: nil, nil.
+func startWebhooks(r *Runtime, log *slog.Logger) (*hooks, error) {
+	opts := webhook.ReceiverOptions{Log: log}
+	var srv *webhook.Server
+	var err error
+	h := &hooks{}
+	switch {
+	case r.Sandbox != nil:
+		h.addr = "127.0.0.1:0"
+		srv, err = sandbox.StartLocalReceiver(r.Sandbox.Sandbox, opts, r.Platform.Store.ApplyPaymentEvent)
+	case r.Config.Webhooks != nil:
+		h.addr = r.Config.Webhooks.Listen
+		srv, err = startReceiver(r.Config.Webhooks, opts, r.Platform)
+	default:
+		return nil, nil
+	}
+	var le *webhook.ListenError
+	switch {
+	case errors.As(err, &le):
+		h.err = le
+		if le.InUse() {
+			h.holder = portowner.NameAddr(le.Addr)
+		}
+		log.Warn("webhook receiver not started: running on polling alone", "addr", le.Addr, "in_use", le.InUse(),
+			"held_by", h.holder, "error", le.Err.Error())
+		return h, nil
+	case err != nil:
+		return nil, err
+	}
+	h.srv = srv
+	h.addr = srv.Addr()
+	log.Info("webhook receiver listening", "addr", h.addr)
+	return h, nil
+}
+
+// startReceiver serves the profile's PAYMENT_STATE_TRANSITION callback and
+// feeds accepted notifications to the store.
+func startReceiver(w *config.Webhooks, o webhook.ReceiverOptions, p *platform.Platform) (*webhook.Server, error) {
+	cert, err := tls.LoadX509KeyPair(w.TLSCertFile, w.TLSKeyFile)
+	if err != nil {
+		return nil, err
+	}
+	o.PublicKey, o.HeaderPrefix, o.Tolerance = w.PublicKey, w.HeaderPrefix, w.Tolerance
+	rcv, err := webhook.NewReceiver(o)
+	if err != nil {
+		return nil, err
+	}
+	srv, err := webhook.Serve(w.Listen, w.Path, cert, rcv)
+	if err != nil {
+		return nil, err
+	}
+	srv.Forward(p.Store.ApplyPaymentEvent)
+	return srv, nil
+}
