@@ -35,10 +35,15 @@ func TestGetFailures(t *testing.T) {
 		{[]string{"txs", "--state", "DONE"}, 2, []string{`unknown --state "DONE" for transactions; valid values: REQUESTED,`, "CONFIRMED"}},
 		{[]string{"reports", "--type", "weekly"}, 2, []string{`unknown --type "WEEKLY" for reports; valid values: PAYMENT_OPS, RECON`}},
 		{[]string{"vaults", "--type", "RECON"}, 2, []string{"--type does not apply to vaults"}},
+		{[]string{"ledger", "--since", "7x"}, 2, []string{`"7x" is not a length of time`, "treasury get --help lists"}},
 	} {
 		code, out, stderr := getRun(t, tc.args...)
 		if code != tc.code || out != "" {
 			t.Errorf("get %v: exit %d, stdout %q; want %d and nothing", tc.args, code, out, tc.code)
+		}
+		badFlag := strings.HasPrefix(tc.want[0], "flag provided") || strings.Contains(tc.want[0], "length of time")
+		if n := strings.Count(stderr, "\n"); badFlag && n > 3 {
+			t.Errorf("get %v: a bad flag takes %d lines:\n%s", tc.args, n, stderr)
 		}
 		for _, w := range tc.want {
 			if !strings.Contains(stderr, w) {

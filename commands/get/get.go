@@ -17,6 +17,7 @@ import (
 	"treasury/data/apierr"
 	"treasury/data/platform"
 	"treasury/data/wire"
+	"treasury/kit/span"
 	"treasury/kit/words"
 	"treasury/process"
 	"treasury/ui/sanitize"
@@ -50,7 +51,7 @@ func (s *stringList) Set(v string) error {
 func (f *getFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.output, "o", "table", "output `format`: table, json or csv")
 	fs.StringVar(&f.output, "output", "table", "output `format`: table, json or csv")
-	fs.DurationVar(&f.since, "since", 0, "read the records of this `duration` before now; 0 reads the whole history (default quotes 15m, trades and ledger 24h, payments 0)")
+	fs.Var(span.Value{D: &f.since}, "since", "read the records of this `duration` before now (90s, 15m, 24h, 7d, 2w); 0 reads the whole history (default quotes 15m, trades and ledger 24h, payments 0)")
 	fs.Var(&f.states, "state", "only records in this `state` (repeat or comma-separate for payments); an unknown state is a usage error that lists the valid ones")
 	fs.StringVar(&f.typ, "type", "", "reports: only reports of this `type` (PAYMENT_OPS or RECON)")
 	fs.StringVar(&f.wallet, "wallet", "", "only the transactions of this wallet `id`")
@@ -66,10 +67,13 @@ func Command(ctx context.Context, e *process.Env, g cli.Globals, args []string) 
 	fs.SetOutput(e.Stderr)
 	f.register(fs)
 	g.Register(fs)
-	fs.Usage = func() { getUsage(e.Stderr, fs) }
+	// A bad flag is said in two lines (the flag package's and where the
+	// rest is), not above the whole usage; -h prints the usage.
+	fs.Usage = func() { fmt.Fprintln(e.Stderr, "treasury get --help lists the resources and the flags") }
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			getUsage(e.Stderr, fs)
 			return err
 		}
 		return cli.ErrUsage
