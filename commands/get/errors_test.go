@@ -159,3 +159,27 @@ func TestGetUnknownReferences(t *testing.T) {
 		}
 	}
 }
+
+// TestGetPaymentSummary: `get payment ID -o summary` prints the ticket of
+// a failed payment: ids, the error's code and title, what to do, the
+// timeline; -o summary of anything but a payment is a usage error.
+func TestGetPaymentSummary(t *testing.T) {
+	failed := getJSON[[]payments.Payment](t, "payments", "--state", "FAILED")
+	if len(failed) == 0 {
+		t.Fatal("no failed payment in the sandbox")
+	}
+	p := failed[0]
+	code, out, stderr := getRun(t, "payment", p.PaymentID, "-o", "summary")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{"Payment       " + p.PaymentID, "State         FAILED", "Error         " + p.Errors[0].Code,
+		"What to do    ", "Timeline\n", "→ FAILED", "Read          "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("summary lacks %q:\n%s", want, out)
+		}
+	}
+	if code, _, stderr := getRun(t, "vaults", "-o", "summary"); code != 2 || !strings.Contains(stderr, "get payment ID -o summary") {
+		t.Errorf("vaults -o summary: exit %d: %s", code, stderr)
+	}
+}

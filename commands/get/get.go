@@ -49,8 +49,8 @@ func (s *stringList) Set(v string) error {
 }
 
 func (f *getFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&f.output, "o", "table", "output `format`: table, json or csv")
-	fs.StringVar(&f.output, "output", "table", "output `format`: table, json or csv")
+	fs.StringVar(&f.output, "o", "table", "output `format`: table, json or csv; summary for a payment (the text a support ticket needs)")
+	fs.StringVar(&f.output, "output", "table", "output `format`: table, json or csv; summary for a payment (the text a support ticket needs)")
 	fs.Var(span.Value{D: &f.since}, "since", "read the records of this `duration` before now (90s, 15m, 24h, 7d, 2w); 0 reads the whole history (default quotes 15m, trades and ledger 24h, payments 0)")
 	fs.Var(&f.states, "state", "only records in this `state` (repeat or comma-separate for payments); an unknown state is a usage error that lists the valid ones")
 	fs.StringVar(&f.typ, "type", "", "reports: only reports of this `type` (PAYMENT_OPS or RECON)")
@@ -104,6 +104,7 @@ func Command(ctx context.Context, e *process.Env, g cli.Globals, args []string) 
 	}
 	defer closeAll()
 	a.now = p.Now
+	a.source = cfg.Profile + " (" + cfg.Environment + ")"
 	ctx, skips := wire.WithSkips(ctx)
 	what := strings.TrimSpace(res.name + " " + a.id)
 	v, err := res.read(ctx, p, a)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/charmbracelet/lipgloss"
 
+	"treasury/data/payments/ticket"
 	"treasury/data/wire"
 	"treasury/ui/sanitize"
 )
@@ -26,6 +27,10 @@ import (
 func writeRecords(w io.Writer, format string, v any, now time.Time) error {
 	if raw, ok := v.(rawBytes); ok {
 		_, err := w.Write(raw)
+		return err
+	}
+	if s, ok := v.(ticket.Summary); ok {
+		_, err := io.WriteString(w, sanitize.Text(s.Text()))
 		return err
 	}
 	bw := bufio.NewWriter(w)

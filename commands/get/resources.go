@@ -14,6 +14,7 @@ import (
 	"treasury/data/liquidity"
 	"treasury/data/payments"
 	payclient "treasury/data/payments/client"
+	"treasury/data/payments/ticket"
 	"treasury/data/platform"
 	"treasury/data/reporting"
 	"treasury/data/wire"
@@ -49,6 +50,10 @@ type getArgs struct {
 	wallet string
 	raw    bool
 	now    func() time.Time
+	// summary asks for a payment's ticket summary (-o summary); source
+	// names where it is read (the profile and its environment).
+	summary bool
+	source  string
 }
 
 // from is the start of the --since window; zero means the whole history.
@@ -130,8 +135,13 @@ func (r getResource) check(fs *flag.FlagSet, f getFlags, pos []string) (getArgs,
 	}
 	switch f.output {
 	case "table", "json", "csv":
+	case "summary":
+		if r.name != "payment" {
+			return a, fmt.Errorf("-o summary is a payment's ticket summary: treasury get payment ID -o summary")
+		}
+		a.summary = true
 	default:
-		return a, fmt.Errorf("unknown output format %q (table, json or csv)", f.output)
+		return a, fmt.Errorf("unknown output format %q (table, json, csv; summary for a payment)", f.output)
 	}
 	return a, nil
 }
@@ -224,7 +234,17 @@ func getResources() []getResource {
 			})},
 		{name: "payment", arg: "ID", summary: "one payment (v3) by paymentId or internalId",
 			read: withClient(pay, func(ctx context.Context, c *payclient.Client, a getArgs) (any, error) {
-				return paymentByAnyID(ctx, c, a.id)
+				p, err := paymentByAnyID(ctx, c, a.id)
+				if err != nil || !a.summary {
+					return p, err
+				}
+				// The ticket has the timeline too: a history that cannot be
+				// read leaves it out (nil), the summary still written.
+				h, herr := c.StateHistory(ctx, p.PaymentID)
+				if herr != nil {
+					h = nil
+				}
+				return ticket.Summary{Payment: &p, History: h, ReadAt: a.now(), Source: a.source}, nil
 			})},
 		{name: "history", aliases: []string{"states"}, arg: "ID", summary: "a payment's state history (by paymentId or internalId), oldest first",
 			read: withClient(pay, func(ctx context.Context, c *payclient.Client, a getArgs) (any, error) {
