@@ -65,7 +65,7 @@ func NewApp(rt *process.Runtime, s Session) *ui.App {
 	views := []ui.View{
 		overview.New(ctx, overview.Options{Base: cfg.BaseCurrency, Runway: p.Runway}),
 		quotes.New(ctx),
-		balances.New(ctx),
+		balances.New(ctx, balances.Options{Runway: p.Runway}),
 		paymentsview.New(ctx, p),
 		wallets.New(ctx, p, act),
 		reports.New(ctx, p),

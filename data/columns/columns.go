@@ -129,7 +129,7 @@ func TimeAs(t time.Time, layout string) string {
 // Amount is an amount at its currency's decimals, followed by the
 // currency when there is one.
 func Amount(d decimal.Decimal, currency string) string {
-	s := money.Text(d, currency)
+	s := money.Format(d, currency)
 	if currency != "" {
 		s += " " + currency
 	}

@@ -47,6 +47,11 @@ func Text(d decimal.Decimal, currency string) string {
 	return d.StringFixed(places)
 }
 
+// Format is the one way an amount is shown: every decimal it has and at
+// least its currency's (Text), the integer part grouped in threes
+// (Grouped): 25,012,345.60.
+func Format(d decimal.Decimal, currency string) string { return Grouped(Text(d, currency)) }
+
 // Grouped groups the integer part of a decimal number's text in threes:
 // 25,012,345.60.
 func Grouped(s string) string {

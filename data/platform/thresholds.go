@@ -63,8 +63,8 @@ func lowBalance(kind, currency string, available decimal.Decimal, t config.Thres
 		Key:      "low-balance:" + kind + ":" + currency,
 		Severity: severity(critical),
 		Code:     "LOW_BALANCE",
-		Title: fmt.Sprintf("%s %s balance %s is under %s (%s)", currency, kind, money.Grouped(money.Text(available, currency)),
-			money.Grouped(money.Text(under, currency)), level(critical)),
+		Title: fmt.Sprintf("%s %s balance %s is under %s (%s)", currency, kind, money.Format(available, currency),
+			money.Format(under, currency), level(critical)),
 		Guidance: "Fund the account or slow outgoing payments in " + currency + ".",
 		Since:    now, Last: now, Count: 1, Topic: topic, Ref: currency,
 	}, true

@@ -127,8 +127,10 @@ func TestNavigation(t *testing.T) {
 	viewtest.WaitFor(t, tm, "Trust")
 	viewtest.Keys(tm, "/", "zz-no-such-endpoint", "enter")
 	viewtest.WaitFor(t, tm, fmt.Sprintf("0/%d rows, filter: zz-no-such-endpoint", len(eps)))
-	viewtest.Keys(tm, "esc", "/", eps[1].Alias, "enter")
-	viewtest.WaitFor(t, tm, fmt.Sprintf("1/%d rows, filter: %s", len(eps), eps[1].Alias))
+	// Quoted: the alias's words as one phrase (unquoted, each word is a
+	// term of its own, anywhere in the row).
+	viewtest.Keys(tm, "esc", "/", `"`+eps[1].Alias+`"`, "enter")
+	viewtest.WaitFor(t, tm, fmt.Sprintf("1/%d rows, filter: \"%s\"", len(eps), eps[1].Alias))
 	viewtest.Keys(tm, "?")
 	// The one of lock and unlock the selected endpoint's state allows.
 	viewtest.WaitAll(t, tm, "lock endpoint", "wallet counterparties")
@@ -137,7 +139,7 @@ func TestNavigation(t *testing.T) {
 		t.Fatal(err)
 	}
 	tm.FinalModel(t)
-	if v.Filter() != eps[1].Alias {
+	if v.Filter() != `"`+eps[1].Alias+`"` {
 		t.Errorf("filter = %q", v.Filter())
 	}
 	if id, _, ok := v.Selected(); !ok || id != eps[1].ID {

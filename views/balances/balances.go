@@ -16,9 +16,11 @@ import (
 
 	"treasury/data/liquidity"
 	"treasury/data/live"
+	"treasury/data/runway"
 	"treasury/ui"
 	"treasury/ui/chart"
 	"treasury/ui/sanitize"
+	"treasury/views/paystats"
 	"treasury/views/viewkit"
 )
 
@@ -29,22 +31,31 @@ type View struct {
 	page   *viewkit.TablePage[Row]
 	trades *viewkit.TablePage[liquidity.Trade]
 	chart  *chart.Line
-	keys   keys
+	// exposure is what the payments in flight commit per currency.
+	exposure live.Key[paystats.Exposure]
+	keys     keys
 	// inTrades is set while the trades section (or a trade) is shown.
 	inTrades bool
 }
 
 type keys struct{ Trades key.Binding }
 
+// Options are what the balances view needs besides the session.
+type Options struct {
+	// Runway is the platform's runway sheet: the exposure says what is in
+	// flight in hours of each currency's outflow (a zero key: not said).
+	Runway live.Key[runway.Sheet]
+}
+
 // New builds the balances view.
-func New(ctx *ui.Context) *View {
-	v := &View{ctx: ctx, keys: keys{
+func New(ctx *ui.Context, o Options) *View {
+	v := &View{ctx: ctx, exposure: paystats.ExposureOf(ctx.Store, o.Runway), keys: keys{
 		Trades: key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "trades / balances")),
 	}}
 	v.chart = chart.NewLine(chartStyles(ctx, 0))
 	v.page = viewkit.NewTablePage(ctx, viewkit.TableSpec[Row]{
 		Columns:    balanceColumns(),
-		Topics:     []live.Topic{live.LiquidityBalances, live.PaymentBalances},
+		Topics:     []live.Topic{live.LiquidityBalances, live.PaymentBalances, v.exposure.Topic()},
 		Read:       func() ([]Row, live.Snapshot) { return readRows(ctx.Store) },
 		Row:        v.tableRow,
 		Enter:      v.openDetail,
@@ -97,10 +108,34 @@ func (v *View) above(w, h int, sel *Row) string {
 			sel = &recs[0]
 		}
 	}
-	if sel == nil || h < 4 {
-		return ""
+	ex := v.exposureLines(w)
+	if len(ex) > h/2 {
+		ex = ex[:h/2]
 	}
-	return v.seriesTitle(*sel, w) + "\n" + v.drawChart(v.chart, "table", sel.Series(), w, h-1)
+	if sel == nil || h-len(ex) < 4 {
+		return strings.Join(ex, "\n")
+	}
+	chart := v.seriesTitle(*sel, w) + "\n" + v.drawChart(v.chart, "table", sel.Series(), w, h-1-len(ex))
+	if len(ex) == 0 {
+		return chart
+	}
+	return strings.Join(ex, "\n") + "\n" + chart
+}
+
+// exposureLines say what the payments in flight commit per currency, in a
+// line or two, once the payments have been read.
+func (v *View) exposureLines(w int) []string {
+	t := v.ctx.Theme
+	snap := live.Get(v.ctx.Store, v.exposure)
+	if !snap.Loaded() || !snap.Data.Payments {
+		return nil
+	}
+	outs, froms := snap.Data.Items()
+	if len(outs) == 0 && len(froms) == 0 {
+		return []string{t.Muted.Render("in flight: no payment")}
+	}
+	lines := viewkit.WrapItems(t.Muted.Render("in flight out  "), "               ", outs, w)
+	return append(lines, viewkit.WrapItems(t.Muted.Render("in flight from "), "               ", froms, w)...)
 }
 
 // showTrades opens the trades section above the balances, or goes back to

@@ -40,7 +40,7 @@ var lowUSD = viewtest.NewWorld(viewtest.Options{}, func(e *viewtest.Env) {
 
 func TestBalancesGolden(t *testing.T) {
 	e := lowUSD.Env(t)
-	tm := e.Program(t, balances.New(e.Ctx))
+	tm := e.Program(t, balances.New(e.Ctx, balances.Options{Runway: e.P.Runway}))
 	viewtest.WaitFor(t, tm, "available")
 	viewtest.Keys(tm, "down")
 	frame := viewtest.Golden(t, tm)
@@ -68,7 +68,7 @@ func TestBalancesGolden(t *testing.T) {
 
 func TestTradesByPalette(t *testing.T) {
 	e := lowUSD.Env(t)
-	v := balances.New(e.Ctx)
+	v := balances.New(e.Ctx, balances.Options{Runway: e.P.Runway})
 	tm := e.Program(t, v)
 	viewtest.WaitFor(t, tm, "available")
 	viewtest.Keys(tm, ":", "trades", "enter")
@@ -86,7 +86,7 @@ func TestTradesByPalette(t *testing.T) {
 func TestTradesGolden(t *testing.T) {
 	e := viewtest.New(t, viewtest.Options{})
 	history(e)
-	tm := e.Program(t, balances.New(e.Ctx))
+	tm := e.Program(t, balances.New(e.Ctx, balances.Options{Runway: e.P.Runway}))
 	viewtest.WaitFor(t, tm, "available")
 	viewtest.Keys(tm, "t")
 	viewtest.WaitFor(t, tm, "Executed (UTC)")
@@ -95,7 +95,7 @@ func TestTradesGolden(t *testing.T) {
 
 func TestBalancesDrillDownAndBack(t *testing.T) {
 	e := lowUSD.Env(t)
-	v := balances.New(e.Ctx)
+	v := balances.New(e.Ctx, balances.Options{Runway: e.P.Runway})
 	tm := e.Program(t, v)
 	viewtest.WaitFor(t, tm, "available")
 	viewtest.Keys(tm, "enter")
@@ -111,7 +111,7 @@ func TestBalancesDrillDownAndBack(t *testing.T) {
 
 func TestBalancesWidth80(t *testing.T) {
 	e := lowUSD.Env(t)
-	v := balances.New(e.Ctx)
+	v := balances.New(e.Ctx, balances.Options{Runway: e.P.Runway})
 	v.Update(ui.StoreChanged{})
 	check := func(what string) {
 		t.Helper()

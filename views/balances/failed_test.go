@@ -18,7 +18,7 @@ func TestOneInterfaceFailing(t *testing.T) {
 	e := viewtest.New(t, viewtest.Options{Skip: viewtest.NoLiquidityHistory(), Profile: func(c *config.Config) {
 		c.Payments.ClientSecret = config.NewSecret("not-the-secret")
 	}})
-	tm := e.Program(t, balances.New(e.Ctx))
+	tm := e.Program(t, balances.New(e.Ctx, balances.Options{Runway: e.P.Runway}))
 	viewtest.WaitFor(t, tm, "could not be read")
 	frame := viewtest.Frame(t, tm)
 	for _, want := range []string{"⚠ incomplete: balances: 1 of 2 could not be read", "payments balances: ✖", "liquidity"} {
@@ -40,7 +40,7 @@ func TestBothUnreachable(t *testing.T) {
 		c.Liquidity.BaseURL = "http://127.0.0.1:1"
 		c.Payments.BaseURL = "http://127.0.0.1:1"
 	}})
-	tm := e.Program(t, balances.New(e.Ctx))
+	tm := e.Program(t, balances.New(e.Ctx, balances.Options{Runway: e.P.Runway}))
 	viewtest.WaitFor(t, tm, "Could not read balances")
 	viewtest.Keys(tm, "t")
 	viewtest.WaitFor(t, tm, "Could not read trades")
@@ -69,7 +69,7 @@ func TestStaleBalancesStay(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.Advance(90 * 1e9) // 90 s: every topic fails once
-	tm := e.Program(t, balances.New(e.Ctx))
+	tm := e.Program(t, balances.New(e.Ctx, balances.Options{Runway: e.P.Runway}))
 	viewtest.WaitFor(t, tm, "STALE")
 	frame := viewtest.Frame(t, tm)
 	for _, want := range []string{"STALE (fetched 1m ago", "503", "liquidity", "payments"} {

@@ -132,7 +132,7 @@ func (v *View) tableRow(r Row) table.Row {
 	cur := r.Currency()
 	total, funding, alert := "—", "—", ""
 	if t, ok := r.Total(); ok {
-		total = money.Text(t, cur)
+		total = money.Format(t, cur)
 	}
 	if r.Payments != nil {
 		funding = viewkit.Dash(sanitize.Line(r.Payments.FundingType))
@@ -143,7 +143,7 @@ func (v *View) tableRow(r Row) table.Row {
 	spark := chart.Sparkline(chart.Resample(v.ctx.Store.History(r.Series()), sparkWidth), sparkWidth, v.ctx.Theme.Cell)
 	t, _ := r.Total()
 	return table.Row{ID: r.ID(), Cells: []string{
-		r.Source, sanitize.Line(cur), alert, spark, money.Text(r.Available(), cur), money.Text(r.Reserved(), cur), total,
+		r.Source, sanitize.Line(cur), alert, spark, money.Format(r.Available(), cur), money.Format(r.Reserved(), cur), total,
 		funding, viewkit.Time(r.UpdatedAt),
 	}, Keys: []table.Key{{}, {}, {}, {}, table.Decimal(r.Available()), table.Decimal(r.Reserved()), table.Decimal(t),
 		{}, table.Time(r.UpdatedAt)}}

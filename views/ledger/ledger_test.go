@@ -59,7 +59,7 @@ func TestLedgerAmountsAtTheirDecimals(t *testing.T) {
 	e := viewtest.Shared(t)
 	v := ledger.New(e.Ctx)
 	v.Update(ui.StoreChanged{})
-	amount, number := regexp.MustCompile(`^-?\d+\.\d\d$`), regexp.MustCompile(`^-?[\d.]+$`)
+	amount, number := regexp.MustCompile(`^-?\d{1,3}(,\d{3})*\.\d\d$`), regexp.MustCompile(`^-?[\d.,]+$`)
 	for _, w := range []int{120, 80} {
 		var points []int
 		rows := 0

@@ -126,7 +126,7 @@ func grid(cols []col, rows [][]cell, w int, head lipgloss.Style) []string {
 }
 
 // group writes an amount of currency exactly, grouped (money.Grouped).
-func group(d decimal.Decimal, currency string) string { return money.Grouped(money.Text(d, currency)) }
+func group(d decimal.Decimal, currency string) string { return money.Format(d, currency) }
 
 // fixed writes a decimal rounded to places, with that many decimals,
 // grouped: 1,200.50.

@@ -13,6 +13,7 @@ const (
 	panelRates = iota
 	panelBalances
 	panelPayments
+	panelExposure
 	panelAlerts
 	panelHealth
 	panelCount
@@ -20,7 +21,7 @@ const (
 
 // panelName names a panel in the line that says what was left out.
 func panelName(i int) string {
-	return [panelCount]string{"rates", "balances", "payments", "alerts", "health"}[i]
+	return [panelCount]string{"rates", "balances", "payments", "exposure", "alerts", "health"}[i]
 }
 
 // sideBySide is the width from which the payments stand beside the alerts
@@ -111,9 +112,14 @@ func compose(panel func(i, w int) []string, w, n int, gap bool) []string {
 		if n > panelHealth {
 			right = then(right, panel(panelHealth, w-lw-2)...)
 		}
-		return then(out, joinSide(panel(panelPayments, lw), right, lw)...)
+		left := append([]string(nil), panel(panelPayments, lw)...)
+		left = then(left, panel(panelExposure, lw)...)
+		return then(out, joinSide(left, right, lw)...)
 	}
 	out = then(out, panel(panelPayments, w)...)
+	if n > panelExposure {
+		out = then(out, panel(panelExposure, w)...)
+	}
 	if n > panelAlerts {
 		out = then(out, panel(panelAlerts, w)...)
 	}
@@ -132,6 +138,8 @@ func (v *View) panel(i, w int) []string {
 		return v.balancesPanel(w)
 	case panelPayments:
 		return v.paymentsPanel(w)
+	case panelExposure:
+		return v.exposurePanel(w)
 	case panelAlerts:
 		return v.alertsPanel(w)
 	}
@@ -144,5 +152,5 @@ func (v *View) leftOut(w, n int) string {
 	for i := n; i < panelCount; i++ {
 		names = append(names, panelName(i))
 	}
-	return v.ctx.Theme.Muted.Render(cut("not shown at this size: "+strings.Join(names, ", ")+" (see :payments, a, the header)", w))
+	return v.ctx.Theme.Muted.Render(cut("not shown at this size: "+strings.Join(names, ", ")+" (see :payments, a)", w))
 }

@@ -80,7 +80,7 @@ func TestOverviewGoldenColour(t *testing.T) {
 func TestOverviewGolden80x24(t *testing.T) {
 	frame := golden(t, false, 80, 24)
 	viewtest.Fits(t, "80x24", frame, 80, 24)
-	for _, want := range []string{"BTC/USD", "Runway", "not shown at this size: payments, alerts, health"} {
+	for _, want := range []string{"BTC/USD", "Runway", "not shown at this size: payments, exposure, alerts, health"} {
 		if !strings.Contains(frame, want) {
 			t.Errorf("no %q in the frame", want)
 		}

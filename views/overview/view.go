@@ -68,6 +68,7 @@ type View struct {
 	holdings live.Key[Holdings]
 	pay      [len(windows)]live.Key[PaySummary]
 	runway   live.Key[runway.Sheet]
+	exposure live.Key[paystats.Exposure]
 
 	// health and alerts are the store's, read at each change.
 	health []live.Health
@@ -95,6 +96,7 @@ func New(ctx *ui.Context, o Options) *View {
 	st := ctx.Store
 	v.rates = ratesKey(st)
 	v.holdings = holdingsKey(st, v.rates, v.base)
+	v.exposure = paystats.ExposureOf(st, v.runway)
 	for i, w := range windows {
 		v.pay[i] = payKey(st, w)
 	}
@@ -115,7 +117,7 @@ func (v *View) Init() tea.Cmd { return nil }
 // ledger makes the store poll it while the overview is shown.
 func (v *View) Topics() []live.Topic {
 	ts := []live.Topic{live.Quotes, v.rates.Topic(), live.LiquidityBalances, live.PaymentBalances, v.holdings.Topic(),
-		live.Payments, v.pay[v.window].Topic()}
+		live.Payments, v.pay[v.window].Topic(), v.exposure.Topic()}
 	if v.runway.Topic() != "" {
 		ts = append(ts, live.Ledger, v.runway.Topic())
 	}

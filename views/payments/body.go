@@ -143,7 +143,7 @@ func feesText(fees []payments.FeeSummary) string {
 		s := viewkit.Amount(f.TotalFee.Decimal, f.FeeCurrency)
 		var parts []string
 		for _, b := range f.FeeBreakdown {
-			parts = append(parts, strings.TrimSpace(string(b.FeeName)+" "+money.Text(b.CalculatedFee.Decimal, f.FeeCurrency)))
+			parts = append(parts, strings.TrimSpace(string(b.FeeName)+" "+money.Format(b.CalculatedFee.Decimal, f.FeeCurrency)))
 		}
 		if len(parts) > 0 {
 			s += " (" + strings.Join(parts, ", ") + ")"
@@ -390,8 +390,8 @@ func (d *detail) ledger(p *payments.Payment, w int) string {
 		n++
 		line := pad(sanitize.Line(tx.Operation), 8) + " " +
 			pad(viewkit.Amount(tx.Amount.Decimal, tx.Currency), 16) + " " + pad(sanitize.Line(tx.Status), 8) +
-			" available " + money.Text(tx.AvailableBalanceBefore.Decimal, tx.Currency) + " → " +
-			money.Text(tx.AvailableBalanceAfter.Decimal, tx.Currency)
+			" available " + money.Format(tx.AvailableBalanceBefore.Decimal, tx.Currency) + " → " +
+			money.Format(tx.AvailableBalanceAfter.Decimal, tx.Currency)
 		b.WriteString(hang(viewkit.Time(tx.CreatedDttm)+"  ", line, w) + "\n")
 	}
 	switch {

@@ -138,7 +138,7 @@ func TestSkippedRowsAndExtras(t *testing.T) {
 	viewtest.Fits(t, "report at 80 columns", v.Render(80, 20), 80, 20)
 	frame := v.Render(120, 30)
 	mustContain(t, "report", frame, "2 payments", "2 rows skipped", `skipped line 4 · sent_amount: "1,000.10" is not a decimal amount`,
-		"! lists all 2", "1000.10 USD", "pay-2")
+		"! lists all 2", "1,000.10 USD", "pay-2")
 	var failed string
 	for _, l := range strings.Split(frame, "\n") {
 		if strings.Contains(l, "pay-2") {
@@ -194,7 +194,7 @@ func TestReconAbsentAmounts(t *testing.T) {
 	v := reports.New(e.Ctx, e.P)
 	open(v, "r-recon")
 	frame := v.Render(120, 30)
-	mustContain(t, "RECON", frame, "2 payments, 3 lines", "0 with mismatched payment fields", "100.00 USD", "1700.00 MXN", "-100.00 USD")
+	mustContain(t, "RECON", frame, "2 payments, 3 lines", "0 with mismatched payment fields", "100.00 USD", "1,700.00 MXN", "-100.00 USD")
 	mustNotContain(t, "RECON", frame, "MISMATCH", "rows skipped")
 	// pay-2: sent 5.00 EUR, received — (absent), balance change —.
 	if !regexp.MustCompile(`(?m)^[ ▸] pay-2 +FAILED +5.00 EUR +— +— +0/1 open`).MatchString(frame) {

@@ -161,7 +161,7 @@ func Section(t ui.Theme, title string) string { return t.Title.Render(title) }
 // received with, at least those of its currency: 2549.40 EUR), with the
 // currency when given.
 func Amount(d decimal.Decimal, currency string) string {
-	s := money.Text(d, currency)
+	s := money.Format(d, currency)
 	if currency != "" {
 		s += " " + sanitize.Line(currency)
 	}
@@ -266,4 +266,32 @@ func SpanOf(win time.Duration, pts []live.Point) string {
 // Dash shows an empty value as a dash.
 func Dash(s string) string {
 	return columns.Dash(s)
+}
+
+// WrapItems lays items (network text: each is sanitized) out after first,
+// separated by " · ", wrapping at w between items (an item longer than a
+// line is cut), the next lines indented by indent; nil for no item.
+func WrapItems(first, indent string, items []string, w int) []string {
+	if len(items) == 0 {
+		return nil
+	}
+	var out []string
+	line, lw := first, ansi.StringWidth(first)
+	for i, it := range items {
+		it = sanitize.Line(it)
+		sep := ""
+		if i > 0 {
+			sep = " · "
+		}
+		iw := ansi.StringWidth(it)
+		if i > 0 && lw+ansi.StringWidth(sep)+iw > w {
+			out = append(out, line)
+			line, lw, sep = indent, ansi.StringWidth(indent), ""
+		}
+		sw := ansi.StringWidth(sep)
+		room := max(w-lw-sw, 1)
+		line += sep + ansi.Truncate(it, room, "…")
+		lw += sw + min(iw, room)
+	}
+	return append(out, line)
 }

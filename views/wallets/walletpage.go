@@ -9,6 +9,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"treasury/data/live"
+	"treasury/data/money"
 	"treasury/data/wallet"
 	"treasury/ui"
 	"treasury/ui/sanitize"
@@ -165,8 +166,9 @@ func (v *View) balanceLines(st *walletState, width int) []string {
 	head := []string{"asset", "balance", "available", "pending", "frozen", "fiat value"}
 	rows := make([][]string, len(bal))
 	for i, b := range bal {
-		rows[i] = []string{sanitize.Line(b.Asset.Symbol), b.Balance.String(), b.AvailableBalance.String(),
-			b.PendingBalance.String(), b.FrozenBalance.String(), b.FiatValue.String()}
+		sym := b.Asset.Symbol
+		rows[i] = []string{sanitize.Line(sym), money.Format(b.Balance, sym), money.Format(b.AvailableBalance, sym),
+			money.Format(b.PendingBalance, sym), money.Format(b.FrozenBalance, sym), money.Grouped(b.FiatValue.StringFixed(2))}
 	}
 	cols := grid(head, rows, width-len("Balances  "), 3, 5, 2)
 	out := []string{title + "  " + th.Muted.Render(cols[0])}

@@ -33,7 +33,7 @@ func stamp(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05") + 
 // amount writes an amount at its currency's decimals, grouped, with the
 // currency after it.
 func amount(n money.Number, currency string) string {
-	return money.Grouped(money.Text(n.Decimal, currency)) + " " + currency
+	return money.Format(n.Decimal, currency) + " " + currency
 }
 
 // Text is the summary in plain text, one fact per line, labels aligned.

@@ -1,0 +1,39 @@
+package overview
+
+import (
+	"treasury/data/live"
+	"treasury/views/viewkit"
+)
+
+// exposurePanel: per currency what the payments in flight commit, paid
+// out in it (Out) and paid from it (From), beside the prefunded balance
+// (reserved and available), and what is in flight said in hours of the
+// runway's weighted outflow.
+func (v *View) exposurePanel(w int) []string {
+	t := v.ctx.Theme
+	srcs := []source{srcPayments, srcPrefunded}
+	out := []string{v.title(w, "Exposure · payments in flight", v.ages(srcs...))}
+	if !v.configured(srcPayments) {
+		return append(out, v.notes(w, srcs...)...)
+	}
+	snap := live.Get(v.ctx.Store, v.exposure)
+	if !v.loaded(srcPayments) || !snap.Loaded() {
+		notes := v.notes(w, srcs...)
+		if len(notes) == 0 {
+			notes = []string{t.Muted.Render("counting the payments in flight…")}
+		}
+		return append(out, notes...)
+	}
+	e := snap.Data
+	outs, froms := e.Items()
+	if len(outs) == 0 && len(froms) == 0 {
+		return append(append(out, t.Muted.Render("no payment in flight")), v.notes(w, srcs...)...)
+	}
+	// Compact: the page has the room of a few lines for it.
+	out = append(out, viewkit.WrapItems(t.Muted.Render("out  "), "     ", outs, w)...)
+	if !e.Balances {
+		froms = append(froms, "prefunded balances not read")
+	}
+	out = append(out, viewkit.WrapItems(t.Muted.Render("from "), "     ", froms, w)...)
+	return append(out, v.notes(w, srcs...)...)
+}
