@@ -118,7 +118,7 @@ func openPlatform(e *env, cfg *config.Config) (_ *runtime, err error) {
 	if r.sb != nil {
 		memory = ""
 	}
-	if r.p, err = platform.Open(r.cfg, platform.Options{Now: now, ClockRate: rate, Log: reqLog.Logger, UserAgent: userAgent(), StateDir: memory,
+	if r.p, err = platform.Open(r.cfg, platform.Options{Now: now, ClockRate: rate, Log: reqLog.Logger, UserAgent: userAgent(), StateDir: memory, HistoryDir: r.stateDir,
 		HTTP: &http.Client{Transport: countingTransport{next: http.DefaultTransport, n: &r.requests}}}); err != nil {
 		return nil, err
 	}
