@@ -115,70 +115,52 @@ func (s *Store) Write(ctx context.Context, b Batch) error {
 }
 
 func (s *Store) write(ctx context.Context, tx *sql.Tx, b *Batch) error {
-	if len(b.Rates) > 0 {
-		st, err := tx.PrepareContext(ctx, `INSERT OR REPLACE INTO rates(name, minute, mid, bid, ask, spread, lo, hi, n) VALUES(?,?,?,?,?,?,?,?,?)`)
+	err := insertAll(ctx, s, tx, `INSERT OR REPLACE INTO rates(name, minute, mid, bid, ask, spread, lo, hi, n) VALUES(?,?,?,?,?,?,?,?,?)`,
+		b.Rates, func(r Rate) (string, []any) {
+			return r.Pair, []any{minute(r.Minute), r.Mid, r.Bid, r.Ask, r.Spread, r.Low, r.High, r.Quotes}
+		})
+	if err == nil {
+		err = insertAll(ctx, s, tx, `INSERT INTO balances(name, kind, minute, available, lo, hi) VALUES(?,?,?,?,?,?)
+			ON CONFLICT(name, kind, minute) DO UPDATE SET available=excluded.available, lo=min(lo, excluded.lo), hi=max(hi, excluded.hi)`,
+			b.Balances, func(x Balance) (string, []any) {
+				return x.Currency, []any{int(x.Kind), minute(x.Minute), x.Available, x.Low, x.High}
+			})
+	}
+	if err == nil {
+		err = insertAll(ctx, s, tx, `INSERT OR REPLACE INTO runway(name, minute, hours, outflow) VALUES(?,?,?,?)`,
+			b.Runway, func(x Runway) (string, []any) {
+				return x.Currency, []any{minute(x.Minute), nullable(x.Hours), nullable(x.Outflow)}
+			})
+	}
+	if err == nil && b.PaymentsFrom.Before(b.PaymentsTo) {
+		_, err = tx.ExecContext(ctx, `DELETE FROM payments WHERE minute >= ? AND minute < ?`, minute(b.PaymentsFrom), minute(b.PaymentsTo))
+	}
+	if err == nil {
+		err = insertAll(ctx, s, tx, `INSERT OR REPLACE INTO payments(name, minute, n) VALUES(?,?,?)`,
+			b.Payments, func(x Count) (string, []any) { return x.State, []any{minute(x.Minute), x.N} })
+	}
+	return err
+}
+
+// insertAll runs the statement q for each row, its first argument the id
+// of the row's name, the others args'.
+func insertAll[T any](ctx context.Context, s *Store, tx *sql.Tx, q string, rows []T, args func(T) (string, []any)) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	st, err := tx.PrepareContext(ctx, q)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	for _, r := range rows {
+		name, rest := args(r)
+		id, err := s.nameID(ctx, tx, name)
 		if err != nil {
 			return err
 		}
-		for _, r := range b.Rates {
-			id, err := s.nameID(ctx, tx, r.Pair)
-			if err != nil {
-				return err
-			}
-			if _, err := st.ExecContext(ctx, id, minute(r.Minute), r.Mid, r.Bid, r.Ask, r.Spread, r.Low, r.High, r.Quotes); err != nil {
-				return err
-			}
-		}
-	}
-	if len(b.Balances) > 0 {
-		st, err := tx.PrepareContext(ctx, `INSERT INTO balances(name, kind, minute, available, lo, hi) VALUES(?,?,?,?,?,?)
-			ON CONFLICT(name, kind, minute) DO UPDATE SET available=excluded.available, lo=min(lo, excluded.lo), hi=max(hi, excluded.hi)`)
-		if err != nil {
+		if _, err := st.ExecContext(ctx, append([]any{id}, rest...)...); err != nil {
 			return err
-		}
-		for _, x := range b.Balances {
-			id, err := s.nameID(ctx, tx, x.Currency)
-			if err != nil {
-				return err
-			}
-			if _, err := st.ExecContext(ctx, id, int(x.Kind), minute(x.Minute), x.Available, x.Low, x.High); err != nil {
-				return err
-			}
-		}
-	}
-	if len(b.Runway) > 0 {
-		st, err := tx.PrepareContext(ctx, `INSERT OR REPLACE INTO runway(name, minute, hours, outflow) VALUES(?,?,?,?)`)
-		if err != nil {
-			return err
-		}
-		for _, x := range b.Runway {
-			id, err := s.nameID(ctx, tx, x.Currency)
-			if err != nil {
-				return err
-			}
-			if _, err := st.ExecContext(ctx, id, minute(x.Minute), nullable(x.Hours), nullable(x.Outflow)); err != nil {
-				return err
-			}
-		}
-	}
-	if b.PaymentsFrom.Before(b.PaymentsTo) {
-		if _, err := tx.ExecContext(ctx, `DELETE FROM payments WHERE minute >= ? AND minute < ?`, minute(b.PaymentsFrom), minute(b.PaymentsTo)); err != nil {
-			return err
-		}
-	}
-	if len(b.Payments) > 0 {
-		st, err := tx.PrepareContext(ctx, `INSERT OR REPLACE INTO payments(name, minute, n) VALUES(?,?,?)`)
-		if err != nil {
-			return err
-		}
-		for _, x := range b.Payments {
-			id, err := s.nameID(ctx, tx, x.State)
-			if err != nil {
-				return err
-			}
-			if _, err := st.ExecContext(ctx, id, minute(x.Minute), x.N); err != nil {
-				return err
-			}
 		}
 	}
 	return nil
