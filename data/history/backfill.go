@@ -31,7 +31,15 @@ type Backfill struct {
 	// Pause is the wait between two reads (default 200 ms): a backfill
 	// never competes with the polls.
 	Pause time.Duration
+	// Ledger reads the prefunded balances back from the ledger held (a
+	// new file only: it would overwrite minutes recorded live).
+	Ledger bool
 }
+
+// QuotesDone is the mark (Store.Done) of a quotes backfill that went to
+// its end: one stopped (a failed read, the process ended) starts again at
+// the next start, and reads only the minutes still without a rate.
+const QuotesDone = "backfill-quotes"
 
 // Steps of the quotes read back.
 const (
@@ -45,8 +53,9 @@ const (
 )
 
 // BackfillQuotes reads rates back from before the quote window (before
-// until) and writes them, newest first, pausing between reads; it stops
-// at the first failure and says so in the log. The rates within the
+// until) for the steps whose minute has no rate yet and writes them,
+// newest first, pausing between reads; it stops at the first failure and
+// says so in the log, and marks QuotesDone when it reached its end. The rates within the
 // store's memory window are remembered by it too.
 func (r *Recorder) BackfillQuotes(ctx context.Context, bf Backfill, until time.Time) int {
 	if bf.QuotesPage == nil {
@@ -58,10 +67,20 @@ func (r *Recorder) BackfillQuotes(ctx context.Context, bf Backfill, until time.T
 	now := r.o.Now()
 	mem := now.Add(-r.live.HistoryWindow())
 	written := 0
+	have, err := r.h.minutesWithRates(ctx, now.Add(-QuoteSpan))
+	if err != nil {
+		if r.o.Log != nil {
+			r.o.Log.Warn("history: reading rates back", "file", r.h.Path(), "err", err)
+		}
+		return 0
+	}
 	t := until.Truncate(QuoteStep)
-	for !t.Before(now.Add(-QuoteSpan)) {
+	for ; !t.Before(now.Add(-QuoteSpan)); t = r.stepBack(t, now) {
 		if ctx.Err() != nil {
 			return written
+		}
+		if have[minute(t)] {
+			continue
 		}
 		page, err := bf.QuotesPage(ctx, liquidity.Window{Start: t, End: t.Add(quoteProbe)}, 0, quoteProbeMax)
 		if err != nil {
@@ -85,17 +104,26 @@ func (r *Recorder) BackfillQuotes(ctx context.Context, bf Backfill, until time.T
 			}
 			r.live.Remember(samples)
 		}
-		step := QuoteStep
-		if t.Before(now.Add(-24 * time.Hour)) {
-			step = QuoteStepOld
-		}
-		t = t.Add(-step)
 		select {
 		case <-ctx.Done():
 		case <-time.After(bf.Pause):
 		}
 	}
+	if ctx.Err() == nil {
+		if err := r.h.MarkDone(ctx, QuotesDone); err != nil && r.o.Log != nil {
+			r.o.Log.Warn("history: write", "file", r.h.Path(), "err", err)
+		}
+	}
 	return written
+}
+
+// stepBack is the probe before t: QuoteStep over the last day, then
+// QuoteStepOld.
+func (r *Recorder) stepBack(t, now time.Time) time.Time {
+	if t.Before(now.Add(-24 * time.Hour)) {
+		return t.Add(-QuoteStepOld)
+	}
+	return t.Add(-QuoteStep)
 }
 
 // probeRates are each pair's newest quote of a probe at t, as the rate

@@ -194,3 +194,37 @@ func (s *Store) Newest(ctx context.Context) (Last, error) {
 	}
 	return out, nil
 }
+
+// Done reports whether the step named key (a backfill) was marked done.
+func (s *Store) Done(ctx context.Context, key string) bool {
+	var v string
+	err := s.db.QueryRowContext(ctx, `SELECT value FROM meta WHERE key = ?`, "done:"+key).Scan(&v)
+	return err == nil
+}
+
+// MarkDone marks the step named key done.
+func (s *Store) MarkDone(ctx context.Context, key string) error {
+	if !s.writer {
+		return ErrReadOnly
+	}
+	_, err := s.db.ExecContext(ctx, `INSERT OR REPLACE INTO meta(key, value) VALUES(?, 'yes')`, "done:"+key)
+	return err
+}
+
+// minutesWithRates are the minutes since since that hold a rate.
+func (s *Store) minutesWithRates(ctx context.Context, since time.Time) (map[int64]bool, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT DISTINCT minute FROM rates WHERE minute >= ?`, minute(since))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[int64]bool{}
+	for rows.Next() {
+		var m int64
+		if err := rows.Scan(&m); err != nil {
+			return nil, err
+		}
+		out[m] = true
+	}
+	return out, rows.Err()
+}

@@ -75,11 +75,11 @@ func NewRecorder(h *Store, s *live.Store, o RecordOptions) *Recorder {
 }
 
 // Run flushes at every tick until ctx ends, then writes what it holds,
-// the current minute included. With bf (a first start: the file is
-// empty), it also reads back what the platform can give (Backfill).
+// the current minute included. With bf, it also reads back what the
+// platform can give (Backfill).
 func (r *Recorder) Run(ctx context.Context, bf *Backfill) {
 	start := r.o.Now()
-	ledger := bf != nil
+	ledger := bf != nil && bf.Ledger
 	done := make(chan struct{})
 	if bf != nil {
 		go func() {

@@ -56,6 +56,15 @@ func TestBackfillReadsRatesBack(t *testing.T) {
 		t.Fatalf("the store's memory holds %d points of the day read back", len(mem))
 	}
 
+	if !o.Done(context.Background(), QuotesDone) {
+		t.Fatal("a backfill that went to its end is not marked done")
+	}
+	before := reads
+	rec.BackfillQuotes(context.Background(), Backfill{QuotesPage: page, Pause: time.Nanosecond}, until)
+	if reads != before {
+		t.Fatalf("a backfill again read %d steps whose minutes hold rates", reads-before)
+	}
+
 	o2 := open(t, filepath.Join(t.TempDir(), FileName("sandbox")))
 	defer o2.Close()
 	fail := func(context.Context, liquidity.Window, int, int) (liquidity.QuotesPage, error) {
@@ -64,6 +73,9 @@ func TestBackfillReadsRatesBack(t *testing.T) {
 	if n := NewRecorder(o2.Store, st, RecordOptions{Now: func() time.Time { return now }}).BackfillQuotes(context.Background(),
 		Backfill{QuotesPage: fail, Pause: time.Nanosecond}, until); n != 0 {
 		t.Fatalf("a failing read wrote %d rates", n)
+	}
+	if o2.Done(context.Background(), QuotesDone) {
+		t.Fatal("a backfill stopped by a failure is marked done: the next start would not resume it")
 	}
 }
 

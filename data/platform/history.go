@@ -60,10 +60,11 @@ func (p *Platform) startHistory(ctx context.Context, dir string, o history.Optio
 		log("history: reading", "file", path, "err", err)
 	}
 	var bf *history.Backfill
-	if err == nil && last.Empty() && p.Liquidity != nil {
-		bf = &history.Backfill{QuotesPage: p.Liquidity.QuotesPage}
-	} else if err == nil && last.Empty() {
-		bf = &history.Backfill{}
+	if err == nil {
+		bf = &history.Backfill{Ledger: last.Empty()}
+		if p.Liquidity != nil && !h.file.Done(ctx, history.QuotesDone) {
+			bf.QuotesPage = p.Liquidity.QuotesPage
+		}
 	}
 	rec := history.NewRecorder(h.file, p.Store, history.RecordOptions{Now: p.now, Runway: p.Runway, Log: p.log})
 	h.wg.Add(1)
