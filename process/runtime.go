@@ -106,7 +106,7 @@ func OpenPlatform(e *Env, cfg *config.Config) (_ *Runtime, err error) {
 	if r.Sandbox != nil {
 		memory = ""
 	}
-	if r.Platform, err = platform.Open(r.Config, platform.Options{Now: now, ClockRate: rate, Log: reqLog.Logger, UserAgent: UserAgent(), StateDir: memory,
+	if r.Platform, err = platform.Open(r.Config, platform.Options{Now: now, ClockRate: rate, Log: reqLog.Logger, UserAgent: UserAgent(), StateDir: memory, HistoryDir: r.StateDir,
 		HTTP: &http.Client{Transport: countingTransport{next: http.DefaultTransport, n: &r.Requests}}}); err != nil {
 		return nil, err
 	}

@@ -113,6 +113,7 @@ type Store struct {
 	watch     map[Topic]int
 	subs      map[*Subscription]struct{}
 	history   *history
+	archive   Archive // older history than memory (archive.go)
 	health    map[apierr.Interface]*Health
 	alerts    *alertBook
 	seq       uint64

@@ -21,6 +21,7 @@ import (
 	"treasury/data/apierr"
 	"treasury/data/auth"
 	"treasury/data/custody"
+	"treasury/data/history"
 	"treasury/data/liquidity"
 	"treasury/data/live"
 	payclient "treasury/data/payments/client"
@@ -58,6 +59,11 @@ type Options struct {
 	// that read whole windows in one poll, whatever the machine's load,
 	// give it a minute.
 	BackfillBudget time.Duration
+	// HistoryDir is where the profile's chart history is kept across
+	// restarts (data/history); "" keeps none. History is the file's
+	// retention and size bound.
+	HistoryDir string
+	History    history.Options
 }
 
 // Platform is the clients of one profile and the live store they feed. An
@@ -90,6 +96,13 @@ type Platform struct {
 	// shared by every copy of the Platform.
 	alerts *atomic.Pointer[config.Alerts]
 	stop   context.CancelFunc // ends what Start started besides the store
+	// rate, log, historyDir and historyOpts are Options'; history is
+	// the file Start opened (nil: none).
+	rate        func() float64
+	log         *slog.Logger
+	historyDir  string
+	historyOpts history.Options
+	history     *historyRun
 }
 
 // Open builds the clients and the store (not yet started: call Start).
@@ -106,7 +119,8 @@ func Open(cfg *config.Config, o Options) (*Platform, error) {
 	if o.HTTP == nil {
 		o.HTTP = transport.NewHTTP()
 	}
-	p := &Platform{Config: cfg, now: o.Now, backfillBudget: o.BackfillBudget, alerts: &atomic.Pointer[config.Alerts]{}}
+	p := &Platform{Config: cfg, now: o.Now, backfillBudget: o.BackfillBudget, alerts: &atomic.Pointer[config.Alerts]{},
+		rate: o.ClockRate, log: o.Log, historyDir: o.HistoryDir, historyOpts: o.History}
 	a := cfg.Alerts
 	p.alerts.Store(&a)
 	var store *live.Store
@@ -287,18 +301,30 @@ func (p *Platform) build(cfg *config.Config, o Options, tc transportFunc) error 
 // Start starts polling, and judging the feeds' staleness; both stop when
 // ctx ends or on Close.
 func (p *Platform) Start(ctx context.Context) {
-	p.Store.Start(ctx)
 	ctx, cancel := context.WithCancel(ctx)
 	p.stop = cancel
+	if p.historyDir != "" {
+		p.history = p.startHistory(ctx, p.historyDir, p.historyOpts, p.logWarn)
+	}
+	p.Store.Start(ctx)
 	go p.watchStale(ctx)
 }
 
-// Close stops the store.
+// Close stops the store and the history's recorder (after its last
+// write).
 func (p *Platform) Close() {
 	if p.stop != nil {
 		p.stop()
 	}
 	p.Store.Close()
+	p.history.close()
+}
+
+// logWarn logs to Options.Log, when there is one.
+func (p *Platform) logWarn(msg string, args ...any) {
+	if p.log != nil {
+		p.log.Warn(msg, args...)
+	}
 }
 
 // Now is the platform's clock.

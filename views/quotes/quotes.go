@@ -24,7 +24,7 @@ import (
 
 // chartWindows are the chart's windows, which the w key cycles through;
 // the first is the default.
-var chartWindows = [...]time.Duration{time.Hour, 24 * time.Hour}
+var chartWindows = [...]time.Duration{time.Hour, 24 * time.Hour, 7 * 24 * time.Hour, 30 * 24 * time.Hour}
 
 // View is the quotes view.
 type View struct {
@@ -44,7 +44,7 @@ type keys struct{ Window, Pair, Board key.Binding }
 // New builds the quotes view.
 func New(ctx *ui.Context) *View {
 	v := &View{ctx: ctx, keys: keys{
-		Window: key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "chart window 1h/24h")),
+		Window: key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "chart window 1h/24h/7d/30d")),
 		Pair:   key.NewBinding(key.WithKeys("P"), key.WithHelp("P", "chart: pin/unpin the selected pair")),
 		Board:  key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "board: latest per pair / every quote")),
 	}}
@@ -168,10 +168,7 @@ func (v *View) above(w, h int, sel *liquidity.Quote) string {
 	// covers: after a start, 30 minutes of a 24 hours' window.
 	seq := v.ctx.Store.Snapshot(live.Quotes).Seq
 	return v.ctx.Chart("quotes:rate:"+pair+":"+win.String(), seq, w, h, func() string {
-		pts := v.ctx.Store.History(live.SeriesRate + pair)
-		cut := v.ctx.Clock().Add(-win)
-		i, _ := slices.BinarySearchFunc(pts, cut, func(p live.Point, t time.Time) int { return p.At.Compare(t) })
-		pts = pts[i:]
+		pts := v.ctx.Store.HistorySince(live.SeriesRate+pair, v.ctx.Clock().Add(-win))
 		title := v.ctx.Theme.Title.Render("mid rate "+sanitize.Line(pair)) +
 			v.ctx.Theme.Muted.Render("  ("+viewkit.SpanOf(win, pts)+", UTC; w: window)")
 		v.chart.SetSize(w, h-1)

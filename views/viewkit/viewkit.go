@@ -221,8 +221,16 @@ func Short(id string, n int) string {
 	return columns.Short(id, n)
 }
 
-// Duration formats a window or interval briefly: 15m, 1h, 1h30m, 45s.
+// Duration formats a window or interval briefly: 15m, 1h, 1h30m, 45s;
+// from two days on, in days and hours: 7d, 2d5h.
 func Duration(d time.Duration) string {
+	if day := 24 * time.Hour; d >= 2*day {
+		s, h := decimal.NewFromInt(int64(d/day)).String()+"d", (d%day).Round(time.Hour)/time.Hour
+		if h > 0 {
+			s += decimal.NewFromInt(int64(h)).String() + "h"
+		}
+		return s
+	}
 	s := d.Round(time.Second).String()
 	if strings.HasSuffix(s, "m0s") { // not of "40s"
 		s = strings.TrimSuffix(s, "0s")

@@ -1,0 +1,76 @@
+package live
+
+import (
+	"context"
+	"slices"
+	"time"
+)
+
+// Archive is chart history kept beyond the process (data/history): it
+// answers the reads of HistorySince that reach further back than the
+// store's memory (HistoryWindow).
+type Archive interface {
+	// Points are series' points from from to to, oldest first, at most
+	// about max of them.
+	Points(ctx context.Context, series string, from, to time.Time, max int) ([]Point, error)
+}
+
+// ArchivePoints is how many points a read of the archive asks for: more
+// than a chart has cells, few enough to draw at every poll.
+const ArchivePoints = 2000
+
+// SetArchive makes HistorySince read spans longer than the memory from a.
+func (s *Store) SetArchive(a Archive) {
+	s.mu.Lock()
+	s.archive = a
+	s.mu.Unlock()
+}
+
+// Remember adds samples read back from the archive to the memory (after
+// a start, the last HistoryWindow): charts read them as their own.
+func (s *Store) Remember(samples []Sample) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, x := range samples {
+		s.history.add(x)
+	}
+}
+
+// HistorySince returns series' points since since, oldest first: from
+// memory when it holds that span (HistoryWindow), else from the archive
+// (at most about ArchivePoints, aggregated) followed by the points of the
+// memory newer than the archive's last. Without an archive, or when it
+// cannot be read, the memory's points are all there is.
+func (s *Store) HistorySince(series string, since time.Time) []Point {
+	s.mu.Lock()
+	a := s.archive
+	s.mu.Unlock()
+	now := s.now()
+	mem := s.History(series)
+	if a == nil || !since.Before(now.Add(-s.history.window)) {
+		i, _ := slices.BinarySearchFunc(mem, since, func(p Point, t time.Time) int { return p.At.Compare(t) })
+		return mem[i:]
+	}
+	old, err := a.Points(context.Background(), series, since, now, ArchivePoints)
+	if err != nil || len(old) == 0 {
+		i, _ := slices.BinarySearchFunc(mem, since, func(p Point, t time.Time) int { return p.At.Compare(t) })
+		return mem[i:]
+	}
+	last := old[len(old)-1].At
+	i, _ := slices.BinarySearchFunc(mem, last, func(p Point, t time.Time) int { return p.At.Compare(t) })
+	for i < len(mem) && !mem[i].At.After(last) {
+		i++
+	}
+	return append(slices.Clip(old), mem[i:]...)
+}
+
+// Notice raises an alert that no feed clears (a history file that was
+// damaged and replaced): the operator sees it with the others.
+func (s *Store) Notice(a Alert) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	at := s.now()
+	s.alerts.raise(a, at)
+	s.alerts.noted(at, "")
+	s.notifyLocked("")
+}

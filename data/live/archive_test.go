@@ -1,0 +1,52 @@
+package live
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+)
+
+// fakeArchive has a point per hour of the last 10 days.
+type fakeArchive struct {
+	now   time.Time
+	err   error
+	reads int
+}
+
+func (a *fakeArchive) Points(_ context.Context, _ string, from, to time.Time, _ int) ([]Point, error) {
+	a.reads++
+	if a.err != nil {
+		return nil, a.err
+	}
+	var out []Point
+	for t := a.now.Add(-240 * time.Hour); t.Before(to); t = t.Add(time.Hour) {
+		if !t.Before(from) {
+			out = append(out, Point{At: t, Value: 1})
+		}
+	}
+	return out, nil
+}
+
+// TestHistorySinceReadsTheArchiveBeyondMemory: a span the memory holds is
+// read from it; a longer one from the archive, followed by the memory's
+// points newer than the archive's; a failing archive leaves the memory.
+func TestHistorySinceReadsTheArchiveBeyondMemory(t *testing.T) {
+	now := time.Date(2025, 3, 1, 12, 0, 30, 0, time.UTC)
+	s := New(Options{Now: func() time.Time { return now }, HistoryWindow: 24 * time.Hour})
+	a := &fakeArchive{now: now.Truncate(time.Hour)}
+	s.SetArchive(a)
+	s.Remember([]Sample{{Series: "rate:X", At: now.Add(-2 * time.Hour), Value: 2}, {Series: "rate:X", At: now.Add(-time.Minute), Value: 3},
+		{Series: "rate:X", At: now, Value: 4}})
+	if pts := s.HistorySince("rate:X", now.Add(-time.Hour)); len(pts) != 2 || a.reads != 0 {
+		t.Fatalf("1 h: %v (%d archive reads): the memory's two points", pts, a.reads)
+	}
+	week := s.HistorySince("rate:X", now.Add(-7*24*time.Hour))
+	if a.reads != 1 || len(week) != 7*24+1 || week[len(week)-1].Value != 4 || week[len(week)-2].Value != 1 {
+		t.Fatalf("7 d: %d points, last %v: the archive's 168 and the memory's one newer than its last", len(week), week[len(week)-3:])
+	}
+	a.err = errors.New("unreadable")
+	if pts := s.HistorySince("rate:X", now.Add(-7*24*time.Hour)); len(pts) != 3 {
+		t.Fatalf("with the archive failing: %v, want the memory's", pts)
+	}
+}

@@ -1,0 +1,129 @@
+package platform_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"treasury/config"
+	"treasury/data/history"
+	"treasury/data/live"
+	"treasury/data/platform"
+	"treasury/sandbox"
+	"treasury/sandbox/sandboxtest"
+)
+
+// openIn opens and starts a platform on srv keeping its history in dir.
+func openIn(t *testing.T, srv *sandbox.Server, dir string) *platform.Platform {
+	t.Helper()
+	p, err := platform.Open(srv.Profile(config.Builtin()), platform.Options{Now: srv.Clock().Now, BackfillBudget: time.Minute,
+		HistoryDir: dir, Sleep: func(ctx context.Context, _ time.Duration) error { return ctx.Err() }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.Start(context.Background())
+	return p
+}
+
+// TestHistorySurvivesRestart: what a dashboard polled is in the charts of
+// the next one on the same state directory, from before the next one's
+// first poll; a second dashboard beside it reads the same history.
+func TestHistorySurvivesRestart(t *testing.T) {
+	srv := sandboxtest.Listen(t, sandboxtest.Options())
+	dir := t.TempDir()
+	ctx := context.Background()
+	p := openIn(t, srv, dir)
+	for _, topic := range []live.Topic{live.Quotes, live.LiquidityBalances, live.PaymentBalances, live.Payments, live.Ledger} {
+		if s := p.Store.FetchNow(ctx, topic); s.Err != nil {
+			t.Fatalf("%s: %v", topic, s.Err)
+		}
+	}
+	for range 10 { // the first polls read the quote window back
+		if qs := live.Get(p.Store, live.QuotesKey).Data; qs[len(qs)-1].CreatedAt.Before(srv.Clock().Now().Add(-25 * time.Minute)) {
+			break
+		}
+		p.Store.FetchNow(ctx, live.Quotes)
+	}
+	pair := strings.TrimPrefix(p.Store.Series(live.SeriesRate)[0], live.SeriesRate)
+	p.Close() // the recorder writes what it holds
+
+	file, err := history.Open(filepath.Join(dir, history.FileName(config.SandboxProfile)), history.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	last, err := file.Newest(ctx)
+	file.Close()
+	if err != nil || last.Rates.IsZero() || last.Balances.IsZero() || last.Payments.IsZero() {
+		t.Fatalf("after a run the file holds %+v (%v): rates, balances and payments expected", last, err)
+	}
+
+	now := srv.Clock().Now()
+	q := openIn(t, srv, dir)
+	defer q.Close()
+	old := q.Store.HistorySince(live.SeriesRate+pair, now.Add(-24*time.Hour))
+	if len(old) < 20 || !old[0].At.Before(now.Add(-20*time.Minute)) {
+		t.Fatalf("after a restart the 24 h chart of %s holds %d points from %v: the last run's quote window expected", pair, len(old), old)
+	}
+	// The week is read from the file, a point per 5 minutes (7 d over
+	// live.ArchivePoints).
+	// A bucket is shown at its last minute: the first is within a
+	// bucket of the day's first point.
+	bucket := 7 * 24 * time.Hour / live.ArchivePoints
+	if week := q.Store.HistorySince(live.SeriesRate+pair, now.Add(-7*24*time.Hour)); len(week) < 4 || week[0].At.After(old[0].At.Add(bucket)) {
+		t.Fatalf("the 7 d chart holds %d points from %v, the day's %d from %v", len(week), week, len(old), old[0].At)
+	}
+	if len(q.Store.Series(live.SeriesPaymentsBalance)) == 0 || len(q.Store.Series(live.SeriesLiquidityBalance)) == 0 {
+		t.Fatal("the balances' history did not survive the restart")
+	}
+
+	r := openIn(t, srv, dir) // a second dashboard on the same directory
+	defer r.Close()
+	same := r.Store.HistorySince(live.SeriesRate+pair, now.Add(-24*time.Hour))
+	if len(same) == 0 || !same[0].At.Equal(old[0].At) {
+		t.Fatalf("a second process reads %d points from %v, the first %v", len(same), same, old[0].At)
+	}
+	for _, a := range r.Store.Alerts() {
+		if a.Code == "HISTORY" {
+			t.Fatalf("a reader raised %q", a.Title)
+		}
+	}
+}
+
+// TestDamagedHistoryIsReported: garbage in the history file is moved
+// aside, an alert says so, and history is recorded again.
+func TestDamagedHistoryIsReported(t *testing.T) {
+	srv := sandboxtest.Listen(t, sandboxtest.Options())
+	dir := t.TempDir()
+	path := filepath.Join(dir, history.FileName(config.SandboxProfile))
+	if err := os.WriteFile(path, []byte(strings.Repeat("garbage ", 1000)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p := openIn(t, srv, dir)
+	var found string
+	for _, a := range p.Store.Alerts() {
+		if a.Code == "HISTORY" {
+			found = a.Title
+		}
+	}
+	if !strings.Contains(found, "moved aside to "+path+".damaged-") {
+		t.Fatalf("alerts say %q", found)
+	}
+	if s := p.Store.FetchNow(context.Background(), live.Quotes); s.Err != nil {
+		t.Fatal(s.Err)
+	}
+	p.Close()
+	file, err := history.Open(path, history.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer file.Close()
+	if file.Notice != "" {
+		t.Fatalf("the fresh file is damaged too: %s", file.Notice)
+	}
+	if last, _ := file.Newest(context.Background()); last.Rates.IsZero() {
+		t.Fatal("no rates recorded in the fresh file")
+	}
+}
