@@ -1,8 +1,11 @@
 package ui
 
 import (
+	"cmp"
+	"context"
 	"errors"
 	"fmt"
+	"net"
 	"strings"
 	"time"
 
@@ -14,6 +17,7 @@ import (
 
 	"treasury/data/apierr"
 	"treasury/data/live"
+	"treasury/data/wire"
 	"treasury/kit/words"
 	"treasury/ui/sanitize"
 )
@@ -232,8 +236,16 @@ func (a *App) healthLine(now time.Time, level int) string {
 			// is being retried (said after the code).
 			code := "error"
 			var ae *apierr.Error
-			if errors.As(h.LastError, &ae) || errors.As(h.PollError, &ae) {
+			var part *wire.Partial
+			switch {
+			case errors.As(h.LastError, &ae) || errors.As(h.PollError, &ae):
 				code = errorCode(ae)
+			case errors.As(h.PollError, &part):
+				// Some of the poll's reads failed (a page, a record read
+				// by id): :errors names them.
+				code = fmt.Sprintf("%d of %d reads", len(part.Failed), part.Of)
+			default:
+				code = plainCode(cmp.Or(h.LastError, h.PollError))
 			}
 			// Distinct failures, not attempts or polls: the count stays
 			// put while the same failure repeats.
@@ -547,4 +559,21 @@ func (a *App) clickTabs(x int) tea.Cmd {
 		col += w + len(" › ")
 	}
 	return nil
+}
+
+// plainCode names a failure that is not the platform's answer: a timeout,
+// a connection that could not be made or was lost; "error" otherwise.
+func plainCode(err error) string {
+	var ne net.Error
+	switch {
+	case err == nil:
+		return "error"
+	case errors.Is(err, context.DeadlineExceeded):
+		return "timeout"
+	case errors.As(err, &ne) && ne.Timeout():
+		return "timeout"
+	case errors.As(err, &ne):
+		return "network"
+	}
+	return "error"
 }

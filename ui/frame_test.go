@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -237,5 +238,27 @@ func TestHealthTurnsAtTheFirstFailedAttempt(t *testing.T) {
 	}
 	if got := a.header(); !strings.Contains(got, "liquidity clock +10m") {
 		t.Errorf("header without the clock offset:\n%s", got)
+	}
+}
+
+// TestHealthNamesAFailureThatIsNotAnAnswer: a poll that timed out gives
+// up with "timeout", not "error".
+func TestHealthNamesAFailureThatIsNotAnAnswer(t *testing.T) {
+	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	k := live.KeyOf[int]("t-payments")
+	st := live.New(live.Options{Now: func() time.Time { return now }, Feeds: []live.Feed{live.ValueFeed(k,
+		func(context.Context) (int, error) {
+			return 0, fmt.Errorf("read payments: %w", context.DeadlineExceeded)
+		},
+		live.FeedOptions[int, int]{Interval: time.Second, Interface: apierr.Payments, Always: true})}})
+	st.FetchNow(context.Background(), "t-payments")
+	ctx := testContext("test", false)
+	ctx.Store = st
+	a := NewApp(ctx, &topicView{listView{name: "payments", rows: []string{"p"}}, []live.Topic{"t-payments"}})
+	a.Init()
+	defer a.Close()
+	a.Update(tea.WindowSizeMsg{Width: 120, Height: 24})
+	if got := a.healthLine(now, 0); !strings.Contains(got, "payments ✖ timeout") {
+		t.Errorf("health after a poll that timed out: %q", got)
 	}
 }
