@@ -267,3 +267,27 @@ func BenchmarkApplyWithSessionViews(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkViewComputed is what a session's filter cost per change before
+// views were patched: the view computed again over every row.
+func BenchmarkViewComputed(b *testing.B) {
+	for _, n := range []int{100_000, 1_000_000} {
+		rows := make([]Row, 0, n)
+		for i := range n {
+			rows = append(rows, timedRow(i, t0.Add(time.Duration(i)*time.Second), fmt.Sprint("name", i%10)))
+		}
+		d := NewBuilder(byTimeDesc).Apply(rows, nil, t0)
+		for _, v := range []struct {
+			name string
+			k    viewKey
+		}{{"filtered", viewKey{filter: "name3", col: -1}}} {
+			b.Run(fmt.Sprintf("%d/%s", n, v.name), func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					fresh := &Rows{slots: d.slots, given: d.given, cache: newCache()}
+					fresh.view(v.k)
+				}
+			})
+		}
+	}
+}
