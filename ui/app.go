@@ -187,6 +187,8 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			}
 		}
 		return a, tea.Batch(a.Active().Update(msg), tick())
+	case Copy:
+		return a, a.copyText(msg.What, msg.Text)
 	case Flash:
 		a.setFlash(msg)
 		// The first flash after a dialog's answer is the view's result.

@@ -41,15 +41,29 @@ func (a *App) copySelected() tea.Cmd {
 		a.setFlash(Flash{Text: "nothing selected to copy"})
 		return nil
 	}
+	return a.copyText("", id)
+}
+
+// copyText copies text as copySelected does; what names it in the flash
+// ("" for an id, which the flash quotes).
+func (a *App) copyText(what, text string) tea.Cmd {
+	name := what
+	if name == "" {
+		name = sanitize.Line(text)
+	}
 	if a.ctx.Output == nil || a.ctx.Term == "" || a.ctx.Term == "dumb" {
-		a.showCopy("This terminal cannot take the id (no OSC 52): select it by hand; esc closes:", id)
+		title := "This terminal cannot take the id (no OSC 52): select it by hand; esc closes:"
+		if what != "" {
+			title = "This terminal cannot take " + what + " (no OSC 52): select it by hand; esc closes:"
+		}
+		a.showCopy(title, text)
 		return nil
 	}
 	var seqs []string
-	plain := osc52.New(id).String()
+	plain := osc52.New(text).String()
 	seqs = append(seqs, plain)
 	if t := a.ctx.Term; !a.ctx.LocalTmux && (strings.HasPrefix(t, "tmux") || strings.HasPrefix(t, "screen")) {
-		seqs = append(seqs, osc52.New(id).Tmux().String())
+		seqs = append(seqs, osc52.New(text).Tmux().String())
 	}
 	for _, s := range seqs {
 		if _, err := io.WriteString(a.ctx.Output, s); err != nil {
@@ -57,14 +71,14 @@ func (a *App) copySelected() tea.Cmd {
 			return nil
 		}
 	}
-	sent := "sent " + sanitize.Line(id) + " to your terminal's clipboard (OSC 52; if it did not arrive, C shows it)"
+	sent := "sent " + name + " to your terminal's clipboard (OSC 52; if it did not arrive, C shows it)"
 	a.setFlash(Flash{Text: sent})
 	if a.ctx.LocalTmux {
 		return func() tea.Msg {
-			if err := tmuxSetBuffer(id); err != nil {
+			if err := tmuxSetBuffer(text); err != nil {
 				return Flash{Text: sent, Err: fmt.Errorf("copy to tmux's buffer: %w", err)}
 			}
-			return Flash{Text: "copied " + sanitize.Line(id) + " to tmux's buffer (C shows it to select by hand)"}
+			return Flash{Text: "copied " + name + " to tmux's buffer (C shows it to select by hand)"}
 		}
 	}
 	return nil

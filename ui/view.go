@@ -79,6 +79,13 @@ type Open struct {
 	Args []string
 }
 
+// Copy asks the shell to copy Text to the clipboard of the session's
+// terminal (OSC 52), What naming it in the flash ("the ticket summary").
+// Text is shown to select by hand where the terminal cannot take it.
+type Copy struct {
+	What, Text string
+}
+
 // Flash shows a message in the footer; an Err shows as an error with its
 // code and guidance, after Text when both are set.
 type Flash struct {

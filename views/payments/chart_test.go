@@ -170,3 +170,29 @@ func TestPaymentsCSVIsData(t *testing.T) {
 		}
 	}
 }
+
+// TestTicketSummary: Y on a failed payment's detail asks the shell to
+// copy its ticket summary: its id, error, what to do and timeline.
+func TestTicketSummary(t *testing.T) {
+	e := world(t, viewtest.Options{})
+	v := New(e.Ctx, e.P)
+	p := newestIn(t, e, payments.Failed)
+	send(v, ui.Open{View: Name, Args: []string{p.PaymentID}})
+	for range 3 { // the detail's reads by id (the record, its states)
+		send(v, ui.StoreChanged{})
+	}
+	var c ui.Copy
+	for _, m := range send(v, viewtest.Key("Y")) {
+		if x, ok := m.(ui.Copy); ok {
+			c = x
+		}
+	}
+	for _, want := range []string{"Payment       " + p.PaymentID, "State         FAILED", "Error         ", "What to do    ", "Timeline\n"} {
+		if !strings.Contains(c.Text, want) {
+			t.Errorf("ticket lacks %q:\n%s", want, c.Text)
+		}
+	}
+	if !strings.Contains(c.What, p.PaymentID) {
+		t.Errorf("copy names %q", c.What)
+	}
+}

@@ -51,7 +51,7 @@ type View struct {
 	keys   keys
 }
 
-type keys struct{ Next, Prev, Window key.Binding }
+type keys struct{ Next, Prev, Window, Ticket key.Binding }
 
 // rootPage is the table page named by the scope in the breadcrumb trail.
 type rootPage struct {
@@ -73,6 +73,7 @@ func New(ctx *ui.Context, p *platform.Platform) *View {
 		Next:   key.NewBinding(key.WithKeys("]"), key.WithHelp("]", "next state scope")),
 		Prev:   key.NewBinding(key.WithKeys("["), key.WithHelp("[", "previous state scope")),
 		Window: key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "window 24h/7d/30d")),
+		Ticket: key.NewBinding(key.WithKeys("Y"), key.WithHelp("Y", "copy a ticket summary")),
 	}}
 	v.window = windows[0]
 	v.counts = scopeCounts(ctx.Store, windows[0])
@@ -149,6 +150,9 @@ func (v *View) selectedLine(p *payments.Payment) string {
 func (v *View) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.KeyMsg:
+		if key.Matches(msg, v.keys.Ticket) {
+			return v.copyTicket()
+		}
 		if v.Depth() == 1 {
 			switch {
 			case key.Matches(msg, v.keys.Next):
@@ -248,9 +252,9 @@ func (v *View) openPayment(ref string) tea.Cmd {
 // Keys are the bindings of the page shown, and the scope keys on the root.
 func (v *View) Keys() []key.Binding {
 	if v.Depth() == 1 {
-		return v.Stack.KeysWith(v.keys.Prev, v.keys.Next, v.keys.Window)
+		return v.Stack.KeysWith(v.keys.Prev, v.keys.Next, v.keys.Window, v.keys.Ticket)
 	}
-	return v.Stack.Keys()
+	return v.Stack.KeysWith(v.keys.Ticket)
 }
 
 // Commands offer ":payments [scope]" and ":payment <id or internalId>".
