@@ -134,7 +134,7 @@ func WriteCSVRows(w *csv.Writer, header []string, rows [][]string) error {
 	for _, rec := range append([][]string{header}, rows...) {
 		safe := make([]string, len(rec))
 		for i, c := range rec {
-			safe[i] = sanitize.CSVCell(c)
+			safe[i] = sanitize.CSVCell(sanitize.Line(c))
 		}
 		if err := w.Write(safe); err != nil {
 			return err

@@ -63,6 +63,7 @@ func New(ctx *ui.Context, o Options) *View {
 		AboveShare: 0.45,
 		Empty:      "no balances returned",
 		What:       "balances",
+		Export:     balancesExport,
 	})
 	v.trades = newTradesPage(v)
 	v.Stack.Reset(v.page)

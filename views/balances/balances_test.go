@@ -2,6 +2,7 @@ package balances_test
 
 import (
 	"context"
+	"encoding/csv"
 	"strings"
 	"testing"
 	"time"
@@ -120,4 +121,28 @@ func TestBalancesWidth80(t *testing.T) {
 	check("balances")
 	v.Update(ui.Open{View: "balances", Args: []string{"trades"}})
 	check("trades")
+}
+
+// TestBalancesCSVIsData: the balances' CSV has the amounts as received,
+// one meaning per column, and no glyph of the table (sparklines, "—").
+func TestBalancesCSVIsData(t *testing.T) {
+	e := lowUSD.Env(t)
+	v := balances.New(e.Ctx, balances.Options{Runway: e.P.Runway})
+	v.Update(ui.StoreChanged{})
+	var b strings.Builder
+	if err := v.CSV()(&b); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := csv.NewReader(strings.NewReader(b.String())).ReadAll()
+	if err != nil || len(recs) < 3 || recs[0][3] != "available" {
+		t.Fatalf("%v:\n%s", err, b.String())
+	}
+	for _, r := range recs[1:] {
+		if _, err := decimal.NewFromString(r[3]); err != nil {
+			t.Errorf("available %q is not a number", r[3])
+		}
+		if strings.ContainsAny(strings.Join(r, ""), "—▁▂▃▄▅▆▇█,") {
+			t.Errorf("glyphs or grouping in %v", r)
+		}
+	}
 }

@@ -162,3 +162,27 @@ func balanceColumns() []table.Column {
 		{Title: "Updated (UTC)", Width: 19, Priority: 1},
 	}
 }
+
+// balancesExport is the balances' CSV: one meaning per column, amounts as
+// received, "" where a kind of balance has no such figure.
+var balancesExport = &viewkit.Export[Row]{
+	Header: []string{"source", "currency", "funding_type", "available", "reserved", "total", "updated_at", "low_balance_alert"},
+	Row: func(r Row) []string {
+		funding, total := "", ""
+		if r.Payments != nil {
+			funding = r.Payments.FundingType
+		}
+		if t, ok := r.Total(); ok {
+			total = t.String()
+		}
+		alert := ""
+		if r.Alert != nil {
+			alert = r.Alert.Severity.String()
+		}
+		updated := ""
+		if !r.UpdatedAt.IsZero() {
+			updated = r.UpdatedAt.UTC().Format(time.RFC3339)
+		}
+		return []string{r.Source, r.Currency(), funding, r.Available().String(), r.Reserved().String(), total, updated, alert}
+	},
+}

@@ -2,6 +2,7 @@ package overview_test
 
 import (
 	"context"
+	"encoding/csv"
 	"io"
 	"strings"
 	"testing"
@@ -313,6 +314,32 @@ func TestOverviewEmpty(t *testing.T) {
 	for _, never := range []string{"loading", "✖", "Total"} {
 		if strings.Contains(out, never) {
 			t.Errorf("%q with every source answered empty:\n%s", never, out)
+		}
+	}
+}
+
+// TestOverviewCSVOneMeaningPerColumn: the rates' and the holdings' figures
+// have columns of their own.
+func TestOverviewCSVOneMeaningPerColumn(t *testing.T) {
+	e := world(t, viewtest.Options{})
+	v := newView(e)
+	v.Update(ui.StoreChanged{})
+	e.P.Store.Sync()
+	var b strings.Builder
+	if err := v.CSV()(&b); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := csv.NewReader(strings.NewReader(b.String())).ReadAll()
+	if err != nil || len(recs) < 2 {
+		t.Fatalf("%v:\n%s", err, b.String())
+	}
+	h := strings.Join(recs[0], ",")
+	if h != "kind,pair,bid,ask,mid,spread,spread_bps,quoted_at,currency,liquidity_available,prefunded_available,value,value_currency,no_rate_for" {
+		t.Fatalf("header %s", h)
+	}
+	for _, r := range recs[1:] {
+		if r[0] == "holding" && (r[2] != "" || r[8] == "") || r[0] == "rate" && (r[8] != "" || r[2] == "") {
+			t.Errorf("a %s line in another kind's columns: %v", r[0], r)
 		}
 	}
 }

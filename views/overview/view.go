@@ -177,23 +177,32 @@ func (v *View) SetFilter(string) tea.Cmd { return nil }
 // Filter is always empty.
 func (v *View) Filter() string { return "" }
 
-// CSV writes the figures shown: the rates and the holdings, read now.
+// CSV writes the figures shown, read now, one meaning per column: a line
+// per pair (its latest quote) and a line per currency (its balances and
+// their value), each kind of line leaving the other's columns empty.
 func (v *View) CSV() func(io.Writer) error {
 	rates := live.Get(v.ctx.Store, v.rates).Data
 	h := live.Get(v.ctx.Store, v.holdings).Data
+	header := []string{"kind", "pair", "bid", "ask", "mid", "spread", "spread_bps", "quoted_at",
+		"currency", "liquidity_available", "prefunded_available", "value", "value_currency", "no_rate_for"}
 	var rows [][]string
 	for _, p := range rates.Pairs {
 		rows = append(rows, []string{"rate", p.Pair, p.Bid.String(), p.Ask.String(), p.Mid.String(), p.Spread.String(), p.SpreadBps.String(),
-			p.QuotedAt.UTC().Format(time.RFC3339)})
+			p.QuotedAt.UTC().Format(time.RFC3339), "", "", "", "", "", ""})
 	}
 	for _, x := range h.List {
-		val := ""
-		if x.Valued {
-			val = x.Value.StringFixed(2)
+		liq, pre, val, base := "", "", "", ""
+		if x.InLiquidity {
+			liq = x.Liquidity.String()
 		}
-		rows = append(rows, []string{"holding", x.Currency, x.Liquidity.String(), x.Prefunded.String(), val, h.Base, x.Missing, ""})
+		if x.InPrefunded {
+			pre = x.Prefunded.String()
+		}
+		if x.Valued {
+			val, base = x.Value.StringFixed(2), h.Base
+		}
+		rows = append(rows, []string{"holding", "", "", "", "", "", "", "", x.Currency, liq, pre, val, base, x.Missing})
 	}
-	header := []string{"kind", "name", "bid or liquidity", "ask or prefunded", "mid or value", "spread or base", "bps or missing pair", "quoted at"}
 	return func(w io.Writer) error { return ui.WriteCSVRows(csv.NewWriter(w), header, rows) }
 }
 
