@@ -18,7 +18,9 @@ func (v *View) copyTicket() tea.Cmd {
 		return ui.FlashCmd("no payment selected for a ticket summary")
 	}
 	text := sanitize.Text(s.Text())
-	return func() tea.Msg { return ui.Copy{What: "the ticket summary of " + sanitize.Line(s.Payment.PaymentID), Text: text} }
+	return func() tea.Msg {
+		return ui.Copy{What: "the ticket summary of " + sanitize.Line(s.Payment.PaymentID), Text: text}
+	}
 }
 
 // ticket is the summary of the payment shown or selected.
