@@ -2,9 +2,8 @@ package main
 
 import (
 	"context"
-	"io"
 
-	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/colorprofile"
 
 	"treasury/data/actions"
 	"treasury/data/audit"
@@ -26,8 +25,12 @@ import (
 // session is what differs between the local terminal and each SSH client:
 // who is there, with which terminal, allowed to act or not.
 type session struct {
-	renderer *lipgloss.Renderer
-	output   io.Writer
+	// colors is the colour profile of the session's terminal and dark
+	// the guess of its background (ui.ColorProfile, ui.DarkBackground);
+	// terminal says there is one to take the clipboard and notifications.
+	colors   colorprofile.Profile
+	dark     bool
+	terminal bool
 	// who acts, for the audit log: the local OS user, or the SSH user,
 	// key fingerprint, role and address.
 	who      audit.Who
@@ -47,10 +50,10 @@ type session struct {
 func newApp(rt *runtime, s session) *ui.App {
 	cfg, p := rt.cfg, rt.p
 	readOnly := cfg.ReadOnly || s.readOnly
-	ctx := &ui.Context{Renderer: s.renderer, Theme: ui.NewTheme(s.renderer), Store: p.Store,
+	ctx := &ui.Context{Colors: s.colors, Dark: s.dark, Theme: ui.NewTheme(s.colors, s.dark), Store: p.Store,
 		Profile: cfg.Profile, Environment: cfg.Environment, ReadOnly: readOnly, Operator: s.who.String(),
-		Now: p.Now, Output: s.output, SaveDir: s.saveDir, Life: s.life, Term: s.term, LocalTmux: s.localTmux,
-		Drawings: rt.drawings}
+		Now: p.Now, Terminal: s.terminal, Mouse: cfg.Mouse, SaveDir: s.saveDir, Life: s.life, Term: s.term,
+		LocalTmux: s.localTmux, Drawings: rt.drawings}
 	if rt.hooks != nil {
 		ctx.Webhooks = rt.webhookStatus
 	}

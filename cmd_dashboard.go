@@ -13,7 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/term"
 
 	"treasury/config"
@@ -241,14 +241,12 @@ func runDashboard(ctx context.Context, e *env, cfg *config.Config) error {
 	}
 	defer rt.Close()
 	out := e.stdout
-	r := ui.NewRenderer(out, e.getenv) // asks the terminal nothing: the first frame never waits
-	app := newApp(rt, session{renderer: r, output: out, who: localOperator(), readOnly: rt.cfg.ReadOnly, saveDir: ".",
-		term: e.getenv("TERM"), localTmux: e.getenv("TMUX") != ""})
+	colors := ui.ColorProfile(e.getenv) // asks the terminal nothing: the first frame never waits
+	app := newApp(rt, session{colors: colors, dark: ui.DarkBackground(e.getenv("COLORFGBG")), terminal: true,
+		who: localOperator(), readOnly: rt.cfg.ReadOnly, saveDir: ".", term: e.getenv("TERM"), localTmux: e.getenv("TMUX") != ""})
 	defer app.Close()
-	opts := []tea.ProgramOption{tea.WithAltScreen(), tea.WithContext(ctx), tea.WithOutput(out)}
-	if rt.cfg.Mouse {
-		opts = append(opts, tea.WithMouseCellMotion())
-	}
+	// The alternate screen and the mouse are the app's view's (tea.View).
+	opts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithOutput(out), tea.WithColorProfile(colors)}
 	_, err = tea.NewProgram(app, opts...).Run()
 	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
 		return nil

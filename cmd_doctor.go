@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/term"
 
@@ -103,8 +104,12 @@ type doctorWriter struct {
 }
 
 func newDoctorWriter(e *env) *doctorWriter {
-	r := ui.NewRenderer(e.stdout, e.getenv)
-	w := &doctorWriter{out: e.stdout, fancy: fancyMarks(isTerminal(e.stdout), e.getenv), theme: ui.NewTheme(r)}
+	colors := colorprofile.NoTTY // a file, a pipe: plain text
+	if isTerminal(e.stdout) {
+		colors = ui.ColorProfile(e.getenv)
+	}
+	theme := ui.NewTheme(colors, ui.DarkBackground(e.getenv("COLORFGBG")))
+	w := &doctorWriter{out: e.stdout, fancy: fancyMarks(isTerminal(e.stdout), e.getenv), theme: theme}
 	if f, ok := e.stdout.(*os.File); ok && isTerminal(f) {
 		if cols, _, err := term.GetSize(f.Fd()); err == nil && cols >= 40 {
 			w.width = cols

@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"treasury/config"
 	"treasury/data/audit"
@@ -67,7 +67,6 @@ func cmdServe(ctx context.Context, e *env, g globals, args []string) error {
 	if o.HostKeyFile == "" {
 		o.HostKeyFile = filepath.Join(rt.stateDir, "ssh_host_ed25519_key")
 	}
-	o.Mouse = rt.cfg.Mouse
 	o.NewModel = func(ctx context.Context, s serve.Session) (tea.Model, func(), error) {
 		ss := sshSession(rt.stateDir, s)
 		ss.term = s.Term
@@ -94,8 +93,9 @@ func cmdServe(ctx context.Context, e *env, g globals, args []string) error {
 // directory; the flash of a save names the file).
 func sshSession(stateDir string, s serve.Session) session {
 	return session{
-		renderer: s.Renderer,
-		output:   s.Output,
+		colors:   s.Colors,
+		dark:     s.Dark,
+		terminal: true,
 		who:      audit.Who{Via: audit.ViaSSH, User: s.User, Key: s.Fingerprint, Role: string(s.Role), From: s.RemoteAddr},
 		readOnly: s.Role != serve.RoleOperator,
 		saveDir:  filepath.Join(stateDir, "exports", userDir(s.User)),

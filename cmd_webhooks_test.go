@@ -11,9 +11,8 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
-	"github.com/muesli/termenv"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
 	"golang.org/x/crypto/ssh"
 
 	"treasury/data/audit"
@@ -81,11 +80,11 @@ func TestSecondDashboardOnTheSameProfileRunsOnPolling(t *testing.T) {
 		!strings.Contains(string(reqLog), holder) {
 		t.Errorf("requests.log lacks the taken address and its holder:\n%s", reqLog)
 	}
-	r := lipgloss.NewRenderer(io.Discard, termenv.WithProfile(termenv.Ascii))
-	app := newApp(second, session{renderer: r, who: audit.Who{Via: audit.ViaLocal, User: "tester"}, saveDir: t.TempDir()})
+	r := colorprofile.NoTTY
+	app := newApp(second, session{colors: r, dark: true, who: audit.Who{Via: audit.ViaLocal, User: "tester"}, saveDir: t.TempDir()})
 	defer app.Close()
 	app.Update(tea.WindowSizeMsg{Width: 120, Height: 30})
-	if v := app.View(); !strings.Contains(v, "webhooks ✖ port in use: polling only") {
+	if v := app.Frame(); !strings.Contains(v, "webhooks ✖ port in use: polling only") {
 		t.Errorf("the header does not say the port is taken:\n%s", v)
 	}
 	// The second dashboard still reads payments: polling works.

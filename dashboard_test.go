@@ -9,10 +9,9 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
-	"github.com/charmbracelet/x/exp/teatest"
-	"github.com/muesli/termenv"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"treasury/config"
 	"treasury/data/audit"
@@ -34,8 +33,8 @@ func TestDashboardOnEmbeddedSandbox(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer rt.Close()
-	r := lipgloss.NewRenderer(io.Discard, termenv.WithProfile(termenv.Ascii))
-	app := newApp(rt, session{renderer: r, who: audit.Who{Via: audit.ViaLocal, User: "tester"}, saveDir: t.TempDir()})
+	r := colorprofile.NoTTY
+	app := newApp(rt, session{colors: r, dark: true, who: audit.Who{Via: audit.ViaLocal, User: "tester"}, saveDir: t.TempDir()})
 	tm := teatest.NewTestModel(t, app, teatest.WithInitialTermSize(120, 40))
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
 		return bytes.Contains(b, []byte("[TEST]")) && bytes.Contains(b, []byte("BTC/USD")) &&
@@ -63,12 +62,12 @@ func BenchmarkFirstFrame(b *testing.B) {
 		for rt.p.Store.Snapshot(live.Quotes).FetchedAt.IsZero() {
 			<-sub.C()
 		}
-		r := lipgloss.NewRenderer(io.Discard, termenv.WithProfile(termenv.Ascii))
-		app := newApp(rt, session{renderer: r, who: audit.Who{Via: audit.ViaLocal, User: "bench"}})
+		r := colorprofile.NoTTY
+		app := newApp(rt, session{colors: r, dark: true, who: audit.Who{Via: audit.ViaLocal, User: "bench"}})
 		rt.p.Store.Sync() // the overview's rates, built from the quotes
 		app.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 		app.Update(ui.StoreChanged{})
-		if !bytes.Contains([]byte(app.View()), []byte("BTC/USD")) {
+		if !bytes.Contains([]byte(app.Frame()), []byte("BTC/USD")) {
 			b.Fatal("first frame without quotes")
 		}
 		b.StopTimer() // shutting down is not part of the first frame
@@ -99,8 +98,8 @@ func TestDashboardOnTheVariant(t *testing.T) {
 			t.Errorf("%s: %v", tp, snap.Err)
 		}
 	}
-	r := lipgloss.NewRenderer(io.Discard, termenv.WithProfile(termenv.Ascii))
-	app := newApp(rt, session{renderer: r, who: audit.Who{Via: audit.ViaLocal, User: "tester"}, saveDir: t.TempDir()})
+	r := colorprofile.NoTTY
+	app := newApp(rt, session{colors: r, dark: true, who: audit.Who{Via: audit.ViaLocal, User: "tester"}, saveDir: t.TempDir()})
 	tm := teatest.NewTestModel(t, app, teatest.WithInitialTermSize(160, 40))
 	var seen bytes.Buffer
 	for _, v := range []struct{ name, shows string }{
@@ -151,8 +150,8 @@ func TestDashboardNamesAFailureFromTheStart(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer rt.Close()
-	r := lipgloss.NewRenderer(io.Discard, termenv.WithProfile(termenv.Ascii))
-	app := newApp(rt, session{renderer: r, who: audit.Who{Via: audit.ViaLocal, User: "tester"}, saveDir: t.TempDir()})
+	r := colorprofile.NoTTY
+	app := newApp(rt, session{colors: r, dark: true, who: audit.Who{Via: audit.ViaLocal, User: "tester"}, saveDir: t.TempDir()})
 	tm := teatest.NewTestModel(t, app, teatest.WithInitialTermSize(120, 40))
 	tm.Send(ui.Open{View: "quotes"})
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {

@@ -4,8 +4,8 @@ import (
 	"io"
 	"time"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 
 	"treasury/data/live"
 )
@@ -63,6 +63,12 @@ type Command struct {
 // StoreChanged tells views that the store has new data; they read the
 // snapshots they need.
 type StoreChanged struct{}
+
+// ThemeChanged tells the active view that the session's theme changed (the
+// terminal said its background is not what was assumed): what keeps
+// styles of its own (a table) takes them again from the context's theme.
+// Views not shown take them when shown again (StoreChanged).
+type ThemeChanged struct{}
 
 // Refresh is sent to the active view when the operator asks for a refresh
 // (the shell's Refresh key): the store's topics are polled by the shell,

@@ -17,8 +17,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 
 	"treasury/data/apierr"
 	"treasury/data/live"
@@ -144,7 +144,7 @@ func (v *View) selectedLine(p *payments.Payment) string {
 // page shown.
 func (v *View) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
-	case tea.KeyMsg:
+	case tea.KeyPressMsg:
 		if v.Depth() == 1 {
 			switch {
 			case key.Matches(msg, v.keys.Next):

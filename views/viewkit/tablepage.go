@@ -6,9 +6,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 
 	"treasury/data/live"
 	"treasury/ui"
@@ -311,18 +311,19 @@ func (p *TablePage[T]) Update(msg tea.Msg) tea.Cmd {
 		}
 	case table.Computed:
 		cmds = append(cmds, p.t.Update(msg))
-	case tea.MouseMsg:
+	case tea.MouseClickMsg:
 		p.ensure()
-		if msg.Action == tea.MouseActionPress && msg.Button == tea.MouseButtonLeft {
+		if msg.Button == tea.MouseLeft {
 			// Y counts from the page's top: the table's header is at tableTop.
 			p.t.ClickRow(msg.Y - p.tableTop - 1)
-			break
 		}
-		cmds = append(cmds, p.t.Update(msg)) // the wheel
+	case tea.MouseWheelMsg:
+		p.ensure()
+		cmds = append(cmds, p.t.Update(msg))
 	case ui.Tick:
 		p.t.Tick(msg.Now)
 		p.t.SetStale(p.snap.Stale(p.ctx.Clock()) || (p.snap.Err != nil && !p.snap.FetchedAt.IsZero()))
-	case tea.KeyMsg:
+	case tea.KeyPressMsg:
 		p.ensure()
 		if key.Matches(msg, p.keys.Errors) {
 			if cmd := OpenErrors(p.snap); cmd != nil {

@@ -6,12 +6,13 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
-	"github.com/charmbracelet/x/exp/teatest"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"treasury/ui"
 	"treasury/ui/sanitize"
+	"treasury/ui/uitest"
 	"treasury/views/viewkit"
 )
 
@@ -55,30 +56,8 @@ func Drive(v ui.View, cmd tea.Cmd) []tea.Msg {
 }
 
 // Key is one key press: "enter", "esc", "tab", "shift+tab", "down", "up", or the runes
-// of s as one message.
-func Key(s string) tea.KeyMsg {
-	switch s {
-	case "enter":
-		return tea.KeyMsg{Type: tea.KeyEnter}
-	case "esc":
-		return tea.KeyMsg{Type: tea.KeyEsc}
-	case "tab":
-		return tea.KeyMsg{Type: tea.KeyTab}
-	case "shift+tab":
-		return tea.KeyMsg{Type: tea.KeyShiftTab}
-	case "down":
-		return tea.KeyMsg{Type: tea.KeyDown}
-	case "up":
-		return tea.KeyMsg{Type: tea.KeyUp}
-	case "pgdown":
-		return tea.KeyMsg{Type: tea.KeyPgDown}
-	case "pgup":
-		return tea.KeyMsg{Type: tea.KeyPgUp}
-	case "backspace":
-		return tea.KeyMsg{Type: tea.KeyBackspace}
-	}
-	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)}
-}
+// of s as one message (uitest.Key).
+func Key(s string) tea.KeyPressMsg { return uitest.Key(s) }
 
 // Fits fails t for each line of out wider than w columns, and if out has
 // more than h lines; what names the frame in the messages.

@@ -21,15 +21,13 @@ package viewtest
 import (
 	"bytes"
 	"context"
-	"io"
 	"net/http"
 	"testing"
 	"time"
 
-	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/exp/golden"
-	"github.com/charmbracelet/x/exp/teatest"
-	"github.com/muesli/termenv"
+	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"treasury/config"
 	"treasury/data/actions"
@@ -155,13 +153,11 @@ func (e *Env) session(t testing.TB) {
 		}
 	}
 	e.Audit = al
-	r := lipgloss.NewRenderer(io.Discard, termenv.WithProfile(termenv.Ascii))
+	colors := colorprofile.NoTTY // plain text, as NO_COLOR and TERM=dumb
 	if o.Colour {
-		r = lipgloss.NewRenderer(io.Discard, termenv.WithProfile(termenv.ANSI256))
-		r.SetColorProfile(termenv.ANSI256)
-		r.SetHasDarkBackground(true)
+		colors = colorprofile.ANSI256
 	}
-	e.Ctx = &ui.Context{Renderer: r, Theme: ui.NewTheme(r), Store: p.Store, Profile: cfg.Profile,
+	e.Ctx = &ui.Context{Colors: colors, Dark: true, Theme: ui.NewTheme(colors, true), Store: p.Store, Profile: cfg.Profile,
 		Environment: cfg.Environment, ReadOnly: cfg.ReadOnly, Operator: o.who().String(), Now: srv.Clock().Now,
 		SaveDir: t.TempDir(), Width: Width, Height: Height - 4}
 	e.Actor = actions.New(actions.Clients{Transactions: p.WalletTransactions, Custody: p.Custody, CanSign: p.CustodyCanSign},
@@ -235,5 +231,5 @@ func Frame(t testing.TB, tm *teatest.TestModel) string {
 	if err := tm.Quit(); err != nil {
 		t.Fatal(err)
 	}
-	return tm.FinalModel(t, teatest.WithFinalTimeout(30*time.Second)).View()
+	return tm.FinalModel(t, teatest.WithFinalTimeout(30*time.Second)).View().Content
 }
