@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 	"time"
 
@@ -18,6 +19,7 @@ import (
 	"treasury/data/live"
 	"treasury/sandbox/sandboxtest"
 	"treasury/ui"
+	"treasury/ui/uitest"
 )
 
 // TestDashboardOnEmbeddedSandbox opens what `go run .` opens (the built-in
@@ -36,9 +38,11 @@ func TestDashboardOnEmbeddedSandbox(t *testing.T) {
 	r := colorprofile.NoTTY
 	app := newApp(rt, session{colors: r, dark: true, who: audit.Who{Via: audit.ViaLocal, User: "tester"}, saveDir: t.TempDir()})
 	tm := teatest.NewTestModel(t, app, teatest.WithInitialTermSize(120, 40))
+	scr := uitest.ScreenOf(tm, 120, 40)
+	shows := scr.Shows("[TEST]", "BTC/USD")
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
-		return bytes.Contains(b, []byte("[TEST]")) && bytes.Contains(b, []byte("BTC/USD")) &&
-			(bytes.Contains(b, []byte("in flight")) || bytes.Contains(b, []byte("no payment initiated")))
+		s := scr.String()
+		return shows(b) && (strings.Contains(s, "in flight") || strings.Contains(s, "no payment initiated"))
 	}, teatest.WithDuration(20*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
 	tm.Type("q")
 	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
@@ -107,9 +111,11 @@ func TestDashboardOnTheVariant(t *testing.T) {
 		{"addressbook", "Alias"}, {"identities", "BENEFICIARY"}, {"ledger", "RESERVE"}, {"errors", "no call has failed"},
 	} {
 		tm.Send(ui.Open{View: v.name})
+		shows := uitest.ScreenOf(tm, 160, 40).Shows(v.shows)
 		teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
-			seen.Write(b)
-			return bytes.Contains(seen.Bytes(), []byte(v.shows))
+			ok := shows(b)
+			seen.WriteString(uitest.ScreenOf(tm, 160, 40).String()) // every screen shown on the way
+			return ok
 		}, teatest.WithDuration(20*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
 	}
 	tm.Type("q")
@@ -154,9 +160,7 @@ func TestDashboardNamesAFailureFromTheStart(t *testing.T) {
 	app := newApp(rt, session{colors: r, dark: true, who: audit.Who{Via: audit.ViaLocal, User: "tester"}, saveDir: t.TempDir()})
 	tm := teatest.NewTestModel(t, app, teatest.WithInitialTermSize(120, 40))
 	tm.Send(ui.Open{View: "quotes"})
-	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
-		return bytes.Contains(b, []byte("Could not read quotes")) && bytes.Contains(b, []byte("connection refused"))
-	}, teatest.WithDuration(20*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
+	uitest.WaitFor(t, tm, 120, 40, 20*time.Second, "Could not read quotes", "connection refused")
 	tm.Type("q")
 	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
 }

@@ -129,7 +129,11 @@ func (m *testModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
-func (m *testModel) View() tea.View { return tea.NewView(m.frame()) }
+func (m *testModel) View() tea.View {
+	v := tea.NewView(m.frame())
+	v.AltScreen = true // as the dashboard's
+	return v
+}
 
 func (m *testModel) frame() string {
 	return fmt.Sprintf("hello %s role=%s size=%dx%d", m.s.User, m.s.Role, m.size.Width, m.size.Height)

@@ -93,7 +93,11 @@ func TestResizeReachesTheProgram(t *testing.T) {
 	if err := tm.sess.WindowChange(40, 132); err != nil {
 		t.Fatal(err)
 	}
-	if got := ts.ev.next(t, "alice", "size").size; got.Width != 132 || got.Height != 40 {
+	got := ts.ev.next(t, "alice", "size").size
+	for got.Width == 80 && got.Height == 24 { // the first size may come twice (the PTY's, the program's)
+		got = ts.ev.next(t, "alice", "size").size
+	}
+	if got.Width != 132 || got.Height != 40 {
 		t.Fatalf("after resize %dx%d, want 132x40", got.Width, got.Height)
 	}
 	tm.waitFor(t, "size=132x40")

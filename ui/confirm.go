@@ -303,7 +303,7 @@ func (d *dialog) view(width, height int) string {
 	t := d.ctx.Theme
 	w := min(max(width-8, 30), 90)
 	for _, compact := range []bool{false, true} {
-		style := t.Dialog.Width(w)
+		style := t.Dialog.Width(w + t.Dialog.GetHorizontalBorderSize()) // lipgloss v2's width counts the border
 		inner := w - 6
 		if compact {
 			style = style.Padding(0, 1)

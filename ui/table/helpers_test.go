@@ -11,7 +11,12 @@ import (
 	"github.com/shopspring/decimal"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files")
+// updating says go test -update was asked: the flag is x/exp/golden's
+// (imported through uitest and teatest), shared with the shell's goldens.
+func updating() bool {
+	f := flag.Lookup("update")
+	return f != nil && f.Value.String() == "true"
+}
 
 // plainStyles render without colours or attributes, as on a dumb terminal
 // (the zero Styles).
@@ -21,7 +26,7 @@ func plainStyles() Styles { return Styles{} }
 func golden(t *testing.T, name, got string) {
 	t.Helper()
 	p := filepath.Join("testdata", name+".golden")
-	if *update {
+	if updating() {
 		if err := os.MkdirAll("testdata", 0o755); err != nil {
 			t.Fatal(err)
 		}

@@ -1,7 +1,6 @@
 package viewtest
 
 import (
-	"bytes"
 	"strings"
 	"testing"
 	"time"
@@ -16,20 +15,11 @@ import (
 	"treasury/views/viewkit"
 )
 
-// WaitAll waits until the program's output read from now on holds every
-// string of want (all answers of a page's calls arrived). The output is a
-// stream of changes: text already drawn before the call is not seen again
-// unless it is redrawn.
+// WaitAll waits until the program's screen shows every string of want at
+// once (all answers of a page's calls arrived).
 func WaitAll(t testing.TB, tm *teatest.TestModel, want ...string) {
 	t.Helper()
-	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
-		for _, w := range want {
-			if !bytes.Contains(b, []byte(w)) {
-				return false
-			}
-		}
-		return true
-	}, teatest.WithDuration(45*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
+	uitest.WaitFor(t, tm, Width, Height, 45*time.Second, want...)
 }
 
 // Drive runs cmd synchronously as the shell would for a view's own calls:

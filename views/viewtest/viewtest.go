@@ -19,7 +19,6 @@
 package viewtest
 
 import (
-	"bytes"
 	"context"
 	"net/http"
 	"testing"
@@ -37,6 +36,7 @@ import (
 	"treasury/sandbox"
 	"treasury/sandbox/sandboxtest"
 	"treasury/ui"
+	"treasury/ui/uitest"
 )
 
 // Width and Height are the golden files' terminal size.
@@ -196,14 +196,15 @@ func (e *Env) Program(t testing.TB, views ...ui.View) *teatest.TestModel {
 func (e *Env) ProgramAt(t testing.TB, w, h int, views ...ui.View) *teatest.TestModel {
 	t.Helper()
 	app := ui.NewApp(e.Ctx, views...)
-	return teatest.NewTestModel(t, app, teatest.WithInitialTermSize(w, h))
+	tm := teatest.NewTestModel(t, app, teatest.WithInitialTermSize(w, h))
+	uitest.ScreenOf(tm, w, h) // the screen WaitFor reads, of the program's size
+	return tm
 }
 
-// WaitFor waits until the program's output contains want.
+// WaitFor waits until the program's screen shows want.
 func WaitFor(t testing.TB, tm *teatest.TestModel, want string) {
 	t.Helper()
-	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte(want)) },
-		teatest.WithDuration(45*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
+	uitest.WaitFor(t, tm, Width, Height, 45*time.Second, want)
 }
 
 // Keys sends key presses: each string is one key ("enter", "esc", "tab",
