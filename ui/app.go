@@ -233,12 +233,13 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, a.paste(msg)
 	case tea.BackgroundColorMsg:
 		// The terminal's answer to Init's question, read from the input
-		// as any key is: nothing waited for it.
+		// as any key is: nothing waited for it. Views read the theme as
+		// they draw (a table restyles itself, charts are kept per
+		// background).
 		if dark := msg.IsDark(); dark != a.ctx.Dark {
 			a.ctx.Dark = dark
 			a.ctx.Theme = NewTheme(a.ctx.Colors, dark)
 			a.help = newHelpModel(a.ctx.Theme)
-			return a, a.Active().Update(ThemeChanged{})
 		}
 		return a, nil
 	case tea.MouseMsg:

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"image/color"
 	"io"
 	"slices"
 	"strings"
@@ -347,5 +348,29 @@ func TestFilterIsShownToReplaceOrEdit(t *testing.T) {
 	press(":", "row a-2", "enter")
 	if a.filter != "" || len(a.opened) != 1 || a.opened[0] != "a-2" {
 		t.Errorf("after :row a-2 the filter is %q (opened %q): a command shows its listing afresh", a.filter, a.opened)
+	}
+}
+
+// TestBackgroundAnswerRethemes: the terminal's answer to the background
+// question (a light one, against the dark guess) rebuilds the session's
+// theme for it; the same answer again changes nothing.
+func TestBackgroundAnswerRethemes(t *testing.T) {
+	ctx := testContext("test", false)
+	ctx.Colors, ctx.Dark = colorprofile.ANSI256, true
+	ctx.Theme = NewTheme(ctx.Colors, true)
+	app := NewApp(ctx, &listView{name: "alpha", rows: []string{"a-1"}})
+	app.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	dark := app.Frame()
+	app.Update(tea.BackgroundColorMsg{Color: color.White})
+	if ctx.Dark || ctx.Theme.Dark {
+		t.Fatal("a white background kept the dark theme")
+	}
+	light := app.Frame()
+	if light == dark {
+		t.Fatal("the frame did not change for a light background")
+	}
+	app.Update(tea.BackgroundColorMsg{Color: color.White})
+	if app.Frame() != light {
+		t.Fatal("the same answer changed the frame")
 	}
 }

@@ -13,6 +13,11 @@ import (
 // converted to the profile once, here, not on every frame. Nothing here is
 // package-level: every SSH session has a theme of its own.
 type Theme struct {
+	// Dark says the theme is for a dark background: what keeps styles of
+	// its own (a table) takes them again when the session's theme is for
+	// the other one (the terminal answered).
+	Dark bool
+
 	Title, Muted, Bold, Accent        lipgloss.Style
 	OK, Warn, Bad, Stale              lipgloss.Style
 	BadgeTest, BadgeProd, BadgeRO     lipgloss.Style
@@ -37,7 +42,7 @@ func NewTheme(p colorprofile.Profile, dark bool) Theme {
 		return p.Convert(pick(lipgloss.Color(light), lipgloss.Color(dark)))
 	}
 	s := lipgloss.NewStyle
-	t := Theme{}
+	t := Theme{Dark: dark}
 	t.Title = s().Bold(true).Foreground(c("#1f4e8c", "#7aa2f7"))
 	t.Muted = s().Foreground(c("#6b6b6b", "#8a8a8a"))
 	t.Bold = s().Bold(true)

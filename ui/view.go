@@ -64,12 +64,6 @@ type Command struct {
 // snapshots they need.
 type StoreChanged struct{}
 
-// ThemeChanged tells the active view that the session's theme changed (the
-// terminal said its background is not what was assumed): what keeps
-// styles of its own (a table) takes them again from the context's theme.
-// Views not shown take them when shown again (StoreChanged).
-type ThemeChanged struct{}
-
 // Refresh is sent to the active view when the operator asks for a refresh
 // (the shell's Refresh key): the store's topics are polled by the shell,
 // and a page reads again what it fetched itself.

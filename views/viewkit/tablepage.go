@@ -139,6 +139,8 @@ type TablePage[T any] struct {
 	keys TableKeys
 	spec TableSpec[T]
 	t    *table.Model
+	// dark is the background the table's styles are for.
+	dark bool
 	snap live.Snapshot
 	seq  uint64
 	read bool
@@ -171,7 +173,7 @@ func NewTablePage[T any](ctx *ui.Context, spec TableSpec[T]) *TablePage[T] {
 		t.SetGroup(spec.Group, true)
 	}
 	t.SetFollow(spec.Live)
-	return &TablePage[T]{ctx: ctx, keys: DefaultTableKeys(), spec: spec, t: t}
+	return &TablePage[T]{ctx: ctx, keys: DefaultTableKeys(), spec: spec, t: t, dark: ctx.Theme.Dark}
 }
 
 // Table is the page's table widget.
@@ -370,6 +372,10 @@ func (p *TablePage[T]) selected() (T, bool) {
 // Render draws the status line, what goes above, and the table; before the
 // first good answer, the loading or failed state instead of the table.
 func (p *TablePage[T]) Render(w, h int) string {
+	if p.dark != p.ctx.Theme.Dark { // the terminal said its background is not the one assumed
+		p.dark = p.ctx.Theme.Dark
+		p.t.SetStyles(TableStyles(p.ctx.Theme))
+	}
 	p.ensure()
 	what := cmp.Or(p.spec.What, p.spec.Crumb, "the records")
 	if body, ok := StateBody(p.ctx, p.spec.Topics, p.snap, what, w); ok {
