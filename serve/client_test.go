@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"treasury/ui/uitest"
+
 	gossh "golang.org/x/crypto/ssh"
 )
 
@@ -30,6 +32,10 @@ type term struct {
 	mu      sync.Mutex
 	out     bytes.Buffer
 	changed chan struct{}
+	// scr is the screen the output draws (the PTY's 80x24): bubbletea
+	// writes only the cells that change, so text shown need not be in
+	// the output in one piece.
+	scr *uitest.Scr
 }
 
 // openTerm dials and starts a shell session with a PTY of term type tty
@@ -59,7 +65,7 @@ func openOn(tb testing.TB, c *gossh.Client, tty string, env ...string) *term {
 	if err := sess.RequestPty(tty, 24, 80, gossh.TerminalModes{}); err != nil {
 		tb.Fatal(err)
 	}
-	t := &term{client: c, sess: sess, changed: make(chan struct{}, 1)}
+	t := &term{client: c, sess: sess, changed: make(chan struct{}, 1), scr: uitest.NewScreen(80, 24)}
 	sess.Stdout = writerFunc(t.write)
 	sess.Stderr = writerFunc(t.write)
 	if t.stdin, err = sess.StdinPipe(); err != nil {
@@ -79,6 +85,7 @@ func (t *term) write(p []byte) (int, error) {
 	t.mu.Lock()
 	t.out.Write(p)
 	t.mu.Unlock()
+	t.scr.Write(p)
 	select {
 	case t.changed <- struct{}{}:
 	default:
@@ -92,16 +99,17 @@ func (t *term) output() string {
 	return t.out.String()
 }
 
-// waitFor waits until the output holds s.
+// waitFor waits until the screen shows s, or the output holds it (a
+// message written after the program left its screen).
 func (t *term) waitFor(tb testing.TB, s string) {
 	tb.Helper()
 	timer := time.NewTimer(waitLimit)
 	defer timer.Stop()
-	for !strings.Contains(t.output(), s) {
+	for !strings.Contains(t.scr.String(), s) && !strings.Contains(t.output(), s) {
 		select {
 		case <-t.changed:
 		case <-timer.C:
-			tb.Fatalf("output never showed %q; it is %q", s, t.output())
+			tb.Fatalf("output never showed %q; the screen is:\n%s\noutput %q", s, t.scr.String(), t.output())
 		}
 	}
 }

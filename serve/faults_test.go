@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 	gossh "golang.org/x/crypto/ssh"
 )
 
@@ -59,7 +59,7 @@ func TestModelFaultsEndOnlyThatSession(t *testing.T) {
 type panicOnKey struct{ tea.Model }
 
 func (m panicOnKey) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	if k, ok := msg.(tea.KeyMsg); ok && k.String() == "p" {
+	if k, ok := msg.(tea.KeyPressMsg); ok && k.String() == "p" {
 		panic("update bug")
 	}
 	next, cmd := m.Model.Update(msg)

@@ -11,7 +11,7 @@ import (
 
 	"treasury/data/ratelog"
 
-	"github.com/charmbracelet/ssh"
+	"charm.land/ssh"
 	gossh "golang.org/x/crypto/ssh"
 )
 

@@ -17,7 +17,7 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 	gossh "golang.org/x/crypto/ssh"
 )
 
@@ -121,7 +121,7 @@ func (m *testModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			break
 		}
 		m.ev.send(event{user: m.s.User, kind: "size", size: msg})
-	case tea.KeyMsg:
+	case tea.KeyPressMsg:
 		if msg.String() == "q" {
 			return m, tea.Quit
 		}
@@ -129,7 +129,13 @@ func (m *testModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
-func (m *testModel) View() string {
+func (m *testModel) View() tea.View {
+	v := tea.NewView(m.frame())
+	v.AltScreen = true // as the dashboard's
+	return v
+}
+
+func (m *testModel) frame() string {
 	return fmt.Sprintf("hello %s role=%s size=%dx%d", m.s.User, m.s.Role, m.size.Width, m.size.Height)
 }
 

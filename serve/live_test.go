@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"treasury/data/live"
 )
@@ -39,7 +39,9 @@ func (m *liveModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
-func (m *liveModel) View() string { return fmt.Sprintf("%s sees %v", m.user, m.data) }
+func (m *liveModel) View() tea.View {
+	return tea.NewView(fmt.Sprintf("%s sees %v", m.user, m.data))
+}
 
 // newLiveModel subscribes each session to the shared store; its cleanup
 // closes the subscription.

@@ -9,11 +9,9 @@ import (
 	"sync"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
-	"github.com/charmbracelet/ssh"
-	bm "github.com/charmbracelet/wish/bubbletea"
-	"github.com/muesli/termenv"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/ssh"
+	bm "charm.land/wish/v2/bubbletea"
 
 	"treasury/ui"
 )
@@ -115,12 +113,13 @@ func (s *Server) newProgram(sess ssh.Session, r *run) *tea.Program {
 	r.cancel = cancel
 	r.mu.Unlock()
 	id := r.id
+	env := sessionEnv(append([]string{"TERM=" + pty.Term}, sess.Environ()...))
+	colors := ui.ColorProfile(env.Getenv)
 	model, cleanup, err := s.opts.NewModel(ctx, Session{
 		User: id.user, Fingerprint: id.fingerprint, RemoteAddr: id.remote, Role: id.role,
-		Renderer: newRenderer(sess, pty),
-		Output:   sess,
-		Term:     pty.Term,
-		Width:    pty.Window.Width, Height: pty.Window.Height,
+		Colors: colors, Dark: ui.DarkBackground(env.Getenv("COLORFGBG")),
+		Term:  pty.Term,
+		Width: pty.Window.Width, Height: pty.Window.Height,
 	})
 	r.mu.Lock()
 	r.cleanup = cleanup
@@ -138,15 +137,16 @@ func (s *Server) newProgram(sess ssh.Session, r *run) *tea.Program {
 	r.idle = idle
 	r.mu.Unlock()
 	in := &sessionInput{r: sess, touch: func() { idle.Reset(s.opts.IdleTimeout) }, gone: func() { st.end(endDisconnect) }}
+	// The alternate screen and the mouse are the model's view's
+	// (tea.View); the colour profile is the session's own, never the
+	// server's terminal's.
 	opts := append(bm.MakeOptions(sess),
 		tea.WithContext(ctx),
 		tea.WithInput(in), // the session's input, counting activity for the idle timeout
-		tea.WithAltScreen(),
+		tea.WithEnvironment(env),
+		tea.WithColorProfile(colors),
 		tea.WithoutSignalHandler(), // the server's context drives shutdown
 	)
-	if s.opts.Mouse {
-		opts = append(opts, tea.WithMouseCellMotion())
-	}
 	p := tea.NewProgram(watched{model, r}, opts...)
 	st.setProgram(p)
 	return p
@@ -166,7 +166,7 @@ func (w watched) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return watched{m, w.r}, cmd
 }
 
-func (w watched) View() string {
+func (w watched) View() tea.View {
 	defer w.note()
 	return w.Model.View()
 }
@@ -198,19 +198,6 @@ func (in *sessionInput) Read(p []byte) (int, error) {
 		in.once.Do(in.gone)
 	}
 	return n, err
-}
-
-// newRenderer is the session's lipgloss renderer: the colour profile of the
-// client's TERM, COLORTERM and NO_COLOR (the environment it sent), Ascii for
-// an empty or dumb TERM. Like wish's MakeRenderer, without its background
-// colour query (the dark-background default stands).
-func newRenderer(sess ssh.Session, pty ssh.Pty) *lipgloss.Renderer {
-	env := sessionEnv(append([]string{"TERM=" + pty.Term}, sess.Environ()...))
-	return ui.NewRenderer(sess, env.Getenv,
-		termenv.WithEnvironment(env),
-		termenv.WithUnsafe(), // the session is a terminal though not a file
-		termenv.WithColorCache(true),
-	)
 }
 
 // sessionEnv is the environment a client sent; the first value of a name

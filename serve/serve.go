@@ -31,19 +31,17 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net"
 	"sync"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
-	"github.com/charmbracelet/ssh"
-	"github.com/charmbracelet/wish"
-	"github.com/charmbracelet/wish/activeterm"
-	bm "github.com/charmbracelet/wish/bubbletea"
-	"github.com/muesli/termenv"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/ssh"
+	"charm.land/wish/v2"
+	"charm.land/wish/v2/activeterm"
+	bm "charm.land/wish/v2/bubbletea"
+	"github.com/charmbracelet/colorprofile"
 	gossh "golang.org/x/crypto/ssh"
 )
 
@@ -63,11 +61,12 @@ type Session struct {
 	// identifies the person.
 	User, Fingerprint, RemoteAddr string
 	Role                          Role
-	// Renderer has this client's colours: Ascii when TERM=dumb or when the
-	// client sent NO_COLOR.
-	Renderer *lipgloss.Renderer
-	// Output is the session, for escape sequences such as OSC 52.
-	Output io.Writer
+	// Colors is the colour profile of this client's terminal (from the
+	// environment it sent: ui.ColorProfile; plain when TERM=dumb or when
+	// the client sent NO_COLOR), the one its program writes with; Dark is
+	// the guess of its background (COLORFGBG) until the terminal answers.
+	Colors colorprofile.Profile
+	Dark   bool
 	// Term is the TERM of the client's PTY (tmux-256color inside tmux).
 	Term          string
 	Width, Height int
@@ -107,9 +106,6 @@ type Options struct {
 	// NewModel builds the program of one session; cleanup (may be nil) is
 	// called when the session ends. ctx ends with the session.
 	NewModel func(ctx context.Context, s Session) (tea.Model, func(), error)
-	// Mouse reports clicks and the wheel to the sessions' programs (the
-	// profile's mouse: true).
-	Mouse bool
 }
 
 // Defaults.
@@ -211,7 +207,7 @@ func New(o Options) (*Server, error) {
 		// a terminal is logged and refused (activeterm), then admitted
 		// and accounted for, then its program runs (wish's bubbletea
 		// middleware, with this package's renderer and program options).
-		wish.WithMiddleware(bm.MiddlewareWithProgramHandler(s.program, termenv.Ascii), s.session,
+		wish.WithMiddleware(bm.MiddlewareWithProgramHandler(s.program), s.session,
 			activeterm.Middleware(), s.noTerminal),
 	)
 	if err != nil {

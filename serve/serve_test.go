@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/muesli/termenv"
+	"github.com/charmbracelet/colorprofile"
 	gossh "golang.org/x/crypto/ssh"
 )
 
@@ -93,7 +93,11 @@ func TestResizeReachesTheProgram(t *testing.T) {
 	if err := tm.sess.WindowChange(40, 132); err != nil {
 		t.Fatal(err)
 	}
-	if got := ts.ev.next(t, "alice", "size").size; got.Width != 132 || got.Height != 40 {
+	got := ts.ev.next(t, "alice", "size").size
+	for got.Width == 80 && got.Height == 24 { // the first size may come twice (the PTY's, the program's)
+		got = ts.ev.next(t, "alice", "size").size
+	}
+	if got.Width != 132 || got.Height != 40 {
 		t.Fatalf("after resize %dx%d, want 132x40", got.Width, got.Height)
 	}
 	tm.waitFor(t, "size=132x40")
@@ -250,30 +254,32 @@ func TestShutdownTellsSessionsAndReturns(t *testing.T) {
 	}
 }
 
-func TestRendererFollowsTheClient(t *testing.T) {
+func TestColoursFollowTheClient(t *testing.T) {
 	alice := newTestKey(t, "alice")
 	ts := startServer(t, []string{alice.line}, Options{})
 	for _, c := range []struct {
 		name string
 		tty  string
 		env  []string
-		want termenv.Profile
+		want colorprofile.Profile
+		dark bool
 	}{
-		{"dumb", "dumb", nil, termenv.Ascii},
-		{"nocolor", "xterm-256color", []string{"NO_COLOR=1"}, termenv.Ascii},
-		{"colour", "xterm-256color", nil, termenv.ANSI256},
-		{"truecolor", "xterm-256color", []string{"COLORTERM=truecolor"}, termenv.TrueColor},
+		{"dumb", "dumb", nil, colorprofile.NoTTY, true},
+		{"nocolor", "xterm-256color", []string{"NO_COLOR=1"}, colorprofile.NoTTY, true},
+		{"colour", "xterm-256color", nil, colorprofile.ANSI256, true},
+		{"truecolor", "xterm-256color", []string{"COLORTERM=truecolor"}, colorprofile.TrueColor, true},
+		{"light", "xterm-256color", []string{"COLORFGBG=0;15"}, colorprofile.ANSI256, false},
 	} {
 		ts.openTerm(t, c.name, alice, c.tty, c.env...)
 		s := ts.ev.next(t, c.name, "start").s
-		if !s.Renderer.HasDarkBackground() { // the default: no query that could stall
-			t.Errorf("%s: light background", c.name)
+		if s.Dark != c.dark { // the guess until the terminal answers: no query waited for
+			t.Errorf("%s: dark %v, want %v", c.name, s.Dark, c.dark)
 		}
-		if got := s.Renderer.ColorProfile(); got != c.want {
-			t.Errorf("%s: profile %v, want %v", c.name, got, c.want)
+		if s.Colors != c.want {
+			t.Errorf("%s: profile %v, want %v", c.name, s.Colors, c.want)
 		}
-		if s.Width != 80 || s.Height != 24 || s.Output == nil {
-			t.Errorf("%s: session %dx%d output %v", c.name, s.Width, s.Height, s.Output)
+		if s.Width != 80 || s.Height != 24 {
+			t.Errorf("%s: session %dx%d", c.name, s.Width, s.Height)
 		}
 	}
 }

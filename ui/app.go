@@ -4,11 +4,12 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/charmbracelet/bubbles/help"
-	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/spinner"
-	"github.com/charmbracelet/bubbles/textinput"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/spinner"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 
 	"treasury/data/actions"
 	"treasury/data/live"
@@ -74,9 +75,7 @@ const maxLinks = 16
 
 // NewApp builds the shell over views, in tab order (keys 1-9).
 func NewApp(ctx *Context, views ...View) *App {
-	fi := textinput.New()
-	fi.Prompt = "/"
-	fi.CharLimit = 200
+	fi := NewInput(ctx.Theme, "/", 200, lipgloss.NewStyle())
 	a := &App{ctx: ctx, keys: DefaultKeys(), views: views, filter: fi, now: ctx.Clock(), help: newHelpModel(ctx.Theme)}
 	a.palette = newPalette(a)
 	return a
@@ -113,7 +112,9 @@ func tick() tea.Cmd {
 
 // Init subscribes to the store and starts the clock.
 func (a *App) Init() tea.Cmd {
-	cmds := []tea.Cmd{tick()}
+	// The terminal's background colour is asked, not waited for: its
+	// answer comes as a message (tea.BackgroundColorMsg) when it comes.
+	cmds := []tea.Cmd{tick(), tea.RequestBackgroundColor}
 	if a.ctx.Store != nil {
 		a.alertMark = a.ctx.Store.AlertMark() // what is open now is no news to this session
 		a.sub = a.ctx.Store.Subscribe()
@@ -168,13 +169,13 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		a.resize()
 		return a, nil
 	case StoreChanged:
-		a.notifyAlerts() // paused too: the person may not be looking
+		notify := a.notifyAlerts() // paused too: the person may not be looking
 		var cmd tea.Cmd
 		if !a.paused {
 			cmd = a.Active().Update(msg)
 			a.watch()
 		}
-		return a, tea.Batch(cmd, a.waitStore())
+		return a, tea.Batch(notify, cmd, a.waitStore())
 	case Tick:
 		a.now = msg.Now
 		if a.flashUntil.Before(a.ctx.Clock()) {
@@ -228,19 +229,21 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			a.flash = Flash{}
 		}
 		return a, nil
-	case tea.KeyMsg:
-		// Keys that arrive in one read (typed ahead over a slow SSH link,
-		// or before the first frame) come as one message of several
-		// runes: each is handled as the key it is, so ":" still opens the
-		// palette and what follows is typed into it. A paste stays whole.
-		if msg.Type == tea.KeyRunes && len(msg.Runes) > 1 && !msg.Paste {
-			var cmds []tea.Cmd
-			for _, r := range msg.Runes {
-				cmds = append(cmds, a.key(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}, Alt: msg.Alt}))
-			}
-			return a, tea.Batch(cmds...)
-		}
+	case tea.KeyPressMsg:
 		return a, a.key(msg)
+	case tea.PasteMsg:
+		return a, a.paste(msg)
+	case tea.BackgroundColorMsg:
+		// The terminal's answer to Init's question, read from the input
+		// as any key is: nothing waited for it. Views read the theme as
+		// they draw (a table restyles itself, charts are kept per
+		// background).
+		if dark := msg.IsDark(); dark != a.ctx.Dark {
+			a.ctx.Dark = dark
+			a.ctx.Theme = NewTheme(a.ctx.Colors, dark)
+			a.help = newHelpModel(a.ctx.Theme)
+		}
+		return a, nil
 	case tea.MouseMsg:
 		return a, a.mouse(msg)
 	}
@@ -354,7 +357,7 @@ func (a *App) switchTo(i int) tea.Cmd {
 	return cmd
 }
 
-func (a *App) key(msg tea.KeyMsg) tea.Cmd {
+func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 	switch a.overlay {
 	case paletteOverlay:
 		return a.palette.update(msg)
@@ -392,14 +395,14 @@ func (a *App) key(msg tea.KeyMsg) tea.Cmd {
 			a.filter.Blur()
 			a.filter.SetValue("")
 			return a.Active().SetFilter("")
-		case replace && msg.Type == tea.KeyRunes:
+		case replace && msg.Text != "":
 			a.filter.SetValue("") // typed over the filter shown, as over a selected text
 		}
 		var cmd tea.Cmd
 		a.filter, cmd = a.filter.Update(msg)
 		return tea.Batch(cmd, a.Active().SetFilter(a.filter.Value()))
 	}
-	if t, ok := a.Active().(Typing); ok && t.Typing() && msg.Type != tea.KeyCtrlC {
+	if t, ok := a.Active().(Typing); ok && t.Typing() && msg.String() != "ctrl+c" {
 		return a.Active().Update(msg) // a form's field takes the keys
 	}
 	k := a.keys
@@ -413,7 +416,7 @@ func (a *App) key(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.PrevView):
 		return a.switchTo((a.active + len(a.views) - 1) % len(a.views))
 	case key.Matches(msg, k.Jump):
-		return a.switchTo(int(msg.Runes[0] - '1'))
+		return a.switchTo(int(msg.Code - '1'))
 	case key.Matches(msg, k.Palette):
 		a.palette.open()
 		a.overlay = paletteOverlay
@@ -473,6 +476,31 @@ func (a *App) key(msg tea.KeyMsg) tea.Cmd {
 		cmd := a.Active().Update(msg)
 		a.watch() // a key may change what the view shows (a scope, a window)
 		return cmd
+	}
+	return nil
+}
+
+// paste gives pasted text to what takes typing: the filter, the palette,
+// a dialog's typed confirmation or a form's field; elsewhere it is
+// dropped, never read as keys.
+func (a *App) paste(msg tea.PasteMsg) tea.Cmd {
+	switch a.overlay {
+	case paletteOverlay:
+		return a.palette.paste(msg)
+	case confirmOverlay:
+		return a.confirm.paste(msg)
+	case filterOverlay:
+		if a.filterReplace {
+			a.filterReplace = false
+			a.filter.SetValue("")
+		}
+		var cmd tea.Cmd
+		a.filter, cmd = a.filter.Update(msg)
+		return tea.Batch(cmd, a.Active().SetFilter(a.filter.Value()))
+	case noOverlay:
+		if t, ok := a.Active().(Typing); ok && t.Typing() {
+			return a.Active().Update(msg)
+		}
 	}
 	return nil
 }

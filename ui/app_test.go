@@ -1,20 +1,20 @@
 package ui
 
 import (
-	"bytes"
+	"image/color"
 	"io"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
-	"github.com/charmbracelet/x/exp/teatest"
-	"github.com/muesli/termenv"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"treasury/data/live"
+	"treasury/ui/uitest"
 )
 
 // listView is a minimal view for shell tests.
@@ -42,7 +42,7 @@ func (v *listView) Update(msg tea.Msg) tea.Cmd {
 		if len(msg.Args) > 0 {
 			v.crumbs = append(v.crumbs, msg.Args...)
 		}
-	case tea.KeyMsg:
+	case tea.KeyPressMsg:
 		switch msg.String() {
 		case "j", "down":
 			v.cursor = min(v.cursor+1, len(v.rows)-1)
@@ -105,9 +105,9 @@ func (v *listView) Commands() []Command {
 }
 
 func testContext(env string, readOnly bool) *Context {
-	r := lipgloss.NewRenderer(io.Discard, termenv.WithProfile(termenv.Ascii))
+	r := colorprofile.NoTTY
 	at := time.Date(2026, 11, 16, 9, 30, 0, 0, time.UTC)
-	return &Context{Renderer: r, Theme: NewTheme(r), Profile: "sandbox", Environment: env, ReadOnly: readOnly,
+	return &Context{Colors: r, Dark: true, Theme: NewTheme(r, true), Profile: "sandbox", Environment: env, ReadOnly: readOnly,
 		Now: func() time.Time { return at }, Store: live.New(live.Options{Now: func() time.Time { return at }})}
 }
 
@@ -119,34 +119,34 @@ func newTestApp(t *testing.T, ctx *Context, acted *int) (*teatest.TestModel, *li
 	return tm, a, b
 }
 
+// waitFor waits until the 80x24 screen of tm shows want.
 func waitFor(t *testing.T, tm *teatest.TestModel, want string) {
 	t.Helper()
-	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte(want)) },
-		teatest.WithDuration(5*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
+	uitest.WaitFor(t, tm, 80, 24, 5*time.Second, want)
 }
 
 func TestShellNavigationPaletteHelpAndBack(t *testing.T) {
 	acted := 0
 	tm, a, b := newTestApp(t, testContext("test", false), &acted)
 	waitFor(t, tm, "[TEST]")
-	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("2")})
+	tm.Send(uitest.Key("2"))
 	waitFor(t, tm, "b-2")
 	// Palette with completion: ":ro" + tab completes "row", then an argument.
 	tm.Type(":ro")
-	tm.Send(tea.KeyMsg{Type: tea.KeyTab})
+	tm.Send(uitest.Key("tab"))
 	tm.Type("a-")
 	waitFor(t, tm, "row a-3")
-	tm.Send(tea.KeyMsg{Type: tea.KeyDown})
-	tm.Send(tea.KeyMsg{Type: tea.KeyDown})
+	tm.Send(uitest.Key("down"))
+	tm.Send(uitest.Key("down"))
 	tm.Type("3")
-	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+	tm.Send(uitest.Key("enter"))
 	waitFor(t, tm, "alpha › a-3")
-	tm.Send(tea.KeyMsg{Type: tea.KeyEsc})
+	tm.Send(uitest.Key("esc"))
 	tm.Type("?")
 	waitFor(t, tm, "Everywhere")
-	tm.Send(tea.KeyMsg{Type: tea.KeyEsc})
+	tm.Send(uitest.Key("esc"))
 	tm.Type("/a-2")
-	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+	tm.Send(uitest.Key("enter"))
 	tm.Type("q")
 	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
 	if len(a.opened) != 1 || a.opened[0] != "a-3" {
@@ -167,14 +167,14 @@ func TestConfirmDefaultsToCancel(t *testing.T) {
 	waitFor(t, tm, "a-1")
 	tm.Type("f")
 	waitFor(t, tm, "Freeze a-1")
-	tm.Send(tea.KeyMsg{Type: tea.KeyEnter}) // Cancel has the focus
+	tm.Send(uitest.Key("enter")) // Cancel has the focus
 	waitFor(t, tm, "cancelled")
 	tm.Type("f")
 	waitFor(t, tm, "Environment: TEST")
-	tm.Send(tea.KeyMsg{Type: tea.KeyTab})
-	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+	tm.Send(uitest.Key("tab"))
+	tm.Send(uitest.Key("enter"))
 	waitFor(t, tm, "frozen")
-	tm.Send(tea.KeyMsg{Type: tea.KeyEsc}) // the result, read
+	tm.Send(uitest.Key("esc")) // the result, read
 	tm.Type("q")
 	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
 	if acted != 1 {
@@ -225,17 +225,24 @@ func TestPaletteCompletesNamesOfSeveralWords(t *testing.T) {
 }
 
 // TestKeysTypedAheadAreEachHandled: keys that arrive in one read (typed
-// ahead over a slow link) are handled one by one: ":" opens the palette
-// and the rest is typed into it.
+// ahead over a slow SSH link, or before the first frame) are each the key
+// they are: ":" still opens the palette and what follows is typed into it.
+// The bytes go through the program's own input decoder, as a terminal's.
 func TestKeysTypedAheadAreEachHandled(t *testing.T) {
 	acted := 0
-	tm, a, _ := newTestApp(t, testContext("test", false), &acted)
-	waitFor(t, tm, "[TEST]")
-	tm.Send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(":row a-3")})
-	tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
-	waitFor(t, tm, "alpha › a-3")
-	tm.Type("q")
-	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
+	a := &listView{name: "alpha", rows: []string{"a-1", "a-2", "a-3"}, acted: &acted}
+	app := NewApp(testContext("test", false), a)
+	in, typed := io.Pipe()
+	p := tea.NewProgram(app, tea.WithInput(in), tea.WithOutput(io.Discard), tea.WithWindowSize(80, 24),
+		tea.WithoutSignals())
+	done := make(chan error, 1)
+	go func() { _, err := p.Run(); done <- err }()
+	if _, err := typed.Write([]byte(":row a-3\rq")); err != nil { // one read: the palette, its line, enter, quit
+		t.Fatal(err)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
 	if len(a.opened) != 1 || a.opened[0] != "a-3" {
 		t.Fatalf("typed ahead, the palette opened %v", a.opened)
 	}
@@ -249,14 +256,14 @@ func presser(app *App) func(keys ...string) {
 	app.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	return func(keys ...string) {
 		for _, k := range keys {
-			msg := tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}
+			msg := uitest.Key(k)
 			switch k {
 			case "enter":
-				msg = tea.KeyMsg{Type: tea.KeyEnter}
+				msg = uitest.Key("enter")
 			case "esc":
-				msg = tea.KeyMsg{Type: tea.KeyEsc}
+				msg = uitest.Key("esc")
 			case "backspace":
-				msg = tea.KeyMsg{Type: tea.KeyBackspace}
+				msg = uitest.Key("backspace")
 			}
 			_, cmd := app.Update(msg)
 			if cmd == nil {
@@ -341,5 +348,29 @@ func TestFilterIsShownToReplaceOrEdit(t *testing.T) {
 	press(":", "row a-2", "enter")
 	if a.filter != "" || len(a.opened) != 1 || a.opened[0] != "a-2" {
 		t.Errorf("after :row a-2 the filter is %q (opened %q): a command shows its listing afresh", a.filter, a.opened)
+	}
+}
+
+// TestBackgroundAnswerRethemes: the terminal's answer to the background
+// question (a light one, against the dark guess) rebuilds the session's
+// theme for it; the same answer again changes nothing.
+func TestBackgroundAnswerRethemes(t *testing.T) {
+	ctx := testContext("test", false)
+	ctx.Colors, ctx.Dark = colorprofile.ANSI256, true
+	ctx.Theme = NewTheme(ctx.Colors, true)
+	app := NewApp(ctx, &listView{name: "alpha", rows: []string{"a-1"}})
+	app.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	dark := app.Frame()
+	app.Update(tea.BackgroundColorMsg{Color: color.White})
+	if ctx.Dark || ctx.Theme.Dark {
+		t.Fatal("a white background kept the dark theme")
+	}
+	light := app.Frame()
+	if light == dark {
+		t.Fatal("the frame did not change for a light background")
+	}
+	app.Update(tea.BackgroundColorMsg{Color: color.White})
+	if app.Frame() != light {
+		t.Fatal("the same answer changed the frame")
 	}
 }

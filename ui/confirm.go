@@ -4,12 +4,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/bubbles/cursor"
-	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/spinner"
-	"github.com/charmbracelet/bubbles/textinput"
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/spinner"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"treasury/ui/sanitize"
@@ -83,12 +82,7 @@ func newDialog(ctx *Context, c Confirm, seq int) *dialog {
 		c.Action = "Confirm"
 	}
 	input := func(prompt string, limit int) textinput.Model {
-		in := textinput.New()
-		in.Prompt = prompt
-		in.CharLimit = limit
-		in.Cursor.SetMode(cursor.CursorStatic)
-		in.PromptStyle, in.TextStyle = ctx.Theme.Bold, ctx.Theme.Cell
-		return in
+		return NewInput(ctx.Theme, prompt, limit, ctx.Theme.Bold)
 	}
 	d := &dialog{ctx: ctx, keys: DefaultDialogKeys(), c: c, seq: seq,
 		reason: input(sanitize.Line(c.Reason)+": ", 200),
@@ -205,7 +199,7 @@ func (d *dialog) cancelled() tea.Cmd { return d.cancel(false) }
 
 // update takes a key; closed says the dialog is to be taken down (cancelled,
 // hidden while its action runs, or its failure read).
-func (d *dialog) update(msg tea.KeyMsg) (cmd tea.Cmd, closed bool) {
+func (d *dialog) update(msg tea.KeyPressMsg) (cmd tea.Cmd, closed bool) {
 	k := d.keys
 	switch d.state {
 	case running, settling:
@@ -309,7 +303,7 @@ func (d *dialog) view(width, height int) string {
 	t := d.ctx.Theme
 	w := min(max(width-8, 30), 90)
 	for _, compact := range []bool{false, true} {
-		style := t.Dialog.Width(w)
+		style := t.Dialog.Width(w + t.Dialog.GetHorizontalBorderSize()) // lipgloss v2's width counts the border
 		inner := w - 6
 		if compact {
 			style = style.Padding(0, 1)
@@ -520,4 +514,23 @@ func wrapWords(s string, width int) string {
 		lines = append(lines, line)
 	}
 	return strings.Join(lines, "\n")
+}
+
+// paste types pasted text into the focused field (a reason, the code to
+// type); on a button it does nothing.
+func (d *dialog) paste(msg tea.PasteMsg) tea.Cmd {
+	if d.state != asking {
+		return nil
+	}
+	var cmd tea.Cmd
+	switch d.focused() {
+	case fieldReason:
+		d.reason, cmd = d.reason.Update(msg)
+	case fieldCode:
+		d.code, cmd = d.code.Update(msg)
+	}
+	if d.armed() {
+		d.hint = ""
+	}
+	return cmd
 }

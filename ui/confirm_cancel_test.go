@@ -4,7 +4,9 @@ import (
 	"errors"
 	"testing"
 
-	tea "github.com/charmbracelet/bubbletea"
+	"treasury/ui/uitest"
+
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/exp/golden"
 )
 
@@ -18,7 +20,7 @@ func TestOnCancelSaysHowTheDialogEnded(t *testing.T) {
 		return Confirm{Title: "Lock", TypeToConfirm: code, Action: "Lock", Run: func() tea.Msg { t.Error("ran"); return nil },
 			OnCancel: func(c Cancelled) tea.Cmd { got = append(got, c); return nil }}
 	}
-	keys := func(d *dialog, ks ...tea.KeyMsg) bool {
+	keys := func(d *dialog, ks ...tea.KeyPressMsg) bool {
 		for _, k := range ks {
 			if _, done := d.update(k); done {
 				return true
@@ -26,23 +28,23 @@ func TestOnCancelSaysHowTheDialogEnded(t *testing.T) {
 		}
 		return false
 	}
-	runes := func(s string) tea.KeyMsg { return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)} }
-	esc, enter := tea.KeyMsg{Type: tea.KeyEsc}, tea.KeyMsg{Type: tea.KeyEnter}
-	back, fwd := tea.KeyMsg{Type: tea.KeyShiftTab}, tea.KeyMsg{Type: tea.KeyTab}
+	runes := func(s string) tea.KeyPressMsg { return uitest.Key(s) }
+	esc, enter := uitest.Key("esc"), uitest.Key("enter")
+	back, fwd := uitest.Key("shift+tab"), uitest.Key("tab")
 
 	ctx := testContext("prod", false)
 	for _, tc := range []struct {
 		name string
 		code string
-		ks   []tea.KeyMsg
+		ks   []tea.KeyPressMsg
 		want Cancelled
 	}{
-		{"esc", "", []tea.KeyMsg{esc}, Cancelled{}},
-		{"enter on Cancel", "", []tea.KeyMsg{enter}, Cancelled{}},
+		{"esc", "", []tea.KeyPressMsg{esc}, Cancelled{}},
+		{"enter on Cancel", "", []tea.KeyPressMsg{enter}, Cancelled{}},
 		// The code field is before Cancel; Confirm with a wrong code says
 		// so and goes back to the field; esc then ends it.
-		{"wrong code", "0001", []tea.KeyMsg{back, runes("0002"), fwd, fwd, enter, esc}, Cancelled{WrongCode: true}},
-		{"part of the code", "0001", []tea.KeyMsg{back, runes("00"), esc}, Cancelled{}},
+		{"wrong code", "0001", []tea.KeyPressMsg{back, runes("0002"), fwd, fwd, enter, esc}, Cancelled{WrongCode: true}},
+		{"part of the code", "0001", []tea.KeyPressMsg{back, runes("00"), esc}, Cancelled{}},
 	} {
 		got = nil
 		d := newDialog(ctx, confirm(tc.code), 1)
@@ -75,14 +77,14 @@ func TestCancelKeepsTheReasonAndSaysNothingWasSent(t *testing.T) {
 	c := Confirm{Title: "Freeze wallet transaction", Action: "Freeze", Reason: "Reason",
 		OnCancel: func(c Cancelled) tea.Cmd { got = append(got, c); return nil }}
 	d := newDialog(testContext("test", false), c, 1)
-	d.update(tea.KeyMsg{Type: tea.KeyShiftTab})
+	d.update(uitest.Key("shift+tab"))
 	typeText(d, " fraud hold ")
-	if _, closed := d.update(tea.KeyMsg{Type: tea.KeyEsc}); !closed || len(got) != 1 || got[0].Reason != "fraud hold" {
+	if _, closed := d.update(uitest.Key("esc")); !closed || len(got) != 1 || got[0].Reason != "fraud hold" {
 		t.Fatalf("esc after a reason: closed %v, OnCancel %+v", closed, got)
 	}
 	c.OnCancel = nil
 	d = newDialog(testContext("test", false), c, 1)
-	cmd, _ := d.update(tea.KeyMsg{Type: tea.KeyEsc})
+	cmd, _ := d.update(uitest.Key("esc"))
 	msgs := run(cmd)
 	if len(msgs) != 1 {
 		t.Fatalf("cancel sent %v", msgs)

@@ -7,24 +7,25 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/exp/golden"
-	"github.com/charmbracelet/x/exp/teatest"
+	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"treasury/data/apierr"
+	"treasury/ui/uitest"
 )
 
 var (
-	keyTab      = tea.KeyMsg{Type: tea.KeyTab}
-	keyShiftTab = tea.KeyMsg{Type: tea.KeyShiftTab}
-	keyEnter    = tea.KeyMsg{Type: tea.KeyEnter}
-	keyEsc      = tea.KeyMsg{Type: tea.KeyEsc}
-	keyLeft     = tea.KeyMsg{Type: tea.KeyLeft}
+	keyTab      = uitest.Key("tab")
+	keyShiftTab = uitest.Key("shift+tab")
+	keyEnter    = uitest.Key("enter")
+	keyEsc      = uitest.Key("esc")
+	keyLeft     = uitest.Key("left")
 )
 
 func typeText(d *dialog, s string) {
 	for _, r := range s {
-		d.update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
+		d.update(uitest.Key(string(r)))
 	}
 }
 
@@ -204,7 +205,7 @@ func TestDialogRunsOnlyFromTheButton(t *testing.T) {
 		t.Fatalf("wrong code: focus %v, hint %q", d.focused(), d.hint)
 	}
 	for range 4 {
-		d.update(tea.KeyMsg{Type: tea.KeyBackspace})
+		d.update(uitest.Key("backspace"))
 	}
 	typeText(d, "0001")
 	d.update(keyTab)
@@ -246,7 +247,7 @@ type acted struct{ err error }
 
 func (v *actView) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
-	case tea.KeyMsg:
+	case tea.KeyPressMsg:
 		if msg.String() == "f" {
 			c := v.c
 			return func() tea.Msg { return c }
@@ -303,7 +304,7 @@ func frameOf(t *testing.T, tm *teatest.TestModel) string {
 	if err := tm.Quit(); err != nil {
 		t.Fatal(err)
 	}
-	return spinnerFrames.ReplaceAllString(tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).View(), "*")
+	return spinnerFrames.ReplaceAllString(tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).View().Content, "*")
 }
 
 // The dialog of a prod freeze that retries an unknown one, filled in, with

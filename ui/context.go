@@ -9,23 +9,27 @@ package ui
 
 import (
 	"context"
-	"io"
 	"time"
 
-	"github.com/charmbracelet/lipgloss"
-	"github.com/muesli/termenv"
+	"github.com/charmbracelet/colorprofile"
 
 	"treasury/data/live"
 	"treasury/data/webhook"
 )
 
-// Context is what every view of one session shares: the session's renderer
-// and theme (an SSH client's colours are not the server's), the store, the
-// profile, and the body size. It is built once per session and handed down.
+// Context is what every view of one session shares: the session's colour
+// profile and theme (an SSH client's colours are not the server's), the
+// store, the profile, and the body size. It is built once per session and
+// handed down.
 type Context struct {
-	Renderer *lipgloss.Renderer
-	Theme    Theme
-	Store    *live.Store
+	// Colors is the colour profile of the session's terminal (see
+	// ColorProfile) and Dark whether its background is dark; Theme is
+	// built for both (NewTheme) and rebuilt when the terminal says its
+	// background is not what was assumed.
+	Colors colorprofile.Profile
+	Dark   bool
+	Theme  Theme
+	Store  *live.Store
 	// Profile and Environment ("test", "prod") name where the data comes
 	// from; Environment drives the header badge and confirmations.
 	Profile     string
@@ -36,9 +40,14 @@ type Context struct {
 	Operator string
 	// Now is the clock; time.Now when nil.
 	Now func() time.Time
-	// Output receives OSC 52 clipboard sequences (the terminal or the SSH
-	// session); nil disables copying.
-	Output io.Writer
+	// Terminal says the session's program writes to a terminal (the local
+	// one or the SSH session), which then gets the clipboard (OSC 52) and
+	// alert notifications, written by the program between frames; false
+	// disables both.
+	Terminal bool
+	// Mouse says the terminal reports clicks and the wheel (the profile's
+	// mouse: true).
+	Mouse bool
 	// Term is the session's TERM (the local one, or what the SSH client
 	// sent); LocalTmux says the local program runs inside tmux (its own
 	// TMUX variable), never set for an SSH session.
@@ -78,7 +87,7 @@ func (c *Context) Clock() time.Time {
 // (NO_COLOR, TERM=dumb): what styles mark (the selected row, the open tab,
 // the focused field) must then be marked by characters.
 func (c *Context) Plain() bool {
-	return c.Renderer != nil && c.Renderer.ColorProfile() == termenv.Ascii
+	return c.Colors <= colorprofile.NoTTY
 }
 
 // Prod reports whether the session acts on production.

@@ -1,12 +1,13 @@
 package ui
 
 import (
-	"bytes"
 	"errors"
 	"strings"
 	"testing"
 
-	tea "github.com/charmbracelet/bubbletea"
+	"treasury/ui/uitest"
+
+	tea "charm.land/bubbletea/v2"
 )
 
 // TestCopyPerSession: the id goes to the session's own terminal: plain
@@ -25,14 +26,12 @@ func TestCopyPerSession(t *testing.T) {
 		{"screen", true, true, false},
 		{"dumb", false, false, true},
 	} {
-		var out bytes.Buffer
 		ctx := testContext("test", false)
-		ctx.Output, ctx.Term = &out, c.term
+		ctx.Terminal, ctx.Term = true, c.term
 		v := &listView{name: "alpha", rows: []string{"pay-1", "pay-2"}}
 		a := NewApp(ctx, v)
 		a.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
-		a.copySelected()
-		got := out.String()
+		got := written(msgs(a.copySelected()))
 		// OSC 52 gets no answer: the flash says the id was sent, never
 		// that it was copied.
 		if flash := a.flash.Text; c.plain && (strings.Contains(flash, "copied") ||
@@ -49,7 +48,7 @@ func TestCopyPerSession(t *testing.T) {
 			t.Errorf("%s: dialog %v", c.term, dialog)
 		}
 		a.overlay = noOverlay
-		a.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("C")})
+		a.Update(uitest.Key("C"))
 		if a.overlay != rawOverlay || !strings.Contains(a.raw.view(), "pay-1") {
 			t.Errorf("%s: C did not show the id", c.term)
 		}
@@ -64,19 +63,24 @@ func TestCopyLocalTmux(t *testing.T) {
 	for _, fail := range []error{nil, errors.New("exit status 1")} {
 		var set []string
 		tmuxSetBuffer = func(s string) error { set = append(set, s); return fail }
-		var out bytes.Buffer
 		ctx := testContext("test", false)
-		ctx.Output, ctx.Term, ctx.LocalTmux = &out, "tmux-256color", true
+		ctx.Terminal, ctx.Term, ctx.LocalTmux = true, "tmux-256color", true
 		a := NewApp(ctx, &listView{name: "alpha", rows: []string{"pay-1"}})
 		a.Update(tea.WindowSizeMsg{Width: 120, Height: 24})
 		cmd := a.copySelected()
 		if strings.Contains(a.flash.Text, "copied") || !strings.Contains(a.flash.Text, "sent pay-1") {
 			t.Errorf("before set-buffer answered: flash %q", a.flash.Text)
 		}
-		if cmd == nil {
+		var flash tea.Msg
+		for _, m := range msgs(cmd) {
+			if f, ok := m.(Flash); ok {
+				flash = f
+			}
+		}
+		if flash == nil {
 			t.Fatal("no tmux set-buffer")
 		}
-		a.Update(cmd())
+		a.Update(flash)
 		switch {
 		case len(set) != 1 || set[0] != "pay-1":
 			t.Errorf("set-buffer got %q", set)

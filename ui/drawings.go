@@ -89,11 +89,9 @@ func (c *Context) Chart(what string, version uint64, w, h int, draw func() strin
 		return draw()
 	}
 	profile := "light"
-	if c.Renderer != nil {
-		if c.Renderer.HasDarkBackground() {
-			profile = "dark"
-		}
-		profile += string(rune('0' + c.Renderer.ColorProfile()))
+	if c.Dark {
+		profile = "dark"
 	}
+	profile += string(rune('0' + c.Colors))
 	return c.Drawings.Get(what, version, w, h, profile, draw)
 }

@@ -3,14 +3,13 @@ package ui
 import (
 	"encoding/csv"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 
-	"github.com/aymanbagabas/go-osc52/v2"
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"treasury/ui/sanitize"
 )
@@ -23,13 +22,14 @@ import (
 var tmuxSetBuffer = func(text string) error { return exec.Command("tmux", "set-buffer", "--", text).Run() }
 
 // copySelected copies the selected id to the clipboard of the terminal of
-// the session that asked (OSC 52 on the session's own output, never the
-// server's terminal). Inside tmux (the local program's own TMUX) tmux's
-// buffer is set directly, which works whatever tmux's set-clipboard; an SSH
-// client whose TERM names tmux or screen gets the sequence plain (tmux with
+// the session that asked (OSC 52, tea.SetClipboard: the session's program
+// writes it on its own output, between frames, never on the server's
+// terminal). Inside tmux (the local program's own TMUX) tmux's buffer is
+// set directly, which works whatever tmux's set-clipboard; an SSH client
+// whose TERM names tmux or screen gets the sequence plain (tmux with
 // set-clipboard on takes it) and wrapped for passthrough (allow-passthrough
-// on). A terminal that cannot take it (TERM=dumb, no output) gets the id in
-// a dialog to select by hand.
+// on). A terminal that cannot take it (TERM=dumb, no terminal) gets the id
+// in a dialog to select by hand.
 //
 // OSC 52 is fire and forget: no answer says whether the terminal took it
 // (tmux with set-clipboard external, a terminal that ignores it), so the
@@ -51,7 +51,7 @@ func (a *App) copyText(what, text string) tea.Cmd {
 	if name == "" {
 		name = sanitize.Line(text)
 	}
-	if a.ctx.Output == nil || a.ctx.Term == "" || a.ctx.Term == "dumb" {
+	if !a.ctx.Terminal || a.ctx.Term == "" || a.ctx.Term == "dumb" {
 		title := "This terminal cannot take the id (no OSC 52): select it by hand; esc closes:"
 		if what != "" {
 			title = "This terminal cannot take " + what + " (no OSC 52): select it by hand; esc closes:"
@@ -59,29 +59,21 @@ func (a *App) copyText(what, text string) tea.Cmd {
 		a.showCopy(title, text)
 		return nil
 	}
-	var seqs []string
-	plain := osc52.New(text).String()
-	seqs = append(seqs, plain)
+	cmds := []tea.Cmd{tea.SetClipboard(text)}
 	if t := a.ctx.Term; !a.ctx.LocalTmux && (strings.HasPrefix(t, "tmux") || strings.HasPrefix(t, "screen")) {
-		seqs = append(seqs, osc52.New(text).Tmux().String())
-	}
-	for _, s := range seqs {
-		if _, err := io.WriteString(a.ctx.Output, s); err != nil {
-			a.setFlash(Flash{Err: fmt.Errorf("copy: %w", err)})
-			return nil
-		}
+		cmds = append(cmds, tea.Raw(ansi.TmuxPassthrough(ansi.SetSystemClipboard(text))))
 	}
 	sent := "sent " + name + " to your terminal's clipboard (OSC 52; if it did not arrive, C shows it)"
 	a.setFlash(Flash{Text: sent})
 	if a.ctx.LocalTmux {
-		return func() tea.Msg {
+		cmds = append(cmds, func() tea.Msg {
 			if err := tmuxSetBuffer(text); err != nil {
 				return Flash{Text: sent, Err: fmt.Errorf("copy to tmux's buffer: %w", err)}
 			}
 			return Flash{Text: "copied " + name + " to tmux's buffer (C shows it to select by hand)"}
-		}
+		})
 	}
-	return nil
+	return tea.Batch(cmds...)
 }
 
 // showCopy opens the dialog that shows text to select by hand.

@@ -9,10 +9,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/bubbles/help"
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"treasury/data/apierr"
@@ -22,8 +22,20 @@ import (
 	"treasury/ui/sanitize"
 )
 
-// View draws the whole frame.
-func (a *App) View() string {
+// View is the whole frame, on the alternate screen, with the mouse
+// reported when the profile asks for it (mouse: true). bubbletea draws
+// only the cells that changed, in one synchronized update.
+func (a *App) View() tea.View {
+	v := tea.NewView(a.Frame())
+	v.AltScreen = true
+	if a.ctx.Mouse {
+		v.MouseMode = tea.MouseModeCellMotion
+	}
+	return v
+}
+
+// Frame draws the whole frame: the text of View.
+func (a *App) Frame() string {
 	if a.quit {
 		return ""
 	}
@@ -445,16 +457,16 @@ func (a *App) footer() string {
 // session's theme, at most width cells (0: no limit).
 func (a *App) shortHelp(bs []key.Binding, width int) string {
 	h := a.help
-	h.Width = width
+	h.SetWidth(width)
 	return h.ShortHelpView(bs)
 }
 
-// helpModel is bubbles/help styled by the session's theme (its renderer,
-// so an SSH client gets its own colour profile).
+// helpModel is bubbles/help styled by the session's theme (so an SSH
+// client gets its own colours).
 func newHelpModel(t Theme) help.Model {
 	h := help.New()
 	h.ShortSeparator, h.FullSeparator, h.Ellipsis = "  ", "    ", "…"
-	plain := t.R.NewStyle()
+	plain := lipgloss.NewStyle()
 	h.Styles = help.Styles{ShortKey: t.Key, ShortDesc: t.KeyDesc, ShortSeparator: plain, Ellipsis: t.Muted,
 		FullKey: t.Key, FullDesc: t.KeyDesc, FullSeparator: plain}
 	return h
@@ -517,14 +529,22 @@ func (a *App) mouse(msg tea.MouseMsg) tea.Cmd {
 	if a.overlay != noOverlay {
 		return nil
 	}
-	if msg.Y == bodyTop-1 && msg.Action == tea.MouseActionPress && msg.Button == tea.MouseButtonLeft {
-		return a.clickTabs(msg.X)
+	switch msg := msg.(type) {
+	case tea.MouseClickMsg:
+		if msg.Y == bodyTop-1 && msg.Button == tea.MouseLeft {
+			return a.clickTabs(msg.X)
+		}
+		if msg.Y >= bodyTop {
+			msg.Y -= bodyTop
+			return a.Active().Update(msg)
+		}
+	case tea.MouseWheelMsg:
+		if msg.Y >= bodyTop {
+			msg.Y -= bodyTop
+			return a.Active().Update(msg)
+		}
 	}
-	if msg.Y < bodyTop {
-		return nil
-	}
-	msg.Y -= bodyTop
-	return a.Active().Update(msg)
+	return nil
 }
 
 // clickTabs opens the tab at column x, or goes back to the breadcrumb there.

@@ -4,17 +4,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
-	"github.com/muesli/termenv"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
 
 	"treasury/data/apierr"
 	"treasury/data/live"
+	"treasury/ui/uitest"
 )
 
 // TestAlertBadgeClaimsNoMoreThanWasRead: "no alerts" only once every
@@ -33,7 +32,7 @@ func TestAlertBadgeClaimsNoMoreThanWasRead(t *testing.T) {
 			Alerts: func(int, time.Time) []live.Alert { return nil }})
 	}
 	st := live.New(live.Options{Now: func() time.Time { return now }, Feeds: []live.Feed{feed("a"), feed("b")}})
-	th := NewTheme(lipgloss.NewRenderer(io.Discard, termenv.WithProfile(termenv.Ascii)))
+	th := NewTheme(colorprofile.NoTTY, true)
 	if got := alertBadge(th, st); !strings.Contains(got, "checking") {
 		t.Errorf("before any read: %q", got)
 	}
@@ -104,7 +103,7 @@ func TestHealthLineNamesEveryInterface(t *testing.T) {
 	ctx.Store = st
 	a := NewApp(ctx, &listView{name: "alpha", rows: []string{"a-1"}})
 	a.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
-	line := strings.Split(a.View(), "\n")[1]
+	line := strings.Split(a.Frame(), "\n")[1]
 	for _, n := range names {
 		if !strings.Contains(line, n+" ✖") {
 			t.Errorf("the health line at 80 columns lacks %q: %q", n+" ✖", line)
@@ -157,7 +156,7 @@ func TestHealthLineSaysWhatIsNotPolled(t *testing.T) {
 	if got := a.healthLine(now, 0); got != "wallet ○ idle 5m" {
 		t.Errorf("not watched by the session: %q", got)
 	}
-	a.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("2")})
+	a.Update(uitest.Key("2"))
 	if got := a.healthLine(now, 0); !strings.HasPrefix(got, "wallet ●") {
 		t.Errorf("watched by the session's view: %q", got)
 	}
@@ -178,12 +177,12 @@ func TestHeaderKeepsTheAlertsAt80Columns(t *testing.T) {
 	ctx.Profile = "production-eu"
 	a := NewApp(ctx, &listView{name: "alpha", rows: []string{"a-1"}})
 	a.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
-	head := strings.Split(a.View(), "\n")[0]
+	head := strings.Split(a.Frame(), "\n")[0]
 	if !strings.Contains(head, "alerts") || strings.Contains(head, "…") {
 		t.Errorf("the header cuts the alerts: %q", head)
 	}
 	a.Update(tea.WindowSizeMsg{Width: 120, Height: 24})
-	if head := strings.Split(a.View(), "\n")[0]; !strings.Contains(head, "2026-11-16 09:30:00 UTC") || !strings.HasPrefix(head, "treasury") {
+	if head := strings.Split(a.Frame(), "\n")[0]; !strings.Contains(head, "2026-11-16 09:30:00 UTC") || !strings.HasPrefix(head, "treasury") {
 		t.Errorf("at 120 columns: %q", head)
 	}
 }

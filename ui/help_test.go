@@ -2,16 +2,16 @@ package ui
 
 import (
 	"fmt"
-	"io"
 	"strings"
 	"testing"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
+	"treasury/ui/uitest"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
-	"github.com/muesli/termenv"
 )
 
 // keyedView is a list view with many bindings, some of whose help keys
@@ -36,16 +36,14 @@ func (v *keyedView) Keys() []key.Binding {
 }
 
 // helpFrame is the frame with the help open, in a colour profile, at a size.
-func helpFrame(p termenv.Profile, w, h int) (string, *App) {
+func helpFrame(p colorprofile.Profile, w, h int) (string, *App) {
 	ctx := testContext("test", false)
-	ctx.Renderer = lipgloss.NewRenderer(io.Discard, termenv.WithProfile(p))
-	ctx.Renderer.SetColorProfile(p)
-	ctx.Renderer.SetHasDarkBackground(true)
-	ctx.Theme = NewTheme(ctx.Renderer)
+	ctx.Colors, ctx.Dark = p, true
+	ctx.Theme = NewTheme(p, true)
 	app := NewApp(ctx, &keyedView{listView{name: "alpha", rows: []string{"a-1"}}})
 	app.Update(tea.WindowSizeMsg{Width: w, Height: h})
-	app.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("?")})
-	return app.View(), app
+	app.Update(uitest.Key("?"))
+	return app.Frame(), app
 }
 
 // TestHelpGolden: "?" at 120x40 and 80x24, without colour (NO_COLOR) and
@@ -53,11 +51,11 @@ func helpFrame(p termenv.Profile, w, h int) (string, *App) {
 func TestHelpGolden(t *testing.T) {
 	for _, tc := range []struct {
 		name string
-		p    termenv.Profile
+		p    colorprofile.Profile
 		w, h int
 	}{
-		{"Ascii120x40", termenv.Ascii, 120, 40}, {"Ascii80x24", termenv.Ascii, 80, 24},
-		{"ANSI256_120x40", termenv.ANSI256, 120, 40}, {"ANSI256_80x24", termenv.ANSI256, 80, 24},
+		{"Ascii120x40", colorprofile.NoTTY, 120, 40}, {"Ascii80x24", colorprofile.NoTTY, 80, 24},
+		{"ANSI256_120x40", colorprofile.ANSI256, 120, 40}, {"ANSI256_80x24", colorprofile.ANSI256, 80, 24},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			frame, _ := helpFrame(tc.p, tc.w, tc.h)
@@ -71,7 +69,7 @@ func TestHelpGolden(t *testing.T) {
 // keys, counted in cells once the colours are stripped; no line is wider
 // than the terminal; a disabled binding is not listed.
 func TestHelpColumnsAlign(t *testing.T) {
-	for _, p := range []termenv.Profile{termenv.Ascii, termenv.ANSI256, termenv.TrueColor} {
+	for _, p := range []colorprofile.Profile{colorprofile.NoTTY, colorprofile.ANSI256, colorprofile.TrueColor} {
 		for _, size := range [][2]int{{120, 40}, {80, 24}} {
 			t.Run(fmt.Sprintf("%v/%dx%d", p, size[0], size[1]), func(t *testing.T) {
 				frame, app := helpFrame(p, size[0], size[1])

@@ -1,10 +1,10 @@
 package ui
 
 import (
-	"io"
 	"strconv"
 	"strings"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"treasury/data/live"
@@ -28,19 +28,19 @@ const maxNotice = 160
 
 // notifyAlerts tells the terminal of the new critical alerts since the
 // session last looked.
-func (a *App) notifyAlerts() {
+func (a *App) notifyAlerts() tea.Cmd {
 	s := a.ctx.Store
 	if s == nil {
-		return
+		return nil
 	}
 	evs, mark := s.AlertEvents(a.alertMark)
 	a.alertMark = mark
-	if a.ctx.Output == nil || a.ctx.AlertTerminal == nil {
-		return
+	if !a.ctx.Terminal || a.ctx.AlertTerminal == nil {
+		return nil
 	}
 	bell, desktop := a.ctx.AlertTerminal()
 	if !bell && !desktop {
-		return
+		return nil
 	}
 	var news []live.Alert
 	for _, e := range evs {
@@ -49,9 +49,10 @@ func (a *App) notifyAlerts() {
 		}
 	}
 	if len(news) == 0 {
-		return
+		return nil
 	}
-	_, _ = io.WriteString(a.ctx.Output, notice(news, a.ctx.Profile, bell, desktop && a.ctx.Term != "dumb", a.wrapForTmux()))
+	// Written by the program between frames, never in the middle of one.
+	return tea.Raw(notice(news, a.ctx.Profile, bell, desktop && a.ctx.Term != "dumb", a.wrapForTmux()))
 }
 
 // wrapForTmux says whether the session's terminal is tmux (or screen),

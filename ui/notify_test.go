@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"bytes"
 	"context"
 	"strings"
 	"sync"
@@ -51,43 +50,44 @@ var (
 // with alerts.terminal off, not at all.
 func TestNewCriticalAlertRings(t *testing.T) {
 	st := newAlertStore(t, staleFeed)
-	var out bytes.Buffer
 	ctx := testContext("test", false)
-	ctx.Store, ctx.Output, ctx.Term = st.Store, &out, "xterm-256color"
+	ctx.Store, ctx.Terminal, ctx.Term = st.Store, true, "xterm-256color"
 	on := [2]bool{true, true}
 	ctx.AlertTerminal = func() (bool, bool) { return on[0], on[1] }
 	app := NewApp(ctx, &listView{name: "alpha", rows: []string{"a-1"}})
 	app.Init()
 	defer app.Close()
+	// What the shell does on every StoreChanged, paused or not: the
+	// sequences are written by the program between frames (tea.Raw).
+	ring := func() string { return written(msgs(app.notifyAlerts())) }
 
-	app.Update(StoreChanged{})
-	if out.Len() != 0 {
-		t.Fatalf("an alert open before the session rang: %q", out.String())
+	got := ring()
+	if got != "" {
+		t.Fatalf("an alert open before the session rang: %q", got)
 	}
 	st.set(staleFeed, declines)
-	app.Update(StoreChanged{})
-	if out.Len() != 0 {
-		t.Fatalf("a warning rang: %q", out.String())
+	got = ring()
+	if got != "" {
+		t.Fatalf("a warning rang: %q", got)
 	}
 	st.set(staleFeed, declines, runwayUSD)
-	app.Update(StoreChanged{})
+	got = ring()
 	want := "\a\x1b]9;treasury sandbox: HIGH LOW_RUNWAY: USD prefunded lasts 0.7 h, empty ≈ 10:40 UTC\x1b\\" +
 		"\x1b]777;notify;treasury sandbox;HIGH LOW_RUNWAY: USD prefunded lasts 0.7 h, empty ≈ 10:40 UTC\x1b\\"
-	if got := out.String(); got != want {
+	if got != want {
 		t.Fatalf("wrote %q, want %q", got, want)
 	}
-	out.Reset()
-	app.Update(StoreChanged{})
-	if out.Len() != 0 {
-		t.Fatalf("rang twice: %q", out.String())
+	got = ring()
+	if got != "" {
+		t.Fatalf("rang twice: %q", got)
 	}
 
 	// Off by the setting: the mark moves on, nothing is written.
 	on = [2]bool{false, false}
 	st.set(staleFeed, declines, runwayUSD, live.Alert{Key: "cfg:x", Severity: live.High, Code: "CFG_001", Title: "configuration"})
-	app.Update(StoreChanged{})
-	if out.Len() != 0 {
-		t.Fatalf("rang with alerts.terminal off: %q", out.String())
+	got = ring()
+	if got != "" {
+		t.Fatalf("rang with alerts.terminal off: %q", got)
 	}
 }
 

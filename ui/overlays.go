@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/viewport"
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/viewport"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 
 	"treasury/data/wire"
 	"treasury/ui/sanitize"
@@ -57,7 +57,7 @@ func (a *App) helpSection(title string, bs []key.Binding, w, cols int) string {
 		bs = bs[n:]
 	}
 	m := a.help
-	m.Width = max(w-2, 1)
+	m.SetWidth(max(w-2, 1))
 	body := m.FullHelpView(groups)
 	if body == "" {
 		body = a.ctx.Theme.Muted.Render("no keys of its own")
@@ -87,7 +87,7 @@ type rawPager struct {
 
 // newPagerViewport is a viewport of w×h scrolled by k alone.
 func newPagerViewport(k PagerKeys, w, h int) viewport.Model {
-	vp := viewport.New(w, max(h-1, 1))
+	vp := viewport.New(viewport.WithWidth(w), viewport.WithHeight(max(h-1, 1)))
 	off := key.NewBinding(key.WithDisabled())
 	vp.KeyMap = viewport.KeyMap{Up: k.Up, Down: k.Down, PageUp: k.PageUp, PageDown: k.PageDown,
 		HalfPageUp: off, HalfPageDown: off, Left: off, Right: off}
@@ -136,7 +136,7 @@ func (a *App) pager(p *rawPager) *rawPager {
 	return p
 }
 
-func (r *rawPager) update(msg tea.KeyMsg) { r.vp, _ = r.vp.Update(msg) }
+func (r *rawPager) update(msg tea.KeyPressMsg) { r.vp, _ = r.vp.Update(msg) }
 
 func (r *rawPager) view() string {
 	return r.vp.View() + fmt.Sprintf("\n  %3.0f%%  ", r.vp.ScrollPercent()*100) + r.hint

@@ -4,9 +4,10 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/textinput"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 
 	"treasury/ui/sanitize"
 )
@@ -22,9 +23,7 @@ type palette struct {
 }
 
 func newPalette(a *App) *palette {
-	in := textinput.New()
-	in.Prompt = ":"
-	in.CharLimit = 200
+	in := NewInput(a.ctx.Theme, ":", 200, lipgloss.NewStyle())
 	return &palette{app: a, keys: DefaultPaletteKeys(), input: in}
 }
 
@@ -107,7 +106,7 @@ func (p *palette) refresh() {
 	}
 }
 
-func (p *palette) update(msg tea.KeyMsg) tea.Cmd {
+func (p *palette) update(msg tea.KeyPressMsg) tea.Cmd {
 	a := p.app
 	k := p.keys
 	switch {
@@ -208,4 +207,12 @@ func (p *palette) view(w, h int) string {
 		b.WriteString(t.Muted.Render("  no completion; enter runs the line as typed"))
 	}
 	return b.String()
+}
+
+// paste types pasted text into the command line.
+func (p *palette) paste(msg tea.PasteMsg) tea.Cmd {
+	var cmd tea.Cmd
+	p.input, cmd = p.input.Update(msg)
+	p.refresh()
+	return cmd
 }

@@ -1,13 +1,22 @@
 package ui
 
-import "github.com/charmbracelet/lipgloss"
+import (
+	"image/color"
 
-// Theme holds every style of the dashboard, built from one session's
-// renderer so colours follow that terminal (dark or light background, colour
-// profile, NO_COLOR). Nothing here is package-level: a style made from the
-// default renderer would use the server's colours in every SSH session.
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/colorprofile"
+)
+
+// Theme holds every style of the dashboard, built for one session's colour
+// profile and background so colours follow that terminal (dark or light
+// background, 16, 256 or 24-bit colours, NO_COLOR). Each colour is
+// converted to the profile once, here, not on every frame. Nothing here is
+// package-level: every SSH session has a theme of its own.
 type Theme struct {
-	R *lipgloss.Renderer
+	// Dark says the theme is for a dark background: what keeps styles of
+	// its own (a table) takes them again when the session's theme is for
+	// the other one (the terminal answered).
+	Dark bool
 
 	Title, Muted, Bold, Accent        lipgloss.Style
 	OK, Warn, Bad, Stale              lipgloss.Style
@@ -23,15 +32,17 @@ type Theme struct {
 	Series []lipgloss.Style
 }
 
-// NewTheme builds the theme for a renderer. With an ASCII profile (NO_COLOR,
-// TERM=dumb) every style degrades to plain text plus bold/reverse where the
-// meaning would otherwise be lost.
-func NewTheme(r *lipgloss.Renderer) Theme {
-	c := func(light, dark string) lipgloss.AdaptiveColor {
-		return lipgloss.AdaptiveColor{Light: light, Dark: dark}
+// NewTheme builds the theme for a colour profile and background. A profile
+// without colours (NO_COLOR, TERM=dumb: see ColorProfile) gets plain text
+// with no attributes at all; what the styles would mark is then marked by
+// characters (Context.Plain).
+func NewTheme(p colorprofile.Profile, dark bool) Theme {
+	pick := lipgloss.LightDark(dark)
+	c := func(light, dark string) color.Color {
+		return p.Convert(pick(lipgloss.Color(light), lipgloss.Color(dark)))
 	}
-	s := r.NewStyle
-	t := Theme{R: r}
+	s := lipgloss.NewStyle
+	t := Theme{Dark: dark}
 	t.Title = s().Bold(true).Foreground(c("#1f4e8c", "#7aa2f7"))
 	t.Muted = s().Foreground(c("#6b6b6b", "#8a8a8a"))
 	t.Bold = s().Bold(true)
@@ -60,9 +71,32 @@ func NewTheme(r *lipgloss.Renderer) Theme {
 	t.Selected = s().Reverse(true)
 	t.Changed = s().Foreground(c("#a16207", "#e0af68")).Bold(true)
 	t.Dim = s().Foreground(c("#6b6b6b", "#8a8a8a"))
-	for _, col := range []lipgloss.AdaptiveColor{c("#1f4e8c", "#7aa2f7"), c("#15803d", "#9ece6a"), c("#a16207", "#e0af68"),
+	for _, col := range []color.Color{c("#1f4e8c", "#7aa2f7"), c("#15803d", "#9ece6a"), c("#a16207", "#e0af68"),
 		c("#7c3aed", "#bb9af7"), c("#b91c1c", "#f7768e"), c("#0e7490", "#7dcfff")} {
 		t.Series = append(t.Series, s().Foreground(col))
 	}
+	if p <= colorprofile.NoTTY {
+		t.plain()
+	}
 	return t
+}
+
+// plain strips every colour and text attribute, keeping layout (padding,
+// borders).
+func (t *Theme) plain() {
+	for _, st := range []*lipgloss.Style{&t.Title, &t.Muted, &t.Bold, &t.Accent, &t.OK, &t.Warn, &t.Bad, &t.Stale,
+		&t.BadgeTest, &t.BadgeProd, &t.BadgeRO, &t.Tab, &t.TabActive, &t.FlashInfo, &t.FlashError,
+		&t.Border, &t.Dialog, &t.DialogTitle, &t.Button, &t.ButtonFocus, &t.ButtonDanger, &t.Key, &t.KeyDesc,
+		&t.Header, &t.Cell, &t.Selected, &t.Changed, &t.Dim} {
+		*st = Plain(*st)
+	}
+	for i := range t.Series {
+		t.Series[i] = Plain(t.Series[i])
+	}
+}
+
+// Plain is st without colours or text attributes.
+func Plain(st lipgloss.Style) lipgloss.Style {
+	return st.UnsetForeground().UnsetBackground().UnsetBorderForeground().UnsetBorderBackground().
+		UnsetBold().UnsetItalic().UnsetUnderline().UnsetStrikethrough().UnsetReverse().UnsetBlink().UnsetFaint()
 }

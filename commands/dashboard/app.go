@@ -2,9 +2,8 @@ package dashboard
 
 import (
 	"context"
-	"io"
 
-	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/colorprofile"
 
 	"treasury/data/actions"
 	"treasury/data/audit"
@@ -27,8 +26,12 @@ import (
 // Session is what differs between the local terminal and each SSH client:
 // who is there, with which terminal, allowed to act or not.
 type Session struct {
-	Renderer *lipgloss.Renderer
-	Output   io.Writer
+	// Colors is the colour profile of the session's terminal and Dark
+	// the guess of its background (ui.ColorProfile, ui.DarkBackground);
+	// Terminal says there is one to take the clipboard and notifications.
+	Colors   colorprofile.Profile
+	Dark     bool
+	Terminal bool
 	// Who acts, for the audit log: the local OS user, or the SSH user,
 	// key fingerprint, role and address.
 	Who      audit.Who
@@ -48,10 +51,10 @@ type Session struct {
 func NewApp(rt *process.Runtime, s Session) *ui.App {
 	cfg, p := rt.Config, rt.Platform
 	readOnly := cfg.ReadOnly || s.ReadOnly
-	ctx := &ui.Context{Renderer: s.Renderer, Theme: ui.NewTheme(s.Renderer), Store: p.Store,
+	ctx := &ui.Context{Colors: s.Colors, Dark: s.Dark, Theme: ui.NewTheme(s.Colors, s.Dark), Store: p.Store,
 		Profile: cfg.Profile, Environment: cfg.Environment, ReadOnly: readOnly, Operator: s.Who.String(),
-		Now: p.Now, Output: s.Output, SaveDir: s.SaveDir, Life: s.Life, Term: s.Term, LocalTmux: s.LocalTmux,
-		Drawings: rt.Drawings}
+		Now: p.Now, Terminal: s.Terminal, Mouse: cfg.Mouse, SaveDir: s.SaveDir, Life: s.Life, Term: s.Term,
+		LocalTmux: s.LocalTmux, Drawings: rt.Drawings}
 	if rt.HasWebhooks() {
 		ctx.Webhooks = rt.WebhookStatus
 	}

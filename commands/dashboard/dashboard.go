@@ -12,7 +12,7 @@ import (
 	"os/user"
 	"strconv"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"treasury/commands/cli"
 	"treasury/config"
@@ -54,14 +54,12 @@ func runDashboard(ctx context.Context, e *process.Env, cfg *config.Config) error
 	}
 	defer rt.Close()
 	out := e.Stdout
-	r := ui.NewRenderer(out, e.Getenv) // asks the terminal nothing: the first frame never waits
-	app := NewApp(rt, Session{Renderer: r, Output: out, Who: localOperator(), ReadOnly: rt.Config.ReadOnly, SaveDir: ".",
-		Term: e.Getenv("TERM"), LocalTmux: e.Getenv("TMUX") != ""})
+	colors := ui.ColorProfile(e.Getenv) // asks the terminal nothing: the first frame never waits
+	app := NewApp(rt, Session{Colors: colors, Dark: ui.DarkBackground(e.Getenv("COLORFGBG")), Terminal: true,
+		Who: localOperator(), ReadOnly: rt.Config.ReadOnly, SaveDir: ".", Term: e.Getenv("TERM"), LocalTmux: e.Getenv("TMUX") != ""})
 	defer app.Close()
-	opts := []tea.ProgramOption{tea.WithAltScreen(), tea.WithContext(ctx), tea.WithOutput(out)}
-	if rt.Config.Mouse {
-		opts = append(opts, tea.WithMouseCellMotion())
-	}
+	// The alternate screen and the mouse are the app's view's (tea.View).
+	opts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithOutput(out), tea.WithColorProfile(colors)}
 	_, err = tea.NewProgram(app, opts...).Run()
 	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
 		return nil

@@ -7,13 +7,13 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"regexp"
+	"strings"
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
-	"github.com/charmbracelet/x/exp/teatest"
-	"github.com/muesli/termenv"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"treasury/commands/cli/clitest"
 	"treasury/config"
@@ -22,6 +22,7 @@ import (
 	"treasury/process"
 	"treasury/sandbox/sandboxtest"
 	"treasury/ui"
+	"treasury/ui/uitest"
 )
 
 // TestDashboardOnEmbeddedSandbox opens what `go run .` opens (the built-in
@@ -37,12 +38,14 @@ func TestDashboardOnEmbeddedSandbox(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer rt.Close()
-	r := lipgloss.NewRenderer(io.Discard, termenv.WithProfile(termenv.Ascii))
-	app := NewApp(rt, Session{Renderer: r, Who: audit.Who{Via: audit.ViaLocal, User: "tester"}, SaveDir: t.TempDir()})
+	r := colorprofile.NoTTY
+	app := NewApp(rt, Session{Colors: r, Dark: true, Who: audit.Who{Via: audit.ViaLocal, User: "tester"}, SaveDir: t.TempDir()})
 	tm := teatest.NewTestModel(t, app, teatest.WithInitialTermSize(120, 40))
+	scr := uitest.ScreenOf(tm, 120, 40)
+	shows := scr.Shows("[TEST]", "BTC/USD")
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
-		return bytes.Contains(b, []byte("[TEST]")) && bytes.Contains(b, []byte("BTC/USD")) &&
-			(inFlightCount.Match(b) || bytes.Contains(b, []byte("no payment initiated")))
+		s := scr.String()
+		return shows(b) && (inFlightCount.MatchString(s) || strings.Contains(s, "no payment initiated"))
 	}, teatest.WithDuration(20*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
 	tm.Type("q")
 	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
@@ -70,12 +73,12 @@ func BenchmarkFirstFrame(b *testing.B) {
 		for rt.Platform.Store.Snapshot(live.Quotes).FetchedAt.IsZero() {
 			<-sub.C()
 		}
-		r := lipgloss.NewRenderer(io.Discard, termenv.WithProfile(termenv.Ascii))
-		app := NewApp(rt, Session{Renderer: r, Who: audit.Who{Via: audit.ViaLocal, User: "bench"}})
+		r := colorprofile.NoTTY
+		app := NewApp(rt, Session{Colors: r, Dark: true, Who: audit.Who{Via: audit.ViaLocal, User: "bench"}})
 		rt.Platform.Store.Sync() // the overview's rates, built from the quotes
 		app.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 		app.Update(ui.StoreChanged{})
-		if !bytes.Contains([]byte(app.View()), []byte("BTC/USD")) {
+		if !bytes.Contains([]byte(app.Frame()), []byte("BTC/USD")) {
 			b.Fatal("first frame without quotes")
 		}
 		b.StopTimer() // shutting down is not part of the first frame
@@ -106,8 +109,8 @@ func TestDashboardOnTheVariant(t *testing.T) {
 			t.Errorf("%s: %v", tp, snap.Err)
 		}
 	}
-	r := lipgloss.NewRenderer(io.Discard, termenv.WithProfile(termenv.Ascii))
-	app := NewApp(rt, Session{Renderer: r, Who: audit.Who{Via: audit.ViaLocal, User: "tester"}, SaveDir: t.TempDir()})
+	r := colorprofile.NoTTY
+	app := NewApp(rt, Session{Colors: r, Dark: true, Who: audit.Who{Via: audit.ViaLocal, User: "tester"}, SaveDir: t.TempDir()})
 	tm := teatest.NewTestModel(t, app, teatest.WithInitialTermSize(160, 40))
 	var seen bytes.Buffer
 	for _, v := range []struct{ name, shows string }{
@@ -115,9 +118,11 @@ func TestDashboardOnTheVariant(t *testing.T) {
 		{"addressbook", "Alias"}, {"identities", "BENEFICIARY"}, {"ledger", "RESERVE"}, {"errors", "no call has failed"},
 	} {
 		tm.Send(ui.Open{View: v.name})
+		shows := uitest.ScreenOf(tm, 160, 40).Shows(v.shows)
 		teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
-			seen.Write(b)
-			return bytes.Contains(seen.Bytes(), []byte(v.shows))
+			ok := shows(b)
+			seen.WriteString(uitest.ScreenOf(tm, 160, 40).String()) // every screen shown on the way
+			return ok
 		}, teatest.WithDuration(20*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
 	}
 	tm.Type("q")
@@ -158,13 +163,11 @@ func TestDashboardNamesAFailureFromTheStart(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer rt.Close()
-	r := lipgloss.NewRenderer(io.Discard, termenv.WithProfile(termenv.Ascii))
-	app := NewApp(rt, Session{Renderer: r, Who: audit.Who{Via: audit.ViaLocal, User: "tester"}, SaveDir: t.TempDir()})
+	r := colorprofile.NoTTY
+	app := NewApp(rt, Session{Colors: r, Dark: true, Who: audit.Who{Via: audit.ViaLocal, User: "tester"}, SaveDir: t.TempDir()})
 	tm := teatest.NewTestModel(t, app, teatest.WithInitialTermSize(120, 40))
 	tm.Send(ui.Open{View: "quotes"})
-	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
-		return bytes.Contains(b, []byte("Could not read quotes")) && bytes.Contains(b, []byte("connection refused"))
-	}, teatest.WithDuration(20*time.Second), teatest.WithCheckInterval(20*time.Millisecond))
+	uitest.WaitFor(t, tm, 120, 40, 20*time.Second, "Could not read quotes", "connection refused")
 	tm.Type("q")
 	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
 }

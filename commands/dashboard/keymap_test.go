@@ -8,17 +8,17 @@ import (
 	"testing"
 	"time"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
-	"github.com/charmbracelet/x/exp/teatest"
-	"github.com/muesli/termenv"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"treasury/commands/cli/clitest"
 	"treasury/config"
 	"treasury/data/audit"
 	"treasury/process"
 	"treasury/ui"
+	"treasury/ui/uitest"
 )
 
 // probe runs fn on the program's goroutine (the only one that may touch
@@ -31,8 +31,8 @@ type probe struct {
 // prober is the shell with a door for probes.
 type prober struct{ app *ui.App }
 
-func (p prober) Init() tea.Cmd { return p.app.Init() }
-func (p prober) View() string  { return p.app.View() }
+func (p prober) Init() tea.Cmd  { return p.app.Init() }
+func (p prober) View() tea.View { return p.app.View() }
 func (p prober) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if pr, ok := msg.(probe); ok {
 		pr.fn(p.app)
@@ -103,8 +103,8 @@ func TestNoScreenHasTwoBindingsOnOneKey(t *testing.T) {
 	for _, tp := range rt.Platform.Store.Topics() {
 		rt.Platform.Store.FetchNow(ctx, tp)
 	}
-	r := lipgloss.NewRenderer(io.Discard, termenv.WithProfile(termenv.Ascii))
-	app := NewApp(rt, Session{Renderer: r, Who: audit.Who{Via: audit.ViaLocal, User: "tester"}, SaveDir: t.TempDir()})
+	r := colorprofile.NoTTY
+	app := NewApp(rt, Session{Colors: r, Dark: true, Who: audit.Who{Via: audit.ViaLocal, User: "tester"}, SaveDir: t.TempDir()})
 	tm := teatest.NewTestModel(t, prober{app}, teatest.WithInitialTermSize(120, 40))
 	on := func(fn func(*ui.App)) {
 		t.Helper()
@@ -172,7 +172,7 @@ func TestNoScreenHasTwoBindingsOnOneKey(t *testing.T) {
 				break
 			}
 			from := s.name
-			tm.Send(tea.KeyMsg{Type: tea.KeyEnter})
+			tm.Send(uitest.Key("enter"))
 			var moved bool
 			s, moved = until(time.Second, func(n keyScreen) bool { return n.name != from })
 			if !moved {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/term"
 
@@ -106,8 +107,12 @@ type doctorWriter struct {
 }
 
 func newDoctorWriter(e *process.Env) *doctorWriter {
-	r := ui.NewRenderer(e.Stdout, e.Getenv)
-	w := &doctorWriter{out: e.Stdout, fancy: fancyMarks(cli.IsTerminal(e.Stdout), e.Getenv), theme: ui.NewTheme(r)}
+	colors := colorprofile.NoTTY // a file, a pipe: plain text
+	if cli.IsTerminal(e.Stdout) {
+		colors = ui.ColorProfile(e.Getenv)
+	}
+	theme := ui.NewTheme(colors, ui.DarkBackground(e.Getenv("COLORFGBG")))
+	w := &doctorWriter{out: e.Stdout, fancy: fancyMarks(cli.IsTerminal(e.Stdout), e.Getenv), theme: theme}
 	if f, ok := e.Stdout.(*os.File); ok && cli.IsTerminal(f) {
 		if cols, _, err := term.GetSize(f.Fd()); err == nil && cols >= 40 {
 			w.width = cols

@@ -12,7 +12,7 @@ import (
 	"path/filepath"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"treasury/commands/cli"
 	"treasury/commands/dashboard"
@@ -73,7 +73,6 @@ func Command(ctx context.Context, e *process.Env, g cli.Globals, args []string) 
 	if o.HostKeyFile == "" {
 		o.HostKeyFile = filepath.Join(rt.StateDir, "ssh_host_ed25519_key")
 	}
-	o.Mouse = rt.Config.Mouse
 	o.NewModel = func(ctx context.Context, s serve.Session) (tea.Model, func(), error) {
 		ss := sshSession(rt.StateDir, s)
 		ss.Term = s.Term
@@ -100,8 +99,9 @@ func Command(ctx context.Context, e *process.Env, g cli.Globals, args []string) 
 // directory; the flash of a save names the file).
 func sshSession(stateDir string, s serve.Session) dashboard.Session {
 	return dashboard.Session{
-		Renderer: s.Renderer,
-		Output:   s.Output,
+		Colors:   s.Colors,
+		Dark:     s.Dark,
+		Terminal: true,
 		Who:      audit.Who{Via: audit.ViaSSH, User: s.User, Key: s.Fingerprint, Role: string(s.Role), From: s.RemoteAddr},
 		ReadOnly: s.Role != serve.RoleOperator,
 		SaveDir:  filepath.Join(stateDir, "exports", userDir(s.User)),

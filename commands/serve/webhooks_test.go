@@ -11,9 +11,8 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
-	"github.com/muesli/termenv"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
 	"golang.org/x/crypto/ssh"
 
 	"treasury/commands/cli"
@@ -86,11 +85,11 @@ func TestSecondDashboardOnTheSameProfileRunsOnPolling(t *testing.T) {
 		!strings.Contains(string(reqLog), holder) {
 		t.Errorf("requests.log lacks the taken address and its holder:\n%s", reqLog)
 	}
-	r := lipgloss.NewRenderer(io.Discard, termenv.WithProfile(termenv.Ascii))
-	app := dashboard.NewApp(second, dashboard.Session{Renderer: r, Who: audit.Who{Via: audit.ViaLocal, User: "tester"}, SaveDir: t.TempDir()})
+	r := colorprofile.NoTTY
+	app := dashboard.NewApp(second, dashboard.Session{Colors: r, Dark: true, Who: audit.Who{Via: audit.ViaLocal, User: "tester"}, SaveDir: t.TempDir()})
 	defer app.Close()
 	app.Update(tea.WindowSizeMsg{Width: 120, Height: 30})
-	if v := app.View(); !strings.Contains(v, "webhooks ✖ port in use: polling only") {
+	if v := app.Frame(); !strings.Contains(v, "webhooks ✖ port in use: polling only") {
 		t.Errorf("the header does not say the port is taken:\n%s", v)
 	}
 	// The second dashboard still reads payments: polling works.

@@ -1,36 +1,34 @@
 package chart
 
 import (
-	"io"
+	"image/color"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/charmbracelet/lipgloss"
-	"github.com/muesli/termenv"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/colorprofile"
 
 	"treasury/data/live"
 )
 
 var t0 = time.Date(2026, 11, 23, 9, 0, 0, 0, time.UTC)
 
-// renderer returns a session-like renderer with the given colour profile.
-func renderer(p termenv.Profile) *lipgloss.Renderer {
-	r := lipgloss.NewRenderer(io.Discard)
-	r.SetColorProfile(p)
-	return r
-}
-
-// styles returns chart styles on r, coloured like ui.Theme's.
-func styles(r *lipgloss.Renderer) Styles {
+// styles returns chart styles for a colour profile, coloured like
+// ui.Theme's; plain (no colours, no attributes) for NoTTY, as ui.Theme's.
+func styles(p colorprofile.Profile) Styles {
+	if p <= colorprofile.NoTTY {
+		return Styles{}
+	}
+	c := func(hex string) color.Color { return p.Convert(lipgloss.Color(hex)) }
 	return Styles{
-		Axis:  r.NewStyle().Foreground(lipgloss.Color("#8a8a8a")),
-		Label: r.NewStyle().Foreground(lipgloss.Color("#8a8a8a")),
-		Line:  r.NewStyle().Foreground(lipgloss.Color("#7aa2f7")),
+		Axis:  lipgloss.NewStyle().Foreground(c("#8a8a8a")),
+		Label: lipgloss.NewStyle().Foreground(c("#8a8a8a")),
+		Line:  lipgloss.NewStyle().Foreground(c("#7aa2f7")),
 	}
 }
 
-func plainStyles() Styles { return styles(renderer(termenv.Ascii)) }
+func plainStyles() Styles { return styles(colorprofile.NoTTY) }
 
 // series returns n points every step from t0, valued f(i).
 func series(n int, step time.Duration, f func(i int) float64) []live.Point {

@@ -18,8 +18,8 @@ package chart
 import (
 	"time"
 
-	tslc "github.com/NimbleMarkets/ntcharts/linechart/timeserieslinechart"
-	"github.com/charmbracelet/lipgloss"
+	"charm.land/lipgloss/v2"
+	tslc "github.com/NimbleMarkets/ntcharts/v2/linechart/timeserieslinechart"
 
 	"treasury/data/live"
 )

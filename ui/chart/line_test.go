@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/charmbracelet/lipgloss"
-	"github.com/muesli/termenv"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/colorprofile"
 
 	"treasury/data/live"
 )
@@ -23,8 +23,8 @@ func TestSizesHonoured(t *testing.T) {
 		"allnan": series(3, time.Minute, func(int) float64 { return math.Inf(1) }),
 	}
 	sizes := [][2]int{{0, 0}, {0, 5}, {5, 0}, {1, 1}, {3, 2}, {15, 3}, {16, 4}, {20, 4}, {17, 9}, {40, 10}, {120, 30}, {200, 50}}
-	for _, prof := range []termenv.Profile{termenv.Ascii, termenv.TrueColor} {
-		st := styles(renderer(prof))
+	for _, prof := range []colorprofile.Profile{colorprofile.NoTTY, colorprofile.TrueColor} {
+		st := styles(prof)
 		for name, pts := range data {
 			for _, sz := range sizes {
 				l := NewLine(st)
@@ -32,7 +32,7 @@ func TestSizesHonoured(t *testing.T) {
 				l.SetSeries(name, pts)
 				v := l.View()
 				checkSize(t, v, sz[0], sz[1])
-				if prof == termenv.Ascii && strings.Contains(v, "\x1b") {
+				if prof == colorprofile.NoTTY && strings.Contains(v, "\x1b") {
 					t.Fatalf("%s %v: escape sequence with the ASCII profile: %q", name, sz, v)
 				}
 			}
@@ -41,7 +41,7 @@ func TestSizesHonoured(t *testing.T) {
 }
 
 func TestColourProfileStylesRuns(t *testing.T) {
-	l := NewLine(styles(renderer(termenv.TrueColor)))
+	l := NewLine(styles(colorprofile.TrueColor))
 	l.SetSize(40, 10)
 	l.SetSeries("r", series(30, time.Minute, func(i int) float64 { return float64(i) }))
 	v := l.View()
@@ -154,11 +154,10 @@ func TestYLabels(t *testing.T) {
 // The caller's styles reach ntcharts' cells: with a TrueColor profile the
 // line is drawn in the Line colour and the axes and labels in theirs.
 func TestCallerStylesUsed(t *testing.T) {
-	r := renderer(termenv.TrueColor)
 	st := Styles{
-		Axis:  r.NewStyle().Foreground(lipgloss.Color("#010203")),
-		Label: r.NewStyle().Foreground(lipgloss.Color("#040506")),
-		Line:  r.NewStyle().Foreground(lipgloss.Color("#070809")),
+		Axis:  lipgloss.NewStyle().Foreground(lipgloss.Color("#010203")),
+		Label: lipgloss.NewStyle().Foreground(lipgloss.Color("#040506")),
+		Line:  lipgloss.NewStyle().Foreground(lipgloss.Color("#070809")),
 	}
 	l := NewLine(st)
 	l.SetSize(40, 10)

@@ -1,16 +1,17 @@
 package chart
 
 import (
+	"image/color"
 	"strings"
 
-	"github.com/NimbleMarkets/ntcharts/canvas"
-	"github.com/charmbracelet/lipgloss"
+	"charm.land/lipgloss/v2"
+	"github.com/NimbleMarkets/ntcharts/v2/canvas"
 )
 
 // look is what a style changes in a single-line run of cells: colours and
 // text attributes. Cells with the same look render the same.
 type look struct {
-	fg, bg lipgloss.TerminalColor
+	fg, bg color.Color
 	attrs  uint8
 }
 

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/NimbleMarkets/ntcharts/sparkline"
-	"github.com/charmbracelet/lipgloss"
+	"charm.land/lipgloss/v2"
+	"github.com/NimbleMarkets/ntcharts/v2/sparkline"
 
 	"treasury/data/live"
 )

@@ -6,8 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/charmbracelet/lipgloss"
-	"github.com/muesli/termenv"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/colorprofile"
 
 	"treasury/data/live"
 )
@@ -36,7 +36,7 @@ func TestSparkline(t *testing.T) {
 }
 
 func TestSparklineWidthWithColour(t *testing.T) {
-	st := styles(renderer(termenv.TrueColor)).Line
+	st := styles(colorprofile.TrueColor).Line
 	pts := series(500, time.Second, func(i int) float64 { return math.Sin(float64(i)) })
 	for _, w := range []int{1, 2, 10, 499, 500, 501, 1000} {
 		s := Sparkline(pts, w, st)

@@ -6,8 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/charmbracelet/lipgloss"
-	"github.com/muesli/termenv"
 	"github.com/shopspring/decimal"
 )
 
@@ -49,9 +47,7 @@ func benchRows(n, gen int) []Row {
 
 func benchTable(b *testing.B, n int) *Model {
 	b.Helper()
-	r := lipgloss.NewRenderer(nil)
-	r.SetColorProfile(termenv.TrueColor)
-	m := New(benchCols(), NewStyles(r))
+	m := New(benchCols(), NewStyles(true))
 	m.SetSize(120, 40)
 	m.SetRows(benchRows(n, 0), t0)
 	m.View()

@@ -2,32 +2,31 @@ package table
 
 import (
 	"flag"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/charmbracelet/lipgloss"
-	"github.com/muesli/termenv"
 	"github.com/shopspring/decimal"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files")
-
-// plainRenderer renders without colours or attributes, as on a dumb terminal.
-func plainRenderer() *lipgloss.Renderer {
-	r := lipgloss.NewRenderer(io.Discard)
-	r.SetColorProfile(termenv.Ascii)
-	return r
+// updating says go test -update was asked: the flag is x/exp/golden's
+// (imported through uitest and teatest), shared with the shell's goldens.
+func updating() bool {
+	f := flag.Lookup("update")
+	return f != nil && f.Value.String() == "true"
 }
+
+// plainStyles render without colours or attributes, as on a dumb terminal
+// (the zero Styles).
+func plainStyles() Styles { return Styles{} }
 
 // golden compares got with testdata/name.golden (rewritten with -update).
 func golden(t *testing.T, name, got string) {
 	t.Helper()
 	p := filepath.Join("testdata", name+".golden")
-	if *update {
+	if updating() {
 		if err := os.MkdirAll("testdata", 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -75,7 +74,7 @@ func samplePayments() []Row {
 }
 
 func newPlain(cols []Column, w, h int) *Model {
-	m := New(cols, NewStyles(plainRenderer()))
+	m := New(cols, plainStyles())
 	m.SetSize(w, h)
 	return m
 }

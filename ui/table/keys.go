@@ -1,8 +1,8 @@
 package table
 
 import (
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 )
 
 // KeyMap is the table's key bindings. The shell shows them in its help view
@@ -51,7 +51,7 @@ func (m *Model) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case Computed:
 		return m.computed(msg)
-	case tea.KeyMsg:
+	case tea.KeyPressMsg:
 		switch {
 		case key.Matches(msg, m.keys.Up):
 			m.MoveCursor(-1)
@@ -71,14 +71,12 @@ func (m *Model) Update(msg tea.Msg) tea.Cmd {
 		case key.Matches(msg, m.keys.SortBack):
 			return m.SortReverse()
 		}
-	case tea.MouseMsg:
-		if msg.Action == tea.MouseActionPress {
-			switch msg.Button {
-			case tea.MouseButtonWheelUp:
-				m.MoveCursor(-wheelStep)
-			case tea.MouseButtonWheelDown:
-				m.MoveCursor(wheelStep)
-			}
+	case tea.MouseWheelMsg:
+		switch msg.Button {
+		case tea.MouseWheelUp:
+			m.MoveCursor(-wheelStep)
+		case tea.MouseWheelDown:
+			m.MoveCursor(wheelStep)
 		}
 	}
 	return nil

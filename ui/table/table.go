@@ -23,7 +23,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/lipgloss"
+	"charm.land/lipgloss/v2"
 )
 
 // Align is the horizontal alignment of a column.
@@ -99,16 +99,16 @@ type Styles struct {
 	Dim       lipgloss.Style // footer and empty-state message
 }
 
-// NewStyles returns the default styles built on renderer r (the session's
-// renderer; never the global one in an SSH session).
-func NewStyles(r *lipgloss.Renderer) Styles {
+// NewStyles returns the default styles for a terminal of a dark or light
+// background (the session's: never assumed for every SSH session).
+func NewStyles(dark bool) Styles {
 	return Styles{
-		Header:    r.NewStyle().Bold(true),
-		Cell:      r.NewStyle(),
-		Selected:  r.NewStyle().Reverse(true),
-		Highlight: r.NewStyle().Foreground(lipgloss.AdaptiveColor{Light: "#005f00", Dark: "#87ff87"}).Bold(true),
-		Stale:     r.NewStyle().Faint(true),
-		Dim:       r.NewStyle().Faint(true),
+		Header:    lipgloss.NewStyle().Bold(true),
+		Cell:      lipgloss.NewStyle(),
+		Selected:  lipgloss.NewStyle().Reverse(true),
+		Highlight: lipgloss.NewStyle().Foreground(lipgloss.LightDark(dark)(lipgloss.Color("#005f00"), lipgloss.Color("#87ff87"))).Bold(true),
+		Stale:     lipgloss.NewStyle().Faint(true),
+		Dim:       lipgloss.NewStyle().Faint(true),
 	}
 }
 

@@ -7,7 +7,9 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
+	"treasury/ui/uitest"
+
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/shopspring/decimal"
 )
@@ -221,7 +223,7 @@ func TestHighlightLifecycle(t *testing.T) {
 // markStyles marks each kind of line with a leading character, so tests can
 // see which style a row got (the plain profile drops colours).
 func markStyles() Styles {
-	s := NewStyles(plainRenderer())
+	s := plainStyles()
 	mark := func(c string) func(string) string { return func(s string) string { return c + s } }
 	s.Selected = s.Selected.Transform(mark(">"))
 	s.Highlight = s.Highlight.Transform(mark("*"))
@@ -266,15 +268,7 @@ func TestKeys(t *testing.T) {
 	}
 	m.SetRows(rows, t0)
 	press := func(k string) {
-		var msg tea.KeyMsg
-		switch k {
-		case "down", "up", "pgdown", "pgup", "home", "end":
-			msg = tea.KeyMsg{Type: map[string]tea.KeyType{"down": tea.KeyDown, "up": tea.KeyUp,
-				"pgdown": tea.KeyPgDown, "pgup": tea.KeyPgUp, "home": tea.KeyHome, "end": tea.KeyEnd}[k]}
-		default:
-			msg = tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k)}
-		}
-		m.Update(msg)
+		m.Update(uitest.Key(k))
 	}
 	steps := []struct {
 		key    string
@@ -303,7 +297,7 @@ func TestKeys(t *testing.T) {
 	if ids(m)[:4] != "p-00" {
 		t.Fatalf("amount descending starts with %s", ids(m))
 	}
-	m.Update(tea.MouseMsg{Button: tea.MouseButtonWheelDown, Action: tea.MouseActionPress})
+	m.Update(tea.MouseWheelMsg{Button: tea.MouseWheelDown})
 	if m.Cursor() != wheelStep {
 		t.Fatalf("wheel moved the cursor to %d", m.Cursor())
 	}

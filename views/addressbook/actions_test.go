@@ -9,9 +9,8 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/exp/golden"
-	"github.com/charmbracelet/x/exp/teatest"
+	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"treasury/data/actions"
 	"treasury/data/apierr"
@@ -21,6 +20,7 @@ import (
 	"treasury/data/transport"
 	"treasury/sandbox"
 	"treasury/ui"
+	"treasury/ui/uitest"
 	"treasury/views/addressbook"
 	"treasury/views/viewtest"
 )
@@ -235,7 +235,7 @@ func TestReadOnly(t *testing.T) {
 		t.Fatalf("detail not open: %v", d.Crumbs())
 	}
 	var refused bool
-	for _, m := range viewtest.Drive(d, d.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("u")})) {
+	for _, m := range viewtest.Drive(d, d.Update(uitest.Key("u"))) {
 		if f, ok := m.(ui.Flash); ok && f.Err != nil && strings.Contains(f.Err.Error(), "read-only") {
 			refused = true
 		}

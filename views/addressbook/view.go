@@ -10,8 +10,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 
 	"treasury/data/actions"
 	"treasury/data/custody"
@@ -97,7 +97,7 @@ func (v *View) Topics() []live.Topic {
 // delegates the rest to the page shown.
 func (v *View) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
-	case tea.KeyMsg:
+	case tea.KeyPressMsg:
 		if key.Matches(msg, v.keys.Section) && v.Stack.Depth() == 1 {
 			if v.section == endpointsSection {
 				return v.showSection(counterpartiesSection)

@@ -17,8 +17,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"treasury/data/live"
@@ -92,7 +92,7 @@ func (v *View) Init() tea.Cmd { return nil }
 // Update opens the thresholds with e on the list, and :alerts edit.
 func (v *View) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
-	case tea.KeyMsg:
+	case tea.KeyPressMsg:
 		if v.Depth() == 1 && v.settings != nil && key.Matches(msg, v.keys.Edit) {
 			return v.Push(v.newRulesPage())
 		}

@@ -6,10 +6,10 @@ import (
 	"io"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/cursor"
-	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/textinput"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"treasury/config"
@@ -58,12 +58,8 @@ type saved struct {
 func newForm(v *View, r config.AlertRule) *form {
 	f := &form{v: v, keys: defaultFormKeys(), rule: r}
 	for _, fd := range r.Fields {
-		in := textinput.New()
-		in.Prompt = ""
-		in.CharLimit = 24
-		in.Width = 14
-		in.Cursor.SetMode(cursor.CursorStatic)
-		in.TextStyle = v.ctx.Theme.Cell
+		in := ui.NewInput(v.ctx.Theme, "", 24, lipgloss.NewStyle())
+		in.SetWidth(14)
 		in.SetValue(fd.Value)
 		f.inputs = append(f.inputs, in)
 	}
@@ -114,7 +110,7 @@ func (f *form) Update(msg tea.Msg) tea.Cmd {
 		f.v.Back() // the rules, read again with the new settings
 		return tea.Batch(f.v.Stack.Update(ui.StoreChanged{}),
 			ui.FlashCmd("alert thresholds of "+f.rule.Kind+" "+sanitize.Line(f.rule.For)+" saved and in effect"))
-	case tea.KeyMsg:
+	case tea.KeyPressMsg:
 		if f.saving {
 			return nil
 		}

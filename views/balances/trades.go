@@ -1,7 +1,7 @@
 package balances
 
 import (
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"treasury/data/liquidity"
 	"treasury/data/live"

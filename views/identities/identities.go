@@ -6,7 +6,7 @@ package identities
 import (
 	"context"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"treasury/data/live"
 	"treasury/data/payments"

@@ -6,7 +6,7 @@ package ledger
 import (
 	"strings"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"treasury/data/columns"
 	"treasury/data/live"

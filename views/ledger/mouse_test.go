@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"treasury/views/failures"
 	"treasury/views/ledger"
@@ -19,9 +19,9 @@ func TestMouse(t *testing.T) {
 	tm := e.Program(t, v, failures.New(e.Ctx))
 	viewtest.WaitFor(t, tm, "After")
 	// The body starts on line 3: its status line, the table's header, rows.
-	tm.Send(tea.MouseMsg{X: 5, Y: 3 + 2 + 3, Button: tea.MouseButtonLeft, Action: tea.MouseActionPress})
-	tm.Send(tea.MouseMsg{X: 5, Y: 10, Button: tea.MouseButtonWheelDown, Action: tea.MouseActionPress})
-	tm.Send(tea.MouseMsg{X: 16, Y: 2, Button: tea.MouseButtonLeft, Action: tea.MouseActionPress}) // "2 Errors"
+	tm.Send(tea.MouseClickMsg{X: 5, Y: 3 + 2 + 3, Button: tea.MouseLeft})
+	tm.Send(tea.MouseWheelMsg{X: 5, Y: 10, Button: tea.MouseWheelDown})
+	tm.Send(tea.MouseClickMsg{X: 16, Y: 2, Button: tea.MouseLeft}) // "2 Errors"
 	viewtest.WaitFor(t, tm, "no call has failed")
 	frame := viewtest.Frame(t, tm)
 	if !strings.Contains(frame, "[2 Errors]") {

@@ -3,14 +3,12 @@ package overview_test
 import (
 	"context"
 	"encoding/csv"
-	"io"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/muesli/termenv"
 
 	"treasury/config"
 	"treasury/data/apierr"
@@ -298,8 +296,8 @@ func TestOverviewEmpty(t *testing.T) {
 			}, live.FeedOptions[[]payments.Payment, *live.PaymentSet]{Interface: apierr.Payments, Interval: time.Hour}),
 	}})
 	defer st.Close()
-	r := lipgloss.NewRenderer(io.Discard, termenv.WithProfile(termenv.Ascii))
-	ctx := &ui.Context{Renderer: r, Theme: ui.NewTheme(r), Store: st, Profile: "empty", Now: func() time.Time { return now }}
+	r := colorprofile.NoTTY
+	ctx := &ui.Context{Colors: r, Dark: true, Theme: ui.NewTheme(r, true), Store: st, Profile: "empty", Now: func() time.Time { return now }}
 	v := overview.New(ctx, overview.Options{})
 	for _, tp := range st.Topics() {
 		st.FetchNow(context.Background(), tp)

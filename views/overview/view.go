@@ -32,8 +32,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 
 	"treasury/config"
 	"treasury/data/live"
@@ -129,7 +129,7 @@ func (v *View) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case ui.StoreChanged:
 		v.readStore()
-	case tea.KeyMsg:
+	case tea.KeyPressMsg:
 		if key.Matches(msg, v.keys.Window) {
 			return v.setWindow((v.window + 1) % len(windows))
 		}

@@ -2,14 +2,13 @@ package paymentsview
 
 import (
 	"fmt"
-	tea "github.com/charmbracelet/bubbletea"
-	"io"
 	"syscall"
 	"testing"
 	"time"
 
-	"github.com/charmbracelet/lipgloss"
-	"github.com/muesli/termenv"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/charmbracelet/colorprofile"
 	"github.com/shopspring/decimal"
 
 	"treasury/data/live"
@@ -53,8 +52,8 @@ func benchView(tb testing.TB, n int) (*View, *live.Store) {
 	tb.Helper()
 	store := live.New(live.Options{Now: func() time.Time { return benchStart }})
 	store.PutPayments(synth(n))
-	r := lipgloss.NewRenderer(io.Discard, termenv.WithProfile(termenv.Ascii))
-	ctx := &ui.Context{Renderer: r, Theme: ui.NewTheme(r), Store: store, Environment: "test",
+	r := colorprofile.NoTTY
+	ctx := &ui.Context{Colors: r, Dark: true, Theme: ui.NewTheme(r, true), Store: store, Environment: "test",
 		Now: func() time.Time { return benchStart }, Width: 120, Height: 36}
 	v := New(ctx, &platform.Platform{Store: store})
 	run(v, v.setWindow(windows[2])) // ":payments 30d": every synthetic payment is in the window
@@ -275,8 +274,8 @@ func BenchmarkTwentySessions(b *testing.B) {
 	v, store := benchView(b, 100_000)
 	vs := []*View{v}
 	for range 19 {
-		r := lipgloss.NewRenderer(io.Discard, termenv.WithProfile(termenv.Ascii))
-		ctx := &ui.Context{Renderer: r, Theme: ui.NewTheme(r), Store: store, Environment: "test",
+		r := colorprofile.NoTTY
+		ctx := &ui.Context{Colors: r, Dark: true, Theme: ui.NewTheme(r, true), Store: store, Environment: "test",
 			Now: func() time.Time { return benchStart }, Width: 120, Height: 36}
 		s := New(ctx, &platform.Platform{Store: store})
 		run(s, s.setWindow(2))
@@ -321,8 +320,8 @@ func BenchmarkNewSessionFirstFrame(b *testing.B) {
 	_, store := benchView(b, 100_000)
 	b.ReportAllocs()
 	for b.Loop() {
-		r := lipgloss.NewRenderer(io.Discard, termenv.WithProfile(termenv.Ascii))
-		ctx := &ui.Context{Renderer: r, Theme: ui.NewTheme(r), Store: store, Environment: "test",
+		r := colorprofile.NoTTY
+		ctx := &ui.Context{Colors: r, Dark: true, Theme: ui.NewTheme(r, true), Store: store, Environment: "test",
 			Now: func() time.Time { return benchStart }, Width: 120, Height: 36}
 		s := New(ctx, &platform.Platform{Store: store})
 		run(s, s.setWindow(2))

@@ -43,7 +43,7 @@ func (c *stateChart) view(ctx *ui.Context, key live.Key[paystats.StateHistory], 
 	}
 	c.key, c.version, c.w, c.h = key, got.Version, w, h
 	c.out = ctx.Chart("payments:states@"+windowWord(win), got.Version, w, h, func() string {
-		return drawStateChart(ctx, got.Data, win, w, h)
+		return fitLines(drawStateChart(ctx, got.Data, win, w, h), w) // cut once, with the drawing
 	})
 	return c.out
 }

@@ -4,13 +4,11 @@ import (
 	"context"
 	"encoding/csv"
 	"fmt"
-	"io"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/charmbracelet/lipgloss"
-	"github.com/muesli/termenv"
+	"github.com/charmbracelet/colorprofile"
 	"github.com/shopspring/decimal"
 
 	"treasury/data/live"
@@ -50,8 +48,8 @@ func TestStateChartNamesItsWindowAndSpan(t *testing.T) {
 		}
 		st.FetchNow(context.Background(), live.Payments)
 	}
-	r := lipgloss.NewRenderer(io.Discard, termenv.WithProfile(termenv.Ascii))
-	ctx := &ui.Context{Renderer: r, Theme: ui.NewTheme(r), Store: st, Now: func() time.Time { return now }}
+	r := colorprofile.NoTTY
+	ctx := &ui.Context{Colors: r, Dark: true, Theme: ui.NewTheme(r, true), Store: st, Now: func() time.Time { return now }}
 	const w, sparkW = 89, 89 - (payments.StateWidth + 1) - 7 - 2
 	out := drawStateChart(ctx, live.Get(st, key).Data, week, w, 10)
 	lines := strings.Split(out, "\n")

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/charmbracelet/x/exp/teatest"
+	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"treasury/data/payments"
 	"treasury/sandbox"
@@ -48,7 +48,7 @@ func TestPaymentsHostileStrings(t *testing.T) {
 	if err := tm.Quit(); err != nil {
 		t.Fatal(err)
 	}
-	frame := tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).View()
+	frame := tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).View().Content
 	if r, bad := viewtest.Harmful(frame); bad {
 		t.Fatalf("frame holds %U:\n%s", r, frame)
 	}

@@ -2,14 +2,12 @@ package paymentsview
 
 import (
 	"context"
-	"io"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/muesli/termenv"
 
 	"treasury/data/live"
 	"treasury/data/payments"
@@ -34,8 +32,8 @@ func quoteWorld(t *testing.T, now *time.Time, expires time.Time) (*View, *live.S
 	store := live.New(live.Options{Inline: true, Now: func() time.Time { return *now }, Feeds: []live.Feed{
 		live.FoldFeed(live.PaymentsKey, fetch, fold, live.FeedOptions[[]payments.Payment, *live.PaymentSet]{Interval: time.Minute}),
 	}})
-	r := lipgloss.NewRenderer(io.Discard, termenv.WithProfile(termenv.Ascii))
-	ctx := &ui.Context{Renderer: r, Theme: ui.NewTheme(r), Store: store, Environment: "test",
+	r := colorprofile.NoTTY
+	ctx := &ui.Context{Colors: r, Dark: true, Theme: ui.NewTheme(r, true), Store: store, Environment: "test",
 		Now: func() time.Time { return *now }}
 	v := New(ctx, &platform.Platform{Store: store})
 	store.FetchNow(context.Background(), live.Payments)

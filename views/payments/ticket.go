@@ -1,7 +1,7 @@
 package paymentsview
 
 import (
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"treasury/data/payments"
 	"treasury/data/payments/ticket"

@@ -14,11 +14,12 @@
 package paymentsview
 
 import (
+	"slices"
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 
 	"treasury/data/apierr"
 	"treasury/data/live"
@@ -47,6 +48,7 @@ type View struct {
 	scope  scope
 	window time.Duration // the window shown: one of windows (w), or any a command asked for
 	chart  stateChart
+	head   headLines
 	recon  reconCache
 	keys   keys
 }
@@ -112,25 +114,51 @@ func (v *View) Init() tea.Cmd { return nil }
 
 // above draws the scope bar, the chart when there is room, and a line on
 // the selected payment with the live age of its state.
-func (v *View) above(w, h int, sel **payments.Payment) string {
+// headLines are the scope line(s) as drawn for the counts' version, the
+// scope, the window, the width and the theme: a cursor move draws them
+// again only when one of those changed.
+type headLines struct {
+	version uint64
+	scope   scope
+	window  time.Duration
+	w       int
+	dark    bool
+	lines   []string
+}
+
+func (v *View) headLines(w int) []string {
 	t := v.ctx.Theme
-	parts := scopeParts(live.Get(v.ctx.Store, v.counts).Data, v.scope)
+	got := live.Get(v.ctx.Store, v.counts)
+	if hd := &v.head; hd.lines != nil && hd.version == got.Version && hd.scope == v.scope && hd.window == v.window &&
+		hd.w == w && hd.dark == t.Dark {
+		return hd.lines
+	}
+	parts := scopeParts(got.Data, v.scope)
 	parts[len(parts)-1] += t.Muted.Render("  last " + windowWord(v.window))
 	if w >= 100 {
 		parts[0] = t.Muted.Render("scope ") + parts[0]
 		parts[len(parts)-1] += t.Muted.Render("   [ ] scope · w window")
 	}
 	// On two lines rather than cut where one is too narrow (80 columns).
-	lines := viewkit.WrapParts(parts, "  ", w)
+	lines := strings.Split(fitLines(strings.Join(viewkit.WrapParts(parts, "  ", w), "\n"), w), "\n")
+	v.head = headLines{version: got.Version, scope: v.scope, window: v.window, w: w, dark: t.Dark, lines: lines}
+	return lines
+}
+
+func (v *View) above(w, h int, sel **payments.Payment) string {
+	lines := slices.Clone(v.headLines(w))
 	if h >= 8 {
+		// The chart comes cut to w with its drawing, shared and kept:
+		// measuring its lines again on every frame (a cursor move) is
+		// what a frame of this page cost most.
 		if c := v.chart.view(v.ctx, v.hist, v.window, w, h-len(lines)-1); c != "" {
 			lines = append(lines, c)
 		}
 	}
 	if h >= 3 && sel != nil && *sel != nil {
-		lines = append(lines, v.selectedLine(*sel))
+		lines = append(lines, fitLines(v.selectedLine(*sel), w))
 	}
-	return fitLines(strings.Join(lines, "\n"), w)
+	return strings.Join(lines, "\n")
 }
 
 func (v *View) selectedLine(p *payments.Payment) string {
@@ -149,7 +177,7 @@ func (v *View) selectedLine(p *payments.Payment) string {
 // page shown.
 func (v *View) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
-	case tea.KeyMsg:
+	case tea.KeyPressMsg:
 		if key.Matches(msg, v.keys.Ticket) {
 			return v.copyTicket()
 		}

@@ -3,12 +3,10 @@ package quotes
 import (
 	"context"
 	"fmt"
-	"io"
 	"testing"
 	"time"
 
-	"github.com/charmbracelet/lipgloss"
-	"github.com/muesli/termenv"
+	"github.com/charmbracelet/colorprofile"
 	"github.com/shopspring/decimal"
 
 	"treasury/data/liquidity"
@@ -77,8 +75,8 @@ func sessions(st *live.Store, n int) []*View {
 	d := ui.NewDrawings()
 	out := make([]*View, n)
 	for i := range out {
-		r := lipgloss.NewRenderer(io.Discard, termenv.WithProfile(termenv.ANSI256))
-		ctx := &ui.Context{Renderer: r, Theme: ui.NewTheme(r), Store: st, Drawings: d, Environment: "test",
+		r := colorprofile.ANSI256
+		ctx := &ui.Context{Colors: r, Dark: true, Theme: ui.NewTheme(r, true), Store: st, Drawings: d, Environment: "test",
 			Now: func() time.Time { return benchStart }, Width: 120, Height: 36}
 		out[i] = New(ctx)
 		out[i].Update(ui.StoreChanged{})

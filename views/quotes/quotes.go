@@ -9,8 +9,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 
 	"treasury/data/apierr"
 	"treasury/data/liquidity"
@@ -180,7 +180,7 @@ func (v *View) above(w, h int, sel *liquidity.Quote) string {
 // Update handles the window key and delegates the rest to the page.
 func (v *View) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
-	case tea.KeyMsg:
+	case tea.KeyPressMsg:
 		if key.Matches(msg, v.keys.Board) && v.Stack.Depth() == 1 {
 			return v.toggleBoard()
 		}

@@ -3,7 +3,7 @@ package reports
 import (
 	"strconv"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"treasury/data/columns"
 	"treasury/data/live"

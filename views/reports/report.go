@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"treasury/data/live"
@@ -96,7 +96,7 @@ func (p *reportPage) Update(msg tea.Msg) tea.Cmd {
 		if p.inner == nil && !p.loading {
 			return p.load()
 		}
-	case tea.KeyMsg:
+	case tea.KeyPressMsg:
 		if key.Matches(msg, p.v.keys.Skipped) && len(p.skipped()) > 0 {
 			return p.v.Stack.Push(newSkippedPage(p))
 		}

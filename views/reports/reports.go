@@ -17,8 +17,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 
 	"treasury/data/live"
 	"treasury/data/platform"
@@ -141,7 +141,7 @@ func (v *View) openReport(rep reporting.Report, known bool) tea.Cmd {
 // Update handles the save key and palette opens, and delegates the rest.
 func (v *View) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
-	case tea.KeyMsg:
+	case tea.KeyPressMsg:
 		if key.Matches(msg, v.keys.Save) {
 			if v.Stack.Depth() > 1 && v.open != nil {
 				return v.open.save()

@@ -9,14 +9,15 @@ import (
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/x/exp/teatest"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"treasury/data/live"
 	"treasury/data/reporting"
 	"treasury/sandbox"
 	"treasury/sandbox/sandboxtest"
 	"treasury/ui"
+	"treasury/ui/uitest"
 	"treasury/views/reports"
 	"treasury/views/viewtest"
 )
@@ -123,7 +124,7 @@ func TestSaveAsDownloaded(t *testing.T) {
 	v := reports.New(e.Ctx, e.P)
 	run(v, v.Update(ui.StoreChanged{}))
 	run(v, v.Update(ui.Open{View: "reports", Args: []string{"report", rep.ID}}))
-	fl := run(v, v.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("w")}))
+	fl := run(v, v.Update(uitest.Key("w")))
 	if len(fl) != 1 || fl[0].Err != nil || !strings.Contains(fl[0].Text, "saved ") {
 		t.Fatalf("flash %+v", fl)
 	}
@@ -146,7 +147,7 @@ func TestSaveAsDownloaded(t *testing.T) {
 	if err != nil || st.Mode().Perm() != 0o600 {
 		t.Fatalf("mode %v, %v", st.Mode(), err)
 	}
-	fl = run(v, v.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("w")}))
+	fl = run(v, v.Update(uitest.Key("w")))
 	if len(fl) != 1 || fl[0].Err == nil || !strings.Contains(fl[0].Err.Error(), "not overwritten") {
 		t.Fatalf("second save: %+v", fl)
 	}
@@ -169,9 +170,9 @@ func TestReportsWidth80(t *testing.T) {
 		rep := rs[find(t, rs, typ, reporting.FormatJSON)]
 		run(v, v.Update(ui.Open{View: "reports", Args: []string{"report", rep.ID}}))
 		check(typ)
-		run(v, v.Update(tea.KeyMsg{Type: tea.KeyEnter}))
+		run(v, v.Update(uitest.Key("enter")))
 		check(typ + " enter")
-		run(v, v.Update(tea.KeyMsg{Type: tea.KeyEnter}))
+		run(v, v.Update(uitest.Key("enter")))
 		check(typ + " enter enter")
 	}
 }
@@ -197,7 +198,7 @@ func TestPendingReportSaysWhy(t *testing.T) {
 	if !strings.Contains(out, "still being generated") || !strings.Contains(out, "r downloads it again") {
 		t.Fatalf("pending report:\n%s", out)
 	}
-	if fl := run(v, v.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("w")})); len(fl) != 1 || fl[0].Err == nil {
+	if fl := run(v, v.Update(uitest.Key("w"))); len(fl) != 1 || fl[0].Err == nil {
 		t.Fatalf("save of a pending report: %+v", fl)
 	}
 	// Once ready, r downloads it again.
@@ -221,16 +222,16 @@ func TestHostileReportRows(t *testing.T) {
 		run(v, v.Update(ui.StoreChanged{}))
 		run(v, v.Update(ui.Open{View: "reports", Args: []string{"report", rep.ID}}))
 		frames := []string{v.Render(120, 30)}
-		run(v, v.Update(tea.KeyMsg{Type: tea.KeyEnter}))
+		run(v, v.Update(uitest.Key("enter")))
 		frames = append(frames, v.Render(120, 30))
-		run(v, v.Update(tea.KeyMsg{Type: tea.KeyEnter}))
+		run(v, v.Update(uitest.Key("enter")))
 		frames = append(frames, v.Render(120, 30))
 		for i, f := range frames {
 			if r, bad := viewtest.Harmful(f); bad {
 				t.Errorf("%s frame %d holds %U:\n%q", typ, i, r, f)
 			}
 		}
-		fl := run(v, v.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("w")}))
+		fl := run(v, v.Update(uitest.Key("w")))
 		want, err := e.P.Reporting.Download(context.Background(), rep)
 		if err != nil || len(fl) != 1 || fl[0].Err != nil {
 			t.Fatalf("%s: download %v, flash %+v", typ, err, fl)
@@ -252,9 +253,9 @@ func TestSaveFromList(t *testing.T) {
 	v := reports.New(e.Ctx, e.P)
 	run(v, v.Update(ui.StoreChanged{}))
 	for range i {
-		run(v, v.Update(tea.KeyMsg{Type: tea.KeyDown}))
+		run(v, v.Update(uitest.Key("down")))
 	}
-	fl := run(v, v.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("w")}))
+	fl := run(v, v.Update(uitest.Key("w")))
 	if len(fl) != 2 || fl[1].Err != nil || !strings.Contains(fl[1].Text, "saved ") {
 		t.Fatalf("flashes %+v", fl)
 	}

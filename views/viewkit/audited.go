@@ -1,7 +1,7 @@
 package viewkit
 
 import (
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"treasury/data/actions"
 	"treasury/ui"

@@ -3,13 +3,11 @@ package viewkit
 import (
 	"context"
 	"errors"
-	"io"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/charmbracelet/lipgloss"
-	"github.com/muesli/termenv"
+	"github.com/charmbracelet/colorprofile"
 
 	"treasury/data/live"
 	"treasury/ui"
@@ -32,8 +30,8 @@ func store(t *testing.T) (*live.Store, *ui.Context) {
 		feed("ok", nil), feed("bad", errors.New("refused")), feed("slow", nil)}})
 	st.FetchNow(context.Background(), "ok")
 	st.FetchNow(context.Background(), "bad")
-	r := lipgloss.NewRenderer(io.Discard, termenv.WithProfile(termenv.Ascii))
-	return st, &ui.Context{Renderer: r, Theme: ui.NewTheme(r), Store: st, Now: func() time.Time { return now }}
+	r := colorprofile.NoTTY
+	return st, &ui.Context{Colors: r, Dark: true, Theme: ui.NewTheme(r, true), Store: st, Now: func() time.Time { return now }}
 }
 
 // TestUnionNamesWhatIsMissing: a union is loaded once a topic answered,

@@ -7,9 +7,9 @@ import (
 	"io"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
-	"github.com/charmbracelet/bubbles/viewport"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/viewport"
+	tea "charm.land/bubbletea/v2"
 
 	"treasury/data/live"
 	"treasury/ui"
@@ -79,7 +79,7 @@ type DetailPage[T any] struct {
 // NewDetailPage builds a detail page.
 func NewDetailPage[T any](ctx *ui.Context, spec DetailSpec[T]) *DetailPage[T] {
 	k := DefaultDetailKeys()
-	vp := viewport.New(0, 0)
+	vp := viewport.New()
 	vp.KeyMap = viewport.KeyMap{Up: k.Up, Down: k.Down, PageUp: k.PageUp, PageDown: k.PageDown,
 		HalfPageUp: k.HalfPageUp, HalfPageDown: k.HalfPageDown,
 		// The body wraps to the width: nothing scrolls sideways.
@@ -117,7 +117,7 @@ func (d *DetailPage[T]) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case ui.StoreChanged:
 		d.reload()
-	case tea.KeyMsg:
+	case tea.KeyPressMsg:
 		if key.Matches(msg, d.keys.Errors) && !d.ok {
 			if cmd := OpenErrors(d.snap); cmd != nil {
 				return tea.Batch(append(cmds, cmd)...)
@@ -143,7 +143,8 @@ func (d *DetailPage[T]) Render(w, h int) string {
 	if w != d.width {
 		d.width, d.dirty = w, true
 	}
-	d.vp.Width, d.vp.Height = w, max(h-1, 1)
+	d.vp.SetWidth(w)
+	d.vp.SetHeight(max(h-1, 1))
 	what := cmp.Or(d.spec.What, d.spec.Crumb, "the record")
 	if !d.ok {
 		if body, ok := StateBody(d.ctx, d.spec.Topics, d.snap, what, w); ok {
@@ -155,7 +156,7 @@ func (d *DetailPage[T]) Render(w, h int) string {
 	head := status
 	if notes := Notes(d.ctx, d.snap); len(notes) > 0 {
 		head += "\n" + strings.Join(notes, "\n")
-		d.vp.Height = max(h-1-len(notes), 1)
+		d.vp.SetHeight(max(h-1-len(notes), 1))
 	}
 	if d.dirty {
 		d.dirty = false

@@ -3,8 +3,8 @@ package viewkit
 import (
 	"io"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 
 	"treasury/data/live"
 	"treasury/ui"

@@ -6,9 +6,9 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 
 	"treasury/data/live"
 	"treasury/ui"
@@ -150,6 +150,8 @@ type TablePage[T any] struct {
 	keys TableKeys
 	spec TableSpec[T]
 	t    *table.Model
+	// dark is the background the table's styles are for.
+	dark bool
 	snap live.Snapshot
 	seq  uint64
 	read bool
@@ -182,7 +184,7 @@ func NewTablePage[T any](ctx *ui.Context, spec TableSpec[T]) *TablePage[T] {
 		t.SetGroup(spec.Group, true)
 	}
 	t.SetFollow(spec.Live)
-	return &TablePage[T]{ctx: ctx, keys: DefaultTableKeys(), spec: spec, t: t}
+	return &TablePage[T]{ctx: ctx, keys: DefaultTableKeys(), spec: spec, t: t, dark: ctx.Theme.Dark}
 }
 
 // Table is the page's table widget.
@@ -322,18 +324,19 @@ func (p *TablePage[T]) Update(msg tea.Msg) tea.Cmd {
 		}
 	case table.Computed:
 		cmds = append(cmds, p.t.Update(msg))
-	case tea.MouseMsg:
+	case tea.MouseClickMsg:
 		p.ensure()
-		if msg.Action == tea.MouseActionPress && msg.Button == tea.MouseButtonLeft {
+		if msg.Button == tea.MouseLeft {
 			// Y counts from the page's top: the table's header is at tableTop.
 			p.t.ClickRow(msg.Y - p.tableTop - 1)
-			break
 		}
-		cmds = append(cmds, p.t.Update(msg)) // the wheel
+	case tea.MouseWheelMsg:
+		p.ensure()
+		cmds = append(cmds, p.t.Update(msg))
 	case ui.Tick:
 		p.t.Tick(msg.Now)
 		p.t.SetStale(p.snap.Stale(p.ctx.Clock()) || (p.snap.Err != nil && !p.snap.FetchedAt.IsZero()))
-	case tea.KeyMsg:
+	case tea.KeyPressMsg:
 		p.ensure()
 		if key.Matches(msg, p.keys.Errors) {
 			if cmd := OpenErrors(p.snap); cmd != nil {
@@ -380,6 +383,10 @@ func (p *TablePage[T]) selected() (T, bool) {
 // Render draws the status line, what goes above, and the table; before the
 // first good answer, the loading or failed state instead of the table.
 func (p *TablePage[T]) Render(w, h int) string {
+	if p.dark != p.ctx.Theme.Dark { // the terminal said its background is not the one assumed
+		p.dark = p.ctx.Theme.Dark
+		p.t.SetStyles(TableStyles(p.ctx.Theme))
+	}
 	p.ensure()
 	what := cmp.Or(p.spec.What, p.spec.Crumb, "the records")
 	if body, ok := StateBody(p.ctx, p.spec.Topics, p.snap, what, w); ok {

@@ -1,34 +1,25 @@
 package viewtest
 
 import (
-	"bytes"
 	"strings"
 	"testing"
 	"time"
 
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
-	"github.com/charmbracelet/x/exp/teatest"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"treasury/ui"
 	"treasury/ui/sanitize"
+	"treasury/ui/uitest"
 	"treasury/views/viewkit"
 )
 
-// WaitAll waits until the program's output read from now on holds every
-// string of want (all answers of a page's calls arrived). The output is a
-// stream of changes: text already drawn before the call is not seen again
-// unless it is redrawn.
+// WaitAll waits until the program's screen shows every string of want at
+// once (all answers of a page's calls arrived).
 func WaitAll(t testing.TB, tm *teatest.TestModel, want ...string) {
 	t.Helper()
-	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
-		for _, w := range want {
-			if !bytes.Contains(b, []byte(w)) {
-				return false
-			}
-		}
-		return true
-	}, teatest.WithDuration(45*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
+	uitest.WaitFor(t, tm, Width, Height, 45*time.Second, want...)
 }
 
 // Drive runs cmd synchronously as the shell would for a view's own calls:
@@ -55,30 +46,8 @@ func Drive(v ui.View, cmd tea.Cmd) []tea.Msg {
 }
 
 // Key is one key press: "enter", "esc", "tab", "shift+tab", "down", "up", or the runes
-// of s as one message.
-func Key(s string) tea.KeyMsg {
-	switch s {
-	case "enter":
-		return tea.KeyMsg{Type: tea.KeyEnter}
-	case "esc":
-		return tea.KeyMsg{Type: tea.KeyEsc}
-	case "tab":
-		return tea.KeyMsg{Type: tea.KeyTab}
-	case "shift+tab":
-		return tea.KeyMsg{Type: tea.KeyShiftTab}
-	case "down":
-		return tea.KeyMsg{Type: tea.KeyDown}
-	case "up":
-		return tea.KeyMsg{Type: tea.KeyUp}
-	case "pgdown":
-		return tea.KeyMsg{Type: tea.KeyPgDown}
-	case "pgup":
-		return tea.KeyMsg{Type: tea.KeyPgUp}
-	case "backspace":
-		return tea.KeyMsg{Type: tea.KeyBackspace}
-	}
-	return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(s)}
-}
+// of s as one message (uitest.Key).
+func Key(s string) tea.KeyPressMsg { return uitest.Key(s) }
 
 // Fits fails t for each line of out wider than w columns, and if out has
 // more than h lines; what names the frame in the messages.

@@ -19,17 +19,14 @@
 package viewtest
 
 import (
-	"bytes"
 	"context"
-	"io"
 	"net/http"
 	"testing"
 	"time"
 
-	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/exp/golden"
-	"github.com/charmbracelet/x/exp/teatest"
-	"github.com/muesli/termenv"
+	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"treasury/config"
 	"treasury/data/actions"
@@ -39,6 +36,7 @@ import (
 	"treasury/sandbox"
 	"treasury/sandbox/sandboxtest"
 	"treasury/ui"
+	"treasury/ui/uitest"
 )
 
 // Width and Height are the golden files' terminal size.
@@ -155,13 +153,11 @@ func (e *Env) session(t testing.TB) {
 		}
 	}
 	e.Audit = al
-	r := lipgloss.NewRenderer(io.Discard, termenv.WithProfile(termenv.Ascii))
+	colors := colorprofile.NoTTY // plain text, as NO_COLOR and TERM=dumb
 	if o.Colour {
-		r = lipgloss.NewRenderer(io.Discard, termenv.WithProfile(termenv.ANSI256))
-		r.SetColorProfile(termenv.ANSI256)
-		r.SetHasDarkBackground(true)
+		colors = colorprofile.ANSI256
 	}
-	e.Ctx = &ui.Context{Renderer: r, Theme: ui.NewTheme(r), Store: p.Store, Profile: cfg.Profile,
+	e.Ctx = &ui.Context{Colors: colors, Dark: true, Theme: ui.NewTheme(colors, true), Store: p.Store, Profile: cfg.Profile,
 		Environment: cfg.Environment, ReadOnly: cfg.ReadOnly, Operator: o.who().String(), Now: srv.Clock().Now,
 		SaveDir: t.TempDir(), Width: Width, Height: Height - 4}
 	e.Actor = actions.New(actions.Clients{Transactions: p.WalletTransactions, Custody: p.Custody, CanSign: p.CustodyCanSign},
@@ -200,14 +196,15 @@ func (e *Env) Program(t testing.TB, views ...ui.View) *teatest.TestModel {
 func (e *Env) ProgramAt(t testing.TB, w, h int, views ...ui.View) *teatest.TestModel {
 	t.Helper()
 	app := ui.NewApp(e.Ctx, views...)
-	return teatest.NewTestModel(t, app, teatest.WithInitialTermSize(w, h))
+	tm := teatest.NewTestModel(t, app, teatest.WithInitialTermSize(w, h))
+	uitest.ScreenOf(tm, w, h) // the screen WaitFor reads, of the program's size
+	return tm
 }
 
-// WaitFor waits until the program's output contains want.
+// WaitFor waits until the program's screen shows want.
 func WaitFor(t testing.TB, tm *teatest.TestModel, want string) {
 	t.Helper()
-	teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte(want)) },
-		teatest.WithDuration(45*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
+	uitest.WaitFor(t, tm, Width, Height, 45*time.Second, want)
 }
 
 // Keys sends key presses: each string is one key ("enter", "esc", "tab",
@@ -235,5 +232,5 @@ func Frame(t testing.TB, tm *teatest.TestModel) string {
 	if err := tm.Quit(); err != nil {
 		t.Fatal(err)
 	}
-	return tm.FinalModel(t, teatest.WithFinalTimeout(30*time.Second)).View()
+	return tm.FinalModel(t, teatest.WithFinalTimeout(30*time.Second)).View().Content
 }

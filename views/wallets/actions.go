@@ -5,7 +5,7 @@ import (
 	"errors"
 	"strings"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"treasury/data/actions"
 	"treasury/data/live"

@@ -3,7 +3,7 @@ package wallets
 import (
 	"strings"
 
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"treasury/data/live"
 	"treasury/data/wallet"

@@ -1,7 +1,7 @@
 package wallets
 
 import (
-	tea "github.com/charmbracelet/bubbletea"
+	tea "charm.land/bubbletea/v2"
 
 	"treasury/data/columns"
 	"treasury/data/live"

@@ -11,8 +11,8 @@ package wallets
 import (
 	"strings"
 
-	"github.com/charmbracelet/bubbles/key"
-	tea "github.com/charmbracelet/bubbletea"
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 
 	"treasury/data/actions"
 	"treasury/data/live"
@@ -90,7 +90,7 @@ func (v *View) showSection(sec, status string) tea.Cmd {
 // delegates the rest to the page shown.
 func (v *View) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
-	case tea.KeyMsg:
+	case tea.KeyPressMsg:
 		switch {
 		case key.Matches(msg, v.keys.Vaults):
 			return v.showSection(secVaults, "")
