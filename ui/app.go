@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/help"
@@ -32,7 +33,9 @@ type App struct {
 	keys   Keys
 	views  []View
 	active int
-	sub    *live.Subscription
+	// letters are the keys of the views past the ninth (viewLetters).
+	letters map[string]int
+	sub     *live.Subscription
 
 	width, height int
 	overlay       overlay
@@ -77,8 +80,46 @@ const maxLinks = 16
 func NewApp(ctx *Context, views ...View) *App {
 	fi := NewInput(ctx.Theme, "/", 200, lipgloss.NewStyle())
 	a := &App{ctx: ctx, keys: DefaultKeys(), views: views, filter: fi, now: ctx.Clock(), help: newHelpModel(ctx.Theme)}
+	a.letters = viewLetters(a.keys, views)
+	if len(a.letters) > 0 {
+		keys, help := a.keys.Jump.Keys(), "1-9"
+		for i := 9; i < len(views); i++ {
+			for l, v := range a.letters {
+				if v == i {
+					keys, help = append(keys, l), help+" "+l
+				}
+			}
+		}
+		a.keys.Jump = key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, "jump to view"))
+	}
 	a.palette = newPalette(a)
 	return a
+}
+
+// viewLetters gives the views past the ninth (which have no number) the
+// capital of their title's first letter as their key, when no binding of
+// the shell and no earlier view has it: a tab label is always a key.
+func viewLetters(k Keys, views []View) map[string]int {
+	taken := map[string]bool{}
+	for _, b := range append(k.List(), k.Close, k.FilterKeep, k.FilterClear) {
+		for _, s := range b.Keys() {
+			taken[s] = true
+		}
+	}
+	out := map[string]int{}
+	for i := 9; i < len(views); i++ {
+		r := []rune(views[i].Title())
+		if len(r) == 0 {
+			continue
+		}
+		l := strings.ToUpper(string(r[0]))
+		if taken[l] {
+			continue
+		}
+		taken[l] = true
+		out[l] = i
+	}
+	return out
 }
 
 // Context returns the session context.
@@ -347,7 +388,20 @@ func (a *App) show(o Open) tea.Cmd {
 }
 
 func (a *App) switchTo(i int) tea.Cmd {
-	if i < 0 || i >= len(a.views) || i == a.active {
+	if i == a.active {
+		// The view's own number: back to its list from any drill-down.
+		a.links = nil
+		moved := false
+		for a.Active().Back() {
+			moved = true
+		}
+		if !moved {
+			return nil
+		}
+		a.watch()
+		return a.Active().Update(StoreChanged{})
+	}
+	if i < 0 || i >= len(a.views) {
 		return nil
 	}
 	a.links = nil
@@ -416,6 +470,9 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.PrevView):
 		return a.switchTo((a.active + len(a.views) - 1) % len(a.views))
 	case key.Matches(msg, k.Jump):
+		if i, ok := a.letters[msg.String()]; ok {
+			return a.switchTo(i)
+		}
 		return a.switchTo(int(msg.Code - '1'))
 	case key.Matches(msg, k.Palette):
 		a.palette.open()
@@ -438,12 +495,18 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 		if l, ok := a.returnLink(); ok {
 			return a.goBack(l)
 		}
-		if !a.Active().Back() && a.Active().Filter() != "" {
-			cmd := a.Active().SetFilter("")
-			a.watch()
-			return cmd
+		if !a.Active().Back() {
+			if a.Active().Filter() != "" {
+				cmd := a.Active().SetFilter("")
+				a.watch()
+				return cmd
+			}
+			return nil
 		}
 		a.watch()
+		// The page shown now is read afresh (and a view whose Back changed
+		// what it lists runs what that needs).
+		return a.Active().Update(StoreChanged{})
 	case key.Matches(msg, k.Raw):
 		if _, rec, ok := a.Active().Selected(); ok {
 			a.raw = a.pager(newRawPager(a.ctx, rec, a.width, a.height-a.chrome()))

@@ -374,3 +374,25 @@ func TestBackgroundAnswerRethemes(t *testing.T) {
 		t.Fatal("the same answer changed the frame")
 	}
 }
+
+// TestViewNumberGoesBackToItsList: the number of the view shown walks it
+// back from any drill-down to its list; esc walks back one level.
+func TestViewNumberGoesBackToItsList(t *testing.T) {
+	acted := 0
+	a := &listView{name: "alpha", rows: []string{"x"}, crumbs: []string{"alpha", "x", "detail"}, acted: &acted}
+	b := &listView{name: "beta", rows: []string{"y"}, acted: &acted}
+	app := NewApp(testContext("test", false), a, b)
+	app.Update(tea.WindowSizeMsg{Width: 80, Height: 20})
+	app.Update(uitest.Key("esc"))
+	if len(a.crumbs) != 2 {
+		t.Fatalf("esc: crumbs %v, want one level back", a.crumbs)
+	}
+	app.Update(uitest.Key("1"))
+	if len(a.crumbs) != 0 || app.active != 0 {
+		t.Fatalf("1 on view 1: crumbs %v, active %d; want its list", a.crumbs, app.active)
+	}
+	app.Update(uitest.Key("2"))
+	if app.active != 1 {
+		t.Fatalf("2: active %d", app.active)
+	}
+}

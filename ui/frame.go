@@ -382,13 +382,30 @@ func (a *App) tabLabel(i int, v View, form int) string {
 		label = fmt.Sprintf("%d %s", i+1, label)
 	case i < 9:
 		label = fmt.Sprint(i + 1)
-	case !named:
-		label = string([]rune(label)[:1])
+	case named:
+		if l := a.letterOf(i); l != "" {
+			label = l + " " + label
+		}
+	default:
+		label = a.letterOf(i)
+		if label == "" {
+			label = string([]rune(v.Title())[:1])
+		}
 	}
 	if i == a.active && a.ctx.Plain() {
 		label = "[" + label + "]" // reverse video does not show
 	}
 	return label
+}
+
+// letterOf is the key of view i past the ninth ("" for none).
+func (a *App) letterOf(i int) string {
+	for l, v := range a.letters {
+		if v == i {
+			return l
+		}
+	}
+	return ""
 }
 
 // tabLabels are the views' tabs: "1 Quotes"; views past the ninth have no

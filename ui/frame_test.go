@@ -111,9 +111,10 @@ func TestHealthLineNamesEveryInterface(t *testing.T) {
 	}
 }
 
-// TestTabsNameWhatFits: every tab is named when the line holds them; then
-// the views with a number key (those past the ninth by their initial);
-// then only the open view. The trail is never what is cut.
+// TestTabsNameWhatFits: every tab is named, with its key, when the line
+// holds them; then the views with a number key (those past the ninth by
+// their letter key); then only the open view. The trail is never what is
+// cut. Every label is a key: I and L jump to the tenth and eleventh.
 func TestTabsNameWhatFits(t *testing.T) {
 	var views []View
 	for _, n := range []string{"overview", "quotes", "balances", "payments", "wallets", "reports", "addresses", "alerts", "errors", "identities", "ledger"} {
@@ -124,7 +125,7 @@ func TestTabsNameWhatFits(t *testing.T) {
 		width int
 		want  string
 	}{
-		{140, "[1 Overview]  2 Quotes  3 Balances  4 Payments  5 Wallets  6 Reports  7 Addresses  8 Alerts  9 Errors  Identities  Ledger"},
+		{140, "[1 Overview]  2 Quotes  3 Balances  4 Payments  5 Wallets  6 Reports  7 Addresses  8 Alerts  9 Errors  I Identities  L Ledger"},
 		{110, "[1 Overview]  2 Quotes  3 Balances  4 Payments  5 Wallets  6 Reports  7 Addresses  8 Alerts  9 Errors  I  L"},
 		{80, "[1 Overview]  2  3  4  5  6  7  8  9  I  L"},
 	} {
@@ -132,6 +133,10 @@ func TestTabsNameWhatFits(t *testing.T) {
 		if got := strings.TrimSpace(a.tabs()); got != c.want {
 			t.Errorf("at %d columns:\n got %q\nwant %q", c.width, got, c.want)
 		}
+	}
+	a.Update(uitest.Key("L"))
+	if a.active != 10 {
+		t.Errorf("L: active %d, want the ledger (10)", a.active)
 	}
 }
 

@@ -194,3 +194,29 @@ func TestTicketSummary(t *testing.T) {
 		t.Errorf("copy names %q", c.What)
 	}
 }
+
+// TestEscFromAScopeToAllPayments: after ":payments failed", esc walks back
+// from a reason's payments to the reasons, then to all the payments of
+// the window (the window kept).
+func TestEscFromAScopeToAllPayments(t *testing.T) {
+	e := world(t, viewtest.Options{})
+	v := New(e.Ctx, e.P)
+	send(v, ui.Open{View: Name, Args: []string{"failed", "7d"}})
+	send(v, viewtest.Key("enter")) // a reason's payments
+	if v.Depth() != 2 {
+		t.Fatalf("depth %d after enter on a reason", v.Depth())
+	}
+	if !v.Back() || v.Depth() != 1 || v.scope != scopeFailed {
+		t.Fatalf("first esc: depth %d scope %v; want the reasons", v.Depth(), v.scope)
+	}
+	if !v.Back() || v.scope != scopeAll || v.window != 7*24*time.Hour {
+		t.Fatalf("second esc: scope %v window %v; want all payments of 7d", v.scope, v.window)
+	}
+	send(v, ui.StoreChanged{})
+	if v.Back() {
+		t.Fatal("esc on all payments should have nowhere to go")
+	}
+	if out := v.Render(120, 40); !strings.Contains(out, "[all ") {
+		t.Errorf("the scope bar does not mark all:\n%s", out)
+	}
+}

@@ -40,7 +40,10 @@ const Name = "payments"
 // View is the payments view.
 type View struct {
 	viewkit.Stack
-	ctx    *ui.Context
+	// backCmd is the command of a Back that changed the scope, run at the
+	// next Update (Back returns no command).
+	backCmd tea.Cmd
+	ctx     *ui.Context
 	p      *platform.Platform
 	page   *viewkit.TablePage[*payments.Payment]
 	counts live.Key[counts]
@@ -176,6 +179,10 @@ func (v *View) selectedLine(p *payments.Payment) string {
 // Update handles scope keys, Open and recon answers; the rest goes to the
 // page shown.
 func (v *View) Update(msg tea.Msg) tea.Cmd {
+	if c := v.backCmd; c != nil {
+		v.backCmd = nil
+		return tea.Batch(c, v.Update(msg))
+	}
 	switch msg := msg.(type) {
 	case tea.KeyPressMsg:
 		if key.Matches(msg, v.keys.Ticket) {
@@ -203,7 +210,7 @@ func (v *View) Update(msg tea.Msg) tea.Cmd {
 // on its newest payment.
 func (v *View) setScope(s scope) tea.Cmd {
 	v.scope = s
-	for v.Back() {
+	for v.Stack.Back() {
 	}
 	if s.Grouped() { // FAILED and DECLINED: by reason code first
 		return v.Stack.Reset(v.newGroupsPage())
@@ -232,7 +239,7 @@ func (v *View) Topics() []live.Topic {
 // views: a scope word selects the scope, anything else is a payment id or
 // internalId whose detail opens.
 func (v *View) open(args []string) tea.Cmd {
-	for v.Back() {
+	for v.Stack.Back() {
 	}
 	if len(args) == 0 {
 		return v.Stack.Update(ui.StoreChanged{})
@@ -269,10 +276,23 @@ func (v *View) open(args []string) tea.Cmd {
 	return v.Stack.Open(newDetailPage(v, strings.TrimSpace(args[0])))
 }
 
+// Back walks back one page; at the root of a scope other than all (after
+// :payments failed, or [ ]), back to all the payments of the window.
+func (v *View) Back() bool {
+	if v.Stack.Back() {
+		return true
+	}
+	if v.scope == scopeAll {
+		return false
+	}
+	v.backCmd = v.setScope(scopeAll)
+	return true
+}
+
 // openPayment pushes the detail of a payment of the root's table by id.
 func (v *View) openPayment(ref string) tea.Cmd {
 	for v.Depth() > 1 {
-		v.Back()
+		v.Stack.Back()
 	}
 	return v.Push(newDetailPage(v, ref))
 }
