@@ -44,16 +44,16 @@ type View struct {
 	// next Update (Back returns no command).
 	backCmd tea.Cmd
 	ctx     *ui.Context
-	p      *platform.Platform
-	page   *viewkit.TablePage[*payments.Payment]
-	counts live.Key[counts]
-	hist   live.Key[paystats.StateHistory]
-	scope  scope
-	window time.Duration // the window shown: one of windows (w), or any a command asked for
-	chart  stateChart
-	head   headLines
-	recon  reconCache
-	keys   keys
+	p       *platform.Platform
+	page    *viewkit.TablePage[*payments.Payment]
+	counts  live.Key[counts]
+	hist    live.Key[paystats.StateHistory]
+	scope   scope
+	window  time.Duration // the window shown: one of windows (w), or any a command asked for
+	chart   stateChart
+	head    headLines
+	recon   reconCache
+	keys    keys
 }
 
 type keys struct{ Next, Prev, Window, Ticket key.Binding }
