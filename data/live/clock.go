@@ -30,6 +30,8 @@ const (
 	clockRecords      = 8
 	// clockSpan is the least span of observations a rate is fitted over.
 	clockSpan = 20 * time.Second
+	// clockSpacing is the least time between two Date observations kept.
+	clockSpacing = time.Second
 	// clockTolerance is the offset the header does not mention.
 	clockTolerance = time.Second
 )
@@ -46,7 +48,17 @@ type platformClock struct {
 // received.
 func (c *platformClock) addDate(sent, received, date time.Time) {
 	mid := sent.Add(received.Sub(sent) / 2)
-	c.dates = append(c.dates, clockObs{local: mid, server: date.Add(500 * time.Millisecond)})
+	o := clockObs{local: mid, server: date.Add(500 * time.Millisecond)}
+	// Kept a second apart (the newest replacing the last kept while it is
+	// closer to the one before): a burst of answers (a poll's pages and
+	// retries) would otherwise fill the observations within a second, too
+	// short a span to fit a rate on, and the estimate would fall back to
+	// the host's rate between bursts.
+	if n := len(c.dates); n >= 2 && mid.Sub(c.dates[n-2].local) < clockSpacing {
+		c.dates[n-1] = o
+		return
+	}
+	c.dates = append(c.dates, o)
 	if len(c.dates) > clockObservations {
 		c.dates = c.dates[len(c.dates)-clockObservations:]
 	}

@@ -32,6 +32,9 @@ const (
 	// shows what it has read (a page has come and the next is on its
 	// way, or being retried).
 	commitIdle = 15 * time.Millisecond
+	// freshAhead is how far past the platform's estimated now the fresh
+	// read asks for records.
+	freshAhead = time.Minute
 )
 
 // windowFeed keeps the records of a moving time window (the quotes of the
@@ -160,7 +163,11 @@ func (f *windowFeed[E]) fetch(ctx context.Context) ([]E, error) {
 		}
 		failed = append(failed, rangeFailure{w: rest, err: err})
 	}
-	readRange(f.budget(freshBudget), liquidity.Window{Start: since, End: now}, true)
+	// The fresh read reaches past the estimated clock: a record stamped
+	// ahead of it (a clock estimate that lags, a server ahead) is read
+	// and kept, never left for a later poll or dropped.
+	end := now.Add(freshAhead)
+	readRange(f.budget(freshBudget), liquidity.Window{Start: since, End: end}, true)
 	// The backfill, behind the fresh read (from the second poll on, so
 	// the first frame comes quickly), while its budget lasts.
 	share := f.backfill
@@ -186,7 +193,7 @@ func (f *windowFeed[E]) fetch(ctx context.Context) ([]E, error) {
 	switch {
 	case len(failed) == 0:
 		return got, nil
-	case read == 0 && failed[0].w.End.Equal(now):
+	case read == 0 && failed[0].w.End.Equal(end):
 		return nil, failed[0].err // the fresh read got nothing: the poll failed
 	}
 	part := &wire.Partial{What: f.what + " of the window", Of: len(failed) + 1}

@@ -21,6 +21,9 @@ type rec struct{ t time.Time }
 // pages of 10, failing every page that starts at or before failFrom until
 // healed.
 type fakeWindow struct {
+	// now is the server's clock: it has no record after it (a read may
+	// ask past it).
+	now      func() time.Time
 	reads    []liquidity.Window
 	failFrom time.Time
 	hold     chan struct{} // when set, each page after the first waits for it
@@ -30,7 +33,11 @@ func (f *fakeWindow) read(ctx context.Context, w liquidity.Window) iter.Seq2[rec
 	f.reads = append(f.reads, w)
 	return func(yield func(rec, error) bool) {
 		n := 0
-		for t := w.End.Truncate(time.Second); !t.Before(w.Start); t = t.Add(-time.Second) {
+		end := w.End
+		if f.now != nil && f.now().Before(end) {
+			end = f.now()
+		}
+		for t := end.Truncate(time.Second); !t.Before(w.Start); t = t.Add(-time.Second) {
 			if n%10 == 0 && n > 0 && f.hold != nil {
 				select { // the next page is slow to come
 				case <-f.hold:
@@ -57,7 +64,7 @@ func (f *fakeWindow) read(ctx context.Context, w liquidity.Window) iter.Seq2[rec
 // the window then holds every record once.
 func TestWindowReadsKeepEachPage(t *testing.T) {
 	now := time.Date(2026, 11, 16, 9, 30, 0, 0, time.UTC)
-	src := &fakeWindow{}
+	src := &fakeWindow{now: func() time.Time { return now }}
 	f := &windowFeed[rec]{read: src.read, now: func() time.Time { return now }, what: "records",
 		window: 10 * time.Minute, first: time.Minute, max: 10_000, interval: time.Second, backfill: time.Minute,
 		at: func(r rec) time.Time { return r.t }, id: func(r rec) string { return r.t.Format(time.RFC3339Nano) }}
@@ -99,7 +106,7 @@ func TestWindowReadsKeepEachPage(t *testing.T) {
 // or retried page does not hold the fresh quotes back.
 func TestWindowShowsTheNewestPageFirst(t *testing.T) {
 	now := time.Date(2026, 11, 16, 9, 30, 0, 0, time.UTC)
-	src := &fakeWindow{hold: make(chan struct{})}
+	src := &fakeWindow{now: func() time.Time { return now }, hold: make(chan struct{})}
 	f := &windowFeed[rec]{read: src.read, now: func() time.Time { return now }, what: "records",
 		window: 10 * time.Minute, first: time.Minute, max: 10_000, interval: time.Second,
 		at: func(r rec) time.Time { return r.t }, id: func(r rec) string { return r.t.Format(time.RFC3339Nano) }}
@@ -164,7 +171,7 @@ func TestWindowFoldSaysWhatExpired(t *testing.T) {
 // failure: nothing failed.
 func TestWindowBackfillCutIsNoFailure(t *testing.T) {
 	now := time.Date(2026, 11, 16, 9, 30, 0, 0, time.UTC)
-	src := &fakeWindow{}
+	src := &fakeWindow{now: func() time.Time { return now }}
 	f := &windowFeed[rec]{read: src.read, now: func() time.Time { return now }, what: "records",
 		window: 10 * time.Minute, first: time.Minute, max: 10_000, interval: 100 * time.Millisecond,
 		at: func(r rec) time.Time { return r.t }, id: func(r rec) string { return r.t.Format(time.RFC3339Nano) }}
