@@ -29,12 +29,12 @@ type term struct {
 	sess   *gossh.Session
 	stdin  io.WriteCloser
 
-	mu      sync.Mutex
-	out     bytes.Buffer
+	mu  sync.Mutex
+	out bytes.Buffer
 	// stdout is what came on the session's standard output alone: the
 	// client copies stdout and stderr on two goroutines, so their order in
 	// out is not the order they were sent in.
-	stdout bytes.Buffer
+	stdout  bytes.Buffer
 	changed chan struct{}
 	// scr is the screen the output draws (the PTY's 80x24): bubbletea
 	// writes only the cells that change, so text shown need not be in
