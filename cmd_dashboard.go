@@ -241,7 +241,7 @@ func runDashboard(ctx context.Context, e *env, cfg *config.Config) error {
 	}
 	defer rt.Close()
 	out := e.stdout
-	colors := ui.ColorProfile(e.getenv) // asks the terminal nothing: the first frame never waits
+	colors := ui.ColorProfile(e.getenv) // from the environment: the first frame waits for no answer
 	app := newApp(rt, session{colors: colors, dark: ui.DarkBackground(e.getenv("COLORFGBG")), terminal: true,
 		who: localOperator(), readOnly: rt.cfg.ReadOnly, saveDir: ".", term: e.getenv("TERM"), localTmux: e.getenv("TMUX") != ""})
 	defer app.Close()
