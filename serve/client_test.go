@@ -29,8 +29,12 @@ type term struct {
 	sess   *gossh.Session
 	stdin  io.WriteCloser
 
-	mu      sync.Mutex
-	out     bytes.Buffer
+	mu  sync.Mutex
+	out bytes.Buffer
+	// stdout is what came on the session's standard output alone: the
+	// client copies stdout and stderr on two goroutines, so their order in
+	// out is not the order they were sent in.
+	stdout  bytes.Buffer
 	changed chan struct{}
 	// scr is the screen the output draws (the PTY's 80x24): bubbletea
 	// writes only the cells that change, so text shown need not be in
@@ -66,7 +70,12 @@ func openOn(tb testing.TB, c *gossh.Client, tty string, env ...string) *term {
 		tb.Fatal(err)
 	}
 	t := &term{client: c, sess: sess, changed: make(chan struct{}, 1), scr: uitest.NewScreen(80, 24)}
-	sess.Stdout = writerFunc(t.write)
+	sess.Stdout = writerFunc(func(p []byte) (int, error) {
+		t.mu.Lock()
+		t.stdout.Write(p)
+		t.mu.Unlock()
+		return t.write(p)
+	})
 	sess.Stderr = writerFunc(t.write)
 	if t.stdin, err = sess.StdinPipe(); err != nil {
 		tb.Fatal(err)
@@ -91,6 +100,13 @@ func (t *term) write(p []byte) (int, error) {
 	default:
 	}
 	return len(p), nil
+}
+
+// programOutput is what came on standard output (the program's frames).
+func (t *term) programOutput() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.stdout.String()
 }
 
 func (t *term) output() string {

@@ -31,7 +31,7 @@ func TestCopyPerSession(t *testing.T) {
 		v := &listView{name: "alpha", rows: []string{"pay-1", "pay-2"}}
 		a := NewApp(ctx, v)
 		a.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
-		got := written(msgs(a.copySelected()))
+		got := written(run(a.copySelected()))
 		// OSC 52 gets no answer: the flash says the id was sent, never
 		// that it was copied.
 		if flash := a.flash.Text; c.plain && (strings.Contains(flash, "copied") ||
@@ -72,7 +72,7 @@ func TestCopyLocalTmux(t *testing.T) {
 			t.Errorf("before set-buffer answered: flash %q", a.flash.Text)
 		}
 		var flash tea.Msg
-		for _, m := range msgs(cmd) {
+		for _, m := range run(cmd) {
 			if f, ok := m.(Flash); ok {
 				flash = f
 			}

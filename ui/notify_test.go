@@ -59,7 +59,7 @@ func TestNewCriticalAlertRings(t *testing.T) {
 	defer app.Close()
 	// What the shell does on every StoreChanged, paused or not: the
 	// sequences are written by the program between frames (tea.Raw).
-	ring := func() string { return written(msgs(app.notifyAlerts())) }
+	ring := func() string { return written(run(app.notifyAlerts())) }
 
 	got := ring()
 	if got != "" {

@@ -8,26 +8,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// msgs runs cmd and the commands of its batches, and returns their
-// messages. Only for commands that return at once.
-func msgs(cmd tea.Cmd) []tea.Msg {
-	if cmd == nil {
-		return nil
-	}
-	switch msg := cmd().(type) {
-	case tea.BatchMsg:
-		var out []tea.Msg
-		for _, c := range msg {
-			out = append(out, msgs(c)...)
-		}
-		return out
-	case nil:
-		return nil
-	default:
-		return []tea.Msg{msg}
-	}
-}
-
 // written is what a program writes to its terminal for ms, besides
 // frames: the clipboard (OSC 52, tea.SetClipboard) and raw sequences
 // (tea.Raw).

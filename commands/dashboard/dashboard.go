@@ -54,7 +54,7 @@ func runDashboard(ctx context.Context, e *process.Env, cfg *config.Config) error
 	}
 	defer rt.Close()
 	out := e.Stdout
-	colors := ui.ColorProfile(e.Getenv) // asks the terminal nothing: the first frame never waits
+	colors := ui.ColorProfile(e.Getenv) // from the environment: the first frame waits for no answer
 	app := NewApp(rt, Session{Colors: colors, Dark: ui.DarkBackground(e.Getenv("COLORFGBG")), Terminal: true,
 		Who: localOperator(), ReadOnly: rt.Config.ReadOnly, SaveDir: ".", Term: e.Getenv("TERM"), LocalTmux: e.Getenv("TMUX") != ""})
 	defer app.Close()

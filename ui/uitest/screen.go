@@ -89,9 +89,29 @@ func ScreenOf(tm *teatest.TestModel, w, h int) *Scr {
 	return s.(*Scr)
 }
 
-// WaitFor waits (up to d) until the w×h screen of tm shows every one of want.
+// WaitFor waits (up to d) until the w×h screen of tm shows every one of
+// want; it fails t with the screen it last saw.
 func WaitFor(t testing.TB, tm *teatest.TestModel, w, h int, d time.Duration, want ...string) {
 	t.Helper()
-	teatest.WaitFor(t, tm.Output(), ScreenOf(tm, w, h).Shows(want...),
-		teatest.WithDuration(d), teatest.WithCheckInterval(10*time.Millisecond))
+	scr := ScreenOf(tm, w, h)
+	shows := scr.Shows(want...)
+	out := tm.Output()
+	var all []byte
+	buf := make([]byte, 64<<10)
+	for deadline := time.Now().Add(d); ; {
+		for {
+			n, _ := out.Read(buf)
+			if n == 0 {
+				break
+			}
+			all = append(all, buf[:n]...)
+		}
+		if shows(all) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the screen never showed %q in %s; it shows:\n%s", want, d, scr.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }
