@@ -1,5 +1,11 @@
 //go:build heapprobe
 
+// Package heapprobe measures the live heap of a platform polling a 240x
+// sandbox with no session, for 12 minutes, and writes heap profiles at
+// minutes 6, 9 and 12 (/tmp/heap-NN.pprof) to diff with `go tool pprof
+// -base`. It is not part of the tests: run it with
+//
+//	go test -tags heapprobe -run TestHeapProbe -v -timeout 20m ./tools/heapprobe/
 package heapprobe
 
 import (
