@@ -278,7 +278,7 @@ func BenchmarkTwentySessions(b *testing.B) {
 		ctx := &ui.Context{Colors: r, Dark: true, Theme: ui.NewTheme(r, true), Store: store, Environment: "test",
 			Now: func() time.Time { return benchStart }, Width: 120, Height: 36}
 		s := New(ctx, &platform.Platform{Store: store})
-		run(s, s.setWindow(2))
+		run(s, s.setWindow(windows[2]))
 		s.Update(ui.StoreChanged{})
 		s.Render(120, 36)
 		vs = append(vs, s)
@@ -324,7 +324,7 @@ func BenchmarkNewSessionFirstFrame(b *testing.B) {
 		ctx := &ui.Context{Colors: r, Dark: true, Theme: ui.NewTheme(r, true), Store: store, Environment: "test",
 			Now: func() time.Time { return benchStart }, Width: 120, Height: 36}
 		s := New(ctx, &platform.Platform{Store: store})
-		run(s, s.setWindow(2))
+		run(s, s.setWindow(windows[2]))
 		s.Update(ui.StoreChanged{})
 		if out := s.Render(120, 36); len(out) == 0 {
 			b.Fatal("no frame")
