@@ -1,0 +1,45 @@
+package dashboard
+
+import (
+	"context"
+	"io"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
+
+	"treasury/commands/cli/clitest"
+	"treasury/config"
+	"treasury/data/audit"
+	"treasury/process"
+	"treasury/ui"
+	"treasury/ui/uitest"
+)
+
+// BenchmarkIdleFrame is what one frame of an idle session on the
+// payments view costs the shell and its views (a store change, then
+// View), over the embedded sandbox: the renderer's diff and the SSH link
+// come on top.
+func BenchmarkIdleFrame(b *testing.B) {
+	e, _ := clitest.Env(b, io.Discard)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	rt, err := process.Open(ctx, e, config.Builtin())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer rt.Close()
+	for _, tp := range rt.Platform.Store.Topics() {
+		rt.Platform.Store.FetchNow(ctx, tp)
+	}
+	app := NewApp(rt, Session{Colors: colorprofile.ANSI256, Dark: true, Who: audit.Who{Via: audit.ViaLocal, User: "b"}})
+	app.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	app.Update(uitest.Key("4"))
+	rt.Platform.Store.Sync()
+	app.Update(ui.StoreChanged{})
+	b.ReportAllocs()
+	for b.Loop() {
+		app.Update(ui.StoreChanged{})
+		_ = app.View()
+	}
+}
