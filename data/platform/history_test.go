@@ -81,8 +81,10 @@ func TestHistorySurvivesRestart(t *testing.T) {
 
 	r := openIn(t, srv, dir) // a second dashboard on the same directory
 	defer r.Close()
+	// What the first read, or more: the writer's backfill of the quotes'
+	// day may have added older minutes since.
 	same := r.Store.HistorySince(live.SeriesRate+pair, now.Add(-24*time.Hour))
-	if len(same) == 0 || !same[0].At.Equal(old[0].At) {
+	if len(same) == 0 || same[0].At.After(old[0].At) {
 		t.Fatalf("a second process reads %d points from %v, the first %v", len(same), same, old[0].At)
 	}
 	for _, a := range r.Store.Alerts() {
