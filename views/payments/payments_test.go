@@ -327,3 +327,46 @@ func TestRawIsTheRecordShown(t *testing.T) {
 	viewtest.WaitFor(t, tm, "payoutExecutionDetails")
 	tm.Quit()
 }
+
+// TestSearchFindsAPaymentOutsideTheWindow: a search of an internalId the
+// window does not hold is asked of the platform; the empty table says
+// what it found, and enter opens it. A reference the platform does not
+// know either is said so.
+func TestSearchFindsAPaymentOutsideTheWindow(t *testing.T) {
+	e := world(t, viewtest.Options{})
+	reps, err := e.P.Reporting.List(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep reporting.Report
+	for _, r := range reps {
+		if r.Type == reporting.TypeRecon && r.StartDate.Month() == 10 {
+			rep = r
+		}
+	}
+	d, err := e.P.Reporting.Download(context.Background(), rep)
+	if err != nil || d.Rows == nil || len(d.Rows.Recon) == 0 {
+		t.Fatalf("october RECON: %v", err)
+	}
+	g := reporting.GroupRecon(d.Rows.Recon)[0]
+	v := New(e.Ctx, e.P)
+	send(v, ui.StoreChanged{})
+	viewtest.Drive(v, v.SetFilter(g.EndToEndID)) // the internalId of an october payment
+	body := v.Render(120, 40)
+	if !strings.Contains(body, "Outside the last 24h: "+g.EndToEndID) || !strings.Contains(body, "enter opens it") {
+		t.Fatalf("the empty table does not say what the platform found:\n%s", body)
+	}
+	send(v, viewtest.Key("enter"))
+	if v.Depth() != 2 || !strings.Contains(v.Render(120, 40), "Payment "+g.NetworkPaymentID) {
+		t.Fatalf("enter did not open the payment found (depth %d):\n%s", v.Depth(), v.Render(120, 40))
+	}
+	v.Back()
+	viewtest.Drive(v, v.SetFilter("INV-none-such"))
+	if body := v.Render(120, 40); !strings.Contains(body, "has no payment INV-none-such either") {
+		t.Errorf("an unknown reference:\n%s", body)
+	}
+	viewtest.Drive(v, v.SetFilter("state:nothing"))
+	if body := v.Render(120, 40); !strings.Contains(body, "Only the window shown is searched") {
+		t.Errorf("a search of fields is not asked of the platform:\n%s", body)
+	}
+}

@@ -43,17 +43,20 @@ type View struct {
 	// backCmd is the command of a Back that changed the scope, run at the
 	// next Update (Back returns no command).
 	backCmd tea.Cmd
-	ctx     *ui.Context
-	p       *platform.Platform
-	page    *viewkit.TablePage[*payments.Payment]
-	counts  live.Key[counts]
-	hist    live.Key[paystats.StateHistory]
-	scope   scope
-	window  time.Duration // the window shown: one of windows (w), or any a command asked for
-	chart   stateChart
-	head    headLines
-	recon   reconCache
-	keys    keys
+	// found is the platform's answer to a search the window holds
+	// nothing of (find.go).
+	found  outside
+	ctx    *ui.Context
+	p      *platform.Platform
+	page   *viewkit.TablePage[*payments.Payment]
+	counts live.Key[counts]
+	hist   live.Key[paystats.StateHistory]
+	scope  scope
+	window time.Duration // the window shown: one of windows (w), or any a command asked for
+	chart  stateChart
+	head   headLines
+	recon  reconCache
+	keys   keys
 }
 
 type keys struct{ Next, Prev, Window, Ticket key.Binding }
@@ -96,7 +99,7 @@ func New(ctx *ui.Context, p *platform.Platform) *View {
 		Export:     paymentsExport,
 	})
 	// A search the window does not hold may be of an older payment.
-	v.page.Table().SetNoMatchHint("Only the window shown is searched: w widens it to 30d; :payment <id or internalId> finds any payment.")
+	v.page.Table().SetNoMatchHint(noMatchHint)
 	v.Stack.Reset(rootPage{v.page, v})
 	return v
 }
@@ -188,6 +191,11 @@ func (v *View) Update(msg tea.Msg) tea.Cmd {
 		if key.Matches(msg, v.keys.Ticket) {
 			return v.copyTicket()
 		}
+		if msg.String() == "enter" {
+			if cmd, ok := v.openFound(); ok {
+				return cmd
+			}
+		}
 		if v.Depth() == 1 {
 			switch {
 			case key.Matches(msg, v.keys.Next):
@@ -202,8 +210,9 @@ func (v *View) Update(msg tea.Msg) tea.Cmd {
 		return v.open(msg.Args)
 	case viewkit.Loaded:
 		v.recon.loaded(msg, v.ctx.Clock())
+		v.foundAnswer(msg)
 	}
-	return v.Stack.Update(msg)
+	return tea.Batch(v.Stack.Update(msg), v.findOutside())
 }
 
 // setScope shows the scope's rows (shared with every session), the cursor

@@ -1,0 +1,129 @@
+package paymentsview
+
+import (
+	"context"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+
+	"treasury/data/apierr"
+	"treasury/data/payments"
+	"treasury/ui"
+	"treasury/ui/sanitize"
+	"treasury/views/viewkit"
+)
+
+// A search the window shows nothing of may name a payment outside it: a
+// single plain term (an internalId, a payment id) is asked of the
+// platform, and the table says what it answered, instead of only "No
+// rows match".
+
+// keyFind routes the platform's answer to a search.
+const keyFind = "find:"
+
+// findState is where the platform's search stands.
+type findState int
+
+const (
+	findNone findState = iota
+	findAsked
+	findFound
+	findMissing
+	findFailed
+)
+
+// outside is the platform's answer to the search ref.
+type outside struct {
+	ref   string
+	state findState
+	p     payments.Payment
+	err   error
+}
+
+// noMatchHint is what "No rows match" adds when the search is not asked
+// of the platform.
+const noMatchHint = "Only the window shown is searched: w widens it to 30d; :payment <id or internalId> finds any payment."
+
+// plainRef says whether a search is one plain term the platform can be
+// asked by: no field, negation, expression or space.
+func plainRef(f string) bool {
+	return len(f) >= 3 && !strings.ContainsAny(f, " :!~\"")
+}
+
+// SetFilter sets the page's search, and asks the platform when the
+// window holds nothing that matches.
+func (v *View) SetFilter(f string) tea.Cmd {
+	return tea.Batch(v.Stack.SetFilter(f), v.findOutside())
+}
+
+// findOutside asks the platform for the payment a search names when the
+// root table shows none (once per search).
+func (v *View) findOutside() tea.Cmd {
+	t := v.page.Table()
+	f := strings.TrimSpace(t.Filter())
+	if v.Depth() != 1 || f == "" || t.Computing() || t.Len() > 0 || t.Total() == 0 {
+		return nil
+	}
+	if !plainRef(f) || v.p.Payments == nil {
+		v.found = outside{}
+		v.showFound()
+		return nil
+	}
+	if f == v.found.ref {
+		return nil
+	}
+	v.found = outside{ref: f, state: findAsked}
+	v.showFound()
+	c := v.p.Payments
+	return viewkit.Call(v.ctx, keyFind+f, func(ctx context.Context) (any, error) { return lookup(ctx, c, f) })
+}
+
+// foundAnswer takes the platform's answer to the search.
+func (v *View) foundAnswer(m viewkit.Loaded) {
+	if m.Key != keyFind+v.found.ref || v.found.state != findAsked {
+		return
+	}
+	p, ok := m.Value.(payments.Payment)
+	switch {
+	case m.Err == nil && ok:
+		v.found.state, v.found.p = findFound, p
+	case apierr.ClassOf(m.Err) == apierr.ClassNotFound:
+		v.found.state = findMissing
+	default:
+		v.found.state, v.found.err = findFailed, m.Err
+	}
+	v.showFound()
+}
+
+// showFound says in the empty table what the platform answered.
+func (v *View) showFound() {
+	f := v.found
+	ref := sanitize.Line(f.ref)
+	hint := noMatchHint
+	switch f.state {
+	case findAsked:
+		hint = "Not in the last " + windowWord(v.window) + ": asking the platform for " + ref + "…"
+	case findFound:
+		p := f.p
+		when := "never initiated"
+		if !p.InitiatedAt.IsZero() {
+			when = "initiated " + p.InitiatedAt.UTC().Format("2006-01-02")
+		}
+		hint = "Outside the last " + windowWord(v.window) + ": " + sanitize.Line(p.InternalID()) + " " +
+			sanitize.Line(string(p.PaymentState)) + ", " + when + ": enter opens it."
+	case findMissing:
+		hint = "The platform has no payment " + ref + " either (internalId or payment id); w widens the window."
+	case findFailed:
+		hint = "Asking the platform for " + ref + " failed: " + strings.TrimPrefix(ui.ErrorText(f.err), "✖ ") + ". w widens the window."
+	}
+	v.page.Table().SetNoMatchHint(hint)
+}
+
+// openFound opens the payment the platform found for the search (enter
+// on the empty table); false when there is none.
+func (v *View) openFound() (tea.Cmd, bool) {
+	if v.Depth() != 1 || v.found.state != findFound || v.page.Table().Len() > 0 {
+		return nil, false
+	}
+	return v.openPayment(v.found.p.PaymentID), true
+}
