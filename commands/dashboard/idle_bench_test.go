@@ -21,17 +21,7 @@ import (
 // View), over the embedded sandbox: the renderer's diff and the SSH link
 // come on top.
 func BenchmarkIdleFrame(b *testing.B) {
-	e, _ := clitest.Env(b, io.Discard)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	rt, err := process.Open(ctx, e, config.Builtin())
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer rt.Close()
-	for _, tp := range rt.Platform.Store.Topics() {
-		rt.Platform.Store.FetchNow(ctx, tp)
-	}
+	rt := openRead(b)
 	app := NewApp(rt, Session{Colors: colorprofile.ANSI256, Dark: true, Who: audit.Who{Via: audit.ViaLocal, User: "b"}})
 	app.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	app.Update(uitest.Key("4"))
@@ -42,4 +32,22 @@ func BenchmarkIdleFrame(b *testing.B) {
 		app.Update(ui.StoreChanged{})
 		_ = app.View()
 	}
+}
+
+// openRead opens what `go run .` opens (the built-in profile's embedded
+// sandbox and platform) with every topic read once, closed with tb.
+func openRead(tb testing.TB) *process.Runtime {
+	tb.Helper()
+	e, _ := clitest.Env(tb, io.Discard)
+	ctx, cancel := context.WithCancel(context.Background())
+	tb.Cleanup(cancel)
+	rt, err := process.Open(ctx, e, config.Builtin())
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(rt.Close)
+	for _, tp := range rt.Platform.Store.Topics() {
+		rt.Platform.Store.FetchNow(ctx, tp)
+	}
+	return rt
 }

@@ -1,8 +1,6 @@
 package dashboard
 
 import (
-	"context"
-	"io"
 	"slices"
 	"strings"
 	"testing"
@@ -13,10 +11,7 @@ import (
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
-	"treasury/commands/cli/clitest"
-	"treasury/config"
 	"treasury/data/audit"
-	"treasury/process"
 	"treasury/ui"
 	"treasury/ui/uitest"
 )
@@ -92,17 +87,7 @@ func TestNoScreenHasTwoBindingsOnOneKey(t *testing.T) {
 	if testing.Short() {
 		t.Skip("walks every view over the embedded sandbox")
 	}
-	e, _ := clitest.Env(t, io.Discard)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	rt, err := process.Open(ctx, e, config.Builtin())
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rt.Close()
-	for _, tp := range rt.Platform.Store.Topics() {
-		rt.Platform.Store.FetchNow(ctx, tp)
-	}
+	rt := openRead(t)
 	r := colorprofile.NoTTY
 	app := NewApp(rt, Session{Colors: r, Dark: true, Who: audit.Who{Via: audit.ViaLocal, User: "tester"}, SaveDir: t.TempDir()})
 	tm := teatest.NewTestModel(t, prober{app}, teatest.WithInitialTermSize(120, 40))

@@ -92,21 +92,7 @@ func TestPaymentsPaletteByInternalID(t *testing.T) {
 // lines of last month's RECON report are shown.
 func TestPaymentsLookupNotHeld(t *testing.T) {
 	e := world(t, viewtest.Options{})
-	reps, err := e.P.Reporting.List(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rep reporting.Report
-	for _, r := range reps {
-		if r.Type == reporting.TypeRecon && r.StartDate.Month() == 10 {
-			rep = r
-		}
-	}
-	d, err := e.P.Reporting.Download(context.Background(), rep)
-	if err != nil || d.Rows == nil || len(d.Rows.Recon) == 0 {
-		t.Fatalf("october RECON: %v", err)
-	}
-	g := reporting.GroupRecon(d.Rows.Recon)[0]
+	g := octoberPayment(t, e)
 	if _, ok := held(t, e).Get(g.NetworkPaymentID); ok {
 		t.Fatal("an october payment is held: pick another")
 	}
@@ -334,21 +320,7 @@ func TestRawIsTheRecordShown(t *testing.T) {
 // know either is said so.
 func TestSearchFindsAPaymentOutsideTheWindow(t *testing.T) {
 	e := world(t, viewtest.Options{})
-	reps, err := e.P.Reporting.List(context.Background())
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rep reporting.Report
-	for _, r := range reps {
-		if r.Type == reporting.TypeRecon && r.StartDate.Month() == 10 {
-			rep = r
-		}
-	}
-	d, err := e.P.Reporting.Download(context.Background(), rep)
-	if err != nil || d.Rows == nil || len(d.Rows.Recon) == 0 {
-		t.Fatalf("october RECON: %v", err)
-	}
-	g := reporting.GroupRecon(d.Rows.Recon)[0]
+	g := octoberPayment(t, e)
 	v := New(e.Ctx, e.P)
 	send(v, ui.StoreChanged{})
 	viewtest.Drive(v, v.SetFilter(g.EndToEndID)) // the internalId of an october payment
@@ -369,4 +341,26 @@ func TestSearchFindsAPaymentOutsideTheWindow(t *testing.T) {
 	if body := v.Render(120, 40); !strings.Contains(body, "Only the window shown is searched") {
 		t.Errorf("a search of fields is not asked of the platform:\n%s", body)
 	}
+}
+
+// octoberPayment is the first payment of the sandbox's October RECON
+// report: one the window of the views does not hold.
+func octoberPayment(t *testing.T, e *viewtest.Env) reporting.ReconPayment {
+	t.Helper()
+	reps, err := e.P.Reporting.List(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep reporting.Report
+	for _, r := range reps {
+		if r.Type == reporting.TypeRecon && r.StartDate.Month() == 10 {
+			rep = r
+		}
+	}
+	d, err := e.P.Reporting.Download(context.Background(), rep)
+	if err != nil || d.Rows == nil || len(d.Rows.Recon) == 0 {
+		t.Fatalf("october RECON: %v", err)
+	}
+	g := reporting.GroupRecon(d.Rows.Recon)[0]
+	return g
 }

@@ -25,6 +25,9 @@ type Exposure struct {
 	// At is the payments' fetch: the lines are as old as the oldest.
 	Payments, Balances, Runway bool
 	At                         time.Time
+	// outs and froms are the lines as short texts (Items), written once
+	// per change for every session that shows them.
+	outs, froms []string
 }
 
 // ExposureLine is one currency's exposure.
@@ -113,15 +116,19 @@ func BuildExposure(ps *live.PaymentSet, bal payments.Balances, sheet runway.Shee
 	}
 	rest := out.Lines[prefunded:]
 	slices.SortFunc(rest, func(a, b ExposureLine) int { return cmp.Compare(a.Currency, b.Currency) })
+	out.outs, out.froms = out.items()
 	return out
 }
 
-// Items are the exposure as short texts, for a line or two: what is paid
+// Items are the exposure as short texts, for a line or two (written when
+// the exposure is built): what is paid
 // out per currency ("MXN 2,062,596.35 (39)") and what is paid from each
 // prefunded currency, of its balance, in hours of its outflow ("USD
 // 262,166.38 of 478,934.27 = 5.0 h of outflow"). The texts are the
 // records' own: the caller sanitizes them.
-func (e Exposure) Items() (outs, froms []string) {
+func (e Exposure) Items() (outs, froms []string) { return e.outs, e.froms }
+
+func (e Exposure) items() (outs, froms []string) {
 	for _, l := range e.Lines {
 		if l.OutCount > 0 {
 			outs = append(outs, l.Currency+" "+amount(l.Out, l.Currency)+" ("+strconv.Itoa(l.OutCount)+")")

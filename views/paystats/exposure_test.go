@@ -1,6 +1,7 @@
 package paystats
 
 import (
+	"slices"
 	"testing"
 	"time"
 
@@ -59,5 +60,9 @@ func TestExposure(t *testing.T) {
 	}
 	if eur := e.Lines[1]; eur.HasHours || eur.InCount != 1 {
 		t.Errorf("EUR without outflow: %+v", eur)
+	}
+	outs, froms := e.Items()
+	if !slices.Contains(outs, "MXN 1,728.95 (2)") || !slices.Contains(froms, "USD 100.30 of 1,100.30 = 2.0 h of outflow") {
+		t.Errorf("items %q / %q", outs, froms)
 	}
 }
