@@ -75,7 +75,7 @@ func NewApp(rt *process.Runtime, s Session) *ui.App {
 		addressbook.New(ctx, p, act),
 		alerts.New(ctx, rt.Alerts),
 		failures.New(ctx),
-		identities.New(ctx, p.Payments),
+		identities.New(ctx, p),
 		ledger.New(ctx),
 		auditlog.New(ctx),
 	}

@@ -137,6 +137,8 @@ type Store struct {
 	// retrying holds, per interface, the calls whose last attempt failed
 	// and will be tried again, by endpoint.
 	retrying map[apierr.Interface]map[string]Retry
+	// reads are the one-off reads pages asked for (reads.go).
+	reads map[Topic]*reading
 }
 
 type poller struct {
@@ -188,6 +190,7 @@ func New(opts Options) *Store {
 		details:  newDetailQueue(),
 		clocks:   map[apierr.Interface]*platformClock{},
 		retrying: map[apierr.Interface]map[string]Retry{},
+		reads:    map[Topic]*reading{},
 	}
 	s.life, s.end = context.WithCancel(context.Background())
 	s.idle = sync.NewCond(&s.mu)
@@ -244,8 +247,13 @@ func (s *Store) Topics() []Topic {
 	return out
 }
 
-// Has reports whether the store has a feed for t.
-func (s *Store) Has(t Topic) bool { _, ok := s.feeds[t]; return ok }
+// Has reports whether the store has a feed or a read (Ask) for t.
+func (s *Store) Has(t Topic) bool {
+	if _, ok := s.feeds[t]; ok {
+		return true
+	}
+	return s.isRead(t)
+}
 
 func (s *Store) run(ctx context.Context, p *poller) {
 	defer s.wg.Done()
@@ -293,6 +301,10 @@ func (s *Store) Refresh(t Topic) {
 		case p.refresh <- struct{}{}:
 		default:
 		}
+		return
+	}
+	if s.isRead(t) {
+		s.refreshRead(t)
 	}
 }
 

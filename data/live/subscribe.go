@@ -105,7 +105,8 @@ func (sub *Subscription) Watch(topics ...Topic) {
 			// A derivation is polled through its sources.
 			for _, src := range s.sourcesLocked(t) {
 				s.watch[src]++
-				if s.snaps[src].Stale(now) {
+				// A read (Ask) is made when its page asks (ReadNow).
+				if _, read := s.reads[src]; !read && s.snaps[src].Stale(now) {
 					fresh = append(fresh, src)
 				}
 			}

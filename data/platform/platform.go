@@ -87,6 +87,8 @@ type Platform struct {
 	// Runway is the runway of the prefunded balances at their weighted
 	// net outflow (the zero key when the profile has no payments).
 	Runway live.Key[runway.Sheet]
+	// Reads are the one-off reads pages ask for (reads.go).
+	Reads Reads
 
 	paymentsToken *auth.Cached
 	now           func() time.Time
@@ -170,6 +172,7 @@ func Open(cfg *config.Config, o Options) (*Platform, error) {
 	}
 	store = live.New(lo)
 	p.Store = store
+	p.Reads = p.reads("")
 	if p.Payments != nil {
 		p.Runway = p.runwayKey(store)
 	}

@@ -75,6 +75,10 @@ type Download struct {
 	Report Report
 	Raw    []byte
 	Rows   *Rows
+	// Unreadable, when set, is why the content could not be read at all
+	// (Rows is nil): set by a reader that keeps such a download as its
+	// answer (Download returns it beside the error).
+	Unreadable error
 }
 
 // FileName suggests a file name for the report as downloaded:

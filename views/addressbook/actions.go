@@ -16,19 +16,30 @@ import (
 	"treasury/views/viewkit"
 )
 
-// Call keys of the lock flow; each is followed by the intent id.
-const (
-	keySubmit  = "submit:"
-	keyIntent  = "intent:"
-	keyRefetch = "refetch:"
-)
-
-// submitted is what a lock or unlock call was about.
+// submitted is the answer of a lock or unlock call, and what it was
+// about.
 type submitted struct {
+	viewkit.Replied
 	ep       custody.Endpoint
 	lock     bool
 	intentID string
 	accepted custody.IntentAccepted
+	err      error
+}
+
+// intentRead is the answer of a read of a followed intent's status.
+type intentRead struct {
+	viewkit.Replied
+	intentID string
+	intent   custody.Intent
+	err      error
+}
+
+// refetched is the answer of the endpoints' read after an intent ended.
+type refetched struct {
+	viewkit.Replied
+	intentID string
+	err      error
 }
 
 // endpointActions are lock and unlock, each offered only when the
@@ -130,41 +141,30 @@ func lastRunes(s string, n int) string {
 // submit proposes the intent through the actor (which audits it).
 func (v *View) submit(ep custody.Endpoint, lock bool, reason, intentID string) tea.Cmd {
 	act := v.act
-	return viewkit.Call(v.ctx, keySubmit+intentID, func(ctx context.Context) (any, error) {
-		acc, err := act.LockEndpoint(ctx, ep, lock, reason, intentID)
-		return submitted{ep: ep, lock: lock, intentID: intentID, accepted: acc}, err
+	return viewkit.Run(v.ctx, func(ctx context.Context) (custody.IntentAccepted, error) {
+		return act.LockEndpoint(ctx, ep, lock, reason, intentID)
+	}, func(acc custody.IntentAccepted, err error) submitted {
+		return submitted{ep: ep, lock: lock, intentID: intentID, accepted: acc, err: err}
 	})
 }
 
-// handleLoaded takes the answers of the lock flow's calls.
-func (v *View) handleLoaded(l viewkit.Loaded) (tea.Cmd, bool) {
-	switch {
-	case strings.HasPrefix(l.Key, keySubmit):
-		return v.submittedLoaded(l), true
-	case strings.HasPrefix(l.Key, keyIntent):
-		return v.intentLoaded(strings.TrimPrefix(l.Key, keyIntent), l), true
-	case strings.HasPrefix(l.Key, keyRefetch):
-		return v.refetched(strings.TrimPrefix(l.Key, keyRefetch), l.Err), true
-	}
-	return nil, false
-}
-
-func (v *View) submittedLoaded(l viewkit.Loaded) tea.Cmd {
-	s, _ := l.Value.(submitted)
-	if !actions.Applied(l.Err) {
+// submittedAnswer takes the answer of a lock or unlock call: on success
+// the intent is followed.
+func (v *View) submittedAnswer(s submitted) tea.Cmd {
+	if !actions.Applied(s.err) {
 		again := v.keys.Unlock.Help().Key
 		if s.lock {
 			again = v.keys.Lock.Help().Key
 		}
 		what := fmt.Sprintf("%s of %s", verbOf(s.lock), sanitize.Line(s.ep.Alias))
-		return ui.ResultCmd(viewkit.Failure(what, again, "intent id", s.intentID, l.Err), l.Err)
+		return ui.ResultCmd(viewkit.Failure(what, again, "intent id", s.intentID, s.err), s.err)
 	}
 	f := &follow{ep: s.ep, lock: s.lock, intentID: s.intentID, requestID: s.accepted.RequestID, since: v.ctx.Clock()}
 	v.follows[s.ep.ID] = f
 	v.changed()
 	// The result first: the dialog takes the first flash after its answer.
 	return tea.Sequence(viewkit.Done(fmt.Sprintf("✔ %s of %s proposed: intent %s accepted (requestId %s), following it", f.verb(),
-		sanitize.Line(s.ep.Alias), f.intentID, sanitize.Line(s.accepted.RequestID)), l.Err),
+		sanitize.Line(s.ep.Alias), f.intentID, sanitize.Line(s.accepted.RequestID)), s.err),
 		v.poll(f.intentID))
 }
 
@@ -193,21 +193,25 @@ func (v *View) poll(intentID string) tea.Cmd {
 	}
 	f.inFlight, f.scheduled, f.idle = true, false, 0
 	act := v.act
-	return viewkit.Call(v.ctx, keyIntent+intentID, func(ctx context.Context) (any, error) { return act.Intent(ctx, intentID) })
+	return viewkit.Run(v.ctx, func(ctx context.Context) (custody.Intent, error) { return act.Intent(ctx, intentID) },
+		func(it custody.Intent, err error) intentRead {
+			return intentRead{intentID: intentID, intent: it, err: err}
+		})
 }
 
-func (v *View) intentLoaded(intentID string, l viewkit.Loaded) tea.Cmd {
-	f := v.followOf(intentID)
+// intentAnswer takes a followed intent's status.
+func (v *View) intentAnswer(r intentRead) tea.Cmd {
+	f := v.followOf(r.intentID)
 	if f == nil || f.final {
 		return nil
 	}
 	f.inFlight, f.idle = false, 0
-	if l.Err != nil {
-		f.err = l.Err
+	if r.err != nil {
+		f.err = r.err
 		v.changed()
 		return v.schedule(f)
 	}
-	it, _ := l.Value.(custody.Intent)
+	it := r.intent
 	prev := f.intent.Status
 	f.intent, f.err = it, nil
 	v.changed()
@@ -236,13 +240,13 @@ func (v *View) schedule(f *follow) tea.Cmd {
 func (v *View) refetch(f *follow) tea.Cmd {
 	f.inFlight = true
 	store, id := v.ctx.Store, f.intentID
-	return viewkit.Call(v.ctx, keyRefetch+id, func(ctx context.Context) (any, error) {
-		return nil, store.FetchNow(ctx, live.Endpoints).Err
-	})
+	return viewkit.Run(v.ctx, func(ctx context.Context) (struct{}, error) {
+		return struct{}{}, store.FetchNow(ctx, live.Endpoints).Err
+	}, func(_ struct{}, err error) refetched { return refetched{intentID: id, err: err} })
 }
 
-// refetched ends the following of an intent and says how it ended.
-func (v *View) refetched(intentID string, err error) tea.Cmd {
+// ended ends the following of an intent and says how it ended.
+func (v *View) ended(intentID string, err error) tea.Cmd {
 	f := v.followOf(intentID)
 	if f == nil {
 		return nil

@@ -1,7 +1,6 @@
 package addressbook
 
 import (
-	"context"
 	"errors"
 	"strings"
 
@@ -41,15 +40,8 @@ func (v *View) pushAddresses(c wallet.Counterparty) tea.Cmd {
 	if v.p == nil || v.p.Wallet == nil {
 		return ui.ErrorCmd(errors.New("the wallet interface is not configured in this profile"))
 	}
-	callKey := "addresses:" + c.ID
-	var held viewkit.Held[[]wallet.Address]
-	id, cl := c.ID, v.p.Wallet
-	load := func() tea.Cmd {
-		held.Ask(v.ctx.Clock())
-		return viewkit.Call(v.ctx, callKey, func(ctx context.Context) (any, error) { return cl.Addresses(ctx, id) })
-	}
 	crumb := ansi.Truncate(sanitize.Line(c.Name), 28, "…")
-	page := viewkit.NewTablePage(v.ctx, viewkit.TableSpec[wallet.Address]{
+	spec := viewkit.TableSpec[wallet.Address]{
 		Crumb: crumb,
 		What:  "the addresses of " + c.Name,
 		Columns: []table.Column{
@@ -57,27 +49,13 @@ func (v *View) pushAddresses(c wallet.Counterparty) tea.Cmd {
 			{Title: "Blockchains", Width: 12, Flex: 1}, {Title: "Created (UTC)", Width: 19},
 			{Title: "Address id", Width: 10, Flex: 1},
 		},
-		Read: func() ([]wallet.Address, live.Snapshot) { return held.Value, held.Snap },
 		Row: func(a wallet.Address) table.Row {
 			return table.Row{ID: a.ID, Cells: []string{sanitize.Line(viewkit.Dash(a.Label)), sanitize.Line(a.Address),
 				sanitize.Line(viewkit.Dash(strings.Join(a.Blockchains, ", "))), viewkit.Time(a.CreatedAt), sanitize.Line(a.ID)},
 				Keys: []table.Key{{}, {}, {}, table.Time(a.CreatedAt)}}
 		},
 		Empty: "no addresses for " + sanitize.Line(c.Name),
-		Handle: func(msg tea.Msg) (bool, tea.Cmd) {
-			if _, ok := msg.(ui.Refresh); ok {
-				return false, load()
-			}
-			l, ok := msg.(viewkit.Loaded)
-			if !ok || l.Key != callKey {
-				return false, nil
-			}
-			held.Answer(v.ctx.Clock(), l.Value, l.Err)
-			if l.Err != nil {
-				return true, ui.ErrorCmd(l.Err)
-			}
-			return true, nil
-		},
-	})
-	return tea.Batch(v.Stack.Push(page), load())
+	}
+	load := viewkit.ReadInto(v.ctx, &spec, live.Ask(v.ctx.Store, v.p.Reads.Addresses, c.ID))
+	return tea.Batch(v.Stack.Push(viewkit.NewTablePage(v.ctx, spec)), load)
 }

@@ -110,10 +110,12 @@ func (v *View) Update(msg tea.Msg) tea.Cmd {
 		return v.poll(msg.intentID)
 	case ui.Tick:
 		return tea.Batch(v.watchdog(), v.Stack.Update(msg))
-	case viewkit.Loaded:
-		if cmd, ok := v.handleLoaded(msg); ok {
-			return cmd
-		}
+	case submitted:
+		return v.submittedAnswer(msg)
+	case intentRead:
+		return v.intentAnswer(msg)
+	case refetched:
+		return v.ended(msg.intentID, msg.err)
 	}
 	return v.Stack.Update(msg)
 }

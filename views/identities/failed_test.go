@@ -17,7 +17,7 @@ func TestWrongSecretShowsTheFailure(t *testing.T) {
 	e := viewtest.New(t, viewtest.Options{Skip: viewtest.NoLiquidityHistory(), Profile: func(c *config.Config) {
 		c.Payments.ClientSecret = config.NewSecret("not-the-secret")
 	}})
-	tm := e.Program(t, identities.New(e.Ctx, e.P.Payments))
+	tm := e.Program(t, identities.New(e.Ctx, e.P))
 	viewtest.WaitFor(t, tm, "Could not read identities")
 	frame := viewtest.Frame(t, tm)
 	for _, want := range []string{"Could not read identities", "what to do:", "profiles.sandbox.payments"} {
@@ -35,7 +35,7 @@ func TestWrongSecretShowsTheFailure(t *testing.T) {
 func TestInstrumentsFailing(t *testing.T) {
 	t.Parallel()
 	e := viewtest.New(t, viewtest.Options{Skip: viewtest.NoLiquidityHistory()})
-	tm := e.Program(t, identities.New(e.Ctx, e.P.Payments))
+	tm := e.Program(t, identities.New(e.Ctx, e.P))
 	viewtest.WaitFor(t, tm, "Identity id")
 	if err := e.Sandbox.SetFaults(sandbox.FaultSettings{ErrorRate: 1}); err != nil {
 		t.Fatal(err)

@@ -4,13 +4,11 @@
 package identities
 
 import (
-	"context"
-
 	tea "charm.land/bubbletea/v2"
 
 	"treasury/data/live"
 	"treasury/data/payments"
-	payclient "treasury/data/payments/client"
+	"treasury/data/platform"
 	"treasury/ui"
 	"treasury/ui/sanitize"
 	"treasury/ui/table"
@@ -21,12 +19,13 @@ import (
 type View struct {
 	viewkit.Stack
 	ctx *ui.Context
-	c   *payclient.Client
+	p   *platform.Platform
 }
 
-// New builds the identities view; c reads instruments (nil: not offered).
-func New(ctx *ui.Context, c *payclient.Client) *View {
-	v := &View{ctx: ctx, c: c}
+// New builds the identities view on p, whose payments interface lists the
+// identities and reads their instruments.
+func New(ctx *ui.Context, p *platform.Platform) *View {
+	v := &View{ctx: ctx, p: p}
 	v.Stack.Reset(viewkit.NewTablePage(ctx, viewkit.TableSpec[payments.Identity]{
 		Columns: []table.Column{
 			{Title: "Nickname", Width: 16, Flex: 2}, {Title: "Type", Width: 10}, {Title: "Role", Width: 11},
@@ -58,42 +57,25 @@ func (v *View) Title() string { return "Identities" }
 func (v *View) Init() tea.Cmd { return nil }
 
 func (v *View) open(id payments.Identity) tea.Cmd {
-	if v.c == nil {
+	if v.p == nil || v.p.Payments == nil {
 		return ui.FlashCmd("the payments interface is not configured")
 	}
-	key := "instruments:" + id.IdentityID
-	var held viewkit.Held[[]payments.FinancialInstrument]
-	load := func() tea.Cmd {
-		held.Ask(v.ctx.Clock())
-		return viewkit.Call(v.ctx, key, func(ctx context.Context) (any, error) { return v.c.Instruments(ctx, id.IdentityID) })
-	}
-	page := viewkit.NewTablePage(v.ctx, viewkit.TableSpec[payments.FinancialInstrument]{
+	spec := viewkit.TableSpec[payments.FinancialInstrument]{
 		Crumb: sanitize.Line(id.NickName),
 		What:  "the financial instruments of " + id.NickName,
 		Columns: []table.Column{
 			{Title: "Label", Width: 16, Flex: 2}, {Title: "Type", Width: payments.InstrumentTypeWidth}, {Title: "Currency", Width: 8},
 			{Title: "Country", Width: 7}, {Title: "Created (UTC)", Width: 19}, {Title: "Instrument id", Width: 12, Flex: 2},
 		},
-		Read: func() ([]payments.FinancialInstrument, live.Snapshot) { return held.Value, held.Snap },
 		Row: func(f payments.FinancialInstrument) table.Row {
 			return table.Row{ID: f.FinancialInstrumentID, Cells: []string{sanitize.Line(f.Label), sanitize.Line(f.FinancialInstrumentType),
 				sanitize.Line(f.Currency), sanitize.Line(f.Country), viewkit.Time(f.CreatedAt), sanitize.Line(f.FinancialInstrumentID)},
 				Keys: []table.Key{{}, {}, {}, {}, table.Time(f.CreatedAt)}}
 		},
-		Handle: func(msg tea.Msg) (bool, tea.Cmd) {
-			if _, ok := msg.(ui.Refresh); ok {
-				return false, load()
-			}
-			l, ok := msg.(viewkit.Loaded)
-			if !ok || l.Key != key {
-				return false, nil
-			}
-			held.Answer(v.ctx.Clock(), l.Value, l.Err)
-			return true, nil
-		},
 		Empty: "no financial instruments",
-	})
-	return tea.Batch(v.Stack.Push(page), load())
+	}
+	load := viewkit.ReadInto(v.ctx, &spec, live.Ask(v.ctx.Store, v.p.Reads.Instruments, id.IdentityID))
+	return tea.Batch(v.Stack.Push(viewkit.NewTablePage(v.ctx, spec)), load)
 }
 
 // Commands offer ":identities".

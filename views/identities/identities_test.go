@@ -10,7 +10,7 @@ import (
 
 func TestIdentitiesAndInstruments(t *testing.T) {
 	e := viewtest.Shared(t)
-	tm := e.Program(t, identities.New(e.Ctx, e.P.Payments))
+	tm := e.Program(t, identities.New(e.Ctx, e.P))
 	viewtest.WaitFor(t, tm, "Arjun Dubois")
 	viewtest.Keys(tm, "down", "down", "down", "enter")
 	viewtest.WaitFor(t, tm, "IN_NEFT")
@@ -22,7 +22,7 @@ func TestIdentitiesAndInstruments(t *testing.T) {
 
 func TestBackFromInstruments(t *testing.T) {
 	e := viewtest.Shared(t)
-	v := identities.New(e.Ctx, e.P.Payments)
+	v := identities.New(e.Ctx, e.P)
 	tm := e.Program(t, v)
 	viewtest.WaitFor(t, tm, "Nickname")
 	viewtest.Keys(tm, "enter")

@@ -235,17 +235,17 @@ func (d *detail) payout(p *payments.Payment, w int) string {
 	case p.QuoteExpired(d.v.now()):
 		b.WriteString(t.Muted.Render("no payout: the quote expired unaccepted") + "\n")
 	case !p.Detailed:
-		switch part, ok := viewkit.Part(d.v.ctx, d.v3.snap, "the payout details", w); {
+		switch part, ok := viewkit.Part(d.v.ctx, d.v3.get().Snapshot, "the payout details", w); {
 		case d.v.p.Payments == nil:
 			b.WriteString(t.Muted.Render("the payout details cannot be read: the profile has no payments interface") + "\n")
-		case !d.v3.started && !d.v3.snap.Loaded():
+		case !d.v3.started && !d.v3.get().Snapshot.Loaded():
 			b.WriteString(t.Muted.Render("loading the payout details…") + "\n")
 		case !ok:
 			b.WriteString(strings.Join(part, "\n") + "\n")
 		}
 	case p.PaymentState.Unfinished() && p.PaymentState != payments.Transferring:
 		b.WriteString(t.Muted.Render("the payout has not started") + "\n")
-	case d.states.snap.Loaded() && !d.reached(payments.Transferring):
+	case d.states.get().Snapshot.Loaded() && !d.reached(payments.Transferring):
 		b.WriteString(t.Muted.Render("the payout never started (the payment never reached TRANSFERRING)") + "\n")
 	default:
 		b.WriteString(wrapLines(t.Muted.Render("no payout details reported (the platform gives them for some corridors and partners only)"), w) + "\n")
@@ -255,7 +255,7 @@ func (d *detail) payout(p *payments.Payment, w int) string {
 
 // reached reports whether the state history read shows st.
 func (d *detail) reached(st payments.State) bool {
-	for _, h := range d.history {
+	for _, h := range d.history() {
 		if h.UpdatedTo == st {
 			return true
 		}
@@ -270,12 +270,12 @@ func (d *detail) partialNotice(w int) string {
 	t := d.v.ctx.Theme
 	lines := []string{wrapLines(t.Warn.Render("Partial record: known only from a webhook notification; the fields “"+unknownYet+"” are being read"), w)}
 	const what = "the full record (GET /v3/payments/{id})"
-	switch part, ok := viewkit.Part(d.v.ctx, d.v3.snap, what, w); {
+	switch part, ok := viewkit.Part(d.v.ctx, d.v3.get().Snapshot, what, w); {
 	case d.v.p.Payments == nil:
 		lines = append(lines, t.Muted.Render("the full record cannot be read: the profile has no payments interface"))
-	case !d.v3.started && !d.v3.snap.Loaded():
+	case !d.v3.started && !d.v3.get().Snapshot.Loaded():
 		lines = append(lines, t.Muted.Render("loading "+what+"…"))
-	case !ok && d.v3.snap.Err != nil:
+	case !ok && d.v3.get().Snapshot.Err != nil:
 		lines = append(lines, part...)
 		lines = append(lines, t.Muted.Render("the next poll of the payments reads it again"))
 	default:
@@ -288,7 +288,7 @@ func (d *detail) partialNotice(w int) string {
 // of it when that is of the same state and the one held is a list record
 // (which lacks the errors and the payout details).
 func (d *detail) best(p *payments.Payment) *payments.Payment {
-	f := d.fetched
+	f := d.fetched()
 	if p.Detailed || f == nil || f == p || f.PaymentID != p.PaymentID || f.PaymentState != p.PaymentState || f.LastStateUpdatedAt.Before(p.LastStateUpdatedAt) {
 		return p
 	}
@@ -301,7 +301,7 @@ func (d *detail) errors(p *payments.Payment) []payments.PaymentError {
 	if len(p.Errors) > 0 {
 		return p.Errors
 	}
-	if f := d.fetched; f != nil && f.PaymentID == p.PaymentID && f.PaymentState == p.PaymentState {
+	if f := d.fetched(); f != nil && f.PaymentID == p.PaymentID && f.PaymentState == p.PaymentState {
 		return f.Errors
 	}
 	return nil
@@ -315,14 +315,14 @@ func (d *detail) errorSection(p *payments.Payment, w int) string {
 	if len(errs) == 0 {
 		// "No error code" only after the v3 read answered without one:
 		// before, the read is loading; when it failed, its error is shown.
-		switch part, ok := viewkit.Part(d.v.ctx, d.v3.snap, "its errors", w); {
+		switch part, ok := viewkit.Part(d.v.ctx, d.v3.get().Snapshot, "its errors", w); {
 		case p.Detailed:
 			// This record is the read by id of this state: nothing more
 			// will come.
 			b.WriteString(t.Muted.Render("the platform gave no error code") + "\n")
 		case d.v.p.Payments == nil:
 			b.WriteString(t.Muted.Render("its errors cannot be read: the profile has no payments interface") + "\n")
-		case !d.v3.started && !d.v3.snap.Loaded():
+		case !d.v3.started && !d.v3.get().Snapshot.Loaded():
 			b.WriteString(t.Muted.Render("loading its errors…") + "\n")
 		case !ok:
 			b.WriteString(strings.Join(part, "\n") + "\n")

@@ -1,7 +1,6 @@
 package paymentsview
 
 import (
-	"context"
 	"errors"
 	"strings"
 	"time"
@@ -12,50 +11,60 @@ import (
 	"treasury/data/apierr"
 	"treasury/data/live"
 	"treasury/data/payments"
-	payclient "treasury/data/payments/client"
+	"treasury/data/platform"
 	"treasury/ui"
 	"treasury/ui/sanitize"
 	"treasury/views/viewkit"
 )
 
-// Keys of the detail's calls (viewkit.Loaded.Key).
-const (
-	keyLookup = "paymentsview:lookup:"
-	keyV3     = "paymentsview:v3:"
-	keyStates = "paymentsview:states:"
-)
-
-// load is the state of one call of the detail: whether it was started
-// for the record as it is now, and its answers as a snapshot (loading
-// since, failed, answered) for viewkit.Part. A call started again keeps
-// its last answer, shown stale if the new one fails.
-type load struct {
+// load is one read of the detail: the store's read (key) for the record
+// as of asOf, whether it was started, and the answer for the state before,
+// shown (stale) until this one answers.
+type load[T any] struct {
+	store   *live.Store
+	key     live.Key[T]
 	started bool
 	asOf    time.Time // the record's lastStateUpdatedAt when started
-	snap    live.Snapshot
+	before  live.Snap[T]
+	// failed, when set, is why the read cannot be made (no client).
+	failed error
 }
 
-// ask marks the call as started for the record as of asOf.
-func (l *load) ask(now, asOf time.Time) {
-	l.started, l.asOf = true, asOf
-	l.snap = viewkit.Asked(l.snap, now)
+// ask reads key for the record as of asOf (viewkit.Fetch: a read held
+// fetched after `after` is kept).
+func (l *load[T]) ask(ctx *ui.Context, key live.Key[T], asOf, after time.Time) tea.Cmd {
+	if prev := live.Get(l.store, l.key); prev.Loaded() {
+		l.before = prev
+	}
+	l.key, l.started, l.asOf = key, true, asOf
+	return viewkit.Fetch(ctx, key, after)
 }
 
-// answer takes the call's outcome.
-func (l *load) answer(now time.Time, err error) { l.snap = viewkit.Answered(l.snap, now, err) }
+// get is the read's answer, or while it has none, the one before.
+func (l *load[T]) get() live.Snap[T] {
+	if l.failed != nil {
+		return live.Snap[T]{Snapshot: live.Snapshot{Err: l.failed}}
+	}
+	got := live.Get(l.store, l.key)
+	if got.Loaded() || got.Err != nil || !l.before.Loaded() {
+		return got
+	}
+	return l.before
+}
 
-// detail is what the detail page knows beyond the store: the payment
-// looked up by a client call when the store does not hold it, the v3 read
-// with its errors, and the state history.
+// detail is what the detail page reads beyond the store's tables: the
+// payment looked up when the store does not hold it, the v3 read with its
+// errors, and the state history; every read is the store's, shared with
+// the other sessions (platform.Reads), never written into its tables.
 type detail struct {
-	v       *View
-	ref     string // as asked: payment id or internalId
-	id      string // payment id, once known
-	fetched *payments.Payment
-	lookup  load
-	v3      load
-	states  load
-	history []payments.StateTransition
+	v      *View
+	ref    string // as asked: payment id or internalId
+	id     string // payment id, once known
+	lookup load[payments.Payment]
+	v3     load[payments.Payment]
+	states load[[]payments.StateTransition]
+	// refreshing: r was pressed, the next reads are made again.
+	refreshing bool
 }
 
 // detailPage is a DetailPage of one payment, which may first have to be
@@ -66,7 +75,9 @@ type detailPage struct {
 }
 
 func newDetailPage(v *View, ref string) *detailPage {
+	st := v.ctx.Store
 	d := &detail{v: v, ref: ref}
+	d.lookup.store, d.v3.store, d.states.store = st, st, st
 	dp := viewkit.NewDetailPage(v.ctx, viewkit.DetailSpec[*payments.Payment]{
 		Topics: []live.Topic{live.Payments, live.Ledger, live.Reports},
 		Get:    d.current,
@@ -92,8 +103,8 @@ func (p *detailPage) Crumb() string {
 func (p *detailPage) Update(msg tea.Msg) tea.Cmd {
 	var cmd tea.Cmd
 	if _, ok := msg.(ui.Refresh); ok {
-		p.d.v3.started, p.d.states.started = false, false
-		p.d.v.recon.retry()
+		p.d.refresh()
+		p.d.v.recon.retry(p.d.v.ctx)
 		p.Redraw()
 	} else {
 		cmd = p.DetailPage.Update(msg)
@@ -109,8 +120,9 @@ func (p *detailPage) Render(w, h int) string {
 	t := p.d.v.ctx.Theme
 	lines := []string{t.Title.Render("Payment " + sanitize.Line(p.d.ref)),
 		t.Muted.Render("not held by the dashboard: looked up by payment id and internalId")}
-	part, _ := viewkit.Part(p.d.v.ctx, p.d.lookup.snap, "payment "+sanitize.Line(p.d.ref), w)
-	if err := p.d.lookup.snap.Err; err != nil && apierr.ClassOf(err) == apierr.ClassNotFound {
+	lk := p.d.lookup.get()
+	part, _ := viewkit.Part(p.d.v.ctx, lk.Snapshot, "payment "+sanitize.Line(p.d.ref), w)
+	if err := lk.Err; err != nil && apierr.ClassOf(err) == apierr.ClassNotFound {
 		part = append([]string{t.Bad.Render("not found by payment id nor by internalId:")}, ui.ErrorLines(t, err, w)...)
 	}
 	return wrapLines(strings.Join(append(lines, part...), "\n"), w)
@@ -123,6 +135,8 @@ func (d *detail) current() (*payments.Payment, bool, live.Snapshot) {
 	if d.id == "" {
 		if p, ok := byID(ps, d.ref); ok {
 			d.id = p.PaymentID
+		} else if lk := d.lookup.get(); lk.Loaded() && lk.Err == nil {
+			d.id = lk.Data.PaymentID
 		}
 	}
 	if d.id != "" {
@@ -132,10 +146,31 @@ func (d *detail) current() (*payments.Payment, bool, live.Snapshot) {
 			return d.best(p), true, snap
 		}
 	}
-	if d.fetched != nil {
-		return d.fetched, true, snap
+	if f := d.fetched(); f != nil {
+		return f, true, snap
 	}
 	return nil, false, snap
+}
+
+// fetched is the record as the page's own reads answered: the v3 read,
+// else the lookup (nil: none).
+func (d *detail) fetched() *payments.Payment {
+	if v3 := d.v3.get(); v3.Loaded() && d.id != "" && v3.Data.PaymentID == d.id {
+		return &v3.Data
+	}
+	if lk := d.lookup.get(); lk.Loaded() {
+		return &lk.Data
+	}
+	return nil
+}
+
+// history is the state history read (nil before it answered).
+func (d *detail) history() []payments.StateTransition { return d.states.get().Data }
+
+// refresh reads the state history and the v3 record again (r).
+func (d *detail) refresh() {
+	d.v3.started, d.states.started = false, false
+	d.refreshing = true
 }
 
 // kick starts what the record shown needs and has not started: the lookup
@@ -143,97 +178,43 @@ func (d *detail) current() (*payments.Payment, bool, live.Snapshot) {
 // v3 read in a failure state (for its errors) or of a partial record (for
 // the rest of it), and the RECON rows.
 func (d *detail) kick() tea.Cmd {
-	c := d.v.p.Payments
+	reads, ctx := d.v.p.Reads, d.v.ctx
 	rec, ok, _ := d.current()
 	if !ok {
 		if d.id != "" || d.lookup.started {
 			return nil
 		}
-		now := d.v.ctx.Clock()
-		d.lookup.ask(now, time.Time{})
-		if c == nil {
-			d.lookup.answer(now, errors.New("not held, and the profile has no payments interface to look it up"))
+		if d.v.p.Payments == nil {
+			d.lookup.started = true
+			d.lookup.failed = errors.New("not held, and the profile has no payments interface to look it up")
 			return nil
 		}
-		ref := d.ref
-		return viewkit.Call(d.v.ctx, keyLookup+ref, func(ctx context.Context) (any, error) { return lookup(ctx, c, ref) })
+		return d.lookup.ask(ctx, live.Ask(ctx.Store, reads.FindPayment, d.ref), time.Time{}, viewkit.Opening(ctx))
 	}
 	var cmds []tea.Cmd
-	id, asOf := rec.PaymentID, rec.LastStateUpdatedAt
-	now := d.v.ctx.Clock()
-	if c != nil && (!d.states.started || asOf.After(d.states.asOf)) {
-		d.states.ask(now, asOf)
-		cmds = append(cmds, viewkit.Call(d.v.ctx, keyStates+id, func(ctx context.Context) (any, error) { return c.StateHistory(ctx, id) }))
+	at := platform.PaymentAt{ID: rec.PaymentID, AsOf: rec.LastStateUpdatedAt}
+	after := time.Time{} // one read per state, shared
+	if d.refreshing {
+		after, d.refreshing = ctx.Store.Now(), false
+	}
+	c := d.v.p.Payments
+	if c != nil && (!d.states.started || at.AsOf.After(d.states.asOf)) {
+		cmds = append(cmds, d.states.ask(ctx, live.Ask(ctx.Store, reads.PaymentStates, at), at.AsOf, after))
 	}
 	// The read by id gives what a list record lacks: a failure's errors,
 	// the payout details, and a partial record's (known only from a
 	// notification) fields.
-	if c != nil && !rec.Detailed && (!d.v3.started || asOf.After(d.v3.asOf)) {
-		d.v3.ask(now, asOf)
-		cmds = append(cmds, viewkit.Call(d.v.ctx, keyV3+id, func(ctx context.Context) (any, error) { return c.Get(ctx, id) }))
+	if c != nil && !rec.Detailed && (!d.v3.started || at.AsOf.After(d.v3.asOf)) {
+		cmds = append(cmds, d.v3.ask(ctx, live.Ask(ctx.Store, reads.Payment, at), at.AsOf, after))
 	}
-	cmds = append(cmds, d.v.recon.want(d.v.ctx, d.v.p.Reporting, rec.When()))
+	cmds = append(cmds, d.v.recon.want(ctx, d.v.p, rec.When()))
 	return tea.Batch(cmds...)
 }
 
-// handle takes the answers of the detail's calls.
+// handle redraws the detail when one of its reads answered.
 func (d *detail) handle(msg tea.Msg) (bool, tea.Cmd) {
-	m, ok := msg.(viewkit.Loaded)
-	if !ok {
-		return false, nil
-	}
-	switch {
-	case m.Key == keyLookup+d.ref && d.id == "":
-		d.lookup.answer(d.v.ctx.Clock(), m.Err)
-		if m.Err != nil {
-			return true, ui.ErrorCmd(m.Err)
-		}
-		p := m.Value.(payments.Payment)
-		d.id, d.fetched = p.PaymentID, &p
-		return true, nil
-	case d.id != "" && m.Key == keyStates+d.id:
-		d.states.answer(d.v.ctx.Clock(), m.Err)
-		if m.Err == nil {
-			d.history = m.Value.([]payments.StateTransition)
-		}
-		return true, nil
-	case d.id != "" && m.Key == keyV3+d.id:
-		d.v3.answer(d.v.ctx.Clock(), m.Err)
-		if m.Err == nil {
-			// Kept for this page: the store reads every failure's reason
-			// itself, and a page never writes into the store.
-			p := m.Value.(payments.Payment)
-			d.fetched = &p
-		}
-		return true, nil
-	case strings.HasPrefix(m.Key, keyReports), strings.HasPrefix(m.Key, keyRecon):
-		return true, nil
-	}
-	return false, nil
-}
-
-// lookup finds a payment the store does not hold: by payment id with GET
-// /v3/payments/{id} when ref is one (a uuid), else (or when not found) by
-// internalId (the client asks the filter's prefix match, or the spec's
-// GET, whichever the server takes).
-func lookup(ctx context.Context, c *payclient.Client, ref string) (payments.Payment, error) {
-	if ref == "" {
-		return payments.Payment{}, errors.New("no payment id or internalId given")
-	}
-	byInternal := func() (payments.Payment, error) { return c.ByInternalID(ctx, ref) }
-	byPaymentID := func() (payments.Payment, error) { return c.Get(ctx, ref) }
-	first, second := byInternal, byPaymentID
-	if payments.IsPaymentID(ref) {
-		first, second = byPaymentID, byInternal
-	}
-	p, err := first()
-	if err == nil || apierr.ClassOf(err) != apierr.ClassNotFound {
-		return p, err
-	}
-	if p2, err2 := second(); err2 == nil {
-		return p2, nil
-	}
-	return p, err
+	_, ok := msg.(viewkit.Fetched)
+	return ok, nil
 }
 
 // wrapLines wraps every line of s to w cells (words first, then hard).

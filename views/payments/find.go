@@ -1,12 +1,12 @@
 package paymentsview
 
 import (
-	"context"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
 	"treasury/data/apierr"
+	"treasury/data/live"
 	"treasury/data/payments"
 	"treasury/ui"
 	"treasury/ui/sanitize"
@@ -17,9 +17,6 @@ import (
 // single plain term (an internalId, a payment id) is asked of the
 // platform, and the table says what it answered, instead of only "No
 // rows match".
-
-// keyFind routes the platform's answer to a search.
-const keyFind = "find:"
 
 // findState is where the platform's search stands.
 type findState int
@@ -32,9 +29,11 @@ const (
 	findFailed
 )
 
-// outside is the platform's answer to the search ref.
+// outside is the platform's answer to the search ref: the store's read
+// of it (key).
 type outside struct {
 	ref   string
+	key   live.Key[payments.Payment]
 	state findState
 	p     payments.Payment
 	err   error
@@ -72,25 +71,28 @@ func (v *View) findOutside() tea.Cmd {
 	if f == v.found.ref {
 		return nil
 	}
-	v.found = outside{ref: f, state: findAsked}
+	k := live.Ask(v.ctx.Store, v.p.Reads.FindPayment, f)
+	v.found = outside{ref: f, key: k, state: findAsked}
 	v.showFound()
-	c := v.p.Payments
-	return viewkit.Call(v.ctx, keyFind+f, func(ctx context.Context) (any, error) { return lookup(ctx, c, f) })
+	return viewkit.Fetch(v.ctx, k, viewkit.Opening(v.ctx))
 }
 
-// foundAnswer takes the platform's answer to the search.
-func (v *View) foundAnswer(m viewkit.Loaded) {
-	if m.Key != keyFind+v.found.ref || v.found.state != findAsked {
+// foundAnswer takes the platform's answer to the search, once the read
+// of it (topic) has answered.
+func (v *View) foundAnswer(topic live.Topic) {
+	if v.found.state != findAsked || topic != v.found.key.Topic() {
 		return
 	}
-	p, ok := m.Value.(payments.Payment)
+	got := live.Get(v.ctx.Store, v.found.key)
 	switch {
-	case m.Err == nil && ok:
-		v.found.state, v.found.p = findFound, p
-	case apierr.ClassOf(m.Err) == apierr.ClassNotFound:
+	case got.Err == nil && got.Loaded():
+		v.found.state, v.found.p = findFound, got.Data
+	case got.Err == nil:
+		return // not answered: the read was cut short
+	case apierr.ClassOf(got.Err) == apierr.ClassNotFound:
 		v.found.state = findMissing
 	default:
-		v.found.state, v.found.err = findFailed, m.Err
+		v.found.state, v.found.err = findFailed, got.Err
 	}
 	v.showFound()
 }

@@ -31,7 +31,7 @@ func (v *View) ticket() (ticket.Summary, bool) {
 		if !ok || p == nil {
 			return s, false
 		}
-		s.Payment, s.History = p, dp.d.history
+		s.Payment, s.History = p, dp.d.history()
 		return s, true
 	}
 	// A list of payments (the root, a reason's payments) selects one.

@@ -56,10 +56,10 @@ func (d *detail) timeline(p *payments.Payment, w int) string {
 	// its error stands where it would be, and the webhook arrivals, which
 	// do not depend on it, are listed all the same.
 	read := false
-	switch part, ok := viewkit.Part(d.v.ctx, d.states.snap, "the state history", w); {
+	switch part, ok := viewkit.Part(d.v.ctx, d.states.get().Snapshot, "the state history", w); {
 	case d.v.p.Payments == nil:
 		b.WriteString(t.Muted.Render("no state history: the profile has no payments interface") + "\n")
-	case !d.states.started && !d.states.snap.Loaded():
+	case !d.states.started && !d.states.get().Snapshot.Loaded():
 		b.WriteString(t.Muted.Render("loading the state history…") + "\n")
 	default:
 		read = ok
@@ -67,7 +67,7 @@ func (d *detail) timeline(p *payments.Payment, w int) string {
 			b.WriteString(strings.Join(part, "\n") + "\n")
 		}
 	}
-	hist := d.history
+	hist := d.history()
 	if !read {
 		hist = nil
 	}

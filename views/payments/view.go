@@ -208,9 +208,8 @@ func (v *View) Update(msg tea.Msg) tea.Cmd {
 		}
 	case ui.Open:
 		return v.open(msg.Args)
-	case viewkit.Loaded:
-		v.recon.loaded(msg, v.ctx.Clock())
-		v.foundAnswer(msg)
+	case viewkit.Fetched:
+		v.foundAnswer(msg.Topic)
 	}
 	return tea.Batch(v.Stack.Update(msg), v.findOutside())
 }

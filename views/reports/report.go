@@ -1,7 +1,6 @@
 package reports
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -26,8 +25,8 @@ type reportPage struct {
 	v     *View
 	rep   reporting.Report
 	known bool // rep is the record, not only an id
-	key   string
-	seq   uint64 // loads started, so a late answer of an old load is dropped
+	key   live.Key[*reporting.Download]
+	seen  uint64 // the Seq of the key's snapshot taken
 
 	loading bool
 	dl      *reporting.Download
@@ -40,25 +39,38 @@ func newReportPage(v *View, rep reporting.Report, known bool) *reportPage {
 	return &reportPage{v: v, rep: rep, known: known}
 }
 
-// load downloads the report off the update loop.
-func (p *reportPage) load() tea.Cmd {
-	p.seq++
-	p.key = fmt.Sprintf("report:%s:%d", p.rep.ID, p.seq)
-	p.loading, p.err = true, nil
-	// A record that was not READY when listed is asked for again: it may be
-	// ready now.
-	rep, known := p.rep, p.known && p.rep.Status == reporting.StatusReady
+// load downloads the report off the update loop: a download of it
+// fetched after `after` is kept (viewkit.Fetch).
+func (p *reportPage) load(after time.Time) tea.Cmd {
 	if p.v.p == nil || p.v.p.Reporting == nil {
 		p.loading, p.err = false, errors.New("this profile has no reporting interface")
 		return nil
 	}
-	c := p.v.p.Reporting
-	return viewkit.Call(p.v.ctx, p.key, func(ctx context.Context) (any, error) {
-		if known {
-			return c.Download(ctx, rep)
-		}
-		return c.DownloadByID(ctx, rep.ID)
-	})
+	p.loading, p.err = true, nil
+	// A record that was not READY when listed is asked for again by id:
+	// it may be ready now (platform.Reads.Report).
+	rep := p.rep
+	if !p.known {
+		rep = reporting.Report{ID: p.rep.ID}
+	}
+	p.key = live.Ask(p.v.ctx.Store, p.v.p.Reads.Report, rep)
+	return viewkit.Fetch(p.v.ctx, p.key, after)
+}
+
+// answered takes the download's answer from the store, if it changed.
+func (p *reportPage) answered() bool {
+	got := live.Get(p.v.ctx.Store, p.key)
+	if got.Seq == p.seen || (!got.Loaded() && got.Err == nil) {
+		return false
+	}
+	p.seen = got.Seq
+	p.loading, p.err = false, got.Err
+	if d := got.Data; got.Loaded() && got.Err == nil && d != nil {
+		p.dl, p.rep, p.known, p.at = d, d.Report, true, got.FetchedAt
+		p.err = d.Unreadable
+		p.inner = p.newInner()
+	}
+	return true
 }
 
 // Crumb names the report: type, format and first month.
@@ -74,19 +86,14 @@ func (p *reportPage) Topics() []live.Topic { return nil }
 
 // snapshot is the status of the download for the tables' status line.
 func (p *reportPage) snapshot() live.Snapshot {
-	return live.Snapshot{FetchedAt: p.at, Err: p.err, Seq: p.seq}
+	return live.Snapshot{FetchedAt: p.at, Err: p.err, Seq: p.seen}
 }
 
 func (p *reportPage) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
-	case viewkit.Loaded:
-		if msg.Key != p.key {
+	case viewkit.Fetched:
+		if !p.answered() {
 			return nil
-		}
-		p.loading, p.err = false, msg.Err
-		if d, ok := msg.Value.(*reporting.Download); ok && d != nil {
-			p.dl, p.rep, p.known, p.at = d, d.Report, true, p.v.ctx.Clock()
-			p.inner = p.newInner()
 		}
 		if p.inner != nil {
 			return p.inner.Update(ui.StoreChanged{})
@@ -94,7 +101,7 @@ func (p *reportPage) Update(msg tea.Msg) tea.Cmd {
 		return nil
 	case ui.Refresh:
 		if p.inner == nil && !p.loading {
-			return p.load()
+			return p.load(p.v.ctx.Store.Now())
 		}
 	case tea.KeyPressMsg:
 		if key.Matches(msg, p.v.keys.Skipped) && len(p.skipped()) > 0 {

@@ -135,7 +135,7 @@ func (v *View) openReport(rep reporting.Report, known bool) tea.Cmd {
 		v.Stack.Back()
 	}
 	v.open = newReportPage(v, rep, known)
-	return tea.Batch(v.Stack.Push(v.open), v.open.load())
+	return tea.Batch(v.Stack.Push(v.open), v.open.load(time.Time{})) // a report's file does not change: a download held is kept
 }
 
 // Update handles the save key and palette opens, and delegates the rest.
@@ -150,10 +150,8 @@ func (v *View) Update(msg tea.Msg) tea.Cmd {
 				return v.downloadAndSave(r)
 			}
 		}
-	case viewkit.Loaded:
-		if strings.HasPrefix(msg.Key, saveKey) {
-			return v.saveLoaded(msg)
-		}
+	case downloaded:
+		return v.saveDownloaded(msg)
 	case ui.Open:
 		if len(msg.Args) > 1 && msg.Args[0] == "report" {
 			return v.openByID(msg.Args[1])

@@ -7,9 +7,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
+	"treasury/data/live"
 	"treasury/data/reporting"
 	"treasury/ui"
 	"treasury/ui/sanitize"
@@ -29,33 +31,43 @@ func (p *reportPage) save() tea.Cmd {
 	return saveFile(saveDir(p.v.ctx), p.dl)
 }
 
-// saveKey prefixes the keys of downloads made to be saved from the list.
-const saveKey = "save:"
+// downloaded is the answer of a download made to be saved from the list.
+type downloaded struct {
+	viewkit.Replied
+	d   *reporting.Download
+	err error
+}
 
-// downloadAndSave downloads the report selected in the list and saves it
-// as save does.
+// downloadAndSave downloads the report selected in the list (the store's
+// read of it, shared with its page) and saves it as save does.
 func (v *View) downloadAndSave(r reporting.Report) tea.Cmd {
 	if v.p == nil || v.p.Reporting == nil {
 		return ui.ErrorCmd(errors.New("save report: this profile has no reporting interface"))
 	}
-	c := v.p.Reporting
+	store := v.ctx.Store
+	if r.Status != reporting.StatusReady {
+		r = reporting.Report{ID: r.ID} // asked for by id: it may be ready now
+	}
+	k := live.Ask(store, v.p.Reads.Report, r)
 	return tea.Batch(ui.FlashCmd("downloading "+sanitize.Line(r.ID)+" to save it…"),
-		viewkit.Call(v.ctx, saveKey+r.ID, func(ctx context.Context) (any, error) {
-			if r.Status == reporting.StatusReady {
-				return c.Download(ctx, r)
+		viewkit.Run(v.ctx, func(ctx context.Context) (*reporting.Download, error) {
+			if err := store.ReadNow(ctx, k.Topic(), time.Time{}).Err; err != nil {
+				return nil, err
 			}
-			return c.DownloadByID(ctx, r.ID)
-		}))
+			return live.Get(store, k).Data, nil
+		}, func(d *reporting.Download, err error) downloaded { return downloaded{d: d, err: err} }))
 }
 
-// saveLoaded saves a download made by downloadAndSave; content that could
-// not be parsed is saved all the same, as downloaded.
-func (v *View) saveLoaded(msg viewkit.Loaded) tea.Cmd {
-	d, _ := msg.Value.(*reporting.Download)
-	if d == nil {
-		return ui.ErrorCmd(fmt.Errorf("save report: %w", msg.Err))
+// saveDownloaded saves a download made by downloadAndSave; content that
+// could not be parsed is saved all the same, as downloaded.
+func (v *View) saveDownloaded(msg downloaded) tea.Cmd {
+	if msg.d == nil {
+		if msg.err == nil {
+			msg.err = errors.New("nothing was downloaded")
+		}
+		return ui.ErrorCmd(fmt.Errorf("save report: %w", msg.err))
 	}
-	return saveFile(saveDir(v.ctx), d)
+	return saveFile(saveDir(v.ctx), msg.d)
 }
 
 // saveDir is where reports are saved: the session's save directory.

@@ -53,6 +53,7 @@ func otherServer(t *testing.T, e *viewtest.Env, routes map[string]answer) *repor
 		t.Fatal(err)
 	}
 	e.P.Reporting = c
+	e.P.RebuildReads()
 	return c
 }
 

@@ -8,17 +8,23 @@ import (
 	"treasury/ui"
 )
 
-// TestCallEndsWithTheSession: a call made for a session whose life has
-// ended (an SSH client gone) is cancelled, not left to its timeout.
-func TestCallEndsWithTheSession(t *testing.T) {
+type answered struct {
+	Replied
+	err error
+}
+
+// TestRunEndsWithTheSession: a call made for a session whose life has
+// ended (an SSH client gone) is cancelled, not left to its timeout, and
+// its answer is the page's own message, typed.
+func TestRunEndsWithTheSession(t *testing.T) {
 	life, end := context.WithCancel(context.Background())
-	cmd := Call(&ui.Context{Life: life}, "k", func(ctx context.Context) (any, error) {
+	cmd := Run(&ui.Context{Life: life}, func(ctx context.Context) (int, error) {
 		<-ctx.Done()
-		return nil, ctx.Err()
-	})
+		return 0, ctx.Err()
+	}, func(_ int, err error) answered { return answered{err: err} })
 	end()
-	got := cmd().(Loaded)
-	if !errors.Is(got.Err, context.Canceled) {
-		t.Fatalf("err %v, want the session's cancellation", got.Err)
+	got, ok := cmd().(answered)
+	if !ok || !errors.Is(got.err, context.Canceled) {
+		t.Fatalf("got %#v, want the session's cancellation", got)
 	}
 }

@@ -82,20 +82,19 @@ func TestNeedsKeepsTheRecordsComplete(t *testing.T) {
 // error, or loaded (stale with its age and error after a failure).
 func TestPartStates(t *testing.T) {
 	_, ctx := store(t)
-	var h Held[[]string]
-	h.Ask(ctx.Clock().Add(-7 * time.Second))
-	if l, ok := Part(ctx, h.Snap, "limits", 80); ok || !strings.Contains(l[0], "loading limits… (7s)") {
+	snap := Asked(live.Snapshot{}, ctx.Clock().Add(-7*time.Second))
+	if l, ok := Part(ctx, snap, "limits", 80); ok || !strings.Contains(l[0], "loading limits… (7s)") {
 		t.Errorf("loading: %q %v", l, ok)
 	}
-	h.Answer(ctx.Clock(), nil, errors.New("denied"))
-	if l, ok := Part(ctx, h.Snap, "limits", 80); ok || !strings.Contains(strings.Join(l, "\n"), "denied") {
+	snap = Answered(snap, ctx.Clock(), errors.New("denied"))
+	if l, ok := Part(ctx, snap, "limits", 80); ok || !strings.Contains(strings.Join(l, "\n"), "denied") {
 		t.Errorf("failed: %q %v", l, ok)
 	}
-	h.Answer(ctx.Clock().Add(-time.Minute), []string{"a"}, nil)
-	h.Answer(ctx.Clock(), nil, errors.New("denied again"))
-	l, ok := Part(ctx, h.Snap, "limits", 200)
-	if !ok || len(h.Value) != 1 || !strings.Contains(strings.Join(l, "\n"), "STALE (limits read 1m ago") ||
+	snap = Answered(snap, ctx.Clock().Add(-time.Minute), nil)
+	snap = Answered(snap, ctx.Clock(), errors.New("denied again"))
+	l, ok := Part(ctx, snap, "limits", 200)
+	if !ok || !strings.Contains(strings.Join(l, "\n"), "STALE (limits read 1m ago") ||
 		!strings.Contains(strings.Join(l, "\n"), "denied again") {
-		t.Errorf("stale: %q %v %v", l, ok, h.Value)
+		t.Errorf("stale: %q %v", l, ok)
 	}
 }

@@ -28,8 +28,8 @@ type DetailSpec[T any] struct {
 	// Body draws the record at a width; lines beyond the height scroll.
 	Body    func(rec T, width int) string
 	Actions []Action[T]
-	// Handle sees every message first (Loaded answers); it returns whether
-	// to redraw and a command.
+	// Handle sees every message first (Fetched, the page's Replies); it
+	// returns whether to redraw and a command.
 	Handle func(msg tea.Msg) (redraw bool, cmd tea.Cmd)
 	// Fields, when set, are the label/value pairs ctrl+s saves.
 	Fields func(rec T) [][2]string

@@ -17,8 +17,8 @@ type Page interface {
 	Crumb() string
 	// Topics are the store topics the page reads.
 	Topics() []live.Topic
-	// Update handles StoreChanged (re-read the store), Tick, keys and
-	// Loaded answers of the page's own calls.
+	// Update handles StoreChanged and Fetched (re-read the store), Tick,
+	// keys and the Replies of the page's own calls.
 	Update(msg tea.Msg) tea.Cmd
 	Render(width, height int) string
 	Keys() []key.Binding
@@ -77,10 +77,12 @@ func (s *Stack) Depth() int { return len(s.pages) }
 // Topics of the page shown (ui.View).
 func (s *Stack) Topics() []live.Topic { return s.Top().Topics() }
 
-// Update delegates to the page shown; a Loaded answer goes to every page,
-// so a page below the top still receives what it asked for.
+// Update delegates to the page shown; a read's answer (Fetched) and a
+// Reply go to every page, so a page below the top still receives what it
+// asked for.
 func (s *Stack) Update(msg tea.Msg) tea.Cmd {
-	if _, ok := msg.(Loaded); ok {
+	_, fetched := msg.(Fetched)
+	if _, reply := msg.(Reply); reply || fetched {
 		cmds := make([]tea.Cmd, len(s.pages))
 		for i, p := range s.pages {
 			cmds[i] = p.Update(msg)

@@ -178,26 +178,6 @@ func Asked(prev live.Snapshot, now time.Time) live.Snapshot {
 	return prev
 }
 
-// Held is the answer of one of a page's own calls: the value of the last
-// success and the snapshot saying how it stands (loading since, failed,
-// stale), for Part or a TableSpec's Read. A failure keeps the value held.
-type Held[T any] struct {
-	Value T
-	Snap  live.Snapshot
-}
-
-// Ask marks the call as sent (see Asked).
-func (h *Held[T]) Ask(now time.Time) { h.Snap = Asked(h.Snap, now) }
-
-// Answer takes the call's answer (see Answered): v becomes the value held
-// when err is nil.
-func (h *Held[T]) Answer(now time.Time, v any, err error) {
-	if err == nil {
-		h.Value, _ = v.(T)
-	}
-	h.Snap = Answered(h.Snap, now, err)
-}
-
 // SameFailure reports whether two reads failed the same way (one
 // operation, code and class: the same refused credential), so that a
 // page shows the second as "the same failure" rather than twice in full.

@@ -105,8 +105,8 @@ type TableSpec[T any] struct {
 	// What names the records for the loading and failed states ("custody
 	// endpoints"); empty means the crumb.
 	What string
-	// Handle sees every message first (Loaded answers of the page's own
-	// calls); it returns whether to re-read the records and a command.
+	// Handle sees every message first (Fetched, the Replies of the page's
+	// own calls); it returns whether to re-read the records and a command.
 	Handle func(msg tea.Msg) (reread bool, cmd tea.Cmd)
 	// Check, when set, may turn the state of the read into failed for
 	// this page (a partial read whose failed part holds this page's
@@ -316,6 +316,8 @@ func (p *TablePage[T]) Update(msg tea.Msg) tea.Cmd {
 		}
 	}
 	switch msg := msg.(type) {
+	case Fetched:
+		p.dirty = true // a read answered: the records are read when needed
 	case ui.StoreChanged:
 		p.dirty = true
 		if p.sourced() {

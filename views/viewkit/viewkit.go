@@ -5,12 +5,10 @@
 package viewkit
 
 import (
-	"context"
 	"errors"
 	"strings"
 	"time"
 
-	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/shopspring/decimal"
@@ -180,30 +178,6 @@ func Time(t time.Time) string {
 // and a missing time as a dash: cutting Time's text would fail on it.
 func TimeAs(t time.Time, layout string) string {
 	return columns.TimeAs(t, layout)
-}
-
-// Loaded carries the result of a Call back to the view that asked; Key says
-// what was loaded so a view can drop answers it no longer wants.
-type Loaded struct {
-	Key   string
-	Value any
-	Err   error
-}
-
-// Call runs fn off the update loop with a timeout and delivers a Loaded.
-// The call is made for the session of s: it ends when the session does
-// (an SSH client that disconnects), not when its timeout would.
-func Call(s *ui.Context, key string, fn func(ctx context.Context) (any, error)) tea.Cmd {
-	parent := s.Life
-	if parent == nil {
-		parent = context.Background()
-	}
-	return func() tea.Msg {
-		ctx, cancel := context.WithTimeout(parent, CallTimeout)
-		defer cancel()
-		v, err := fn(ctx)
-		return Loaded{Key: key, Value: v, Err: err}
-	}
 }
 
 // Guidance explains an error for a detail pane: code, class and what to do.

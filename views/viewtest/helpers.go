@@ -23,8 +23,9 @@ func WaitAll(t testing.TB, tm *teatest.TestModel, want ...string) {
 }
 
 // Drive runs cmd synchronously as the shell would for a view's own calls:
-// batches are opened, every viewkit.Loaded answer is given to v and what
-// that returns is driven in turn. Every other message (flashes,
+// batches are opened, the answers of its reads (viewkit.Fetched) and
+// calls (a viewkit.Reply) are given to v and what that returns is driven
+// in turn. Every other message (flashes,
 // confirmations, the views' own messages) is returned, in order.
 func Drive(v ui.View, cmd tea.Cmd) []tea.Msg {
 	if cmd == nil {
@@ -36,7 +37,7 @@ func Drive(v ui.View, cmd tea.Cmd) []tea.Msg {
 		for _, c := range msg {
 			out = append(out, Drive(v, c)...)
 		}
-	case viewkit.Loaded:
+	case viewkit.Fetched, viewkit.Reply:
 		out = append(out, Drive(v, v.Update(msg))...)
 	case nil:
 	default:

@@ -1,14 +1,12 @@
 package wallets
 
 import (
-	"context"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
 	"treasury/data/live"
 	"treasury/data/wallet"
-	"treasury/ui"
 	"treasury/ui/sanitize"
 	"treasury/ui/table"
 	"treasury/views/viewkit"
@@ -22,10 +20,12 @@ type sweepActed struct{ id string }
 type sweepFresh struct {
 	recs map[string]wallet.SweepConfig
 	seq  uint64
+	// asked are the reads of configurations triggered, by sweep id.
+	asked map[string]live.Key[wallet.SweepConfig]
 }
 
 func (v *View) sweepsPage() *viewkit.TablePage[wallet.SweepConfig] {
-	fr := &sweepFresh{recs: map[string]wallet.SweepConfig{}}
+	fr := &sweepFresh{recs: map[string]wallet.SweepConfig{}, asked: map[string]live.Key[wallet.SweepConfig]{}}
 	return viewkit.NewTablePage(v.ctx, viewkit.TableSpec[wallet.SweepConfig]{
 		Crumb: secSweeps,
 		Columns: []table.Column{
@@ -63,7 +63,7 @@ func (v *View) sweepsPage() *viewkit.TablePage[wallet.SweepConfig] {
 				sanitize.Line(s.Blockchain), sanitize.Line(s.Status), sanitize.Line(s.ID)},
 				Keys: []table.Key{{}, {}, lastKey}}
 		},
-		Enter:   func(s wallet.SweepConfig) tea.Cmd { return v.Stack.Push(v.sweepTxPage(s)) },
+		Enter:   v.pushSweepTxs,
 		Actions: v.sweepActions(),
 		Handle: func(msg tea.Msg) (bool, tea.Cmd) {
 			switch msg := msg.(type) {
@@ -71,13 +71,20 @@ func (v *View) sweepsPage() *viewkit.TablePage[wallet.SweepConfig] {
 				if v.p.Wallet == nil {
 					return false, nil
 				}
-				id := msg.id
-				return false, viewkit.Call(v.ctx, "sweep:"+id, func(ctx context.Context) (any, error) { return v.p.Wallet.Sweep(ctx, id) })
-			case viewkit.Loaded:
-				if s, ok := msg.Value.(wallet.SweepConfig); ok && msg.Err == nil && strings.HasPrefix(msg.Key, "sweep:") {
-					fr.recs[s.ID], fr.seq = s, v.ctx.Store.Snapshot(live.Sweeps).Seq
-					return true, nil
+				k := live.Ask(v.ctx.Store, v.p.Reads.Sweep, msg.id)
+				fr.asked[msg.id] = k
+				return false, viewkit.Fetch(v.ctx, k, v.ctx.Store.Now())
+			case viewkit.Fetched:
+				taken := false
+				for id, k := range fr.asked {
+					if got := live.Get(v.ctx.Store, k); got.Loaded() || got.Err != nil {
+						delete(fr.asked, id)
+						if got.Err == nil {
+							fr.recs[id], fr.seq, taken = got.Data, v.ctx.Store.Snapshot(live.Sweeps).Seq, true
+						}
+					}
 				}
+				return taken, nil
 			}
 			return false, nil
 		},
@@ -85,44 +92,16 @@ func (v *View) sweepsPage() *viewkit.TablePage[wallet.SweepConfig] {
 	})
 }
 
-// sweepTxPage is the transactions of a configuration's last instance, read
-// from the interface.
-func (v *View) sweepTxPage(s wallet.SweepConfig) *viewkit.TablePage[wallet.Transaction] {
-	var held viewkit.Held[[]wallet.Transaction]
-	key := "sweeptx:" + s.ID
-	load := func() tea.Cmd {
-		if v.p.Wallet == nil {
-			return nil
-		}
-		held.Ask(v.ctx.Clock())
-		return viewkit.Call(v.ctx, key, func(ctx context.Context) (any, error) { return v.p.Wallet.SweepTransactions(ctx, s.ID, "") })
-	}
-	started := false
+// pushSweepTxs opens the transactions of a configuration's last instance,
+// read from the interface.
+func (v *View) pushSweepTxs(s wallet.SweepConfig) tea.Cmd {
 	spec := v.txSpec("last run of "+s.Name, true)
 	spec.Topics = []live.Topic{live.Wallets}
 	spec.What = "the transactions of the last run of " + s.Name
-	spec.Read = func() ([]wallet.Transaction, live.Snapshot) { return held.Value, held.Snap }
 	spec.Empty = "no transactions in the last run"
 	if s.LastInstanceID == "" {
 		spec.Empty = "this sweep has not run yet"
 	}
-	spec.Handle = func(msg tea.Msg) (bool, tea.Cmd) {
-		switch msg := msg.(type) {
-		case ui.Refresh:
-			return false, load()
-		case viewkit.Loaded:
-			if msg.Key != key {
-				return false, nil
-			}
-			held.Answer(v.ctx.Clock(), msg.Value, msg.Err)
-			return true, nil
-		default:
-			if !started {
-				started = true
-				return false, load()
-			}
-		}
-		return false, nil
-	}
-	return viewkit.NewTablePage(v.ctx, spec)
+	load := viewkit.ReadInto(v.ctx, &spec, live.Ask(v.ctx.Store, v.p.Reads.SweepTransactions, s.ID))
+	return tea.Batch(v.Stack.Push(viewkit.NewTablePage(v.ctx, spec)), load)
 }

@@ -1,9 +1,9 @@
 package wallets
 
 import (
-	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
@@ -16,14 +16,17 @@ import (
 	"treasury/views/viewkit"
 )
 
-// txState is what a transaction page holds beyond the store: the record as
-// last read after an action (fresher than the store until the store's next
-// change), and the freeze history as read from the interface.
+// txState is what a transaction page holds beyond the store's topics: the
+// record as last read after an action (fresher than the store until the
+// store's next change), and the keys of its reads: the freeze history,
+// and the record read again after an action.
 type txState struct {
 	id       string
 	fresh    *wallet.Transaction
 	freshSeq uint64
-	hist     viewkit.Held[[]wallet.FreezeEvent]
+	hist     live.Key[[]wallet.FreezeEvent]
+	tx       live.Key[wallet.Transaction]
+	txSeen   uint64 // the version of tx taken as fresh
 	started  bool
 }
 
@@ -69,18 +72,19 @@ func (st *txState) ref() walletclient.Ref {
 	return walletclient.Ref{TxID: st.id}
 }
 
-// txHistory reads a transaction's freeze history from the interface.
-func (v *View) txHistory(st *txState) tea.Cmd {
-	r := st.ref()
-	st.hist.Ask(v.ctx.Clock())
-	return viewkit.Call(v.ctx, "hist:"+st.id, func(ctx context.Context) (any, error) { return v.p.Wallet.FreezeHistory(ctx, r) })
+// txHistory reads a transaction's freeze history from the interface, as
+// of after (viewkit.Fetch).
+func (v *View) txHistory(st *txState, after time.Time) tea.Cmd {
+	st.hist = live.Ask(v.ctx.Store, v.p.Reads.FreezeHistory, st.ref())
+	return viewkit.Fetch(v.ctx, st.hist, after)
 }
 
-// txReread reads the transaction and its freeze history from the interface.
+// txReread reads the transaction and its freeze history from the
+// interface again (after an action).
 func (v *View) txReread(st *txState) tea.Cmd {
-	r := st.ref()
-	return tea.Batch(v.txHistory(st),
-		viewkit.Call(v.ctx, "tx:"+st.id, func(ctx context.Context) (any, error) { return v.p.Wallet.TransactionAt(ctx, r) }))
+	now := v.ctx.Store.Now()
+	st.tx = live.Ask(v.ctx.Store, v.p.Reads.Transaction, st.ref())
+	return tea.Batch(v.txHistory(st, now), viewkit.Fetch(v.ctx, st.tx, now))
 }
 
 func (v *View) txHandle(st *txState, msg tea.Msg) (bool, tea.Cmd) {
@@ -89,7 +93,7 @@ func (v *View) txHandle(st *txState, msg tea.Msg) (bool, tea.Cmd) {
 		if !st.started {
 			st.started = true
 			if v.p.Wallet != nil {
-				return false, v.txHistory(st)
+				return false, v.txHistory(st, viewkit.Opening(v.ctx))
 			}
 		}
 	case txActed:
@@ -101,17 +105,12 @@ func (v *View) txHandle(st *txState, msg tea.Msg) (bool, tea.Cmd) {
 			}
 			return true, nil
 		}
-	case viewkit.Loaded:
-		switch msg.Key {
-		case "hist:" + st.id:
-			st.hist.Answer(v.ctx.Clock(), msg.Value, msg.Err)
-			return true, nil
-		case "tx:" + st.id:
-			if t, ok := msg.Value.(wallet.Transaction); ok && msg.Err == nil {
-				st.fresh, st.freshSeq = &t, v.ctx.Store.Snapshot(live.Transactions).Seq
-				return true, nil
-			}
+	case viewkit.Fetched:
+		if got := live.Get(v.ctx.Store, st.tx); got.Loaded() && got.Err == nil && got.Version != st.txSeen {
+			t := got.Data
+			st.fresh, st.freshSeq, st.txSeen = &t, v.ctx.Store.Snapshot(live.Transactions).Seq, got.Version
 		}
+		return true, nil
 	}
 	return false, nil
 }
@@ -190,11 +189,12 @@ func (v *View) txBody(t wallet.Transaction, st *txState, w int) string {
 func (v *View) freezeLines(t wallet.Transaction, st *txState, w int) string {
 	th := v.ctx.Theme
 	var b strings.Builder
-	part, ok := viewkit.Part(v.ctx, st.hist.Snap, "the freeze history", w-2)
+	got := live.Get(v.ctx.Store, st.hist)
+	part, ok := viewkit.Part(v.ctx, got.Snapshot, "the freeze history", w-2)
 	if v.p.Wallet == nil {
 		part, ok = []string{th.Muted.Render("the freeze history cannot be read: the profile has no wallet interface")}, false
 	}
-	hist, src := st.hist.Value, "freeze history"
+	hist, src := got.Data, "freeze history"
 	if !ok {
 		hist, src = t.FreezeInfo.History, "listed by the record"
 	}

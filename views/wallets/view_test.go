@@ -182,8 +182,9 @@ func TestNoControlsCredential(t *testing.T) {
 	}
 }
 
-// calls are the kinds of the page calls cmd makes ("bal", "lim", "pol"),
-// sorted, without running what their answers lead to.
+// calls are the reads cmd makes, by family ("wallet-balances",
+// "wallet-limits", "wallet-policies"), sorted, without running what their
+// answers lead to.
 func calls(cmd tea.Cmd) []string {
 	var out []string
 	var walk func(tea.Cmd)
@@ -196,8 +197,8 @@ func calls(cmd tea.Cmd) []string {
 			for _, c := range m {
 				walk(c)
 			}
-		case viewkit.Loaded:
-			out = append(out, strings.SplitN(m.Key, ":", 2)[0])
+		case viewkit.Fetched:
+			out = append(out, strings.SplitN(string(m.Topic), ":", 2)[0])
 		}
 	}
 	walk(cmd)
@@ -217,10 +218,10 @@ func TestWalletRereadsBalancesOnly(t *testing.T) {
 	if live.Get(e.P.Store, live.TransactionsKey).Version == before {
 		t.Fatal("no new transactions in an hour: the test proves nothing")
 	}
-	if got := calls(v.Update(ui.StoreChanged{})); !slices.Equal(got, []string{"bal"}) {
-		t.Errorf("after new transactions the page calls %v, want [bal]", got)
+	if got := calls(v.Update(ui.StoreChanged{})); !slices.Equal(got, []string{"wallet-balances"}) {
+		t.Errorf("after new transactions the page reads %v, want the balances", got)
 	}
-	if got := calls(v.Update(ui.Refresh{})); !slices.Equal(got, []string{"bal", "lim", "pol"}) {
-		t.Errorf("r calls %v, want [bal lim pol]", got)
+	if got := calls(v.Update(ui.Refresh{})); !slices.Equal(got, []string{"wallet-balances", "wallet-limits", "wallet-policies"}) {
+		t.Errorf("r reads %v, want the balances, limits and policies", got)
 	}
 }

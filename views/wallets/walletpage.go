@@ -1,7 +1,6 @@
 package wallets
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"time"
@@ -11,6 +10,7 @@ import (
 	"treasury/data/live"
 	"treasury/data/money"
 	"treasury/data/wallet"
+	walletclient "treasury/data/wallet/client"
 	"treasury/ui"
 	"treasury/ui/sanitize"
 	"treasury/views/viewkit"
@@ -27,9 +27,10 @@ type walletState struct {
 	// page opens and on r).
 	seq     uint64
 	started bool
-	bal     viewkit.Held[[]wallet.Balance]
-	lim     viewkit.Held[[]wallet.Limit]
-	pol     viewkit.Held[[]wallet.PolicyRule]
+	// The keys of the reads (zero: not asked).
+	bal live.Key[[]wallet.Balance]
+	lim live.Key[[]wallet.Limit]
+	pol live.Key[[]wallet.PolicyRule]
 }
 
 // walletPage is a wallet's status, settings, balances, limits and policies
@@ -56,46 +57,41 @@ func (v *View) walletPage(w wallet.Wallet) *viewkit.TablePage[wallet.Transaction
 	return viewkit.NewTablePage(v.ctx, spec)
 }
 
-// walletLoad reads the balances and, with controls, the limits and
-// policies.
-func (v *View) walletLoad(st *walletState, controls bool) tea.Cmd {
-	id, vault := st.id, st.vault
-	now := v.ctx.Clock()
+// walletLoad reads the balances as of after (viewkit.Fetch) and, with
+// controls, the limits and policies.
+func (v *View) walletLoad(st *walletState, after time.Time, controls bool) tea.Cmd {
+	store := v.ctx.Store
 	cmds := []tea.Cmd{}
 	if v.p.Wallet != nil {
-		st.bal.Ask(now)
-		cmds = append(cmds, viewkit.Call(v.ctx, "bal:"+id, func(ctx context.Context) (any, error) { return v.p.Wallet.Balances(ctx, vault, id) }))
+		st.bal = live.Ask(store, v.p.Reads.WalletBalances, walletclient.Ref{VaultID: st.vault, WalletID: st.id})
+		cmds = append(cmds, viewkit.Fetch(v.ctx, st.bal, after))
 	}
-	if c := v.p.WalletControls; c != nil && controls {
-		st.lim.Ask(now)
-		st.pol.Ask(now)
-		cmds = append(cmds,
-			viewkit.Call(v.ctx, "lim:"+id, func(ctx context.Context) (any, error) { return c.Limits(ctx, id) }),
-			viewkit.Call(v.ctx, "pol:"+id, func(ctx context.Context) (any, error) { return c.Policies(ctx) }))
+	if v.p.WalletControls != nil && controls {
+		st.lim = live.Ask(store, v.p.Reads.WalletLimits, st.id)
+		st.pol = live.Ask(store, v.p.Reads.WalletPolicies, struct{}{})
+		cmds = append(cmds, viewkit.Fetch(v.ctx, st.lim, after), viewkit.Fetch(v.ctx, st.pol, after))
 	}
 	return tea.Batch(cmds...)
 }
 
 func (v *View) walletHandle(st *walletState, msg tea.Msg) (bool, tea.Cmd) {
-	switch msg := msg.(type) {
+	switch msg.(type) {
 	case ui.StoreChanged:
-		if seq := v.ctx.Store.Snapshot(live.Transactions).Seq; !st.started || seq != st.seq {
+		// The balances are read again after each change of the
+		// transactions, as of it: every session that saw it shares one
+		// read.
+		txs := v.ctx.Store.Snapshot(live.Transactions)
+		if !st.started || txs.Seq != st.seq {
 			first := !st.started
-			st.started, st.seq = true, seq
-			return false, v.walletLoad(st, first)
+			st.started, st.seq = true, txs.Seq
+			after := txs.FetchedAt
+			if first {
+				after = viewkit.Opening(v.ctx)
+			}
+			return false, v.walletLoad(st, after, first)
 		}
 	case ui.Refresh:
-		return false, v.walletLoad(st, true)
-	case viewkit.Loaded:
-		now := v.ctx.Clock()
-		switch msg.Key {
-		case "bal:" + st.id:
-			st.bal.Answer(now, msg.Value, msg.Err)
-		case "lim:" + st.id:
-			st.lim.Answer(now, msg.Value, msg.Err)
-		case "pol:" + st.id:
-			st.pol.Answer(now, msg.Value, msg.Err)
-		}
+		return false, v.walletLoad(st, v.ctx.Store.Now(), true)
 	}
 	return false, nil
 }
@@ -155,11 +151,12 @@ func sectionLines(title string, part []string) []string {
 func (v *View) balanceLines(st *walletState, width int) []string {
 	th := v.ctx.Theme
 	title := viewkit.Section(th, "Balances")
-	part, ok := viewkit.Part(v.ctx, st.bal.Snap, "the balances", width-2)
+	balances := live.Get(v.ctx.Store, st.bal)
+	part, ok := viewkit.Part(v.ctx, balances.Snapshot, "the balances", width-2)
 	if !ok {
 		return sectionLines(title, part)
 	}
-	bal := st.bal.Value
+	bal := balances.Data
 	if len(bal) == 0 {
 		return sectionLines(title, append(part, th.Muted.Render("none")))
 	}
@@ -236,28 +233,29 @@ func (v *View) controlLines(st *walletState, width int) []string {
 			th.Warn.Render("  not shown: they need a wallet CONTROLS credential (wallet.controls in the profile)")}
 	}
 	var out []string
-	part, ok := viewkit.Part(v.ctx, st.lim.Snap, "the limits", width-2)
+	lim, pol := live.Get(v.ctx.Store, st.lim), live.Get(v.ctx.Store, st.pol)
+	part, ok := viewkit.Part(v.ctx, lim.Snapshot, "the limits", width-2)
 	switch {
 	case !ok:
 		out = append(out, sectionLines(viewkit.Section(th, "Limits"), part)...)
-	case len(st.lim.Value) == 0:
+	case len(lim.Data) == 0:
 		out = append(out, sectionLines(viewkit.Section(th, "Limits"), append(part, th.Muted.Render("none on this wallet")))...)
 	default:
-		out = append(out, sectionLines(viewkit.Section(th, fmt.Sprintf("Limits (%d)", len(st.lim.Value))), part)...)
-		for _, l := range st.lim.Value {
+		out = append(out, sectionLines(viewkit.Section(th, fmt.Sprintf("Limits (%d)", len(lim.Data))), part)...)
+		for _, l := range lim.Data {
 			out = append(out, "  "+limitText(l))
 		}
 	}
-	part, ok = viewkit.Part(v.ctx, st.pol.Snap, "the policies", width-2)
-	if !ok && !st.lim.Snap.Loaded() && viewkit.SameFailure(st.lim.Snap.Err, st.pol.Snap.Err) {
+	part, ok = viewkit.Part(v.ctx, pol.Snapshot, "the policies", width-2)
+	if !ok && !lim.Loaded() && viewkit.SameFailure(lim.Err, pol.Err) {
 		// One credential refused for both: the limits' error says it all.
 		part = []string{th.Bad.Render("Could not read the policies: the same failure as the limits, above")}
 	}
 	if !ok {
 		return append(out, sectionLines(viewkit.Section(th, "Policies"), part)...)
 	}
-	out = append(out, sectionLines(viewkit.Section(th, fmt.Sprintf("Policies (%d, organisation-wide)", len(st.pol.Value))), part)...)
-	for _, p := range st.pol.Value {
+	out = append(out, sectionLines(viewkit.Section(th, fmt.Sprintf("Policies (%d, organisation-wide)", len(pol.Data))), part)...)
+	for _, p := range pol.Data {
 		out = append(out, fmt.Sprintf("  %-36s %-16s %s", sanitize.Line(p.Name), sanitize.Line(p.Action), sanitize.Line(p.Status)))
 	}
 	return out

@@ -309,3 +309,27 @@ func decodeTokenTest(raw []byte) (payments.TokenTest, error) {
 	err := json.Unmarshal(raw, &tt)
 	return tt, err
 }
+
+// Find finds a payment by a reference a person types: by payment id with
+// GET /v3/payments/{id} when ref is one (a uuid), else (or when not found)
+// by internalId (ByInternalID). Not found either way is the first read's
+// error, of class NotFound.
+func (c *Client) Find(ctx context.Context, ref string) (payments.Payment, error) {
+	if ref == "" {
+		return payments.Payment{}, errors.New("no payment id or internalId given")
+	}
+	byInternal := func() (payments.Payment, error) { return c.ByInternalID(ctx, ref) }
+	byPaymentID := func() (payments.Payment, error) { return c.Get(ctx, ref) }
+	first, second := byInternal, byPaymentID
+	if payments.IsPaymentID(ref) {
+		first, second = byPaymentID, byInternal
+	}
+	p, err := first()
+	if err == nil || apierr.ClassOf(err) != apierr.ClassNotFound {
+		return p, err
+	}
+	if p2, err2 := second(); err2 == nil {
+		return p2, nil
+	}
+	return p, err
+}
