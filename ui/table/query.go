@@ -228,3 +228,7 @@ func CheckQuery(f string, columns, fields []string) error {
 // ColumnIndex is the column that name (a search's name: exactly, or the
 // prefix of one column only) names in columns; -1 for none.
 func ColumnIndex(columns []string, name string) int { return columnNamed(columns, name) }
+
+// Terms splits a filter into its terms as the table does: at spaces
+// outside double quotes, the quotes dropped.
+func Terms(f string) []string { return splitTerms(f) }

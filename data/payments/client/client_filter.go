@@ -202,7 +202,8 @@ func refusedSort(err error, f payments.Filter) bool {
 
 // extended reports whether f uses a field beyond filter.paymentStates.
 func extended(f payments.Filter) bool {
-	return len(f.PaymentIDs) > 0 || f.InternalID != "" || f.AfterTimestamp != nil || f.BeforeTimestamp != nil || len(f.DestinationCurrencies) > 0
+	return len(f.PaymentIDs) > 0 || f.InternalID != "" || f.AfterTimestamp != nil || f.BeforeTimestamp != nil || len(f.DestinationCurrencies) > 0 ||
+		f.BeneficiaryIdentityNickname != "" || len(f.PaymentLabels) > 0
 }
 
 // refusedField reports whether err is the 400 of a request the server
@@ -272,6 +273,10 @@ func matches(p payments.Payment, f payments.Filter) bool {
 	case f.BeforeTimestamp != nil && p.When().After(*f.BeforeTimestamp):
 		return false
 	case len(f.DestinationCurrencies) > 0 && !slices.Contains(f.DestinationCurrencies, p.Destination.DestinationCurrency):
+		return false
+	case f.BeneficiaryIdentityNickname != "" && p.Destination.BeneficiaryIdentityNickName != f.BeneficiaryIdentityNickname:
+		return false
+	case len(f.PaymentLabels) > 0 && !slices.ContainsFunc(p.PaymentLabels, func(l string) bool { return slices.Contains(f.PaymentLabels, l) }):
 		return false
 	}
 	return true
