@@ -45,7 +45,7 @@ type View struct {
 	backCmd tea.Cmd
 	// found is the platform's answer to a search the window holds
 	// nothing of (find.go).
-	found  outside
+	found outside
 	// beyond is the platform's answer to a search of fields, beyond the
 	// window (platform.go).
 	beyond beyond
