@@ -71,8 +71,9 @@ func (c *Client) filterPage(ctx context.Context, f payments.Filter, form string,
 // refuses one with a 400, the client sends the documented request from
 // then on (Dialect.NarrowFilter) and applies the rest itself: payment ids
 // are read one by one (GET /v3/payments/{id}), an internalId through the
-// spec's GET /v3/payments?internalId=, and the time bounds and currencies
-// are checked locally, the read stopping at the first payment older than
+// spec's GET /v3/payments?internalId=, and the time bounds, currencies,
+// the beneficiary's nickname (exact) and labels (any of them) are checked
+// locally, the read stopping at the first payment older than
 // afterTimestamp.
 func (c *Client) Filter(ctx context.Context, f payments.Filter) iter.Seq2[payments.Payment, error] {
 	return func(yield func(payments.Payment, error) bool) {
