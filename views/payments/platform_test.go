@@ -65,6 +65,13 @@ func TestSearchAsksThePlatformBeyondTheWindow(t *testing.T) {
 				!strings.Contains(page, g.EndToEndID) {
 				t.Fatalf("o does not list the platform's payments (depth %d, crumbs %q):\n%s", v.Depth(), v.Crumbs(), page)
 			}
+			if strings.HasPrefix(c.search, "beneficiary:") {
+				for _, l := range strings.Split(page, "\n") {
+					if strings.Contains(l, "INV-") && !strings.Contains(l, nick) {
+						t.Errorf("a payment of another beneficiary than %q: %s", nick, l)
+					}
+				}
+			}
 			for range platformMax { // the payment's row, among the platform's
 				if id, _, _ := v.Selected(); id == g.NetworkPaymentID {
 					break
