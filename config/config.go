@@ -73,6 +73,9 @@ type Config struct {
 	// (base_currency, default DefaultBaseCurrency), converted at the
 	// latest mid rates.
 	BaseCurrency string
+	// Searches are the profile's saved searches (searches:), each shown
+	// as a tab after the built-in views, in the file's order.
+	Searches []Search
 }
 
 // DefaultBaseCurrency is the base currency of a profile that names none.
@@ -182,6 +185,10 @@ type Options struct {
 	ReadOnly bool
 	// Getenv reads the environment; nil means os.Getenv.
 	Getenv func(string) string
+	// CheckSearch, when set, checks each saved search against the views
+	// (which exist, their columns, their search language): see
+	// Config.CheckSearches.
+	CheckSearch SearchCheck
 }
 
 func (o Options) getenv(k string) string {
@@ -280,6 +287,11 @@ func Load(o Options) (*Config, []Warning, error) {
 		return nil, warns, err
 	}
 	cfg.ReadOnly = cfg.ReadOnly || readOnly
+	if o.CheckSearch != nil {
+		if err := cfg.CheckSearches(o.CheckSearch); err != nil {
+			return nil, warns, err
+		}
+	}
 	return cfg, warns, nil
 }
 

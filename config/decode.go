@@ -156,6 +156,18 @@ func (d *decoder) decode(n *yaml.Node, v reflect.Value, path string) {
 			d.decode(val, elem, key)
 			v.SetMapIndex(reflect.ValueOf(k.Value), elem)
 		}
+	case reflect.Slice:
+		if n.Kind != yaml.SequenceNode {
+			d.errf(path, n.Line, "must be a list, not %s", kindName(n))
+			return
+		}
+		out := reflect.MakeSlice(v.Type(), len(n.Content), len(n.Content))
+		for i, item := range n.Content {
+			key := fmt.Sprintf("%s[%d]", path, i)
+			d.lines[key] = item.Line
+			d.decode(item, out.Index(i), key)
+		}
+		v.Set(out)
 	default:
 		if n.Kind != yaml.ScalarNode {
 			d.errf(path, n.Line, "must be a single value, not %s", kindName(n))

@@ -23,6 +23,16 @@ type rawProfile struct {
 	Alerts          *rawAlerts    `yaml:"alerts,omitempty"`
 	Mouse           *bool         `yaml:"mouse,omitempty"`
 	BaseCurrency    string        `yaml:"base_currency,omitempty"`
+	Searches        []*rawSearch  `yaml:"searches,omitempty"`
+}
+
+// rawSearch is one saved search (searches.go).
+type rawSearch struct {
+	Title   string   `yaml:"title,omitempty"`
+	View    string   `yaml:"view,omitempty"`
+	Search  string   `yaml:"search,omitempty"`
+	Window  string   `yaml:"window,omitempty"`
+	Columns []string `yaml:"columns,omitempty"`
 }
 
 type rawEmbedded struct {

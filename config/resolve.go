@@ -102,6 +102,7 @@ func (r *resolver) profile(name string, p *rawProfile) *Config {
 	cfg.Webhooks = r.webhooks(k("webhooks"), p.Webhooks)
 	r.refresh(k("refresh"), p.Refresh, &cfg.Refresh)
 	r.alerts(k("alerts"), p.Alerts, &cfg.Alerts)
+	cfg.Searches = r.searches(k("searches"), p.Searches)
 	if p.Environment == EnvProd && !cfg.ReadOnly {
 		r.warn(base, "production profile without read_only: true; actions (freeze, lock, sweep) are enabled")
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode"
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
@@ -96,9 +97,12 @@ func NewApp(ctx *Context, views ...View) *App {
 	return a
 }
 
-// viewLetters gives the views past the ninth (which have no number) the
-// capital of their title's first letter as their key, when no binding of
-// the shell and no earlier view has it: a tab label is always a key.
+// viewLetters gives the views past the ninth (which have no number) a
+// capital letter as their key, when no binding of the shell, no
+// capital key of a view and no earlier view has it: the first letter of
+// the title, else (a saved search whose initial is taken) its next
+// letter that is free. A tab label is always a key; a view with no free
+// letter is reached with tab or the palette.
 func viewLetters(k Keys, views []View) map[string]int {
 	taken := map[string]bool{}
 	for _, b := range append(k.List(), k.Close, k.FilterKeep, k.FilterClear) {
@@ -106,18 +110,24 @@ func viewLetters(k Keys, views []View) map[string]int {
 			taken[s] = true
 		}
 	}
+	for _, v := range views {
+		for _, b := range v.Keys() {
+			for _, s := range b.Keys() {
+				taken[s] = true
+			}
+		}
+	}
 	out := map[string]int{}
 	for i := 9; i < len(views); i++ {
-		r := []rune(views[i].Title())
-		if len(r) == 0 {
-			continue
+		for _, r := range views[i].Title() {
+			l := strings.ToUpper(string(r))
+			if !unicode.IsLetter(r) || len(l) != 1 || l[0] < 'A' || l[0] > 'Z' || taken[l] {
+				continue
+			}
+			taken[l] = true
+			out[l] = i
+			break
 		}
-		l := strings.ToUpper(string(r[0]))
-		if taken[l] {
-			continue
-		}
-		taken[l] = true
-		out[l] = i
 	}
 	return out
 }
@@ -247,6 +257,8 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, nil
 	case Open:
 		return a, a.follow(msg)
+	case Jump:
+		return a, a.open(Open{View: msg.View})
 	case showHelp:
 		a.overlay = helpOverlay
 		return a, nil
@@ -496,6 +508,9 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 			return a.goBack(l)
 		}
 		if !a.Active().Back() {
+			if k, ok := a.Active().(FilterKeeper); ok && k.KeepsFilter() {
+				return nil // a saved search: its search is the tab
+			}
 			if a.Active().Filter() != "" {
 				cmd := a.Active().SetFilter("")
 				a.watch()

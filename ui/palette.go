@@ -33,7 +33,7 @@ func (p *palette) commands() []Command {
 	seen := map[string]bool{}
 	for _, v := range p.app.views {
 		for _, c := range v.Commands() {
-			if c.View == "" {
+			if c.View == "" && !c.Global {
 				c.View = v.Name()
 			}
 			if !seen[c.Name] {

@@ -58,7 +58,23 @@ type Command struct {
 	// the command's view first when View is set.
 	View string
 	Run  func(args []string) tea.Cmd
+	// Global runs Run without opening the view that offers the command
+	// first (":search <title>" opens the tab its argument names).
+	Global bool
 }
+
+// FilterKeeper is a view whose search is what it shows (a saved search):
+// esc on its root does not clear it.
+type FilterKeeper interface {
+	KeepsFilter() bool
+}
+
+// Jump opens the view named View as a tab or the palette does: the links
+// followed are forgotten, esc does not come back.
+type Jump struct{ View string }
+
+// JumpCmd returns a command that jumps to the view named name.
+func JumpCmd(name string) tea.Cmd { return func() tea.Msg { return Jump{View: name} } }
 
 // StoreChanged tells views that the store has new data; they read the
 // snapshots they need.

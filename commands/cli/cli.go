@@ -18,6 +18,7 @@ import (
 	"treasury/data/logfile"
 	"treasury/kit/words"
 	"treasury/process"
+	"treasury/views/saved"
 )
 
 // Globals are the flags every command accepts.
@@ -65,7 +66,8 @@ func (f sizeFlag) Set(s string) error {
 // warnings on stderr.
 func (g *Globals) LoadConfig(e *process.Env) (*config.Config, error) {
 	e.Logs = g.Logs
-	cfg, warns, err := config.Load(config.Options{ConfigFile: g.ConfigFile, Profile: g.Profile, ReadOnly: g.ReadOnly, Getenv: e.Getenv})
+	cfg, warns, err := config.Load(config.Options{ConfigFile: g.ConfigFile, Profile: g.Profile, ReadOnly: g.ReadOnly, Getenv: e.Getenv,
+		CheckSearch: saved.Check})
 	for _, w := range warns {
 		fmt.Fprintln(e.Stderr, "treasury: warning:", w)
 	}

@@ -20,6 +20,7 @@ import (
 	paymentsview "treasury/views/payments"
 	"treasury/views/quotes"
 	"treasury/views/reports"
+	"treasury/views/saved"
 	"treasury/views/wallets"
 )
 
@@ -79,5 +80,7 @@ func NewApp(rt *process.Runtime, s Session) *ui.App {
 		ledger.New(ctx),
 		auditlog.New(ctx),
 	}
+	// The profile's saved searches, as tabs after these.
+	views = append(views, saved.Views(ctx, p, cfg.Searches)...)
 	return ui.NewApp(ctx, views...)
 }

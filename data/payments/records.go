@@ -370,6 +370,12 @@ type Filter struct {
 	AfterTimestamp        *time.Time `json:"afterTimestamp,omitempty"`
 	BeforeTimestamp       *time.Time `json:"beforeTimestamp,omitempty"`
 	DestinationCurrencies []string   `json:"destinationCurrencies,omitempty"`
+	// BeneficiaryIdentityNickname is the beneficiary's nickname: the
+	// document does not call it a prefix match (as it does internalId),
+	// so it is taken as exact.
+	BeneficiaryIdentityNickname string `json:"beneficiaryIdentityNickname,omitempty"`
+	// PaymentLabels selects the payments with any of these labels.
+	PaymentLabels []string `json:"paymentLabels,omitempty"`
 }
 
 // Sort orders filter results.

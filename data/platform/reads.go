@@ -2,6 +2,7 @@ package platform
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
@@ -30,6 +31,9 @@ type Reads struct {
 	// FindPayment finds a payment by a typed reference: payment id or
 	// internalId (payclient.Find).
 	FindPayment live.Read[string, payments.Payment]
+	// SearchPayments are the newest payments a filter finds: at most
+	// SearchMax+1, the last saying that there are more.
+	SearchPayments live.Read[payments.Filter, []payments.Payment]
 	// Instruments are an identity's financial instruments.
 	Instruments live.Read[string, []payments.FinancialInstrument]
 	// Report is a report's download (by its record when READY, else by id).
@@ -72,6 +76,9 @@ type Recon struct {
 	ByPayment map[string]reporting.ReconPayment
 }
 
+// SearchMax is how many payments a search lists (SearchPayments).
+const SearchMax = 20
+
 // ErrNotConfigured is the answer of a read whose interface the profile
 // does not configure.
 var ErrNotConfigured = errors.New("the profile does not configure this interface")
@@ -95,6 +102,11 @@ func (p *Platform) reads(ns string) Reads {
 	r.Payment = live.Read[PaymentAt, payments.Payment]{Name: ns + "payment", Interface: apierr.Payments, Fetch: notConfigured[PaymentAt, payments.Payment], ID: PaymentAt.String}
 	r.PaymentStates = live.Read[PaymentAt, []payments.StateTransition]{Name: ns + "payment-states", Interface: apierr.Payments, Fetch: notConfigured[PaymentAt, []payments.StateTransition], ID: PaymentAt.String}
 	r.FindPayment = live.Read[string, payments.Payment]{Name: ns + "payment-find", Interface: apierr.Payments, Fetch: notConfigured[string, payments.Payment]}
+	r.SearchPayments = live.Read[payments.Filter, []payments.Payment]{Name: ns + "payment-search", Interface: apierr.Payments,
+		Fetch: notConfigured[payments.Filter, []payments.Payment], ID: func(f payments.Filter) string {
+			b, _ := json.Marshal(f) // the filter's fields name the read
+			return string(b)
+		}}
 	r.Instruments = live.Read[string, []payments.FinancialInstrument]{Name: ns + "instruments", Interface: apierr.Payments, Fetch: notConfigured[string, []payments.FinancialInstrument]}
 	if c := p.Payments; c != nil {
 		r.Payment.Fetch = func(ctx context.Context, a PaymentAt) (payments.Payment, error) { return c.Get(ctx, a.ID) }
@@ -102,6 +114,19 @@ func (p *Platform) reads(ns string) Reads {
 			return c.StateHistory(ctx, a.ID)
 		}
 		r.FindPayment.Fetch = c.Find
+		r.SearchPayments.Fetch = func(ctx context.Context, f payments.Filter) ([]payments.Payment, error) {
+			var out []payments.Payment
+			for p, err := range c.Filter(ctx, f) {
+				if err != nil {
+					return out, err
+				}
+				out = append(out, p)
+				if len(out) > SearchMax {
+					break
+				}
+			}
+			return out, nil
+		}
 		r.Instruments.Fetch = c.Instruments
 	}
 

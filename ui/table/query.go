@@ -1,7 +1,9 @@
 package table
 
 import (
+	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 )
@@ -196,3 +198,37 @@ func (q *query) match(r *Row) bool {
 	}
 	return true
 }
+
+// CheckQuery reports what in filter f a table with columns named columns
+// (ColumnName) and rows with fields named fields would not take as
+// typed: a regular expression that does not compile, a name that is
+// neither a column (exactly, or the prefix of one only) nor a field. A
+// search typed in the table takes these as text; a saved one is checked
+// first.
+func CheckQuery(f string, columns, fields []string) error {
+	for _, raw := range splitTerms(strings.ToLower(f)) {
+		raw = strings.TrimPrefix(raw, "!")
+		text := raw
+		if name, v, ok := strings.Cut(raw, ":"); ok && isName(name) && v != "" {
+			text = v
+			if columnNamed(columns, name) < 0 && !slices.Contains(fields, name) {
+				return fmt.Errorf("%s: no column or field %q (columns: %s; fields: %s)", raw, name,
+					strings.Join(columns, ", "), strings.Join(fields, ", "))
+			}
+		}
+		if rest, ok := strings.CutPrefix(text, "~"); ok && rest != "" {
+			if _, err := regexp.Compile("(?i)" + rest); err != nil {
+				return fmt.Errorf("%s: not a regular expression: %v", raw, err)
+			}
+		}
+	}
+	return nil
+}
+
+// ColumnIndex is the column that name (a search's name: exactly, or the
+// prefix of one column only) names in columns; -1 for none.
+func ColumnIndex(columns []string, name string) int { return columnNamed(columns, name) }
+
+// Terms splits a filter into its terms as the table does: at spaces
+// outside double quotes, the quotes dropped.
+func Terms(f string) []string { return splitTerms(f) }

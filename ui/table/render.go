@@ -206,7 +206,7 @@ func (m *Model) Hidden() []string {
 	}
 	var out []string
 	for i, w := range m.c.widths {
-		if w == 0 {
+		if w == 0 && m.shows(i) {
 			out = append(out, m.cols[i].Title)
 		}
 	}
@@ -230,6 +230,9 @@ func (m *Model) layout() []int {
 	ws := make([]int, n)
 	need := -1 // the separators: one fewer than the columns
 	for i, c := range m.cols {
+		if !m.shows(i) {
+			continue // left out (ShowOnly): width 0
+		}
 		ws[i] = max(c.Width, textWidth(c.Title), 1)
 		if c.Max > 0 && c.Flex == 0 {
 			// Shown whole or not at all: an amount, a time or a code cut
@@ -244,7 +247,13 @@ func (m *Model) layout() []int {
 		need += ws[i] + 1
 	}
 	start := slices.Clone(ws)
-	for shown := n; need > avail && shown > 1; shown-- {
+	shownCols := 0
+	for i := range n {
+		if m.shows(i) {
+			shownCols++
+		}
+	}
+	for shown := shownCols; need > avail && shown > 1; shown-- {
 		k := -1
 		for i := n - 1; i >= 0; i-- {
 			if ws[i] > 0 && (k < 0 || m.cols[i].Priority < m.cols[k].Priority) {
@@ -259,7 +268,7 @@ func (m *Model) layout() []int {
 	for {
 		k := -1
 		for i := range n {
-			if ws[i] == 0 && need+start[i]+1 <= avail && (k < 0 || m.cols[i].Priority > m.cols[k].Priority) {
+			if ws[i] == 0 && m.shows(i) && need+start[i]+1 <= avail && (k < 0 || m.cols[i].Priority > m.cols[k].Priority) {
 				k = i
 			}
 		}

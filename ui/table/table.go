@@ -163,6 +163,9 @@ type Model struct {
 	stale     bool
 	empty     string
 	noMatch   string // what else to try when a filter matches nothing
+	// off are the columns left out (ShowOnly): never shown, nor named
+	// as hidden by the width.
+	off []bool
 
 	c renderCache
 }
@@ -199,6 +202,33 @@ func (m *Model) SetKeyMap(k KeyMap) { m.keys = k }
 
 // SetStyles replaces the styles.
 func (m *Model) SetStyles(s Styles) { m.styles = s; m.c.invalidate() }
+
+// ShowOnly shows only the columns named (ColumnName, or the prefix of
+// one column only), in the table's order; none: every column. It returns
+// the names that name no column (those are ignored).
+func (m *Model) ShowOnly(names []string) (unknown []string) {
+	m.off = nil
+	if len(names) > 0 {
+		all := strings.Split(m.names, "\x00")
+		m.off = make([]bool, len(m.cols))
+		for i := range m.off {
+			m.off[i] = true
+		}
+		for _, n := range names {
+			if i := columnNamed(all, n); i >= 0 {
+				m.off[i] = false
+			} else {
+				unknown = append(unknown, n)
+			}
+		}
+	}
+	m.c.invalidate()
+	m.c.widths = nil
+	return unknown
+}
+
+// shows reports whether column i is shown (ShowOnly).
+func (m *Model) shows(i int) bool { return m.off == nil || !m.off[i] }
 
 // SetSize sets the size of the whole widget: header, rows and footer.
 func (m *Model) SetSize(width, height int) {

@@ -52,7 +52,7 @@ func plainRef(f string) bool {
 // SetFilter sets the page's search, and asks the platform when the
 // window holds nothing that matches.
 func (v *View) SetFilter(f string) tea.Cmd {
-	return tea.Batch(v.Stack.SetFilter(f), v.findOutside())
+	return tea.Batch(v.Stack.SetFilter(f), v.findOutside(), v.askPlatform(strings.TrimSpace(f)))
 }
 
 // findOutside asks the platform for the payment a search names when the
@@ -102,6 +102,9 @@ func (v *View) showFound() {
 	f := v.found
 	ref := sanitize.Line(f.ref)
 	hint := noMatchHint
+	if f.state == findNone && v.beyond.search != "" && v.beyond.search == strings.TrimSpace(v.page.Table().Filter()) {
+		hint = "The platform is asked for what lies beyond the window: see above (enter or o opens it)."
+	}
 	switch f.state {
 	case findAsked:
 		hint = "Not in the last " + windowWord(v.window) + ": asking the platform for " + ref + "…"

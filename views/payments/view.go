@@ -45,7 +45,10 @@ type View struct {
 	backCmd tea.Cmd
 	// found is the platform's answer to a search the window holds
 	// nothing of (find.go).
-	found  outside
+	found outside
+	// beyond is the platform's answer to a search of fields, beyond the
+	// window (platform.go).
+	beyond beyond
 	ctx    *ui.Context
 	p      *platform.Platform
 	page   *viewkit.TablePage[*payments.Payment]
@@ -153,6 +156,9 @@ func (v *View) headLines(w int) []string {
 
 func (v *View) above(w, h int, sel **payments.Payment) string {
 	lines := slices.Clone(v.headLines(w))
+	if l := v.platformLine(); l != "" {
+		lines = append(lines, fitLines(l, w))
+	}
 	if h >= 8 {
 		// The chart comes cut to w with its drawing, shared and kept:
 		// measuring its lines again on every frame (a cursor move) is
@@ -195,6 +201,16 @@ func (v *View) Update(msg tea.Msg) tea.Cmd {
 			if cmd, ok := v.openFound(); ok {
 				return cmd
 			}
+			if v.Depth() == 1 && v.page.Table().Len() == 0 && v.platformLine() != "" {
+				if cmd := v.openBeyond(); cmd != nil {
+					return cmd
+				}
+			}
+		}
+		if v.Depth() == 1 && key.Matches(msg, platformKey) && v.platformLine() != "" {
+			if cmd := v.openBeyond(); cmd != nil {
+				return cmd
+			}
 		}
 		if v.Depth() == 1 {
 			switch {
@@ -210,6 +226,9 @@ func (v *View) Update(msg tea.Msg) tea.Cmd {
 		return v.open(msg.Args)
 	case viewkit.Fetched:
 		v.foundAnswer(msg.Topic)
+		v.platformAnswer(msg.Topic)
+	case platformDue:
+		return v.platformCall(msg)
 	}
 	return tea.Batch(v.Stack.Update(msg), v.findOutside())
 }
@@ -234,7 +253,8 @@ func (v *View) setWindow(w time.Duration) tea.Cmd {
 	v.window = w
 	v.counts = scopeCounts(v.ctx.Store, w)
 	v.hist = paystats.StateHistories(v.ctx.Store, w)
-	return v.setScope(v.scope)
+	v.beyond = beyond{} // beyond another window
+	return tea.Batch(v.setScope(v.scope), v.askPlatform(strings.TrimSpace(v.page.Table().Filter())))
 }
 
 // Topics are the page's, the window of payments it shows (the store holds
@@ -308,6 +328,9 @@ func (v *View) openPayment(ref string) tea.Cmd {
 // Keys are the bindings of the page shown, and the scope keys on the root.
 func (v *View) Keys() []key.Binding {
 	if v.Depth() == 1 {
+		if v.beyond.state == findFound && len(v.beyond.found) > 0 && v.platformLine() != "" {
+			return v.Stack.KeysWith(v.keys.Prev, v.keys.Next, v.keys.Window, v.keys.Ticket, platformKey)
+		}
 		return v.Stack.KeysWith(v.keys.Prev, v.keys.Next, v.keys.Window, v.keys.Ticket)
 	}
 	return v.Stack.KeysWith(v.keys.Ticket)

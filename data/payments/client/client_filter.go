@@ -71,8 +71,9 @@ func (c *Client) filterPage(ctx context.Context, f payments.Filter, form string,
 // refuses one with a 400, the client sends the documented request from
 // then on (Dialect.NarrowFilter) and applies the rest itself: payment ids
 // are read one by one (GET /v3/payments/{id}), an internalId through the
-// spec's GET /v3/payments?internalId=, and the time bounds and currencies
-// are checked locally, the read stopping at the first payment older than
+// spec's GET /v3/payments?internalId=, and the time bounds, currencies,
+// the beneficiary's nickname (exact) and labels (any of them) are checked
+// locally, the read stopping at the first payment older than
 // afterTimestamp.
 func (c *Client) Filter(ctx context.Context, f payments.Filter) iter.Seq2[payments.Payment, error] {
 	return func(yield func(payments.Payment, error) bool) {
@@ -202,7 +203,8 @@ func refusedSort(err error, f payments.Filter) bool {
 
 // extended reports whether f uses a field beyond filter.paymentStates.
 func extended(f payments.Filter) bool {
-	return len(f.PaymentIDs) > 0 || f.InternalID != "" || f.AfterTimestamp != nil || f.BeforeTimestamp != nil || len(f.DestinationCurrencies) > 0
+	return len(f.PaymentIDs) > 0 || f.InternalID != "" || f.AfterTimestamp != nil || f.BeforeTimestamp != nil || len(f.DestinationCurrencies) > 0 ||
+		f.BeneficiaryIdentityNickname != "" || len(f.PaymentLabels) > 0
 }
 
 // refusedField reports whether err is the 400 of a request the server
@@ -272,6 +274,10 @@ func matches(p payments.Payment, f payments.Filter) bool {
 	case f.BeforeTimestamp != nil && p.When().After(*f.BeforeTimestamp):
 		return false
 	case len(f.DestinationCurrencies) > 0 && !slices.Contains(f.DestinationCurrencies, p.Destination.DestinationCurrency):
+		return false
+	case f.BeneficiaryIdentityNickname != "" && p.Destination.BeneficiaryIdentityNickName != f.BeneficiaryIdentityNickname:
+		return false
+	case len(f.PaymentLabels) > 0 && !slices.ContainsFunc(p.PaymentLabels, func(l string) bool { return slices.Contains(f.PaymentLabels, l) }):
 		return false
 	}
 	return true

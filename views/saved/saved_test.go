@@ -1,0 +1,200 @@
+package saved_test
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"treasury/config"
+	"treasury/ui"
+	paymentsview "treasury/views/payments"
+	"treasury/views/saved"
+	"treasury/views/viewtest"
+)
+
+// profile is a configuration file with one sandbox profile "ops" whose
+// searches are those given (YAML list items, indented for the key).
+func profile(searches string) []byte {
+	return []byte("profiles:\n  ops:\n    environment: sandbox\n    searches:\n" + searches)
+}
+
+// load parses data as Load does, with the views' check.
+func load(t *testing.T, data []byte) (*config.Config, error) {
+	t.Helper()
+	cfg, _, err := config.Parse("/etc/treasury.yaml", data, "", func(string) string { return "" })
+	if err != nil {
+		return nil, err
+	}
+	return cfg, cfg.CheckSearches(saved.Check)
+}
+
+// TestConfigGood: a saved search of payments with a window and columns
+// loads as written; the view defaults to payments.
+func TestConfigGood(t *testing.T) {
+	cfg, err := load(t, profile(`      - title: Failed EUR
+        search: "state:FAILED currency:EUR !~^x beneficiary:~carl"
+        window: 7d
+        columns: [paymentid, State, sent, beneficiary, err]
+      - title: Quoted
+        view: payments
+        search: state:QUOTED
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cfg.Searches) != 2 {
+		t.Fatalf("searches: %+v", cfg.Searches)
+	}
+	s := cfg.Searches[0]
+	if s.Title != "Failed EUR" || s.View != "payments" || s.Window != "7d" || s.Search != "state:FAILED currency:EUR !~^x beneficiary:~carl" ||
+		strings.Join(s.Columns, ",") != "paymentid,state,sent,beneficiary,err" || s.Key != "profiles.ops.searches[0]" || s.Lines[""] != 5 {
+		t.Errorf("search: %+v", s)
+	}
+}
+
+// TestConfigBad: what the views cannot show is an error of the load
+// naming the file, the line, the profile's entry and its key, the
+// search's title and what is wrong; every bad entry is named.
+func TestConfigBad(t *testing.T) {
+	for _, c := range []struct {
+		name, yaml string
+		want       []string
+	}{
+		{"bad regex", `      - title: Broken
+        search: "state:FAILED beneficiary:~carl(os"
+`, []string{"/etc/treasury.yaml:6: profiles.ops.searches[0].search", `saved search "Broken"`, "beneficiary:~carl(os", "not a regular expression", "missing closing )"}},
+		{"unknown column in search", `      - title: Nope
+        search: "colour:red"
+`, []string{"/etc/treasury.yaml:6: profiles.ops.searches[0].search", `no column or field "colour"`, "columns: initiated, paymentid"}},
+		{"unknown column", `      - title: Narrow
+        search: state:FAILED
+        columns: [state, colour]
+`, []string{"/etc/treasury.yaml:7: profiles.ops.searches[0].columns", `saved search "Narrow"`, `no column "colour" in payments`}},
+		{"unknown view", `      - title: Wallets
+        view: walets
+        search: frozen
+`, []string{"/etc/treasury.yaml:6: profiles.ops.searches[0].view", `no view "walets" to search (views: payments)`}},
+		{"bad window", `      - title: Old
+        window: 7x
+`, []string{"profiles.ops.searches[0].window", `saved search "Old"`}},
+		{"no title", `      - search: state:FAILED
+`, []string{"profiles.ops.searches[0].title", "missing required key"}},
+		{"title twice", `      - title: A
+      - title: a
+`, []string{"/etc/treasury.yaml:6: profiles.ops.searches[1].title", "profiles.ops.searches[0] too"}},
+		{"columns not a list", `      - title: A
+        columns: state
+`, []string{"profiles.ops.searches[0].columns", "must be a list"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := load(t, profile(c.yaml))
+			var ce *config.Error
+			if !errors.As(err, &ce) {
+				t.Fatalf("got %v, want a config error", err)
+			}
+			for _, w := range c.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("the error lacks %q:\n%v", w, err)
+				}
+			}
+		})
+	}
+}
+
+// TestLoadChecks: Load with the views' check refuses a bad search before
+// anything starts.
+func TestLoadChecks(t *testing.T) {
+	dir := t.TempDir()
+	file := dir + "/config.yaml"
+	writeFile(t, file, profile("      - title: X\n        view: nope\n"))
+	_, _, err := config.Load(config.Options{ConfigFile: file, Getenv: func(string) string { return "" }, CheckSearch: saved.Check})
+	if err == nil || !strings.Contains(err.Error(), `profiles.ops.searches[0].view: saved search "X": no view "nope"`) {
+		t.Fatalf("got %v", err)
+	}
+}
+
+// TestSavedTabs: the saved searches are tabs after the built-in views,
+// each with a key of its own named in its label (the initial, else the
+// next free letter of its title); the tab opened shows the payments the
+// search selects, over its window, with only its columns. `/` edits the
+// search; esc goes back to the saved one, and esc again keeps it.
+func TestSavedTabs(t *testing.T) {
+	t.Parallel()
+	e := viewtest.Shared(t)
+	searches := []config.Search{
+		{Title: "Failed", View: "payments", Search: "state:~failed|declined", Window: "7d", Columns: []string{"paymentid", "state", "error", "sent", "beneficiary"}},
+		// F is taken by the first: the next free letter of the title.
+		{Title: "Frozen EUR", View: "payments", Search: "currency:EUR state:COMPLETED"},
+	}
+	views := append(builtins(e), saved.Views(e.Ctx, e.P, searches)...)
+	tm := e.Program(t, views...)
+	viewtest.WaitFor(t, tm, "5 rows")
+	viewtest.Keys(tm, "F")
+	viewtest.WaitFor(t, tm, "filter: state:~failed|declined")
+	viewtest.Keys(tm, "/", "x", "enter")
+	viewtest.WaitFor(t, tm, "filter: x")
+	viewtest.Keys(tm, "esc")
+	viewtest.WaitFor(t, tm, "filter: state:~failed|declined")
+	viewtest.Keys(tm, "esc")
+	frame := viewtest.Golden(t, tm)
+	for _, want := range []string{"F Failed", " R ", "last 7d", "filter: state:~failed|declined", "USR_065 3,843.64 GBP", "Payment id", "Beneficiary"} {
+		if !strings.Contains(frame, want) {
+			t.Errorf("the frame lacks %q", want)
+		}
+	}
+	header := ""
+	for _, l := range strings.Split(frame, "\n") {
+		if strings.Contains(l, "Payment id") {
+			header = l
+		}
+	}
+	if f := strings.Fields(header); strings.Join(f, " ") != "Payment id State Error Sent Beneficiary" {
+		t.Errorf("the columns are %q", header)
+	}
+	for _, bad := range []string{"not shown at this width"} {
+		if strings.Contains(frame, bad) {
+			t.Errorf("the frame shows %q: a column the search leaves out", bad)
+		}
+	}
+}
+
+// TestSearchCommand: `:search <title prefix>` opens the tab.
+func TestSearchCommand(t *testing.T) {
+	t.Parallel()
+	e := viewtest.Shared(t)
+	searches := []config.Search{{Title: "Failed", View: "payments", Search: "state:FAILED"},
+		{Title: "Big EUR", View: "payments", Search: "currency:EUR"}}
+	views := append(builtins(e), saved.Views(e.Ctx, e.P, searches)...)
+	tm := e.Program(t, views...)
+	viewtest.WaitFor(t, tm, "5 rows")
+	viewtest.Keys(tm, ":", "s", "e", "a", "r", "c", "h", " ", "b", "i", "g", "enter")
+	viewtest.WaitFor(t, tm, "filter: currency:EUR")
+	viewtest.Frame(t, tm)
+}
+
+// stand is a stand-in for a built-in view of the dashboard (a payments
+// view under another title): the saved tabs come after twelve views, as
+// in the dashboard, whose tab bar they share.
+type stand struct {
+	ui.View
+	title string
+}
+
+func (s stand) Name() string           { return "stand:" + s.title }
+func (s stand) Title() string          { return s.title }
+func (s stand) Commands() []ui.Command { return nil }
+
+// builtins are the dashboard's twelve tabs, the fourth the payments view.
+func builtins(e *viewtest.Env) []ui.View {
+	var out []ui.View
+	for _, title := range []string{"Overview", "Quotes", "Balances", "Payments", "Wallets", "Reports", "Address book",
+		"Alerts", "Errors", "Identities", "Ledger", "Audit"} {
+		v := paymentsview.New(e.Ctx, e.P)
+		if title == "Payments" {
+			out = append(out, v)
+			continue
+		}
+		out = append(out, stand{v, title})
+	}
+	return out
+}
