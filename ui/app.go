@@ -330,8 +330,8 @@ func (a *App) open(o Open) tea.Cmd {
 		}
 		for v.Back() {
 		}
-		if v.Filter() != "" {
-			cmd = v.SetFilter("")
+		if FilterOf(v) != "" {
+			cmd = SetFilterOf(v, "")
 		}
 	}
 	return tea.Batch(cmd, a.show(o))
@@ -376,8 +376,8 @@ func (a *App) goBack(l link) tea.Cmd {
 	for v.Back() {
 		popped = true
 	}
-	if !popped && v.Filter() != "" {
-		cmd = v.SetFilter("")
+	if !popped && FilterOf(v) != "" {
+		cmd = SetFilterOf(v, "")
 	}
 	a.active = l.from
 	cmd = tea.Batch(cmd, a.Active().Update(StoreChanged{})) // views not shown are not kept current
@@ -460,13 +460,13 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 			a.overlay = noOverlay
 			a.filter.Blur()
 			a.filter.SetValue("")
-			return a.Active().SetFilter("")
+			return SetFilterOf(a.Active(), "")
 		case replace && msg.Text != "":
 			a.filter.SetValue("") // typed over the filter shown, as over a selected text
 		}
 		var cmd tea.Cmd
 		a.filter, cmd = a.filter.Update(msg)
-		return tea.Batch(cmd, a.Active().SetFilter(a.filter.Value()))
+		return tea.Batch(cmd, SetFilterOf(a.Active(), a.filter.Value()))
 	}
 	if t, ok := a.Active().(Typing); ok && t.Typing() && msg.String() != "ctrl+c" {
 		return a.Active().Update(msg) // a form's field takes the keys
@@ -495,10 +495,14 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 		// "a: all" on the overview, and from anywhere: esc comes back.
 		return a.follow(Open{View: "alerts"})
 	case key.Matches(msg, k.Filter):
+		if _, ok := As[Filterer](a.Active()); !ok {
+			a.setFlash(Flash{Text: "nothing to search here"})
+			return nil
+		}
 		// The filter set is shown to edit: what is typed first replaces
 		// it, an editing key (←, ⌫) keeps it to edit; never is a word
 		// added to one the operator does not see.
-		a.filter.SetValue(a.Active().Filter())
+		a.filter.SetValue(FilterOf(a.Active()))
 		a.filter.CursorEnd()
 		a.filter.Focus()
 		a.filterReplace = a.filter.Value() != ""
@@ -511,8 +515,8 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 			if k, ok := a.Active().(FilterKeeper); ok && k.KeepsFilter() {
 				return nil // a saved search: its search is the tab
 			}
-			if a.Active().Filter() != "" {
-				cmd := a.Active().SetFilter("")
+			if FilterOf(a.Active()) != "" {
+				cmd := SetFilterOf(a.Active(), "")
 				a.watch()
 				return cmd
 			}
@@ -523,14 +527,14 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 		// what it lists runs what that needs).
 		return a.Active().Update(StoreChanged{})
 	case key.Matches(msg, k.Raw):
-		if _, rec, ok := a.Active().Selected(); ok {
+		if _, rec, ok := SelectedOf(a.Active()); ok {
 			a.raw = a.pager(newRawPager(a.ctx, rec, a.width, a.height-a.chrome()))
 			a.overlay = rawOverlay
 		}
 	case key.Matches(msg, k.Copy):
 		return a.copySelected()
 	case key.Matches(msg, k.ShowID):
-		if id, _, ok := a.Active().Selected(); ok && id != "" {
+		if id, _, ok := SelectedOf(a.Active()); ok && id != "" {
 			a.showCopy("The selected id, to select by hand; esc closes:", id)
 		}
 	case key.Matches(msg, k.Save):
@@ -574,7 +578,7 @@ func (a *App) paste(msg tea.PasteMsg) tea.Cmd {
 		}
 		var cmd tea.Cmd
 		a.filter, cmd = a.filter.Update(msg)
-		return tea.Batch(cmd, a.Active().SetFilter(a.filter.Value()))
+		return tea.Batch(cmd, SetFilterOf(a.Active(), a.filter.Value()))
 	case noOverlay:
 		if t, ok := a.Active().(Typing); ok && t.Typing() {
 			return a.Active().Update(msg)

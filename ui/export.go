@@ -36,7 +36,7 @@ var tmuxSetBuffer = func(text string) error { return exec.Command("tmux", "set-b
 // flash says it was sent, not copied. Only a tmux set-buffer that exits 0
 // is a known copy, and only then does the flash say "copied".
 func (a *App) copySelected() tea.Cmd {
-	id, _, ok := a.Active().Selected()
+	id, _, ok := SelectedOf(a.Active())
 	if !ok || id == "" {
 		a.setFlash(Flash{Text: "nothing selected to copy"})
 		return nil
@@ -90,7 +90,11 @@ func (a *App) saveCSV() tea.Cmd {
 	}
 	name := filepath.Join(dir, fmt.Sprintf("%s-%s.csv", strings.Join(append([]string{v.Name()}, v.Crumbs()...), "-"), a.ctx.Clock().UTC().Format("20060102T150405Z")))
 	name = filepath.Join(dir, safeFileName(filepath.Base(name)))
-	write := v.CSV() // what is shown now, immutable: the command may run while the view moves on
+	write := CSVOf(v) // what is shown now, immutable: the command may run while the view moves on
+	if write == nil {
+		a.setFlash(Flash{Text: "nothing to save here"})
+		return nil
+	}
 	return func() tea.Msg {
 		if err := os.MkdirAll(dir, 0o700); err != nil {
 			return Flash{Err: fmt.Errorf("save CSV: %w", err)}

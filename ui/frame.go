@@ -334,7 +334,7 @@ func (a *App) tabTrail() string {
 	if tr := a.trail(); tr != "" {
 		trail = "  " + t.Accent.Render(tr)
 	}
-	if f := a.Active().Filter(); f != "" && a.overlay != filterOverlay {
+	if f := FilterOf(a.Active()); f != "" && a.overlay != filterOverlay {
 		trail += "  " + t.Warn.Render("/"+f)
 	}
 	return trail

@@ -32,7 +32,7 @@ func (p *palette) commands() []Command {
 	var out []Command
 	seen := map[string]bool{}
 	for _, v := range p.app.views {
-		for _, c := range v.Commands() {
+		for _, c := range CommandsOf(v) {
 			if c.View == "" && !c.Global {
 				c.View = v.Name()
 			}

@@ -11,7 +11,11 @@ import (
 )
 
 // View is one screen of the dashboard. Views are pointers updated in place
-// by the shell; all I/O happens in the tea.Cmds they return.
+// by the shell; all I/O happens in the tea.Cmds they return. The contract
+// is small; what a view may also do (search, export, select, commands) is
+// a capability the shell discovers (Filterer, Exporter, Selecter,
+// Commander), on the view or, for a view made of pages (Shower), on the
+// page it shows.
 type View interface {
 	// Name is the view's palette name ("payments"); Title its tab label.
 	Name() string
@@ -32,18 +36,94 @@ type View interface {
 	// "a3f…"); Back pops one level and reports whether it did.
 	Crumbs() []string
 	Back() bool
-	// Selected is the record under the cursor: its id (for copy) and the
-	// record (for the raw JSON pager); ok is false when there is none.
-	Selected() (id string, record any, ok bool)
-	// SetFilter filters the current table (a large one in the command it
-	// returns); Filter returns the active text.
+}
+
+// Shower is a view made of pages: the capabilities it does not have
+// itself are looked for on the page it shows.
+type Shower interface {
+	Shown() any
+}
+
+// Filterer searches what it shows (/): SetFilter filters (a large table
+// in the command it returns); Filter returns the active text.
+type Filterer interface {
 	SetFilter(text string) tea.Cmd
 	Filter() string
-	// CSV returns a writer of the current table, as filtered and sorted
-	// now: it holds immutable data, so it may run on any goroutine.
+}
+
+// Exporter saves what it shows (ctrl+s): CSV returns a writer of it, as
+// filtered and sorted now, holding immutable data, so that it may run on
+// any goroutine.
+type Exporter interface {
 	CSV() func(io.Writer) error
-	// Commands are the view's palette commands.
+}
+
+// Selecter has a record under the cursor: its id (for copy) and the
+// record (for the raw JSON pager); ok is false when there is none.
+type Selecter interface {
+	Selected() (id string, record any, ok bool)
+}
+
+// Commander offers palette commands.
+type Commander interface {
 	Commands() []Command
+}
+
+// As finds capability C on v, else on what v shows (and so on, down
+// to a page that shows nothing else).
+func As[C any](v any) (C, bool) {
+	for range 8 { // a view of a view of pages is as deep as it goes
+		if c, ok := v.(C); ok {
+			return c, true
+		}
+		s, ok := v.(Shower)
+		if !ok {
+			break
+		}
+		v = s.Shown()
+	}
+	var none C
+	return none, false
+}
+
+// FilterOf is v's search ("" when it has none).
+func FilterOf(v any) string {
+	if f, ok := As[Filterer](v); ok {
+		return f.Filter()
+	}
+	return ""
+}
+
+// SetFilterOf sets v's search, if it has one.
+func SetFilterOf(v any, text string) tea.Cmd {
+	if f, ok := As[Filterer](v); ok {
+		return f.SetFilter(text)
+	}
+	return nil
+}
+
+// SelectedOf is the record under v's cursor, if any.
+func SelectedOf(v any) (id string, record any, ok bool) {
+	if s, ok := As[Selecter](v); ok {
+		return s.Selected()
+	}
+	return "", nil, false
+}
+
+// CSVOf is v's export (nil when it has none).
+func CSVOf(v any) func(io.Writer) error {
+	if e, ok := As[Exporter](v); ok {
+		return e.CSV()
+	}
+	return nil
+}
+
+// CommandsOf are v's palette commands.
+func CommandsOf(v any) []Command {
+	if c, ok := v.(Commander); ok {
+		return c.Commands()
+	}
+	return nil
 }
 
 // Command is a palette command, such as "payments failed" or

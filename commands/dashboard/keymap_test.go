@@ -107,7 +107,7 @@ func TestNoScreenHasTwoBindingsOnOneKey(t *testing.T) {
 			v := a.Active()
 			s.name = strings.Join(append([]string{v.Name()}, v.Crumbs()...), " › ")
 			s.keys = append(a.Keys().List(), v.Keys()...)
-			_, _, s.sel = v.Selected()
+			_, _, s.sel = ui.SelectedOf(v)
 		})
 		return s
 	}
@@ -175,7 +175,7 @@ func TestNoScreenHasTwoBindingsOnOneKey(t *testing.T) {
 	var cmds []ui.Command
 	on(func(a *ui.App) {
 		for _, v := range a.Views() {
-			cmds = append(cmds, v.Commands()...)
+			cmds = append(cmds, ui.CommandsOf(v)...)
 		}
 	})
 	walked, before := 0, len(checked)

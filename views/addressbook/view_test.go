@@ -139,10 +139,10 @@ func TestNavigation(t *testing.T) {
 		t.Fatal(err)
 	}
 	tm.FinalModel(t)
-	if v.Filter() != `"`+eps[1].Alias+`"` {
-		t.Errorf("filter = %q", v.Filter())
+	if ui.FilterOf(v) != `"`+eps[1].Alias+`"` {
+		t.Errorf("filter = %q", ui.FilterOf(v))
 	}
-	if id, _, ok := v.Selected(); !ok || id != eps[1].ID {
+	if id, _, ok := ui.SelectedOf(v); !ok || id != eps[1].ID {
 		t.Errorf("selected %q, want %q", id, eps[1].ID)
 	}
 	if got := strings.Join(v.Crumbs(), "/"); got != "endpoints" {

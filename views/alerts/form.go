@@ -3,7 +3,6 @@ package alerts
 import (
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -193,15 +192,3 @@ func (f *form) Render(w, h int) string {
 func (f *form) Keys() []key.Binding {
 	return []key.Binding{f.keys.Save, f.keys.Next, f.keys.Prev, f.keys.Cancel}
 }
-
-// Selected: the form has no record.
-func (f *form) Selected() (string, any, bool) { return "", nil, false }
-
-// SetFilter: the form has no table.
-func (f *form) SetFilter(string) tea.Cmd { return nil }
-
-// Filter is always empty.
-func (f *form) Filter() string { return "" }
-
-// CSV: nothing to save.
-func (f *form) CSV() func(io.Writer) error { return func(io.Writer) error { return nil } }

@@ -130,7 +130,7 @@ func TestBalancesCSVIsData(t *testing.T) {
 	v := balances.New(e.Ctx, balances.Options{Runway: e.P.Runway})
 	v.Update(ui.StoreChanged{})
 	var b strings.Builder
-	if err := v.CSV()(&b); err != nil {
+	if err := ui.CSVOf(v)(&b); err != nil {
 		t.Fatal(err)
 	}
 	recs, err := csv.NewReader(strings.NewReader(b.String())).ReadAll()

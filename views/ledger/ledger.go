@@ -65,7 +65,7 @@ func (v *View) Init() tea.Cmd { return nil }
 // runway opens the ledger of its currency) and delegates the rest.
 func (v *View) Update(msg tea.Msg) tea.Cmd {
 	if o, ok := msg.(ui.Open); ok && len(o.Args) > 0 {
-		return tea.Batch(v.Stack.SetFilter(strings.Join(o.Args, " ")), v.Stack.Update(ui.StoreChanged{}))
+		return tea.Batch(ui.SetFilterOf(v.Stack.Top(), strings.Join(o.Args, " ")), v.Stack.Update(ui.StoreChanged{}))
 	}
 	return v.Stack.Update(msg)
 }

@@ -42,8 +42,8 @@ func TestLedgerOpensOnACurrency(t *testing.T) {
 	e := viewtest.New(t, viewtest.Options{})
 	v := ledger.New(e.Ctx)
 	viewtest.Drive(v, v.Update(ui.Open{View: "ledger", Args: []string{"EUR"}}))
-	if v.Filter() != "EUR" {
-		t.Fatalf("filter %q", v.Filter())
+	if ui.FilterOf(v) != "EUR" {
+		t.Fatalf("filter %q", ui.FilterOf(v))
 	}
 	out := v.Render(120, 30)
 	if !strings.Contains(out, " EUR ") || strings.Contains(out, " GBP ") {

@@ -6,6 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"treasury/ui"
 	"treasury/views/failures"
 	"treasury/views/ledger"
 	"treasury/views/viewtest"
@@ -27,7 +28,7 @@ func TestMouse(t *testing.T) {
 	if !strings.Contains(frame, "[2 Errors]") {
 		t.Fatalf("the click on the tab did not open it:\n%s", frame)
 	}
-	id, _, _ := v.Selected()
+	id, _, _ := ui.SelectedOf(v)
 	rows := strings.Split(v.Render(120, 36), "\n")
 	if !strings.HasPrefix(rows[2+3+3], "▸") || id == "" { // the click on row 3, then the wheel by 3
 		t.Fatalf("selected %q; rows:\n%s", id, strings.Join(rows[:8], "\n"))

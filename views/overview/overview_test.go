@@ -324,7 +324,7 @@ func TestOverviewCSVOneMeaningPerColumn(t *testing.T) {
 	v.Update(ui.StoreChanged{})
 	e.P.Store.Sync()
 	var b strings.Builder
-	if err := v.CSV()(&b); err != nil {
+	if err := ui.CSVOf(v)(&b); err != nil {
 		t.Fatal(err)
 	}
 	recs, err := csv.NewReader(strings.NewReader(b.String())).ReadAll()

@@ -168,15 +168,6 @@ func (v *View) Crumbs() []string { return nil }
 // Back does nothing.
 func (v *View) Back() bool { return false }
 
-// Selected: nothing is selected on the overview.
-func (v *View) Selected() (string, any, bool) { return "", nil, false }
-
-// SetFilter does nothing: the overview has no table to filter.
-func (v *View) SetFilter(string) tea.Cmd { return nil }
-
-// Filter is always empty.
-func (v *View) Filter() string { return "" }
-
 // CSV writes the figures shown, read now, one meaning per column: a line
 // per pair (its latest quote) and a line per currency (its balances and
 // their value), each kind of line leaving the other's columns empty.

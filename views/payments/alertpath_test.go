@@ -57,7 +57,7 @@ func TestLedgerRowOpensItsPaymentAndEscComesBack(t *testing.T) {
 	probe := ledger.New(e.Ctx)
 	e.P.Store.Sync()
 	probe.Update(ui.StoreChanged{})
-	_, rec, ok := probe.Selected()
+	_, rec, ok := ui.SelectedOf(probe)
 	tx, _ := rec.(payments.LedgerTransaction)
 	if !ok || tx.Reference() == "" {
 		t.Fatalf("the ledger's first row names no payment: %#v", rec)

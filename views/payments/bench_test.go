@@ -115,7 +115,7 @@ func BenchmarkFilter(b *testing.B) {
 			filters := []string{"usd→mxn", "inv-00123", ""}
 			b.ReportAllocs()
 			for i := 0; b.Loop(); i++ {
-				cmd := v.SetFilter(filters[i%3])
+				cmd := ui.SetFilterOf(v, filters[i%3])
 				_ = v.Render(120, 36)
 				if all {
 					run(v, cmd)
@@ -261,7 +261,7 @@ func TestStoreChangedUnchangedKeepsRows(t *testing.T) {
 	if row, _ := after.Get(p.PaymentID); row.Cells[3] != "COMPLETED" {
 		t.Fatalf("the changed payment's row says %q", row.Cells[3])
 	}
-	if sel, _, _ := v.Selected(); sel == "" {
+	if sel, _, _ := ui.SelectedOf(v); sel == "" {
 		t.Fatal("nothing selected")
 	}
 }

@@ -140,9 +140,9 @@ func TestPaymentsCSVIsData(t *testing.T) {
 	e := world(t, viewtest.Options{})
 	v := New(e.Ctx, e.P)
 	send(v, ui.Open{View: Name, Args: []string{"all"}})
-	viewtest.Drive(v, v.SetFilter("state:FAILED"))
+	viewtest.Drive(v, ui.SetFilterOf(v, "state:FAILED"))
 	var b strings.Builder
-	if err := v.CSV()(&b); err != nil {
+	if err := ui.CSVOf(v)(&b); err != nil {
 		t.Fatal(err)
 	}
 	r := csv.NewReader(strings.NewReader(b.String()))

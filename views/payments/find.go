@@ -52,8 +52,11 @@ func plainRef(f string) bool {
 // SetFilter sets the page's search, and asks the platform when the
 // window holds nothing that matches.
 func (v *View) SetFilter(f string) tea.Cmd {
-	return tea.Batch(v.Stack.SetFilter(f), v.findOutside(), v.askPlatform(strings.TrimSpace(f)))
+	return tea.Batch(ui.SetFilterOf(v.Stack.Top(), f), v.findOutside(), v.askPlatform(strings.TrimSpace(f)))
 }
+
+// Filter is the search of the page shown.
+func (v *View) Filter() string { return ui.FilterOf(v.Stack.Top()) }
 
 // findOutside asks the platform for the payment a search names when the
 // root table shows none (once per search).

@@ -323,7 +323,7 @@ func TestSearchFindsAPaymentOutsideTheWindow(t *testing.T) {
 	g := octoberPayment(t, e)
 	v := New(e.Ctx, e.P)
 	send(v, ui.StoreChanged{})
-	viewtest.Drive(v, v.SetFilter(g.EndToEndID)) // the internalId of an october payment
+	viewtest.Drive(v, ui.SetFilterOf(v, g.EndToEndID)) // the internalId of an october payment
 	body := v.Render(120, 40)
 	if !strings.Contains(body, "Outside the last 24h: "+g.EndToEndID) || !strings.Contains(body, "enter opens it") {
 		t.Fatalf("the empty table does not say what the platform found:\n%s", body)
@@ -333,11 +333,11 @@ func TestSearchFindsAPaymentOutsideTheWindow(t *testing.T) {
 		t.Fatalf("enter did not open the payment found (depth %d):\n%s", v.Depth(), v.Render(120, 40))
 	}
 	v.Back()
-	viewtest.Drive(v, v.SetFilter("INV-none-such"))
+	viewtest.Drive(v, ui.SetFilterOf(v, "INV-none-such"))
 	if body := v.Render(120, 40); !strings.Contains(body, "has no payment INV-none-such either") {
 		t.Errorf("an unknown reference:\n%s", body)
 	}
-	viewtest.Drive(v, v.SetFilter("state:nothing"))
+	viewtest.Drive(v, ui.SetFilterOf(v, "state:nothing"))
 	if body := v.Render(120, 40); !strings.Contains(body, "Only the window shown is searched") {
 		t.Errorf("a search of fields is not asked of the platform:\n%s", body)
 	}

@@ -15,7 +15,7 @@ import (
 // search sets the view's search and drives what follows, the platform's
 // search once it is due included.
 func search(v *View, f string) {
-	drive(v, v.SetFilter(f))
+	drive(v, ui.SetFilterOf(v, f))
 }
 
 func drive(v *View, cmd tea.Cmd) {
@@ -73,12 +73,12 @@ func TestSearchAsksThePlatformBeyondTheWindow(t *testing.T) {
 				}
 			}
 			for range platformMax { // the payment's row, among the platform's
-				if id, _, _ := v.Selected(); id == g.NetworkPaymentID {
+				if id, _, _ := ui.SelectedOf(v); id == g.NetworkPaymentID {
 					break
 				}
 				send(v, viewtest.Key("down"))
 			}
-			if id, _, _ := v.Selected(); id != g.NetworkPaymentID {
+			if id, _, _ := ui.SelectedOf(v); id != g.NetworkPaymentID {
 				t.Fatalf("the platform's list lacks %s:\n%s", g.NetworkPaymentID, page)
 			}
 			send(v, viewtest.Key("enter"))

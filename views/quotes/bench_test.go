@@ -120,7 +120,7 @@ func TestFollowKeepsTheNewestSelected(t *testing.T) {
 		for i, v := range vs {
 			v.Update(ui.StoreChanged{})
 			_ = v.Render(120, 36)
-			if id, _, ok := v.Selected(); !ok || id != newest {
+			if id, _, ok := ui.SelectedOf(v); !ok || id != newest {
 				t.Fatalf("session %d selects %q, want the newest %q", i, id, newest)
 			}
 		}

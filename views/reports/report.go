@@ -212,28 +212,28 @@ func (p *reportPage) NavKeys() []key.Binding {
 
 func (p *reportPage) Selected() (string, any, bool) {
 	if p.inner != nil {
-		return p.inner.Selected()
+		return ui.SelectedOf(p.inner)
 	}
 	return p.rep.ID, p.rep, p.rep.ID != ""
 }
 
 func (p *reportPage) SetFilter(text string) tea.Cmd {
 	if p.inner != nil {
-		return p.inner.SetFilter(text)
+		return ui.SetFilterOf(p.inner, text)
 	}
 	return nil
 }
 
 func (p *reportPage) Filter() string {
 	if p.inner != nil {
-		return p.inner.Filter()
+		return ui.FilterOf(p.inner)
 	}
 	return ""
 }
 
 func (p *reportPage) CSV() func(io.Writer) error {
-	if p.inner != nil {
-		return p.inner.CSV()
+	if w := ui.CSVOf(p.inner); w != nil {
+		return w
 	}
 	return func(io.Writer) error { return errors.New("the report has no rows to save yet") }
 }

@@ -188,7 +188,7 @@ func (v *View) openByID(id string) tea.Cmd {
 // Selected is the record under the cursor; a report record is given as
 // the JSON it arrived as, for the raw pager.
 func (v *View) Selected() (string, any, bool) {
-	id, rec, ok := v.Stack.Selected()
+	id, rec, ok := ui.SelectedOf(v.Stack.Top())
 	if r, isReport := rec.(reporting.Report); isReport && r.RawJSON() != nil {
 		rec = r.RawJSON()
 	}

@@ -169,7 +169,7 @@ func TestSkippedRowsAndExtras(t *testing.T) {
 	}
 	// The raw pager shows the row with its extra column and the absent
 	// amount as null.
-	_, rec, ok := v.Selected()
+	_, rec, ok := ui.SelectedOf(v)
 	js, err := json.Marshal(rec)
 	if !ok || err != nil || !strings.Contains(string(js), `"received_amount":null`) || !strings.Contains(string(js), `"fee_tier":"silver"`) {
 		t.Errorf("raw record %s, %v", js, err)
@@ -280,7 +280,7 @@ func TestListSaysWhyItIsEmpty(t *testing.T) {
 	mustContain(t, "list", v.Render(120, 20), "RECON", "2026-10-01 … 2026-10-31")
 	// The raw pager shows the record as it arrived, unknown fields
 	// included.
-	_, rec, ok := v.Selected()
+	_, rec, ok := ui.SelectedOf(v)
 	raw, isRaw := rec.(json.RawMessage)
 	if !ok || !isRaw || !strings.Contains(string(raw), `"region": "eu"`) {
 		t.Errorf("selected %T %v", rec, rec)

@@ -13,7 +13,6 @@ package saved
 
 import (
 	"fmt"
-	"io"
 	"maps"
 	"slices"
 	"strings"
@@ -128,11 +127,11 @@ func (v *View) Search() config.Search { return v.s }
 
 // Init sets the saved search and window.
 func (v *View) Init() tea.Cmd {
-	return tea.Batch(v.View.Init(), v.init, v.View.SetFilter(v.s.Search))
+	return tea.Batch(v.View.Init(), v.init, ui.SetFilterOf(v.View, v.s.Search))
 }
 
 // KeepsFilter: esc does not clear the saved search.
-func (v *View) KeepsFilter() bool { return v.View.Filter() == v.s.Search }
+func (v *View) KeepsFilter() bool { return ui.FilterOf(v.View) == v.s.Search }
 
 // Back walks back one page of the view; on its root, from a search
 // edited with `/`, back to the saved one.
@@ -140,10 +139,10 @@ func (v *View) Back() bool {
 	if v.View.Back() {
 		return true
 	}
-	if v.View.Filter() == v.s.Search {
+	if ui.FilterOf(v.View) == v.s.Search {
 		return false
 	}
-	v.pending = tea.Batch(v.pending, v.View.SetFilter(v.s.Search))
+	v.pending = tea.Batch(v.pending, ui.SetFilterOf(v.View, v.s.Search))
 	return true
 }
 
@@ -155,7 +154,7 @@ func (v *View) Update(msg tea.Msg) tea.Cmd {
 	if o, ok := msg.(ui.Open); ok && o.View == v.name {
 		for v.View.Back() {
 		}
-		return tea.Batch(cmd, v.View.SetFilter(v.s.Search), v.View.Update(ui.StoreChanged{}))
+		return tea.Batch(cmd, ui.SetFilterOf(v.View, v.s.Search), v.View.Update(ui.StoreChanged{}))
 	}
 	return tea.Batch(cmd, v.View.Update(msg))
 }
@@ -203,5 +202,6 @@ func (v *View) Topics() []live.Topic { return v.View.Topics() }
 // Keys are the view's.
 func (v *View) Keys() []key.Binding { return v.View.Keys() }
 
-// CSV is the view's table as searched.
-func (v *View) CSV() func(io.Writer) error { return v.View.CSV() }
+// Shown is the view the tab shows: its search, export and selection are
+// the tab's (ui.Shower).
+func (v *View) Shown() any { return v.View }

@@ -203,12 +203,6 @@ func (d *DetailPage[T]) Selected() (string, any, bool) {
 	return d.spec.ID(d.rec), d.rec, true
 }
 
-// SetFilter does nothing: a detail has no rows to filter.
-func (d *DetailPage[T]) SetFilter(string) tea.Cmd { return nil }
-
-// Filter is always empty.
-func (d *DetailPage[T]) Filter() string { return "" }
-
 // CSV saves the record's fields as label,value lines (read now, written
 // by the returned func on any goroutine).
 func (d *DetailPage[T]) CSV() func(io.Writer) error {

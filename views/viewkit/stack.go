@@ -1,8 +1,6 @@
 package viewkit
 
 import (
-	"io"
-
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
@@ -22,14 +20,8 @@ type Page interface {
 	Update(msg tea.Msg) tea.Cmd
 	Render(width, height int) string
 	Keys() []key.Binding
-	Selected() (id string, record any, ok bool)
-	// SetFilter filters the page; a large table filters in the command
-	// it returns.
-	SetFilter(text string) tea.Cmd
-	Filter() string
-	// CSV returns a writer of the page as shown now, safe to run on any
-	// goroutine (ctrl+s runs it in a command).
-	CSV() func(io.Writer) error
+	// A page may also search, export and select (ui.Filterer,
+	// ui.Exporter, ui.Selecter): the shell finds them on the page shown.
 }
 
 // Stack is a ui.View made of pages: the root and what was drilled into.
@@ -140,14 +132,6 @@ func (s *Stack) Back() bool {
 	return true
 }
 
-// Selected record of the page shown.
-func (s *Stack) Selected() (string, any, bool) { return s.Top().Selected() }
-
-// SetFilter filters the page shown.
-func (s *Stack) SetFilter(text string) tea.Cmd { return s.Top().SetFilter(text) }
-
-// Filter of the page shown.
-func (s *Stack) Filter() string { return s.Top().Filter() }
-
-// CSV writes the page shown.
-func (s *Stack) CSV() func(io.Writer) error { return s.Top().CSV() }
+// Shown is the page shown: the shell finds on it what the view can do
+// there (ui.Shower).
+func (s *Stack) Shown() any { return s.Top() }

@@ -135,7 +135,7 @@ func (v *View) open(args []string) tea.Cmd {
 		return v.showSection(secWebhooks, "")
 	}
 	cmd := v.showSection(secVaults, "")
-	return tea.Batch(cmd, v.Stack.SetFilter(strings.Join(args, " ")))
+	return tea.Batch(cmd, ui.SetFilterOf(v.Stack.Top(), strings.Join(args, " ")))
 }
 
 func (v *View) openVault(q string) tea.Cmd {

@@ -66,15 +66,15 @@ func TestDrillDownAndBack(t *testing.T) {
 	e := viewtest.Shared(t)
 	v := wallets.New(e.Ctx, e.P, e.Actor)
 	viewtest.Drive(v, v.Update(ui.StoreChanged{}))
-	if id, _, ok := v.Selected(); !ok || id == "" {
+	if id, _, ok := ui.SelectedOf(v); !ok || id == "" {
 		t.Fatal("no vault selected")
 	}
 	viewtest.Drive(v, v.Update(viewtest.Key("enter")))
 	if c := v.Crumbs(); !slices.Equal(c, []string{"vaults", "Treasury Operations"}) {
 		t.Fatalf("crumbs %v", c)
 	}
-	v.SetFilter("btc")
-	_, rec, ok := v.Selected()
+	ui.SetFilterOf(v, "btc")
+	_, rec, ok := ui.SelectedOf(v)
 	if w, _ := rec.(wallet.Wallet); !ok || w.Name != "Treasury BTC" {
 		t.Fatalf("filter btc selects %+v", rec)
 	}
@@ -90,7 +90,7 @@ func TestDrillDownAndBack(t *testing.T) {
 	if c := v.Crumbs(); len(c) != 4 || !strings.HasPrefix(c[3], "tx ") {
 		t.Fatalf("crumbs %v", c)
 	}
-	_, rec, _ = v.Selected()
+	_, rec, _ = ui.SelectedOf(v)
 	if tx, _ := rec.(wallet.Transaction); tx.ID == "" {
 		t.Fatal("transaction detail selects nothing")
 	}
@@ -146,7 +146,7 @@ func TestSweepLastRun(t *testing.T) {
 	e := viewtest.Shared(t)
 	v := wallets.New(e.Ctx, e.P, e.Actor)
 	viewtest.Drive(v, v.Update(ui.Open{View: "wallets", Args: []string{"sweeps"}}))
-	v.SetFilter("polygon")
+	ui.SetFilterOf(v, "polygon")
 	viewtest.Drive(v, v.Update(viewtest.Key("enter")))
 	out := v.Render(120, 36)
 	if !strings.Contains(out, "SWEEP") {
