@@ -438,8 +438,8 @@ func (p *TablePage[T]) setEmpty() {
 }
 
 // Keys are the page's bindings: enter (the errors while the records could
-// not be read), the actions this session may run, and sorting; NavKeys
-// move the cursor.
+// not be read), the actions this session may run, ←/→ while columns are
+// out of view, and sorting; NavKeys move the cursor.
 func (p *TablePage[T]) Keys() []key.Binding {
 	p.ensure()
 	var out []key.Binding
@@ -456,6 +456,12 @@ func (p *TablePage[T]) Keys() []key.Binding {
 		}
 	}
 	km := p.t.KeyMap()
+	if p.t.CanScroll() {
+		// Columns are out of view at this width: the keys that show them
+		// come before sorting, for the footer to keep them at 80 columns.
+		out = append(out, key.NewBinding(key.WithKeys(append(km.Left.Keys(), km.Right.Keys()...)...),
+			key.WithHelp(km.Left.Help().Key+"/"+km.Right.Help().Key, "more columns")))
+	}
 	return append(out, km.SortNext, km.SortBack)
 }
 
