@@ -126,6 +126,11 @@ type TableSpec[T any] struct {
 type Export[T any] struct {
 	Header []string
 	Row    func(rec T) []string
+	// Begin, when set, is called once per export, on the UI goroutine,
+	// and returns the row function of that export in Row's place: for
+	// cells that look up other records once (a transaction's wallet
+	// name among the wallets held).
+	Begin func() func(rec T) []string
 }
 
 // TableKeys are a table page's own bindings (the table's are its KeyMap).
@@ -502,26 +507,37 @@ func (p *TablePage[T]) CSV() func(io.Writer) error {
 		return p.t.CSV()
 	}
 	ids := p.t.Shown()
-	// The records as they are now, for the command: a shared projection's
-	// version is immutable; a page's own records (few: a session's read)
-	// are copied, their index being reused.
-	var record func(id string) (T, bool)
-	if p.sourced() {
-		record = p.shared.Record
-	} else {
-		own := make(map[string]T, len(p.recs))
-		for id, i := range p.index {
-			own[id] = p.recs[i]
-		}
-		record = func(id string) (T, bool) { r, ok := own[id]; return r, ok }
+	row := ex.Row
+	if ex.Begin != nil {
+		row = ex.Begin()
 	}
+	if !p.sourced() {
+		// A page's own records (few: a session's read) are exported now,
+		// on the UI goroutine: their cells may read what the session
+		// holds (the counts of the wallets pages).
+		cells := make(map[string][]string, len(p.recs))
+		for id := range ids {
+			if i, ok := p.index[id]; ok {
+				cells[id] = row(p.recs[i])
+			}
+		}
+		return func(w io.Writer) error {
+			return table.WriteRecordsCSV(w, ex.Header, ids, func(id string) ([]string, bool) {
+				c, ok := cells[id]
+				return c, ok
+			})
+		}
+	}
+	// A shared projection's version is immutable: its records are read
+	// by the command, on any goroutine.
+	record := p.shared.Record
 	return func(w io.Writer) error {
 		return table.WriteRecordsCSV(w, ex.Header, ids, func(id string) ([]string, bool) {
 			r, ok := record(id)
 			if !ok {
 				return nil, false
 			}
-			return ex.Row(r), true
+			return row(r), true
 		})
 	}
 }
