@@ -44,6 +44,12 @@ func New(ctx *ui.Context, c *payclient.Client) *View {
 		Enter: v.open,
 		Empty: "no identities",
 		What:  "identities",
+		Export: &viewkit.Export[payments.Identity]{
+			Header: []string{"identity_id", "nickname", "identity_type", "payment_role", "identity_state", "internal_id", "created_at"},
+			Row: func(i payments.Identity) []string {
+				return []string{i.IdentityID, i.NickName, i.IdentityType, i.PaymentRole, i.IdentityState, i.InternalID, viewkit.ISO(i.CreatedAt)}
+			},
+		},
 	}))
 	return v
 }
@@ -92,6 +98,12 @@ func (v *View) open(id payments.Identity) tea.Cmd {
 			return true, nil
 		},
 		Empty: "no financial instruments",
+		Export: &viewkit.Export[payments.FinancialInstrument]{
+			Header: []string{"financial_instrument_id", "identity_id", "label", "financial_instrument_type", "currency", "country", "created_at"},
+			Row: func(f payments.FinancialInstrument) []string {
+				return []string{f.FinancialInstrumentID, id.IdentityID, f.Label, f.FinancialInstrumentType, f.Currency, f.Country, viewkit.ISO(f.CreatedAt)}
+			},
+		},
 	})
 	return tea.Batch(v.Stack.Push(page), load())
 }
