@@ -83,9 +83,7 @@ func Time(t testing.TB, name, v string, empty bool) {
 // asset code, in its own cell.
 func Amount(t testing.TB, name, v, currency string) {
 	t.Helper()
-	if _, err := decimal.NewFromString(v); err != nil || strings.ContainsAny(v, ", ") {
-		t.Errorf("%s = %q: not a decimal as a spreadsheet reads it (%v)", name, v, err)
-	}
+	Decimal(t, name, v)
 	if !isAsset(currency) {
 		t.Errorf("%s's currency %q is not a code in its own cell", name, currency)
 	}
@@ -100,4 +98,13 @@ func isAsset(s string) bool {
 		}
 	}
 	return s != ""
+}
+
+// Decimal fails t unless v is an exact decimal as a spreadsheet reads it:
+// no grouping, no currency, no glyph.
+func Decimal(t testing.TB, name, v string) {
+	t.Helper()
+	if _, err := decimal.NewFromString(v); err != nil || strings.ContainsAny(v, ", ") {
+		t.Errorf("%s = %q: not a decimal as a spreadsheet reads it (%v)", name, v, err)
+	}
 }
