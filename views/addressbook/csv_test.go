@@ -47,3 +47,37 @@ func TestEndpointsCSVIsData(t *testing.T) {
 	}
 	c.Plain(t)
 }
+
+// TestCounterpartiesCSVIsData: the counterparties' and a counterparty's
+// addresses' CSVs: "" for no description or label (not "—"), the chains
+// of an address "; " between two, times in ISO 8601 UTC.
+func TestCounterpartiesCSVIsData(t *testing.T) {
+	e := viewtest.Shared(t)
+	v := newView(e)
+	viewtest.Drive(v, v.Update(ui.StoreChanged{}))
+	viewtest.Drive(v, v.Update(viewtest.Key("w")))
+	e.P.Store.Sync()
+	viewtest.Drive(v, v.Update(ui.StoreChanged{}))
+	c := viewtest.ReadCSV(t, v.CSV())
+	c.HasHeader(t, "counterparty_id", "name", "description", "created_at")
+	if len(c.Rows) == 0 {
+		t.Fatal("no counterparties")
+	}
+	for _, r := range c.Rows {
+		viewtest.Time(t, "created_at", r["created_at"], false)
+	}
+	c.Plain(t)
+	viewtest.Drive(v, v.Update(viewtest.Key("enter")))
+	a := viewtest.ReadCSV(t, v.CSV())
+	a.HasHeader(t, "address_id", "counterparty_id", "label", "address", "blockchains", "created_at")
+	if len(a.Rows) == 0 {
+		t.Fatalf("counterparty %s: no addresses", c.Rows[0]["counterparty_id"])
+	}
+	for _, r := range a.Rows {
+		viewtest.Time(t, "created_at", r["created_at"], false)
+		if r["address"] == "" || r["blockchains"] == "" {
+			t.Errorf("address %v: no address or chains", r)
+		}
+	}
+	a.Plain(t)
+}

@@ -81,3 +81,54 @@ func checkTxs(t *testing.T, c viewtest.CSV, wallet string) {
 	}
 	c.Plain(t)
 }
+
+// TestWalletSectionsCSVsAreData: the sweeps', webhooks' and a webhook's
+// subscriptions' CSVs: running true or false, times in ISO 8601 UTC,
+// lists "; " between two, counts as numbers, no glyphs ("never", "—").
+func TestWalletSectionsCSVsAreData(t *testing.T) {
+	t.Parallel()
+	e := viewtest.Shared(t)
+	v := wallets.New(e.Ctx, e.P, e.Actor)
+	viewtest.Drive(v, v.Update(ui.StoreChanged{}))
+	viewtest.Drive(v, v.Update(viewtest.Key("E")))
+	s := viewtest.ReadCSV(t, v.CSV())
+	s.HasHeader(t, "sweep_id", "name", "status", "sweep_running", "last_swept_at", "last_instance_id",
+		"destination_wallet_id", "destination_wallet_name", "assets", "blockchain")
+	if len(s.Rows) == 0 {
+		t.Fatal("no sweeps")
+	}
+	for _, r := range s.Rows {
+		if r["sweep_running"] != "true" && r["sweep_running"] != "false" {
+			t.Errorf("sweep_running = %q", r["sweep_running"])
+		}
+		viewtest.Time(t, "last_swept_at", r["last_swept_at"], true)
+		if r["destination_wallet_id"] == "" || r["assets"] == "" {
+			t.Errorf("sweep %v: no destination or assets", r)
+		}
+	}
+	s.Plain(t)
+
+	viewtest.Drive(v, v.Update(viewtest.Key("W")))
+	w := viewtest.ReadCSV(t, v.CSV())
+	w.HasHeader(t, "webhook_id", "name", "endpoint", "subscriptions", "domains", "created_at")
+	if len(w.Rows) == 0 {
+		t.Fatal("no webhooks")
+	}
+	if r := w.Rows[0]; r["subscriptions"] == "" || r["subscriptions"] == "0" || r["domains"] == "" {
+		t.Errorf("first webhook %v: want its subscriptions counted and named", r)
+	}
+	w.Plain(t)
+	viewtest.Drive(v, v.Update(viewtest.Key("enter")))
+	sub := viewtest.ReadCSV(t, v.CSV())
+	sub.HasHeader(t, "subscription_id", "domain", "webhook_id", "webhook_name", "created_at")
+	if len(sub.Rows) == 0 {
+		t.Fatal("no subscriptions")
+	}
+	for _, r := range sub.Rows {
+		viewtest.Time(t, "created_at", r["created_at"], false)
+		if r["webhook_id"] != w.Rows[0]["webhook_id"] {
+			t.Errorf("subscription %v of another webhook", r)
+		}
+	}
+	sub.Plain(t)
+}
