@@ -38,7 +38,7 @@ func newTradesPage(v *View) *viewkit.TablePage[liquidity.Trade] {
 			Header: []string{"executed_at", "trade_id", "quote_id", "base_asset", "quote_asset", "side", "qty", "price", "status"},
 			Row: func(t liquidity.Trade) []string {
 				return []string{viewkit.ISO(t.ExecutedAt), t.TradeID, t.QuoteID, t.BaseAsset, t.QuoteAsset, t.Side,
-					t.Qty.String(), t.Price.String(), t.Status}
+					viewkit.Money(t.Qty, t.BaseAsset), viewkit.Exact(t.Price), t.Status}
 			},
 		},
 	})

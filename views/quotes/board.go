@@ -107,7 +107,7 @@ var boardExport = &viewkit.Export[latest]{
 		if !mid.IsZero() {
 			b = spread.Div(mid).Mul(decimal.NewFromInt(10_000)).StringFixed(2)
 		}
-		return []string{l.BaseAsset, l.QuoteAsset, l.BidPrice.String(), l.AskPrice.String(), mid.String(), spread.String(), b,
+		return []string{l.BaseAsset, l.QuoteAsset, viewkit.Exact(l.BidPrice), viewkit.Exact(l.AskPrice), mid.String(), viewkit.Exact(spread), b,
 			viewkit.ISO(l.CreatedAt), viewkit.ISO(l.ExpiresAt), itoa(l.held), l.QuoteID}
 	},
 }

@@ -232,7 +232,7 @@ var quotesExport = &viewkit.Export[liquidity.Quote]{
 	Header: []string{"created_at", "quote_id", "base_asset", "quote_asset", "side", "bid_price", "ask_price",
 		"base_asset_qty", "quote_asset_qty", "status", "expires_at"},
 	Row: func(q liquidity.Quote) []string {
-		return []string{viewkit.ISO(q.CreatedAt), q.QuoteID, q.BaseAsset, q.QuoteAsset, q.Side, q.BidPrice.String(),
-			q.AskPrice.String(), q.BaseAssetQty.String(), q.QuoteAssetQty.String(), q.Status, viewkit.ISO(q.ExpiresAt)}
+		return []string{viewkit.ISO(q.CreatedAt), q.QuoteID, q.BaseAsset, q.QuoteAsset, q.Side, viewkit.Exact(q.BidPrice),
+			viewkit.Exact(q.AskPrice), viewkit.Money(q.BaseAssetQty, q.BaseAsset), viewkit.Money(q.QuoteAssetQty, q.QuoteAsset), q.Status, viewkit.ISO(q.ExpiresAt)}
 	},
 }

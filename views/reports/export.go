@@ -70,14 +70,14 @@ func datum(v any) string {
 	case string:
 		return x
 	case money.Number:
-		return x.String()
+		return viewkit.Exact(x.Decimal)
 	case *money.Number:
 		if x == nil {
 			return ""
 		}
-		return x.String()
+		return viewkit.Exact(x.Decimal)
 	case decimal.Decimal:
-		return x.String()
+		return viewkit.Exact(x)
 	case time.Time:
 		return viewkit.ISO(x)
 	case *time.Time:
@@ -111,6 +111,6 @@ var reconExport = &viewkit.Export[reporting.ReconPayment]{
 		t := g.Totals
 		return []string{g.NetworkPaymentID, g.EndToEndID, g.PaymentState, datum(g.SentAmount), g.SentCurrency,
 			datum(g.ReceivedAmount), g.ReceivedCurrency, strconv.Itoa(t.Transactions), strconv.Itoa(t.Complete), strings.Join(g.Mismatch, "; "),
-			t.WithdrawalAmount.String(), t.WithdrawalFees.String(), t.DepositAmount.String(), t.DepositFees.String(), t.Incentives.String()}
+			viewkit.Exact(t.WithdrawalAmount), viewkit.Exact(t.WithdrawalFees), viewkit.Exact(t.DepositAmount), viewkit.Exact(t.DepositFees), viewkit.Exact(t.Incentives)}
 	},
 }

@@ -3,6 +3,10 @@ package viewkit
 import (
 	"strconv"
 	"time"
+
+	"github.com/shopspring/decimal"
+
+	"treasury/data/money"
 )
 
 // What a table page's CSV (Export) writes for values, the same in every
@@ -29,3 +33,13 @@ func Count(n int, err error) string {
 	}
 	return strconv.Itoa(n)
 }
+
+// Money is an amount of a currency or asset exactly, without grouping:
+// every decimal it has and at least its currency's (data/money.Text:
+// 2549.4 EUR is "2549.40").
+func Money(d decimal.Decimal, currency string) string { return money.Text(d, currency) }
+
+// Exact is a number with every decimal it was given, trailing zeros kept
+// ("1.2500" as received stays "1.2500"; decimal's String would write
+// "1.25"): a rate, a price, a value of a report row.
+func Exact(d decimal.Decimal) string { return d.StringFixed(max(-d.Exponent(), 0)) }

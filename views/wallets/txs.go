@@ -112,7 +112,7 @@ func (v *View) txExport() *viewkit.Export[wallet.Transaction] {
 				for _, p := range t.Problems {
 					problems = append(problems, strings.TrimSuffix(p.Reason+": "+p.Message, ": "))
 				}
-				return []string{viewkit.ISO(t.CreatedAt), t.ID, t.Status, t.Action, t.Asset, t.Qty.String(),
+				return []string{viewkit.ISO(t.CreatedAt), t.ID, t.Status, t.Action, t.Asset, viewkit.Money(t.Qty, t.Asset),
 					viewkit.Bool(t.FreezeInfo.IsFrozen), t.WalletID, names[t.WalletID], t.VaultID, t.OriginAddress,
 					t.DestinationAddress, t.Hash, t.ExternalID, strings.Join(problems, "; "), strings.Join(t.Reasons, "; ")}
 			}
