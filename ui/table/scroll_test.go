@@ -151,3 +151,15 @@ func TestScrollAtTinyWidths(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkLayoutNarrow is the column layout of a table that does not fit
+// (it also finds how far it scrolls): run once per data version or size.
+func BenchmarkLayoutNarrow(b *testing.B) {
+	m := newPlain(ledgerCols(), 60, 6)
+	m.SetRows(ledgerRows(), t0)
+	m.View()
+	b.ReportAllocs()
+	for b.Loop() {
+		m.layout()
+	}
+}
