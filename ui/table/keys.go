@@ -13,6 +13,9 @@ type KeyMap struct {
 	PageUp, PageDown   key.Binding
 	Home, End          key.Binding
 	SortNext, SortBack key.Binding
+	// Left and Right scroll the columns sideways when they do not all
+	// fit (ScrollColumns).
+	Left, Right key.Binding
 }
 
 // DefaultKeyMap returns the default bindings.
@@ -26,6 +29,8 @@ func DefaultKeyMap() KeyMap {
 		End:      key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("G/end", "last")),
 		SortNext: key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "sort by next column")),
 		SortBack: key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "reverse sort")),
+		Left:     key.NewBinding(key.WithKeys("left"), key.WithHelp("←", "columns to the left")),
+		Right:    key.NewBinding(key.WithKeys("right"), key.WithHelp("→", "columns to the right")),
 	}
 }
 
@@ -39,6 +44,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown},
 		{k.Home, k.End, k.SortNext, k.SortBack},
+		{k.Left, k.Right},
 	}
 }
 
@@ -70,6 +76,10 @@ func (m *Model) Update(msg tea.Msg) tea.Cmd {
 			return m.SortNext()
 		case key.Matches(msg, m.keys.SortBack):
 			return m.SortReverse()
+		case key.Matches(msg, m.keys.Left):
+			m.ScrollColumns(-1)
+		case key.Matches(msg, m.keys.Right):
+			m.ScrollColumns(1)
 		}
 	case tea.MouseWheelMsg:
 		switch msg.Button {

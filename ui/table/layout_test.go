@@ -62,7 +62,7 @@ func TestColumnsGiveWayByPriority(t *testing.T) {
 		t.Errorf("Footer %q is the rows' count only", foot)
 	}
 	lines := strings.Split(m.View(), "\n")
-	if foot := lines[len(lines)-1]; !strings.Contains(foot, "not shown at this width: Status") {
+	if foot := lines[len(lines)-1]; !strings.Contains(foot, "not shown at this width (←/→): Status") {
 		t.Errorf("the footer line %q does not name the columns not shown", foot)
 	}
 	if op := strings.Index(got, "Operation"); strings.Index(got, "Amount")-op > len("Operation")+len("2702.90 ")+2 {
@@ -153,8 +153,8 @@ func TestNarrowColumnComesBack(t *testing.T) {
 		{Title: "Description", Width: 30, Priority: 2},
 	}, 20, 4)
 	m.SetRows([]Row{{ID: "1", Cells: []string{"one", "A1", "the first"}}}, t0)
-	if got := header(m); got != "Id         Code" {
-		t.Errorf("header %q, want Id and Code", got)
+	if got := header(m); got != "Id         Code    ›" {
+		t.Errorf("header %q, want Id and Code, and › for the column on the right", got)
 	}
 	if h := m.Hidden(); len(h) != 1 || h[0] != "Description" {
 		t.Errorf("hidden %q, want Description", h)

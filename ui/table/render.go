@@ -22,6 +22,7 @@ type renderCache struct {
 	widths   []int
 	widthsOf *Rows // the data the widths were laid out for (its measures)
 	fracs    []int // the widest fraction of each Point column
+	hmax     int   // how many columns after the first can be scrolled away (0: all fit)
 	header   string
 	plain    []string // formatted text of each visible row, unstyled
 	lines    []string // the same, styled as an unselected row
@@ -73,7 +74,7 @@ func (m *Model) View() string {
 func (m *Model) rebuild() {
 	c := &m.c
 	if c.widths == nil || c.widthsOf != m.data {
-		c.widths, c.widthsOf = m.layout(), m.data
+		m.ensureLayout()
 		c.fracs = c.fracs[:0]
 		for i, col := range m.cols {
 			f := 0
@@ -122,10 +123,14 @@ func (m *Model) rebuild() {
 	footer := m.Footer()
 	if hidden := m.Hidden(); len(hidden) > 0 {
 		names := strings.Join(hidden, ", ")
-		if long := footer + " · not shown at this width: " + names; textWidth(long) <= lw {
+		keys := ""
+		if m.c.hmax > 0 {
+			keys = " (" + m.keys.Left.Help().Key + "/" + m.keys.Right.Help().Key + ")"
+		}
+		if long := footer + " · not shown at this width" + keys + ": " + names; textWidth(long) <= lw {
 			footer = long
 		} else {
-			footer += " · not shown: " + names
+			footer += " · not shown" + keys + ": " + names
 		}
 	}
 	c.footer = m.styles.Dim.Render(fit(&c.sb, footer, lw, Left))
@@ -201,12 +206,10 @@ func (m *Model) content(i int) int {
 
 // Hidden are the titles of the columns not shown at the table's width.
 func (m *Model) Hidden() []string {
-	if m.c.widths == nil || m.c.widthsOf != m.data {
-		m.c.widths, m.c.widthsOf = m.layout(), m.data
-	}
+	m.ensureLayout()
 	var out []string
 	for i, w := range m.c.widths {
-		if w == 0 && m.shows(i) {
+		if w == 0 && m.shows(i) { // a column left out (ShowOnly) is not hidden by the width
 			out = append(out, m.cols[i].Title)
 		}
 	}
@@ -215,73 +218,44 @@ func (m *Model) Hidden() []string {
 
 // layout gives each column its width. Every column starts at its width:
 // its title's at least, room for the sort arrow, and for a column with a
-// Max and no Flex its widest cell (up to Max), whole. While they do not
-// fit, the column of the lowest priority (the rightmost of equals) is
-// hidden, and then those hidden that fit again (the narrow ones hidden
-// before a wide one) are shown, the most useful first. What is left lets the flex columns with a Max grow to their
-// widest cell, those that need the least first (so that most show every
-// value whole); what is left then is shared among the flex columns.
+// Max and no Flex its widest cell (up to Max), whole. When they do not all
+// fit, the table scrolls sideways (see ScrollColumns): the first column
+// stays, the first hscroll of the others are skipped, the next is shown,
+// and of the rest, while they do not fit, the column of the lowest priority (the rightmost
+// of equals) is hidden; then those hidden that fit again (the narrow ones
+// hidden before a wide one) are shown, the most useful first. One cell at
+// the right is kept for the header's "›". What is left lets the flex
+// columns with a Max grow to their widest cell, those that need the least
+// first (so that most show every value whole); what is left then is
+// shared among the flex columns.
 func (m *Model) layout() []int {
 	avail := m.lineWidth()
 	if m.marker {
 		avail -= 2 // the selection gutter
 	}
-	n := len(m.cols)
-	ws := make([]int, n)
-	need := -1 // the separators: one fewer than the columns
-	for i, c := range m.cols {
-		if !m.shows(i) {
-			continue // left out (ShowOnly): width 0
-		}
-		ws[i] = max(c.Width, textWidth(c.Title), 1)
-		if c.Max > 0 && c.Flex == 0 {
-			// Shown whole or not at all: an amount, a time or a code cut
-			// would read as another one.
-			ws[i] = max(ws[i], min(m.content(i), c.Max))
-		}
-		if i == m.sortCol {
-			// The sorted column's title keeps room for its arrow: a title
-			// cut to "Expir… ▲" no longer says what is sorted.
-			ws[i] = max(ws[i], textWidth(c.Title)+2)
-		}
-		need += ws[i] + 1
-	}
-	start := slices.Clone(ws)
-	shownCols := 0
-	for i := range n {
-		if m.shows(i) {
-			shownCols++
-		}
-	}
-	for shown := shownCols; need > avail && shown > 1; shown-- {
-		k := -1
-		for i := n - 1; i >= 0; i-- {
-			if ws[i] > 0 && (k < 0 || m.cols[i].Priority < m.cols[k].Priority) {
-				k = i
-			}
-		}
-		need -= ws[k] + 1
-		ws[k] = 0
-	}
-	// A column hidden before a wider one gave way may fit again: the
-	// most useful of those first.
-	for {
-		k := -1
-		for i := range n {
-			if ws[i] == 0 && m.shows(i) && need+start[i]+1 <= avail && (k < 0 || m.cols[i].Priority > m.cols[k].Priority) {
-				k = i
-			}
-		}
-		if k < 0 {
-			break
-		}
-		ws[k] = start[k]
-		need += start[k] + 1
+	start, need := m.startWidths()
+	m.c.hmax = 0
+	ws := slices.Clone(start)
+	if need > avail && len(start) > 1 {
+		avail-- // the header's "›"
+		m.c.hmax = m.maxScroll(start, avail)
+		ws, need = m.fitColumns(start, avail, m.scrolled())
 	}
 	if need > avail {
+		// Too narrow for the first column and the next whole: the first
+		// as far as it fits, the next cut to what is left, if anything.
+		room := max(avail, 1)
 		for i := range ws {
-			if ws[i] > 0 {
-				ws[i] = max(avail, 1) // one column, cut to the line
+			switch {
+			case ws[i] == 0:
+			case room <= 0:
+				ws[i] = 0
+			default:
+				ws[i] = min(ws[i], room)
+				room -= ws[i] + 1
+				if room <= 0 && i > 0 {
+					ws[i] += room + 1 // the last one takes the line's end
+				}
 			}
 		}
 		return ws
@@ -327,6 +301,97 @@ func (m *Model) layout() []int {
 	return ws
 }
 
+// startWidths are the columns' widths before any gives way, and the width
+// of them all with their separators.
+func (m *Model) startWidths() ([]int, int) {
+	ws := make([]int, len(m.cols))
+	need := -1 // the separators: one fewer than the columns
+	for i, c := range m.cols {
+		if !m.shows(i) {
+			continue // left out (ShowOnly): width 0
+		}
+		ws[i] = max(c.Width, textWidth(c.Title), 1)
+		if c.Max > 0 && c.Flex == 0 {
+			// Shown whole or not at all: an amount, a time or a code cut
+			// would read as another one.
+			ws[i] = max(ws[i], min(m.content(i), c.Max))
+		}
+		if i == m.sortCol {
+			// The sorted column's title keeps room for its arrow: a title
+			// cut to "Expir… ▲" no longer says what is sorted.
+			ws[i] = max(ws[i], textWidth(c.Title)+2)
+		}
+		need += ws[i] + 1
+	}
+	return ws, need
+}
+
+// fitColumns is the widths of the columns shown in avail cells with the
+// first skip columns after the first one scrolled away, and their width
+// with separators: the first column and the first after those skipped
+// always (so that each step of a scroll shows the next column), of the
+// others those of the highest priority that fit (see layout).
+func (m *Model) fitColumns(start []int, avail, skip int) ([]int, int) {
+	n := len(start)
+	ws := slices.Clone(start)
+	need := -1
+	for i := range ws {
+		if i >= 1 && i <= skip {
+			ws[i] = 0
+			continue
+		}
+		if ws[i] > 0 {
+			need += ws[i] + 1
+		}
+	}
+	for need > avail {
+		k := -1
+		for i := n - 1; i > skip+1; i-- {
+			if ws[i] > 0 && (k < 0 || m.cols[i].Priority < m.cols[k].Priority) {
+				k = i
+			}
+		}
+		if k < 0 {
+			break // the first two alone: cut to the line
+		}
+		need -= ws[k] + 1
+		ws[k] = 0
+	}
+	// A column hidden before a wider one gave way may fit again: the
+	// most useful of those first.
+	for {
+		k := -1
+		for i := skip + 1; i < n; i++ {
+			if ws[i] == 0 && start[i] > 0 && need+start[i]+1 <= avail && (k < 0 || m.cols[i].Priority > m.cols[k].Priority) {
+				k = i
+			}
+		}
+		if k < 0 {
+			break
+		}
+		ws[k] = start[k]
+		need += start[k] + 1
+	}
+	return ws, need
+}
+
+// maxScroll is the least number of columns to skip after the first for
+// every column right of them to be shown: as far as ScrollColumns goes.
+func (m *Model) maxScroll(start []int, avail int) int {
+	n := len(start)
+	for skip := 0; skip < n-2; skip++ {
+		ws, _ := m.fitColumns(start, avail, skip)
+		all := true
+		for i := skip + 1; i < n; i++ {
+			all = all && (ws[i] > 0 || start[i] == 0) // a column left out (ShowOnly) is not missing
+		}
+		if all {
+			return skip
+		}
+	}
+	return max(n-2, 0)
+}
+
 func (m *Model) formatRow(r *Row, lw int) string {
 	return m.formatLine(lw, true, func(i, _ int) string { return cellAt(r, i) })
 }
@@ -364,7 +429,10 @@ func (m *Model) formatLine(lw int, cells bool, text func(i, w int) string) strin
 		if w == 0 {
 			continue
 		}
-		if col > 0 {
+		switch {
+		case col == 1 && !cells && m.scrolled() > 0:
+			sb.WriteString("‹") // columns scrolled away after the first
+		case col > 0:
 			sb.WriteByte(' ')
 		}
 		col++
@@ -381,6 +449,10 @@ func (m *Model) formatLine(lw int, cells bool, text func(i, w int) string) strin
 			a = Right
 		}
 		appendFit(sb, t, w, a)
+	}
+	if !cells && m.scrolled() < m.c.hmax {
+		padTo(sb, lw-1)
+		sb.WriteString("›") // columns to the right, in the cell layout keeps
 	}
 	padTo(sb, lw)
 	return sb.String()

@@ -141,9 +141,10 @@ type Model struct {
 	grouped  bool
 
 	// selection
-	cursor int    // index in view
-	offset int    // first visible index in view
-	selID  string // ID of the row under the cursor
+	cursor  int    // index in view
+	offset  int    // first visible index in view
+	hscroll int    // columns after the first scrolled away (ScrollColumns), as asked
+	selID   string // ID of the row under the cursor
 
 	// follow mode (SetFollow): while the cursor is on the first row, new
 	// rows appear above it and it stays on the newest; moved away, the view

@@ -32,6 +32,12 @@ func (v *View) newCounterpartiesPage() *viewkit.TablePage[wallet.Counterparty] {
 		Enter: v.pushAddresses,
 		Empty: "no wallet counterparties",
 		What:  "wallet counterparties",
+		Export: &viewkit.Export[wallet.Counterparty]{
+			Header: []string{"counterparty_id", "name", "description", "created_at"},
+			Row: func(c wallet.Counterparty) []string {
+				return []string{c.ID, c.Name, c.Description, viewkit.ISO(c.CreatedAt)}
+			},
+		},
 	})
 }
 
@@ -55,6 +61,14 @@ func (v *View) pushAddresses(c wallet.Counterparty) tea.Cmd {
 				Keys: []table.Key{{}, {}, {}, table.Time(a.CreatedAt)}}
 		},
 		Empty: "no addresses for " + sanitize.Line(c.Name),
+		// The chains an address is used on, "; " between two: one
+		// column, of one meaning (a list of chains).
+		Export: &viewkit.Export[wallet.Address]{
+			Header: []string{"address_id", "counterparty_id", "label", "address", "blockchains", "created_at"},
+			Row: func(a wallet.Address) []string {
+				return []string{a.ID, a.CounterpartyID, a.Label, a.Address, strings.Join(a.Blockchains, "; "), viewkit.ISO(a.CreatedAt)}
+			},
+		},
 	}
 	load := viewkit.ReadInto(v.ctx, &spec, live.Ask(v.ctx.Store, v.p.Reads.Addresses, c.ID))
 	return tea.Batch(v.Stack.Push(viewkit.NewTablePage(v.ctx, spec)), load)

@@ -3,6 +3,7 @@ package addressbook
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -29,7 +30,22 @@ func (v *View) newEndpointsPage() *viewkit.TablePage[custody.Endpoint] {
 		Actions: v.endpointActions(),
 		Empty:   "the domain has no custody endpoints",
 		What:    "custody endpoints",
+		Export:  endpointsExport,
 	})
+}
+
+// endpointsExport is the endpoints' CSV: an endpoint's fields as
+// received, its listing "" when it has none, whether it carries an ABI
+// true or false, its times in ISO 8601 UTC.
+var endpointsExport = &viewkit.Export[custody.Endpoint]{
+	Header: []string{"endpoint_id", "alias", "address", "ledger_id", "lock", "listing", "has_abi", "trust_score",
+		"domain_id", "description", "revision", "created_at", "created_by", "last_modified_at"},
+	Row: func(ep custody.Endpoint) []string {
+		m := ep.Metadata
+		return []string{ep.ID, ep.Alias, ep.Address, ep.LedgerID, ep.Lock, ep.Listing(), viewkit.Bool(ep.HasABI()),
+			strconv.Itoa(ep.TrustScore), ep.DomainID, m.Description, strconv.Itoa(m.Revision), viewkit.ISO(m.CreatedAt),
+			m.CreatedBy, viewkit.ISO(m.LastModifiedAt)}
+	},
 }
 
 func (v *View) readEndpoints() ([]custody.Endpoint, live.Snapshot) {

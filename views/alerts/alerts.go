@@ -14,6 +14,7 @@ package alerts
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -75,6 +76,15 @@ func New(ctx *ui.Context, settings Settings) *View {
 		Above: v.guidance, AboveShare: 0.3,
 		Empty: "no open alerts",
 		What:  "alerts",
+		// An alert's fields: its count a number, its times ISO 8601 UTC
+		// (the screen's "Last" is an age), where it points at apart.
+		Export: &viewkit.Export[live.Alert]{
+			Header: []string{"severity", "code", "title", "guidance", "interface", "endpoint", "count", "since", "last", "topic", "ref", "key"},
+			Row: func(a live.Alert) []string {
+				return []string{a.Severity.String(), a.Code, a.Title, a.Guidance, string(a.Interface), a.Endpoint,
+					strconv.Itoa(a.Count), viewkit.ISO(a.Since), viewkit.ISO(a.Last), string(a.Topic), a.Ref, a.Key}
+			},
+		},
 	})
 	v.Stack.Reset(page)
 	return v

@@ -47,6 +47,7 @@ func New(ctx *ui.Context) *View {
 		Empty:  "no action attempted yet",
 		What:   "the audit log",
 		Live:   true,
+		Export: export,
 	}))
 	return v
 }
@@ -171,4 +172,30 @@ func (v *View) Init() tea.Cmd { return nil }
 func (v *View) Commands() []ui.Command {
 	return []ui.Command{{Name: "audit", Help: "the audit log of operator actions, newest first", View: v.Name(),
 		Run: func([]string) tea.Cmd { return nil }}}
+}
+
+// export is the log's CSV: a line's fields each in a column (who apart
+// from how and from where; a transaction's quantity apart from its
+// asset), its time in ISO 8601 UTC, "" for what a line has not, and
+// "broken" saying how a line read from the file breaks the chain.
+var export = &viewkit.Export[audit.Record]{
+	Header: []string{"seq", "time", "via", "user", "key", "role", "from", "host", "profile", "environment", "action",
+		"target_kind", "target_id", "target_name", "target_qty", "target_asset", "outcome", "attempt", "request", "reason",
+		"mutation_id", "intent_id", "request_id", "error_code", "error", "broken", "hash"},
+	Row: func(r audit.Record) []string {
+		num := func(n uint64) string {
+			if n == 0 {
+				return ""
+			}
+			return strconv.FormatUint(n, 10)
+		}
+		tg, w := r.Target, r.Who
+		name := tg.Detail["alias"]
+		if name == "" {
+			name = tg.Detail["name"]
+		}
+		return []string{num(r.Seq), viewkit.ISO(r.Time), w.Via, w.User, w.Key, w.Role, w.From, r.Host, r.Profile, r.Environment,
+			r.Action, tg.Kind, tg.ID, name, tg.Detail["qty"], tg.Detail["asset"], r.Outcome, num(r.Attempt), r.Request, r.Reason,
+			r.MutationID, r.IntentID, r.RequestID, r.ErrorCode, r.Error, r.Broken, r.Hash}
+	},
 }

@@ -173,7 +173,7 @@ var balancesExport = &viewkit.Export[Row]{
 			funding = r.Payments.FundingType
 		}
 		if t, ok := r.Total(); ok {
-			total = t.String()
+			total = viewkit.Money(t, r.Currency())
 		}
 		alert := ""
 		if r.Alert != nil {
@@ -183,6 +183,6 @@ var balancesExport = &viewkit.Export[Row]{
 		if !r.UpdatedAt.IsZero() {
 			updated = r.UpdatedAt.UTC().Format(time.RFC3339)
 		}
-		return []string{r.Source, r.Currency(), funding, r.Available().String(), r.Reserved().String(), total, updated, alert}
+		return []string{r.Source, r.Currency(), funding, viewkit.Money(r.Available(), r.Currency()), viewkit.Money(r.Reserved(), r.Currency()), total, updated, alert}
 	},
 }

@@ -31,6 +31,16 @@ func newTradesPage(v *View) *viewkit.TablePage[liquidity.Trade] {
 		Source: viewkit.ListProjection(v.ctx.Store, live.TradesKey, "rows", func(t liquidity.Trade) string { return t.TradeID }, tradeRow, viewkit.NewestFirst),
 		Enter:  func(t liquidity.Trade) tea.Cmd { return v.Stack.Push(newTradeDetail(v, t.TradeID)) },
 		Empty:  "no trades in the last 24 hours",
+		// A trade's fields: the pair's assets apart, the quantity (of
+		// the base asset) and price (in the quote asset) exact, the time
+		// in ISO 8601 UTC.
+		Export: &viewkit.Export[liquidity.Trade]{
+			Header: []string{"executed_at", "trade_id", "quote_id", "base_asset", "quote_asset", "side", "qty", "price", "status"},
+			Row: func(t liquidity.Trade) []string {
+				return []string{viewkit.ISO(t.ExecutedAt), t.TradeID, t.QuoteID, t.BaseAsset, t.QuoteAsset, t.Side,
+					viewkit.Money(t.Qty, t.BaseAsset), viewkit.Exact(t.Price), t.Status}
+			},
+		},
 	})
 }
 

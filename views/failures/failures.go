@@ -11,6 +11,7 @@ package failures
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -48,6 +49,11 @@ func New(ctx *ui.Context) *View {
 		Empty: "no call has failed since the dashboard started",
 		Live:  true,
 		What:  "failed calls",
+		Export: &viewkit.Export[live.Failure]{
+			Header: []string{"last_at", "first_at", "times", "interface", "method", "path", "http_status", "code", "type",
+				"grpc_code", "class", "title", "message", "request_id", "server_timestamp", "attempts", "left_unread", "topic"},
+			Row: exportRow,
+		},
 	})
 	v.Stack.Reset(v.root)
 	return v
@@ -183,4 +189,26 @@ func (v *View) Commands() []ui.Command {
 			return out
 		},
 		Run: func(args []string) tea.Cmd { return ui.OpenCmd(v.Name(), args...) }}}
+}
+
+// exportRow is a failure's fields for the CSV: the error's parts each in
+// a column (the screen puts the method and path in one, a code or else
+// the class in another), its times ISO 8601 UTC, "" for what it has not
+// (no HTTP status for a refused connection); a message, when the server
+// sent none, is the cause's.
+func exportRow(f live.Failure) []string {
+	e := f.Err
+	itoa := func(n int) string {
+		if n == 0 {
+			return ""
+		}
+		return strconv.Itoa(n)
+	}
+	msg := e.Message
+	if msg == "" && e.Cause != nil {
+		msg = e.Cause.Error()
+	}
+	return []string{viewkit.ISO(f.At), viewkit.ISO(f.First), strconv.Itoa(f.Count), string(e.Interface), e.Method, e.Path,
+		itoa(e.HTTPStatus), e.Code, e.Type, itoa(e.GRPCCode), e.Class.String(), e.Title, msg, e.RequestID, e.Timestamp,
+		itoa(e.Attempts), f.Range, string(f.Topic)}
 }

@@ -43,6 +43,12 @@ func New(ctx *ui.Context, p *platform.Platform) *View {
 		Enter: v.open,
 		Empty: "no identities",
 		What:  "identities",
+		Export: &viewkit.Export[payments.Identity]{
+			Header: []string{"identity_id", "nickname", "identity_type", "payment_role", "identity_state", "internal_id", "created_at"},
+			Row: func(i payments.Identity) []string {
+				return []string{i.IdentityID, i.NickName, i.IdentityType, i.PaymentRole, i.IdentityState, i.InternalID, viewkit.ISO(i.CreatedAt)}
+			},
+		},
 	}))
 	return v
 }
@@ -73,6 +79,12 @@ func (v *View) open(id payments.Identity) tea.Cmd {
 				Keys: []table.Key{{}, {}, {}, {}, table.Time(f.CreatedAt)}}
 		},
 		Empty: "no financial instruments",
+		Export: &viewkit.Export[payments.FinancialInstrument]{
+			Header: []string{"financial_instrument_id", "identity_id", "label", "financial_instrument_type", "currency", "country", "created_at"},
+			Row: func(f payments.FinancialInstrument) []string {
+				return []string{f.FinancialInstrumentID, id.IdentityID, f.Label, f.FinancialInstrumentType, f.Currency, f.Country, viewkit.ISO(f.CreatedAt)}
+			},
+		},
 	}
 	load := viewkit.ReadInto(v.ctx, &spec, live.Ask(v.ctx.Store, v.p.Reads.Instruments, id.IdentityID))
 	return tea.Batch(v.Stack.Push(viewkit.NewTablePage(v.ctx, spec)), load)

@@ -41,6 +41,7 @@ func New(ctx *ui.Context) *View {
 		Enter:   open,
 		Empty:   "no ledger transactions in the last 24 hours",
 		What:    "ledger transactions",
+		Export:  export,
 	}))
 	return v
 }
@@ -73,4 +74,16 @@ func (v *View) Update(msg tea.Msg) tea.Cmd {
 // Commands offer ":ledger [filter]".
 func (v *View) Commands() []ui.Command {
 	return []ui.Command{{Name: "ledger", Args: "[currency or filter]", Help: "ledger transactions of the last 24 hours", View: v.Name()}}
+}
+
+// export is the ledger's CSV: a movement's fields as received, amounts
+// and balances exact and apart from their currency, the time in ISO 8601
+// UTC, "" for a movement of no payment.
+var export = &viewkit.Export[payments.LedgerTransaction]{
+	Header: []string{"created_at", "currency", "operation", "amount", "status", "txn_source",
+		"available_balance_before", "available_balance_after", "txn_reference"},
+	Row: func(t payments.LedgerTransaction) []string {
+		return []string{viewkit.ISO(t.CreatedDttm), t.Currency, t.Operation, viewkit.Money(t.Amount.Decimal, t.Currency), t.Status, t.TxnSource,
+			viewkit.Money(t.AvailableBalanceBefore.Decimal, t.Currency), viewkit.Money(t.AvailableBalanceAfter.Decimal, t.Currency), t.Reference()}
+	},
 }

@@ -2,6 +2,7 @@ package paymentsview
 
 import (
 	"fmt"
+	"strconv"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -58,6 +59,18 @@ func (v *View) newGroupsPage() groupsPage {
 		Above: func(w, h int, _ *codeGroup) string { return v.above(w, h, nil) }, AboveShare: 0.3,
 		Empty: "no " + v.scope.Label() + " payments in the last " + windowWord(v.window),
 		What:  v.scope.Label() + " payments",
+		// A reason's code ("" for payments whose reason is still being
+		// read), its count, its newest payment's time in ISO 8601 UTC.
+		Export: &viewkit.Export[codeGroup]{
+			Header: []string{"reason_code", "payments", "newest_at", "title"},
+			Row: func(g codeGroup) []string {
+				code := g.Code
+				if code == noCode {
+					code = ""
+				}
+				return []string{code, strconv.Itoa(g.Count), viewkit.ISO(g.Newest), g.Title}
+			},
+		},
 	})
 	return groupsPage{page, v}
 }
@@ -79,5 +92,6 @@ func (v *View) codePage(code string) *viewkit.TablePage[*payments.Payment] {
 		Enter:   func(p *payments.Payment) tea.Cmd { return v.Push(newDetailPage(v, p.PaymentID)) },
 		Empty:   "no payment with this reason any more",
 		What:    "payments",
+		Export:  paymentsExport,
 	})
 }

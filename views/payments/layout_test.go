@@ -174,3 +174,19 @@ func TestDetailErrorTimeAsThePage(t *testing.T) {
 		t.Errorf("the error's time is %q, not written as the page's times", at[1])
 	}
 }
+
+// TestPaymentsScrolledAt80Golden: at 80x24 the payout and the beneficiary
+// did not fit and were out of reach; → scrolls the columns sideways, the
+// initiation time staying first, the header marking the columns left (‹)
+// and right (›) of those shown, the selection kept.
+func TestPaymentsScrolledAt80Golden(t *testing.T) {
+	e := shared.Env(t)
+	tm := e.ProgramAt(t, 80, 24, New(e.Ctx, e.P))
+	viewtest.WaitAll(t, tm, "Initiated", "←/→ more columns", "not shown (←/→)")
+	viewtest.Keys(tm, "down", "right", "right", "right")
+	viewtest.WaitAll(t, tm, "Initiated  ‹", "Payout Beneficiary")
+	frame := viewtest.Golden(t, tm)
+	if !strings.Contains(frame, "Payment id") {
+		t.Errorf("the footer does not name the payment id scrolled away:\n%s", frame)
+	}
+}

@@ -228,7 +228,7 @@ func TestPaymentsNarrow(t *testing.T) {
 		if head == "" || strings.Contains(head, "…") || !strings.Contains(head, "Corridor") {
 			t.Errorf("at %d columns the header is %q", size.w, head)
 		}
-		if size.w == 80 && !strings.Contains(body, "not shown at this width: ") {
+		if size.w == 80 && !strings.Contains(body, "not shown (←/→): Internal id") {
 			t.Errorf("at 80 columns the columns not shown are not named:\n%s", body)
 		}
 	}

@@ -91,5 +91,23 @@ func (v *View) newBoard() *viewkit.TablePage[latest] {
 		AboveShare: 0.45,
 		Empty:      "no quotes in the window yet",
 		What:       "quotes",
+		Export:     boardExport,
 	})
+}
+
+// boardExport is the board's CSV: a pair's assets apart, its latest
+// prices exact, mid and spread exact, the spread in basis points to two
+// decimals ("" for a mid of zero), times in ISO 8601 UTC.
+var boardExport = &viewkit.Export[latest]{
+	Header: []string{"base_asset", "quote_asset", "bid_price", "ask_price", "mid", "spread", "spread_bps", "created_at",
+		"expires_at", "quotes_held", "quote_id"},
+	Row: func(l latest) []string {
+		mid, spread := l.Mid(), l.AskPrice.Sub(l.BidPrice)
+		b := ""
+		if !mid.IsZero() {
+			b = spread.Div(mid).Mul(decimal.NewFromInt(10_000)).StringFixed(2)
+		}
+		return []string{l.BaseAsset, l.QuoteAsset, viewkit.Exact(l.BidPrice), viewkit.Exact(l.AskPrice), mid.String(), viewkit.Exact(spread), b,
+			viewkit.ISO(l.CreatedAt), viewkit.ISO(l.ExpiresAt), itoa(l.held), l.QuoteID}
+	},
 }

@@ -68,6 +68,7 @@ func New(ctx *ui.Context) *View {
 		AboveShare: 0.45,
 		Empty:      "no quotes in the window yet",
 		What:       "quotes",
+		Export:     quotesExport,
 	})
 	v.board = v.newBoard()
 	v.Stack.Reset(v.page)
@@ -221,4 +222,17 @@ func (v *View) Commands() []ui.Command {
 			return out
 		},
 		Run: func(args []string) tea.Cmd { return ui.OpenCmd(v.Name(), args...) }}}
+}
+
+// quotesExport is the quotes' CSV: a quote's fields as received, the
+// pair's assets apart, prices and quantities exact, times in ISO 8601
+// UTC, the status as the platform sent it (the screen shows an ACTIVE
+// quote past its expiry as EXPIRED: expires_at says it).
+var quotesExport = &viewkit.Export[liquidity.Quote]{
+	Header: []string{"created_at", "quote_id", "base_asset", "quote_asset", "side", "bid_price", "ask_price",
+		"base_asset_qty", "quote_asset_qty", "status", "expires_at"},
+	Row: func(q liquidity.Quote) []string {
+		return []string{viewkit.ISO(q.CreatedAt), q.QuoteID, q.BaseAsset, q.QuoteAsset, q.Side, viewkit.Exact(q.BidPrice),
+			viewkit.Exact(q.AskPrice), viewkit.Money(q.BaseAssetQty, q.BaseAsset), viewkit.Money(q.QuoteAssetQty, q.QuoteAsset), q.Status, viewkit.ISO(q.ExpiresAt)}
+	},
 }

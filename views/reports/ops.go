@@ -59,6 +59,7 @@ func newOpsPage(p *reportPage) *viewkit.TablePage[opsRec] {
 			return p.above(w, h, t.Bold.Render(words.Count(len(recs), "payment")))
 		},
 		AboveShare: 0.2,
+		Export:     opsExport,
 		Empty:      p.empty(),
 	})
 }

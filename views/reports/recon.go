@@ -73,6 +73,7 @@ func newReconPage(p *reportPage) *viewkit.TablePage[reporting.ReconPayment] {
 			return p.above(w, h, counts, ansi.Truncate(t.Muted.Render(totals), w, "…"))
 		},
 		AboveShare: 0.2,
+		Export:     reconExport,
 		Empty:      p.empty(),
 	})
 }
@@ -115,5 +116,6 @@ func newLinesPage(p *reportPage, g reporting.ReconPayment) *viewkit.TablePage[re
 		},
 		AboveShare: 0.3,
 		Empty:      "the payment has no lines",
+		Export:     reconLinesExport,
 	})
 }

@@ -69,8 +69,9 @@ func New(ctx *ui.Context, p *platform.Platform) *View {
 				generated(r), sanitize.Line(r.ID),
 			}, Keys: []table.Key{{}, {}, table.Time(r.StartDate), {}, table.Time(generated0(r))}}
 		},
-		Enter: func(r reporting.Report) tea.Cmd { return v.openReport(r, true) },
-		Empty: "no reports",
+		Enter:  func(r reporting.Report) tea.Cmd { return v.openReport(r, true) },
+		Empty:  "no reports",
+		Export: listExport,
 	})
 	v.Stack.Reset(v.list)
 	return v

@@ -126,6 +126,11 @@ type TableSpec[T any] struct {
 type Export[T any] struct {
 	Header []string
 	Row    func(rec T) []string
+	// Begin, when set, is called once per export, on the UI goroutine,
+	// and returns the row function of that export in Row's place: for
+	// cells that look up other records once (a transaction's wallet
+	// name among the wallets held).
+	Begin func() func(rec T) []string
 }
 
 // TableKeys are a table page's own bindings (the table's are its KeyMap).
@@ -440,8 +445,8 @@ func (p *TablePage[T]) setEmpty() {
 }
 
 // Keys are the page's bindings: enter (the errors while the records could
-// not be read), the actions this session may run, and sorting; NavKeys
-// move the cursor.
+// not be read), the actions this session may run, ←/→ while columns are
+// out of view, and sorting; NavKeys move the cursor.
 func (p *TablePage[T]) Keys() []key.Binding {
 	p.ensure()
 	var out []key.Binding
@@ -458,6 +463,12 @@ func (p *TablePage[T]) Keys() []key.Binding {
 		}
 	}
 	km := p.t.KeyMap()
+	if p.t.CanScroll() {
+		// Columns are out of view at this width: the keys that show them
+		// come before sorting, for the footer to keep them at 80 columns.
+		out = append(out, key.NewBinding(key.WithKeys(append(km.Left.Keys(), km.Right.Keys()...)...),
+			key.WithHelp(km.Left.Help().Key+"/"+km.Right.Help().Key, "more columns")))
+	}
 	return append(out, km.SortNext, km.SortBack)
 }
 
@@ -498,26 +509,37 @@ func (p *TablePage[T]) CSV() func(io.Writer) error {
 		return p.t.CSV()
 	}
 	ids := p.t.Shown()
-	// The records as they are now, for the command: a shared projection's
-	// version is immutable; a page's own records (few: a session's read)
-	// are copied, their index being reused.
-	var record func(id string) (T, bool)
-	if p.sourced() {
-		record = p.shared.Record
-	} else {
-		own := make(map[string]T, len(p.recs))
-		for id, i := range p.index {
-			own[id] = p.recs[i]
-		}
-		record = func(id string) (T, bool) { r, ok := own[id]; return r, ok }
+	row := ex.Row
+	if ex.Begin != nil {
+		row = ex.Begin()
 	}
+	if !p.sourced() {
+		// A page's own records (few: a session's read) are exported now,
+		// on the UI goroutine: their cells may read what the session
+		// holds (the counts of the wallets pages).
+		cells := make(map[string][]string, len(p.recs))
+		for id := range ids {
+			if i, ok := p.index[id]; ok {
+				cells[id] = row(p.recs[i])
+			}
+		}
+		return func(w io.Writer) error {
+			return table.WriteRecordsCSV(w, ex.Header, ids, func(id string) ([]string, bool) {
+				c, ok := cells[id]
+				return c, ok
+			})
+		}
+	}
+	// A shared projection's version is immutable: its records are read
+	// by the command, on any goroutine.
+	record := p.shared.Record
 	return func(w io.Writer) error {
 		return table.WriteRecordsCSV(w, ex.Header, ids, func(id string) ([]string, bool) {
 			r, ok := record(id)
 			if !ok {
 				return nil, false
 			}
-			return ex.Row(r), true
+			return row(r), true
 		})
 	}
 }

@@ -89,6 +89,23 @@ func (v *View) sweepsPage() *viewkit.TablePage[wallet.SweepConfig] {
 			return false, nil
 		},
 		Empty: "no sweep configurations",
+		// The destination wallet by id and by name, the assets "; "
+		// between two, running true or false, "" for a sweep never run.
+		Export: &viewkit.Export[wallet.SweepConfig]{
+			Header: []string{"sweep_id", "name", "status", "sweep_running", "last_swept_at", "last_instance_id",
+				"destination_wallet_id", "destination_wallet_name", "assets", "blockchain"},
+			Row: func(s wallet.SweepConfig) []string {
+				last, name := "", ""
+				if s.LastSwept != nil {
+					last = viewkit.ISO(*s.LastSwept)
+				}
+				if w, ok := v.wallet(s.DestinationWallet); ok {
+					name = w.Name // "" for a wallet not held: its id is all there is
+				}
+				return []string{s.ID, s.Name, s.Status, viewkit.Bool(s.SweepRunning), last, s.LastInstanceID,
+					s.DestinationWallet, name, strings.Join(s.Assets, "; "), s.Blockchain}
+			},
+		},
 	})
 }
 

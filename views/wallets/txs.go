@@ -1,6 +1,8 @@
 package wallets
 
 import (
+	"strings"
+
 	tea "charm.land/bubbletea/v2"
 
 	"treasury/data/columns"
@@ -91,6 +93,30 @@ func (v *View) txSpec(crumb string, manyWallets bool) viewkit.TableSpec[wallet.T
 		Actions: v.txActions(),
 		Empty:   "no transactions",
 		What:    "transactions",
+		Export:  v.txExport(),
+	}
+}
+
+// txExport is the transactions' CSV: a transaction's fields, its asset
+// apart from its quantity (exact), the wallet by id and by name, its
+// freeze a true or false, the policy problems and chain reasons as
+// received ("; " between two).
+func (v *View) txExport() *viewkit.Export[wallet.Transaction] {
+	return &viewkit.Export[wallet.Transaction]{
+		Header: []string{"created_at", "transaction_id", "status", "action", "asset", "qty", "frozen", "wallet_id", "wallet_name",
+			"vault_id", "origin_address", "destination_address", "hash", "external_id", "problems", "reasons"},
+		Begin: func() func(t wallet.Transaction) []string {
+			names := walletNames(v.ctx.Store) // once per export
+			return func(t wallet.Transaction) []string {
+				var problems []string
+				for _, p := range t.Problems {
+					problems = append(problems, strings.TrimSuffix(p.Reason+": "+p.Message, ": "))
+				}
+				return []string{viewkit.ISO(t.CreatedAt), t.ID, t.Status, t.Action, t.Asset, viewkit.Money(t.Qty, t.Asset),
+					viewkit.Bool(t.FreezeInfo.IsFrozen), t.WalletID, names[t.WalletID], t.VaultID, t.OriginAddress,
+					t.DestinationAddress, t.Hash, t.ExternalID, strings.Join(problems, "; "), strings.Join(t.Reasons, "; ")}
+			}
+		},
 	}
 }
 

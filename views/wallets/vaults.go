@@ -154,6 +154,16 @@ func (v *View) vaultsPage() *viewkit.TablePage[wallet.Vault] {
 		Enter: func(x wallet.Vault) tea.Cmd { return v.Stack.Push(v.walletsPage(x)) },
 		Empty: "no vaults visible to this credential",
 		What:  "vaults",
+		// The vault's fields and its counts, "" for a count not known.
+		Export: &viewkit.Export[wallet.Vault]{
+			Header: []string{"vault_id", "name", "description", "created_at", "wallets", "provisioned_wallets",
+				"transactions", "frozen_transactions"},
+			Row: func(x wallet.Vault) []string {
+				c := tl.get().vault(x)
+				return []string{x.ID, x.Name, x.Description, viewkit.ISO(x.CreatedAt), viewkit.Count(c.wallets, c.walletsErr),
+					viewkit.Count(c.provisioned, c.walletsErr), viewkit.Count(c.txs, c.txsErr), viewkit.Count(c.frozen, c.txsErr)}
+			},
+		},
 	})
 }
 
@@ -213,5 +223,17 @@ func (v *View) walletsPage(vt wallet.Vault) *viewkit.TablePage[wallet.Wallet] {
 		Enter: func(w wallet.Wallet) tea.Cmd { return v.Stack.Push(v.walletPage(w)) },
 		Empty: "this vault has no wallets",
 		What:  "the wallets of vault " + vt.Name,
+		// The wallet's fields, each setting a column of its own (not the
+		// screen's "ERS·"), its counts "" when not known.
+		Export: &viewkit.Export[wallet.Wallet]{
+			Header: []string{"wallet_id", "name", "vault_id", "blockchain", "status", "enabled", "raw_signing_enabled",
+				"sweeping_enabled", "default_freeze_enabled", "transactions", "frozen_transactions", "address", "quorum_id", "created_at"},
+			Row: func(w wallet.Wallet) []string {
+				c, s := tl.get().wallet(w), w.Settings
+				return []string{w.ID, w.Name, w.VaultID, w.Blockchain, w.Status, viewkit.Bool(s.Enabled), viewkit.Bool(s.RawSigningEnabled),
+					viewkit.Bool(s.SweepingEnabled), viewkit.Bool(s.DefaultFreezeEnabled), viewkit.Count(c.txs, c.txsErr),
+					viewkit.Count(c.frozen, c.txsErr), w.Address, w.QuorumID, viewkit.ISO(w.CreatedAt)}
+			},
+		},
 	})
 }

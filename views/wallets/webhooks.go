@@ -2,6 +2,7 @@ package wallets
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -56,6 +57,21 @@ func (v *View) webhooksPage() *viewkit.TablePage[wallet.Webhook] {
 		},
 		Enter: func(h wallet.Webhook) tea.Cmd { return v.Stack.Push(v.subscriptionsPage(h)) },
 		Empty: "no wallet webhooks",
+		// The domains subscribed to, "; " between two, and their count:
+		// both "" while the subscriptions read does not cover the webhook.
+		Export: &viewkit.Export[wallet.Webhook]{
+			Header: []string{"webhook_id", "name", "endpoint", "subscriptions", "domains", "created_at"},
+			Row: func(h wallet.Webhook) []string {
+				d, n := domains[h.ID], ""
+				err := subs.missing(walletclient.WebhookSource(h))
+				if err == nil {
+					n = strconv.Itoa(len(d))
+				} else {
+					d = nil
+				}
+				return []string{h.ID, h.Name, h.Endpoint, n, strings.Join(d, "; "), viewkit.ISO(h.CreatedAt)}
+			},
+		},
 	})
 }
 
@@ -89,5 +105,11 @@ func (v *View) subscriptionsPage(h wallet.Webhook) *viewkit.TablePage[wallet.Sub
 		},
 		Empty: "this webhook has no subscriptions",
 		What:  "the subscriptions of webhook " + h.Name,
+		Export: &viewkit.Export[wallet.Subscription]{
+			Header: []string{"subscription_id", "domain", "webhook_id", "webhook_name", "created_at"},
+			Row: func(s wallet.Subscription) []string {
+				return []string{s.ID, s.Domain, s.WebhookID, h.Name, viewkit.ISO(s.CreatedAt)}
+			},
+		},
 	})
 }
