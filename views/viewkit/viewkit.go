@@ -225,7 +225,8 @@ func Short(id string, n int) string {
 // from two days on, in days and hours: 7d, 2d5h.
 func Duration(d time.Duration) string {
 	if day := 24 * time.Hour; d >= 2*day {
-		s, h := decimal.NewFromInt(int64(d/day)).String()+"d", (d%day).Round(time.Hour)/time.Hour
+		d = d.Round(time.Hour) // 2d23h40m is 3d, not 2d24h
+		s, h := decimal.NewFromInt(int64(d/day)).String()+"d", (d%day)/time.Hour
 		if h > 0 {
 			s += decimal.NewFromInt(int64(h)).String() + "h"
 		}
