@@ -64,6 +64,33 @@ func (s *Store) HistorySince(series string, since time.Time) []Point {
 	return append(slices.Clip(old), mem[i:]...)
 }
 
+// Archived reports whether the store has an archive (SetArchive): a
+// chart of a series only the archive keeps is drawn from it, or, without
+// one, from what the process counted itself.
+func (s *Store) Archived() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.archive != nil
+}
+
+// ArchiveSince returns the points since since of a series only the
+// archive keeps (the payments initiated per minute in a state, a
+// runway), oldest first, at most about points of them (at most
+// ArchivePoints); nil without an archive or when it cannot be read.
+func (s *Store) ArchiveSince(series string, since time.Time, points int) []Point {
+	s.mu.Lock()
+	a := s.archive
+	s.mu.Unlock()
+	if a == nil {
+		return nil
+	}
+	pts, err := a.Points(context.Background(), series, since, s.now(), min(points, ArchivePoints))
+	if err != nil {
+		return nil
+	}
+	return pts
+}
+
 // Notice raises an alert that no feed clears (a history file that was
 // damaged and replaced): the operator sees it with the others.
 func (s *Store) Notice(a Alert) {

@@ -25,10 +25,13 @@ var chartStates = [...]payments.State{payments.Initiated, payments.Validating, p
 	payments.Completed, payments.Failed, payments.Declined, payments.Returned}
 
 // stateChart draws the payments of the view's window per state over time,
-// one sparkline per state, two columns wide when there is room, from the
-// window's own history (paystats.StateHistories: counted at every poll
-// for every session). The drawing is cached until the history or the size
-// change.
+// one sparkline per state, two columns wide when there is room. With a
+// history file (the dashboard keeps one), the payments initiated per
+// state over the whole window, read from it (drawInitiatedChart: 7 or 30
+// days after a restart); without one, the window's own history
+// (paystats.StateHistories: counted at every poll since the start). Either
+// is drawn once per change for every session (ui.Context.Chart), and kept
+// by the session until the history, the poll or the size change.
 type stateChart struct {
 	key     live.Key[paystats.StateHistory]
 	version uint64
@@ -38,11 +41,21 @@ type stateChart struct {
 
 func (c *stateChart) view(ctx *ui.Context, key live.Key[paystats.StateHistory], win time.Duration, w, h int) string {
 	got := live.Get(ctx.Store, key)
-	if c.out != "" && key == c.key && got.Version == c.version && w == c.w && h == c.h {
+	archived := ctx.Store.Archived()
+	version, what := got.Version, "payments:states@"+windowWord(win)
+	if archived {
+		// The file is written every minute and read at each poll (its
+		// reads are cached until it is written again).
+		version, what = ctx.Store.Snapshot(live.Payments).Seq<<32^got.Version, "payments:initiated@"+windowWord(win)
+	}
+	if c.out != "" && key == c.key && version == c.version && w == c.w && h == c.h {
 		return c.out
 	}
-	c.key, c.version, c.w, c.h = key, got.Version, w, h
-	c.out = ctx.Chart("payments:states@"+windowWord(win), got.Version, w, h, func() string {
+	c.key, c.version, c.w, c.h = key, version, w, h
+	c.out = ctx.Chart(what, version, w, h, func() string {
+		if archived {
+			return fitLines(drawInitiatedChart(ctx, heldStates(ctx.Store), win, w, h), w)
+		}
 		return fitLines(drawStateChart(ctx, got.Data, win, w, h), w) // cut once, with the drawing
 	})
 	return c.out
@@ -115,4 +128,16 @@ func drawStateChart(ctx *ui.Context, hist paystats.StateHistory, win time.Durati
 		lines[i] = ansi.Truncate(l, w, "…")
 	}
 	return strings.Join(lines, "\n")
+}
+
+// heldStates are the states of the payments the store holds, by name.
+func heldStates(st *live.Store) []payments.State {
+	var out []payments.State
+	for s, n := range live.Get(st, live.PaymentsKey).Data.CountByState() {
+		if n > 0 {
+			out = append(out, s)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
