@@ -109,26 +109,3 @@ func ResampleOver(pts []live.Point, from, to time.Time, n int) []live.Point {
 	}
 	return out
 }
-
-// SumOver is pts (oldest first: counts, each of the time up to its
-// point) summed into n slots of equal length from from to to: a slot's
-// value is the sum of the points in it, 0 when there is none. Points
-// outside the span are left out. The slots' times are their ends.
-func SumOver(pts []live.Point, from, to time.Time, n int) []live.Point {
-	if n < 1 || !to.After(from) {
-		return nil
-	}
-	span := to.Sub(from)
-	out := make([]live.Point, n)
-	for i := range out {
-		out[i].At = from.Add(span * time.Duration(i+1) / time.Duration(n))
-	}
-	for _, p := range pts {
-		if p.At.Before(from) || p.At.After(to) || !ok(p.Value) {
-			continue
-		}
-		i := min(int(int64(p.At.Sub(from))*int64(n)/int64(span)), n-1)
-		out[i].Value += p.Value
-	}
-	return out
-}

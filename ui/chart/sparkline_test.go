@@ -93,26 +93,3 @@ func TestResampleOverLinesSeriesUp(t *testing.T) {
 		t.Errorf("late series drawn %q", got)
 	}
 }
-
-// TestSumOver: counts fall into the slot of their time and add up; a slot
-// without a count is 0, counts outside the span are left out.
-func TestSumOver(t *testing.T) {
-	from := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	at := func(m int, v float64) live.Point {
-		return live.Point{At: from.Add(time.Duration(m) * time.Minute), Value: v}
-	}
-	pts := []live.Point{at(-1, 100), at(0, 1), at(5, 2), at(9, 3), at(10, 4), at(29, 5), at(30, 6), at(31, 100)}
-	got := SumOver(pts, from, from.Add(30*time.Minute), 3)
-	want := []float64{6, 4, 11} // [0,10): 1+2+3; [10,20): 4; [20,30]: 5+6
-	if len(got) != 3 {
-		t.Fatalf("%d slots", len(got))
-	}
-	for i, w := range want {
-		if got[i].Value != w {
-			t.Errorf("slot %d = %v, want %v", i, got[i].Value, w)
-		}
-	}
-	if !got[2].At.Equal(from.Add(30 * time.Minute)) {
-		t.Errorf("the last slot ends at %v", got[2].At)
-	}
-}

@@ -126,7 +126,7 @@ func BenchmarkOverviewProjection(b *testing.B) {
 	b.Run(fmt.Sprintf("rates/quotes=%d", len(q.Data)), func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			_ = buildRates(q.Data, q.FetchedAt, e.P.Store.History, len(e.P.Store.Series(live.SeriesRate)))
+			_ = buildRates(q.Data, q.FetchedAt, e.P.Store.HistorySince, len(e.P.Store.Series(live.SeriesRate)))
 		}
 	})
 	// A day of history per pair (the store's 8,640 points of 10 s), copied
@@ -138,7 +138,7 @@ func BenchmarkOverviewProjection(b *testing.B) {
 	b.Run("rates/history=24h", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			_ = buildRates(q.Data, q.FetchedAt, func(string) []live.Point { return append([]live.Point(nil), day...) }, 6)
+			_ = buildRates(q.Data, q.FetchedAt, func(string, time.Time) []live.Point { return append([]live.Point(nil), day...) }, 6)
 		}
 	})
 	rates := live.Get(e.P.Store, v.rates).Data
