@@ -254,8 +254,8 @@ func Span(win time.Duration, first, last time.Time) string {
 	switch {
 	case first.IsZero() || last.IsZero():
 		return window + " window, nothing held yet"
-	case held >= win-min(time.Minute, win/10):
-		return window
+	case held >= win-min(time.Minute, win/10), win >= 48*time.Hour && Duration(held) == Duration(win):
+		return window // "7d held" of 7 days is the whole window, as said
 	case held <= 0:
 		return window + " window, one point held"
 	case held >= time.Minute:

@@ -47,6 +47,8 @@ func TestSpanSaysWhatTheHistoryCovers(t *testing.T) {
 		{24 * time.Hour, at.Add(-24 * time.Hour), at, "last 24h"},
 		{24 * time.Hour, at.Add(-24*time.Hour + 30*time.Second), at, "last 24h"},
 		{time.Hour, at.Add(-40 * time.Second), at, "last 1h window, 40s held"},
+		{7 * 24 * time.Hour, at.Add(-(7*24*time.Hour - 6*time.Minute)), at, "last 7d"},
+		{7 * 24 * time.Hour, at.Add(-(7*24*time.Hour - 40*time.Minute)), at, "last 7d window, 6d23h held"},
 		{time.Hour, at, at, "last 1h window, one point held"},
 		{time.Hour, time.Time{}, time.Time{}, "last 1h window, nothing held yet"},
 	} {
