@@ -105,10 +105,16 @@ func buildRates(quotes []liquidity.Quote, at time.Time, history func(series stri
 		names = append(names, live.SeriesRate+name)
 	}
 	series := make([][]live.Point, len(names))
+	read := time.Duration(0) // the span series were read over
 	for i, w := range windows {
 		cut := at.Add(-w)
-		for k, name := range names {
-			series[k] = history(name, cut)
+		// The hour is cut from the day's points (the memory's, read once);
+		// the week and the 30 days are read each (the history file's).
+		if span := max(w, 24*time.Hour); span != read {
+			for k, name := range names {
+				series[k] = history(name, at.Add(-span))
+			}
+			read = span
 		}
 		for _, pts := range series {
 			if j := firstAt(pts, cut); j < len(pts) && pts[j].At.After(cut) && !pts[j].At.After(at) {
