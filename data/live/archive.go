@@ -46,22 +46,14 @@ func (s *Store) HistorySince(series string, since time.Time) []Point {
 	a := s.archive
 	s.mu.Unlock()
 	now := s.now()
-	mem := s.History(series)
 	if a == nil || !since.Before(now.Add(-s.history.window)) {
-		i, _ := slices.BinarySearchFunc(mem, since, func(p Point, t time.Time) int { return p.At.Compare(t) })
-		return mem[i:]
+		return s.historyFrom(series, since, false)
 	}
 	old, err := a.Points(context.Background(), series, since, now, ArchivePoints)
 	if err != nil || len(old) == 0 {
-		i, _ := slices.BinarySearchFunc(mem, since, func(p Point, t time.Time) int { return p.At.Compare(t) })
-		return mem[i:]
+		return s.historyFrom(series, since, false)
 	}
-	last := old[len(old)-1].At
-	i, _ := slices.BinarySearchFunc(mem, last, func(p Point, t time.Time) int { return p.At.Compare(t) })
-	for i < len(mem) && !mem[i].At.After(last) {
-		i++
-	}
-	return append(slices.Clip(old), mem[i:]...)
+	return append(slices.Clip(old), s.historyFrom(series, old[len(old)-1].At, true)...)
 }
 
 // Archived reports whether the store has an archive (SetArchive): a

@@ -67,7 +67,7 @@ type Rates struct {
 // over each window.
 func ratesKey(st *live.Store) live.Key[Rates] {
 	return live.Derive(st, live.QuotesKey, "overview-rates", func(_ Rates, in live.Snap[[]liquidity.Quote]) Rates {
-		return buildRates(in.Data, in.FetchedAt, st.HistorySince, len(st.Series(live.SeriesRate)))
+		return buildRates(in.Data, in.FetchedAt, st.HistorySince, len(st.Series(live.SeriesRate)), st.Archived())
 	})
 }
 
@@ -81,8 +81,9 @@ func ratesKey(st *live.Store) live.Key[Rates] {
 // pairs over a window start at the same time: the window's start, or,
 // while the history held is shorter (after a start), the oldest time
 // every pair has a point for, so that the column's title says the truth
-// of every row.
-func buildRates(quotes []liquidity.Quote, at time.Time, history func(series string, since time.Time) []live.Point, known int) Rates {
+// of every row. Without an archive (the history file) the week and the
+// 30 days are the memory's points, not read again.
+func buildRates(quotes []liquidity.Quote, at time.Time, history func(series string, since time.Time) []live.Point, known int, archived bool) Rates {
 	out := Rates{At: at}
 	bps := decimal.NewFromInt(10_000)
 	seen := map[[2]string]bool{} // base and quote asset: no string built per quote
@@ -109,8 +110,13 @@ func buildRates(quotes []liquidity.Quote, at time.Time, history func(series stri
 	for i, w := range windows {
 		cut := at.Add(-w)
 		// The hour is cut from the day's points (the memory's, read once);
-		// the week and the 30 days are read each (the history file's).
-		if span := max(w, 24*time.Hour); span != read {
+		// the week and the 30 days are read each from the history file
+		// (archived), or are the day's points again without one.
+		span := max(w, 24*time.Hour)
+		if !archived {
+			span = 24 * time.Hour
+		}
+		if span != read {
 			for k, name := range names {
 				series[k] = history(name, at.Add(-span))
 			}
