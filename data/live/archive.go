@@ -65,18 +65,18 @@ func (s *Store) Archived() bool {
 	return s.archive != nil
 }
 
-// ArchiveSince returns the points since since of a series only the
+// ArchiveBetween returns the points from from to to of a series only the
 // archive keeps (the payments initiated per minute in a state, a
 // runway), oldest first, at most about points of them (at most
 // ArchivePoints); nil without an archive or when it cannot be read.
-func (s *Store) ArchiveSince(series string, since time.Time, points int) []Point {
+func (s *Store) ArchiveBetween(series string, from, to time.Time, points int) []Point {
 	s.mu.Lock()
 	a := s.archive
 	s.mu.Unlock()
 	if a == nil {
 		return nil
 	}
-	pts, err := a.Points(context.Background(), series, since, s.now(), min(points, ArchivePoints))
+	pts, err := a.Points(context.Background(), series, from, to, min(points, ArchivePoints))
 	if err != nil {
 		return nil
 	}

@@ -27,34 +27,35 @@ var chartStates = [...]payments.State{payments.Initiated, payments.Validating, p
 // stateChart draws the payments of the view's window per state over time,
 // one sparkline per state, two columns wide when there is room. With a
 // history file (the dashboard keeps one), the payments initiated per
-// state over the whole window, read from it (drawInitiatedChart: 7 or 30
-// days after a restart); without one, the window's own history
+// state over the whole window, as read from it once per fetch for every
+// session (paystats.InitiatedHistory; drawInitiatedChart: 7 or 30 days
+// after a restart); without one, the window's own history
 // (paystats.StateHistories: counted at every poll since the start). Either
 // is drawn once per change for every session (ui.Context.Chart), and kept
-// by the session until the history, the poll or the size change.
+// by the session until its data or the size change.
 type stateChart struct {
 	key     live.Key[paystats.StateHistory]
+	from    live.Key[paystats.Initiated]
 	version uint64
 	w, h    int
 	out     string
 }
 
-func (c *stateChart) view(ctx *ui.Context, key live.Key[paystats.StateHistory], win time.Duration, w, h int) string {
-	got := live.Get(ctx.Store, key)
-	archived := ctx.Store.Archived()
+func (c *stateChart) view(ctx *ui.Context, key live.Key[paystats.StateHistory], from live.Key[paystats.Initiated],
+	win time.Duration, w, h int) string {
+	got, file := live.Get(ctx.Store, key), live.Get(ctx.Store, from)
+	archived := file.Data.Archived
 	version, what := got.Version, "payments:states@"+windowWord(win)
 	if archived {
-		// The file is written every minute and read at each poll (its
-		// reads are cached until it is written again).
-		version, what = ctx.Store.Snapshot(live.Payments).Seq<<32^got.Version, "payments:initiated@"+windowWord(win)
+		version, what = file.Version, "payments:initiated@"+windowWord(win)
 	}
-	if c.out != "" && key == c.key && version == c.version && w == c.w && h == c.h {
+	if c.out != "" && key == c.key && from == c.from && version == c.version && w == c.w && h == c.h {
 		return c.out
 	}
-	c.key, c.version, c.w, c.h = key, version, w, h
+	c.key, c.from, c.version, c.w, c.h = key, from, version, w, h
 	c.out = ctx.Chart(what, version, w, h, func() string {
 		if archived {
-			return fitLines(drawInitiatedChart(ctx, heldStates(ctx.Store), win, w, h), w)
+			return fitLines(drawInitiatedChart(ctx, file.Data, win, w, h), w)
 		}
 		return fitLines(drawStateChart(ctx, got.Data, win, w, h), w) // cut once, with the drawing
 	})
@@ -128,16 +129,4 @@ func drawStateChart(ctx *ui.Context, hist paystats.StateHistory, win time.Durati
 		lines[i] = ansi.Truncate(l, w, "…")
 	}
 	return strings.Join(lines, "\n")
-}
-
-// heldStates are the states of the payments the store holds, by name.
-func heldStates(st *live.Store) []payments.State {
-	var out []payments.State
-	for s, n := range live.Get(st, live.PaymentsKey).Data.CountByState() {
-		if n > 0 {
-			out = append(out, s)
-		}
-	}
-	slices.Sort(out)
-	return out
 }
