@@ -12,7 +12,7 @@ type plainPage struct{}
 type searchPage struct{ text string }
 
 func (p *searchPage) SetFilter(t string) tea.Cmd { p.text = t; return nil }
-func (p *searchPage) Filter() string            { return p.text }
+func (p *searchPage) Filter() string             { return p.text }
 func (p *searchPage) CSV() func(io.Writer) error {
 	return func(w io.Writer) error { _, err := io.WriteString(w, p.text); return err }
 }

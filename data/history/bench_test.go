@@ -81,31 +81,40 @@ func BenchmarkWriteDay(b *testing.B) {
 	}
 }
 
-// BenchmarkRead30Days reads 30 days of one pair's mid for a chart
+// BenchmarkRead30Days reads 30 days of one series for a chart
 // (live.ArchivePoints points) from a file holding 30 days of 10 pairs
-// and 10 currencies: uncached (the first draw after a minute closes) and
-// cached (the other draws of the minute).
+// and 10 currencies: a pair's mid (the quotes view), a prefunded
+// balance (the balances view: the table shared by both kinds) and a
+// state's payments (the payments view: a sum per bucket), uncached (the
+// first draw after a minute closes) and cached (the other draws of the
+// minute).
 func BenchmarkRead30Days(b *testing.B) {
 	o := open(b, filepath.Join(b.TempDir(), "r.db"))
 	defer o.Close()
 	end := t0.Add(30 * 24 * time.Hour)
 	tenAndTen.fill(b, o.Store, end, 30, false)
 	ctx := context.Background()
-	read := func(b *testing.B, uncached bool) {
+	read := func(b *testing.B, series string, uncached bool) {
 		for b.Loop() {
 			if uncached {
 				o.mu.Lock()
 				o.cache.clear()
 				o.mu.Unlock()
 			}
-			pts, err := o.Points(ctx, live.SeriesRate+"P03/USD", end.Add(-30*24*time.Hour), end, live.ArchivePoints)
+			pts, err := o.Points(ctx, series, end.Add(-30*24*time.Hour), end, live.ArchivePoints)
 			if err != nil || len(pts) < live.ArchivePoints*9/10 {
-				b.Fatalf("%d points, %v", len(pts), err)
+				b.Fatalf("%s: %d points, %v", series, len(pts), err)
 			}
 		}
 	}
-	b.Run("uncached", func(b *testing.B) { read(b, true) })
-	b.Run("cached", func(b *testing.B) { read(b, false) })
+	for _, c := range []struct{ name, series string }{
+		{"rate", live.SeriesRate + "P03/USD"},
+		{"balance", live.SeriesPaymentsBalance + "C03"},
+		{"payments", SeriesPayments + "FAILED"},
+	} {
+		b.Run(c.name+"/uncached", func(b *testing.B) { read(b, c.series, true) })
+		b.Run(c.name+"/cached", func(b *testing.B) { read(b, c.series, false) })
+	}
 }
 
 // BenchmarkSize30DaysSandbox writes 30 days at the embedded sandbox's

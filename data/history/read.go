@@ -78,6 +78,7 @@ func (s *Store) Points(ctx context.Context, series string, from, to time.Time, p
 		return nil, nil
 	}
 	n := min(max(points, 1), int(hi-lo+1))
+	bucket := (hi - lo + int64(n)) / int64(n) // ceil of the minutes over max
 	key := cacheKey{series, lo, hi, n}
 	s.mu.Lock()
 	pts, ok := s.cache[key]
@@ -85,7 +86,6 @@ func (s *Store) Points(ctx context.Context, series string, from, to time.Time, p
 	if ok {
 		return pts, nil
 	}
-	bucket := (hi - lo + int64(n)) / int64(n) // ceil of the minutes over max
 	agg := col.value
 	if col.table == "payments" {
 		agg = "sum(n)"
@@ -125,6 +125,20 @@ func (s *Store) Points(ctx context.Context, series string, from, to time.Time, p
 	s.cache[key] = pts
 	s.mu.Unlock()
 	return pts, nil
+}
+
+// Buckets is how Points divides from..to for points: the buckets start
+// at from's minute, each bucket minutes long, and there are n of them (the
+// last may end after to). A point of Points is in the bucket
+// (At-start)/bucket: a chart sums them into columns of whole buckets.
+func Buckets(from, to time.Time, points int) (start time.Time, bucket time.Duration, n int) {
+	lo, hi := minute(from), minute(to)
+	if hi < lo {
+		return time.Unix(lo*60, 0).UTC(), time.Minute, 0
+	}
+	k := min(max(points, 1), int(hi-lo+1))
+	b := (hi - lo + int64(k)) / int64(k)
+	return time.Unix(lo*60, 0).UTC(), time.Duration(b) * time.Minute, int((hi - lo + b) / b)
 }
 
 // Recent returns the minutes since since of the series the live store

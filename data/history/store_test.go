@@ -265,3 +265,40 @@ func TestRunwayWithoutOutflowHasNoPoint(t *testing.T) {
 		t.Fatalf("an unknown series: %v", p)
 	}
 }
+
+// TestBucketsArePointsBuckets: a chart that sums Points into columns of
+// whole buckets finds each point in the bucket Buckets says, one point
+// per bucket, and the sums of the payments add up to what was written.
+func TestBucketsArePointsBuckets(t *testing.T) {
+	o := open(t, filepath.Join(t.TempDir(), "b.db"))
+	defer o.Close()
+	var b Batch
+	for m := t0; m.Before(t0.Add(3 * time.Hour)); m = m.Add(time.Minute) {
+		b.Payments = append(b.Payments, Count{State: "COMPLETED", Minute: m, N: 2})
+	}
+	b.PaymentsFrom, b.PaymentsTo = t0, t0.Add(3*time.Hour)
+	if err := o.Write(context.Background(), b); err != nil {
+		t.Fatal(err)
+	}
+	from, to := t0.Add(-time.Hour+30*time.Second), t0.Add(3*time.Hour+10*time.Second)
+	start, bucket, n := Buckets(from, to, 7)
+	if !start.Equal(t0.Add(-time.Hour)) || bucket != 35*time.Minute || n != 7 {
+		t.Fatalf("Buckets = %v, %v, %d; want the hour before t0, 35m (241 minutes in 7), 7", start, bucket, n)
+	}
+	pts, err := o.Points(context.Background(), SeriesPayments+"COMPLETED", from, to, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen, sum := map[int]bool{}, 0.0
+	for _, p := range pts {
+		k := int(p.At.Sub(start) / bucket)
+		if seen[k] || k < 0 || k >= n {
+			t.Errorf("point at %v in bucket %d (seen: %v)", p.At, k, seen[k])
+		}
+		seen[k] = true
+		sum += p.Value
+	}
+	if sum != 360 || len(pts) != 6 {
+		t.Errorf("%d points summing to %v, want 6 (the first bucket is before t0) summing to 360", len(pts), sum)
+	}
+}

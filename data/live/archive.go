@@ -46,22 +46,41 @@ func (s *Store) HistorySince(series string, since time.Time) []Point {
 	a := s.archive
 	s.mu.Unlock()
 	now := s.now()
-	mem := s.History(series)
 	if a == nil || !since.Before(now.Add(-s.history.window)) {
-		i, _ := slices.BinarySearchFunc(mem, since, func(p Point, t time.Time) int { return p.At.Compare(t) })
-		return mem[i:]
+		return s.historyFrom(series, since, false)
 	}
 	old, err := a.Points(context.Background(), series, since, now, ArchivePoints)
 	if err != nil || len(old) == 0 {
-		i, _ := slices.BinarySearchFunc(mem, since, func(p Point, t time.Time) int { return p.At.Compare(t) })
-		return mem[i:]
+		return s.historyFrom(series, since, false)
 	}
-	last := old[len(old)-1].At
-	i, _ := slices.BinarySearchFunc(mem, last, func(p Point, t time.Time) int { return p.At.Compare(t) })
-	for i < len(mem) && !mem[i].At.After(last) {
-		i++
+	return append(slices.Clip(old), s.historyFrom(series, old[len(old)-1].At, true)...)
+}
+
+// Archived reports whether the store has an archive (SetArchive): a
+// chart of a series only the archive keeps is drawn from it, or, without
+// one, from what the process counted itself.
+func (s *Store) Archived() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.archive != nil
+}
+
+// ArchiveBetween returns the points from from to to of a series only the
+// archive keeps (the payments initiated per minute in a state, a
+// runway), oldest first, at most about points of them (at most
+// ArchivePoints); nil without an archive or when it cannot be read.
+func (s *Store) ArchiveBetween(series string, from, to time.Time, points int) []Point {
+	s.mu.Lock()
+	a := s.archive
+	s.mu.Unlock()
+	if a == nil {
+		return nil
 	}
-	return append(slices.Clip(old), mem[i:]...)
+	pts, err := a.Points(context.Background(), series, from, to, min(points, ArchivePoints))
+	if err != nil {
+		return nil
+	}
+	return pts
 }
 
 // Notice raises an alert that no feed clears (a history file that was

@@ -50,3 +50,22 @@ func TestHistorySinceReadsTheArchiveBeyondMemory(t *testing.T) {
 		t.Fatalf("with the archive failing: %v, want the memory's", pts)
 	}
 }
+
+// TestArchiveBetween: a series only the archive keeps is read from it over
+// any span, the memory not asked; without an archive there is none.
+func TestArchiveBetween(t *testing.T) {
+	now := time.Date(2025, 3, 1, 12, 0, 30, 0, time.UTC)
+	s := New(Options{Now: func() time.Time { return now }, HistoryWindow: 24 * time.Hour})
+	if s.Archived() || s.ArchiveBetween("payments:FAILED", now.Add(-time.Hour), now, ArchivePoints) != nil {
+		t.Fatal("points without an archive")
+	}
+	a := &fakeArchive{now: now.Truncate(time.Hour)}
+	s.SetArchive(a)
+	if pts := s.ArchiveBetween("payments:FAILED", now.Add(-3*time.Hour), now, ArchivePoints); !s.Archived() || len(pts) != 3 || a.reads != 1 {
+		t.Fatalf("3 h: %v (%d reads): the archive's 3 points", pts, a.reads)
+	}
+	a.err = errors.New("unreadable")
+	if pts := s.ArchiveBetween("payments:FAILED", now.Add(-3*time.Hour), now, ArchivePoints); pts != nil {
+		t.Fatalf("a failing archive gave %v", pts)
+	}
+}

@@ -177,6 +177,29 @@ func (s *Store) History(series string) []Point {
 	return out
 }
 
+// historyFrom returns a copy of a series' points at or after t (after t
+// when strictly is set), oldest first: a chart of the last hour copies an
+// hour's points, not the whole memory.
+func (s *Store) historyFrom(series string, t time.Time, strictly bool) []Point {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.history.series[series]
+	if r == nil {
+		return nil
+	}
+	i := sort.Search(r.n, func(i int) bool {
+		if strictly {
+			return r.at(i).At.After(t)
+		}
+		return !r.at(i).At.Before(t)
+	})
+	out := make([]Point, r.n-i)
+	for k := range out {
+		out[k] = *r.at(i + k)
+	}
+	return out
+}
+
 // Series lists the names of the series with points, sorted.
 func (s *Store) Series(prefix string) []string {
 	s.mu.Lock()

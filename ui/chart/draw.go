@@ -57,7 +57,7 @@ func (l *Line) drawChart(pts []live.Point) string {
 	step := yStep(rows)
 	yf := newYFormat(v0, v1, rows, step)
 	m := l.model()
-	m.XLabelFormatter = xLabelFormatter()
+	m.XLabelFormatter = xLabelFormatter(time.Duration(t1-t0) * time.Second)
 	m.YLabelFormatter = yf.label
 	m.SetYStep(step)
 	m.ClearAllData()

@@ -101,12 +101,18 @@ func (l *Line) View() string {
 	return l.view
 }
 
-// xLabelFormatter returns the X label formatter of one drawing: HH:MM in UTC, the
-// first label suffixed with " UTC", a minute already labelled left blank.
-func xLabelFormatter() func(int, float64) string {
+// xLabelFormatter returns the X label formatter of one drawing: HH:MM in
+// UTC, or, over a span of two days or more (a 7- or 30-day window), the
+// day and hour ("Nov 13 19h": the hours alone would repeat each day); the
+// first label suffixed with " UTC", a label already shown left blank.
+func xLabelFormatter(span time.Duration) func(int, float64) string {
+	layout := "15:04"
+	if span >= 48*time.Hour {
+		layout = "Jan 2 15h"
+	}
 	var prev string
 	return func(i int, v float64) string {
-		hm := time.Unix(int64(v), 0).UTC().Format("15:04")
+		hm := time.Unix(int64(v), 0).UTC().Format(layout)
 		if i == 0 {
 			prev = hm
 			return hm + " UTC"

@@ -1,7 +1,10 @@
 // Package balances is the balances view: the liquidity account's balances
 // per asset and the payments prefunded balances per currency in one table,
-// each row with a sparkline of its available balance and, above, the history
-// chart of the selected row; a LOW_BALANCE alert marks its row. The trades
+// each row with a sparkline of its available balance over the store's
+// memory (the last 24 hours) and, above, the history chart of the selected
+// row over a window the w key cycles through (1h, 24h, 7d, 30d: the longer
+// ones read from the history file, data/history, through the store); a
+// LOW_BALANCE alert marks its row. The trades
 // of the liquidity account are a section of the view, opened with t or the
 // palette's :trades.
 package balances
@@ -9,6 +12,7 @@ package balances
 import (
 	"slices"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -36,9 +40,19 @@ type View struct {
 	keys     keys
 	// inTrades is set while the trades section (or a trade) is shown.
 	inTrades bool
+	// window is the charts' window, an index in chartWindows.
+	window int
 }
 
-type keys struct{ Trades key.Binding }
+// chartWindows are the windows of the balance charts, which w cycles
+// through: the quotes view's. The chart opens on the day (the store's
+// memory); the longer ones are read from the history file.
+var chartWindows = [...]time.Duration{time.Hour, 24 * time.Hour, 7 * 24 * time.Hour, 30 * 24 * time.Hour}
+
+// defaultWindow is the index of the window a session starts with (24h).
+const defaultWindow = 1
+
+type keys struct{ Trades, Window key.Binding }
 
 // Options are what the balances view needs besides the session.
 type Options struct {
@@ -49,8 +63,9 @@ type Options struct {
 
 // New builds the balances view.
 func New(ctx *ui.Context, o Options) *View {
-	v := &View{ctx: ctx, exposure: paystats.ExposureOf(ctx.Store, o.Runway), keys: keys{
+	v := &View{ctx: ctx, exposure: paystats.ExposureOf(ctx.Store, o.Runway), window: defaultWindow, keys: keys{
 		Trades: key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "trades / balances")),
+		Window: key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "chart window 1h/24h/7d/30d")),
 	}}
 	v.chart = chart.NewLine(chartStyles(ctx, 0))
 	v.page = viewkit.NewTablePage(ctx, viewkit.TableSpec[Row]{
@@ -87,14 +102,13 @@ func (v *View) Title() string { return "Balances" }
 // Init does nothing: the store pushes balances.
 func (v *View) Init() tea.Cmd { return nil }
 
-// seriesTitle names a row's chart: what is plotted, the time its history
-// covers (two hours of the 24 after a start), and the alert if one is
-// open.
-func (v *View) seriesTitle(r Row, w int) string {
+// seriesTitle names a row's chart: what is plotted, the time its points
+// cover (span: "last 7d window, 2d3h held" while the history is shorter
+// than the window), and the alert if one is open.
+func (v *View) seriesTitle(r Row, span string, w int) string {
 	t := v.ctx.Theme
-	first, last := v.ctx.Store.HistorySpan(r.Series())
 	s := t.Title.Render("available "+sanitize.Line(r.Currency())+" · "+r.Source) +
-		t.Muted.Render("  ("+viewkit.Span(v.ctx.Store.HistoryWindow(), first, last)+", UTC)")
+		t.Muted.Render("  ("+span+", UTC; w: window)")
 	if r.Alert != nil {
 		s += "  " + t.Bad.Render("LOW_BALANCE: "+sanitize.Line(r.Alert.Title))
 	}
@@ -116,7 +130,8 @@ func (v *View) above(w, h int, sel *Row) string {
 	if sel == nil || h-len(ex) < 4 {
 		return strings.Join(ex, "\n")
 	}
-	chart := v.seriesTitle(*sel, w) + "\n" + v.drawChart(v.chart, "table", sel.Series(), w, h-1-len(ex))
+	span, drawn := v.drawChart(v.chart, "table", sel.Series(), w, h-1-len(ex))
+	chart := v.seriesTitle(*sel, span, w) + "\n" + drawn
 	if len(ex) == 0 {
 		return chart
 	}
@@ -168,6 +183,10 @@ func (v *View) Update(msg tea.Msg) tea.Cmd {
 		if key.Matches(msg, v.keys.Trades) {
 			return v.showTrades(!v.inTrades)
 		}
+		if key.Matches(msg, v.keys.Window) && !v.inTrades {
+			v.window = (v.window + 1) % len(chartWindows)
+			return ui.FlashCmd("balance chart of the last " + viewkit.Duration(chartWindows[v.window]))
+		}
 	case ui.Open:
 		switch {
 		case len(msg.Args) > 0 && strings.EqualFold(msg.Args[0], "trades"):
@@ -185,8 +204,14 @@ func (v *View) Update(msg tea.Msg) tea.Cmd {
 	return v.Stack.Update(msg)
 }
 
-// Keys are the view's bindings.
-func (v *View) Keys() []key.Binding { return v.Stack.KeysWith(v.keys.Trades) }
+// Keys are the view's bindings (the window's where a balance chart is
+// shown).
+func (v *View) Keys() []key.Binding {
+	if v.inTrades {
+		return v.Stack.KeysWith(v.keys.Trades)
+	}
+	return v.Stack.KeysWith(v.keys.Trades, v.keys.Window)
+}
 
 // Commands offer ":balances [currency]" and ":trades [filter]".
 func (v *View) Commands() []ui.Command {
@@ -215,14 +240,20 @@ func (v *View) completeCurrency(prefix string) []string {
 	return out
 }
 
-// drawChart draws series's history w x h with ch (its styles named by
-// kind), once per balances poll and size for every session (the history
-// is copied out of the store only then).
-func (v *View) drawChart(ch *chart.Line, kind, series string, w, h int) string {
+// drawChart draws series's history over the session's window w x h with
+// ch (its styles named by kind), once per balances poll, window and size
+// for every session (the history is read, from the store's memory or the
+// history file, only then). span says what the points cover.
+func (v *View) drawChart(ch *chart.Line, kind, series string, w, h int) (span, drawn string) {
+	win := chartWindows[v.window]
 	seq := v.ctx.Store.Snapshot(live.LiquidityBalances).Seq<<32 ^ v.ctx.Store.Snapshot(live.PaymentBalances).Seq
-	return v.ctx.Chart("balances:"+kind+":"+series, seq, w, h, func() string {
+	out := v.ctx.Chart("balances:"+kind+":"+series+"@"+win.String(), seq, w, h, func() string {
+		pts := v.ctx.Store.HistorySince(series, v.ctx.Clock().Add(-win))
 		ch.SetSize(w, h)
-		ch.SetSeries(series, v.ctx.Store.History(series))
-		return ch.View()
+		ch.SetSeries(series, pts)
+		// The span rides on the drawing's first line: read with it.
+		return viewkit.SpanOf(win, pts) + "\n" + ch.View()
 	})
+	span, drawn, _ = strings.Cut(out, "\n")
+	return span, drawn
 }

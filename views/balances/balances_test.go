@@ -10,6 +10,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"treasury/config"
+	histfile "treasury/data/history"
 	"treasury/data/live"
 	"treasury/ui"
 	"treasury/views/balances"
@@ -144,5 +145,47 @@ func TestBalancesCSVIsData(t *testing.T) {
 		if strings.ContainsAny(strings.Join(r, ""), "—▁▂▃▄▅▆▇█,") {
 			t.Errorf("glyphs or grouping in %v", r)
 		}
+	}
+}
+
+// archiveXRP gives e a history file holding the liquidity XRP balance
+// every 10 minutes from 3 days to 3 hours ago (a ramp from 30M to about
+// 34M): older than the store's memory, which holds the last 2 hours.
+func archiveXRP(t *testing.T, e *viewtest.Env) {
+	now := e.Sandbox.Clock().Now()
+	start := now.Add(-3 * 24 * time.Hour)
+	var b histfile.Batch
+	for m := start; m.Before(now.Add(-3 * time.Hour)); m = m.Add(10 * time.Minute) {
+		v := 30e6 + float64(m.Sub(start)/time.Minute)*1000
+		b.Balances = append(b.Balances, histfile.Balance{Currency: "XRP", Kind: histfile.Liquidity, Minute: m, Available: v, Low: v, High: v})
+	}
+	e.Archive(t, b)
+}
+
+// TestBalancesWeekGolden: w cycles the chart's window; the week is read
+// from the history file and followed by the memory's last 2 hours, and
+// its title says that 3 days of the 7 are held; the 30 days say the same
+// 3 days, and the hour reads the memory alone.
+func TestBalancesWeekGolden(t *testing.T) {
+	e := viewtest.New(t, viewtest.Options{Skip: viewtest.NoLiquidityHistory()})
+	history(e)
+	archiveXRP(t, e)
+	tm := e.Program(t, balances.New(e.Ctx, balances.Options{Runway: e.P.Runway}))
+	viewtest.WaitFor(t, tm, "available USD · liquidity  (last 24h window, 2h held")
+	viewtest.Keys(tm, "down", "w")
+	viewtest.WaitFor(t, tm, "available XRP · liquidity  (last 7d window, 3d held, UTC; w: window)")
+	viewtest.Keys(tm, "w")
+	viewtest.WaitFor(t, tm, "available XRP · liquidity  (last 30d window, 3d held, UTC; w: window)")
+	viewtest.Keys(tm, "w")
+	viewtest.WaitFor(t, tm, "available XRP · liquidity  (last 1h, UTC; w: window)")
+	// One key at a time: the flashes of two keys may arrive in either
+	// order, and the golden frame holds the last.
+	viewtest.Keys(tm, "w")
+	viewtest.WaitAll(t, tm, "available XRP · liquidity  (last 24h window, 2h held, UTC; w: window)", "balance chart of the last 24h")
+	viewtest.Keys(tm, "w")
+	viewtest.WaitAll(t, tm, "available XRP · liquidity  (last 7d window, 3d held, UTC; w: window)", "balance chart of the last 7d")
+	frame := viewtest.Golden(t, tm)
+	if !strings.Contains(frame, "30.0M└") || !strings.Contains(frame, "Nov 13 11h UTC") {
+		t.Errorf("the week's chart does not reach down to the history's first balance (30M):\n%s", frame)
 	}
 }

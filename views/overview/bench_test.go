@@ -126,11 +126,12 @@ func BenchmarkOverviewProjection(b *testing.B) {
 	b.Run(fmt.Sprintf("rates/quotes=%d", len(q.Data)), func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			_ = buildRates(q.Data, q.FetchedAt, e.P.Store.History, len(e.P.Store.Series(live.SeriesRate)))
+			_ = buildRates(q.Data, q.FetchedAt, e.P.Store.HistorySince, len(e.P.Store.Series(live.SeriesRate)), false)
 		}
 	})
-	// A day of history per pair (the store's 8,640 points of 10 s), copied
-	// at each read as the store does.
+	// A day of history per pair (the store's 8,640 points of 10 s), the
+	// points since the read's start copied at each read as the store does
+	// (the week and the 30 days: the same day, without a history file).
 	day := make([]live.Point, 8640)
 	for i := range day {
 		day[i] = live.Point{At: q.FetchedAt.Add(time.Duration(i-len(day)) * 10 * time.Second), Value: 1 + float64(i%97)/1000}
@@ -138,7 +139,27 @@ func BenchmarkOverviewProjection(b *testing.B) {
 	b.Run("rates/history=24h", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			_ = buildRates(q.Data, q.FetchedAt, func(string) []live.Point { return append([]live.Point(nil), day...) }, 6)
+			_ = buildRates(q.Data, q.FetchedAt, func(_ string, since time.Time) []live.Point {
+				return append([]live.Point(nil), day[firstAt(day, since):]...)
+			}, 6, false)
+		}
+	})
+	// With a history file: the week and the 30 days are its points (the
+	// store's 2,000 at most, cached between its writes, here in memory)
+	// followed by the memory's last minute.
+	month := make([]live.Point, live.ArchivePoints)
+	for i := range month {
+		month[i] = live.Point{At: q.FetchedAt.Add(time.Duration(i-len(month)) * 30 * 24 * time.Hour / live.ArchivePoints), Value: 1 + float64(i%89)/1000}
+	}
+	b.Run("rates/history=30d", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			_ = buildRates(q.Data, q.FetchedAt, func(_ string, since time.Time) []live.Point {
+				if since.Before(q.FetchedAt.Add(-24 * time.Hour)) {
+					return append(month[firstAt(month, since):len(month):len(month)], day[len(day)-6:]...)
+				}
+				return append([]live.Point(nil), day[firstAt(day, since):]...)
+			}, 6, true)
 		}
 	})
 	rates := live.Get(e.P.Store, v.rates).Data

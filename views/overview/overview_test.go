@@ -12,6 +12,7 @@ import (
 
 	"treasury/config"
 	"treasury/data/apierr"
+	"treasury/data/history"
 	"treasury/data/liquidity"
 	"treasury/data/live"
 	"treasury/data/payments"
@@ -139,6 +140,25 @@ func TestOverviewWindow(t *testing.T) {
 	v.Update(viewtest.Key("w"))
 	if out := render(v, e, 120, 36); !strings.Contains(out, "Rates · last 24h") || !strings.Contains(out, "initiated in the last 24h") {
 		t.Fatalf("not the last day:\n%s", out)
+	}
+	// Without a history file the week has the memory's minutes, and the
+	// payments the store's day: each says so.
+	v.Update(viewtest.Key("w"))
+	if out := render(v, e, 120, 36); !strings.Contains(out, "Rates · last 7d") || !strings.Contains(out, "Δ 39m") ||
+		!strings.Contains(out, "initiated in the last 7d window, 24h held") {
+		t.Fatalf("not the last week, or not what it holds of it:\n%s", out)
+	}
+	v.Update(viewtest.Key("w"))
+	if out := render(v, e, 120, 36); !strings.Contains(out, "Rates · last 30d") || !strings.Contains(out, "initiated in the last 30d window, 24h held") {
+		t.Fatalf("not the last 30 days:\n%s", out)
+	}
+	v.Update(viewtest.Key("w"))
+	if out := render(v, e, 120, 36); !strings.Contains(out, "Rates · last 1h") {
+		t.Fatalf("w after 30 days is not the hour again:\n%s", out)
+	}
+	v.Update(ui.Open{View: overview.Name, Args: []string{"7d"}})
+	if out := render(v, e, 120, 36); !strings.Contains(out, "Rates · last 7d") {
+		t.Fatalf(":overview 7d:\n%s", out)
 	}
 	v.Update(ui.Open{View: overview.Name, Args: []string{"1h"}})
 	if out := render(v, e, 120, 36); !strings.Contains(out, "Rates · last 1h") {
@@ -339,5 +359,43 @@ func TestOverviewCSVOneMeaningPerColumn(t *testing.T) {
 		if r[0] == "holding" && (r[2] != "" || r[8] == "") || r[0] == "rate" && (r[8] != "" || r[2] == "") {
 			t.Errorf("a %s line in another kind's columns: %v", r[0], r)
 		}
+	}
+}
+
+// TestOverviewWeekGolden: w twice opens the week. Its rates come from the
+// history file, which holds each pair's mid at a tenth below the latest
+// from 3 days to 3 hours ago: each pair's change over the week is
+// +10.00% over the 3 days held, which the columns say; the payments,
+// which are not in the file, say how much of the week the store holds.
+func TestOverviewWeekGolden(t *testing.T) {
+	e := world(t, viewtest.Options{})
+	now := e.Sandbox.Clock().Now().Truncate(time.Minute)
+	latest := map[string]float64{}
+	for _, q := range live.Get(e.P.Store, live.QuotesKey).Data {
+		if _, ok := latest[q.Pair()]; !ok {
+			latest[q.Pair()], _ = q.Mid().Float64()
+		}
+	}
+	var b history.Batch
+	for m := now.Add(-3 * 24 * time.Hour); m.Before(now.Add(-3 * time.Hour)); m = m.Add(10 * time.Minute) {
+		for pair, mid := range latest {
+			b.Rates = append(b.Rates, history.Rate{Pair: pair, Minute: m, Mid: mid / 1.1, Quotes: 1})
+		}
+	}
+	e.Archive(t, b)
+	tm := e.ProgramAt(t, 120, 40, newView(e))
+	viewtest.WaitFor(t, tm, "Balances & runway")
+	viewtest.Keys(tm, "w") // one key at a time: two flashes may arrive in either order
+	viewtest.WaitAll(t, tm, "Rates · last 24h (w)", "overview of the last 24h")
+	viewtest.Keys(tm, "w")
+	viewtest.WaitAll(t, tm, "Rates · last 7d (w)", "overview of the last 7d")
+	frame := viewtest.Golden(t, tm)
+	for _, want := range []string{"Δ 3d", "3d history", "+10.00%", "Payments · initiated in the last 7d window, "} {
+		if !strings.Contains(frame, want) {
+			t.Errorf("no %q in the frame", want)
+		}
+	}
+	if n := strings.Count(frame, "+10.00%"); n != len(latest) {
+		t.Errorf("%d pairs at +10.00%%, want all %d", n, len(latest))
 	}
 }

@@ -14,8 +14,11 @@ import (
 
 // windows are the periods the overview shows changes and payments over,
 // which w cycles through (the first is the default): the quotes view's
-// chart windows.
-var windows = [...]time.Duration{time.Hour, 24 * time.Hour}
+// chart windows. The rates of the 7 and 30 days are read from the history
+// file (live.Store.HistorySince); the payments are what the store holds
+// (its payments window, a day unless a view asks more), and the panel
+// says so when that is shorter than the window.
+var windows = [...]time.Duration{time.Hour, 24 * time.Hour, 7 * 24 * time.Hour, 30 * 24 * time.Hour}
 
 // sparkPoints is how many points of each window a pair's sparkline is
 // resampled to, once for every session; a session draws as many of them
@@ -60,27 +63,31 @@ type Rates struct {
 
 // ratesKey registers the rates derivation of the quotes: the latest quote
 // of each pair in the store's quote window, and each pair's mid history
-// (the store's rate series) over each window.
+// (the store's rate series: its memory, or the history file beyond it)
+// over each window.
 func ratesKey(st *live.Store) live.Key[Rates] {
 	return live.Derive(st, live.QuotesKey, "overview-rates", func(_ Rates, in live.Snap[[]liquidity.Quote]) Rates {
-		return buildRates(in.Data, in.FetchedAt, st.History, len(st.Series(live.SeriesRate)))
+		return buildRates(in.Data, in.FetchedAt, st.HistorySince, len(st.Series(live.SeriesRate)), st.Archived())
 	})
 }
 
 // buildRates makes the rates from quotes (newest first) at time at,
-// reading each pair's rate series through history; known is how many
+// reading each pair's rate series since each window's start through
+// history (live.Store.HistorySince: the memory's points for the hour and
+// the day, the history file's beyond); known is how many
 // pairs have a rate series, so that the scan of the quotes stops once
 // each was seen (a pair seen in the series but not in the quotes makes it
 // read them all). The changes of all
 // pairs over a window start at the same time: the window's start, or,
 // while the history held is shorter (after a start), the oldest time
 // every pair has a point for, so that the column's title says the truth
-// of every row.
-func buildRates(quotes []liquidity.Quote, at time.Time, history func(series string) []live.Point, known int) Rates {
+// of every row. Without an archive (the history file) the week and the
+// 30 days are the memory's points, not read again.
+func buildRates(quotes []liquidity.Quote, at time.Time, history func(series string, since time.Time) []live.Point, known int, archived bool) Rates {
 	out := Rates{At: at}
 	bps := decimal.NewFromInt(10_000)
 	seen := map[[2]string]bool{} // base and quote asset: no string built per quote
-	var series [][]live.Point
+	var names []string
 	for _, q := range quotes {
 		if known > 0 && len(seen) >= known {
 			break
@@ -96,10 +103,25 @@ func buildRates(quotes []liquidity.Quote, at time.Time, history func(series stri
 			p.SpreadBps = p.Spread.Div(p.Mid).Mul(bps).Round(1)
 		}
 		out.Pairs = append(out.Pairs, p)
-		series = append(series, history(live.SeriesRate+name))
+		names = append(names, live.SeriesRate+name)
 	}
+	series := make([][]live.Point, len(names))
+	read := time.Duration(0) // the span series were read over
 	for i, w := range windows {
 		cut := at.Add(-w)
+		// The hour is cut from the day's points (the memory's, read once);
+		// the week and the 30 days are read each from the history file
+		// (archived), or are the day's points again without one.
+		span := max(w, 24*time.Hour)
+		if !archived {
+			span = 24 * time.Hour
+		}
+		if span != read {
+			for k, name := range names {
+				series[k] = history(name, at.Add(-span))
+			}
+			read = span
+		}
 		for _, pts := range series {
 			if j := firstAt(pts, cut); j < len(pts) && pts[j].At.After(cut) && !pts[j].At.After(at) {
 				cut = pts[j].At // this pair's history starts later

@@ -26,7 +26,8 @@ const maxAlerts = 5
 func (v *View) paymentsPanel(w int) []string {
 	t := v.ctx.Theme
 	win := windows[v.window]
-	out := []string{v.title(w, "Payments · initiated in the last "+viewkit.Duration(win), v.ages(srcPayments))}
+	span := v.paymentsSpan(win)
+	out := []string{v.title(w, "Payments · initiated in the "+span, v.ages(srcPayments))}
 	snap := live.Get(v.ctx.Store, v.pay[v.window])
 	if !v.loaded(srcPayments) || !snap.Loaded() || !snap.Data.Loaded {
 		notes := v.notes(w, srcPayments)
@@ -37,7 +38,7 @@ func (v *View) paymentsPanel(w int) []string {
 	}
 	s := snap.Data
 	if s.Counts[paystats.All] == 0 {
-		return append(append(out, t.Muted.Render("no payment initiated in the last "+viewkit.Duration(win))), v.notes(w, srcPayments)...)
+		return append(append(out, t.Muted.Render("no payment initiated in the "+span)), v.notes(w, srcPayments)...)
 	}
 	var parts []string
 	for sc := paystats.All; sc < paystats.NScopes; sc++ {
@@ -70,6 +71,20 @@ func (v *View) paymentsPanel(w int) []string {
 		}
 	}
 	return append(out, v.notes(w, srcPayments)...)
+}
+
+// paymentsSpan says what the payments counted cover: "last 7d", or, when
+// the store holds less of the window (its payments window is a day unless
+// a view asks more: the payments are not in the history file), "last 7d
+// window, 1d held".
+func (v *View) paymentsSpan(win time.Duration) string {
+	snap := live.Get(v.ctx.Store, live.PaymentsKey)
+	since := snap.Data.Since()
+	at := v.ctx.Store.PlatformTime(apierr.Payments, snap.FetchedAt)
+	if !snap.Loaded() || since.IsZero() || !since.After(at.Add(-win)) {
+		return "last " + viewkit.Duration(win)
+	}
+	return viewkit.Span(win, since, at)
 }
 
 // alertsPanel: the open alerts, most severe first.

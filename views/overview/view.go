@@ -1,13 +1,16 @@
 // Package overview is the treasury desk's first screen: on one page, per
 // pair the latest bid, ask and mid, the spread (absolute and in basis
-// points), the mid's change and a sparkline over the last hour or day;
-// per currency the liquidity and prefunded balances, their value in the
-// profile's base currency at the latest mid (≈ when a pair is missing,
-// which is named) and the runway of the prefunded balance (data/runway:
-// its weighted net outflow, the hours it lasts with their trend, marked at
-// its warning and critical levels, and when it runs out); the payments initiated in the window by state, the
-// failure rate and the top reason codes; the open alerts and the health
-// of each interface.
+// points), the mid's change and a sparkline over the last hour, day, week
+// or 30 days (w; the week and the 30 days read from the history file, and
+// each window says how much of it is held); per currency the liquidity and
+// prefunded balances, their value in the profile's base currency at the
+// latest mid (≈ when a pair is missing, which is named) and the runway of
+// the prefunded balance (data/runway: its weighted net outflow, the hours
+// it lasts with their trend, marked at its warning and critical levels,
+// and when it runs out); the payments initiated in the window by state
+// (those the store holds, which are not in the history file: the panel
+// says when they cover less than the window), the failure rate and the
+// top reason codes; the open alerts and the health of each interface.
 //
 // Every figure is a shared value of the store, built once per change for
 // every session (live.Derive and live.Combine: the rates, the holdings,
@@ -88,7 +91,7 @@ type keys struct{ Window key.Binding }
 // (once for the process: every session gets the same).
 func New(ctx *ui.Context, o Options) *View {
 	v := &View{ctx: ctx, base: o.Base, runway: o.Runway, keys: keys{
-		Window: key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "window 1h/24h")),
+		Window: key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "window 1h/24h/7d/30d")),
 	}}
 	if v.base == "" {
 		v.base = config.DefaultBaseCurrency
@@ -197,9 +200,9 @@ func (v *View) CSV() func(io.Writer) error {
 	return func(w io.Writer) error { return ui.WriteCSVRows(csv.NewWriter(w), header, rows) }
 }
 
-// Commands offer ":overview [1h|24h]".
+// Commands offer ":overview [1h|24h|7d|30d]".
 func (v *View) Commands() []ui.Command {
-	return []ui.Command{{Name: Name, Args: "[1h|24h]", Help: "rates, balances, runway, payments, alerts and health on one page", View: Name,
+	return []ui.Command{{Name: Name, Args: "[1h|24h|7d|30d]", Help: "rates, balances, runway, payments, alerts and health on one page", View: Name,
 		Complete: func(prefix string) []string {
 			var out []string
 			for _, w := range windows {

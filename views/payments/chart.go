@@ -25,24 +25,38 @@ var chartStates = [...]payments.State{payments.Initiated, payments.Validating, p
 	payments.Completed, payments.Failed, payments.Declined, payments.Returned}
 
 // stateChart draws the payments of the view's window per state over time,
-// one sparkline per state, two columns wide when there is room, from the
-// window's own history (paystats.StateHistories: counted at every poll
-// for every session). The drawing is cached until the history or the size
-// change.
+// one sparkline per state, two columns wide when there is room. With a
+// history file (the dashboard keeps one), the payments initiated per
+// state over the whole window, as read from it once per fetch for every
+// session (paystats.InitiatedHistory; drawInitiatedChart: 7 or 30 days
+// after a restart); without one, the window's own history
+// (paystats.StateHistories: counted at every poll since the start). Either
+// is drawn once per change for every session (ui.Context.Chart), and kept
+// by the session until its data or the size change.
 type stateChart struct {
 	key     live.Key[paystats.StateHistory]
+	from    live.Key[paystats.Initiated]
 	version uint64
 	w, h    int
 	out     string
 }
 
-func (c *stateChart) view(ctx *ui.Context, key live.Key[paystats.StateHistory], win time.Duration, w, h int) string {
-	got := live.Get(ctx.Store, key)
-	if c.out != "" && key == c.key && got.Version == c.version && w == c.w && h == c.h {
+func (c *stateChart) view(ctx *ui.Context, key live.Key[paystats.StateHistory], from live.Key[paystats.Initiated],
+	win time.Duration, w, h int) string {
+	got, file := live.Get(ctx.Store, key), live.Get(ctx.Store, from)
+	archived := file.Data.Archived
+	version, what := got.Version, "payments:states@"+windowWord(win)
+	if archived {
+		version, what = file.Version, "payments:initiated@"+windowWord(win)
+	}
+	if c.out != "" && key == c.key && from == c.from && version == c.version && w == c.w && h == c.h {
 		return c.out
 	}
-	c.key, c.version, c.w, c.h = key, got.Version, w, h
-	c.out = ctx.Chart("payments:states@"+windowWord(win), got.Version, w, h, func() string {
+	c.key, c.from, c.version, c.w, c.h = key, from, version, w, h
+	c.out = ctx.Chart(what, version, w, h, func() string {
+		if archived {
+			return fitLines(drawInitiatedChart(ctx, file.Data, win, w, h), w)
+		}
 		return fitLines(drawStateChart(ctx, got.Data, win, w, h), w) // cut once, with the drawing
 	})
 	return c.out

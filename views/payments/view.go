@@ -54,12 +54,14 @@ type View struct {
 	page   *viewkit.TablePage[*payments.Payment]
 	counts live.Key[counts]
 	hist   live.Key[paystats.StateHistory]
-	scope  scope
-	window time.Duration // the window shown: one of windows (w), or any a command asked for
-	chart  stateChart
-	head   headLines
-	recon  reconCache
-	keys   keys
+	// initiated is the window's payments per state from the history file.
+	initiated live.Key[paystats.Initiated]
+	scope     scope
+	window    time.Duration // the window shown: one of windows (w), or any a command asked for
+	chart     stateChart
+	head      headLines
+	recon     reconCache
+	keys      keys
 }
 
 type keys struct{ Next, Prev, Window, Ticket key.Binding }
@@ -89,6 +91,7 @@ func New(ctx *ui.Context, p *platform.Platform) *View {
 	v.window = windows[0]
 	v.counts = scopeCounts(ctx.Store, windows[0])
 	v.hist = paystats.StateHistories(ctx.Store, windows[0])
+	v.initiated = paystats.InitiatedHistory(ctx.Store, windows[0], chartStates[:])
 	v.page = viewkit.NewTablePage(ctx, viewkit.TableSpec[*payments.Payment]{
 		Columns:    columns(),
 		Topics:     []live.Topic{live.Payments},
@@ -163,7 +166,7 @@ func (v *View) above(w, h int, sel **payments.Payment) string {
 		// The chart comes cut to w with its drawing, shared and kept:
 		// measuring its lines again on every frame (a cursor move) is
 		// what a frame of this page cost most.
-		if c := v.chart.view(v.ctx, v.hist, v.window, w, h-len(lines)-1); c != "" {
+		if c := v.chart.view(v.ctx, v.hist, v.initiated, v.window, w, h-len(lines)-1); c != "" {
 			lines = append(lines, c)
 		}
 	}
@@ -253,6 +256,7 @@ func (v *View) setWindow(w time.Duration) tea.Cmd {
 	v.window = w
 	v.counts = scopeCounts(v.ctx.Store, w)
 	v.hist = paystats.StateHistories(v.ctx.Store, w)
+	v.initiated = paystats.InitiatedHistory(v.ctx.Store, w, chartStates[:])
 	v.beyond = beyond{} // beyond another window
 	return tea.Batch(v.setScope(v.scope), v.askPlatform(strings.TrimSpace(v.page.Table().Filter())))
 }
@@ -260,7 +264,7 @@ func (v *View) setWindow(w time.Duration) tea.Cmd {
 // Topics are the page's, the window of payments it shows (the store holds
 // the widest any session asks for), its counts and their history.
 func (v *View) Topics() []live.Topic {
-	return append(v.Stack.Topics(), live.Window(live.Payments, v.window), v.counts.Topic(), v.hist.Topic())
+	return append(v.Stack.Topics(), live.Window(live.Payments, v.window), v.counts.Topic(), v.hist.Topic(), v.initiated.Topic())
 }
 
 // open handles ":payments [scope]", ":payment <ref>" and links from other

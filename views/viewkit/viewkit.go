@@ -199,7 +199,8 @@ func Short(id string, n int) string {
 // from two days on, in days and hours: 7d, 2d5h.
 func Duration(d time.Duration) string {
 	if day := 24 * time.Hour; d >= 2*day {
-		s, h := decimal.NewFromInt(int64(d/day)).String()+"d", (d%day).Round(time.Hour)/time.Hour
+		d = d.Round(time.Hour) // 2d23h40m is 3d, not 2d24h
+		s, h := decimal.NewFromInt(int64(d/day)).String()+"d", (d%day)/time.Hour
 		if h > 0 {
 			s += decimal.NewFromInt(int64(h)).String() + "h"
 		}
@@ -227,8 +228,8 @@ func Span(win time.Duration, first, last time.Time) string {
 	switch {
 	case first.IsZero() || last.IsZero():
 		return window + " window, nothing held yet"
-	case held >= win-min(time.Minute, win/10):
-		return window
+	case held >= win-min(time.Minute, win/10), win >= 48*time.Hour && Duration(held) == Duration(win):
+		return window // "7d held" of 7 days is the whole window, as said
 	case held <= 0:
 		return window + " window, one point held"
 	case held >= time.Minute:

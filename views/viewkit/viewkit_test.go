@@ -24,6 +24,7 @@ func TestDurationKeepsTensOfSeconds(t *testing.T) {
 		40 * time.Second: "40s", 45 * time.Second: "45s", 0: "0s", time.Minute: "1m", 90 * time.Second: "1m30s",
 		30 * time.Minute: "30m", 90 * time.Minute: "1h30m", 24 * time.Hour: "24h", 10*time.Hour + 20*time.Second: "10h0m20s",
 		7 * 24 * time.Hour: "7d", 30 * 24 * time.Hour: "30d", 53*time.Hour + 10*time.Minute: "2d5h",
+		3*24*time.Hour - 20*time.Minute: "3d", 2*24*time.Hour + 30*time.Minute: "2d1h",
 	} {
 		if got := Duration(d); got != want {
 			t.Errorf("Duration(%s) = %q, want %q", d, got, want)
@@ -46,6 +47,8 @@ func TestSpanSaysWhatTheHistoryCovers(t *testing.T) {
 		{24 * time.Hour, at.Add(-24 * time.Hour), at, "last 24h"},
 		{24 * time.Hour, at.Add(-24*time.Hour + 30*time.Second), at, "last 24h"},
 		{time.Hour, at.Add(-40 * time.Second), at, "last 1h window, 40s held"},
+		{7 * 24 * time.Hour, at.Add(-(7*24*time.Hour - 6*time.Minute)), at, "last 7d"},
+		{7 * 24 * time.Hour, at.Add(-(7*24*time.Hour - 40*time.Minute)), at, "last 7d window, 6d23h held"},
 		{time.Hour, at, at, "last 1h window, one point held"},
 		{time.Hour, time.Time{}, time.Time{}, "last 1h window, nothing held yet"},
 	} {
