@@ -62,6 +62,27 @@ func (c *stateChart) view(ctx *ui.Context, key live.Key[paystats.StateHistory], 
 	return c.out
 }
 
+// grid is how a chart of states lays out in w×h: one or two columns of
+// cells, each a state's label, its sparkline and its count.
+type grid struct{ cols, rows, sparkW int }
+
+// Widths of a cell's label and count.
+const gridLabelW, gridCountW = payments.StateWidth + 1, 7
+
+// gridOf lays out n states in w×h; false when they do not fit.
+func gridOf(n, w, h int) (grid, bool) {
+	cols := 1
+	if w >= 90 {
+		cols = 2
+	}
+	rows := (n + cols - 1) / cols
+	if h < rows+1 || w < 30 {
+		return grid{}, false
+	}
+	cellW := (w - (cols-1)*3) / cols
+	return grid{cols: cols, rows: rows, sparkW: cellW - gridLabelW - gridCountW - 2}, true
+}
+
 func drawStateChart(ctx *ui.Context, hist paystats.StateHistory, win time.Duration, w, h int) string {
 	t := ctx.Theme
 	states := slices.Clone(chartStates[:])
@@ -70,17 +91,11 @@ func drawStateChart(ctx *ui.Context, hist paystats.StateHistory, win time.Durati
 			states = append(states, st)
 		}
 	}
-	cols := 1
-	if w >= 90 {
-		cols = 2
-	}
-	rowsNeeded := (len(states) + cols - 1) / cols
-	if h < rowsNeeded+1 || w < 30 {
+	g, ok := gridOf(len(states), w, h)
+	if !ok {
 		return ""
 	}
-	cellW := (w - (cols-1)*3) / cols
-	const labelW, countW = payments.StateWidth + 1, 7
-	sparkW := cellW - labelW - countW - 2
+	cols, sparkW, rowsNeeded := g.cols, g.sparkW, g.rows
 	// Every state's line spans the history of the window held, in the same
 	// slots; a time the window was not held is a gap, never a line joined
 	// to counts of another window.
@@ -120,7 +135,7 @@ func drawStateChart(ctx *ui.Context, hist paystats.StateHistory, win time.Durati
 				series = chart.ResampleOver(series, first, last, slots)
 			}
 			style := t.Series[i%len(t.Series)]
-			b.WriteString(fmt.Sprintf("%-*s%*s  ", labelW, ansi.Truncate(sanitize.Line(string(st)), labelW-1, "…"), countW, n))
+			b.WriteString(fmt.Sprintf("%-*s%*s  ", gridLabelW, ansi.Truncate(sanitize.Line(string(st)), gridLabelW-1, "…"), gridCountW, n))
 			b.WriteString(chart.Sparkline(series, sparkW, style))
 		}
 		lines = append(lines, b.String())

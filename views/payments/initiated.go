@@ -11,7 +11,6 @@ import (
 
 	"treasury/data/history"
 	"treasury/data/live"
-	"treasury/data/payments"
 	"treasury/ui"
 	"treasury/ui/chart"
 	"treasury/ui/sanitize"
@@ -30,20 +29,11 @@ import (
 func drawInitiatedChart(ctx *ui.Context, in paystats.Initiated, win time.Duration, w, h int) string {
 	t := ctx.Theme
 	all := in.States
-	cols := 1
-	if w >= 90 {
-		cols = 2
-	}
-	rowsNeeded := (len(all) + cols - 1) / cols
-	if h < rowsNeeded+1 || w < 30 {
+	g, ok := gridOf(len(all), w, h)
+	if !ok || g.sparkW < 1 {
 		return ""
 	}
-	cellW := (w - (cols-1)*3) / cols
-	const labelW, countW = payments.StateWidth + 1, 7
-	sparkW := cellW - labelW - countW - 2
-	if sparkW < 1 {
-		return ""
-	}
+	cols, sparkW, rowsNeeded := g.cols, g.sparkW, g.rows
 	now := in.At
 	// The file's buckets of the read, per of them to a column: as many
 	// columns as fit, every one of whole buckets.
@@ -96,7 +86,7 @@ func drawInitiatedChart(ctx *ui.Context, in paystats.Initiated, win time.Duratio
 				n = strconv.FormatFloat(sum, 'f', 0, 64)
 			}
 			style := t.Series[i%len(t.Series)]
-			b.WriteString(fmt.Sprintf("%-*s%*s  ", labelW, ansi.Truncate(sanitize.Line(string(all[i])), labelW-1, "…"), countW, n))
+			b.WriteString(fmt.Sprintf("%-*s%*s  ", gridLabelW, ansi.Truncate(sanitize.Line(string(all[i])), gridLabelW-1, "…"), gridCountW, n))
 			b.WriteString(chart.Sparkline(line, sparkW, style))
 		}
 		lines = append(lines, b.String())
