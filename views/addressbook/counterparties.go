@@ -16,28 +16,29 @@ import (
 )
 
 func (v *View) newCounterpartiesPage() *viewkit.TablePage[wallet.Counterparty] {
-	return viewkit.NewTablePage(v.ctx, viewkit.TableSpec[wallet.Counterparty]{
+	return viewkit.NewSharedTable(v.ctx, viewkit.TableSpec[wallet.Counterparty]{
 		Crumb: "counterparties",
 		Columns: []table.Column{
 			{Title: "Name", Width: 16, Flex: 2}, {Title: "Description", Width: 12, Flex: 3},
 			{Title: "Created (UTC)", Width: 19}, {Title: "Counterparty id", Width: 12, Flex: 1},
 		},
 		Topics: []live.Topic{live.Counterparties},
-		Source: viewkit.ListProjection(v.ctx.Store, live.CounterpartiesKey, "rows", func(c wallet.Counterparty) string { return c.ID },
-			func(c wallet.Counterparty) table.Row {
-				return table.Row{ID: c.ID, Cells: []string{sanitize.Line(c.Name), sanitize.Line(viewkit.Dash(c.Description)),
-					viewkit.Time(c.CreatedAt), sanitize.Line(c.ID)},
-					Keys: []table.Key{{}, {}, table.Time(c.CreatedAt)}}
-			}, nil),
-		Enter: v.pushAddresses,
-		Empty: "no wallet counterparties",
-		What:  "wallet counterparties",
+		Enter:  v.pushAddresses,
+		Empty:  "no wallet counterparties",
+		What:   "wallet counterparties",
 		Export: &viewkit.Export[wallet.Counterparty]{
 			Header: []string{"counterparty_id", "name", "description", "created_at"},
 			Row: func(c wallet.Counterparty) []string {
 				return []string{c.ID, c.Name, c.Description, viewkit.ISO(c.CreatedAt)}
 			},
 		},
+	}, viewkit.Shared[wallet.Counterparty]{
+		Source: viewkit.ListProjection(v.ctx.Store, live.CounterpartiesKey, "rows", func(c wallet.Counterparty) string { return c.ID },
+			func(c wallet.Counterparty) table.Row {
+				return table.Row{ID: c.ID, Cells: []string{sanitize.Line(c.Name), sanitize.Line(viewkit.Dash(c.Description)),
+					viewkit.Time(c.CreatedAt), sanitize.Line(c.ID)},
+					Keys: []table.Key{{}, {}, table.Time(c.CreatedAt)}}
+			}, nil),
 	})
 }
 
@@ -55,11 +56,6 @@ func (v *View) pushAddresses(c wallet.Counterparty) tea.Cmd {
 			{Title: "Blockchains", Width: 12, Flex: 1}, {Title: "Created (UTC)", Width: 19},
 			{Title: "Address id", Width: 10, Flex: 1},
 		},
-		Row: func(a wallet.Address) table.Row {
-			return table.Row{ID: a.ID, Cells: []string{sanitize.Line(viewkit.Dash(a.Label)), sanitize.Line(a.Address),
-				sanitize.Line(viewkit.Dash(strings.Join(a.Blockchains, ", "))), viewkit.Time(a.CreatedAt), sanitize.Line(a.ID)},
-				Keys: []table.Key{{}, {}, {}, table.Time(a.CreatedAt)}}
-		},
 		Empty: "no addresses for " + sanitize.Line(c.Name),
 		// The chains an address is used on, "; " between two: one
 		// column, of one meaning (a list of chains).
@@ -70,6 +66,11 @@ func (v *View) pushAddresses(c wallet.Counterparty) tea.Cmd {
 			},
 		},
 	}
-	load := viewkit.ReadInto(v.ctx, &spec, live.Ask(v.ctx.Store, v.p.Reads.Addresses, c.ID))
-	return tea.Batch(v.Stack.Push(viewkit.NewTablePage(v.ctx, spec)), load)
+	row := func(a wallet.Address) table.Row {
+		return table.Row{ID: a.ID, Cells: []string{sanitize.Line(viewkit.Dash(a.Label)), sanitize.Line(a.Address),
+			sanitize.Line(viewkit.Dash(strings.Join(a.Blockchains, ", "))), viewkit.Time(a.CreatedAt), sanitize.Line(a.ID)},
+			Keys: []table.Key{{}, {}, {}, table.Time(a.CreatedAt)}}
+	}
+	own, load := viewkit.ReadInto(v.ctx, &spec, live.Ask(v.ctx.Store, v.p.Reads.Addresses, c.ID), row)
+	return tea.Batch(v.Stack.Push(viewkit.NewOwnTable(v.ctx, spec, own)), load)
 }

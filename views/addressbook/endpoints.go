@@ -20,17 +20,18 @@ import (
 )
 
 func (v *View) newEndpointsPage() *viewkit.TablePage[custody.Endpoint] {
-	return viewkit.NewTablePage(v.ctx, viewkit.TableSpec[custody.Endpoint]{
+	return viewkit.NewSharedTable(v.ctx, viewkit.TableSpec[custody.Endpoint]{
 		Crumb:   "endpoints",
 		Columns: viewkit.Columns(columns.Endpoints()),
 		Topics:  []live.Topic{live.Endpoints},
-		Source:  viewkit.ListProjection(v.ctx.Store, live.EndpointsKey, "rows", func(ep custody.Endpoint) string { return ep.ID }, endpointRow, nil),
 		Enter:   func(ep custody.Endpoint) tea.Cmd { return v.pushDetail(ep.ID) },
 		Above:   v.following, AboveShare: 0.2,
 		Actions: v.endpointActions(),
 		Empty:   "the domain has no custody endpoints",
 		What:    "custody endpoints",
 		Export:  endpointsExport,
+	}, viewkit.Shared[custody.Endpoint]{
+		Source: viewkit.ListProjection(v.ctx.Store, live.EndpointsKey, "rows", func(ep custody.Endpoint) string { return ep.ID }, endpointRow, nil),
 	})
 }
 

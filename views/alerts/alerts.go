@@ -64,14 +64,12 @@ type keys struct{ Edit key.Binding }
 func New(ctx *ui.Context, settings Settings) *View {
 	v := &View{ctx: ctx, settings: settings,
 		keys: keys{Edit: key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "thresholds"))}}
-	page := viewkit.NewTablePage(ctx, viewkit.TableSpec[live.Alert]{
+	page := viewkit.NewOwnTable(ctx, viewkit.TableSpec[live.Alert]{
 		Columns: []table.Column{
 			{Title: "Severity", Width: 8}, {Title: "Code", Width: 10}, {Title: "Where", Width: 12},
 			{Title: "Alert", Width: 30, Flex: 3}, {Title: "Count", Width: 5, Align: table.Right},
 			{Title: "Since (UTC)", Width: 19}, {Title: "Last", Width: 8},
 		},
-		Read:  v.read,
-		Row:   v.row,
 		Enter: v.open,
 		Above: v.guidance, AboveShare: 0.3,
 		Empty: "no open alerts",
@@ -85,6 +83,9 @@ func New(ctx *ui.Context, settings Settings) *View {
 					strconv.Itoa(a.Count), viewkit.ISO(a.Since), viewkit.ISO(a.Last), string(a.Topic), a.Ref, a.Key}
 			},
 		},
+	}, viewkit.Own[live.Alert]{
+		Read: v.read,
+		Row:  v.row,
 	})
 	v.Stack.Reset(page)
 	return v

@@ -41,7 +41,7 @@ type rulesPage struct {
 
 func (v *View) newRulesPage() viewkit.Page {
 	p := &rulesPage{v: v}
-	p.TablePage = viewkit.NewTablePage(v.ctx, viewkit.TableSpec[config.AlertRule]{
+	p.TablePage = viewkit.NewOwnTable(v.ctx, viewkit.TableSpec[config.AlertRule]{
 		Crumb: "thresholds",
 		Columns: []table.Column{
 			{Title: "Kind", Width: 9}, {Title: "For", Width: 12},
@@ -49,12 +49,13 @@ func (v *View) newRulesPage() viewkit.Page {
 			{Title: "Note", Width: 24, Flex: 1}, {Title: "From", Width: 8},
 		},
 		Topics: []live.Topic{live.PaymentBalances, live.LiquidityBalances},
-		Read:   p.read,
-		Row:    ruleRow,
 		Enter:  p.edit,
 		Above:  p.above, AboveShare: 0.2, AboveAlways: true,
 		Empty: "no alert settings",
 		What:  "alert settings",
+	}, viewkit.Own[config.AlertRule]{
+		Read: p.read,
+		Row:  ruleRow,
 	})
 	return p
 }

@@ -33,7 +33,7 @@ type View struct {
 // New builds the audit view over the store's Audit topic.
 func New(ctx *ui.Context) *View {
 	v := &View{ctx: ctx}
-	v.Stack.Reset(viewkit.NewTablePage(ctx, viewkit.TableSpec[audit.Record]{
+	v.Stack.Reset(viewkit.NewSharedTable(ctx, viewkit.TableSpec[audit.Record]{
 		Columns: []table.Column{
 			{Title: "#", Width: 4, Align: table.Right}, {Title: "Time (UTC)", Width: 19},
 			{Title: "Who", Width: 8, Flex: 1}, {Title: "Env", Width: 7},
@@ -41,13 +41,13 @@ func New(ctx *ui.Context) *View {
 			{Title: "Code", Width: 10}, {Title: "Reason / error", Width: 14, Flex: 2},
 		},
 		Topics: []live.Topic{live.Audit},
-		Source: rows(ctx.Store),
-		Row:    row,
 		Enter:  func(r audit.Record) tea.Cmd { return v.Stack.Push(v.detail(r)) },
 		Empty:  "no action attempted yet",
 		What:   "the audit log",
 		Live:   true,
 		Export: export,
+	}, viewkit.Shared[audit.Record]{
+		Source: rows(ctx.Store),
 	}))
 	return v
 }

@@ -68,17 +68,18 @@ func New(ctx *ui.Context, o Options) *View {
 		Window: key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "chart window 1h/24h/7d/30d")),
 	}}
 	v.chart = chart.NewLine(chartStyles(ctx, 0))
-	v.page = viewkit.NewTablePage(ctx, viewkit.TableSpec[Row]{
+	v.page = viewkit.NewOwnTable(ctx, viewkit.TableSpec[Row]{
 		Columns:    balanceColumns(),
 		Topics:     []live.Topic{live.LiquidityBalances, live.PaymentBalances, v.exposure.Topic()},
-		Read:       func() ([]Row, live.Snapshot) { return readRows(ctx.Store) },
-		Row:        v.tableRow,
 		Enter:      v.openDetail,
 		Above:      v.above,
 		AboveShare: 0.45,
 		Empty:      "no balances returned",
 		What:       "balances",
 		Export:     balancesExport,
+	}, viewkit.Own[Row]{
+		Read: func() ([]Row, live.Snapshot) { return readRows(ctx.Store) },
+		Row:  v.tableRow,
 	})
 	v.trades = newTradesPage(v)
 	v.Stack.Reset(v.page)

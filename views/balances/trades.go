@@ -20,7 +20,7 @@ func pair(t liquidity.Trade) string { return t.BaseAsset + "/" + t.QuoteAsset }
 // newTradesPage is the trades section: the liquidity account's trades of
 // the last 24 hours, newest first; enter opens one.
 func newTradesPage(v *View) *viewkit.TablePage[liquidity.Trade] {
-	return viewkit.NewTablePage(v.ctx, viewkit.TableSpec[liquidity.Trade]{
+	return viewkit.NewSharedTable(v.ctx, viewkit.TableSpec[liquidity.Trade]{
 		Crumb: "trades",
 		Columns: []table.Column{
 			{Title: "Executed (UTC)", Width: 19}, {Title: "Pair", Width: 9}, {Title: "Side", Width: 5},
@@ -28,7 +28,6 @@ func newTradesPage(v *View) *viewkit.TablePage[liquidity.Trade] {
 			{Title: "Status", Width: 9}, {Title: "Trade id", Width: 10, Flex: 2}, {Title: "Quote id", Width: 10, Flex: 1},
 		},
 		Topics: []live.Topic{live.Trades},
-		Source: viewkit.ListProjection(v.ctx.Store, live.TradesKey, "rows", func(t liquidity.Trade) string { return t.TradeID }, tradeRow, viewkit.NewestFirst),
 		Enter:  func(t liquidity.Trade) tea.Cmd { return v.Stack.Push(newTradeDetail(v, t.TradeID)) },
 		Empty:  "no trades in the last 24 hours",
 		// A trade's fields: the pair's assets apart, the quantity (of
@@ -41,6 +40,8 @@ func newTradesPage(v *View) *viewkit.TablePage[liquidity.Trade] {
 					viewkit.Money(t.Qty, t.BaseAsset), viewkit.Exact(t.Price), t.Status}
 			},
 		},
+	}, viewkit.Shared[liquidity.Trade]{
+		Source: viewkit.ListProjection(v.ctx.Store, live.TradesKey, "rows", func(t liquidity.Trade) string { return t.TradeID }, tradeRow, viewkit.NewestFirst),
 	})
 }
 

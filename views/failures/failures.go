@@ -36,14 +36,12 @@ type View struct {
 // New builds the errors view.
 func New(ctx *ui.Context) *View {
 	v := &View{ctx: ctx}
-	v.root = viewkit.NewTablePage(ctx, viewkit.TableSpec[live.Failure]{
+	v.root = viewkit.NewOwnTable(ctx, viewkit.TableSpec[live.Failure]{
 		Columns: []table.Column{
 			{Title: "Last (UTC)", Width: 19}, {Title: "Interface", Width: 9}, {Title: "Call", Width: 24, Flex: 3},
 			{Title: "Status", Width: 6, Align: table.Right}, {Title: "Code", Width: 10, Flex: 1},
 			{Title: "Times", Width: 5, Align: table.Right}, {Title: "Message", Width: 20, Flex: 3},
 		},
-		Read:  v.read,
-		Row:   v.row,
 		Enter: v.open,
 		Above: v.summary, AboveShare: 0.25,
 		Empty: "no call has failed since the dashboard started",
@@ -54,6 +52,9 @@ func New(ctx *ui.Context) *View {
 				"grpc_code", "class", "title", "message", "request_id", "server_timestamp", "attempts", "left_unread", "topic"},
 			Row: exportRow,
 		},
+	}, viewkit.Own[live.Failure]{
+		Read: v.read,
+		Row:  v.row,
 	})
 	v.Stack.Reset(v.root)
 	return v

@@ -26,13 +26,23 @@ type View struct {
 // identities and reads their instruments.
 func New(ctx *ui.Context, p *platform.Platform) *View {
 	v := &View{ctx: ctx, p: p}
-	v.Stack.Reset(viewkit.NewTablePage(ctx, viewkit.TableSpec[payments.Identity]{
+	v.Stack.Reset(viewkit.NewSharedTable(ctx, viewkit.TableSpec[payments.Identity]{
 		Columns: []table.Column{
 			{Title: "Nickname", Width: 16, Flex: 2}, {Title: "Type", Width: 10}, {Title: "Role", Width: 11},
 			{Title: "State", Width: payments.IdentityStateWidth}, {Title: "Internal id", Width: 12, Flex: 1}, {Title: "Created (UTC)", Width: 19},
 			{Title: "Identity id", Width: 12, Flex: 2},
 		},
 		Topics: []live.Topic{live.Identities},
+		Enter:  v.open,
+		Empty:  "no identities",
+		What:   "identities",
+		Export: &viewkit.Export[payments.Identity]{
+			Header: []string{"identity_id", "nickname", "identity_type", "payment_role", "identity_state", "internal_id", "created_at"},
+			Row: func(i payments.Identity) []string {
+				return []string{i.IdentityID, i.NickName, i.IdentityType, i.PaymentRole, i.IdentityState, i.InternalID, viewkit.ISO(i.CreatedAt)}
+			},
+		},
+	}, viewkit.Shared[payments.Identity]{
 		Source: viewkit.ListProjection(ctx.Store, live.IdentitiesKey, "rows", func(i payments.Identity) string { return i.IdentityID },
 			func(i payments.Identity) table.Row {
 				return table.Row{ID: i.IdentityID, Cells: []string{sanitize.Line(i.NickName), sanitize.Line(i.IdentityType),
@@ -40,15 +50,6 @@ func New(ctx *ui.Context, p *platform.Platform) *View {
 					viewkit.Time(i.CreatedAt), sanitize.Line(i.IdentityID)},
 					Keys: []table.Key{{}, {}, {}, {}, {}, table.Time(i.CreatedAt)}}
 			}, nil),
-		Enter: v.open,
-		Empty: "no identities",
-		What:  "identities",
-		Export: &viewkit.Export[payments.Identity]{
-			Header: []string{"identity_id", "nickname", "identity_type", "payment_role", "identity_state", "internal_id", "created_at"},
-			Row: func(i payments.Identity) []string {
-				return []string{i.IdentityID, i.NickName, i.IdentityType, i.PaymentRole, i.IdentityState, i.InternalID, viewkit.ISO(i.CreatedAt)}
-			},
-		},
 	}))
 	return v
 }
@@ -73,11 +74,6 @@ func (v *View) open(id payments.Identity) tea.Cmd {
 			{Title: "Label", Width: 16, Flex: 2}, {Title: "Type", Width: payments.InstrumentTypeWidth}, {Title: "Currency", Width: 8},
 			{Title: "Country", Width: 7}, {Title: "Created (UTC)", Width: 19}, {Title: "Instrument id", Width: 12, Flex: 2},
 		},
-		Row: func(f payments.FinancialInstrument) table.Row {
-			return table.Row{ID: f.FinancialInstrumentID, Cells: []string{sanitize.Line(f.Label), sanitize.Line(f.FinancialInstrumentType),
-				sanitize.Line(f.Currency), sanitize.Line(f.Country), viewkit.Time(f.CreatedAt), sanitize.Line(f.FinancialInstrumentID)},
-				Keys: []table.Key{{}, {}, {}, {}, table.Time(f.CreatedAt)}}
-		},
 		Empty: "no financial instruments",
 		Export: &viewkit.Export[payments.FinancialInstrument]{
 			Header: []string{"financial_instrument_id", "identity_id", "label", "financial_instrument_type", "currency", "country", "created_at"},
@@ -86,8 +82,13 @@ func (v *View) open(id payments.Identity) tea.Cmd {
 			},
 		},
 	}
-	load := viewkit.ReadInto(v.ctx, &spec, live.Ask(v.ctx.Store, v.p.Reads.Instruments, id.IdentityID))
-	return tea.Batch(v.Stack.Push(viewkit.NewTablePage(v.ctx, spec)), load)
+	row := func(f payments.FinancialInstrument) table.Row {
+		return table.Row{ID: f.FinancialInstrumentID, Cells: []string{sanitize.Line(f.Label), sanitize.Line(f.FinancialInstrumentType),
+			sanitize.Line(f.Currency), sanitize.Line(f.Country), viewkit.Time(f.CreatedAt), sanitize.Line(f.FinancialInstrumentID)},
+			Keys: []table.Key{{}, {}, {}, {}, table.Time(f.CreatedAt)}}
+	}
+	own, load := viewkit.ReadInto(v.ctx, &spec, live.Ask(v.ctx.Store, v.p.Reads.Instruments, id.IdentityID), row)
+	return tea.Batch(v.Stack.Push(viewkit.NewOwnTable(v.ctx, spec, own)), load)
 }
 
 // Commands offer ":identities".

@@ -31,17 +31,18 @@ func New(ctx *ui.Context) *View {
 	row := func(t payments.LedgerTransaction) table.Row {
 		return viewkit.RowOf(set, platform.LedgerID(t), t, columns.At{})
 	}
-	v.Stack.Reset(viewkit.NewTablePage(ctx, viewkit.TableSpec[payments.LedgerTransaction]{
+	v.Stack.Reset(viewkit.NewSharedTable(ctx, viewkit.TableSpec[payments.LedgerTransaction]{
 		// A movement's short columns (package columns), as `treasury get
 		// ledger` prints them.
 		Columns: viewkit.Columns(set),
 		Topics:  []live.Topic{live.Ledger},
 		Live:    true,
-		Source:  viewkit.ListProjection(ctx.Store, live.LedgerKey, "rows", platform.LedgerID, row, viewkit.NewestFirst),
 		Enter:   open,
 		Empty:   "no ledger transactions in the last 24 hours",
 		What:    "ledger transactions",
 		Export:  export,
+	}, viewkit.Shared[payments.LedgerTransaction]{
+		Source: viewkit.ListProjection(ctx.Store, live.LedgerKey, "rows", platform.LedgerID, row, viewkit.NewestFirst),
 	}))
 	return v
 }

@@ -40,23 +40,15 @@ func (g groupsPage) Crumb() string { return g.v.scope.Label() + " by reason" }
 
 func (v *View) newGroupsPage() groupsPage {
 	key := codeGroups(v.ctx.Store, v.scope, v.window)
-	page := viewkit.NewTablePage(v.ctx, viewkit.TableSpec[codeGroup]{
+	page := viewkit.NewOwnTable(v.ctx, viewkit.TableSpec[codeGroup]{
 		Columns: []table.Column{
 			// Whole: "(reason being read)" as a code of the platform's.
 			{Title: "Reason code", Max: len(noCode) + 5, Priority: 9}, {Title: "Payments", Align: table.Right, Priority: 8},
 			{Title: "Newest (UTC)", Width: 19, Priority: 5}, {Title: "Title", Width: 20, Flex: 1, Priority: 7},
 		},
 		Topics: []live.Topic{live.Payments, key.Topic()},
-		Read: func() ([]codeGroup, live.Snapshot) {
-			g := live.Get(v.ctx.Store, key)
-			return g.Data.List, g.Snapshot
-		},
-		Row: func(g codeGroup) table.Row {
-			return table.Row{ID: g.Code, Cells: []string{sanitize.Line(g.Code), fmt.Sprint(g.Count), viewkit.Time(g.Newest), sanitize.Line(viewkit.Dash(g.Title))},
-				Keys: []table.Key{{}, table.Int(int64(g.Count)), table.Time(g.Newest)}}
-		},
-		Enter: func(g codeGroup) tea.Cmd { return v.Push(v.codePage(g.Code)) },
-		Above: func(w, h int, _ *codeGroup) string { return v.above(w, h, nil) }, AboveShare: 0.3,
+		Enter:  func(g codeGroup) tea.Cmd { return v.Push(v.codePage(g.Code)) },
+		Above:  func(w, h int, _ *codeGroup) string { return v.above(w, h, nil) }, AboveShare: 0.3,
 		Empty: "no " + v.scope.Label() + " payments in the last " + windowWord(v.window),
 		What:  v.scope.Label() + " payments",
 		// A reason's code ("" for payments whose reason is still being
@@ -71,6 +63,15 @@ func (v *View) newGroupsPage() groupsPage {
 				return []string{code, strconv.Itoa(g.Count), viewkit.ISO(g.Newest), g.Title}
 			},
 		},
+	}, viewkit.Own[codeGroup]{
+		Read: func() ([]codeGroup, live.Snapshot) {
+			g := live.Get(v.ctx.Store, key)
+			return g.Data.List, g.Snapshot
+		},
+		Row: func(g codeGroup) table.Row {
+			return table.Row{ID: g.Code, Cells: []string{sanitize.Line(g.Code), fmt.Sprint(g.Count), viewkit.Time(g.Newest), sanitize.Line(viewkit.Dash(g.Title))},
+				Keys: []table.Key{{}, table.Int(int64(g.Count)), table.Time(g.Newest)}}
+		},
 	})
 	return groupsPage{page, v}
 }
@@ -82,16 +83,17 @@ func (v *View) codePage(code string) *viewkit.TablePage[*payments.Payment] {
 	if code == noCode {
 		group = ""
 	}
-	return viewkit.NewTablePage(v.ctx, viewkit.TableSpec[*payments.Payment]{
+	return viewkit.NewSharedTable(v.ctx, viewkit.TableSpec[*payments.Payment]{
 		Crumb:   sanitize.Line(code),
 		Columns: columns(),
 		Topics:  []live.Topic{live.Payments},
-		Source:  scopeRows(v.ctx.Store, v.scope, v.window),
-		Group:   group,
 		Live:    true,
 		Enter:   func(p *payments.Payment) tea.Cmd { return v.Push(newDetailPage(v, p.PaymentID)) },
 		Empty:   "no payment with this reason any more",
 		What:    "payments",
 		Export:  paymentsExport,
+	}, viewkit.Shared[*payments.Payment]{
+		Source: scopeRows(v.ctx.Store, v.scope, v.window),
+		Group:  group,
 	})
 }

@@ -212,16 +212,17 @@ func (v *View) openBeyond() tea.Cmd {
 	}
 	found, fetched := b.found, v.ctx.Clock()
 	build := rowBuilder()
-	page := viewkit.NewTablePage(v.ctx, viewkit.TableSpec[*payments.Payment]{
+	page := viewkit.NewOwnTable(v.ctx, viewkit.TableSpec[*payments.Payment]{
 		Crumb:   "from the platform: " + b.search,
 		Columns: columns(),
+		Enter:   func(p *payments.Payment) tea.Cmd { return v.Push(newDetailPage(v, p.PaymentID)) },
+		Empty:   "the platform has none",
+		What:    "payments from the platform",
+	}, viewkit.Own[*payments.Payment]{
 		Read: func() ([]*payments.Payment, live.Snapshot) {
 			return found, live.Snapshot{FetchedAt: fetched}
 		},
-		Row:   func(p *payments.Payment) table.Row { return build(p, v.now()) },
-		Enter: func(p *payments.Payment) tea.Cmd { return v.Push(newDetailPage(v, p.PaymentID)) },
-		Empty: "the platform has none",
-		What:  "payments from the platform",
+		Row: func(p *payments.Payment) table.Row { return build(p, v.now()) },
 	})
 	return v.Push(page)
 }

@@ -92,17 +92,18 @@ func New(ctx *ui.Context, p *platform.Platform) *View {
 	v.counts = scopeCounts(ctx.Store, windows[0])
 	v.hist = paystats.StateHistories(ctx.Store, windows[0])
 	v.initiated = paystats.InitiatedHistory(ctx.Store, windows[0], chartStates[:])
-	v.page = viewkit.NewTablePage(ctx, viewkit.TableSpec[*payments.Payment]{
+	v.page = viewkit.NewSharedTable(ctx, viewkit.TableSpec[*payments.Payment]{
 		Columns:    columns(),
 		Topics:     []live.Topic{live.Payments},
 		Live:       true,
-		Source:     scopeRows(ctx.Store, scopeAll, windows[0]),
 		Enter:      func(p *payments.Payment) tea.Cmd { return v.openPayment(p.PaymentID) },
 		Above:      v.above,
 		AboveShare: 0.3,
 		Empty:      "no payments in this scope",
 		What:       "payments",
 		Export:     paymentsExport,
+	}, viewkit.Shared[*payments.Payment]{
+		Source: scopeRows(ctx.Store, scopeAll, windows[0]),
 	})
 	// A search the window does not hold may be of an older payment.
 	v.page.Table().SetNoMatchHint(noMatchHint)

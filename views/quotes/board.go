@@ -70,7 +70,7 @@ func itoa(n int) string { return decimal.NewFromInt(int64(n)).String() }
 // newBoard is the board page: a shared projection of the quotes held (a
 // handful of rows, rebuilt once per poll for every session).
 func (v *View) newBoard() *viewkit.TablePage[latest] {
-	return viewkit.NewTablePage(v.ctx, viewkit.TableSpec[latest]{
+	return viewkit.NewSharedTable(v.ctx, viewkit.TableSpec[latest]{
 		Crumb: "latest per pair",
 		Columns: []table.Column{
 			{Title: "Pair", Width: 9}, {Title: "Bid", Width: 10, Align: table.Right}, {Title: "Ask", Width: 10, Align: table.Right},
@@ -79,9 +79,7 @@ func (v *View) newBoard() *viewkit.TablePage[latest] {
 			{Title: "In 30m", Width: 6, Align: table.Right}, {Title: "Quote id", Width: 8, Flex: 1},
 		},
 		Topics: []live.Topic{live.Quotes},
-		Source: viewkit.Project(v.ctx.Store, viewkit.Projection[[]liquidity.Quote, latest]{Name: "board", From: live.QuotesKey,
-			All: latestPerPair, ID: func(l latest) string { return l.Pair() }, Row: boardRow}),
-		Enter: func(l latest) tea.Cmd { return v.showStream(l.Pair()) },
+		Enter:  func(l latest) tea.Cmd { return v.showStream(l.Pair()) },
 		Above: func(w, h int, sel *latest) string {
 			if sel == nil {
 				return v.above(w, h, nil)
@@ -92,6 +90,9 @@ func (v *View) newBoard() *viewkit.TablePage[latest] {
 		Empty:      "no quotes in the window yet",
 		What:       "quotes",
 		Export:     boardExport,
+	}, viewkit.Shared[latest]{
+		Source: viewkit.Project(v.ctx.Store, viewkit.Projection[[]liquidity.Quote, latest]{Name: "board", From: live.QuotesKey,
+			All: latestPerPair, ID: func(l latest) string { return l.Pair() }, Row: boardRow}),
 	})
 }
 

@@ -53,7 +53,7 @@ func New(ctx *ui.Context) *View {
 		st.Line = ctx.Theme.Series[0]
 	}
 	v.chart = chart.NewLine(st)
-	v.page = viewkit.NewTablePage(ctx, viewkit.TableSpec[liquidity.Quote]{
+	v.page = viewkit.NewSharedTable(ctx, viewkit.TableSpec[liquidity.Quote]{
 		Columns: []table.Column{
 			{Title: "Created (UTC)", Width: 19}, {Title: "Pair", Width: 9}, {Title: "Side", Width: 8},
 			{Title: "Bid", Width: 10, Align: table.Right}, {Title: "Ask", Width: 10, Align: table.Right},
@@ -62,13 +62,14 @@ func New(ctx *ui.Context) *View {
 		},
 		Topics:     []live.Topic{live.Quotes},
 		Live:       true,
-		Source:     viewkit.ListProjection(ctx.Store, live.QuotesKey, "rows", quoteID, rowAt(platformNow(ctx)), viewkit.NewestFirst),
 		Actions:    []viewkit.Action[liquidity.Quote]{{Key: v.keys.Pair, Run: v.pin}},
 		Above:      v.above,
 		AboveShare: 0.45,
 		Empty:      "no quotes in the window yet",
 		What:       "quotes",
 		Export:     quotesExport,
+	}, viewkit.Shared[liquidity.Quote]{
+		Source: viewkit.ListProjection(ctx.Store, live.QuotesKey, "rows", quoteID, rowAt(platformNow(ctx)), viewkit.NewestFirst),
 	})
 	v.board = v.newBoard()
 	v.Stack.Reset(v.page)

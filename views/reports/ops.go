@@ -48,10 +48,8 @@ func newOpsPage(p *reportPage) *viewkit.TablePage[opsRec] {
 	}
 	t := p.v.ctx.Theme
 	set := columns.ReportOps() // as `treasury get report` prints them
-	return viewkit.NewTablePage(p.v.ctx, viewkit.TableSpec[opsRec]{
+	return viewkit.NewOwnTable(p.v.ctx, viewkit.TableSpec[opsRec]{
 		Columns: viewkit.Columns(set),
-		Read:    func() ([]opsRec, live.Snapshot) { return recs, p.snapshot() },
-		Row:     func(r opsRec) table.Row { return viewkit.RowOf(set, r.id, &r.PaymentOpsRow, columns.At{}) },
 		Enter: func(r opsRec) tea.Cmd {
 			return p.v.Stack.Push(rowDetail(p, r.id, &r.PaymentOpsRow, r.Extra))
 		},
@@ -61,6 +59,9 @@ func newOpsPage(p *reportPage) *viewkit.TablePage[opsRec] {
 		AboveShare: 0.2,
 		Export:     opsExport,
 		Empty:      p.empty(),
+	}, viewkit.Own[opsRec]{
+		Read: func() ([]opsRec, live.Snapshot) { return recs, p.snapshot() },
+		Row:  func(r opsRec) table.Row { return viewkit.RowOf(set, r.id, &r.PaymentOpsRow, columns.At{}) },
 	})
 }
 

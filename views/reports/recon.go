@@ -41,13 +41,24 @@ func newReconPage(p *reportPage) *viewkit.TablePage[reporting.ReconPayment] {
 		}
 	}
 	t := p.v.ctx.Theme
-	return viewkit.NewTablePage(p.v.ctx, viewkit.TableSpec[reporting.ReconPayment]{
+	return viewkit.NewOwnTable(p.v.ctx, viewkit.TableSpec[reporting.ReconPayment]{
 		Columns: []table.Column{
 			{Title: "Network payment id", Width: 12, Flex: 2}, {Title: "State", Width: 10},
 			{Title: "Sent", Width: 16, Align: table.Right, Flex: 1}, {Title: "Received", Width: 16, Align: table.Right, Flex: 1},
 			{Title: "Balance change", Width: 18, Flex: 1}, {Title: "Lines", Width: 5, Align: table.Right},
 			{Title: "Check", Width: 8}, {Title: "Fees", Width: 10, Align: table.Right},
 		},
+		Enter: func(g reporting.ReconPayment) tea.Cmd { return p.v.Stack.Push(newLinesPage(p, g)) },
+		Above: func(w, h int, _ *reporting.ReconPayment) string {
+			counts := t.Bold.Render(words.Count(len(groups), "payment") + ", " + words.Count(len(p.dl.Rows.Recon), "line"))
+			totals := fmt.Sprintf("totals: %s with every line COMPLETE, %d with open lines, %d with mismatched payment fields",
+				words.Count(len(groups)-incomplete, "payment"), incomplete, mismatched)
+			return p.above(w, h, counts, ansi.Truncate(t.Muted.Render(totals), w, "…"))
+		},
+		AboveShare: 0.2,
+		Export:     reconExport,
+		Empty:      p.empty(),
+	}, viewkit.Own[reporting.ReconPayment]{
 		Read: func() ([]reporting.ReconPayment, live.Snapshot) { return groups, p.snapshot() },
 		Row: func(g reporting.ReconPayment) table.Row {
 			check := "ok"
@@ -65,16 +76,6 @@ func newReconPage(p *reportPage) *viewkit.TablePage[reporting.ReconPayment] {
 			}, Keys: []table.Key{{}, {}, numKey(g.SentAmount), numKey(g.ReceivedAmount),
 				{}, table.Int(int64(g.Totals.Transactions)), {}, table.Decimal(g.Totals.Fees())}}
 		},
-		Enter: func(g reporting.ReconPayment) tea.Cmd { return p.v.Stack.Push(newLinesPage(p, g)) },
-		Above: func(w, h int, _ *reporting.ReconPayment) string {
-			counts := t.Bold.Render(words.Count(len(groups), "payment") + ", " + words.Count(len(p.dl.Rows.Recon), "line"))
-			totals := fmt.Sprintf("totals: %s with every line COMPLETE, %d with open lines, %d with mismatched payment fields",
-				words.Count(len(groups)-incomplete, "payment"), incomplete, mismatched)
-			return p.above(w, h, counts, ansi.Truncate(t.Muted.Render(totals), w, "…"))
-		},
-		AboveShare: 0.2,
-		Export:     reconExport,
-		Empty:      p.empty(),
 	})
 }
 
@@ -95,11 +96,9 @@ func newLinesPage(p *reportPage, g reporting.ReconPayment) *viewkit.TablePage[re
 	th := p.v.ctx.Theme
 	tot := g.Totals
 	set := columns.ReconLines()
-	return viewkit.NewTablePage(p.v.ctx, viewkit.TableSpec[reconLine]{
+	return viewkit.NewOwnTable(p.v.ctx, viewkit.TableSpec[reconLine]{
 		Crumb:   viewkit.Short(sanitize.Line(g.NetworkPaymentID), 12),
 		Columns: viewkit.Columns(set),
-		Read:    func() ([]reconLine, live.Snapshot) { return lines, p.snapshot() },
-		Row:     func(l reconLine) table.Row { return viewkit.RowOf(set, l.id, &l.ReconRow, columns.At{}) },
 		Enter:   func(l reconLine) tea.Cmd { return p.v.Stack.Push(rowDetail(p, l.id, &l.ReconRow, l.Extra)) },
 		Above: func(w, _ int, _ *reconLine) string {
 			head := th.Title.Render("payment "+sanitize.Line(g.NetworkPaymentID)) +
@@ -117,5 +116,8 @@ func newLinesPage(p *reportPage, g reporting.ReconPayment) *viewkit.TablePage[re
 		AboveShare: 0.3,
 		Empty:      "the payment has no lines",
 		Export:     reconLinesExport,
+	}, viewkit.Own[reconLine]{
+		Read: func() ([]reconLine, live.Snapshot) { return lines, p.snapshot() },
+		Row:  func(l reconLine) table.Row { return viewkit.RowOf(set, l.id, &l.ReconRow, columns.At{}) },
 	})
 }

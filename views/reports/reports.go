@@ -48,12 +48,16 @@ func New(ctx *ui.Context, p *platform.Platform) *View {
 		Save:    key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "save report file as downloaded")),
 		Skipped: skippedKey(),
 	}}
-	v.list = viewkit.NewTablePage(ctx, viewkit.TableSpec[reporting.Report]{
+	v.list = viewkit.NewOwnTable(ctx, viewkit.TableSpec[reporting.Report]{
 		Columns: []table.Column{
 			{Title: "Type", Width: 11}, {Title: "Format", Width: 6}, {Title: "Period (UTC)", Width: 23},
 			{Title: "Status", Width: 8}, {Title: "Generated (UTC)", Width: 16}, {Title: "Report id", Width: 10, Flex: 1},
 		},
 		Topics: []live.Topic{live.Reports},
+		Enter:  func(r reporting.Report) tea.Cmd { return v.openReport(r, true) },
+		Empty:  "no reports",
+		Export: listExport,
+	}, viewkit.Own[reporting.Report]{
 		Read: func() ([]reporting.Report, live.Snapshot) {
 			got := live.Get(ctx.Store, live.ReportsKey)
 			snap, all := got.Snapshot, got.Data
@@ -69,9 +73,6 @@ func New(ctx *ui.Context, p *platform.Platform) *View {
 				generated(r), sanitize.Line(r.ID),
 			}, Keys: []table.Key{{}, {}, table.Time(r.StartDate), {}, table.Time(generated0(r))}}
 		},
-		Enter:  func(r reporting.Report) tea.Cmd { return v.openReport(r, true) },
-		Empty:  "no reports",
-		Export: listExport,
 	})
 	v.Stack.Reset(v.list)
 	return v

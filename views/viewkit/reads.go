@@ -9,6 +9,7 @@ import (
 
 	"treasury/data/live"
 	"treasury/ui"
+	"treasury/ui/table"
 )
 
 // A page reads what it shows from the store, typed, through keys: the
@@ -75,14 +76,12 @@ const OpenFresh = 30 * time.Second
 // Opening is the time a page that opens passes to Fetch (OpenFresh).
 func Opening(s *ui.Context) time.Time { return s.Store.Now().Add(-OpenFresh) }
 
-// ReadInto makes spec a table of the store's read k: its records are k's
-// data, read when the page opens (the command returned) and again on r.
-func ReadInto[T any](s *ui.Context, spec *TableSpec[T], k live.Key[[]T]) tea.Cmd {
+// ReadInto makes a table page of the store's read k (NewOwnTable): it adds
+// k's topic to spec and its refresh to spec's Handle, and returns the
+// page's own part, whose records are k's data and rows are row's, and the
+// command that reads k when the page opens (again on r).
+func ReadInto[T any](s *ui.Context, spec *TableSpec[T], k live.Key[[]T], row func(rec T) table.Row) (Own[T], tea.Cmd) {
 	spec.Topics = append(slices.Clone(spec.Topics), k.Topic())
-	spec.Read = func() ([]T, live.Snapshot) {
-		got := live.Get(s.Store, k)
-		return got.Data, got.Snapshot
-	}
 	own := spec.Handle
 	spec.Handle = func(msg tea.Msg) (bool, tea.Cmd) {
 		var reread bool
@@ -95,5 +94,9 @@ func ReadInto[T any](s *ui.Context, spec *TableSpec[T], k live.Key[[]T]) tea.Cmd
 		}
 		return reread, cmd
 	}
-	return Fetch(s, k, Opening(s))
+	read := func() ([]T, live.Snapshot) {
+		got := live.Get(s.Store, k)
+		return got.Data, got.Snapshot
+	}
+	return Own[T]{Read: read, Row: row}, Fetch(s, k, Opening(s))
 }

@@ -64,29 +64,20 @@ func (a Action[T]) refuse(rec T) tea.Cmd {
 	return ui.ErrorCmd(ui.ErrReadOnly)
 }
 
-// TableSpec describes a table page of records of type T.
+// TableSpec describes a table page of records of type T: what both kinds
+// of table page have in common. Where its rows come from is the kind's
+// own part: Shared (a projection of the store built once for every
+// session, NewSharedTable) or Own (the page's own records, its rows built
+// for this session, NewOwnTable).
 type TableSpec[T any] struct {
 	Crumb   string
 	Columns []table.Column
 	Topics  []live.Topic
-	// Source, when set, is the page's rows and records as a projection of
-	// the store built once for every session (Project): the page holds
-	// only its cursor, filter and sort. Topics should then include the
-	// source's topic (Source.Topic()) for the store to notify the page.
-	Source live.Key[Projected[T]]
 	// Live makes the table follow its newest row (a live, newest-first
 	// table): new records appear at the top with the cursor on the
 	// newest while it is on the first row; moved away, the view holds
 	// still and says how many arrived ("↑ N new") until g returns.
 	Live bool
-	// Group, when set, shows only the rows of that group of the Source
-	// (the transactions of one wallet among the shared rows of all).
-	Group string
-	// Read (when there is no Source) returns the records and the snapshot
-	// whose age and error the status line shows: records of the page's
-	// own calls, or a small list; its rows are built for this session.
-	Read func() ([]T, live.Snapshot)
-	Row  func(rec T) table.Row
 	// Enter opens the selected record (drill-down or detail).
 	Enter   func(rec T) tea.Cmd
 	Actions []Action[T]
@@ -108,16 +99,38 @@ type TableSpec[T any] struct {
 	// Handle sees every message first (Fetched, the Replies of the page's
 	// own calls); it returns whether to re-read the records and a command.
 	Handle func(msg tea.Msg) (reread bool, cmd tea.Cmd)
-	// Check, when set, may turn the state of the read into failed for
-	// this page (a partial read whose failed part holds this page's
-	// records: they are unknown, not none).
-	Check func(live.Snapshot) live.Snapshot
 	// Sort is the initial sort column and direction.
 	SortCol  int
 	SortDesc bool
 	// Export, when set, is the page's CSV: the records as data, one
 	// meaning per column; without it the CSV is the cells as shown.
 	Export *Export[T]
+}
+
+// Shared is where a shared table page's rows come from: a projection of
+// the store built once for every session (Project); the page holds only
+// its cursor, filter and sort. The store notifies the page when the
+// projection is rebuilt (its topic is among the page's).
+type Shared[T any] struct {
+	Source live.Key[Projected[T]]
+	// Group, when set, shows only the rows of that group of the Source
+	// (the transactions of one wallet among the shared rows of all).
+	Group string
+	// Check, when set, may turn the state of the read into failed for
+	// this page (a partial read whose failed part holds this page's
+	// records: they are unknown, not none).
+	Check func(live.Snapshot) live.Snapshot
+}
+
+// Own is where a table page of its own records gets them: records of the
+// page's own calls, or a small list, whose rows are built for this
+// session.
+type Own[T any] struct {
+	// Read returns the records and the snapshot whose age and error the
+	// status line shows.
+	Read func() ([]T, live.Snapshot)
+	// Row is a record's row.
+	Row func(rec T) table.Row
 }
 
 // Export is a table page's CSV of its records: a header and a record's
@@ -171,22 +184,42 @@ type TablePage[T any] struct {
 	// large table computed off the UI goroutine): Update returns it.
 	cmd tea.Cmd
 
-	shared Projected[T] // Source mode: the rows and records of every session
+	// isShared says the page is of the shared kind (NewSharedTable).
+	isShared bool
+	src      Shared[T]    // the shared kind's source
+	shared   Projected[T] // the shared kind: the rows and records of every session
 
-	recs  []T // Read mode: the records, their index by id
+	own   Own[T] // the own kind's read
+	recs  []T    // the own kind: the records, their index by id
 	index map[string]int
 	ids   []string // ids in record order, to see whether index still holds
 	empty string   // the empty message set on the table
 }
 
-// NewTablePage builds a table page.
-func NewTablePage[T any](ctx *ui.Context, spec TableSpec[T]) *TablePage[T] {
+// NewSharedTable builds a table page showing a projection of the store
+// shared by every session.
+func NewSharedTable[T any](ctx *ui.Context, spec TableSpec[T], src Shared[T]) *TablePage[T] {
+	p := newTablePage(ctx, spec)
+	p.isShared, p.src = true, src
+	if src.Group != "" {
+		p.t.SetGroup(src.Group, true)
+	}
+	return p
+}
+
+// NewOwnTable builds a table page of its own records, their rows built for
+// this session.
+func NewOwnTable[T any](ctx *ui.Context, spec TableSpec[T], own Own[T]) *TablePage[T] {
+	p := newTablePage(ctx, spec)
+	p.own = own
+	return p
+}
+
+// newTablePage is the core both kinds share.
+func newTablePage[T any](ctx *ui.Context, spec TableSpec[T]) *TablePage[T] {
 	t := NewTable(ctx, spec.Columns)
 	if spec.SortCol > 0 || spec.SortDesc {
 		t.SetSort(spec.SortCol, spec.SortDesc)
-	}
-	if spec.Group != "" {
-		t.SetGroup(spec.Group, true)
 	}
 	t.SetFollow(spec.Live)
 	return &TablePage[T]{ctx: ctx, keys: DefaultTableKeys(), spec: spec, t: t, dark: ctx.Theme.Dark}
@@ -202,25 +235,26 @@ func (p *TablePage[T]) Crumb() string { return p.spec.Crumb }
 // the page when the shared rows are rebuilt).
 func (p *TablePage[T]) Topics() []live.Topic {
 	if p.sourced() {
-		return append(slices.Clone(p.spec.Topics), p.spec.Source.Topic())
+		return append(slices.Clone(p.spec.Topics), p.src.Source.Topic())
 	}
 	return p.spec.Topics
 }
 
 // SetSource shows another projection (a scope, a window) with the cursor
-// on its first row.
+// on its first row. A page of its own records (NewOwnTable) has no
+// projection to change: there it does nothing.
 func (p *TablePage[T]) SetSource(k live.Key[Projected[T]]) tea.Cmd {
-	if k == p.spec.Source {
+	if !p.isShared || k == p.src.Source {
 		return nil
 	}
-	p.spec.Source, p.read, p.dirty = k, false, false
+	p.src.Source, p.read, p.dirty = k, false, false
 	p.refresh(true)
 	p.t.Home()
 	return p.takeCmd()
 }
 
-// Records are the records held, in the order they are given (Read, or the
-// source's given order).
+// Records are the records held, in the order they are given (Own.Read, or
+// the source's given order).
 func (p *TablePage[T]) Records() []T {
 	p.ensure()
 	if !p.sourced() {
@@ -237,7 +271,7 @@ func (p *TablePage[T]) Records() []T {
 }
 
 // sourced reports whether the page shows a shared projection.
-func (p *TablePage[T]) sourced() bool { return p.spec.Source != (live.Key[Projected[T]]{}) }
+func (p *TablePage[T]) sourced() bool { return p.isShared }
 
 // ensure builds the rows if the store changed since they were built.
 func (p *TablePage[T]) ensure() {
@@ -257,7 +291,7 @@ func (p *TablePage[T]) Reread() { p.read, p.dirty = false, false; p.refresh(true
 
 func (p *TablePage[T]) refresh(force bool) {
 	if p.sourced() {
-		snap := live.Get(p.ctx.Store, p.spec.Source)
+		snap := live.Get(p.ctx.Store, p.src.Source)
 		p.snap = p.check(snap.Snapshot)
 		if !force && p.read && snap.Version == p.seq {
 			return
@@ -269,8 +303,7 @@ func (p *TablePage[T]) refresh(force bool) {
 		p.t.SetStale(snap.Stale(p.ctx.Clock()) || (snap.Err != nil && !snap.FetchedAt.IsZero()))
 		return
 	}
-	recs, snap := p.spec.Read()
-	snap = p.check(snap)
+	recs, snap := p.own.Read()
 	if !force && p.read && snap.Seq == p.seq && snap.Seq != 0 {
 		p.snap = snap
 		return
@@ -279,7 +312,7 @@ func (p *TablePage[T]) refresh(force bool) {
 	rows := make([]table.Row, len(recs))
 	same := len(recs) == len(p.ids)
 	for i, r := range recs {
-		rows[i] = p.spec.Row(r)
+		rows[i] = p.own.Row(r)
 		same = same && p.ids[i] == rows[i].ID
 	}
 	// The index by id is rebuilt only when the ids moved (records added,
@@ -301,11 +334,12 @@ func (p *TablePage[T]) refresh(force bool) {
 	p.t.SetStale(snap.Stale(p.ctx.Clock()) || (snap.Err != nil && !snap.FetchedAt.IsZero()))
 }
 
+// check is the state of the shared read for this page (Shared.Check).
 func (p *TablePage[T]) check(snap live.Snapshot) live.Snapshot {
-	if p.spec.Check == nil {
+	if p.src.Check == nil {
 		return snap
 	}
-	return p.spec.Check(snap)
+	return p.src.Check(snap)
 }
 
 // Update handles a message.

@@ -26,43 +26,14 @@ type sweepFresh struct {
 
 func (v *View) sweepsPage() *viewkit.TablePage[wallet.SweepConfig] {
 	fr := &sweepFresh{recs: map[string]wallet.SweepConfig{}, asked: map[string]live.Key[wallet.SweepConfig]{}}
-	return viewkit.NewTablePage(v.ctx, viewkit.TableSpec[wallet.SweepConfig]{
+	return viewkit.NewOwnTable(v.ctx, viewkit.TableSpec[wallet.SweepConfig]{
 		Crumb: secSweeps,
 		Columns: []table.Column{
 			{Title: "Sweep", Width: 20, Flex: 2}, {Title: "Running", Width: 7}, {Title: "Last swept (UTC)", Width: 19},
 			{Title: "Last instance", Width: 13, Flex: 1}, {Title: "Destination", Width: 12, Flex: 1}, {Title: "Assets", Width: 8, Flex: 1},
 			{Title: "Chain", Width: 8}, {Title: "Status", Width: 8}, {Title: "Sweep id", Width: 9, Flex: 1},
 		},
-		Topics: []live.Topic{live.Sweeps, live.Wallets},
-		Read: func() ([]wallet.SweepConfig, live.Snapshot) {
-			got := live.Get(v.ctx.Store, live.SweepsKey)
-			all, snap := got.Data, got.Snapshot
-			if len(fr.recs) == 0 || snap.Seq > fr.seq {
-				clear(fr.recs)
-				return all, snap
-			}
-			out := make([]wallet.SweepConfig, len(all))
-			for i, s := range all {
-				out[i] = s
-				if f, ok := fr.recs[s.ID]; ok {
-					out[i] = f
-				}
-			}
-			return out, snap
-		},
-		Row: func(s wallet.SweepConfig) table.Row {
-			running, last, lastKey := "no", "never", table.Key{}
-			if s.SweepRunning {
-				running = "RUNNING"
-			}
-			if s.LastSwept != nil {
-				last, lastKey = viewkit.Time(*s.LastSwept), table.Time(*s.LastSwept)
-			}
-			return table.Row{ID: s.ID, Cells: []string{sanitize.Line(s.Name), running, last, sanitize.Line(viewkit.Dash(s.LastInstanceID)),
-				sanitize.Line(v.walletName(s.DestinationWallet)), sanitize.Line(strings.Join(s.Assets, ",")),
-				sanitize.Line(s.Blockchain), sanitize.Line(s.Status), sanitize.Line(s.ID)},
-				Keys: []table.Key{{}, {}, lastKey}}
-		},
+		Topics:  []live.Topic{live.Sweeps, live.Wallets},
 		Enter:   v.pushSweepTxs,
 		Actions: v.sweepActions(),
 		Handle: func(msg tea.Msg) (bool, tea.Cmd) {
@@ -106,6 +77,36 @@ func (v *View) sweepsPage() *viewkit.TablePage[wallet.SweepConfig] {
 					s.DestinationWallet, name, strings.Join(s.Assets, "; "), s.Blockchain}
 			},
 		},
+	}, viewkit.Own[wallet.SweepConfig]{
+		Read: func() ([]wallet.SweepConfig, live.Snapshot) {
+			got := live.Get(v.ctx.Store, live.SweepsKey)
+			all, snap := got.Data, got.Snapshot
+			if len(fr.recs) == 0 || snap.Seq > fr.seq {
+				clear(fr.recs)
+				return all, snap
+			}
+			out := make([]wallet.SweepConfig, len(all))
+			for i, s := range all {
+				out[i] = s
+				if f, ok := fr.recs[s.ID]; ok {
+					out[i] = f
+				}
+			}
+			return out, snap
+		},
+		Row: func(s wallet.SweepConfig) table.Row {
+			running, last, lastKey := "no", "never", table.Key{}
+			if s.SweepRunning {
+				running = "RUNNING"
+			}
+			if s.LastSwept != nil {
+				last, lastKey = viewkit.Time(*s.LastSwept), table.Time(*s.LastSwept)
+			}
+			return table.Row{ID: s.ID, Cells: []string{sanitize.Line(s.Name), running, last, sanitize.Line(viewkit.Dash(s.LastInstanceID)),
+				sanitize.Line(v.walletName(s.DestinationWallet)), sanitize.Line(strings.Join(s.Assets, ",")),
+				sanitize.Line(s.Blockchain), sanitize.Line(s.Status), sanitize.Line(s.ID)},
+				Keys: []table.Key{{}, {}, lastKey}}
+		},
 	})
 }
 
@@ -119,6 +120,6 @@ func (v *View) pushSweepTxs(s wallet.SweepConfig) tea.Cmd {
 	if s.LastInstanceID == "" {
 		spec.Empty = "this sweep has not run yet"
 	}
-	load := viewkit.ReadInto(v.ctx, &spec, live.Ask(v.ctx.Store, v.p.Reads.SweepTransactions, s.ID))
-	return tea.Batch(v.Stack.Push(viewkit.NewTablePage(v.ctx, spec)), load)
+	own, load := viewkit.ReadInto(v.ctx, &spec, live.Ask(v.ctx.Store, v.p.Reads.SweepTransactions, s.ID), v.txOwnRow(true))
+	return tea.Batch(v.Stack.Push(viewkit.NewOwnTable(v.ctx, spec, own)), load)
 }

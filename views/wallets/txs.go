@@ -80,21 +80,27 @@ func txRows(st *live.Store, status string, manyWallets bool) live.Key[viewkit.Pr
 
 // txSpec is a transactions table, newest first, with drill-down and the
 // freeze actions; manyWallets says whether they may come from more than
-// one wallet. Its caller gives it its rows: a Source, or a Read.
+// one wallet. Its caller gives it its rows: a shared projection
+// (txRows), or its own read (pushSweepTxs, with txOwnRow).
 func (v *View) txSpec(crumb string, manyWallets bool) viewkit.TableSpec[wallet.Transaction] {
-	row := txRower(manyWallets)
 	return viewkit.TableSpec[wallet.Transaction]{
 		Crumb:   crumb,
 		Columns: txColumns(manyWallets),
 		Topics:  []live.Topic{live.Transactions, live.Wallets},
 		Live:    true,
-		Row:     func(t wallet.Transaction) table.Row { return row(t, walletNames(v.ctx.Store)) },
 		Enter:   func(t wallet.Transaction) tea.Cmd { return v.Stack.Push(v.txPage(t.ID, &t)) },
 		Actions: v.txActions(),
 		Empty:   "no transactions",
 		What:    "transactions",
 		Export:  v.txExport(),
 	}
+}
+
+// txOwnRow is a transaction's row in a table of the page's own read: the
+// wallets' names, when manyWallets, as the session holds them now.
+func (v *View) txOwnRow(manyWallets bool) func(t wallet.Transaction) table.Row {
+	row := txRower(manyWallets)
+	return func(t wallet.Transaction) table.Row { return row(t, walletNames(v.ctx.Store)) }
 }
 
 // txExport is the transactions' CSV: a transaction's fields, its asset
@@ -127,7 +133,7 @@ func (v *View) allTxPage(status string) *viewkit.TablePage[wallet.Transaction] {
 	if status != "" {
 		crumb += " " + status
 	}
-	spec := v.txSpec(crumb, true)
-	spec.Source = txRows(v.ctx.Store, status, true)
-	return viewkit.NewTablePage(v.ctx, spec)
+	return viewkit.NewSharedTable(v.ctx, v.txSpec(crumb, true), viewkit.Shared[wallet.Transaction]{
+		Source: txRows(v.ctx.Store, status, true),
+	})
 }

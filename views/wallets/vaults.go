@@ -127,7 +127,7 @@ func txsSource() viewkit.Source {
 
 func (v *View) vaultsPage() *viewkit.TablePage[wallet.Vault] {
 	tl := &tally{v: v}
-	return viewkit.NewTablePage(v.ctx, viewkit.TableSpec[wallet.Vault]{
+	return viewkit.NewOwnTable(v.ctx, viewkit.TableSpec[wallet.Vault]{
 		Crumb: secVaults,
 		Columns: []table.Column{
 			{Title: "Vault", Width: 19, Flex: 2}, {Title: "Wallets", Width: 7, Align: table.Right},
@@ -136,6 +136,20 @@ func (v *View) vaultsPage() *viewkit.TablePage[wallet.Vault] {
 			{Title: "Description", Width: 11, Flex: 1}, {Title: "Vault id", Width: 9, Flex: 1},
 		},
 		Topics: []live.Topic{live.Vaults, live.Wallets, live.Transactions},
+		Enter:  func(x wallet.Vault) tea.Cmd { return v.Stack.Push(v.walletsPage(x)) },
+		Empty:  "no vaults visible to this credential",
+		What:   "vaults",
+		// The vault's fields and its counts, "" for a count not known.
+		Export: &viewkit.Export[wallet.Vault]{
+			Header: []string{"vault_id", "name", "description", "created_at", "wallets", "provisioned_wallets",
+				"transactions", "frozen_transactions"},
+			Row: func(x wallet.Vault) []string {
+				c := tl.get().vault(x)
+				return []string{x.ID, x.Name, x.Description, viewkit.ISO(x.CreatedAt), viewkit.Count(c.wallets, c.walletsErr),
+					viewkit.Count(c.provisioned, c.walletsErr), viewkit.Count(c.txs, c.txsErr), viewkit.Count(c.frozen, c.txsErr)}
+			},
+		},
+	}, viewkit.Own[wallet.Vault]{
 		Read: func() ([]wallet.Vault, live.Snapshot) {
 			tl.forget()
 			vs, snap := v.vaults()
@@ -150,19 +164,6 @@ func (v *View) vaultsPage() *viewkit.TablePage[wallet.Vault] {
 				figure(c.txs, c.txsErr), figure(c.frozen, c.txsErr), viewkit.TimeAs(x.CreatedAt, time.DateOnly), sanitize.Line(x.Description), sanitize.Line(x.ID)},
 				Keys: []table.Key{{}, countKey(c.wallets, c.walletsErr), countKey(c.provisioned, c.walletsErr), countKey(c.txs, c.txsErr),
 					countKey(c.frozen, c.txsErr), table.Time(x.CreatedAt)}}
-		},
-		Enter: func(x wallet.Vault) tea.Cmd { return v.Stack.Push(v.walletsPage(x)) },
-		Empty: "no vaults visible to this credential",
-		What:  "vaults",
-		// The vault's fields and its counts, "" for a count not known.
-		Export: &viewkit.Export[wallet.Vault]{
-			Header: []string{"vault_id", "name", "description", "created_at", "wallets", "provisioned_wallets",
-				"transactions", "frozen_transactions"},
-			Row: func(x wallet.Vault) []string {
-				c := tl.get().vault(x)
-				return []string{x.ID, x.Name, x.Description, viewkit.ISO(x.CreatedAt), viewkit.Count(c.wallets, c.walletsErr),
-					viewkit.Count(c.provisioned, c.walletsErr), viewkit.Count(c.txs, c.txsErr), viewkit.Count(c.frozen, c.txsErr)}
-			},
 		},
 	})
 }
@@ -190,13 +191,29 @@ func settingsText(s wallet.Settings) string {
 func (v *View) walletsPage(vt wallet.Vault) *viewkit.TablePage[wallet.Wallet] {
 	tl := &tally{v: v}
 	set := columns.Wallets()
-	return viewkit.NewTablePage(v.ctx, viewkit.TableSpec[wallet.Wallet]{
+	return viewkit.NewOwnTable(v.ctx, viewkit.TableSpec[wallet.Wallet]{
 		Crumb: vt.Name,
 		// A wallet's short columns (package columns, as `treasury get
 		// wallets` prints them) with its counts after the settings.
 		Columns: slices.Insert(viewkit.Columns(set), 4, table.Column{Title: "Txs", Width: 4, Align: table.Right},
 			table.Column{Title: "Frozen", Width: 6, Align: table.Right}),
 		Topics: []live.Topic{live.Wallets, live.Transactions},
+		Enter:  func(w wallet.Wallet) tea.Cmd { return v.Stack.Push(v.walletPage(w)) },
+		Empty:  "this vault has no wallets",
+		What:   "the wallets of vault " + vt.Name,
+		// The wallet's fields, each setting a column of its own (not the
+		// screen's "ERS·"), its counts "" when not known.
+		Export: &viewkit.Export[wallet.Wallet]{
+			Header: []string{"wallet_id", "name", "vault_id", "blockchain", "status", "enabled", "raw_signing_enabled",
+				"sweeping_enabled", "default_freeze_enabled", "transactions", "frozen_transactions", "address", "quorum_id", "created_at"},
+			Row: func(w wallet.Wallet) []string {
+				c, s := tl.get().wallet(w), w.Settings
+				return []string{w.ID, w.Name, w.VaultID, w.Blockchain, w.Status, viewkit.Bool(s.Enabled), viewkit.Bool(s.RawSigningEnabled),
+					viewkit.Bool(s.SweepingEnabled), viewkit.Bool(s.DefaultFreezeEnabled), viewkit.Count(c.txs, c.txsErr),
+					viewkit.Count(c.frozen, c.txsErr), w.Address, w.QuorumID, viewkit.ISO(w.CreatedAt)}
+			},
+		},
+	}, viewkit.Own[wallet.Wallet]{
 		Read: func() ([]wallet.Wallet, live.Snapshot) {
 			tl.forget()
 			all, snap := v.wallets()
@@ -219,21 +236,6 @@ func (v *View) walletsPage(vt wallet.Vault) *viewkit.TablePage[wallet.Wallet] {
 			r.Cells = slices.Insert(r.Cells, 4, figure(c.txs, c.txsErr), figure(c.frozen, c.txsErr))
 			r.Keys = slices.Insert(r.Keys, 4, countKey(c.txs, c.txsErr), countKey(c.frozen, c.txsErr))
 			return r
-		},
-		Enter: func(w wallet.Wallet) tea.Cmd { return v.Stack.Push(v.walletPage(w)) },
-		Empty: "this vault has no wallets",
-		What:  "the wallets of vault " + vt.Name,
-		// The wallet's fields, each setting a column of its own (not the
-		// screen's "ERS·"), its counts "" when not known.
-		Export: &viewkit.Export[wallet.Wallet]{
-			Header: []string{"wallet_id", "name", "vault_id", "blockchain", "status", "enabled", "raw_signing_enabled",
-				"sweeping_enabled", "default_freeze_enabled", "transactions", "frozen_transactions", "address", "quorum_id", "created_at"},
-			Row: func(w wallet.Wallet) []string {
-				c, s := tl.get().wallet(w), w.Settings
-				return []string{w.ID, w.Name, w.VaultID, w.Blockchain, w.Status, viewkit.Bool(s.Enabled), viewkit.Bool(s.RawSigningEnabled),
-					viewkit.Bool(s.SweepingEnabled), viewkit.Bool(s.DefaultFreezeEnabled), viewkit.Count(c.txs, c.txsErr),
-					viewkit.Count(c.frozen, c.txsErr), w.Address, w.QuorumID, viewkit.ISO(w.CreatedAt)}
-			},
 		},
 	})
 }

@@ -38,23 +38,25 @@ type walletState struct {
 func (v *View) walletPage(w wallet.Wallet) *viewkit.TablePage[wallet.Transaction] {
 	st := &walletState{id: w.ID, vault: w.VaultID}
 	spec := v.txSpec(w.Name, false)
-	spec.Source, spec.Group = txRows(v.ctx.Store, "", false), w.ID
-	spec.Check = func(snap live.Snapshot) live.Snapshot {
-		// The wallet's part of a partial transactions read failed: its
-		// transactions are unknown, not none.
-		x, ok := v.vault(w.VaultID)
-		if err := coverOf(snap).missing(walletSources(w, x, ok)...); err != nil && snap.Loaded() {
-			return failedState(snap, err)
-		}
-		return snap
-	}
 	spec.What = "the transactions of wallet " + w.Name
 	spec.Empty = "this wallet has no transactions"
 	spec.AboveShare = 0.5
 	spec.AboveAlways = true
 	spec.Above = func(width, maxH int, _ *wallet.Transaction) string { return v.walletHeader(w.ID, st, width, maxH) }
 	spec.Handle = func(msg tea.Msg) (bool, tea.Cmd) { return v.walletHandle(st, msg) }
-	return viewkit.NewTablePage(v.ctx, spec)
+	return viewkit.NewSharedTable(v.ctx, spec, viewkit.Shared[wallet.Transaction]{
+		Source: txRows(v.ctx.Store, "", false),
+		Group:  w.ID,
+		Check: func(snap live.Snapshot) live.Snapshot {
+			// The wallet's part of a partial transactions read failed: its
+			// transactions are unknown, not none.
+			x, ok := v.vault(w.VaultID)
+			if err := coverOf(snap).missing(walletSources(w, x, ok)...); err != nil && snap.Loaded() {
+				return failedState(snap, err)
+			}
+			return snap
+		},
+	})
 }
 
 // walletLoad reads the balances as of after (viewkit.Fetch) and, with
