@@ -51,3 +51,22 @@ func openRead(tb testing.TB) *process.Runtime {
 	}
 	return rt
 }
+
+// BenchmarkIdleTick is what the clock's tick costs an idle session on the
+// payments view, when nothing it shows changed: the tick, then View (the
+// renderer compares the frame with the last one drawn, and draws nothing
+// when they are the same text).
+func BenchmarkIdleTick(b *testing.B) {
+	rt := openRead(b)
+	app := NewApp(rt, Session{Colors: colorprofile.ANSI256, Dark: true, Who: audit.Who{Via: audit.ViaLocal, User: "b"}})
+	app.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	app.Update(uitest.Key("4"))
+	rt.Platform.Store.Sync()
+	app.Update(ui.StoreChanged{})
+	now := app.Context().Clock()
+	b.ReportAllocs()
+	for b.Loop() {
+		app.Update(ui.Tick{Now: now})
+		_ = app.View()
+	}
+}
