@@ -168,8 +168,10 @@ func (a *App) waitStore() tea.Cmd {
 	}
 }
 
+// tick is the clock's tick, on the host clock's second (tea.Every): the
+// header's minute turns when the host's does, not up to a second later.
 func tick() tea.Cmd {
-	return tea.Tick(time.Second, func(t time.Time) tea.Msg { return Tick{Now: t} })
+	return tea.Every(time.Second, func(t time.Time) tea.Msg { return Tick{Now: t} })
 }
 
 // Init subscribes to the store and starts the clock.

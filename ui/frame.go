@@ -105,7 +105,7 @@ func (a *App) header() string {
 	clock := len(parts)
 	parts = append(parts, now.Format(clockDate)+" UTC")
 	if s := a.ctx.Store; s != nil {
-		if st, b := clockBadgeText(t, s.Health()); b != "" {
+		if st, b := clockBadge(t, s.Health()); b != "" {
 			parts = append(parts, a.styled(st, b))
 		}
 	}
@@ -124,7 +124,7 @@ func (a *App) header() string {
 		default:
 			parts = append(parts, a.styled(&t.Muted, "token "+short(left)))
 		}
-		parts = append(parts, a.styled(alertBadgeText(t, s)))
+		parts = append(parts, a.styled(alertBadge(t, s)))
 	}
 	if a.paused {
 		parts = append(parts, a.styled(&t.Warn, "PAUSED (p)"))
@@ -172,17 +172,8 @@ const (
 // clockBadge says how far the platform's clock is from this host's when
 // an interface's answers put it more than a second away (the largest):
 // ages and windows are on the platform's clock, the clock shown is the
-// host's.
-func clockBadge(t Theme, hs []live.Health) string {
-	st, text := clockBadgeText(&t, hs)
-	if text == "" {
-		return ""
-	}
-	return st.Render(text)
-}
-
-// clockBadgeText is clockBadge's text and style.
-func clockBadgeText(t *Theme, hs []live.Health) (*lipgloss.Style, string) {
+// host's: its style and text ("" when within the tolerance).
+func clockBadge(t *Theme, hs []live.Health) (*lipgloss.Style, string) {
 	var worst live.Health
 	for _, h := range hs {
 		if h.ClockKnown && h.ClockOffset.Abs() > worst.ClockOffset.Abs() {
@@ -201,14 +192,9 @@ func clockBadgeText(t *Theme, hs []live.Health) (*lipgloss.Style, string) {
 
 // alertBadge counts the open alerts; "no alerts" only when every topic
 // whose data raises alerts was read and its last read succeeded: before,
-// or while one fails, the absence of an alert says nothing.
-func alertBadge(t Theme, s *live.Store) string {
-	st, text := alertBadgeText(&t, s)
-	return st.Render(text)
-}
-
-// alertBadgeText is alertBadge's style and text.
-func alertBadgeText(t *Theme, s *live.Store) (*lipgloss.Style, string) {
+// or while one fails, the absence of an alert says nothing. Its style
+// and text.
+func alertBadge(t *Theme, s *live.Store) (*lipgloss.Style, string) {
 	n := len(s.Alerts())
 	loading, failed := AlertGaps(s)
 	switch {

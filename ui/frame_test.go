@@ -9,6 +9,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/colorprofile"
 
 	"treasury/data/apierr"
@@ -33,20 +34,20 @@ func TestAlertBadgeClaimsNoMoreThanWasRead(t *testing.T) {
 	}
 	st := live.New(live.Options{Now: func() time.Time { return now }, Feeds: []live.Feed{feed("a"), feed("b")}})
 	th := NewTheme(colorprofile.NoTTY, true)
-	if got := alertBadge(th, st); !strings.Contains(got, "checking") {
+	if got := badgeText(alertBadge(&th, st)); !strings.Contains(got, "checking") {
 		t.Errorf("before any read: %q", got)
 	}
 	st.FetchNow(context.Background(), "a")
-	if got := alertBadge(th, st); !strings.Contains(got, "checking") {
+	if got := badgeText(alertBadge(&th, st)); !strings.Contains(got, "checking") {
 		t.Errorf("one topic read: %q", got)
 	}
 	st.FetchNow(context.Background(), "b")
-	if got := alertBadge(th, st); got != "no alerts" {
+	if got := badgeText(alertBadge(&th, st)); got != "no alerts" {
 		t.Errorf("both read: %q", got)
 	}
 	fail = true
 	st.FetchNow(context.Background(), "b")
-	if got := alertBadge(th, st); got != "alerts unknown (a)" {
+	if got := badgeText(alertBadge(&th, st)); got != "alerts unknown (a)" {
 		t.Errorf("one failing: %q", got)
 	}
 }
@@ -302,3 +303,40 @@ func TestHealthNamesAFailureThatIsNotAnAnswer(t *testing.T) {
 		t.Errorf("health after a poll that timed out: %q", got)
 	}
 }
+
+// TestIdleFrameChangesOnlyWithWhatItShows: a session whose data does not
+// change draws the same frame from one tick to the next (bubbletea then
+// sends nothing); it changes when an age passes its ten-second bound and
+// when the clock's minute turns.
+func TestIdleFrameChangesOnlyWithWhatItShows(t *testing.T) {
+	now := time.Date(2026, 3, 1, 12, 0, 40, 0, time.UTC)
+	k := live.KeyOf[int]("t-quotes")
+	st := live.New(live.Options{Now: func() time.Time { return now }, Feeds: []live.Feed{live.ValueFeed(k,
+		func(context.Context) (int, error) { return 1, nil }, live.FeedOptions[int, int]{Interval: time.Second, Interface: apierr.Liquidity, Always: true})}})
+	st.FetchNow(context.Background(), "t-quotes")
+	ctx := testContext("test", false)
+	ctx.Store, ctx.Now = st, func() time.Time { return now }
+	a := NewApp(ctx, &topicView{listView{name: "quotes", rows: []string{"q"}}, []live.Topic{"t-quotes"}})
+	a.Init()
+	defer a.Close()
+	a.Update(tea.WindowSizeMsg{Width: 120, Height: 24})
+	frameAt := func(d time.Duration) string {
+		now = time.Date(2026, 3, 1, 12, 0, 40, 0, time.UTC).Add(d)
+		a.Update(Tick{Now: now})
+		return a.View().Content
+	}
+	first := frameAt(time.Second)
+	for _, d := range []time.Duration{2 * time.Second, 5 * time.Second, 8 * time.Second} {
+		if got := frameAt(d); got != first {
+			t.Fatalf("%v later the frame changed with nothing shown changing:\n%s\nthen\n%s", d, first, got)
+		}
+	}
+	if got := frameAt(9 * time.Second); got == first || !strings.Contains(got, "liquidity ● <20s") {
+		t.Errorf("the age passed ten seconds, the frame did not say it:\n%s", got)
+	}
+	if got := frameAt(20 * time.Second); !strings.Contains(got, "12:01 UTC") {
+		t.Errorf("the minute turned, the clock did not:\n%s", got)
+	}
+}
+
+func badgeText(_ *lipgloss.Style, text string) string { return text }
