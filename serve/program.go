@@ -146,11 +146,18 @@ func (s *Server) newProgram(sess ssh.Session, r *run) *tea.Program {
 		tea.WithEnvironment(env),
 		tea.WithColorProfile(colors),
 		tea.WithoutSignalHandler(), // the server's context drives shutdown
+		tea.WithFPS(sessionFPS),
 	)
 	p := tea.NewProgram(watched{model, r}, opts...)
 	st.setProgram(p)
 	return p
 }
+
+// sessionFPS is how often a session's renderer looks for a new frame to
+// send (bubbletea's default is 60): each look wakes the server, for every
+// session, idle or not, and an SSH link's latency is larger than the 50
+// ms a frame may wait.
+const sessionFPS = 20
 
 // watched is the session's model, noting a panic of its Update or View
 // as the session's error before bubbletea recovers it and ends the

@@ -65,6 +65,8 @@ type App struct {
 	// alertMark is how far this session has read the store's alert
 	// journal (notify.go).
 	alertMark uint64
+	// paint is what the chrome drew, per text (paint.go).
+	paint paint
 }
 
 // link is a cross-view open: from the view at index from to the view at
@@ -144,21 +146,42 @@ func (a *App) Keys() Keys { return a.keys }
 // Active returns the active view.
 func (a *App) Active() View { return a.views[a.active] }
 
+// storeGap is the least time between two store changes a session reads:
+// the store changes at every poll and every webhook of any interface
+// (several times a second), and each change read is a frame to build and,
+// when it differs, to send; changes closer together are read as one, at
+// most storeGap late. Keys are answered at once.
+const storeGap = 500 * time.Millisecond
+
+// waitStore waits for the next store change, storeGap at the earliest
+// after the one read last (now).
 func (a *App) waitStore() tea.Cmd {
 	if a.sub == nil {
 		return nil
 	}
-	ch := a.sub.C()
+	ch, next := a.sub.C(), time.Now().Add(storeGap)
 	return func() tea.Msg {
 		if _, ok := <-ch; !ok {
 			return nil
+		}
+		if d := time.Until(next); d > 0 {
+			time.Sleep(d)
+			select { // a change signalled meanwhile is read with this one
+			case _, ok := <-ch:
+				if !ok {
+					return nil
+				}
+			default:
+			}
 		}
 		return StoreChanged{}
 	}
 }
 
+// tick is the clock's tick, on the host clock's second (tea.Every): the
+// header's minute turns when the host's does, not up to a second later.
 func tick() tea.Cmd {
-	return tea.Tick(time.Second, func(t time.Time) tea.Msg { return Tick{Now: t} })
+	return tea.Every(time.Second, func(t time.Time) tea.Msg { return Tick{Now: t} })
 }
 
 // Init subscribes to the store and starts the clock.

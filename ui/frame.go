@@ -62,7 +62,7 @@ func (a *App) Frame() string {
 	default:
 		body = a.Active().Render(a.width, h)
 	}
-	b.WriteString(fit(body, a.width, h))
+	b.WriteString(a.fitBody(body, a.width, h))
 	b.WriteByte('\n')
 	b.WriteString(a.footer())
 	return b.String()
@@ -85,24 +85,28 @@ func fit(s string, w, h int) string {
 	return strings.Join(lines, "\n")
 }
 
+// header is the header's two lines. The clock is to the minute, and the
+// ages of the health line step by ten seconds under a minute (Age): an
+// idle session's header changes a few times a minute, not every second,
+// and the frame it is part of is drawn only when it changes.
 func (a *App) header() string {
-	t := a.ctx.Theme
+	t := &a.ctx.Theme
 	now := a.ctx.Clock().UTC()
-	parts := []string{t.Title.Render("treasury"), t.Bold.Render(sanitize.Line(a.ctx.Profile))}
+	parts := []string{a.styled(&t.Title, "treasury"), a.styled(&t.Bold, sanitize.Line(a.ctx.Profile))}
 	switch a.ctx.Environment {
 	case "prod":
-		parts = append(parts, t.BadgeProd.Render("[PROD]"))
+		parts = append(parts, a.styled(&t.BadgeProd, "[PROD]"))
 	default:
-		parts = append(parts, t.BadgeTest.Render("[TEST]"))
+		parts = append(parts, a.styled(&t.BadgeTest, "[TEST]"))
 	}
 	if a.ctx.ReadOnly {
-		parts = append(parts, t.BadgeRO.Render("READ-ONLY"))
+		parts = append(parts, a.styled(&t.BadgeRO, "READ-ONLY"))
 	}
 	clock := len(parts)
-	parts = append(parts, now.Format("2006-01-02 15:04:05")+" UTC")
+	parts = append(parts, now.Format(clockDate)+" UTC")
 	if s := a.ctx.Store; s != nil {
-		if b := clockBadge(t, s.Health()); b != "" {
-			parts = append(parts, b)
+		if st, b := clockBadge(t, s.Health()); b != "" {
+			parts = append(parts, a.styled(st, b))
 		}
 	}
 	if s := a.ctx.Store; s != nil {
@@ -111,46 +115,65 @@ func (a *App) header() string {
 		switch left := exp.Sub(now); {
 		case snap.Err != nil:
 			// The last test failed: the expiry held is no longer known.
-			parts = append(parts, t.Bad.Render("token ✖"))
+			parts = append(parts, a.styled(&t.Bad, "token ✖"))
 		case !ok:
 		case left <= 0:
-			parts = append(parts, t.Bad.Render("token expired"))
+			parts = append(parts, a.styled(&t.Bad, "token expired"))
 		case left < 5*time.Minute:
-			parts = append(parts, t.Warn.Render("token "+short(left)))
+			parts = append(parts, a.styled(&t.Warn, "token "+short(left)))
 		default:
-			parts = append(parts, t.Muted.Render("token "+short(left)))
+			parts = append(parts, a.styled(&t.Muted, "token "+short(left)))
 		}
-		parts = append(parts, alertBadge(t, s))
+		parts = append(parts, a.styled(alertBadge(t, s)))
 	}
 	if a.paused {
-		parts = append(parts, t.Warn.Render("PAUSED (p)"))
+		parts = append(parts, a.styled(&t.Warn, "PAUSED (p)"))
 	}
 	// Too long (80 columns, read-only, a long profile name): the clock
 	// without its date, then without the program's name, before the
-	// alerts at the end are cut.
+	// alerts at the end are cut. The line is measured once per text.
 	line1 := strings.Join(parts, "  ")
-	if lipgloss.Width(line1) > a.width {
-		parts[clock] = now.Format("15:04:05") + " UTC"
-		line1 = strings.Join(parts, "  ")
-	}
-	if lipgloss.Width(line1) > a.width {
-		line1 = strings.Join(parts[1:], "  ")
+	fitted, known := a.memo().fits[fitKey{line1, a.width, -1}] // h -1: the header's first line as it shows
+	if !known {
+		full := line1
+		if lipgloss.Width(line1) > a.width {
+			parts[clock] = now.Format(clockTime) + " UTC"
+			line1 = strings.Join(parts, "  ")
+		}
+		if lipgloss.Width(line1) > a.width {
+			line1 = strings.Join(parts[1:], "  ")
+		}
+		fitted = fit(line1, a.width, 1)
+		a.remember(fitKey{full, a.width, -1}, fitted)
 	}
 	// Too long for the terminal: every interface's state in short (the
 	// code of a failure, then the mark alone), rather than the first ones
 	// in full and the last cut off.
 	line2 := a.healthLine(now, 0)
-	for level := 1; level <= 2 && lipgloss.Width(line2) > a.width; level++ {
-		line2 = a.healthLine(now, level)
+	health, known := a.memo().fits[fitKey{line2, a.width, -2}] // h -2: the health line as it shows
+	if !known {
+		full := line2
+		for level := 1; level <= 2 && lipgloss.Width(line2) > a.width; level++ {
+			line2 = a.healthLine(now, level)
+		}
+		health = fit(line2, a.width, 1)
+		a.remember(fitKey{full, a.width, -2}, health)
 	}
-	return fit(line1, a.width, 1) + "\n" + fit(line2, a.width, 1)
+	return fitted + "\n" + health
 }
+
+// The header's clock, with its date and without: to the minute, as a
+// clock on a desk reads.
+const (
+	clockDate = "2006-01-02 15:04"
+	clockTime = "15:04"
+)
 
 // clockBadge says how far the platform's clock is from this host's when
 // an interface's answers put it more than a second away (the largest):
 // ages and windows are on the platform's clock, the clock shown is the
-// host's.
-func clockBadge(t Theme, hs []live.Health) string {
+// host's: its style and text ("" when within the tolerance).
+func clockBadge(t *Theme, hs []live.Health) (*lipgloss.Style, string) {
 	var worst live.Health
 	for _, h := range hs {
 		if h.ClockKnown && h.ClockOffset.Abs() > worst.ClockOffset.Abs() {
@@ -158,32 +181,33 @@ func clockBadge(t Theme, hs []live.Health) string {
 		}
 	}
 	if worst.ClockOffset.Abs() <= live.ClockTolerance() {
-		return ""
+		return nil, ""
 	}
 	sign := "+"
 	if worst.ClockOffset < 0 {
 		sign = "-"
 	}
-	return t.Warn.Render(fmt.Sprintf("%s clock %s%s", worst.Interface, sign, short(worst.ClockOffset.Abs())))
+	return &t.Warn, fmt.Sprintf("%s clock %s%s", worst.Interface, sign, short(worst.ClockOffset.Abs()))
 }
 
 // alertBadge counts the open alerts; "no alerts" only when every topic
 // whose data raises alerts was read and its last read succeeded: before,
-// or while one fails, the absence of an alert says nothing.
-func alertBadge(t Theme, s *live.Store) string {
+// or while one fails, the absence of an alert says nothing. Its style
+// and text.
+func alertBadge(t *Theme, s *live.Store) (*lipgloss.Style, string) {
 	n := len(s.Alerts())
 	loading, failed := AlertGaps(s)
 	switch {
 	case n > 0 && len(failed) > 0:
-		return t.Bad.Render("⚠ " + words.Count(n, "alert") + ", more unknown (a)")
+		return &t.Bad, "⚠ " + words.Count(n, "alert") + ", more unknown (a)"
 	case n > 0:
-		return t.Bad.Render("⚠ " + words.Count(n, "alert") + " (a)")
+		return &t.Bad, "⚠ " + words.Count(n, "alert") + " (a)"
 	case len(failed) > 0:
-		return t.Warn.Render("alerts unknown (a)")
+		return &t.Warn, "alerts unknown (a)"
 	case len(loading) > 0:
-		return t.Muted.Render("alerts: checking…")
+		return &t.Muted, "alerts: checking…"
 	}
-	return t.OK.Render("no alerts")
+	return &t.OK, "no alerts"
 }
 
 // AlertGaps are the topics whose data raises alerts (low balances,
@@ -205,7 +229,7 @@ func AlertGaps(s *live.Store) (loading, failed []live.Topic) {
 // failure's code but no counts or ages (1), or the mark alone (2).
 func (a *App) healthLine(now time.Time, level int) string {
 	brief := level > 0
-	t := a.ctx.Theme
+	t := &a.ctx.Theme
 	if a.ctx.Store == nil {
 		return ""
 	}
@@ -224,24 +248,24 @@ func (a *App) healthLine(now time.Time, level int) string {
 		name := string(h.Interface)
 		okAge := "never ok"
 		if !h.LastSuccess.IsZero() {
-			okAge = "ok " + short(now.Sub(h.LastSuccess)) + " ago"
+			okAge = "ok " + Age(now, h.LastSuccess) + " ago"
 		}
 		switch {
 		case h.LastAttempt.IsZero() && brief:
-			parts = append(parts, t.Muted.Render(name+" ○"))
+			parts = append(parts, a.styled(&t.Muted, name+" ○"))
 		case h.LastAttempt.IsZero():
-			parts = append(parts, t.Muted.Render(name+" ○ idle"))
+			parts = append(parts, a.styled(&t.Muted, name+" ○ idle"))
 		case h.Retrying != nil && h.ConsecutiveFailures == 0 && h.FailedPolls == 0:
 			// The mark turns at the first failed attempt, not when the
 			// retries are given up; the age is the last success's.
 			what := retryWhat(h.Retrying)
 			switch level {
 			case 2:
-				parts = append(parts, t.Warn.Render(name+" ↻"))
+				parts = append(parts, a.styled(&t.Warn, name+" ↻"))
 			case 1:
-				parts = append(parts, t.Warn.Render(name+" ↻ "+what))
+				parts = append(parts, a.styled(&t.Warn, name+" ↻ "+what))
 			default:
-				parts = append(parts, t.Warn.Render(fmt.Sprintf("%s ↻ retrying %s, %s", name, what, okAge)))
+				parts = append(parts, a.styled(&t.Warn, fmt.Sprintf("%s ↻ retrying %s, %s", name, what, okAge)))
 			}
 		case h.ConsecutiveFailures > 0 || h.FailedPolls > 0 || h.Retrying != nil:
 			// Given up: ✖ until a call succeeds, also while the next call
@@ -265,27 +289,27 @@ func (a *App) healthLine(now time.Time, level int) string {
 				code += fmt.Sprintf(" +%d", h.Failing-1)
 			}
 			if level > 1 {
-				parts = append(parts, t.Bad.Render(name+" ✖"))
+				parts = append(parts, a.styled(&t.Bad, name+" ✖"))
 				continue
 			}
 			if brief {
-				parts = append(parts, t.Bad.Render(name+" ✖ "+sanitize.Line(code)))
+				parts = append(parts, a.styled(&t.Bad, name+" ✖ "+sanitize.Line(code)))
 				continue
 			}
 			again := ""
 			if h.Retrying != nil {
 				again = ", retrying " + retryWhat(h.Retrying)
 			}
-			parts = append(parts, t.Bad.Render(fmt.Sprintf("%s ✖ %s%s, %s", name, sanitize.Line(code), again, okAge)))
+			parts = append(parts, a.styled(&t.Bad, fmt.Sprintf("%s ✖ %s%s, %s", name, sanitize.Line(code), again, okAge)))
 		case !polled[h.Interface] && brief:
-			parts = append(parts, t.Muted.Render(name+" ○"))
+			parts = append(parts, a.styled(&t.Muted, name+" ○"))
 		case !polled[h.Interface]:
 			// Nobody watches it now: its age grows, nothing is stale.
-			parts = append(parts, t.Muted.Render(name+" ○ idle "+short(now.Sub(h.LastSuccess))))
+			parts = append(parts, a.styled(&t.Muted, name+" ○ idle "+Age(now, h.LastSuccess)))
 		case brief:
-			parts = append(parts, t.OK.Render(name+" ●"))
+			parts = append(parts, a.styled(&t.OK, name+" ●"))
 		default:
-			parts = append(parts, t.OK.Render(name+" ●")+" "+t.Muted.Render(short(now.Sub(h.LastSuccess))))
+			parts = append(parts, a.styled(&t.OK, name+" ●")+" "+a.styled(&t.Muted, Age(now, h.LastSuccess)))
 		}
 	}
 	return strings.Join(parts, "  ")
@@ -309,33 +333,40 @@ func (a *App) webhookHealth() string {
 	if a.ctx.Webhooks == nil {
 		return ""
 	}
-	t := a.ctx.Theme
+	t := &a.ctx.Theme
 	st := a.ctx.Webhooks()
 	switch {
 	case st.InUse():
-		return t.Bad.Render("webhooks ✖ port in use: polling only (:errors)")
+		return a.styled(&t.Bad, "webhooks ✖ port in use: polling only (:errors)")
 	case !st.Listening():
-		return t.Bad.Render("webhooks ✖ not listening: polling only (:errors)")
+		return a.styled(&t.Bad, "webhooks ✖ not listening: polling only (:errors)")
 	case st.Rejected() > 0:
-		return t.Warn.Render(fmt.Sprintf("webhooks ⚠ %d rejected (:errors)", st.Rejected()))
+		return a.styled(&t.Warn, fmt.Sprintf("webhooks ⚠ %d rejected (:errors)", st.Rejected()))
 	}
 	return ""
 }
 
+// tabs is the tab line, drawn again only when the view shown, the trail
+// or the width changed.
 func (a *App) tabs() string {
 	trail := a.tabTrail()
-	return fit(a.tabLabels(a.tabForm(lipgloss.Width(trail)))+trail, a.width, 1)
+	p := a.memo()
+	k := fmt.Sprintf("%d\x00%d\x00%s", a.width, a.active, trail)
+	if p.tabs == "" || p.tabsKey != k {
+		p.tabsKey, p.tabs = k, fit(a.tabLabels(a.tabForm(lipgloss.Width(trail)))+trail, a.width, 1)
+	}
+	return p.tabs
 }
 
 // tabTrail is what follows the tabs: the breadcrumb trail and the filter.
 func (a *App) tabTrail() string {
-	t := a.ctx.Theme
+	t := &a.ctx.Theme
 	var trail string
 	if tr := a.trail(); tr != "" {
-		trail = "  " + t.Accent.Render(tr)
+		trail = "  " + a.styled(&t.Accent, tr)
 	}
 	if f := FilterOf(a.Active()); f != "" && a.overlay != filterOverlay {
-		trail += "  " + t.Warn.Render("/"+f)
+		trail += "  " + a.styled(&t.Warn, "/"+f)
 	}
 	return trail
 }
@@ -411,25 +442,25 @@ func (a *App) letterOf(i int) string {
 // tabLabels are the views' tabs: "1 Quotes"; views past the ninth have no
 // number key and are reached with tab or the palette.
 func (a *App) tabLabels(form int) string {
-	t := a.ctx.Theme
+	t := &a.ctx.Theme
 	var b strings.Builder
 	for i, v := range a.views {
 		label := a.tabLabel(i, v, form)
 		if i == a.active {
-			b.WriteString(t.TabActive.Render(label))
+			b.WriteString(a.styled(&t.TabActive, label))
 		} else {
-			b.WriteString(t.Tab.Render(label))
+			b.WriteString(a.styled(&t.Tab, label))
 		}
 	}
 	return b.String()
 }
 
 func (a *App) footer() string {
-	t := a.ctx.Theme
+	t := &a.ctx.Theme
 	if a.overlay == filterOverlay {
 		hint := ""
 		if a.filterReplace {
-			hint = t.Muted.Render("typing replaces it, ←/⌫ edit it") + "   "
+			hint = a.styled(&t.Muted, "typing replaces it, ←/⌫ edit it") + "   "
 		}
 		return fit(a.filter.View()+"   "+hint+a.shortHelp([]key.Binding{a.keys.FilterKeep, a.keys.FilterClear}, 0), a.width, 1)
 	}
@@ -438,7 +469,7 @@ func (a *App) footer() string {
 		if a.flash.Text != "" {
 			text = sanitize.Line(a.flash.Text) + " " + text
 		}
-		return fit(t.FlashError.Render(text), a.width, 1)
+		return fit(a.styled(&t.FlashError, text), a.width, 1)
 	}
 	if a.flash.Text != "" {
 		style := t.FlashInfo
@@ -452,22 +483,22 @@ func (a *App) footer() string {
 	}
 	var parts []string
 	for _, d := range a.background {
-		parts = append(parts, t.Warn.Render("⋯ "+sanitize.Line(d.c.Title)+" running "+short(a.ctx.Clock().Sub(d.started))))
+		parts = append(parts, a.styled(&t.Warn, "⋯ "+sanitize.Line(d.c.Title)+" running "+short(a.ctx.Clock().Sub(d.started))))
 	}
 	// The shell's palette, help and quit always show; the view's keys
 	// take the room left, cut with an ellipsis.
-	shell := a.shortHelp(a.keys.ShortHelp(), 0)
-	used := lipgloss.Width(strings.Join(parts, "  "))
+	shell := a.helpMemo(a.keys.ShortHelp(), 0)
+	used := 0
 	if len(parts) > 0 {
-		used += 2
+		used = lipgloss.Width(strings.Join(parts, "  ")) + 2
 	}
 	if room := a.width - used - lipgloss.Width(shell) - 2; room > 0 {
-		if view := a.shortHelp(a.Active().Keys(), room); view != "" {
+		if view := a.helpMemo(a.Active().Keys(), room); view != "" {
 			parts = append(parts, view)
 		}
 	}
 	parts = append(parts, shell)
-	return fit(strings.Join(parts, "  "), a.width, 1)
+	return a.fitMemo(strings.Join(parts, "  "), a.width, 1)
 }
 
 // shortHelp renders bindings on one line with bubbles/help, in the
@@ -511,20 +542,37 @@ func short(d time.Duration) string {
 	return s
 }
 
-// Age formats how long ago t was, for views; a t after now (a server's
-// clock ahead of ours) is "0s" ago, never a negative age. It is for ages
+// Age formats how long ago t was, for views and the header: under a
+// minute as a bound to the next ten seconds ("<10s", "<40s", "<1m"),
+// then in minutes, hours and days ("1m", "2h05m", "3d"). The bound is
+// taken a second after now, as the text stays on screen until the next
+// tick: an age under a minute never reads younger than it is. A t after
+// now (a server's clock ahead of ours) is "<10s" ago, never a negative
+// age. Ages stepping by ten seconds, not one, an idle session's frame
+// changes a few times a minute, and is drawn only then. It is for ages
 // only: a deadline or an expiry is Until's.
 func Age(now, t time.Time) string {
 	if t.IsZero() {
 		return "never"
 	}
-	return short(max(now.Sub(t), 0))
+	d := max(now.Sub(t), 0) + ageSlack
+	if d < time.Minute {
+		return "<" + short((d/ageStep+1)*ageStep)
+	}
+	return short(d)
 }
 
+// ageSlack is how long an age is shown before it is drawn again (the
+// clock's tick); ageStep the step of the ages under a minute.
+const (
+	ageSlack = time.Second
+	ageStep  = 10 * time.Second
+)
+
 // Until formats how long until t, a deadline or an expiry: "in 1h59m"
-// while it is ahead of now, "expired 3d ago" once it is not (an expiry
-// due this second has expired). The minutes of less than two days are
-// kept, rounded down: "in 1h59m" is not yet two hours.
+// while it is ahead of now, "expired 3d ago" once it is not (the age Age
+// writes; an expiry due this second has expired). The minutes of less
+// than two days are kept, rounded down: "in 1h59m" is not yet two hours.
 func Until(now, t time.Time) string {
 	if t.IsZero() {
 		return "never"
@@ -532,7 +580,7 @@ func Until(now, t time.Time) string {
 	if left := t.Sub(now); left > 0 {
 		return "in " + short(left)
 	}
-	return "expired " + short(now.Sub(t)) + " ago"
+	return "expired " + Age(now, t) + " ago"
 }
 
 // bodyTop is the first line of the view's body: two header lines and the

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/colorprofile"
 
 	"treasury/data/apierr"
@@ -33,32 +34,68 @@ func TestAlertBadgeClaimsNoMoreThanWasRead(t *testing.T) {
 	}
 	st := live.New(live.Options{Now: func() time.Time { return now }, Feeds: []live.Feed{feed("a"), feed("b")}})
 	th := NewTheme(colorprofile.NoTTY, true)
-	if got := alertBadge(th, st); !strings.Contains(got, "checking") {
+	if got := badgeText(alertBadge(&th, st)); !strings.Contains(got, "checking") {
 		t.Errorf("before any read: %q", got)
 	}
 	st.FetchNow(context.Background(), "a")
-	if got := alertBadge(th, st); !strings.Contains(got, "checking") {
+	if got := badgeText(alertBadge(&th, st)); !strings.Contains(got, "checking") {
 		t.Errorf("one topic read: %q", got)
 	}
 	st.FetchNow(context.Background(), "b")
-	if got := alertBadge(th, st); got != "no alerts" {
+	if got := badgeText(alertBadge(&th, st)); got != "no alerts" {
 		t.Errorf("both read: %q", got)
 	}
 	fail = true
 	st.FetchNow(context.Background(), "b")
-	if got := alertBadge(th, st); got != "alerts unknown (a)" {
+	if got := badgeText(alertBadge(&th, st)); got != "alerts unknown (a)" {
 		t.Errorf("one failing: %q", got)
 	}
 }
 
-// TestAgeNeverNegative: a time ahead of the clock is 0s ago.
+// TestAgeNeverNegative: a time ahead of the clock is less than ten
+// seconds ago.
 func TestAgeNeverNegative(t *testing.T) {
 	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
-	if got := Age(now, now.Add(3*time.Second)); got != "0s" {
+	if got := Age(now, now.Add(3*time.Second)); got != "<10s" {
 		t.Errorf("a time 3s ahead: %q", got)
 	}
 	if got := Age(now, now.Add(-90*time.Second)); got != "1m" {
 		t.Errorf("90s ago: %q", got)
+	}
+}
+
+// TestAgeUnderAMinuteIsABound: under a minute an age steps by ten
+// seconds, as the bound it is still under a second later (the text stays
+// until the next tick): it never reads younger than it is, and it changes
+// six times a minute, not sixty.
+func TestAgeUnderAMinuteIsABound(t *testing.T) {
+	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	for _, c := range []struct {
+		ago  time.Duration
+		want string
+	}{
+		{0, "<10s"}, {8900 * time.Millisecond, "<10s"}, {9 * time.Second, "<20s"},
+		{30 * time.Second, "<40s"}, {48 * time.Second, "<50s"}, {49 * time.Second, "<1m"}, {58900 * time.Millisecond, "<1m"},
+		{59 * time.Second, "1m"}, {2 * time.Minute, "2m"},
+	} {
+		if got := Age(now, now.Add(-c.ago)); got != c.want {
+			t.Errorf("%v ago: %q, want %q", c.ago, got, c.want)
+		}
+	}
+	texts := map[string]bool{}
+	for ago := time.Duration(0); ago < time.Minute; ago += 100 * time.Millisecond {
+		got := Age(now, now.Add(-ago))
+		texts[got] = true
+		if !strings.HasPrefix(got, "<") {
+			continue
+		}
+		bound, err := time.ParseDuration(strings.Replace(got[1:], "1m", "60s", 1))
+		if err != nil || bound <= ago+time.Second {
+			t.Fatalf("%v ago reads %q: younger than it is a second later", ago, got)
+		}
+	}
+	if len(texts) != 7 { // <10s … <50s, <1m, 1m
+		t.Errorf("a minute of ages reads %d texts: %v", len(texts), texts)
 	}
 }
 
@@ -73,7 +110,7 @@ func TestUntilSaysTheTimeLeftAndThenThatItExpired(t *testing.T) {
 		{now.Add(2*time.Hour - time.Minute), "in 1h59m"},
 		{now.Add(40 * time.Second), "in 40s"},
 		{now.Add(3 * 24 * time.Hour), "in 3d"},
-		{now, "expired 0s ago"},
+		{now, "expired <10s ago"},
 		{now.Add(-3*24*time.Hour - time.Hour), "expired 3d ago"},
 		{time.Time{}, "never"},
 	} {
@@ -187,7 +224,7 @@ func TestHeaderKeepsTheAlertsAt80Columns(t *testing.T) {
 		t.Errorf("the header cuts the alerts: %q", head)
 	}
 	a.Update(tea.WindowSizeMsg{Width: 120, Height: 24})
-	if head := strings.Split(a.Frame(), "\n")[0]; !strings.Contains(head, "2026-11-16 09:30:00 UTC") || !strings.HasPrefix(head, "treasury") {
+	if head := strings.Split(a.Frame(), "\n")[0]; !strings.Contains(head, "2026-11-16 09:30 UTC") || !strings.HasPrefix(head, "treasury") {
 		t.Errorf("at 120 columns: %q", head)
 	}
 }
@@ -209,20 +246,20 @@ func TestHealthTurnsAtTheFirstFailedAttempt(t *testing.T) {
 	a.Init()
 	defer a.Close()
 	a.Update(tea.WindowSizeMsg{Width: 120, Height: 24})
-	now = now.Add(4 * time.Second)
+	now = now.Add(14 * time.Second)
 	unavailable := &apierr.Error{Interface: apierr.Liquidity, Method: "GET", Path: "/api/v0/quotes", HTTPStatus: 503, Class: apierr.ClassRetry}
 	st.Retrying(apierr.Liquidity, "/api/v0/quotes", 2, 5, unavailable)
-	if got := a.healthLine(now, 0); got != "liquidity ↻ retrying 2/5 503, ok 4s ago" {
+	if got := a.healthLine(now, 0); got != "liquidity ↻ retrying 2/5 503, ok <20s ago" {
 		t.Errorf("while retrying: %q", got)
 	}
 	st.Observe(apierr.Liquidity, "/api/v0/quotes", 0, unavailable) // given up
-	if got := a.healthLine(now, 0); !strings.HasPrefix(got, "liquidity ✖ 503") || !strings.HasSuffix(got, "ok 4s ago") {
+	if got := a.healthLine(now, 0); !strings.HasPrefix(got, "liquidity ✖ 503") || !strings.HasSuffix(got, "ok <20s ago") {
 		t.Errorf("given up: %q", got)
 	}
 	// The next call is retried: still ✖ (nothing has worked since), with
 	// the retry said.
 	st.Retrying(apierr.Liquidity, "/api/v0/quotes", 1, 5, unavailable)
-	if got := a.healthLine(now, 0); got != "liquidity ✖ 503, retrying 1/5 503, ok 4s ago" {
+	if got := a.healthLine(now, 0); got != "liquidity ✖ 503, retrying 1/5 503, ok <20s ago" {
 		t.Errorf("retrying after giving up: %q", got)
 	}
 	// A body that could not be read came with 200: the mark says so,
@@ -266,3 +303,40 @@ func TestHealthNamesAFailureThatIsNotAnAnswer(t *testing.T) {
 		t.Errorf("health after a poll that timed out: %q", got)
 	}
 }
+
+// TestIdleFrameChangesOnlyWithWhatItShows: a session whose data does not
+// change draws the same frame from one tick to the next (bubbletea then
+// sends nothing); it changes when an age passes its ten-second bound and
+// when the clock's minute turns.
+func TestIdleFrameChangesOnlyWithWhatItShows(t *testing.T) {
+	now := time.Date(2026, 3, 1, 12, 0, 40, 0, time.UTC)
+	k := live.KeyOf[int]("t-quotes")
+	st := live.New(live.Options{Now: func() time.Time { return now }, Feeds: []live.Feed{live.ValueFeed(k,
+		func(context.Context) (int, error) { return 1, nil }, live.FeedOptions[int, int]{Interval: time.Second, Interface: apierr.Liquidity, Always: true})}})
+	st.FetchNow(context.Background(), "t-quotes")
+	ctx := testContext("test", false)
+	ctx.Store, ctx.Now = st, func() time.Time { return now }
+	a := NewApp(ctx, &topicView{listView{name: "quotes", rows: []string{"q"}}, []live.Topic{"t-quotes"}})
+	a.Init()
+	defer a.Close()
+	a.Update(tea.WindowSizeMsg{Width: 120, Height: 24})
+	frameAt := func(d time.Duration) string {
+		now = time.Date(2026, 3, 1, 12, 0, 40, 0, time.UTC).Add(d)
+		a.Update(Tick{Now: now})
+		return a.View().Content
+	}
+	first := frameAt(time.Second)
+	for _, d := range []time.Duration{2 * time.Second, 5 * time.Second, 8 * time.Second} {
+		if got := frameAt(d); got != first {
+			t.Fatalf("%v later the frame changed with nothing shown changing:\n%s\nthen\n%s", d, first, got)
+		}
+	}
+	if got := frameAt(9 * time.Second); got == first || !strings.Contains(got, "liquidity ● <20s") {
+		t.Errorf("the age passed ten seconds, the frame did not say it:\n%s", got)
+	}
+	if got := frameAt(20 * time.Second); !strings.Contains(got, "12:01 UTC") {
+		t.Errorf("the minute turned, the clock did not:\n%s", got)
+	}
+}
+
+func badgeText(_ *lipgloss.Style, text string) string { return text }

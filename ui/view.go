@@ -18,6 +18,8 @@ import (
 // page it shows.
 type View interface {
 	// Name is the view's palette name ("payments"); Title its tab label.
+	// Both are constant: the shell draws the tabs again only when the view
+	// shown, its trail or the width change.
 	Name() string
 	Title() string
 	// Topics are the store topics the view watches now (they may change

@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
@@ -50,4 +51,24 @@ func openRead(tb testing.TB) *process.Runtime {
 		rt.Platform.Store.FetchNow(ctx, tp)
 	}
 	return rt
+}
+
+// BenchmarkIdleTick is what the clock's tick costs an idle session on the
+// payments view, when nothing it shows changed: the tick, then View (the
+// renderer compares the frame with the last one drawn, and draws nothing
+// when they are the same text).
+func BenchmarkIdleTick(b *testing.B) {
+	rt := openRead(b)
+	app := NewApp(rt, Session{Colors: colorprofile.ANSI256, Dark: true, Who: audit.Who{Via: audit.ViaLocal, User: "b"}})
+	app.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	app.Update(uitest.Key("4"))
+	rt.Platform.Store.Sync()
+	app.Update(ui.StoreChanged{})
+	now := app.Context().Clock()
+	app.Context().Now = func() time.Time { return now } // nothing shown changes
+	b.ReportAllocs()
+	for b.Loop() {
+		app.Update(ui.Tick{Now: now})
+		_ = app.View()
+	}
 }

@@ -49,6 +49,9 @@ func Command(ctx context.Context, e *process.Env, g cli.Globals, args []string) 
 	if err != nil {
 		return err
 	}
+	if err := startPprof(ctx, e); err != nil {
+		return err
+	}
 	// The session log is opened first, so that what the runtime logs (a
 	// webhook port in use, refused notifications) is in the SSH server's
 	// log too.

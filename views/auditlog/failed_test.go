@@ -28,7 +28,7 @@ func TestUnreadableLog(t *testing.T) {
 	tm := e.Program(t, auditlog.New(e.Ctx))
 	viewtest.WaitFor(t, tm, "STALE")
 	frame := viewtest.Frame(t, tm)
-	if !strings.Contains(frame, "audit.jsonl: is a di") || !strings.Contains(frame, "STALE (fetched") {
+	if !strings.Contains(frame, "audit.jsonl: is a") || !strings.Contains(frame, "STALE (fetched") {
 		t.Errorf("the failure is not named above the entries last read:\n%s", frame)
 	}
 }

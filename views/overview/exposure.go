@@ -12,7 +12,7 @@ import (
 func (v *View) exposurePanel(w int) []string {
 	t := v.ctx.Theme
 	srcs := []source{srcPayments, srcPrefunded}
-	out := []string{v.title(w, "Exposure · payments in flight", v.ages(srcs...))}
+	out := []string{v.title(w, "Exposure · in flight", v.ages(srcs...))}
 	if !v.configured(srcPayments) {
 		return append(out, v.notes(w, srcs...)...)
 	}

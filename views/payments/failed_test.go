@@ -49,7 +49,7 @@ func TestPaymentsDetailSectionsFailing(t *testing.T) {
 	send(v, ui.Open{View: Name, Args: []string{failed.PaymentID}})
 	body := v.Render(120, 120)
 	for _, want := range []string{"Payment " + failed.PaymentID, "Could not read the state history:", "SYS_",
-		"what to do:", "STALE (the ledger read 30s ago", "RESERVE", "no webhook notifications: this dashboard runs no webhook receiver"} {
+		"what to do:", "STALE (the ledger read <40s ago", "RESERVE", "no webhook notifications: this dashboard runs no webhook receiver"} {
 		if !strings.Contains(body, want) {
 			t.Errorf("the detail lacks %q:\n%s", want, body)
 		}

@@ -81,7 +81,7 @@ func TestQuotedIsNotInFlight(t *testing.T) {
 	}
 	send(v, ui.Open{View: Name, Args: []string{quote}})
 	body := ansi.Strip(v.Render(120, 60))
-	for _, want := range []string{"QUOTED (expired)", "the quote expired 30s ago", "(expired 30s ago)", "no payout: the quote expired"} {
+	for _, want := range []string{"QUOTED (expired)", "the quote expired <40s ago", "(expired <40s ago)", "no payout: the quote expired"} {
 		if !strings.Contains(body, want) {
 			t.Errorf("the detail lacks %q:\n%s", want, body)
 		}

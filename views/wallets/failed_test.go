@@ -82,7 +82,7 @@ func TestWalletPageStale(t *testing.T) {
 	viewtest.Keys(tm, "r")
 	viewtest.WaitAll(t, tm, "STALE (the balances read", "STALE (the limits read", "STALE (the policies read")
 	frame := viewtest.Frame(t, tm)
-	for _, want := range []string{"USDC", "TRANSFER_VOLUME", "Whitelisted destinations only", "STALE (the balances read 0s ago, r: try again) ✖ ERR000.021"} {
+	for _, want := range []string{"USDC", "TRANSFER_VOLUME", "Whitelisted destinations only", "STALE (the balances read <10s ago, r: try again) ✖ ERR000.021"} {
 		if !strings.Contains(frame, want) {
 			t.Errorf("the frame lacks %q:\n%s", want, frame)
 		}
