@@ -23,6 +23,16 @@ type requestCounts [6]atomic.Uint64
 // and custody, so that tests can count the calls a client makes upstream.
 type Stats struct {
 	Requests map[string]uint64 `json:"requests"`
+	// World is how much the payments world holds.
+	World WorldSize `json:"world"`
+}
+
+// WorldSize is how much the payments world holds: payments, the ids it
+// indexes and ledger entries; Options.Retain bounds them.
+type WorldSize struct {
+	Payments      int `json:"payments"`
+	IDs           int `json:"ids"`
+	LedgerEntries int `json:"ledger_entries"`
 }
 
 // Stats returns the request counts so far.
@@ -31,6 +41,7 @@ func (s *Sandbox) Stats() Stats {
 	for i, iface := range countedInterfaces() {
 		out.Requests[string(iface)] = s.requests[i].Load()
 	}
+	out.World = WorldSize(s.world.Size())
 	return out
 }
 

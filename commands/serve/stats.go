@@ -16,8 +16,9 @@ import (
 // the live heap after the last collection, the heap in use, goroutines,
 // sessions, the payments the store holds and the requests sent upstream,
 // so that an operator (and a soak test) can see memory stay flat as the
-// server runs for weeks. The embedded sandbox's clock is logged too: it
-// is the time the store's windows move by.
+// server runs for weeks. The embedded sandbox's clock is logged too (it
+// is the time the store's windows move by), and how much its payments
+// world holds: in process, its memory is in the live heap too.
 func logStats(ctx context.Context, log *slog.Logger, every time.Duration, rt *process.Runtime, srv *serve.Server) {
 	if every <= 0 {
 		return
@@ -42,7 +43,9 @@ func logStats(ctx context.Context, log *slog.Logger, every time.Duration, rt *pr
 			"goroutines", goruntime.NumGoroutine(), "sessions", srv.Sessions(), "payments_held", held,
 			"upstream_requests", rt.Requests.Load()}
 		if rt.Sandbox != nil {
-			attrs = append(attrs, "sandbox_time", rt.Platform.Now().UTC().Format(time.RFC3339))
+			w := rt.Sandbox.Stats().World
+			attrs = append(attrs, "sandbox_time", rt.Platform.Now().UTC().Format(time.RFC3339),
+				"sandbox_payments", w.Payments, "sandbox_ledger_entries", w.LedgerEntries)
 		}
 		log.Info("process stats", attrs...)
 	}
