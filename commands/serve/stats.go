@@ -13,7 +13,7 @@ import (
 )
 
 // logStats writes a "process stats" line every interval until ctx ends:
-// the live heap after the last collection, the heap in use, goroutines,
+// the live heap after a collection it runs, the heap in use, goroutines,
 // sessions, the payments the store holds and the requests sent upstream,
 // so that an operator (and a soak test) can see memory stay flat as the
 // server runs for weeks. The embedded sandbox's clock is logged too (it
@@ -32,6 +32,11 @@ func logStats(ctx context.Context, log *slog.Logger, every time.Duration, rt *pr
 			return
 		case <-t.C:
 		}
+		// A collection first, so that the live heap is what is live now,
+		// not what the last one found while the process was busy (it
+		// counts what was allocated while it marked): one cycle per
+		// interval is cheap, and the numbers are comparable.
+		goruntime.GC()
 		metrics.Read(sample)
 		var ms goruntime.MemStats
 		goruntime.ReadMemStats(&ms)
