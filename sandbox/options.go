@@ -42,8 +42,8 @@ type Options struct {
 	// LivePaymentsPerMinute is the traffic generator's rate in sandbox time.
 	// Zero means 12; a negative rate means no live payments at all.
 	LivePaymentsPerMinute float64
-	// Retain is how far back, in sandbox time, the payments world keeps
-	// settled payments and ledger entries. Zero keeps what the reports
+	// Retain is how far back, in sandbox time, the sandbox keeps settled
+	// payments, ledger entries and wallet transactions. Zero keeps what the reports
 	// cover (from the first of the month two months back: spec area C), so
 	// a sandbox serving for months stays bounded; a shorter span bounds it
 	// sooner (a fast clock's soak test) but the reports' older months come

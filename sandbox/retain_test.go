@@ -9,6 +9,7 @@ import (
 
 	"treasury/data/payments"
 	"treasury/data/reporting"
+	"treasury/data/wallet"
 	"treasury/sandbox"
 	"treasury/sandbox/sandboxtest"
 )
@@ -43,6 +44,7 @@ func TestRetainBoundsTheWorld(t *testing.T) {
 			if day > 2 {
 				most.Payments, most.IDs = max(most.Payments, s.Payments), max(most.IDs, s.IDs)
 				most.LedgerEntries = max(most.LedgerEntries, s.LedgerEntries)
+				most.WalletTransactions = max(most.WalletTransactions, s.WalletTransactions)
 			}
 		}
 	}
@@ -59,6 +61,11 @@ func TestRetainBoundsTheWorld(t *testing.T) {
 	// release, a credit on return) and a top-up funds many.
 	if limit := span * 3 * 3 / 2; most.LedgerEntries > limit {
 		t.Fatalf("the ledger held up to %d entries, the bound %d", most.LedgerEntries, limit)
+	}
+	// A wallet transaction every 3 minutes on average: 480 a day, 5,760 in
+	// the twelve; a few are seeded frozen or waiting and stay.
+	if limit := 480 * 3 / 2; most.WalletTransactions > limit || most.WalletTransactions < 300 {
+		t.Fatalf("the wallets held up to %d transactions, want a day's (about 480) and at most %d", most.WalletTransactions, limit)
 	}
 }
 
@@ -109,6 +116,7 @@ func TestRetainKeepsAnswersInTheSpan(t *testing.T) {
 		t.Fatalf("payment %s: HTTP %d and %d", id, sa, sk)
 	}
 	same("payment "+id, ba, bk)
+	walletsSame(t, all.srv, kept.srv, after)
 	// The other world has forgotten the payments of five days ago.
 	old := payFilterAll(t, all, payments.Filter{FilterRangeType: "PAYMENT_CREATION", BeforeTimestamp: &after}, 100)
 	if len(old) == 0 {
@@ -171,4 +179,43 @@ func repRaw(t *testing.T, e payEnv, r reporting.Report) []byte {
 		t.Fatalf("download %s: HTTP %d %.200s", r.ID, st, body)
 	}
 	return body
+}
+
+// walletsSame compares the newest page of every wallet's transactions of
+// two sandboxes, those created at or after after.
+func walletsSame(t *testing.T, a, b *sandbox.Server, after time.Time) {
+	t.Helper()
+	ta, tb := sandboxtest.WalletToken(t, a, "monitoring"), sandboxtest.WalletToken(t, b, "monitoring")
+	var vaults wallet.VaultsPage
+	sandboxtest.Get(t, a.Endpoints().Wallet+wallet.PathVaults, ta, &vaults)
+	recent := func(srv *sandbox.Server, tok, id string) []wallet.Transaction {
+		var page wallet.TransactionsPage
+		if st := sandboxtest.Get(t, srv.Endpoints().Wallet+wallet.PathWallets+"/"+id+"/transactions", tok, &page); st != http.StatusOK {
+			t.Fatalf("transactions of %s: HTTP %d", id, st)
+		}
+		var out []wallet.Transaction
+		for _, x := range page.Transactions {
+			if !x.CreatedAt.Before(after) {
+				out = append(out, x)
+			}
+		}
+		return out
+	}
+	n := 0
+	for _, v := range vaults.Vaults {
+		var ws wallet.WalletsPage
+		sandboxtest.Get(t, a.Endpoints().Wallet+wallet.PathVaults+"/"+v.ID+"/wallets", ta, &ws)
+		for _, w := range ws.Wallets {
+			xa, xb := recent(a, ta, w.ID), recent(b, tb, w.ID)
+			ja, _ := json.Marshal(xa)
+			jb, _ := json.Marshal(xb)
+			if string(ja) != string(jb) {
+				t.Fatalf("recent transactions of wallet %s differ once pruned:\nall:  %.300s\nkept: %.300s", w.ID, ja, jb)
+			}
+			n += len(xa)
+		}
+	}
+	if n == 0 {
+		t.Fatal("no wallet transaction in the kept span")
+	}
 }

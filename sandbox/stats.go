@@ -27,12 +27,13 @@ type Stats struct {
 	World WorldSize `json:"world"`
 }
 
-// WorldSize is how much the payments world holds: payments, the ids it
-// indexes and ledger entries; Options.Retain bounds them.
+// WorldSize is how much the world holds: payments, the ids it indexes,
+// ledger entries and wallet transactions; Options.Retain bounds them.
 type WorldSize struct {
-	Payments      int `json:"payments"`
-	IDs           int `json:"ids"`
-	LedgerEntries int `json:"ledger_entries"`
+	Payments           int `json:"payments"`
+	IDs                int `json:"ids"`
+	LedgerEntries      int `json:"ledger_entries"`
+	WalletTransactions int `json:"wallet_transactions"`
 }
 
 // Stats returns the request counts so far.
@@ -41,7 +42,9 @@ func (s *Sandbox) Stats() Stats {
 	for i, iface := range countedInterfaces() {
 		out.Requests[string(iface)] = s.requests[i].Load()
 	}
-	out.World = WorldSize(s.world.Size())
+	ws := s.world.Size()
+	out.World = WorldSize{Payments: ws.Payments, IDs: ws.IDs, LedgerEntries: ws.LedgerEntries,
+		WalletTransactions: s.wallet.Transactions()}
 	return out
 }
 

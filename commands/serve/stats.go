@@ -50,7 +50,8 @@ func logStats(ctx context.Context, log *slog.Logger, every time.Duration, rt *pr
 		if rt.Sandbox != nil {
 			w := rt.Sandbox.Stats().World
 			attrs = append(attrs, "sandbox_time", rt.Platform.Now().UTC().Format(time.RFC3339),
-				"sandbox_payments", w.Payments, "sandbox_ledger_entries", w.LedgerEntries)
+				"sandbox_payments", w.Payments, "sandbox_ledger_entries", w.LedgerEntries,
+				"sandbox_wallet_transactions", w.WalletTransactions)
 		}
 		log.Info("process stats", attrs...)
 	}

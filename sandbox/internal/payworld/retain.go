@@ -1,10 +1,6 @@
 package payworld
 
-import "time"
-
-// pruneEvery is how often, in sandbox time, the world drops what it no
-// longer keeps.
-const pruneEvery = time.Hour
+import "treasury/sandbox/internal/simkit"
 
 // Size is how much the world holds: payments (those pruned from the span
 // but still moving included), ids indexed and ledger entries.
@@ -29,16 +25,11 @@ func (w *World) Size() Size {
 // keepFrom is the unix ms from which the world keeps payments and ledger
 // entries at unix ms t, and whether it prunes at all (Options.Retain).
 func (w *World) keepFrom(t int64) (int64, bool) {
-	switch {
-	case w.retain < 0:
-		return 0, false
-	case w.retain == 0:
-		return historyStart(ms(t)).UnixMilli(), true
-	}
-	return t - w.retain.Milliseconds(), true
+	from, ok := simkit.KeepFrom(w.retain, ms(t))
+	return from.UnixMilli(), ok
 }
 
-// prune drops, once every pruneEvery of sandbox time, the payments created
+// prune drops, once every simkit.PruneEvery of sandbox time, the payments created
 // and the ledger entries booked before keepFrom: nothing any answer about
 // the kept span needs (a ledger window, a search or a report inside it
 // reads the same; a search reaching further back finds what is kept). A
@@ -51,7 +42,7 @@ func (w *World) prune() {
 	if w.processed < w.nextPrune {
 		return
 	}
-	w.nextPrune = w.processed + pruneEvery.Milliseconds()
+	w.nextPrune = w.processed + simkit.PruneEvery.Milliseconds()
 	from, ok := w.keepFrom(w.processed)
 	if !ok {
 		return
