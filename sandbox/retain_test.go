@@ -117,12 +117,14 @@ func TestRetainKeepsAnswersInTheSpan(t *testing.T) {
 	}
 	same("payment "+id, ba, bk)
 	walletsSame(t, all.srv, kept.srv, after)
-	// The other world has forgotten the payments of five days ago.
-	old := payFilterAll(t, all, payments.Filter{FilterRangeType: "PAYMENT_CREATION", BeforeTimestamp: &after}, 100)
-	if len(old) == 0 {
-		t.Fatal("no payment older than the last 18 hours")
+	// The other world has forgotten the payments of three days ago.
+	long := now.Add(-72 * time.Hour)
+	var oldPage payments.FilterResponse
+	req := payments.FilterRequest{Filter: payments.Filter{FilterRangeType: "PAYMENT_CREATION", BeforeTimestamp: &long}, Page: &payments.PageIn{Size: 1}}
+	if st := sandboxtest.PostJSON(t, all.base+payments.PathFilterV3, all.tok, req, &oldPage); st != http.StatusOK || len(oldPage.Data) != 1 {
+		t.Fatalf("a payment of three days ago: HTTP %d, %d payments", st, len(oldPage.Data))
 	}
-	if s := sandboxtest.Get(t, kept.base+payments.PathPaymentV3+old[len(old)-1].PaymentID, kept.tok, &bs); s != http.StatusNotFound {
+	if s := sandboxtest.Get(t, kept.base+payments.PathPaymentV3+oldPage.Data[0].PaymentID, kept.tok, &bs); s != http.StatusNotFound {
 		t.Fatalf("a payment created long before the span: HTTP %d, want 404", s)
 	}
 }
