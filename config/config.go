@@ -93,6 +93,10 @@ type Embedded struct {
 	// time (zero: the sandbox's 12; negative: none).
 	HistoryPayments int
 	LiveRate        float64
+	// Retain is how far back (sandbox time) the sandbox keeps settled
+	// payments and ledger entries; zero: what its reports cover (the
+	// previous two months and the month to date).
+	Retain time.Duration
 }
 
 // Liquidity is the liquidity interface (bearer token).

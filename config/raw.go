@@ -41,6 +41,7 @@ type rawEmbedded struct {
 	Variant         bool     `yaml:"variant,omitempty"`
 	HistoryPayments int      `yaml:"history_payments,omitempty"`
 	LiveRate        *float64 `yaml:"live_rate,omitempty"`
+	Retain          string   `yaml:"retain,omitempty"`
 }
 
 type rawLiquidity struct {

@@ -72,6 +72,9 @@ func (r *resolver) profile(name string, p *rawProfile) *Config {
 			if es.HistoryPayments < 0 {
 				r.d.at(k("embedded_sandbox.history_payments"), "must be positive")
 			}
+			if es.Retain != "" {
+				e.Retain = r.duration(k("embedded_sandbox.retain"), es.Retain)
+			}
 			if es.LiveRate != nil {
 				e.LiveRate = *es.LiveRate
 				if e.LiveRate == 0 {

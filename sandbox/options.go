@@ -42,6 +42,13 @@ type Options struct {
 	// LivePaymentsPerMinute is the traffic generator's rate in sandbox time.
 	// Zero means 12; a negative rate means no live payments at all.
 	LivePaymentsPerMinute float64
+	// Retain is how far back, in sandbox time, the sandbox keeps settled
+	// payments, ledger entries and wallet transactions. Zero keeps what the reports
+	// cover (from the first of the month two months back: spec area C), so
+	// a sandbox serving for months stays bounded; a shorter span bounds it
+	// sooner (a fast clock's soak test) but the reports' older months come
+	// out short; a negative one keeps everything.
+	Retain time.Duration
 
 	Webhooks WebhookOptions
 

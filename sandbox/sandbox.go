@@ -57,6 +57,7 @@ type Sandbox struct {
 	env     *simkit.Env
 	auth    *authsim.Issuer
 	world   *payworld.World
+	wallet  *walletsim.Sim
 	hooks   *hooksim.Deliverer
 	sims    []simkit.Sim
 	handler http.Handler
@@ -98,7 +99,7 @@ func New(opts Options) (*Sandbox, error) {
 	s.hooks = hooksim.New(env, WebhookKey(opts.Seed), hookSettings(opts.Webhooks))
 	world, err := payworld.New(env, payworld.Options{
 		Auth: auth, Org: Org, HistoryPayments: opts.HistoryPayments, LivePerMinute: max(opts.LivePaymentsPerMinute, 0),
-		Spec:   opts.Variant,
+		Spec: opts.Variant, Retain: opts.Retain,
 		Notify: s.hooks.Enqueue,
 	})
 	if err != nil {
@@ -117,8 +118,9 @@ func New(opts Options) (*Sandbox, error) {
 	// The wallet asks custody whether a destination is a locked endpoint:
 	// one function, called with the wallet's lock held; custody never calls
 	// the wallet, so the two locks cannot deadlock.
-	wal := walletsim.New(env, creds, walletsim.Options{LockedAddress: cus.LockedAddress, NestedWalletPaths: opts.Variant})
+	wal := walletsim.New(env, creds, walletsim.Options{LockedAddress: cus.LockedAddress, NestedWalletPaths: opts.Variant, Retain: opts.Retain})
 	s.sims = []simkit.Sim{liq, world, rep, wal, cus}
+	s.wallet = wal
 
 	// Each interface: counted, prefix stripped, then the variant (which
 	// reshapes the faults' bodies too), then the faults, then the sim.

@@ -23,6 +23,17 @@ type requestCounts [6]atomic.Uint64
 // and custody, so that tests can count the calls a client makes upstream.
 type Stats struct {
 	Requests map[string]uint64 `json:"requests"`
+	// World is how much the payments world holds.
+	World WorldSize `json:"world"`
+}
+
+// WorldSize is how much the world holds: payments, the ids it indexes,
+// ledger entries and wallet transactions; Options.Retain bounds them.
+type WorldSize struct {
+	Payments           int `json:"payments"`
+	IDs                int `json:"ids"`
+	LedgerEntries      int `json:"ledger_entries"`
+	WalletTransactions int `json:"wallet_transactions"`
 }
 
 // Stats returns the request counts so far.
@@ -31,6 +42,9 @@ func (s *Sandbox) Stats() Stats {
 	for i, iface := range countedInterfaces() {
 		out.Requests[string(iface)] = s.requests[i].Load()
 	}
+	ws := s.world.Size()
+	out.World = WorldSize{Payments: ws.Payments, IDs: ws.IDs, LedgerEntries: ws.LedgerEntries,
+		WalletTransactions: s.wallet.Transactions()}
 	return out
 }
 

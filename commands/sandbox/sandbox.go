@@ -33,6 +33,7 @@ type sandboxFlags struct {
 	reorderRate   float64
 	history       int
 	liveRate      float64
+	retain        time.Duration
 	variant       bool
 	creds         sandbox.Credentials
 	faults        faultFlags
@@ -77,6 +78,7 @@ func (f *sandboxFlags) register(fs *flag.FlagSet) {
 	fs.Float64Var(&f.reorderRate, "webhook-reorder", 0, "share (0 to 1) of webhooks delivered out of order")
 	fs.IntVar(&f.history, "history-payments", 3000, "payments synthesized before start, over the previous two months and the month to date (at least 1)")
 	fs.Float64Var(&f.liveRate, "live-rate", 12, "new payments per minute of sandbox time (0: none)")
+	fs.DurationVar(&f.retain, "retain", 0, "how far back (sandbox time) the world keeps settled payments and ledger entries (0: what the reports cover, from the first of the month two months back)")
 	fs.BoolVar(&f.variant, "variant", false, "answer as another legal implementation would where the spec leaves a choice open (see the README)")
 	f.faults.register(fs)
 	fs.StringVar(&c.PaymentsClientID, "payments-client-id", c.PaymentsClientID, "payments client id")
@@ -110,7 +112,7 @@ func (f sandboxFlags) options() sandbox.Options {
 		live = -1
 	}
 	return sandbox.Options{Seed: f.seed, Speed: f.speed, Credentials: f.creds, Faults: f.faults.settings(),
-		HistoryPayments: f.history, LivePaymentsPerMinute: live, Variant: f.variant,
+		HistoryPayments: f.history, LivePaymentsPerMinute: live, Variant: f.variant, Retain: f.retain,
 		Webhooks: sandbox.WebhookOptions{DuplicateRate: f.dupRate, ReorderRate: f.reorderRate}}
 }
 

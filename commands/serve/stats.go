@@ -13,11 +13,12 @@ import (
 )
 
 // logStats writes a "process stats" line every interval until ctx ends:
-// the live heap after the last collection, the heap in use, goroutines,
+// the live heap after a collection it runs, the heap in use, goroutines,
 // sessions, the payments the store holds and the requests sent upstream,
 // so that an operator (and a soak test) can see memory stay flat as the
-// server runs for weeks. The embedded sandbox's clock is logged too: it
-// is the time the store's windows move by.
+// server runs for weeks. The embedded sandbox's clock is logged too (it
+// is the time the store's windows move by), and how much its payments
+// world holds: in process, its memory is in the live heap too.
 func logStats(ctx context.Context, log *slog.Logger, every time.Duration, rt *process.Runtime, srv *serve.Server) {
 	if every <= 0 {
 		return
@@ -31,6 +32,11 @@ func logStats(ctx context.Context, log *slog.Logger, every time.Duration, rt *pr
 			return
 		case <-t.C:
 		}
+		// A collection first, so that the live heap is what is live now,
+		// not what the last one found while the process was busy (it
+		// counts what was allocated while it marked): one cycle per
+		// interval is cheap, and the numbers are comparable.
+		goruntime.GC()
 		metrics.Read(sample)
 		var ms goruntime.MemStats
 		goruntime.ReadMemStats(&ms)
@@ -42,7 +48,10 @@ func logStats(ctx context.Context, log *slog.Logger, every time.Duration, rt *pr
 			"goroutines", goruntime.NumGoroutine(), "sessions", srv.Sessions(), "payments_held", held,
 			"upstream_requests", rt.Requests.Load()}
 		if rt.Sandbox != nil {
-			attrs = append(attrs, "sandbox_time", rt.Platform.Now().UTC().Format(time.RFC3339))
+			w := rt.Sandbox.Stats().World
+			attrs = append(attrs, "sandbox_time", rt.Platform.Now().UTC().Format(time.RFC3339),
+				"sandbox_payments", w.Payments, "sandbox_ledger_entries", w.LedgerEntries,
+				"sandbox_wallet_transactions", w.WalletTransactions)
 		}
 		log.Info("process stats", attrs...)
 	}

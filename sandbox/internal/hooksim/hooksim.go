@@ -122,6 +122,12 @@ func (d *Deliverer) Stats() Stats {
 // Enqueue queues ev for delivery now; it never blocks. Without a callback
 // URL the event is not kept: notifications go to a registered address only.
 func (d *Deliverer) Enqueue(ev webhook.Event) {
+	d.mu.Lock()
+	none := d.set.URL == ""
+	d.mu.Unlock()
+	if none {
+		return // nothing to encode either
+	}
 	body, err := json.Marshal(ev)
 	if err != nil {
 		d.env.Log("webhook: encode %s: %v", ev.ID, err)

@@ -177,7 +177,7 @@ func (w *World) create(rw http.ResponseWriter, r *http.Request, c authsim.Claims
 			"Payment failed due to insufficient balance. Add funds to your account and try again.")
 		return
 	}
-	seq := uint32(len(w.pays))
+	seq := uint32(w.end())
 	p := w.synthPay(seq, now)
 	p.amount, p.ben, p.flags = q.amount, uint16(bi), fCreated
 	if p.outcome == oQuoted {

@@ -165,12 +165,12 @@ func (w *World) searchPage(f filterEcho, s sortEcho, size int, token string, fke
 	// Creation order: pos is the index of the previous page's last payment.
 	m := w.matcher(f)
 	asc := s.SortDirection == payments.SortAsc
-	i, stop, dir := w.nextArrival-1, -1, -1
+	i, stop, dir := w.nextArrival-1, w.base-1, -1
 	if asc {
-		i, stop, dir = 0, w.nextArrival, 1
+		i, stop, dir = w.base, w.nextArrival, 1
 	}
 	if pos >= 0 {
-		i = pos + dir
+		i = pos + dir // a position pruned since is clamped below
 	}
 	byCreation := f.FilterRangeType == "" || f.FilterRangeType == rangeCreation
 	if byCreation && asc && f.AfterTimestamp != nil {
@@ -179,8 +179,11 @@ func (w *World) searchPage(f filterEcho, s sortEcho, size int, token string, fke
 	if byCreation && !asc && f.BeforeTimestamp != nil {
 		i = min(i, w.firstAtOrAfter(f.BeforeTimestamp.UnixMilli()+1)-1)
 	}
+	if asc {
+		i = max(i, w.base)
+	}
 	out := make([]uint32, 0, size)
-	for ; i != stop; i += dir {
+	for ; i != stop && i >= w.base; i += dir {
 		if !m(uint32(i)) {
 			continue
 		}
@@ -197,7 +200,7 @@ func (w *World) searchPage(f filterEcho, s sortEcho, size int, token string, fke
 func (w *World) searchOrder(f filterEcho, s sortEcho) []uint32 {
 	m := w.matcher(f)
 	var out []uint32
-	for i := 0; i < w.nextArrival; i++ {
+	for i := w.base; i < w.nextArrival; i++ {
 		if m(uint32(i)) {
 			out = append(out, uint32(i))
 		}
@@ -244,24 +247,30 @@ func (w *World) sortKey(field string) func(a, b uint32) int {
 	rec := func(seq uint32) paymentRecord { return w.record(seq, t, inList) }
 	switch field {
 	case "sourceAmount":
-		return func(a, b uint32) int { return cmp.Compare(w.pays[a].amount, w.pays[b].amount) }
+		return func(a, b uint32) int { return cmp.Compare(w.payment(a).amount, w.payment(b).amount) }
 	case "destinationAmount":
-		return func(a, b uint32) int { return w.destAmount(&w.pays[a]).Cmp(w.destAmount(&w.pays[b])) }
+		return func(a, b uint32) int { return w.destAmount(w.payment(a)).Cmp(w.destAmount(w.payment(b))) }
 	case "expiresAt":
 		return func(a, b uint32) int { return rec(a).ExpiresAt.Compare(rec(b).ExpiresAt) }
 	case "lastStateUpdatedAt":
-		return func(a, b uint32) int { return cmp.Compare(w.pays[a].stateAt(t).at, w.pays[b].stateAt(t).at) }
+		return func(a, b uint32) int { return cmp.Compare(w.payment(a).stateAt(t).at, w.payment(b).stateAt(t).at) }
 	case "paymentState":
-		return func(a, b uint32) int { return cmp.Compare(w.pays[a].stateAt(t).state, w.pays[b].stateAt(t).state) }
+		return func(a, b uint32) int {
+			return cmp.Compare(w.payment(a).stateAt(t).state, w.payment(b).stateAt(t).state)
+		}
 	case "internalId":
 		return func(a, b uint32) int { return cmp.Compare(w.internalID(a), w.internalID(b)) }
 	case "sourceCurrency":
-		return func(a, b uint32) int { return cmp.Compare(w.corridorOf(&w.pays[a]).src, w.corridorOf(&w.pays[b]).src) }
+		return func(a, b uint32) int {
+			return cmp.Compare(w.corridorOf(w.payment(a)).src, w.corridorOf(w.payment(b)).src)
+		}
 	case "destinationCurrency":
-		return func(a, b uint32) int { return cmp.Compare(w.corridorOf(&w.pays[a]).dst, w.corridorOf(&w.pays[b]).dst) }
+		return func(a, b uint32) int {
+			return cmp.Compare(w.corridorOf(w.payment(a)).dst, w.corridorOf(w.payment(b)).dst)
+		}
 	case "destinationCountry":
 		return func(a, b uint32) int {
-			return cmp.Compare(w.corridorOf(&w.pays[a]).country, w.corridorOf(&w.pays[b]).country)
+			return cmp.Compare(w.corridorOf(w.payment(a)).country, w.corridorOf(w.payment(b)).country)
 		}
 	default: // paymentLabel
 		return func(a, b uint32) int {
@@ -304,7 +313,7 @@ func (w *World) matcher(f filterEcho) func(uint32) bool {
 		when = func(p *pay) int64 { return p.stateAt(t).at }
 	}
 	return func(seq uint32) bool {
-		p := &w.pays[seq]
+		p := w.payment(seq)
 		if at := when(p); p.flags&fForeign != 0 || at < after || at > before {
 			return false
 		}

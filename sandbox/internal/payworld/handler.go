@@ -123,7 +123,7 @@ func (w *World) findOwn(rw http.ResponseWriter, r *http.Request, c authsim.Claim
 		w.notFound(rw, r, "payment with id "+simkit.Quoted(id))
 		return 0, false
 	}
-	if w.pays[seq].flags&fForeign != 0 || (c.Org != "" && c.Org != w.org) {
+	if w.payment(seq).flags&fForeign != 0 || (c.Org != "" && c.Org != w.org) {
 		w.foreign(rw, r)
 		return 0, false
 	}
@@ -149,7 +149,7 @@ func (w *World) getStates(rw http.ResponseWriter, r *http.Request, c authsim.Cla
 	if !ok {
 		return
 	}
-	simkit.WriteJSON(rw, http.StatusOK, transitionsResponse{StateTransitions: w.pays[seq].transitionsAt(w.processed)})
+	simkit.WriteJSON(rw, http.StatusOK, transitionsResponse{StateTransitions: w.payment(seq).transitionsAt(w.processed)})
 }
 
 // byInternalID answers the spec's GET /v3/payments?internalId= (spec face
@@ -163,7 +163,7 @@ func (w *World) byInternalID(rw http.ResponseWriter, r *http.Request, c authsim.
 	w.mu.RLock()
 	defer w.mu.RUnlock()
 	out := paymentList{Data: []paymentRecord{}}
-	if seq, ok := w.lookupInternal(id); ok && w.pays[seq].flags&fForeign == 0 {
+	if seq, ok := w.lookupInternal(id); ok && w.payment(seq).flags&fForeign == 0 {
 		out.Data = append(out.Data, w.record(seq, w.processed, byID))
 	}
 	simkit.WriteJSON(rw, http.StatusOK, out)

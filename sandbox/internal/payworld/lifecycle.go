@@ -141,7 +141,7 @@ func (w *World) advanceLocked(target int64) {
 		return
 	}
 	for w.livePerMinute > 0 && w.nextLive <= target {
-		seq := uint32(len(w.pays))
+		seq := uint32(w.end())
 		w.pays = append(w.pays, w.synthPay(seq, w.nextLive))
 		w.indexID(seq)
 		w.liveCount++
@@ -149,16 +149,17 @@ func (w *World) advanceLocked(target int64) {
 	}
 	for {
 		var ev pending
-		arrival := w.nextArrival < len(w.pays) && w.pays[w.nextArrival].created <= target
+		arrival := w.nextArrival < w.end() && w.payment(uint32(w.nextArrival)).created <= target
 		queued := len(w.queue) > 0 && w.queue[0].at <= target
 		switch {
-		case arrival && (!queued || w.pays[w.nextArrival].created <= w.queue[0].at):
-			ev = pending{at: w.pays[w.nextArrival].created, seq: uint32(w.nextArrival)}
+		case arrival && (!queued || w.payment(uint32(w.nextArrival)).created <= w.queue[0].at):
+			ev = pending{at: w.payment(uint32(w.nextArrival)).created, seq: uint32(w.nextArrival)}
 			w.nextArrival++
 		case queued:
 			ev = heap.Pop(&w.queue).(pending)
 		default:
 			w.processed = target
+			w.prune()
 			return
 		}
 		w.apply(ev)
@@ -167,7 +168,7 @@ func (w *World) advanceLocked(target int64) {
 
 // apply makes one state change happen.
 func (w *World) apply(ev pending) {
-	p := &w.pays[ev.seq]
+	p := w.payment(ev.seq)
 	s, n := p.steps()
 	if int(ev.step)+1 < n {
 		heap.Push(&w.queue, pending{at: s[ev.step+1].at, seq: ev.seq, step: ev.step + 1})

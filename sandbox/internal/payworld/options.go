@@ -6,6 +6,8 @@
 package payworld
 
 import (
+	"time"
+
 	"treasury/data/webhook"
 	"treasury/sandbox/internal/authsim"
 )
@@ -22,6 +24,13 @@ type Options struct {
 	HistoryPayments int
 	// LivePerMinute is the rate of new payments, in sandbox time.
 	LivePerMinute float64
+	// Retain is how far back, in sandbox time, the world keeps payments
+	// and ledger entries once they have settled: zero keeps what the
+	// reports cover (the previous two months and the month to date, spec
+	// area C), a positive span keeps that much (less than the reports ask
+	// for: their older months come out short), a negative one keeps
+	// everything. See prune.
+	Retain time.Duration
 	// Spec makes the world also answer as the spec's wording has it where
 	// the vendor's document differs (the variant face): sort by CREATED_AT
 	// only, GET /v3/payments?internalId=, the /v2 payment paths, errors on

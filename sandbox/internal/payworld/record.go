@@ -27,7 +27,7 @@ const (
 // record builds the wire payment of seq as of unix ms t (which must be at
 // or after its creation). w.mu must be held.
 func (w *World) record(seq uint32, t int64, kind recordKind) paymentRecord {
-	p := &w.pays[seq]
+	p := w.payment(seq)
 	st := p.stateAt(t)
 	c := w.corridorOf(p)
 	ben := &w.bens[p.ben]

@@ -44,7 +44,7 @@ func (w *World) instrumentOf(seq uint32) int {
 	if ci := w.created[seq]; ci != nil {
 		return ci.instrument
 	}
-	return int(seq) % len(w.bens[w.pays[seq].ben].instruments)
+	return int(seq) % len(w.bens[w.payment(seq).ben].instruments)
 }
 
 // hostile reports whether hostile text is switched on.
@@ -100,7 +100,7 @@ func bridgePerSource(src string) decimal.Decimal {
 
 // view builds the report view of seq as of unix ms t. w.mu must be held.
 func (w *World) view(seq uint32, t int64) PaymentView {
-	p := &w.pays[seq]
+	p := w.payment(seq)
 	c := w.corridorOf(p)
 	st := p.stateAt(t)
 	hostile := w.hostile()
@@ -157,9 +157,10 @@ func (w *World) ForEachPayment(from, to, asOf time.Time, fn func(PaymentView) bo
 		if next < 0 {
 			next = w.firstAtOrAfter(lo)
 		}
+		next = max(next, w.base) // pruned while the lock was free
 		views := make([]PaymentView, 0, chunk)
 		for ; next < w.nextArrival && len(views) < chunk; next++ {
-			p := &w.pays[next]
+			p := w.payment(uint32(next))
 			if p.created >= hi {
 				next = w.nextArrival
 				break
@@ -183,10 +184,10 @@ func (w *World) ForEachPayment(from, to, asOf time.Time, fn func(PaymentView) bo
 // firstAtOrAfter is the index of the first payment created at or after
 // unix ms t. w.mu must be held.
 func (w *World) firstAtOrAfter(t int64) int {
-	lo, hi := 0, w.nextArrival
+	lo, hi := w.base, w.nextArrival
 	for lo < hi {
 		m := (lo + hi) / 2
-		if w.pays[m].created < t {
+		if w.payment(uint32(m)).created < t {
 			lo = m + 1
 		} else {
 			hi = m

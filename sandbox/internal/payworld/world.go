@@ -40,14 +40,18 @@ type World struct {
 	benIndex      map[string]int
 
 	mu          sync.RWMutex
-	pays        []pay
+	pays        []pay             // payments base, base+1, ... (the older ones are pruned)
+	base        int               // the sequence number of pays[0]
+	held        map[uint32]*pay   // pruned from pays but still moving (a return due)
 	byID        map[uint64]uint32 // first 64 bits of the payment id -> seq
 	created     map[uint32]*createdInfo
 	byInternal  map[string]uint32 // internalIds of created payments
 	quotes      map[string]*quote
 	accounts    [3]account
 	queue       queue
-	nextArrival int   // next payment whose INITIATED is not applied
+	nextArrival int // next payment whose INITIATED is not applied
+	retain      time.Duration
+	nextPrune   int64 // unix ms of the next pruning
 	processed   int64 // unix ms up to which state changes are applied
 	nextLive    int64 // unix ms of the next live arrival
 	liveCount   uint64
@@ -76,7 +80,7 @@ func New(env *simkit.Env, opts Options) (*World, error) {
 		env: env, org: opts.Org, seed: env.Seed, kPay: simkit.Key("payment"),
 		livePerMinute: opts.LivePerMinute, spec: opts.Spec, notify: opts.Notify, startMs: start.UnixMilli(),
 		corr: corridorTable(), byID: map[uint64]uint32{}, created: map[uint32]*createdInfo{},
-		byInternal: map[string]uint32{}, quotes: map[string]*quote{},
+		byInternal: map[string]uint32{}, quotes: map[string]*quote{}, held: map[uint32]*pay{}, retain: opts.Retain,
 		stop: make(chan struct{}), done: make(chan struct{}),
 	}
 	if opts.Auth != nil {
@@ -167,8 +171,8 @@ func (w *World) Samples() map[string]string {
 	w.mu.RLock()
 	defer w.mu.RUnlock()
 	out := map[string]string{}
-	for seq := range w.pays {
-		p := &w.pays[seq]
+	for seq := w.base; seq < w.end(); seq++ {
+		p := w.payment(uint32(seq))
 		if p.flags&fForeign != 0 {
 			out["foreign_payment_id"] = w.paymentID(uint32(seq))
 			continue
@@ -179,7 +183,7 @@ func (w *World) Samples() map[string]string {
 			out[key] = w.paymentID(uint32(seq))
 		}
 	}
-	out["internal_id"] = internalIDOf(uint32(len(w.pays) - 1))
+	out["internal_id"] = internalIDOf(uint32(w.end() - 1))
 	out["beneficiary_identity_id"] = w.bens[0].id
 	out["originator_identity_id"] = w.origs[0].id
 	return out
@@ -204,9 +208,12 @@ func idKey(id string) (uint64, bool) {
 	return k, true
 }
 
-func (w *World) indexID(seq uint32) {
-	h := simkit.Mix(w.seed, w.kPay, uint64(seq))
-	w.byID[(h&^0xf000)|0x4000] = seq
+func (w *World) indexID(seq uint32) { w.byID[idIndexKey(w.seed, w.kPay, seq)] = seq }
+
+// idIndexKey is the byID key of payment seq: the first 64 bits of its id.
+func idIndexKey(seed, kPay uint64, seq uint32) uint64 {
+	h := simkit.Mix(seed, kPay, uint64(seq))
+	return (h &^ 0xf000) | 0x4000
 }
 
 // lookup finds a payment by id. w.mu must be held.
@@ -216,7 +223,7 @@ func (w *World) lookup(id string) (uint32, bool) {
 		return 0, false
 	}
 	seq, ok := w.byID[k]
-	if !ok || int(seq) >= w.nextArrival || w.paymentID(seq) != strings.ToLower(id) {
+	if !ok || int(seq) >= w.nextArrival || w.payment(seq) == nil || w.paymentID(seq) != strings.ToLower(id) {
 		return 0, false
 	}
 	return seq, true
@@ -237,7 +244,7 @@ func (w *World) lookupInternal(id string) (uint32, bool) {
 	if err != nil || n == 0 || int(n-1) >= w.nextArrival || internalIDOf(uint32(n-1)) != id {
 		return 0, false
 	}
-	if w.pays[n-1].flags&fCreated != 0 {
+	if p := w.payment(uint32(n - 1)); p == nil || p.flags&fCreated != 0 {
 		return 0, false
 	}
 	return uint32(n - 1), true
@@ -249,6 +256,17 @@ func (w *World) internalID(seq uint32) string {
 	}
 	return internalIDOf(seq)
 }
+
+// payment is payment seq, nil when it was pruned. w.mu must be held.
+func (w *World) payment(seq uint32) *pay {
+	if i := int(seq) - w.base; i >= 0 && i < len(w.pays) {
+		return &w.pays[i]
+	}
+	return w.held[seq]
+}
+
+// end is the sequence number the next payment gets. w.mu must be held.
+func (w *World) end() int { return w.base + len(w.pays) }
 
 func (w *World) corridorOf(p *pay) corridor { return w.corr[w.bens[p.ben].corridor] }
 

@@ -237,6 +237,43 @@ func (s *Sim) advance(now time.Time) {
 			sw.rec.SweepRunning, sw.rec.LastSwept, sw.doneAt = false, &done, time.Time{}
 		}
 	}
+	s.prune(now)
+}
+
+// prune drops, once every simkit.PruneEvery of sandbox time, the
+// transactions created before Options.Retain's span that have settled (no
+// status to come, not frozen: a frozen one can still be unfrozen), so
+// that live traffic does not grow the world (and the work of each
+// request, which walks it) without bound. A list inside the span reads
+// the same.
+func (s *Sim) prune(now time.Time) {
+	w := s.w
+	if now.Before(w.nextPrune) {
+		return
+	}
+	w.nextPrune = now.Add(simkit.PruneEvery)
+	from, ok := simkit.KeepFrom(s.opts.Retain, now)
+	if !ok {
+		return
+	}
+	kept := w.txs[:0]
+	for _, t := range w.txs {
+		if t.rec.CreatedAt.Before(from) && len(t.steps) == 0 && !t.rec.FreezeInfo.IsFrozen {
+			continue
+		}
+		kept = append(kept, t)
+	}
+	clear(w.txs[len(kept):])
+	w.txs = kept
+}
+
+// Transactions is how many transactions the simulator holds, brought up
+// to the clock.
+func (s *Sim) Transactions() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.advance(s.env.Clock.Now())
+	return len(s.w.txs)
 }
 
 // fundedSeeded lists the seeded wallets that live traffic runs on.

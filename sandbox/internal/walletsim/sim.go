@@ -48,6 +48,7 @@ import (
 	"fmt"
 	"net/http"
 	"sync"
+	"time"
 
 	"treasury/sandbox/internal/simkit"
 )
@@ -74,6 +75,9 @@ type Options struct {
 	// wallet itself is served under both /v2/wallets/{walletId} (spec 4.5)
 	// and /v2/vaults/{vaultId}/wallets/{walletId}.
 	NestedWalletPaths bool
+	// Retain is how far back (sandbox time) the simulator keeps settled
+	// transactions; see simkit.KeepFrom.
+	Retain time.Duration
 }
 
 // Sim is the wallet simulator.

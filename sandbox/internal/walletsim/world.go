@@ -71,7 +71,9 @@ type world struct {
 	// live traffic: the next generated transaction and when it appears.
 	liveN    uint64
 	liveNext time.Time
-	counter  uint64 // ids of records created through the API
+	// nextPrune is when settled transactions are next pruned.
+	nextPrune time.Time
+	counter   uint64 // ids of records created through the API
 }
 
 func (w *world) vault(id string) *wallet.Vault {
