@@ -22,17 +22,24 @@ import (
 // View), over the embedded sandbox: the renderer's diff and the SSH link
 // come on top.
 func BenchmarkIdleFrame(b *testing.B) {
+	app := idlePayments(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		app.Update(ui.StoreChanged{})
+		_ = app.View()
+	}
+}
+
+// idlePayments is a session at 120x40 on the payments view of the
+// embedded sandbox, every topic read and the shared rows built.
+func idlePayments(b *testing.B) *ui.App {
 	rt := openRead(b)
 	app := NewApp(rt, Session{Colors: colorprofile.ANSI256, Dark: true, Who: audit.Who{Via: audit.ViaLocal, User: "b"}})
 	app.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
 	app.Update(uitest.Key("4"))
 	rt.Platform.Store.Sync()
 	app.Update(ui.StoreChanged{})
-	b.ReportAllocs()
-	for b.Loop() {
-		app.Update(ui.StoreChanged{})
-		_ = app.View()
-	}
+	return app
 }
 
 // openRead opens what `go run .` opens (the built-in profile's embedded
@@ -58,12 +65,7 @@ func openRead(tb testing.TB) *process.Runtime {
 // renderer compares the frame with the last one drawn, and draws nothing
 // when they are the same text).
 func BenchmarkIdleTick(b *testing.B) {
-	rt := openRead(b)
-	app := NewApp(rt, Session{Colors: colorprofile.ANSI256, Dark: true, Who: audit.Who{Via: audit.ViaLocal, User: "b"}})
-	app.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
-	app.Update(uitest.Key("4"))
-	rt.Platform.Store.Sync()
-	app.Update(ui.StoreChanged{})
+	app := idlePayments(b)
 	now := app.Context().Clock()
 	app.Context().Now = func() time.Time { return now } // nothing shown changes
 	b.ReportAllocs()

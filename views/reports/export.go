@@ -47,19 +47,13 @@ func wireNames(rec row) []string {
 // does not have. The columns the spec does not name are left out (their
 // set differs from row to row): `w` saves them.
 func rowRecord(rec row) []string {
-	rv := reflect.ValueOf(rec).Elem()
-	rt := rv.Type()
-	out := make([]string, 0, rt.NumField())
-	for i := range rt.NumField() {
-		name, _, _ := strings.Cut(rt.Field(i).Tag.Get("json"), ",")
-		if name == "" || name == "-" {
-			continue
+	var out []string
+	for _, v := range specFields(rec) {
+		s := ""
+		if v != nil {
+			s = datum(v)
 		}
-		v := ""
-		if rec.Has(name) {
-			v = datum(rv.Field(i).Interface())
-		}
-		out = append(out, v)
+		out = append(out, s)
 	}
 	return out
 }

@@ -2,6 +2,7 @@ package reports
 
 import (
 	"fmt"
+	"iter"
 	"reflect"
 	"strings"
 	"time"
@@ -22,24 +23,40 @@ type row interface {
 	Has(column string) bool
 }
 
+// specFields yields a report row's spec columns in wireNames' order: each
+// wire name with its value, nil when the row does not have it.
+func specFields(rec row) iter.Seq2[string, any] {
+	return func(yield func(string, any) bool) {
+		rv := reflect.ValueOf(rec).Elem()
+		rt := rv.Type()
+		for i := range rt.NumField() {
+			name, _, _ := strings.Cut(rt.Field(i).Tag.Get("json"), ",")
+			if name == "" || name == "-" {
+				continue
+			}
+			var v any
+			if rec.Has(name) {
+				v = rv.Field(i).Interface()
+			}
+			if !yield(name, v) {
+				return
+			}
+		}
+	}
+}
+
 // fields lists a report row's fields as label/value pairs, labelled by
 // their wire names in the spec's order: amounts exactly as received, times
 // in UTC, absent values as "—"; then the columns the spec does not name,
 // as received, in the report's order.
 func fields(rec row, extra []reporting.Field) [][2]string {
-	rv := reflect.ValueOf(rec).Elem()
-	rt := rv.Type()
-	out := make([][2]string, 0, rt.NumField()+len(extra))
-	for i := range rt.NumField() {
-		name, _, _ := strings.Cut(rt.Field(i).Tag.Get("json"), ",")
-		if name == "" || name == "-" {
-			continue
+	var out [][2]string
+	for name, v := range specFields(rec) {
+		s := "—"
+		if v != nil {
+			s = value(v)
 		}
-		v := "—"
-		if rec.Has(name) {
-			v = value(rv.Field(i).Interface())
-		}
-		out = append(out, [2]string{name, v})
+		out = append(out, [2]string{name, s})
 	}
 	for _, f := range extra {
 		out = append(out, [2]string{sanitize.Line(f.Name), viewkit.Dash(sanitize.Line(f.Value))})
