@@ -71,6 +71,9 @@ func NewRecorder(h *Store, s *live.Store, o RecordOptions) *Recorder {
 	if o.Every <= 0 {
 		o.Every = 10 * time.Second
 	}
+	if o.Runway.Topic() != "" {
+		s.Pin(o.Runway.Topic()) // read here whoever watches it
+	}
 	return &Recorder{h: h, live: s, o: o, bal: map[balKey]*Balance{}, run: map[string]Runway{}}
 }
 

@@ -74,7 +74,7 @@ func Combine[R any](s *Store, name string, build func(prev R, in Inputs) R, o Co
 	if _, ok := s.derivedBy[t]; ok {
 		return Key[R]{topic: t}
 	}
-	d := &deriver{topic: t, srcs: append([]Topic(nil), srcs...), signal: make(chan struct{}, 1),
+	d := &deriver{topic: t, srcs: append([]Topic(nil), srcs...), signal: make(chan struct{}, 1), used: time.Now(),
 		combine: func(prev any, in Inputs) any {
 			p, _ := prev.(R)
 			return build(p, in)
@@ -155,6 +155,9 @@ func (s *Store) signalCombinationsLocked(t Topic, timedOnly bool) {
 
 // signalLocked asks for a build of d (with the changes it holds, if any).
 func (s *Store) signalLocked(d *deriver) {
+	if d.paused {
+		return
+	}
 	d.dirty = true
 	if s.opts.Inline {
 		s.buildLocked(d)

@@ -30,6 +30,13 @@ type deriver struct {
 	signal chan struct{} // coalesced: at most one pending
 	acc    Changes       // the changes not yet built from (store.mu)
 	dirty  bool          // acc holds something (store.mu)
+
+	// Pausing (pause.go), all under store.mu: paused drops the value and
+	// stops the builds; used is when it was last read (real time);
+	// pinned keeps it built; tellAll makes the next build tell every
+	// subscriber (it was resumed by a read).
+	paused, pinned, tellAll bool
+	used                    time.Time
 }
 
 // Derive registers, once per name for a source topic, a value built from
@@ -71,7 +78,7 @@ func derive[S, R any](s *Store, src Key[S], also []Topic, name string, timed boo
 	if _, ok := s.derivedBy[t]; ok {
 		return Key[R]{topic: t}
 	}
-	d := &deriver{topic: t, src: src.topic, also: also, timed: timed, signal: make(chan struct{}, 1),
+	d := &deriver{topic: t, src: src.topic, also: also, timed: timed, signal: make(chan struct{}, 1), used: time.Now(),
 		build: func(prev any, in Snapshot) (any, bool) {
 			p, _ := prev.(R)
 			typed := Snap[S]{Snapshot: in}
@@ -108,6 +115,9 @@ func (s *Store) startLocked(d *deriver) {
 // changedLocked tells the derivations of t that it changed.
 func (s *Store) changedLocked(t Topic, ch Changes) {
 	for _, d := range s.derived[t] {
+		if d.paused {
+			continue // built whole when resumed
+		}
 		ch := ch
 		if d.combine == nil && t != d.src {
 			if ch.Empty() {
@@ -145,6 +155,14 @@ func (s *Store) derive(d *deriver) {
 // buildLocked builds d from its source's latest snapshot and publishes it.
 // It is called with s.mu held, and releases it while building.
 func (s *Store) buildLocked(d *deriver) {
+	if d.paused {
+		return // paused after this build was asked for
+	}
+	tell := d.tellAll
+	d.tellAll = false
+	if tell {
+		defer s.notifyLocked("") // resumed by a reader that may watch nothing of it
+	}
 	if d.combine != nil {
 		s.combineLocked(d)
 		return

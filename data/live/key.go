@@ -31,6 +31,7 @@ type Snap[T any] struct {
 // the store's readers is here.
 func Get[T any](s *Store, k Key[T]) Snap[T] {
 	s.mu.Lock()
+	s.usedLocked(k.topic)
 	e := s.snaps[k.topic]
 	s.mu.Unlock()
 	out := Snap[T]{Snapshot: e}

@@ -100,6 +100,9 @@ type Options struct {
 	// (or registered them), at once: deterministic, for tests. Otherwise
 	// they are built on the store's own goroutines, never the caller's.
 	Inline bool
+	// Idle is how long a derivation nobody watches or reads is still
+	// built before it is paused (pause.go); DefaultIdle when zero.
+	Idle time.Duration
 }
 
 // Store is the live store. Create it with New, start it with Start.
@@ -218,6 +221,8 @@ func (s *Store) Start(ctx context.Context) {
 		s.wg.Add(1)
 		go s.run(ctx, p)
 	}
+	s.wg.Add(1)
+	go s.pauseLoop()
 }
 
 // Close stops the pollers and the derivations and waits for them.
@@ -507,6 +512,7 @@ func (s *Store) fold(t Topic, next func(prev any, loaded bool) (any, Changes), p
 func (s *Store) Snapshot(t Topic) Snapshot {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.usedLocked(t)
 	return s.snaps[t]
 }
 

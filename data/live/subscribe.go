@@ -102,6 +102,11 @@ func (sub *Subscription) Watch(topics ...Topic) {
 	now := s.now()
 	for t := range next {
 		if !sub.watching[t] {
+			if d, ok := s.derivedBy[t]; ok {
+				// Its build tells those who watch it; an inline one is
+				// made now, before this subscriber watches it.
+				s.resumeLocked(d, s.opts.Inline)
+			}
 			// A derivation is polled through its sources.
 			for _, src := range s.sourcesLocked(t) {
 				s.watch[src]++

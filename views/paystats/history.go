@@ -66,15 +66,21 @@ const historyBuckets = 1440
 // StateHistories is the state history of the window win, counted at every
 // fetch of the payments once for every session (a timed derivation, on
 // the payments interface's clock). Its points are appended, never changed:
-// a version shares them with the one before.
+// a version shares them with the one before. It is built from its first
+// registration on, whoever watches it (Store.Pin).
 func StateHistories(s *live.Store, win time.Duration) live.Key[StateHistory] {
 	span := s.HistoryWindow()
 	bucket := max(span/historyBuckets, time.Second)
-	return live.DeriveTimed(s, live.PaymentsKey, nil, "state-history@"+WindowWord(win),
+	k := live.DeriveTimed(s, live.PaymentsKey, nil, "state-history@"+WindowWord(win),
 		func(prev StateHistory, in live.Snap[*live.PaymentSet]) (StateHistory, bool) {
 			at := s.PlatformTime(apierr.Payments, in.FetchedAt)
 			return prev.next(in.Data, at, win, span, bucket)
 		})
+	// Its points are what was counted at each fetch, not something the
+	// payments held could give again: it is never paused, or it would
+	// lose them.
+	s.Pin(k.Topic())
+	return k
 }
 
 // next is the history with the count at at: the previous point's bucket

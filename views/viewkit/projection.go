@@ -20,6 +20,9 @@ type Projected[T any] struct {
 	// when; epoch is the Epoch the rows were built in.
 	due   map[string]time.Time
 	epoch int64
+	// b builds the next version of Rows; a value built afresh (the
+	// first, or after the store paused the projection) starts a new one.
+	b *table.Builder
 }
 
 // Record returns the record behind a row.
@@ -76,21 +79,22 @@ func (p Projection[S, T]) timed() bool { return p.Expired != nil || p.RowAt != n
 // Project registers p on the store (once per topic and name: every
 // session asking gets the same rows) and returns the key of its result.
 func Project[S, T any](s *live.Store, p Projection[S, T]) live.Key[Projected[T]] {
-	b := table.NewBuilder(p.Given)
 	if !p.timed() {
 		return live.DeriveAlso(s, p.From, p.Also, p.Name, func(prev Projected[T], in live.Snap[S]) Projected[T] {
-			next, _ := p.build(b, prev, in)
+			next, _ := p.build(prev, in)
 			return next
 		})
 	}
-	return live.DeriveTimed(s, p.From, p.Also, p.Name, func(prev Projected[T], in live.Snap[S]) (Projected[T], bool) {
-		return p.build(b, prev, in)
-	})
+	return live.DeriveTimed(s, p.From, p.Also, p.Name, p.build)
 }
 
 // build makes the rows of the data in from the previous ones, and says
 // whether they changed.
-func (p Projection[S, T]) build(b *table.Builder, prev Projected[T], in live.Snap[S]) (Projected[T], bool) {
+func (p Projection[S, T]) build(prev Projected[T], in live.Snap[S]) (Projected[T], bool) {
+	b := prev.b
+	if b == nil {
+		b = table.NewBuilder(p.Given)
+	}
 	now := in.FetchedAt
 	if p.Clock != nil {
 		now = p.Clock(now)
@@ -122,7 +126,7 @@ func (p Projection[S, T]) build(b *table.Builder, prev Projected[T], in live.Sna
 			}
 		}
 		if p.Given == nil {
-			return Projected[T]{Rows: b.Replace(rows, now), recs: recs.Done(), due: due.m, epoch: epoch}, true
+			return Projected[T]{Rows: b.Replace(rows, now), recs: recs.Done(), due: due.m, epoch: epoch, b: b}, true
 		}
 		var gone []string
 		if prev.Rows != nil {
@@ -132,7 +136,7 @@ func (p Projection[S, T]) build(b *table.Builder, prev Projected[T], in live.Sna
 				}
 			}
 		}
-		return Projected[T]{Rows: b.Apply(rows, gone, now), recs: recs.Done(), due: due.m, epoch: epoch}, true
+		return Projected[T]{Rows: b.Apply(rows, gone, now), recs: recs.Done(), due: due.m, epoch: epoch, b: b}, true
 	}
 	ids := make(map[string]bool, len(in.Changes.Added)+len(in.Changes.Changed))
 	for _, id := range in.Changes.Added {
@@ -200,7 +204,7 @@ func (p Projection[S, T]) build(b *table.Builder, prev Projected[T], in live.Sna
 	}
 	next := b.Apply(up, gone, now)
 	changed := !in.Changes.Empty() || next != prev.Rows || due.copied
-	return Projected[T]{Rows: next, recs: recs.Done(), due: due.m, epoch: epoch}, changed
+	return Projected[T]{Rows: next, recs: recs.Done(), due: due.m, epoch: epoch, b: b}, changed
 }
 
 // dueList keeps the records whose rows change by themselves, and when: a

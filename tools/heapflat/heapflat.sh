@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# heapflat.sh BINARY [MINUTES=30] [PORT]
+#
+# Whether the live heap of `treasury serve` stays flat once the windows are
+# full: starts BINARY serve over an embedded sandbox sped up 240 times
+# (retain 24h: the simulator's world stays bounded), logging its stats
+# every minute (the live heap after a collection of its own), with Go's
+# profiles on loopback. At minute WALK (7) it opens one OpenSSH session at
+# 120x40, walks every view (keys 1-9, a few seconds each, and the payments
+# view sorted and filtered), closes it, and takes heap profiles before the
+# session, just after it and at the end. Prints the stats lines; the
+# profiles stay in the work directory it names (compare them with
+# `go tool pprof -diff_base before.heap end.heap`).
+#
+# Needs ssh, ssh-keygen, script, tmux, curl. The machine's other load
+# slows the sandbox, not the heap.
+set -euo pipefail
+BIN=$(readlink -f "$1")
+MIN=${2:-30}
+PORT=${3:-$((20000 + RANDOM % 20000))}
+PP=${PPROF:-127.0.0.1:$((40000 + RANDOM % 20000))}
+WALK=${WALK:-7}
+W=$(mktemp -d "${TMPDIR:-/tmp}/heapflat.XXXXXX")
+TM="heapflat-${W##*.}"
+mkdir -p "$W/state" "$W/config/treasury"
+cat >"$W/config/treasury/config.yaml" <<EOC
+profile: sb
+profiles:
+  sb:
+    environment: sandbox
+    embedded_sandbox: {speed: 240, retain: 24h}
+EOC
+ssh-keygen -q -t ed25519 -N '' -f "$W/key" >/dev/null
+cp "$W/key.pub" "$W/authorized_keys"
+env XDG_STATE_HOME=$W/state XDG_CONFIG_HOME=$W/config TREASURY_PPROF=$PP \
+	"$BIN" serve --listen 127.0.0.1:$PORT --authorized-keys "$W/authorized_keys" \
+	--host-key "$W/hostkey" --stats-every 1m >"$W/serve.out" 2>&1 &
+PID=$!
+cleanup() {
+	tmux kill-session -t "$TM" 2>/dev/null || true
+	kill "$PID" 2>/dev/null || true
+	wait "$PID" 2>/dev/null || true
+}
+trap cleanup EXIT
+heap() { curl -fsS -o "$W/$1.heap" "http://$PP/debug/pprof/heap?gc=1" || echo "no profile $1" >&2; }
+
+sleep $((WALK * 60))
+kill -0 "$PID" || { cat "$W/serve.out"; exit 1; }
+heap before
+SSH="ssh -F /dev/null -tt -i $W/key -p $PORT -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o BatchMode=yes -o LogLevel=ERROR walk@127.0.0.1"
+tmux new-session -d -s "$TM" -x 120 -y 40 "$SSH"
+sleep 8
+for k in 1 2 3 4 5 6 7 8 9; do
+	tmux send-keys -t "$TM" "$k"
+	sleep 6
+done
+tmux send-keys -t "$TM" 4
+sleep 4
+tmux send-keys -t "$TM" s
+sleep 4
+tmux send-keys -t "$TM" / F A I L Enter
+sleep 6
+tmux capture-pane -p -t "$TM" | head -5 >"$W/screen.txt"
+tmux kill-session -t "$TM"
+sleep 20
+heap after
+sleep $(((MIN - WALK) * 60 - 120))
+heap end
+grep -o 'msg="process stats".*' "$W/serve.out" || grep 'process stats' "$W/serve.out"
+echo "($W)"
