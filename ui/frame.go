@@ -542,24 +542,29 @@ func short(d time.Duration) string {
 	return s
 }
 
-// Age formats how long ago t was, for views and the header: under a
-// minute as a bound to the next ten seconds ("<10s", "<40s", "<1m"),
-// then in minutes, hours and days ("1m", "2h05m", "3d"). The bound is
+// Age formats how long ago t was, for views and the header, as the bound
+// it is under: to the next ten seconds under a minute ("<10s", "<40s",
+// "<1m"), the next minute under two days ("<2m", "<2h06m"), the next day
+// beyond ("<4d"). An age never reads younger than it is: "1m" for one of
+// 1m59s would say the data is a minute fresher than it is. The bound is
 // taken a second after now, as the text stays on screen until the next
-// tick: an age under a minute never reads younger than it is. A t after
-// now (a server's clock ahead of ours) is "<10s" ago, never a negative
-// age. Ages stepping by ten seconds, not one, an idle session's frame
-// changes a few times a minute, and is drawn only then. It is for ages
-// only: a deadline or an expiry is Until's.
+// tick. A t after now (a server's clock ahead of ours) is "<10s" ago,
+// never a negative age. Ages stepping by ten seconds or more, not one, an
+// idle session's frame changes a few times a minute, and is drawn only
+// then. It is for ages only: a deadline or an expiry is Until's.
 func Age(now, t time.Time) string {
 	if t.IsZero() {
 		return "never"
 	}
 	d := max(now.Sub(t), 0) + ageSlack
-	if d < time.Minute {
-		return "<" + short((d/ageStep+1)*ageStep)
+	step := ageStep
+	switch {
+	case d >= 48*time.Hour:
+		step = 24 * time.Hour
+	case d >= time.Minute:
+		step = time.Minute
 	}
-	return short(d)
+	return "<" + short((d/step+1)*step)
 }
 
 // ageSlack is how long an age is shown before it is drawn again (the

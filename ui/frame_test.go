@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -59,7 +60,7 @@ func TestAgeNeverNegative(t *testing.T) {
 	if got := Age(now, now.Add(3*time.Second)); got != "<10s" {
 		t.Errorf("a time 3s ahead: %q", got)
 	}
-	if got := Age(now, now.Add(-90*time.Second)); got != "1m" {
+	if got := Age(now, now.Add(-90*time.Second)); got != "<2m" {
 		t.Errorf("90s ago: %q", got)
 	}
 }
@@ -76,7 +77,9 @@ func TestAgeUnderAMinuteIsABound(t *testing.T) {
 	}{
 		{0, "<10s"}, {8900 * time.Millisecond, "<10s"}, {9 * time.Second, "<20s"},
 		{30 * time.Second, "<40s"}, {48 * time.Second, "<50s"}, {49 * time.Second, "<1m"}, {58900 * time.Millisecond, "<1m"},
-		{59 * time.Second, "1m"}, {2 * time.Minute, "2m"},
+		{59 * time.Second, "<2m"}, {2 * time.Minute, "<3m"}, {118 * time.Second, "<2m"}, {119 * time.Second, "<3m"},
+		{2*time.Hour + 5*time.Minute + 30*time.Second, "<2h06m"}, {47*time.Hour + 59*time.Minute, "<2d"},
+		{3*24*time.Hour + time.Hour, "<4d"},
 	} {
 		if got := Age(now, now.Add(-c.ago)); got != c.want {
 			t.Errorf("%v ago: %q, want %q", c.ago, got, c.want)
@@ -94,7 +97,20 @@ func TestAgeUnderAMinuteIsABound(t *testing.T) {
 			t.Fatalf("%v ago reads %q: younger than it is a second later", ago, got)
 		}
 	}
-	if len(texts) != 7 { // <10s … <50s, <1m, 1m
+	for ago := time.Minute; ago < 4*24*time.Hour; ago += 7 * time.Second {
+		got := Age(now, now.Add(-ago))
+		var bound time.Duration
+		if days, ok := strings.CutSuffix(strings.TrimPrefix(got, "<"), "d"); ok {
+			n, _ := strconv.Atoi(days)
+			bound = time.Duration(n) * 24 * time.Hour
+		} else {
+			bound, _ = time.ParseDuration(strings.TrimPrefix(got, "<"))
+		}
+		if !strings.HasPrefix(got, "<") || bound <= ago+time.Second || bound > ago+time.Second+24*time.Hour {
+			t.Fatalf("%v ago reads %q: not the bound it is under a second later", ago, got)
+		}
+	}
+	if len(texts) != 7 { // <10s … <50s, <1m, <2m
 		t.Errorf("a minute of ages reads %d texts: %v", len(texts), texts)
 	}
 }
@@ -111,7 +127,7 @@ func TestUntilSaysTheTimeLeftAndThenThatItExpired(t *testing.T) {
 		{now.Add(40 * time.Second), "in 40s"},
 		{now.Add(3 * 24 * time.Hour), "in 3d"},
 		{now, "expired <10s ago"},
-		{now.Add(-3*24*time.Hour - time.Hour), "expired 3d ago"},
+		{now.Add(-3*24*time.Hour - time.Hour), "expired <4d ago"},
 		{time.Time{}, "never"},
 	} {
 		if got := Until(now, c.at); got != c.want {
@@ -195,7 +211,7 @@ func TestHealthLineSaysWhatIsNotPolled(t *testing.T) {
 	a.Init()
 	defer a.Close()
 	a.Update(tea.WindowSizeMsg{Width: 120, Height: 24})
-	if got := a.healthLine(now, 0); got != "wallet ○ idle 5m" {
+	if got := a.healthLine(now, 0); got != "wallet ○ idle <6m" {
 		t.Errorf("not watched by the session: %q", got)
 	}
 	a.Update(uitest.Key("2"))

@@ -93,7 +93,7 @@ func TestPartStates(t *testing.T) {
 	snap = Answered(snap, ctx.Clock().Add(-time.Minute), nil)
 	snap = Answered(snap, ctx.Clock(), errors.New("denied again"))
 	l, ok := Part(ctx, snap, "limits", 200)
-	if !ok || !strings.Contains(strings.Join(l, "\n"), "STALE (limits read 1m ago") ||
+	if !ok || !strings.Contains(strings.Join(l, "\n"), "STALE (limits read <2m ago") ||
 		!strings.Contains(strings.Join(l, "\n"), "denied again") {
 		t.Errorf("stale: %q %v", l, ok)
 	}
