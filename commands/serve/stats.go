@@ -44,8 +44,10 @@ func logStats(ctx context.Context, log *slog.Logger, every time.Duration, rt *pr
 		if ps := live.Get(rt.Platform.Store, live.PaymentsKey).Data; ps != nil {
 			held = ps.Len()
 		}
+		derived, paused := rt.Platform.Store.Derivations()
 		attrs := []any{"live_heap_bytes", sample[0].Value.Uint64(), "heap_inuse_bytes", ms.HeapInuse,
 			"goroutines", goruntime.NumGoroutine(), "sessions", srv.Sessions(), "payments_held", held,
+			"derivations", derived, "derivations_paused", paused,
 			"upstream_requests", rt.Requests.Load()}
 		if rt.Sandbox != nil {
 			w := rt.Sandbox.Stats().World

@@ -80,10 +80,10 @@ func (d *deriver) inputs() []Topic {
 	return append([]Topic{d.src}, d.also...)
 }
 
-// pauseIdle pauses the derivations not in use at now, and returns how
+// PauseUnused pauses the derivations not in use at now, and returns how
 // many it paused. The store calls it periodically (Start); tests call it
-// with a time of their own.
-func (s *Store) pauseIdle(now time.Time) int {
+// with a time of their own (an hour ahead pauses all that nobody holds).
+func (s *Store) PauseUnused(now time.Time) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	inUse := map[Topic]bool{}
@@ -137,7 +137,20 @@ func (s *Store) pauseLoop() {
 		case <-s.life.Done():
 			return
 		case now := <-t.C:
-			s.pauseIdle(now)
+			s.PauseUnused(now)
 		}
 	}
+}
+
+// Derivations counts the registered derivations and those paused (the
+// serve command's stats).
+func (s *Store) Derivations() (all, paused int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, d := range s.derivedBy {
+		if d.paused {
+			paused++
+		}
+	}
+	return len(s.derivedBy), paused
 }

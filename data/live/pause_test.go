@@ -33,10 +33,10 @@ func TestUnusedDerivationIsPausedAndResumed(t *testing.T) {
 	}
 	before := Get(st, count).Version
 
-	if n := st.pauseIdle(time.Now()); n != 0 {
+	if n := st.PauseUnused(time.Now()); n != 0 {
 		t.Fatalf("%d derivations paused right after they were read; want none", n)
 	}
-	if n := st.pauseIdle(time.Now().Add(2 * time.Minute)); n != 2 {
+	if n := st.PauseUnused(time.Now().Add(2 * time.Minute)); n != 2 {
 		t.Fatalf("%d derivations paused after two idle minutes; want both", n)
 	}
 	*val = []string{"a", "b", "c"}
@@ -55,7 +55,7 @@ func TestUnusedDerivationIsPausedAndResumed(t *testing.T) {
 	if v := Get(st, count).Version; v <= before {
 		t.Fatalf("count's version after resuming is %d, not past %d: a reader would take it for one it saw", v, before)
 	}
-	if n := st.pauseIdle(time.Now().Add(time.Hour)); n != 0 {
+	if n := st.PauseUnused(time.Now().Add(time.Hour)); n != 0 {
 		t.Fatalf("%d derivations paused while watched (twice, and count it is built from); want none", n)
 	}
 }
@@ -65,7 +65,7 @@ func TestUnusedDerivationIsPausedAndResumed(t *testing.T) {
 // every subscriber is told, since the reader may watch nothing of it.
 func TestReadResumesAndTellsEveryone(t *testing.T) {
 	st, _, count, _, _ := pauseWorld(t)
-	st.pauseIdle(time.Now().Add(time.Hour))
+	st.PauseUnused(time.Now().Add(time.Hour))
 	sub := st.Subscribe()
 	defer sub.Close()
 	if d := Get(st, count); !d.Loaded() || d.Data != 1 {
@@ -86,7 +86,7 @@ func TestPinnedAndAlertingDerivationsAreNeverPaused(t *testing.T) {
 	st.Pin(twice.Topic())
 	alerting := Combine(st, "alerting", func(_ int, in Inputs) int { return Input(in, count).Data },
 		CombineOptions[int]{Alerts: func(int, time.Time) []Alert { return nil }}, count.Topic())
-	if n := st.pauseIdle(time.Now().Add(time.Hour)); n != 0 {
+	if n := st.PauseUnused(time.Now().Add(time.Hour)); n != 0 {
 		t.Fatalf("%d derivations paused; want none (one pinned, one alerting, and count both are built from)", n)
 	}
 	if d := Get(st, alerting); d.Data != 1 {
@@ -106,7 +106,7 @@ func TestPausedOnTheStoresGoroutines(t *testing.T) {
 	count := Derive(st, k, "count", func(_ int, in Snap[[]string]) int { return len(in.Data) })
 	st.FetchNow(context.Background(), "list")
 	st.Sync()
-	if n := st.pauseIdle(time.Now().Add(time.Hour)); n != 1 {
+	if n := st.PauseUnused(time.Now().Add(time.Hour)); n != 1 {
 		t.Fatalf("%d derivations paused; want 1", n)
 	}
 	sub := st.Subscribe()

@@ -8,7 +8,8 @@
 # profiles on loopback. At minute WALK (7) it opens one OpenSSH session at
 # 120x40, walks every view (keys 1-9, a few seconds each, and the payments
 # view sorted and filtered), closes it, and takes heap profiles before the
-# session, just after it and at the end. Prints the stats lines; the
+# session, just after it and at the end. Prints the stats, a line a
+# minute; the
 # profiles stay in the work directory it names (compare them with
 # `go tool pprof -diff_base before.heap end.heap`).
 #
@@ -66,5 +67,8 @@ sleep 20
 heap after
 sleep $(((MIN - WALK) * 60 - 120))
 heap end
-grep -o 'msg="process stats".*' "$W/serve.out" || grep 'process stats' "$W/serve.out"
+# The stats are JSON lines in the sessions log: minute, live heap,
+# goroutines, sessions, derivations paused of all, payments held.
+grep '"process stats"' "$W/state/treasury/sessions.log" | sed -E \
+	's/.*"time":"[^T]*T([0-9:]{5}).*"live_heap_bytes":([0-9]+)[0-9]{6},.*"goroutines":([0-9]+),"sessions":([0-9]+),"payments_held":([0-9]+),"derivations":([0-9]+),"derivations_paused":([0-9]+).*/\1  heap \2 MB  goroutines \3  sessions \4  derivations paused \7 of \6  payments held \5/'
 echo "($W)"
