@@ -21,7 +21,9 @@ func TestPausedProjectionIsBuiltAfresh(t *testing.T) {
 		func(context.Context) ([]string, error) { return recs, nil }, live.FeedOptions[[]string, []string]{Interval: time.Minute})}})
 	st.FetchNow(context.Background(), "recs")
 	byID := func(a, b *table.Row) int { return b.Keys[0].Compare(a.Keys[0]) }
-	row := func(s string) table.Row { return table.Row{ID: s, Cells: []string{s}, Keys: []table.Key{table.String(s)}} }
+	row := func(s string) table.Row {
+		return table.Row{ID: s, Cells: []string{s}, Keys: []table.Key{table.String(s)}}
+	}
 	pk := ListProjection(st, k, "rows", func(s string) string { return s }, row, byID)
 
 	first := live.Get(st, pk)
