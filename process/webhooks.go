@@ -6,6 +6,7 @@ import (
 	"log/slog"
 
 	"treasury/config"
+	"treasury/data/apierr"
 	"treasury/data/platform"
 	"treasury/data/portowner"
 	"treasury/data/webhook"
@@ -40,7 +41,11 @@ func (h *hooks) Status() webhook.Status {
 // failure to listen is kept in the returned hooks and logged, and the
 // dashboard runs on polling alone. No receiver configured: nil, nil.
 func startWebhooks(r *Runtime, log *slog.Logger) (*hooks, error) {
-	opts := webhook.ReceiverOptions{Log: log}
+	// The signed timestamps are the platform's time: they are judged
+	// against the platform's clock as the payments interface's answers
+	// tell it, not this host's (which may be off from it, or, beside an
+	// embedded sandbox running faster than real time, hours behind it).
+	opts := webhook.ReceiverOptions{Log: log, Now: r.Platform.Store.PlatformClock(apierr.Payments)}
 	var srv *webhook.Server
 	var err error
 	h := &hooks{}
