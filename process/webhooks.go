@@ -41,20 +41,22 @@ func (h *hooks) Status() webhook.Status {
 // failure to listen is kept in the returned hooks and logged, and the
 // dashboard runs on polling alone. No receiver configured: nil, nil.
 func startWebhooks(r *Runtime, log *slog.Logger) (*hooks, error) {
-	// The signed timestamps are the platform's time: they are judged
-	// against the platform's clock as the payments interface's answers
-	// tell it, not this host's (which may be off from it, or, beside an
-	// embedded sandbox running faster than real time, hours behind it).
-	opts := webhook.ReceiverOptions{Log: log, Now: r.Platform.Store.PlatformClock(apierr.Payments)}
+	opts := webhook.ReceiverOptions{Log: log}
 	var srv *webhook.Server
 	var err error
 	h := &hooks{}
 	switch {
 	case r.Sandbox != nil:
+		// Judged on the embedded sandbox's own clock, which signs them.
 		h.addr = "127.0.0.1:0"
+		opts.Now = r.Sandbox.Clock().Now
 		srv, err = sandbox.StartLocalReceiver(r.Sandbox.Sandbox, opts, r.Platform.Store.ApplyPaymentEvent)
 	case r.Config.Webhooks != nil:
+		// The signed timestamps are the platform's time: they are judged
+		// against the platform's clock as the payments interface's
+		// answers tell it, not this host's, which may be off from it.
 		h.addr = r.Config.Webhooks.Listen
+		opts.Now = r.Platform.Store.PlatformClock(apierr.Payments)
 		srv, err = startReceiver(r.Config.Webhooks, opts, r.Platform)
 	default:
 		return nil, nil
