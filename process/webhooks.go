@@ -50,7 +50,9 @@ func startWebhooks(r *Runtime, log *slog.Logger) (*hooks, error) {
 		// Judged on the embedded sandbox's own clock, which signs them.
 		h.addr = "127.0.0.1:0"
 		opts.Now = r.Sandbox.Clock().Now
-		srv, err = sandbox.StartLocalReceiver(r.Sandbox.Sandbox, opts, r.Platform.Store.ApplyPaymentEvent)
+		if srv, err = sandbox.StartLocalReceiver(r.Sandbox.Sandbox, opts, nil); err == nil {
+			srv.ForwardBatch(r.Platform.Store.ApplyPaymentEvents)
+		}
 	case r.Config.Webhooks != nil:
 		// The signed timestamps are the platform's time: they are judged
 		// against the platform's clock as the payments interface's
@@ -96,6 +98,6 @@ func startReceiver(w *config.Webhooks, o webhook.ReceiverOptions, p *platform.Pl
 	if err != nil {
 		return nil, err
 	}
-	srv.Forward(p.Store.ApplyPaymentEvent)
+	srv.ForwardBatch(p.Store.ApplyPaymentEvents)
 	return srv, nil
 }
