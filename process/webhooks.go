@@ -6,6 +6,7 @@ import (
 	"log/slog"
 
 	"treasury/config"
+	"treasury/data/apierr"
 	"treasury/data/platform"
 	"treasury/data/portowner"
 	"treasury/data/webhook"
@@ -46,10 +47,18 @@ func startWebhooks(r *Runtime, log *slog.Logger) (*hooks, error) {
 	h := &hooks{}
 	switch {
 	case r.Sandbox != nil:
+		// Judged on the embedded sandbox's own clock, which signs them.
 		h.addr = "127.0.0.1:0"
-		srv, err = sandbox.StartLocalReceiver(r.Sandbox.Sandbox, opts, r.Platform.Store.ApplyPaymentEvent)
+		opts.Now = r.Sandbox.Clock().Now
+		if srv, err = sandbox.StartLocalReceiver(r.Sandbox.Sandbox, opts, nil); err == nil {
+			srv.ForwardBatch(r.Platform.Store.ApplyPaymentEvents)
+		}
 	case r.Config.Webhooks != nil:
+		// The signed timestamps are the platform's time: they are judged
+		// against the platform's clock as the payments interface's
+		// answers tell it, not this host's, which may be off from it.
 		h.addr = r.Config.Webhooks.Listen
+		opts.Now = r.Platform.Store.PlatformClock(apierr.Payments)
 		srv, err = startReceiver(r.Config.Webhooks, opts, r.Platform)
 	default:
 		return nil, nil
@@ -89,6 +98,6 @@ func startReceiver(w *config.Webhooks, o webhook.ReceiverOptions, p *platform.Pl
 	if err != nil {
 		return nil, err
 	}
-	srv.Forward(p.Store.ApplyPaymentEvent)
+	srv.ForwardBatch(p.Store.ApplyPaymentEvents)
 	return srv, nil
 }

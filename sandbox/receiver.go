@@ -10,7 +10,8 @@ import (
 // deliveries at it, trusting that certificate and keeping the header prefix
 // and the duplicate and reorder rates in force. The receiver verifies with
 // the sandbox's webhook key (o.PublicKey and o.HeaderPrefix are set here;
-// the rest of o applies). apply, when not nil, receives every accepted
+// the rest of o applies; a nil o.Now is the sandbox's clock, which signs
+// the timestamps). apply, when not nil, receives every accepted
 // notification (live.Store.ApplyPaymentEvent) until the server is closed.
 //
 // It lives here rather than in package webhook because the sandbox's
@@ -19,6 +20,9 @@ import (
 func StartLocalReceiver(s *Sandbox, o webhook.ReceiverOptions, apply func(webhook.Event)) (*webhook.Server, error) {
 	cur := s.Webhooks()
 	o.PublicKey, o.HeaderPrefix = s.WebhookPublicKey(), cur.HeaderPrefix
+	if o.Now == nil {
+		o.Now = s.Clock().Now // the sender's clock: the timestamps are signed on it
+	}
 	rcv, err := webhook.NewReceiver(o)
 	if err != nil {
 		return nil, err

@@ -63,6 +63,12 @@ type Context struct {
 	// or why not (the header says when it is not), and what it refused
 	// (the errors view); nil when the profile configures none.
 	Webhooks func() webhook.Status
+	// Token says when the payments token the client holds now was asked
+	// for and when it expires, on Now's clock (zeros when none is held):
+	// the header's time to expiry is that token's, not the one the last
+	// token test read, which the client may have replaced since. Nil: the
+	// header shows the last test's reading.
+	Token func() (issued, expiry time.Time)
 	// Drawings are the charts drawn for every session of the process
 	// (Chart); nil draws each chart in the session.
 	Drawings *Drawings

@@ -111,7 +111,7 @@ func (a *App) header() string {
 	}
 	if s := a.ctx.Store; s != nil {
 		snap := live.Get(s, live.TokenExpiryKey)
-		exp, ok := snap.Data, snap.Loaded()
+		exp, ok := tokenExpiry(snap, a.ctx.Token)
 		switch left := exp.Sub(now); {
 		case snap.Err != nil:
 			// The last test failed: the expiry held is no longer known.
@@ -160,6 +160,30 @@ func (a *App) header() string {
 		a.remember(fitKey{full, a.width, -2}, health)
 	}
 	return fitted + "\n" + health
+}
+
+// tokenExpiry is when the payments token expires, as the header shows it:
+// the token the client holds now (held, when the session knows it), the
+// last token test's reading only while that token is the one tested and
+// the issuer counts it expiring sooner. The test is read every
+// platform.TokenInterval and the client replaces its token before expiry
+// in between: the reading alone, past its expiry, would say "token
+// expired" of a token no longer used (at a sandbox clock running 240
+// times real time, a token's hour is 15 s, the test's interval 2 h),
+// while every call works with its successor. ok is false when neither
+// tells an expiry (no token held yet).
+func tokenExpiry(snap live.Snap[time.Time], held func() (issued, expiry time.Time)) (time.Time, bool) {
+	if held == nil {
+		return snap.Data, snap.Loaded()
+	}
+	issued, exp := held()
+	switch {
+	case exp.IsZero():
+		return time.Time{}, false
+	case snap.Loaded() && snap.Err == nil && !issued.After(snap.FetchedAt) && snap.Data.Before(exp):
+		return snap.Data, true
+	}
+	return exp, true
 }
 
 // The header's clock, with its date and without: to the minute, as a

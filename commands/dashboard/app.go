@@ -59,6 +59,9 @@ func NewApp(rt *process.Runtime, s Session) *ui.App {
 	if rt.HasWebhooks() {
 		ctx.Webhooks = rt.WebhookStatus
 	}
+	if p.Payments != nil {
+		ctx.Token = p.PaymentsToken
+	}
 	ctx.AlertTerminal = func() (bool, bool) {
 		t := p.Alerts().Terminal
 		return t.Bell, t.Desktop

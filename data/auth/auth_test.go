@@ -112,9 +112,18 @@ func TestCachedShortLifetimeNeverKeptPastExpiry(t *testing.T) {
 	if n.Load() != 2 {
 		t.Fatalf("fetches = %d, want 2", n.Load())
 	}
+	issued, exp := src.Held()
+	if !issued.Equal(clk.Now()) || !exp.Equal(clk.Now().Add(10*time.Second)) {
+		t.Errorf("held issued %v, expiring %v; want %v and 10 s on", issued, exp, clk.Now())
+	}
 	clk.Add(time.Hour)
 	if !src.Expiry().Before(clk.Now()) {
 		t.Fatal("expiry should be in the past")
+	}
+	// Past its expiry the token is no longer held: the header does not
+	// count down to a token the next call replaces.
+	if issued, exp := src.Held(); !issued.IsZero() || !exp.IsZero() {
+		t.Errorf("a token past its expiry is reported held: issued %v, expiring %v", issued, exp)
 	}
 	src.Token(context.Background())
 	if n.Load() != 3 {

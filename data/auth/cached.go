@@ -44,6 +44,7 @@ type Cached struct {
 
 	mu        sync.Mutex
 	tok       Secret
+	issued    time.Time // when the request for tok was sent
 	expiry    time.Time // issue + expires_in: never used at or after it
 	refreshAt time.Time // expiry - margin: replaced from then on
 
@@ -128,6 +129,7 @@ func (c *Cached) Token(ctx context.Context) (Secret, error) {
 		c.mu.Lock()
 		c.refused, c.refusals = nil, 0
 		c.tok = t.Value
+		c.issued = sent
 		c.expiry = sent.Add(t.ExpiresIn)
 		c.refreshAt = c.expiry.Add(-margin)
 		c.mu.Unlock()
@@ -197,12 +199,23 @@ func (c *Cached) Invalidate(tok Secret) bool {
 	return true
 }
 
-// Expiry is when the current token expires; zero when none is held.
+// Expiry is when the current token expires; zero when none is held (a
+// token past its expiry is not: the next call fetches another).
 func (c *Cached) Expiry() time.Time {
+	_, exp := c.Held()
+	return exp
+}
+
+// Held is when the token held now was asked for and when it expires, by
+// the source's clock (CachedOptions.Now); zeros when none is held, or the
+// one held is past its expiry and will not be used again. It is what the
+// client knows of its token without asking: a test of the token with the
+// issuer tells what the issuer counts.
+func (c *Cached) Held() (issued, expiry time.Time) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.tok.IsZero() {
-		return time.Time{}
+	if c.tok.IsZero() || !c.now().Before(c.expiry) {
+		return time.Time{}, time.Time{}
 	}
-	return c.expiry
+	return c.issued, c.expiry
 }

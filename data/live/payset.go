@@ -325,31 +325,73 @@ func (s *Store) Arrivals(paymentID string) []Arrival {
 // notification does not carry its parties, internalId or fees), and its
 // full record is read at once by id (Options.ReadPayment) rather than
 // at the next poll.
-func (s *Store) ApplyPaymentEvent(ev webhook.Event) {
-	d := ev.EventData
-	p := payments.Payment{PaymentID: d.PaymentID, PaymentState: d.PaymentState, InitiatedAt: d.CreatedAt,
-		ExpiresAt: d.ExpiresAt, LastStateUpdatedAt: ev.CreateDate, Partial: true,
-		Originator:  payments.Originator{SourceCurrency: d.SourceCurrency, SourceAmount: d.SourceAmount},
-		Destination: payments.Destination{DestinationCurrency: d.DestinationCurrency, DestinationAmount: d.PayoutAmount}}
-	applied, partial := true, false
+func (s *Store) ApplyPaymentEvent(ev webhook.Event) { s.ApplyPaymentEvents([]webhook.Event{ev}) }
+
+// ApplyPaymentEvents is ApplyPaymentEvent of each of evs, in order, folded
+// into the payments topic at once: one new set for the batch rather than
+// one per notification. A set of tens of thousands of payments costs about
+// a millisecond to fold, and a sandbox running 240 times faster than real
+// time notifies some 200 a second: one at a time, the receiver's queue
+// fills and it answers busy.
+func (s *Store) ApplyPaymentEvents(evs []webhook.Event) {
+	if len(evs) == 0 {
+		return
+	}
+	skel := make([]payments.Payment, len(evs))
+	for i, ev := range evs {
+		d := ev.EventData
+		skel[i] = payments.Payment{PaymentID: d.PaymentID, PaymentState: d.PaymentState, InitiatedAt: d.CreatedAt,
+			ExpiresAt: d.ExpiresAt, LastStateUpdatedAt: ev.CreateDate, Partial: true,
+			Originator:  payments.Originator{SourceCurrency: d.SourceCurrency, SourceAmount: d.SourceAmount},
+			Destination: payments.Destination{DestinationCurrency: d.DestinationCurrency, DestinationAmount: d.PayoutAmount}}
+	}
+	applied := make([]bool, len(evs))
+	partial := map[string]bool{}
 	s.mutate(Payments, func(prev any) (any, Changes) {
 		ps, _ := prev.(*PaymentSet)
-		applied, partial = true, false
-		if old, ok := ps.Get(d.PaymentID); ok && !newer(old, &p) {
-			applied, partial = false, old.Partial
+		clear(partial)
+		// Each notification is judged against what the set holds and the
+		// ones before it in the batch, as one at a time would be.
+		latest := map[string]*payments.Payment{}
+		var moved []payments.Payment
+		for i := range skel {
+			p := &skel[i]
+			old, ok := latest[p.PaymentID]
+			if !ok {
+				old, ok = ps.Get(p.PaymentID)
+			}
+			applied[i] = !ok || newer(old, p)
+			if applied[i] {
+				latest[p.PaymentID] = p
+				moved = append(moved, *p)
+			} else if _, seen := partial[p.PaymentID]; !seen {
+				partial[p.PaymentID] = old.Partial
+			}
+		}
+		if len(moved) == 0 {
 			return ps, Changes{}
 		}
-		next, ch := MergePayments(ps, []payments.Payment{p}, time.Time{})
-		if held, ok := next.Get(d.PaymentID); ok {
-			partial = held.Partial
+		next, ch := MergePayments(ps, moved, time.Time{})
+		for id := range latest {
+			if held, ok := next.Get(id); ok {
+				partial[id] = held.Partial
+			}
 		}
 		return next, ch
 	})
+	now := s.now()
 	s.mu.Lock()
-	s.events.add(d.PaymentID, Arrival{EventID: ev.ID, State: d.PaymentState, CreateDate: ev.CreateDate, ReceivedAt: s.now(), Applied: applied})
+	for i, ev := range evs {
+		d := ev.EventData
+		s.events.add(d.PaymentID, Arrival{EventID: ev.ID, State: d.PaymentState, CreateDate: ev.CreateDate, ReceivedAt: now, Applied: applied[i]})
+	}
 	s.mu.Unlock()
-	if partial {
-		s.wantDetails(d.PaymentID)
+	for _, ev := range evs {
+		id := ev.EventData.PaymentID
+		if partial[id] {
+			delete(partial, id) // once per payment
+			s.wantDetails(id)
+		}
 	}
 }
 

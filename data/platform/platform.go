@@ -332,3 +332,16 @@ func (p *Platform) logWarn(msg string, args ...any) {
 
 // Now is the platform's clock.
 func (p *Platform) Now() time.Time { return p.now() }
+
+// PaymentsToken is when the payments token held now was asked for and
+// when it expires, on Now's clock (auth.Cached.Held): zeros when the
+// profile has no payments interface or no token is held. The token test
+// (live.TokenExpiryKey) is polled every TokenInterval; the token is
+// replaced in between, before it expires, and at a fast sandbox clock
+// several times (an hour of its life is 15 s at 240 times real time).
+func (p *Platform) PaymentsToken() (issued, expiry time.Time) {
+	if p.paymentsToken == nil {
+		return time.Time{}, time.Time{}
+	}
+	return p.paymentsToken.Held()
+}

@@ -35,7 +35,12 @@ type ReceiverOptions struct {
 	// Tolerance is how far the signed timestamp may be from Now, either
 	// way; zero means DefaultTolerance.
 	Tolerance time.Duration
-	// Now is the clock; nil means time.Now.
+	// Now is the sender's clock as this host knows it: the platform signs
+	// with its own time (6.1), so a receiver judges the timestamp against
+	// the platform's time (live.Store.PlatformClock of the payments
+	// interface), not the host's, or a host whose clock is off from the
+	// platform's by more than Tolerance (or a sandbox running faster than
+	// real time) refuses every notification. Nil means time.Now.
 	Now func() time.Time
 	// MaxBody bounds a request body in bytes; zero means DefaultMaxBody.
 	MaxBody int64

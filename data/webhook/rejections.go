@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log/slog"
 	"maps"
+	"strings"
 	"sync"
 	"time"
 
@@ -90,11 +91,15 @@ func (r *Receiver) logReject(reason string, status int, remote, method, path, de
 	if suppressed > 0 {
 		attrs = append(attrs, slog.Int("not_logged_since_last", suppressed))
 	}
+	msg := "webhook rejected"
+	if reason == RejectOverloaded {
+		msg = "webhook answered busy" // not refused: the platform sends it again
+	}
 	switch {
 	case r.opts.Log != nil:
-		r.opts.Log.LogAttrs(context.Background(), slog.LevelWarn, "webhook rejected", attrs...)
+		r.opts.Log.LogAttrs(context.Background(), slog.LevelWarn, msg, attrs...)
 	case r.opts.Logf != nil:
-		line := "webhook: rejected"
+		line := "webhook: " + strings.TrimPrefix(msg, "webhook ")
 		for _, a := range attrs {
 			line += fmt.Sprintf(" %s=%q", a.Key, a.Value.String())
 		}

@@ -101,10 +101,30 @@ func (s *Server) Receiver() *Receiver { return s.rcv }
 // Forward hands every accepted notification, in the order accepted, to
 // apply (live.Store.ApplyPaymentEvent) from one goroutine, until Close;
 // stale ones are handed on too, since the store records them without
-// moving the payment back. Only the first call has an effect. The HTTP
-// answer never waits for apply: a slow apply fills the receiver's queue,
-// and the receiver then answers 503 so that the sender retries.
+// moving the payment back. Only the first call of Forward or ForwardBatch
+// has an effect. The HTTP answer never waits for apply: a slow apply fills
+// the receiver's queue, and the receiver then answers 503 so that the
+// sender retries.
 func (s *Server) Forward(apply func(Event)) {
+	if apply == nil {
+		return
+	}
+	s.ForwardBatch(func(evs []Event) {
+		for _, ev := range evs {
+			apply(ev)
+		}
+	})
+}
+
+// MaxBatch bounds the notifications ForwardBatch hands on at once.
+const MaxBatch = 256
+
+// ForwardBatch is Forward handing on, at once, every notification waiting
+// in the queue (up to MaxBatch) when apply is ready for more
+// (live.Store.ApplyPaymentEvents, which folds a batch into one new set of
+// payments): a burst costs one fold, not one per notification. apply must
+// not keep the slice: it is reused for the next batch.
+func (s *Server) ForwardBatch(apply func([]Event)) {
 	if apply == nil {
 		return
 	}
@@ -112,18 +132,32 @@ func (s *Server) Forward(apply func(Event)) {
 		s.forwarding = make(chan struct{})
 		go func() {
 			defer close(s.forwarding)
+			batch := make([]Event, 0, MaxBatch)
+			// more adds what else waits, without waiting for it.
+			more := func() {
+				for len(batch) < MaxBatch {
+					select {
+					case d := <-s.rcv.Events():
+						batch = append(batch, d.Event)
+					default:
+						return
+					}
+				}
+			}
 			for {
 				select {
 				case d := <-s.rcv.Events():
-					apply(d.Event)
+					batch = append(batch[:0], d.Event)
+					more()
+					apply(batch)
 				case <-s.stop:
 					for { // the server no longer accepts: drain what was accepted
-						select {
-						case d := <-s.rcv.Events():
-							apply(d.Event)
-						default:
+						batch = batch[:0]
+						more()
+						if len(batch) == 0 {
 							return
 						}
+						apply(batch)
 					}
 				}
 			}

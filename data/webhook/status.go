@@ -34,7 +34,8 @@ type Status struct {
 	// address in use and it could tell; "" otherwise.
 	Holder string
 	Stats  ReceiverStats
-	// Rejections are the refusals per reason (Reject constants).
+	// Rejections are the refusals per reason (Reject constants), the
+	// busy answers (RejectOverloaded) among them.
 	Rejections map[string]int
 }
 
@@ -48,14 +49,24 @@ func (s Status) InUse() bool {
 	return errors.As(s.Err, &le) && le.InUse()
 }
 
-// Rejected is the number of refusals of every reason.
+// Rejected is the number of notifications refused, of every reason but
+// RejectOverloaded: a notification answered busy is not refused, the
+// platform delivers it again (6.1) and it is accepted then (Busy).
 func (s Status) Rejected() int {
 	n := 0
-	for _, c := range s.Rejections {
-		n += c
+	for r, c := range s.Rejections {
+		if r != RejectOverloaded {
+			n += c
+		}
 	}
 	return n
 }
+
+// Busy is how many times a notification was answered 503 because the
+// queue to the store was full: each is delivered again by the platform's
+// retries, none is lost, but the payment's state waited for it (or for the
+// next poll).
+func (s Status) Busy() int { return s.Rejections[RejectOverloaded] }
 
 // Problem says in one sentence why the receiver does not listen and what
 // that means: "0.0.0.0:8443 is in use by treasury (pid 4242): payment

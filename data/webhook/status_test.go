@@ -44,4 +44,8 @@ func TestServeOnATakenPort(t *testing.T) {
 	if (webhook.Status{Rejections: map[string]int{"a": 2, "b": 3}}).Rejected() != 5 {
 		t.Error("Rejected() does not add up the reasons")
 	}
+	busy := webhook.Status{Rejections: map[string]int{"a": 2, webhook.RejectOverloaded: 7}}
+	if busy.Rejected() != 2 || busy.Busy() != 7 {
+		t.Errorf("Rejected() = %d, Busy() = %d, want 2 and 7: a busy answer is no refusal", busy.Rejected(), busy.Busy())
+	}
 }

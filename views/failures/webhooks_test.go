@@ -102,3 +102,54 @@ func TestErrorsViewSaysWebhookPortInUse(t *testing.T) {
 		t.Errorf("the frame does not name the holder %q", st.Holder)
 	}
 }
+
+// TestErrorsViewTellsBusyFromRejected: a receiver whose queue to the store
+// is full answers genuine notifications 503 (the platform delivers them
+// again): the errors view counts them as answered busy, and neither it
+// nor the header calls them rejected.
+func TestErrorsViewTellsBusyFromRejected(t *testing.T) {
+	_, key, _ := ed25519.GenerateKey(rand.Reader)
+	// A queue of one, and nothing draining it: the store not keeping up.
+	rcv, err := webhook.NewReceiver(webhook.ReceiverOptions{PublicKey: key.Public(), Queue: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cert, pool, err := webhook.SelfSigned()
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := webhook.Serve("127.0.0.1:0", "", cert, rcv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { srv.Close() })
+	hc := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}}}
+	for i, want := range []int{http.StatusNoContent, http.StatusServiceUnavailable, http.StatusServiceUnavailable} {
+		raw := []byte(`{"id":"n` + string(rune('1'+i)) + `","eventType":"PAYMENT_STATE_TRANSITION","eventData":{"paymentId":"p1","paymentState":"COMPLETED"}}`)
+		ts := webhook.Timestamp(time.Now())
+		sig, _ := webhook.Sign(key, ts, raw)
+		req, _ := http.NewRequest(http.MethodPost, srv.URL, bytes.NewReader(raw))
+		req.Header.Set("X-Payments-Signature", sig)
+		req.Header.Set("X-Payments-Signature-Timestamp", ts)
+		resp, err := hc.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != want {
+			t.Fatalf("notification %d: HTTP %d, want %d", i+1, resp.StatusCode, want)
+		}
+	}
+
+	e := viewtest.Shared(t)
+	e.Ctx.Webhooks = func() webhook.Status {
+		return webhook.Status{Addr: srv.Addr(), Stats: rcv.Stats(), Rejections: rcv.Rejections()}
+	}
+	tm := e.Program(t, failures.New(e.Ctx))
+	viewtest.WaitAll(t, tm, "Webhook receiver", "1 accepted", "answered busy 2 times")
+	frame := viewtest.Frame(t, tm)
+	if strings.Contains(frame, "rejected") {
+		t.Errorf("notifications answered busy, which the platform delivers again, are shown as rejected:\n%s", frame)
+	}
+	viewtest.Fits(t, "errors view", frame, viewtest.Width, viewtest.Height)
+}

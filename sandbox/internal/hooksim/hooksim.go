@@ -3,7 +3,9 @@
 // signed over timestamp + "." + raw body, a success being any 2xx; on any
 // other outcome retried 30 s after the first failure and then at doubling
 // intervals capped at one hour, up to 75 attempts or 72 hours. Retry delays
-// are sandbox time, so --speed shortens them and a frozen clock holds them.
+// and the signature timestamp are sandbox time, so --speed shortens the
+// delays and a frozen clock holds them, and the timestamp is on the
+// platform's clock as a real platform's is.
 //
 // To exercise clients, a configurable share of notifications is delivered
 // twice (same id) and a share is held back and delivered after the next one.
@@ -243,7 +245,11 @@ func (d *Deliverer) next() (*delivery, Settings, *http.Client) {
 }
 
 func (d *Deliverer) send(it *delivery, set Settings, client *http.Client) bool {
-	ts := webhook.Timestamp(time.Now())
+	// Signed at the platform's time, as a real platform signs on its own
+	// clock: a sandbox running faster than real time, or started at
+	// another time, signs ahead of or behind the receiver's host, and a
+	// receiver judges the timestamp against the platform's clock.
+	ts := webhook.Timestamp(d.env.Clock.Now())
 	sig, err := webhook.Sign(d.key, ts, it.body)
 	if err != nil {
 		d.env.Log("webhook: sign %s: %v", it.id, err)

@@ -147,6 +147,25 @@ func TestSpec6_1_SignedDelivery(t *testing.T) {
 	}
 }
 
+// TestSpec6_1_SignedOnThePlatformClock: the signature timestamp is the
+// platform's time at sending, as a real platform's is, not the host's: a
+// sandbox whose clock ran ahead (--speed, or advanced) signs ahead of the
+// host, and its timestamp agrees with the events' own times.
+func TestSpec6_1_SignedOnThePlatformClock(t *testing.T) {
+	rc := newReceiver(t)
+	d, clock, _ := newDeliverer(t, rc, Settings{})
+	clock.Advance(3 * time.Hour) // what 45 s at 240 times real time do
+	d.Enqueue(event("n-1"))
+	rc.wait(t, 1)
+	rc.mu.Lock()
+	g := rc.got[0]
+	rc.mu.Unlock()
+	if want := webhook.Timestamp(clock.Now()); g.timestamp != want {
+		t.Fatalf("signature timestamp %s, want the platform's time %s (%s); the host's is %s",
+			g.timestamp, want, clock.Now(), webhook.Timestamp(time.Now()))
+	}
+}
+
 func TestSpec6_1_RetrySchedule(t *testing.T) {
 	// Fail four times, then succeed: attempts at 0, +30s, +60s, +120s, +240s.
 	rc := newReceiver(t, 500, 503, 404, 500)
