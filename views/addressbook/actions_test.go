@@ -164,7 +164,7 @@ func TestLockNotOfferedWhenLocked(t *testing.T) {
 
 // TestCancelDoesNothing: the dialog's default is Cancel.
 func TestCancelDoesNothing(t *testing.T) {
-	e := viewtest.Shared(t)
+	e := shared.Env(t)
 	ep := endpoints(t, e)[0]
 	tm := e.Program(t, newView(e))
 	viewtest.WaitFor(t, tm, ep.Alias)
@@ -299,7 +299,7 @@ func TestLockBadSignature(t *testing.T) {
 // Cancel, which says what enter does there. The intent id, new each run,
 // is replaced.
 func TestLockDialogGolden(t *testing.T) {
-	e := viewtest.Shared(t)
+	e := shared.Env(t)
 	ep := endpoints(t, e)[0]
 	tm := e.Program(t, newView(e))
 	viewtest.WaitFor(t, tm, ep.Alias)

@@ -12,7 +12,7 @@ import (
 // not the screen's cells: "" for no listing (not "—"), has_abi true or
 // false (not "yes"/"—"), times in ISO 8601 UTC.
 func TestEndpointsCSVIsData(t *testing.T) {
-	e := viewtest.Shared(t)
+	e := shared.Env(t)
 	want := endpoints(t, e)[0]
 	v := newView(e)
 	viewtest.Drive(v, v.Update(ui.StoreChanged{}))
@@ -52,7 +52,7 @@ func TestEndpointsCSVIsData(t *testing.T) {
 // addresses' CSVs: "" for no description or label (not "—"), the chains
 // of an address "; " between two, times in ISO 8601 UTC.
 func TestCounterpartiesCSVIsData(t *testing.T) {
-	e := viewtest.Shared(t)
+	e := shared.Env(t)
 	v := newView(e)
 	viewtest.Drive(v, v.Update(ui.StoreChanged{}))
 	viewtest.Drive(v, v.Update(viewtest.Key("w")))

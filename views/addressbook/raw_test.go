@@ -11,7 +11,7 @@ import (
 // received, with the fields the dashboard does not model (signature,
 // signingKey), not the record as the dashboard holds it.
 func TestRawShowsWhatTheServerSent(t *testing.T) {
-	e := viewtest.Shared(t)
+	e := shared.Env(t)
 	first := endpoints(t, e)[0]
 	tm := e.Program(t, newView(e))
 	viewtest.WaitFor(t, tm, first.Alias)

@@ -13,7 +13,7 @@ import (
 // 500s has an unknown outcome; l again proposes the same intent id, and
 // the dialog says it is a retry.
 func TestLockRetryAfterUnknownReusesIntentID(t *testing.T) {
-	e := viewtest.New(t, viewtest.Options{})
+	e := viewtest.New(t, viewtest.Options{Skip: viewtest.NoLiquidityHistory()})
 	ep := endpoints(t, e)[0]
 	if ep.Lock != custody.LockUnlocked {
 		t.Fatalf("first endpoint is %s", ep.Lock)

@@ -38,7 +38,7 @@ func endpointWhere(t *testing.T, e *viewtest.Env, ok func(custody.Endpoint) bool
 }
 
 func TestEndpointsGolden(t *testing.T) {
-	e := viewtest.Shared(t)
+	e := shared.Env(t)
 	first := endpoints(t, e)[0]
 	tm := e.Program(t, newView(e))
 	viewtest.WaitFor(t, tm, first.Alias)
@@ -52,7 +52,7 @@ func TestEndpointsGolden(t *testing.T) {
 }
 
 func TestEndpointDetailGolden(t *testing.T) {
-	e := viewtest.Shared(t)
+	e := shared.Env(t)
 	ep := endpointWhere(t, e, custody.Endpoint.HasABI)
 	tm := e.Program(t, newView(e))
 	viewtest.WaitFor(t, tm, endpoints(t, e)[0].Alias)
@@ -67,7 +67,7 @@ func TestEndpointDetailGolden(t *testing.T) {
 }
 
 func TestCounterpartiesGolden(t *testing.T) {
-	e := viewtest.Shared(t)
+	e := shared.Env(t)
 	cps, _ := live.Get(e.P.Store, live.CounterpartiesKey).Data, true
 	if len(cps) == 0 {
 		t.Fatal("no counterparties in the sandbox")
@@ -85,7 +85,7 @@ func TestCounterpartiesGolden(t *testing.T) {
 // TestCounterpartyAddresses drills from a counterparty to its addresses
 // (loaded by a call) and back.
 func TestCounterpartyAddresses(t *testing.T) {
-	e := viewtest.Shared(t)
+	e := shared.Env(t)
 	cps, _ := live.Get(e.P.Store, live.CounterpartiesKey).Data, true
 	if len(cps) == 0 {
 		t.Fatal("no counterparties in the sandbox")
@@ -116,7 +116,7 @@ func TestCounterpartyAddresses(t *testing.T) {
 
 // TestNavigation opens an endpoint, goes back, and filters.
 func TestNavigation(t *testing.T) {
-	e := viewtest.Shared(t)
+	e := shared.Env(t)
 	eps := endpoints(t, e)
 	v := newView(e)
 	tm := e.Program(t, v)
@@ -151,7 +151,7 @@ func TestNavigation(t *testing.T) {
 }
 
 func TestPaletteCompletesAliases(t *testing.T) {
-	e := viewtest.Shared(t)
+	e := shared.Env(t)
 	v := newView(e)
 	var cmd ui.Command
 	for _, c := range v.Commands() {
@@ -179,7 +179,7 @@ func TestPaletteCompletesAliases(t *testing.T) {
 
 // TestFitsIn80Columns renders every page at 80x20.
 func TestFitsIn80Columns(t *testing.T) {
-	e := viewtest.Shared(t)
+	e := shared.Env(t)
 	v := newView(e)
 	check := func(what string) {
 		t.Helper()

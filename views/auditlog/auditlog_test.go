@@ -26,7 +26,7 @@ func appendRec(t *testing.T, e *viewtest.Env, r audit.Record) audit.Record {
 // appears at the top without a key or a tick: the writer refreshes the
 // store's Audit topic.
 func TestAuditShowsNewestFirstAndFollowsAppends(t *testing.T) {
-	e := viewtest.New(t, viewtest.Options{})
+	e := viewtest.New(t, viewtest.Options{Skip: viewtest.NoLiquidityHistory()})
 	appendRec(t, e, audit.Record{Who: tester, Profile: "sandbox", Environment: "test", Action: "freeze",
 		Target: audit.Target{Kind: "transaction", ID: "tx-1", Detail: map[string]string{"qty": "10.5", "asset": "USDC"}},
 		Reason: "suspected fraud", MutationID: "m-1", Outcome: audit.OutcomeDone})
@@ -43,7 +43,7 @@ func TestAuditShowsNewestFirstAndFollowsAppends(t *testing.T) {
 
 // Enter shows a line in full: who, the ids, its place in the chain.
 func TestAuditDetail(t *testing.T) {
-	e := viewtest.New(t, viewtest.Options{})
+	e := viewtest.New(t, viewtest.Options{Skip: viewtest.NoLiquidityHistory()})
 	r := appendRec(t, e, audit.Record{Who: audit.Who{Via: audit.ViaSSH, User: "ben", Key: "SHA256:abc", Role: "operator", From: "10.1.2.3:5000"},
 		Profile: "sandbox", Environment: "test", Action: "unlock", Target: audit.Target{Kind: "endpoint", ID: "ep-9",
 			Detail: map[string]string{"alias": "cold"}}, IntentID: "i-9", RequestID: "req-7", Outcome: audit.OutcomeDone})
@@ -57,7 +57,7 @@ func TestAuditDetail(t *testing.T) {
 // An action done in one session appears in another session's :audit
 // (each its own program and context, one store and one log).
 func TestActionAppearsInEverySession(t *testing.T) {
-	e := viewtest.New(t, viewtest.Options{})
+	e := viewtest.New(t, viewtest.Options{Skip: viewtest.NoLiquidityHistory()})
 	var tx wallet.Transaction
 	for _, x := range live.Get(e.P.Store, live.TransactionsKey).Data {
 		if x.Status != wallet.TxRejected && x.Status != wallet.TxFailed && !x.FreezeInfo.IsFrozen {

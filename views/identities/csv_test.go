@@ -13,7 +13,7 @@ import (
 // (the screen's "2026-11-16 09:40:00" has no zone), the instrument's
 // currency in a column of its own, "" for no internal id (not "—").
 func TestIdentitiesCSVsAreData(t *testing.T) {
-	e := viewtest.Shared(t)
+	e := shared.Env(t)
 	v := identities.New(e.Ctx, e.P)
 	viewtest.Drive(v, v.Update(ui.StoreChanged{}))
 	c := viewtest.ReadCSV(t, ui.CSVOf(v))

@@ -9,7 +9,7 @@ import (
 )
 
 func TestIdentitiesAndInstruments(t *testing.T) {
-	e := viewtest.Shared(t)
+	e := shared.Env(t)
 	tm := e.Program(t, identities.New(e.Ctx, e.P))
 	viewtest.WaitFor(t, tm, "Arjun Dubois")
 	viewtest.Keys(tm, "down", "down", "down", "enter")
@@ -21,7 +21,7 @@ func TestIdentitiesAndInstruments(t *testing.T) {
 }
 
 func TestBackFromInstruments(t *testing.T) {
-	e := viewtest.Shared(t)
+	e := shared.Env(t)
 	v := identities.New(e.Ctx, e.P)
 	tm := e.Program(t, v)
 	viewtest.WaitFor(t, tm, "Nickname")

@@ -13,7 +13,7 @@ import (
 // fields: amounts exact and apart from the currency, ISO 8601 UTC times,
 // no glyphs.
 func TestLedgerCSVIsData(t *testing.T) {
-	e := viewtest.Shared(t)
+	e := shared.Env(t)
 	v := ledger.New(e.Ctx)
 	v.Update(ui.StoreChanged{})
 	c := viewtest.ReadCSV(t, ui.CSVOf(v))

@@ -15,14 +15,14 @@ import (
 )
 
 func TestLedgerGolden(t *testing.T) {
-	e := viewtest.Shared(t)
+	e := shared.Env(t)
 	tm := e.Program(t, ledger.New(e.Ctx))
 	viewtest.WaitFor(t, tm, "After")
 	viewtest.Golden(t, tm)
 }
 
 func TestLedgerFitsNarrowTerminal(t *testing.T) {
-	e := viewtest.Shared(t)
+	e := shared.Env(t)
 	v := ledger.New(e.Ctx)
 	v.Update(ui.StoreChanged{})
 	out := v.Render(80, 20)
@@ -39,7 +39,7 @@ func TestLedgerFitsNarrowTerminal(t *testing.T) {
 // TestLedgerOpensOnACurrency: ":ledger EUR" (and a runway alert's enter)
 // shows the movements of that currency only.
 func TestLedgerOpensOnACurrency(t *testing.T) {
-	e := viewtest.New(t, viewtest.Options{})
+	e := viewtest.New(t, viewtest.Options{Skip: viewtest.NoLiquidityHistory()})
 	v := ledger.New(e.Ctx)
 	viewtest.Drive(v, v.Update(ui.Open{View: "ledger", Args: []string{"EUR"}}))
 	if ui.FilterOf(v) != "EUR" {
@@ -56,7 +56,7 @@ func TestLedgerOpensOnACurrency(t *testing.T) {
 // currency's decimals, the points of a column in line, at 120 and at 80
 // columns.
 func TestLedgerAmountsAtTheirDecimals(t *testing.T) {
-	e := viewtest.Shared(t)
+	e := shared.Env(t)
 	v := ledger.New(e.Ctx)
 	v.Update(ui.StoreChanged{})
 	amount, number := regexp.MustCompile(`^-?\d{1,3}(,\d{3})*\.\d\d$`), regexp.MustCompile(`^-?[\d.,]+$`)

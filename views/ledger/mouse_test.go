@@ -15,7 +15,7 @@ import (
 // TestMouse: a click on a row selects it (the marker moves there), the
 // wheel scrolls, and a click on a tab opens it.
 func TestMouse(t *testing.T) {
-	e := viewtest.Shared(t)
+	e := shared.Env(t)
 	v := ledger.New(e.Ctx)
 	tm := e.Program(t, v, failures.New(e.Ctx))
 	viewtest.WaitFor(t, tm, "After")

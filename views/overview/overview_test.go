@@ -23,15 +23,29 @@ import (
 )
 
 // world is a frozen sandbox advanced ten minutes a minute at a time, so
-// that the rates have history and payments have finished and failed.
+// that the rates have history and payments have finished and failed, for
+// a test that changes it. The overview shows no trades: their window (the
+// costliest read) is not read.
 func world(t *testing.T, o viewtest.Options) *viewtest.Env {
 	t.Helper()
+	o.Skip = noTrades
 	e := viewtest.New(t, o)
+	tenMinutes(e)
+	return e
+}
+
+func tenMinutes(e *viewtest.Env) {
 	for range 10 {
 		e.Advance(time.Minute)
 	}
-	return e
 }
+
+// shared is the world of world(t, Options{}), built once and shared by the
+// tests that only read it (a world costs most of a test's time).
+var shared = viewtest.NewWorld(viewtest.Options{Skip: noTrades}, tenMinutes)
+
+// noTrades skips the one topic the overview does not show.
+var noTrades = []live.Topic{live.Trades}
 
 func newView(e *viewtest.Env) *overview.View {
 	return overview.New(e.Ctx, overview.Options{Base: e.P.Config.BaseCurrency, Runway: e.P.Runway})
@@ -47,7 +61,11 @@ func render(v *overview.View, e *viewtest.Env, w, h int) string {
 // golden runs the shell with the overview at w x h and compares its last
 // frame with the test's golden file.
 func golden(t *testing.T, colour bool, w, h int) string {
-	e := world(t, viewtest.Options{Colour: colour}) // the defaults: the sandbox's USD runway is critical
+	open := shared.Env // the defaults: the sandbox's USD runway is critical
+	if colour {
+		open = shared.ColourEnv
+	}
+	e := open(t)
 	tm := e.ProgramAt(t, w, h, newView(e))
 	viewtest.WaitFor(t, tm, "Balances & runway")
 	return viewtest.Golden(t, tm)
@@ -98,7 +116,7 @@ func TestOverviewGolden80x24Colour(t *testing.T) {
 // TestOverviewDropsLeastImportantFirst: as the height shrinks the health
 // goes first, then the alerts, then the payments; every size fits.
 func TestOverviewDropsLeastImportantFirst(t *testing.T) {
-	e := world(t, viewtest.Options{})
+	e := shared.Env(t)
 	v := newView(e)
 	prev := 5
 	for h := 60; h >= 12; h-- {
@@ -132,7 +150,7 @@ func TestOverviewDropsLeastImportantFirst(t *testing.T) {
 // TestOverviewWindow: w shows the change and the payments of the last 24
 // hours, and back.
 func TestOverviewWindow(t *testing.T) {
-	e := world(t, viewtest.Options{})
+	e := shared.Env(t)
 	v := newView(e)
 	if out := render(v, e, 120, 36); !strings.Contains(out, "Rates · last 1h") || !strings.Contains(out, "initiated in the last 1h") {
 		t.Fatalf("not the last hour:\n%s", out)
@@ -169,7 +187,7 @@ func TestOverviewWindow(t *testing.T) {
 // TestOverviewLoading: before any answer every panel says what it is
 // loading, never an empty figure.
 func TestOverviewLoading(t *testing.T) {
-	e := viewtest.New(t, viewtest.Options{})
+	e := viewtest.New(t, viewtest.Options{Skip: viewtest.NoLiquidityHistory()}) // its platform is its own
 	p, err := platform.Open(e.Sandbox.Profile(config.Builtin()), platform.Options{Now: e.Sandbox.Clock().Now, Inline: true, BackfillBudget: time.Minute})
 	if err != nil {
 		t.Fatal(err)
@@ -240,7 +258,7 @@ func TestOverviewFailedSourceIsNamed(t *testing.T) {
 // through the pairs quoted (EUR through USD); a currency no pair reaches
 // is left out, named, and the total marked as an estimate.
 func TestOverviewBaseCurrency(t *testing.T) {
-	e := world(t, viewtest.Options{})
+	e := shared.Env(t)
 	v := overview.New(e.Ctx, overview.Options{Base: "EUR", Runway: e.P.Runway})
 	out := render(v, e, 120, 36)
 	if !strings.Contains(out, "≈ EUR") || !strings.Contains(out, "Total ") || strings.Contains(out, "Total ≈") {
@@ -256,7 +274,7 @@ func TestOverviewBaseCurrency(t *testing.T) {
 // TestOverviewIsSharedBetweenSessions: two sessions' overviews read the
 // same shared values, built once per change whatever the sessions.
 func TestOverviewIsSharedBetweenSessions(t *testing.T) {
-	e := world(t, viewtest.Options{})
+	e := viewtest.New(t, viewtest.Options{Skip: noTrades})
 	a, b := newView(e), newView(e)
 	if ta, tb := a.Topics(), b.Topics(); strings.Join(topicNames(ta), " ") != strings.Join(topicNames(tb), " ") {
 		t.Fatalf("topics %v and %v", ta, tb)
@@ -339,7 +357,7 @@ func TestOverviewEmpty(t *testing.T) {
 // TestOverviewCSVOneMeaningPerColumn: the rates' and the holdings' figures
 // have columns of their own.
 func TestOverviewCSVOneMeaningPerColumn(t *testing.T) {
-	e := world(t, viewtest.Options{})
+	e := shared.Env(t)
 	v := newView(e)
 	v.Update(ui.StoreChanged{})
 	e.P.Store.Sync()

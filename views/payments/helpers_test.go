@@ -14,15 +14,32 @@ import (
 
 // world returns a frozen sandbox advanced ten minutes a minute at a time,
 // so the chart has points and FAILED and DECLINED payments exist, for a
-// test that changes it. The payments view shows no quotes or trades: their
-// windows are not read.
+// test that changes it. The payments view shows no quotes or trades, and
+// nothing of the wallet and custody interfaces: their topics are not read
+// (the trades' and the quotes' windows, the wallets' transactions and the
+// custody endpoints cost most of a world's reads). A test whose frame
+// shows the shell's header, which names every interface, uses
+// fullWorld.
 func world(t *testing.T, o viewtest.Options) *viewtest.Env {
+	t.Helper()
+	o.Skip = notShown
+	e := viewtest.New(t, o)
+	tenMinutes(e)
+	return e
+}
+
+// fullWorld is world with every topic but the liquidity windows read.
+func fullWorld(t *testing.T, o viewtest.Options) *viewtest.Env {
 	t.Helper()
 	o.Skip = viewtest.NoLiquidityHistory()
 	e := viewtest.New(t, o)
 	tenMinutes(e)
 	return e
 }
+
+// notShown are the topics no part of the payments view reads.
+var notShown = append(viewtest.NoLiquidityHistory(), live.Vaults, live.Wallets, live.Transactions, live.Sweeps,
+	live.WalletWebhooks, live.Subscriptions, live.Counterparties, live.Endpoints)
 
 func tenMinutes(e *viewtest.Env) {
 	for range 10 {

@@ -36,7 +36,7 @@ func archivePayments(t *testing.T, e *viewtest.Env) {
 // holds 2 days 3 hours, which the title says; each state's figure is the
 // sum of its line (2 a minute for 51 hours: 6120 COMPLETED).
 func TestPaymentsWeekGolden(t *testing.T) {
-	e := world(t, viewtest.Options{})
+	e := fullWorld(t, viewtest.Options{})
 	archivePayments(t, e)
 	tm := e.Program(t, New(e.Ctx, e.P))
 	viewtest.WaitAll(t, tm, "payments initiated per state now, last 24h", "(last 24h; ", "2880")

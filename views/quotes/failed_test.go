@@ -14,7 +14,7 @@ import (
 // table, no chart drawn from nothing.
 func TestWrongTokenShowsTheFailure(t *testing.T) {
 	t.Parallel()
-	e := viewtest.New(t, viewtest.Options{Profile: func(c *config.Config) {
+	e := viewtest.New(t, viewtest.Options{Skip: noTrades, Profile: func(c *config.Config) {
 		c.Liquidity.Token = config.NewSecret("not-the-token")
 	}})
 	tm := e.Program(t, quotes.New(e.Ctx))

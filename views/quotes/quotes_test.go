@@ -13,8 +13,16 @@ import (
 	"treasury/views/viewtest"
 )
 
+// noTrades skips the one costly topic the quotes view does not show: the
+// trades' 24-hour window.
+var noTrades = []live.Topic{live.Trades}
+
+// shared is the default world without the trades, built once and shared
+// by the tests that only read it.
+var shared = viewtest.NewWorld(viewtest.Options{Skip: noTrades}, nil)
+
 func TestQuotesGolden(t *testing.T) {
-	e := viewtest.Shared(t)
+	e := shared.Env(t)
 	tm := e.Program(t, quotes.New(e.Ctx))
 	viewtest.WaitFor(t, tm, "mid rate")
 	viewtest.Keys(tm, "down", "down")
@@ -25,7 +33,7 @@ func TestQuotesGolden(t *testing.T) {
 }
 
 func TestQuotesFilterAndWindow(t *testing.T) {
-	e := viewtest.Shared(t)
+	e := shared.Env(t)
 	v := quotes.New(e.Ctx)
 	tm := e.Program(t, v)
 	viewtest.WaitFor(t, tm, "mid rate")
@@ -42,7 +50,7 @@ func TestQuotesFilterAndWindow(t *testing.T) {
 // on the newest; moved down, the view holds still and counts what arrived
 // above until g returns to the newest.
 func TestQuotesFollowTheNewest(t *testing.T) {
-	e := viewtest.New(t, viewtest.Options{})
+	e := viewtest.New(t, viewtest.Options{Skip: noTrades})
 	v := quotes.New(e.Ctx)
 	tm := e.Program(t, v)
 	viewtest.WaitFor(t, tm, "mid rate")
@@ -65,7 +73,7 @@ func TestQuotesFollowTheNewest(t *testing.T) {
 // newest of the pair held), its mid and spread; enter on a pair shows the
 // stream of that pair's quotes; b again the stream.
 func TestQuotesBoard(t *testing.T) {
-	e := viewtest.New(t, viewtest.Options{})
+	e := viewtest.New(t, viewtest.Options{Skip: noTrades})
 	tm := e.Program(t, quotes.New(e.Ctx))
 	viewtest.WaitFor(t, tm, "mid rate")
 	latest := map[string]string{}
@@ -94,7 +102,7 @@ func TestQuotesBoard(t *testing.T) {
 }
 
 func TestQuotesBoardEnterShowsThePair(t *testing.T) {
-	e := viewtest.New(t, viewtest.Options{})
+	e := viewtest.New(t, viewtest.Options{Skip: noTrades})
 	tm := e.Program(t, quotes.New(e.Ctx))
 	viewtest.WaitFor(t, tm, "mid rate")
 	viewtest.Keys(tm, "b")

@@ -15,7 +15,7 @@ import (
 // the period as ISO 8601 UTC times (not "2026-10-01 … 2026-10-31"),
 // amounts exact apart from their currency, "" for an absent value.
 func TestReportsCSVsAreData(t *testing.T) {
-	e := viewtest.Shared(t)
+	e := shared.Env(t)
 	rs := list(t, e)
 	v := reports.New(e.Ctx, e.P)
 	run(v, v.Update(ui.StoreChanged{}))

@@ -59,14 +59,14 @@ func openNth(t *testing.T, e *viewtest.Env, i int) *teatest.TestModel {
 }
 
 func TestReportsListGolden(t *testing.T) {
-	e := viewtest.Shared(t)
+	e := shared.Env(t)
 	tm := e.Program(t, reports.New(e.Ctx, e.P))
 	viewtest.WaitFor(t, tm, "Generated (UTC)")
 	viewtest.Golden(t, tm)
 }
 
 func TestReconGolden(t *testing.T) {
-	e := viewtest.Shared(t)
+	e := shared.Env(t)
 	i := find(t, list(t, e), reporting.TypeRecon, reporting.FormatJSON)
 	tm := openNth(t, e, i)
 	viewtest.WaitFor(t, tm, "totals: ")
@@ -74,7 +74,7 @@ func TestReconGolden(t *testing.T) {
 }
 
 func TestPaymentOpsGolden(t *testing.T) {
-	e := viewtest.Shared(t)
+	e := shared.Env(t)
 	i := find(t, list(t, e), reporting.TypePaymentOps, reporting.FormatCSV)
 	tm := openNth(t, e, i)
 	viewtest.WaitFor(t, tm, "106 payments ·")
@@ -82,7 +82,7 @@ func TestPaymentOpsGolden(t *testing.T) {
 }
 
 func TestReconDrillDownAndBack(t *testing.T) {
-	e := viewtest.Shared(t)
+	e := shared.Env(t)
 	i := find(t, list(t, e), reporting.TypeRecon, reporting.FormatCSV)
 	tm := openNth(t, e, i)
 	viewtest.WaitFor(t, tm, "totals: ")
@@ -96,7 +96,7 @@ func TestReconDrillDownAndBack(t *testing.T) {
 }
 
 func TestReportByPalette(t *testing.T) {
-	e := viewtest.Shared(t)
+	e := shared.Env(t)
 	rs := list(t, e)
 	rep := rs[find(t, rs, reporting.TypePaymentOps, reporting.FormatJSON)]
 	tm := e.Program(t, reports.New(e.Ctx, e.P))
@@ -118,7 +118,7 @@ func run(v ui.View, cmd tea.Cmd) []ui.Flash {
 }
 
 func TestSaveAsDownloaded(t *testing.T) {
-	e := viewtest.Shared(t)
+	e := shared.Env(t)
 	rs := list(t, e)
 	rep := rs[find(t, rs, reporting.TypeRecon, reporting.FormatCSV)]
 	v := reports.New(e.Ctx, e.P)
@@ -157,7 +157,7 @@ func TestSaveAsDownloaded(t *testing.T) {
 }
 
 func TestReportsWidth80(t *testing.T) {
-	e := viewtest.Shared(t)
+	e := shared.Env(t)
 	rs := list(t, e)
 	v := reports.New(e.Ctx, e.P)
 	check := func(what string) {
@@ -247,7 +247,7 @@ func TestHostileReportRows(t *testing.T) {
 }
 
 func TestSaveFromList(t *testing.T) {
-	e := viewtest.Shared(t)
+	e := shared.Env(t)
 	rs := list(t, e)
 	i := find(t, rs, reporting.TypePaymentOps, reporting.FormatJSON)
 	v := reports.New(e.Ctx, e.P)

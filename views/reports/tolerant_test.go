@@ -125,7 +125,7 @@ func mustNotContain(t *testing.T, what, frame string, unwanted ...string) {
 // them all), shows the absent amount as absent and the extra column in the
 // row's detail.
 func TestSkippedRowsAndExtras(t *testing.T) {
-	e := viewtest.Shared(t)
+	e := shared.Env(t)
 	otherServer(t, e, map[string]answer{
 		reporting.PathReports + "/r-ops": record("r-ops", reporting.TypePaymentOps, reporting.FormatCSV),
 		"/files/r-ops": {200, opsCSV(t,
@@ -179,7 +179,7 @@ func TestSkippedRowsAndExtras(t *testing.T) {
 // TestReconAbsentAmounts: RECON lines without the payment's amounts
 // neither show a false amount nor a mismatch.
 func TestReconAbsentAmounts(t *testing.T) {
-	e := viewtest.Shared(t)
+	e := shared.Env(t)
 	lines := `[
 {"network_payment_id": "pay-1", "transaction_id": "t1", "transaction_type": "TRADE", "transaction_state": "COMPLETE", "payment_state": "COMPLETED",
  "sent_amount": null, "sent_currency": "USD", "received_amount": "", "balance_change": "-100", "balance_change_currency": "USD", "desk": "ny"},
@@ -206,7 +206,7 @@ func TestReconAbsentAmounts(t *testing.T) {
 // TestFailedDownloadSaysWhy: a download that fails shows the error's code,
 // message and guidance where the rows would be, never an empty report.
 func TestFailedDownloadSaysWhy(t *testing.T) {
-	e := viewtest.Shared(t)
+	e := shared.Env(t)
 	otherServer(t, e, map[string]answer{
 		reporting.PathReports + "/r-gone": record("r-gone", reporting.TypePaymentOps, reporting.FormatCSV),
 		"/files/r-gone": {http.StatusForbidden, `{"code":"AUTH_002","type":"AUTH_ERROR","status":403,"title":"Missing scope",` +
@@ -231,7 +231,7 @@ func TestFailedDownloadSaysWhy(t *testing.T) {
 // TestAllRowsSkipped: when no row could be read the page says so, not
 // that the report is empty.
 func TestAllRowsSkipped(t *testing.T) {
-	e := viewtest.Shared(t)
+	e := shared.Env(t)
 	otherServer(t, e, map[string]answer{
 		reporting.PathReports + "/r-bad": record("r-bad", reporting.TypePaymentOps, reporting.FormatCSV),
 		"/files/r-bad":                   {200, opsCSV(t, opsRow("p1", "COMPLETED", "abc", "1", ""), opsRow("", "COMPLETED", "1", "1", ""))},
@@ -248,7 +248,7 @@ func TestAllRowsSkipped(t *testing.T) {
 // server said so; while loading, or when the list could not be read, it
 // says that.
 func TestListSaysWhyItIsEmpty(t *testing.T) {
-	e := viewtest.Shared(t)
+	e := shared.Env(t)
 	c := otherServer(t, e, map[string]answer{
 		reporting.PathReports: {200, `{"reports": [{"id": "r1", "type": "RECON", "format": "CSV", "status": "READY",
 			"start_date": "2026-10-01T00:00:00Z", "end_date": "2026-10-31T23:59:59Z", "region": "eu"}, {"id": 5}]}`},
@@ -291,7 +291,7 @@ func TestListSaysWhyItIsEmpty(t *testing.T) {
 // the first rows skipped and counts them all; the page says how many
 // were skipped and that only the first are listed.
 func TestMoreSkippedThanListed(t *testing.T) {
-	e := viewtest.New(t, viewtest.Options{})
+	e := viewtest.New(t, viewtest.Options{Skip: viewtest.NoLiquidityHistory()})
 	n := reporting.MaxSkipped + 3
 	otherServer(t, e, map[string]answer{
 		reporting.PathReports + "/r-many": record("r-many", reporting.TypePaymentOps, reporting.FormatCSV),

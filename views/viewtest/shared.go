@@ -69,6 +69,21 @@ func Shared(t testing.TB) *Env {
 // (before t, or during t: then at t's end).
 func (w *World) Env(t testing.TB) *Env {
 	t.Helper()
+	return w.open(t, w.o)
+}
+
+// ColourEnv is Env with the session in colour (Options.Colour): a colour
+// golden of the same world as a plain one, without a world of its own.
+func (w *World) ColourEnv(t testing.TB) *Env {
+	t.Helper()
+	o := w.o
+	o.Colour = true
+	return w.open(t, o)
+}
+
+// open is Env with the session's options o (w's, but for the colour).
+func (w *World) open(t testing.TB, o Options) *Env {
+	t.Helper()
 	w.once.Do(w.build)
 	if w.err != nil {
 		t.Fatalf("shared world: %v", w.err)
@@ -78,7 +93,7 @@ func (w *World) Env(t testing.TB) *Env {
 			diffLines(w.print, now))
 	}
 	p := *w.env.P // the session's own: a test may swap a client in it
-	e := &Env{Sandbox: w.env.Sandbox, P: &p, skip: w.env.skip, shared: w, opts: w.o}
+	e := &Env{Sandbox: w.env.Sandbox, P: &p, skip: w.env.skip, shared: w, opts: o}
 	e.session(t)
 	t.Cleanup(func() {
 		w.contract.Report(t)

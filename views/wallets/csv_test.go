@@ -14,7 +14,7 @@ import (
 // a setting or a freeze as true or false, counts as numbers, no glyphs.
 func TestWalletsCSVsAreData(t *testing.T) {
 	t.Parallel()
-	e := viewtest.Shared(t)
+	e := shared.Env(t)
 	v := wallets.New(e.Ctx, e.P, e.Actor)
 	viewtest.Drive(v, v.Update(ui.StoreChanged{}))
 
@@ -87,7 +87,7 @@ func checkTxs(t *testing.T, c viewtest.CSV, wallet string) {
 // lists "; " between two, counts as numbers, no glyphs ("never", "—").
 func TestWalletSectionsCSVsAreData(t *testing.T) {
 	t.Parallel()
-	e := viewtest.Shared(t)
+	e := shared.Env(t)
 	v := wallets.New(e.Ctx, e.P, e.Actor)
 	viewtest.Drive(v, v.Update(ui.StoreChanged{}))
 	viewtest.Drive(v, v.Update(viewtest.Key("E")))

@@ -21,7 +21,7 @@ import (
 // mutationId sent.
 func unknownFreeze(t *testing.T) (*viewtest.Env, *teatest.TestModel, wallet.Transaction, string) {
 	t.Helper()
-	e := viewtest.New(t, viewtest.Options{})
+	e := viewtest.New(t, viewtest.Options{Skip: viewtest.NoLiquidityHistory()})
 	tx := pickTx(t, e, "freezable", freezable)
 	tm := onTx(t, e, wallets.New(e.Ctx, e.P, e.Actor), tx.ID, "not frozen (f freezes)")
 	if err := e.Sandbox.SetFaults(sandbox.FaultSettings{ErrorRate: 1}); err != nil {

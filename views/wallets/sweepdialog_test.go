@@ -25,7 +25,7 @@ var mutationLine = regexp.MustCompile(`mutationId   [0-9a-f-]{36}`)
 // interface answers now.
 func TestTriggerDialogListsTheSources(t *testing.T) {
 	t.Parallel()
-	e := viewtest.Shared(t)
+	e := shared.Env(t)
 	sws := live.Get(e.P.Store, live.SweepsKey).Data
 	if len(sws) == 0 || sws[0].SweepRunning {
 		t.Fatalf("want an idle first sweep, have %+v", sws)

@@ -19,7 +19,7 @@ import (
 
 func TestVaultsGolden(t *testing.T) {
 	t.Parallel()
-	e := viewtest.Shared(t)
+	e := shared.Env(t)
 	tm := e.Program(t, wallets.New(e.Ctx, e.P, e.Actor))
 	viewtest.WaitFor(t, tm, "Fees and Sweeps")
 	frame := viewtest.Golden(t, tm)
@@ -32,7 +32,7 @@ func TestVaultsGolden(t *testing.T) {
 
 func TestWalletDetailGolden(t *testing.T) {
 	t.Parallel()
-	e := viewtest.Shared(t)
+	e := shared.Env(t)
 	tm := e.Program(t, wallets.New(e.Ctx, e.P, e.Actor))
 	viewtest.WaitFor(t, tm, "Fees and Sweeps")
 	viewtest.Keys(tm, "enter") // Treasury Operations
@@ -49,7 +49,7 @@ func TestWalletDetailGolden(t *testing.T) {
 
 func TestTransactionDetailGolden(t *testing.T) {
 	t.Parallel()
-	e := viewtest.Shared(t)
+	e := shared.Env(t)
 	tx := pickTx(t, e, "rejected", func(t wallet.Transaction) bool { return t.Status == wallet.TxRejected && len(t.Problems) > 0 })
 	tm := onTx(t, e, wallets.New(e.Ctx, e.P, e.Actor), tx.ID, "Freezes (0)  freeze history")
 	frame := viewtest.Golden(t, tm)
@@ -63,7 +63,7 @@ func TestTransactionDetailGolden(t *testing.T) {
 // Drill-down from a vault to a transaction and back, a filter, sections.
 func TestDrillDownAndBack(t *testing.T) {
 	t.Parallel()
-	e := viewtest.Shared(t)
+	e := shared.Env(t)
 	v := wallets.New(e.Ctx, e.P, e.Actor)
 	viewtest.Drive(v, v.Update(ui.StoreChanged{}))
 	if id, _, ok := ui.SelectedOf(v); !ok || id == "" {
@@ -153,7 +153,7 @@ func TestDrillDownAndBack(t *testing.T) {
 // The sweep page drills into the last run's transactions.
 func TestSweepLastRun(t *testing.T) {
 	t.Parallel()
-	e := viewtest.Shared(t)
+	e := shared.Env(t)
 	v := wallets.New(e.Ctx, e.P, e.Actor)
 	viewtest.Drive(v, v.Update(ui.Open{View: "wallets", Args: []string{"sweeps"}}))
 	ui.SetFilterOf(v, "polygon")
@@ -167,7 +167,7 @@ func TestSweepLastRun(t *testing.T) {
 // Nothing is wider than 80 columns at 80x24.
 func TestFitsEightyColumns(t *testing.T) {
 	t.Parallel()
-	e := viewtest.Shared(t)
+	e := shared.Env(t)
 	v := wallets.New(e.Ctx, e.P, e.Actor)
 	rej := pickTx(t, e, "rejected", func(t wallet.Transaction) bool { return t.Status == wallet.TxRejected })
 	for _, args := range [][]string{nil, {"vault", "Treasury Operations"}, {"wallet", "Treasury ETH hot"},
@@ -181,7 +181,7 @@ func TestFitsEightyColumns(t *testing.T) {
 // policies are not shown.
 func TestNoControlsCredential(t *testing.T) {
 	t.Parallel()
-	e := viewtest.Shared(t)
+	e := shared.Env(t)
 	p := *e.P
 	p.WalletControls = nil
 	v := wallets.New(e.Ctx, &p, e.Actor)
