@@ -16,9 +16,6 @@ import (
 	"treasury/ui"
 )
 
-// runKey is the session context's key of its run.
-type runKey struct{}
-
 // run is what the session middleware and the program handler share about
 // one session: who it is, its state, the program's context, the model's
 // cleanup and the first fault (a failed or panicking model).
@@ -85,7 +82,7 @@ func (r *run) finish(sess ssh.Session) {
 // built: the client is told and the session ends with status 1. The
 // middleware runs the program and sends it the window changes.
 func (s *Server) program(sess ssh.Session) *tea.Program {
-	r, _ := sess.Context().Value(runKey{}).(*run)
+	r := s.runOf(sess)
 	if r == nil {
 		return nil
 	}

@@ -136,8 +136,12 @@ type Server struct {
 	ssh  *ssh.Server
 	gate *gate
 
-	mu      sync.Mutex
-	active  map[*sessionState]struct{}
+	mu     sync.Mutex
+	active map[*sessionState]struct{}
+	// runs are the sessions' runs, by session: not the session's
+	// context, which is its connection's, shared by every session of a
+	// connection (OpenSSH's ControlMaster) and kept until it closes.
+	runs    map[ssh.Session]*run
 	closing bool
 	served  bool
 	wg      sync.WaitGroup // one per admitted session
@@ -193,7 +197,7 @@ func New(o Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{opts: o, log: o.Log, keys: keys, active: map[*sessionState]struct{}{},
+	s := &Server{opts: o, log: o.Log, keys: keys, active: map[*sessionState]struct{}{}, runs: map[ssh.Session]*run{},
 		gate: newGate(o, o.Log)}
 	srv, err := wish.NewServer(
 		func(srv *ssh.Server) error { srv.AddHostKey(signer); return nil },

@@ -127,9 +127,10 @@ func (s *Server) session(next ssh.Handler) ssh.Handler {
 		}
 		s.log.Info("ssh session start", id.attrs()...)
 		r := &run{id: id, st: st}
-		sess.Context().SetValue(runKey{}, r)
+		s.setRun(sess, r)
 		r.guard(func() { next(sess) })
 		r.finish(sess)
+		s.setRun(sess, nil) // its model is freed now, whether or not the connection stays
 		err := r.error()
 		reason := st.why()
 		if msg := reason.notice(s.opts.IdleTimeout); msg != "" {
@@ -185,4 +186,22 @@ func (id identity) attrs() []any {
 func refuse(sess ssh.Session, msg string) {
 	_, _ = io.WriteString(sess.Stderr(), "treasury: "+msg+"\r\n")
 	_ = sess.Exit(1)
+}
+
+// setRun records the run of a session (nil: forgets it).
+func (s *Server) setRun(sess ssh.Session, r *run) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if r == nil {
+		delete(s.runs, sess)
+		return
+	}
+	s.runs[sess] = r
+}
+
+// runOf is the run of a session, nil when none.
+func (s *Server) runOf(sess ssh.Session) *run {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.runs[sess]
 }

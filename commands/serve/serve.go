@@ -10,6 +10,8 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	goruntime "runtime"
+	"sync/atomic"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -76,11 +78,16 @@ func Command(ctx context.Context, e *process.Env, g cli.Globals, args []string) 
 	if o.HostKeyFile == "" {
 		o.HostKeyFile = filepath.Join(rt.StateDir, "ssh_host_ed25519_key")
 	}
+	// held counts the sessions' models not yet freed by the collector: a
+	// soak test's stats show a session that ended but is still held.
+	var held atomic.Int64
 	o.NewModel = func(ctx context.Context, s serve.Session) (tea.Model, func(), error) {
 		ss := sshSession(rt.StateDir, s)
 		ss.Term = s.Term
 		ss.Life = ctx // the session's reads end when its client goes
 		app := dashboard.NewApp(rt, ss)
+		held.Add(1)
+		goruntime.AddCleanup(app, func(n *atomic.Int64) { n.Add(-1) }, &held)
 		return app, app.Close, nil
 	}
 	srv, err := serve.New(o)
@@ -89,7 +96,7 @@ func Command(ctx context.Context, e *process.Env, g cli.Globals, args []string) 
 	}
 	fmt.Fprintf(e.Stdout, "serving the dashboard (profile %s, %s) over SSH on %s; sessions logged to %s\n",
 		rt.Config.Profile, rt.Config.Environment, o.Listen, logFile.Name())
-	go logStats(ctx, o.Log, *statsEvery, rt, srv)
+	go logStats(ctx, o.Log, *statsEvery, rt, srv, &held)
 	err = srv.ListenAndServe(ctx)
 	fmt.Fprintln(e.Stdout, "stopped")
 	return err

@@ -33,6 +33,8 @@ type sshFixture struct {
 	operator ssh.Signer
 	viewer   ssh.Signer
 	stranger ssh.Signer
+	// freed receives once per session model the garbage collector freed.
+	freed chan struct{}
 }
 
 func newSigner(tb testing.TB) (ssh.Signer, ssh.PublicKey) {
@@ -57,7 +59,7 @@ func startSSH(tb testing.TB) *sshFixture {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(rt.Close)
-	f := &sshFixture{rt: rt}
+	f := &sshFixture{rt: rt, freed: make(chan struct{}, 64)}
 	var opPub, viewPub ssh.PublicKey
 	f.operator, opPub = newSigner(tb)
 	f.viewer, viewPub = newSigner(tb)
@@ -71,6 +73,8 @@ func startSSH(tb testing.TB) *sshFixture {
 	srv, err := serve.New(serve.Options{HostKeyFile: filepath.Join(dir, "host_key"), AuthorizedKeysFile: keys, MaxSessions: 30,
 		NewModel: func(_ context.Context, s serve.Session) (tea.Model, func(), error) {
 			app := dashboard.NewApp(rt, sshSession(rt.StateDir, s))
+			freed := f.freed
+			goruntime.AddCleanup(app, func(struct{}) { freed <- struct{}{} }, struct{}{})
 			return app, app.Close, nil
 		}})
 	if err != nil {
@@ -255,4 +259,73 @@ func heapInUse() int64 {
 	goruntime.GC()
 	goruntime.ReadMemStats(&m)
 	return int64(m.HeapInuse) + int64(m.StackInuse)
+}
+
+// TestClosedSessionIsFreed: once an SSH session that walked every view
+// has closed, nothing the process keeps holds its model: its views, their
+// rows and its renderer's buffers are freed, and what it asked the store
+// to build is paused when nobody else uses it.
+// TestClosedSessionIsFreed: once an SSH session that walked every view
+// has ended, nothing the process keeps holds its model (its views, their
+// rows, its renderer's buffers): whether its connection closed, or only
+// the session's channel on a connection that stays open (OpenSSH's
+// ControlMaster shares one connection between sessions).
+func TestClosedSessionIsFreed(t *testing.T) {
+	f := startSSH(t)
+	for _, c := range []struct {
+		name  string
+		whole bool
+		keys  []string
+	}{
+		{"connection closed", true, []string{"1", "2", "3", "4", "5", "6", "7", "8", "9", "4", "s", "/", "FAIL", "\r"}},
+		{"channel closed", false, []string{"4"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			client, err := ssh.Dial("tcp", f.addr, &ssh.ClientConfig{User: "alice", Auth: []ssh.AuthMethod{ssh.PublicKeys(f.operator)},
+				HostKeyCallback: ssh.InsecureIgnoreHostKey(), Timeout: 5 * time.Second})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer client.Close()
+			sess, err := client.NewSession()
+			if err != nil {
+				t.Fatal(err)
+			}
+			out := &screen{}
+			sess.Stdout = out
+			in, err := sess.StdinPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := sess.RequestPty("xterm-256color", 40, 120, ssh.TerminalModes{}); err != nil {
+				t.Fatal(err)
+			}
+			if err := sess.Shell(); err != nil {
+				t.Fatal(err)
+			}
+			waitScreen(t, out, "BTC/USD")
+			for _, k := range c.keys {
+				fmt.Fprint(in, k)
+				time.Sleep(200 * time.Millisecond)
+			}
+			if c.whole {
+				client.Close() // as a user's ssh ends
+			} else {
+				sess.Close()
+			}
+			deadline := time.Now().Add(20 * time.Second)
+			for {
+				goruntime.GC()
+				select {
+				case <-f.freed:
+					return
+				default:
+				}
+				if time.Now().After(deadline) {
+					t.Fatal("the model of an ended SSH session is still held 20 s after it ended")
+				}
+				time.Sleep(100 * time.Millisecond)
+			}
+		})
+	}
 }

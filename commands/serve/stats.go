@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	goruntime "runtime"
 	"runtime/metrics"
+	"sync/atomic"
 	"time"
 
 	"treasury/data/live"
@@ -19,7 +20,7 @@ import (
 // server runs for weeks. The embedded sandbox's clock is logged too (it
 // is the time the store's windows move by), and how much its payments
 // world holds: in process, its memory is in the live heap too.
-func logStats(ctx context.Context, log *slog.Logger, every time.Duration, rt *process.Runtime, srv *serve.Server) {
+func logStats(ctx context.Context, log *slog.Logger, every time.Duration, rt *process.Runtime, srv *serve.Server, models *atomic.Int64) {
 	if every <= 0 {
 		return
 	}
@@ -44,10 +45,14 @@ func logStats(ctx context.Context, log *slog.Logger, every time.Duration, rt *pr
 		if ps := live.Get(rt.Platform.Store, live.PaymentsKey).Data; ps != nil {
 			held = ps.Len()
 		}
-		derived, paused := rt.Platform.Store.Derivations()
+		derived, active := rt.Platform.Store.Derivations()
+		built := make([]string, 0, len(active))
+		for _, t := range active {
+			built = append(built, string(t))
+		}
 		attrs := []any{"live_heap_bytes", sample[0].Value.Uint64(), "heap_inuse_bytes", ms.HeapInuse,
-			"goroutines", goruntime.NumGoroutine(), "sessions", srv.Sessions(), "payments_held", held,
-			"derivations", derived, "derivations_paused", paused,
+			"goroutines", goruntime.NumGoroutine(), "sessions", srv.Sessions(), "models_held", models.Load(), "payments_held", held,
+			"derivations", derived, "derivations_built", built,
 			"upstream_requests", rt.Requests.Load()}
 		if rt.Sandbox != nil {
 			w := rt.Sandbox.Stats().World

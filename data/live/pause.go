@@ -1,6 +1,9 @@
 package live
 
-import "time"
+import (
+	"slices"
+	"time"
+)
 
 // A derivation nobody uses is paused: the rows of a table no session
 // shows, the chart of a window nobody looks at. Its value is dropped and
@@ -142,15 +145,16 @@ func (s *Store) pauseLoop() {
 	}
 }
 
-// Derivations counts the registered derivations and those paused (the
-// serve command's stats).
-func (s *Store) Derivations() (all, paused int) {
+// Derivations counts the registered derivations, and names those built
+// now (not paused), sorted (the serve command's stats).
+func (s *Store) Derivations() (all int, active []Topic) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for _, d := range s.derivedBy {
-		if d.paused {
-			paused++
+	for t, d := range s.derivedBy {
+		if !d.paused {
+			active = append(active, t)
 		}
 	}
-	return len(s.derivedBy), paused
+	slices.Sort(active)
+	return len(s.derivedBy), active
 }

@@ -68,7 +68,8 @@ heap after
 sleep $(((MIN - WALK) * 60 - 120))
 heap end
 # The stats are JSON lines in the sessions log: minute, live heap,
-# goroutines, sessions, derivations paused of all, payments held.
+# goroutines, sessions, their models not yet freed, payments held, and
+# the derivations built of all.
 grep '"process stats"' "$W/state/treasury/sessions.log" | sed -E \
-	's/.*"time":"[^T]*T([0-9:]{5}).*"live_heap_bytes":([0-9]+)[0-9]{6},.*"goroutines":([0-9]+),"sessions":([0-9]+),"payments_held":([0-9]+),"derivations":([0-9]+),"derivations_paused":([0-9]+).*/\1  heap \2 MB  goroutines \3  sessions \4  derivations paused \7 of \6  payments held \5/'
+	's/.*"time":"[^T]*T([0-9:]{5}).*"live_heap_bytes":([0-9]+)[0-9]{6},.*"goroutines":([0-9]+),"sessions":([0-9]+),"models_held":([0-9]+),"payments_held":([0-9]+),"derivations":([0-9]+),"derivations_built":\[([^]]*)\].*/\1  heap \2 MB  goroutines \3  sessions \4 (models held \5)  payments held \6  derivations \7, built: \8/'
 echo "($W)"
