@@ -91,7 +91,7 @@ func fit(s string, w, h int) string {
 // and the frame it is part of is drawn only when it changes.
 func (a *App) header() string {
 	t := &a.ctx.Theme
-	now := a.ctx.Clock().UTC()
+	now := a.ctx.Shown().UTC()
 	parts := []string{a.styled(&t.Title, "treasury"), a.styled(&t.Bold, sanitize.Line(a.ctx.Profile))}
 	switch a.ctx.Environment {
 	case "prod":
@@ -112,7 +112,8 @@ func (a *App) header() string {
 	if s := a.ctx.Store; s != nil {
 		snap := live.Get(s, live.TokenExpiryKey)
 		exp, ok := snap.Data, snap.Loaded()
-		switch left := exp.Sub(now); {
+		// A deadline: how long is left is read now, not at the tick.
+		switch left := exp.Sub(a.ctx.Clock()); {
 		case snap.Err != nil:
 			// The last test failed: the expiry held is no longer known.
 			parts = append(parts, a.styled(&t.Bad, "token ✖"))

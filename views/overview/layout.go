@@ -2,6 +2,7 @@ package overview
 
 import (
 	"strings"
+	"time"
 )
 
 // The panels in the order they are kept: when the page does not fit, the
@@ -35,10 +36,10 @@ func (v *View) Render(w, h int) string {
 	if !v.read {
 		v.readStore()
 	}
-	// A frame shows ages to the second: drawn again when the store
-	// changed, the second or the size did (bubbletea asks for a frame
-	// after every message, a key or a tick).
-	key := frameKey{seq: v.ctx.Store.Seq(), w: w, h: h, window: v.window, second: v.ctx.Clock().Unix()}
+	// A frame shows ages as of the session's last tick (ui.Context.Shown):
+	// drawn again when the store changed, the tick or the size did
+	// (bubbletea asks for a frame after every message, a key or a tick).
+	key := frameKey{seq: v.ctx.Store.Seq(), w: w, h: h, window: v.window, shown: v.ctx.Shown()}
 	if v.frame.out != "" && v.frame.key == key {
 		return v.frame.out
 	}
@@ -50,7 +51,7 @@ func (v *View) Render(w, h int) string {
 type frameKey struct {
 	seq          uint64
 	w, h, window int
-	second       int64
+	shown        time.Time
 }
 
 // frame is the last frame drawn.

@@ -68,7 +68,7 @@ func (v *View) ratesPanel(w int) []string {
 		spanWord = viewkit.Duration(win)
 	}
 	// Ages on the platform's clock: a quote is as old as its server says.
-	now := v.ctx.Store.PlatformNow(apierr.Liquidity)
+	now := v.ctx.Store.PlatformTime(apierr.Liquidity, v.ctx.Shown())
 	cols := []col{{title: "Pair"}, {title: "Bid", right: true, drop: 5}, {title: "Ask", right: true, drop: 5},
 		{title: "Mid", right: true}, {title: "Spread", right: true, drop: 6}, {title: "bps", right: true, drop: 3},
 		{title: "Δ " + spanWord, right: true, drop: 2}, {title: "Quoted", right: true, drop: 7},
@@ -201,7 +201,7 @@ const midStale = 2 * time.Minute
 // are: mids older than midStale, a source (quotes, liquidity or prefunded
 // balances) stale or whose last poll failed.
 func (v *View) totalInputs(h Holdings) (string, bool) {
-	now := v.ctx.Clock()
+	now := v.ctx.Shown()
 	var stale []string
 	for _, s := range []source{srcQuotes, srcLiquidity, srcPrefunded} {
 		if v.configured(s) {
@@ -212,7 +212,7 @@ func (v *View) totalInputs(h Holdings) (string, bool) {
 	}
 	mids := ""
 	if !h.OldestMid.IsZero() {
-		age := v.ctx.Store.PlatformNow(apierr.Liquidity).Sub(h.OldestMid)
+		age := v.ctx.Store.PlatformTime(apierr.Liquidity, now).Sub(h.OldestMid)
 		mids = "mids up to " + ui.Age(h.OldestMid.Add(age), h.OldestMid) + " old"
 		if age > midStale {
 			stale = append([]string{"mids"}, stale...)

@@ -59,7 +59,7 @@ func (v *View) age(s source) string {
 		return t.Muted.Render(s.short() + " not configured")
 	}
 	sn := v.ctx.Store.Snapshot(live.Topic(s))
-	now := v.ctx.Clock()
+	now := v.ctx.Shown() // ages as of the last tick (ui.Context.Shown)
 	switch {
 	case !sn.Loaded() && sn.Err == nil:
 		return t.Muted.Render(s.short() + " …")
@@ -93,7 +93,7 @@ func (v *View) loaded(s source) bool {
 // current say nothing.
 func (v *View) notes(w int, srcs ...source) []string {
 	t := v.ctx.Theme
-	now := v.ctx.Clock()
+	now := v.ctx.Shown()
 	var out []string
 	for _, s := range srcs {
 		if !v.configured(s) {

@@ -115,7 +115,7 @@ func (v *View) alertsPanel(w int) []string {
 	default:
 		return append(out, t.OK.Render("none open"))
 	}
-	now := v.ctx.Clock()
+	now := v.ctx.Shown()
 	for i, a := range v.alerts {
 		if i == maxAlerts {
 			out = append(out, t.Muted.Render(fmt.Sprintf("+%d more (a)", n-maxAlerts)))
@@ -143,7 +143,7 @@ func (v *View) healthPanel(w int) []string {
 	if len(v.health) == 0 {
 		return append(out, t.Muted.Render("no interface configured"))
 	}
-	now := v.ctx.Clock()
+	now := v.ctx.Shown()
 	width := 0
 	for _, h := range v.health {
 		width = max(width, len(h.Interface))
