@@ -563,6 +563,31 @@ func Age(now, t time.Time) string {
 	return short(d)
 }
 
+// AgeChange is how long after now the text of Age(now, t) changes: a
+// frame that shows it is the same until then (never, for a zero t: a
+// long time). A view that keeps its frame between ticks redraws it then.
+func AgeChange(now, t time.Time) time.Duration {
+	if t.IsZero() {
+		return neverChanges
+	}
+	d := max(now.Sub(t), 0) + ageSlack
+	var next time.Duration // the d at which the text changes
+	switch {
+	case d < time.Minute:
+		next = (d/ageStep + 1) * ageStep
+	case d < 48*time.Hour:
+		next = (d/time.Minute + 1) * time.Minute
+	default:
+		next = (d/(24*time.Hour) + 1) * 24 * time.Hour
+	}
+	// Before t (a clock ahead of ours) d stays at ageSlack until now
+	// reaches t.
+	return next - d + max(t.Sub(now), 0)
+}
+
+// neverChanges is AgeChange's "not by time".
+const neverChanges = 1000 * time.Hour
+
 // ageSlack is how long an age is shown before it is drawn again (the
 // clock's tick); ageStep the step of the ages under a minute.
 const (

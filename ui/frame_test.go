@@ -376,3 +376,29 @@ func TestAgesStepAtTicks(t *testing.T) {
 }
 
 func badgeText(_ *lipgloss.Style, text string) string { return text }
+
+// TestAgeChange: Age's text is the same until AgeChange has passed, and
+// differs then, for ages under a minute, in minutes, hours and days, and
+// for a time ahead of now.
+func TestAgeChange(t *testing.T) {
+	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	for _, ago := range []time.Duration{0, 300 * time.Millisecond, 8500 * time.Millisecond, 9 * time.Second, 59 * time.Second,
+		61*time.Second + 700*time.Millisecond, 59 * time.Minute, 3*time.Hour + 30*time.Second, 47*time.Hour + 59*time.Minute, 50 * time.Hour,
+		-2 * time.Second, -1500 * time.Millisecond} {
+		at := now.Add(-ago)
+		d := AgeChange(now, at)
+		if d <= 0 {
+			t.Fatalf("%v ago: changes in %v", ago, d)
+		}
+		was := Age(now, at)
+		if got := Age(now.Add(d-time.Millisecond), at); got != was {
+			t.Errorf("%v ago (%s): %q %v later, before AgeChange's %v", ago, was, got, d-time.Millisecond, d)
+		}
+		if got := Age(now.Add(d), at); got == was {
+			t.Errorf("%v ago (%s): still %q after AgeChange's %v", ago, was, got, d)
+		}
+	}
+	if d := AgeChange(now, time.Time{}); d < 24*time.Hour {
+		t.Errorf("a zero time's age (never) changes in %v", d)
+	}
+}

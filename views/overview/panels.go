@@ -12,7 +12,6 @@ import (
 	"treasury/data/live"
 	"treasury/data/platform"
 	"treasury/data/runway"
-	"treasury/ui"
 	"treasury/ui/chart"
 	"treasury/ui/sanitize"
 	"treasury/views/viewkit"
@@ -94,7 +93,7 @@ func (v *View) ratesPanel(w int) []string {
 			}
 		}
 		rows[i] = []cell{txt(sanitize.Line(p.Pair)), txt(p.Bid.String()), txt(p.Ask.String()), styled(t.Bold, p.Mid.String()),
-			txt(p.Spread.String()), txt(p.SpreadBps.StringFixed(1)), change, txt(ui.Age(now, p.QuotedAt))}
+			txt(p.Spread.String()), txt(p.SpreadBps.StringFixed(1)), change, txt(v.ageText(now, p.QuotedAt))}
 	}
 	out = append(out, grid(cols, rows, w, t.Header)...)
 	return append(out, v.notes(w, srcQuotes)...)
@@ -205,7 +204,7 @@ func (v *View) totalInputs(h Holdings) (string, bool) {
 	var stale []string
 	for _, s := range []source{srcQuotes, srcLiquidity, srcPrefunded} {
 		if v.configured(s) {
-			if sn := v.ctx.Store.Snapshot(live.Topic(s)); sn.Stale(now) || sn.Err != nil {
+			if sn := v.ctx.Store.Snapshot(live.Topic(s)); v.stale(sn, now) || sn.Err != nil {
 				stale = append(stale, s.name())
 			}
 		}
@@ -213,9 +212,11 @@ func (v *View) totalInputs(h Holdings) (string, bool) {
 	mids := ""
 	if !h.OldestMid.IsZero() {
 		age := v.ctx.Store.PlatformTime(apierr.Liquidity, now).Sub(h.OldestMid)
-		mids = "mids up to " + ui.Age(h.OldestMid.Add(age), h.OldestMid) + " old"
+		mids = "mids up to " + v.ageText(h.OldestMid.Add(age), h.OldestMid) + " old"
 		if age > midStale {
 			stale = append([]string{"mids"}, stale...)
+		} else {
+			v.changesIn(midStale - age + time.Nanosecond) // when they turn stale
 		}
 	}
 	switch {

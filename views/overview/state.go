@@ -3,6 +3,7 @@ package overview
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -66,11 +67,11 @@ func (v *View) age(s source) string {
 	case !sn.Loaded():
 		return t.Bad.Render(s.short() + " ✖")
 	case sn.Err != nil:
-		return t.Bad.Render(s.short() + " ✖ " + ui.Age(now, sn.FetchedAt))
-	case sn.Stale(now):
-		return t.Stale.Render(s.short() + " STALE " + ui.Age(now, sn.FetchedAt))
+		return t.Bad.Render(s.short() + " ✖ " + v.ageText(now, sn.FetchedAt))
+	case v.stale(sn, now):
+		return t.Stale.Render(s.short() + " STALE " + v.ageText(now, sn.FetchedAt))
 	}
-	return t.Muted.Render(s.short() + " " + ui.Age(now, sn.FetchedAt))
+	return t.Muted.Render(s.short() + " " + v.ageText(now, sn.FetchedAt))
 }
 
 // ages are the states of a panel's sources, for its title.
@@ -105,13 +106,15 @@ func (v *View) notes(w int, srcs ...source) []string {
 		case sn.Err != nil:
 			what := s.name() + ": "
 			if sn.Loaded() {
-				what = s.name() + " (last good " + ui.Age(now, sn.FetchedAt) + " ago): "
+				what = s.name() + " (last good " + v.ageText(now, sn.FetchedAt) + " ago): "
 			}
 			out = append(out, t.Bad.Render(cut(what+ui.ErrorText(sn.Err), w)))
 		case !sn.Loaded():
 			msg := "loading " + s.name() + "…"
 			if !sn.Since.IsZero() {
-				msg += fmt.Sprintf(" (%ds)", int(now.Sub(sn.Since).Seconds()))
+				e := now.Sub(sn.Since)
+				msg += fmt.Sprintf(" (%ds)", int(e.Seconds()))
+				v.changesIn(e.Truncate(time.Second) + time.Second - e) // the next second
 			}
 			out = append(out, t.Muted.Render(cut(msg, w)))
 		case sn.Partial != nil:

@@ -126,7 +126,7 @@ func (v *View) alertsPanel(w int) []string {
 		if a.Severity == live.High {
 			st = t.Bad
 		}
-		rest := fmt.Sprintf(" %s %s (%s)", sanitize.Line(a.Code), sanitize.Line(a.Title), ui.Age(now, a.Since))
+		rest := fmt.Sprintf(" %s %s (%s)", sanitize.Line(a.Code), sanitize.Line(a.Title), v.ageText(now, a.Since))
 		out = append(out, st.Render(sev)+cut(rest, w-len(sev)))
 	}
 	return out
@@ -163,7 +163,7 @@ func (v *View) healthPanel(w int) []string {
 			}
 			since := "never ok"
 			if !h.LastSuccess.IsZero() {
-				since = "ok " + ui.Age(now, h.LastSuccess) + " ago"
+				since = "ok " + v.ageText(now, h.LastSuccess) + " ago"
 			}
 			line = t.Warn.Render(name+"↻ retrying "+what) + t.Muted.Render(", "+since)
 		case h.ConsecutiveFailures > 0 || h.FailedPolls > 0 || h.Retrying != nil:
@@ -175,9 +175,10 @@ func (v *View) healthPanel(w int) []string {
 					code = ae.Class.String()
 				}
 			}
+			v.changesIn(ui.AgeChange(now, h.LastSuccess)) // failingLine's age
 			line = t.Bad.Render(failingLine(name, sanitize.Line(code), h, now, w))
 		default:
-			line = t.OK.Render(name+"● up") + t.Muted.Render(fmt.Sprintf("  %s ago, %s", ui.Age(now, h.LastSuccess), latency(h)))
+			line = t.OK.Render(name+"● up") + t.Muted.Render(fmt.Sprintf("  %s ago, %s", v.ageText(now, h.LastSuccess), latency(h)))
 		}
 		out = append(out, line)
 	}

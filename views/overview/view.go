@@ -81,8 +81,13 @@ type View struct {
 	// unknown, so "none open" is not claimed.
 	alertsLoading, alertsFailed []live.Topic
 	read                        bool
-	sparks                      sparkCache
-	frame                       frame
+	// reads counts readStore's reads: a frame is drawn again after one.
+	reads  uint64
+	sparks sparkCache
+	frame  frame
+	// drawing is the frame being drawn: the time it is drawn for and
+	// when the first of its time-derived texts changes (layout.go).
+	drawing struct{ at, until time.Time }
 }
 
 type keys struct{ Window key.Binding }
@@ -159,6 +164,7 @@ func (v *View) setWindow(i int) tea.Cmd {
 // current itself).
 func (v *View) readStore() {
 	v.health, v.alerts, v.read = v.ctx.Store.Health(), v.ctx.Store.Alerts(), true
+	v.reads++
 	v.alertsLoading, v.alertsFailed = ui.AlertGaps(v.ctx.Store)
 }
 
