@@ -1,6 +1,7 @@
 package overview
 
 import (
+	"context"
 	"testing"
 	"time"
 
@@ -29,7 +30,7 @@ func TestIdleOverviewDrawsWhenItChanges(t *testing.T) {
 		if v.frame.at != before {
 			draws++
 		}
-		v.frame = frame{}
+		v.frame, v.panels = frame{}, nil
 		if want := v.Render(w, h); got != want {
 			t.Fatalf("%d s on, the overview kept a frame that is not the one it draws now:\n%s\nnow\n%s", i, got, want)
 		}
@@ -38,4 +39,40 @@ func TestIdleOverviewDrawsWhenItChanges(t *testing.T) {
 		t.Errorf("over %d idle seconds the overview drew %d frames", secs, draws)
 	}
 	t.Logf("%d frames drawn in %d idle seconds", draws, secs)
+}
+
+// TestOverviewPanelsFollowTheStore: a panel is drawn again when what it
+// read changed, and kept otherwise: as the topics are read one at a time
+// (each a store change, as polls come), second by second, at 120 and 80
+// columns, the frame shown is the frame drawn anew, and the panels kept
+// spare most drawings.
+func TestOverviewPanelsFollowTheStore(t *testing.T) {
+	e := viewtest.New(t, viewtest.Options{})
+	v := New(e.Ctx, Options{Base: "USD", Runway: e.P.Runway})
+	fresh := New(e.Ctx, Options{Base: "USD", Runway: e.P.Runway}) // drawn anew every time
+	v.Update(ui.StoreChanged{})
+	topics := e.P.Store.Topics()
+	kept, drawn := 0, 0
+	for i := 0; i < 3*len(topics); i++ {
+		e.Sandbox.AdvanceClock(time.Second)
+		e.P.Store.FetchNow(context.Background(), topics[i%len(topics)])
+		e.P.Store.Sync()
+		v.Update(ui.StoreChanged{})
+		fresh.Update(ui.StoreChanged{})
+		for _, w := range []int{120, 80} {
+			n := v.panelsDrawn
+			got := v.Render(w, 40)
+			drawn += v.panelsDrawn - n
+			kept += panelCount - (v.panelsDrawn - n)
+			fresh.frame, fresh.panels = frame{}, nil
+			if want := fresh.Render(w, 40); got != want {
+				t.Fatalf("after reading %s, at %d columns, the overview kept panels that are not what it draws now:\n%s\nnow\n%s",
+					topics[i%len(topics)], w, got, want)
+			}
+		}
+	}
+	if kept < drawn {
+		t.Errorf("%d panels kept, %d drawn again, as the topics were read one at a time", kept, drawn)
+	}
+	t.Logf("%d panels kept, %d drawn", kept, drawn)
 }

@@ -52,8 +52,9 @@ func (v *View) Render(w, h int) string {
 	if f := &v.frame; f.out != "" && f.key == key && !at.Before(f.at) && at.Before(f.until) {
 		return f.out
 	}
-	v.drawing.at, v.drawing.until = at, at.Add(24*time.Hour)
+	v.drawing.at, v.drawing.until, v.drawing.deps = at, at.Add(24*time.Hour), nil
 	out := v.draw(w, h)
+	v.drawing.deps = nil
 	v.frame = frame{key: key, out: out, at: at, until: v.drawing.until}
 	return out
 }
@@ -111,7 +112,7 @@ func (v *View) draw(w, h int) string {
 		if l, ok := drawn[k]; ok {
 			return l
 		}
-		l := v.panel(i, w)
+		l := v.memoPanel(i, w)
 		drawn[k] = l
 		return l
 	}

@@ -59,7 +59,7 @@ func (v *View) age(s source) string {
 	if !v.configured(s) {
 		return t.Muted.Render(s.short() + " not configured")
 	}
-	sn := v.ctx.Store.Snapshot(live.Topic(s))
+	sn := v.snapshot(live.Topic(s))
 	now := v.ctx.Shown() // ages as of the last tick (ui.Context.Shown)
 	switch {
 	case !sn.Loaded() && sn.Err == nil:
@@ -85,7 +85,7 @@ func (v *View) ages(srcs ...source) string {
 
 // loaded reports whether a source has answered.
 func (v *View) loaded(s source) bool {
-	return v.configured(s) && v.ctx.Store.Snapshot(live.Topic(s)).Loaded()
+	return v.configured(s) && v.snapshot(live.Topic(s)).Loaded()
 }
 
 // notes are a panel's lines about sources that are not current: one that
@@ -101,7 +101,7 @@ func (v *View) notes(w int, srcs ...source) []string {
 			out = append(out, t.Muted.Render(cut(fmt.Sprintf("%s: the profile %q does not configure its interface", s.name(), v.ctx.Profile), w)))
 			continue
 		}
-		sn := v.ctx.Store.Snapshot(live.Topic(s))
+		sn := v.snapshot(live.Topic(s))
 		switch {
 		case sn.Err != nil:
 			what := s.name() + ": "

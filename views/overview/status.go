@@ -28,7 +28,7 @@ func (v *View) paymentsPanel(w int) []string {
 	win := windows[v.window]
 	span := v.paymentsSpan(win)
 	out := []string{v.title(w, "Payments · initiated in the "+span, v.ages(srcPayments))}
-	snap := live.Get(v.ctx.Store, v.pay[v.window])
+	snap := get(v, v.pay[v.window])
 	if !v.loaded(srcPayments) || !snap.Loaded() || !snap.Data.Loaded {
 		notes := v.notes(w, srcPayments)
 		if len(notes) == 0 {
@@ -78,9 +78,9 @@ func (v *View) paymentsPanel(w int) []string {
 // a view asks more: the payments are not in the history file), "last 7d
 // window, 1d held".
 func (v *View) paymentsSpan(win time.Duration) string {
-	snap := live.Get(v.ctx.Store, live.PaymentsKey)
+	snap := get(v, live.PaymentsKey)
 	since := snap.Data.Since()
-	at := v.ctx.Store.PlatformTime(apierr.Payments, snap.FetchedAt)
+	at := v.platformTime(apierr.Payments, snap.FetchedAt)
 	if !snap.Loaded() || since.IsZero() || !since.After(at.Add(-win)) {
 		return "last " + viewkit.Duration(win)
 	}
@@ -93,6 +93,7 @@ func (v *View) alertsPanel(w int) []string {
 	if !v.read {
 		v.readStore()
 	}
+	v.alertsRead()
 	n, failed := len(v.alerts), len(v.alertsFailed)
 	head := fmt.Sprintf("Open alerts (%d)", n)
 	if failed > 0 {
@@ -139,6 +140,7 @@ func (v *View) healthPanel(w int) []string {
 	if !v.read {
 		v.readStore()
 	}
+	v.healthRead()
 	out := []string{v.title(w, "Interfaces", "")}
 	if len(v.health) == 0 {
 		return append(out, t.Muted.Render("no interface configured"))
