@@ -252,6 +252,7 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, tea.Batch(notify, cmd, a.waitStore())
 	case Tick:
 		a.now = msg.Now
+		a.ctx.shown = a.ctx.Clock()
 		if a.flashUntil.Before(a.ctx.Clock()) {
 			a.flash = Flash{}
 		}

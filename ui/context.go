@@ -79,6 +79,8 @@ type Context struct {
 	// Width and Height are the size of the view body, kept up to date by
 	// the shell.
 	Width, Height int
+	// shown is the clock at the session's last tick (Shown).
+	shown time.Time
 }
 
 // Clock returns the context's current time.
@@ -87,6 +89,21 @@ func (c *Context) Clock() time.Time {
 		return c.Now()
 	}
 	return time.Now()
+}
+
+// Shown is the time a frame's clock and ages are drawn for: the clock at
+// the session's last tick (the host clock's second), or now before the
+// first. A frame drawn for a store change between two ticks shows the
+// ages and the clock its tick did, which hold until the next tick (Age's
+// bound is taken a second ahead): they change at ticks only, all in the
+// same frame, and a frame drawn for new data does not also step an age
+// and differ from the last one for that alone. What is judged rather than
+// shown (an expiry passed, a deadline) reads Clock.
+func (c *Context) Shown() time.Time {
+	if c.shown.IsZero() {
+		return c.Clock()
+	}
+	return c.shown
 }
 
 // Plain reports whether the session's terminal shows no styles at all

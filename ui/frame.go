@@ -91,7 +91,7 @@ func fit(s string, w, h int) string {
 // and the frame it is part of is drawn only when it changes.
 func (a *App) header() string {
 	t := &a.ctx.Theme
-	now := a.ctx.Clock().UTC()
+	now := a.ctx.Shown().UTC()
 	parts := []string{a.styled(&t.Title, "treasury"), a.styled(&t.Bold, sanitize.Line(a.ctx.Profile))}
 	switch a.ctx.Environment {
 	case "prod":
@@ -112,7 +112,8 @@ func (a *App) header() string {
 	if s := a.ctx.Store; s != nil {
 		snap := live.Get(s, live.TokenExpiryKey)
 		exp, ok := tokenExpiry(snap, a.ctx.Token)
-		switch left := exp.Sub(now); {
+		// A deadline: how long is left is read now, not at the tick.
+		switch left := exp.Sub(a.ctx.Clock()); {
 		case snap.Err != nil:
 			// The last test failed: the expiry held is no longer known.
 			parts = append(parts, a.styled(&t.Bad, "token ✖"))
@@ -590,6 +591,31 @@ func Age(now, t time.Time) string {
 	}
 	return "<" + short((d/step+1)*step)
 }
+
+// AgeChange is how long after now the text of Age(now, t) changes: a
+// frame that shows it is the same until then (never, for a zero t: a
+// long time). A view that keeps its frame between ticks redraws it then.
+func AgeChange(now, t time.Time) time.Duration {
+	if t.IsZero() {
+		return neverChanges
+	}
+	d := max(now.Sub(t), 0) + ageSlack
+	var next time.Duration // the d at which the text changes
+	switch {
+	case d < time.Minute:
+		next = (d/ageStep + 1) * ageStep
+	case d < 48*time.Hour:
+		next = (d/time.Minute + 1) * time.Minute
+	default:
+		next = (d/(24*time.Hour) + 1) * 24 * time.Hour
+	}
+	// Before t (a clock ahead of ours) d stays at ageSlack until now
+	// reaches t.
+	return next - d + max(t.Sub(now), 0)
+}
+
+// neverChanges is AgeChange's "not by time".
+const neverChanges = 1000 * time.Hour
 
 // ageSlack is how long an age is shown before it is drawn again (the
 // clock's tick); ageStep the step of the ages under a minute.

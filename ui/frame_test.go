@@ -355,4 +355,66 @@ func TestIdleFrameChangesOnlyWithWhatItShows(t *testing.T) {
 	}
 }
 
+// TestAgesStepAtTicks: the frame drawn for a store change between two
+// ticks shows the ages the tick showed (they hold until the next tick), so
+// that ages step at ticks only, all in one frame: an age whose ten-second
+// bound passes between two ticks (the data was read at 40.5 s) steps at
+// the next tick, not in a frame of its own drawn for a store change.
+func TestAgesStepAtTicks(t *testing.T) {
+	at := func(d time.Duration) time.Time { return time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC).Add(d) }
+	now := at(40500 * time.Millisecond)
+	k := live.KeyOf[int]("t-quotes")
+	st := live.New(live.Options{Now: func() time.Time { return now }, Feeds: []live.Feed{live.ValueFeed(k,
+		func(context.Context) (int, error) { return 1, nil }, live.FeedOptions[int, int]{Interval: time.Minute, Interface: apierr.Liquidity, Always: true})}})
+	st.FetchNow(context.Background(), "t-quotes")
+	ctx := testContext("test", false)
+	ctx.Store, ctx.Now = st, func() time.Time { return now }
+	a := NewApp(ctx, &topicView{listView{name: "quotes", rows: []string{"q"}}, []live.Topic{"t-quotes"}})
+	a.Init()
+	defer a.Close()
+	a.Update(tea.WindowSizeMsg{Width: 120, Height: 24})
+	now = at(49 * time.Second)
+	a.Update(Tick{Now: now})
+	ticked := a.View().Content
+	if !strings.Contains(ticked, "liquidity ● <10s") {
+		t.Fatalf("8.5 s after the read, the age is not under ten seconds:\n%s", ticked)
+	}
+	now = at(49600 * time.Millisecond) // 10.1 s after the read
+	a.Update(StoreChanged{})
+	if got := a.View().Content; got != ticked {
+		t.Errorf("a store change between two ticks drew the ages anew:\n%s\nthen\n%s", ticked, got)
+	}
+	now = at(50 * time.Second)
+	a.Update(Tick{Now: now})
+	if got := a.View().Content; !strings.Contains(got, "liquidity ● <20s") {
+		t.Errorf("at the next tick the age did not pass ten seconds:\n%s", got)
+	}
+}
+
 func badgeText(_ *lipgloss.Style, text string) string { return text }
+
+// TestAgeChange: Age's text is the same until AgeChange has passed, and
+// differs then, for ages under a minute, in minutes, hours and days, and
+// for a time ahead of now.
+func TestAgeChange(t *testing.T) {
+	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	for _, ago := range []time.Duration{0, 300 * time.Millisecond, 8500 * time.Millisecond, 9 * time.Second, 59 * time.Second,
+		61*time.Second + 700*time.Millisecond, 59 * time.Minute, 3*time.Hour + 30*time.Second, 47*time.Hour + 59*time.Minute, 50 * time.Hour,
+		-2 * time.Second, -1500 * time.Millisecond} {
+		at := now.Add(-ago)
+		d := AgeChange(now, at)
+		if d <= 0 {
+			t.Fatalf("%v ago: changes in %v", ago, d)
+		}
+		was := Age(now, at)
+		if got := Age(now.Add(d-time.Millisecond), at); got != was {
+			t.Errorf("%v ago (%s): %q %v later, before AgeChange's %v", ago, was, got, d-time.Millisecond, d)
+		}
+		if got := Age(now.Add(d), at); got == was {
+			t.Errorf("%v ago (%s): still %q after AgeChange's %v", ago, was, got, d)
+		}
+	}
+	if d := AgeChange(now, time.Time{}); d < 24*time.Hour {
+		t.Errorf("a zero time's age (never) changes in %v", d)
+	}
+}

@@ -22,7 +22,7 @@ import (
 // View), over the embedded sandbox: the renderer's diff and the SSH link
 // come on top.
 func BenchmarkIdleFrame(b *testing.B) {
-	app := idlePayments(b)
+	app := idleOn(b, "4")
 	b.ReportAllocs()
 	for b.Loop() {
 		app.Update(ui.StoreChanged{})
@@ -30,13 +30,16 @@ func BenchmarkIdleFrame(b *testing.B) {
 	}
 }
 
-// idlePayments is a session at 120x40 on the payments view of the
-// embedded sandbox, every topic read and the shared rows built.
-func idlePayments(b *testing.B) *ui.App {
+// idleViews are the views the idle benchmarks open, by key.
+var idleViews = []struct{ name, key string }{{"payments", "4"}, {"quotes", "2"}, {"overview", "1"}}
+
+// idleOn is a session at 120x40 on the view of key k of the embedded
+// sandbox, every topic read and the shared rows built.
+func idleOn(b *testing.B, k string) *ui.App {
 	rt := openRead(b)
 	app := NewApp(rt, Session{Colors: colorprofile.ANSI256, Dark: true, Who: audit.Who{Via: audit.ViaLocal, User: "b"}})
 	app.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
-	app.Update(uitest.Key("4"))
+	app.Update(uitest.Key(k))
 	rt.Platform.Store.Sync()
 	app.Update(ui.StoreChanged{})
 	return app
@@ -65,12 +68,32 @@ func openRead(tb testing.TB) *process.Runtime {
 // renderer compares the frame with the last one drawn, and draws nothing
 // when they are the same text).
 func BenchmarkIdleTick(b *testing.B) {
-	app := idlePayments(b)
+	app := idleOn(b, "4")
 	now := app.Context().Clock()
 	app.Context().Now = func() time.Time { return now } // nothing shown changes
 	b.ReportAllocs()
 	for b.Loop() {
 		app.Update(ui.Tick{Now: now})
 		_ = app.View()
+	}
+}
+
+// BenchmarkIdleTickSecond is what the clock's tick costs an idle session
+// on each view as ticks come, a second apart (the data held does not
+// change): the frame changes when an age passes its bound or the minute
+// turns, and is built every tick when the view cannot tell.
+func BenchmarkIdleTickSecond(b *testing.B) {
+	for _, v := range idleViews {
+		b.Run(v.name, func(b *testing.B) {
+			app := idleOn(b, v.key)
+			now := app.Context().Clock()
+			app.Context().Now = func() time.Time { return now }
+			b.ReportAllocs()
+			for b.Loop() {
+				now = now.Add(time.Second)
+				app.Update(ui.Tick{Now: now})
+				_ = app.View()
+			}
+		})
 	}
 }

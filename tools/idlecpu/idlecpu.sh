@@ -7,7 +7,8 @@
 # ticks (utime+stime of /proc/PID/stat) over SECONDS with no session, then
 # opens SESSIONS OpenSSH clients in tmux windows (120x40, each inside
 # `script` so its output is counted), idle on the payments view (key 4),
-# then on the quotes view (key 2), and measures again. Prints one line per
+# then on the quotes view (key 2), then on the overview (key 1; not with
+# NO_OVERVIEW=1), and measures again. Prints one line per
 # phase: CPU % of one core, and bytes a second each client received.
 set -euo pipefail
 BIN=$(readlink -f "$1")
@@ -75,4 +76,11 @@ for i in $(seq 0 $((N - 1))); do tmux send-keys -t "$TM:s$i" 2; done
 sleep "$SETTLE"
 tmux capture-pane -p -t "$TM:s0" | head -3 >"$W/screen-quotes.txt"
 measure "$(basename "$BIN") $N quotes" "$N"
+
+if [ -z "${NO_OVERVIEW:-}" ]; then
+	for i in $(seq 0 $((N - 1))); do tmux send-keys -t "$TM:s$i" 1; done
+	sleep "$SETTLE"
+	tmux capture-pane -p -t "$TM:s0" | head -3 >"$W/screen-overview.txt"
+	measure "$(basename "$BIN") $N overview" "$N"
+fi
 echo "($W)"

@@ -1,7 +1,6 @@
 package overview
 
 import (
-	"treasury/data/live"
 	"treasury/views/viewkit"
 )
 
@@ -16,7 +15,7 @@ func (v *View) exposurePanel(w int) []string {
 	if !v.configured(srcPayments) {
 		return append(out, v.notes(w, srcs...)...)
 	}
-	snap := live.Get(v.ctx.Store, v.exposure)
+	snap := get(v, v.exposure)
 	if !v.loaded(srcPayments) || !snap.Loaded() {
 		notes := v.notes(w, srcs...)
 		if len(notes) == 0 {

@@ -2,6 +2,12 @@ package overview
 
 import (
 	"strings"
+	"time"
+
+	"github.com/charmbracelet/colorprofile"
+
+	"treasury/data/live"
+	"treasury/ui"
 )
 
 // The panels in the order they are kept: when the page does not fit, the
@@ -35,28 +41,67 @@ func (v *View) Render(w, h int) string {
 	if !v.read {
 		v.readStore()
 	}
-	// A frame shows ages to the second: drawn again when the store
-	// changed, the second or the size did (bubbletea asks for a frame
-	// after every message, a key or a tick).
-	key := frameKey{seq: v.ctx.Store.Seq(), w: w, h: h, window: v.window, second: v.ctx.Clock().Unix()}
-	if v.frame.out != "" && v.frame.key == key {
-		return v.frame.out
+	// A frame shows ages as of the session's last tick (ui.Context.Shown).
+	// It is drawn again when the store changed, the size, the window or
+	// the theme did, or when the tick reaches the first time at which one
+	// of its ages or stale marks changes (bubbletea asks for a frame after
+	// every message, a key or a tick; an idle overview's ticks cost a
+	// comparison, not a drawing).
+	key := frameKey{seq: v.ctx.Store.Seq(), reads: v.reads, w: w, h: h, window: v.window, colors: v.ctx.Colors, dark: v.ctx.Dark}
+	at := v.ctx.Shown()
+	if f := &v.frame; f.out != "" && f.key == key && !at.Before(f.at) && at.Before(f.until) {
+		return f.out
 	}
-	v.frame = frame{key: key, out: v.draw(w, h)}
-	return v.frame.out
+	v.drawing.at, v.drawing.until, v.drawing.deps = at, at.Add(24*time.Hour), nil
+	out := v.draw(w, h)
+	v.drawing.deps = nil
+	v.frame = frame{key: key, out: out, at: at, until: v.drawing.until}
+	return out
 }
 
-// frameKey is what a frame depends on besides the store's values.
+// frameKey is what a frame depends on besides the time.
 type frameKey struct {
-	seq          uint64
+	seq, reads   uint64
 	w, h, window int
-	second       int64
+	colors       colorprofile.Profile
+	dark         bool
 }
 
-// frame is the last frame drawn.
+// frame is the last frame drawn, for the time at, the same until until.
 type frame struct {
-	key frameKey
-	out string
+	key       frameKey
+	out       string
+	at, until time.Time
+}
+
+// changesIn notes that a text of the frame being drawn changes d after
+// the time it is drawn for: the frame is drawn again then. Noting a change
+// that does not come only draws the frame once more than needed; missing
+// one leaves a text unchanged that should be.
+func (v *View) changesIn(d time.Duration) {
+	if d <= 0 {
+		d = time.Nanosecond
+	}
+	if t := v.drawing.at.Add(d); t.Before(v.drawing.until) {
+		v.drawing.until = t
+	}
+}
+
+// ageText is ui.Age(now, t), noting when it changes.
+func (v *View) ageText(now, t time.Time) string {
+	v.changesIn(ui.AgeChange(now, t))
+	return ui.Age(now, t)
+}
+
+// stale is sn.Stale(now), noting when it turns.
+func (v *View) stale(sn live.Snapshot, now time.Time) bool {
+	if sn.Stale(now) {
+		return true // for good, until the store changes
+	}
+	if sn.Interval > 0 {
+		v.changesIn(sn.FetchedAt.Add(2 * sn.Interval).Sub(now))
+	}
+	return false
 }
 
 // draw lays the panels out in w x h.
@@ -67,7 +112,7 @@ func (v *View) draw(w, h int) string {
 		if l, ok := drawn[k]; ok {
 			return l
 		}
-		l := v.panel(i, w)
+		l := v.memoPanel(i, w)
 		drawn[k] = l
 		return l
 	}

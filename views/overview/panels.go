@@ -12,7 +12,6 @@ import (
 	"treasury/data/live"
 	"treasury/data/platform"
 	"treasury/data/runway"
-	"treasury/ui"
 	"treasury/ui/chart"
 	"treasury/ui/sanitize"
 	"treasury/views/viewkit"
@@ -45,7 +44,7 @@ func (v *View) ratesPanel(w int) []string {
 	t := v.ctx.Theme
 	win := windows[v.window]
 	out := []string{v.title(w, "Rates · last "+viewkit.Duration(win)+" (w)", v.ages(srcQuotes))}
-	snap := live.Get(v.ctx.Store, v.rates)
+	snap := get(v, v.rates)
 	if !v.loaded(srcQuotes) || !snap.Loaded() {
 		notes := v.notes(w, srcQuotes)
 		if len(notes) == 0 {
@@ -68,7 +67,7 @@ func (v *View) ratesPanel(w int) []string {
 		spanWord = viewkit.Duration(win)
 	}
 	// Ages on the platform's clock: a quote is as old as its server says.
-	now := v.ctx.Store.PlatformNow(apierr.Liquidity)
+	now := v.platformTime(apierr.Liquidity, v.ctx.Shown())
 	cols := []col{{title: "Pair"}, {title: "Bid", right: true, drop: 5}, {title: "Ask", right: true, drop: 5},
 		{title: "Mid", right: true}, {title: "Spread", right: true, drop: 6}, {title: "bps", right: true, drop: 3},
 		{title: "Δ " + spanWord, right: true, drop: 2}, {title: "Quoted", right: true, drop: 7},
@@ -94,7 +93,7 @@ func (v *View) ratesPanel(w int) []string {
 			}
 		}
 		rows[i] = []cell{txt(sanitize.Line(p.Pair)), txt(p.Bid.String()), txt(p.Ask.String()), styled(t.Bold, p.Mid.String()),
-			txt(p.Spread.String()), txt(p.SpreadBps.StringFixed(1)), change, txt(ui.Age(now, p.QuotedAt))}
+			txt(p.Spread.String()), txt(p.SpreadBps.StringFixed(1)), change, txt(v.ageText(now, p.QuotedAt))}
 	}
 	out = append(out, grid(cols, rows, w, t.Header)...)
 	return append(out, v.notes(w, srcQuotes)...)
@@ -112,14 +111,14 @@ func (v *View) balancesPanel(w int) []string {
 		tagged = append(tagged, srcLedger)
 	}
 	name := "Balances & runway"
-	if sheet := live.Get(v.ctx.Store, v.runway).Data; withRunway && sheet.Window > 0 {
+	if sheet := get(v, v.runway).Data; withRunway && sheet.Window > 0 {
 		name += " (" + viewkit.Duration(sheet.Window) + " avg outflow)"
 	}
 	out := []string{v.title(w, name, v.ages(tagged...))}
 	if !v.configured(srcLiquidity) && !v.configured(srcPrefunded) {
 		return append(out, v.notes(w, srcs...)...)
 	}
-	snap := live.Get(v.ctx.Store, v.holdings)
+	snap := get(v, v.holdings)
 	if !v.loaded(srcLiquidity) && !v.loaded(srcPrefunded) || !snap.Loaded() {
 		notes := v.notes(w, srcs...)
 		if len(notes) == 0 {
@@ -131,7 +130,7 @@ func (v *View) balancesPanel(w int) []string {
 	if len(h.List) == 0 {
 		return append(append(out, t.Muted.Render("no balances")), v.notes(w, tagged...)...)
 	}
-	sheet := live.Get(v.ctx.Store, v.runway).Data
+	sheet := get(v, v.runway).Data
 	ledgerOK := withRunway && v.loaded(srcLedger) && !sheet.At.IsZero()
 	base := sanitize.Line(h.Base)
 	cols := []col{{title: "Cur"}, {title: "Liquidity", right: true, drop: 3}, {title: "Prefunded", right: true, drop: 2},
@@ -201,21 +200,23 @@ const midStale = 2 * time.Minute
 // are: mids older than midStale, a source (quotes, liquidity or prefunded
 // balances) stale or whose last poll failed.
 func (v *View) totalInputs(h Holdings) (string, bool) {
-	now := v.ctx.Clock()
+	now := v.ctx.Shown()
 	var stale []string
 	for _, s := range []source{srcQuotes, srcLiquidity, srcPrefunded} {
 		if v.configured(s) {
-			if sn := v.ctx.Store.Snapshot(live.Topic(s)); sn.Stale(now) || sn.Err != nil {
+			if sn := v.snapshot(live.Topic(s)); v.stale(sn, now) || sn.Err != nil {
 				stale = append(stale, s.name())
 			}
 		}
 	}
 	mids := ""
 	if !h.OldestMid.IsZero() {
-		age := v.ctx.Store.PlatformNow(apierr.Liquidity).Sub(h.OldestMid)
-		mids = "mids up to " + ui.Age(h.OldestMid.Add(age), h.OldestMid) + " old"
+		age := v.platformTime(apierr.Liquidity, now).Sub(h.OldestMid)
+		mids = "mids up to " + v.ageText(h.OldestMid.Add(age), h.OldestMid) + " old"
 		if age > midStale {
 			stale = append([]string{"mids"}, stale...)
+		} else {
+			v.changesIn(midStale - age + time.Nanosecond) // when they turn stale
 		}
 	}
 	switch {
@@ -243,7 +244,7 @@ func (v *View) runwayCells(x Holding, prefunded bool, sheet runway.Sheet, ledger
 		return same(styled(t.Muted, "?"))
 	case !x.InPrefunded:
 		return same(txt("—"))
-	case !ledgerOK && v.ctx.Store.Snapshot(live.Ledger).Err != nil:
+	case !ledgerOK && v.snapshot(live.Ledger).Err != nil:
 		return same(styled(t.Bad, "?"))
 	case !ledgerOK:
 		return same(styled(t.Muted, "…"))

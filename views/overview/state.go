@@ -3,6 +3,7 @@ package overview
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/x/ansi"
 
@@ -58,19 +59,19 @@ func (v *View) age(s source) string {
 	if !v.configured(s) {
 		return t.Muted.Render(s.short() + " not configured")
 	}
-	sn := v.ctx.Store.Snapshot(live.Topic(s))
-	now := v.ctx.Clock()
+	sn := v.snapshot(live.Topic(s))
+	now := v.ctx.Shown() // ages as of the last tick (ui.Context.Shown)
 	switch {
 	case !sn.Loaded() && sn.Err == nil:
 		return t.Muted.Render(s.short() + " …")
 	case !sn.Loaded():
 		return t.Bad.Render(s.short() + " ✖")
 	case sn.Err != nil:
-		return t.Bad.Render(s.short() + " ✖ " + ui.Age(now, sn.FetchedAt))
-	case sn.Stale(now):
-		return t.Stale.Render(s.short() + " STALE " + ui.Age(now, sn.FetchedAt))
+		return t.Bad.Render(s.short() + " ✖ " + v.ageText(now, sn.FetchedAt))
+	case v.stale(sn, now):
+		return t.Stale.Render(s.short() + " STALE " + v.ageText(now, sn.FetchedAt))
 	}
-	return t.Muted.Render(s.short() + " " + ui.Age(now, sn.FetchedAt))
+	return t.Muted.Render(s.short() + " " + v.ageText(now, sn.FetchedAt))
 }
 
 // ages are the states of a panel's sources, for its title.
@@ -84,7 +85,7 @@ func (v *View) ages(srcs ...source) string {
 
 // loaded reports whether a source has answered.
 func (v *View) loaded(s source) bool {
-	return v.configured(s) && v.ctx.Store.Snapshot(live.Topic(s)).Loaded()
+	return v.configured(s) && v.snapshot(live.Topic(s)).Loaded()
 }
 
 // notes are a panel's lines about sources that are not current: one that
@@ -93,25 +94,27 @@ func (v *View) loaded(s source) bool {
 // current say nothing.
 func (v *View) notes(w int, srcs ...source) []string {
 	t := v.ctx.Theme
-	now := v.ctx.Clock()
+	now := v.ctx.Shown()
 	var out []string
 	for _, s := range srcs {
 		if !v.configured(s) {
 			out = append(out, t.Muted.Render(cut(fmt.Sprintf("%s: the profile %q does not configure its interface", s.name(), v.ctx.Profile), w)))
 			continue
 		}
-		sn := v.ctx.Store.Snapshot(live.Topic(s))
+		sn := v.snapshot(live.Topic(s))
 		switch {
 		case sn.Err != nil:
 			what := s.name() + ": "
 			if sn.Loaded() {
-				what = s.name() + " (last good " + ui.Age(now, sn.FetchedAt) + " ago): "
+				what = s.name() + " (last good " + v.ageText(now, sn.FetchedAt) + " ago): "
 			}
 			out = append(out, t.Bad.Render(cut(what+ui.ErrorText(sn.Err), w)))
 		case !sn.Loaded():
 			msg := "loading " + s.name() + "…"
 			if !sn.Since.IsZero() {
-				msg += fmt.Sprintf(" (%ds)", int(now.Sub(sn.Since).Seconds()))
+				e := now.Sub(sn.Since)
+				msg += fmt.Sprintf(" (%ds)", int(e.Seconds()))
+				v.changesIn(e.Truncate(time.Second) + time.Second - e) // the next second
 			}
 			out = append(out, t.Muted.Render(cut(msg, w)))
 		case sn.Partial != nil:

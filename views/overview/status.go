@@ -28,7 +28,7 @@ func (v *View) paymentsPanel(w int) []string {
 	win := windows[v.window]
 	span := v.paymentsSpan(win)
 	out := []string{v.title(w, "Payments · initiated in the "+span, v.ages(srcPayments))}
-	snap := live.Get(v.ctx.Store, v.pay[v.window])
+	snap := get(v, v.pay[v.window])
 	if !v.loaded(srcPayments) || !snap.Loaded() || !snap.Data.Loaded {
 		notes := v.notes(w, srcPayments)
 		if len(notes) == 0 {
@@ -78,9 +78,9 @@ func (v *View) paymentsPanel(w int) []string {
 // a view asks more: the payments are not in the history file), "last 7d
 // window, 1d held".
 func (v *View) paymentsSpan(win time.Duration) string {
-	snap := live.Get(v.ctx.Store, live.PaymentsKey)
+	snap := get(v, live.PaymentsKey)
 	since := snap.Data.Since()
-	at := v.ctx.Store.PlatformTime(apierr.Payments, snap.FetchedAt)
+	at := v.platformTime(apierr.Payments, snap.FetchedAt)
 	if !snap.Loaded() || since.IsZero() || !since.After(at.Add(-win)) {
 		return "last " + viewkit.Duration(win)
 	}
@@ -93,6 +93,7 @@ func (v *View) alertsPanel(w int) []string {
 	if !v.read {
 		v.readStore()
 	}
+	v.alertsRead()
 	n, failed := len(v.alerts), len(v.alertsFailed)
 	head := fmt.Sprintf("Open alerts (%d)", n)
 	if failed > 0 {
@@ -115,7 +116,7 @@ func (v *View) alertsPanel(w int) []string {
 	default:
 		return append(out, t.OK.Render("none open"))
 	}
-	now := v.ctx.Clock()
+	now := v.ctx.Shown()
 	for i, a := range v.alerts {
 		if i == maxAlerts {
 			out = append(out, t.Muted.Render(fmt.Sprintf("+%d more (a)", n-maxAlerts)))
@@ -126,7 +127,7 @@ func (v *View) alertsPanel(w int) []string {
 		if a.Severity == live.High {
 			st = t.Bad
 		}
-		rest := fmt.Sprintf(" %s %s (%s)", sanitize.Line(a.Code), sanitize.Line(a.Title), ui.Age(now, a.Since))
+		rest := fmt.Sprintf(" %s %s (%s)", sanitize.Line(a.Code), sanitize.Line(a.Title), v.ageText(now, a.Since))
 		out = append(out, st.Render(sev)+cut(rest, w-len(sev)))
 	}
 	return out
@@ -139,11 +140,12 @@ func (v *View) healthPanel(w int) []string {
 	if !v.read {
 		v.readStore()
 	}
+	v.healthRead()
 	out := []string{v.title(w, "Interfaces", "")}
 	if len(v.health) == 0 {
 		return append(out, t.Muted.Render("no interface configured"))
 	}
-	now := v.ctx.Clock()
+	now := v.ctx.Shown()
 	width := 0
 	for _, h := range v.health {
 		width = max(width, len(h.Interface))
@@ -163,7 +165,7 @@ func (v *View) healthPanel(w int) []string {
 			}
 			since := "never ok"
 			if !h.LastSuccess.IsZero() {
-				since = "ok " + ui.Age(now, h.LastSuccess) + " ago"
+				since = "ok " + v.ageText(now, h.LastSuccess) + " ago"
 			}
 			line = t.Warn.Render(name+"↻ retrying "+what) + t.Muted.Render(", "+since)
 		case h.ConsecutiveFailures > 0 || h.FailedPolls > 0 || h.Retrying != nil:
@@ -175,9 +177,10 @@ func (v *View) healthPanel(w int) []string {
 					code = ae.Class.String()
 				}
 			}
+			v.changesIn(ui.AgeChange(now, h.LastSuccess)) // failingLine's age
 			line = t.Bad.Render(failingLine(name, sanitize.Line(code), h, now, w))
 		default:
-			line = t.OK.Render(name+"● up") + t.Muted.Render(fmt.Sprintf("  %s ago, %s", ui.Age(now, h.LastSuccess), latency(h)))
+			line = t.OK.Render(name+"● up") + t.Muted.Render(fmt.Sprintf("  %s ago, %s", v.ageText(now, h.LastSuccess), latency(h)))
 		}
 		out = append(out, line)
 	}

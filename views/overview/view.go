@@ -32,6 +32,7 @@ package overview
 import (
 	"encoding/csv"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -81,8 +82,21 @@ type View struct {
 	// unknown, so "none open" is not claimed.
 	alertsLoading, alertsFailed []live.Topic
 	read                        bool
-	sparks                      sparkCache
-	frame                       frame
+	// reads counts readStore's reads: a frame is drawn again after one;
+	// alertReads those that found the alerts or their gaps changed.
+	reads, alertReads uint64
+	sparks            sparkCache
+	frame             frame
+	// drawing is the frame being drawn: the time it is drawn for and
+	// when the first of its time-derived texts changes (layout.go).
+	drawing struct {
+		at, until time.Time
+		deps      []dep
+	}
+	// panels are the panels drawn last, by panel and width (panelmemo.go).
+	panels map[[2]int]panelMemo
+	// panelsDrawn counts the panels drawn (not kept).
+	panelsDrawn int
 }
 
 type keys struct{ Window key.Binding }
@@ -158,8 +172,14 @@ func (v *View) setWindow(i int) tea.Cmd {
 // readStore reads the store's health and alerts (small lists it keeps
 // current itself).
 func (v *View) readStore() {
-	v.health, v.alerts, v.read = v.ctx.Store.Health(), v.ctx.Store.Alerts(), true
-	v.alertsLoading, v.alertsFailed = ui.AlertGaps(v.ctx.Store)
+	alerts := v.ctx.Store.Alerts()
+	loading, failed := ui.AlertGaps(v.ctx.Store)
+	if !v.read || !slices.Equal(alerts, v.alerts) || !slices.Equal(loading, v.alertsLoading) || !slices.Equal(failed, v.alertsFailed) {
+		v.alertReads++
+	}
+	v.health, v.alerts, v.read = v.ctx.Store.Health(), alerts, true
+	v.reads++
+	v.alertsLoading, v.alertsFailed = loading, failed
 }
 
 // Keys are the view's bindings.

@@ -179,9 +179,11 @@ func (v *View) above(w, h int, sel **payments.Payment) string {
 
 func (v *View) selectedLine(p *payments.Payment) string {
 	t := v.ctx.Theme
-	now := v.now()
-	s := "▸ " + sanitize.Line(p.PaymentID) + "  " + stateText(p, now) +
-		" for " + ui.Age(now, p.LastStateUpdatedAt) + " (since " + viewkit.Time(p.LastStateUpdatedAt) + " UTC)"
+	// The state is judged now (an expiry); its age is as of the last tick,
+	// as every age of the frame (ui.Context.Shown).
+	shown := v.ctx.Store.PlatformTime(apierr.Payments, v.ctx.Shown())
+	s := "▸ " + sanitize.Line(p.PaymentID) + "  " + stateText(p, v.now()) +
+		" for " + ui.Age(shown, p.LastStateUpdatedAt) + " (since " + viewkit.Time(p.LastStateUpdatedAt) + " UTC)"
 	if len(p.Errors) > 0 {
 		e := p.Errors[0]
 		s += "  " + t.Bad.Render(sanitize.Line(e.Code)) + " " + sanitize.Line(e.Title)

@@ -42,7 +42,7 @@ func NewTable(ctx *ui.Context, cols []table.Column) *table.Model {
 // twice its interval.
 func Status(ctx *ui.Context, snap live.Snapshot) string {
 	t := ctx.Theme
-	now := ctx.Clock()
+	now := ctx.Shown() // the age as of the last tick, as every age of the frame
 	switch {
 	case snap.FetchedAt.IsZero() && snap.Err == nil:
 		return t.Muted.Render("loading…")
