@@ -25,35 +25,12 @@ import (
 func TestErrorsViewCountsWebhookRejections(t *testing.T) {
 	_, key, _ := ed25519.GenerateKey(rand.Reader)
 	_, other, _ := ed25519.GenerateKey(rand.Reader)
-	rcv, err := webhook.NewReceiver(webhook.ReceiverOptions{PublicKey: key.Public()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cert, pool, err := webhook.SelfSigned()
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv, err := webhook.Serve("127.0.0.1:0", "", cert, rcv)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { srv.Close() })
-	hc := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}}}
+	rh := startReceiver(t, webhook.ReceiverOptions{PublicKey: key.Public()})
 	post := func(signer ed25519.PrivateKey, at time.Time) {
 		t.Helper()
 		raw := []byte(`{"id":"n1","eventType":"PAYMENT_STATE_TRANSITION","eventData":{"paymentId":"p1","paymentState":"FAILED"}}`)
-		ts := webhook.Timestamp(at)
-		sig, _ := webhook.Sign(signer, ts, raw)
-		req, _ := http.NewRequest(http.MethodPost, srv.URL, bytes.NewReader(raw))
-		req.Header.Set("X-Payments-Signature", sig)
-		req.Header.Set("X-Payments-Signature-Timestamp", ts)
-		resp, err := hc.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
-		if resp.StatusCode != http.StatusUnauthorized {
-			t.Fatalf("HTTP %d, want 401", resp.StatusCode)
+		if code := rh.post(t, signer, at, raw); code != http.StatusUnauthorized {
+			t.Fatalf("HTTP %d, want 401", code)
 		}
 	}
 	post(other, time.Now())
@@ -62,10 +39,10 @@ func TestErrorsViewCountsWebhookRejections(t *testing.T) {
 
 	e := viewtest.Shared(t)
 	e.Ctx.Webhooks = func() webhook.Status {
-		return webhook.Status{Addr: srv.Addr(), Stats: rcv.Stats(), Rejections: rcv.Rejections()}
+		return webhook.Status{Addr: rh.srv.Addr(), Stats: rh.rcv.Stats(), Rejections: rh.rcv.Rejections()}
 	}
 	tm := e.Program(t, failures.New(e.Ctx))
-	viewtest.WaitAll(t, tm, "Webhook receiver", "listening on "+srv.Addr(),
+	viewtest.WaitAll(t, tm, "Webhook receiver", "listening on "+rh.srv.Addr(),
 		"rejected 3: bad_signature 2, stale_timestamp 1", "webhooks ⚠ 3 rejected (:errors)")
 	frame := viewtest.Frame(t, tm)
 	viewtest.Fits(t, "errors view", frame, viewtest.Width, viewtest.Height)
@@ -110,7 +87,38 @@ func TestErrorsViewSaysWebhookPortInUse(t *testing.T) {
 func TestErrorsViewTellsBusyFromRejected(t *testing.T) {
 	_, key, _ := ed25519.GenerateKey(rand.Reader)
 	// A queue of one, and nothing draining it: the store not keeping up.
-	rcv, err := webhook.NewReceiver(webhook.ReceiverOptions{PublicKey: key.Public(), Queue: 1})
+	rh := startReceiver(t, webhook.ReceiverOptions{PublicKey: key.Public(), Queue: 1})
+	for i, want := range []int{http.StatusNoContent, http.StatusServiceUnavailable, http.StatusServiceUnavailable} {
+		raw := []byte(`{"id":"n` + string(rune('1'+i)) + `","eventType":"PAYMENT_STATE_TRANSITION","eventData":{"paymentId":"p1","paymentState":"COMPLETED"}}`)
+		if code := rh.post(t, key, time.Now(), raw); code != want {
+			t.Fatalf("notification %d: HTTP %d, want %d", i+1, code, want)
+		}
+	}
+
+	e := viewtest.Shared(t)
+	e.Ctx.Webhooks = func() webhook.Status {
+		return webhook.Status{Addr: rh.srv.Addr(), Stats: rh.rcv.Stats(), Rejections: rh.rcv.Rejections()}
+	}
+	tm := e.Program(t, failures.New(e.Ctx))
+	viewtest.WaitAll(t, tm, "Webhook receiver", "1 accepted", "answered busy 2 times")
+	frame := viewtest.Frame(t, tm)
+	if strings.Contains(frame, "rejected") {
+		t.Errorf("notifications answered busy, which the platform delivers again, are shown as rejected:\n%s", frame)
+	}
+	viewtest.Fits(t, "errors view", frame, viewtest.Width, viewtest.Height)
+}
+
+// receiverHarness is a webhook receiver served over TLS on loopback, and a
+// client that trusts it.
+type receiverHarness struct {
+	rcv *webhook.Receiver
+	srv *webhook.Server
+	hc  *http.Client
+}
+
+func startReceiver(t *testing.T, o webhook.ReceiverOptions) receiverHarness {
+	t.Helper()
+	rcv, err := webhook.NewReceiver(o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,32 +132,21 @@ func TestErrorsViewTellsBusyFromRejected(t *testing.T) {
 	}
 	t.Cleanup(func() { srv.Close() })
 	hc := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}}}
-	for i, want := range []int{http.StatusNoContent, http.StatusServiceUnavailable, http.StatusServiceUnavailable} {
-		raw := []byte(`{"id":"n` + string(rune('1'+i)) + `","eventType":"PAYMENT_STATE_TRANSITION","eventData":{"paymentId":"p1","paymentState":"COMPLETED"}}`)
-		ts := webhook.Timestamp(time.Now())
-		sig, _ := webhook.Sign(key, ts, raw)
-		req, _ := http.NewRequest(http.MethodPost, srv.URL, bytes.NewReader(raw))
-		req.Header.Set("X-Payments-Signature", sig)
-		req.Header.Set("X-Payments-Signature-Timestamp", ts)
-		resp, err := hc.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
-		if resp.StatusCode != want {
-			t.Fatalf("notification %d: HTTP %d, want %d", i+1, resp.StatusCode, want)
-		}
-	}
+	return receiverHarness{rcv: rcv, srv: srv, hc: hc}
+}
 
-	e := viewtest.Shared(t)
-	e.Ctx.Webhooks = func() webhook.Status {
-		return webhook.Status{Addr: srv.Addr(), Stats: rcv.Stats(), Rejections: rcv.Rejections()}
+// post sends raw signed by signer at at, and returns the HTTP status.
+func (h receiverHarness) post(t *testing.T, signer ed25519.PrivateKey, at time.Time, raw []byte) int {
+	t.Helper()
+	ts := webhook.Timestamp(at)
+	sig, _ := webhook.Sign(signer, ts, raw)
+	req, _ := http.NewRequest(http.MethodPost, h.srv.URL, bytes.NewReader(raw))
+	req.Header.Set("X-Payments-Signature", sig)
+	req.Header.Set("X-Payments-Signature-Timestamp", ts)
+	resp, err := h.hc.Do(req)
+	if err != nil {
+		t.Fatal(err)
 	}
-	tm := e.Program(t, failures.New(e.Ctx))
-	viewtest.WaitAll(t, tm, "Webhook receiver", "1 accepted", "answered busy 2 times")
-	frame := viewtest.Frame(t, tm)
-	if strings.Contains(frame, "rejected") {
-		t.Errorf("notifications answered busy, which the platform delivers again, are shown as rejected:\n%s", frame)
-	}
-	viewtest.Fits(t, "errors view", frame, viewtest.Width, viewtest.Height)
+	resp.Body.Close()
+	return resp.StatusCode
 }
