@@ -326,16 +326,7 @@ func TestHealthNamesAFailureThatIsNotAnAnswer(t *testing.T) {
 // when the clock's minute turns.
 func TestIdleFrameChangesOnlyWithWhatItShows(t *testing.T) {
 	now := time.Date(2026, 3, 1, 12, 0, 40, 0, time.UTC)
-	k := live.KeyOf[int]("t-quotes")
-	st := live.New(live.Options{Now: func() time.Time { return now }, Feeds: []live.Feed{live.ValueFeed(k,
-		func(context.Context) (int, error) { return 1, nil }, live.FeedOptions[int, int]{Interval: time.Second, Interface: apierr.Liquidity, Always: true})}})
-	st.FetchNow(context.Background(), "t-quotes")
-	ctx := testContext("test", false)
-	ctx.Store, ctx.Now = st, func() time.Time { return now }
-	a := NewApp(ctx, &topicView{listView{name: "quotes", rows: []string{"q"}}, []live.Topic{"t-quotes"}})
-	a.Init()
-	defer a.Close()
-	a.Update(tea.WindowSizeMsg{Width: 120, Height: 24})
+	a := quotesSession(t, &now, time.Second)
 	frameAt := func(d time.Duration) string {
 		now = time.Date(2026, 3, 1, 12, 0, 40, 0, time.UTC).Add(d)
 		a.Update(Tick{Now: now})
@@ -363,16 +354,7 @@ func TestIdleFrameChangesOnlyWithWhatItShows(t *testing.T) {
 func TestAgesStepAtTicks(t *testing.T) {
 	at := func(d time.Duration) time.Time { return time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC).Add(d) }
 	now := at(40500 * time.Millisecond)
-	k := live.KeyOf[int]("t-quotes")
-	st := live.New(live.Options{Now: func() time.Time { return now }, Feeds: []live.Feed{live.ValueFeed(k,
-		func(context.Context) (int, error) { return 1, nil }, live.FeedOptions[int, int]{Interval: time.Minute, Interface: apierr.Liquidity, Always: true})}})
-	st.FetchNow(context.Background(), "t-quotes")
-	ctx := testContext("test", false)
-	ctx.Store, ctx.Now = st, func() time.Time { return now }
-	a := NewApp(ctx, &topicView{listView{name: "quotes", rows: []string{"q"}}, []live.Topic{"t-quotes"}})
-	a.Init()
-	defer a.Close()
-	a.Update(tea.WindowSizeMsg{Width: 120, Height: 24})
+	a := quotesSession(t, &now, time.Minute)
 	now = at(49 * time.Second)
 	a.Update(Tick{Now: now})
 	ticked := a.View().Content
@@ -417,4 +399,21 @@ func TestAgeChange(t *testing.T) {
 	if d := AgeChange(now, time.Time{}); d < 24*time.Hour {
 		t.Errorf("a zero time's age (never) changes in %v", d)
 	}
+}
+
+// quotesSession is a 120x24 session on a view of one liquidity topic,
+// read once at *now, on a clock that reads *now.
+func quotesSession(t *testing.T, now *time.Time, every time.Duration) *App {
+	t.Helper()
+	k := live.KeyOf[int]("t-quotes")
+	st := live.New(live.Options{Now: func() time.Time { return *now }, Feeds: []live.Feed{live.ValueFeed(k,
+		func(context.Context) (int, error) { return 1, nil }, live.FeedOptions[int, int]{Interval: every, Interface: apierr.Liquidity, Always: true})}})
+	st.FetchNow(context.Background(), "t-quotes")
+	ctx := testContext("test", false)
+	ctx.Store, ctx.Now = st, func() time.Time { return *now }
+	a := NewApp(ctx, &topicView{listView{name: "quotes", rows: []string{"q"}}, []live.Topic{"t-quotes"}})
+	a.Init()
+	t.Cleanup(a.Close)
+	a.Update(tea.WindowSizeMsg{Width: 120, Height: 24})
+	return a
 }
