@@ -69,7 +69,7 @@ func TestActionAppearsInEverySession(t *testing.T) {
 		t.Fatal("no freezable transaction")
 	}
 	other := *e.Ctx // another session: its own size, the same store
-	watcher := e.Program(t, auditlog.New(&other))
+	watcher := e.ProgramOf(t, &other, viewtest.Width, viewtest.Height, auditlog.New(&other))
 	viewtest.WaitFor(t, watcher, "no action attempted yet")
 
 	actor := e.Program(t, wallets.New(e.Ctx, e.P, e.Actor))

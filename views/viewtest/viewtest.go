@@ -195,7 +195,16 @@ func (e *Env) Program(t testing.TB, views ...ui.View) *teatest.TestModel {
 // terminal the dashboard is made for).
 func (e *Env) ProgramAt(t testing.TB, w, h int, views ...ui.View) *teatest.TestModel {
 	t.Helper()
-	app := ui.NewApp(e.Ctx, views...)
+	return e.ProgramOf(t, e.Ctx, w, h, views...)
+}
+
+// ProgramOf runs the shell of another session, whose context is ctx (a
+// copy of the Env's: the same store, its own size and ticks), with views
+// built on ctx. A context is one session's: two programs running at once
+// never share one.
+func (e *Env) ProgramOf(t testing.TB, ctx *ui.Context, w, h int, views ...ui.View) *teatest.TestModel {
+	t.Helper()
+	app := ui.NewApp(ctx, views...)
 	tm := teatest.NewTestModel(t, app, teatest.WithInitialTermSize(w, h))
 	uitest.ScreenOf(tm, w, h) // the screen WaitFor reads, of the program's size
 	return tm
