@@ -22,17 +22,24 @@ func appendRec(t *testing.T, e *viewtest.Env, r audit.Record) audit.Record {
 	return got
 }
 
-// Lines appear newest first, and a line appended while the view is open
-// appears at the top without a key or a tick: the writer refreshes the
-// store's Audit topic.
-func TestAuditShowsNewestFirstAndFollowsAppends(t *testing.T) {
-	e := viewtest.New(t, viewtest.Options{Skip: viewtest.NoLiquidityHistory()})
+// appendTwo appends a local freeze that was done, then a sweep over SSH
+// that failed.
+func appendTwo(t *testing.T, e *viewtest.Env) {
+	t.Helper()
 	appendRec(t, e, audit.Record{Who: tester, Profile: "sandbox", Environment: "test", Action: "freeze",
 		Target: audit.Target{Kind: "transaction", ID: "tx-1", Detail: map[string]string{"qty": "10.5", "asset": "USDC"}},
 		Reason: "suspected fraud", MutationID: "m-1", Outcome: audit.OutcomeDone})
 	appendRec(t, e, audit.Record{Who: audit.Who{Via: audit.ViaSSH, User: "ben", Key: "SHA256:abc", Role: "operator"},
 		Profile: "sandbox", Environment: "test", Action: "sweep", Target: audit.Target{Kind: "sweep", ID: "s-1"},
 		MutationID: "m-2", Outcome: audit.OutcomeFailed, ErrorCode: "ERR017.006", Error: "sweep already running"})
+}
+
+// Lines appear newest first, and a line appended while the view is open
+// appears at the top without a key or a tick: the writer refreshes the
+// store's Audit topic.
+func TestAuditShowsNewestFirstAndFollowsAppends(t *testing.T) {
+	e := viewtest.New(t, viewtest.Options{Skip: viewtest.NoLiquidityHistory()})
+	appendTwo(t, e)
 	tm := e.Program(t, auditlog.New(e.Ctx))
 	viewtest.WaitFor(t, tm, "ERR017.006")
 	appendRec(t, e, audit.Record{Who: tester, Profile: "sandbox", Environment: "test", Action: "lock",

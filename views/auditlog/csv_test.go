@@ -3,7 +3,6 @@ package auditlog_test
 import (
 	"testing"
 
-	"treasury/data/audit"
 	"treasury/ui"
 	"treasury/views/auditlog"
 	"treasury/views/viewtest"
@@ -15,12 +14,7 @@ import (
 // the time in ISO 8601 UTC.
 func TestAuditCSVIsData(t *testing.T) {
 	e := viewtest.New(t, viewtest.Options{Skip: viewtest.NoLiquidityHistory()})
-	appendRec(t, e, audit.Record{Who: tester, Profile: "sandbox", Environment: "test", Action: "freeze",
-		Target: audit.Target{Kind: "transaction", ID: "tx-1", Detail: map[string]string{"qty": "10.5", "asset": "USDC"}},
-		Reason: "suspected fraud", MutationID: "m-1", Outcome: audit.OutcomeDone})
-	appendRec(t, e, audit.Record{Who: audit.Who{Via: audit.ViaSSH, User: "ben", Key: "SHA256:abc", Role: "operator"},
-		Profile: "sandbox", Environment: "test", Action: "sweep", Target: audit.Target{Kind: "sweep", ID: "s-1"},
-		MutationID: "m-2", Outcome: audit.OutcomeFailed, ErrorCode: "ERR017.006", Error: "sweep already running"})
+	appendTwo(t, e)
 	e.P.Store.Sync()
 	v := auditlog.New(e.Ctx)
 	viewtest.Drive(v, v.Update(ui.StoreChanged{}))
