@@ -29,9 +29,44 @@ type renderCache struct {
 	footer   string
 	out      string
 	sb       strings.Builder
+	// rows is each visible row's lines by the row (a row unchanged in a
+	// new version is the same *Row), for the layout they were formatted
+	// in: a new quote formats one row, not the window. spare is the map
+	// of the rebuild before, reused.
+	rows, spare map[*Row]rowLines
+	rowsFor     rowLayout
+}
+
+// rowLines is a row's text and its line, styled as kind.
+type rowLines struct {
+	kind        rowKind
+	plain, line string
+}
+
+type rowKind uint8
+
+const (
+	rowCell rowKind = iota
+	rowStale
+	rowHighlight
+)
+
+// rowLayout is what a row's text depends on besides the row: the line's
+// width, the gutter, each column's width and decimals.
+type rowLayout struct {
+	lw            int
+	marker        bool
+	widths, fracs []int
+}
+
+func (l *rowLayout) same(lw int, marker bool, widths, fracs []int) bool {
+	return l.lw == lw && l.marker == marker && slices.Equal(l.widths, widths) && slices.Equal(l.fracs, fracs)
 }
 
 func (c *renderCache) invalidate() { c.valid = false; c.out = "" }
+
+// forgetRows drops the rows' lines (their styles changed).
+func (c *renderCache) forgetRows() { c.rows = nil; c.rowsFor = rowLayout{} }
 
 // View renders the table: a header line, the visible rows and a footer line,
 // Height lines in all (when a height is set).
@@ -101,6 +136,14 @@ func (m *Model) rebuild() {
 		c.plain = append(c.plain, "")
 		c.lines = append(c.lines, m.styles.Dim.Render(fit(&c.sb, msg, lw, Left)))
 	}
+	if !c.rowsFor.same(lw, m.marker, c.widths, c.fracs) {
+		c.rows = nil
+		c.rowsFor = rowLayout{lw: lw, marker: m.marker, widths: slices.Clone(c.widths), fracs: slices.Clone(c.fracs)}
+	}
+	shown := c.spare
+	if shown == nil {
+		shown = map[*Row]rowLines{}
+	}
 	end := min(len(m.view), m.offset+m.bodyHeight())
 	for k := m.offset; k < end; k++ {
 		r := m.data.row(m.view[k])
@@ -109,17 +152,28 @@ func (m *Model) rebuild() {
 			c.lines = append(c.lines, "")
 			continue
 		}
-		text := m.formatRow(r, lw)
-		style := &m.styles.Cell
+		kind, style := rowCell, &m.styles.Cell
 		switch {
 		case m.stale:
-			style = &m.styles.Stale
+			kind, style = rowStale, &m.styles.Stale
 		case m.hl(r, m.now):
-			style = &m.styles.Highlight
+			kind, style = rowHighlight, &m.styles.Highlight
 		}
-		c.plain = append(c.plain, text)
-		c.lines = append(c.lines, style.Render(text))
+		l, ok := c.rows[r]
+		if !ok || l.kind != kind {
+			if ok && l.kind != kind {
+				l.kind, l.line = kind, style.Render(l.plain)
+			} else {
+				text := m.formatRow(r, lw)
+				l = rowLines{kind: kind, plain: text, line: style.Render(text)}
+			}
+		}
+		shown[r] = l
+		c.plain = append(c.plain, l.plain)
+		c.lines = append(c.lines, l.line)
 	}
+	clear(c.rows)
+	c.rows, c.spare = shown, c.rows
 	footer := m.Footer()
 	if hidden := m.Hidden(); len(hidden) > 0 {
 		names := strings.Join(hidden, ", ")

@@ -202,7 +202,7 @@ func (m *Model) KeyMap() KeyMap { return m.keys }
 func (m *Model) SetKeyMap(k KeyMap) { m.keys = k }
 
 // SetStyles replaces the styles.
-func (m *Model) SetStyles(s Styles) { m.styles = s; m.c.invalidate() }
+func (m *Model) SetStyles(s Styles) { m.styles = s; m.c.invalidate(); m.c.forgetRows() }
 
 // ShowOnly shows only the columns named (ColumnName, or the prefix of
 // one column only), in the table's order; none: every column. It returns
@@ -317,25 +317,38 @@ func (m *Model) viewIndex(id string) int {
 	return slices.Index(m.view, s)
 }
 
-// Tick advances the table's clock to now, ending highlights that are over.
-// It reports whether the rendering changed. Call it from the shell's tick
-// message; NextExpiry says when it is next worth calling.
+// Tick advances the table's clock to now. It reports whether the
+// rendering changed. Call it from the shell's tick message.
+//
+// A highlight that is over is not ended by the tick that finds it over:
+// it stays until the table shows a new version of its data (setView
+// judges highlights at the version's latest change), or until it has been
+// over for as long as it lasted. A live table whose data changes every 2
+// s thus ends the highlights of one poll in the frame of the next,
+// instead of drawing a frame of its own between polls: an idle session on
+// it sends half the frames. A highlight shows for between one and two
+// highlight durations.
 func (m *Model) Tick(now time.Time) bool {
-	old := m.now
-	m.now = now.UnixNano()
-	if m.c.valid {
-		for k := m.offset; k < min(len(m.view), m.offset+m.bodyHeight()); k++ {
-			r := m.data.row(m.view[k])
-			if r != nil && m.hl(r, old) != m.hl(r, m.now) {
-				m.c.invalidate()
-				return true
-			}
+	t := now.UnixNano()
+	if !m.c.valid {
+		m.now = t
+		return false
+	}
+	linger := t - int64(m.highlight)
+	for k := m.offset; k < min(len(m.view), m.offset+m.bodyHeight()); k++ {
+		r := m.data.row(m.view[k])
+		if r != nil && m.hl(r, m.now) && !m.hl(r, linger) {
+			m.now = t
+			m.c.invalidate()
+			return true
 		}
 	}
 	return false
 }
 
-// NextExpiry returns when the latest highlight ends (zero when none is on).
+// NextExpiry returns when the latest highlight is over (zero when none is
+// on); it shows until the next version of the data at most a highlight
+// duration longer (Tick).
 func (m *Model) NextExpiry() time.Time {
 	last := int64(0)
 	if m.data != nil {
