@@ -75,14 +75,20 @@ func fit(s string, w, h int) string {
 		lines = lines[:h]
 	}
 	for i, l := range lines {
-		if ansi.StringWidth(l) > w {
-			lines[i] = ansi.Truncate(l, w, "…")
-		}
+		lines[i] = fitLine(l, w)
 	}
 	for len(lines) < h {
 		lines = append(lines, "")
 	}
 	return strings.Join(lines, "\n")
+}
+
+// fitLine cuts l to at most w cells.
+func fitLine(l string, w int) string {
+	if ansi.StringWidth(l) > w {
+		return ansi.Truncate(l, w, "…")
+	}
+	return l
 }
 
 // header is the header's two lines. The clock is to the minute, and the

@@ -417,3 +417,28 @@ func quotesSession(t *testing.T, now *time.Time, every time.Duration) *App {
 	a.Update(tea.WindowSizeMsg{Width: 120, Height: 24})
 	return a
 }
+
+// The body fitted line by line from the last body's lines is the body
+// fitted whole: lines changed, added, removed, too wide, at a new width.
+func TestFitBodyReusesOnlyTheSameLines(t *testing.T) {
+	a := &App{ctx: &Context{}}
+	wide := strings.Repeat("é", 30)
+	bodies := []struct {
+		s    string
+		w, h int
+	}{
+		{"a\nb\n" + wide + "\nd", 20, 6},
+		{"a\nB\n" + wide + "\nd\ne", 20, 6}, // one changed, one added
+		{"a\nB", 20, 6},                     // lines gone
+		{"a\nB\n" + wide, 20, 6},
+		{"a\nB\n" + wide, 25, 6},                // a new width cuts the same line anew
+		{"1\n2\n3\n4\n5\n6\n7\n8", 25, 4},       // more lines than fit
+		{"1\n2\n3\n4\n5\n6\n7\n8", 25, 4},       // the same body
+		{"\x1b[1m" + wide + "\x1b[m\n2", 10, 2}, // styled
+	}
+	for i, b := range bodies {
+		if got, want := a.fitBody(b.s, b.w, b.h), fit(b.s, b.w, b.h); got != want {
+			t.Errorf("body %d: %q, want %q", i, got, want)
+		}
+	}
+}

@@ -26,9 +26,12 @@ type paint struct {
 	fits   map[fitKey]string
 	// tabs is the last tab line, drawn for tabsKey.
 	tabs, tabsKey string
-	// body is the last view body fitted, and what it was fitted from.
-	body, bodyFit string
-	bodyW, bodyH  int
+	// body is the last view body fitted, and what it was fitted from;
+	// bodyLines its lines and fitLines each fitted, for the lines of the
+	// next body that are the same.
+	body, bodyFit       string
+	bodyW, bodyH        int
+	bodyLines, fitLines []string
 }
 
 type styledKey struct {
@@ -72,12 +75,30 @@ func (a *App) styled(st *lipgloss.Style, text string) string {
 }
 
 // fitBody is fit of the view's body, remembered for the last body: a
-// body drawn again the same (the view's own caches) is not measured again.
+// body drawn again the same (the view's own caches) is not measured
+// again, and of a body that changed only the lines that changed are
+// (a new quote moves the rows of a table, not the chart above it).
 func (a *App) fitBody(s string, w, h int) string {
 	p := a.memo()
-	if p.bodyFit == "" || s != p.body || w != p.bodyW || h != p.bodyH {
-		p.body, p.bodyW, p.bodyH, p.bodyFit = s, w, h, fit(s, w, h)
+	if p.bodyFit != "" && s == p.body && w == p.bodyW && h == p.bodyH {
+		return p.bodyFit
 	}
+	lines := strings.Split(s, "\n")
+	if len(lines) > h {
+		lines = lines[:h]
+	}
+	same := w == p.bodyW
+	fitted := make([]string, h)
+	for i, l := range lines {
+		if same && i < len(p.bodyLines) && l == p.bodyLines[i] {
+			fitted[i] = p.fitLines[i]
+			continue
+		}
+		fitted[i] = fitLine(l, w)
+	}
+	p.body, p.bodyW, p.bodyH = s, w, h
+	p.bodyLines, p.fitLines = lines, fitted
+	p.bodyFit = strings.Join(fitted, "\n")
 	return p.bodyFit
 }
 
