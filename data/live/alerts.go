@@ -107,6 +107,20 @@ func (b *alertBook) observe(iface apierr.Interface, endpoint string, ae *apierr.
 	}
 }
 
+// open reports whether an error alert of the endpoint is open or being
+// counted towards (what a success of it clears).
+func (b *alertBook) open(iface apierr.Interface, endpoint string) bool {
+	if b.sysRuns[string(iface)+" "+endpoint] != 0 {
+		return true
+	}
+	for _, a := range b.byKey {
+		if a.Interface == iface && a.Endpoint == endpoint {
+			return true
+		}
+	}
+	return false
+}
+
 func (b *alertBook) raise(a Alert, at time.Time) {
 	if old, ok := b.byKey[a.Key]; ok {
 		old.Last, old.Count, old.Title, old.Guidance = at, old.Count+1, a.Title, a.Guidance

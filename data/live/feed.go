@@ -16,6 +16,11 @@ type Feed struct {
 	// Always polls the topic even when nobody watches it, because the
 	// header summarizes it (health, token expiry, balances for alerts).
 	Always bool
+	// Header tells every subscriber of each change of the topic, watched
+	// or not, because the header shows its data (the token's expiry).
+	// What the header shows of the other topics always polled (their
+	// health and their alerts) is told to everyone when it changes.
+	Header bool
 
 	fetch   func(ctx context.Context) (any, error)
 	fold    func(prev, fetched any, at time.Time) (any, Changes)
@@ -28,6 +33,7 @@ type FeedOptions[F, T any] struct {
 	Interface apierr.Interface
 	Interval  time.Duration
 	Always    bool
+	Header    bool
 	// Samples, when set, extracts points for history charts from what
 	// was fetched and from the data held after the fold.
 	Samples func(fetched F, data T) []Sample
@@ -40,7 +46,7 @@ type FeedOptions[F, T any] struct {
 // (a T), saying what changed: the payments merged into the set held, the
 // quotes new since the last poll added to the window.
 func FoldFeed[F, T any](k Key[T], fetch func(ctx context.Context) (F, error), fold func(prev T, fetched F, at time.Time) (T, Changes), o FeedOptions[F, T]) Feed {
-	f := Feed{Topic: k.topic, Interface: o.Interface, Interval: o.Interval, Always: o.Always,
+	f := Feed{Topic: k.topic, Interface: o.Interface, Interval: o.Interval, Always: o.Always, Header: o.Header,
 		fetch: func(ctx context.Context) (any, error) { return fetch(ctx) },
 		fold: func(prev, fetched any, at time.Time) (any, Changes) {
 			p, _ := prev.(T)

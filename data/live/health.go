@@ -134,12 +134,42 @@ func (s *Store) Retrying(iface apierr.Interface, path string, attempt, of int, e
 // once, after its retries; the feeds report each fetch), so health and
 // alerts see it. endpoint names the operation or the path; its ids are
 // generalized.
+//
+// Subscribers are told at once of what a header or a health panel shows
+// as a change of state: a failure, a recovery, an alert raised or
+// cleared, a retry over. A routine success (an interface that was up
+// answering again) changes only its times and latency, which the next
+// tick draws: it tells no one, or every session would build a frame for
+// every call of every interface (several a second) that shows nothing
+// new.
 func (s *Store) Observe(iface apierr.Interface, endpoint string, latency time.Duration, err error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	routine := err == nil && s.routineLocked(iface, endpoint)
 	s.observeLocked(iface, endpoint, latency, err, s.now())
 	s.seq++
-	s.notifyLocked("")
+	if !routine {
+		s.notifyLocked("")
+	}
+}
+
+// routineLocked reports whether a success of endpoint would change only
+// the interface's times and latency: the interface answered before and
+// was up, the endpoint is neither failing nor being retried, and no
+// alert of it is open or counting.
+func (s *Store) routineLocked(iface apierr.Interface, endpoint string) bool {
+	h := s.health[iface]
+	if h == nil || h.LastSuccess.IsZero() || h.ConsecutiveFailures != 0 {
+		return false
+	}
+	ep := Endpoint(endpoint)
+	if _, ok := s.retrying[iface][ep]; ok {
+		return false
+	}
+	if _, ok := s.fails.failing[iface][ep]; ok {
+		return false
+	}
+	return !s.alerts.open(iface, endpoint)
 }
 
 func (s *Store) observeLocked(iface apierr.Interface, endpoint string, latency time.Duration, err error, at time.Time) {

@@ -2,6 +2,7 @@ package live
 
 import (
 	"context"
+	"errors"
 	"testing"
 	"time"
 
@@ -65,5 +66,105 @@ func TestInterfaceIsUpOnlyWhileItsReadsSucceed(t *testing.T) {
 	s.FetchNow(ctx, "filter") // still failing
 	if h := s.Health()[0]; h.Up() {
 		t.Fatal("up before the filter worked again")
+	}
+}
+
+// TestRoutineSuccessTellsNoOne: subscribers are told of the first answer,
+// a failure, the recovery and a success that clears an endpoint's
+// failure, but not of a success of an interface that was up (only its
+// times and latency change, which the next tick draws).
+func TestRoutineSuccessTellsNoOne(t *testing.T) {
+	s := New(Options{})
+	sub := s.Subscribe()
+	told := func() bool {
+		select {
+		case <-sub.C():
+			return true
+		default:
+			return false
+		}
+	}
+	refused := &apierr.Error{Interface: apierr.Payments, Path: "/v3/payments/filter", Class: apierr.ClassUnreachable}
+	steps := []struct {
+		what     string
+		endpoint string
+		err      error
+		told     bool
+	}{
+		{"first answer", "/v3/payments/filter", nil, true},
+		{"routine success", "/v3/payments/filter", nil, false},
+		{"another endpoint's routine success", "/v3/identities", nil, false},
+		{"a failure", "/v3/payments/filter", refused, true},
+		{"another endpoint's success while failing", "/v3/identities", nil, true},
+		{"the recovery", "/v3/payments/filter", nil, true},
+		{"routine again", "/v3/payments/filter", nil, false},
+	}
+	for _, st := range steps {
+		s.Observe(apierr.Payments, st.endpoint, time.Millisecond, st.err)
+		if got := told(); got != st.told {
+			t.Errorf("%s: told %v, want %v", st.what, got, st.told)
+		}
+	}
+	if s.Seq() == 0 {
+		t.Fatal("the observations moved no sequence: a frame memo could not see them")
+	}
+}
+
+// TestTopicsPolledForTheHeaderTellOnlyTheirWatchers: a topic polled for
+// every header (Always) tells a subscriber watching another topic of
+// what its header shows of it (a failed poll, the recovery, an alert its
+// data raised), not of each new version of its data; a Header topic (the
+// token's expiry, shown in the header) tells everyone of every change.
+func TestTopicsPolledForTheHeaderTellOnlyTheirWatchers(t *testing.T) {
+	var fail error
+	n, token := 0, 0
+	low := false
+	s := New(Options{Feeds: []Feed{
+		ValueFeed(KeyOf[int]("balances"), func(context.Context) (int, error) { n++; return n, fail },
+			FeedOptions[int, int]{Interface: apierr.Liquidity, Interval: time.Second, Always: true,
+				Alerts: func(int, time.Time) []Alert {
+					if low {
+						return []Alert{{Key: "low", Severity: High, Title: "low"}}
+					}
+					return nil
+				}}),
+		ValueFeed(KeyOf[int]("token"), func(context.Context) (int, error) { token++; return token, nil },
+			FeedOptions[int, int]{Interface: apierr.Auth, Interval: time.Second, Always: true, Header: true}),
+		ValueFeed(KeyOf[int]("quotes"), func(context.Context) (int, error) { return 1, nil },
+			FeedOptions[int, int]{Interface: apierr.Liquidity, Interval: time.Second}),
+	}})
+	ctx := context.Background()
+	s.FetchNow(ctx, "balances")
+	sub := s.Subscribe()
+	sub.Watch("quotes")
+	told := func() bool {
+		select {
+		case <-sub.C():
+			return true
+		default:
+			return false
+		}
+	}
+	told()
+	steps := []struct {
+		what  string
+		do    func()
+		topic Topic
+		told  bool
+	}{
+		{"new balances", func() {}, "balances", false},
+		{"a failed poll", func() { fail = errors.New("refused") }, "balances", true},
+		{"the recovery", func() { fail = nil }, "balances", true},
+		{"new balances again", func() {}, "balances", false},
+		{"an alert raised", func() { low = true }, "balances", true},
+		{"new balances with the alert open", func() {}, "balances", false},
+		{"a new token", func() {}, "token", true},
+	}
+	for _, st := range steps {
+		st.do()
+		s.FetchNow(ctx, st.topic)
+		if got := told(); got != st.told {
+			t.Errorf("%s: told %v, want %v", st.what, got, st.told)
+		}
 	}
 }

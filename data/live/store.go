@@ -381,7 +381,7 @@ func (s *Store) fetch(ctx context.Context, p *poller) time.Duration {
 		s.seq++
 		snap.Seq = s.seq
 		s.snaps[f.Topic] = snap
-		s.notifyLocked(f.Topic)
+		s.notifyLocked("") // the health of every header turns at a failed poll
 		// What is derived from the topic takes its state too: rows built
 		// from it say it failed, not that it is still loading.
 		s.changedLocked(f.Topic, Changes{})
@@ -488,6 +488,10 @@ func (s *Store) fold(t Topic, next func(prev any, loaded bool) (any, Changes), p
 			s.mu.Unlock()
 			continue
 		}
+		// A poll that works after failed ones turns the health of every
+		// header back; alerts its data raised or cleared show in every
+		// header too.
+		failed, mark := cur.Err != nil || cur.Failures > 0, s.alerts.journal.mark
 		if !publish(&cur, data, ch) {
 			s.snaps[t] = cur
 			s.mu.Unlock()
@@ -498,7 +502,11 @@ func (s *Store) fold(t Topic, next func(prev any, loaded bool) (any, Changes), p
 		s.seq++
 		cur.Seq = s.seq
 		s.snaps[t] = cur
-		s.notifyLocked(t)
+		if failed || s.alerts.journal.mark != mark {
+			s.notifyLocked("")
+		} else {
+			s.notifyLocked(t)
+		}
 		s.changedLocked(t, ch)
 		if t == Payments {
 			s.queueDetailsLocked(data, ch)

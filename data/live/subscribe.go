@@ -188,11 +188,11 @@ func (s *Store) Subscribers() int {
 }
 
 // notifyLocked signals the subscribers interested in t; an empty topic
-// (health, alerts) or an Always topic interests everyone, since the header
+// (health, alerts) or a Header topic interests everyone, since the header
 // summarizes them.
 func (s *Store) notifyLocked(t Topic) {
 	all := t == ""
-	if p, ok := s.feeds[t]; ok && p.feed.Always {
+	if p, ok := s.feeds[t]; ok && p.feed.Header {
 		all = true
 	}
 	for sub := range s.subs {

@@ -69,7 +69,7 @@ func (p *Platform) feeds() []live.Feed {
 				}
 				// Whole seconds: an unchanged expiry is no change.
 				return p.now().Add(time.Duration(t.SecondsToExpiry) * time.Second).Truncate(10 * time.Second), nil
-			}, live.FeedOptions[time.Time, time.Time]{Interface: apierr.Auth, Interval: TokenInterval, Always: true}),
+			}, live.FeedOptions[time.Time, time.Time]{Interface: apierr.Auth, Interval: TokenInterval, Always: true, Header: true}),
 			live.ListFeed(live.IdentitiesKey, func(x payments.Identity) string { return x.IdentityID }, c.Identities,
 				live.FeedOptions[[]payments.Identity, []payments.Identity]{Interface: apierr.Payments, Interval: r.AddressBook}),
 			live.ListFeed(live.LedgerKey, LedgerID, func(ctx context.Context) ([]payments.LedgerTransaction, error) {
