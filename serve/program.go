@@ -14,6 +14,7 @@ import (
 	bm "charm.land/wish/v2/bubbletea"
 
 	"treasury/ui"
+	"treasury/ui/screen"
 )
 
 // run is what the session middleware and the program handler share about
@@ -28,6 +29,14 @@ type run struct {
 	cancel  context.CancelFunc
 	cleanup func()
 	idle    *time.Timer
+	screen  *screen.Screen
+}
+
+// screenOf is the session's screen.
+func (r *run) screenOf() *screen.Screen {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.screen
 }
 
 func (r *run) fail(err error) {
@@ -63,10 +72,13 @@ func (r *run) finish(sess ssh.Session) {
 		r.st.end(endDisconnect)
 	}
 	r.mu.Lock()
-	cancel, cleanup, idle := r.cancel, r.cleanup, r.idle
+	cancel, cleanup, idle, scr := r.cancel, r.cleanup, r.idle, r.screen
 	r.mu.Unlock()
 	if idle != nil {
 		idle.Stop()
+	}
+	if scr != nil {
+		_ = scr.Close() // the terminal as it was, before the notice and the exit status
 	}
 	if cancel != nil {
 		cancel()
@@ -134,12 +146,20 @@ func (s *Server) newProgram(sess ssh.Session, r *run) *tea.Program {
 	r.idle = idle
 	r.mu.Unlock()
 	in := &sessionInput{r: sess, touch: func() { idle.Reset(s.opts.IdleTimeout) }, gone: func() { st.end(endDisconnect) }}
-	// The alternate screen and the mouse are the model's view's
-	// (tea.View); the colour profile is the session's own, never the
-	// server's terminal's.
+	// The session's screen draws the model's frames (the lines that
+	// changed, off the UI goroutine) and sets the terminal's modes the
+	// view asks for; the program writes through it what it writes itself
+	// (clipboard, bell, queries). The colour profile is the session's
+	// own, never the server's terminal's.
+	scr := screen.New(sess, env, colors, pty.Window.Width, pty.Window.Height)
+	r.mu.Lock()
+	r.screen = scr
+	r.mu.Unlock()
 	opts := append(bm.MakeOptions(sess),
 		tea.WithContext(ctx),
 		tea.WithInput(in), // the session's input, counting activity for the idle timeout
+		tea.WithOutput(scr.Writer()),
+		tea.WithoutRenderer(),
 		tea.WithEnvironment(env),
 		tea.WithColorProfile(colors),
 		tea.WithoutSignalHandler(), // the server's context drives shutdown
@@ -150,11 +170,11 @@ func (s *Server) newProgram(sess ssh.Session, r *run) *tea.Program {
 	return p
 }
 
-// sessionFPS is how often a session's renderer looks for a new frame to
-// send (bubbletea's default is 60): each look wakes the server, for every
-// session, idle or not, and an SSH link's latency is larger than the 50
-// ms a frame may wait.
-const sessionFPS = 20
+// sessionFPS is how often a session's program writes what it wrote
+// itself (a clipboard, a bell, a query to the terminal; bubbletea's
+// default is 60): each look wakes the server, for every session, idle or
+// not. Frames are the screen's, drawn when there is one.
+const sessionFPS = 10
 
 // watched is the session's model, noting a panic of its Update or View
 // as the session's error before bubbletea recovers it and ends the
@@ -166,13 +186,16 @@ type watched struct {
 
 func (w watched) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	defer w.note()
+	w.r.screenOf().Update(msg)
 	m, cmd := w.Model.Update(msg)
 	return watched{m, w.r}, cmd
 }
 
 func (w watched) View() tea.View {
 	defer w.note()
-	return w.Model.View()
+	v := w.Model.View()
+	w.r.screenOf().Show(v)
+	return v
 }
 
 func (w watched) note() {
