@@ -8,7 +8,7 @@
 # profiles on loopback. At minute WALK (7) it opens one OpenSSH session at
 # 120x40, walks every view (keys 1-9, a few seconds each, and the payments
 # view sorted and filtered), closes it, and takes heap profiles before the
-# session, just after it and at the end. Prints the stats, a line a
+# session, just after it, at minute MID when set, and at the end. Prints the stats, a line a
 # minute; the
 # profiles stay in the work directory it names (compare them with
 # `go tool pprof -diff_base before.heap end.heap`).
@@ -65,7 +65,15 @@ tmux capture-pane -p -t "$TM" | head -5 >"$W/screen.txt"
 tmux kill-session -t "$TM"
 sleep 20
 heap after
-sleep $(((MIN - WALK) * 60 - 120))
+# MID (a minute after the walk), when set, takes one more profile: the
+# start of the stretch to compare with the end once the windows are full.
+if [ -n "${MID:-}" ]; then
+	sleep $(((MID - WALK) * 60 - 120))
+	heap mid
+	sleep $(((MIN - MID) * 60))
+else
+	sleep $(((MIN - WALK) * 60 - 120))
+fi
 heap end
 # The stats are JSON lines in the sessions log: minute, live heap,
 # goroutines, sessions, their models not yet freed, payments held, and
