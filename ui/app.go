@@ -153,6 +153,12 @@ func (a *App) Active() View { return a.views[a.active] }
 // most storeGap late. Keys are answered at once.
 const storeGap = 500 * time.Millisecond
 
+// storeSettle is how long a session waits after a change before it reads
+// it: what the store builds from a topic (a table's rows, a board) lands
+// a few milliseconds after the topic, and read at once the topic's
+// change would be one frame and its rows another, storeGap later.
+const storeSettle = 60 * time.Millisecond
+
 // waitStore waits for the next store change, storeGap at the earliest
 // after the one read last (now).
 func (a *App) waitStore() tea.Cmd {
@@ -164,7 +170,7 @@ func (a *App) waitStore() tea.Cmd {
 		if _, ok := <-ch; !ok {
 			return nil
 		}
-		if d := time.Until(next); d > 0 {
+		if d := max(time.Until(next), storeSettle); d > 0 {
 			time.Sleep(d)
 			select { // a change signalled meanwhile is read with this one
 			case _, ok := <-ch:
