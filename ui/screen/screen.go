@@ -89,6 +89,7 @@ func New(w io.Writer, env []string, profile colorprofile.Profile, width, height 
 	r.SetBackspace(false)
 	r.SetMapNewline(true)
 	r.SetScrollOptim(true)
+	r.Resize(width, height)
 	s.d.r = r
 	s.d.buf = uv.NewScreenBuffer(width, height)
 	return s
