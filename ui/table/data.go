@@ -99,11 +99,6 @@ func (m *Model) computed(c Computed) tea.Cmd {
 
 func (m *Model) setView(d *Rows, v []int32) {
 	m.view, m.viewOf, m.pending = v, d, false
-	if d != nil {
-		// Highlights over by this version's latest change end in its
-		// frame (Tick).
-		m.now = max(m.now, d.last)
-	}
 	m.c.invalidate()
 	m.restoreSelection()
 }

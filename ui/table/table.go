@@ -317,38 +317,25 @@ func (m *Model) viewIndex(id string) int {
 	return slices.Index(m.view, s)
 }
 
-// Tick advances the table's clock to now. It reports whether the
-// rendering changed. Call it from the shell's tick message.
-//
-// A highlight that is over is not ended by the tick that finds it over:
-// it stays until the table shows a new version of its data (setView
-// judges highlights at the version's latest change), or until it has been
-// over for as long as it lasted. A live table whose data changes every 2
-// s thus ends the highlights of one poll in the frame of the next,
-// instead of drawing a frame of its own between polls: an idle session on
-// it sends half the frames. A highlight shows for between one and two
-// highlight durations.
+// Tick advances the table's clock to now, ending highlights that are over.
+// It reports whether the rendering changed. Call it from the shell's tick
+// message; NextExpiry says when it is next worth calling.
 func (m *Model) Tick(now time.Time) bool {
-	t := now.UnixNano()
-	if !m.c.valid {
-		m.now = t
-		return false
-	}
-	linger := t - int64(m.highlight)
-	for k := m.offset; k < min(len(m.view), m.offset+m.bodyHeight()); k++ {
-		r := m.data.row(m.view[k])
-		if r != nil && m.hl(r, m.now) && !m.hl(r, linger) {
-			m.now = t
-			m.c.invalidate()
-			return true
+	old := m.now
+	m.now = now.UnixNano()
+	if m.c.valid {
+		for k := m.offset; k < min(len(m.view), m.offset+m.bodyHeight()); k++ {
+			r := m.data.row(m.view[k])
+			if r != nil && m.hl(r, old) != m.hl(r, m.now) {
+				m.c.invalidate()
+				return true
+			}
 		}
 	}
 	return false
 }
 
-// NextExpiry returns when the latest highlight is over (zero when none is
-// on); it shows until the next version of the data at most a highlight
-// duration longer (Tick).
+// NextExpiry returns when the latest highlight ends (zero when none is on).
 func (m *Model) NextExpiry() time.Time {
 	last := int64(0)
 	if m.data != nil {

@@ -212,46 +212,11 @@ func TestHighlightLifecycle(t *testing.T) {
 	if m.Tick(t0.Add(3*time.Second)) || !m.Highlighted("p-002") {
 		t.Fatal("highlight ended before its time")
 	}
-	// Over, it stays until the next version of the data (or as long
-	// again): the tick that finds it over draws no frame of its own.
-	if m.Tick(t0.Add(4*time.Second)) || !m.Highlighted("p-002") {
-		t.Fatal("a highlight just over was ended by a tick, not by the next version")
-	}
-	if m.Tick(t0.Add(6900*time.Millisecond)) || !m.Highlighted("p-006") {
-		t.Fatal("a highlight over for less than it lasted was ended by a tick")
-	}
-	if !m.Tick(t0.Add(7*time.Second)) || m.Highlighted("p-002") || m.Highlighted("p-006") {
-		t.Fatal("highlight outlived twice its time")
+	if !m.Tick(t0.Add(4*time.Second)) || m.Highlighted("p-002") || m.Highlighted("p-006") {
+		t.Fatal("highlight outlived its time")
 	}
 	if !m.NextExpiry().IsZero() {
 		t.Fatal("NextExpiry after every highlight ended")
-	}
-}
-
-// A highlight that is over ends in the frame of the next version of the
-// data, not at a tick of its own: a table polled every 2 s with 3 s
-// highlights draws once per poll.
-func TestHighlightEndsWithTheNextVersion(t *testing.T) {
-	m := New(paymentCols(), markStyles()) // a highlighted row starts with *
-	m.SetSize(60, 12)
-	m.SetHighlightDuration(3 * time.Second)
-	rows := samplePayments()
-	m.SetRows(rows, t0)
-	for s := 1; s <= 12; s++ {
-		now := t0.Add(time.Duration(s) * time.Second)
-		if s%2 == 0 { // a poll: a new row each time
-			rows = append([]Row{payment(fmt.Sprintf("p-1%02d", s), "New Co", "5.00", "PENDING")}, rows...) // shown first
-			m.SetRows(append([]Row(nil), rows...), now)
-		}
-		before := m.View()
-		m.Tick(now)
-		if m.View() != before {
-			t.Fatalf("second %d: a tick changed the frame between polls", s)
-		}
-		old := fmt.Sprintf("p-1%02d", s-4)
-		if s%2 == 0 && s > 4 && m.Highlighted(old) {
-			t.Fatalf("second %d: %s, changed 4 s ago, still highlighted after a new version", s, old)
-		}
 	}
 }
 
