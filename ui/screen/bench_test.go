@@ -68,3 +68,23 @@ func BenchmarkFrame(b *testing.B) {
 		}
 	})
 }
+
+// uvRenderer is a renderer given every frame whole, as bubbletea's is
+// (each frame parsed into a cleared buffer, every line compared), on the
+// alternate screen: what a Screen is measured against.
+func uvRenderer(w io.Writer, width, height int) func(frame string) {
+	r := uv.NewTerminalRenderer(w, []string{"TERM=xterm-256color"})
+	r.SetColorProfile(colorprofile.ANSI256)
+	r.SetTabStops(-1)
+	r.SetMapNewline(true)
+	r.SetScrollOptim(true)
+	r.Resize(width, height)
+	r.EnterAltScreen()
+	buf := uv.NewScreenBuffer(width, height)
+	return func(frame string) {
+		buf.Clear()
+		uv.NewStyledString(frame).Draw(buf, buf.Bounds())
+		r.Render(buf.RenderBuffer)
+		_ = r.Flush()
+	}
+}

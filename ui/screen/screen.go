@@ -70,6 +70,7 @@ type drawer struct {
 	out     bytes.Buffer
 	lines   []string // the lines of the frame on screen
 	fresh   bool     // the screen was erased: every line is drawn
+	drawn   []bool   // the lines drawn by the last frame
 	started bool     // the modes are set
 	mouse   tea.MouseMode
 	paste   bool // bracketed paste is on
@@ -226,7 +227,7 @@ func (d *drawer) frame(v tea.View, width, height int, resized, sync bool) []byte
 		lines = lines[len(lines)-height:]
 	}
 	if len(d.lines) != height {
-		d.lines = make([]string, height)
+		d.lines, d.drawn = make([]string, height), make([]bool, height)
 		d.buf.Clear()
 	}
 	for y := range height {
@@ -234,7 +235,8 @@ func (d *drawer) frame(v tea.View, width, height int, resized, sync bool) []byte
 		if y < len(lines) {
 			l = lines[y]
 		}
-		if d.lines[y] == l && !d.fresh {
+		d.drawn[y] = !(d.lines[y] == l && !d.fresh)
+		if !d.drawn[y] {
 			continue
 		}
 		d.lines[y] = l
@@ -242,10 +244,17 @@ func (d *drawer) frame(v tea.View, width, height int, resized, sync bool) []byte
 	}
 	d.fresh = false
 	d.r.Render(d.buf.RenderBuffer)
-	// Render leaves a record for every row it drew, marked untouched; the
-	// scroll optimization hashes every row with a record again, so the
-	// next frame would hash them all. No record is untouched too.
-	clear(d.buf.Touched)
+	// Render leaves a record for every row it ever drew, marked
+	// untouched, and the scroll optimization hashes again (old and new)
+	// every row with a record: every row, at every frame. A row that
+	// changed in this frame keeps its record, so that the next frame
+	// hashes its old text anew (the renderer keeps the hash from before
+	// this frame); the others' hashes are right, and drop theirs.
+	for y := range d.buf.Touched {
+		if y >= len(d.drawn) || !d.drawn[y] {
+			d.buf.Touched[y] = nil
+		}
+	}
 	body := d.out.Len()
 	_ = d.r.Flush()
 	if sync && d.out.Len() > body {

@@ -224,3 +224,50 @@ func TestTheLatestFrameWins(t *testing.T) {
 		t.Fatalf("200 frames shown at once took %d writes", term.writes)
 	}
 }
+
+// A screen writes no more than a renderer given every frame whole (as
+// bubbletea's is): over frames where rows move down as new ones arrive
+// (a live table), lines change alone, and the two mix, the lines it does
+// not hand over keep the scroll optimization right.
+func TestWritesNoMoreThanTheWholeFrameRenderer(t *testing.T) {
+	frames := []string{}
+	rows := []string{}
+	for i := range 30 {
+		rows = append(rows, fmt.Sprintf("row %d · %s", i, strings.Repeat("x", 60)))
+	}
+	page := func(head string, rows []string) string {
+		return strings.Join(append([]string{head, "column titles"}, append(rows[:20:20], "footer")...), "\n")
+	}
+	for i := range 24 {
+		switch i % 3 {
+		case 0: // a new row at the top, the rest moved down
+			rows = append([]string{fmt.Sprintf("new %d · %s", i, strings.Repeat("y", 60))}, rows...)
+		case 1: // one row changed
+			rows[5] = fmt.Sprintf("changed %d · %s", i, strings.Repeat("z", 50))
+		case 2: // the header only
+		}
+		frames = append(frames, page(fmt.Sprintf("header at %d", i), rows))
+	}
+	whole := newTerminal(80, 24)
+	r := uvRenderer(whole, 80, 24)
+	term := newTerminal(80, 24)
+	s := New(term, []string{"TERM=xterm-256color"}, colorprofile.ANSI256, 80, 24)
+	show(s, tea.View{Content: frames[0]})
+	r(frames[0])
+	term.written()
+	whole.written()
+	var got, want int
+	for i, f := range frames[1:] {
+		show(s, tea.View{Content: f})
+		r(f)
+		g, w := len(term.written()), len(whole.written())
+		got, want = got+g, want+w
+		if term.text() != whole.text() {
+			t.Fatalf("frame %d shows\n%s\nwant\n%s", i+1, term.text(), whole.text())
+		}
+	}
+	if got > want {
+		t.Fatalf("wrote %d bytes for the frames, the whole-frame renderer %d", got, want)
+	}
+	t.Logf("%d bytes, the whole-frame renderer %d", got, want)
+}
