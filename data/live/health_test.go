@@ -76,14 +76,7 @@ func TestInterfaceIsUpOnlyWhileItsReadsSucceed(t *testing.T) {
 func TestRoutineSuccessTellsNoOne(t *testing.T) {
 	s := New(Options{})
 	sub := s.Subscribe()
-	told := func() bool {
-		select {
-		case <-sub.C():
-			return true
-		default:
-			return false
-		}
-	}
+	told := func() bool { return signalled(sub) }
 	refused := &apierr.Error{Interface: apierr.Payments, Path: "/v3/payments/filter", Class: apierr.ClassUnreachable}
 	steps := []struct {
 		what     string
@@ -137,14 +130,7 @@ func TestTopicsPolledForTheHeaderTellOnlyTheirWatchers(t *testing.T) {
 	s.FetchNow(ctx, "balances")
 	sub := s.Subscribe()
 	sub.Watch("quotes")
-	told := func() bool {
-		select {
-		case <-sub.C():
-			return true
-		default:
-			return false
-		}
-	}
+	told := func() bool { return signalled(sub) }
 	told()
 	steps := []struct {
 		what  string
@@ -166,5 +152,15 @@ func TestTopicsPolledForTheHeaderTellOnlyTheirWatchers(t *testing.T) {
 		if got := told(); got != st.told {
 			t.Errorf("%s: told %v, want %v", st.what, got, st.told)
 		}
+	}
+}
+
+// signalled reports whether sub was signalled since it was last read.
+func signalled(sub *Subscription) bool {
+	select {
+	case <-sub.C():
+		return true
+	default:
+		return false
 	}
 }
