@@ -36,6 +36,20 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
+// wholeFrom is how many changed lines make a frame be rendered as if
+// given whole (every row touched).
+const wholeFrom = 8
+
+func countTrue(b []bool) int {
+	n := 0
+	for _, x := range b {
+		if x {
+			n++
+		}
+	}
+	return n
+}
+
 // MinInterval is the least time between two draws: frames that come
 // closer are drawn as one, the latest (bubbletea's renderer looked for a
 // frame 20 times a second; a Screen draws when there is one).
@@ -243,6 +257,15 @@ func (d *drawer) frame(v tea.View, width, height int, resized, sync bool) []byte
 		uv.NewStyledString(l).Draw(d.buf, uv.Rect(0, y, width, 1))
 	}
 	d.fresh = false
+	if n := countTrue(d.drawn); n >= wholeFrom && n < height {
+		// Many rows changed: likely rows moved (a poll of a live table).
+		// The scroll optimization chooses as for a frame given whole only
+		// when it may repaint every row, so every row is touched.
+		for y := range height {
+			d.buf.TouchLine(0, y, width)
+			d.drawn[y] = true
+		}
+	}
 	d.r.Render(d.buf.RenderBuffer)
 	// Render leaves a record for every row it ever drew, marked
 	// untouched, and the scroll optimization hashes again (old and new)
