@@ -278,15 +278,12 @@ func (d *drawer) frame(v tea.View, width, height int, resized, sync bool) []byte
 			d.buf.Touched[y] = nil
 		}
 	}
-	body := d.out.Len()
 	_ = d.r.Flush()
-	if sync && d.out.Len() > body {
+	if sync && d.out.Len() > 0 { // the modes and the cells, as one update
 		framed := make([]byte, 0, d.out.Len()+len(ansi.SetModeSynchronizedOutput)+len(ansi.ResetModeSynchronizedOutput))
-		framed = append(framed, d.out.Bytes()[:body]...)
 		framed = append(framed, ansi.SetModeSynchronizedOutput...)
-		framed = append(framed, d.out.Bytes()[body:]...)
-		framed = append(framed, ansi.ResetModeSynchronizedOutput...)
-		return framed
+		framed = append(framed, d.out.Bytes()...)
+		return append(framed, ansi.ResetModeSynchronizedOutput...)
 	}
 	return d.out.Bytes()
 }
