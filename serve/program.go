@@ -151,7 +151,7 @@ func (s *Server) newProgram(sess ssh.Session, r *run) *tea.Program {
 	// view asks for; the program writes through it what it writes itself
 	// (clipboard, bell, queries). The colour profile is the session's
 	// own, never the server's terminal's.
-	scr := screen.New(sess, env, colors, pty.Window.Width, pty.Window.Height)
+	scr := screen.New(sess, env, colors, pty.Window.Width, pty.Window.Height, s.frames)
 	r.mu.Lock()
 	r.screen = scr
 	r.mu.Unlock()

@@ -35,6 +35,7 @@ import (
 	"net"
 	"sync"
 	"time"
+	"treasury/ui/screen"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/ssh"
@@ -135,6 +136,9 @@ type Server struct {
 	keys *keyring
 	ssh  *ssh.Server
 	gate *gate
+	// frames are the sessions' screen states: sessions at one size on
+	// one view draw each change once between them.
+	frames *screen.Frames
 
 	mu     sync.Mutex
 	active map[*sessionState]struct{}
@@ -198,7 +202,7 @@ func New(o Options) (*Server, error) {
 		return nil, err
 	}
 	s := &Server{opts: o, log: o.Log, keys: keys, active: map[*sessionState]struct{}{}, runs: map[ssh.Session]*run{},
-		gate: newGate(o, o.Log)}
+		gate: newGate(o, o.Log), frames: screen.NewFrames()}
 	srv, err := wish.NewServer(
 		func(srv *ssh.Server) error { srv.AddHostKey(signer); return nil },
 		wish.WithAddress(o.Listen),

@@ -40,7 +40,7 @@ func BenchmarkFrame(b *testing.B) {
 		next string
 	}{{"one-line", oneLine}, {"rows-moved", moved}} {
 		b.Run(c.name, func(b *testing.B) {
-			s := New(io.Discard, []string{"TERM=xterm-256color"}, colorprofile.ANSI256, 120, 40)
+			s := New(io.Discard, []string{"TERM=xterm-256color"}, colorprofile.ANSI256, 120, 40, nil)
 			frames := [2]string{a, c.next}
 			s.d.frame(tea.View{Content: a}, 120, 40, false, false)
 			i := 0

@@ -36,20 +36,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 )
 
-// wholeFrom is how many changed lines make a frame be rendered as if
-// given whole (every row touched).
-const wholeFrom = 8
-
-func countTrue(b []bool) int {
-	n := 0
-	for _, x := range b {
-		if x {
-			n++
-		}
-	}
-	return n
-}
-
 // MinInterval is the least time between two draws: frames that come
 // closer are drawn as one, the latest (bubbletea's renderer looked for a
 // frame 20 times a second; a Screen draws when there is one).
@@ -79,34 +65,29 @@ type Screen struct {
 
 // drawer is what a draw works with, held under Screen.draw.
 type drawer struct {
-	r       *uv.TerminalRenderer
-	buf     uv.ScreenBuffer
+	frames  *Frames
+	profile colorprofile.Profile
+	term    string
+	state   *state // the terminal's state; nil once closed
 	out     bytes.Buffer
-	lines   []string // the lines of the frame on screen
-	fresh   bool     // the screen was erased: every line is drawn
-	drawn   []bool   // the lines drawn by the last frame
-	started bool     // the modes are set
+	started bool // the modes are set
 	mouse   tea.MouseMode
 	paste   bool // bracketed paste is on
 }
 
 // New is the screen of a terminal of width x height cells, written to w,
 // its TERM and the rest of its environment in env, its colours
-// downsampled to profile.
-func New(w io.Writer, env []string, profile colorprofile.Profile, width, height int) *Screen {
+// downsampled to profile. Screens of one Frames share their draws (nil:
+// this screen's own).
+func New(w io.Writer, env []string, profile colorprofile.Profile, width, height int, frames *Frames) *Screen {
+	if frames == nil {
+		frames = NewFrames()
+	}
 	s := &Screen{w: &lockedWriter{w: w}, width: width, height: height}
-	r := uv.NewTerminalRenderer(&s.d.out, env)
-	r.SetColorProfile(profile)
-	// As bubbletea sets its renderer for a session whose input is not a
-	// terminal of this process: no hard tabs, no backspace moves, newlines
-	// mapped, scrolling optimized.
-	r.SetTabStops(-1)
-	r.SetBackspace(false)
-	r.SetMapNewline(true)
-	r.SetScrollOptim(true)
-	r.Resize(width, height)
-	s.d.r = r
-	s.d.buf = uv.NewScreenBuffer(width, height)
+	s.d = drawer{frames: frames, profile: profile, term: uv.Environ(env).Getenv("TERM")}
+	// In its fresh state from now: screens that start together draw
+	// their first frame once.
+	s.d.state = frames.fresh(s.d.kind(width, height))
 	return s
 }
 
@@ -227,65 +208,34 @@ func (d *drawer) frame(v tea.View, width, height int, resized, sync bool) []byte
 	d.out.Reset()
 	if !d.started {
 		d.start()
-		d.fresh = true
 	}
-	if resized || width != d.buf.Width() || height != d.buf.Height() {
-		d.buf.Resize(width, height)
-		d.r.Resize(width, height)
-		d.r.Erase()
-		d.fresh = true
+	if k := d.kind(width, height); d.state == nil || resized || d.state.key.kind != k {
+		d.frames.leave(d.state)
+		d.state = d.frames.fresh(k)
 	}
 	d.modes(v)
 	lines := strings.Split(v.Content, "\n")
 	if len(lines) > height { // as bubbletea: the bottom of a frame too tall shows
 		lines = lines[len(lines)-height:]
 	}
-	if len(d.lines) != height {
-		d.lines, d.drawn = make([]string, height), make([]bool, height)
-		d.buf.Clear()
-	}
-	for y := range height {
-		l := ""
-		if y < len(lines) {
-			l = lines[y]
-		}
-		d.drawn[y] = !(d.lines[y] == l && !d.fresh)
-		if !d.drawn[y] {
-			continue
-		}
-		d.lines[y] = l
-		uv.NewStyledString(l).Draw(d.buf, uv.Rect(0, y, width, 1))
-	}
-	d.fresh = false
-	if n := countTrue(d.drawn); n >= wholeFrom && n < height {
-		// Many rows changed: likely rows moved (a poll of a live table).
-		// The scroll optimization chooses as for a frame given whole only
-		// when it may repaint every row, so every row is touched.
-		for y := range height {
-			d.buf.TouchLine(0, y, width)
-			d.drawn[y] = true
-		}
-	}
-	d.r.Render(d.buf.RenderBuffer)
-	// Render leaves a record for every row it ever drew, marked
-	// untouched, and the scroll optimization hashes again (old and new)
-	// every row with a record: every row, at every frame. A row that
-	// changed in this frame keeps its record, so that the next frame
-	// hashes its old text anew (the renderer keeps the hash from before
-	// this frame); the others' hashes are right, and drop theirs.
-	for y := range d.buf.Touched {
-		if y >= len(d.drawn) || !d.drawn[y] {
-			d.buf.Touched[y] = nil
-		}
-	}
-	_ = d.r.Flush()
-	if sync && d.out.Len() > 0 { // the modes and the cells, as one update
-		framed := make([]byte, 0, d.out.Len()+len(ansi.SetModeSynchronizedOutput)+len(ansi.ResetModeSynchronizedOutput))
+	var cells []byte
+	cells, d.state = d.frames.move(d.state, lines)
+	if sync && d.out.Len()+len(cells) > 0 { // the modes and the cells, as one update
+		framed := make([]byte, 0, d.out.Len()+len(cells)+len(ansi.SetModeSynchronizedOutput)+len(ansi.ResetModeSynchronizedOutput))
 		framed = append(framed, ansi.SetModeSynchronizedOutput...)
 		framed = append(framed, d.out.Bytes()...)
+		framed = append(framed, cells...)
 		return append(framed, ansi.ResetModeSynchronizedOutput...)
 	}
-	return d.out.Bytes()
+	if d.out.Len() == 0 {
+		return cells
+	}
+	return append(d.out.Bytes(), cells...)
+}
+
+// kind is the kind of the screen's terminal at width x height.
+func (d *drawer) kind(width, height int) kind {
+	return kind{width: width, height: height, profile: d.profile, term: d.term}
 }
 
 // start sets what a program's renderer sets on its first frame: the
@@ -293,11 +243,11 @@ func (d *drawer) frame(v tea.View, width, height int, resized, sync bool) []byte
 // whether the terminal has synchronized output.
 func (d *drawer) start() {
 	d.started = true
-	d.r.EnterAltScreen()
-	_, _ = d.r.WriteString(ansi.ResetModeTextCursorEnable)
-	_, _ = d.r.WriteString(ansi.SetModifyOtherKeys2)
-	_, _ = d.r.WriteString(ansi.PushKittyKeyboard(1)) // disambiguate keys
-	_, _ = d.r.WriteString(ansi.RequestModeSynchronizedOutput)
+	d.out.WriteString(ansi.SetModeAltScreenSaveCursor)
+	d.out.WriteString(ansi.ResetModeTextCursorEnable)
+	d.out.WriteString(ansi.SetModifyOtherKeys2)
+	d.out.WriteString(ansi.PushKittyKeyboard(1)) // disambiguate keys
+	d.out.WriteString(ansi.RequestModeSynchronizedOutput)
 }
 
 // modes sets the mouse and bracketed paste modes as v asks.
@@ -305,9 +255,9 @@ func (d *drawer) modes(v tea.View) {
 	if paste := !v.DisableBracketedPasteMode; paste != d.paste {
 		d.paste = paste
 		if paste {
-			_, _ = d.r.WriteString(ansi.SetModeBracketedPaste)
+			d.out.WriteString(ansi.SetModeBracketedPaste)
 		} else {
-			_, _ = d.r.WriteString(ansi.ResetModeBracketedPaste)
+			d.out.WriteString(ansi.ResetModeBracketedPaste)
 		}
 	}
 	if v.MouseMode == d.mouse {
@@ -315,32 +265,34 @@ func (d *drawer) modes(v tea.View) {
 	}
 	switch v.MouseMode {
 	case tea.MouseModeNone:
-		_, _ = d.r.WriteString(ansi.ResetModeMouseButtonEvent + ansi.ResetModeMouseAnyEvent + ansi.ResetModeMouseExtSgr)
+		d.out.WriteString(ansi.ResetModeMouseButtonEvent + ansi.ResetModeMouseAnyEvent + ansi.ResetModeMouseExtSgr)
 	case tea.MouseModeCellMotion:
-		_, _ = d.r.WriteString(ansi.ResetModeMouseAnyEvent + ansi.SetModeMouseButtonEvent + ansi.SetModeMouseExtSgr)
+		d.out.WriteString(ansi.ResetModeMouseAnyEvent + ansi.SetModeMouseButtonEvent + ansi.SetModeMouseExtSgr)
 	case tea.MouseModeAllMotion:
-		_, _ = d.r.WriteString(ansi.ResetModeMouseButtonEvent + ansi.SetModeMouseAnyEvent + ansi.SetModeMouseExtSgr)
+		d.out.WriteString(ansi.ResetModeMouseButtonEvent + ansi.SetModeMouseAnyEvent + ansi.SetModeMouseExtSgr)
 	}
 	d.mouse = v.MouseMode
 }
 
-// restore is what puts the terminal back as the first frame found it.
+// restore is what puts the terminal back as the first frame found it;
+// the screen leaves its state.
 func (d *drawer) restore() []byte {
+	d.frames.leave(d.state)
+	d.state = nil
 	if !d.started {
 		return nil
 	}
 	d.out.Reset()
 	d.started = false
-	_, _ = d.r.WriteString(ansi.ResetModifyOtherKeys)
-	_, _ = d.r.WriteString(ansi.PopKittyKeyboard(1))
+	d.out.WriteString(ansi.ResetModifyOtherKeys)
+	d.out.WriteString(ansi.PopKittyKeyboard(1))
 	if d.mouse != tea.MouseModeNone {
-		_, _ = d.r.WriteString(ansi.ResetModeMouseButtonEvent + ansi.ResetModeMouseAnyEvent + ansi.ResetModeMouseExtSgr)
+		d.out.WriteString(ansi.ResetModeMouseButtonEvent + ansi.ResetModeMouseAnyEvent + ansi.ResetModeMouseExtSgr)
 	}
 	if d.paste {
-		_, _ = d.r.WriteString(ansi.ResetModeBracketedPaste)
+		d.out.WriteString(ansi.ResetModeBracketedPaste)
 	}
-	d.r.ExitAltScreen()
-	_, _ = d.r.WriteString(ansi.SetModeTextCursorEnable)
-	_ = d.r.Flush()
+	d.out.WriteString(ansi.ResetModeAltScreenSaveCursor)
+	d.out.WriteString(ansi.SetModeTextCursorEnable)
 	return d.out.Bytes()
 }

@@ -97,7 +97,7 @@ func frameOf(n int, rows int) string {
 // all move, frames where one line changes, a shorter frame, a resize.
 func TestTheTerminalShowsEachFrame(t *testing.T) {
 	term := newTerminal(40, 10)
-	s := New(term, []string{"TERM=xterm-256color"}, colorprofile.ANSI256, 40, 10)
+	s := New(term, []string{"TERM=xterm-256color"}, colorprofile.ANSI256, 40, 10, nil)
 	frames := []string{frameOf(1, 8), frameOf(2, 8), frameOf(2, 8) + "", frameOf(3, 3)}
 	same := strings.Replace(frameOf(3, 3), "row 1 of", "row 1 OF", 1) // one line
 	frames = append(frames, same, "", frameOf(4, 8))
@@ -124,7 +124,7 @@ func TestTheTerminalShowsEachFrame(t *testing.T) {
 // frame; a frame that did not change writes nothing.
 func TestOnlyWhatChangedIsWritten(t *testing.T) {
 	term := newTerminal(40, 10)
-	s := New(term, []string{"TERM=xterm-256color"}, colorprofile.ANSI256, 40, 10)
+	s := New(term, []string{"TERM=xterm-256color"}, colorprofile.ANSI256, 40, 10, nil)
 	first := frameOf(1, 8)
 	show(s, tea.View{Content: first, AltScreen: true})
 	if w := term.written(); !strings.Contains(w, "row 7 of frame") {
@@ -147,7 +147,7 @@ func TestOnlyWhatChangedIsWritten(t *testing.T) {
 // session's profile.
 func TestModesAndRestore(t *testing.T) {
 	term := newTerminal(40, 10)
-	s := New(term, []string{"TERM=xterm-256color"}, colorprofile.ANSI256, 40, 10)
+	s := New(term, []string{"TERM=xterm-256color"}, colorprofile.ANSI256, 40, 10, nil)
 	show(s, tea.View{Content: frameOf(1, 3), AltScreen: true})
 	w := term.written()
 	for _, seq := range []string{ansi.SetModeAltScreenSaveCursor, ansi.ResetModeTextCursorEnable,
@@ -185,7 +185,7 @@ func TestModesAndRestore(t *testing.T) {
 	}
 
 	mono := newTerminal(40, 10)
-	show(New(mono, []string{"TERM=xterm"}, colorprofile.Ascii, 40, 10), tea.View{Content: frameOf(1, 3)})
+	show(New(mono, []string{"TERM=xterm"}, colorprofile.Ascii, 40, 10, nil), tea.View{Content: frameOf(1, 3)})
 	if w := mono.written(); strings.Contains(w, "38;") {
 		t.Fatalf("colours written with NO_COLOR's profile: %q", w)
 	}
@@ -195,7 +195,7 @@ func TestModesAndRestore(t *testing.T) {
 // synchronized update.
 func TestSynchronizedOutput(t *testing.T) {
 	term := newTerminal(40, 10)
-	s := New(term, []string{"TERM=xterm-256color"}, colorprofile.ANSI256, 40, 10)
+	s := New(term, []string{"TERM=xterm-256color"}, colorprofile.ANSI256, 40, 10, nil)
 	show(s, tea.View{Content: frameOf(1, 3)})
 	if w := term.written(); !strings.Contains(w, ansi.RequestModeSynchronizedOutput) || strings.Contains(w, ansi.SetModeSynchronizedOutput) {
 		t.Fatalf("first frame: %q", w)
@@ -212,7 +212,7 @@ func TestSynchronizedOutput(t *testing.T) {
 // terminal ends on the last frame shown.
 func TestTheLatestFrameWins(t *testing.T) {
 	term := newTerminal(40, 10)
-	s := New(term, []string{"TERM=xterm-256color"}, colorprofile.ANSI256, 40, 10)
+	s := New(term, []string{"TERM=xterm-256color"}, colorprofile.ANSI256, 40, 10, nil)
 	for i := range 200 {
 		s.Show(tea.View{Content: frameOf(i, 8)})
 	}
@@ -251,7 +251,7 @@ func TestWritesNoMoreThanTheWholeFrameRenderer(t *testing.T) {
 	whole := newTerminal(80, 24)
 	r := uvRenderer(whole, 80, 24)
 	term := newTerminal(80, 24)
-	s := New(term, []string{"TERM=xterm-256color"}, colorprofile.ANSI256, 80, 24)
+	s := New(term, []string{"TERM=xterm-256color"}, colorprofile.ANSI256, 80, 24, nil)
 	show(s, tea.View{Content: frames[0]})
 	r(frames[0])
 	term.written()
