@@ -17,27 +17,6 @@ import (
 	"treasury/views/viewkit"
 )
 
-// sparkCache keeps a session's drawn sparklines: they are drawn again only
-// when the rates were rebuilt, or the width or the window changed.
-type sparkCache struct {
-	version uint64
-	width   int
-	window  int
-	lines   map[string]string
-}
-
-func (c *sparkCache) get(version uint64, width, window int, pair string, draw func() string) string {
-	if c.lines == nil || c.version != version || c.width != width || c.window != window {
-		*c = sparkCache{version: version, width: width, window: window, lines: map[string]string{}}
-	}
-	s, ok := c.lines[pair]
-	if !ok {
-		s = draw()
-		c.lines[pair] = s
-	}
-	return s
-}
-
 // ratesPanel: per pair the latest bid, ask, mid, spread and the mid's
 // change and sparkline over the window.
 func (v *View) ratesPanel(w int) []string {
@@ -73,7 +52,9 @@ func (v *View) ratesPanel(w int) []string {
 		{title: "Δ " + spanWord, right: true, drop: 2}, {title: "Quoted", right: true, drop: 7},
 		{title: spanWord + " history", drop: 4, flex: 10, fill: func(r, width int) string {
 			p := rates.Pairs[r]
-			return v.sparks.get(snap.Version, width, v.window, p.Pair, func() string {
+			// Drawn once for every session (ui.Drawings).
+			what := "overview:spark:" + p.Pair + ":" + windows[v.window].String()
+			return v.ctx.Chart(what, snap.Version, width, 1, func() string {
 				return chart.Sparkline(chart.Resample(p.Trends[v.window].Spark, width), width, t.Accent)
 			})
 		}}}

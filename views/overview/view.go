@@ -16,9 +16,10 @@
 // every session (live.Derive and live.Combine: the rates, the holdings,
 // the payments summary over the payments view's shared counts, the
 // platform's runway); the store's own health and alerts are read as they
-// are. A session holds only its window and the sparklines it drew. No
-// panel polls: the quotes, balances and payments are polled for the
-// header and alerts anyway, and the ledger always, for the runway alerts.
+// are. A session holds only its window; the sparklines are drawn once
+// for every session (ui.Drawings). No panel polls: the quotes, balances
+// and payments are polled for the header and alerts anyway, and the
+// ledger always, for the runway alerts.
 //
 // Each panel states the age of its sources, and tells loading (no answer
 // yet), failed (the error named where the figures would be) and empty (a
@@ -85,7 +86,6 @@ type View struct {
 	// reads counts readStore's reads: a frame is drawn again after one;
 	// alertReads those that found the alerts or their gaps changed.
 	reads, alertReads uint64
-	sparks            sparkCache
 	frame             frame
 	// drawing is the frame being drawn: the time it is drawn for and
 	// when the first of its time-derived texts changes (layout.go).
