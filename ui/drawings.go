@@ -17,6 +17,9 @@ type Drawings struct {
 	mu   sync.Mutex
 	m    map[drawingSlot]*drawing
 	tick uint64
+	// kept are the views' own shared sets of drawn parts, by name
+	// (SharedOf).
+	kept map[string]any
 }
 
 // maxDrawings bounds what Drawings keeps (each a few kilobytes).
@@ -94,4 +97,26 @@ func (c *Context) Chart(what string, version uint64, w, h int, draw func() strin
 	}
 	profile += string(rune('0' + c.Colors))
 	return c.Drawings.Get(what, version, w, h, profile, draw)
+}
+
+// SharedOf is the process's one *T named name (made by make the first
+// time), through c.Drawings: what a view keeps of what it drew for every
+// session (its parts drawn once, as charts are), guarding it itself.
+// Nil when the context has no Drawings: the view keeps its own.
+func SharedOf[T any](c *Context, name string, make func() *T) *T {
+	d := c.Drawings
+	if d == nil {
+		return nil
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if x, ok := d.kept[name].(*T); ok {
+		return x
+	}
+	if d.kept == nil {
+		d.kept = map[string]any{}
+	}
+	x := make()
+	d.kept[name] = x
+	return x
 }

@@ -76,3 +76,41 @@ func TestOverviewPanelsFollowTheStore(t *testing.T) {
 	}
 	t.Logf("%d panels kept, %d drawn", kept, drawn)
 }
+
+// TestOverviewPanelsAreDrawnOnceForEverySession: sessions of one process
+// (one ui.Drawings) at one width draw each change of the panels that read
+// only the store once between them: the second session draws only its
+// own alerts and health, and shows what a session drawing alone does.
+func TestOverviewPanelsAreDrawnOnceForEverySession(t *testing.T) {
+	e := viewtest.New(t, viewtest.Options{})
+	shared := ui.NewDrawings()
+	session := func(d *ui.Drawings) *View {
+		ctx := *e.Ctx
+		ctx.Drawings = d
+		v := New(&ctx, Options{Base: "USD", Runway: e.P.Runway})
+		v.Update(ui.StoreChanged{})
+		return v
+	}
+	a, b, alone := session(shared), session(shared), session(nil)
+	topics := e.P.Store.Topics()
+	for i := 0; i < 2*len(topics); i++ {
+		e.Sandbox.AdvanceClock(time.Second)
+		e.P.Store.FetchNow(context.Background(), topics[i%len(topics)])
+		e.P.Store.Sync()
+		for _, v := range []*View{a, b, alone} {
+			v.Update(ui.StoreChanged{})
+		}
+		for _, w := range []int{120, 80} {
+			a.Render(w, 40)
+			n := b.panelsDrawn
+			got := b.Render(w, 40)
+			if d := b.panelsDrawn - n; d > 2 {
+				t.Fatalf("after reading %s, at %d columns, the second session drew %d panels", topics[i%len(topics)], w, d)
+			}
+			alone.frame, alone.panels = frame{}, nil
+			if want := alone.Render(w, 40); got != want {
+				t.Fatalf("after reading %s, at %d columns, the second session shows\n%s\nalone it draws\n%s", topics[i%len(topics)], w, got, want)
+			}
+		}
+	}
+}

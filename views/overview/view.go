@@ -93,8 +93,11 @@ type View struct {
 		at, until time.Time
 		deps      []dep
 	}
-	// panels are the panels drawn last, by panel and width (panelmemo.go).
+	// panels are the panels drawn last, by panel and width, that only
+	// this session keeps; shelf those kept for every session
+	// (panelmemo.go; nil without ui.Drawings).
 	panels map[[2]int]panelMemo
+	shelf  *shelf
 	// panelsDrawn counts the panels drawn (not kept).
 	panelsDrawn int
 }
@@ -110,6 +113,7 @@ func New(ctx *ui.Context, o Options) *View {
 	if v.base == "" {
 		v.base = config.DefaultBaseCurrency
 	}
+	v.shelf = ui.SharedOf(ctx, "overview:panels", newShelf)
 	st := ctx.Store
 	v.rates = ratesKey(st)
 	v.holdings = holdingsKey(st, v.rates, v.base)
