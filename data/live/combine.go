@@ -190,6 +190,10 @@ func (s *Store) combineLocked(d *deriver) {
 	}
 	d.acc, d.dirty = Changes{}, false
 	prev := s.snaps[d.topic]
+	var inputs uint64
+	for i, t := range d.srcs {
+		inputs |= stateOf(in.snaps[t]) << (2 * (i % 32))
+	}
 	s.mu.Unlock()
 	v := d.combine(prev.data, in)
 	judge := d.alerts != nil && (d.judged == nil || d.judged(v))
@@ -198,6 +202,7 @@ func (s *Store) combineLocked(d *deriver) {
 		alerts = d.alerts(v, in.At)
 	}
 	s.mu.Lock()
+	mark := s.alerts.journal.mark
 	if judge {
 		s.alerts.replaceData(d.topic, alerts, in.At)
 	}
@@ -206,9 +211,17 @@ func (s *Store) combineLocked(d *deriver) {
 	s.seq++
 	out.Seq = s.seq
 	s.snaps[d.topic] = out
-	s.notifyLocked(d.topic)
-	if d.alerts != nil {
+	if prev.data != nil && inputs == d.srcState {
+		s.notifyRoutineLocked(d.topic)
+	} else {
+		s.notifyLocked(d.topic) // the first value built, or a source answered or failed
+	}
+	d.srcState = inputs
+	switch {
+	case s.alerts.journal.mark != mark:
 		s.notifyLocked("") // the header counts the alerts
+	case d.alerts != nil:
+		s.notifyRoutineLocked("") // the alerts' last seen and counts
 	}
 	s.changedLocked(d.topic, out.Changes)
 }

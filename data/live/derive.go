@@ -27,6 +27,11 @@ type deriver struct {
 	// data rebuilds the value whole.
 	also []Topic
 
+	// srcState is which of a combination's sources had answered and which
+	// had failed at its last build (two bits a source; store.mu): a
+	// build that changes them is news to subscribers (Subscription.News).
+	srcState uint64
+
 	signal chan struct{} // coalesced: at most one pending
 	acc    Changes       // the changes not yet built from (store.mu)
 	dirty  bool          // acc holds something (store.mu)
@@ -195,7 +200,11 @@ func (s *Store) buildLocked(d *deriver) {
 		s.seq++
 		out.Seq = s.seq
 		s.snaps[d.topic] = out
-		s.notifyLocked(d.topic)
+		if prev.data != nil && stateOf(prev) == stateOf(out) {
+			s.notifyRoutineLocked(d.topic)
+		} else {
+			s.notifyLocked(d.topic) // the first value built, or its source answered or failed
+		}
 		s.changedLocked(d.topic, out.Changes)
 	}
 }
@@ -230,4 +239,17 @@ func (s *Store) sourcesLocked(t Topic) []Topic {
 		out = append(out, s.sourcesLocked(src)...)
 	}
 	return out
+}
+
+// stateOf is whether sn answered and whether its last read failed, two
+// bits.
+func stateOf(sn Snapshot) uint64 {
+	var b uint64
+	if sn.Loaded() {
+		b |= 1
+	}
+	if sn.Err != nil {
+		b |= 2
+	}
+	return b
 }

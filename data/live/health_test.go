@@ -3,6 +3,7 @@ package live
 import (
 	"context"
 	"errors"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -162,5 +163,50 @@ func signalled(sub *Subscription) bool {
 		return true
 	default:
 		return false
+	}
+}
+
+// TestNewVersionsOfHeldDataAreNotNews: a subscriber is told of every
+// change it watches, and News says which were news, to be shown at once:
+// a first answer, a first value built (a derivation, a combination), a
+// failure, a recovery; new versions of data it had are not (a session
+// reads them with its next tick).
+func TestNewVersionsOfHeldDataAreNotNews(t *testing.T) {
+	var av atomic.Int32
+	var fail atomic.Bool
+	s, ka, kb := combineStore(t, func() (int, error) {
+		if fail.Load() {
+			return 0, errors.New("refused")
+		}
+		return int(av.Add(1)), nil
+	}, func() (int, error) { return 5, nil })
+	double := Derive(s, ka, "double", func(_ int, in Snap[int]) int { return 2 * in.Data })
+	k := Combine(s, "sum", sumOf(double, kb), CombineOptions[sum]{}, double.Topic(), kb.Topic())
+	sub := s.Subscribe()
+	sub.Watch(ka.Topic(), double.Topic(), k.Topic())
+	ctx := context.Background()
+	steps := []struct {
+		what string
+		do   func()
+		news bool
+	}{
+		{"the first answer", func() { s.FetchNow(ctx, ka.Topic()) }, true},
+		{"the combination's first value", func() { s.FetchNow(ctx, kb.Topic()) }, true},
+		{"new data", func() { s.FetchNow(ctx, ka.Topic()) }, false},
+		{"a failure", func() { fail.Store(true); s.FetchNow(ctx, ka.Topic()) }, true},
+		{"the recovery", func() { fail.Store(false); s.FetchNow(ctx, ka.Topic()) }, true},
+		{"new data again", func() { s.FetchNow(ctx, ka.Topic()) }, false},
+	}
+	for _, st := range steps {
+		st.do()
+		if !signalled(sub) {
+			t.Fatalf("%s: not told", st.what)
+		}
+		if got := sub.News(); got != st.news {
+			t.Errorf("%s: news %v, want %v", st.what, got, st.news)
+		}
+	}
+	if sub.News() {
+		t.Error("News does not reset")
 	}
 }

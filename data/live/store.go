@@ -491,7 +491,7 @@ func (s *Store) fold(t Topic, next func(prev any, loaded bool) (any, Changes), p
 		// A poll that works after failed ones turns the health of every
 		// header back; alerts its data raised or cleared show in every
 		// header too.
-		failed, mark := cur.Err != nil || cur.Failures > 0, s.alerts.journal.mark
+		failed, mark, had := cur.Err != nil || cur.Failures > 0, s.alerts.journal.mark, cur.Loaded()
 		if !publish(&cur, data, ch) {
 			s.snaps[t] = cur
 			s.mu.Unlock()
@@ -502,10 +502,13 @@ func (s *Store) fold(t Topic, next func(prev any, loaded bool) (any, Changes), p
 		s.seq++
 		cur.Seq = s.seq
 		s.snaps[t] = cur
-		if failed || s.alerts.journal.mark != mark {
+		switch {
+		case failed || s.alerts.journal.mark != mark:
 			s.notifyLocked("")
-		} else {
-			s.notifyLocked(t)
+		case had:
+			s.notifyRoutineLocked(t) // new records of data held
+		default:
+			s.notifyLocked(t) // the first answer
 		}
 		s.changedLocked(t, ch)
 		if t == Payments {

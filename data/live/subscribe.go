@@ -20,6 +20,9 @@ type Subscription struct {
 	// (Window): the feed keeps the widest any subscriber needs.
 	needs  map[Topic]time.Duration
 	closed bool
+	// news is whether a signal since the last News was news, not only a
+	// new version of data the subscriber has (under the store's lock).
+	news bool
 }
 
 // Window names a topic read over a window (the payments of the last 7
@@ -187,20 +190,42 @@ func (s *Store) Subscribers() int {
 	return len(s.subs)
 }
 
-// notifyLocked signals the subscribers interested in t; an empty topic
-// (health, alerts) or a Header topic interests everyone, since the header
-// summarizes them.
-func (s *Store) notifyLocked(t Topic) {
+// notifyLocked signals the subscribers interested in t, as news; an
+// empty topic (health, alerts) or a Header topic interests everyone,
+// since the header summarizes them.
+func (s *Store) notifyLocked(t Topic) { s.signalSubsLocked(t, true) }
+
+// notifyRoutineLocked signals the subscribers interested in t of a new
+// version of data it had (a poll's new records): not news, unless t is a
+// Header topic.
+func (s *Store) notifyRoutineLocked(t Topic) { s.signalSubsLocked(t, false) }
+
+func (s *Store) signalSubsLocked(t Topic, news bool) {
 	all := t == ""
 	if p, ok := s.feeds[t]; ok && p.feed.Header {
-		all = true
+		all, news = true, true
 	}
 	for sub := range s.subs {
 		if all || sub.watching[t] {
+			sub.news = sub.news || news
 			select {
 			case sub.ch <- struct{}{}:
 			default:
 			}
 		}
 	}
+}
+
+// News reports whether a signal since the last call was news, to be
+// shown at once: a first answer, a failure or a recovery, an alert
+// raised or cleared, a change of a Header topic. The others are new
+// versions of data the subscriber has, which it may read with its next
+// tick.
+func (sub *Subscription) News() bool {
+	s := sub.store
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := sub.news
+	sub.news = false
+	return n
 }
