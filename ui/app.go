@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"time"
 	"unicode"
 
@@ -37,6 +38,9 @@ type App struct {
 	// letters are the keys of the views past the ninth (viewLetters).
 	letters map[string]int
 	sub     *live.Subscription
+	// routine is set when the store signalled new versions of data the
+	// session has (not news): they are read with the next tick.
+	routine atomic.Bool
 
 	width, height int
 	overlay       overlay
@@ -146,29 +150,39 @@ func (a *App) Keys() Keys { return a.keys }
 // Active returns the active view.
 func (a *App) Active() View { return a.views[a.active] }
 
-// storeGap is the least time between two store changes a session reads:
-// the store changes at every poll and every webhook of any interface
-// (several times a second), and each change read is a frame to build and,
-// when it differs, to send; changes closer together are read as one, at
-// most storeGap late. Keys are answered at once.
+// storeGap is the least time between two reads of news from the store
+// (live.Subscription.News: a first answer, a failure, a recovery, an
+// alert): news closer together is read as one, at most storeGap late.
+// Keys are answered at once.
 const storeGap = 500 * time.Millisecond
 
-// storeSettle is how long a session waits after a change before it reads
-// it: what the store builds from a topic (a table's rows, a board) lands
-// a few milliseconds after the topic, and read at once the topic's
-// change would be one frame and its rows another, storeGap later.
+// storeSettle is how long a session waits after news before it reads it:
+// what the store builds from a topic (a table's rows, a board) lands a
+// few milliseconds after the topic, and read at once the topic's change
+// would be one frame and its rows another, storeGap later.
 const storeSettle = 60 * time.Millisecond
 
-// waitStore waits for the next store change, storeGap at the earliest
-// after the one read last (now).
+// waitStore waits for the next news from the store, storeGap at the
+// earliest after the read made now. New versions of data the session
+// has (a poll's new records, several a second across the views' topics)
+// are not news: they are read with the next tick (a second at most, the
+// clock's second for every session), in the same frame as the ages the
+// tick steps, rather than each in a frame of its own.
 func (a *App) waitStore() tea.Cmd {
 	if a.sub == nil {
 		return nil
 	}
-	ch, next := a.sub.C(), time.Now().Add(storeGap)
+	sub, ch, next, routine := a.sub, a.sub.C(), time.Now().Add(storeGap), &a.routine
 	return func() tea.Msg {
-		if _, ok := <-ch; !ok {
-			return nil
+		for {
+			if _, ok := <-ch; !ok {
+				return nil
+			}
+			if !sub.News() {
+				routine.Store(true)
+				continue
+			}
+			break
 		}
 		if d := max(time.Until(next), storeSettle); d > 0 {
 			time.Sleep(d)
@@ -219,6 +233,19 @@ func (a *App) Close() {
 	}
 }
 
+// readStore reads what the store signalled: the alerts to ring for, and
+// the active view's data (not while paused).
+func (a *App) readStore() tea.Cmd {
+	a.routine.Store(false)     // read now, with the rest
+	notify := a.notifyAlerts() // paused too: the person may not be looking
+	var cmd tea.Cmd
+	if !a.paused {
+		cmd = a.Active().Update(StoreChanged{})
+		a.watch()
+	}
+	return tea.Batch(notify, cmd)
+}
+
 func (a *App) watch() {
 	if a.sub != nil {
 		a.sub.Watch(a.Active().Topics()...)
@@ -249,14 +276,12 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		a.resize()
 		return a, nil
 	case StoreChanged:
-		notify := a.notifyAlerts() // paused too: the person may not be looking
-		var cmd tea.Cmd
-		if !a.paused {
-			cmd = a.Active().Update(msg)
-			a.watch()
-		}
-		return a, tea.Batch(notify, cmd, a.waitStore())
+		return a, tea.Batch(a.readStore(), a.waitStore())
 	case Tick:
+		var read tea.Cmd
+		if a.routine.Load() {
+			read = a.readStore()
+		}
 		a.now = msg.Now
 		a.ctx.shown = a.ctx.Clock()
 		if a.flashUntil.Before(a.ctx.Clock()) {
@@ -268,7 +293,7 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 				a.overlay = noOverlay
 			}
 		}
-		return a, tea.Batch(a.Active().Update(msg), tick())
+		return a, tea.Batch(read, a.Active().Update(msg), tick())
 	case Copy:
 		return a, a.copyText(msg.What, msg.Text)
 	case Flash:

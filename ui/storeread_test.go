@@ -1,0 +1,79 @@
+package ui
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"treasury/data/apierr"
+	"treasury/data/live"
+)
+
+// readsView is a view watching one topic that counts the store changes
+// it is given.
+type readsView struct {
+	listView
+	topic live.Topic
+	reads int
+}
+
+func (v *readsView) Topics() []live.Topic { return []live.Topic{v.topic} }
+func (v *readsView) Update(msg tea.Msg) tea.Cmd {
+	if _, ok := msg.(StoreChanged); ok {
+		v.reads++
+	}
+	return v.listView.Update(msg)
+}
+
+// TestNewVersionsAreReadWithTheTick: news from the store (a first
+// answer) comes as a message of its own, read at once; a new version of
+// data the session has does not: it is read by the next tick, in the
+// frame the tick draws anyway.
+func TestNewVersionsAreReadWithTheTick(t *testing.T) {
+	k := live.KeyOf[int]("n")
+	n := 0
+	st := live.New(live.Options{Inline: true, Feeds: []live.Feed{live.ValueFeed(k,
+		func(context.Context) (int, error) { n++; return n, nil },
+		live.FeedOptions[int, int]{Interface: apierr.Liquidity, Interval: time.Hour})}})
+	ctx := testContext("test", false)
+	ctx.Store = st
+	v := &readsView{listView: listView{name: "numbers", rows: []string{"1"}}, topic: k.Topic()}
+	app := NewApp(ctx, v)
+	app.Init()
+	defer app.Close()
+
+	wait := app.waitStore()
+	st.FetchNow(context.Background(), k.Topic()) // the first answer: news
+	if msg := wait(); msg != (StoreChanged{}) {
+		t.Fatalf("the first answer came as %#v", msg)
+	}
+	app.Update(StoreChanged{})
+	if v.reads != 1 {
+		t.Fatalf("the first answer was read %d times", v.reads)
+	}
+
+	got := make(chan tea.Msg, 1)
+	wait = app.waitStore()
+	go func() { got <- wait() }()
+	st.FetchNow(context.Background(), k.Topic()) // a new version: routine
+	for deadline := time.Now().Add(5 * time.Second); !app.routine.Load(); time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the new version was not noted for the tick")
+		}
+	}
+	select {
+	case msg := <-got:
+		t.Fatalf("the new version came as a message of its own: %#v", msg)
+	default:
+	}
+	app.Update(Tick{Now: time.Now()})
+	if v.reads != 2 || app.routine.Load() {
+		t.Fatalf("after the tick: %d reads, still pending %v", v.reads, app.routine.Load())
+	}
+	app.Update(Tick{Now: time.Now()})
+	if v.reads != 2 {
+		t.Fatalf("a tick with nothing new read the store: %d reads", v.reads)
+	}
+}
