@@ -3,7 +3,9 @@ module treasury
 go 1.26.8
 
 require (
+	charm.land/log/v2 v2.0.1
 	charm.land/ssh v0.4.3
+	github.com/charmbracelet/ultraviolet v0.0.0-20261008173134-6b8d4baf91b4
 	github.com/charmbracelet/x/ansi v0.11.9
 	github.com/charmbracelet/x/exp/golden v0.0.0-20251109135125-8916d276318f
 	github.com/charmbracelet/x/term v0.2.2
@@ -20,8 +22,6 @@ require (
 )
 
 require (
-	charm.land/log/v2 v2.0.1 // indirect
-	github.com/charmbracelet/ultraviolet v0.0.0-20261008173134-6b8d4baf91b4 // indirect
 	github.com/charmbracelet/x/exp/ordered v0.1.0 // indirect
 	github.com/charmbracelet/x/xpty v0.1.4 // indirect
 	github.com/dustin/go-humanize v1.1.0 // indirect

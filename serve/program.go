@@ -116,10 +116,16 @@ func (s *Server) newProgram(sess ssh.Session, r *run) *tea.Program {
 		return nil
 	}
 	// ctx ends when the connection closes (the session context is the
-	// connection's) or when the session ends.
+	// connection's) or when the session ends. The program's own context
+	// ends killGrace later: a disconnect quits the program (its input
+	// ends, and wish's middleware quits it), and only a program that has
+	// not quit by then is killed (bubbletea returns a kill as an error,
+	// which wish logs as one, for what is a client going away).
 	ctx, cancel := context.WithCancel(sess.Context())
+	progCtx, kill := context.WithCancel(context.WithoutCancel(ctx))
+	stop := context.AfterFunc(ctx, func() { time.AfterFunc(killGrace, kill) })
 	r.mu.Lock()
-	r.cancel = cancel
+	r.cancel = func() { cancel(); stop(); kill() }
 	r.mu.Unlock()
 	id := r.id
 	env := sessionEnv(append([]string{"TERM=" + pty.Term}, sess.Environ()...))
@@ -156,7 +162,7 @@ func (s *Server) newProgram(sess ssh.Session, r *run) *tea.Program {
 	r.screen = scr
 	r.mu.Unlock()
 	opts := append(bm.MakeOptions(sess),
-		tea.WithContext(ctx),
+		tea.WithContext(progCtx),
 		tea.WithInput(in), // the session's input, counting activity for the idle timeout
 		tea.WithOutput(scr.Writer()),
 		tea.WithoutRenderer(),
@@ -169,6 +175,10 @@ func (s *Server) newProgram(sess ssh.Session, r *run) *tea.Program {
 	st.setProgram(p)
 	return p
 }
+
+// killGrace is how long a program whose session ended may take to quit
+// before it is killed.
+const killGrace = 5 * time.Second
 
 // sessionFPS is how often a session's program writes what it wrote
 // itself (a clipboard, a bell, a query to the terminal; bubbletea's

@@ -3,9 +3,11 @@ package serve
 import (
 	"errors"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"charm.land/log/v2"
 	"github.com/charmbracelet/colorprofile"
 	gossh "golang.org/x/crypto/ssh"
 )
@@ -175,7 +177,14 @@ func TestMaxSessionsEnforced(t *testing.T) {
 	third.waitFor(t, "hello alice3")
 }
 
+// TestDisconnectQuitsProgramAndRunsCleanup: a client that goes away
+// ends its session as a disconnect, its program quit (not killed: wish
+// logs a killed program as an error) and its model cleaned up.
 func TestDisconnectQuitsProgramAndRunsCleanup(t *testing.T) {
+	var wishLog lockedBuffer
+	prev := log.Default()
+	log.SetDefault(log.New(&wishLog))
+	t.Cleanup(func() { log.SetDefault(prev) })
 	alice := newTestKey(t, "alice")
 	ts := startServer(t, []string{alice.line}, Options{})
 	tm := ts.openTerm(t, "alice", alice, "xterm")
@@ -192,6 +201,27 @@ func TestDisconnectQuitsProgramAndRunsCleanup(t *testing.T) {
 	if ts.Sessions() != 0 {
 		t.Errorf("Sessions() = %d after disconnect, want 0", ts.Sessions())
 	}
+	if l := wishLog.String(); l != "" {
+		t.Errorf("a disconnect was logged by wish: %s", l)
+	}
+}
+
+// lockedBuffer is a buffer written from several goroutines.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
 
 func TestClosingTheSessionChannelQuitsProgram(t *testing.T) {
