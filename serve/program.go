@@ -183,8 +183,11 @@ const killGrace = 5 * time.Second
 // sessionFPS is how often a session's program writes what it wrote
 // itself (a clipboard, a bell, a query to the terminal; bubbletea's
 // default is 60): each look wakes the server, for every session, idle or
-// not. Frames are the screen's, drawn when there is one.
-const sessionFPS = 10
+// not, and with twenty sessions at 10 a second the scheduler's search
+// for work after each wakeup cost more than the sessions' own frames.
+// Frames are the screen's, drawn when there is one; what waits here is
+// rare and waits half a second at most.
+const sessionFPS = 2
 
 // watched is the session's model, noting a panic of its Update or View
 // as the session's error before bubbletea recovers it and ends the
