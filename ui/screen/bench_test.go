@@ -51,6 +51,24 @@ func BenchmarkFrame(b *testing.B) {
 			}
 		})
 	}
+	// Twenty screens of one process shown the same frames (sessions at
+	// one size on one view): the cost per screen of each frame.
+	b.Run("shared-by-20/rows-moved", func(b *testing.B) {
+		f := NewFrames()
+		screens := make([]*Screen, 20)
+		for i := range screens {
+			screens[i] = New(io.Discard, []string{"TERM=xterm-256color"}, colorprofile.ANSI256, 120, 40, f)
+			screens[i].d.frame(tea.View{Content: a}, 120, 40, false, false)
+		}
+		frames := [2]string{a, moved}
+		i := 0
+		b.ReportAllocs()
+		for b.Loop() {
+			i++
+			v := tea.View{Content: frames[(i/len(screens))%2]}
+			screens[i%len(screens)].d.frame(v, 120, 40, false, false)
+		}
+	})
 	b.Run("whole/rows-moved", func(b *testing.B) {
 		r := uv.NewTerminalRenderer(io.Discard, []string{"TERM=xterm-256color"})
 		r.SetColorProfile(colorprofile.ANSI256)
