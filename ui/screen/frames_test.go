@@ -75,9 +75,7 @@ func TestScreensGoingTheirOwnWaysShowTheirFrames(t *testing.T) {
 					} else {
 						w, h = 40, 10
 					}
-					term.mu.Lock()
-					term.em.Resize(w, h)
-					term.mu.Unlock()
+					term.Resize(w, h)
 					s.Update(tea.WindowSizeMsg{Width: w, Height: h})
 				}
 				// Mostly the frame of the step, as sessions in step are.

@@ -6,55 +6,36 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"treasury/ui/uitest"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/charmbracelet/x/vt"
 )
 
 // terminal is what a Screen writes to: the bytes, and a terminal
 // emulator fed them as a client's terminal is (line feeds as new lines).
 type terminal struct {
+	*uitest.Scr
 	mu     sync.Mutex
-	em     *vt.Emulator
 	out    bytes.Buffer
 	writes int
 }
 
-func newTerminal(w, h int) *terminal {
-	em := vt.NewEmulator(w, h)
-	go func() { // the emulator's answers to queries, dropped
-		b := make([]byte, 256)
-		for {
-			if _, err := em.Read(b); err != nil {
-				return
-			}
-		}
-	}()
-	return &terminal{em: em}
-}
+func newTerminal(w, h int) *terminal { return &terminal{Scr: uitest.NewScreen(w, h)} }
 
 func (t *terminal) Write(p []byte) (int, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.writes++
 	t.out.Write(p)
-	_, _ = t.em.Write(bytes.ReplaceAll(p, []byte("\n"), []byte("\r\n")))
+	t.Scr.Write(p)
 	return len(p), nil
 }
 
 // text is what the terminal shows, trailing spaces cut.
-func (t *terminal) text() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	lines := strings.Split(t.em.String(), "\n")
-	for i, l := range lines {
-		lines[i] = strings.TrimRight(l, " ")
-	}
-	return strings.TrimRight(strings.Join(lines, "\n"), "\n")
-}
+func (t *terminal) text() string { return strings.TrimRight(t.String(), "\n") }
 
 // written is what was written since the last call.
 func (t *terminal) written() string {
@@ -107,7 +88,7 @@ func TestTheTerminalShowsEachFrame(t *testing.T) {
 			t.Fatalf("frame %d shows\n%s\nwant\n%s", i, got, want)
 		}
 	}
-	term.em.Resize(30, 6)
+	term.Resize(30, 6)
 	s.Resize(30, 6)
 	show(s, tea.View{Content: frameOf(5, 4), AltScreen: true})
 	want := plain(frameOf(5, 4))
@@ -163,7 +144,7 @@ func TestModesAndRestore(t *testing.T) {
 	if w := term.written(); !strings.Contains(w, ansi.SetModeMouseButtonEvent) {
 		t.Errorf("the mouse is not asked for: %q", w)
 	}
-	if !term.em.IsAltScreen() {
+	if !term.AltScreen() {
 		t.Fatal("not on the alternate screen")
 	}
 	if err := s.Close(); err != nil {
@@ -176,7 +157,7 @@ func TestModesAndRestore(t *testing.T) {
 			t.Errorf("Close lacks %q", seq)
 		}
 	}
-	if term.em.IsAltScreen() {
+	if term.AltScreen() {
 		t.Fatal("still on the alternate screen after Close")
 	}
 	show(s, tea.View{Content: frameOf(2, 3), AltScreen: true})

@@ -47,6 +47,20 @@ func (s *Scr) Write(out []byte) {
 	_, _ = s.em.Write(bytes.ReplaceAll(out, []byte("\n"), []byte("\r\n")))
 }
 
+// Resize makes the terminal w×h, as a window resized.
+func (s *Scr) Resize(w, h int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.em.Resize(w, h)
+}
+
+// AltScreen reports whether the terminal shows its alternate screen.
+func (s *Scr) AltScreen() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.em.IsAltScreen()
+}
+
 // String is the screen's text, trailing spaces of each line cut.
 func (s *Scr) String() string {
 	s.mu.Lock()
