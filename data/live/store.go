@@ -63,6 +63,12 @@ type Snapshot struct {
 // Data be shown as "no records".
 func (s Snapshot) Loaded() bool { return !s.FetchedAt.IsZero() }
 
+// Due reports whether a poll of the snapshot's topic is due: it is stale,
+// or its interval has passed since it was fetched.
+func (s Snapshot) Due(now time.Time) bool {
+	return s.Stale(now) || s.Interval > 0 && !now.Before(s.FetchedAt.Add(s.Interval))
+}
+
 // Stale reports whether the snapshot should be shown as stale: never
 // fetched, last fetch failed, or older than twice its interval.
 func (s Snapshot) Stale(now time.Time) bool {

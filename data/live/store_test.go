@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -421,5 +422,37 @@ func TestAgesOnAFasterClock(t *testing.T) {
 	}
 	if now = now.Add(25 * time.Second); !snap.Stale(now) { // 4.2 s of real time
 		t.Fatal("not stale after more than two intervals")
+	}
+}
+
+// TestWatchingADueTopicPollsIt: a topic nobody watched when its poll
+// fell due is polled when a subscriber watches it again, not an interval
+// later (a report list opened 6 minutes after its last poll of every 5
+// showed 6-minute-old data for 4 more minutes).
+func TestWatchingADueTopicPollsIt(t *testing.T) {
+	var polls atomic.Int32
+	var mu sync.Mutex
+	now := time.Date(2026, 11, 29, 9, 0, 0, 0, time.UTC)
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	s := New(Options{Now: clock, Feeds: []Feed{
+		ValueFeed(KeyOf[int]("reports"), func(context.Context) (int, error) { return int(polls.Add(1)), nil },
+			FeedOptions[int, int]{Interface: apierr.Reporting, Interval: time.Hour}),
+	}})
+	s.Start(context.Background())
+	defer s.Close()
+	sub := s.Subscribe()
+	sub.Watch("reports")
+	waitSignal(t, sub)
+	sub.Watch() // the view is left
+	mu.Lock()
+	now = now.Add(time.Hour + time.Minute) // due, not yet stale
+	mu.Unlock()
+	if s.Snapshot("reports").Stale(clock()) {
+		t.Fatal("the test needs a snapshot that is due but not stale")
+	}
+	sub.Watch("reports") // and opened again
+	waitSignal(t, sub)
+	if n := polls.Load(); n != 2 {
+		t.Fatalf("%d polls", n)
 	}
 }

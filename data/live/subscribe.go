@@ -113,8 +113,10 @@ func (sub *Subscription) Watch(topics ...Topic) {
 			// A derivation is polled through its sources.
 			for _, src := range s.sourcesLocked(t) {
 				s.watch[src]++
-				// A read (Ask) is made when its page asks (ReadNow).
-				if _, read := s.reads[src]; !read && s.snaps[src].Stale(now) {
+				// A read (Ask) is made when its page asks (ReadNow). A
+				// poll due while nobody watched is made now: an unwatched
+				// feed looks again only an interval later.
+				if _, read := s.reads[src]; !read && s.snaps[src].Due(now) {
 					fresh = append(fresh, src)
 				}
 			}
