@@ -14,7 +14,10 @@ import (
 )
 
 // logStats writes a "process stats" line every interval until ctx ends:
-// the live heap after a collection it runs, the heap in use, goroutines,
+// the live heap after a collection it runs, the least live heap any
+// collection found over the interval (read every second: the heap held
+// for good, where the first can catch a poll's pages being decoded, tens
+// of megabytes at a fast sandbox's rate), the heap in use, goroutines,
 // sessions, the payments the store holds and the requests sent upstream,
 // so that an operator (and a soak test) can see memory stay flat as the
 // server runs for weeks. The embedded sandbox's clock is logged too (it
@@ -26,19 +29,19 @@ func logStats(ctx context.Context, log *slog.Logger, every time.Duration, rt *pr
 	}
 	t := time.NewTicker(every)
 	defer t.Stop()
-	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	look := time.NewTicker(min(time.Second, every))
+	defer look.Stop()
+	var heap heapFloor
 	for {
 		select {
 		case <-ctx.Done():
 			return
+		case <-look.C:
+			heap.look()
+			continue
 		case <-t.C:
 		}
-		// A collection first, so that the live heap is what is live now,
-		// not what the last one found while the process was busy (it
-		// counts what was allocated while it marked): one cycle per
-		// interval is cheap, and the numbers are comparable.
-		goruntime.GC()
-		metrics.Read(sample)
+		liveHeap, floor := heap.take()
 		var ms goruntime.MemStats
 		goruntime.ReadMemStats(&ms)
 		held := 0
@@ -50,7 +53,7 @@ func logStats(ctx context.Context, log *slog.Logger, every time.Duration, rt *pr
 		for _, t := range active {
 			built = append(built, string(t))
 		}
-		attrs := []any{"live_heap_bytes", sample[0].Value.Uint64(), "heap_inuse_bytes", ms.HeapInuse,
+		attrs := []any{"live_heap_bytes", liveHeap, "live_heap_floor_bytes", floor, "heap_inuse_bytes", ms.HeapInuse,
 			"goroutines", goruntime.NumGoroutine(), "sessions", srv.Sessions(), "models_held", models.Load(), "payments_held", held,
 			"derivations", derived, "derivations_built", built,
 			"upstream_requests", rt.Requests.Load()}
@@ -62,4 +65,36 @@ func logStats(ctx context.Context, log *slog.Logger, every time.Duration, rt *pr
 		}
 		log.Info("process stats", attrs...)
 	}
+}
+
+// heapFloor is the live heap as the collections find it: the least over
+// the looks since the last take, and the live heap now.
+type heapFloor struct {
+	sample []metrics.Sample
+	floor  uint64
+}
+
+// look reads the live heap the last collection found.
+func (h *heapFloor) look() uint64 {
+	if h.sample == nil {
+		h.sample = []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	}
+	metrics.Read(h.sample)
+	v := h.sample[0].Value.Uint64()
+	if v > 0 && (h.floor == 0 || v < h.floor) {
+		h.floor = v
+	}
+	return v
+}
+
+// take runs a collection first, so that the live heap is what is live
+// now, not what the last one found while the process was busy (it counts
+// what was allocated while it marked): one cycle per interval is cheap,
+// and the numbers are comparable. It returns that and the least seen
+// since the last take, and starts a new interval.
+func (h *heapFloor) take() (now, floor uint64) {
+	goruntime.GC()
+	now = h.look()
+	floor, h.floor = h.floor, 0
+	return now, floor
 }

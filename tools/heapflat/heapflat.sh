@@ -75,9 +75,9 @@ else
 	sleep $(((MIN - WALK) * 60 - 120))
 fi
 heap end
-# The stats are JSON lines in the sessions log: minute, live heap,
-# goroutines, sessions, their models not yet freed, payments held, and
+# The stats are JSON lines in the sessions log: minute, live heap (and
+# the least any collection found in the minute), goroutines, sessions, their models not yet freed, payments held, and
 # the derivations built of all.
 grep '"process stats"' "$W/state/treasury/sessions.log" | sed -E \
-	's/.*"time":"[^T]*T([0-9:]{5}).*"live_heap_bytes":([0-9]+)[0-9]{6},.*"goroutines":([0-9]+),"sessions":([0-9]+),"models_held":([0-9]+),"payments_held":([0-9]+),"derivations":([0-9]+),"derivations_built":\[([^]]*)\].*/\1  heap \2 MB  goroutines \3  sessions \4 (models held \5)  payments held \6  derivations \7, built: \8/'
+	's/.*"time":"[^T]*T([0-9:]{5}).*"live_heap_bytes":([0-9]+)[0-9]{6},"live_heap_floor_bytes":([0-9]+)[0-9]{6},.*"goroutines":([0-9]+),"sessions":([0-9]+),"models_held":([0-9]+),"payments_held":([0-9]+),"derivations":([0-9]+),"derivations_built":\[([^]]*)\].*/\1  heap \2 MB (floor \3 MB)  goroutines \4  sessions \5 (models held \6)  payments held \7  derivations \8, built: \9/'
 echo "($W)"
