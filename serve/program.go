@@ -158,6 +158,10 @@ func (s *Server) newProgram(sess ssh.Session, r *run) *tea.Program {
 	// (clipboard, bell, queries). The colour profile is the session's
 	// own, never the server's terminal's.
 	scr := screen.New(sess, env, colors, pty.Window.Width, pty.Window.Height, s.frames)
+	scr.OnFault(func(err error) { // drawn on the screen's goroutine: this session ends, the server goes on
+		r.fail(err)
+		st.end(endFault)
+	})
 	r.mu.Lock()
 	r.screen = scr
 	r.mu.Unlock()

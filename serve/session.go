@@ -20,6 +20,7 @@ const (
 	endDisconnect endReason = "disconnect" // the client went away
 	endIdle       endReason = "idle"       // no input for the idle timeout
 	endShutdown   endReason = "shutdown"   // the server is stopping
+	endFault      endReason = "fault"      // the session's screen could not be drawn
 )
 
 // notice is what the client is told when the server ends its session.
@@ -29,6 +30,8 @@ func (r endReason) notice(idle time.Duration) string {
 		return fmt.Sprintf("treasury: no input for %s: session closed\r\n", idle)
 	case endShutdown:
 		return "treasury: the server is shutting down: session closed\r\n"
+	case endFault:
+		return "treasury: the screen could not be drawn (the server log says why): session closed\r\n"
 	}
 	return ""
 }

@@ -1,6 +1,7 @@
 package screen
 
 import (
+	"fmt"
 	"hash/maphash"
 	"slices"
 	"sync"
@@ -26,6 +27,10 @@ type Frames struct {
 	mu     sync.Mutex
 	states map[stateKey]*state
 	paints int // transitions worked out (not found)
+
+	// beforePaint, when set (by tests), is called with the lines about
+	// to be painted.
+	beforePaint func(lines []string)
 }
 
 // NewFrames returns an empty set of shared states.
@@ -53,12 +58,14 @@ type state struct {
 }
 
 // transition is what takes a state to lines: the bytes, once done is
-// closed, and the state they lead to.
+// closed, and the state they lead to; or why they could not be worked
+// out.
 type transition struct {
 	lines []string
 	done  chan struct{}
 	out   []byte
 	to    *state
+	err   error
 }
 
 // sum is the hash of lines.
@@ -135,20 +142,26 @@ func (f *Frames) Len() (states, paints int) {
 
 // move returns what to write to take a screen from st to lines, and the
 // state it is then in (st left, the new one entered). Nothing is written
-// when the lines are st's.
-func (f *Frames) move(st *state, lines []string) ([]byte, *state) {
+// when the lines are st's. When the renderer fails (panics) on the
+// lines, the screen stays in st and every screen waiting for the same
+// transition gets the error: none waits for ever, and a later move from
+// st works it out again, with a new renderer.
+func (f *Frames) move(st *state, lines []string) ([]byte, *state, error) {
 	sum := f.sum(lines)
 	if !st.key.fresh && sum == st.key.sum && slices.Equal(lines, st.lines) {
-		return nil, st
+		return nil, st, nil
 	}
 	st.mu.Lock()
 	t, known := st.next[sum]
 	if known && slices.Equal(t.lines, lines) {
 		st.mu.Unlock()
 		<-t.done
+		if t.err != nil {
+			return nil, st, t.err
+		}
 		f.join(t.to)
 		f.leave(st)
-		return t.out, t.to
+		return t.out, t.to, nil
 	}
 	t = &transition{lines: lines, done: make(chan struct{})}
 	if !known { // a hash shared by other lines: this transition is not kept
@@ -160,6 +173,39 @@ func (f *Frames) move(st *state, lines []string) ([]byte, *state) {
 	p := st.p
 	st.p = nil
 	st.mu.Unlock()
+	out, p, err := f.paint(p, st, lines)
+	if err != nil {
+		st.mu.Lock()
+		if st.next[sum] == t {
+			delete(st.next, sum)
+		}
+		st.mu.Unlock()
+		t.err = err
+		close(t.done)
+		return nil, st, err
+	}
+	t.out = out
+	f.mu.Lock()
+	f.paints++
+	f.mu.Unlock()
+	t.to = f.enter(stateKey{kind: st.key.kind, sum: sum}, lines, p)
+	close(t.done)
+	f.leave(st)
+	return t.out, t.to, nil
+}
+
+// paint is what p (nil: a new painter of st) writes to take st to lines,
+// the bytes its caller's, and the painter, now of lines; a panic of the
+// renderer is returned as an error, and the painter then lost.
+func (f *Frames) paint(p *painter, st *state, lines []string) (out []byte, painted *painter, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			out, painted, err = nil, nil, fmt.Errorf("drawing a frame: panic: %v", v)
+		}
+	}()
+	if f.beforePaint != nil {
+		f.beforePaint(lines)
+	}
 	if p == nil {
 		if st.key.fresh {
 			p = newPainter(st.key.kind)
@@ -167,12 +213,5 @@ func (f *Frames) move(st *state, lines []string) ([]byte, *state) {
 			p = painterAt(st.key.kind, st.lines)
 		}
 	}
-	t.out = slices.Clone(p.paint(lines))
-	f.mu.Lock()
-	f.paints++
-	f.mu.Unlock()
-	t.to = f.enter(stateKey{kind: st.key.kind, sum: sum}, lines, p)
-	close(t.done)
-	f.leave(st)
-	return t.out, t.to
+	return slices.Clone(p.paint(lines)), p, nil
 }

@@ -6,9 +6,11 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // newShared is a screen of 40x10 on term drawing through f.
@@ -115,4 +117,78 @@ func fit(text string, w int) string {
 		}
 	}
 	return strings.TrimRight(strings.Join(lines, "\n"), "\n")
+}
+
+// A frame the renderer panics on ends the screens shown it, each told
+// once, those that waited for another's draw included; the others go
+// on from the state they shared, and every state is freed at the end.
+func TestAFrameThatCannotBeDrawnFailsOnlyItsScreens(t *testing.T) {
+	f := NewFrames()
+	started, release := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	f.beforePaint = func(lines []string) {
+		if lines[0] != "boom" {
+			return
+		}
+		once.Do(func() { close(started); <-release })
+		panic("renderer bug")
+	}
+	terms := make([]*terminal, 4)
+	screens := make([]*Screen, 4)
+	faults := make([]chan error, 4)
+	for i := range screens {
+		terms[i] = newTerminal(40, 10)
+		screens[i] = newShared(terms[i], f)
+		faults[i] = make(chan error, 2)
+		screens[i].OnFault(func(err error) { faults[i] <- err })
+		show(screens[i], tea.View{Content: frameOf(1, 8)})
+	}
+	// Screens 0-2 are shown the frame; 1 and 2 find 0's draw under way.
+	var wg sync.WaitGroup
+	wg.Go(func() { show(screens[0], tea.View{Content: "boom"}) })
+	<-started
+	for _, s := range screens[1:3] {
+		wg.Go(func() { show(s, tea.View{Content: "boom"}) })
+	}
+	time.Sleep(50 * time.Millisecond) // let them wait for it (either way, each must fail)
+	close(release)
+	wg.Wait()
+	for i := range 3 {
+		select {
+		case err := <-faults[i]:
+			if !strings.Contains(err.Error(), "renderer bug") {
+				t.Errorf("screen %d: fault %v", i, err)
+			}
+		default:
+			t.Fatalf("screen %d was not told its frame failed", i)
+		}
+		terms[i].written()
+		show(screens[i], tea.View{Content: frameOf(2, 8)})
+		if after := terms[i].written(); after != "" {
+			t.Errorf("screen %d drew after its fault: %q", i, after)
+		}
+		if len(faults[i]) != 0 {
+			t.Errorf("screen %d told of a fault twice", i)
+		}
+	}
+	// Screen 3, in the state the others left, draws on.
+	show(screens[3], tea.View{Content: frameOf(2, 8)})
+	if got, want := terms[3].text(), plain(frameOf(2, 8)); got != want {
+		t.Fatalf("screen 3 shows\n%s\nwant\n%s", got, want)
+	}
+	if len(faults[3]) != 0 {
+		t.Fatal("screen 3 was told of a fault")
+	}
+	for i, s := range screens {
+		terms[i].written()
+		if err := s.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(terms[i].written(), ansi.ResetModeAltScreenSaveCursor) {
+			t.Errorf("screen %d: Close did not restore the terminal", i)
+		}
+	}
+	if states, _ := f.Len(); states != 0 {
+		t.Fatalf("%d states kept after every screen closed", states)
+	}
 }

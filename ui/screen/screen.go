@@ -25,6 +25,7 @@ package screen
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"strings"
 	"sync"
@@ -55,6 +56,8 @@ type Screen struct {
 	queued  bool // a draw is scheduled
 	last    time.Time
 	closed  bool
+	failed  bool // a draw failed: no frame is drawn after it
+	fault   func(error)
 	timer   *time.Timer
 
 	d drawer // the drawing state, under draw
@@ -107,6 +110,17 @@ func (s *Screen) Show(v tea.View) {
 	s.schedule()
 }
 
+// OnFault has f called, once, with why a frame could not be drawn (the
+// renderer panicked on it): the screen draws nothing after it, and its
+// owner ends the session (a terminal whose state is unknown shows
+// nothing true). Other screens, even those waiting for the same draw,
+// go on or get the same fault; none waits for ever.
+func (s *Screen) OnFault(f func(error)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.fault = f
+}
+
 // Resize tells the screen the terminal's new size: the next frame is
 // drawn whole.
 func (s *Screen) Resize(width, height int) {
@@ -149,7 +163,9 @@ func (s *Screen) schedule() {
 	s.timer.Reset(wait)
 }
 
-// drawPending draws the latest frame shown, if any, and writes it.
+// drawPending draws the latest frame shown, if any, and writes it. It
+// runs on a timer's goroutine: a fault there is the screen's, told to
+// its owner, never the process's.
 func (s *Screen) drawPending() {
 	s.draw.Lock()
 	defer s.draw.Unlock()
@@ -157,12 +173,22 @@ func (s *Screen) drawPending() {
 	v, width, height, resized, sync := s.pending, s.width, s.height, s.resized, s.sync
 	s.pending, s.queued, s.resized = nil, false, false
 	s.last = time.Now()
-	closed := s.closed
+	stop := s.closed || s.failed
 	s.mu.Unlock()
-	if v == nil || closed {
+	if v == nil || stop {
 		return
 	}
-	out := s.d.frame(*v, width, height, resized, sync)
+	out, err := s.d.safeFrame(*v, width, height, resized, sync)
+	if err != nil {
+		s.mu.Lock()
+		s.failed = true
+		fault := s.fault
+		s.mu.Unlock()
+		if fault != nil {
+			fault(err)
+		}
+		return
+	}
 	if len(out) > 0 {
 		_, _ = s.w.Write(out)
 	}
@@ -201,10 +227,20 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	return l.w.Write(p)
 }
 
+// safeFrame is frame with a panic returned as an error.
+func (d *drawer) safeFrame(v tea.View, width, height int, resized, sync bool) (out []byte, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			out, err = nil, fmt.Errorf("drawing a frame: panic: %v", p)
+		}
+	}()
+	return d.frame(v, width, height, resized, sync)
+}
+
 // frame is what to write to show v at width x height: the modes on the
 // first frame and as the view changes them, then the cells of the lines
 // that differ from the lines on screen (every line after a resize).
-func (d *drawer) frame(v tea.View, width, height int, resized, sync bool) []byte {
+func (d *drawer) frame(v tea.View, width, height int, resized, sync bool) ([]byte, error) {
 	d.out.Reset()
 	if !d.started {
 		d.start()
@@ -218,19 +254,22 @@ func (d *drawer) frame(v tea.View, width, height int, resized, sync bool) []byte
 	if len(lines) > height { // as bubbletea: the bottom of a frame too tall shows
 		lines = lines[len(lines)-height:]
 	}
-	var cells []byte
-	cells, d.state = d.frames.move(d.state, lines)
+	cells, next, err := d.frames.move(d.state, lines)
+	if err != nil {
+		return nil, err
+	}
+	d.state = next
 	if sync && d.out.Len()+len(cells) > 0 { // the modes and the cells, as one update
 		framed := make([]byte, 0, d.out.Len()+len(cells)+len(ansi.SetModeSynchronizedOutput)+len(ansi.ResetModeSynchronizedOutput))
 		framed = append(framed, ansi.SetModeSynchronizedOutput...)
 		framed = append(framed, d.out.Bytes()...)
 		framed = append(framed, cells...)
-		return append(framed, ansi.ResetModeSynchronizedOutput...)
+		return append(framed, ansi.ResetModeSynchronizedOutput...), nil
 	}
 	if d.out.Len() == 0 {
-		return cells
+		return cells, nil
 	}
-	return append(d.out.Bytes(), cells...)
+	return append(d.out.Bytes(), cells...), nil
 }
 
 // kind is the kind of the screen's terminal at width x height.
