@@ -91,12 +91,17 @@ func (c *Context) Chart(what string, version uint64, w, h int, draw func() strin
 	if c.Drawings == nil {
 		return draw()
 	}
+	return c.Drawings.Get(what, version, w, h, c.StylesName(), draw)
+}
+
+// StylesName names the session's styles: sessions of one name draw alike
+// (the same colour profile and background).
+func (c *Context) StylesName() string {
 	profile := "light"
 	if c.Dark {
 		profile = "dark"
 	}
-	profile += string(rune('0' + c.Colors))
-	return c.Drawings.Get(what, version, w, h, profile, draw)
+	return profile + string(rune('0'+c.Colors))
 }
 
 // SharedOf is the process's one *T named name (made by make the first

@@ -145,3 +145,40 @@ func benchAlternate(b *testing.B, m *Model, gens [2][]Row) {
 		i++
 	}
 }
+
+// Twenty sessions' tables of one shared version at 120x40, as on a live
+// view: one new row on top, every table drawn; the cost per table, with
+// their lines shared (ShareLines) and each formatting its own.
+func BenchmarkNewRowInTwentyTables(b *testing.B) {
+	for _, share := range []bool{false, true} {
+		b.Run(fmt.Sprintf("shared=%v", share), func(b *testing.B) {
+			bld := NewBuilder(func(a, b *Row) int { return b.Keys[5].Compare(a.Keys[5]) })
+			d := bld.Apply(benchRows(1_000, 0), nil, t0)
+			lines := NewLines()
+			tables := make([]*Model, 20)
+			for i := range tables {
+				tables[i] = New(benchCols(), NewStyles(true))
+				tables[i].SetSize(120, 40)
+				if share {
+					tables[i].ShareLines(lines, "dark")
+				}
+				tables[i].SetData(d)
+				_ = tables[i].View()
+			}
+			b.ReportAllocs()
+			n := 0
+			for b.Loop() {
+				n++
+				r := benchRows(1, n)[0]
+				r.ID = fmt.Sprint("new-", n)
+				r.Keys[5] = Time(t0.Add(time.Duration(n) * time.Minute))
+				d = bld.Apply([]Row{r}, nil, t0.Add(time.Duration(n)*time.Minute))
+				for _, m := range tables {
+					m.SetData(d)
+					_ = m.View()
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/20, "ns/table")
+		})
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"treasury/ui/sanitize"
@@ -35,6 +36,7 @@ type renderCache struct {
 	// of the rebuild before, reused.
 	rows, spare map[*Row]rowLines
 	rowsFor     rowLayout
+	rowsKey     string // rowsFor's key in the shared lines (ShareLines)
 }
 
 // rowLines is a row's text and its line, styled as kind.
@@ -49,6 +51,9 @@ const (
 	rowCell rowKind = iota
 	rowStale
 	rowHighlight
+	rowSelected // the row under the cursor (shared lines)
+	rowHeader   // not a row: the header line (shared lines)
+	rowFooter   // not a row: the footer line
 )
 
 // rowLayout is what a row's text depends on besides the row: the line's
@@ -66,7 +71,7 @@ func (l *rowLayout) same(lw int, marker bool, widths, fracs []int) bool {
 func (c *renderCache) invalidate() { c.valid = false; c.out = "" }
 
 // forgetRows drops the rows' lines (their styles changed).
-func (c *renderCache) forgetRows() { c.rows = nil; c.rowsFor = rowLayout{} }
+func (c *renderCache) forgetRows() { c.rows = nil; c.rowsFor = rowLayout{}; c.rowsKey = "" }
 
 // View renders the table: a header line, the visible rows and a footer line,
 // Height lines in all (when a height is set).
@@ -90,11 +95,7 @@ func (m *Model) View() string {
 		switch {
 		case i >= len(m.c.lines):
 		case m.offset+i == m.cursor && len(m.view) > 0:
-			line := m.c.plain[i]
-			if m.marker {
-				line = "▸" + strings.TrimPrefix(line, " ") // the gutter's first cell
-			}
-			b.WriteString(m.styles.Selected.Render(line))
+			b.WriteString(m.selectedLine(i))
 		default:
 			b.WriteString(m.c.lines[i])
 		}
@@ -120,7 +121,7 @@ func (m *Model) rebuild() {
 		}
 	}
 	lw := m.lineWidth()
-	c.header = m.styles.Header.Render(m.formatHeader(lw))
+	c.header = m.styled(&m.styles.Header, rowHeader, m.formatHeader(lw))
 	c.plain, c.lines = c.plain[:0], c.lines[:0]
 	if len(m.view) == 0 {
 		msg := m.empty
@@ -139,6 +140,9 @@ func (m *Model) rebuild() {
 	if !c.rowsFor.same(lw, m.marker, c.widths, c.fracs) {
 		c.rows = nil
 		c.rowsFor = rowLayout{lw: lw, marker: m.marker, widths: slices.Clone(c.widths), fracs: slices.Clone(c.fracs)}
+		if m.shared != nil {
+			c.rowsKey = m.layoutKey(c.rowsFor)
+		}
 	}
 	shown := c.spare
 	if shown == nil {
@@ -161,12 +165,7 @@ func (m *Model) rebuild() {
 		}
 		l, ok := c.rows[r]
 		if !ok || l.kind != kind {
-			if ok && l.kind != kind {
-				l.kind, l.line = kind, style.Render(l.plain)
-			} else {
-				text := m.formatRow(r, lw)
-				l = rowLines{kind: kind, plain: text, line: style.Render(text)}
-			}
+			l = m.rowLines(r, kind, style, l, ok)
 		}
 		shown[r] = l
 		c.plain = append(c.plain, l.plain)
@@ -187,9 +186,70 @@ func (m *Model) rebuild() {
 			footer += " · not shown" + keys + ": " + names
 		}
 	}
-	c.footer = m.styles.Dim.Render(fit(&c.sb, footer, lw, Left))
+	c.footer = m.styled(&m.styles.Dim, rowFooter, fit(&c.sb, footer, lw, Left))
 	c.valid = true
 	c.out = ""
+}
+
+// selectedLine is the i-th visible row's line styled as the selected row,
+// from the shared lines when another table made it.
+func (m *Model) selectedLine(i int) string {
+	var r *Row
+	if m.shared != nil {
+		r = m.data.row(m.view[m.offset+i])
+		if r != nil {
+			if l, ok := m.shared.get(lineKey{row: r, layout: m.c.rowsKey, kind: rowSelected}); ok {
+				return l.line
+			}
+		}
+	}
+	line := m.c.plain[i]
+	if m.marker {
+		line = "▸" + strings.TrimPrefix(line, " ") // the gutter's first cell
+	}
+	line = m.styles.Selected.Render(line)
+	if r != nil {
+		m.shared.put(lineKey{row: r, layout: m.c.rowsKey, kind: rowSelected}, rowLines{kind: rowSelected, line: line})
+	}
+	return line
+}
+
+// rowLines is r's lines styled as kind with style, from the shared lines
+// when another table made them; had, when ok, are its lines in another
+// kind, which keep their text.
+func (m *Model) rowLines(r *Row, kind rowKind, style *lipgloss.Style, had rowLines, ok bool) rowLines {
+	k := lineKey{row: r, layout: m.c.rowsKey, kind: kind}
+	if m.shared != nil {
+		if l, found := m.shared.get(k); found {
+			return l
+		}
+	}
+	l := rowLines{kind: kind}
+	if ok {
+		l.plain = had.plain
+	} else {
+		l.plain = m.formatRow(r, m.c.rowsFor.lw)
+	}
+	l.line = style.Render(l.plain)
+	if m.shared != nil {
+		m.shared.put(k, l)
+	}
+	return l
+}
+
+// styled is text styled with style, from the shared lines when another
+// table styled the same (a header or footer: kind).
+func (m *Model) styled(style *lipgloss.Style, kind rowKind, text string) string {
+	if m.shared == nil {
+		return style.Render(text)
+	}
+	k := lineKey{layout: m.sharedStyles + "|" + text, kind: kind}
+	if l, ok := m.shared.get(k); ok {
+		return l.line
+	}
+	l := rowLines{kind: kind, line: style.Render(text)}
+	m.shared.put(k, l)
+	return l.line
 }
 
 // Footer returns the footer text: rows shown out of rows held (of the

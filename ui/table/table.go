@@ -121,6 +121,11 @@ type Model struct {
 	styles Styles
 	keys   KeyMap
 
+	// shared, when set, holds the rows' lines for every table of the
+	// process (ShareLines), by sharedStyles, the name of styles.
+	shared       *Lines
+	sharedStyles string
+
 	width, height int // whole widget, header and footer included
 
 	// data: a version of the rows, shared with every session that shows
@@ -308,14 +313,31 @@ func (m *Model) Select(id string) bool {
 }
 
 // viewIndex returns the index in the view of the record with this ID, or -1
-// when it is not shown.
+// when it is not shown. It looks near the cursor first: a new version
+// moves the selected row by the rows that came or went above it, mostly
+// few, and a view holds each row once.
 func (m *Model) viewIndex(id string) int {
-	s, ok := m.data.ids.Get(id)
-	if m.data == nil || !ok {
+	if m.data == nil {
 		return -1
+	}
+	s, ok := m.data.ids.Get(id)
+	if !ok {
+		return -1
+	}
+	for d := range nearCursor {
+		if i := m.cursor + d; i < len(m.view) && m.view[i] == s {
+			return i
+		}
+		if i := m.cursor - d; i >= 0 && i < len(m.view) && m.view[i] == s {
+			return i
+		}
 	}
 	return slices.Index(m.view, s)
 }
+
+// nearCursor is how far from the cursor viewIndex looks before it looks
+// through the whole view.
+const nearCursor = 64
 
 // Tick advances the table's clock to now, ending highlights that are over.
 // It reports whether the rendering changed. Call it from the shell's tick

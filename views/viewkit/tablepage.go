@@ -427,6 +427,7 @@ func (p *TablePage[T]) Render(w, h int) string {
 	if p.dark != p.ctx.Theme.Dark { // the terminal said its background is not the one assumed
 		p.dark = p.ctx.Theme.Dark
 		p.t.SetStyles(TableStyles(p.ctx.Theme))
+		shareLines(p.ctx, p.t)
 	}
 	p.ensure()
 	what := cmp.Or(p.spec.What, p.spec.Crumb, "the records")

@@ -34,7 +34,16 @@ func TableStyles(t ui.Theme) table.Styles {
 func NewTable(ctx *ui.Context, cols []table.Column) *table.Model {
 	t := table.New(cols, TableStyles(ctx.Theme))
 	t.SetMarker(ctx.Plain()) // the selected row must show without colour
+	shareLines(ctx, t)
 	return t
+}
+
+// shareLines has t's rows formatted once for every session of the process
+// with the session's styles (nil Drawings: formatted for t alone).
+func shareLines(ctx *ui.Context, t *table.Model) {
+	if lines := ui.SharedOf(ctx, "table.lines", table.NewLines); lines != nil {
+		t.ShareLines(lines, ctx.StylesName())
+	}
 }
 
 // Status is the line under a view's title: when its data was fetched, and

@@ -1,0 +1,119 @@
+package table
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"charm.land/lipgloss/v2"
+)
+
+// colourStyles are styles that show in the output: a table styled with
+// them differs from one styled plainly.
+func colourStyles() Styles {
+	return Styles{
+		Header: lipgloss.NewStyle().Bold(true), Cell: lipgloss.NewStyle().Foreground(lipgloss.Color("#00ff00")),
+		Selected: lipgloss.NewStyle().Reverse(true), Highlight: lipgloss.NewStyle().Foreground(lipgloss.Color("#ffff00")),
+		Dim: lipgloss.NewStyle().Faint(true),
+	}
+}
+
+// Tables sharing lines show what each shows alone; the rows one formatted
+// are not formatted again by another of the same layout and styles (a
+// new row is, once); a table of other styles, widths or alignments keeps
+// its own.
+func TestTablesShareTheirRowsLines(t *testing.T) {
+	b := NewBuilder(byTimeDesc)
+	var rows []Row
+	for i := range 40 {
+		rows = append(rows, timedRow(i, t0.Add(time.Duration(i)*time.Second), fmt.Sprint("name", i%10)))
+	}
+	d := b.Apply(rows, nil, t0)
+	lines := NewLines()
+	table := func(styles Styles, name string, w int, cols []Column, shared bool) *Model {
+		m := New(cols, styles)
+		m.SetSize(w, 12)
+		if shared {
+			m.ShareLines(lines, name)
+		}
+		m.SetData(d)
+		return m
+	}
+	right := paymentCols()
+	right[1].Align = Right
+	cases := []struct {
+		name   string
+		styles Styles
+		w      int
+		cols   []Column
+		new    bool // formats lines no other did
+	}{
+		{"first", colourStyles(), 80, paymentCols(), true},
+		{"same", colourStyles(), 80, paymentCols(), false},
+		{"other styles", plainStyles(), 80, paymentCols(), true},
+		{"narrower", colourStyles(), 60, paymentCols(), true},
+		{"other alignments", colourStyles(), 80, right, true},
+		{"same again", colourStyles(), 80, paymentCols(), false},
+	}
+	var shared, twins []*Model
+	for _, c := range cases {
+		name := "colour"
+		if c.name == "other styles" {
+			name = "plain"
+		}
+		before := lines.Len()
+		m := table(c.styles, name, c.w, c.cols, true)
+		alone := table(c.styles, name, c.w, c.cols, false)
+		if got, want := m.View(), alone.View(); got != want {
+			t.Fatalf("%s: shared table shows\n%s\nalone\n%s", c.name, got, want)
+		}
+		if grew := lines.Len() > before; grew != c.new {
+			t.Errorf("%s: lines kept went from %d to %d", c.name, before, lines.Len())
+		}
+		shared, twins = append(shared, m), append(twins, alone)
+	}
+	// A new row: the first table formats it, the second finds it.
+	d = b.Apply([]Row{timedRow(99, t0.Add(time.Hour), "newest")}, nil, t0.Add(time.Hour))
+	a, a2 := shared[0], shared[1]
+	a.SetData(d)
+	a.MoveCursor(1)
+	before := lines.Len()
+	viewA := a.View()
+	if lines.Len() <= before {
+		t.Fatal("the new row's line was not kept")
+	}
+	a2.SetData(d)
+	before = lines.Len()
+	view2 := a2.View()
+	if lines.Len() != before {
+		t.Errorf("the second table formatted lines again: %d → %d", before, lines.Len())
+	}
+	twins[1].SetData(d)
+	if want := twins[1].View(); view2 != want {
+		t.Fatalf("after the new row the shared table shows\n%s\nalone\n%s", view2, want)
+	}
+	if viewA == view2 {
+		t.Fatal("the cursor moved in one table shows in the other")
+	}
+}
+
+// The shared lines keep two generations of maxLines at most.
+func TestSharedLinesAreBounded(t *testing.T) {
+	s := NewLines()
+	first := lineKey{layout: "first"}
+	s.put(first, rowLines{line: "x"})
+	for i := range 3 * maxLines {
+		s.put(lineKey{layout: fmt.Sprint(i)}, rowLines{line: "x"})
+		if i == maxLines/2 {
+			if _, ok := s.get(first); !ok {
+				t.Fatal("a line of the last generation was dropped")
+			}
+		}
+	}
+	if n := s.Len(); n > 2*maxLines {
+		t.Fatalf("%d lines kept", n)
+	}
+	if _, ok := s.get(first); ok {
+		t.Fatal("a line no table asked for in two generations is kept")
+	}
+}
