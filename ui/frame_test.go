@@ -419,7 +419,8 @@ func quotesSession(t *testing.T, now *time.Time, every time.Duration) *App {
 }
 
 // The body fitted line by line from the last body's lines is the body
-// fitted whole: lines changed, added, removed, too wide, at a new width.
+// fitted whole: lines changed, added, removed, moved, too wide, at a new
+// width.
 func TestFitBodyReusesOnlyTheSameLines(t *testing.T) {
 	a := &App{ctx: &Context{}}
 	wide := strings.Repeat("é", 30)
@@ -435,6 +436,8 @@ func TestFitBodyReusesOnlyTheSameLines(t *testing.T) {
 		{"1\n2\n3\n4\n5\n6\n7\n8", 25, 4},       // more lines than fit
 		{"1\n2\n3\n4\n5\n6\n7\n8", 25, 4},       // the same body
 		{"\x1b[1m" + wide + "\x1b[m\n2", 10, 2}, // styled
+		{"x\n" + wide + "\n2", 10, 3},           // lines moved down by a new one
+		{"x\n" + wide + "\n2", 12, 3},           // moved, at a new width
 	}
 	for i, b := range bodies {
 		if got, want := a.fitBody(b.s, b.w, b.h), fit(b.s, b.w, b.h); got != want {

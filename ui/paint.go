@@ -76,8 +76,9 @@ func (a *App) styled(st *lipgloss.Style, text string) string {
 
 // fitBody is fit of the view's body, remembered for the last body: a
 // body drawn again the same (the view's own caches) is not measured
-// again, and of a body that changed only the lines that changed are
-// (a new quote moves the rows of a table, not the chart above it).
+// again, and of a body that changed only the lines that are new are (a
+// new quote adds one row to a table, moving the others down, and leaves
+// the chart above it).
 func (a *App) fitBody(s string, w, h int) string {
 	p := a.memo()
 	if p.bodyFit != "" && s == p.body && w == p.bodyW && h == p.bodyH {
@@ -89,9 +90,20 @@ func (a *App) fitBody(s string, w, h int) string {
 	}
 	same := w == p.bodyW
 	fitted := make([]string, h)
+	var moved map[string]string // the last body's lines by text, once one is not where it was
 	for i, l := range lines {
 		if same && i < len(p.bodyLines) && l == p.bodyLines[i] {
 			fitted[i] = p.fitLines[i]
+			continue
+		}
+		if same && moved == nil {
+			moved = make(map[string]string, len(p.bodyLines))
+			for j, was := range p.bodyLines {
+				moved[was] = p.fitLines[j]
+			}
+		}
+		if f, ok := moved[l]; ok { // a row of a table moved down by a new one
+			fitted[i] = f
 			continue
 		}
 		fitted[i] = fitLine(l, w)
