@@ -444,4 +444,23 @@ func TestFitBodyReusesOnlyTheSameLines(t *testing.T) {
 			t.Errorf("body %d: %q, want %q", i, got, want)
 		}
 	}
+	// Sessions of one process fit a line once for all: the second finds
+	// the first's, and shows the same.
+	d := NewDrawings()
+	s1, s2 := &App{ctx: &Context{Drawings: d}}, &App{ctx: &Context{Drawings: d}}
+	for i, b := range bodies {
+		got1 := s1.fitBody(b.s, b.w, b.h)
+		fits := SharedOf(s1.ctx, "fitted lines", newFits)
+		n := fits.Len()
+		if i == 0 && n == 0 {
+			t.Fatal("the first session's lines were not kept for the others")
+		}
+		got2 := s2.fitBody(b.s, b.w, b.h)
+		if want := fit(b.s, b.w, b.h); got1 != want || got2 != want {
+			t.Errorf("body %d shared: %q and %q, want %q", i, got1, got2, want)
+		}
+		if fits.Len() != n {
+			t.Errorf("body %d: the second session fitted lines the first had: %d kept, then %d", i, n, fits.Len())
+		}
+	}
 }

@@ -7,6 +7,8 @@ import (
 	"charm.land/bubbles/v2/key"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/colorprofile"
+
+	"treasury/ui/shelf"
 )
 
 // paint is one session's memo of what its chrome (header, tabs, footer)
@@ -106,13 +108,41 @@ func (a *App) fitBody(s string, w, h int) string {
 			fitted[i] = f
 			continue
 		}
-		fitted[i] = fitLine(l, w)
+		fitted[i] = a.fitShared(l, w)
 	}
 	p.body, p.bodyW, p.bodyH = s, w, h
 	p.bodyLines, p.fitLines = lines, fitted
 	p.bodyFit = strings.Join(fitted, "\n")
 	return p.bodyFit
 }
+
+// fitShared is fitLine(l, w), made once for every session of the process
+// (the lines of a shared table or chart are the same in each).
+func (a *App) fitShared(l string, w int) string {
+	fits := SharedOf(a.ctx, "fitted lines", newFits)
+	if fits == nil {
+		return fitLine(l, w)
+	}
+	k := lineFit{l, w}
+	if f, ok := fits.Get(k); ok {
+		return f
+	}
+	f := fitLine(l, w)
+	fits.Put(k, f)
+	return f
+}
+
+// lineFit is a line fitted to a width.
+type lineFit struct {
+	line string
+	w    int
+}
+
+// maxFits bounds a generation of the lines fitted for every session: a
+// body's lines, times the sizes and views of the sessions at once.
+const maxFits = 4096
+
+func newFits() *shelf.Shelf[lineFit, string] { return shelf.New[lineFit, string](maxFits) }
 
 // fitMemo is fit, remembered for the last lines fitted (the chrome's).
 func (a *App) fitMemo(s string, w, h int) string {

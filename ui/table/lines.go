@@ -3,7 +3,8 @@ package table
 import (
 	"strconv"
 	"strings"
-	"sync"
+
+	"treasury/ui/shelf"
 )
 
 // Lines are the formatted rows the tables of a process share: a row of a
@@ -12,18 +13,13 @@ import (
 // styles, is formatted and styled once, by the first table that shows it;
 // the others read the same strings. Twenty sessions on a live view would
 // otherwise format every new row twenty times.
-//
-// It keeps two generations: a row shown is looked up in the current one,
-// then in the last (and brought into the current); when the current is
-// full it becomes the last, and the last is dropped. Rows no session
-// shows any more thus go within two generations.
 type Lines struct {
-	mu       sync.Mutex
-	cur, old map[lineKey]rowLines
+	s *shelf.Shelf[lineKey, rowLines]
 }
 
-// maxLines bounds a generation: some 30 rows shown per table, times the
-// layouts and styles of the sessions at once, with room to spare.
+// maxLines bounds a generation of Lines: some 30 rows shown per table,
+// times the layouts and styles of the sessions at once, with room to
+// spare.
 const maxLines = 2048
 
 // lineKey is one row formatted in one layout for one set of styles, or
@@ -35,41 +31,14 @@ type lineKey struct {
 }
 
 // NewLines returns an empty shared set of lines.
-func NewLines() *Lines { return &Lines{cur: map[lineKey]rowLines{}} }
+func NewLines() *Lines { return &Lines{s: shelf.New[lineKey, rowLines](maxLines)} }
 
-func (s *Lines) get(k lineKey) (rowLines, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if l, ok := s.cur[k]; ok {
-		return l, true
-	}
-	l, ok := s.old[k]
-	if ok {
-		s.keep(k, l)
-	}
-	return l, ok
-}
+func (s *Lines) get(k lineKey) (rowLines, bool) { return s.s.Get(k) }
 
-func (s *Lines) put(k lineKey, l rowLines) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.keep(k, l)
-}
-
-// keep puts l in the current generation; s.mu is held.
-func (s *Lines) keep(k lineKey, l rowLines) {
-	if len(s.cur) >= maxLines {
-		s.old, s.cur = s.cur, make(map[lineKey]rowLines, maxLines)
-	}
-	s.cur[k] = l
-}
+func (s *Lines) put(k lineKey, l rowLines) { s.s.Put(k, l) }
 
 // Len is the number of lines kept.
-func (s *Lines) Len() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return len(s.cur) + len(s.old)
-}
+func (s *Lines) Len() int { return s.s.Len() }
 
 // ShareLines has the table read and keep its rows' lines in lines (nil:
 // its own), for styles named styles: tables with the same styles name

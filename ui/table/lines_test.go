@@ -96,24 +96,3 @@ func TestTablesShareTheirRowsLines(t *testing.T) {
 		t.Fatal("the cursor moved in one table shows in the other")
 	}
 }
-
-// The shared lines keep two generations of maxLines at most.
-func TestSharedLinesAreBounded(t *testing.T) {
-	s := NewLines()
-	first := lineKey{layout: "first"}
-	s.put(first, rowLines{line: "x"})
-	for i := range 3 * maxLines {
-		s.put(lineKey{layout: fmt.Sprint(i)}, rowLines{line: "x"})
-		if i == maxLines/2 {
-			if _, ok := s.get(first); !ok {
-				t.Fatal("a line of the last generation was dropped")
-			}
-		}
-	}
-	if n := s.Len(); n > 2*maxLines {
-		t.Fatalf("%d lines kept", n)
-	}
-	if _, ok := s.get(first); ok {
-		t.Fatal("a line no table asked for in two generations is kept")
-	}
-}

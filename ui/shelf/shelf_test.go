@@ -1,0 +1,29 @@
+package shelf
+
+import (
+	"fmt"
+	"testing"
+)
+
+// A value asked for within a generation stays; one nobody asked for in
+// two goes; the shelf never holds more than two generations.
+func TestShelfKeepsTwoGenerations(t *testing.T) {
+	const max = 100
+	s := New[string, int](max)
+	s.Put("asked", 1)
+	s.Put("forgotten", 2)
+	for i := range 3 * max {
+		s.Put(fmt.Sprint(i), i)
+		if i%(max/2) == 0 {
+			if v, ok := s.Get("asked"); !ok || v != 1 {
+				t.Fatalf("after %d more: asked = %d, %v", i, v, ok)
+			}
+		}
+		if n := s.Len(); n > 2*max {
+			t.Fatalf("%d values kept", n)
+		}
+	}
+	if _, ok := s.Get("forgotten"); ok {
+		t.Fatal("a value nobody asked for in two generations is kept")
+	}
+}
