@@ -1,7 +1,6 @@
 package table
 
 import (
-	"fmt"
 	"testing"
 	"time"
 
@@ -24,11 +23,7 @@ func colourStyles() Styles {
 // its own.
 func TestTablesShareTheirRowsLines(t *testing.T) {
 	b := NewBuilder(byTimeDesc)
-	var rows []Row
-	for i := range 40 {
-		rows = append(rows, timedRow(i, t0.Add(time.Duration(i)*time.Second), fmt.Sprint("name", i%10)))
-	}
-	d := b.Apply(rows, nil, t0)
+	d := b.Apply(timedRows(40), nil, t0)
 	lines := NewLines()
 	table := func(styles Styles, name string, w int, cols []Column, shared bool) *Model {
 		m := New(cols, styles)

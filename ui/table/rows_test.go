@@ -18,6 +18,16 @@ func timedRow(i int, at time.Time, name string) Row {
 		Keys: []Key{Time(at), {}, Int(int64(i % 7))}}
 }
 
+// timedRows is n timed rows a second apart from t0, named name0 to name9
+// in turn.
+func timedRows(n int) []Row {
+	rows := make([]Row, 0, n)
+	for i := range n {
+		rows = append(rows, timedRow(i, t0.Add(time.Duration(i)*time.Second), fmt.Sprint("name", i%10)))
+	}
+	return rows
+}
+
 // TestApplyPatchesOrders: after random upserts and removals the given
 // order and every sorted order a session asked for equal a sort from
 // scratch, and the versions before are unchanged.
@@ -85,10 +95,7 @@ func TestApplyPatchesOrders(t *testing.T) {
 // command, the old view staying shown meanwhile.
 func TestSessionsShareViews(t *testing.T) {
 	b := NewBuilder(byTimeDesc)
-	var rows []Row
-	for i := range syncRows * 3 {
-		rows = append(rows, timedRow(i, t0.Add(time.Duration(i)*time.Second), fmt.Sprint("name", i%10)))
-	}
+	rows := timedRows(syncRows * 3)
 	d := b.Apply(rows, nil, t0)
 	a, c := newPlain(paymentCols(), 80, 10), newPlain(paymentCols(), 80, 10)
 	a.SetData(d)
@@ -117,11 +124,7 @@ func TestSessionsShareViews(t *testing.T) {
 
 func BenchmarkApplyOneOf100k(b *testing.B) {
 	bld := NewBuilder(byTimeDesc)
-	var rows []Row
-	for i := range 100_000 {
-		rows = append(rows, timedRow(i, t0.Add(time.Duration(i)*time.Second), fmt.Sprint("name", i%10)))
-	}
-	d := bld.Apply(rows, nil, t0)
+	d := bld.Apply(timedRows(100_000), nil, t0)
 	d.view(viewKey{col: 1}) // a session sorts by a column: the order is kept up to date
 	n := 0
 	for b.Loop() {
@@ -238,10 +241,7 @@ func TestApplyPatchesSessionViews(t *testing.T) {
 // what a session's own view adds to a change is the difference.
 func BenchmarkApplyWithSessionViews(b *testing.B) {
 	for _, n := range []int{100_000, 1_000_000} {
-		rows := make([]Row, 0, n)
-		for i := range n {
-			rows = append(rows, timedRow(i, t0.Add(time.Duration(i)*time.Second), fmt.Sprint("name", i%10)))
-		}
+		rows := timedRows(n)
 		for _, v := range []struct {
 			name string
 			keys []viewKey
@@ -272,10 +272,7 @@ func BenchmarkApplyWithSessionViews(b *testing.B) {
 // views were patched: the view computed again over every row.
 func BenchmarkViewComputed(b *testing.B) {
 	for _, n := range []int{100_000, 1_000_000} {
-		rows := make([]Row, 0, n)
-		for i := range n {
-			rows = append(rows, timedRow(i, t0.Add(time.Duration(i)*time.Second), fmt.Sprint("name", i%10)))
-		}
+		rows := timedRows(n)
 		d := NewBuilder(byTimeDesc).Apply(rows, nil, t0)
 		for _, v := range []struct {
 			name string
