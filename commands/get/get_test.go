@@ -97,15 +97,14 @@ func (g *getIDs) get(t *testing.T, key string) string {
 
 func (g *getIDs) lookup(t *testing.T, key string) string {
 	switch key {
-	case "payment", "internal":
+	case "payment":
 		ps := getJSON[[]payments.Payment](t, g.args("payments", "--state", "COMPLETED")...)
 		if len(ps) == 0 {
 			return ""
 		}
-		if key == "internal" {
-			return ps[len(ps)-1].InternalID()
-		}
 		return ps[len(ps)-1].PaymentID // the oldest: synthesized history
+	case "internal": // the same payment's, read alone (not every completed one again)
+		return getJSON[payments.Payment](t, g.args("payment", g.get(t, "payment"))...).InternalID()
 	case "beneficiary":
 		for _, id := range getJSON[[]payments.Identity](t, g.args("identities")...) {
 			if id.PaymentRole == payments.RoleBeneficiary {

@@ -138,10 +138,12 @@ func fixed(d decimal.Decimal, places int32) string {
 func pad(lines []string, w int) []string {
 	out := make([]string, len(lines))
 	for i, l := range lines {
-		if ansi.StringWidth(l) > w {
+		lw := ansi.StringWidth(l)
+		if lw > w {
 			l = ansi.Truncate(l, w, "…")
+			lw = ansi.StringWidth(l)
 		}
-		out[i] = l + strings.Repeat(" ", max(w-ansi.StringWidth(l), 0))
+		out[i] = l + strings.Repeat(" ", max(w-lw, 0))
 	}
 	return out
 }
