@@ -143,6 +143,14 @@ func next(old, p *payments.Payment) *payments.Payment {
 // window the views ask for, not the whole history a long-lived process
 // has seen.
 func MergePayments(prev *PaymentSet, fetched []payments.Payment, evictBefore time.Time) (*PaymentSet, Changes) {
+	return MergePaymentsGone(prev, fetched, evictBefore, nil)
+}
+
+// MergePaymentsGone is MergePayments that also drops the payments whose
+// ids are in gone (the platform, asked for them by id, no longer returns
+// them) unless fetched: held in flight, they would otherwise stay in
+// flight on the screen for ever.
+func MergePaymentsGone(prev *PaymentSet, fetched []payments.Payment, evictBefore time.Time, gone []string) (*PaymentSet, Changes) {
 	var ch Changes
 	if prev == nil {
 		prev = &PaymentSet{}
@@ -195,6 +203,15 @@ func MergePayments(prev *PaymentSet, fetched []payments.Payment, evictBefore tim
 				evicted[p] = true
 				ch.Removed = append(ch.Removed, p.PaymentID)
 			}
+		}
+	}
+	for _, id := range gone {
+		if p, ok := prev.Get(id); ok && batch[id] == nil && !evicted[p] {
+			if evicted == nil {
+				evicted = map[*payments.Payment]bool{}
+			}
+			evicted[p] = true
+			ch.Removed = append(ch.Removed, id)
 		}
 	}
 	since := prev.since

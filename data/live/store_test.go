@@ -354,6 +354,26 @@ func TestMergeChangesCopiesAndEvicts(t *testing.T) {
 	}
 }
 
+// TestMergeDropsWhatThePlatformForgot: a payment held in flight that the
+// platform no longer returns by id leaves the set (with its state's
+// count), wherever it is in the window, unless this fetch brought it.
+func TestMergeDropsWhatThePlatformForgot(t *testing.T) {
+	t0 := time.Date(2026, 11, 25, 0, 0, 0, 0, time.UTC)
+	ps, _ := MergePayments(nil, []payments.Payment{pay("old-moving", payments.Transferring, t0),
+		pay("new-moving", payments.Initiated, t0.Add(3*time.Hour)), pay("back", payments.Transferring, t0)}, time.Time{})
+	next, ch := MergePaymentsGone(ps, []payments.Payment{pay("back", payments.Completed, t0.Add(4*time.Hour))}, t0.Add(time.Hour),
+		[]string{"old-moving", "new-moving", "back", "never-held"})
+	if fmt.Sprint(ch.Changed, ch.Removed) != "[back] [old-moving new-moving]" {
+		t.Fatalf("changes %+v", ch)
+	}
+	if counts := next.CountByState(); next.Len() != 1 || fmt.Sprint(counts) != "map[COMPLETED:1]" {
+		t.Fatalf("%d held, counts %v", next.Len(), counts)
+	}
+	if ps.Len() != 3 {
+		t.Fatal("the merge changed the previous set")
+	}
+}
+
 // TestMergeSaysSinceWhenTheSetIsWhole: a count over a window is true only
 // if the set holds every payment initiated in it: the set says since when
 // it does (the feed's eviction time), also when the window grew and the

@@ -45,6 +45,9 @@ type paymentFeed struct {
 	mu    sync.Mutex
 	since time.Time
 	held  time.Duration // the window the set holds
+	// vanished are the payments held unfinished that the last fetch
+	// asked for by id and did not get back: the next fold drops them.
+	vanished []string
 }
 
 // window is the window the views ask for now.
@@ -102,12 +105,22 @@ func (f *paymentFeed) fetch(ctx context.Context) ([]payments.Payment, error) {
 			}
 		}
 	}
+	var vanished []string // asked for by id, and not returned
 	for ids := range slices.Chunk(gone, idsPerFilter) {
 		moved, err := f.c.AllFiltered(ctx, payments.Filter{PaymentIDs: ids})
 		if err != nil {
 			return nil, err
 		}
 		got = append(got, moved...)
+		back := make(map[string]bool, len(moved))
+		for _, p := range moved {
+			back[p.PaymentID] = true
+		}
+		for _, id := range ids {
+			if !back[id] {
+				vanished = append(vanished, id)
+			}
+		}
 	}
 	var newest time.Time
 	for _, p := range got {
@@ -120,6 +133,7 @@ func (f *paymentFeed) fetch(ctx context.Context) ([]payments.Payment, error) {
 	}
 	f.mu.Lock()
 	f.since, f.held = now, win
+	f.vanished = vanished
 	f.mu.Unlock()
 	return got, nil
 }
@@ -129,6 +143,8 @@ func (f *paymentFeed) fetch(ctx context.Context) ([]payments.Payment, error) {
 func (f *paymentFeed) fold(prev *live.PaymentSet, fetched []payments.Payment, at time.Time) (*live.PaymentSet, live.Changes) {
 	f.mu.Lock()
 	held := max(f.held, PaymentWindow)
+	vanished := f.vanished
+	f.vanished = nil
 	f.mu.Unlock()
-	return live.MergePayments(prev, fetched, at.Add(-held))
+	return live.MergePaymentsGone(prev, fetched, at.Add(-held), vanished)
 }

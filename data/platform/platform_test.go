@@ -115,6 +115,51 @@ func testPaymentsFollowStateChanges(t *testing.T, opts sandbox.Options) {
 	}
 }
 
+// TestPaymentsThePlatformForgotLeave: a payment held in flight that
+// settled and was then pruned by the platform between two polls (a world
+// that keeps an hour) is asked for by id, not returned, and leaves the
+// set: it is not shown in flight for ever (at 240x, a soak held 2,000
+// more payments than the platform had after an hour, and asked for each
+// by id at every poll).
+func TestPaymentsThePlatformForgotLeave(t *testing.T) {
+	for _, opts := range []sandbox.Options{sandboxtest.Options(), sandboxtest.VariantOptions()} {
+		t.Run(map[bool]string{false: "document", true: "variant"}[opts.Variant], func(t *testing.T) {
+			opts.Retain = time.Hour
+			srv, p := openOn(t, opts)
+			ctx := context.Background()
+			srv.AdvanceClock(10 * time.Minute) // live traffic starts payments
+			ps := fetched(p, live.PaymentsKey)
+			var inflight []string
+			for i := range ps.Len() {
+				if ps.At(i).PaymentState.Unfinished() {
+					inflight = append(inflight, ps.At(i).PaymentID)
+				}
+			}
+			srv.AdvanceClock(3 * time.Hour) // most settle, and an hour later are pruned
+			ps = fetched(p, live.PaymentsKey)
+			forgot := 0
+			for _, id := range inflight {
+				want, err := p.Payments.Get(ctx, id)
+				got, held := ps.Get(id)
+				switch {
+				case err != nil:
+					forgot++
+					if held {
+						t.Fatalf("payment %s held as %s, the platform no longer returns it (%v)", id, got.PaymentState, err)
+					}
+				case !held && want.PaymentState.Unfinished():
+					t.Fatalf("payment %s in flight on the platform (%s) was dropped", id, want.PaymentState)
+				case held && got.PaymentState != want.PaymentState:
+					t.Fatalf("payment %s held as %s, the platform says %s", id, got.PaymentState, want.PaymentState)
+				}
+			}
+			if forgot == 0 {
+				t.Fatalf("none of the %d payments in flight was pruned: the test proves nothing", len(inflight))
+			}
+		})
+	}
+}
+
 // TestEveryFailureReasonRead: the filter's records carry no reason (the
 // document's PaymentV2); once a window is read, every payment in a
 // terminal failure state has been read by id, its reason held, whichever
