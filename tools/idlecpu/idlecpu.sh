@@ -9,7 +9,8 @@
 # its output is counted), idle on the payments view (key 4), then on the
 # quotes view (key 2), then on the overview (key 1; not with
 # NO_OVERVIEW=1), measuring each; then opens SESSIONS more and does the
-# same, and prints what the SESSIONS add on each view: with one session open the
+# same; then closes them and does it once more with the one; and prints
+# what the SESSIONS add on each view: with one session open the
 # data layer already polls what the view needs and holds the windows it
 # asks for, so the difference is the sessions' own cost. Then it closes
 # them and measures with none once more. Prints one line per phase: CPU %
@@ -96,7 +97,7 @@ open() { # FIRST LAST: opens the sessions sFIRST..sLAST, each in a tmux window
 }
 VIEWS=(4:payments 2:quotes)
 [ -n "${NO_OVERVIEW:-}" ] || VIEWS+=(1:overview)
-declare -A ONE
+declare -A CPUS
 phase() { # SESSIONS: every view in turn with that many sessions open
 	local v
 	for v in "${VIEWS[@]}"; do
@@ -104,12 +105,14 @@ phase() { # SESSIONS: every view in turn with that many sessions open
 		sleep "$SETTLE"
 		tmux capture-pane -p -t "$TM:s0" | head -3 >"$W/screen-${v#*:}-$1.txt"
 		measure "$(basename "$BIN") $1 ${v#*:}" "$1"
-		if [ "$1" -eq 1 ]; then
-			ONE[${v#*:}]=$CPU
-		else
-			awk -v n=$(($1 - 1)) -v v="${v#*:}" -v a="${ONE[${v#*:}]}" -v b="$CPU" \
-				'BEGIN { printf "  %d more sessions on %s: %+.2f %% of a core\n", n, v, b - a }'
-		fi
+		CPUS[$1 ${v#*:}]=$CPU
+	done
+}
+added() { # print what the N sessions add on each view
+	local v
+	for v in "${VIEWS[@]}"; do
+		awk -v n="$N" -v v="${v#*:}" -v a="${CPUS[1 ${v#*:}]}" -v b="${CPUS[$((N + 1)) ${v#*:}]}" \
+			'BEGIN { printf "  %d more sessions on %s: %+.2f %% of a core\n", n, v, b - a }'
 	done
 }
 
@@ -118,11 +121,23 @@ kill -0 "$PID" || { cat "$W/serve.out"; exit 1; }
 measure "$(basename "$BIN") none" 0
 # One session first: the data layer then polls what the view needs (and
 # holds the windows it asks for) as it will with more; what the other N
-# add is the sessions' own cost.
+# add is the sessions' own cost. The baseline drifts as the data held
+# grows (points of a core over ten minutes at 100k payments), so the
+# phases go 1, N+1, then 1 again, and the two one-session figures are
+# averaged.
 open 0 0
 phase 1
+for k in "${!CPUS[@]}"; do CPUS[first $k]=${CPUS[$k]}; done
 open 1 "$N"
 phase $((N + 1))
+for i in $(seq 1 "$N"); do tmux kill-window -t "$TM:s$i"; done
+sleep "$SETTLE"
+phase 1
+for v in "${VIEWS[@]}"; do
+	k="1 ${v#*:}"
+	CPUS[$k]=$(awk -v a="${CPUS[first $k]}" -v b="${CPUS[$k]}" 'BEGIN { print (a + b) / 2 }')
+done
+added
 tmux kill-session -t "$TM"
 sleep "$SETTLE"
 measure "$(basename "$BIN") none again" 0
