@@ -77,22 +77,31 @@ func TestPaymentsFollowStateChanges(t *testing.T) {
 	}
 }
 
-func testPaymentsFollowStateChanges(t *testing.T, opts sandbox.Options) {
+// heldAfterTraffic opens a platform on a sandbox of opts, lets ten
+// minutes of live traffic start payments, and returns the ids of the
+// payments held whose state is one of those of keep.
+func heldAfterTraffic(t *testing.T, opts sandbox.Options, keep func(payments.State) bool) (*sandbox.Server, *platform.Platform, []string) {
+	t.Helper()
 	srv, p := openOn(t, opts)
-	ctx := context.Background()
 	srv.AdvanceClock(10 * time.Minute) // live traffic starts payments
 	ps := fetched(p, live.PaymentsKey)
-	var inflight []string
+	var ids []string
 	for i := range ps.Len() {
-		if ps.At(i).PaymentState.InFlight() {
-			inflight = append(inflight, ps.At(i).PaymentID)
+		if keep(ps.At(i).PaymentState) {
+			ids = append(ids, ps.At(i).PaymentID)
 		}
 	}
-	if len(inflight) == 0 {
+	if len(ids) == 0 {
 		t.Fatal("the sandbox world has no payment in flight")
 	}
+	return srv, p, ids
+}
+
+func testPaymentsFollowStateChanges(t *testing.T, opts sandbox.Options) {
+	srv, p, inflight := heldAfterTraffic(t, opts, payments.State.InFlight)
+	ctx := context.Background()
 	srv.AdvanceClock(6 * time.Hour)
-	ps = fetched(p, live.PaymentsKey)
+	ps := fetched(p, live.PaymentsKey)
 	moved := 0
 	for _, id := range inflight {
 		got, ok := ps.Get(id)
@@ -125,18 +134,10 @@ func TestPaymentsThePlatformForgotLeave(t *testing.T) {
 	for _, opts := range []sandbox.Options{sandboxtest.Options(), sandboxtest.VariantOptions()} {
 		t.Run(map[bool]string{false: "document", true: "variant"}[opts.Variant], func(t *testing.T) {
 			opts.Retain = time.Hour
-			srv, p := openOn(t, opts)
+			srv, p, inflight := heldAfterTraffic(t, opts, payments.State.Unfinished)
 			ctx := context.Background()
-			srv.AdvanceClock(10 * time.Minute) // live traffic starts payments
-			ps := fetched(p, live.PaymentsKey)
-			var inflight []string
-			for i := range ps.Len() {
-				if ps.At(i).PaymentState.Unfinished() {
-					inflight = append(inflight, ps.At(i).PaymentID)
-				}
-			}
 			srv.AdvanceClock(3 * time.Hour) // most settle, and an hour later are pruned
-			ps = fetched(p, live.PaymentsKey)
+			ps := fetched(p, live.PaymentsKey)
 			forgot := 0
 			for _, id := range inflight {
 				want, err := p.Payments.Get(ctx, id)
