@@ -350,6 +350,10 @@ const (
 // payments' creation (the document's PAYMENT_CREATION).
 const RangeCreation = "PAYMENT_CREATION"
 
+// RangeLastUpdated is the filterRangeType of time bounds on the time a
+// payment's state last changed (the document's PAYMENT_STATUS_LAST_UPDATED).
+const RangeLastUpdated = "PAYMENT_STATUS_LAST_UPDATED"
+
 // FilterRequest is the body of POST /v3/payments/filter (and /v2).
 type FilterRequest struct {
 	Filter Filter  `json:"filter"`

@@ -22,12 +22,27 @@ const paymentOverlap = time.Minute
 // idsPerFilter bounds the paymentIds of one filter request.
 const idsPerFilter = 100
 
+// fullEvery is how often, in polls, the feed reads every unfinished
+// payment again where the server answers what changed since the last
+// poll: it finds the payments the platform no longer returns, and checks
+// that the changed reads left nothing out.
+const fullEvery = 12
+
 // paymentFeed keeps the payments of the window and every unfinished
 // payment (QUOTED or in flight) current by polling the v3 filter (the
-// spec's polling alternative to webhooks): each poll reads the payments in
-// an unfinished state, those initiated since the last poll, and, by id,
-// those held as unfinished that the unfinished read no longer returns
-// (they reached a final state).
+// spec's polling alternative to webhooks).
+//
+// A poll reads the payments whose state changed since the last one (the
+// document's filterRangeType PAYMENT_STATUS_LAST_UPDATED): new payments
+// and every transition. Every fullEvery polls, and at every poll where the
+// server cannot answer that (payclient.Client.Changed), it reads them all
+// again: the payments in an unfinished state, those initiated since the
+// last poll, and, by id, those held as unfinished that the unfinished read
+// no longer returns (they reached a final state, or the platform forgot
+// them). A full read after changed reads checks them: a payment whose
+// state changed inside the span they answered for, held in an older state
+// or not at all, means the server does not honour the range type, and the
+// feed reads everything at every poll from then on.
 // Merging never moves a payment back (live.MergePayments), so a poll that
 // races a webhook cannot undo it.
 //
@@ -48,7 +63,17 @@ type paymentFeed struct {
 	// vanished are the payments held unfinished that the last fetch
 	// asked for by id and did not get back: the next fold drops them.
 	vanished []string
+	// polls counts the polls since the last full read; covered is the
+	// span of state-change times the changed reads since then answered
+	// for (zero: none).
+	polls   int
+	covered changeSpan
 }
+
+// changeSpan is a closed span of state-change times.
+type changeSpan struct{ from, to time.Time }
+
+func (s changeSpan) has(t time.Time) bool { return !s.from.IsZero() && !t.Before(s.from) && !t.After(s.to) }
 
 // window is the window the views ask for now.
 func (f *paymentFeed) window() time.Duration {
@@ -67,11 +92,12 @@ func (f *paymentFeed) fetch(ctx context.Context) ([]payments.Payment, error) {
 	now := f.now()
 	win := f.window()
 	f.mu.Lock()
-	since, held := f.since, f.held
+	since, held, polls, covered := f.since, f.held, f.polls, f.covered
 	f.mu.Unlock()
 	var older []payments.Payment
+	first := since.IsZero()
 	switch {
-	case since.IsZero():
+	case first:
 		since = now.Add(-win)
 	case win > held: // a view asks for more than is held: read the rest
 		from, to := now.Add(-win), now.Add(-held)
@@ -82,15 +108,67 @@ func (f *paymentFeed) fetch(ctx context.Context) ([]payments.Payment, error) {
 	}
 	since = since.Add(-paymentOverlap)
 
+	var got []payments.Payment
+	var vanished []string
+	full := true
+	if !first && polls < fullEvery {
+		changed, ok, err := f.c.Changed(ctx, since)
+		if err != nil {
+			return nil, err
+		}
+		full = !ok
+		got = changed
+	}
+	if full {
+		var err error
+		if got, vanished, err = f.readAll(ctx, since); err != nil {
+			return nil, err
+		}
+		if f.missed(got, covered) {
+			f.c.UpdateRangeMissed()
+		}
+	}
+	got = append(got, older...)
+	var newest time.Time
+	for _, p := range got {
+		if p.LastStateUpdatedAt.After(newest) {
+			newest = p.LastStateUpdatedAt
+		}
+	}
+	if f.seen != nil {
+		f.seen(newest)
+	}
+	f.mu.Lock()
+	f.since, f.held = now, win
+	f.vanished = vanished
+	if full {
+		f.polls, f.covered = 1, changeSpan{}
+	} else {
+		f.polls++
+		if f.covered.from.IsZero() {
+			f.covered.from = since
+		}
+		// A change a minute before the read had surely happened when
+		// the server answered, whatever the clocks' skew.
+		f.covered.to = now.Add(-paymentOverlap)
+	}
+	f.mu.Unlock()
+	return got, nil
+}
+
+// readAll reads the payments in an unfinished state, those initiated at
+// or after since, and by id those held unfinished that neither read
+// returned; vanished are the ids asked for and not returned.
+func (f *paymentFeed) readAll(ctx context.Context, since time.Time) (got []payments.Payment, vanished []string, err error) {
 	unfinished, err := f.c.AllFiltered(ctx, payments.Filter{PaymentStates: unfinishedStates()})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	recent, err := f.c.AllFiltered(ctx, payments.Filter{AfterTimestamp: &since})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	got := append(append(unfinished, recent...), older...)
+	got = append(unfinished, recent...)
 	seen := make(map[string]struct{}, len(got))
 	for _, p := range got {
 		seen[p.PaymentID] = struct{}{}
@@ -105,11 +183,10 @@ func (f *paymentFeed) fetch(ctx context.Context) ([]payments.Payment, error) {
 			}
 		}
 	}
-	var vanished []string // asked for by id, and not returned
 	for ids := range slices.Chunk(gone, idsPerFilter) {
 		moved, err := f.c.AllFiltered(ctx, payments.Filter{PaymentIDs: ids})
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		got = append(got, moved...)
 		back := make(map[string]bool, len(moved))
@@ -122,20 +199,29 @@ func (f *paymentFeed) fetch(ctx context.Context) ([]payments.Payment, error) {
 			}
 		}
 	}
-	var newest time.Time
-	for _, p := range got {
-		if p.LastStateUpdatedAt.After(newest) {
-			newest = p.LastStateUpdatedAt
+	return got, vanished, nil
+}
+
+// missed reports whether a full read found a payment whose state changed
+// inside covered (the span the changed reads since the last full read
+// answered for) that the set does not hold in that state or a later one:
+// a changed read left it out.
+func (f *paymentFeed) missed(got []payments.Payment, covered changeSpan) bool {
+	st := f.store()
+	if covered.from.IsZero() || st == nil {
+		return false
+	}
+	ps := live.Get(st, live.PaymentsKey).Data
+	for i := range got {
+		p := &got[i]
+		if !covered.has(p.LastStateUpdatedAt) {
+			continue
+		}
+		if h, ok := ps.Get(p.PaymentID); !ok || h.LastStateUpdatedAt.Before(p.LastStateUpdatedAt) {
+			return true
 		}
 	}
-	if f.seen != nil {
-		f.seen(newest)
-	}
-	f.mu.Lock()
-	f.since, f.held = now, win
-	f.vanished = vanished
-	f.mu.Unlock()
-	return got, nil
+	return false
 }
 
 // fold merges the payments fetched into the set held, the finished ones

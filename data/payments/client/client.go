@@ -80,6 +80,12 @@ type Dialect struct {
 	// the rest is applied locally (an internalId through the spec's GET
 	// /v3/payments?internalId=).
 	NarrowFilter bool `json:"narrow_filter,omitempty"`
+	// NoUpdateRange is set once the server refused the document's
+	// filterRangeType PAYMENT_STATUS_LAST_UPDATED, or was found to have
+	// left out of such a read a payment whose state had changed in it
+	// (a server that takes the bounds as creation times): from then on
+	// the payments changed since a poll are not asked for (Changed).
+	NoUpdateRange bool `json:"no_update_range,omitempty"`
 }
 
 // dialect returns the dialect learnt so far, Sort filled in.

@@ -1,0 +1,4 @@
+package platform
+
+// FullEvery is fullEvery, for the tests of the payments feed.
+const FullEvery = fullEvery
