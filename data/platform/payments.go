@@ -73,7 +73,9 @@ type paymentFeed struct {
 // changeSpan is a closed span of state-change times.
 type changeSpan struct{ from, to time.Time }
 
-func (s changeSpan) has(t time.Time) bool { return !s.from.IsZero() && !t.Before(s.from) && !t.After(s.to) }
+func (s changeSpan) has(t time.Time) bool {
+	return !s.from.IsZero() && !t.Before(s.from) && !t.After(s.to)
+}
 
 // window is the window the views ask for now.
 func (f *paymentFeed) window() time.Duration {

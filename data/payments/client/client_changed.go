@@ -46,4 +46,3 @@ func (c *Client) Changed(ctx context.Context, after time.Time) (ps []payments.Pa
 func (c *Client) UpdateRangeMissed() {
 	c.learn(func(d *Dialect) { d.NoUpdateRange = true })
 }
-
