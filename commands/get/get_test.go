@@ -27,10 +27,22 @@ import (
 	"treasury/sandbox/sandboxtest"
 )
 
-// getRun runs `treasury get args...` with the built-in profile, which
-// starts its own embedded sandbox (seed 1: the same seeded records each
-// time).
+// getRun runs `treasury get args...` on the package's sandbox
+// (sharedFace), unless args name a --config of their own; what the
+// sandbox answered is checked against the vendor's document.
 func getRun(t testing.TB, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	if !slices.Contains(args, "--config") {
+		args = append([]string{"--config", sharedFace}, args...)
+		t.Cleanup(func() { sharedContract.Report(t) })
+	}
+	return getRunBuiltin(t, args...)
+}
+
+// getRunBuiltin runs `treasury get args...` as given: with no --config, on
+// the built-in profile, which starts its own embedded sandbox (seed 1,
+// 3,000 history payments).
+func getRunBuiltin(t testing.TB, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out bytes.Buffer
 	e, errBuf := clitest.Env(t, &out)
@@ -248,17 +260,10 @@ func getCases() []getCase {
 
 // TestGetEveryResource prints every resource in every format and checks
 // that JSON round-trips into the record type, CSV has a column per field,
-// and tables are aligned and free of control characters. Its 114 gets read
-// one sandbox: the embedded one's world (seed 1, its clock running from
-// now, so that the windows read back from this host's clock hold records)
-// with the 600 history payments of the views' tests, not 3,000 (the
-// built-in profile's, which the other tests read: each get then starts a
-// sandbox of its own); under -race, a sandbox and 3,000 payments for each
-// get were most of the package's time.
+// and tables are aligned and free of control characters. Its 114 gets
+// read the package's sandbox (sharedFace).
 func TestGetEveryResource(t *testing.T) {
-	srv := sandboxtest.Listen(t, sandbox.Options{Seed: 1, HistoryPayments: 600})
-	face := profiletest.Write(t, srv, clitest.FreeAddr(t), nil)
-	ids := newGetIDs("--config", face)
+	ids := seededIDs
 	covered := map[string]bool{}
 	for _, c := range getCases() {
 		r, _ := findResource(c.args[0])
@@ -271,7 +276,7 @@ func TestGetEveryResource(t *testing.T) {
 				if c.id != "" {
 					args = append(args, ids.get(t, c.id))
 				}
-				code, out, stderr := getRun(t, append(append([]string{"--config", face}, args...), "-o", format)...)
+				code, out, stderr := getRun(t, append(args, "-o", format)...)
 				if code != 0 {
 					t.Fatalf("get %v: exit %d: %s", args, code, stderr)
 				}
