@@ -79,9 +79,12 @@ func TestPaymentsFollowStateChanges(t *testing.T) {
 
 // heldAfterTraffic opens a platform on a sandbox of opts, lets ten
 // minutes of live traffic start payments, and returns the ids of the
-// payments held whose state is one of those of keep.
+// payments held whose state is one of those of keep. The traffic is 2
+// payments a minute, a sixth of the default: the tests then jump hours,
+// and read every payment those hours started.
 func heldAfterTraffic(t *testing.T, opts sandbox.Options, keep func(payments.State) bool) (*sandbox.Server, *platform.Platform, []string) {
 	t.Helper()
+	opts.LivePaymentsPerMinute = 2
 	srv, p := openOn(t, opts)
 	srv.AdvanceClock(10 * time.Minute) // live traffic starts payments
 	ps := fetched(p, live.PaymentsKey)
