@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"treasury/data/live"
 	"treasury/ui"
 	"treasury/views/viewtest"
 )
@@ -17,7 +18,7 @@ import (
 // stale; the mids turning stale at two minutes), the frame shown is the
 // frame drawn anew.
 func TestIdleOverviewDrawsWhenItChanges(t *testing.T) {
-	e := viewtest.New(t, viewtest.Options{})
+	e := viewtest.New(t, viewtest.Options{Skip: []live.Topic{live.Trades}}) // the overview shows no trade
 	v := New(e.Ctx, Options{Base: "USD", Runway: e.P.Runway})
 	v.Update(ui.StoreChanged{})
 	const w, h, secs = 120, 40, 180
@@ -47,7 +48,7 @@ func TestIdleOverviewDrawsWhenItChanges(t *testing.T) {
 // columns, the frame shown is the frame drawn anew, and the panels kept
 // spare most drawings.
 func TestOverviewPanelsFollowTheStore(t *testing.T) {
-	e := viewtest.New(t, viewtest.Options{})
+	e := viewtest.New(t, viewtest.Options{Skip: []live.Topic{live.Trades}}) // the overview shows no trade
 	v := New(e.Ctx, Options{Base: "USD", Runway: e.P.Runway})
 	fresh := New(e.Ctx, Options{Base: "USD", Runway: e.P.Runway}) // drawn anew every time
 	v.Update(ui.StoreChanged{})
@@ -82,7 +83,7 @@ func TestOverviewPanelsFollowTheStore(t *testing.T) {
 // only the store once between them: the second session draws only its
 // own alerts and health, and shows what a session drawing alone does.
 func TestOverviewPanelsAreDrawnOnceForEverySession(t *testing.T) {
-	e := viewtest.New(t, viewtest.Options{})
+	e := viewtest.New(t, viewtest.Options{Skip: []live.Topic{live.Trades}}) // the overview shows no trade
 	shared := ui.NewDrawings()
 	session := func(d *ui.Drawings) *View {
 		ctx := *e.Ctx
