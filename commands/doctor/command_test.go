@@ -83,6 +83,7 @@ func TestDoctorEmbeddedSandbox(t *testing.T) {
 		"ok   auth  transactions client_id transactions: token issued",
 		"ok   auth  bearer token accepted: GET /v1/domains/", "/endpoints limit=1 answered 1 endpoint",
 		"ok   key   intents signed as user", ", Ed25519 key SHA256:",
+		"ok   read  POST /v3/payments/filter filterRangeType=PAYMENT_STATUS_LAST_UPDATED (the last hour), page.size=1: answered 1 payment; polls read only what changed",
 		"ok   tcp   connected to 127.0.0.1:", "--   tls   plain http on loopback",
 		"--   port  a free loopback port is taken when the dashboard starts",
 		"ok   skew  within 1 s of the servers' Date headers",
@@ -91,6 +92,20 @@ func TestDoctorEmbeddedSandbox(t *testing.T) {
 		t.Errorf("a failure, a warning, a symbol or colour when not on a terminal:\n%s", out)
 	}
 	noSecrets(t, out+stderr)
+}
+
+// TestDoctorSpecFilter: a server that takes only the spec's filter (the
+// variant face) refuses the read of the payments changed since a poll; the
+// doctor says each poll reads them all, and that is no failure.
+func TestDoctorSpecFilter(t *testing.T) {
+	o := nowOptions()
+	o.Variant = true
+	srv := sandboxtest.Listen(t, o)
+	code, out, stderr := doctorRun(t, "--config", profiletest.Write(t, srv, clitest.FreeAddr(t), nil))
+	if code != 0 {
+		t.Fatalf("exit %d, want 0\nstdout:\n%s\nstderr:\n%s", code, out, stderr)
+	}
+	wantLines(t, out, "ok   read  POST /v3/payments/filter filterRangeType=PAYMENT_STATUS_LAST_UPDATED: not taken by this server; each poll reads every unfinished payment again")
 }
 
 // TestDoctorWrongSecrets: a wrong payments secret, a wrong wallet secret

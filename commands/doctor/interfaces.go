@@ -195,6 +195,7 @@ func (p *prober) paymentReads(ctx context.Context, pc *payclient.Client, key, ba
 		}
 		out = append(out, Check{Name: "read", Status: OK, Detail: fmt.Sprintf("POST %s %s, page.size=%d: answered %s",
 			payments.PathFilterV3, form, pageOfOne, count(n, "payment"))})
+		out = append(out, p.changedRead(ctx, pc, fail))
 	}
 	bal, err := pc.Balances(ctx)
 	if err != nil {
@@ -213,6 +214,22 @@ func (p *prober) paymentReads(ctx context.Context, pc *payclient.Client, key, ba
 	}
 	return append(out, Check{Name: "read", Status: OK, Detail: fmt.Sprintf("GET %s currency=%s start-dttm/end-dttm (the last 24 h) page-size=%d: answered %d of %s",
 		payments.PathLedger, cur, pageOfOne, pg.PageElements, count(pg.Total, "transaction"))})
+}
+
+// changedRead reads one page of the payments whose state changed in the
+// last hour, the read of every poll after the first, and says whether the
+// server answers it or is read in full at every poll.
+func (p *prober) changedRead(ctx context.Context, pc *payclient.Client, fail func(string, error) Check) Check {
+	what := "POST " + payments.PathFilterV3 + " filterRangeType=" + payments.RangeLastUpdated
+	ps, ok, err := pc.ChangedFirst(ctx, p.o.Now().Add(-time.Hour), pageOfOne)
+	switch {
+	case err != nil:
+		return fail(what, err)
+	case !ok:
+		return Check{Name: "read", Status: OK, Detail: what + ": not taken by this server; each poll reads every unfinished payment again"}
+	}
+	return Check{Name: "read", Status: OK, Detail: fmt.Sprintf("%s (the last hour), page.size=%d: answered %s; polls read only what changed",
+		what, pageOfOne, count(len(ps), "payment"))}
 }
 
 func (p *prober) reporting(ctx context.Context) Section {

@@ -18,6 +18,17 @@ import (
 // reading the whole history. The caller then reads what it needs another
 // way.
 func (c *Client) Changed(ctx context.Context, after time.Time) (ps []payments.Payment, ok bool, err error) {
+	return c.changed(ctx, after, 0)
+}
+
+// ChangedFirst is Changed stopped after n payments (a probe of the read:
+// the first page is enough).
+func (c *Client) ChangedFirst(ctx context.Context, after time.Time, n int) (ps []payments.Payment, ok bool, err error) {
+	return c.changed(ctx, after, max(n, 1))
+}
+
+// changed is Changed stopped after limit payments (0: all).
+func (c *Client) changed(ctx context.Context, after time.Time, limit int) (ps []payments.Payment, ok bool, err error) {
 	if d := c.dialect(); d.NoUpdateRange || d.NarrowFilter {
 		return nil, false, nil
 	}
@@ -35,7 +46,9 @@ func (c *Client) Changed(ctx context.Context, after time.Time) (ps []payments.Pa
 			return nil, true, err
 		}
 		first = false
-		ps = append(ps, p)
+		if ps = append(ps, p); len(ps) == limit {
+			break
+		}
 	}
 	held.Release()
 	return ps, true, nil
