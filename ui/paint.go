@@ -93,6 +93,7 @@ func (a *App) fitBody(s string, w, h int) string {
 	same := w == p.bodyW
 	fitted := make([]string, h)
 	var moved map[string]string // the last body's lines by text, once one is not where it was
+	var fits *shelf.Shelf[lineFit, string] // the process's fitted lines, once a line is new
 	for i, l := range lines {
 		if same && i < len(p.bodyLines) && l == p.bodyLines[i] {
 			fitted[i] = p.fitLines[i]
@@ -108,7 +109,10 @@ func (a *App) fitBody(s string, w, h int) string {
 			fitted[i] = f
 			continue
 		}
-		fitted[i] = a.fitShared(l, w)
+		if fits == nil {
+			fits = SharedOf(a.ctx, "fitted lines", newFits)
+		}
+		fitted[i] = fitShared(fits, l, w)
 	}
 	p.body, p.bodyW, p.bodyH = s, w, h
 	p.bodyLines, p.fitLines = lines, fitted
@@ -117,9 +121,9 @@ func (a *App) fitBody(s string, w, h int) string {
 }
 
 // fitShared is fitLine(l, w), made once for every session of the process
-// (the lines of a shared table or chart are the same in each).
-func (a *App) fitShared(l string, w int) string {
-	fits := SharedOf(a.ctx, "fitted lines", newFits)
+// (the lines of a shared table or chart are the same in each) through
+// fits, the process's fitted lines (nil: made here).
+func fitShared(fits *shelf.Shelf[lineFit, string], l string, w int) string {
 	if fits == nil {
 		return fitLine(l, w)
 	}
