@@ -92,7 +92,7 @@ func (a *App) fitBody(s string, w, h int) string {
 	}
 	same := w == p.bodyW
 	fitted := make([]string, h)
-	var moved map[string]string // the last body's lines by text, once one is not where it was
+	var moved map[string]string            // the last body's lines by text, once one is not where it was
 	var fits *shelf.Shelf[lineFit, string] // the process's fitted lines, once a line is new
 	for i, l := range lines {
 		if same && i < len(p.bodyLines) && l == p.bodyLines[i] {
