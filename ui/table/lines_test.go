@@ -90,4 +90,21 @@ func TestTablesShareTheirRowsLines(t *testing.T) {
 	if viewA == view2 {
 		t.Fatal("the cursor moved in one table shows in the other")
 	}
+	// A table of its own rows (SetRows) keeps none of their lines: no
+	// other table shows its *Row. Its header and footer are kept.
+	own := New(paymentCols(), colourStyles())
+	own.SetSize(80, 12)
+	own.ShareLines(lines, "colour")
+	own.SetRows(timedRows(40), t0)
+	before = lines.Len()
+	got := own.View()
+	if grew := lines.Len() - before; grew > 2 {
+		t.Errorf("a table of its own rows kept %d lines", grew)
+	}
+	alone := New(paymentCols(), colourStyles())
+	alone.SetSize(80, 12)
+	alone.SetRows(timedRows(40), t0)
+	if want := alone.View(); got != want {
+		t.Fatalf("a table of its own rows shows\n%s\nalone\n%s", got, want)
+	}
 }

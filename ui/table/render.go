@@ -140,7 +140,7 @@ func (m *Model) rebuild() {
 	if !c.rowsFor.same(lw, m.marker, c.widths, c.fracs) {
 		c.rows = nil
 		c.rowsFor = rowLayout{lw: lw, marker: m.marker, widths: slices.Clone(c.widths), fracs: slices.Clone(c.fracs)}
-		if m.shared != nil {
+		if m.sharesRows() {
 			c.rowsKey = m.layoutKey(c.rowsFor)
 		}
 	}
@@ -195,7 +195,7 @@ func (m *Model) rebuild() {
 // from the shared lines when another table made it.
 func (m *Model) selectedLine(i int) string {
 	var r *Row
-	if m.shared != nil {
+	if m.sharesRows() {
 		r = m.data.row(m.view[m.offset+i])
 		if r != nil {
 			if l, ok := m.shared.get(lineKey{row: r, layout: m.c.rowsKey, kind: rowSelected}); ok {
@@ -219,7 +219,8 @@ func (m *Model) selectedLine(i int) string {
 // kind, which keep their text.
 func (m *Model) rowLines(r *Row, kind rowKind, style *lipgloss.Style, had rowLines, ok bool) rowLines {
 	k := lineKey{row: r, layout: m.c.rowsKey, kind: kind}
-	if m.shared != nil {
+	share := m.sharesRows()
+	if share {
 		if l, found := m.shared.get(k); found {
 			return l
 		}
@@ -231,11 +232,18 @@ func (m *Model) rowLines(r *Row, kind rowKind, style *lipgloss.Style, had rowLin
 		l.plain = m.formatRow(r, m.c.rowsFor.lw)
 	}
 	l.line = style.Render(l.plain)
-	if m.shared != nil {
+	if share {
 		m.shared.put(k, l)
 	}
 	return l
 }
+
+// sharesRows reports whether the table's rows' lines are shared: when it
+// shares lines (ShareLines) and shows rows of a shared projection
+// (SetData). Rows set for the table alone (SetRows) are its own *Row,
+// which no other table shows; their lines would only take room from the
+// lines tables do share. The header and footer are shared either way.
+func (m *Model) sharesRows() bool { return m.shared != nil && m.own == nil }
 
 // styled is text styled with style, from the shared lines when another
 // table styled the same (a header or footer: kind).
