@@ -61,7 +61,9 @@ func openThrough(t *testing.T, opts sandbox.Options, mode string) (*sandbox.Serv
 	}
 	x := &rangeProxy{mode: mode}
 	x.reset()
-	rp := httputil.NewSingleHostReverseProxy(target)
+	// The platform's paths keep the sandbox's prefix (target.Path): the
+	// proxy forwards them to its host as they are.
+	rp := httputil.NewSingleHostReverseProxy(&url.URL{Scheme: target.Scheme, Host: target.Host})
 	proxy := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !strings.HasSuffix(r.URL.Path, payments.PathFilterV3) {
 			rp.ServeHTTP(w, r)
@@ -102,7 +104,6 @@ func openThrough(t *testing.T, opts sandbox.Options, mode string) (*sandbox.Serv
 	}))
 	t.Cleanup(proxy.Close)
 	cfg.Payments.BaseURL = proxy.URL + target.Path
-	rp = httputil.NewSingleHostReverseProxy(&url.URL{Scheme: target.Scheme, Host: target.Host})
 	p, err := platform.Open(cfg, platform.Options{Now: srv.Clock().Now, BackfillBudget: time.Minute,
 		Sleep: func(ctx context.Context, _ time.Duration) error { return ctx.Err() }})
 	if err != nil {
