@@ -168,10 +168,35 @@ func (s *Store) PlatformNow(iface apierr.Interface) time.Time {
 func (s *Store) PlatformTime(iface apierr.Interface, local time.Time) time.Time {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.platformTimeLocked(iface, local)
+}
+
+func (s *Store) platformTimeLocked(iface apierr.Interface, local time.Time) time.Time {
 	if off, ok := s.offsetLocked(iface, local); ok && (off > clockTolerance || off < -clockTolerance) {
 		return local.Add(off)
 	}
 	return local
+}
+
+// judgeLocked is feed f's data alerts on data at the store's time at. A
+// feed's Alerts judge on the platform's clock of its interface, as the
+// records' own times are (a payment failed "in the last hour" is in the
+// platform's hour, whatever this host's clock says); the times they give
+// back are moved onto the store's clock, which every alert's time is on.
+func (s *Store) judgeLocked(f *Feed, data any, at time.Time) []Alert {
+	pat := s.platformTimeLocked(f.Interface, at)
+	out := f.alerts(data, pat)
+	if back := at.Sub(pat); back != 0 {
+		for i := range out {
+			if !out[i].Since.IsZero() {
+				out[i].Since = out[i].Since.Add(back)
+			}
+			if !out[i].Last.IsZero() {
+				out[i].Last = out[i].Last.Add(back)
+			}
+		}
+	}
+	return out
 }
 
 // PlatformClock is PlatformNow of iface as a clock.

@@ -38,7 +38,9 @@ type FeedOptions[F, T any] struct {
 	// was fetched and from the data held after the fold.
 	Samples func(fetched F, data T) []Sample
 	// Alerts, when set, evaluates data-driven alert conditions; its result
-	// replaces the feed's previous data alerts.
+	// replaces the feed's previous data alerts. now is the platform's time
+	// on Interface's clock, and so are the times it gives the alerts (the
+	// store moves them onto its own clock).
 	Alerts func(data T, now time.Time) []Alert
 }
 

@@ -18,7 +18,7 @@ func (s *Store) Rejudge() {
 	now := s.now()
 	for t, p := range s.feeds {
 		if sn := s.snaps[t]; p.feed.alerts != nil && sn.Loaded() {
-			s.alerts.replaceData(t, p.feed.alerts(sn.data, now), now)
+			s.alerts.replaceData(t, s.judgeLocked(&p.feed, sn.data, now), now)
 		}
 	}
 	var combos []*deriver

@@ -448,7 +448,7 @@ func (s *Store) update(t Topic, fetched any, at time.Time, stamp func(*Snapshot)
 				}
 			}
 			if f := p.feed; f.alerts != nil {
-				s.alerts.replaceData(t, f.alerts(data, at), at)
+				s.alerts.replaceData(t, s.judgeLocked(&f, data, at), at)
 			}
 		}
 		return true
@@ -472,7 +472,7 @@ func (s *Store) mutate(t Topic, change func(prev any) (any, Changes)) {
 				return false
 			}
 			if p != nil && p.feed.alerts != nil && cur.Loaded() {
-				s.alerts.replaceData(t, p.feed.alerts(data, now), now)
+				s.alerts.replaceData(t, s.judgeLocked(&p.feed, data, now), now)
 			}
 			return true
 		})

@@ -14,7 +14,7 @@ import (
 // runwayKey registers the runway of the prefunded balances (data/runway):
 // a combination of the payments balances and the ledger, built once per
 // change of either for every session, and at every read of either (the
-// weights move with the clock). It raises LOW_RUNWAY for a currency whose
+// weights move with the clock: the payments interface's). It raises LOW_RUNWAY for a currency whose
 // balance lasts fewer hours than its prefunded thresholds say (a warning,
 // MEDIUM; critical, HIGH), with the settings in effect when it is built.
 // Until both have answered the sheet is empty (its At is zero): the views
@@ -26,7 +26,11 @@ func (p *Platform) runwayKey(st *live.Store) live.Key[runway.Sheet] {
 		if !bal.Loaded() || !led.Loaded() {
 			return runway.Sheet{Window: a.RunwayWindow.Value}
 		}
-		return runway.Compute(bal.Data, led.Data, runway.Options{At: led.FetchedAt, From: led.FetchedAt.Add(-LedgerWindow),
+		// On the platform's clock, as the ledger's times and the window it
+		// was read for are: the host's would leave out, or weigh as old,
+		// what the platform did since the host's now.
+		at := st.PlatformTime(apierr.Payments, led.FetchedAt)
+		return runway.Compute(bal.Data, led.Data, runway.Options{At: at, From: at.Add(-LedgerWindow),
 			Window: a.RunwayWindow.Value, Limits: runwayLimits(a)})
 	}, live.CombineOptions[runway.Sheet]{Timed: true, Alerts: runwayAlerts,
 		Judged: func(s runway.Sheet) bool { return !s.At.IsZero() }}, live.PaymentBalances, live.Ledger)
