@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"time"
+	"treasury/data/apierr"
 )
 
 // Archive is chart history kept beyond the process (data/history): it
@@ -42,10 +43,22 @@ func (s *Store) Remember(samples []Sample) {
 // memory newer than the archive's last. Without an archive, or when it
 // cannot be read, the memory's points are all there is.
 func (s *Store) HistorySince(series string, since time.Time) []Point {
+	return s.historyBetween(series, since, s.now())
+}
+
+// HistoryLast is HistorySince of the last win on iface's clock: a series'
+// points are at the platform's times (a quote's, a balance's), so a
+// chart of "the last hour" is the platform's last hour, whatever this
+// host's clock says.
+func (s *Store) HistoryLast(iface apierr.Interface, series string, win time.Duration) []Point {
+	now := s.PlatformNow(iface)
+	return s.historyBetween(series, now.Add(-win), now)
+}
+
+func (s *Store) historyBetween(series string, since, now time.Time) []Point {
 	s.mu.Lock()
 	a := s.archive
 	s.mu.Unlock()
-	now := s.now()
 	if a == nil || !since.Before(now.Add(-s.history.window)) {
 		return s.historyFrom(series, since, false)
 	}

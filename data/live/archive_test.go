@@ -5,6 +5,7 @@ import (
 	"errors"
 	"testing"
 	"time"
+	"treasury/data/apierr"
 )
 
 // fakeArchive has a point per hour of the last 10 days.
@@ -67,5 +68,29 @@ func TestArchiveBetween(t *testing.T) {
 	a.err = errors.New("unreadable")
 	if pts := s.ArchiveBetween("payments:FAILED", now.Add(-3*time.Hour), now, ArchivePoints); pts != nil {
 		t.Fatalf("a failing archive gave %v", pts)
+	}
+}
+
+// TestHistoryLastIsThePlatformsLastSpan: a chart of the last hour reads
+// the points of the platform's last hour, which the points' times are on,
+// when the platform's clock runs three hours ahead of this host's: not
+// four hours of points (from the host's hour ago on), nor, from a clock
+// behind, none.
+func TestHistoryLastIsThePlatformsLastSpan(t *testing.T) {
+	for _, ahead := range []time.Duration{3 * time.Hour, -3 * time.Hour} {
+		host := time.Date(2026, 11, 28, 12, 0, 0, 0, time.UTC)
+		plat := host.Add(ahead)
+		s := New(Options{Now: func() time.Time { return host }, HistoryWindow: 24 * time.Hour})
+		s.ObserveDate(apierr.Liquidity, host, host, plat)
+		var samples []Sample
+		for m := 5 * 60; m >= 0; m-- { // a point a minute over the platform's last five hours
+			samples = append(samples, Sample{Series: "rate:X", At: plat.Add(-time.Duration(m) * time.Minute), Value: float64(m)})
+		}
+		s.Remember(samples)
+		pts := s.HistoryLast(apierr.Liquidity, "rate:X", time.Hour)
+		// A Date header says the second: the platform's now is known to it.
+		if n := len(pts); n < 60 || n > 61 || pts[0].At.Sub(plat.Add(-time.Hour)).Abs() > time.Minute || !pts[n-1].At.Equal(plat) {
+			t.Errorf("platform %s ahead: %d points of the last hour, want the platform's 60 or 61", ahead, len(pts))
+		}
 	}
 }

@@ -18,6 +18,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"treasury/data/apierr"
 	"treasury/data/liquidity"
 	"treasury/data/live"
 	"treasury/data/runway"
@@ -249,7 +250,13 @@ func (v *View) drawChart(ch *chart.Line, kind, series string, w, h int) (span, d
 	win := chartWindows[v.window]
 	seq := v.ctx.Store.Snapshot(live.LiquidityBalances).Seq<<32 ^ v.ctx.Store.Snapshot(live.PaymentBalances).Seq
 	out := v.ctx.Chart("balances:"+kind+":"+series+"@"+win.String(), seq, w, h, func() string {
-		pts := v.ctx.Store.HistorySince(series, v.ctx.Clock().Add(-win))
+		// The window ends now on the clock of the platform the balance is
+		// read from: the points' times are its.
+		iface := apierr.Liquidity
+		if strings.HasPrefix(series, live.SeriesPaymentsBalance) {
+			iface = apierr.Payments
+		}
+		pts := v.ctx.Store.HistoryLast(iface, series, win)
 		ch.SetSize(w, h)
 		ch.SetSeries(series, pts)
 		// The span rides on the drawing's first line: read with it.

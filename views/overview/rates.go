@@ -7,6 +7,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"treasury/data/apierr"
 	"treasury/data/liquidity"
 	"treasury/data/live"
 	"treasury/ui/chart"
@@ -57,7 +58,8 @@ type Trend struct {
 // for every session.
 type Rates struct {
 	Pairs []Pair // by pair name
-	// At is the quotes' fetch: the end of the windows.
+	// At is the quotes' fetch on the platform's clock: the end of the
+	// windows.
 	At time.Time
 }
 
@@ -67,7 +69,10 @@ type Rates struct {
 // over each window.
 func ratesKey(st *live.Store) live.Key[Rates] {
 	return live.Derive(st, live.QuotesKey, "overview-rates", func(_ Rates, in live.Snap[[]liquidity.Quote]) Rates {
-		return buildRates(in.Data, in.FetchedAt, st.HistorySince, len(st.Series(live.SeriesRate)), st.Archived())
+		// The windows end at the fetch on the liquidity platform's clock,
+		// which the rates' times are on.
+		at := st.PlatformTime(apierr.Liquidity, in.FetchedAt)
+		return buildRates(in.Data, at, st.HistorySince, len(st.Series(live.SeriesRate)), st.Archived())
 	})
 }
 

@@ -170,7 +170,7 @@ func (v *View) above(w, h int, sel *liquidity.Quote) string {
 	// covers: after a start, 30 minutes of a 24 hours' window.
 	seq := v.ctx.Store.Snapshot(live.Quotes).Seq
 	return v.ctx.Chart("quotes:rate:"+pair+":"+win.String(), seq, w, h, func() string {
-		pts := v.ctx.Store.HistorySince(live.SeriesRate+pair, v.ctx.Clock().Add(-win))
+		pts := v.ctx.Store.HistoryLast(apierr.Liquidity, live.SeriesRate+pair, win)
 		title := v.ctx.Theme.Title.Render("mid rate "+sanitize.Line(pair)) +
 			v.ctx.Theme.Muted.Render("  ("+viewkit.SpanOf(win, pts)+", UTC; w: window)")
 		v.chart.SetSize(w, h-1)
