@@ -24,7 +24,7 @@ func (s *Store) AddFeed(f Feed) error {
 	if _, ok := s.feeds[f.Topic]; ok {
 		return fmt.Errorf("live: feed %s added twice", f.Topic)
 	}
-	s.feeds[f.Topic] = &poller{feed: f, refresh: make(chan struct{}, 1)}
+	s.feeds[f.Topic] = newPoller(f)
 	s.snaps[f.Topic] = Snapshot{Topic: f.Topic, Interval: s.onClock(f.Interval)}
 	return nil
 }

@@ -153,11 +153,21 @@ type Store struct {
 type poller struct {
 	feed    Feed
 	refresh chan struct{}
+	// due asks for a fetch unless one made since makes it needless (a
+	// watcher arriving at a topic whose poll fell due).
+	due     chan struct{}
 	running sync.Mutex // one fetch at a time per topic
 	// streak counts the fetches in a row that failed the same
 	// non-retryable way (key); the poll backs off while it grows.
 	streak int
 	key    string
+	// fetching is set (under the store's lock) while a fetch is in
+	// flight: a watcher arriving then has it, and asks for no other.
+	fetching bool
+}
+
+func newPoller(f Feed) *poller {
+	return &poller{feed: f, refresh: make(chan struct{}, 1), due: make(chan struct{}, 1)}
 }
 
 // MaxBackoff bounds the wait of a poll that keeps failing the same
@@ -204,7 +214,7 @@ func New(opts Options) *Store {
 	s.life, s.end = context.WithCancel(context.Background())
 	s.idle = sync.NewCond(&s.mu)
 	for _, f := range opts.Feeds {
-		s.feeds[f.Topic] = &poller{feed: f, refresh: make(chan struct{}, 1)}
+		s.feeds[f.Topic] = newPoller(f)
 		s.snaps[f.Topic] = Snapshot{Topic: f.Topic, Interval: s.onClock(f.Interval)}
 		if _, ok := s.health[f.Interface]; !ok && f.Interface != "" {
 			s.health[f.Interface] = &Health{Interface: f.Interface}
@@ -279,6 +289,16 @@ func (s *Store) run(ctx context.Context, p *poller) {
 		case <-ctx.Done():
 			return
 		case <-timer.C:
+		case <-p.due:
+			if !s.stillDue(p) {
+				continue // a fetch since answered it; the timer runs on
+			}
+			if !timer.Stop() {
+				select {
+				case <-timer.C:
+				default:
+				}
+			}
 		case <-p.refresh:
 			if !timer.Stop() {
 				select {
@@ -302,6 +322,14 @@ func (s *Store) wanted(f Feed) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.watch[f.Topic] > 0
+}
+
+// stillDue reports whether p's topic is due with no fetch in flight.
+func (s *Store) stillDue(p *poller) bool {
+	now := s.now()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return !p.fetching && s.snaps[p.feed.Topic].Due(now)
 }
 
 // Refresh asks for a fetch of t now (it is coalesced with one pending),
@@ -348,7 +376,13 @@ func (s *Store) fetch(ctx context.Context, p *poller) time.Duration {
 		snap.Since = started
 		s.snaps[f.Topic] = snap
 	}
+	p.fetching = true
 	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		p.fetching = false
+		s.mu.Unlock()
+	}()
 	v, err := f.fetch(fctx)
 	cancel()
 	if ctx.Err() != nil {

@@ -115,8 +115,9 @@ func (sub *Subscription) Watch(topics ...Topic) {
 				s.watch[src]++
 				// A read (Ask) is made when its page asks (ReadNow). A
 				// poll due while nobody watched is made now: an unwatched
-				// feed looks again only an interval later.
-				if _, read := s.reads[src]; !read && s.snaps[src].Due(now) {
+				// feed looks again only an interval later. A fetch in
+				// flight is that poll.
+				if _, read := s.reads[src]; !read && s.snaps[src].Due(now) && !s.fetchingLocked(src) {
 					fresh = append(fresh, src)
 				}
 			}
@@ -125,7 +126,12 @@ func (sub *Subscription) Watch(topics ...Topic) {
 	sub.watching = next
 	s.mu.Unlock()
 	for _, t := range fresh {
-		s.Refresh(t)
+		if p, ok := s.feeds[t]; ok {
+			select {
+			case p.due <- struct{}{}:
+			default:
+			}
+		}
 	}
 	if grown { // a wider window than any held: its feed reads the rest now
 		for t := range needs {
@@ -134,6 +140,12 @@ func (sub *Subscription) Watch(topics ...Topic) {
 			}
 		}
 	}
+}
+
+// fetchingLocked reports whether t's feed has a fetch in flight.
+func (s *Store) fetchingLocked(t Topic) bool {
+	p := s.feeds[t]
+	return p != nil && p.fetching
 }
 
 // sourcesOf are the topics t is polled through.
