@@ -98,7 +98,11 @@ func ErrorLines(t Theme, err error, width int) []string {
 	if ae.URL != "" {
 		where = ae.URL
 	}
-	out := wrap(t.Bad.Render, "✖ ", fmt.Sprintf("%s %s %s", ae.Interface, ae.Method, where))
+	call := ae.Method + " " + where
+	if ae.Poll != "" {
+		call = "poll of " + ae.Poll
+	}
+	out := wrap(t.Bad.Render, "✖ ", fmt.Sprintf("%s %s", ae.Interface, call))
 	var facts []string
 	facts = append(facts, "code "+errorCode(ae))
 	if ae.Type != "" {

@@ -299,7 +299,7 @@ func TestHealthTurnsAtTheFirstFailedAttempt(t *testing.T) {
 }
 
 // TestHealthNamesAFailureThatIsNotAnAnswer: a poll that timed out gives
-// up with "timeout", not "error".
+// up with "timed out", as a call that timed out does, not "error".
 func TestHealthNamesAFailureThatIsNotAnAnswer(t *testing.T) {
 	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	k := live.KeyOf[int]("t-payments")
@@ -315,7 +315,7 @@ func TestHealthNamesAFailureThatIsNotAnAnswer(t *testing.T) {
 	a.Init()
 	defer a.Close()
 	a.Update(tea.WindowSizeMsg{Width: 120, Height: 24})
-	if got := a.healthLine(now, 0); !strings.Contains(got, "payments ✖ timeout") {
+	if got := a.healthLine(now, 0); !strings.Contains(got, "payments ✖ timed out") {
 		t.Errorf("health after a poll that timed out: %q", got)
 	}
 }

@@ -131,6 +131,10 @@ type Error struct {
 	Attempts int
 	// Cause is the underlying network or decoding error, if any.
 	Cause error
+	// Poll, when set, names the feed whose poll failed as a whole (its
+	// budget ran out while its calls were answered slowly), rather than
+	// one call; Method and Path are then empty.
+	Poll string
 }
 
 // Unwrap returns the underlying network or decoding error.

@@ -18,6 +18,10 @@ func (e *Error) Guidance() string {
 	if g := codeGuidance(e.Code); g != "" {
 		return g
 	}
+	switch {
+	case e.Poll != "" && e.Class == ClassTimeout:
+		return "Each call was answered or is still waiting, but the poll's calls together took longer than its budget: the next poll tries again. If it persists, the platform answers slowly (the overview's interfaces panel shows each one's latency); check the service's status."
+	}
 	switch e.Class {
 	case ClassUnreachable:
 		return "The interface could not be reached: not retried. Check " + e.urlKey() + " and the network (DNS, firewall, proxy)."

@@ -1,7 +1,9 @@
 package live
 
 import (
+	"context"
 	"errors"
+	"fmt"
 	"regexp"
 	"strconv"
 	"time"
@@ -35,7 +37,7 @@ func (f Failure) Key() string { return FailureKey(f.Err) }
 
 // FailureKey is the key of a failure (see Failure.Key).
 func FailureKey(e *apierr.Error) string {
-	return string(e.Interface) + " " + e.Method + " " + Endpoint(e.Path) + " " + strconv.Itoa(e.HTTPStatus) + " " + e.Code + " " + e.Class.String()
+	return string(e.Interface) + " " + e.Method + " " + Endpoint(e.Path) + e.Poll + " " + strconv.Itoa(e.HTTPStatus) + " " + e.Code + " " + e.Class.String()
 }
 
 var idSegment = regexp.MustCompile(`/[0-9a-fA-F]{8}-[0-9a-fA-F-]{27,}|/[0-9]+(/|$)`)
@@ -119,6 +121,20 @@ func (b *failBook) distinct(iface apierr.Interface) int {
 		seen[k] = true
 	}
 	return len(seen)
+}
+
+// pollFailure is the error of a failed poll that no call reported (the
+// transport tells the errors view of each call that failed): the poll's
+// budget ran out while its calls were answered slowly, or the feed
+// refused what it read. The errors view, the health and the page then say
+// the same thing.
+func pollFailure(f Feed, err error, budget time.Duration) *apierr.Error {
+	e := &apierr.Error{Interface: f.Interface, Poll: string(f.Topic), Class: apierr.ClassUnknown, Message: err.Error(), Cause: err}
+	if errors.Is(err, context.DeadlineExceeded) {
+		e.Class = apierr.ClassTimeout
+		e.Message = fmt.Sprintf("the poll of %s did not finish within %s", f.Topic, budget)
+	}
+	return e
 }
 
 // Failures returns the recent failed calls, newest first.

@@ -210,3 +210,42 @@ func TestNewVersionsOfHeldDataAreNotNews(t *testing.T) {
 		t.Error("News does not reset")
 	}
 }
+
+// TestAPollOutOfTimeIsAFailure: a poll whose budget runs out while its
+// calls are slow (each answered, none failed, so the transport reports
+// no failed call) is a failure the errors view lists, counted per topic,
+// with the error the health and the topic's snapshot hold: the header
+// saying "✖ timeout" while the errors view said "no call has failed" was
+// two stories. A call's own failure, which the transport records, is not
+// recorded twice.
+func TestAPollOutOfTimeIsAFailure(t *testing.T) {
+	slow := func(ctx context.Context) (int, error) { <-ctx.Done(); return 0, ctx.Err() }
+	refused := &apierr.Error{Interface: apierr.Payments, Method: "GET", Path: "/v3/payments/balances", Class: apierr.ClassUnreachable}
+	s := New(Options{FetchTimeout: 10 * time.Millisecond, Feeds: []Feed{
+		ValueFeed(KeyOf[int]("ledger"), slow, FeedOptions[int, int]{Interface: apierr.Payments, Interval: time.Second}),
+		ValueFeed(KeyOf[int]("payments"), slow, FeedOptions[int, int]{Interface: apierr.Payments, Interval: time.Second}),
+		ValueFeed(KeyOf[int]("balances"), func(context.Context) (int, error) { return 0, refused },
+			FeedOptions[int, int]{Interface: apierr.Payments, Interval: time.Second}),
+	}})
+	ctx := context.Background()
+	for range 2 {
+		s.FetchNow(ctx, "ledger")
+	}
+	s.FetchNow(ctx, "payments")
+	s.FetchNow(ctx, "balances")
+	fs := s.Failures()
+	if len(fs) != 2 {
+		t.Fatalf("%d failures listed, want the two topics' polls: %+v", len(fs), fs)
+	}
+	byTopic := map[Topic]Failure{fs[0].Topic: fs[0], fs[1].Topic: fs[1]}
+	led := byTopic["ledger"]
+	if led.Count != 2 || led.Err.Poll != "ledger" || led.Err.Class != apierr.ClassTimeout || byTopic["payments"].Count != 1 {
+		t.Fatalf("failures %+v: want the ledger's poll twice and the payments' once, as timeouts", byTopic)
+	}
+	if sn := s.Snapshot("ledger"); !errors.Is(sn.Err, context.DeadlineExceeded) || sn.Err.Error() != led.Err.Error() {
+		t.Errorf("the topic says %v, the errors view %v", sn.Err, led.Err)
+	}
+	if h := s.Health()[0]; h.LastError == nil || h.LastError.Error() != refused.Error() {
+		t.Errorf("health's last error %v", h.LastError)
+	}
+}

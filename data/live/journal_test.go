@@ -163,7 +163,7 @@ func TestJudgeStale(t *testing.T) {
 		t.Fatalf("at 90 s: %q", got)
 	}
 	for _, a := range s.Alerts() {
-		if a.Key == "stale:quotes" && (a.Interface != apierr.Liquidity || !strings.Contains(a.Title, "no good answer since 12:00:00 UTC (warning after 1m0s): 503")) {
+		if a.Key == "stale:quotes" && (a.Interface != apierr.Liquidity || !strings.Contains(a.Title, "no good answer since 12:00:00 UTC (warning after 1m0s): liquidity: 503")) {
 			t.Errorf("alert %+v", a)
 		}
 	}

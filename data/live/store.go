@@ -413,7 +413,19 @@ func (s *Store) fetch(ctx context.Context, p *poller) time.Duration {
 	at := s.now()
 	took := s.offClock(at.Sub(started)) // a call's latency is real time
 	if err != nil {
+		// A call's failure the transport recorded; a partial read's calls
+		// too (each names what it left unread).
+		var part *wire.Partial
+		_, told := apierr.As(err)
+		// A feed of no interface (the audit log) is not the platform's.
+		told = told || errors.As(err, &part) || f.Interface == ""
+		if !told {
+			err = pollFailure(f, err, s.opts.FetchTimeout)
+		}
 		s.mu.Lock()
+		if !told {
+			s.fails.add(err.(*apierr.Error), f.Topic, at)
+		}
 		snap := s.snaps[f.Topic]
 		snap.Err, snap.NextTry, snap.Interval = err, at.Add(s.onClock(wait)), s.onClock(f.Interval)
 		snap.Failures++

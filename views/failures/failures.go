@@ -90,6 +90,9 @@ func (v *View) row(f live.Failure) table.Row {
 		code = e.Class.String()
 	}
 	call := e.Method + " " + e.Path
+	if e.Poll != "" {
+		call = "poll of " + e.Poll
+	}
 	if f.Range != "" {
 		call += " · left unread: " + f.Range
 	}
