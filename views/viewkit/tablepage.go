@@ -378,13 +378,21 @@ func (p *TablePage[T]) Update(msg tea.Msg) tea.Cmd {
 		p.t.Tick(msg.Now)
 		p.t.SetStale(p.snap.Stale(p.ctx.Clock()) || (p.snap.Err != nil && !p.snap.FetchedAt.IsZero()))
 	case tea.KeyPressMsg:
+		// Enter and the actions take the record drawn under the cursor: a
+		// version adopted now (its notice still on its way) can put
+		// another there, in a table following the newest row.
+		drawn, wasDrawn := p.selected()
 		p.ensure()
 		if key.Matches(msg, p.keys.Errors) {
 			if cmd := OpenErrors(p.snap); cmd != nil {
 				return tea.Batch(append(cmds, cmd)...)
 			}
 		}
-		if sel, ok := p.selected(); ok {
+		sel, ok := p.selected()
+		if wasDrawn {
+			sel, ok = drawn, true
+		}
+		if ok {
 			if key.Matches(msg, p.keys.Open) && p.spec.Enter != nil {
 				return tea.Batch(append(cmds, p.spec.Enter(sel))...)
 			}
