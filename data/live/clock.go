@@ -83,6 +83,12 @@ func (l line) at(local time.Time) time.Time {
 	return l.a.Add(time.Duration(float64(local.Sub(l.t0)) * l.rate))
 }
 
+// local is the local time at which the server's clock read server: the
+// inverse of at (rate is positive).
+func (l line) local(server time.Time) time.Time {
+	return l.t0.Add(time.Duration(float64(server.Sub(l.a)) / l.rate))
+}
+
 // estimate fits the line; ok is false before any observation.
 func (c *platformClock) estimate() (line, bool) {
 	if len(c.dates) == 0 && len(c.records) == 0 {
@@ -186,14 +192,19 @@ func (s *Store) platformTimeLocked(iface apierr.Interface, local time.Time) time
 func (s *Store) judgeLocked(f *Feed, data any, at time.Time) []Alert {
 	pat := s.platformTimeLocked(f.Interface, at)
 	out := f.alerts(data, pat)
-	if back := at.Sub(pat); back != 0 {
-		for i := range out {
-			if !out[i].Since.IsZero() {
-				out[i].Since = out[i].Since.Add(back)
-			}
-			if !out[i].Last.IsZero() {
-				out[i].Last = out[i].Last.Add(back)
-			}
+	if pat.Equal(at) {
+		return out // the platform's clock is the store's
+	}
+	// Through the clock's line, not by today's offset: a platform whose
+	// clock runs faster (a sandbox at 20x) failed a payment 15 of its
+	// minutes ago 45 s ago on this host's clock.
+	l, _ := s.clocks[f.Interface].estimate()
+	for i := range out {
+		if !out[i].Since.IsZero() {
+			out[i].Since = l.local(out[i].Since)
+		}
+		if !out[i].Last.IsZero() {
+			out[i].Last = l.local(out[i].Last)
 		}
 	}
 	return out

@@ -1,6 +1,7 @@
 package live
 
 import (
+	"context"
 	"testing"
 	"time"
 
@@ -37,5 +38,36 @@ func TestClockFollowsAFastServerUnderBursts(t *testing.T) {
 	}
 	if worst > 5*time.Second {
 		t.Fatalf("the estimate strayed %v from a server running ten times faster", worst)
+	}
+}
+
+// TestAlertTimesFollowAFastClock: a feed's alert judged on a platform
+// whose clock runs 20 times faster (a sandbox at --speed 20) names a
+// payment that failed 15 of the platform's minutes ago: on this host's
+// clock that was 45 s ago, not 15 minutes (moving it back by today's
+// offset put it before the dashboard started).
+func TestAlertTimesFollowAFastClock(t *testing.T) {
+	t0 := time.Date(2026, 11, 29, 11, 0, 0, 0, time.UTC)
+	local := t0
+	server := func(at time.Time) time.Time { return t0.Add(20 * at.Sub(t0)) }
+	s := New(Options{Now: func() time.Time { return local }, Feeds: []Feed{
+		ValueFeed(KeyOf[int]("payments"), func(context.Context) (int, error) { return 1, nil }, FeedOptions[int, int]{
+			Interface: apierr.Payments, Interval: time.Second,
+			Alerts: func(_ int, now time.Time) []Alert {
+				failed := now.Add(-15 * time.Minute)
+				return []Alert{{Key: "failures", Code: "FAILED", Since: failed, Last: failed}}
+			}}),
+	}})
+	for step := range 600 { // a minute of answers, a tenth of a second apart
+		local = t0.Add(time.Duration(step) * 100 * time.Millisecond)
+		s.ObserveDate(apierr.Payments, local, local, server(local).Truncate(time.Second))
+	}
+	s.FetchNow(context.Background(), "payments")
+	as := s.Alerts()
+	if len(as) != 1 {
+		t.Fatalf("alerts %+v", as)
+	}
+	if ago := local.Sub(as[0].Since); ago < 40*time.Second || ago > 50*time.Second {
+		t.Errorf("the failure 15 platform minutes ago is put %s ago on the host's clock, want about 45 s", ago)
 	}
 }

@@ -415,16 +415,16 @@ func (s *Store) fetch(ctx context.Context, p *poller) time.Duration {
 	if err != nil {
 		// A call's failure the transport recorded; a partial read's calls
 		// too (each names what it left unread).
-		var part *wire.Partial
-		_, told := apierr.As(err)
 		// A feed of no interface (the audit log) is not the platform's.
-		told = told || errors.As(err, &part) || f.Interface == ""
-		if !told {
-			err = pollFailure(f, err, s.opts.FetchTimeout)
+		var part *wire.Partial
+		var poll *apierr.Error
+		if _, told := apierr.As(err); !told && !errors.As(err, &part) && f.Interface != "" {
+			poll = pollFailure(f, err, s.opts.FetchTimeout)
+			err = poll
 		}
 		s.mu.Lock()
-		if !told {
-			s.fails.add(err.(*apierr.Error), f.Topic, at)
+		if poll != nil {
+			s.fails.add(poll, f.Topic, at)
 		}
 		snap := s.snaps[f.Topic]
 		snap.Err, snap.NextTry, snap.Interval = err, at.Add(s.onClock(wait)), s.onClock(f.Interval)
