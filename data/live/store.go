@@ -162,7 +162,7 @@ type poller struct {
 	streak int
 	key    string
 	// fetching is set (under the store's lock) while a fetch is in
-	// flight: a watcher arriving then has it, and asks for no other.
+	// flight: a watcher's request arriving then has it (stillDue).
 	fetching bool
 }
 

@@ -115,9 +115,9 @@ func (sub *Subscription) Watch(topics ...Topic) {
 				s.watch[src]++
 				// A read (Ask) is made when its page asks (ReadNow). A
 				// poll due while nobody watched is made now: an unwatched
-				// feed looks again only an interval later. A fetch in
-				// flight is that poll.
-				if _, read := s.reads[src]; !read && s.snaps[src].Due(now) && !s.fetchingLocked(src) {
+				// feed looks again only an interval later (unless a
+				// fetch in flight or made since is that poll: stillDue).
+				if _, read := s.reads[src]; !read && s.snaps[src].Due(now) {
 					fresh = append(fresh, src)
 				}
 			}
@@ -140,12 +140,6 @@ func (sub *Subscription) Watch(topics ...Topic) {
 			}
 		}
 	}
-}
-
-// fetchingLocked reports whether t's feed has a fetch in flight.
-func (s *Store) fetchingLocked(t Topic) bool {
-	p := s.feeds[t]
-	return p != nil && p.fetching
 }
 
 // sourcesOf are the topics t is polled through.
