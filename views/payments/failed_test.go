@@ -39,7 +39,7 @@ func TestPaymentsUnreachable(t *testing.T) {
 // and the ledger read before, marked stale with its age and the error.
 func TestPaymentsDetailSectionsFailing(t *testing.T) {
 	t.Parallel()
-	e := world(t, viewtest.Options{})
+	e := plainWorld(t)
 	failed := newestIn(t, e, payments.Failed)
 	if err := e.Sandbox.SetFaults(sandbox.FaultSettings{ErrorRate: 1}); err != nil {
 		t.Fatal(err)

@@ -28,6 +28,17 @@ func world(t *testing.T, o viewtest.Options) *viewtest.Env {
 	return e
 }
 
+// plainWorld is world advanced its ten minutes in one step: the same
+// payments, read once, for a test that draws no chart (the chart's points
+// are what ten reads a minute apart are for). Each read of a world is
+// most of what its test costs.
+func plainWorld(t *testing.T) *viewtest.Env {
+	t.Helper()
+	e := viewtest.New(t, viewtest.Options{Skip: notShown})
+	e.Advance(10 * time.Minute)
+	return e
+}
+
 // fullWorld is world with every topic but the liquidity windows read.
 func fullWorld(t *testing.T, o viewtest.Options) *viewtest.Env {
 	t.Helper()

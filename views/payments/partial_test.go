@@ -19,7 +19,7 @@ import (
 // the detail says the full record is being read, then, when the read
 // fails (the platform does not know the id), why.
 func TestPaymentsPartialRecordMarked(t *testing.T) {
-	e := world(t, viewtest.Options{})
+	e := plainWorld(t)
 	const id = "0badf00d-0000-4000-8000-00000000beef" // unknown to the sandbox: its read by id fails
 	now := e.Ctx.Clock()
 	e.P.Store.ApplyPaymentEvent(webhook.Event{ID: "evt-partial", EventType: "PAYMENT_STATE_TRANSITION", CreateDate: now,

@@ -91,7 +91,7 @@ func TestPaymentsPaletteByInternalID(t *testing.T) {
 // does not hold: it is looked up by internalId through the client, and its
 // lines of last month's RECON report are shown.
 func TestPaymentsLookupNotHeld(t *testing.T) {
-	e := world(t, viewtest.Options{})
+	e := plainWorld(t)
 	g := octoberPayment(t, e)
 	if _, ok := held(t, e).Get(g.NetworkPaymentID); ok {
 		t.Fatal("an october payment is held: pick another")
@@ -239,7 +239,7 @@ func TestPaymentsNarrow(t *testing.T) {
 // TestPaymentsTimelineMergesWebhooks: webhook arrivals and the state
 // history are merged by time, each labelled, a late one marked.
 func TestPaymentsTimelineMergesWebhooks(t *testing.T) {
-	e := world(t, viewtest.Options{})
+	e := plainWorld(t)
 	p := newestIn(t, e, payments.Failed)
 	ev := func(id string, st payments.State, at time.Time) webhook.Event {
 		return webhook.Event{ID: id, EventType: "PAYMENT_STATE_TRANSITION", CreateDate: at,
@@ -319,7 +319,7 @@ func TestRawIsTheRecordShown(t *testing.T) {
 // what it found, and enter opens it. A reference the platform does not
 // know either is said so.
 func TestSearchFindsAPaymentOutsideTheWindow(t *testing.T) {
-	e := world(t, viewtest.Options{})
+	e := plainWorld(t)
 	g := octoberPayment(t, e)
 	v := New(e.Ctx, e.P)
 	send(v, ui.StoreChanged{})

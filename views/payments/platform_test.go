@@ -36,7 +36,7 @@ func drive(v *View, cmd tea.Cmd) {
 // line above the table says what it found beyond the window, and o lists
 // those payments apart, marked as the platform's, enter opening one.
 func TestSearchAsksThePlatformBeyondTheWindow(t *testing.T) {
-	e := world(t, viewtest.Options{})
+	e := plainWorld(t)
 	g := octoberPayment(t, e)
 	p, err := e.P.Payments.Get(context.Background(), g.NetworkPaymentID)
 	if err != nil {
