@@ -104,6 +104,9 @@ func Command(ctx context.Context, e *process.Env, g cli.Globals, args []string) 
 	}
 	defer closeAll()
 	a.now = p.Now
+	if res.clock != "" && a.since > 0 {
+		a.now = platformClock(ctx, p, res.clock)
+	}
 	a.source = cfg.Profile + " (" + cfg.Environment + ")"
 	ctx, skips := wire.WithSkips(ctx)
 	what := strings.TrimSpace(res.name + " " + a.id)
@@ -164,6 +167,22 @@ func openClients(e *process.Env, cfg *config.Config) (*platform.Platform, func()
 		return nil, nil, err
 	}
 	return rt.Platform, rt.Close, nil
+}
+
+// platformClock is iface's clock as its answers tell it: a --since window
+// is the platform's last span, as the dashboard's windows are, whatever
+// this host's clock says. A get that has not heard iface yet asks it one
+// small call first (its failure is the read's to report).
+func platformClock(ctx context.Context, p *platform.Platform, iface apierr.Interface) func() time.Time {
+	if _, known := p.Store.ClockOffset(iface); !known {
+		switch {
+		case iface == apierr.Liquidity && p.Liquidity != nil:
+			_, _ = p.Liquidity.AllBalances(ctx)
+		case iface == apierr.Payments && p.Payments != nil:
+			_, _ = p.Payments.TokenTest(ctx)
+		}
+	}
+	return p.Store.PlatformClock(iface)
 }
 
 // getError is a failed read: the call, then the error's code and what to

@@ -383,15 +383,16 @@ const variantConfig = "profile: v\nprofiles:\n  v:\n    environment: sandbox\n  
 // sandboxes started at different instants hold different worlds (under
 // load a report once held 894 records on one and 893 on the other). The
 // windows of the live feeds (--since, the ledger's day) are read back from
-// this host's clock, which moves between two reads however loaded the
-// machine: the default face is read before and after the variant, and the
-// variant's count must lie between (equal, where nothing moved).
+// the platform's clock as its Date headers tell it, which for a frozen
+// server runs on from the second it says (within a second of this host's
+// clock, the host's is taken: the instant is ten seconds back, so that it
+// never is): the default face is read before and after the variant, and
+// the variant's count must lie between (equal, where nothing moved).
 func TestGetEveryResourceFromTheVariant(t *testing.T) {
-	// One instant for both, half an hour ago: each is then moved on to
-	// now by the same half hour of live traffic (quotes, trades, new
-	// payments), since `get` reads windows (--since, the ledger's) back
-	// from this host's clock.
-	start := time.Now().Add(-30 * time.Minute).Truncate(time.Second)
+	// One instant for both, half an hour ago: each is then moved on by
+	// the same half hour of live traffic (quotes, trades, new payments),
+	// to ten seconds ago.
+	start := time.Now().Add(-30*time.Minute - 10*time.Second).Truncate(time.Second)
 	var faces []string
 	for _, o := range []sandbox.Options{sandboxtest.Options(), sandboxtest.VariantOptions()} {
 		o.Start = start

@@ -35,8 +35,10 @@ type getResource struct {
 	// enums are the valid values of the flags that take one of a known
 	// set (state, type); another value is a usage error.
 	enums map[string][]string
-	// since is the default of --since.
+	// since is the default of --since; clock the interface whose clock
+	// the window is counted back on (the records' times are its).
 	since time.Duration
+	clock apierr.Interface
 	// read fetches every page: a slice of records, one record, or rawBytes.
 	read func(ctx context.Context, p *platform.Platform, a getArgs) (any, error)
 }
@@ -197,11 +199,11 @@ func getResources() []getResource {
 		return p.Reporting, nil
 	}
 	rs := []getResource{
-		{name: "quotes", summary: "liquidity quotes, newest first", flags: []string{"since"}, since: 15 * time.Minute,
+		{name: "quotes", summary: "liquidity quotes, newest first", flags: []string{"since"}, since: 15 * time.Minute, clock: apierr.Liquidity,
 			read: withClient(liq, func(ctx context.Context, c *liquidity.Client, a getArgs) (any, error) {
 				return c.AllQuotes(ctx, liquidity.Window{Start: a.from(), End: a.now()})
 			})},
-		{name: "trades", summary: "executed liquidity trades", flags: []string{"since"}, since: 24 * time.Hour,
+		{name: "trades", summary: "executed liquidity trades", flags: []string{"since"}, since: 24 * time.Hour, clock: apierr.Liquidity,
 			read: withClient(liq, func(ctx context.Context, c *liquidity.Client, a getArgs) (any, error) {
 				return c.AllTrades(ctx, liquidity.Window{Start: a.from(), End: a.now()})
 			})},
@@ -214,7 +216,7 @@ func getResources() []getResource {
 				b, err := c.Balances(ctx)
 				return b.Balances, err
 			})},
-		{name: "payments", summary: "payments through the v3 filter, newest first (a failure's reason read by id)", flags: []string{"state", "since"}, multiState: true,
+		{name: "payments", summary: "payments through the v3 filter, newest first (a failure's reason read by id)", flags: []string{"state", "since"}, multiState: true, clock: apierr.Payments,
 			enums: map[string][]string{"state": paymentStates()},
 			read: withClient(pay, func(ctx context.Context, c *payclient.Client, a getArgs) (any, error) {
 				var f payments.Filter
@@ -269,7 +271,7 @@ func getResources() []getResource {
 			read: withClient(pay, func(ctx context.Context, c *payclient.Client, a getArgs) (any, error) {
 				return instrumentsOf(ctx, c, a.id)
 			})},
-		{name: "ledger", aliases: []string{"ledger-transactions"}, summary: "prefunded ledger transactions of every currency", flags: []string{"since"}, since: 24 * time.Hour,
+		{name: "ledger", aliases: []string{"ledger-transactions"}, summary: "prefunded ledger transactions of every currency", flags: []string{"since"}, since: 24 * time.Hour, clock: apierr.Payments,
 			read: withClient(pay, func(ctx context.Context, c *payclient.Client, a getArgs) (any, error) {
 				return c.Ledger(ctx, a.from(), a.now())
 			})},
