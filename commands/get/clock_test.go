@@ -10,33 +10,50 @@ import (
 	"treasury/sandbox/sandboxtest"
 )
 
-// TestGetSinceIsThePlatformsSpan: `get quotes --since 5m` against a
-// platform whose clock is three hours ahead of this host's reads the
-// platform's last five minutes, as the dashboard's windows are: counted
-// back from this host's clock it read none (all the platform's quotes
-// are later than the host's now).
+// TestGetSinceIsThePlatformsSpan: a --since window against a platform
+// whose clock is three hours ahead of this host's is the platform's last
+// span, as the dashboard's windows are, on each interface's own clock:
+// the quotes of its last five minutes (liquidity), the ledger of its last
+// hour (payments, whose clock a token test does not tell: that is the
+// auth interface's). Counted back from this host's clock, the quotes read
+// were three hours old, and the ledger's hour held none of the platform's
+// last ten minutes of traffic.
 func TestGetSinceIsThePlatformsSpan(t *testing.T) {
 	o := sandboxtest.Options()
 	o.Start = time.Now().Add(3 * time.Hour).Truncate(time.Second)
 	srv := sandboxtest.Listen(t, o)
+	srv.AdvanceClock(10 * time.Minute) // live traffic: payments move the ledger
 	face := profiletest.Write(t, srv, clitest.FreeAddr(t), nil)
-	code, out, stderr := getRun(t, "--config", face, "quotes", "--since", "5m", "-o", "json")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	var qs []struct {
-		CreatedAt time.Time `json:"createdAt"`
-	}
-	if err := json.Unmarshal([]byte(out), &qs); err != nil {
-		t.Fatalf("%v: %s", err, out)
-	}
-	if len(qs) == 0 {
-		t.Fatal("no quote in the platform's last five minutes")
-	}
 	plat := srv.Clock().Now()
-	for _, q := range qs {
-		if q.CreatedAt.Before(plat.Add(-5*time.Minute-2*time.Second)) || q.CreatedAt.After(plat) {
-			t.Fatalf("a quote at %s, outside the platform's last five minutes (its now %s)", q.CreatedAt, plat)
+	for _, c := range []struct {
+		args []string
+		span time.Duration
+	}{
+		{[]string{"quotes", "--since", "5m"}, 5 * time.Minute},
+		{[]string{"ledger", "--since", "1h"}, time.Hour},
+	} {
+		code, out, stderr := getRun(t, append([]string{"--config", face}, append(c.args, "-o", "json")...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", c.args, code, stderr)
+		}
+		var recs []struct {
+			CreatedAt   time.Time `json:"createdAt"`
+			CreatedDttm time.Time `json:"createdDttm"`
+		}
+		if err := json.Unmarshal([]byte(out), &recs); err != nil {
+			t.Fatalf("%v: %v: %s", c.args, err, out)
+		}
+		if len(recs) == 0 {
+			t.Fatalf("%v: nothing in the platform's last %s", c.args, c.span)
+		}
+		for _, r := range recs {
+			at := r.CreatedAt
+			if at.IsZero() {
+				at = r.CreatedDttm
+			}
+			if at.Before(plat.Add(-c.span-2*time.Second)) || at.After(plat) {
+				t.Fatalf("%v: a record at %s, outside the platform's last %s (its now %s)", c.args, at, c.span, plat)
+			}
 		}
 	}
 }

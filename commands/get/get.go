@@ -172,14 +172,14 @@ func openClients(e *process.Env, cfg *config.Config) (*platform.Platform, func()
 // platformClock is iface's clock as its answers tell it: a --since window
 // is the platform's last span, as the dashboard's windows are, whatever
 // this host's clock says. A get that has not heard iface yet asks it one
-// small call first (its failure is the read's to report).
+// small call of it first (its failure is the read's to report).
 func platformClock(ctx context.Context, p *platform.Platform, iface apierr.Interface) func() time.Time {
 	if _, known := p.Store.ClockOffset(iface); !known {
 		switch {
 		case iface == apierr.Liquidity && p.Liquidity != nil:
 			_, _ = p.Liquidity.AllBalances(ctx)
 		case iface == apierr.Payments && p.Payments != nil:
-			_, _ = p.Payments.TokenTest(ctx)
+			_, _ = p.Payments.Balances(ctx) // the token test is the auth interface's
 		}
 	}
 	return p.Store.PlatformClock(iface)
