@@ -94,13 +94,9 @@ func ErrorLines(t Theme, err error, width int) []string {
 	if !errors.As(err, &ae) {
 		return wrap(t.Bad.Render, "✖ ", err.Error())
 	}
-	where := ae.Path
-	if ae.URL != "" {
-		where = ae.URL
-	}
-	call := ae.Method + " " + where
-	if ae.Poll != "" {
-		call = "poll of " + ae.Poll
+	call := ae.Call()
+	if ae.URL != "" && ae.Poll == "" {
+		call = ae.Method + " " + ae.URL // the address is what to check
 	}
 	out := wrap(t.Bad.Render, "✖ ", fmt.Sprintf("%s %s", ae.Interface, call))
 	var facts []string

@@ -137,6 +137,15 @@ type Error struct {
 	Poll string
 }
 
+// Call names what failed: the method and path ("GET /v3/payments/filter"),
+// or the poll ("poll of payments").
+func (e *Error) Call() string {
+	if e.Poll != "" {
+		return "poll of " + e.Poll
+	}
+	return e.Method + " " + e.Path
+}
+
 // Unwrap returns the underlying network or decoding error.
 func (e *Error) Unwrap() error { return e.Cause }
 

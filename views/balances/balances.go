@@ -18,7 +18,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"treasury/data/apierr"
 	"treasury/data/liquidity"
 	"treasury/data/live"
 	"treasury/data/runway"
@@ -132,7 +131,7 @@ func (v *View) above(w, h int, sel *Row) string {
 	if sel == nil || h-len(ex) < 4 {
 		return strings.Join(ex, "\n")
 	}
-	span, drawn := v.drawChart(v.chart, "table", sel.Series(), w, h-1-len(ex))
+	span, drawn := v.drawChart(v.chart, "table", *sel, w, h-1-len(ex))
 	chart := v.seriesTitle(*sel, span, w) + "\n" + drawn
 	if len(ex) == 0 {
 		return chart
@@ -246,17 +245,14 @@ func (v *View) completeCurrency(prefix string) []string {
 // ch (its styles named by kind), once per balances poll, window and size
 // for every session (the history is read, from the store's memory or the
 // history file, only then). span says what the points cover.
-func (v *View) drawChart(ch *chart.Line, kind, series string, w, h int) (span, drawn string) {
+func (v *View) drawChart(ch *chart.Line, kind string, r Row, w, h int) (span, drawn string) {
+	series := r.Series()
 	win := chartWindows[v.window]
 	seq := v.ctx.Store.Snapshot(live.LiquidityBalances).Seq<<32 ^ v.ctx.Store.Snapshot(live.PaymentBalances).Seq
 	out := v.ctx.Chart("balances:"+kind+":"+series+"@"+win.String(), seq, w, h, func() string {
 		// The window ends now on the clock of the platform the balance is
 		// read from: the points' times are its.
-		iface := apierr.Liquidity
-		if strings.HasPrefix(series, live.SeriesPaymentsBalance) {
-			iface = apierr.Payments
-		}
-		pts := v.ctx.Store.HistoryLast(iface, series, win)
+		pts := v.ctx.Store.HistoryLast(r.Interface(), series, win)
 		ch.SetSize(w, h)
 		ch.SetSeries(series, pts)
 		// The span rides on the drawing's first line: read with it.

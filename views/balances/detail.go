@@ -41,7 +41,7 @@ func (v *View) newDetail(id string) *viewkit.DetailPage[Row] {
 				b.WriteString("\n" + v.ctx.Theme.Bad.Render("LOW_BALANCE  "+sanitize.Line(r.Alert.Title)) + "\n")
 				b.WriteString(v.ctx.Theme.Muted.Render(sanitize.Line(r.Alert.Guidance)) + "\n")
 			}
-			span, drawn := v.drawChart(ch, "detail", r.Series(), w, detailChartHeight)
+			span, drawn := v.drawChart(ch, "detail", r, w, detailChartHeight)
 			b.WriteString("\n" + v.seriesTitle(r, span, w) + "\n" + drawn)
 			return b.String()
 		},

@@ -5,6 +5,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"treasury/data/apierr"
 	"treasury/data/liquidity"
 	"treasury/data/live"
 	"treasury/data/money"
@@ -57,6 +58,15 @@ func (r Row) Series() string {
 		return live.SeriesPaymentsBalance + r.Payments.Currency
 	}
 	return live.SeriesLiquidityBalance + r.Liquidity.Asset
+}
+
+// Interface is the interface the row's balance is read from, whose clock
+// its history's times are on.
+func (r Row) Interface() apierr.Interface {
+	if r.Payments != nil {
+		return apierr.Payments
+	}
+	return apierr.Liquidity
 }
 
 // Available and Reserved as received.

@@ -89,10 +89,7 @@ func (v *View) row(f live.Failure) table.Row {
 	if code == "" {
 		code = e.Class.String()
 	}
-	call := e.Method + " " + e.Path
-	if e.Poll != "" {
-		call = "poll of " + e.Poll
-	}
+	call := e.Call()
 	if f.Range != "" {
 		call += " · left unread: " + f.Range
 	}
