@@ -24,6 +24,7 @@ func TestUnknownDomainAndUnreachableURL(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			e := viewtest.New(t, viewtest.Options{Profile: c.change, Skip: viewtest.NoLiquidityHistory()})
+			e.Fetch() // a second failed poll: the page counts them
 			tm := e.Program(t, newView(e))
 			viewtest.WaitFor(t, tm, "Could not read")
 			frame := viewtest.Golden(t, tm)

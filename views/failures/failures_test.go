@@ -16,6 +16,7 @@ import (
 // times it happened and what to do, and enter again shows it whole.
 func TestEnterOnAFailedPageOpensItsErrors(t *testing.T) {
 	e := viewtest.New(t, viewtest.Options{Skip: viewtest.NoLiquidityHistory(), Profile: func(c *config.Config) { c.Custody.BaseURL = "http://127.0.0.1:1" }})
+	e.Fetch() // a second failed poll: "failures recently" counts them
 	tm := e.Program(t, addressbook.New(e.Ctx, e.P, e.Actor), failures.New(e.Ctx))
 	viewtest.WaitFor(t, tm, "Could not read custody endpoints")
 	viewtest.Keys(tm, "enter")
