@@ -13,8 +13,10 @@ import (
 // TestGetSinceIsThePlatformsSpan: a --since window against a platform
 // whose clock is three hours ahead of this host's is the platform's last
 // span, as the dashboard's windows are, on each interface's own clock:
-// the quotes of its last five minutes (liquidity), the ledger of its last
-// hour (payments, whose clock a token test does not tell: that is the
+// the quotes of its last five minutes (liquidity), and of its last fifteen
+// without --since (the default window, which getCases leaves out: it is
+// 5,400 quotes, a second or two a read under -race), the ledger of its
+// last hour (payments, whose clock a token test does not tell: that is the
 // auth interface's). Counted back from this host's clock, the quotes read
 // were three hours old, and the ledger's hour held none of the platform's
 // last ten minutes of traffic.
@@ -28,9 +30,11 @@ func TestGetSinceIsThePlatformsSpan(t *testing.T) {
 	for _, c := range []struct {
 		args []string
 		span time.Duration
+		full bool // the oldest record is near the window's start
 	}{
-		{[]string{"quotes", "--since", "5m"}, 5 * time.Minute},
-		{[]string{"ledger", "--since", "1h"}, time.Hour},
+		{[]string{"quotes", "--since", "5m"}, 5 * time.Minute, true},
+		{[]string{"quotes"}, 15 * time.Minute, true},
+		{[]string{"ledger", "--since", "1h"}, time.Hour, false},
 	} {
 		code, out, stderr := getRun(t, append([]string{"--config", face}, append(c.args, "-o", "json")...)...)
 		if code != 0 {
@@ -46,6 +50,7 @@ func TestGetSinceIsThePlatformsSpan(t *testing.T) {
 		if len(recs) == 0 {
 			t.Fatalf("%v: nothing in the platform's last %s", c.args, c.span)
 		}
+		oldest := plat
 		for _, r := range recs {
 			at := r.CreatedAt
 			if at.IsZero() {
@@ -54,6 +59,12 @@ func TestGetSinceIsThePlatformsSpan(t *testing.T) {
 			if at.Before(plat.Add(-c.span-2*time.Second)) || at.After(plat) {
 				t.Fatalf("%v: a record at %s, outside the platform's last %s (its now %s)", c.args, at, c.span, plat)
 			}
+			if at.Before(oldest) {
+				oldest = at
+			}
+		}
+		if c.full && oldest.After(plat.Add(-c.span+10*time.Second)) {
+			t.Fatalf("%v: the oldest record is at %s, %s before the platform's now: not its last %s", c.args, oldest, plat.Sub(oldest), c.span)
 		}
 	}
 }
