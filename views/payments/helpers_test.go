@@ -52,10 +52,14 @@ func fullWorld(t *testing.T, o viewtest.Options) *viewtest.Env {
 var notShown = append(viewtest.NoLiquidityHistory(), live.Vaults, live.Wallets, live.Transactions, live.Sweeps,
 	live.WalletWebhooks, live.Subscriptions, live.Counterparties, live.Endpoints)
 
+// tenMinutes advances e ten minutes a minute at a time, reading the
+// payments at each (the state chart counts at each of their polls) and
+// every topic after the last.
 func tenMinutes(e *viewtest.Env) {
-	for range 10 {
-		e.Advance(time.Minute)
+	for range 9 {
+		e.AdvanceReading(time.Minute, live.Payments)
 	}
+	e.Advance(time.Minute)
 }
 
 // shared is the world of world(t, Options{}), built once and shared by the

@@ -194,6 +194,15 @@ func (e *Env) Advance(d time.Duration) {
 	e.Fetch()
 }
 
+// AdvanceReading moves the sandbox clock and reads only topics: the steps
+// of a chart whose points are counted at each poll of one topic (the
+// payments' states), the others read once after the last step.
+func (e *Env) AdvanceReading(d time.Duration, topics ...live.Topic) {
+	e.mustOwn("AdvanceReading")
+	e.Sandbox.AdvanceClock(d)
+	e.fetch(topics...)
+}
+
 // Program runs the shell with views at Width x Height.
 func (e *Env) Program(t testing.TB, views ...ui.View) *teatest.TestModel {
 	t.Helper()
