@@ -2,10 +2,11 @@ package simkit
 
 import (
 	"encoding/binary"
-	"fmt"
 	"hash/fnv"
 	"math"
 	"math/rand/v2"
+
+	"github.com/google/uuid"
 )
 
 // Mix hashes a seed and any number of keys into one well-mixed value
@@ -63,7 +64,7 @@ func UUIDOf(seed uint64, keys ...uint64) string {
 func formatUUID(b [16]byte) string {
 	b[6] = (b[6] & 0x0f) | 0x40
 	b[8] = (b[8] & 0x3f) | 0x80
-	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:])
+	return uuid.UUID(b).String() // fmt's %x was a tenth of a report's generation
 }
 
 // Hex returns n random hex digits from r.
