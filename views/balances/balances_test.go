@@ -86,8 +86,7 @@ func TestTradesByPalette(t *testing.T) {
 }
 
 func TestTradesGolden(t *testing.T) {
-	e := viewtest.New(t, viewtest.Options{})
-	history(e)
+	e := lowUSD.Env(t)
 	tm := e.Program(t, balances.New(e.Ctx, balances.Options{Runway: e.P.Runway}))
 	viewtest.WaitFor(t, tm, "available")
 	viewtest.Keys(tm, "t")
