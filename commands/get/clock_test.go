@@ -68,3 +68,22 @@ func TestGetSinceIsThePlatformsSpan(t *testing.T) {
 		}
 	}
 }
+
+// TestSinceStartsOnTheSecond: a window's start does not move with the
+// milliseconds this host adds to the platform's Date (whole seconds)
+// between one get and the next. It did: against two frozen servers of one
+// instant, a trade at the edge of the last hour was read from one and not
+// from the other (539 and 540 trades, a CI failure).
+func TestSinceStartsOnTheSecond(t *testing.T) {
+	date := time.Date(2026, 11, 16, 10, 0, 0, 0, time.UTC)
+	var starts []time.Time
+	for _, after := range []time.Duration{time.Millisecond, 40 * time.Millisecond, 900 * time.Millisecond} {
+		a := getArgs{since: time.Hour, now: func() time.Time { return date.Add(after) }}
+		starts = append(starts, a.from())
+	}
+	for _, s := range starts {
+		if !s.Equal(date.Add(-time.Hour)) {
+			t.Fatalf("windows start at %v, want %v each", starts, date.Add(-time.Hour))
+		}
+	}
+}

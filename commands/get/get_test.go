@@ -382,8 +382,9 @@ const variantConfig = "profile: v\nprofiles:\n  v:\n    environment: sandbox\n  
 // sandboxes started at different instants hold different worlds (under
 // load a report once held 894 records on one and 893 on the other). The
 // windows of the live feeds (--since, the ledger's day) are read back from
-// the platform's clock as its Date headers tell it, which for a frozen
-// server runs on from the second it says (within a second of this host's
+// the platform's clock as its Date headers tell it, and start on its whole
+// second (TestSinceStartsOnTheSecond); for a frozen server that clock runs
+// on from the second it says (within a second of this host's
 // clock, the host's is taken: the instant is ten seconds back, so that it
 // never is): for a resource read over a window, the default face is read
 // before and after the variant, and the variant's count must lie between

@@ -59,11 +59,17 @@ type getArgs struct {
 }
 
 // from is the start of the --since window; zero means the whole history.
+//
+// It starts on a whole second: the platform's clock is known to the second
+// (its Date header), and what this host adds to it (the milliseconds since
+// that answer) would otherwise move the window's start from one get to the
+// next against a server whose clock stands still, a record at its edge in
+// one and not the other.
 func (a getArgs) from() time.Time {
 	if a.since <= 0 {
 		return time.Time{}
 	}
-	return a.now().Add(-a.since)
+	return a.now().Add(-a.since).Truncate(time.Second)
 }
 
 // rawBytes is content written to stdout exactly as downloaded.

@@ -14,7 +14,7 @@ import (
 // closed: refused (wrong code), one line; nothing reaches the sandbox.
 func TestProdWrongCodeIsRefusedOnTheRecord(t *testing.T) {
 	t.Parallel()
-	e := viewtest.New(t, viewtest.Options{Prod: true})
+	e := viewtest.New(t, viewtest.Options{Prod: true, Skip: viewtest.NoLiquidityHistory()})
 	tx := pickTx(t, e, "freezable", freezable)
 	tm := onTx(t, e, wallets.New(e.Ctx, e.P, e.Actor), tx.ID, "not frozen (f freezes)")
 	viewtest.Keys(tm, "f")
@@ -42,7 +42,7 @@ func TestProdWrongCodeIsRefusedOnTheRecord(t *testing.T) {
 func TestSSHViewerRefusalNamesTheKey(t *testing.T) {
 	t.Parallel()
 	who := audit.Who{Via: audit.ViaSSH, User: "ana", Key: "SHA256:viewerkey", Role: "viewer", From: "10.0.0.9:50022"}
-	e := viewtest.New(t, viewtest.Options{ReadOnly: true, Who: &who})
+	e := viewtest.New(t, viewtest.Options{ReadOnly: true, Who: &who, Skip: viewtest.NoLiquidityHistory()})
 	tx := pickTx(t, e, "freezable", freezable)
 	tm := onTx(t, e, wallets.New(e.Ctx, e.P, e.Actor), tx.ID, "not frozen")
 	viewtest.Keys(tm, "f")
