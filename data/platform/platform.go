@@ -275,15 +275,21 @@ func (p *Platform) build(cfg *config.Config, o Options, tc transportFunc) error 
 		if p.Wallet, err = mk(c.Client, "wallet"); err != nil {
 			return err
 		}
+		// The clients of the other credentials learn what the server
+		// takes (the form of its per-wallet paths, the wallet of each
+		// transaction) with the reading client, not each on its own: an
+		// action is then never the request that finds out.
 		if c.Controls != nil {
 			if p.WalletControls, err = mk(*c.Controls, "wallet.controls"); err != nil {
 				return err
 			}
+			p.WalletControls = p.WalletControls.SharingWith(p.Wallet)
 		}
 		if c.Transactions != nil {
 			if p.WalletTransactions, err = mk(*c.Transactions, "wallet.transactions"); err != nil {
 				return err
 			}
+			p.WalletTransactions = p.WalletTransactions.SharingWith(p.Wallet)
 		}
 	}
 	if c := cfg.Custody; c != nil {

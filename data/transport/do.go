@@ -351,3 +351,33 @@ func (c *Client) record(req Request, attempt, status int, d time.Duration, err e
 		c.cfg.OnResult(c.cfg.Interface, req.Path, status, d, err)
 	}
 }
+
+// Mutation is a request that changes the platform (an action), built
+// whole before it is sent: its Line and Body are what the audit log
+// records, and Send sends exactly them, the same bytes on every attempt of
+// the transport.
+type Mutation struct {
+	Method string
+	// Path is relative to the base URL, escaped, as it goes on the wire.
+	Path string
+	Body json.RawMessage
+}
+
+// NewMutation encodes body once into a mutation of method on path.
+func NewMutation(method, path string, body any) (Mutation, error) {
+	b, err := json.Marshal(body)
+	if err != nil {
+		return Mutation{}, fmt.Errorf("encode %s %s: %w", method, path, err)
+	}
+	return Mutation{Method: method, Path: path, Body: b}, nil
+}
+
+// Line is the request line as sent, relative to the base URL: "PUT
+// /v2/vaults/v/wallets/w/transactions/t/freeze".
+func (m Mutation) Line() string { return m.Method + " " + m.Path }
+
+// Send sends m, marked Idempotent (its idempotency key is in its body), and
+// decodes the answer into out as Do does.
+func (c *Client) Send(ctx context.Context, m Mutation, out any) (Response, error) {
+	return c.Do(ctx, Request{Method: m.Method, Path: m.Path, Body: m.Body, Idempotent: true}, out)
+}

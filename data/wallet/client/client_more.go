@@ -3,7 +3,6 @@ package client
 import (
 	"cmp"
 	"context"
-	"net/http"
 
 	"treasury/data/transport"
 	"treasury/data/wallet"
@@ -84,31 +83,6 @@ func (c *Client) Sweep(ctx context.Context, sweepID string) (wallet.SweepConfig,
 		return wallet.SweepConfig{}, ErrNoID
 	}
 	return transport.Get[wallet.SweepConfig](ctx, c.t, seg(wallet.PathSweeps, sweepID), nil)
-}
-
-// sweepTrigger is the body of a trigger: the spec shows none; the client
-// sends the caller's mutationId so that a retry is recognisable.
-type sweepTrigger struct {
-	MutationID string `json:"mutationId"`
-}
-
-// TriggerSweep starts an instance of sweep configuration sweepID: POST
-// /v2/workflows/sweep/{id}/trigger, marked Idempotent with mutationID (a
-// UUID) in the body. A configuration already running fails with
-// ERR017.006 (class State): also what a retry meets when the first
-// attempt started the sweep but its answer was lost. It needs a
-// TRANSACTIONS credential.
-func (c *Client) TriggerSweep(ctx context.Context, sweepID, mutationID string) (wallet.TriggerResponse, error) {
-	switch {
-	case sweepID == "":
-		return wallet.TriggerResponse{}, ErrNoID
-	case !ValidMutationID(mutationID):
-		return wallet.TriggerResponse{}, ErrMutationID
-	}
-	var r wallet.TriggerResponse
-	_, err := c.t.Do(ctx, transport.Request{Method: http.MethodPost, Path: seg(wallet.PathSweeps, sweepID, "trigger"),
-		Body: sweepTrigger{MutationID: mutationID}, Idempotent: true}, &r)
-	return r, err
 }
 
 // SweepTransactions reads every transaction of a sweep instance: GET

@@ -31,10 +31,20 @@ func TestFreezeRetriesWithSameMutationID(t *testing.T) {
 			e.faults(t, sandbox.FaultSettings{})
 		}
 	}
+	// Where it goes is read first (the transaction, its wallet, the
+	// form of the paths); then the freeze alone meets the faults.
+	rt, _, err := f.c.FreezeRoute(ctx, client.Ref{TxID: tx.ID}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mid := client.NewMutationID()
+	m, err := rt.Freeze("hold for review", mid)
+	if err != nil {
+		t.Fatal(err)
+	}
 	start := len(f.results.all())
 	e.faults(t, sandbox.FaultSettings{UnavailableRate: 1})
-	mid := client.NewMutationID()
-	got, err := f.c.Freeze(ctx, client.Ref{TxID: tx.ID}, "hold for review", mid)
+	got, err := f.c.SendFreeze(ctx, rt, m)
 	if err != nil {
 		t.Fatal(err)
 	}

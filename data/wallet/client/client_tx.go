@@ -3,7 +3,6 @@ package client
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"net/http"
 	"net/url"
 	"slices"
@@ -13,7 +12,6 @@ import (
 	"treasury/data/apierr"
 	"treasury/data/transport"
 	"treasury/data/wallet"
-	"treasury/data/wire"
 )
 
 // filterQuery turns the selection of f into the list's query.
@@ -198,50 +196,6 @@ func (c *Client) TransactionAt(ctx context.Context, r Ref) (wallet.Transaction, 
 			c.txs.put(t)
 		}
 		return t, err
-	})
-}
-
-// Freeze freezes the transaction r: PUT .../transactions/{id}/freeze with
-// {reason, mutationId}. r should name the wallet (RefOf a record the
-// caller holds): the freeze then reads nothing else first. mutationID must
-// be a UUID (NewMutationID); the same one on a retry applies the freeze
-// once. A transaction whose state forbids it fails with ERR010.008 (class
-// State); a credential that is not TRANSACTIONS with 403 ERR000.002.
-func (c *Client) Freeze(ctx context.Context, r Ref, reason, mutationID string) (wallet.Transaction, error) {
-	return c.setFrozen(ctx, r, "freeze", reason, mutationID)
-}
-
-// Unfreeze unfreezes the transaction r, as Freeze does.
-func (c *Client) Unfreeze(ctx context.Context, r Ref, reason, mutationID string) (wallet.Transaction, error) {
-	return c.setFrozen(ctx, r, "unfreeze", reason, mutationID)
-}
-
-func (c *Client) setFrozen(ctx context.Context, r Ref, action, reason, mutationID string) (wallet.Transaction, error) {
-	switch {
-	case r.TxID == "":
-		return wallet.Transaction{}, ErrNoID
-	case strings.TrimSpace(reason) == "":
-		return wallet.Transaction{}, ErrNoReason
-	case !ValidMutationID(mutationID):
-		return wallet.Transaction{}, ErrMutationID
-	}
-	return withTx(ctx, c, r, func(r Ref) (wallet.Transaction, error) {
-		// A RawMessage is checked for JSON syntax by the transport.
-		raw, err := onWallet(ctx, c, r, txRest(r.TxID, action), func(ctx context.Context, path string) (json.RawMessage, error) {
-			var raw json.RawMessage
-			_, err := c.t.Do(ctx, transport.Request{Method: http.MethodPut, Path: path,
-				Body: wallet.FreezeRequest{Reason: reason, MutationID: mutationID}, Idempotent: true}, &raw)
-			return raw, err
-		})
-		if err != nil {
-			return wallet.Transaction{}, err
-		}
-		if t, err := wire.Decode[wallet.Transaction](raw); err == nil && strings.EqualFold(t.ID, r.TxID) {
-			c.txs.put(t)
-			return t, nil
-		}
-		// The answer is not the transaction (empty, or another shape): read it.
-		return c.TransactionAt(ctx, r)
 	})
 }
 

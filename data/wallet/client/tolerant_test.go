@@ -121,9 +121,12 @@ func TestFreezeReadsOnlyItsTarget(t *testing.T) {
 	if _, err := f.c.Freeze(context.Background(), client.RefOf(tx), "review", client.NewMutationID()); err != nil {
 		t.Fatal(err)
 	}
+	// The transaction itself is read (where the freeze goes), then the
+	// freeze is sent: no list of any wallet, and one freeze.
 	reqs := f.sent.all()
-	if len(reqs) != 1 || reqs[0].method != http.MethodPut || !strings.HasSuffix(reqs[0].path, "/freeze") {
-		t.Fatalf("requests %v: want the freeze alone", reqs)
+	if len(reqs) != 2 || reqs[0].method != http.MethodGet || !strings.HasSuffix(reqs[0].path, "/transactions/"+tx.ID) ||
+		reqs[1].method != http.MethodPut || !strings.HasSuffix(reqs[1].path, "/transactions/"+tx.ID+"/freeze") {
+		t.Fatalf("requests %v: want the transaction read, then its freeze", reqs)
 	}
 }
 
