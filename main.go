@@ -84,6 +84,7 @@ func run(ctx context.Context, args []string, e *process.Env) int {
 		if c.name != name {
 			continue
 		}
+		e.Command = c.name
 		return cli.Exit(c.run(ctx, e, g, rest), e.Stderr)
 	}
 	fmt.Fprintf(e.Stderr, "treasury: unknown command %q\n\n", name)

@@ -20,4 +20,7 @@ type Env struct {
 	// Logs rotate the request and session logs: the command's globals,
 	// set when it loads its configuration (zero: never rotated).
 	Logs logfile.Options
+	// Command names the command this process runs ("dashboard",
+	// "serve"), as its audit lines name it.
+	Command string
 }

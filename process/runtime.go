@@ -19,7 +19,6 @@ import (
 	"treasury/data/actions"
 	"treasury/data/audit"
 	"treasury/data/diskfree"
-	"treasury/data/live"
 	"treasury/data/platform"
 	"treasury/data/transport"
 	"treasury/data/webhook"
@@ -149,22 +148,7 @@ func OpenLog(ctx context.Context, e *Env, cfg *config.Config, log *slog.Logger) 
 		r.Log = log
 	}
 	checkStateRoom(e, r.StateDir, r.Log)
-	if r.Audit, err = audit.Open(r.StateDir, audit.Options{}); err != nil {
-		return nil, err
-	}
-	r.closers = append(r.closers, func() { r.Audit.Close() })
-	// The keys of attempts a process ended before their answer (killed,
-	// out of memory) and of unknown outcomes are read back: a retry
-	// reuses them.
-	n, err := r.Pending.Restore(r.Audit)
-	if err != nil {
-		return nil, fmt.Errorf("audit: reading back the keys of unfinished actions: %w", err)
-	}
-	if n > 0 {
-		r.Log.Info("audit: actions whose outcome is unknown, read back from the log: their next attempt reuses their key",
-			"count", n, "file", r.Audit.Path())
-	}
-	if err = live.FollowAudit(r.Platform.Store, r.Audit); err != nil {
+	if err := r.openAudit(ctx, e.Command); err != nil {
 		return nil, err
 	}
 	if r.hooks, err = startWebhooks(r, r.Log); err != nil {

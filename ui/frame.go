@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"slices"
 	"strings"
 	"time"
 
@@ -108,6 +109,13 @@ func (a *App) header() string {
 	if a.ctx.ReadOnly {
 		parts = append(parts, a.styled(&t.BadgeRO, "READ-ONLY"))
 	}
+	var alerts []live.Alert
+	if s := a.ctx.Store; s != nil {
+		alerts = s.Alerts()
+	}
+	for _, b := range banners(alerts) {
+		parts = append(parts, a.styled(&t.Bad, b))
+	}
 	clock := len(parts)
 	parts = append(parts, now.Format(clockDate)+" UTC")
 	if s := a.ctx.Store; s != nil {
@@ -131,7 +139,7 @@ func (a *App) header() string {
 		default:
 			parts = append(parts, a.styled(&t.Muted, "token "+short(left)))
 		}
-		parts = append(parts, a.styled(alertBadge(t, s)))
+		parts = append(parts, a.styled(alertBadge(t, s, len(alerts))))
 	}
 	if a.paused {
 		parts = append(parts, a.styled(&t.Warn, "PAUSED (p)"))
@@ -225,8 +233,7 @@ func clockBadge(t *Theme, hs []live.Health) (*lipgloss.Style, string) {
 // whose data raises alerts was read and its last read succeeded: before,
 // or while one fails, the absence of an alert says nothing. Its style
 // and text.
-func alertBadge(t *Theme, s *live.Store) (*lipgloss.Style, string) {
-	n := len(s.Alerts())
+func alertBadge(t *Theme, s *live.Store, n int) (*lipgloss.Style, string) {
 	loading, failed := AlertGaps(s)
 	switch {
 	case n > 0 && len(failed) > 0:
@@ -239,6 +246,18 @@ func alertBadge(t *Theme, s *live.Store) (*lipgloss.Style, string) {
 		return &t.Muted, "alerts: checking…"
 	}
 	return &t.OK, "no alerts"
+}
+
+// banners are the header's words of the open alerts that have some
+// (live.Alert.Banner), each once, most severe first.
+func banners(alerts []live.Alert) []string {
+	var out []string
+	for _, a := range alerts {
+		if a.Banner != "" && !slices.Contains(out, a.Banner) {
+			out = append(out, sanitize.Line(a.Banner))
+		}
+	}
+	return out
 }
 
 // AlertGaps are the topics whose data raises alerts (low balances,

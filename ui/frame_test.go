@@ -35,20 +35,20 @@ func TestAlertBadgeClaimsNoMoreThanWasRead(t *testing.T) {
 	}
 	st := live.New(live.Options{Now: func() time.Time { return now }, Feeds: []live.Feed{feed("a"), feed("b")}})
 	th := NewTheme(colorprofile.NoTTY, true)
-	if got := badgeText(alertBadge(&th, st)); !strings.Contains(got, "checking") {
+	if got := badgeText(alertBadge(&th, st, len(st.Alerts()))); !strings.Contains(got, "checking") {
 		t.Errorf("before any read: %q", got)
 	}
 	st.FetchNow(context.Background(), "a")
-	if got := badgeText(alertBadge(&th, st)); !strings.Contains(got, "checking") {
+	if got := badgeText(alertBadge(&th, st, len(st.Alerts()))); !strings.Contains(got, "checking") {
 		t.Errorf("one topic read: %q", got)
 	}
 	st.FetchNow(context.Background(), "b")
-	if got := badgeText(alertBadge(&th, st)); got != "no alerts" {
+	if got := badgeText(alertBadge(&th, st, len(st.Alerts()))); got != "no alerts" {
 		t.Errorf("both read: %q", got)
 	}
 	fail = true
 	st.FetchNow(context.Background(), "b")
-	if got := badgeText(alertBadge(&th, st)); got != "alerts unknown (a)" {
+	if got := badgeText(alertBadge(&th, st, len(st.Alerts()))); got != "alerts unknown (a)" {
 		t.Errorf("one failing: %q", got)
 	}
 }

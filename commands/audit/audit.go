@@ -1,5 +1,6 @@
 // Package audit is the `treasury audit` command: `audit verify` checks the
-// audit log's hash chain and lists the attempts without an outcome.
+// audit log's hash chain and lists the attempts without an outcome; `audit
+// ack` acknowledges its breaks, as a line of the log.
 package audit
 
 import (
@@ -11,6 +12,7 @@ import (
 	"io"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"treasury/commands/cli"
@@ -23,13 +25,20 @@ import (
 
 // auditUsage lists the audit subcommands.
 const auditUsage = `usage: treasury audit verify [--file FILE]
+       treasury audit ack --reason TEXT
 
-  verify   check the audit log's hash chain line by line and name the first
-           broken line (bad JSON, hash mismatch, sequence gap, chain broken);
-           list the attempts without an outcome (in flight or interrupted:
-           the platform may have applied them)
+  verify   check the audit log's hash chain line by line and name every
+           broken line (bad JSON, hash mismatch, sequence gap, chain broken,
+           a torn last line) and whether an operator acknowledged it; list
+           the attempts without an outcome (in flight or interrupted: the
+           platform may have applied them), before a break or after it
+  ack      acknowledge, after checking them, the breaks of the state
+           directory's log no one has acknowledged: one line each, with who
+           and the reason, appended to the same chain; the dashboard and
+           treasury serve stop raising them
 
-exit status: 0 intact, 1 broken or unreadable, 2 usage
+exit status: 0 intact (or every break acknowledged), 1 broken or
+unreadable, 2 usage
 `
 
 // Command runs an audit subcommand.
@@ -41,6 +50,8 @@ func Command(ctx context.Context, e *process.Env, g cli.Globals, args []string) 
 	switch args[0] {
 	case "verify":
 		return cmdAuditVerify(e, g, args[1:])
+	case "ack":
+		return cmdAuditAck(e, g, args[1:])
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(e.Stdout, auditUsage)
 		return nil
@@ -49,8 +60,9 @@ func Command(ctx context.Context, e *process.Env, g cli.Globals, args []string) 
 	return cli.ErrUsage
 }
 
-// cmdAuditVerify checks a log's chain: exit 0 and a summary when intact,
-// exit 1 naming the first broken line otherwise.
+// cmdAuditVerify checks a log's chain: exit 0 and a summary when intact
+// (or every break acknowledged), exit 1 naming the broken lines
+// otherwise; the attempts without an outcome are listed either way.
 func cmdAuditVerify(e *process.Env, g cli.Globals, args []string) error {
 	fs := flag.NewFlagSet("audit verify", flag.ContinueOnError)
 	file := fs.String("file", "", "the audit log `file` to check (default "+filepath.Join("$XDG_STATE_HOME", "treasury", audit.FileName)+")")
@@ -67,22 +79,83 @@ func cmdAuditVerify(e *process.Env, g cli.Globals, args []string) error {
 	}
 	s, err := audit.VerifyFile(path)
 	var br *audit.Break
+	if err != nil && !errors.As(err, &br) {
+		return fmt.Errorf("audit log: %w", err)
+	}
 	switch {
-	case errors.As(err, &br):
+	case s.Lines == 0:
+		fmt.Fprintf(e.Stdout, "%s: intact: empty (no action attempted yet)\n", path)
+	case len(s.Breaks) == 0:
+		fmt.Fprintf(e.Stdout, "%s: intact: %s, seq 1-%d, last hash %s\n", path, words.Count(s.Lines, "line"), s.LastSeq, s.Head)
+	default:
+		writeBreaks(e.Stdout, path, s)
+	}
+	writeOpenAttempts(e.Stdout, s.Open)
+	if br != nil {
 		intact := "it is the first line"
 		if br.Line > 1 {
 			intact = fmt.Sprintf("lines 1-%d are intact", br.Line-1)
 		}
-		return fmt.Errorf("audit log %s is BROKEN at line %d: %s: %s (%s)", path, br.Line, br.Kind, br.Detail, intact)
-	case err != nil:
-		return fmt.Errorf("audit log: %w", err)
+		return fmt.Errorf("audit log %s is BROKEN at line %d: %s: %s (%s; %s not acknowledged)", path, br.Line, br.Kind, br.Detail, intact,
+			words.Count(len(s.Unacknowledged()), "break"))
 	}
-	if s.Lines == 0 {
-		fmt.Fprintf(e.Stdout, "%s: intact: empty (no action attempted yet)\n", path)
+	return nil
+}
+
+// writeBreaks lists every break of the chain, each with its
+// acknowledgement or the lack of one.
+func writeBreaks(w io.Writer, path string, s audit.Summary) {
+	fmt.Fprintf(w, "%s: %s, seq to %d, last hash %s; %s:\n", path, words.Count(s.Lines, "line"), s.LastSeq, s.Head,
+		words.Count(len(s.Breaks), "break"))
+	for _, b := range s.Breaks {
+		fmt.Fprintf(w, "  line %d  %s: %s\n", b.Line, b.Kind, sanitize.Line(b.Detail))
+		if a := b.Ack; a != nil {
+			fmt.Fprintf(w, "    acknowledged by %s at %s (seq %d): %s\n", sanitize.Line(a.Who.String()), a.Time.UTC().Format(time.RFC3339),
+				a.Seq, sanitize.Line(a.Reason))
+		} else {
+			fmt.Fprintln(w, "    not acknowledged (treasury audit ack, once checked)")
+		}
+	}
+}
+
+// cmdAuditAck acknowledges the breaks of the state directory's log, as
+// the local user, with the reason given.
+func cmdAuditAck(e *process.Env, g cli.Globals, args []string) error {
+	fs := flag.NewFlagSet("audit ack", flag.ContinueOnError)
+	reason := fs.String("reason", "", "why the breaks are acknowledged: what was checked (required)")
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), auditUsage+"\nflags:\n")
+		fs.PrintDefaults()
+	}
+	if err := cli.ParseFlags(fs, e, &g, args); err != nil {
+		return err
+	}
+	if strings.TrimSpace(*reason) == "" {
+		fmt.Fprintln(e.Stderr, "treasury audit ack: --reason is required: say what was checked")
+		return cli.ErrUsage
+	}
+	l, err := audit.Open(config.StateDir(e.Getenv), audit.Options{Cmd: "audit"})
+	if err != nil {
+		return err
+	}
+	defer l.Close()
+	for _, n := range l.Notices() {
+		fmt.Fprintln(e.Stderr, "treasury audit:", n)
+	}
+	st := l.State()
+	acks, err := l.Ack(audit.Who{}, strings.TrimSpace(*reason))
+	if err != nil {
+		return fmt.Errorf("audit ack: %w", err)
+	}
+	if len(acks) == 0 {
+		fmt.Fprintf(e.Stdout, "%s: nothing to acknowledge (%s, %s acknowledged before)\n", l.Path(), words.Count(st.Lines, "line"),
+			words.Count(st.Acknowledged, "break"))
 		return nil
 	}
-	fmt.Fprintf(e.Stdout, "%s: intact: %s, seq 1-%d, last hash %s\n", path, words.Count(s.Lines, "line"), s.LastSeq, s.Head)
-	writeOpenAttempts(e.Stdout, s.Open)
+	for i, a := range acks {
+		b := st.Breaks[min(i, len(st.Breaks)-1)]
+		fmt.Fprintf(e.Stdout, "acknowledged %s (%s) as seq %d by %s\n", a.Target.ID, b.Kind, a.Seq, sanitize.Line(a.Who.String()))
+	}
 	return nil
 }
 
@@ -100,9 +173,16 @@ func writeOpenAttempts(w io.Writer, open []audit.OpenAttempt) {
 		if a.IntentID != "" {
 			key = "intentId " + a.IntentID
 		}
-		fmt.Fprintf(w, "  seq %d  %s  %s of %s  %s  by %s on %s (%s)\n    %s\n", a.Seq, a.Time.UTC().Format(time.RFC3339),
+		where := a.Host
+		if a.Proc != nil {
+			where = a.Proc.String() + " on " + a.Host
+		}
+		fmt.Fprintf(w, "  seq %d  %s  %s of %s  %s  by %s from %s (%s)\n    %s\n", a.Seq, a.Time.UTC().Format(time.RFC3339),
 			sanitize.Line(a.Action), sanitize.Line(targetName(a.Target)), sanitize.Line(key),
-			sanitize.Line(a.Who.String()), sanitize.Line(a.Host), sanitize.Line(a.Environment), sanitize.Line(a.Request))
+			sanitize.Line(a.Who.String()), sanitize.Line(where), sanitize.Line(a.Environment), sanitize.Line(a.Request))
+		if a.AfterBreak {
+			fmt.Fprintln(w, "    (after a break of the chain: read, but not vouched for by it)")
+		}
 		if r := a.Retry; r != nil {
 			note := "a retry under the same key ended " + r.Outcome
 			if a.Settled() {

@@ -56,13 +56,20 @@ func auditCheck(path string) Check {
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 		return Check{Name: "audit", Status: OK, Detail: "no audit log yet (no action attempted)"}
+	case errors.As(err, &br) && br.Kind == audit.Torn:
+		return Check{Name: "audit", Status: Warn, Detail: fmt.Sprintf("%s ends with a torn line (a write cut short)", path),
+			Guidance: "The next dashboard or `treasury serve` to start moves the torn bytes to a file beside the log and records the repair; the lines before it, and the keys of their attempts, are kept."}
 	case errors.As(err, &br):
-		return Check{Name: "audit", Status: Fail, Detail: fmt.Sprintf("%s is broken at line %d: %s", path, br.Line, br.Kind),
-			Guidance: "Run `treasury audit verify` for the details; the dashboard refuses to continue a damaged log: move it aside (it stays verifiable) to start a new one."}
+		return Check{Name: "audit", Status: Fail, Detail: fmt.Sprintf("%s is broken at line %d: %s (%s)", path, br.Line, br.Kind,
+			words.Count(len(sum.Unacknowledged()), "break")+" not acknowledged"),
+			Guidance: "Run `treasury audit verify` for every break and the attempts still open; once checked, `treasury audit ack --reason \"...\"` acknowledges them. The dashboard goes on appending to the same chain, and says so in every session until then."}
 	case err != nil:
 		return Check{Name: "audit", Status: Fail, Detail: "cannot be read: " + err.Error()}
 	}
 	c := Check{Name: "audit", Status: OK, Detail: fmt.Sprintf("intact, %s", words.Count(sum.Lines, "line"))}
+	if n := len(sum.Breaks); n > 0 {
+		c.Detail = fmt.Sprintf("%s; %s, each acknowledged by an operator", words.Count(sum.Lines, "line"), words.Count(n, "break"))
+	}
 	open, settled := 0, 0
 	for _, a := range sum.Open {
 		if a.Settled() {

@@ -7,14 +7,18 @@
 // cancelled in the confirmation, or unknown when no answer came), to the
 // audit log.
 //
-// The log is written ahead: before an action's request leaves the
-// process, its attempt line (who, what, target, environment, reason, key,
-// the request) is appended and synced; the outcome line that follows
+// The log is written ahead, and it is the one record of every process on
+// the state directory: before an action's request leaves the process, its
+// attempt line (who, what, target, environment, reason, key, and the
+// request exactly as it is sent, body included) is appended and synced,
+// with the log locked and read to its end, so the key it sends is decided
+// on every line any process wrote (Pending); the outcome line that follows
 // names it. When the attempt line cannot be written the action is refused
 // before anything is sent (ErrUnaudited), and so is every later one until
-// the log is found writable again. On start, Pending.Restore reads the
-// log back: an attempt without an outcome (its process was killed) or
-// with an unknown one keeps its key for the next attempt.
+// the log is found writable again. The request is built once (a route
+// resolved before the attempt, a body made under the lock) and that one
+// value is what the dialog shows, the attempt line records and the wire
+// carries.
 //
 // The confirmation itself is the UI's: a view asks the operator, then calls
 // the Actor once per confirmed action, or Cancelled or Refused when the
@@ -25,6 +29,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"strings"
 
 	"github.com/google/uuid"
@@ -32,6 +37,7 @@ import (
 	"treasury/data/audit"
 	"treasury/data/custody"
 	"treasury/data/wallet"
+	"treasury/data/transport"
 	walletclient "treasury/data/wallet/client"
 )
 
@@ -112,9 +118,9 @@ type Clients struct {
 	// whether the profile has the signing key.
 	Custody *custody.Client
 	CanSign bool
-	// Pending is the process's set of keys of actions whose outcome is
-	// unknown, shared by every session; nil gives the actor a set of its
-	// own.
+	// Pending is the process's reading of the keys in the audit log, one
+	// for every session (Pending.Follow); nil gives the actor one of its
+	// own, following its log.
 	Pending *Pending
 }
 
@@ -126,10 +132,14 @@ type Actor struct {
 	pending *Pending
 }
 
-// New returns an actor; log may be nil only in tests that do not audit.
+// New returns an actor; log may be nil only in tests that do not audit
+// (every key is then the one the caller took).
 func New(c Clients, id Identity, log *audit.Log) *Actor {
 	if c.Pending == nil {
 		c.Pending = NewPending()
+		if log != nil {
+			_, _ = c.Pending.Follow(log) // a log that cannot be read refuses the action, and says so
+		}
 	}
 	return &Actor{c: c, id: id, log: log, pending: c.Pending}
 }
@@ -141,7 +151,7 @@ func (a *Actor) ReadOnly() bool { return a.id.ReadOnly }
 func (a *Actor) Identity() Identity { return a.id }
 
 // NewKey is a fresh idempotency key. Views take theirs from Actor.Key,
-// which reuses the key of an attempt whose outcome is unknown.
+// which reuses the key of an attempt whose outcome is not known.
 func NewKey() string { return uuid.NewString() }
 
 // Can says whether an action is possible in this session, and why not.
@@ -172,52 +182,98 @@ func (a *Actor) Can(action string) error {
 	return nil
 }
 
-// FreezeTx freezes (freeze true) or unfreezes a wallet transaction with a
-// reason, under mutationID (Key: the same on a retry after an unknown
-// outcome).
-func (a *Actor) FreezeTx(ctx context.Context, tx wallet.Transaction, freeze bool, reason, mutationID string) (wallet.Transaction, error) {
-	at := TxAttempt(tx, freeze, reason, mutationID)
-	if strings.TrimSpace(reason) == "" {
-		return wallet.Transaction{}, a.record(at, ErrNoReason, "", 0)
+// Sent is what an action sent: the key decided when its attempt line was
+// written (Key's, or that of an attempt not settled, which this one then
+// retries), and the request line recorded and sent.
+type Sent struct {
+	Key string
+	// Retry is the attempt whose key was reused; nil for a new key.
+	Retry   *PendingAttempt
+	Request string
+}
+
+// Key returns the key for the next attempt of action on target, read from
+// the log as every process has written it: the key of an attempt not
+// settled (on its way, interrupted, or unknown: Retry says which, by
+// whom, from where, when), else a new one. Take it when the operator is
+// asked and pass it to the action, which decides again, under the log's
+// lock, what it sends.
+func (a *Actor) Key(action, target string) Key {
+	if a.log != nil {
+		_ = a.log.Refresh() // a failure to read is met again, and said, by the action
 	}
-	verb := "unfreeze"
-	if freeze {
-		verb = "freeze"
+	return a.pending.key(action, target)
+}
+
+// FreezeRoute reads the transaction and resolves where its freeze (freeze
+// true) or unfreeze goes, before the operator confirms: the dialog shows
+// the request line that will be recorded and sent. It returns the
+// transaction as read.
+func (a *Actor) FreezeRoute(ctx context.Context, tx wallet.Transaction, freeze bool) (walletclient.Route, wallet.Transaction, error) {
+	if a.c.Transactions == nil {
+		return walletclient.Route{}, tx, ErrNotConfigured{"a wallet TRANSACTIONS credential (wallet.transactions in the profile)"}
+	}
+	return a.c.Transactions.FreezeRoute(ctx, walletclient.RefOf(tx), freeze)
+}
+
+// FreezeTx freezes (freeze true) or unfreezes a wallet transaction with a
+// reason, to rt (FreezeRoute; resolved here when zero), under the key k
+// taken when the operator was asked (Key).
+func (a *Actor) FreezeTx(ctx context.Context, rt walletclient.Route, tx wallet.Transaction, freeze bool, reason string, k Key) (wallet.Transaction, Sent, error) {
+	at := TxAttempt(tx, freeze, reason, k.ID)
+	if strings.TrimSpace(reason) == "" {
+		return wallet.Transaction{}, Sent{}, a.record(at, ErrNoReason, "", 0)
 	}
 	var got wallet.Transaction
-	err := a.send(&at, fmt.Sprintf("PUT %s/%s/transactions/%s/%s", wallet.PathWallets, tx.WalletID, tx.ID, verb), func() (string, error) {
-		var err error
-		if freeze {
-			got, err = a.c.Transactions.Freeze(ctx, walletclient.RefOf(tx), reason, mutationID)
-		} else {
-			got, err = a.c.Transactions.Unfreeze(ctx, walletclient.RefOf(tx), reason, mutationID)
+	sent, err := a.send(&at, k, func() (builder, error) {
+		if rt.Path == "" {
+			var err error
+			if rt, _, err = a.FreezeRoute(ctx, tx, freeze); err != nil {
+				return nil, err
+			}
 		}
+		return func(key string) (transport.Mutation, error) { return rt.Freeze(reason, key) }, nil
+	}, func(m transport.Mutation) (string, error) {
+		var err error
+		got, err = a.c.Transactions.SendFreeze(ctx, rt, m)
 		return "", err
 	})
-	return got, err
+	return got, sent, err
 }
 
 // LockEndpoint locks (lock true) or unlocks a custody endpoint with a signed
-// intent whose id is intentID (Key), carrying the operator's reason as the
-// intent's custom property "reason" for its approvers. The intent is
-// accepted, not yet applied: follow it with Intent.
-func (a *Actor) LockEndpoint(ctx context.Context, ep custody.Endpoint, lock bool, reason, intentID string) (custody.IntentAccepted, error) {
-	at := EndpointAttempt(ep, lock, reason, intentID)
+// intent under the key k (Key), carrying the operator's reason as the
+// intent's custom property "reason" for its approvers. The endpoint's
+// revision is read first. The intent is accepted, not yet applied: follow
+// it with Intent.
+func (a *Actor) LockEndpoint(ctx context.Context, ep custody.Endpoint, lock bool, reason string, k Key) (custody.IntentAccepted, Sent, error) {
+	at := EndpointAttempt(ep, lock, reason, k.ID)
 	if strings.TrimSpace(reason) == "" {
-		return custody.IntentAccepted{}, a.record(at, ErrNoReason, "", 0)
+		return custody.IntentAccepted{}, Sent{}, a.record(at, ErrNoReason, "", 0)
 	}
 	payload := custody.PayloadUnlock
 	if lock {
 		payload = custody.PayloadLock
 	}
 	var got custody.IntentAccepted
-	err := a.send(&at, fmt.Sprintf("POST %s %s of endpoint %s", custody.PathIntents, payload, ep.ID), func() (string, error) {
+	sent, err := a.send(&at, k, func() (builder, error) {
+		rt, err := a.c.Custody.IntentRoute(ctx, payload, ep.ID)
+		if err != nil {
+			return nil, err
+		}
+		props := map[string]string{PropReason: strings.TrimSpace(reason)}
+		return func(key string) (transport.Mutation, error) { return rt.Build(key, props) }, nil
+	}, func(m transport.Mutation) (string, error) {
 		var err error
-		got, err = a.c.Custody.Propose(ctx, payload, ep.ID, intentID, map[string]string{PropReason: strings.TrimSpace(reason)})
+		got, err = a.c.Custody.Submit(ctx, m)
 		return got.RequestID, err
 	})
-	return got, err
+	return got, sent, err
 }
+
+// IntentLine is the request line of every lock and unlock: one path,
+// whatever the endpoint (the dialog shows it before the endpoint is read).
+func IntentLine() string { return http.MethodPost + " " + custody.PathIntents }
 
 // PropReason is the intent's custom property that carries the operator's
 // reason for a lock or unlock.
@@ -231,42 +287,80 @@ func (a *Actor) Intent(ctx context.Context, intentID string) (custody.Intent, er
 	return a.c.Custody.Intent(ctx, intentID)
 }
 
-// TriggerSweep starts a run of a sweep configuration under mutationID.
-func (a *Actor) TriggerSweep(ctx context.Context, sw wallet.SweepConfig, mutationID string) (wallet.TriggerResponse, error) {
-	at := SweepAttempt(sw, mutationID)
+// TriggerSweep starts a run of a sweep configuration under the key k
+// (Key).
+func (a *Actor) TriggerSweep(ctx context.Context, sw wallet.SweepConfig, k Key) (wallet.TriggerResponse, Sent, error) {
+	at := SweepAttempt(sw, k.ID)
 	var got wallet.TriggerResponse
-	err := a.send(&at, fmt.Sprintf("POST %s/%s/trigger", wallet.PathSweeps, sw.ID), func() (string, error) {
+	sent, err := a.send(&at, k, func() (builder, error) {
+		rt, err := walletclient.SweepRoute(sw.ID)
+		if err != nil {
+			return nil, err
+		}
+		return rt.Trigger, nil
+	}, func(m transport.Mutation) (string, error) {
 		var err error
-		got, err = a.c.Transactions.TriggerSweep(ctx, sw.ID, mutationID)
+		got, err = a.c.Transactions.SendTrigger(ctx, m)
 		if err == nil && got.InstanceID != "" {
 			at.Target.Detail["instance"] = got.InstanceID
 		}
 		return "", err
 	})
-	return got, err
+	return got, sent, err
 }
 
-// send runs an attempt that sends a request: refused when the session may
-// not act (Can) or another key of the same action on the target is
-// pending; then its attempt line, naming request, is appended and synced,
-// and only then call sends; then the outcome line, naming the attempt. An
-// attempt line that cannot be written refuses the action (ErrUnaudited):
-// call is never made. call returns the platform's request id, if any.
-func (a *Actor) send(at *Attempt, request string, call func() (requestID string, err error)) error {
+// builder makes an action's request under the key decided for it: local
+// work (a body, a signature), done with the log locked.
+type builder func(key string) (transport.Mutation, error)
+
+// send runs an attempt that sends a request. It is refused when the
+// session may not act (Can). prepare then resolves where the request goes
+// (reads allowed; a failure sends nothing). With the log locked and read
+// to its end, the key is decided (Pending.decide: refused while the same
+// action on the same target is in flight, or was settled since k was
+// taken), the request built under it, and its attempt line, naming the
+// request as built, appended and synced; only then does call send that
+// request. The outcome line follows. An attempt line that cannot be
+// written refuses the action (ErrUnaudited): call is never made. call
+// returns the platform's request id, if any.
+func (a *Actor) send(at *Attempt, k Key, prepare func() (builder, error), call func(transport.Mutation) (requestID string, err error)) (Sent, error) {
 	if err := a.Can(at.Action); err != nil {
-		return a.record(*at, err, "", 0)
+		return Sent{}, a.record(*at, err, "", 0)
 	}
-	end, err := a.begin(at.Action, at.Target.ID, at.key(), at.Reason)
+	build, err := prepare()
 	if err != nil {
-		return a.record(*at, refusal{err}, "", 0)
+		return Sent{}, a.record(*at, beforeSend{err}, "", 0)
 	}
-	seq, err := a.writeAhead(*at, request)
-	if err != nil {
-		end(errNotSent)
-		return a.record(*at, refusal{ErrUnaudited{err}}, "", 0)
+	var m transport.Mutation
+	var sent Sent
+	decide := func() (audit.Record, error) {
+		key, retry, err := a.pending.decide(at.Action, at.Target.ID, k)
+		if err != nil {
+			return audit.Record{}, refusal{err}
+		}
+		if m, err = build(key); err != nil {
+			return audit.Record{}, refusal{err}
+		}
+		at.setKey(key)
+		sent = Sent{Key: key, Retry: retry, Request: m.Line()}
+		return a.line(*at, audit.OutcomeAttempt, m), nil
 	}
-	rid, err := call()
-	return a.record(*at, end(err), rid, seq)
+	var seq uint64
+	if a.log == nil {
+		_, err = decide()
+	} else {
+		var r audit.Record
+		r, err = a.log.AppendDecided(decide)
+		seq = r.Seq
+	}
+	switch {
+	case errors.As(err, new(refusal)):
+		return sent, a.record(*at, err, "", 0)
+	case err != nil:
+		return sent, a.record(*at, refusal{ErrUnaudited{err}}, "", 0)
+	}
+	rid, err := call(m)
+	return sent, a.record(*at, err, rid, seq)
 }
 
 // Refused records an attempt the session refused before it reached the

@@ -141,15 +141,20 @@ func TestFreezeRetriedAfterFaultsAppliesOnce(t *testing.T) {
 			e.faults(t, sandbox.FaultSettings{})
 		}
 	}
-	start := len(e.requests())
-	e.faults(t, sandbox.FaultSettings{ErrorRate: 1})
-	mid := actions.NewKey()
-	got, err := e.act.FreezeTx(ctx, tx, true, "hold for review", mid)
+	rt, _, err := e.act.FreezeRoute(ctx, tx, true)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !got.FreezeInfo.IsFrozen {
-		t.Fatal("answer not frozen")
+	start := len(e.requests())
+	e.faults(t, sandbox.FaultSettings{ErrorRate: 1})
+	k := e.act.Key(actions.Freeze, tx.ID)
+	mid := k.ID
+	got, sent, err := e.act.FreezeTx(ctx, rt, tx, true, "hold for review", k)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !got.FreezeInfo.IsFrozen || sent.Key != mid || sent.Retry != nil {
+		t.Fatalf("answer frozen %v, sent %+v", got.FreezeInfo.IsFrozen, sent)
 	}
 	var ids []string
 	for _, r := range e.requests()[start:] {
@@ -192,8 +197,9 @@ func TestFreezeRetriedAfterFaultsAppliesOnce(t *testing.T) {
 			t.Fatalf("audit %+v", r)
 		}
 	}
-	if want := "PUT /v2/wallets/" + tx.WalletID + "/transactions/" + tx.ID + "/freeze"; es[0].Request != want {
-		t.Fatalf("attempt's request %q, want %q", es[0].Request, want)
+	if want := "PUT /v2/wallets/" + tx.WalletID + "/transactions/" + tx.ID + "/freeze"; es[0].Request != want || es[0].Request != sent.Request ||
+		string(es[0].RequestBody) != string(e.requests()[start].body) {
+		t.Fatalf("attempt's request %q %s, want %q %s", es[0].Request, es[0].RequestBody, want, e.requests()[start].body)
 	}
 }
 
@@ -213,11 +219,11 @@ func TestReadOnlyRefusesEverything(t *testing.T) {
 	}
 	start := len(e.requests())
 	attempts := map[string]error{}
-	_, attempts[actions.Freeze] = e.act.FreezeTx(ctx, tx, true, "hold", actions.NewKey())
-	_, attempts[actions.Unfreeze] = e.act.FreezeTx(ctx, tx, false, "release", actions.NewKey())
-	_, attempts[actions.Sweep] = e.act.TriggerSweep(ctx, sws[0], actions.NewKey())
-	_, attempts[actions.Lock] = e.act.LockEndpoint(ctx, eps[0], true, "hold", actions.NewKey())
-	_, attempts[actions.Unlock] = e.act.LockEndpoint(ctx, eps[0], false, "release", actions.NewKey())
+	_, _, attempts[actions.Freeze] = e.act.FreezeTx(ctx, walletclient.Route{}, tx, true, "hold", e.act.Key(actions.Freeze, tx.ID))
+	_, _, attempts[actions.Unfreeze] = e.act.FreezeTx(ctx, walletclient.Route{}, tx, false, "release", e.act.Key(actions.Unfreeze, tx.ID))
+	_, _, attempts[actions.Sweep] = e.act.TriggerSweep(ctx, sws[0], e.act.Key(actions.Sweep, sws[0].ID))
+	_, _, attempts[actions.Lock] = e.act.LockEndpoint(ctx, eps[0], true, "hold", e.act.Key(actions.Lock, eps[0].ID))
+	_, _, attempts[actions.Unlock] = e.act.LockEndpoint(ctx, eps[0], false, "release", e.act.Key(actions.Unlock, eps[0].ID))
 	for a, err := range attempts {
 		if !errors.Is(err, actions.ErrReadOnly) {
 			t.Errorf("%s: %v, want ErrReadOnly", a, err)
@@ -253,11 +259,11 @@ func TestRefusedWithoutReasonOrCredential(t *testing.T) {
 	ctx := context.Background()
 	tx := e.freezable(t)
 	start := len(e.requests())
-	if _, err := e.act.FreezeTx(ctx, tx, true, "  ", actions.NewKey()); !errors.Is(err, actions.ErrNoReason) {
+	if _, _, err := e.act.FreezeTx(ctx, walletclient.Route{}, tx, true, "  ", e.act.Key(actions.Freeze, tx.ID)); !errors.Is(err, actions.ErrNoReason) {
 		t.Fatalf("no reason: %v", err)
 	}
 	bare := actions.New(actions.Clients{}, actions.Identity{Profile: "p", Environment: "test", Who: tester}, e.log)
-	_, err := bare.FreezeTx(ctx, tx, true, "hold", actions.NewKey())
+	_, _, err := bare.FreezeTx(ctx, walletclient.Route{}, tx, true, "hold", bare.Key(actions.Freeze, tx.ID))
 	if !errors.As(err, new(actions.ErrNotConfigured)) || !strings.Contains(err.Error(), "TRANSACTIONS") {
 		t.Fatalf("no credential: %v", err)
 	}

@@ -8,6 +8,7 @@ import (
 	"treasury/data/apierr"
 	"treasury/data/audit"
 	"treasury/data/custody"
+	"treasury/data/transport"
 	"treasury/data/wallet"
 )
 
@@ -53,6 +54,16 @@ func SweepAttempt(sw wallet.SweepConfig, mutationID string) Attempt {
 // key is the attempt's idempotency key, whichever it is.
 func (at Attempt) key() string { return cmp.Or(at.MutationID, at.IntentID) }
 
+// setKey sets the attempt's idempotency key, in the field its action
+// uses (an intent id for a lock or unlock, a mutationId otherwise).
+func (at *Attempt) setKey(key string) {
+	if at.Action == Lock || at.Action == Unlock {
+		at.IntentID = key
+		return
+	}
+	at.MutationID = key
+}
+
 // target is a record's kind, id and the details (key, value pairs) that
 // are not empty.
 func target(kind, id string, kv ...string) audit.Target {
@@ -74,9 +85,13 @@ func (r refusal) Unwrap() error { return r.err }
 // errCancelled is the end of an attempt cancelled in its confirmation.
 var errCancelled = errors.New("cancelled")
 
-// errNotSent ends, in Pending, an attempt refused after it was begun and
-// before anything was sent (its attempt line could not be written).
-var errNotSent = errors.New("not sent")
+// beforeSend is a failure to prepare an action's request (reading the
+// record it acts on, resolving its path): nothing was sent, and the keys
+// are as they were.
+type beforeSend struct{ err error }
+
+func (b beforeSend) Error() string { return "nothing was sent: " + b.err.Error() }
+func (b beforeSend) Unwrap() error { return b.err }
 
 // outcome classifies how an attempt ended.
 func outcome(err error) string {
@@ -88,6 +103,8 @@ func outcome(err error) string {
 	case errors.As(err, new(refusal)), errors.Is(err, ErrReadOnly), errors.As(err, new(ErrNotConfigured)),
 		errors.Is(err, ErrNoReason), errors.Is(err, ErrWrongCode), errors.As(err, new(ErrUnaudited)):
 		return audit.OutcomeRefused
+	case errors.As(err, new(beforeSend)):
+		return audit.OutcomeFailed
 	case Unknown(err):
 		// Sent, and no answer said whether it was done: a timeout, a lost
 		// or unreadable answer, a 5xx. A retry reuses its key (Pending).
@@ -96,16 +113,11 @@ func outcome(err error) string {
 	return audit.OutcomeFailed
 }
 
-// writeAhead appends the attempt line of at, about to send request, and
-// returns its seq (0 without a log).
-func (a *Actor) writeAhead(at Attempt, request string) (uint64, error) {
-	if a.log == nil {
-		return 0, nil
-	}
-	r, err := a.log.Append(audit.Record{Who: a.id.Who, Profile: a.id.Profile, Environment: a.id.Environment,
-		Action: at.Action, Target: at.Target, Outcome: audit.OutcomeAttempt, Request: request, Reason: at.Reason,
-		MutationID: at.MutationID, IntentID: at.IntentID})
-	return r.Seq, err
+// line is the attempt line of at, about to send m.
+func (a *Actor) line(at Attempt, outcome string, m transport.Mutation) audit.Record {
+	return audit.Record{Who: a.id.Who, Profile: a.id.Profile, Environment: a.id.Environment,
+		Action: at.Action, Target: at.Target, Outcome: outcome, Request: m.Line(), RequestBody: m.Body, Reason: at.Reason,
+		MutationID: at.MutationID, IntentID: at.IntentID}
 }
 
 // record writes the line of the attempt's end (naming its attempt line,

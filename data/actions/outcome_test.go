@@ -8,6 +8,7 @@ import (
 
 	"treasury/data/actions"
 	"treasury/data/audit"
+	walletclient "treasury/data/wallet/client"
 	"treasury/sandbox"
 )
 
@@ -34,30 +35,42 @@ func TestEveryOutcomeIsOneLineWithIdentity(t *testing.T) {
 		who     audit.Who
 		check   func(r audit.Record) bool
 	}
-	mid := actions.NewKey()
-	sweepKey := actions.NewKey()
+	k := e.act.Key(actions.Freeze, tx.ID)
+	mid := k.ID
 	steps := []step{
-		{"done", func() error { _, err := e.act.FreezeTx(ctx, tx, true, "hold", mid); return err }, audit.OutcomeDone, tester,
+		{"done", func() error {
+			_, _, err := e.act.FreezeTx(ctx, walletclient.Route{}, tx, true, "hold", k)
+			return err
+		}, audit.OutcomeDone, tester,
 			func(r audit.Record) bool { return r.MutationID == mid && r.Target.ID == tx.ID && r.Reason == "hold" }},
 		{"ssh viewer refused", func() error {
 			return sshViewer.Refused(actions.TxAttempt(tx, false, "", ""), actions.ErrReadOnly)
 		}, audit.OutcomeRefused, viewer, func(r audit.Record) bool { return strings.Contains(r.Error, "read-only") }},
 		{"ssh viewer through the actor", func() error {
-			_, err := sshViewer.FreezeTx(ctx, tx, false, "release", actions.NewKey())
+			_, _, err := sshViewer.FreezeTx(ctx, walletclient.Route{}, tx, false, "release", sshViewer.Key(actions.Unfreeze, tx.ID))
 			return err
 		}, audit.OutcomeRefused, viewer, func(r audit.Record) bool { return r.Action == actions.Unfreeze }},
 		{"wrong prod code", func() error { return e.act.Cancelled(actions.TxAttempt(tx, false, "release", "k1"), true) },
 			audit.OutcomeRefused, tester, func(r audit.Record) bool { return r.Error == actions.ErrWrongCode.Error() && r.MutationID == "k1" }},
 		{"cancelled", func() error { return e.act.Cancelled(actions.SweepAttempt(sws[0], "k2"), false) },
 			audit.OutcomeCancelled, tester, func(r audit.Record) bool { return r.Error == "" && r.Target.Kind == "sweep" && r.MutationID == "k2" }},
-		{"sweep done", func() error { _, err := e.act.TriggerSweep(ctx, sws[0], sweepKey); return err }, audit.OutcomeDone, tester,
+		{"sweep done", func() error {
+			_, _, err := e.act.TriggerSweep(ctx, sws[0], e.act.Key(actions.Sweep, sws[0].ID))
+			return err
+		}, audit.OutcomeDone, tester,
 			func(r audit.Record) bool { return r.Target.Detail["instance"] != "" }},
-		{"failed: the sweep is running", func() error { _, err := e.act.TriggerSweep(ctx, sws[0], actions.NewKey()); return err },
-			audit.OutcomeFailed, tester, func(r audit.Record) bool { return r.ErrorCode == "ERR017.006" && r.Error != "" }},
+		{"failed: the sweep is running", func() error {
+			_, _, err := e.act.TriggerSweep(ctx, sws[0], e.act.Key(actions.Sweep, sws[0].ID))
+			return err
+		}, audit.OutcomeFailed, tester, func(r audit.Record) bool { return r.ErrorCode == "ERR017.006" && r.Error != "" }},
 		{"unknown: the answer could not be read", func() error {
+			rt, _, err := e.act.FreezeRoute(ctx, tx, false)
+			if err != nil {
+				return err
+			}
 			e.faults(t, sandbox.FaultSettings{MalformedRate: 1})
 			defer e.faults(t, sandbox.FaultSettings{})
-			_, err := e.act.FreezeTx(ctx, tx, false, "release", actions.NewKey())
+			_, _, err = e.act.FreezeTx(ctx, rt, tx, false, "release", e.act.Key(actions.Unfreeze, tx.ID))
 			return err
 		}, audit.OutcomeUnknown, tester, func(r audit.Record) bool { return r.Error != "" }},
 	}
@@ -100,7 +113,7 @@ func TestUnwritableLogRefusesActions(t *testing.T) {
 	e := newEnv(t, false)
 	tx := e.freezable(t)
 	e.log.Close()
-	_, err := e.act.FreezeTx(context.Background(), tx, true, "hold", actions.NewKey())
+	_, _, err := e.act.FreezeTx(context.Background(), walletclient.Route{}, tx, true, "hold", actions.Key{ID: actions.NewKey()})
 	if err == nil || !strings.Contains(err.Error(), "closed") {
 		t.Fatalf("err %v", err)
 	}

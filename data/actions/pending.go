@@ -1,6 +1,7 @@
 package actions
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -10,41 +11,52 @@ import (
 	"time"
 
 	"treasury/data/apierr"
+	"treasury/data/audit"
 	"treasury/data/custody"
 	walletclient "treasury/data/wallet/client"
 )
 
-// Pending holds the idempotency keys (mutationId, intent id) of the
-// actions whose outcome is unknown: sent, and answered by a timeout, a lost
-// connection or a 5xx, so the platform may or may not have applied them.
-// The next attempt of the same action on the same target reuses the key, so
-// the platform applies it at most once (spec 7.1 rule 3 for creations; the
-// wallet answers a mutationId it has already applied with what it answered
-// then, and the custody interface answers a repeated intent id with the
-// same requestId). A known outcome (success, or a 4xx refusal) of any action
-// on a target clears that target's keys: the next decision gets a new one.
+// Pending is what the audit log says of the idempotency keys (mutationId,
+// intent id) of actions whose outcome is not known: sent (or about to be)
+// and not answered, or answered by a timeout, a lost connection or a 5xx,
+// so the platform may or may not have applied them. The next attempt of
+// the same action on the same target reuses the key, so the platform
+// applies it at most once (spec 7.1 rule 3 for creations; the wallet
+// answers a mutationId it has already applied with what it answered then,
+// and the custody interface answers a repeated intent id with the same
+// requestId). A known outcome (success, or a 4xx refusal) of any action on
+// a target spends that target's keys: the next decision gets a new one.
 //
-// One Pending serves the whole process, every session included: the
-// platform sees one client (the profile's credentials, shared by every
-// session), and whether an action was applied is a fact about the
-// platform, not about who asked. A second operator who acts on a target
-// whose last attempt is unknown makes the same request again; with a key of
-// his own it could be applied twice (a second sweep run, a second intent).
-// What this costs: the platform keeps the first attempt's answer (and, for
-// a freeze, its reason), so the retry shows who attempted it first, when,
-// and with which reason, and starts from that reason. While an attempt is
-// unknown or on its way, an attempt of the same action on the same target
-// under another key is refused (ErrPending): nothing is sent, and the
-// operator is told to retry the pending one.
+// It is built from the log alone, every line of every process on the
+// state directory (audit.Log.Follow), so it is the same for every process
+// at every moment, not only after a restart: the key of an attempt is
+// decided with the log locked and read to its end (decide, under
+// audit.Log.AppendDecided). While an attempt line of the same action on
+// the same target has no outcome and its process still runs, the attempt
+// is on its way and another is refused (ErrInFlight): the platform gets
+// one request. An attempt line whose process ended without an outcome
+// (killed, out of memory, a power cut), or an unknown outcome, leaves its
+// key for the next attempt, which is its retry. A decision taken on an
+// older reading of the log (a dialog opened before another operator acted
+// on the same record) is refused when an attempt of the same action on
+// the same target was written since (ErrSettled).
 //
-// The keys outlive the process: every attempt that sends is first a line
-// of the audit log, and Restore, on start, reads back the attempts
-// without an outcome (the process was killed while they were on their
-// way) and those whose outcome was unknown.
+// One Pending serves a process (every session of it): it follows the log
+// once; a second would say the same and cost the same again.
 type Pending struct {
-	mu sync.Mutex
-	// byTarget maps a target's id to its attempts by action.
+	mu   sync.Mutex
+	self string // this process's audit.Proc id
+	// alive tells whether the process of an attempt line still runs.
+	alive func(*audit.Proc, string) audit.Liveness
+	// byTarget maps a target's id to its keys not spent, by action.
 	byTarget map[string]map[string]*PendingAttempt
+	// bySeq are the attempt lines without an outcome, by seq.
+	bySeq map[uint64]*PendingAttempt
+	// latest is the last attempt of each action on each target, by
+	// target and action: what a decision taken before it has not seen.
+	latest map[string]map[string]Latest
+	// n counts the lines applied: the position of a reading of the log.
+	n uint64
 }
 
 // PendingAttempt is the last attempt of an action on a target whose
@@ -53,55 +65,309 @@ type PendingAttempt struct {
 	Action string // Freeze, Unfreeze, Lock, Unlock, Sweep
 	Target string // the transaction, endpoint or sweep configuration id
 	// ID is the idempotency key: mutationId or intent id.
-	ID       string
+	ID string
+	// Operator sent it last, At, From (the process and host, "this
+	// process" for the reader's own) and with Reason; FirstBy first sent
+	// the key, at First.
 	Operator string
-	// Reason is the reason sent with it.
-	Reason string
-	// At is when it was last sent, Operator by whom; First and FirstBy
-	// when and by whom the key was first sent.
-	At      time.Time
-	First   time.Time
-	FirstBy string
-	// InFlight counts the calls with this key on their way now.
+	Reason   string
+	At       time.Time
+	From     string
+	First    time.Time
+	FirstBy  string
+	// InFlight counts its attempt lines without an outcome whose process
+	// still runs: calls on their way now.
 	InFlight int
 	// Err is why the outcome is unknown, in a few words ("HTTP 500
-	// INTERNAL(13)", "timed out", "connection lost"); empty while the
-	// first call is on its way.
+	// INTERNAL(13)", "timed out", Interrupted); empty while it is on its
+	// way.
 	Err string
+
+	open map[uint64]sender // attempt lines without an outcome, by seq
+	last sender            // who sent it last
 }
 
-// NewPending returns an empty set: one per process.
-func NewPending() *Pending { return &Pending{byTarget: map[string]map[string]*PendingAttempt{}} }
+// sender is who sent an attempt line, from which process and host.
+type sender struct {
+	proc *audit.Proc
+	host string
+}
 
-// Key is the idempotency key of the next attempt of an action.
+// Latest is the last attempt of an action on a target, as the log says.
+type Latest struct {
+	n       uint64 // Pending.n when it was applied
+	Key     string
+	Outcome string // audit.OutcomeAttempt until its outcome line
+	By      string
+	From    string
+	At      time.Time
+}
+
+// Interrupted is why an attempt's outcome is unknown when its attempt line
+// has no outcome and its process ended: it was on its way when the
+// process was killed, ran out of memory or lost its power.
+const Interrupted = "no outcome recorded: the process ended while it was on its way"
+
+// NewPending returns an empty set: Follow fills it from the log.
+func NewPending() *Pending {
+	return &Pending{byTarget: map[string]map[string]*PendingAttempt{}, bySeq: map[uint64]*PendingAttempt{},
+		latest: map[string]map[string]Latest{}, alive: func(*audit.Proc, string) audit.Liveness { return audit.Unknown }}
+}
+
+// Follow builds p from every line of l, and keeps it current with every
+// line any process appends. It returns how many keys are not spent.
+func (p *Pending) Follow(l *audit.Log) (int, error) {
+	p.mu.Lock()
+	p.self, p.alive = l.Self().ID, l.Alive
+	p.mu.Unlock()
+	if err := l.Follow(p.apply); err != nil {
+		return 0, err
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	n := 0
+	for _, acts := range p.byTarget {
+		n += len(acts)
+	}
+	return n, nil
+}
+
+// apply takes one line of the log, in the file's order. A line applied a
+// second time (a file read again from its start) changes nothing.
+func (p *Pending) apply(r audit.Record) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.n++
+	key := cmp.Or(r.MutationID, r.IntentID)
+	if key == "" || r.Target.ID == "" {
+		return
+	}
+	who := r.Who.String()
+	switch {
+	case r.Outcome == audit.OutcomeAttempt:
+		at := p.entry(r.Action, r.Target.ID, key, r.Time, who)
+		at.open[r.Seq] = sender{proc: r.Proc, host: r.Host}
+		at.At, at.Operator, at.Reason, at.last = r.Time, who, r.Reason, sender{proc: r.Proc, host: r.Host}
+		p.bySeq[r.Seq] = at
+		p.setLatest(r, key, who)
+		return
+	case r.Attempt != 0:
+		at := p.bySeq[r.Attempt]
+		if at == nil || at.ID != key {
+			at = p.byTarget[r.Target.ID][r.Action]
+		}
+		if at == nil || at.ID != key {
+			if r.Outcome == audit.OutcomeDone || r.Outcome == audit.OutcomeFailed {
+				p.spend(r.Target.ID)
+			}
+			return
+		}
+		delete(at.open, r.Attempt)
+		delete(p.bySeq, r.Attempt)
+		p.setLatest(r, key, who)
+		p.settle(at, r.Outcome, cmp.Or(r.ErrorCode, shorten(r.Error, 60), "no answer"))
+	case r.Outcome == audit.OutcomeUnknown:
+		// An outcome without its attempt line: a log written before
+		// attempt lines were (an unknown outcome now always follows one).
+		at := p.entry(r.Action, r.Target.ID, key, r.Time, who)
+		at.At, at.Operator, at.Reason, at.last = r.Time, who, r.Reason, sender{proc: r.Proc, host: r.Host}
+		at.Err = cmp.Or(r.ErrorCode, shorten(r.Error, 60), "no answer")
+	case r.Outcome == audit.OutcomeDone, r.Outcome == audit.OutcomeFailed && r.Proc == nil:
+		// A known outcome without its attempt line, from such a log (a
+		// failure now without one is a failure before anything was sent).
+		p.spend(r.Target.ID)
+	}
+	// Other lines (refused, cancelled, failed before anything was sent)
+	// sent nothing: the keys are as they were.
+}
+
+// entry is the entry of action on target under key: the one there when it
+// has that key, else a new one (which replaces one of another key: the
+// log says the later was sent). The caller holds p.mu.
+func (p *Pending) entry(action, target, key string, at time.Time, who string) *PendingAttempt {
+	acts := p.byTarget[target]
+	if acts == nil {
+		acts = map[string]*PendingAttempt{}
+		p.byTarget[target] = acts
+	}
+	e := acts[action]
+	if e == nil || e.ID != key {
+		e = &PendingAttempt{Action: action, Target: target, ID: key, First: at, FirstBy: who, open: map[uint64]sender{}}
+		acts[action] = e
+	}
+	return e
+}
+
+func (p *Pending) setLatest(r audit.Record, key, who string) {
+	acts := p.latest[r.Target.ID]
+	if acts == nil {
+		acts = map[string]Latest{}
+		p.latest[r.Target.ID] = acts
+	}
+	l := Latest{n: p.n, Key: key, Outcome: r.Outcome, By: who, At: r.Time, From: from(r.Proc, r.Host)}
+	if r.Outcome != audit.OutcomeAttempt {
+		if prev, ok := acts[r.Action]; ok && prev.Key == key {
+			l.n = prev.n // the attempt's place, with its outcome
+		}
+	}
+	acts[r.Action] = l
+}
+
+// settle ends one attempt line of at as outcome; the caller holds p.mu.
+func (p *Pending) settle(at *PendingAttempt, outcome, why string) {
+	switch outcome {
+	case audit.OutcomeUnknown:
+		at.Err = why
+	case audit.OutcomeDone, audit.OutcomeFailed:
+		// The platform answered the key: every attempt line under it is
+		// settled (it applies a key at most once), those of a process
+		// that ended before its answer included.
+		for seq := range at.open {
+			delete(p.bySeq, seq)
+		}
+		clear(at.open)
+		p.spend(at.Target)
+	default: // refused or cancelled after its attempt line: nothing was sent
+		if len(at.open) == 0 && at.Err == "" {
+			p.drop(at)
+		}
+	}
+}
+
+// spend drops the keys of target that no attempt line without an outcome
+// holds: a later decision on it is a new one. The caller holds p.mu.
+func (p *Pending) spend(target string) {
+	for _, at := range p.byTarget[target] {
+		if len(at.open) == 0 {
+			p.drop(at)
+		}
+	}
+}
+
+func (p *Pending) drop(at *PendingAttempt) {
+	acts := p.byTarget[at.Target]
+	if acts[at.Action] == at {
+		delete(acts, at.Action)
+	}
+	if len(acts) == 0 {
+		delete(p.byTarget, at.Target)
+	}
+}
+
+// view is a copy of at as it stands now: its calls on their way (open
+// lines whose process runs), and Interrupted when every open line's
+// process ended. The caller holds p.mu.
+func (p *Pending) view(at *PendingAttempt) PendingAttempt {
+	v := *at
+	v.open, v.From = nil, p.from(at.last)
+	for _, s := range at.open {
+		if p.runs(s) {
+			v.InFlight++
+		}
+	}
+	if v.InFlight == 0 && len(at.open) > 0 && v.Err == "" {
+		v.Err = Interrupted
+	}
+	return v
+}
+
+// runs says whether the process of an attempt line still runs: this one,
+// or one of this host that holds its mark. A process that cannot be told
+// (another host, a line that names none) is taken as ended: its key is
+// sent again, which the platform applies at most once.
+func (p *Pending) runs(s sender) bool {
+	if s.proc != nil && s.proc.ID == p.self {
+		return true
+	}
+	return p.alive(s.proc, s.host) == audit.Alive
+}
+
+func (p *Pending) from(s sender) string {
+	if s.proc != nil && s.proc.ID == p.self {
+		return "this process"
+	}
+	return from(s.proc, s.host)
+}
+
+// from names a process and its host: "serve pid 4242 on bastion-1".
+func from(proc *audit.Proc, host string) string {
+	s := proc.String()
+	if host != "" {
+		s += " on " + host
+	}
+	return s
+}
+
+// Key is the idempotency key of the next attempt of an action, as a
+// reading of the log gave it when the operator was asked.
 type Key struct {
 	ID string
 	// Retry is the attempt whose key ID reuses (a copy); nil when ID is
 	// new.
 	Retry *PendingAttempt
+	// seen is the reading of the log the key was taken on.
+	seen uint64
 }
 
-// Key returns the key for the next attempt of action on target: the key of
-// the pending attempt when its outcome is unknown, else a new one. Take it
-// when the operator is asked, and pass its ID to the action.
-func (a *Actor) Key(action, target string) Key {
-	if at, ok := a.pending.get(action, target); ok {
-		return Key{ID: at.ID, Retry: &at}
+// key is the key for the next attempt of action on target.
+func (p *Pending) key(action, target string) Key {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if at := p.byTarget[target][action]; at != nil {
+		v := p.view(at)
+		return Key{ID: at.ID, Retry: &v, seen: p.n}
 	}
-	return Key{ID: NewKey()}
+	return Key{ID: NewKey(), seen: p.n}
 }
 
-// ErrPending refuses an attempt under a new key while another attempt of
-// the same action on the same target is unknown or on its way.
-type ErrPending struct{ Attempt PendingAttempt }
-
-func (e ErrPending) Error() string {
-	state := "is still on its way"
-	if e.Attempt.InFlight == 0 {
-		state = "has an unknown outcome (" + e.Attempt.Err + ")"
+// decide is the key an attempt of action on target sends, taken by the
+// operator as k: the key of an attempt not settled (a retry of it, which
+// ret names), else k's. It refuses while an attempt is on its way
+// (ErrInFlight), and when the log has, since k was taken, an attempt of
+// the same action on the same target that settled it or the key k
+// retried (ErrSettled). Call it with the log locked and read to its end
+// (audit.Log.AppendDecided).
+func (p *Pending) decide(action, target string, k Key) (id string, ret *PendingAttempt, err error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if at := p.byTarget[target][action]; at != nil {
+		v := p.view(at)
+		if v.InFlight > 0 {
+			return "", nil, ErrInFlight{Attempt: v}
+		}
+		return at.ID, &v, nil
 	}
-	return fmt.Sprintf("the %s of %s sent by %s under %s %s: retry it (the same key) rather than send another",
-		e.Attempt.Action, e.Attempt.Target, e.Attempt.Operator, e.Attempt.ID, state)
+	if l, ok := p.latest[target][action]; ok && (l.n > k.seen || k.Retry != nil && l.Key == k.ID) {
+		return "", nil, ErrSettled{Action: action, Target: target, Latest: l}
+	}
+	return k.ID, nil, nil
+}
+
+// ErrInFlight refuses an attempt while another attempt of the same action
+// on the same target is on its way, from this process or another: the
+// platform gets one request.
+type ErrInFlight struct{ Attempt PendingAttempt }
+
+func (e ErrInFlight) Error() string {
+	return fmt.Sprintf("the %s of %s is in flight from %s on %s, sent %s under %s: nothing was sent; wait for its outcome",
+		e.Attempt.Action, e.Attempt.Target, e.Attempt.Operator, e.Attempt.From, e.Attempt.At.UTC().Format(time.TimeOnly+" UTC"), e.Attempt.ID)
+}
+
+// ErrSettled refuses an attempt decided on an older reading of the log:
+// since the operator was asked, an attempt of the same action on the same
+// target was written (and may have done what this one asks).
+type ErrSettled struct {
+	Action, Target string
+	Latest         Latest
+}
+
+func (e ErrSettled) Error() string {
+	what := "ended " + e.Latest.Outcome
+	if e.Latest.Outcome == audit.OutcomeAttempt {
+		what = "was sent"
+	}
+	return fmt.Sprintf("since this was asked, a %s of %s %s (by %s from %s, %s, key %s): nothing was sent; look at the record again",
+		e.Action, e.Target, what, e.Latest.By, e.Latest.From, e.Latest.At.UTC().Format(time.TimeOnly+" UTC"), e.Latest.Key)
 }
 
 // Unknown reports whether err leaves the outcome of an action unknown: the
@@ -128,98 +394,9 @@ func Unknown(err error) bool {
 // notSent reports the refusals made before anything was sent: the
 // session's, and the clients' own.
 func notSent(err error) bool {
-	var pe ErrPending
-	var nc ErrNotConfigured
-	var ua ErrUnaudited
-	return errors.Is(err, ErrReadOnly) || errors.Is(err, ErrNoReason) || errors.Is(err, errNotSent) || errors.As(err, &pe) ||
-		errors.As(err, &nc) || errors.As(err, &ua) || refusedLocally(err)
-}
-
-// get returns a copy of the pending attempt of action on target.
-func (p *Pending) get(action, target string) (PendingAttempt, bool) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if at, ok := p.byTarget[target][action]; ok {
-		return *at, true
-	}
-	return PendingAttempt{}, false
-}
-
-// begin records an attempt about to be sent; end, called with the call's
-// error, records its outcome. An attempt under another key than the pending
-// one is refused.
-func (p *Pending) begin(at PendingAttempt) (end func(error) error, err error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	acts := p.byTarget[at.Target]
-	if acts == nil {
-		acts = map[string]*PendingAttempt{}
-		p.byTarget[at.Target] = acts
-	}
-	cur, ok := acts[at.Action]
-	switch {
-	case ok && cur.ID != at.ID:
-		return nil, ErrPending{Attempt: *cur}
-	case ok:
-		cur.InFlight++
-		cur.At, cur.Operator, cur.Reason = at.At, at.Operator, at.Reason
-	default:
-		at.InFlight, at.First, at.FirstBy = 1, at.At, at.Operator
-		cur = &at
-		acts[at.Action] = cur
-	}
-	return func(err error) error {
-		p.end(cur, err)
-		return err
-	}, nil
-}
-
-func (p *Pending) end(at *PendingAttempt, err error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	switch {
-	case notSent(err):
-		p.settle(at, endNotSent, "")
-	case Unknown(err):
-		p.settle(at, endUnknown, why(err))
-	default:
-		p.settle(at, endKnown, "")
-	}
-}
-
-// How an attempt ended, for its key.
-type ending int
-
-const (
-	endNotSent ending = iota // refused before it was sent: the key is as it was
-	endUnknown               // sent, and no answer said whether it was applied
-	endKnown                 // the platform answered: the target's keys are spent
-)
-
-// settle ends one call of at; the caller holds p.mu.
-func (p *Pending) settle(at *PendingAttempt, how ending, why string) {
-	at.InFlight = max(at.InFlight-1, 0)
-	acts := p.byTarget[at.Target]
-	switch how {
-	case endNotSent:
-		// A key never sent (no earlier unknown outcome) is dropped.
-		if at.InFlight == 0 && at.Err == "" && acts[at.Action] == at {
-			delete(acts, at.Action)
-		}
-	case endUnknown:
-		at.Err = why
-	case endKnown:
-		// A later decision on the target is a new one: every key of the
-		// target not on its way is spent.
-		for action, a := range acts {
-			if a.InFlight == 0 {
-				delete(acts, action)
-			}
-		}
-	}
-	if len(acts) == 0 {
-		delete(p.byTarget, at.Target)
-	}
+	return errors.Is(err, ErrReadOnly) || errors.Is(err, ErrNoReason) || errors.As(err, new(ErrInFlight)) ||
+		errors.As(err, new(ErrSettled)) || errors.As(err, new(ErrNotConfigured)) || errors.As(err, new(ErrUnaudited)) ||
+		errors.As(err, new(refusal)) || refusedLocally(err)
 }
 
 // refusedLocally reports the clients' refusals made before anything was
@@ -232,12 +409,6 @@ func refusedLocally(err error) bool {
 		}
 	}
 	return false
-}
-
-// begin records an attempt of action on target under key, about to be
-// sent by this actor's operator.
-func (a *Actor) begin(action, target, key, reason string) (func(error) error, error) {
-	return a.pending.begin(PendingAttempt{Action: action, Target: target, ID: key, Operator: a.id.Who.String(), Reason: reason, At: time.Now()})
 }
 
 // why says in a few words why err leaves an outcome unknown.
@@ -258,4 +429,13 @@ func why(err error) string {
 		return "cancelled"
 	}
 	return err.Error()
+}
+
+// shorten cuts s to at most n runes, with an ellipsis.
+func shorten(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
 }

@@ -129,6 +129,9 @@ func newLossyEnv(t *testing.T, suffixes ...string) *lossyEnv {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { e.log.Close() })
+	if _, err := e.pending.Follow(e.log); err != nil {
+		t.Fatal(err)
+	}
 	return e
 }
 
@@ -205,7 +208,7 @@ func TestLostAnswerRetryReusesMutationID(t *testing.T) {
 		t.Fatalf("a first freeze is a retry of %+v", k.Retry)
 	}
 	e.proxy.set(true, false)
-	_, err := act.FreezeTx(ctx, tx, true, "hold for review", k.ID)
+	_, _, err := act.FreezeTx(ctx, walletclient.Route{}, tx, true, "hold for review", k)
 	if err == nil || !actions.Unknown(err) {
 		t.Fatalf("lost answers: %v, want an unknown outcome", err)
 	}
@@ -222,9 +225,9 @@ func TestLostAnswerRetryReusesMutationID(t *testing.T) {
 	}
 
 	e.proxy.set(false, false)
-	got, err := act.FreezeTx(ctx, tx, true, again.Retry.Reason, again.ID)
-	if err != nil || !got.FreezeInfo.IsFrozen {
-		t.Fatalf("retry: frozen %v, %v", got.FreezeInfo.IsFrozen, err)
+	got, sent, err := act.FreezeTx(ctx, walletclient.Route{}, tx, true, "confirmed lost answer", again)
+	if err != nil || !got.FreezeInfo.IsFrozen || sent.Key != k.ID || sent.Retry == nil || sent.Retry.Reason != "hold for review" {
+		t.Fatalf("retry: frozen %v, sent %+v, %v", got.FreezeInfo.IsFrozen, sent, err)
 	}
 	ids := mutationIDs(t, e.proxy.bodies())
 	if len(ids) < 2 {
@@ -245,7 +248,7 @@ func TestLostAnswerRetryReusesMutationID(t *testing.T) {
 	}
 	// Had the retry taken a new key, the platform would have refused it:
 	// the transaction is frozen already.
-	_, err = act.FreezeTx(ctx, tx, true, "again", next.ID)
+	_, _, err = act.FreezeTx(ctx, walletclient.Route{}, tx, true, "again", next)
 	if ae, ok := apierr.As(err); !ok || ae.Code != "ERR010.008" || actions.Unknown(err) {
 		t.Fatalf("a new freeze of a frozen transaction: %v, want a known ERR010.008", err)
 	}
@@ -263,7 +266,7 @@ func TestTimeoutRetryReusesMutationID(t *testing.T) {
 	k := act.Key(actions.Freeze, tx.ID)
 	e.proxy.set(false, true)
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
-	_, err := act.FreezeTx(ctx, tx, true, "hold", k.ID)
+	_, _, err := act.FreezeTx(ctx, walletclient.Route{}, tx, true, "hold", k)
 	cancel()
 	if !errors.Is(err, context.DeadlineExceeded) || !actions.Unknown(err) {
 		t.Fatalf("held answer: %v, want the deadline, unknown", err)
@@ -273,7 +276,7 @@ func TestTimeoutRetryReusesMutationID(t *testing.T) {
 	if r.ID != k.ID || r.Retry == nil {
 		t.Fatalf("after a timeout: %+v, want a retry of %s", r, k.ID)
 	}
-	if _, err := act.FreezeTx(context.Background(), tx, true, "hold", r.ID); err != nil {
+	if _, _, err := act.FreezeTx(context.Background(), walletclient.Route{}, tx, true, "hold", r); err != nil {
 		t.Fatal(err)
 	}
 	if ids := mutationIDs(t, e.proxy.bodies()); len(ids) != 2 || ids[0] != k.ID || ids[1] != k.ID {
@@ -286,8 +289,9 @@ func TestTimeoutRetryReusesMutationID(t *testing.T) {
 
 // A sweep trigger answered 500 on every attempt (not applied) is unknown to
 // the dashboard; the retry sends the same mutationId and starts one run.
-// Another operator of the same process retrying the same sweep reuses it
-// too, and one with a key of his own is refused unsent.
+// Another operator retrying the same sweep reuses it too, even one whose
+// dialog had taken a key of its own: the key is decided when the attempt
+// is written, and the open one makes this one its retry.
 func TestSweep5xxRetryReusesMutationIDAcrossSessions(t *testing.T) {
 	e := newLossyEnv(t, "/trigger")
 	ctx := context.Background()
@@ -310,7 +314,7 @@ func TestSweep5xxRetryReusesMutationIDAcrossSessions(t *testing.T) {
 		t.Fatal(err)
 	}
 	k := alice.Key(actions.Sweep, sw.ID)
-	_, err = alice.TriggerSweep(ctx, sw, k.ID)
+	_, _, err = alice.TriggerSweep(ctx, sw, k)
 	if ae, ok := apierr.As(err); !ok || ae.HTTPStatus != http.StatusInternalServerError || !actions.Unknown(err) {
 		t.Fatalf("500s: %v, want an unknown 500", err)
 	}
@@ -322,18 +326,9 @@ func TestSweep5xxRetryReusesMutationIDAcrossSessions(t *testing.T) {
 	if bk.ID != k.ID || bk.Retry == nil || bk.Retry.Operator != "alice" {
 		t.Fatalf("bob's key %+v, want alice's %s", bk, k.ID)
 	}
-	sent := len(e.proxy.bodies())
-	_, err = bob.TriggerSweep(ctx, sw, actions.NewKey())
-	var pe actions.ErrPending
-	if !errors.As(err, &pe) || pe.Attempt.ID != k.ID || actions.Unknown(err) {
-		t.Fatalf("a trigger under a new key while one is unknown: %v, want ErrPending", err)
-	}
-	if n := len(e.proxy.bodies()) - sent; n != 0 {
-		t.Fatalf("the refused trigger sent %d requests", n)
-	}
-	got, err := bob.TriggerSweep(ctx, sw, bk.ID)
-	if err != nil || got.InstanceID == "" {
-		t.Fatalf("bob's retry: %+v, %v", got, err)
+	got, sent, err := bob.TriggerSweep(ctx, sw, actions.Key{ID: actions.NewKey()})
+	if err != nil || got.InstanceID == "" || sent.Key != k.ID || sent.Retry == nil || sent.Retry.FirstBy != "alice" {
+		t.Fatalf("bob's trigger under a key of his own: %+v, sent %+v, %v; want a retry of alice's %s", got, sent, err, k.ID)
 	}
 	ids := mutationIDs(t, e.proxy.bodies())
 	for i, id := range ids {
@@ -343,8 +338,17 @@ func TestSweep5xxRetryReusesMutationIDAcrossSessions(t *testing.T) {
 	}
 	// The platform recognises the key: asked again, it answers the same
 	// instance instead of "already running".
-	if again, err := alice.TriggerSweep(ctx, sw, k.ID); err != nil || again.InstanceID != got.InstanceID {
+	if again, err := e.p.WalletTransactions.TriggerSweep(ctx, sw.ID, k.ID); err != nil || again.InstanceID != got.InstanceID {
 		t.Fatalf("the same key again: %+v, %v, want instance %s", again, err, got.InstanceID)
+	}
+	// An attempt decided on a reading of the log taken before the run was
+	// recorded (bob's dialog was open meanwhile) is refused unsent.
+	before := len(e.proxy.bodies())
+	if _, _, err := alice.TriggerSweep(ctx, sw, bk); !errors.As(err, new(actions.ErrSettled)) || actions.Unknown(err) {
+		t.Fatalf("a trigger decided before the run: %v, want ErrSettled", err)
+	}
+	if n := len(e.proxy.bodies()) - before; n != 0 {
+		t.Fatalf("the refused trigger sent %d requests", n)
 	}
 	if n := alice.Key(actions.Sweep, sw.ID); n.ID == k.ID || n.Retry != nil {
 		t.Fatal("after a success the next trigger reuses the key")
@@ -359,8 +363,7 @@ func TestSweep5xxRetryReusesMutationIDAcrossSessions(t *testing.T) {
 	}
 	// Each trigger sent is an attempt line first, then its outcome; the
 	// refused one sent nothing, and is one line.
-	want := []string{"alice:attempt:true", "alice:unknown:true", "bob:refused:false", "bob:attempt:true", "bob:done:true",
-		"alice:attempt:true", "alice:done:true"}
+	want := []string{"alice:attempt:true", "alice:unknown:true", "bob:attempt:true", "bob:done:true", "alice:refused:true"}
 	if strings.Join(outcomes, " ") != strings.Join(want, " ") {
 		t.Fatalf("audit %v, want %v", outcomes, want)
 	}
@@ -388,7 +391,7 @@ func TestLockLostAnswerReusesIntentID(t *testing.T) {
 	}
 	k := act.Key(actions.Lock, ep.ID)
 	e.proxy.set(true, false)
-	if _, err := act.LockEndpoint(ctx, ep, true, "suspected compromise", k.ID); !actions.Unknown(err) {
+	if _, _, err := act.LockEndpoint(ctx, ep, true, "suspected compromise", k); !actions.Unknown(err) {
 		t.Fatalf("lost answer: %v, want unknown", err)
 	}
 	e.proxy.set(false, false)
@@ -396,7 +399,7 @@ func TestLockLostAnswerReusesIntentID(t *testing.T) {
 	if r.ID != k.ID || r.Retry == nil {
 		t.Fatalf("key after the lost answer %+v, want a retry of %s", r, k.ID)
 	}
-	acc, err := act.LockEndpoint(ctx, ep, true, "suspected compromise", r.ID)
+	acc, _, err := act.LockEndpoint(ctx, ep, true, "suspected compromise", r)
 	if err != nil || acc.RequestID == "" {
 		t.Fatalf("retry: %+v, %v", acc, err)
 	}

@@ -5,22 +5,39 @@
 //
 // The log is written ahead: an attempt that sends a request to the
 // platform is first an "attempt" line, appended and synced before the
-// request leaves; its end is a second line naming the attempt's seq. An
-// attempt line without an outcome (Summary.Open) was in flight, or its
-// process was killed: the platform may have applied it. An attempt that
-// ends before anything is sent (refused, cancelled) is one line.
+// request leaves, naming the request exactly as it is sent; its end is a
+// second line naming the attempt's seq. An attempt line without an
+// outcome (Summary.Open) was in flight, or its process was killed: the
+// platform may have applied it. An attempt that ends before anything is
+// sent (refused, cancelled) is one line.
 //
 // The log is tamper-evident: each line carries its sequence number, the
 // hash of the line before it (Genesis for the first) and its own hash (the
 // SHA-256 of the line without its hash field), so a line changed, removed
 // or moved breaks the chain where it happened (Verify). It lives in the
-// XDG state directory, mode 0600, and is only ever appended to: one Log per
-// process serializes the appends of all its sessions, locks the file
-// against other processes while it appends, and syncs each line to disk
-// before the append returns.
+// XDG state directory, mode 0600, and is only ever appended to.
+//
+// It is one record for every process on the state directory: each
+// process's Log appends under an exclusive advisory lock on the file, and
+// first reads what the others appended, so the chain stays one and a
+// decision taken under the lock (AppendDecided: which key an action
+// sends) sees every line written before it. Followers (Follow) are told
+// every line, this process's and the others', in the file's order. Each
+// line names the process that wrote it (Proc), and a process that can
+// write holds a lock of its own for its life (procs), so an attempt line
+// without an outcome can be told in flight from interrupted (Alive).
+//
+// Damage is said, never a reason to lose a line: a torn last line (a
+// crash mid-write) is moved to a file beside the log and the repair is a
+// line of the log; a line broken in the middle is a Break that stays
+// reported (Damage) until an operator acknowledges it (Ack, itself a
+// line); a log that cannot be written is opened for reading, and every
+// append is refused with the reason.
 package audit
 
 import (
+	"encoding/json"
+	"fmt"
 	"strings"
 	"time"
 )
@@ -42,6 +59,37 @@ const (
 	// is sent: its outcome is a later line whose Attempt is its Seq.
 	OutcomeAttempt = "attempt"
 )
+
+// Actions the log writes about itself (the operators' actions are named by
+// package actions).
+const (
+	// ActionRepair is the line that records a torn last line moved aside.
+	ActionRepair = "repair"
+	// ActionAck is an operator's acknowledgement of a Break.
+	ActionAck = "ack"
+)
+
+// Proc names the process that wrote a line: its pid on the line's Host,
+// the command, and an id drawn for its run (a pid is reused; the id is
+// not), by which Alive tells whether it still runs.
+type Proc struct {
+	ID  string `json:"id"`
+	PID int    `json:"pid"`
+	// Cmd is the command: "dashboard", "serve", "audit".
+	Cmd string `json:"cmd,omitempty"`
+}
+
+// String names the process in one line: "serve pid 4242".
+func (p *Proc) String() string {
+	if p == nil {
+		return "an earlier process"
+	}
+	cmd := p.Cmd
+	if cmd == "" {
+		cmd = "treasury"
+	}
+	return fmt.Sprintf("%s pid %d", cmd, p.PID)
+}
 
 // Who is the person acting: the local OS user, or an SSH user and the
 // fingerprint of the key they logged in with.
@@ -87,7 +135,8 @@ func (w Who) String() string {
 
 // Target is the record acted on.
 type Target struct {
-	// Kind is "transaction", "endpoint" or "sweep".
+	// Kind is "transaction", "endpoint" or "sweep" (or "audit" for the
+	// log's own lines: a repair, an acknowledgement).
 	Kind string `json:"kind"`
 	ID   string `json:"id"`
 	// Detail names the record further, as the confirmation showed it:
@@ -107,8 +156,10 @@ type Record struct {
 	// attempt ended.
 	Time time.Time `json:"time"`
 	Who  Who       `json:"who"`
-	// Host is the machine of the process that wrote the line.
+	// Host is the machine of the process that wrote the line, Proc the
+	// process (nil on lines written before processes were named).
 	Host        string `json:"host,omitempty"`
+	Proc        *Proc  `json:"proc,omitempty"`
 	Profile     string `json:"profile"`
 	Environment string `json:"environment"`
 	Action      string `json:"action"`
@@ -116,9 +167,12 @@ type Record struct {
 	Outcome     string `json:"outcome"`
 	// Attempt, on an outcome line, is the Seq of the attempt line it ends.
 	Attempt uint64 `json:"attempt,omitempty"`
-	// Request, on an attempt line, is the request about to be sent, as the
-	// spec writes its route: "PUT /v2/wallets/{wallet}/transactions/{id}/freeze".
-	Request string `json:"request,omitempty"`
+	// Request, on an attempt line, is the request about to be sent,
+	// method and path exactly as they go on the wire (relative to the
+	// interface's base URL): "PUT /v2/vaults/{v}/wallets/{w}/transactions/{t}/freeze";
+	// RequestBody its body, byte for byte.
+	Request     string          `json:"request,omitempty"`
+	RequestBody json.RawMessage `json:"requestBody,omitempty"`
 	// Reason is the operator's reason (freeze, unfreeze, lock, unlock),
 	// also on a cancelled line when one was typed.
 	Reason string `json:"reason,omitempty"`

@@ -3,6 +3,7 @@
 package audit
 
 import (
+	"errors"
 	"os"
 	"syscall"
 )
@@ -25,5 +26,22 @@ func lockFile(f *os.File, exclusive bool) (func(), error) {
 			return nil, err
 		}
 		return func() { _ = syscall.Flock(fd, syscall.LOCK_UN) }, nil
+	}
+}
+
+// tryLock takes an exclusive advisory lock on f without waiting: false
+// when another open file holds one. The lock lasts until f is closed.
+func tryLock(f *os.File) (bool, error) {
+	for {
+		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		switch {
+		case err == nil:
+			return true, nil
+		case errors.Is(err, syscall.EINTR):
+			continue
+		case errors.Is(err, syscall.EWOULDBLOCK):
+			return false, nil
+		}
+		return false, err
 	}
 }

@@ -20,6 +20,14 @@ type Options struct {
 	Now func() time.Time
 	// Host names the machine in each line; os.Hostname when empty.
 	Host string
+	// Cmd names the command of this process in each line (Proc.Cmd).
+	Cmd string
+	// Who is the process's own operator, named on the lines the log
+	// writes of itself (a repair); the local OS user when zero.
+	Who Who
+	// ReadOnly opens the log for reading only, whatever the directory's
+	// permissions (--read-only): every append is refused.
+	ReadOnly bool
 	// Keep is how many of the last records Recent returns (default 1000).
 	Keep int
 	// Wrap, when set, wraps every write of the log and of its writability
@@ -27,46 +35,59 @@ type Options struct {
 	Wrap func(io.Writer) io.Writer
 }
 
-// tailBytes is how much of the end of the file Open reads for the last
-// records and the head of the chain.
-const tailBytes = 1 << 20
+// ErrReadOnly is why a log opened with Options.ReadOnly refuses appends.
+var ErrReadOnly = errors.New("audit: the log is open read-only (--read-only or read_only: true)")
 
-// Log is the writer of the log: one per process, shared by every session,
-// safe for concurrent use. Appends are serialized by its mutex (lines in
-// order, each synced to disk before Append returns) and, against other
-// processes on the same file, by an advisory file lock under which the
-// Log first reads what they appended, so the chain stays one chain.
+// Log is one process's view and writer of the log, shared by every
+// session, safe for concurrent use. Appends are serialized by its mutex
+// and, against other processes on the same file, by an exclusive advisory
+// file lock under which the Log first reads what they appended, so the
+// chain stays one chain and a decision taken under it (AppendDecided) sees
+// every line before it.
 type Log struct {
-	path string
-	now  func() time.Time
-	host string
-	keep int
-	wrap func(io.Writer) io.Writer
+	dir, path string
+	now       func() time.Time
+	host      string
+	proc      Proc
+	who       Who
+	keep      int
+	wrap      func(io.Writer) io.Writer
+	readOnly  bool // Options.ReadOnly
+	live      *procs
 
-	mu   sync.Mutex
-	f    *os.File
-	end  int64  // the size of the file as last read or written
-	seq  uint64 // the last line's seq and hash: what the next line chains to
-	head string
-	// recent are the last records, oldest first, at most keep.
-	recent []Record
-	// broken, once set, refuses every append: a line was written in part
-	// and could not be removed, so the file no longer ends with a line of
-	// the chain.
-	broken error
+	mu sync.Mutex
+	f  *os.File // nil while the file cannot be opened at all
+	// cannot is why the file is open for reading only (nil when it is
+	// open for writing): Options.ReadOnly, or a directory or file this
+	// process may not write. Writable tries again.
+	cannot error
+	// end is the size of the complete lines read or written; a torn tail
+	// past it is not read.
+	end int64
+	// w is the chain as read so far. A file read again from its start
+	// (shrunk, replaced) gives the followers its lines again: they apply
+	// a line twice as once.
+	w       walker
+	shrunk  []Break // the files found shorter or replaced while open
+	closed  bool
+	recent  []Record
+	notices []string
 	// unwritable is why the last write failed (a full disk, a file system
-	// remounted read-only, permission denied): every later append and
-	// Writable checks the directory again first (check), and clear it once
-	// a probe is written and synced.
+	// remounted read-only): every later append and Writable checks the
+	// directory again first (check), and clear it once a probe is written
+	// and synced.
 	unwritable error
+	followers  []func(Record)
 	hooks      []func()
 }
 
 // Open opens (creating it, mode 0600, in a directory of mode 0700) the log
-// in dir and reads the end of the file to continue its chain. A file that
-// group or others can read is refused (it names who did what to which
-// money), and so is one whose last line is not a record of the chain (the
-// log is damaged: `treasury audit verify` says where).
+// in dir and reads it whole: the chain and its breaks, the last records,
+// the attempts without an outcome. A torn last line (a crash mid-write) is
+// moved aside to a file beside the log and the repair appended as a line.
+// A log that cannot be written (ReadOnly, a read-only directory or file)
+// is opened for reading: it starts, and every append is refused with the
+// reason (Writable). Open fails only when the file cannot be read.
 func Open(dir string, o Options) (*Log, error) {
 	if o.Now == nil {
 		o.Now = time.Now
@@ -77,130 +98,190 @@ func Open(dir string, o Options) (*Log, error) {
 	if o.Keep <= 0 {
 		o.Keep = 1000
 	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, fmt.Errorf("audit: %w", err)
+	if o.Who == (Who{}) {
+		o.Who = Who{Via: ViaLocal, User: osUser()}
 	}
-	l := &Log{path: filepath.Join(dir, FileName), now: o.Now, host: o.Host, keep: o.Keep, wrap: o.Wrap}
-	if err := l.open(); err != nil {
+	l := &Log{dir: dir, path: filepath.Join(dir, FileName), now: o.Now, host: o.Host, who: o.Who, keep: o.Keep,
+		wrap: o.Wrap, readOnly: o.ReadOnly, proc: Proc{ID: newProcID(), PID: os.Getpid(), Cmd: o.Cmd}}
+	l.live = &procs{dir: filepath.Join(dir, procsDir), self: l.proc.ID, host: l.host}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if err := l.openFile(); err != nil {
 		return nil, err
 	}
 	return l, nil
 }
 
-// open opens the file at l.path and reads its end, under the file lock.
-func (l *Log) open() error {
+// openFile opens the file at l.path, for writing when it can, and reads
+// it from its start under the file lock. The caller holds l.mu.
+func (l *Log) openFile() error {
+	f, cannot := l.openWritable()
+	if cannot != nil {
+		var err error
+		if f, err = os.Open(l.path); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("audit: %w", err)
+		}
+	}
+	if l.f != nil {
+		l.f.Close()
+	}
+	l.f, l.cannot, l.end = f, cannot, 0
+	if f == nil {
+		return nil // nothing to read yet, and nothing can be written
+	}
+	if cannot == nil {
+		l.register()
+	}
+	unlock, err := lockFile(f, cannot == nil)
+	if err != nil {
+		return fmt.Errorf("audit: lock %s: %w", l.path, err)
+	}
+	defer unlock()
+	return l.readNew(cannot == nil)
+}
+
+// openWritable opens the file for appending (creating it and its
+// directory), or says why it cannot be: ReadOnly, permissions, a
+// read-only file system. A file that group or others can read is made
+// 0600, or not written when it cannot be.
+func (l *Log) openWritable() (*os.File, error) {
+	if l.readOnly {
+		return nil, ErrReadOnly
+	}
+	if err := os.MkdirAll(l.dir, 0o700); err != nil {
+		return nil, fmt.Errorf("audit: the state directory cannot be written: %w", err)
+	}
 	f, err := os.OpenFile(l.path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
-		return fmt.Errorf("audit: %w", err)
+		return nil, fmt.Errorf("audit: %s cannot be written: %w", l.path, err)
 	}
 	st, err := f.Stat()
 	if err != nil {
 		f.Close()
-		return fmt.Errorf("audit: %w", err)
+		return nil, fmt.Errorf("audit: %w", err)
 	}
-	if st.Mode().Perm()&0o077 != 0 {
-		f.Close()
-		return fmt.Errorf("audit: %s has mode %v; it must be readable by its owner only (chmod 600 %s)", l.path, st.Mode().Perm(), l.path)
+	if perm := st.Mode().Perm(); perm&0o077 != 0 {
+		if err := f.Chmod(0o600); err != nil {
+			f.Close()
+			return nil, fmt.Errorf("audit: %s has mode %04o (others may read who did what to which money) and cannot be made 0600: %w", l.path, perm, err)
+		}
+		l.notices = append(l.notices, fmt.Sprintf("audit: %s had mode %04o: made 0600 (it names who did what to which money)", l.path, perm))
 	}
-	unlock, err := lockFile(f, true)
-	if err != nil {
-		f.Close()
-		return fmt.Errorf("audit: lock %s: %w", l.path, err)
-	}
-	defer unlock()
-	l.f = f
-	if err := l.reload(); err != nil {
-		l.f = nil
-		f.Close()
-		return err
-	}
-	return nil
+	return f, nil
 }
 
-// reload reads the end of the file: the last records and the head of the
-// chain. The caller holds the file lock.
-func (l *Log) reload() error {
+// readNew reads the lines appended since l.end and gives each to the
+// chain, the recent records and the followers. A tail without its newline
+// is read only when it is a record; otherwise, with the exclusive lock
+// held (exclusive), it is a torn write whose process ended (a writer
+// holds the lock until its line is synced): it is moved aside
+// (repairTorn). The caller holds l.mu and the file lock.
+func (l *Log) readNew(exclusive bool) error {
 	st, err := l.f.Stat()
 	if err != nil {
 		return fmt.Errorf("audit: %w", err)
 	}
 	size := st.Size()
-	from := max(size-tailBytes, 0)
-	buf := make([]byte, size-from)
-	if _, err := l.f.ReadAt(buf, from); err != nil && !errors.Is(err, io.EOF) {
-		return fmt.Errorf("audit: read %s: %w", l.path, err)
+	if size == l.end {
+		return nil
 	}
-	if from > 0 { // the first line read is partial
-		if i := bytes.IndexByte(buf, '\n'); i >= 0 {
-			buf, from = buf[i+1:], from+int64(i+1)
-		}
+	buf := make([]byte, size-l.end)
+	if _, err := l.f.ReadAt(buf, l.end); err != nil && !errors.Is(err, io.EOF) {
+		return fmt.Errorf("audit: %w", err)
 	}
-	seq, head := uint64(0), Genesis
-	var recent []Record
-	if len(buf) > 0 {
-		if buf[len(buf)-1] != '\n' {
-			return l.damaged("its last line is incomplete")
+	at := l.end
+	for len(buf) > 0 {
+		i := bytes.IndexByte(buf, '\n')
+		if i < 0 {
+			return l.tail(buf, at, exclusive)
 		}
-		at := from
-		// The lines read are checked as Verify would, so a view can say
-		// which of them break the chain; a tail that starts mid-file
-		// trusts its first line's seq and prev.
-		chain := Summary{Head: Genesis}
-		for line := range bytes.Lines(buf) {
-			raw := bytes.TrimSuffix(line, []byte("\n"))
-			r, _, err := unseal(raw)
-			switch {
-			case err != nil:
-				r = Record{Outcome: "unreadable", Error: fmt.Sprintf("the line at byte %d is not a record of the log (%v)", at, err)}
-			default:
-				if at == from && from > 0 {
-					chain.LastSeq, chain.Head = r.Seq-1, r.Prev
-				}
-				if _, b := check(raw, 0, &chain); b != nil {
-					r.Broken = b.Kind + ": " + b.Detail
-					chain.LastSeq, chain.Head = r.Seq, r.Hash
-				}
-			}
-			recent = append(recent, r)
-			at += int64(len(line))
-		}
-		last := recent[len(recent)-1]
-		if last.Hash == "" || last.Outcome == "unreadable" {
-			return l.damaged("its last line is not a record of the chain")
-		}
-		seq, head = last.Seq, last.Hash
+		l.take(buf[:i], at)
+		at += int64(i + 1)
+		buf = buf[i+1:]
+		l.end = at
 	}
-	if len(recent) > l.keep {
-		recent = recent[len(recent)-l.keep:]
-	}
-	l.end, l.seq, l.head, l.recent = size, seq, head, recent
 	return nil
 }
 
-func (l *Log) damaged(what string) error {
-	return fmt.Errorf("audit: %s is damaged: %s; run `treasury audit verify --file %s` to see where, and move the file aside to start a new log",
-		l.path, what, l.path)
+// tail handles the bytes after the last newline, at offset at.
+func (l *Log) tail(raw []byte, at int64, exclusive bool) error {
+	if !exclusive {
+		return nil // read when a writer holds the lock, which settles it
+	}
+	if _, _, err := unseal(raw); err == nil {
+		// A whole record whose newline was not written: complete it.
+		if err := l.write([]byte("\n")); err != nil {
+			return err
+		}
+		l.take(raw, at)
+		l.end = at + int64(len(raw)) + 1
+		return nil
+	}
+	return l.repairTorn(raw, at)
+}
+
+// take gives one complete line, found at offset at, to the chain, the
+// recent records and the followers.
+func (l *Log) take(raw []byte, at int64) {
+	r, b := l.w.line(raw)
+	if b != nil && b.Kind == BadJSON {
+		r = Record{Outcome: "unreadable", Error: fmt.Sprintf("the line at byte %d is not a record of the log (%s)", at, b.Detail)}
+	}
+	if b != nil {
+		r.Broken = b.Kind + ": " + b.Detail
+	}
+	l.remember(r)
+	if r.Action == ActionAck && r.Target.Detail["break"] == ReportedBreaks {
+		for i := range l.shrunk {
+			if l.shrunk[i].Ack == nil {
+				l.shrunk[i].Ack = &r
+			}
+		}
+	}
+	if r.Seq != 0 {
+		for _, fn := range l.followers {
+			fn(r)
+		}
+	}
+}
+
+// remember keeps r among the last records.
+func (l *Log) remember(r Record) {
+	l.recent = append(l.recent, r)
+	if len(l.recent) > 2*l.keep {
+		l.recent = append([]Record(nil), l.recent[len(l.recent)-l.keep:]...)
+	}
 }
 
 // sync makes l current with the file before an append or a read: it
 // reopens the path when the file was moved away or replaced, and reads
-// the end again when another process appended (or the file shrank). It
-// returns the file lock's release; the caller holds l.mu.
+// what other processes appended. A file found shorter than what was read
+// is reported (a Shrunk break) and read again from its start. It returns
+// the file lock's release; the caller holds l.mu.
 func (l *Log) sync(exclusive bool) (func(), error) {
-	if l.f == nil {
+	if l.closed {
 		return nil, errors.New("audit: log closed")
+	}
+	if l.f == nil {
+		if err := l.openFile(); err != nil {
+			return nil, err
+		}
+		if l.f == nil {
+			return func() {}, nil
+		}
 	}
 	if st, err := l.f.Stat(); err == nil {
 		if cur, err := os.Stat(l.path); err != nil || !os.SameFile(st, cur) {
-			old := l.f
-			if err := l.open(); err != nil {
-				l.f = old
+			l.lost(fmt.Sprintf("the file was moved or replaced while this process had it open (%d bytes read)", l.end))
+			if err := l.openFile(); err != nil {
 				return nil, err
 			}
-			old.Close()
+			if l.f == nil {
+				return func() {}, nil
+			}
 		}
 	}
-	unlock, err := lockFile(l.f, exclusive)
+	unlock, err := lockFile(l.f, exclusive && l.cannot == nil)
 	if err != nil {
 		return nil, fmt.Errorf("audit: lock %s: %w", l.path, err)
 	}
@@ -209,34 +290,117 @@ func (l *Log) sync(exclusive bool) (func(), error) {
 		unlock()
 		return nil, fmt.Errorf("audit: %w", err)
 	}
-	if st.Size() != l.end {
-		if err := l.reload(); err != nil {
-			unlock()
-			return nil, err
-		}
+	if st.Size() < l.end {
+		l.lost(fmt.Sprintf("the file shrank from %d to %d bytes while this process had it open: lines were removed", l.end, st.Size()))
+		l.end = 0
+	}
+	if err := l.readNew(exclusive && l.cannot == nil); err != nil {
+		unlock()
+		return nil, err
 	}
 	return unlock, nil
+}
+
+// lost records a file found shorter or replaced and starts reading the
+// chain afresh.
+func (l *Log) lost(detail string) {
+	l.shrunk = append(l.shrunk, Break{Kind: Shrunk, Detail: detail, Digest: digest([]byte(detail + l.now().String()))})
+	l.w, l.recent = walker{}, nil
 }
 
 // Path is the log file.
 func (l *Log) Path() string { return l.path }
 
-// Err is why appends are refused for good (the file's end is damaged),
-// or why the last write failed; nil once a write has worked. Writable
-// checks again.
+// Self is this process, as its lines name it.
+func (l *Log) Self() Proc { return l.proc }
+
+// Notices are what Open did on its own that the operator should read in
+// the log: a torn line moved aside, a mode made 0600.
+func (l *Log) Notices() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]string(nil), l.notices...)
+}
+
+// OnChange registers fn, called (outside the log's lock) after each
+// append of this Log and after a read that found lines of other
+// processes.
+func (l *Log) OnChange(fn func()) {
+	l.mu.Lock()
+	l.hooks = append(l.hooks, fn)
+	l.mu.Unlock()
+}
+
+// Follow calls fn with every record of the log, oldest first: at once
+// with those read so far, then with each line appended, by this process or
+// another (read at the next append, Refresh or Recent), in the file's
+// order, each once. fn runs with the log locked: it must not call the Log.
+// Lines that are not records are not given.
+func (l *Log) Follow(fn func(Record)) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	unlock, err := l.sync(false)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	err = l.replay(fn)
+	l.followers = append(l.followers, fn)
+	return err
+}
+
+// replay gives fn the records of the file's complete lines read so far.
+// The caller holds l.mu and the file lock.
+func (l *Log) replay(fn func(Record)) error {
+	if l.f == nil {
+		return nil
+	}
+	return scanLines(io.NewSectionReader(l.f, 0, l.end), func(_ int, r Record, err error) error {
+		if err == nil && r.Seq != 0 {
+			fn(r)
+		}
+		return nil
+	})
+}
+
+// Refresh reads what other processes appended since the last read, and
+// tells OnChange when there was anything.
+func (l *Log) Refresh() error {
+	l.mu.Lock()
+	end, lost := l.end, len(l.shrunk)
+	unlock, err := l.sync(false)
+	if err != nil {
+		l.mu.Unlock()
+		return err
+	}
+	unlock()
+	changed := l.end != end || len(l.shrunk) != lost
+	hooks := l.hooks
+	l.mu.Unlock()
+	if changed {
+		for _, fn := range hooks {
+			fn()
+		}
+	}
+	return nil
+}
+
+// Err is why appends are refused now (the file cannot be written, or the
+// last write failed); nil once a write has worked. Writable checks again.
 func (l *Log) Err() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if l.broken != nil {
-		return l.broken
+	if l.cannot != nil {
+		return l.cannot
 	}
 	return l.unwritable
 }
 
 // Writable says whether an append can be written now: nil, or why not.
-// After a failed write it does not assume the fault is gone: it writes
-// and syncs a probe in the log's directory (check), and only then takes
-// appends again.
+// It does not assume a fault is gone: a file opened for reading only is
+// opened for writing again, and after a failed write a probe is written
+// and synced in the log's directory (check); only then are appends taken
+// again.
 func (l *Log) Writable() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -245,11 +409,16 @@ func (l *Log) Writable() error {
 
 // writable is Writable with l.mu held.
 func (l *Log) writable() error {
-	if l.broken != nil {
-		return l.broken
-	}
-	if l.f == nil {
+	if l.closed {
 		return errors.New("audit: log closed")
+	}
+	if l.cannot != nil {
+		if l.readOnly {
+			return l.cannot
+		}
+		if err := l.reopenWritable(); err != nil {
+			return err
+		}
 	}
 	if l.unwritable == nil {
 		return nil
@@ -261,71 +430,134 @@ func (l *Log) writable() error {
 	return nil
 }
 
-// OnAppend registers fn, called after each append of this Log (outside
-// its lock).
-func (l *Log) OnAppend(fn func()) {
-	l.mu.Lock()
-	l.hooks = append(l.hooks, fn)
-	l.mu.Unlock()
+// reopenWritable opens for writing a log that was open for reading only,
+// once the file can be written: the same file goes on from where it was
+// read; another (the file was created or replaced meanwhile) is read from
+// its start. The caller holds l.mu.
+func (l *Log) reopenWritable() error {
+	f, err := l.openWritable()
+	if err != nil {
+		l.cannot = err
+		return err
+	}
+	same := false
+	if l.f != nil {
+		a, aerr := l.f.Stat()
+		b, berr := f.Stat()
+		same = aerr == nil && berr == nil && os.SameFile(a, b)
+		l.f.Close()
+	}
+	l.f, l.cannot = f, nil
+	if !same {
+		l.w, l.recent, l.end = walker{}, nil, 0
+	}
+	l.register()
+	return nil
+}
+
+// register marks this process running, once it may write: without the
+// mark, other processes take its attempts without an outcome as
+// interrupted.
+func (l *Log) register() {
+	if err := l.live.register(); err != nil {
+		l.notices = append(l.notices, fmt.Sprintf("audit: this process cannot mark itself running in %s (%v): other processes take its attempts on their way as interrupted", l.live.dir, err))
+	}
 }
 
 // Append writes r as the next line of the chain and syncs it to disk; it
-// returns the record as written (Seq, Prev, Time, Host and Hash set). A
-// line that could not be written is removed again; when that fails too,
-// or the file cannot be synced, the log refuses every later append (Err).
+// returns the record as written (Seq, Prev, Time, Host, Proc and Hash
+// set). A line that could not be written is removed again; when that
+// fails, the torn line is moved aside at the next append that finds the
+// directory writable.
 func (l *Log) Append(r Record) (Record, error) {
+	return l.AppendDecided(func() (Record, error) { return r, nil })
+}
+
+// AppendDecided appends the record decide returns: decide runs after the
+// lines of every other process have been read (and given to the
+// followers) and with the file locked against their appends, so what it
+// decides from the followers' state (which key an action sends) holds
+// when its line is written. An error from decide appends nothing and is
+// returned as it is.
+func (l *Log) AppendDecided(decide func() (Record, error)) (Record, error) {
+	var r Record
+	err := l.locked(func() error {
+		var err error
+		if r, err = decide(); err != nil {
+			return err
+		}
+		r, err = l.appendLocked(r)
+		return err
+	})
+	return r, err
+}
+
+// locked runs fn with the log writable, read to its end and locked
+// against every other process's append, then tells OnChange.
+func (l *Log) locked(fn func() error) error {
 	l.mu.Lock()
 	if err := l.writable(); err != nil {
 		l.mu.Unlock()
-		return Record{}, err
+		return err
 	}
 	unlock, err := l.sync(true)
 	if err != nil {
 		l.mu.Unlock()
+		return err
+	}
+	end := l.end
+	err = fn()
+	unlock()
+	hooks := l.hooks
+	changed := l.end != end
+	l.mu.Unlock()
+	if changed {
+		for _, fn := range hooks {
+			fn()
+		}
+	}
+	return err
+}
+
+// appendLocked writes r at the end of the chain; the caller holds l.mu
+// and the exclusive file lock, and has read the file to its end.
+func (l *Log) appendLocked(r Record) (Record, error) {
+	proc := l.proc
+	r.Seq, r.Prev, r.Time, r.Host, r.Proc = l.w.s.LastSeq+1, l.head(), l.now().UTC(), l.host, &proc
+	line, h, err := seal(r)
+	if err != nil {
 		return Record{}, err
 	}
-	r.Seq, r.Prev, r.Time, r.Host = l.seq+1, l.head, l.now().UTC(), l.host
-	line, h, err := seal(r)
-	if err == nil {
-		err = l.write(append(line, '\n'))
-	}
-	if err != nil {
-		unlock()
-		l.mu.Unlock()
+	if err := l.write(append(line, '\n')); err != nil {
 		return Record{}, err
 	}
 	r.Hash = h
+	l.take(line, l.end)
 	l.end += int64(len(line) + 1)
-	l.seq, l.head = r.Seq, h
-	l.recent = append(l.recent, r)
-	if len(l.recent) > 2*l.keep {
-		l.recent = append([]Record(nil), l.recent[len(l.recent)-l.keep:]...)
-	}
-	unlock()
-	hooks := l.hooks
-	l.mu.Unlock()
-	for _, fn := range hooks {
-		fn()
-	}
 	return r, nil
 }
 
-// write appends one line and syncs the file; the caller holds both locks.
-// A line that could not be written in full is removed again, and the log
-// is unwritable until a check says otherwise; one that cannot be removed
-// breaks the log for good.
-func (l *Log) write(line []byte) error {
-	if _, err := l.writer(l.f).Write(line); err != nil {
-		if terr := l.f.Truncate(l.end); terr != nil {
-			l.broken = fmt.Errorf("audit: %s: a line was written in part (%v) and could not be removed (%v)", l.path, err, terr)
-			return l.broken
-		}
+// head is the hash the next line chains to.
+func (l *Log) head() string {
+	if l.w.s.Head == "" {
+		return Genesis
+	}
+	return l.w.s.Head
+}
+
+// write appends bytes and syncs the file; the caller holds both locks. A
+// write that fails part-way is cut off again (when that fails too, the
+// torn bytes are moved aside by the next append), and the log is
+// unwritable until a check says otherwise.
+func (l *Log) write(b []byte) error {
+	if _, err := l.writer(l.f).Write(b); err != nil {
+		_ = l.f.Truncate(l.end)
 		l.unwritable = fmt.Errorf("audit: %w", err) // a PathError: "write FILE: no space left on device"
 		return l.unwritable
 	}
 	if err := l.f.Sync(); err != nil {
 		// The line may or may not be on disk: the file is read again
-		// before the next append (its size no longer matches).
+		// before the next append.
 		l.unwritable = fmt.Errorf("audit: %w", err)
 		return l.unwritable
 	}
@@ -342,13 +574,11 @@ func (l *Log) writer(w io.Writer) io.Writer {
 // Recent returns the last records, newest first, with those other
 // processes appended since.
 func (l *Log) Recent() ([]Record, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	unlock, err := l.sync(false)
-	if err != nil {
+	if err := l.Refresh(); err != nil {
 		return nil, err
 	}
-	unlock()
+	l.mu.Lock()
+	defer l.mu.Unlock()
 	n := min(len(l.recent), l.keep)
 	out := make([]Record, n)
 	for i := range n {
@@ -360,8 +590,13 @@ func (l *Log) Recent() ([]Record, error) {
 // Read returns every record of the file, oldest first; a line that is not
 // a record is an error naming it (Verify says more).
 func (l *Log) Read() ([]Record, error) {
+	f, err := os.Open(l.path)
+	if err != nil {
+		return nil, fmt.Errorf("audit: %w", err)
+	}
+	defer f.Close()
 	var out []Record
-	err := scanFile(l.path, func(n int, r Record, err error) error {
+	err = scanLines(f, func(n int, r Record, err error) error {
 		if err != nil {
 			return fmt.Errorf("audit: %s line %d: %w", l.path, n, err)
 		}
@@ -371,56 +606,33 @@ func (l *Log) Read() ([]Record, error) {
 	return out, err
 }
 
-// Scan calls fn with every record of the file, oldest first, under a
-// shared lock; lines that are not records are skipped and counted.
-func (l *Log) Scan(fn func(Record)) (skipped int, err error) {
-	f, err := os.Open(l.path)
-	if err != nil {
-		return 0, fmt.Errorf("audit: %w", err)
-	}
-	defer f.Close()
-	unlock, err := lockFile(f, false)
-	if err != nil {
-		return 0, fmt.Errorf("audit: lock %s: %w", l.path, err)
-	}
-	defer unlock()
-	err = scanLines(f, func(_ int, r Record, err error) error {
-		if err != nil {
-			skipped++
-			return nil
-		}
-		fn(r)
-		return nil
-	})
-	return skipped, err
-}
-
-func scanFile(path string, fn func(n int, r Record, err error) error) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return fmt.Errorf("audit: %w", err)
-	}
-	defer f.Close()
-	return scanLines(f, fn)
-}
-
 // scanLines calls fn with each line's record, or why it is not one.
 func scanLines(r io.Reader, fn func(n int, r Record, err error) error) error {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64*1024), tailBytes)
-	for n := 1; sc.Scan(); n++ {
-		r, _, err := unseal(sc.Bytes())
-		if err := fn(n, r, err); err != nil {
+	br := bufio.NewReaderSize(r, 64*1024)
+	for n := 1; ; n++ {
+		line, err := br.ReadBytes('\n')
+		if len(line) > 0 {
+			rec, _, uerr := unseal(bytes.TrimSuffix(line, []byte("\n")))
+			if ferr := fn(n, rec, uerr); ferr != nil {
+				return ferr
+			}
+		}
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
 			return err
 		}
 	}
-	return sc.Err()
 }
 
-// Close closes the file; later appends fail.
+// Close closes the file and ends this process's mark of running; later
+// appends fail.
 func (l *Log) Close() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	l.live.release()
+	l.closed = true
 	if l.f == nil {
 		return nil
 	}

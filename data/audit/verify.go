@@ -4,34 +4,53 @@ import (
 	"bufio"
 	"bytes"
 	"cmp"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"slices"
+	"strconv"
 )
 
-// What is wrong with the first broken line.
+// What is wrong with a broken line.
 const (
 	BadJSON      = "bad JSON"
 	HashMismatch = "hash mismatch"
 	SequenceGap  = "sequence gap"
 	ChainBroken  = "chain broken"
+	// Torn is a last line without its newline that is not a record: a
+	// write cut short (a crash, a full disk). The Log moves it aside.
+	Torn = "torn last line"
+	// Shrunk is a file found shorter, or replaced, while a process had it
+	// open: lines were removed or the log was swapped.
+	Shrunk = "file shrunk or replaced"
 )
 
-// Break is the first line where the chain does not hold.
+// Break is a line where the chain does not hold.
 type Break struct {
-	// Line is the line's number in the file, from 1.
+	// Line is the line's number in the file, from 1 (0 for Shrunk).
 	Line int
-	// Kind is BadJSON, HashMismatch, SequenceGap or ChainBroken.
+	// Kind is BadJSON, HashMismatch, SequenceGap, ChainBroken, Torn or
+	// Shrunk.
 	Kind string
 	// Detail says what was found and what it means.
 	Detail string
+	// Digest is the SHA-256 (hex) of the line's bytes as found: with
+	// Line, what an acknowledgement names, so that a line changed again
+	// is a new break.
+	Digest string
+	// Ack is the line that acknowledged this break, nil while none has.
+	Ack *Record
 }
 
 func (b *Break) Error() string { return fmt.Sprintf("line %d: %s: %s", b.Line, b.Kind, b.Detail) }
 
-// Summary is what Verify read of an intact log.
+// ID names a break for an acknowledgement: its line and digest.
+func (b Break) ID() string { return strconv.Itoa(b.Line) + ":" + b.Digest }
+
+// Summary is what Verify read of a log.
 type Summary struct {
 	Lines   int
 	LastSeq uint64
@@ -39,7 +58,12 @@ type Summary struct {
 	// elsewhere, it shows later whether lines were removed from the end,
 	// which the file alone cannot.
 	Head string
-	// Open are the attempt lines no outcome line names, oldest first:
+	// Breaks are every break of the chain, in the file's order, each with
+	// the acknowledgement it was given, if any. Verify reads on past a
+	// break: the lines after it are checked against each other.
+	Breaks []Break
+	// Open are the attempt lines no outcome line names, oldest first,
+	// among every line that could be read, before a break or after it:
 	// attempts in flight while the log was read, or whose process ended
 	// before their answer (killed, out of memory, a power cut). The
 	// platform may have applied them: check it, unless a later attempt
@@ -47,9 +71,23 @@ type Summary struct {
 	Open []OpenAttempt
 }
 
+// Unacknowledged are the breaks no operator has acknowledged.
+func (s Summary) Unacknowledged() []Break {
+	var out []Break
+	for _, b := range s.Breaks {
+		if b.Ack == nil {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
 // OpenAttempt is an attempt line without an outcome.
 type OpenAttempt struct {
 	Record
+	// AfterBreak says the line comes after a break of the chain: it is
+	// read, but the chain does not vouch for it.
+	AfterBreak bool
 	// Retry is the last outcome line of a later attempt of the same
 	// action on the same record under the same key, if one ended: a done
 	// or failed retry settles what the attempt did (the platform applies a
@@ -67,41 +105,154 @@ func (o OpenAttempt) Settled() bool {
 // (BadJSON), that its content matches its hash (HashMismatch: the line was
 // changed), that its seq follows the previous line's (SequenceGap: a line
 // was removed or lines were moved) and that its prev is the previous
-// line's hash (ChainBroken). It returns the first break as a *Break; any
-// other error is a failure to read.
-func Verify(r io.Reader) (s Summary, err error) {
-	s = Summary{Head: Genesis}
-	open := openAttempts{}
-	defer func() { s.Open = open.list() }()
+// line's hash (ChainBroken); a last line without its newline that is not a
+// record is Torn. It reads on past a break (Summary.Breaks has them all,
+// with their acknowledgements) and lists the attempts without an outcome
+// of every line it could read. It returns the first break no one has
+// acknowledged as a *Break error; any other error is a failure to read.
+func Verify(r io.Reader) (Summary, error) {
+	var w walker
 	br := bufio.NewReaderSize(r, 64*1024)
 	for {
 		line, rerr := br.ReadBytes('\n')
 		if len(line) == 0 && errors.Is(rerr, io.EOF) {
-			return s, nil
+			break
 		}
 		if rerr != nil && !errors.Is(rerr, io.EOF) {
-			return s, fmt.Errorf("audit: line %d: %w", s.Lines+1, rerr)
+			return w.summary(), fmt.Errorf("audit: line %d: %w", w.s.Lines+1, rerr)
 		}
-		s.Lines++
-		rec, b := check(bytes.TrimSuffix(line, []byte("\n")), s.Lines, &s)
-		if b != nil {
-			return s, b
-		}
-		open.add(rec)
 		if rerr != nil { // the last line, without a newline
-			return s, nil
+			w.last(line)
+			break
 		}
+		w.line(bytes.TrimSuffix(line, []byte("\n")))
 	}
+	s := w.summary()
+	if un := s.Unacknowledged(); len(un) > 0 {
+		return s, &un[0]
+	}
+	return s, nil
+}
+
+// walker checks the lines of a log one after another: the chain so far,
+// its breaks and the attempts without an outcome.
+type walker struct {
+	s Summary
+	// resync is set after a break that left no hash to chain to (a line
+	// that is not a record): the next record starts the chain again.
+	resync bool
+	open   openAttempts
+}
+
+// line checks one complete line (without its newline) and returns its
+// record (a zero Record with the break when it is not one) and the break
+// it makes, if any.
+func (w *walker) line(raw []byte) (Record, *Break) {
+	w.s.Lines++
+	r, b := w.check(raw)
+	if b != nil {
+		b.Line, b.Digest = w.s.Lines, digest(raw)
+		w.s.Breaks = append(w.s.Breaks, *b)
+	}
+	switch {
+	case r.Hash != "" && (b == nil || b.Kind != BadJSON):
+		// The chain goes on from the hash the line carries: an edited
+		// line is one break, and the line after it still chains to it.
+		w.s.LastSeq, w.s.Head, w.resync = r.Seq, r.Hash, false
+	case b != nil:
+		w.resync = true
+	}
+	if b == nil || b.Kind != BadJSON {
+		w.note(r, len(w.s.Breaks) > 0)
+	}
+	return r, b
+}
+
+// last checks a last line that has no newline: a record is taken as it
+// is; anything else is a torn write.
+func (w *walker) last(raw []byte) (Record, *Break) {
+	if _, _, err := unseal(raw); err != nil {
+		w.s.Lines++
+		b := Break{Line: w.s.Lines, Kind: Torn, Digest: digest(raw), Detail: fmt.Sprintf(
+			"the last %s end without a newline and are not a record: a write was cut short (a crash, a full disk); the dashboard moves them aside at its next start",
+			countBytes(len(raw)))}
+		w.s.Breaks = append(w.s.Breaks, b)
+		return Record{}, &b
+	}
+	return w.line(raw)
+}
+
+// check checks one line against the chain so far.
+func (w *walker) check(line []byte) (Record, *Break) {
+	if len(bytes.TrimSpace(line)) == 0 {
+		return Record{}, &Break{Kind: BadJSON, Detail: "an empty line"}
+	}
+	r, h, err := unseal(line)
+	switch {
+	case errors.Is(err, errNoHash):
+		return r, &Break{Kind: HashMismatch, Detail: err.Error()}
+	case err != nil:
+		return Record{}, &Break{Kind: BadJSON, Detail: err.Error()}
+	case h != r.Hash:
+		return r, &Break{Kind: HashMismatch, Detail: fmt.Sprintf(
+			"the line's content hashes to %s, not to the %s it carries: it was changed after it was written", short(h), short(r.Hash))}
+	}
+	if w.resync {
+		return r, nil
+	}
+	if want := w.s.LastSeq + 1; r.Seq != want {
+		what := "a line before it is missing"
+		if r.Seq < want {
+			what = "a line is repeated or out of order"
+		}
+		return r, &Break{Kind: SequenceGap, Detail: fmt.Sprintf("seq %d where %d was expected: %s", r.Seq, want, what)}
+	}
+	if head := cmp.Or(w.s.Head, Genesis); r.Prev != head {
+		prev := "the hash of the line before"
+		if w.s.Lines == 1 {
+			prev = "the genesis value"
+		}
+		return r, &Break{Kind: ChainBroken, Detail: fmt.Sprintf(
+			"prev %s is not %s (%s): a line before it was changed or replaced", short(r.Prev), prev, short(head))}
+	}
+	return r, nil
+}
+
+// note follows the attempts and acknowledgements of a readable record.
+func (w *walker) note(r Record, afterBreak bool) {
+	if r.Action == ActionAck {
+		id := r.Target.Detail["break"]
+		for i := range w.s.Breaks {
+			if b := &w.s.Breaks[i]; b.ID() == id && b.Ack == nil {
+				b.Ack = &r
+			}
+		}
+		return
+	}
+	if w.open == nil {
+		w.open = openAttempts{}
+	}
+	w.open.add(r, afterBreak)
+}
+
+func (w *walker) summary() Summary {
+	s := w.s
+	if s.Head == "" {
+		s.Head = Genesis
+	}
+	s.Breaks = slices.Clone(s.Breaks)
+	s.Open = w.open.list()
+	return s
 }
 
 // openAttempts are the attempt lines read so far that no outcome names,
 // by seq.
 type openAttempts map[uint64]*OpenAttempt
 
-func (o openAttempts) add(r Record) {
+func (o openAttempts) add(r Record, afterBreak bool) {
 	switch {
 	case r.Outcome == OutcomeAttempt:
-		o[r.Seq] = &OpenAttempt{Record: r}
+		o[r.Seq] = &OpenAttempt{Record: r, AfterBreak: afterBreak}
 	case r.Attempt != 0:
 		delete(o, r.Attempt)
 		for _, a := range o {
@@ -121,39 +272,10 @@ func (o openAttempts) list() []OpenAttempt {
 	return out
 }
 
-// check checks one line against the chain so far and, when it holds,
-// moves the chain on to it and returns its record.
-func check(line []byte, n int, s *Summary) (Record, *Break) {
-	if len(bytes.TrimSpace(line)) == 0 {
-		return Record{}, &Break{Line: n, Kind: BadJSON, Detail: "an empty line"}
-	}
-	r, h, err := unseal(line)
-	switch {
-	case errors.Is(err, errNoHash):
-		return r, &Break{Line: n, Kind: HashMismatch, Detail: err.Error()}
-	case err != nil:
-		return r, &Break{Line: n, Kind: BadJSON, Detail: err.Error()}
-	case h != r.Hash:
-		return r, &Break{Line: n, Kind: HashMismatch, Detail: fmt.Sprintf(
-			"the line's content hashes to %s, not to the %s it carries: it was changed after it was written", short(h), short(r.Hash))}
-	}
-	if want := s.LastSeq + 1; r.Seq != want {
-		what := "a line before it is missing"
-		if r.Seq < want {
-			what = "a line is repeated or out of order"
-		}
-		return r, &Break{Line: n, Kind: SequenceGap, Detail: fmt.Sprintf("seq %d where %d was expected: %s", r.Seq, want, what)}
-	}
-	if r.Prev != s.Head {
-		prev := "the hash of the line before"
-		if n == 1 {
-			prev = "the genesis value"
-		}
-		return r, &Break{Line: n, Kind: ChainBroken, Detail: fmt.Sprintf(
-			"prev %s is not %s (%s): a line before it was changed or replaced", short(r.Prev), prev, short(s.Head))}
-	}
-	s.LastSeq, s.Head = r.Seq, r.Hash
-	return r, nil
+// digest is the SHA-256 (hex) of a line's bytes.
+func digest(raw []byte) string {
+	sum := sha256.Sum256(raw)
+	return hex.EncodeToString(sum[:])
 }
 
 // short abbreviates a hash for messages.
@@ -165,6 +287,13 @@ func short(h string) string {
 		return "(none)"
 	}
 	return h
+}
+
+func countBytes(n int) string {
+	if n == 1 {
+		return "1 byte"
+	}
+	return strconv.Itoa(n) + " bytes"
 }
 
 // VerifyFile verifies the log at path, holding a shared lock on it so no

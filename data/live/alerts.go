@@ -45,6 +45,9 @@ type Alert struct {
 	// (for example the payments topic and a payment id).
 	Topic Topic
 	Ref   string
+	// Banner, when set, is a few words every session's header shows while
+	// the alert is open ("AUDIT BROKEN"): a condition no one may miss.
+	Banner string
 }
 
 // RepeatedSystemErrors is how many SYS_ (or other retryable) failures in a

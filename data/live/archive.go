@@ -106,3 +106,17 @@ func (s *Store) Notice(a Alert) {
 	s.alerts.noted(at, "")
 	s.notifyLocked("")
 }
+
+// Withdraw clears the alert Notice raised under key, once its condition is
+// over (a history file that can be written again, an audit break an
+// operator acknowledged); a key not open is a no-op.
+func (s *Store) Withdraw(key string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.alerts.byKey[key]; !ok {
+		return
+	}
+	delete(s.alerts.byKey, key)
+	s.alerts.noted(s.now(), "")
+	s.notifyLocked("")
+}

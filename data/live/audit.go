@@ -31,15 +31,16 @@ func (s *Store) AddFeed(f Feed) error {
 
 // FollowAudit makes the Audit topic the last records of l, newest first:
 // read when a session watches it, again every AuditInterval while one
-// does, and at once after each append of this process, before the append
-// returns, so every session sees an action as soon as the one that did it
-// shows its result. Call it before Start.
+// does, and at once after each append of this process (and each read that
+// found another process's lines), before the append returns, so every
+// session sees an action as soon as the one that did it shows its result.
+// Call it before Start.
 func FollowAudit(s *Store, l *audit.Log) error {
 	if err := s.AddFeed(ListFeed(AuditKey, audit.ID,
 		func(context.Context) ([]audit.Record, error) { return l.Recent() },
 		FeedOptions[[]audit.Record, []audit.Record]{Interval: AuditInterval})); err != nil {
 		return err
 	}
-	l.OnAppend(func() { s.FetchNow(s.life, Audit) })
+	l.OnChange(func() { s.FetchNow(s.life, Audit) })
 	return nil
 }

@@ -22,7 +22,8 @@ type submitted struct {
 	viewkit.Replied
 	ep       custody.Endpoint
 	lock     bool
-	intentID string
+	intentID string // taken when the dialog opened; sent.Key the one sent
+	sent     actions.Sent
 	accepted custody.IntentAccepted
 	err      error
 }
@@ -93,6 +94,9 @@ func (v *View) confirm(ep custody.Endpoint, lock bool) tea.Cmd {
 	if err := v.act.Can(verb); err != nil {
 		return viewkit.Refuse(v.act, actions.EndpointAttempt(ep, lock, "", intentID), err)
 	}
+	if cmd := viewkit.InFlight(v.act, actions.EndpointAttempt(ep, lock, "", intentID), key); cmd != nil {
+		return cmd
+	}
 	to := custody.LockLocked
 	what := "A Locked endpoint cannot be used by any payment or transfer until it is unlocked."
 	if !lock {
@@ -112,6 +116,7 @@ func (v *View) confirm(ep custody.Endpoint, lock bool) tea.Cmd {
 		"Id:       " + ep.ID,
 		"Address:  " + ep.Address,
 		"Ledger:   " + ep.LedgerID,
+		"Request:  " + actions.IntentLine(),
 		"Intent:   " + intentID,
 	}
 	before := []string{"Lock:     " + viewkit.Dash(ep.Lock)}
@@ -120,13 +125,10 @@ func (v *View) confirm(ep custody.Endpoint, lock bool) tea.Cmd {
 		// The reason goes to the audit log and, with the intent, to its
 		// approvers.
 		Reason:    "Reason",
-		RunReason: func(reason string) tea.Cmd { return v.submit(ep, lock, reason, intentID) },
+		RunReason: func(reason string) tea.Cmd { return v.submit(ep, lock, reason, key) },
 		OnCancel:  viewkit.OnCancel(v.act, actions.EndpointAttempt(ep, lock, "", intentID), verb+" of endpoint "+ep.Alias),
 		Retry:     viewkit.RetryNote(v.ctx, key, "intent id"),
-		Waiting:   "the custody interface: POST /v1/intents (intent " + intentID + ")"}
-	if key.Retry != nil {
-		c.ReasonValue = key.Retry.Reason
-	}
+		Waiting:   "the custody interface: " + actions.IntentLine() + " (intent " + intentID + ")"}
 	if v.ctx.Prod() {
 		c.TypeToConfirm = lastRunes(ep.ID, 4)
 	}
@@ -139,12 +141,19 @@ func lastRunes(s string, n int) string {
 }
 
 // submit proposes the intent through the actor (which audits it).
-func (v *View) submit(ep custody.Endpoint, lock bool, reason, intentID string) tea.Cmd {
+func (v *View) submit(ep custody.Endpoint, lock bool, reason string, key actions.Key) tea.Cmd {
 	act := v.act
+	var sent actions.Sent
 	return viewkit.Run(v.ctx, func(ctx context.Context) (custody.IntentAccepted, error) {
-		return act.LockEndpoint(ctx, ep, lock, reason, intentID)
+		acc, s, err := act.LockEndpoint(ctx, ep, lock, reason, key)
+		sent = s
+		return acc, err
 	}, func(acc custody.IntentAccepted, err error) submitted {
-		return submitted{ep: ep, lock: lock, intentID: intentID, accepted: acc, err: err}
+		id := key.ID
+		if sent.Key != "" {
+			id = sent.Key
+		}
+		return submitted{ep: ep, lock: lock, intentID: id, sent: sent, accepted: acc, err: err}
 	})
 }
 
@@ -163,8 +172,12 @@ func (v *View) submittedAnswer(s submitted) tea.Cmd {
 	v.follows[s.ep.ID] = f
 	v.changed()
 	// The result first: the dialog takes the first flash after its answer.
-	return tea.Sequence(viewkit.Done(fmt.Sprintf("✔ %s of %s proposed: intent %s accepted (requestId %s), following it", f.verb(),
-		sanitize.Line(s.ep.Alias), f.intentID, sanitize.Line(s.accepted.RequestID)), s.err),
+	retry := ""
+	if s.sent.Retry != nil {
+		retry = " (a retry of the attempt first sent by " + s.sent.Retry.FirstBy + ")"
+	}
+	return tea.Sequence(viewkit.Done(fmt.Sprintf("✔ %s of %s proposed: intent %s accepted (requestId %s)%s, following it", f.verb(),
+		sanitize.Line(s.ep.Alias), f.intentID, sanitize.Line(s.accepted.RequestID), retry), s.err),
 		v.poll(f.intentID))
 }
 

@@ -3,6 +3,7 @@ package viewkit
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -12,11 +13,14 @@ import (
 )
 
 // RetryNote is what a confirmation says of an action that reuses the
-// idempotency key (keyName: "mutationId", "intent id") of an attempt whose
-// outcome is unknown: "retry of <key>, first sent <time> by <who>", why its
-// outcome is unknown, and that the platform applies it at most once; ""
-// for a new key. The time is the host's, as in the audit log (the key may
-// come from it, sent by a process that has since ended).
+// idempotency key (keyName: "mutationId", "intent id") of an attempt not
+// settled, as the audit log of every process says: "retry of <key>, first
+// sent <time> by <who>", from which process and host it was last sent,
+// with which reason, why its outcome is not known, and that the platform
+// applies it at most once; "" for a new key. The time is the host's, as in
+// the audit log (the key may come from another process, or one that has
+// since ended). The reason is shown, never put in the reason field: the
+// operator who retries gives their own.
 func RetryNote(ctx *ui.Context, k actions.Key, keyName string) string {
 	r := k.Retry
 	if r == nil {
@@ -26,12 +30,57 @@ func RetryNote(ctx *ui.Context, k actions.Key, keyName string) string {
 	if by == ctx.Operator {
 		by = "this operator"
 	}
+	last := ""
+	if r.Operator != r.FirstBy || !r.At.Equal(r.First) {
+		last = fmt.Sprintf(", last sent %s by %s", r.At.UTC().Format("15:04:05 UTC"), r.Operator)
+	}
+	reason := ""
+	if r.Reason != "" {
+		reason = fmt.Sprintf(` with reason "%s"`, r.Reason)
+	}
 	state := "no known answer (" + r.Err + ")"
 	if r.InFlight > 0 {
 		state = "still on its way"
 	}
-	return fmt.Sprintf("retry of %s, first sent %s by %s: %s; the same %s goes again, so the platform applies it at most once",
-		r.ID, r.First.UTC().Format("2006-01-02 15:04:05 UTC"), by, state, keyName)
+	return fmt.Sprintf("retry of %s, first sent %s by %s%s from %s%s: %s; the same %s goes again, so the platform applies it at most once",
+		r.ID, r.First.UTC().Format("2006-01-02 15:04:05 UTC"), by, last, r.From, reason, state, keyName)
+}
+
+// RequestLine is a request line for a dialog's label: the line the audit
+// log records and the wire carries, with each of ids (shown in full on the
+// dialog's other lines) cut to its last eight characters, so that it fits
+// one line: "PUT /v2/vaults/…6c2a7b3e/wallets/…003724ee/transactions/…f328ba0b/freeze".
+func RequestLine(line string, ids ...string) string {
+	for _, id := range ids {
+		if len(id) > 12 {
+			line = strings.ReplaceAll(line, id, "…"+id[len(id)-8:])
+		}
+	}
+	return line
+}
+
+// InFlight refuses to open the confirmation of an action whose key k
+// says is on its way now, from this process or another: what it says,
+// recorded as a refused attempt (at) through act.
+func InFlight(act *actions.Actor, at actions.Attempt, k actions.Key) tea.Cmd {
+	if k.Retry == nil || k.Retry.InFlight == 0 {
+		return nil
+	}
+	return Refuse(act, at, actions.ErrInFlight{Attempt: *k.Retry})
+}
+
+// SentNote says, after an action's result, under which key it went and
+// whether that made it a retry: " · mutationId K" or " · mutationId K (a
+// retry of the attempt first sent by X)".
+func SentNote(keyName string, s actions.Sent) string {
+	if s.Key == "" {
+		return ""
+	}
+	note := " · " + keyName + " " + s.Key
+	if s.Retry != nil {
+		note += " (a retry of the attempt first sent by " + s.Retry.FirstBy + ")"
+	}
+	return note
 }
 
 // Done is the result of a confirmed action that was done: text, with, when
@@ -48,13 +97,14 @@ func Done(text string, err error) tea.Cmd {
 // attempted (what), whether it may have been applied, and what pressing
 // again (the action's key) does with its key.
 func Failure(what, again, keyName, key string, err error) string {
-	var pe actions.ErrPending
+	var inFlight actions.ErrInFlight
+	var settled actions.ErrSettled
 	switch {
+	case errors.As(err, &inFlight), errors.As(err, &settled):
+		return what + ": not sent"
 	case actions.Unknown(err):
 		return fmt.Sprintf("%s: outcome unknown, the platform may have applied it; %s again retries with the same %s %s",
 			what, again, keyName, key)
-	case errors.As(err, &pe):
-		return fmt.Sprintf("%s: not sent; %s again retries the pending %s %s", what, again, keyName, pe.Attempt.ID)
 	}
 	if _, ok := apierr.As(err); ok {
 		return what + ": refused, not applied"

@@ -3,6 +3,7 @@ package wallets
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -10,6 +11,7 @@ import (
 	"treasury/data/actions"
 	"treasury/data/live"
 	"treasury/data/wallet"
+	walletclient "treasury/data/wallet/client"
 	"treasury/ui"
 	"treasury/views/viewkit"
 )
@@ -20,12 +22,21 @@ type actionDone struct {
 	tx       wallet.Transaction // freeze, unfreeze: the transaction acted on, then as answered
 	sweep    wallet.SweepConfig
 	instance string
-	// mutationID is the action's key; retry says it was reused from an
-	// attempt whose outcome was unknown; again is the key that retries.
-	mutationID string
-	retry      bool
-	again      string
-	err        error
+	// key is the key taken when the dialog opened; sent what the action
+	// sent (the key decided when its attempt was written, and whether it
+	// retried another's); again is the key that retries.
+	key   string
+	sent  actions.Sent
+	again string
+	err   error
+}
+
+// usedKey is the key the action went out under, else the one taken.
+func (d actionDone) usedKey() string {
+	if d.sent.Key != "" {
+		return d.sent.Key
+	}
+	return d.key
 }
 
 // txActions are freeze and unfreeze, write actions; each is offered only
@@ -88,25 +99,59 @@ func (v *View) typeToConfirm(id string) string {
 }
 
 // confirmFreeze asks the operator to confirm a freeze or unfreeze of t,
-// with a reason. The mutationId is taken now: a new one, or the one of an
-// attempt whose outcome is unknown, which this one retries.
+// with a reason. The mutationId is taken now (a new one, or the one of an
+// attempt not settled, which this one retries), and the transaction is
+// read again to resolve the request's path: the dialog opens with the
+// request line that will be recorded and sent.
 func (v *View) confirmFreeze(t wallet.Transaction, freeze bool) tea.Cmd {
+	action := actions.Unfreeze
+	if freeze {
+		action = actions.Freeze
+	}
+	key := v.act.Key(action, t.ID)
+	if err := v.can(action); err != nil {
+		return viewkit.Refuse(v.act, actions.TxAttempt(t, freeze, "", key.ID), err)
+	}
+	if cmd := viewkit.InFlight(v.act, actions.TxAttempt(t, freeze, "", key.ID), key); cmd != nil {
+		return cmd
+	}
+	read := func() tea.Msg {
+		ctx, cancel := context.WithTimeout(context.Background(), viewkit.CallTimeout)
+		defer cancel()
+		rt, now, err := v.act.FreezeRoute(ctx, t, freeze)
+		if err != nil {
+			return ui.Flash{Err: fmt.Errorf("%s of transaction %s: reading it before asking: %w", action, t.ID, err)}
+		}
+		if now.ID == "" {
+			now = t
+		}
+		if now.FreezeInfo.IsFrozen == freeze {
+			state := "is not frozen"
+			if freeze {
+				state = "is frozen already"
+			}
+			return ui.Flash{Text: "transaction " + t.ID + " " + state + " (read just now): nothing to confirm", Warn: true}
+		}
+		return v.freezeDialog(now, freeze, key, rt)
+	}
+	return tea.Batch(ui.FlashCmd("reading transaction "+t.ID+" before the "+action+"…"), read)
+}
+
+// freezeDialog is the confirmation of a freeze or unfreeze of t, as read
+// just now, to rt under key.
+func (v *View) freezeDialog(t wallet.Transaction, freeze bool, key actions.Key, rt walletclient.Route) ui.Confirm {
 	verb, action, again := "Unfreeze", actions.Unfreeze, v.keys.Unfreeze.Help().Key
 	what := "The transaction will be unfrozen: it resumes where it was paused."
 	if freeze {
 		verb, action, again = "Freeze", actions.Freeze, v.keys.Freeze.Help().Key
 		what = "The transaction will be frozen: it stops progressing until it is unfrozen."
 	}
-	key := v.act.Key(action, t.ID)
 	mid := key.ID
-	if err := v.can(action); err != nil {
-		return viewkit.Refuse(v.act, actions.TxAttempt(t, freeze, "", mid), err)
-	}
 	state := "not frozen"
 	if t.FreezeInfo.IsFrozen {
 		state = "frozen"
 	}
-	c := ui.Confirm{
+	return ui.Confirm{
 		Title: verb + " wallet transaction",
 		Intro: []string{what},
 		Lines: []string{
@@ -114,6 +159,7 @@ func (v *View) confirmFreeze(t wallet.Transaction, freeze bool) tea.Cmd {
 			"Wallet       " + v.walletName(t.WalletID) + "  " + t.WalletID,
 			"Vault        " + v.vaultName(t.VaultID) + "  " + t.VaultID,
 			"Amount       " + viewkit.Amount(t.Qty, t.Asset) + "  (" + t.Action + ")",
+			"Request      " + viewkit.RequestLine(rt.Line(), t.ID, t.WalletID, t.VaultID),
 			"mutationId   " + mid,
 		},
 		// The state the freeze changes: the result labels it as before.
@@ -123,13 +169,13 @@ func (v *View) confirmFreeze(t wallet.Transaction, freeze bool) tea.Cmd {
 		OnCancel:      viewkit.OnCancel(v.act, actions.TxAttempt(t, freeze, "", mid), action+" of transaction "+t.ID),
 		Reason:        "Reason",
 		Retry:         viewkit.RetryNote(v.ctx, key, "mutationId"),
-		Waiting:       "the wallet interface: PUT …/transactions/" + t.ID + "/" + strings.ToLower(verb),
+		Waiting:       "the wallet interface: " + viewkit.RequestLine(rt.Line(), t.ID, t.WalletID, t.VaultID),
 		RunReason: func(reason string) tea.Cmd {
 			return func() tea.Msg {
 				ctx, cancel := context.WithTimeout(context.Background(), viewkit.CallTimeout)
 				defer cancel()
-				got, err := v.act.FreezeTx(ctx, t, freeze, reason, mid)
-				d := actionDone{action: action, tx: t, mutationID: mid, retry: key.Retry != nil, again: again, err: err}
+				got, sent, err := v.act.FreezeTx(ctx, rt, t, freeze, reason, key)
+				d := actionDone{action: action, tx: t, key: mid, sent: sent, again: again, err: err}
 				if actions.Applied(err) && got.ID != "" {
 					d.tx = got
 				}
@@ -137,10 +183,6 @@ func (v *View) confirmFreeze(t wallet.Transaction, freeze bool) tea.Cmd {
 			}
 		},
 	}
-	if key.Retry != nil {
-		c.ReasonValue = key.Retry.Reason
-	}
-	return func() tea.Msg { return c }
 }
 
 // confirmTrigger asks the operator to confirm a sweep run, under a new
@@ -152,6 +194,9 @@ func (v *View) confirmTrigger(s wallet.SweepConfig) tea.Cmd {
 	mid := key.ID
 	if err := v.can(actions.Sweep); err != nil {
 		return viewkit.Refuse(v.act, actions.SweepAttempt(s, mid), err)
+	}
+	if cmd := viewkit.InFlight(v.act, actions.SweepAttempt(s, mid), key); cmd != nil {
+		return cmd
 	}
 	ws, _ := v.wallets()
 	read := func() tea.Msg {
@@ -166,6 +211,7 @@ func (v *View) confirmTrigger(s wallet.SweepConfig) tea.Cmd {
 // its sources held.
 func (v *View) triggerDialog(s wallet.SweepConfig, key actions.Key, src sources) ui.Confirm {
 	mid := key.ID
+	rt, _ := walletclient.SweepRoute(s.ID)
 	return ui.Confirm{
 		Title: "Trigger sweep",
 		Intro: []string{"A sweep run will start: the assets below move from the source wallets", "into the destination wallet."},
@@ -173,6 +219,7 @@ func (v *View) triggerDialog(s wallet.SweepConfig, key actions.Key, src sources)
 			"Sweep        " + s.Name + "  " + s.ID,
 			"Destination  " + v.walletName(s.DestinationWallet) + "  " + s.DestinationWallet,
 			"Assets       " + strings.Join(s.Assets, ", ") + " on " + s.Blockchain,
+			"Request      " + viewkit.RequestLine(rt.Line(), s.ID),
 			"mutationId   " + mid,
 		},
 		// The state a trigger changes, and the balances it moves: the
@@ -182,12 +229,12 @@ func (v *View) triggerDialog(s wallet.SweepConfig, key actions.Key, src sources)
 		Action:        "Trigger",
 		OnCancel:      viewkit.OnCancel(v.act, actions.SweepAttempt(s, mid), "trigger of sweep "+s.Name),
 		Retry:         viewkit.RetryNote(v.ctx, key, "mutationId"),
-		Waiting:       "the wallet interface: POST …/workflows/sweep/" + s.ID + "/trigger",
+		Waiting:       "the wallet interface: " + viewkit.RequestLine(rt.Line(), s.ID),
 		Run: func() tea.Msg {
 			ctx, cancel := context.WithTimeout(context.Background(), viewkit.CallTimeout)
 			defer cancel()
-			got, err := v.act.TriggerSweep(ctx, s, mid)
-			return actionDone{action: actions.Sweep, sweep: s, instance: got.InstanceID, mutationID: mid, retry: key.Retry != nil,
+			got, sent, err := v.act.TriggerSweep(ctx, s, key)
+			return actionDone{action: actions.Sweep, sweep: s, instance: got.InstanceID, key: mid, sent: sent,
 				again: v.keys.Trigger.Help().Key, err: err}
 		},
 	}
@@ -196,21 +243,18 @@ func (v *View) triggerDialog(s wallet.SweepConfig, key actions.Key, src sources)
 // done reports an action's outcome, the server's answer, and refreshes
 // what it changed.
 func (v *View) done(d actionDone) tea.Cmd {
-	retry := ""
-	if d.retry {
-		retry = " (a retry)"
-	}
+	sent := viewkit.SentNote("mutationId", d.sent)
 	if d.action == actions.Sweep {
 		if !actions.Applied(d.err) {
-			return ui.ResultCmd(viewkit.Failure("trigger of sweep "+d.sweep.Name, d.again, "mutationId", d.mutationID, d.err), d.err)
+			return ui.ResultCmd(viewkit.Failure("trigger of sweep "+d.sweep.Name, d.again, "mutationId", d.usedKey(), d.err), d.err)
 		}
 		v.ctx.Store.Refresh(live.Sweeps)
 		v.ctx.Store.Refresh(live.Transactions)
-		return tea.Sequence(viewkit.Done("✔ sweep "+d.sweep.Name+" started: instance "+d.instance+" · mutationId "+d.mutationID+retry, d.err),
+		return tea.Sequence(viewkit.Done("✔ sweep "+d.sweep.Name+" started: instance "+d.instance+sent, d.err),
 			v.Stack.Update(sweepActed{d.sweep.ID}))
 	}
 	if !actions.Applied(d.err) {
-		return ui.ResultCmd(viewkit.Failure(d.action+" of transaction "+d.tx.ID, d.again, "mutationId", d.mutationID, d.err), d.err)
+		return ui.ResultCmd(viewkit.Failure(d.action+" of transaction "+d.tx.ID, d.again, "mutationId", d.usedKey(), d.err), d.err)
 	}
 	v.ctx.Store.Refresh(live.Transactions)
 	verb, now := "unfroze", "not frozen"
@@ -221,6 +265,6 @@ func (v *View) done(d actionDone) tea.Cmd {
 		now = "frozen"
 	}
 	return tea.Sequence(viewkit.Done("✔ "+verb+" transaction "+d.tx.ID+" ("+v.walletName(d.tx.WalletID)+", "+viewkit.Amount(d.tx.Qty, d.tx.Asset)+
-		"): now "+now+", status "+d.tx.Status+" · mutationId "+d.mutationID+retry, d.err),
+		"): now "+now+", status "+d.tx.Status+sent, d.err),
 		v.Stack.Update(txActed{d.tx}))
 }

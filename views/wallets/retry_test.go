@@ -24,11 +24,12 @@ func unknownFreeze(t *testing.T) (*viewtest.Env, *teatest.TestModel, wallet.Tran
 	e := viewtest.New(t, viewtest.Options{Skip: viewtest.NoLiquidityHistory()})
 	tx := pickTx(t, e, "freezable", freezable)
 	tm := onTx(t, e, wallets.New(e.Ctx, e.P, e.Actor), tx.ID, "not frozen (f freezes)")
+	viewtest.Keys(tm, "f")
+	viewtest.WaitFor(t, tm, "Freeze wallet transaction")
+	// The dialog has read where the freeze goes; the freeze meets the 500s.
 	if err := e.Sandbox.SetFaults(sandbox.FaultSettings{ErrorRate: 1}); err != nil {
 		t.Fatal(err)
 	}
-	viewtest.Keys(tm, "f")
-	viewtest.WaitFor(t, tm, "Freeze wallet transaction")
 	viewtest.Keys(tm, "shift+tab", "hold for review", "enter", "enter")
 	viewtest.WaitAll(t, tm, "outcome unknown", "INTERNAL(13)", "what to do")
 	es := auditOf(t, e)
@@ -44,16 +45,19 @@ func unknownFreeze(t *testing.T) (*viewtest.Env, *teatest.TestModel, wallet.Tran
 }
 
 // After a 500 the next freeze of the transaction is a retry: the dialog
-// says "retry of <mutationId>", starts from the first reason, and sends the
-// same mutationId; the freeze is applied once. The next decision after the
+// says "retry of <mutationId>" and the first operator's reason, asks for
+// a reason of its own (the field starts empty), and sends the same
+// mutationId; the freeze is applied once. The next decision after the
 // success gets a new mutationId.
 func TestFreezeRetryAfterUnknownReusesMutationID(t *testing.T) {
 	t.Parallel()
 	e, tm, tx, mid := unknownFreeze(t)
 	viewtest.Keys(tm, "f")
-	viewtest.WaitAll(t, tm, "retry of "+mid, "Reason: hold for review")
-	viewtest.Keys(tm, "tab", "enter")
-	viewtest.WaitAll(t, tm, "froze transaction "+tx.ID, mid+" (a retry)")
+	// The first operator's reason is said, not put in the field (the
+	// golden below shows it empty): the retry gives its own.
+	viewtest.WaitAll(t, tm, "retry of "+mid, `reason "hold for review"`)
+	viewtest.Keys(tm, "shift+tab", "500s, retried", "enter", "enter")
+	viewtest.WaitAll(t, tm, "froze transaction "+tx.ID, mid)
 	viewtest.Keys(tm, "esc")
 	viewtest.WaitFor(t, tm, "FROZEN · progress is paused")
 	viewtest.Keys(tm, "u")
@@ -63,7 +67,7 @@ func TestFreezeRetryAfterUnknownReusesMutationID(t *testing.T) {
 		t.Fatalf("the unfreeze after a success reuses the freeze's key:\n%s", frame)
 	}
 	es := auditOf(t, e)
-	if len(es) != 2 || es[1].Outcome != audit.OutcomeDone || es[1].MutationID != mid || es[1].Reason != "hold for review" {
+	if len(es) != 2 || es[1].Outcome != audit.OutcomeDone || es[1].MutationID != mid || es[1].Reason != "500s, retried" {
 		t.Fatalf("audit %+v, want the retry ok under %s", es, mid)
 	}
 	got := sandboxTx(t, e, tx.ID)
@@ -78,10 +82,11 @@ func TestFreezeRetryAfterUnknownReusesMutationID(t *testing.T) {
 	}
 }
 
-// The retry dialog, at 120x40 without colour. The mutationId, new each
-// run, is replaced, and so are the time it was first sent (the host's
-// clock) and the health line, which counts the wallet calls that failed
-// while the faults were on (the detail's reads race the freeze).
+// The retry dialog, at 120x40 without colour: the first attempt's reason
+// said, the reason field empty. The mutationId, new each run, is
+// replaced, and so are the time it was first sent (the host's clock) and
+// the health line, which may count the wallet calls that failed while the
+// faults were on (the detail's reads race the freeze).
 func TestRetryDialogGolden(t *testing.T) {
 	t.Parallel()
 	_, tm, _, mid := unknownFreeze(t)
@@ -90,9 +95,6 @@ func TestRetryDialogGolden(t *testing.T) {
 	frame := strings.ReplaceAll(viewtest.Frame(t, tm), mid, "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx")
 	frame = firstSent.ReplaceAllString(frame, "first sent YYYY-MM-DD hh:mm:ss UTC")
 	lines := strings.Split(frame, "\n")
-	if !strings.Contains(lines[1], "wallet ✖ INTERNAL(13)") {
-		t.Fatalf("the health line does not show the 500s: %q", lines[1])
-	}
 	lines[1] = "(health line)"
 	golden.RequireEqual(t, []byte(strings.Join(lines, "\n")))
 }

@@ -1,0 +1,154 @@
+package process
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"treasury/data/audit"
+	"treasury/data/live"
+	"treasury/kit/words"
+)
+
+// Keys of the alerts the audit log raises.
+const (
+	alertAuditBroken     = "audit:broken"
+	alertAuditUnwritable = "audit:unwritable"
+)
+
+// AuditRecheck is how often a process reads what other processes appended
+// to the audit log (for the alerts every session shows) and, while the log
+// cannot be written, checks whether it can be again.
+const AuditRecheck = 5 * time.Second
+
+// openAudit opens the state directory's audit log for this process
+// (read-only with --read-only, and when it cannot be written), reads
+// every line of it into the process's keys (Pending) and the Audit topic,
+// says in the log what it repaired, and raises the alerts of a log that is
+// damaged or cannot be written; watchAudit keeps them current until ctx
+// ends.
+func (r *Runtime) openAudit(ctx context.Context, cmd string) error {
+	var err error
+	if r.Audit, err = audit.Open(r.StateDir, audit.Options{Cmd: cmd, ReadOnly: r.Config.ReadOnly}); err != nil {
+		return err
+	}
+	r.closers = append(r.closers, func() { r.Audit.Close() })
+	for _, n := range r.Audit.Notices() {
+		r.Log.Warn(n, "file", r.Audit.Path())
+	}
+	// The keys of attempts whose outcome is not known, written by any
+	// process on this state directory, past or present: a retry reuses
+	// them, and one on its way elsewhere is not sent twice.
+	n, err := r.Pending.Follow(r.Audit)
+	if err != nil {
+		return fmt.Errorf("audit: reading back the keys of unfinished actions: %w", err)
+	}
+	if n > 0 {
+		r.Log.Info("audit: actions whose outcome is not known, read back from the log: their next attempt reuses their key",
+			"count", n, "file", r.Audit.Path())
+	}
+	if err := live.FollowAudit(r.Platform.Store, r.Audit); err != nil {
+		return err
+	}
+	w := &auditWatch{rt: r}
+	r.Audit.OnChange(w.judge)
+	w.judge()
+	go w.run(ctx)
+	return nil
+}
+
+// auditWatch raises and withdraws the audit log's alerts; judge runs on
+// whichever goroutine changed the log.
+type auditWatch struct {
+	rt *Runtime
+
+	mu sync.Mutex
+	// raised is the title of each alert raised and logged, so that each
+	// condition is raised and logged once, and again only when it changes.
+	raised map[string]string
+}
+
+// run reads the log every AuditRecheck until ctx ends: what other
+// processes appended (an acknowledgement, a break they found), and, while
+// it cannot be written, whether it can be again (a probe, never assumed).
+func (w *auditWatch) run(ctx context.Context) {
+	t := time.NewTicker(AuditRecheck)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			l := w.rt.Audit
+			if err := l.Refresh(); err != nil {
+				w.rt.Log.Warn("audit: reading the log", "file", l.Path(), "err", err)
+			}
+			if err := l.Err(); err != nil && !errors.Is(err, audit.ErrReadOnly) {
+				_ = l.Writable()
+				w.judge()
+			}
+		}
+	}
+}
+
+// judge raises the alerts the log's state calls for, and withdraws those
+// it no longer does: a HIGH alert, with a header banner, while a break of
+// the chain has not been acknowledged, and one while every action is
+// refused because the log cannot be written (not when the operator asked
+// for read-only: the header says READ-ONLY then).
+func (w *auditWatch) judge() {
+	st := w.rt.Audit.State()
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if len(st.Breaks) > 0 {
+		b := st.Breaks[0]
+		where := fmt.Sprintf("line %d", b.Line)
+		if b.Line == 0 {
+			where = "the file"
+		}
+		title := fmt.Sprintf("Audit log broken at %s: %s (%s)", where, b.Kind, b.Detail)
+		if len(st.Breaks) > 1 {
+			title += fmt.Sprintf("; %s in all", words.Count(len(st.Breaks), "break"))
+		}
+		w.raise(live.Alert{Key: alertAuditBroken, Severity: live.High, Code: "AUDIT", Banner: "AUDIT BROKEN", Title: title,
+			Guidance: "The record of actions was changed, cut or replaced outside treasury. `treasury audit verify` lists every break and the attempts still open; " +
+				"once checked, `treasury audit ack --reason \"...\"` acknowledges them (itself a line of the log). Actions go on, on the same chain."})
+	} else {
+		w.withdraw(alertAuditBroken)
+	}
+	if err := st.Unwritable; err == nil || errors.Is(err, audit.ErrReadOnly) {
+		w.withdraw(alertAuditUnwritable)
+	} else {
+		w.raise(live.Alert{Key: alertAuditUnwritable, Severity: live.High, Code: "AUDIT", Banner: "ACTIONS REFUSED",
+			Title: "Every action is refused: " + strings.TrimPrefix(err.Error(), "audit: "),
+			Guidance: "An action is written to the audit log before it is sent, and nothing is sent while it cannot be. Make the state directory and audit.jsonl " +
+				"writable by this user, or free space; the dashboard checks again every few seconds."})
+	}
+}
+
+// raise raises a (and logs it) unless it is open with the same title; the
+// caller holds w.mu.
+func (w *auditWatch) raise(a live.Alert) {
+	if w.raised[a.Key] == a.Title {
+		return
+	}
+	if w.raised == nil {
+		w.raised = map[string]string{}
+	}
+	w.raised[a.Key] = a.Title
+	w.rt.Platform.Store.Notice(a)
+	w.rt.Log.Warn(a.Title, "file", w.rt.Audit.Path(), "alert", a.Key)
+}
+
+// withdraw clears the alert of key, if raised; the caller holds w.mu.
+func (w *auditWatch) withdraw(key string) {
+	if _, ok := w.raised[key]; !ok {
+		return
+	}
+	delete(w.raised, key)
+	w.rt.Platform.Store.Withdraw(key)
+	w.rt.Log.Info("audit: alert cleared", "alert", key, "file", w.rt.Audit.Path())
+}
