@@ -13,9 +13,16 @@ import (
 // the embedded sandbox, and the one tests open a platform with. The
 // custody signing key is the sandbox operator's.
 func (s *Server) Profile(base *config.Config) *config.Config {
+	return ProfileAt(base, s.URL, s.Seed(), s.Credentials())
+}
+
+// ProfileAt is Profile for a sandbox served at url (its root, as
+// Server.URL) by another process, started with seed and creds (a test's
+// child process, given the URL of its parent's sandbox or of a proxy in
+// front of it).
+func ProfileAt(base *config.Config, url string, seed int64, c Credentials) *config.Config {
 	cfg := *base
-	ep := s.Endpoints()
-	c := s.Credentials()
+	ep := (&Server{URL: url}).Endpoints()
 	cfg.Embedded = nil
 	cfg.Liquidity = &config.Liquidity{BaseURL: ep.Liquidity, Token: config.NewSecret(c.LiquidityToken)}
 	cfg.Payments = &config.Payments{BaseURL: ep.Payments, AuthURL: ep.Auth, Audience: c.PaymentsAudience,
@@ -33,7 +40,7 @@ func (s *Server) Profile(base *config.Config) *config.Config {
 			cfg.Wallet.Transactions = &cl
 		}
 	}
-	cfg.Custody = &config.Custody{BaseURL: ep.Custody, DomainID: c.CustodyDomainID, UserID: OperatorID(s.Seed()),
-		Token: config.NewSecret(c.CustodyToken), SigningKey: OperatorKey(s.Seed())}
+	cfg.Custody = &config.Custody{BaseURL: ep.Custody, DomainID: c.CustodyDomainID, UserID: OperatorID(seed),
+		Token: config.NewSecret(c.CustodyToken), SigningKey: OperatorKey(seed)}
 	return &cfg
 }

@@ -41,6 +41,9 @@ type lossy struct {
 	drop bool
 	hold bool
 	sent []string // bodies of the matching requests
+	// seen names each matching request by its method and last path
+	// segment: "PUT freeze", "POST trigger".
+	seen []string
 }
 
 func newLossy(t *testing.T, sandboxURL string, suffixes ...string) (*lossy, string) {
@@ -59,6 +62,12 @@ func (l *lossy) set(drop, hold bool) {
 	l.mu.Lock()
 	l.drop, l.hold = drop, hold
 	l.mu.Unlock()
+}
+
+func (l *lossy) lines() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]string(nil), l.seen...)
 }
 
 func (l *lossy) bodies() []string {
@@ -80,6 +89,7 @@ func (l *lossy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	l.mu.Lock()
 	l.sent = append(l.sent, string(body))
+	l.seen = append(l.seen, r.Method+" "+r.URL.Path[strings.LastIndexByte(r.URL.Path, '/')+1:])
 	drop, hold := l.drop, l.hold
 	l.mu.Unlock()
 	if !drop && !hold {
