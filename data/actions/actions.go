@@ -36,8 +36,8 @@ import (
 
 	"treasury/data/audit"
 	"treasury/data/custody"
-	"treasury/data/wallet"
 	"treasury/data/transport"
+	"treasury/data/wallet"
 	walletclient "treasury/data/wallet/client"
 )
 

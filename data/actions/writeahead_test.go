@@ -205,7 +205,7 @@ func TestFollowReplaysTheLog(t *testing.T) {
 	line(actions.Freeze, "t5", "k5", audit.OutcomeUnknown, 0) // an old log's unknown
 	line(actions.Freeze, "t6", "k6", audit.OutcomeUnknown, 0)
 	line(actions.Unfreeze, "t6", "k7", audit.OutcomeDone, 0) // an old log's success spends t6
-	log.Close() // the process that wrote it has ended
+	log.Close()                                              // the process that wrote it has ended
 	log, err = audit.Open(filepath.Dir(log.Path()), audit.Options{})
 	if err != nil {
 		t.Fatal(err)
