@@ -19,6 +19,7 @@ import (
 	"treasury/data/actions"
 	"treasury/data/audit"
 	"treasury/data/diskfree"
+	"treasury/data/live"
 	"treasury/data/platform"
 	"treasury/data/transport"
 	"treasury/data/webhook"
@@ -93,23 +94,36 @@ func OpenPlatform(e *Env, cfg *config.Config) (_ *Runtime, err error) {
 		r.closers = append(r.closers, func() { r.Sandbox.Close() })
 		now, rate = r.Sandbox.Clock().Now, r.Sandbox.Clock().Speed
 	}
+	// A request log that cannot be opened (a read-only state directory)
+	// does not stop the dashboard: it is said on stderr and as an alert,
+	// and nothing is logged.
+	var unlogged error
 	reqLog, err := transport.OpenLog(r.StateDir, e.Logs)
 	if err != nil {
-		return nil, fmt.Errorf("request log: %w", err)
+		unlogged = err
+		fmt.Fprintln(e.Stderr, "treasury: warning: the request log cannot be written, nothing will be logged:", err)
+		r.Log = slog.New(slog.DiscardHandler)
+	} else {
+		r.closers = append(r.closers, func() { reqLog.Close() })
+		r.Log = reqLog.Logger
 	}
-	r.closers = append(r.closers, func() { reqLog.Close() })
-	r.Log, r.RequestLog = reqLog.Logger, reqLog.Logger
+	r.RequestLog = r.Log
 	// What a server was learnt to take is remembered per profile, but not
 	// for the embedded sandbox: it listens on another port every run.
 	memory := r.StateDir
 	if r.Sandbox != nil {
 		memory = ""
 	}
-	if r.Platform, err = platform.Open(r.Config, platform.Options{Now: now, ClockRate: rate, Log: reqLog.Logger, UserAgent: UserAgent(), StateDir: memory, HistoryDir: r.StateDir,
+	if r.Platform, err = platform.Open(r.Config, platform.Options{Now: now, ClockRate: rate, Log: r.Log, UserAgent: UserAgent(), StateDir: memory, HistoryDir: r.StateDir,
 		HTTP: &http.Client{Transport: countingTransport{next: http.DefaultTransport, n: &r.Requests}}}); err != nil {
 		return nil, err
 	}
 	r.closers = append(r.closers, r.Platform.Close)
+	if unlogged != nil {
+		r.Platform.Store.Notice(live.Alert{Key: "requests-log", Severity: live.Medium, Code: "LOG",
+			Title:    "The request log cannot be written: " + unlogged.Error(),
+			Guidance: "Requests, refusals and warnings are not logged while it cannot be: make the state directory writable by this user and start again."})
+	}
 	r.Alerts = newAlertSettings(r, e.Getenv)
 	return r, nil
 }

@@ -144,9 +144,9 @@ func (a *App) header() string {
 	if a.paused {
 		parts = append(parts, a.styled(&t.Warn, "PAUSED (p)"))
 	}
-	// Too long (80 columns, read-only, a long profile name): the clock
-	// without its date, then without the program's name, before the
-	// alerts at the end are cut. The line is measured once per text.
+	// Too long (80 columns, read-only, a long profile name, a banner): the
+	// clock without its date, then without the program's name, then
+	// without the clock, before the alerts at the end are cut. The line is measured once per text.
 	line1 := strings.Join(parts, "  ")
 	fitted, known := a.memo().fits[fitKey{line1, a.width, -1}] // h -1: the header's first line as it shows
 	if !known {
@@ -157,6 +157,11 @@ func (a *App) header() string {
 		}
 		if lipgloss.Width(line1) > a.width {
 			line1 = strings.Join(parts[1:], "  ")
+		}
+		if lipgloss.Width(line1) > a.width {
+			// Banners (an audit log broken, every action refused) and the
+			// alerts come before the clock.
+			line1 = strings.Join(append(parts[1:clock:clock], parts[clock+1:]...), "  ")
 		}
 		fitted = fit(line1, a.width, 1)
 		a.remember(fitKey{full, a.width, -1}, fitted)

@@ -245,6 +245,28 @@ func TestHeaderKeepsTheAlertsAt80Columns(t *testing.T) {
 	}
 }
 
+// TestHeaderShowsBannersUntilWithdrawn: an alert with a banner (the audit
+// log broken, every action refused) is named in every header, at 80
+// columns too, until it is withdrawn.
+func TestHeaderShowsBannersUntilWithdrawn(t *testing.T) {
+	ctx := testContext("prod", true)
+	ctx.Profile = "production-eu"
+	ctx.ReadOnly = true
+	a := NewApp(ctx, &listView{name: "alpha", rows: []string{"a-1"}})
+	a.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	ctx.Store.Notice(live.Alert{Key: "audit:broken", Severity: live.High, Banner: "AUDIT BROKEN", Title: "Audit log broken at line 46"})
+	ctx.Store.Notice(live.Alert{Key: "audit:unwritable", Severity: live.High, Banner: "ACTIONS REFUSED", Title: "Every action is refused"})
+	head := strings.Split(a.Frame(), "\n")[0]
+	if !strings.Contains(head, "AUDIT BROKEN") || !strings.Contains(head, "ACTIONS REFUSED") || !strings.Contains(head, "2 alerts") {
+		t.Errorf("the header at 80 columns: %q", head)
+	}
+	ctx.Store.Withdraw("audit:broken")
+	ctx.Store.Withdraw("audit:unwritable")
+	if head := strings.Split(a.Frame(), "\n")[0]; strings.Contains(head, "AUDIT") || strings.Contains(head, "REFUSED") {
+		t.Errorf("after the alerts were withdrawn: %q", head)
+	}
+}
+
 // TestHealthTurnsAtTheFirstFailedAttempt: an interface whose call fails
 // and is being retried is marked at once (↻ with the attempt and status,
 // the age of its last success), ✖ when the retries are given up, ● only

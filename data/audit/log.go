@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
+
+	"treasury/data/diskfree"
 )
 
 // Options tune Open.
@@ -154,6 +156,13 @@ func (l *Log) openWritable() (*os.File, error) {
 	f, err := os.OpenFile(l.path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("audit: %s cannot be written: %w", l.path, err)
+	}
+	// The directory too: a torn line is moved aside in it, each process
+	// marks itself running in it, and every write is checked with a probe
+	// in it. A probe is written and synced, not assumed.
+	if err := diskfree.Probe(l.dir, l.wrap); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("audit: the state directory %s cannot be written: %w", l.dir, err)
 	}
 	st, err := f.Stat()
 	if err != nil {
