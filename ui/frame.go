@@ -146,7 +146,8 @@ func (a *App) header() string {
 	}
 	// Too long (80 columns, read-only, a long profile name, a banner): the
 	// clock without its date, then without the program's name, then
-	// without the clock, before the alerts at the end are cut. The line is measured once per text.
+	// without the clock, before the alerts at the end are cut. The line is
+	// measured once per text.
 	line1 := strings.Join(parts, "  ")
 	fitted, known := a.memo().fits[fitKey{line1, a.width, -1}] // h -1: the header's first line as it shows
 	if !known {
