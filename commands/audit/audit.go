@@ -147,14 +147,18 @@ func cmdAuditAck(e *process.Env, g cli.Globals, args []string) error {
 	if err != nil {
 		return fmt.Errorf("audit ack: %w", err)
 	}
-	if len(acks) == 0 {
-		fmt.Fprintf(e.Stdout, "%s: nothing to acknowledge (%s, %s acknowledged before)\n", l.Path(), words.Count(st.Lines, "line"),
-			words.Count(st.Acknowledged, "break"))
-		return nil
+	for _, a := range acks {
+		if a.Target.Detail["break"] == audit.ReportedBreaks {
+			fmt.Fprintf(e.Stdout, "acknowledged what running processes reported (the file found shrunk or replaced) as seq %d by %s\n",
+				a.Seq, sanitize.Line(a.Who.String()))
+			continue
+		}
+		fmt.Fprintf(e.Stdout, "acknowledged %s (%s) as seq %d by %s\n", sanitize.Line(a.Target.ID), sanitize.Line(a.Target.Detail["kind"]),
+			a.Seq, sanitize.Line(a.Who.String()))
 	}
-	for i, a := range acks {
-		b := st.Breaks[min(i, len(st.Breaks)-1)]
-		fmt.Fprintf(e.Stdout, "acknowledged %s (%s) as seq %d by %s\n", a.Target.ID, b.Kind, a.Seq, sanitize.Line(a.Who.String()))
+	if len(acks) == 1 {
+		fmt.Fprintf(e.Stdout, "%s: no break of the file to acknowledge (%s, %s acknowledged before)\n", l.Path(),
+			words.Count(st.Lines, "line"), words.Count(st.Acknowledged, "break"))
 	}
 	return nil
 }

@@ -120,34 +120,41 @@ func (l *Log) State() State {
 	return s
 }
 
-// Ack appends, for each break no operator has acknowledged, a line that
-// acknowledges it, by who and with reason, and returns them: the breaks
-// stay in the file (Verify lists them with their acknowledgement), and
-// stop being reported as new damage. The times running processes found
-// the file shrunk or replaced, which the file cannot show, are
-// acknowledged by a line naming them as reported. It returns no lines
-// when there was nothing to acknowledge.
+// Ack appends, for each break of the file no operator has acknowledged, a
+// line that acknowledges it, by who (the log's own operator when zero)
+// and with reason, and returns them: the breaks stay in the file (Verify
+// lists them with their acknowledgement) and stop being reported. The
+// times a running process found the file shrunk or replaced, which the
+// file cannot show and this process may not have seen, are acknowledged
+// by one more line naming them as reported (ReportedBreaks): every
+// process withdraws the reports it made before it read that line.
 func (l *Log) Ack(who Who, reason string) ([]Record, error) {
+	if who == (Who{}) {
+		who = l.who
+	}
 	var out []Record
 	err := l.locked(func() error {
-		reported := false
-		for _, b := range append(append([]Break(nil), l.w.s.Breaks...), l.shrunk...) {
-			if b.Ack != nil || (b.Kind == Shrunk && reported) {
-				continue
-			}
-			id := b.ID()
-			if b.Kind == Shrunk {
-				id, reported = ReportedBreaks, true
+		ack := func(b Break, id string) error {
+			name := "line " + strconv.Itoa(b.Line)
+			if id == ReportedBreaks {
+				name = ReportedBreaks
 			}
 			r, err := l.appendLocked(Record{Who: who, Action: ActionAck, Outcome: OutcomeDone, Reason: reason,
-				Target: Target{Kind: "audit", ID: "line " + strconv.Itoa(b.Line), Detail: map[string]string{
+				Target: Target{Kind: "audit", ID: name, Detail: map[string]string{
 					"break": id, "line": strconv.Itoa(b.Line), "kind": b.Kind, "detail": b.Detail}}})
-			if err != nil {
-				return err
+			if err == nil {
+				out = append(out, r)
 			}
-			out = append(out, r)
+			return err
 		}
-		return nil
+		for _, b := range append([]Break(nil), l.w.s.Breaks...) {
+			if b.Ack == nil {
+				if err := ack(b, b.ID()); err != nil {
+					return err
+				}
+			}
+		}
+		return ack(Break{Kind: Shrunk, Detail: "every time a running process found the file shrunk or replaced, before this line"}, ReportedBreaks)
 	})
 	return out, err
 }

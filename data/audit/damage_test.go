@@ -114,7 +114,8 @@ func TestEditedMiddleLineIsReportedUntilAcknowledged(t *testing.T) {
 		t.Fatalf("other process's state %+v", other.State())
 	}
 	acks, err := l.Ack(Who{Via: ViaLocal, User: "ana"}, "checked against the ticket archive")
-	if err != nil || len(acks) != 1 || acks[0].Action != ActionAck || acks[0].Target.Detail["line"] != "3" {
+	if err != nil || len(acks) != 2 || acks[0].Action != ActionAck || acks[0].Target.Detail["line"] != "3" ||
+		acks[1].Target.Detail["break"] != ReportedBreaks {
 		t.Fatalf("ack %+v %v", acks, err)
 	}
 	if st := l.State(); len(st.Breaks) != 0 || st.Acknowledged != 1 {
@@ -130,8 +131,9 @@ func TestEditedMiddleLineIsReportedUntilAcknowledged(t *testing.T) {
 	if err != nil || len(s.Breaks) != 1 || s.Breaks[0].Ack == nil || s.Breaks[0].Ack.Reason != "checked against the ticket archive" {
 		t.Fatalf("verify after the ack: %+v %v", s, err)
 	}
-	// A second ack has nothing to acknowledge.
-	if more, err := l.Ack(Who{Via: ViaLocal, User: "ana"}, "again"); err != nil || len(more) != 0 {
+	// A second ack has no break of the file to acknowledge: it writes the
+	// line for what running processes may have reported, and no other.
+	if more, err := l.Ack(Who{}, "again"); err != nil || len(more) != 1 || more[0].Target.ID != ReportedBreaks || more[0].Who.User == "" {
 		t.Fatalf("second ack %+v %v", more, err)
 	}
 	// The same line changed again is a new break.
@@ -309,5 +311,46 @@ func TestReadOnlyDirectoryOpensAndRefuses(t *testing.T) {
 	}
 	if r, err := l.Append(rec("freeze", "t2")); err != nil || r.Seq != 2 {
 		t.Fatalf("append once writable: %+v %v", r, err)
+	}
+}
+
+// A file edited by a tool that writes a new one (sed -i, an editor) while
+// a process has it open: the process reports the replacement and the line
+// that changed; an acknowledgement from another process clears both.
+func TestReplacedWhileOpenIsReportedUntilAcknowledged(t *testing.T) {
+	path, lines := writeLog(t, 4)
+	dir := filepath.Dir(path)
+	l := open(t, dir)
+	if st := l.State(); len(st.Breaks) != 0 {
+		t.Fatalf("state before %+v", st)
+	}
+	lines[1] = bytes.Replace(lines[1], []byte(`"t2"`), []byte(`"t9"`), 1)
+	tmp := path + ".new"
+	if err := os.WriteFile(tmp, bytes.Join(lines, nil), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Refresh(); err != nil {
+		t.Fatal(err)
+	}
+	st := l.State()
+	kinds := map[string]bool{}
+	for _, b := range st.Breaks {
+		kinds[b.Kind] = true
+	}
+	if len(st.Breaks) != 2 || !kinds[Shrunk] || !kinds[HashMismatch] {
+		t.Fatalf("state after the file was replaced %+v", st)
+	}
+	other := open(t, dir)
+	if _, err := other.Ack(Who{Via: ViaLocal, User: "ana"}, "sed by the on-call, reverted"); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Refresh(); err != nil {
+		t.Fatal(err)
+	}
+	if st := l.State(); len(st.Breaks) != 0 {
+		t.Fatalf("state after the acknowledgement %+v", st)
 	}
 }
