@@ -36,9 +36,6 @@ func (r *Runtime) openAudit(ctx context.Context, cmd string) error {
 		return err
 	}
 	r.closers = append(r.closers, func() { r.Audit.Close() })
-	for _, n := range r.Audit.Notices() {
-		r.Log.Warn(n, "file", r.Audit.Path())
-	}
 	// The keys of attempts whose outcome is not known, written by any
 	// process on this state directory, past or present: a retry reuses
 	// them, and one on its way elsewhere is not sent twice.
@@ -94,12 +91,15 @@ func (w *auditWatch) run(ctx context.Context) {
 	}
 }
 
-// judge raises the alerts the log's state calls for, and withdraws those
-// it no longer does: a HIGH alert, with a header banner, while a break of
+// judge logs what the log repaired on its own, raises the alerts its
+// state calls for, and withdraws those it no longer does: a HIGH alert, with a header banner, while a break of
 // the chain has not been acknowledged, and one while every action is
 // refused because the log cannot be written (not when the operator asked
 // for read-only: the header says READ-ONLY then).
 func (w *auditWatch) judge() {
+	for _, n := range w.rt.Audit.Notices() {
+		w.rt.Log.Warn(n, "file", w.rt.Audit.Path())
+	}
 	st := w.rt.Audit.State()
 	w.mu.Lock()
 	defer w.mu.Unlock()

@@ -15,6 +15,7 @@ import (
 	"treasury/data/actions"
 	"treasury/data/audit"
 	"treasury/data/live"
+	"treasury/data/wallet"
 	"treasury/kit/nonroot"
 	"treasury/process"
 	"treasury/sandbox/sandboxtest"
@@ -117,6 +118,24 @@ func TestStartRepairsATornLastLine(t *testing.T) {
 	keptKey(t, act)
 	if s, err := audit.VerifyFile(rt.Audit.Path()); err != nil || len(s.Open) != 1 {
 		t.Fatalf("verify after the repair: %+v %v", s, err)
+	}
+	// Another process dies mid-write while this one runs: the next
+	// append repairs it first, and the log says so.
+	f, _ = os.OpenFile(rt.Audit.Path(), os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString(`{"seq":6,"prev":"def","who":`)
+	f.Close()
+	if err := act.Cancelled(actions.TxAttempt(wallet.Transaction{ID: "t3"}, true, "", "k9"), false); err != nil {
+		t.Fatal(err)
+	}
+	if torn, _ := filepath.Glob(filepath.Join(dir, audit.FileName+audit.TornSuffix+"*")); len(torn) != 2 {
+		t.Fatalf("torn bytes kept in %v", torn)
+	}
+	b, _ := os.ReadFile(filepath.Join(rt.StateDir, "requests.log"))
+	if n := bytes.Count(b, []byte("was torn")); n != 2 {
+		t.Fatalf("requests.log says %d repairs, want 2:\n%s", n, b)
+	}
+	if s, err := audit.VerifyFile(rt.Audit.Path()); err != nil || len(s.Open) != 1 {
+		t.Fatalf("verify after the second repair: %+v %v", s, err)
 	}
 }
 

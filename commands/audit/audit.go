@@ -109,6 +109,9 @@ func writeBreaks(w io.Writer, path string, s audit.Summary) {
 		words.Count(len(s.Breaks), "break"))
 	for _, b := range s.Breaks {
 		fmt.Fprintf(w, "  line %d  %s: %s\n", b.Line, b.Kind, sanitize.Line(b.Detail))
+		if b.Kind == audit.Torn {
+			continue // repaired, not acknowledged: the detail says how
+		}
 		if a := b.Ack; a != nil {
 			fmt.Fprintf(w, "    acknowledged by %s at %s (seq %d): %s\n", sanitize.Line(a.Who.String()), a.Time.UTC().Format(time.RFC3339),
 				a.Seq, sanitize.Line(a.Reason))

@@ -323,12 +323,15 @@ func (l *Log) Path() string { return l.path }
 // Self is this process, as its lines name it.
 func (l *Log) Self() Proc { return l.proc }
 
-// Notices are what Open did on its own that the operator should read in
-// the log: a torn line moved aside, a mode made 0600.
+// Notices are what the log did on its own since the last call, which the
+// operator should read in the log: a torn line moved aside (at open, or
+// before an append), a mode made 0600. Each is returned once.
 func (l *Log) Notices() []string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return append([]string(nil), l.notices...)
+	out := l.notices
+	l.notices = nil
+	return out
 }
 
 // OnChange registers fn, called (outside the log's lock) after each

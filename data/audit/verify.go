@@ -174,7 +174,7 @@ func (w *walker) last(raw []byte) (Record, *Break) {
 	if _, _, err := unseal(raw); err != nil {
 		w.s.Lines++
 		b := Break{Line: w.s.Lines, Kind: Torn, Digest: digest(raw), Detail: fmt.Sprintf(
-			"the last %s end without a newline and are not a record: a write was cut short (a crash, a full disk); the dashboard moves them aside at its next start",
+			"the last %s end without a newline and are not a record: a write was cut short (a crash, a full disk); the next treasury to start, or to write the log, moves them aside and records the repair",
 			countBytes(len(raw)))}
 		w.s.Breaks = append(w.s.Breaks, b)
 		return Record{}, &b
