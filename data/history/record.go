@@ -32,6 +32,8 @@ type Recorder struct {
 	// the last time every held minute was counted again.
 	counted, recount time.Time
 	pruned           time.Time
+	// failing is the write failure told last, nil while writes work.
+	failing error
 }
 
 type balKey struct {
@@ -51,6 +53,11 @@ type RecordOptions struct {
 	// Every is the tick (default 10 s): a minute is written at the
 	// first tick after it closed.
 	Every time.Duration
+	// Failing, when set, is told once when writing the file starts to
+	// fail (a read-only file, a full disk), with why; Writing once it
+	// works again. The log has one line for each, not one per tick.
+	Failing func(err error)
+	Writing func()
 }
 
 // RecentRecount is how far back payments are counted again at each
@@ -130,13 +137,35 @@ func (r *Recorder) Flush(ctx context.Context, all bool) {
 			delete(r.bal, k)
 		}
 	}
-	if err := r.h.Write(ctx, b); err != nil && r.o.Log != nil {
-		r.o.Log.Warn("history: write", "file", r.h.Path(), "err", err)
-	}
+	r.wrote(r.h.Write(ctx, b))
 	if now.Sub(r.pruned) >= PruneEvery {
 		r.pruned = now
-		if _, err := r.h.Prune(ctx, now); err != nil && r.o.Log != nil {
-			r.o.Log.Warn("history: prune", "file", r.h.Path(), "err", err)
+		_, err := r.h.Prune(ctx, now)
+		r.wrote(err)
+	}
+}
+
+// wrote notes whether a write of the file worked: the first failure after
+// writes worked is logged and told (Failing), and so is the first success
+// after failures (Writing); the failures between are not repeated.
+func (r *Recorder) wrote(err error) {
+	switch {
+	case err != nil && r.failing == nil:
+		r.failing = err
+		if r.o.Log != nil {
+			r.o.Log.Warn("history: the file cannot be written: charts go on from memory, nothing is kept for the next start",
+				"file", r.h.Path(), "err", err)
+		}
+		if r.o.Failing != nil {
+			r.o.Failing(err)
+		}
+	case err == nil && r.failing != nil:
+		r.failing = nil
+		if r.o.Log != nil {
+			r.o.Log.Info("history: the file is written again", "file", r.h.Path())
+		}
+		if r.o.Writing != nil {
+			r.o.Writing()
 		}
 	}
 }

@@ -58,7 +58,15 @@ type Options struct {
 	MaxBytes int64
 	// Now is the clock of the damaged file's name (time.Now when nil).
 	Now func() time.Time
+	// WriterCheck is how often a process that reads the file (another
+	// writes it) checks whether the writer has ended, to take the role
+	// over (DefaultWriterCheck when zero).
+	WriterCheck time.Duration
 }
+
+// DefaultWriterCheck is how often a reader checks for a writer that has
+// ended: the role passes within it.
+const DefaultWriterCheck = 20 * time.Second
 
 // Store is one history file, open for writing (Writer) or reading.
 type Store struct {
@@ -80,6 +88,8 @@ type Opened struct {
 	// Notice says what happened to a file that could not be read (moved
 	// aside, or left to its writer), "" when nothing did.
 	Notice string
+	// Modes says which files others could read and were made 0600.
+	Modes []string
 }
 
 // FileName is the history file of a profile in the state directory:
@@ -99,10 +109,46 @@ func FileName(profile string) string {
 }
 
 // Open opens (or creates) the history file path. The first process to
-// open a path writes it; a process that finds the lock taken reads it. A
-// damaged file is moved aside and replaced by the writer; a reader that
-// cannot read it returns an error (its writer will replace it).
+// open a path writes it; a process that finds the lock taken reads it
+// (and may take the role over later: TryWrite). A damaged file is moved
+// aside and replaced by the writer; a reader that cannot read it returns
+// an error (its writer will replace it).
 func Open(path string, o Options) (*Opened, error) {
+	o = o.withDefaults()
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, fmt.Errorf("history: %w", err)
+	}
+	unlock, locked, err := lockPath(path + ".lock")
+	if err != nil {
+		return nil, fmt.Errorf("history: lock %s: %w", path+".lock", err)
+	}
+	if !locked {
+		s := &Store{path: path, unlock: unlock, opts: o, names: map[string]int64{}}
+		if err := s.openReader(); err != nil {
+			unlock()
+			return nil, err
+		}
+		return &Opened{Store: s}, nil
+	}
+	return openWriter(path, o, unlock)
+}
+
+// TryWrite opens path for writing when no process writes it now (its lock
+// is free: the writer ended, however it ended): how a reader takes the
+// role over. It returns nil, and no error, while another process writes.
+func TryWrite(path string, o Options) (*Opened, error) {
+	o = o.withDefaults()
+	unlock, locked, err := lockPath(path + ".lock")
+	if err != nil {
+		return nil, fmt.Errorf("history: lock %s: %w", path+".lock", err)
+	}
+	if !locked {
+		return nil, nil
+	}
+	return openWriter(path, o, unlock)
+}
+
+func (o Options) withDefaults() Options {
 	if o.Keep <= 0 {
 		o.Keep = DefaultKeep
 	}
@@ -112,22 +158,18 @@ func Open(path string, o Options) (*Opened, error) {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return nil, fmt.Errorf("history: %w", err)
+	if o.WriterCheck <= 0 {
+		o.WriterCheck = DefaultWriterCheck
 	}
-	unlock, locked, err := lockPath(path + ".lock")
-	if err != nil {
-		return nil, fmt.Errorf("history: lock %s: %w", path+".lock", err)
-	}
-	s := &Store{path: path, writer: locked, unlock: unlock, opts: o, names: map[string]int64{}}
-	if !locked {
-		if err := s.openReader(); err != nil {
-			unlock()
-			return nil, err
-		}
-		return &Opened{Store: s}, nil
-	}
+	return o
+}
+
+// openWriter opens path read-write, this process holding its lock
+// (unlock releases it): files of mode 0600, a damaged one moved aside.
+func openWriter(path string, o Options, unlock func()) (*Opened, error) {
+	s := &Store{path: path, writer: true, unlock: unlock, opts: o, names: map[string]int64{}}
 	out := &Opened{Store: s}
+	out.Modes = private(path)
 	if err := s.openWriter(); err != nil {
 		moved, merr := moveAside(path, o.Now())
 		if merr != nil {
@@ -135,12 +177,34 @@ func Open(path string, o Options) (*Opened, error) {
 			return nil, fmt.Errorf("history: %s is unreadable (%v) and could not be moved aside: %w", path, err, merr)
 		}
 		out.Notice = fmt.Sprintf("history file %s could not be read (%v): moved aside to %s; history starts afresh", path, err, moved)
+		private(path)
 		if err := s.openWriter(); err != nil {
 			unlock()
 			return nil, fmt.Errorf("history: a fresh %s: %w", path, err)
 		}
 	}
 	return out, nil
+}
+
+// private makes the history's files readable by their owner only (they
+// hold balances and payment counts): a new file is created 0600 (SQLite
+// gives its -wal and -shm files the mode of the database), an existing
+// one that others may read is made 0600. It returns what it changed.
+func private(path string) []string {
+	var changed []string
+	if f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600); err == nil {
+		f.Close()
+	}
+	for _, p := range []string{path, path + "-wal", path + "-shm", path + ".lock"} {
+		st, err := os.Stat(p)
+		if err != nil || st.Mode().Perm()&0o077 == 0 {
+			continue
+		}
+		if os.Chmod(p, 0o600) == nil {
+			changed = append(changed, fmt.Sprintf("%s had mode %04o: made 0600", p, st.Mode().Perm()))
+		}
+	}
+	return changed
 }
 
 // Path is the file's path.

@@ -4,25 +4,38 @@ import (
 	"context"
 	"path/filepath"
 	"sync"
+	"time"
 
 	"treasury/data/history"
 	"treasury/data/live"
 )
 
 // historyRun is the history file of a started Platform: read by the
-// store's charts, written by its recorder when this process holds it.
+// store's charts, written by its recorder while this process holds it.
 type historyRun struct {
-	file *history.Store
-	wg   sync.WaitGroup
+	wg sync.WaitGroup
+	// files are the stores this process opened, the one charts read last:
+	// a reader, then the writer it became when the writer ended.
+	mu    sync.Mutex
+	files []*history.Store
 }
+
+// Alert keys of the history file.
+const (
+	alertHistory      = "history"
+	alertHistoryWrite = "history:write"
+)
 
 // startHistory opens the profile's history file in dir (data/history),
 // seeds the store's memory with its last HistoryWindow and makes longer
 // chart reads come from it; when this process is the file's writer, it
 // records the store into it until ctx ends (reading back what the
-// platform can give when the file is new). What goes wrong is told in the
-// log and, for a file replaced or not readable, as an alert: the
-// dashboard runs without history rather than not at all.
+// platform can give when the file is new); when another process writes
+// it, this one checks every o.WriterCheck whether that process has ended,
+// and then takes the role over, so that history has a writer while any
+// process runs. What goes wrong is told in the log and, for a file
+// replaced, not readable or not writable, as an alert: the dashboard runs
+// without history rather than not at all.
 func (p *Platform) startHistory(ctx context.Context, dir string, o history.Options, log func(msg string, args ...any)) *historyRun {
 	path := filepath.Join(dir, history.FileName(p.Config.Profile))
 	if p.rate != nil && p.rate() != 1 {
@@ -34,52 +47,122 @@ func (p *Platform) startHistory(ctx context.Context, dir string, o history.Optio
 	opened, err := history.Open(path, o)
 	if err != nil {
 		log("history: not kept", "file", path, "err", err)
-		p.Store.Notice(live.Alert{Key: "history", Severity: live.Low, Code: "HISTORY",
+		p.Store.Notice(live.Alert{Key: alertHistory, Severity: live.Low, Code: "HISTORY",
 			Title:    "History unavailable: " + err.Error(),
 			Guidance: "Charts show what this process polled. Another process may be replacing the file: start again."})
 		return nil
 	}
-	if opened.Notice != "" {
-		log(opened.Notice)
-		p.Store.Notice(live.Alert{Key: "history", Severity: live.Low, Code: "HISTORY", Title: opened.Notice,
-			Guidance: "The damaged file is kept for inspection and can be deleted; history is recorded afresh."})
-	}
-	h := &historyRun{file: opened.Store}
-	p.Store.SetArchive(h.file)
-	if samples, err := h.file.Recent(ctx, p.now().Add(-p.Store.HistoryWindow())); err != nil {
+	h := &historyRun{}
+	h.adopt(p, opened, log)
+	if samples, err := opened.Recent(ctx, p.now().Add(-p.Store.HistoryWindow())); err != nil {
 		log("history: reading back", "file", path, "err", err)
 	} else {
 		p.Store.Remember(samples)
 	}
-	if !h.file.Writer() {
-		log("history: another process writes the file; this one reads it", "file", path)
+	if !opened.Writer() {
+		log("history: another process writes the file; this one reads it, and takes the role over when that process ends", "file", path)
+		h.wg.Add(1)
+		go func() {
+			defer h.wg.Done()
+			h.waitForTheRole(ctx, p, path, o, log)
+		}()
 		return h
 	}
-	last, err := h.file.Newest(ctx)
+	last, err := opened.Newest(ctx)
 	if err != nil {
 		log("history: reading", "file", path, "err", err)
 	}
 	var bf *history.Backfill
 	if err == nil {
 		bf = &history.Backfill{Ledger: last.Empty()}
-		if p.Liquidity != nil && !h.file.Done(ctx, history.QuotesDone) {
+		if p.Liquidity != nil && !opened.Done(ctx, history.QuotesDone) {
 			bf.QuotesPage = p.Liquidity.QuotesPage
 		}
 	}
-	rec := history.NewRecorder(h.file, p.Store, history.RecordOptions{Now: p.now, Runway: p.Runway, Log: p.log})
+	h.record(ctx, p, opened.Store, bf)
+	return h
+}
+
+// adopt makes an opened store the one charts read, and says what opening
+// it did (a damaged file moved aside, modes made 0600).
+func (h *historyRun) adopt(p *Platform, opened *history.Opened, log func(msg string, args ...any)) {
+	h.mu.Lock()
+	h.files = append(h.files, opened.Store)
+	h.mu.Unlock()
+	p.Store.SetArchive(opened.Store)
+	for _, m := range opened.Modes {
+		log("history: " + m)
+	}
+	if opened.Notice != "" {
+		log(opened.Notice)
+		p.Store.Notice(live.Alert{Key: alertHistory, Severity: live.Low, Code: "HISTORY", Title: opened.Notice,
+			Guidance: "The damaged file is kept for inspection and can be deleted; history is recorded afresh."})
+	}
+}
+
+// waitForTheRole checks every o.WriterCheck whether the process that
+// writes the file has ended (its lock is free) and, when it has, becomes
+// the writer and records until ctx ends.
+func (h *historyRun) waitForTheRole(ctx context.Context, p *Platform, path string, o history.Options, log func(msg string, args ...any)) {
+	every := o.WriterCheck
+	if every <= 0 {
+		every = history.DefaultWriterCheck
+	}
+	t := time.NewTicker(every)
+	defer t.Stop()
+	var failed string
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		opened, err := history.TryWrite(path, o)
+		if err != nil {
+			if err.Error() != failed { // once per failure, not once per check
+				failed = err.Error()
+				log("history: the writer ended, and this process cannot take its role over", "file", path, "err", err)
+			}
+			continue
+		}
+		if opened == nil {
+			continue // still written by another process
+		}
+		log("history: the process that wrote the file ended; this one writes it now", "file", path)
+		h.adopt(p, opened, log)
+		h.record(ctx, p, opened.Store, nil)
+		return
+	}
+}
+
+// record runs the recorder of file (this process's to write) until ctx
+// ends; bf reads back what the platform can give into a new file. A file
+// that cannot be written raises an alert once, withdrawn when it can be.
+func (h *historyRun) record(ctx context.Context, p *Platform, file *history.Store, bf *history.Backfill) {
+	rec := history.NewRecorder(file, p.Store, history.RecordOptions{Now: p.now, Runway: p.Runway, Log: p.log,
+		Failing: func(err error) {
+			p.Store.Notice(live.Alert{Key: alertHistoryWrite, Severity: live.Medium, Code: "HISTORY",
+				Title:    "History is not being written: " + err.Error(),
+				Guidance: "Charts go on from what this process polls, but nothing is kept for the next start. Make " + file.Path() + " and its folder writable by this user, or free space; writing resumes by itself."})
+		},
+		Writing: func() { p.Store.Withdraw(alertHistoryWrite) },
+	})
 	h.wg.Add(1)
 	go func() {
 		defer h.wg.Done()
 		rec.Run(ctx, bf)
 	}()
-	return h
 }
 
-// close waits for the recorder's last write and closes the file.
+// close waits for the recorder's last write and closes the files.
 func (h *historyRun) close() {
 	if h == nil {
 		return
 	}
 	h.wg.Wait()
-	h.file.Close()
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, f := range h.files {
+		f.Close()
+	}
 }

@@ -1,10 +1,13 @@
 package platform_test
 
 import (
+	"bytes"
 	"context"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -128,4 +131,69 @@ func TestDamagedHistoryIsReported(t *testing.T) {
 	if last, _ := file.Newest(context.Background()); last.Rates.IsZero() {
 		t.Fatal("no rates recorded in the fresh file")
 	}
+}
+
+// TestHistoryWriterRolePasses: two processes on one state directory (a
+// dashboard beside treasury serve); the first writes the history, the
+// second reads it. When the first ends, the second takes the role over
+// within its check and records: what it polled is in the file after it
+// ends too.
+func TestHistoryWriterRolePasses(t *testing.T) {
+	srv := sandboxtest.Listen(t, sandboxtest.Options())
+	dir := t.TempDir()
+	ctx := context.Background()
+	first := openIn(t, srv, dir)
+	var logged syncBuffer
+	second, err := platform.Open(srv.Profile(config.Builtin()), platform.Options{Now: srv.Clock().Now, BackfillBudget: time.Minute,
+		HistoryDir: dir, History: history.Options{WriterCheck: 20 * time.Millisecond}, Log: slog.New(slog.NewTextHandler(&logged, nil)),
+		Sleep: func(ctx context.Context, _ time.Duration) error { return ctx.Err() }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	second.Start(ctx)
+	for _, topic := range []live.Topic{live.Quotes, live.LiquidityBalances} {
+		second.Store.FetchNow(ctx, topic)
+	}
+	if !strings.Contains(logged.String(), "another process writes the file") {
+		t.Fatalf("the second process does not say it reads:\n%s", logged.String())
+	}
+	first.Close()
+	deadline := time.Now().Add(10 * time.Second) // a hang guard, not a speed
+	for !strings.Contains(logged.String(), "this one writes it now") {
+		if time.Now().After(deadline) {
+			t.Fatalf("the role did not pass:\n%s", logged.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	// Ten minutes later, on the platform's clock, the second polls again:
+	// only it can have written those minutes.
+	srv.AdvanceClock(10 * time.Minute)
+	second.Store.FetchNow(ctx, live.LiquidityBalances)
+	second.Close() // the recorder writes what it holds
+	file, err := history.Open(filepath.Join(dir, history.FileName(config.SandboxProfile)), history.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer file.Close()
+	if last, err := file.Newest(ctx); err != nil || last.Balances.Before(srv.Clock().Now().Add(-time.Minute)) {
+		t.Fatalf("after the second process ended the file holds %+v (%v), want the balances of %v", last, err, srv.Clock().Now())
+	}
+}
+
+// syncBuffer is a buffer a logger writes from several goroutines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
