@@ -153,6 +153,24 @@ type Server struct {
 
 // New validates o, loads (or creates) the host key and loads the authorized
 // keys; an error names the file and, for a bad key line, the line.
+// CheckKeys loads (creating it when missing, mode 0600) the host key and
+// reads the authorized keys with their roles, as New does, and says what
+// is wrong, naming the file and line: what `treasury serve` checks before
+// it opens any state or sends any request.
+func CheckKeys(o Options) error {
+	if o.HostKeyFile == "" {
+		return errors.New("serve: a host key file is required")
+	}
+	if o.AuthorizedKeysFile == "" {
+		return errors.New("serve: an authorized keys file is required")
+	}
+	if _, err := loadHostKey(o.HostKeyFile); err != nil {
+		return err
+	}
+	_, err := newKeyring(o.AuthorizedKeysFile)
+	return err
+}
+
 func New(o Options) (*Server, error) {
 	if o.NewModel == nil {
 		return nil, errors.New("serve: NewModel is required")

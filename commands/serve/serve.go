@@ -51,13 +51,25 @@ func Command(ctx context.Context, e *process.Env, g cli.Globals, args []string) 
 	if err != nil {
 		return err
 	}
+	// Who may connect, and as whom the server answers, are checked before
+	// anything is opened or sent: a broken authorized_keys or a host key
+	// others can read stops the start here, with the file and line.
+	stateDir := config.StateDir(e.Getenv)
+	if o.HostKeyFile == "" {
+		if err := os.MkdirAll(stateDir, 0o700); err != nil {
+			return fmt.Errorf("state directory: %w", err)
+		}
+		o.HostKeyFile = filepath.Join(stateDir, "ssh_host_ed25519_key")
+	}
+	if err := serve.CheckKeys(o); err != nil {
+		return err
+	}
 	if err := startPprof(ctx, e); err != nil {
 		return err
 	}
 	// The session log is opened first, so that what the runtime logs (a
 	// webhook port in use, refused notifications) is in the SSH server's
 	// log too.
-	stateDir := config.StateDir(e.Getenv)
 	if err := os.MkdirAll(stateDir, 0o700); err != nil {
 		return fmt.Errorf("state directory: %w", err)
 	}
@@ -74,9 +86,6 @@ func Command(ctx context.Context, e *process.Env, g cli.Globals, args []string) 
 	defer rt.Close()
 	if err := startAlertHook(ctx, rt); err != nil {
 		return err
-	}
-	if o.HostKeyFile == "" {
-		o.HostKeyFile = filepath.Join(rt.StateDir, "ssh_host_ed25519_key")
 	}
 	// held counts the sessions' models not yet freed by the collector: a
 	// soak test's stats show a session that ended but is still held.
