@@ -76,6 +76,11 @@ type Config struct {
 	// Searches are the profile's saved searches (searches:), each shown
 	// as a tab after the built-in views, in the file's order.
 	Searches []Search
+	// Warnings are what Load found wrong but not fatal (a secret file
+	// others can read, an inline secret): said on stderr, and by the
+	// process in its log and as alerts, which the dashboard's screen
+	// does not cover.
+	Warnings []Warning
 }
 
 // DefaultBaseCurrency is the base currency of a profile that names none.
@@ -291,6 +296,7 @@ func Load(o Options) (*Config, []Warning, error) {
 		return nil, warns, err
 	}
 	cfg.ReadOnly = cfg.ReadOnly || readOnly
+	cfg.Warnings = warns
 	if o.CheckSearch != nil {
 		if err := cfg.CheckSearches(o.CheckSearch); err != nil {
 			return nil, warns, err

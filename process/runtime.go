@@ -119,6 +119,7 @@ func OpenPlatform(e *Env, cfg *config.Config) (_ *Runtime, err error) {
 		return nil, err
 	}
 	r.closers = append(r.closers, r.Platform.Close)
+	r.configWarnings()
 	if unlogged != nil {
 		r.Platform.Store.Notice(live.Alert{Key: "requests-log", Severity: live.Medium, Code: "LOG",
 			Title:    "The request log cannot be written: " + unlogged.Error(),
@@ -126,6 +127,23 @@ func OpenPlatform(e *Env, cfg *config.Config) (_ *Runtime, err error) {
 	}
 	r.Alerts = newAlertSettings(r, e.Getenv)
 	return r, nil
+}
+
+// configWarnings says each of the configuration's warnings (a secret file
+// others can read) in the log and as an alert, besides stderr (where
+// LoadConfig put it, and where the dashboard's screen covers it at once).
+// Secrets are never in them: only paths, keys and modes.
+func (r *Runtime) configWarnings() {
+	for _, w := range r.Config.Warnings {
+		r.Log.Warn("configuration: "+w.Msg, "file", w.File, "key", w.Key)
+		sev := live.Medium
+		if r.Config.Environment == "prod" {
+			sev = live.High // a production credential others may read
+		}
+		r.Platform.Store.Notice(live.Alert{Key: "config:" + w.Key + ":" + w.Msg, Severity: sev, Code: "CONFIG",
+			Title:    sanitize.Line(w.String()),
+			Guidance: "Fix it in the configuration (for a file: chmod 600 it); the warning goes once the dashboard starts without it."})
+	}
 }
 
 // StartEmbedded starts the embedded sandbox that cfg asks for on a free
