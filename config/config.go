@@ -322,7 +322,7 @@ func Parse(file string, data []byte, profile string, getenv func(string) string)
 	}
 	var root yaml.Node
 	if err := yaml.Unmarshal(data, &root); err != nil {
-		return nil, nil, Errors{{File: file, Msg: "not valid YAML: " + err.Error()}}
+		return nil, nil, Errors{syntaxError(file, data, err)}
 	}
 	d := newDecoder(file)
 	var raw rawFile

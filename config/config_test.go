@@ -225,7 +225,7 @@ func TestParseErrors(t *testing.T) {
 		{"unknown profile", "profile: q\n" + profileYAML(payments), "profile", 1, `no profile "q"`},
 		{"none chosen", profileYAML(payments) + "  q:\n    environment: test\n" + payments, "profile", 0, "none chosen"},
 		{"embedded with interfaces", "profiles:\n  p:\n    environment: sandbox\n" + payments, "profiles.p.payments", 4, "not allowed with the embedded sandbox"},
-		{"not yaml", "profiles: [\n", "", 0, "not valid YAML"},
+		{"not yaml", "profiles: [\n", "", 2, "not valid YAML"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			file := filepath.Join(dir, "config.yaml")

@@ -17,14 +17,21 @@ type Error struct {
 	File string
 	Key  string
 	Line int // 0 when the problem has no line (a missing profile, say)
-	Msg  string
+	// Col is the column in the line, from 1 (0 when not known).
+	Col int
+	Msg string
 }
 
+// Error is "file:line:col: key: what", as compilers write it, so that an
+// editor can jump to it.
 func (e *Error) Error() string {
 	var b strings.Builder
 	b.WriteString(e.File)
 	if e.Line > 0 {
 		fmt.Fprintf(&b, ":%d", e.Line)
+		if e.Col > 0 {
+			fmt.Fprintf(&b, ":%d", e.Col)
+		}
 	}
 	if e.Key != "" {
 		b.WriteString(": " + e.Key)
@@ -59,15 +66,26 @@ func (es Errors) Unwrap() []error {
 type decoder struct {
 	file  string
 	lines map[string]int
-	errs  Errors
+	// cols is the column of every key, beside its line.
+	cols map[string]int
+	errs Errors
 }
 
 func newDecoder(file string) *decoder {
-	return &decoder{file: file, lines: map[string]int{}}
+	return &decoder{file: file, lines: map[string]int{}, cols: map[string]int{}}
 }
 
 func (d *decoder) errf(key string, line int, format string, args ...any) {
-	d.errs = append(d.errs, &Error{File: d.file, Key: key, Line: line, Msg: fmt.Sprintf(format, args...)})
+	col := 0
+	if d.lines[key] == line {
+		col = d.cols[key]
+	}
+	d.errs = append(d.errs, &Error{File: d.file, Key: key, Line: line, Col: col, Msg: fmt.Sprintf(format, args...)})
+}
+
+// errAt reports a problem about key at node n, by its line and column.
+func (d *decoder) errAt(key string, n *yaml.Node, format string, args ...any) {
+	d.errs = append(d.errs, &Error{File: d.file, Key: key, Line: n.Line, Col: n.Column, Msg: fmt.Sprintf(format, args...)})
 }
 
 // at reports a problem about key at the line it was read from.
@@ -102,7 +120,7 @@ func (d *decoder) decode(n *yaml.Node, v reflect.Value, path string) {
 		n = n.Alias
 	}
 	if _, seen := d.lines[path]; !seen {
-		d.lines[path] = n.Line
+		d.lines[path], d.cols[path] = n.Line, n.Column
 	}
 	if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
 		return
@@ -115,7 +133,7 @@ func (d *decoder) decode(n *yaml.Node, v reflect.Value, path string) {
 		d.decode(n, v.Elem(), path)
 	case reflect.Struct:
 		if n.Kind != yaml.MappingNode {
-			d.errf(path, n.Line, "must be a mapping of keys, not %s", kindName(n))
+			d.errAt(path, n, "must be a mapping of keys, not %s", kindName(n))
 			return
 		}
 		fields := structFields(v.Type())
@@ -125,20 +143,20 @@ func (d *decoder) decode(n *yaml.Node, v reflect.Value, path string) {
 			key := joinKey(path, k.Value)
 			idx, ok := fields[k.Value]
 			if !ok {
-				d.errf(key, k.Line, "unknown key (known keys here: %s)", knownKeys(fields))
+				d.errAt(key, k, "unknown key (known keys here: %s)", knownKeys(fields))
 				continue
 			}
 			if seen[k.Value] {
-				d.errf(key, k.Line, "key given twice")
+				d.errAt(key, k, "key given twice")
 				continue
 			}
 			seen[k.Value] = true
-			d.lines[key] = k.Line
+			d.lines[key], d.cols[key] = k.Line, k.Column
 			d.decode(val, v.Field(idx), key)
 		}
 	case reflect.Map:
 		if n.Kind != yaml.MappingNode {
-			d.errf(path, n.Line, "must be a mapping of keys, not %s", kindName(n))
+			d.errAt(path, n, "must be a mapping of keys, not %s", kindName(n))
 			return
 		}
 		if v.IsNil() {
@@ -148,33 +166,33 @@ func (d *decoder) decode(n *yaml.Node, v reflect.Value, path string) {
 			k, val := n.Content[i], n.Content[i+1]
 			key := joinKey(path, k.Value)
 			if v.MapIndex(reflect.ValueOf(k.Value)).IsValid() {
-				d.errf(key, k.Line, "key given twice")
+				d.errAt(key, k, "key given twice")
 				continue
 			}
-			d.lines[key] = k.Line
+			d.lines[key], d.cols[key] = k.Line, k.Column
 			elem := reflect.New(v.Type().Elem()).Elem()
 			d.decode(val, elem, key)
 			v.SetMapIndex(reflect.ValueOf(k.Value), elem)
 		}
 	case reflect.Slice:
 		if n.Kind != yaml.SequenceNode {
-			d.errf(path, n.Line, "must be a list, not %s", kindName(n))
+			d.errAt(path, n, "must be a list, not %s", kindName(n))
 			return
 		}
 		out := reflect.MakeSlice(v.Type(), len(n.Content), len(n.Content))
 		for i, item := range n.Content {
 			key := fmt.Sprintf("%s[%d]", path, i)
-			d.lines[key] = item.Line
+			d.lines[key], d.cols[key] = item.Line, item.Column
 			d.decode(item, out.Index(i), key)
 		}
 		v.Set(out)
 	default:
 		if n.Kind != yaml.ScalarNode {
-			d.errf(path, n.Line, "must be a single value, not %s", kindName(n))
+			d.errAt(path, n, "must be a single value, not %s", kindName(n))
 			return
 		}
 		if err := n.Decode(v.Addr().Interface()); err != nil {
-			d.errf(path, n.Line, "must be %s, not %q", typeWord(v.Kind()), n.Value)
+			d.errAt(path, n, "must be %s, not %q", typeWord(v.Kind()), n.Value)
 		}
 	}
 }
