@@ -80,9 +80,7 @@ func (w *auditWatch) run(ctx context.Context) {
 			return
 		case <-t.C:
 			l := w.rt.Audit
-			if err := l.Refresh(); err != nil {
-				w.rt.Log.Warn("audit: reading the log", "file", l.Path(), "err", err)
-			}
+			w.readFailed(l.Refresh())
 			if err := l.Err(); err != nil && !errors.Is(err, audit.ErrReadOnly) {
 				_ = l.Writable()
 				w.judge()
@@ -91,11 +89,28 @@ func (w *auditWatch) run(ctx context.Context) {
 	}
 }
 
+// readFailed logs a failure to read the log once (until it reads again).
+func (w *auditWatch) readFailed(err error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.raised == nil {
+		w.raised = map[string]string{}
+	}
+	switch {
+	case err == nil:
+		delete(w.raised, "read")
+	case w.raised["read"] != err.Error():
+		w.raised["read"] = err.Error()
+		w.rt.Log.Warn("audit: the log cannot be read", "file", w.rt.Audit.Path(), "err", err)
+	}
+}
+
 // judge logs what the log repaired on its own, raises the alerts its
-// state calls for, and withdraws those it no longer does: a HIGH alert, with a header banner, while a break of
-// the chain has not been acknowledged, and one while every action is
-// refused because the log cannot be written (not when the operator asked
-// for read-only: the header says READ-ONLY then).
+// state calls for, and withdraws those it no longer does: a HIGH alert,
+// with a header banner, while a break of the chain has not been
+// acknowledged, and one while every action is refused because the log
+// cannot be written (not when the operator asked for read-only: the
+// header says READ-ONLY then).
 func (w *auditWatch) judge() {
 	for _, n := range w.rt.Audit.Notices() {
 		w.rt.Log.Warn(n, "file", w.rt.Audit.Path())

@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"treasury/commands/cli/clitest"
+	"treasury/commands/sandbox/profiletest"
 	"treasury/config"
-	"treasury/data/webhook"
 	"treasury/process"
 	"treasury/sandbox/sandboxtest"
 )
@@ -20,25 +20,14 @@ import (
 // is on stderr too, from the loading). The secret itself is in neither.
 func TestReadableSecretFileIsAnAlertAndALogLine(t *testing.T) {
 	srv := sandboxtest.Listen(t, sandboxtest.Options())
-	ep, c := srv.Endpoints(), srv.Credentials()
-	pubPEM, err := webhook.MarshalPublicKeyPEM(srv.WebhookPublicKey())
-	if err != nil {
-		t.Fatal(err)
-	}
-	written, err := config.WriteSandboxProfile(filepath.Join(t.TempDir(), "sandbox.yaml"),
-		config.SandboxEndpoints{Liquidity: ep.Liquidity, Auth: ep.Auth, Payments: ep.Payments, Reporting: ep.Reporting, Wallet: ep.Wallet, Custody: ep.Custody},
-		config.SandboxCredentials{PaymentsClientID: c.PaymentsClientID, PaymentsClientSecret: c.PaymentsClientSecret, PaymentsAudience: c.PaymentsAudience,
-			WalletClientID: "monitoring", WalletClientSecret: "monitoring-secret", LiquidityToken: c.LiquidityToken,
-			CustodyToken: c.CustodyToken, CustodyDomainID: c.CustodyDomainID},
-		config.SandboxProfileOptions{WebhookPublicKeyPEM: pubPEM, WebhookListen: "127.0.0.1:0"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	secret := filepath.Join(filepath.Dir(written.Path), filepath.Base(strings.TrimSuffix(written.Path, ".yaml"))+".secrets", "payments_client_secret")
-	if err := os.Chmod(secret, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cfg, warns, err := config.Load(config.Options{ConfigFile: written.Path, Getenv: func(string) string { return "" }})
+	c := srv.Credentials()
+	path := profiletest.Write(t, srv, "127.0.0.1:0", func(yaml, secrets string) string {
+		if err := os.Chmod(filepath.Join(secrets, "payments_client_secret"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return yaml
+	})
+	cfg, warns, err := config.Load(config.Options{ConfigFile: path, Getenv: func(string) string { return "" }})
 	if err != nil || len(warns) != 1 {
 		t.Fatalf("load: %v, warnings %v", err, warns)
 	}
