@@ -32,18 +32,14 @@ const AuditRecheck = 5 * time.Second
 // ends.
 func (r *Runtime) openAudit(ctx context.Context, cmd string) error {
 	var err error
-	if r.Audit, err = audit.Open(r.StateDir, audit.Options{Cmd: cmd, ReadOnly: r.Config.ReadOnly}); err != nil {
-		return err
-	}
-	r.closers = append(r.closers, func() { r.Audit.Close() })
 	// The keys of attempts whose outcome is not known, written by any
-	// process on this state directory, past or present: a retry reuses
-	// them, and one on its way elsewhere is not sent twice.
-	n, err := r.Pending.Follow(r.Audit)
-	if err != nil {
+	// process on this state directory, past or present, read with the log:
+	// a retry reuses them, and one on its way elsewhere is not sent twice.
+	if r.Audit, err = audit.Open(r.StateDir, audit.Options{Cmd: cmd, ReadOnly: r.Config.ReadOnly, Follow: r.Pending.Apply}); err != nil {
 		return fmt.Errorf("audit: reading back the keys of unfinished actions: %w", err)
 	}
-	if n > 0 {
+	r.closers = append(r.closers, func() { r.Audit.Close() })
+	if n := r.Pending.Attach(r.Audit); n > 0 {
 		r.Log.Info("audit: actions whose outcome is not known, read back from the log: their next attempt reuses their key",
 			"count", n, "file", r.Audit.Path())
 	}

@@ -115,26 +115,35 @@ func NewPending() *Pending {
 }
 
 // Follow builds p from every line of l, and keeps it current with every
-// line any process appends. It returns how many keys are not spent.
+// line any process appends. It returns how many keys are not spent. A
+// process that opens its log for p does better to give Apply as the log's
+// Options.Follow, then Attach: the log is read once.
 func (p *Pending) Follow(l *audit.Log) (int, error) {
-	p.mu.Lock()
-	p.self, p.alive = l.Self().ID, l.Alive
-	p.mu.Unlock()
-	if err := l.Follow(p.apply); err != nil {
+	if err := l.Follow(p.Apply); err != nil {
 		return 0, err
 	}
+	return p.Attach(l), nil
+}
+
+// Attach tells p which process it reads for (its own attempts are on
+// their way while it runs) and how to tell whether another runs, once l
+// gives p its lines (Follow, or Options.Follow); it returns how many keys
+// are not spent.
+func (p *Pending) Attach(l *audit.Log) int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.self, p.alive = l.Self().ID, l.Alive
 	n := 0
 	for _, acts := range p.byTarget {
 		n += len(acts)
 	}
-	return n, nil
+	return n
 }
 
-// apply takes one line of the log, in the file's order. A line applied a
-// second time (a file read again from its start) changes nothing.
-func (p *Pending) apply(r audit.Record) {
+// Apply takes one line of the log, in the file's order: p's follower of
+// the log. A line applied a second time (a file read again from its
+// start) changes nothing.
+func (p *Pending) Apply(r audit.Record) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.n++

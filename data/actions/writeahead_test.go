@@ -243,7 +243,7 @@ func TestOutcomeLineUnwritableAfterADoneAction(t *testing.T) {
 	e := newEnv(t, false)
 	tx := e.freezable(t)
 	var left atomic.Int32
-	left.Store(1)
+	left.Store(2) // the directory's probe at open, then the attempt line
 	log, err := audit.Open(t.TempDir(), audit.Options{Wrap: func(w io.Writer) io.Writer { return disk{w, &left} }})
 	if err != nil {
 		t.Fatal(err)

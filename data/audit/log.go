@@ -30,6 +30,10 @@ type Options struct {
 	// ReadOnly opens the log for reading only, whatever the directory's
 	// permissions (--read-only): every append is refused.
 	ReadOnly bool
+	// Follow, when set, is a follower (see Log.Follow) from the first
+	// line Open reads: the log is read once at start, where Follow
+	// afterwards reads it a second time.
+	Follow func(Record)
 	// Keep is how many of the last records Recent returns (default 1000).
 	Keep int
 	// Wrap, when set, wraps every write of the log and of its writability
@@ -106,6 +110,9 @@ func Open(dir string, o Options) (*Log, error) {
 	l := &Log{dir: dir, path: filepath.Join(dir, FileName), now: o.Now, host: o.Host, who: o.Who, keep: o.Keep,
 		wrap: o.Wrap, readOnly: o.ReadOnly, proc: Proc{ID: newProcID(), PID: os.Getpid(), Cmd: o.Cmd}}
 	l.live = &procs{dir: filepath.Join(dir, procsDir), self: l.proc.ID, host: l.host}
+	if o.Follow != nil {
+		l.followers = append(l.followers, o.Follow)
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if err := l.openFile(); err != nil {
