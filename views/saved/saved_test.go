@@ -81,7 +81,7 @@ func TestConfigBad(t *testing.T) {
 `, []string{"profiles.ops.searches[0].title", "missing required key"}},
 		{"title twice", `      - title: A
       - title: a
-`, []string{"/etc/treasury.yaml:6: profiles.ops.searches[1].title", "profiles.ops.searches[0] too"}},
+`, []string{"/etc/treasury.yaml:6:9: profiles.ops.searches[1].title", "profiles.ops.searches[0] too"}},
 		{"columns not a list", `      - title: A
         columns: state
 `, []string{"profiles.ops.searches[0].columns", "must be a list"}},
