@@ -255,4 +255,3 @@ func scanLines(r io.Reader, fn func(n int, r Record, err error) error) error {
 		}
 	}
 }
-
