@@ -10,6 +10,7 @@
 package balances
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -147,12 +148,16 @@ func (v *View) exposureLines(w int) []string {
 	if !snap.Loaded() || !snap.Data.Payments {
 		return nil
 	}
-	outs, froms := snap.Data.Items()
-	if len(outs) == 0 && len(froms) == 0 {
+	groups := snap.Data.Items().Groups()
+	if len(groups) == 0 {
 		return []string{t.Muted.Render("in flight: no payment")}
 	}
-	lines := viewkit.WrapItems(t.Muted.Render("in flight out  "), "               ", outs, w)
-	return append(lines, viewkit.WrapItems(t.Muted.Render("in flight from "), "               ", froms, w)...)
+	var lines []string
+	for _, g := range groups {
+		label := fmt.Sprintf("in flight %-5s", g.Label)
+		lines = append(lines, viewkit.WrapItems(t.Muted.Render(label), strings.Repeat(" ", len(label)), g.Items, w)...)
+	}
+	return lines
 }
 
 // showTrades opens the trades section above the balances, or goes back to

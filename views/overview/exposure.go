@@ -1,6 +1,9 @@
 package overview
 
 import (
+	"fmt"
+	"strings"
+
 	"treasury/views/viewkit"
 )
 
@@ -24,15 +27,17 @@ func (v *View) exposurePanel(w int) []string {
 		return append(out, notes...)
 	}
 	e := snap.Data
-	outs, froms := e.Items()
-	if len(outs) == 0 && len(froms) == 0 {
+	it := e.Items()
+	if e.Empty() && len(it.Drawn) == 0 {
 		return append(append(out, t.Muted.Render("no payment in flight")), v.notes(w, srcs...)...)
 	}
-	// Compact: the page has the room of a few lines for it.
-	out = append(out, viewkit.WrapItems(t.Muted.Render("out  "), "     ", outs, w)...)
 	if !e.Balances {
-		froms = append(froms, "prefunded balances not read")
+		it.Drawn = append(it.Drawn, "prefunded balances not read")
 	}
-	out = append(out, viewkit.WrapItems(t.Muted.Render("from "), "     ", froms, w)...)
+	// Compact: the page has the room of a few lines for it.
+	for _, g := range it.Groups() {
+		label := fmt.Sprintf("%-5s", g.Label)
+		out = append(out, viewkit.WrapItems(t.Muted.Render(label), strings.Repeat(" ", len(label)), g.Items, w)...)
+	}
 	return append(out, v.notes(w, srcs...)...)
 }
