@@ -72,7 +72,6 @@ func (w *World) record(seq uint32, t int64, kind recordKind) paymentRecord {
 	} else {
 		rec.ExpiresAt = ms(p.created).Add(quoteLifetime)
 	}
-	rec.Originator.Payin = "PRE_FUNDING" // drawn from the prefunded account
 	if p.flags&fJIT != 0 {
 		rec.Originator.Payin = "JIT_FUNDING"
 		exp := ms(p.created).Add(jitWindow)
