@@ -74,14 +74,24 @@ func TestRunwayFromSandbox(t *testing.T) {
 			}
 		}
 	}
-	as := alertsOf(p, "LOW_RUNWAY")
-	if len(as) == 0 {
-		t.Fatal("no LOW_RUNWAY for the sandbox's USD")
+	var a live.Alert
+	for _, x := range alertsOf(p, "LOW_RUNWAY") {
+		if x.Ref == "USD" {
+			a = x
+		}
 	}
-	a := as[0]
 	if a.Ref != "USD" || a.Topic != live.Ledger || a.Severity != live.High || !strings.Contains(a.Title, "empty ≈ ") ||
-		!strings.Contains(a.Title, "(critical under 6 h); net outflow ") || !strings.Contains(a.Guidance, "weighted over 6 h") {
+		!strings.Contains(a.Title, "at the 6 h weighted pace (") || !strings.Contains(a.Title, "at the last 15 min's pace (") ||
+		!strings.HasSuffix(a.Title, "(critical under 6 h)") || !strings.Contains(a.Guidance, "the shorter runway is the one judged") {
 		t.Errorf("alert %+v", a)
+	}
+	// Each currency's level is the shorter runway's: the one the alert
+	// says first.
+	for _, c := range s.Currencies {
+		h, _, _, ok := c.Runway()
+		if ok && c.Level != c.Limits.Level(h) {
+			t.Errorf("%s: level %s for a runway of %s h", c.Currency, c.Level, h)
+		}
 	}
 }
 

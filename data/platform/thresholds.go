@@ -164,15 +164,6 @@ func (p *Platform) judgeStale() {
 	p.Store.JudgeStale(s.Warning.Value, s.Critical.Value)
 }
 
-// runwayWords is a runway in an alert's title: "14.2 h, empty ≈ 10:40
-// UTC", and the date when the balance lasts past the next day.
-func runwayWords(hours decimal.Decimal, empty, at time.Time) string {
-	s := hours.StringFixed(1) + " h"
-	if empty.IsZero() {
-		return s
-	}
-	return s + ", empty ≈ " + EmptyAt(empty, at) + " UTC"
-}
 
 // EmptyAt says when (UTC) a balance runs out, seen from at: "10:40"
 // within 20 hours (no time of day is then ambiguous), "Tue 10:40" within

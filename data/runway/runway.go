@@ -19,6 +19,12 @@
 // runway says how long the balance lasts without new funding, which is the
 // decision it is for. Movements out count whatever their source.
 //
+// A burst is faster than the weighted pace can follow: a balance drawn
+// from 131,000 to 18,000 in six minutes still read 0.7 h. Beside it, the
+// burn of the last BurnSpan (15 minutes: the net outflow of those minutes
+// at an hourly rate, unweighted, exact) gives a second runway; the shorter
+// of the two sets the level (Currency.Runway), and both are said.
+//
 // Amounts stay decimals from the wire to the result (summed exactly, as
 // integers at the currency's scale); only the weights, e^(-age/window),
 // are computed in floating point and rounded to twelve decimals before
@@ -41,6 +47,13 @@ import (
 // configured: a movement six hours old counts for e^-1 (37 %) of a new
 // one, and the last six hours carry about two thirds of the weight.
 const DefaultWindow = 6 * time.Hour
+
+// BurnSpan is the span of the burn, the recent pace a burst shows in.
+const BurnSpan = 15 * time.Minute
+
+// Long is the runway past which the time a balance runs out is noise: a
+// runway past it reads "> 30 d".
+const Long = 30 * 24 * time.Hour
 
 // TrendSpan is how far back the pace is compared with, for its trend; a
 // change under TrendPercent percent is steady.
@@ -118,9 +131,46 @@ type Currency struct {
 	Hours     decimal.Decimal
 	NoOutflow bool
 	Empty     time.Time
-	// Limits are the currency's, and Level where its runway stands.
+	// Burn is the net outflow of the last BurnSpan per hour, to the cent;
+	// BurnKnown says the ledger read covers that span. BurnHours and
+	// BurnEmpty are the runway at the burn's pace, when Burn is positive.
+	Burn      decimal.Decimal
+	BurnKnown bool
+	BurnHours decimal.Decimal
+	BurnEmpty time.Time
+	// Limits are the currency's, and Level where its runway stands: the
+	// shorter of the weighted and the burn's (Runway).
 	Limits Limits
 	Level  Level
+}
+
+// Runway is the shorter of the currency's two runways: at the weighted
+// pace, or at the burn's when that is shorter (burst true); ok is false
+// when neither pace takes money out.
+func (c Currency) Runway() (hours decimal.Decimal, empty time.Time, burst, ok bool) {
+	byBurn := c.BurnKnown && c.Burn.IsPositive()
+	switch {
+	case byBurn && (c.NoOutflow || c.BurnHours.LessThan(c.Hours)):
+		return c.BurnHours, c.BurnEmpty, true, true
+	case !c.NoOutflow:
+		return c.Hours, c.Empty, false, true
+	}
+	return decimal.Zero, time.Time{}, false, false
+}
+
+// Pace is the outflow per hour the runway is at: the burn's when it sets
+// the runway, else the weighted one.
+func (c Currency) Pace() decimal.Decimal {
+	if _, _, burst, _ := c.Runway(); burst {
+		return c.Burn
+	}
+	return c.Outflow
+}
+
+// LongRunway reports whether the runway is past Long: its end is noise.
+func (c Currency) LongRunway() bool {
+	h, _, _, ok := c.Runway()
+	return ok && h.GreaterThan(decimal.NewFromInt(int64(Long/time.Hour)))
 }
 
 // Sheet is the runway of every prefunded currency at one time.
@@ -174,6 +224,8 @@ func Compute(bal payments.Balances, ledger []payments.LedgerTransaction, o Optio
 	now := newPace(o.At, o.From, o.Window)
 	then := newPace(o.At.Add(-TrendSpan), o.From, o.Window)
 	moves := make([]flows, len(sheet.Currencies))
+	burnFrom := o.At.Add(-BurnSpan)
+	burns := make([]decimal.Decimal, len(sheet.Currencies))
 	for _, t := range ledger {
 		i, ok := index[t.Currency]
 		if !ok || t.CreatedDttm.After(o.At) {
@@ -186,6 +238,9 @@ func Compute(bal payments.Balances, ledger []payments.LedgerTransaction, o Optio
 		}
 		moves[i].add(t.CreatedDttm, out)
 		sheet.Currencies[i].Moves++
+		if t.CreatedDttm.After(burnFrom) {
+			burns[i] = burns[i].Add(out)
+		}
 	}
 	for i := range sheet.Currencies {
 		c := &sheet.Currencies[i]
@@ -196,20 +251,30 @@ func Compute(bal payments.Balances, ledger []payments.LedgerTransaction, o Optio
 		c.Outflow, _ = now.rate(moves[i])
 		c.Earlier, known = then.rate(moves[i])
 		c.Trend, c.Change = trend(c.Earlier, c.Outflow, known)
-		switch {
-		case !c.Outflow.IsPositive():
-			c.NoOutflow = true
-			continue
-		case !c.Available.IsPositive():
-			c.Hours, c.Empty = decimal.Zero, o.At
-		default:
-			exact := c.Available.DivRound(c.Outflow, 6)
-			c.Hours = exact.Round(1)
-			c.Empty = o.At.Add(time.Duration(exact.Mul(decimal.NewFromInt(int64(time.Hour))).IntPart()))
+		if c.BurnKnown = !burnFrom.Before(o.From); c.BurnKnown {
+			c.Burn = burns[i].Mul(decimal.NewFromInt(int64(time.Hour / BurnSpan))).Round(2)
+			if c.Burn.IsPositive() {
+				c.BurnHours, c.BurnEmpty = lasts(c.Available, c.Burn, o.At)
+			}
 		}
-		c.Level = c.Limits.Level(c.Hours)
+		if c.NoOutflow = !c.Outflow.IsPositive(); !c.NoOutflow {
+			c.Hours, c.Empty = lasts(c.Available, c.Outflow, o.At)
+		}
+		if h, _, _, ok := c.Runway(); ok {
+			c.Level = c.Limits.Level(h)
+		}
 	}
 	return sheet
+}
+
+// lasts is how long available lasts at pace per hour (a tenth of an
+// hour) and when it runs out, from at.
+func lasts(available, pace decimal.Decimal, at time.Time) (decimal.Decimal, time.Time) {
+	if !available.IsPositive() {
+		return decimal.Zero, at
+	}
+	exact := available.DivRound(pace, 6)
+	return exact.Round(1), at.Add(time.Duration(exact.Mul(decimal.NewFromInt(int64(time.Hour))).IntPart()))
 }
 
 // flow is one weighed movement: its time and what it took out, as an
@@ -318,7 +383,11 @@ func (s Sheet) Short() []Currency {
 			out = append(out, c)
 		}
 	}
-	slices.SortStableFunc(out, func(a, b Currency) int { return a.Hours.Cmp(b.Hours) })
+	slices.SortStableFunc(out, func(a, b Currency) int {
+		ah, _, _, _ := a.Runway()
+		bh, _, _, _ := b.Runway()
+		return ah.Cmp(bh)
+	})
 	return out
 }
 

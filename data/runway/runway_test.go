@@ -71,8 +71,14 @@ func TestWeightedPace(t *testing.T) {
 	if want := at.Add(163117353600 * time.Microsecond); !usd.Empty.Equal(want) {
 		t.Errorf("USD empty at %s, want %s", usd.Empty, want)
 	}
-	if usd.Moves != 4 || usd.Funding != 1 || usd.Trend != Rising || usd.NoOutflow || usd.Level != None {
+	// The last 15 minutes: the 100 out at the read, 400 an hour at that
+	// pace: 2.5 h, shorter than the weighted 45.3 h, and critical.
+	if usd.Moves != 4 || usd.Funding != 1 || usd.Trend != Rising || usd.NoOutflow || usd.Level != Critical ||
+		usd.Burn.String() != "400" || !usd.BurnKnown || usd.BurnHours.String() != "2.5" || !usd.BurnEmpty.Equal(at.Add(150*time.Minute)) {
 		t.Errorf("USD %+v", usd)
+	}
+	if h, empty, burst, ok := usd.Runway(); !ok || !burst || h.String() != "2.5" || !empty.Equal(usd.BurnEmpty) || usd.Pace().String() != "400" {
+		t.Errorf("USD runway %v %v %v %v", h, empty, burst, ok)
 	}
 	eur, _ := s.Find("EUR")
 	if !eur.NoOutflow || eur.Level != None || !eur.Outflow.IsNegative() || !eur.Empty.IsZero() {
@@ -89,8 +95,48 @@ func TestWeightedPace(t *testing.T) {
 	if _, ok := s.Find("JPY"); ok {
 		t.Error("a currency without a balance has a runway")
 	}
-	if got := s.Short(); len(got) != 1 || got[0].Currency != "GBP" {
+	if got := s.Short(); len(got) != 2 || got[0].Currency != "GBP" || got[1].Currency != "USD" {
 		t.Errorf("short %+v", got)
+	}
+}
+
+// TestBurnCatchesABurst: a balance drawn from 131,682.83 to 17,934.95 in
+// six minutes, after a quiet day, is empty within minutes at that pace,
+// while the weighted pace still reads hours: the burn's runway is the
+// shorter, sets the level, and is the one said; a ledger read that does
+// not cover the last 15 minutes has no burn; a runway past 30 days is
+// long.
+func TestBurnCatchesABurst(t *testing.T) {
+	var ledger []payments.LedgerTransaction
+	balance := decimal.RequireFromString("140000")
+	step := decimal.RequireFromString("1000")
+	for h := 24.0; h > 1; h -= 3 { // a quiet day: 1,000 every 3 hours
+		after := balance.Sub(step)
+		ledger = append(ledger, tx("USD", payments.OpReserve, payments.SrcPayment, ago(h), balance.String(), after.String()))
+		balance = after
+	}
+	ledger = append(ledger, tx("USD", payments.OpReserve, payments.SrcPayment, ago(0.1), "131682.83", "17934.95"))
+	s := Compute(payments.Balances{Balances: []payments.Balance{bal("USD", "17934.95")}}, ledger,
+		Options{At: at, From: ago(24), Limits: func(string) Limits { return limits("24", "6") }})
+	usd, _ := s.Find("USD")
+	// 113,747.88 in the last 15 minutes: 454,991.52 an hour; 17,934.95 of
+	// it lasts 0.039417 h: 0.0 h to a tenth, 2 min 21.9 s.
+	if usd.Burn.String() != "454991.52" || usd.BurnHours.String() != "0" || !usd.Hours.GreaterThan(usd.BurnHours) || usd.Level != Critical {
+		t.Errorf("USD %+v", usd)
+	}
+	if _, empty, burst, _ := usd.Runway(); !burst || empty.Sub(at).Round(time.Second) != 142*time.Second {
+		t.Errorf("USD runs out %v after the read (burst %v)", empty.Sub(at), burst)
+	}
+	// A read of the last ten minutes only: no burn to judge.
+	s = Compute(payments.Balances{Balances: []payments.Balance{bal("USD", "17934.95")}}, ledger, Options{At: at, From: ago(1.0 / 6)})
+	if usd, _ := s.Find("USD"); usd.BurnKnown || usd.Burn.IsPositive() {
+		t.Errorf("a burn from ten minutes of ledger: %+v", usd)
+	}
+	// 1,000 a day on a million lasts 1,000 days: long.
+	s = Compute(payments.Balances{Balances: []payments.Balance{bal("USD", "1000000")}},
+		[]payments.LedgerTransaction{tx("USD", payments.OpReserve, payments.SrcPayment, ago(12), "1001000", "1000000")}, Options{At: at, From: ago(24)})
+	if usd, _ := s.Find("USD"); !usd.LongRunway() {
+		t.Errorf("a runway of %v h is not long", usd.Hours)
 	}
 }
 

@@ -42,7 +42,7 @@ profiles:
     environment: sandbox
     alerts:
       prefunded:
-        default: {runway_warning_hours: 30}   # a day and a bit
+        default: {runway_warning_hours: 2, runway_critical_hours: 1}   # the desk acts late
 `
 
 // settingsEnv is a world of its own (saving changes its alert settings)
@@ -81,7 +81,7 @@ func TestThresholdsGolden(t *testing.T) {
 	e, s, _ := settingsEnv(t, viewtest.Options{Skip: viewtest.NoLiquidityHistory()})
 	tm := thresholds(t, e, alerts.New(e.Ctx, s))
 	frame := viewtest.Golden(t, tm)
-	for _, want := range []string{"runway < 30 h", "runway < 6 h", "file", "built-in", "≥ 10 %", "after 1m", "outflow over 6h"} {
+	for _, want := range []string{"runway < 2 h", "runway < 1 h", "file", "built-in", "≥ 10 %", "after 1m", "outflow over 6h"} {
 		if !strings.Contains(frame, want) {
 			t.Errorf("no %q in the thresholds", want)
 		}
@@ -109,7 +109,7 @@ func TestEditThreshold(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := "        default: {runway_warning_hours: 30} # a day and a bit\n        GBP: {runway_warning_hours: 2000}\n"; !strings.Contains(string(b), want) {
+	if want := "        default: {runway_warning_hours: 2, runway_critical_hours: 1} # the desk acts late\n        GBP: {runway_warning_hours: 2000}\n"; !strings.Contains(string(b), want) {
 		t.Errorf("file:\n%s\nwant it to hold:\n%s", b, want)
 	}
 	if got := e.P.Alerts().Prefunded.For("GBP").RunwayWarning.Value.String(); got != "2000" {
@@ -149,7 +149,7 @@ func TestThresholdFormGolden(t *testing.T) {
 	viewtest.Keys(tm, "/", "U", "S", "D", "enter", "enter", "tab", "tab", "1", "2", "5", "0", "0", "0")
 	viewtest.WaitFor(t, tm, "[125000")
 	frame := viewtest.Golden(t, tm)
-	for _, want := range []string{"Alert thresholds: prefunded USD", "runway warning under", "30 (default)", "6 (built-in)", "none", "enter save"} {
+	for _, want := range []string{"Alert thresholds: prefunded USD", "runway warning under", "2 (default)", "1 (default)", "none", "enter save"} {
 		if !strings.Contains(frame, want) {
 			t.Errorf("no %q in the form", want)
 		}

@@ -73,7 +73,7 @@ func golden(t *testing.T, colour bool, w, h int) string {
 
 func TestOverviewGolden(t *testing.T) {
 	frame := golden(t, false, 120, 40)
-	for _, want := range []string{"BTC/USD", "Total 90,760,310.45 USD", "‼ 4.1 h ↓", "13:48", "failure rate", "Open alerts", "Interfaces", "LOW_RUNWAY"} {
+	for _, want := range []string{"BTC/USD", "Total 90,760,310.45 USD", "‼ 0.2 h 15m", "09:50", "failure rate", "Open alerts", "Interfaces", "LOW_RUNWAY"} {
 		if !strings.Contains(frame, want) {
 			t.Errorf("no %q in the frame", want)
 		}

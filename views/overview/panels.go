@@ -93,7 +93,9 @@ func (v *View) balancesPanel(w int) []string {
 	}
 	name := "Balances & runway"
 	if sheet := get(v, v.runway).Data; withRunway && sheet.Window > 0 {
-		name += " (" + viewkit.Duration(sheet.Window) + " avg outflow)"
+		// The runway is the shorter of the weighted one and the last 15
+		// minutes' (marked 15m where it is the latter).
+		name += " (" + viewkit.Duration(sheet.Window) + " avg or " + viewkit.Duration(runway.BurnSpan) + " pace)"
 	}
 	out := []string{v.title(w, name, v.ages(tagged...))}
 	if !v.configured(srcLiquidity) && !v.configured(srcPrefunded) {
@@ -214,9 +216,11 @@ func (v *View) totalInputs(h Holdings) (string, bool) {
 // runwayCells are a holding's net outflow, runway and the time its
 // balance runs out: "—" when it has no prefunded balance, "…" while the
 // ledger loads, "?" when the ledger or the prefunded balances could not be
-// read. The runway carries its trend (↓ shortening: the outflow rose by
-// a tenth or more over the last hour; ↑ lengthening) and, at a level, ⚠
-// (warning) or ‼ (critical).
+// read. The runway is the shorter of the weighted one and the last 15
+// minutes' (marked 15m, with that pace as the net outflow); the weighted
+// one carries its trend (↓ shortening: the outflow rose by a tenth or more
+// over the last hour; ↑ lengthening); at a level, ⚠ (warning) or ‼
+// (critical); past 30 days, "> 30 d" and no end.
 func (v *View) runwayCells(x Holding, prefunded bool, sheet runway.Sheet, ledgerOK bool) []cell {
 	t := v.ctx.Theme
 	same := func(c cell) []cell { return []cell{c, c, c} }
@@ -231,21 +235,36 @@ func (v *View) runwayCells(x Holding, prefunded bool, sheet runway.Sheet, ledger
 		return same(styled(t.Muted, "…"))
 	}
 	c, ok := sheet.Find(x.Currency)
-	switch {
-	case !ok:
+	if !ok {
 		return same(txt("—"))
-	case c.NoOutflow:
+	}
+	h, empty, burst, runs := c.Runway()
+	if !runs {
 		return []cell{txt(fixed(c.Outflow, 2)), styled(t.OK, "no outflow"), txt("—")}
 	}
-	rw := c.Hours.StringFixed(1) + " h" + trendMark(c.Trend)
-	empty := txt(platform.EmptyAt(c.Empty, sheet.At))
+	// The net outflow shown is the pace the runway is at: the last 15
+	// minutes' when that is the shorter (marked 15m), so the row
+	// reconciles (available / net out = runway).
+	pace, rw := fixed(c.Pace(), 2), h.StringFixed(1)+" h"
+	switch {
+	case c.LongRunway():
+		rw = "> 30 d"
+	case burst:
+		pace, rw = pace+" 15m", rw+" 15m"
+	default:
+		rw += trendMark(c.Trend)
+	}
+	end := "—"
+	if !c.LongRunway() {
+		end = platform.EmptyAt(empty, sheet.At)
+	}
 	switch c.Level {
 	case runway.Critical:
-		return []cell{txt(fixed(c.Outflow, 2)), styled(t.Bad, "‼ "+rw), styled(t.Bad, platform.EmptyAt(c.Empty, sheet.At))}
+		return []cell{txt(pace), styled(t.Bad, "‼ "+rw), styled(t.Bad, end)}
 	case runway.Warning:
-		return []cell{txt(fixed(c.Outflow, 2)), styled(t.Warn, "⚠ "+rw), empty}
+		return []cell{txt(pace), styled(t.Warn, "⚠ "+rw), txt(end)}
 	}
-	return []cell{txt(fixed(c.Outflow, 2)), txt(rw), empty}
+	return []cell{txt(pace), txt(rw), txt(end)}
 }
 
 // trendMark is the runway's trend: ↓ shortening (the outflow rises), ↑
