@@ -164,7 +164,6 @@ func (p *Platform) judgeStale() {
 	p.Store.JudgeStale(s.Warning.Value, s.Critical.Value)
 }
 
-
 // EmptyAt says when (UTC) a balance runs out, seen from at: "10:40"
 // within 20 hours (no time of day is then ambiguous), "Tue 10:40" within
 // six days, else the date.
