@@ -31,6 +31,8 @@ func shortColumns(v any, now time.Time) (titles []string, row func(i int) []stri
 		return short(columns.ReportOps(), func(i int) *reporting.PaymentOpsRow { return &l[i] }, now)
 	case []reporting.ReconRow:
 		return short(columns.ReconRows(), func(i int) *reporting.ReconRow { return &l[i] }, now)
+	case []exposureRow:
+		return exposureTitles, func(i int) []string { return l[i].short() }, true
 	}
 	return nil, nil, false
 }

@@ -281,6 +281,14 @@ func getResources() []getResource {
 			read: withClient(pay, func(ctx context.Context, c *payclient.Client, a getArgs) (any, error) {
 				return c.Ledger(ctx, a.from(), a.now())
 			})},
+		{name: "exposure", summary: "per currency: what the payments in flight commit by funding, and the prefunded runway", clock: apierr.Payments,
+			read: func(ctx context.Context, p *platform.Platform, a getArgs) (any, error) {
+				c, err := pay(p)
+				if err != nil {
+					return nil, err
+				}
+				return readExposure(ctx, p, c, a)
+			}},
 		{name: "token", aliases: []string{"token-test"}, summary: "the payments token test: seconds to expiry",
 			read: withClient(pay, func(ctx context.Context, c *payclient.Client, a getArgs) (any, error) {
 				return c.TokenTest(ctx)
