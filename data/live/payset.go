@@ -423,3 +423,16 @@ func (s *Store) PutPayments(batch []payments.Payment) {
 		return MergePayments(ps, batch, time.Time{})
 	})
 }
+
+// FailureRate is the failure rate (payments.Rate) of the payments of ps
+// that finished in (from, to].
+func FailureRate(ps *PaymentSet, from, to time.Time) payments.Rate {
+	var r payments.Rate
+	if ps == nil {
+		return r
+	}
+	for i := ps.Len() - 1; i >= 0; i-- {
+		r.Count(ps.At(i), from, to)
+	}
+	return r
+}

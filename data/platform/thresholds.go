@@ -106,25 +106,12 @@ func (p *Platform) lowPayments(data payments.Balances, now time.Time) []live.Ale
 // the window (their last change to COMPLETED, FAILED, DECLINED or
 // RETURNED), enough failed or were declined.
 func failureRate(ps *live.PaymentSet, fr config.FailureRate, now time.Time) (live.Alert, bool) {
-	cut := now.Add(-fr.Window)
-	finished, failed := 0, 0
-	for i := ps.Len() - 1; i >= 0; i-- {
-		p := ps.At(i)
-		if p.LastStateUpdatedAt.Before(cut) || p.LastStateUpdatedAt.After(now) {
-			continue
-		}
-		switch p.PaymentState {
-		case payments.Completed, payments.Returned:
-			finished++
-		case payments.Failed, payments.Declined:
-			finished++
-			failed++
-		}
-	}
-	if finished == 0 || finished < fr.MinFinished.Value {
+	r := live.FailureRate(ps, now.Add(-fr.Window), now)
+	failed, finished := r.Failed, r.Finished
+	rate, ok := r.Percent()
+	if !ok || finished < fr.MinFinished.Value {
 		return live.Alert{}, false
 	}
-	rate := decimal.NewFromInt(int64(failed)).Mul(decimal.NewFromInt(100)).DivRound(decimal.NewFromInt(int64(finished)), 1)
 	critical := fr.Critical.Value.IsPositive() && rate.GreaterThanOrEqual(fr.Critical.Value)
 	if !critical && !(fr.Warning.Value.IsPositive() && rate.GreaterThanOrEqual(fr.Warning.Value)) {
 		return live.Alert{}, false

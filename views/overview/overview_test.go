@@ -3,6 +3,7 @@ package overview_test
 import (
 	"context"
 	"encoding/csv"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -415,5 +416,27 @@ func TestOverviewWeekGolden(t *testing.T) {
 	}
 	if n := strings.Count(frame, "+10.00%"); n != len(latest) {
 		t.Errorf("%d pairs at +10.00%%, want all %d", n, len(latest))
+	}
+}
+
+// TestFailureRateIsTheAlerts: the overview's failure rate over the hour
+// is the FAILURE_RATE alert's figure: the same payments (finished in the
+// hour, whenever initiated), the same count, the same rounding.
+func TestFailureRateIsTheAlerts(t *testing.T) {
+	e := shared.Env(t)
+	frame := render(newView(e), e, 120, 40)
+	m := regexp.MustCompile(`failure rate ([0-9.]+)% \((\d+) of the (\d+) finished in the 1h\)`).FindStringSubmatch(frame)
+	if m == nil {
+		t.Fatalf("no failure rate over the hour in:\n%s", frame)
+	}
+	var alert string
+	for _, a := range e.P.Store.Alerts() {
+		if a.Code == "FAILURE_RATE" {
+			alert = a.Title
+		}
+	}
+	want := m[1] + "% of payments failed or were declined in the last hour (" + m[2] + " of " + m[3] + " finished;"
+	if !strings.HasPrefix(alert, want) {
+		t.Fatalf("the alert says %q; the overview %q", alert, m[0])
 	}
 }

@@ -5,7 +5,9 @@ import (
 	"slices"
 	"time"
 
+	"treasury/data/apierr"
 	"treasury/data/live"
+	"treasury/data/payments"
 	"treasury/views/paystats"
 )
 
@@ -24,9 +26,11 @@ type Reason struct {
 // view's shared counts once per change for every session.
 type PaySummary struct {
 	Counts paystats.Counts
-	// Finished counts the payments in a final state (COMPLETED, FAILED,
-	// DECLINED, RETURNED); Failed those FAILED or DECLINED.
-	Finished, Failed int
+	// Rate is the failure rate of the payments that finished in the
+	// window (whenever they were initiated): the definition of the
+	// FAILURE_RATE alert (payments.Rate), on the platform's clock at the
+	// payments' read.
+	Rate payments.Rate
 	// Top are the most frequent reason codes of the failed and declined
 	// payments, most payments first.
 	Top []Reason
@@ -36,33 +40,27 @@ type PaySummary struct {
 	Loaded bool
 }
 
-// FailureRate is Failed over Finished, in percent (ok false when nothing
-// finished).
-func (p PaySummary) FailureRate() (float64, bool) {
-	if p.Finished == 0 {
-		return 0, false
-	}
-	return float64(p.Failed) / float64(p.Finished) * 100, true
-}
-
 // payKey registers the payments summary of a window: a combination of the
 // shared counts per scope and the reason groups of FAILED and DECLINED.
 func payKey(st *live.Store, win time.Duration) live.Key[PaySummary] {
 	counts := paystats.ScopeCounts(st, win)
 	failed, declined := paystats.CodeGroups(st, paystats.Failed, win), paystats.CodeGroups(st, paystats.Declined, win)
 	return live.Combine(st, "overview-payments@"+paystats.WindowWord(win), func(_ PaySummary, in live.Inputs) PaySummary {
-		c := live.Input(in, counts)
+		c, ps := live.Input(in, counts), live.Input(in, live.PaymentsKey)
 		if !c.Loaded() {
 			return PaySummary{}
 		}
-		return summarize(c.Data, live.Input(in, failed).Data.List, live.Input(in, declined).Data.List)
-	}, live.CombineOptions[PaySummary]{}, counts.Topic(), failed.Topic(), declined.Topic())
+		out := summarize(c.Data, live.Input(in, failed).Data.List, live.Input(in, declined).Data.List)
+		if ps.Loaded() {
+			at := st.PlatformTime(apierr.Payments, ps.FetchedAt)
+			out.Rate = live.FailureRate(ps.Data, at.Add(-win), at)
+		}
+		return out
+	}, live.CombineOptions[PaySummary]{}, counts.Topic(), failed.Topic(), declined.Topic(), live.Payments)
 }
 
 func summarize(c paystats.Counts, failed, declined []paystats.CodeGroup) PaySummary {
-	out := PaySummary{Counts: c, Loaded: true,
-		Finished: c[paystats.Completed] + c[paystats.Failed] + c[paystats.Declined] + c[paystats.Returned],
-		Failed:   c[paystats.Failed] + c[paystats.Declined]}
+	out := PaySummary{Counts: c, Loaded: true}
 	all := make([]Reason, 0, len(failed)+len(declined))
 	for _, g := range failed {
 		all = append(all, Reason{CodeGroup: g, State: paystats.Failed.Label()})

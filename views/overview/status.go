@@ -49,15 +49,18 @@ func (v *View) paymentsPanel(w int) []string {
 		parts = append(parts, sc.Label()+" "+n)
 	}
 	out = append(out, viewkit.WrapParts(parts, "  ", w)...)
-	if rate, ok := s.FailureRate(); ok {
-		line := fmt.Sprintf("failure rate %.1f%%", rate)
+	// The failure rate is the FAILURE_RATE alert's: of the payments that
+	// finished in the window, whenever initiated.
+	if rate, ok := s.Rate.Percent(); ok {
+		line := "failure rate " + rate.StringFixed(1) + "%"
 		st := t.OK
-		if s.Failed > 0 {
+		if s.Rate.Failed > 0 {
 			st = t.Bad
 		}
-		out = append(out, st.Render(line)+t.Muted.Render(cut(fmt.Sprintf(" (%d failed or declined of %d finished)", s.Failed, s.Finished), w-len(line))))
+		out = append(out, st.Render(line)+t.Muted.Render(cut(fmt.Sprintf(" (%d of the %d finished in the %s)",
+			s.Rate.Failed, s.Rate.Finished, paystats.WindowWord(win)), w-len(line))))
 	} else {
-		out = append(out, t.Muted.Render("failure rate: no payment finished yet"))
+		out = append(out, t.Muted.Render("failure rate: no payment finished in the "+paystats.WindowWord(win)))
 	}
 	if len(s.Top) > 0 {
 		head := "top reasons"

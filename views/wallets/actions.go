@@ -134,7 +134,7 @@ func (v *View) confirmFreeze(t wallet.Transaction, freeze bool) tea.Cmd {
 		}
 		return v.freezeDialog(now, freeze, key, rt)
 	}
-	return tea.Batch(ui.FlashCmd("reading transaction "+t.ID+" before the "+action+"…"), read)
+	return tea.Sequence(ui.FlashCmd("reading transaction "+t.ID+" before the "+action+"…"), read)
 }
 
 // freezeDialog is the confirmation of a freeze or unfreeze of t, as read
@@ -204,7 +204,7 @@ func (v *View) confirmTrigger(s wallet.SweepConfig) tea.Cmd {
 		defer cancel()
 		return v.triggerDialog(s, key, sweepSources(ctx, v.p.Wallet, s, ws, v.ctx.Clock()))
 	}
-	return tea.Batch(ui.FlashCmd("reading the balances of the wallets sweep "+s.Name+" draws from…"), read)
+	return tea.Sequence(ui.FlashCmd("reading the balances of the wallets sweep "+s.Name+" draws from…"), read)
 }
 
 // triggerDialog is the confirmation of a run of s under key, with what
