@@ -44,7 +44,7 @@ type App struct {
 
 	width, height int
 	overlay       overlay
-	paused        bool
+	pause         pause
 	flash         Flash
 	flashUntil    time.Time
 	now           time.Time
@@ -239,7 +239,14 @@ func (a *App) readStore() tea.Cmd {
 	a.routine.Store(false)     // read now, with the rest
 	notify := a.notifyAlerts() // paused too: the person may not be looking
 	var cmd tea.Cmd
-	if !a.paused {
+	switch {
+	case !a.paused():
+		cmd = a.Active().Update(StoreChanged{})
+		a.watch()
+	case a.pause.once: // r while paused: this news, once
+		a.pause.once, a.pause.at = false, a.ctx.Clock()
+		a.ctx.shown = a.pause.at
+		a.thaw()
 		cmd = a.Active().Update(StoreChanged{})
 		a.watch()
 	}
@@ -270,6 +277,10 @@ func (a *App) setFlash(f Flash) {
 
 // Update is the shell's message loop.
 func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg.(type) {
+	case tea.KeyPressMsg, tea.MouseMsg, tea.WindowSizeMsg, Open, Jump:
+		a.thaw() // paused, what the person asks for is drawn
+	}
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		a.width, a.height = msg.Width, msg.Height
@@ -283,7 +294,9 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			read = a.readStore()
 		}
 		a.now = msg.Now
-		a.ctx.shown = a.ctx.Clock()
+		if !a.paused() { // paused, the ages hold as they were drawn
+			a.ctx.shown = a.ctx.Clock()
+		}
 		if a.flashUntil.Before(a.ctx.Clock()) {
 			a.flash = Flash{}
 		}
@@ -600,15 +613,21 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 				a.ctx.Store.Refresh(t)
 			}
 		}
-		a.setFlash(Flash{Text: "refreshing"})
+		text := "refreshing"
+		if a.paused() {
+			a.pause.once = true // the news this brings is shown, once
+			text = "refreshing once: still paused (p resumes)"
+		}
+		a.setFlash(Flash{Text: text})
 		cmd := a.Active().Update(Refresh{}) // a page's own reads (a report, a wallet's limits) load again
 		a.watch()
 		return cmd
 	case key.Matches(msg, k.Pause):
-		a.paused = !a.paused
-		if !a.paused {
+		a.togglePause()
+		if !a.paused() {
 			return a.Active().Update(StoreChanged{})
 		}
+		a.setFlash(Flash{Text: "paused: what this session shows holds until p (r refreshes once)"})
 	default:
 		cmd := a.Active().Update(msg)
 		a.watch() // a key may change what the view shows (a scope, a window)

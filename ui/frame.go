@@ -60,6 +60,12 @@ func (a *App) Frame() string {
 	case confirmOverlay:
 		body = lipgloss.Place(a.width, h, lipgloss.Center, lipgloss.Center, a.confirm.view(a.width, h),
 			lipgloss.WithWhitespaceChars(" "))
+	case noOverlay:
+		if a.paused() {
+			body = a.pausedBody(a.width, h)
+		} else {
+			body = a.Active().Render(a.width, h)
+		}
 	default:
 		body = a.Active().Render(a.width, h)
 	}
@@ -141,8 +147,8 @@ func (a *App) header() string {
 		}
 		parts = append(parts, a.styled(alertBadge(t, s, len(alerts))))
 	}
-	if a.paused {
-		parts = append(parts, a.styled(&t.Warn, "PAUSED (p)"))
+	if a.paused() {
+		parts = append(parts, a.styled(&t.Warn, a.pausedBadge()))
 	}
 	// Too long (80 columns, read-only, a long profile name, a banner): the
 	// clock without its date, then without the program's name, then

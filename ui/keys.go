@@ -32,7 +32,7 @@ func DefaultKeys() Keys {
 		ShowID:   b("show id to select by hand", "C"),
 		Save:     b("save table as CSV", "ctrl+s"),
 		Refresh:  b("refresh now", "r"),
-		Pause:    b("pause/resume live updates", "p"),
+		Pause:    b("pause what is shown / resume", "p"),
 		Help:     b("help", "?"),
 		Quit:     b("quit", "q", "ctrl+c"),
 		Alerts:   b("open alerts", "a"),
