@@ -156,19 +156,24 @@ type Server struct {
 // CheckKeys loads (creating it when missing, mode 0600) the host key and
 // reads the authorized keys with their roles, as New does, and says what
 // is wrong, naming the file and line: what `treasury serve` checks before
-// it opens any state or sends any request.
-func CheckKeys(o Options) error {
+// it opens any state or sends any request. It returns the host key's
+// fingerprint (SHA256:…), which operators publish so that people can
+// check it on first connect.
+func CheckKeys(o Options) (string, error) {
 	if o.HostKeyFile == "" {
-		return errors.New("serve: a host key file is required")
+		return "", errors.New("serve: a host key file is required")
 	}
 	if o.AuthorizedKeysFile == "" {
-		return errors.New("serve: an authorized keys file is required")
+		return "", errors.New("serve: an authorized keys file is required")
 	}
-	if _, err := loadHostKey(o.HostKeyFile); err != nil {
-		return err
+	signer, err := loadHostKey(o.HostKeyFile)
+	if err != nil {
+		return "", err
 	}
-	_, err := newKeyring(o.AuthorizedKeysFile)
-	return err
+	if _, err := newKeyring(o.AuthorizedKeysFile); err != nil {
+		return "", err
+	}
+	return gossh.FingerprintSHA256(signer.PublicKey()), nil
 }
 
 func New(o Options) (*Server, error) {

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"strings"
 	"time"
 
@@ -102,6 +103,21 @@ func newDialog(ctx *Context, c Confirm, seq int) *dialog {
 }
 
 func (d *dialog) focused() field { return d.fields[d.focus] }
+
+// typingField is where text typed on a button goes: the first text field
+// the action still needs, else the reason; none when the dialog has no
+// text field.
+func (d *dialog) typingField() (field, bool) {
+	for _, f := range d.fields {
+		if _, ok := d.valid(f); !ok && (f == fieldReason || f == fieldCode) {
+			return f, true
+		}
+	}
+	if slices.Contains(d.fields, fieldReason) {
+		return fieldReason, true
+	}
+	return 0, false
+}
 
 func (d *dialog) setFocus(i int) {
 	n := len(d.fields)
@@ -249,8 +265,17 @@ func (d *dialog) update(msg tea.KeyPressMsg) (cmd tea.Cmd, closed bool) {
 	case fieldCode:
 		d.code, cmd = d.code.Update(msg)
 	default:
-		if key.Matches(msg, k.Switch) {
+		switch {
+		case key.Matches(msg, k.Switch):
 			d.setFocus(d.indexOf(fieldCancel + fieldConfirm - d.focused()))
+		case msg.Text != "" && msg.Mod&^tea.ModShift == 0:
+			// Text typed on a button is meant for a field: the first one
+			// still needed, else the reason, never lost (an audit line
+			// with an empty reason after the person typed one).
+			if f, ok := d.typingField(); ok {
+				d.setFocus(d.indexOf(f))
+				return d.update(msg)
+			}
 		}
 	}
 	if d.armed() {

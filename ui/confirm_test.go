@@ -436,3 +436,38 @@ func TestDialogResultLabelsStateBefore(t *testing.T) {
 		}
 	}
 }
+
+// Text typed while a button has the focus lands in the field the action
+// still needs (the reason, then the code), never nowhere: the audit keeps
+// what was typed.
+func TestDialogTypingOnAButtonFillsTheField(t *testing.T) {
+	var runs []string
+	d := freezeDialog("prod", &runs)
+	for _, k := range uitest.Keys("hold for review") {
+		d.update(k)
+	}
+	if d.focused() != fieldReason || d.reason.Value() != "hold for review" {
+		t.Fatalf("typed on Cancel: focus %v, reason %q", d.focused(), d.reason.Value())
+	}
+	d.update(keyTab) // to the code
+	d.update(keyTab) // to Cancel
+	for _, k := range uitest.Keys("0001") {
+		d.update(k)
+	}
+	if d.focused() != fieldCode || d.code.Value() != "0001" {
+		t.Fatalf("typed on Cancel with the code missing: focus %v, code %q", d.focused(), d.code.Value())
+	}
+	// With every field valid, text on a button goes to the reason.
+	d.update(keyTab)
+	d.update(keyTab)
+	d.update(uitest.Key("!"))
+	if d.focused() != fieldReason || d.reason.Value() != "hold for review!" {
+		t.Fatalf("typed on a button with nothing missing: focus %v, reason %q", d.focused(), d.reason.Value())
+	}
+	// A dialog without a text field takes no text.
+	plain := newDialog(testContext("test", false), Confirm{Title: "Trigger", Action: "Trigger"}, 1)
+	plain.update(uitest.Key("x"))
+	if plain.focused() != fieldCancel {
+		t.Fatalf("a dialog without fields: focus %v", plain.focused())
+	}
+}

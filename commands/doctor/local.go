@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -40,7 +41,7 @@ func (p *prober) webhooks(ctx context.Context) Section {
 	}
 	s.Target = w.Listen
 	key := p.cfg.Key("webhooks")
-	s.Checks = append(s.Checks, portCheck(w.Listen, key))
+	s.Checks = append(s.Checks, portCheck(w.Listen, key, p.cfg.Profile))
 
 	if cert, err := tls.LoadX509KeyPair(w.TLSCertFile, w.TLSKeyFile); err != nil {
 		s.Checks = append(s.Checks, Check{Name: "cert", Status: Fail, Detail: "cannot load the certificate and key: " + err.Error(),
@@ -64,8 +65,10 @@ func (p *prober) webhooks(ctx context.Context) Section {
 }
 
 // portCheck says whether addr can be listened on, and when it cannot,
-// who holds it.
-func portCheck(addr, key string) Check {
+// who holds it. Held by a treasury of the same profile (the bastion's
+// serve, a dashboard), it is that process's receiver, as it should be:
+// a warning that says so, not a failure.
+func portCheck(addr, key, profile string) Check {
 	ln, err := net.Listen("tcp", addr)
 	if err == nil {
 		ln.Close()
@@ -75,6 +78,13 @@ func portCheck(addr, key string) Check {
 	st := webhook.Status{Addr: addr, Err: le}
 	c := Check{Name: "port", Status: Fail}
 	if le.InUse() {
+		if pr, ok := portowner.LookupAddr(addr); ok {
+			if cmd, ours := ownReceiver(pr, profile); ours {
+				return Check{Name: "port", Status: Warn, Detail: fmt.Sprintf("%s is held by treasury %s (pid %d) on profile %s: that process receives the notifications",
+					addr, cmd, pr.PID, profile),
+					Guidance: "Nothing to do if that is this host's treasury; the doctor cannot open the port itself while it runs."}
+			}
+		}
 		st.Holder = portowner.NameAddr(addr)
 		c.Guidance = "Stop the process that holds it (a dashboard or `treasury serve` on the same profile), or set " +
 			key + ".listen to another port and give the operator the new callback address."
@@ -83,6 +93,45 @@ func portCheck(addr, key string) Check {
 	}
 	c.Detail = st.Problem()
 	return c
+}
+
+// ownReceiver reports whether pr is a treasury of the profile (a serve or
+// a dashboard, whose receiver listens on the profile's port): its program
+// is named treasury and its command line names the profile, or names none
+// (its configuration's default; the warning says which profile is
+// assumed). It returns the command ("serve", "dashboard").
+func ownReceiver(pr portowner.Process, profile string) (string, bool) {
+	if len(pr.Args) == 0 || (filepath.Base(pr.Args[0]) != "treasury" && pr.Command != "treasury") {
+		return "", false
+	}
+	cmd, named := "", ""
+	args := pr.Args[1:]
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if !strings.HasPrefix(a, "-") {
+			if cmd == "" {
+				cmd = a // the command: the first word that is not a flag
+			}
+			continue
+		}
+		name, val, has := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		switch name {
+		case "profile", "config", "log-max-size", "log-keep": // the global flags that take a value
+			if !has && i+1 < len(args) {
+				val, i = args[i+1], i+1
+			}
+			if name == "profile" {
+				named = val
+			}
+		}
+	}
+	if cmd == "" {
+		cmd = "dashboard" // the default command
+	}
+	if named != "" && named != profile {
+		return "", false
+	}
+	return cmd, cmd == "serve" || cmd == "dashboard"
 }
 
 // Fingerprint names a public key without showing it: "SHA256:" and the

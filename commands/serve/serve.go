@@ -61,7 +61,8 @@ func Command(ctx context.Context, e *process.Env, g cli.Globals, args []string) 
 		}
 		o.HostKeyFile = filepath.Join(stateDir, "ssh_host_ed25519_key")
 	}
-	if err := serve.CheckKeys(o); err != nil {
+	fingerprint, err := serve.CheckKeys(o)
+	if err != nil {
 		return err
 	}
 	if err := startPprof(ctx, e); err != nil {
@@ -105,6 +106,11 @@ func Command(ctx context.Context, e *process.Env, g cli.Globals, args []string) 
 	}
 	fmt.Fprintf(e.Stdout, "serving the dashboard (profile %s, %s) over SSH on %s; sessions logged to %s\n",
 		rt.Config.Profile, rt.Config.Environment, o.Listen, logFile.Name())
+	// The fingerprint people check on first connect (ssh-keygen -lf shows
+	// the same).
+	fmt.Fprintf(e.Stdout, "host key %s (ed25519, %s)\n", fingerprint, o.HostKeyFile)
+	o.Log.Info("serving", "listen", o.Listen, "host_key", fingerprint, "host_key_file", o.HostKeyFile,
+		"profile", rt.Config.Profile, "environment", rt.Config.Environment)
 	go logStats(ctx, o.Log, *statsEvery, rt, srv, &held)
 	err = srv.ListenAndServe(ctx)
 	fmt.Fprintln(e.Stdout, "stopped")

@@ -18,6 +18,9 @@ import (
 type Process struct {
 	PID     int
 	Command string // its name (/proc/<pid>/comm), "" when unreadable
+	// Args is its command line (/proc/<pid>/cmdline), the program's name
+	// first; nil when unreadable.
+	Args []string
 }
 
 // String is "treasury (pid 4242)", or "pid 4242" without a name.
@@ -44,6 +47,19 @@ func Name(port int) string {
 		return p.String()
 	}
 	return ""
+}
+
+// LookupAddr is Lookup for the port of a listen address such as ":8443".
+func LookupAddr(addr string) (Process, bool) {
+	_, ps, err := net.SplitHostPort(addr)
+	if err != nil {
+		return Process{}, false
+	}
+	port, err := strconv.Atoi(ps)
+	if err != nil {
+		return Process{}, false
+	}
+	return Lookup(port)
 }
 
 // NameAddr is Name for the port of a listen address such as ":8443" or

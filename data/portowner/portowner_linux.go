@@ -30,7 +30,11 @@ func lookupIn(proc string, port int) (Process, bool) {
 		}
 		if holds(filepath.Join(proc, d.Name(), "fd"), inodes) {
 			comm, _ := os.ReadFile(filepath.Join(proc, d.Name(), "comm"))
-			return Process{PID: pid, Command: strings.TrimSpace(string(comm))}, true
+			var args []string
+			if b, err := os.ReadFile(filepath.Join(proc, d.Name(), "cmdline")); err == nil {
+				args = strings.Split(strings.TrimSuffix(string(b), "\x00"), "\x00")
+			}
+			return Process{PID: pid, Command: strings.TrimSpace(string(comm)), Args: args}, true
 		}
 	}
 	return Process{}, false
