@@ -2,6 +2,7 @@ package columns
 
 import (
 	"strconv"
+	"treasury/data/money"
 
 	"treasury/data/custody"
 	"treasury/data/wallet"
@@ -29,8 +30,10 @@ func Transactions(manyWallets bool) Set[wallet.Transaction] {
 		{Title: "Status", Width: 9, Flex: 1, Text: func(t tx, _ At) string { return t.Status }},
 		{Title: "Action", Width: 8, Text: func(t tx, _ At) string { return t.Action }},
 		{Title: "Asset", Width: 5, Text: func(t tx, _ At) string { return t.Asset }},
-		{Title: "Qty", Width: 12, Align: Right,
-			Text: func(t tx, _ At) string { return Amount(t.Qty, "") },
+		// An amount is never cut: the column grows to its widest, at the
+		// asset's stated precision.
+		{Title: "Qty", Width: 12, Max: 28, Align: Point,
+			Text: func(t tx, _ At) string { return money.Format(t.Qty, t.Asset) },
 			Sort: func(t tx) Sort { return Decimal(t.Qty) }},
 		{Title: "Frozen", Width: 6, Text: func(t tx, _ At) string { return Frozen(t) }},
 		who,

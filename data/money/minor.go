@@ -37,11 +37,33 @@ func MinorUnits(currency string) (n int32, ok bool) {
 	return 0, false
 }
 
+// assetPlaces are the decimals an amount of a crypto asset is shown with
+// at least (more when it has more: never cut): stated per asset, so that
+// one asset's amounts line up (ETH at 7 decimals beside ETH at 8 read as
+// two kinds of figure). They are display precisions, not the chain's
+// (ETH has 18): the platform's records carry at most these.
+var assetPlaces = map[string]int32{
+	"BTC": 8, "ETH": 8, "POL": 8, "SOL": 9, "XRP": 6, "USDC": 6, "USDT": 6, "EURC": 6, "RLUSD": 2,
+}
+
+// Places is the number of decimals an amount of currency is shown with at
+// least: its ISO 4217 minor units, or the stated precision of a crypto
+// asset; ok is false for a code not known (its amounts are shown with the
+// decimals they have).
+func Places(currency string) (int32, bool) {
+	if n, ok := MinorUnits(currency); ok {
+		return n, true
+	}
+	n, ok := assetPlaces[currency]
+	return n, ok
+}
+
 // Text writes an amount exactly: every decimal it has (never rounded),
-// and at least as many as its currency has (2549.4 EUR is "2549.40").
+// and at least as many as its currency has (2549.4 EUR is "2549.40", 0.5
+// ETH "0.50000000").
 func Text(d decimal.Decimal, currency string) string {
 	places := max(-d.Exponent(), 0)
-	if n, ok := MinorUnits(currency); ok {
+	if n, ok := Places(currency); ok {
 		places = max(places, n)
 	}
 	return d.StringFixed(places)

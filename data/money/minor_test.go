@@ -31,3 +31,21 @@ func TestGrouped(t *testing.T) {
 		}
 	}
 }
+
+// TestPlacesOfAssets: a crypto asset's amounts are shown at its stated
+// precision at least, never cut: ETH at 7 decimals and at 8 line up.
+func TestPlacesOfAssets(t *testing.T) {
+	for _, c := range []struct{ amount, currency, want string }{
+		{"14851.64", "ETH", "14,851.64000000"},
+		{"0.1234567", "ETH", "0.12345670"},
+		{"0.123456789", "ETH", "0.123456789"},
+		{"802.4", "RLUSD", "802.40"},
+		{"11456.1", "MXN", "11,456.10"},
+		{"5", "XRP", "5.000000"},
+		{"5.5", "NEWCOIN", "5.5"},
+	} {
+		if got := Format(MustParse(c.amount), c.currency); got != c.want {
+			t.Errorf("%s %s: %s, want %s", c.amount, c.currency, got, c.want)
+		}
+	}
+}

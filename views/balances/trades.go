@@ -4,6 +4,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"treasury/data/liquidity"
+	"treasury/data/money"
 	"treasury/data/live"
 	"treasury/ui/sanitize"
 	"treasury/ui/table"
@@ -76,7 +77,7 @@ func tradeFields(t liquidity.Trade) [][2]string {
 // tradeRow is a trade's row.
 func tradeRow(t liquidity.Trade) table.Row {
 	return table.Row{ID: t.TradeID, Cells: []string{
-		viewkit.Time(t.ExecutedAt), sanitize.Line(pair(t)), sanitize.Line(t.Side), t.Qty.String(), t.Price.String(),
+		viewkit.Time(t.ExecutedAt), sanitize.Line(pair(t)), sanitize.Line(t.Side), money.Format(t.Qty, t.BaseAsset), t.Price.String(),
 		sanitize.Line(t.Status), sanitize.Line(t.TradeID), sanitize.Line(t.QuoteID),
 	}, Keys: []table.Key{table.Time(t.ExecutedAt), {}, {}, table.Decimal(t.Qty), table.Decimal(t.Price)}}
 }

@@ -14,6 +14,7 @@ import (
 
 	"treasury/data/apierr"
 	"treasury/data/liquidity"
+	"treasury/data/money"
 	"treasury/data/live"
 	"treasury/ui"
 	"treasury/ui/chart"
@@ -128,7 +129,7 @@ func rowAt(now func() time.Time) func(liquidity.Quote) table.Row {
 		}
 		return table.Row{ID: q.QuoteID, Cells: []string{
 			viewkit.Time(q.CreatedAt), sanitize.Line(q.Pair()), sanitize.Line(q.Side),
-			q.BidPrice.String(), q.AskPrice.String(), q.BaseAssetQty.String(), q.QuoteAssetQty.String(),
+			q.BidPrice.String(), q.AskPrice.String(), money.Format(q.BaseAssetQty, q.BaseAsset), money.Format(q.QuoteAssetQty, q.QuoteAsset),
 			sanitize.Line(status), viewkit.TimeAs(q.ExpiresAt, time.TimeOnly), sanitize.Line(q.QuoteID),
 		}, Keys: []table.Key{table.Time(q.CreatedAt), {}, {}, table.Decimal(q.BidPrice), table.Decimal(q.AskPrice),
 			table.Decimal(q.BaseAssetQty), table.Decimal(q.QuoteAssetQty), {}, table.Time(q.ExpiresAt)}}
