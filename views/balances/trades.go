@@ -4,8 +4,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"treasury/data/liquidity"
-	"treasury/data/money"
 	"treasury/data/live"
+	"treasury/data/money"
 	"treasury/ui/sanitize"
 	"treasury/ui/table"
 	"treasury/views/viewkit"

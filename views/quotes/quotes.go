@@ -14,8 +14,8 @@ import (
 
 	"treasury/data/apierr"
 	"treasury/data/liquidity"
-	"treasury/data/money"
 	"treasury/data/live"
+	"treasury/data/money"
 	"treasury/ui"
 	"treasury/ui/chart"
 	"treasury/ui/sanitize"
