@@ -77,9 +77,28 @@ func (g *Globals) LoadConfig(e *process.Env) (*config.Config, error) {
 // ErrUsage marks an error already explained on stderr: exit 2, say no more.
 var ErrUsage = errors.New("usage")
 
+// AsksHelp reports whether args ask for help (-h, -help, --help) before
+// any "--".
+func AsksHelp(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "--":
+			return false
+		case "-h", "-help", "--help", "--h":
+			return true
+		}
+	}
+	return false
+}
+
 // ParseFlags parses a command's flags together with the global ones.
 func ParseFlags(fs *flag.FlagSet, e *process.Env, g *Globals, args []string) error {
+	// Help asked for is the output (stdout, to page or grep); a usage error
+	// is an error (stderr).
 	fs.SetOutput(e.Stderr)
+	if AsksHelp(args) {
+		fs.SetOutput(e.Stdout)
+	}
 	g.Register(fs)
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {

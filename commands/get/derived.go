@@ -2,8 +2,13 @@ package get
 
 import (
 	"reflect"
+	"slices"
+	"strconv"
+
+	"github.com/shopspring/decimal"
 
 	"treasury/data/apierr"
+	"treasury/data/money"
 	"treasury/data/payments"
 	"treasury/data/wallet"
 )
@@ -18,8 +23,27 @@ type derivedColumn struct {
 	name string
 	// one says the column is shown only for a single record (a
 	// field-and-value table), not per row of a list.
-	one   bool
+	one bool
+	// csv says the column flattens a list of the record (its fees, its
+	// errors) for CSV and a single record: a table of a list shows the
+	// short columns instead.
+	csv   bool
 	value func(rec reflect.Value) string
+}
+
+// flattened are the fields of a record type that derived columns write
+// instead of a cell of embedded JSON: a payment's fees, taxes and errors.
+func flattened(t reflect.Type) []string {
+	if t == reflect.TypeFor[payments.Payment]() {
+		return []string{"fees", "taxes", "errors"}
+	}
+	return nil
+}
+
+// withoutFlattened is fs without the fields derived columns flatten.
+func withoutFlattened(t reflect.Type, fs []recordField) []recordField {
+	drop := flattened(t)
+	return slices.DeleteFunc(fs, func(f recordField) bool { return slices.Contains(drop, f.name) })
 }
 
 // derivedColumns are the computed columns of a record type; nil for most.
@@ -56,13 +80,64 @@ func paymentColumns() []derivedColumn {
 		}
 		return payments.Advise(p.PaymentState, p.Errors[0]), true
 	}
+	firstErr := func(rec reflect.Value) (payments.PaymentError, bool) {
+		if p, ok := pay(rec); ok && len(p.Errors) > 0 {
+			return p.Errors[0], true
+		}
+		return payments.PaymentError{}, false
+	}
+	// sum totals the amounts of a payment's fees or taxes, in their one
+	// currency ("" and "" when they have none, or several).
+	sum := func(rec reflect.Value, taxes bool) (string, string) {
+		p, ok := pay(rec)
+		if !ok {
+			return "", ""
+		}
+		var total decimal.Decimal
+		var cur string
+		add := func(d decimal.Decimal, c string) bool {
+			if cur != "" && c != cur {
+				return false
+			}
+			cur, total = c, total.Add(d)
+			return true
+		}
+		if taxes {
+			for _, x := range p.Taxes {
+				if !add(x.TotalTaxes.Decimal, x.TaxCurrency) {
+					return "", "several"
+				}
+			}
+		} else {
+			for _, x := range p.Fees {
+				if !add(x.TotalFee.Decimal, x.FeeCurrency) {
+					return "", "several"
+				}
+			}
+		}
+		if cur == "" {
+			return "", ""
+		}
+		return money.Text(total, cur), cur
+	}
 	return []derivedColumn{
-		{name: "error_code", value: func(rec reflect.Value) string {
+		{name: "fee_total", csv: true, value: func(rec reflect.Value) string { v, _ := sum(rec, false); return v }},
+		{name: "fee_currency", csv: true, value: func(rec reflect.Value) string { _, c := sum(rec, false); return c }},
+		{name: "tax_total", csv: true, value: func(rec reflect.Value) string { v, _ := sum(rec, true); return v }},
+		{name: "tax_currency", csv: true, value: func(rec reflect.Value) string { _, c := sum(rec, true); return c }},
+		{name: "errors_count", csv: true, value: func(rec reflect.Value) string {
 			if p, ok := pay(rec); ok && len(p.Errors) > 0 {
-				return p.Errors[0].Code
+				return strconv.Itoa(len(p.Errors))
 			}
 			return ""
 		}},
+		{name: "error_code", value: func(rec reflect.Value) string {
+			e, _ := firstErr(rec)
+			return e.Code
+		}},
+		{name: "error_type", csv: true, value: func(rec reflect.Value) string { e, _ := firstErr(rec); return e.Type }},
+		{name: "error_title", csv: true, value: func(rec reflect.Value) string { e, _ := firstErr(rec); return string(e.Title) }},
+		{name: "error_timestamp", csv: true, value: func(rec reflect.Value) string { e, _ := firstErr(rec); return e.Timestamp }},
 		{name: "retry", value: func(rec reflect.Value) string {
 			a, _ := advise(rec)
 			return a.Retry

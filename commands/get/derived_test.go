@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -36,15 +37,30 @@ func TestGetPaymentsErrorColumns(t *testing.T) {
 		}
 		return i
 	}
-	if got := head[len(head)-3:]; !slices.Equal(got, []string{"error_code", "retry", "guidance"}) {
-		t.Errorf("last columns %v", got)
+	want := []string{"fee_total", "fee_currency", "tax_total", "tax_currency", "errors_count", "error_code", "error_type", "error_title", "error_timestamp", "retry", "guidance"}
+	if got := head[len(head)-len(want):]; !slices.Equal(got, want) {
+		t.Errorf("last columns %v, want %v", got, want)
+	}
+	for _, embedded := range []string{"errors", "fees", "taxes"} {
+		if slices.Contains(head, embedded) {
+			t.Errorf("CSV embeds %q as JSON: %v", embedded, head)
+		}
+	}
+	// The errors as the server sent them, by payment.
+	sent := map[string][]payments.PaymentError{}
+	for _, p := range getJSON[[]payments.Payment](t, "payments", "--state", "FAILED,DECLINED") {
+		sent[p.PaymentID] = p.Errors
 	}
 	withCode := 0
 	for _, r := range rows[1:] {
-		var errs []payments.PaymentError
-		if raw := r[col("errors")]; raw != "" {
-			if err := json.Unmarshal([]byte(raw), &errs); err != nil {
-				t.Fatalf("errors cell %q: %v", raw, err)
+		errs, ok := sent[r[col("paymentId")]]
+		if !ok {
+			t.Fatalf("payment %s in CSV, not in JSON", r[col("paymentId")])
+		}
+		if len(errs) > 0 {
+			e := errs[0]
+			if got := []string{r[col("errors_count")], r[col("error_type")], r[col("error_title")], r[col("error_timestamp")]}; !slices.Equal(got, []string{strconv.Itoa(len(errs)), e.Type, string(e.Title), e.Timestamp}) {
+				t.Errorf("payment %s: error columns %q, sent %+v", r[0], got, e)
 			}
 		}
 		st := payments.State(r[col("paymentState")])
@@ -70,7 +86,10 @@ func TestGetPaymentsErrorColumns(t *testing.T) {
 	}
 
 	code, out, _ = getRun(t, "payments", "--state", "FAILED")
-	if first, _, _ := strings.Cut(out, "\n"); code != 0 || !slices.Equal(strings.Fields(first)[len(strings.Fields(first))-3:], []string{"ERROR_CODE", "RETRY", "GUIDANCE"}) {
+	// One error column: the short columns' ERROR (the code), then the
+	// verdict and advice.
+	if first, _, _ := strings.Cut(out, "\n"); code != 0 || !slices.Equal(strings.Fields(first)[len(strings.Fields(first))-2:], []string{"RETRY", "GUIDANCE"}) ||
+		strings.Count(first, "ERROR") != 1 {
 		t.Errorf("table header %q (exit %d)", first, code)
 	}
 
@@ -178,7 +197,7 @@ func TestWalletTxErrorColumns(t *testing.T) {
 func TestGetHelpSaysExitCodes(t *testing.T) {
 	code, out, stderr := getRun(t, "--help")
 	help := out + stderr
-	for _, want := range []string{"exit status:", "0  every record was read", "1  a call failed", "2  usage", "error_code, retry and guidance"} {
+	for _, want := range []string{"exit status:", "0  every record was read", "1  a call failed", "2  usage", "fee_total", "error_code", "retry and guidance"} {
 		if !strings.Contains(help, want) {
 			t.Errorf("get --help lacks %q", want)
 		}

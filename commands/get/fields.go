@@ -5,9 +5,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/shopspring/decimal"
+
+	"treasury/data/money"
 )
 
 // recordField is a leaf of a record: its path of JSON names ("originator.
@@ -15,6 +20,53 @@ import (
 type recordField struct {
 	name  string
 	index []int
+	// currency, for an amount, is the field that holds its currency (its
+	// sibling sourceCurrency of sourceAmount, currency of amount...): the
+	// amount is written with at least the currency's decimals.
+	currency *recordField
+}
+
+// amountTypes are the types of an amount.
+var amountTypes = []reflect.Type{reflect.TypeFor[money.Number](), reflect.TypeFor[decimal.Decimal]()}
+
+// currencyOf names the sibling that holds the currency of the amount
+// field name: sourceAmount's sourceCurrency, amount's currency, a fee's
+// feeCurrency, a balance's currency.
+func currencyOf(name string) []string {
+	switch {
+	case name == "totalFee":
+		return []string{"feeCurrency"}
+	case name == "totalTaxes":
+		return []string{"taxCurrency"}
+	case strings.HasSuffix(name, "Amount") && name != "amount":
+		return []string{strings.TrimSuffix(name, "Amount") + "Currency", "currency", "asset"}
+	}
+	return []string{"currency", "asset"}
+}
+
+// pairCurrencies gives each amount field of fs the field of its currency,
+// a sibling in the same record or nested record.
+func pairCurrencies(fs []recordField, types map[string]reflect.Type) {
+	byName := map[string]*recordField{}
+	for i := range fs {
+		byName[fs[i].name] = &fs[i]
+	}
+	for i := range fs {
+		f := &fs[i]
+		if t := types[f.name]; !slices.Contains(amountTypes, t) {
+			continue
+		}
+		prefix, last := "", f.name
+		if j := strings.LastIndexByte(f.name, '.'); j >= 0 {
+			prefix, last = f.name[:j+1], f.name[j+1:]
+		}
+		for _, c := range currencyOf(last) {
+			if cf, ok := byName[prefix+c]; ok && types[cf.name].Kind() == reflect.String {
+				f.currency = cf
+				break
+			}
+		}
+	}
 }
 
 var textMarshaler = reflect.TypeFor[encoding.TextMarshaler]()
@@ -42,6 +94,7 @@ func leaf(t reflect.Type) bool {
 // a name are inlined, as JSON does.
 func recordFields(t reflect.Type) []recordField {
 	var out []recordField
+	types := map[string]reflect.Type{}
 	var walk func(t reflect.Type, prefix string, index []int)
 	walk = func(t reflect.Type, prefix string, index []int) {
 		for t.Kind() == reflect.Pointer {
@@ -52,7 +105,9 @@ func recordFields(t reflect.Type) []recordField {
 			return
 		}
 		if leaf(t) {
-			out = append(out, recordField{name: strings.TrimSuffix(prefix, "."), index: index})
+			name := strings.TrimSuffix(prefix, ".")
+			out = append(out, recordField{name: name, index: index})
+			types[name] = t
 			return
 		}
 		for i := range t.NumField() {
@@ -80,6 +135,7 @@ func recordFields(t reflect.Type) []recordField {
 		}
 	}
 	walk(t, "", nil)
+	pairCurrencies(out, types)
 	return out
 }
 
@@ -88,33 +144,74 @@ func recordFields(t reflect.Type) []recordField {
 // the zero of its type.
 type presence interface{ Has(column string) bool }
 
-// cell formats the field of rec; a nil pointer on the way, or a value the
-// record says was absent, is empty.
+// cell formats the field of rec as CSV writes it; a nil pointer on the
+// way, or a value the record says was absent, is empty. An amount is
+// exact, with at least its currency's decimals (money.Text: 11456.10
+// MXN), never grouped.
 func (f recordField) cell(rec reflect.Value) string {
+	v, ok := f.value(rec)
+	if !ok {
+		return ""
+	}
+	if f.currency != nil {
+		if d, ok := amountOf(v); ok {
+			return money.Text(d, f.currency.cell(rec))
+		}
+	}
+	return formatValue(v)
+}
+
+// shown formats the field of rec as a table shows it: an amount as the
+// dashboard writes it (money.Format: grouped), the rest as cell does.
+func (f recordField) shown(rec reflect.Value) string {
+	if f.currency != nil {
+		if v, ok := f.value(rec); ok {
+			if d, ok := amountOf(v); ok {
+				return money.Format(d, f.currency.cell(rec))
+			}
+		}
+	}
+	return f.cell(rec)
+}
+
+// amountOf is v as a decimal, when it is an amount.
+func amountOf(v reflect.Value) (decimal.Decimal, bool) {
+	switch x := v.Interface().(type) {
+	case money.Number:
+		return x.Decimal, true
+	case decimal.Decimal:
+		return x, true
+	}
+	return decimal.Decimal{}, false
+}
+
+// value is the field's value in rec; ok is false when a nil pointer on the
+// way, or the record, says it is absent.
+func (f recordField) value(rec reflect.Value) (reflect.Value, bool) {
 	if rec.CanAddr() {
 		if p, ok := rec.Addr().Interface().(presence); ok && !strings.Contains(f.name, ".") && !p.Has(f.name) {
-			return ""
+			return reflect.Value{}, false
 		}
 	}
 	v := rec
 	for _, i := range f.index {
 		for v.Kind() == reflect.Pointer {
 			if v.IsNil() {
-				return ""
+				return reflect.Value{}, false
 			}
 			v = v.Elem()
 		}
 		if i == optGet {
 			got := v.MethodByName("Get").Call(nil)
 			if !got[1].Bool() {
-				return ""
+				return reflect.Value{}, false
 			}
 			v = got[0]
 			continue
 		}
 		v = v.Field(i)
 	}
-	return formatValue(v)
+	return v, true
 }
 
 // formatValue prints a leaf: text for amounts and times (a zero time is

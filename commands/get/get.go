@@ -69,11 +69,17 @@ func Command(ctx context.Context, e *process.Env, g cli.Globals, args []string) 
 	g.Register(fs)
 	// A bad flag is said in two lines (the flag package's and where the
 	// rest is), not above the whole usage; -h prints the usage.
-	fs.Usage = func() { fmt.Fprintln(e.Stderr, "treasury get --help lists the resources and the flags") }
+	// Help asked for is the output (stdout, to page or grep).
+	help := cli.AsksHelp(args)
+	fs.Usage = func() {
+		if !help {
+			fmt.Fprintln(e.Stderr, "treasury get --help lists the resources and the flags")
+		}
+	}
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			getUsage(e.Stderr, fs)
+			getUsage(e.Stdout, fs)
 			return err
 		}
 		return cli.ErrUsage
@@ -233,9 +239,14 @@ output:
   -o json   each record exactly as the server sent it, nothing added
             (a payment's error code is errors[0].code)
   -o table, -o csv
-            every field (a table of a list: the main ones), then the derived
-            columns error_code, retry and guidance for payments and wallet
-            transactions: the error's code and what the dashboard says to do
+            every field (a table of a list: the main ones), amounts exact
+            with at least their currency's decimals (grouped in a table,
+            plain in CSV), then derived columns: for payments fee_total,
+            fee_currency, tax_total, tax_currency (instead of the fees and
+            taxes lists), errors_count and the first error's error_code,
+            error_type, error_title, error_timestamp; for payments and
+            wallet transactions retry and guidance: what the dashboard
+            says to do
 
 exit status:
   0  every record was read and printed

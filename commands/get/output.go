@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -45,7 +46,7 @@ func writeRecords(w io.Writer, format string, v any, now time.Time) error {
 		if list {
 			t = t.Elem()
 		}
-		fields, derived := recordFields(t), derivedColumns(t, list)
+		fields, derived := withoutFlattened(t, recordFields(t)), derivedColumns(t, list)
 		if format == "csv" {
 			err = writeCSV(bw, fields, derived, rv, list)
 		} else {
@@ -161,7 +162,7 @@ func writeTable(w io.Writer, fields []recordField, derived []derivedColumn, rv r
 	if !list {
 		rows = append(rows, []string{"FIELD", "VALUE"})
 		for _, f := range fields {
-			rows = append(rows, []string{f.name, sanitize.Line(f.cell(rv))})
+			rows = append(rows, []string{f.name, sanitize.Line(f.shown(rv))})
 		}
 		for _, d := range derived {
 			if v := d.value(rv); v != "" {
@@ -171,7 +172,13 @@ func writeTable(w io.Writer, fields []recordField, derived []derivedColumn, rv r
 		return writeAligned(w, rows)
 	}
 	titles, short, ok := shortColumns(rv.Interface(), now)
-	if !ok {
+	if ok {
+		// The short columns show the record's error already, and a list
+		// is no place for the columns that flatten its lists.
+		derived = slices.DeleteFunc(slices.Clone(derived), func(d derivedColumn) bool {
+			return d.csv || d.name == "error_code" && slices.Contains(titles, "Error")
+		})
+	} else {
 		titles = make([]string, len(fields))
 		for i, f := range fields {
 			titles[i] = f.name
@@ -179,7 +186,7 @@ func writeTable(w io.Writer, fields []recordField, derived []derivedColumn, rv r
 		short = func(i int) []string {
 			row := make([]string, len(fields))
 			for j, f := range fields {
-				row[j] = f.cell(rv.Index(i))
+				row[j] = f.shown(rv.Index(i))
 			}
 			return row
 		}

@@ -277,9 +277,12 @@ func getResources() []getResource {
 			read: withClient(pay, func(ctx context.Context, c *payclient.Client, a getArgs) (any, error) {
 				return instrumentsOf(ctx, c, a.id)
 			})},
-		{name: "ledger", aliases: []string{"ledger-transactions"}, summary: "prefunded ledger transactions of every currency", flags: []string{"since"}, since: 24 * time.Hour, clock: apierr.Payments,
+		{name: "ledger", aliases: []string{"ledger-transactions"}, summary: "prefunded ledger transactions of every currency, newest first", flags: []string{"since"}, since: 24 * time.Hour, clock: apierr.Payments,
 			read: withClient(pay, func(ctx context.Context, c *payclient.Client, a getArgs) (any, error) {
-				return c.Ledger(ctx, a.from(), a.now())
+				ts, err := c.Ledger(ctx, a.from(), a.now())
+				// Newest first, as every list of get and the ledger view.
+				slices.SortStableFunc(ts, func(x, y payments.LedgerTransaction) int { return y.CreatedDttm.Compare(x.CreatedDttm) })
+				return ts, err
 			})},
 		{name: "exposure", summary: "per currency: what the payments in flight commit by funding, and the prefunded runway", clock: apierr.Payments,
 			read: func(ctx context.Context, p *platform.Platform, a getArgs) (any, error) {
