@@ -15,6 +15,9 @@ type Advice struct {
 	Retry string // the verdict, first word YES, NO, NOT YET or UNKNOWN
 	Todo  string
 	State string // what the state means (spec 3.1)
+	// Why, for a verdict over several errors that disagree, says which
+	// said what (Verdict); "" otherwise.
+	Why string
 }
 
 // classify runs the payment's error entry through apierr's classification

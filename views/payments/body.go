@@ -350,6 +350,15 @@ func (d *detail) errorSection(p *payments.Payment, w int) string {
 		b.WriteString(viewkit.KVAt(t, w, lw, t.Bold, advice...))
 		b.WriteString(viewkit.KVAt(t, w, lw, t.Cell, state))
 	}
+	if len(errs) > 1 {
+		// One verdict for the payment: the errors' answers may differ.
+		a := payments.Verdict(p.PaymentState, errs)
+		rows := [][2]string{{"verdict", a.Retry}}
+		if a.Why != "" {
+			rows = append(rows, [2]string{"why", a.Why})
+		}
+		b.WriteString("\n" + viewkit.KVAt(t, w, viewkit.LabelWidth(w, minLabel, rows...), t.Bold, rows...))
+	}
 	return b.String()
 }
 

@@ -220,3 +220,42 @@ func TestEscFromAScopeToAllPayments(t *testing.T) {
 		t.Errorf("the scope bar does not mark all:\n%s", out)
 	}
 }
+
+// TestTicketFromAListRow: Y on a DECLINED row of a list (whose records
+// carry no errors) reads the payment by id first: the ticket has its
+// error with its time, one verdict and the timeline, and nothing says
+// "not read".
+func TestTicketFromAListRow(t *testing.T) {
+	e := world(t, viewtest.Options{})
+	v := New(e.Ctx, e.P)
+	send(v, ui.Open{View: Name, Args: []string{"all"}})
+	viewtest.Drive(v, ui.SetFilterOf(v, "state:DECLINED"))
+	var c ui.Copy
+	for _, m := range send(v, viewtest.Key("Y")) {
+		if x, ok := m.(ui.Copy); ok {
+			c = x
+		}
+	}
+	for _, want := range []string{"State         DECLINED", "Error         ", " (at 20", "Retry         ", "Timeline\n"} {
+		if !strings.Contains(c.Text, want) {
+			t.Errorf("ticket lacks %q:\n%s", want, c.Text)
+		}
+	}
+	if strings.Contains(c.Text, "not read") || strings.Count(c.Text, "Retry ") != 1 {
+		t.Errorf("ticket of a row read by id:\n%s", c.Text)
+	}
+}
+
+// TestDetailGivesOneVerdict: a payment whose two errors answer the retry
+// question differently gets one verdict, the stricter, with why.
+func TestDetailGivesOneVerdict(t *testing.T) {
+	e := world(t, viewtest.Options{})
+	v := New(e.Ctx, e.P)
+	d := &detail{v: v}
+	p := &payments.Payment{PaymentID: "x", PaymentState: payments.Failed, Detailed: true,
+		Errors: []payments.PaymentError{{Code: "SYS_001", Title: "Timeout"}, {Code: "USR_030", Title: "Account closed"}}}
+	out := d.errorSection(p, 120)
+	if !strings.Contains(out, "verdict") || !strings.Contains(out, "SYS_001 YES, USR_030 NO") {
+		t.Errorf("no single verdict:\n%s", out)
+	}
+}

@@ -199,6 +199,8 @@ func (v *View) Update(msg tea.Msg) tea.Cmd {
 		return tea.Batch(c, v.Update(msg))
 	}
 	switch msg := msg.(type) {
+	case ticketRead:
+		return copySummary(msg.s)
 	case tea.KeyPressMsg:
 		if key.Matches(msg, v.keys.Ticket) {
 			return v.copyTicket()

@@ -1,6 +1,7 @@
 package viewtest
 
 import (
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -41,6 +42,15 @@ func Drive(v ui.View, cmd tea.Cmd) []tea.Msg {
 		out = append(out, Drive(v, v.Update(msg))...)
 	case nil:
 	default:
+		// A tea.Sequence (its message type is unexported): its commands
+		// in order.
+		cmdsType := reflect.TypeFor[[]tea.Cmd]()
+		if rv := reflect.ValueOf(msg); rv.Kind() == reflect.Slice && rv.Type().ConvertibleTo(cmdsType) {
+			for _, c := range rv.Convert(cmdsType).Interface().([]tea.Cmd) {
+				out = append(out, Drive(v, c)...)
+			}
+			return out
+		}
 		out = append(out, msg)
 	}
 	return out

@@ -25,6 +25,9 @@ type Summary struct {
 	ReadAt time.Time
 	// Source names where it was read (the profile and environment).
 	Source string
+	// Unread says what could not be read and why ("its errors and payout
+	// details: …", "its timeline: …"), one entry each.
+	Unread []string
 }
 
 // stamp writes a time in UTC to the second, dated.
@@ -77,10 +80,16 @@ func (s Summary) Text() string {
 	}
 	line("Corridor", corridor)
 	if r, ok := p.AdjustedExchangeRate.Get(); ok {
-		line("Rate used", r.AdjustedRate.Decimal.String())
+		line("Rate used", "1 "+o.SourceCurrency+" = "+r.AdjustedRate.Decimal.String()+" "+d.DestinationCurrency)
 	}
 	for _, f := range p.Fees {
 		line("Fee", amount(f.TotalFee, f.FeeCurrency))
+	}
+	for _, x := range p.Taxes {
+		line("Tax", amount(x.TotalTaxes, x.TaxCurrency))
+	}
+	if !p.Detailed && len(p.Fees) == 0 && len(p.Taxes) == 0 {
+		line("Fees, taxes", "not read (the payment was not read by id)")
 	}
 	line("Originator", name(o.OriginatorIdentityNickName, o.OriginatorIdentityID))
 	line("Beneficiary", name(d.BeneficiaryIdentityNickName, d.BeneficiaryIdentityID))
@@ -91,6 +100,9 @@ func (s Summary) Text() string {
 	s.writeError(&b, line)
 	s.writePayout(&b, line)
 	s.writeTimeline(&b)
+	for _, u := range s.Unread {
+		line("Not read", u)
+	}
 	read := ""
 	if !s.ReadAt.IsZero() {
 		read = stamp(s.ReadAt)
@@ -102,8 +114,9 @@ func (s Summary) Text() string {
 	return b.String()
 }
 
-// writeError writes the payment's errors and, for a payment in a state
-// that needs it, what to do.
+// writeError writes the payment's errors, each with its time, and one
+// retry verdict (payments.Verdict) with why when they disagree; for a
+// payment in flight, what its state means.
 func (s Summary) writeError(b *strings.Builder, line func(label, value string)) {
 	p := s.Payment
 	for _, e := range p.Errors {
@@ -111,21 +124,33 @@ func (s Summary) writeError(b *strings.Builder, line func(label, value string)) 
 		if e.Description != "" && e.Description != e.Title {
 			v += ": " + e.Description
 		}
+		if at := errorTime(e.Timestamp); at != "" {
+			v += " (at " + at + ")"
+		}
 		line("Error", v)
 	}
-	switch {
-	case p.PaymentState.Terminal():
-		var pe payments.PaymentError
-		if len(p.Errors) > 0 {
-			pe = p.Errors[0]
-		}
-		a := payments.Advise(p.PaymentState, pe)
-		line("Meaning", a.State)
-		line("Retry", a.Retry)
-		line("What to do", a.Todo)
-	default:
-		line("Meaning", payments.StateMeaning(p.PaymentState))
+	if len(p.Errors) == 0 && p.PaymentState.FailedTerminal() && !p.Detailed {
+		line("Error", "not read (the payment was not read by id)")
 	}
+	if !p.PaymentState.Terminal() {
+		line("Meaning", payments.StateMeaning(p.PaymentState))
+		return
+	}
+	a := payments.Verdict(p.PaymentState, p.Errors)
+	line("Meaning", a.State)
+	line("Retry", a.Retry)
+	line("Why", a.Why)
+	line("What to do", a.Todo)
+}
+
+// errorTime is an error's timestamp as every time of the summary is
+// written; one that is not an RFC 3339 time as received.
+func errorTime(ts string) string {
+	ts = strings.TrimSpace(ts)
+	if at, err := time.Parse(time.RFC3339Nano, ts); err == nil {
+		return stamp(at)
+	}
+	return ts
 }
 
 // writePayout writes the payout partner's report: the rail and the

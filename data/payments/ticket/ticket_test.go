@@ -73,3 +73,44 @@ func TestSummaryOfAListRecord(t *testing.T) {
 		t.Fatalf("no meaning of the state:\n%s", s)
 	}
 }
+
+// TestSummaryIsComplete: taxes, every error with its time, the rate with
+// its currencies, and one verdict with why when the errors disagree.
+func TestSummaryIsComplete(t *testing.T) {
+	p := failed()
+	p.AdjustedExchangeRate = wire.Some(payments.AdjustedRate{AdjustedRate: money.N(money.MustParse("17.2345"))})
+	p.Taxes = wire.List[payments.TaxSummary]{{TotalTaxes: money.N(money.MustParse("12.5")), TaxCurrency: "USD"}}
+	p.Errors = append(p.Errors, payments.PaymentError{Code: "SYS_001", Title: "Timeout", Timestamp: "2026-11-16T09:39:10Z"})
+	p.Errors[0].Timestamp = "2026-11-16T09:39:12Z"
+	s := Summary{Payment: p}.Text()
+	for _, want := range []string{
+		"Rate used     1 USD = 17.2345 MXN\n",
+		"Tax           12.50 USD\n",
+		"(at 2026-11-16 09:39:12 UTC)\n",
+		"Error         SYS_001 Timeout (at 2026-11-16 09:39:10 UTC)\n",
+		"Why           the errors disagree (USR_030 NO, SYS_001 YES): the strictest holds.\n",
+	} {
+		if !strings.Contains(s, want) {
+			t.Errorf("summary lacks %q:\n%s", want, s)
+		}
+	}
+	if strings.Count(s, "Retry ") != 1 || !strings.Contains(s, "Retry         NO") {
+		t.Errorf("want one verdict, NO:\n%s", s)
+	}
+}
+
+// TestSummaryOfAFailureNotReadById: a DECLINED record from a list says
+// its error was not read and never tells the reader to quote a code.
+func TestSummaryOfAFailureNotReadById(t *testing.T) {
+	p := failed()
+	p.Errors, p.Detailed, p.PaymentState = nil, false, payments.Declined
+	s := Summary{Payment: p, Unread: []string{"its errors and payout details: 503 Service Unavailable"}}.Text()
+	for _, want := range []string{"Error         not read", "Retry         UNKNOWN: the record holds no error code.", "Not read      its errors and payout details: 503"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("summary lacks %q:\n%s", want, s)
+		}
+	}
+	if strings.Contains(s, "with the code") {
+		t.Errorf("asks for a code it does not hold:\n%s", s)
+	}
+}
