@@ -80,7 +80,7 @@ func NewApp(rt *process.Runtime, s Session) *ui.App {
 		alerts.New(ctx, rt.Alerts),
 		failures.New(ctx),
 		identities.New(ctx, p),
-		ledger.New(ctx),
+		ledger.New(ctx, p),
 		auditlog.New(ctx),
 	}
 	// The profile's saved searches, as tabs after these.

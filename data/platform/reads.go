@@ -36,6 +36,10 @@ type Reads struct {
 	SearchPayments live.Read[payments.Filter, []payments.Payment]
 	// Instruments are an identity's financial instruments.
 	Instruments live.Read[string, []payments.FinancialInstrument]
+	// Ledger is the ledger transactions of every currency in a span,
+	// newest first: a window longer than the polled one (LedgerWindow),
+	// or a payment's own dates.
+	Ledger live.Read[LedgerSpan, []payments.LedgerTransaction]
 	// Report is a report's download (by its record when READY, else by id).
 	Report live.Read[reporting.Report, *reporting.Download]
 	// Recon is a RECON report's lines grouped per payment.
@@ -67,6 +71,17 @@ type PaymentAt struct {
 
 func (a PaymentAt) String() string {
 	return a.ID + "/" + strconv.FormatInt(a.AsOf.UnixNano(), 10)
+}
+
+// LedgerSpan is a span of the ledger [From, To), on the platform's clock.
+// A span ending on a whole minute is shared by the sessions that ask for
+// it in that minute.
+type LedgerSpan struct {
+	From, To time.Time
+}
+
+func (l LedgerSpan) String() string {
+	return l.From.UTC().Format(time.RFC3339) + "/" + l.To.UTC().Format(time.RFC3339)
 }
 
 // Recon is a RECON report read for payment details: its lines grouped
@@ -108,6 +123,7 @@ func (p *Platform) reads(ns string) Reads {
 			return string(b)
 		}}
 	r.Instruments = live.Read[string, []payments.FinancialInstrument]{Name: ns + "instruments", Interface: apierr.Payments, Fetch: notConfigured[string, []payments.FinancialInstrument]}
+	r.Ledger = live.Read[LedgerSpan, []payments.LedgerTransaction]{Name: ns + "ledger-span", Interface: apierr.Payments, Fetch: notConfigured[LedgerSpan, []payments.LedgerTransaction], ID: LedgerSpan.String}
 	if c := p.Payments; c != nil {
 		r.Payment.Fetch = func(ctx context.Context, a PaymentAt) (payments.Payment, error) { return c.Get(ctx, a.ID) }
 		r.PaymentStates.Fetch = func(ctx context.Context, a PaymentAt) ([]payments.StateTransition, error) {
@@ -128,6 +144,9 @@ func (p *Platform) reads(ns string) Reads {
 			return out, nil
 		}
 		r.Instruments.Fetch = c.Instruments
+		r.Ledger.Fetch = func(ctx context.Context, span LedgerSpan) ([]payments.LedgerTransaction, error) {
+			return newestLedgerFirst(c.Ledger(ctx, span.From, span.To))
+		}
 	}
 
 	reportID := func(rep reporting.Report) string { return rep.ID + "/" + rep.Status }

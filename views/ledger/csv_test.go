@@ -14,7 +14,7 @@ import (
 // no glyphs.
 func TestLedgerCSVIsData(t *testing.T) {
 	e := shared.Env(t)
-	v := ledger.New(e.Ctx)
+	v := ledger.New(e.Ctx, e.P)
 	v.Update(ui.StoreChanged{})
 	c := viewtest.ReadCSV(t, ui.CSVOf(v))
 	c.HasHeader(t, "created_at", "currency", "operation", "amount", "status", "txn_source",

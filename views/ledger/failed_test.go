@@ -14,7 +14,7 @@ import (
 func TestUnreachable(t *testing.T) {
 	t.Parallel()
 	e := viewtest.New(t, viewtest.Options{Skip: viewtest.NoLiquidityHistory(), Profile: func(c *config.Config) { c.Payments.BaseURL = "http://127.0.0.1:1" }})
-	tm := e.Program(t, ledger.New(e.Ctx))
+	tm := e.Program(t, ledger.New(e.Ctx, e.P))
 	viewtest.WaitFor(t, tm, "Could not read ledger transactions")
 	frame := viewtest.Frame(t, tm)
 	if !strings.Contains(frame, "connection refused") || strings.Contains(frame, "no ledger transactions") {

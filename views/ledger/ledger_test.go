@@ -16,14 +16,14 @@ import (
 
 func TestLedgerGolden(t *testing.T) {
 	e := shared.Env(t)
-	tm := e.Program(t, ledger.New(e.Ctx))
+	tm := e.Program(t, ledger.New(e.Ctx, e.P))
 	viewtest.WaitFor(t, tm, "After")
 	viewtest.Golden(t, tm)
 }
 
 func TestLedgerFitsNarrowTerminal(t *testing.T) {
 	e := shared.Env(t)
-	v := ledger.New(e.Ctx)
+	v := ledger.New(e.Ctx, e.P)
 	v.Update(ui.StoreChanged{})
 	out := v.Render(80, 20)
 	if !strings.Contains(out, "RESERVE") {
@@ -40,7 +40,7 @@ func TestLedgerFitsNarrowTerminal(t *testing.T) {
 // shows the movements of that currency only.
 func TestLedgerOpensOnACurrency(t *testing.T) {
 	e := viewtest.New(t, viewtest.Options{Skip: viewtest.NoLiquidityHistory()})
-	v := ledger.New(e.Ctx)
+	v := ledger.New(e.Ctx, e.P)
 	viewtest.Drive(v, v.Update(ui.Open{View: "ledger", Args: []string{"EUR"}}))
 	if ui.FilterOf(v) != "EUR" {
 		t.Fatalf("filter %q", ui.FilterOf(v))
@@ -57,7 +57,7 @@ func TestLedgerOpensOnACurrency(t *testing.T) {
 // columns.
 func TestLedgerAmountsAtTheirDecimals(t *testing.T) {
 	e := shared.Env(t)
-	v := ledger.New(e.Ctx)
+	v := ledger.New(e.Ctx, e.P)
 	v.Update(ui.StoreChanged{})
 	amount, number := regexp.MustCompile(`^-?\d{1,3}(,\d{3})*\.\d\d$`), regexp.MustCompile(`^-?[\d.,]+$`)
 	for _, w := range []int{120, 80} {

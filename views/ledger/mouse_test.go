@@ -16,7 +16,7 @@ import (
 // wheel scrolls, and a click on a tab opens it.
 func TestMouse(t *testing.T) {
 	e := shared.Env(t)
-	v := ledger.New(e.Ctx)
+	v := ledger.New(e.Ctx, e.P)
 	tm := e.Program(t, v, failures.New(e.Ctx))
 	viewtest.WaitFor(t, tm, "After")
 	// The body starts on line 3: its status line, the table's header, rows.

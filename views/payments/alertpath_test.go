@@ -54,7 +54,7 @@ func TestPaymentsFromAlertInThreeKeys(t *testing.T) {
 // by reason › …" over an INITIATED payment); esc goes back to the ledger.
 func TestLedgerRowOpensItsPaymentAndEscComesBack(t *testing.T) {
 	e := shared.Env(t)
-	probe := ledger.New(e.Ctx)
+	probe := ledger.New(e.Ctx, e.P)
 	e.P.Store.Sync()
 	probe.Update(ui.StoreChanged{})
 	_, rec, ok := ui.SelectedOf(probe)
@@ -62,7 +62,7 @@ func TestLedgerRowOpensItsPaymentAndEscComesBack(t *testing.T) {
 	if !ok || tx.Reference() == "" {
 		t.Fatalf("the ledger's first row names no payment: %#v", rec)
 	}
-	tm := e.Program(t, New(e.Ctx, e.P), ledger.New(e.Ctx))
+	tm := e.Program(t, New(e.Ctx, e.P), ledger.New(e.Ctx, e.P))
 	viewtest.WaitFor(t, tm, "payments per state")
 	viewtest.Keys(tm, "]", "]", "]")
 	viewtest.WaitFor(t, tm, "payments › FAILED by reason")

@@ -377,12 +377,23 @@ func errorTime(ts string) string {
 func (d *detail) ledger(p *payments.Payment, w int) string {
 	t := d.v.ctx.Theme
 	var b strings.Builder
-	b.WriteString(viewkit.Section(t, "Ledger transactions") + t.Muted.Render("  (txnReference = paymentId, last 24 h)") + "\n")
 	st := d.v.ctx.Store
+	span, own := d.ledgerSpan(p)
+	window := "the polled ledger: last 24 h"
+	if own {
+		window = "read for its dates: " + viewkit.Time(span.From) + " – " + viewkit.Time(span.To) + " UTC"
+	}
+	b.WriteString(viewkit.Section(t, "Ledger transactions") + t.Muted.Render("  (txnReference = paymentId; "+window+")") + "\n")
 	if !st.Has(live.Ledger) {
 		return b.String() + t.Muted.Render("the profile has no payments interface to read the ledger from") + "\n"
 	}
 	got := live.Get(st, live.LedgerKey)
+	if own {
+		got = d.spanLedger.get()
+		if !d.spanLedger.started {
+			return b.String() + t.Muted.Render("reading the ledger of its dates…") + "\n"
+		}
+	}
 	part, ok := viewkit.Part(d.v.ctx, got.Snapshot, "the ledger", w)
 	if len(part) > 0 {
 		b.WriteString(strings.Join(part, "\n") + "\n")

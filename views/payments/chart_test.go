@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/shopspring/decimal"
 
 	"treasury/data/live"
@@ -257,5 +258,33 @@ func TestDetailGivesOneVerdict(t *testing.T) {
 	out := d.errorSection(p, 120)
 	if !strings.Contains(out, "verdict") || !strings.Contains(out, "SYS_001 YES, USR_030 NO") {
 		t.Errorf("no single verdict:\n%s", out)
+	}
+}
+
+// TestOldPaymentsLedgerIsReadForItsDates: a payment initiated days before
+// the polled ledger's 24 hours gets its RESERVE and DEBIT from a read of
+// its own dates, and the detail says which window it shows.
+func TestOldPaymentsLedgerIsReadForItsDates(t *testing.T) {
+	e := world(t, viewtest.Options{})
+	v := New(e.Ctx, e.P)
+	cut := v.now().Add(-48 * time.Hour)
+	var old *payments.Payment
+	for p, err := range e.P.Payments.Filter(context.Background(), payments.Filter{PaymentStates: []payments.State{payments.Completed}, BeforeTimestamp: &cut}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		old = &p
+		break
+	}
+	if old == nil {
+		t.Fatal("no completed payment older than two days")
+	}
+	send(v, ui.Open{View: Name, Args: []string{old.PaymentID}})
+	for range 3 {
+		send(v, ui.StoreChanged{})
+	}
+	out := ansi.Strip(v.Render(120, 200))
+	if !strings.Contains(out, "read for its dates: ") || !strings.Contains(out, "RESERVE") || strings.Contains(out, "none held for this payment") {
+		t.Errorf("the ledger of %s (initiated %v):\n%s", old.PaymentID, old.When(), out)
 	}
 }

@@ -63,6 +63,9 @@ type detail struct {
 	lookup load[payments.Payment]
 	v3     load[payments.Payment]
 	states load[[]payments.StateTransition]
+	// spanLedger is the ledger of the payment's own dates, read when they
+	// begin before the polled window (ledgerSpan).
+	spanLedger load[[]payments.LedgerTransaction]
 	// refreshing: r was pressed, the next reads are made again.
 	refreshing bool
 }
@@ -77,7 +80,7 @@ type detailPage struct {
 func newDetailPage(v *View, ref string) *detailPage {
 	st := v.ctx.Store
 	d := &detail{v: v, ref: ref}
-	d.lookup.store, d.v3.store, d.states.store = st, st, st
+	d.lookup.store, d.v3.store, d.states.store, d.spanLedger.store = st, st, st, st
 	dp := viewkit.NewDetailPage(v.ctx, viewkit.DetailSpec[*payments.Payment]{
 		Topics: []live.Topic{live.Payments, live.Ledger, live.Reports},
 		Get:    d.current,
@@ -207,8 +210,29 @@ func (d *detail) kick() tea.Cmd {
 	if c != nil && !rec.Detailed && (!d.v3.started || at.AsOf.After(d.v3.asOf)) {
 		cmds = append(cmds, d.v3.ask(ctx, live.Ask(ctx.Store, reads.Payment, at), at.AsOf, after))
 	}
+	if span, ok := d.ledgerSpan(rec); ok && c != nil && (!d.spanLedger.started || at.AsOf.After(d.spanLedger.asOf)) {
+		cmds = append(cmds, d.spanLedger.ask(ctx, live.Ask(ctx.Store, reads.Ledger, span), at.AsOf, after))
+	}
 	cmds = append(cmds, d.v.recon.want(ctx, d.v.p, rec.When()))
 	return tea.Batch(cmds...)
+}
+
+// ledgerSpan is the span of the ledger that holds the payment's movements
+// when it begins before the polled window (platform.LedgerWindow): from a
+// minute before it was initiated to a minute after its last state, to the
+// platform's now at most, on whole minutes. ok is false when the polled
+// ledger holds them.
+func (d *detail) ledgerSpan(p *payments.Payment) (platform.LedgerSpan, bool) {
+	now := d.v.now()
+	from := p.When().Truncate(time.Minute).Add(-time.Minute)
+	if p.When().IsZero() || !from.Before(now.Add(-platform.LedgerWindow)) {
+		return platform.LedgerSpan{}, false
+	}
+	to := now.Truncate(time.Minute).Add(time.Minute)
+	if last := p.LastStateUpdatedAt.Truncate(time.Minute).Add(2 * time.Minute); !p.LastStateUpdatedAt.IsZero() && last.Before(to) {
+		to = last
+	}
+	return platform.LedgerSpan{From: from, To: to}, true
 }
 
 // handle redraws the detail when one of its reads answered.
