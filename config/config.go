@@ -98,6 +98,9 @@ type Embedded struct {
 	// time (zero: the sandbox's 12; negative: none).
 	HistoryPayments int
 	LiveRate        float64
+	// Accounts is how many prefunded accounts the payments org has (zero:
+	// the sandbox's 3; up to 8).
+	Accounts int
 	// Retain is how far back (sandbox time) the sandbox keeps settled
 	// payments and ledger entries; zero: what its reports cover (the
 	// previous two months and the month to date).

@@ -40,6 +40,7 @@ type rawEmbedded struct {
 	Speed           float64  `yaml:"speed,omitempty"`
 	Variant         bool     `yaml:"variant,omitempty"`
 	HistoryPayments int      `yaml:"history_payments,omitempty"`
+	Accounts        int      `yaml:"accounts,omitempty"`
 	LiveRate        *float64 `yaml:"live_rate,omitempty"`
 	Retain          string   `yaml:"retain,omitempty"`
 }

@@ -72,6 +72,10 @@ func (r *resolver) profile(name string, p *rawProfile) *Config {
 			if es.HistoryPayments < 0 {
 				r.d.at(k("embedded_sandbox.history_payments"), "must be positive")
 			}
+			e.Accounts = es.Accounts
+			if es.Accounts < 0 || es.Accounts > 8 {
+				r.d.at(k("embedded_sandbox.accounts"), "must be 1 to 8")
+			}
 			if es.Retain != "" {
 				e.Retain = r.duration(k("embedded_sandbox.retain"), es.Retain)
 			}

@@ -151,7 +151,8 @@ func (r *Runtime) configWarnings() {
 // sees its payments exchanges.
 func StartEmbedded(cfg *config.Config, observe func(sandbox.Exchange)) (*sandbox.Server, *config.Config, error) {
 	sb, err := sandbox.Listen("127.0.0.1:0", sandbox.Options{Seed: cfg.Embedded.Seed, Speed: cfg.Embedded.Speed, Variant: cfg.Embedded.Variant, Observe: observe,
-		HistoryPayments: cfg.Embedded.HistoryPayments, LivePaymentsPerMinute: cfg.Embedded.LiveRate, Retain: cfg.Embedded.Retain})
+		HistoryPayments: cfg.Embedded.HistoryPayments, LivePaymentsPerMinute: cfg.Embedded.LiveRate, Retain: cfg.Embedded.Retain,
+		Accounts: cfg.Embedded.Accounts})
 	if err != nil {
 		return nil, nil, fmt.Errorf("embedded sandbox: %w", err)
 	}

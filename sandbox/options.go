@@ -39,6 +39,10 @@ type Options struct {
 	// HistoryPayments is how many payments are synthesized before Start
 	// (over the previous two months and the month to date). Zero means 3,000.
 	HistoryPayments int
+	// Accounts is how many prefunded accounts the payments org has: 0
+	// means 3 (USD, EUR, GBP); up to 8 adds CAD, AUD, CHF, SGD and HKD,
+	// each paying out in a corridor of its own.
+	Accounts int
 	// LivePaymentsPerMinute is the traffic generator's rate in sandbox time.
 	// Zero means 12; a negative rate means no live payments at all.
 	LivePaymentsPerMinute float64

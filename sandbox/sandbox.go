@@ -99,7 +99,7 @@ func New(opts Options) (*Sandbox, error) {
 	s.hooks = hooksim.New(env, WebhookKey(opts.Seed), hookSettings(opts.Webhooks))
 	world, err := payworld.New(env, payworld.Options{
 		Auth: auth, Org: Org, HistoryPayments: opts.HistoryPayments, LivePerMinute: max(opts.LivePaymentsPerMinute, 0),
-		Spec: opts.Variant, Retain: opts.Retain,
+		Spec: opts.Variant, Retain: opts.Retain, Accounts: opts.Accounts,
 		Notify: s.hooks.Enqueue,
 	})
 	if err != nil {

@@ -32,6 +32,7 @@ type sandboxFlags struct {
 	dupRate       float64
 	reorderRate   float64
 	history       int
+	accounts      int
 	liveRate      float64
 	retain        time.Duration
 	variant       bool
@@ -77,6 +78,7 @@ func (f *sandboxFlags) register(fs *flag.FlagSet) {
 	fs.Float64Var(&f.dupRate, "webhook-duplicates", 0, "share (0 to 1) of webhooks delivered twice")
 	fs.Float64Var(&f.reorderRate, "webhook-reorder", 0, "share (0 to 1) of webhooks delivered out of order")
 	fs.IntVar(&f.history, "history-payments", 3000, "payments synthesized before start, over the previous two months and the month to date (at least 1)")
+	fs.IntVar(&f.accounts, "accounts", 3, "prefunded accounts of the payments org, 1 to 8: USD, EUR, GBP, then CAD, AUD, CHF, SGD, HKD")
 	fs.Float64Var(&f.liveRate, "live-rate", 12, "new payments per minute of sandbox time (0: none)")
 	fs.DurationVar(&f.retain, "retain", 0, "how far back (sandbox time) the world keeps settled payments and ledger entries (0: what the reports cover, from the first of the month two months back)")
 	fs.BoolVar(&f.variant, "variant", false, "answer as another legal implementation would where the spec leaves a choice open (see the README)")
@@ -98,6 +100,9 @@ func (f sandboxFlags) validate() error {
 	if f.history < 1 {
 		return fmt.Errorf("--history-payments must be at least 1, got %d", f.history)
 	}
+	if f.accounts < 1 || f.accounts > 8 {
+		return fmt.Errorf("--accounts must be 1 to 8, got %d", f.accounts)
+	}
 	if f.liveRate < 0 {
 		return fmt.Errorf("--live-rate must not be negative, got %g", f.liveRate)
 	}
@@ -112,7 +117,7 @@ func (f sandboxFlags) options() sandbox.Options {
 		live = -1
 	}
 	return sandbox.Options{Seed: f.seed, Speed: f.speed, Credentials: f.creds, Faults: f.faults.settings(),
-		HistoryPayments: f.history, LivePaymentsPerMinute: live, Variant: f.variant, Retain: f.retain,
+		HistoryPayments: f.history, LivePaymentsPerMinute: live, Variant: f.variant, Retain: f.retain, Accounts: f.accounts,
 		Webhooks: sandbox.WebhookOptions{DuplicateRate: f.dupRate, ReorderRate: f.reorderRate}}
 }
 

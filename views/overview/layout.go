@@ -127,11 +127,17 @@ func (v *View) draw(w, h int) string {
 			}
 		}
 	}
-	lines := compose(panel, w, 1, false)
-	if len(lines) > h {
-		lines = lines[:max(h, 0)]
+	// The rates and the balances do not fit whole: their rows give way,
+	// named.
+	if lines, ok := v.fitFirstTwo(panel, w, h); ok {
+		return strings.Join(lines, "\n")
 	}
-	return strings.Join(lines, "\n")
+	lines := compose(panel, w, 1, false)
+	if len(lines) > h-1 {
+		lines = lines[:max(h-1, 0)]
+	}
+	lines = append(lines, v.leftOut(w, panelBalances))
+	return strings.Join(lines[max(len(lines)-h, 0):], "\n")
 }
 
 // compose draws the first n panels: the rates, the balances, then the

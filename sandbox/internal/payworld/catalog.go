@@ -2,6 +2,7 @@ package payworld
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -50,7 +51,7 @@ type taxRule struct {
 
 // corridorTable returns the routes of the sandbox org. Every source currency has a
 // prefunded account (ledger and balances); every amount has two decimals.
-func corridorTable() []corridor {
+func corridorTable(sources []string) []corridor {
 	digits := func(n int) func(uint64) string {
 		return func(k uint64) string { return fmt.Sprintf("%0*d", n, k%pow10(n)) }
 	}
@@ -68,7 +69,7 @@ func corridorTable() []corridor {
 		func(k uint64) string { return cryptoHash(k) }}
 	gst := &taxRule{"GST", "Goods and services tax on the service fee", "18", false}
 	iof := &taxRule{"IOF", "Tax on financial operations (IOF) on the amount sent", "0.38", true}
-	return []corridor{
+	table := []corridor{
 		{"USD", "MXN", "MX", "MX_SPEI", "BANK", 17.21, 150, 30, "Bitso-US", "Bitso-MX", rail{selected: "SPEI", refs: []refKind{clave}}},
 		{"USD", "PHP", "PH", "PH_NRPS", "BANK", 58.47, 200, 20, "Coins-US", "Coins-PH", rail{selected: "INSTAPAY", large: "PESONET", refs: []refKind{instapay}}},
 		{"USD", "INR", "IN", "IN_NEFT", "BANK", 84.12, 250, 15, "Exchange-US", "Exchange-IN", rail{selected: "IMPS", large: "NEFT", refs: []refKind{utr}, tax: gst}},
@@ -77,6 +78,19 @@ func corridorTable() []corridor {
 		{"GBP", "EUR", "FR", "EU_SEPA", "BANK", 1.17, 100, 15, "Bitstamp-GB", "Bitstamp-EU", rail{selected: "SEPA_INSTANT", refs: []refKind{e2e}}},
 		{"USD", "RLUSD", "", "ETH_WALLET", "CRYPTO", 1.0, 50, 5, "Exchange-US", "Ethereum", rail{selected: "ETHEREUM", refs: []refKind{txHash}, network: "Ethereum"}},
 	}
+	// The accounts beyond the default three (Options.Accounts) each pay
+	// out in one corridor of their own.
+	extra := map[string]corridor{
+		"CAD": {"CAD", "USD", "US", "US_ACH", "BANK", 0.73, 120, 6, "Exchange-CA", "Exchange-US", rail{selected: "ACH", large: "FEDWIRE", refs: []refKind{trace}}},
+		"AUD": {"AUD", "PHP", "PH", "PH_NRPS", "BANK", 38.2, 150, 5, "Exchange-AU", "Coins-PH", rail{selected: "INSTAPAY", large: "PESONET", refs: []refKind{instapay}}},
+		"CHF": {"CHF", "EUR", "FR", "EU_SEPA", "BANK", 1.06, 100, 5, "Exchange-CH", "Bitstamp-EU", rail{selected: "SEPA_INSTANT", refs: []refKind{e2e}}},
+		"SGD": {"SGD", "INR", "IN", "IN_NEFT", "BANK", 62.5, 200, 5, "Exchange-SG", "Exchange-IN", rail{selected: "IMPS", large: "NEFT", refs: []refKind{utr}, tax: gst}},
+		"HKD": {"HKD", "PHP", "PH", "PH_NRPS", "BANK", 7.48, 150, 4, "Exchange-HK", "Coins-PH", rail{selected: "INSTAPAY", large: "PESONET", refs: []refKind{instapay}}},
+	}
+	for _, c := range sources[min(len(sources), DefaultAccounts):] {
+		table = append(table, extra[c])
+	}
+	return table
 }
 
 // fedwireRefs are the references of a payout executed on Fedwire.
@@ -107,17 +121,24 @@ func cryptoHash(k uint64) string {
 	return b.String()
 }
 
-// sourceCurrencies are the prefunded accounts, in a fixed order.
-func sourceCurrencies() [3]string { return [3]string{"USD", "EUR", "GBP"} }
+// DefaultAccounts and MaxAccounts bound Options.Accounts.
+const (
+	DefaultAccounts = 3
+	MaxAccounts     = 8
+)
 
-func currencyIndex(c string) int {
-	for i, s := range sourceCurrencies() {
-		if s == c {
-			return i
-		}
+// sourceCurrencies are the first n prefunded accounts (DefaultAccounts
+// when n is 0), in a fixed order.
+func sourceCurrencies(n int) []string {
+	all := []string{"USD", "EUR", "GBP", "CAD", "AUD", "CHF", "SGD", "HKD"}
+	if n <= 0 {
+		n = DefaultAccounts
 	}
-	return -1
+	return all[:min(n, len(all))]
 }
+
+// currencyIndex is the account of currency c; -1 for none.
+func (w *World) currencyIndex(c string) int { return slices.Index(w.sources, c) }
 
 // Failure reasons. DECLINED uses the 402 codes of spec 7.1 (USR_062 to
 // USR_067); FAILED mixes transient (SYS_) and permanent (USR_) causes;
@@ -181,8 +202,8 @@ func businesses() []string {
 
 // buildDirectory makes the org's originators (one per source currency) and
 // its beneficiaries (each in one corridor), all before from.
-func buildDirectory(seed uint64, from time.Time, beneficiaries int) (origs []identity, bens []identity) {
-	for i, c := range sourceCurrencies() {
+func buildDirectory(seed uint64, from time.Time, beneficiaries int, sources []string, table []corridor) (origs []identity, bens []identity) {
+	for i, c := range sources {
 		r := simkit.Rand(seed, simkit.Key("originator"), uint64(i))
 		created := from.Add(-time.Duration(200+r.IntN(300)) * 24 * time.Hour)
 		origs = append(origs, identity{
@@ -191,7 +212,6 @@ func buildDirectory(seed uint64, from time.Time, beneficiaries int) (origs []ide
 			updated: created, version: 1, state: payments.IdentityStateActive, corridor: -1,
 		})
 	}
-	table := corridorTable()
 	weights := 0
 	for _, c := range table {
 		weights += c.weight

@@ -171,7 +171,7 @@ func (w *World) create(rw http.ResponseWriter, r *http.Request, c authsim.Claims
 		w.badRequest(rw, r, "The financial instrument does not belong to the beneficiary or does not match the quote's corridor.")
 		return
 	}
-	a := &w.accounts[currencyIndex(w.corr[q.corridor].src)]
+	a := &w.accounts[w.currencyIndex(w.corr[q.corridor].src)]
 	if a.available() < q.amount {
 		w.fail(rw, r, http.StatusPaymentRequired, "USR_067", apierr.TypeUser, "Insufficient balance",
 			"Payment failed due to insufficient balance. Add funds to your account and try again.")

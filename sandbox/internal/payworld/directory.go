@@ -184,7 +184,7 @@ func (w *World) ledger(rw http.ResponseWriter, r *http.Request, _ authsim.Claims
 		w.badRequest(rw, r, "status must be SUCCESS or PENDING.")
 		return
 	}
-	ci := currencyIndex(cur)
+	ci := w.currencyIndex(cur)
 	if ci < 0 {
 		w.noAccount(rw, r, cur)
 		return

@@ -171,7 +171,7 @@ func (w *World) byInternalID(rw http.ResponseWriter, r *http.Request, c authsim.
 
 func (w *World) getBalances(rw http.ResponseWriter, r *http.Request, _ authsim.Claims) {
 	cur := r.URL.Query().Get("currency")
-	if cur != "" && currencyIndex(cur) < 0 {
+	if cur != "" && w.currencyIndex(cur) < 0 {
 		w.noAccount(rw, r, cur)
 		return
 	}

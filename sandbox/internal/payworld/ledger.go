@@ -97,7 +97,7 @@ func (a *account) add(e entry) {
 
 // ledgerApply books the ledger effect of p entering st at unix ms at.
 func (w *World) ledgerApply(seq uint32, p *pay, st payments.State, at int64) {
-	a := &w.accounts[currencyIndex(w.corridorOf(p).src)]
+	a := &w.accounts[w.currencyIndex(w.corridorOf(p).src)]
 	switch st {
 	case payments.Initiated:
 		if a.available() < p.amount {
@@ -160,7 +160,7 @@ func (w *World) paymentEntries(seq uint32, p *pay, t int64) []entry {
 	if p.flags&fForeign != 0 {
 		return nil
 	}
-	a := &w.accounts[currencyIndex(w.corridorOf(p).src)]
+	a := &w.accounts[w.currencyIndex(w.corridorOf(p).src)]
 	s, n := p.steps()
 	var out []entry
 	for i := 0; i < n && s[i].at <= t && s[i].at <= w.processed; i++ {
@@ -176,7 +176,7 @@ func (w *World) paymentEntries(seq uint32, p *pay, t int64) []entry {
 // balances is the wire form of the accounts now.
 func (w *World) balances(currency string) []balanceRecord {
 	var out []balanceRecord
-	for i, c := range sourceCurrencies() {
+	for i, c := range w.sources {
 		if currency != "" && currency != c {
 			continue
 		}

@@ -39,6 +39,10 @@ type Options struct {
 	// instruments, a txnReference on RELEASE and a return's CREDIT too.
 	// Without it the world answers only as the document does.
 	Spec bool
+	// Accounts is how many prefunded accounts (source currencies) the
+	// org has: 0 is DefaultAccounts (USD, EUR, GBP); up to MaxAccounts
+	// adds CAD, AUD, CHF, SGD and HKD, each with a corridor of its own.
+	Accounts int
 	// Notify receives an event for every state change after the clock's
 	// start, in the order they happen. It must not block; it may be nil.
 	Notify func(webhook.Event)

@@ -31,7 +31,7 @@ func (w *World) record(seq uint32, t int64, kind recordKind) paymentRecord {
 	st := p.stateAt(t)
 	c := w.corridorOf(p)
 	ben := &w.bens[p.ben]
-	orig := &w.origs[currencyIndex(c.src)]
+	orig := &w.origs[w.currencyIndex(c.src)]
 	hostile := w.hostile()
 	hk := simkit.Mix(w.seed, uint64(seq))
 	instr := w.instrumentOf(seq)

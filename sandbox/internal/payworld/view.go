@@ -107,7 +107,7 @@ func (w *World) view(seq uint32, t int64) PaymentView {
 	hk := simkit.Mix(w.seed, uint64(seq), 99)
 	ben := &w.bens[p.ben]
 	instr := ben.instruments[w.instrumentOf(seq)]
-	orig := &w.origs[currencyIndex(c.src)]
+	orig := &w.origs[w.currencyIndex(c.src)]
 	v := PaymentView{
 		PaymentID: w.paymentID(seq), InternalID: w.internalID(seq), State: st.state, InitiatedAt: ms(p.created),
 		SourceAmount: minor(p.amount), DestinationAmount: w.destAmount(p), SourceCurrency: c.src, DestinationCurrency: c.dst,

@@ -36,6 +36,7 @@ type World struct {
 	startMs       int64
 	from          int64 // unix ms of the first history instant
 	corr          []corridor
+	sources       []string // the prefunded accounts' currencies
 	origs, bens   []identity
 	benIndex      map[string]int
 
@@ -47,7 +48,7 @@ type World struct {
 	created     map[uint32]*createdInfo
 	byInternal  map[string]uint32 // internalIds of created payments
 	quotes      map[string]*quote
-	accounts    [3]account
+	accounts    []account // one per source currency
 	queue       queue
 	nextArrival int // next payment whose INITIATED is not applied
 	retain      time.Duration
@@ -69,6 +70,9 @@ func New(env *simkit.Env, opts Options) (*World, error) {
 	if env == nil || env.Clock == nil {
 		return nil, errors.New("payworld: an env with a clock is required")
 	}
+	if opts.Accounts < 0 || opts.Accounts > MaxAccounts {
+		return nil, fmt.Errorf("payworld: accounts must be 1 to %d (0: %d)", MaxAccounts, DefaultAccounts)
+	}
 	if opts.HistoryPayments < 0 || opts.LivePerMinute < 0 {
 		return nil, fmt.Errorf("payworld: history payments and live rate must not be negative")
 	}
@@ -79,16 +83,17 @@ func New(env *simkit.Env, opts Options) (*World, error) {
 	w := &World{
 		env: env, org: opts.Org, seed: env.Seed, kPay: simkit.Key("payment"),
 		livePerMinute: opts.LivePerMinute, spec: opts.Spec, notify: opts.Notify, startMs: start.UnixMilli(),
-		corr: corridorTable(), byID: map[uint64]uint32{}, created: map[uint32]*createdInfo{},
+		sources: sourceCurrencies(opts.Accounts), byID: map[uint64]uint32{}, created: map[uint32]*createdInfo{},
 		byInternal: map[string]uint32{}, quotes: map[string]*quote{}, held: map[uint32]*pay{}, retain: opts.Retain,
 		stop: make(chan struct{}), done: make(chan struct{}),
 	}
 	if opts.Auth != nil {
 		w.auth = opts.Auth
 	}
+	w.corr, w.accounts = corridorTable(w.sources), make([]account, len(w.sources))
 	from := historyStart(start)
 	w.from = from.UnixMilli()
-	w.origs, w.bens = buildDirectory(w.seed, from, beneficiaryCount)
+	w.origs, w.bens = buildDirectory(w.seed, from, beneficiaryCount, w.sources, w.corr)
 	w.benIndex = make(map[string]int, len(w.bens))
 	for i, b := range w.bens {
 		w.benIndex[b.id] = i
