@@ -10,7 +10,6 @@
 package balances
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -125,10 +124,7 @@ func (v *View) above(w, h int, sel *Row) string {
 			sel = &recs[0]
 		}
 	}
-	ex := v.exposureLines(w)
-	if len(ex) > h/2 {
-		ex = ex[:h/2]
-	}
+	ex := v.exposureLines(w, h/2)
 	if sel == nil || h-len(ex) < 4 {
 		return strings.Join(ex, "\n")
 	}
@@ -140,9 +136,10 @@ func (v *View) above(w, h int, sel *Row) string {
 	return strings.Join(ex, "\n") + "\n" + chart
 }
 
-// exposureLines say what the payments in flight commit per currency, in a
-// line or two, once the payments have been read.
-func (v *View) exposureLines(w int) []string {
+// exposureLines say what the payments in flight commit per currency, in
+// at most max lines, once the payments have been read; what does not fit
+// is named in the last.
+func (v *View) exposureLines(w, max int) []string {
 	t := v.ctx.Theme
 	snap := live.Get(v.ctx.Store, v.exposure)
 	if !snap.Loaded() || !snap.Data.Payments {
@@ -152,12 +149,11 @@ func (v *View) exposureLines(w int) []string {
 	if len(groups) == 0 {
 		return []string{t.Muted.Render("in flight: no payment")}
 	}
-	var lines []string
-	for _, g := range groups {
-		label := fmt.Sprintf("in flight %-5s", g.Label)
-		lines = append(lines, viewkit.WrapItems(t.Muted.Render(label), strings.Repeat(" ", len(label)), g.Items, w)...)
+	gs := make([]viewkit.ItemGroup, len(groups))
+	for i, g := range groups {
+		gs[i] = viewkit.ItemGroup{Label: "in flight " + g.Label, Items: g.Items}
 	}
-	return lines
+	return viewkit.FitGroups(t.Muted, gs, len("in flight ")+5, w, max, "the Overview, treasury get exposure")
 }
 
 // showTrades opens the trades section above the balances, or goes back to

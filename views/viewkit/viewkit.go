@@ -287,3 +287,83 @@ func WrapItems(first, indent string, items []string, w int) []string {
 	}
 	return append(out, line)
 }
+
+// ItemGroup is a label and its items, for FitGroups.
+type ItemGroup struct {
+	Label string
+	Items []string
+}
+
+// FitGroups wraps each group's items under its label (WrapItems, the
+// label padded to pad cells) in at most max lines of width w. When they
+// do not all fit, the last line names the items left out, by their name
+// (the text before their first digit: "USD", "first due"), per group,
+// and where is says where they are all shown.
+func FitGroups(t lipgloss.Style, groups []ItemGroup, pad, w, max int, where string) []string {
+	wrap := func(g ItemGroup, items []string) []string {
+		label := g.Label + strings.Repeat(" ", pad-ansi.StringWidth(g.Label))
+		return WrapItems(t.Render(label), strings.Repeat(" ", pad), items, w)
+	}
+	var all []string
+	for _, g := range groups {
+		all = append(all, wrap(g, g.Items)...)
+	}
+	if len(all) <= max || max < 1 {
+		return all
+	}
+	// Each group gets a line in turn, then another, while it needs more
+	// and lines remain (one is the note's): every group shows its first
+	// items.
+	need := make([]int, len(groups))
+	for i, g := range groups {
+		need[i] = len(wrap(g, g.Items))
+	}
+	give := make([]int, len(groups))
+	// The note takes two lines where there are five or more.
+	noteLines := 1
+	if max >= 5 {
+		noteLines = 2
+	}
+	for left, more := max-noteLines, true; left > 0 && more; {
+		more = false
+		for i := range groups {
+			if left > 0 && give[i] < need[i] {
+				give[i]++
+				left--
+				more = true
+			}
+		}
+	}
+	var out, gone []string
+	for i, g := range groups {
+		k := len(g.Items)
+		for ; k > 0; k-- {
+			if len(wrap(g, g.Items[:k])) <= give[i] {
+				break
+			}
+		}
+		out = append(out, wrap(g, g.Items[:k])...)
+		if k < len(g.Items) {
+			names := make([]string, 0, len(g.Items)-k)
+			for _, it := range g.Items[k:] {
+				names = append(names, itemName(it))
+			}
+			label := strings.Fields(g.Label)
+			gone = append(gone, label[len(label)-1]+" "+strings.Join(names, ", "))
+		}
+	}
+	note := WrapItems(t.Render("… not shown: "), "  ", append(gone, "all in "+where), w)
+	if len(note) > noteLines {
+		note = note[:noteLines]
+		note[noteLines-1] = ansi.Truncate(note[noteLines-1], w-1, "") + "…"
+	}
+	return append(out, note...)
+}
+
+// itemName is an item's name: its text before the first digit.
+func itemName(it string) string {
+	if i := strings.IndexAny(it, "0123456789"); i > 0 {
+		it = it[:i]
+	}
+	return strings.TrimRight(strings.TrimSpace(sanitize.Line(it)), ":")
+}
