@@ -17,7 +17,7 @@ func TestReasonGroupsCSVIsData(t *testing.T) {
 	v := New(e.Ctx, e.P)
 	send(v, ui.Open{View: Name, Args: []string{"failed"}})
 	g := viewtest.ReadCSV(t, ui.CSVOf(v))
-	g.HasHeader(t, "reason_code", "payments", "newest_at", "title")
+	g.HasHeader(t, "reason_code", "payments", "last_initiated_at", "title")
 	if len(g.Rows) == 0 {
 		t.Fatal("no reasons")
 	}
@@ -25,7 +25,7 @@ func TestReasonGroupsCSVIsData(t *testing.T) {
 	if n, err := strconv.Atoi(r["payments"]); err != nil || n < 1 || r["reason_code"] == "" {
 		t.Errorf("first reason %v", r)
 	}
-	viewtest.Time(t, "newest_at", r["newest_at"], false)
+	viewtest.Time(t, "last_initiated_at", r["last_initiated_at"], false)
 	g.Plain(t)
 
 	send(v, viewtest.Key("enter"))

@@ -44,7 +44,7 @@ func (v *View) newGroupsPage() groupsPage {
 		Columns: []table.Column{
 			// Whole: "(reason being read)" as a code of the platform's.
 			{Title: "Reason code", Max: len(noCode) + 5, Priority: 9}, {Title: "Payments", Align: table.Right, Priority: 8},
-			{Title: "Newest (UTC)", Width: 19, Priority: 5}, {Title: "Title", Width: 20, Flex: 1, Priority: 7},
+			{Title: "Last initiated (UTC)", Width: 20, Priority: 5}, {Title: "Title", Width: 20, Flex: 1, Priority: 7},
 		},
 		Topics: []live.Topic{live.Payments, key.Topic()},
 		Enter:  func(g codeGroup) tea.Cmd { return v.Push(v.codePage(g.Code)) },
@@ -52,9 +52,10 @@ func (v *View) newGroupsPage() groupsPage {
 		Empty: "no " + v.scope.Label() + " payments in the last " + windowWord(v.window),
 		What:  v.scope.Label() + " payments",
 		// A reason's code ("" for payments whose reason is still being
-		// read), its count, its newest payment's time in ISO 8601 UTC.
+		// read), its count, when its newest payment was initiated (ISO
+		// 8601 UTC).
 		Export: &viewkit.Export[codeGroup]{
-			Header: []string{"reason_code", "payments", "newest_at", "title"},
+			Header: []string{"reason_code", "payments", "last_initiated_at", "title"},
 			Row: func(g codeGroup) []string {
 				code := g.Code
 				if code == noCode {

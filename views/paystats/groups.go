@@ -17,8 +17,9 @@ import (
 type CodeGroup struct {
 	Code, Title string
 	Count       int
-	// Newest is when the most recently initiated payment of the group
-	// last changed state; Title is its error's title.
+	// Newest is when the most recently initiated payment of the group was
+	// initiated (named so on screen: "Last initiated"); Title is its
+	// error's title.
 	Newest time.Time
 
 	newestID string
@@ -88,7 +89,7 @@ func add(by map[string]CodeGroup, code string, p *payments.Payment) {
 	g.Count++
 	if g.newestID == "" || p.When().After(g.newestAt) || p.PaymentID == g.newestID ||
 		p.When().Equal(g.newestAt) && p.PaymentID > g.newestID {
-		g.newestID, g.newestAt, g.Newest, g.Title = p.PaymentID, p.When(), p.LastStateUpdatedAt, ""
+		g.newestID, g.newestAt, g.Newest, g.Title = p.PaymentID, p.When(), p.When(), ""
 		if code != NoCode && code != NoReason {
 			g.Title = p.Errors[0].Title
 		}
@@ -162,9 +163,8 @@ func updateGroups(prev Groups, ps *live.PaymentSet, ch live.Changes, sc Scope, s
 		}
 		switch {
 		case code == "":
-		case old == code: // still counted there: its state time may be newer
+		case old == code: // still counted there: its error's title may be new
 			if g := by[code]; g.newestID == id {
-				g.Newest = p.LastStateUpdatedAt
 				if code != NoCode && code != NoReason {
 					g.Title = p.Errors[0].Title
 				}

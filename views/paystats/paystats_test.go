@@ -17,7 +17,8 @@ func TestCountsAndGroupsOfAWindow(t *testing.T) {
 	now := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
 	var ps []payments.Payment
 	add := func(st payments.State, ago time.Duration, code string) {
-		p := payments.Payment{PaymentID: fmt.Sprint(len(ps)), PaymentState: st, InitiatedAt: now.Add(-ago), LastStateUpdatedAt: now.Add(-ago)}
+		// Each finished a minute after it was initiated.
+		p := payments.Payment{PaymentID: fmt.Sprint(len(ps)), PaymentState: st, InitiatedAt: now.Add(-ago), LastStateUpdatedAt: now.Add(-ago + time.Minute)}
 		if code != "" {
 			p.Errors = []payments.PaymentError{{Code: code, Title: code + " title"}}
 		}
@@ -42,6 +43,11 @@ func TestCountsAndGroupsOfAWindow(t *testing.T) {
 	g := live.Get(st, CodeGroups(st, Failed, time.Hour)).Data.List
 	if len(g) != 3 || g[0].Code != "USR_030" || g[0].Count != 2 || g[0].Title != "USR_030 title" || g[1].Code != NoCode && g[2].Code != NoCode {
 		t.Fatalf("groups %+v", g)
+	}
+	// A group's time is when its newest payment was initiated (the
+	// column says "Last initiated"), not when another one last changed.
+	if want := now.Add(-10 * time.Minute); !g[0].Newest.Equal(want) {
+		t.Fatalf("USR_030 last initiated %v, want %v", g[0].Newest, want)
 	}
 	if WindowWord(time.Hour) != "1h" || WindowWord(7*24*time.Hour) != "7d" || WindowWord(24*time.Hour) != "24h" {
 		t.Fatal("window words")
