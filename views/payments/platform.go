@@ -204,25 +204,52 @@ func (v *View) platformLine() string {
 // platformKey opens the platform's answer.
 var platformKey = key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "the platform's payments beyond the window"))
 
-// openBeyond shows the payments the platform found, apart.
+// openBeyond shows the payments the platform found, apart. The filter's
+// records carry no reason: each failure among them is read by id (the
+// store's shared read, as the detail page makes it) and its row shows
+// the error code once read.
 func (v *View) openBeyond() tea.Cmd {
 	b := v.beyond
 	if b.state != findFound || len(b.found) == 0 {
 		return nil
 	}
 	found, fetched := b.found, v.ctx.Clock()
+	st := v.ctx.Store
+	byID := map[string]live.Key[payments.Payment]{}
+	var topics []live.Topic
+	var reads []tea.Cmd
+	for _, p := range found {
+		if v.p.Payments == nil || !p.PaymentState.FailedTerminal() || len(p.Errors) > 0 || p.Detailed {
+			continue
+		}
+		k := live.Ask(st, v.p.Reads.Payment, platform.PaymentAt{ID: p.PaymentID, AsOf: p.LastStateUpdatedAt})
+		byID[p.PaymentID] = k
+		topics = append(topics, k.Topic())
+		reads = append(reads, viewkit.Fetch(v.ctx, k, time.Time{}))
+	}
 	build := rowBuilder()
 	page := viewkit.NewOwnTable(v.ctx, viewkit.TableSpec[*payments.Payment]{
 		Crumb:   "from the platform: " + b.search,
 		Columns: columns(),
+		Topics:  topics,
 		Enter:   func(p *payments.Payment) tea.Cmd { return v.Push(newDetailPage(v, p.PaymentID)) },
 		Empty:   "the platform has none",
 		What:    "payments from the platform",
 	}, viewkit.Own[*payments.Payment]{
 		Read: func() ([]*payments.Payment, live.Snapshot) {
-			return found, live.Snapshot{FetchedAt: fetched}
+			out := make([]*payments.Payment, len(found))
+			for i, p := range found {
+				out[i] = p
+				if k, ok := byID[p.PaymentID]; ok {
+					if got := live.Get(st, k); got.Loaded() && got.Err == nil && got.Data.PaymentID == p.PaymentID {
+						read := got.Data
+						out[i] = &read
+					}
+				}
+			}
+			return out, live.Snapshot{FetchedAt: fetched}
 		},
 		Row: func(p *payments.Payment) table.Row { return build(p, v.now()) },
 	})
-	return v.Push(page)
+	return tea.Batch(append(reads, v.Push(page))...)
 }

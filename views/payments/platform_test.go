@@ -110,3 +110,34 @@ func TestPlatformFilterOf(t *testing.T) {
 		}
 	}
 }
+
+// TestPlatformListShowsErrorCodes: the failures the platform's filter
+// finds beyond the window (its records carry no reason) are read by id,
+// and their rows show their error codes.
+func TestPlatformListShowsErrorCodes(t *testing.T) {
+	e := plainWorld(t)
+	v := New(e.Ctx, e.P)
+	send(v, ui.StoreChanged{})
+	search(v, "state:FAILED since:40d")
+	if body := v.Render(120, 40); !strings.Contains(body, "o opens them") {
+		t.Fatalf("the platform found no failure:\n%s", body)
+	}
+	drive(v, v.Update(viewtest.Key("o")))
+	for range 2 {
+		send(v, ui.StoreChanged{})
+	}
+	page := v.Render(160, 40)
+	rows, coded := 0, 0
+	for _, l := range strings.Split(page, "\n") {
+		if !strings.Contains(l, "FAILED") {
+			continue
+		}
+		rows++
+		if strings.Contains(l, "SYS_") || strings.Contains(l, "USR_") {
+			coded++
+		}
+	}
+	if rows == 0 || coded != rows {
+		t.Errorf("%d of %d FAILED rows show a code:\n%s", coded, rows, page)
+	}
+}
