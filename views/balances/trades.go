@@ -25,8 +25,9 @@ func newTradesPage(v *View) *viewkit.TablePage[liquidity.Trade] {
 		Crumb: "trades",
 		Columns: []table.Column{
 			{Title: "Executed (UTC)", Width: 19}, {Title: "Pair", Width: 9}, {Title: "Side", Width: 5},
-			{Title: "Qty", Width: 12, Align: table.Right, Flex: 1}, {Title: "Price", Width: 12, Align: table.Right, Flex: 1},
-			{Title: "Status", Width: 9}, {Title: "Trade id", Width: 10, Flex: 2}, {Title: "Quote id", Width: 10, Flex: 1},
+			// Amounts whole or not at all (the footer names them), never cut.
+			{Title: "Qty", Width: 12, Max: 28, Align: table.Right, Priority: 6}, {Title: "Price", Width: 12, Max: 20, Align: table.Right, Priority: 6},
+			{Title: "Status", Width: 9, Priority: 4}, {Title: "Trade id", Width: 10, Flex: 2, Priority: 2}, {Title: "Quote id", Width: 10, Flex: 1, Priority: 1},
 		},
 		Topics: []live.Topic{live.Trades},
 		Enter:  func(t liquidity.Trade) tea.Cmd { return v.Stack.Push(newTradeDetail(v, t.TradeID)) },

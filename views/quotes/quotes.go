@@ -57,9 +57,11 @@ func New(ctx *ui.Context) *View {
 	v.page = viewkit.NewSharedTable(ctx, viewkit.TableSpec[liquidity.Quote]{
 		Columns: []table.Column{
 			{Title: "Created (UTC)", Width: 19}, {Title: "Pair", Width: 9}, {Title: "Side", Width: 8},
-			{Title: "Bid", Width: 10, Align: table.Right}, {Title: "Ask", Width: 10, Align: table.Right},
-			{Title: "Base qty", Width: 10, Align: table.Right, Flex: 1}, {Title: "Quote qty", Width: 10, Align: table.Right, Flex: 1},
-			{Title: "Status", Width: 8}, {Title: "Expires", Width: 8}, {Title: "Quote id", Width: 8, Flex: 2},
+			// Prices and quantities are shown whole or not at all (the
+			// footer names them), never cut.
+			{Title: "Bid", Width: 10, Max: 20, Align: table.Right, Priority: 7}, {Title: "Ask", Width: 10, Max: 20, Align: table.Right, Priority: 7},
+			{Title: "Base qty", Width: 10, Max: 28, Align: table.Right, Priority: 5}, {Title: "Quote qty", Width: 10, Max: 28, Align: table.Right, Priority: 5},
+			{Title: "Status", Width: 8, Priority: 4}, {Title: "Expires", Width: 8, Priority: 3}, {Title: "Quote id", Width: 8, Flex: 2, Priority: 1},
 		},
 		Topics:     []live.Topic{live.Quotes},
 		Live:       true,
