@@ -82,9 +82,9 @@ func (v *View) newBoard() *viewkit.TablePage[latest] {
 		Enter:  func(l latest) tea.Cmd { return v.showStream(l.Pair()) },
 		Above: func(w, h int, sel *latest) string {
 			if sel == nil {
-				return v.above(w, h, nil)
+				return v.above(w, h, nil, "")
 			}
-			return v.above(w, h, &sel.Quote)
+			return v.above(w, h, &sel.Quote, "")
 		},
 		AboveShare: 0.45,
 		Empty:      "no quotes in the window yet",

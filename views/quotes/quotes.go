@@ -36,7 +36,12 @@ type View struct {
 	boardOn bool // the board is shown, not the stream
 	chart   *chart.Line
 	window  int
-	pair    string // "" follows the selected row
+	pair    string // pinned (P); "" follows the cursor's moves
+	// followed is the pair the chart shows when none is pinned: the
+	// selected row's when the view opened or the operator last moved the
+	// cursor; a new quote that takes the cursor along (the live table
+	// follows the newest) does not change it.
+	followed string
 	keys    keys
 }
 
@@ -66,7 +71,7 @@ func New(ctx *ui.Context) *View {
 		Topics:     []live.Topic{live.Quotes},
 		Live:       true,
 		Actions:    []viewkit.Action[liquidity.Quote]{{Key: v.keys.Pair, Run: v.pin}},
-		Above:      v.above,
+		Above:      v.streamAbove,
 		AboveShare: 0.45,
 		Empty:      "no quotes in the window yet",
 		What:       "quotes",
@@ -144,7 +149,7 @@ func (v *View) pin(q liquidity.Quote) tea.Cmd {
 		v.pair = ""
 		return ui.FlashCmd("chart follows the selected quote")
 	}
-	v.pair = q.Pair()
+	v.pair, v.followed = q.Pair(), q.Pair()
 	return ui.FlashCmd("chart pinned to " + sanitize.Line(v.pair))
 }
 
@@ -161,8 +166,23 @@ func (v *View) chartPair(sel *liquidity.Quote) string {
 	return ""
 }
 
-func (v *View) above(w, h int, sel *liquidity.Quote) string {
-	pair := v.chartPair(sel)
+// streamAbove is the stream's chart: of the pinned pair, else of the
+// pair followed (the selected row's when the operator last moved the
+// cursor), not of each newest quote the live table selects as it comes.
+func (v *View) streamAbove(w, h int, sel *liquidity.Quote) string {
+	if v.pair == "" && v.followed == "" && sel != nil {
+		v.followed = sel.Pair()
+	}
+	if v.pair == "" && v.followed != "" {
+		return v.above(w, h, nil, v.followed)
+	}
+	return v.above(w, h, sel, "")
+}
+
+func (v *View) above(w, h int, sel *liquidity.Quote, pair string) string {
+	if pair == "" {
+		pair = v.chartPair(sel)
+	}
 	if pair == "" || h < 4 {
 		return ""
 	}
@@ -193,11 +213,22 @@ func (v *View) Update(msg tea.Msg) tea.Cmd {
 			v.window = (v.window + 1) % len(chartWindows)
 			return ui.FlashCmd("chart of the last " + viewkit.Duration(chartWindows[v.window]))
 		}
+		// A key that moves the cursor (or filters, sorts) moves the
+		// chart to the pair then selected.
+		before, _, _ := v.page.Selected()
+		cmd := v.Stack.Update(msg)
+		if after, rec, ok := v.page.Selected(); ok && after != before && v.Stack.Top() == v.page {
+			if q, ok := rec.(liquidity.Quote); ok {
+				v.followed = q.Pair()
+			}
+		}
+		return cmd
 	case ui.Open:
 		var cmd tea.Cmd
 		if len(msg.Args) > 0 {
 			cmd = v.showStream(msg.Args[0])
 		}
+		v.followed = ""
 		return tea.Batch(cmd, v.Stack.Update(ui.StoreChanged{}))
 	}
 	return v.Stack.Update(msg)

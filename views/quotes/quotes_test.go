@@ -124,3 +124,4 @@ func TestQuotesBoardEnterShowsThePair(t *testing.T) {
 		t.Errorf("still the board:\n%s", frame)
 	}
 }
+
