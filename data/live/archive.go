@@ -2,7 +2,7 @@ package live
 
 import (
 	"context"
-	"slices"
+	"sort"
 	"time"
 	"treasury/data/apierr"
 )
@@ -66,7 +66,14 @@ func (s *Store) historyBetween(series string, since, now time.Time) []Point {
 	if err != nil || len(old) == 0 {
 		return s.historyFrom(series, since, false)
 	}
-	return append(slices.Clip(old), s.historyFrom(series, old[len(old)-1].At, true)...)
+	// What the process holds from before the archive's first point (a
+	// history file younger than the backfill read) goes first: a longer
+	// window never holds less than a shorter one.
+	mem := s.historyFrom(series, since, false)
+	n := sort.Search(len(mem), func(i int) bool { return !mem[i].At.Before(old[0].At) })
+	out := make([]Point, 0, n+len(old))
+	out = append(append(out, mem[:n]...), old...)
+	return append(out, s.historyFrom(series, old[len(old)-1].At, true)...)
 }
 
 // Archived reports whether the store has an archive (SetArchive): a

@@ -94,3 +94,40 @@ func TestHistoryLastIsThePlatformsLastSpan(t *testing.T) {
 		}
 	}
 }
+
+// youngArchive holds the last two hours only: a history file that began
+// after the process read a day of history.
+type youngArchive struct{ now time.Time }
+
+func (a youngArchive) Points(_ context.Context, _ string, from, to time.Time, _ int) ([]Point, error) {
+	var out []Point
+	for t := a.now.Add(-2 * time.Hour); t.Before(to); t = t.Add(10 * time.Minute) {
+		if !t.Before(from) {
+			out = append(out, Point{At: t, Value: 1})
+		}
+	}
+	return out, nil
+}
+
+// TestLongerWindowNeverHoldsLess: with a history file younger than what
+// the process holds, the 7-day history begins where the 24-hour one does.
+func TestLongerWindowNeverHoldsLess(t *testing.T) {
+	now := time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
+	s := New(Options{Now: func() time.Time { return now }, HistoryWindow: 24 * time.Hour})
+	s.SetArchive(youngArchive{now: now})
+	var samples []Sample
+	for h := 23; h >= 0; h-- {
+		samples = append(samples, Sample{Series: "rate:X", At: now.Add(-time.Duration(h) * time.Hour), Value: 2})
+	}
+	s.Remember(samples)
+	day := s.HistorySince("rate:X", now.Add(-24*time.Hour))
+	week := s.HistorySince("rate:X", now.Add(-7*24*time.Hour))
+	if len(day) == 0 || len(week) == 0 || week[0].At.After(day[0].At) {
+		t.Fatalf("the week begins %v, the day %v", week[0].At, day[0].At)
+	}
+	for i := 1; i < len(week); i++ {
+		if week[i].At.Before(week[i-1].At) {
+			t.Fatalf("points out of order at %d: %v after %v", i, week[i].At, week[i-1].At)
+		}
+	}
+}
