@@ -98,6 +98,10 @@ func (r *Recorder) Run(ctx context.Context, bf *Backfill) {
 			if q := live.Get(r.live, live.QuotesKey); q.Loaded() && len(q.Data) > 0 {
 				until = q.Data[len(q.Data)-1].CreatedAt
 			}
+			if bf.QuotesPage != nil {
+				r.live.SetReading("the platform's past quotes")
+				defer r.live.SetReading("")
+			}
 			r.BackfillQuotes(ctx, *bf, until)
 		}()
 	} else {

@@ -127,3 +127,19 @@ func (s *Store) Withdraw(key string) {
 	s.alerts.noted(s.now(), "")
 	s.notifyLocked("")
 }
+
+// SetReading says that history is being read back into the store (a
+// backfill: what, such as "the platform's past quotes"), or, with "",
+// that it is done: a chart drawn meanwhile says it is reading.
+func (s *Store) SetReading(what string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.reading = what
+}
+
+// Reading is what history is being read back; "" for none.
+func (s *Store) Reading() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.reading
+}

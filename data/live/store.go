@@ -123,6 +123,7 @@ type Store struct {
 	subs      map[*Subscription]struct{}
 	history   *history
 	archive   Archive // older history than memory (archive.go)
+	reading   string  // what history is being read back, "" for none (SetReading)
 	health    map[apierr.Interface]*Health
 	alerts    *alertBook
 	seq       uint64

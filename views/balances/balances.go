@@ -257,7 +257,7 @@ func (v *View) drawChart(ch *chart.Line, kind string, r Row, w, h int) (span, dr
 		ch.SetSize(w, h)
 		ch.SetSeries(series, pts)
 		// The span rides on the drawing's first line: read with it.
-		return viewkit.SpanOf(win, pts) + "\n" + ch.View()
+		return viewkit.SpanOf(win, pts) + viewkit.Reading(v.ctx.Store) + "\n" + ch.View()
 	})
 	span, drawn, _ = strings.Cut(out, "\n")
 	return span, drawn

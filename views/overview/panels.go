@@ -22,7 +22,7 @@ import (
 func (v *View) ratesPanel(w int) []string {
 	t := v.ctx.Theme
 	win := windows[v.window]
-	out := []string{v.title(w, "Rates · last "+viewkit.Duration(win)+" (w)", v.ages(srcQuotes))}
+	out := []string{v.title(w, "Rates · last "+viewkit.Duration(win)+" (w)"+viewkit.Reading(v.ctx.Store), v.ages(srcQuotes))}
 	snap := get(v, v.rates)
 	if !v.loaded(srcQuotes) || !snap.Loaded() {
 		notes := v.notes(w, srcQuotes)

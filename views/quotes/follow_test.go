@@ -46,3 +46,24 @@ func TestChartFollowsAPair(t *testing.T) {
 		t.Fatalf("after a cursor move the chart shows %s, the row is of %s", p, want)
 	}
 }
+
+// TestChartSaysItIsReading: while history is read back into the store,
+// the chart's title says so, not only how much it holds.
+func TestChartSaysItIsReading(t *testing.T) {
+	st, fetch := quoteStore(t, 40)
+	v := sessions(st, 1)[0]
+	st.SetReading("the platform's past quotes")
+	fetch() // a new poll: the chart is drawn again
+	st.Sync()
+	v.Update(ui.StoreChanged{})
+	if out := ansi.Strip(v.Render(120, 36)); !strings.Contains(out, "reading the platform's past quotes…") {
+		t.Fatalf("no word of the reading:\n%s", out)
+	}
+	st.SetReading("")
+	fetch()
+	st.Sync()
+	v.Update(ui.StoreChanged{})
+	if out := ansi.Strip(v.Render(120, 36)); strings.Contains(out, "reading") {
+		t.Fatalf("still reading:\n%s", out)
+	}
+}

@@ -195,7 +195,7 @@ func (v *View) above(w, h int, sel *liquidity.Quote, pair string) string {
 	return v.ctx.Chart("quotes:rate:"+pair+":"+win.String(), seq, w, h, func() string {
 		pts := v.ctx.Store.HistoryLast(apierr.Liquidity, live.SeriesRate+pair, win)
 		title := v.ctx.Theme.Title.Render("mid rate "+sanitize.Line(pair)) +
-			v.ctx.Theme.Muted.Render("  ("+viewkit.SpanOf(win, pts)+", UTC; w: window)")
+			v.ctx.Theme.Muted.Render("  ("+viewkit.SpanOf(win, pts)+viewkit.Reading(v.ctx.Store)+", UTC; w: window)")
 		v.chart.SetSize(w, h-1)
 		v.chart.SetSeries(pair, pts)
 		return title + "\n" + v.chart.View()

@@ -255,6 +255,19 @@ func SpanOf(win time.Duration, pts []live.Point) string {
 	return Span(win, pts[0].At, pts[len(pts)-1].At)
 }
 
+// Reading is what a chart's title adds while history is being read back
+// into the store (live.Store.SetReading): ", reading the platform's past
+// quotes…"; "" otherwise.
+func Reading(s *live.Store) string {
+	if s == nil {
+		return ""
+	}
+	if what := s.Reading(); what != "" {
+		return ", reading " + what + "…"
+	}
+	return ""
+}
+
 // Dash shows an empty value as a dash.
 func Dash(s string) string {
 	return columns.Dash(s)
