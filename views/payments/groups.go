@@ -88,7 +88,8 @@ func (v *View) codePage(code string) *viewkit.TablePage[*payments.Payment] {
 		Crumb:   sanitize.Line(code),
 		Columns: columns(),
 		Topics:  []live.Topic{live.Payments},
-		Live:    true,
+		// Not live: payments join the group as their reasons are read,
+		// not only as they fail; the cursor keeps its payment.
 		Enter:   func(p *payments.Payment) tea.Cmd { return v.Push(newDetailPage(v, p.PaymentID)) },
 		Empty:   "no payment with this reason any more",
 		What:    "payments",
