@@ -10,6 +10,7 @@ import (
 	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"treasury/data/wire"
 	"treasury/ui/sanitize"
@@ -28,23 +29,50 @@ func (a *App) helpView(w, h int) string {
 		}
 	}
 	closing := a.ctx.Theme.Muted.Render("  esc, q or ? closes this help")
+	explain := a.explainSection(w)
 	var out string
-	for _, l := range []struct {
-		cols int
-		side bool
-	}{{1, false}, {1, true}, {2, false}, {3, false}, {4, false}} {
-		top := a.helpSection("Keys — "+a.Active().Title(), view, w, l.cols)
-		all := a.helpSection("Everywhere", a.keys.List(), w, l.cols)
-		if l.side {
-			out = lipgloss.JoinHorizontal(lipgloss.Top, top, "    ", all) + "\n\n" + closing
-		} else {
-			out = top + "\n\n" + all + "\n\n" + closing
+	// With the view's explanation first, then without it (a line says
+	// where it is) when it does not fit.
+	for _, ex := range []string{explain, a.ctx.Theme.Muted.Render("  how the figures are computed: on a taller terminal, and in the README")} {
+		if explain == "" {
+			ex = ""
 		}
-		if lipgloss.Height(out) <= h && lipgloss.Width(out) <= w {
-			break
+		for _, l := range []struct {
+			cols int
+			side bool
+		}{{1, false}, {1, true}, {2, false}, {3, false}, {4, false}} {
+			top := a.helpSection("Keys — "+a.Active().Title(), view, w, l.cols)
+			all := a.helpSection("Everywhere", a.keys.List(), w, l.cols)
+			if l.side {
+				out = lipgloss.JoinHorizontal(lipgloss.Top, top, "    ", all)
+			} else {
+				out = top + "\n\n" + all
+			}
+			if ex != "" {
+				out += "\n\n" + ex
+			}
+			out += "\n\n" + closing
+			if lipgloss.Height(out) <= h && lipgloss.Width(out) <= w {
+				return out
+			}
 		}
 	}
 	return out
+}
+
+// explainSection is the active view's explanation of its figures, wrapped
+// to w; "" for a view without one.
+func (a *App) explainSection(w int) string {
+	ex, ok := a.Active().(Explainer)
+	if !ok {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString(a.ctx.Theme.Title.Render("How its figures are computed"))
+	for _, p := range ex.Explain() {
+		b.WriteString("\n" + indent(ansi.Wrap(p, max(w-2, 10), " ")))
+	}
+	return b.String()
 }
 
 // helpSection is a title over the bindings in cols aligned columns.

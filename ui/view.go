@@ -16,6 +16,13 @@ import (
 // a capability the shell discovers (Filterer, Exporter, Selecter,
 // Commander), on the view or, for a view made of pages (Shower), on the
 // page it shows.
+// Explainer is a view whose figures need saying how they are computed
+// (the runway, the exposure): help (?) shows its paragraphs under its
+// keys.
+type Explainer interface {
+	Explain() []string
+}
+
 type View interface {
 	// Name is the view's palette name ("payments"); Title its tab label.
 	// Both are constant: the shell draws the tabs again only when the view

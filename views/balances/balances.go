@@ -262,3 +262,8 @@ func (v *View) drawChart(ch *chart.Line, kind string, r Row, w, h int) (span, dr
 	span, drawn, _ = strings.Cut(out, "\n")
 	return span, drawn
 }
+
+// Explain says how the runway and the exposure are made (help, ?).
+func (v *View) Explain() []string {
+	return []string{paystats.ExplainRunway(), paystats.ExplainExposure()}
+}

@@ -237,3 +237,8 @@ func (v *View) Commands() []ui.Command {
 			return out
 		}}}
 }
+
+// Explain says how the overview's computed figures are made (help, ?).
+func (v *View) Explain() []string {
+	return []string{paystats.ExplainRunway(), paystats.ExplainExposure(), paystats.ExplainFailureRate()}
+}

@@ -1,0 +1,34 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+)
+
+// explained is a view that explains its figures.
+type explained struct {
+	*listView
+	n int // paragraphs
+}
+
+func (e explained) Explain() []string {
+	out := []string{"Runway: the balance over the pace."}
+	for range e.n {
+		out = append(out, "More of how it is computed.")
+	}
+	return out
+}
+
+// TestHelpExplainsTheFigures: ? on a view that explains its figures shows
+// the explanation under its keys; where it does not fit, a line says
+// where it is.
+func TestHelpExplainsTheFigures(t *testing.T) {
+	a := NewApp(testContext("test", false), explained{&listView{name: "ex", rows: []string{"x"}}, 0})
+	if out := a.helpView(100, 40); !strings.Contains(out, "How its figures are computed") || !strings.Contains(out, "Runway: the balance over the pace.") {
+		t.Fatalf("no explanation:\n%s", out)
+	}
+	long := NewApp(testContext("test", false), explained{&listView{name: "ex", rows: []string{"x"}}, 40})
+	if out := long.helpView(100, 30); !strings.Contains(out, "on a taller terminal") || strings.Contains(out, "More of how") {
+		t.Fatalf("no word of the explanation left out:\n%s", out)
+	}
+}
