@@ -3,7 +3,7 @@ package paystats
 // ExplainRunway says how the runway is computed, for help (?).
 func ExplainRunway() string {
 	return "Runway: the available prefunded balance of a currency divided by the pace at which payments draw it, at two paces. " +
-		"The weighted pace is the net outflow to payments per hour of the ledger's last 24h, each movement weighted by e^(-age/6h) " +
+		"The weighted pace is the net outflow to payments per hour of the ledger's last 24h, each movement weighted by e^(-age/window), the window runway_window (6h unless configured) " +
 		"(a top-up from the bank is funding, not outflow, and is left out). The 15m pace is the net outflow of the last 15 minutes, times 4. " +
 		"The shorter runway is shown (marked 15m when it is the 15-minute one) and sets the alert; past 30 days it reads > 30 d. " +
 		"Empty is when the balance runs out at that pace."
