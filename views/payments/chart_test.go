@@ -13,6 +13,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"treasury/data/live"
+	"treasury/data/money"
 	"treasury/data/payments"
 	"treasury/ui"
 	"treasury/views/paystats"
@@ -244,6 +245,29 @@ func TestTicketFromAListRow(t *testing.T) {
 	}
 	if strings.Contains(c.Text, "not read") || strings.Count(c.Text, "Retry ") != 1 {
 		t.Errorf("ticket of a row read by id:\n%s", c.Text)
+	}
+	// Figure by figure, against the server's record read by id.
+	id := strings.Fields(strings.TrimPrefix(c.What, "the ticket summary of "))[0]
+	p, err := e.P.Payments.Get(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := payments.Verdict(p.PaymentState, p.Errors)
+	want := []string{"Retry         " + a.Retry, "Internal id   " + p.Originator.InternalID}
+	for _, er := range p.Errors {
+		at, _ := time.Parse(time.RFC3339Nano, er.Timestamp)
+		want = append(want, "Error         "+er.Code+" ", "(at "+at.UTC().Format("2006-01-02 15:04:05")+" UTC)")
+	}
+	for _, x := range p.Taxes {
+		want = append(want, "Tax           "+money.Format(x.TotalTaxes.Decimal, x.TaxCurrency)+" "+x.TaxCurrency)
+	}
+	for _, f := range p.Fees {
+		want = append(want, "Fee           "+money.Format(f.TotalFee.Decimal, f.FeeCurrency)+" "+f.FeeCurrency)
+	}
+	for _, w := range want {
+		if !strings.Contains(c.Text, w) {
+			t.Errorf("ticket lacks the server's %q:\n%s", w, c.Text)
+		}
 	}
 }
 
