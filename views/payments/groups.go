@@ -90,10 +90,10 @@ func (v *View) codePage(code string) *viewkit.TablePage[*payments.Payment] {
 		Topics:  []live.Topic{live.Payments},
 		// Not live: payments join the group as their reasons are read,
 		// not only as they fail; the cursor keeps its payment.
-		Enter:   func(p *payments.Payment) tea.Cmd { return v.Push(newDetailPage(v, p.PaymentID)) },
-		Empty:   "no payment with this reason any more",
-		What:    "payments",
-		Export:  paymentsExport,
+		Enter:  func(p *payments.Payment) tea.Cmd { return v.Push(newDetailPage(v, p.PaymentID)) },
+		Empty:  "no payment with this reason any more",
+		What:   "payments",
+		Export: paymentsExport,
 	}, viewkit.Shared[*payments.Payment]{
 		Source: scopeRows(v.ctx.Store, v.scope, v.window),
 		Group:  group,

@@ -42,7 +42,7 @@ type View struct {
 	// cursor; a new quote that takes the cursor along (the live table
 	// follows the newest) does not change it.
 	followed string
-	keys    keys
+	keys     keys
 }
 
 type keys struct{ Window, Pair, Board key.Binding }

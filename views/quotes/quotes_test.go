@@ -124,4 +124,3 @@ func TestQuotesBoardEnterShowsThePair(t *testing.T) {
 		t.Errorf("still the board:\n%s", frame)
 	}
 }
-
