@@ -1,6 +1,7 @@
 package alerts_test
 
 import (
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -89,5 +90,20 @@ func TestAlertsGolden(t *testing.T) {
 	frame := viewtest.Golden(t, tm)
 	if !strings.Contains(frame, "FAILED") {
 		t.Fatal("failures alert not shown")
+	}
+}
+
+// TestAlertsAgreeWithTheHeaderFromTheFirstFrame: the view's first frame,
+// before any store change reaches it, lists the alerts the header counts.
+func TestAlertsAgreeWithTheHeaderFromTheFirstFrame(t *testing.T) {
+	e := twoHours.Env(t)
+	open := e.P.Store.Alerts()
+	if len(open) == 0 {
+		t.Fatal("no open alert: the test proves nothing")
+	}
+	v := alerts.New(e.Ctx, nil)
+	out := v.Render(120, 40)
+	if strings.Contains(out, "loading") || !strings.Contains(out, fmt.Sprintf("%d rows", len(open))) && !strings.Contains(out, fmt.Sprintf("%d row", len(open))) {
+		t.Fatalf("the first frame with %d alerts open:\n%s", len(open), out)
 	}
 }
