@@ -10,6 +10,7 @@ import (
 	"treasury/commands/cli/clitest"
 	"treasury/commands/sandbox/profiletest"
 	"treasury/data/payments"
+	"treasury/data/runway"
 	"treasury/sandbox/sandboxtest"
 )
 
@@ -64,6 +65,7 @@ func TestExposureFigureByFigure(t *testing.T) {
 	if len(rows) == 0 {
 		t.Fatal("no rows")
 	}
+	runways := 0
 	for _, r := range rows {
 		w := of(r.Currency)
 		if !r.PaysOut.Equal(w.out) || r.PaysOutCount != w.nOut || !r.Drawn.Equal(w.drawn) || !r.Owed.Equal(w.owed) || r.OwedCount != w.nOwed {
@@ -74,9 +76,13 @@ func TestExposureFigureByFigure(t *testing.T) {
 		if prefunded != (r.Available != nil) || prefunded && !r.Available.Equal(a) {
 			t.Errorf("%s: available %v, the server says %s", r.Currency, r.Available, a)
 		}
+		if r.FirstDue != nil && r.FirstDue.After(srv.Clock().Now().Add(time.Hour)) && r.DueWithinCount > 0 {
+			t.Errorf("%s: %d due within the hour, the first due at %v (now %v)", r.Currency, r.DueWithinCount, r.FirstDue, srv.Clock().Now())
+		}
 		if r.RunwayHours == nil {
 			continue
 		}
+		runways++
 		// The runway is the shorter pace's, and the balance over that pace.
 		pace, hours := r.WeightedOutflow, r.WeightedHours
 		if r.RunwayBy == "15m" {
@@ -88,6 +94,38 @@ func TestExposureFigureByFigure(t *testing.T) {
 		if r.WeightedHours != nil && r.BurnHours != nil && r.RunwayHours.GreaterThan(decimal.Min(*r.WeightedHours, *r.BurnHours)) {
 			t.Errorf("%s: runway %s h is not the shorter of %s and %s", r.Currency, r.RunwayHours, r.WeightedHours, r.BurnHours)
 		}
+	}
+	if runways == 0 {
+		t.Error("no currency has a runway: nothing checked")
+	}
+	// The burn, figure by figure: the net outflow of the ledger's last 15
+	// minutes (the available balance before minus after each movement;
+	// money in from other than payments is funding, left out), times 4.
+	now := srv.Clock().Now()
+	ledger := getJSON[[]payments.LedgerTransaction](t, "--config", cfg, "ledger", "--since", "1h")
+	burn := map[string]decimal.Decimal{}
+	for _, tx := range ledger {
+		if !tx.CreatedDttm.After(now.Add(-runway.BurnSpan)) || tx.CreatedDttm.After(now) {
+			continue
+		}
+		out := tx.AvailableBalanceBefore.Decimal.Sub(tx.AvailableBalanceAfter.Decimal)
+		if out.IsNegative() && tx.TxnSource != payments.SrcPayment {
+			continue
+		}
+		burn[tx.Currency] = burn[tx.Currency].Add(out)
+	}
+	checked := 0
+	for _, r := range rows {
+		if r.Burn == nil {
+			continue
+		}
+		if want := burn[r.Currency].Mul(decimal.NewFromInt(4)).Round(2); !r.Burn.Equal(want) {
+			t.Errorf("%s: burn %s/h, the ledger's last 15 minutes say %s/h", r.Currency, r.Burn, want)
+		}
+		checked++
+	}
+	if checked == 0 {
+		t.Error("no currency has a burn: nothing checked")
 	}
 	code, out, _ := getRun(t, "--config", cfg, "exposure", "-o", "table")
 	if code != 0 || !strings.Contains(out, "OWED JIT (N)") || !strings.Contains(out, "DRAWN (N)") {

@@ -110,7 +110,7 @@ func Command(ctx context.Context, e *process.Env, g cli.Globals, args []string) 
 	}
 	defer closeAll()
 	a.now = p.Now
-	if res.clock != "" && a.since > 0 {
+	if res.clock != "" && (a.since > 0 || res.timed) {
 		a.now = platformClock(ctx, p, res.clock)
 	}
 	a.source = cfg.Profile + " (" + cfg.Environment + ")"

@@ -39,6 +39,9 @@ type getResource struct {
 	// the window is counted back on (the records' times are its).
 	since time.Duration
 	clock apierr.Interface
+	// timed says the resource is computed as of now (the exposure's due
+	// times and runway): now is clock's, --since or not.
+	timed bool
 	// read fetches every page: a slice of records, one record, or rawBytes.
 	read func(ctx context.Context, p *platform.Platform, a getArgs) (any, error)
 }
@@ -284,7 +287,7 @@ func getResources() []getResource {
 				slices.SortStableFunc(ts, func(x, y payments.LedgerTransaction) int { return y.CreatedDttm.Compare(x.CreatedDttm) })
 				return ts, err
 			})},
-		{name: "exposure", summary: "per currency: what the payments in flight commit by funding, and the prefunded runway", clock: apierr.Payments,
+		{name: "exposure", summary: "per currency: what the payments in flight commit by funding, and the prefunded runway", clock: apierr.Payments, timed: true,
 			read: func(ctx context.Context, p *platform.Platform, a getArgs) (any, error) {
 				c, err := pay(p)
 				if err != nil {
