@@ -5,8 +5,10 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"treasury/data/live"
+	"treasury/ui/uitest"
 	"treasury/views/auditlog"
 	"treasury/views/viewtest"
 )
@@ -25,8 +27,11 @@ func TestUnreadableLog(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.P.Store.FetchNow(context.Background(), live.Audit)
-	tm := e.Program(t, auditlog.New(e.Ctx))
-	viewtest.WaitFor(t, tm, "STALE")
+	// Wide enough for the error line whatever the length of the test's
+	// temporary directory (the path is in it).
+	w := 120 + len(path)
+	tm := e.ProgramAt(t, w, 40, auditlog.New(e.Ctx))
+	uitest.WaitFor(t, tm, w, 40, 45*time.Second, "STALE")
 	frame := viewtest.Frame(t, tm)
 	if !strings.Contains(frame, "audit.jsonl: is a") || !strings.Contains(frame, "STALE (fetched") {
 		t.Errorf("the failure is not named above the entries last read:\n%s", frame)
