@@ -263,3 +263,41 @@ func TestServerRefusingTheUpdateRange(t *testing.T) {
 		t.Fatalf("requests %v: the refused range type was asked again", req)
 	}
 }
+
+// TestPaymentsEvictedOnThePlatformsClock: against a platform whose clock
+// runs ahead of the host's (a sandbox at 240x; here the host's stands
+// still), the payments that finished before the window, counted on the
+// platform's clock, leave the set: it stops growing once the window is
+// full.
+func TestPaymentsEvictedOnThePlatformsClock(t *testing.T) {
+	o := sandboxtest.Options()
+	o.LivePaymentsPerMinute = 1
+	srv := sandboxtest.Listen(t, o)
+	host := srv.Clock().Now()
+	p, err := platform.Open(srv.Profile(config.Builtin()), platform.Options{Now: func() time.Time { return host }, BackfillBudget: time.Minute,
+		Sleep: func(ctx context.Context, _ time.Duration) error { return ctx.Err() }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(p.Close)
+	fetched(p, live.PaymentsKey)
+	for range 12 {
+		srv.AdvanceClock(6 * time.Hour)
+		fetched(p, live.PaymentsKey)
+	}
+	// A poll reads what changed since the one before (six hours, here):
+	// one more a minute later has read only the last minute's changes.
+	srv.AdvanceClock(time.Minute)
+	fetched(p, live.PaymentsKey)
+	cut := srv.Clock().Now().Add(-platform.PaymentWindow - time.Minute)
+	set := live.Get(p.Store, live.PaymentsKey).Data
+	old := 0
+	for i := range set.Len() {
+		if q := set.At(i); !q.PaymentState.Unfinished() && q.When().Before(cut) && q.LastStateUpdatedAt.Before(cut) {
+			old++
+		}
+	}
+	if old > 0 {
+		t.Errorf("%d of %d payments held finished before the window (platform time %v)", old, set.Len(), srv.Clock().Now())
+	}
+}

@@ -60,6 +60,9 @@ type paymentFeed struct {
 	mu    sync.Mutex
 	since time.Time
 	held  time.Duration // the window the set holds
+	// readAt is the platform's time of the last read: the window is cut
+	// from it.
+	readAt time.Time
 	// vanished are the payments held unfinished that the last fetch
 	// asked for by id and did not get back: the next fold drops them.
 	vanished []string
@@ -141,7 +144,7 @@ func (f *paymentFeed) fetch(ctx context.Context) ([]payments.Payment, error) {
 		f.seen(newest)
 	}
 	f.mu.Lock()
-	f.since, f.held = now, win
+	f.since, f.held, f.readAt = now, win, now
 	f.vanished = vanished
 	if full {
 		f.polls, f.covered = 1, changeSpan{}
@@ -228,11 +231,19 @@ func (f *paymentFeed) missed(got []payments.Payment, covered changeSpan) bool {
 
 // fold merges the payments fetched into the set held, the finished ones
 // older than the window leaving it (in-flight ones stay, however old).
-func (f *paymentFeed) fold(prev *live.PaymentSet, fetched []payments.Payment, at time.Time) (*live.PaymentSet, live.Changes) {
+// The window is cut on the platform's clock at the read (readAt), as the
+// views cut it: the host's time of the fetch (hostAt) lags a platform
+// whose clock runs faster, and the set never evicted against a sandbox at
+// 240x.
+func (f *paymentFeed) fold(prev *live.PaymentSet, fetched []payments.Payment, hostAt time.Time) (*live.PaymentSet, live.Changes) {
 	f.mu.Lock()
 	held := max(f.held, PaymentWindow)
 	vanished := f.vanished
 	f.vanished = nil
+	at := f.readAt
 	f.mu.Unlock()
+	if at.IsZero() {
+		at = hostAt
+	}
 	return live.MergePaymentsGone(prev, fetched, at.Add(-held), vanished)
 }
