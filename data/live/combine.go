@@ -168,6 +168,10 @@ func (s *Store) signalLocked(d *deriver) {
 		s.pending++
 	default:
 	}
+	if !d.running {
+		d.running = true
+		go s.derive(d)
+	}
 }
 
 // combineLocked builds the combination d from its inputs' latest

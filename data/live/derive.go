@@ -42,6 +42,9 @@ type deriver struct {
 	// subscriber (it was resumed by a read).
 	paused, pinned, tellAll bool
 	used                    time.Time
+	// running says the derivation's goroutine runs (store.mu): it ends
+	// once the derivation is paused, and starts again when it resumes.
+	running bool
 }
 
 // Derive registers, once per name for a source topic, a value built from
@@ -114,6 +117,7 @@ func (s *Store) startLocked(d *deriver) {
 	}
 	s.pending++
 	d.signal <- struct{}{}
+	d.running = true
 	go s.derive(d)
 }
 
@@ -141,7 +145,8 @@ func (s *Store) changedLocked(t Topic, ch Changes) {
 	}
 }
 
-// derive runs d's builds until the store closes.
+// derive runs d's builds until the store closes or d is paused (a
+// paused derivation holds no goroutine: resuming starts one).
 func (s *Store) derive(d *deriver) {
 	for {
 		select {
@@ -153,6 +158,11 @@ func (s *Store) derive(d *deriver) {
 		s.buildLocked(d)
 		s.pending--
 		s.idle.Broadcast()
+		if d.paused && len(d.signal) == 0 {
+			d.running = false
+			s.mu.Unlock()
+			return
+		}
 		s.mu.Unlock()
 	}
 }

@@ -124,6 +124,14 @@ func (s *Store) PauseUnused(now time.Time) int {
 		// The value is dropped; its version is kept, so that the next
 		// one, built on resuming, is never taken for one seen before.
 		s.snaps[t] = Snapshot{Topic: t, Version: prev.Version, Seq: prev.Seq}
+		// Its goroutine ends: woken, it finds the derivation paused.
+		if d.running {
+			select {
+			case d.signal <- struct{}{}:
+				s.pending++
+			default:
+			}
+		}
 		n++
 	}
 	return n
@@ -143,6 +151,20 @@ func (s *Store) pauseLoop() {
 			s.PauseUnused(now)
 		}
 	}
+}
+
+// Running counts the derivations whose goroutine runs (a paused one
+// holds none).
+func (s *Store) Running() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for _, d := range s.derivedBy {
+		if d.running {
+			n++
+		}
+	}
+	return n
 }
 
 // Derivations counts the registered derivations, and names those built

@@ -106,8 +106,15 @@ func TestPausedOnTheStoresGoroutines(t *testing.T) {
 	count := Derive(st, k, "count", func(_ int, in Snap[[]string]) int { return len(in.Data) })
 	st.FetchNow(context.Background(), "list")
 	st.Sync()
+	if st.Running() != 1 {
+		t.Fatalf("%d derivations run; want 1", st.Running())
+	}
 	if n := st.PauseUnused(time.Now().Add(time.Hour)); n != 1 {
 		t.Fatalf("%d derivations paused; want 1", n)
+	}
+	st.Sync()
+	if n := st.Running(); n != 0 {
+		t.Fatalf("%d goroutines of paused derivations still run; want none", n)
 	}
 	sub := st.Subscribe()
 	defer sub.Close()
@@ -120,5 +127,8 @@ func TestPausedOnTheStoresGoroutines(t *testing.T) {
 	st.Sync()
 	if d := Get(st, count); !d.Loaded() || d.Data != 2 {
 		t.Fatalf("count = %d (loaded %v) after resuming; want 2", d.Data, d.Loaded())
+	}
+	if n := st.Running(); n != 1 {
+		t.Fatalf("%d derivations run once resumed; want 1", n)
 	}
 }
