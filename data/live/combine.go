@@ -1,6 +1,7 @@
 package live
 
 import (
+	"fmt"
 	"strings"
 	"time"
 )
@@ -69,12 +70,14 @@ func Combine[R any](s *Store, name string, build func(prev R, in Inputs) R, o Co
 		names[i] = string(t)
 	}
 	t := Topic(strings.Join(names, "+") + "#" + name)
+	shape := shapeOf[R](o.Timed, nil) + fmt.Sprintf(" alerts=%v", o.Alerts != nil)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if _, ok := s.derivedBy[t]; ok {
+	if d, ok := s.derivedBy[t]; ok {
+		sameShape(d, t, shape)
 		return Key[R]{topic: t}
 	}
-	d := &deriver{topic: t, srcs: append([]Topic(nil), srcs...), signal: make(chan struct{}, 1), used: time.Now(),
+	d := &deriver{topic: t, srcs: append([]Topic(nil), srcs...), shape: shape, signal: make(chan struct{}, 1), used: time.Now(),
 		combine: func(prev any, in Inputs) any {
 			p, _ := prev.(R)
 			return build(p, in)

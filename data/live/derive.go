@@ -1,6 +1,10 @@
 package live
 
-import "time"
+import (
+	"fmt"
+	"reflect"
+	"time"
+)
 
 // A derivation is built from one topic every time it changes, once for the
 // whole process (every SSH session reads the same result), off the
@@ -42,6 +46,9 @@ type deriver struct {
 	// subscriber (it was resumed by a read).
 	paused, pinned, tellAll bool
 	used                    time.Time
+	// shape is what makes a registration the same as another of its
+	// topic: the value's type, timed, the also topics (registered).
+	shape string
 	// running says the derivation's goroutine runs (store.mu): it ends
 	// once the derivation is paused, and starts again when it resumes.
 	running bool
@@ -49,8 +56,10 @@ type deriver struct {
 
 // Derive registers, once per name for a source topic, a value built from
 // the topic on every change, and returns its key. Every later call with
-// the same name returns the same key, whatever build it passes: the first
-// registration's build is the one that runs. Building starts at once on
+// the same name returns the same key and its build is not used: the
+// first registration's runs. A later call whose value is of another type,
+// or timed otherwise, or reading other topics, is a program error: it
+// panics, never answers with another build's value. Building starts at once on
 // the store's own goroutine; until the first build is done, the derived
 // snapshot is not Loaded.
 //
@@ -81,12 +90,14 @@ func DeriveTimed[S, R any](s *Store, src Key[S], also []Topic, name string, buil
 
 func derive[S, R any](s *Store, src Key[S], also []Topic, name string, timed bool, build func(prev R, in Snap[S]) (R, bool)) Key[R] {
 	t := Topic(string(src.topic) + "#" + name)
+	shape := shapeOf[R](timed, also)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if _, ok := s.derivedBy[t]; ok {
+	if d, ok := s.derivedBy[t]; ok {
+		sameShape(d, t, shape)
 		return Key[R]{topic: t}
 	}
-	d := &deriver{topic: t, src: src.topic, also: also, timed: timed, signal: make(chan struct{}, 1), used: time.Now(),
+	d := &deriver{topic: t, src: src.topic, also: also, timed: timed, shape: shape, signal: make(chan struct{}, 1), used: time.Now(),
 		build: func(prev any, in Snapshot) (any, bool) {
 			p, _ := prev.(R)
 			typed := Snap[S]{Snapshot: in}
@@ -262,4 +273,18 @@ func stateOf(sn Snapshot) uint64 {
 		b |= 2
 	}
 	return b
+}
+
+// shapeOf is a registration's shape: the value's type, timed, the topics
+// read besides the source.
+func shapeOf[R any](timed bool, also []Topic) string {
+	return fmt.Sprintf("%v timed=%v also=%v", reflect.TypeFor[R](), timed, also)
+}
+
+// sameShape panics when a registration of t is not of the shape of the
+// one held: two builders under one name.
+func sameShape(d *deriver, t Topic, shape string) {
+	if d.shape != shape {
+		panic(fmt.Sprintf("live: %s registered twice with different builders (%s, then %s)", t, d.shape, shape))
+	}
 }

@@ -132,3 +132,20 @@ func TestPausedOnTheStoresGoroutines(t *testing.T) {
 		t.Fatalf("%d derivations run once resumed; want 1", n)
 	}
 }
+
+// TestSecondRegistrationOfAnotherShapePanics: the same name registered
+// again with the same shape is the same key; with a value of another type
+// it is a program error, never a silent first-wins.
+func TestSecondRegistrationOfAnotherShapePanics(t *testing.T) {
+	st, _, count, _, _ := pauseWorld(t)
+	k := KeyOf[[]string]("list")
+	if again := Derive(st, k, "count", func(_ int, in Snap[[]string]) int { return 0 }); again != count {
+		t.Fatalf("the same registration gave another key")
+	}
+	defer func() {
+		if recover() == nil {
+			t.Fatal("a second registration of count with a string value did not panic")
+		}
+	}()
+	Derive(st, k, "count", func(_ string, in Snap[[]string]) string { return "" })
+}
