@@ -3,7 +3,7 @@ package process
 import (
 	"io"
 
-	"treasury/data/logfile"
+	"treasury/kit/logfile"
 	"treasury/sandbox"
 )
 

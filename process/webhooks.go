@@ -8,8 +8,8 @@ import (
 	"treasury/config"
 	"treasury/data/apierr"
 	"treasury/data/platform"
-	"treasury/data/portowner"
 	"treasury/data/webhook"
+	"treasury/kit/portowner"
 	"treasury/sandbox"
 )
 

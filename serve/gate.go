@@ -9,7 +9,7 @@ import (
 	"sync"
 	"time"
 
-	"treasury/data/ratelog"
+	"treasury/kit/ratelog"
 
 	"charm.land/ssh"
 	gossh "golang.org/x/crypto/ssh"

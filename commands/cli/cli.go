@@ -15,7 +15,7 @@ import (
 	"github.com/charmbracelet/x/term"
 
 	"treasury/config"
-	"treasury/data/logfile"
+	"treasury/kit/logfile"
 	"treasury/kit/words"
 	"treasury/process"
 	"treasury/views/saved"

@@ -19,8 +19,8 @@ import (
 	"time"
 
 	"treasury/data/apierr"
-	"treasury/data/portowner"
 	"treasury/data/webhook"
+	"treasury/kit/portowner"
 )
 
 // webhooks checks the PAYMENT_STATE_TRANSITION receiver of the profile:

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"treasury/commands/sandbox/profiletest"
-	"treasury/data/portowner"
+	"treasury/kit/portowner"
 	"treasury/sandbox/sandboxtest"
 )
 

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 
 	"treasury/data/audit"
-	"treasury/data/diskfree"
+	"treasury/kit/diskfree"
 	"treasury/kit/words"
 )
 

@@ -20,7 +20,7 @@ import (
 	"treasury/commands/dashboard"
 	"treasury/config"
 	"treasury/data/audit"
-	"treasury/data/logfile"
+	"treasury/kit/logfile"
 	"treasury/process"
 	"treasury/serve"
 )

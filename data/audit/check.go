@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 
-	"treasury/data/diskfree"
+	"treasury/kit/diskfree"
 	"treasury/kit/words"
 )
 

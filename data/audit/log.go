@@ -10,7 +10,7 @@ import (
 	"sync"
 	"time"
 
-	"treasury/data/diskfree"
+	"treasury/kit/diskfree"
 )
 
 // Options tune Open.

@@ -6,7 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"treasury/data/logfile"
+	"treasury/kit/logfile"
 )
 
 // LogFile is the name of the request log inside the state directory.

@@ -19,8 +19,8 @@ import (
 
 	"treasury/data/apierr"
 	"treasury/data/auth"
-	"treasury/data/logfile"
 	"treasury/data/transport"
+	"treasury/kit/logfile"
 )
 
 // script answers the n-th request (from 0) with steps[n], the last step

@@ -9,7 +9,7 @@ import (
 	"sync"
 	"time"
 
-	"treasury/data/ratelog"
+	"treasury/kit/ratelog"
 )
 
 // Reasons a receiver refuses a request, the keys of Receiver.Rejections.

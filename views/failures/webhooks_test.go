@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"treasury/data/portowner"
 	"treasury/data/webhook"
+	"treasury/kit/portowner"
 	"treasury/views/failures"
 	"treasury/views/viewtest"
 )
