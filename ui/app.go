@@ -16,6 +16,7 @@ import (
 
 	"treasury/data/actions"
 	"treasury/data/live"
+	"treasury/ui/route"
 )
 
 type overlay int
@@ -561,7 +562,7 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 		a.overlay = helpOverlay
 	case key.Matches(msg, k.Alerts):
 		// "a: all" on the overview, and from anywhere: esc comes back.
-		return a.follow(Open{View: "alerts"})
+		return a.follow(Open{View: route.Alerts})
 	case key.Matches(msg, k.Filter):
 		if _, ok := As[Filterer](a.Active()); !ok {
 			a.setFlash(Flash{Text: "nothing to search here"})

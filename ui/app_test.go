@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"treasury/data/live"
+	"treasury/ui/route"
 	"treasury/ui/uitest"
 )
 
@@ -31,7 +32,7 @@ type listView struct {
 	link string
 }
 
-func (v *listView) Name() string         { return v.name }
+func (v *listView) Name() route.Route    { return route.Route(v.name) }
 func (v *listView) Title() string        { return strings.ToUpper(v.name[:1]) + v.name[1:] }
 func (v *listView) Topics() []live.Topic { return nil }
 func (v *listView) Init() tea.Cmd        { return nil }
@@ -49,7 +50,7 @@ func (v *listView) Update(msg tea.Msg) tea.Cmd {
 		case "enter":
 			v.crumbs = append(v.crumbs, v.rows[v.cursor])
 		case "o":
-			return OpenCmd(v.link, v.rows[v.cursor])
+			return OpenCmd(route.Route(v.link), v.rows[v.cursor])
 		case "f":
 			return func() tea.Msg {
 				return Confirm{Title: "Freeze " + v.rows[v.cursor], Lines: []string{"record " + v.rows[v.cursor]}, Action: "Freeze",
@@ -291,7 +292,7 @@ func TestEscReturnsThroughALink(t *testing.T) {
 	press := presser(app)
 	at := func(step string, view string, crumbs ...string) {
 		t.Helper()
-		if app.Active().Name() != view || !slices.Equal(app.Active().Crumbs(), crumbs) {
+		if string(app.Active().Name()) != view || !slices.Equal(app.Active().Crumbs(), crumbs) {
 			t.Fatalf("%s: at %s %q, want %s %q", step, app.Active().Name(), app.Active().Crumbs(), view, crumbs)
 		}
 	}

@@ -88,7 +88,7 @@ func (a *App) saveCSV() tea.Cmd {
 	if dir == "" {
 		dir = "."
 	}
-	name := filepath.Join(dir, fmt.Sprintf("%s-%s.csv", strings.Join(append([]string{v.Name()}, v.Crumbs()...), "-"), a.ctx.Clock().UTC().Format("20060102T150405Z")))
+	name := filepath.Join(dir, fmt.Sprintf("%s-%s.csv", strings.Join(append([]string{string(v.Name())}, v.Crumbs()...), "-"), a.ctx.Clock().UTC().Format("20060102T150405Z")))
 	name = filepath.Join(dir, safeFileName(filepath.Base(name)))
 	write := CSVOf(v) // what is shown now, immutable: the command may run while the view moves on
 	if write == nil {

@@ -462,7 +462,7 @@ func (a *App) trail() string {
 	for i, c := range crumbs {
 		parts[i] = sanitize.Line(c)
 	}
-	return a.Active().Name() + " › " + strings.Join(parts, " › ")
+	return string(a.Active().Name()) + " › " + strings.Join(parts, " › ")
 }
 
 // tabLabel is the label of view i in a form: "1 Quotes" (in brackets when
@@ -630,7 +630,7 @@ func (a *App) clickTabs(x int) tea.Cmd {
 	// The trail: "  view › crumb › crumb"; a click on a crumb pops the
 	// pages above it (the view's name: back to its root).
 	col += 2
-	crumbs := append([]string{a.Active().Name()}, a.Active().Crumbs()...)
+	crumbs := append([]string{string(a.Active().Name())}, a.Active().Crumbs()...)
 	for i, c := range crumbs {
 		w := lipgloss.Width(sanitize.Line(c))
 		if x >= col && x < col+w {

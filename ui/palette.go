@@ -41,10 +41,9 @@ func (p *palette) commands() []Command {
 				out = append(out, c)
 			}
 		}
-		if !seen[v.Name()] {
-			seen[v.Name()] = true
-			name := v.Name()
-			out = append(out, Command{Name: name, View: name, Help: "open " + v.Title()})
+		if name := v.Name(); !seen[string(name)] {
+			seen[string(name)] = true
+			out = append(out, Command{Name: string(name), View: name, Help: "open " + v.Title()})
 		}
 	}
 	out = append(out, Command{Name: "quit", Help: "quit the dashboard", Run: func([]string) tea.Cmd { return tea.Quit }},

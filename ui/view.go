@@ -8,14 +8,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"treasury/data/live"
+	"treasury/ui/route"
 )
 
-// View is one screen of the dashboard. Views are pointers updated in place
-// by the shell; all I/O happens in the tea.Cmds they return. The contract
-// is small; what a view may also do (search, export, select, commands) is
-// a capability the shell discovers (Filterer, Exporter, Selecter,
-// Commander), on the view or, for a view made of pages (Shower), on the
-// page it shows.
 // Explainer is a view whose figures need saying how they are computed
 // (the runway, the exposure): help (?) shows its paragraphs under its
 // keys.
@@ -23,11 +18,17 @@ type Explainer interface {
 	Explain() []string
 }
 
+// View is one screen of the dashboard. Views are pointers updated in place
+// by the shell; all I/O happens in the tea.Cmds they return. The contract
+// is small; what a view may also do (search, export, select, commands) is
+// a capability the shell discovers (Filterer, Exporter, Selecter,
+// Commander), on the view or, for a view made of pages (Shower), on the
+// page it shows.
 type View interface {
 	// Name is the view's palette name ("payments"); Title its tab label.
 	// Both are constant: the shell draws the tabs again only when the view
 	// shown, its trail or the width change.
-	Name() string
+	Name() route.Route
 	Title() string
 	// Topics are the store topics the view watches now (they may change
 	// with drill-down).
@@ -145,7 +146,7 @@ type Command struct {
 	Complete func(prefix string) []string
 	// Run executes the command with its arguments; the shell switches to
 	// the command's view first when View is set.
-	View string
+	View route.Route
 	Run  func(args []string) tea.Cmd
 	// Global runs Run without opening the view that offers the command
 	// first (":search <title>" opens the tab its argument names).
@@ -160,10 +161,10 @@ type FilterKeeper interface {
 
 // Jump opens the view named View as a tab or the palette does: the links
 // followed are forgotten, esc does not come back.
-type Jump struct{ View string }
+type Jump struct{ View route.Route }
 
 // JumpCmd returns a command that jumps to the view named name.
-func JumpCmd(name string) tea.Cmd { return func() tea.Msg { return Jump{View: name} } }
+func JumpCmd(name route.Route) tea.Cmd { return func() tea.Msg { return Jump{View: name} } }
 
 // StoreChanged tells views that the store has new data; they read the
 // snapshots they need.
@@ -180,7 +181,7 @@ type Tick struct{ Now time.Time }
 // Open asks a view to show something (sent by palette commands and
 // cross-view links); Args are the command's arguments.
 type Open struct {
-	View string
+	View route.Route
 	Args []string
 }
 
@@ -273,6 +274,6 @@ func ResultCmd(text string, err error) tea.Cmd {
 }
 
 // OpenCmd returns a command that opens a view with arguments.
-func OpenCmd(view string, args ...string) tea.Cmd {
+func OpenCmd(view route.Route, args ...string) tea.Cmd {
 	return func() tea.Msg { return Open{View: view, Args: args} }
 }

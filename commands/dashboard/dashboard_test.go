@@ -22,6 +22,7 @@ import (
 	"treasury/process"
 	"treasury/sandbox/sandboxtest"
 	"treasury/ui"
+	"treasury/ui/route"
 	"treasury/ui/uitest"
 )
 
@@ -113,9 +114,12 @@ func TestDashboardOnTheVariant(t *testing.T) {
 	app := NewApp(rt, Session{Colors: r, Dark: true, Who: audit.Who{Via: audit.ViaLocal, User: "tester"}, SaveDir: t.TempDir()})
 	tm := teatest.NewTestModel(t, app, teatest.WithInitialTermSize(160, 40))
 	var seen bytes.Buffer
-	for _, v := range []struct{ name, shows string }{
-		{"overview", "Total "}, {"quotes", "mid rate"}, {"balances", "USD"}, {"payments", "COMPLETED"}, {"wallets", "Treasury Operations"},
-		{"addressbook", "Alias"}, {"identities", "BENEFICIARY"}, {"ledger", "RESERVE"}, {"errors", "no call has failed"},
+	for _, v := range []struct {
+		name  route.Route
+		shows string
+	}{
+		{route.Overview, "Total "}, {route.Quotes, "mid rate"}, {route.Balances, "USD"}, {route.Payments, "COMPLETED"}, {route.Wallets, "Treasury Operations"},
+		{route.AddressBook, "Alias"}, {route.Identities, "BENEFICIARY"}, {route.Ledger, "RESERVE"}, {route.Errors, "no call has failed"},
 	} {
 		tm.Send(ui.Open{View: v.name})
 		shows := uitest.ScreenOf(tm, 160, 40).Shows(v.shows)

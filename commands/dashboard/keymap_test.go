@@ -13,6 +13,7 @@ import (
 
 	"treasury/data/audit"
 	"treasury/ui"
+	"treasury/ui/route"
 	"treasury/ui/uitest"
 )
 
@@ -105,7 +106,7 @@ func TestNoScreenHasTwoBindingsOnOneKey(t *testing.T) {
 		var s keyScreen
 		on(func(a *ui.App) {
 			v := a.Active()
-			s.name = strings.Join(append([]string{v.Name()}, v.Crumbs()...), " › ")
+			s.name = strings.Join(append([]string{string(v.Name())}, v.Crumbs()...), " › ")
 			s.keys = append(a.Keys().List(), v.Keys()...)
 			_, _, s.sel = ui.SelectedOf(v)
 		})
@@ -128,7 +129,7 @@ func TestNoScreenHasTwoBindingsOnOneKey(t *testing.T) {
 	var names []string
 	on(func(a *ui.App) {
 		for _, v := range a.Views() {
-			names = append(names, v.Name())
+			names = append(names, string(v.Name()))
 		}
 	})
 	checked := map[string]bool{}
@@ -168,7 +169,7 @@ func TestNoScreenHasTwoBindingsOnOneKey(t *testing.T) {
 		}
 	}
 	for _, name := range names {
-		walk(name, ui.Open{View: name})
+		walk(name, ui.Open{View: route.Route(name)})
 	}
 	// Then every palette command that needs no argument (the sections a
 	// letter opens: sweeps, webhooks, counterparties, a payments scope…).
@@ -191,7 +192,7 @@ func TestNoScreenHasTwoBindingsOnOneKey(t *testing.T) {
 		if _, ok := msg.(ui.Open); !ok {
 			continue
 		}
-		walk(c.View, msg)
+		walk(string(c.View), msg)
 		walked++
 	}
 	if walked == 0 || len(checked) == before {

@@ -19,6 +19,7 @@ import (
 	"treasury/data/platform"
 	"treasury/data/wallet"
 	"treasury/ui"
+	"treasury/ui/route"
 	"treasury/views/viewkit"
 )
 
@@ -66,7 +67,7 @@ func New(ctx *ui.Context, p *platform.Platform, act *actions.Actor) *View {
 }
 
 // Name is the palette name.
-func (v *View) Name() string { return "addressbook" }
+func (v *View) Name() route.Route { return route.AddressBook }
 
 // Title is the tab label.
 func (v *View) Title() string { return "Address book" }

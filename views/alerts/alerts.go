@@ -25,26 +25,27 @@ import (
 	"treasury/data/live"
 	"treasury/data/wire"
 	"treasury/ui"
+	"treasury/ui/route"
 	"treasury/ui/sanitize"
 	"treasury/ui/table"
 	"treasury/views/viewkit"
 )
 
 // target is the view that shows an alert's topic.
-func target(t live.Topic) (string, bool) {
+func target(t live.Topic) (route.Route, bool) {
 	switch t {
 	case live.Payments:
-		return "payments", true
+		return route.Payments, true
 	case live.LiquidityBalances, live.PaymentBalances:
-		return "balances", true
+		return route.Balances, true
 	case live.Endpoints:
-		return "addressbook", true
+		return route.AddressBook, true
 	case live.Transactions:
-		return "wallets", true
+		return route.Wallets, true
 	case live.Ledger: // a runway: the ledger of its currency
-		return "ledger", true
+		return route.Ledger, true
 	case live.Quotes: // a stale feed
-		return "quotes", true
+		return route.Quotes, true
 	}
 	return "", false
 }
@@ -92,7 +93,7 @@ func New(ctx *ui.Context, settings Settings) *View {
 }
 
 // Name is the palette name.
-func (v *View) Name() string { return "alerts" }
+func (v *View) Name() route.Route { return route.Alerts }
 
 // Title is the tab label.
 func (v *View) Title() string { return "Alerts" }
@@ -231,7 +232,7 @@ func (v *View) open(a live.Alert) tea.Cmd {
 
 // Commands offer ":alerts" and ":alerts edit".
 func (v *View) Commands() []ui.Command {
-	c := ui.Command{Name: "alerts", Help: "open alerts", View: v.Name()}
+	c := ui.Command{Name: string(v.Name()), Help: "open alerts", View: v.Name()}
 	if v.settings != nil {
 		c.Args, c.Help = "[edit]", "open alerts; edit: the thresholds, per currency and kind of balance"
 		c.Complete = func(prefix string) []string {

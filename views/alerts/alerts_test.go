@@ -12,6 +12,7 @@ import (
 
 	"treasury/data/live"
 	"treasury/ui"
+	"treasury/ui/route"
 	"treasury/views/alerts"
 	"treasury/views/viewtest"
 )
@@ -20,7 +21,7 @@ import (
 // to open.
 type target struct{ opened chan []string }
 
-func (v *target) Name() string                  { return "payments" }
+func (v *target) Name() route.Route             { return route.Payments }
 func (v *target) Title() string                 { return "Payments" }
 func (v *target) Topics() []live.Topic          { return nil }
 func (v *target) Init() tea.Cmd                 { return nil }

@@ -19,6 +19,7 @@ import (
 	"treasury/data/audit"
 	"treasury/data/live"
 	"treasury/ui"
+	"treasury/ui/route"
 	"treasury/ui/sanitize"
 	"treasury/ui/table"
 	"treasury/views/viewkit"
@@ -160,7 +161,7 @@ func (v *View) detail(r audit.Record) *viewkit.DetailPage[audit.Record] {
 }
 
 // Name is the palette name.
-func (v *View) Name() string { return "audit" }
+func (v *View) Name() route.Route { return route.Audit }
 
 // Title is the tab label.
 func (v *View) Title() string { return "Audit" }
@@ -170,7 +171,7 @@ func (v *View) Init() tea.Cmd { return nil }
 
 // Commands offer ":audit".
 func (v *View) Commands() []ui.Command {
-	return []ui.Command{{Name: "audit", Help: "the audit log of operator actions, newest first", View: v.Name(),
+	return []ui.Command{{Name: string(v.Name()), Help: "the audit log of operator actions, newest first", View: v.Name(),
 		Run: func([]string) tea.Cmd { return nil }}}
 }
 

@@ -23,6 +23,7 @@ import (
 	"treasury/data/runway"
 	"treasury/ui"
 	"treasury/ui/chart"
+	"treasury/ui/route"
 	"treasury/ui/sanitize"
 	"treasury/views/paystats"
 	"treasury/views/viewkit"
@@ -95,7 +96,7 @@ func chartStyles(ctx *ui.Context, series int) chart.Styles {
 }
 
 // Name is the palette name.
-func (v *View) Name() string { return "balances" }
+func (v *View) Name() route.Route { return route.Balances }
 
 // Title is the tab label.
 func (v *View) Title() string { return "Balances" }
@@ -218,7 +219,7 @@ func (v *View) Keys() []key.Binding {
 // Commands offer ":balances [currency]" and ":trades [filter]".
 func (v *View) Commands() []ui.Command {
 	return []ui.Command{
-		{Name: "balances", Args: "[currency]", Help: "liquidity and payments balances", View: v.Name(),
+		{Name: string(v.Name()), Args: "[currency]", Help: "liquidity and payments balances", View: v.Name(),
 			Complete: v.completeCurrency,
 			Run:      func(args []string) tea.Cmd { return ui.OpenCmd(v.Name(), args...) }},
 		{Name: "trades", Args: "[filter]", Help: "liquidity trades, newest first", View: v.Name(),

@@ -21,6 +21,7 @@ import (
 	"treasury/data/live"
 	"treasury/kit/words"
 	"treasury/ui"
+	"treasury/ui/route"
 	"treasury/ui/sanitize"
 	"treasury/ui/table"
 	"treasury/views/viewkit"
@@ -61,7 +62,7 @@ func New(ctx *ui.Context) *View {
 }
 
 // Name is the palette name.
-func (v *View) Name() string { return "errors" }
+func (v *View) Name() route.Route { return route.Errors }
 
 // Title is the tab label.
 func (v *View) Title() string { return "Errors" }
@@ -179,7 +180,7 @@ func (v *View) Update(msg tea.Msg) tea.Cmd {
 
 // Commands offer ":errors [INTERFACE]".
 func (v *View) Commands() []ui.Command {
-	return []ui.Command{{Name: "errors", Args: "[interface]", Help: "recent failed calls, with code, message and what to do", View: v.Name(),
+	return []ui.Command{{Name: string(v.Name()), Args: "[interface]", Help: "recent failed calls, with code, message and what to do", View: v.Name(),
 		Complete: func(prefix string) []string {
 			var out []string
 			for _, i := range []string{"liquidity", "payments", "auth", "reporting", "wallet", "custody"} {

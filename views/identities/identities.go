@@ -10,6 +10,7 @@ import (
 	"treasury/data/payments"
 	"treasury/data/platform"
 	"treasury/ui"
+	"treasury/ui/route"
 	"treasury/ui/sanitize"
 	"treasury/ui/table"
 	"treasury/views/viewkit"
@@ -55,7 +56,7 @@ func New(ctx *ui.Context, p *platform.Platform) *View {
 }
 
 // Name is the palette name.
-func (v *View) Name() string { return "identities" }
+func (v *View) Name() route.Route { return route.Identities }
 
 // Title is the tab label.
 func (v *View) Title() string { return "Identities" }
@@ -93,6 +94,6 @@ func (v *View) open(id payments.Identity) tea.Cmd {
 
 // Commands offer ":identities".
 func (v *View) Commands() []ui.Command {
-	return []ui.Command{{Name: "identities", Help: "identities and their financial instruments", View: v.Name(),
+	return []ui.Command{{Name: string(v.Name()), Help: "identities and their financial instruments", View: v.Name(),
 		Run: func([]string) tea.Cmd { return nil }}}
 }

@@ -19,6 +19,7 @@ import (
 	"treasury/data/payments"
 	"treasury/data/platform"
 	"treasury/ui"
+	"treasury/ui/route"
 	"treasury/ui/sanitize"
 	"treasury/ui/table"
 	"treasury/views/viewkit"
@@ -153,11 +154,11 @@ func open(t payments.LedgerTransaction) tea.Cmd {
 	if t.Reference() == "" {
 		return ui.FlashCmd("this movement belongs to no payment")
 	}
-	return ui.OpenCmd("payments", t.Reference())
+	return ui.OpenCmd(route.Payments, t.Reference())
 }
 
 // Name is the palette name.
-func (v *View) Name() string { return "ledger" }
+func (v *View) Name() route.Route { return route.Ledger }
 
 // Title is the tab label.
 func (v *View) Title() string { return "Ledger" }
@@ -220,7 +221,7 @@ func (v *View) Keys() []key.Binding {
 
 // Commands offer ":ledger [window] [filter]".
 func (v *View) Commands() []ui.Command {
-	return []ui.Command{{Name: "ledger", Args: "[24h|7d|30d] [currency or filter]", Help: "ledger transactions of a window (24 h polled; 7 d, 30 d read)", View: v.Name()}}
+	return []ui.Command{{Name: string(v.Name()), Args: "[24h|7d|30d] [currency or filter]", Help: "ledger transactions of a window (24 h polled; 7 d, 30 d read)", View: v.Name()}}
 }
 
 // export is the ledger's CSV: a movement's fields as received, amounts

@@ -44,12 +44,13 @@ import (
 	"treasury/data/live"
 	"treasury/data/runway"
 	"treasury/ui"
+	"treasury/ui/route"
 	"treasury/views/paystats"
 	"treasury/views/viewkit"
 )
 
 // Name is the view's palette name.
-const Name = "overview"
+const Name = route.Overview
 
 // Options are what the overview needs besides the session.
 type Options struct {
@@ -125,7 +126,7 @@ func New(ctx *ui.Context, o Options) *View {
 }
 
 // Name is the palette name.
-func (v *View) Name() string { return Name }
+func (v *View) Name() route.Route { return route.Overview }
 
 // Title is the tab label.
 func (v *View) Title() string { return "Overview" }
@@ -226,7 +227,7 @@ func (v *View) CSV() func(io.Writer) error {
 
 // Commands offer ":overview [1h|24h|7d|30d]".
 func (v *View) Commands() []ui.Command {
-	return []ui.Command{{Name: Name, Args: "[1h|24h|7d|30d]", Help: "rates, balances, runway, payments, alerts and health on one page", View: Name,
+	return []ui.Command{{Name: string(Name), Args: "[1h|24h|7d|30d]", Help: "rates, balances, runway, payments, alerts and health on one page", View: Name,
 		Complete: func(prefix string) []string {
 			var out []string
 			for _, w := range windows {

@@ -26,6 +26,7 @@ import (
 	"treasury/data/payments"
 	"treasury/data/platform"
 	"treasury/ui"
+	"treasury/ui/route"
 	"treasury/ui/sanitize"
 	"treasury/ui/table"
 	"treasury/views/paystats"
@@ -35,7 +36,7 @@ import (
 // Name is the view's palette name, the View of ui.Open messages that open
 // it (ui.Open{View: Name, Args: []string{"<paymentId or internalId>"}}
 // opens a payment's detail; Args {"failed"} a scope).
-const Name = "payments"
+const Name = route.Payments
 
 // View is the payments view.
 type View struct {
@@ -117,7 +118,7 @@ func New(ctx *ui.Context, p *platform.Platform) *View {
 func (v *View) now() time.Time { return v.ctx.Store.PlatformNow(apierr.Payments) }
 
 // Name is the palette name.
-func (v *View) Name() string { return Name }
+func (v *View) Name() route.Route { return route.Payments }
 
 // Title is the tab label.
 func (v *View) Title() string { return "Payments" }
@@ -348,7 +349,7 @@ func (v *View) Keys() []key.Binding {
 // Commands offer ":payments [scope]" and ":payment <id or internalId>".
 func (v *View) Commands() []ui.Command {
 	return []ui.Command{
-		{Name: "payments", Args: "[all|quoted|inflight|failed|declined|returned|completed] [24h|7d|30d|any window, as 90d]", Help: "payments by state, over a window",
+		{Name: string(v.Name()), Args: "[all|quoted|inflight|failed|declined|returned|completed] [24h|7d|30d|any window, as 90d]", Help: "payments by state, over a window",
 			View: Name, Complete: scopeWords},
 		{Name: "payment", Args: "<paymentId or internalId>", Help: "a payment's detail: errors, guidance, timeline",
 			View: Name, Complete: func(prefix string) []string {

@@ -18,6 +18,7 @@ import (
 	"treasury/data/money"
 	"treasury/ui"
 	"treasury/ui/chart"
+	"treasury/ui/route"
 	"treasury/ui/sanitize"
 	"treasury/ui/table"
 	"treasury/views/viewkit"
@@ -104,7 +105,7 @@ func (v *View) toggleBoard() tea.Cmd {
 }
 
 // Name is the palette name.
-func (v *View) Name() string { return "quotes" }
+func (v *View) Name() route.Route { return route.Quotes }
 
 // Title is the tab label.
 func (v *View) Title() string { return "Quotes" }
@@ -245,7 +246,7 @@ func (v *View) Keys() []key.Binding {
 
 // Commands offer ":quotes [pair]".
 func (v *View) Commands() []ui.Command {
-	return []ui.Command{{Name: "quotes", Args: "[pair]", Help: "quotes, filtered to a pair", View: v.Name(),
+	return []ui.Command{{Name: string(v.Name()), Args: "[pair]", Help: "quotes, filtered to a pair", View: v.Name(),
 		Complete: func(prefix string) []string {
 			var out []string
 			for _, s := range v.ctx.Store.Series(live.SeriesRate) {

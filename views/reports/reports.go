@@ -24,6 +24,7 @@ import (
 	"treasury/data/platform"
 	"treasury/data/reporting"
 	"treasury/ui"
+	"treasury/ui/route"
 	"treasury/ui/sanitize"
 	"treasury/ui/table"
 	"treasury/views/viewkit"
@@ -122,7 +123,7 @@ func generated(r reporting.Report) string {
 }
 
 // Name is the palette name.
-func (v *View) Name() string { return "reports" }
+func (v *View) Name() route.Route { return route.Reports }
 
 // Title is the tab label.
 func (v *View) Title() string { return "Reports" }
@@ -212,7 +213,7 @@ func (v *View) Keys() []key.Binding { return v.Stack.KeysWith(v.keys.Save) }
 // Commands offer ":reports [filter]" and ":report <id>".
 func (v *View) Commands() []ui.Command {
 	return []ui.Command{
-		{Name: "reports", Args: "[filter]", Help: "reports, filtered (PAYMENT_OPS, RECON, CSV, JSON, a month)", View: v.Name(),
+		{Name: string(v.Name()), Args: "[filter]", Help: "reports, filtered (PAYMENT_OPS, RECON, CSV, JSON, a month)", View: v.Name(),
 			Run: func(args []string) tea.Cmd { return ui.OpenCmd(v.Name(), args...) }},
 		{Name: "report", Args: "<id>", Help: "download and show a report", View: v.Name(),
 			Complete: func(prefix string) []string {

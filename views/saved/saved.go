@@ -24,6 +24,7 @@ import (
 	"treasury/data/live"
 	"treasury/data/platform"
 	"treasury/ui"
+	"treasury/ui/route"
 	"treasury/ui/table"
 	paymentsview "treasury/views/payments"
 )
@@ -38,7 +39,7 @@ type kind struct {
 // kinds are the views a saved search can name, by palette name.
 func kinds() map[string]kind {
 	return map[string]kind{
-		paymentsview.Name: {
+		string(paymentsview.Name): {
 			columns: paymentsview.SearchColumns(), fields: paymentsview.SearchFields(), window: paymentsview.CheckWindow,
 			build: func(ctx *ui.Context, p *platform.Platform, s config.Search) (ui.View, tea.Cmd) {
 				v := paymentsview.New(ctx, p)
@@ -95,18 +96,16 @@ func Views(ctx *ui.Context, p *platform.Platform, searches []config.Search) []ui
 	return out
 }
 
-// Name is the palette name of the tab of the saved search titled title:
-// "search:" and the title, lowercased, its spaces dashes.
-func Name(title string) string {
-	return "search:" + strings.Join(strings.Fields(strings.ToLower(title)), "-")
-}
+// Name is the palette name of the tab of the saved search titled title
+// (route.Saved): "search:" and the title, lowercased, its spaces dashes.
+func Name(title string) route.Route { return route.Saved(title) }
 
 // View is the tab of one saved search: the view it names, with the
 // search set.
 type View struct {
 	ui.View
 	s    config.Search
-	name string
+	name route.Route
 	init tea.Cmd
 	// pending is the command of a Back that set the saved search again,
 	// run at the next Update (Back returns none).
@@ -117,7 +116,7 @@ type View struct {
 }
 
 // Name is the tab's palette name.
-func (v *View) Name() string { return v.name }
+func (v *View) Name() route.Route { return v.name }
 
 // Title is the saved search's title.
 func (v *View) Title() string { return v.s.Title }

@@ -7,6 +7,7 @@ import (
 
 	"treasury/config"
 	"treasury/ui"
+	"treasury/ui/route"
 	paymentsview "treasury/views/payments"
 	"treasury/views/saved"
 	"treasury/views/viewtest"
@@ -180,7 +181,7 @@ type stand struct {
 	title string
 }
 
-func (s stand) Name() string           { return "stand:" + s.title }
+func (s stand) Name() route.Route      { return route.Route("stand:" + s.title) }
 func (s stand) Title() string          { return s.title }
 func (s stand) Commands() []ui.Command { return nil }
 

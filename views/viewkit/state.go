@@ -13,6 +13,7 @@ import (
 	"treasury/data/wire"
 	"treasury/kit/words"
 	"treasury/ui"
+	"treasury/ui/route"
 	"treasury/ui/sanitize"
 )
 
@@ -103,7 +104,7 @@ func OpenErrors(snap live.Snapshot) tea.Cmd {
 	if e, ok := apierr.As(snap.Err); ok {
 		args = []string{string(e.Interface)}
 	}
-	return ui.OpenCmd("errors", args...)
+	return ui.OpenCmd(route.Errors, args...)
 }
 
 // Retrying says when the data is tried again ("next try in 40s, r: now").

@@ -141,7 +141,7 @@ func (v *View) Commands() []ui.Command {
 		return func(a []string) tea.Cmd { return ui.OpenCmd(v.Name(), append(args, a...)...) }
 	}
 	return []ui.Command{
-		{Name: "wallets", Args: "[filter]", Help: "vaults and their wallets", View: v.Name(), Run: open()},
+		{Name: string(v.Name()), Args: "[filter]", Help: "vaults and their wallets", View: v.Name(), Run: open()},
 		{Name: "vault", Args: "<id or name>", Help: "a vault's wallets", View: v.Name(), Run: open("vault"),
 			Complete: func(p string) []string {
 				vs, _ := v.vaults()

@@ -18,6 +18,7 @@ import (
 	"treasury/data/live"
 	"treasury/data/platform"
 	"treasury/ui"
+	"treasury/ui/route"
 	"treasury/ui/sanitize"
 	"treasury/views/viewkit"
 )
@@ -64,7 +65,7 @@ func New(ctx *ui.Context, p *platform.Platform, act *actions.Actor) *View {
 }
 
 // Name is the palette name.
-func (v *View) Name() string { return "wallets" }
+func (v *View) Name() route.Route { return route.Wallets }
 
 // Title is the tab label.
 func (v *View) Title() string { return "Wallets" }

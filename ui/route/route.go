@@ -1,0 +1,33 @@
+// Package route names the views: one value per view, used by the
+// palette, the number keys' jumps, the links from one view to another (a
+// ledger row's payment, an alert's record) and the tabs. A name typed by
+// hand does not compile where a route is wanted; a view that is not
+// listed here has no route to link to.
+package route
+
+import "strings"
+
+// Route names a view. Its text is the view's palette command (":ledger").
+type Route string
+
+// The views' routes.
+const (
+	Overview    Route = "overview"
+	Quotes      Route = "quotes"
+	Balances    Route = "balances"
+	Payments    Route = "payments"
+	Wallets     Route = "wallets"
+	Reports     Route = "reports"
+	AddressBook Route = "addressbook"
+	Alerts      Route = "alerts"
+	Errors      Route = "errors" // views/failures: the failed calls
+	Identities  Route = "identities"
+	Ledger      Route = "ledger"
+	Audit       Route = "audit" // views/auditlog
+)
+
+// Saved is the route of a saved search's tab, by its title: "search:"
+// and the title's words in lower case, joined by dashes.
+func Saved(title string) Route {
+	return Route("search:" + strings.Join(strings.Fields(strings.ToLower(title)), "-"))
+}
