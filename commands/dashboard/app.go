@@ -11,9 +11,9 @@ import (
 	"treasury/ui"
 	"treasury/views/addressbook"
 	"treasury/views/alerts"
-	"treasury/views/auditlog"
+	auditview "treasury/views/audit"
 	"treasury/views/balances"
-	"treasury/views/failures"
+	errorsview "treasury/views/errors"
 	"treasury/views/identities"
 	"treasury/views/ledger"
 	"treasury/views/overview"
@@ -78,10 +78,10 @@ func NewApp(rt *process.Runtime, s Session) *ui.App {
 		reports.New(ctx, p),
 		addressbook.New(ctx, p, act),
 		alerts.New(ctx, rt.Alerts),
-		failures.New(ctx),
+		errorsview.New(ctx),
 		identities.New(ctx, p),
 		ledger.New(ctx, p),
-		auditlog.New(ctx),
+		auditview.New(ctx),
 	}
 	// The profile's saved searches, as tabs after these.
 	views = append(views, saved.Views(ctx, p, cfg.Searches)...)

@@ -1,4 +1,5 @@
-// Package route names the views: one value per view, used by the
+// Package route names the views: one value per view, the name of its
+// folder under views/ (views/errors, views/audit...), used by the
 // palette, the number keys' jumps, the links from one view to another (a
 // ledger row's payment, an alert's record) and the tabs. A name typed by
 // hand does not compile where a route is wanted; a view that is not
@@ -20,10 +21,10 @@ const (
 	Reports     Route = "reports"
 	AddressBook Route = "addressbook"
 	Alerts      Route = "alerts"
-	Errors      Route = "errors" // views/failures: the failed calls
+	Errors      Route = "errors" // the failed calls
 	Identities  Route = "identities"
 	Ledger      Route = "ledger"
-	Audit       Route = "audit" // views/auditlog
+	Audit       Route = "audit"
 )
 
 // Saved is the route of a saved search's tab, by its title: "search:"

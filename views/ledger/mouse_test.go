@@ -7,7 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"treasury/ui"
-	"treasury/views/failures"
+	errorsview "treasury/views/errors"
 	"treasury/views/ledger"
 	"treasury/views/viewtest"
 )
@@ -17,7 +17,7 @@ import (
 func TestMouse(t *testing.T) {
 	e := shared.Env(t)
 	v := ledger.New(e.Ctx, e.P)
-	tm := e.Program(t, v, failures.New(e.Ctx))
+	tm := e.Program(t, v, errorsview.New(e.Ctx))
 	viewtest.WaitFor(t, tm, "After")
 	// The body starts on line 3: its status line, the table's header, rows.
 	tm.Send(tea.MouseClickMsg{X: 5, Y: 3 + 2 + 3, Button: tea.MouseLeft})

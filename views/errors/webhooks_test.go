@@ -1,4 +1,4 @@
-package failures_test
+package errorsview_test
 
 import (
 	"bytes"
@@ -14,7 +14,7 @@ import (
 
 	"treasury/data/webhook"
 	"treasury/kit/portowner"
-	"treasury/views/failures"
+	errorsview "treasury/views/errors"
 	"treasury/views/viewtest"
 )
 
@@ -41,7 +41,7 @@ func TestErrorsViewCountsWebhookRejections(t *testing.T) {
 	e.Ctx.Webhooks = func() webhook.Status {
 		return webhook.Status{Addr: rh.srv.Addr(), Stats: rh.rcv.Stats(), Rejections: rh.rcv.Rejections()}
 	}
-	tm := e.Program(t, failures.New(e.Ctx))
+	tm := e.Program(t, errorsview.New(e.Ctx))
 	viewtest.WaitAll(t, tm, "Webhook receiver", "listening on "+rh.srv.Addr(),
 		"rejected 3: bad_signature 2, stale_timestamp 1", "webhooks ⚠ 3 rejected (:errors)")
 	frame := viewtest.Frame(t, tm)
@@ -71,7 +71,7 @@ func TestErrorsViewSaysWebhookPortInUse(t *testing.T) {
 	}
 	e := viewtest.Shared(t)
 	e.Ctx.Webhooks = func() webhook.Status { return st }
-	tm := e.Program(t, failures.New(e.Ctx))
+	tm := e.Program(t, errorsview.New(e.Ctx))
 	viewtest.WaitAll(t, tm, "Webhook receiver", ln.Addr().String()+" is in use by", "polling alone",
 		"webhooks ✖ port in use: polling only (:errors)")
 	frame := viewtest.Frame(t, tm)
@@ -99,7 +99,7 @@ func TestErrorsViewTellsBusyFromRejected(t *testing.T) {
 	e.Ctx.Webhooks = func() webhook.Status {
 		return webhook.Status{Addr: rh.srv.Addr(), Stats: rh.rcv.Stats(), Rejections: rh.rcv.Rejections()}
 	}
-	tm := e.Program(t, failures.New(e.Ctx))
+	tm := e.Program(t, errorsview.New(e.Ctx))
 	viewtest.WaitAll(t, tm, "Webhook receiver", "1 accepted", "answered busy 2 times")
 	frame := viewtest.Frame(t, tm)
 	if strings.Contains(frame, "rejected") {

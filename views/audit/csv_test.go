@@ -1,10 +1,10 @@
-package auditlog_test
+package auditview_test
 
 import (
 	"testing"
 
 	"treasury/ui"
-	"treasury/views/auditlog"
+	auditview "treasury/views/audit"
 	"treasury/views/viewtest"
 )
 
@@ -16,7 +16,7 @@ func TestAuditCSVIsData(t *testing.T) {
 	e := viewtest.New(t, viewtest.Options{Skip: viewtest.NoLiquidityHistory()})
 	appendTwo(t, e)
 	e.P.Store.Sync()
-	v := auditlog.New(e.Ctx)
+	v := auditview.New(e.Ctx)
 	viewtest.Drive(v, v.Update(ui.StoreChanged{}))
 	c := viewtest.ReadCSV(t, ui.CSVOf(v))
 	c.HasHeader(t, "seq", "time", "via", "user", "key", "role", "from", "host", "profile", "environment", "action",

@@ -1,4 +1,4 @@
-// Package failures is the errors view (":errors"): the webhook receiver's
+// Package errorsview is the errors view (":errors"): the webhook receiver's
 // state and refusals per reason, in a section of their own, then the
 // recent failed calls to the platform, newest first, with what spec 7.1 rule 4 asks to log:
 // time, interface, method and path (ids, never secrets), status, code,
@@ -7,7 +7,7 @@
 // repeated. Enter opens one, wrapped and scrollable, so that a long
 // message can be read whole. Opened with an interface (":errors custody",
 // or enter on a page that could not read its data), it is filtered to it.
-package failures
+package errorsview
 
 import (
 	"fmt"

@@ -1,4 +1,4 @@
-package failures_test
+package errorsview_test
 
 import (
 	"strings"
@@ -6,7 +6,7 @@ import (
 
 	"treasury/config"
 	"treasury/views/addressbook"
-	"treasury/views/failures"
+	errorsview "treasury/views/errors"
 	"treasury/views/viewtest"
 )
 
@@ -17,7 +17,7 @@ import (
 func TestEnterOnAFailedPageOpensItsErrors(t *testing.T) {
 	e := viewtest.New(t, viewtest.Options{Skip: viewtest.NoLiquidityHistory(), Profile: func(c *config.Config) { c.Custody.BaseURL = "http://127.0.0.1:1" }})
 	e.Fetch() // a second failed poll: "failures recently" counts them
-	tm := e.Program(t, addressbook.New(e.Ctx, e.P, e.Actor), failures.New(e.Ctx))
+	tm := e.Program(t, addressbook.New(e.Ctx, e.P, e.Actor), errorsview.New(e.Ctx))
 	viewtest.WaitFor(t, tm, "Could not read custody endpoints")
 	viewtest.Keys(tm, "enter")
 	viewtest.WaitFor(t, tm, "Times")

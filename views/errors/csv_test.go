@@ -1,4 +1,4 @@
-package failures_test
+package errorsview_test
 
 import (
 	"strconv"
@@ -6,7 +6,7 @@ import (
 
 	"treasury/config"
 	"treasury/ui"
-	"treasury/views/failures"
+	errorsview "treasury/views/errors"
 	"treasury/views/viewtest"
 )
 
@@ -20,7 +20,7 @@ func TestErrorsCSVIsData(t *testing.T) {
 		c.Payments.ClientSecret = config.NewSecret("not-the-secret")
 	}})
 	e.Fetch()
-	v := failures.New(e.Ctx)
+	v := errorsview.New(e.Ctx)
 	viewtest.Drive(v, v.Update(ui.StoreChanged{}))
 	c := viewtest.ReadCSV(t, ui.CSVOf(v))
 	c.HasHeader(t, "last_at", "first_at", "times", "interface", "method", "path", "http_status", "code", "type",

@@ -1,4 +1,4 @@
-// Package auditlog is the audit view: every action attempted (from this
+// Package auditview is the audit view: every action attempted (from this
 // process's dashboards and SSH sessions, and from other processes on the
 // same state directory), newest first, as the tamper-evident audit log
 // records it. It reads the store's Audit topic, which the log's writer
@@ -6,7 +6,7 @@
 // at once, the table following the newest line while its cursor is on
 // the first row. Enter shows a line in full (who, ids, its place in the
 // chain).
-package auditlog
+package auditview
 
 import (
 	"fmt"

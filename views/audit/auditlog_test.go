@@ -1,4 +1,4 @@
-package auditlog_test
+package auditview_test
 
 import (
 	"testing"
@@ -6,7 +6,7 @@ import (
 	"treasury/data/audit"
 	"treasury/data/live"
 	"treasury/data/wallet"
-	"treasury/views/auditlog"
+	auditview "treasury/views/audit"
 	"treasury/views/viewtest"
 	"treasury/views/wallets"
 )
@@ -40,7 +40,7 @@ func appendTwo(t *testing.T, e *viewtest.Env) {
 func TestAuditShowsNewestFirstAndFollowsAppends(t *testing.T) {
 	e := viewtest.New(t, viewtest.Options{Skip: viewtest.NoLiquidityHistory()})
 	appendTwo(t, e)
-	tm := e.Program(t, auditlog.New(e.Ctx))
+	tm := e.Program(t, auditview.New(e.Ctx))
 	viewtest.WaitFor(t, tm, "ERR017.006")
 	appendRec(t, e, audit.Record{Who: tester, Profile: "sandbox", Environment: "test", Action: "lock",
 		Target: audit.Target{Kind: "endpoint", ID: "ep-9"}, Outcome: audit.OutcomeCancelled, IntentID: "i-3"})
@@ -54,7 +54,7 @@ func TestAuditDetail(t *testing.T) {
 	r := appendRec(t, e, audit.Record{Who: audit.Who{Via: audit.ViaSSH, User: "ben", Key: "SHA256:abc", Role: "operator", From: "10.1.2.3:5000"},
 		Profile: "sandbox", Environment: "test", Action: "unlock", Target: audit.Target{Kind: "endpoint", ID: "ep-9",
 			Detail: map[string]string{"alias": "cold"}}, IntentID: "i-9", RequestID: "req-7", Outcome: audit.OutcomeDone})
-	tm := e.Program(t, auditlog.New(e.Ctx))
+	tm := e.Program(t, auditview.New(e.Ctx))
 	viewtest.WaitFor(t, tm, "endpoint cold ep-9")
 	viewtest.Keys(tm, "enter")
 	viewtest.WaitAll(t, tm, "SHA256:abc", "10.1.2.3:5000", "i-9", "req-7", r.Hash[:20], audit.Genesis[:20])
@@ -76,7 +76,7 @@ func TestActionAppearsInEverySession(t *testing.T) {
 		t.Fatal("no freezable transaction")
 	}
 	other := *e.Ctx // another session: its own size, the same store
-	watcher := e.ProgramOf(t, &other, viewtest.Width, viewtest.Height, auditlog.New(&other))
+	watcher := e.ProgramOf(t, &other, viewtest.Width, viewtest.Height, auditview.New(&other))
 	viewtest.WaitFor(t, watcher, "no action attempted yet")
 
 	actor := e.Program(t, wallets.New(e.Ctx, e.P, e.Actor))

@@ -1,4 +1,4 @@
-package auditlog_test
+package auditview_test
 
 import (
 	"context"
@@ -9,7 +9,7 @@ import (
 
 	"treasury/data/live"
 	"treasury/ui/uitest"
-	"treasury/views/auditlog"
+	auditview "treasury/views/audit"
 	"treasury/views/viewtest"
 )
 
@@ -30,7 +30,7 @@ func TestUnreadableLog(t *testing.T) {
 	// Wide enough for the error line whatever the length of the test's
 	// temporary directory (the path is in it).
 	w := 120 + len(path)
-	tm := e.ProgramAt(t, w, 40, auditlog.New(e.Ctx))
+	tm := e.ProgramAt(t, w, 40, auditview.New(e.Ctx))
 	uitest.WaitFor(t, tm, w, 40, 45*time.Second, "STALE")
 	frame := viewtest.Frame(t, tm)
 	if !strings.Contains(frame, "audit.jsonl: is a") || !strings.Contains(frame, "STALE (fetched") {
