@@ -20,12 +20,12 @@ import (
 
 	"treasury/data/liquidity"
 	"treasury/data/live"
+	"treasury/data/paystats"
 	"treasury/data/runway"
 	"treasury/ui"
 	"treasury/ui/chart"
 	"treasury/ui/route"
 	"treasury/ui/sanitize"
-	"treasury/views/paystats"
 	"treasury/views/viewkit"
 )
 

@@ -8,7 +8,7 @@ import (
 	"treasury/data/apierr"
 	"treasury/data/live"
 	"treasury/data/payments"
-	"treasury/views/paystats"
+	"treasury/data/paystats"
 )
 
 // topReasons is how many reason codes the payments panel names.

@@ -11,10 +11,10 @@ import (
 
 	"treasury/data/apierr"
 	"treasury/data/live"
+	"treasury/data/paystats"
 	"treasury/kit/words"
 	"treasury/ui"
 	"treasury/ui/sanitize"
-	"treasury/views/paystats"
 	"treasury/views/viewkit"
 )
 

@@ -42,10 +42,10 @@ import (
 
 	"treasury/config"
 	"treasury/data/live"
+	"treasury/data/paystats"
 	"treasury/data/runway"
 	"treasury/ui"
 	"treasury/ui/route"
-	"treasury/views/paystats"
 	"treasury/views/viewkit"
 )
 

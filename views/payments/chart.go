@@ -12,10 +12,10 @@ import (
 
 	"treasury/data/live"
 	"treasury/data/payments"
+	"treasury/data/paystats"
 	"treasury/ui"
 	"treasury/ui/chart"
 	"treasury/ui/sanitize"
-	"treasury/views/paystats"
 	"treasury/views/viewkit"
 )
 

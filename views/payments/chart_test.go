@@ -15,8 +15,8 @@ import (
 	"treasury/data/live"
 	"treasury/data/money"
 	"treasury/data/payments"
+	"treasury/data/paystats"
 	"treasury/ui"
-	"treasury/views/paystats"
 	"treasury/views/viewtest"
 )
 

@@ -9,9 +9,9 @@ import (
 
 	"treasury/data/live"
 	"treasury/data/payments"
+	"treasury/data/paystats"
 	"treasury/ui/sanitize"
 	"treasury/ui/table"
-	"treasury/views/paystats"
 	"treasury/views/viewkit"
 )
 

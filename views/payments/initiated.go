@@ -11,10 +11,10 @@ import (
 
 	"treasury/data/history"
 	"treasury/data/live"
+	"treasury/data/paystats"
 	"treasury/ui"
 	"treasury/ui/chart"
 	"treasury/ui/sanitize"
-	"treasury/views/paystats"
 	"treasury/views/viewkit"
 )
 

@@ -10,8 +10,8 @@ import (
 
 	"treasury/data/history"
 	"treasury/data/live"
+	"treasury/data/paystats"
 	"treasury/ui"
-	"treasury/views/paystats"
 )
 
 // BenchmarkInitiatedChart30Days reads and draws the payments chart of the

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"treasury/data/paystats"
 	"treasury/kit/span"
-	"treasury/views/paystats"
 )
 
 // scope is the state filter of the root table (the shared counts and

@@ -24,12 +24,12 @@ import (
 	"treasury/data/apierr"
 	"treasury/data/live"
 	"treasury/data/payments"
+	"treasury/data/paystats"
 	"treasury/data/platform"
 	"treasury/ui"
 	"treasury/ui/route"
 	"treasury/ui/sanitize"
 	"treasury/ui/table"
-	"treasury/views/paystats"
 	"treasury/views/viewkit"
 )
 
