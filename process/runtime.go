@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"net/http"
 	"runtime/debug"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -48,6 +49,9 @@ type Runtime struct {
 	// outgoing alert webhook's posts are requests too.
 	RequestLog *slog.Logger
 	Drawings   *ui.Drawings // the charts drawn for every session
+	// shared is what every session's views share (UIShared), built once.
+	shared     *ui.Shared
+	sharedOnce sync.Once
 	// Alerts are the thresholds the alerts editor of every session
 	// shows and writes.
 	Alerts  *AlertSettings
@@ -221,6 +225,23 @@ func checkStateRoom(e *Env, dir string, log *slog.Logger) {
 // HasWebhooks says whether the profile (or the embedded sandbox) has a
 // webhook receiver, listening or not.
 func (r *Runtime) HasWebhooks() bool { return r.hooks != nil }
+
+// UIShared is what every session's views share: the store, the drawings,
+// the profile and the process's hooks; built once, the same for every
+// session.
+func (r *Runtime) UIShared() *ui.Shared {
+	r.sharedOnce.Do(func() {
+		p := r.Platform
+		r.shared = &ui.Shared{Store: p.Store, Profile: r.Config.Profile, Environment: r.Config.Environment, Now: p.Now, Drawings: r.Drawings}
+		if r.HasWebhooks() {
+			r.shared.Webhooks = r.WebhookStatus
+		}
+		if p.Payments != nil {
+			r.shared.Token = p.PaymentsToken
+		}
+	})
+	return r.shared
+}
 
 // WebhookStatus is the receiver's status; a zero Status when there is none.
 func (r *Runtime) WebhookStatus() webhook.Status {

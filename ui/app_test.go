@@ -108,8 +108,7 @@ func (v *listView) Commands() []Command {
 func testContext(env string, readOnly bool) *Context {
 	r := colorprofile.NoTTY
 	at := time.Date(2026, 11, 16, 9, 30, 0, 0, time.UTC)
-	return &Context{Colors: r, Dark: true, Theme: NewTheme(r, true), Profile: "sandbox", Environment: env, ReadOnly: readOnly,
-		Now: func() time.Time { return at }, Store: live.New(live.Options{Now: func() time.Time { return at }})}
+	return &Context{Shared: &Shared{Profile: "sandbox", Environment: env, Now: func() time.Time { return at }, Store: live.New(live.Options{Now: func() time.Time { return at }})}, Session: Session{Colors: r, Dark: true, Theme: NewTheme(r, true), ReadOnly: readOnly}}
 }
 
 func newTestApp(t *testing.T, ctx *Context, acted *int) (*teatest.TestModel, *listView, *listView) {

@@ -17,11 +17,54 @@ import (
 	"treasury/data/webhook"
 )
 
-// Context is what every view of one session shares: the session's colour
-// profile and theme (an SSH client's colours are not the server's), the
-// store, the profile, and the body size. It is built once per session and
-// handed down.
+// Context is what a view is given: what its session owns (Session: the
+// terminal, its colours, size and operator) and what the process shares
+// with every session (Shared: the store, the drawings, the profile, the
+// process's hooks). A session's Context is built once and handed down;
+// two sessions' Contexts hold the same *Shared and Sessions of their own.
+// The fields of both are promoted (ctx.Store, ctx.Theme).
 type Context struct {
+	*Shared
+	Session
+}
+
+// Apart is a copy of c whose Shared is a copy too: a context of another
+// process (its own store, its own drawings), for a test that sets them;
+// a copy of the Context alone shares c's Shared, as sessions do.
+func (c *Context) Apart() *Context {
+	out := *c
+	sh := *c.Shared
+	out.Shared = &sh
+	return &out
+}
+
+// Shared is what every session of the process shares.
+type Shared struct {
+	Store *live.Store
+	// Profile and Environment ("test", "prod") name where the data comes
+	// from; Environment drives the header badge and confirmations.
+	Profile     string
+	Environment string
+	// Now is the clock; time.Now when nil.
+	Now func() time.Time
+	// Webhooks reports the PAYMENT_STATE_TRANSITION receiver: listening
+	// or why not (the header says when it is not), and what it refused
+	// (the errors view); nil when the profile configures none.
+	Webhooks func() webhook.Status
+	// Token says when the payments token the client holds now was asked
+	// for and when it expires, on Now's clock (zeros when none is held):
+	// the header's time to expiry is that token's, not the one the last
+	// token test read, which the client may have replaced since. Nil: the
+	// header shows the last test's reading.
+	Token func() (issued, expiry time.Time)
+	// Drawings are the charts drawn for every session of the process
+	// (Chart); nil draws each chart in the session.
+	Drawings *Drawings
+}
+
+// Session is what belongs to one session: its terminal, colours, size,
+// operator and life.
+type Session struct {
 	// Colors is the colour profile of the session's terminal (see
 	// ColorProfile) and Dark whether its background is dark; Theme is
 	// built for both (NewTheme) and rebuilt when the terminal says its
@@ -29,17 +72,12 @@ type Context struct {
 	Colors colorprofile.Profile
 	Dark   bool
 	Theme  Theme
-	Store  *live.Store
-	// Profile and Environment ("test", "prod") name where the data comes
-	// from; Environment drives the header badge and confirmations.
-	Profile     string
-	Environment string
-	ReadOnly    bool
+	// ReadOnly refuses every action in this session (a viewer, or
+	// --read-only).
+	ReadOnly bool
 	// Operator names who acts, for the audit log (local user, or SSH user
 	// and key fingerprint).
 	Operator string
-	// Now is the clock; time.Now when nil.
-	Now func() time.Time
 	// Terminal says the session's program writes to a terminal (the local
 	// one or the SSH session), which then gets the clipboard (OSC 52) and
 	// alert notifications, written by the program between frames; false
@@ -59,19 +97,6 @@ type Context struct {
 	// program quits): the reads made for the session end with it. Nil
 	// means the process's lifetime.
 	Life context.Context
-	// Webhooks reports the PAYMENT_STATE_TRANSITION receiver: listening
-	// or why not (the header says when it is not), and what it refused
-	// (the errors view); nil when the profile configures none.
-	Webhooks func() webhook.Status
-	// Token says when the payments token the client holds now was asked
-	// for and when it expires, on Now's clock (zeros when none is held):
-	// the header's time to expiry is that token's, not the one the last
-	// token test read, which the client may have replaced since. Nil: the
-	// header shows the last test's reading.
-	Token func() (issued, expiry time.Time)
-	// Drawings are the charts drawn for every session of the process
-	// (Chart); nil draws each chart in the session.
-	Drawings *Drawings
 	// AlertTerminal says whether a new critical alert rings the bell and
 	// raises a desktop notification (alerts.terminal, as in effect now);
 	// nil does neither.
@@ -85,7 +110,7 @@ type Context struct {
 
 // Clock returns the context's current time.
 func (c *Context) Clock() time.Time {
-	if c.Now != nil {
+	if c.Shared != nil && c.Now != nil {
 		return c.Now()
 	}
 	return time.Now()

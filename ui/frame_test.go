@@ -444,7 +444,7 @@ func quotesSession(t *testing.T, now *time.Time, every time.Duration) *App {
 // fitted whole: lines changed, added, removed, moved, too wide, at a new
 // width.
 func TestFitBodyReusesOnlyTheSameLines(t *testing.T) {
-	a := &App{ctx: &Context{}}
+	a := &App{ctx: &Context{Shared: &Shared{}}}
 	wide := strings.Repeat("é", 30)
 	bodies := []struct {
 		s    string
@@ -469,7 +469,7 @@ func TestFitBodyReusesOnlyTheSameLines(t *testing.T) {
 	// Sessions of one process fit a line once for all: the second finds
 	// the first's, and shows the same.
 	d := NewDrawings()
-	s1, s2 := &App{ctx: &Context{Drawings: d}}, &App{ctx: &Context{Drawings: d}}
+	s1, s2 := &App{ctx: &Context{Shared: &Shared{Drawings: d}}}, &App{ctx: &Context{Shared: &Shared{Drawings: d}}}
 	for i, b := range bodies {
 		got1 := s1.fitBody(b.s, b.w, b.h)
 		fits := SharedOf(s1.ctx, "fitted lines", newFits)

@@ -52,16 +52,11 @@ type Session struct {
 func NewApp(rt *process.Runtime, s Session) *ui.App {
 	cfg, p := rt.Config, rt.Platform
 	readOnly := cfg.ReadOnly || s.ReadOnly
-	ctx := &ui.Context{Colors: s.Colors, Dark: s.Dark, Theme: ui.NewTheme(s.Colors, s.Dark), Store: p.Store,
-		Profile: cfg.Profile, Environment: cfg.Environment, ReadOnly: readOnly, Operator: s.Who.String(),
-		Now: p.Now, Terminal: s.Terminal, Mouse: cfg.Mouse, SaveDir: s.SaveDir, Life: s.Life, Term: s.Term,
-		LocalTmux: s.LocalTmux, Drawings: rt.Drawings}
-	if rt.HasWebhooks() {
-		ctx.Webhooks = rt.WebhookStatus
-	}
-	if p.Payments != nil {
-		ctx.Token = p.PaymentsToken
-	}
+	// What the process shares, once for every session; what this session
+	// owns, its own.
+	ctx := &ui.Context{Shared: rt.UIShared(), Session: ui.Session{Colors: s.Colors, Dark: s.Dark, Theme: ui.NewTheme(s.Colors, s.Dark),
+		ReadOnly: readOnly, Operator: s.Who.String(), Terminal: s.Terminal, Mouse: cfg.Mouse, SaveDir: s.SaveDir, Life: s.Life,
+		Term: s.Term, LocalTmux: s.LocalTmux}}
 	ctx.AlertTerminal = func() (bool, bool) {
 		t := p.Alerts().Terminal
 		return t.Bell, t.Desktop

@@ -41,6 +41,12 @@ func TestDashboardOnEmbeddedSandbox(t *testing.T) {
 	defer rt.Close()
 	r := colorprofile.NoTTY
 	app := NewApp(rt, Session{Colors: r, Dark: true, Who: audit.Who{Via: audit.ViaLocal, User: "tester"}, SaveDir: t.TempDir()})
+	// A second session (an SSH client's) shares what the process shares,
+	// and owns what is its own.
+	other := NewApp(rt, Session{Colors: colorprofile.ANSI256, Dark: false, Who: audit.Who{Via: audit.ViaSSH, User: "ana"}, SaveDir: t.TempDir()})
+	if a, b := app.Context(), other.Context(); a.Shared != b.Shared || a.Store != rt.Platform.Store || a.Operator == b.Operator || a.Colors == b.Colors {
+		t.Fatalf("two sessions: shared %p and %p, operators %q and %q", a.Shared, b.Shared, a.Operator, b.Operator)
+	}
 	tm := teatest.NewTestModel(t, app, teatest.WithInitialTermSize(120, 40))
 	scr := uitest.ScreenOf(tm, 120, 40)
 	shows := scr.Shows("[TEST]", "BTC/USD")
@@ -169,6 +175,12 @@ func TestDashboardNamesAFailureFromTheStart(t *testing.T) {
 	defer rt.Close()
 	r := colorprofile.NoTTY
 	app := NewApp(rt, Session{Colors: r, Dark: true, Who: audit.Who{Via: audit.ViaLocal, User: "tester"}, SaveDir: t.TempDir()})
+	// A second session (an SSH client's) shares what the process shares,
+	// and owns what is its own.
+	other := NewApp(rt, Session{Colors: colorprofile.ANSI256, Dark: false, Who: audit.Who{Via: audit.ViaSSH, User: "ana"}, SaveDir: t.TempDir()})
+	if a, b := app.Context(), other.Context(); a.Shared != b.Shared || a.Store != rt.Platform.Store || a.Operator == b.Operator || a.Colors == b.Colors {
+		t.Fatalf("two sessions: shared %p and %p, operators %q and %q", a.Shared, b.Shared, a.Operator, b.Operator)
+	}
 	tm := teatest.NewTestModel(t, app, teatest.WithInitialTermSize(120, 40))
 	tm.Send(ui.Open{View: "quotes"})
 	uitest.WaitFor(t, tm, 120, 40, 20*time.Second, "Could not read quotes", "connection refused")

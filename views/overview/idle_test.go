@@ -86,9 +86,9 @@ func TestOverviewPanelsAreDrawnOnceForEverySession(t *testing.T) {
 	e := viewtest.New(t, viewtest.Options{Skip: []live.Topic{live.Trades}}) // the overview shows no trade
 	shared := ui.NewDrawings()
 	session := func(d *ui.Drawings) *View {
-		ctx := *e.Ctx
+		ctx := e.Ctx.Apart()
 		ctx.Drawings = d
-		v := New(&ctx, Options{Base: "USD", Runway: e.P.Runway})
+		v := New(ctx, Options{Base: "USD", Runway: e.P.Runway})
 		v.Update(ui.StoreChanged{})
 		return v
 	}

@@ -194,9 +194,9 @@ func TestOverviewLoading(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(p.Close)
-	ctx := *e.Ctx
+	ctx := e.Ctx.Apart()
 	ctx.Store = p.Store
-	v := overview.New(&ctx, overview.Options{Runway: p.Runway})
+	v := overview.New(ctx, overview.Options{Runway: p.Runway})
 	v.Update(ui.StoreChanged{})
 	out := v.Render(120, 36)
 	for _, want := range []string{"loading quotes…", "loading liquidity balances…", "loading payments balances…", "loading payments…"} {
@@ -336,7 +336,7 @@ func TestOverviewEmpty(t *testing.T) {
 	}})
 	defer st.Close()
 	r := colorprofile.NoTTY
-	ctx := &ui.Context{Colors: r, Dark: true, Theme: ui.NewTheme(r, true), Store: st, Profile: "empty", Now: func() time.Time { return now }}
+	ctx := &ui.Context{Shared: &ui.Shared{Store: st, Profile: "empty", Now: func() time.Time { return now }}, Session: ui.Session{Colors: r, Dark: true, Theme: ui.NewTheme(r, true)}}
 	v := overview.New(ctx, overview.Options{})
 	for _, tp := range st.Topics() {
 		st.FetchNow(context.Background(), tp)

@@ -261,9 +261,9 @@ func TestListSaysWhyItIsEmpty(t *testing.T) {
 			}
 			return c.List(ctx)
 		}, live.FeedOptions[[]reporting.Report, []reporting.Report]{Interface: apierr.Reporting, Interval: time.Minute})}})
-	ctx := *e.Ctx
+	ctx := e.Ctx.Apart()
 	ctx.Store = store
-	v := reports.New(&ctx, e.P)
+	v := reports.New(ctx, e.P)
 	run(v, v.Update(ui.StoreChanged{}))
 	frame := v.Render(120, 20)
 	mustContain(t, "list loading", frame, "loading")

@@ -18,7 +18,7 @@ type answered struct {
 // its answer is the page's own message, typed.
 func TestRunEndsWithTheSession(t *testing.T) {
 	life, end := context.WithCancel(context.Background())
-	cmd := Run(&ui.Context{Life: life}, func(ctx context.Context) (int, error) {
+	cmd := Run(&ui.Context{Shared: &ui.Shared{}, Session: ui.Session{Life: life}}, func(ctx context.Context) (int, error) {
 		<-ctx.Done()
 		return 0, ctx.Err()
 	}, func(_ int, err error) answered { return answered{err: err} })
