@@ -28,7 +28,7 @@ const maxDrawings = 512
 // drawingSlot is one chart at one size and profile; its drawing is of one
 // version.
 type drawingSlot struct {
-	what    string
+	what    any // a comparable key of the caller's own type (Chart)
 	w, h    int
 	profile string
 }
@@ -46,7 +46,7 @@ func NewDrawings() *Drawings { return &Drawings{m: map[drawingSlot]*drawing{}} }
 // Get returns the drawing of what at version, w x h, in profile, drawing
 // it with draw when no session has yet. Sessions asking at once for a
 // drawing not yet made wait for the one that draws it.
-func (d *Drawings) Get(what string, version uint64, w, h int, profile string, draw func() string) string {
+func (d *Drawings) Get(what any, version uint64, w, h int, profile string, draw func() string) string {
 	k := drawingSlot{what, w, h, profile}
 	d.mu.Lock()
 	d.tick++
@@ -84,14 +84,18 @@ func (d *Drawings) Len() int {
 	return len(d.m)
 }
 
-// Chart returns what draw draws (a chart of what, at version, w x h),
+// Chart returns what draw draws (the chart key names, at version, w x h),
 // shared with every session of the same colour profile through
-// c.Drawings; drawn here when the context has none.
-func (c *Context) Chart(what string, version uint64, w, h int, draw func() string) string {
+// c.Drawings; drawn here when the context has none. The key is a value
+// of a type of the caller's own (a struct of what makes the chart
+// distinct: its pair and window), never a string built by hand: two
+// views' keys cannot collide, and a key the compiler cannot compare does
+// not compile.
+func Chart[K comparable](c *Context, key K, version uint64, w, h int, draw func() string) string {
 	if c.Drawings == nil {
 		return draw()
 	}
-	return c.Drawings.Get(what, version, w, h, c.StylesName(), draw)
+	return c.Drawings.Get(key, version, w, h, c.StylesName(), draw)
 }
 
 // StylesName names the session's styles: sessions of one name draw alike

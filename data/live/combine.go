@@ -64,12 +64,12 @@ type CombineOptions[R any] struct {
 //
 // As with Derive, build must not keep in and must return a new value
 // rather than change prev, which sessions may be reading.
-func Combine[R any](s *Store, name string, build func(prev R, in Inputs) R, o CombineOptions[R], srcs ...Topic) Key[R] {
+func Combine[R any](s *Store, name Name, build func(prev R, in Inputs) R, o CombineOptions[R], srcs ...Topic) Key[R] {
 	names := make([]string, len(srcs))
 	for i, t := range srcs {
 		names[i] = string(t)
 	}
-	t := Topic(strings.Join(names, "+") + "#" + name)
+	t := Topic(strings.Join(names, "+") + "#" + nameText(name))
 	shape := shapeOf[R](o.Timed, nil) + fmt.Sprintf(" alerts=%v", o.Alerts != nil)
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -66,7 +66,7 @@ type deriver struct {
 // build must not keep in (it may keep parts of in.Data, which is
 // immutable), and must return a new value rather than change prev, which
 // sessions may be reading.
-func Derive[S, R any](s *Store, src Key[S], name string, build func(prev R, in Snap[S]) R) Key[R] {
+func Derive[S, R any](s *Store, src Key[S], name Name, build func(prev R, in Snap[S]) R) Key[R] {
 	return DeriveAlso(s, src, nil, name, build)
 }
 
@@ -74,7 +74,7 @@ func Derive[S, R any](s *Store, src Key[S], name string, build func(prev R, in S
 // the store, while building): a change of their data rebuilds the value
 // whole, as a reset of the source would. Their state (a failed read) is
 // not the value's: that stays the source's.
-func DeriveAlso[S, R any](s *Store, src Key[S], also []Topic, name string, build func(prev R, in Snap[S]) R) Key[R] {
+func DeriveAlso[S, R any](s *Store, src Key[S], also []Topic, name Name, build func(prev R, in Snap[S]) R) Key[R] {
 	return derive(s, src, also, name, false, func(prev R, in Snap[S]) (R, bool) { return build(prev, in), true })
 }
 
@@ -84,12 +84,12 @@ func DeriveAlso[S, R any](s *Store, src Key[S], also []Topic, name string, build
 // of the source that changed nothing, with no Changes, and says whether
 // the value changed. A value left as it was takes the source's new state
 // (its fetch time) as any derivation does, and nobody is notified.
-func DeriveTimed[S, R any](s *Store, src Key[S], also []Topic, name string, build func(prev R, in Snap[S]) (R, bool)) Key[R] {
+func DeriveTimed[S, R any](s *Store, src Key[S], also []Topic, name Name, build func(prev R, in Snap[S]) (R, bool)) Key[R] {
 	return derive(s, src, also, name, true, build)
 }
 
-func derive[S, R any](s *Store, src Key[S], also []Topic, name string, timed bool, build func(prev R, in Snap[S]) (R, bool)) Key[R] {
-	t := Topic(string(src.topic) + "#" + name)
+func derive[S, R any](s *Store, src Key[S], also []Topic, name Name, timed bool, build func(prev R, in Snap[S]) (R, bool)) Key[R] {
+	t := Topic(string(src.topic) + "#" + nameText(name))
 	shape := shapeOf[R](timed, also)
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -287,4 +287,19 @@ func sameShape(d *deriver, t Topic, shape string) {
 	if d.shape != shape {
 		panic(fmt.Sprintf("live: %s registered twice with different builders (%s, then %s)", t, d.shape, shape))
 	}
+}
+
+// Name names a derivation among those of its sources: a constant string
+// ("count"), or a value of a comparable type of the caller's own that
+// holds what makes it distinct (a scope and a window), never a string
+// built by hand: its text is its type and fields, so two packages' names
+// cannot collide.
+type Name any
+
+// nameText is a name's text in its topic.
+func nameText(n Name) string {
+	if s, ok := n.(string); ok {
+		return s
+	}
+	return fmt.Sprintf("%T%+v", n, n)
 }

@@ -47,13 +47,19 @@ type Groups struct {
 	by      map[string]CodeGroup // the groups by code
 }
 
+// groupsName names the reason groups of a scope and window.
+type groupsName struct {
+	scope Scope
+	win   time.Duration
+}
+
 // CodeGroups is the reason groups of a scope and window, counted once per
 // change of the payments for every session: in full at the first build
 // (and when the window's start moved back, or a group lost the payment
 // that named it), otherwise from the payments that changed and those that
 // left the window since the last build.
 func CodeGroups(s *live.Store, sc Scope, win time.Duration) live.Key[Groups] {
-	return live.Derive(s, live.PaymentsKey, "codes:"+sc.Word()+"@"+WindowWord(win), func(prev Groups, in live.Snap[*live.PaymentSet]) Groups {
+	return live.Derive(s, live.PaymentsKey, groupsName{sc, win}, func(prev Groups, in live.Snap[*live.PaymentSet]) Groups {
 		since := s.PlatformTime(apierr.Payments, in.FetchedAt).Add(-win)
 		if in.Changes.Reset || !prev.built || since.Before(prev.since) {
 			return countGroups(in.Data, sc, since)

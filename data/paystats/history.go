@@ -63,6 +63,9 @@ func (h StateHistory) Span() (first, last time.Time) {
 // history window (a minute each over a day).
 const historyBuckets = 1440
 
+// stateHistoryName names the state history of a window.
+type stateHistoryName struct{ win time.Duration }
+
 // StateHistories is the state history of the window win, counted at every
 // fetch of the payments once for every session (a timed derivation, on
 // the payments interface's clock). Its points are appended, never changed:
@@ -71,7 +74,7 @@ const historyBuckets = 1440
 func StateHistories(s *live.Store, win time.Duration) live.Key[StateHistory] {
 	span := s.HistoryWindow()
 	bucket := max(span/historyBuckets, time.Second)
-	k := live.DeriveTimed(s, live.PaymentsKey, nil, "state-history@"+WindowWord(win),
+	k := live.DeriveTimed(s, live.PaymentsKey, nil, stateHistoryName{win},
 		func(prev StateHistory, in live.Snap[*live.PaymentSet]) (StateHistory, bool) {
 			at := s.PlatformTime(apierr.Payments, in.FetchedAt)
 			return prev.next(in.Data, at, win, span, bucket)

@@ -27,6 +27,9 @@ type Initiated struct {
 	Archived bool
 }
 
+// initiatedName names the initiations of a window read from the file.
+type initiatedName struct{ win time.Duration }
+
 // InitiatedHistory is Initiated over the window win, read from the
 // history file at each fetch of the payments, once for every session, on
 // the store's goroutine (a read of 30 days takes tens of milliseconds,
@@ -34,7 +37,7 @@ type Initiated struct {
 // are the states read first, in that order. A read that found what the
 // one before found (the same cached points) changes nothing.
 func InitiatedHistory(s *live.Store, win time.Duration, first []payments.State) live.Key[Initiated] {
-	return live.DeriveTimed(s, live.PaymentsKey, nil, "initiated@"+WindowWord(win),
+	return live.DeriveTimed(s, live.PaymentsKey, nil, initiatedName{win},
 		func(prev Initiated, in live.Snap[*live.PaymentSet]) (Initiated, bool) {
 			if !s.Archived() {
 				return Initiated{}, prev.Archived

@@ -113,12 +113,15 @@ func countFrom(ps *live.PaymentSet, start int) map[payments.State]int32 {
 	return by
 }
 
+// countsName names the scope counts of a window.
+type countsName struct{ win time.Duration }
+
 // ScopeCounts is the payments per scope initiated in the window win
 // before the set's fetch (on the payments interface's clock), counted once
 // per change of the set for every session (the set may hold a wider
 // window than this one, for another view).
 func ScopeCounts(s *live.Store, win time.Duration) live.Key[Counts] {
-	return live.Derive(s, live.PaymentsKey, "scope-counts@"+WindowWord(win), func(_ Counts, in live.Snap[*live.PaymentSet]) Counts {
+	return live.Derive(s, live.PaymentsKey, countsName{win}, func(_ Counts, in live.Snap[*live.PaymentSet]) Counts {
 		return CountScopes(in.Data, s.PlatformTime(apierr.Payments, in.FetchedAt).Add(-win))
 	})
 }

@@ -247,11 +247,18 @@ func (v *View) completeCurrency(prefix string) []string {
 // ch (its styles named by kind), once per balances poll, window and size
 // for every session (the history is read, from the store's memory or the
 // history file, only then). span says what the points cover.
+// balanceChart is the key of a balance's chart (kind: where it is shown)
+// over a window, drawn once for every session (ui.Chart).
+type balanceChart struct {
+	kind, series string
+	win          time.Duration
+}
+
 func (v *View) drawChart(ch *chart.Line, kind string, r Row, w, h int) (span, drawn string) {
 	series := r.Series()
 	win := chartWindows[v.window]
 	seq := v.ctx.Store.Snapshot(live.LiquidityBalances).Seq<<32 ^ v.ctx.Store.Snapshot(live.PaymentBalances).Seq
-	out := v.ctx.Chart("balances:"+kind+":"+series+"@"+win.String(), seq, w, h, func() string {
+	out := ui.Chart(v.ctx, balanceChart{kind, series, win}, seq, w, h, func() string {
 		// The window ends now on the clock of the platform the balance is
 		// read from: the points' times are its.
 		pts := v.ctx.Store.HistoryLast(r.Interface(), series, win)

@@ -56,9 +56,12 @@ func (h Holdings) Estimate() bool {
 	return len(h.Missing) > 0 || !h.Liquidity || !h.Prefunded || !h.Rates
 }
 
+// holdingsName names the holdings combination of a base currency.
+type holdingsName struct{ base string }
+
 // holdingsKey registers the holdings combination in base.
 func holdingsKey(st *live.Store, rates live.Key[Rates], base string) live.Key[Holdings] {
-	return live.Combine(st, "overview-holdings@"+base, func(_ Holdings, in live.Inputs) Holdings {
+	return live.Combine(st, holdingsName{base}, func(_ Holdings, in live.Inputs) Holdings {
 		lb, pb, r := live.Input(in, live.LiquidityBalancesKey), live.Input(in, live.PaymentBalancesKey), live.Input(in, rates)
 		return buildHoldings(base, lb.Data, lb.Loaded(), pb.Data, pb.Loaded(), r.Data, r.Loaded())
 	}, live.CombineOptions[Holdings]{}, live.LiquidityBalances, live.PaymentBalances, rates.Topic())

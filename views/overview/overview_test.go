@@ -284,7 +284,7 @@ func TestOverviewIsSharedBetweenSessions(t *testing.T) {
 	render(b, e, 120, 36)
 	var derived live.Topic
 	for _, tp := range a.Topics() {
-		if strings.Contains(string(tp), "overview-holdings") {
+		if strings.Contains(string(tp), "holdingsName") {
 			derived = tp
 		}
 	}

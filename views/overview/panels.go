@@ -12,6 +12,7 @@ import (
 	"treasury/data/live"
 	"treasury/data/platform"
 	"treasury/data/runway"
+	"treasury/ui"
 	"treasury/ui/chart"
 	"treasury/ui/sanitize"
 	"treasury/views/viewkit"
@@ -19,6 +20,13 @@ import (
 
 // ratesPanel: per pair the latest bid, ask, mid, spread and the mid's
 // change and sparkline over the window.
+// sparkChart is the key of a pair's sparkline over a window, drawn once
+// for every session (ui.Chart).
+type sparkChart struct {
+	pair string
+	win  time.Duration
+}
+
 func (v *View) ratesPanel(w int) []string {
 	t := v.ctx.Theme
 	win := windows[v.window]
@@ -53,8 +61,7 @@ func (v *View) ratesPanel(w int) []string {
 		{title: spanWord + " history", drop: 4, flex: 10, fill: func(r, width int) string {
 			p := rates.Pairs[r]
 			// Drawn once for every session (ui.Drawings).
-			what := "overview:spark:" + p.Pair + ":" + windows[v.window].String()
-			return v.ctx.Chart(what, snap.Version, width, 1, func() string {
+			return ui.Chart(v.ctx, sparkChart{p.Pair, windows[v.window]}, snap.Version, width, 1, func() string {
 				return chart.Sparkline(chart.Resample(p.Trends[v.window].Spark, width), width, t.Accent)
 			})
 		}}}

@@ -41,11 +41,14 @@ type PaySummary struct {
 }
 
 // payKey registers the payments summary of a window: a combination of the
+// paySummaryName names the payments summary of a window.
+type paySummaryName struct{ win time.Duration }
+
 // shared counts per scope and the reason groups of FAILED and DECLINED.
 func payKey(st *live.Store, win time.Duration) live.Key[PaySummary] {
 	counts := paystats.ScopeCounts(st, win)
 	failed, declined := paystats.CodeGroups(st, paystats.Failed, win), paystats.CodeGroups(st, paystats.Declined, win)
-	return live.Combine(st, "overview-payments@"+paystats.WindowWord(win), func(_ PaySummary, in live.Inputs) PaySummary {
+	return live.Combine(st, paySummaryName{win}, func(_ PaySummary, in live.Inputs) PaySummary {
 		c, ps := live.Input(in, counts), live.Input(in, live.PaymentsKey)
 		if !c.Loaded() {
 			return PaySummary{}

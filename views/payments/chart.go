@@ -41,19 +41,27 @@ type stateChart struct {
 	out     string
 }
 
+// stateChartKey is the key of the state chart of a window, drawn once
+// for every session (ui.Chart): of the states held, or (initiated) of the
+// history file's initiations.
+type stateChartKey struct {
+	win       time.Duration
+	initiated bool
+}
+
 func (c *stateChart) view(ctx *ui.Context, key live.Key[paystats.StateHistory], from live.Key[paystats.Initiated],
 	win time.Duration, w, h int) string {
 	got, file := live.Get(ctx.Store, key), live.Get(ctx.Store, from)
 	archived := file.Data.Archived
-	version, what := got.Version, "payments:states@"+windowWord(win)
+	version, what := got.Version, stateChartKey{win: win}
 	if archived {
-		version, what = file.Version, "payments:initiated@"+windowWord(win)
+		version, what = file.Version, stateChartKey{win: win, initiated: true}
 	}
 	if c.out != "" && key == c.key && from == c.from && version == c.version && w == c.w && h == c.h {
 		return c.out
 	}
 	c.key, c.from, c.version, c.w, c.h = key, from, version, w, h
-	c.out = ctx.Chart(what, version, w, h, func() string {
+	c.out = ui.Chart(ctx, what, version, w, h, func() string {
 		if archived {
 			return fitLines(drawInitiatedChart(ctx, file.Data, win, w, h), w)
 		}

@@ -19,11 +19,17 @@ import (
 // columns), as `treasury get payments` prints them.
 func columns() []table.Column { return viewkit.Columns(cols.Payments()) }
 
+// scopeRowsName names the rows of a scope and window.
+type scopeRowsName struct {
+	scope scope
+	win   time.Duration
+}
+
 // scopeRows is the rows of a scope: a projection of the payment set shared
 // by every session, newest first, rebuilt only where payments changed.
 func scopeRows(s *live.Store, sc scope, win time.Duration) live.Key[viewkit.Projected[*payments.Payment]] {
 	return viewkit.Project(s, viewkit.Projection[*live.PaymentSet, *payments.Payment]{
-		Name: "rows:" + sc.Word() + "@" + windowWord(win), From: live.PaymentsKey,
+		Name: scopeRowsName{sc, win}, From: live.PaymentsKey,
 		All: func(ps *live.PaymentSet) []*payments.Payment {
 			out := make([]*payments.Payment, ps.Len())
 			for i := range out {

@@ -167,6 +167,13 @@ func (v *View) chartPair(sel *liquidity.Quote) string {
 	return ""
 }
 
+// rateChart is the key of a pair's mid-rate chart over a window, drawn
+// once for every session (ui.Chart).
+type rateChart struct {
+	pair string
+	win  time.Duration
+}
+
 // streamAbove is the stream's chart: of the pinned pair, else of the
 // pair followed (the selected row's when the operator last moved the
 // cursor), not of each newest quote the live table selects as it comes.
@@ -193,7 +200,7 @@ func (v *View) above(w, h int, sel *liquidity.Quote, pair string) string {
 	// then). The title says how much of the window the history held
 	// covers: after a start, 30 minutes of a 24 hours' window.
 	seq := v.ctx.Store.Snapshot(live.Quotes).Seq
-	return v.ctx.Chart("quotes:rate:"+pair+":"+win.String(), seq, w, h, func() string {
+	return ui.Chart(v.ctx, rateChart{pair, win}, seq, w, h, func() string {
 		pts := v.ctx.Store.HistoryLast(apierr.Liquidity, live.SeriesRate+pair, win)
 		title := v.ctx.Theme.Title.Render("mid rate "+sanitize.Line(pair)) +
 			v.ctx.Theme.Muted.Render("  ("+viewkit.SpanOf(win, pts)+viewkit.Reading(v.ctx.Store)+", UTC; w: window)")

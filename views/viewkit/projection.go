@@ -33,7 +33,7 @@ func (p Projected[T]) Record(id string) (T, bool) { return p.recs.Get(id) }
 // order they are given in.
 type Projection[S, T any] struct {
 	// Name names the projection among those of its topic ("failed").
-	Name string
+	Name live.Name
 	From live.Key[S]
 	// All lists the records of the data (a first build, a reset).
 	All func(S) []T
@@ -253,7 +253,7 @@ func (d *dueList[T]) own() {
 // id, as one row. With given nil the rows keep the list's order and are
 // rebuilt at each change (small lists: vaults, endpoints, reports); with
 // given (newest first, say) only the records that changed are formatted.
-func ListProjection[E any](s *live.Store, k live.Key[[]E], name string, id func(E) string, row func(E) table.Row, given func(a, b *table.Row) int) live.Key[Projected[E]] {
+func ListProjection[E any](s *live.Store, k live.Key[[]E], name live.Name, id func(E) string, row func(E) table.Row, given func(a, b *table.Row) int) live.Key[Projected[E]] {
 	return Project(s, Projection[[]E, E]{Name: name, From: k, All: func(l []E) []E { return l }, ID: id, Row: row, Given: given})
 }
 

@@ -40,17 +40,22 @@ func walletNames(st *live.Store) map[string]string {
 	return out
 }
 
+// txRowsName names the rows of the transactions of a status, named by
+// wallet or by destination.
+type txRowsName struct {
+	status   string
+	byWallet bool
+}
+
 // txRows is the rows of the store's transactions that have status ("" for
 // all, "FROZEN" for the frozen ones), newest first: a projection shared by
 // every session. manyWallets names each row's wallet, else its
 // destination. Each row's group is its wallet.
 func txRows(st *live.Store, status string, manyWallets bool) live.Key[viewkit.Projected[wallet.Transaction]] {
-	name := "rows:" + status
+	name := txRowsName{status: status, byWallet: !manyWallets}
 	var also []live.Topic // the wallets whose names the rows show
 	if manyWallets {
 		also = []live.Topic{live.Wallets}
-	} else {
-		name += ":by-wallet"
 	}
 	row := txRower(manyWallets)
 	return viewkit.Project(st, viewkit.Projection[[]wallet.Transaction, wallet.Transaction]{
