@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"reflect"
 	"sync"
 )
 
@@ -17,9 +18,9 @@ type Drawings struct {
 	mu   sync.Mutex
 	m    map[drawingSlot]*drawing
 	tick uint64
-	// kept are the views' own shared sets of drawn parts, by name
+	// kept are the views' own shared sets of drawn parts, by type
 	// (SharedOf).
-	kept map[string]any
+	kept map[reflect.Type]any
 }
 
 // maxDrawings bounds what Drawings keeps (each a few kilobytes).
@@ -108,24 +109,26 @@ func (c *Context) StylesName() string {
 	return profile + string(rune('0'+c.Colors))
 }
 
-// SharedOf is the process's one *T named name (made by make the first
-// time), through c.Drawings: what a view keeps of what it drew for every
-// session (its parts drawn once, as charts are), guarding it itself.
-// Nil when the context has no Drawings: the view keeps its own.
-func SharedOf[T any](c *Context, name string, make func() *T) *T {
+// SharedOf is the process's one *T (made by make the first time), through
+// c.Drawings: what a view keeps of what it drew for every session (its
+// parts drawn once, as charts are), guarding it itself. Its key is its
+// type: a package that keeps such a set declares a type of its own for
+// it. Nil when the context has no Drawings: the view keeps its own.
+func SharedOf[T any](c *Context, make func() *T) *T {
 	d := c.Drawings
 	if d == nil {
 		return nil
 	}
+	k := reflect.TypeFor[T]()
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if x, ok := d.kept[name].(*T); ok {
+	if x, ok := d.kept[k].(*T); ok {
 		return x
 	}
 	if d.kept == nil {
-		d.kept = map[string]any{}
+		d.kept = map[reflect.Type]any{}
 	}
 	x := make()
-	d.kept[name] = x
+	d.kept[k] = x
 	return x
 }

@@ -472,7 +472,7 @@ func TestFitBodyReusesOnlyTheSameLines(t *testing.T) {
 	s1, s2 := &App{ctx: &Context{Shared: &Shared{Drawings: d}}}, &App{ctx: &Context{Shared: &Shared{Drawings: d}}}
 	for i, b := range bodies {
 		got1 := s1.fitBody(b.s, b.w, b.h)
-		fits := SharedOf(s1.ctx, "fitted lines", newFits)
+		fits := SharedOf(s1.ctx, newFits)
 		n := fits.Len()
 		if i == 0 && n == 0 {
 			t.Fatal("the first session's lines were not kept for the others")

@@ -110,7 +110,7 @@ func (a *App) fitBody(s string, w, h int) string {
 			continue
 		}
 		if fits == nil {
-			fits = SharedOf(a.ctx, "fitted lines", newFits)
+			fits = SharedOf(a.ctx, newFits)
 		}
 		fitted[i] = fitShared(fits, l, w)
 	}

@@ -114,7 +114,7 @@ func New(ctx *ui.Context, o Options) *View {
 	if v.base == "" {
 		v.base = config.DefaultBaseCurrency
 	}
-	v.shelf = ui.SharedOf(ctx, "overview:panels", newShelf)
+	v.shelf = ui.SharedOf(ctx, newShelf)
 	st := ctx.Store
 	v.rates = ratesKey(st)
 	v.holdings = holdingsKey(st, v.rates, v.base)
