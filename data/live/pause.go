@@ -22,7 +22,7 @@ import (
 // DefaultIdle is how long a derivation nobody watches is still built
 // (Options.Idle): longer than a minute, since a shown view reads its
 // values at least at every turn of the header's clock.
-const DefaultIdle = 3 * time.Minute
+const DefaultIdle = 90 * time.Second
 
 // idle is how long an unused derivation is kept built.
 func (s *Store) idleFor() time.Duration {

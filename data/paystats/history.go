@@ -69,8 +69,9 @@ type stateHistoryName struct{ win time.Duration }
 // StateHistories is the state history of the window win, counted at every
 // fetch of the payments once for every session (a timed derivation, on
 // the payments interface's clock). Its points are appended, never changed:
-// a version shares them with the one before. It is built from its first
-// registration on, whoever watches it (Store.Pin).
+// a version shares them with the one before. Without a history file it
+// is built from its first registration on, whoever watches it
+// (Store.Pin).
 func StateHistories(s *live.Store, win time.Duration) live.Key[StateHistory] {
 	span := s.HistoryWindow()
 	bucket := max(span/historyBuckets, time.Second)
@@ -80,9 +81,12 @@ func StateHistories(s *live.Store, win time.Duration) live.Key[StateHistory] {
 			return prev.next(in.Data, at, win, span, bucket)
 		})
 	// Its points are what was counted at each fetch, not something the
-	// payments held could give again: it is never paused, or it would
-	// lose them.
-	s.Pin(k.Topic())
+	// payments held could give again: without a history file it is never
+	// paused, or it would lose them. With one, the chart is drawn from the
+	// file (InitiatedHistory), and this ends with its last watcher.
+	if !s.Archived() {
+		s.Pin(k.Topic())
+	}
 	return k
 }
 
