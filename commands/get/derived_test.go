@@ -21,14 +21,7 @@ import (
 // fields only, errors[0].code included.
 func TestGetPaymentsErrorColumns(t *testing.T) {
 	t.Parallel()
-	code, out, stderr := getRun(t, "payments", "--state", "FAILED,DECLINED", "-o", "csv")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	rows, err := csv.NewReader(strings.NewReader(out)).ReadAll()
-	if err != nil || len(rows) < 2 {
-		t.Fatalf("csv: %v, %d rows", err, len(rows))
-	}
+	rows := getCSV(t, "payments", "--state", "FAILED,DECLINED")
 	head := rows[0]
 	col := func(name string) int {
 		i := slices.Index(head, name)
@@ -85,7 +78,7 @@ func TestGetPaymentsErrorColumns(t *testing.T) {
 		t.Fatal("no failed payment carried an error code")
 	}
 
-	code, out, _ = getRun(t, "payments", "--state", "FAILED")
+	code, out, _ := getRun(t, "payments", "--state", "FAILED")
 	// One error column: the short columns' ERROR (the code), then the
 	// verdict and advice.
 	if first, _, _ := strings.Cut(out, "\n"); code != 0 || !slices.Equal(strings.Fields(first)[len(strings.Fields(first))-2:], []string{"RETRY", "GUIDANCE"}) ||

@@ -16,14 +16,7 @@ import (
 // are a total and a currency, not JSON.
 func TestGetCSVAmountsHaveTheirCurrencysDecimals(t *testing.T) {
 	t.Parallel()
-	code, out, stderr := getRun(t, "payments", "--since", "24h", "-o", "csv")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	rows, err := csv.NewReader(strings.NewReader(out)).ReadAll()
-	if err != nil || len(rows) < 2 {
-		t.Fatalf("csv: %v, %d rows", err, len(rows))
-	}
+	rows := getCSV(t, "payments", "--since", "24h")
 	head := rows[0]
 	pairs := [][2]string{{"originator.sourceAmount", "originator.sourceCurrency"}, {"destination.destinationAmount", "destination.destinationCurrency"}, {"fee_total", "fee_currency"}, {"tax_total", "tax_currency"}}
 	checked := 0
@@ -79,4 +72,19 @@ func TestGetHelpIsOutput(t *testing.T) {
 	if code == 0 || out != "" || !strings.Contains(stderr, "no-such-flag") {
 		t.Errorf("bad flag: exit %d, stdout %q, stderr %q", code, out, stderr)
 	}
+}
+
+// getCSV runs `treasury get args... -o csv` and returns its rows, the
+// header first; it fails t on an error or when no record came.
+func getCSV(t *testing.T, args ...string) [][]string {
+	t.Helper()
+	code, out, stderr := getRun(t, append(args, "-o", "csv")...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	rows, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if err != nil || len(rows) < 2 {
+		t.Fatalf("csv: %v, %d rows", err, len(rows))
+	}
+	return rows
 }
