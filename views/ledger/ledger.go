@@ -113,14 +113,17 @@ func (v *View) setWindow(i int, after time.Time) tea.Cmd {
 // does.
 func (v *View) windowLine(w int) string {
 	t := v.ctx.Theme
-	s := "window: last " + windowWord(window(v.win))
+	head := "window: last " + windowWord(window(v.win))
+	next := " · w: " + windowWord(window((v.win+1)%windowCount))
 	if v.win == 0 {
-		s += " (polled)"
-	} else {
-		s += fmt.Sprintf(" (%s – %s UTC, read once: r reads again)", viewkit.Time(v.span.From), viewkit.Time(v.span.To))
+		return ansi.Truncate(t.Muted.Render(head+" (polled)"+next), w, "…")
 	}
-	next := windowWord(window((v.win + 1) % windowCount))
-	return ansi.Truncate(t.Muted.Render(s+" · w: "+next), w, "…")
+	// The span read, whole where it fits; else when it ends.
+	s := head + fmt.Sprintf(" (%s – %s UTC, read once: r reads again)", viewkit.Time(v.span.From), viewkit.Time(v.span.To)) + next
+	if ansi.StringWidth(s) > w {
+		s = head + " (to " + viewkit.TimeAs(v.span.To, "01-02 15:04") + " UTC; r reads again)" + next
+	}
+	return ansi.Truncate(t.Muted.Render(s), w, "…")
 }
 
 // windowWord is a window as the view names it: "24 h", "7 d".

@@ -65,3 +65,22 @@ func rowsOf(t *testing.T, frame string) int {
 	t.Fatalf("no row count:\n%s", frame)
 	return 0
 }
+
+// TestLedgerWindowLineFits80: at 80 columns the window line keeps what
+// r and w do, whole.
+func TestLedgerWindowLineFits80(t *testing.T) {
+	e := shared.Env(t)
+	v := ledger.New(e.Ctx, e.P)
+	viewtest.Drive(v, v.Update(ui.Open{View: "ledger", Args: []string{"30d"}}))
+	viewtest.Drive(v, v.Update(ui.StoreChanged{}))
+	out := v.Render(80, 24)
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, "window: ") {
+			if !strings.Contains(l, "r reads again") || !strings.HasSuffix(l, "w: 24 h") {
+				t.Errorf("window line at 80 columns: %q", l)
+			}
+			return
+		}
+	}
+	t.Fatalf("no window line:\n%s", out)
+}
