@@ -217,7 +217,7 @@ func (a *App) Init() tea.Cmd {
 		cmds = append(cmds, a.waitStore())
 	}
 	for _, v := range a.views {
-		cmds = append(cmds, v.Init())
+		cmds = append(cmds, address(v.Name(), v.Init()))
 	}
 	return tea.Batch(cmds...)
 }
@@ -242,13 +242,13 @@ func (a *App) readStore() tea.Cmd {
 	var cmd tea.Cmd
 	switch {
 	case !a.paused():
-		cmd = a.Active().Update(StoreChanged{})
+		cmd = a.send(a.Active(), StoreChanged{})
 		a.watch()
 	case a.pause.once: // r while paused: this news, once
 		a.pause.once, a.pause.at = false, a.ctx.Clock()
 		a.ctx.shown = a.pause.at
 		a.thaw()
-		cmd = a.Active().Update(StoreChanged{})
+		cmd = a.send(a.Active(), StoreChanged{})
 		a.watch()
 	}
 	return tea.Batch(notify, cmd)
@@ -283,6 +283,14 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		a.thaw() // paused, what the person asks for is drawn
 	}
 	switch msg := msg.(type) {
+	case addressed:
+		// A view's own message: to that view alone.
+		for _, v := range a.views {
+			if v.Name() == msg.to {
+				return a, a.send(v, msg.msg)
+			}
+		}
+		return a, nil
 	case tea.WindowSizeMsg:
 		a.width, a.height = msg.Width, msg.Height
 		a.resize()
@@ -307,7 +315,7 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 				a.overlay = noOverlay
 			}
 		}
-		return a, tea.Batch(read, a.Active().Update(msg), tick())
+		return a, tea.Batch(read, a.send(a.Active(), msg), tick())
 	case Copy:
 		return a, a.copyText(msg.What, msg.Text)
 	case Flash:
@@ -369,12 +377,13 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.MouseMsg:
 		return a, a.mouse(msg)
 	}
-	// A view's own messages (answers of its calls, its timers) reach it
-	// even when another view is in front: the operator may switch tabs
-	// while an action's answer is on its way.
+	// A view's own messages come addressed (above), and reach it even
+	// when another view is in front: the operator may switch tabs while
+	// an action's answer is on its way. What comes unaddressed (a global
+	// command's answer) goes to every view.
 	cmds := make([]tea.Cmd, len(a.views))
 	for i, v := range a.views {
-		cmds[i] = v.Update(msg)
+		cmds[i] = a.send(v, msg)
 	}
 	return a, tea.Batch(cmds...)
 }
@@ -449,7 +458,7 @@ func (a *App) goBack(l link) tea.Cmd {
 		cmd = SetFilterOf(v, "")
 	}
 	a.active = l.from
-	cmd = tea.Batch(cmd, a.Active().Update(StoreChanged{})) // views not shown are not kept current
+	cmd = tea.Batch(cmd, a.send(a.Active(), StoreChanged{})) // views not shown are not kept current
 	a.watch()
 	return cmd
 }
@@ -459,7 +468,7 @@ func (a *App) show(o Open) tea.Cmd {
 		if v.Name() == o.View {
 			a.active = i
 			a.overlay = noOverlay
-			cmd := v.Update(o)
+			cmd := a.send(v, o)
 			a.watch()
 			return cmd
 		}
@@ -480,14 +489,14 @@ func (a *App) switchTo(i int) tea.Cmd {
 			return nil
 		}
 		a.watch()
-		return a.Active().Update(StoreChanged{})
+		return a.send(a.Active(), StoreChanged{})
 	}
 	if i < 0 || i >= len(a.views) {
 		return nil
 	}
 	a.links = nil
 	a.active = i
-	cmd := a.Active().Update(StoreChanged{}) // views not shown are not kept current
+	cmd := a.send(a.Active(), StoreChanged{}) // views not shown are not kept current
 	a.watch()
 	return cmd
 }
@@ -538,7 +547,7 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 		return tea.Batch(cmd, SetFilterOf(a.Active(), a.filter.Value()))
 	}
 	if t, ok := a.Active().(Typing); ok && t.Typing() && msg.String() != "ctrl+c" {
-		return a.Active().Update(msg) // a form's field takes the keys
+		return a.send(a.Active(), msg) // a form's field takes the keys
 	}
 	k := a.keys
 	switch {
@@ -594,7 +603,7 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 		a.watch()
 		// The page shown now is read afresh (and a view whose Back changed
 		// what it lists runs what that needs).
-		return a.Active().Update(StoreChanged{})
+		return a.send(a.Active(), StoreChanged{})
 	case key.Matches(msg, k.Raw):
 		if _, rec, ok := SelectedOf(a.Active()); ok {
 			a.raw = a.pager(newRawPager(a.ctx, rec, a.width, a.height-a.chrome()))
@@ -620,17 +629,17 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 			text = "refreshing once: still paused (p resumes)"
 		}
 		a.setFlash(Flash{Text: text})
-		cmd := a.Active().Update(Refresh{}) // a page's own reads (a report, a wallet's limits) load again
+		cmd := a.send(a.Active(), Refresh{}) // a page's own reads (a report, a wallet's limits) load again
 		a.watch()
 		return cmd
 	case key.Matches(msg, k.Pause):
 		a.togglePause()
 		if !a.paused() {
-			return a.Active().Update(StoreChanged{})
+			return a.send(a.Active(), StoreChanged{})
 		}
 		a.setFlash(Flash{Text: "paused: what this session shows holds until p (r refreshes once)"})
 	default:
-		cmd := a.Active().Update(msg)
+		cmd := a.send(a.Active(), msg)
 		a.watch() // a key may change what the view shows (a scope, a window)
 		return cmd
 	}
@@ -656,7 +665,7 @@ func (a *App) paste(msg tea.PasteMsg) tea.Cmd {
 		return tea.Batch(cmd, SetFilterOf(a.Active(), a.filter.Value()))
 	case noOverlay:
 		if t, ok := a.Active().(Typing); ok && t.Typing() {
-			return a.Active().Update(msg)
+			return a.send(a.Active(), msg)
 		}
 	}
 	return nil

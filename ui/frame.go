@@ -600,12 +600,12 @@ func (a *App) mouse(msg tea.MouseMsg) tea.Cmd {
 		}
 		if msg.Y >= bodyTop {
 			msg.Y -= bodyTop
-			return a.Active().Update(msg)
+			return a.send(a.Active(), msg)
 		}
 	case tea.MouseWheelMsg:
 		if msg.Y >= bodyTop {
 			msg.Y -= bodyTop
-			return a.Active().Update(msg)
+			return a.send(a.Active(), msg)
 		}
 	}
 	return nil
@@ -638,7 +638,7 @@ func (a *App) clickTabs(x int) tea.Cmd {
 			for len(a.Active().Crumbs()) > i && a.Active().Back() {
 			}
 			a.watch()
-			return a.Active().Update(StoreChanged{})
+			return a.send(a.Active(), StoreChanged{})
 		}
 		col += w + len(" › ")
 	}

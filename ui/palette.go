@@ -171,6 +171,7 @@ func (p *palette) run(text string) tea.Cmd {
 	if c.Run != nil {
 		if c.View != "" {
 			a.open(Open{View: c.View})
+			return address(c.View, c.Run(args))
 		}
 		return c.Run(args)
 	}
