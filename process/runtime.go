@@ -185,6 +185,7 @@ func OpenLog(ctx context.Context, e *Env, cfg *config.Config, log *slog.Logger) 
 		r.Log = log
 	}
 	checkStateRoom(e, r.StateDir, r.Log)
+	r.sweepDrawings(ctx)
 	if err := r.openAudit(ctx, e.Command); err != nil {
 		return nil, err
 	}
@@ -257,4 +258,27 @@ func UserAgent() string {
 		return "treasury/" + bi.Main.Version
 	}
 	return "treasury/devel"
+}
+
+// DrawingsIdle is how long what was drawn for display (charts, panels,
+// table lines) is kept once no session asks for it: the derivations'
+// idle time (live.DefaultIdle).
+const DrawingsIdle = live.DefaultIdle
+
+// sweepDrawings drops, every DrawingsIdle/3 until ctx ends, what was drawn
+// for sessions that have left (ui.Drawings.Sweep).
+func (r *Runtime) sweepDrawings(ctx context.Context) {
+	d := r.Drawings
+	go func() {
+		t := time.NewTicker(DrawingsIdle / 3)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case now := <-t.C:
+				d.Sweep(now, DrawingsIdle)
+			}
+		}
+	}()
 }

@@ -3,6 +3,7 @@ package ui
 import (
 	"reflect"
 	"sync"
+	"time"
 )
 
 // Drawings holds the charts drawn for display, shared by every session of
@@ -39,6 +40,7 @@ type drawing struct {
 	once    sync.Once
 	out     string
 	used    uint64
+	at      time.Time // when it was last asked for (Sweep)
 }
 
 // NewDrawings returns an empty shared set of drawings.
@@ -59,7 +61,7 @@ func (d *Drawings) Get(what any, version uint64, w, h int, profile string, draw 
 			d.evict()
 		}
 	}
-	e.used = d.tick
+	e.used, e.at = d.tick, time.Now()
 	d.mu.Unlock()
 	e.once.Do(func() { e.out = draw() })
 	return e.out
@@ -76,6 +78,33 @@ func (d *Drawings) evict() {
 			delete(d.m, k)
 		}
 	}
+}
+
+// Sweep drops the drawings nobody asked for since idle before now, and
+// the shared sets (SharedOf) that can sweep themselves sweep theirs: what
+// was drawn for sessions that have left ends with them, not only when
+// the bound is reached. The process calls it periodically.
+func (d *Drawings) Sweep(now time.Time, idle time.Duration) (dropped int) {
+	d.mu.Lock()
+	for k, e := range d.m {
+		if now.Sub(e.at) > idle {
+			delete(d.m, k)
+			dropped++
+		}
+	}
+	kept := make([]any, 0, len(d.kept))
+	for _, x := range d.kept {
+		kept = append(kept, x)
+	}
+	d.mu.Unlock()
+	for _, x := range kept {
+		if s, ok := x.(interface {
+			Sweep(time.Time, time.Duration)
+		}); ok {
+			s.Sweep(now, idle)
+		}
+	}
+	return dropped
 }
 
 // Len is the number of drawings kept.

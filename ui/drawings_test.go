@@ -5,6 +5,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // TestDrawingsDrawOncePerVersion: sessions asking at once for one chart at
@@ -43,5 +44,28 @@ func TestDrawingsDrawOncePerVersion(t *testing.T) {
 	}
 	if n := d.Len(); n > maxDrawings {
 		t.Errorf("%d drawings kept, at most %d", n, maxDrawings)
+	}
+}
+
+// sweptSet is a shared set that sweeps itself.
+type sweptSet struct{ swept int }
+
+func (s *sweptSet) Sweep(time.Time, time.Duration) { s.swept++ }
+
+// TestSweepDropsWhatNobodyAskedFor: a drawing asked for within idle stays;
+// one not asked for since is dropped, and the shared sets are swept too.
+func TestSweepDropsWhatNobodyAskedFor(t *testing.T) {
+	d := NewDrawings()
+	d.Get("kept", 1, 80, 10, "dark3", func() string { return "k" })
+	ctx := &Context{Shared: &Shared{Drawings: d}}
+	set := SharedOf(ctx, func() *sweptSet { return &sweptSet{} })
+	if n := d.Sweep(time.Now(), time.Minute); n != 0 || d.Len() != 1 {
+		t.Fatalf("swept %d, %d kept, right after it was asked for", n, d.Len())
+	}
+	if n := d.Sweep(time.Now().Add(2*time.Minute), time.Minute); n != 1 || d.Len() != 0 {
+		t.Fatalf("swept %d, %d kept, two idle minutes later", n, d.Len())
+	}
+	if set.swept != 2 {
+		t.Fatalf("the shared set was swept %d times, want 2", set.swept)
 	}
 }

@@ -50,6 +50,15 @@ func (s *Shelf[K, V]) keep(k K, v V) {
 	s.cur[k] = v
 }
 
+// Turn makes the current generation the last and drops the last: called
+// periodically, it drops what nobody asked for in two turns, though the
+// bound was not reached (the sessions that asked for it left).
+func (s *Shelf[K, V]) Turn() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.old, s.cur = s.cur, make(map[K]V, len(s.cur))
+}
+
 // Len is the number of values kept.
 func (s *Shelf[K, V]) Len() int {
 	s.mu.Lock()

@@ -27,3 +27,22 @@ func TestShelfKeepsTwoGenerations(t *testing.T) {
 		t.Fatal("a value nobody asked for in two generations is kept")
 	}
 }
+
+// TestTurnDropsWhatNobodyAskedForInTwoTurns: a value asked for between
+// two turns stays; one not asked for goes at the second turn.
+func TestTurnDropsWhatNobodyAskedForInTwoTurns(t *testing.T) {
+	s := New[string, int](100)
+	s.Put("asked", 1)
+	s.Put("left", 2)
+	s.Turn()
+	if _, ok := s.Get("asked"); !ok {
+		t.Fatal("a value gone after one turn")
+	}
+	s.Turn()
+	if _, ok := s.Get("left"); ok {
+		t.Fatal("a value nobody asked for survived two turns")
+	}
+	if _, ok := s.Get("asked"); !ok {
+		t.Fatal("a value asked for between the turns was dropped")
+	}
+}

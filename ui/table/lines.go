@@ -3,6 +3,7 @@ package table
 import (
 	"strconv"
 	"strings"
+	"time"
 
 	"treasury/ui/shelf"
 )
@@ -32,6 +33,10 @@ type lineKey struct {
 
 // NewLines returns an empty shared set of lines.
 func NewLines() *Lines { return &Lines{s: shelf.New[lineKey, rowLines](maxLines)} }
+
+// Sweep turns the shelf's generation (ui.Drawings.Sweep, periodically):
+// the lines no session asked for in two sweeps are dropped.
+func (l *Lines) Sweep(time.Time, time.Duration) { l.s.Turn() }
 
 func (s *Lines) get(k lineKey) (rowLines, bool) { return s.s.Get(k) }
 

@@ -86,6 +86,18 @@ func (v *View) alertsRead() { v.depend(func() int64 { return int64(v.alertReads)
 type shelf struct {
 	mu sync.Mutex
 	m  map[shelfKey]panelMemo
+	// asked is when a session last asked it for a panel (real time).
+	asked time.Time
+}
+
+// Sweep drops the panels kept when no session asked for one since idle
+// (ui.Drawings.Sweep): the overview's last watcher left.
+func (s *shelf) Sweep(now time.Time, idle time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if now.Sub(s.asked) > idle {
+		clear(s.m)
+	}
 }
 
 type shelfKey struct {
@@ -109,6 +121,7 @@ func (v *View) memoPanel(i, w int) []string {
 	m, ok := v.panels[k]
 	if shared {
 		v.shelf.mu.Lock()
+		v.shelf.asked = time.Now()
 		m, ok = v.shelf.m[sk]
 		v.shelf.mu.Unlock()
 	}
