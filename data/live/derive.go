@@ -3,6 +3,7 @@ package live
 import (
 	"fmt"
 	"reflect"
+	"strings"
 	"time"
 )
 
@@ -296,10 +297,34 @@ func sameShape(d *deriver, t Topic, shape string) {
 // cannot collide.
 type Name any
 
-// nameText is a name's text in its topic.
+// nameText is a name's text in its topic: a string as it is, a struct
+// as its type and fields ("paystats.groupsName{scope:3 win:24h0m0s}",
+// durations written as durations).
 func nameText(n Name) string {
 	if s, ok := n.(string); ok {
 		return s
 	}
-	return fmt.Sprintf("%T%+v", n, n)
+	v := reflect.ValueOf(n)
+	if v.Kind() != reflect.Struct {
+		return fmt.Sprintf("%T(%v)", n, n)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%T{", n)
+	for i := range v.NumField() {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		f := v.Field(i)
+		b.WriteString(v.Type().Field(i).Name + ":")
+		switch {
+		case f.Type() == reflect.TypeFor[time.Duration]():
+			b.WriteString(time.Duration(f.Int()).String())
+		case f.Kind() == reflect.String:
+			b.WriteString(f.String())
+		default:
+			fmt.Fprintf(&b, "%v", f)
+		}
+	}
+	b.WriteByte('}')
+	return b.String()
 }

@@ -149,3 +149,19 @@ func TestSecondRegistrationOfAnotherShapePanics(t *testing.T) {
 	}()
 	Derive(st, k, "count", func(_ string, in Snap[[]string]) string { return "" })
 }
+
+// TestNameText: a typed name reads as its type and fields, durations as
+// durations; a string as it is.
+func TestNameText(t *testing.T) {
+	type rows struct {
+		scope string
+		win   time.Duration
+		all   bool
+	}
+	if got, want := nameText(rows{"failed", 7 * 24 * time.Hour, true}), "live.rows{scope:failed win:168h0m0s all:true}"; got != want {
+		t.Errorf("nameText = %q, want %q", got, want)
+	}
+	if got := nameText("count"); got != "count" {
+		t.Errorf("nameText(string) = %q", got)
+	}
+}
