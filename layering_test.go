@@ -27,10 +27,10 @@ type layerRule struct {
 
 func layerRules() []layerRule {
 	return []layerRule{
-		{from: "data", never: []string{"ui", "views", "commands", "process", "serve", "sandbox"},
+		{from: "data", never: []string{"ui", "views", "commands", "process", "sshserve", "sandbox"},
 			why: "the data layer knows no UI, no command and no simulator"},
 		{from: "ui", never: []string{"views"}, why: "views plug into the shell through its interface"},
-		{from: "kit", never: []string{"commands", "config", "data", "process", "sandbox", "serve", "tools", "ui", "views"},
+		{from: "kit", never: []string{"commands", "config", "data", "process", "sandbox", "sshserve", "tools", "ui", "views"},
 			why: "kit imports nothing of the project"},
 		{from: "", never: []string{"sandbox"}, allowed: []string{"process", "commands/sandbox", "sandbox", "tools"}, direct: true,
 			why: "only process, commands/sandbox and tools start the simulator"},

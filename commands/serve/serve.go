@@ -22,24 +22,24 @@ import (
 	"treasury/data/audit"
 	"treasury/kit/logfile"
 	"treasury/process"
-	"treasury/serve"
+	"treasury/sshserve"
 )
 
 // Command serves the dashboard over SSH: one runtime (one store, one set
 // of clients and credentials) for every session.
 func Command(ctx context.Context, e *process.Env, g cli.Globals, args []string) error {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	var o serve.Options
-	fs.StringVar(&o.Listen, "listen", serve.DefaultListen, "`address` to listen on")
+	var o sshserve.Options
+	fs.StringVar(&o.Listen, "listen", sshserve.DefaultListen, "`address` to listen on")
 	fs.StringVar(&o.HostKeyFile, "host-key", "", "host key `file` (ed25519; created with mode 0600 when missing; default in the state directory)")
 	fs.StringVar(&o.AuthorizedKeysFile, "authorized-keys", "", "OpenSSH authorized_keys `file`; role=\"operator\" lets a key act, other keys are viewers (required)")
-	fs.IntVar(&o.MaxSessions, "max-sessions", serve.DefaultMaxSessions, "most sessions at once")
-	fs.DurationVar(&o.IdleTimeout, "idle-timeout", serve.DefaultIdleTimeout, "end a session without input for this long")
-	fs.DurationVar(&o.LoginGrace, "login-grace", serve.DefaultLoginGrace, "close a connection that has not authenticated within this `duration` (OpenSSH LoginGraceTime)")
-	o.MaxStartups = serve.DefaultMaxStartups()
+	fs.IntVar(&o.MaxSessions, "max-sessions", sshserve.DefaultMaxSessions, "most sessions at once")
+	fs.DurationVar(&o.IdleTimeout, "idle-timeout", sshserve.DefaultIdleTimeout, "end a session without input for this long")
+	fs.DurationVar(&o.LoginGrace, "login-grace", sshserve.DefaultLoginGrace, "close a connection that has not authenticated within this `duration` (OpenSSH LoginGraceTime)")
+	o.MaxStartups = sshserve.DefaultMaxStartups()
 	fs.Var(&o.MaxStartups, "max-startups", "`start:rate:full`: with start connections waiting to authenticate, refuse a new one with a chance of rate%, growing to 100% at full (OpenSSH MaxStartups; one number is a hard cap)")
 	statsEvery := fs.Duration("stats-every", 10*time.Minute, "log the process's memory, sessions and upstream requests every `interval` (0: never)")
-	fs.IntVar(&o.MaxPerSource, "max-per-source", serve.DefaultMaxPerSource, "most connections waiting to authenticate from one address (OpenSSH PerSourceMaxStartups)")
+	fs.IntVar(&o.MaxPerSource, "max-per-source", sshserve.DefaultMaxPerSource, "most connections waiting to authenticate from one address (OpenSSH PerSourceMaxStartups)")
 	if err := cli.ParseFlags(fs, e, &g, args); err != nil {
 		return err
 	}
@@ -61,7 +61,7 @@ func Command(ctx context.Context, e *process.Env, g cli.Globals, args []string) 
 		}
 		o.HostKeyFile = filepath.Join(stateDir, "ssh_host_ed25519_key")
 	}
-	fingerprint, err := serve.CheckKeys(o)
+	fingerprint, err := sshserve.CheckKeys(o)
 	if err != nil {
 		return err
 	}
@@ -91,7 +91,7 @@ func Command(ctx context.Context, e *process.Env, g cli.Globals, args []string) 
 	// held counts the sessions' models not yet freed by the collector: a
 	// soak test's stats show a session that ended but is still held.
 	var held atomic.Int64
-	o.NewModel = func(ctx context.Context, s serve.Session) (tea.Model, func(), error) {
+	o.NewModel = func(ctx context.Context, s sshserve.Session) (tea.Model, func(), error) {
 		ss := sshSession(rt.StateDir, s)
 		ss.Term = s.Term
 		ss.Life = ctx // the session's reads end when its client goes
@@ -100,7 +100,7 @@ func Command(ctx context.Context, e *process.Env, g cli.Globals, args []string) 
 		goruntime.AddCleanup(app, func(n *atomic.Int64) { n.Add(-1) }, &held)
 		return app, app.Close, nil
 	}
-	srv, err := serve.New(o)
+	srv, err := sshserve.New(o)
 	if err != nil {
 		return err
 	}
@@ -122,13 +122,13 @@ func Command(ctx context.Context, e *process.Env, g cli.Globals, args []string) 
 // and its own folder for saved files (the state directory's
 // exports/<user>: never another person's, never the server's working
 // directory; the flash of a save names the file).
-func sshSession(stateDir string, s serve.Session) dashboard.Session {
+func sshSession(stateDir string, s sshserve.Session) dashboard.Session {
 	return dashboard.Session{
 		Colors:   s.Colors,
 		Dark:     s.Dark,
 		Terminal: true,
 		Who:      audit.Who{Via: audit.ViaSSH, User: s.User, Key: s.Fingerprint, Role: string(s.Role), From: s.RemoteAddr},
-		ReadOnly: s.Role != serve.RoleOperator,
+		ReadOnly: s.Role != sshserve.RoleOperator,
 		SaveDir:  filepath.Join(stateDir, "exports", userDir(s.User)),
 	}
 }

@@ -22,7 +22,7 @@ import (
 	"treasury/commands/dashboard"
 	"treasury/config"
 	"treasury/process"
-	"treasury/serve"
+	"treasury/sshserve"
 )
 
 // sshFixture serves the dashboard of one embedded-sandbox runtime over SSH
@@ -70,8 +70,8 @@ func startSSH(tb testing.TB) *sshFixture {
 	if err := os.WriteFile(keys, []byte(body), 0o600); err != nil {
 		tb.Fatal(err)
 	}
-	srv, err := serve.New(serve.Options{HostKeyFile: filepath.Join(dir, "host_key"), AuthorizedKeysFile: keys, MaxSessions: 30,
-		NewModel: func(_ context.Context, s serve.Session) (tea.Model, func(), error) {
+	srv, err := sshserve.New(sshserve.Options{HostKeyFile: filepath.Join(dir, "host_key"), AuthorizedKeysFile: keys, MaxSessions: 30,
+		NewModel: func(_ context.Context, s sshserve.Session) (tea.Model, func(), error) {
 			app := dashboard.NewApp(rt, sshSession(rt.StateDir, s))
 			freed := f.freed
 			goruntime.AddCleanup(app, func(struct{}) { freed <- struct{}{} }, struct{}{})

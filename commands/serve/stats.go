@@ -10,7 +10,7 @@ import (
 
 	"treasury/data/live"
 	"treasury/process"
-	"treasury/serve"
+	"treasury/sshserve"
 )
 
 // logStats writes a "process stats" line every interval until ctx ends:
@@ -23,7 +23,7 @@ import (
 // server runs for weeks. The embedded sandbox's clock is logged too (it
 // is the time the store's windows move by), and how much its payments
 // world holds: in process, its memory is in the live heap too.
-func logStats(ctx context.Context, log *slog.Logger, every time.Duration, rt *process.Runtime, srv *serve.Server, models *atomic.Int64) {
+func logStats(ctx context.Context, log *slog.Logger, every time.Duration, rt *process.Runtime, srv *sshserve.Server, models *atomic.Int64) {
 	if every <= 0 {
 		return
 	}

@@ -1,4 +1,4 @@
-// Package serve serves a bubbletea program per SSH session, for running the
+// Package sshserve serves a bubbletea program per SSH session, for running the
 // dashboard once on a bastion host (holding the platform credentials) and
 // letting each operator connect with `ssh -p 2222 bastion`.
 //
@@ -25,7 +25,7 @@
 // middleware's MakeRenderer: that one asks the client its background colour
 // and waits up to a second for an answer some terminals never give, which
 // would delay the first frame and could eat the first keys.
-package serve
+package sshserve
 
 import (
 	"context"
