@@ -24,6 +24,7 @@ import (
 	"treasury/data/transport"
 	"treasury/data/webhook"
 	"treasury/kit/diskfree"
+	"treasury/kit/keep"
 	"treasury/kit/words"
 	"treasury/sandbox"
 	"treasury/ui"
@@ -48,7 +49,9 @@ type Runtime struct {
 	// RequestLog is the request log (requests.log) whatever Log is: the
 	// outgoing alert webhook's posts are requests too.
 	RequestLog *slog.Logger
-	Drawings   *ui.Drawings // the charts drawn for every session
+	// Kept is what is made for display once for every session (charts,
+	// panels, table rows, fitted lines: kit/keep).
+	Kept *keep.Registry
 	// shared is what every session's views share (UIShared), built once.
 	shared     *ui.Shared
 	sharedOnce sync.Once
@@ -83,7 +86,7 @@ func (r *Runtime) Close() {
 // sandbox when the profile asks for it, the request log and the clients
 // with their store, not yet polling. `treasury get` stops here.
 func OpenPlatform(e *Env, cfg *config.Config) (_ *Runtime, err error) {
-	r := &Runtime{Config: cfg, StateDir: config.StateDir(e.Getenv), Drawings: ui.NewDrawings(),
+	r := &Runtime{Config: cfg, StateDir: config.StateDir(e.Getenv), Kept: ui.NewKept(),
 		Pending: actions.NewPending()}
 	defer func() {
 		if err != nil {
@@ -185,7 +188,7 @@ func OpenLog(ctx context.Context, e *Env, cfg *config.Config, log *slog.Logger) 
 		r.Log = log
 	}
 	checkStateRoom(e, r.StateDir, r.Log)
-	r.sweepDrawings(ctx)
+	r.sweepKept(ctx)
 	if err := r.openAudit(ctx, e.Command); err != nil {
 		return nil, err
 	}
@@ -227,13 +230,13 @@ func checkStateRoom(e *Env, dir string, log *slog.Logger) {
 // webhook receiver, listening or not.
 func (r *Runtime) HasWebhooks() bool { return r.hooks != nil }
 
-// UIShared is what every session's views share: the store, the drawings,
+// UIShared is what every session's views share: the store, what is kept for display,
 // the profile and the process's hooks; built once, the same for every
 // session.
 func (r *Runtime) UIShared() *ui.Shared {
 	r.sharedOnce.Do(func() {
 		p := r.Platform
-		r.shared = &ui.Shared{Store: p.Store, Profile: r.Config.Profile, Environment: r.Config.Environment, Now: p.Now, Drawings: r.Drawings}
+		r.shared = &ui.Shared{Store: p.Store, Profile: r.Config.Profile, Environment: r.Config.Environment, Now: p.Now, Kept: r.Kept}
 		if r.HasWebhooks() {
 			r.shared.Webhooks = r.WebhookStatus
 		}
@@ -260,24 +263,24 @@ func UserAgent() string {
 	return "treasury/devel"
 }
 
-// DrawingsIdle is how long what was drawn for display (charts, panels,
-// table lines) is kept once no session asks for it: the derivations'
-// idle time (live.DefaultIdle).
-const DrawingsIdle = live.DefaultIdle
+// KeptIdle is how long what was made for display (charts, panels, table
+// lines, fitted lines) is kept once no session asks for it: the
+// derivations' idle time (live.DefaultIdle).
+const KeptIdle = live.DefaultIdle
 
-// sweepDrawings drops, every DrawingsIdle/3 until ctx ends, what was drawn
-// for sessions that have left (ui.Drawings.Sweep).
-func (r *Runtime) sweepDrawings(ctx context.Context) {
-	d := r.Drawings
+// sweepKept drops, every KeptIdle/3 until ctx ends, what was made for
+// display for sessions that have left (keep.Registry.Sweep).
+func (r *Runtime) sweepKept(ctx context.Context) {
+	d := r.Kept
 	go func() {
-		t := time.NewTicker(DrawingsIdle / 3)
+		t := time.NewTicker(KeptIdle / 3)
 		defer t.Stop()
 		for {
 			select {
 			case <-ctx.Done():
 				return
 			case now := <-t.C:
-				d.Sweep(now, DrawingsIdle)
+				d.Sweep(now, KeptIdle)
 			}
 		}
 	}()

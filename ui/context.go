@@ -15,11 +15,12 @@ import (
 
 	"treasury/data/live"
 	"treasury/data/webhook"
+	"treasury/kit/keep"
 )
 
 // Context is what a view is given: what its session owns (Session: the
 // terminal, its colours, size and operator) and what the process shares
-// with every session (Shared: the store, the drawings, the profile, the
+// with every session (Shared: the store, what is kept for display, the profile, the
 // process's hooks). A session's Context is built once and handed down;
 // two sessions' Contexts hold the same *Shared and Sessions of their own.
 // The fields of both are promoted (ctx.Store, ctx.Theme).
@@ -29,7 +30,7 @@ type Context struct {
 }
 
 // Apart is a copy of c whose Shared is a copy too: a context of another
-// process (its own store, its own drawings), for a test that sets them;
+// process (its own store, its own kept drawings), for a test that sets them;
 // a copy of the Context alone shares c's Shared, as sessions do.
 func (c *Context) Apart() *Context {
 	out := *c
@@ -57,9 +58,11 @@ type Shared struct {
 	// token test read, which the client may have replaced since. Nil: the
 	// header shows the last test's reading.
 	Token func() (issued, expiry time.Time)
-	// Drawings are the charts drawn for every session of the process
-	// (Chart); nil draws each chart in the session.
-	Drawings *Drawings
+	// Kept is what the process makes for display once for every session
+	// (charts, panels, table rows, fitted lines: kit/keep), each dropped
+	// when no session asked for it in a while; nil makes each in the
+	// session.
+	Kept *keep.Registry
 }
 
 // Session is what belongs to one session: its terminal, colours, size,

@@ -1,28 +1,36 @@
 package ui
 
 import (
-	"fmt"
 	"sync"
 	"sync/atomic"
 	"testing"
-	"time"
+
+	"github.com/charmbracelet/colorprofile"
 )
 
-// TestDrawingsDrawOncePerVersion: sessions asking at once for one chart at
-// one version, size and profile get one drawing; a new version, another
-// size or profile is drawn again; the set stays bounded.
-func TestDrawingsDrawOncePerVersion(t *testing.T) {
-	d := NewDrawings()
+type testChart struct{ pair string }
+
+// TestChartsAreDrawnOncePerVersionAndStyles: sessions of one process
+// asking at once for one chart at one version, size and styles get one
+// drawing; a new version, another size or other styles are drawn again;
+// a session without the process's registry draws its own.
+func TestChartsAreDrawnOncePerVersionAndStyles(t *testing.T) {
+	kept := NewKept()
 	var draws atomic.Int32
 	draw := func(s string) func() string {
 		return func() string { draws.Add(1); return s }
+	}
+	session := func(colors int, dark bool) *Context {
+		c := &Context{Shared: &Shared{Kept: kept}}
+		c.Colors, c.Dark = colorprofile.Profile(colors), dark
+		return c
 	}
 	var wg sync.WaitGroup
 	for range 20 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if got := d.Get("q", 1, 80, 10, "dark3", draw("v1")); got != "v1" {
+			if got := Chart(session(3, true), testChart{"USD/MXN"}, 1, 80, 10, draw("v1")); got != "v1" {
 				t.Errorf("got %q", got)
 			}
 		}()
@@ -31,41 +39,21 @@ func TestDrawingsDrawOncePerVersion(t *testing.T) {
 	if n := draws.Load(); n != 1 {
 		t.Fatalf("20 sessions drew %d times", n)
 	}
-	if got := d.Get("q", 2, 80, 10, "dark3", draw("v2")); got != "v2" || draws.Load() != 2 {
+	dark := session(3, true)
+	if got := Chart(dark, testChart{"USD/MXN"}, 2, 80, 10, draw("v2")); got != "v2" || draws.Load() != 2 {
 		t.Errorf("a new version: %q after %d draws", got, draws.Load())
 	}
-	d.Get("q", 2, 120, 10, "dark3", draw("wide"))
-	d.Get("q", 2, 80, 10, "dark0", draw("plain"))
-	if draws.Load() != 4 || d.Len() != 3 {
-		t.Errorf("%d draws, %d kept; want 4 and 3 (the old version replaced)", draws.Load(), d.Len())
+	Chart(dark, testChart{"USD/MXN"}, 2, 120, 10, draw("wide"))
+	Chart(session(0, true), testChart{"USD/MXN"}, 2, 80, 10, draw("plain"))
+	Chart(session(3, false), testChart{"USD/MXN"}, 2, 80, 10, draw("light"))
+	Chart(dark, testChart{"EUR/MXN"}, 2, 80, 10, draw("another pair"))
+	if draws.Load() != 6 || kept.Len() != 5 {
+		t.Errorf("%d draws, %d kept; want 6 and 5 (the old version replaced)", draws.Load(), kept.Len())
 	}
-	for i := range 5 * maxDrawings {
-		d.Get(fmt.Sprint("c", i), 1, 80, 10, "dark3", draw("x"))
-	}
-	if n := d.Len(); n > maxDrawings {
-		t.Errorf("%d drawings kept, at most %d", n, maxDrawings)
-	}
-}
-
-// sweptSet is a shared set that sweeps itself.
-type sweptSet struct{ swept int }
-
-func (s *sweptSet) Sweep(time.Time, time.Duration) { s.swept++ }
-
-// TestSweepDropsWhatNobodyAskedFor: a drawing asked for within idle stays;
-// one not asked for since is dropped, and the shared sets are swept too.
-func TestSweepDropsWhatNobodyAskedFor(t *testing.T) {
-	d := NewDrawings()
-	d.Get("kept", 1, 80, 10, "dark3", func() string { return "k" })
-	ctx := &Context{Shared: &Shared{Drawings: d}}
-	set := SharedOf(ctx, func() *sweptSet { return &sweptSet{} })
-	if n := d.Sweep(time.Now(), time.Minute); n != 0 || d.Len() != 1 {
-		t.Fatalf("swept %d, %d kept, right after it was asked for", n, d.Len())
-	}
-	if n := d.Sweep(time.Now().Add(2*time.Minute), time.Minute); n != 1 || d.Len() != 0 {
-		t.Fatalf("swept %d, %d kept, two idle minutes later", n, d.Len())
-	}
-	if set.swept != 2 {
-		t.Fatalf("the shared set was swept %d times, want 2", set.swept)
+	alone := &Context{Shared: &Shared{}}
+	Chart(alone, testChart{"USD/MXN"}, 2, 80, 10, draw("alone"))
+	Chart(alone, testChart{"USD/MXN"}, 2, 80, 10, draw("alone"))
+	if draws.Load() != 8 {
+		t.Errorf("a session without the registry drew %d times, want 2", draws.Load()-6)
 	}
 }

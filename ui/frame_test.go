@@ -15,6 +15,7 @@ import (
 
 	"treasury/data/apierr"
 	"treasury/data/live"
+	"treasury/kit/keep"
 	"treasury/ui/uitest"
 )
 
@@ -468,12 +469,11 @@ func TestFitBodyReusesOnlyTheSameLines(t *testing.T) {
 	}
 	// Sessions of one process fit a line once for all: the second finds
 	// the first's, and shows the same.
-	d := NewDrawings()
-	s1, s2 := &App{ctx: &Context{Shared: &Shared{Drawings: d}}}, &App{ctx: &Context{Shared: &Shared{Drawings: d}}}
+	d := NewKept()
+	s1, s2 := &App{ctx: &Context{Shared: &Shared{Kept: d}}}, &App{ctx: &Context{Shared: &Shared{Kept: d}}}
 	for i, b := range bodies {
 		got1 := s1.fitBody(b.s, b.w, b.h)
-		fits := SharedOf(s1.ctx, newFits)
-		n := fits.Len()
+		n := keep.Count[lineFit](d)
 		if i == 0 && n == 0 {
 			t.Fatal("the first session's lines were not kept for the others")
 		}
@@ -481,8 +481,8 @@ func TestFitBodyReusesOnlyTheSameLines(t *testing.T) {
 		if want := fit(b.s, b.w, b.h); got1 != want || got2 != want {
 			t.Errorf("body %d shared: %q and %q, want %q", i, got1, got2, want)
 		}
-		if fits.Len() != n {
-			t.Errorf("body %d: the second session fitted lines the first had: %d kept, then %d", i, n, fits.Len())
+		if m := keep.Count[lineFit](d); m != n {
+			t.Errorf("body %d: the second session fitted lines the first had: %d kept, then %d", i, n, m)
 		}
 	}
 }

@@ -8,7 +8,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/colorprofile"
 
-	"treasury/ui/shelf"
+	"treasury/kit/keep"
 )
 
 // paint is one session's memo of what its chrome (header, tabs, footer)
@@ -92,8 +92,7 @@ func (a *App) fitBody(s string, w, h int) string {
 	}
 	same := w == p.bodyW
 	fitted := make([]string, h)
-	var moved map[string]string            // the last body's lines by text, once one is not where it was
-	var fits *shelf.Shelf[lineFit, string] // the process's fitted lines, once a line is new
+	var moved map[string]string // the last body's lines by text, once one is not where it was
 	for i, l := range lines {
 		if same && i < len(p.bodyLines) && l == p.bodyLines[i] {
 			fitted[i] = p.fitLines[i]
@@ -109,10 +108,7 @@ func (a *App) fitBody(s string, w, h int) string {
 			fitted[i] = f
 			continue
 		}
-		if fits == nil {
-			fits = SharedOf(a.ctx, newFits)
-		}
-		fitted[i] = fitShared(fits, l, w)
+		fitted[i] = fitShared(a.ctx.Kept, l, w)
 	}
 	p.body, p.bodyW, p.bodyH = s, w, h
 	p.bodyLines, p.fitLines = lines, fitted
@@ -122,17 +118,14 @@ func (a *App) fitBody(s string, w, h int) string {
 
 // fitShared is fitLine(l, w), made once for every session of the process
 // (the lines of a shared table or chart are the same in each) through
-// fits, the process's fitted lines (nil: made here).
-func fitShared(fits *shelf.Shelf[lineFit, string], l string, w int) string {
-	if fits == nil {
-		return fitLine(l, w)
-	}
+// kept, what the process keeps for display (nil: made here).
+func fitShared(kept *keep.Registry, l string, w int) string {
 	k := lineFit{l, w}
-	if f, ok := fits.Get(k); ok {
+	if f, ok := keep.Get[lineFit, string](kept, k); ok {
 		return f
 	}
 	f := fitLine(l, w)
-	fits.Put(k, f)
+	keep.Put(kept, k, f)
 	return f
 }
 
@@ -141,12 +134,6 @@ type lineFit struct {
 	line string
 	w    int
 }
-
-// maxFits bounds a generation of the lines fitted for every session: a
-// body's lines, times the sizes and views of the sessions at once.
-const maxFits = 4096
-
-func newFits() *shelf.Shelf[lineFit, string] { return shelf.New[lineFit, string](maxFits) }
 
 // fitMemo is fit, remembered for the last lines fitted (the chrome's).
 func (a *App) fitMemo(s string, w, h int) string {

@@ -56,6 +56,7 @@ func logStats(ctx context.Context, log *slog.Logger, every time.Duration, rt *pr
 		attrs := []any{"live_heap_bytes", liveHeap, "live_heap_floor_bytes", floor, "heap_inuse_bytes", ms.HeapInuse,
 			"goroutines", goruntime.NumGoroutine(), "sessions", srv.Sessions(), "models_held", models.Load(), "payments_held", held,
 			"derivations", derived, "derivations_built", built, "derivations_running", rt.Platform.Store.Running(),
+			"display_kept", rt.Kept.Len(),
 			"upstream_requests", rt.Requests.Load()}
 		if rt.Sandbox != nil {
 			w := rt.Sandbox.Stats().World

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/shopspring/decimal"
+
+	"treasury/kit/keep"
 )
 
 // Benchmarks at the dashboard's worst case: 100,000 payments in a 120x40
@@ -154,7 +156,7 @@ func BenchmarkNewRowInTwentyTables(b *testing.B) {
 		b.Run(fmt.Sprintf("shared=%v", share), func(b *testing.B) {
 			bld := NewBuilder(func(a, b *Row) int { return b.Keys[5].Compare(a.Keys[5]) })
 			d := bld.Apply(benchRows(1_000, 0), nil, t0)
-			lines := NewLines()
+			lines := keep.New(4096)
 			tables := make([]*Model, 20)
 			for i := range tables {
 				tables[i] = New(benchCols(), NewStyles(true))

@@ -3,25 +3,17 @@ package table
 import (
 	"strconv"
 	"strings"
-	"time"
 
-	"treasury/ui/shelf"
+	"treasury/kit/keep"
 )
 
-// Lines are the formatted rows the tables of a process share: a row of a
-// shared projection (one *Row for every session while it is unchanged),
-// laid out at one width and column layout and styled by one set of
-// styles, is formatted and styled once, by the first table that shows it;
-// the others read the same strings. Twenty sessions on a live view would
-// otherwise format every new row twenty times.
-type Lines struct {
-	s *shelf.Shelf[lineKey, rowLines]
-}
-
-// maxLines bounds a generation of Lines: some 30 rows shown per table,
-// times the layouts and styles of the sessions at once, with room to
-// spare.
-const maxLines = 2048
+// The tables of a process share their formatted rows (ShareLines): a row
+// of a shared projection (one *Row for every session while it is
+// unchanged), laid out at one width and column layout and styled by one
+// set of styles, is formatted and styled once, by the first table that
+// shows it; the others read the same strings, from what the process keeps
+// for display (kit/keep), under a lineKey. Twenty sessions on a live view
+// would otherwise format every new row twenty times.
 
 // lineKey is one row formatted in one layout for one set of styles, or
 // (row nil) a header or footer line, its text in layout.
@@ -31,25 +23,15 @@ type lineKey struct {
 	kind   rowKind
 }
 
-// NewLines returns an empty shared set of lines.
-func NewLines() *Lines { return &Lines{s: shelf.New[lineKey, rowLines](maxLines)} }
+func (m *Model) line(k lineKey) (rowLines, bool) { return keep.Get[lineKey, rowLines](m.shared, k) }
 
-// Sweep turns the shelf's generation (ui.Drawings.Sweep, periodically):
-// the lines no session asked for in two sweeps are dropped.
-func (l *Lines) Sweep(time.Time, time.Duration) { l.s.Turn() }
+func (m *Model) keepLine(k lineKey, l rowLines) { keep.Put(m.shared, k, l) }
 
-func (s *Lines) get(k lineKey) (rowLines, bool) { return s.s.Get(k) }
-
-func (s *Lines) put(k lineKey, l rowLines) { s.s.Put(k, l) }
-
-// Len is the number of lines kept.
-func (s *Lines) Len() int { return s.s.Len() }
-
-// ShareLines has the table read and keep its rows' lines in lines (nil:
-// its own), for styles named styles: tables with the same styles name
-// must have the same styles (the session's colour profile and
-// background, say).
-func (m *Model) ShareLines(lines *Lines, styles string) {
+// ShareLines has the table read and keep its rows' lines in lines, what
+// the process keeps for display (nil: its own), for styles named styles:
+// tables with the same styles name must have the same styles (the
+// session's colour profile and background, say).
+func (m *Model) ShareLines(lines *keep.Registry, styles string) {
 	if m.shared == lines && m.sharedStyles == styles {
 		return
 	}

@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"charm.land/lipgloss/v2"
+
+	"treasury/kit/keep"
 )
 
 // colourStyles are styles that show in the output: a table styled with
@@ -24,7 +26,7 @@ func colourStyles() Styles {
 func TestTablesShareTheirRowsLines(t *testing.T) {
 	b := NewBuilder(byTimeDesc)
 	d := b.Apply(timedRows(40), nil, t0)
-	lines := NewLines()
+	lines := keep.New(4096)
 	table := func(styles Styles, name string, w int, cols []Column, shared bool) *Model {
 		m := New(cols, styles)
 		m.SetSize(w, 12)

@@ -198,7 +198,7 @@ func (m *Model) selectedLine(i int) string {
 	if m.sharesRows() {
 		r = m.data.row(m.view[m.offset+i])
 		if r != nil {
-			if l, ok := m.shared.get(lineKey{row: r, layout: m.c.rowsKey, kind: rowSelected}); ok {
+			if l, ok := m.line(lineKey{row: r, layout: m.c.rowsKey, kind: rowSelected}); ok {
 				return l.line
 			}
 		}
@@ -209,7 +209,7 @@ func (m *Model) selectedLine(i int) string {
 	}
 	line = m.styles.Selected.Render(line)
 	if r != nil {
-		m.shared.put(lineKey{row: r, layout: m.c.rowsKey, kind: rowSelected}, rowLines{kind: rowSelected, line: line})
+		m.keepLine(lineKey{row: r, layout: m.c.rowsKey, kind: rowSelected}, rowLines{kind: rowSelected, line: line})
 	}
 	return line
 }
@@ -221,7 +221,7 @@ func (m *Model) rowLines(r *Row, kind rowKind, style *lipgloss.Style, had rowLin
 	k := lineKey{row: r, layout: m.c.rowsKey, kind: kind}
 	share := m.sharesRows()
 	if share {
-		if l, found := m.shared.get(k); found {
+		if l, found := m.line(k); found {
 			return l
 		}
 	}
@@ -233,7 +233,7 @@ func (m *Model) rowLines(r *Row, kind rowKind, style *lipgloss.Style, had rowLin
 	}
 	l.line = style.Render(l.plain)
 	if share {
-		m.shared.put(k, l)
+		m.keepLine(k, l)
 	}
 	return l
 }
@@ -252,11 +252,11 @@ func (m *Model) styled(style *lipgloss.Style, kind rowKind, text string) string 
 		return style.Render(text)
 	}
 	k := lineKey{layout: m.sharedStyles + "|" + text, kind: kind}
-	if l, ok := m.shared.get(k); ok {
+	if l, ok := m.line(k); ok {
 		return l.line
 	}
 	l := rowLines{kind: kind, line: style.Render(text)}
-	m.shared.put(k, l)
+	m.keepLine(k, l)
 	return l.line
 }
 

@@ -24,6 +24,8 @@ import (
 	"time"
 
 	"charm.land/lipgloss/v2"
+
+	"treasury/kit/keep"
 )
 
 // Align is the horizontal alignment of a column.
@@ -123,7 +125,7 @@ type Model struct {
 
 	// shared, when set, holds the rows' lines for every table of the
 	// process (ShareLines), by sharedStyles, the name of styles.
-	shared       *Lines
+	shared       *keep.Registry
 	sharedStyles string
 
 	width, height int // whole widget, header and footer included

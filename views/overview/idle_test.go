@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"treasury/data/live"
+	"treasury/kit/keep"
 	"treasury/ui"
 	"treasury/views/viewtest"
 )
@@ -79,15 +80,15 @@ func TestOverviewPanelsFollowTheStore(t *testing.T) {
 }
 
 // TestOverviewPanelsAreDrawnOnceForEverySession: sessions of one process
-// (one ui.Drawings) at one width draw each change of the panels that read
+// (one ui.Context.Kept) at one width draw each change of the panels that read
 // only the store once between them: the second session draws only its
 // own alerts and health, and shows what a session drawing alone does.
 func TestOverviewPanelsAreDrawnOnceForEverySession(t *testing.T) {
 	e := viewtest.New(t, viewtest.Options{Skip: []live.Topic{live.Trades}}) // the overview shows no trade
-	shared := ui.NewDrawings()
-	session := func(d *ui.Drawings) *View {
+	shared := ui.NewKept()
+	session := func(d *keep.Registry) *View {
 		ctx := e.Ctx.Apart()
-		ctx.Drawings = d
+		ctx.Kept = d
 		v := New(ctx, Options{Base: "USD", Runway: e.P.Runway})
 		v.Update(ui.StoreChanged{})
 		return v

@@ -1,13 +1,13 @@
 package overview
 
 import (
-	"sync"
 	"time"
 
 	"github.com/charmbracelet/colorprofile"
 
 	"treasury/data/apierr"
 	"treasury/data/live"
+	"treasury/kit/keep"
 )
 
 // A panel is drawn again only when what it read changed: the store
@@ -20,8 +20,9 @@ import (
 //
 // The panels that read only the store and the clock (all but the alerts
 // and the health, which show the session's own reads) are kept for every
-// session of the process (shelf): sessions on the overview at one width
-// draw each change of a panel once between them.
+// session of the process (ui.Context.Kept, under a sharedPanel key):
+// sessions on the overview at one width draw each change of a panel once
+// between them.
 
 // panelMemo is a panel as drawn, with what it read.
 type panelMemo struct {
@@ -81,49 +82,24 @@ func (v *View) healthRead() { v.depend(func() int64 { return int64(v.reads) }, t
 
 func (v *View) alertsRead() { v.depend(func() int64 { return int64(v.alertReads) }, true) }
 
-// shelf is the panels kept for every session of the process, by what
-// they are drawn for.
-type shelf struct {
-	mu sync.Mutex
-	m  map[shelfKey]panelMemo
-	// asked is when a session last asked it for a panel (real time).
-	asked time.Time
-}
-
-// Sweep drops the panels kept when no session asked for one since idle
-// (ui.Drawings.Sweep): the overview's last watcher left.
-func (s *shelf) Sweep(now time.Time, idle time.Duration) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if now.Sub(s.asked) > idle {
-		clear(s.m)
-	}
-}
-
-type shelfKey struct {
+// sharedPanel is a panel kept for every session of the process: what it
+// is drawn for.
+type sharedPanel struct {
 	panel, width, window int
 	colors               colorprofile.Profile
 	dark                 bool
 	base                 string
 }
 
-// maxShelf bounds what the shelf keeps (a few widths of every panel).
-const maxShelf = 16 * panelCount
-
-func newShelf() *shelf { return &shelf{m: map[shelfKey]panelMemo{}} }
-
 // memoPanel is panel i in width w: kept when still what it would draw.
 func (v *View) memoPanel(i, w int) []string {
 	k := [2]int{i, w}
-	sk := shelfKey{panel: i, width: w, window: v.window, colors: v.ctx.Colors, dark: v.ctx.Dark, base: v.base}
-	shared := v.shelf != nil && i != panelAlerts && i != panelHealth
+	sk := sharedPanel{panel: i, width: w, window: v.window, colors: v.ctx.Colors, dark: v.ctx.Dark, base: v.base}
+	shared := v.ctx.Kept != nil && i != panelAlerts && i != panelHealth
 	at := v.drawing.at
 	m, ok := v.panels[k]
 	if shared {
-		v.shelf.mu.Lock()
-		v.shelf.asked = time.Now()
-		m, ok = v.shelf.m[sk]
-		v.shelf.mu.Unlock()
+		m, ok = keep.Get[sharedPanel, panelMemo](v.ctx.Kept, sk)
 	}
 	if ok && m.window == v.window && m.colors == v.ctx.Colors && m.dark == v.ctx.Dark &&
 		!at.Before(m.at) && at.Before(m.until) && m.same() {
@@ -138,12 +114,7 @@ func (v *View) memoPanel(i, w int) []string {
 	m = panelMemo{lines: lines, deps: v.drawing.deps, window: v.window, colors: v.ctx.Colors, dark: v.ctx.Dark,
 		at: at, until: v.drawing.until}
 	if shared && !m.own() {
-		v.shelf.mu.Lock()
-		if len(v.shelf.m) >= maxShelf {
-			clear(v.shelf.m)
-		}
-		v.shelf.m[sk] = m
-		v.shelf.mu.Unlock()
+		keep.Put(v.ctx.Kept, sk, m)
 	} else {
 		if v.panels == nil || len(v.panels) >= 4*panelCount {
 			v.panels = map[[2]int]panelMemo{}

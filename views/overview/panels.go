@@ -60,7 +60,7 @@ func (v *View) ratesPanel(w int) []string {
 		{title: "Δ " + spanWord, right: true, drop: 2}, {title: "Quoted", right: true, drop: 7},
 		{title: spanWord + " history", drop: 4, flex: 10, fill: func(r, width int) string {
 			p := rates.Pairs[r]
-			// Drawn once for every session (ui.Drawings).
+			// Drawn once for every session (ui.Chart).
 			return ui.Chart(v.ctx, sparkChart{p.Pair, windows[v.window]}, snap.Version, width, 1, func() string {
 				return chart.Sparkline(chart.Resample(p.Trends[v.window].Spark, width), width, t.Accent)
 			})

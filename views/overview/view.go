@@ -17,7 +17,7 @@
 // the payments summary over the payments view's shared counts, the
 // platform's runway); the store's own health and alerts are read as they
 // are. A session holds only its window; the sparklines are drawn once
-// for every session (ui.Drawings). No panel polls: the quotes, balances
+// for every session (ui.Context.Kept). No panel polls: the quotes, balances
 // and payments are polled for the header and alerts anyway, and the
 // ledger always, for the runway alerts.
 //
@@ -95,10 +95,9 @@ type View struct {
 		deps      []dep
 	}
 	// panels are the panels drawn last, by panel and width, that only
-	// this session keeps; shelf those kept for every session
-	// (panelmemo.go; nil without ui.Drawings).
+	// this session keeps; those kept for every session are in ctx.Kept
+	// (panelmemo.go).
 	panels map[[2]int]panelMemo
-	shelf  *shelf
 	// panelsDrawn counts the panels drawn (not kept).
 	panelsDrawn int
 }
@@ -114,7 +113,6 @@ func New(ctx *ui.Context, o Options) *View {
 	if v.base == "" {
 		v.base = config.DefaultBaseCurrency
 	}
-	v.shelf = ui.SharedOf(ctx, newShelf)
 	st := ctx.Store
 	v.rates = ratesKey(st)
 	v.holdings = holdingsKey(st, v.rates, v.base)

@@ -72,11 +72,11 @@ func quoteStore(tb testing.TB, n int) (*live.Store, func()) {
 // sessions are n quotes views over one store, sharing the drawings as
 // the sessions of one process do.
 func sessions(st *live.Store, n int) []*View {
-	d := ui.NewDrawings()
+	d := ui.NewKept()
 	out := make([]*View, n)
 	for i := range out {
 		r := colorprofile.ANSI256
-		ctx := &ui.Context{Shared: &ui.Shared{Store: st, Drawings: d, Environment: "test", Now: func() time.Time { return benchStart }}, Session: ui.Session{Colors: r, Dark: true, Theme: ui.NewTheme(r, true), Width: 120, Height: 36}}
+		ctx := &ui.Context{Shared: &ui.Shared{Store: st, Kept: d, Environment: "test", Now: func() time.Time { return benchStart }}, Session: ui.Session{Colors: r, Dark: true, Theme: ui.NewTheme(r, true), Width: 120, Height: 36}}
 		out[i] = New(ctx)
 		out[i].Update(ui.StoreChanged{})
 		_ = out[i].Render(120, 36)

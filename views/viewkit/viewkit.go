@@ -39,10 +39,10 @@ func NewTable(ctx *ui.Context, cols []table.Column) *table.Model {
 }
 
 // shareLines has t's rows formatted once for every session of the process
-// with the session's styles (nil Drawings: formatted for t alone).
+// with the session's styles (nil Kept: formatted for t alone).
 func shareLines(ctx *ui.Context, t *table.Model) {
-	if lines := ui.SharedOf(ctx, table.NewLines); lines != nil {
-		t.ShareLines(lines, ctx.StylesName())
+	if ctx.Kept != nil {
+		t.ShareLines(ctx.Kept, ctx.StylesName())
 	}
 }
 
