@@ -15,6 +15,7 @@ import (
 	"treasury/data/auth"
 	"treasury/data/custody"
 	"treasury/data/liquidity"
+	liquidityclient "treasury/data/liquidity/client"
 	"treasury/data/payments"
 	payclient "treasury/data/payments/client"
 	"treasury/data/reporting"
@@ -82,7 +83,7 @@ func (p *prober) liquidity(ctx context.Context) Section {
 	}
 	actx, cancel := p.authContext(ctx, 1)
 	defer cancel()
-	pg, err := liquidity.New(t, liquidity.Options{Now: p.o.Now}).QuotesPage(actx, liquidity.Window{}, 0, pageOfOne)
+	pg, err := liquidityclient.New(t, liquidityclient.Options{Now: p.o.Now}).QuotesPage(actx, liquidity.Window{}, 0, pageOfOne)
 	if err != nil {
 		s.Checks = append(s.Checks, p.failed(apierr.Liquidity, key, "bearer token", c.BaseURL, err))
 		return s

@@ -12,6 +12,7 @@ import (
 
 	"treasury/data/apierr"
 	"treasury/data/liquidity"
+	liquidityclient "treasury/data/liquidity/client"
 	"treasury/data/payments"
 	payclient "treasury/data/payments/client"
 	"treasury/data/payments/ticket"
@@ -189,7 +190,7 @@ func errNotConfigured(iface string) error {
 // getResources is the resource table: the data layer's reads, each reading
 // every page. Wallet and custody resources are in walletResources.
 func getResources() []getResource {
-	liq := func(p *platform.Platform) (*liquidity.Client, error) {
+	liq := func(p *platform.Platform) (*liquidityclient.Client, error) {
 		if p.Liquidity == nil {
 			return nil, errNotConfigured("liquidity")
 		}
@@ -209,15 +210,15 @@ func getResources() []getResource {
 	}
 	rs := []getResource{
 		{name: "quotes", summary: "liquidity quotes, newest first", flags: []string{"since"}, since: 15 * time.Minute, clock: apierr.Liquidity,
-			read: withClient(liq, func(ctx context.Context, c *liquidity.Client, a getArgs) (any, error) {
+			read: withClient(liq, func(ctx context.Context, c *liquidityclient.Client, a getArgs) (any, error) {
 				return c.AllQuotes(ctx, liquidity.Window{Start: a.from(), End: a.now()})
 			})},
 		{name: "trades", summary: "executed liquidity trades", flags: []string{"since"}, since: 24 * time.Hour, clock: apierr.Liquidity,
-			read: withClient(liq, func(ctx context.Context, c *liquidity.Client, a getArgs) (any, error) {
+			read: withClient(liq, func(ctx context.Context, c *liquidityclient.Client, a getArgs) (any, error) {
 				return c.AllTrades(ctx, liquidity.Window{Start: a.from(), End: a.now()})
 			})},
 		{name: "balances", aliases: []string{"liquidity"}, summary: "liquidity account balances",
-			read: withClient(liq, func(ctx context.Context, c *liquidity.Client, a getArgs) (any, error) {
+			read: withClient(liq, func(ctx context.Context, c *liquidityclient.Client, a getArgs) (any, error) {
 				return c.AllBalances(ctx)
 			})},
 		{name: "payment-balances", aliases: []string{"prefunded"}, summary: "prefunded payments balances",

@@ -27,7 +27,7 @@ func FuzzPages(f *testing.F) {
 		body := data[1:]
 		switch data[0] % 3 {
 		case 0:
-			var p quotesPage
+			var p QuotesPageIn
 			if json.Unmarshal(body, &p) == nil {
 				for _, q := range p.Quotes.Items {
 					wiretest.Stable(t, q)
@@ -35,14 +35,14 @@ func FuzzPages(f *testing.F) {
 				}
 			}
 		case 1:
-			var p tradesPage
+			var p TradesPageIn
 			if json.Unmarshal(body, &p) == nil {
 				for _, r := range p.Trades.Items {
 					wiretest.Stable(t, r)
 				}
 			}
 		default:
-			var p balancesPage
+			var p BalancesPageIn
 			if json.Unmarshal(body, &p) == nil {
 				for _, b := range p.Balances.Items {
 					wiretest.Stable(t, b)
@@ -56,5 +56,5 @@ func FuzzPages(f *testing.F) {
 // largest record costs a bounded multiple of its size (trades and
 // balances are wire.Items alike).
 func TestPagesAllocationBounded(t *testing.T) {
-	wiretest.Bounded(t, "quotes", func(b []byte) { var p quotesPage; _ = json.Unmarshal(b, &p) })
+	wiretest.Bounded(t, "quotes", func(b []byte) { var p QuotesPageIn; _ = json.Unmarshal(b, &p) })
 }

@@ -144,15 +144,15 @@ type BalancesPage struct {
 // Tolerant pages: what the client decodes (records one by one, see
 // package wire); the sandbox writes the plain pages above.
 type (
-	quotesPage struct {
+	QuotesPageIn struct {
 		Quotes wire.Items[Quote] `json:"quotes"`
 		PageInfo
 	}
-	tradesPage struct {
+	TradesPageIn struct {
 		Trades wire.Items[Trade] `json:"trades"`
 		PageInfo
 	}
-	balancesPage struct {
+	BalancesPageIn struct {
 		Balances wire.Items[Balance] `json:"balances"`
 		PageInfo
 	}

@@ -22,7 +22,7 @@ import (
 	"treasury/data/auth"
 	"treasury/data/custody"
 	"treasury/data/history"
-	"treasury/data/liquidity"
+	liquidityclient "treasury/data/liquidity/client"
 	"treasury/data/live"
 	payclient "treasury/data/payments/client"
 	"treasury/data/reporting"
@@ -70,7 +70,7 @@ type Options struct {
 // interface the profile does not configure has a nil client and no feeds.
 type Platform struct {
 	Config    *config.Config
-	Liquidity *liquidity.Client
+	Liquidity *liquidityclient.Client
 	Payments  *payclient.Client
 	Reporting *reporting.Client
 	// Wallet reads with the profile's monitoring credential. When
@@ -222,7 +222,7 @@ func (p *Platform) build(cfg *config.Config, o Options, tc transportFunc) error 
 		if err != nil {
 			return fmt.Errorf("liquidity: %w", err)
 		}
-		p.Liquidity = liquidity.New(t, liquidity.Options{Now: o.Now, PageSize: c.PageSize})
+		p.Liquidity = liquidityclient.New(t, liquidityclient.Options{Now: o.Now, PageSize: c.PageSize})
 	}
 	if c := cfg.Payments; c != nil {
 		p.paymentsToken = auth.NewPayments(auth.PaymentsConfig{AuthURL: c.AuthURL, ClientID: c.ClientID,

@@ -1,4 +1,4 @@
-package liquidity_test
+package client_test
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"treasury/data/liquidity"
+	"treasury/data/liquidity/client"
 	"treasury/sandbox"
 	"treasury/sandbox/sandboxtest"
 )
@@ -23,7 +24,7 @@ func BenchmarkQuotes50k(b *testing.B) {
 		conc int
 	}{{"sequential", 1}, {"concurrent4", 4}, {"concurrent8", 8}} {
 		b.Run(bc.name, func(b *testing.B) {
-			c, _ := newClient(b, srv, srv.Credentials().LiquidityToken, liquidity.Options{Concurrency: bc.conc})
+			c, _ := newClient(b, srv, srv.Credentials().LiquidityToken, client.Options{Concurrency: bc.conc})
 			n := 0
 			for b.Loop() {
 				qs, err := c.AllQuotes(context.Background(), win)

@@ -1,4 +1,9 @@
-package liquidity
+// Package client reads the liquidity interface (spec area A): quotes,
+// trades and balances under /api/v0, with page-number pagination, pages
+// read in parallel and page sizes learnt from the server. The wire
+// records are those of package liquidity, which the sandbox and the views
+// use without a client.
+package client
 
 import (
 	"context"
@@ -10,6 +15,7 @@ import (
 	"time"
 
 	"treasury/data/apierr"
+	"treasury/data/liquidity"
 	"treasury/data/paging"
 	"treasury/data/transport"
 	"treasury/data/wire"
@@ -57,7 +63,7 @@ type Options struct {
 // with the profile's static bearer token).
 func New(t *transport.Client, opts Options) *Client {
 	if opts.PageSize <= 0 {
-		opts.PageSize = StartPageSize
+		opts.PageSize = liquidity.StartPageSize
 	}
 	if opts.Concurrency <= 0 {
 		opts.Concurrency = paging.DefaultConcurrency
@@ -71,23 +77,10 @@ func New(t *transport.Client, opts Options) *Client {
 // PageSizes are the page sizes learnt from the server, per list.
 func (c *Client) PageSizes() map[string]int { return c.sizes.Known() }
 
-// Window is a time window, both ends inclusive; a zero end is open.
-type Window struct {
-	Start, End time.Time
-}
-
-// Last returns the window of the d before now.
-func Last(d time.Duration, now time.Time) Window { return Window{Start: now.Add(-d), End: now} }
-
-// Contains reports whether t is inside the window.
-func (w Window) Contains(t time.Time) bool {
-	return (w.Start.IsZero() || !t.Before(w.Start)) && (w.End.IsZero() || !t.After(w.End))
-}
-
 const timeLayout = "2006-01-02T15:04:05.000Z07:00"
 
 // query is the query of one page; w nil sends no window.
-func query(w *Window, page, size int) url.Values {
+func query(w *liquidity.Window, page, size int) url.Values {
 	q := url.Values{}
 	if w != nil {
 		if !w.Start.IsZero() {
@@ -103,7 +96,7 @@ func query(w *Window, page, size int) url.Values {
 }
 
 // fixed closes an open window at the client's clock.
-func (c *Client) fixed(w Window) Window {
+func (c *Client) fixed(w liquidity.Window) liquidity.Window {
 	if w.End.IsZero() {
 		w.End = c.opts.Now()
 	}
@@ -112,24 +105,28 @@ func (c *Client) fixed(w Window) Window {
 
 // QuotesPage reads one page of quotes, newest first, as the server sent it
 // (tests and `treasury doctor`).
-func (c *Client) QuotesPage(ctx context.Context, w Window, page, size int) (QuotesPage, error) {
-	return transport.Get[QuotesPage](ctx, c.t, PathQuotes, query(&w, page, size))
+func (c *Client) QuotesPage(ctx context.Context, w liquidity.Window, page, size int) (liquidity.QuotesPage, error) {
+	return transport.Get[liquidity.QuotesPage](ctx, c.t, liquidity.PathQuotes, query(&w, page, size))
 }
 
 // Quotes reads every quote of the window, newest first.
-func (c *Client) Quotes(ctx context.Context, w Window) iter.Seq2[Quote, error] {
+func (c *Client) Quotes(ctx context.Context, w liquidity.Window) iter.Seq2[liquidity.Quote, error] {
 	w = c.fixed(w)
-	return pages(ctx, c, "quotes", PathQuotes, &w, func(p quotesPage) (wire.Items[Quote], PageInfo) { return p.Quotes, p.PageInfo })
+	return pages(ctx, c, "quotes", liquidity.PathQuotes, &w, func(p liquidity.QuotesPageIn) (wire.Items[liquidity.Quote], liquidity.PageInfo) {
+		return p.Quotes, p.PageInfo
+	})
 }
 
 // Trades reads every trade executed in the window.
-func (c *Client) Trades(ctx context.Context, w Window) iter.Seq2[Trade, error] {
+func (c *Client) Trades(ctx context.Context, w liquidity.Window) iter.Seq2[liquidity.Trade, error] {
 	w = c.fixed(w)
-	return func(yield func(Trade, error) bool) {
-		readIn := func(ctx context.Context, win *Window) iter.Seq2[Trade, error] {
-			return pages(ctx, c, "trades", PathTrades, win, func(p tradesPage) (wire.Items[Trade], PageInfo) { return p.Trades, p.PageInfo })
+	return func(yield func(liquidity.Trade, error) bool) {
+		readIn := func(ctx context.Context, win *liquidity.Window) iter.Seq2[liquidity.Trade, error] {
+			return pages(ctx, c, "trades", liquidity.PathTrades, win, func(p liquidity.TradesPageIn) (wire.Items[liquidity.Trade], liquidity.PageInfo) {
+				return p.Trades, p.PageInfo
+			})
 		}
-		read := func(win *Window) iter.Seq2[Trade, error] { return readIn(ctx, win) }
+		read := func(win *liquidity.Window) iter.Seq2[liquidity.Trade, error] { return readIn(ctx, win) }
 		win := &w
 		if c.noTradeWindow.Load() {
 			win = nil
@@ -163,8 +160,10 @@ func (c *Client) Trades(ctx context.Context, w Window) iter.Seq2[Trade, error] {
 }
 
 // Balances reads every balance.
-func (c *Client) Balances(ctx context.Context) iter.Seq2[Balance, error] {
-	return pages(ctx, c, "balances", PathBalances, nil, func(p balancesPage) (wire.Items[Balance], PageInfo) { return p.Balances, p.PageInfo })
+func (c *Client) Balances(ctx context.Context) iter.Seq2[liquidity.Balance, error] {
+	return pages(ctx, c, "balances", liquidity.PathBalances, nil, func(p liquidity.BalancesPageIn) (wire.Items[liquidity.Balance], liquidity.PageInfo) {
+		return p.Balances, p.PageInfo
+	})
 }
 
 // namesWindow reports whether err is a 400 about startTime or endTime.
@@ -180,7 +179,7 @@ func namesWindow(err error) bool {
 // pages reads every page of path (w nil: no window), the first one through
 // paging.First so the page size adapts; items takes a decoded page apart,
 // and its skipped records are noted on ctx (wire.Note).
-func pages[P, T any](ctx context.Context, c *Client, list, path string, w *Window, items func(P) (wire.Items[T], PageInfo)) iter.Seq2[T, error] {
+func pages[P, T any](ctx context.Context, c *Client, list, path string, w *liquidity.Window, items func(P) (wire.Items[T], liquidity.PageInfo)) iter.Seq2[T, error] {
 	size := 0
 	return paging.ByPageNumber(ctx, c.opts.Concurrency, func(ctx context.Context, n int) (paging.NumberPage[T], error) {
 		var p P
@@ -199,16 +198,16 @@ func pages[P, T any](ctx context.Context, c *Client, list, path string, w *Windo
 }
 
 // AllQuotes collects Quotes.
-func (c *Client) AllQuotes(ctx context.Context, w Window) ([]Quote, error) {
+func (c *Client) AllQuotes(ctx context.Context, w liquidity.Window) ([]liquidity.Quote, error) {
 	return paging.Collect(c.Quotes(ctx, w))
 }
 
 // AllTrades collects Trades.
-func (c *Client) AllTrades(ctx context.Context, w Window) ([]Trade, error) {
+func (c *Client) AllTrades(ctx context.Context, w liquidity.Window) ([]liquidity.Trade, error) {
 	return paging.Collect(c.Trades(ctx, w))
 }
 
 // AllBalances collects Balances.
-func (c *Client) AllBalances(ctx context.Context) ([]Balance, error) {
+func (c *Client) AllBalances(ctx context.Context) ([]liquidity.Balance, error) {
 	return paging.Collect(c.Balances(ctx))
 }

@@ -1,4 +1,4 @@
-package liquidity_test
+package client_test
 
 import (
 	"context"
@@ -8,18 +8,19 @@ import (
 	"treasury/data/apierr"
 	"treasury/data/auth"
 	"treasury/data/liquidity"
+	"treasury/data/liquidity/client"
 	"treasury/data/transport"
 	"treasury/sandbox"
 	"treasury/sandbox/sandboxtest"
 )
 
-func newClient(tb testing.TB, srv *sandbox.Server, token string, opts liquidity.Options) (*liquidity.Client, *sandboxtest.Waits) {
+func newClient(tb testing.TB, srv *sandbox.Server, token string, opts client.Options) (*client.Client, *sandboxtest.Waits) {
 	tb.Helper()
 	t, w := sandboxtest.Transport(tb, srv, transport.Config{Interface: apierr.Liquidity, Auth: auth.NewStatic(auth.NewSecret(token))})
 	if opts.Now == nil {
 		opts.Now = srv.Clock().Now
 	}
-	return liquidity.New(t, opts), w
+	return client.New(t, opts), w
 }
 
 func TestQuotesWindowAllPages(t *testing.T) {
@@ -27,7 +28,7 @@ func TestQuotesWindowAllPages(t *testing.T) {
 	now := srv.Clock().Now()
 	win := liquidity.Last(10*time.Minute, now)
 	ctx := context.Background()
-	one, _ := newClient(t, srv, srv.Credentials().LiquidityToken, liquidity.Options{PageSize: 7})
+	one, _ := newClient(t, srv, srv.Credentials().LiquidityToken, client.Options{PageSize: 7})
 	first, err := one.QuotesPage(ctx, win, 0, 7)
 	if err != nil {
 		t.Fatal(err)
@@ -36,7 +37,7 @@ func TestQuotesWindowAllPages(t *testing.T) {
 		t.Fatalf("page 0 envelope %+v: want several pages", first.PageInfo)
 	}
 	for _, conc := range []int{1, 5} {
-		c, _ := newClient(t, srv, srv.Credentials().LiquidityToken, liquidity.Options{PageSize: 50, Concurrency: conc})
+		c, _ := newClient(t, srv, srv.Credentials().LiquidityToken, client.Options{PageSize: 50, Concurrency: conc})
 		qs, err := c.AllQuotes(ctx, win)
 		if err != nil {
 			t.Fatal(err)
@@ -65,7 +66,7 @@ func TestQuotesWindowAllPages(t *testing.T) {
 
 func TestTradesAndBalances(t *testing.T) {
 	srv := sandboxtest.Listen(t, sandboxtest.Options())
-	c, _ := newClient(t, srv, srv.Credentials().LiquidityToken, liquidity.Options{PageSize: 5})
+	c, _ := newClient(t, srv, srv.Credentials().LiquidityToken, client.Options{PageSize: 5})
 	ctx := context.Background()
 	win := liquidity.Last(6*time.Hour, srv.Clock().Now())
 	trades, err := c.AllTrades(ctx, win)
@@ -98,7 +99,7 @@ func TestTradesAndBalances(t *testing.T) {
 
 func TestWrongTokenIsNotRetried(t *testing.T) {
 	srv := sandboxtest.Listen(t, sandboxtest.Options())
-	c, w := newClient(t, srv, "wrong", liquidity.Options{})
+	c, w := newClient(t, srv, "wrong", client.Options{})
 	_, err := c.AllQuotes(context.Background(), liquidity.Window{})
 	if apierr.ClassOf(err) != apierr.ClassRefreshAuth {
 		t.Fatalf("err %v, want a 401", err)
@@ -110,7 +111,7 @@ func TestWrongTokenIsNotRetried(t *testing.T) {
 
 func TestBadWindowIsFixRequest(t *testing.T) {
 	srv := sandboxtest.Listen(t, sandboxtest.Options())
-	c, w := newClient(t, srv, srv.Credentials().LiquidityToken, liquidity.Options{})
+	c, w := newClient(t, srv, srv.Credentials().LiquidityToken, client.Options{})
 	now := srv.Clock().Now()
 	_, err := c.AllQuotes(context.Background(), liquidity.Window{Start: now, End: now.Add(-time.Hour)})
 	if e, ok := apierr.As(err); !ok || e.HTTPStatus != 400 || e.Class != apierr.ClassFixRequest || w.Count() != 0 {
@@ -126,7 +127,7 @@ func TestFaultBurstsAreRetried(t *testing.T) {
 		// 180 pages a read, each a chance of a fault burst (a read fails
 		// when one page fails every attempt); small pages keep the reads
 		// cheap under -race.
-		c, w := newClient(t, srv, srv.Credentials().LiquidityToken, liquidity.Options{PageSize: 5, Concurrency: 4})
+		c, w := newClient(t, srv, srv.Credentials().LiquidityToken, client.Options{PageSize: 5, Concurrency: 4})
 		win := liquidity.Last(150*time.Second, srv.Clock().Now())
 		ok, failed := 0, 0
 		for range 10 {
@@ -158,7 +159,7 @@ func TestMalformedBodiesAreReadAgainOnce(t *testing.T) {
 	opts := sandboxtest.Options()
 	opts.Faults = sandbox.FaultSettings{MalformedRate: 0.05} // the soak's rate
 	srv := sandboxtest.Listen(t, opts)
-	c, w := newClient(t, srv, srv.Credentials().LiquidityToken, liquidity.Options{PageSize: 20, Concurrency: 4})
+	c, w := newClient(t, srv, srv.Credentials().LiquidityToken, client.Options{PageSize: 20, Concurrency: 4})
 	win := liquidity.Last(2*time.Minute, srv.Clock().Now())
 	ok, failed := 0, 0
 	for range 10 {

@@ -1,4 +1,4 @@
-package liquidity_test
+package client_test
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 	"treasury/data/apierr"
 	"treasury/data/auth"
 	"treasury/data/liquidity"
+	"treasury/data/liquidity/client"
 	"treasury/data/transport"
 	"treasury/data/wire"
 )
@@ -52,7 +53,7 @@ func (f *fakeQuotes) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		strconv.FormatBool(page >= pages-1) + `,"totalElements":` + strconv.Itoa(f.n) + `,"totalPages":` + strconv.Itoa(pages) + `,"extra":true}`))
 }
 
-func fakeClient(t *testing.T, h http.Handler) *liquidity.Client {
+func fakeClient(t *testing.T, h http.Handler) *client.Client {
 	t.Helper()
 	ts := httptest.NewServer(h)
 	t.Cleanup(ts.Close)
@@ -61,7 +62,7 @@ func fakeClient(t *testing.T, h http.Handler) *liquidity.Client {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return liquidity.New(tr, liquidity.Options{Concurrency: 3})
+	return client.New(tr, client.Options{Concurrency: 3})
 }
 
 // TestPageCapIsLearnt: a server that caps pages at 30 (the maximum is not
