@@ -14,6 +14,7 @@ import (
 	"treasury/data/apierr"
 	"treasury/data/auth"
 	"treasury/data/custody"
+	custodyclient "treasury/data/custody/client"
 	"treasury/data/liquidity"
 	liquidityclient "treasury/data/liquidity/client"
 	"treasury/data/payments"
@@ -352,7 +353,7 @@ func (p *prober) custodyAuth(ctx context.Context, c *config.Custody, key string)
 	}
 	actx, cancel := p.authContext(ctx, 1)
 	defer cancel()
-	pg, err := custody.New(t, c.DomainID, custody.Signer{}).EndpointsPage(actx, "", pageOfOne)
+	pg, err := custodyclient.New(t, c.DomainID, custody.Signer{}).EndpointsPage(actx, "", pageOfOne)
 	if err != nil {
 		return p.failed(apierr.Custody, key, "bearer token for domain "+c.DomainID, c.BaseURL, err)
 	}

@@ -3,7 +3,7 @@ package get
 import (
 	"context"
 
-	"treasury/data/custody"
+	custodyclient "treasury/data/custody/client"
 	"treasury/data/platform"
 	"treasury/data/wallet"
 	walletclient "treasury/data/wallet/client"
@@ -83,7 +83,7 @@ func walletResources() []getResource {
 
 // custodyResources are the resources of the custody interface.
 func custodyResources() []getResource {
-	cus := func(p *platform.Platform) (*custody.Client, error) {
+	cus := func(p *platform.Platform) (*custodyclient.Client, error) {
 		if p.Custody == nil {
 			return nil, errNotConfigured("custody")
 		}
@@ -91,8 +91,10 @@ func custodyResources() []getResource {
 	}
 	return []getResource{
 		{name: "endpoints", summary: "custody endpoints of the profile's domain",
-			read: withClient(cus, func(ctx context.Context, c *custody.Client, a getArgs) (any, error) { return c.Endpoints(ctx) })},
+			read: withClient(cus, func(ctx context.Context, c *custodyclient.Client, a getArgs) (any, error) { return c.Endpoints(ctx) })},
 		{name: "endpoint", arg: "ID", summary: "one custody endpoint",
-			read: withClient(cus, func(ctx context.Context, c *custody.Client, a getArgs) (any, error) { return c.Endpoint(ctx, a.id) })},
+			read: withClient(cus, func(ctx context.Context, c *custodyclient.Client, a getArgs) (any, error) {
+				return c.Endpoint(ctx, a.id)
+			})},
 	}
 }

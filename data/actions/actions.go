@@ -36,6 +36,7 @@ import (
 
 	"treasury/data/audit"
 	"treasury/data/custody"
+	custodyclient "treasury/data/custody/client"
 	"treasury/data/transport"
 	"treasury/data/wallet"
 	walletclient "treasury/data/wallet/client"
@@ -116,7 +117,7 @@ type Clients struct {
 	Transactions *walletclient.Client
 	// Custody signs and submits lock and unlock intents; CanSign says
 	// whether the profile has the signing key.
-	Custody *custody.Client
+	Custody *custodyclient.Client
 	CanSign bool
 	// Pending is the process's reading of the keys in the audit log, one
 	// for every session (Pending.Follow); nil gives the actor one of its

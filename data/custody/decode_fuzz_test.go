@@ -37,7 +37,7 @@ func FuzzCustody(f *testing.F) {
 		body := data[1:]
 		switch data[0] % 4 {
 		case 0:
-			var p endpointsPage
+			var p EndpointsPageIn
 			if json.Unmarshal(body, &p) != nil {
 				return
 			}
@@ -76,6 +76,6 @@ func FuzzCustody(f *testing.F) {
 // endpoint's custom properties (a map of texts), costs a bounded multiple
 // of its size.
 func TestCustodyAllocationBounded(t *testing.T) {
-	wiretest.Bounded(t, "items", func(b []byte) { var p endpointsPage; _ = json.Unmarshal(b, &p) })
+	wiretest.Bounded(t, "items", func(b []byte) { var p EndpointsPageIn; _ = json.Unmarshal(b, &p) })
 	wiretest.Bounded(t, "customProperties", func(b []byte) { var m Metadata; _ = json.Unmarshal(b, &m) })
 }

@@ -145,8 +145,8 @@ type EndpointsPage struct {
 	NextStartingAfter    string           `json:"nextStartingAfter,omitempty"`
 }
 
-// endpointsPage is what the client decodes: items one by one.
-type endpointsPage struct {
+// EndpointsPageIn is what the client decodes: items one by one.
+type EndpointsPageIn struct {
 	Items             wire.Items[SignedEndpoint] `json:"items"`
 	NextStartingAfter string                     `json:"nextStartingAfter"`
 }

@@ -21,6 +21,7 @@ import (
 	"treasury/data/apierr"
 	"treasury/data/auth"
 	"treasury/data/custody"
+	custodyclient "treasury/data/custody/client"
 	"treasury/data/history"
 	liquidityclient "treasury/data/liquidity/client"
 	"treasury/data/live"
@@ -80,7 +81,7 @@ type Platform struct {
 	Wallet             *walletclient.Client
 	WalletControls     *walletclient.Client
 	WalletTransactions *walletclient.Client
-	Custody            *custody.Client
+	Custody            *custodyclient.Client
 	// CustodyCanSign says whether the profile has a signing key for intents.
 	CustodyCanSign bool
 	Store          *live.Store
@@ -302,7 +303,7 @@ func (p *Platform) build(cfg *config.Config, o Options, tc transportFunc) error 
 			signer = custody.Signer{UserID: c.UserID, Key: k}
 			p.CustodyCanSign = true
 		}
-		p.Custody = custody.New(t, c.DomainID, signer).WithClock(o.Now).WithPageSize(c.PageSize)
+		p.Custody = custodyclient.New(t, c.DomainID, signer).WithClock(o.Now).WithPageSize(c.PageSize)
 	}
 	return nil
 }

@@ -17,6 +17,7 @@ import (
 	"treasury/data/audit"
 	"treasury/data/auth"
 	"treasury/data/custody"
+	custodyclient "treasury/data/custody/client"
 	"treasury/data/transport"
 	"treasury/sandbox"
 	"treasury/ui"
@@ -275,7 +276,7 @@ func TestLockBadSignature(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	forged := custody.New(tr, e.Sandbox.Credentials().CustodyDomainID,
+	forged := custodyclient.New(tr, e.Sandbox.Credentials().CustodyDomainID,
 		custody.Signer{UserID: sandbox.OperatorID(e.Sandbox.Seed()), Key: other}).WithClock(e.Sandbox.Clock().Now)
 	act := actions.New(actions.Clients{Custody: forged, CanSign: true}, e.Actor.Identity(), e.Audit)
 	ep := endpoints(t, e)[0]

@@ -1,4 +1,4 @@
-package custody_test
+package client_test
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 	"treasury/data/apierr"
 	"treasury/data/auth"
 	"treasury/data/custody"
+	"treasury/data/custody/client"
 	"treasury/data/transport"
 	"treasury/data/wire"
 )
@@ -20,7 +21,7 @@ import (
 // otherServer answers as another legal implementation: limit capped at 50
 // (problem+json above), open fields in other shapes, extra fields, items
 // newest first, and one item that cannot be read.
-func otherServer(t *testing.T, n int, queries *[]string) *custody.Client {
+func otherServer(t *testing.T, n int, queries *[]string) *client.Client {
 	t.Helper()
 	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		*queries = append(*queries, r.URL.RawQuery)
@@ -60,7 +61,7 @@ func otherServer(t *testing.T, n int, queries *[]string) *custody.Client {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return custody.New(tr, "d1", custody.Signer{})
+	return client.New(tr, "d1", custody.Signer{})
 }
 
 func TestEndpointsFromAnotherImplementation(t *testing.T) {

@@ -1,4 +1,9 @@
-package custody
+// Package client speaks to the custody interface (spec area D): endpoints
+// and intents under a domain, read with cursor paging, and the signed
+// intents that lock, unlock and propose. The wire records, and the Signer
+// that signs an intent's exact bytes, are those of package custody, which
+// the sandbox and the views use without a client.
+package client
 
 import (
 	"context"
@@ -7,6 +12,7 @@ import (
 	"strconv"
 	"time"
 
+	"treasury/data/custody"
 	"treasury/data/paging"
 	"treasury/data/transport"
 	"treasury/data/wire"
@@ -31,7 +37,7 @@ import (
 type Client struct {
 	t        *transport.Client
 	domainID string
-	signer   Signer
+	signer   custody.Signer
 	now      func() time.Time
 	limit    int
 	sizes    paging.Sizes
@@ -44,8 +50,8 @@ const IntentLifetime = time.Hour
 // New returns a client of the domain that sends through t (an
 // apierr.Custody transport with the profile's static bearer token) and signs
 // intents as signer.
-func New(t *transport.Client, domainID string, signer Signer) *Client {
-	return &Client{t: t, domainID: domainID, signer: signer, now: time.Now, limit: MaxLimit}
+func New(t *transport.Client, domainID string, signer custody.Signer) *Client {
+	return &Client{t: t, domainID: domainID, signer: signer, now: time.Now, limit: custody.MaxLimit}
 }
 
 // WithPageSize sets the first page size asked for (the profile's
@@ -74,7 +80,7 @@ func (c *Client) WithClock(now func() time.Time) *Client {
 func (c *Client) DomainID() string { return c.domainID }
 
 func (c *Client) domainPath(parts ...string) string {
-	p := PathDomains + url.PathEscape(c.domainID)
+	p := custody.PathDomains + url.PathEscape(c.domainID)
 	for _, s := range parts {
 		p += "/" + url.PathEscape(s)
 	}
@@ -83,8 +89,8 @@ func (c *Client) domainPath(parts ...string) string {
 
 // EndpointsPage reads one page of endpoints after the cursor ("" for the
 // first page) with the given limit, as the server sent it.
-func (c *Client) EndpointsPage(ctx context.Context, startingAfter string, limit int) (EndpointsPage, error) {
-	return transport.Get[EndpointsPage](ctx, c.t, c.domainPath("endpoints"), pageQuery(startingAfter, limit))
+func (c *Client) EndpointsPage(ctx context.Context, startingAfter string, limit int) (custody.EndpointsPage, error) {
+	return transport.Get[custody.EndpointsPage](ctx, c.t, c.domainPath("endpoints"), pageQuery(startingAfter, limit))
 }
 
 func pageQuery(startingAfter string, limit int) url.Values {
@@ -97,21 +103,21 @@ func pageQuery(startingAfter string, limit int) url.Values {
 
 // Endpoints reads every endpoint of the domain, every page, oldest first.
 // Endpoints that cannot be read are skipped and noted on ctx.
-func (c *Client) Endpoints(ctx context.Context) ([]Endpoint, error) {
+func (c *Client) Endpoints(ctx context.Context) ([]custody.Endpoint, error) {
 	size := 0
-	page := func(ctx context.Context, token string, limit int) (paging.TokenPage[Endpoint], error) {
-		p, err := transport.Get[endpointsPage](ctx, c.t, c.domainPath("endpoints"), pageQuery(token, limit))
+	page := func(ctx context.Context, token string, limit int) (paging.TokenPage[custody.Endpoint], error) {
+		p, err := transport.Get[custody.EndpointsPageIn](ctx, c.t, c.domainPath("endpoints"), pageQuery(token, limit))
 		wire.Note(ctx, "custody endpoints", p.Items.Skipped)
-		out := paging.TokenPage[Endpoint]{Items: make([]Endpoint, len(p.Items.Items)), Next: p.NextStartingAfter}
+		out := paging.TokenPage[custody.Endpoint]{Items: make([]custody.Endpoint, len(p.Items.Items)), Next: p.NextStartingAfter}
 		for i, it := range p.Items.Items {
 			out.Items[i] = it.Data
 			out.Items[i].SetRaw(it.RawJSON())
 		}
 		return out, err
 	}
-	eps, err := paging.Collect(paging.ByQueryToken(ctx, func(ctx context.Context, token string) (paging.TokenPage[Endpoint], error) {
+	eps, err := paging.Collect(paging.ByQueryToken(ctx, func(ctx context.Context, token string) (paging.TokenPage[custody.Endpoint], error) {
 		if token == "" {
-			p, n, err := paging.First(ctx, &c.sizes, "endpoints", "limit", c.limit, func(ctx context.Context, n int) (paging.TokenPage[Endpoint], error) {
+			p, n, err := paging.First(ctx, &c.sizes, "endpoints", "limit", c.limit, func(ctx context.Context, n int) (paging.TokenPage[custody.Endpoint], error) {
 				return page(ctx, "", n)
 			})
 			size = n
@@ -122,15 +128,15 @@ func (c *Client) Endpoints(ctx context.Context) ([]Endpoint, error) {
 	if err != nil {
 		return nil, err
 	}
-	slices.SortStableFunc(eps, func(a, b Endpoint) int { return a.Metadata.CreatedAt.Compare(b.Metadata.CreatedAt) })
+	slices.SortStableFunc(eps, func(a, b custody.Endpoint) int { return a.Metadata.CreatedAt.Compare(b.Metadata.CreatedAt) })
 	return eps, nil
 }
 
 // Endpoint reads one endpoint.
-func (c *Client) Endpoint(ctx context.Context, id string) (Endpoint, error) {
-	it, err := transport.Get[SignedEndpoint](ctx, c.t, c.domainPath("endpoints", id), nil)
+func (c *Client) Endpoint(ctx context.Context, id string) (custody.Endpoint, error) {
+	it, err := transport.Get[custody.SignedEndpoint](ctx, c.t, c.domainPath("endpoints", id), nil)
 	if err != nil {
-		return Endpoint{}, err
+		return custody.Endpoint{}, err
 	}
 	ep := it.Data
 	ep.SetRaw(it.RawJSON()) // the signed item, as received
@@ -138,6 +144,6 @@ func (c *Client) Endpoint(ctx context.Context, id string) (Endpoint, error) {
 }
 
 // Intent reads an intent's status.
-func (c *Client) Intent(ctx context.Context, intentID string) (Intent, error) {
-	return transport.Get[Intent](ctx, c.t, c.domainPath("intents", intentID), nil)
+func (c *Client) Intent(ctx context.Context, intentID string) (custody.Intent, error) {
+	return transport.Get[custody.Intent](ctx, c.t, c.domainPath("intents", intentID), nil)
 }

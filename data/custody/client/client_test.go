@@ -1,4 +1,4 @@
-package custody_test
+package client_test
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"treasury/data/apierr"
 	"treasury/data/auth"
 	"treasury/data/custody"
+	"treasury/data/custody/client"
 	"treasury/data/transport"
 	"treasury/sandbox"
 	"treasury/sandbox/sandboxtest"
@@ -21,10 +22,10 @@ func operator(srv *sandbox.Server) custody.Signer {
 	return custody.Signer{UserID: sandbox.OperatorID(srv.Seed()), Key: sandbox.OperatorKey(srv.Seed())}
 }
 
-func newClient(tb testing.TB, srv *sandbox.Server, token string, signer custody.Signer) (*custody.Client, *sandboxtest.Waits) {
+func newClient(tb testing.TB, srv *sandbox.Server, token string, signer custody.Signer) (*client.Client, *sandboxtest.Waits) {
 	tb.Helper()
 	t, w := sandboxtest.Transport(tb, srv, transport.Config{Interface: apierr.Custody, Auth: auth.NewStatic(auth.NewSecret(token))})
-	return custody.New(t, srv.Credentials().CustodyDomainID, signer).WithClock(srv.Clock().Now), w
+	return client.New(t, srv.Credentials().CustodyDomainID, signer).WithClock(srv.Clock().Now), w
 }
 
 func intentID(n int) string { return fmt.Sprintf("00000000-0000-4000-8000-%012d", n) }
@@ -111,7 +112,7 @@ func TestEndpointsEveryPage(t *testing.T) {
 }
 
 // firstWith returns the first endpoint in lock state lock.
-func firstWith(t *testing.T, c *custody.Client, lock string) custody.Endpoint {
+func firstWith(t *testing.T, c *client.Client, lock string) custody.Endpoint {
 	t.Helper()
 	all, err := c.Endpoints(context.Background())
 	if err != nil {
@@ -127,7 +128,7 @@ func firstWith(t *testing.T, c *custody.Client, lock string) custody.Endpoint {
 }
 
 // expectIntent reads an intent and checks its status.
-func expectIntent(t *testing.T, c *custody.Client, id, status string) custody.Intent {
+func expectIntent(t *testing.T, c *client.Client, id, status string) custody.Intent {
 	t.Helper()
 	in, err := c.Intent(context.Background(), id)
 	if err != nil {
