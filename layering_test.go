@@ -26,7 +26,7 @@ type layerRule struct {
 }
 
 func layerRules() []layerRule {
-	return []layerRule{
+	rules := []layerRule{
 		{from: "data", never: []string{"ui", "views", "commands", "process", "sshserve", "sandbox"},
 			why: "the data layer knows no UI, no command and no simulator"},
 		{from: "ui", never: []string{"views"}, why: "views plug into the shell through its interface"},
@@ -37,6 +37,15 @@ func layerRules() []layerRule {
 		{from: "views", never: []string{"data/transport", "net/http"}, direct: true,
 			why: "views read the store and call clients; they build no HTTP request"},
 	}
+	// Every interface's package has one shape: its records (what the
+	// sandbox and the views read) in data/<interface>, its client in
+	// data/<interface>/client.
+	for _, iface := range []string{"payments", "wallet", "liquidity", "custody", "reporting"} {
+		rules = append(rules, layerRule{from: "data/" + iface, never: []string{"data/transport"},
+			allowed: []string{"data/" + iface + "/client"},
+			why:     "an interface's records need no HTTP: its client is data/" + iface + "/client"})
+	}
+	return rules
 }
 
 // under reports whether package p (its path in the module) is dir or
@@ -132,6 +141,7 @@ func TestLayerRulesCatchAViolation(t *testing.T) {
 		{deps(map[string][]string{"kit/span": {"data/money"}}), "kit/span depends on data/money"},
 		{graph{imports: map[string][]string{"views/payments": {"sandbox"}}}, "views/payments depends on sandbox"},
 		{graph{imports: map[string][]string{"views/payments": {"net/http"}}}, "views/payments depends on net/http"},
+		{deps(map[string][]string{"data/custody": {"data/transport"}}), "data/custody depends on data/transport"},
 	} {
 		got := breaks(tc.g)
 		if len(got) == 0 || !strings.HasPrefix(got[0], tc.want) {
@@ -139,7 +149,7 @@ func TestLayerRulesCatchAViolation(t *testing.T) {
 		}
 	}
 	allowed := graph{deps: map[string][]string{"process": {"sandbox"}, "commands/sandbox": {"sandbox"}, "data/live": {"data/money"},
-		"views/viewtest": {"sandbox"}}, imports: map[string][]string{"views/payments": {"data/platform"}}}
+		"views/viewtest": {"sandbox"}, "data/custody/client": {"data/transport", "data/custody"}}, imports: map[string][]string{"views/payments": {"data/platform"}}}
 	if got := breaks(allowed); len(got) != 0 {
 		t.Errorf("allowed imports found as violations: %q", got)
 	}

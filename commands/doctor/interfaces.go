@@ -20,6 +20,7 @@ import (
 	"treasury/data/payments"
 	payclient "treasury/data/payments/client"
 	"treasury/data/reporting"
+	reportingclient "treasury/data/reporting/client"
 	"treasury/data/transport"
 	"treasury/data/wallet"
 	walletclient "treasury/data/wallet/client"
@@ -261,7 +262,7 @@ func (p *prober) reporting(ctx context.Context) Section {
 	who := "payments token (client_id " + p.cfg.Payments.ClientID + ")"
 	actx, cancel := p.authContext(ctx, 2)
 	defer cancel()
-	list, err := reporting.New(t).ListRecords(actx)
+	list, err := reportingclient.New(t).ListRecords(actx)
 	if err != nil {
 		s.Checks = append(s.Checks, p.failed(apierr.Reporting, key, who, c.BaseURL, err))
 		return s

@@ -18,6 +18,7 @@ import (
 	"treasury/data/payments/ticket"
 	"treasury/data/platform"
 	"treasury/data/reporting"
+	reportingclient "treasury/data/reporting/client"
 	"treasury/data/wire"
 )
 
@@ -202,7 +203,7 @@ func getResources() []getResource {
 		}
 		return p.Payments, nil
 	}
-	rep := func(p *platform.Platform) (*reporting.Client, error) {
+	rep := func(p *platform.Platform) (*reportingclient.Client, error) {
 		if p.Reporting == nil {
 			return nil, errNotConfigured("reporting")
 		}
@@ -302,7 +303,7 @@ func getResources() []getResource {
 			})},
 		{name: "reports", summary: "available reports", flags: []string{"type"},
 			enums: map[string][]string{"type": {reporting.TypePaymentOps, reporting.TypeRecon}},
-			read: withClient(rep, func(ctx context.Context, c *reporting.Client, a getArgs) (any, error) {
+			read: withClient(rep, func(ctx context.Context, c *reportingclient.Client, a getArgs) (any, error) {
 				rs, err := c.List(ctx)
 				if a.typ == "" {
 					return rs, err
@@ -394,7 +395,7 @@ func instrumentsOf(ctx context.Context, c *payclient.Client, id string) ([]payme
 }
 
 // readReport downloads a report: its parsed rows, or with --raw its bytes.
-func readReport(ctx context.Context, c *reporting.Client, a getArgs) (any, error) {
+func readReport(ctx context.Context, c *reportingclient.Client, a getArgs) (any, error) {
 	d, err := c.DownloadByID(ctx, a.id)
 	if a.raw && d != nil && d.Raw != nil {
 		return rawBytes(d.Raw), nil // written as is even when it does not parse

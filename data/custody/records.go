@@ -1,4 +1,5 @@
-// Package custody speaks to the custody address-book interface (spec area
+// Package custody holds the records of the custody address-book interface,
+// and the signer of its intents (its client: data/custody/client) (spec area
 // E): the endpoints of a domain (aliases of ledger addresses, whitelisted or
 // blacklisted, smart contracts with an ABI, locked or not) and the signed
 // lock and unlock intents that change them.

@@ -1,5 +1,6 @@
-// Package liquidity speaks to the liquidity interface (spec area A): quotes,
-// trades and balances under /api/v0, read with page-number pagination.
+// Package liquidity holds the records of the liquidity interface (spec area
+// A): quotes, trades and balances under /api/v0, read with page-number
+// pagination by its client (data/liquidity/client).
 //
 // Where the spec says "not shown", this package follows api-choices.md:
 //   - record fields: quote (quoteId, baseAsset, quoteAsset, side, baseAssetQty,

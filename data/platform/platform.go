@@ -26,7 +26,7 @@ import (
 	liquidityclient "treasury/data/liquidity/client"
 	"treasury/data/live"
 	payclient "treasury/data/payments/client"
-	"treasury/data/reporting"
+	reportingclient "treasury/data/reporting/client"
 	"treasury/data/runway"
 	"treasury/data/transport"
 	walletclient "treasury/data/wallet/client"
@@ -73,7 +73,7 @@ type Platform struct {
 	Config    *config.Config
 	Liquidity *liquidityclient.Client
 	Payments  *payclient.Client
-	Reporting *reporting.Client
+	Reporting *reportingclient.Client
 	// Wallet reads with the profile's monitoring credential. When
 	// configured, WalletControls reads policies and limits (CONTROLS with
 	// policy:* and keylimit:*) and WalletTransactions freezes, unfreezes
@@ -141,7 +141,7 @@ func Open(cfg *config.Config, o Options) (*Platform, error) {
 	tc := func(iface apierr.Interface, base string, src auth.Source) (*transport.Client, error) {
 		var maxBody int64
 		if iface == apierr.Reporting {
-			maxBody = reporting.MaxDownload // a month's RECON report is large
+			maxBody = reportingclient.MaxDownload // a month's RECON report is large
 		}
 		section := string(iface)
 		if iface == apierr.Auth {
@@ -254,7 +254,7 @@ func (p *Platform) build(cfg *config.Config, o Options, tc transportFunc) error 
 			if err != nil {
 				return fmt.Errorf("reporting: %w", err)
 			}
-			p.Reporting = reporting.New(rt)
+			p.Reporting = reportingclient.New(rt)
 		}
 	}
 	if c := cfg.Wallet; c != nil {

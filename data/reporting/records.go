@@ -1,4 +1,5 @@
-// Package reporting speaks to the reporting interface (spec area C): the
+// Package reporting holds the records of the reporting interface, read by
+// its client (data/reporting/client) (spec area C): the
 // list of pre-generated payment reports, one report, and its download, parsed
 // from CSV or JSON into typed rows.
 //

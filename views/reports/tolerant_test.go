@@ -19,6 +19,7 @@ import (
 	"treasury/data/auth"
 	"treasury/data/live"
 	"treasury/data/reporting"
+	reportingclient "treasury/data/reporting/client"
 	"treasury/data/transport"
 	"treasury/ui"
 	"treasury/views/reports"
@@ -34,7 +35,7 @@ type answer struct {
 // otherServer is a reporting interface that made other legal choices
 // than the sandbox; the env's platform (the session's own copy) downloads
 // from it.
-func otherServer(t *testing.T, e *viewtest.Env, routes map[string]answer) *reporting.Client {
+func otherServer(t *testing.T, e *viewtest.Env, routes map[string]answer) *reportingclient.Client {
 	t.Helper()
 	hs := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		a, ok := routes[r.URL.Path]
@@ -47,7 +48,7 @@ func otherServer(t *testing.T, e *viewtest.Env, routes map[string]answer) *repor
 		w.Write([]byte(a.body))
 	}))
 	t.Cleanup(hs.Close)
-	c, err := reporting.NewClient(transport.Config{BaseURL: hs.URL, Auth: auth.NewStatic(auth.NewSecret("tok")),
+	c, err := reportingclient.NewClient(transport.Config{BaseURL: hs.URL, Auth: auth.NewStatic(auth.NewSecret("tok")),
 		Retry: transport.Retry{Attempts: 1}})
 	if err != nil {
 		t.Fatal(err)

@@ -1,4 +1,4 @@
-package reporting_test
+package client_test
 
 import (
 	"bytes"
@@ -12,6 +12,7 @@ import (
 
 	"treasury/data/auth"
 	"treasury/data/reporting"
+	"treasury/data/reporting/client"
 	"treasury/data/transport"
 )
 
@@ -64,9 +65,9 @@ func (f *fake) requests() []hit {
 }
 
 // fakeClient is a client of f with the static token "tok".
-func fakeClient(t *testing.T, f *fake) *reporting.Client {
+func fakeClient(t *testing.T, f *fake) *client.Client {
 	t.Helper()
-	c, err := reporting.NewClient(transport.Config{BaseURL: f.srv.URL, Auth: auth.NewStatic(auth.NewSecret("tok")), Sleep: noSleep,
+	c, err := client.NewClient(transport.Config{BaseURL: f.srv.URL, Auth: auth.NewStatic(auth.NewSecret("tok")), Sleep: noSleep,
 		Retry: transport.Retry{Attempts: 1}})
 	if err != nil {
 		t.Fatal(err)

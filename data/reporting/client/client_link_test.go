@@ -1,4 +1,4 @@
-package reporting_test
+package client_test
 
 import (
 	"context"
@@ -27,7 +27,7 @@ func (f *fake) record(id, typ, format, link string) {
 
 func fixture(t *testing.T, name string) string {
 	t.Helper()
-	b, err := os.ReadFile("testdata/" + name)
+	b, err := os.ReadFile("../testdata/" + name) // package reporting's fixtures
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package reporting_test
+package client_test
 
 import (
 	"bytes"
@@ -12,6 +12,7 @@ import (
 	"treasury/data/apierr"
 	"treasury/data/auth"
 	"treasury/data/reporting"
+	"treasury/data/reporting/client"
 	"treasury/data/transport"
 	"treasury/sandbox"
 	"treasury/sandbox/sandboxtest"
@@ -19,20 +20,20 @@ import (
 
 func noSleep(context.Context, time.Duration) error { return nil }
 
-func newClient(t *testing.T, srv *sandbox.Server, id, secret string) *reporting.Client {
+func newClient(t *testing.T, srv *sandbox.Server, id, secret string) *client.Client {
 	t.Helper()
 	src := auth.NewPayments(auth.PaymentsConfig{
 		AuthURL: srv.Endpoints().Auth, ClientID: id, ClientSecret: auth.NewSecret(secret),
 		Audience: srv.Credentials().PaymentsAudience,
 	})
-	c, err := reporting.NewClient(transport.Config{BaseURL: srv.Endpoints().Reporting, Auth: src, Sleep: noSleep})
+	c, err := client.NewClient(transport.Config{BaseURL: srv.Endpoints().Reporting, Auth: src, Sleep: noSleep})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return c
 }
 
-func sandboxClient(t *testing.T) (*reporting.Client, *sandbox.Server) {
+func sandboxClient(t *testing.T) (*client.Client, *sandbox.Server) {
 	srv := sandboxtest.Listen(t, sandboxtest.Options())
 	cr := srv.Credentials()
 	return newClient(t, srv, cr.PaymentsClientID, cr.PaymentsClientSecret), srv
@@ -184,7 +185,7 @@ func TestUnknownReport(t *testing.T) {
 func TestBadToken(t *testing.T) {
 	srv := sandboxtest.Listen(t, sandboxtest.Options())
 	ctx := context.Background()
-	static, err := reporting.NewClient(transport.Config{BaseURL: srv.Endpoints().Reporting, Auth: auth.NewStatic(auth.NewSecret("not.a.token")), Sleep: noSleep})
+	static, err := client.NewClient(transport.Config{BaseURL: srv.Endpoints().Reporting, Auth: auth.NewStatic(auth.NewSecret("not.a.token")), Sleep: noSleep})
 	if err != nil {
 		t.Fatal(err)
 	}
