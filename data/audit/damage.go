@@ -110,6 +110,9 @@ func (l *Log) State() State {
 	if s.Unwritable == nil {
 		s.Unwritable = l.unwritable
 	}
+	if l.diverged != nil {
+		s.Unwritable = l.diverged
+	}
 	for _, b := range append(append([]Break(nil), l.w.s.Breaks...), l.shrunk...) {
 		if b.Ack != nil {
 			s.Acknowledged++

@@ -34,6 +34,9 @@ type Options struct {
 	Follow func(Record)
 	// Keep is how many of the last records Recent returns (default 1000).
 	Keep int
+	// Replica, when set, is the site's record, which every append goes
+	// to first (see Replica): the local file is its copy.
+	Replica Replica
 	// Wrap, when set, wraps every write of the log and of its writability
 	// probe: tests give it a writer that fails as a full disk does.
 	Wrap func(io.Writer) io.Writer
@@ -58,6 +61,7 @@ type Log struct {
 	wrap      func(io.Writer) io.Writer
 	readOnly  bool // Options.ReadOnly
 	live      *procs
+	replica   Replica // Options.Replica
 
 	mu sync.Mutex
 	f  *os.File // nil while the file cannot be opened at all
@@ -83,6 +87,10 @@ type Log struct {
 	unwritable error
 	followers  []func(Record)
 	hooks      []func()
+	// joined is set once the local file was compared with the replica;
+	// diverged is why every append is refused when they differ.
+	joined   bool
+	diverged error
 }
 
 // Open opens (creating it, mode 0600, in a directory of mode 0700) the log
@@ -106,7 +114,7 @@ func Open(dir string, o Options) (*Log, error) {
 		o.Who = Who{Via: ViaLocal, User: osUser()}
 	}
 	l := &Log{dir: dir, path: filepath.Join(dir, FileName), now: o.Now, host: o.Host, who: o.Who, keep: o.Keep,
-		wrap: o.Wrap, readOnly: o.ReadOnly, proc: Proc{ID: newProcID(), PID: os.Getpid(), Cmd: o.Cmd}}
+		wrap: o.Wrap, readOnly: o.ReadOnly, replica: o.Replica, proc: Proc{ID: newProcID(), PID: os.Getpid(), Cmd: o.Cmd}}
 	l.live = &procs{dir: filepath.Join(dir, procsDir), self: l.proc.ID, host: l.host}
 	if o.Follow != nil {
 		l.followers = append(l.followers, o.Follow)
@@ -304,17 +312,25 @@ func (l *Log) Append(r Record) (Record, error) {
 // decides from the followers' state (which key an action sends) holds
 // when its line is written. An error from decide appends nothing and is
 // returned as it is.
+//
+// With a replica (a site), another host may append between the read and
+// the append: the log then reads its lines and decide runs again.
 func (l *Log) AppendDecided(decide func() (Record, error)) (Record, error) {
 	var r Record
-	err := l.locked(func() error {
-		var err error
-		if r, err = decide(); err != nil {
+	for range maxRaces {
+		err := l.locked(func() error {
+			var err error
+			if r, err = decide(); err != nil {
+				return err
+			}
+			r, err = l.appendLocked(r)
 			return err
+		})
+		if !errors.Is(err, ErrBehind) {
+			return r, err
 		}
-		r, err = l.appendLocked(r)
-		return err
-	})
-	return r, err
+	}
+	return Record{}, fmt.Errorf("audit: %d hosts' appends to %s came first in a row: refused, try again", maxRaces, l.replica.Name())
 }
 
 // locked runs fn with the log writable, read to its end and locked
@@ -325,12 +341,17 @@ func (l *Log) locked(fn func() error) error {
 		l.mu.Unlock()
 		return err
 	}
+	end := l.end
 	unlock, err := l.sync(true)
 	if err != nil {
 		l.mu.Unlock()
 		return err
 	}
-	end := l.end
+	if err := l.pullReplica(); err != nil {
+		unlock()
+		l.mu.Unlock()
+		return err
+	}
 	err = fn()
 	unlock()
 	hooks := l.hooks
@@ -351,6 +372,9 @@ func (l *Log) appendLocked(r Record) (Record, error) {
 	r.Seq, r.Prev, r.Time, r.Host, r.Proc = l.w.s.LastSeq+1, l.head(), l.now().UTC(), l.host, &proc
 	line, h, err := seal(r)
 	if err != nil {
+		return Record{}, err
+	}
+	if err := l.putReplica(r.Seq, line); err != nil {
 		return Record{}, err
 	}
 	if err := l.write(append(line, '\n')); err != nil {

@@ -26,6 +26,9 @@ const (
 	// Shrunk is a file found shorter, or replaced, while a process had it
 	// open: lines were removed or the log was swapped.
 	Shrunk = "file shrunk or replaced"
+	// Diverged is a local copy that differs from the site's record
+	// (Replica): this host's lines are not the site's.
+	Diverged = "differs from the site's record"
 )
 
 // Break is a line where the chain does not hold.
