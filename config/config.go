@@ -65,6 +65,9 @@ type Config struct {
 	Wallet    *Wallet
 	Custody   *Custody
 	Webhooks  *Webhooks
+	// Cluster, when set, makes this process a member of a site (see
+	// Cluster).
+	Cluster *Cluster
 
 	Refresh Refresh
 	Alerts  Alerts

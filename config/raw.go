@@ -19,6 +19,7 @@ type rawProfile struct {
 	Wallet          *rawWallet    `yaml:"wallet,omitempty"`
 	Custody         *rawCustody   `yaml:"custody,omitempty"`
 	Webhooks        *rawWebhooks  `yaml:"webhooks,omitempty"`
+	Cluster         *rawCluster   `yaml:"cluster,omitempty"`
 	Refresh         *rawRefresh   `yaml:"refresh,omitempty"`
 	Alerts          *rawAlerts    `yaml:"alerts,omitempty"`
 	Mouse           *bool         `yaml:"mouse,omitempty"`

@@ -107,6 +107,7 @@ func (r *resolver) profile(name string, p *rawProfile) *Config {
 		}
 	}
 	cfg.Webhooks = r.webhooks(k("webhooks"), p.Webhooks)
+	cfg.Cluster = r.cluster(k("cluster"), p.Cluster)
 	r.refresh(k("refresh"), p.Refresh, &cfg.Refresh)
 	r.alerts(k("alerts"), p.Alerts, &cfg.Alerts)
 	cfg.Searches = r.searches(k("searches"), p.Searches)

@@ -35,10 +35,27 @@ func (r *Runtime) openAudit(ctx context.Context, cmd string) error {
 	// The keys of attempts whose outcome is not known, written by any
 	// process on this state directory, past or present, read with the log:
 	// a retry reuses them, and one on its way elsewhere is not sent twice.
-	if r.Audit, err = audit.Open(r.StateDir, audit.Options{Cmd: cmd, ReadOnly: r.Config.ReadOnly, Follow: r.Pending.Apply}); err != nil {
+	opts := audit.Options{Cmd: cmd, ReadOnly: r.Config.ReadOnly, Follow: r.Pending.Apply}
+	if r.Site != nil {
+		// The site's record: every host's attempts, read before a
+		// decision, so a retry from this bastion of an attempt another
+		// left open reuses its key.
+		opts.Replica = r.Site.Record()
+	}
+	if r.Audit, err = audit.Open(r.StateDir, opts); err != nil {
 		return fmt.Errorf("audit: reading back the keys of unfinished actions: %w", err)
 	}
 	r.closers = append(r.closers, func() { r.Audit.Close() })
+	if r.Site != nil {
+		stop, err := r.Site.Record().Watch(func() { _ = r.Audit.Pull() })
+		if err != nil {
+			return fmt.Errorf("audit: watching the site's record: %w", err)
+		}
+		r.closers = append(r.closers, stop)
+		if err := r.Audit.Pull(); err != nil {
+			r.Log.Warn("audit: the site's record", "err", err)
+		}
+	}
 	if n := r.Pending.Attach(r.Audit); n > 0 {
 		r.Log.Info("audit: actions whose outcome is not known, read back from the log: their next attempt reuses their key",
 			"count", n, "file", r.Audit.Path())

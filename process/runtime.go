@@ -21,6 +21,7 @@ import (
 	"treasury/data/audit"
 	"treasury/data/live"
 	"treasury/data/platform"
+	"treasury/data/site"
 	"treasury/data/transport"
 	"treasury/data/webhook"
 	"treasury/kit/diskfree"
@@ -49,6 +50,9 @@ type Runtime struct {
 	// RequestLog is the request log (requests.log) whatever Log is: the
 	// outgoing alert webhook's posts are requests too.
 	RequestLog *slog.Logger
+	// Site is this host's membership of its site (cluster:); nil
+	// without one.
+	Site *site.Site
 	// Kept is what is made for display once for every session (charts,
 	// panels, table rows, fitted lines: kit/keep).
 	Kept *keep.Registry
@@ -189,6 +193,9 @@ func OpenLog(ctx context.Context, e *Env, cfg *config.Config, log *slog.Logger) 
 	}
 	checkStateRoom(e, r.StateDir, r.Log)
 	r.sweepKept(ctx)
+	if err := r.openSite(e.Command); err != nil {
+		return nil, err
+	}
 	if err := r.openAudit(ctx, e.Command); err != nil {
 		return nil, err
 	}

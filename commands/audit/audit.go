@@ -24,14 +24,16 @@ import (
 )
 
 // auditUsage lists the audit subcommands.
-const auditUsage = `usage: treasury audit verify [--file FILE]
+const auditUsage = `usage: treasury audit verify [--file FILE] [--cluster]
        treasury audit ack --reason TEXT
 
   verify   check the audit log's hash chain line by line and name every
            broken line (bad JSON, hash mismatch, sequence gap, chain broken,
            a torn last line) and whether an operator acknowledged it; list
            the attempts without an outcome (in flight or interrupted: the
-           platform may have applied them), before a break or after it
+           platform may have applied them), before a break or after it;
+           with --cluster, also compare the local copy line by line with
+           the site's record (the profile's cluster:)
   ack      acknowledge, after checking them, the breaks of the state
            directory's log no one has acknowledged: one line each, with who
            and the reason, appended to the same chain; the dashboard and
@@ -66,6 +68,7 @@ func Command(ctx context.Context, e *process.Env, g cli.Globals, args []string) 
 func cmdAuditVerify(e *process.Env, g cli.Globals, args []string) error {
 	fs := flag.NewFlagSet("audit verify", flag.ContinueOnError)
 	file := fs.String("file", "", "the audit log `file` to check (default "+filepath.Join("$XDG_STATE_HOME", "treasury", audit.FileName)+")")
+	cluster := fs.Bool("cluster", false, "compare the local copy with the site's record (the profile's cluster: section)")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), auditUsage+"\nflags:\n")
 		fs.PrintDefaults()
@@ -91,6 +94,11 @@ func cmdAuditVerify(e *process.Env, g cli.Globals, args []string) error {
 		writeBreaks(e.Stdout, path, s)
 	}
 	writeOpenAttempts(e.Stdout, s.Open)
+	if *cluster {
+		if err := compareWithSite(e, g, path); err != nil {
+			return err
+		}
+	}
 	if br != nil {
 		intact := "it is the first line"
 		if br.Line > 1 {
@@ -137,7 +145,23 @@ func cmdAuditAck(e *process.Env, g cli.Globals, args []string) error {
 		fmt.Fprintln(e.Stderr, "treasury audit ack: --reason is required: say what was checked")
 		return cli.ErrUsage
 	}
-	l, err := audit.Open(config.StateDir(e.Getenv), audit.Options{Cmd: "audit"})
+	// With a site, the acknowledgement is a line of the site's record,
+	// never of this host's copy alone.
+	cfg, err := g.LoadConfig(e)
+	if err != nil {
+		return fmt.Errorf("audit ack reads the profile to know whether the record is a site's: %w", err)
+	}
+	stateDir := config.StateDir(e.Getenv)
+	s, err := process.OpenSite(stateDir, cfg, false)
+	if err != nil {
+		return err
+	}
+	opts := audit.Options{Cmd: "audit"}
+	if s != nil {
+		defer s.Close()
+		opts.Replica = s.Record()
+	}
+	l, err := audit.Open(stateDir, opts)
 	if err != nil {
 		return err
 	}
@@ -207,4 +231,40 @@ func targetName(t audit.Target) string {
 		return t.Kind + " " + strconv.Quote(n) + " " + t.ID
 	}
 	return t.Kind + " " + t.ID
+}
+
+// compareWithSite compares the local copy at path with the site's record
+// line by line: an error when they differ or the site cannot be read.
+func compareWithSite(e *process.Env, g cli.Globals, path string) error {
+	cfg, err := g.LoadConfig(e)
+	if err != nil {
+		return err
+	}
+	if cfg.Cluster == nil {
+		return fmt.Errorf("audit verify --cluster: profile %q configures no site (cluster:)", cfg.Profile)
+	}
+	s, err := process.OpenSite(config.StateDir(e.Getenv), cfg, false)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	rec := s.Record()
+	c, err := audit.Compare(ctx, path, rec)
+	if err != nil {
+		return err
+	}
+	switch {
+	case c.Same():
+		fmt.Fprintf(e.Stdout, "%s: identical to %s (%s)\n", path, rec.Name(), words.Count(int(c.Site), "line"))
+		return nil
+	case c.Differ != 0:
+		return fmt.Errorf("audit log %s DIFFERS from %s at seq %d (%d lines here, %d there)", path, rec.Name(), c.Differ, c.Local, c.Site)
+	case c.Local < c.Site:
+		fmt.Fprintf(e.Stdout, "%s: the first %s of %s, which holds %d: this host copies the rest at its next read\n", path,
+			words.Count(int(c.Local), "line"), rec.Name(), c.Site)
+		return nil
+	}
+	return fmt.Errorf("audit log %s holds %d lines %s lacks (seq %d to %d): kept on this host alone", path, c.Local-c.Site, rec.Name(), c.Site+1, c.Local)
 }

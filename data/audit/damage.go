@@ -110,8 +110,11 @@ func (l *Log) State() State {
 	if s.Unwritable == nil {
 		s.Unwritable = l.unwritable
 	}
-	if l.diverged != nil {
+	switch {
+	case l.diverged != nil:
 		s.Unwritable = l.diverged
+	case s.Unwritable == nil && l.siteErr != nil:
+		s.Unwritable = l.siteErr
 	}
 	for _, b := range append(append([]Break(nil), l.w.s.Breaks...), l.shrunk...) {
 		if b.Ack != nil {

@@ -91,6 +91,8 @@ type Log struct {
 	// diverged is why every append is refused when they differ.
 	joined   bool
 	diverged error
+	// siteErr is why the replica could not be reached at the last try.
+	siteErr error
 }
 
 // Open opens (creating it, mode 0600, in a directory of mode 0700) the log
@@ -234,10 +236,20 @@ func (l *Log) Err() error {
 // opened for writing again, and after a failed write a probe is written
 // and synced in the log's directory (check); only then are appends taken
 // again.
+//
+// With a replica, an append is refused too while the replica could not
+// be reached at the last try (the process tries again periodically:
+// Refresh), or while the local copy differs from it.
 func (l *Log) Writable() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.writable()
+	if err := l.writable(); err != nil {
+		return err
+	}
+	if l.diverged != nil {
+		return l.diverged
+	}
+	return l.siteErr
 }
 
 // writable is Writable with l.mu held.

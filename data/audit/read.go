@@ -181,7 +181,28 @@ func (l *Log) replay(fn func(Record)) error {
 
 // Refresh reads what other processes appended since the last read, and
 // tells OnChange when there was anything.
+//
+// With a replica, it reads what other hosts appended to it too (Pull,
+// when the local copy can be written), and says why when it cannot be
+// reached.
 func (l *Log) Refresh() error {
+	var pulled error
+	l.mu.Lock()
+	copies := l.replica != nil && l.cannot == nil && l.unwritable == nil // it can write what it pulls
+	l.mu.Unlock()
+	if copies {
+		if pulled = l.Pull(); pulled == nil {
+			return nil
+		}
+	}
+	if err := l.refreshFile(); err != nil {
+		return err
+	}
+	return pulled
+}
+
+// refreshFile reads what other processes appended to the file.
+func (l *Log) refreshFile() error {
 	l.mu.Lock()
 	end, lost := l.end, len(l.shrunk)
 	unlock, err := l.sync(false)

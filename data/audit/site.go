@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"time"
 )
 
@@ -72,6 +73,7 @@ func (l *Log) pullReplica() error {
 	if err != nil {
 		return l.unreachable(err)
 	}
+	l.siteErr = nil
 	return l.copyLines(lines)
 }
 
@@ -173,7 +175,8 @@ func (l *Log) putReplica(seq uint64, line []byte) error {
 // unreachable is why an append is refused while the replica cannot be
 // read or appended.
 func (l *Log) unreachable(err error) error {
-	return fmt.Errorf("audit: %s cannot be reached (%v): actions are refused until it can, never recorded on this host alone", l.replica.Name(), err)
+	l.siteErr = fmt.Errorf("audit: %s cannot be reached (%v): actions are refused until it can, never recorded on this host alone", l.replica.Name(), err)
+	return l.siteErr
 }
 
 // diverge notes that the local file and the replica differ: a break the
@@ -191,4 +194,51 @@ func (l *Log) diverge(detail string) error {
 // another host within moments. Without a replica it reads the file.
 func (l *Log) Pull() error {
 	return l.locked(func() error { return nil })
+}
+
+// Comparison is a local copy of the log against the site's record.
+type Comparison struct {
+	// Local and Site are how many lines each holds (an intact chain's
+	// last seq).
+	Local, Site uint64
+	// Differ is the first seq whose lines differ (0: none).
+	Differ uint64
+}
+
+// Same reports whether the copy holds the site's record exactly.
+func (c Comparison) Same() bool { return c.Differ == 0 && c.Local == c.Site }
+
+// Compare reads the local copy at path and the site's record whole and
+// compares them line by line (audit verify --cluster).
+func Compare(ctx context.Context, path string, rep Replica) (Comparison, error) {
+	f, err := os.Open(path)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return Comparison{}, fmt.Errorf("audit: %w", err)
+	}
+	var mine [][]byte
+	if f != nil {
+		defer f.Close()
+		br := bufio.NewReader(f)
+		for {
+			line, err := br.ReadBytes('\n')
+			if len(line) > 0 && line[len(line)-1] == '\n' {
+				mine = append(mine, bytes.TrimSuffix(line, []byte("\n")))
+			}
+			if err != nil {
+				break
+			}
+		}
+	}
+	theirs, err := rep.Lines(ctx, 1)
+	if err != nil {
+		return Comparison{}, fmt.Errorf("audit: %s: %w", rep.Name(), err)
+	}
+	c := Comparison{Local: uint64(len(mine)), Site: uint64(len(theirs))}
+	for i := range min(len(mine), len(theirs)) {
+		if !bytes.Equal(mine[i], theirs[i]) {
+			c.Differ = uint64(i + 1)
+			break
+		}
+	}
+	return c, nil
 }

@@ -256,3 +256,26 @@ func TestADivergedLocalCopyRefusesAndSaysSo(t *testing.T) {
 	}
 	sameFiles(t, a, b)
 }
+
+// TestRefreshSaysWhenTheSiteIsUnreachable: the periodic read says the site
+// cannot be reached, the state refuses actions with the reason, and the
+// next read that reaches it clears it.
+func TestRefreshSaysWhenTheSiteIsUnreachable(t *testing.T) {
+	rep := &memReplica{}
+	a := openOn(t, t.TempDir(), "bastion-a", rep)
+	b := openOn(t, t.TempDir(), "bastion-b", rep)
+	if _, err := b.Append(rec("freeze", "t1")); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Refresh(); err != nil || a.State().LastSeq != 1 {
+		t.Fatalf("refresh: %v, local copy at seq %d; want b's line copied", err, a.State().LastSeq)
+	}
+	rep.down = errors.New("nats: timeout")
+	if err := a.Refresh(); err == nil || a.Writable() == nil || a.State().Unwritable == nil {
+		t.Fatalf("refresh with the site down: %v; writable %v; state %+v", err, a.Writable(), a.State())
+	}
+	rep.down = nil
+	if err := a.Refresh(); err != nil || a.Writable() != nil || a.State().Unwritable != nil {
+		t.Fatalf("refresh with the site back: %v; writable %v", err, a.Writable())
+	}
+}

@@ -1,0 +1,207 @@
+// Package site makes several hosts of treasury one site: the bastions of
+// an operations desk share one record of actions (and, as the site
+// grows, one poller and one alert state) through NATS JetStream, the
+// engine made for it: an embedded node per bastion, routed to the
+// others, or an existing NATS cluster. Nothing here replicates by hand:
+// the site's record is a JetStream stream with replicas, appended with
+// optimistic concurrency (Record, an audit.Replica).
+package site
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+)
+
+// Options say which site this host is a member of and how (the profile's
+// cluster: section).
+type Options struct {
+	// Name is the NATS cluster's name; Node this node's.
+	Name, Node string
+	// Listen is the embedded node's client address; empty: connect to
+	// URLs, an existing cluster.
+	Listen string
+	// ClusterListen is the embedded node's route address (empty: a
+	// one-host site); Routes the other nodes' route addresses.
+	ClusterListen string
+	Routes        []string
+	URLs          []string
+	// User and Password authenticate every client and route.
+	User, Password string
+	// Replicas is how many nodes keep the site's record.
+	Replicas int
+	// StoreDir is where the embedded node keeps its streams.
+	StoreDir string
+	// Connect, when set, only connects to the node at Listen: another
+	// process of this host (serve) runs it.
+	Connect bool
+}
+
+// Site is this host's membership of a site: its node when it runs one,
+// and its connection.
+type Site struct {
+	opts Options
+	ns   *server.Server // the embedded node; nil when connected to another's
+	nc   *nats.Conn
+	js   jetstream.JetStream
+
+	mu      sync.Mutex
+	streams map[string]jetstream.Stream
+}
+
+// startWait bounds how long a node takes to listen.
+const startWait = 15 * time.Second
+
+// Start runs this host's node of the site (Listen) and connects to it,
+// or connects to the existing cluster (URLs) or to the node another
+// process of this host runs (Connect). The connection reconnects for
+// ever: a site that cannot be reached refuses what needs it (Record's
+// appends) with the reason, it does not stop the process.
+func Start(o Options) (*Site, error) {
+	s := &Site{opts: o, streams: map[string]jetstream.Stream{}}
+	copts := []nats.Option{nats.Name("treasury " + o.Node), nats.UserInfo(o.User, o.Password),
+		nats.MaxReconnects(-1), nats.ReconnectWait(time.Second), nats.RetryOnFailedConnect(true)}
+	var err error
+	switch {
+	case o.Listen != "" && !o.Connect:
+		if s.ns, err = startNode(o); err != nil {
+			return nil, err
+		}
+		s.nc, err = nats.Connect("", append(copts, nats.InProcessServer(s.ns))...)
+	case o.Listen != "":
+		s.nc, err = nats.Connect("nats://"+o.Listen, copts...)
+	default:
+		s.nc, err = nats.Connect(strings.Join(o.URLs, ","), copts...)
+	}
+	if err != nil {
+		s.Close()
+		return nil, fmt.Errorf("site: connect: %w", err)
+	}
+	if s.js, err = jetstream.New(s.nc); err != nil {
+		s.Close()
+		return nil, fmt.Errorf("site: %w", err)
+	}
+	return s, nil
+}
+
+// startNode starts the embedded node: JetStream in StoreDir, clients
+// on Listen, routes on ClusterListen to Routes, every connection
+// authenticated; nothing else listens (no monitoring port, no leaf
+// nodes, no websocket).
+func startNode(o Options) (*server.Server, error) {
+	host, port, err := splitHostPort(o.Listen)
+	if err != nil {
+		return nil, fmt.Errorf("site: listen: %w", err)
+	}
+	sopts := &server.Options{ServerName: o.Node, Host: host, Port: port, Username: o.User, Password: o.Password,
+		JetStream: true, StoreDir: o.StoreDir, NoSigs: true, NoLog: true, MaxPayload: 1 << 20}
+	if o.ClusterListen != "" {
+		ch, cp, err := splitHostPort(o.ClusterListen)
+		if err != nil {
+			return nil, fmt.Errorf("site: cluster_listen: %w", err)
+		}
+		sopts.Cluster = server.ClusterOpts{Name: o.Name, Host: ch, Port: cp, Username: o.User, Password: o.Password,
+			ConnectRetries: -1}
+		for _, r := range o.Routes {
+			sopts.Routes = append(sopts.Routes, &url.URL{Scheme: "nats", Host: r, User: url.UserPassword(o.User, o.Password)})
+		}
+	}
+	ns, err := server.NewServer(sopts)
+	if err != nil {
+		return nil, fmt.Errorf("site: node: %w", err)
+	}
+	go ns.Start()
+	if !ns.ReadyForConnections(startWait) {
+		ns.Shutdown()
+		return nil, fmt.Errorf("site: the node did not listen on %s within %s (is the port taken?)", o.Listen, startWait)
+	}
+	return ns, nil
+}
+
+func splitHostPort(a string) (string, int, error) {
+	h, p, err := net.SplitHostPort(a)
+	if err != nil {
+		return "", 0, err
+	}
+	n, err := strconv.Atoi(p)
+	if err != nil {
+		return "", 0, fmt.Errorf("port %q: %w", p, err)
+	}
+	return h, n, nil
+}
+
+// Close ends the connection and the node.
+func (s *Site) Close() {
+	if s.nc != nil {
+		s.nc.Close()
+	}
+	if s.ns != nil {
+		s.ns.Shutdown()
+		s.ns.WaitForShutdown()
+	}
+}
+
+// Node is this node's name.
+func (s *Site) Node() string { return s.opts.Node }
+
+// stream returns the stream of cfg, made (or its settings brought up to
+// date) the first time it is asked for while the site can make it: a
+// site whose nodes are not all up yet cannot keep its replicas, and
+// says so at each try.
+func (s *Site) stream(ctx context.Context, cfg jetstream.StreamConfig) (jetstream.Stream, error) {
+	s.mu.Lock()
+	st := s.streams[cfg.Name]
+	s.mu.Unlock()
+	if st != nil {
+		return st, nil
+	}
+	st, err := s.js.CreateOrUpdateStream(ctx, cfg)
+	if err != nil {
+		if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, nats.ErrTimeout) {
+			return nil, fmt.Errorf("stream %s with %d replicas cannot be made yet: %w (are %d nodes of the site up?)", cfg.Name, cfg.Replicas, err, cfg.Replicas)
+		}
+		return nil, fmt.Errorf("stream %s: %w", cfg.Name, err)
+	}
+	s.mu.Lock()
+	s.streams[cfg.Name] = st
+	s.mu.Unlock()
+	return st, nil
+}
+
+// Notify calls fn (coalesced: once for any number of messages that came
+// while it ran) when a message is published on subject, until stop.
+func (s *Site) Notify(subject string, fn func()) (stop func(), err error) {
+	kick := make(chan struct{}, 1)
+	done := make(chan struct{})
+	sub, err := s.nc.Subscribe(subject, func(*nats.Msg) {
+		select {
+		case kick <- struct{}{}:
+		default:
+		}
+	})
+	if err != nil {
+		return nil, fmt.Errorf("site: %w", err)
+	}
+	go func() {
+		for {
+			select {
+			case <-done:
+				return
+			case <-kick:
+				fn()
+			}
+		}
+	}()
+	var once sync.Once
+	return func() { once.Do(func() { sub.Unsubscribe(); close(done) }) }, nil
+}

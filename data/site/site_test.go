@@ -1,0 +1,145 @@
+package site
+
+import (
+	"fmt"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"treasury/data/audit"
+)
+
+// freePorts returns n loopback addresses nothing listens on.
+func freePorts(t *testing.T, n int) []string {
+	t.Helper()
+	var out []string
+	var ls []net.Listener
+	for range n {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		ls = append(ls, l)
+		out = append(out, l.Addr().String())
+	}
+	for _, l := range ls {
+		l.Close()
+	}
+	return out
+}
+
+// startSite starts n embedded nodes routed to one another, each with its
+// own store, and returns them connected.
+func startSite(t *testing.T, n int) []*Site {
+	t.Helper()
+	ports := freePorts(t, 2*n)
+	clients, routes := ports[:n], ports[n:]
+	sites := make([]*Site, n)
+	errs := make(chan error, n)
+	for i := range n {
+		go func() {
+			var others []string
+			for j, r := range routes {
+				if j != i {
+					others = append(others, r)
+				}
+			}
+			s, err := Start(Options{Name: "test-site", Node: fmt.Sprint("bastion-", i), Listen: clients[i],
+				ClusterListen: routes[i], Routes: others, User: "treasury", Password: "site-secret",
+				Replicas: min(n, 3), StoreDir: filepath.Join(t.TempDir(), "nats")})
+			sites[i] = s
+			errs <- err
+		}()
+	}
+	for range n {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Cleanup(func() {
+		for _, s := range sites {
+			if s != nil {
+				s.Close()
+			}
+		}
+	})
+	return sites
+}
+
+func attempt(id string) audit.Record {
+	return audit.Record{Who: audit.Who{Via: audit.ViaLocal, User: "ana"}, Profile: "site", Environment: "test",
+		Action: "sweep", Target: audit.Target{Kind: "wallet", ID: id}, Outcome: audit.OutcomeAttempt, MutationID: "key-" + id}
+}
+
+// appendWhenReady appends r, trying again while the site forms (its
+// stream cannot be made before enough nodes are up and a leader is
+// elected): the refusals say why, and nothing is written locally.
+func appendWhenReady(t *testing.T, l *audit.Log, r audit.Record) audit.Record {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		got, err := l.Append(r)
+		if err == nil {
+			return got
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the site never took the append: %v", err)
+		}
+		if s := l.State(); s.LastSeq != 0 && got.Seq == 0 && !strings.Contains(err.Error(), "cannot be reached") {
+			t.Fatalf("append refused for another reason: %v", err)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+// TestThreeBastionsKeepOneRecord: three embedded nodes form a site; an
+// attempt appended through one is read by the others before they decide,
+// their local copies are one chain, and with one node gone the other two
+// go on appending.
+func TestThreeBastionsKeepOneRecord(t *testing.T) {
+	sites := startSite(t, 3)
+	logs := make([]*audit.Log, 3)
+	for i, s := range sites {
+		l, err := audit.Open(t.TempDir(), audit.Options{Host: s.Node(), Replica: s.Record()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { l.Close() })
+		logs[i] = l
+	}
+	first := appendWhenReady(t, logs[0], attempt("w1"))
+	var seen, seenAtDecision []string
+	if err := logs[1].Follow(func(x audit.Record) { seen = append(seen, x.Host+":"+x.MutationID) }); err != nil {
+		t.Fatal(err)
+	}
+	r, err := logs[1].AppendDecided(func() (audit.Record, error) {
+		seenAtDecision = append([]string(nil), seen...)
+		return attempt("w2"), nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first.Seq != 1 || r.Seq != 2 || strings.Join(seenAtDecision, ",") != "bastion-0:key-w1" {
+		t.Fatalf("bastion-1 appended seq %d having seen %v", r.Seq, seenAtDecision)
+	}
+	sites[0].Close()
+	sites[0] = nil
+	third := appendWhenReady(t, logs[2], attempt("w3"))
+	if third.Seq != 3 {
+		t.Fatalf("bastion-2 appended seq %d with bastion-0 gone", third.Seq)
+	}
+	if err := logs[1].Refresh(); err != nil {
+		t.Fatal(err)
+	}
+	b1, _ := os.ReadFile(logs[1].Path())
+	b2, _ := os.ReadFile(logs[2].Path())
+	if string(b1) != string(b2) || strings.Count(string(b1), "\n") != 3 {
+		t.Fatalf("the copies of the surviving bastions differ or miss lines:\n%s\n---\n%s", b1, b2)
+	}
+	if _, err := audit.VerifyFile(logs[2].Path()); err != nil {
+		t.Fatalf("the site's chain: %v", err)
+	}
+}
