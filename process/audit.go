@@ -114,7 +114,11 @@ func (w *auditWatch) readFailed(err error) {
 		delete(w.raised, "read")
 	case w.raised["read"] != err.Error():
 		w.raised["read"] = err.Error()
-		w.rt.Log.Warn("audit: the log cannot be read", "file", w.rt.Audit.Path(), "err", err)
+		msg := "audit: the log cannot be read"
+		if errors.Is(err, audit.ErrSiteUnreachable) {
+			msg = "audit: the site's record cannot be reached"
+		}
+		w.rt.Log.Warn(msg, "file", w.rt.Audit.Path(), "err", err)
 	}
 }
 
@@ -141,15 +145,27 @@ func (w *auditWatch) judge() {
 		if len(st.Breaks) > 1 {
 			title += fmt.Sprintf("; %s in all", words.Count(len(st.Breaks), "break"))
 		}
-		w.raise(live.Alert{Key: alertAuditBroken, Severity: live.High, Code: "AUDIT", Banner: "AUDIT BROKEN", Title: title,
-			Guidance: "The record of actions was changed, cut or replaced outside treasury. `treasury audit verify` lists every break and the attempts still open; " +
-				"once checked, `treasury audit ack --reason \"...\"` acknowledges them (itself a line of the log). Actions go on, on the same chain."})
+		guidance := "The record of actions was changed, cut or replaced outside treasury. `treasury audit verify` lists every break and the attempts still open; " +
+			"once checked, `treasury audit ack --reason \"...\"` acknowledges them (itself a line of the log). Actions go on, on the same chain."
+		if b.Kind == audit.Diverged {
+			guidance = "This host's copy of the site's record is not the site's: every action here is refused. `treasury audit verify --cluster` says where they part; " +
+				"move audit.jsonl aside (keep it for the inquiry) and restart: this host copies the site's record."
+		}
+		w.raise(live.Alert{Key: alertAuditBroken, Severity: live.High, Code: "AUDIT", Banner: "AUDIT BROKEN", Title: title, Guidance: guidance})
 	} else {
 		w.withdraw(alertAuditBroken)
 	}
-	if err := st.Unwritable; err == nil || errors.Is(err, audit.ErrReadOnly) {
+	switch err := st.Unwritable; {
+	case err == nil || errors.Is(err, audit.ErrReadOnly):
 		w.withdraw(alertAuditUnwritable)
-	} else {
+	case errors.Is(err, audit.ErrDiverged):
+		w.withdraw(alertAuditUnwritable) // the break says it, with what to do
+	case errors.Is(err, audit.ErrSiteUnreachable):
+		w.raise(live.Alert{Key: alertAuditUnwritable, Severity: live.High, Code: "AUDIT", Banner: "ACTIONS REFUSED",
+			Title: "Every action is refused: " + strings.TrimPrefix(err.Error(), "audit: "),
+			Guidance: "An action is written to the site's record before it is sent, and nothing is sent while it cannot be. `treasury doctor` checks the site: " +
+				"its nodes must be up (as many as its replicas) and reachable; the dashboard tries again every few seconds."})
+	default:
 		w.raise(live.Alert{Key: alertAuditUnwritable, Severity: live.High, Code: "AUDIT", Banner: "ACTIONS REFUSED",
 			Title: "Every action is refused: " + strings.TrimPrefix(err.Error(), "audit: "),
 			Guidance: "An action is written to the audit log before it is sent, and nothing is sent while it cannot be. Make the state directory and audit.jsonl " +

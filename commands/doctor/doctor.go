@@ -140,8 +140,9 @@ func (o Options) withDefaults() Options {
 }
 
 // Run checks cfg's interfaces, webhook receiver, clock and state
-// directory, and hands each section to emit, in a fixed order (liquidity,
-// payments, reporting, wallet, custody, webhooks, clock, state), as soon
+// directory (and the site, when the profile configures one), and hands
+// each section to emit, in a fixed order (liquidity, payments, reporting,
+// wallet, custody, webhooks, clock, state, site), as soon
 // as it and those before it are done; the interfaces are checked
 // concurrently. emit is called from Run's goroutine. Run returns every
 // section.
@@ -173,7 +174,11 @@ func Run(ctx context.Context, cfg *config.Config, o Options, emit func(Section))
 		}
 	}
 	wg.Wait()
-	for _, last := range []Section{p.clock(), p.state()} {
+	last := []Section{p.clock(), p.state()}
+	if cfg.Cluster != nil {
+		last = append(last, p.site(ctx))
+	}
+	for _, last := range last {
 		if emit != nil {
 			emit(last)
 		}

@@ -22,7 +22,8 @@ import (
 // so that an operator (and a soak test) can see memory stay flat as the
 // server runs for weeks. The embedded sandbox's clock is logged too (it
 // is the time the store's windows move by), and how much its payments
-// world holds: in process, its memory is in the live heap too.
+// world holds: in process, its memory is in the live heap too. A member
+// of a site says how the site stands from this node (siteStats).
 func logStats(ctx context.Context, log *slog.Logger, every time.Duration, rt *process.Runtime, srv *sshserve.Server, models *atomic.Int64) {
 	if every <= 0 {
 		return
@@ -64,6 +65,7 @@ func logStats(ctx context.Context, log *slog.Logger, every time.Duration, rt *pr
 				"sandbox_payments", w.Payments, "sandbox_ledger_entries", w.LedgerEntries,
 				"sandbox_wallet_transactions", w.WalletTransactions)
 		}
+		attrs = append(attrs, siteStats(ctx, rt)...)
 		log.Info("process stats", attrs...)
 	}
 }
@@ -98,4 +100,22 @@ func (h *heapFloor) take() (now, floor uint64) {
 	now = h.look()
 	floor, h.floor = h.floor, 0
 	return now, floor
+}
+
+// siteStats is what this node sees of its site: its name, the node its
+// connection is on, the site's record's leader, lines and the most lines
+// a replica is behind (none without a site).
+func siteStats(ctx context.Context, rt *process.Runtime) []any {
+	if rt.Site == nil {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	h, err := rt.Site.Health(ctx)
+	attrs := []any{"site_node", rt.Site.Node(), "site_connected", h.Connected, "site_record_leader", h.Leader,
+		"site_record_lines", h.Lines, "site_record_lag", h.Lag()}
+	if err != nil {
+		attrs = append(attrs, "site_error", err.Error())
+	}
+	return attrs
 }

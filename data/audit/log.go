@@ -353,21 +353,20 @@ func (l *Log) locked(fn func() error) error {
 		l.mu.Unlock()
 		return err
 	}
-	end := l.end
+	end, siteDown := l.end, l.siteErr != nil
 	unlock, err := l.sync(true)
 	if err != nil {
 		l.mu.Unlock()
 		return err
 	}
-	if err := l.pullReplica(); err != nil {
-		unlock()
-		l.mu.Unlock()
-		return err
+	if err = l.pullReplica(); err == nil {
+		err = fn()
 	}
-	err = fn()
 	unlock()
 	hooks := l.hooks
-	changed := l.end != end
+	// A change is a line read or written, or the site found reachable
+	// again or not (the alerts say it).
+	changed := l.end != end || siteDown != (l.siteErr != nil)
 	l.mu.Unlock()
 	if changed {
 		for _, fn := range hooks {

@@ -35,6 +35,14 @@ type Replica interface {
 	Name() string
 }
 
+// ErrSiteUnreachable is why an append is refused while the site's record
+// cannot be read or appended; ErrDiverged while the local copy differs
+// from it.
+var (
+	ErrSiteUnreachable = errors.New("the site's record cannot be reached")
+	ErrDiverged        = errors.New("the local copy differs from the site's record")
+)
+
 // ErrBehind is a replica's answer to an append when another host
 // appended first: the log reads the new lines and decides again.
 var ErrBehind = errors.New("audit: another host appended to the site's record first")
@@ -175,7 +183,8 @@ func (l *Log) putReplica(seq uint64, line []byte) error {
 // unreachable is why an append is refused while the replica cannot be
 // read or appended.
 func (l *Log) unreachable(err error) error {
-	l.siteErr = fmt.Errorf("audit: %s cannot be reached (%v): actions are refused until it can, never recorded on this host alone", l.replica.Name(), err)
+	l.siteErr = fmt.Errorf("audit: %s cannot be reached (%v): actions are refused until it can, never recorded on this host alone%w",
+		l.replica.Name(), err, quiet{ErrSiteUnreachable})
 	return l.siteErr
 }
 
@@ -183,7 +192,7 @@ func (l *Log) unreachable(err error) error {
 // log reports, and every later append refused.
 func (l *Log) diverge(detail string) error {
 	msg := fmt.Sprintf("the local copy %s and %s differ: %s; move the local copy aside (it is kept for the inquiry) and start again to copy the site's", l.path, l.replica.Name(), detail)
-	l.diverged = fmt.Errorf("audit: %s", msg)
+	l.diverged = fmt.Errorf("audit: %s%w", msg, quiet{ErrDiverged})
 	l.shrunk = append(l.shrunk, Break{Kind: Diverged, Detail: msg, Digest: digest([]byte(msg))})
 	return l.diverged
 }
@@ -242,3 +251,9 @@ func Compare(ctx context.Context, path string, rep Replica) (Comparison, error) 
 	}
 	return c, nil
 }
+
+// quiet wraps an error for errors.Is without adding to the message.
+type quiet struct{ err error }
+
+func (q quiet) Error() string { return "" }
+func (q quiet) Unwrap() error { return q.err }

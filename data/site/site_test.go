@@ -1,6 +1,7 @@
 package site
 
 import (
+	"context"
 	"fmt"
 	"net"
 	"os"
@@ -124,6 +125,10 @@ func TestThreeBastionsKeepOneRecord(t *testing.T) {
 	}
 	if first.Seq != 1 || r.Seq != 2 || strings.Join(seenAtDecision, ",") != "bastion-0:key-w1" {
 		t.Fatalf("bastion-1 appended seq %d having seen %v", r.Seq, seenAtDecision)
+	}
+	h, err := sites[1].Health(context.Background())
+	if err != nil || h.Lines != 2 || h.Leader == "" || len(h.Replicas) != 2 || !h.Healthy() {
+		t.Fatalf("health with three nodes: %+v %v", h, err)
 	}
 	sites[0].Close()
 	sites[0] = nil

@@ -1,0 +1,70 @@
+package doctor
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+
+	"treasury/data/audit"
+	"treasury/process"
+)
+
+// site checks the site the profile configures (cluster:): that a node
+// answers, how the site's record stands on its replicas (leader, nodes
+// current or behind, offline), and that this host's copy of the record
+// is the site's.
+func (p *prober) site(ctx context.Context) Section {
+	c := p.cfg.Cluster
+	s := Section{Name: "site", Target: c.Listen}
+	if !c.Embedded() {
+		s.Target = fmt.Sprint(c.URLs)
+	}
+	st, err := process.OpenSite(p.o.StateDir, p.cfg, false)
+	if err != nil {
+		s.Checks = append(s.Checks, Check{Name: "connect", Status: Fail, Detail: err.Error()})
+		return s
+	}
+	defer st.Close()
+	ctx, cancel := context.WithTimeout(ctx, p.o.Timeout)
+	defer cancel()
+	if err := st.WaitConnected(ctx); err != nil {
+		g := "Check the cluster's urls and that its nodes run."
+		if c.Embedded() {
+			g = "treasury serve runs this host's node of the site: is it running with this profile?"
+		}
+		s.Checks = append(s.Checks, Check{Name: "connect", Status: Fail, Detail: err.Error(), Guidance: g})
+		return s
+	}
+	h, err := st.Health(ctx)
+	s.Checks = append(s.Checks, Check{Name: "connect", Status: OK, Detail: "connected to node " + h.Connected})
+	if err != nil {
+		s.Checks = append(s.Checks, Check{Name: "record", Status: Fail, Detail: err.Error(),
+			Guidance: fmt.Sprintf("The site's record needs %d nodes up (replicas): every action is refused until it can be appended.", c.Replicas)})
+		return s
+	}
+	rec := Check{Name: "record", Status: OK, Detail: fmt.Sprintf("%d lines, %d replicas: %s", h.Lines, h.Want, h.Nodes())}
+	if !h.Healthy() {
+		rec.Status = Warn
+		rec.Guidance = "A replica is offline or behind: the record holds while most replicas are current; bring the node back."
+	}
+	s.Checks = append(s.Checks, rec)
+	if p.o.StateDir == "" {
+		return s
+	}
+	cmp, err := audit.Compare(ctx, filepath.Join(p.o.StateDir, audit.FileName), st.Record())
+	switch {
+	case err != nil:
+		s.Checks = append(s.Checks, Check{Name: "copy", Status: Fail, Detail: err.Error()})
+	case cmp.Same():
+		s.Checks = append(s.Checks, Check{Name: "copy", Status: OK, Detail: fmt.Sprintf("this host's audit log is the site's record (%d lines)", cmp.Local)})
+	case cmp.Differ != 0:
+		s.Checks = append(s.Checks, Check{Name: "copy", Status: Fail, Detail: fmt.Sprintf("this host's audit log differs from the site's record at seq %d", cmp.Differ),
+			Guidance: "Every action on this host is refused: move its audit log aside (kept for the inquiry) and start again to copy the site's."})
+	case cmp.Local < cmp.Site:
+		s.Checks = append(s.Checks, Check{Name: "copy", Status: OK, Detail: fmt.Sprintf("this host's audit log holds the first %d of the record's %d lines: it copies the rest at its next read", cmp.Local, cmp.Site)})
+	default:
+		s.Checks = append(s.Checks, Check{Name: "copy", Status: Warn, Detail: fmt.Sprintf("this host's audit log holds %d lines the site's record lacks", cmp.Local-cmp.Site),
+			Guidance: "A process of this host puts them to the site when it joins; until then they are this host's alone."})
+	}
+	return s
+}

@@ -1,0 +1,268 @@
+package actions_test
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"treasury/config"
+	"treasury/data/actions"
+	"treasury/data/audit"
+	"treasury/data/platform"
+	"treasury/data/site"
+	"treasury/sandbox"
+	"treasury/sandbox/sandboxtest"
+)
+
+// siteChildEnv marks the test binary started again as one bastion of
+// TestARetryFromAnotherBastionReusesTheKey.
+const siteChildEnv = "TREASURY_SITE_CHILD"
+
+// A site of three bastions, each a process with its own embedded NATS
+// node and its own state directory. An operator triggers a sweep through
+// bastion A; the platform applies it and its answer is held; A dies
+// (kill -9). The operator retries from bastion B: B's key is A's ("retry
+// of"), the platform holds one run, and the local copies of B and C are
+// one intact chain, the same line for line.
+func TestARetryFromAnotherBastionReusesTheKey(t *testing.T) {
+	srv := sandboxtest.Listen(t, sandboxtest.Options())
+	proxy, base := newLossy(t, srv.URL, "/trigger")
+	p, err := platform.Open(srv.Profile(config.Builtin()), platform.Options{Now: srv.Clock().Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	ctx := context.Background()
+	sws, err := p.Wallet.Sweeps(ctx)
+	if err != nil || len(sws) == 0 {
+		t.Fatalf("a sweep: %v", err)
+	}
+	sw := sws[0]
+	ports := make([]string, 6)
+	for i := range ports {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		ports[i] = l.Addr().String()
+		l.Close() // free again for the nodes
+	}
+	dirs := make([]string, 3)
+	var bastions []*bastion
+	for i := range 3 {
+		dirs[i] = t.TempDir()
+		var routes []string
+		for j := range 3 {
+			if j != i {
+				routes = append(routes, ports[3+j])
+			}
+		}
+		bastions = append(bastions, startBastion(t, strings.Join([]string{base, dirs[i], sw.ID, fmt.Sprint("bastion-", "abc"[i:i+1]),
+			ports[i], ports[3+i], strings.Join(routes, ",")}, "|")))
+	}
+	for _, b := range bastions {
+		b.expect(t, "up")
+	}
+	a, b, c := bastions[0], bastions[1], bastions[2]
+	proxy.set(false, true)
+	a.say(t, "key")
+	keyA := strings.Fields(a.expect(t, "key"))
+	if keyA[2] != "new" {
+		t.Fatalf("bastion a's first key: %v", keyA)
+	}
+	a.say(t, "go")
+	deadline := time.Now().Add(20 * time.Second)
+	for len(proxy.lines()) == 0 {
+		if time.Now().After(deadline) {
+			t.Fatal("bastion a never sent the trigger")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if err := a.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	a.cmd.Wait()
+	proxy.set(false, false)
+	b.say(t, "key")
+	keyB := strings.Fields(b.expect(t, "key"))
+	if keyB[1] != keyA[1] || keyB[2] != "retry" {
+		t.Fatalf("bastion b's key %v after bastion a's %v: want a retry of a's key", keyB, keyA)
+	}
+	b.say(t, "go")
+	done := b.expect(t, "done")
+	if !strings.HasPrefix(done, "done ok ") {
+		t.Fatalf("bastion b's retry: %s", done)
+	}
+	got, err := p.Wallet.Sweep(ctx, sw.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bodies := proxy.bodies()
+	if len(bodies) != 2 || bodies[0] != bodies[1] || got.LastInstanceID != strings.Fields(done)[2] {
+		t.Fatalf("the platform got %q; its last run is %s, bastion b was answered %s: want one run under one key",
+			bodies, got.LastInstanceID, done)
+	}
+	c.say(t, "sync")
+	c.expect(t, "synced")
+	for _, x := range []*bastion{b, c} {
+		x.say(t, "quit")
+		x.wait(t)
+	}
+	lb, _ := os.ReadFile(filepath.Join(dirs[1], audit.FileName))
+	lc, _ := os.ReadFile(filepath.Join(dirs[2], audit.FileName))
+	if string(lb) != string(lc) {
+		t.Fatalf("bastions b and c hold different records:\n%s\n---\n%s", lb, lc)
+	}
+	s, err := audit.VerifyFile(filepath.Join(dirs[2], audit.FileName))
+	if err != nil || len(s.Breaks) != 0 || s.Lines != 3 || len(s.Open) != 1 || !s.Open[0].Settled() || s.Open[0].Host != "bastion-a" {
+		t.Fatalf("bastion c's copy: %d lines, open %+v, %v; want a's attempt, settled by b's retry and its outcome", s.Lines, s.Open, err)
+	}
+}
+
+// bastion is one child process of the site, spoken to line by line.
+type bastion struct {
+	cmd *exec.Cmd
+	in  io.WriteCloser
+	out *bufio.Scanner
+}
+
+func startBastion(t *testing.T, spec string) *bastion {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), siteChildEnv+"="+spec)
+	cmd.Stderr = os.Stderr
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	return &bastion{cmd: cmd, in: in, out: bufio.NewScanner(out)}
+}
+
+func (b *bastion) say(t *testing.T, line string) {
+	t.Helper()
+	if _, err := io.WriteString(b.in, line+"\n"); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func (b *bastion) expect(t *testing.T, word string) string {
+	t.Helper()
+	if !b.out.Scan() {
+		t.Fatalf("the bastion ended before %q: %v", word, b.out.Err())
+	}
+	line := b.out.Text()
+	if !strings.HasPrefix(line, word) {
+		t.Fatalf("the bastion said %q, want %q", line, word)
+	}
+	return line
+}
+
+func (b *bastion) wait(t *testing.T) {
+	t.Helper()
+	b.in.Close()
+	if err := b.cmd.Wait(); err != nil {
+		t.Fatalf("bastion: %v", err)
+	}
+}
+
+// siteChild is one bastion: its node of the site, its audit log on the
+// site's record, an operator's actor. "key" takes the sweep's key (the
+// dialog opens) and says it with "new" or "retry"; "go" triggers the
+// sweep under it and says "done ok <instance>" or why not; "sync" reads
+// the site's record; "quit" ends.
+func siteChild(spec string, in io.Reader, out io.Writer) int {
+	f := strings.Split(spec, "|")
+	base, dir, sweepID, node, listen, clusterListen, routes := f[0], f[1], f[2], f[3], f[4], f[5], strings.Split(f[6], ",")
+	fail := func(err error) int { fmt.Fprintln(os.Stderr, node+":", err); return 1 }
+	p, err := platform.Open(sandbox.ProfileAt(config.Builtin(), base, sandboxtest.Options().Seed, sandbox.DefaultCredentials()), platform.Options{})
+	if err != nil {
+		return fail(err)
+	}
+	defer p.Close()
+	s, err := site.Start(site.Options{Name: "test-site", Node: node, Listen: listen, ClusterListen: clusterListen, Routes: routes,
+		User: "treasury", Password: "site-secret", Replicas: 3, StoreDir: filepath.Join(dir, "nats")})
+	if err != nil {
+		return fail(err)
+	}
+	defer s.Close()
+	log, err := audit.Open(dir, audit.Options{Cmd: "test", Host: node, Replica: s.Record()})
+	if err != nil {
+		return fail(err)
+	}
+	defer log.Close()
+	stop, err := s.Record().Watch(func() { _ = log.Pull() })
+	if err != nil {
+		return fail(err)
+	}
+	defer stop()
+	for deadline := time.Now().Add(60 * time.Second); log.Pull() != nil; time.Sleep(200 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			return fail(fmt.Errorf("the site's record never answered: %v", log.Pull()))
+		}
+	}
+	act := actions.New(actions.Clients{Transactions: p.WalletTransactions}, actions.Identity{Profile: "site", Environment: "test",
+		Who: audit.Who{Via: audit.ViaLocal, User: "ana"}}, log)
+	ctx := context.Background()
+	sw, err := p.WalletTransactions.Sweep(ctx, sweepID)
+	if err != nil {
+		return fail(err)
+	}
+	fmt.Fprintln(out, "up")
+	sc := bufio.NewScanner(in)
+	var k actions.Key
+	for sc.Scan() {
+		switch sc.Text() {
+		case "key":
+			// An operator whose dialog says the site cannot be reached
+			// (a leader elected after a node died) opens it again.
+			for deadline := time.Now().Add(30 * time.Second); log.Pull() != nil && time.Now().Before(deadline); {
+				time.Sleep(200 * time.Millisecond)
+			}
+			k = act.Key(actions.Sweep, sw.ID)
+			kind := "new"
+			if k.Retry != nil {
+				kind = "retry"
+			}
+			fmt.Fprintln(out, "key", k.ID, kind, "at seq", log.State().LastSeq)
+		case "go":
+			go func() {
+				got, _, err := act.TriggerSweep(ctx, sw, k)
+				for deadline := time.Now().Add(30 * time.Second); err != nil && strings.Contains(err.Error(), "cannot be reached") &&
+					time.Now().Before(deadline); {
+					time.Sleep(500 * time.Millisecond) // refused, nothing sent: the operator tries again
+					got, _, err = act.TriggerSweep(ctx, sw, k)
+				}
+				if err != nil {
+					fmt.Fprintln(out, "done failed", strings.ReplaceAll(err.Error(), "\n", " "))
+					return
+				}
+				fmt.Fprintln(out, "done ok", got.InstanceID)
+			}()
+		case "sync":
+			if err := log.Pull(); err != nil {
+				return fail(err)
+			}
+			fmt.Fprintln(out, "synced")
+		case "quit":
+			return 0
+		}
+	}
+	return 0
+}
