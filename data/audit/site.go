@@ -86,16 +86,25 @@ func (l *Log) pullReplica() error {
 }
 
 // copyLines writes lines of the replica, the next of the chain, to the
-// local file.
+// local file, in one write and one sync.
 func (l *Log) copyLines(lines [][]byte) error {
+	if len(lines) == 0 {
+		return nil
+	}
+	seq, head := l.w.s.LastSeq, l.head()
+	var buf []byte
 	for _, line := range lines {
-		r, _, err := unseal(line)
-		if err != nil || r.Seq != l.w.s.LastSeq+1 || r.Prev != l.head() {
-			return l.diverge(fmt.Sprintf("its line of seq %d does not follow this host's seq %d", l.w.s.LastSeq+1, l.w.s.LastSeq))
+		r, h, err := unseal(line)
+		if err != nil || r.Hash != h || r.Seq != seq+1 || r.Prev != head {
+			return l.diverge(fmt.Sprintf("its line of seq %d does not follow seq %d", seq+1, seq))
 		}
-		if err := l.write(append(append([]byte(nil), line...), '\n')); err != nil {
-			return err
-		}
+		seq, head = r.Seq, h
+		buf = append(append(buf, line...), '\n')
+	}
+	if err := l.write(buf); err != nil {
+		return err
+	}
+	for _, line := range lines {
 		l.take(line, l.end)
 		l.end += int64(len(line) + 1)
 	}

@@ -46,24 +46,67 @@ func (r *Record) Name() string {
 	return fmt.Sprintf("the site's record (stream %s on %s)", RecordStream, r.s.opts.Name)
 }
 
-// Lines returns the lines of seq from on.
+// Lines returns the lines of seq from on: one read when a line or none is
+// new (each append), an ordered consumer's batches when many are (a
+// bastion back after a restart, a new one copying the record).
 func (r *Record) Lines(ctx context.Context, from uint64) ([][]byte, error) {
 	st, err := r.stream(ctx)
 	if err != nil {
 		return nil, err
 	}
-	var out [][]byte
-	for seq := max(from, 1); ; seq++ {
-		m, err := st.GetMsg(ctx, seq)
-		if errors.Is(err, jetstream.ErrMsgNotFound) {
-			return out, nil
-		}
+	from = max(from, 1)
+	m, err := st.GetMsg(ctx, from)
+	if errors.Is(err, jetstream.ErrMsgNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := [][]byte{m.Data}
+	if _, err := st.GetMsg(ctx, from+1); errors.Is(err, jetstream.ErrMsgNotFound) {
+		return out, nil
+	}
+	info, err := st.Info(ctx)
+	if err != nil {
+		return nil, err
+	}
+	last := info.State.LastSeq
+	// The probes above are bounded by ctx (an unreachable site fails
+	// fast); a catch-up of many lines takes the time its size needs.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second+time.Duration(last-from)*time.Second/5000)
+	defer cancel()
+	c, err := st.OrderedConsumer(ctx, jetstream.OrderedConsumerConfig{DeliverPolicy: jetstream.DeliverByStartSequencePolicy,
+		OptStartSeq: from + 1})
+	if err != nil {
+		return nil, err
+	}
+	for next := from + 1; next <= last; {
+		batch, err := c.Fetch(min(int(last-next+1), 1000), jetstream.FetchMaxWait(replicaBatchWait))
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, m.Data)
+		n := 0
+		for msg := range batch.Messages() {
+			meta, err := msg.Metadata()
+			if err != nil || meta.Sequence.Stream != next {
+				return nil, fmt.Errorf("the record's line %d came as %v (%v)", next, meta, err)
+			}
+			out = append(out, msg.Data())
+			next++
+			n++
+		}
+		if err := batch.Error(); err != nil {
+			return nil, err
+		}
+		if n == 0 {
+			return nil, fmt.Errorf("the record's lines from %d did not come", next)
+		}
 	}
+	return out, nil
 }
+
+// replicaBatchWait bounds one batch of a catch-up.
+const replicaBatchWait = 2 * time.Second
 
 // Last is the record's last seq.
 func (r *Record) Last(ctx context.Context) (uint64, error) {

@@ -14,7 +14,7 @@ import (
 )
 
 // freePorts returns n loopback addresses nothing listens on.
-func freePorts(t *testing.T, n int) []string {
+func freePorts(t testing.TB, n int) []string {
 	t.Helper()
 	var out []string
 	var ls []net.Listener
@@ -146,5 +146,41 @@ func TestThreeBastionsKeepOneRecord(t *testing.T) {
 	}
 	if _, err := audit.VerifyFile(logs[2].Path()); err != nil {
 		t.Fatalf("the site's chain: %v", err)
+	}
+}
+
+// TestANewBastionCopiesTheWholeRecord: a host joining a site whose
+// record holds thousands of lines copies them all, in order, in batches.
+func TestANewBastionCopiesTheWholeRecord(t *testing.T) {
+	ports := freePorts(t, 1)
+	s, err := Start(Options{Name: "one", Node: "one", Listen: ports[0], User: "treasury", Password: "pw", Replicas: 1,
+		StoreDir: filepath.Join(t.TempDir(), "nats")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	w, err := audit.Open(t.TempDir(), audit.Options{Host: "writer", Replica: s.Record()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	const n = 2500
+	for i := range n {
+		if _, err := w.Append(attempt(fmt.Sprint("w", i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	l, err := audit.Open(t.TempDir(), audit.Options{Host: "new", Replica: s.Record()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	if err := l.Pull(); err != nil || l.State().LastSeq != n {
+		t.Fatalf("the new host copied to seq %d: %v", l.State().LastSeq, err)
+	}
+	a, _ := os.ReadFile(w.Path())
+	b, _ := os.ReadFile(l.Path())
+	if string(a) != string(b) {
+		t.Fatal("the new host's copy differs from the writer's")
 	}
 }
