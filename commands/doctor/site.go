@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"treasury/data/audit"
+	"treasury/kit/words"
 	"treasury/process"
 )
 
@@ -42,7 +43,7 @@ func (p *prober) site(ctx context.Context) Section {
 			Guidance: fmt.Sprintf("The site's record needs %d nodes up (replicas): every action is refused until it can be appended.", c.Replicas)})
 		return s
 	}
-	rec := Check{Name: "record", Status: OK, Detail: fmt.Sprintf("%d lines, %d replicas: %s", h.Lines, h.Want, h.Nodes())}
+	rec := Check{Name: "record", Status: OK, Detail: fmt.Sprintf("%s, %s: %s", words.Count(int(h.Lines), "line"), words.Count(h.Want, "replica"), h.Nodes())}
 	if !h.Healthy() {
 		rec.Status = Warn
 		rec.Guidance = "A replica is offline or behind: the record holds while most replicas are current; bring the node back."
@@ -56,7 +57,7 @@ func (p *prober) site(ctx context.Context) Section {
 	case err != nil:
 		s.Checks = append(s.Checks, Check{Name: "copy", Status: Fail, Detail: err.Error()})
 	case cmp.Same():
-		s.Checks = append(s.Checks, Check{Name: "copy", Status: OK, Detail: fmt.Sprintf("this host's audit log is the site's record (%d lines)", cmp.Local)})
+		s.Checks = append(s.Checks, Check{Name: "copy", Status: OK, Detail: fmt.Sprintf("this host's audit log is the site's record (%s)", words.Count(int(cmp.Local), "line"))})
 	case cmp.Differ != 0:
 		s.Checks = append(s.Checks, Check{Name: "copy", Status: Fail, Detail: fmt.Sprintf("this host's audit log differs from the site's record at seq %d", cmp.Differ),
 			Guidance: "Every action on this host is refused: move its audit log aside (kept for the inquiry) and start again to copy the site's."})

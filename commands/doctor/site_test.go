@@ -1,0 +1,62 @@
+package doctor
+
+import (
+	"context"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"treasury/config"
+	"treasury/data/audit"
+	"treasury/data/site"
+)
+
+// The site section: no node answering fails with what to do; with this
+// host's node up (as serve runs it), the record's replicas and this
+// host's copy are checked, and a copy that differs fails.
+func TestSiteSection(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	dir := t.TempDir()
+	cfg := &config.Config{Cluster: &config.Cluster{Name: "test", Node: "bastion-a", Listen: addr, Replicas: 1,
+		Password: config.NewSecret("pw")}}
+	p := &prober{cfg: cfg, o: Options{StateDir: dir}.withDefaults()}
+	p.o.Timeout = 500e6
+	s := p.site(context.Background())
+	if s.Status() != Fail || s.Checks[0].Name != "connect" || !strings.Contains(s.Checks[0].Guidance, "treasury serve runs this host's node") {
+		t.Fatalf("no node: %+v", s.Checks)
+	}
+	node, err := site.Start(site.Options{Name: "test", Node: "bastion-a", Listen: addr, User: config.DefaultClusterUser, Password: "pw",
+		Replicas: 1, StoreDir: filepath.Join(dir, "nats")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer node.Close()
+	log, err := audit.Open(dir, audit.Options{Replica: node.Record()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := log.Append(audit.Record{Action: "sweep", Target: audit.Target{Kind: "sweep", ID: "s1"}, Outcome: audit.OutcomeAttempt, MutationID: "k1"}); err != nil {
+		t.Fatal(err)
+	}
+	log.Close()
+	p.o.Timeout = DefaultTimeout
+	s = p.site(context.Background())
+	if s.Status() != OK || len(s.Checks) != 3 || !strings.Contains(s.Checks[1].Detail, "1 line, 1 replica: bastion-a (leader)") ||
+		!strings.Contains(s.Checks[2].Detail, "is the site's record (1 line)") {
+		t.Fatalf("a one-node site: %+v", s.Checks)
+	}
+	if err := os.WriteFile(filepath.Join(dir, audit.FileName), []byte(`{"seq":1,"edited":true}`+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s = p.site(context.Background())
+	if s.Status() != Fail || !strings.Contains(s.Checks[2].Detail, "differs from the site's record at seq 1") {
+		t.Fatalf("an edited copy: %+v", s.Checks)
+	}
+}
