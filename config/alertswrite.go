@@ -72,6 +72,9 @@ func (f AlertsFile) Set(path []string, values map[string]string) (Alerts, error)
 	if err != nil {
 		return Alerts{}, fmt.Errorf("%w: %w", ErrNotWritten, err)
 	}
+	if bytes.Equal(out, data) {
+		return alerts, nil // already so (a site's change read back): the file is left alone
+	}
 	if err := replaceFile(real, out); err != nil {
 		return Alerts{}, fmt.Errorf("%w: %w", ErrNotWritten, err)
 	}

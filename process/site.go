@@ -46,5 +46,10 @@ func (r *Runtime) openSite(cmd string) error {
 	}
 	r.Site = s
 	r.closers = append(r.closers, s.Close)
+	stop, err := r.Alerts.shareWith(s, s.Node())
+	if err != nil {
+		return err
+	}
+	r.closers = append(r.closers, stop)
 	return nil
 }

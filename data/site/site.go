@@ -57,7 +57,15 @@ type Site struct {
 
 	mu      sync.Mutex
 	streams map[string]jetstream.Stream
+	set     settings
 }
+
+// watchRetry is how long a watch that failed waits before it tries
+// again; replicaWaitSite bounds making the site's streams and buckets.
+const (
+	watchRetry      = 2 * time.Second
+	replicaWaitSite = 5 * time.Second
+)
 
 // startWait bounds how long a node takes to listen.
 const startWait = 15 * time.Second
