@@ -2,7 +2,6 @@ package process
 
 import (
 	"log/slog"
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,7 +10,7 @@ import (
 	"time"
 
 	"treasury/config"
-	"treasury/data/site"
+	"treasury/data/site/sitetest"
 )
 
 // held are the thresholds a bastion has in effect.
@@ -32,18 +31,7 @@ func (h *held) SetAlerts(a config.Alerts) {
 // site is written to every bastion's profile and put in effect there; two
 // bastions changing one rule at once end with the same value.
 func TestThresholdsAreTheSites(t *testing.T) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close()
-	st, err := site.Start(site.Options{Name: "test", Node: "a", Listen: addr, User: "treasury", Password: "pw", Replicas: 1,
-		StoreDir: filepath.Join(t.TempDir(), "nats")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
+	st := sitetest.Node(t, "a")
 	bastion := func(node string) (*AlertSettings, *held, string) {
 		f := filepath.Join(t.TempDir(), "config.yaml")
 		if err := os.WriteFile(f, []byte("profile: p\nprofiles:\n  p:\n    environment: sandbox\n    embedded_sandbox: {}\n    alerts:\n      failure_rate: {warning: 10}\n"), 0o600); err != nil {

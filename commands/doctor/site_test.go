@@ -2,7 +2,6 @@ package doctor
 
 import (
 	"context"
-	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,34 +9,24 @@ import (
 
 	"treasury/config"
 	"treasury/data/audit"
-	"treasury/data/site"
+	"treasury/data/site/sitetest"
 )
 
 // The site section: no node answering fails with what to do; with this
 // host's node up (as serve runs it), the record's replicas and this
 // host's copy are checked, and a copy that differs fails.
 func TestSiteSection(t *testing.T) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := l.Addr().String()
-	l.Close()
+	addr := sitetest.FreeAddrs(t, 1)[0]
 	dir := t.TempDir()
 	cfg := &config.Config{Cluster: &config.Cluster{Name: "test", Node: "bastion-a", Listen: addr, Replicas: 1,
-		Password: config.NewSecret("pw")}}
+		Password: config.NewSecret(sitetest.Password)}}
 	p := &prober{cfg: cfg, o: Options{StateDir: dir}.withDefaults()}
 	p.o.Timeout = 500e6
 	s := p.site(context.Background())
 	if s.Status() != Fail || s.Checks[0].Name != "connect" || !strings.Contains(s.Checks[0].Guidance, "treasury serve runs this host's node") {
 		t.Fatalf("no node: %+v", s.Checks)
 	}
-	node, err := site.Start(site.Options{Name: "test", Node: "bastion-a", Listen: addr, User: config.DefaultClusterUser, Password: "pw",
-		Replicas: 1, StoreDir: filepath.Join(dir, "nats")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer node.Close()
+	node := sitetest.NodeAt(t, "bastion-a", addr)
 	log, err := audit.Open(dir, audit.Options{Replica: node.Record()})
 	if err != nil {
 		t.Fatal(err)

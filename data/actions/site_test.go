@@ -5,9 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -19,6 +17,7 @@ import (
 	"treasury/data/audit"
 	"treasury/data/platform"
 	"treasury/data/site"
+	"treasury/data/site/sitetest"
 	"treasury/sandbox"
 	"treasury/sandbox/sandboxtest"
 )
@@ -47,17 +46,9 @@ func TestARetryFromAnotherBastionReusesTheKey(t *testing.T) {
 		t.Fatalf("a sweep: %v", err)
 	}
 	sw := sws[0]
-	ports := make([]string, 6)
-	for i := range ports {
-		l, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			t.Fatal(err)
-		}
-		ports[i] = l.Addr().String()
-		l.Close() // free again for the nodes
-	}
+	ports := sitetest.FreeAddrs(t, 6)
 	dirs := make([]string, 3)
-	var bastions []*bastion
+	var bastions []*kid
 	for i := range 3 {
 		dirs[i] = t.TempDir()
 		var routes []string
@@ -66,7 +57,7 @@ func TestARetryFromAnotherBastionReusesTheKey(t *testing.T) {
 				routes = append(routes, ports[3+j])
 			}
 		}
-		bastions = append(bastions, startBastion(t, strings.Join([]string{base, dirs[i], sw.ID, fmt.Sprint("bastion-", "abc"[i:i+1]),
+		bastions = append(bastions, startChild(t, siteChildEnv, strings.Join([]string{base, dirs[i], sw.ID, fmt.Sprint("bastion-", "abc"[i:i+1]),
 			ports[i], ports[3+i], strings.Join(routes, ",")}, "|")))
 	}
 	for _, b := range bastions {
@@ -113,7 +104,7 @@ func TestARetryFromAnotherBastionReusesTheKey(t *testing.T) {
 	}
 	c.say(t, "sync")
 	c.expect(t, "synced")
-	for _, x := range []*bastion{b, c} {
+	for _, x := range []*kid{b, c} {
 		x.say(t, "quit")
 		x.wait(t)
 	}
@@ -125,60 +116,6 @@ func TestARetryFromAnotherBastionReusesTheKey(t *testing.T) {
 	s, err := audit.VerifyFile(filepath.Join(dirs[2], audit.FileName))
 	if err != nil || len(s.Breaks) != 0 || s.Lines != 3 || len(s.Open) != 1 || !s.Open[0].Settled() || s.Open[0].Host != "bastion-a" {
 		t.Fatalf("bastion c's copy: %d lines, open %+v, %v; want a's attempt, settled by b's retry and its outcome", s.Lines, s.Open, err)
-	}
-}
-
-// bastion is one child process of the site, spoken to line by line.
-type bastion struct {
-	cmd *exec.Cmd
-	in  io.WriteCloser
-	out *bufio.Scanner
-}
-
-func startBastion(t *testing.T, spec string) *bastion {
-	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), siteChildEnv+"="+spec)
-	cmd.Stderr = os.Stderr
-	in, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	return &bastion{cmd: cmd, in: in, out: bufio.NewScanner(out)}
-}
-
-func (b *bastion) say(t *testing.T, line string) {
-	t.Helper()
-	if _, err := io.WriteString(b.in, line+"\n"); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func (b *bastion) expect(t *testing.T, word string) string {
-	t.Helper()
-	if !b.out.Scan() {
-		t.Fatalf("the bastion ended before %q: %v", word, b.out.Err())
-	}
-	line := b.out.Text()
-	if !strings.HasPrefix(line, word) {
-		t.Fatalf("the bastion said %q, want %q", line, word)
-	}
-	return line
-}
-
-func (b *bastion) wait(t *testing.T) {
-	t.Helper()
-	b.in.Close()
-	if err := b.cmd.Wait(); err != nil {
-		t.Fatalf("bastion: %v", err)
 	}
 }
 
@@ -197,7 +134,7 @@ func siteChild(spec string, in io.Reader, out io.Writer) int {
 	}
 	defer p.Close()
 	s, err := site.Start(site.Options{Name: "test-site", Node: node, Listen: listen, ClusterListen: clusterListen, Routes: routes,
-		User: "treasury", Password: "site-secret", Replicas: 3, StoreDir: filepath.Join(dir, "nats")})
+		User: "treasury", Password: sitetest.Password, Replicas: 3, StoreDir: filepath.Join(dir, "nats")})
 	if err != nil {
 		return fail(err)
 	}

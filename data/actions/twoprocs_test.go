@@ -135,8 +135,17 @@ type kid struct {
 
 func startKid(t *testing.T, spec string) *kid {
 	t.Helper()
+	k := startChild(t, childEnv, spec)
+	k.expect(t, "up")
+	return k
+}
+
+// startChild starts the test binary again as the child env names, with
+// spec, without waiting for it to be up.
+func startChild(t *testing.T, env, spec string) *kid {
+	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^$")
-	cmd.Env = append(os.Environ(), childEnv+"="+spec)
+	cmd.Env = append(os.Environ(), env+"="+spec)
 	cmd.Stderr = os.Stderr
 	in, err := cmd.StdinPipe()
 	if err != nil {
@@ -150,9 +159,7 @@ func startKid(t *testing.T, spec string) *kid {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	k := &kid{cmd: cmd, in: in, out: bufio.NewScanner(out)}
-	k.expect(t, "up")
-	return k
+	return &kid{cmd: cmd, in: in, out: bufio.NewScanner(out)}
 }
 
 func (k *kid) say(t *testing.T, line string) {

@@ -2,7 +2,6 @@ package site
 
 import (
 	"context"
-	"path/filepath"
 	"testing"
 
 	"treasury/data/audit"
@@ -12,13 +11,7 @@ import (
 // embedded node, its record a stream on disk): the cost an action adds
 // over the local file alone (audit's BenchmarkAppend).
 func BenchmarkSiteAppend(b *testing.B) {
-	ports := freePorts(b, 1)
-	s, err := Start(Options{Name: "bench", Node: "bench", Listen: ports[0], User: "treasury", Password: "pw", Replicas: 1,
-		StoreDir: filepath.Join(b.TempDir(), "nats")})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer s.Close()
+	s := oneNode(b)
 	l, err := audit.Open(b.TempDir(), audit.Options{Host: "bench", Replica: s.Record()})
 	if err != nil {
 		b.Fatal(err)
@@ -38,13 +31,7 @@ func BenchmarkSiteAppend(b *testing.B) {
 // BenchmarkSiteCatchUp is a host copying 1,000 lines other hosts appended
 // (a bastion back after a restart).
 func BenchmarkSiteCatchUp(b *testing.B) {
-	ports := freePorts(b, 1)
-	s, err := Start(Options{Name: "bench", Node: "bench", Listen: ports[0], User: "treasury", Password: "pw", Replicas: 1,
-		StoreDir: filepath.Join(b.TempDir(), "nats")})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer s.Close()
+	s := oneNode(b)
 	w, err := audit.Open(b.TempDir(), audit.Options{Host: "writer", Replica: s.Record()})
 	if err != nil {
 		b.Fatal(err)

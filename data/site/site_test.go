@@ -152,13 +152,7 @@ func TestThreeBastionsKeepOneRecord(t *testing.T) {
 // TestANewBastionCopiesTheWholeRecord: a host joining a site whose
 // record holds thousands of lines copies them all, in order, in batches.
 func TestANewBastionCopiesTheWholeRecord(t *testing.T) {
-	ports := freePorts(t, 1)
-	s, err := Start(Options{Name: "one", Node: "one", Listen: ports[0], User: "treasury", Password: "pw", Replicas: 1,
-		StoreDir: filepath.Join(t.TempDir(), "nats")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := oneNode(t)
 	w, err := audit.Open(t.TempDir(), audit.Options{Host: "writer", Replica: s.Record()})
 	if err != nil {
 		t.Fatal(err)
@@ -183,4 +177,16 @@ func TestANewBastionCopiesTheWholeRecord(t *testing.T) {
 	if string(a) != string(b) {
 		t.Fatal("the new host's copy differs from the writer's")
 	}
+}
+
+// oneNode starts a one-node site, closed when the test ends.
+func oneNode(tb testing.TB) *Site {
+	tb.Helper()
+	s, err := Start(Options{Name: "one", Node: "one", Listen: freePorts(tb, 1)[0], User: "treasury", Password: "pw", Replicas: 1,
+		StoreDir: filepath.Join(tb.TempDir(), "nats")})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(s.Close)
+	return s
 }
