@@ -74,18 +74,17 @@ func (h Health) Healthy() bool {
 
 // WaitConnected waits until the connection is up, or ctx ends.
 func (s *Site) WaitConnected(ctx context.Context) error {
-	for !s.nc.IsConnected() {
+	for {
+		err := s.connected()
+		if err == nil {
+			return nil
+		}
 		select {
 		case <-ctx.Done():
-			where := s.opts.Listen
-			if where == "" {
-				where = strings.Join(s.opts.URLs, ", ")
-			}
-			return fmt.Errorf("no node of the site answers at %s: %w", where, ctx.Err())
+			return err
 		case <-time.After(50 * time.Millisecond):
 		}
 	}
-	return nil
 }
 
 // Health reads what the site's record's stream says of its replicas.

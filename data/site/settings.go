@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
+
+	"treasury/kit/words"
 )
 
 // SettingsBucket holds the settings a site shares (the alert thresholds
@@ -33,11 +35,14 @@ func (s *Site) bucket(ctx context.Context) (jetstream.KeyValue, error) {
 	if s.set.kv != nil {
 		return s.set.kv, nil
 	}
+	if err := s.connected(); err != nil {
+		return nil, err
+	}
 	kv, err := s.js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: SettingsBucket,
 		Description: "treasury: the settings a site shares (alert thresholds)", History: 1,
 		Storage: jetstream.FileStorage, Replicas: s.opts.Replicas})
 	if err != nil {
-		return nil, fmt.Errorf("the site's settings (bucket %s, %d replicas): %w", SettingsBucket, s.opts.Replicas, err)
+		return nil, fmt.Errorf("the site's settings (bucket %s, %s): %w", SettingsBucket, words.Count(s.opts.Replicas, "replica"), err)
 	}
 	s.set.kv = kv
 	return kv, nil

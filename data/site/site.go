@@ -21,6 +21,8 @@ import (
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+
+	"treasury/kit/words"
 )
 
 // Options say which site this host is a member of and how (the profile's
@@ -173,10 +175,14 @@ func (s *Site) stream(ctx context.Context, cfg jetstream.StreamConfig) (jetstrea
 	if st != nil {
 		return st, nil
 	}
+	if err := s.connected(); err != nil {
+		return nil, err
+	}
 	st, err := s.js.CreateOrUpdateStream(ctx, cfg)
 	if err != nil {
 		if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, nats.ErrTimeout) {
-			return nil, fmt.Errorf("stream %s with %d replicas cannot be made yet: %w (are %d nodes of the site up?)", cfg.Name, cfg.Replicas, err, cfg.Replicas)
+			return nil, fmt.Errorf("stream %s cannot be made yet with %s: %w (are that many nodes of the site up?)", cfg.Name,
+				words.Count(cfg.Replicas, "replica"), err)
 		}
 		return nil, fmt.Errorf("stream %s: %w", cfg.Name, err)
 	}
@@ -184,6 +190,18 @@ func (s *Site) stream(ctx context.Context, cfg jetstream.StreamConfig) (jetstrea
 	s.streams[cfg.Name] = st
 	s.mu.Unlock()
 	return st, nil
+}
+
+// connected says why nothing can be asked of the site while the
+// connection is down: no node answers where this host looks for one.
+func (s *Site) connected() error {
+	if s.nc.IsConnected() {
+		return nil
+	}
+	if s.opts.Listen != "" {
+		return fmt.Errorf("no node of the site answers at %s (treasury serve runs this host's node: is it running?)", s.opts.Listen)
+	}
+	return fmt.Errorf("no node of the site answers at %s", strings.Join(s.opts.URLs, ", "))
 }
 
 // Notify calls fn (coalesced: once for any number of messages that came
