@@ -3,6 +3,7 @@ package actions_test
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -93,6 +94,9 @@ func TestARetryFromAnotherBastionReusesTheKey(t *testing.T) {
 	if !strings.HasPrefix(done, "done ok ") {
 		t.Fatalf("bastion b's retry: %s", done)
 	}
+	// Refused in flight while bastion a's process still said it ran
+	// (TTL 10 s), unless electing a new leader took longer than that.
+	t.Log("bastion b:", done)
 	got, err := p.Wallet.Sweep(ctx, sw.ID)
 	if err != nil {
 		t.Fatal(err)
@@ -114,7 +118,7 @@ func TestARetryFromAnotherBastionReusesTheKey(t *testing.T) {
 		t.Fatalf("bastions b and c hold different records:\n%s\n---\n%s", lb, lc)
 	}
 	s, err := audit.VerifyFile(filepath.Join(dirs[2], audit.FileName))
-	if err != nil || len(s.Breaks) != 0 || s.Lines != 3 || len(s.Open) != 1 || !s.Open[0].Settled() || s.Open[0].Host != "bastion-a" {
+	if err != nil || len(s.Breaks) != 0 || s.Lines < 3 || len(s.Open) != 1 || !s.Open[0].Settled() || s.Open[0].Host != "bastion-a" {
 		t.Fatalf("bastion c's copy: %d lines, open %+v, %v; want a's attempt, settled by b's retry and its outcome", s.Lines, s.Open, err)
 	}
 }
@@ -181,16 +185,24 @@ func siteChild(spec string, in io.Reader, out io.Writer) int {
 		case "go":
 			go func() {
 				got, _, err := act.TriggerSweep(ctx, sw, k)
-				for deadline := time.Now().Add(30 * time.Second); err != nil && strings.Contains(err.Error(), "cannot be reached") &&
-					time.Now().Before(deadline); {
+				inFlight := 0
+				for deadline := time.Now().Add(40 * time.Second); err != nil && time.Now().Before(deadline); {
+					switch {
+					case errors.As(err, new(actions.ErrInFlight)):
+						inFlight++ // the bastion that sent it still said it ran: wait, as the dialog says
+					case !strings.Contains(err.Error(), "cannot be reached"):
+						deadline = time.Time{}
+						continue
+					}
 					time.Sleep(500 * time.Millisecond) // refused, nothing sent: the operator tries again
+					k = act.Key(actions.Sweep, sw.ID)
 					got, _, err = act.TriggerSweep(ctx, sw, k)
 				}
 				if err != nil {
 					fmt.Fprintln(out, "done failed", strings.ReplaceAll(err.Error(), "\n", " "))
 					return
 				}
-				fmt.Fprintln(out, "done ok", got.InstanceID)
+				fmt.Fprintln(out, "done ok", got.InstanceID, "in-flight-refusals", inFlight)
 			}()
 		case "sync":
 			if err := log.Pull(); err != nil {

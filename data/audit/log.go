@@ -93,6 +93,8 @@ type Log struct {
 	diverged error
 	// siteErr is why the replica could not be reached at the last try.
 	siteErr error
+	// unregister ends this process's word to the site that it runs.
+	unregister func()
 }
 
 // Open opens (creating it, mode 0600, in a directory of mode 0700) the log
@@ -125,6 +127,9 @@ func Open(dir string, o Options) (*Log, error) {
 	defer l.mu.Unlock()
 	if err := l.openFile(); err != nil {
 		return nil, err
+	}
+	if lv, ok := o.Replica.(Lives); ok && l.cannot == nil {
+		l.unregister = lv.Register(l.proc.ID) // this process runs, for the site's other hosts
 	}
 	return l, nil
 }
@@ -437,6 +442,10 @@ func (l *Log) Close() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.live.release()
+	if l.unregister != nil {
+		l.unregister()
+		l.unregister = nil
+	}
 	l.closed = true
 	if l.f == nil {
 		return nil

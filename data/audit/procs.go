@@ -135,7 +135,22 @@ func (p *procs) alive(pr *Proc, host string) Liveness {
 // runs: Alive for this process and for a process of this host that holds
 // its mark; Ended for one of this host that does not; Unknown for another
 // host's, or a line that names no process.
-func (l *Log) Alive(pr *Proc, host string) Liveness { return l.live.alive(pr, host) }
+//
+// With a replica that knows the site's processes (Lives), a process of
+// another host is Alive while it says it runs, Ended once it stopped
+// saying so, Unknown when this host never heard of it.
+func (l *Log) Alive(pr *Proc, host string) Liveness {
+	if lv, ok := l.replica.(Lives); ok && host != l.host && pr != nil && pr.ID != "" {
+		switch alive, known := lv.Alive(pr.ID); {
+		case alive:
+			return Alive
+		case known:
+			return Ended
+		}
+		return Unknown
+	}
+	return l.live.alive(pr, host)
+}
 
 // newProcID is an id for this process's run.
 func newProcID() string {

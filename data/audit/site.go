@@ -35,6 +35,18 @@ type Replica interface {
 	Name() string
 }
 
+// Lives is what a replica may know of the site's processes (data/site's
+// does): each process that writes the record says, while it runs, that it
+// runs (Register), so another host can tell an attempt of a bastion that
+// runs (on its way) from one of a bastion that died (interrupted), as
+// procs/<id>.lock tells it on one host.
+type Lives interface {
+	Register(procID string) (stop func())
+	// Alive says whether procID said it runs lately, and whether this
+	// host has heard of it at all.
+	Alive(procID string) (alive, known bool)
+}
+
 // ErrSiteUnreachable is why an append is refused while the site's record
 // cannot be read or appended; ErrDiverged while the local copy differs
 // from it.

@@ -279,3 +279,48 @@ func TestRefreshSaysWhenTheSiteIsUnreachable(t *testing.T) {
 		t.Fatalf("refresh with the site back: %v; writable %v", err, a.Writable())
 	}
 }
+
+// livesReplica is a replica that knows the site's processes.
+type livesReplica struct {
+	memReplica
+	mu      sync.Mutex
+	running map[string]bool // by process id: true while it says it runs
+}
+
+func (m *livesReplica) Register(id string) func() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.running[id] = true
+	return func() { m.mu.Lock(); m.running[id] = false; m.mu.Unlock() }
+}
+
+func (m *livesReplica) Alive(id string) (alive, known bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	alive, known = m.running[id]
+	return alive, known
+}
+
+// TestAnotherHostsProcessIsAliveWhileItSaysSo: with a replica that knows
+// the site's processes, an attempt of another bastion is on its way while
+// its process runs, interrupted once it ended, and unknown for a process
+// the site never heard of.
+func TestAnotherHostsProcessIsAliveWhileItSaysSo(t *testing.T) {
+	rep := &livesReplica{running: map[string]bool{}}
+	a := openOn(t, t.TempDir(), "bastion-a", rep)
+	b := openOn(t, t.TempDir(), "bastion-b", rep)
+	r, err := a.Append(rec("sweep", "w1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := b.Alive(r.Proc, r.Host); got != Alive {
+		t.Fatalf("bastion a's running process is %v to bastion b", got)
+	}
+	a.Close()
+	if got := b.Alive(r.Proc, r.Host); got != Ended {
+		t.Fatalf("bastion a's ended process is %v to bastion b", got)
+	}
+	if got := b.Alive(&Proc{ID: "never-seen"}, "bastion-c"); got != Unknown {
+		t.Fatalf("a process the site never heard of is %v", got)
+	}
+}

@@ -60,6 +60,18 @@ type Site struct {
 	mu      sync.Mutex
 	streams map[string]jetstream.Stream
 	set     settings
+	lives   lives
+	done    chan struct{} // closed by Close
+}
+
+// closed reports whether the site was closed.
+func (s *Site) closed() bool {
+	select {
+	case <-s.done:
+		return true
+	default:
+		return false
+	}
 }
 
 // watchRetry is how long a watch that failed waits before it tries
@@ -78,7 +90,7 @@ const startWait = 15 * time.Second
 // ever: a site that cannot be reached refuses what needs it (Record's
 // appends) with the reason, it does not stop the process.
 func Start(o Options) (*Site, error) {
-	s := &Site{opts: o, streams: map[string]jetstream.Stream{}}
+	s := &Site{opts: o, streams: map[string]jetstream.Stream{}, done: make(chan struct{})}
 	copts := []nats.Option{nats.Name("treasury " + o.Node), nats.UserInfo(o.User, o.Password),
 		nats.MaxReconnects(-1), nats.ReconnectWait(time.Second), nats.RetryOnFailedConnect(true)}
 	var err error
@@ -152,6 +164,12 @@ func splitHostPort(a string) (string, int, error) {
 
 // Close ends the connection and the node.
 func (s *Site) Close() {
+	select {
+	case <-s.done:
+		return
+	default:
+		close(s.done)
+	}
 	if s.nc != nil {
 		s.nc.Close()
 	}

@@ -190,3 +190,26 @@ func oneNode(tb testing.TB) *Site {
 	tb.Cleanup(s.Close)
 	return s
 }
+
+// TestAProcessIsAliveWhileItSaysSo: a process that registers on one node
+// is alive to another node's record; once it stops, ended; a process never
+// heard of is unknown.
+func TestAProcessIsAliveWhileItSaysSo(t *testing.T) {
+	sites := startSite(t, 2)
+	stop := sites[0].Record().Register("proc-a")
+	other := sites[1].Record()
+	waitUntil := func(what string, ok func() bool) {
+		t.Helper()
+		for deadline := time.Now().Add(20 * time.Second); !ok(); time.Sleep(100 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatal(what)
+			}
+		}
+	}
+	waitUntil("the running process never became alive to the other node", func() bool { a, _ := other.Alive("proc-a"); return a })
+	stop()
+	waitUntil("the stopped process never ended to the other node", func() bool { a, k := other.Alive("proc-a"); return !a && k })
+	if a, k := other.Alive("never"); a || k {
+		t.Fatalf("a process never heard of: alive %v, known %v", a, k)
+	}
+}
