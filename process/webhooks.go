@@ -7,7 +7,6 @@ import (
 
 	"treasury/config"
 	"treasury/data/apierr"
-	"treasury/data/platform"
 	"treasury/data/webhook"
 	"treasury/kit/portowner"
 	"treasury/sandbox"
@@ -42,6 +41,13 @@ func (h *hooks) Status() webhook.Status {
 // dashboard runs on polling alone. No receiver configured: nil, nil.
 func startWebhooks(r *Runtime, log *slog.Logger) (*hooks, error) {
 	opts := webhook.ReceiverOptions{Log: log}
+	apply := r.Platform.Store.ApplyPaymentEvents
+	if r.Site != nil {
+		// On a site, what this bastion receives reaches every bastion
+		// once, and what the others receive reaches this one.
+		apply = r.shareEvents(log)
+		r.closers = append(r.closers, r.Site.FollowEvents(r.Platform.Store.ApplyPaymentEvents))
+	}
 	var srv *webhook.Server
 	var err error
 	h := &hooks{}
@@ -51,7 +57,7 @@ func startWebhooks(r *Runtime, log *slog.Logger) (*hooks, error) {
 		h.addr = "127.0.0.1:0"
 		opts.Now = r.Sandbox.Clock().Now
 		if srv, err = sandbox.StartLocalReceiver(r.Sandbox.Sandbox, opts, nil); err == nil {
-			srv.ForwardBatch(r.Platform.Store.ApplyPaymentEvents)
+			srv.ForwardBatch(apply)
 		}
 	case r.Config.Webhooks != nil:
 		// The signed timestamps are the platform's time: they are judged
@@ -59,7 +65,7 @@ func startWebhooks(r *Runtime, log *slog.Logger) (*hooks, error) {
 		// answers tell it, not this host's, which may be off from it.
 		h.addr = r.Config.Webhooks.Listen
 		opts.Now = r.Platform.Store.PlatformClock(apierr.Payments)
-		srv, err = startReceiver(r.Config.Webhooks, opts, r.Platform)
+		srv, err = startReceiver(r.Config.Webhooks, opts, apply)
 	default:
 		return nil, nil
 	}
@@ -84,7 +90,7 @@ func startWebhooks(r *Runtime, log *slog.Logger) (*hooks, error) {
 
 // startReceiver serves the profile's PAYMENT_STATE_TRANSITION callback and
 // feeds accepted notifications to the store.
-func startReceiver(w *config.Webhooks, o webhook.ReceiverOptions, p *platform.Platform) (*webhook.Server, error) {
+func startReceiver(w *config.Webhooks, o webhook.ReceiverOptions, apply func([]webhook.Event)) (*webhook.Server, error) {
 	cert, err := tls.LoadX509KeyPair(w.TLSCertFile, w.TLSKeyFile)
 	if err != nil {
 		return nil, err
@@ -98,6 +104,19 @@ func startReceiver(w *config.Webhooks, o webhook.ReceiverOptions, p *platform.Pl
 	if err != nil {
 		return nil, err
 	}
-	srv.ForwardBatch(p.Store.ApplyPaymentEvents)
+	srv.ForwardBatch(apply)
 	return srv, nil
+}
+
+// shareEvents is what this bastion does with the notifications it
+// received: apply them, and give them to the site for the others. One
+// the site cannot take is said in the log: the others see its payment's
+// change at their next poll.
+func (r *Runtime) shareEvents(log *slog.Logger) func([]webhook.Event) {
+	return func(evs []webhook.Event) {
+		r.Platform.Store.ApplyPaymentEvents(evs)
+		if err := r.Site.ShareEvents(evs); err != nil {
+			log.Warn("webhook: notifications not shared with the site's other bastions (they poll for them)", "count", len(evs), "err", err.Error())
+		}
+	}
 }

@@ -7,10 +7,12 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"treasury/data/audit"
+	"treasury/data/webhook"
 )
 
 // freePorts returns n loopback addresses nothing listens on.
@@ -211,5 +213,51 @@ func TestAProcessIsAliveWhileItSaysSo(t *testing.T) {
 	waitUntil("the stopped process never ended to the other node", func() bool { a, k := other.Alive("proc-a"); return !a && k })
 	if a, k := other.Alive("never"); a || k {
 		t.Fatalf("a process never heard of: alive %v, known %v", a, k)
+	}
+}
+
+// TestANotificationReachesEveryBastionOnce: a notification one bastion
+// received reaches the others once, even when the platform posts it
+// twice, and not the bastion that received it.
+func TestANotificationReachesEveryBastionOnce(t *testing.T) {
+	sites := startSite(t, 2)
+	var mu sync.Mutex
+	got := map[int][]string{}
+	for i, s := range sites {
+		stop := s.FollowEvents(func(evs []webhook.Event) {
+			mu.Lock()
+			defer mu.Unlock()
+			for _, ev := range evs {
+				got[i] = append(got[i], ev.ID)
+			}
+		})
+		t.Cleanup(stop)
+	}
+	ev := webhook.Event{ID: "evt-1", EventType: "PAYMENT_STATE_TRANSITION", EventData: webhook.EventData{PaymentID: "p1"}}
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+		err := sites[0].ShareEvents([]webhook.Event{ev})
+		if err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal(err)
+		}
+	}
+	if err := sites[0].ShareEvents([]webhook.Event{ev}); err != nil { // the platform posted it again
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		mu.Lock()
+		n := len(got[1])
+		mu.Unlock()
+		if n > 0 || time.Now().After(deadline) {
+			break
+		}
+	}
+	time.Sleep(500 * time.Millisecond) // room for a second delivery, if there were one
+	mu.Lock()
+	defer mu.Unlock()
+	if strings.Join(got[1], ",") != "evt-1" || len(got[0]) != 0 {
+		t.Fatalf("the other bastion got %v, the receiving one %v; want evt-1 once on the other only", got[1], got[0])
 	}
 }
