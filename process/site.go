@@ -2,6 +2,7 @@ package process
 
 import (
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 
@@ -15,7 +16,7 @@ import (
 // connects to the node serve runs on this host, or to the cluster. A
 // site that cannot be reached does not stop the process: what needs it
 // (an action's record) is refused with the reason until it can.
-func OpenSite(stateDir string, cfg *config.Config, runsNode bool) (*site.Site, error) {
+func OpenSite(stateDir string, cfg *config.Config, runsNode bool, log *slog.Logger) (*site.Site, error) {
 	c := cfg.Cluster
 	if c == nil {
 		return nil, nil
@@ -30,7 +31,7 @@ func OpenSite(stateDir string, cfg *config.Config, runsNode bool) (*site.Site, e
 	}
 	s, err := site.Start(site.Options{Name: c.Name, Node: node, Listen: c.Listen, ClusterListen: c.ClusterListen,
 		Routes: c.Routes, URLs: c.URLs, User: config.DefaultClusterUser, Password: c.Password.Reveal(),
-		Replicas: c.Replicas, StoreDir: store, Connect: !runsNode})
+		Replicas: c.Replicas, StoreDir: store, Connect: !runsNode, Log: log})
 	if err != nil {
 		return nil, fmt.Errorf("the site (cluster:): %w", err)
 	}
@@ -40,7 +41,7 @@ func OpenSite(stateDir string, cfg *config.Config, runsNode bool) (*site.Site, e
 // openSite joins the site for the runtime (Site), before the audit log
 // opens on its record.
 func (r *Runtime) openSite(cmd string) error {
-	s, err := OpenSite(r.StateDir, r.Config, cmd == "serve")
+	s, err := OpenSite(r.StateDir, r.Config, cmd == "serve", r.Log)
 	if err != nil || s == nil {
 		return err
 	}

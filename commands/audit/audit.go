@@ -152,7 +152,7 @@ func cmdAuditAck(e *process.Env, g cli.Globals, args []string) error {
 		return fmt.Errorf("audit ack reads the profile to know whether the record is a site's: %w", err)
 	}
 	stateDir := config.StateDir(e.Getenv)
-	s, err := process.OpenSite(stateDir, cfg, false)
+	s, err := process.OpenSite(stateDir, cfg, false, nil)
 	if err != nil {
 		return err
 	}
@@ -243,7 +243,7 @@ func compareWithSite(e *process.Env, g cli.Globals, path string) error {
 	if cfg.Cluster == nil {
 		return fmt.Errorf("audit verify --cluster: profile %q configures no site (cluster:)", cfg.Profile)
 	}
-	s, err := process.OpenSite(config.StateDir(e.Getenv), cfg, false)
+	s, err := process.OpenSite(config.StateDir(e.Getenv), cfg, false, nil)
 	if err != nil {
 		return err
 	}

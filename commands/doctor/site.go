@@ -20,7 +20,7 @@ func (p *prober) site(ctx context.Context) Section {
 	if !c.Embedded() {
 		s.Target = fmt.Sprint(c.URLs)
 	}
-	st, err := process.OpenSite(p.o.StateDir, p.cfg, false)
+	st, err := process.OpenSite(p.o.StateDir, p.cfg, false, nil)
 	if err != nil {
 		s.Checks = append(s.Checks, Check{Name: "connect", Status: Fail, Detail: err.Error()})
 		return s

@@ -11,6 +11,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/url"
 	"strconv"
@@ -47,6 +48,8 @@ type Options struct {
 	// Connect, when set, only connects to the node at Listen: another
 	// process of this host (serve) runs it.
 	Connect bool
+	// Log, when set, takes the embedded node's warnings and errors.
+	Log *slog.Logger
 }
 
 // Site is this host's membership of a site: its node when it runs one,
@@ -126,7 +129,7 @@ func startNode(o Options) (*server.Server, error) {
 		return nil, fmt.Errorf("site: listen: %w", err)
 	}
 	sopts := &server.Options{ServerName: o.Node, Host: host, Port: port, Username: o.User, Password: o.Password,
-		JetStream: true, StoreDir: o.StoreDir, NoSigs: true, NoLog: true, MaxPayload: 1 << 20}
+		JetStream: true, StoreDir: o.StoreDir, NoSigs: true, NoLog: o.Log == nil, MaxPayload: 1 << 20}
 	if o.ClusterListen != "" {
 		ch, cp, err := splitHostPort(o.ClusterListen)
 		if err != nil {
@@ -141,6 +144,9 @@ func startNode(o Options) (*server.Server, error) {
 	ns, err := server.NewServer(sopts)
 	if err != nil {
 		return nil, fmt.Errorf("site: node: %w", err)
+	}
+	if o.Log != nil {
+		ns.SetLoggerV2(nodeLog{log: o.Log, node: o.Node}, false, false, false)
 	}
 	go ns.Start()
 	if !ns.ReadyForConnections(startWait) {
