@@ -3,6 +3,7 @@ package site
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"net"
 	"os"
 	"path/filepath"
@@ -10,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/nats-io/nats.go"
 
 	"treasury/data/audit"
 	"treasury/data/webhook"
@@ -261,3 +264,36 @@ func TestANotificationReachesEveryBastionOnce(t *testing.T) {
 		t.Fatalf("the other bastion got %v, the receiving one %v; want evt-1 once on the other only", got[1], got[0])
 	}
 }
+
+// TestTheNodeSaysWhatItRefuses: a client with a wrong password is
+// refused, and the node's log says so.
+func TestTheNodeSaysWhatItRefuses(t *testing.T) {
+	var buf syncBuffer
+	addr := freePorts(t, 1)[0]
+	s, err := Start(Options{Name: "one", Node: "one", Listen: addr, User: "treasury", Password: "right", Replicas: 1,
+		StoreDir: filepath.Join(t.TempDir(), "nats"), Log: slog.New(slog.NewTextHandler(&buf, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := nats.Connect("nats://"+addr, nats.UserInfo("treasury", "wrong")); err == nil {
+		t.Fatal("a wrong password connected")
+	}
+	for deadline := time.Now().Add(5 * time.Second); !strings.Contains(buf.String(), "site: node:"); time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the node's log: %q", buf.String())
+		}
+	}
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+func (s *syncBuffer) String() string { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
