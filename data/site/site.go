@@ -23,6 +23,7 @@ import (
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
+	"treasury/kit/portowner"
 	"treasury/kit/words"
 )
 
@@ -124,6 +125,11 @@ func Start(o Options) (*Site, error) {
 // authenticated; nothing else listens (no monitoring port, no leaf
 // nodes, no websocket).
 func startNode(o Options) (*server.Server, error) {
+	for _, a := range []string{o.Listen, o.ClusterListen} {
+		if err := free(a); err != nil {
+			return nil, err
+		}
+	}
 	host, port, err := splitHostPort(o.Listen)
 	if err != nil {
 		return nil, fmt.Errorf("site: listen: %w", err)
@@ -154,6 +160,23 @@ func startNode(o Options) (*server.Server, error) {
 		return nil, fmt.Errorf("site: the node did not listen on %s within %s (is the port taken?)", o.Listen, startWait)
 	}
 	return ns, nil
+}
+
+// free says, before the node starts, that an address it must listen on
+// is taken, and by which process: a node that cannot listen would be
+// found out only after its start timeout.
+func free(addr string) error {
+	if addr == "" {
+		return nil
+	}
+	l, err := net.Listen("tcp", addr)
+	if err != nil {
+		if who := portowner.NameAddr(addr); who != "" {
+			return fmt.Errorf("site: %s is taken by %s: %w", addr, who, err)
+		}
+		return fmt.Errorf("site: cannot listen on %s: %w", addr, err)
+	}
+	return l.Close()
 }
 
 func splitHostPort(a string) (string, int, error) {

@@ -297,3 +297,18 @@ func (s *syncBuffer) Write(p []byte) (int, error) {
 	return s.b.Write(p)
 }
 func (s *syncBuffer) String() string { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
+
+// TestATakenPortIsSaidAtOnce: a node whose address is taken says so, and
+// by whom, before it starts.
+func TestATakenPortIsSaidAtOnce(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	_, err = Start(Options{Name: "one", Node: "one", Listen: l.Addr().String(), User: "treasury", Password: "pw", Replicas: 1,
+		StoreDir: filepath.Join(t.TempDir(), "nats")})
+	if err == nil || !strings.Contains(err.Error(), "is taken by") { // not "did not listen within", after the start timeout
+		t.Fatalf("a taken port: %v", err)
+	}
+}
