@@ -78,7 +78,7 @@ func TestThresholdsAreTheSites(t *testing.T) {
 
 func waitFor(t *testing.T, ok func() bool) {
 	t.Helper()
-	for range 100 {
+	for range 400 { // 20 s
 		if ok() {
 			return
 		}
