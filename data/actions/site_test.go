@@ -205,7 +205,11 @@ func siteChild(spec string, in io.Reader, out io.Writer) int {
 				fmt.Fprintln(out, "done ok", got.InstanceID, "in-flight-refusals", inFlight)
 			}()
 		case "sync":
-			if err := log.Pull(); err != nil {
+			err := log.Pull()
+			for deadline := time.Now().Add(30 * time.Second); err != nil && time.Now().Before(deadline); err = log.Pull() {
+				time.Sleep(200 * time.Millisecond) // a new leader being elected
+			}
+			if err != nil {
 				return fail(err)
 			}
 			fmt.Fprintln(out, "synced")

@@ -126,6 +126,9 @@ func TestTwoProcessesActOnce(t *testing.T) {
 	}
 }
 
+// childSilence is how long a child may take to answer.
+const childSilence = 2 * time.Minute
+
 // kid is a child process, spoken to line by line.
 type kid struct {
 	cmd *exec.Cmd
@@ -169,9 +172,13 @@ func (k *kid) say(t *testing.T, line string) {
 	}
 }
 
-// expect reads the child's next line, which must start with word.
+// expect reads the child's next line, which must start with word. A
+// child silent for childSilence is killed: a hang fails the test, it does
+// not hold it until its timeout.
 func (k *kid) expect(t *testing.T, word string) string {
 	t.Helper()
+	stuck := time.AfterFunc(childSilence, func() { k.cmd.Process.Kill() })
+	defer stuck.Stop()
 	if !k.out.Scan() {
 		t.Fatalf("the child ended before %q: %v", word, k.out.Err())
 	}

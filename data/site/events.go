@@ -79,9 +79,10 @@ func (s *Site) followEvents(ctx context.Context, start time.Time, last uint64, a
 	if err != nil {
 		return last
 	}
-	cfg := jetstream.OrderedConsumerConfig{DeliverPolicy: jetstream.DeliverByStartTimePolicy, OptStartTime: &start}
+	cfg := jetstream.OrderedConsumerConfig{DeliverPolicy: jetstream.DeliverByStartTimePolicy, OptStartTime: &start, MaxResetAttempts: consumerResets}
 	if last > 0 {
-		cfg = jetstream.OrderedConsumerConfig{DeliverPolicy: jetstream.DeliverByStartSequencePolicy, OptStartSeq: last + 1}
+		cfg = jetstream.OrderedConsumerConfig{DeliverPolicy: jetstream.DeliverByStartSequencePolicy, OptStartSeq: last + 1,
+			MaxResetAttempts: consumerResets}
 	}
 	c, err := st.OrderedConsumer(ctx, cfg)
 	if err != nil {

@@ -75,8 +75,11 @@ func (r *Record) Lines(ctx context.Context, from uint64) ([][]byte, error) {
 	// fast); a catch-up of many lines takes the time its size needs.
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second+time.Duration(last-from)*time.Second/5000)
 	defer cancel()
+	// MaxResetAttempts: an ordered consumer otherwise makes itself again
+	// for ever when the stream's leader is lost, and Fetch takes no
+	// context: a catch-up would wait, the log's lock held, for good.
 	c, err := st.OrderedConsumer(ctx, jetstream.OrderedConsumerConfig{DeliverPolicy: jetstream.DeliverByStartSequencePolicy,
-		OptStartSeq: from + 1})
+		OptStartSeq: from + 1, MaxResetAttempts: consumerResets})
 	if err != nil {
 		return nil, err
 	}
@@ -105,8 +108,13 @@ func (r *Record) Lines(ctx context.Context, from uint64) ([][]byte, error) {
 	return out, nil
 }
 
-// replicaBatchWait bounds one batch of a catch-up.
-const replicaBatchWait = 2 * time.Second
+// replicaBatchWait bounds one batch of a catch-up; consumerResets how
+// often a consumer is made again after a failure before its reader gives
+// up (and tries again later, at its own pace).
+const (
+	replicaBatchWait = 2 * time.Second
+	consumerResets   = 2
+)
 
 // Last is the record's last seq.
 func (r *Record) Last(ctx context.Context) (uint64, error) {
