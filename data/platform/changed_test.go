@@ -301,3 +301,25 @@ func TestPaymentsEvictedOnThePlatformsClock(t *testing.T) {
 		t.Errorf("%d of %d payments held finished before the window (platform time %v)", old, set.Len(), srv.Clock().Now())
 	}
 }
+
+// TestAPaymentsReadFoldsTheSameElsewhere: a poll of the payments carries
+// all its fold needs: folded here, or on another bastion after it
+// travelled as JSON, it gives the same set, payment for payment.
+func TestAPaymentsReadFoldsTheSameElsewhere(t *testing.T) {
+	srv, p := open(t)
+	here, there, err := platform.FoldHereAndThere(context.Background(), p.Payments, srv.Clock().Now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if here.Len() == 0 || here.Len() != there.Len() {
+		t.Fatalf("%d payments here, %d there", here.Len(), there.Len())
+	}
+	for i := range here.Len() {
+		a, b := here.At(i), there.At(i)
+		ja, _ := json.Marshal(a)
+		jb, _ := json.Marshal(b)
+		if string(ja) != string(jb) {
+			t.Fatalf("payment %d differs:\nhere  %s\nthere %s", i, ja, jb)
+		}
+	}
+}

@@ -58,7 +58,7 @@ func (p *Platform) feeds() []live.Feed {
 	if c := p.Payments; c != nil {
 		pf := &paymentFeed{c: c, now: p.platformNow(apierr.Payments), seen: p.observeRecord(apierr.Payments), store: func() *live.Store { return p.Store }}
 		fs = append(fs,
-			live.FoldFeed(live.PaymentsKey, pf.fetch, pf.fold, live.FeedOptions[[]payments.Payment, *live.PaymentSet]{
+			live.FoldFeed(live.PaymentsKey, pf.fetch, foldPayments, live.FeedOptions[paymentRead, *live.PaymentSet]{
 				Interface: apierr.Payments, Interval: r.Payments, Always: true, Alerts: p.judgePayments}),
 			live.ValueFeed(live.PaymentBalancesKey, c.Balances, live.FeedOptions[payments.Balances, payments.Balances]{
 				Interface: apierr.Payments, Interval: r.Balances, Always: true, Samples: paymentBalanceSamples, Alerts: p.lowPayments}),

@@ -60,12 +60,6 @@ type paymentFeed struct {
 	mu    sync.Mutex
 	since time.Time
 	held  time.Duration // the window the set holds
-	// readAt is the platform's time of the last read: the window is cut
-	// from it.
-	readAt time.Time
-	// vanished are the payments held unfinished that the last fetch
-	// asked for by id and did not get back: the next fold drops them.
-	vanished []string
 	// polls counts the polls since the last full read; covered is the
 	// span of state-change times the changed reads since then answered
 	// for (zero: none).
@@ -93,7 +87,21 @@ func unfinishedStates() []payments.State {
 	return []payments.State{payments.Quoted, payments.AwaitingFunding, payments.Initiated, payments.Validating, payments.Transferring}
 }
 
-func (f *paymentFeed) fetch(ctx context.Context) ([]payments.Payment, error) {
+// paymentRead is one poll of the payments: what was read, and all the
+// fold needs to merge it (the fold reads nothing else of the feed), so
+// that a read made elsewhere (another bastion of a site) folds the same.
+type paymentRead struct {
+	Payments []payments.Payment `json:"payments"`
+	// ReadAt is the platform's time of the read: the window is cut from
+	// it. Held is the window the set holds.
+	ReadAt time.Time     `json:"readAt"`
+	Held   time.Duration `json:"held"`
+	// Vanished are the payments held unfinished that the read asked for
+	// by id and did not get back: the fold drops them.
+	Vanished []string `json:"vanished,omitempty"`
+}
+
+func (f *paymentFeed) fetch(ctx context.Context) (paymentRead, error) {
 	now := f.now()
 	win := f.window()
 	f.mu.Lock()
@@ -108,7 +116,7 @@ func (f *paymentFeed) fetch(ctx context.Context) ([]payments.Payment, error) {
 		from, to := now.Add(-win), now.Add(-held)
 		var err error
 		if older, err = f.c.AllFiltered(ctx, payments.Filter{AfterTimestamp: &from, BeforeTimestamp: &to}); err != nil {
-			return nil, err
+			return paymentRead{}, err
 		}
 	}
 	since = since.Add(-paymentOverlap)
@@ -119,7 +127,7 @@ func (f *paymentFeed) fetch(ctx context.Context) ([]payments.Payment, error) {
 	if !first && polls < fullEvery {
 		changed, ok, err := f.c.Changed(ctx, since)
 		if err != nil {
-			return nil, err
+			return paymentRead{}, err
 		}
 		full = !ok
 		got = changed
@@ -127,7 +135,7 @@ func (f *paymentFeed) fetch(ctx context.Context) ([]payments.Payment, error) {
 	if full {
 		var err error
 		if got, vanished, err = f.readAll(ctx, since); err != nil {
-			return nil, err
+			return paymentRead{}, err
 		}
 		if f.missed(got, covered) {
 			f.c.UpdateRangeMissed()
@@ -144,8 +152,7 @@ func (f *paymentFeed) fetch(ctx context.Context) ([]payments.Payment, error) {
 		f.seen(newest)
 	}
 	f.mu.Lock()
-	f.since, f.held, f.readAt = now, win, now
-	f.vanished = vanished
+	f.since, f.held = now, win
 	if full {
 		f.polls, f.covered = 1, changeSpan{}
 	} else {
@@ -158,7 +165,7 @@ func (f *paymentFeed) fetch(ctx context.Context) ([]payments.Payment, error) {
 		f.covered.to = now.Add(-paymentOverlap)
 	}
 	f.mu.Unlock()
-	return got, nil
+	return paymentRead{Payments: got, ReadAt: now, Held: win, Vanished: vanished}, nil
 }
 
 // readAll reads the payments in an unfinished state, those initiated at
@@ -229,21 +236,17 @@ func (f *paymentFeed) missed(got []payments.Payment, covered changeSpan) bool {
 	return false
 }
 
-// fold merges the payments fetched into the set held, the finished ones
-// older than the window leaving it (in-flight ones stay, however old).
-// The window is cut on the platform's clock at the read (readAt), as the
+// foldPayments merges a read into the set held, the finished payments older
+// than the window leaving it (in-flight ones stay, however old). The
+// window is cut on the platform's clock at the read (ReadAt), as the
 // views cut it: the host's time of the fetch (hostAt) lags a platform
 // whose clock runs faster, and the set never evicted against a sandbox at
-// 240x.
-func (f *paymentFeed) fold(prev *live.PaymentSet, fetched []payments.Payment, hostAt time.Time) (*live.PaymentSet, live.Changes) {
-	f.mu.Lock()
-	held := max(f.held, PaymentWindow)
-	vanished := f.vanished
-	f.vanished = nil
-	at := f.readAt
-	f.mu.Unlock()
+// 240x. It reads nothing but the read: a read made on another bastion
+// folds the same.
+func foldPayments(prev *live.PaymentSet, read paymentRead, hostAt time.Time) (*live.PaymentSet, live.Changes) {
+	at := read.ReadAt
 	if at.IsZero() {
 		at = hostAt
 	}
-	return live.MergePaymentsGone(prev, fetched, at.Add(-held), vanished)
+	return live.MergePaymentsGone(prev, read.Payments, at.Add(-max(read.Held, PaymentWindow)), read.Vanished)
 }
