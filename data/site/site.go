@@ -152,7 +152,7 @@ func startNode(o Options) (*server.Server, error) {
 		return nil, fmt.Errorf("site: node: %w", err)
 	}
 	if o.Log != nil {
-		ns.SetLoggerV2(nodeLog{log: o.Log, node: o.Node}, false, false, false)
+		ns.SetLoggerV2(newNodeLog(o.Log, o.Node), false, false, false)
 	}
 	go ns.Start()
 	if !ns.ReadyForConnections(startWait) {

@@ -319,3 +319,18 @@ func TestATakenPortIsSaidAtOnce(t *testing.T) {
 		t.Fatalf("a taken port: %v", err)
 	}
 }
+
+// TestTheNodeLogSaysARepeatOnce: a message the node repeats (a route to
+// a bastion that is down, tried every second) is written once a minute,
+// not every time.
+func TestTheNodeLogSaysARepeatOnce(t *testing.T) {
+	var buf syncBuffer
+	l := newNodeLog(slog.New(slog.NewTextHandler(&buf, nil)), "a")
+	for i := range 50 {
+		l.Errorf("Error trying to connect to route (attempt %d): %v", i, "connection refused")
+	}
+	l.Warnf("another message")
+	if n := strings.Count(buf.String(), "connect to route"); n != 1 || !strings.Contains(buf.String(), "another message") {
+		t.Fatalf("the node's log:\n%s", buf.String())
+	}
+}
