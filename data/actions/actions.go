@@ -201,7 +201,10 @@ type Sent struct {
 // lock, what it sends.
 func (a *Actor) Key(action, target string) Key {
 	if a.log != nil {
-		_ = a.log.Refresh() // a failure to read is met again, and said, by the action
+		// The local file only: this runs as a key is pressed, and a
+		// site's lines come through the log's watcher; the action reads
+		// the site again before it decides.
+		_ = a.log.RefreshLocal() // a failure to read is met again, and said, by the action
 	}
 	return a.pending.key(action, target)
 }

@@ -195,14 +195,20 @@ func (l *Log) Refresh() error {
 			return nil
 		}
 	}
-	if err := l.refreshFile(); err != nil {
+	if err := l.RefreshLocal(); err != nil {
 		return err
 	}
 	return pulled
 }
 
-// refreshFile reads what other processes appended to the file.
-func (l *Log) refreshFile() error {
+// RefreshLocal is Refresh without the site: it reads what other
+// processes appended to the local file, and asks nothing of the network,
+// so a session may call it as a key is pressed (Actor.Key) and a list of
+// the records be read while the site cannot be reached. What other hosts
+// appended comes through the replica's watcher (Pull) and the periodic
+// Refresh within moments, and an append reads the site again before it
+// decides anything.
+func (l *Log) RefreshLocal() error {
 	l.mu.Lock()
 	end, lost := l.end, len(l.shrunk)
 	unlock, err := l.sync(false)
@@ -223,9 +229,10 @@ func (l *Log) refreshFile() error {
 }
 
 // Recent returns the last records, newest first, with those other
-// processes appended since.
+// processes appended since (RefreshLocal: the local copy, readable while
+// the site is not).
 func (l *Log) Recent() ([]Record, error) {
-	if err := l.Refresh(); err != nil {
+	if err := l.RefreshLocal(); err != nil {
 		return nil, err
 	}
 	l.mu.Lock()
