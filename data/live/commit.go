@@ -30,7 +30,8 @@ func (s *Store) withCommit(ctx context.Context, p *poller) context.Context {
 	f := p.feed
 	return context.WithValue(ctx, commitKey{}, func(part any) {
 		at := s.now()
-		s.update(f.Topic, part, at, func(snap *Snapshot) {
+		s.publish(p, Polled{Part: true, At: at}, part)
+		s.update(f.Topic, part, at, ownRead, func(snap *Snapshot) {
 			snap.Interval = s.onClock(f.Interval)
 			if snap.NextTry.Before(at) {
 				snap.NextTry = at.Add(s.onClock(f.Interval))

@@ -235,6 +235,7 @@ func (s *Store) flushDetails() {
 	flush := func() {
 		if len(batch) > 0 {
 			s.PutPayments(batch)
+			s.publishDetails(batch)
 			s.mu.Lock()
 			q.busy -= len(batch)
 			s.idle.Broadcast()

@@ -2,6 +2,7 @@ package live
 
 import (
 	"context"
+	"encoding/json"
 	"time"
 
 	"treasury/data/apierr"
@@ -24,6 +25,11 @@ type Feed struct {
 
 	fetch   func(ctx context.Context) (any, error)
 	fold    func(prev, fetched any, at time.Time) (any, Changes)
+	// encode and decode carry what fetch answers between the processes
+	// of a site (relay.go).
+	encode  func(fetched any) ([]byte, error)
+	decode  func([]byte) (any, error)
+	whole   func() bool
 	samples func(fetched, data any) []Sample
 	alerts  func(data any, now time.Time) []Alert
 }
@@ -42,17 +48,28 @@ type FeedOptions[F, T any] struct {
 	// on Interface's clock, and so are the times it gives the alerts (the
 	// store moves them onto its own clock).
 	Alerts func(data T, now time.Time) []Alert
+	// Whole, when set, says whether the feed's own reads so far hold the
+	// whole of its topic (a window read in parts over several polls): a
+	// process of a site that does not poll reads the topic itself until
+	// they do, then folds the poller's changes (relay.go).
+	Whole func() bool
 }
 
 // FoldFeed is a feed that folds what it fetches (an F) into what it holds
 // (a T), saying what changed: the payments merged into the set held, the
 // quotes new since the last poll added to the window.
 func FoldFeed[F, T any](k Key[T], fetch func(ctx context.Context) (F, error), fold func(prev T, fetched F, at time.Time) (T, Changes), o FeedOptions[F, T]) Feed {
-	f := Feed{Topic: k.topic, Interface: o.Interface, Interval: o.Interval, Always: o.Always, Header: o.Header,
+	f := Feed{Topic: k.topic, Interface: o.Interface, Interval: o.Interval, Always: o.Always, Header: o.Header, whole: o.Whole,
 		fetch: func(ctx context.Context) (any, error) { return fetch(ctx) },
 		fold: func(prev, fetched any, at time.Time) (any, Changes) {
 			p, _ := prev.(T)
 			return fold(p, fetched.(F), at)
+		},
+		encode: func(fetched any) ([]byte, error) { return json.Marshal(fetched.(F)) },
+		decode: func(b []byte) (any, error) {
+			var f F
+			err := json.Unmarshal(b, &f)
+			return f, err
 		}}
 	if o.Samples != nil {
 		f.samples = func(fetched, data any) []Sample { return o.Samples(fetched.(F), data.(T)) }

@@ -152,7 +152,7 @@ func (s *Store) ReadNow(ctx context.Context, t Topic, after time.Time) Snapshot 
 		s.notifyLocked(t)
 		s.mu.Unlock()
 	default:
-		s.update(t, v, at, func(snap *Snapshot) { snap.NextTry = time.Time{} })
+		s.update(t, v, at, ownRead, func(snap *Snapshot) { snap.NextTry = time.Time{} })
 	}
 	return s.Snapshot(t)
 }

@@ -149,6 +149,10 @@ type Store struct {
 	retrying map[apierr.Interface]map[string]Retry
 	// reads are the one-off reads pages asked for (reads.go).
 	reads map[Topic]*reading
+	// relay joins the store to a site's polling; relayed is what it
+	// knows of each topic's messages (relay.go).
+	relay   Relay
+	relayed map[Topic]*relayState
 }
 
 type poller struct {
@@ -309,7 +313,7 @@ func (s *Store) run(ctx context.Context, p *poller) {
 			}
 		}
 		wait := interval
-		if s.wanted(p.feed) {
+		if s.wanted(p.feed) && s.pollHere(p) {
 			wait = s.fetch(ctx, p)
 		}
 		timer.Reset(wait)
@@ -321,8 +325,9 @@ func (s *Store) wanted(f Feed) bool {
 		return true
 	}
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.watch[f.Topic] > 0
+	watched := s.watch[f.Topic] > 0
+	s.mu.Unlock()
+	return watched || s.wantedBySite(f.Topic)
 }
 
 // stillDue reports whether p's topic is due with no fetch in flight.
@@ -414,33 +419,55 @@ func (s *Store) fetch(ctx context.Context, p *poller) time.Duration {
 	at := s.now()
 	took := s.offClock(at.Sub(started)) // a call's latency is real time
 	if err != nil {
-		// A call's failure the transport recorded; a partial read's calls
-		// too (each names what it left unread).
-		// A feed of no interface (the audit log) is not the platform's.
-		var part *wire.Partial
-		var poll *apierr.Error
-		if _, told := apierr.As(err); !told && !errors.As(err, &part) && f.Interface != "" {
-			poll = pollFailure(f, err, s.opts.FetchTimeout)
-			err = poll
-		}
-		s.mu.Lock()
-		if poll != nil {
-			s.fails.add(poll, f.Topic, at)
-		}
-		snap := s.snaps[f.Topic]
-		snap.Err, snap.NextTry, snap.Interval = err, at.Add(s.onClock(wait)), s.onClock(f.Interval)
-		snap.Failures++
-		s.observeLocked(f.Interface, string(f.Topic), took, err, at)
-		s.seq++
-		snap.Seq = s.seq
-		s.snaps[f.Topic] = snap
-		s.notifyLocked("") // the health of every header turns at a failed poll
-		// What is derived from the topic takes its state too: rows built
-		// from it say it failed, not that it is still loading.
-		s.changedLocked(f.Topic, Changes{})
-		s.mu.Unlock()
+		s.publish(p, Polled{Error: polledError(err), At: at}, nil)
+		s.failed(p, err, wait, took, at, ownRead)
 		return wait
 	}
+	changed := s.succeeded(p, v, partial, skips.Count(), skips.List(), wait, took, at, ownRead)
+	s.readWhole(p)
+	s.publish(p, Polled{Same: !changed, Partial: polledPartial(partial), Skipped: skips.Count(), Skips: skips.List(), At: at}, v)
+	return wait
+}
+
+// failed records a poll of p that failed with err (this process's, or
+// the site's poller's): the snapshot keeps its data, marked failed, and
+// the next try is wait away.
+func (s *Store) failed(p *poller, err error, wait, took time.Duration, at time.Time, from origin) {
+	f := p.feed
+	// A call's failure the transport recorded; a partial read's calls
+	// too (each names what it left unread).
+	// A feed of no interface (the audit log) is not the platform's.
+	var part *wire.Partial
+	var poll *apierr.Error
+	if e, told := apierr.As(err); told && from == siteRead {
+		poll = e // the site's poller's failure: its transport recorded it there
+	} else if !told && !errors.As(err, &part) && f.Interface != "" {
+		poll = pollFailure(f, err, s.opts.FetchTimeout)
+		err = poll
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if poll != nil {
+		s.fails.add(poll, f.Topic, at)
+	}
+	snap := s.snaps[f.Topic]
+	snap.Err, snap.NextTry, snap.Interval = err, at.Add(s.onClock(wait)), s.onClock(f.Interval)
+	snap.Failures++
+	s.observeLocked(f.Interface, string(f.Topic), took, err, at)
+	s.seq++
+	snap.Seq = s.seq
+	s.snaps[f.Topic] = snap
+	s.notifyLocked("") // the health of every header turns at a failed poll
+	// What is derived from the topic takes its state too: rows built
+	// from it say it failed, not that it is still loading.
+	s.changedLocked(f.Topic, Changes{})
+}
+
+// succeeded folds a good read v of p (this process's, or the site's
+// poller's) into its topic; partial names what it missed. It reports
+// whether the read changed anything.
+func (s *Store) succeeded(p *poller, v any, partial *wire.Partial, skipped int, skips []wire.Skip, wait, took time.Duration, at time.Time, from origin) bool {
+	f := p.feed
 	var partialErr error
 	if partial != nil {
 		partialErr = partial
@@ -453,12 +480,11 @@ func (s *Store) fetch(ctx context.Context, p *poller) time.Duration {
 		}
 		s.mu.Unlock()
 	}
-	s.update(f.Topic, v, at, func(snap *Snapshot) {
+	return s.update(f.Topic, v, at, from, func(snap *Snapshot) {
 		snap.NextTry, snap.Interval = at.Add(s.onClock(wait)), s.onClock(f.Interval)
-		snap.Skipped, snap.SkippedFirst, snap.Partial = skips.Count(), skips.List(), partialErr
+		snap.Skipped, snap.SkippedFirst, snap.Partial = skipped, skips, partialErr
 		s.observeLocked(f.Interface, string(f.Topic), took, nil, at)
 	})
-	return wait
 }
 
 // update folds fetched into the data of topic t (the feed's fold, outside
@@ -466,10 +492,12 @@ func (s *Store) fetch(ctx context.Context, p *poller) time.Duration {
 // A fold that changed nothing, of a snapshot that was and stays good,
 // only refreshes its fetch time: nobody is notified and nothing built from
 // it is built again. stamp sets the snapshot's other fields, under the
-// lock.
-func (s *Store) update(t Topic, fetched any, at time.Time, stamp func(*Snapshot)) {
+// lock. It reports whether it published a change. What the site's
+// poller read (from siteRead) has had its payments read by id there
+// (their details come by the site too).
+func (s *Store) update(t Topic, fetched any, at time.Time, from origin, stamp func(*Snapshot)) bool {
 	p := s.feeds[t]
-	s.fold(t, func(prev any, loaded bool) (any, Changes) {
+	return s.fold(t, func(prev any, loaded bool) (any, Changes) {
 		if p == nil || p.feed.fold == nil {
 			return fetched, Changes{Reset: true}
 		}
@@ -498,9 +526,20 @@ func (s *Store) update(t Topic, fetched any, at time.Time, stamp func(*Snapshot)
 				s.alerts.replaceData(t, s.judgeLocked(&f, data, at), at)
 			}
 		}
+		if t == Payments && from == ownRead {
+			s.queueDetailsLocked(data, ch)
+		}
 		return true
 	})
 }
+
+// origin says whose read a store folds: its own, or the site's poller's.
+type origin uint8
+
+const (
+	ownRead origin = iota
+	siteRead
+)
 
 // mutate changes the data of topic t outside its feed (a webhook
 // notification, a record read by id), by the same path as a poll: the
@@ -509,7 +548,7 @@ func (s *Store) update(t Topic, fetched any, at time.Time, stamp func(*Snapshot)
 // again (a poll takes them).
 func (s *Store) mutate(t Topic, change func(prev any) (any, Changes)) {
 	p := s.feeds[t]
-	s.fold(t, func(prev any, _ bool) (any, Changes) { return change(prev) },
+	_ = s.fold(t, func(prev any, _ bool) (any, Changes) { return change(prev) },
 		func(cur *Snapshot, data any, ch Changes) bool {
 			now := s.now()
 			if cur.FetchedAt.IsZero() {
@@ -521,6 +560,9 @@ func (s *Store) mutate(t Topic, change func(prev any) (any, Changes)) {
 			if p != nil && p.feed.alerts != nil && cur.Loaded() {
 				s.alerts.replaceData(t, s.judgeLocked(&p.feed, data, now), now)
 			}
+			if t == Payments {
+				s.queueDetailsLocked(data, ch)
+			}
 			return true
 		})
 }
@@ -528,8 +570,9 @@ func (s *Store) mutate(t Topic, change func(prev any) (any, Changes)) {
 // fold computes the next data of t from the data held, outside the lock,
 // and publishes it unless publish (under the lock, given the snapshot to
 // stamp) says there is nothing to tell. When another writer published in
-// between, it folds again on that writer's result.
-func (s *Store) fold(t Topic, next func(prev any, loaded bool) (any, Changes), publish func(cur *Snapshot, data any, ch Changes) bool) {
+// between, it folds again on that writer's result. It reports whether it
+// published.
+func (s *Store) fold(t Topic, next func(prev any, loaded bool) (any, Changes), publish func(cur *Snapshot, data any, ch Changes) bool) bool {
 	for {
 		s.mu.Lock()
 		prev := s.snaps[t]
@@ -548,7 +591,7 @@ func (s *Store) fold(t Topic, next func(prev any, loaded bool) (any, Changes), p
 		if !publish(&cur, data, ch) {
 			s.snaps[t] = cur
 			s.mu.Unlock()
-			return
+			return false
 		}
 		cur.Topic, cur.data, cur.Changes = t, data, ch
 		cur.Version++
@@ -564,11 +607,8 @@ func (s *Store) fold(t Topic, next func(prev any, loaded bool) (any, Changes), p
 			s.notifyLocked(t) // the first answer
 		}
 		s.changedLocked(t, ch)
-		if t == Payments {
-			s.queueDetailsLocked(data, ch)
-		}
 		s.mu.Unlock()
-		return
+		return true
 	}
 }
 

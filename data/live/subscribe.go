@@ -47,8 +47,9 @@ func splitWindow(t Topic) (Topic, time.Duration, bool) {
 // when none).
 func (s *Store) Need(t Topic) time.Duration {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.needLocked(t)
+	d := s.needLocked(t)
+	s.mu.Unlock()
+	return max(d, s.siteNeed(t))
 }
 
 func (s *Store) needLocked(t Topic) time.Duration {

@@ -48,9 +48,9 @@ func (p *Platform) feeds() []live.Feed {
 			at: func(x liquidity.Trade) time.Time { return x.ExecutedAt }, id: func(x liquidity.Trade) string { return x.TradeID }}
 		fs = append(fs,
 			live.FoldFeed(live.QuotesKey, q.fetch, q.fold, live.FeedOptions[[]liquidity.Quote, []liquidity.Quote]{
-				Interface: apierr.Liquidity, Interval: r.Quotes, Always: true, Samples: quoteSamples}),
+				Interface: apierr.Liquidity, Interval: r.Quotes, Always: true, Samples: quoteSamples, Whole: q.whole}),
 			live.FoldFeed(live.TradesKey, t.fetch, t.fold, live.FeedOptions[[]liquidity.Trade, []liquidity.Trade]{
-				Interface: apierr.Liquidity, Interval: r.Balances}),
+				Interface: apierr.Liquidity, Interval: r.Balances, Whole: t.whole}),
 			live.ListFeed(live.LiquidityBalancesKey, func(b liquidity.Balance) string { return b.Asset }, c.AllBalances,
 				live.FeedOptions[[]liquidity.Balance, []liquidity.Balance]{Interface: apierr.Liquidity, Interval: r.Balances, Always: true,
 					Samples: liquidityBalanceSamples, Alerts: p.lowLiquidity}))

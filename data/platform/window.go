@@ -87,6 +87,14 @@ type windowFeed[E any] struct {
 	folded time.Time
 }
 
+// whole reports whether the reads so far hold the whole window: the
+// first poll happened and no range is left to read.
+func (f *windowFeed[E]) whole() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.started && len(f.gaps) == 0
+}
+
 // rangeFailure is a range a poll could not read.
 type rangeFailure struct {
 	w   liquidity.Window

@@ -1,0 +1,382 @@
+package live
+
+import (
+	"cmp"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"treasury/data/apierr"
+	"treasury/data/payments"
+	"treasury/data/wire"
+)
+
+// Past one host, the stores of a site's processes share one poller: the
+// process that holds the site's lease polls the platform and hands the
+// site what each poll read (Relay.Publish); every other process applies
+// it (Store.Apply) by the same fold as its own answer would take, so
+// every session on every bastion sees the same data and the site costs
+// the platform what one process costs.
+//
+// A process that does not poll still reads a topic itself until it holds
+// the topic whole (its first read, and again when it finds it missed a
+// message): what the poller publishes are changes, and the changes of a
+// window (quotes, payments) mean nothing without what they change. A
+// topic nobody polls while this process watches it is asked of the
+// poller (Relay.Want). A feed of no interface (the audit log) is this
+// process's own and never relayed.
+
+// Relay is a store's membership of a site's polling (data/site
+// implements it on NATS).
+type Relay interface {
+	// Poller is who polls the site now, as this process knows it.
+	Poller() Poller
+	// Publish hands the site what this process's poll of t read.
+	Publish(t Topic, m Polled)
+	// Want says that this process, which does not poll, watches t and
+	// needs need of its window (Store.Need); it says so again every
+	// interval while it does.
+	Want(t Topic, need, every time.Duration)
+	// Wanted is whether another process of the site watches t, and the
+	// widest window they need of it.
+	Wanted(t Topic) (bool, time.Duration)
+}
+
+// Poller is who polls a site's platform.
+type Poller struct {
+	// Node is the polling process's bastion ("" when none is known) and
+	// Since when it took the lease.
+	Node  string
+	Since time.Time
+	// Here is whether this process polls.
+	Here bool
+	// Alone, when set, says why this process polls on its own, without
+	// the site: the site cannot be reached, or no process of it polls.
+	Alone string
+}
+
+// Polled is one poll's outcome as the site carries it from the poller to
+// the others.
+type Polled struct {
+	// Proc is the publishing process; Seq counts its messages of the
+	// topic since it took the lease, from 1: a follower that finds one
+	// missing reads the topic itself again.
+	Proc string `json:"proc"`
+	Seq  uint64 `json:"seq"`
+	// Data is the feed's answer as its fold takes it; Same, instead, says
+	// the poll read nothing new.
+	Data json.RawMessage `json:"data,omitempty"`
+	Same bool            `json:"same,omitempty"`
+	// Part says Data is a part of a read still going on (Commit).
+	Part bool `json:"part,omitempty"`
+	// Error is the poll's failure; Partial the sources a good read
+	// missed.
+	Error   *apierr.Error  `json:"error,omitempty"`
+	Partial *PolledPartial `json:"partial,omitempty"`
+	Skipped int            `json:"skipped,omitempty"`
+	Skips   []wire.Skip    `json:"skips,omitempty"`
+	At      time.Time       `json:"at"`
+}
+
+// PolledPartial is a wire.Partial as the site carries it: the failures'
+// texts.
+type PolledPartial struct {
+	What   string        `json:"what"`
+	Of     int           `json:"of"`
+	Failed []PolledSource `json:"failed"`
+}
+
+// PolledSource is a source a partial read missed, and why.
+type PolledSource struct {
+	Name string `json:"name"`
+	Err  string `json:"err"`
+}
+
+// DetailsTopic carries the payments the poller read by id (their
+// failure's reasons, details.go): the others fold them in, and read none
+// themselves.
+const DetailsTopic Topic = "payments.details"
+
+// ShareWith joins the store to a site's polling before Start.
+func (s *Store) ShareWith(r Relay) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.relay = r
+	s.relayed = map[Topic]*relayState{}
+}
+
+// relayState is what a process that does not poll knows of a topic's
+// messages: the last applied, and whether it holds the topic whole.
+type relayState struct {
+	proc string
+	seq  uint64
+	// whole: the topic was read here in full, and no message since was
+	// missed.
+	whole bool
+}
+
+// Poller is who polls the store's platform: this process alone when the
+// store is not part of a site.
+func (s *Store) Poller() Poller {
+	if r := s.siteRelay(); r != nil {
+		return r.Poller()
+	}
+	return Poller{Here: true}
+}
+
+// PollerChanged tells every session that the poller changed (the header
+// names it).
+func (s *Store) PollerChanged() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.seq++
+	s.notifyLocked("")
+}
+
+func (s *Store) siteRelay() Relay {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.relay
+}
+
+// relays reports whether p's polls are the site's (not this process's
+// own, like the audit log's).
+func relays(p *poller) bool { return p.feed.Interface != "" && p.feed.encode != nil }
+
+// pollHere reports whether this process reads p's topic itself now: it
+// is not in a site, it polls the site, the feed is its own, or it does
+// not hold the topic whole yet. Otherwise it asks the poller for the
+// topic it watches.
+func (s *Store) pollHere(p *poller) bool {
+	r := s.siteRelay()
+	if r == nil || !relays(p) || r.Poller().Here {
+		return true
+	}
+	t := p.feed.Topic
+	s.mu.Lock()
+	st := s.relayed[t]
+	whole := st != nil && st.whole
+	s.mu.Unlock()
+	if !whole {
+		return true
+	}
+	s.mu.Lock()
+	watched, need := s.watch[t] > 0, s.needLocked(t)
+	s.mu.Unlock()
+	if watched || need > 0 {
+		r.Want(t, need, p.feed.Interval)
+	}
+	return false
+}
+
+// wantedBySite reports whether another process of the site watches t,
+// when this one polls for it.
+func (s *Store) wantedBySite(t Topic) bool {
+	r := s.siteRelay()
+	if r == nil || !r.Poller().Here {
+		return false
+	}
+	ok, _ := r.Wanted(t)
+	return ok
+}
+
+// siteNeed is the widest window of t another process of the site needs,
+// when this one polls for it.
+func (s *Store) siteNeed(t Topic) time.Duration {
+	r := s.siteRelay()
+	if r == nil || !r.Poller().Here {
+		return 0
+	}
+	_, d := r.Wanted(t)
+	return d
+}
+
+// readWhole records that this process read t itself, in full: the
+// messages from now on change what it holds.
+func (s *Store) readWhole(p *poller) {
+	if !relays(p) || p.feed.whole != nil && !p.feed.whole() {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.relayed == nil {
+		return
+	}
+	if st := s.relayed[p.feed.Topic]; st != nil {
+		st.whole = true
+		return
+	}
+	s.relayed[p.feed.Topic] = &relayState{whole: true}
+}
+
+// publish hands the site what this process's poll (or a part of it) read,
+// when it polls the site. seqs counts each topic's messages.
+func (s *Store) publish(p *poller, m Polled, v any) {
+	r := s.siteRelay()
+	if r == nil || !relays(p) {
+		return
+	}
+	if pl := r.Poller(); !pl.Here || pl.Alone != "" {
+		return
+	}
+	if !m.Same && m.Error == nil {
+		b, err := p.feed.encode(v)
+		if err != nil {
+			m.Error = &apierr.Error{Interface: p.feed.Interface, Poll: string(p.feed.Topic), Message: "the poller could not encode its answer: " + err.Error()}
+		} else {
+			m.Data = b
+		}
+	}
+	r.Publish(p.feed.Topic, m)
+}
+
+// publishDetails hands the site the payments this process read by id.
+func (s *Store) publishDetails(batch []payments.Payment) {
+	r := s.siteRelay()
+	if r == nil || len(batch) == 0 {
+		return
+	}
+	if pl := r.Poller(); !pl.Here || pl.Alone != "" {
+		return
+	}
+	b, err := json.Marshal(batch)
+	if err != nil {
+		return
+	}
+	r.Publish(DetailsTopic, Polled{Data: b, At: s.now()})
+}
+
+// Apply folds what the site's poller read of t into the store, as if this
+// process had read it. A message that does not follow the last one
+// applied (one was lost) leaves the topic to this process's next own
+// read. The poller's own messages come back to it; it ignores them.
+func (s *Store) Apply(t Topic, m Polled) {
+	r := s.siteRelay()
+	if r == nil || r.Poller().Here {
+		return
+	}
+	if t == DetailsTopic {
+		var batch []payments.Payment
+		if json.Unmarshal(m.Data, &batch) != nil {
+			return
+		}
+		for i := range batch {
+			batch[i].Detailed = true
+		}
+		s.PutPayments(batch)
+		return
+	}
+	p, ok := s.feeds[t]
+	if !ok || !relays(p) {
+		return
+	}
+	s.mu.Lock()
+	st := s.relayed[t]
+	if st == nil {
+		st = &relayState{}
+		s.relayed[t] = st
+	}
+	// The first message of a new poller (its lease just taken) reads from
+	// where the last one left off: it follows.
+	follows := m.Proc == st.proc && m.Seq == st.seq+1 || m.Proc != st.proc && m.Seq == 1
+	st.proc, st.seq = m.Proc, m.Seq
+	if !follows {
+		st.whole = false
+	}
+	whole := st.whole
+	s.mu.Unlock()
+	if !whole {
+		// Not held whole yet: this process's own read comes next, at once.
+		s.Refresh(t)
+		return
+	}
+	at := s.now()
+	f := p.feed
+	switch {
+	case m.Error != nil:
+		e := *m.Error
+		e.Interface = cmp.Or(e.Interface, f.Interface)
+		if e.Method == "" {
+			e.Poll = cmp.Or(e.Poll, string(t))
+		}
+		s.failed(p, &e, f.Interval, 0, at, siteRead)
+	case m.Same:
+		s.mu.Lock()
+		snap := s.snaps[t]
+		if snap.Loaded() && snap.Err == nil {
+			snap.FetchedAt, snap.NextTry = at, at.Add(s.onClock(f.Interval))
+			s.snaps[t] = snap
+			s.observeLocked(f.Interface, string(t), 0, nil, at)
+			s.refetchedLocked(t)
+		}
+		s.mu.Unlock()
+	default:
+		v, err := f.decode(m.Data)
+		if err != nil {
+			s.failed(p, &apierr.Error{Interface: f.Interface, Poll: string(t), Class: apierr.ClassMalformed,
+				Message: fmt.Sprintf("the site's poller sent an answer this process cannot read: %v", err)}, f.Interval, 0, at, siteRead)
+			s.mu.Lock()
+			st.whole = false
+			s.mu.Unlock()
+			return
+		}
+		if m.Part {
+			s.update(t, v, at, siteRead, func(snap *Snapshot) {
+				snap.Interval = s.onClock(f.Interval)
+				if snap.NextTry.Before(at) {
+					snap.NextTry = at.Add(s.onClock(f.Interval))
+				}
+			})
+			return
+		}
+		s.succeeded(p, v, m.partial(), m.Skipped, m.Skips, f.Interval, 0, at, siteRead)
+	}
+}
+
+// partial is the message's partial read as the store holds it.
+func (m Polled) partial() *wire.Partial {
+	if m.Partial == nil {
+		return nil
+	}
+	p := &wire.Partial{What: m.Partial.What, Of: m.Partial.Of}
+	for _, f := range m.Partial.Failed {
+		p.Failed = append(p.Failed, wire.Failure{Name: f.Name, Err: errors.New(f.Err)})
+	}
+	return p
+}
+
+// polledPartial is a partial read as the site carries it.
+func polledPartial(p *wire.Partial) *PolledPartial {
+	if p == nil {
+		return nil
+	}
+	out := &PolledPartial{What: p.What, Of: p.Of}
+	for _, f := range p.Failed {
+		out.Failed = append(out.Failed, PolledSource{Name: f.Name, Err: f.Err.Error()})
+	}
+	return out
+}
+
+// polledError is a poll's failure as the site carries it: the platform's
+// error without its cause (an error value does not travel).
+func polledError(err error) *apierr.Error {
+	if e, ok := apierr.As(err); ok {
+		c := *e
+		c.Cause = nil
+		return &c
+	}
+	return &apierr.Error{Message: err.Error()}
+}
+
+// Asked tells the store, when it polls for the site, that another
+// process began to watch t: a topic due is read now, as for a watcher
+// of its own.
+func (s *Store) Asked(t Topic) {
+	if p, ok := s.feeds[t]; ok {
+		select {
+		case p.due <- struct{}{}:
+		default:
+		}
+	}
+}
