@@ -42,10 +42,11 @@ func (p *Platform) feeds() []live.Feed {
 		q := &windowFeed[liquidity.Quote]{read: c.Quotes, now: now, seen: seen, what: "quotes", interval: r.Quotes, backfill: p.backfillBudget,
 			window: QuoteWindow, first: QuoteFirstWindow, max: maxQuotes,
 			at: func(x liquidity.Quote) time.Time { return x.CreatedAt }, id: func(x liquidity.Quote) string { return x.QuoteID },
-			expires: func(x liquidity.Quote) time.Time { return x.ExpiresAt }}
+			expires: func(x liquidity.Quote) time.Time { return x.ExpiresAt }, status: func(x liquidity.Quote) string { return x.Status }}
 		t := &windowFeed[liquidity.Trade]{read: c.Trades, now: now, seen: seen, what: "trades", interval: r.Balances, backfill: p.backfillBudget,
 			window: TradeWindow, first: time.Hour, max: maxTrades,
-			at: func(x liquidity.Trade) time.Time { return x.ExecutedAt }, id: func(x liquidity.Trade) string { return x.TradeID }}
+			at: func(x liquidity.Trade) time.Time { return x.ExecutedAt }, id: func(x liquidity.Trade) string { return x.TradeID },
+			status: func(x liquidity.Trade) string { return x.Status }}
 		fs = append(fs,
 			live.FoldFeed(live.QuotesKey, q.fetch, q.fold, live.FeedOptions[[]liquidity.Quote, []liquidity.Quote]{
 				Interface: apierr.Liquidity, Interval: r.Quotes, Always: true, Samples: quoteSamples, Whole: q.whole}),

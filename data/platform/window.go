@@ -75,6 +75,9 @@ type windowFeed[E any] struct {
 	// changed when its expiry passed since the last fold (on the
 	// platform's clock), so what shows its status shows it expired.
 	expires func(E) time.Time
+	// status, when set, is a record's status: a record read again in
+	// another status replaces the one held (a trade settled since).
+	status func(E) string
 
 	mu     sync.Mutex
 	newest time.Time
@@ -327,16 +330,18 @@ func mergeGaps(gaps []liquidity.Window) []liquidity.Window {
 
 // fold merges fetched records into the held ones by id, newest first, and
 // drops those older than the window: the changes are the records added,
-// the records gone (a record read again unchanged is no change) and, with
+// the records gone, the records read again in another status (a record
+// read again unchanged is no change) and, with
 // expires, the records whose expiry passed since the last fold. A record
 // stamped ahead of the platform's clock is kept (the window is cut at its
 // start only).
 func (f *windowFeed[E]) fold(old []E, fresh []E, at time.Time) ([]E, live.Changes) {
 	var ch live.Changes
-	held := make(map[string]struct{}, len(old))
-	for _, x := range old {
-		held[f.id(x)] = struct{}{}
+	held := make(map[string]int, len(old))
+	for i, x := range old {
+		held[f.id(x)] = i
 	}
+	var moved map[string]E // held records read again in another status
 	cut := f.now().Add(-f.window)
 	seen := make(map[string]struct{}, len(fresh))
 	var added []E
@@ -346,9 +351,17 @@ func (f *windowFeed[E]) fold(old []E, fresh []E, at time.Time) ([]E, live.Change
 			continue
 		}
 		seen[k] = struct{}{}
-		if _, ok := held[k]; !ok {
+		i, ok := held[k]
+		switch {
+		case !ok:
 			added = append(added, x)
 			ch.Added = append(ch.Added, k)
+		case f.status != nil && f.status(old[i]) != f.status(x):
+			if moved == nil {
+				moved = map[string]E{}
+			}
+			moved[k] = x
+			ch.Changed = append(ch.Changed, k)
 		}
 	}
 	now := f.now()
@@ -361,6 +374,10 @@ func (f *windowFeed[E]) fold(old []E, fresh []E, at time.Time) ([]E, live.Change
 	for _, x := range old {
 		if f.at(x).Before(cut) {
 			ch.Removed = append(ch.Removed, f.id(x))
+			continue
+		}
+		if y, ok := moved[f.id(x)]; ok {
+			out = append(out, y)
 			continue
 		}
 		if f.expires != nil && !last.IsZero() {

@@ -166,6 +166,32 @@ func TestWindowFoldSaysWhatExpired(t *testing.T) {
 	}
 }
 
+// TestWindowFoldTakesANewStatus: a record read again in another status (a
+// trade settled since it was read) replaces the one held, in its place,
+// and is named as changed; read again as held, it is no change.
+func TestWindowFoldTakesANewStatus(t *testing.T) {
+	type trade struct {
+		t      time.Time
+		status string
+	}
+	now := time.Date(2026, 11, 16, 9, 30, 0, 0, time.UTC)
+	f := &windowFeed[trade]{now: func() time.Time { return now }, window: 10 * time.Minute, max: 100,
+		at: func(r trade) time.Time { return r.t }, id: func(r trade) string { return r.t.Format(time.TimeOnly) },
+		status: func(r trade) string { return r.status }}
+	older, newer := now.Add(-time.Minute), now.Add(-time.Second)
+	held, _ := f.fold(nil, []trade{{newer, "EXECUTED"}, {older, "EXECUTED"}}, now)
+	held, ch := f.fold(held, []trade{{older, "SETTLED"}}, now)
+	if fmt.Sprint(ch.Changed) != "[09:29:00]" || len(ch.Added) != 0 {
+		t.Fatalf("changes %+v, want 09:29:00 changed", ch)
+	}
+	if len(held) != 2 || held[0].status != "EXECUTED" || held[1].status != "SETTLED" {
+		t.Fatalf("held %v, want the older one settled in its place", held)
+	}
+	if _, ch = f.fold(held, []trade{{older, "SETTLED"}}, now); !ch.Empty() {
+		t.Fatalf("read again as held: %+v, want no change", ch)
+	}
+}
+
 // TestWindowBackfillCutIsNoFailure: a backfill that its share of the poll
 // does not let finish leaves the rest for the next poll and names no
 // failure: nothing failed.
