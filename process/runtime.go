@@ -51,8 +51,11 @@ type Runtime struct {
 	// outgoing alert webhook's posts are requests too.
 	RequestLog *slog.Logger
 	// Site is this host's membership of its site (cluster:); nil
-	// without one.
-	Site *site.Site
+	// without one. Polling is the store's part of the site's one poller
+	// (nil without a site, or with an embedded sandbox: each process
+	// then has its own platform).
+	Site    *site.Site
+	Polling *site.Polling
 	// Kept is what is made for display once for every session (charts,
 	// panels, table rows, fitted lines: kit/keep).
 	Kept *keep.Registry

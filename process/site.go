@@ -47,6 +47,16 @@ func (r *Runtime) openSite(cmd string) error {
 	}
 	r.Site = s
 	r.closers = append(r.closers, s.Close)
+	if st := r.Platform.Store; st != nil && r.Sandbox == nil {
+		// One poller for the site: serve competes for the lease, every
+		// other process (a local dashboard) follows it.
+		pl, err := s.SharePolls(st, cmd == "serve")
+		if err != nil {
+			return err
+		}
+		r.Polling = pl
+		r.closers = append(r.closers, pl.Stop)
+	}
 	stop, err := r.Alerts.shareWith(s, s.Node())
 	if err != nil {
 		return err

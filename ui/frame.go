@@ -296,6 +296,9 @@ func (a *App) healthLine(now time.Time, level int) string {
 		return ""
 	}
 	var parts []string
+	if pl := a.pollerPart(level); pl != "" {
+		parts = append(parts, pl)
+	}
 	if h := a.webhookHealth(); h != "" {
 		parts = append(parts, h)
 	}
@@ -375,6 +378,33 @@ func (a *App) healthLine(now time.Time, level int) string {
 		}
 	}
 	return strings.Join(parts, "  ")
+}
+
+// pollerPart is who polls the platform for this session's site, first in
+// the health line: nothing without a site; in full (level 0), or the node
+// alone.
+func (a *App) pollerPart(level int) string {
+	t := &a.ctx.Theme
+	pl := a.ctx.Store.Poller()
+	node := sanitize.Line(pl.Node)
+	since := pl.Since.UTC().Format("15:04")
+	switch {
+	case pl.Alone != "" && level > 0:
+		return a.styled(&t.Bad, "polls alone")
+	case pl.Alone != "":
+		return a.styled(&t.Bad, "polls alone since "+since+": "+sanitize.Line(pl.Alone))
+	case pl.Here && pl.Node == "":
+		return "" // no site: this process is the poller
+	case pl.Here && level > 0:
+		return a.styled(&t.Muted, "polls here")
+	case pl.Here:
+		return a.styled(&t.Muted, "polled here ("+node+") since "+since)
+	case pl.Node == "":
+		return a.styled(&t.Warn, "no poller yet")
+	case level > 0:
+		return a.styled(&t.Muted, "polled by "+node)
+	}
+	return a.styled(&t.Muted, "polled by "+node+" since "+since)
 }
 
 // retryWhat is a call being retried: "2/5 503" (its attempt, of how many,

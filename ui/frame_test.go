@@ -486,3 +486,50 @@ func TestFitBodyReusesOnlyTheSameLines(t *testing.T) {
 		}
 	}
 }
+
+// siteRelay is a site as a session's store knows it: who polls.
+type siteRelay struct{ p live.Poller }
+
+func (r *siteRelay) Poller() live.Poller                           { return r.p }
+func (r *siteRelay) Publish(live.Topic, live.Polled)               {}
+func (r *siteRelay) Want(live.Topic, time.Duration, time.Duration) {}
+func (r *siteRelay) Wanted(live.Topic) (bool, time.Duration)       { return false, 0 }
+
+// TestHealthLineNamesTheSitesPoller: in a site, the health line says
+// first which node polls the platform and since when (UTC), that this
+// one polls alone and why (never quietly), or that nobody polls yet;
+// without a site it says nothing of it.
+func TestHealthLineNamesTheSitesPoller(t *testing.T) {
+	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	since := time.Date(2026, 3, 1, 11, 42, 0, 0, time.UTC)
+	st := live.New(live.Options{Now: func() time.Time { return now }})
+	ctx := testContext("test", false)
+	ctx.Store = st
+	a := NewApp(ctx, &listView{name: "alpha", rows: []string{"a-1"}})
+	a.Init()
+	defer a.Close()
+	a.Update(tea.WindowSizeMsg{Width: 120, Height: 24})
+	if got := a.pollerPart(0); got != "" {
+		t.Errorf("no site: %q, want nothing", got)
+	}
+	r := &siteRelay{}
+	st.ShareWith(r)
+	for _, c := range []struct {
+		p    live.Poller
+		want string
+	}{
+		{live.Poller{}, "no poller yet"},
+		{live.Poller{Node: "bastion-b\x1b[2J", Since: since}, `polled by bastion-b\x1b[2J since 11:42`},
+		{live.Poller{Node: "bastion-a", Since: since, Here: true}, "polled here (bastion-a) since 11:42"},
+		{live.Poller{Node: "bastion-a", Since: since, Here: true, Alone: "the site cannot be reached: nats: timeout"},
+			"polls alone since 11:42: the site cannot be reached: nats: timeout"},
+	} {
+		r.p = c.p
+		if got := a.pollerPart(0); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.p, got, c.want)
+		}
+		if got := a.healthLine(now, 0); !strings.HasPrefix(got, c.want) {
+			t.Errorf("%+v: health line %q, want it first", c.p, got)
+		}
+	}
+}

@@ -23,8 +23,8 @@ type Feed struct {
 	// health and their alerts) is told to everyone when it changes.
 	Header bool
 
-	fetch   func(ctx context.Context) (any, error)
-	fold    func(prev, fetched any, at time.Time) (any, Changes)
+	fetch func(ctx context.Context) (any, error)
+	fold  func(prev, fetched any, at time.Time) (any, Changes)
 	// encode and decode carry what fetch answers between the processes
 	// of a site (relay.go).
 	encode  func(fetched any) ([]byte, error)

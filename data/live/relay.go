@@ -76,14 +76,14 @@ type Polled struct {
 	Partial *PolledPartial `json:"partial,omitempty"`
 	Skipped int            `json:"skipped,omitempty"`
 	Skips   []wire.Skip    `json:"skips,omitempty"`
-	At      time.Time       `json:"at"`
+	At      time.Time      `json:"at"`
 }
 
 // PolledPartial is a wire.Partial as the site carries it: the failures'
 // texts.
 type PolledPartial struct {
-	What   string        `json:"what"`
-	Of     int           `json:"of"`
+	What   string         `json:"what"`
+	Of     int            `json:"of"`
 	Failed []PolledSource `json:"failed"`
 }
 
@@ -286,6 +286,7 @@ func (s *Store) Apply(t Topic, m Polled) {
 	}
 	whole := st.whole
 	s.mu.Unlock()
+
 	if !whole {
 		// Not held whole yet: this process's own read comes next, at once.
 		s.Refresh(t)

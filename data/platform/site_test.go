@@ -1,0 +1,182 @@
+package platform_test
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"treasury/config"
+	"treasury/data/live"
+	"treasury/data/payments"
+	"treasury/data/platform"
+	"treasury/data/site"
+	"treasury/data/site/sitetest"
+	"treasury/sandbox"
+	"treasury/sandbox/sandboxtest"
+)
+
+// counting counts the requests a platform sends.
+type counting struct{ n *atomic.Int64 }
+
+func (c counting) RoundTrip(r *http.Request) (*http.Response, error) {
+	c.n.Add(1)
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// openCounted opens a platform on srv whose requests n counts.
+func openCounted(t *testing.T, srv *sandbox.Server, n *atomic.Int64) *platform.Platform {
+	t.Helper()
+	p, err := platform.Open(srv.Profile(config.Builtin()), platform.Options{Now: srv.Clock().Now, BackfillBudget: time.Minute,
+		HTTP: &http.Client{Transport: counting{n}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(p.Close)
+	return p
+}
+
+// topicData is each topic's data as JSON, for comparing two stores.
+func topicData(t *testing.T, s *live.Store) map[live.Topic]string {
+	t.Helper()
+	out := map[live.Topic]string{}
+	put := func(topic live.Topic, v any) {
+		b, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[topic] = string(b)
+	}
+	ps := live.Get(s, live.PaymentsKey).Data
+	all := make([]payments.Payment, 0, ps.Len())
+	for i := range ps.Len() {
+		all = append(all, *ps.At(i))
+	}
+	put(live.Payments, all)
+	put(live.Quotes, live.Get(s, live.QuotesKey).Data)
+	put(live.Trades, live.Get(s, live.TradesKey).Data)
+	put(live.LiquidityBalances, live.Get(s, live.LiquidityBalancesKey).Data)
+	put(live.PaymentBalances, live.Get(s, live.PaymentBalancesKey).Data)
+	put(live.Ledger, live.Get(s, live.LedgerKey).Data)
+	put(live.Wallets, live.Get(s, live.WalletsKey).Data)
+	put(live.Transactions, live.Get(s, live.TransactionsKey).Data)
+	put(live.Endpoints, live.Get(s, live.EndpointsKey).Data)
+	put(live.Reports, live.Get(s, live.ReportsKey).Data)
+	return out
+}
+
+// Two processes of a site on one platform: the one that holds the lease
+// polls, the other reads each topic once, then holds what the poller
+// publishes, the very same data, without one request more; every
+// feed's answer survives the trip between them.
+func TestASiteHoldsOneDataFromOnePoller(t *testing.T) {
+	srv := sandboxtest.Listen(t, sandboxtest.Options())
+	addr := sitetest.FreeAddrs(t, 1)[0]
+	nodeA := sitetest.NodeAt(t, "a", addr)
+	nodeB, err := site.Start(site.Options{Name: "a", Node: "b", Listen: addr, Connect: true,
+		User: config.DefaultClusterUser, Password: sitetest.Password, Replicas: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(nodeB.Close)
+
+	var reqA, reqB atomic.Int64
+	pa, pb := openCounted(t, srv, &reqA), openCounted(t, srv, &reqB)
+	pollA, err := nodeA.SharePolls(pa.Store, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pollA.Stop)
+	pollB, err := nodeB.SharePolls(pb.Store, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(pollB.Stop)
+	waitFor(t, "a to take the lease and b to know it", func() bool {
+		return pa.Store.Poller().Here && pb.Store.Poller().Node == "a" && !pb.Store.Poller().Here
+	})
+
+	ctx := context.Background()
+	topics := []live.Topic{live.Payments, live.Quotes, live.Trades, live.LiquidityBalances, live.PaymentBalances, live.Ledger,
+		live.Wallets, live.Transactions, live.Endpoints, live.Reports}
+	// a's first polls and b's own reads, on one platform clock: the
+	// windows take two reads (the first, then the rest). (Records read
+	// at different times may differ in status: b would hold what it read.)
+	for range 2 {
+		for _, topic := range topics {
+			pa.Store.FetchNow(ctx, topic)
+			pb.Store.FetchNow(ctx, topic)
+		}
+	}
+	before := reqB.Load()
+	var want map[live.Topic]string
+	for range 3 {
+		srv.Clock().Advance(time.Minute) // the platform moves on between polls
+		for _, topic := range topics {
+			pa.Store.FetchNow(ctx, topic)
+		}
+	}
+	want = topicData(t, pa.Store)
+	var differ []live.Topic
+	waitFor(t, "b to hold a's data", func() bool {
+		got := topicData(t, pb.Store)
+		differ = differ[:0]
+		for _, topic := range topics {
+			if got[topic] != want[topic] {
+				differ = append(differ, topic)
+			}
+		}
+		return len(differ) == 0
+	})
+	if len(differ) > 0 {
+		got := topicData(t, pb.Store)
+		for _, topic := range differ {
+			var g, w []map[string]any
+			_ = json.Unmarshal([]byte(got[topic]), &g)
+			_ = json.Unmarshal([]byte(want[topic]), &w)
+			t.Errorf("%s: b holds %d, a %d", topic, len(g), len(w))
+			for i := range min(len(g), len(w)) {
+				gb, _ := json.Marshal(g[i])
+				wb, _ := json.Marshal(w[i])
+				if string(gb) != string(wb) {
+					t.Errorf("first difference at %d:\nb %s\na %s", i, gb, wb)
+					break
+				}
+			}
+		}
+	}
+	if t.Failed() {
+		return
+	}
+	if n := reqB.Load() - before; n != 0 {
+		t.Fatalf("b sent %d requests while a polled for the site, want none", n)
+	}
+	if st := pollA.Stats(); st.Messages == 0 || st.Dropped != 0 {
+		t.Fatalf("a published %d messages, dropped %d", st.Messages, st.Dropped)
+	}
+	for _, topic := range topics {
+		if snap := pb.Store.Snapshot(topic); snap.Err != nil || !snap.Loaded() {
+			t.Fatalf("b's %s: loaded %v, err %v", topic, snap.Loaded(), snap.Err)
+		}
+	}
+
+	// a leaves: b, which does not compete, finds nobody polls and, after
+	// the grace, polls on its own, saying so.
+	pollA.Stop()
+	waitFor(t, "b to see nobody polls", func() bool { return pb.Store.Poller().Node == "" })
+}
+
+// waitFor waits, up to 30 s, for ok; the site's beats are seconds apart.
+func waitFor(t *testing.T, what string, ok func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for !ok() {
+		if time.Now().After(deadline) {
+			t.Errorf("waited 30 s for %s", what)
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}

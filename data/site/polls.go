@@ -1,0 +1,383 @@
+package site
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"treasury/data/live"
+)
+
+// PollerBucket holds the site's lease to poll the platform: one key,
+// put by the process that polls every leaseBeat and gone leaseTTL after
+// its last put (a process killed loses it within leaseTTL), taken by
+// compare-and-set (Create), kept by the same (Update at its revision).
+const PollerBucket = "TREASURY_POLLER"
+
+const (
+	pollerKey = "poller"
+	leaseTTL  = 6 * time.Second
+	leaseBeat = 2 * time.Second
+	// AloneAfter is how long a process that cannot reach the site, or
+	// finds nobody polling it, waits before it polls on its own: a
+	// poller's lease runs out within leaseTTL, and another takes it
+	// within a beat after.
+	AloneAfter = 15 * time.Second
+	// dataSubject prefixes each topic's messages; wantSubject carries
+	// the topics the processes that do not poll watch.
+	dataSubject = "treasury.data."
+	wantSubject = "treasury.want"
+)
+
+// lease is the lease's value: who polls, since when.
+type lease struct {
+	Node  string    `json:"node"`
+	Proc  string    `json:"proc"`
+	Since time.Time `json:"since"`
+}
+
+// want is a process's request that the poller read a topic it watches.
+type want struct {
+	Topic live.Topic    `json:"topic"`
+	Need  time.Duration `json:"need,omitempty"`
+	Every time.Duration `json:"every"`
+}
+
+// Polling is a store's membership of the site's polling (a live.Relay):
+// the process that holds the lease polls and publishes what it read; the
+// others apply it. Only processes that compete (treasury serve) take the
+// lease; the others (a local dashboard) follow, and poll on their own
+// only while nobody polls the site or it cannot be reached.
+type Polling struct {
+	s       *Site
+	store   *live.Store
+	proc    string
+	compete bool
+
+	mu      sync.Mutex
+	now     live.Poller // as last decided
+	held    uint64      // the lease's revision while this process holds it
+	since   time.Time   // when this process took it
+	holder  lease       // the last holder read
+	lastOK  time.Time   // the last time the bucket answered
+	lastErr error
+	empty   time.Time // since when nobody has held the lease (zero: someone does)
+	seqs    map[live.Topic]uint64
+	wants   map[live.Topic]wantSeen
+	sent    uint64 // messages and bytes published
+	bytes   uint64
+	drops   uint64 // messages that could not be published
+
+	unpack unpacker // the data subscription's pieces (one goroutine)
+	subs   []*nats.Subscription
+	stop   chan struct{}
+	done   chan struct{}
+}
+
+type wantSeen struct {
+	until time.Time
+	need  time.Duration
+}
+
+// SharePolls joins store to the site's polling (before store starts);
+// compete says this process may poll for the site. Stop ends it (and
+// hands the lease on at once).
+func (s *Site) SharePolls(store *live.Store, compete bool) (*Polling, error) {
+	p := &Polling{s: s, store: store, proc: uuid.NewString(), compete: compete, lastOK: time.Now(),
+		seqs: map[live.Topic]uint64{}, wants: map[live.Topic]wantSeen{}, stop: make(chan struct{}), done: make(chan struct{})}
+	p.now = live.Poller{Here: false}
+	data, err := s.nc.Subscribe(dataSubject+">", p.apply)
+	if err != nil {
+		return nil, fmt.Errorf("site: %w", err)
+	}
+	// A slow fold drops messages rather than holding the connection: the
+	// sequence then tells the store to read the topic itself.
+	_ = data.SetPendingLimits(4096, 256<<20)
+	wants, err := s.nc.Subscribe(wantSubject, p.wanted)
+	if err != nil {
+		_ = data.Unsubscribe()
+		return nil, fmt.Errorf("site: %w", err)
+	}
+	p.subs = []*nats.Subscription{data, wants}
+	store.ShareWith(p)
+	go p.run()
+	return p, nil
+}
+
+// Stop leaves the site's polling; a process that polls gives up its
+// lease, so another takes it at its next beat.
+func (p *Polling) Stop() {
+	select {
+	case <-p.stop:
+		return
+	default:
+		close(p.stop)
+	}
+	<-p.done
+	for _, sub := range p.subs {
+		_ = sub.Unsubscribe()
+	}
+	p.mu.Lock()
+	held := p.held
+	p.mu.Unlock()
+	if held != 0 {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		defer cancel()
+		if kv, err := p.bucket(ctx); err == nil {
+			_ = kv.Delete(ctx, pollerKey, jetstream.LastRevision(held))
+		}
+	}
+}
+
+func (p *Polling) bucket(ctx context.Context) (jetstream.KeyValue, error) {
+	if err := p.s.connected(); err != nil {
+		return nil, err
+	}
+	return p.s.js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: PollerBucket,
+		Description: "treasury: the lease of the process that polls the platform for the site", History: 1,
+		TTL: leaseTTL, Storage: jetstream.MemoryStorage, Replicas: p.s.opts.Replicas})
+}
+
+func (p *Polling) run() {
+	defer close(p.done)
+	var kv jetstream.KeyValue
+	for {
+		ctx, cancel := context.WithTimeout(context.Background(), leaseBeat)
+		if kv == nil {
+			var err error
+			if kv, err = p.bucket(ctx); err != nil {
+				p.failed(err)
+			}
+		}
+		if kv != nil {
+			p.beat(ctx, kv)
+		}
+		cancel()
+		p.decide()
+		select {
+		case <-p.stop:
+			return
+		case <-time.After(leaseBeat):
+		}
+	}
+}
+
+// beat keeps or tries to take the lease (a process that competes), or
+// reads who holds it.
+func (p *Polling) beat(ctx context.Context, kv jetstream.KeyValue) {
+	p.mu.Lock()
+	held, since := p.held, p.since
+	p.mu.Unlock()
+	if p.compete && held != 0 {
+		v, _ := json.Marshal(lease{Node: p.s.opts.Node, Proc: p.proc, Since: since})
+		rev, err := kv.Update(ctx, pollerKey, v, held)
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		switch {
+		case err == nil:
+			p.held, p.lastOK, p.lastErr = rev, time.Now(), nil
+		case errors.Is(err, jetstream.ErrKeyExists) || isWrongSequence(err):
+			p.held = 0 // another took it: the lease ran out while this process was cut off
+			p.lastOK = time.Now()
+		default:
+			p.lastErr = err
+		}
+		return
+	}
+	if p.compete {
+		now := time.Now().UTC()
+		v, _ := json.Marshal(lease{Node: p.s.opts.Node, Proc: p.proc, Since: now})
+		rev, err := kv.Create(ctx, pollerKey, v)
+		if err == nil {
+			p.mu.Lock()
+			p.held, p.since, p.lastOK, p.lastErr = rev, now, time.Now(), nil
+			p.holder = lease{Node: p.s.opts.Node, Proc: p.proc, Since: now}
+			p.empty = time.Time{}
+			clear(p.seqs) // a new lease: the messages count from 1 again
+			p.mu.Unlock()
+			return
+		}
+		if !errors.Is(err, jetstream.ErrKeyExists) {
+			p.failed(err)
+			return
+		}
+	}
+	e, err := kv.Get(ctx, pollerKey)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	switch {
+	case errors.Is(err, jetstream.ErrKeyNotFound):
+		p.lastOK, p.lastErr = time.Now(), nil
+		p.holder = lease{}
+		if p.empty.IsZero() {
+			p.empty = time.Now()
+		}
+	case err != nil:
+		p.lastErr = err
+	default:
+		var l lease
+		if json.Unmarshal(e.Value(), &l) == nil {
+			p.holder = l
+		}
+		p.lastOK, p.lastErr, p.empty = time.Now(), nil, time.Time{}
+	}
+}
+
+func isWrongSequence(err error) bool {
+	var apiErr *jetstream.APIError
+	return errors.As(err, &apiErr) && apiErr.ErrorCode == jetstream.JSErrCodeStreamWrongLastSequence
+}
+
+func (p *Polling) failed(err error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.lastErr = err
+}
+
+// decide says who polls now, and tells the store's sessions when it
+// changed.
+func (p *Polling) decide() {
+	now := time.Now()
+	p.mu.Lock()
+	was := p.now
+	var next live.Poller
+	cut := now.Sub(p.lastOK)
+	switch {
+	case cut >= AloneAfter:
+		why := "the site cannot be reached"
+		if p.lastErr != nil {
+			why += ": " + p.lastErr.Error()
+		}
+		next = live.Poller{Node: p.s.opts.Node, Since: p.aloneSince(was, now), Here: true, Alone: why}
+	case p.held != 0 && cut < leaseTTL:
+		next = live.Poller{Node: p.s.opts.Node, Since: p.since, Here: true}
+	case p.held != 0:
+		// Cut off while holding: the lease may have run out and been
+		// taken; this process stops polling until it knows.
+		next = live.Poller{}
+	case p.holder.Proc != "":
+		next = live.Poller{Node: p.holder.Node, Since: p.holder.Since}
+	case !p.empty.IsZero() && now.Sub(p.empty) >= AloneAfter:
+		next = live.Poller{Node: p.s.opts.Node, Since: p.aloneSince(was, now), Here: true, Alone: "no process of the site polls"}
+	}
+	p.now = next
+	p.mu.Unlock()
+	if next != was {
+		p.store.PollerChanged()
+	}
+}
+
+// aloneSince is when this process began to poll alone.
+func (p *Polling) aloneSince(was live.Poller, now time.Time) time.Time {
+	if was.Alone != "" {
+		return was.Since
+	}
+	return now.UTC()
+}
+
+// Poller is who polls the site now (live.Relay).
+func (p *Polling) Poller() live.Poller {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.now
+}
+
+// Publish sends what this process's poll of t read to the others
+// (live.Relay): each topic's messages are counted, so a follower knows
+// when it missed one.
+func (p *Polling) Publish(t live.Topic, m live.Polled) {
+	p.mu.Lock()
+	p.seqs[t]++
+	m.Proc, m.Seq = p.proc, p.seqs[t]
+	p.mu.Unlock()
+	b, err := json.Marshal(m)
+	var sent int
+	if err == nil {
+		sent, err = p.s.sendPacked(dataSubject+string(t), b)
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if err != nil {
+		p.drops++ // the next message says it was missed
+		return
+	}
+	p.sent++
+	p.bytes += uint64(sent)
+}
+
+// apply hands the store a message of another process, once whole.
+func (p *Polling) apply(msg *nats.Msg) {
+	b, ok := p.unpack.add(msg)
+	if !ok {
+		return
+	}
+	var m live.Polled
+	if json.Unmarshal(b, &m) != nil || m.Proc == p.proc {
+		return
+	}
+	p.store.Apply(live.Topic(strings.TrimPrefix(msg.Subject, dataSubject)), m)
+}
+
+// Want asks the poller to read t, which this process watches (live.Relay).
+func (p *Polling) Want(t live.Topic, need, every time.Duration) {
+	b, _ := json.Marshal(want{Topic: t, Need: need, Every: every})
+	_ = p.s.nc.Publish(wantSubject, b)
+}
+
+// wanted notes another process's request; the poller reads at once a
+// topic newly asked for.
+func (p *Polling) wanted(msg *nats.Msg) {
+	var w want
+	if json.Unmarshal(msg.Data, &w) != nil {
+		return
+	}
+	now := time.Now()
+	p.mu.Lock()
+	old := p.wants[w.Topic]
+	need := w.Need
+	if old.until.After(now) {
+		need = max(need, old.need)
+	}
+	p.wants[w.Topic] = wantSeen{until: now.Add(2*max(w.Every, leaseBeat) + leaseBeat), need: need}
+	here := p.now.Here
+	p.mu.Unlock()
+	if here && old.until.Before(now) {
+		p.store.Asked(w.Topic)
+	}
+}
+
+// Wanted is whether another process watches t, and the widest window it
+// needs (live.Relay).
+func (p *Polling) Wanted(t live.Topic) (bool, time.Duration) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	w := p.wants[t]
+	if w.until.Before(time.Now()) {
+		return false, 0
+	}
+	return true, w.need
+}
+
+// PollStats is what this process did for the site's polling: who polls,
+// and what it published.
+type PollStats struct {
+	Poller   live.Poller
+	Messages uint64
+	Bytes    uint64
+	Dropped  uint64
+}
+
+// Stats reports the process's polling for the site.
+func (p *Polling) Stats() PollStats {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return PollStats{Poller: p.now, Messages: p.sent, Bytes: p.bytes, Dropped: p.drops}
+}
