@@ -27,7 +27,7 @@ func (c counting) RoundTrip(r *http.Request) (*http.Response, error) {
 }
 
 // openCounted opens a platform on srv whose requests n counts.
-func openCounted(t *testing.T, srv *sandbox.Server, n *atomic.Int64) *platform.Platform {
+func openCounted(t testing.TB, srv *sandbox.Server, n *atomic.Int64) *platform.Platform {
 	t.Helper()
 	p, err := platform.Open(srv.Profile(config.Builtin()), platform.Options{Now: srv.Clock().Now, BackfillBudget: time.Minute,
 		HTTP: &http.Client{Transport: counting{n}}})
@@ -39,7 +39,7 @@ func openCounted(t *testing.T, srv *sandbox.Server, n *atomic.Int64) *platform.P
 }
 
 // topicData is each topic's data as JSON, for comparing two stores.
-func topicData(t *testing.T, s *live.Store) map[live.Topic]string {
+func topicData(t testing.TB, s *live.Store) map[live.Topic]string {
 	t.Helper()
 	out := map[live.Topic]string{}
 	put := func(topic live.Topic, v any) {
@@ -67,11 +67,17 @@ func topicData(t *testing.T, s *live.Store) map[live.Topic]string {
 	return out
 }
 
-// Two processes of a site on one platform: the one that holds the lease
-// polls, the other reads each topic once, then holds what the poller
-// publishes, the very same data, without one request more; every
-// feed's answer survives the trip between them.
-func TestASiteHoldsOneDataFromOnePoller(t *testing.T) {
+// siteOfTwo is two processes of a one-node site on one sandbox: a polls
+// for the site, b follows; reqA and reqB count their requests.
+type siteOfTwo struct {
+	srv          *sandbox.Server
+	pa, pb       *platform.Platform
+	pollA, pollB *site.Polling
+	reqA, reqB   *atomic.Int64
+}
+
+func startSiteOfTwo(t testing.TB) siteOfTwo {
+	t.Helper()
 	srv := sandboxtest.Listen(t, sandboxtest.Options())
 	addr := sitetest.FreeAddrs(t, 1)[0]
 	nodeA := sitetest.NodeAt(t, "a", addr)
@@ -81,26 +87,34 @@ func TestASiteHoldsOneDataFromOnePoller(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(nodeB.Close)
-
-	var reqA, reqB atomic.Int64
-	pa, pb := openCounted(t, srv, &reqA), openCounted(t, srv, &reqB)
-	pollA, err := nodeA.SharePolls(pa.Store, true)
-	if err != nil {
+	st := siteOfTwo{srv: srv, reqA: new(atomic.Int64), reqB: new(atomic.Int64)}
+	st.pa, st.pb = openCounted(t, srv, st.reqA), openCounted(t, srv, st.reqB)
+	if st.pollA, err = nodeA.SharePolls(st.pa.Store, true); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(pollA.Stop)
-	pollB, err := nodeB.SharePolls(pb.Store, false)
-	if err != nil {
+	t.Cleanup(st.pollA.Stop)
+	if st.pollB, err = nodeB.SharePolls(st.pb.Store, false); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(pollB.Stop)
+	t.Cleanup(st.pollB.Stop)
 	waitFor(t, "a to take the lease and b to know it", func() bool {
-		return pa.Store.Poller().Here && pb.Store.Poller().Node == "a" && !pb.Store.Poller().Here
+		return st.pa.Store.Poller().Here && st.pb.Store.Poller().Node == "a" && !st.pb.Store.Poller().Here
 	})
+	return st
+}
 
+var siteTopics = []live.Topic{live.Payments, live.Quotes, live.Trades, live.LiquidityBalances, live.PaymentBalances, live.Ledger,
+	live.Wallets, live.Transactions, live.Endpoints, live.Reports}
+
+// Two processes of a site on one platform: the one that holds the lease
+// polls, the other reads each topic once, then holds what the poller
+// publishes, the very same data, without one request more; every
+// feed's answer survives the trip between them.
+func TestASiteHoldsOneDataFromOnePoller(t *testing.T) {
+	s := startSiteOfTwo(t)
+	srv, pa, pb, pollA, reqB := s.srv, s.pa, s.pb, s.pollA, s.reqB
+	topics := siteTopics
 	ctx := context.Background()
-	topics := []live.Topic{live.Payments, live.Quotes, live.Trades, live.LiquidityBalances, live.PaymentBalances, live.Ledger,
-		live.Wallets, live.Transactions, live.Endpoints, live.Reports}
 	// a's first polls and b's own reads, on one platform clock: the
 	// windows take two reads (the first, then the rest). (Records read
 	// at different times may differ in status: b would hold what it read.)
@@ -168,8 +182,33 @@ func TestASiteHoldsOneDataFromOnePoller(t *testing.T) {
 	waitFor(t, "b to see nobody polls", func() bool { return pb.Store.Poller().Node == "" })
 }
 
+// BenchmarkSitePollBytes measures what one poll of every topic costs
+// between the site's processes: the bytes and messages the poller
+// publishes when the platform moved on by a minute.
+func BenchmarkSitePollBytes(b *testing.B) {
+	s := startSiteOfTwo(b)
+	ctx := context.Background()
+	for range 2 { // the first reads, whole windows
+		for _, topic := range siteTopics {
+			s.pa.Store.FetchNow(ctx, topic)
+		}
+	}
+	before := s.pollA.Stats()
+	b.ResetTimer()
+	for range b.N {
+		s.srv.Clock().Advance(time.Minute)
+		for _, topic := range siteTopics {
+			s.pa.Store.FetchNow(ctx, topic)
+		}
+	}
+	after := s.pollA.Stats()
+	b.ReportMetric(float64(after.Bytes-before.Bytes)/float64(b.N), "bytes/poll")
+	b.ReportMetric(float64(after.Messages-before.Messages)/float64(b.N), "msgs/poll")
+	b.ReportMetric(float64(before.Bytes), "bytes-first")
+}
+
 // waitFor waits, up to 30 s, for ok; the site's beats are seconds apart.
-func waitFor(t *testing.T, what string, ok func() bool) {
+func waitFor(t testing.TB, what string, ok func() bool) {
 	t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	for !ok() {
