@@ -6,8 +6,10 @@ import (
 	"path/filepath"
 
 	"treasury/data/audit"
+	"treasury/data/site"
 	"treasury/kit/words"
 	"treasury/process"
+	"treasury/ui/sanitize"
 )
 
 // site checks the site the profile configures (cluster:): that a node
@@ -49,6 +51,7 @@ func (p *prober) site(ctx context.Context) Section {
 		rec.Guidance = "A replica is offline or behind: the record holds while most replicas are current; bring the node back."
 	}
 	s.Checks = append(s.Checks, rec)
+	s.Checks = append(s.Checks, pollerCheck(ctx, st))
 	if p.o.StateDir == "" {
 		return s
 	}
@@ -68,4 +71,17 @@ func (p *prober) site(ctx context.Context) Section {
 			Guidance: "A process of this host puts them to the site when it joins; until then they are this host's alone."})
 	}
 	return s
+}
+
+// pollerCheck names the process that polls the platform for the site.
+func pollerCheck(ctx context.Context, st *site.Site) Check {
+	pl, err := st.Poller(ctx)
+	switch {
+	case err != nil:
+		return Check{Name: "poller", Status: Fail, Detail: err.Error()}
+	case pl.Node == "":
+		return Check{Name: "poller", Status: Warn, Detail: "no process of the site polls the platform",
+			Guidance: fmt.Sprintf("treasury serve polls for the site: none runs, or the one that did just died (another takes its lease within seconds). Sessions poll on their own after %s, and say so.", site.AloneAfter)}
+	}
+	return Check{Name: "poller", Status: OK, Detail: fmt.Sprintf("%s polls the platform for the site, since %s UTC", sanitize.Line(pl.Node), pl.Since.UTC().Format("2006-01-02 15:04"))}
 }

@@ -6,15 +6,18 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"treasury/config"
 	"treasury/data/audit"
+	"treasury/data/live"
 	"treasury/data/site/sitetest"
 )
 
 // The site section: no node answering fails with what to do; with this
 // host's node up (as serve runs it), the record's replicas and this
-// host's copy are checked, and a copy that differs fails.
+// host's copy are checked, the process that polls for the site is named
+// (a warning while none does), and a copy that differs fails.
 func TestSiteSection(t *testing.T) {
 	addr := sitetest.FreeAddrs(t, 1)[0]
 	dir := t.TempDir()
@@ -37,15 +40,28 @@ func TestSiteSection(t *testing.T) {
 	log.Close()
 	p.o.Timeout = DefaultTimeout
 	s = p.site(context.Background())
-	if s.Status() != OK || len(s.Checks) != 3 || !strings.Contains(s.Checks[1].Detail, "1 line, 1 replica: bastion-a (leader)") ||
-		!strings.Contains(s.Checks[2].Detail, "is the site's record (1 line)") {
+	if s.Status() != Warn || len(s.Checks) != 4 || s.Checks[2].Status != Warn || !strings.Contains(s.Checks[2].Detail, "no process of the site polls") {
+		t.Fatalf("a site nobody polls: %+v", s.Checks)
+	}
+	polls, err := node.SharePolls(live.New(live.Options{}), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer polls.Stop()
+	for !polls.Poller().Here {
+		time.Sleep(20 * time.Millisecond)
+	}
+	s = p.site(context.Background())
+	if s.Status() != OK || len(s.Checks) != 4 || !strings.Contains(s.Checks[1].Detail, "1 line, 1 replica: bastion-a (leader)") ||
+		!strings.Contains(s.Checks[2].Detail, "bastion-a polls the platform for the site, since ") ||
+		!strings.Contains(s.Checks[3].Detail, "is the site's record (1 line)") {
 		t.Fatalf("a one-node site: %+v", s.Checks)
 	}
 	if err := os.WriteFile(filepath.Join(dir, audit.FileName), []byte(`{"seq":1,"edited":true}`+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	s = p.site(context.Background())
-	if s.Status() != Fail || !strings.Contains(s.Checks[2].Detail, "differs from the site's record at seq 1") {
+	if s.Status() != Fail || !strings.Contains(s.Checks[3].Detail, "differs from the site's record at seq 1") {
 		t.Fatalf("an edited copy: %+v", s.Checks)
 	}
 }

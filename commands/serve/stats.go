@@ -104,7 +104,8 @@ func (h *heapFloor) take() (now, floor uint64) {
 
 // siteStats is what this node sees of its site: its name, the node its
 // connection is on, the site's record's leader, lines and the most lines
-// a replica is behind (none without a site).
+// a replica is behind, and its role in the site's polling (none without
+// a site).
 func siteStats(ctx context.Context, rt *process.Runtime) []any {
 	if rt.Site == nil {
 		return nil
@@ -116,6 +117,20 @@ func siteStats(ctx context.Context, rt *process.Runtime) []any {
 		"site_record_lines", h.Lines, "site_record_lag", h.Lag()}
 	if err != nil {
 		attrs = append(attrs, "site_error", err.Error())
+	}
+	if rt.Polling != nil {
+		// The role: this node polls for the site (and what that cost
+		// between the nodes), another does, or it polls alone.
+		ps := rt.Polling.Stats()
+		role := "follows"
+		switch {
+		case ps.Poller.Alone != "":
+			role = "alone"
+		case ps.Poller.Here:
+			role = "polls"
+		}
+		attrs = append(attrs, "site_role", role, "site_poller", ps.Poller.Node, "site_published_msgs", ps.Messages,
+			"site_published_bytes", ps.Bytes, "site_publish_dropped", ps.Dropped)
 	}
 	return attrs
 }

@@ -1,8 +1,16 @@
 package serve
 
 import (
+	"context"
+	"fmt"
 	"runtime"
+	"strings"
 	"testing"
+	"time"
+
+	"treasury/data/live"
+	"treasury/data/site/sitetest"
+	"treasury/process"
 )
 
 // TestHeapFloorIsTheLeastSeen: the floor is the least live heap the
@@ -28,5 +36,30 @@ func TestHeapFloorIsTheLeastSeen(t *testing.T) {
 	runtime.KeepAlive(held)
 	if floor != low || live < low+big/2 {
 		t.Fatalf("floor %d (seen %d), live %d with 64 MB taken since", floor, low, live)
+	}
+}
+
+// TestSiteStatsSayTheRole: a node of a site logs its record's state and
+// its role in the site's polling, and what it published for the site.
+func TestSiteStatsSayTheRole(t *testing.T) {
+	if got := siteStats(context.Background(), &process.Runtime{}); got != nil {
+		t.Fatalf("no site: %v", got)
+	}
+	node := sitetest.Node(t, "bastion-a")
+	polls, err := node.SharePolls(live.New(live.Options{}), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer polls.Stop()
+	for !polls.Poller().Here {
+		time.Sleep(20 * time.Millisecond)
+	}
+	polls.Publish(live.Quotes, live.Polled{Same: true})
+	got := fmt.Sprint(siteStats(context.Background(), &process.Runtime{Site: node, Polling: polls}))
+	for _, want := range []string{"site_node bastion-a", "site_record_leader bastion-a", "site_role polls", "site_poller bastion-a",
+		"site_published_msgs 1", "site_publish_dropped 0"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("stats %s: want %q", got, want)
+		}
 	}
 }

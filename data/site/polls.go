@@ -137,13 +137,36 @@ func (p *Polling) Stop() {
 	}
 }
 
-func (p *Polling) bucket(ctx context.Context) (jetstream.KeyValue, error) {
-	if err := p.s.connected(); err != nil {
+func (p *Polling) bucket(ctx context.Context) (jetstream.KeyValue, error) { return p.s.pollerBucket(ctx) }
+
+func (s *Site) pollerBucket(ctx context.Context) (jetstream.KeyValue, error) {
+	if err := s.connected(); err != nil {
 		return nil, err
 	}
-	return p.s.js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: PollerBucket,
+	return s.js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: PollerBucket,
 		Description: "treasury: the lease of the process that polls the platform for the site", History: 1,
-		TTL: leaseTTL, Storage: jetstream.MemoryStorage, Replicas: p.s.opts.Replicas})
+		TTL: leaseTTL, Storage: jetstream.MemoryStorage, Replicas: s.opts.Replicas})
+}
+
+// Poller reads who holds the site's lease to poll: its node and since
+// when; a zero Poller when nobody does.
+func (s *Site) Poller(ctx context.Context) (live.Poller, error) {
+	kv, err := s.pollerBucket(ctx)
+	if err != nil {
+		return live.Poller{}, err
+	}
+	e, err := kv.Get(ctx, pollerKey)
+	if errors.Is(err, jetstream.ErrKeyNotFound) {
+		return live.Poller{}, nil
+	}
+	if err != nil {
+		return live.Poller{}, err
+	}
+	var l lease
+	if err := json.Unmarshal(e.Value(), &l); err != nil {
+		return live.Poller{}, fmt.Errorf("site: the poller's lease: %w", err)
+	}
+	return live.Poller{Node: l.Node, Since: l.Since}, nil
 }
 
 func (p *Polling) run() {
