@@ -381,30 +381,31 @@ func (a *App) healthLine(now time.Time, level int) string {
 }
 
 // pollerPart is who polls the platform for this session's site, first in
-// the health line: nothing without a site; in full (level 0), or the node
-// alone.
+// the health line: nothing without a site; in full (level 0), without
+// the reason or this node's name (1), or the node alone (2).
 func (a *App) pollerPart(level int) string {
 	t := &a.ctx.Theme
 	pl := a.ctx.Store.Poller()
 	node := sanitize.Line(pl.Node)
-	since := pl.Since.UTC().Format("15:04")
+	since := ""
+	if level < 2 {
+		since = " since " + pl.Since.UTC().Format("15:04")
+	}
 	switch {
 	case pl.Alone != "" && level > 0:
-		return a.styled(&t.Bad, "polls alone")
+		return a.styled(&t.Bad, "polls alone"+since)
 	case pl.Alone != "":
-		return a.styled(&t.Bad, "polls alone since "+since+": "+sanitize.Line(pl.Alone))
+		return a.styled(&t.Bad, "polls alone"+since+": "+sanitize.Line(pl.Alone))
 	case pl.Here && pl.Node == "":
 		return "" // no site: this process is the poller
 	case pl.Here && level > 0:
-		return a.styled(&t.Muted, "polls here")
+		return a.styled(&t.Muted, "polled here"+since)
 	case pl.Here:
-		return a.styled(&t.Muted, "polled here ("+node+") since "+since)
+		return a.styled(&t.Muted, "polled here ("+node+")"+since)
 	case pl.Node == "":
 		return a.styled(&t.Warn, "no poller yet")
-	case level > 0:
-		return a.styled(&t.Muted, "polled by "+node)
 	}
-	return a.styled(&t.Muted, "polled by "+node+" since "+since)
+	return a.styled(&t.Muted, "polled by "+node+since)
 }
 
 // retryWhat is a call being retried: "2/5 503" (its attempt, of how many,

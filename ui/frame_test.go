@@ -528,6 +528,9 @@ func TestHealthLineNamesTheSitesPoller(t *testing.T) {
 		if got := a.pollerPart(0); got != c.want {
 			t.Errorf("%+v: %q, want %q", c.p, got, c.want)
 		}
+		if got := a.pollerPart(2); c.p.Node != "" && (strings.Contains(got, "since") || !strings.Contains(got, "poll")) {
+			t.Errorf("%+v, brief: %q, want who polls without when", c.p, got)
+		}
 		if got := a.healthLine(now, 0); !strings.HasPrefix(got, c.want) {
 			t.Errorf("%+v: health line %q, want it first", c.p, got)
 		}

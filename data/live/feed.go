@@ -27,8 +27,12 @@ type Feed struct {
 	fold  func(prev, fetched any, at time.Time) (any, Changes)
 	// encode and decode carry what fetch answers between the processes
 	// of a site (relay.go).
-	encode  func(fetched any) ([]byte, error)
-	decode  func([]byte) (any, error)
+	encode func(fetched any) ([]byte, error)
+	decode func([]byte) (any, error)
+	// asRead is what the store holds as an answer its fold takes from
+	// nothing to the same data: what a process of a site that just came
+	// gets of the poller's (relay.go).
+	asRead  func(held any, at time.Time) (any, bool)
 	whole   func() bool
 	samples func(fetched, data any) []Sample
 	alerts  func(data any, now time.Time) []Alert
@@ -50,9 +54,14 @@ type FeedOptions[F, T any] struct {
 	Alerts func(data T, now time.Time) []Alert
 	// Whole, when set, says whether the feed's own reads so far hold the
 	// whole of its topic (a window read in parts over several polls): a
-	// process of a site that does not poll reads the topic itself until
-	// they do, then folds the poller's changes (relay.go).
+	// process of a site that does not poll and reads the topic itself
+	// (nobody polls it for the site) follows the poller's changes only
+	// once they do (relay.go).
 	Whole func() bool
+	// AsRead, when the data held is not of the type fetched, makes of it
+	// an answer the fold takes from nothing to the same data (relay.go);
+	// otherwise the data held is that answer.
+	AsRead func(held T, at time.Time) F
 }
 
 // FoldFeed is a feed that folds what it fetches (an F) into what it holds
@@ -66,6 +75,17 @@ func FoldFeed[F, T any](k Key[T], fetch func(ctx context.Context) (F, error), fo
 			return fold(p, fetched.(F), at)
 		},
 		encode: func(fetched any) ([]byte, error) { return json.Marshal(fetched.(F)) },
+		asRead: func(held any, at time.Time) (any, bool) {
+			h, ok := held.(T)
+			if !ok {
+				return nil, false
+			}
+			if o.AsRead != nil {
+				return o.AsRead(h, at), true
+			}
+			f, ok := any(h).(F)
+			return f, ok
+		},
 		decode: func(b []byte) (any, error) {
 			var f F
 			err := json.Unmarshal(b, &f)

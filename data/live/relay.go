@@ -19,13 +19,15 @@ import (
 // every session on every bastion sees the same data and the site costs
 // the platform what one process costs.
 //
-// A process that does not poll still reads a topic itself until it holds
-// the topic whole (its first read, and again when it finds it missed a
-// message): what the poller publishes are changes, and the changes of a
-// window (quotes, payments) mean nothing without what they change. A
-// topic nobody polls while this process watches it is asked of the
-// poller (Relay.Want). A feed of no interface (the audit log) is this
-// process's own and never relayed.
+// What the poller publishes are changes, and the changes of a window
+// (quotes, payments) mean nothing without what they change: a process
+// that does not poll first asks the poller for what it holds of a topic
+// (Relay.AskWhole; the poller publishes it whole, once for every process
+// that asked), and again when it finds it missed a message. Only when
+// nobody answers (no poller, or one that cannot) does it read the topic
+// itself, to the whole of its window. A topic nobody polls while this
+// process watches it is asked of the poller (Relay.Want). A feed of no
+// interface (the audit log) is this process's own and never relayed.
 
 // Relay is a store's membership of a site's polling (data/site
 // implements it on NATS).
@@ -41,6 +43,9 @@ type Relay interface {
 	// Wanted is whether another process of the site watches t, and the
 	// widest window they need of it.
 	Wanted(t Topic) (bool, time.Duration)
+	// AskWhole asks the poller to publish what it holds of t, whole
+	// (Store.WholeMessage).
+	AskWhole(t Topic)
 }
 
 // Poller is who polls a site's platform.
@@ -68,8 +73,10 @@ type Polled struct {
 	// the poll read nothing new.
 	Data json.RawMessage `json:"data,omitempty"`
 	Same bool            `json:"same,omitempty"`
-	// Part says Data is a part of a read still going on (Commit).
-	Part bool `json:"part,omitempty"`
+	// Part says Data is a part of a read still going on (Commit); Whole
+	// that it is what the poller holds (WholeMessage), not a read.
+	Part  bool `json:"part,omitempty"`
+	Whole bool `json:"whole,omitempty"`
 	// Error is the poll's failure; Partial the sources a good read
 	// missed.
 	Error   *apierr.Error  `json:"error,omitempty"`
@@ -111,9 +118,30 @@ func (s *Store) ShareWith(r Relay) {
 type relayState struct {
 	proc string
 	seq  uint64
-	// whole: the topic was read here in full, and no message since was
-	// missed.
+	// whole: the topic is held as the poller holds it (its whole, or a
+	// read here in full), and no message since was missed.
 	whole bool
+	// asked is when this process last asked the poller for the topic
+	// whole, asks how many times since it last held it.
+	asked time.Time
+	asks  int
+}
+
+const (
+	// wholeAsks is how many times a process asks the poller for a topic
+	// whole, wholeAskEvery apart, before it reads the topic itself.
+	wholeAsks     = 3
+	wholeAskEvery = 3 * time.Second
+)
+
+// relayStateLocked is t's state, made when first needed.
+func (s *Store) relayStateLocked(t Topic) *relayState {
+	st := s.relayed[t]
+	if st == nil {
+		st = &relayState{}
+		s.relayed[t] = st
+	}
+	return st
 }
 
 // Poller is who polls the store's platform: this process alone when the
@@ -145,29 +173,44 @@ func (s *Store) siteRelay() Relay {
 func relays(p *poller) bool { return p.feed.Interface != "" && p.feed.encode != nil }
 
 // pollHere reports whether this process reads p's topic itself now: it
-// is not in a site, it polls the site, the feed is its own, or it does
-// not hold the topic whole yet. Otherwise it asks the poller for the
-// topic it watches.
-func (s *Store) pollHere(p *poller) bool {
+// is not in a site, it polls the site, the feed is its own, or it is out
+// of step with the poller and asking it did not help. Otherwise it asks
+// the poller for the topic (whole, when out of step) and says how soon
+// to look again (zero: the feed's interval).
+func (s *Store) pollHere(p *poller) (bool, time.Duration) {
 	r := s.siteRelay()
-	if r == nil || !relays(p) || r.Poller().Here {
-		return true
+	if r == nil || !relays(p) {
+		return true, 0
+	}
+	pl := r.Poller()
+	if pl.Here {
+		return true, 0
 	}
 	t := p.feed.Topic
+	now := s.now()
 	s.mu.Lock()
-	st := s.relayed[t]
-	whole := st != nil && st.whole
-	s.mu.Unlock()
-	if !whole {
-		return true
-	}
-	s.mu.Lock()
+	st := s.relayStateLocked(t)
 	watched, need := s.watch[t] > 0, s.needLocked(t)
+	inStep, ask := st.whole, false
+	if !inStep && pl.Node != "" && st.asks < wholeAsks && now.Sub(st.asked) >= wholeAskEvery {
+		st.asked, ask = now, true
+		st.asks++
+	}
+	waiting := !inStep && pl.Node != "" && (st.asks < wholeAsks || now.Sub(st.asked) < wholeAskEvery)
 	s.mu.Unlock()
 	if watched || need > 0 {
 		r.Want(t, need, p.feed.Interval)
 	}
-	return false
+	if ask {
+		r.AskWhole(t)
+	}
+	switch {
+	case waiting:
+		return false, wholeAskEvery
+	case inStep:
+		return false, 0
+	}
+	return true, 0
 }
 
 // wantedBySite reports whether another process of the site watches t,
@@ -203,11 +246,8 @@ func (s *Store) readWhole(p *poller) {
 	if s.relayed == nil {
 		return
 	}
-	if st := s.relayed[p.feed.Topic]; st != nil {
-		st.whole = true
-		return
-	}
-	s.relayed[p.feed.Topic] = &relayState{whole: true}
+	st := s.relayStateLocked(p.feed.Topic)
+	st.whole, st.asks = true, 0
 }
 
 // publish hands the site what this process's poll (or a part of it) read,
@@ -272,20 +312,22 @@ func (s *Store) Apply(t Topic, m Polled) {
 		return
 	}
 	s.mu.Lock()
-	st := s.relayed[t]
-	if st == nil {
-		st = &relayState{}
-		s.relayed[t] = st
-	}
+	st := s.relayStateLocked(t)
 	// The first message of a new poller (its lease just taken) reads from
 	// where the last one left off: it follows.
 	follows := m.Proc == st.proc && m.Seq == st.seq+1 || m.Proc != st.proc && m.Seq == 1
 	st.proc, st.seq = m.Proc, m.Seq
 	if !follows {
-		st.whole = false
+		st.whole, st.asks, st.asked = false, 0, time.Time{} // ask at once
 	}
 	whole := st.whole
 	s.mu.Unlock()
+	if m.Whole {
+		if !whole {
+			s.applyWhole(p, m)
+		}
+		return // in step already: it holds what the message holds
+	}
 
 	if !whole {
 		// Not held whole yet: this process's own read comes next, at once.
@@ -333,6 +375,53 @@ func (s *Store) Apply(t Topic, m Polled) {
 		}
 		s.succeeded(p, v, m.partial(), m.Skipped, m.Skips, f.Interval, 0, at, siteRead)
 	}
+}
+
+// applyWhole takes what the poller holds of p's topic in place of what
+// this process holds: from now on it is in step.
+func (s *Store) applyWhole(p *poller, m Polled) {
+	f := p.feed
+	v, err := f.decode(m.Data)
+	if err != nil {
+		return // asked again, then read here
+	}
+	at := s.now()
+	if !m.At.IsZero() && m.At.Before(at) {
+		at = m.At // the poller's read, not this copy, says how old it is
+	}
+	s.update(f.Topic, v, at, siteWhole, func(snap *Snapshot) {
+		snap.Interval = s.onClock(f.Interval)
+		snap.NextTry = s.now().Add(s.onClock(f.Interval))
+	})
+	s.mu.Lock()
+	st := s.relayStateLocked(f.Topic)
+	st.whole, st.asks = true, 0
+	s.mu.Unlock()
+}
+
+// WholeMessage is what this process holds of t as the poller publishes
+// it to a process that asked (Relay.AskWhole): false while it holds
+// nothing of t.
+func (s *Store) WholeMessage(t Topic) (Polled, bool) {
+	p, ok := s.feeds[t]
+	if !ok || !relays(p) || p.feed.asRead == nil {
+		return Polled{}, false
+	}
+	s.mu.Lock()
+	snap := s.snaps[t]
+	s.mu.Unlock()
+	if !snap.Loaded() {
+		return Polled{}, false
+	}
+	v, ok := p.feed.asRead(snap.data, snap.FetchedAt)
+	if !ok {
+		return Polled{}, false
+	}
+	b, err := p.feed.encode(v)
+	if err != nil {
+		return Polled{}, false
+	}
+	return Polled{Whole: true, Data: b, At: snap.FetchedAt}, true
 }
 
 // partial is the message's partial read as the store holds it.

@@ -18,6 +18,8 @@ type pairRelay struct {
 	mu     sync.Mutex
 	here   bool
 	to     *Store
+	from   *Store // the poller's store, which answers AskWhole
+	asks   int
 	seq    map[Topic]uint64
 	drop   bool // lose the next message
 	wants  []Topic
@@ -54,6 +56,19 @@ func (r *pairRelay) Want(t Topic, _, _ time.Duration) {
 	r.wants = append(r.wants, t)
 }
 
+func (r *pairRelay) AskWhole(t Topic) {
+	r.mu.Lock()
+	r.asks++
+	from := r.from
+	r.mu.Unlock()
+	if from == nil {
+		return // nobody answers
+	}
+	if m, ok := from.WholeMessage(t); ok {
+		from.siteRelay().Publish(t, m)
+	}
+}
+
 func (r *pairRelay) Wanted(t Topic) (bool, time.Duration) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -78,11 +93,12 @@ func deltaFeed(next func() ([]int, error), reads *atomic.Int32) Feed {
 		}, FeedOptions[[]int, []int]{Interface: apierr.Liquidity, Interval: time.Hour, Always: true})
 }
 
-// A process of a site that does not poll reads a topic itself once (its
-// changes mean nothing without what they change), then folds the
-// poller's reads to the very data the poller holds, without reading; a
-// message it missed makes it read again; the poller's failure is its
-// failure too, named alike.
+// A process of a site that does not poll asks the poller for what it
+// holds of a topic (its changes mean nothing without what they change),
+// then folds the poller's reads to the very data the poller holds,
+// without one read of its own; a message it missed makes it ask again.
+// Asked in vain, it reads the topic itself, and follows from there; the
+// poller's failure is its failure too, named alike.
 func TestAFollowerFoldsThePollersReadsToTheSameData(t *testing.T) {
 	var mu sync.Mutex
 	platform := []int{1, 2, 3}
@@ -96,53 +112,75 @@ func TestAFollowerFoldsThePollersReadsToTheSameData(t *testing.T) {
 			return got, nil
 		}
 	}
+	add := func(n int) {
+		mu.Lock()
+		defer mu.Unlock()
+		platform = append(platform, n)
+	}
 	var pollerReads, followerReads atomic.Int32
 	follower := New(Options{Feeds: []Feed{deltaFeed(readFrom("b"), &followerReads)}, Inline: true})
 	toFollower := &pairRelay{here: true, to: follower}
 	poller := New(Options{Feeds: []Feed{deltaFeed(readFrom("a"), &pollerReads)}, Inline: true})
 	poller.ShareWith(toFollower)
-	follower.ShareWith(&pairRelay{})
+	asking := &pairRelay{from: poller}
+	follower.ShareWith(asking)
 	fp := follower.feeds[deltaKey.topic]
+	same := func(when string) {
+		t.Helper()
+		if got, want := Get(follower, deltaKey).Data, Get(poller, deltaKey).Data; !slices.Equal(got, want) {
+			t.Fatalf("%s: the follower holds %v, the poller %v", when, got, want)
+		}
+	}
 
 	poller.FetchNow(context.Background(), deltaKey.topic)
-	if !follower.pollHere(fp) {
-		t.Fatal("a follower that holds nothing of a topic must read it itself")
+	if here, again := follower.pollHere(fp); here || again != wholeAskEvery {
+		t.Fatalf("a follower that holds nothing: reads itself %v, looks again in %v; want it to ask the poller", here, again)
 	}
-	follower.FetchNow(context.Background(), deltaKey.topic) // its own first read: the whole
-	if follower.pollHere(fp) {
-		t.Fatal("a follower that holds the topic whole must not read it: the poller does")
+	same("given the poller's whole")
+	if here, again := follower.pollHere(fp); here || again != 0 {
+		t.Fatal("a follower in step must not read the topic: the poller does")
 	}
 	for _, n := range []int{4, 5, 6} {
-		mu.Lock()
-		platform = append(platform, n)
-		mu.Unlock()
+		add(n)
 		poller.FetchNow(context.Background(), deltaKey.topic)
 	}
-	if got, want := Get(follower, deltaKey).Data, Get(poller, deltaKey).Data; !slices.Equal(got, want) {
-		t.Fatalf("the follower holds %v, the poller %v", got, want)
-	}
-	if n := followerReads.Load(); n != 1 {
-		t.Fatalf("the follower read the platform %d times, want once", n)
-	}
+	same("after three polls")
 
-	// A message lost: the next one does not follow, the follower reads.
+	// A message lost: the next one does not follow, the follower asks.
 	toFollower.mu.Lock()
 	toFollower.drop = true
 	toFollower.mu.Unlock()
-	mu.Lock()
-	platform = append(platform, 7)
-	mu.Unlock()
+	add(7)
 	poller.FetchNow(context.Background(), deltaKey.topic)
-	mu.Lock()
-	platform = append(platform, 8)
-	mu.Unlock()
+	add(8)
 	poller.FetchNow(context.Background(), deltaKey.topic)
-	if !follower.pollHere(fp) {
-		t.Fatal("a follower that missed a message must read the topic itself again")
+	if here, _ := follower.pollHere(fp); here {
+		t.Fatal("a follower that missed a message must ask the poller again, not read")
 	}
-	follower.FetchNow(context.Background(), deltaKey.topic)
-	if got, want := Get(follower, deltaKey).Data, Get(poller, deltaKey).Data; !slices.Equal(got, want) {
-		t.Fatalf("after its own read the follower holds %v, the poller %v", got, want)
+	same("after a message lost")
+	if n := followerReads.Load(); n != 0 || asking.asks != 2 {
+		t.Fatalf("the follower read the platform %d times and asked %d, want no read and two asks", n, asking.asks)
+	}
+
+	// Nobody answers: asked three times, the follower reads itself.
+	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	var aloneReads atomic.Int32
+	alone := New(Options{Feeds: []Feed{deltaFeed(readFrom("c"), &aloneReads)}, Inline: true, Now: func() time.Time { return now }})
+	unanswered := &pairRelay{}
+	alone.ShareWith(unanswered)
+	ap := alone.feeds[deltaKey.topic]
+	for i := range wholeAsks {
+		if here, _ := alone.pollHere(ap); here {
+			t.Fatalf("read itself after %d asks, want %d first", i, wholeAsks)
+		}
+		now = now.Add(wholeAskEvery)
+	}
+	if here, _ := alone.pollHere(ap); !here || unanswered.asks != wholeAsks {
+		t.Fatalf("asked %d times in vain: reads itself %v", unanswered.asks, here)
+	}
+	alone.FetchNow(context.Background(), deltaKey.topic)
+	if here, _ := alone.pollHere(ap); here {
+		t.Fatal("a follower that read the topic whole itself must follow from there")
 	}
 
 	// The poller's failure is the follower's, under the same name.
@@ -180,7 +218,7 @@ func TestAWatchedTopicIsAskedOfThePoller(t *testing.T) {
 	sub := s.Subscribe()
 	sub.Watch(k.topic)
 	defer sub.Close()
-	if s.pollHere(p) {
+	if here, _ := s.pollHere(p); here {
 		t.Fatal("a follower holding the topic must not read it")
 	}
 	if len(r.wants) != 1 || r.wants[0] != k.topic {

@@ -313,8 +313,14 @@ func (s *Store) run(ctx context.Context, p *poller) {
 			}
 		}
 		wait := interval
-		if s.wanted(p.feed) && s.pollHere(p) {
-			wait = s.fetch(ctx, p)
+		if s.wanted(p.feed) {
+			here, again := s.pollHere(p)
+			switch {
+			case here:
+				wait = s.fetch(ctx, p)
+			case again > 0:
+				wait = min(wait, again)
+			}
 		}
 		timer.Reset(wait)
 	}
@@ -498,6 +504,9 @@ func (s *Store) succeeded(p *poller, v any, partial *wire.Partial, skipped int, 
 func (s *Store) update(t Topic, fetched any, at time.Time, from origin, stamp func(*Snapshot)) bool {
 	p := s.feeds[t]
 	return s.fold(t, func(prev any, loaded bool) (any, Changes) {
+		if from == siteWhole {
+			prev, loaded = nil, false // the poller's whole, in place of what is held
+		}
 		if p == nil || p.feed.fold == nil {
 			return fetched, Changes{Reset: true}
 		}
@@ -533,12 +542,14 @@ func (s *Store) update(t Topic, fetched any, at time.Time, from origin, stamp fu
 	})
 }
 
-// origin says whose read a store folds: its own, or the site's poller's.
+// origin says whose read a store folds: its own, or the site's poller's
+// (a read, or what it holds in place of what this process holds).
 type origin uint8
 
 const (
 	ownRead origin = iota
 	siteRead
+	siteWhole
 )
 
 // mutate changes the data of topic t outside its feed (a webhook

@@ -60,7 +60,7 @@ func (p *Platform) feeds() []live.Feed {
 		pf := &paymentFeed{c: c, now: p.platformNow(apierr.Payments), seen: p.observeRecord(apierr.Payments), store: func() *live.Store { return p.Store }}
 		fs = append(fs,
 			live.FoldFeed(live.PaymentsKey, pf.fetch, foldPayments, live.FeedOptions[paymentRead, *live.PaymentSet]{
-				Interface: apierr.Payments, Interval: r.Payments, Always: true, Alerts: p.judgePayments}),
+				Interface: apierr.Payments, Interval: r.Payments, Always: true, Alerts: p.judgePayments, AsRead: heldAsRead}),
 			live.ValueFeed(live.PaymentBalancesKey, c.Balances, live.FeedOptions[payments.Balances, payments.Balances]{
 				Interface: apierr.Payments, Interval: r.Balances, Always: true, Samples: paymentBalanceSamples, Alerts: p.lowPayments}),
 			live.ValueFeed(live.TokenExpiryKey, func(ctx context.Context) (time.Time, error) {

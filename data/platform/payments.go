@@ -99,6 +99,26 @@ type paymentRead struct {
 	// Vanished are the payments held unfinished that the read asked for
 	// by id and did not get back: the fold drops them.
 	Vanished []string `json:"vanished,omitempty"`
+	// Detailed are the payments of the read that were read by id (with
+	// their details): a set held, as a site's poller hands it on.
+	Detailed []string `json:"detailed,omitempty"`
+}
+
+// heldAsRead is a set held as the read the fold takes from nothing to
+// the same set (what a site's poller hands a process that just came).
+func heldAsRead(ps *live.PaymentSet, at time.Time) paymentRead {
+	r := paymentRead{ReadAt: at, Payments: make([]payments.Payment, 0, ps.Len())}
+	if since := ps.Since(); !since.IsZero() && since.Before(at) {
+		r.Held = at.Sub(since)
+	}
+	for i := range ps.Len() {
+		p := ps.At(i)
+		r.Payments = append(r.Payments, *p)
+		if p.Detailed {
+			r.Detailed = append(r.Detailed, p.PaymentID)
+		}
+	}
+	return r
 }
 
 func (f *paymentFeed) fetch(ctx context.Context) (paymentRead, error) {
@@ -247,6 +267,15 @@ func foldPayments(prev *live.PaymentSet, read paymentRead, hostAt time.Time) (*l
 	at := read.ReadAt
 	if at.IsZero() {
 		at = hostAt
+	}
+	if len(read.Detailed) > 0 {
+		detailed := make(map[string]bool, len(read.Detailed))
+		for _, id := range read.Detailed {
+			detailed[id] = true
+		}
+		for i := range read.Payments {
+			read.Payments[i].Detailed = detailed[read.Payments[i].PaymentID]
+		}
 	}
 	return live.MergePaymentsGone(prev, read.Payments, at.Add(-max(read.Held, PaymentWindow)), read.Vanished)
 }

@@ -44,12 +44,18 @@ type lease struct {
 	Since time.Time `json:"since"`
 }
 
-// want is a process's request that the poller read a topic it watches.
+// want is a process's request that the poller read a topic it watches,
+// or (Whole) publish what it holds of it.
 type want struct {
 	Topic live.Topic    `json:"topic"`
 	Need  time.Duration `json:"need,omitempty"`
-	Every time.Duration `json:"every"`
+	Every time.Duration `json:"every,omitempty"`
+	Whole bool          `json:"whole,omitempty"`
 }
+
+// wholeEvery is the least time between two publications of a topic
+// whole: one serves every process that asked meanwhile.
+const wholeEvery = time.Second
 
 // Polling is a store's membership of the site's polling (a live.Relay):
 // the process that holds the lease polls and publishes what it read; the
@@ -72,10 +78,14 @@ type Polling struct {
 	empty   time.Time // since when nobody has held the lease (zero: someone does)
 	seqs    map[live.Topic]uint64
 	wants   map[live.Topic]wantSeen
-	sent    uint64 // messages and bytes published
+	wholes  map[live.Topic]time.Time // when each topic was last published whole
+	sent    uint64                   // messages and bytes published
 	bytes   uint64
 	drops   uint64 // messages that could not be published
 
+	// sendMu keeps each topic's messages in the order of their sequence
+	// numbers, and a topic published whole in step with its reads.
+	sendMu sync.Mutex
 	unpack unpacker // the data subscription's pieces (one goroutine)
 	subs   []*nats.Subscription
 	stop   chan struct{}
@@ -92,7 +102,7 @@ type wantSeen struct {
 // hands the lease on at once).
 func (s *Site) SharePolls(store *live.Store, compete bool) (*Polling, error) {
 	p := &Polling{s: s, store: store, proc: uuid.NewString(), compete: compete, lastOK: time.Now(),
-		seqs: map[live.Topic]uint64{}, wants: map[live.Topic]wantSeen{}, stop: make(chan struct{}), done: make(chan struct{})}
+		seqs: map[live.Topic]uint64{}, wants: map[live.Topic]wantSeen{}, wholes: map[live.Topic]time.Time{}, stop: make(chan struct{}), done: make(chan struct{})}
 	p.now = live.Poller{Here: false}
 	data, err := s.nc.Subscribe(dataSubject+">", p.apply)
 	if err != nil {
@@ -137,7 +147,9 @@ func (p *Polling) Stop() {
 	}
 }
 
-func (p *Polling) bucket(ctx context.Context) (jetstream.KeyValue, error) { return p.s.pollerBucket(ctx) }
+func (p *Polling) bucket(ctx context.Context) (jetstream.KeyValue, error) {
+	return p.s.pollerBucket(ctx)
+}
 
 func (s *Site) pollerBucket(ctx context.Context) (jetstream.KeyValue, error) {
 	if err := s.connected(); err != nil {
@@ -317,6 +329,12 @@ func (p *Polling) Poller() live.Poller {
 // (live.Relay): each topic's messages are counted, so a follower knows
 // when it missed one.
 func (p *Polling) Publish(t live.Topic, m live.Polled) {
+	p.sendMu.Lock()
+	defer p.sendMu.Unlock()
+	p.publishLocked(t, m)
+}
+
+func (p *Polling) publishLocked(t live.Topic, m live.Polled) {
 	p.mu.Lock()
 	p.seqs[t]++
 	m.Proc, m.Seq = p.proc, p.seqs[t]
@@ -355,11 +373,44 @@ func (p *Polling) Want(t live.Topic, need, every time.Duration) {
 	_ = p.s.nc.Publish(wantSubject, b)
 }
 
+// AskWhole asks the poller for what it holds of t (live.Relay).
+func (p *Polling) AskWhole(t live.Topic) {
+	b, _ := json.Marshal(want{Topic: t, Whole: true})
+	_ = p.s.nc.Publish(wantSubject, b)
+}
+
+// sendWhole publishes what this process holds of t, when it polls: at
+// most once every wholeEvery; a topic it holds nothing of yet it reads
+// at once (the one who asked asks again).
+func (p *Polling) sendWhole(t live.Topic) {
+	p.sendMu.Lock()
+	defer p.sendMu.Unlock()
+	p.mu.Lock()
+	here, last := p.now.Here && p.now.Alone == "", p.wholes[t]
+	p.mu.Unlock()
+	if !here || time.Since(last) < wholeEvery {
+		return
+	}
+	m, ok := p.store.WholeMessage(t)
+	if !ok {
+		p.store.Asked(t)
+		return
+	}
+	p.mu.Lock()
+	p.wholes[t] = time.Now()
+	p.mu.Unlock()
+	p.publishLocked(t, m)
+}
+
 // wanted notes another process's request; the poller reads at once a
-// topic newly asked for.
+// topic newly asked for, and publishes whole one asked for whole.
 func (p *Polling) wanted(msg *nats.Msg) {
 	var w want
 	if json.Unmarshal(msg.Data, &w) != nil {
+		return
+	}
+	if w.Whole {
+		p.sendWhole(w.Topic)
 		return
 	}
 	now := time.Now()
