@@ -132,6 +132,9 @@ const (
 	// whole, wholeAskEvery apart, before it reads the topic itself.
 	wholeAsks     = 3
 	wholeAskEvery = 3 * time.Second
+	// wholeAskAgain is how long a process that asked in vain reads the
+	// topic itself before it asks again.
+	wholeAskAgain = 30 * time.Second
 )
 
 // relayStateLocked is t's state, made when first needed.
@@ -192,6 +195,9 @@ func (s *Store) pollHere(p *poller) (bool, time.Duration) {
 	st := s.relayStateLocked(t)
 	watched, need := s.watch[t] > 0, s.needLocked(t)
 	inStep, ask := st.whole, false
+	if st.asks >= wholeAsks && now.Sub(st.asked) >= wholeAskAgain {
+		st.asks = 0 // asked in vain a while ago (a poller that just came): again
+	}
 	if !inStep && pl.Node != "" && st.asks < wholeAsks && now.Sub(st.asked) >= wholeAskEvery {
 		st.asked, ask = now, true
 		st.asks++
@@ -317,6 +323,7 @@ func (s *Store) Apply(t Topic, m Polled) {
 	// where the last one left off: it follows.
 	follows := m.Proc == st.proc && m.Seq == st.seq+1 || m.Proc != st.proc && m.Seq == 1
 	st.proc, st.seq = m.Proc, m.Seq
+	was := st.whole
 	if !follows {
 		st.whole, st.asks, st.asked = false, 0, time.Time{} // ask at once
 	}
@@ -330,8 +337,9 @@ func (s *Store) Apply(t Topic, m Polled) {
 	}
 
 	if !whole {
-		// Not held whole yet: this process's own read comes next, at once.
-		s.Refresh(t)
+		if was {
+			s.Refresh(t) // out of step just now: ask the poller at once
+		}
 		return
 	}
 	at := s.now()

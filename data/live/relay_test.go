@@ -97,7 +97,8 @@ func deltaFeed(next func() ([]int, error), reads *atomic.Int32) Feed {
 // holds of a topic (its changes mean nothing without what they change),
 // then folds the poller's reads to the very data the poller holds,
 // without one read of its own; a message it missed makes it ask again.
-// Asked in vain, it reads the topic itself, and follows from there; the
+// Asked in vain, it reads the topic itself, asks again a while later,
+// and follows from a whole read of its own too; the
 // poller's failure is its failure too, named alike.
 func TestAFollowerFoldsThePollersReadsToTheSameData(t *testing.T) {
 	var mu sync.Mutex
@@ -177,6 +178,10 @@ func TestAFollowerFoldsThePollersReadsToTheSameData(t *testing.T) {
 	}
 	if here, _ := alone.pollHere(ap); !here || unanswered.asks != wholeAsks {
 		t.Fatalf("asked %d times in vain: reads itself %v", unanswered.asks, here)
+	}
+	now = now.Add(wholeAskAgain)
+	if here, _ := alone.pollHere(ap); here || unanswered.asks != wholeAsks+1 {
+		t.Fatalf("a while after asking in vain: reads itself %v, asked %d times; want it to ask again", here, unanswered.asks)
 	}
 	alone.FetchNow(context.Background(), deltaKey.topic)
 	if here, _ := alone.pollHere(ap); here {

@@ -118,7 +118,11 @@ func (s *Site) SharePolls(store *live.Store, compete bool) (*Polling, error) {
 	}
 	p.subs = []*nats.Subscription{data, wants}
 	store.ShareWith(p)
-	go p.run()
+	// The first beat before the store starts: its first polls know who
+	// polls (or that this process does), not read the platform meanwhile.
+	var kv jetstream.KeyValue
+	p.step(&kv)
+	go p.run(kv)
 	return p, nil
 }
 
@@ -181,28 +185,32 @@ func (s *Site) Poller(ctx context.Context) (live.Poller, error) {
 	return live.Poller{Node: l.Node, Since: l.Since}, nil
 }
 
-func (p *Polling) run() {
+func (p *Polling) run(kv jetstream.KeyValue) {
 	defer close(p.done)
-	var kv jetstream.KeyValue
 	for {
-		ctx, cancel := context.WithTimeout(context.Background(), leaseBeat)
-		if kv == nil {
-			var err error
-			if kv, err = p.bucket(ctx); err != nil {
-				p.failed(err)
-			}
-		}
-		if kv != nil {
-			p.beat(ctx, kv)
-		}
-		cancel()
-		p.decide()
 		select {
 		case <-p.stop:
 			return
 		case <-time.After(leaseBeat):
 		}
+		p.step(&kv)
 	}
+}
+
+// step is one beat: the lease kept, taken or read, and who polls decided.
+func (p *Polling) step(kv *jetstream.KeyValue) {
+	ctx, cancel := context.WithTimeout(context.Background(), leaseBeat)
+	defer cancel()
+	if *kv == nil {
+		var err error
+		if *kv, err = p.bucket(ctx); err != nil {
+			p.failed(err)
+		}
+	}
+	if *kv != nil {
+		p.beat(ctx, *kv)
+	}
+	p.decide()
 }
 
 // beat keeps or tries to take the lease (a process that competes), or
