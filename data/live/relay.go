@@ -404,6 +404,10 @@ func (s *Store) applyWhole(p *poller, m Polled) {
 	s.mu.Lock()
 	st := s.relayStateLocked(f.Topic)
 	st.whole, st.asks = true, 0
+	if p.stop != nil {
+		p.superseded = true
+		p.stop() // this process's own read of the topic is needed no more
+	}
 	s.mu.Unlock()
 }
 

@@ -241,3 +241,38 @@ func TestAWatchedTopicIsAskedOfThePoller(t *testing.T) {
 		t.Fatal("the poller must poll a topic another process of the site watches")
 	}
 }
+
+// A follower's own read still going on when the poller's whole arrives
+// (a bastion that started before it knew who polls) ends at once: it is
+// needed no more, and its end is no failure.
+func TestTheWholeEndsTheFollowersOwnRead(t *testing.T) {
+	var reads atomic.Int32
+	started := make(chan struct{})
+	slow := FoldFeed(deltaKey, func(ctx context.Context) ([]int, error) {
+		reads.Add(1)
+		close(started)
+		<-ctx.Done() // a long backfill
+		return nil, ctx.Err()
+	}, func(prev, got []int, _ time.Time) ([]int, Changes) { return got, Changes{Reset: true} },
+		FeedOptions[[]int, []int]{Interface: apierr.Liquidity, Interval: time.Hour})
+	follower := New(Options{Feeds: []Feed{slow}, Inline: true, FetchTimeout: time.Hour})
+	follower.ShareWith(&pairRelay{})
+	var pollerReads atomic.Int32
+	poller := New(Options{Feeds: []Feed{deltaFeed(func() ([]int, error) { return []int{1, 2}, nil }, &pollerReads)}, Inline: true})
+	poller.ShareWith(&pairRelay{here: true, to: follower})
+	poller.FetchNow(context.Background(), deltaKey.topic)
+
+	done := make(chan Snapshot)
+	go func() { done <- follower.FetchNow(context.Background(), deltaKey.topic) }()
+	<-started
+	m, ok := poller.WholeMessage(deltaKey.topic)
+	if !ok {
+		t.Fatal("the poller holds the topic: it must hand it whole")
+	}
+	m.Proc, m.Seq = "a", 2
+	follower.Apply(deltaKey.topic, m)
+	snap := <-done
+	if snap.Err != nil || !slices.Equal(Get(follower, deltaKey).Data, []int{1, 2}) {
+		t.Fatalf("after the whole: err %v, data %v; want the poller's data and no failure", snap.Err, Get(follower, deltaKey).Data)
+	}
+}

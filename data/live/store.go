@@ -169,6 +169,11 @@ type poller struct {
 	// fetching is set (under the store's lock) while a fetch is in
 	// flight: a watcher's request arriving then has it (stillDue).
 	fetching bool
+	// stop ends the fetch in flight, and superseded says it was ended
+	// because the site's poller handed over what it holds (relay.go):
+	// its answer is needed no more, and its end is no failure.
+	stop       context.CancelFunc
+	superseded bool
 }
 
 func newPoller(f Feed) *poller {
@@ -388,16 +393,19 @@ func (s *Store) fetch(ctx context.Context, p *poller) time.Duration {
 		snap.Since = started
 		s.snaps[f.Topic] = snap
 	}
-	p.fetching = true
+	p.fetching, p.stop, p.superseded = true, cancel, false
 	s.mu.Unlock()
 	defer func() {
 		s.mu.Lock()
-		p.fetching = false
+		p.fetching, p.stop = false, nil
 		s.mu.Unlock()
 	}()
 	v, err := f.fetch(fctx)
 	cancel()
-	if ctx.Err() != nil {
+	s.mu.Lock()
+	superseded := p.superseded
+	s.mu.Unlock()
+	if ctx.Err() != nil || superseded {
 		return interval
 	}
 	var partial *wire.Partial

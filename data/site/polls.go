@@ -269,6 +269,12 @@ func (p *Polling) beat(ctx context.Context, kv jetstream.KeyValue) {
 		var l lease
 		if json.Unmarshal(e.Value(), &l) == nil {
 			p.holder = l
+			if l.Proc == p.proc && p.compete {
+				// A take whose answer was lost (the site cut off as it
+				// was written): the lease is this process's.
+				p.held, p.since = e.Revision(), l.Since
+				clear(p.seqs)
+			}
 		}
 		p.lastOK, p.lastErr, p.empty = time.Now(), nil, time.Time{}
 	}
