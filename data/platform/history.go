@@ -73,7 +73,9 @@ func (p *Platform) startHistory(ctx context.Context, dir string, o history.Optio
 		log("history: reading", "file", path, "err", err)
 	}
 	var bf *history.Backfill
-	if err == nil {
+	if pl := p.Store.Poller(); err == nil && pl.Here {
+		// Only the process that polls reads the platform's past: in a
+		// site, a bastion that follows keeps what it is handed.
 		bf = &history.Backfill{Ledger: last.Empty()}
 		if p.Liquidity != nil && !opened.Done(ctx, history.QuotesDone) {
 			bf.QuotesPage = p.Liquidity.QuotesPage
