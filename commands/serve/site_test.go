@@ -1,0 +1,389 @@
+package serve
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"golang.org/x/crypto/ssh"
+
+	"treasury/commands/cli"
+	sandboxcmd "treasury/commands/sandbox"
+	"treasury/config"
+	"treasury/data/audit"
+	"treasury/data/platform"
+	"treasury/data/site/sitetest"
+	"treasury/data/webhook"
+	"treasury/process"
+	"treasury/sandbox"
+	"treasury/sandbox/sandboxtest"
+	"treasury/ui/uitest"
+)
+
+// siteChildEnv marks the test binary started again as one treasury serve
+// of TestASiteOfThreeServes; it holds serve's arguments, split by \x1f.
+const siteChildEnv = "TREASURY_SERVE_SITE_CHILD"
+
+func TestMain(m *testing.M) {
+	if args := os.Getenv(siteChildEnv); args != "" {
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		e := &process.Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv, Command: "serve"}
+		code := cli.Exit(Command(ctx, e, cli.DefaultGlobals(), strings.Split(args, "\x1f")), os.Stderr)
+		stop()
+		os.Exit(code)
+	}
+	os.Exit(m.Run())
+}
+
+// bastion is one treasury serve of a site, a process of its own.
+type bastion struct {
+	name, dir, config, ssh string
+	cmd                    *exec.Cmd
+}
+
+// requests is how many requests the bastion sent the platform so far.
+func (b *bastion) requests(tb testing.TB) int {
+	raw, err := os.ReadFile(filepath.Join(b.dir, "state", "treasury", "requests.log"))
+	if err != nil && !os.IsNotExist(err) {
+		tb.Fatal(err)
+	}
+	return bytes.Count(raw, []byte("\n"))
+}
+
+func (b *bastion) auditLog() string { return filepath.Join(b.dir, "state", "treasury", audit.FileName) }
+
+// start runs the bastion's serve (again, after a kill: same state, same
+// addresses).
+func (b *bastion) start(tb testing.TB, keys string) {
+	tb.Helper()
+	args := []string{"--config", b.config, "--listen", b.ssh, "--authorized-keys", keys, "--stats-every", "0"}
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), siteChildEnv+"="+strings.Join(args, "\x1f"), "XDG_STATE_HOME="+filepath.Join(b.dir, "state"),
+		"XDG_CONFIG_HOME="+b.dir)
+	out, err := os.OpenFile(filepath.Join(b.dir, "serve.out"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	cmd.Stdout, cmd.Stderr = out, out
+	if err := cmd.Start(); err != nil {
+		tb.Fatal(err)
+	}
+	out.Close()
+	b.cmd = cmd
+	tb.Cleanup(func() { b.kill() })
+}
+
+// kill ends the bastion's serve as kill -9 does.
+func (b *bastion) kill() {
+	if b.cmd != nil && b.cmd.Process != nil {
+		_ = b.cmd.Process.Kill()
+		_ = b.cmd.Wait()
+	}
+	b.cmd = nil
+}
+
+// startSite writes a profile of srv for each of three bastions, one site
+// of embedded NATS nodes routed to one another, and starts their serves.
+func startSite(t *testing.T, srv *sandbox.Server, keys string) []*bastion {
+	t.Helper()
+	root := t.TempDir()
+	addrs := sitetest.FreeAddrs(t, 12)
+	client, route, sshAddr, hooks := addrs[0:3], addrs[3:6], addrs[6:9], addrs[9:12]
+	password := filepath.Join(root, "site.password")
+	if err := os.WriteFile(password, []byte(sitetest.Password+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	pubPEM, err := webhook.MarshalPublicKeyPEM(srv.WebhookPublicKey())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []*bastion
+	for i := range 3 {
+		b := &bastion{name: fmt.Sprint("b", i+1), dir: filepath.Join(root, fmt.Sprint("b", i+1)), ssh: sshAddr[i]}
+		if err := os.MkdirAll(b.dir, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		b.config = filepath.Join(b.dir, "config.yaml")
+		w, err := sandboxcmd.WriteProfile(srv, b.config, "site", hooks[i], pubPEM)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var routes []string
+		for j, r := range route {
+			if j != i {
+				routes = append(routes, r)
+			}
+		}
+		// The cluster section, under the written profile (indented as it).
+		raw, err := os.ReadFile(w.Path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		indent := regexp.MustCompile(`(?m)^( +)environment:`).FindSubmatch(raw)
+		if indent == nil {
+			t.Fatalf("the written profile has no environment line:\n%s", raw)
+		}
+		in := string(indent[1])
+		raw = fmt.Appendf(raw, "%scluster:\n%s  name: test-site\n%s  node: %s\n%s  listen: %s\n%s  cluster_listen: %s\n%s  routes: [%s]\n%s  password_file: %s\n",
+			in, in, in, b.name, in, client[i], in, route[i], in, strings.Join(routes, ", "), in, password)
+		if err := os.WriteFile(w.Path, raw, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, b)
+	}
+	for _, b := range out {
+		b.start(t, keys)
+	}
+	return out
+}
+
+// terminal is an SSH session's screen, as a 120x40 terminal shows it
+// (bubbletea draws only the cells that change: text on the screen need
+// not be in the output in one piece).
+type terminal struct {
+	scr *uitest.Scr
+	in  io.Writer
+}
+
+func (t *terminal) Write(p []byte) (int, error) { t.scr.Write(p); return len(p), nil }
+
+// keys types keys into the session.
+func (t *terminal) keys(tb testing.TB, keys string) {
+	if _, err := io.WriteString(t.in, keys); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+// shows waits up to a minute for the screen to show want.
+func (t *terminal) shows(tb testing.TB, want string) {
+	tb.Helper()
+	deadline := time.Now().Add(time.Minute)
+	for !strings.Contains(t.scr.String(), want) {
+		if time.Now().After(deadline) {
+			tb.Fatalf("%q never shown; the screen:\n%s", want, t.scr.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// dialBastion opens an operator's session on a bastion, at 120x40, when
+// its serve answers.
+func dialBastion(t *testing.T, b *bastion, signer ssh.Signer) *terminal {
+	t.Helper()
+	deadline := time.Now().Add(time.Minute)
+	var client *ssh.Client
+	for {
+		var err error
+		client, err = ssh.Dial("tcp", b.ssh, &ssh.ClientConfig{User: "op", Auth: []ssh.AuthMethod{ssh.PublicKeys(signer)},
+			HostKeyCallback: ssh.InsecureIgnoreHostKey(), Timeout: 5 * time.Second})
+		if err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			out, _ := os.ReadFile(filepath.Join(b.dir, "serve.out"))
+			t.Fatalf("%s never answered over SSH: %v\n%s", b.name, err, out)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	t.Cleanup(func() { client.Close() })
+	sess, err := client.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	term := &terminal{scr: uitest.NewScreen(120, 40)}
+	sess.Stdout = term
+	if term.in, err = sess.StdinPipe(); err != nil {
+		t.Fatal(err)
+	}
+	if err := sess.RequestPty("xterm-256color", 40, 120, ssh.TerminalModes{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := sess.Shell(); err != nil {
+		t.Fatal(err)
+	}
+	return term
+}
+
+// waitFor waits up to a minute for ok (the site's beats are seconds apart).
+func waitSite(t *testing.T, what string, ok func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(time.Minute)
+	for !ok() {
+		if time.Now().After(deadline) {
+			t.Fatalf("waited a minute for %s", what)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// Three treasury serves, real processes on loopback with embedded NATS
+// nodes, are one site, an operator's session on each: one of them polls
+// the platform, and the site costs it what that one costs (the others
+// send nothing). Its serve killed (kill -9), another takes the lease, the
+// other sessions' headers name it and their quotes stay fresh. Then,
+// with the killed bastion back, a sweep is triggered through one bastion
+// with its answer held, that bastion is killed, and the operator retries
+// from another: the dialog says "retry of" the first key, the platform
+// answers with the first run, and the audit logs of the two bastions left
+// are intact and identical. With one bastion left, the site cannot be
+// reached from it: its actions are refused, and it polls alone, saying
+// so in its header.
+func TestASiteOfThreeServes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("three serves and their site: a minute")
+	}
+	srv := sandboxtest.Listen(t, sandboxtest.Options())
+	signer, pub := newSigner(t)
+	keys := filepath.Join(t.TempDir(), "authorized_keys")
+	if err := os.WriteFile(keys, []byte(`role="operator" `+string(ssh.MarshalAuthorizedKey(pub))), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	bs := startSite(t, srv, keys)
+	terms := make([]*terminal, 3)
+	for i, b := range bs {
+		terms[i] = dialBastion(t, b, signer)
+	}
+	poller := -1
+	waitSite(t, "one bastion to poll and the others to name it", func() bool {
+		poller = -1
+		for i, term := range terms {
+			if strings.Contains(term.scr.String(), "polled here") {
+				poller = i
+			}
+		}
+		if poller < 0 {
+			return false
+		}
+		for i, term := range terms {
+			if i != poller && !strings.Contains(term.scr.String(), "polled by "+bs[poller].name) {
+				return false
+			}
+		}
+		return true
+	})
+	for _, term := range terms {
+		term.shows(t, "BTC/USD")
+	}
+
+	// The site's cost: over 15 s, once the start is over, the bastions
+	// that follow send (nearly) nothing.
+	time.Sleep(5 * time.Second)
+	before := make([]int, 3)
+	for i, b := range bs {
+		before[i] = b.requests(t)
+	}
+	time.Sleep(15 * time.Second)
+	total, polled := 0, 0
+	for i, b := range bs {
+		n := b.requests(t) - before[i]
+		total += n
+		if i == poller {
+			polled = n
+		}
+		t.Logf("%s sent %d requests in 15 s", b.name, n)
+	}
+	if polled == 0 || float64(total) > 1.1*float64(polled) {
+		t.Fatalf("the site sent %d requests, its poller %d: want the site within 10 %% of one serve", total, polled)
+	}
+
+	// The poller killed: another takes the lease; the sessions left name
+	// it and their quotes are fresh.
+	killed := time.Now()
+	bs[poller].kill()
+	next := -1
+	waitSite(t, "another bastion to poll", func() bool {
+		for i, term := range terms {
+			if i != poller && strings.Contains(term.scr.String(), "polled here") {
+				next = i
+				return true
+			}
+		}
+		return false
+	})
+	t.Logf("%s polls %v after %s was killed", bs[next].name, time.Since(killed).Round(100*time.Millisecond), bs[poller].name)
+	for i, term := range terms {
+		if i != poller && i != next {
+			term.shows(t, "polled by "+bs[next].name)
+			term.shows(t, "quotes <10s")
+		}
+	}
+
+	// The killed bastion back: three nodes again.
+	bs[poller].start(t, keys)
+	terms[poller] = dialBastion(t, bs[poller], signer)
+	terms[poller].shows(t, "polled by "+bs[next].name)
+
+	// A sweep through a bastion, its answer held; that bastion killed;
+	// the operator retries from another.
+	if err := srv.SetFaults(sandbox.FaultSettings{AnswerLatency: sandbox.Duration(time.Hour), Path: "/trigger"}); err != nil {
+		t.Fatal(err)
+	}
+	a, b, c := next, poller, 3-next-poller
+	terms[a].keys(t, "5")
+	terms[a].shows(t, "Fees and Sweeps")
+	terms[a].keys(t, "E")
+	terms[a].shows(t, "Last swept")
+	terms[a].keys(t, "t")
+	terms[a].shows(t, "Trigger sweep")
+	terms[a].keys(t, "\t\r")
+	terms[a].shows(t, "waiting for the wallet interface")
+	sum, err := audit.VerifyFile(bs[a].auditLog())
+	if err != nil || len(sum.Open) != 1 {
+		t.Fatalf("%s's audit log: %+v, %v; want the sweep's attempt open", bs[a].name, sum, err)
+	}
+	key := sum.Open[0].MutationID
+	bs[a].kill()
+	if err := srv.SetFaults(sandbox.FaultSettings{}); err != nil {
+		t.Fatal(err)
+	}
+	srv.Clock().Advance(3 * time.Minute) // the run it started ends
+	p, err := platform.Open(srv.Profile(config.Builtin()), platform.Options{Now: srv.Clock().Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	sws, err := p.Wallet.Sweeps(context.Background())
+	if err != nil || len(sws) == 0 || sws[0].SweepRunning || sws[0].LastInstanceID == "" {
+		t.Fatalf("the sweep after the first run: %+v, %v", sws, err)
+	}
+	first := sws[0].LastInstanceID
+
+	terms[b].keys(t, "5")
+	terms[b].shows(t, "Fees and Sweeps")
+	terms[b].keys(t, "E")
+	terms[b].shows(t, "Last swept")
+	terms[b].shows(t, "BTC to cold storage    no") // the run ended: the sweep is idle again
+	terms[b].keys(t, "t")
+	terms[b].shows(t, "retry of "+key)
+	terms[b].keys(t, "\t\r")
+	terms[b].shows(t, "started: instance "+first)
+
+	sb, err := audit.VerifyFile(bs[b].auditLog())
+	if err != nil || len(sb.Breaks) != 0 || sb.Lines != 3 || len(sb.Open) != 1 || !sb.Open[0].Settled() {
+		t.Fatalf("%s's audit log: %+v, %v; want three lines, intact, the first attempt ended by its retry", bs[b].name, sb, err)
+	}
+	waitSite(t, "the third bastion's copy of the record", func() bool {
+		x, _ := os.ReadFile(bs[b].auditLog())
+		y, _ := os.ReadFile(bs[c].auditLog())
+		return bytes.Equal(x, y)
+	})
+	if sc, err := audit.VerifyFile(bs[c].auditLog()); err != nil || sc.Head != sb.Head {
+		t.Fatalf("%s's audit log: %+v, %v; want %s's", bs[c].name, sc, err, bs[b].name)
+	}
+
+	// One node of three left: the site cannot be reached from it. Its
+	// actions are refused, and it polls alone, saying so.
+	bs[b].kill()
+	terms[c].shows(t, "ACTIONS REFUSED")
+	terms[c].shows(t, "polls alone since")
+}
