@@ -6,11 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"treasury/config"
 	"treasury/data/audit"
-	"treasury/data/live"
 	"treasury/data/site/sitetest"
 )
 
@@ -43,14 +41,7 @@ func TestSiteSection(t *testing.T) {
 	if s.Status() != Warn || len(s.Checks) != 4 || s.Checks[2].Status != Warn || !strings.Contains(s.Checks[2].Detail, "no process of the site polls") {
 		t.Fatalf("a site nobody polls: %+v", s.Checks)
 	}
-	polls, err := node.SharePolls(live.New(live.Options{}), true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer polls.Stop()
-	for !polls.Poller().Here {
-		time.Sleep(20 * time.Millisecond)
-	}
+	sitetest.Poller(t, node)
 	s = p.site(context.Background())
 	if s.Status() != OK || len(s.Checks) != 4 || !strings.Contains(s.Checks[1].Detail, "1 line, 1 replica: bastion-a (leader)") ||
 		!strings.Contains(s.Checks[2].Detail, "bastion-a polls the platform for the site, since ") ||

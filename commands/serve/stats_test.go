@@ -6,7 +6,6 @@ import (
 	"runtime"
 	"strings"
 	"testing"
-	"time"
 
 	"treasury/data/live"
 	"treasury/data/site/sitetest"
@@ -46,14 +45,7 @@ func TestSiteStatsSayTheRole(t *testing.T) {
 		t.Fatalf("no site: %v", got)
 	}
 	node := sitetest.Node(t, "bastion-a")
-	polls, err := node.SharePolls(live.New(live.Options{}), true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer polls.Stop()
-	for !polls.Poller().Here {
-		time.Sleep(20 * time.Millisecond)
-	}
+	polls := sitetest.Poller(t, node)
 	polls.Publish(live.Quotes, live.Polled{Same: true})
 	got := fmt.Sprint(siteStats(context.Background(), &process.Runtime{Site: node, Polling: polls}))
 	for _, want := range []string{"site_node bastion-a", "site_record_leader bastion-a", "site_role polls", "site_poller bastion-a",

@@ -72,16 +72,7 @@ func TestALargeMessageArrivesWhole(t *testing.T) {
 // (which never competes) names the new poller.
 func TestTheLeasePassesWhenItsHolderLeaves(t *testing.T) {
 	sites := startSite(t, 2)
-	a, err := sites[0].SharePolls(live.New(live.Options{}), true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	waitUntil(t, "a to poll", func() bool { return a.Poller().Here })
-	b, err := sites[1].SharePolls(live.New(live.Options{}), true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Stop()
+	a, b := pollerAndNext(t, sites)
 	f, err := sites[1].SharePolls(live.New(live.Options{}), false)
 	if err != nil {
 		t.Fatal(err)
@@ -96,6 +87,22 @@ func TestTheLeasePassesWhenItsHolderLeaves(t *testing.T) {
 	waitUntil(t, "the follower to name b", func() bool {
 		return f.Poller().Node == sites[1].Node() && !f.Poller().Here && f.Poller().Since.Equal(b.Poller().Since)
 	})
+}
+
+// pollerAndNext joins a process of the first site's bastion that polls
+// and one of the second's that competes for the lease too.
+func pollerAndNext(t *testing.T, sites []*Site) (a, b *Polling) {
+	t.Helper()
+	a, err := sites[0].SharePolls(live.New(live.Options{}), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitUntil(t, "a to poll", func() bool { return a.Poller().Here })
+	if b, err = sites[1].SharePolls(live.New(live.Options{}), true); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(b.Stop)
+	return a, b
 }
 
 // waitUntil waits, up to 20 s (the lease beats every 2 s), for ok.
@@ -116,16 +123,7 @@ func waitUntil(t *testing.T, what string, ok func() bool) {
 // polls, within the lease's TTL and a beat or two.
 func TestADeadPollersLeaseRunsOut(t *testing.T) {
 	sites := startSite(t, 3)
-	a, err := sites[0].SharePolls(live.New(live.Options{}), true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	waitUntil(t, "a to poll", func() bool { return a.Poller().Here })
-	b, err := sites[1].SharePolls(live.New(live.Options{}), true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Stop()
+	a, b := pollerAndNext(t, sites)
 	waitUntil(t, "b to name a", func() bool { return b.Poller().Node == sites[0].Node() })
 	died := time.Now()
 	sites[0].Close() // no Stop: the lease stays until it runs out

@@ -6,8 +6,10 @@ import (
 	"net"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"treasury/config"
+	"treasury/data/live"
 	"treasury/data/site"
 )
 
@@ -49,4 +51,24 @@ func NodeAt(tb testing.TB, name, addr string) *site.Site {
 func Node(tb testing.TB, name string) *site.Site {
 	tb.Helper()
 	return NodeAt(tb, name, FreeAddrs(tb, 1)[0])
+}
+
+// Poller joins a store of nothing to s's polling as a process that
+// competes for the lease, and waits (up to 20 s) until it holds it; it
+// leaves when the test ends.
+func Poller(tb testing.TB, s *site.Site) *site.Polling {
+	tb.Helper()
+	p, err := s.SharePolls(live.New(live.Options{}), true)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(p.Stop)
+	deadline := time.Now().Add(20 * time.Second)
+	for !p.Poller().Here {
+		if time.Now().After(deadline) {
+			tb.Fatal("the lease was never taken")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return p
 }
