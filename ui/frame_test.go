@@ -494,6 +494,7 @@ func (r *siteRelay) Poller() live.Poller                           { return r.p 
 func (r *siteRelay) Publish(live.Topic, live.Polled)               {}
 func (r *siteRelay) Want(live.Topic, time.Duration, time.Duration) {}
 func (r *siteRelay) Wanted(live.Topic) (bool, time.Duration)       { return false, 0 }
+func (r *siteRelay) AskWhole(live.Topic)                           {}
 
 // TestHealthLineNamesTheSitesPoller: in a site, the health line says
 // first which node polls the platform and since when (UTC), that this
