@@ -436,8 +436,8 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 		a.filter, cmd = a.filter.Update(msg)
 		return tea.Batch(cmd, SetFilterOf(a.Active(), a.filter.Value()))
 	}
-	if t, ok := a.Active().(Typing); ok && t.Typing() && msg.String() != "ctrl+c" {
-		return a.send(a.Active(), msg) // a form's field takes the keys
+	if cmd, ok := a.sendTyped(msg); ok && msg.String() != "ctrl+c" {
+		return cmd // a form's field, or a table picking its sort column, takes the keys
 	}
 	k := a.keys
 	switch {
@@ -554,11 +554,36 @@ func (a *App) paste(msg tea.PasteMsg) tea.Cmd {
 		a.filter, cmd = a.filter.Update(msg)
 		return tea.Batch(cmd, SetFilterOf(a.Active(), a.filter.Value()))
 	case noOverlay:
-		if t, ok := a.Active().(Typing); ok && t.Typing() {
-			return a.send(a.Active(), msg)
+		if cmd, ok := a.sendTyped(msg); ok {
+			return cmd
 		}
 	}
 	return nil
+}
+
+// sendTyped hands msg to what takes typed keys now: the active view (a
+// form's field has the focus), or the page it shows (a table picking its
+// sort column), under the view's address. It reports false when neither
+// does.
+func (a *App) sendTyped(msg tea.Msg) (tea.Cmd, bool) {
+	v := a.Active()
+	if t, ok := v.(Typing); ok && t.Typing() {
+		return a.send(v, msg), true
+	}
+	sh, ok := v.(Shower)
+	if !ok {
+		return nil, false
+	}
+	if p, ok := sh.Shown().(typingPage); ok && p.Typing() {
+		return address(v.Name(), p.Update(msg)), true
+	}
+	return nil, false
+}
+
+// typingPage is a page that takes typed keys now.
+type typingPage interface {
+	Typing
+	Update(tea.Msg) tea.Cmd
 }
 
 // shownDialog is the confirmation dialog on screen, or nil.

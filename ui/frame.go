@@ -586,7 +586,14 @@ func (a *App) footer() string {
 		used = lipgloss.Width(strings.Join(parts, "  ")) + 2
 	}
 	if room := a.width - used - lipgloss.Width(shell) - 2; room > 0 {
-		if view := a.helpMemo(a.Active().Keys(), room); view != "" {
+		keys := a.Active().Keys()
+		view := a.helpMemo(keys, room)
+		// help's own cut can pass its width by its ellipsis: ask for less
+		// until the keys shown, whole, fit.
+		for w := room - 1; lipgloss.Width(view) > room && w > 0; w-- {
+			view = a.helpMemo(keys, w)
+		}
+		if view != "" {
 			parts = append(parts, view)
 		}
 	}

@@ -27,7 +27,7 @@ func DefaultKeyMap() KeyMap {
 		PageDown: key.NewBinding(key.WithKeys("pgdown", "ctrl+f"), key.WithHelp("pgdn", "page down")),
 		Home:     key.NewBinding(key.WithKeys("home", "g"), key.WithHelp("g/home", "first")),
 		End:      key.NewBinding(key.WithKeys("end", "G"), key.WithHelp("G/end", "last")),
-		SortNext: key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "sort by next column")),
+		SortNext: key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "sort by column")),
 		SortBack: key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "reverse sort")),
 		Left:     key.NewBinding(key.WithKeys("left"), key.WithHelp("←", "columns to the left")),
 		Right:    key.NewBinding(key.WithKeys("right"), key.WithHelp("→", "columns to the right")),
@@ -58,6 +58,9 @@ func (m *Model) Update(msg tea.Msg) tea.Cmd {
 	case Computed:
 		return m.computed(msg)
 	case tea.KeyPressMsg:
+		if m.picking {
+			return m.pick(msg)
+		}
 		switch {
 		case key.Matches(msg, m.keys.Up):
 			m.MoveCursor(-1)
@@ -73,7 +76,8 @@ func (m *Model) Update(msg tea.Msg) tea.Cmd {
 			m.setCursor(len(m.view) - 1)
 			m.following = m.cursor == 0
 		case key.Matches(msg, m.keys.SortNext):
-			return m.SortNext()
+			m.picking = true // the header letters its columns; the next key picks
+			m.c.invalidate()
 		case key.Matches(msg, m.keys.SortBack):
 			return m.SortReverse()
 		case key.Matches(msg, m.keys.Left):
@@ -152,4 +156,52 @@ func (m *Model) ClickRow(i int) {
 		return
 	}
 	m.MoveCursor(m.offset + i - m.cursor)
+}
+
+// sortLetters name the sortable columns, in order, while the sort column
+// is picked: every letter but s, whose second press sorts by the next
+// column instead.
+const sortLetters = "abcdefghijklmnopqrtuvwxyz"
+
+// SortLetter is the letter that picks column i after s ("" for a column
+// that does not sort, or past the 25th).
+func (m *Model) SortLetter(i int) string {
+	n := 0
+	for c := range m.cols {
+		if m.cols[c].NoSort {
+			continue
+		}
+		if c == i {
+			if n < len(sortLetters) {
+				return sortLetters[n : n+1]
+			}
+			return ""
+		}
+		n++
+	}
+	return ""
+}
+
+// Picking reports whether the table waits for a sort column's letter:
+// the shell then hands it every key (ui.Typing).
+func (m *Model) Picking() bool { return m.picking }
+
+// pick takes the key after s: a column's letter sorts by it (ascending;
+// descending when it already sorted ascending by it), s sorts by the next
+// column, S reverses; esc, or any other key, leaves the sort as it was.
+func (m *Model) pick(msg tea.KeyPressMsg) tea.Cmd {
+	m.picking = false
+	m.c.invalidate()
+	switch {
+	case key.Matches(msg, m.keys.SortNext):
+		return m.SortNext()
+	case key.Matches(msg, m.keys.SortBack):
+		return m.SortReverse()
+	}
+	for c := range m.cols {
+		if l := m.SortLetter(c); l != "" && l == msg.String() {
+			return m.SetSort(c, c == m.sortCol && !m.sortDesc)
+		}
+	}
+	return nil
 }

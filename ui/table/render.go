@@ -293,6 +293,9 @@ func (m *Model) Footer() string {
 	if m.stale {
 		b.WriteString(", stale")
 	}
+	if m.picking {
+		b.WriteString(" · sort by: a column's letter, s the next, S reverse, esc as it is")
+	}
 	if m.live && !m.following && m.newAbove > 0 {
 		b.WriteString(" · ↑ ")
 		b.WriteString(strconv.Itoa(m.newAbove))
@@ -521,6 +524,9 @@ func (m *Model) formatRow(r *Row, lw int) string {
 func (m *Model) formatHeader(lw int) string {
 	return m.formatLine(lw, false, func(i, w int) string {
 		title := m.cols[i].Title
+		if l := m.SortLetter(i); m.picking && l != "" {
+			title = l + " " + title
+		}
 		if i != m.sortCol {
 			return title
 		}

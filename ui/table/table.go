@@ -138,6 +138,9 @@ type Model struct {
 	// order and view
 	sortCol  int // -1 = the order rows were given in
 	sortDesc bool
+	// picking: s was pressed, the next key picks the sort column by its
+	// letter (SortLetter).
+	picking bool
 	view     []int32 // slots shown: the data's view for the filter and sort
 	viewOf   *Rows   // the data view was computed for (older while computing)
 	pending  bool    // a view is being computed for the current data

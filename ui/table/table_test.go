@@ -285,14 +285,15 @@ func TestKeys(t *testing.T) {
 		}
 	}
 	press("s")
+	press("s")
 	if c, d := m.Sort(); c != 0 || d {
-		t.Fatalf("s sorts by %d desc=%v", c, d)
+		t.Fatalf("s s sorts by %d desc=%v, want the next column", c, d)
 	}
 	press("s")
-	press("s")
+	press("c")
 	press("S")
 	if c, d := m.Sort(); c != 2 || !d {
-		t.Fatalf("s s S sorts by %d desc=%v", c, d)
+		t.Fatalf("s c S sorts by %d desc=%v", c, d)
 	}
 	if ids(m)[:4] != "p-00" {
 		t.Fatalf("amount descending starts with %s", ids(m))
@@ -390,5 +391,45 @@ func TestKeptRowsShowAsFormattedAnew(t *testing.T) {
 		if got, want := kept.View(), fresh.View(); got != want {
 			t.Fatalf("step %d:\n%s\nwant\n%s", i, got, want)
 		}
+	}
+}
+
+// TestSortByAChosenColumn: s letters the sortable columns in the header
+// and says so in the footer; the next key picks: a column's letter sorts
+// by it (again: descending), esc or another key leaves the sort as it
+// was, and the table takes that one key only.
+func TestSortByAChosenColumn(t *testing.T) {
+	cols := paymentCols()
+	cols[1].NoSort = true // the beneficiary: no letter
+	m := New(cols, plainStyles())
+	m.SetSize(60, 6)
+	m.SetRows([]Row{payment("p-1", "Ann", "10.00", "FAILED"), payment("p-2", "Bob", "30.00", "SETTLED"), payment("p-3", "Cy", "20.00", "FAILED")}, t0)
+	press := func(k string) { m.Update(uitest.Key(k)) }
+	press("s")
+	if !m.Picking() {
+		t.Fatal("s must wait for a column's letter")
+	}
+	golden(t, "sort-picking", m.View())
+	press("b") // Amount: the second sortable column
+	if c, d := m.Sort(); c != 2 || d || m.Picking() {
+		t.Fatalf("s b: sort %d desc %v, picking %v; want Amount ascending", c, d, m.Picking())
+	}
+	if got := ids(m); got != "p-1,p-3,p-2" {
+		t.Fatalf("by amount: %s", got)
+	}
+	press("s")
+	press("b")
+	if c, d := m.Sort(); c != 2 || !d {
+		t.Fatalf("s b again: sort %d desc %v; want Amount descending", c, d)
+	}
+	for _, k := range []string{"esc", "j", "z"} {
+		press("s")
+		press(k)
+		if c, d := m.Sort(); c != 2 || !d || m.Picking() {
+			t.Fatalf("s %s: sort %d desc %v, picking %v; want it as it was", k, c, d, m.Picking())
+		}
+	}
+	if m.SortLetter(1) != "" || m.SortLetter(3) != "c" {
+		t.Fatalf("letters: beneficiary %q, state %q", m.SortLetter(1), m.SortLetter(3))
 	}
 }

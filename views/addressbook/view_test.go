@@ -235,3 +235,25 @@ func TestHostileStrings(t *testing.T) {
 	v.Update(ui.Open{View: v.Name(), Args: []string{"counterparties"}})
 	check("counterparties")
 }
+
+// TestSortByTheColumnsLetter: s letters the columns in the header; the
+// next key is the table's, whatever the shell or the view would do with
+// it (q does not quit, t is not an action): a column's letter sorts by
+// it, shown by its arrow.
+func TestSortByTheColumnsLetter(t *testing.T) {
+	e := shared.Env(t)
+	tm := e.Program(t, newView(e))
+	viewtest.WaitFor(t, tm, endpoints(t, e)[0].Alias)
+	viewtest.Keys(tm, "s")
+	viewtest.WaitFor(t, tm, "a Alias")
+	viewtest.Keys(tm, "q") // no column's letter: the sort stays, nothing quits
+	viewtest.WaitFor(t, tm, "Alias")
+	viewtest.Keys(tm, "s")
+	viewtest.WaitFor(t, tm, "g Tr") // a narrow column: its title cut, its letter shown
+	viewtest.Keys(tm, "g")
+	viewtest.WaitFor(t, tm, "Tr… ▲") // ascending; the selection kept in view
+	frame := viewtest.Golden(t, tm)
+	if strings.Contains(frame, "a Alias") {
+		t.Error("the letters stay after the pick")
+	}
+}

@@ -378,6 +378,9 @@ func (p *TablePage[T]) Update(msg tea.Msg) tea.Cmd {
 		p.t.Tick(msg.Now)
 		p.t.SetStale(p.snap.Stale(p.ctx.Clock()) || (p.snap.Err != nil && !p.snap.FetchedAt.IsZero()))
 	case tea.KeyPressMsg:
+		if p.t.Picking() {
+			return tea.Batch(append(cmds, p.t.Update(msg))...) // the key picks the sort column
+		}
 		// Enter and the actions take the record drawn under the cursor: a
 		// version adopted now (its notice still on its way) can put
 		// another there, in a table following the newest row.
@@ -406,6 +409,10 @@ func (p *TablePage[T]) Update(msg tea.Msg) tea.Cmd {
 	}
 	return tea.Batch(cmds...)
 }
+
+// Typing is whether the table waits for a sort column's letter: the
+// shell then hands the page every key (ui.Typing).
+func (p *TablePage[T]) Typing() bool { return p.t.Picking() }
 
 // takeCmd returns the command the table asked for, once.
 func (p *TablePage[T]) takeCmd() tea.Cmd {
