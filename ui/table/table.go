@@ -141,14 +141,14 @@ type Model struct {
 	// picking: s was pressed, the next key picks the sort column by its
 	// letter (SortLetter).
 	picking bool
-	view     []int32 // slots shown: the data's view for the filter and sort
-	viewOf   *Rows   // the data view was computed for (older while computing)
-	pending  bool    // a view is being computed for the current data
-	filter   string  // as given
-	lfilter  string  // lowercased
-	names    string  // the columns' names (ColumnName), \x00 between
-	group    string  // the group shown (SetGroup), when grouped
-	grouped  bool
+	view    []int32 // slots shown: the data's view for the filter and sort
+	viewOf  *Rows   // the data view was computed for (older while computing)
+	pending bool    // a view is being computed for the current data
+	filter  string  // as given
+	lfilter string  // lowercased
+	names   string  // the columns' names (ColumnName), \x00 between
+	group   string  // the group shown (SetGroup), when grouped
+	grouped bool
 
 	// selection
 	cursor  int    // index in view
