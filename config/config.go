@@ -265,7 +265,7 @@ func homeDir(getenv func(string) string) string {
 // Builtin is the built-in sandbox profile.
 func Builtin() *Config {
 	return &Config{Profile: SandboxProfile, Environment: EnvSandbox, Embedded: &Embedded{Seed: 1, Speed: 1},
-		Refresh: DefaultRefresh(), Alerts: DefaultAlerts(), BaseCurrency: DefaultBaseCurrency}
+		Refresh: DefaultRefresh(), Alerts: DefaultAlerts(), BaseCurrency: DefaultBaseCurrency, Mouse: true}
 }
 
 // Load reads the configuration and resolves the chosen profile. The error,

@@ -272,3 +272,20 @@ func TestParseWarnings(t *testing.T) {
 }
 
 func marshalPub(pub ed25519.PublicKey) ([]byte, error) { return webhook.MarshalPublicKeyPEM(pub) }
+
+// TestMouseIsOnUnlessTurnedOff: the mouse is reported by default (the
+// built-in sandbox too); mouse: false turns it off.
+func TestMouseIsOnUnlessTurnedOff(t *testing.T) {
+	if !Builtin().Mouse {
+		t.Error("the built-in profile: mouse off")
+	}
+	for doc, want := range map[string]bool{profileYAML(payments): true, profileYAML(payments + "    mouse: false\n"): false} {
+		cfg, _, err := Parse("test.yaml", []byte(doc), "", goodEnv.get)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cfg.Mouse != want {
+			t.Errorf("%q: mouse %v, want %v", doc, cfg.Mouse, want)
+		}
+	}
+}

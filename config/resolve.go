@@ -37,7 +37,7 @@ func (r *resolver) profile(name string, p *rawProfile) *Config {
 	base := "profiles." + name
 	k := func(key string) string { return joinKey(base, key) }
 	cfg := &Config{Profile: name, Environment: p.Environment, Refresh: DefaultRefresh(),
-		Alerts: DefaultAlerts(), BaseCurrency: DefaultBaseCurrency}
+		Alerts: DefaultAlerts(), BaseCurrency: DefaultBaseCurrency, Mouse: true}
 	switch p.Environment {
 	case EnvTest, EnvProd, EnvSandbox:
 	case "":

@@ -620,69 +620,6 @@ func newHelpModel(t Theme) help.Model {
 	return h
 }
 
-// bodyTop is the first line of the view's body: two header lines and the
-// tabs above it.
-const bodyTop = 3
-
-// mouse handles the mouse (profile setting mouse: true): a click on a tab
-// opens it, a click on a breadcrumb goes back to it, the wheel scrolls and
-// a click in the body goes to the view with Y counted from the body's top.
-func (a *App) mouse(msg tea.MouseMsg) tea.Cmd {
-	if a.overlay != noOverlay {
-		return nil
-	}
-	switch msg := msg.(type) {
-	case tea.MouseClickMsg:
-		if msg.Y == bodyTop-1 && msg.Button == tea.MouseLeft {
-			return a.clickTabs(msg.X)
-		}
-		if msg.Y >= bodyTop {
-			msg.Y -= bodyTop
-			return a.send(a.Active(), msg)
-		}
-	case tea.MouseWheelMsg:
-		if msg.Y >= bodyTop {
-			msg.Y -= bodyTop
-			return a.send(a.Active(), msg)
-		}
-	}
-	return nil
-}
-
-// clickTabs opens the tab at column x, or goes back to the breadcrumb there.
-func (a *App) clickTabs(x int) tea.Cmd {
-	t := a.ctx.Theme
-	form := a.tabForm(lipgloss.Width(a.tabTrail()))
-	col := 0
-	for i, v := range a.views {
-		style := t.Tab
-		if i == a.active {
-			style = t.TabActive
-		}
-		w := lipgloss.Width(style.Render(a.tabLabel(i, v, form)))
-		if x >= col && x < col+w {
-			return a.switchTo(i)
-		}
-		col += w
-	}
-	// The trail: "  view › crumb › crumb"; a click on a crumb pops the
-	// pages above it (the view's name: back to its root).
-	col += 2
-	crumbs := append([]string{string(a.Active().Name())}, a.Active().Crumbs()...)
-	for i, c := range crumbs {
-		w := lipgloss.Width(sanitize.Line(c))
-		if x >= col && x < col+w {
-			a.links = nil // the operator's own way now
-			for len(a.Active().Crumbs()) > i && a.Active().Back() {
-			}
-			a.watch()
-			return a.send(a.Active(), StoreChanged{})
-		}
-		col += w + len(" › ")
-	}
-	return nil
-}
-
 // plainCode names a failure that is not the platform's answer: a timeout,
 // a connection that could not be made or was lost; "error" otherwise.
 func plainCode(err error) string {
