@@ -124,4 +124,3 @@ func (a *App) clickTabs(x int) tea.Cmd {
 	}
 	return nil
 }
-
