@@ -72,6 +72,9 @@ type Config struct {
 	Refresh Refresh
 	Alerts  Alerts
 	Mouse   bool
+	// Theme is the profile's skin (theme:): a built-in, or a theme file's
+	// colours over one. NO_COLOR always wins over it.
+	Theme Theme
 	// BaseCurrency is the currency the overview totals balances in
 	// (base_currency, default DefaultBaseCurrency), converted at the
 	// latest mid rates.
@@ -265,7 +268,8 @@ func homeDir(getenv func(string) string) string {
 // Builtin is the built-in sandbox profile.
 func Builtin() *Config {
 	return &Config{Profile: SandboxProfile, Environment: EnvSandbox, Embedded: &Embedded{Seed: 1, Speed: 1},
-		Refresh: DefaultRefresh(), Alerts: DefaultAlerts(), BaseCurrency: DefaultBaseCurrency, Mouse: true}
+		Refresh: DefaultRefresh(), Alerts: DefaultAlerts(), BaseCurrency: DefaultBaseCurrency, Mouse: true,
+		Theme: Theme{Name: "default"}}
 }
 
 // Load reads the configuration and resolves the chosen profile. The error,

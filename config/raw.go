@@ -23,6 +23,7 @@ type rawProfile struct {
 	Refresh         *rawRefresh   `yaml:"refresh,omitempty"`
 	Alerts          *rawAlerts    `yaml:"alerts,omitempty"`
 	Mouse           *bool         `yaml:"mouse,omitempty"`
+	Theme           string        `yaml:"theme,omitempty"`
 	BaseCurrency    string        `yaml:"base_currency,omitempty"`
 	Searches        []*rawSearch  `yaml:"searches,omitempty"`
 }

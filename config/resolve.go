@@ -51,6 +51,7 @@ func (r *resolver) profile(name string, p *rawProfile) *Config {
 	if p.Mouse != nil {
 		cfg.Mouse = *p.Mouse
 	}
+	cfg.Theme = r.theme(k("theme"), p.Theme)
 	if p.BaseCurrency != "" {
 		if assetRe.MatchString(p.BaseCurrency) {
 			cfg.BaseCurrency = p.BaseCurrency

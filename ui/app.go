@@ -369,7 +369,7 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		// background).
 		if dark := msg.IsDark(); dark != a.ctx.Dark {
 			a.ctx.Dark = dark
-			a.ctx.Theme = NewTheme(a.ctx.Colors, dark)
+			a.ctx.Theme = NewTheme(a.ctx.Colors, dark, a.ctx.Skin)
 			a.help = newHelpModel(a.ctx.Theme)
 		}
 		return a, nil

@@ -108,7 +108,7 @@ func (v *listView) Commands() []Command {
 func testContext(env string, readOnly bool) *Context {
 	r := colorprofile.NoTTY
 	at := time.Date(2026, 11, 16, 9, 30, 0, 0, time.UTC)
-	return &Context{Shared: &Shared{Profile: "sandbox", Environment: env, Now: func() time.Time { return at }, Store: live.New(live.Options{Now: func() time.Time { return at }})}, Session: Session{Colors: r, Dark: true, Theme: NewTheme(r, true), ReadOnly: readOnly}}
+	return &Context{Shared: &Shared{Profile: "sandbox", Environment: env, Now: func() time.Time { return at }, Store: live.New(live.Options{Now: func() time.Time { return at }})}, Session: Session{Colors: r, Dark: true, Theme: NewTheme(r, true, nil), ReadOnly: readOnly}}
 }
 
 func newTestApp(t *testing.T, ctx *Context, acted *int) (*teatest.TestModel, *listView, *listView) {
@@ -357,7 +357,7 @@ func TestFilterIsShownToReplaceOrEdit(t *testing.T) {
 func TestBackgroundAnswerRethemes(t *testing.T) {
 	ctx := testContext("test", false)
 	ctx.Colors, ctx.Dark = colorprofile.ANSI256, true
-	ctx.Theme = NewTheme(ctx.Colors, true)
+	ctx.Theme = NewTheme(ctx.Colors, true, nil)
 	app := NewApp(ctx, &listView{name: "alpha", rows: []string{"a-1"}})
 	app.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	dark := app.Frame()

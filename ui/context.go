@@ -75,6 +75,8 @@ type Session struct {
 	Colors colorprofile.Profile
 	Dark   bool
 	Theme  Theme
+	// Skin is the profile's theme: (its colours; nil: the default).
+	Skin Skin
 	// ReadOnly refuses every action in this session (a viewer, or
 	// --read-only).
 	ReadOnly bool

@@ -35,7 +35,7 @@ func TestAlertBadgeClaimsNoMoreThanWasRead(t *testing.T) {
 			Alerts: func(int, time.Time) []live.Alert { return nil }})
 	}
 	st := live.New(live.Options{Now: func() time.Time { return now }, Feeds: []live.Feed{feed("a"), feed("b")}})
-	th := NewTheme(colorprofile.NoTTY, true)
+	th := NewTheme(colorprofile.NoTTY, true, nil)
 	if got := badgeText(alertBadge(&th, st, len(st.Alerts()))); !strings.Contains(got, "checking") {
 		t.Errorf("before any read: %q", got)
 	}

@@ -39,7 +39,7 @@ func (v *keyedView) Keys() []key.Binding {
 func helpFrame(p colorprofile.Profile, w, h int) (string, *App) {
 	ctx := testContext("test", false)
 	ctx.Colors, ctx.Dark = p, true
-	ctx.Theme = NewTheme(p, true)
+	ctx.Theme = NewTheme(p, true, nil)
 	app := NewApp(ctx, &keyedView{listView{name: "alpha", rows: []string{"a-1"}}})
 	app.Update(tea.WindowSizeMsg{Width: w, Height: h})
 	app.Update(uitest.Key("?"))

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"image/color"
 
 	"charm.land/lipgloss/v2"
@@ -36,44 +37,50 @@ type Theme struct {
 // without colours (NO_COLOR, TERM=dumb: see ColorProfile) gets plain text
 // with no attributes at all; what the styles would mark is then marked by
 // characters (Context.Plain).
-func NewTheme(p colorprofile.Profile, dark bool) Theme {
-	pick := lipgloss.LightDark(dark)
-	c := func(light, dark string) color.Color {
-		return p.Convert(pick(lipgloss.Color(light), lipgloss.Color(dark)))
+func NewTheme(p colorprofile.Profile, dark bool, pal Skin) Theme {
+	if pal == nil {
+		pal, _ = BuiltinSkin("default")
+	}
+	c := func(name string) color.Color {
+		pair := pal[name]
+		v := pair.Light
+		if dark {
+			v = pair.Dark
+		}
+		return p.Convert(lipgloss.Color(v))
 	}
 	s := lipgloss.NewStyle
 	t := Theme{Dark: dark}
-	t.Title = s().Bold(true).Foreground(c("#1f4e8c", "#7aa2f7"))
-	t.Muted = s().Foreground(c("#6b6b6b", "#8a8a8a"))
+	t.Title = s().Bold(true).Foreground(c("title"))
+	t.Muted = s().Foreground(c("muted"))
 	t.Bold = s().Bold(true)
-	t.Accent = s().Foreground(c("#7c3aed", "#bb9af7"))
-	t.OK = s().Foreground(c("#15803d", "#9ece6a"))
-	t.Warn = s().Foreground(c("#a16207", "#e0af68"))
-	t.Bad = s().Foreground(c("#b91c1c", "#f7768e")).Bold(true)
-	t.Stale = s().Foreground(c("#a16207", "#e0af68")).Italic(true)
-	t.BadgeTest = s().Bold(true).Foreground(c("#ffffff", "#1a1b26")).Background(c("#15803d", "#9ece6a")).Padding(0, 1)
-	t.BadgeProd = s().Bold(true).Blink(false).Reverse(true).Foreground(c("#b91c1c", "#f7768e")).Padding(0, 1)
-	t.BadgeRO = s().Bold(true).Foreground(c("#ffffff", "#1a1b26")).Background(c("#6b6b6b", "#a9b1d6")).Padding(0, 1)
-	t.Tab = s().Foreground(c("#6b6b6b", "#8a8a8a")).Padding(0, 1)
-	t.TabActive = s().Bold(true).Underline(true).Foreground(c("#1f4e8c", "#7aa2f7")).Padding(0, 1)
-	t.FlashInfo = s().Foreground(c("#15803d", "#9ece6a"))
-	t.FlashError = s().Foreground(c("#b91c1c", "#f7768e")).Bold(true)
-	t.Border = s().Border(lipgloss.RoundedBorder()).BorderForeground(c("#9ca3af", "#414868"))
-	t.Dialog = s().Border(lipgloss.DoubleBorder()).BorderForeground(c("#b91c1c", "#f7768e")).Padding(1, 2)
-	t.DialogTitle = s().Bold(true).Foreground(c("#b91c1c", "#f7768e"))
-	t.Button = s().Padding(0, 2).Foreground(c("#374151", "#c0caf5"))
+	t.Accent = s().Foreground(c("accent"))
+	t.OK = s().Foreground(c("ok"))
+	t.Warn = s().Foreground(c("warn"))
+	t.Bad = s().Foreground(c("bad")).Bold(true)
+	t.Stale = s().Foreground(c("warn")).Italic(true)
+	t.BadgeTest = s().Bold(true).Foreground(c("badge_text")).Background(c("badge_test")).Padding(0, 1)
+	t.BadgeProd = s().Bold(true).Blink(false).Reverse(true).Foreground(c("bad")).Padding(0, 1)
+	t.BadgeRO = s().Bold(true).Foreground(c("badge_text")).Background(c("badge_ro")).Padding(0, 1)
+	t.Tab = s().Foreground(c("muted")).Padding(0, 1)
+	t.TabActive = s().Bold(true).Underline(true).Foreground(c("title")).Padding(0, 1)
+	t.FlashInfo = s().Foreground(c("ok"))
+	t.FlashError = s().Foreground(c("bad")).Bold(true)
+	t.Border = s().Border(lipgloss.RoundedBorder()).BorderForeground(c("border"))
+	t.Dialog = s().Border(lipgloss.DoubleBorder()).BorderForeground(c("bad")).Padding(1, 2)
+	t.DialogTitle = s().Bold(true).Foreground(c("bad"))
+	t.Button = s().Padding(0, 2).Foreground(c("button"))
 	t.ButtonFocus = s().Padding(0, 2).Bold(true).Reverse(true)
-	t.ButtonDanger = s().Padding(0, 2).Bold(true).Reverse(true).Foreground(c("#b91c1c", "#f7768e"))
-	t.Key = s().Bold(true).Foreground(c("#7c3aed", "#bb9af7"))
-	t.KeyDesc = s().Foreground(c("#6b6b6b", "#8a8a8a"))
-	t.Header = s().Bold(true).Foreground(c("#1f4e8c", "#7aa2f7"))
+	t.ButtonDanger = s().Padding(0, 2).Bold(true).Reverse(true).Foreground(c("bad"))
+	t.Key = s().Bold(true).Foreground(c("accent"))
+	t.KeyDesc = s().Foreground(c("muted"))
+	t.Header = s().Bold(true).Foreground(c("title"))
 	t.Cell = s()
 	t.Selected = s().Reverse(true)
-	t.Changed = s().Foreground(c("#a16207", "#e0af68")).Bold(true)
-	t.Dim = s().Foreground(c("#6b6b6b", "#8a8a8a"))
-	for _, col := range []color.Color{c("#1f4e8c", "#7aa2f7"), c("#15803d", "#9ece6a"), c("#a16207", "#e0af68"),
-		c("#7c3aed", "#bb9af7"), c("#b91c1c", "#f7768e"), c("#0e7490", "#7dcfff")} {
-		t.Series = append(t.Series, s().Foreground(col))
+	t.Changed = s().Foreground(c("warn")).Bold(true)
+	t.Dim = s().Foreground(c("muted"))
+	for i := 1; i <= 6; i++ {
+		t.Series = append(t.Series, s().Foreground(c(fmt.Sprint("series", i))))
 	}
 	if p <= colorprofile.NoTTY {
 		t.plain()

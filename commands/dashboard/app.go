@@ -54,7 +54,8 @@ func NewApp(rt *process.Runtime, s Session) *ui.App {
 	readOnly := cfg.ReadOnly || s.ReadOnly
 	// What the process shares, once for every session; what this session
 	// owns, its own.
-	ctx := &ui.Context{Shared: rt.UIShared(), Session: ui.Session{Colors: s.Colors, Dark: s.Dark, Theme: ui.NewTheme(s.Colors, s.Dark),
+	skin := ui.SkinOf(cfg.Theme.Name, cfg.Theme.Colors)
+	ctx := &ui.Context{Shared: rt.UIShared(), Session: ui.Session{Colors: s.Colors, Dark: s.Dark, Theme: ui.NewTheme(s.Colors, s.Dark, skin), Skin: skin,
 		ReadOnly: readOnly, Operator: s.Who.String(), Terminal: s.Terminal, Mouse: cfg.Mouse, SaveDir: s.SaveDir, Life: s.Life,
 		Term: s.Term, LocalTmux: s.LocalTmux}}
 	ctx.AlertTerminal = func() (bool, bool) {

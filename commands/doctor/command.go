@@ -111,7 +111,7 @@ func newDoctorWriter(e *process.Env) *doctorWriter {
 	if cli.IsTerminal(e.Stdout) {
 		colors = ui.ColorProfile(e.Getenv)
 	}
-	theme := ui.NewTheme(colors, ui.DarkBackground(e.Getenv("COLORFGBG")))
+	theme := ui.NewTheme(colors, ui.DarkBackground(e.Getenv("COLORFGBG")), nil)
 	w := &doctorWriter{out: e.Stdout, fancy: fancyMarks(cli.IsTerminal(e.Stdout), e.Getenv), theme: theme}
 	if f, ok := e.Stdout.(*os.File); ok && cli.IsTerminal(f) {
 		if cols, _, err := term.GetSize(f.Fd()); err == nil && cols >= 40 {

@@ -108,7 +108,7 @@ func NewStyles(dark bool) Styles {
 		Header:    lipgloss.NewStyle().Bold(true),
 		Cell:      lipgloss.NewStyle(),
 		Selected:  lipgloss.NewStyle().Reverse(true),
-		Highlight: lipgloss.NewStyle().Foreground(lipgloss.LightDark(dark)(lipgloss.Color("#005f00"), lipgloss.Color("#87ff87"))).Bold(true),
+		Highlight: lipgloss.NewStyle().Bold(true), // the shell's theme colours it (ui.Theme.Changed)
 		Stale:     lipgloss.NewStyle().Faint(true),
 		Dim:       lipgloss.NewStyle().Faint(true),
 	}

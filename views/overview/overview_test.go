@@ -336,7 +336,7 @@ func TestOverviewEmpty(t *testing.T) {
 	}})
 	defer st.Close()
 	r := colorprofile.NoTTY
-	ctx := &ui.Context{Shared: &ui.Shared{Store: st, Profile: "empty", Now: func() time.Time { return now }}, Session: ui.Session{Colors: r, Dark: true, Theme: ui.NewTheme(r, true)}}
+	ctx := &ui.Context{Shared: &ui.Shared{Store: st, Profile: "empty", Now: func() time.Time { return now }}, Session: ui.Session{Colors: r, Dark: true, Theme: ui.NewTheme(r, true, nil)}}
 	v := overview.New(ctx, overview.Options{})
 	for _, tp := range st.Topics() {
 		st.FetchNow(context.Background(), tp)

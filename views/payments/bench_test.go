@@ -53,7 +53,7 @@ func benchView(tb testing.TB, n int) (*View, *live.Store) {
 	store := live.New(live.Options{Now: func() time.Time { return benchStart }})
 	store.PutPayments(synth(n))
 	r := colorprofile.NoTTY
-	ctx := &ui.Context{Shared: &ui.Shared{Store: store, Environment: "test", Now: func() time.Time { return benchStart }}, Session: ui.Session{Colors: r, Dark: true, Theme: ui.NewTheme(r, true), Width: 120, Height: 36}}
+	ctx := &ui.Context{Shared: &ui.Shared{Store: store, Environment: "test", Now: func() time.Time { return benchStart }}, Session: ui.Session{Colors: r, Dark: true, Theme: ui.NewTheme(r, true, nil), Width: 120, Height: 36}}
 	v := New(ctx, &platform.Platform{Store: store})
 	run(v, v.setWindow(windows[2])) // ":payments 30d": every synthetic payment is in the window
 	v.Update(ui.StoreChanged{})
@@ -274,7 +274,7 @@ func BenchmarkTwentySessions(b *testing.B) {
 	vs := []*View{v}
 	for range 19 {
 		r := colorprofile.NoTTY
-		ctx := &ui.Context{Shared: &ui.Shared{Store: store, Environment: "test", Now: func() time.Time { return benchStart }}, Session: ui.Session{Colors: r, Dark: true, Theme: ui.NewTheme(r, true), Width: 120, Height: 36}}
+		ctx := &ui.Context{Shared: &ui.Shared{Store: store, Environment: "test", Now: func() time.Time { return benchStart }}, Session: ui.Session{Colors: r, Dark: true, Theme: ui.NewTheme(r, true, nil), Width: 120, Height: 36}}
 		s := New(ctx, &platform.Platform{Store: store})
 		run(s, s.setWindow(windows[2]))
 		s.Update(ui.StoreChanged{})
@@ -319,7 +319,7 @@ func BenchmarkNewSessionFirstFrame(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		r := colorprofile.NoTTY
-		ctx := &ui.Context{Shared: &ui.Shared{Store: store, Environment: "test", Now: func() time.Time { return benchStart }}, Session: ui.Session{Colors: r, Dark: true, Theme: ui.NewTheme(r, true), Width: 120, Height: 36}}
+		ctx := &ui.Context{Shared: &ui.Shared{Store: store, Environment: "test", Now: func() time.Time { return benchStart }}, Session: ui.Session{Colors: r, Dark: true, Theme: ui.NewTheme(r, true, nil), Width: 120, Height: 36}}
 		s := New(ctx, &platform.Platform{Store: store})
 		run(s, s.setWindow(windows[2]))
 		s.Update(ui.StoreChanged{})

@@ -51,7 +51,7 @@ func TestStateChartNamesItsWindowAndSpan(t *testing.T) {
 		st.FetchNow(context.Background(), live.Payments)
 	}
 	r := colorprofile.NoTTY
-	ctx := &ui.Context{Shared: &ui.Shared{Store: st, Now: func() time.Time { return now }}, Session: ui.Session{Colors: r, Dark: true, Theme: ui.NewTheme(r, true)}}
+	ctx := &ui.Context{Shared: &ui.Shared{Store: st, Now: func() time.Time { return now }}, Session: ui.Session{Colors: r, Dark: true, Theme: ui.NewTheme(r, true, nil)}}
 	const w, sparkW = 89, 89 - (payments.StateWidth + 1) - 7 - 2
 	out := drawStateChart(ctx, live.Get(st, key).Data, week, w, 10)
 	lines := strings.Split(out, "\n")

@@ -71,7 +71,7 @@ func BenchmarkInitiatedChart30Days(b *testing.B) {
 	})
 	in := read()
 	r := colorprofile.NoTTY
-	uctx := &ui.Context{Shared: &ui.Shared{Store: st, Now: func() time.Time { return now }}, Session: ui.Session{Colors: r, Dark: true, Theme: ui.NewTheme(r, true)}}
+	uctx := &ui.Context{Shared: &ui.Shared{Store: st, Now: func() time.Time { return now }}, Session: ui.Session{Colors: r, Dark: true, Theme: ui.NewTheme(r, true, nil)}}
 	if drawInitiatedChart(uctx, in, win, 120, 10) == "" {
 		b.Fatal("no chart")
 	}

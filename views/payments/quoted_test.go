@@ -33,7 +33,7 @@ func quoteWorld(t *testing.T, now *time.Time, expires time.Time) (*View, *live.S
 		live.FoldFeed(live.PaymentsKey, fetch, fold, live.FeedOptions[[]payments.Payment, *live.PaymentSet]{Interval: time.Minute}),
 	}})
 	r := colorprofile.NoTTY
-	ctx := &ui.Context{Shared: &ui.Shared{Store: store, Environment: "test", Now: func() time.Time { return *now }}, Session: ui.Session{Colors: r, Dark: true, Theme: ui.NewTheme(r, true)}}
+	ctx := &ui.Context{Shared: &ui.Shared{Store: store, Environment: "test", Now: func() time.Time { return *now }}, Session: ui.Session{Colors: r, Dark: true, Theme: ui.NewTheme(r, true, nil)}}
 	v := New(ctx, &platform.Platform{Store: store})
 	store.FetchNow(context.Background(), live.Payments)
 	send(v, ui.StoreChanged{})

@@ -76,7 +76,7 @@ func sessions(st *live.Store, n int) []*View {
 	out := make([]*View, n)
 	for i := range out {
 		r := colorprofile.ANSI256
-		ctx := &ui.Context{Shared: &ui.Shared{Store: st, Kept: d, Environment: "test", Now: func() time.Time { return benchStart }}, Session: ui.Session{Colors: r, Dark: true, Theme: ui.NewTheme(r, true), Width: 120, Height: 36}}
+		ctx := &ui.Context{Shared: &ui.Shared{Store: st, Kept: d, Environment: "test", Now: func() time.Time { return benchStart }}, Session: ui.Session{Colors: r, Dark: true, Theme: ui.NewTheme(r, true, nil), Width: 120, Height: 36}}
 		out[i] = New(ctx)
 		out[i].Update(ui.StoreChanged{})
 		_ = out[i].Render(120, 36)

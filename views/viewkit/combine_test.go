@@ -31,7 +31,7 @@ func store(t *testing.T) (*live.Store, *ui.Context) {
 	st.FetchNow(context.Background(), "ok")
 	st.FetchNow(context.Background(), "bad")
 	r := colorprofile.NoTTY
-	return st, &ui.Context{Shared: &ui.Shared{Store: st, Now: func() time.Time { return now }}, Session: ui.Session{Colors: r, Dark: true, Theme: ui.NewTheme(r, true)}}
+	return st, &ui.Context{Shared: &ui.Shared{Store: st, Now: func() time.Time { return now }}, Session: ui.Session{Colors: r, Dark: true, Theme: ui.NewTheme(r, true, nil)}}
 }
 
 // TestUnionNamesWhatIsMissing: a union is loaded once a topic answered,

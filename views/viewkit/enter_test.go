@@ -27,7 +27,7 @@ func TestAKeyActsOnTheRowDrawn(t *testing.T) {
 	}})
 	st.FetchNow(context.Background(), "rows")
 	r := colorprofile.NoTTY
-	ctx := &ui.Context{Shared: &ui.Shared{Store: st, Now: func() time.Time { return now }}, Session: ui.Session{Colors: r, Dark: true, Theme: ui.NewTheme(r, true)}}
+	ctx := &ui.Context{Shared: &ui.Shared{Store: st, Now: func() time.Time { return now }}, Session: ui.Session{Colors: r, Dark: true, Theme: ui.NewTheme(r, true, nil)}}
 	id := func(s string) string { return s }
 	row := func(s string) table.Row { return table.Row{ID: s, Cells: []string{s}} }
 	var opened []string
