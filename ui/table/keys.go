@@ -158,17 +158,19 @@ func (m *Model) ClickRow(i int) {
 	m.MoveCursor(m.offset + i - m.cursor)
 }
 
-// sortLetters name the sortable columns, in order, while the sort column
-// is picked: every letter but s, whose second press sorts by the next
-// column instead.
+// sortLetters name the sortable columns shown, in order, while the sort
+// column is picked: every letter but s, whose second press sorts by the
+// next column instead. A column not shown at the table's width (or
+// scrolled off) has none: what cannot be seen is not picked.
 const sortLetters = "abcdefghijklmnopqrtuvwxyz"
 
 // SortLetter is the letter that picks column i after s ("" for a column
-// that does not sort, or past the 25th).
+// that does not sort or is not shown, or past the 25th).
 func (m *Model) SortLetter(i int) string {
+	m.ensureLayout()
 	n := 0
 	for c := range m.cols {
-		if m.cols[c].NoSort {
+		if m.cols[c].NoSort || c >= len(m.c.widths) || m.c.widths[c] == 0 {
 			continue
 		}
 		if c == i {

@@ -3,6 +3,7 @@ package table
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -431,5 +432,21 @@ func TestSortByAChosenColumn(t *testing.T) {
 	}
 	if m.SortLetter(1) != "" || m.SortLetter(3) != "c" {
 		t.Fatalf("letters: beneficiary %q, state %q", m.SortLetter(1), m.SortLetter(3))
+	}
+	m.SetSize(24, 6) // too narrow for every column: one not shown has no letter
+	hidden := m.Hidden()
+	if len(hidden) == 0 {
+		t.Fatal("want a column not shown at 24 cells")
+	}
+	letters := ""
+	for i, c := range cols {
+		l := m.SortLetter(i)
+		if slices.Contains(hidden, c.Title) && l != "" {
+			t.Errorf("%s is not shown but has the letter %q", c.Title, l)
+		}
+		letters += l
+	}
+	if want := "abcdefghijklmnopqrtuvwxyz"[:len(letters)]; letters != want {
+		t.Errorf("letters %q, want them in order from a: %q", letters, want)
 	}
 }
