@@ -82,6 +82,8 @@ type Config struct {
 	// Searches are the profile's saved searches (searches:), each shown
 	// as a tab after the built-in views, in the file's order.
 	Searches []Search
+	// Commands are the profile's custom commands (commands:).
+	Commands []Command
 	// Warnings are what Load found wrong but not fatal (a secret file
 	// others can read, an inline secret): said on stderr, and by the
 	// process in its log and as alerts, which the dashboard's screen

@@ -26,6 +26,7 @@ type rawProfile struct {
 	Theme           string        `yaml:"theme,omitempty"`
 	BaseCurrency    string        `yaml:"base_currency,omitempty"`
 	Searches        []*rawSearch  `yaml:"searches,omitempty"`
+	Commands        []*rawCommand `yaml:"commands,omitempty"`
 }
 
 // rawSearch is one saved search (searches.go).

@@ -112,6 +112,7 @@ func (r *resolver) profile(name string, p *rawProfile) *Config {
 	r.refresh(k("refresh"), p.Refresh, &cfg.Refresh)
 	r.alerts(k("alerts"), p.Alerts, &cfg.Alerts)
 	cfg.Searches = r.searches(k("searches"), p.Searches)
+	cfg.Commands = r.commands(k("commands"), p.Commands)
 	if p.Environment == EnvProd && !cfg.ReadOnly {
 		r.warn(base, "production profile without read_only: true; actions (freeze, lock, sweep) are enabled")
 	}

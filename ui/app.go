@@ -375,6 +375,9 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, nil
 	case tea.MouseMsg:
 		return a, a.mouse(msg)
+	case commandDone:
+		a.commandShown(msg)
+		return a, nil
 	}
 	// A view's own messages come addressed (above), and reach it even
 	// when another view is in front: the operator may switch tabs while
@@ -529,6 +532,9 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		a.setFlash(Flash{Text: "paused: what this session shows holds until p (r refreshes once)"})
 	default:
+		if c, ok := a.customCommand(msg); ok {
+			return a.runCustom(c)
+		}
 		cmd := a.send(a.Active(), msg)
 		a.watch() // a key may change what the view shows (a scope, a window)
 		return cmd

@@ -77,6 +77,10 @@ type Session struct {
 	Theme  Theme
 	// Skin is the profile's theme: (its colours; nil: the default).
 	Skin Skin
+	// Commands are the profile's custom commands, as this session may
+	// run them; CommandLog logs each run (nil: not logged).
+	Commands   []CustomCommand
+	CommandLog func(msg string, args ...any)
 	// ReadOnly refuses every action in this session (a viewer, or
 	// --read-only).
 	ReadOnly bool

@@ -586,7 +586,7 @@ func (a *App) footer() string {
 		used = lipgloss.Width(strings.Join(parts, "  ")) + 2
 	}
 	if room := a.width - used - lipgloss.Width(shell) - 2; room > 0 {
-		keys := a.Active().Keys()
+		keys := slices.Concat(a.Active().Keys(), a.commandBindings())
 		view := a.helpMemo(keys, room)
 		// help's own cut can pass its width by its ellipsis: ask for less
 		// until the keys shown, whole, fit.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -23,7 +24,7 @@ import (
 // else each in as many columns as it takes.
 func (a *App) helpView(w, h int) string {
 	var view []key.Binding
-	for _, b := range a.Active().Keys() {
+	for _, b := range slices.Concat(a.Active().Keys(), a.commandBindings()) {
 		if b.Enabled() {
 			view = append(view, b)
 		}
@@ -151,6 +152,15 @@ func newTextPager(ctx *Context, title, text string, w, h int) *rawPager {
 	k := DefaultPagerKeys()
 	vp := newPagerViewport(k, w, h)
 	vp.SetContent(ctx.Theme.Muted.Render(sanitize.Line(title)) + "\n\n" + sanitize.Line(text) + "\n")
+	return &rawPager{vp: vp, keys: k}
+}
+
+// newOutputPager pages a program's output, its lines kept (each through
+// the sanitizer).
+func newOutputPager(ctx *Context, title, text string, w, h int) *rawPager {
+	k := DefaultPagerKeys()
+	vp := newPagerViewport(k, w, h)
+	vp.SetContent(ctx.Theme.Muted.Render(sanitize.Line(title)) + "\n\n" + sanitize.Text(strings.TrimRight(text, "\n")) + "\n")
 	return &rawPager{vp: vp, keys: k}
 }
 

@@ -2,13 +2,18 @@ package dashboard
 
 import (
 	"context"
+	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/charmbracelet/colorprofile"
 
+	"treasury/config"
 	"treasury/data/actions"
 	"treasury/data/audit"
 	"treasury/process"
 	"treasury/ui"
+	"treasury/ui/route"
 	"treasury/views/addressbook"
 	"treasury/views/alerts"
 	auditview "treasury/views/audit"
@@ -58,6 +63,7 @@ func NewApp(rt *process.Runtime, s Session) *ui.App {
 	ctx := &ui.Context{Shared: rt.UIShared(), Session: ui.Session{Colors: s.Colors, Dark: s.Dark, Theme: ui.NewTheme(s.Colors, s.Dark, skin), Skin: skin,
 		ReadOnly: readOnly, Operator: s.Who.String(), Terminal: s.Terminal, Mouse: cfg.Mouse, SaveDir: s.SaveDir, Life: s.Life,
 		Term: s.Term, LocalTmux: s.LocalTmux}}
+	ctx.Commands, ctx.CommandLog = sessionCommands(cfg.Commands, s.Who), rt.Log.Info
 	ctx.AlertTerminal = func() (bool, bool) {
 		t := p.Alerts().Terminal
 		return t.Bell, t.Desktop
@@ -82,4 +88,26 @@ func NewApp(rt *process.Runtime, s Session) *ui.App {
 	// The profile's saved searches, as tabs after these.
 	views = append(views, saved.Views(ctx, p, cfg.Searches)...)
 	return ui.NewApp(ctx, views...)
+}
+
+// sessionCommands are the profile's custom commands as this session may
+// run them: over treasury serve, only those the profile allows for the
+// session's role (ssh_roles); a local session runs them all.
+func sessionCommands(cs []config.Command, who audit.Who) []ui.CustomCommand {
+	var out []ui.CustomCommand
+	for _, c := range cs {
+		uc := ui.CustomCommand{Name: c.Name, Key: c.Key, Program: c.Program, Args: c.Args, Background: c.Background}
+		for _, v := range c.Views {
+			uc.Views = append(uc.Views, route.Route(v))
+		}
+		if who.Via == "ssh" && !slices.Contains(c.SSHRoles, who.Role) {
+			allowed := "nobody"
+			if len(c.SSHRoles) > 0 {
+				allowed = strings.Join(c.SSHRoles, ", ")
+			}
+			uc.Refused = fmt.Sprintf("over treasury serve the profile allows it for %s (ssh_roles), not for role %q", allowed, who.Role)
+		}
+		out = append(out, uc)
+	}
+	return out
 }

@@ -32,3 +32,8 @@ const (
 func Saved(title string) Route {
 	return Route("search:" + strings.Join(strings.Fields(strings.ToLower(title)), "-"))
 }
+
+// All are the built-in views' routes, in tab order.
+func All() []Route {
+	return []Route{Overview, Quotes, Balances, Payments, Wallets, Reports, AddressBook, Alerts, Errors, Identities, Ledger, Audit}
+}

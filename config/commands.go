@@ -1,0 +1,130 @@
+package config
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+
+	"treasury/ui/route"
+)
+
+// Command is one custom command (commands:, as k9s plugins): on the views
+// it names, its key runs Program with Args, each {field} replaced by that
+// field of the record under the cursor, without a shell.
+//
+//	commands:
+//	  - name: ticket
+//	    key: ctrl+t
+//	    views: [payments]                 # default: every view
+//	    program: /usr/local/bin/open-ticket
+//	    args: ["{paymentId}", "--internal-id", "{internalId}", "--state", "{state}"]
+//	    background: true                  # left to run; default: its output in a pane
+//	    ssh_roles: [operator]             # over treasury serve: who may run it (default: nobody)
+type Command struct {
+	Name       string
+	Key        string
+	Views      []string
+	Program    string
+	Args       []string
+	Background bool
+	SSHRoles   []string
+}
+
+type rawCommand struct {
+	Name       string   `yaml:"name,omitempty"`
+	Key        string   `yaml:"key,omitempty"`
+	Views      []string `yaml:"views,omitempty"`
+	Program    string   `yaml:"program,omitempty"`
+	Args       []string `yaml:"args,omitempty"`
+	Background bool     `yaml:"background,omitempty"`
+	SSHRoles   []string `yaml:"ssh_roles,omitempty"`
+}
+
+// ReservedKeys are the shell's keys, which no command may take.
+func ReservedKeys() []string {
+	return []string{"q", "ctrl+c", ":", "/", "?", "tab", "shift+tab", "esc", "enter", "1", "2", "3", "4", "5", "6", "7", "8", "9",
+		"I", "L", "A", "a", "c", "C", "y", "r", "p", "ctrl+s", "up", "down", "left", "right", "k", "j", "g", "G", "s", "S",
+		"pgup", "pgdown", "home", "end", "space"}
+}
+
+var placeholder = regexp.MustCompile(`\{([^{}]*)\}`)
+var fieldName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_.]*$`)
+
+// commands resolves the profile's custom commands.
+func (r *resolver) commands(base string, raw []*rawCommand) []Command {
+	var out []Command
+	names, keys := map[string]string{}, map[string]string{}
+	for i, rc := range raw {
+		key := fmt.Sprintf("%s[%d]", base, i)
+		if rc == nil {
+			r.d.at(key, "an empty command: give its name, key and program")
+			continue
+		}
+		c := Command{Name: strings.TrimSpace(rc.Name), Key: strings.TrimSpace(rc.Key), Views: rc.Views,
+			Program: strings.TrimSpace(rc.Program), Args: rc.Args, Background: rc.Background, SSHRoles: rc.SSHRoles}
+		ok := true
+		for f, v := range map[string]string{"name": c.Name, "key": c.Key, "program": c.Program} {
+			if v == "" {
+				r.requiredIn(key, f, "")
+				ok = false
+			}
+		}
+		if !ok {
+			continue
+		}
+		if other := names[c.Name]; other != "" {
+			r.d.at(joinKey(key, "name"), "%q names %s too: each command needs its own", c.Name, other)
+			continue
+		}
+		names[c.Name] = key
+		if slices.Contains(ReservedKeys(), c.Key) {
+			r.d.at(joinKey(key, "key"), "%q is the dashboard's own key: choose another (ctrl+ or an unused letter)", c.Key)
+			continue
+		}
+		for _, v := range c.Views {
+			if !slices.Contains(route.All(), route.Route(v)) {
+				r.d.at(joinKey(key, "views"), "no view %q: one of %s", v, routeNames())
+				ok = false
+			}
+		}
+		if len(c.Views) == 0 {
+			for _, v := range route.All() {
+				c.Views = append(c.Views, string(v))
+			}
+		}
+		for _, v := range c.Views {
+			if other := keys[v+" "+c.Key]; other != "" {
+				r.d.at(joinKey(key, "key"), "%q runs %s on the %s view too", c.Key, other, v)
+				ok = false
+			}
+			keys[v+" "+c.Key] = c.Name
+		}
+		for j, a := range c.Args {
+			for _, m := range placeholder.FindAllStringSubmatch(a, -1) {
+				if !fieldName.MatchString(m[1]) {
+					r.d.at(fmt.Sprintf("%s.args[%d]", key, j), "{%s} is no field name (letters, digits, _ and .)", m[1])
+					ok = false
+				}
+			}
+		}
+		for _, role := range c.SSHRoles {
+			if role != "operator" && role != "viewer" {
+				r.d.at(joinKey(key, "ssh_roles"), "no role %q: operator or viewer", role)
+				ok = false
+			}
+		}
+		if ok {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func routeNames() string {
+	var out []string
+	for _, v := range route.All() {
+		out = append(out, string(v))
+	}
+	return strings.Join(out, ", ")
+}
