@@ -5,8 +5,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-
-	"treasury/ui/route"
 )
 
 // Command is one custom command (commands:, as k9s plugins): on the views
@@ -83,15 +81,13 @@ func (r *resolver) commands(base string, raw []*rawCommand) []Command {
 			continue
 		}
 		for _, v := range c.Views {
-			if !slices.Contains(route.All(), route.Route(v)) {
-				r.d.at(joinKey(key, "views"), "no view %q: one of %s", v, routeNames())
+			if !slices.Contains(ViewNames(), v) {
+				r.d.at(joinKey(key, "views"), "no view %q: one of %s", v, strings.Join(ViewNames(), ", "))
 				ok = false
 			}
 		}
 		if len(c.Views) == 0 {
-			for _, v := range route.All() {
-				c.Views = append(c.Views, string(v))
-			}
+			c.Views = ViewNames()
 		}
 		for _, v := range c.Views {
 			if other := keys[v+" "+c.Key]; other != "" {
@@ -121,10 +117,9 @@ func (r *resolver) commands(base string, raw []*rawCommand) []Command {
 	return out
 }
 
-func routeNames() string {
-	var out []string
-	for _, v := range route.All() {
-		out = append(out, string(v))
-	}
-	return strings.Join(out, ", ")
+// ViewNames are the built-in views, by their palette names (ui/route
+// holds the same, a test sees to it: the configuration knows no UI).
+func ViewNames() []string {
+	return []string{"overview", "quotes", "balances", "payments", "wallets", "reports", "addressbook", "alerts", "errors",
+		"identities", "ledger", "audit"}
 }
