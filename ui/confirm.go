@@ -387,7 +387,7 @@ func (d *dialog) sections(width, height int, compact bool) []string {
 		if d.result.Err != nil {
 			b = append(b, ErrorLines(t, d.result.Err, width)...)
 		}
-		tail = []string{strings.Join(b, "\n"), d.button("Close", true, true, false) + "\n" +
+		tail = []string{strings.Join(b, "\n"), d.closeButton() + "\n" +
 			t.Muted.Render("enter or "+d.keys.Close.Help().Key+" closes")}
 	}
 	body := strings.Join(lines, "\n")
@@ -465,8 +465,7 @@ func (d *dialog) askingSections(wrap func(string) string) []string {
 			fields = append(fields, mark(f)+d.code.View())
 		}
 	}
-	buttons := d.button("Cancel", d.focused() == fieldCancel, true, false) + "  " +
-		d.button(d.c.Action, d.focused() == fieldConfirm, d.armed(), true)
+	buttons := d.buttonRow()
 	if d.hint != "" {
 		buttons += "\n" + t.Warn.Render(wrap(d.hint))
 	}
@@ -479,6 +478,16 @@ func (d *dialog) askingSections(wrap func(string) string) []string {
 	}
 	return append(out, buttons+"\n"+help)
 }
+
+// buttonRow draws Cancel and the action's button, side by side (the
+// mouse finds them by it).
+func (d *dialog) buttonRow() string {
+	return d.button("Cancel", d.focused() == fieldCancel, true, false) + "  " +
+		d.button(d.c.Action, d.focused() == fieldConfirm, d.armed(), true)
+}
+
+// closeButton is the button of a dialog that shows its result.
+func (d *dialog) closeButton() string { return d.button("Close", true, true, false) }
 
 // button draws a button; the focused one is bracketed and says that
 // enter presses it, so that it shows without colour too, and one that

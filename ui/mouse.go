@@ -45,6 +45,8 @@ func (a *App) mouse(msg tea.MouseMsg) tea.Cmd {
 // clickDialog presses the dialog's button drawn at column x of line y, as
 // the keys would: its focus, then enter. The action runs only as enter on
 // it would (every field it needs filled, the typed code in production).
+// Only the button row the dialog draws counts: a record's text that
+// reads "Cancel" or the action's name is no button.
 func (a *App) clickDialog(x, y int) tea.Cmd {
 	d := a.confirm
 	if d == nil {
@@ -55,19 +57,17 @@ func (a *App) clickDialog(x, y int) tea.Cmd {
 		return nil
 	}
 	line := lines[y]
-	at := func(label string) bool {
-		i := strings.Index(line, label)
-		if i < 0 {
-			return false
-		}
-		from := lipgloss.Width(line[:i]) - 2 // the button's brackets or padding
-		to := from + lipgloss.Width(label) + 4
-		return x >= from && x < to
+	// within reports whether x falls on part (a button, drawn from byte
+	// from of the line).
+	within := func(from int, part string) bool {
+		col := lipgloss.Width(line[:from])
+		return x >= col && x < col+lipgloss.Width(part)
 	}
 	enter := tea.KeyPressMsg{Code: tea.KeyEnter}
 	switch d.state {
 	case done:
-		if at("Close") {
+		button := ansi.Strip(d.closeButton())
+		if i := strings.Index(line, button); i >= 0 && within(i, button) {
 			return a.key(enter)
 		}
 		return nil
@@ -75,15 +75,16 @@ func (a *App) clickDialog(x, y int) tea.Cmd {
 	default:
 		return nil // the call runs: nothing to press
 	}
-	action := sanitize.Line(d.c.Action)
-	cancel := strings.Index(line, "Cancel")
-	if cancel < 0 || !strings.Contains(line[cancel:], action) {
+	cancel := ansi.Strip(d.button("Cancel", d.focused() == fieldCancel, true, false))
+	row := ansi.Strip(d.buttonRow())
+	i := strings.Index(line, row)
+	if i < 0 {
 		return nil // not the buttons' line
 	}
 	switch {
-	case at("Cancel"):
+	case within(i, cancel):
 		d.setFocus(d.indexOf(fieldCancel))
-	case at(action):
+	case within(i+len(cancel)+2, row[len(cancel)+2:]):
 		d.setFocus(d.indexOf(fieldConfirm))
 	default:
 		return nil

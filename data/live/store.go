@@ -166,12 +166,11 @@ type poller struct {
 	// non-retryable way (key); the poll backs off while it grows.
 	streak int
 	key    string
-	// fetching is set (under the store's lock) while a fetch is in
-	// flight: a watcher's request arriving then has it (stillDue).
-	fetching bool
-	// stop ends the fetch in flight, and superseded says it was ended
-	// because the site's poller handed over what it holds (relay.go):
-	// its answer is needed no more, and its end is no failure.
+	// stop, set (under the store's lock) while a fetch is in flight,
+	// ends it: a watcher's request arriving then has it (stillDue).
+	// superseded says it was ended because the site's poller handed
+	// over what it holds (relay.go): its answer is needed no more, and
+	// its end is no failure.
 	stop       context.CancelFunc
 	superseded bool
 }
@@ -346,7 +345,7 @@ func (s *Store) stillDue(p *poller) bool {
 	now := s.now()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return !p.fetching && s.snaps[p.feed.Topic].Due(now)
+	return p.stop == nil && s.snaps[p.feed.Topic].Due(now)
 }
 
 // Refresh asks for a fetch of t now (it is coalesced with one pending),
@@ -393,11 +392,11 @@ func (s *Store) fetch(ctx context.Context, p *poller) time.Duration {
 		snap.Since = started
 		s.snaps[f.Topic] = snap
 	}
-	p.fetching, p.stop, p.superseded = true, cancel, false
+	p.stop, p.superseded = cancel, false
 	s.mu.Unlock()
 	defer func() {
 		s.mu.Lock()
-		p.fetching, p.stop = false, nil
+		p.stop = nil
 		s.mu.Unlock()
 	}()
 	v, err := f.fetch(fctx)

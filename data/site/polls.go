@@ -103,13 +103,12 @@ type wantSeen struct {
 func (s *Site) SharePolls(store *live.Store, compete bool) (*Polling, error) {
 	p := &Polling{s: s, store: store, proc: uuid.NewString(), compete: compete, lastOK: time.Now(),
 		seqs: map[live.Topic]uint64{}, wants: map[live.Topic]wantSeen{}, wholes: map[live.Topic]time.Time{}, stop: make(chan struct{}), done: make(chan struct{})}
-	p.now = live.Poller{Here: false}
 	data, err := s.nc.Subscribe(dataSubject+">", p.apply)
 	if err != nil {
 		return nil, fmt.Errorf("site: %w", err)
 	}
 	// A slow fold drops messages rather than holding the connection: the
-	// sequence then tells the store to read the topic itself.
+	// sequence then tells the store to ask the poller for the topic whole.
 	_ = data.SetPendingLimits(4096, 256<<20)
 	wants, err := s.nc.Subscribe(wantSubject, p.wanted)
 	if err != nil {
