@@ -30,7 +30,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"strings"
 
 	"github.com/google/uuid"
 
@@ -220,61 +219,6 @@ func (a *Actor) FreezeRoute(ctx context.Context, tx wallet.Transaction, freeze b
 	return a.c.Transactions.FreezeRoute(ctx, walletclient.RefOf(tx), freeze)
 }
 
-// FreezeTx freezes (freeze true) or unfreezes a wallet transaction with a
-// reason, to rt (FreezeRoute; resolved here when zero), under the key k
-// taken when the operator was asked (Key).
-func (a *Actor) FreezeTx(ctx context.Context, rt walletclient.Route, tx wallet.Transaction, freeze bool, reason string, k Key) (wallet.Transaction, Sent, error) {
-	at := TxAttempt(tx, freeze, reason, k.ID)
-	if strings.TrimSpace(reason) == "" {
-		return wallet.Transaction{}, Sent{}, a.record(at, ErrNoReason, "", 0)
-	}
-	var got wallet.Transaction
-	sent, err := a.send(&at, k, func() (builder, error) {
-		if rt.Path == "" {
-			var err error
-			if rt, _, err = a.FreezeRoute(ctx, tx, freeze); err != nil {
-				return nil, err
-			}
-		}
-		return func(key string) (transport.Mutation, error) { return rt.Freeze(reason, key) }, nil
-	}, func(m transport.Mutation) (string, error) {
-		var err error
-		got, err = a.c.Transactions.SendFreeze(ctx, rt, m)
-		return "", err
-	})
-	return got, sent, err
-}
-
-// LockEndpoint locks (lock true) or unlocks a custody endpoint with a signed
-// intent under the key k (Key), carrying the operator's reason as the
-// intent's custom property "reason" for its approvers. The endpoint's
-// revision is read first. The intent is accepted, not yet applied: follow
-// it with Intent.
-func (a *Actor) LockEndpoint(ctx context.Context, ep custody.Endpoint, lock bool, reason string, k Key) (custody.IntentAccepted, Sent, error) {
-	at := EndpointAttempt(ep, lock, reason, k.ID)
-	if strings.TrimSpace(reason) == "" {
-		return custody.IntentAccepted{}, Sent{}, a.record(at, ErrNoReason, "", 0)
-	}
-	payload := custody.PayloadUnlock
-	if lock {
-		payload = custody.PayloadLock
-	}
-	var got custody.IntentAccepted
-	sent, err := a.send(&at, k, func() (builder, error) {
-		rt, err := a.c.Custody.IntentRoute(ctx, payload, ep.ID)
-		if err != nil {
-			return nil, err
-		}
-		props := map[string]string{PropReason: strings.TrimSpace(reason)}
-		return func(key string) (transport.Mutation, error) { return rt.Build(key, props) }, nil
-	}, func(m transport.Mutation) (string, error) {
-		var err error
-		got, err = a.c.Custody.Submit(ctx, m)
-		return got.RequestID, err
-	})
-	return got, sent, err
-}
-
 // IntentLine is the request line of every lock and unlock: one path,
 // whatever the endpoint (the dialog shows it before the endpoint is read).
 func IntentLine() string { return http.MethodPost + " " + custody.PathIntents }
@@ -311,60 +255,6 @@ func (a *Actor) TriggerSweep(ctx context.Context, sw wallet.SweepConfig, k Key) 
 		return "", err
 	})
 	return got, sent, err
-}
-
-// builder makes an action's request under the key decided for it: local
-// work (a body, a signature), done with the log locked.
-type builder func(key string) (transport.Mutation, error)
-
-// send runs an attempt that sends a request. It is refused when the
-// session may not act (Can). prepare then resolves where the request goes
-// (reads allowed; a failure sends nothing). With the log locked and read
-// to its end, the key is decided (Pending.decide: refused while the same
-// action on the same target is in flight, or was settled since k was
-// taken), the request built under it, and its attempt line, naming the
-// request as built, appended and synced; only then does call send that
-// request. The outcome line follows. An attempt line that cannot be
-// written refuses the action (ErrUnaudited): call is never made. call
-// returns the platform's request id, if any.
-func (a *Actor) send(at *Attempt, k Key, prepare func() (builder, error), call func(transport.Mutation) (requestID string, err error)) (Sent, error) {
-	if err := a.Can(at.Action); err != nil {
-		return Sent{}, a.record(*at, err, "", 0)
-	}
-	build, err := prepare()
-	if err != nil {
-		return Sent{}, a.record(*at, beforeSend{err}, "", 0)
-	}
-	var m transport.Mutation
-	var sent Sent
-	decide := func() (audit.Record, error) {
-		key, retry, err := a.pending.decide(at.Action, at.Target.ID, k)
-		if err != nil {
-			return audit.Record{}, refusal{err}
-		}
-		if m, err = build(key); err != nil {
-			return audit.Record{}, refusal{err}
-		}
-		at.setKey(key)
-		sent = Sent{Key: key, Retry: retry, Request: m.Line()}
-		return a.line(*at, audit.OutcomeAttempt, m), nil
-	}
-	var seq uint64
-	if a.log == nil {
-		_, err = decide()
-	} else {
-		var r audit.Record
-		r, err = a.log.AppendDecided(decide)
-		seq = r.Seq
-	}
-	switch {
-	case errors.As(err, new(refusal)):
-		return sent, a.record(*at, err, "", 0)
-	case err != nil:
-		return sent, a.record(*at, refusal{ErrUnaudited{err}}, "", 0)
-	}
-	rid, err := call(m)
-	return sent, a.record(*at, err, rid, seq)
 }
 
 // Refused records an attempt the session refused before it reached the

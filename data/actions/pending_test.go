@@ -32,7 +32,10 @@ import (
 // is set, a request whose path ends in one of suffixes reaches the
 // sandbox (which applies it), and then the connection is closed before
 // any answer; while hold is set, the answer is held until the client gives
-// up. It records the body of every such request.
+// up. It records the body of every such request. A request whose path
+// holds one of lost (an id) is never forwarded, and one whose path holds
+// one of late reaches the sandbox but its answer never comes back: the
+// client, or its process, ends first.
 type lossy struct {
 	next     *httputil.ReverseProxy
 	suffixes []string
@@ -40,6 +43,8 @@ type lossy struct {
 	mu   sync.Mutex
 	drop bool
 	hold bool
+	lost []string
+	late []string
 	sent []string // bodies of the matching requests
 	// seen names each matching request by its method and last path
 	// segment: "PUT freeze", "POST trigger".
@@ -91,6 +96,16 @@ func (l *lossy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	l.sent = append(l.sent, string(body))
 	l.seen = append(l.seen, r.Method+" "+r.URL.Path[strings.LastIndexByte(r.URL.Path, '/')+1:])
 	drop, hold := l.drop, l.hold
+	for _, id := range l.lost {
+		if strings.Contains(r.URL.Path, id) {
+			l.mu.Unlock()
+			<-r.Context().Done()
+			return
+		}
+	}
+	for _, id := range l.late {
+		hold = hold || strings.Contains(r.URL.Path, id)
+	}
 	l.mu.Unlock()
 	if !drop && !hold {
 		l.next.ServeHTTP(w, r)

@@ -33,6 +33,9 @@ func TestMain(m *testing.M) {
 	if spec := os.Getenv(childEnv); spec != "" {
 		os.Exit(child(spec, os.Stdin, os.Stdout))
 	}
+	if spec := os.Getenv(batchChildEnv); spec != "" {
+		os.Exit(batchChild(spec, os.Stdin, os.Stdout))
+	}
 	if spec := os.Getenv(siteChildEnv); spec != "" {
 		os.Exit(siteChild(spec, os.Stdin, os.Stdout))
 	}

@@ -1,0 +1,315 @@
+package actions
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+
+	"treasury/data/audit"
+	"treasury/data/custody"
+	"treasury/data/transport"
+	"treasury/data/wallet"
+	walletclient "treasury/data/wallet/client"
+)
+
+// A batch is one action on several records (the marked transactions of
+// one fraud ring), confirmed once with one reason. Each record is its own
+// attempt with its own key and its own outcome, as if it had been
+// confirmed alone; what the batch adds is the order of the record: every
+// record's attempt line is written (each key decided under the log's lock,
+// each request built under its key) before the first request leaves, so
+// that a crash part-way leaves every record the batch meant to send open
+// in the log, under the key it recorded. A retry (Plan) then sends
+// exactly those again, with the same keys, and nothing that was done.
+
+// parallel is how many requests of a batch are on their way at once.
+const parallel = 4
+
+// builder makes an action's request under the key decided for it: local
+// work (a body, a signature), done with the log locked.
+type builder func(key string) (transport.Mutation, error)
+
+// step is one record's part of an action: its attempt, the key the
+// operator was shown (Key), where its request goes (prepare: reads
+// allowed, nothing sent) and how it is sent (call, which returns the
+// platform's request id, if any).
+type step struct {
+	at      *Attempt
+	k       Key
+	prepare func() (builder, error)
+	call    func(transport.Mutation) (requestID string, err error)
+}
+
+// Result is how one record's attempt ended: what it sent (its key, and
+// whether it retried another's), and nil, or why it was not done
+// (refused, failed, unknown: Applied, Unknown tell them apart).
+type Result struct {
+	Sent Sent
+	Err  error
+}
+
+// send runs one attempt (run of one step).
+func (a *Actor) send(at *Attempt, k Key, prepare func() (builder, error), call func(transport.Mutation) (string, error)) (Sent, error) {
+	r := a.run([]step{{at: at, k: k, prepare: prepare, call: call}})
+	return r[0].Sent, r[0].Err
+}
+
+// run runs the steps of one confirmation. A step is refused when the
+// session may not act (Can). Each is then prepared, up to parallel at
+// once: a failure to resolve where its request goes sends nothing and
+// is recorded. Then, one step at a time, with the log locked and read to
+// its end, its key is decided (Pending.decide: refused while the same
+// action on the same target is in flight, or was settled since its key
+// was taken), its request built under that key and its attempt line,
+// naming the request as built, appended and synced. Only once every
+// attempt line is written do the requests leave, up to parallel at once,
+// each exactly as recorded, each outcome recorded as it ends. An attempt
+// line that cannot be written refuses that step (ErrUnaudited): its
+// request is never sent.
+func (a *Actor) run(steps []step) []Result {
+	out := make([]Result, len(steps))
+	builds := make([]builder, len(steps))
+	each(len(steps), func(i int) {
+		s := steps[i]
+		if err := a.Can(s.at.Action); err != nil {
+			out[i].Err = a.record(*s.at, err, "", 0)
+			return
+		}
+		b, err := s.prepare()
+		if err != nil {
+			out[i].Err = a.record(*s.at, beforeSend{err}, "", 0)
+			return
+		}
+		builds[i] = b
+	})
+	ms := make([]transport.Mutation, len(steps))
+	seqs := make([]uint64, len(steps))
+	for i, s := range steps {
+		if builds[i] == nil {
+			continue
+		}
+		decide := func() (audit.Record, error) {
+			key, retry, err := a.pending.decide(s.at.Action, s.at.Target.ID, s.k)
+			if err != nil {
+				return audit.Record{}, refusal{err}
+			}
+			if ms[i], err = builds[i](key); err != nil {
+				return audit.Record{}, refusal{err}
+			}
+			s.at.setKey(key)
+			out[i].Sent = Sent{Key: key, Retry: retry, Request: ms[i].Line()}
+			return a.line(*s.at, audit.OutcomeAttempt, ms[i]), nil
+		}
+		var err error
+		if a.log == nil {
+			_, err = decide()
+		} else {
+			var r audit.Record
+			r, err = a.log.AppendDecided(decide)
+			seqs[i] = r.Seq
+		}
+		switch {
+		case errors.As(err, new(refusal)):
+			out[i].Err, builds[i] = a.record(*s.at, err, "", 0), nil
+		case err != nil:
+			out[i].Err, builds[i] = a.record(*s.at, refusal{ErrUnaudited{err}}, "", 0), nil
+		}
+	}
+	each(len(steps), func(i int) {
+		if builds[i] == nil {
+			return
+		}
+		rid, err := steps[i].call(ms[i])
+		out[i].Err = a.record(*steps[i].at, err, rid, seqs[i])
+	})
+	return out
+}
+
+// each calls f for 0..n-1, up to parallel at once (in line for one).
+func each(n int, f func(i int)) {
+	if n == 1 {
+		f(0)
+		return
+	}
+	var wg sync.WaitGroup
+	slots := make(chan struct{}, parallel)
+	for i := range n {
+		wg.Add(1)
+		slots <- struct{}{}
+		go func() {
+			defer func() { <-slots; wg.Done() }()
+			f(i)
+		}()
+	}
+	wg.Wait()
+}
+
+// TxItem is one transaction of a freeze or unfreeze: the transaction as
+// read when the operator was asked, where its request goes (FreezeRoute;
+// resolved when zero) and the key taken then (Key, Plan).
+type TxItem struct {
+	Tx    wallet.Transaction
+	Route walletclient.Route
+	Key   Key
+}
+
+// TxResult is how a transaction's freeze or unfreeze ended, and the
+// transaction as the platform answered (zero unless it was done).
+type TxResult struct {
+	Result
+	Tx wallet.Transaction
+}
+
+// FreezeTxs freezes (freeze true) or unfreezes each transaction of items
+// with one reason, each its own attempt under its own key (run): the
+// results are in the items' order.
+func (a *Actor) FreezeTxs(ctx context.Context, items []TxItem, freeze bool, reason string) []TxResult {
+	out := make([]TxResult, len(items))
+	steps := make([]step, 0, len(items))
+	idx := make([]int, 0, len(items))
+	for i, it := range items {
+		at := TxAttempt(it.Tx, freeze, reason, it.Key.ID)
+		if strings.TrimSpace(reason) == "" {
+			out[i].Err = a.record(at, ErrNoReason, "", 0)
+			continue
+		}
+		rt, got := it.Route, &out[i].Tx
+		steps = append(steps, step{at: &at, k: it.Key, prepare: func() (builder, error) {
+			if rt.Path == "" {
+				var err error
+				if rt, _, err = a.FreezeRoute(ctx, it.Tx, freeze); err != nil {
+					return nil, err
+				}
+			}
+			return func(key string) (transport.Mutation, error) { return rt.Freeze(reason, key) }, nil
+		}, call: func(m transport.Mutation) (string, error) {
+			var err error
+			*got, err = a.c.Transactions.SendFreeze(ctx, rt, m)
+			return "", err
+		}})
+		idx = append(idx, i)
+	}
+	for j, r := range a.run(steps) {
+		out[idx[j]].Result = r
+	}
+	return out
+}
+
+// FreezeTx freezes (freeze true) or unfreezes a wallet transaction with a
+// reason, to rt (FreezeRoute; resolved here when zero), under the key k
+// taken when the operator was asked (Key).
+func (a *Actor) FreezeTx(ctx context.Context, rt walletclient.Route, tx wallet.Transaction, freeze bool, reason string, k Key) (wallet.Transaction, Sent, error) {
+	r := a.FreezeTxs(ctx, []TxItem{{Tx: tx, Route: rt, Key: k}}, freeze, reason)[0]
+	return r.Tx, r.Sent, r.Err
+}
+
+// EndpointItem is one custody endpoint of a lock or unlock, and the key
+// taken when the operator was asked (Key, Plan).
+type EndpointItem struct {
+	Endpoint custody.Endpoint
+	Key      Key
+}
+
+// EndpointResult is how an endpoint's lock or unlock ended: its intent,
+// accepted (not yet applied: follow it with Intent) when it was done.
+type EndpointResult struct {
+	Result
+	Accepted custody.IntentAccepted
+}
+
+// LockEndpoints locks (lock true) or unlocks each endpoint of items with
+// a signed intent under its key, with one reason carried as each intent's
+// custom property "reason" for its approvers; each is its own attempt
+// (run), and the results are in the items' order. Each endpoint's
+// revision is read first.
+func (a *Actor) LockEndpoints(ctx context.Context, items []EndpointItem, lock bool, reason string) []EndpointResult {
+	out := make([]EndpointResult, len(items))
+	payload := custody.PayloadUnlock
+	if lock {
+		payload = custody.PayloadLock
+	}
+	steps := make([]step, 0, len(items))
+	idx := make([]int, 0, len(items))
+	for i, it := range items {
+		at := EndpointAttempt(it.Endpoint, lock, reason, it.Key.ID)
+		if strings.TrimSpace(reason) == "" {
+			out[i].Err = a.record(at, ErrNoReason, "", 0)
+			continue
+		}
+		got, id := &out[i].Accepted, it.Endpoint.ID
+		steps = append(steps, step{at: &at, k: it.Key, prepare: func() (builder, error) {
+			rt, err := a.c.Custody.IntentRoute(ctx, payload, id)
+			if err != nil {
+				return nil, err
+			}
+			props := map[string]string{PropReason: strings.TrimSpace(reason)}
+			return func(key string) (transport.Mutation, error) { return rt.Build(key, props) }, nil
+		}, call: func(m transport.Mutation) (string, error) {
+			var err error
+			*got, err = a.c.Custody.Submit(ctx, m)
+			return got.RequestID, err
+		}})
+		idx = append(idx, i)
+	}
+	for j, r := range a.run(steps) {
+		out[idx[j]].Result = r
+	}
+	return out
+}
+
+// LockEndpoint locks (lock true) or unlocks a custody endpoint with a signed
+// intent under the key k (Key), carrying the operator's reason as the
+// intent's custom property "reason" for its approvers. The endpoint's
+// revision is read first. The intent is accepted, not yet applied: follow
+// it with Intent.
+func (a *Actor) LockEndpoint(ctx context.Context, ep custody.Endpoint, lock bool, reason string, k Key) (custody.IntentAccepted, Sent, error) {
+	r := a.LockEndpoints(ctx, []EndpointItem{{Endpoint: ep, Key: k}}, lock, reason)[0]
+	return r.Accepted, r.Sent, r.Err
+}
+
+// Planned is one record of a batch as its confirmation shows it: the key
+// it would go under, and why it is left out ("" when it goes).
+type Planned struct {
+	Key Key
+	Out string
+}
+
+// Plan takes the keys of action on each of targets, read from the log as
+// every process has written it, and says which records go. A record whose
+// key retries an attempt not settled goes again under that key, whatever
+// its state reads now: the platform answers a key it has applied with
+// what it answered then, so the retry settles the record, and one it never
+// received is applied once. A record whose attempt of the same action is
+// on its way now is left out (its answer will settle it). Any other goes
+// unless ruled(i) says why its state rules the action out ("frozen
+// already"). After a crash, the batch confirmed again sends exactly the
+// attempts the crash left open, with their keys, and nothing that was
+// done (its state rules it out).
+func (a *Actor) Plan(action string, targets []string, ruled func(i int) string) []Planned {
+	if a.log != nil {
+		_ = a.log.RefreshLocal() // a failure to read is met again, and said, by the action
+	}
+	out := make([]Planned, len(targets))
+	for i, t := range targets {
+		k := a.pending.key(action, t)
+		out[i].Key = k
+		switch {
+		case k.Retry != nil && k.Retry.InFlight > 0:
+			out[i].Out = fmt.Sprintf("its %s is on its way from %s (%s %s): its answer settles it", action, k.Retry.From, keyName(action), k.ID)
+		case k.Retry != nil:
+		default:
+			out[i].Out = ruled(i)
+		}
+	}
+	return out
+}
+
+// keyName is what the platform calls action's idempotency key.
+func keyName(action string) string {
+	if action == Lock || action == Unlock {
+		return "intent id"
+	}
+	return "mutationId"
+}
