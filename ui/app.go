@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -479,6 +480,10 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 		a.filterReplace = a.filter.Value() != ""
 		a.overlay = filterOverlay
 	case key.Matches(msg, k.Back):
+		if m, ok := As[Marker](a.Active()); ok && m.Marks() > 0 {
+			a.setFlash(Flash{Text: marksCleared(m.ClearMarks())})
+			return nil
+		}
 		if l, ok := a.returnLink(); ok {
 			return a.goBack(l)
 		}
@@ -620,4 +625,12 @@ func (a *App) answered(msg confirmAnswered) tea.Cmd {
 	}
 	inner := msg.msg
 	return func() tea.Msg { return inner }
+}
+
+// marksCleared says that n marks were dropped, and that nothing was sent.
+func marksCleared(n int) string {
+	if n == 1 {
+		return "1 mark cleared: nothing was sent"
+	}
+	return fmt.Sprintf("%d marks cleared: nothing was sent", n)
 }

@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"cmp"
+	"fmt"
 	"slices"
 	"strings"
 	"time"
@@ -149,7 +151,7 @@ func (d *dialog) valid(f field) (string, bool) {
 	case f == fieldReason && strings.TrimSpace(d.reason.Value()) == "":
 		return "type a " + strings.ToLower(sanitize.Line(d.c.Reason)) + " first", false
 	case f == fieldCode && d.code.Value() != d.c.TypeToConfirm:
-		return "type " + sanitize.Line(d.c.TypeToConfirm) + " (the end of the record's id) first", false
+		return "type " + sanitize.Line(d.c.TypeToConfirm) + " (" + cmp.Or(sanitize.Line(d.c.CodeIs), "the end of the record's id") + ") first", false
 	}
 	return "", true
 }
@@ -387,6 +389,7 @@ func (d *dialog) sections(width, height int, compact bool) []string {
 		if d.result.Err != nil {
 			b = append(b, ErrorLines(t, d.result.Err, width)...)
 		}
+		b = append(b, d.detailLines(width, height)...)
 		tail = []string{strings.Join(b, "\n"), d.closeButton() + "\n" +
 			t.Muted.Render("enter or "+d.keys.Close.Help().Key+" closes")}
 	}
@@ -567,4 +570,31 @@ func (d *dialog) paste(msg tea.PasteMsg) tea.Cmd {
 		d.hint = ""
 	}
 	return cmd
+}
+
+// detailLines are the result's lines of each record (a batch), each
+// wrapped and marked as it ended (✔ done, ✘ not, ? unknown), as many as
+// the height leaves room for: the failures come first, and what is cut
+// is counted, never dropped in silence.
+func (d *dialog) detailLines(width, height int) []string {
+	t := d.ctx.Theme
+	room := max(height-14, 3)
+	var out []string
+	for i, l := range d.result.Detail {
+		if len(out) >= room && i < len(d.result.Detail)-1 {
+			out = append(out, t.Muted.Render(wrapWords(
+				fmt.Sprintf("… and %d more: the Audit view lists each", len(d.result.Detail)-i), width)))
+			break
+		}
+		l = sanitize.Line(l)
+		style := t.Bad
+		switch {
+		case strings.HasPrefix(l, "✔"):
+			style = t.OK
+		case strings.HasPrefix(l, "?"):
+			style = t.Warn
+		}
+		out = append(out, style.Render(wrapWords(l, width)))
+	}
+	return out
 }

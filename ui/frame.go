@@ -150,6 +150,9 @@ func (a *App) header() string {
 	if a.paused() {
 		parts = append(parts, a.styled(&t.Warn, a.pausedBadge()))
 	}
+	if n := MarksOf(a.Active()); n > 0 {
+		parts = append(parts, a.styled(&t.Accent, fmt.Sprintf("✓ %d marked", n)))
+	}
 	// Too long (80 columns, read-only, a long profile name, a banner): the
 	// clock without its date, then without the program's name, then
 	// without the clock, before the alerts at the end are cut. The line is

@@ -153,6 +153,22 @@ type Command struct {
 	Global bool
 }
 
+// Marker holds marks on its records (a table whose page acts on several
+// at once): Marks counts them, for the header; esc clears them
+// (ClearMarks returns how many there were) before it goes back.
+type Marker interface {
+	Marks() int
+	ClearMarks() int
+}
+
+// MarksOf is how many records v has marked.
+func MarksOf(v any) int {
+	if m, ok := As[Marker](v); ok {
+		return m.Marks()
+	}
+	return 0
+}
+
 // FilterKeeper is a view whose search is what it shows (a saved search):
 // esc on its root does not clear it.
 type FilterKeeper interface {
@@ -197,6 +213,10 @@ type Copy struct {
 type Flash struct {
 	Text string
 	Err  error
+	// Detail, when set, are the lines of a result of several records
+	// (a batch), one per record, failures first: the dialog shows them
+	// under Text; the footer shows Text only.
+	Detail []string
 	// Warn shows Text as a warning, as long as an error: what the
 	// operator must not miss (an action cancelled, so not done).
 	Warn bool
@@ -223,8 +243,10 @@ type Confirm struct {
 	// that they are not read as the state the action left.
 	Before []string
 	// TypeToConfirm, when set (prod), must be typed before the confirm
-	// button works: the last four characters of the record's id.
+	// button works: the last four characters of the record's id, or what
+	// CodeIs says it is (a batch: the number of records).
 	TypeToConfirm string
+	CodeIs        string
 	Action        string // button label, such as "Freeze"
 	Run           tea.Cmd
 	// Reason, when set, is the label of a required free-text reason (a

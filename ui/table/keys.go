@@ -16,6 +16,12 @@ type KeyMap struct {
 	// Left and Right scroll the columns sideways when they do not all
 	// fit (ScrollColumns).
 	Left, Right key.Binding
+	// Mark marks the row under the cursor (or unmarks it) and moves
+	// down; MarkRange marks from the row marked last to the cursor;
+	// Invert marks the rows shown that are not marked and unmarks those
+	// that are; Unmark drops every mark. Only a table that marks
+	// (SetMarking) takes them.
+	Mark, MarkRange, Invert, Unmark key.Binding
 }
 
 // DefaultKeyMap returns the default bindings.
@@ -31,6 +37,11 @@ func DefaultKeyMap() KeyMap {
 		SortBack: key.NewBinding(key.WithKeys("S"), key.WithHelp("S", "reverse sort")),
 		Left:     key.NewBinding(key.WithKeys("left"), key.WithHelp("←", "columns to the left")),
 		Right:    key.NewBinding(key.WithKeys("right"), key.WithHelp("→", "columns to the right")),
+		// A terminal sends ctrl+space as NUL, which some read as ctrl+@.
+		Mark:      key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "mark")),
+		MarkRange: key.NewBinding(key.WithKeys("ctrl+space", "ctrl+@"), key.WithHelp("ctrl+space", "mark a range")),
+		Invert:    key.NewBinding(key.WithKeys("*"), key.WithHelp("*", "invert marks")),
+		Unmark:    key.NewBinding(key.WithKeys("u"), key.WithHelp("u/esc", "clear marks")),
 	}
 }
 
@@ -84,6 +95,15 @@ func (m *Model) Update(msg tea.Msg) tea.Cmd {
 			m.ScrollColumns(-1)
 		case key.Matches(msg, m.keys.Right):
 			m.ScrollColumns(1)
+		case !m.marks.on:
+		case key.Matches(msg, m.keys.Mark):
+			m.mark()
+		case key.Matches(msg, m.keys.MarkRange):
+			m.markRange()
+		case key.Matches(msg, m.keys.Invert):
+			m.invertMarks()
+		case key.Matches(msg, m.keys.Unmark):
+			m.ClearMarks()
 		}
 	case tea.MouseWheelMsg:
 		switch msg.Button {

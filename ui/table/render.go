@@ -89,9 +89,16 @@ func (m *Model) View() string {
 		n += len(l)
 	}
 	b.Grow(n + 2*m.lineWidth() + 64) // room for the selected row's styling
+	gutter := m.gutter() > 0
+	if gutter {
+		b.WriteString("  ")
+	}
 	b.WriteString(m.c.header)
 	for i := 0; i < h; i++ {
 		b.WriteByte('\n')
+		if gutter {
+			b.WriteString(m.markCell(i))
+		}
 		switch {
 		case i >= len(m.c.lines):
 		case m.offset+i == m.cursor && len(m.view) > 0:
@@ -101,6 +108,9 @@ func (m *Model) View() string {
 		}
 	}
 	b.WriteByte('\n')
+	if gutter {
+		b.WriteString("  ")
+	}
 	b.WriteString(m.c.footer)
 	m.c.out = b.String()
 	return m.c.out
@@ -293,6 +303,11 @@ func (m *Model) Footer() string {
 	if m.stale {
 		b.WriteString(", stale")
 	}
+	if n := len(m.marks.ids); n > 0 {
+		b.WriteString(" · ")
+		b.WriteString(strconv.Itoa(n))
+		b.WriteString(" marked")
+	}
 	if m.picking {
 		b.WriteString(" · sort by: a column's letter, s the next, S reverse, esc as it is")
 	}
@@ -304,11 +319,12 @@ func (m *Model) Footer() string {
 	return b.String()
 }
 
-// lineWidth is the width rows are padded to: the set width, or the natural
-// width of the columns when none is set.
+// lineWidth is the width rows are padded to: the set width (less the
+// marks' gutter while any row is marked), or the natural width of the
+// columns when none is set.
 func (m *Model) lineWidth() int {
 	if m.width > 0 {
-		return m.width
+		return max(m.width-m.gutter(), 1)
 	}
 	w := 0
 	for i, c := range m.cols {

@@ -98,6 +98,7 @@ type Styles struct {
 	Selected  lipgloss.Style // the row under the cursor
 	Highlight lipgloss.Style // a row that changed recently
 	Stale     lipgloss.Style // rows while the data is stale
+	Mark      lipgloss.Style // the "✓" of a marked row
 	Dim       lipgloss.Style // footer and empty-state message
 }
 
@@ -110,6 +111,7 @@ func NewStyles(dark bool) Styles {
 		Selected:  lipgloss.NewStyle().Reverse(true),
 		Highlight: lipgloss.NewStyle().Bold(true), // the shell's theme colours it (ui.Theme.Changed)
 		Stale:     lipgloss.NewStyle().Faint(true),
+		Mark:      lipgloss.NewStyle().Bold(true),
 		Dim:       lipgloss.NewStyle().Faint(true),
 	}
 }
@@ -162,6 +164,9 @@ type Model struct {
 	live      bool
 	following bool
 	newAbove  int
+
+	// marks are the rows marked for an action on several (marks.go).
+	marks marks
 
 	// marker draws the selected row with a leading "▸" (and the others
 	// with spaces): for terminals without colour or reverse video, where

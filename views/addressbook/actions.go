@@ -57,6 +57,10 @@ func (v *View) endpointActions() []viewkit.Action[custody.Endpoint] {
 					return "endpoint " + ep.Alias + " is Locked already: no lock to confirm (" + v.keys.Unlock.Help().Key + " unlocks it)"
 				}
 				return ""
+			},
+			BatchHelp: "lock",
+			Batch: func(eps []custody.Endpoint, gone []string) tea.Cmd {
+				return v.lockBatch(true).Ask(v.ctx, eps, gone)
 			}},
 		{Key: v.keys.Unlock, Write: true, Run: func(ep custody.Endpoint) tea.Cmd { return v.confirm(ep, false) },
 			Refuse: func(ep custody.Endpoint, err error) tea.Cmd {
@@ -67,6 +71,10 @@ func (v *View) endpointActions() []viewkit.Action[custody.Endpoint] {
 					return "endpoint " + ep.Alias + " is " + viewkit.Dash(ep.Lock) + ", not Locked: no unlock to confirm"
 				}
 				return ""
+			},
+			BatchHelp: "unlock",
+			Batch: func(eps []custody.Endpoint, gone []string) tea.Cmd {
+				return v.lockBatch(false).Ask(v.ctx, eps, gone)
 			}},
 	}
 }

@@ -123,7 +123,7 @@ func TestUnlockFromDetail(t *testing.T) {
 	e := viewtest.New(t, viewtest.Options{Skip: viewtest.NoLiquidityHistory()})
 	ep := endpointWhere(t, e, func(ep custody.Endpoint) bool { return ep.Lock == custody.LockLocked })
 	tm := onEndpoint(t, e, ep.ID)
-	viewtest.Keys(tm, "u")
+	viewtest.Keys(tm, "U")
 	viewtest.WaitAll(t, tm, "Unlock endpoint "+ep.Alias, "Locked → Unlocked")
 	viewtest.Keys(tm, "shift+tab", "cleared", "enter", "enter")
 	viewtest.WaitFor(t, tm, "proposed: intent")
@@ -150,9 +150,9 @@ func TestLockNotOfferedWhenLocked(t *testing.T) {
 	tm := onEndpoint(t, e, ep.ID)
 	sent := e.Sandbox.Stats().Requests["custody"]
 	viewtest.Keys(tm, "l")
-	viewtest.WaitFor(t, tm, "is Locked already: no lock to confirm (u unlocks it)")
+	viewtest.WaitFor(t, tm, "is Locked already: no lock to confirm (U unlocks it)")
 	frame := viewtest.Frame(t, tm)
-	if strings.Contains(frame, "Lock endpoint") || strings.Contains(frame, "l lock") || !strings.Contains(frame, "u unlock") {
+	if strings.Contains(frame, "Lock endpoint") || strings.Contains(frame, "l lock") || !strings.Contains(frame, "U unlock") {
 		t.Fatalf("a Locked endpoint offers a lock:\n%s", frame)
 	}
 	if n := e.Sandbox.Stats().Requests["custody"] - sent; n != 0 {
@@ -214,7 +214,7 @@ func TestReadOnly(t *testing.T) {
 	e := viewtest.New(t, viewtest.Options{ReadOnly: true, Skip: viewtest.NoLiquidityHistory()})
 	v := addressbook.New(e.Ctx, e.P, e.Actor)
 	for _, k := range v.Keys() {
-		if slices.Contains(k.Keys(), "l") || slices.Contains(k.Keys(), "u") {
+		if slices.Contains(k.Keys(), "l") || slices.Contains(k.Keys(), "U") {
 			t.Errorf("read-only keys offer %v", k.Keys())
 		}
 	}
@@ -236,7 +236,7 @@ func TestReadOnly(t *testing.T) {
 		t.Fatalf("detail not open: %v", d.Crumbs())
 	}
 	var refused bool
-	for _, m := range viewtest.Drive(d, d.Update(uitest.Key("u"))) {
+	for _, m := range viewtest.Drive(d, d.Update(uitest.Key("U"))) {
 		if f, ok := m.(ui.Flash); ok && f.Err != nil && strings.Contains(f.Err.Error(), "read-only") {
 			refused = true
 		}

@@ -58,7 +58,7 @@ func New(ctx *ui.Context, p *platform.Platform, act *actions.Actor) *View {
 		keys: keys{
 			Section: key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "wallet counterparties")),
 			Lock:    key.NewBinding(key.WithKeys("l"), key.WithHelp("l", "lock endpoint")),
-			Unlock:  key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "unlock endpoint")),
+			Unlock:  key.NewBinding(key.WithKeys("U"), key.WithHelp("U", "unlock endpoint")),
 		}}
 	v.endpoints = v.newEndpointsPage()
 	v.cps = v.newCounterpartiesPage()
@@ -113,6 +113,8 @@ func (v *View) Update(msg tea.Msg) tea.Cmd {
 		return tea.Batch(v.watchdog(), v.Stack.Update(msg))
 	case submitted:
 		return v.submittedAnswer(msg)
+	case viewkit.BatchDone[custody.Endpoint]:
+		return v.batchDone(msg)
 	case intentRead:
 		return v.intentAnswer(msg)
 	case refetched:

@@ -2,6 +2,7 @@ package viewkit
 
 import (
 	"cmp"
+	"fmt"
 	"io"
 	"slices"
 	"strings"
@@ -31,6 +32,13 @@ type Action[T any] struct {
 	// action is then not offered (its key is not shown), and its key
 	// says why in the footer instead of opening a confirmation.
 	Unavailable func(rec T) string
+	// Batch, when set, takes the action on the marked records (space
+	// marks them): the table then marks, and while any are marked the
+	// key takes them all (Batch.Ask), not the record under the cursor;
+	// gone are the marked ids the page no longer holds. BatchHelp names
+	// it in the footer before the count ("freeze": "freeze 3 marked").
+	Batch     func(recs []T, gone []string) tea.Cmd
+	BatchHelp string
 }
 
 // press is what the action's key does on rec in a session: refused in a
@@ -222,6 +230,7 @@ func newTablePage[T any](ctx *ui.Context, spec TableSpec[T]) *TablePage[T] {
 		t.SetSort(spec.SortCol, spec.SortDesc)
 	}
 	t.SetFollow(spec.Live)
+	t.SetMarking(slices.ContainsFunc(spec.Actions, func(a Action[T]) bool { return a.Batch != nil }))
 	return &TablePage[T]{ctx: ctx, keys: DefaultTableKeys(), spec: spec, t: t, dark: ctx.Theme.Dark}
 }
 
@@ -365,6 +374,8 @@ func (p *TablePage[T]) Update(msg tea.Msg) tea.Cmd {
 		}
 	case table.Computed:
 		cmds = append(cmds, p.t.Update(msg))
+	case unmarker:
+		p.t.Unmark(msg.unmark())
 	case tea.MouseClickMsg:
 		p.ensure()
 		if msg.Button == tea.MouseLeft {
@@ -391,6 +402,13 @@ func (p *TablePage[T]) Update(msg tea.Msg) tea.Cmd {
 				return tea.Batch(append(cmds, cmd)...)
 			}
 		}
+		if p.t.MarkCount() > 0 {
+			for _, a := range p.spec.Actions {
+				if a.Batch != nil && key.Matches(msg, a.Key) {
+					return tea.Batch(append(cmds, p.batch(a))...)
+				}
+			}
+		}
 		sel, ok := p.selected()
 		if wasDrawn {
 			sel, ok = drawn, true
@@ -410,6 +428,52 @@ func (p *TablePage[T]) Update(msg tea.Msg) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
+// batch is what a's key does with the marked records: refused, each
+// recorded, in a read-only session; else a's Batch.
+func (p *TablePage[T]) batch(a Action[T]) tea.Cmd {
+	recs, gone := p.marked()
+	if a.Write && p.ctx.ReadOnly {
+		cmds := make([]tea.Cmd, len(recs))
+		for i, r := range recs {
+			cmds[i] = a.refuse(r)
+		}
+		return tea.Sequence(cmds...)
+	}
+	return a.Batch(recs, gone)
+}
+
+// marked are the marked records the page holds, in the order shown, and
+// the ids of those it no longer holds.
+func (p *TablePage[T]) marked() (recs []T, gone []string) {
+	for _, id := range p.t.Marked() {
+		if r, ok := p.record(id); ok {
+			recs = append(recs, r)
+		} else {
+			gone = append(gone, id)
+		}
+	}
+	return recs, gone
+}
+
+// record is the record id, if the page holds it.
+func (p *TablePage[T]) record(id string) (T, bool) {
+	if p.sourced() {
+		return p.shared.Record(id)
+	}
+	i, ok := p.index[id]
+	if !ok {
+		var zero T
+		return zero, false
+	}
+	return p.recs[i], true
+}
+
+// Marks counts the marked records (ui.Marker).
+func (p *TablePage[T]) Marks() int { return p.t.MarkCount() }
+
+// ClearMarks drops the marks (ui.Marker: esc).
+func (p *TablePage[T]) ClearMarks() int { return p.t.ClearMarks() }
+
 // Typing is whether the table waits for a sort column's letter: the
 // shell then hands the page every key (ui.Typing).
 func (p *TablePage[T]) Typing() bool { return p.t.Picking() }
@@ -422,18 +486,11 @@ func (p *TablePage[T]) takeCmd() tea.Cmd {
 }
 
 func (p *TablePage[T]) selected() (T, bool) {
+	if id := p.t.SelectedID(); id != "" {
+		return p.record(id)
+	}
 	var zero T
-	if p.sourced() {
-		if id := p.t.SelectedID(); id != "" {
-			return p.shared.Record(id)
-		}
-		return zero, false
-	}
-	i, ok := p.index[p.t.SelectedID()]
-	if !ok || p.t.SelectedID() == "" {
-		return zero, false
-	}
-	return p.recs[i], true
+	return zero, false
 }
 
 // Render draws the status line, what goes above, and the table; before the
@@ -507,19 +564,33 @@ func (p *TablePage[T]) Keys() []key.Binding {
 		out = append(out, p.keys.Open)
 	}
 	sel, ok := p.selected()
+	marks := p.t.MarkCount()
 	for _, a := range p.spec.Actions {
-		if a.offered(sel, ok, p.ctx.ReadOnly) {
+		switch {
+		case marks > 0 && a.Batch != nil:
+			if !a.Write || !p.ctx.ReadOnly {
+				out = append(out, key.NewBinding(key.WithKeys(a.Key.Keys()...),
+					key.WithHelp(a.Key.Help().Key, fmt.Sprintf("%s %d marked", a.BatchHelp, marks))))
+			}
+		case a.offered(sel, ok, p.ctx.ReadOnly):
 			out = append(out, a.Key)
 		}
 	}
 	km := p.t.KeyMap()
+	if marks > 0 {
+		out = append(out, km.Mark, km.Unmark, km.MarkRange, km.Invert)
+	}
 	if p.t.CanScroll() {
 		// Columns are out of view at this width: the keys that show them
 		// come before sorting, for the footer to keep them at 80 columns.
 		out = append(out, key.NewBinding(key.WithKeys(append(km.Left.Keys(), km.Right.Keys()...)...),
 			key.WithHelp(km.Left.Help().Key+"/"+km.Right.Help().Key, "more columns")))
 	}
-	return append(out, km.SortNext, km.SortBack)
+	out = append(out, km.SortNext, km.SortBack)
+	if p.t.Marking() && marks == 0 {
+		out = append(out, km.Mark) // after the view's own keys, in the footer's order of need
+	}
+	return out
 }
 
 // NavKeys are the table's keys that move the cursor.

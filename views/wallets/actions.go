@@ -53,6 +53,10 @@ func (v *View) txActions() []viewkit.Action[wallet.Transaction] {
 					return "transaction " + t.ID + " is frozen already: no freeze to confirm (" + v.keys.Unfreeze.Help().Key + " unfreezes it)"
 				}
 				return ""
+			},
+			BatchHelp: "freeze",
+			Batch: func(txs []wallet.Transaction, gone []string) tea.Cmd {
+				return v.txBatch(true).Ask(v.ctx, txs, gone)
 			}},
 		{Key: v.keys.Unfreeze, Write: true, Run: func(t wallet.Transaction) tea.Cmd { return v.confirmFreeze(t, false) },
 			Refuse: func(t wallet.Transaction, err error) tea.Cmd {
@@ -63,6 +67,10 @@ func (v *View) txActions() []viewkit.Action[wallet.Transaction] {
 					return "transaction " + t.ID + " is not frozen: no unfreeze to confirm (" + v.keys.Freeze.Help().Key + " freezes it)"
 				}
 				return ""
+			},
+			BatchHelp: "unfreeze",
+			Batch: func(txs []wallet.Transaction, gone []string) tea.Cmd {
+				return v.txBatch(false).Ask(v.ctx, txs, gone)
 			}},
 	}
 }

@@ -40,7 +40,7 @@ func TestFreezeThenUnfreeze(t *testing.T) {
 		t.Fatal("the sandbox does not hold the transaction frozen")
 	}
 
-	viewtest.Keys(tm, "u")
+	viewtest.Keys(tm, "U")
 	viewtest.WaitFor(t, tm, "Unfreeze wallet transaction")
 	viewtest.Keys(tm, "shift+tab", "reviewed, fine", "enter", "enter")
 	viewtest.WaitFor(t, tm, "unfroze transaction "+tx.ID)
@@ -192,7 +192,7 @@ func TestReadOnlyRefuses(t *testing.T) {
 		viewtest.Drive(v, v.Update(ui.Open{View: "wallets", Args: args}))
 		for _, b := range v.Keys() {
 			for _, k := range b.Keys() {
-				if k == "f" || k == "u" || k == "t" {
+				if k == "f" || k == "U" || k == "t" {
 					t.Errorf("%v: action key %q offered in read-only", args, k)
 				}
 			}

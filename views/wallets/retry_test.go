@@ -60,7 +60,7 @@ func TestFreezeRetryAfterUnknownReusesMutationID(t *testing.T) {
 	viewtest.WaitAll(t, tm, "froze transaction "+tx.ID, mid)
 	viewtest.Keys(tm, "esc")
 	viewtest.WaitFor(t, tm, "FROZEN · progress is paused")
-	viewtest.Keys(tm, "u")
+	viewtest.Keys(tm, "U")
 	viewtest.WaitFor(t, tm, "Unfreeze wallet transaction")
 	frame := viewtest.Frame(t, tm)
 	if strings.Contains(frame, "retry of") || strings.Contains(frame, mid) {

@@ -17,6 +17,7 @@ import (
 	"treasury/data/actions"
 	"treasury/data/live"
 	"treasury/data/platform"
+	"treasury/data/wallet"
 	"treasury/ui"
 	"treasury/ui/route"
 	"treasury/ui/sanitize"
@@ -51,7 +52,7 @@ func newKeys() keys {
 	return keys{
 		Vaults: b("V", "section: vaults and wallets"), Txs: b("T", "section: all transactions"),
 		Sweeps: b("E", "section: sweep configurations"), Webhooks: b("W", "section: webhooks and subscriptions"),
-		Freeze: b("f", "freeze the transaction"), Unfreeze: b("u", "unfreeze the transaction"),
+		Freeze: b("f", "freeze the transaction"), Unfreeze: b("U", "unfreeze the transaction"),
 		Trigger: b("t", "trigger the sweep"),
 	}
 }
@@ -106,6 +107,8 @@ func (v *View) Update(msg tea.Msg) tea.Cmd {
 		return v.open(msg.Args)
 	case actionDone:
 		return v.done(msg)
+	case viewkit.BatchDone[wallet.Transaction]:
+		return v.batchDone(msg)
 	}
 	return v.Stack.Update(msg)
 }

@@ -1,0 +1,76 @@
+package wallets
+
+import (
+	"context"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/shopspring/decimal"
+
+	"treasury/data/actions"
+	"treasury/data/live"
+	"treasury/data/wallet"
+	"treasury/views/viewkit"
+)
+
+// txBatch is the freeze (freeze true) or unfreeze of the marked
+// transactions: one dialog, one reason, each transaction its own attempt
+// under its own mutationId. Each is read again before the dialog opens:
+// the state that rules one out is the platform's now.
+func (v *View) txBatch(freeze bool) viewkit.Batch[wallet.Transaction] {
+	action, verb, did, again := actions.Unfreeze, "Unfreeze", "unfroze", v.keys.Unfreeze.Help().Key
+	what := "Each transaction below will be unfrozen: it resumes where it was paused."
+	if freeze {
+		action, verb, did, again = actions.Freeze, "Freeze", "froze", v.keys.Freeze.Help().Key
+		what = "Each transaction below will be frozen: it stops progressing until it is unfrozen."
+	}
+	return viewkit.Batch[wallet.Transaction]{
+		Act: v.act, Action: action, Verb: verb, Did: did, Again: again,
+		Noun: "transaction", Nouns: "transactions", KeyName: "mutationId",
+		Intro:   []string{what},
+		Request: "PUT /v2/vaults/<vault>/wallets/<wallet>/transactions/<id>/" + action,
+		Waiting: "the wallet interface",
+		ID:      func(t wallet.Transaction) string { return t.ID },
+		Cells: func(t wallet.Transaction) []string {
+			return []string{viewkit.RequestLine(t.ID, t.ID), v.walletName(t.WalletID), viewkit.Amount(t.Qty, t.Asset), t.Status}
+		},
+		Amount: func(t wallet.Transaction) (string, decimal.Decimal) { return t.Asset, t.Qty },
+		Ruled: func(t wallet.Transaction) string {
+			switch {
+			case t.FreezeInfo.IsFrozen == freeze && freeze:
+				return "frozen already (read just now)"
+			case t.FreezeInfo.IsFrozen == freeze:
+				return "not frozen (read just now)"
+			}
+			return ""
+		},
+		Read: func(ctx context.Context, t wallet.Transaction) (wallet.Transaction, error) {
+			_, now, err := v.act.FreezeRoute(ctx, t, freeze)
+			if now.ID == "" {
+				now = t
+			}
+			return now, err
+		},
+		Attempt: func(t wallet.Transaction, reason, key string) actions.Attempt {
+			return actions.TxAttempt(t, freeze, reason, key)
+		},
+		Send: func(ctx context.Context, txs []wallet.Transaction, keys []actions.Key, reason string) []actions.Result {
+			items := make([]actions.TxItem, len(txs))
+			for i, t := range txs {
+				items[i] = actions.TxItem{Tx: t, Key: keys[i]}
+			}
+			rs := v.act.FreezeTxs(ctx, items, freeze, reason)
+			out := make([]actions.Result, len(rs))
+			for i, r := range rs {
+				out[i] = r.Result
+			}
+			return out
+		},
+	}
+}
+
+// batchDone reports a batch's result and reads the transactions again:
+// each one's new state is the platform's.
+func (v *View) batchDone(d viewkit.BatchDone[wallet.Transaction]) tea.Cmd {
+	v.ctx.Store.Refresh(live.Transactions)
+	return tea.Sequence(d.Show(), v.Stack.Update(d))
+}
