@@ -43,7 +43,7 @@ type rawCommand struct {
 func ReservedKeys() []string {
 	return []string{"q", "ctrl+c", ":", "/", "?", "tab", "shift+tab", "esc", "enter", "1", "2", "3", "4", "5", "6", "7", "8", "9",
 		"I", "L", "A", "a", "c", "C", "y", "r", "p", "ctrl+s", "up", "down", "left", "right", "k", "j", "g", "G", "s", "S",
-		"pgup", "pgdown", "home", "end", "space"}
+		"pgup", "pgdown", "home", "end", "space", "ctrl+space", "ctrl+@", "*", "u"}
 }
 
 var placeholder = regexp.MustCompile(`\{([^{}]*)\}`)

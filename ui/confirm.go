@@ -403,8 +403,9 @@ func (d *dialog) sections(width, height int, compact bool) []string {
 		}
 		if room := height - fixed; lipgloss.Height(body) > room {
 			ls := strings.Split(body, "\n")
+			cut := len(ls) - max(room-1, 0)
 			ls = ls[:max(room-1, 0)]
-			body = strings.Join(append(ls, t.Muted.Render("…")), "\n")
+			body = strings.Join(append(ls, t.Muted.Render(fmt.Sprintf("… %d more lines: a taller terminal shows them", cut))), "\n")
 		}
 	}
 	out := append(head, body, strings.Join(context, "\n"))

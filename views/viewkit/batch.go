@@ -161,7 +161,7 @@ func (b Batch[T]) confirm(ctx *ui.Context, recs []T, failed map[int]string, gone
 	if t := b.totals(recs, goes); t != "" {
 		lines = append(lines, "Totals       "+t)
 	}
-	lines = append(lines, "Request      "+b.Request+", one per "+b.Noun+", each its own "+b.KeyName)
+	lines = append(lines, "Request      "+b.Request+" each, its own "+b.KeyName)
 	if len(out)+len(gone) > 0 {
 		lines = append(lines, "Left out, not sent:")
 		for _, i := range out {
@@ -255,7 +255,7 @@ func (b Batch[T]) run(recs []T, keys []actions.Key, ruled []actions.Attempt, why
 		switch {
 		case actions.Applied(r.Err):
 			doneIDs = append(doneIDs, id)
-			l := "✔ " + b.Noun + " " + RequestLine(id, id) + SentNote(b.KeyName, r.Sent)
+			l := "✔ " + RequestLine(id, id) + SentNote(b.KeyName, r.Sent)
 			if r.Err != nil {
 				l += " · ⚠ " + r.Err.Error()
 			}

@@ -565,10 +565,15 @@ func (p *TablePage[T]) Keys() []key.Binding {
 	}
 	sel, ok := p.selected()
 	marks := p.t.MarkCount()
+	var marked []T
+	if marks > 0 {
+		marked, _ = p.marked()
+	}
 	for _, a := range p.spec.Actions {
 		switch {
 		case marks > 0 && a.Batch != nil:
-			if !a.Write || !p.ctx.ReadOnly {
+			// Offered while one marked record at least is not ruled out.
+			if (!a.Write || !p.ctx.ReadOnly) && slices.ContainsFunc(marked, func(r T) bool { return a.offered(r, true, false) }) {
 				out = append(out, key.NewBinding(key.WithKeys(a.Key.Keys()...),
 					key.WithHelp(a.Key.Help().Key, fmt.Sprintf("%s %d marked", a.BatchHelp, marks))))
 			}

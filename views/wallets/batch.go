@@ -27,7 +27,7 @@ func (v *View) txBatch(freeze bool) viewkit.Batch[wallet.Transaction] {
 		Act: v.act, Action: action, Verb: verb, Did: did, Again: again,
 		Noun: "transaction", Nouns: "transactions", KeyName: "mutationId",
 		Intro:   []string{what},
-		Request: "PUT /v2/vaults/<vault>/wallets/<wallet>/transactions/<id>/" + action,
+		Request: "PUT …/transactions/<id>/" + action,
 		Waiting: "the wallet interface",
 		ID:      func(t wallet.Transaction) string { return t.ID },
 		Cells: func(t wallet.Transaction) []string {
