@@ -146,3 +146,37 @@ func nineOfTwoWallets(t *testing.T, e *viewtest.Env) []wallet.Transaction {
 	}
 	return out
 }
+
+// In production a batch asks for the number of records typed, not the end
+// of an id; cancelled, each record that would have gone is recorded as
+// cancelled, with the reason typed, and nothing is sent.
+func TestBatchInProdTypesTheCountAndCancelsEach(t *testing.T) {
+	t.Parallel()
+	e := viewtest.New(t, viewtest.Options{Prod: true, Skip: viewtest.NoLiquidityHistory()})
+	ring := nineOfTwoWallets(t, e)[:3]
+	ids := make([]string, len(ring))
+	for i, tx := range ring {
+		ids[i] = tx.ID[:8]
+	}
+	tm := markAndFreeze(t, e, ids)
+	viewtest.WaitAll(t, tm, "Freeze 3 transactions", "type 3 to confirm")
+	viewtest.Keys(tm, "shift+tab", "shift+tab", "ring", "tab", "9", "tab", "tab", "enter")
+	viewtest.WaitFor(t, tm, "type 3 (the number of transactions to freeze) first")
+	viewtest.Keys(tm, "esc")
+	viewtest.WaitFor(t, tm, "cancelled, nothing sent: freeze of 3 transactions")
+	tm.Quit()
+	es := auditOf(t, e)
+	if len(es) != 3 {
+		t.Fatalf("%d audit lines, want one per transaction: %+v", len(es), es)
+	}
+	for _, r := range es {
+		if r.Outcome != audit.OutcomeRefused || r.Reason != "ring" || r.Error != actions.ErrWrongCode.Error() {
+			t.Errorf("audit %+v: want refused for the wrong code, with the reason typed", r)
+		}
+	}
+	for i, tx := range ring {
+		if got := sandboxTx(t, e, tx.ID); got.FreezeInfo.IsFrozen || len(got.FreezeInfo.History) != len(tx.FreezeInfo.History) {
+			t.Errorf("transaction %d was frozen: %+v", i, got.FreezeInfo)
+		}
+	}
+}
