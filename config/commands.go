@@ -39,18 +39,11 @@ type rawCommand struct {
 	SSHRoles   []string `yaml:"ssh_roles,omitempty"`
 }
 
-// ReservedKeys are the shell's keys, which no command may take.
-func ReservedKeys() []string {
-	return []string{"q", "ctrl+c", ":", "/", "?", "tab", "shift+tab", "esc", "enter", "1", "2", "3", "4", "5", "6", "7", "8", "9",
-		"I", "L", "A", "a", "c", "C", "y", "r", "p", "ctrl+s", "up", "down", "left", "right", "k", "j", "g", "G", "s", "S",
-		"pgup", "pgdown", "home", "end", "space", "ctrl+space", "ctrl+@", "*", "u"}
-}
-
 var placeholder = regexp.MustCompile(`\{([^{}]*)\}`)
 var fieldName = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_.]*$`)
 
 // commands resolves the profile's custom commands.
-func (r *resolver) commands(base string, raw []*rawCommand) []Command {
+func (r *resolver) commands(base string, raw []*rawCommand, km Keymap) []Command {
 	var out []Command
 	names, keys := map[string]string{}, map[string]string{}
 	for i, rc := range raw {
@@ -76,10 +69,6 @@ func (r *resolver) commands(base string, raw []*rawCommand) []Command {
 			continue
 		}
 		names[c.Name] = key
-		if slices.Contains(ReservedKeys(), c.Key) {
-			r.d.at(joinKey(key, "key"), "%q is the dashboard's own key: choose another (ctrl+ or an unused letter)", c.Key)
-			continue
-		}
 		for _, v := range c.Views {
 			if !slices.Contains(ViewNames(), v) {
 				r.d.at(joinKey(key, "views"), "no view %q: one of %s", v, strings.Join(ViewNames(), ", "))
@@ -88,6 +77,14 @@ func (r *resolver) commands(base string, raw []*rawCommand) []Command {
 		}
 		if len(c.Views) == 0 {
 			c.Views = ViewNames()
+		}
+		if !ok {
+			continue
+		}
+		if v := slices.IndexFunc(c.Views, func(v string) bool { return slices.Contains(km.Taken(v), c.Key) }); v >= 0 {
+			r.d.at(joinKey(key, "key"), "%q is the dashboard's own key on the %s view (keys: can move it): choose another (ctrl+ or an unused letter)",
+				c.Key, c.Views[v])
+			continue
 		}
 		for _, v := range c.Views {
 			if other := keys[v+" "+c.Key]; other != "" {

@@ -82,6 +82,8 @@ type Config struct {
 	// Searches are the profile's saved searches (searches:), each shown
 	// as a tab after the built-in views, in the file's order.
 	Searches []Search
+	// Keys are the keys in force of every action (keys: rebinds them).
+	Keys Keymap
 	// Commands are the profile's custom commands (commands:).
 	Commands []Command
 	// Warnings are what Load found wrong but not fatal (a secret file

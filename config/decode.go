@@ -175,6 +175,10 @@ func (d *decoder) decode(n *yaml.Node, v reflect.Value, path string) {
 			v.SetMapIndex(reflect.ValueOf(k.Value), elem)
 		}
 	case reflect.Slice:
+		if n.Kind == yaml.ScalarNode && v.Type() == reflect.TypeFor[keyList]() {
+			v.Set(reflect.ValueOf(keyList{n.Value})) // one key, or a list of them
+			return
+		}
 		if n.Kind != yaml.SequenceNode {
 			d.errAt(path, n, "must be a list, not %s", kindName(n))
 			return

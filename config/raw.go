@@ -10,23 +10,24 @@ type rawFile struct {
 }
 
 type rawProfile struct {
-	Environment     string        `yaml:"environment,omitempty"`
-	ReadOnly        *bool         `yaml:"read_only,omitempty"`
-	EmbeddedSandbox *rawEmbedded  `yaml:"embedded_sandbox,omitempty"`
-	Liquidity       *rawLiquidity `yaml:"liquidity,omitempty"`
-	Payments        *rawPayments  `yaml:"payments,omitempty"`
-	Reporting       *rawReporting `yaml:"reporting,omitempty"`
-	Wallet          *rawWallet    `yaml:"wallet,omitempty"`
-	Custody         *rawCustody   `yaml:"custody,omitempty"`
-	Webhooks        *rawWebhooks  `yaml:"webhooks,omitempty"`
-	Cluster         *rawCluster   `yaml:"cluster,omitempty"`
-	Refresh         *rawRefresh   `yaml:"refresh,omitempty"`
-	Alerts          *rawAlerts    `yaml:"alerts,omitempty"`
-	Mouse           *bool         `yaml:"mouse,omitempty"`
-	Theme           string        `yaml:"theme,omitempty"`
-	BaseCurrency    string        `yaml:"base_currency,omitempty"`
-	Searches        []*rawSearch  `yaml:"searches,omitempty"`
-	Commands        []*rawCommand `yaml:"commands,omitempty"`
+	Environment     string             `yaml:"environment,omitempty"`
+	ReadOnly        *bool              `yaml:"read_only,omitempty"`
+	EmbeddedSandbox *rawEmbedded       `yaml:"embedded_sandbox,omitempty"`
+	Liquidity       *rawLiquidity      `yaml:"liquidity,omitempty"`
+	Payments        *rawPayments       `yaml:"payments,omitempty"`
+	Reporting       *rawReporting      `yaml:"reporting,omitempty"`
+	Wallet          *rawWallet         `yaml:"wallet,omitempty"`
+	Custody         *rawCustody        `yaml:"custody,omitempty"`
+	Webhooks        *rawWebhooks       `yaml:"webhooks,omitempty"`
+	Cluster         *rawCluster        `yaml:"cluster,omitempty"`
+	Refresh         *rawRefresh        `yaml:"refresh,omitempty"`
+	Alerts          *rawAlerts         `yaml:"alerts,omitempty"`
+	Mouse           *bool              `yaml:"mouse,omitempty"`
+	Theme           string             `yaml:"theme,omitempty"`
+	BaseCurrency    string             `yaml:"base_currency,omitempty"`
+	Searches        []*rawSearch       `yaml:"searches,omitempty"`
+	Commands        []*rawCommand      `yaml:"commands,omitempty"`
+	Keys            map[string]keyList `yaml:"keys,omitempty"`
 }
 
 // rawSearch is one saved search (searches.go).

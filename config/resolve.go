@@ -112,7 +112,8 @@ func (r *resolver) profile(name string, p *rawProfile) *Config {
 	r.refresh(k("refresh"), p.Refresh, &cfg.Refresh)
 	r.alerts(k("alerts"), p.Alerts, &cfg.Alerts)
 	cfg.Searches = r.searches(k("searches"), p.Searches)
-	cfg.Commands = r.commands(k("commands"), p.Commands)
+	cfg.Keys = r.keymap(k("keys"), p.Keys)
+	cfg.Commands = r.commands(k("commands"), p.Commands, cfg.Keys)
 	if p.Environment == EnvProd && !cfg.ReadOnly {
 		r.warn(base, "production profile without read_only: true; actions (freeze, lock, sweep) are enabled")
 	}

@@ -246,7 +246,7 @@ func (r *Runtime) HasWebhooks() bool { return r.hooks != nil }
 func (r *Runtime) UIShared() *ui.Shared {
 	r.sharedOnce.Do(func() {
 		p := r.Platform
-		r.shared = &ui.Shared{Store: p.Store, Profile: r.Config.Profile, Environment: r.Config.Environment, Now: p.Now, Kept: r.Kept}
+		r.shared = &ui.Shared{Store: p.Store, Profile: r.Config.Profile, Environment: r.Config.Environment, Now: p.Now, Kept: r.Kept, Keys: r.Config.Keys}
 		if r.HasWebhooks() {
 			r.shared.Webhooks = r.WebhookStatus
 		}

@@ -16,6 +16,7 @@ import (
 
 	"treasury/data/actions"
 	"treasury/data/live"
+	"treasury/config"
 	"treasury/ui/route"
 )
 
@@ -87,8 +88,8 @@ const maxLinks = 16
 // NewApp builds the shell over views, in tab order (keys 1-9).
 func NewApp(ctx *Context, views ...View) *App {
 	fi := NewInput(ctx.Theme, "/", 200, lipgloss.NewStyle())
-	a := &App{ctx: ctx, keys: DefaultKeys(), views: views, filter: fi, now: ctx.Clock(), help: newHelpModel(ctx.Theme)}
-	a.letters = viewLetters(a.keys, views)
+	a := &App{ctx: ctx, keys: DefaultKeys(ctx.keymap()), views: views, filter: fi, now: ctx.Clock(), help: newHelpModel(ctx.Theme)}
+	a.letters = viewLetters(a.keys, ctx.keymap(), views)
 	if len(a.letters) > 0 {
 		keys, help := a.keys.Jump.Keys(), "1-9"
 		for i := 9; i < len(views); i++ {
@@ -110,8 +111,13 @@ func NewApp(ctx *Context, views ...View) *App {
 // the title, else (a saved search whose initial is taken) its next
 // letter that is free. A tab label is always a key; a view with no free
 // letter is reached with tab or the palette.
-func viewLetters(k Keys, views []View) map[string]int {
+func viewLetters(k Keys, km config.Keymap, views []View) map[string]int {
 	taken := map[string]bool{}
+	for _, a := range config.KeyActions() { // every action's keys in force, on any page
+		for _, s := range km.Keys(a.Name) {
+			taken[s] = true
+		}
+	}
 	for _, b := range append(k.List(), k.Close, k.FilterKeep, k.FilterClear) {
 		for _, s := range b.Keys() {
 			taken[s] = true

@@ -87,7 +87,7 @@ func newDialog(ctx *Context, c Confirm, seq int) *dialog {
 	input := func(prompt string, limit int) textinput.Model {
 		return NewInput(ctx.Theme, prompt, limit, ctx.Theme.Bold)
 	}
-	d := &dialog{ctx: ctx, keys: DefaultDialogKeys(), c: c, seq: seq,
+	d := &dialog{ctx: ctx, keys: DefaultDialogKeys(ctx.keymap()), c: c, seq: seq,
 		reason: input(sanitize.Line(c.Reason)+": ", 200),
 		code:   input("type "+sanitize.Line(c.TypeToConfirm)+" to confirm: ", 16),
 		spin: spinner.New(spinner.WithSpinner(spinner.Spinner{Frames: spinner.MiniDot.Frames, FPS: time.Second / 8}),
@@ -167,23 +167,23 @@ func (d *dialog) next() field {
 
 // enterDoes says what enter does with the focus where it is.
 func (d *dialog) enterDoes() string {
-	action := sanitize.Line(d.c.Action)
+	action, enter := sanitize.Line(d.c.Action), d.keys.Enter.Help().Key
 	switch f := d.focused(); f {
 	case fieldCancel:
-		return "enter cancels: nothing is sent"
+		return enter + " cancels: nothing is sent"
 	case fieldConfirm:
 		if _, why, missing := d.missing(); missing {
-			return "enter does nothing yet: " + why
+			return enter + " does nothing yet: " + why
 		}
-		return "enter runs " + action + " now"
+		return enter + " runs " + action + " now"
 	default:
 		if why, ok := d.valid(f); !ok {
-			return "enter does nothing yet: " + why
+			return enter + " does nothing yet: " + why
 		}
 		if d.next() == fieldCode {
-			return "enter goes to the code to type"
+			return enter + " goes to the code to type"
 		}
-		return "enter goes to " + action
+		return enter + " goes to " + action
 	}
 }
 
@@ -503,7 +503,7 @@ func (d *dialog) button(label string, focused, enabled, danger bool) string {
 	case !enabled:
 		label = "(" + label + ")"
 	case focused && d.state == asking:
-		label = "enter: " + label
+		label = d.keys.Enter.Help().Key + ": " + label
 	}
 	switch {
 	case focused && enabled && danger:

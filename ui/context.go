@@ -13,6 +13,7 @@ import (
 
 	"github.com/charmbracelet/colorprofile"
 
+	"treasury/config"
 	"treasury/data/live"
 	"treasury/data/webhook"
 	"treasury/kit/keep"
@@ -63,6 +64,8 @@ type Shared struct {
 	// when no session asked for it in a while; nil makes each in the
 	// session.
 	Kept *keep.Registry
+	// Keys are the profile's keys in force (keys:; zero: the defaults).
+	Keys config.Keymap
 }
 
 // Session is what belongs to one session: its terminal, colours, size,

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"treasury/config"
 	"treasury/ui/uitest"
 
 	"charm.land/bubbles/v2/key"
@@ -118,7 +119,8 @@ func TestHelpColumnsAlign(t *testing.T) {
 // of them twice: the dialog, the palette, the pager with its closing
 // keys, the filter input.
 func TestOverlayKeysAreDistinct(t *testing.T) {
-	k, d, p, g := DefaultKeys(), DefaultDialogKeys(), DefaultPaletteKeys(), DefaultPagerKeys()
+	var km config.Keymap
+	k, d, p, g := DefaultKeys(km), DefaultDialogKeys(km), DefaultPaletteKeys(km), DefaultPagerKeys(km)
 	for name, bs := range map[string][]key.Binding{
 		"dialog":  {d.Next, d.Prev, d.Switch, d.Enter, d.Close},
 		"palette": {p.Close, p.Complete, p.Next, p.Prev, p.Run},

@@ -1,6 +1,10 @@
 package ui
 
-import "charm.land/bubbles/v2/key"
+import (
+	"charm.land/bubbles/v2/key"
+
+	"treasury/config"
+)
 
 // Keys are the shell's key bindings, declared once; help is generated from
 // them and from each view's own bindings.
@@ -16,32 +20,57 @@ type Keys struct {
 	FilterKeep, FilterClear key.Binding
 }
 
-// DefaultKeys are the shell's bindings (number keys 1-9 jump to a view).
-func DefaultKeys() Keys {
-	b := func(desc string, keys ...string) key.Binding {
-		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(keys[0], desc))
-	}
+// DefaultKeys are the shell's bindings in force (km: the profile's keys:;
+// number keys 1-9 jump to a view).
+func DefaultKeys(km config.Keymap) Keys {
+	b := func(name string) key.Binding { return Bind(km, name) }
 	return Keys{
-		NextView: b("next view", "tab"),
-		PrevView: b("previous view", "shift+tab"),
-		Palette:  b("command palette", ":"),
-		Filter:   b("filter rows", "/"),
-		Back:     b("back", "esc"),
-		Raw:      b("raw record (JSON)", "y"),
-		Copy:     b("copy id (OSC 52)", "c"),
-		ShowID:   b("show id to select by hand", "C"),
-		Save:     b("save table as CSV", "ctrl+s"),
-		Refresh:  b("refresh now", "r"),
-		Pause:    b("pause what is shown / resume", "p"),
-		Help:     b("help", "?"),
-		Quit:     b("quit", "q", "ctrl+c"),
-		Alerts:   b("open alerts", "a"),
+		NextView: b("next_view"),
+		PrevView: b("prev_view"),
+		Palette:  b("palette"),
+		Filter:   b("filter"),
+		Back:     b("back"),
+		Raw:      b("raw"),
+		Copy:     b("copy"),
+		ShowID:   b("show_id"),
+		Save:     b("save_csv"),
+		Refresh:  b("refresh"),
+		Pause:    b("pause"),
+		Help:     b("help"),
+		Quit:     b("quit"),
+		Alerts:   b("alerts"),
 		Jump: key.NewBinding(key.WithKeys("1", "2", "3", "4", "5", "6", "7", "8", "9"),
 			key.WithHelp("1-9", "jump to view")),
-		Close:       b("close", "q"),
-		FilterKeep:  b("keep", "enter"),
-		FilterClear: b("clear", "esc"),
+		Close:       b("close"),
+		FilterKeep:  b("filter_keep"),
+		FilterClear: b("filter_clear"),
 	}
+}
+
+// Bind is action name's binding in km (config.KeyActions names every
+// action): its keys in force, help's label for them and what it does.
+func Bind(km config.Keymap, name string) key.Binding {
+	return key.NewBinding(key.WithKeys(km.Keys(name)...), key.WithHelp(km.Label(name), km.Help(name)))
+}
+
+// BindAs is Bind with what the action does said as desc (a view's own
+// words: "window 24h·7d·30d").
+func BindAs(km config.Keymap, name, desc string) key.Binding {
+	return key.NewBinding(key.WithKeys(km.Keys(name)...), key.WithHelp(km.Label(name), desc))
+}
+
+// Key is action name's binding in force in this session's profile.
+func (c *Context) Key(name string) key.Binding { return Bind(c.keymap(), name) }
+
+// KeyAs is Key with the view's own words for what it does.
+func (c *Context) KeyAs(name, desc string) key.Binding { return BindAs(c.keymap(), name, desc) }
+
+// keymap is the profile's keys in force (the defaults without one).
+func (c *Context) keymap() config.Keymap {
+	if c == nil || c.Shared == nil {
+		return config.Keymap{}
+	}
+	return c.Keys
 }
 
 // List returns the bindings in help order.
@@ -63,14 +92,10 @@ type PagerKeys struct {
 	Up, Down, PageUp, PageDown key.Binding
 }
 
-// DefaultPagerKeys are the pager's bindings.
-func DefaultPagerKeys() PagerKeys {
-	return PagerKeys{
-		Up:       key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
-		Down:     key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
-		PageUp:   key.NewBinding(key.WithKeys("pgup", "b"), key.WithHelp("pgup", "page up")),
-		PageDown: key.NewBinding(key.WithKeys("pgdown", "space"), key.WithHelp("pgdn", "page down")),
-	}
+// DefaultPagerKeys are the pager's bindings in force.
+func DefaultPagerKeys(km config.Keymap) PagerKeys {
+	return PagerKeys{Up: Bind(km, "pager_up"), Down: Bind(km, "pager_down"),
+		PageUp: Bind(km, "pager_page_up"), PageDown: Bind(km, "pager_page_down")}
 }
 
 // PaletteKeys are the command palette's bindings.
@@ -80,15 +105,10 @@ type PaletteKeys struct {
 	Close, Complete, Next, Prev, Run key.Binding
 }
 
-// DefaultPaletteKeys are the palette's bindings.
-func DefaultPaletteKeys() PaletteKeys {
-	return PaletteKeys{
-		Close:    key.NewBinding(key.WithKeys("esc", "ctrl+c"), key.WithHelp("esc", "close")),
-		Complete: key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "complete")),
-		Next:     key.NewBinding(key.WithKeys("down", "ctrl+n"), key.WithHelp("↓", "next")),
-		Prev:     key.NewBinding(key.WithKeys("up", "ctrl+p"), key.WithHelp("↑", "previous")),
-		Run:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "run")),
-	}
+// DefaultPaletteKeys are the palette's bindings in force.
+func DefaultPaletteKeys(km config.Keymap) PaletteKeys {
+	return PaletteKeys{Close: Bind(km, "palette_close"), Complete: Bind(km, "palette_complete"),
+		Next: Bind(km, "palette_next"), Prev: Bind(km, "palette_prev"), Run: Bind(km, "palette_run")}
 }
 
 // DialogKeys are the confirmation dialog's bindings: its hint line is
@@ -108,16 +128,8 @@ type DialogKeys struct {
 	Close key.Binding
 }
 
-// DefaultDialogKeys are the dialog's bindings.
-func DefaultDialogKeys() DialogKeys {
-	b := func(desc string, keys ...string) key.Binding {
-		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(keys[0], desc))
-	}
-	return DialogKeys{
-		Next:   b("next field", "tab"),
-		Prev:   b("previous field", "shift+tab"),
-		Switch: key.NewBinding(key.WithKeys("left", "right"), key.WithHelp("←/→", "other button")),
-		Enter:  b("as the dialog says", "enter"),
-		Close:  b("cancel", "esc", "ctrl+c"),
-	}
+// DefaultDialogKeys are the dialog's bindings in force.
+func DefaultDialogKeys(km config.Keymap) DialogKeys {
+	return DialogKeys{Next: Bind(km, "dialog_next"), Prev: Bind(km, "dialog_prev"), Switch: Bind(km, "dialog_switch"),
+		Enter: Bind(km, "dialog_enter"), Close: Bind(km, "dialog_close")}
 }

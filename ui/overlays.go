@@ -29,7 +29,7 @@ func (a *App) helpView(w, h int) string {
 			view = append(view, b)
 		}
 	}
-	closing := a.ctx.Theme.Muted.Render("  esc, q or ? closes this help")
+	closing := a.ctx.Theme.Muted.Render("  " + a.keys.Back.Help().Key + ", " + a.keys.Close.Help().Key + " or " + a.keys.Help.Help().Key + " closes this help")
 	explain := a.explainSection(w)
 	var out string
 	// With the view's explanation first, then without it (a line says
@@ -140,7 +140,7 @@ func newRawPager(ctx *Context, rec any, w, h int) *rawPager {
 		lines[i] = sanitize.Line(l)
 	}
 	lines = append([]string{ctx.Theme.Muted.Render(title)}, lines...)
-	k := DefaultPagerKeys()
+	k := DefaultPagerKeys(ctx.keymap())
 	vp := newPagerViewport(k, w, h)
 	vp.SetContent(strings.Join(lines, "\n"))
 	return &rawPager{vp: vp, keys: k}
@@ -149,7 +149,7 @@ func newRawPager(ctx *Context, rec any, w, h int) *rawPager {
 // newTextPager shows a title and a text, sanitized, on lines of their own
 // (an id to select by hand).
 func newTextPager(ctx *Context, title, text string, w, h int) *rawPager {
-	k := DefaultPagerKeys()
+	k := DefaultPagerKeys(ctx.keymap())
 	vp := newPagerViewport(k, w, h)
 	vp.SetContent(ctx.Theme.Muted.Render(sanitize.Line(title)) + "\n\n" + sanitize.Line(text) + "\n")
 	return &rawPager{vp: vp, keys: k}
@@ -158,7 +158,7 @@ func newTextPager(ctx *Context, title, text string, w, h int) *rawPager {
 // newOutputPager pages a program's output, its lines kept (each through
 // the sanitizer).
 func newOutputPager(ctx *Context, title, text string, w, h int) *rawPager {
-	k := DefaultPagerKeys()
+	k := DefaultPagerKeys(ctx.keymap())
 	vp := newPagerViewport(k, w, h)
 	vp.SetContent(ctx.Theme.Muted.Render(sanitize.Line(title)) + "\n\n" + sanitize.Text(strings.TrimRight(text, "\n")) + "\n")
 	return &rawPager{vp: vp, keys: k}

@@ -24,7 +24,7 @@ type palette struct {
 
 func newPalette(a *App) *palette {
 	in := NewInput(a.ctx.Theme, ":", 200, lipgloss.NewStyle())
-	return &palette{app: a, keys: DefaultPaletteKeys(), input: in}
+	return &palette{app: a, keys: DefaultPaletteKeys(a.ctx.keymap()), input: in}
 }
 
 // commands are every view's commands plus one per view name.

@@ -1,6 +1,9 @@
 package table
 
 import (
+	"slices"
+	"strings"
+
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 )
@@ -179,23 +182,33 @@ func (m *Model) ClickRow(i int) {
 }
 
 // sortLetters name the sortable columns shown, in order, while the sort
-// column is picked: every letter but s, whose second press sorts by the
-// next column instead. A column not shown at the table's width (or
-// scrolled off) has none: what cannot be seen is not picked.
-const sortLetters = "abcdefghijklmnopqrtuvwxyz"
+// column is picked: every letter but the sort key's (s), whose second
+// press sorts by the next column instead. A column not shown at the
+// table's width (or scrolled off) has none: what cannot be seen is not
+// picked.
+func (m *Model) sortLetters() string {
+	var b strings.Builder
+	for l := 'a'; l <= 'z'; l++ {
+		if !slices.Contains(m.keys.SortNext.Keys(), string(l)) && !slices.Contains(m.keys.SortBack.Keys(), string(l)) {
+			b.WriteRune(l)
+		}
+	}
+	return b.String()
+}
 
 // SortLetter is the letter that picks column i after s ("" for a column
 // that does not sort or is not shown, or past the 25th).
 func (m *Model) SortLetter(i int) string {
 	m.ensureLayout()
+	letters := m.sortLetters()
 	n := 0
 	for c := range m.cols {
 		if m.cols[c].NoSort || c >= len(m.c.widths) || m.c.widths[c] == 0 {
 			continue
 		}
 		if c == i {
-			if n < len(sortLetters) {
-				return sortLetters[n : n+1]
+			if n < len(letters) {
+				return letters[n : n+1]
 			}
 			return ""
 		}

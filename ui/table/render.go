@@ -309,12 +309,12 @@ func (m *Model) Footer() string {
 		b.WriteString(" marked")
 	}
 	if m.picking {
-		b.WriteString(" · sort by: a column's letter, s the next, S reverse, esc as it is")
+		b.WriteString(" · sort by: a column's letter, " + m.keys.SortNext.Help().Key + " the next, " + m.keys.SortBack.Help().Key + " reverse, esc as it is")
 	}
 	if m.live && !m.following && m.newAbove > 0 {
 		b.WriteString(" · ↑ ")
 		b.WriteString(strconv.Itoa(m.newAbove))
-		b.WriteString(" new (g: newest)")
+		b.WriteString(" new (" + m.keys.Home.Keys()[len(m.keys.Home.Keys())-1] + ": newest)")
 	}
 	return b.String()
 }

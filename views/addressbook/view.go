@@ -56,9 +56,7 @@ type keys struct{ Section, Lock, Unlock key.Binding }
 func New(ctx *ui.Context, p *platform.Platform, act *actions.Actor) *View {
 	v := &View{ctx: ctx, p: p, act: act, follows: map[string]*follow{}, last: map[string]custody.Intent{},
 		keys: keys{
-			Section: key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "wallet counterparties")),
-			Lock:    key.NewBinding(key.WithKeys("l"), key.WithHelp("l", "lock endpoint")),
-			Unlock:  key.NewBinding(key.WithKeys("U"), key.WithHelp("U", "unlock endpoint")),
+			Section: ctx.Key("counterparties"), Lock: ctx.Key("lock"), Unlock: ctx.Key("unlock"),
 		}}
 	v.endpoints = v.newEndpointsPage()
 	v.cps = v.newCounterpartiesPage()

@@ -64,7 +64,7 @@ type keys struct{ Edit key.Binding }
 // it shows and edits (e, or :alerts edit).
 func New(ctx *ui.Context, settings Settings) *View {
 	v := &View{ctx: ctx, settings: settings,
-		keys: keys{Edit: key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "thresholds"))}}
+		keys: keys{Edit: ctx.Key("thresholds")}}
 	page := viewkit.NewOwnTable(ctx, viewkit.TableSpec[live.Alert]{
 		Columns: []table.Column{
 			{Title: "Severity", Width: 8}, {Title: "Code", Width: 10}, {Title: "Where", Width: 12},

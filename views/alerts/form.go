@@ -25,13 +25,8 @@ type formKeys struct {
 	Next, Prev, Save, Cancel key.Binding
 }
 
-func defaultFormKeys() formKeys {
-	return formKeys{
-		Next:   key.NewBinding(key.WithKeys("tab", "down"), key.WithHelp("tab/↓", "next field")),
-		Prev:   key.NewBinding(key.WithKeys("shift+tab", "up"), key.WithHelp("shift+tab/↑", "previous field")),
-		Save:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "save to the file and apply")),
-		Cancel: key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
-	}
+func defaultFormKeys(ctx *ui.Context) formKeys {
+	return formKeys{Next: ctx.Key("form_next"), Prev: ctx.Key("form_prev"), Save: ctx.Key("form_save"), Cancel: ctx.Key("form_cancel")}
 }
 
 // form edits the levels of one rule: a field per threshold, empty to take
@@ -55,7 +50,7 @@ type saved struct {
 }
 
 func newForm(v *View, r config.AlertRule) *form {
-	f := &form{v: v, keys: defaultFormKeys(), rule: r}
+	f := &form{v: v, keys: defaultFormKeys(v.ctx), rule: r}
 	for _, fd := range r.Fields {
 		in := ui.NewInput(v.ctx.Theme, "", 24, lipgloss.NewStyle())
 		in.SetWidth(14)

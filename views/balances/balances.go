@@ -65,8 +65,7 @@ type Options struct {
 // New builds the balances view.
 func New(ctx *ui.Context, o Options) *View {
 	v := &View{ctx: ctx, exposure: paystats.ExposureOf(ctx.Store, o.Runway), window: defaultWindow, keys: keys{
-		Trades: key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "trades / balances")),
-		Window: key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "chart window 1h/24h/7d/30d")),
+		Trades: ctx.Key("trades"), Window: ctx.KeyAs("window", "chart window 1h/24h/7d/30d"),
 	}}
 	v.chart = chart.NewLine(chartStyles(ctx, 0))
 	v.page = viewkit.NewOwnTable(ctx, viewkit.TableSpec[Row]{

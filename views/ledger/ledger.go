@@ -56,7 +56,7 @@ type View struct {
 // platform.LedgerID: the ledger gives movements no id.
 func New(ctx *ui.Context, p *platform.Platform) *View {
 	v := &View{ctx: ctx, p: p}
-	v.keys.Window = key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "window 24h·7d·30d"))
+	v.keys.Window = ctx.KeyAs("window", "window 24h·7d·30d")
 	v.setWindow(0, time.Time{})
 	return v
 }

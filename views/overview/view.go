@@ -108,7 +108,7 @@ type keys struct{ Window key.Binding }
 // (once for the process: every session gets the same).
 func New(ctx *ui.Context, o Options) *View {
 	v := &View{ctx: ctx, base: o.Base, runway: o.Runway, keys: keys{
-		Window: key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "window 1h/24h/7d/30d")),
+		Window: ctx.KeyAs("window", "window 1h/24h/7d/30d"),
 	}}
 	if v.base == "" {
 		v.base = config.DefaultBaseCurrency

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"treasury/data/live"
@@ -200,9 +199,6 @@ func (v *View) platformLine() string {
 	}
 	return t.Accent.Render("from the platform: "+n+" payments matching "+what) + t.Muted.Render("  o opens them")
 }
-
-// platformKey opens the platform's answer.
-var platformKey = key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "the platform's payments beyond the window"))
 
 // openBeyond shows the payments the platform found, apart. The filter's
 // records carry no reason: each failure among them is read by id (the

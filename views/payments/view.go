@@ -65,7 +65,7 @@ type View struct {
 	keys      keys
 }
 
-type keys struct{ Next, Prev, Window, Ticket key.Binding }
+type keys struct{ Next, Prev, Window, Ticket, Platform key.Binding }
 
 // rootPage is the table page named by the scope in the breadcrumb trail.
 type rootPage struct {
@@ -84,10 +84,8 @@ func (r rootPage) Crumb() string {
 // New builds the payments view over the platform's store and clients.
 func New(ctx *ui.Context, p *platform.Platform) *View {
 	v := &View{ctx: ctx, p: p, keys: keys{
-		Next:   key.NewBinding(key.WithKeys("]"), key.WithHelp("]", "next state scope")),
-		Prev:   key.NewBinding(key.WithKeys("["), key.WithHelp("[", "previous state scope")),
-		Window: key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "window 24h/7d/30d")),
-		Ticket: key.NewBinding(key.WithKeys("Y"), key.WithHelp("Y", "copy a ticket summary")),
+		Next: ctx.Key("next_scope"), Prev: ctx.Key("prev_scope"), Window: ctx.KeyAs("window", "window 24h/7d/30d"),
+		Ticket: ctx.Key("ticket"), Platform: ctx.Key("platform_payments"),
 	}}
 	v.window = windows[0]
 	v.counts = scopeCounts(ctx.Store, windows[0])
@@ -216,7 +214,7 @@ func (v *View) Update(msg tea.Msg) tea.Cmd {
 				}
 			}
 		}
-		if v.Depth() == 1 && key.Matches(msg, platformKey) && v.platformLine() != "" {
+		if v.Depth() == 1 && key.Matches(msg, v.keys.Platform) && v.platformLine() != "" {
 			if cmd := v.openBeyond(); cmd != nil {
 				return cmd
 			}
@@ -339,7 +337,7 @@ func (v *View) openPayment(ref string) tea.Cmd {
 func (v *View) Keys() []key.Binding {
 	if v.Depth() == 1 {
 		if v.beyond.state == findFound && len(v.beyond.found) > 0 && v.platformLine() != "" {
-			return v.Stack.KeysWith(v.keys.Prev, v.keys.Next, v.keys.Window, v.keys.Ticket, platformKey)
+			return v.Stack.KeysWith(v.keys.Prev, v.keys.Next, v.keys.Window, v.keys.Ticket, v.keys.Platform)
 		}
 		return v.Stack.KeysWith(v.keys.Prev, v.keys.Next, v.keys.Window, v.keys.Ticket)
 	}

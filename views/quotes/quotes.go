@@ -51,9 +51,7 @@ type keys struct{ Window, Pair, Board key.Binding }
 // New builds the quotes view.
 func New(ctx *ui.Context) *View {
 	v := &View{ctx: ctx, keys: keys{
-		Window: key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "chart window 1h/24h/7d/30d")),
-		Pair:   key.NewBinding(key.WithKeys("P"), key.WithHelp("P", "chart: pin/unpin the selected pair")),
-		Board:  key.NewBinding(key.WithKeys("b"), key.WithHelp("b", "board: latest per pair / every quote")),
+		Window: ctx.KeyAs("window", "chart window 1h/24h/7d/30d"), Pair: ctx.Key("pin_pair"), Board: ctx.Key("board"),
 	}}
 	st := chart.Styles{Axis: ctx.Theme.Muted, Label: ctx.Theme.Muted, Line: ctx.Theme.Accent}
 	if len(ctx.Theme.Series) > 0 {

@@ -46,8 +46,7 @@ type keys struct{ Save, Skipped key.Binding }
 // New builds the reports view; p.Reporting downloads the reports.
 func New(ctx *ui.Context, p *platform.Platform) *View {
 	v := &View{ctx: ctx, p: p, keys: keys{
-		Save:    key.NewBinding(key.WithKeys("w"), key.WithHelp("w", "save report file as downloaded")),
-		Skipped: skippedKey(),
+		Save: ctx.Key("save_report"), Skipped: ctx.Key("skipped_rows"),
 	}}
 	v.list = viewkit.NewOwnTable(ctx, viewkit.TableSpec[reporting.Report]{
 		Columns: []table.Column{

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/ansi"
 
 	"treasury/data/apierr"
@@ -130,11 +129,6 @@ func newSkippedPage(p *reportPage) *viewkit.DetailPage[[]skipLine] {
 			return out
 		},
 	})
-}
-
-// skippedKey binds the key that lists the skipped rows.
-func skippedKey() key.Binding {
-	return key.NewBinding(key.WithKeys("!"), key.WithHelp("!", "list the rows skipped"))
 }
 
 // failure is a failed download where its rows would be: the error's code,

@@ -46,21 +46,12 @@ type DetailKeys struct {
 	Errors key.Binding
 }
 
-// DefaultDetailKeys are the detail page's bindings.
-func DefaultDetailKeys() DetailKeys {
-	b := func(k []string, keyHelp, desc string) key.Binding {
-		return key.NewBinding(key.WithKeys(k...), key.WithHelp(keyHelp, desc))
-	}
-	return DetailKeys{
-		Up:     b([]string{"up", "k"}, "↑/k", "scroll up"),
-		Down:   b([]string{"down", "j"}, "↓/j", "scroll down"),
-		PageUp: b([]string{"pgup", "b"}, "pgup/b", "page up"),
-		// Not "f" as in a pager: it freezes a wallet transaction.
-		PageDown:     b([]string{"pgdown", " "}, "pgdn/space", "page down"),
-		HalfPageUp:   b([]string{"ctrl+u"}, "ctrl+u", "half a page up"),
-		HalfPageDown: b([]string{"ctrl+d"}, "ctrl+d", "half a page down"),
-		Errors:       b([]string{"enter"}, "enter", "show the errors"),
-	}
+// DefaultDetailKeys are the detail page's bindings in force (page down
+// is not "f" as in a pager: f freezes a wallet transaction).
+func DefaultDetailKeys(ctx *ui.Context) DetailKeys {
+	return DetailKeys{Up: ctx.Key("scroll_up"), Down: ctx.Key("scroll_down"), PageUp: ctx.Key("scroll_page_up"),
+		PageDown: ctx.Key("scroll_page_down"), HalfPageUp: ctx.Key("half_page_up"), HalfPageDown: ctx.Key("half_page_down"),
+		Errors: ctx.KeyAs("open", "show the errors")}
 }
 
 // DetailPage shows one record, scrollable, kept current from the store.
@@ -78,7 +69,7 @@ type DetailPage[T any] struct {
 
 // NewDetailPage builds a detail page.
 func NewDetailPage[T any](ctx *ui.Context, spec DetailSpec[T]) *DetailPage[T] {
-	k := DefaultDetailKeys()
+	k := DefaultDetailKeys(ctx)
 	vp := viewport.New()
 	vp.KeyMap = viewport.KeyMap{Up: k.Up, Down: k.Down, PageUp: k.PageUp, PageDown: k.PageDown,
 		HalfPageUp: k.HalfPageUp, HalfPageDown: k.HalfPageDown,

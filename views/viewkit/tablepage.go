@@ -161,12 +161,9 @@ type TableKeys struct {
 	Open, Errors key.Binding
 }
 
-// DefaultTableKeys are the table page's bindings.
-func DefaultTableKeys() TableKeys {
-	return TableKeys{
-		Open:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),
-		Errors: key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "show the errors")),
-	}
+// DefaultTableKeys are the table page's bindings in force.
+func DefaultTableKeys(ctx *ui.Context) TableKeys {
+	return TableKeys{Open: ctx.Key("open"), Errors: ctx.KeyAs("open", "show the errors")}
 }
 
 // TablePage is a Page showing a table of records, kept current from the
@@ -231,7 +228,7 @@ func newTablePage[T any](ctx *ui.Context, spec TableSpec[T]) *TablePage[T] {
 	}
 	t.SetFollow(spec.Live)
 	t.SetMarking(slices.ContainsFunc(spec.Actions, func(a Action[T]) bool { return a.Batch != nil }))
-	return &TablePage[T]{ctx: ctx, keys: DefaultTableKeys(), spec: spec, t: t, dark: ctx.Theme.Dark}
+	return &TablePage[T]{ctx: ctx, keys: DefaultTableKeys(ctx), spec: spec, t: t, dark: ctx.Theme.Dark}
 }
 
 // Table is the page's table widget.

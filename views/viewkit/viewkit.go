@@ -5,6 +5,7 @@
 package viewkit
 
 import (
+	"charm.land/bubbles/v2/key"
 	"errors"
 	"strings"
 	"time"
@@ -33,9 +34,22 @@ func TableStyles(t ui.Theme) table.Styles {
 // NewTable builds a table for a session.
 func NewTable(ctx *ui.Context, cols []table.Column) *table.Model {
 	t := table.New(cols, TableStyles(ctx.Theme))
+	t.SetKeyMap(TableKeyMap(ctx))
 	t.SetMarker(ctx.Plain()) // the selected row must show without colour
 	shareLines(ctx, t)
 	return t
+}
+
+// TableKeyMap is a table's bindings in force in the session's profile
+// (keys:).
+func TableKeyMap(ctx *ui.Context) table.KeyMap {
+	k := ctx.Key
+	unmark := k("clear_marks")
+	return table.KeyMap{Up: k("up"), Down: k("down"), PageUp: k("page_up"), PageDown: k("page_down"),
+		Home: k("top"), End: k("bottom"), SortNext: k("sort"), SortBack: k("sort_reverse"),
+		Left: k("columns_left"), Right: k("columns_right"), Mark: k("mark"), MarkRange: k("mark_range"), Invert: k("invert_marks"),
+		// esc (the shell's back) clears the marks too.
+		Unmark: key.NewBinding(key.WithKeys(unmark.Keys()...), key.WithHelp(unmark.Help().Key+"/"+k("back").Help().Key, unmark.Help().Desc))}
 }
 
 // shareLines has t's rows formatted once for every session of the process

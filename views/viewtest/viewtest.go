@@ -161,7 +161,7 @@ func (e *Env) session(t testing.TB) {
 	if o.Colour {
 		colors = colorprofile.ANSI256
 	}
-	e.Ctx = &ui.Context{Shared: &ui.Shared{Store: p.Store, Profile: cfg.Profile, Environment: cfg.Environment, Now: srv.Clock().Now}, Session: ui.Session{Colors: colors, Dark: true, Theme: ui.NewTheme(colors, true, nil), ReadOnly: cfg.ReadOnly, Operator: o.who().String(), SaveDir: t.TempDir(), Width: Width, Height: Height - 4}}
+	e.Ctx = &ui.Context{Shared: &ui.Shared{Store: p.Store, Profile: cfg.Profile, Environment: cfg.Environment, Now: srv.Clock().Now, Keys: cfg.Keys}, Session: ui.Session{Colors: colors, Dark: true, Theme: ui.NewTheme(colors, true, nil), ReadOnly: cfg.ReadOnly, Operator: o.who().String(), SaveDir: t.TempDir(), Width: Width, Height: Height - 4}}
 	e.Actor = actions.New(actions.Clients{Transactions: p.WalletTransactions, Custody: p.Custody, CanSign: p.CustodyCanSign},
 		actions.Identity{Profile: cfg.Profile, Environment: cfg.Environment, Who: o.who(), ReadOnly: cfg.ReadOnly}, al)
 }

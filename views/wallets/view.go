@@ -47,20 +47,16 @@ type keys struct {
 	Freeze, Unfreeze, Trigger     key.Binding
 }
 
-func newKeys() keys {
-	b := func(k, help string) key.Binding { return key.NewBinding(key.WithKeys(k), key.WithHelp(k, help)) }
-	return keys{
-		Vaults: b("V", "section: vaults and wallets"), Txs: b("T", "section: all transactions"),
-		Sweeps: b("E", "section: sweep configurations"), Webhooks: b("W", "section: webhooks and subscriptions"),
-		Freeze: b("f", "freeze the transaction"), Unfreeze: b("U", "unfreeze the transaction"),
-		Trigger: b("t", "trigger the sweep"),
-	}
+func newKeys(ctx *ui.Context) keys {
+	b := ctx.Key
+	return keys{Vaults: b("vaults"), Txs: b("transactions"), Sweeps: b("sweeps"), Webhooks: b("webhooks"),
+		Freeze: b("freeze"), Unfreeze: b("unfreeze"), Trigger: b("trigger")}
 }
 
 // New builds the vaults and wallets view. p's Wallet client reads; the
 // actor performs freezes, unfreezes and sweep triggers.
 func New(ctx *ui.Context, p *platform.Platform, act *actions.Actor) *View {
-	v := &View{ctx: ctx, p: p, act: act, keys: newKeys()}
+	v := &View{ctx: ctx, p: p, act: act, keys: newKeys(ctx)}
 	v.showSection(secVaults, "")
 	return v
 }

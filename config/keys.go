@@ -1,0 +1,352 @@
+package config
+
+import (
+	"slices"
+	"sort"
+	"strings"
+	"unicode/utf8"
+)
+
+// KeyAction is one action of the dashboard's keymap that a profile may
+// rebind (keys:): its name, where its key is read (Places), its keys by
+// default, the label help shows for them and what it does.
+type KeyAction struct {
+	Name string
+	// Places are where the key is read: "*" everywhere (the shell's
+	// keys), "table" on every table page, "detail" on every detail page,
+	// a view's name ("wallets": on its every page), a view's tables only
+	// ("quotes/table"), or a modal place ("dialog", "palette", "pager",
+	// "filter", "overlay", "form") that takes every key while it is
+	// open. Two actions whose places meet cannot share a key (meets).
+	Places []string
+	Keys   []string
+	Label  string // the keys as help shows them ("↑/k")
+	Help   string
+}
+
+// Modal places: while one is open it takes every key.
+var modalPlaces = []string{"dialog", "palette", "filter", "overlay", "form"}
+
+// KeyActions are the dashboard's rebindable actions with their default
+// keys, in help's order. A fresh table each call.
+func KeyActions() []KeyAction {
+	all, table, detail := []string{"*"}, []string{"table"}, []string{"detail"}
+	a := func(name string, places []string, label, help string, keys ...string) KeyAction {
+		if label == "" {
+			label = strings.Join(keys, "/")
+		}
+		return KeyAction{Name: name, Places: places, Keys: keys, Label: label, Help: help}
+	}
+	v := func(views ...string) []string { return views }
+	return []KeyAction{
+		// The shell's.
+		a("next_view", all, "", "next view", "tab"),
+		a("prev_view", all, "", "previous view", "shift+tab"),
+		a("palette", all, "", "command palette", ":"),
+		a("filter", all, "", "filter rows", "/"),
+		a("back", v("*", "overlay"), "", "back", "esc"),
+		a("raw", v("*", "overlay"), "", "raw record (JSON)", "y"),
+		a("copy", all, "", "copy id (OSC 52)", "c"),
+		a("show_id", all, "", "show id to select by hand", "C"),
+		a("save_csv", all, "", "save table as CSV", "ctrl+s"),
+		a("refresh", all, "", "refresh now", "r"),
+		a("pause", all, "", "pause what is shown / resume", "p"),
+		a("help", v("*", "overlay"), "", "help", "?"),
+		a("quit", all, "q", "quit", "q", "ctrl+c"),
+		a("alerts", all, "", "open alerts", "a"),
+		// A table's, and a table page's.
+		a("up", table, "↑/k", "up", "up", "k"),
+		a("down", table, "↓/j", "down", "down", "j"),
+		a("page_up", table, "pgup", "page up", "pgup", "ctrl+b"),
+		a("page_down", table, "pgdn", "page down", "pgdown", "ctrl+f"),
+		a("top", table, "g/home", "first", "home", "g"),
+		a("bottom", table, "G/end", "last", "end", "G"),
+		a("sort", table, "", "sort by column", "s"),
+		a("sort_reverse", table, "", "reverse sort", "S"),
+		a("columns_left", table, "←", "columns to the left", "left"),
+		a("columns_right", table, "→", "columns to the right", "right"),
+		a("mark", table, "", "mark", "space"),
+		a("mark_range", table, "ctrl+space", "mark a range", "ctrl+space", "ctrl+@"),
+		a("invert_marks", table, "", "invert marks", "*"),
+		a("clear_marks", table, "", "clear marks", "u"),
+		a("open", table, "", "open", "enter"),
+		// A detail page's.
+		a("scroll_up", detail, "↑/k", "scroll up", "up", "k"),
+		a("scroll_down", detail, "↓/j", "scroll down", "down", "j"),
+		a("scroll_page_up", detail, "pgup/b", "page up", "pgup", "b"),
+		a("scroll_page_down", detail, "pgdn/space", "page down", "pgdown", "space"),
+		a("half_page_up", detail, "", "half a page up", "ctrl+u"),
+		a("half_page_down", detail, "", "half a page down", "ctrl+d"),
+		// The views'.
+		a("window", v("overview", "quotes", "balances", "payments", "ledger"), "", "chart window", "w"),
+		a("pin_pair", v("quotes"), "", "chart: pin/unpin the selected pair", "P"),
+		a("board", v("quotes/table"), "", "board: latest per pair / every quote", "b"),
+		a("trades", v("balances"), "", "trades / balances", "t"),
+		a("next_scope", v("payments"), "", "next state scope", "]"),
+		a("prev_scope", v("payments"), "", "previous state scope", "["),
+		a("ticket", v("payments"), "", "copy a ticket summary", "Y"),
+		a("platform_payments", v("payments"), "", "the platform's payments beyond the window", "o"),
+		a("vaults", v("wallets"), "", "section: vaults and wallets", "V"),
+		a("transactions", v("wallets"), "", "section: all transactions", "T"),
+		a("sweeps", v("wallets"), "", "section: sweep configurations", "E"),
+		a("webhooks", v("wallets"), "", "section: webhooks and subscriptions", "W"),
+		a("freeze", v("wallets"), "", "freeze the transaction", "f"),
+		a("unfreeze", v("wallets"), "", "unfreeze the transaction", "U"),
+		a("trigger", v("wallets"), "", "trigger the sweep", "t"),
+		a("counterparties", v("addressbook"), "", "wallet counterparties", "w"),
+		a("lock", v("addressbook"), "", "lock endpoint", "l"),
+		a("unlock", v("addressbook"), "", "unlock endpoint", "U"),
+		a("thresholds", v("alerts"), "", "thresholds", "e"),
+		a("save_report", v("reports"), "", "save report file as downloaded", "w"),
+		a("skipped_rows", v("reports"), "", "list the rows skipped", "!"),
+		// Modal: a confirmation, the palette, a pager, the filter, the
+		// help and raw overlays, the thresholds form.
+		a("dialog_next", v("dialog"), "", "next field", "tab"),
+		a("dialog_prev", v("dialog"), "", "previous field", "shift+tab"),
+		a("dialog_switch", v("dialog"), "←/→", "other button", "left", "right"),
+		a("dialog_enter", v("dialog"), "", "as the dialog says", "enter"),
+		a("dialog_close", v("dialog"), "esc", "cancel", "esc", "ctrl+c"),
+		a("palette_close", v("palette"), "esc", "close", "esc", "ctrl+c"),
+		a("palette_complete", v("palette"), "", "complete", "tab"),
+		a("palette_next", v("palette"), "↓", "next", "down", "ctrl+n"),
+		a("palette_prev", v("palette"), "↑", "previous", "up", "ctrl+p"),
+		a("palette_run", v("palette"), "", "run", "enter"),
+		a("pager_up", v("overlay"), "↑/k", "up", "up", "k"),
+		a("pager_down", v("overlay"), "↓/j", "down", "down", "j"),
+		a("pager_page_up", v("overlay"), "pgup", "page up", "pgup", "b"),
+		a("pager_page_down", v("overlay"), "pgdn", "page down", "pgdown", "space"),
+		a("filter_keep", v("filter"), "", "keep", "enter"),
+		a("filter_clear", v("filter"), "", "clear", "esc"),
+		a("close", v("overlay"), "", "close", "q"),
+		a("form_next", v("form"), "tab/↓", "next field", "tab", "down"),
+		a("form_prev", v("form"), "shift+tab/↑", "previous field", "shift+tab", "up"),
+		a("form_save", v("form"), "", "save to the file and apply", "enter"),
+		a("form_cancel", v("form"), "", "cancel", "esc"),
+	}
+}
+
+// jumpKeys go to view 1-9: no action may take them.
+var jumpKeys = []string{"1", "2", "3", "4", "5", "6", "7", "8", "9"}
+
+// Keymap is the keys in force of every action (KeyActions), by name:
+// the defaults, with what the profile's keys: rebinds.
+type Keymap struct {
+	keys   map[string][]string
+	labels map[string]string
+	helps  map[string]string
+}
+
+// DefaultKeymap is every action on its default keys.
+func DefaultKeymap() Keymap {
+	m := Keymap{keys: map[string][]string{}, labels: map[string]string{}, helps: map[string]string{}}
+	for _, a := range KeyActions() {
+		m.keys[a.Name], m.labels[a.Name], m.helps[a.Name] = a.Keys, a.Label, a.Help
+	}
+	return m
+}
+
+// Help says what action name does.
+func (m Keymap) Help(name string) string {
+	if m.helps == nil {
+		return DefaultKeymap().Help(name)
+	}
+	return m.helps[name]
+}
+
+// Keys are the keys of action name in force.
+func (m Keymap) Keys(name string) []string {
+	if m.keys == nil {
+		return DefaultKeymap().Keys(name)
+	}
+	k, ok := m.keys[name]
+	if !ok {
+		panic("config: no key action " + name) // a name in the code that is not in KeyActions
+	}
+	return slices.Clone(k)
+}
+
+// Label is how help shows the keys of action name.
+func (m Keymap) Label(name string) string {
+	if m.labels == nil {
+		return DefaultKeymap().Label(name)
+	}
+	return m.labels[name]
+}
+
+// Taken are the keys in force that are read on view (its name): what a
+// custom command on that view may not take.
+func (m Keymap) Taken(view string) []string {
+	out := slices.Clone(jumpKeys)
+	for _, a := range KeyActions() {
+		if _, ok := meets(a.Places, []string{view}); ok {
+			out = append(out, m.Keys(a.Name)...)
+		}
+	}
+	return out
+}
+
+// keyList is one key or a list of keys in the file.
+type keyList []string
+
+// keymap resolves the profile's keys: each names an action of
+// KeyActions and gives its keys, which replace its defaults. An unknown
+// action, a key that is no key, or two actions read in one place on one
+// key stop the start with the line.
+func (r *resolver) keymap(base string, raw map[string]keyList) Keymap {
+	m := DefaultKeymap()
+	names := make([]string, 0, len(raw))
+	for name := range raw {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	known := map[string]KeyAction{}
+	for _, a := range KeyActions() {
+		known[a.Name] = a
+	}
+	for _, name := range names {
+		key := joinKey(base, name)
+		if _, ok := known[name]; !ok {
+			r.d.at(key, "no action %q: one of %s", name, strings.Join(sortedKeys(known), ", "))
+			continue
+		}
+		ks := make([]string, 0, len(raw[name]))
+		ok := true
+		for _, k := range raw[name] {
+			k = strings.TrimSpace(k)
+			if why := badKey(k); why != "" {
+				r.d.at(key, "%q %s", k, why)
+				ok = false
+			}
+			ks = append(ks, k)
+		}
+		if len(ks) == 0 {
+			r.d.at(key, "give at least one key")
+			ok = false
+		}
+		if ok {
+			m.keys[name], m.labels[name] = ks, strings.Join(ks, "/")
+		}
+	}
+	for _, c := range m.Collisions() {
+		at := base
+		for _, n := range []string{c.A, c.B} {
+			if _, rebound := raw[n]; rebound {
+				at = joinKey(base, n)
+				break
+			}
+		}
+		r.d.at(at, "%q is the key of %s and of %s, both read on %s: give one another key", c.Key, c.A, c.B, c.Where)
+	}
+	return m
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Collision is a key of two actions read in one place.
+type Collision struct {
+	Key, A, B, Where string
+}
+
+// Collisions are the keys in force that two actions read in one place
+// share (or one takes from the view numbers).
+func (m Keymap) Collisions() []Collision {
+	acts := KeyActions()
+	var out []Collision
+	for i, a := range acts {
+		for _, k := range m.Keys(a.Name) {
+			if slices.Contains(jumpKeys, k) && !modal(a.Places) {
+				out = append(out, Collision{Key: k, A: a.Name, B: "the view numbers", Where: "every view"})
+			}
+		}
+		for _, b := range acts[i+1:] {
+			where, meet := meets(a.Places, b.Places)
+			if !meet {
+				continue
+			}
+			for _, k := range m.Keys(a.Name) {
+				if slices.Contains(m.Keys(b.Name), k) {
+					out = append(out, Collision{Key: k, A: a.Name, B: b.Name, Where: where})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// meets says whether two actions' places meet, and where. A modal place
+// meets itself only; "*" meets every other place; a table page and a
+// detail page are never both shown; a view's name meets either kind of
+// page and itself, its tables ("quotes/table") a table page only.
+func meets(a, b []string) (string, bool) {
+	for _, p := range a {
+		for _, q := range b {
+			if w, ok := meet(p, q); ok {
+				return w, true
+			}
+		}
+	}
+	return "", false
+}
+
+func meet(p, q string) (string, bool) {
+	page := func(x string) bool { return x == "table" || x == "detail" }
+	pv, pt, _ := strings.Cut(p, "/")
+	qv, qt, _ := strings.Cut(q, "/")
+	switch {
+	case slices.Contains(modalPlaces, p) || slices.Contains(modalPlaces, q):
+		return "the " + p, p == q
+	case p == "*" && q == "*":
+		return "every view", true
+	case p == "*" || q == "*":
+		other := p + q
+		if page(other) {
+			return "every " + other + " page", true
+		}
+		v, _, _ := strings.Cut(strings.TrimPrefix(other, "*"), "/")
+		return "the " + v + " view", true
+	case page(p) && page(q):
+		return "every " + p + " page", p == q
+	case page(p):
+		return "the " + qv + " view", p == "table" || qt == ""
+	case page(q):
+		return "the " + pv + " view", q == "table" || pt == ""
+	}
+	return "the " + pv + " view", pv == qv
+}
+
+func modal(places []string) bool {
+	return slices.ContainsFunc(places, func(p string) bool { return slices.Contains(modalPlaces, p) })
+}
+
+// namedKeys are the keys with names (besides a single character).
+var namedKeys = []string{"enter", "esc", "tab", "space", "backspace", "delete", "insert", "up", "down", "left", "right",
+	"home", "end", "pgup", "pgdown", "f1", "f2", "f3", "f4", "f5", "f6", "f7", "f8", "f9", "f10", "f11", "f12", "@"}
+
+// badKey says why k is not a key a terminal sends ("" when it is): one
+// character, or a named key, after any of ctrl+, alt+ and shift+.
+func badKey(k string) string {
+	if k == "" {
+		return "is empty"
+	}
+	rest := k
+	for _, mod := range []string{"ctrl+", "alt+", "shift+"} {
+		rest = strings.TrimPrefix(rest, mod)
+	}
+	for _, mod := range []string{"ctrl+", "alt+", "shift+"} {
+		rest = strings.TrimPrefix(rest, mod)
+	}
+	switch {
+	case utf8.RuneCountInString(rest) == 1 && rest != " ":
+		return ""
+	case slices.Contains(namedKeys, rest):
+		return ""
+	}
+	return "is not a key: one character, or " + strings.Join(namedKeys[:len(namedKeys)-1], ", ") + ", after any of ctrl+, alt+, shift+"
+}
