@@ -14,9 +14,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
+	"treasury/config"
 	"treasury/data/actions"
 	"treasury/data/live"
-	"treasury/config"
 	"treasury/ui/route"
 )
 
