@@ -37,6 +37,7 @@ type rawSearch struct {
 	Search  string   `yaml:"search,omitempty"`
 	Window  string   `yaml:"window,omitempty"`
 	Columns []string `yaml:"columns,omitempty"`
+	Sort    string   `yaml:"sort,omitempty"`
 }
 
 type rawEmbedded struct {

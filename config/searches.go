@@ -14,6 +14,7 @@ import (
 //	    search: "state:FAILED currency:EUR"
 //	    window: 7d                         # optional
 //	    columns: [paymentid, state, sent, beneficiary, error]   # optional
+//	    sort: sent desc                    # optional: a column, then asc or desc
 //
 // This package checks the form (a title, given once; a list of names);
 // what only the views know (which views exist, their columns, whether a
@@ -33,6 +34,10 @@ type Search struct {
 	// Columns are the columns shown, by the names a search uses
 	// ("state", "beneficiary"); none: every column.
 	Columns []string
+	// Sort is the column sorted by, by its name ("" the view's order),
+	// SortDesc descending: sort: "sent desc" in the file.
+	Sort     string
+	SortDesc bool
 
 	// Key is the entry's key in the file ("profiles.prod.searches[0]")
 	// and Lines the line of each of its keys ("" for the entry itself):
@@ -58,7 +63,7 @@ func (r *resolver) searches(base string, raw []*rawSearch) []Search {
 		}
 		s := Search{Title: strings.TrimSpace(rs.Title), View: strings.TrimSpace(rs.View), Search: strings.TrimSpace(rs.Search),
 			Window: strings.TrimSpace(rs.Window), Key: key, Lines: map[string]int{"": r.d.lines[key]}}
-		for _, f := range []string{"title", "view", "search", "window", "columns"} {
+		for _, f := range []string{"title", "view", "search", "window", "columns", "sort"} {
 			if l, ok := r.d.lines[joinKey(key, f)]; ok {
 				s.Lines[f] = l
 			}
@@ -86,6 +91,16 @@ func (r *resolver) searches(base string, raw []*rawSearch) []Search {
 				continue
 			}
 			s.Columns = append(s.Columns, c)
+		}
+		if sort := strings.Fields(strings.ToLower(rs.Sort)); len(sort) > 0 {
+			s.Sort = sort[0]
+			switch {
+			case len(sort) > 2 || len(sort) == 2 && sort[1] != "asc" && sort[1] != "desc":
+				r.d.at(joinKey(key, "sort"), "is a column's name, then asc or desc: not %q", rs.Sort)
+				continue
+			case len(sort) == 2:
+				s.SortDesc = sort[1] == "desc"
+			}
 		}
 		out = append(out, s)
 	}

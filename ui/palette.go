@@ -49,7 +49,9 @@ func (p *palette) commands() []Command {
 	out = append(out, Command{Name: "quit", Help: "quit the dashboard", Run: func([]string) tea.Cmd { return tea.Quit }},
 		Command{Name: "help", Help: "show every key", Run: func([]string) tea.Cmd {
 			return func() tea.Msg { return showHelp{} }
-		}})
+		}},
+		Command{Name: "save", Args: "<title>", Help: "save this view (search, columns, sort) as a tab of the profile", Global: true,
+			Run: p.app.saveView})
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
 }

@@ -169,6 +169,14 @@ func MarksOf(v any) int {
 	return 0
 }
 
+// Layouter is a table page whose layout a saved view keeps (:save,
+// searches:): the columns shown, by the names a search uses (none: every
+// one), and the column sorted by ("" the given order).
+type Layouter interface {
+	Layout() (columns []string, sort string, desc bool)
+	SetLayout(columns []string, sort string, desc bool) (tea.Cmd, error)
+}
+
 // FilterKeeper is a view whose search is what it shows (a saved search):
 // esc on its root does not clear it.
 type FilterKeeper interface {

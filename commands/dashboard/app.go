@@ -55,6 +55,21 @@ type Session struct {
 // NewApp builds one session's shell and views over the process's shared
 // runtime (one store, one set of clients).
 func NewApp(rt *process.Runtime, s Session) *ui.App {
+	ctx, build := session(rt, s)
+	cfg := rt.Config
+	views := make([]ui.View, 0, len(route.All())+len(cfg.Searches))
+	for _, r := range route.All() {
+		views = append(views, build(r))
+	}
+	// The profile's saved searches, as tabs after these; a search its view
+	// cannot lay out was refused at the start (CheckSaved).
+	tabs, _ := saved.Views(ctx, cfg.File, cfg.Searches, build)
+	views = append(views, tabs...)
+	return ui.NewApp(ctx, views...)
+}
+
+// session is one session's context, and what builds each of its views.
+func session(rt *process.Runtime, s Session) (*ui.Context, saved.Build) {
 	cfg, p := rt.Config, rt.Platform
 	readOnly := cfg.ReadOnly || s.ReadOnly
 	// What the process shares, once for every session; what this session
@@ -64,6 +79,18 @@ func NewApp(rt *process.Runtime, s Session) *ui.App {
 		ReadOnly: readOnly, Operator: s.Who.String(), Terminal: s.Terminal, Mouse: cfg.Mouse, SaveDir: s.SaveDir, Life: s.Life,
 		Term: s.Term, LocalTmux: s.LocalTmux}}
 	ctx.Commands, ctx.CommandLog = sessionCommands(cfg.Commands, s.Who), rt.Log.Info
+	if s.Who.Via != audit.ViaSSH {
+		ctx.SaveView = func(sv config.Search) (string, error) {
+			if field, err := saved.Check(sv); err != nil {
+				return "", fmt.Errorf("%s: %w", field, err)
+			}
+			line, err := config.SaveSearch(cfg.File, cfg.Profile, sv)
+			if err != nil {
+				return "", err
+			}
+			return fmt.Sprintf("%s:%d", cfg.File, line), nil
+		}
+	}
 	ctx.AlertTerminal = func() (bool, bool) {
 		t := p.Alerts().Terminal
 		return t.Bell, t.Desktop
@@ -71,23 +98,48 @@ func NewApp(rt *process.Runtime, s Session) *ui.App {
 	act := actions.New(actions.Clients{Transactions: p.WalletTransactions, Custody: p.Custody, CanSign: p.CustodyCanSign,
 		Pending: rt.Pending},
 		actions.Identity{Profile: cfg.Profile, Environment: cfg.Environment, Who: s.Who, ReadOnly: readOnly}, rt.Audit)
-	views := []ui.View{
-		overview.New(ctx, overview.Options{Base: cfg.BaseCurrency, Runway: p.Runway}),
-		quotes.New(ctx),
-		balances.New(ctx, balances.Options{Runway: p.Runway}),
-		paymentsview.New(ctx, p),
-		wallets.New(ctx, p, act),
-		reports.New(ctx, p),
-		addressbook.New(ctx, p, act),
-		alerts.New(ctx, rt.Alerts),
-		errorsview.New(ctx),
-		identities.New(ctx, p),
-		ledger.New(ctx, p),
-		auditview.New(ctx),
+	build := func(r route.Route) ui.View {
+		switch r {
+		case route.Overview:
+			return overview.New(ctx, overview.Options{Base: cfg.BaseCurrency, Runway: p.Runway})
+		case route.Quotes:
+			return quotes.New(ctx)
+		case route.Balances:
+			return balances.New(ctx, balances.Options{Runway: p.Runway})
+		case route.Payments:
+			return paymentsview.New(ctx, p)
+		case route.Wallets:
+			return wallets.New(ctx, p, act)
+		case route.Reports:
+			return reports.New(ctx, p)
+		case route.AddressBook:
+			return addressbook.New(ctx, p, act)
+		case route.Alerts:
+			return alerts.New(ctx, rt.Alerts)
+		case route.Errors:
+			return errorsview.New(ctx)
+		case route.Identities:
+			return identities.New(ctx, p)
+		case route.Ledger:
+			return ledger.New(ctx, p)
+		case route.Audit:
+			return auditview.New(ctx)
+		}
+		return nil
 	}
-	// The profile's saved searches, as tabs after these.
-	views = append(views, saved.Views(ctx, p, cfg.Searches)...)
-	return ui.NewApp(ctx, views...)
+	return ctx, build
+}
+
+// CheckSaved builds the profile's saved searches once, as a session
+// would, and returns what is wrong with them (a column or sort their
+// view's table has not: the file and line), for the start to refuse.
+func CheckSaved(rt *process.Runtime) error {
+	if len(rt.Config.Searches) == 0 {
+		return nil
+	}
+	ctx, build := session(rt, Session{Colors: colorprofile.NoTTY, Who: audit.Who{Via: audit.ViaLocal, User: "check"}})
+	_, err := saved.Views(ctx, rt.Config.File, rt.Config.Searches, build)
+	return err
 }
 
 // sessionCommands are the profile's custom commands as this session may

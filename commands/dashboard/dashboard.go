@@ -53,6 +53,9 @@ func runDashboard(ctx context.Context, e *process.Env, cfg *config.Config) error
 		return err
 	}
 	defer rt.Close()
+	if err := CheckSaved(rt); err != nil {
+		return err
+	}
 	out := e.Stdout
 	colors := ui.ColorProfile(e.Getenv) // from the environment: the first frame waits for no answer
 	app := NewApp(rt, Session{Colors: colors, Dark: ui.DarkBackground(e.Getenv("COLORFGBG")), Terminal: true,

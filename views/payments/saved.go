@@ -31,11 +31,5 @@ func CheckWindow(w string) error {
 	return err
 }
 
-// ShowColumns shows only the columns named (SearchColumns, or a prefix of
-// one) in the payments table; none: every column.
-func (v *View) ShowColumns(names []string) {
-	v.page.Table().ShowOnly(names)
-}
-
 // WindowShown is the window the payments are shown over, as typed.
 func (v *View) WindowShown() string { return windowWord(v.window) }

@@ -1,19 +1,19 @@
 // Package saved shows a profile's saved searches (config searches:) as
 // tabs after the built-in views, as gh-dash's sections: each tab is a view
-// of its own (payments, for now) with the saved search applied, over the
-// saved window, showing only the saved columns. The search stays editable
+// of its own (any built-in view with a table) with the saved search
+// applied, over the saved window (payments), showing only the saved
+// columns, sorted as saved. The search stays editable
 // with `/`; esc on the tab's root goes back to the saved search, and
 // `:search <title>` opens the tab.
 //
 // Check is what config.Load is given to check the searches before the
-// dashboard starts: an unknown view, a column or name the view does not
-// have, a regular expression that does not compile, a window the view
-// does not take.
+// dashboard starts: an unknown view, a regular expression that does not
+// compile, a payments column or window that is not; Views checks the
+// rest on the built views.
 package saved
 
 import (
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
 
@@ -22,78 +22,119 @@ import (
 
 	"treasury/config"
 	"treasury/data/live"
-	"treasury/data/platform"
 	"treasury/ui"
 	"treasury/ui/route"
 	"treasury/ui/table"
 	paymentsview "treasury/views/payments"
 )
 
-// kind is what a view a saved search can name offers.
-type kind struct {
-	columns, fields []string
-	window          func(string) error
-	build           func(ctx *ui.Context, p *platform.Platform, s config.Search) (ui.View, tea.Cmd)
-}
+// Build makes a new instance of the view of route (the dashboard's
+// constructors), for a saved search's tab; nil for a route it does not
+// know.
+type Build func(r route.Route) ui.View
 
-// kinds are the views a saved search can name, by palette name.
-func kinds() map[string]kind {
-	return map[string]kind{
-		string(paymentsview.Name): {
-			columns: paymentsview.SearchColumns(), fields: paymentsview.SearchFields(), window: paymentsview.CheckWindow,
-			build: func(ctx *ui.Context, p *platform.Platform, s config.Search) (ui.View, tea.Cmd) {
-				v := paymentsview.New(ctx, p)
-				v.ShowColumns(s.Columns)
-				var cmd tea.Cmd
-				if s.Window != "" {
-					cmd = v.Update(ui.Open{View: paymentsview.Name, Args: []string{s.Window}})
-				}
-				return v, cmd
-			},
-		},
+// searchable are the views a saved search can name: every built-in view
+// with a table (the overview has none).
+func searchable() []route.Route {
+	var out []route.Route
+	for _, r := range route.All() {
+		if r != route.Overview {
+			out = append(out, r)
+		}
 	}
+	return out
 }
 
-// Check checks a saved search against the views: a config.SearchCheck.
+// Check checks a saved search as far as the views' names and the
+// payments' columns and windows go: a config.SearchCheck, run when the
+// file is read. What only a built view knows (another view's columns,
+// what it sorts by) is checked when the tabs are built (Views), before
+// the dashboard starts.
 func Check(s config.Search) (field string, err error) {
-	ks := kinds()
-	k, ok := ks[s.View]
-	if !ok {
-		return "view", fmt.Errorf("no view %q to search (views: %s)", s.View, strings.Join(slices.Sorted(maps.Keys(ks)), ", "))
+	if !slices.Contains(searchable(), route.Route(s.View)) {
+		names := make([]string, 0, 12)
+		for _, r := range searchable() {
+			names = append(names, string(r))
+		}
+		return "view", fmt.Errorf("no view %q to search (views: %s)", s.View, strings.Join(names, ", "))
 	}
-	if err := table.CheckQuery(s.Search, k.columns, k.fields); err != nil {
+	if s.View != string(paymentsview.Name) {
+		// Its table says which columns it has when it is built (Views);
+		// a search's words it does not know are looked for as text.
+		if s.Window != "" {
+			return "window", fmt.Errorf("the %s view keeps no window in a saved search (only payments does)", s.View)
+		}
+		return "", nil
+	}
+	columns, fields := paymentsview.SearchColumns(), paymentsview.SearchFields()
+	if err := table.CheckQuery(s.Search, columns, fields); err != nil {
 		return "search", err
 	}
 	for _, c := range s.Columns {
-		if table.ColumnIndex(k.columns, c) < 0 {
-			return "columns", fmt.Errorf("no column %q in %s (columns: %s)", c, s.View, strings.Join(k.columns, ", "))
+		if table.ColumnIndex(columns, c) < 0 {
+			return "columns", fmt.Errorf("no column %q in %s (columns: %s)", c, s.View, strings.Join(columns, ", "))
 		}
 	}
 	if s.Window != "" {
-		if err := k.window(s.Window); err != nil {
+		if err := paymentsview.CheckWindow(s.Window); err != nil {
 			return "window", err
 		}
 	}
 	return "", nil
 }
 
-// Views builds the tabs of the saved searches, in the file's order; the
-// searches are those Check passed (one it does not know is left out).
-func Views(ctx *ui.Context, p *platform.Platform, searches []config.Search) []ui.View {
+// Views builds the tabs of the saved searches, in the file's order, each
+// a new instance of the view it names (build) with its window, columns
+// and sort set; the search is set when the tab starts. A search whose
+// columns or sort its view does not have is left out, and named in the
+// error (config.Errors: the file, the line, what is wrong), which the
+// dashboard refuses to start with.
+func Views(ctx *ui.Context, file string, searches []config.Search, build Build) ([]ui.View, error) {
 	var out []ui.View
+	var errs config.Errors
 	titles := make([]string, 0, len(searches))
 	for _, s := range searches {
 		titles = append(titles, s.Title)
 	}
-	for i, s := range searches {
-		k, ok := kinds()[s.View]
-		if !ok {
+	for _, s := range searches {
+		inner := build(route.Route(s.View))
+		if inner == nil {
+			continue // Check refused it when the file was read
+		}
+		var cmds []tea.Cmd
+		if s.Window != "" {
+			cmds = append(cmds, inner.Update(ui.Open{View: inner.Name(), Args: []string{s.Window}}))
+		}
+		if l, ok := ui.As[ui.Layouter](inner); ok {
+			cmd, err := l.SetLayout(s.Columns, s.Sort, s.SortDesc)
+			if err != nil {
+				field := "columns"
+				if strings.Contains(err.Error(), "sort") {
+					field = "sort"
+				}
+				errs = append(errs, searchError(file, s, field, err))
+				continue
+			}
+			cmds = append(cmds, cmd)
+		} else if len(s.Columns) > 0 || s.Sort != "" {
+			errs = append(errs, searchError(file, s, "columns", fmt.Errorf("the %s view has no table to lay out", s.View)))
 			continue
 		}
-		inner, cmd := k.build(ctx, p, s)
-		out = append(out, &View{View: inner, s: s, name: Name(s.Title), init: cmd, first: i == 0, titles: titles})
+		out = append(out, &View{View: inner, s: s, name: Name(s.Title), init: tea.Batch(cmds...), first: len(out) == 0, titles: titles})
 	}
-	return out
+	if len(errs) > 0 {
+		return out, errs
+	}
+	return out, nil
+}
+
+// searchError is what is wrong with s's field, at its line in file.
+func searchError(file string, s config.Search, field string, err error) *config.Error {
+	line, ok := s.Lines[field]
+	if !ok {
+		line = s.Lines[""]
+	}
+	return &config.Error{File: file, Key: s.Key + "." + field, Line: line, Msg: fmt.Sprintf("saved search %q: %v", s.Title, err)}
 }
 
 // Name is the palette name of the tab of the saved search titled title
@@ -117,6 +158,10 @@ type View struct {
 
 // Name is the tab's palette name.
 func (v *View) Name() route.Route { return v.name }
+
+// Base is the route of the view the tab shows (:save saves it as that
+// view's).
+func (v *View) Base() route.Route { return v.View.Name() }
 
 // Title is the saved search's title.
 func (v *View) Title() string { return v.s.Title }

@@ -2,12 +2,17 @@ package saved_test
 
 import (
 	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"treasury/config"
 	"treasury/ui"
 	"treasury/ui/route"
+	"treasury/views/addressbook"
 	paymentsview "treasury/views/payments"
 	"treasury/views/saved"
 	"treasury/views/viewtest"
@@ -74,7 +79,7 @@ func TestConfigBad(t *testing.T) {
 		{"unknown view", `      - title: Wallets
         view: walets
         search: frozen
-`, []string{"/etc/treasury.yaml:6: profiles.ops.searches[0].view", `no view "walets" to search (views: payments)`}},
+`, []string{"/etc/treasury.yaml:6: profiles.ops.searches[0].view", `no view "walets" to search (views: quotes, balances, payments, wallets`}},
 		{"bad window", `      - title: Old
         window: 7x
 `, []string{"profiles.ops.searches[0].window", `saved search "Old"`}},
@@ -127,7 +132,7 @@ func TestSavedTabs(t *testing.T) {
 		// F is taken by the first: the next free letter of the title.
 		{Title: "Frozen EUR", View: "payments", Search: "currency:EUR state:COMPLETED"},
 	}
-	views := append(builtins(e), saved.Views(e.Ctx, e.P, searches)...)
+	views := append(builtins(e), mustViews(t, e, searches)...)
 	tm := e.Program(t, views...)
 	viewtest.WaitFor(t, tm, "5 rows")
 	viewtest.Keys(tm, "F")
@@ -165,7 +170,7 @@ func TestSearchCommand(t *testing.T) {
 	e := viewtest.Shared(t)
 	searches := []config.Search{{Title: "Failed", View: "payments", Search: "state:FAILED"},
 		{Title: "Big EUR", View: "payments", Search: "currency:EUR"}}
-	views := append(builtins(e), saved.Views(e.Ctx, e.P, searches)...)
+	views := append(builtins(e), mustViews(t, e, searches)...)
 	tm := e.Program(t, views...)
 	viewtest.WaitFor(t, tm, "5 rows")
 	viewtest.Keys(tm, ":", "s", "e", "a", "r", "c", "h", " ", "b", "i", "g", "enter")
@@ -198,4 +203,117 @@ func builtins(e *viewtest.Env) []ui.View {
 		out = append(out, stand{v, title})
 	}
 	return out
+}
+
+// build makes the views a saved search names in these tests.
+func build(e *viewtest.Env) saved.Build {
+	return func(r route.Route) ui.View {
+		switch r {
+		case route.Payments:
+			return paymentsview.New(e.Ctx, e.P)
+		case route.AddressBook:
+			return addressbook.New(e.Ctx, e.P, e.Actor)
+		}
+		return nil
+	}
+}
+
+func mustViews(t *testing.T, e *viewtest.Env, searches []config.Search) []ui.View {
+	t.Helper()
+	vs, err := saved.Views(e.Ctx, "config.yaml", searches, build(e))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return vs
+}
+
+// A saved view of another view than payments: the address book's
+// endpoints, filtered, with two columns, sorted by alias descending. A
+// column or sort its table has not is named with the file and line, and
+// that tab is left out.
+func TestSavedViewOfAnyTable(t *testing.T) {
+	t.Parallel()
+	e := viewtest.Shared(t)
+	searches := []config.Search{{Title: "Locked", View: "addressbook", Search: "lock:Locked", Columns: []string{"alias", "lock"},
+		Sort: "alias", SortDesc: true}}
+	tm := e.Program(t, append(builtins(e), mustViews(t, e, searches)...)...)
+	viewtest.WaitFor(t, tm, "5 rows")
+	viewtest.Keys(tm, "O") // L is the Ledger's: the next free letter of the title
+	viewtest.WaitFor(t, tm, "filter: lock:Locked")
+	frame := viewtest.Frame(t, tm)
+	var rows []string
+	header := ""
+	for _, l := range strings.Split(frame, "\n") {
+		f := strings.Fields(l)
+		switch {
+		case len(f) > 0 && f[0] == "Alias":
+			header = strings.Join(f, " ")
+		case header != "" && len(f) > 1 && f[len(f)-1] == "Locked":
+			rows = append(rows, l)
+		}
+	}
+	if !strings.HasPrefix(header, "Alias ▼ Lock") && !strings.HasPrefix(header, "Alias▼ Lock") && !strings.HasPrefix(header, "Alias↓ Lock") {
+		t.Errorf("header %q, want Alias (sorted descending) then Lock only:\n%s", header, frame)
+	}
+	if len(rows) < 2 || !slices.IsSortedFunc(rows, func(a, b string) int { return strings.Compare(b, a) }) {
+		t.Errorf("rows not by alias descending: %q", rows)
+	}
+	bad := []config.Search{{Title: "Bad", View: "addressbook", Columns: []string{"colour"}, Key: "profiles.ops.searches[0]",
+		Lines: map[string]int{"": 6, "columns": 7}}}
+	vs, err := saved.Views(e.Ctx, "/etc/treasury.yaml", bad, build(e))
+	if len(vs) != 0 || err == nil || !strings.Contains(err.Error(), `/etc/treasury.yaml:7: profiles.ops.searches[0].columns: saved search "Bad": no column "colour"`) {
+		t.Errorf("a column the table has not: %v (%d tabs)", err, len(vs))
+	}
+}
+
+// :save <title> writes the view shown (its search and sort) to the
+// profile's file as a saved search, which reads back as one; a session
+// that may not (over treasury serve) is told so, and nothing is written.
+func TestSaveCommandWritesTheProfile(t *testing.T) {
+	t.Parallel()
+	e := viewtest.New(t, viewtest.Options{Skip: viewtest.NoLiquidityHistory()})
+	file := filepath.Join(t.TempDir(), "config.yaml")
+	writeFile(t, file, []byte("# ours\nprofiles:\n  ops:\n    environment: sandbox  # kept\n"))
+	ctx := e.Ctx.Apart()
+	ctx.SaveView = func(s config.Search) (string, error) {
+		line, err := config.SaveSearch(file, "ops", s)
+		return fmt.Sprintf("%s:%d", file, line), err
+	}
+	tm := e.ProgramOf(t, ctx, viewtest.Width, viewtest.Height, paymentsview.New(ctx, e.P), addressbook.New(ctx, e.P, e.Actor))
+	viewtest.WaitFor(t, tm, "5 rows")
+	viewtest.Keys(tm, "2")
+	viewtest.WaitFor(t, tm, "addressbook › endpoints")
+	viewtest.Keys(tm, "/", "lock:~^Locked", "enter", "s", "a", "s", "a", ":", "save Cold locks", "enter")
+	viewtest.WaitFor(t, tm, `saved view "Cold locks"`)
+	viewtest.Frame(t, tm)
+	cfg, _, err := config.Parse(file, readFile(t, file), "ops", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cfg.Searches) != 1 {
+		t.Fatalf("searches %+v", cfg.Searches)
+	}
+	if s := cfg.Searches[0]; s.Title != "Cold locks" || s.View != "addressbook" || s.Search != "lock:~^Locked" || s.Sort != "alias" || !s.SortDesc {
+		t.Errorf("saved %+v", s)
+	}
+	if !strings.Contains(string(readFile(t, file)), "environment: sandbox  # kept") {
+		t.Error("the file's comment was lost")
+	}
+
+	over := e.Ctx.Apart()
+	over.SaveView = nil
+	tm = e.ProgramOf(t, over, viewtest.Width, viewtest.Height, addressbook.New(over, e.P, e.Actor))
+	viewtest.WaitFor(t, tm, "addressbook › endpoints")
+	viewtest.Keys(tm, ":", "save Mine", "enter")
+	viewtest.WaitFor(t, tm, "over treasury serve the profile's file is the server's")
+	viewtest.Frame(t, tm)
+}
+
+func readFile(t *testing.T, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

@@ -465,6 +465,17 @@ func (p *TablePage[T]) record(id string) (T, bool) {
 	return p.recs[i], true
 }
 
+// Layout is the table's columns shown and sort (ui.Layouter).
+func (p *TablePage[T]) Layout() ([]string, string, bool) {
+	sort, desc := p.t.SortName()
+	return p.t.ShownColumns(), sort, desc
+}
+
+// SetLayout shows only the columns named and sorts by one (ui.Layouter).
+func (p *TablePage[T]) SetLayout(columns []string, sort string, desc bool) (tea.Cmd, error) {
+	return p.t.SetLayout(columns, sort, desc)
+}
+
 // Marks counts the marked records (ui.Marker).
 func (p *TablePage[T]) Marks() int { return p.t.MarkCount() }
 
