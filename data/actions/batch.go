@@ -127,6 +127,32 @@ func (a *Actor) run(steps []step) []Result {
 	return out
 }
 
+// runReasoned runs the steps of an action that needs a reason (every one
+// but a sweep): without one, each is refused (ErrNoReason) and recorded,
+// and nothing is sent.
+func (a *Actor) runReasoned(reason string, steps []step) []Result {
+	if strings.TrimSpace(reason) != "" {
+		return a.run(steps)
+	}
+	out := make([]Result, len(steps))
+	for i, s := range steps {
+		out[i].Err = a.record(*s.at, ErrNoReason, "", 0)
+	}
+	return out
+}
+
+// Results are the results of a batch without what each answered.
+func Results[R interface{ result() Result }](rs []R) []Result {
+	out := make([]Result, len(rs))
+	for i, r := range rs {
+		out[i] = r.result()
+	}
+	return out
+}
+
+func (r TxResult) result() Result       { return r.Result }
+func (r EndpointResult) result() Result { return r.Result }
+
 // each calls f for 0..n-1, up to parallel at once (in line for one).
 func each(n int, f func(i int)) {
 	if n == 1 {
@@ -167,16 +193,11 @@ type TxResult struct {
 // results are in the items' order.
 func (a *Actor) FreezeTxs(ctx context.Context, items []TxItem, freeze bool, reason string) []TxResult {
 	out := make([]TxResult, len(items))
-	steps := make([]step, 0, len(items))
-	idx := make([]int, 0, len(items))
+	steps := make([]step, len(items))
 	for i, it := range items {
 		at := TxAttempt(it.Tx, freeze, reason, it.Key.ID)
-		if strings.TrimSpace(reason) == "" {
-			out[i].Err = a.record(at, ErrNoReason, "", 0)
-			continue
-		}
 		rt, got := it.Route, &out[i].Tx
-		steps = append(steps, step{at: &at, k: it.Key, prepare: func() (builder, error) {
+		steps[i] = step{at: &at, k: it.Key, prepare: func() (builder, error) {
 			if rt.Path == "" {
 				var err error
 				if rt, _, err = a.FreezeRoute(ctx, it.Tx, freeze); err != nil {
@@ -188,11 +209,10 @@ func (a *Actor) FreezeTxs(ctx context.Context, items []TxItem, freeze bool, reas
 			var err error
 			*got, err = a.c.Transactions.SendFreeze(ctx, rt, m)
 			return "", err
-		}})
-		idx = append(idx, i)
+		}}
 	}
-	for j, r := range a.run(steps) {
-		out[idx[j]].Result = r
+	for i, r := range a.runReasoned(reason, steps) {
+		out[i].Result = r
 	}
 	return out
 }
@@ -230,16 +250,11 @@ func (a *Actor) LockEndpoints(ctx context.Context, items []EndpointItem, lock bo
 	if lock {
 		payload = custody.PayloadLock
 	}
-	steps := make([]step, 0, len(items))
-	idx := make([]int, 0, len(items))
+	steps := make([]step, len(items))
 	for i, it := range items {
 		at := EndpointAttempt(it.Endpoint, lock, reason, it.Key.ID)
-		if strings.TrimSpace(reason) == "" {
-			out[i].Err = a.record(at, ErrNoReason, "", 0)
-			continue
-		}
 		got, id := &out[i].Accepted, it.Endpoint.ID
-		steps = append(steps, step{at: &at, k: it.Key, prepare: func() (builder, error) {
+		steps[i] = step{at: &at, k: it.Key, prepare: func() (builder, error) {
 			rt, err := a.c.Custody.IntentRoute(ctx, payload, id)
 			if err != nil {
 				return nil, err
@@ -250,11 +265,10 @@ func (a *Actor) LockEndpoints(ctx context.Context, items []EndpointItem, lock bo
 			var err error
 			*got, err = a.c.Custody.Submit(ctx, m)
 			return got.RequestID, err
-		}})
-		idx = append(idx, i)
+		}}
 	}
-	for j, r := range a.run(steps) {
-		out[idx[j]].Result = r
+	for i, r := range a.runReasoned(reason, steps) {
+		out[i].Result = r
 	}
 	return out
 }

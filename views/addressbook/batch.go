@@ -58,12 +58,7 @@ func (v *View) lockBatch(lock bool) viewkit.Batch[custody.Endpoint] {
 			for i, ep := range eps {
 				items[i] = actions.EndpointItem{Endpoint: ep, Key: keys[i]}
 			}
-			rs := v.act.LockEndpoints(ctx, items, lock, reason)
-			out := make([]actions.Result, len(rs))
-			for i, r := range rs {
-				out[i] = r.Result
-			}
-			return out
+			return actions.Results(v.act.LockEndpoints(ctx, items, lock, reason))
 		},
 	}
 }

@@ -58,12 +58,7 @@ func (v *View) txBatch(freeze bool) viewkit.Batch[wallet.Transaction] {
 			for i, t := range txs {
 				items[i] = actions.TxItem{Tx: t, Key: keys[i]}
 			}
-			rs := v.act.FreezeTxs(ctx, items, freeze, reason)
-			out := make([]actions.Result, len(rs))
-			for i, r := range rs {
-				out[i] = r.Result
-			}
-			return out
+			return actions.Results(v.act.FreezeTxs(ctx, items, freeze, reason))
 		},
 	}
 }
