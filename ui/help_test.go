@@ -140,3 +140,27 @@ func TestOverlayKeysAreDistinct(t *testing.T) {
 		}
 	}
 }
+
+// The shell's keys rebound in the profile (keys:) are those ? lists and
+// the footer shows, and the old ones do nothing.
+func TestHelpShowsReboundKeys(t *testing.T) {
+	parsed, _, err := config.Parse("config.yaml", []byte("profiles:\n  s:\n    environment: sandbox\n    keys:\n      help: f1\n      palette: ctrl+p\n      quit: ctrl+q\n"), "s", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := testContext("test", false)
+	ctx.Keys = parsed.Keys
+	app := NewApp(ctx, &keyedView{listView{name: "alpha", rows: []string{"a-1"}}})
+	app.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	app.Update(uitest.Key("?"))
+	if strings.Contains(app.Frame(), "Everywhere") {
+		t.Fatal("? still opens the help")
+	}
+	if _, cmd := app.Update(uitest.Key("q")); cmd != nil {
+		if _, quit := cmd().(tea.QuitMsg); quit {
+			t.Fatal("q still quits")
+		}
+	}
+	app.Update(uitest.Key("f1"))
+	golden.RequireEqual(t, []byte(app.Frame()))
+}
