@@ -184,3 +184,36 @@ func BenchmarkNewRowInTwentyTables(b *testing.B) {
 		})
 	}
 }
+
+// Marking while the table is drawn: a mark toggled and the view drawn
+// again (the footer counts, the gutter shows), and * over every row
+// shown, at 1,000 and 100,000 rows with a thousand marks held.
+func BenchmarkMarks(b *testing.B) {
+	for _, n := range []int{1_000, 100_000} {
+		b.Run("rows="+strconv.Itoa(n), func(b *testing.B) {
+			m := benchTable(b, n)
+			m.SetMarking(true)
+			for range 1000 {
+				m.mark()
+			}
+			m.Home()
+			b.Run("space", func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					m.mark()
+					if m.Cursor() == m.Len()-1 {
+						m.setCursor(0)
+					}
+					_ = m.View()
+				}
+			})
+			b.Run("invert", func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					m.invertMarks()
+					_ = m.View()
+				}
+			})
+		})
+	}
+}

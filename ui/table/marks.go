@@ -16,6 +16,8 @@ type marks struct {
 	// anchor is the row marked last: ctrl+space marks from it to the
 	// cursor.
 	anchor string
+	// had says the gutter was laid out: any row was marked.
+	had bool
 }
 
 // markGutter is the width of the gutter before the rows: two cells while
@@ -98,8 +100,9 @@ func (m *Model) Unmark(ids []string) {
 // setMarks replaces the marks; the layout changes when the gutter comes
 // or goes, and the footer counts them (the rows' lines are kept).
 func (m *Model) setMarks(ids map[string]struct{}) {
-	if (len(m.marks.ids) > 0) != (len(ids) > 0) {
+	if m.marks.had != (len(ids) > 0) {
 		m.c.widths = nil
+		m.marks.had = len(ids) > 0
 	}
 	m.marks.ids = ids
 	m.c.invalidate()
@@ -166,12 +169,13 @@ func (m *Model) invertMarks() {
 	m.setMarks(ids)
 }
 
+// marksCopy is the marks to change, in place (setMarks takes them back):
+// a table's marks are its own.
 func (m *Model) marksCopy() map[string]struct{} {
-	ids := make(map[string]struct{}, len(m.marks.ids)+1)
-	for id := range m.marks.ids {
-		ids[id] = struct{}{}
+	if m.marks.ids == nil {
+		return map[string]struct{}{}
 	}
-	return ids
+	return m.marks.ids
 }
 
 // gutter is the width taken before the rows for marks.
