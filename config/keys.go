@@ -136,7 +136,11 @@ type Keymap struct {
 	helps  map[string]string
 }
 
-// DefaultKeymap is every action on its default keys.
+// defaults is every action on its default keys, built once and never
+// changed: what a zero Keymap (no profile's keys:) reads.
+var defaults = DefaultKeymap()
+
+// DefaultKeymap is every action on its default keys, in maps of its own.
 func DefaultKeymap() Keymap {
 	m := Keymap{keys: map[string][]string{}, labels: map[string]string{}, helps: map[string]string{}}
 	for _, a := range KeyActions() {
@@ -148,7 +152,7 @@ func DefaultKeymap() Keymap {
 // Help says what action name does.
 func (m Keymap) Help(name string) string {
 	if m.helps == nil {
-		return DefaultKeymap().Help(name)
+		m = defaults
 	}
 	return m.helps[name]
 }
@@ -156,7 +160,7 @@ func (m Keymap) Help(name string) string {
 // Keys are the keys of action name in force.
 func (m Keymap) Keys(name string) []string {
 	if m.keys == nil {
-		return DefaultKeymap().Keys(name)
+		m = defaults
 	}
 	k, ok := m.keys[name]
 	if !ok {
@@ -168,7 +172,7 @@ func (m Keymap) Keys(name string) []string {
 // Label is how help shows the keys of action name.
 func (m Keymap) Label(name string) string {
 	if m.labels == nil {
-		return DefaultKeymap().Label(name)
+		m = defaults
 	}
 	return m.labels[name]
 }

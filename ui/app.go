@@ -517,7 +517,7 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 		return a.copySelected()
 	case key.Matches(msg, k.ShowID):
 		if id, _, ok := SelectedOf(a.Active()); ok && id != "" {
-			a.showCopy("The selected id, to select by hand; esc closes:", id)
+			a.showCopy("The selected id, to select by hand; "+a.keys.Back.Help().Key+" closes:", id)
 		}
 	case key.Matches(msg, k.Save):
 		return a.saveCSV()

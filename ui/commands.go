@@ -140,7 +140,7 @@ func (a *App) commandShown(d commandDone) {
 	if d.err != nil {
 		head = sanitize.Line(d.c.Name) + ": " + sanitize.Line(d.err.Error())
 	}
-	a.raw = a.pager(newOutputPager(a.ctx, head+"; esc closes:", d.out, a.width, a.height-a.chrome()))
+	a.raw = a.pager(newOutputPager(a.ctx, head+"; "+a.keys.Back.Help().Key+" closes:", d.out, a.width, a.height-a.chrome()))
 	a.overlay = rawOverlay
 	a.setFlash(Flash{Text: head})
 }

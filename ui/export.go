@@ -52,9 +52,10 @@ func (a *App) copyText(what, text string) tea.Cmd {
 		name = sanitize.Line(text)
 	}
 	if !a.ctx.Terminal || a.ctx.Term == "" || a.ctx.Term == "dumb" {
-		title := "This terminal cannot take the id (no OSC 52): select it by hand; esc closes:"
+		closes := a.keys.Back.Help().Key + " closes:"
+		title := "This terminal cannot take the id (no OSC 52): select it by hand; " + closes
 		if what != "" {
-			title = "This terminal cannot take " + what + " (no OSC 52): select it by hand; esc closes:"
+			title = "This terminal cannot take " + what + " (no OSC 52): select it by hand; " + closes
 		}
 		a.showCopy(title, text)
 		return nil

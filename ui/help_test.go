@@ -164,3 +164,12 @@ func TestHelpShowsReboundKeys(t *testing.T) {
 	app.Update(uitest.Key("f1"))
 	golden.RequireEqual(t, []byte(app.Frame()))
 }
+
+// A binding from the keymap, as a view makes one when it draws a hint.
+func BenchmarkKey(b *testing.B) {
+	ctx := testContext("test", false)
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = ctx.Key("open").Help().Key
+	}
+}

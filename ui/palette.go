@@ -206,7 +206,7 @@ func (p *palette) view(w, h int) string {
 		b.WriteString(line + "\n")
 	}
 	if len(p.matches) == 0 {
-		b.WriteString(t.Muted.Render("  no completion; enter runs the line as typed"))
+		b.WriteString(t.Muted.Render("  no completion; " + p.keys.Run.Help().Key + " runs the line as typed"))
 	}
 	return b.String()
 }

@@ -110,7 +110,7 @@ func (v *View) summary(w, h int, sel *live.Failure) string {
 	if room := h - len(lines); sel != nil && room > 0 {
 		errLines := ui.ErrorLines(v.ctx.Theme, sel.Err, w)
 		if len(errLines) > room {
-			errLines = append(errLines[:room-1], v.ctx.Theme.Muted.Render("… enter shows it whole"))
+			errLines = append(errLines[:room-1], v.ctx.Theme.Muted.Render("… "+v.ctx.Key("open").Help().Key+" shows it whole"))
 		}
 		lines = append(lines, errLines...)
 	}

@@ -106,7 +106,7 @@ func (v *View) showFound() {
 	ref := sanitize.Line(f.ref)
 	hint := noMatchHint
 	if f.state == findNone && v.beyond.search != "" && v.beyond.search == strings.TrimSpace(v.page.Table().Filter()) {
-		hint = "The platform is asked for what lies beyond the window: see above (enter or o opens it)."
+		hint = "The platform is asked for what lies beyond the window: see above (" + v.ctx.Key("open").Help().Key + " or " + v.keys.Platform.Help().Key + " opens it)."
 	}
 	switch f.state {
 	case findAsked:
@@ -118,11 +118,11 @@ func (v *View) showFound() {
 			when = "initiated " + p.InitiatedAt.UTC().Format("2006-01-02")
 		}
 		hint = "Outside the last " + windowWord(v.window) + ": " + sanitize.Line(p.InternalID()) + " " +
-			sanitize.Line(string(p.PaymentState)) + ", " + when + ": enter opens it."
+			sanitize.Line(string(p.PaymentState)) + ", " + when + ": " + v.ctx.Key("open").Help().Key + " opens it."
 	case findMissing:
-		hint = "The platform has no payment " + ref + " either (internalId or payment id); w widens the window."
+		hint = "The platform has no payment " + ref + " either (internalId or payment id); " + v.keys.Window.Help().Key + " widens the window."
 	case findFailed:
-		hint = "Asking the platform for " + ref + " failed: " + strings.TrimPrefix(ui.ErrorText(f.err), "✖ ") + ". w widens the window."
+		hint = "Asking the platform for " + ref + " failed: " + strings.TrimPrefix(ui.ErrorText(f.err), "✖ ") + ". " + v.keys.Window.Help().Key + " widens the window."
 	}
 	v.page.Table().SetNoMatchHint(hint)
 }

@@ -187,7 +187,7 @@ func (v *View) selectedLine(p *payments.Payment) string {
 		e := p.Errors[0]
 		s += "  " + t.Bad.Render(sanitize.Line(e.Code)) + " " + sanitize.Line(e.Title)
 	}
-	return s + t.Muted.Render("  enter: detail")
+	return s + t.Muted.Render("  "+v.ctx.Key("open").Help().Key+": detail")
 }
 
 // Update handles scope keys, Open and recon answers; the rest goes to the

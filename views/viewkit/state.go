@@ -42,7 +42,7 @@ func StateBody(ctx *ui.Context, topics []live.Topic, snap live.Snapshot, what st
 	}
 	lines, _ := Part(ctx, snap, what, w)
 	if snap.Err != nil {
-		lines = append(lines, "", t.Muted.Render("enter: every failed call of this interface (:errors)"))
+		lines = append(lines, "", t.Muted.Render(ctx.Key("open").Help().Key+": every failed call of this interface (:errors)"))
 	}
 	return strings.Join(lines, "\n"), true
 }
