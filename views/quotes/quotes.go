@@ -99,7 +99,7 @@ func (v *View) toggleBoard() tea.Cmd {
 		return tea.Batch(v.showStream(""), ui.FlashCmd("every quote, newest first"))
 	}
 	v.boardOn = true
-	return tea.Batch(v.Stack.Reset(v.board), ui.FlashCmd("latest quote per pair (" + v.ctx.Key("open").Help().Key + ": its quotes)"))
+	return tea.Batch(v.Stack.Reset(v.board), ui.FlashCmd("latest quote per pair ("+v.ctx.Key("open").Help().Key+": its quotes)"))
 }
 
 // Name is the palette name.
