@@ -599,17 +599,19 @@ func (p *TablePage[T]) Keys() []key.Binding {
 		out = append(out, key.NewBinding(key.WithKeys(append(km.Left.Keys(), km.Right.Keys()...)...),
 			key.WithHelp(km.Left.Help().Key+"/"+km.Right.Help().Key, "more columns")))
 	}
-	out = append(out, km.SortNext, km.SortBack)
-	if p.t.Marking() && marks == 0 {
-		out = append(out, km.Mark) // after the view's own keys, in the footer's order of need
-	}
-	return out
+	return append(out, km.SortNext, km.SortBack)
 }
 
 // NavKeys are the table's keys that move the cursor.
 func (p *TablePage[T]) NavKeys() []key.Binding {
 	km := p.t.KeyMap()
-	return []key.Binding{km.Up, km.Down, km.PageUp, km.PageDown, km.Home, km.End}
+	out := []key.Binding{km.Up, km.Down, km.PageUp, km.PageDown, km.Home, km.End}
+	if p.t.Marking() && p.t.MarkCount() == 0 {
+		// With the moves, after the view's own keys in the footer: marks
+		// are a way of moving through the records to act on.
+		out = append([]key.Binding{km.Mark}, out...)
+	}
+	return out
 }
 
 // Selected is the record under the cursor.

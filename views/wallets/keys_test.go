@@ -23,7 +23,7 @@ func TestReboundKeys(t *testing.T) {
 	viewtest.WaitFor(t, tm, "Fees and Sweeps")
 	viewtest.Keys(tm, "T") // the old key of the section: nothing
 	viewtest.Keys(tm, "X")
-	viewtest.WaitAll(t, tm, "wallets › transactions", "F freeze the transaction", "m mark")
+	viewtest.WaitAll(t, tm, "wallets › transactions", "F freeze the transaction")
 
 	viewtest.Keys(tm, "space", "m") // space marks no more; m does
 	viewtest.WaitAll(t, tm, "✓ 1 marked", "F freeze 1 marked")
