@@ -106,6 +106,8 @@ func KeyActions() []KeyAction {
 		a("dialog_switch", v("dialog"), "←/→", "other button", "left", "right"),
 		a("dialog_enter", v("dialog"), "", "as the dialog says", "enter"),
 		a("dialog_close", v("dialog"), "esc", "cancel", "esc", "ctrl+c"),
+		a("dialog_scroll_up", v("dialog"), "pgup", "the record's lines up", "pgup"),
+		a("dialog_scroll_down", v("dialog"), "pgdn", "the record's lines down", "pgdown"),
 		a("palette_close", v("palette"), "esc", "close", "esc", "ctrl+c"),
 		a("palette_complete", v("palette"), "", "complete", "tab"),
 		a("palette_next", v("palette"), "↓", "next", "down", "ctrl+n"),

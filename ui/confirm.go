@@ -70,6 +70,10 @@ type dialog struct {
 	spin    spinner.Model
 	settled int
 	result  Flash
+	// scroll is the first of the record's lines shown when they do not
+	// all fit (compact); cut says they did not at the last draw.
+	scroll, maxScroll int
+	cut               bool
 }
 
 // confirmAnswered carries the message of a confirmed action's call, once
@@ -219,6 +223,14 @@ func (d *dialog) cancelled() tea.Cmd { return d.cancel(false) }
 // hidden while its action runs, or its failure read).
 func (d *dialog) update(msg tea.KeyPressMsg) (cmd tea.Cmd, closed bool) {
 	k := d.keys
+	switch {
+	case key.Matches(msg, k.ScrollUp):
+		d.scroll = max(d.scroll-5, 0)
+		return nil, false
+	case key.Matches(msg, k.ScrollDown):
+		d.scroll = min(d.scroll+5, d.maxScroll) // the bound of the last draw
+		return nil, false
+	}
 	switch d.state {
 	case running, settling:
 		if key.Matches(msg, k.Close) {
@@ -297,6 +309,10 @@ func (d *dialog) bindings() []key.Binding {
 			key.NewBinding(key.WithKeys(k.Close.Keys()...), key.WithHelp(k.Close.Help().Key, "close"))}
 	}
 	out := []key.Binding{k.Next, k.Prev}
+	if d.cut {
+		out = append(out, key.NewBinding(key.WithKeys(append(k.ScrollUp.Keys(), k.ScrollDown.Keys()...)...),
+			key.WithHelp(k.ScrollUp.Help().Key+"/"+k.ScrollDown.Help().Key, "scroll the record")))
+	}
 	if f := d.focused(); f == fieldCancel || f == fieldConfirm {
 		out = append(out, k.Switch)
 	}
@@ -401,11 +417,16 @@ func (d *dialog) sections(width, height int, compact bool) []string {
 		for _, s := range append(context, tail...) {
 			fixed += lipgloss.Height(s)
 		}
+		d.cut = false
 		if room := height - fixed; lipgloss.Height(body) > room {
 			ls := strings.Split(body, "\n")
-			cut := len(ls) - max(room-1, 0)
-			ls = ls[:max(room-1, 0)]
-			body = strings.Join(append(ls, t.Muted.Render(fmt.Sprintf("… %d more lines: a taller terminal shows them", cut))), "\n")
+			n := max(room-1, 1)
+			d.maxScroll = len(ls) - n
+			d.scroll = min(max(d.scroll, 0), d.maxScroll)
+			d.cut = true
+			note := fmt.Sprintf("lines %d-%d of %d: %s/%s scroll", d.scroll+1, d.scroll+n, len(ls),
+				d.keys.ScrollUp.Help().Key, d.keys.ScrollDown.Help().Key)
+			body = strings.Join(append(ls[d.scroll:d.scroll+n:d.scroll+n], t.Muted.Render("… "+note)), "\n")
 		}
 	}
 	out := append(head, body, strings.Join(context, "\n"))

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"errors"
+	"fmt"
 	"regexp"
 	"strings"
 	"testing"
@@ -469,5 +470,39 @@ func TestDialogTypingOnAButtonFillsTheField(t *testing.T) {
 	plain.update(uitest.Key("x"))
 	if plain.focused() != fieldCancel {
 		t.Fatalf("a dialog without fields: focus %v", plain.focused())
+	}
+}
+
+// A record too long for the terminal (a batch of many) is shown a part
+// at a time: the dialog says which lines and how to scroll, and pgdn and
+// pgup move through them; every line can be read before confirming.
+func TestDialogScrollsALongRecord(t *testing.T) {
+	a := NewApp(testContext("test", false), &listView{name: "alpha", rows: []string{"x"}})
+	a.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	lines := make([]string, 30)
+	for i := range lines {
+		lines[i] = fmt.Sprintf("record %02d", i+1)
+	}
+	a.Update(Confirm{Title: "Freeze 30 transactions", Lines: lines, Action: "Freeze", Reason: "Reason",
+		RunReason: func(string) tea.Cmd { return nil }})
+	seen := map[string]bool{}
+	for range 10 {
+		f := a.Frame()
+		for _, l := range lines {
+			if strings.Contains(f, l+" ") {
+				seen[l] = true
+			}
+		}
+		if !strings.Contains(f, "of 30: pgup/pgdn scroll") {
+			t.Fatalf("the cut is not said:\n%s", f)
+		}
+		a.Update(uitest.Key("pgdown"))
+	}
+	if len(seen) != 30 {
+		t.Fatalf("%d of 30 lines could be read", len(seen))
+	}
+	a.Update(uitest.Key("pgup"))
+	if f := a.Frame(); strings.Contains(f, "record 30 ") {
+		t.Fatalf("pgup did not move back:\n%s", f)
 	}
 }

@@ -126,10 +126,14 @@ type DialogKeys struct {
 	// Close cancels the dialog; while the action runs it hides the
 	// dialog, and the call goes on.
 	Close key.Binding
+	// ScrollUp and ScrollDown move through the record's lines when the
+	// terminal is too short for them all (the records of a batch).
+	ScrollUp, ScrollDown key.Binding
 }
 
 // DefaultDialogKeys are the dialog's bindings in force.
 func DefaultDialogKeys(km config.Keymap) DialogKeys {
 	return DialogKeys{Next: Bind(km, "dialog_next"), Prev: Bind(km, "dialog_prev"), Switch: Bind(km, "dialog_switch"),
-		Enter: Bind(km, "dialog_enter"), Close: Bind(km, "dialog_close")}
+		Enter: Bind(km, "dialog_enter"), Close: Bind(km, "dialog_close"),
+		ScrollUp: Bind(km, "dialog_scroll_up"), ScrollDown: Bind(km, "dialog_scroll_down")}
 }
