@@ -89,20 +89,40 @@ const maxLinks = 16
 func NewApp(ctx *Context, views ...View) *App {
 	fi := NewInput(ctx.Theme, "/", 200, lipgloss.NewStyle())
 	a := &App{ctx: ctx, keys: DefaultKeys(ctx.keymap()), views: views, filter: fi, now: ctx.Clock(), help: newHelpModel(ctx.Theme)}
-	a.letters = viewLetters(a.keys, ctx.keymap(), views)
-	if len(a.letters) > 0 {
-		keys, help := a.keys.Jump.Keys(), "1-9"
-		for i := 9; i < len(views); i++ {
-			for l, v := range a.letters {
-				if v == i {
-					keys, help = append(keys, l), help+" "+l
-				}
-			}
-		}
-		a.keys.Jump = key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, "jump to view"))
-	}
+	a.setLetters()
 	a.palette = newPalette(a)
 	return a
+}
+
+// setLetters gives the views past the ninth their letters, and the jump
+// key every number and letter.
+func (a *App) setLetters() {
+	keys, help := []string{"1", "2", "3", "4", "5", "6", "7", "8", "9"}, "1-9"
+	a.keys.Jump = key.NewBinding(key.WithKeys(keys...)) // the letters given before are not taken: they are given again
+	a.letters = viewLetters(a.keys, a.ctx.keymap(), a.views)
+	for i := 9; i < len(a.views); i++ {
+		for l, v := range a.letters {
+			if v == i {
+				keys, help = append(keys, l), help+" "+l
+			}
+		}
+	}
+	a.keys.Jump = key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, "jump to view"))
+}
+
+// viewAdded is a view to add as the last tab (a view saved with :save),
+// and what to say.
+type viewAdded struct {
+	view  View
+	flash Flash
+}
+
+// addView adds v as the last tab, with its key, and starts it.
+func (a *App) addView(msg viewAdded) tea.Cmd {
+	a.views = append(a.views, msg.view)
+	a.setLetters()
+	a.setFlash(msg.flash)
+	return address(msg.view.Name(), msg.view.Init())
 }
 
 // viewLetters gives the views past the ninth (which have no number) a
@@ -333,6 +353,8 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return a, nil
 	case confirmAnswered:
 		return a, a.answered(msg)
+	case viewAdded:
+		return a, a.addView(msg)
 	case spinner.TickMsg:
 		if d := a.shownDialog(); d != nil {
 			return a, d.tick(msg)

@@ -3,6 +3,7 @@ package ui
 import (
 	"image/color"
 	"io"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -394,5 +395,28 @@ func TestViewNumberGoesBackToItsList(t *testing.T) {
 	app.Update(uitest.Key("2"))
 	if app.active != 1 {
 		t.Fatalf("2: active %d", app.active)
+	}
+}
+
+// A view added as the last tab (one saved with :save) gets a free letter
+// and the tabs before it keep theirs.
+func TestAddedViewKeepsTheLettersBefore(t *testing.T) {
+	var views []View
+	for _, n := range []string{"a1", "b2", "c3", "d4", "e5", "f6", "g7", "h8", "i9", "ledger", "audit"} {
+		views = append(views, &listView{name: n, rows: []string{"x"}})
+	}
+	a := NewApp(testContext("test", false), views...)
+	before := maps.Clone(a.letters)
+	a.Update(viewAdded{view: &listView{name: "lost", rows: []string{"y"}}})
+	for l, i := range before {
+		if a.letters[l] != i {
+			t.Errorf("letter %s went from view %d to %d", l, i, a.letters[l])
+		}
+	}
+	if len(a.letters) != len(before)+1 || a.letters["O"] != 11 {
+		t.Errorf("letters %v: the new tab's is its first free letter (L is the ledger's: O)", a.letters)
+	}
+	if !slices.Contains(a.keys.Jump.Keys(), "O") {
+		t.Errorf("jump keys %v", a.keys.Jump.Keys())
 	}
 }

@@ -106,9 +106,10 @@ type Session struct {
 	// SaveDir is where ctrl+s writes CSV files and reports are saved.
 	SaveDir string
 	// SaveView writes a view's layout as a saved search to the profile's
-	// file (:save) and says where ("file:line"); nil where a session may
-	// not (over treasury serve the file is the server's).
-	SaveView func(config.Search) (string, error)
+	// file (:save), says where ("file:line") and returns its tab (nil
+	// when none could be built: it opens at the next start); nil where a
+	// session may not (over treasury serve the file is the server's).
+	SaveView func(config.Search) (where string, tab View, err error)
 	// Life ends when the session does (an SSH client disconnects, the
 	// program quits): the reads made for the session end with it. Nil
 	// means the process's lifetime.

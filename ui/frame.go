@@ -442,12 +442,12 @@ func (a *App) webhookHealth() string {
 	return ""
 }
 
-// tabs is the tab line, drawn again only when the view shown, the trail
-// or the width changed.
+// tabs is the tab line, drawn again only when the view shown, the trail,
+// the width or the number of views (one saved) changed.
 func (a *App) tabs() string {
 	trail := a.tabTrail()
 	p := a.memo()
-	k := fmt.Sprintf("%d\x00%d\x00%s", a.width, a.active, trail)
+	k := fmt.Sprintf("%d\x00%d\x00%d\x00%s", a.width, a.active, len(a.views), trail)
 	if p.tabs == "" || p.tabsKey != k {
 		p.tabsKey, p.tabs = k, fit(a.tabLabels(a.tabForm(lipgloss.Width(trail)))+trail, a.width, 1)
 	}

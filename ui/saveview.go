@@ -20,8 +20,8 @@ type windowed interface{ WindowShown() string }
 
 // saveView is :save <title>: the view shown, its search, the columns its
 // table shows and its sort (and the payments' window), written to the
-// profile's file as a saved search (searches:), whose tab opens at the
-// next start. The file is written off the UI goroutine.
+// profile's file as a saved search (searches:), and its tab added after
+// the others. The file is written off the UI goroutine.
 func (a *App) saveView(args []string) tea.Cmd {
 	title := strings.TrimSpace(strings.Join(args, " "))
 	if title == "" {
@@ -46,11 +46,14 @@ func (a *App) saveView(args []string) tea.Cmd {
 	}
 	save := a.ctx.SaveView
 	return func() tea.Msg {
-		where, err := save(s)
+		where, tab, err := save(s)
 		if err != nil {
 			return Flash{Err: fmt.Errorf(":save %s: %w", title, err)}
 		}
-		return Flash{Text: fmt.Sprintf("saved view %q (%s) to %s: its tab opens at the next start", title, describe(s), where)}
+		if tab == nil {
+			return Flash{Text: fmt.Sprintf("saved view %q (%s) to %s: its tab opens at the next start", title, describe(s), where)}
+		}
+		return viewAdded{view: tab, flash: Flash{Text: fmt.Sprintf("saved view %q (%s) to %s: it is the last tab", title, describe(s), where)}}
 	}
 }
 

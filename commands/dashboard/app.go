@@ -79,18 +79,6 @@ func session(rt *process.Runtime, s Session) (*ui.Context, saved.Build) {
 		ReadOnly: readOnly, Operator: s.Who.String(), Terminal: s.Terminal, Mouse: cfg.Mouse, SaveDir: s.SaveDir, Life: s.Life,
 		Term: s.Term, LocalTmux: s.LocalTmux}}
 	ctx.Commands, ctx.CommandLog = sessionCommands(cfg.Commands, s.Who), rt.Log.Info
-	if s.Who.Via != audit.ViaSSH {
-		ctx.SaveView = func(sv config.Search) (string, error) {
-			if field, err := saved.Check(sv); err != nil {
-				return "", fmt.Errorf("%s: %w", field, err)
-			}
-			line, err := config.SaveSearch(cfg.File, cfg.Profile, sv)
-			if err != nil {
-				return "", err
-			}
-			return fmt.Sprintf("%s:%d", cfg.File, line), nil
-		}
-	}
 	ctx.AlertTerminal = func() (bool, bool) {
 		t := p.Alerts().Terminal
 		return t.Bell, t.Desktop
@@ -126,6 +114,23 @@ func session(rt *process.Runtime, s Session) (*ui.Context, saved.Build) {
 			return auditview.New(ctx)
 		}
 		return nil
+	}
+	if s.Who.Via != audit.ViaSSH {
+		ctx.SaveView = func(sv config.Search) (string, ui.View, error) {
+			if field, err := saved.Check(sv); err != nil {
+				return "", nil, fmt.Errorf("%s: %w", field, err)
+			}
+			line, err := config.SaveSearch(cfg.File, cfg.Profile, sv)
+			if err != nil {
+				return "", nil, err
+			}
+			where := fmt.Sprintf("%s:%d", cfg.File, line)
+			tabs, err := saved.Views(ctx, cfg.File, []config.Search{sv}, build)
+			if err != nil || len(tabs) == 0 {
+				return where, nil, nil // saved; the start will say what is wrong with it
+			}
+			return where, tabs[0], nil
+		}
 	}
 	return ctx, build
 }

@@ -275,16 +275,25 @@ func TestSaveCommandWritesTheProfile(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "config.yaml")
 	writeFile(t, file, []byte("# ours\nprofiles:\n  ops:\n    environment: sandbox  # kept\n"))
 	ctx := e.Ctx.Apart()
-	ctx.SaveView = func(s config.Search) (string, error) {
+	ctx.SaveView = func(s config.Search) (string, ui.View, error) {
 		line, err := config.SaveSearch(file, "ops", s)
-		return fmt.Sprintf("%s:%d", file, line), err
+		if err != nil {
+			return "", nil, err
+		}
+		tabs, err := saved.Views(ctx, file, []config.Search{s}, build(e))
+		if err != nil {
+			t.Error(err)
+		}
+		return fmt.Sprintf("%s:%d", file, line), tabs[0], nil
 	}
 	tm := e.ProgramOf(t, ctx, viewtest.Width, viewtest.Height, paymentsview.New(ctx, e.P), addressbook.New(ctx, e.P, e.Actor))
 	viewtest.WaitFor(t, tm, "5 rows")
 	viewtest.Keys(tm, "2")
 	viewtest.WaitFor(t, tm, "addressbook › endpoints")
 	viewtest.Keys(tm, "/", "lock:~^Locked", "enter", "s", "a", "s", "a", ":", "save Cold locks", "enter")
-	viewtest.WaitFor(t, tm, `saved view "Cold locks"`)
+	viewtest.WaitAll(t, tm, `saved view "Cold locks"`, "3 Cold locks")
+	viewtest.Keys(tm, "1", "3") // away, and back by the new tab's key
+	viewtest.WaitAll(t, tm, "search:cold-locks › endpoints", "filter: lock:~^Locked", "Alias ▼")
 	viewtest.Frame(t, tm)
 	cfg, _, err := config.Parse(file, readFile(t, file), "ops", nil)
 	if err != nil {
