@@ -120,24 +120,37 @@ func replaceFile(name string, data []byte) error {
 // file's shape (unknown keys, wrong types) but not the profile's
 // endpoints and secrets: a saved threshold does not depend on them.
 func parseAlerts(file string, data []byte, profile string) (Alerts, error) {
+	out := DefaultAlerts()
+	err := resolvePart(file, data, profile, func(r *resolver, rp *rawProfile) {
+		r.alerts("profiles."+profile+".alerts", rp.Alerts, &out)
+	})
+	if err != nil {
+		return Alerts{}, err
+	}
+	return out, nil
+}
+
+// resolvePart reads data as a file written back must read: its shape
+// (unknown keys, wrong types), and one part of the profile, resolved by
+// part, not its endpoints and secrets, which what is written does not
+// depend on.
+func resolvePart(file string, data []byte, profile string, part func(r *resolver, rp *rawProfile)) error {
 	var root yaml.Node
 	if err := yaml.Unmarshal(data, &root); err != nil {
-		return Alerts{}, Errors{{File: file, Msg: "not valid YAML: " + err.Error()}}
+		return Errors{{File: file, Msg: "not valid YAML: " + err.Error()}}
 	}
 	d := newDecoder(file)
 	var raw rawFile
 	if len(root.Content) > 0 {
 		d.decode(&root, reflectValue(&raw), "")
 	}
-	out := DefaultAlerts()
 	if rp := raw.Profiles[profile]; rp != nil {
-		r := &resolver{d: d, dir: filepath.Dir(file), getenv: os.Getenv}
-		r.alerts("profiles."+profile+".alerts", rp.Alerts, &out)
+		part(&resolver{d: d, dir: filepath.Dir(file), getenv: os.Getenv}, rp)
 	}
 	if len(d.errs) > 0 {
-		return Alerts{}, d.errs
+		return d.errs
 	}
-	return out, nil
+	return nil
 }
 
 var errNoProfile = errors.New("no such profile")

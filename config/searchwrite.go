@@ -160,21 +160,7 @@ func addSearch(data []byte, profile string, s Search) ([]byte, int, error) {
 // checkSearches reads the profile's saved searches of data as the start
 // would (their form; what the views check is checked at the start).
 func checkSearches(file string, data []byte, profile string) error {
-	var root yaml.Node
-	if err := yaml.Unmarshal(data, &root); err != nil {
-		return Errors{{File: file, Msg: "not valid YAML: " + err.Error()}}
-	}
-	d := newDecoder(file)
-	var raw rawFile
-	if len(root.Content) > 0 {
-		d.decode(&root, reflectValue(&raw), "")
-	}
-	if rp := raw.Profiles[profile]; rp != nil {
-		r := &resolver{d: d, dir: filepath.Dir(file), getenv: os.Getenv}
+	return resolvePart(file, data, profile, func(r *resolver, rp *rawProfile) {
 		r.searches("profiles."+profile+".searches", rp.Searches)
-	}
-	if len(d.errs) > 0 {
-		return d.errs
-	}
-	return nil
+	})
 }

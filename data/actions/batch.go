@@ -5,7 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
+
+	"golang.org/x/sync/errgroup"
 
 	"treasury/data/audit"
 	"treasury/data/custody"
@@ -159,17 +160,12 @@ func each(n int, f func(i int)) {
 		f(0)
 		return
 	}
-	var wg sync.WaitGroup
-	slots := make(chan struct{}, parallel)
+	var g errgroup.Group
+	g.SetLimit(parallel)
 	for i := range n {
-		wg.Add(1)
-		slots <- struct{}{}
-		go func() {
-			defer func() { <-slots; wg.Done() }()
-			f(i)
-		}()
+		g.Go(func() error { f(i); return nil })
 	}
-	wg.Wait()
+	_ = g.Wait() // f keeps each step's outcome
 }
 
 // TxItem is one transaction of a freeze or unfreeze: the transaction as

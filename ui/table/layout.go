@@ -10,6 +10,15 @@ import (
 // A table's layout, as a saved view keeps it: the columns shown, by the
 // names a search uses (ColumnName), and the column sorted by.
 
+// LayoutError is a layout the table cannot take: Sort says it is the
+// column to sort by, else one of the columns to show.
+type LayoutError struct {
+	Sort bool
+	Msg  string
+}
+
+func (e *LayoutError) Error() string { return e.Msg }
+
 // ColumnNames are every column's name, in the table's order.
 func (m *Model) ColumnNames() []string { return strings.Split(m.names, "\x00") }
 
@@ -46,16 +55,16 @@ func (m *Model) SetLayout(columns []string, sort string, desc bool) (tea.Cmd, er
 	all := m.ColumnNames()
 	for _, c := range columns {
 		if columnNamed(all, c) < 0 {
-			return nil, fmt.Errorf("no column %q (columns: %s)", c, strings.Join(all, ", "))
+			return nil, &LayoutError{Msg: fmt.Sprintf("no column %q (columns: %s)", c, strings.Join(all, ", "))}
 		}
 	}
 	col := -1
 	if sort != "" {
 		if col = columnNamed(all, sort); col < 0 {
-			return nil, fmt.Errorf("no column %q to sort by (columns: %s)", sort, strings.Join(all, ", "))
+			return nil, &LayoutError{Sort: true, Msg: fmt.Sprintf("no column %q to sort by (columns: %s)", sort, strings.Join(all, ", "))}
 		}
 		if m.cols[col].NoSort {
-			return nil, fmt.Errorf("column %q does not sort", sort)
+			return nil, &LayoutError{Sort: true, Msg: fmt.Sprintf("column %q does not sort", sort)}
 		}
 	}
 	m.ShowOnly(columns)

@@ -13,6 +13,7 @@
 package saved
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -109,7 +110,7 @@ func Views(ctx *ui.Context, file string, searches []config.Search, build Build) 
 			cmd, err := l.SetLayout(s.Columns, s.Sort, s.SortDesc)
 			if err != nil {
 				field := "columns"
-				if strings.Contains(err.Error(), "sort") {
+				if le := (*table.LayoutError)(nil); errors.As(err, &le) && le.Sort {
 					field = "sort"
 				}
 				errs = append(errs, searchError(file, s, field, err))

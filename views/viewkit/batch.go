@@ -8,12 +8,12 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/shopspring/decimal"
+	"golang.org/x/sync/errgroup"
 
 	"treasury/data/actions"
 	"treasury/data/apierr"
@@ -63,9 +63,6 @@ type Batch[T any] struct {
 	// Send sends the records that go, each under its key, with reason:
 	// the actor's batch, its results in the records' order.
 	Send func(ctx context.Context, recs []T, keys []actions.Key, reason string) []actions.Result
-	// Done, when set, is what follows the results (a refresh, the
-	// intents to follow): it gets the records sent and their results.
-	Done func(recs []T, rs []actions.Result) tea.Cmd
 }
 
 // Ask reads the marked records again (Read) and opens the batch's
@@ -93,47 +90,40 @@ func (b Batch[T]) Ask(ctx *ui.Context, recs []T, gone []string) tea.Cmd {
 	return tea.Sequence(ui.FlashCmd(what), open)
 }
 
-// read reads each record again, four at a time; failed says why a record
-// could not be read (it is left out).
-func (b Batch[T]) read(recs []T) ([]T, map[int]string) {
-	now := slices.Clone(recs)
-	failed := map[int]string{}
+// read reads each record again, four at a time; failed[i] says why
+// record i could not be read ("" when it was): it is left out.
+func (b Batch[T]) read(recs []T) (now []T, failed []string) {
+	now, failed = slices.Clone(recs), make([]string, len(recs))
 	if b.Read == nil {
 		return now, failed
 	}
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	slots := make(chan struct{}, 4)
+	var g errgroup.Group
+	g.SetLimit(4)
 	for i, r := range recs {
-		wg.Add(1)
-		slots <- struct{}{}
-		go func() {
-			defer func() { <-slots; wg.Done() }()
+		g.Go(func() error {
 			c, cancel := context.WithTimeout(context.Background(), CallTimeout)
 			defer cancel()
-			got, err := b.Read(c, r)
-			mu.Lock()
-			defer mu.Unlock()
-			if err != nil {
+			if got, err := b.Read(c, r); err != nil {
 				failed[i] = "could not be read just now: " + err.Error()
-				return
+			} else {
+				now[i] = got
 			}
-			now[i] = got
-		}()
+			return nil
+		})
 	}
-	wg.Wait()
+	_ = g.Wait() // each failure is the record's, in failed
 	return now, failed
 }
 
 // confirm is the dialog of the batch over recs as read now.
-func (b Batch[T]) confirm(ctx *ui.Context, recs []T, failed map[int]string, gone []string) tea.Msg {
+func (b Batch[T]) confirm(ctx *ui.Context, recs []T, failed []string, gone []string) tea.Msg {
 	ids := make([]string, len(recs))
 	for i, r := range recs {
 		ids[i] = b.ID(r)
 	}
 	plan := b.Act.Plan(b.Action, ids, func(i int) string {
-		if why, ok := failed[i]; ok {
-			return why
+		if failed[i] != "" {
+			return failed[i]
 		}
 		return b.Ruled(recs[i])
 	})
@@ -255,7 +245,7 @@ func (b Batch[T]) run(recs []T, keys []actions.Key, ruled []actions.Attempt, why
 		switch {
 		case actions.Applied(r.Err):
 			doneIDs = append(doneIDs, id)
-			l := "✔ " + RequestLine(id, id) + SentNote(b.KeyName, r.Sent)
+			l := "✔ " + Short(id, 9) + SentNote(b.KeyName, r.Sent)
 			if r.Err != nil {
 				l += " · ⚠ " + r.Err.Error()
 			}
