@@ -166,7 +166,9 @@ func TestRestartContinuesTheChain(t *testing.T) {
 }
 
 // A file moved aside while the log is open: the next append starts a new
-// file with a new chain, and the moved file stays intact.
+// file with a new chain, whose first line says what this process found
+// (a damage line: a break for Verify as for the header, until
+// acknowledged), and the moved file stays intact.
 func TestFileMovedAsideStartsANewChain(t *testing.T) {
 	dir := t.TempDir()
 	l := open(t, dir)
@@ -176,13 +178,24 @@ func TestFileMovedAsideStartsANewChain(t *testing.T) {
 		t.Fatal(err)
 	}
 	r, err := l.Append(rec("freeze", "t2"))
-	if err != nil || r.Seq != 1 || r.Prev != Genesis {
+	if err != nil || r.Seq != 2 {
 		t.Fatalf("after the move: %+v %v", r, err)
 	}
-	for _, p := range []string{aside, l.Path()} {
-		if s, br := verifyFile(t, p); br != nil || s.Lines != 1 {
-			t.Fatalf("%s: %+v %v", p, s, br)
-		}
+	if s, br := verifyFile(t, aside); br != nil || s.Lines != 1 {
+		t.Fatalf("%s: %+v %v", aside, s, br)
+	}
+	s, br := verifyFile(t, l.Path())
+	if br == nil || br.Kind != Shrunk || !br.Reported || br.Line != 1 || s.Lines != 2 || !strings.Contains(br.Detail, "moved or replaced") {
+		t.Fatalf("the new file: %+v %v", s, br)
+	}
+	if st := l.State(); len(st.Breaks) != 1 || st.Breaks[0].Line != 1 {
+		t.Fatalf("the state reports the break the file carries, once: %+v", st.Breaks)
+	}
+	if _, err := l.Ack(Who{}, "moved aside for the inquiry"); err != nil {
+		t.Fatal(err)
+	}
+	if s, br := verifyFile(t, l.Path()); br != nil || len(s.Breaks) != 1 || s.Breaks[0].Ack == nil {
+		t.Fatalf("acknowledged: %+v %v", s, br)
 	}
 }
 

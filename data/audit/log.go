@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -95,6 +96,16 @@ type Log struct {
 	siteErr error
 	// unregister ends this process's word to the site that it runs.
 	unregister func()
+
+	// What waits to be written (mend.go): owed outcomes, attempt lines to
+	// write again (lostOpen, found missing among those watched
+	// while the file is read again), damage found and not yet said as a
+	// line (unsaid); moved maps an attempt line written again to its copy.
+	owed     []Record
+	watched  map[uint64]Record
+	lostOpen []Record
+	moved    map[uint64]uint64
+	unsaid   []Break
 }
 
 // Open opens (creating it, mode 0600, in a directory of mode 0700) the log
@@ -245,16 +256,22 @@ func (l *Log) Err() error {
 // With a replica, an append is refused too while the replica could not
 // be reached at the last try (the process tries again periodically:
 // Refresh), or while the local copy differs from it.
+//
+// Once it can be written, what waits to be written is (mend): an outcome
+// line that could not be written when its answer came, an attempt line to
+// write again, damage to say.
 func (l *Log) Writable() error {
 	l.mu.Lock()
-	defer l.mu.Unlock()
-	if err := l.writable(); err != nil {
-		return err
+	err := l.writable()
+	if err == nil {
+		err = cmp.Or(l.diverged, l.siteErr)
 	}
-	if l.diverged != nil {
-		return l.diverged
+	mend := err == nil && l.needsMend()
+	l.mu.Unlock()
+	if mend {
+		return l.locked(func() error { return nil })
 	}
-	return l.siteErr
+	return err
 }
 
 // writable is Writable with l.mu held.
@@ -365,6 +382,9 @@ func (l *Log) locked(fn func() error) error {
 		return err
 	}
 	if err = l.pullReplica(); err == nil {
+		err = l.mend()
+	}
+	if err == nil {
 		err = fn()
 	}
 	unlock()
@@ -385,7 +405,16 @@ func (l *Log) locked(fn func() error) error {
 // and the exclusive file lock, and has read the file to its end.
 func (l *Log) appendLocked(r Record) (Record, error) {
 	proc := l.proc
-	r.Seq, r.Prev, r.Time, r.Host, r.Proc = l.w.s.LastSeq+1, l.head(), l.now().UTC(), l.host, &proc
+	if r.Replaces != 0 {
+		// An attempt line written again: it stays the sending process's.
+		r.By = &proc
+	} else {
+		r.Host, r.Proc = l.host, &proc
+	}
+	if r.Attempt != 0 {
+		r.Attempt = l.attemptOf(r.Attempt)
+	}
+	r.Seq, r.Prev, r.Time = l.w.s.LastSeq+1, l.head(), l.now().UTC()
 	line, h, err := seal(r)
 	if err != nil {
 		return Record{}, err

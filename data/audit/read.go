@@ -70,6 +70,7 @@ func (l *Log) take(raw []byte, at int64) {
 		r.Broken = b.Kind + ": " + b.Detail
 	}
 	l.remember(r)
+	l.seen(r)
 	if r.Action == ActionAck && r.Target.Detail["break"] == ReportedBreaks {
 		for i := range l.shrunk {
 			if l.shrunk[i].Ack == nil {
@@ -106,6 +107,7 @@ func (l *Log) sync(exclusive bool) (func(), error) {
 			return nil, err
 		}
 		if l.f == nil {
+			l.settleWatch()
 			return func() {}, nil
 		}
 	}
@@ -116,6 +118,7 @@ func (l *Log) sync(exclusive bool) (func(), error) {
 				return nil, err
 			}
 			if l.f == nil {
+				l.settleWatch()
 				return func() {}, nil
 			}
 		}
@@ -137,13 +140,24 @@ func (l *Log) sync(exclusive bool) (func(), error) {
 		unlock()
 		return nil, err
 	}
+	l.settleWatch()
 	return unlock, nil
 }
 
 // lost records a file found shorter or replaced and starts reading the
 // chain afresh.
+//
+// The attempts without an outcome read so far are watched while it is read
+// again: one not found as it was is written again (mend.go). What was found
+// is said as a line of the log too, so that Verify reports it as the
+// header does.
 func (l *Log) lost(detail string) {
-	l.shrunk = append(l.shrunk, Break{Kind: Shrunk, Detail: detail, Digest: digest([]byte(detail + l.now().String()))})
+	b := Break{Kind: Shrunk, Detail: detail, Digest: digest([]byte(detail + l.now().String()))}
+	l.shrunk = append(l.shrunk, b)
+	if !l.readOnly {
+		l.unsaidDamage(b)
+	}
+	l.watchOpen()
 	l.w, l.recent = walker{}, nil
 }
 

@@ -50,8 +50,8 @@ func TestVerifyListsAttemptsWithoutAnOutcome(t *testing.T) {
 		s.Open[0].Request != a2.Request || s.Open[0].Retry != nil || s.Open[0].Settled() {
 		t.Fatalf("verify %+v %v", s, br)
 	}
-	// A retry of t2 under the same key that ends done settles it; the
-	// attempt stays without an outcome of its own.
+	// A retry of t2 under the same key that ends done settles it: the
+	// attempt, without an outcome of its own, is listed as settled.
 	a3 := attempt("t2")
 	end = rec("freeze", "t2")
 	end.Attempt = a3.Seq
@@ -59,8 +59,8 @@ func TestVerifyListsAttemptsWithoutAnOutcome(t *testing.T) {
 		t.Fatal(err)
 	}
 	s, br = verifyFile(t, l.Path())
-	if br != nil || len(s.Open) != 1 || s.Open[0].Seq != a2.Seq || s.Open[0].Retry == nil || s.Open[0].Retry.Attempt != a3.Seq ||
-		!s.Open[0].Settled() {
+	if br != nil || len(s.Open) != 0 || len(s.Settled) != 1 || s.Settled[0].Seq != a2.Seq || s.Settled[0].Retry == nil ||
+		s.Settled[0].Retry.Attempt != a3.Seq || !s.Settled[0].Settled() {
 		t.Fatalf("verify after the retry %+v %v", s, br)
 	}
 }
