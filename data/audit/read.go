@@ -200,6 +200,12 @@ func (l *Log) replay(fn func(Record)) error {
 // when the local copy can be written), and says why when it cannot be
 // reached.
 func (l *Log) Refresh() error {
+	l.mu.Lock()
+	mend := l.needsMend()
+	l.mu.Unlock()
+	if mend {
+		_ = l.Writable() // writes what is owed once it can; why not is the state's
+	}
 	var pulled error
 	l.mu.Lock()
 	copies := l.replica != nil && l.cannot == nil && l.unwritable == nil // it can write what it pulls
