@@ -225,4 +225,3 @@ type Record struct {
 	// part of the line.
 	Broken string `json:"-"`
 }
-
