@@ -77,6 +77,8 @@ func (l *Log) take(raw []byte, at int64) {
 				l.shrunk[i].Ack = &r
 			}
 		}
+		l.unsaid = nil // acknowledged before it was said: nothing to report
+
 	}
 	if r.Seq != 0 {
 		for _, fn := range l.followers {
@@ -228,7 +230,11 @@ func (l *Log) Refresh() error {
 // appended comes through the replica's watcher (Pull) and the periodic
 // Refresh within moments, and an append reads the site again before it
 // decides anything.
-func (l *Log) RefreshLocal() error {
+func (l *Log) RefreshLocal() error { return l.refreshLocal(true) }
+
+// refreshLocal is RefreshLocal; tell says whether OnChange is told of
+// what it read (not when a follower of OnChange reads: Recent).
+func (l *Log) refreshLocal(tell bool) error {
 	l.mu.Lock()
 	end, lost := l.end, len(l.shrunk)
 	unlock, err := l.sync(false)
@@ -240,7 +246,7 @@ func (l *Log) RefreshLocal() error {
 	changed := l.end != end || len(l.shrunk) != lost
 	hooks := l.hooks
 	l.mu.Unlock()
-	if changed {
+	if changed && tell {
 		for _, fn := range hooks {
 			fn()
 		}
@@ -250,9 +256,11 @@ func (l *Log) RefreshLocal() error {
 
 // Recent returns the last records, newest first, with those other
 // processes appended since (RefreshLocal: the local copy, readable while
-// the site is not).
+// the site is not). It tells OnChange nothing: its callers are what
+// OnChange tells to read (the store's Audit topic), and telling them from
+// inside their own read would have them wait on themselves.
 func (l *Log) Recent() ([]Record, error) {
-	if err := l.RefreshLocal(); err != nil {
+	if err := l.refreshLocal(false); err != nil {
 		return nil, err
 	}
 	l.mu.Lock()
