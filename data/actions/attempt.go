@@ -143,6 +143,9 @@ func (a *Actor) record(at Attempt, err error, requestID string, seq uint64) erro
 	if r.Outcome == audit.OutcomeCancelled {
 		err = nil
 	}
+	if a.c.OnOutcome != nil {
+		a.c.OnOutcome(at.Action, r.Outcome)
+	}
 	if a.log == nil {
 		return err
 	}
