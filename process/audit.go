@@ -35,7 +35,7 @@ func (r *Runtime) openAudit(ctx context.Context, cmd string) error {
 	// The keys of attempts whose outcome is not known, written by any
 	// process on this state directory, past or present, read with the log:
 	// a retry reuses them, and one on its way elsewhere is not sent twice.
-	opts := audit.Options{Cmd: cmd, ReadOnly: r.Config.ReadOnly, Follow: r.Pending.Apply}
+	opts := audit.Options{Cmd: cmd, ReadOnly: r.Config.ReadOnly, Follow: r.Pending.Apply, OnAppend: r.Metrics.AuditAppend}
 	if r.Site != nil {
 		// The site's record: every host's attempts, read before a
 		// decision, so a retry from this bastion of an attempt another

@@ -110,6 +110,8 @@ type Platform struct {
 	historyDir  string
 	historyOpts history.Options
 	history     *historyRun
+	// feedList are the store's feeds (ready.go reads their topics).
+	feedList []live.Feed
 }
 
 // Open builds the clients and the store (not yet started: call Start).
@@ -173,7 +175,8 @@ func Open(cfg *config.Config, o Options) (*Platform, error) {
 	if err := p.build(cfg, o, tc); err != nil {
 		return nil, err
 	}
-	lo := live.Options{Feeds: p.feeds(), Now: o.Now, Rate: o.ClockRate, Inline: o.Inline}
+	p.feedList = p.feeds()
+	lo := live.Options{Feeds: p.feedList, Now: o.Now, Rate: o.ClockRate, Inline: o.Inline}
 	if p.Payments != nil {
 		// A payment first known through a notification is read by id at
 		// once, not left partial until the next poll.
