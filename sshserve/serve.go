@@ -94,8 +94,8 @@ type Options struct {
 	// OnSession, when set, is told each session that starts, with its
 	// role; the function it returns is called when the session ends (the
 	// process's metrics).
-	OnSession func(role Role) (end func())
-	MaxSessions        int // default 20; over it, the session is told and closed
+	OnSession   func(role Role) (end func())
+	MaxSessions int // default 20; over it, the session is told and closed
 	// IdleTimeout ends a session with no input from its client for that
 	// long (default 30m).
 	IdleTimeout time.Duration
@@ -145,11 +145,11 @@ const (
 
 // Server serves one program per SSH session.
 type Server struct {
-	opts Options
-	log  *slog.Logger
+	opts   Options
+	log    *slog.Logger
 	access *access
 	ssh    *ssh.Server
-	gate *gate
+	gate   *gate
 	// frames are the sessions' screen states: sessions at one size on
 	// one view draw each change once between them.
 	frames *screen.Frames
