@@ -1,98 +1,15 @@
 package sshserve
 
 import (
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	gossh "golang.org/x/crypto/ssh"
+
+	"treasury/sshserve/sshservetest"
 )
-
-// certFixture makes keys and certificates as an admin does, with
-// ssh-keygen: a CA, and user keys it signs.
-type certFixture struct {
-	dir, ca string
-	n       int
-}
-
-func newCertFixture(tb testing.TB) *certFixture {
-	tb.Helper()
-	if _, err := exec.LookPath("ssh-keygen"); err != nil {
-		tb.Fatal("ssh-keygen is needed to make the certificates (apt-get install openssh-client)")
-	}
-	f := &certFixture{dir: tb.TempDir()}
-	f.ca = f.keygen(tb, "ca")
-	return f
-}
-
-// keygen makes an ed25519 key pair and returns its private key's path.
-func (f *certFixture) keygen(tb testing.TB, name string) string {
-	tb.Helper()
-	path := filepath.Join(f.dir, name)
-	sshKeygen(tb, "-q", "-t", "ed25519", "-N", "", "-C", name, "-f", path)
-	return path
-}
-
-func sshKeygen(tb testing.TB, args ...string) {
-	tb.Helper()
-	if out, err := exec.Command("ssh-keygen", args...).CombinedOutput(); err != nil {
-		tb.Fatalf("ssh-keygen %s: %v\n%s", strings.Join(args, " "), err, out)
-	}
-}
-
-// cert signs a new user key with ca: `ssh-keygen -s ca -I id -n
-// principals -z serial [-V validity] [opts...]`, and returns the key with
-// its certificate, as a client offers it.
-func (f *certFixture) cert(tb testing.TB, ca, id, principals string, serial, validity string, opts ...string) testKey {
-	tb.Helper()
-	f.n++
-	key := f.keygen(tb, "user"+strings.Repeat("x", f.n))
-	args := []string{"-q", "-s", ca, "-I", id, "-z", serial}
-	if principals != "" { // none: a certificate valid, for OpenSSH, for any principal
-		args = append(args, "-n", principals)
-	}
-	if validity != "" {
-		args = append(args, "-V", validity)
-	}
-	for _, o := range opts {
-		args = append(args, "-O", o)
-	}
-	sshKeygen(tb, append(args, key+".pub")...)
-	raw, err := os.ReadFile(key + "-cert.pub")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	pub, _, _, _, err := gossh.ParseAuthorizedKey(raw)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	privRaw, err := os.ReadFile(key)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	signer, err := gossh.ParsePrivateKey(privRaw)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	cs, err := gossh.NewCertSigner(pub.(*gossh.Certificate), signer)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return testKey{signer: cs}
-}
-
-// publicLine is the public key line of a key file.
-func publicLine(tb testing.TB, key string) string {
-	tb.Helper()
-	raw, err := os.ReadFile(key + ".pub")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return string(raw)
-}
 
 // Certificates from ssh-keygen -s over a real SSH client: a valid one
 // gets its principal's role (the strongest of its principals in the
@@ -102,19 +19,19 @@ func publicLine(tb testing.TB, key string) string {
 // log saying why. An edit of the revocation list or the roles file takes
 // effect for the next connection; open sessions keep running.
 func TestCertificates(t *testing.T) {
-	f := newCertFixture(t)
-	other := f.keygen(t, "other-ca")
-	cas := filepath.Join(f.dir, "trusted_ca")
-	roles := filepath.Join(f.dir, "roles")
-	revoked := filepath.Join(f.dir, "revoked")
-	writeFile(t, cas, "# the site's CA\n"+publicLine(t, f.ca))
+	ca := sshservetest.NewCA(t)
+	other := ca.Keygen(t, "other-ca")
+	cas := filepath.Join(ca.Dir, "trusted_ca")
+	roles := filepath.Join(ca.Dir, "roles")
+	revoked := filepath.Join(ca.Dir, "revoked")
+	writeFile(t, cas, "# the site's CA\n"+sshservetest.PublicLine(t, ca.Key))
 	writeFile(t, roles, "# principal role\ntreasury-ops operator\ntreasury-desk viewer\n")
 	writeFile(t, revoked, "# nothing yet\n")
 	ts := startServer(t, nil, Options{TrustedUserCAKeysFile: cas, RolesFile: roles, RevokedKeysFile: revoked, RefusalLogEvery: time.Nanosecond})
 
-	ops := f.cert(t, f.ca, "ben@corp", "treasury-ops", "17", "-5m:+1h")
-	both := f.cert(t, f.ca, "cleo@corp", "treasury-desk,treasury-ops", "18", "")
-	desk := f.cert(t, f.ca, "ana@corp", "treasury-desk", "0", "-1h:+1h", "source-address=127.0.0.0/8,::1")
+	ops := testKey{signer: ca.Sign(t, sshservetest.Cert{KeyID: "ben@corp", Principals: "treasury-ops", Serial: "17", Validity: "-5m:+1h"})}
+	both := testKey{signer: ca.Sign(t, sshservetest.Cert{KeyID: "cleo@corp", Principals: "treasury-desk,treasury-ops", Serial: "18"})}
+	desk := testKey{signer: ca.Sign(t, sshservetest.Cert{KeyID: "ana@corp", Principals: "treasury-desk", Serial: "0", Validity: "-1h:+1h", Options: []string{"source-address=127.0.0.0/8,::1"}})}
 	for _, c := range []struct {
 		user, keyID string
 		key         testKey
@@ -150,14 +67,14 @@ func TestCertificates(t *testing.T) {
 			t.Errorf("%s: refusal logged %v, want the reason %q", name, rec, reason)
 		}
 	}
-	refused("expired", f.cert(t, f.ca, "old@corp", "treasury-ops", "20", "-2d:-1d"), "cert has expired")
-	refused("not yet valid", f.cert(t, f.ca, "early@corp", "treasury-ops", "21", "+1d:+2d"), "cert is not yet valid")
-	refused("wrong principal", f.cert(t, f.ca, "eve@corp", "root,admin", "22", ""), `none of its principals ["root" "admin"] is in the roles file`)
-	refused("no principal", f.cert(t, f.ca, "any@corp", "", "23", ""), "names no principal")
-	refused("another CA", f.cert(t, other, "x@elsewhere", "treasury-ops", "24", ""), "CA not in the trusted CA keys")
-	refused("no pty", f.cert(t, f.ca, "batch@corp", "treasury-ops", "25", "", "no-pty"), "permit-pty")
-	refused("force-command", f.cert(t, f.ca, "cmd@corp", "treasury-ops", "26", "", "force-command=/bin/true"), `unsupported critical option "force-command"`)
-	refused("source-address elsewhere", f.cert(t, f.ca, "far@corp", "treasury-ops", "27", "", "source-address=192.0.2.0/24"), "does not hold the client's address 127.0.0.1")
+	refused("expired", testKey{signer: ca.Sign(t, sshservetest.Cert{KeyID: "old@corp", Principals: "treasury-ops", Serial: "20", Validity: "-2d:-1d"})}, "cert has expired")
+	refused("not yet valid", testKey{signer: ca.Sign(t, sshservetest.Cert{KeyID: "early@corp", Principals: "treasury-ops", Serial: "21", Validity: "+1d:+2d"})}, "cert is not yet valid")
+	refused("wrong principal", testKey{signer: ca.Sign(t, sshservetest.Cert{KeyID: "eve@corp", Principals: "root,admin", Serial: "22"})}, `none of its principals ["root" "admin"] is in the roles file`)
+	refused("no principal", testKey{signer: ca.Sign(t, sshservetest.Cert{KeyID: "any@corp", Principals: "", Serial: "23"})}, "names no principal")
+	refused("another CA", testKey{signer: ca.Sign(t, sshservetest.Cert{KeyID: "x@elsewhere", Principals: "treasury-ops", Serial: "24", By: other})}, "CA not in the trusted CA keys")
+	refused("no pty", testKey{signer: ca.Sign(t, sshservetest.Cert{KeyID: "batch@corp", Principals: "treasury-ops", Serial: "25", Options: []string{"no-pty"}})}, "permit-pty")
+	refused("force-command", testKey{signer: ca.Sign(t, sshservetest.Cert{KeyID: "cmd@corp", Principals: "treasury-ops", Serial: "26", Options: []string{"force-command=/bin/true"}})}, `unsupported critical option "force-command"`)
+	refused("source-address elsewhere", testKey{signer: ca.Sign(t, sshservetest.Cert{KeyID: "far@corp", Principals: "treasury-ops", Serial: "27", Options: []string{"source-address=192.0.2.0/24"}})}, "does not hold the client's address 127.0.0.1")
 
 	// Revoked: by serial, by key id, by key; the list is read again at
 	// the next connection. The open sessions are not cut.
@@ -181,7 +98,7 @@ func TestCertificates(t *testing.T) {
 	}
 	// A binary KRL is not taken for an empty list: every key is refused.
 	writeFile(t, revoked, krlMagic+"\x00\x00\x00\x01")
-	fresh := f.cert(t, f.ca, "dan@corp", "treasury-ops", "30", "")
+	fresh := testKey{signer: ca.Sign(t, sshservetest.Cert{KeyID: "dan@corp", Principals: "treasury-ops", Serial: "30"})}
 	if c, err := ts.dial("dan", fresh); err == nil {
 		c.Close()
 		t.Error("an unreadable revocation list let a certificate in")
@@ -195,12 +112,12 @@ func TestCertificates(t *testing.T) {
 // certificate takes its principal's new role, the open session keeps
 // running with the role it had; a broken file is said at once.
 func TestReloadChangesTheRoleOfNewSessions(t *testing.T) {
-	f := newCertFixture(t)
-	cas, roles := filepath.Join(f.dir, "trusted_ca"), filepath.Join(f.dir, "roles")
-	writeFile(t, cas, publicLine(t, f.ca))
+	ca := sshservetest.NewCA(t)
+	cas, roles := filepath.Join(ca.Dir, "trusted_ca"), filepath.Join(ca.Dir, "roles")
+	writeFile(t, cas, sshservetest.PublicLine(t, ca.Key))
 	writeFile(t, roles, "treasury-ops viewer\n")
 	ts := startServer(t, nil, Options{TrustedUserCAKeysFile: cas, RolesFile: roles})
-	k := f.cert(t, f.ca, "ben@corp", "treasury-ops", "5", "")
+	k := testKey{signer: ca.Sign(t, sshservetest.Cert{KeyID: "ben@corp", Principals: "treasury-ops", Serial: "5"})}
 	first := ts.openTerm(t, "ben", k, "xterm")
 	if s := ts.ev.next(t, "ben", "start").s; s.Role != RoleViewer {
 		t.Fatalf("role %s, want viewer", s.Role)
