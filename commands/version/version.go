@@ -36,7 +36,7 @@ func Write(w io.Writer, in buildinfo.Info) {
 	row := func(k, v string) { fmt.Fprintf(w, "  %-9s %s\n", k, v) }
 	row("module", in.Module)
 	if in.Commit == "" {
-		row("commit", "unknown: not recorded (built by go run or go test, or with -buildvcs=false)")
+		row("commit", "unknown: not recorded (go run and go test record none, nor a build with -buildvcs=false or in a git worktree)")
 	} else {
 		row("commit", in.Commit)
 		if in.Time != "" {

@@ -2,8 +2,10 @@
 // recorded in it (runtime/debug.ReadBuildInfo): the main module's version,
 // the VCS commit it was built from, when that commit was made and whether
 // the work tree had changes not committed. `go build` and `go install` in
-// a git checkout record the commit; `go run` and `go test` do not, and a
-// binary built with -buildvcs=false neither.
+// a git clone record the commit; `go run` and `go test` do not, nor a
+// build with -buildvcs=false (GOFLAGS may hold it) or in a linked git
+// worktree (whose .git is a file, which the go command does not take for
+// a repository).
 package buildinfo
 
 import (
@@ -83,7 +85,7 @@ func (in Info) Line(name string) string {
 	var b strings.Builder
 	b.WriteString(name + " " + in.Version)
 	if in.Commit == "" {
-		b.WriteString(", commit unknown (not recorded: built by go run, go test or with -buildvcs=false)")
+		b.WriteString(", commit unknown (not recorded: go run and go test record none, nor a build with -buildvcs=false or in a git worktree)")
 	} else {
 		b.WriteString(", commit " + in.Short())
 		if in.Time != "" {

@@ -13,7 +13,7 @@ func TestLine(t *testing.T) {
 		t.Errorf("Line = %q, want %q", got, want)
 	}
 	if got, want := From(&debug.BuildInfo{Main: debug.Module{Version: "v1.2.0"}}).Line("treasury"),
-		"treasury v1.2.0, commit unknown (not recorded: built by go run, go test or with -buildvcs=false)"; got != want {
+		"treasury v1.2.0, commit unknown (not recorded: go run and go test record none, nor a build with -buildvcs=false or in a git worktree)"; got != want {
 		t.Errorf("Line = %q, want %q", got, want)
 	}
 }
