@@ -37,7 +37,7 @@ func (r *Runtime) openAudit(ctx context.Context, cmd string) error {
 	// a retry reuses them, and one on its way elsewhere is not sent twice.
 	// With --read-only too the log is opened for writing when it can be:
 	// a key pressed anyway is refused, and that refusal is a line of it.
-	opts := audit.Options{Cmd: cmd, Follow: r.Pending.Apply}
+	opts := audit.Options{Cmd: cmd, Follow: r.Pending.Apply, OnAppend: r.Metrics.AuditAppend}
 	if r.Site != nil {
 		// The site's record: every host's attempts, read before a
 		// decision, so a retry from this bastion of an attempt another

@@ -24,6 +24,7 @@ import (
 	"treasury/data/platform"
 	"treasury/data/site/sitetest"
 	"treasury/data/webhook"
+	"treasury/kit/nonroot"
 	"treasury/process"
 	"treasury/sandbox"
 	"treasury/sandbox/sandboxtest"
@@ -42,7 +43,7 @@ func TestMain(m *testing.M) {
 		stop()
 		os.Exit(code)
 	}
-	os.Exit(m.Run())
+	os.Exit(nonroot.Main(m))
 }
 
 // bastion is one treasury serve of a site, a process of its own.
@@ -196,6 +197,12 @@ func dialBastion(t *testing.T, b *bastion, signer ssh.Signer) *terminal {
 		time.Sleep(200 * time.Millisecond)
 	}
 	t.Cleanup(func() { client.Close() })
+	return openTerminal(t, client)
+}
+
+// openTerminal opens a session with a 120x40 terminal on client.
+func openTerminal(t *testing.T, client *ssh.Client) *terminal {
+	t.Helper()
 	sess, err := client.NewSession()
 	if err != nil {
 		t.Fatal(err)

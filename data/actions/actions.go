@@ -122,6 +122,10 @@ type Clients struct {
 	// for every session (Pending.Follow); nil gives the actor one of its
 	// own, following its log.
 	Pending *Pending
+	// OnOutcome, when set, is told the end of each attempt (its action
+	// and outcome, as its line says it), whether or not the line could be
+	// written: the process's metrics.
+	OnOutcome func(action, outcome string)
 }
 
 // Actor performs actions for one identity. It is safe for concurrent use.

@@ -159,6 +159,9 @@ func (a *Actor) record(at Attempt, err error, ans answer, seq uint64) error {
 	if r.Outcome == audit.OutcomeCancelled {
 		err = nil
 	}
+	if a.c.OnOutcome != nil {
+		a.c.OnOutcome(at.Action, r.Outcome)
+	}
 	if a.log == nil {
 		return err
 	}

@@ -242,7 +242,10 @@ func (a *Actor) settle(at PendingAttempt, seqs []uint64, s Settlement) error {
 			}
 			return r, nil
 		})
-		if err != nil && !errors.Is(err, errAlreadyEnded) {
+		switch {
+		case err == nil && a.c.OnOutcome != nil:
+			a.c.OnOutcome(at.Action, s.Outcome)
+		case err != nil && !errors.Is(err, errAlreadyEnded):
 			errs = append(errs, err)
 		}
 	}

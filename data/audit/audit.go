@@ -38,6 +38,7 @@ package audit
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -116,6 +117,17 @@ type Who struct {
 	Role string `json:"role,omitempty"`
 	// From is the SSH client's address.
 	From string `json:"from,omitempty"`
+	// Cert is the OpenSSH user certificate the person logged in with
+	// (Key is then the fingerprint of its key); zero without one.
+	Cert Cert `json:"cert,omitzero"`
+}
+
+// Cert names an SSH user certificate as its CA issued it: the key id (the
+// CA's name for the person) and the serial (the certificate's number, by
+// which a revocation list names it).
+type Cert struct {
+	KeyID  string `json:"key_id"`
+	Serial uint64 `json:"serial"`
 }
 
 // Ways of connecting.
@@ -124,7 +136,8 @@ const (
 	ViaSSH   = "ssh"
 )
 
-// String names who in one line: "ana", "ssh:ben SHA256:abc... (operator)".
+// String names who in one line: "ana", "ssh:ben SHA256:abc... (operator)",
+// `ssh:ben SHA256:abc... cert "ben@corp" serial 17 (operator)`.
 func (w Who) String() string {
 	if w.Via != ViaSSH {
 		if w.User == "" {
@@ -136,6 +149,9 @@ func (w Who) String() string {
 	b.WriteString("ssh:" + w.User)
 	if w.Key != "" {
 		b.WriteString(" " + w.Key)
+	}
+	if w.Cert != (Cert{}) {
+		b.WriteString(" cert " + strconv.Quote(w.Cert.KeyID) + " serial " + strconv.FormatUint(w.Cert.Serial, 10))
 	}
 	if w.Role != "" {
 		b.WriteString(" (" + w.Role + ")")

@@ -338,3 +338,38 @@ func BenchmarkVerify(b *testing.B) {
 		}
 	}
 }
+
+// A person who logged in with an SSH certificate is named by its key id
+// and serial besides the key's fingerprint: on the line (a serial 0
+// too), read back whole, in the chain verify checks, and in one line.
+func TestWhoWithACertificate(t *testing.T) {
+	l := open(t, t.TempDir())
+	who := Who{Via: ViaSSH, User: "ben", Key: "SHA256:abc", Role: "operator", From: "127.0.0.1:5555", Cert: Cert{KeyID: "ben@corp", Serial: 0}}
+	r := rec("freeze", "t1")
+	r.Who = who
+	if _, err := l.Append(r); err != nil {
+		t.Fatal(err)
+	}
+	plain := rec("freeze", "t2")
+	if _, err := l.Append(plain); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.ReadFile(l.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(raw)), "\n")
+	if !strings.Contains(lines[0], `"cert":{"key_id":"ben@corp","serial":0}`) || strings.Contains(lines[1], `"cert"`) {
+		t.Errorf("lines:\n%s", raw)
+	}
+	all, err := l.Read()
+	if err != nil || len(all) != 2 || all[0].Who != who {
+		t.Fatalf("read back %+v %v", all, err)
+	}
+	if s, br := verifyFile(t, l.Path()); br != nil || s.Lines != 2 {
+		t.Fatalf("verify %+v %v", s, br)
+	}
+	if got, want := who.String(), `ssh:ben SHA256:abc cert "ben@corp" serial 0 (operator)`; got != want {
+		t.Errorf("String() = %q, want %q", got, want)
+	}
+}

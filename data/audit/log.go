@@ -41,6 +41,11 @@ type Options struct {
 	// Wrap, when set, wraps every write of the log and of its writability
 	// probe: tests give it a writer that fails as a full disk does.
 	Wrap func(io.Writer) io.Writer
+	// OnAppend, when set, is told each append this process tried (a
+	// record decided: not one whose decide refused), how long it took
+	// (the lock, the other processes' lines, the replica, the write and
+	// its sync) and its failure: the process's metrics.
+	OnAppend func(d time.Duration, err error)
 }
 
 // ErrReadOnly is why a log opened with Options.ReadOnly refuses appends.
@@ -63,6 +68,7 @@ type Log struct {
 	readOnly  bool // Options.ReadOnly
 	live      *procs
 	replica   Replica // Options.Replica
+	onAppend  func(time.Duration, error)
 
 	mu sync.Mutex
 	f  *os.File // nil while the file cannot be opened at all
@@ -129,7 +135,7 @@ func Open(dir string, o Options) (*Log, error) {
 		o.Who = Who{Via: ViaLocal, User: osUser()}
 	}
 	l := &Log{dir: dir, path: filepath.Join(dir, FileName), now: o.Now, host: o.Host, who: o.Who, keep: o.Keep,
-		wrap: o.Wrap, readOnly: o.ReadOnly, replica: o.Replica, proc: Proc{ID: newProcID(), PID: os.Getpid(), Cmd: o.Cmd}}
+		wrap: o.Wrap, readOnly: o.ReadOnly, replica: o.Replica, onAppend: o.OnAppend, proc: Proc{ID: newProcID(), PID: os.Getpid(), Cmd: o.Cmd}}
 	l.live = &procs{dir: filepath.Join(dir, procsDir), self: l.proc.ID, host: l.host}
 	if o.Follow != nil {
 		l.followers = append(l.followers, o.Follow)
@@ -350,21 +356,37 @@ func (l *Log) Append(r Record) (Record, error) {
 // With a replica (a site), another host may append between the read and
 // the append: the log then reads its lines and decide runs again.
 func (l *Log) AppendDecided(decide func() (Record, error)) (Record, error) {
+	start := time.Now()
 	var r Record
+	var refused error // decide's own: no append, nothing to tell OnAppend
 	for range maxRaces {
 		err := l.locked(func() error {
 			var err error
 			if r, err = decide(); err != nil {
+				refused = err
 				return err
 			}
 			r, err = l.appendLocked(r)
 			return err
 		})
+		if refused != nil {
+			return r, refused
+		}
 		if !errors.Is(err, ErrBehind) {
+			l.appended(start, err)
 			return r, err
 		}
 	}
-	return Record{}, fmt.Errorf("audit: %d hosts' appends to %s came first in a row: refused, try again", maxRaces, l.replica.Name())
+	err := fmt.Errorf("audit: %d hosts' appends to %s came first in a row: refused, try again", maxRaces, l.replica.Name())
+	l.appended(start, err)
+	return Record{}, err
+}
+
+// appended tells Options.OnAppend of an append that started at start.
+func (l *Log) appended(start time.Time, err error) {
+	if l.onAppend != nil {
+		l.onAppend(time.Since(start), err)
+	}
 }
 
 // locked runs fn with the log writable, read to its end and locked

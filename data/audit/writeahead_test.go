@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // fullDisk is a writer that fails as a full disk does while full is set.
@@ -102,5 +103,42 @@ func TestFullDiskRefusesUntilChecked(t *testing.T) {
 	}
 	if s, br := verifyFile(t, l.Path()); br != nil || s.Lines != 2 {
 		t.Fatalf("verify %+v %v", s, br)
+	}
+}
+
+// OnAppend (the metrics' audit appends) hears each append tried, written
+// or failed, with its duration; a decision that refuses is no append.
+func TestOnAppendHearsEachAppend(t *testing.T) {
+	dir := t.TempDir()
+	var full atomic.Bool
+	var ok, failed int
+	l, err := Open(dir, Options{Host: "h", Wrap: func(w io.Writer) io.Writer { return fullDisk{w, &full} },
+		OnAppend: func(d time.Duration, err error) {
+			if d <= 0 {
+				t.Errorf("an append took %v", d)
+			}
+			if err != nil {
+				failed++
+			} else {
+				ok++
+			}
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	if _, err := l.Append(rec("freeze", "t1")); err != nil {
+		t.Fatal(err)
+	}
+	refusal := errors.New("in flight")
+	if _, err := l.AppendDecided(func() (Record, error) { return Record{}, refusal }); err != refusal {
+		t.Fatalf("a refused decision: %v", err)
+	}
+	full.Store(true)
+	if _, err := l.Append(rec("freeze", "t2")); err == nil {
+		t.Fatal("append taken on a full disk")
+	}
+	if ok != 1 || failed != 1 {
+		t.Errorf("OnAppend heard %d written and %d failed, want 1 and 1", ok, failed)
 	}
 }
