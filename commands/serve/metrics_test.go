@@ -131,7 +131,7 @@ func TestMetricsAfterTrafficAndAnAction(t *testing.T) {
 		t.Fatal(err)
 	}
 	i := slices.IndexFunc(txs, func(tx wallet.Transaction) bool {
-		return tx.Status != wallet.TxRejected && tx.Status != wallet.TxFailed && !tx.FreezeInfo.IsFrozen
+		return wallet.FreezeRuledOut(tx, true) == ""
 	})
 	if i < 0 {
 		t.Fatal("no freezable transaction")
