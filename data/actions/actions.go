@@ -118,6 +118,13 @@ type Clients struct {
 	// whether the profile has the signing key.
 	Custody *custodyclient.Client
 	CanSign bool
+	// Blind, for the soak's control run only (tools/soak -break), takes
+	// the keys the log leaves open as they are and sends them again
+	// without reading the platform first, and takes any answer as done
+	// without reading the record back: the behaviour that recorded an
+	// action done while the platform held it undone. Never set it
+	// elsewhere.
+	Blind bool
 	// Pending is the process's reading of the keys in the audit log, one
 	// for every session (Pending.Follow); nil gives the actor one of its
 	// own, following its log.

@@ -77,8 +77,12 @@ type Log struct {
 	// process may not write. Writable tries again.
 	cannot error
 	// end is the size of the complete lines read or written; a torn tail
-	// past it is not read.
-	end int64
+	// past it is not read. last is the last line read, found at lastAt:
+	// still there at the next read, or the file was cut and written again
+	// beneath this process (lastStill).
+	end    int64
+	last   []byte
+	lastAt int64
 	// w is the chain as read so far. A file read again from its start
 	// (shrunk, replaced) gives the followers its lines again: they apply
 	// a line twice as once.
@@ -164,7 +168,7 @@ func (l *Log) openFile() error {
 	if l.f != nil {
 		l.f.Close()
 	}
-	l.f, l.cannot, l.end = f, cannot, 0
+	l.f, l.cannot, l.end, l.last = f, cannot, 0, nil
 	if f == nil {
 		return nil // nothing to read yet, and nothing can be written
 	}
@@ -322,7 +326,7 @@ func (l *Log) reopenWritable() error {
 	}
 	l.f, l.cannot = f, nil
 	if !same {
-		l.w, l.recent, l.end = walker{}, nil, 0
+		l.w, l.recent, l.end, l.last = walker{}, nil, 0, nil
 	}
 	l.register()
 	return nil

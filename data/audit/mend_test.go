@@ -279,3 +279,38 @@ func TestVerifyListsATornAttemptNotWrittenAgain(t *testing.T) {
 		t.Fatalf("verify %+v %v, want one torn attempt listed", s, br)
 	}
 }
+
+// The attempt line is torn while its request waits, and another process,
+// which had not read it, repairs the torn tail and appends after it: the
+// file is longer than the writer had read, not shorter. The writer still
+// finds its line gone (the line it read last is not where it read it),
+// writes its attempt again whole, and its outcome names the copy.
+func TestAnAttemptTornAndRepairedByAnotherIsFoundByItsWriter(t *testing.T) {
+	dir := t.TempDir()
+	other := open(t, dir)
+	other.Append(rec("freeze", "t0"))
+	w := open(t, dir)
+	a, err := w.Append(attemptRec("t1", "k1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cutLine(t, w.Path())
+	for _, id := range []string{"ep-1", "ep-2", "ep-3"} {
+		if _, err := other.Append(rec("lock", id)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, err := w.AppendOutcome(outcomeOf(a, OutcomeDone))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, br := verifyFile(t, w.Path())
+	if out.Attempt == a.Seq || len(s.Open) != 0 || br == nil || br.Kind != Shrunk {
+		t.Fatalf("outcome %+v, verify %+v %v: want the attempt written again and closed, the damage said", out, s, br)
+	}
+	for _, b := range s.Breaks {
+		if b.Kind == OffChain {
+			t.Fatalf("an outcome off its attempt: %+v", b)
+		}
+	}
+}

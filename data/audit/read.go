@@ -59,9 +59,25 @@ func (l *Log) tail(raw []byte, at int64, exclusive bool) error {
 	return l.repairTorn(raw, at)
 }
 
+// lastStill says whether the last line read is still where it was read:
+// the file was not cut and written again beneath this process (a torn
+// line repaired by another, which appended since). The caller holds the
+// file lock.
+func (l *Log) lastStill() bool {
+	if len(l.last) == 0 {
+		return true
+	}
+	buf := make([]byte, len(l.last)+1)
+	if _, err := l.f.ReadAt(buf, l.lastAt); err != nil {
+		return false
+	}
+	return bytes.Equal(buf[:len(l.last)], l.last) && buf[len(l.last)] == '\n'
+}
+
 // take gives one complete line, found at offset at, to the chain, the
 // recent records and the followers.
 func (l *Log) take(raw []byte, at int64) {
+	l.last, l.lastAt = append(l.last[:0], raw...), at
 	r, b := l.w.line(raw)
 	if b != nil && b.Kind == BadJSON {
 		r = Record{Outcome: "unreadable", Error: fmt.Sprintf("the line at byte %d is not a record of the log (%s)", at, b.Detail)}
@@ -134,8 +150,14 @@ func (l *Log) sync(exclusive bool) (func(), error) {
 		unlock()
 		return nil, fmt.Errorf("audit: %w", err)
 	}
-	if st.Size() < l.end {
+	switch {
+	case st.Size() < l.end:
 		l.lost(fmt.Sprintf("the file shrank from %d to %d bytes while this process had it open: lines were removed", l.end, st.Size()))
+		l.end = 0
+	case !l.lastStill():
+		// Cut and written again past where this process had read: the
+		// size alone cannot tell.
+		l.lost(fmt.Sprintf("the file was cut and written again while this process had it open: its line at byte %d is not the one read there", l.lastAt))
 		l.end = 0
 	}
 	if err := l.readNew(exclusive && l.cannot == nil); err != nil {
@@ -154,6 +176,7 @@ func (l *Log) sync(exclusive bool) (func(), error) {
 // is said as a line of the log too, so that Verify reports it as the
 // header does.
 func (l *Log) lost(detail string) {
+	l.last = l.last[:0]
 	b := Break{Kind: Shrunk, Detail: detail, Digest: digest([]byte(detail + l.now().String()))}
 	l.shrunk = append(l.shrunk, b)
 	if !l.readOnly {

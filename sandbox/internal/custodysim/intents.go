@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -20,6 +21,7 @@ type intent struct {
 	requestID string
 	expiry    time.Time
 	reject    bool
+	n         int // its place among the intents accepted (Proposed)
 }
 
 // propose answers POST /v1/intents.
@@ -90,6 +92,7 @@ func (s *Sim) propose(w http.ResponseWriter, r *http.Request) {
 		expiry: req.ExpiryAt, reject: req.CustomProperties["approval"] == "reject",
 		rec: custody.Intent{ID: req.ID, DomainID: s.opts.DomainID, Status: custody.IntentPending,
 			Payload: req.Payload, Author: req.Author, ApprovalsNeeded: 1, CreatedAt: now, UpdatedAt: now}}
+	it.n = len(s.intents) + 1
 	s.intents[req.ID] = it
 	s.order = append(s.order, it)
 	simkit.WriteJSON(w, http.StatusAccepted, custody.IntentAccepted{RequestID: it.requestID})
@@ -222,9 +225,10 @@ func (s *Sim) Proposed() []Proposed {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.settle(s.env.Clock.Now())
-	out := make([]Proposed, len(s.order))
-	for i, it := range s.order {
-		out[i] = Proposed{ID: it.rec.ID, Endpoint: it.rec.Payload.Reference.ID, Type: it.rec.Payload.Type, Status: it.rec.Status, Order: i + 1}
+	out := make([]Proposed, 0, len(s.intents))
+	for _, it := range s.intents {
+		out = append(out, Proposed{ID: it.rec.ID, Endpoint: it.rec.Payload.Reference.ID, Type: it.rec.Payload.Type, Status: it.rec.Status, Order: it.n})
 	}
+	slices.SortFunc(out, func(a, b Proposed) int { return a.Order - b.Order })
 	return out
 }
