@@ -195,4 +195,3 @@ func summary(w io.Writer, c config_, res result, took time.Duration) {
 	fmt.Fprintf(w, "faults injected: %s\n", strings.Join(parts, ", "))
 	fmt.Fprintf(w, "contradictions: %d; wall time %s\n", res.contradictions, took.Round(time.Second))
 }
-
