@@ -178,3 +178,35 @@ func TestAnActionAppliedByAKilledProcessIsReconciledNotReplayed(t *testing.T) {
 		t.Fatalf("verify: %+v %v", s, err)
 	}
 }
+
+// While the record is busy (another process holds the audit log's lock,
+// as a site's append waiting on the site does), a freeze pressed says
+// "waiting for the record…" and the session stays responsive: another key
+// is answered at once. The dialog opens once the log is free.
+func TestABusyRecordKeepsTheSessionResponsive(t *testing.T) {
+	t.Parallel()
+	e := viewtest.New(t, viewtest.Options{Skip: viewtest.NoLiquidityHistory()})
+	tx := pickTx(t, e, "freezable", freezable)
+	tm := onTx(t, e, wallets.New(e.Ctx, e.P, e.Actor), tx.ID, "not frozen")
+	f, err := os.Open(e.Audit.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+		t.Fatal(err)
+	}
+	viewtest.Keys(tm, "f")
+	viewtest.WaitFor(t, tm, "waiting for the record…")
+	viewtest.Keys(tm, "?") // the help, drawn while the freeze waits on the log
+	viewtest.WaitFor(t, tm, "Keys")
+	if screen := uitest.ScreenOf(tm, viewtest.Width, viewtest.Height).String(); strings.Contains(screen, "Freeze wallet transaction") {
+		t.Fatalf("the dialog opened while the record was held:\n%s", screen)
+	}
+	viewtest.Keys(tm, "esc")
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_UN); err != nil {
+		t.Fatal(err)
+	}
+	viewtest.WaitFor(t, tm, "Freeze wallet transaction")
+	tm.Quit()
+}
