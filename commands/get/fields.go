@@ -12,6 +12,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"treasury/data/figures"
 	"treasury/data/money"
 )
 
@@ -155,7 +156,7 @@ func (f recordField) cell(rec reflect.Value) string {
 	}
 	if f.currency != nil {
 		if d, ok := amountOf(v); ok {
-			return money.Text(d, f.currency.cell(rec))
+			return figures.MoneyData(d, f.currency.cell(rec))
 		}
 	}
 	return formatValue(v)
@@ -167,7 +168,7 @@ func (f recordField) shown(rec reflect.Value) string {
 	if f.currency != nil {
 		if v, ok := f.value(rec); ok {
 			if d, ok := amountOf(v); ok {
-				return money.Format(d, f.currency.cell(rec))
+				return figures.Money(d, f.currency.cell(rec))
 			}
 		}
 	}
@@ -214,8 +215,8 @@ func (f recordField) value(rec reflect.Value) (reflect.Value, bool) {
 	return v, true
 }
 
-// formatValue prints a leaf: text for amounts and times (a zero time is
-// empty), lists of plain values joined by commas, other lists and maps as
+// formatValue prints a leaf: text for amounts, times as every data output
+// writes them (figures.Stamp; a zero time is empty), lists of plain values joined by commas, other lists and maps as
 // compact JSON.
 func formatValue(v reflect.Value) string {
 	for v.Kind() == reflect.Pointer || v.Kind() == reflect.Interface {
@@ -225,10 +226,7 @@ func formatValue(v reflect.Value) string {
 		v = v.Elem()
 	}
 	if t, ok := v.Interface().(time.Time); ok {
-		if t.IsZero() {
-			return ""
-		}
-		return t.Format(time.RFC3339Nano)
+		return figures.Stamp(t) // "" for a time the record has not
 	}
 	if m, ok := v.Interface().(encoding.TextMarshaler); ok {
 		b, err := m.MarshalText()

@@ -3,6 +3,7 @@ package columns
 import (
 	"time"
 
+	"treasury/data/figures"
 	"treasury/data/payments"
 )
 
@@ -36,7 +37,9 @@ func Payments() Set[*payments.Payment] {
 		{Title: "State", Max: max(payments.StateWidth, len(payments.Quoted)+len(ExpiredMark)), Priority: 10,
 			Text: func(p *payments.Payment, at At) string { return PaymentState(p, at.Now) }},
 		{Title: "Error", Max: 12, Priority: 8,
-			Text: func(p *payments.Payment, _ At) string { return ErrorCode(p) }},
+			Text: func(p *payments.Payment, _ At) string { return figures.ErrorCodes(p) }},
+		{Title: "Retry", Max: len("UNKNOWN"), Priority: 7,
+			Text: func(p *payments.Payment, _ At) string { return figures.RetryOf(p).Word() }},
 		{Title: "Sent", Max: 24, Align: Right, Priority: 7,
 			Text: func(p *payments.Payment, _ At) string {
 				return Amount(p.Originator.SourceAmount.Decimal, p.Originator.SourceCurrency)
@@ -73,14 +76,6 @@ func PaymentState(p *payments.Payment, now time.Time) string {
 		s += ExpiredMark
 	}
 	return s
-}
-
-// ErrorCode is the first error's code, when the record carries one.
-func ErrorCode(p *payments.Payment) string {
-	if len(p.Errors) > 0 {
-		return p.Errors[0].Code
-	}
-	return ""
 }
 
 // Corridor is "GBP→EUR FR": source and destination currencies and the

@@ -7,6 +7,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"treasury/data/figures"
 	"treasury/data/live"
 	"treasury/data/money"
 	"treasury/data/payments"
@@ -170,21 +171,29 @@ func taxesText(taxes []payments.TaxSummary) string {
 	return strings.Join(out, "; ")
 }
 
-// funding says how the payment is funded: from the prefunded account, or
-// just in time with the time the funds are due.
+// funding says how the payment is funded (figures.FundingOf: the class
+// every surface gives it, with the payin it said) and, for one owed just
+// in time, when its funds are due and how long that is from now.
 func funding(p *payments.Payment, now time.Time) string {
-	payin := p.Originator.Payin
-	if p.JITFundingExpiresAt.IsZero() {
-		if payin == "" {
-			return "—"
-		}
-		return payin
+	f := figures.FundingOf(p)
+	s := f.Class.Label()
+	if f.Payin != "" {
+		s += " (payin " + f.Payin + ")"
 	}
-	s := "just in time: funds due by " + viewkit.Time(p.JITFundingExpiresAt) + " UTC"
-	if p.PaymentState == payments.AwaitingFunding {
-		s += " (" + ui.Until(now, p.JITFundingExpiresAt) + ")"
+	if f.Class == figures.Other {
+		s = "payin " + f.Payin + " (not a funding this build knows)"
 	}
-	return s
+	due := p.JITFundingExpiresAt
+	if f.Class != figures.JustInTime || due.IsZero() {
+		return s
+	}
+	switch {
+	case figures.PastDue(p, now):
+		return s + ": funds were due by " + viewkit.Time(due) + " UTC, past due (" + ui.Until(now, due) + ")"
+	case figures.Owed(p):
+		return s + ": funds due by " + viewkit.Time(due) + " UTC (" + ui.Until(now, due) + ")"
+	}
+	return s + ": funds were due by " + viewkit.Time(due) + " UTC"
 }
 
 // payout is what the payout partner reported of the payout (GET
@@ -336,7 +345,7 @@ func (d *detail) errorSection(p *payments.Payment, w int) string {
 		if i > 0 {
 			b.WriteString("\n")
 		}
-		a := payments.Advise(p.PaymentState, e)
+		a := figures.Advise(p.PaymentState, e)
 		facts := [][2]string{
 			{"code", e.Code + " (" + e.Type + ", class: " + a.Class.String() + ")"},
 			{"title", e.Title},
@@ -352,7 +361,7 @@ func (d *detail) errorSection(p *payments.Payment, w int) string {
 	}
 	if len(errs) > 1 {
 		// One verdict for the payment: the errors' answers may differ.
-		a := payments.Verdict(p.PaymentState, errs)
+		a := figures.Verdict(p.PaymentState, errs)
 		rows := [][2]string{{"verdict", a.Retry}}
 		if a.Why != "" {
 			rows = append(rows, [2]string{"why", a.Why})

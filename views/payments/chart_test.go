@@ -14,6 +14,7 @@ import (
 
 	"treasury/data/live"
 	"treasury/data/money"
+	"treasury/data/figures"
 	"treasury/data/payments"
 	"treasury/data/paystats"
 	"treasury/ui"
@@ -252,7 +253,7 @@ func TestTicketFromAListRow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := payments.Verdict(p.PaymentState, p.Errors)
+	a := figures.VerdictOf(&p)
 	want := []string{"Retry         " + a.Retry, "Internal id   " + p.Originator.InternalID}
 	for _, er := range p.Errors {
 		at, _ := time.Parse(time.RFC3339Nano, er.Timestamp)

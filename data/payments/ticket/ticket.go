@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"treasury/data/figures"
 	"treasury/data/money"
 	"treasury/data/payments"
 )
@@ -91,6 +92,7 @@ func (s Summary) Text() string {
 	if !p.Detailed && len(p.Fees) == 0 && len(p.Taxes) == 0 {
 		line("Fees, taxes", "not read (the payment was not read by id)")
 	}
+	line("Funding", funding(p, s.ReadAt))
 	line("Originator", name(o.OriginatorIdentityNickName, o.OriginatorIdentityID))
 	line("Beneficiary", name(d.BeneficiaryIdentityNickName, d.BeneficiaryIdentityID))
 	line("Instrument", d.BeneficiaryFinancialInstrumentID)
@@ -114,8 +116,32 @@ func (s Summary) Text() string {
 	return b.String()
 }
 
+// funding says how the payment is funded (figures.FundingOf) and, for one
+// owed just in time, by when and whether that passed at at.
+func funding(p *payments.Payment, at time.Time) string {
+	f := figures.FundingOf(p)
+	s := f.Class.Label()
+	if f.Payin != "" {
+		s += " (payin " + f.Payin + ")"
+	}
+	if f.Class == figures.Other {
+		s = "payin " + f.Payin + " (not a funding this build knows)"
+	}
+	if due := p.JITFundingExpiresAt; f.Class == figures.JustInTime && !due.IsZero() {
+		switch {
+		case figures.PastDue(p, at) && !at.IsZero():
+			s += ": funds were due by " + stamp(due) + ", past due"
+		case figures.Owed(p):
+			s += ": funds due by " + stamp(due)
+		default:
+			s += ": funds were due by " + stamp(due)
+		}
+	}
+	return s
+}
+
 // writeError writes the payment's errors, each with its time, and one
-// retry verdict (payments.Verdict) with why when they disagree; for a
+// retry verdict (figures.Verdict) with why when they disagree; for a
 // payment in flight, what its state means.
 func (s Summary) writeError(b *strings.Builder, line func(label, value string)) {
 	p := s.Payment
@@ -136,7 +162,7 @@ func (s Summary) writeError(b *strings.Builder, line func(label, value string)) 
 		line("Meaning", payments.StateMeaning(p.PaymentState))
 		return
 	}
-	a := payments.Verdict(p.PaymentState, p.Errors)
+	a := figures.VerdictOf(p)
 	line("Meaning", a.State)
 	line("Retry", a.Retry)
 	line("Why", a.Why)
