@@ -12,9 +12,9 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/shopspring/decimal"
 
+	"treasury/data/figures"
 	"treasury/data/live"
 	"treasury/data/money"
-	"treasury/data/figures"
 	"treasury/data/payments"
 	"treasury/data/paystats"
 	"treasury/ui"
