@@ -103,7 +103,9 @@ func Command(ctx context.Context, e *process.Env, g cli.Globals, args []string) 
 		fmt.Fprintf(e.Stderr, "treasury get %s: %v\nusage: treasury get %s\n", res.name, err, res.synopsis())
 		return cli.ErrUsage
 	}
-	cfg, err := g.LoadConfig(e)
+	// A display setting (keys:, theme:, commands:, searches:) that is
+	// wrong is a warning here: a cron export does not fail on it.
+	cfg, err := g.LoadConfigNoScreen(e)
 	if err != nil {
 		return err
 	}

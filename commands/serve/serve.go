@@ -85,7 +85,7 @@ func Command(ctx context.Context, e *process.Env, g cli.Globals, args []string) 
 		return err
 	}
 	defer rt.Close()
-	if err := dashboard.CheckSaved(rt); err != nil {
+	if err := dashboard.CheckProfile(rt); err != nil {
 		return err
 	}
 	if err := startAlertHook(ctx, rt); err != nil {

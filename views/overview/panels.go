@@ -83,7 +83,7 @@ func (v *View) ratesPanel(w int) []string {
 		rows[i] = []cell{txt(sanitize.Line(p.Pair)), txt(p.Bid.String()), txt(p.Ask.String()), styled(t.Bold, p.Mid.String()),
 			txt(p.Spread.String()), txt(p.SpreadBps.StringFixed(1)), change, txt(v.ageText(now, p.QuotedAt))}
 	}
-	out = append(out, grid(cols, rows, w, t.Header)...)
+	out = append(out, grid(cols, rows, w, t.Header, t.Muted)...)
 	return append(out, v.notes(w, srcQuotes)...)
 }
 
@@ -155,7 +155,7 @@ func (v *View) balancesPanel(w int) []string {
 		}
 		rows[i] = row
 	}
-	out = append(out, grid(cols, rows, w, t.Header)...)
+	out = append(out, grid(cols, rows, w, t.Header, t.Muted)...)
 	total := "Total " + fixed(h.Total, 2) + " " + base
 	if h.Estimate() {
 		total = "Total ≈ " + fixed(h.Total, 2) + " " + base + " (estimate)"
