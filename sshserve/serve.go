@@ -61,7 +61,11 @@ type Session struct {
 	// before showing it. Fingerprint (ssh.FingerprintSHA256 of the key)
 	// identifies the person.
 	User, Fingerprint, RemoteAddr string
-	Role                          Role
+	// Name is who the key is: the name= of its line in the authorized
+	// keys, else its comment ("" when it has neither; from the file:
+	// sanitize it before showing it).
+	Name string
+	Role Role
 	// Colors is the colour profile of this client's terminal (from the
 	// environment it sent: ui.ColorProfile; plain when TERM=dumb or when
 	// the client sent NO_COLOR), the one its program writes with; Dark is

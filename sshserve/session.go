@@ -119,7 +119,7 @@ func (s *Server) session(next ssh.Handler) ssh.Handler {
 			return
 		}
 		id := identity{
-			user: sess.User(), fingerprint: gossh.FingerprintSHA256(key),
+			user: sess.User(), fingerprint: gossh.FingerprintSHA256(key), name: ak.name,
 			remote: sess.RemoteAddr().String(), role: ak.role,
 		}
 		st, refusal := s.admit()
@@ -165,7 +165,7 @@ func (s *Server) noTerminal(next ssh.Handler) ssh.Handler {
 			if key := sess.PublicKey(); key != nil {
 				id.fingerprint = gossh.FingerprintSHA256(key)
 				if ak, ok := s.lookup(key); ok {
-					id.role = ak.role
+					id.role, id.name = ak.role, ak.name
 				}
 			}
 			s.log.Info("ssh session refused: no terminal", id.attrs()...)
@@ -177,12 +177,12 @@ func (s *Server) noTerminal(next ssh.Handler) ssh.Handler {
 
 // identity is who a session is, for the log.
 type identity struct {
-	user, fingerprint, remote string
-	role                      Role
+	user, fingerprint, name, remote string
+	role                            Role
 }
 
 func (id identity) attrs() []any {
-	return []any{"user", id.user, "fingerprint", id.fingerprint, "remote", id.remote, "role", string(id.role)}
+	return []any{"user", id.user, "name", id.name, "fingerprint", id.fingerprint, "remote", id.remote, "role", string(id.role)}
 }
 
 // refuse tells the client why it cannot have a session and ends it.

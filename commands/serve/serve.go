@@ -130,7 +130,7 @@ func sshSession(stateDir string, s sshserve.Session) dashboard.Session {
 		Colors:   s.Colors,
 		Dark:     s.Dark,
 		Terminal: true,
-		Who:      audit.Who{Via: audit.ViaSSH, User: s.User, Key: s.Fingerprint, Role: string(s.Role), From: s.RemoteAddr},
+		Who:      audit.Who{Via: audit.ViaSSH, User: s.User, Name: s.Name, Key: s.Fingerprint, Role: string(s.Role), From: s.RemoteAddr},
 		ReadOnly: s.Role != sshserve.RoleOperator,
 		SaveDir:  filepath.Join(stateDir, "exports", userDir(s.User)),
 	}
