@@ -141,9 +141,9 @@ func ownReceiver(pr portowner.Process, profile, stateDir string) (string, bool) 
 
 // isTreasury reports whether pr is a treasury process: it holds the mark
 // of a writer of the state directory stateDir (procs/<id>.lock, which
-// every dashboard and serve holds for its life), or runs this very
-// executable, or, when neither can be read, its program is named
-// treasury.
+// every dashboard and serve holds for its life), or is another process of
+// this very executable (the doctor itself holds no receiver), or, when
+// neither can be read, its program is named treasury.
 func isTreasury(pr portowner.Process, stateDir string) bool {
 	if stateDir != "" {
 		procs := filepath.Join(stateDir, audit.ProcsDir) + string(filepath.Separator)
@@ -153,7 +153,7 @@ func isTreasury(pr portowner.Process, stateDir string) bool {
 			}
 		}
 	}
-	if self, err := os.Executable(); err == nil && pr.Exe != "" && sameFile(self, pr.Exe) {
+	if self, err := os.Executable(); err == nil && pr.PID != os.Getpid() && pr.Exe != "" && sameFile(self, pr.Exe) {
 		return true
 	}
 	return filepath.Base(pr.Args[0]) == "treasury" || pr.Command == "treasury"
