@@ -2,6 +2,7 @@ package paystats
 
 import (
 	"iter"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -46,9 +47,10 @@ type Items struct {
 	// the hour: USD 120,000.00 (4)").
 	Owed []string
 	// Funded: what the just-in-time payments whose funds arrived pay from
-	// a currency ("USD 777.00 (1)").
+	// a currency ("USD 777.00 (1) JIT funded").
 	Funded []string
-	// Credit: what the payments invoiced later pay ("EUR 5,000.00 (2)").
+	// Credit: what the payments invoiced later pay ("EUR 5,000.00 (2)
+	// credit").
 	Credit []string
 	// Other: what payments of a payin this build does not know pay, under
 	// that payin ("EUR 5.00 (1) payin NEW_FUNDING").
@@ -63,12 +65,13 @@ type Group struct {
 
 // Groups are the items under their labels, in the order shown: what is
 // paid out (out), drawn from the prefunded accounts (from), owed just in
-// time (owed), funded just in time (funded), invoiced (credit) and of
-// other payins (other); a label without items is left out.
+// time (owed), and funded otherwise (else: funded just in time, credit,
+// other payins, each item naming its class); a label without items is
+// left out.
 func (it Items) Groups() []Group {
 	var out []Group
-	for _, g := range []Group{{"out", it.Out}, {"from", it.Drawn}, {"owed", it.Owed}, {"funded", it.Funded},
-		{"credit", it.Credit}, {"other", it.Other}} {
+	for _, g := range []Group{{"out", it.Out}, {"from", it.Drawn}, {"owed", it.Owed},
+		{"else", slices.Concat(it.Funded, it.Credit, it.Other)}} {
 		if len(g.Items) > 0 {
 			out = append(out, g)
 		}
@@ -161,10 +164,10 @@ func (e Exposure) items() Items {
 			}
 		}
 		if l.Funded.Count > 0 {
-			it.Funded = append(it.Funded, c+" "+counted(l.Funded, c))
+			it.Funded = append(it.Funded, c+" "+counted(l.Funded, c)+" JIT funded")
 		}
 		if l.Credit.Count > 0 {
-			it.Credit = append(it.Credit, c+" "+counted(l.Credit, c))
+			it.Credit = append(it.Credit, c+" "+counted(l.Credit, c)+" credit")
 		}
 		for _, o := range l.Others {
 			it.Other = append(it.Other, c+" "+counted(o.Sum, c)+" payin "+o.Name)

@@ -153,7 +153,7 @@ func (v *View) exposureLines(w, max int) []string {
 	for i, g := range groups {
 		gs[i] = viewkit.ItemGroup{Label: "in flight " + g.Label, Items: g.Items}
 	}
-	return viewkit.FitGroups(t.Muted, gs, len("in flight ")+6, w, max, "the Overview, treasury get exposure")
+	return viewkit.FitGroups(t.Muted, gs, len("in flight ")+5, w, max, "the Overview, treasury get exposure")
 }
 
 // showTrades opens the trades section above the balances, or goes back to

@@ -37,7 +37,7 @@ func (v *View) exposurePanel(w int) []string {
 	}
 	// Compact: the page has the room of a few lines for it.
 	for _, g := range it.Groups() {
-		label := fmt.Sprintf("%-6s", g.Label)
+		label := fmt.Sprintf("%-5s", g.Label)
 		out = append(out, viewkit.WrapItems(t.Muted.Render(label), strings.Repeat(" ", len(label)), g.Items, w)...)
 	}
 	return append(out, v.notes(w, srcs...)...)

@@ -43,6 +43,9 @@ func (v *View) paymentsPanel(w int) []string {
 	}
 	var parts []string
 	for sc := paystats.All; sc < paystats.NScopes; sc++ {
+		if sc == paystats.Retryable {
+			continue // a verdict, not a state: :payments retryable lists them
+		}
 		n := strconv.Itoa(s.Counts[sc])
 		if (sc == paystats.Failed || sc == paystats.Declined) && s.Counts[sc] > 0 {
 			n = t.Bad.Render(n)

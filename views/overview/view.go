@@ -209,9 +209,14 @@ func (v *View) CSV() func(io.Writer) error {
 	header := []string{"kind", "pair", "bid", "ask", "mid", "spread", "spread_bps", "quoted_at",
 		"currency", "liquidity_available", "prefunded_available", "value", "value_currency", "no_rate_for"}
 	fixed := len(header)
+	// The exposure's columns but those the holdings' have (the currency,
+	// the available prefunded balance).
 	var exposure []string
-	for _, c := range (figures.Line{}).Data()[1:] { // the currency is the holdings'
-		exposure = append(exposure, c.Name)
+	skip := func(name string) bool { return name == "currency" || name == "available" }
+	for _, c := range (figures.Line{}).Data() {
+		if !skip(c.Name) {
+			exposure = append(exposure, c.Name)
+		}
 	}
 	header = append(header, exposure...)
 	var rows [][]string
@@ -238,8 +243,12 @@ func (v *View) CSV() func(io.Writer) error {
 	for _, l := range ex.Lines {
 		r := row("exposure")
 		r[slices.Index(header, "currency")] = l.Currency
-		for i, c := range l.Data()[1:] {
-			r[fixed+i] = c.Value
+		i := fixed
+		for _, c := range l.Data() {
+			if !skip(c.Name) {
+				r[i] = c.Value
+				i++
+			}
 		}
 		rows = append(rows, r)
 	}
