@@ -110,7 +110,7 @@ func TestEditThreshold(t *testing.T) {
 	viewtest.Keys(tm, "backspace", "3", "0", "0", ",", "0", "0", "0", ".", "0", "0", "5", "enter")
 	viewtest.WaitFor(t, tm, "GBP has 2 decimals")
 	viewtest.Keys(tm, "backspace", "enter")
-	viewtest.WaitFor(t, tm, "runway < 2000 h") // the rules again, the new level in effect
+	viewtest.WaitFor(t, tm, "runway < 2000 h")              // the rules again, the new level in effect
 	viewtest.WaitFor(t, tm, "runway < 2000 h, balance < 3") // cut by the column: form_test holds the text
 	b, err := os.ReadFile(f)
 	if err != nil {
