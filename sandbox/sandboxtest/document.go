@@ -94,11 +94,20 @@ func documentFixture() []docPayment {
 // relative to srv's clock now.
 func ServeDocument(tb testing.TB, srv *sandbox.Server) *DocumentServer {
 	tb.Helper()
+	return ServeDocumentAt(tb, srv.URL, srv.Clock().Now)
+}
+
+// ServeDocumentAt starts a DocumentServer in front of the sandbox served
+// at root (its Server.URL) whose clock is now, the fixture's times
+// relative to now at the start (a frozen clock's: a platform opened on a
+// profile can be pointed at it before it opens).
+func ServeDocumentAt(tb testing.TB, root string, clock func() time.Time) *DocumentServer {
+	tb.Helper()
 	doc, err := contract.Load()
 	if err != nil {
 		tb.Fatal(err)
 	}
-	now := srv.Clock().Now().UTC().Truncate(time.Second)
+	now := clock().UTC().Truncate(time.Second)
 	d := &DocumentServer{Owed: map[string]Owed{}}
 	var records []json.RawMessage
 	for i, x := range documentFixture() {
@@ -133,7 +142,7 @@ func ServeDocument(tb testing.TB, srv *sandbox.Server) *DocumentServer {
 			}
 		}
 	}
-	target, err := url.Parse(srv.URL)
+	target, err := url.Parse(root)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -161,7 +170,7 @@ func ServeDocument(tb testing.TB, srv *sandbox.Server) *DocumentServer {
 			tb.Errorf("the document's server answers what the document refuses: %v", err)
 		}
 		w.Header().Set("Content-Type", "application/json")
-		w.Header().Set("Date", srv.Clock().Now().UTC().Format(http.TimeFormat))
+		w.Header().Set("Date", clock().UTC().Format(http.TimeFormat))
 		w.WriteHeader(status)
 		w.Write(out)
 	}))
