@@ -1,7 +1,6 @@
 package get
 
 import (
-	"encoding/csv"
 	"slices"
 	"strings"
 	"testing"
@@ -194,7 +193,7 @@ func TestExposureOfTheDocumentsServer(t *testing.T) {
 		t.Errorf("USD past due %q\n%s", got, out)
 	}
 	// The CSV: the JSON's figures, at the currency's decimals.
-	rowsCSV := getCSVWith(t, cfg, "exposure")
+	rowsCSV := getCSV(t, "--config", cfg, "exposure")
 	col := slices.Index(rowsCSV[0], "owed_just_in_time")
 	for _, r := range rowsCSV[1:] {
 		if o, ok := doc.Owed[r[0]]; ok && r[col] != figures.MoneyData(o.Amount, r[0]) {
@@ -246,18 +245,4 @@ func tableCells(t *testing.T, out string) map[string]map[string]string {
 func substr(r []rune, from, to int) string {
 	from, to = min(from, len(r)), min(to, len(r))
 	return string(r[from:to])
-}
-
-// getCSVWith runs a get with -o csv on a profile and reads it.
-func getCSVWith(t *testing.T, cfg string, args ...string) [][]string {
-	t.Helper()
-	code, out, stderr := getRun(t, append([]string{"--config", cfg}, append(args, "-o", "csv")...)...)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, stderr)
-	}
-	rows, err := csv.NewReader(strings.NewReader(out)).ReadAll()
-	if err != nil || len(rows) < 2 {
-		t.Fatalf("csv: %v, %d rows", err, len(rows))
-	}
-	return rows
 }

@@ -121,3 +121,29 @@ func PastDue(p *payments.Payment, at time.Time) bool {
 
 // DueSoon is the span ahead in which an amount owed is "due soon".
 const DueSoon = time.Hour
+
+// FundingWords says how p is funded as every surface writes it: its class
+// and the payin it said ("just in time (payin JIT)"), a payin this build
+// does not know by its name, and for a just-in-time payment when its funds
+// are or were due, at (stamp writes a time as the surface does) and
+// whether that passed ("…: funds were due by 09:10:00 UTC, past due").
+func FundingWords(p *payments.Payment, at time.Time, stamp func(time.Time) string) string {
+	f := FundingOf(p)
+	s := f.Class.Label()
+	if f.Payin != "" {
+		s += " (payin " + f.Payin + ")"
+	}
+	if f.Class == Other {
+		s = "payin " + f.Payin + " (not a funding this build knows)"
+	}
+	due := p.JITFundingExpiresAt
+	switch {
+	case f.Class != JustInTime || due.IsZero():
+		return s
+	case !at.IsZero() && PastDue(p, at):
+		return s + ": funds were due by " + stamp(due) + ", past due"
+	case Owed(p):
+		return s + ": funds due by " + stamp(due)
+	}
+	return s + ": funds were due by " + stamp(due)
+}

@@ -109,16 +109,16 @@ func EmptyAt(empty, at time.Time) string {
 func RunwayWords(c runway.Currency, s runway.Sheet) string {
 	weighted := func() string {
 		if c.NoOutflow {
-			return "no outflow at the " + spanWords(s.Window) + " weighted pace"
+			return "no outflow at the " + SpanWords(s.Window) + " weighted pace"
 		}
-		return fmt.Sprintf("%s at the %s weighted pace (%s %s/h%s)", Hours(c.Hours), spanWords(s.Window),
+		return fmt.Sprintf("%s at the %s weighted pace (%s %s/h%s)", Hours(c.Hours), SpanWords(s.Window),
 			money.Grouped(c.Outflow.StringFixed(2)), c.Currency, trendWords(c))
 	}
 	burn := func() string {
 		if !c.Burn.IsPositive() {
-			return "no outflow in the last " + spanWords(runway.BurnSpan)
+			return "no outflow in the last " + SpanWords(runway.BurnSpan)
 		}
-		return fmt.Sprintf("%s at the last %s's pace (%s %s/h)", Hours(c.BurnHours), spanWords(runway.BurnSpan),
+		return fmt.Sprintf("%s at the last %s's pace (%s %s/h)", Hours(c.BurnHours), SpanWords(runway.BurnSpan),
 			money.Grouped(c.Burn.StringFixed(2)), c.Currency)
 	}
 	r := RunwayOf(c)
@@ -151,8 +151,9 @@ func trendWords(c runway.Currency) string {
 	return ""
 }
 
-// spanWords names a span in words: "hour", "2 h", "15 min".
-func spanWords(d time.Duration) string {
+// SpanWords names a span in words, as the alerts say it: "hour", "2 h",
+// "15 min".
+func SpanWords(d time.Duration) string {
 	switch {
 	case d == time.Hour:
 		return "hour"

@@ -59,8 +59,8 @@ func runwayAlerts(s runway.Sheet, at time.Time) []live.Alert {
 			Key: "low-runway:" + c.Currency, Severity: severity(critical), Interface: apierr.Payments, Code: "LOW_RUNWAY",
 			Title: fmt.Sprintf("%s prefunded lasts %s (%s under %s h)", c.Currency, figures.RunwayWords(c, s), level(critical), limit.String()),
 			Guidance: "Fund the " + c.Currency + " account or slow outgoing payments; the ledger (enter) shows the movements. " +
-				"The weighted pace weighs the last " + span(s.Window) + " (a movement " + span(s.Window) + " old counts e^-1); the burn is the net outflow of the last " +
-				span(runway.BurnSpan) + " at an hourly rate; the shorter runway is the one judged. Both leave funding out.",
+				"The weighted pace weighs the last " + figures.SpanWords(s.Window) + " (a movement " + figures.SpanWords(s.Window) + " old counts e^-1); the burn is the net outflow of the last " +
+				figures.SpanWords(runway.BurnSpan) + " at an hourly rate; the shorter runway is the one judged. Both leave funding out.",
 			Since: at, Last: at, Count: 1, Topic: live.Ledger, Ref: c.Currency,
 			// The sooner the balance runs out, the more urgent.
 			Due: figures.RunwayOf(c).Empty,

@@ -171,29 +171,15 @@ func taxesText(taxes []payments.TaxSummary) string {
 	return strings.Join(out, "; ")
 }
 
-// funding says how the payment is funded (figures.FundingOf: the class
+// funding says how the payment is funded (figures.FundingWords: the class
 // every surface gives it, with the payin it said) and, for one owed just
-// in time, when its funds are due and how long that is from now.
+// in time, how long its due time is from now.
 func funding(p *payments.Payment, now time.Time) string {
-	f := figures.FundingOf(p)
-	s := f.Class.Label()
-	if f.Payin != "" {
-		s += " (payin " + f.Payin + ")"
+	s := figures.FundingWords(p, now, func(t time.Time) string { return viewkit.Time(t) + " UTC" })
+	if due := p.JITFundingExpiresAt; figures.Owed(p) && !due.IsZero() {
+		s += " (" + ui.Until(now, due) + ")"
 	}
-	if f.Class == figures.Other {
-		s = "payin " + f.Payin + " (not a funding this build knows)"
-	}
-	due := p.JITFundingExpiresAt
-	if f.Class != figures.JustInTime || due.IsZero() {
-		return s
-	}
-	switch {
-	case figures.PastDue(p, now):
-		return s + ": funds were due by " + viewkit.Time(due) + " UTC, past due (" + ui.Until(now, due) + ")"
-	case figures.Owed(p):
-		return s + ": funds due by " + viewkit.Time(due) + " UTC (" + ui.Until(now, due) + ")"
-	}
-	return s + ": funds were due by " + viewkit.Time(due) + " UTC"
+	return s
 }
 
 // payout is what the payout partner reported of the payout (GET

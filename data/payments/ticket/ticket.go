@@ -92,7 +92,7 @@ func (s Summary) Text() string {
 	if !p.Detailed && len(p.Fees) == 0 && len(p.Taxes) == 0 {
 		line("Fees, taxes", "not read (the payment was not read by id)")
 	}
-	line("Funding", funding(p, s.ReadAt))
+	line("Funding", figures.FundingWords(p, s.ReadAt, stamp))
 	line("Originator", name(o.OriginatorIdentityNickName, o.OriginatorIdentityID))
 	line("Beneficiary", name(d.BeneficiaryIdentityNickName, d.BeneficiaryIdentityID))
 	line("Instrument", d.BeneficiaryFinancialInstrumentID)
@@ -114,30 +114,6 @@ func (s Summary) Text() string {
 	}
 	line("Read", read)
 	return b.String()
-}
-
-// funding says how the payment is funded (figures.FundingOf) and, for one
-// owed just in time, by when and whether that passed at at.
-func funding(p *payments.Payment, at time.Time) string {
-	f := figures.FundingOf(p)
-	s := f.Class.Label()
-	if f.Payin != "" {
-		s += " (payin " + f.Payin + ")"
-	}
-	if f.Class == figures.Other {
-		s = "payin " + f.Payin + " (not a funding this build knows)"
-	}
-	if due := p.JITFundingExpiresAt; f.Class == figures.JustInTime && !due.IsZero() {
-		switch {
-		case figures.PastDue(p, at) && !at.IsZero():
-			s += ": funds were due by " + stamp(due) + ", past due"
-		case figures.Owed(p):
-			s += ": funds due by " + stamp(due)
-		default:
-			s += ": funds were due by " + stamp(due)
-		}
-	}
-	return s
 }
 
 // writeError writes the payment's errors, each with its time, and one
