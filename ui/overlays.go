@@ -50,17 +50,18 @@ func (a *App) helpView(w, h int) string {
 	rows := h - 1
 	a.helpTop = min(a.helpTop, len(lines)-rows)
 	k := DefaultPagerKeys(a.ctx.keymap())
-	more := fmt.Sprintf("  lines %d–%d of %d · %s/%s %s/%s scroll · %s closes", a.helpTop+1, a.helpTop+rows, len(lines),
+	more := fmt.Sprintf("  lines %d–%d of %d · %s %s %s %s scroll · %s closes", a.helpTop+1, a.helpTop+rows, len(lines),
 		k.Up.Help().Key, k.Down.Help().Key, k.PageUp.Help().Key, k.PageDown.Help().Key, a.keys.Back.Help().Key)
 	return strings.Join(lines[a.helpTop:a.helpTop+rows], "\n") + "\n" + a.ctx.Theme.Muted.Render(ansi.Truncate(more, w, "…"))
 }
 
 // helpText lists every key: the active view's and the shell's, generated
 // from the bindings themselves by bubbles/help, whose columns are padded by
-// display width (a key such as "←/→" is narrower than its bytes). The
-// sections stand one above the other when they fit, else side by side,
-// else each in as many columns as it takes; when nothing fits h, the
-// narrowest that fits w, which helpView scrolls.
+// display width (a key such as "←/→" is narrower than its bytes), and the
+// view's explanation of its figures. The sections stand one above the
+// other when they fit, else side by side, else each in as many columns as
+// it takes; when nothing fits h, the shortest that fits w, which helpView
+// scrolls.
 func (a *App) helpText(w, h int) string {
 	var view []key.Binding
 	for _, b := range slices.Concat(a.Active().Keys(), a.commandBindings()) {
@@ -71,39 +72,32 @@ func (a *App) helpText(w, h int) string {
 	closing := a.ctx.Theme.Muted.Render("  " + a.keys.Back.Help().Key + ", " + a.keys.Close.Help().Key + " or " + a.keys.Help.Help().Key + " closes this help")
 	explain := a.explainSection(w)
 	var out, tall string
-	// With the view's explanation first, then without it (a line says
-	// where it is) when it does not fit.
-	for _, ex := range []string{explain, a.ctx.Theme.Muted.Render("  how the figures are computed: on a taller terminal, and in the README")} {
-		if explain == "" {
-			ex = ""
+	for _, l := range []struct {
+		cols int
+		side bool
+	}{{1, false}, {1, true}, {2, false}, {3, false}, {4, false}} {
+		top := a.helpSection("Keys — "+a.Active().Title(), view, w, l.cols)
+		all := a.helpSection("Everywhere", a.keys.List(), w, l.cols)
+		if l.side {
+			out = lipgloss.JoinHorizontal(lipgloss.Top, top, "    ", all)
+		} else {
+			out = top + "\n\n" + all
 		}
-		for _, l := range []struct {
-			cols int
-			side bool
-		}{{1, false}, {1, true}, {2, false}, {3, false}, {4, false}} {
-			top := a.helpSection("Keys — "+a.Active().Title(), view, w, l.cols)
-			all := a.helpSection("Everywhere", a.keys.List(), w, l.cols)
-			if l.side {
-				out = lipgloss.JoinHorizontal(lipgloss.Top, top, "    ", all)
-			} else {
-				out = top + "\n\n" + all
-			}
-			if ex != "" {
-				out += "\n\n" + ex
-			}
-			out += "\n\n" + closing
-			if lipgloss.Height(out) <= h && lipgloss.Width(out) <= w {
-				return out
-			}
-			// Scrolled, the explanation need not give way: the shortest
-			// layout with it that fits the width.
-			if ex == explain && lipgloss.Width(out) <= w && (tall == "" || lipgloss.Height(out) < lipgloss.Height(tall)) {
-				tall = out
-			}
+		if explain != "" {
+			out += "\n\n" + explain
+		}
+		out += "\n\n" + closing
+		if lipgloss.Height(out) <= h && lipgloss.Width(out) <= w {
+			return out
+		}
+		// Scrolled (helpView), nothing gives way: the shortest layout
+		// that fits the width, the view's explanation of its figures in.
+		if lipgloss.Width(out) <= w && (tall == "" || lipgloss.Height(out) < lipgloss.Height(tall)) {
+			tall = out
 		}
 	}
 	if tall != "" {
-		return tall // scrolled
+		return tall
 	}
 	return out
 }

@@ -64,7 +64,7 @@ type Line struct {
 	// Runway is the currency's runway (Runs false without one); Hours is
 	// Drawn at the pace that drives it (Runway.By): the share of the
 	// runway the prefunded payments in flight take. HasHours is false
-	// without an outflow.
+	// without an outflow or a prefunded payment in flight.
 	Runway   Runway
 	Hours    decimal.Decimal
 	HasHours bool
@@ -160,7 +160,9 @@ func BuildExposure(ps iter.Seq[*payments.Payment], bal payments.Balances, sheet 
 		l := &out.Lines[i]
 		if c, ok := sheet.Find(l.Currency); ok {
 			l.Runway = RunwayOf(c)
-			l.Hours, l.HasHours = l.Runway.HoursOf(l.Drawn.Amount)
+			if l.Drawn.Count > 0 {
+				l.Hours, l.HasHours = l.Runway.HoursOf(l.Drawn.Amount)
+			}
 		}
 		slices.SortFunc(l.Others, func(a, b Named) int { return cmp.Compare(a.Name, b.Name) })
 	}
