@@ -23,6 +23,7 @@ import (
 
 	"treasury/commands/audit"
 	"treasury/commands/cli"
+	"treasury/commands/completion"
 	"treasury/commands/dashboard"
 	"treasury/commands/doctor"
 	"treasury/commands/get"
@@ -58,9 +59,29 @@ func commands() []command {
 		{"serve", "serve the dashboard over SSH (bastion hosts)", serve.Command},
 		{"audit", "check the audit log's hash chain (audit verify)", audit.Command},
 		{"doctor", "check the profile against the services: DNS, TCP, TLS, auth, webhook port, clock", doctor.Command},
-		{"version", "print the version", version.Command},
+		{"version", "print the version: module version, commit, modified", version.Command},
+		{"completion", "print the shell completion script: bash, zsh or fish", completion.New(completionTable)},
 		{"help", "show this help", cmdHelp},
 	}
+}
+
+// completionTable is the command table as completion knows it: each
+// command, audit's subcommands, get's resources, completion's shells.
+func completionTable() []completion.Command {
+	var out []completion.Command
+	for _, c := range commands() {
+		cc := completion.Command{Name: c.name, Run: c.run}
+		switch c.name {
+		case "audit":
+			cc.Subcommands = []string{"verify", "ack"}
+		case "get":
+			cc.Args = get.Resources()
+		case "completion":
+			cc.Args = completion.Shells()
+		}
+		out = append(out, cc)
+	}
+	return out
 }
 
 func run(ctx context.Context, args []string, e *process.Env) int {

@@ -221,7 +221,20 @@ type Options struct {
 
 // DisplaySections are the sections of a profile that only the dashboard's
 // screen reads.
-var DisplaySections = []string{"keys", "theme", "commands", "searches"}
+func DisplaySections() []string { return []string{"keys", "theme", "commands", "searches"} }
+
+// file is the configuration file the options name: --config, then
+// TREASURY_CONFIG, then the default path (explicit false).
+func (o Options) file() (file string, explicit bool) {
+	file, explicit = o.ConfigFile, true
+	if file == "" {
+		file = o.getenv(VarConfig)
+	}
+	if file == "" {
+		file, explicit = Path(o.getenv), false
+	}
+	return file, explicit
+}
 
 func (o Options) getenv(k string) string {
 	if o.Getenv == nil {
@@ -290,13 +303,7 @@ func Builtin() *Config {
 // when the file is wrong, is Errors; warnings are returned even with a
 // configuration that loads.
 func Load(o Options) (*Config, []Warning, error) {
-	file, explicit := o.ConfigFile, true
-	if file == "" {
-		file = o.getenv(VarConfig)
-	}
-	if file == "" {
-		file, explicit = Path(o.getenv), false
-	}
+	file, explicit := o.file()
 	profile := o.Profile
 	if profile == "" {
 		profile = o.getenv(VarProfile)

@@ -96,7 +96,7 @@ func displayKey(key string) (profile, section string, ok bool) {
 	if !found {
 		return "", "", false
 	}
-	for _, sec := range DisplaySections {
+	for _, sec := range DisplaySections() {
 		for i := 0; i < len(rest); i++ {
 			if rest[i] == '.' && strings.HasPrefix(rest[i+1:], sec) &&
 				(len(rest) == i+1+len(sec) || rest[i+1+len(sec)] == '.' || rest[i+1+len(sec)] == '[') {

@@ -25,7 +25,7 @@ const (
 const AuditRecheck = 5 * time.Second
 
 // openAudit opens the state directory's audit log for this process
-// (read-only with --read-only, and when it cannot be written), reads
+// (for reading only when it cannot be written), reads
 // every line of it into the process's keys (Pending) and the Audit topic,
 // says in the log what it repaired, and raises the alerts of a log that is
 // damaged or cannot be written; watchAudit keeps them current until ctx
@@ -35,7 +35,9 @@ func (r *Runtime) openAudit(ctx context.Context, cmd string) error {
 	// The keys of attempts whose outcome is not known, written by any
 	// process on this state directory, past or present, read with the log:
 	// a retry reuses them, and one on its way elsewhere is not sent twice.
-	opts := audit.Options{Cmd: cmd, ReadOnly: r.Config.ReadOnly, Follow: r.Pending.Apply}
+	// With --read-only too the log is opened for writing when it can be:
+	// a key pressed anyway is refused, and that refusal is a line of it.
+	opts := audit.Options{Cmd: cmd, Follow: r.Pending.Apply, OnAppend: r.Metrics.AuditAppend}
 	if r.Site != nil {
 		// The site's record: every host's attempts, read before a
 		// decision, so a retry from this bastion of an attempt another
@@ -156,7 +158,9 @@ func (w *auditWatch) judge() {
 		w.withdraw(alertAuditBroken)
 	}
 	switch err := st.Unwritable; {
-	case err == nil || errors.Is(err, audit.ErrReadOnly):
+	case err == nil || errors.Is(err, audit.ErrReadOnly) || w.rt.Config.ReadOnly:
+		// --read-only: no action is offered, and refusals are recorded
+		// when the log can be written; nothing is raised about it.
 		w.withdraw(alertAuditUnwritable)
 	case errors.Is(err, audit.ErrDiverged):
 		w.withdraw(alertAuditUnwritable) // the break says it, with what to do

@@ -19,6 +19,7 @@ import (
 	"treasury/kit/nonroot"
 	"treasury/process"
 	"treasury/sandbox/sandboxtest"
+	"treasury/ui"
 )
 
 func TestMain(m *testing.M) { os.Exit(nonroot.Main(m)) }
@@ -238,5 +239,42 @@ func TestReadOnlyFlagStartsOnAnyState(t *testing.T) {
 	}
 	if got, err := rt.Audit.Recent(); err != nil || len(got) != 4 {
 		t.Fatalf("the log read: %d lines, %v", len(got), err)
+	}
+	// A key pressed anyway cannot be recorded here: the refusal and why
+	// not read as one line, never with an escaped newline.
+	act := actions.New(actions.Clients{Pending: rt.Pending}, actions.Identity{Profile: "sandbox", Environment: "test",
+		Who: audit.Who{Via: audit.ViaLocal, User: "ana"}, ReadOnly: true}, rt.Audit)
+	err = act.Refused(actions.Attempt{Action: actions.Freeze, Target: audit.Target{Kind: "transaction", ID: "t9"}}, actions.ErrReadOnly)
+	if txt := ui.ErrorText(err); err == nil || strings.Contains(txt, `\x0a`) || !strings.Contains(txt, "viewer key); audit: ") {
+		t.Fatalf("the refusal, unrecorded: %q", txt)
+	}
+}
+
+// --read-only on a state directory that can be written: no action is
+// offered, and a key pressed anyway is refused and recorded, as the README
+// says.
+func TestReadOnlyFlagRecordsRefusals(t *testing.T) {
+	e, _ := stateOf(t)
+	srv := sandboxtest.Listen(t, sandboxtest.Options())
+	cfg := srv.Profile(config.Builtin())
+	cfg.ReadOnly = true
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	rt, err := process.Open(ctx, e, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rt.Close()
+	act := actions.New(actions.Clients{Pending: rt.Pending}, actions.Identity{Profile: "sandbox", Environment: "test",
+		Who: audit.Who{Via: audit.ViaLocal, User: "ana"}, ReadOnly: true}, rt.Audit)
+	if err := act.Refused(actions.Attempt{Action: actions.Freeze, Target: audit.Target{Kind: "transaction", ID: "t9"}}, actions.ErrReadOnly); !errors.Is(err, actions.ErrReadOnly) {
+		t.Fatalf("refused: %v", err)
+	}
+	got, err := rt.Audit.Recent()
+	if err != nil || len(got) != 5 || got[0].Outcome != audit.OutcomeRefused || got[0].Target.ID != "t9" || !strings.Contains(got[0].Error, "read-only") {
+		t.Fatalf("the log: %+v %v, want the refusal as its last line", got, err)
+	}
+	if _, ok := alert(rt, "ACTIONS REFUSED"); ok {
+		t.Fatal("an alert in a read-only session")
 	}
 }

@@ -20,6 +20,7 @@ import (
 	"treasury/data/actions"
 	"treasury/data/audit"
 	"treasury/data/live"
+	"treasury/data/metrics"
 	"treasury/data/platform"
 	"treasury/data/site"
 	"treasury/data/transport"
@@ -69,6 +70,10 @@ type Runtime struct {
 	// Requests counts the HTTP requests sent to the platform (the cost
 	// of the sessions to it: one store for all of them).
 	Requests atomic.Int64
+	// Metrics is the process's Prometheus registry (serve
+	// --metrics-listen serves it): the platform's requests, the record's
+	// appends, the actions, and the state read at each scrape.
+	Metrics *metrics.Metrics
 }
 
 // countingTransport counts requests on their way out.
@@ -94,7 +99,7 @@ func (r *Runtime) Close() {
 // with their store, not yet polling. `treasury get` stops here.
 func OpenPlatform(e *Env, cfg *config.Config) (_ *Runtime, err error) {
 	r := &Runtime{Config: cfg, StateDir: config.StateDir(e.Getenv), Kept: ui.NewKept(),
-		Pending: actions.NewPending()}
+		Pending: actions.NewPending(), Metrics: newMetrics()}
 	defer func() {
 		if err != nil {
 			r.Close()
@@ -128,7 +133,7 @@ func OpenPlatform(e *Env, cfg *config.Config) (_ *Runtime, err error) {
 	if r.Sandbox != nil {
 		memory = ""
 	}
-	if r.Platform, err = platform.Open(r.Config, platform.Options{Now: now, ClockRate: rate, Log: r.Log, UserAgent: UserAgent(), StateDir: memory, HistoryDir: r.StateDir,
+	if r.Platform, err = platform.Open(r.Config, platform.Options{Now: now, ClockRate: rate, Log: r.Log, UserAgent: UserAgent(), StateDir: memory, HistoryDir: r.StateDir, Metrics: r.Metrics,
 		HTTP: &http.Client{Transport: countingTransport{next: http.DefaultTransport, n: &r.Requests}}}); err != nil {
 		return nil, err
 	}
@@ -215,6 +220,9 @@ func OpenLog(ctx context.Context, e *Env, cfg *config.Config, log *slog.Logger) 
 		fmt.Fprintln(e.Stderr, "treasury: warning: webhook receiver:", sanitize.Line(p))
 	}
 	r.Platform.Start(ctx)
+	if err := r.Metrics.Watch(r.metricsState); err != nil {
+		return nil, err
+	}
 	return r, nil
 }
 

@@ -79,8 +79,12 @@ type webhookSettings struct {
 //	GET  /clock                {now, speed, frozen}
 //	POST /clock/advance        {"by": "1h"} moves the clock forward
 //	GET  /stats                Stats: requests received per interface
+//	GET  /keys                 Keys: every idempotency key applied (ground truth)
 func (s *Sandbox) control() http.Handler {
 	mux := http.NewServeMux()
+	mux.HandleFunc("GET /keys", func(w http.ResponseWriter, r *http.Request) {
+		simkit.WriteJSON(w, http.StatusOK, s.Keys())
+	})
 	mux.HandleFunc("GET /stats", func(w http.ResponseWriter, r *http.Request) {
 		simkit.WriteJSON(w, http.StatusOK, s.Stats())
 	})
@@ -168,4 +172,39 @@ func (s *Sandbox) index(w http.ResponseWriter, r *http.Request) {
 	fmt.Fprintf(w, "treasury sandbox (seed %d)\n\ninterfaces: %s %s %s %s %s %s\ncontrol:    %s/info, %s/faults, %s/webhooks, %s/clock, %s/stats\n",
 		s.opts.Seed, PrefixLiquidity, PrefixAuth, PrefixPayments, PrefixReporting, PrefixWallet, PrefixCustody,
 		PrefixControl, PrefixControl, PrefixControl, PrefixControl, PrefixControl)
+}
+
+// Keys is the platform's ground truth of the idempotency keys it applied
+// (GET /_sandbox/keys): the wallet's mutationIds (freezes, unfreezes,
+// sweep triggers) and the custody intents, each in the order applied.
+// A soak compares the audit log's outcomes with it (tools/soak).
+type Keys struct {
+	Wallet  []AppliedKey `json:"wallet"`
+	Custody []AppliedKey `json:"custody"`
+}
+
+// AppliedKey is one key the platform applied: on Target (a transaction,
+// a sweep configuration, an endpoint), Action (FREEZE, UNFREEZE, TRIGGER,
+// v0_LockEndpoint, v0_UnlockEndpoint), Order its place among the keys of
+// its interface; Instance the run a trigger started, Status an intent's
+// status now.
+type AppliedKey struct {
+	Key      string `json:"key"`
+	Target   string `json:"target"`
+	Action   string `json:"action"`
+	Order    int    `json:"order"`
+	Instance string `json:"instance,omitempty"`
+	Status   string `json:"status,omitempty"`
+}
+
+// Keys returns the keys applied so far.
+func (s *Sandbox) Keys() Keys {
+	var k Keys
+	for _, a := range s.wallet.Applied() {
+		k.Wallet = append(k.Wallet, AppliedKey{Key: a.Key, Target: a.Target, Action: a.Action, Order: a.Order, Instance: a.Instance})
+	}
+	for _, p := range s.custody.Proposed() {
+		k.Custody = append(k.Custody, AppliedKey{Key: p.ID, Target: p.Endpoint, Action: p.Type, Order: p.Order, Status: p.Status})
+	}
+	return k
 }

@@ -58,6 +58,7 @@ type Sandbox struct {
 	auth    *authsim.Issuer
 	world   *payworld.World
 	wallet  *walletsim.Sim
+	custody *custodysim.Sim
 	hooks   *hooksim.Deliverer
 	sims    []simkit.Sim
 	handler http.Handler
@@ -120,7 +121,7 @@ func New(opts Options) (*Sandbox, error) {
 	// the wallet, so the two locks cannot deadlock.
 	wal := walletsim.New(env, creds, walletsim.Options{LockedAddress: cus.LockedAddress, NestedWalletPaths: opts.Variant, Retain: opts.Retain})
 	s.sims = []simkit.Sim{liq, world, rep, wal, cus}
-	s.wallet = wal
+	s.wallet, s.custody = wal, cus
 
 	// Each interface: counted, prefix stripped, then the variant (which
 	// reshapes the faults' bodies too), then the faults, then the sim.

@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"net"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -54,8 +55,11 @@ type pendingConn struct {
 	conn           net.Conn
 	timer          *time.Timer
 	started        time.Time
-	// user and fingerprint are what the client offered last, if anything.
-	user, fingerprint string
+	// user and fingerprint are what the client offered last, if
+	// anything; cert names it when it was a certificate, and reason says
+	// why it was refused.
+	user, fingerprint, reason string
+	cert                      []any
 }
 
 // newGate is the gate of o's limits (defaults applied), logging to log.
@@ -180,13 +184,31 @@ func (g *gate) expire(p *pendingConn) {
 	p.conn.Close()
 }
 
-// offered records the user and key a pending connection offered.
+// offered records the user and key a pending connection offered: a
+// certificate's key's fingerprint, key id and serial.
 func (g *gate) offered(remote, user string, key gossh.PublicKey) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if p := g.pending[remote]; p != nil {
-		p.user, p.fingerprint = user, gossh.FingerprintSHA256(key)
+		p.user, p.fingerprint, p.reason, p.cert = user, gossh.FingerprintSHA256(plainKey(key)), "", nil
+		if c, ok := key.(*gossh.Certificate); ok {
+			p.cert = certAttrs(c.KeyId, c.Serial)
+		}
 	}
+}
+
+// refused records why the key a pending connection offered was refused.
+func (g *gate) refused(remote, reason string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if p := g.pending[remote]; p != nil {
+		p.reason = reason
+	}
+}
+
+// certAttrs are the log attributes of a certificate.
+func certAttrs(keyID string, serial uint64) []any {
+	return []any{"cert_key_id", keyID, "cert_serial", serial}
 }
 
 // authLog is gossh's AuthLogCallback: a success ends the connection's
@@ -203,15 +225,20 @@ func (g *gate) authLog(cm gossh.ConnMetadata, method string, err error) {
 		g.mu.Unlock()
 		return
 	}
-	fp := ""
+	fp, reason := "", ""
+	var cert []any
 	if p != nil && method == "publickey" {
-		fp = p.fingerprint
+		fp, reason, cert = p.fingerprint, p.reason, p.cert
 	}
 	g.mu.Unlock()
 	switch method {
 	case "none":
 	case "publickey":
-		g.note("ssh key refused", sourceOf(remote), "", identityAttrs(cm.User(), fp, remote, "error", err.Error())...)
+		extra := slices.Concat(cert, []any{"error", err.Error()})
+		if reason != "" {
+			extra = append(extra, "reason", reason)
+		}
+		g.note("ssh key refused", sourceOf(remote), "", identityAttrs(cm.User(), fp, remote, extra...)...)
 	default:
 		g.note("ssh authentication method refused", sourceOf(remote), "", identityAttrs(cm.User(), "", remote, "method", method)...)
 	}

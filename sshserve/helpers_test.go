@@ -277,8 +277,10 @@ func startServer(tb testing.TB, lines []string, o Options) *testServer {
 	tb.Helper()
 	dir := tb.TempDir()
 	o.HostKeyFile = filepath.Join(dir, "host_ed25519")
-	o.AuthorizedKeysFile = filepath.Join(dir, "authorized_keys")
-	writeFile(tb, o.AuthorizedKeysFile, strings.Join(lines, "\n")+"\n")
+	if lines != nil { // nil: certificates alone
+		o.AuthorizedKeysFile = filepath.Join(dir, "authorized_keys")
+		writeFile(tb, o.AuthorizedKeysFile, strings.Join(lines, "\n")+"\n")
+	}
 	ts := &testServer{keyFile: o.AuthorizedKeysFile, logs: &logRecords{ch: make(chan slog.Record, 256)}, ev: newEvents()}
 	if o.Log == nil {
 		o.Log = slog.New(ts.logs)

@@ -10,7 +10,6 @@ import (
 	"io/fs"
 	"os"
 	"strings"
-	"sync"
 
 	gossh "golang.org/x/crypto/ssh"
 )
@@ -99,67 +98,6 @@ func parseKeyOption(opt string) (Role, string, error) {
 		return "", "", nil
 	}
 	return "", "", fmt.Errorf("option %q is not supported here (only role=, name=, restrict, no-port-forwarding, no-agent-forwarding, no-X11-forwarding, no-user-rc)", name)
-}
-
-// keyring holds the authorized keys. The file is read again at each
-// authentication and parsed again when its content changed, so an edit takes
-// effect for the next connection without a restart (sessions already open
-// keep running). A file that became unreadable or invalid refuses every key
-// until it is fixed (fail closed); the fault is reported once per change.
-type keyring struct {
-	path string
-
-	mu      sync.Mutex
-	keys    map[string]authorizedKey
-	content []byte
-	lastErr string
-}
-
-func newKeyring(path string) (*keyring, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("authorized keys: %w", err)
-	}
-	keys, err := parseAuthorizedKeys(path, data)
-	if err != nil {
-		return nil, err
-	}
-	return &keyring{path: path, keys: keys, content: data}, nil
-}
-
-// lookup finds key, re-reading the file first. changeErr is the fault of a
-// reload that failed just now (nil otherwise, and nil when the same fault
-// was already reported), for the caller to log.
-func (k *keyring) lookup(key gossh.PublicKey) (ak authorizedKey, ok bool, changeErr error) {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	data, err := os.ReadFile(k.path)
-	switch {
-	case err != nil:
-		changeErr = k.fail(fmt.Errorf("authorized keys: %w", err))
-	case k.keys == nil || !bytes.Equal(data, k.content):
-		keys, err := parseAuthorizedKeys(k.path, data)
-		if err != nil {
-			changeErr = k.fail(err)
-			break
-		}
-		k.keys, k.content, k.lastErr = keys, data, ""
-	}
-	if k.keys == nil {
-		return authorizedKey{}, false, changeErr
-	}
-	ak, ok = k.keys[string(key.Marshal())]
-	return ak, ok, changeErr
-}
-
-// fail drops every key; it returns err unless the same fault was reported.
-func (k *keyring) fail(err error) error {
-	k.keys, k.content = nil, nil
-	if k.lastErr == err.Error() {
-		return nil
-	}
-	k.lastErr = err.Error()
-	return err
 }
 
 // loadHostKey reads an OpenSSH private host key, creating an ed25519 one

@@ -62,10 +62,14 @@ type Session struct {
 	// identifies the person.
 	User, Fingerprint, RemoteAddr string
 	// Name is who the key is: the name= of its line in the authorized
-	// keys, else its comment ("" when it has neither; from the file:
-	// sanitize it before showing it).
+	// keys, else its comment ("" when it has neither, and for a
+	// certificate, which Cert names; from the file: sanitize it before
+	// showing it).
 	Name string
 	Role Role
+	// Cert names the certificate the person logged in with (nil for a
+	// plain key; Fingerprint is then its key's).
+	Cert *CertInfo
 	// Colors is the colour profile of this client's terminal (from the
 	// environment it sent: ui.ColorProfile; plain when TERM=dumb or when
 	// the client sent NO_COLOR), the one its program writes with; Dark is
@@ -85,7 +89,18 @@ type Options struct {
 	// role="operator" (or role="viewer", the default) gives a key its
 	// role. It is read again at each connection, so edits need no restart.
 	AuthorizedKeysFile string
-	MaxSessions        int // default 20; over it, the session is told and closed
+	// TrustedUserCAKeysFile lists the CA keys whose user certificates
+	// are taken (OpenSSH's TrustedUserCAKeys); RolesFile gives each
+	// principal its role (`principal role` a line). RevokedKeysFile lists
+	// the keys, certificates (by serial, key id) and CAs refused. Each is
+	// read again at each connection when it changed, and at Reload. One
+	// of AuthorizedKeysFile and TrustedUserCAKeysFile is required.
+	TrustedUserCAKeysFile, RolesFile, RevokedKeysFile string
+	// OnSession, when set, is told each session that starts, with its
+	// role; the function it returns is called when the session ends (the
+	// process's metrics).
+	OnSession   func(role Role) (end func())
+	MaxSessions int // default 20; over it, the session is told and closed
 	// IdleTimeout ends a session with no input from its client for that
 	// long (default 30m).
 	IdleTimeout time.Duration
@@ -135,11 +150,11 @@ const (
 
 // Server serves one program per SSH session.
 type Server struct {
-	opts Options
-	log  *slog.Logger
-	keys *keyring
-	ssh  *ssh.Server
-	gate *gate
+	opts   Options
+	log    *slog.Logger
+	access *access
+	ssh    *ssh.Server
+	gate   *gate
 	// frames are the sessions' screen states: sessions at one size on
 	// one view draw each change once between them.
 	frames *screen.Frames
@@ -167,14 +182,11 @@ func CheckKeys(o Options) (string, error) {
 	if o.HostKeyFile == "" {
 		return "", errors.New("serve: a host key file is required")
 	}
-	if o.AuthorizedKeysFile == "" {
-		return "", errors.New("serve: an authorized keys file is required")
-	}
 	signer, err := loadHostKey(o.HostKeyFile)
 	if err != nil {
 		return "", err
 	}
-	if _, err := newKeyring(o.AuthorizedKeysFile); err != nil {
+	if _, err := newAccess(o); err != nil {
 		return "", err
 	}
 	return gossh.FingerprintSHA256(signer.PublicKey()), nil
@@ -186,9 +198,6 @@ func New(o Options) (*Server, error) {
 	}
 	if o.HostKeyFile == "" {
 		return nil, errors.New("serve: a host key file is required")
-	}
-	if o.AuthorizedKeysFile == "" {
-		return nil, errors.New("serve: an authorized keys file is required")
 	}
 	if o.Listen == "" {
 		o.Listen = DefaultListen
@@ -224,11 +233,11 @@ func New(o Options) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	keys, err := newKeyring(o.AuthorizedKeysFile)
+	acc, err := newAccess(o)
 	if err != nil {
 		return nil, err
 	}
-	s := &Server{opts: o, log: o.Log, keys: keys, active: map[*sessionState]struct{}{}, runs: map[ssh.Session]*run{},
+	s := &Server{opts: o, log: o.Log, access: acc, active: map[*sessionState]struct{}{}, runs: map[ssh.Session]*run{},
 		gate: newGate(o, o.Log), frames: screen.NewFrames()}
 	srv, err := wish.NewServer(
 		func(srv *ssh.Server) error { srv.AddHostKey(signer); return nil },
@@ -257,22 +266,49 @@ func New(o Options) (*Server, error) {
 	return s, nil
 }
 
-// authorize is the public key callback: the key must be in the file. A
-// refusal is logged by the gate, which hears how authentication ended.
+// authorize is the public key callback: the key must be in the
+// authorized keys, or a certificate the CA keys, the roles and the
+// revocation list let in. A refusal is logged by the gate, which hears
+// how authentication ended, with the reason found here.
 func (s *Server) authorize(ctx ssh.Context, key ssh.PublicKey) bool {
-	s.gate.offered(ctx.RemoteAddr().String(), ctx.User(), key)
-	_, ok := s.lookup(key)
-	return ok
+	remote := ctx.RemoteAddr().String()
+	s.gate.offered(remote, ctx.User(), key)
+	_, err := s.check(key, ctx.RemoteAddr())
+	if reason, ok := asRefusal(err); ok {
+		s.gate.refused(remote, reason)
+	}
+	return err == nil
 }
 
-// lookup finds key in the authorized keys, logging a fault of the file
-// found on the way.
-func (s *Server) lookup(key ssh.PublicKey) (authorizedKey, bool) {
-	ak, ok, changeErr := s.keys.lookup(key)
-	if changeErr != nil {
-		s.log.Error("authorized keys unusable: refusing every key until fixed", "error", changeErr)
+// check lets key in from remote, or says why not, logging a fault of the
+// files found on the way.
+func (s *Server) check(key ssh.PublicKey, remote net.Addr) (grant, error) {
+	g, err, faults := s.access.check(key, remote)
+	for _, f := range faults {
+		msg := "access file unusable"
+		if u := (*unusable)(nil); errors.As(f, &u) {
+			msg = u.Message()
+		}
+		s.log.Error(msg, "error", f)
 	}
-	return ak, ok
+	return g, err
+}
+
+// Reload reads the access files again now (SIGHUP): the authorized keys,
+// the trusted CA keys, the roles, the revocation list. Sessions already
+// open keep running; the next connection is judged by what was read. A
+// file that is unusable refuses what it governs until fixed (every key
+// for authorized_keys and the revocation list, every certificate for the
+// CA keys and the roles), and its fault is returned. Each outcome is
+// logged.
+func (s *Server) Reload() (Reloaded, error) {
+	r, err := s.access.reload()
+	if err != nil {
+		s.log.Error("access files reloaded: some are unusable, and refuse what they govern until fixed", "read", r.String(), "error", err.Error())
+		return r, err
+	}
+	s.log.Info("access files reloaded", "authorized_keys", r.Keys, "ca_keys", r.CAs, "principals", r.Principals, "revocations", r.Revoked)
+	return r, nil
 }
 
 // ListenAndServe listens on Options.Listen and serves until ctx is done.

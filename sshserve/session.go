@@ -113,14 +113,19 @@ func (s *Server) session(next ssh.Handler) ssh.Handler {
 			refuse(sess, "public key authentication is required")
 			return
 		}
-		ak, ok := s.lookup(key)
-		if !ok {
+		// Judged again for each session: a connection kept open
+		// (OpenSSH's ControlMaster) starts no session with a key removed
+		// or revoked since it logged in, and takes a role changed since.
+		g, err := s.check(key, sess.RemoteAddr())
+		if err != nil {
+			id := identity{user: sess.User(), fingerprint: gossh.FingerprintSHA256(plainKey(key)), remote: sess.RemoteAddr().String()}
+			s.log.Info("ssh session refused", append(id.attrs(), "reason", err.Error())...)
 			refuse(sess, "this key is no longer authorized")
 			return
 		}
 		id := identity{
-			user: sess.User(), fingerprint: gossh.FingerprintSHA256(key), name: ak.name,
-			remote: sess.RemoteAddr().String(), role: ak.role,
+			user: sess.User(), fingerprint: gossh.FingerprintSHA256(plainKey(key)), name: g.name,
+			remote: sess.RemoteAddr().String(), role: g.role, cert: g.cert,
 		}
 		st, refusal := s.admit()
 		if refusal != "" {
@@ -129,12 +134,15 @@ func (s *Server) session(next ssh.Handler) ssh.Handler {
 			return
 		}
 		s.log.Info("ssh session start", id.attrs()...)
+		if s.opts.OnSession != nil {
+			defer s.opts.OnSession(id.role)()
+		}
 		r := &run{id: id, st: st}
 		s.setRun(sess, r)
 		r.guard(func() { next(sess) })
 		r.finish(sess)
 		s.setRun(sess, nil) // its model is freed now, whether or not the connection stays
-		err := r.error()
+		err = r.error()
 		reason := st.why()
 		if msg := reason.notice(s.opts.IdleTimeout); msg != "" {
 			_, _ = io.WriteString(sess.Stderr(), msg)
@@ -163,9 +171,9 @@ func (s *Server) noTerminal(next ssh.Handler) ssh.Handler {
 		if _, _, ok := sess.Pty(); !ok {
 			id := identity{user: sess.User(), remote: sess.RemoteAddr().String()}
 			if key := sess.PublicKey(); key != nil {
-				id.fingerprint = gossh.FingerprintSHA256(key)
-				if ak, ok := s.lookup(key); ok {
-					id.role, id.name = ak.role, ak.name
+				id.fingerprint = gossh.FingerprintSHA256(plainKey(key))
+				if g, err := s.check(key, sess.RemoteAddr()); err == nil {
+					id.role, id.cert, id.name = g.role, g.cert, g.name
 				}
 			}
 			s.log.Info("ssh session refused: no terminal", id.attrs()...)
@@ -179,10 +187,16 @@ func (s *Server) noTerminal(next ssh.Handler) ssh.Handler {
 type identity struct {
 	user, fingerprint, name, remote string
 	role                            Role
+	cert                            *CertInfo // nil for a plain key
 }
 
 func (id identity) attrs() []any {
-	return []any{"user", id.user, "name", id.name, "fingerprint", id.fingerprint, "remote", id.remote, "role", string(id.role)}
+	a := []any{"user", id.user, "name", id.name, "fingerprint", id.fingerprint, "remote", id.remote, "role", string(id.role)}
+	if c := id.cert; c != nil {
+		a = append(a, certAttrs(c.KeyID, c.Serial)...)
+		a = append(a, "cert_principal", c.Principal, "cert_ca", c.CA)
+	}
+	return a
 }
 
 // refuse tells the client why it cannot have a session and ends it.

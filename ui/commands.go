@@ -88,16 +88,17 @@ func (a *App) runCustom(c CustomCommand) tea.Cmd {
 		a.setFlash(Flash{Text: sanitize.Line(c.Name) + ": no record under the cursor"})
 		return nil
 	}
-	args, err := CommandArgs(c.Args, id, rec)
-	if err != nil {
-		a.setFlash(Flash{Text: sanitize.Line(c.Name) + ": nothing run", Err: err})
-		return nil
-	}
 	log := a.ctx.CommandLog
 	if log == nil {
 		log = func(string, ...any) {}
 	}
 	who := a.ctx.Operator
+	args, err := CommandArgs(c.Args, id, rec)
+	if err != nil {
+		log("custom command not run", "command", c.Name, "program", c.Program, "who", who, "err", err)
+		a.setFlash(Flash{Text: sanitize.Line(c.Name) + ": nothing run", Err: err})
+		return nil
+	}
 	if c.Background {
 		cmd := exec.Command(c.Program, args...)
 		if err := cmd.Start(); err != nil {
@@ -119,13 +120,18 @@ func (a *App) runCustom(c CustomCommand) tea.Cmd {
 		cmd.Stdout, cmd.Stderr = &out, &out
 		start := time.Now()
 		err := cmd.Run()
-		code := 0
 		var exit *exec.ExitError
-		if errors.As(err, &exit) {
-			code = exit.ExitCode()
+		switch {
+		case errors.As(err, &exit):
+			log("custom command ran", "command", c.Name, "program", c.Program, "args", args, "who", who, "exit", exit.ExitCode(),
+				"took", time.Since(start).Round(time.Millisecond), "err", err)
+		case err != nil && cmd.ProcessState == nil:
+			// It never started: no exit status to record.
+			log("custom command not run", "command", c.Name, "program", c.Program, "args", args, "who", who, "err", err)
+		default:
+			log("custom command ran", "command", c.Name, "program", c.Program, "args", args, "who", who, "exit", 0,
+				"took", time.Since(start).Round(time.Millisecond), "err", err)
 		}
-		log("custom command ran", "command", c.Name, "program", c.Program, "args", args, "who", who, "exit", code,
-			"took", time.Since(start).Round(time.Millisecond), "err", err)
 		return commandDone{c: c, out: out.String(), err: err}
 	}
 }
@@ -239,7 +245,7 @@ func CommandArgs(args []string, id string, rec any) ([]string, error) {
 		}
 	}
 	out := make([]string, len(args))
-	var missing []string
+	var missing, nul []string
 	for i, a := range args {
 		out[i] = argField.ReplaceAllStringFunc(a, func(m string) string {
 			name := m[1 : len(m)-1]
@@ -247,11 +253,17 @@ func CommandArgs(args []string, id string, rec any) ([]string, error) {
 			if !ok {
 				missing = append(missing, m)
 			}
+			if strings.IndexByte(v, 0) >= 0 {
+				nul = append(nul, m)
+			}
 			return v
 		})
 	}
-	if len(missing) > 0 {
+	switch {
+	case len(missing) > 0:
 		return nil, fmt.Errorf("the record has no %s", strings.Join(missing, ", "))
+	case len(nul) > 0:
+		return nil, fmt.Errorf("the record's %s holds a NUL byte, which no program argument can carry", strings.Join(nul, ", "))
 	}
 	return out, nil
 }

@@ -25,6 +25,13 @@ func TestCommandArgsAreTheRecordsFields(t *testing.T) {
 	if _, err := CommandArgs([]string{"{walletId}"}, "p-1", rec); err == nil || !strings.Contains(err.Error(), "{walletId}") {
 		t.Fatalf("a field the record lacks: %v", err)
 	}
+	// A NUL in a field (the network's bytes) cannot be an argument: the
+	// command is refused with why, never run to fail with "invalid
+	// argument" and be logged as exit 0.
+	rec["memo"] = "a\x00b"
+	if _, err := CommandArgs([]string{"--memo={memo}"}, "p-1", rec); err == nil || !strings.Contains(err.Error(), "{memo} holds a NUL byte") {
+		t.Fatalf("a NUL in a field: %v", err)
+	}
 }
 
 // TestACustomCommandRunsOnTheSelectedRecord: its key runs the program

@@ -42,7 +42,13 @@ func ErrorText(err error) string {
 		}
 		return sanitize.Line(fmt.Sprintf("✖ %s %s: %s — %s", errorCode(ae), ae.Interface, msg, ae.Guidance()))
 	}
-	return sanitize.Line("✖ " + err.Error())
+	return sanitize.Line("✖ " + oneLine(err.Error()))
+}
+
+// oneLine puts the errors errors.Join made into one (each on a line of
+// its own) on one line: "a; b", never an escaped newline between them.
+func oneLine(s string) string {
+	return strings.ReplaceAll(strings.TrimSpace(s), "\n", "; ")
 }
 
 // errorCode is the short code of an error: the platform's code, else the

@@ -94,6 +94,8 @@ func cmdAuditVerify(e *process.Env, g cli.Globals, args []string) error {
 		writeBreaks(e.Stdout, path, s)
 	}
 	writeOpenAttempts(e.Stdout, s.Open)
+	writeSettled(e.Stdout, s.Settled)
+	writeTorn(e.Stdout, s.Torn)
 	if *cluster {
 		if err := compareWithSite(e, g, path); err != nil {
 			return err
@@ -197,13 +199,10 @@ func writeOpenAttempts(w io.Writer, open []audit.OpenAttempt) {
 	if len(open) == 0 {
 		return
 	}
-	fmt.Fprintf(w, "%s without an outcome (in flight or interrupted: check the platform; the dashboard's next attempt of the same action on the same record reuses the key):\n",
+	fmt.Fprintf(w, "%s without an outcome (in flight or interrupted: the dashboard's next decision on the same record reconciles the key with the platform's record first):\n",
 		words.Count(len(open), "attempt"))
 	for _, a := range open {
-		key := "mutationId " + a.MutationID
-		if a.IntentID != "" {
-			key = "intentId " + a.IntentID
-		}
+		key := keyText(a.Record)
 		where := a.Host
 		if a.Proc != nil {
 			where = a.Proc.String() + " on " + a.Host
@@ -215,13 +214,52 @@ func writeOpenAttempts(w io.Writer, open []audit.OpenAttempt) {
 			fmt.Fprintln(w, "    (after a break of the chain: read, but not vouched for by it)")
 		}
 		if r := a.Retry; r != nil {
-			note := "a retry under the same key ended " + r.Outcome
-			if a.Settled() {
-				note += ": the platform applied the key at most once, and says so"
-			}
-			fmt.Fprintf(w, "    %s (seq %d, %s)\n", sanitize.Line(note), r.Seq, r.Time.UTC().Format(time.RFC3339))
+			fmt.Fprintf(w, "    %s (seq %d, %s)\n", sanitize.Line("a retry under the same key ended "+r.Outcome), r.Seq, r.Time.UTC().Format(time.RFC3339))
 		}
 	}
+}
+
+// writeSettled lists the attempts without an outcome of their own that a
+// later attempt under the same key settled: the platform answered that
+// key.
+func writeSettled(w io.Writer, settled []audit.OpenAttempt) {
+	if len(settled) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "%s settled by a retry under the same key (the platform answered the key; each attempt's own process ended first):\n",
+		words.Count(len(settled), "attempt"))
+	for _, a := range settled {
+		fmt.Fprintf(w, "  seq %d  %s  %s of %s  %s  by %s: the retry at seq %d ended %s (%s)\n", a.Seq, a.Time.UTC().Format(time.RFC3339),
+			sanitize.Line(a.Action), sanitize.Line(targetName(a.Target)), sanitize.Line(keyText(a.Record)),
+			sanitize.Line(a.Who.String()), a.Retry.Seq, sanitize.Line(a.Retry.Outcome), a.Retry.Time.UTC().Format(time.RFC3339))
+	}
+}
+
+// writeTorn lists the torn attempt lines no copy replaced: a write cut
+// short by a crash sent nothing; an attempt cut after it was whole may
+// have been sent with its key off the chain.
+func writeTorn(w io.Writer, torn []audit.Record) {
+	if len(torn) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "%s torn and not written again (a crash while writing it sent nothing; if it was whole once, check the platform for its key):\n",
+		words.Count(len(torn), "attempt line"))
+	for _, r := range torn {
+		key := "its key was cut off"
+		if k := cmp.Or(r.Target.Detail["mutationId"], r.Target.Detail["intentId"]); k != "" {
+			key = "key " + k
+		}
+		fmt.Fprintf(w, "  seq %s (%s, %s): moved to %s by the repair at seq %d\n", sanitize.Line(r.Target.Detail["attempt"]),
+			sanitize.Line(cmp.Or(r.Target.Detail["action"], "an action")), sanitize.Line(key), sanitize.Line(r.Target.Detail["file"]), r.Seq)
+	}
+}
+
+// keyText names a record's idempotency key.
+func keyText(r audit.Record) string {
+	if r.IntentID != "" {
+		return "intentId " + r.IntentID
+	}
+	return "mutationId " + r.MutationID
 }
 
 // targetName names a record: its kind, its name or alias when it has one,

@@ -45,10 +45,32 @@ func TestAuditVerify(t *testing.T) {
 	l.Close()
 	out.Reset()
 	if code := clitest.Run(ctx, Command, e, "verify"); code != 0 || !strings.Contains(out.String(), "intact: 4 lines") ||
-		!strings.Contains(out.String(), "1 attempt without an outcome (in flight or interrupted: check the platform") ||
+		!strings.Contains(out.String(), "1 attempt without an outcome (in flight or interrupted: the dashboard's next decision") ||
 		!strings.Contains(out.String(), "seq 4") || !strings.Contains(out.String(), "freeze of transaction t4  mutationId m4  by ana") ||
 		!strings.Contains(out.String(), "PUT /v2/wallets/w/transactions/t4/freeze") {
 		t.Fatalf("an open attempt: exit %d, stdout %q, stderr %q", code, out.String(), stderr.String())
+	}
+
+	// A retry under the same key that ended done settles it: listed as
+	// settled, not as without an outcome.
+	l, err = audit.Open(dir, audit.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	retry, err := l.Append(audit.Record{Who: audit.Who{Via: audit.ViaLocal, User: "bo"}, Action: "freeze", Environment: "prod",
+		Target: audit.Target{Kind: "transaction", ID: "t4"}, Outcome: audit.OutcomeAttempt, MutationID: "m4",
+		Request: "PUT /v2/wallets/w/transactions/t4/freeze"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Append(audit.Record{Who: audit.Who{Via: audit.ViaLocal, User: "bo"}, Action: "freeze", Environment: "prod",
+		Target: audit.Target{Kind: "transaction", ID: "t4"}, Outcome: audit.OutcomeDone, MutationID: "m4", Attempt: retry.Seq})
+	l.Close()
+	out.Reset()
+	if code := clitest.Run(ctx, Command, e, "verify"); code != 0 || strings.Contains(out.String(), "without an outcome") ||
+		!strings.Contains(out.String(), "1 attempt settled by a retry under the same key") ||
+		!strings.Contains(out.String(), "seq 4") || !strings.Contains(out.String(), "the retry at seq 6 ended done") {
+		t.Fatalf("a settled attempt: exit %d, stdout %q, stderr %q", code, out.String(), stderr.String())
 	}
 
 	path := filepath.Join(dir, audit.FileName)

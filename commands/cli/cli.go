@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/charmbracelet/x/term"
 
@@ -28,6 +29,9 @@ type Globals struct {
 	ReadOnly   bool
 	// Logs rotate the request and session logs.
 	Logs logfile.Options
+	// describe, when set, is handed a command's flag set instead of the
+	// command running (FlagsOf).
+	describe func(*flag.FlagSet)
 }
 
 // Register adds the global flags to fs.
@@ -107,6 +111,9 @@ func ParseFlags(fs *flag.FlagSet, e *process.Env, g *Globals, args []string) err
 		fs.SetOutput(e.Stdout)
 	}
 	g.Register(fs)
+	if g.Described(fs) {
+		return flag.ErrHelp
+	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return err
@@ -118,6 +125,31 @@ func ParseFlags(fs *flag.FlagSet, e *process.Env, g *Globals, args []string) err
 		return ErrUsage
 	}
 	return nil
+}
+
+// Described reports whether the command runs only to describe its flags
+// (FlagsOf): fs, its own flags and the global ones registered, is handed
+// over, and the command returns flag.ErrHelp at once, having done
+// nothing. A command that parses its flags otherwise than with
+// ParseFlags calls it before it parses.
+func (g *Globals) Described(fs *flag.FlagSet) bool {
+	if g.describe == nil {
+		return false
+	}
+	g.describe(fs)
+	return true
+}
+
+// FlagsOf is the flag set command parses with args (a subcommand's name
+// for a command that has them: audit verify), its flags and the global
+// ones, without running it: nil for a command that parses none.
+func FlagsOf(command Command, args []string) *flag.FlagSet {
+	var got *flag.FlagSet
+	g := DefaultGlobals()
+	g.describe = func(fs *flag.FlagSet) { got = fs }
+	e := &process.Env{Stdin: strings.NewReader(""), Stdout: io.Discard, Stderr: io.Discard, Getenv: func(string) string { return "" }}
+	_ = command(context.Background(), e, g, args)
+	return got
 }
 
 // IsTerminal reports whether r is a terminal (not merely a character

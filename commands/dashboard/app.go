@@ -85,8 +85,7 @@ func session(rt *process.Runtime, s Session) (*ui.Context, saved.Build) {
 		t := p.Alerts().Terminal
 		return t.Bell, t.Desktop
 	}
-	act := actions.New(actions.Clients{Transactions: p.WalletTransactions, Custody: p.Custody, CanSign: p.CustodyCanSign,
-		Pending: rt.Pending},
+	act := actions.New(rt.ActionClients(),
 		actions.Identity{Profile: cfg.Profile, Environment: cfg.Environment, Who: s.Who, ReadOnly: readOnly}, rt.Audit)
 	build := func(r route.Route) ui.View {
 		switch r {

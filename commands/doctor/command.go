@@ -16,6 +16,7 @@ import (
 
 	"treasury/commands/cli"
 	"treasury/config"
+	"treasury/kit/buildinfo"
 	"treasury/kit/words"
 	"treasury/process"
 	"treasury/ui"
@@ -65,6 +66,9 @@ func Command(ctx context.Context, e *process.Env, g cli.Globals, args []string) 
 		fmt.Fprintf(e.Stderr, "treasury doctor: --timeout must be positive, got %s\n", *timeout)
 		return cli.ErrUsage
 	}
+	// What the binary is comes first, whatever follows: a ticket with
+	// the doctor's output says which build it was.
+	fmt.Fprintln(e.Stdout, buildinfo.Read().Line("treasury"))
 	cfg, err := g.LoadConfig(e)
 	if err != nil {
 		return err

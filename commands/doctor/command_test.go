@@ -75,6 +75,10 @@ func TestDoctorEmbeddedSandbox(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d, want 0\nstdout:\n%s\nstderr:\n%s", code, out, stderr)
 	}
+	// What the binary is comes first (go test records no commit, and says so).
+	if first, _, _ := strings.Cut(out, "\n"); !strings.HasPrefix(first, "treasury ") || !strings.Contains(first, "commit unknown") {
+		t.Errorf("the first line is %q, want the build's version and commit", first)
+	}
 	wantLines(t, out, "profile sandbox (environment sandbox), the embedded sandbox at http://127.0.0.1:",
 		"ok   liquidity  http://127.0.0.1:", "ok   auth  bearer token accepted: GET /api/v0/quotes pageSize=1 answered 1 of",
 		"ok   auth  client_id sandbox-client: token issued", "GET /v3/identities limit=1 accepted",

@@ -70,6 +70,9 @@ func Command(ctx context.Context, e *process.Env, g cli.Globals, args []string) 
 	fs.SetOutput(e.Stderr)
 	f.register(fs)
 	g.Register(fs)
+	if g.Described(fs) {
+		return flag.ErrHelp
+	}
 	// A bad flag is said in two lines (the flag package's and where the
 	// rest is), not above the whole usage; -h prints the usage.
 	// Help asked for is the output (stdout, to page or grep).

@@ -180,6 +180,16 @@ func (r getResource) checkEnum(flag string, values ...string) error {
 	return nil
 }
 
+// Resources names what `treasury get` reads, in the order of its help:
+// what a shell completes after get.
+func Resources() []string {
+	var out []string
+	for _, r := range getResources() {
+		out = append(out, r.name)
+	}
+	return out
+}
+
 func findResource(name string) (getResource, bool) {
 	for _, r := range getResources() {
 		if r.name == name || slices.Contains(r.aliases, name) {

@@ -70,7 +70,9 @@ func startSSH(tb testing.TB) *sshFixture {
 	if err := os.WriteFile(keys, []byte(body), 0o600); err != nil {
 		tb.Fatal(err)
 	}
+	rt.Metrics.Roles(string(sshserve.RoleViewer), string(sshserve.RoleOperator))
 	srv, err := sshserve.New(sshserve.Options{HostKeyFile: filepath.Join(dir, "host_key"), AuthorizedKeysFile: keys, MaxSessions: 30,
+		OnSession: func(r sshserve.Role) func() { return rt.Metrics.Session(string(r)) },
 		NewModel: func(_ context.Context, s sshserve.Session) (tea.Model, func(), error) {
 			app := dashboard.NewApp(rt, sshSession(rt.StateDir, s))
 			freed := f.freed

@@ -122,14 +122,7 @@ func siteStats(ctx context.Context, rt *process.Runtime) []any {
 		// The role: this node polls for the site (and what that cost
 		// between the nodes), another does, or it polls alone.
 		ps := rt.Polling.Stats()
-		role := "follows"
-		switch {
-		case ps.Poller.Alone != "":
-			role = "alone"
-		case ps.Poller.Here:
-			role = "polls"
-		}
-		attrs = append(attrs, "site_role", role, "site_poller", ps.Poller.Node, "site_published_msgs", ps.Messages,
+		attrs = append(attrs, "site_role", process.SiteRole(ps.Poller), "site_poller", ps.Poller.Node, "site_published_msgs", ps.Messages,
 			"site_published_bytes", ps.Bytes, "site_publish_dropped", ps.Dropped)
 	}
 	return attrs

@@ -122,6 +122,10 @@ type Clients struct {
 	// for every session (Pending.Follow); nil gives the actor one of its
 	// own, following its log.
 	Pending *Pending
+	// OnOutcome, when set, is told the end of each attempt (its action
+	// and outcome, as its line says it), whether or not the line could be
+	// written: the process's metrics.
+	OnOutcome func(action, outcome string)
 }
 
 // Actor performs actions for one identity. It is safe for concurrent use.
@@ -190,6 +194,11 @@ type Sent struct {
 	// Retry is the attempt whose key was reused; nil for a new key.
 	Retry   *PendingAttempt
 	Request string
+	// Evidence is what the platform's answer, or the read after it, says
+	// of the record; Holds the record's state as that read found it
+	// ("frozen", "last run 3f2… (running)", "intent Pending; endpoint
+	// Unlocked"): what a result may say the platform holds.
+	Evidence, Holds string
 }
 
 // Key returns the key for the next attempt of action on target, read from
@@ -246,13 +255,15 @@ func (a *Actor) TriggerSweep(ctx context.Context, sw wallet.SweepConfig, k Key) 
 			return nil, err
 		}
 		return rt.Trigger, nil
-	}, func(m transport.Mutation) (string, error) {
+	}, func(m transport.Mutation, _ string, retry bool) (answer, error) {
 		var err error
-		got, err = a.c.Transactions.SendTrigger(ctx, m)
-		if err == nil && got.InstanceID != "" {
+		if got, err = a.c.Transactions.SendTrigger(ctx, m); err != nil {
+			return answer{}, err
+		}
+		if got.InstanceID != "" {
 			at.Target.Detail["instance"] = got.InstanceID
 		}
-		return "", err
+		return a.confirmTrigger(ctx, sw.ID, got.InstanceID, retry)
 	})
 	return got, sent, err
 }
@@ -264,7 +275,7 @@ func (a *Actor) Refused(at Attempt, err error) error {
 	if err == nil {
 		err = errors.New("refused")
 	}
-	return a.record(at, refusal{err}, "", 0)
+	return a.record(at, refusal{err}, answer{}, 0)
 }
 
 // Cancelled records an attempt whose confirmation the operator closed
@@ -274,7 +285,7 @@ func (a *Actor) Refused(at Attempt, err error) error {
 // to record.
 func (a *Actor) Cancelled(at Attempt, wrongCode bool) error {
 	if wrongCode {
-		return a.record(at, ErrWrongCode, "", 0)
+		return a.record(at, ErrWrongCode, answer{}, 0)
 	}
-	return a.record(at, errCancelled, "", 0)
+	return a.record(at, errCancelled, answer{}, 0)
 }

@@ -119,7 +119,7 @@ func (e *env) freezable(t *testing.T) wallet.Transaction {
 		t.Fatal(err)
 	}
 	for _, tx := range all {
-		if tx.Status != wallet.TxRejected && tx.Status != wallet.TxFailed && !tx.FreezeInfo.IsFrozen {
+		if wallet.FreezeRuledOut(tx, true) == "" {
 			return tx
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"strconv"
 
 	"treasury/data/apierr"
 	"treasury/data/audit"
@@ -25,30 +26,36 @@ type Attempt struct {
 	MutationID, IntentID string
 }
 
-// TxAttempt is a freeze (freeze true) or unfreeze of tx.
+// TxAttempt is a freeze (freeze true) or unfreeze of tx, as read when the
+// operator was asked: with the length of its freeze history ("history"),
+// which tells later whether the record moved since (reconcile.go).
 func TxAttempt(tx wallet.Transaction, freeze bool, reason, mutationID string) Attempt {
 	action := Unfreeze
 	if freeze {
 		action = Freeze
 	}
 	return Attempt{Action: action, Reason: reason, MutationID: mutationID, Target: target("transaction", tx.ID,
-		"wallet", tx.WalletID, "vault", tx.VaultID, "asset", tx.Asset, "qty", tx.Qty.String())}
+		"wallet", tx.WalletID, "vault", tx.VaultID, "asset", tx.Asset, "qty", tx.Qty.String(),
+		"status", tx.Status, "history", strconv.Itoa(len(tx.FreezeInfo.History)))}
 }
 
-// EndpointAttempt is a lock (lock true) or unlock of ep.
+// EndpointAttempt is a lock (lock true) or unlock of ep, with its lock
+// and revision as read when the operator was asked.
 func EndpointAttempt(ep custody.Endpoint, lock bool, reason, intentID string) Attempt {
 	action := Unlock
 	if lock {
 		action = Lock
 	}
 	return Attempt{Action: action, Reason: reason, IntentID: intentID, Target: target("endpoint", ep.ID,
-		"alias", ep.Alias, "address", ep.Address, "ledger", ep.LedgerID)}
+		"alias", ep.Alias, "address", ep.Address, "ledger", ep.LedgerID, "lock", ep.Lock,
+		"revision", strconv.Itoa(ep.Metadata.Revision))}
 }
 
-// SweepAttempt is a run of sw.
+// SweepAttempt is a run of sw, with its last run as read when the
+// operator was asked ("lastRun": an instance, or "none").
 func SweepAttempt(sw wallet.SweepConfig, mutationID string) Attempt {
 	return Attempt{Action: Sweep, MutationID: mutationID, Target: target("sweep", sw.ID,
-		"name", sw.Name, "destinationWallet", sw.DestinationWallet)}
+		"name", sw.Name, "destinationWallet", sw.DestinationWallet, "lastRun", runOf(sw))}
 }
 
 // key is the attempt's idempotency key, whichever it is.
@@ -98,6 +105,8 @@ func outcome(err error) string {
 	switch {
 	case err == nil:
 		return audit.OutcomeDone
+	case errors.As(err, new(ErrSuperseded)):
+		return audit.OutcomeSuperseded
 	case errors.Is(err, errCancelled):
 		return audit.OutcomeCancelled
 	case errors.As(err, new(refusal)), errors.Is(err, ErrReadOnly), errors.As(err, new(ErrNotConfigured)),
@@ -121,13 +130,20 @@ func (a *Actor) line(at Attempt, outcome string, m transport.Mutation) audit.Rec
 }
 
 // record writes the line of the attempt's end (naming its attempt line,
-// seq, when one was written) and returns what the caller reports: err
-// (nil for a cancel), joined with the failure to write the line if there
-// was one, so an action is never done or refused unrecorded in silence.
-func (a *Actor) record(at Attempt, err error, requestID string, seq uint64) error {
+// seq, when one was written, with what the platform holds as ans or a
+// superseding read says) and returns what the caller reports: err (nil
+// for a cancel), joined with the failure to write the line if there was
+// one, so an action is never done or refused unrecorded in silence. An
+// outcome line that cannot be written now is owed: the log writes it as
+// soon as it can (audit.ErrOwed).
+func (a *Actor) record(at Attempt, err error, ans answer, seq uint64) error {
 	r := audit.Record{Who: a.id.Who, Profile: a.id.Profile, Environment: a.id.Environment,
 		Action: at.Action, Target: at.Target, Outcome: outcome(err), Attempt: seq, Reason: at.Reason,
-		MutationID: at.MutationID, IntentID: at.IntentID, RequestID: requestID}
+		MutationID: at.MutationID, IntentID: at.IntentID, RequestID: ans.requestID,
+		Evidence: ans.evidence, Holds: ans.holds, Applied: ans.applied}
+	if s, ok := superseded(err); ok {
+		r.Evidence, r.Holds, r.Applied = s.Evidence, s.Holds, s.Applied
+	}
 	if err != nil && r.Outcome != audit.OutcomeCancelled {
 		r.Error = err.Error()
 		if e, ok := apierr.As(err); ok {
@@ -143,10 +159,19 @@ func (a *Actor) record(at Attempt, err error, requestID string, seq uint64) erro
 	if r.Outcome == audit.OutcomeCancelled {
 		err = nil
 	}
+	if a.c.OnOutcome != nil {
+		a.c.OnOutcome(at.Action, r.Outcome)
+	}
 	if a.log == nil {
 		return err
 	}
-	if _, lerr := a.log.Append(r); lerr != nil {
+	var lerr error
+	if seq != 0 {
+		_, lerr = a.log.AppendOutcome(r)
+	} else {
+		_, lerr = a.log.Append(r)
+	}
+	if lerr != nil {
 		switch {
 		case errors.As(err, new(ErrUnaudited)):
 			return err // it says already that the log cannot be written

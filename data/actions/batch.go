@@ -34,13 +34,14 @@ type builder func(key string) (transport.Mutation, error)
 
 // step is one record's part of an action: its attempt, the key the
 // operator was shown (Key), where its request goes (prepare: reads
-// allowed, nothing sent) and how it is sent (call, which returns the
-// platform's request id, if any).
+// allowed, nothing sent) and how it is sent (call: under key, a retry
+// when the key was sent before; it says what the platform holds, as its
+// answer or a read after it says: confirm.go).
 type step struct {
 	at      *Attempt
 	k       Key
 	prepare func() (builder, error)
-	call    func(transport.Mutation) (requestID string, err error)
+	call    func(m transport.Mutation, key string, retry bool) (answer, error)
 }
 
 // Result is how one record's attempt ended: what it sent (its key, and
@@ -52,7 +53,7 @@ type Result struct {
 }
 
 // send runs one attempt (run of one step).
-func (a *Actor) send(at *Attempt, k Key, prepare func() (builder, error), call func(transport.Mutation) (string, error)) (Sent, error) {
+func (a *Actor) send(at *Attempt, k Key, prepare func() (builder, error), call func(transport.Mutation, string, bool) (answer, error)) (Sent, error) {
 	r := a.run([]step{{at: at, k: k, prepare: prepare, call: call}})
 	return r[0].Sent, r[0].Err
 }
@@ -75,12 +76,12 @@ func (a *Actor) run(steps []step) []Result {
 	each(len(steps), func(i int) {
 		s := steps[i]
 		if err := a.Can(s.at.Action); err != nil {
-			out[i].Err = a.record(*s.at, err, "", 0)
+			out[i].Err = a.record(*s.at, err, answer{}, 0)
 			return
 		}
 		b, err := s.prepare()
 		if err != nil {
-			out[i].Err = a.record(*s.at, beforeSend{err}, "", 0)
+			out[i].Err = a.record(*s.at, beforeSend{err}, answer{}, 0)
 			return
 		}
 		builds[i] = b
@@ -113,17 +114,22 @@ func (a *Actor) run(steps []step) []Result {
 		}
 		switch {
 		case errors.As(err, new(refusal)):
-			out[i].Err, builds[i] = a.record(*s.at, err, "", 0), nil
+			out[i].Err, builds[i] = a.record(*s.at, err, answer{}, 0), nil
 		case err != nil:
-			out[i].Err, builds[i] = a.record(*s.at, refusal{ErrUnaudited{err}}, "", 0), nil
+			out[i].Err, builds[i] = a.record(*s.at, refusal{ErrUnaudited{err}}, answer{}, 0), nil
 		}
 	}
 	each(len(steps), func(i int) {
 		if builds[i] == nil {
 			return
 		}
-		rid, err := steps[i].call(ms[i])
-		out[i].Err = a.record(*steps[i].at, err, rid, seqs[i])
+		s := steps[i]
+		ans, err := s.call(ms[i], out[i].Sent.Key, out[i].Sent.Retry != nil)
+		out[i].Sent.Evidence, out[i].Sent.Holds = ans.evidence, ans.holds
+		if sup, ok := superseded(err); ok {
+			out[i].Sent.Evidence, out[i].Sent.Holds = sup.Evidence, sup.Holds
+		}
+		out[i].Err = a.record(*s.at, err, ans, seqs[i])
 	})
 	return out
 }
@@ -137,7 +143,7 @@ func (a *Actor) runReasoned(reason string, steps []step) []Result {
 	}
 	out := make([]Result, len(steps))
 	for i, s := range steps {
-		out[i].Err = a.record(*s.at, ErrNoReason, "", 0)
+		out[i].Err = a.record(*s.at, ErrNoReason, answer{}, 0)
 	}
 	return out
 }
@@ -201,10 +207,16 @@ func (a *Actor) FreezeTxs(ctx context.Context, items []TxItem, freeze bool, reas
 				}
 			}
 			return func(key string) (transport.Mutation, error) { return rt.Freeze(reason, key) }, nil
-		}, call: func(m transport.Mutation) (string, error) {
-			var err error
-			*got, err = a.c.Transactions.SendFreeze(ctx, rt, m)
-			return "", err
+		}, call: func(m transport.Mutation, key string, retry bool) (answer, error) {
+			tx, err := a.c.Transactions.SendFreeze(ctx, rt, m)
+			if err != nil {
+				return answer{}, err
+			}
+			ans, now, err := a.confirmFreeze(ctx, rt.Ref(), freeze, key, tx, retry)
+			if err == nil {
+				*got = now
+			}
+			return ans, err
 		}}
 	}
 	for i, r := range a.runReasoned(reason, steps) {
@@ -257,10 +269,12 @@ func (a *Actor) LockEndpoints(ctx context.Context, items []EndpointItem, lock bo
 			}
 			props := map[string]string{PropReason: strings.TrimSpace(reason)}
 			return func(key string) (transport.Mutation, error) { return rt.Build(key, props) }, nil
-		}, call: func(m transport.Mutation) (string, error) {
+		}, call: func(m transport.Mutation, key string, retry bool) (answer, error) {
 			var err error
-			*got, err = a.c.Custody.Submit(ctx, m)
-			return got.RequestID, err
+			if *got, err = a.c.Custody.Submit(ctx, m); err != nil {
+				return answer{requestID: got.RequestID}, err
+			}
+			return a.confirmIntent(ctx, id, lock, key, *got, retry)
 		}}
 	}
 	for i, r := range a.runReasoned(reason, steps) {
@@ -286,33 +300,35 @@ type Planned struct {
 	Out string
 }
 
-// Plan takes the keys of action on each of targets, read from the log as
-// every process has written it, and says which records go. A record whose
-// key retries an attempt not settled goes again under that key, whatever
-// its state reads now: the platform answers a key it has applied with
-// what it answered then, so the retry settles the record, and one it never
-// received is applied once. A record whose attempt of the same action is
-// on its way now is left out (its answer will settle it). Any other goes
-// unless ruled(i) says why its state rules the action out ("frozen
-// already"). After a crash, the batch confirmed again sends exactly the
-// attempts the crash left open, with their keys, and nothing that was
-// done (its state rules it out).
-func (a *Actor) Plan(action string, targets []string, ruled func(i int) string) []Planned {
-	if a.log != nil {
-		_ = a.log.RefreshLocal() // a failure to read is met again, and said, by the action
-	}
-	out := make([]Planned, len(targets))
-	for i, t := range targets {
-		k := a.pending.key(action, t)
+// Plan takes the key of the batch's action on each of n records, up to
+// four at once, each reconciled with the platform's record first (key:
+// TxKey, EndpointKey), and says which records go. A record whose open
+// key reconciling found not applied, on a record that has not moved, goes
+// again under that key (the platform applies it at most once); one whose
+// attempt of any action is on its way now is left out (its answer will
+// settle it), and so is one that could not be reconciled; any other goes
+// unless ruled(i) says why its state, read when the dialog opened, rules
+// the action out ("frozen already"). After a crash, the batch confirmed
+// again sends exactly the attempts the crash left open and the platform
+// did not apply, with their keys; those it applied are recorded done,
+// and their state rules them out.
+func (a *Actor) Plan(ctx context.Context, n int, key func(ctx context.Context, i int) (Key, error), ruled func(i int) string) []Planned {
+	out := make([]Planned, n)
+	each(n, func(i int) {
+		k, err := key(ctx, i)
 		out[i].Key = k
+		var inFlight ErrInFlight
 		switch {
-		case k.Retry != nil && k.Retry.InFlight > 0:
-			out[i].Out = fmt.Sprintf("its %s is on its way from %s (%s %s): its answer settles it", action, k.Retry.From, keyName(action), k.ID)
+		case errors.As(err, &inFlight):
+			at := inFlight.Attempt
+			out[i].Out = fmt.Sprintf("its %s is on its way from %s (%s %s): its answer settles it", at.Action, at.From, keyName(at.Action), at.ID)
+		case err != nil:
+			out[i].Out = "could not be reconciled with the platform just now: " + err.Error()
 		case k.Retry != nil:
 		default:
 			out[i].Out = ruled(i)
 		}
-	}
+	})
 	return out
 }
 

@@ -30,9 +30,11 @@ const batchChildEnv = "TREASURY_BATCH_CHILD"
 // (SIGKILL) part-way: six were answered, two were applied by the platform
 // but their answers never came, one never reached it. Its process gone,
 // another on the same state directory confirms the same nine again: the
-// plan sends exactly the three the crash left open, each under the key
-// its attempt line recorded, and none of the six done (their state rules
-// them out). The platform holds one freeze per transaction, each under
+// plan reconciles the three the crash left open with the platform first.
+// The two applied are recorded done, their evidence the freeze history
+// that names their keys (and their state rules them out); the one never
+// applied goes again under the key its attempt line recorded, and none of
+// the six done. The platform holds one freeze per transaction, each under
 // its recorded key; the log is intact, and nothing is left open.
 func TestABatchKilledPartWayRetriesExactlyTheOpenOnes(t *testing.T) {
 	srv := sandboxtest.Listen(t, sandboxtest.Options())
@@ -47,7 +49,7 @@ func TestABatchKilledPartWayRetriesExactlyTheOpenOnes(t *testing.T) {
 	for i, tx := range txs {
 		ids[i] = tx.ID
 	}
-	open := []int{2, 5, 7}
+	open, applied := []int{7}, []int{2, 5}
 	proxy.mu.Lock()
 	proxy.late, proxy.lost = []string{ids[2], ids[5]}, []string{ids[7]}
 	proxy.mu.Unlock()
@@ -105,7 +107,14 @@ func TestABatchKilledPartWayRetriesExactlyTheOpenOnes(t *testing.T) {
 		}
 	}
 	if !slices.Equal(goes, open) {
-		t.Fatalf("the retry would send %v, want exactly the open ones %v", goes, open)
+		t.Fatalf("the retry would send %v, want exactly the open one not applied %v", goes, open)
+	}
+	for _, i := range applied {
+		st := plan[i].Key.Settled
+		if len(st) != 1 || st[0].Outcome != audit.OutcomeDone || st[0].Attempt.ID != recorded[ids[i]] ||
+			!strings.Contains(st[0].Evidence, "the freeze history names "+recorded[ids[i]]) {
+			t.Errorf("transaction %d, applied before the crash: settled %+v, want done with the freeze history as evidence", i, st)
+		}
 	}
 	for _, r := range act.FreezeTxs(context.Background(), items, true, "fraud ring, again") {
 		if r.Err != nil || r.Sent.Retry == nil {
@@ -134,9 +143,11 @@ func TestABatchKilledPartWayRetriesExactlyTheOpenOnes(t *testing.T) {
 	if _, err := audit.VerifyFile(dir + "/" + audit.FileName); err != nil {
 		t.Fatal(err)
 	}
-	for i, pl := range act.Plan(actions.Freeze, ids, func(int) string { return "" }) {
-		if pl.Key.Retry != nil {
-			t.Errorf("transaction %d is still open: %+v", i, *pl.Key.Retry)
+	for i, pl := range act.Plan(context.Background(), len(ids), func(ctx context.Context, i int) (actions.Key, error) {
+		return act.TxKey(ctx, txs[i], true)
+	}, func(int) string { return "" }) {
+		if pl.Key.Retry != nil || len(pl.Key.Settled) > 0 {
+			t.Errorf("transaction %d is still open: %+v", i, pl.Key)
 		}
 	}
 }
@@ -199,7 +210,9 @@ func planFreeze(t *testing.T, p *platform.Platform, act *actions.Actor, ids []st
 		}
 		now[i] = tx
 	}
-	plan := act.Plan(actions.Freeze, ids, func(i int) string {
+	plan := act.Plan(context.Background(), len(ids), func(ctx context.Context, i int) (actions.Key, error) {
+		return act.TxKey(ctx, now[i], true)
+	}, func(i int) string {
 		if now[i].FreezeInfo.IsFrozen {
 			return "frozen already"
 		}

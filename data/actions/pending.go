@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -55,6 +56,10 @@ type Pending struct {
 	// latest is the last attempt of each action on each target, by
 	// target and action: what a decision taken before it has not seen.
 	latest map[string]map[string]Latest
+	// known is, by target, the reading (n) at which an action on it last
+	// ended known (done, failed, superseded): an attempt still open from
+	// before it was superseded by it, whatever the record reads.
+	known map[string]uint64
 	// n counts the lines applied: the position of a reading of the log.
 	n uint64
 }
@@ -64,6 +69,13 @@ type Pending struct {
 type PendingAttempt struct {
 	Action string // Freeze, Unfreeze, Lock, Unlock, Sweep
 	Target string // the transaction, endpoint or sweep configuration id
+	// Kind is the target's kind ("transaction", "endpoint", "sweep"), and
+	// Before what its attempt line recorded of the record as it was read
+	// when its request was built (the freeze history's length, the
+	// endpoint's revision, the sweep's last run): what tells whether the
+	// record moved since.
+	Kind   string
+	Before map[string]string
 	// ID is the idempotency key: mutationId or intent id.
 	ID string
 	// Operator sent it last, At, From (the process and host, "this
@@ -85,6 +97,8 @@ type PendingAttempt struct {
 
 	open map[uint64]sender // attempt lines without an outcome, by seq
 	last sender            // who sent it last
+	n    uint64            // the reading at which its last attempt line was applied
+	line uint64            // its last attempt line's seq
 }
 
 // sender is who sent an attempt line, from which process and host.
@@ -111,7 +125,8 @@ const Interrupted = "no outcome recorded: the process ended while it was on its 
 // NewPending returns an empty set: Follow fills it from the log.
 func NewPending() *Pending {
 	return &Pending{byTarget: map[string]map[string]*PendingAttempt{}, bySeq: map[uint64]*PendingAttempt{},
-		latest: map[string]map[string]Latest{}, alive: func(*audit.Proc, string) audit.Liveness { return audit.Unknown }}
+		latest: map[string]map[string]Latest{}, known: map[string]uint64{},
+		alive: func(*audit.Proc, string) audit.Liveness { return audit.Unknown }}
 }
 
 // Follow builds p from every line of l, and keeps it current with every
@@ -153,20 +168,45 @@ func (p *Pending) Apply(r audit.Record) {
 	}
 	who := r.Who.String()
 	switch {
+	case r.Outcome == audit.OutcomeAttempt && r.Replaces != 0:
+		// The attempt line of seq Replaces, written again whole after it
+		// was torn or removed: the same attempt, its copy the line its
+		// outcome names.
+		at := p.bySeq[r.Replaces]
+		if at == nil || at.ID != key {
+			at = p.entry(r.Action, r.Target.ID, key, r.Time, who)
+			at.At, at.Operator, at.Reason, at.last = r.Time, who, r.Reason, sender{proc: r.Proc, host: r.Host}
+		}
+		if s, ok := at.open[r.Replaces]; ok {
+			delete(at.open, r.Replaces)
+			at.open[r.Seq] = s
+		} else {
+			at.open[r.Seq] = sender{proc: r.Proc, host: r.Host}
+		}
+		delete(p.bySeq, r.Replaces)
+		p.bySeq[r.Seq] = at
+		if at.line == r.Replaces {
+			at.line = r.Seq
+		}
+		return
 	case r.Outcome == audit.OutcomeAttempt:
 		at := p.entry(r.Action, r.Target.ID, key, r.Time, who)
 		at.open[r.Seq] = sender{proc: r.Proc, host: r.Host}
 		at.At, at.Operator, at.Reason, at.last = r.Time, who, r.Reason, sender{proc: r.Proc, host: r.Host}
+		at.Kind, at.Before, at.n, at.line = r.Target.Kind, r.Target.Detail, p.n, r.Seq
 		p.bySeq[r.Seq] = at
 		p.setLatest(r, key, who)
 		return
 	case r.Attempt != 0:
+		if ended(r.Outcome) {
+			p.known[r.Target.ID] = p.n
+		}
 		at := p.bySeq[r.Attempt]
 		if at == nil || at.ID != key {
 			at = p.byTarget[r.Target.ID][r.Action]
 		}
 		if at == nil || at.ID != key {
-			if r.Outcome == audit.OutcomeDone || r.Outcome == audit.OutcomeFailed {
+			if ended(r.Outcome) {
 				p.spend(r.Target.ID)
 			}
 			return
@@ -184,10 +224,17 @@ func (p *Pending) Apply(r audit.Record) {
 	case r.Outcome == audit.OutcomeDone, r.Outcome == audit.OutcomeFailed && r.Proc == nil:
 		// A known outcome without its attempt line, from such a log (a
 		// failure now without one is a failure before anything was sent).
+		p.known[r.Target.ID] = p.n
 		p.spend(r.Target.ID)
 	}
 	// Other lines (refused, cancelled, failed before anything was sent)
 	// sent nothing: the keys are as they were.
+}
+
+// ended says whether outcome ends an attempt's key: the platform answered
+// it (done, failed), or reconciling found it applied or spent.
+func ended(outcome string) bool {
+	return outcome == audit.OutcomeDone || outcome == audit.OutcomeFailed || outcome == audit.OutcomeSuperseded
 }
 
 // entry is the entry of action on target under key: the one there when it
@@ -227,10 +274,11 @@ func (p *Pending) settle(at *PendingAttempt, outcome, why string) {
 	switch outcome {
 	case audit.OutcomeUnknown:
 		at.Err = why
-	case audit.OutcomeDone, audit.OutcomeFailed:
-		// The platform answered the key: every attempt line under it is
-		// settled (it applies a key at most once), those of a process
-		// that ended before its answer included.
+	case audit.OutcomeDone, audit.OutcomeFailed, audit.OutcomeSuperseded:
+		// The platform answered the key, or reconciling settled it: every
+		// attempt line under it is settled (it applies a key at most
+		// once), those of a process that ended before its answer
+		// included.
 		for seq := range at.open {
 			delete(p.bySeq, seq)
 		}
@@ -312,13 +360,24 @@ func from(proc *audit.Proc, host string) string {
 type Key struct {
 	ID string
 	// Retry is the attempt whose key ID reuses (a copy); nil when ID is
-	// new.
+	// new. Why says why it goes again: what the platform's record said of
+	// it when it was reconciled (Actor.TxKey, EndpointKey, SweepKey).
 	Retry *PendingAttempt
-	// seen is the reading of the log the key was taken on.
-	seen uint64
+	Why   string
+	// Settled are the keys left open on the record that reconciling
+	// settled before this key was taken: each with what the platform's
+	// record said, and the line written for it.
+	Settled []Settlement
+	// seen is the reading of the log the key was taken on; reconciled
+	// says every open key on the record was judged by the platform's
+	// record first: only then may an open key go again (decide).
+	seen       uint64
+	reconciled bool
 }
 
-// key is the key for the next attempt of action on target.
+// key is the key for the next attempt of action on target as the log
+// says now: the open key of the same action (a retry, which decide sends
+// only once reconciled), else a new one.
 func (p *Pending) key(action, target string) Key {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -329,27 +388,99 @@ func (p *Pending) key(action, target string) Key {
 	return Key{ID: NewKey(), seen: p.n}
 }
 
+// openOn returns the attempts on target whose key is not spent, of any
+// action, as they stand now (on their way, interrupted or unknown), and
+// the seqs of the attempt lines an outcome of each would end: those
+// without an outcome, else (an unknown outcome) its last.
+func (p *Pending) openOn(target string) ([]PendingAttempt, [][]uint64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var out []PendingAttempt
+	var seqs [][]uint64
+	for _, at := range p.byTarget[target] {
+		v := p.view(at)
+		v.n = at.n
+		out = append(out, v)
+		var ss []uint64
+		for s := range at.open {
+			ss = append(ss, s)
+		}
+		slices.Sort(ss)
+		if len(ss) == 0 && at.line != 0 {
+			ss = []uint64{at.line}
+		}
+		seqs = append(seqs, ss)
+	}
+	return out, seqs
+}
+
+// stillOpen says whether key is still open on target for action and its
+// attempt line seq has no known outcome (the log read to its end: under
+// its lock).
+func (p *Pending) stillOpen(action, target, key string, seq uint64) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if at := p.bySeq[seq]; at != nil {
+		return at.ID == key
+	}
+	at := p.byTarget[target][action]
+	return at != nil && at.ID == key && at.line == seq
+}
+
+// supersededSince says whether an action on target ended known (done,
+// failed, superseded) after the attempt at was written.
+func (p *Pending) supersededSince(at PendingAttempt) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.known[at.Target] > at.n
+}
+
 // decide is the key an attempt of action on target sends, taken by the
-// operator as k: the key of an attempt not settled (a retry of it, which
-// ret names), else k's. It refuses while an attempt is on its way
-// (ErrInFlight), and when the log has, since k was taken, an attempt of
-// the same action on the same target that settled it or the key k
-// retried (ErrSettled). Call it with the log locked and read to its end
+// operator as k. One key is one intent on a record that has not moved:
+// it refuses while any attempt on the record is on its way (ErrInFlight),
+// when the log has, since k was taken, any attempt on the record
+// (ErrSettled: the record may have moved; look again), and when an open
+// key of the action was not reconciled with the platform when k was
+// taken (ErrUnreconciled). Otherwise it is k's: the open key it
+// reconciled as not applied (a retry, which ret names), or a new one.
+// Call it with the log locked and read to its end
 // (audit.Log.AppendDecided).
 func (p *Pending) decide(action, target string, k Key) (id string, ret *PendingAttempt, err error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	for _, at := range p.byTarget[target] {
+		if v := p.view(at); v.InFlight > 0 {
+			return "", nil, ErrInFlight{Attempt: v}
+		}
+	}
+	for act, l := range p.latest[target] {
+		if l.n > k.seen {
+			return "", nil, ErrSettled{Action: act, Target: target, Latest: l}
+		}
+	}
 	if at := p.byTarget[target][action]; at != nil {
 		v := p.view(at)
-		if v.InFlight > 0 {
-			return "", nil, ErrInFlight{Attempt: v}
+		if !k.reconciled || k.Retry == nil || k.Retry.ID != at.ID {
+			return "", nil, ErrUnreconciled{Attempt: v}
 		}
 		return at.ID, &v, nil
 	}
-	if l, ok := p.latest[target][action]; ok && (l.n > k.seen || k.Retry != nil && l.Key == k.ID) {
-		return "", nil, ErrSettled{Action: action, Target: target, Latest: l}
+	if k.Retry != nil {
+		// The key it was to retry ended since it was taken.
+		return "", nil, ErrSettled{Action: action, Target: target, Latest: p.latest[target][action]}
 	}
 	return k.ID, nil, nil
+}
+
+// ErrUnreconciled refuses to send again a key left open (interrupted or
+// unknown) that was not reconciled with the platform's record when the
+// operator was asked: whether the platform applied it, and whether the
+// record moved since, decide whether it may go again.
+type ErrUnreconciled struct{ Attempt PendingAttempt }
+
+func (e ErrUnreconciled) Error() string {
+	return fmt.Sprintf("the %s of %s under %s (sent %s by %s) has no known outcome and was not reconciled with the platform when this was asked: nothing was sent; look at the record again",
+		e.Attempt.Action, e.Attempt.Target, e.Attempt.ID, e.Attempt.At.UTC().Format(time.TimeOnly+" UTC"), e.Attempt.Operator)
 }
 
 // ErrInFlight refuses an attempt while another attempt of the same action
@@ -387,7 +518,7 @@ func (e ErrSettled) Error() string {
 // cannot place is taken as unknown: reusing a key that was not needed costs
 // nothing, while a new key for an action that was applied may apply it twice.
 func Unknown(err error) bool {
-	if err == nil || errors.As(err, new(ErrOutcomeUnaudited)) {
+	if err == nil || errors.As(err, new(ErrOutcomeUnaudited)) || errors.As(err, new(ErrSuperseded)) {
 		return false
 	}
 	if ae, ok := apierr.As(err); ok {
@@ -404,7 +535,7 @@ func Unknown(err error) bool {
 // session's, and the clients' own.
 func notSent(err error) bool {
 	return errors.Is(err, ErrReadOnly) || errors.Is(err, ErrNoReason) || errors.As(err, new(ErrInFlight)) ||
-		errors.As(err, new(ErrSettled)) || errors.As(err, new(ErrNotConfigured)) || errors.As(err, new(ErrUnaudited)) ||
+		errors.As(err, new(ErrSettled)) || errors.As(err, new(ErrUnreconciled)) || errors.As(err, new(ErrNotConfigured)) || errors.As(err, new(ErrUnaudited)) ||
 		errors.As(err, new(refusal)) || refusedLocally(err)
 }
 

@@ -183,7 +183,7 @@ func (e *lossyEnv) tx(t *testing.T, ok func(wallet.Transaction) bool) wallet.Tra
 }
 
 func freezable(tx wallet.Transaction) bool {
-	return tx.Status != wallet.TxRejected && tx.Status != wallet.TxFailed && !tx.FreezeInfo.IsFrozen
+	return wallet.FreezeRuledOut(tx, true) == ""
 }
 
 // mutationIDs are the mutationIds of the bodies the proxy saw.
@@ -218,11 +218,11 @@ func (e *lossyEnv) applied(t *testing.T, tx wallet.Transaction, mid string) int 
 	return n
 }
 
-// A freeze whose answers are all lost (the sandbox applied it) is unknown;
-// the retry reuses its mutationId and is answered as applied, once. A new
-// key would have been refused as already frozen. After the success, the
-// next decision gets a new key.
-func TestLostAnswerRetryReusesMutationID(t *testing.T) {
+// A freeze whose answer is lost after the platform applied it is unknown
+// to the dashboard. The next decision on the transaction reconciles the
+// key with the freeze history, which names it: its outcome is done, the
+// key is spent, and the transaction reads frozen; nothing is sent again.
+func TestLostAnswerIsReconciledAsApplied(t *testing.T) {
 	e := newLossyEnv(t, "/freeze", "/unfreeze")
 	ctx := context.Background()
 	act := e.actor("alice")
@@ -240,51 +240,77 @@ func TestLostAnswerRetryReusesMutationID(t *testing.T) {
 	if n := e.applied(t, tx, k.ID); n != 1 {
 		t.Fatalf("the sandbox applied the freeze %d times, want 1 (the answer was lost, not the request)", n)
 	}
-	again := act.Key(actions.Freeze, tx.ID)
-	if again.ID != k.ID || again.Retry == nil || again.Retry.Operator != "alice" || again.Retry.Reason != "hold for review" ||
-		again.Retry.Err == "" || again.Retry.InFlight != 0 {
-		t.Fatalf("key after an unknown outcome %+v (retry %+v), want a retry of %s", again, again.Retry, k.ID)
-	}
-	if other := act.Key(actions.Unfreeze, tx.ID); other.ID == k.ID || other.Retry != nil {
-		t.Fatalf("an unfreeze reuses the freeze's key: %+v", other)
-	}
-
 	e.proxy.set(false, false)
-	got, sent, err := act.FreezeTx(ctx, walletclient.Route{}, tx, true, "confirmed lost answer", again)
-	if err != nil || !got.FreezeInfo.IsFrozen || sent.Key != k.ID || sent.Retry == nil || sent.Retry.Reason != "hold for review" {
-		t.Fatalf("retry: frozen %v, sent %+v, %v", got.FreezeInfo.IsFrozen, sent, err)
+	sent := len(e.proxy.bodies())
+	again, err := act.TxKey(ctx, tx, true)
+	if err != nil || again.ID == k.ID || again.Retry != nil || len(again.Settled) != 1 ||
+		again.Settled[0].Outcome != audit.OutcomeDone || again.Settled[0].Holds != "frozen" {
+		t.Fatalf("key after the lost answer: %+v %v, want alice's freeze reconciled as done and a new key", again, err)
 	}
-	ids := mutationIDs(t, e.proxy.bodies())
-	if len(ids) < 2 {
-		t.Fatalf("%d freezes sent, want the lost ones and the retry", len(ids))
+	if other, err := act.TxKey(ctx, tx, false); err != nil || other.ID == k.ID || other.Retry != nil {
+		t.Fatalf("an unfreeze reuses the freeze's key: %+v %v", other, err)
 	}
-	for i, id := range ids {
-		if id != k.ID {
-			t.Fatalf("freeze %d sent mutationId %s, want %s every time: %v", i, id, k.ID, ids)
-		}
+	if n := len(e.proxy.bodies()); n != sent {
+		t.Fatalf("reconciling sent %d actions", n-sent)
 	}
-	if n := e.applied(t, tx, k.ID); n != 1 {
-		t.Fatalf("after the retry the freeze is applied %d times, want 1", n)
-	}
-
-	next := act.Key(actions.Freeze, tx.ID)
-	if next.ID == k.ID || next.Retry != nil {
-		t.Fatalf("after a success the next freeze reuses %s", k.ID)
-	}
-	// Had the retry taken a new key, the platform would have refused it:
-	// the transaction is frozen already.
-	_, _, err = act.FreezeTx(ctx, walletclient.Route{}, tx, true, "again", next)
+	// A new freeze of the frozen transaction is refused by the platform,
+	// a known outcome: it is never the retry of the applied one.
+	_, _, err = act.FreezeTx(ctx, walletclient.Route{}, tx, true, "again", again)
 	if ae, ok := apierr.As(err); !ok || ae.Code != "ERR010.008" || actions.Unknown(err) {
 		t.Fatalf("a new freeze of a frozen transaction: %v, want a known ERR010.008", err)
 	}
-	if k := act.Key(actions.Freeze, tx.ID); k.ID == next.ID || k.Retry != nil {
-		t.Fatal("a 4xx refusal kept its key")
+	if n := e.applied(t, tx, k.ID); n != 1 {
+		t.Fatalf("after all, the freeze is applied %d times, want 1", n)
 	}
 }
 
-// A freeze with no answer before the caller's deadline is unknown; the
-// retry reuses its mutationId.
-func TestTimeoutRetryReusesMutationID(t *testing.T) {
+// A freeze whose request never reached the platform (lost on the way,
+// the caller's deadline passed) is unknown. Reconciled, the freeze history
+// names no freeze under its key and nothing changed on the transaction
+// since: the same intent goes again under the same mutationId, the dialog
+// told why, and the platform applies it once; the answer, the key sent
+// again, is read back.
+func TestLostRequestRetryReusesMutationID(t *testing.T) {
+	e := newLossyEnv(t, "/freeze")
+	act := e.actor("alice")
+	tx := e.tx(t, freezable)
+	k := act.Key(actions.Freeze, tx.ID)
+	e.proxy.mu.Lock()
+	e.proxy.lost = []string{tx.ID}
+	e.proxy.mu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	_, _, err := act.FreezeTx(ctx, walletclient.Route{}, tx, true, "hold", k)
+	cancel()
+	if !errors.Is(err, context.DeadlineExceeded) || !actions.Unknown(err) {
+		t.Fatalf("lost request: %v, want the deadline, unknown", err)
+	}
+	e.proxy.mu.Lock()
+	e.proxy.lost = nil
+	e.proxy.mu.Unlock()
+	r, err := act.TxKey(context.Background(), tx, true)
+	if err != nil || r.ID != k.ID || r.Retry == nil || r.Retry.Reason != "hold" || r.Retry.Err == "" || len(r.Settled) != 0 ||
+		!strings.Contains(r.Why, "no event since "+k.ID+" was sent") {
+		t.Fatalf("after a lost request: %+v %v, want a retry of %s and why", r, err, k.ID)
+	}
+	got, sent, err := act.FreezeTx(context.Background(), walletclient.Route{}, tx, true, "hold", r)
+	if err != nil || !got.FreezeInfo.IsFrozen || sent.Key != k.ID || sent.Retry == nil || sent.Holds != "frozen" ||
+		!strings.Contains(sent.Evidence, "read back") {
+		t.Fatalf("retry: %+v %+v %v", got.FreezeInfo, sent, err)
+	}
+	if ids := mutationIDs(t, e.proxy.bodies()); len(ids) != 2 || ids[0] != k.ID || ids[1] != k.ID {
+		t.Fatalf("mutationIds sent %v, want %s twice", ids, k.ID)
+	}
+	if n := e.applied(t, tx, k.ID); n != 1 {
+		t.Fatalf("applied %d times", n)
+	}
+	if next, err := act.TxKey(context.Background(), tx, true); err != nil || next.ID == k.ID || next.Retry != nil {
+		t.Fatalf("after a success the next freeze reuses %s: %+v %v", k.ID, next, err)
+	}
+}
+
+// A freeze answered only after the caller gave up (the platform applied
+// it) is unknown; reconciled, it is done.
+func TestTimeoutIsReconciledAsApplied(t *testing.T) {
 	e := newLossyEnv(t, "/freeze")
 	act := e.actor("alice")
 	tx := e.tx(t, freezable)
@@ -297,18 +323,12 @@ func TestTimeoutRetryReusesMutationID(t *testing.T) {
 		t.Fatalf("held answer: %v, want the deadline, unknown", err)
 	}
 	e.proxy.set(false, false)
-	r := act.Key(actions.Freeze, tx.ID)
-	if r.ID != k.ID || r.Retry == nil {
-		t.Fatalf("after a timeout: %+v, want a retry of %s", r, k.ID)
+	r, err := act.TxKey(context.Background(), tx, true)
+	if err != nil || r.ID == k.ID || len(r.Settled) != 1 || r.Settled[0].Outcome != audit.OutcomeDone {
+		t.Fatalf("after a timeout: %+v %v, want the freeze reconciled as done", r, err)
 	}
-	if _, _, err := act.FreezeTx(context.Background(), walletclient.Route{}, tx, true, "hold", r); err != nil {
-		t.Fatal(err)
-	}
-	if ids := mutationIDs(t, e.proxy.bodies()); len(ids) != 2 || ids[0] != k.ID || ids[1] != k.ID {
-		t.Fatalf("mutationIds sent %v, want %s twice", ids, k.ID)
-	}
-	if n := e.applied(t, tx, k.ID); n != 1 {
-		t.Fatalf("applied %d times", n)
+	if ids := mutationIDs(t, e.proxy.bodies()); len(ids) != 1 {
+		t.Fatalf("mutationIds sent %v, want %s once", ids, k.ID)
 	}
 }
 
@@ -347,13 +367,20 @@ func TestSweep5xxRetryReusesMutationIDAcrossSessions(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	bk := bob.Key(actions.Sweep, sw.ID)
-	if bk.ID != k.ID || bk.Retry == nil || bk.Retry.Operator != "alice" {
-		t.Fatalf("bob's key %+v, want alice's %s", bk, k.ID)
+	// A key of bob's own, with alice's open and not reconciled, is
+	// refused unsent.
+	if _, _, err := bob.TriggerSweep(ctx, sw, actions.Key{ID: actions.NewKey()}); !errors.As(err, new(actions.ErrUnreconciled)) &&
+		!errors.As(err, new(actions.ErrSettled)) {
+		t.Fatalf("bob's trigger under a key of his own: %v, want it refused unsent", err)
 	}
-	got, sent, err := bob.TriggerSweep(ctx, sw, actions.Key{ID: actions.NewKey()})
-	if err != nil || got.InstanceID == "" || sent.Key != k.ID || sent.Retry == nil || sent.Retry.FirstBy != "alice" {
-		t.Fatalf("bob's trigger under a key of his own: %+v, sent %+v, %v; want a retry of alice's %s", got, sent, err, k.ID)
+	bk, err := bob.SweepKey(ctx, sw)
+	if err != nil || bk.ID != k.ID || bk.Retry == nil || bk.Retry.Operator != "alice" || !strings.Contains(bk.Why, "it started no run") {
+		t.Fatalf("bob's key %+v %v, want alice's %s, reconciled: the sweep started no run", bk, err, k.ID)
+	}
+	got, sent, err := bob.TriggerSweep(ctx, sw, bk)
+	if err != nil || got.InstanceID == "" || sent.Key != k.ID || sent.Retry == nil || sent.Retry.FirstBy != "alice" ||
+		!strings.Contains(sent.Evidence, "it is the sweep's last run") {
+		t.Fatalf("bob's retry: %+v, sent %+v, %v; want a retry of alice's %s, read back", got, sent, err, k.ID)
 	}
 	ids := mutationIDs(t, e.proxy.bodies())
 	for i, id := range ids {
@@ -387,16 +414,18 @@ func TestSweep5xxRetryReusesMutationIDAcrossSessions(t *testing.T) {
 		outcomes = append(outcomes, fmt.Sprintf("%s:%s:%v", a.Who.User, a.Outcome, a.MutationID == k.ID))
 	}
 	// Each trigger sent is an attempt line first, then its outcome; the
-	// refused one sent nothing, and is one line.
-	want := []string{"alice:attempt:true", "alice:unknown:true", "bob:attempt:true", "bob:done:true", "alice:refused:true"}
+	// refused ones sent nothing, and are one line each.
+	want := []string{"alice:attempt:true", "alice:unknown:true", "bob:refused:false", "bob:attempt:true", "bob:done:true", "alice:refused:true"}
 	if strings.Join(outcomes, " ") != strings.Join(want, " ") {
 		t.Fatalf("audit %v, want %v", outcomes, want)
 	}
 }
 
-// A lock intent whose answer is lost: the retry posts the same intent id,
-// and the custody interface answers the same requestId; one intent exists.
-func TestLockLostAnswerReusesIntentID(t *testing.T) {
+// A lock intent whose request is lost on its way: reconciled, the platform
+// has no intent of that id and the endpoint has not moved, so the retry
+// posts the same intent id; one intent exists. A lock whose answer is lost
+// after the platform took it is reconciled by its intent id: done.
+func TestLockLostRequestReusesIntentID(t *testing.T) {
 	e := newLossyEnv(t, "/v1/intents")
 	ctx := context.Background()
 	act := e.actor("alice")
@@ -415,14 +444,20 @@ func TestLockLostAnswerReusesIntentID(t *testing.T) {
 		t.Fatal("no unlocked endpoint")
 	}
 	k := act.Key(actions.Lock, ep.ID)
-	e.proxy.set(true, false)
-	if _, _, err := act.LockEndpoint(ctx, ep, true, "suspected compromise", k); !actions.Unknown(err) {
-		t.Fatalf("lost answer: %v, want unknown", err)
+	e.proxy.mu.Lock()
+	e.proxy.lost = []string{"/v1/intents"}
+	e.proxy.mu.Unlock()
+	lctx, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
+	if _, _, err := act.LockEndpoint(lctx, ep, true, "suspected compromise", k); !actions.Unknown(err) {
+		t.Fatalf("lost request: %v, want unknown", err)
 	}
-	e.proxy.set(false, false)
-	r := act.Key(actions.Lock, ep.ID)
-	if r.ID != k.ID || r.Retry == nil {
-		t.Fatalf("key after the lost answer %+v, want a retry of %s", r, k.ID)
+	cancel()
+	e.proxy.mu.Lock()
+	e.proxy.lost = nil
+	e.proxy.mu.Unlock()
+	r, err := act.EndpointKey(ctx, ep, true)
+	if err != nil || r.ID != k.ID || r.Retry == nil || !strings.Contains(r.Why, "no intent "+k.ID) {
+		t.Fatalf("key after the lost request %+v %v, want a retry of %s", r, err, k.ID)
 	}
 	acc, _, err := act.LockEndpoint(ctx, ep, true, "suspected compromise", r)
 	if err != nil || acc.RequestID == "" {
@@ -444,6 +479,26 @@ func TestLockLostAnswerReusesIntentID(t *testing.T) {
 	}
 	if n := act.Key(actions.Lock, ep.ID); n.ID == k.ID {
 		t.Fatal("after an accepted intent the next lock reuses its id")
+	}
+
+	// Another endpoint's lock, its answer lost after the platform took it.
+	var other custody.Endpoint
+	for _, x := range eps {
+		if x.Lock == custody.LockUnlocked && x.ID != ep.ID {
+			other = x
+			break
+		}
+	}
+	lk := act.Key(actions.Lock, other.ID)
+	e.proxy.set(true, false)
+	if _, _, err := act.LockEndpoint(ctx, other, true, "cleared", lk); !actions.Unknown(err) {
+		t.Fatalf("lost answer: %v, want unknown", err)
+	}
+	e.proxy.set(false, false)
+	again, err := act.EndpointKey(ctx, other, true)
+	if err != nil || again.ID == lk.ID || len(again.Settled) != 1 || again.Settled[0].Outcome != audit.OutcomeDone ||
+		!strings.Contains(again.Settled[0].Evidence, "intent "+lk.ID+" read by its id") {
+		t.Fatalf("after the lost answer: %+v %v, want the lock reconciled as done by its intent id", again, err)
 	}
 }
 

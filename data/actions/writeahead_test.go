@@ -104,9 +104,13 @@ func firstSweep(t *testing.T, e *env) wallet.SweepConfig {
 
 // A process killed while its freeze was on its way (the platform applied
 // it; the answer never came) leaves an attempt line and no outcome. The
-// next process reads it back: the retry reuses the key, says who sent it
-// first and when, and the platform holds one freeze.
-func TestRestartRetryReusesTheKeyOfAnInterruptedAttempt(t *testing.T) {
+// next process reads it back, and before any new decision on the
+// transaction reconciles the key with the platform's record: the freeze
+// history names it, so its outcome is written as done (by the operator
+// who reconciled it, the history as evidence), the key is spent, and the
+// transaction reads frozen. Nothing is sent again; the platform holds one
+// freeze, and the log no attempt without an outcome.
+func TestRestartReconcilesAnInterruptedAttemptTheRecordNames(t *testing.T) {
 	e := newLossyEnv(t, "/freeze")
 	dir := t.TempDir()
 	first, err := audit.Open(dir, audit.Options{})
@@ -144,24 +148,40 @@ func TestRestartRetryReusesTheKeyOfAnInterruptedAttempt(t *testing.T) {
 	}
 	bob := actions.New(actions.Clients{Transactions: e.p.WalletTransactions, Pending: pending},
 		actions.Identity{Profile: "sandbox", Environment: "sandbox", Who: audit.Who{Via: audit.ViaLocal, User: "bob"}}, log)
-	r := bob.Key(actions.Freeze, tx.ID)
-	if r.ID != k.ID || r.Retry == nil || r.Retry.FirstBy != "alice" || r.Retry.First.IsZero() || r.Retry.Reason != "fraud hold" ||
-		r.Retry.Err != actions.Interrupted || r.Retry.InFlight != 0 {
-		t.Fatalf("key after the restart: %+v (retry %+v), want a retry of %s first sent by alice", r, r.Retry, k.ID)
+	if r := bob.Key(actions.Freeze, tx.ID); r.ID != k.ID || r.Retry == nil || r.Retry.FirstBy != "alice" || r.Retry.Err != actions.Interrupted {
+		t.Fatalf("the log's key after the restart: %+v (retry %+v), want alice's %s, interrupted", r, r.Retry, k.ID)
 	}
-	got, sent, err := bob.FreezeTx(context.Background(), walletclient.Route{}, tx, true, "alice's hold, retried", r)
-	if err != nil || !got.FreezeInfo.IsFrozen || sent.Key != k.ID || sent.Retry == nil {
-		t.Fatalf("retry: %+v %v", sent, err)
+	// Sent blind, the open key would be refused: it was not reconciled.
+	if _, _, err := bob.FreezeTx(context.Background(), walletclient.Route{}, tx, true, "blind", bob.Key(actions.Freeze, tx.ID)); !errors.As(err, new(actions.ErrUnreconciled)) {
+		t.Fatalf("an open key sent without reconciling: %v, want ErrUnreconciled", err)
+	}
+	r, err := bob.TxKey(context.Background(), tx, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.ID == k.ID || r.Retry != nil || len(r.Settled) != 1 {
+		t.Fatalf("key after reconciling: %+v, want a new key and alice's attempt settled", r)
+	}
+	st := r.Settled[0]
+	if st.Outcome != audit.OutcomeDone || st.Applied == nil || !*st.Applied || st.Attempt.ID != k.ID ||
+		!strings.Contains(st.Evidence, "the freeze history names "+k.ID) || !strings.Contains(st.Note(), "recorded as done") {
+		t.Fatalf("settled %+v (%s), want done with the freeze history as evidence", st, st.Note())
+	}
+	if n := len(e.proxy.bodies()); n != 1 {
+		t.Fatalf("%d freezes sent, want alice's alone", n)
 	}
 	if n := e.applied(t, tx, k.ID); n != 1 {
 		t.Fatalf("the platform holds %d freezes of the key, want 1", n)
 	}
-	if n := bob.Key(actions.Freeze, tx.ID); n.ID == k.ID {
-		t.Fatal("the key is not spent after a known outcome")
-	}
 	s, err := audit.VerifyFile(log.Path())
-	if err != nil || len(s.Open) != 1 || s.Open[0].Who.User != "alice" {
-		t.Fatalf("verify after the retry: %+v %v (alice's attempt stays without an outcome of its own)", s, err)
+	if err != nil || len(s.Open) != 0 || len(s.Settled) != 0 {
+		t.Fatalf("verify after reconciling: %+v %v, want every attempt with its outcome", s, err)
+	}
+	rs, _ := log.Read()
+	last := rs[len(rs)-1]
+	if last.Outcome != audit.OutcomeDone || last.Attempt != rs[0].Seq || last.Who.User != "bob" || last.MutationID != k.ID ||
+		last.Holds != "frozen" || !strings.Contains(last.Evidence, k.ID) {
+		t.Fatalf("the reconciling line %+v", last)
 	}
 }
 

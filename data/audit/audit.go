@@ -38,6 +38,7 @@ package audit
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -55,6 +56,12 @@ const (
 	OutcomeRefused   = "refused"   // the dashboard refused it (read-only, role, no credential, wrong code, no reason)
 	OutcomeCancelled = "cancelled" // the operator closed the confirmation without confirming
 	OutcomeUnknown   = "unknown"   // sent, but no answer said whether it was done (a timeout, a lost answer)
+	// OutcomeSuperseded ends an attempt whose key is spent without its
+	// action holding now: the platform applied it earlier and the record
+	// moved on since (an answer that only replayed the first one), or
+	// never applied it and a later action moved the record. Applied says
+	// which; a new intent on the record takes a new key.
+	OutcomeSuperseded = "superseded"
 	// OutcomeAttempt marks the line written before an attempt's request
 	// is sent: its outcome is a later line whose Attempt is its Seq.
 	OutcomeAttempt = "attempt"
@@ -67,6 +74,10 @@ const (
 	ActionRepair = "repair"
 	// ActionAck is an operator's acknowledgement of a Break.
 	ActionAck = "ack"
+	// ActionDamage records what a running process found done to the file
+	// outside treasury (shrunk, replaced): a break of the chain until an
+	// acknowledgement follows it, for Verify as for the header.
+	ActionDamage = "damage"
 )
 
 // Proc names the process that wrote a line: its pid on the line's Host,
@@ -111,6 +122,17 @@ type Who struct {
 	Role string `json:"role,omitempty"`
 	// From is the SSH client's address.
 	From string `json:"from,omitempty"`
+	// Cert is the OpenSSH user certificate the person logged in with
+	// (Key is then the fingerprint of its key); zero without one.
+	Cert Cert `json:"cert,omitzero"`
+}
+
+// Cert names an SSH user certificate as its CA issued it: the key id (the
+// CA's name for the person) and the serial (the certificate's number, by
+// which a revocation list names it).
+type Cert struct {
+	KeyID  string `json:"key_id"`
+	Serial uint64 `json:"serial"`
 }
 
 // Ways of connecting.
@@ -120,7 +142,8 @@ const (
 )
 
 // String names who in one line: "ana", "ssh:root ana@laptop SHA256:abc...
-// (operator)": the SSH user, the key's name and its fingerprint.
+// (operator)" (the SSH user, the key's name and its fingerprint),
+// `ssh:ben SHA256:abc... cert "ben@corp" serial 17 (operator)`.
 func (w Who) String() string {
 	if w.Via != ViaSSH {
 		if w.User == "" {
@@ -135,6 +158,9 @@ func (w Who) String() string {
 	}
 	if w.Key != "" {
 		b.WriteString(" " + w.Key)
+	}
+	if w.Cert != (Cert{}) {
+		b.WriteString(" cert " + strconv.Quote(w.Cert.KeyID) + " serial " + strconv.FormatUint(w.Cert.Serial, 10))
 	}
 	if w.Role != "" {
 		b.WriteString(" (" + w.Role + ")")
@@ -164,18 +190,33 @@ type Record struct {
 	// before the request left (an attempt line), or right after the
 	// attempt ended.
 	Time time.Time `json:"time"`
-	Who  Who       `json:"who"`
+	// What and how it ended come first in the line, its key with them: a
+	// line torn part-way (a crash mid-write, a cut) still says, in what is
+	// left of it, whether it was an attempt and under which key
+	// (tornFields).
+	Action  string `json:"action"`
+	Outcome string `json:"outcome"`
+	// MutationID (wallet) or IntentID (custody) is the action's
+	// idempotency key.
+	MutationID string `json:"mutationId,omitempty"`
+	IntentID   string `json:"intentId,omitempty"`
+	// Attempt, on an outcome line, is the Seq of the attempt line it ends.
+	Attempt uint64 `json:"attempt,omitempty"`
+	// Replaces, on an attempt line written again whole, is the seq of the
+	// attempt line it stands for, which was torn or removed while its key
+	// was open: its outcome names this line, which carries its request
+	// and key. Proc and Host stay those of the process that sent it; By is
+	// the process that wrote it again.
+	Replaces uint64 `json:"replaces,omitempty"`
+	Who      Who    `json:"who"`
 	// Host is the machine of the process that wrote the line, Proc the
 	// process (nil on lines written before processes were named).
 	Host        string `json:"host,omitempty"`
 	Proc        *Proc  `json:"proc,omitempty"`
+	By          *Proc  `json:"by,omitempty"`
 	Profile     string `json:"profile"`
 	Environment string `json:"environment"`
-	Action      string `json:"action"`
 	Target      Target `json:"target"`
-	Outcome     string `json:"outcome"`
-	// Attempt, on an outcome line, is the Seq of the attempt line it ends.
-	Attempt uint64 `json:"attempt,omitempty"`
 	// Request, on an attempt line, is the request about to be sent,
 	// method and path exactly as they go on the wire (relative to the
 	// interface's base URL): "PUT /v2/vaults/{v}/wallets/{w}/transactions/{t}/freeze";
@@ -185,16 +226,21 @@ type Record struct {
 	// Reason is the operator's reason (freeze, unfreeze, lock, unlock),
 	// also on a cancelled line when one was typed.
 	Reason string `json:"reason,omitempty"`
-	// MutationID (wallet) or IntentID (custody) is the action's
-	// idempotency key; RequestID the platform's id of the request, when
-	// it sent one.
-	MutationID string `json:"mutationId,omitempty"`
-	IntentID   string `json:"intentId,omitempty"`
-	RequestID  string `json:"requestId,omitempty"`
+	// RequestID is the platform's id of the request, when it sent one.
+	RequestID string `json:"requestId,omitempty"`
 	// ErrorCode is the platform's code (ERR017.006, USR_067); Error says
 	// what went wrong, or why the dashboard refused.
 	ErrorCode string `json:"errorCode,omitempty"`
 	Error     string `json:"error,omitempty"`
+	// Evidence, on an outcome line, is the platform's read that says it:
+	// the answer tied to this request, a freeze history or an intent that
+	// names the key, the record read back. Holds is the record's state as
+	// that read found it ("frozen", "not frozen", "intent Executed",
+	// "last run 3f2…"). Applied says whether the platform's record holds
+	// the key as applied (nil: the read does not say).
+	Evidence string `json:"evidence,omitempty"`
+	Holds    string `json:"holds,omitempty"`
+	Applied  *bool  `json:"applied,omitempty"`
 	// Hash is the SHA-256 (hex) of this line without its hash field: the
 	// next line's Prev.
 	Hash string `json:"hash,omitempty"`

@@ -166,7 +166,9 @@ func TestRestartContinuesTheChain(t *testing.T) {
 }
 
 // A file moved aside while the log is open: the next append starts a new
-// file with a new chain, and the moved file stays intact.
+// file with a new chain, whose first line says what this process found
+// (a damage line: a break for Verify as for the header, until
+// acknowledged), and the moved file stays intact.
 func TestFileMovedAsideStartsANewChain(t *testing.T) {
 	dir := t.TempDir()
 	l := open(t, dir)
@@ -176,13 +178,24 @@ func TestFileMovedAsideStartsANewChain(t *testing.T) {
 		t.Fatal(err)
 	}
 	r, err := l.Append(rec("freeze", "t2"))
-	if err != nil || r.Seq != 1 || r.Prev != Genesis {
+	if err != nil || r.Seq != 2 {
 		t.Fatalf("after the move: %+v %v", r, err)
 	}
-	for _, p := range []string{aside, l.Path()} {
-		if s, br := verifyFile(t, p); br != nil || s.Lines != 1 {
-			t.Fatalf("%s: %+v %v", p, s, br)
-		}
+	if s, br := verifyFile(t, aside); br != nil || s.Lines != 1 {
+		t.Fatalf("%s: %+v %v", aside, s, br)
+	}
+	s, br := verifyFile(t, l.Path())
+	if br == nil || br.Kind != Shrunk || !br.Reported || br.Line != 1 || s.Lines != 2 || !strings.Contains(br.Detail, "moved or replaced") {
+		t.Fatalf("the new file: %+v %v", s, br)
+	}
+	if st := l.State(); len(st.Breaks) != 1 || st.Breaks[0].Line != 1 {
+		t.Fatalf("the state reports the break the file carries, once: %+v", st.Breaks)
+	}
+	if _, err := l.Ack(Who{}, "moved aside for the inquiry"); err != nil {
+		t.Fatal(err)
+	}
+	if s, br := verifyFile(t, l.Path()); br != nil || len(s.Breaks) != 1 || s.Breaks[0].Ack == nil {
+		t.Fatalf("acknowledged: %+v %v", s, br)
 	}
 }
 
@@ -342,5 +355,40 @@ func TestWhoNamesTheKey(t *testing.T) {
 	}
 	if got := (Who{Via: ViaSSH, User: "root", Key: "SHA256:abc"}).String(); got != "ssh:root SHA256:abc" {
 		t.Errorf("a key of no name: %q", got)
+	}
+}
+
+// A person who logged in with an SSH certificate is named by its key id
+// and serial besides the key's fingerprint: on the line (a serial 0
+// too), read back whole, in the chain verify checks, and in one line.
+func TestWhoWithACertificate(t *testing.T) {
+	l := open(t, t.TempDir())
+	who := Who{Via: ViaSSH, User: "ben", Key: "SHA256:abc", Role: "operator", From: "127.0.0.1:5555", Cert: Cert{KeyID: "ben@corp", Serial: 0}}
+	r := rec("freeze", "t1")
+	r.Who = who
+	if _, err := l.Append(r); err != nil {
+		t.Fatal(err)
+	}
+	plain := rec("freeze", "t2")
+	if _, err := l.Append(plain); err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.ReadFile(l.Path())
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(raw)), "\n")
+	if !strings.Contains(lines[0], `"cert":{"key_id":"ben@corp","serial":0}`) || strings.Contains(lines[1], `"cert"`) {
+		t.Errorf("lines:\n%s", raw)
+	}
+	all, err := l.Read()
+	if err != nil || len(all) != 2 || all[0].Who != who {
+		t.Fatalf("read back %+v %v", all, err)
+	}
+	if s, br := verifyFile(t, l.Path()); br != nil || s.Lines != 2 {
+		t.Fatalf("verify %+v %v", s, br)
+	}
+	if got, want := who.String(), `ssh:ben SHA256:abc cert "ben@corp" serial 0 (operator)`; got != want {
+		t.Errorf("String() = %q, want %q", got, want)
 	}
 }

@@ -1,11 +1,14 @@
 package audit
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
+	"strings"
 )
 
 // TornSuffix names the file beside the log that a torn last line is moved
@@ -31,9 +34,12 @@ func (l *Log) repairTorn(raw []byte, at int64) error {
 		return nil
 	}
 	l.end = at
+	detail := map[string]string{"file": name, "bytes": strconv.Itoa(len(raw)), "offset": strconv.FormatInt(at, 10), "digest": digest(raw)}
+	for k, v := range tornFields(raw) {
+		detail[k] = v
+	}
 	r, err := l.appendLocked(Record{Who: l.who, Action: ActionRepair, Outcome: OutcomeDone,
-		Target: Target{Kind: "audit", ID: filepath.Base(name), Detail: map[string]string{
-			"file": name, "bytes": strconv.Itoa(len(raw)), "offset": strconv.FormatInt(at, 10), "digest": digest(raw)}},
+		Target: Target{Kind: "audit", ID: filepath.Base(name), Detail: detail},
 		Reason: "a torn last line (a write cut short) was moved aside; the lines before it are intact"})
 	if err != nil {
 		return nil // unwritable says why
@@ -42,6 +48,30 @@ func (l *Log) repairTorn(raw []byte, at int64) error {
 		"audit: the last line of %s was torn (%s: a write cut short by a crash or a full disk): moved to %s; the lines before it and the keys of their attempts are kept; the repair is line seq %d",
 		l.path, countBytes(len(raw)), name, r.Seq))
 	return nil
+}
+
+// tornField finds a string field of a record in a torn line.
+var tornField = regexp.MustCompile(`"(seq|outcome|action|mutationId|intentId)":("[^"]*"|[0-9]+)`)
+
+// tornFields are what can be read of a torn line that was an attempt
+// (its "outcome" is "attempt"): "attempt" (the seq it had), and its action
+// and key where the cut left them; nil for any other line. Verify lists a
+// torn attempt that no copy replaced.
+func tornFields(raw []byte) map[string]string {
+	got := map[string]string{}
+	for _, m := range tornField.FindAllSubmatch(raw, -1) {
+		got[string(m[1])] = strings.Trim(string(m[2]), `"`)
+	}
+	if got["outcome"] != OutcomeAttempt {
+		return nil
+	}
+	out := map[string]string{"attempt": cmp.Or(got["seq"], "?")}
+	for _, k := range []string{"action", "mutationId", "intentId"} {
+		if got[k] != "" {
+			out[k] = got[k]
+		}
+	}
+	return out
 }
 
 // keepTorn writes raw to a new file beside the log, synced, and returns

@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -40,6 +41,11 @@ type Options struct {
 	// Wrap, when set, wraps every write of the log and of its writability
 	// probe: tests give it a writer that fails as a full disk does.
 	Wrap func(io.Writer) io.Writer
+	// OnAppend, when set, is told each append this process tried (a
+	// record decided: not one whose decide refused), how long it took
+	// (the lock, the other processes' lines, the replica, the write and
+	// its sync) and its failure: the process's metrics.
+	OnAppend func(d time.Duration, err error)
 }
 
 // ErrReadOnly is why a log opened with Options.ReadOnly refuses appends.
@@ -62,6 +68,7 @@ type Log struct {
 	readOnly  bool // Options.ReadOnly
 	live      *procs
 	replica   Replica // Options.Replica
+	onAppend  func(time.Duration, error)
 
 	mu sync.Mutex
 	f  *os.File // nil while the file cannot be opened at all
@@ -95,6 +102,16 @@ type Log struct {
 	siteErr error
 	// unregister ends this process's word to the site that it runs.
 	unregister func()
+
+	// What waits to be written (mend.go): owed outcomes, attempt lines to
+	// write again (lostOpen, found missing among those watched
+	// while the file is read again), damage found and not yet said as a
+	// line (unsaid); moved maps an attempt line written again to its copy.
+	owed     []Record
+	watched  map[uint64]Record
+	lostOpen []Record
+	moved    map[uint64]uint64
+	unsaid   []Break
 }
 
 // Open opens (creating it, mode 0600, in a directory of mode 0700) the log
@@ -118,7 +135,7 @@ func Open(dir string, o Options) (*Log, error) {
 		o.Who = Who{Via: ViaLocal, User: osUser()}
 	}
 	l := &Log{dir: dir, path: filepath.Join(dir, FileName), now: o.Now, host: o.Host, who: o.Who, keep: o.Keep,
-		wrap: o.Wrap, readOnly: o.ReadOnly, replica: o.Replica, proc: Proc{ID: newProcID(), PID: os.Getpid(), Cmd: o.Cmd}}
+		wrap: o.Wrap, readOnly: o.ReadOnly, replica: o.Replica, onAppend: o.OnAppend, proc: Proc{ID: newProcID(), PID: os.Getpid(), Cmd: o.Cmd}}
 	l.live = &procs{dir: filepath.Join(dir, ProcsDir), self: l.proc.ID, host: l.host}
 	if o.Follow != nil {
 		l.followers = append(l.followers, o.Follow)
@@ -245,16 +262,22 @@ func (l *Log) Err() error {
 // With a replica, an append is refused too while the replica could not
 // be reached at the last try (the process tries again periodically:
 // Refresh), or while the local copy differs from it.
+//
+// Once it can be written, what waits to be written is (mend): an outcome
+// line that could not be written when its answer came, an attempt line to
+// write again, damage to say.
 func (l *Log) Writable() error {
 	l.mu.Lock()
-	defer l.mu.Unlock()
-	if err := l.writable(); err != nil {
-		return err
+	err := l.writable()
+	if err == nil {
+		err = cmp.Or(l.diverged, l.siteErr)
 	}
-	if l.diverged != nil {
-		return l.diverged
+	mend := err == nil && l.needsMend()
+	l.mu.Unlock()
+	if mend {
+		return l.locked(func() error { return nil })
 	}
-	return l.siteErr
+	return err
 }
 
 // writable is Writable with l.mu held.
@@ -333,21 +356,37 @@ func (l *Log) Append(r Record) (Record, error) {
 // With a replica (a site), another host may append between the read and
 // the append: the log then reads its lines and decide runs again.
 func (l *Log) AppendDecided(decide func() (Record, error)) (Record, error) {
+	start := time.Now()
 	var r Record
+	var refused error // decide's own: no append, nothing to tell OnAppend
 	for range maxRaces {
 		err := l.locked(func() error {
 			var err error
 			if r, err = decide(); err != nil {
+				refused = err
 				return err
 			}
 			r, err = l.appendLocked(r)
 			return err
 		})
+		if refused != nil {
+			return r, refused
+		}
 		if !errors.Is(err, ErrBehind) {
+			l.appended(start, err)
 			return r, err
 		}
 	}
-	return Record{}, fmt.Errorf("audit: %d hosts' appends to %s came first in a row: refused, try again", maxRaces, l.replica.Name())
+	err := fmt.Errorf("audit: %d hosts' appends to %s came first in a row: refused, try again", maxRaces, l.replica.Name())
+	l.appended(start, err)
+	return Record{}, err
+}
+
+// appended tells Options.OnAppend of an append that started at start.
+func (l *Log) appended(start time.Time, err error) {
+	if l.onAppend != nil {
+		l.onAppend(time.Since(start), err)
+	}
 }
 
 // locked runs fn with the log writable, read to its end and locked
@@ -365,6 +404,9 @@ func (l *Log) locked(fn func() error) error {
 		return err
 	}
 	if err = l.pullReplica(); err == nil {
+		err = l.mend()
+	}
+	if err == nil {
 		err = fn()
 	}
 	unlock()
@@ -385,7 +427,16 @@ func (l *Log) locked(fn func() error) error {
 // and the exclusive file lock, and has read the file to its end.
 func (l *Log) appendLocked(r Record) (Record, error) {
 	proc := l.proc
-	r.Seq, r.Prev, r.Time, r.Host, r.Proc = l.w.s.LastSeq+1, l.head(), l.now().UTC(), l.host, &proc
+	if r.Replaces != 0 {
+		// An attempt line written again: it stays the sending process's.
+		r.By = &proc
+	} else {
+		r.Host, r.Proc = l.host, &proc
+	}
+	if r.Attempt != 0 {
+		r.Attempt = l.attemptOf(r.Attempt)
+	}
+	r.Seq, r.Prev, r.Time = l.w.s.LastSeq+1, l.head(), l.now().UTC()
 	line, h, err := seal(r)
 	if err != nil {
 		return Record{}, err

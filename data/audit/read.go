@@ -70,12 +70,15 @@ func (l *Log) take(raw []byte, at int64) {
 		r.Broken = b.Kind + ": " + b.Detail
 	}
 	l.remember(r)
+	l.seen(r)
 	if r.Action == ActionAck && r.Target.Detail["break"] == ReportedBreaks {
 		for i := range l.shrunk {
 			if l.shrunk[i].Ack == nil {
 				l.shrunk[i].Ack = &r
 			}
 		}
+		l.unsaid = nil // acknowledged before it was said: nothing to report
+
 	}
 	if r.Seq != 0 {
 		for _, fn := range l.followers {
@@ -106,6 +109,7 @@ func (l *Log) sync(exclusive bool) (func(), error) {
 			return nil, err
 		}
 		if l.f == nil {
+			l.settleWatch()
 			return func() {}, nil
 		}
 	}
@@ -116,6 +120,7 @@ func (l *Log) sync(exclusive bool) (func(), error) {
 				return nil, err
 			}
 			if l.f == nil {
+				l.settleWatch()
 				return func() {}, nil
 			}
 		}
@@ -137,13 +142,24 @@ func (l *Log) sync(exclusive bool) (func(), error) {
 		unlock()
 		return nil, err
 	}
+	l.settleWatch()
 	return unlock, nil
 }
 
 // lost records a file found shorter or replaced and starts reading the
 // chain afresh.
+//
+// The attempts without an outcome read so far are watched while it is read
+// again: one not found as it was is written again (mend.go). What was found
+// is said as a line of the log too, so that Verify reports it as the
+// header does.
 func (l *Log) lost(detail string) {
-	l.shrunk = append(l.shrunk, Break{Kind: Shrunk, Detail: detail, Digest: digest([]byte(detail + l.now().String()))})
+	b := Break{Kind: Shrunk, Detail: detail, Digest: digest([]byte(detail + l.now().String()))}
+	l.shrunk = append(l.shrunk, b)
+	if !l.readOnly {
+		l.unsaidDamage(b)
+	}
+	l.watchOpen()
 	l.w, l.recent = walker{}, nil
 }
 
@@ -186,6 +202,12 @@ func (l *Log) replay(fn func(Record)) error {
 // when the local copy can be written), and says why when it cannot be
 // reached.
 func (l *Log) Refresh() error {
+	l.mu.Lock()
+	mend := l.needsMend()
+	l.mu.Unlock()
+	if mend {
+		_ = l.Writable() // writes what is owed once it can; why not is the state's
+	}
 	var pulled error
 	l.mu.Lock()
 	copies := l.replica != nil && l.cannot == nil && l.unwritable == nil // it can write what it pulls
@@ -208,7 +230,11 @@ func (l *Log) Refresh() error {
 // appended comes through the replica's watcher (Pull) and the periodic
 // Refresh within moments, and an append reads the site again before it
 // decides anything.
-func (l *Log) RefreshLocal() error {
+func (l *Log) RefreshLocal() error { return l.refreshLocal(true) }
+
+// refreshLocal is RefreshLocal; tell says whether OnChange is told of
+// what it read (not when a follower of OnChange reads: Recent).
+func (l *Log) refreshLocal(tell bool) error {
 	l.mu.Lock()
 	end, lost := l.end, len(l.shrunk)
 	unlock, err := l.sync(false)
@@ -220,7 +246,7 @@ func (l *Log) RefreshLocal() error {
 	changed := l.end != end || len(l.shrunk) != lost
 	hooks := l.hooks
 	l.mu.Unlock()
-	if changed {
+	if changed && tell {
 		for _, fn := range hooks {
 			fn()
 		}
@@ -230,9 +256,11 @@ func (l *Log) RefreshLocal() error {
 
 // Recent returns the last records, newest first, with those other
 // processes appended since (RefreshLocal: the local copy, readable while
-// the site is not).
+// the site is not). It tells OnChange nothing: its callers are what
+// OnChange tells to read (the store's Audit topic), and telling them from
+// inside their own read would have them wait on themselves.
 func (l *Log) Recent() ([]Record, error) {
-	if err := l.RefreshLocal(); err != nil {
+	if err := l.refreshLocal(false); err != nil {
 		return nil, err
 	}
 	l.mu.Lock()

@@ -29,6 +29,9 @@ const (
 	// Diverged is a local copy that differs from the site's record
 	// (Replica): this host's lines are not the site's.
 	Diverged = "differs from the site's record"
+	// OffChain is an outcome line whose attempt is not a line that
+	// carries its request and key: the chain of that request is broken.
+	OffChain = "outcome off its attempt"
 )
 
 // Break is a line where the chain does not hold.
@@ -46,6 +49,10 @@ type Break struct {
 	Digest string
 	// Ack is the line that acknowledged this break, nil while none has.
 	Ack *Record
+	// Reported says the break is a damage line (ActionDamage): what a
+	// running process found done to the file, said in the chain, which
+	// itself holds.
+	Reported bool
 }
 
 func (b *Break) Error() string { return fmt.Sprintf("line %d: %s: %s", b.Line, b.Kind, b.Detail) }
@@ -72,6 +79,15 @@ type Summary struct {
 	// platform may have applied them: check it, unless a later attempt
 	// under the same key has a known outcome (Retry).
 	Open []OpenAttempt
+	// Settled are the attempt lines no outcome line names whose key a
+	// later attempt settled (OpenAttempt.Settled), oldest first: the
+	// platform answered that key.
+	Settled []OpenAttempt
+	// Torn are the repair lines of torn lines that were attempts (the
+	// repair could read so much) and were not written again: if the
+	// attempt was whole once, its request may have been sent with its key
+	// off the chain; a write cut short by a crash sent nothing.
+	Torn []Record
 }
 
 // Unacknowledged are the breaks no operator has acknowledged.
@@ -101,7 +117,7 @@ type OpenAttempt struct {
 // Settled reports whether a later attempt under the same key has a known
 // outcome (done or failed).
 func (o OpenAttempt) Settled() bool {
-	return o.Retry != nil && (o.Retry.Outcome == OutcomeDone || o.Retry.Outcome == OutcomeFailed)
+	return o.Retry != nil && (o.Retry.Outcome == OutcomeDone || o.Retry.Outcome == OutcomeFailed || o.Retry.Outcome == OutcomeSuperseded)
 }
 
 // Verify reads a log and checks, line by line, that each is a record
@@ -114,7 +130,7 @@ func (o OpenAttempt) Settled() bool {
 // of every line it could read. It returns the first break no one has
 // acknowledged as a *Break error; any other error is a failure to read.
 func Verify(r io.Reader) (Summary, error) {
-	var w walker
+	w := walker{strict: true}
 	br := bufio.NewReaderSize(r, 64*1024)
 	for {
 		line, rerr := br.ReadBytes('\n')
@@ -145,6 +161,14 @@ type walker struct {
 	// that is not a record): the next record starts the chain again.
 	resync bool
 	open   openAttempts
+	// strict (Verify) checks that every outcome names a line that carries
+	// its request and key: attempts are the keys of every attempt line,
+	// by seq; replaced the seqs of attempt lines written again; torn the
+	// repairs of torn attempt lines, by seq.
+	strict   bool
+	attempts map[uint64]string
+	replaced map[uint64]bool
+	torn     map[uint64]Record
 }
 
 // line checks one complete line (without its newline) and returns its
@@ -153,6 +177,12 @@ type walker struct {
 func (w *walker) line(raw []byte) (Record, *Break) {
 	w.s.Lines++
 	r, b := w.check(raw)
+	if b == nil && r.Action == ActionDamage {
+		b = damageBreak(r)
+	}
+	if b == nil && w.strict {
+		b = w.offChain(r)
+	}
 	if b != nil {
 		b.Line, b.Digest = w.s.Lines, digest(raw)
 		w.s.Breaks = append(w.s.Breaks, *b)
@@ -166,9 +196,49 @@ func (w *walker) line(raw []byte) (Record, *Break) {
 		w.resync = true
 	}
 	if b == nil || b.Kind != BadJSON {
-		w.note(r, len(w.s.Breaks) > 0)
+		w.note(r, w.broken())
 	}
 	return r, b
+}
+
+// broken says whether a break of the chain came before: a damage line
+// reports one, while the chain after it holds.
+func (w *walker) broken() bool {
+	for _, b := range w.s.Breaks {
+		if !b.Reported {
+			return true
+		}
+	}
+	return false
+}
+
+// offChain checks, in Verify, that an outcome line names the attempt line
+// of its request and key (or a copy of it written again), and keeps what
+// later lines are checked against.
+func (w *walker) offChain(r Record) *Break {
+	key := cmp.Or(r.MutationID, r.IntentID)
+	switch {
+	case r.Outcome == OutcomeAttempt:
+		if w.attempts == nil {
+			w.attempts, w.replaced = map[uint64]string{}, map[uint64]bool{}
+		}
+		w.attempts[r.Seq] = key
+		if r.Replaces != 0 {
+			w.replaced[r.Replaces] = true
+		}
+	case r.Action == ActionRepair && r.Target.Detail["attempt"] != "":
+		if w.torn == nil {
+			w.torn = map[uint64]Record{}
+		}
+		w.torn[r.Seq] = r
+	case r.Attempt != 0:
+		if got, ok := w.attempts[r.Attempt]; !ok || got != key {
+			return &Break{Kind: OffChain, Detail: fmt.Sprintf(
+				"the %s outcome of %s %s names seq %d as its attempt, which is not the attempt line of that key: its request is not on the chain",
+				r.Outcome, r.Action, r.Target.ID, r.Attempt)}
+		}
+	}
+	return nil
 }
 
 // last checks a last line that has no newline: a record is taken as it
@@ -244,7 +314,21 @@ func (w *walker) summary() Summary {
 		s.Head = Genesis
 	}
 	s.Breaks = slices.Clone(s.Breaks)
-	s.Open = w.open.list()
+	s.Open, s.Settled = nil, nil
+	for _, a := range w.open.list() {
+		if a.Settled() {
+			s.Settled = append(s.Settled, a)
+		} else {
+			s.Open = append(s.Open, a)
+		}
+	}
+	s.Torn = nil
+	for seq, r := range w.torn {
+		if !w.replaced[seq] {
+			s.Torn = append(s.Torn, r)
+		}
+	}
+	slices.SortFunc(s.Torn, func(a, b Record) int { return cmp.Compare(a.Seq, b.Seq) })
 	return s
 }
 
@@ -263,6 +347,9 @@ func (o openAttempts) add(r Record, afterBreak bool) {
 				a.Retry = &r
 			}
 		}
+	}
+	if r.Replaces != 0 {
+		delete(o, r.Replaces) // its copy stands for it
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // fullDisk is a writer that fails as a full disk does while full is set.
@@ -50,8 +51,8 @@ func TestVerifyListsAttemptsWithoutAnOutcome(t *testing.T) {
 		s.Open[0].Request != a2.Request || s.Open[0].Retry != nil || s.Open[0].Settled() {
 		t.Fatalf("verify %+v %v", s, br)
 	}
-	// A retry of t2 under the same key that ends done settles it; the
-	// attempt stays without an outcome of its own.
+	// A retry of t2 under the same key that ends done settles it: the
+	// attempt, without an outcome of its own, is listed as settled.
 	a3 := attempt("t2")
 	end = rec("freeze", "t2")
 	end.Attempt = a3.Seq
@@ -59,8 +60,8 @@ func TestVerifyListsAttemptsWithoutAnOutcome(t *testing.T) {
 		t.Fatal(err)
 	}
 	s, br = verifyFile(t, l.Path())
-	if br != nil || len(s.Open) != 1 || s.Open[0].Seq != a2.Seq || s.Open[0].Retry == nil || s.Open[0].Retry.Attempt != a3.Seq ||
-		!s.Open[0].Settled() {
+	if br != nil || len(s.Open) != 0 || len(s.Settled) != 1 || s.Settled[0].Seq != a2.Seq || s.Settled[0].Retry == nil ||
+		s.Settled[0].Retry.Attempt != a3.Seq || !s.Settled[0].Settled() {
 		t.Fatalf("verify after the retry %+v %v", s, br)
 	}
 }
@@ -102,5 +103,42 @@ func TestFullDiskRefusesUntilChecked(t *testing.T) {
 	}
 	if s, br := verifyFile(t, l.Path()); br != nil || s.Lines != 2 {
 		t.Fatalf("verify %+v %v", s, br)
+	}
+}
+
+// OnAppend (the metrics' audit appends) hears each append tried, written
+// or failed, with its duration; a decision that refuses is no append.
+func TestOnAppendHearsEachAppend(t *testing.T) {
+	dir := t.TempDir()
+	var full atomic.Bool
+	var ok, failed int
+	l, err := Open(dir, Options{Host: "h", Wrap: func(w io.Writer) io.Writer { return fullDisk{w, &full} },
+		OnAppend: func(d time.Duration, err error) {
+			if d <= 0 {
+				t.Errorf("an append took %v", d)
+			}
+			if err != nil {
+				failed++
+			} else {
+				ok++
+			}
+		}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	if _, err := l.Append(rec("freeze", "t1")); err != nil {
+		t.Fatal(err)
+	}
+	refusal := errors.New("in flight")
+	if _, err := l.AppendDecided(func() (Record, error) { return Record{}, refusal }); err != refusal {
+		t.Fatalf("a refused decision: %v", err)
+	}
+	full.Store(true)
+	if _, err := l.Append(rec("freeze", "t2")); err == nil {
+		t.Fatal("append taken on a full disk")
+	}
+	if ok != 1 || failed != 1 {
+		t.Errorf("OnAppend heard %d written and %d failed, want 1 and 1", ok, failed)
 	}
 }

@@ -53,11 +53,15 @@ func (c *clock) Add(d time.Duration) {
 
 func TestCachedReuseRefreshAndExpiry(t *testing.T) {
 	clk := &clock{t: time.Date(2026, 11, 16, 9, 0, 0, 0, time.UTC)}
-	var n atomic.Int32
+	var n, told atomic.Int32
 	src := auth.NewCached(func(context.Context) (auth.Token, error) {
 		i := n.Add(1)
 		return auth.Token{Value: auth.NewSecret(fmt.Sprintf("tok-%d", i)), ExpiresIn: time.Hour}, nil
-	}, auth.CachedOptions{Now: clk.Now})
+	}, auth.CachedOptions{Now: clk.Now, OnFetch: func(err error) {
+		if err == nil {
+			told.Add(1)
+		}
+	}})
 	ctx := context.Background()
 	get := func() string {
 		t.Helper()
@@ -91,6 +95,10 @@ func TestCachedReuseRefreshAndExpiry(t *testing.T) {
 	}
 	if got := get(); got != "tok-3" {
 		t.Errorf("after invalidate got %q, want tok-3", got)
+	}
+	// OnFetch (the metrics' token refreshes) heard each of the three.
+	if told.Load() != 3 {
+		t.Errorf("OnFetch told of %d tokens, want 3", told.Load())
 	}
 }
 

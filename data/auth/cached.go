@@ -37,10 +37,11 @@ const fetchTimeout = 30 * time.Second
 // is opaque to the client (spec 5.4) and a skewed issuer clock must not
 // stretch its life.
 type Cached struct {
-	fetch  FetchFunc
-	now    func() time.Time
-	margin time.Duration
-	group  singleflight.Group
+	fetch   FetchFunc
+	now     func() time.Time
+	margin  time.Duration
+	onFetch func(error)
+	group   singleflight.Group
 
 	mu        sync.Mutex
 	tok       Secret
@@ -72,6 +73,10 @@ type CachedOptions struct {
 	// Margin is how long before expiry the token is replaced; zero means
 	// DefaultMargin.
 	Margin time.Duration
+	// OnFetch, when set, is told each token asked of the issuer (the
+	// first, each renewal, each after an invalidation), err its failure:
+	// the process's metrics.
+	OnFetch func(err error)
 }
 
 // NewCached wraps fetch.
@@ -82,7 +87,7 @@ func NewCached(fetch FetchFunc, o CachedOptions) *Cached {
 	if o.Margin <= 0 {
 		o.Margin = DefaultMargin
 	}
-	return &Cached{fetch: fetch, now: o.Now, margin: o.Margin}
+	return &Cached{fetch: fetch, now: o.Now, margin: o.Margin, onFetch: o.OnFetch}
 }
 
 // current returns the cached token when it is still to be used.
@@ -118,6 +123,9 @@ func (c *Cached) Token(ctx context.Context) (Secret, error) {
 		defer cancel()
 		sent := c.now()
 		t, err := c.fetch(fctx)
+		if c.onFetch != nil {
+			c.onFetch(err)
+		}
 		if err != nil {
 			c.remember(err)
 			return Secret{}, err

@@ -25,6 +25,7 @@ import (
 	"treasury/data/history"
 	liquidityclient "treasury/data/liquidity/client"
 	"treasury/data/live"
+	"treasury/data/metrics"
 	payclient "treasury/data/payments/client"
 	reportingclient "treasury/data/reporting/client"
 	"treasury/data/runway"
@@ -65,6 +66,9 @@ type Options struct {
 	// retention and size bound.
 	HistoryDir string
 	History    history.Options
+	// Metrics is told every request, retry and token asked (nil: none
+	// kept).
+	Metrics *metrics.Metrics
 }
 
 // Platform is the clients of one profile and the live store they feed. An
@@ -106,6 +110,8 @@ type Platform struct {
 	historyDir  string
 	historyOpts history.Options
 	history     *historyRun
+	// feedList are the store's feeds (ready.go reads their topics).
+	feedList []live.Feed
 }
 
 // Open builds the clients and the store (not yet started: call Start).
@@ -138,6 +144,10 @@ func Open(cfg *config.Config, o Options) (*Platform, error) {
 			store.RecordFailure(e)
 		}
 	}
+	var obs transport.Observer
+	if o.Metrics != nil {
+		obs = o.Metrics
+	}
 	tc := func(iface apierr.Interface, base string, src auth.Source) (*transport.Client, error) {
 		var maxBody int64
 		if iface == apierr.Reporting {
@@ -148,7 +158,7 @@ func Open(cfg *config.Config, o Options) (*Platform, error) {
 			section = "payments"
 		}
 		return transport.New(transport.Config{Interface: iface, BaseURL: base, Auth: src, HTTP: o.HTTP,
-			Sleep: o.Sleep, Now: o.Now, Log: o.Log, OnCall: observe, UserAgent: o.UserAgent, MaxBody: maxBody,
+			Sleep: o.Sleep, Now: o.Now, Log: o.Log, OnCall: observe, UserAgent: o.UserAgent, MaxBody: maxBody, Observer: obs,
 			Retry:     retryOf(iface),
 			ConfigKey: cfg.Key(section),
 			OnRetry: func(iface apierr.Interface, path string, attempt, of int, err error) {
@@ -165,7 +175,8 @@ func Open(cfg *config.Config, o Options) (*Platform, error) {
 	if err := p.build(cfg, o, tc); err != nil {
 		return nil, err
 	}
-	lo := live.Options{Feeds: p.feeds(), Now: o.Now, Rate: o.ClockRate, Inline: o.Inline}
+	p.feedList = p.feeds()
+	lo := live.Options{Feeds: p.feedList, Now: o.Now, Rate: o.ClockRate, Inline: o.Inline}
 	if p.Payments != nil {
 		// A payment first known through a notification is read by id at
 		// once, not left partial until the next poll.
@@ -178,6 +189,11 @@ func Open(cfg *config.Config, o Options) (*Platform, error) {
 		p.Runway = p.runwayKey(store)
 	}
 	return p, nil
+}
+
+// tokenFetched tells m of each token asked of iface's issuer.
+func tokenFetched(m *metrics.Metrics, iface apierr.Interface) func(error) {
+	return func(err error) { m.TokenRefresh(string(iface), err) }
 }
 
 // retryOf is the backoff of iface's calls. Spec 7.1's schedule (2, 4, 8,
@@ -228,7 +244,7 @@ func (p *Platform) build(cfg *config.Config, o Options, tc transportFunc) error 
 	if c := cfg.Payments; c != nil {
 		p.paymentsToken = auth.NewPayments(auth.PaymentsConfig{AuthURL: c.AuthURL, ClientID: c.ClientID,
 			ClientSecret: auth.NewSecret(c.ClientSecret.Reveal()), Audience: c.Audience, HTTP: o.HTTP,
-			ConfigKey: cfg.Key("payments"), CachedOptions: auth.CachedOptions{Now: o.Now}})
+			ConfigKey: cfg.Key("payments"), CachedOptions: auth.CachedOptions{Now: o.Now, OnFetch: tokenFetched(o.Metrics, apierr.Auth)}})
 		t, err := tc(apierr.Payments, c.BaseURL, p.paymentsToken)
 		if err != nil {
 			return fmt.Errorf("payments: %w", err)
@@ -261,7 +277,7 @@ func (p *Platform) build(cfg *config.Config, o Options, tc transportFunc) error 
 		mk := func(cl config.Client, section string) (*walletclient.Client, error) {
 			src := auth.NewWallet(auth.WalletConfig{BaseURL: c.BaseURL, ClientID: cl.ClientID,
 				ClientSecret: auth.NewSecret(cl.ClientSecret.Reveal()), HTTP: o.HTTP, ConfigKey: cfg.Key(section),
-				CachedOptions: auth.CachedOptions{Now: o.Now}})
+				CachedOptions: auth.CachedOptions{Now: o.Now, OnFetch: tokenFetched(o.Metrics, apierr.Wallet)}})
 			t, err := tc(apierr.Wallet, c.BaseURL, src)
 			if err != nil {
 				return nil, fmt.Errorf("wallet: %w", err)

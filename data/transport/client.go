@@ -94,11 +94,23 @@ type Config struct {
 	// received (both on Now's clock). The live store estimates each
 	// interface's clock from them.
 	OnDate func(iface apierr.Interface, sent, received, date time.Time)
+	// Observer, when set, is told every attempt and every retry, with
+	// the method: the process's metrics.
+	Observer Observer
 	// UserAgent is sent when set.
 	UserAgent string
 	// ConfigKey is the profile section of the interface
 	// ("profiles.uat.custody"), carried by every error for guidance.
 	ConfigKey string
+}
+
+// Observer is told what a client sends: each attempt as the request log
+// has it (status 0: no answer; d from sending to the answer read whole)
+// and each failed attempt that is tried again. Path is as sent, ids in
+// it: an observer that labels by it must bound it (metrics.Operation).
+type Observer interface {
+	Attempt(iface, method, path string, status int, d time.Duration)
+	Retry(iface, method, path string)
 }
 
 // Client sends requests to one interface.

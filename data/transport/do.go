@@ -138,6 +138,9 @@ func (c *Client) Do(ctx context.Context, req Request, out any) (Response, error)
 			attempt >= c.cfg.Retry.Attempts:
 			return Response{}, c.failed(ctx, req, start, err, attempt)
 		}
+		if c.cfg.Observer != nil {
+			c.cfg.Observer.Retry(string(c.cfg.Interface), req.Method, req.Path)
+		}
 		if c.cfg.OnRetry != nil {
 			// Told before the wait: the interface is failing now, while
 			// the call is not over.
@@ -349,6 +352,9 @@ func (c *Client) record(req Request, attempt, status int, d time.Duration, err e
 	}
 	if c.cfg.OnResult != nil {
 		c.cfg.OnResult(c.cfg.Interface, req.Path, status, d, err)
+	}
+	if c.cfg.Observer != nil {
+		c.cfg.Observer.Attempt(string(c.cfg.Interface), req.Method, req.Path, status, d)
 	}
 }
 

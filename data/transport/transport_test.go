@@ -523,3 +523,32 @@ func TestDeadlineMidRetryIsAFailure(t *testing.T) {
 		}
 	}
 }
+
+// observed records what an Observer is told.
+type observed struct{ calls []string }
+
+func (o *observed) Attempt(iface, method, path string, status int, d time.Duration) {
+	o.calls = append(o.calls, fmt.Sprintf("attempt %s %s %s %d", iface, method, path, status))
+}
+
+func (o *observed) Retry(iface, method, path string) {
+	o.calls = append(o.calls, fmt.Sprintf("retry %s %s %s", iface, method, path))
+}
+
+// The observer (the process's metrics) hears each attempt with its
+// method and status, and each retry before it is sent again.
+func TestObserverHearsAttemptsAndRetries(t *testing.T) {
+	s := &script{steps: []func(http.ResponseWriter){sys500, ok200}}
+	ts := httptest.NewServer(s)
+	defer ts.Close()
+	var o observed
+	c, _ := transport.New(transport.Config{Interface: apierr.Payments, BaseURL: ts.URL, Observer: &o,
+		Sleep: func(context.Context, time.Duration) error { return nil }})
+	if _, err := c.Do(context.Background(), transport.Request{Method: http.MethodPost, Path: "/v3/payments/filter", Idempotent: true}, nil); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"attempt payments POST /v3/payments/filter 500", "retry payments POST /v3/payments/filter", "attempt payments POST /v3/payments/filter 200"}
+	if !slices.Equal(o.calls, want) {
+		t.Errorf("observer heard %q, want %q", o.calls, want)
+	}
+}

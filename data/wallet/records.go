@@ -78,6 +78,24 @@ const (
 	TxFailed             = "FAILED"
 )
 
+// FreezeRuledOut says why the state of t rules out a freeze (freeze true)
+// or unfreeze of it, "" when it does not; the sandbox refuses exactly
+// these, as the interface does (ERR010.008). A transaction that ended
+// (CONFIRMED on chain, REJECTED by policy, FAILED on chain) cannot be
+// frozen or unfrozen; a frozen one is not frozen again, nor one not
+// frozen unfrozen.
+func FreezeRuledOut(t Transaction, freeze bool) string {
+	switch {
+	case t.Status == TxConfirmed || t.Status == TxRejected || t.Status == TxFailed:
+		return t.Status + ": it ended, and cannot be frozen or unfrozen"
+	case freeze && t.FreezeInfo.IsFrozen:
+		return "frozen already"
+	case !freeze && !t.FreezeInfo.IsFrozen:
+		return "not frozen"
+	}
+	return ""
+}
+
 // TokenRequest is the body of POST /v2/credentials/oauth/token.
 type TokenRequest struct {
 	ClientID     string `json:"clientId"`

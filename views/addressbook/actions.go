@@ -2,6 +2,7 @@ package addressbook
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -86,9 +87,13 @@ func verbOf(lock bool) string {
 	return actions.Unlock
 }
 
-// confirm asks the operator to confirm a lock or unlock of ep. The intent id
-// is taken now: a new one, or the one of an intent whose submission had an
-// unknown outcome, which this one retries.
+// confirm asks the operator to confirm a lock or unlock of ep. In a
+// command, never in Update: the session's right to act is checked (the
+// audit log writable) and the intent id taken from the record of every
+// process, each intent left open on ep read by its id first
+// (actions.Actor.EndpointKey): a new one, or the one of an intent the
+// platform never received on an endpoint that has not moved, which this
+// one retries. The dialog says what reconciling found.
 func (v *View) confirm(ep custody.Endpoint, lock bool) tea.Cmd {
 	verb := verbOf(lock)
 	if f, ok := v.follows[ep.ID]; ok {
@@ -97,14 +102,31 @@ func (v *View) confirm(ep custody.Endpoint, lock bool) tea.Cmd {
 	if v.act == nil {
 		return ui.ErrorCmd(fmt.Errorf("%s: actions are not available in this session", verb))
 	}
-	key := v.act.Key(verb, ep.ID)
+	prod := v.ctx.Prod()
+	open := func() tea.Msg {
+		if err := v.act.Can(verb); err != nil {
+			return viewkit.Refusal(v.act, actions.EndpointAttempt(ep, lock, "", ""), actions.Key{}, err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), viewkit.CallTimeout)
+		defer cancel()
+		key, err := v.act.EndpointKey(ctx, ep, lock)
+		var inFlight actions.ErrInFlight
+		switch {
+		case errors.As(err, &inFlight):
+			return viewkit.Refusal(v.act, actions.EndpointAttempt(ep, lock, "", inFlight.Attempt.ID), key, err)
+		case err != nil:
+			return ui.Flash{Err: fmt.Errorf("%s of %s: nothing was sent: %w", verb, sanitize.Line(ep.Alias), err)}
+		}
+		return v.lockDialog(ep, lock, key, prod)
+	}
+	return tea.Sequence(ui.FlashCmd("waiting for the record… (the audit log is read before the "+verb+" of "+sanitize.Line(ep.Alias)+")"), open)
+}
+
+// lockDialog is the confirmation of a lock (lock true) or unlock of ep
+// under key.
+func (v *View) lockDialog(ep custody.Endpoint, lock bool, key actions.Key, prod bool) ui.Confirm {
+	verb := verbOf(lock)
 	intentID := key.ID
-	if err := v.act.Can(verb); err != nil {
-		return viewkit.Refuse(v.act, actions.EndpointAttempt(ep, lock, "", intentID), err)
-	}
-	if cmd := viewkit.InFlight(v.act, actions.EndpointAttempt(ep, lock, "", intentID), key); cmd != nil {
-		return cmd
-	}
 	to := custody.LockLocked
 	what := "A Locked endpoint cannot be used by any payment or transfer until it is unlocked."
 	if !lock {
@@ -114,11 +136,11 @@ func (v *View) confirm(ep custody.Endpoint, lock bool) tea.Cmd {
 	// What will happen, said until the intent is proposed; the lock as
 	// shown now is the state the intent changes, labelled as before in
 	// the result.
-	intro := []string{
+	intro := append([]string{
 		fmt.Sprintf("%s the custody endpoint below with a signed intent: %s → %s.", strings.ToUpper(verb[:1])+verb[1:],
 			viewkit.Dash(ep.Lock), to),
 		"The intent takes effect once approved; the view follows it. " + what,
-	}
+	}, viewkit.Reconciled(key)...)
 	lines := []string{
 		"Alias:    " + ep.Alias,
 		"Id:       " + ep.ID,
@@ -137,10 +159,10 @@ func (v *View) confirm(ep custody.Endpoint, lock bool) tea.Cmd {
 		OnCancel:  viewkit.OnCancel(v.act, actions.EndpointAttempt(ep, lock, "", intentID), verb+" of endpoint "+ep.Alias),
 		Retry:     viewkit.RetryNote(v.ctx, key, "intent id"),
 		Waiting:   "the custody interface: " + actions.IntentLine() + " (intent " + intentID + ")"}
-	if v.ctx.Prod() {
+	if prod {
 		c.TypeToConfirm = lastRunes(ep.ID, 4)
 	}
-	return func() tea.Msg { return c }
+	return c
 }
 
 func lastRunes(s string, n int) string {

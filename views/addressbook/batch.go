@@ -50,6 +50,9 @@ func (v *View) lockBatch(lock bool) viewkit.Batch[custody.Endpoint] {
 			}
 			return ""
 		},
+		Key: func(ctx context.Context, ep custody.Endpoint) (actions.Key, error) {
+			return v.act.EndpointKey(ctx, ep, lock)
+		},
 		Attempt: func(ep custody.Endpoint, reason, key string) actions.Attempt {
 			return actions.EndpointAttempt(ep, lock, reason, key)
 		},

@@ -67,7 +67,7 @@ func TestActionAppearsInEverySession(t *testing.T) {
 	e := viewtest.New(t, viewtest.Options{Skip: viewtest.NoLiquidityHistory()})
 	var tx wallet.Transaction
 	for _, x := range live.Get(e.P.Store, live.TransactionsKey).Data {
-		if x.Status != wallet.TxRejected && x.Status != wallet.TxFailed && !x.FreezeInfo.IsFrozen {
+		if wallet.FreezeRuledOut(x, true) == "" {
 			tx = x
 			break
 		}

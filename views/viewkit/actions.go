@@ -42,8 +42,35 @@ func RetryNote(ctx *ui.Context, k actions.Key, keyName string) string {
 	if r.InFlight > 0 {
 		state = "still on its way"
 	}
-	return fmt.Sprintf("retry of %s, first sent %s by %s%s from %s%s: %s; the same %s goes again, so the platform applies it at most once",
-		r.ID, r.First.UTC().Format("2006-01-02 15:04:05 UTC"), by, last, r.From, reason, state, keyName)
+	why := ""
+	if k.Why != "" {
+		why = "; reconciled: " + k.Why
+	}
+	return fmt.Sprintf("retry of %s, first sent %s by %s%s from %s%s: %s%s; the same %s goes again, so the platform applies it at most once",
+		r.ID, r.First.UTC().Format("2006-01-02 15:04:05 UTC"), by, last, r.From, reason, state, why, keyName)
+}
+
+// Reconciled are the lines a confirmation shows of the keys left open on
+// its record that reconciling with the platform settled before this key
+// was taken (actions.Key.Settled): "Reconciled: the freeze under
+// mutationId K (sent … by ana) was applied: …; recorded as done".
+func Reconciled(k actions.Key) []string {
+	out := make([]string, 0, len(k.Settled))
+	for _, s := range k.Settled {
+		out = append(out, "Reconciled: "+s.Note())
+	}
+	return out
+}
+
+// Refusal records, in a command, an attempt the actor refused before its
+// dialog opened (in flight elsewhere, a log that cannot be written, the
+// record not reconciled) and says why, with what reconciling settled
+// first.
+func Refusal(act *actions.Actor, at actions.Attempt, k actions.Key, err error) tea.Msg {
+	if act != nil {
+		err = act.Refused(at, err)
+	}
+	return ui.Flash{Err: err, Detail: Reconciled(k)}
 }
 
 // RequestLine is a request line for a dialog's label: the line the audit
@@ -59,16 +86,6 @@ func RequestLine(line string, ids ...string) string {
 	return line
 }
 
-// InFlight refuses to open the confirmation of an action whose key k
-// says is on its way now, from this process or another: what it says,
-// recorded as a refused attempt (at) through act.
-func InFlight(act *actions.Actor, at actions.Attempt, k actions.Key) tea.Cmd {
-	if k.Retry == nil || k.Retry.InFlight == 0 {
-		return nil
-	}
-	return Refuse(act, at, actions.ErrInFlight{Attempt: *k.Retry})
-}
-
 // SentNote says, after an action's result, under which key it went and
 // whether that made it a retry: " · mutationId K" or " · mutationId K (a
 // retry of the attempt first sent by X)".
@@ -81,6 +98,17 @@ func SentNote(keyName string, s actions.Sent) string {
 		note += " (a retry of the attempt first sent by " + s.Retry.FirstBy + ")"
 	}
 	return note
+}
+
+// Confirmed says, after a done action's result, what read confirmed it
+// when that was more than the answer tied to its request (a key sent
+// again, an answer read back): " · the platform answered the key sent
+// again; read back: …"; "" otherwise.
+func Confirmed(s actions.Sent) string {
+	if s.Retry == nil && !strings.Contains(s.Evidence, "read back") {
+		return ""
+	}
+	return " · " + s.Evidence
 }
 
 // Done is the result of a confirmed action that was done: text, with, when
@@ -99,8 +127,12 @@ func Done(text string, err error) tea.Cmd {
 func Failure(what, again, keyName, key string, err error) string {
 	var inFlight actions.ErrInFlight
 	var settled actions.ErrSettled
+	var unrec actions.ErrUnreconciled
+	var sup actions.ErrSuperseded
 	switch {
-	case errors.As(err, &inFlight), errors.As(err, &settled):
+	case errors.As(err, &sup):
+		return fmt.Sprintf("%s: nothing applied now; the platform holds %s; %s again acts under a new %s", what, sup.Holds, again, keyName)
+	case errors.As(err, &inFlight), errors.As(err, &settled), errors.As(err, &unrec):
 		return what + ": not sent"
 	case actions.Unknown(err):
 		return fmt.Sprintf("%s: outcome unknown, the platform may have applied it; %s again retries with the same %s %s",

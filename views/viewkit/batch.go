@@ -58,6 +58,9 @@ type Batch[T any] struct {
 	// Read, when set, reads a record again before the dialog opens: the
 	// state the dialog shows, and that rules, is the platform's now.
 	Read func(ctx context.Context, rec T) (T, error)
+	// Key takes the record's key, each key left open on it reconciled
+	// with the platform first (actions.Actor.TxKey, EndpointKey).
+	Key func(ctx context.Context, rec T) (actions.Key, error)
 	// Attempt is the record's attempt (for refusals and cancels).
 	Attempt func(rec T, reason, key string) actions.Attempt
 	// Send sends the records that go, each under its key, with reason:
@@ -65,28 +68,29 @@ type Batch[T any] struct {
 	Send func(ctx context.Context, recs []T, keys []actions.Key, reason string) []actions.Result
 }
 
-// Ask reads the marked records again (Read) and opens the batch's
-// confirmation; gone are the marked ids the page no longer holds. It
-// refuses, and records, a batch the session may not act on.
+// Ask reads the marked records again (Read), takes and reconciles their
+// keys (Key) and opens the batch's confirmation; gone are the marked ids
+// the page no longer holds. All of it runs in a command, never in Update:
+// a batch the session may not act on is refused there, each record's
+// refusal recorded.
 func (b Batch[T]) Ask(ctx *ui.Context, recs []T, gone []string) tea.Cmd {
 	if b.Act == nil {
 		return ui.ErrorCmd(errors.New("actions are not available in this session"))
 	}
-	if err := b.Act.Can(b.Action); err != nil {
-		cmds := make([]tea.Cmd, 0, len(recs))
-		for _, r := range recs {
-			cmds = append(cmds, Refuse(b.Act, b.Attempt(r, "", ""), err))
-		}
-		return tea.Sequence(cmds...)
-	}
 	open := func() tea.Msg {
+		if err := b.Act.Can(b.Action); err != nil {
+			var errs []error
+			for _, r := range recs {
+				if rerr := b.Act.Refused(b.Attempt(r, "", ""), err); !errors.Is(rerr, err) {
+					errs = append(errs, rerr)
+				}
+			}
+			return ui.Flash{Err: errors.Join(append([]error{err}, errs...)...)}
+		}
 		now, failed := b.read(recs)
 		return b.confirm(ctx, now, failed, gone)
 	}
-	what := fmt.Sprintf("reading the %d marked %s before the %s…", len(recs), b.Nouns, b.Action)
-	if b.Read == nil {
-		return open
-	}
+	what := fmt.Sprintf("waiting for the record… (the %d marked %s and the audit log are read before the %s)", len(recs), b.Nouns, b.Action)
 	return tea.Sequence(ui.FlashCmd(what), open)
 }
 
@@ -121,12 +125,14 @@ func (b Batch[T]) confirm(ctx *ui.Context, recs []T, failed []string, gone []str
 	for i, r := range recs {
 		ids[i] = b.ID(r)
 	}
-	plan := b.Act.Plan(b.Action, ids, func(i int) string {
+	rctx, cancel := context.WithTimeout(context.Background(), CallTimeout)
+	defer cancel()
+	plan := b.Act.Plan(rctx, len(recs), func(c context.Context, i int) (actions.Key, error) {
 		if failed[i] != "" {
-			return failed[i]
+			return actions.Key{}, nil // left out for it (ruled)
 		}
-		return b.Ruled(recs[i])
-	})
+		return b.Key(c, recs[i])
+	}, func(i int) string { return cmp.Or(failed[i], b.Ruled(recs[i])) })
 	var goes, out []int
 	for i, p := range plan {
 		if p.Out == "" {
@@ -159,6 +165,16 @@ func (b Batch[T]) confirm(ctx *ui.Context, recs []T, failed []string, gone []str
 		}
 		for _, id := range gone {
 			lines = append(lines, "  "+id, "    ↳ no longer held by this view")
+		}
+	}
+	var reconciled []string
+	for _, p := range plan {
+		reconciled = append(reconciled, Reconciled(p.Key)...)
+	}
+	if len(reconciled) > 0 {
+		lines = append(lines, "Reconciled with the platform first:")
+		for _, r := range reconciled {
+			lines = append(lines, "  "+strings.TrimPrefix(r, "Reconciled: "))
 		}
 	}
 	lines = append(lines, "To "+strings.ToLower(b.Verb)+":")

@@ -49,10 +49,14 @@ func (v *View) txActions() []viewkit.Action[wallet.Transaction] {
 				return viewkit.Refuse(v.act, actions.TxAttempt(t, true, "", ""), err)
 			},
 			Unavailable: func(t wallet.Transaction) string {
-				if t.FreezeInfo.IsFrozen {
+				switch why := wallet.FreezeRuledOut(t, true); {
+				case why == "":
+					return ""
+				case t.FreezeInfo.IsFrozen:
 					return "transaction " + t.ID + " is frozen already: no freeze to confirm (" + v.keys.Unfreeze.Help().Key + " unfreezes it)"
+				default:
+					return "transaction " + t.ID + " is " + why + ": no freeze to confirm"
 				}
-				return ""
 			},
 			BatchHelp: "freeze",
 			Batch: func(txs []wallet.Transaction, gone []string) tea.Cmd {
@@ -63,10 +67,14 @@ func (v *View) txActions() []viewkit.Action[wallet.Transaction] {
 				return viewkit.Refuse(v.act, actions.TxAttempt(t, false, "", ""), err)
 			},
 			Unavailable: func(t wallet.Transaction) string {
-				if !t.FreezeInfo.IsFrozen {
+				switch why := wallet.FreezeRuledOut(t, false); {
+				case why == "":
+					return ""
+				case !t.FreezeInfo.IsFrozen:
 					return "transaction " + t.ID + " is not frozen: no unfreeze to confirm (" + v.keys.Freeze.Help().Key + " freezes it)"
+				default:
+					return "transaction " + t.ID + " is " + why + ": no unfreeze to confirm"
 				}
-				return ""
 			},
 			BatchHelp: "unfreeze",
 			Batch: func(txs []wallet.Transaction, gone []string) tea.Cmd {
@@ -107,23 +115,26 @@ func (v *View) typeToConfirm(id string) string {
 }
 
 // confirmFreeze asks the operator to confirm a freeze or unfreeze of t,
-// with a reason. The mutationId is taken now (a new one, or the one of an
-// attempt not settled, which this one retries), and the transaction is
-// read again to resolve the request's path: the dialog opens with the
-// request line that will be recorded and sent.
+// with a reason. Nothing of it runs in Update: in a command, the session's
+// right to act is checked (the audit log writable), the transaction is
+// read again (the request's path, and its state now), and its key taken
+// from the record of every process, each key left open on it reconciled
+// with the platform first (actions.Actor.TxKey): the dialog opens with
+// the request line that will be recorded and sent, and says what
+// reconciling found. While the log is busy (another process's append),
+// the session stays responsive and the footer says so.
 func (v *View) confirmFreeze(t wallet.Transaction, freeze bool) tea.Cmd {
 	action := actions.Unfreeze
 	if freeze {
 		action = actions.Freeze
 	}
-	key := v.act.Key(action, t.ID)
-	if err := v.can(action); err != nil {
-		return viewkit.Refuse(v.act, actions.TxAttempt(t, freeze, "", key.ID), err)
-	}
-	if cmd := viewkit.InFlight(v.act, actions.TxAttempt(t, freeze, "", key.ID), key); cmd != nil {
-		return cmd
+	if v.act == nil {
+		return ui.ErrorCmd(errors.New("actions are not available in this session"))
 	}
 	read := func() tea.Msg {
+		if err := v.can(action); err != nil {
+			return viewkit.Refusal(v.act, actions.TxAttempt(t, freeze, "", ""), actions.Key{}, err)
+		}
 		ctx, cancel := context.WithTimeout(context.Background(), viewkit.CallTimeout)
 		defer cancel()
 		rt, now, err := v.act.FreezeRoute(ctx, t, freeze)
@@ -133,16 +144,28 @@ func (v *View) confirmFreeze(t wallet.Transaction, freeze bool) tea.Cmd {
 		if now.ID == "" {
 			now = t
 		}
-		if now.FreezeInfo.IsFrozen == freeze {
-			state := "is not frozen"
-			if freeze {
-				state = "is frozen already"
+		key, err := v.act.TxKey(ctx, now, freeze)
+		var inFlight actions.ErrInFlight
+		switch {
+		case errors.As(err, &inFlight):
+			return viewkit.Refusal(v.act, actions.TxAttempt(now, freeze, "", inFlight.Attempt.ID), key, err)
+		case err != nil:
+			return ui.Flash{Err: fmt.Errorf("%s of transaction %s: nothing was sent: %w", action, t.ID, err)}
+		}
+		if len(key.Settled) > 0 {
+			// What reconciling wrote may have moved the record: read it
+			// as it stands now.
+			if r2, again, err := v.act.FreezeRoute(ctx, now, freeze); err == nil && again.ID != "" {
+				rt, now = r2, again
 			}
-			return ui.Flash{Text: "transaction " + t.ID + " " + state + " (read just now): nothing to confirm", Warn: true}
+		}
+		if why := wallet.FreezeRuledOut(now, freeze); why != "" {
+			return ui.Flash{Text: "transaction " + t.ID + " is " + why + " (read just now): nothing to confirm", Warn: true,
+				Detail: viewkit.Reconciled(key)}
 		}
 		return v.freezeDialog(now, freeze, key, rt)
 	}
-	return tea.Sequence(ui.FlashCmd("reading transaction "+t.ID+" before the "+action+"…"), read)
+	return tea.Sequence(ui.FlashCmd("waiting for the record… (transaction "+t.ID+" and the audit log are read before the "+action+")"), read)
 }
 
 // freezeDialog is the confirmation of a freeze or unfreeze of t, as read
@@ -161,7 +184,7 @@ func (v *View) freezeDialog(t wallet.Transaction, freeze bool, key actions.Key, 
 	}
 	return ui.Confirm{
 		Title: verb + " wallet transaction",
-		Intro: []string{what},
+		Intro: append([]string{what}, viewkit.Reconciled(key)...),
 		Lines: []string{
 			"Transaction  " + t.ID,
 			"Wallet       " + v.walletName(t.WalletID) + "  " + t.WalletID,
@@ -194,25 +217,32 @@ func (v *View) freezeDialog(t wallet.Transaction, freeze bool, key actions.Key, 
 }
 
 // confirmTrigger asks the operator to confirm a sweep run, under a new
-// mutationId or the one of a trigger whose outcome is unknown. The
-// dialog opens once the source wallets' balances are read (sweepSources):
-// it lists what the run would move as read then.
+// mutationId or the one of a trigger left open that reconciling found
+// started no run (actions.Actor.SweepKey). In a command: the session's
+// right to act, the key, then the source wallets' balances (sweepSources):
+// the dialog lists what the run would move as read then.
 func (v *View) confirmTrigger(s wallet.SweepConfig) tea.Cmd {
-	key := v.act.Key(actions.Sweep, s.ID)
-	mid := key.ID
-	if err := v.can(actions.Sweep); err != nil {
-		return viewkit.Refuse(v.act, actions.SweepAttempt(s, mid), err)
-	}
-	if cmd := viewkit.InFlight(v.act, actions.SweepAttempt(s, mid), key); cmd != nil {
-		return cmd
+	if v.act == nil {
+		return ui.ErrorCmd(errors.New("actions are not available in this session"))
 	}
 	ws, _ := v.wallets()
 	read := func() tea.Msg {
+		if err := v.can(actions.Sweep); err != nil {
+			return viewkit.Refusal(v.act, actions.SweepAttempt(s, ""), actions.Key{}, err)
+		}
 		ctx, cancel := context.WithTimeout(context.Background(), viewkit.CallTimeout)
 		defer cancel()
+		key, err := v.act.SweepKey(ctx, s)
+		var inFlight actions.ErrInFlight
+		switch {
+		case errors.As(err, &inFlight):
+			return viewkit.Refusal(v.act, actions.SweepAttempt(s, inFlight.Attempt.ID), key, err)
+		case err != nil:
+			return ui.Flash{Err: fmt.Errorf("trigger of sweep %s: nothing was sent: %w", s.Name, err)}
+		}
 		return v.triggerDialog(s, key, sweepSources(ctx, v.p.Wallet, s, ws, v.ctx.Clock()))
 	}
-	return tea.Sequence(ui.FlashCmd("reading the balances of the wallets sweep "+s.Name+" draws from…"), read)
+	return tea.Sequence(ui.FlashCmd("waiting for the record… (the audit log, and the balances of the wallets sweep "+s.Name+" draws from)"), read)
 }
 
 // triggerDialog is the confirmation of a run of s under key, with what
@@ -222,7 +252,8 @@ func (v *View) triggerDialog(s wallet.SweepConfig, key actions.Key, src sources)
 	rt, _ := walletclient.SweepRoute(s.ID)
 	return ui.Confirm{
 		Title: "Trigger sweep",
-		Intro: []string{"A sweep run will start: the assets below move from the source wallets", "into the destination wallet."},
+		Intro: append([]string{"A sweep run will start: the assets below move from the source wallets", "into the destination wallet."},
+			viewkit.Reconciled(key)...),
 		Lines: []string{
 			"Sweep        " + s.Name + "  " + s.ID,
 			"Destination  " + v.walletName(s.DestinationWallet) + "  " + s.DestinationWallet,
@@ -258,21 +289,20 @@ func (v *View) done(d actionDone) tea.Cmd {
 		}
 		v.ctx.Store.Refresh(live.Sweeps)
 		v.ctx.Store.Refresh(live.Transactions)
-		return tea.Sequence(viewkit.Done("✔ sweep "+d.sweep.Name+" started: instance "+d.instance+sent, d.err),
+		return tea.Sequence(viewkit.Done("✔ sweep "+d.sweep.Name+" started: instance "+d.instance+", "+d.sent.Holds+viewkit.Confirmed(d.sent)+sent, d.err),
 			v.Stack.Update(sweepActed{d.sweep.ID}))
 	}
 	if !actions.Applied(d.err) {
 		return ui.ResultCmd(viewkit.Failure(d.action+" of transaction "+d.tx.ID, d.again, "mutationId", d.usedKey(), d.err), d.err)
 	}
 	v.ctx.Store.Refresh(live.Transactions)
-	verb, now := "unfroze", "not frozen"
+	verb := "unfroze"
 	if d.action == actions.Freeze {
 		verb = "froze"
 	}
-	if d.tx.FreezeInfo.IsFrozen {
-		now = "frozen"
-	}
+	// "now frozen" is what the answer tied to this request, or the read
+	// after it, holds (actions.Sent.Holds), never assumed.
 	return tea.Sequence(viewkit.Done("✔ "+verb+" transaction "+d.tx.ID+" ("+v.walletName(d.tx.WalletID)+", "+viewkit.Amount(d.tx.Qty, d.tx.Asset)+
-		"): now "+now+", status "+d.tx.Status+sent, d.err),
+		"): now "+d.sent.Holds+", status "+d.tx.Status+viewkit.Confirmed(d.sent)+sent, d.err),
 		v.Stack.Update(txActed{d.tx}))
 }

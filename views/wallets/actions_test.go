@@ -69,20 +69,28 @@ func TestFreezeThenUnfreeze(t *testing.T) {
 	}
 }
 
-// A transaction whose state forbids a freeze: the flash shows ERR010.008.
-func TestFreezeRefusedByState(t *testing.T) {
+// A transaction that ended (FAILED, CONFIRMED) cannot be frozen: the
+// platform refuses it (ERR010.008). Its freeze is not offered, and the key
+// pressed anyway says why; nothing is sent.
+func TestFreezeRuledOutForAnEndedTransaction(t *testing.T) {
 	t.Parallel()
 	e := viewtest.New(t, viewtest.Options{Skip: viewtest.NoLiquidityHistory()})
-	tx := pickTx(t, e, "failed", func(t wallet.Transaction) bool { return t.Status == wallet.TxFailed })
-	tm := onTx(t, e, wallets.New(e.Ctx, e.P, e.Actor), tx.ID, "cannot be frozen or unfrozen")
-	viewtest.Keys(tm, "f")
-	viewtest.WaitFor(t, tm, "Freeze wallet transaction")
-	viewtest.Keys(tm, "shift+tab", "try anyway", "enter", "enter")
-	viewtest.WaitFor(t, tm, "ERR010.008")
-	tm.Quit()
-	es := auditOf(t, e)
-	if len(es) != 1 || es[0].Outcome != audit.OutcomeFailed || es[0].ErrorCode != "ERR010.008" {
-		t.Fatalf("audit %+v, want one error ERR010.008", es)
+	for _, status := range []string{wallet.TxFailed, wallet.TxConfirmed} {
+		tx := pickTx(t, e, status, func(t wallet.Transaction) bool { return t.Status == status })
+		tm := onTx(t, e, wallets.New(e.Ctx, e.P, e.Actor), tx.ID, "Freezes")
+		sent := e.Sandbox.Stats().Requests["wallet"]
+		viewtest.Keys(tm, "f")
+		viewtest.WaitFor(t, tm, "is "+status+": it ended")
+		if frame := viewtest.Frame(t, tm); strings.Contains(frame, "f freeze") || strings.Contains(frame, "Freeze wallet transaction") {
+			t.Fatalf("%s: the freeze is offered:\n%s", status, frame)
+		}
+		if n := e.Sandbox.Stats().Requests["wallet"] - sent; n > 1 { // the store may poll once
+			t.Fatalf("%s: %d wallet requests after the key", status, n)
+		}
+		tm.Quit()
+	}
+	if es := auditOf(t, e); len(es) != 0 {
+		t.Fatalf("audit %+v, want nothing attempted", es)
 	}
 }
 

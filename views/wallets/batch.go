@@ -35,13 +35,13 @@ func (v *View) txBatch(freeze bool) viewkit.Batch[wallet.Transaction] {
 		},
 		Amount: func(t wallet.Transaction) (string, decimal.Decimal) { return t.Asset, t.Qty },
 		Ruled: func(t wallet.Transaction) string {
-			switch {
-			case t.FreezeInfo.IsFrozen == freeze && freeze:
-				return "frozen already (read just now)"
-			case t.FreezeInfo.IsFrozen == freeze:
-				return "not frozen (read just now)"
+			if why := wallet.FreezeRuledOut(t, freeze); why != "" {
+				return why + " (read just now)"
 			}
 			return ""
+		},
+		Key: func(ctx context.Context, t wallet.Transaction) (actions.Key, error) {
+			return v.act.TxKey(ctx, t, freeze)
 		},
 		Read: func(ctx context.Context, t wallet.Transaction) (wallet.Transaction, error) {
 			_, now, err := v.act.FreezeRoute(ctx, t, freeze)

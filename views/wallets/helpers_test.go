@@ -34,7 +34,7 @@ func pickTx(t *testing.T, e *viewtest.Env, what string, ok func(wallet.Transacti
 }
 
 func freezable(t wallet.Transaction) bool {
-	return t.Status != wallet.TxRejected && t.Status != wallet.TxFailed && !t.FreezeInfo.IsFrozen
+	return wallet.FreezeRuledOut(t, true) == ""
 }
 
 // sandboxTx reads a transaction from the sandbox, not the store.

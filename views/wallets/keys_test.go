@@ -23,6 +23,8 @@ func TestReboundKeys(t *testing.T) {
 	viewtest.WaitFor(t, tm, "Fees and Sweeps")
 	viewtest.Keys(tm, "T") // the old key of the section: nothing
 	viewtest.Keys(tm, "X")
+	viewtest.WaitFor(t, tm, "wallets › transactions")
+	viewtest.Keys(tm, "/", pickTx(t, e, "freezable", freezable).ID, "enter") // one that can be frozen
 	viewtest.WaitAll(t, tm, "wallets › transactions", "F freeze the transaction")
 
 	viewtest.Keys(tm, "space", "m") // space marks no more; m does

@@ -130,19 +130,20 @@ func statusNote(t wallet.Transaction) string {
 	return "in progress"
 }
 
-// freezeNote says whether the transaction can be frozen or unfrozen.
-func freezeNote(t wallet.Transaction) string {
+// freezeNote says whether the transaction can be frozen or unfrozen, as
+// the actions rule it (wallet.FreezeRuledOut), with the key that does it.
+func (v *View) freezeNote(t wallet.Transaction) string {
+	state := "not frozen"
+	if t.FreezeInfo.IsFrozen {
+		state = "FROZEN"
+	}
 	switch {
-	case t.Status == wallet.TxRejected || t.Status == wallet.TxFailed:
-		state := "not frozen"
-		if t.FreezeInfo.IsFrozen {
-			state = "FROZEN"
-		}
+	case wallet.FreezeRuledOut(t, !t.FreezeInfo.IsFrozen) != "":
 		return state + " · a " + t.Status + " transaction cannot be frozen or unfrozen"
 	case t.FreezeInfo.IsFrozen:
-		return "FROZEN · progress is paused until it is unfrozen (u)"
+		return state + " · progress is paused until it is unfrozen (" + v.keys.Unfreeze.Help().Key + ")"
 	}
-	return "not frozen (f freezes)"
+	return state + " (" + v.keys.Freeze.Help().Key + " freezes)"
 }
 
 func (v *View) txFields(t wallet.Transaction) [][2]string {
@@ -152,7 +153,7 @@ func (v *View) txFields(t wallet.Transaction) [][2]string {
 		{"status", t.Status + " — " + statusNote(t)}, {"action", t.Action}, {"amount", qty},
 		{"wallet", v.walletName(t.WalletID) + "  " + t.WalletID}, {"vault", v.vaultName(t.VaultID) + "  " + t.VaultID},
 		{"origin", viewkit.Dash(t.OriginAddress)}, {"destination", viewkit.Dash(t.DestinationAddress)}, {"hash", viewkit.Dash(t.Hash)},
-		{"created", viewkit.Time(t.CreatedAt) + " UTC"}, {"freeze", freezeNote(t)},
+		{"created", viewkit.Time(t.CreatedAt) + " UTC"}, {"freeze", v.freezeNote(t)},
 	}
 }
 

@@ -61,7 +61,7 @@ func TestFreezeStateForbids(t *testing.T) {
 	ctx := context.Background()
 	f := e.static(t, "transactions")
 	all := f.transactions(t)
-	for _, st := range []string{wallet.TxRejected, wallet.TxFailed} {
+	for _, st := range []string{wallet.TxRejected, wallet.TxFailed, wallet.TxConfirmed} {
 		tx := pick(t, all, st, func(x wallet.Transaction) bool { return x.Status == st })
 		_, err := f.c.Freeze(ctx, client.Ref{TxID: tx.ID}, "review", client.NewMutationID())
 		e := wantWalletErr(t, err, http.StatusBadRequest, apierr.GRPCFailedPrecondition, "ERR010.008", apierr.ClassState)

@@ -209,5 +209,5 @@ func pick(tb testing.TB, ts []wallet.Transaction, what string, ok func(wallet.Tr
 }
 
 func freezable(t wallet.Transaction) bool {
-	return t.Status != wallet.TxRejected && t.Status != wallet.TxFailed && !t.FreezeInfo.IsFrozen
+	return wallet.FreezeRuledOut(t, true) == ""
 }

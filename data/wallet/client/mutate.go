@@ -23,6 +23,10 @@ type Route struct {
 // Line is the request line: "PUT /v2/vaults/v/wallets/w/transactions/t/freeze".
 func (rt Route) Line() string { return rt.Method + " " + rt.Path }
 
+// Ref is the transaction the route acts on, its wallet and vault as
+// resolved.
+func (rt Route) Ref() Ref { return rt.ref }
+
 // FreezeRoute resolves where a freeze (freeze true) or unfreeze of the
 // transaction r goes. It reads the transaction first (GET
 // .../transactions/{id}): that finds its wallet when r does not name it

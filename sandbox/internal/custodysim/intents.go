@@ -207,3 +207,24 @@ func (s *Sim) step(it *intent, now time.Time) {
 	e.Metadata.LastModifiedAt = execute
 	set(custody.IntentExecuted, execute, "")
 }
+
+// Proposed is one intent the simulator accepted: its id (the caller's
+// key), the endpoint and payload type, its status now, Order its place
+// among them.
+type Proposed struct {
+	ID, Endpoint, Type, Status string
+	Order                      int
+}
+
+// Proposed lists every intent accepted, in the order proposed: the ground
+// truth a soak compares the audit log with.
+func (s *Sim) Proposed() []Proposed {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.settle(s.env.Clock.Now())
+	out := make([]Proposed, len(s.order))
+	for i, it := range s.order {
+		out[i] = Proposed{ID: it.rec.ID, Endpoint: it.rec.Payload.Reference.ID, Type: it.rec.Payload.Type, Status: it.rec.Status, Order: i + 1}
+	}
+	return out
+}

@@ -1,6 +1,7 @@
 package walletsim
 
 import (
+	"slices"
 	"strings"
 	"time"
 
@@ -14,8 +15,9 @@ func unfreeze(c *call) { setFrozen(c, wallet.ActionUnfreeze) }
 // setFrozen freezes or unfreezes a transaction. A reason and a UUID
 // mutationId are required. A mutationId already applied answers what it
 // answered then and changes nothing; reused for another transaction or
-// action it is invalid. REJECTED and FAILED transactions, freezing a frozen
-// one and unfreezing one not frozen give ERR010.008.
+// action it is invalid. A transaction that ended (CONFIRMED, REJECTED,
+// FAILED), freezing a frozen one and unfreezing one not frozen give
+// ERR010.008 (wallet.FreezeRuledOut).
 func setFrozen(c *call, action string) {
 	_, t := c.lookupTx()
 	if t == nil {
@@ -38,9 +40,7 @@ func setFrozen(c *call, action string) {
 		c.ok(c.txOut(m.answer))
 		return
 	}
-	frozen := t.rec.FreezeInfo.IsFrozen
-	if t.rec.Status == wallet.TxRejected || t.rec.Status == wallet.TxFailed ||
-		(action == wallet.ActionFreeze && frozen) || (action == wallet.ActionUnfreeze && !frozen) {
+	if wallet.FreezeRuledOut(t.rec, action == wallet.ActionFreeze) != "" {
 		c.precondition(reasonCannotFreeze, "cannot "+strings.ToLower(action)+" transaction")
 		return
 	}
@@ -63,7 +63,7 @@ func setFrozen(c *call, action string) {
 	answer.Problems = append([]wallet.Problem{}, t.rec.Problems...)
 	answer.Reasons = append([]string{}, t.rec.Reasons...)
 	answer.FreezeInfo.History = append([]wallet.FreezeEvent{}, t.rec.FreezeInfo.History...)
-	c.w.mutations[mid] = mutation{txID: t.rec.ID, action: action, answer: answer}
+	c.w.mutations[mid] = mutation{txID: t.rec.ID, action: action, answer: answer, order: len(c.w.mutations) + 1}
 	c.ok(c.txOut(answer))
 }
 
@@ -82,4 +82,25 @@ func freezeHistory(c *call) {
 	if page, f, ok := paginate(c, c.historyOut(t.rec.ID, t.rec.FreezeInfo.History), spec); ok {
 		c.ok(wallet.FreezeHistoryPage{History: page, Filter: f})
 	}
+}
+
+// Applied is one mutationId the simulator applied: a freeze, an unfreeze
+// (Target the transaction) or a sweep trigger (Target the sweep, Instance
+// the run it started), Order its place among them.
+type Applied struct {
+	Key, Target, Action, Instance string
+	Order                         int
+}
+
+// Applied lists every mutationId applied, in the order applied: the
+// ground truth a soak compares the audit log with.
+func (s *Sim) Applied() []Applied {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]Applied, 0, len(s.w.mutations))
+	for k, m := range s.w.mutations {
+		out = append(out, Applied{Key: k, Target: m.txID, Action: m.action, Instance: m.instance, Order: m.order})
+	}
+	slices.SortFunc(out, func(a, b Applied) int { return a.Order - b.Order })
+	return out
 }

@@ -149,7 +149,7 @@ func triggerSweep(c *call) {
 	r := simkit.Rand(c.s.env.Seed, simkit.Key("walletsim-sweep"), c.w.counter)
 	inst := c.w.runSweep(r, sw, c.s.chains, c.now, c.now.Add(sweepDuration))
 	if mid != "" {
-		c.w.mutations[mid] = mutation{txID: sw.rec.ID, action: actionTrigger, instance: inst}
+		c.w.mutations[mid] = mutation{txID: sw.rec.ID, action: actionTrigger, instance: inst, order: len(c.w.mutations) + 1}
 	}
 	c.ok(wallet.TriggerResponse{InstanceID: inst})
 }

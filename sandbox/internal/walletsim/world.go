@@ -46,6 +46,7 @@ type mutation struct {
 	txID, action string
 	answer       wallet.Transaction
 	instance     string
+	order        int // its place among the mutations applied (Keys)
 }
 
 // world is the simulator's state. Every field is guarded by Sim.mu.
