@@ -27,6 +27,22 @@ type Command struct {
 	Args       []string
 	Background bool
 	SSHRoles   []string
+	// Entry is the command's key in the file ("profiles.ops.commands[0]")
+	// and Lines the line of each of its keys ("" for the entry itself,
+	// "args[1]" for an argument): what the views' check (a placeholder a
+	// view's records have no field for) names.
+	Entry string
+	Lines map[string]int
+}
+
+// Error is what is wrong with the command's field (an "args[1]"), at its
+// line in file.
+func (c Command) Error(file, field, msg string) *Error {
+	line, ok := c.Lines[field]
+	if !ok {
+		line = c.Lines[""]
+	}
+	return &Error{File: file, Key: joinKey(c.Entry, field), Line: line, Msg: fmt.Sprintf("command %q: %s", c.Name, msg)}
 }
 
 type rawCommand struct {
@@ -53,7 +69,13 @@ func (r *resolver) commands(base string, raw []*rawCommand, km Keymap) []Command
 			continue
 		}
 		c := Command{Name: strings.TrimSpace(rc.Name), Key: strings.TrimSpace(rc.Key), Views: rc.Views,
-			Program: strings.TrimSpace(rc.Program), Args: rc.Args, Background: rc.Background, SSHRoles: rc.SSHRoles}
+			Program: strings.TrimSpace(rc.Program), Args: rc.Args, Background: rc.Background, SSHRoles: rc.SSHRoles,
+			Entry: key, Lines: map[string]int{"": r.d.lines[key]}}
+		for j := range c.Args {
+			if l, ok := r.d.lines[fmt.Sprintf("%s.args[%d]", key, j)]; ok {
+				c.Lines[fmt.Sprintf("args[%d]", j)] = l
+			}
+		}
 		ok := true
 		for f, v := range map[string]string{"name": c.Name, "key": c.Key, "program": c.Program} {
 			if v == "" {

@@ -211,7 +211,17 @@ type Options struct {
 	// (which exist, their columns, their search language): see
 	// Config.CheckSearches.
 	CheckSearch SearchCheck
+	// NoScreen is for a command that draws no screen (treasury get): what
+	// is wrong with a display setting (DisplaySections: keys:, theme:,
+	// commands:, searches:) is a warning, the setting left at its default,
+	// not an error that stops it: a cron export does not fail on a key
+	// binding.
+	NoScreen bool
 }
+
+// DisplaySections are the sections of a profile that only the dashboard's
+// screen reads.
+func DisplaySections() []string { return []string{"keys", "theme", "commands", "searches"} }
 
 // file is the configuration file the options name: --config, then
 // TREASURY_CONFIG, then the default path (explicit false).
@@ -312,13 +322,13 @@ func Load(o Options) (*Config, []Warning, error) {
 	if err != nil {
 		return nil, nil, Errors{{File: file, Msg: "cannot read the configuration file: " + err.Error()}}
 	}
-	cfg, warns, err := Parse(file, data, profile, o.getenv)
+	cfg, warns, err := parse(file, data, profile, o.getenv, o.NoScreen)
 	if err != nil {
 		return nil, warns, err
 	}
 	cfg.ReadOnly = cfg.ReadOnly || readOnly
 	cfg.Warnings = warns
-	if o.CheckSearch != nil {
+	if o.CheckSearch != nil && !o.NoScreen {
 		if err := cfg.CheckSearches(o.CheckSearch); err != nil {
 			return nil, warns, err
 		}
@@ -338,6 +348,12 @@ func truthy(s string) bool {
 // profile) from the YAML data of file. Relative paths in the file are taken
 // from file's directory.
 func Parse(file string, data []byte, profile string, getenv func(string) string) (*Config, []Warning, error) {
+	return parse(file, data, profile, getenv, false)
+}
+
+// parse is Parse; noScreen makes what is wrong with a display setting a
+// warning (Options.NoScreen).
+func parse(file string, data []byte, profile string, getenv func(string) string, noScreen bool) (*Config, []Warning, error) {
 	if getenv == nil {
 		getenv = os.Getenv
 	}
@@ -350,8 +366,12 @@ func Parse(file string, data []byte, profile string, getenv func(string) string)
 	if len(root.Content) > 0 {
 		d.decode(&root, reflectValue(&raw), "")
 	}
+	var shown []Warning // display settings set aside (noScreen)
+	if noScreen {
+		shown = d.displayOnly(&raw)
+	}
 	if len(d.errs) > 0 {
-		return nil, nil, d.errs
+		return nil, shown, d.errs
 	}
 	name := profile
 	if name == "" {
@@ -380,7 +400,7 @@ func Parse(file string, data []byte, profile string, getenv func(string) string)
 		}
 		return nil, nil, Errors{{File: file, Key: key, Line: line, Msg: fmt.Sprintf("no profile %q in the file (profiles: %s)", name, profileNames(raw.Profiles))}}
 	}
-	r := &resolver{d: d, dir: filepath.Dir(file), getenv: getenv}
+	r := &resolver{d: d, dir: filepath.Dir(file), getenv: getenv, noScreen: noScreen, warns: shown}
 	cfg := r.profile(name, rp)
 	if len(d.errs) > 0 {
 		sort.SliceStable(d.errs, func(i, j int) bool {

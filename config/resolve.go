@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -27,6 +28,83 @@ type resolver struct {
 	dir    string
 	getenv func(string) string
 	warns  []Warning
+	// noScreen: what is wrong with a display setting is a warning
+	// (Options.NoScreen).
+	noScreen bool
+}
+
+// display resolves a display setting (DisplaySections) with resolve; for a
+// command that draws no screen, what resolve found wrong becomes warnings
+// and reset leaves the setting at its default.
+func (r *resolver) display(resolve, reset func()) {
+	n := len(r.d.errs)
+	resolve()
+	if !r.noScreen || len(r.d.errs) == n {
+		return
+	}
+	for _, e := range r.d.errs[n:] {
+		r.warns = append(r.warns, displayWarning(e))
+	}
+	r.d.errs = r.d.errs[:n]
+	reset()
+}
+
+// displayWarning is what is wrong with a display setting, said as a
+// warning of a command that draws no screen, with its line.
+func displayWarning(e *Error) Warning {
+	file := e.File
+	if e.Line > 0 {
+		file += ":" + strconv.Itoa(e.Line)
+	}
+	return Warning{File: file, Key: e.Key, Msg: e.Msg + " (a display setting: ignored here; the dashboard refuses to start with it)"}
+}
+
+// displayOnly sets aside, as warnings, what decoding found wrong under a
+// profile's display sections, and those sections with it (a command that
+// draws no screen).
+func (d *decoder) displayOnly(raw *rawFile) []Warning {
+	var out []Warning
+	keep := d.errs[:0]
+	for _, e := range d.errs {
+		name, section, ok := displayKey(e.Key)
+		if !ok {
+			keep = append(keep, e)
+			continue
+		}
+		out = append(out, displayWarning(e))
+		if p := raw.Profiles[name]; p != nil {
+			switch section {
+			case "keys":
+				p.Keys = nil
+			case "theme":
+				p.Theme = ""
+			case "commands":
+				p.Commands = nil
+			case "searches":
+				p.Searches = nil
+			}
+		}
+	}
+	d.errs = keep
+	return out
+}
+
+// displayKey splits a key under a profile's display section
+// ("profiles.ops.keys.quit"): the profile and the section.
+func displayKey(key string) (profile, section string, ok bool) {
+	rest, found := strings.CutPrefix(key, "profiles.")
+	if !found {
+		return "", "", false
+	}
+	for _, sec := range DisplaySections() {
+		for i := 0; i < len(rest); i++ {
+			if rest[i] == '.' && strings.HasPrefix(rest[i+1:], sec) &&
+				(len(rest) == i+1+len(sec) || rest[i+1+len(sec)] == '.' || rest[i+1+len(sec)] == '[') {
+				return rest[:i], sec, true
+			}
+		}
+	}
+	return "", "", false
 }
 
 func (r *resolver) warn(key, format string, args ...any) {
@@ -51,7 +129,7 @@ func (r *resolver) profile(name string, p *rawProfile) *Config {
 	if p.Mouse != nil {
 		cfg.Mouse = *p.Mouse
 	}
-	cfg.Theme = r.theme(k("theme"), p.Theme)
+	r.display(func() { cfg.Theme = r.theme(k("theme"), p.Theme) }, func() { cfg.Theme = r.theme(k("theme"), "") })
 	if p.BaseCurrency != "" {
 		if assetRe.MatchString(p.BaseCurrency) {
 			cfg.BaseCurrency = p.BaseCurrency
@@ -111,9 +189,9 @@ func (r *resolver) profile(name string, p *rawProfile) *Config {
 	cfg.Cluster = r.cluster(k("cluster"), p.Cluster)
 	r.refresh(k("refresh"), p.Refresh, &cfg.Refresh)
 	r.alerts(k("alerts"), p.Alerts, &cfg.Alerts)
-	cfg.Searches = r.searches(k("searches"), p.Searches)
-	cfg.Keys = r.keymap(k("keys"), p.Keys)
-	cfg.Commands = r.commands(k("commands"), p.Commands, cfg.Keys)
+	r.display(func() { cfg.Searches = r.searches(k("searches"), p.Searches) }, func() { cfg.Searches = nil })
+	r.display(func() { cfg.Keys = r.keymap(k("keys"), p.Keys) }, func() { cfg.Keys = r.keymap(k("keys"), nil) })
+	r.display(func() { cfg.Commands = r.commands(k("commands"), p.Commands, cfg.Keys) }, func() { cfg.Commands = nil })
 	if p.Environment == EnvProd && !cfg.ReadOnly {
 		r.warn(base, "production profile without read_only: true; actions (freeze, lock, sweep) are enabled")
 	}

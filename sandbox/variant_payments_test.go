@@ -49,7 +49,7 @@ func TestVariantPayments(t *testing.T) {
 			t.Fatalf("default data[%d] carries errors: %v", i, d)
 		}
 		if p["paymentState"] == "FAILED" {
-			if errs, _ := p["errors"].([]any); len(errs) != 1 {
+			if errs, _ := p["errors"].([]any); len(errs) == 0 {
 				t.Fatalf("variant FAILED data[%d] without errors: %v", i, p)
 			}
 			failedWithErrors++

@@ -102,7 +102,7 @@ func (a *access) check(key gossh.PublicKey, remote net.Addr) (g grant, err error
 	if !found {
 		return grant{}, errRefused{"not in the authorized keys"}, faults
 	}
-	return grant{role: ak.role}, nil, faults
+	return grant{role: ak.role, name: ak.name}, nil, faults
 }
 
 // Reloaded is what a reload found in the files.

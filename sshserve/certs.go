@@ -213,6 +213,9 @@ func (rv *revocations) certRevoked(cert *gossh.Certificate) string {
 // Grant is what a key or certificate was let in as.
 type grant struct {
 	role Role
+	// name is who a plain key is, for people (its line's name=, else its
+	// comment); a certificate is named by its key id.
+	name string
 	// cert is set for a certificate: its key id, serial, the principal
 	// whose role it took and its CA's fingerprint.
 	cert *CertInfo

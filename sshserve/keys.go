@@ -18,12 +18,16 @@ import (
 type authorizedKey struct {
 	role    Role
 	comment string
-	line    int
+	// name is the name= option of the line, else its comment: who the key
+	// is, for people (the audit log, "in flight from …").
+	name string
+	line int
 }
 
 // parseAuthorizedKeys reads an OpenSSH authorized_keys file. Each line is
-// `[options] type base64 [comment]`. The one option read is role="viewer" or
-// role="operator" (default viewer). The OpenSSH restrictions that do not
+// `[options] type base64 [comment]`. The options read are role="viewer" or
+// role="operator" (default viewer) and name="Ana Lima", who the key is
+// (default: its comment). The OpenSSH restrictions that do not
 // widen access and that this server never grants anyway (no-pty excepted:
 // the dashboard needs a terminal) are accepted and ignored: restrict,
 // no-port-forwarding, no-agent-forwarding, no-X11-forwarding, no-user-rc.
@@ -44,21 +48,24 @@ func parseAuthorizedKeys(path string, data []byte) (map[string]authorizedKey, er
 		if len(bytes.TrimSpace(rest)) != 0 {
 			return nil, fmt.Errorf("%s:%d: unexpected text after the key", path, n)
 		}
-		role := RoleViewer
+		role, name := RoleViewer, strings.TrimSpace(comment)
 		for _, opt := range options {
-			r, err := parseKeyOption(opt)
+			r, nm, err := parseKeyOption(opt)
 			if err != nil {
 				return nil, fmt.Errorf("%s:%d: %v", path, n, err)
 			}
 			if r != "" {
 				role = r
 			}
+			if nm != "" {
+				name = nm
+			}
 		}
 		id := string(key.Marshal())
 		if prev, ok := keys[id]; ok {
 			return nil, fmt.Errorf("%s:%d: key %s is already listed on line %d", path, n, gossh.FingerprintSHA256(key), prev.line)
 		}
-		keys[id] = authorizedKey{role: role, comment: comment, line: n}
+		keys[id] = authorizedKey{role: role, comment: comment, name: name, line: n}
 	}
 	if len(keys) == 0 {
 		return nil, fmt.Errorf("%s: no keys: nobody could connect", path)
@@ -66,24 +73,31 @@ func parseAuthorizedKeys(path string, data []byte) (map[string]authorizedKey, er
 	return keys, nil
 }
 
-// parseKeyOption returns the role an option sets ("" when it sets none).
-func parseKeyOption(opt string) (Role, error) {
+// parseKeyOption returns the role or the name an option sets ("" when it
+// sets none).
+func parseKeyOption(opt string) (Role, string, error) {
 	name, value, hasValue := strings.Cut(opt, "=")
 	switch strings.ToLower(name) {
 	case "role":
 		v := strings.Trim(value, `"`)
 		switch Role(v) {
 		case RoleViewer, RoleOperator:
-			return Role(v), nil
+			return Role(v), "", nil
 		}
-		return "", fmt.Errorf("role %q: want role=\"viewer\" or role=\"operator\"", v)
+		return "", "", fmt.Errorf("role %q: want role=\"viewer\" or role=\"operator\"", v)
+	case "name":
+		v := strings.TrimSpace(strings.Trim(value, `"`))
+		if v == "" {
+			return "", "", errors.New(`name="" names nobody: give who the key is (name="Ana Lima")`)
+		}
+		return "", v, nil
 	case "restrict", "no-port-forwarding", "no-agent-forwarding", "no-x11-forwarding", "no-user-rc":
 		if hasValue {
-			return "", fmt.Errorf("option %q takes no value", name)
+			return "", "", fmt.Errorf("option %q takes no value", name)
 		}
-		return "", nil
+		return "", "", nil
 	}
-	return "", fmt.Errorf("option %q is not supported here (only role=, restrict, no-port-forwarding, no-agent-forwarding, no-X11-forwarding, no-user-rc)", name)
+	return "", "", fmt.Errorf("option %q is not supported here (only role=, name=, restrict, no-port-forwarding, no-agent-forwarding, no-X11-forwarding, no-user-rc)", name)
 }
 
 // loadHostKey reads an OpenSSH private host key, creating an ed25519 one

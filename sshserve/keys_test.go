@@ -10,24 +10,31 @@ import (
 	tea "charm.land/bubbletea/v2"
 )
 
+// TestParseAuthorizedKeys: each line's role (viewer unless said) and who
+// the key is for people: its name= option, else its comment.
 func TestParseAuthorizedKeys(t *testing.T) {
-	a, b := newTestKey(t, "a@host"), newTestKey(t, "")
+	a, b, c := newTestKey(t, "a@host"), newTestKey(t, ""), newTestKey(t, "c@laptop")
 	keys, err := parseAuthorizedKeys("keys", []byte(strings.Join([]string{
 		"# operators",
 		"",
 		`restrict,role="operator" ` + a.line,
 		"  " + b.line + "  ",
+		`role="operator",name="Carla Diaz" ` + c.line,
 	}, "\n")))
 	if err != nil {
 		t.Fatal(err)
 	}
 	ka := keys[string(a.signer.PublicKey().Marshal())]
 	kb := keys[string(b.signer.PublicKey().Marshal())]
-	if ka.role != RoleOperator || ka.line != 3 || ka.comment != "a@host" {
+	kc := keys[string(c.signer.PublicKey().Marshal())]
+	if ka.role != RoleOperator || ka.line != 3 || ka.comment != "a@host" || ka.name != "a@host" {
 		t.Errorf("a: %+v", ka)
 	}
-	if kb.role != RoleViewer || kb.line != 4 {
+	if kb.role != RoleViewer || kb.line != 4 || kb.name != "" {
 		t.Errorf("b: %+v", kb)
+	}
+	if kc.role != RoleOperator || kc.name != "Carla Diaz" || kc.comment != "c@laptop" {
+		t.Errorf("c: %+v", kc)
 	}
 }
 
@@ -38,6 +45,7 @@ func TestParseAuthorizedKeysFaultsNameFileAndLine(t *testing.T) {
 	}{
 		{"garbage", "# c\nssh-ed25519 AAAA!!\n", "keys:2:"},
 		{"bad role", `role="admin" ` + a.line, `keys:1: role "admin"`},
+		{"empty name", `name="" ` + a.line, `keys:1: name="" names nobody`},
 		{"from is not ignored", `from="10.0.0.1" ` + a.line, `keys:1: option "from"`},
 		{"command is not ignored", `command="ls" ` + a.line, `keys:1: option "command"`},
 		{"duplicate", a.line + "\n" + `role=operator ` + a.line, "keys:2: key " + a.fingerprint() + " is already listed on line 1"},

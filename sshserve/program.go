@@ -131,7 +131,7 @@ func (s *Server) newProgram(sess ssh.Session, r *run) *tea.Program {
 	env := sessionEnv(append([]string{"TERM=" + pty.Term}, sess.Environ()...))
 	colors := ui.ColorProfile(env.Getenv)
 	model, cleanup, err := s.opts.NewModel(ctx, Session{
-		User: id.user, Fingerprint: id.fingerprint, RemoteAddr: id.remote, Role: id.role, Cert: id.cert,
+		User: id.user, Fingerprint: id.fingerprint, Name: id.name, RemoteAddr: id.remote, Role: id.role, Cert: id.cert,
 		Colors: colors, Dark: ui.DarkBackground(env.Getenv("COLORFGBG")),
 		Term:  pty.Term,
 		Width: pty.Window.Width, Height: pty.Window.Height,

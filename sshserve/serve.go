@@ -61,7 +61,12 @@ type Session struct {
 	// before showing it. Fingerprint (ssh.FingerprintSHA256 of the key)
 	// identifies the person.
 	User, Fingerprint, RemoteAddr string
-	Role                          Role
+	// Name is who the key is: the name= of its line in the authorized
+	// keys, else its comment ("" when it has neither, and for a
+	// certificate, which Cert names; from the file: sanitize it before
+	// showing it).
+	Name string
+	Role Role
 	// Cert names the certificate the person logged in with (nil for a
 	// plain key; Fingerprint is then its key's).
 	Cert *CertInfo

@@ -119,8 +119,10 @@ func TestRolePerKey(t *testing.T) {
 	}{{"op", op, RoleOperator}, {"viewer", viewer, RoleViewer}, {"plain", plain, RoleViewer}} {
 		tm := ts.openTerm(t, c.user, c.key, "xterm")
 		s := ts.ev.next(t, c.user, "start").s
-		if s.Role != c.want || s.Fingerprint != c.key.fingerprint() || s.User != c.user {
-			t.Errorf("%s: session %+v, want role %s", c.user, s, c.want)
+		// The key is named for people by its comment: two operators
+		// sharing a Unix user are told apart.
+		if s.Role != c.want || s.Fingerprint != c.key.fingerprint() || s.User != c.user || s.Name != c.user {
+			t.Errorf("%s: session %+v, want role %s, named %s", c.user, s, c.want, c.user)
 		}
 		tm.waitFor(t, "role="+string(c.want))
 	}

@@ -124,7 +124,7 @@ func (s *Server) session(next ssh.Handler) ssh.Handler {
 			return
 		}
 		id := identity{
-			user: sess.User(), fingerprint: gossh.FingerprintSHA256(plainKey(key)),
+			user: sess.User(), fingerprint: gossh.FingerprintSHA256(plainKey(key)), name: g.name,
 			remote: sess.RemoteAddr().String(), role: g.role, cert: g.cert,
 		}
 		st, refusal := s.admit()
@@ -173,7 +173,7 @@ func (s *Server) noTerminal(next ssh.Handler) ssh.Handler {
 			if key := sess.PublicKey(); key != nil {
 				id.fingerprint = gossh.FingerprintSHA256(plainKey(key))
 				if g, err := s.check(key, sess.RemoteAddr()); err == nil {
-					id.role, id.cert = g.role, g.cert
+					id.role, id.cert, id.name = g.role, g.cert, g.name
 				}
 			}
 			s.log.Info("ssh session refused: no terminal", id.attrs()...)
@@ -185,13 +185,13 @@ func (s *Server) noTerminal(next ssh.Handler) ssh.Handler {
 
 // identity is who a session is, for the log.
 type identity struct {
-	user, fingerprint, remote string
-	role                      Role
-	cert                      *CertInfo // nil for a plain key
+	user, fingerprint, name, remote string
+	role                            Role
+	cert                            *CertInfo // nil for a plain key
 }
 
 func (id identity) attrs() []any {
-	a := []any{"user", id.user, "fingerprint", id.fingerprint, "remote", id.remote, "role", string(id.role)}
+	a := []any{"user", id.user, "name", id.name, "fingerprint", id.fingerprint, "remote", id.remote, "role", string(id.role)}
 	if c := id.cert; c != nil {
 		a = append(a, certAttrs(c.KeyID, c.Serial)...)
 		a = append(a, "cert_principal", c.Principal, "cert_ca", c.CA)

@@ -59,6 +59,9 @@ type App struct {
 	raw           *rawPager
 	confirm       *dialog
 	help          help.Model
+	// helpTop is the first line of the help shown (?), when it is taller
+	// than the terminal: the pager's keys scroll it.
+	helpTop int
 	// confirms numbers the dialogs; background are the confirmed actions
 	// whose dialog was hidden while their call runs.
 	confirms   int
@@ -365,7 +368,7 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case Jump:
 		return a, a.open(Open{View: msg.View})
 	case showHelp:
-		a.overlay = helpOverlay
+		a.openHelp()
 		return a, nil
 	case Confirm:
 		if a.ctx.ReadOnly {
@@ -430,7 +433,9 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 	case helpOverlay:
 		if key.Matches(msg, a.keys.Back, a.keys.Help, a.keys.Close) {
 			a.overlay = noOverlay
+			return nil
 		}
+		a.scrollHelp(msg)
 		return nil
 	case rawOverlay:
 		if key.Matches(msg, a.keys.Back, a.keys.Raw, a.keys.Close) {
@@ -490,7 +495,7 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 		a.palette.open()
 		a.overlay = paletteOverlay
 	case key.Matches(msg, k.Help):
-		a.overlay = helpOverlay
+		a.openHelp()
 	case key.Matches(msg, k.Alerts):
 		// "a: all" on the overview, and from anywhere: esc comes back.
 		return a.follow(Open{View: route.Alerts})

@@ -6,7 +6,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os/exec"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -16,6 +18,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"treasury/kit/jsonfields"
 	"treasury/ui/route"
 	"treasury/ui/sanitize"
 )
@@ -174,6 +177,59 @@ func (c *capped) String() string {
 }
 
 var argField = regexp.MustCompile(`\{([^{}]*)\}`)
+
+// Unknown is a placeholder of a command's argument that no record of a
+// view has a field for.
+type Unknown struct {
+	Arg   int    // the argument's index
+	Field string // the placeholder's name
+	// Near are the fields of the view's records whose name shares the
+	// placeholder's start or end ("status" for {state}), to say what was
+	// meant; Fields counts the fields there are.
+	Near   []string
+	Fields int
+}
+
+// UnknownFields are the placeholders of args that no record of types (a
+// view's, its RecordTypes) has a field for, as CommandArgs reads a record:
+// {id}, a field by its JSON path or its own name, {state} for a field
+// named state or ending in State. A list is no field (nothing flattens
+// it). None when types is empty: a view of no records is not checked.
+func UnknownFields(args []string, types []reflect.Type) []Unknown {
+	if len(types) == 0 {
+		return nil
+	}
+	have := map[string]bool{"id": true}
+	for _, t := range types {
+		for _, l := range jsonfields.Leaves(t) {
+			if k := l.Type.Kind(); k == reflect.Slice || k == reflect.Array || k == reflect.Map {
+				continue
+			}
+			have[l.Path], have[l.Name()] = true, true
+			if l.Name() == "state" || strings.HasSuffix(l.Name(), "State") {
+				have["state"] = true
+			}
+		}
+	}
+	var out []Unknown
+	for i, a := range args {
+		for _, m := range argField.FindAllStringSubmatch(a, -1) {
+			if have[m[1]] {
+				continue
+			}
+			u := Unknown{Arg: i, Field: m[1], Fields: len(have)}
+			lower := strings.ToLower(m[1])
+			for _, f := range slices.Sorted(maps.Keys(have)) {
+				lf := strings.ToLower(f)
+				if !strings.Contains(f, ".") && len(lower) >= 3 && len(lf) >= 3 && (lf[:3] == lower[:3] || strings.HasSuffix(lf, lower[len(lower)-3:])) {
+					u.Near = append(u.Near, f)
+				}
+			}
+			out = append(out, u)
+		}
+	}
+	return out
+}
 
 // CommandArgs makes a command's arguments of the record under the cursor:
 // {id} is its id, {name} any field of the record by its name (the first

@@ -2,6 +2,8 @@ package ui
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -90,5 +92,32 @@ func TestCopyLocalTmux(t *testing.T) {
 			a.flash.Err == nil || !strings.Contains(a.flash.Err.Error(), "exit status 1")):
 			t.Errorf("set-buffer failed: flash %+v", a.flash)
 		}
+	}
+}
+
+// TestSaveCSVNamesTheFullPath: ctrl+s writes the table's CSV in the
+// session's save folder and the flash names the file by its full path,
+// whatever folder the session was given (here a relative one).
+func TestSaveCSVNamesTheFullPath(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	ctx := testContext("test", false)
+	ctx.SaveDir = "exports"
+	app := NewApp(ctx, &listView{name: "alpha", rows: []string{"a-1"}})
+	app.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	cmd := app.saveCSV()
+	if cmd == nil {
+		t.Fatal("nothing saved")
+	}
+	f, ok := cmd().(Flash)
+	if !ok || f.Err != nil {
+		t.Fatalf("flash %+v", f)
+	}
+	name, found := strings.CutPrefix(f.Text, "saved ")
+	if !found || !filepath.IsAbs(name) || filepath.Dir(name) != filepath.Join(dir, "exports") {
+		t.Fatalf("the flash says %q, not the full path in %s", f.Text, filepath.Join(dir, "exports"))
+	}
+	if _, err := os.Stat(name); err != nil {
+		t.Fatal(err)
 	}
 }

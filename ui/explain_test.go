@@ -3,7 +3,11 @@ package ui
 import (
 	"strings"
 	"testing"
+
+	"treasury/ui/uitest"
 )
+
+var uitestKey = uitest.Key
 
 // explained is a view that explains its figures.
 type explained struct {
@@ -20,15 +24,21 @@ func (e explained) Explain() []string {
 }
 
 // TestHelpExplainsTheFigures: ? on a view that explains its figures shows
-// the explanation under its keys; where it does not fit, a line says
-// where it is.
+// the explanation under its keys; where it does not fit, the help scrolls
+// to it: nothing is left out.
 func TestHelpExplainsTheFigures(t *testing.T) {
 	a := NewApp(testContext("test", false), explained{&listView{name: "ex", rows: []string{"x"}}, 0})
 	if out := a.helpView(100, 40); !strings.Contains(out, "How its figures are computed") || !strings.Contains(out, "Runway: the balance over the pace.") {
 		t.Fatalf("no explanation:\n%s", out)
 	}
 	long := NewApp(testContext("test", false), explained{&listView{name: "ex", rows: []string{"x"}}, 40})
-	if out := long.helpView(100, 30); !strings.Contains(out, "on a taller terminal") || strings.Contains(out, "More of how") {
-		t.Fatalf("no word of the explanation left out:\n%s", out)
+	if out := long.helpView(100, 30); !strings.Contains(out, "lines 1–29 of") || strings.Contains(out, "closes this help") {
+		t.Fatalf("a help taller than the terminal does not say it scrolls:\n%s", out)
+	}
+	for range 60 {
+		long.scrollHelp(uitestKey("pgdown"))
+	}
+	if out := long.helpView(100, 30); !strings.Contains(out, "More of how") || !strings.Contains(out, "closes this help") {
+		t.Fatalf("scrolled down, the explanation's end is not shown:\n%s", out)
 	}
 }

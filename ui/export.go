@@ -85,10 +85,7 @@ func (a *App) showCopy(title, text string) {
 
 func (a *App) saveCSV() tea.Cmd {
 	v := a.Active()
-	dir := a.ctx.SaveDir
-	if dir == "" {
-		dir = "."
-	}
+	dir := SaveDir(a.ctx)
 	name := filepath.Join(dir, fmt.Sprintf("%s-%s.csv", strings.Join(append([]string{string(v.Name())}, v.Crumbs()...), "-"), a.ctx.Clock().UTC().Format("20060102T150405Z")))
 	name = filepath.Join(dir, safeFileName(filepath.Base(name)))
 	write := CSVOf(v) // what is shown now, immutable: the command may run while the view moves on
@@ -114,6 +111,21 @@ func (a *App) saveCSV() tea.Cmd {
 		}
 		return Flash{Text: "saved " + name}
 	}
+}
+
+// SaveDir is the folder the session saves files to (CSV, reports) by its
+// full path, which every flash of a save names: "saved ledger-….csv"
+// leaves the reader to guess the folder (the working directory, or an
+// SSH user's exports).
+func SaveDir(ctx *Context) string {
+	dir := ctx.SaveDir
+	if dir == "" {
+		dir = "."
+	}
+	if abs, err := filepath.Abs(dir); err == nil {
+		dir = abs
+	}
+	return dir
 }
 
 func safeFileName(s string) string {

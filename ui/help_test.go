@@ -173,3 +173,30 @@ func BenchmarkKey(b *testing.B) {
 		_ = ctx.Key("open").Help().Key
 	}
 }
+
+// TestHelpScrolls: a help taller than the terminal shows its first lines
+// and says which; the pager's keys scroll it to its last line (how to
+// close it), and no further; opened again, it starts at the top.
+func TestHelpScrolls(t *testing.T) {
+	frame, app := helpFrame(colorprofile.NoTTY, 60, 12)
+	plain := ansi.Strip(frame)
+	if !strings.Contains(plain, "lines 1–") || strings.Contains(plain, "closes this help") {
+		t.Fatalf("the help's first page does not say it scrolls:\n%s", plain)
+	}
+	for range 20 {
+		app.Update(uitest.Key("pgdown"))
+	}
+	end := ansi.Strip(app.Frame())
+	if !strings.Contains(end, "closes this help") || !strings.Contains(end, "lines ") {
+		t.Fatalf("scrolled to the end, the help does not show its last line:\n%s", end)
+	}
+	app.Update(uitest.Key("down"))
+	if again := ansi.Strip(app.Frame()); again != end {
+		t.Errorf("scrolled past its end:\n%s", again)
+	}
+	app.Update(uitest.Key("?"))
+	app.Update(uitest.Key("?"))
+	if top := ansi.Strip(app.Frame()); !strings.Contains(top, "lines 1–") {
+		t.Errorf("opened again, not at the top:\n%s", top)
+	}
+}

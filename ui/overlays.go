@@ -17,12 +17,52 @@ import (
 	"treasury/ui/sanitize"
 )
 
-// helpView lists every key: the active view's and the shell's, generated
-// from the bindings themselves by bubbles/help, whose columns are padded by
-// display width (a key such as "←/→" is narrower than its bytes). The
-// sections stand one above the other when they fit, else side by side,
-// else each in as many columns as it takes.
+// openHelp shows the help (?) from its first line.
+func (a *App) openHelp() {
+	a.overlay, a.helpTop = helpOverlay, 0
+}
+
+// scrollHelp moves the help shown by the pager's keys: a line, or a page
+// of the terminal's height.
+func (a *App) scrollHelp(msg tea.KeyPressMsg) {
+	k, page := DefaultPagerKeys(a.ctx.keymap()), max(a.ctx.Height-2, 1)
+	switch {
+	case key.Matches(msg, k.Up):
+		a.helpTop--
+	case key.Matches(msg, k.Down):
+		a.helpTop++
+	case key.Matches(msg, k.PageUp):
+		a.helpTop -= page
+	case key.Matches(msg, k.PageDown):
+		a.helpTop += page
+	}
+	a.helpTop = max(a.helpTop, 0) // and at most the last page: helpView
+}
+
+// helpView is the help (helpText) in w×h: when it is taller, the lines
+// from helpTop and a last line that says which and how to scroll.
 func (a *App) helpView(w, h int) string {
+	out := a.helpText(w, h)
+	lines := strings.Split(out, "\n")
+	if len(lines) <= h || h < 2 {
+		return out
+	}
+	rows := h - 1
+	a.helpTop = min(a.helpTop, len(lines)-rows)
+	k := DefaultPagerKeys(a.ctx.keymap())
+	more := fmt.Sprintf("  lines %d–%d of %d · %s %s %s %s scroll · %s closes", a.helpTop+1, a.helpTop+rows, len(lines),
+		k.Up.Help().Key, k.Down.Help().Key, k.PageUp.Help().Key, k.PageDown.Help().Key, a.keys.Back.Help().Key)
+	return strings.Join(lines[a.helpTop:a.helpTop+rows], "\n") + "\n" + a.ctx.Theme.Muted.Render(ansi.Truncate(more, w, "…"))
+}
+
+// helpText lists every key: the active view's and the shell's, generated
+// from the bindings themselves by bubbles/help, whose columns are padded by
+// display width (a key such as "←/→" is narrower than its bytes), and the
+// view's explanation of its figures. The sections stand one above the
+// other when they fit, else side by side, else each in as many columns as
+// it takes; when nothing fits h, the shortest that fits w, which helpView
+// scrolls.
+func (a *App) helpText(w, h int) string {
 	var view []key.Binding
 	for _, b := range slices.Concat(a.Active().Keys(), a.commandBindings()) {
 		if b.Enabled() {
@@ -31,32 +71,33 @@ func (a *App) helpView(w, h int) string {
 	}
 	closing := a.ctx.Theme.Muted.Render("  " + a.keys.Back.Help().Key + ", " + a.keys.Close.Help().Key + " or " + a.keys.Help.Help().Key + " closes this help")
 	explain := a.explainSection(w)
-	var out string
-	// With the view's explanation first, then without it (a line says
-	// where it is) when it does not fit.
-	for _, ex := range []string{explain, a.ctx.Theme.Muted.Render("  how the figures are computed: on a taller terminal, and in the README")} {
-		if explain == "" {
-			ex = ""
+	var out, tall string
+	for _, l := range []struct {
+		cols int
+		side bool
+	}{{1, false}, {1, true}, {2, false}, {3, false}, {4, false}} {
+		top := a.helpSection("Keys — "+a.Active().Title(), view, w, l.cols)
+		all := a.helpSection("Everywhere", a.keys.List(), w, l.cols)
+		if l.side {
+			out = lipgloss.JoinHorizontal(lipgloss.Top, top, "    ", all)
+		} else {
+			out = top + "\n\n" + all
 		}
-		for _, l := range []struct {
-			cols int
-			side bool
-		}{{1, false}, {1, true}, {2, false}, {3, false}, {4, false}} {
-			top := a.helpSection("Keys — "+a.Active().Title(), view, w, l.cols)
-			all := a.helpSection("Everywhere", a.keys.List(), w, l.cols)
-			if l.side {
-				out = lipgloss.JoinHorizontal(lipgloss.Top, top, "    ", all)
-			} else {
-				out = top + "\n\n" + all
-			}
-			if ex != "" {
-				out += "\n\n" + ex
-			}
-			out += "\n\n" + closing
-			if lipgloss.Height(out) <= h && lipgloss.Width(out) <= w {
-				return out
-			}
+		if explain != "" {
+			out += "\n\n" + explain
 		}
+		out += "\n\n" + closing
+		if lipgloss.Height(out) <= h && lipgloss.Width(out) <= w {
+			return out
+		}
+		// Scrolled (helpView), nothing gives way: the shortest layout
+		// that fits the width, the view's explanation of its figures in.
+		if lipgloss.Width(out) <= w && (tall == "" || lipgloss.Height(out) < lipgloss.Height(tall)) {
+			tall = out
+		}
+	}
+	if tall != "" {
+		return tall
 	}
 	return out
 }

@@ -68,10 +68,17 @@ func (f sizeFlag) Set(s string) error {
 
 // LoadConfig loads the configuration the globals name and prints its
 // warnings on stderr.
-func (g *Globals) LoadConfig(e *process.Env) (*config.Config, error) {
+func (g *Globals) LoadConfig(e *process.Env) (*config.Config, error) { return g.load(e, false) }
+
+// LoadConfigNoScreen is LoadConfig for a command that draws no screen
+// (treasury get): what is wrong with a display setting (keys:, theme:,
+// commands:, searches:) is a warning on stderr, not an error.
+func (g *Globals) LoadConfigNoScreen(e *process.Env) (*config.Config, error) { return g.load(e, true) }
+
+func (g *Globals) load(e *process.Env, noScreen bool) (*config.Config, error) {
 	e.Logs = g.Logs
 	cfg, warns, err := config.Load(config.Options{ConfigFile: g.ConfigFile, Profile: g.Profile, ReadOnly: g.ReadOnly, Getenv: e.Getenv,
-		CheckSearch: saved.Check})
+		CheckSearch: saved.Check, NoScreen: noScreen})
 	for _, w := range warns {
 		fmt.Fprintln(e.Stderr, "treasury: warning:", w)
 	}

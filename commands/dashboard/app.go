@@ -2,7 +2,9 @@ package dashboard
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -62,7 +64,7 @@ func NewApp(rt *process.Runtime, s Session) *ui.App {
 		views = append(views, build(r))
 	}
 	// The profile's saved searches, as tabs after these; a search its view
-	// cannot lay out was refused at the start (CheckSaved).
+	// cannot lay out was refused at the start (CheckProfile).
 	tabs, _ := saved.Views(ctx, cfg.File, cfg.Searches, build)
 	views = append(views, tabs...)
 	return ui.NewApp(ctx, views...)
@@ -134,16 +136,65 @@ func session(rt *process.Runtime, s Session) (*ui.Context, saved.Build) {
 	return ctx, build
 }
 
-// CheckSaved builds the profile's saved searches once, as a session
-// would, and returns what is wrong with them (a column or sort their
-// view's table has not: the file and line), for the start to refuse.
-func CheckSaved(rt *process.Runtime) error {
-	if len(rt.Config.Searches) == 0 {
-		return nil
+// CheckProfile checks what only the views know of the profile, for the
+// start to refuse (the file and line of each): its saved searches, built
+// once as a session would (a column or sort their view's table has not),
+// and its custom commands (CheckCommands).
+func CheckProfile(rt *process.Runtime) error {
+	var errs config.Errors
+	if len(rt.Config.Searches) > 0 {
+		ctx, build := session(rt, Session{Colors: colorprofile.NoTTY, Who: audit.Who{Via: audit.ViaLocal, User: "check"}})
+		if _, err := saved.Views(ctx, rt.Config.File, rt.Config.Searches, build); err != nil {
+			var ce config.Errors
+			if !errors.As(err, &ce) {
+				return err
+			}
+			errs = append(errs, ce...)
+		}
 	}
-	ctx, build := session(rt, Session{Colors: colorprofile.NoTTY, Who: audit.Who{Via: audit.ViaLocal, User: "check"}})
-	_, err := saved.Views(ctx, rt.Config.File, rt.Config.Searches, build)
-	return err
+	if err := CheckCommands(rt.Config); err != nil {
+		errs = append(errs, err.(config.Errors)...)
+	}
+	if len(errs) > 0 {
+		return errs
+	}
+	return nil
+}
+
+// recordTypes are, per view, the types of the records its tables list
+// (the views' RecordTypes); the overview lists none.
+func recordTypes() map[route.Route][]reflect.Type {
+	return map[route.Route][]reflect.Type{
+		route.Quotes: quotes.RecordTypes(), route.Balances: balances.RecordTypes(), route.Payments: paymentsview.RecordTypes(),
+		route.Wallets: wallets.RecordTypes(), route.Reports: reports.RecordTypes(), route.AddressBook: addressbook.RecordTypes(),
+		route.Alerts: alerts.RecordTypes(), route.Errors: errorsview.RecordTypes(), route.Identities: identities.RecordTypes(),
+		route.Ledger: ledger.RecordTypes(), route.Audit: auditview.RecordTypes(),
+	}
+}
+
+// CheckCommands checks each custom command's {field} placeholders on
+// each view it runs on: a field none of that view's records has (the
+// README's {state} on wallet transactions, whose field is status) would
+// fail at every press; the start refuses it, naming the file, the line of
+// the argument, the view and the fields that come near.
+func CheckCommands(cfg *config.Config) error {
+	types := recordTypes()
+	var errs config.Errors
+	for _, c := range cfg.Commands {
+		for _, v := range c.Views {
+			for _, u := range ui.UnknownFields(c.Args, types[route.Route(v)]) {
+				msg := fmt.Sprintf("{%s} is no field of the %s view's records", u.Field, v)
+				if len(u.Near) > 0 {
+					msg += " (they have " + strings.Join(u.Near, ", ") + ")"
+				}
+				errs = append(errs, c.Error(cfg.File, fmt.Sprintf("args[%d]", u.Arg), msg+"; views: limits the command to the views whose records have it"))
+			}
+		}
+	}
+	if len(errs) > 0 {
+		return errs
+	}
+	return nil
 }
 
 // sessionCommands are the profile's custom commands as this session may

@@ -53,7 +53,7 @@ func runDashboard(ctx context.Context, e *process.Env, cfg *config.Config) error
 		return err
 	}
 	defer rt.Close()
-	if err := CheckSaved(rt); err != nil {
+	if err := CheckProfile(rt); err != nil {
 		return err
 	}
 	out := e.Stdout

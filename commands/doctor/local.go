@@ -13,12 +13,14 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"time"
 
 	"treasury/data/apierr"
+	"treasury/data/audit"
 	"treasury/data/webhook"
 	"treasury/kit/portowner"
 )
@@ -41,7 +43,7 @@ func (p *prober) webhooks(ctx context.Context) Section {
 	}
 	s.Target = w.Listen
 	key := p.cfg.Key("webhooks")
-	s.Checks = append(s.Checks, portCheck(w.Listen, key, p.cfg.Profile))
+	s.Checks = append(s.Checks, portCheck(w.Listen, key, p.cfg.Profile, p.o.StateDir))
 
 	if cert, err := tls.LoadX509KeyPair(w.TLSCertFile, w.TLSKeyFile); err != nil {
 		s.Checks = append(s.Checks, Check{Name: "cert", Status: Fail, Detail: "cannot load the certificate and key: " + err.Error(),
@@ -66,9 +68,10 @@ func (p *prober) webhooks(ctx context.Context) Section {
 
 // portCheck says whether addr can be listened on, and when it cannot,
 // who holds it. Held by a treasury of the same profile (the bastion's
-// serve, a dashboard), it is that process's receiver, as it should be:
-// a warning that says so, not a failure.
-func portCheck(addr, key, profile string) Check {
+// serve, a dashboard: of the state directory stateDir), it is that
+// process's receiver, as it should be: a warning that says so, not a
+// failure.
+func portCheck(addr, key, profile, stateDir string) Check {
 	ln, err := net.Listen("tcp", addr)
 	if err == nil {
 		ln.Close()
@@ -79,7 +82,7 @@ func portCheck(addr, key, profile string) Check {
 	c := Check{Name: "port", Status: Fail}
 	if le.InUse() {
 		if pr, ok := portowner.LookupAddr(addr); ok {
-			if cmd, ours := ownReceiver(pr, profile); ours {
+			if cmd, ours := ownReceiver(pr, profile, stateDir); ours {
 				return Check{Name: "port", Status: Warn, Detail: fmt.Sprintf("%s is held by treasury %s (pid %d) on profile %s: that process receives the notifications",
 					addr, cmd, pr.PID, profile),
 					Guidance: "Nothing to do if that is this host's treasury; the doctor cannot open the port itself while it runs."}
@@ -96,12 +99,14 @@ func portCheck(addr, key, profile string) Check {
 }
 
 // ownReceiver reports whether pr is a treasury of the profile (a serve or
-// a dashboard, whose receiver listens on the profile's port): its program
-// is named treasury and its command line names the profile, or names none
-// (its configuration's default; the warning says which profile is
-// assumed). It returns the command ("serve", "dashboard").
-func ownReceiver(pr portowner.Process, profile string) (string, bool) {
-	if len(pr.Args) == 0 || (filepath.Base(pr.Args[0]) != "treasury" && pr.Command != "treasury") {
+// a dashboard, whose receiver listens on the profile's port): the process
+// is a treasury (isTreasury: known by what it holds and runs, whatever
+// its program is named: a versioned binary on a bastion) and its command
+// line names the profile, or names none (its configuration's default; the
+// warning says which profile is assumed). It returns the command
+// ("serve", "dashboard").
+func ownReceiver(pr portowner.Process, profile, stateDir string) (string, bool) {
+	if len(pr.Args) == 0 || !isTreasury(pr, stateDir) {
 		return "", false
 	}
 	cmd, named := "", ""
@@ -132,6 +137,33 @@ func ownReceiver(pr portowner.Process, profile string) (string, bool) {
 		return "", false
 	}
 	return cmd, cmd == "serve" || cmd == "dashboard"
+}
+
+// isTreasury reports whether pr is a treasury process: it holds the mark
+// of a writer of the state directory stateDir (procs/<id>.lock, which
+// every dashboard and serve holds for its life), or is another process of
+// this very executable (the doctor itself holds no receiver), or, when
+// neither can be read, its program is named treasury.
+func isTreasury(pr portowner.Process, stateDir string) bool {
+	if stateDir != "" {
+		procs := filepath.Join(stateDir, audit.ProcsDir) + string(filepath.Separator)
+		for _, f := range pr.Files {
+			if strings.HasPrefix(f, procs) {
+				return true
+			}
+		}
+	}
+	if self, err := os.Executable(); err == nil && pr.PID != os.Getpid() && pr.Exe != "" && sameFile(self, pr.Exe) {
+		return true
+	}
+	return filepath.Base(pr.Args[0]) == "treasury" || pr.Command == "treasury"
+}
+
+// sameFile reports whether two paths name the same file.
+func sameFile(a, b string) bool {
+	fa, errA := os.Stat(a)
+	fb, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(fa, fb)
 }
 
 // Fingerprint names a public key without showing it: "SHA256:" and the

@@ -4,11 +4,12 @@ import (
 	"reflect"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/shopspring/decimal"
 
 	"treasury/data/apierr"
-	"treasury/data/money"
+	"treasury/data/figures"
 	"treasury/data/payments"
 	"treasury/data/wallet"
 )
@@ -64,27 +65,30 @@ func derivedColumns(t reflect.Type, list bool) []derivedColumn {
 	return out
 }
 
-// paymentColumns: the first error's code and payments.Advise's verdict and
-// advice, the words of the dashboard's payment detail. A terminal failure
-// without an error entry (a list the server sends without errors[]) gets
-// what its state means.
+// paymentColumns: the payment's figures as every surface gives them
+// (package figures): its funding class, every error's code, the error the
+// reason groups count it under, and the one retry verdict (the strictest
+// of its errors, with why they disagree) with what to do. A terminal
+// failure without an error entry (a list the server sends without
+// errors[]) gets what its state means.
 func paymentColumns() []derivedColumn {
-	pay := func(rec reflect.Value) (payments.Payment, bool) {
+	pay := func(rec reflect.Value) (*payments.Payment, bool) {
 		p, ok := rec.Interface().(payments.Payment)
-		return p, ok
+		return &p, ok
 	}
-	advise := func(rec reflect.Value) (payments.Advice, bool) {
+	verdict := func(rec reflect.Value) (figures.Advice, bool) {
 		p, ok := pay(rec)
-		if !ok || len(p.Errors) == 0 {
-			return payments.Advice{}, false
+		if !ok || figures.RetryOf(p) == figures.RetryNone {
+			return figures.Advice{}, false
 		}
-		return payments.Advise(p.PaymentState, p.Errors[0]), true
+		return figures.VerdictOf(p), true
 	}
-	firstErr := func(rec reflect.Value) (payments.PaymentError, bool) {
-		if p, ok := pay(rec); ok && len(p.Errors) > 0 {
-			return p.Errors[0], true
+	reason := func(rec reflect.Value) payments.PaymentError {
+		if p, ok := pay(rec); ok {
+			e, _ := figures.Reason(p)
+			return e
 		}
-		return payments.PaymentError{}, false
+		return payments.PaymentError{}
 	}
 	// sum totals the amounts of a payment's fees or taxes, in their one
 	// currency ("" and "" when they have none, or several).
@@ -118,9 +122,13 @@ func paymentColumns() []derivedColumn {
 		if cur == "" {
 			return "", ""
 		}
-		return money.Text(total, cur), cur
+		return figures.MoneyData(total, cur), cur
 	}
 	return []derivedColumn{
+		{name: "funding", csv: true, value: func(rec reflect.Value) string {
+			p, _ := pay(rec)
+			return figures.FundingOf(p).Name()
+		}},
 		{name: "fee_total", csv: true, value: func(rec reflect.Value) string { v, _ := sum(rec, false); return v }},
 		{name: "fee_currency", csv: true, value: func(rec reflect.Value) string { _, c := sum(rec, false); return c }},
 		{name: "tax_total", csv: true, value: func(rec reflect.Value) string { v, _ := sum(rec, true); return v }},
@@ -131,23 +139,29 @@ func paymentColumns() []derivedColumn {
 			}
 			return ""
 		}},
-		{name: "error_code", value: func(rec reflect.Value) string {
-			e, _ := firstErr(rec)
-			return e.Code
+		{name: "error_codes", value: func(rec reflect.Value) string {
+			p, _ := pay(rec)
+			return strings.Join(figures.Codes(p), ";")
 		}},
-		{name: "error_type", csv: true, value: func(rec reflect.Value) string { e, _ := firstErr(rec); return e.Type }},
-		{name: "error_title", csv: true, value: func(rec reflect.Value) string { e, _ := firstErr(rec); return string(e.Title) }},
-		{name: "error_timestamp", csv: true, value: func(rec reflect.Value) string { e, _ := firstErr(rec); return e.Timestamp }},
+		{name: "reason_code", csv: true, value: func(rec reflect.Value) string { return reason(rec).Code }},
+		{name: "error_type", csv: true, value: func(rec reflect.Value) string { return reason(rec).Type }},
+		{name: "error_title", csv: true, value: func(rec reflect.Value) string { return reason(rec).Title }},
+		{name: "error_timestamp", csv: true, value: func(rec reflect.Value) string { return figures.StampText(reason(rec).Timestamp) }},
 		{name: "retry", value: func(rec reflect.Value) string {
-			a, _ := advise(rec)
+			a, _ := verdict(rec)
+			return a.Word.Word()
+		}},
+		{name: "retry_advice", csv: true, value: func(rec reflect.Value) string {
+			a, _ := verdict(rec)
 			return a.Retry
 		}},
+		{name: "retry_why", csv: true, value: func(rec reflect.Value) string {
+			a, _ := verdict(rec)
+			return a.Why
+		}},
 		{name: "guidance", value: func(rec reflect.Value) string {
-			if a, ok := advise(rec); ok {
+			if a, ok := verdict(rec); ok {
 				return a.Todo
-			}
-			if p, ok := pay(rec); ok && p.PaymentState.FailedTerminal() {
-				return payments.StateMeaning(p.PaymentState)
 			}
 			return ""
 		}},
@@ -176,6 +190,16 @@ func walletTxColumns() []derivedColumn {
 			return p.Reason
 		}},
 		{name: "retry", value: func(rec reflect.Value) string {
+			p, ok := problem(rec)
+			switch {
+			case !ok:
+				return ""
+			case p.Retryable:
+				return figures.RetryYes.Word()
+			}
+			return figures.RetryNo.Word()
+		}},
+		{name: "retry_advice", csv: true, value: func(rec reflect.Value) string {
 			p, ok := problem(rec)
 			switch {
 			case !ok:

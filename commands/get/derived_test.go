@@ -11,14 +11,18 @@ import (
 	"testing"
 	"time"
 
+	"treasury/data/figures"
 	"treasury/data/payments"
 	"treasury/data/reporting"
 	"treasury/data/wallet"
 )
 
-// TestGetPaymentsErrorColumns: table and CSV end with the first error's
-// code and the detail view's verdict and advice; JSON carries the wire
-// fields only, errors[0].code included.
+// TestGetPaymentsErrorColumns: table and CSV end with the payment's
+// figures as the dashboard gives them (package figures): its funding,
+// every error's code, the one it is grouped under with its type, title and
+// time, and the one retry verdict with its advice; JSON carries the wire
+// fields as sent, errors[0].code included, and the same figures under one
+// added key, _treasury.
 func TestGetPaymentsErrorColumns(t *testing.T) {
 	t.Parallel()
 	rows := getCSV(t, "payments", "--state", "FAILED,DECLINED")
@@ -30,7 +34,8 @@ func TestGetPaymentsErrorColumns(t *testing.T) {
 		}
 		return i
 	}
-	want := []string{"fee_total", "fee_currency", "tax_total", "tax_currency", "errors_count", "error_code", "error_type", "error_title", "error_timestamp", "retry", "guidance"}
+	want := []string{"funding", "fee_total", "fee_currency", "tax_total", "tax_currency", "errors_count", "error_codes", "reason_code",
+		"error_type", "error_title", "error_timestamp", "retry", "retry_advice", "retry_why", "guidance"}
 	if got := head[len(head)-len(want):]; !slices.Equal(got, want) {
 		t.Errorf("last columns %v, want %v", got, want)
 	}
@@ -40,38 +45,31 @@ func TestGetPaymentsErrorColumns(t *testing.T) {
 		}
 	}
 	// The errors as the server sent them, by payment.
-	sent := map[string][]payments.PaymentError{}
+	sent := map[string]payments.Payment{}
 	for _, p := range getJSON[[]payments.Payment](t, "payments", "--state", "FAILED,DECLINED") {
-		sent[p.PaymentID] = p.Errors
+		sent[p.PaymentID] = p
 	}
 	withCode := 0
 	for _, r := range rows[1:] {
-		errs, ok := sent[r[col("paymentId")]]
+		p, ok := sent[r[col("payment_id")]]
 		if !ok {
-			t.Fatalf("payment %s in CSV, not in JSON", r[col("paymentId")])
+			t.Fatalf("payment %s in CSV, not in JSON", r[col("payment_id")])
 		}
-		if len(errs) > 0 {
-			e := errs[0]
-			if got := []string{r[col("errors_count")], r[col("error_type")], r[col("error_title")], r[col("error_timestamp")]}; !slices.Equal(got, []string{strconv.Itoa(len(errs)), e.Type, string(e.Title), e.Timestamp}) {
+		errs := p.Errors
+		if e, ok := figures.Reason(&p); ok {
+			if got := []string{r[col("errors_count")], r[col("reason_code")], r[col("error_type")], r[col("error_title")], r[col("error_timestamp")]}; !slices.Equal(got,
+				[]string{strconv.Itoa(len(errs)), e.Code, e.Type, string(e.Title), figures.StampText(e.Timestamp)}) {
 				t.Errorf("payment %s: error columns %q, sent %+v", r[0], got, e)
 			}
 		}
-		st := payments.State(r[col("paymentState")])
-		switch {
-		case len(errs) == 0:
-			want := ""
-			if st.FailedTerminal() {
-				want = payments.StateMeaning(st)
-			}
-			if r[col("error_code")] != "" || r[col("guidance")] != want {
-				t.Errorf("payment %s without errors: code %q guidance %q", r[0], r[col("error_code")], r[col("guidance")])
-			}
-		default:
+		a := figures.VerdictOf(&p)
+		if r[col("error_codes")] != strings.Join(figures.Codes(&p), ";") || r[col("retry")] != a.Word.Word() ||
+			r[col("retry_advice")] != a.Retry || r[col("retry_why")] != a.Why || r[col("guidance")] != a.Todo ||
+			r[col("funding")] != figures.FundingOf(&p).Name() {
+			t.Errorf("payment %s: %q, want the verdict %+v", r[0], r[len(r)-len(want):], a)
+		}
+		if len(errs) > 0 {
 			withCode++
-			a := payments.Advise(st, errs[0])
-			if r[col("error_code")] != errs[0].Code || r[col("retry")] != a.Retry || r[col("guidance")] != a.Todo {
-				t.Errorf("payment %s: %q %q %q, want %q %q %q", r[0], r[col("error_code")], r[col("retry")], r[col("guidance")], errs[0].Code, a.Retry, a.Todo)
-			}
 		}
 	}
 	if withCode == 0 {
@@ -79,10 +77,10 @@ func TestGetPaymentsErrorColumns(t *testing.T) {
 	}
 
 	code, out, _ := getRun(t, "payments", "--state", "FAILED")
-	// One error column: the short columns' ERROR (the code), then the
-	// verdict and advice.
-	if first, _, _ := strings.Cut(out, "\n"); code != 0 || !slices.Equal(strings.Fields(first)[len(strings.Fields(first))-2:], []string{"RETRY", "GUIDANCE"}) ||
-		strings.Count(first, "ERROR") != 1 {
+	// One error column and one verdict: the short columns' ERROR (every
+	// code) and RETRY, then the advice.
+	if first, _, _ := strings.Cut(out, "\n"); code != 0 || !slices.Equal(strings.Fields(first)[len(strings.Fields(first))-2:], []string{"BENEFICIARY", "GUIDANCE"}) ||
+		strings.Count(first, "ERROR") != 1 || strings.Count(first, "RETRY") != 1 {
 		t.Errorf("table header %q (exit %d)", first, code)
 	}
 
@@ -97,8 +95,13 @@ func TestGetPaymentsErrorColumns(t *testing.T) {
 				t.Fatalf("-o json added %q to a wire record", k)
 			}
 		}
-		if _, ok := r["paymentId"]; !ok {
-			t.Fatalf("-o json lacks paymentId: %v", r)
+		var p payments.Payment
+		var f paymentFigures
+		if err := json.Unmarshal(r["_treasury"], &f); err != nil || json.Unmarshal(mustJSON(t, r), &p) != nil || p.PaymentID == "" {
+			t.Fatalf("-o json: a record without its paymentId or _treasury (%v): %v", err, r)
+		}
+		if a := figures.VerdictOf(&p); f.Retry != a.Word.Word() || f.RetryWhy != a.Why || !slices.Equal(f.ErrorCodes, figures.Codes(&p)) {
+			t.Errorf("payment %s: _treasury %+v, the verdict of its errors %+v", p.PaymentID, f, a)
 		}
 	}
 }
@@ -120,8 +123,9 @@ func TestGetPaymentGuidance(t *testing.T) {
 	if len(full.Errors) == 0 {
 		t.Fatal("GET /v3/payments/{id} of a declined payment has no errors")
 	}
-	a := payments.Advise(full.PaymentState, full.Errors[0])
-	for _, want := range []string{"error_code  ", full.Errors[0].Code, "retry  ", a.Retry, "guidance  ", a.Todo, "state_meaning  ", a.State} {
+	a := figures.VerdictOf(&full)
+	for _, want := range []string{"error_codes  ", full.Errors[0].Code, "retry  ", a.Word.Word(), "retry_advice  ", a.Retry, "guidance  ", a.Todo,
+		"state_meaning  ", a.State, "funding  "} {
 		if !strings.Contains(out, want) {
 			t.Errorf("get payment lacks %q:\n%s", want, out)
 		}
@@ -129,7 +133,7 @@ func TestGetPaymentGuidance(t *testing.T) {
 	// A completed payment (the oldest, looked up once for the package)
 	// has no error rows.
 	_, out, _ = getRun(t, "payment", seededIDs.get(t, "payment"))
-	if strings.Contains(out, "\nerror_code") || strings.Contains(out, "\nguidance") {
+	if strings.Contains(out, "\nerror_codes") || strings.Contains(out, "\nguidance") || strings.Contains(out, "\nretry") {
 		t.Errorf("a completed payment shows error rows:\n%s", out)
 	}
 	if !regexp.MustCompile(`\nstate_meaning +` + regexp.QuoteMeta(payments.StateMeaning(payments.Completed))).MatchString(out) {
@@ -174,13 +178,13 @@ func TestWalletTxErrorColumns(t *testing.T) {
 		t.Fatal(err)
 	}
 	n := len(rows[0])
-	if got := rows[0][n-3:]; !slices.Equal(got, []string{"error_code", "retry", "guidance"}) {
+	if got := rows[0][n-4:]; !slices.Equal(got, []string{"error_code", "retry", "retry_advice", "guidance"}) {
 		t.Fatalf("last columns %v", got)
 	}
-	if r := rows[1][n-3:]; r[0] != "ERR006.005" || !strings.HasPrefix(r[1], "NO") || !strings.Contains(r[2], "policy denied") {
+	if r := rows[1][n-4:]; r[0] != "ERR006.005" || r[1] != "NO" || !strings.HasPrefix(r[2], "NO: ") || !strings.Contains(r[3], "policy denied") {
 		t.Errorf("rejected transaction: %q", r)
 	}
-	if r := rows[2][n-3:]; r[0] != "" || r[1] != "" || r[2] != "" {
+	if r := rows[2][n-4:]; r[0] != "" || r[1] != "" || r[2] != "" || r[3] != "" {
 		t.Errorf("confirmed transaction: %q", r)
 	}
 }
@@ -190,7 +194,7 @@ func TestWalletTxErrorColumns(t *testing.T) {
 func TestGetHelpSaysExitCodes(t *testing.T) {
 	code, out, stderr := getRun(t, "--help")
 	help := out + stderr
-	for _, want := range []string{"exit status:", "0  every record was read", "1  a call failed", "2  usage", "fee_total", "error_code", "retry and guidance"} {
+	for _, want := range []string{"exit status:", "0  every record was read", "1  a call failed", "2  usage", "fee_total", "error_codes", "retry_advice", "_treasury"} {
 		if !strings.Contains(help, want) {
 			t.Errorf("get --help lacks %q", want)
 		}
@@ -198,4 +202,14 @@ func TestGetHelpSaysExitCodes(t *testing.T) {
 	if code != 0 {
 		t.Errorf("get --help exits %d", code)
 	}
+}
+
+// mustJSON is v as JSON.
+func mustJSON(t *testing.T, v any) []byte {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }

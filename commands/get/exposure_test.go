@@ -1,6 +1,7 @@
 package get
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -9,6 +10,7 @@ import (
 
 	"treasury/commands/cli/clitest"
 	"treasury/commands/sandbox/profiletest"
+	"treasury/data/figures"
 	"treasury/data/payments"
 	"treasury/data/runway"
 	"treasury/sandbox/sandboxtest"
@@ -18,7 +20,7 @@ import (
 // stands still, against the server's own records read apart (the payments
 // in flight and the prefunded balances, as `get` prints them): per
 // currency, what is paid out, drawn from the prefunded account (prefunded
-// payins) and owed just in time (JIT_FUNDING awaiting funds) are the sums
+// payins), owed just in time (awaiting funds) and invoiced are the sums
 // of those records; the available balance is the server's; the runway is
 // the shorter of its two paces and reconciles with the balance.
 func TestExposureFigureByFigure(t *testing.T) {
@@ -30,8 +32,8 @@ func TestExposureFigureByFigure(t *testing.T) {
 	bal := getJSON[[]payments.Balance](t, "--config", cfg, "payment-balances")
 
 	type sums struct {
-		out, drawn, owed decimal.Decimal
-		nOut, nOwed      int
+		out, drawn, owed, credit decimal.Decimal
+		nOut, nOwed, nCredit     int
 	}
 	want := map[string]*sums{}
 	of := func(c string) *sums {
@@ -45,14 +47,21 @@ func TestExposureFigureByFigure(t *testing.T) {
 		o, d := p.Originator, p.Destination
 		of(d.DestinationCurrency).out = of(d.DestinationCurrency).out.Add(d.DestinationAmount.Decimal)
 		of(d.DestinationCurrency).nOut++
-		switch {
-		case o.Payin == "JIT_FUNDING" && p.PaymentState == payments.AwaitingFunding:
-			of(o.SourceCurrency).owed = of(o.SourceCurrency).owed.Add(o.SourceAmount.Decimal)
-			of(o.SourceCurrency).nOwed++
-			jit++
-		case o.Payin == "JIT_FUNDING":
-		default:
+		// The vendor's document's classes, read from the record here.
+		switch o.Payin {
+		case "JIT_FUNDING":
+			if p.PaymentState == payments.AwaitingFunding {
+				of(o.SourceCurrency).owed = of(o.SourceCurrency).owed.Add(o.SourceAmount.Decimal)
+				of(o.SourceCurrency).nOwed++
+				jit++
+			}
+		case "CREDIT_FUNDING", "T_PLUS_ONE":
+			of(o.SourceCurrency).credit = of(o.SourceCurrency).credit.Add(o.SourceAmount.Decimal)
+			of(o.SourceCurrency).nCredit++
+		case "PRE_FUNDING", "FUNDED", "":
 			of(o.SourceCurrency).drawn = of(o.SourceCurrency).drawn.Add(o.SourceAmount.Decimal)
+		default:
+			t.Errorf("payment %s: payin %q is not one the vendor's document names", p.PaymentID, o.Payin)
 		}
 	}
 	if jit == 0 {
@@ -68,16 +77,18 @@ func TestExposureFigureByFigure(t *testing.T) {
 	runways := 0
 	for _, r := range rows {
 		w := of(r.Currency)
-		if !r.PaysOut.Equal(w.out) || r.PaysOutCount != w.nOut || !r.Drawn.Equal(w.drawn) || !r.Owed.Equal(w.owed) || r.OwedCount != w.nOwed {
-			t.Errorf("%s: out %s (%d) drawn %s owed %s (%d); the records say out %s (%d) drawn %s owed %s (%d)", r.Currency,
-				r.PaysOut, r.PaysOutCount, r.Drawn, r.Owed, r.OwedCount, w.out, w.nOut, w.drawn, w.owed, w.nOwed)
+		if !r.PaysOut.Equal(w.out) || r.PaysOutCount != w.nOut || !r.Prefunded.Equal(w.drawn) || !r.Owed.Equal(w.owed) || r.OwedCount != w.nOwed ||
+			!r.Credit.Equal(w.credit) || r.CreditCount != w.nCredit {
+			t.Errorf("%s: out %s (%d) prefunded %s owed %s (%d) credit %s (%d); the records say out %s (%d) drawn %s owed %s (%d) credit %s (%d)",
+				r.Currency, r.PaysOut, r.PaysOutCount, r.Prefunded, r.Owed, r.OwedCount, r.Credit, r.CreditCount,
+				w.out, w.nOut, w.drawn, w.owed, w.nOwed, w.credit, w.nCredit)
 		}
 		a, prefunded := available[r.Currency]
 		if prefunded != (r.Available != nil) || prefunded && !r.Available.Equal(a) {
 			t.Errorf("%s: available %v, the server says %s", r.Currency, r.Available, a)
 		}
-		if r.FirstDue != nil && r.FirstDue.After(srv.Clock().Now().Add(time.Hour)) && r.DueWithinCount > 0 {
-			t.Errorf("%s: %d due within the hour, the first due at %v (now %v)", r.Currency, r.DueWithinCount, r.FirstDue, srv.Clock().Now())
+		if r.FirstDue != nil && r.FirstDue.After(srv.Clock().Now().Add(time.Hour)) && r.DueWithinHourCount > 0 {
+			t.Errorf("%s: %d due within the hour, the first due at %v (now %v)", r.Currency, r.DueWithinHourCount, r.FirstDue, srv.Clock().Now())
 		}
 		if r.RunwayHours == nil {
 			continue
@@ -88,10 +99,10 @@ func TestExposureFigureByFigure(t *testing.T) {
 		if r.RunwayBy == "15m" {
 			pace, hours = r.Burn, r.BurnHours
 		}
-		if hours == nil || !r.RunwayHours.Equal(*hours) || !a.DivRound(*pace, 1).Equal(*r.RunwayHours) {
+		if hours == nil || !r.RunwayHours.Equal(hours.Decimal) || !a.DivRound(pace.Decimal, 1).Equal(r.RunwayHours.Decimal) {
 			t.Errorf("%s: runway %s h by %s, pace %s, available %s", r.Currency, r.RunwayHours, r.RunwayBy, pace, a)
 		}
-		if r.WeightedHours != nil && r.BurnHours != nil && r.RunwayHours.GreaterThan(decimal.Min(*r.WeightedHours, *r.BurnHours)) {
+		if r.WeightedHours != nil && r.BurnHours != nil && r.RunwayHours.GreaterThan(decimal.Min(r.WeightedHours.Decimal, r.BurnHours.Decimal)) {
 			t.Errorf("%s: runway %s h is not the shorter of %s and %s", r.Currency, r.RunwayHours, r.WeightedHours, r.BurnHours)
 		}
 	}
@@ -128,7 +139,110 @@ func TestExposureFigureByFigure(t *testing.T) {
 		t.Error("no currency has a burn: nothing checked")
 	}
 	code, out, _ := getRun(t, "--config", cfg, "exposure", "-o", "table")
-	if code != 0 || !strings.Contains(out, "OWED JIT (N)") || !strings.Contains(out, "DRAWN (N)") {
+	if code != 0 || !strings.Contains(out, "JIT OWED (N)") || !strings.Contains(out, "PREFUNDED (N)") || !strings.Contains(out, "CREDIT (N)") {
 		t.Fatalf("the table: exit %d\n%s", code, out)
 	}
+}
+
+// TestExposureOfTheDocumentsServer: against a payments server built from
+// the vendor's document (sandboxtest.ServeDocument: payin JIT and FUNDED,
+// ten of fourteen payments awaiting funds past their
+// jitFundingExpiresAt), `get exposure -o json` owes per currency exactly
+// the sum and count of the payments awaiting funds, says how many are past
+// due, and the table and the CSV show the same figures.
+func TestExposureOfTheDocumentsServer(t *testing.T) {
+	srv := sandboxtest.Listen(t, sandboxtest.Options())
+	doc := sandboxtest.ServeDocument(t, srv)
+	cfg := profiletest.Write(t, srv, clitest.FreeAddr(t), func(yaml, _ string) string { return strings.ReplaceAll(yaml, srv.URL, doc.URL) })
+	rows := getJSON[[]exposureRow](t, "--config", cfg, "exposure")
+	byCur := map[string]exposureRow{}
+	pastDue := 0
+	for _, r := range rows {
+		byCur[r.Currency] = r
+		pastDue += r.PastDueCount
+	}
+	if len(doc.Owed) != 4 {
+		t.Fatalf("the fixture owes in %d currencies", len(doc.Owed))
+	}
+	for cur, o := range doc.Owed {
+		r, ok := byCur[cur]
+		if !ok || !r.Owed.Equal(o.Amount) || r.OwedCount != o.Count {
+			t.Errorf("%s: get exposure owes %s (%d), the payments awaiting funds %s (%d)", cur, r.Owed.Decimal, r.OwedCount, o.Amount, o.Count)
+		}
+	}
+	if pastDue != doc.PastDue || doc.PastDue != 10 {
+		t.Errorf("%d past due, the fixture has %d", pastDue, doc.PastDue)
+	}
+	if u := byCur["USD"]; !u.FundedJIT.Equal(decimal.RequireFromString("777")) || u.FundedJITCount != 1 || !u.Prefunded.Equal(decimal.RequireFromString("1500")) {
+		t.Errorf("USD: funded just in time %s (%d), prefunded %s", u.FundedJIT.Decimal, u.FundedJITCount, u.Prefunded.Decimal)
+	}
+	// The table: a column per class, the same figures as the screen
+	// writes them.
+	code, out, stderr := getRun(t, "--config", cfg, "exposure", "-o", "table")
+	if code != 0 {
+		t.Fatalf("table: exit %d: %s", code, stderr)
+	}
+	cells := tableCells(t, out)
+	want := map[string]string{"USD": "224,564.95 (4)", "EUR": "204,636.60 (5)", "GBP": "37,231.69 (4)", "RLUSD": "7,601.687487 (1)"}
+	for cur, w := range want {
+		if got := cells[cur]["JIT OWED (N)"]; got != w {
+			t.Errorf("%s: the table owes %q, want %q\n%s", cur, got, w, out)
+		}
+	}
+	if got := cells["USD"]["PAST DUE (N)"]; got != "220,000.00 (3)" {
+		t.Errorf("USD past due %q\n%s", got, out)
+	}
+	// The CSV: the JSON's figures, at the currency's decimals.
+	rowsCSV := getCSV(t, "--config", cfg, "exposure")
+	col := slices.Index(rowsCSV[0], "owed_just_in_time")
+	for _, r := range rowsCSV[1:] {
+		if o, ok := doc.Owed[r[0]]; ok && r[col] != figures.MoneyData(o.Amount, r[0]) {
+			t.Errorf("%s: the CSV owes %q, want %s", r[0], r[col], o.Amount)
+		}
+	}
+}
+
+// tableCells reads an aligned table: per row (by its first cell) each
+// cell by its column's title, cut at the columns' starts.
+func tableCells(t *testing.T, out string) map[string]map[string]string {
+	t.Helper()
+	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
+	head := lines[0]
+	var starts []int
+	var titles []string
+	for i := 0; i < len(head); {
+		j := strings.Index(head[i:], "  ")
+		title := head[i:]
+		if j >= 0 {
+			title = head[i : i+j]
+		}
+		starts, titles = append(starts, i), append(titles, title)
+		if j < 0 {
+			break
+		}
+		i += j
+		for i < len(head) && head[i] == ' ' {
+			i++
+		}
+	}
+	cells := map[string]map[string]string{}
+	for _, l := range lines[1:] {
+		row := map[string]string{}
+		r := []rune(l)
+		for k, st := range starts {
+			end := len(r)
+			if k+1 < len(starts) {
+				end = starts[k+1]
+			}
+			row[titles[k]] = strings.TrimSpace(substr(r, st, end))
+		}
+		cells[row[titles[0]]] = row
+	}
+	return cells
+}
+
+// substr is runes [from, to) of r, cut to its length.
+func substr(r []rune, from, to int) string {
+	from, to = min(from, len(r)), min(to, len(r))
+	return string(r[from:to])
 }

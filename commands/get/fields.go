@@ -12,7 +12,9 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"treasury/data/figures"
 	"treasury/data/money"
+	"treasury/kit/jsonfields"
 )
 
 // recordField is a leaf of a record: its path of JSON names ("originator.
@@ -69,72 +71,16 @@ func pairCurrencies(fs []recordField, types map[string]reflect.Type) {
 	}
 }
 
-var textMarshaler = reflect.TypeFor[encoding.TextMarshaler]()
-
-// optGet marks, in a recordField's index, a wire.Opt unwrapped by its Get.
-const optGet = -1
-
-// optional reports whether t is a wire.Opt (a field a record can do
-// without) and the type it holds.
-func optional(t reflect.Type) (reflect.Type, bool) {
-	m, ok := t.MethodByName("Get")
-	if t.Kind() != reflect.Struct || !ok || t.PkgPath() != "treasury/data/wire" || m.Type.NumOut() != 2 || m.Type.Out(1).Kind() != reflect.Bool {
-		return nil, false
-	}
-	return m.Type.Out(0), true
-}
-
-// leaf reports whether values of t print as one cell.
-func leaf(t reflect.Type) bool {
-	return t.Kind() != reflect.Struct || t.Implements(textMarshaler) || reflect.PointerTo(t).Implements(textMarshaler)
-}
-
-// recordFields flattens a record type: nested structs (and pointers to
-// them) become dotted paths, named as in JSON; embedded structs without
-// a name are inlined, as JSON does.
+// recordFields flattens a record type as encoding/json names its leaves
+// (package jsonfields: nested structs become dotted paths, embedded ones
+// are inlined), each amount paired with its currency.
 func recordFields(t reflect.Type) []recordField {
 	var out []recordField
 	types := map[string]reflect.Type{}
-	var walk func(t reflect.Type, prefix string, index []int)
-	walk = func(t reflect.Type, prefix string, index []int) {
-		for t.Kind() == reflect.Pointer {
-			t = t.Elem()
-		}
-		if inner, ok := optional(t); ok {
-			walk(inner, prefix, append(append([]int(nil), index...), optGet))
-			return
-		}
-		if leaf(t) {
-			name := strings.TrimSuffix(prefix, ".")
-			out = append(out, recordField{name: name, index: index})
-			types[name] = t
-			return
-		}
-		for i := range t.NumField() {
-			sf := t.Field(i)
-			if !sf.IsExported() {
-				continue
-			}
-			name, _, _ := strings.Cut(sf.Tag.Get("json"), ",")
-			if name == "-" {
-				continue
-			}
-			idx := append(append([]int(nil), index...), i)
-			ft := sf.Type
-			for ft.Kind() == reflect.Pointer {
-				ft = ft.Elem()
-			}
-			switch {
-			case sf.Anonymous && name == "" && !leaf(ft):
-				walk(ft, prefix, idx)
-			case name == "":
-				walk(sf.Type, prefix+sf.Name+".", idx)
-			default:
-				walk(sf.Type, prefix+name+".", idx)
-			}
-		}
+	for _, l := range jsonfields.Leaves(t) {
+		out = append(out, recordField{name: l.Path, index: l.Index})
+		types[l.Path] = l.Type
 	}
-	walk(t, "", nil)
 	pairCurrencies(out, types)
 	return out
 }
@@ -155,7 +101,7 @@ func (f recordField) cell(rec reflect.Value) string {
 	}
 	if f.currency != nil {
 		if d, ok := amountOf(v); ok {
-			return money.Text(d, f.currency.cell(rec))
+			return figures.MoneyData(d, f.currency.cell(rec))
 		}
 	}
 	return formatValue(v)
@@ -167,7 +113,7 @@ func (f recordField) shown(rec reflect.Value) string {
 	if f.currency != nil {
 		if v, ok := f.value(rec); ok {
 			if d, ok := amountOf(v); ok {
-				return money.Format(d, f.currency.cell(rec))
+				return figures.Money(d, f.currency.cell(rec))
 			}
 		}
 	}
@@ -201,7 +147,7 @@ func (f recordField) value(rec reflect.Value) (reflect.Value, bool) {
 			}
 			v = v.Elem()
 		}
-		if i == optGet {
+		if i == jsonfields.OptGet {
 			got := v.MethodByName("Get").Call(nil)
 			if !got[1].Bool() {
 				return reflect.Value{}, false
@@ -214,8 +160,8 @@ func (f recordField) value(rec reflect.Value) (reflect.Value, bool) {
 	return v, true
 }
 
-// formatValue prints a leaf: text for amounts and times (a zero time is
-// empty), lists of plain values joined by commas, other lists and maps as
+// formatValue prints a leaf: text for amounts, times as every data output
+// writes them (figures.Stamp; a zero time is empty), lists of plain values joined by commas, other lists and maps as
 // compact JSON.
 func formatValue(v reflect.Value) string {
 	for v.Kind() == reflect.Pointer || v.Kind() == reflect.Interface {
@@ -225,10 +171,7 @@ func formatValue(v reflect.Value) string {
 		v = v.Elem()
 	}
 	if t, ok := v.Interface().(time.Time); ok {
-		if t.IsZero() {
-			return ""
-		}
-		return t.Format(time.RFC3339Nano)
+		return figures.Stamp(t) // "" for a time the record has not
 	}
 	if m, ok := v.Interface().(encoding.TextMarshaler); ok {
 		b, err := m.MarshalText()
@@ -250,7 +193,7 @@ func formatValue(v reflect.Value) string {
 		if v.Len() == 0 {
 			return ""
 		}
-		if leaf(v.Type().Elem()) && v.Type().Elem().Kind() != reflect.Map && v.Type().Elem().Kind() != reflect.Slice {
+		if jsonfields.IsLeaf(v.Type().Elem()) && v.Type().Elem().Kind() != reflect.Map && v.Type().Elem().Kind() != reflect.Slice {
 			parts := make([]string, v.Len())
 			for i := range parts {
 				parts[i] = formatValue(v.Index(i))

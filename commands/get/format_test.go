@@ -18,7 +18,7 @@ func TestGetCSVAmountsHaveTheirCurrencysDecimals(t *testing.T) {
 	t.Parallel()
 	rows := getCSV(t, "payments", "--since", "24h")
 	head := rows[0]
-	pairs := [][2]string{{"originator.sourceAmount", "originator.sourceCurrency"}, {"destination.destinationAmount", "destination.destinationCurrency"}, {"fee_total", "fee_currency"}, {"tax_total", "tax_currency"}}
+	pairs := [][2]string{{"originator.source_amount", "originator.source_currency"}, {"destination.destination_amount", "destination.destination_currency"}, {"fee_total", "fee_currency"}, {"tax_total", "tax_currency"}}
 	checked := 0
 	for _, pr := range pairs {
 		a, c := slices.Index(head, pr[0]), slices.Index(head, pr[1])

@@ -32,6 +32,8 @@ type getFlags struct {
 	typ    string
 	wallet string
 	raw    bool
+	// retryable keeps the payments whose one retry verdict is YES.
+	retryable bool
 }
 
 // stringList is a flag that may be repeated and takes comma-separated values.
@@ -56,6 +58,7 @@ func (f *getFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.typ, "type", "", "reports: only reports of this `type` (PAYMENT_OPS or RECON)")
 	fs.StringVar(&f.wallet, "wallet", "", "only the transactions of this wallet `id`")
 	fs.BoolVar(&f.raw, "raw", false, "report: write the downloaded content as is")
+	fs.BoolVar(&f.retryable, "retryable", false, "payments: only those whose retry verdict is YES (the strictest of their errors; the dashboard's :payments retryable)")
 }
 
 // Command prints one resource of the platform for scripts and tickets:
@@ -103,7 +106,9 @@ func Command(ctx context.Context, e *process.Env, g cli.Globals, args []string) 
 		fmt.Fprintf(e.Stderr, "treasury get %s: %v\nusage: treasury get %s\n", res.name, err, res.synopsis())
 		return cli.ErrUsage
 	}
-	cfg, err := g.LoadConfig(e)
+	// A display setting (keys:, theme:, commands:, searches:) that is
+	// wrong is a warning here: a cron export does not fail on it.
+	cfg, err := g.LoadConfigNoScreen(e)
 	if err != nil {
 		return err
 	}
@@ -239,17 +244,23 @@ func (e *getError) Error() string {
 // getOutputHelp says what the formats carry and what the exit status means.
 const getOutputHelp = `
 output:
-  -o json   each record exactly as the server sent it, nothing added
-            (a payment's error code is errors[0].code)
+  -o json   each record exactly as the server sent it; a payment with one
+            key added, _treasury: its funding class, errorCodes, the
+            reasonCode it is grouped under, and the one retry verdict
+            (retry: YES, NO, NOT YET or UNKNOWN; retryAdvice, retryWhy,
+            guidance) the dashboard shows
   -o table, -o csv
             every field (a table of a list: the main ones), amounts exact
             with at least their currency's decimals (grouped in a table,
-            plain in CSV), then derived columns: for payments fee_total,
-            fee_currency, tax_total, tax_currency (instead of the fees and
-            taxes lists), errors_count and the first error's error_code,
-            error_type, error_title, error_timestamp; for payments and
-            wallet transactions retry and guidance: what the dashboard
-            says to do
+            plain in CSV), times RFC 3339 UTC to the second, CSV headers
+            in snake_case (originator.source_amount), then derived
+            columns: for payments funding, fee_total, fee_currency,
+            tax_total, tax_currency (instead of the fees and taxes
+            lists), errors_count, error_codes (every code), reason_code
+            and its error_type, error_title, error_timestamp, and the one
+            retry verdict (the strictest of its errors): retry,
+            retry_advice, retry_why, guidance; for wallet transactions
+            error_code, retry, retry_advice and guidance
 
 exit status:
   0  every record was read and printed

@@ -313,7 +313,7 @@ func checkGetOutput(t *testing.T, c getCase, format, out string) {
 		}
 		want := make([]string, len(fields))
 		for i, f := range fields {
-			want[i] = f.name
+			want[i] = snakeCase(f.name)
 		}
 		for _, d := range derivedColumns(c.typ, c.list) {
 			want = append(want, d.name)

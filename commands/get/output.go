@@ -2,6 +2,7 @@ package get
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -10,10 +11,13 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"charm.land/lipgloss/v2"
 
+	"treasury/data/figures"
+	"treasury/data/payments"
 	"treasury/data/payments/ticket"
 	"treasury/data/wire"
 	"treasury/ui/sanitize"
@@ -60,7 +64,8 @@ func writeRecords(w io.Writer, format string, v any, now time.Time) error {
 }
 
 // writeJSON writes v indented: each record exactly as the server sent it
-// (its raw JSON, every field it had, none added), a record built here
+// (its raw JSON, every field it had; a payment with one key added,
+// derivedKey, its figures), a record built here
 // (none came from the network) with the spec's field names. An empty list
 // is [], never null. Characters a terminal would act on (DEL, C1 controls,
 // bidi overrides and other format characters; json.Marshal escapes C0
@@ -96,7 +101,8 @@ func writeJSON(w io.Writer, v any) error {
 }
 
 // asReceived replaces each record of v (one, or a slice) that kept its
-// JSON as received (wire.Raw) by that JSON.
+// JSON as received (wire.Raw) by that JSON, with the figures the dashboard
+// derives of it under derivedKey (a payment's funding and retry verdict).
 func asReceived(v any) any {
 	raw := func(x reflect.Value) (json.RawMessage, bool) {
 		if x.CanAddr() {
@@ -108,23 +114,95 @@ func asReceived(v any) any {
 		}
 		return r.RawJSON(), true
 	}
+	one := func(x reflect.Value) any {
+		r, ok := raw(x)
+		d, derived := derivedJSON(x)
+		switch {
+		case !ok && !derived:
+			return x.Interface()
+		case !ok:
+			b, err := json.Marshal(x.Interface())
+			if err != nil {
+				return x.Interface()
+			}
+			r = b
+		case !derived:
+			return r
+		}
+		return withKey(r, derivedKey, d)
+	}
 	rv := reflect.ValueOf(v)
 	if rv.Kind() != reflect.Slice {
 		cp := reflect.New(rv.Type()).Elem()
 		cp.Set(rv)
-		if r, ok := raw(cp); ok {
-			return r
-		}
-		return v
+		return one(cp)
 	}
 	out := make([]any, rv.Len())
 	for i := range out {
-		if r, ok := raw(rv.Index(i)); ok {
-			out[i] = r
-		} else {
-			out[i] = rv.Index(i).Interface()
-		}
+		out[i] = one(rv.Index(i))
 	}
+	return out
+}
+
+// derivedKey is the one key `-o json` adds to a record as received: what
+// the dashboard derives of it (package figures). The vendor's document
+// names no field with an underscore, so the server's fields and this
+// cannot collide.
+const derivedKey = "_treasury"
+
+// paymentFigures are a payment's figures in JSON, as every surface gives
+// them: its funding class, every error's code, the error the reason
+// groups count it under, the one retry verdict with why and what to do.
+type paymentFigures struct {
+	Funding     string   `json:"funding"`
+	ErrorCodes  []string `json:"errorCodes"`
+	ReasonCode  string   `json:"reasonCode,omitempty"`
+	Retry       string   `json:"retry,omitempty"`
+	RetryAdvice string   `json:"retryAdvice,omitempty"`
+	RetryWhy    string   `json:"retryWhy,omitempty"`
+	Guidance    string   `json:"guidance,omitempty"`
+}
+
+// derivedJSON is what -o json adds to rec (derivedKey); ok is false for a
+// record of a type it adds nothing to.
+func derivedJSON(rec reflect.Value) (any, bool) {
+	p, ok := rec.Interface().(payments.Payment)
+	if !ok {
+		return nil, false
+	}
+	f := paymentFigures{Funding: figures.FundingOf(&p).Name(), ErrorCodes: figures.Codes(&p)}
+	if e, ok := figures.Reason(&p); ok {
+		f.ReasonCode = e.Code
+	}
+	if figures.RetryOf(&p) != figures.RetryNone {
+		a := figures.VerdictOf(&p)
+		f.Retry, f.RetryAdvice, f.RetryWhy, f.Guidance = a.Word.Word(), a.Retry, a.Why, a.Todo
+	}
+	return f, true
+}
+
+// withKey is the JSON object obj with key set to v, added after its own
+// fields; obj as it is when it is no object or has the key already (our
+// own output read back).
+func withKey(obj json.RawMessage, key string, v any) json.RawMessage {
+	b := bytes.TrimSpace(obj)
+	val, err := json.Marshal(v)
+	if err != nil || len(b) < 2 || b[0] != '{' || b[len(b)-1] != '}' {
+		return obj
+	}
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(b, &fields) != nil {
+		return obj
+	}
+	if _, ok := fields[key]; ok {
+		return obj
+	}
+	k, _ := json.Marshal(key)
+	out := append([]byte(nil), b[:len(b)-1]...)
+	if len(bytes.TrimSpace(b[1:len(b)-1])) > 0 {
+		out = append(out, ',')
+	}
+	out = append(append(append(append(out, k...), ':'), val...), '}')
 	return out
 }
 
@@ -137,7 +215,7 @@ func writeCSV(w io.Writer, fields []recordField, derived []derivedColumn, rv ref
 	cw := csv.NewWriter(w)
 	header := make([]string, 0, len(fields)+len(derived))
 	for _, f := range fields {
-		header = append(header, f.name)
+		header = append(header, snakeCase(f.name))
 	}
 	for _, d := range derived {
 		header = append(header, d.name)
@@ -152,6 +230,24 @@ func writeCSV(w io.Writer, fields []recordField, derived []derivedColumn, rv ref
 	})
 	cw.Flush()
 	return cw.Error()
+}
+
+// snakeCase is a field's path as a CSV header, in the one style of every
+// CSV the tool writes (get's and the dashboard's): snake_case, a nested
+// field after its record's name and a dot ("originator.source_amount",
+// "jit_funding_expires_at").
+func snakeCase(path string) string {
+	var b strings.Builder
+	rs := []rune(path)
+	for i, r := range rs {
+		upper := unicode.IsUpper(r)
+		if upper && i > 0 && rs[i-1] != '.' && rs[i-1] != '_' &&
+			(unicode.IsLower(rs[i-1]) || unicode.IsDigit(rs[i-1]) || i+1 < len(rs) && unicode.IsLower(rs[i+1])) {
+			b.WriteByte('_')
+		}
+		b.WriteRune(unicode.ToLower(r))
+	}
+	return b.String()
 }
 
 // writeTable writes a list as aligned columns (the record type's short
@@ -176,7 +272,8 @@ func writeTable(w io.Writer, fields []recordField, derived []derivedColumn, rv r
 		// The short columns show the record's error already, and a list
 		// is no place for the columns that flatten its lists.
 		derived = slices.DeleteFunc(slices.Clone(derived), func(d derivedColumn) bool {
-			return d.csv || d.name == "error_code" && slices.Contains(titles, "Error")
+			return d.csv || (d.name == "error_code" || d.name == "error_codes") && slices.Contains(titles, "Error") ||
+				d.name == "retry" && slices.Contains(titles, "Retry")
 		})
 	} else {
 		titles = make([]string, len(fields))

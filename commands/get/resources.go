@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"treasury/data/apierr"
+	"treasury/data/figures"
 	"treasury/data/liquidity"
 	liquidityclient "treasury/data/liquidity/client"
 	"treasury/data/payments"
@@ -31,7 +32,8 @@ type getResource struct {
 	arg     string
 	summary string
 	// flags are the resource flags it takes, of since, state, type,
-	// wallet, raw; multiState says --state may be given more than once.
+	// wallet, raw, retryable; multiState says --state may be given more
+	// than once.
 	flags      []string
 	multiState bool
 	// enums are the valid values of the flags that take one of a known
@@ -56,7 +58,9 @@ type getArgs struct {
 	typ    string
 	wallet string
 	raw    bool
-	now    func() time.Time
+	// retryable keeps the payments whose retry verdict is YES.
+	retryable bool
+	now       func() time.Time
 	// summary asks for a payment's ticket summary (-o summary); source
 	// names where it is read (the profile and its environment).
 	summary bool
@@ -97,6 +101,8 @@ func (r getResource) synopsis() string {
 			s += " [--wallet W]"
 		case "raw":
 			s += " [--raw]"
+		case "retryable":
+			s += " [--retryable]"
 		}
 	}
 	return s
@@ -105,7 +111,7 @@ func (r getResource) synopsis() string {
 // check validates the positional arguments and the flags set against what
 // the resource takes.
 func (r getResource) check(fs *flag.FlagSet, f getFlags, pos []string) (getArgs, error) {
-	a := getArgs{since: r.since, wallet: f.wallet, raw: f.raw, typ: strings.ToUpper(strings.TrimSpace(f.typ))}
+	a := getArgs{since: r.since, wallet: f.wallet, raw: f.raw, retryable: f.retryable, typ: strings.ToUpper(strings.TrimSpace(f.typ))}
 	for _, s := range f.states {
 		a.states = append(a.states, strings.ToUpper(s))
 	}
@@ -121,7 +127,7 @@ func (r getResource) check(fs *flag.FlagSet, f getFlags, pos []string) (getArgs,
 	var err error
 	fs.Visit(func(fl *flag.Flag) {
 		switch fl.Name {
-		case "since", "state", "type", "wallet", "raw":
+		case "since", "state", "type", "wallet", "raw", "retryable":
 			if !slices.Contains(r.flags, fl.Name) && err == nil {
 				err = fmt.Errorf("--%s does not apply to %s", fl.Name, r.name)
 			}
@@ -237,12 +243,16 @@ func getResources() []getResource {
 				b, err := c.Balances(ctx)
 				return b.Balances, err
 			})},
-		{name: "payments", summary: "payments through the v3 filter, newest first (a failure's reason read by id)", flags: []string{"state", "since"}, multiState: true, clock: apierr.Payments,
+		{name: "payments", summary: "payments through the v3 filter, newest first (a failure's reason read by id)", flags: []string{"state", "since", "retryable"}, multiState: true, clock: apierr.Payments,
 			enums: map[string][]string{"state": paymentStates()},
 			read: withClient(pay, func(ctx context.Context, c *payclient.Client, a getArgs) (any, error) {
 				var f payments.Filter
 				for _, s := range a.states {
 					f.PaymentStates = append(f.PaymentStates, payments.State(s))
+				}
+				if a.retryable && len(f.PaymentStates) == 0 {
+					// Only a failure has a verdict; a returned payment's is NO.
+					f.PaymentStates = []payments.State{payments.Failed, payments.Declined}
 				}
 				if from := a.from(); !from.IsZero() {
 					f.AfterTimestamp = &from
@@ -253,7 +263,11 @@ func getResources() []getResource {
 				}
 				// The filter's records carry no errors: a failure's code and
 				// reason come from reading it by id.
-				return ps, c.Details(ctx, ps)
+				err = c.Details(ctx, ps)
+				if a.retryable {
+					ps = slices.DeleteFunc(ps, func(p payments.Payment) bool { return !figures.Retryable(&p) })
+				}
+				return ps, err
 			})},
 		{name: "payment", arg: "ID", summary: "one payment (v3) by paymentId or internalId",
 			read: withClient(pay, func(ctx context.Context, c *payclient.Client, a getArgs) (any, error) {

@@ -106,7 +106,7 @@ func Command(ctx context.Context, e *process.Env, g cli.Globals, args []string) 
 		return err
 	}
 	defer rt.Close()
-	if err := dashboard.CheckSaved(rt); err != nil {
+	if err := dashboard.CheckProfile(rt); err != nil {
 		return err
 	}
 	if err := startAlertHook(ctx, rt); err != nil {
@@ -210,7 +210,7 @@ func sshSession(stateDir string, s sshserve.Session) dashboard.Session {
 // the client sent, the key's fingerprint, the role, the address, and the
 // certificate's key id and serial when it logged in with one.
 func sshWho(s sshserve.Session) audit.Who {
-	w := audit.Who{Via: audit.ViaSSH, User: s.User, Key: s.Fingerprint, Role: string(s.Role), From: s.RemoteAddr}
+	w := audit.Who{Via: audit.ViaSSH, User: s.User, Name: s.Name, Key: s.Fingerprint, Role: string(s.Role), From: s.RemoteAddr}
 	if c := s.Cert; c != nil {
 		w.Cert = audit.Cert{KeyID: c.KeyID, Serial: c.Serial}
 	}

@@ -56,7 +56,7 @@ func parsePayments(status int, body []byte) *Error {
 	} else {
 		_ = json.Unmarshal(body, &flat)
 	}
-	if flat.Code == "" && flat.Title == "" && flat.Description == "" {
+	if !isPaymentsError(flat.Code, flat.Title, flat.Description) {
 		// Not a payments error object (a proxy page, an OAuth error, junk).
 		e.Message = excerpt(body)
 		if flat.ErrorDescription != "" {
@@ -72,6 +72,22 @@ func parsePayments(status int, body []byte) *Error {
 	}
 	e.Class = classifyPayments(status, flat.Code, flat.Type)
 	return e
+}
+
+// isPaymentsError reports whether an object is a payments error object:
+// one of its code, title and description is set.
+func isPaymentsError(code, title, description string) bool {
+	return code != "" || title != "" || description != ""
+}
+
+// EntryClass classes one entry of a payment's errors[] exactly as Parse
+// classes a body of those fields with no HTTP status, without decoding
+// anything: the retry verdict of every payment held is judged with it.
+func EntryClass(code, typ, title, description string) Class {
+	if !isPaymentsError(code, title, description) {
+		return classByStatus(0)
+	}
+	return classifyPayments(0, code, typ)
 }
 
 // classifyPayments applies the table of spec 7.1. The code decides, not the

@@ -113,6 +113,11 @@ type Who struct {
 	// Key is the SSH key's fingerprint (SHA256:...), which identifies the
 	// person whatever user name they sent.
 	Key string `json:"key,omitempty"`
+	// Name is who the SSH key names, for people: the name= its line in the
+	// authorized keys gives, else its comment (ana@laptop): two operators
+	// who share a Unix user are told apart (untrusted text from the
+	// file: sanitize before showing).
+	Name string `json:"name,omitempty"`
 	// Role is the SSH key's role (viewer, operator).
 	Role string `json:"role,omitempty"`
 	// From is the SSH client's address.
@@ -136,7 +141,8 @@ const (
 	ViaSSH   = "ssh"
 )
 
-// String names who in one line: "ana", "ssh:ben SHA256:abc... (operator)",
+// String names who in one line: "ana", "ssh:root ana@laptop SHA256:abc...
+// (operator)" (the SSH user, the key's name and its fingerprint),
 // `ssh:ben SHA256:abc... cert "ben@corp" serial 17 (operator)`.
 func (w Who) String() string {
 	if w.Via != ViaSSH {
@@ -147,6 +153,9 @@ func (w Who) String() string {
 	}
 	var b strings.Builder
 	b.WriteString("ssh:" + w.User)
+	if w.Name != "" {
+		b.WriteString(" " + w.Name)
+	}
 	if w.Key != "" {
 		b.WriteString(" " + w.Key)
 	}

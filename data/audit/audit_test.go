@@ -339,6 +339,25 @@ func BenchmarkVerify(b *testing.B) {
 	}
 }
 
+// TestWhoNamesTheKey: an SSH operator is named by the SSH user, the key's
+// name (its comment, or the name= of its line) and its fingerprint: two
+// operators who share a Unix user are told apart in every line and every
+// "in flight from …".
+func TestWhoNamesTheKey(t *testing.T) {
+	ana := Who{Via: ViaSSH, User: "root", Name: "ana@laptop", Key: "SHA256:abc", Role: "operator"}
+	ben := ana
+	ben.Name, ben.Key = "Ben Ortiz", "SHA256:def"
+	if got := ana.String(); got != "ssh:root ana@laptop SHA256:abc (operator)" {
+		t.Errorf("ana: %q", got)
+	}
+	if ana.String() == ben.String() || !strings.Contains(ben.String(), "Ben Ortiz") {
+		t.Errorf("two operators of one Unix user: %q %q", ana, ben)
+	}
+	if got := (Who{Via: ViaSSH, User: "root", Key: "SHA256:abc"}).String(); got != "ssh:root SHA256:abc" {
+		t.Errorf("a key of no name: %q", got)
+	}
+}
+
 // A person who logged in with an SSH certificate is named by its key id
 // and serial besides the key's fingerprint: on the line (a serial 0
 // too), read back whole, in the chain verify checks, and in one line.

@@ -140,7 +140,7 @@ func Open(dir string, o Options) (*Log, error) {
 	}
 	l := &Log{dir: dir, path: filepath.Join(dir, FileName), now: o.Now, host: o.Host, who: o.Who, keep: o.Keep,
 		wrap: o.Wrap, readOnly: o.ReadOnly, replica: o.Replica, onAppend: o.OnAppend, proc: Proc{ID: newProcID(), PID: os.Getpid(), Cmd: o.Cmd}}
-	l.live = &procs{dir: filepath.Join(dir, procsDir), self: l.proc.ID, host: l.host}
+	l.live = &procs{dir: filepath.Join(dir, ProcsDir), self: l.proc.ID, host: l.host}
 	if o.Follow != nil {
 		l.followers = append(l.followers, o.Follow)
 	}

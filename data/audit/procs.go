@@ -12,9 +12,10 @@ import (
 	"sync"
 )
 
-// procsDir is the folder of the state directory where each process that
-// can write the log marks itself running.
-const procsDir = "procs"
+// ProcsDir is the folder of the state directory where each process that
+// can write the log marks itself running (procs/<id>.lock, held locked for
+// its life): what tells a treasury process apart (doctor).
+const ProcsDir = "procs"
 
 // Liveness is whether the process that wrote a line still runs.
 type Liveness int

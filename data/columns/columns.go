@@ -136,6 +136,17 @@ func Amount(d decimal.Decimal, currency string) string {
 	return s
 }
 
+// Head is id as a table's column cuts it: its first n-1 characters and an
+// ellipsis when it is longer than n ("2a791b3b-66af-490…"), so that a
+// dialog listing records names them as their table rows do.
+func Head(id string, n int) string {
+	r := []rune(id)
+	if len(r) <= n || n < 2 {
+		return id
+	}
+	return string(r[:n-1]) + "…"
+}
+
 // Short is id cut to its last n-1 characters after an ellipsis when it is
 // longer than n.
 func Short(id string, n int) string {

@@ -3,6 +3,7 @@ package columns
 import (
 	"time"
 
+	"treasury/data/figures"
 	"treasury/data/payments"
 )
 
@@ -26,33 +27,35 @@ const NotYet = "…"
 // of today).
 func Payments() Set[*payments.Payment] {
 	return Set[*payments.Payment]{
-		{Title: "Initiated", Width: len("01-02 15:04"), Priority: 6,
+		{Title: "Initiated", Width: len("01-02 15:04"), Priority: 7,
 			Text: func(p *payments.Payment, _ At) string { return TimeAs(p.InitiatedAt, "01-02 15:04") },
 			Sort: func(p *payments.Payment) Sort { return Time(p.When()) }},
-		{Title: "Payment id", Width: 9, Max: 36, Flex: 3, Priority: 9,
+		{Title: "Payment id", Width: 9, Max: 36, Flex: 3, Priority: 10,
 			Text: func(p *payments.Payment, _ At) string { return p.PaymentID }},
-		{Title: "Internal id", Max: 24, Priority: 2,
+		{Title: "Internal id", Max: 24, Priority: 3,
 			Text: func(p *payments.Payment, _ At) string { return partial(p, p.InternalID()) }}, // "—" for a quote not initiated
-		{Title: "State", Max: max(payments.StateWidth, len(payments.Quoted)+len(ExpiredMark)), Priority: 10,
+		{Title: "State", Max: max(payments.StateWidth, len(payments.Quoted)+len(ExpiredMark)), Priority: 11,
 			Text: func(p *payments.Payment, at At) string { return PaymentState(p, at.Now) }},
-		{Title: "Error", Max: 12, Priority: 8,
-			Text: func(p *payments.Payment, _ At) string { return ErrorCode(p) }},
-		{Title: "Sent", Max: 24, Align: Right, Priority: 7,
+		{Title: "Error", Max: 12, Priority: 9,
+			Text: func(p *payments.Payment, _ At) string { return figures.ErrorCodes(p) }},
+		{Title: "Retry", Max: len("UNKNOWN"), Priority: 2,
+			Text: func(p *payments.Payment, _ At) string { return figures.RetryOf(p).Word() }},
+		{Title: "Sent", Max: 24, Align: Right, Priority: 8,
 			Text: func(p *payments.Payment, _ At) string {
 				return Amount(p.Originator.SourceAmount.Decimal, p.Originator.SourceCurrency)
 			},
 			Sort: func(p *payments.Payment) Sort { return Decimal(p.Originator.SourceAmount.Decimal) }},
-		{Title: "Corridor", Max: 2*payments.CurrencyWidth + 4, Priority: 5,
+		{Title: "Corridor", Max: 2*payments.CurrencyWidth + 4, Priority: 6,
 			Text: func(p *payments.Payment, _ At) string { return Corridor(p) }},
 		{Title: "Since", Max: len("01-02 15:04"), Priority: 1,
 			Text: func(p *payments.Payment, at At) string { return since(p.LastStateUpdatedAt, at.Now) },
 			Sort: func(p *payments.Payment) Sort { return Time(p.LastStateUpdatedAt) }},
-		{Title: "Payout", Max: 24, Align: Right, Priority: 3,
+		{Title: "Payout", Max: 24, Align: Right, Priority: 4,
 			Text: func(p *payments.Payment, _ At) string {
 				return Amount(p.Destination.DestinationAmount.Decimal, p.Destination.DestinationCurrency)
 			},
 			Sort: func(p *payments.Payment) Sort { return Decimal(p.Destination.DestinationAmount.Decimal) }},
-		{Title: "Beneficiary", Max: 32, Flex: 1, Priority: 4,
+		{Title: "Beneficiary", Max: 32, Flex: 1, Priority: 5,
 			Text: func(p *payments.Payment, _ At) string { return partial(p, p.Destination.BeneficiaryIdentityNickName) }},
 	}
 }
@@ -73,14 +76,6 @@ func PaymentState(p *payments.Payment, now time.Time) string {
 		s += ExpiredMark
 	}
 	return s
-}
-
-// ErrorCode is the first error's code, when the record carries one.
-func ErrorCode(p *payments.Payment) string {
-	if len(p.Errors) > 0 {
-		return p.Errors[0].Code
-	}
-	return ""
 }
 
 // Corridor is "GBP→EUR FR": source and destination currencies and the

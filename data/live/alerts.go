@@ -48,6 +48,9 @@ type Alert struct {
 	// Banner, when set, is a few words every session's header shows while
 	// the alert is open ("AUDIT BROKEN"): a condition no one may miss.
 	Banner string
+	// Due, when set, is when the condition bites (a runway's balance runs
+	// out): within a severity the alert due soonest is the most urgent.
+	Due time.Time
 }
 
 // RepeatedSystemErrors is how many SYS_ (or other retryable) failures in a
@@ -157,7 +160,9 @@ func (b *alertBook) replaceData(t Topic, alerts []Alert, at time.Time) {
 	b.data[t] = alerts
 }
 
-// Alerts returns the open alerts, most severe and then newest first.
+// Alerts returns the open alerts, most severe first; within a severity the
+// most urgent (the one due soonest: Due) first, then those without a due
+// time, newest first.
 func (s *Store) Alerts() []Alert {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -171,6 +176,10 @@ func (s *Store) Alerts() []Alert {
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].Severity != out[j].Severity {
 			return out[i].Severity > out[j].Severity
+		}
+		if di, dj := out[i].Due, out[j].Due; !di.Equal(dj) && (!di.IsZero() || !dj.IsZero()) {
+			// By urgency: what bites first first, then what has no time.
+			return !di.IsZero() && (dj.IsZero() || di.Before(dj))
 		}
 		if !out[i].Since.Equal(out[j].Since) {
 			return out[i].Since.After(out[j].Since)

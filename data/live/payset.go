@@ -6,6 +6,7 @@ import (
 	"sort"
 	"time"
 
+	"treasury/data/figures"
 	"treasury/data/payments"
 	"treasury/data/webhook"
 	"treasury/kit/persist"
@@ -424,10 +425,10 @@ func (s *Store) PutPayments(batch []payments.Payment) {
 	})
 }
 
-// FailureRate is the failure rate (payments.Rate) of the payments of ps
+// FailureRate is the failure rate (figures.Rate) of the payments of ps
 // that finished in (from, to].
-func FailureRate(ps *PaymentSet, from, to time.Time) payments.Rate {
-	var r payments.Rate
+func FailureRate(ps *PaymentSet, from, to time.Time) figures.Rate {
+	var r figures.Rate
 	if ps == nil {
 		return r
 	}

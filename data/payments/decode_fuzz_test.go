@@ -52,10 +52,7 @@ func FuzzPayments(f *testing.F) {
 		case 0:
 			if p, err := wire.Decode[Payment](body); err == nil {
 				wiretest.Stable(t, p)
-				_, _ = p.PaymentState.Terminal(), p.PaymentState.InFlight()
-				for _, pe := range p.Errors {
-					_ = Advise(p.PaymentState, pe)
-				}
+				_, _, _ = p.PaymentState.Terminal(), p.PaymentState.InFlight(), StateMeaning(p.PaymentState)
 			}
 		case 1:
 			var l PaymentListIn

@@ -1,6 +1,7 @@
 package payments
 
 import (
+	"strings"
 	"testing"
 	"time"
 )
@@ -26,5 +27,18 @@ func TestQuotedIsNotInFlight(t *testing.T) {
 	}
 	if (&Payment{PaymentState: Quoted}).QuoteExpired(at) || (&Payment{PaymentState: Initiated, ExpiresAt: at}).QuoteExpired(at.Add(time.Hour)) {
 		t.Error("a quote without expiresAt, or a payment initiated, has no quote that expires")
+	}
+}
+
+// TestStateMeaning: every state of the document is said; one it does not
+// know is not.
+func TestStateMeaning(t *testing.T) {
+	for _, st := range []State{Quoted, AwaitingFunding, Initiated, Validating, Transferring, Completed, Failed, Declined, Returned} {
+		if m := StateMeaning(st); !strings.Contains(m, string(st)) {
+			t.Errorf("StateMeaning(%s) = %q", st, m)
+		}
+	}
+	if StateMeaning("NEW_STATE") != "" {
+		t.Error("StateMeaning of a state it does not know")
 	}
 }

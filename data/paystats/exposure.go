@@ -2,26 +2,24 @@ package paystats
 
 import (
 	"iter"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/shopspring/decimal"
-
 	"treasury/data/apierr"
-	"treasury/data/exposure"
+	"treasury/data/figures"
 	"treasury/data/live"
-	"treasury/data/money"
 	"treasury/data/payments"
 	"treasury/data/runway"
 )
 
 // Exposure is what the payments in flight commit now, per currency and by
-// funding (data/exposure), with the texts the views show of it. It is
-// built once per change of the payments, the balances or the runway, for
-// every session.
+// funding class (figures.BuildExposure), with the texts the views show of
+// it. It is built once per change of the payments, the balances or the
+// runway, for every session.
 type Exposure struct {
-	exposure.Sheet
+	figures.Exposure
 	// Payments, Balances and Runway say which inputs had answered; the
 	// sheet's At is the payments' fetch: the lines are as old as the
 	// oldest input.
@@ -32,24 +30,31 @@ type Exposure struct {
 }
 
 // Items are the exposure as short texts, each "CUR amount (count) …": the
-// records' own currency codes, which the caller sanitizes.
+// records' own currency codes and payins, which the caller sanitizes. Each
+// funding class has its own: no payment in flight is left out.
 type Items struct {
 	// Out: what is paid out per currency ("MXN 2,062,596.35 (39)").
 	Out []string
 	// Drawn: what the prefunded payments draw from each prefunded
-	// currency, of its available balance, and in hours of its weighted
-	// outflow ("USD 9,201.57 (1) of available 1,809,411.27, 0.7 h").
+	// currency, of its available balance, and in hours at the pace that
+	// drives its runway ("USD 9,201.57 (1) of available 1,809,411.27,
+	// 0.7 h"; "…, 0.7 h 15m" when the last 15 minutes' pace drives it).
 	Drawn []string
 	// Owed: what the just-in-time payments awaiting their funds are owed
-	// per currency ("USD 332,666.71 (27)"), then when the first is due
-	// ("first due 14:05 UTC (USD)") and what is due within the hour ("due
-	// within the hour: USD 120,000.00 (4)"). Per currency, each line of
-	// the sheet has its own first due time.
+	// per currency, with how many are past their due time ("USD
+	// 332,666.71 (27, 3 past due)"), then when the next is due ("first
+	// due 14:05 UTC (USD)") and what is due within the hour ("due within
+	// the hour: USD 120,000.00 (4)").
 	Owed []string
-	// Otherwise: what payments funded otherwise (invoiced) pay from a
-	// currency, with their payin ("EUR 5,000.00 (2) funded
-	// CREDIT_FUNDING").
-	Otherwise []string
+	// Funded: what the just-in-time payments whose funds arrived pay from
+	// a currency ("USD 777.00 (1) JIT funded").
+	Funded []string
+	// Credit: what the payments invoiced later pay ("EUR 5,000.00 (2)
+	// credit").
+	Credit []string
+	// Other: what payments of a payin this build does not know pay, under
+	// that payin ("EUR 5.00 (1) payin NEW_FUNDING").
+	Other []string
 }
 
 // Group is items under a label.
@@ -60,11 +65,13 @@ type Group struct {
 
 // Groups are the items under their labels, in the order shown: what is
 // paid out (out), drawn from the prefunded accounts (from), owed just in
-// time (owed) and funded otherwise (else); a label without items is left
-// out.
+// time (owed), and funded otherwise (else: funded just in time, credit,
+// other payins, each item naming its class); a label without items is
+// left out.
 func (it Items) Groups() []Group {
 	var out []Group
-	for _, g := range []Group{{"out", it.Out}, {"from", it.Drawn}, {"owed", it.Owed}, {"else", it.Otherwise}} {
+	for _, g := range []Group{{"out", it.Out}, {"from", it.Drawn}, {"owed", it.Owed},
+		{"else", slices.Concat(it.Funded, it.Credit, it.Other)}} {
 		if len(g.Items) > 0 {
 			out = append(out, g)
 		}
@@ -98,7 +105,7 @@ func ExposureOf(s *live.Store, rw live.Key[runway.Sheet]) live.Key[Exposure] {
 // BuildExposure sums the payments in flight of ps per currency and funding
 // beside the balances and the runway sheet, as of at.
 func BuildExposure(ps *live.PaymentSet, bal payments.Balances, sheet runway.Sheet, at time.Time) Exposure {
-	e := Exposure{Sheet: exposure.Build(all(ps), bal, sheet, at)}
+	e := Exposure{Exposure: figures.BuildExposure(all(ps), bal, sheet, at)}
 	e.texts = e.items()
 	return e
 }
@@ -127,30 +134,43 @@ func (e Exposure) items() Items {
 	var soon []string
 	for _, l := range e.Lines {
 		c := l.Currency
-		if l.OutCount > 0 {
-			it.Out = append(it.Out, c+" "+counted(l.Out, l.OutCount, c))
+		if l.Out.Count > 0 {
+			it.Out = append(it.Out, c+" "+counted(l.Out, c))
 		}
-		if l.DrawnCount > 0 || l.HasBalance && l.Reserved.IsPositive() {
-			f := c + " " + counted(l.Drawn, l.DrawnCount, c)
+		if l.Drawn.Count > 0 || l.HasBalance && l.Reserved.IsPositive() {
+			f := c + " " + counted(l.Drawn, c)
 			if l.HasBalance {
-				f += " of available " + amount(l.Available, c)
+				f += " of available " + figures.Money(l.Available, c)
 			}
 			if l.HasHours {
-				f += ", " + l.Hours.StringFixed(1) + " h"
+				f += ", " + figures.Hours(l.Hours)
+				if l.Runway.By == figures.ByBurn {
+					f += " " + figures.ByBurn
+				}
 			}
 			it.Drawn = append(it.Drawn, f)
 		}
-		if l.OwedCount > 0 {
-			it.Owed = append(it.Owed, c+" "+counted(l.Owed, l.OwedCount, c))
+		if l.Owed.Count > 0 {
+			f := c + " " + figures.Money(l.Owed.Amount, c) + " (" + strconv.Itoa(l.Owed.Count)
+			if l.PastDue.Count > 0 {
+				f += ", " + strconv.Itoa(l.PastDue.Count) + " past due"
+			}
+			it.Owed = append(it.Owed, f+")")
 			if !l.FirstDue.IsZero() && (first.IsZero() || l.FirstDue.Before(first)) {
 				first, firstCur = l.FirstDue, c
 			}
-			if l.DueSoonCount > 0 {
-				soon = append(soon, c+" "+counted(l.DueSoon, l.DueSoonCount, c))
+			if l.DueSoon.Count > 0 {
+				soon = append(soon, c+" "+counted(l.DueSoon, c))
 			}
 		}
-		if l.FundedCount > 0 {
-			it.Otherwise = append(it.Otherwise, c+" "+counted(l.Funded, l.FundedCount, c)+" funded "+strings.Join(l.Payins, ", "))
+		if l.Funded.Count > 0 {
+			it.Funded = append(it.Funded, c+" "+counted(l.Funded, c)+" JIT funded")
+		}
+		if l.Credit.Count > 0 {
+			it.Credit = append(it.Credit, c+" "+counted(l.Credit, c)+" credit")
+		}
+		for _, o := range l.Others {
+			it.Other = append(it.Other, c+" "+counted(o.Sum, c)+" payin "+o.Name)
 		}
 	}
 	if !first.IsZero() {
@@ -162,9 +182,9 @@ func (e Exposure) items() Items {
 	return it
 }
 
-// counted is an amount and how many payments make it: "1,234.50 (3)".
-func counted(d decimal.Decimal, n int, currency string) string {
-	return amount(d, currency) + " (" + strconv.Itoa(n) + ")"
+// counted is a sum and how many payments make it: "1,234.50 (3)".
+func counted(s figures.Sum, currency string) string {
+	return figures.Money(s.Amount, currency) + " (" + strconv.Itoa(s.Count) + ")"
 }
 
 // due is a due time in UTC: "14:05 UTC" on at's day, else with its date.
@@ -177,6 +197,3 @@ func due(t, at time.Time) string {
 	}
 	return t.Format("2006-01-02 15:04 UTC")
 }
-
-// amount is an amount at its currency's decimals, grouped.
-func amount(d decimal.Decimal, currency string) string { return money.Format(d, currency) }

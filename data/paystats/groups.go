@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"treasury/data/apierr"
+	"treasury/data/figures"
 	"treasury/data/live"
 	"treasury/data/payments"
 	"treasury/kit/persist"
@@ -13,10 +14,15 @@ import (
 
 // CodeGroup is the payments of a scope and window that failed (or were
 // declined) for one reason code: how a support engineer triages ("twelve
-// USR_030 since Monday").
+// USR_030 since Monday"). A payment whose errors disagree is counted under
+// the one its retry verdict is of (figures.Reason), so that every payment
+// of a group has the group's verdict.
 type CodeGroup struct {
 	Code, Title string
 	Count       int
+	// Retry is the group's retry verdict: its newest payment's, which is
+	// every one of its payments' (figures.RetryOf).
+	Retry figures.Retry
 	// Newest is when the most recently initiated payment of the group was
 	// initiated (named so on screen: "Last initiated"); Title is its
 	// error's title.
@@ -74,11 +80,11 @@ func CodeGroups(s *live.Store, sc Scope, win time.Duration) live.Key[Groups] {
 // groupOf is the code a payment is counted under in the scope and window,
 // "" when it is not counted.
 func groupOf(p *payments.Payment, sc Scope, since time.Time) string {
-	if p == nil || p.When().Before(since) || !sc.Match(p.PaymentState) {
+	if p == nil || p.When().Before(since) || !sc.Match(p) {
 		return ""
 	}
-	if code := ErrorCode(p); code != "" {
-		return code
+	if e, ok := figures.Reason(p); ok {
+		return e.Code
 	}
 	if p.Detailed {
 		return NoReason
@@ -95,12 +101,17 @@ func add(by map[string]CodeGroup, code string, p *payments.Payment) {
 	g.Count++
 	if g.newestID == "" || p.When().After(g.newestAt) || p.PaymentID == g.newestID ||
 		p.When().Equal(g.newestAt) && p.PaymentID > g.newestID {
-		g.newestID, g.newestAt, g.Newest, g.Title = p.PaymentID, p.When(), p.When(), ""
-		if code != NoCode && code != NoReason {
-			g.Title = p.Errors[0].Title
-		}
+		g.newestID, g.newestAt, g.Newest = p.PaymentID, p.When(), p.When()
+		g.Title, g.Retry = reasonTitle(p), figures.RetryOf(p)
 	}
 	by[code] = g
+}
+
+// reasonTitle is the title of the error p is grouped under ("" without
+// one).
+func reasonTitle(p *payments.Payment) string {
+	e, _ := figures.Reason(p)
+	return e.Title
 }
 
 // countGroups counts the groups of the set's payments since since, the
@@ -171,9 +182,7 @@ func updateGroups(prev Groups, ps *live.PaymentSet, ch live.Changes, sc Scope, s
 		case code == "":
 		case old == code: // still counted there: its error's title may be new
 			if g := by[code]; g.newestID == id {
-				if code != NoCode && code != NoReason {
-					g.Title = p.Errors[0].Title
-				}
+				g.Title, g.Retry = reasonTitle(p), figures.RetryOf(p)
 				by[code] = g
 			}
 		default:

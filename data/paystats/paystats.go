@@ -1,23 +1,24 @@
 // Package paystats is what the views count of the payments held: the
 // payments per state scope (all, QUOTED, in flight, FAILED, DECLINED,
-// RETURNED, COMPLETED) initiated in a window (a QUOTED payment, never
-// initiated, by its last change), and the failed or declined ones
-// grouped by reason code. Each count is a derivation of the payment set
-// (live.Derive), built once per change for every session and every view
-// that asks for the same scope and window: the payments view's scope bar
-// and reason groups and the overview's payments panel read the same
-// values.
+// RETURNED, COMPLETED, and those whose retry verdict is YES) initiated in a
+// window (a QUOTED payment, never initiated, by its last change), and the
+// failed or declined ones grouped by reason code. Each count is a
+// derivation of the payment set (live.Derive), built once per change for
+// every session and every view that asks for the same scope and window:
+// the payments view's scope bar and reason groups and the overview's
+// payments panel read the same values. What each figure is (a payment's
+// verdict, the code it is grouped under, its funding) is package
+// figures': this package counts them.
 package paystats
 
 import (
 	"cmp"
 	"slices"
 	"sort"
-	"strconv"
 	"time"
 
 	"treasury/data/apierr"
-	"treasury/data/columns"
+	"treasury/data/figures"
 	"treasury/data/live"
 	"treasury/data/payments"
 )
@@ -37,21 +38,34 @@ const (
 	Declined
 	Returned
 	Completed
+	// Retryable is the failed and declined payments whose one retry
+	// verdict is YES (figures.Retryable): a resubmit list.
+	Retryable
 	NScopes // the number of scopes
 )
 
 // Word is the scope's palette argument (":payments failed").
 func (s Scope) Word() string {
-	return [...]string{"all", "quoted", "inflight", "failed", "declined", "returned", "completed"}[s]
+	return [...]string{"all", "quoted", "inflight", "failed", "declined", "returned", "completed", "retryable"}[s]
 }
 
 // Label is the scope as shown (crumb, scope bar).
 func (s Scope) Label() string {
-	return [...]string{"all", "QUOTED", "in flight", "FAILED", "DECLINED", "RETURNED", "COMPLETED"}[s]
+	return [...]string{"all", "QUOTED", "in flight", "FAILED", "DECLINED", "RETURNED", "COMPLETED", "retryable"}[s]
 }
 
-// Match reports whether a payment in state st belongs to the scope.
-func (s Scope) Match(st payments.State) bool {
+// Match reports whether p belongs to the scope.
+func (s Scope) Match(p *payments.Payment) bool {
+	if s == Retryable {
+		return figures.Retryable(p)
+	}
+	return s.MatchState(p.PaymentState)
+}
+
+// MatchState reports whether a payment in state st belongs to the scope,
+// for the scopes of states alone (not Retryable, which needs the
+// payment's errors: false).
+func (s Scope) MatchState(st payments.State) bool {
 	switch s {
 	case All:
 		return true
@@ -84,8 +98,19 @@ func CountScopes(ps *live.PaymentSet, since time.Time) Counts {
 	start := sort.Search(ps.Len(), func(i int) bool { return !ps.At(i).When().Before(since) })
 	for st, n := range countFrom(ps, start) {
 		for s := All; s < NScopes; s++ {
-			if s.Match(st) {
+			if s.MatchState(st) {
 				c[s] += int(n)
+			}
+		}
+		if st.FailedTerminal() && n > 0 {
+			c[Retryable] = -1 // counted below, from the payments
+		}
+	}
+	if c[Retryable] < 0 {
+		c[Retryable] = 0
+		for i := start; i < ps.Len(); i++ {
+			if p := ps.At(i); p.PaymentState.FailedTerminal() && figures.Retryable(p) {
+				c[Retryable]++
 			}
 		}
 	}
@@ -129,17 +154,4 @@ func ScopeCounts(s *live.Store, win time.Duration) live.Key[Counts] {
 // SortGroups orders reason groups most payments first, then by code.
 func SortGroups(gs []CodeGroup) {
 	slices.SortFunc(gs, func(a, b CodeGroup) int { return cmp.Or(b.Count-a.Count, cmp.Compare(a.Code, b.Code)) })
-}
-
-// ErrorCode is the first error's code, when the record carries one.
-func ErrorCode(p *payments.Payment) string {
-	return columns.ErrorCode(p)
-}
-
-// WindowWord is a window as typed and shown: 1h, 24h, 7d, 30d.
-func WindowWord(d time.Duration) string {
-	if d%(24*time.Hour) == 0 && d > 24*time.Hour {
-		return strconv.Itoa(int(d/(24*time.Hour))) + "d"
-	}
-	return strconv.Itoa(int(d/time.Hour)) + "h"
 }

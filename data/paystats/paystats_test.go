@@ -49,9 +49,6 @@ func TestCountsAndGroupsOfAWindow(t *testing.T) {
 	if want := now.Add(-10 * time.Minute); !g[0].Newest.Equal(want) {
 		t.Fatalf("USR_030 last initiated %v, want %v", g[0].Newest, want)
 	}
-	if WindowWord(time.Hour) != "1h" || WindowWord(7*24*time.Hour) != "7d" || WindowWord(24*time.Hour) != "24h" {
-		t.Fatal("window words")
-	}
 	if !Failed.Grouped() || !Declined.Grouped() || All.Grouped() {
 		t.Fatal("grouped scopes")
 	}

@@ -47,12 +47,19 @@ func alertsOf(p *platform.Platform, code string) []live.Alert {
 
 // TestRunwayFromSandbox: with no alert settings, the runway of each
 // prefunded currency is built from the sandbox's balances and ledger once
-// both answered, weighted over six hours; the sandbox's USD account, which
-// the bank tops up whenever a payment would overdraw it, lasts under six
-// hours at its payments' pace, which is critical, and the alert says when
-// it runs out and points at the ledger.
+// both answered, weighted over six hours, the bank's top-ups (whenever a
+// payment would overdraw an account) left out of the pace; the sandbox's
+// USD account lasts under six hours at its payments' pace, which is
+// critical, and the alert says when it runs out and points at the ledger.
 func TestRunwayFromSandbox(t *testing.T) {
-	p := sandboxPlatform(t, nil)
+	srv := sandboxtest.Listen(t, sandboxtest.Options())
+	p, err := platform.Open(srv.Profile(config.Builtin()), platform.Options{Now: srv.Clock().Now, Inline: true, BackfillBudget: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(p.Close)
+	// An hour of traffic: the USD account is topped up by the bank in it.
+	srv.AdvanceClock(time.Hour)
 	ctx := context.Background()
 	p.Store.FetchNow(ctx, live.PaymentBalances)
 	if s := live.Get(p.Store, p.Runway).Data; !s.At.IsZero() || len(s.Currencies) != 0 || len(alertsOf(p, "LOW_RUNWAY")) != 0 {

@@ -8,6 +8,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"treasury/config"
+	"treasury/data/figures"
 	"treasury/data/liquidity"
 	"treasury/data/live"
 	"treasury/data/money"
@@ -123,7 +124,7 @@ func failureRate(ps *live.PaymentSet, fr config.FailureRate, now time.Time) (liv
 	return live.Alert{
 		Key: "failure-rate", Severity: severity(critical), Code: "FAILURE_RATE",
 		Title: fmt.Sprintf("%s%% of payments failed or were declined in the last %s (%d of %d finished; %s at %s%%)",
-			rate.StringFixed(1), span(fr.Window), failed, finished, level(critical), at.String()),
+			rate.StringFixed(1), figures.SpanWords(fr.Window), failed, finished, level(critical), at.String()),
 		Guidance: "Group the failures by reason (enter) for the codes behind the rate; a single code points at one partner or corridor.",
 		Count:    failed, Topic: live.Payments, Ref: "failed",
 	}, true
@@ -149,29 +150,4 @@ func (p *Platform) watchStale(ctx context.Context) {
 func (p *Platform) judgeStale() {
 	s := p.Alerts().Stale
 	p.Store.JudgeStale(s.Warning.Value, s.Critical.Value)
-}
-
-// EmptyAt says when (UTC) a balance runs out, seen from at: "10:40"
-// within 20 hours (no time of day is then ambiguous), "Tue 10:40" within
-// six days, else the date.
-func EmptyAt(empty, at time.Time) string {
-	e := empty.UTC().Round(time.Minute)
-	switch d := empty.Sub(at); {
-	case d < 20*time.Hour:
-		return e.Format("15:04")
-	case d < 6*24*time.Hour:
-		return e.Format("Mon 15:04")
-	}
-	return e.Format("2006-01-02")
-}
-
-// span names a window in a title: "hour", "2 h", "30 min".
-func span(d time.Duration) string {
-	switch {
-	case d == time.Hour:
-		return "hour"
-	case d%time.Hour == 0:
-		return fmt.Sprintf("%d h", d/time.Hour)
-	}
-	return fmt.Sprintf("%d min", d/time.Minute)
 }

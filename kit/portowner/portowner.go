@@ -21,6 +21,12 @@ type Process struct {
 	// Args is its command line (/proc/<pid>/cmdline), the program's name
 	// first; nil when unreadable.
 	Args []string
+	// Exe is the path of its executable (/proc/<pid>/exe) and Files the
+	// files it holds open (its descriptors that are files, not sockets or
+	// pipes): what tells a process apart whatever its program is named;
+	// empty when unreadable.
+	Exe   string
+	Files []string
 }
 
 // String is "treasury (pid 4242)", or "pid 4242" without a name.

@@ -34,7 +34,9 @@ func lookupIn(proc string, port int) (Process, bool) {
 			if b, err := os.ReadFile(filepath.Join(proc, d.Name(), "cmdline")); err == nil {
 				args = strings.Split(strings.TrimSuffix(string(b), "\x00"), "\x00")
 			}
-			return Process{PID: pid, Command: strings.TrimSpace(string(comm)), Args: args}, true
+			exe, _ := os.Readlink(filepath.Join(proc, d.Name(), "exe"))
+			return Process{PID: pid, Command: strings.TrimSpace(string(comm)), Args: args, Exe: exe,
+				Files: openFiles(filepath.Join(proc, d.Name(), "fd"))}, true
 		}
 	}
 	return Process{}, false
@@ -70,6 +72,22 @@ func listeningInodes(path string, port int, inodes map[string]bool) {
 		}
 		inodes[fields[9]] = true
 	}
+}
+
+// openFiles are the paths of the files the descriptors of the fd
+// directory dir point to (not sockets, pipes or anonymous inodes).
+func openFiles(dir string) []string {
+	fds, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, fd := range fds {
+		if target, err := os.Readlink(filepath.Join(dir, fd.Name())); err == nil && strings.HasPrefix(target, "/") {
+			out = append(out, target)
+		}
+	}
+	return out
 }
 
 // holds reports whether a file descriptor in the fd directory dir is one

@@ -36,11 +36,15 @@ func (l *Line) draw() string {
 
 // drawChart draws pts with ntcharts' time-series line chart: Y labels and
 // axis on the left, the X axis and its HH:MM labels on the last two rows.
-// The series spans the chart (X from its first to its last time, Y from its
-// lowest to its highest value); each column shows the mean of the points
-// (and of the straight lines joining them) that fall in it.
+// The series spans the chart (X from its first to its last time, or the
+// span set, Y from its lowest to its highest value); each column shows the
+// mean of the points (and of the straight lines joining them) that fall
+// in it.
 func (l *Line) drawChart(pts []live.Point) string {
 	t0, t1, v0, v1 := bounds(pts)
+	if !l.from.IsZero() && l.to.After(l.from) {
+		t0, t1 = min(t0, l.from.Unix()), max(t1, l.to.Unix())
+	}
 	if t1 == t0 { // one instant: a flat line over a minute
 		t1 = t0 + 60
 		last := pts[len(pts)-1]

@@ -44,6 +44,9 @@ type Line struct {
 
 	name string
 	pts  []live.Point
+	// from and to, when set, are the span the X axis covers (a window):
+	// a time it holds no point of is left blank, never stretched over.
+	from, to time.Time
 
 	ts *tslc.Model // ntcharts model: its canvas is kept between drawings of the same size
 
@@ -83,6 +86,16 @@ func (l *Line) SetSeries(name string, pts []live.Point) {
 	l.name, l.pts = name, pts
 	if changed {
 		l.dirty = true
+	}
+}
+
+// SetSpan makes the X axis cover from to to (a window), whatever part of
+// it the series holds: the time before its first point (a window not held
+// whole yet) is left blank, not filled by the points stretched over it.
+// Zero times: the series' own span.
+func (l *Line) SetSpan(from, to time.Time) {
+	if !from.Equal(l.from) || !to.Equal(l.to) {
+		l.from, l.to, l.dirty = from, to, true
 	}
 }
 

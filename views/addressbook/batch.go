@@ -37,7 +37,7 @@ func (v *View) lockBatch(lock bool) viewkit.Batch[custody.Endpoint] {
 		Waiting: "the custody interface",
 		ID:      func(ep custody.Endpoint) string { return ep.ID },
 		Cells: func(ep custody.Endpoint) []string {
-			return []string{ep.Alias, viewkit.Short(ep.ID, 9), ep.LedgerID, viewkit.Dash(ep.Lock)}
+			return []string{ep.Alias, viewkit.Head(ep.ID, viewkit.IDWidth), ep.LedgerID, viewkit.Dash(ep.Lock)}
 		},
 		Ruled: func(ep custody.Endpoint) string {
 			switch why, ok := busy[ep.ID]; {

@@ -10,8 +10,10 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/shopspring/decimal"
 
 	"treasury/config"
+	"treasury/data/figures"
 	"treasury/data/live"
 	"treasury/ui"
 	"treasury/ui/sanitize"
@@ -53,12 +55,46 @@ func newForm(v *View, r config.AlertRule) *form {
 	f := &form{v: v, keys: defaultFormKeys(v.ctx), rule: r}
 	for _, fd := range r.Fields {
 		in := ui.NewInput(v.ctx.Theme, "", 24, lipgloss.NewStyle())
-		in.SetWidth(14)
-		in.SetValue(fd.Value)
+		in.SetWidth(18)
+		in.SetValue(shownValue(fd, fd.Value))
 		f.inputs = append(f.inputs, in)
 	}
 	f.setFocus(0)
 	return f
+}
+
+// isAmount reports whether a field is an amount of money (a balance
+// threshold), of the currency its unit names ("" for the default rule's).
+func isAmount(fd config.AlertField) bool { return strings.HasPrefix(fd.Key, "low_balance") }
+
+// shownValue is a field's value as every screen writes it: an amount
+// grouped at its currency's decimals (figures.Money: 300,000.00), the
+// rest as the file has it.
+func shownValue(fd config.AlertField, v string) string {
+	if !isAmount(fd) || v == "" {
+		return v
+	}
+	d, err := decimal.NewFromString(v)
+	if err != nil {
+		return v
+	}
+	return figures.Money(d, fd.Unit)
+}
+
+// fileValue reads what was typed in a field as the file writes it: an
+// amount as the screen writes it ("300,000") or plain, never with more
+// decimals than its currency has (figures.ParseAmount), written plain;
+// the rest as typed (the configuration checks it).
+func fileValue(fd config.AlertField, typed string) (string, error) {
+	typed = strings.TrimSpace(typed)
+	if !isAmount(fd) || typed == "" {
+		return typed, nil
+	}
+	d, err := figures.ParseAmount(typed, fd.Unit)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", fd.Label, err)
+	}
+	return d.String(), nil
 }
 
 // ifEmpty says what an empty field takes: the default's level, the
@@ -67,7 +103,7 @@ func ifEmpty(fd config.AlertField) string {
 	if fd.Default == "" {
 		return "empty: none"
 	}
-	return "empty: " + fd.Default + " (" + fd.From + ")"
+	return "empty: " + shownValue(fd, fd.Default) + " (" + fd.From + ")"
 }
 
 func (f *form) setFocus(i int) {
@@ -134,7 +170,13 @@ func (f *form) Update(msg tea.Msg) tea.Cmd {
 func (f *form) save() tea.Cmd {
 	values := map[string]string{}
 	for i, fd := range f.rule.Fields {
-		if v := strings.TrimSpace(f.inputs[i].Value()); v != fd.Value {
+		v, err := fileValue(fd, f.inputs[i].Value())
+		if err != nil {
+			f.setFocus(i)
+			f.err = err
+			return nil
+		}
+		if !sameValue(v, fd.Value) {
 			values[fd.Key] = v
 		}
 	}
@@ -145,6 +187,17 @@ func (f *form) save() tea.Cmd {
 	f.saving, f.err = true, nil
 	s, who, path := f.v.settings, f.v.ctx.Operator, f.rule.Path
 	return func() tea.Msg { return saved{f: f, err: s.Save(who, path, values)} }
+}
+
+// sameValue reports whether a value typed is the file's: the same number
+// however written (300000 is 300000.00), else the same text.
+func sameValue(typed, file string) bool {
+	a, errA := decimal.NewFromString(typed)
+	b, errB := decimal.NewFromString(file)
+	if errA == nil && errB == nil {
+		return a.Equal(b)
+	}
+	return typed == file
 }
 
 // Typing: the form takes the keys while it is open.

@@ -107,7 +107,8 @@ func ruleRow(r config.AlertRule) table.Row {
 func ruleID(r config.AlertRule) string { return r.Kind + "/" + r.For }
 
 // fieldText is one level in effect as the table says it: "runway < 24 h",
-// "balance < 10000 USD", "≥ 10 %", "after 1m", "of ≥ 20 finished in 1h".
+// "balance < 10,000.00 USD" (an amount as every screen writes it), "≥ 10
+// %", "after 1m", "of ≥ 20 finished in 1h".
 func fieldText(r config.AlertRule, f config.AlertField) string {
 	unit := ""
 	if f.Unit != "" {
@@ -116,8 +117,8 @@ func fieldText(r config.AlertRule, f config.AlertField) string {
 	switch {
 	case strings.HasPrefix(f.Key, "runway_") && f.Key != "runway_window":
 		return "runway < " + f.Effective + unit
-	case strings.HasPrefix(f.Key, "low_balance"):
-		return "balance < " + f.Effective + unit
+	case isAmount(f):
+		return "balance < " + shownValue(f, f.Effective) + unit
 	case r.Kind == "payments" && f.Key == "min_finished":
 		return "of ≥ " + f.Effective + unit
 	case r.Kind == "payments":

@@ -89,9 +89,11 @@ func TestThresholdsGolden(t *testing.T) {
 }
 
 // TestEditThreshold: enter on a rule opens its form, which takes every
-// key typed (digits do not switch views, q does not quit); enter writes
-// the file and the new level is in effect at once: the runway alert of
-// the currency is raised, and the rules say so.
+// key typed (digits do not switch views, q does not quit); a balance is
+// read as the screen writes it (300,000.00) and refused with more
+// decimals than its currency has; enter writes the file and the new
+// level is in effect at once: the runway alert of the currency is
+// raised, and the rules say so, the balance grouped.
 func TestEditThreshold(t *testing.T) {
 	e, s, f := settingsEnv(t, viewtest.Options{Skip: viewtest.NoLiquidityHistory()})
 	before := e.P.Store.AlertMark()
@@ -102,14 +104,19 @@ func TestEditThreshold(t *testing.T) {
 	viewtest.Keys(tm, "2", "q", "backspace", "0", "0", "0", "tab", "tab", "x")
 	viewtest.WaitFor(t, tm, "[x")
 	viewtest.Keys(tm, "enter")
-	viewtest.WaitFor(t, tm, "must be a decimal amount")
+	viewtest.WaitFor(t, tm, `"x" is not an amount such as 300,000`)
+	// An amount as the screen writes it is read; more decimals than the
+	// currency has are refused, not rounded.
+	viewtest.Keys(tm, "backspace", "3", "0", "0", ",", "0", "0", "0", ".", "0", "0", "5", "enter")
+	viewtest.WaitFor(t, tm, "GBP has 2 decimals")
 	viewtest.Keys(tm, "backspace", "enter")
-	viewtest.WaitFor(t, tm, "runway < 2000 h") // the rules again, the new level in effect
+	viewtest.WaitFor(t, tm, "runway < 2000 h")              // the rules again, the new level in effect
+	viewtest.WaitFor(t, tm, "runway < 2000 h, balance < 3") // cut by the column: form_test holds the text
 	b, err := os.ReadFile(f)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := "        default: {runway_warning_hours: 2, runway_critical_hours: 1} # the desk acts late\n        GBP: {runway_warning_hours: 2000}\n"; !strings.Contains(string(b), want) {
+	if want := "        default: {runway_warning_hours: 2, runway_critical_hours: 1} # the desk acts late\n        GBP: {low_balance: \"300000\", runway_warning_hours: 2000}\n"; !strings.Contains(string(b), want) {
 		t.Errorf("file:\n%s\nwant it to hold:\n%s", b, want)
 	}
 	if got := e.P.Alerts().Prefunded.For("GBP").RunwayWarning.Value.String(); got != "2000" {

@@ -102,7 +102,7 @@ func target(t audit.Target) string {
 func fields(r audit.Record) [][2]string {
 	out := [][2]string{
 		{"Seq", strconv.FormatUint(r.Seq, 10)}, {"Time (UTC)", viewkit.Time(r.Time)},
-		{"Who", r.Who.Via + " " + r.Who.User}, {"SSH key", r.Who.Key}, {"Role", r.Who.Role}, {"From", r.Who.From},
+		{"Who", strings.TrimSpace(r.Who.Via + " " + r.Who.User + " " + r.Who.Name)}, {"SSH key", r.Who.Key}, {"Role", r.Who.Role}, {"From", r.Who.From},
 		{"Host", r.Host}, {"Profile", r.Profile}, {"Environment", r.Environment},
 		{"Action", r.Action}, {"Target", r.Target.Kind + " " + r.Target.ID},
 	}
@@ -180,7 +180,7 @@ func (v *View) Commands() []ui.Command {
 // asset), its time in ISO 8601 UTC, "" for what a line has not, and
 // "broken" saying how a line read from the file breaks the chain.
 var export = &viewkit.Export[audit.Record]{
-	Header: []string{"seq", "time", "via", "user", "key", "role", "from", "host", "profile", "environment", "action",
+	Header: []string{"seq", "time", "via", "user", "name", "key", "role", "from", "host", "profile", "environment", "action",
 		"target_kind", "target_id", "target_name", "target_qty", "target_asset", "outcome", "attempt", "request", "reason",
 		"mutation_id", "intent_id", "request_id", "error_code", "error", "broken", "hash"},
 	Row: func(r audit.Record) []string {
@@ -195,7 +195,7 @@ var export = &viewkit.Export[audit.Record]{
 		if name == "" {
 			name = tg.Detail["name"]
 		}
-		return []string{num(r.Seq), viewkit.ISO(r.Time), w.Via, w.User, w.Key, w.Role, w.From, r.Host, r.Profile, r.Environment,
+		return []string{num(r.Seq), viewkit.ISO(r.Time), w.Via, w.User, w.Name, w.Key, w.Role, w.From, r.Host, r.Profile, r.Environment,
 			r.Action, tg.Kind, tg.ID, name, tg.Detail["qty"], tg.Detail["asset"], r.Outcome, num(r.Attempt), r.Request, r.Reason,
 			r.MutationID, r.IntentID, r.RequestID, r.ErrorCode, r.Error, r.Broken, r.Hash}
 	},

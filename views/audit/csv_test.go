@@ -19,7 +19,7 @@ func TestAuditCSVIsData(t *testing.T) {
 	v := auditview.New(e.Ctx)
 	viewtest.Drive(v, v.Update(ui.StoreChanged{}))
 	c := viewtest.ReadCSV(t, ui.CSVOf(v))
-	c.HasHeader(t, "seq", "time", "via", "user", "key", "role", "from", "host", "profile", "environment", "action",
+	c.HasHeader(t, "seq", "time", "via", "user", "name", "key", "role", "from", "host", "profile", "environment", "action",
 		"target_kind", "target_id", "target_name", "target_qty", "target_asset", "outcome", "attempt", "request", "reason",
 		"mutation_id", "intent_id", "request_id", "error_code", "error", "broken", "hash")
 	if len(c.Rows) != 2 {

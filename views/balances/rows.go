@@ -173,8 +173,9 @@ func balanceColumns() []table.Column {
 	}
 }
 
-// balancesExport is the balances' CSV: one meaning per column, amounts as
-// received, "" where a kind of balance has no such figure.
+// balancesExport is the balances' CSV: one meaning per column, amounts at
+// their currency's decimals, "" where a kind of balance has no such
+// figure.
 var balancesExport = &viewkit.Export[Row]{
 	Header: []string{"source", "currency", "funding_type", "available", "reserved", "total", "updated_at", "low_balance_alert"},
 	Row: func(r Row) []string {
@@ -189,10 +190,7 @@ var balancesExport = &viewkit.Export[Row]{
 		if r.Alert != nil {
 			alert = r.Alert.Severity.String()
 		}
-		updated := ""
-		if !r.UpdatedAt.IsZero() {
-			updated = r.UpdatedAt.UTC().Format(time.RFC3339)
-		}
-		return []string{r.Source, r.Currency(), funding, viewkit.Money(r.Available(), r.Currency()), viewkit.Money(r.Reserved(), r.Currency()), total, updated, alert}
+		return []string{r.Source, r.Currency(), funding, viewkit.Money(r.Available(), r.Currency()), viewkit.Money(r.Reserved(), r.Currency()), total,
+			viewkit.ISO(r.UpdatedAt), alert}
 	},
 }

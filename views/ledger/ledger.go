@@ -62,8 +62,10 @@ func New(ctx *ui.Context, p *platform.Platform) *View {
 }
 
 // setWindow shows window i: the polled ledger, or a read of the span
-// ending at the platform's now (to the minute, shared by the sessions
-// that ask in that minute). after > zero reads it again (r).
+// ending when it is read (the platform's now, to the second: the window
+// stated is the one read, no movement after it counted in it; sessions
+// that ask in the same second share the read). after > zero reads it
+// again (r).
 func (v *View) setWindow(i int, after time.Time) tea.Cmd {
 	filter := ""
 	if v.Stack.Depth() > 0 {
@@ -76,7 +78,7 @@ func (v *View) setWindow(i int, after time.Time) tea.Cmd {
 	var cmd tea.Cmd
 	v.span = platform.LedgerSpan{}
 	if i > 0 {
-		to := v.ctx.Store.PlatformNow(apierr.Payments).Truncate(time.Minute).Add(time.Minute)
+		to := v.ctx.Store.PlatformNow(apierr.Payments).Truncate(time.Second)
 		v.span = platform.LedgerSpan{From: to.Add(-window(i)), To: to}
 		v.key = live.Ask(v.ctx.Store, v.p.Reads.Ledger, v.span)
 		src, topic = v.key, v.key.Topic()

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"treasury/ui"
 	"treasury/views/ledger"
@@ -32,6 +33,12 @@ func TestLedgerWindows(t *testing.T) {
 	}
 	if weekRows := rowsOf(t, week); weekRows <= dayRows {
 		t.Errorf("7 days hold %d movements, 24 hours %d", weekRows, dayRows)
+	}
+	// The window ends when it was read (the platform's now, to the
+	// second), never after: what it states is what it holds.
+	now := e.Sandbox.Clock().Now().UTC().Truncate(time.Second)
+	if stated := " – " + now.Format("2006-01-02 15:04:05") + " UTC"; !strings.Contains(week, stated) {
+		t.Errorf("the 7-day window does not end when it was read (%s):\n%s", stated, week)
 	}
 
 	viewtest.Drive(v, v.Update(ui.Open{View: "ledger", Args: []string{"30d", "EUR"}}))

@@ -8,9 +8,10 @@ import (
 )
 
 // exposurePanel: per currency what the payments in flight commit, paid
-// out in it (Out) and paid from it (From), beside the prefunded balance
-// (reserved and available), and what is in flight said in hours of the
-// runway's weighted outflow.
+// out in it (out) and paid from it by funding class (figures: from the
+// prefunded account, owed just in time, funded just in time, credit,
+// other payins by name), beside the prefunded balance, and what is drawn
+// said in hours at the pace that drives the currency's runway.
 func (v *View) exposurePanel(w int) []string {
 	t := v.ctx.Theme
 	srcs := []source{srcPayments, srcPrefunded}

@@ -40,8 +40,9 @@ func styled(st lipgloss.Style, s string) cell {
 
 // grid lays rows of cells out under their column titles in width w: each
 // column as wide as its widest cell, two spaces apart; columns are left
-// out, highest drop first, until the rest fit. head styles the titles.
-func grid(cols []col, rows [][]cell, w int, head lipgloss.Style) []string {
+// out, highest drop first, until the rest fit, and a last line (styled
+// note) names them. head styles the titles.
+func grid(cols []col, rows [][]cell, w int, head, note lipgloss.Style) []string {
 	widths := make([]int, len(cols))
 	for i, c := range cols {
 		widths[i] = ansi.StringWidth(c.title)
@@ -109,8 +110,9 @@ func grid(cols []col, rows [][]cell, w int, head lipgloss.Style) []string {
 		}
 		return strings.TrimRight(b.String(), " ")
 	}
-	out := make([]string, 0, len(rows)+1)
+	out := make([]string, 0, len(rows)+2)
 	out = append(out, line(func(i int) cell { return styled(head, cols[i].title) }))
+
 	for r, row := range rows {
 		out = append(out, line(func(i int) cell {
 			if cols[i].fill != nil {
@@ -121,6 +123,15 @@ func grid(cols []col, rows [][]cell, w int, head lipgloss.Style) []string {
 			}
 			return cell{}
 		}))
+	}
+	var gone []string
+	for i, on := range keep {
+		if !on {
+			gone = append(gone, cols[i].title)
+		}
+	}
+	if len(gone) > 0 {
+		out = append(out, note.Render(cut("columns not shown at this width: "+strings.Join(gone, ", "), w)))
 	}
 	return out
 }

@@ -158,7 +158,9 @@ func compose(panel func(i, w int) []string, w, n int, gap bool) []string {
 		return out
 	}
 	if w >= sideBySide && n > panelAlerts {
-		lw := w / 2
+		// The payments and the exposure, the denser, take a little more
+		// than half: the alerts' titles are cut anyway, the figures not.
+		lw := w * 11 / 20
 		right := append([]string(nil), panel(panelAlerts, w-lw-2)...)
 		if n > panelHealth {
 			right = then(right, panel(panelHealth, w-lw-2)...)

@@ -74,7 +74,7 @@ func golden(t *testing.T, colour bool, w, h int) string {
 
 func TestOverviewGolden(t *testing.T) {
 	frame := golden(t, false, 120, 40)
-	for _, want := range []string{"BTC/USD", "Total 90,760,310.45 USD", "‼ 0.2 h 15m", "09:50", "failure rate", "Open alerts", "Interfaces", "LOW_RUNWAY"} {
+	for _, want := range []string{"BTC/USD", "Total 91,069,433.78 USD", "‼ 0.4 h 15m", "10:02", "failure rate", "Open alerts", "Interfaces", "LOW_RUNWAY"} {
 		if !strings.Contains(frame, want) {
 			t.Errorf("no %q in the frame", want)
 		}
@@ -89,7 +89,7 @@ func TestOverviewGoldenColour(t *testing.T) {
 	if !strings.Contains(frame, "\x1b[") {
 		t.Fatal("no colour in the colour frame")
 	}
-	if plain := ansi.Strip(frame); !strings.Contains(plain, "Total 90,760,310.45 USD") {
+	if plain := ansi.Strip(frame); !strings.Contains(plain, "Total 91,069,433.78 USD") {
 		t.Errorf("the colour frame shows other figures:\n%s", plain)
 	}
 }
@@ -355,8 +355,9 @@ func TestOverviewEmpty(t *testing.T) {
 	}
 }
 
-// TestOverviewCSVOneMeaningPerColumn: the rates' and the holdings' figures
-// have columns of their own.
+// TestOverviewCSVOneMeaningPerColumn: the rates', the holdings' and the
+// exposure's figures have columns of their own, the exposure's named as
+// `treasury get exposure -o csv` names them.
 func TestOverviewCSVOneMeaningPerColumn(t *testing.T) {
 	e := shared.Env(t)
 	v := newView(e)
@@ -371,13 +372,21 @@ func TestOverviewCSVOneMeaningPerColumn(t *testing.T) {
 		t.Fatalf("%v:\n%s", err, b.String())
 	}
 	h := strings.Join(recs[0], ",")
-	if h != "kind,pair,bid,ask,mid,spread,spread_bps,quoted_at,currency,liquidity_available,prefunded_available,value,value_currency,no_rate_for" {
+	if h != "kind,pair,bid,ask,mid,spread,spread_bps,quoted_at,currency,liquidity_available,prefunded_available,value,value_currency,no_rate_for,"+
+		"reserved,pays_out,pays_out_count,prefunded,prefunded_count,prefunded_hours,owed_just_in_time,owed_just_in_time_count,past_due,past_due_count,"+
+		"first_due,due_within_hour,due_within_hour_count,funded_just_in_time,funded_just_in_time_count,credit,credit_count,other,runway,runway_hours,runway_by,empty_at" {
 		t.Fatalf("header %s", h)
 	}
+	kinds := map[string]int{}
 	for _, r := range recs[1:] {
-		if r[0] == "holding" && (r[2] != "" || r[8] == "") || r[0] == "rate" && (r[8] != "" || r[2] == "") {
+		kinds[r[0]]++
+		if r[0] == "holding" && (r[2] != "" || r[8] == "" || r[15] != "") || r[0] == "rate" && (r[8] != "" || r[2] == "" || r[15] != "") ||
+			r[0] == "exposure" && (r[2] != "" || r[9] != "" || r[8] == "" || r[15] == "") {
 			t.Errorf("a %s line in another kind's columns: %v", r[0], r)
 		}
+	}
+	if kinds["rate"] == 0 || kinds["holding"] == 0 || kinds["exposure"] == 0 {
+		t.Errorf("lines of each kind: %v", kinds)
 	}
 }
 

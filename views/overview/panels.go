@@ -9,8 +9,8 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"treasury/data/apierr"
+	"treasury/data/figures"
 	"treasury/data/live"
-	"treasury/data/platform"
 	"treasury/data/runway"
 	"treasury/ui"
 	"treasury/ui/chart"
@@ -83,7 +83,7 @@ func (v *View) ratesPanel(w int) []string {
 		rows[i] = []cell{txt(sanitize.Line(p.Pair)), txt(p.Bid.String()), txt(p.Ask.String()), styled(t.Bold, p.Mid.String()),
 			txt(p.Spread.String()), txt(p.SpreadBps.StringFixed(1)), change, txt(v.ageText(now, p.QuotedAt))}
 	}
-	out = append(out, grid(cols, rows, w, t.Header)...)
+	out = append(out, grid(cols, rows, w, t.Header, t.Muted)...)
 	return append(out, v.notes(w, srcQuotes)...)
 }
 
@@ -155,7 +155,7 @@ func (v *View) balancesPanel(w int) []string {
 		}
 		rows[i] = row
 	}
-	out = append(out, grid(cols, rows, w, t.Header)...)
+	out = append(out, grid(cols, rows, w, t.Header, t.Muted)...)
 	total := "Total " + fixed(h.Total, 2) + " " + base
 	if h.Estimate() {
 		total = "Total ≈ " + fixed(h.Total, 2) + " " + base + " (estimate)"
@@ -245,27 +245,25 @@ func (v *View) runwayCells(x Holding, prefunded bool, sheet runway.Sheet, ledger
 	if !ok {
 		return same(txt("—"))
 	}
-	h, empty, burst, runs := c.Runway()
-	if !runs {
-		return []cell{txt(fixed(c.Outflow, 2)), styled(t.OK, "no outflow"), txt("—")}
+	r := figures.RunwayOf(c)
+	if !r.Runs {
+		return []cell{txt(fixed(c.Outflow, 2)), styled(t.OK, r.Text()), txt("—")}
 	}
 	// The net outflow shown is the pace the runway is at: the last 15
 	// minutes' when that is the shorter (marked 15m), so the row
 	// reconciles (available / net out = runway).
-	pace, rw := fixed(c.Pace(), 2), h.StringFixed(1)+" h"
+	pace, rw, end := fixed(r.Pace, 2), r.Text(), "—"
 	switch {
-	case c.LongRunway():
-		rw = "> 30 d"
-	case burst:
-		pace, rw = pace+" 15m", rw+" 15m"
+	case r.Long:
+	case r.By == figures.ByBurn:
+		pace, rw = pace+" "+figures.ByBurn, rw+" "+figures.ByBurn
 	default:
-		rw += trendMark(c.Trend)
+		rw += trendMark(r.Trend)
 	}
-	end := "—"
-	if !c.LongRunway() {
-		end = platform.EmptyAt(empty, sheet.At)
+	if !r.Long {
+		end = figures.EmptyAt(r.Empty, sheet.At)
 	}
-	switch c.Level {
+	switch r.Level {
 	case runway.Critical:
 		return []cell{txt(pace), styled(t.Bad, "‼ "+rw), styled(t.Bad, end)}
 	case runway.Warning:

@@ -6,8 +6,8 @@ import (
 	"time"
 
 	"treasury/data/apierr"
+	"treasury/data/figures"
 	"treasury/data/live"
-	"treasury/data/payments"
 	"treasury/data/paystats"
 )
 
@@ -28,9 +28,9 @@ type PaySummary struct {
 	Counts paystats.Counts
 	// Rate is the failure rate of the payments that finished in the
 	// window (whenever they were initiated): the definition of the
-	// FAILURE_RATE alert (payments.Rate), on the platform's clock at the
+	// FAILURE_RATE alert (figures.Rate), on the platform's clock at the
 	// payments' read.
-	Rate payments.Rate
+	Rate figures.Rate
 	// Top are the most frequent reason codes of the failed and declined
 	// payments, most payments first.
 	Top []Reason

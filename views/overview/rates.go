@@ -50,7 +50,8 @@ type Trend struct {
 	Change float64
 	Span   time.Duration
 	Known  bool
-	// Spark is the window's history resampled to sparkPoints.
+	// Spark is the window's history resampled to sparkPoints over the
+	// whole window (NaN where none is held yet: a gap).
 	Spark []live.Point
 }
 
@@ -134,7 +135,7 @@ func buildRates(quotes []liquidity.Quote, at time.Time, history func(series stri
 		}
 		for k := range out.Pairs {
 			latest, _ := out.Pairs[k].Mid.Float64()
-			out.Pairs[k].Trends[i] = trend(series[k], cut, latest, at)
+			out.Pairs[k].Trends[i] = trend(series[k], cut, at.Add(-w), latest, at)
 		}
 	}
 	sort.Slice(out.Pairs, func(i, j int) bool { return out.Pairs[i].Pair < out.Pairs[j].Pair })
@@ -148,14 +149,16 @@ func firstAt(pts []live.Point, t time.Time) int {
 	return i
 }
 
-// trend is the mid over the points of pts (oldest first) since cut.
-func trend(pts []live.Point, cut time.Time, latest float64, at time.Time) Trend {
+// trend is the mid over the points of pts (oldest first) since cut, its
+// sparkline over the whole window from start to at: the time before its
+// first point, not held yet, blank (never the points stretched over it).
+func trend(pts []live.Point, cut, start time.Time, latest float64, at time.Time) Trend {
 	pts = pts[firstAt(pts, cut):]
 	var t Trend
 	if len(pts) == 0 {
 		return t
 	}
-	t.Spark = chart.Resample(pts, sparkPoints)
+	t.Spark = chart.ResampleOver(pts, start, at, sparkPoints)
 	if first := pts[0]; first.Value != 0 && first.At.Before(at) {
 		t.Change = (latest - first.Value) / first.Value * 100
 		t.Span = at.Sub(first.At)

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"treasury/data/apierr"
+	"treasury/data/figures"
 	"treasury/data/live"
 	"treasury/data/paystats"
 	"treasury/kit/words"
@@ -42,6 +43,9 @@ func (v *View) paymentsPanel(w int) []string {
 	}
 	var parts []string
 	for sc := paystats.All; sc < paystats.NScopes; sc++ {
+		if sc == paystats.Retryable {
+			continue // a verdict, not a state: :payments retryable lists them
+		}
 		n := strconv.Itoa(s.Counts[sc])
 		if (sc == paystats.Failed || sc == paystats.Declined) && s.Counts[sc] > 0 {
 			n = t.Bad.Render(n)
@@ -58,9 +62,9 @@ func (v *View) paymentsPanel(w int) []string {
 			st = t.Bad
 		}
 		out = append(out, st.Render(line)+t.Muted.Render(cut(fmt.Sprintf(" (%d of the %d finished in the %s)",
-			s.Rate.Failed, s.Rate.Finished, paystats.WindowWord(win)), w-len(line))))
+			s.Rate.Failed, s.Rate.Finished, figures.WindowWord(win)), w-len(line))))
 	} else {
-		out = append(out, t.Muted.Render("failure rate: no payment finished in the "+paystats.WindowWord(win)))
+		out = append(out, t.Muted.Render("failure rate: no payment finished in the "+figures.WindowWord(win)))
 	}
 	if len(s.Top) > 0 {
 		head := "top reasons"

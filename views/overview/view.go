@@ -41,6 +41,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"treasury/config"
+	"treasury/data/figures"
 	"treasury/data/live"
 	"treasury/data/paystats"
 	"treasury/data/runway"
@@ -156,7 +157,7 @@ func (v *View) Update(msg tea.Msg) tea.Cmd {
 	case ui.Open:
 		for _, a := range msg.Args {
 			for i, w := range windows {
-				if strings.EqualFold(a, paystats.WindowWord(w)) {
+				if strings.EqualFold(a, figures.WindowWord(w)) {
 					v.window = i
 				}
 			}
@@ -195,30 +196,61 @@ func (v *View) Crumbs() []string { return nil }
 func (v *View) Back() bool { return false }
 
 // CSV writes the figures shown, read now, one meaning per column: a line
-// per pair (its latest quote) and a line per currency (its balances and
-// their value), each kind of line leaving the other's columns empty.
+// per pair (its latest quote), a line per currency (its balances and their
+// value) and a line per currency of the exposure (figures.Line.Data: a
+// column per funding class and its runway, named as `treasury get exposure
+// -o csv` names them), each kind of line leaving the others' columns
+// empty. Amounts and times as every data output writes them (package
+// figures).
 func (v *View) CSV() func(io.Writer) error {
 	rates := live.Get(v.ctx.Store, v.rates).Data
 	h := live.Get(v.ctx.Store, v.holdings).Data
+	ex := live.Get(v.ctx.Store, v.exposure).Data
 	header := []string{"kind", "pair", "bid", "ask", "mid", "spread", "spread_bps", "quoted_at",
 		"currency", "liquidity_available", "prefunded_available", "value", "value_currency", "no_rate_for"}
+	fixed := len(header)
+	// The exposure's columns but those the holdings' have (the currency,
+	// the available prefunded balance).
+	var exposure []string
+	skip := func(name string) bool { return name == "currency" || name == "available" }
+	for _, c := range (figures.Line{}).Data() {
+		if !skip(c.Name) {
+			exposure = append(exposure, c.Name)
+		}
+	}
+	header = append(header, exposure...)
 	var rows [][]string
+	row := func(cells ...string) []string {
+		return append(cells, make([]string, len(header)-len(cells))...)
+	}
 	for _, p := range rates.Pairs {
-		rows = append(rows, []string{"rate", p.Pair, p.Bid.String(), p.Ask.String(), p.Mid.String(), p.Spread.String(), p.SpreadBps.String(),
-			p.QuotedAt.UTC().Format(time.RFC3339), "", "", "", "", "", ""})
+		rows = append(rows, row("rate", p.Pair, viewkit.Exact(p.Bid), viewkit.Exact(p.Ask), viewkit.Exact(p.Mid), viewkit.Exact(p.Spread),
+			p.SpreadBps.String(), viewkit.ISO(p.QuotedAt)))
 	}
 	for _, x := range h.List {
 		liq, pre, val, base := "", "", "", ""
 		if x.InLiquidity {
-			liq = x.Liquidity.String()
+			liq = viewkit.Money(x.Liquidity, x.Currency)
 		}
 		if x.InPrefunded {
-			pre = x.Prefunded.String()
+			pre = viewkit.Money(x.Prefunded, x.Currency)
 		}
 		if x.Valued {
 			val, base = x.Value.StringFixed(2), h.Base
 		}
-		rows = append(rows, []string{"holding", "", "", "", "", "", "", "", x.Currency, liq, pre, val, base, x.Missing})
+		rows = append(rows, row("holding", "", "", "", "", "", "", "", x.Currency, liq, pre, val, base, x.Missing))
+	}
+	for _, l := range ex.Lines {
+		r := row("exposure")
+		r[slices.Index(header, "currency")] = l.Currency
+		i := fixed
+		for _, c := range l.Data() {
+			if !skip(c.Name) {
+				r[i] = c.Value
+				i++
+			}
+		}
+		rows = append(rows, r)
 	}
 	return func(w io.Writer) error { return ui.WriteCSVRows(csv.NewWriter(w), header, rows) }
 }
@@ -229,7 +261,7 @@ func (v *View) Commands() []ui.Command {
 		Complete: func(prefix string) []string {
 			var out []string
 			for _, w := range windows {
-				if s := paystats.WindowWord(w); strings.HasPrefix(s, prefix) {
+				if s := figures.WindowWord(w); strings.HasPrefix(s, prefix) {
 					out = append(out, s)
 				}
 			}

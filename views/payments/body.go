@@ -7,6 +7,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"treasury/data/figures"
 	"treasury/data/live"
 	"treasury/data/money"
 	"treasury/data/payments"
@@ -170,19 +171,13 @@ func taxesText(taxes []payments.TaxSummary) string {
 	return strings.Join(out, "; ")
 }
 
-// funding says how the payment is funded: from the prefunded account, or
-// just in time with the time the funds are due.
+// funding says how the payment is funded (figures.FundingWords: the class
+// every surface gives it, with the payin it said) and, for one owed just
+// in time, how long its due time is from now.
 func funding(p *payments.Payment, now time.Time) string {
-	payin := p.Originator.Payin
-	if p.JITFundingExpiresAt.IsZero() {
-		if payin == "" {
-			return "—"
-		}
-		return payin
-	}
-	s := "just in time: funds due by " + viewkit.Time(p.JITFundingExpiresAt) + " UTC"
-	if p.PaymentState == payments.AwaitingFunding {
-		s += " (" + ui.Until(now, p.JITFundingExpiresAt) + ")"
+	s := figures.FundingWords(p, now, func(t time.Time) string { return viewkit.Time(t) + " UTC" })
+	if due := p.JITFundingExpiresAt; figures.Owed(p) && !due.IsZero() {
+		s += " (" + ui.Until(now, due) + ")"
 	}
 	return s
 }
@@ -336,7 +331,7 @@ func (d *detail) errorSection(p *payments.Payment, w int) string {
 		if i > 0 {
 			b.WriteString("\n")
 		}
-		a := payments.Advise(p.PaymentState, e)
+		a := figures.Advise(p.PaymentState, e)
 		facts := [][2]string{
 			{"code", e.Code + " (" + e.Type + ", class: " + a.Class.String() + ")"},
 			{"title", e.Title},
@@ -352,7 +347,7 @@ func (d *detail) errorSection(p *payments.Payment, w int) string {
 	}
 	if len(errs) > 1 {
 		// One verdict for the payment: the errors' answers may differ.
-		a := payments.Verdict(p.PaymentState, errs)
+		a := figures.Verdict(p.PaymentState, errs)
 		rows := [][2]string{{"verdict", a.Retry}}
 		if a.Why != "" {
 			rows = append(rows, [2]string{"why", a.Why})

@@ -2,7 +2,6 @@ package paymentsview
 
 import (
 	"context"
-	"encoding/csv"
 	"fmt"
 	"strings"
 	"testing"
@@ -10,8 +9,8 @@ import (
 
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/shopspring/decimal"
 
+	"treasury/data/figures"
 	"treasury/data/live"
 	"treasury/data/money"
 	"treasury/data/payments"
@@ -136,39 +135,37 @@ func TestAnyWindow(t *testing.T) {
 }
 
 // TestPaymentsCSVIsData: the export has one meaning per column: amounts
-// apart from their currency, times in ISO 8601 with the date and zone, no
-// glyphs; the rows are those shown, filtered.
+// apart from their currency, times RFC 3339 to the second, no glyphs; a
+// failure's funding, every code, the code it is grouped under and the one
+// retry verdict (package figures); the rows are those shown, filtered.
 func TestPaymentsCSVIsData(t *testing.T) {
 	e := world(t, viewtest.Options{})
 	v := New(e.Ctx, e.P)
 	send(v, ui.Open{View: Name, Args: []string{"all"}})
 	viewtest.Drive(v, ui.SetFilterOf(v, "state:FAILED"))
-	var b strings.Builder
-	if err := ui.CSVOf(v)(&b); err != nil {
-		t.Fatal(err)
+	c := viewtest.ReadCSV(t, ui.CSVOf(v))
+	c.HasHeader(t, "initiated_at", "payment_id", "internal_id", "state", "funding", "error_codes", "reason_code", "error_title",
+		"retry", "retry_why", "source_amount", "source_currency", "destination_amount", "destination_currency", "destination_country",
+		"last_state_updated_at", "expires_at", "jit_funding_expires_at", "beneficiary", "beneficiary_id", "originator", "labels")
+	if len(c.Rows) == 0 {
+		t.Fatal("no FAILED payment")
 	}
-	r := csv.NewReader(strings.NewReader(b.String()))
-	recs, err := r.ReadAll()
-	if err != nil || len(recs) < 2 {
-		t.Fatalf("%d records, %v:\n%s", len(recs), err, b.String())
-	}
-	if recs[0][0] != "initiated_at" || recs[0][6] != "source_amount" || recs[0][7] != "source_currency" {
-		t.Fatalf("header %v", recs[0])
-	}
-	for _, rec := range recs[1:] {
-		if _, err := time.Parse(time.RFC3339, rec[0]); err != nil {
-			t.Errorf("initiated_at %q is not ISO 8601", rec[0])
+	ps := live.Get(e.P.Store, live.PaymentsKey).Data
+	for _, r := range c.Rows {
+		viewtest.Time(t, "initiated_at", r["initiated_at"], false)
+		viewtest.Amount(t, "source_amount", r["source_amount"], r["source_currency"])
+		p, ok := ps.Get(r["payment_id"])
+		if !ok {
+			t.Fatalf("payment %s exported, not held", r["payment_id"])
 		}
-		if _, err := decimal.NewFromString(rec[6]); err != nil || len(rec[7]) < 3 {
-			t.Errorf("amount %q currency %q", rec[6], rec[7])
-		}
-		if rec[3] != "FAILED" || rec[4] == "" {
-			t.Errorf("state %q code %q: the FAILED scope exports its failures with their codes", rec[3], rec[4])
-		}
-		if strings.ContainsAny(strings.Join(rec, ""), "…—▁█") {
-			t.Errorf("glyphs in %v", rec)
+		a, e := figures.VerdictOf(p), figures.Reason
+		code, _ := e(p)
+		if r["state"] != "FAILED" || r["error_codes"] == "" || r["reason_code"] != code.Code || r["retry"] != a.Word.Word() || r["retry_why"] != a.Why ||
+			r["funding"] != figures.FundingOf(p).Name() {
+			t.Errorf("row %v: the verdict of its errors %+v", r, a)
 		}
 	}
+	c.Plain(t)
 }
 
 // TestTicketSummary: Y on a failed payment's detail asks the shell to
@@ -252,7 +249,7 @@ func TestTicketFromAListRow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := payments.Verdict(p.PaymentState, p.Errors)
+	a := figures.VerdictOf(&p)
 	want := []string{"Retry         " + a.Retry, "Internal id   " + p.Originator.InternalID}
 	for _, er := range p.Errors {
 		at, _ := time.Parse(time.RFC3339Nano, er.Timestamp)

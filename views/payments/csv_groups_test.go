@@ -9,15 +9,16 @@ import (
 )
 
 // TestReasonGroupsCSVIsData: ":payments failed" lists the reasons; their
-// CSV has the code, the count as a number and the newest time in ISO
-// 8601 UTC (the cells showed "—" for no title); a reason's payments
-// export as the payments do, not as their cells.
+// CSV has the code, the count as a number, the group's retry verdict and
+// the newest time RFC 3339 UTC (the cells showed "—" for no title); a
+// reason's payments export as the payments do, not as their cells, each
+// with the group's code and verdict.
 func TestReasonGroupsCSVIsData(t *testing.T) {
 	e := shared.Env(t)
 	v := New(e.Ctx, e.P)
 	send(v, ui.Open{View: Name, Args: []string{"failed"}})
 	g := viewtest.ReadCSV(t, ui.CSVOf(v))
-	g.HasHeader(t, "reason_code", "payments", "last_initiated_at", "title")
+	g.HasHeader(t, "reason_code", "payments", "retry", "last_initiated_at", "title")
 	if len(g.Rows) == 0 {
 		t.Fatal("no reasons")
 	}
@@ -35,8 +36,8 @@ func TestReasonGroupsCSVIsData(t *testing.T) {
 	}
 	for _, row := range p.Rows {
 		viewtest.Amount(t, "source_amount", row["source_amount"], row["source_currency"])
-		if row["error_code"] != r["reason_code"] || row["state"] != "FAILED" {
-			t.Errorf("a payment of %s/%s among those of %s", row["state"], row["error_code"], r["reason_code"])
+		if row["reason_code"] != r["reason_code"] || row["state"] != "FAILED" || row["retry"] != r["retry"] {
+			t.Errorf("a payment of %s/%s (retry %s) among those of %s (retry %s)", row["state"], row["reason_code"], row["retry"], r["reason_code"], r["retry"])
 		}
 	}
 	p.Plain(t)

@@ -44,6 +44,7 @@ func (v *View) newGroupsPage() groupsPage {
 		Columns: []table.Column{
 			// Whole: "(reason being read)" as a code of the platform's.
 			{Title: "Reason code", Max: len(noCode) + 5, Priority: 9}, {Title: "Payments", Align: table.Right, Priority: 8},
+			{Title: "Retry", Max: len("UNKNOWN"), Priority: 6},
 			{Title: "Last initiated (UTC)", Width: 20, Priority: 5}, {Title: "Title", Width: 20, Flex: 1, Priority: 7},
 		},
 		Topics: []live.Topic{live.Payments, key.Topic()},
@@ -52,16 +53,16 @@ func (v *View) newGroupsPage() groupsPage {
 		Empty: "no " + v.scope.Label() + " payments in the last " + windowWord(v.window),
 		What:  v.scope.Label() + " payments",
 		// A reason's code ("" for payments whose reason is still being
-		// read), its count, when its newest payment was initiated (ISO
-		// 8601 UTC).
+		// read), its count, the retry verdict of its payments, when its
+		// newest payment was initiated (RFC 3339 UTC).
 		Export: &viewkit.Export[codeGroup]{
-			Header: []string{"reason_code", "payments", "last_initiated_at", "title"},
+			Header: []string{"reason_code", "payments", "retry", "last_initiated_at", "title"},
 			Row: func(g codeGroup) []string {
 				code := g.Code
 				if code == noCode {
 					code = ""
 				}
-				return []string{code, strconv.Itoa(g.Count), viewkit.ISO(g.Newest), g.Title}
+				return []string{code, strconv.Itoa(g.Count), g.Retry.Word(), viewkit.ISO(g.Newest), g.Title}
 			},
 		},
 	}, viewkit.Own[codeGroup]{
@@ -70,8 +71,9 @@ func (v *View) newGroupsPage() groupsPage {
 			return g.Data.List, g.Snapshot
 		},
 		Row: func(g codeGroup) table.Row {
-			return table.Row{ID: g.Code, Cells: []string{sanitize.Line(g.Code), fmt.Sprint(g.Count), viewkit.Time(g.Newest), sanitize.Line(viewkit.Dash(g.Title))},
-				Keys: []table.Key{{}, table.Int(int64(g.Count)), table.Time(g.Newest)}}
+			return table.Row{ID: g.Code, Cells: []string{sanitize.Line(g.Code), fmt.Sprint(g.Count), g.Retry.Word(), viewkit.Time(g.Newest),
+				sanitize.Line(viewkit.Dash(g.Title))},
+				Keys: []table.Key{{}, table.Int(int64(g.Count)), {}, table.Time(g.Newest)}}
 		},
 	})
 	return groupsPage{page, v}

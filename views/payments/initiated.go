@@ -24,8 +24,11 @@ import (
 // buckets summed: every column the same length, none split between two),
 // and beside it their sum. Columns before the oldest minute the file holds
 // in the window are blank: the title says how much of the window is held
-// ("last 7d window, 2d3h held") and how long a column is. It reads
-// nothing: a drawing costs the same whatever the window.
+// ("last 7d window, 2d3h held") and how long a column is. While the window
+// is not held whole (the chart is building) its sums would be of the part
+// held, beside the scope line's counts of the whole window: it shows none
+// ("…"), and says so. It reads nothing: a drawing costs the same whatever
+// the window.
 func drawInitiatedChart(ctx *ui.Context, in paystats.Initiated, win time.Duration, w, h int) string {
 	t := ctx.Theme
 	all := in.States
@@ -54,6 +57,10 @@ func drawInitiatedChart(ctx *ui.Context, in paystats.Initiated, win time.Duratio
 	span := viewkit.Span(win, first, now)
 	if first.IsZero() {
 		span = viewkit.Span(win, time.Time{}, time.Time{})
+	}
+	building := !viewkit.Whole(win, first, now)
+	if building {
+		span += "; building: counts in the scope line"
 	}
 	lines := []string{t.Title.Render("payments initiated per state now, last "+windowWord(win)) +
 		t.Muted.Render(" ("+span+"; "+viewkit.Duration(bucket*time.Duration(per))+" a column; history file; UTC)")}
@@ -84,6 +91,9 @@ func drawInitiatedChart(ctx *ui.Context, in paystats.Initiated, win time.Duratio
 					}
 				}
 				n = strconv.FormatFloat(sum, 'f', 0, 64)
+				if building {
+					n = "…"
+				}
 			}
 			style := t.Series[i%len(t.Series)]
 			b.WriteString(fmt.Sprintf("%-*s%*s  ", gridLabelW, ansi.Truncate(sanitize.Line(string(all[i])), gridLabelW-1, "…"), gridCountW, n))

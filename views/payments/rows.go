@@ -7,6 +7,7 @@ import (
 
 	"treasury/data/apierr"
 	cols "treasury/data/columns"
+	"treasury/data/figures"
 	"treasury/data/live"
 	"treasury/data/payments"
 	"treasury/data/paystats"
@@ -46,7 +47,7 @@ func scopeRows(s *live.Store, sc scope, win time.Duration) live.Key[viewkit.Proj
 			}
 			return out
 		},
-		Keep:    func(p *payments.Payment) bool { return sc.Match(p.PaymentState) },
+		Keep:    func(p *payments.Payment) bool { return sc.Match(p) },
 		Expired: func(p *payments.Payment, now time.Time) bool { return p.When().Before(now.Add(-win)) },
 		ID:      func(p *payments.Payment) string { return p.PaymentID },
 		RowAt:   rowBuilder(),
@@ -89,12 +90,12 @@ const expiredMark = cols.ExpiredMark
 // rowBuilder builds a payment's row at now, the platform's time: a quote
 // whose expiresAt has passed is marked expired, the time of its last
 // change is shown with its date unless it is of today. Its group is the
-// payment's error code.
+// code the reason groups count it under (figures.Reason).
 func rowBuilder() func(p *payments.Payment, now time.Time) table.Row {
 	set := cols.Payments()
 	return func(p *payments.Payment, now time.Time) table.Row {
 		row := viewkit.RowOf(set, p.PaymentID, p, cols.At{Now: now})
-		row.Group = errorCode(p)
+		row.Group = reasonCode(p)
 		row.Fields = searchFields(p)
 		return row
 	}
@@ -141,8 +142,12 @@ func stateText(p *payments.Payment, now time.Time) string {
 	return sanitize.Line(cols.PaymentState(p, now))
 }
 
-// errorCode is the first error's code, when the record carries one.
-func errorCode(p *payments.Payment) string { return cols.ErrorCode(p) }
+// reasonCode is the code p is counted under in the reason groups, when
+// the record carries an error.
+func reasonCode(p *payments.Payment) string {
+	e, _ := figures.Reason(p)
+	return e.Code
+}
 
 // corridor is "GBP→EUR FR": source and destination currencies and the
 // destination country.
@@ -191,29 +196,26 @@ func hasPrefixFold(s, prefix string) bool {
 }
 
 // paymentsExport is the payments' CSV: one meaning per column, amounts
-// apart from their currencies and as received (no grouping), times in ISO
-// 8601 UTC with the date, "" for what a record does not have.
+// apart from their currencies at their decimals (no grouping), times RFC
+// 3339 UTC to the second, "" for what a record does not have; its funding
+// class, every error's code, the code the reason groups count it under and
+// the one retry verdict, as every surface gives them (package figures).
 var paymentsExport = &viewkit.Export[*payments.Payment]{
-	Header: []string{"initiated_at", "payment_id", "internal_id", "state", "error_code", "error_title",
-		"source_amount", "source_currency", "destination_amount", "destination_currency", "destination_country",
-		"last_state_updated_at", "expires_at", "beneficiary", "beneficiary_id", "originator", "labels"},
+	Header: []string{"initiated_at", "payment_id", "internal_id", "state", "funding", "error_codes", "reason_code", "error_title",
+		"retry", "retry_why", "source_amount", "source_currency", "destination_amount", "destination_currency", "destination_country",
+		"last_state_updated_at", "expires_at", "jit_funding_expires_at", "beneficiary", "beneficiary_id", "originator", "labels"},
 	Row: func(p *payments.Payment) []string {
-		var code, title string
-		if len(p.Errors) > 0 {
-			code, title = p.Errors[0].Code, p.Errors[0].Title
+		e, _ := figures.Reason(p)
+		var retry, why string
+		if figures.RetryOf(p) != figures.RetryNone {
+			a := figures.VerdictOf(p)
+			retry, why = a.Word.Word(), a.Why
 		}
 		o, d := p.Originator, p.Destination
-		return []string{iso(p.InitiatedAt), p.PaymentID, o.InternalID, string(p.PaymentState), code, title,
+		return []string{viewkit.ISO(p.InitiatedAt), p.PaymentID, o.InternalID, string(p.PaymentState), figures.FundingOf(p).Name(),
+			strings.Join(figures.Codes(p), ";"), e.Code, e.Title, retry, why,
 			viewkit.Money(o.SourceAmount.Decimal, o.SourceCurrency), o.SourceCurrency, viewkit.Money(d.DestinationAmount.Decimal, d.DestinationCurrency), d.DestinationCurrency, d.DestinationCountry,
-			iso(p.LastStateUpdatedAt), iso(p.ExpiresAt), d.BeneficiaryIdentityNickName, d.BeneficiaryIdentityID,
+			viewkit.ISO(p.LastStateUpdatedAt), viewkit.ISO(p.ExpiresAt), viewkit.ISO(p.JITFundingExpiresAt), d.BeneficiaryIdentityNickName, d.BeneficiaryIdentityID,
 			o.OriginatorIdentityNickName, strings.Join(p.PaymentLabels, ";")}
 	},
-}
-
-// iso is a time in ISO 8601, UTC, to the millisecond it has; "" for none.
-func iso(t time.Time) string {
-	if t.IsZero() {
-		return ""
-	}
-	return t.UTC().Format("2006-01-02T15:04:05.999Z07:00")
 }

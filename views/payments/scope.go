@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"treasury/data/figures"
 	"treasury/data/paystats"
 	"treasury/kit/span"
 )
@@ -73,7 +74,7 @@ func scopeParts(c counts, cur scope) []string {
 var windows = [...]time.Duration{24 * time.Hour, 7 * 24 * time.Hour, 30 * 24 * time.Hour}
 
 // windowWord is a window as typed and shown: 24h, 7d, 30d.
-func windowWord(d time.Duration) string { return paystats.WindowWord(d) }
+func windowWord(d time.Duration) string { return figures.WindowWord(d) }
 
 // parseWindow reads "24h", "7d", "30d" (and "1d", "168h").
 func parseWindow(arg string) (time.Duration, error) {

@@ -204,6 +204,10 @@ func (v *View) above(w, h int, sel *liquidity.Quote, pair string) string {
 			v.ctx.Theme.Muted.Render("  ("+viewkit.SpanOf(win, pts)+viewkit.Reading(v.ctx.Store)+", UTC; w: window)")
 		v.chart.SetSize(w, h-1)
 		v.chart.SetSeries(pair, pts)
+		// The whole window, what is not held yet blank: 7 days held of
+		// 30 are not drawn over the width of 30.
+		now := v.ctx.Store.PlatformNow(apierr.Liquidity)
+		v.chart.SetSpan(now.Add(-win), now)
 		return title + "\n" + v.chart.View()
 	})
 }

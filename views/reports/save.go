@@ -70,13 +70,9 @@ func (v *View) saveDownloaded(msg downloaded) tea.Cmd {
 	return saveFile(saveDir(v.ctx), msg.d)
 }
 
-// saveDir is where reports are saved: the session's save directory.
-func saveDir(ctx *ui.Context) string {
-	if ctx.SaveDir == "" {
-		return "."
-	}
-	return ctx.SaveDir
-}
+// saveDir is where reports are saved: the session's save directory, by
+// its full path.
+func saveDir(ctx *ui.Context) string { return ui.SaveDir(ctx) }
 
 // saveFile creates the download's file in dir (mode 0600, refusing to
 // replace a file) with its bytes as downloaded.

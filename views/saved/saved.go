@@ -121,7 +121,7 @@ func Views(ctx *ui.Context, file string, searches []config.Search, build Build) 
 			errs = append(errs, searchError(file, s, "columns", fmt.Errorf("the %s view has no table to lay out", s.View)))
 			continue
 		}
-		out = append(out, &View{View: inner, s: s, name: Name(s.Title), init: tea.Batch(cmds...), first: len(out) == 0, titles: titles})
+		out = append(out, &View{View: inner, s: s, name: Name(s.Title), init: tea.Batch(cmds...), first: len(out) == 0, titles: titles, home: true})
 	}
 	if len(errs) > 0 {
 		return out, errs
@@ -155,6 +155,10 @@ type View struct {
 	// first offers :search (once for all the tabs), over titles.
 	first  bool
 	titles []string
+	// home says the tab opens on its first row once its rows are there:
+	// at the start and whenever the tab is opened afresh (a live table
+	// would follow its newest row, wherever the saved sort puts it).
+	home bool
 }
 
 // Name is the tab's palette name.
@@ -192,16 +196,33 @@ func (v *View) Back() bool {
 }
 
 // Update runs what Back left, and on an Open of the tab itself (a tab
-// key, :search) shows the saved search afresh.
+// key, :search) shows the saved search afresh, on its first row.
 func (v *View) Update(msg tea.Msg) tea.Cmd {
 	cmd := v.pending
 	v.pending = nil
 	if o, ok := msg.(ui.Open); ok && o.View == v.name {
 		for v.View.Back() {
 		}
-		return tea.Batch(cmd, ui.SetFilterOf(v.View, v.s.Search), v.View.Update(ui.StoreChanged{}))
+		v.home = true
+		cmd = tea.Batch(cmd, ui.SetFilterOf(v.View, v.s.Search), v.View.Update(ui.StoreChanged{}))
+		v.toFirstRow()
+		return cmd
 	}
-	return tea.Batch(cmd, v.View.Update(msg))
+	cmd = tea.Batch(cmd, v.View.Update(msg))
+	v.toFirstRow()
+	return cmd
+}
+
+// toFirstRow puts the cursor on the table's first row while the tab is to
+// open there (home) and has rows.
+func (v *View) toFirstRow() {
+	if !v.home {
+		return
+	}
+	if p, ok := ui.As[interface{ Table() *table.Model }](v.View); ok && p.Table().Len() > 0 {
+		p.Table().Home()
+		v.home = false
+	}
 }
 
 // Commands offer :search <title> (on the first tab only: one command for

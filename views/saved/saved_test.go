@@ -326,3 +326,27 @@ func readFile(t *testing.T, name string) []byte {
 	}
 	return b
 }
+
+// TestSavedTabOpensOnItsFirstRow: a saved tab sorted otherwise than
+// newest first opens with the cursor on its first row, not on the newest
+// payment its live table would follow (the last but one here).
+func TestSavedTabOpensOnItsFirstRow(t *testing.T) {
+	t.Parallel()
+	e := viewtest.Shared(t)
+	searches := []config.Search{{Title: "Sorted", View: "payments", Search: "state:~completed|declined", Sort: "sent"}}
+	views := append(builtins(e), mustViews(t, e, searches)...)
+	tm := e.Program(t, views...)
+	viewtest.WaitFor(t, tm, "5 rows")
+	viewtest.Keys(tm, "O")
+	viewtest.WaitFor(t, tm, "filter: state:~completed|declined")
+	frame := viewtest.Frame(t, tm)
+	var rows []string
+	for _, l := range strings.Split(frame, "\n") {
+		if strings.Contains(l, "INV-") {
+			rows = append(rows, l)
+		}
+	}
+	if len(rows) != 5 || !strings.HasPrefix(rows[0], "▸ ") || !strings.Contains(rows[0], "294.62 GBP") {
+		t.Fatalf("the cursor is not on the first row (the smallest sent):\n%s", frame)
+	}
+}

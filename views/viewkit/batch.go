@@ -261,7 +261,7 @@ func (b Batch[T]) run(recs []T, keys []actions.Key, ruled []actions.Attempt, why
 		switch {
 		case actions.Applied(r.Err):
 			doneIDs = append(doneIDs, id)
-			l := "✔ " + Short(id, 9) + SentNote(b.KeyName, r.Sent)
+			l := "✔ " + Head(id, IDWidth) + SentNote(b.KeyName, r.Sent)
 			if r.Err != nil {
 				l += " · ⚠ " + r.Err.Error()
 			}

@@ -6,21 +6,16 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"treasury/data/money"
+	"treasury/data/figures"
 )
 
 // What a table page's CSV (Export) writes for values, the same in every
 // view: data a spreadsheet reads, not text as the screen shows it.
 
-// ISO is t in ISO 8601 with its date and zone, in UTC, to the millisecond
-// it has (2026-11-28T16:54:03Z, 2026-11-28T16:54:03.25Z); "" for the zero
-// time (a time the record does not have).
-func ISO(t time.Time) string {
-	if t.IsZero() {
-		return ""
-	}
-	return t.UTC().Format("2006-01-02T15:04:05.999Z07:00")
-}
+// ISO is t as every data output writes a time (figures.Stamp): RFC 3339,
+// UTC, to the second (2026-11-28T16:54:03Z); "" for the zero time (a time
+// the record does not have).
+func ISO(t time.Time) string { return figures.Stamp(t) }
 
 // Bool is "true" or "false".
 func Bool(b bool) string { return strconv.FormatBool(b) }
@@ -34,10 +29,10 @@ func Count(n int, err error) string {
 	return strconv.Itoa(n)
 }
 
-// Money is an amount of a currency or asset exactly, without grouping:
-// every decimal it has and at least its currency's (data/money.Text:
-// 2549.4 EUR is "2549.40").
-func Money(d decimal.Decimal, currency string) string { return money.Text(d, currency) }
+// Money is an amount of a currency or asset as every data output writes
+// one (figures.MoneyData): every decimal it has and at least its
+// currency's, without grouping (2549.4 EUR is "2549.40").
+func Money(d decimal.Decimal, currency string) string { return figures.MoneyData(d, currency) }
 
 // Exact is a number with every decimal it was given, trailing zeros kept
 // ("1.2500" as received stays "1.2500"; decimal's String would write

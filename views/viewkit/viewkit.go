@@ -212,6 +212,14 @@ func Guidance(err error) string {
 	return ""
 }
 
+// IDWidth is how much of an id a dialog that lists records shows (Head).
+const IDWidth = 18
+
+// Head cuts an id as a table's column does, keeping its start
+// (columns.Head): a dialog listing the marked records names them as the
+// table's rows do.
+func Head(id string, n int) string { return columns.Head(id, n) }
+
 // Short cuts an id for narrow columns, keeping its end (the part people
 // compare and type in confirmations).
 func Short(id string, n int) string {
@@ -251,7 +259,7 @@ func Span(win time.Duration, first, last time.Time) string {
 	switch {
 	case first.IsZero() || last.IsZero():
 		return window + " window, nothing held yet"
-	case held >= win-min(time.Minute, win/10), win >= 48*time.Hour && Duration(held) == Duration(win):
+	case Whole(win, first, last):
 		return window // "7d held" of 7 days is the whole window, as said
 	case held <= 0:
 		return window + " window, one point held"
@@ -259,6 +267,14 @@ func Span(win time.Duration, first, last time.Time) string {
 		held = held.Round(time.Minute)
 	}
 	return window + " window, " + Duration(held) + " held"
+}
+
+// Whole reports whether points from first to last hold the whole window
+// win, as Span says it (it then names no part held).
+func Whole(win time.Duration, first, last time.Time) bool {
+	held := last.Sub(first)
+	return !first.IsZero() && !last.IsZero() &&
+		(held >= win-min(time.Minute, win/10) || win >= 48*time.Hour && Duration(held) == Duration(win))
 }
 
 // SpanOf is Span of a series' points, oldest first.

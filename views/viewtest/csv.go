@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/shopspring/decimal"
+
+	"treasury/data/figures"
 )
 
 // CSV is a table's export as a spreadsheet reads it: its header, and its
@@ -65,16 +67,17 @@ func (c CSV) Plain(t testing.TB) {
 	}
 }
 
-// Time fails t unless v is a time in ISO 8601 with its date and zone,
-// UTC ("2026-11-28T16:54:03Z"), or empty when empty is allowed.
+// Time fails t unless v is a time as every data output writes one
+// (figures.Stamp: RFC 3339 with its date, UTC, to the second:
+// "2026-11-28T16:54:03Z"), or empty when empty is allowed.
 func Time(t testing.TB, name, v string, empty bool) {
 	t.Helper()
 	if v == "" && empty {
 		return
 	}
-	at, err := time.Parse(time.RFC3339Nano, v)
-	if err != nil || !strings.HasSuffix(v, "Z") || at.IsZero() {
-		t.Errorf("%s = %q: not an ISO 8601 UTC time with its date (%v)", name, v, err)
+	at, err := time.Parse(figures.StampLayout, v)
+	if err != nil || at.IsZero() || figures.Stamp(at) != v {
+		t.Errorf("%s = %q: not an RFC 3339 UTC time to the second (%v)", name, v, err)
 	}
 }
 

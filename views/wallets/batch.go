@@ -31,7 +31,7 @@ func (v *View) txBatch(freeze bool) viewkit.Batch[wallet.Transaction] {
 		Waiting: "the wallet interface",
 		ID:      func(t wallet.Transaction) string { return t.ID },
 		Cells: func(t wallet.Transaction) []string {
-			return []string{viewkit.Short(t.ID, 9), v.walletName(t.WalletID), viewkit.Amount(t.Qty, t.Asset), t.Status}
+			return []string{viewkit.Head(t.ID, viewkit.IDWidth), v.walletName(t.WalletID), viewkit.Amount(t.Qty, t.Asset), t.Status}
 		},
 		Amount: func(t wallet.Transaction) (string, decimal.Decimal) { return t.Asset, t.Qty },
 		Ruled: func(t wallet.Transaction) string {

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"treasury/data/figures"
 	"treasury/data/money"
 	"treasury/data/payments"
 )
@@ -91,6 +92,7 @@ func (s Summary) Text() string {
 	if !p.Detailed && len(p.Fees) == 0 && len(p.Taxes) == 0 {
 		line("Fees, taxes", "not read (the payment was not read by id)")
 	}
+	line("Funding", figures.FundingWords(p, s.ReadAt, stamp))
 	line("Originator", name(o.OriginatorIdentityNickName, o.OriginatorIdentityID))
 	line("Beneficiary", name(d.BeneficiaryIdentityNickName, d.BeneficiaryIdentityID))
 	line("Instrument", d.BeneficiaryFinancialInstrumentID)
@@ -115,7 +117,7 @@ func (s Summary) Text() string {
 }
 
 // writeError writes the payment's errors, each with its time, and one
-// retry verdict (payments.Verdict) with why when they disagree; for a
+// retry verdict (figures.Verdict) with why when they disagree; for a
 // payment in flight, what its state means.
 func (s Summary) writeError(b *strings.Builder, line func(label, value string)) {
 	p := s.Payment
@@ -136,7 +138,7 @@ func (s Summary) writeError(b *strings.Builder, line func(label, value string)) 
 		line("Meaning", payments.StateMeaning(p.PaymentState))
 		return
 	}
-	a := payments.Verdict(p.PaymentState, p.Errors)
+	a := figures.VerdictOf(p)
 	line("Meaning", a.State)
 	line("Retry", a.Retry)
 	line("Why", a.Why)

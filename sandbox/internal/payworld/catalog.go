@@ -167,6 +167,20 @@ func failReasons() []reason {
 	}
 }
 
+// unfundedReason is why a just-in-time payment whose funds never came was
+// declined: the 402 of an account condition (the customer's funds).
+func unfundedReason() reason {
+	return reason{"USR_067", "USER_ERROR", "Just-in-time funds not received",
+		"The funds of this just-in-time payment did not reach the ledger account before jitFundingExpiresAt."}
+}
+
+// configReason is a configuration error of the payout partner: a second
+// error of some failures, which resubmitting does not cure.
+func configReason() reason {
+	return reason{"CFG_002", "CONFIGURATION_ERROR", "Payout configuration incomplete",
+		"The payout partner's configuration for the corridor is incomplete; contact support."}
+}
+
 func returnReason() reason {
 	return reason{"USR_080", "USER_ERROR", "Returned by beneficiary bank",
 		"The beneficiary's institution returned the payment after completion."}

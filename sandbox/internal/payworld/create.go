@@ -25,6 +25,7 @@ type quote struct {
 	corridor int
 	amount   int64 // minor units
 	expires  int64
+	payin    string // the request's payinCategory
 }
 
 // quoteRequest is QuoteCollectionRequest, the fields the world uses.
@@ -98,7 +99,7 @@ func (w *World) createQuotes(rw http.ResponseWriter, r *http.Request, _ authsim.
 	c := w.corr[ci]
 	rate := w.quotedRate(ci, now)
 	src := minor(amt.IntPart())
-	q := &quote{corridor: ci, amount: amt.IntPart(), expires: now + quoteLifetime.Milliseconds()}
+	q := &quote{corridor: ci, amount: amt.IntPart(), expires: now + quoteLifetime.Milliseconds(), payin: req.PayinCategory}
 	id := simkit.UUIDOf(w.seed, simkit.Key("quote"), w.quoteCount)
 	w.quoteCount++
 	for id, old := range w.quotes {
@@ -116,6 +117,19 @@ func (w *World) createQuotes(rw http.ResponseWriter, r *http.Request, _ authsim.
 			CreatedAt: ms(now), ExpiresAt: ms(q.expires), DestinationBlockchainNetwork: c.rail.network, PaymentRail: c.rail.selected,
 		}}}
 	simkit.WriteJSON(rw, http.StatusCreated, out)
+}
+
+// fundingFlags are the flags of a payment of a quote's payinCategory, as
+// the vendor's document names them: just in time (JIT_FUNDING), on credit
+// (CREDIT_FUNDING, T_PLUS_ONE), else prefunded.
+func fundingFlags(payin string) uint8 {
+	switch strings.ToUpper(payin) {
+	case "JIT_FUNDING", "JIT":
+		return fJIT
+	case "CREDIT_FUNDING", "T_PLUS_ONE":
+		return fCredit
+	}
+	return 0
 }
 
 // createRequest is PaymentRequestV2, the fields the world uses.
@@ -171,17 +185,25 @@ func (w *World) create(rw http.ResponseWriter, r *http.Request, c authsim.Claims
 		w.badRequest(rw, r, "The financial instrument does not belong to the beneficiary or does not match the quote's corridor.")
 		return
 	}
+	seq := uint32(w.end())
+	p := w.synthPay(seq, now)
+	if p.flags&fUnfunded != 0 || p.outcome == oQuoted {
+		// Its quote was just accepted, and its funding is the quote's.
+		p.outcome, p.at = oCompleted, [4]uint32{5_000, 60_000, 8 * 60_000, 0}
+	}
+	p.amount, p.ben, p.flags = q.amount, uint16(bi), fCreated|fundingFlags(q.payin)
 	a := &w.accounts[w.currencyIndex(w.corr[q.corridor].src)]
-	if a.available() < q.amount {
+	if p.prefunded() && a.available() < q.amount {
 		w.fail(rw, r, http.StatusPaymentRequired, "USR_067", apierr.TypeUser, "Insufficient balance",
 			"Payment failed due to insufficient balance. Add funds to your account and try again.")
 		return
 	}
-	seq := uint32(w.end())
-	p := w.synthPay(seq, now)
-	p.amount, p.ben, p.flags = q.amount, uint16(bi), fCreated
-	if p.outcome == oQuoted {
-		p.outcome = oCompleted // its quote was just accepted
+	if p.flags&fJIT != 0 {
+		for i := range p.at { // its funds arrive two minutes later
+			if p.at[i] != 0 {
+				p.at[i] += 2 * 60_000
+			}
+		}
 	}
 	labels := req.PaymentLabels
 	if labels == nil {
@@ -189,7 +211,7 @@ func (w *World) create(rw http.ResponseWriter, r *http.Request, c authsim.Claims
 	}
 	w.pays = append(w.pays, p)
 	w.indexID(seq)
-	w.created[seq] = &createdInfo{internalID: req.InternalID, labels: labels, instrument: instr}
+	w.created[seq] = &createdInfo{internalID: req.InternalID, labels: labels, instrument: instr, payin: q.payin}
 	if req.InternalID != "" {
 		w.byInternal[req.InternalID] = seq
 	}

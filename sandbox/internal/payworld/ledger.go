@@ -32,8 +32,10 @@ func opName(op uint8) string {
 // bankSeq marks a ledger entry that no payment caused (a funding credit).
 const bankSeq = ^uint32(0)
 
-// entry is one ledger transaction of a prefunded account, compact. How each
-// state change moves the account:
+// entry is one ledger transaction of a prefunded account, compact. Only a
+// prefunded payment moves it (the vendor's document: a just-in-time one
+// is owed by the customer, a credit one invoiced); how each of its state
+// changes does:
 //   - INITIATED: RESERVE (available down, reserved up);
 //   - COMPLETED: DEBIT (reserved down, available unchanged);
 //   - FAILED, DECLINED: RELEASE (reserved back to available);
@@ -95,8 +97,12 @@ func (a *account) add(e entry) {
 	a.entries = append(a.entries, e)
 }
 
-// ledgerApply books the ledger effect of p entering st at unix ms at.
+// ledgerApply books the ledger effect of p entering st at unix ms at: none
+// for a payment not prefunded.
 func (w *World) ledgerApply(seq uint32, p *pay, st payments.State, at int64) {
+	if !p.prefunded() {
+		return
+	}
 	a := &w.accounts[w.currencyIndex(w.corridorOf(p).src)]
 	switch st {
 	case payments.Initiated:
@@ -157,7 +163,7 @@ func (a *account) window(from, to int64) []entry {
 // paymentEntries returns the ledger entries of payment seq up to unix ms t,
 // found by the times of its state changes.
 func (w *World) paymentEntries(seq uint32, p *pay, t int64) []entry {
-	if p.flags&fForeign != 0 {
+	if p.flags&fForeign != 0 || !p.prefunded() {
 		return nil
 	}
 	a := &w.accounts[w.currencyIndex(w.corridorOf(p).src)]
@@ -186,5 +192,9 @@ func (w *World) balances(currency string) []balanceRecord {
 	}
 	return out
 }
+
+// prefunded reports whether p draws the prefunded account: neither just
+// in time nor on credit.
+func (p *pay) prefunded() bool { return p.flags&(fJIT|fCredit) == 0 }
 
 func minor(v int64) decimal.Decimal { return decimal.New(v, -2) }

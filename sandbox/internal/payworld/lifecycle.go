@@ -24,7 +24,8 @@ const jitNotice = 1000
 
 // steps lists the states p passes through, in order: INITIATED (from
 // QUOTED) at creation, AWAITING_FUNDING for a just-in-time funded payment
-// until its funds arrive, VALIDATING, then by outcome TRANSFERRING and
+// until its funds arrive (or, when they never do, DECLINED after its
+// jitFundingExpiresAt), VALIDATING, then by outcome TRANSFERRING and
 // COMPLETED (and RETURNED days later), FAILED, or DECLINED. A payment
 // whose quote was never accepted stays QUOTED.
 func (p *pay) steps() ([maxSteps]step, int) {
@@ -42,6 +43,10 @@ func (p *pay) steps() ([maxSteps]step, int) {
 	add(payments.Initiated, c)
 	if p.flags&fJIT != 0 {
 		add(payments.AwaitingFunding, c+jitNotice)
+	}
+	if p.flags&fUnfunded != 0 { // its funds never came
+		add(payments.Declined, c+int64(p.at[2]))
+		return s, n
 	}
 	add(payments.Validating, c+int64(p.at[0]))
 	switch p.outcome {

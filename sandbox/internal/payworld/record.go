@@ -51,7 +51,7 @@ func (w *World) record(seq uint32, t int64, kind recordKind) paymentRecord {
 			OriginatorIdentityID: orig.id, OriginatorIdentityIDVersion: 1,
 			OriginatorIdentityNickName: simkit.Decorate(orig.nick, hostile, hk),
 			InternalID:                 w.internalID(seq), SourceCurrency: c.src, SourceAmount: D(minor(p.amount)),
-			Payin: "FUNDED",
+			Payin: w.payinOf(seq, p),
 		},
 		Destination: destinationRecord{
 			BeneficiaryFinancialInstrumentID: ben.instruments[instr].id, DestinationAmount: D(w.destAmount(p)),
@@ -73,15 +73,15 @@ func (w *World) record(seq uint32, t int64, kind recordKind) paymentRecord {
 		rec.ExpiresAt = ms(p.created).Add(quoteLifetime)
 	}
 	if p.flags&fJIT != 0 {
-		rec.Originator.Payin = "JIT_FUNDING"
 		exp := ms(p.created).Add(jitWindow)
 		rec.JITFundingExpiresAt = &exp
 	}
 	optionalText(&rec, hk, outLabels)
 	if kind != inList && st.state.FailedTerminal() {
-		r := reasonOf(seq, p, w.seed)
-		rec.Errors = []errorRecord{{Code: r.code, Type: r.typ, Title: r.title,
-			Description: simkit.Decorate(r.desc, hostile, hk+7), Timestamp: ms(st.at).Format(time.RFC3339Nano)}}
+		for i, r := range reasonsOf(seq, p, w.seed) {
+			rec.Errors = append(rec.Errors, errorRecord{Code: r.code, Type: r.typ, Title: r.title,
+				Description: simkit.Decorate(r.desc, hostile, hk+7+uint64(i)), Timestamp: ms(st.at).Format(time.RFC3339Nano)})
+		}
 	}
 	if c.rail.network != "" {
 		if _, done := p.reached(payments.Completed, t); done {
@@ -94,6 +94,32 @@ func (w *World) record(seq uint32, t int64, kind recordKind) paymentRecord {
 		rec.PayoutExecutionDetails = w.payoutDetails(p, c, hk, t)
 	}
 	return rec
+}
+
+// payinOf is how payment seq says it is funded: the payinCategory of the
+// quote it was created from, else, in the default face, the document's
+// values (PRE_FUNDING, JIT_FUNDING, CREDIT_FUNDING; on some payments the
+// deprecated FUNDED and T_PLUS_ONE); the variant face writes the
+// deprecated ones and JIT, as a server built from the document does (the
+// payment's payin is a free string there).
+func (w *World) payinOf(seq uint32, p *pay) string {
+	if ci := w.created[seq]; ci != nil && ci.payin != "" {
+		return ci.payin
+	}
+	old := w.spec || p.flags&fDeprecated != 0
+	switch {
+	case p.flags&fJIT != 0 && w.spec:
+		return "JIT"
+	case p.flags&fJIT != 0:
+		return "JIT_FUNDING"
+	case p.flags&fCredit != 0 && old:
+		return "T_PLUS_ONE"
+	case p.flags&fCredit != 0:
+		return "CREDIT_FUNDING"
+	case old:
+		return "FUNDED"
+	}
+	return "PRE_FUNDING"
 }
 
 // trackingKey derives the value of a payment's i-th tracking reference.

@@ -20,9 +20,12 @@ const (
 
 // Flags of a payment.
 const (
-	fForeign uint8 = 1 << iota // belongs to another organization
-	fCreated                   // created through POST /v3/payments
-	fJIT                       // funded just in time: AWAITING_FUNDING before VALIDATING
+	fForeign    uint8 = 1 << iota // belongs to another organization
+	fCreated                      // created through POST /v3/payments
+	fJIT                          // funded just in time: AWAITING_FUNDING before VALIDATING
+	fUnfunded                     // just in time, its funds never came: DECLINED once past jitFundingExpiresAt
+	fCredit                       // funded on credit (invoiced later): nothing reserved
+	fDeprecated                   // its payin written with the document's deprecated name (FUNDED, T_PLUS_ONE)
 )
 
 // pay is the compact form of a payment: everything else (ids, amounts in
@@ -81,8 +84,19 @@ func (w *World) synthPay(seq uint32, created int64) pay {
 		p.at[3] = p.at[2] + uint32(24*3600_000+r.IntN(4*24*3600_000))
 	}
 	// One payment in twelve is funded just in time: its funds arrive 2 to
-	// 40 minutes after it is initiated, and everything after waits.
-	if k := simkit.Mix(w.seed, simkit.Key("jit"), uint64(seq)); p.outcome != oQuoted && k%12 == 0 {
+	// 40 minutes after it is initiated, and everything after waits; one
+	// of those in four never gets its funds, and is declined some minutes
+	// after its jitFundingExpiresAt. One payment in fifteen of the others
+	// is funded on credit. The document's deprecated payin names (FUNDED,
+	// T_PLUS_ONE) are on one payment in five.
+	k := simkit.Mix(w.seed, simkit.Key("jit"), uint64(seq))
+	switch {
+	case p.outcome == oQuoted:
+	case k%12 == 0 && k/12%4 == 0:
+		p.flags |= fJIT | fUnfunded
+		p.outcome = oDeclined
+		p.at = [4]uint32{0, 0, uint32(jitWindow.Milliseconds()) + uint32(10*60_000+k/48%(30*60_000)), 0}
+	case k%12 == 0:
 		p.flags |= fJIT
 		fund := uint32(2*60_000 + k/12%(38*60_000))
 		for i := range p.at {
@@ -90,6 +104,11 @@ func (w *World) synthPay(seq uint32, created int64) pay {
 				p.at[i] += fund
 			}
 		}
+	case simkit.Mix(w.seed, simkit.Key("credit"), uint64(seq))%15 == 0:
+		p.flags |= fCredit
+	}
+	if simkit.Mix(w.seed, simkit.Key("payin"), uint64(seq))%5 == 0 {
+		p.flags |= fDeprecated
 	}
 	return p
 }

@@ -1,6 +1,7 @@
 package payworld
 
 import (
+	"strings"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -15,6 +16,8 @@ type createdInfo struct {
 	internalID string
 	labels     []string
 	instrument int
+	// payin is the payinCategory of the quote it was created from.
+	payin string
 }
 
 func labelsFor(k uint64) []string {
@@ -22,19 +25,38 @@ func labelsFor(k uint64) []string {
 	return []string{all[k%uint64(len(all))]}
 }
 
-// reasonOf is why a payment in a terminal failure state got there.
+// reasonOf is why a payment in a terminal failure state got there: its
+// first error.
 func reasonOf(seq uint32, p *pay, seed uint64) reason {
 	k := simkit.Mix(seed, simkit.Key("reason"), uint64(seq))
-	switch p.outcome {
-	case oDeclined:
+	switch {
+	case p.flags&fUnfunded != 0:
+		return unfundedReason()
+	case p.outcome == oDeclined:
 		rs := declineReasons()
 		return rs[k%uint64(len(rs))]
-	case oReturned:
+	case p.outcome == oReturned:
 		return returnReason()
 	default:
 		rs := failReasons()
 		return rs[k%uint64(len(rs))]
 	}
+}
+
+// reasonsOf are the errors of a payment in a terminal failure state: its
+// reason, and on one failure in six a second error whose retry answer
+// differs (a transient cause beside a permanent one), as a payout that
+// failed twice on its way reports both.
+func reasonsOf(seq uint32, p *pay, seed uint64) []reason {
+	first := reasonOf(seq, p, seed)
+	out := []reason{first}
+	if p.outcome != oFailedValidating && p.outcome != oFailedTransferring || simkit.Mix(seed, simkit.Key("second"), uint64(seq))%6 != 0 {
+		return out
+	}
+	if strings.HasPrefix(first.code, "SYS_") {
+		return append(out, configReason())
+	}
+	return append(out, failReasons()[0])
 }
 
 // instrumentOf is the index, among its beneficiary's instruments, of the

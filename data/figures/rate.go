@@ -1,9 +1,11 @@
-package payments
+package figures
 
 import (
 	"time"
 
 	"github.com/shopspring/decimal"
+
+	"treasury/data/payments"
 )
 
 // Rate is the failure rate of the payments that finished within a span:
@@ -16,14 +18,14 @@ type Rate struct {
 }
 
 // Count adds p when it finished in (from, to].
-func (r *Rate) Count(p *Payment, from, to time.Time) {
+func (r *Rate) Count(p *payments.Payment, from, to time.Time) {
 	if !p.LastStateUpdatedAt.After(from) || p.LastStateUpdatedAt.After(to) {
 		return
 	}
 	switch p.PaymentState {
-	case Completed, Returned:
+	case payments.Completed, payments.Returned:
 		r.Finished++
-	case Failed, Declined:
+	case payments.Failed, payments.Declined:
 		r.Finished++
 		r.Failed++
 	}

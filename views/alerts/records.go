@@ -1,0 +1,15 @@
+package alerts
+
+import (
+	"reflect"
+
+	"treasury/config"
+	"treasury/data/live"
+)
+
+// RecordTypes are the types of the records the view's tables list: a
+// profile's custom command on this view names fields of one of them
+// ({field}), which the start checks (commands/dashboard).
+func RecordTypes() []reflect.Type {
+	return []reflect.Type{reflect.TypeFor[live.Alert](), reflect.TypeFor[config.AlertRule]()}
+}

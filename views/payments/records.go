@@ -1,0 +1,15 @@
+package paymentsview
+
+import (
+	"reflect"
+
+	"treasury/data/payments"
+	"treasury/data/paystats"
+)
+
+// RecordTypes are the types of the records the view's tables list: a
+// profile's custom command on this view names fields of one of them
+// ({field}), which the start checks (commands/dashboard).
+func RecordTypes() []reflect.Type {
+	return []reflect.Type{reflect.TypeFor[payments.Payment](), reflect.TypeFor[paystats.CodeGroup]()}
+}

@@ -1,0 +1,14 @@
+package quotes
+
+import (
+	"reflect"
+
+	"treasury/data/liquidity"
+)
+
+// RecordTypes are the types of the records the view's tables list: a
+// profile's custom command on this view names fields of one of them
+// ({field}), which the start checks (commands/dashboard).
+func RecordTypes() []reflect.Type {
+	return []reflect.Type{reflect.TypeFor[liquidity.Quote](), reflect.TypeFor[latest]()}
+}
