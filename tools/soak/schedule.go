@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -381,7 +382,17 @@ func (e *env) judge(rep *report, h host, rs records, spec agentSpec, before map[
 	var errs []error
 	for kind, ids := range map[string][]string{"tx": rs.txs, "ep": rs.eps, "sweep": rs.sws} {
 		for _, id := range ids {
-			line, err := a.ask("settle "+kind+" "+id, 4*e.timeout+15*time.Second)
+			// An attempt of a process that was killed is on its way until
+			// its word that it runs lapses (on a site: seconds): wait for
+			// it, as an operator told "in flight" does.
+			var line string
+			var err error
+			for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(time.Second) {
+				line, err = a.ask("settle "+kind+" "+id, 4*e.timeout+15*time.Second)
+				if err != nil || line == "settled" || !strings.Contains(line, "in flight") || time.Now().After(deadline) {
+					break
+				}
+			}
 			if err != nil || line != "settled" {
 				errs = append(errs, fmt.Errorf("settling %s %s: %q %v", kind, id, line, err))
 			}
