@@ -160,13 +160,18 @@ func (a *Actor) SweepKey(ctx context.Context, sw wallet.SweepConfig) (Key, error
 	})
 }
 
-// keyFor reads the log (this host's and the site's), and, when keys are
+// keyFor reads the log (this host's copy), and, when keys are
 // open on target, reads the platform's record (read), judges each open
 // key and writes the outcome of those it settles; then it takes the key
 // of action on target.
 func (a *Actor) keyFor(ctx context.Context, action, target string, read func(context.Context) (judge, error)) (Key, error) {
 	if a.log != nil {
-		if err := a.log.Refresh(); err != nil && !errors.Is(err, audit.ErrSiteUnreachable) {
+		// This host's copy: a site's lines reach it through the log's
+		// watcher within moments, and the action reads the site again,
+		// under the lock, before it decides (a line on the record since
+		// refuses it: ErrSettled). Waiting on the site here would hold the
+		// dialog on the slowest node.
+		if err := a.log.RefreshLocal(); err != nil {
 			return Key{}, err
 		}
 	}
