@@ -199,7 +199,9 @@ func OpenLog(ctx context.Context, e *Env, cfg *config.Config, log *slog.Logger) 
 	if log != nil {
 		r.Log = log
 	}
-	checkStateRoom(e, r.StateDir, r.Log)
+	if !cfg.ReadOnly { // --read-only raises nothing about a state directory it may not write
+		checkStateRoom(e, r.StateDir, r.Log)
+	}
 	r.sweepKept(ctx)
 	if err := r.openSite(e.Command); err != nil {
 		return nil, err

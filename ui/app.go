@@ -299,7 +299,10 @@ func (a *App) resize() {
 func (a *App) setFlash(f Flash) {
 	a.flash = f
 	d := 4 * time.Second
-	if f.Err != nil || f.Warn {
+	switch {
+	case f.Pending:
+		d = time.Hour // until what it waits for replaces it
+	case f.Err != nil || f.Warn:
 		d = 10 * time.Second
 	}
 	a.flashUntil = a.ctx.Clock().Add(d)

@@ -228,6 +228,15 @@ type Flash struct {
 	// Warn shows Text as a warning, as long as an error: what the
 	// operator must not miss (an action cancelled, so not done).
 	Warn bool
+	// Pending shows Text until what it waits for replaces it (the next
+	// flash, or a dialog): a read before a dialog that may take long.
+	Pending bool
+}
+
+// PendingCmd returns a command that flashes text until the next flash or
+// dialog: "waiting for the record…".
+func PendingCmd(text string) tea.Cmd {
+	return func() tea.Msg { return Flash{Text: text, Pending: true} }
 }
 
 // Confirm asks the shell to show a confirmation dialog; Run is executed only

@@ -95,6 +95,7 @@ func cmdAuditVerify(e *process.Env, g cli.Globals, args []string) error {
 	}
 	writeOpenAttempts(e.Stdout, s.Open)
 	writeSettled(e.Stdout, s.Settled)
+	writeUnknown(e.Stdout, s.Unknown)
 	writeTorn(e.Stdout, s.Torn)
 	if *cluster {
 		if err := compareWithSite(e, g, path); err != nil {
@@ -232,6 +233,20 @@ func writeSettled(w io.Writer, settled []audit.OpenAttempt) {
 		fmt.Fprintf(w, "  seq %d  %s  %s of %s  %s  by %s: the retry at seq %d ended %s (%s)\n", a.Seq, a.Time.UTC().Format(time.RFC3339),
 			sanitize.Line(a.Action), sanitize.Line(targetName(a.Target)), sanitize.Line(keyText(a.Record)),
 			sanitize.Line(a.Who.String()), a.Retry.Seq, sanitize.Line(a.Retry.Outcome), a.Retry.Time.UTC().Format(time.RFC3339))
+	}
+}
+
+// writeUnknown lists the keys an outcome left unknown that nothing since
+// settled.
+func writeUnknown(w io.Writer, unknown []audit.Record) {
+	if len(unknown) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "%s left unknown (no answer said whether the platform applied it; the dashboard's next decision on the record reconciles it with the platform's record first):\n",
+		words.Count(len(unknown), "key"))
+	for _, r := range unknown {
+		fmt.Fprintf(w, "  seq %d  %s  %s of %s  %s  by %s: %s\n", r.Seq, r.Time.UTC().Format(time.RFC3339), sanitize.Line(r.Action),
+			sanitize.Line(targetName(r.Target)), sanitize.Line(keyText(r)), sanitize.Line(r.Who.String()), sanitize.Line(r.Error))
 	}
 }
 

@@ -73,6 +73,22 @@ func TestAuditVerify(t *testing.T) {
 		t.Fatalf("a settled attempt: exit %d, stdout %q, stderr %q", code, out.String(), stderr.String())
 	}
 
+	// A key an outcome left unknown is listed until a later line settles it.
+	l, err = audit.Open(dir, audit.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a5, _ := l.Append(audit.Record{Who: audit.Who{Via: audit.ViaLocal, User: "bo"}, Action: "lock", Target: audit.Target{Kind: "endpoint", ID: "ep-1"},
+		Outcome: audit.OutcomeAttempt, IntentID: "i5", Request: "POST /v1/intents"})
+	l.Append(audit.Record{Who: audit.Who{Via: audit.ViaLocal, User: "bo"}, Action: "lock", Target: audit.Target{Kind: "endpoint", ID: "ep-1"},
+		Outcome: audit.OutcomeUnknown, IntentID: "i5", Attempt: a5.Seq, Error: "no answer in time"})
+	l.Close()
+	out.Reset()
+	if code := clitest.Run(ctx, Command, e, "verify"); code != 0 || !strings.Contains(out.String(), "1 key left unknown") ||
+		!strings.Contains(out.String(), "lock of endpoint ep-1  intentId i5  by bo: no answer in time") {
+		t.Fatalf("an unknown key: exit %d, stdout %q", code, out.String())
+	}
+
 	path := filepath.Join(dir, audit.FileName)
 	b, _ := os.ReadFile(path)
 	edited := filepath.Join(t.TempDir(), "edited.jsonl")

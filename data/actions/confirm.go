@@ -142,7 +142,7 @@ func (a *Actor) confirmIntent(ctx context.Context, epID string, lock bool, key s
 		want = custody.LockLocked
 	}
 	holds := "intent " + it.Status + "; endpoint " + ep.Lock
-	first := fmt.Sprintf("the platform answered with its first answer (requestId %s, intent proposed at %s)", acc.RequestID, stamp(it.CreatedAt))
+	first := fmt.Sprintf("the platform answered the intent id sent again (requestId %s; the intent was proposed at %s)", acc.RequestID, stamp(it.CreatedAt))
 	switch {
 	case it.Status == custody.IntentRejected || it.Status == custody.IntentExpired,
 		it.Status == custody.IntentExecuted && ep.Lock != want:

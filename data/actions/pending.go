@@ -479,7 +479,7 @@ func (p *Pending) decide(action, target string, k Key) (id string, ret *PendingA
 type ErrUnreconciled struct{ Attempt PendingAttempt }
 
 func (e ErrUnreconciled) Error() string {
-	return fmt.Sprintf("the %s of %s under %s (sent %s by %s) has no known outcome and was not reconciled with the platform when this was asked: nothing was sent; look at the record again",
+	return fmt.Sprintf("nothing was sent: the %s of %s under %s (sent %s by %s) has no known outcome and was not reconciled with the platform when this was asked; look at the record again",
 		e.Attempt.Action, e.Attempt.Target, e.Attempt.ID, e.Attempt.At.UTC().Format(time.TimeOnly+" UTC"), e.Attempt.Operator)
 }
 
@@ -489,7 +489,7 @@ func (e ErrUnreconciled) Error() string {
 type ErrInFlight struct{ Attempt PendingAttempt }
 
 func (e ErrInFlight) Error() string {
-	return fmt.Sprintf("the %s of %s is in flight from %s on %s, sent %s under %s: nothing was sent; wait for its outcome",
+	return fmt.Sprintf("nothing was sent: the %s of %s is in flight from %s on %s, sent %s under %s; wait for its outcome",
 		e.Attempt.Action, e.Attempt.Target, e.Attempt.Operator, e.Attempt.From, e.Attempt.At.UTC().Format(time.TimeOnly+" UTC"), e.Attempt.ID)
 }
 
@@ -506,7 +506,7 @@ func (e ErrSettled) Error() string {
 	if e.Latest.Outcome == audit.OutcomeAttempt {
 		what = "was sent"
 	}
-	return fmt.Sprintf("since this was asked, a %s of %s %s (by %s from %s, %s, key %s): nothing was sent; look at the record again",
+	return fmt.Sprintf("nothing was sent: since this was asked, a %s of %s %s (by %s from %s, %s, key %s); look at the record again",
 		e.Action, e.Target, what, e.Latest.By, e.Latest.From, e.Latest.At.UTC().Format(time.TimeOnly+" UTC"), e.Latest.Key)
 }
 

@@ -191,12 +191,12 @@ func (a *Actor) keyFor(ctx context.Context, action, target string, read func(con
 	if len(open) > 0 {
 		judgeOf, err := read(ctx)
 		if err != nil {
-			return Key{}, fmt.Errorf("reconciling the open %s under %s with the platform's record: %w", open[0].Action, open[0].ID, err)
+			return Key{}, fmt.Errorf("the open %s under %s could not be reconciled with the platform's record: %w", open[0].Action, open[0].ID, err)
 		}
 		for i, at := range open {
 			j, err := judgeOf(ctx, at)
 			if err != nil {
-				return Key{}, fmt.Errorf("reconciling the open %s under %s with the platform's record: %w", at.Action, at.ID, err)
+				return Key{}, fmt.Errorf("the open %s under %s could not be reconciled with the platform's record: %w", at.Action, at.ID, err)
 			}
 			if a.pending.supersededSince(at) {
 				j.moved = true
@@ -235,9 +235,11 @@ func (a *Actor) settle(at PendingAttempt, seqs []uint64, s Settlement) error {
 	}
 	var errs []error
 	for _, seq := range seqs {
+		// The record as its attempt named it, and its reason: the same
+		// intent's end, found by another operator.
 		r := audit.Record{Who: a.id.Who, Profile: a.id.Profile, Environment: a.id.Environment,
-			Action: at.Action, Target: audit.Target{Kind: at.Kind, ID: at.Target}, Outcome: s.Outcome, Attempt: seq,
-			Evidence: s.Evidence, Holds: s.Holds, Applied: s.Applied}
+			Action: at.Action, Target: audit.Target{Kind: at.Kind, ID: at.Target, Detail: at.Before}, Outcome: s.Outcome, Attempt: seq,
+			Reason: at.Reason, Evidence: s.Evidence, Holds: s.Holds, Applied: s.Applied}
 		if at.Action == Lock || at.Action == Unlock {
 			r.IntentID = at.ID
 		} else {
@@ -323,7 +325,7 @@ func judgeFreeze(at PendingAttempt, now wallet.Transaction, events []wallet.Free
 		}
 	case keyed:
 		j.applied = no()
-		j.evidence = fmt.Sprintf("the freeze history (%d events, read just now) names no %s under %s", len(events), wireAction(at.Action), at.ID)
+		j.evidence = fmt.Sprintf("the freeze history (%s, read just now) names no %s under %s", words(len(events), "event"), wireAction(at.Action), at.ID)
 		if known && since > 0 {
 			j.moved = true
 			j.evidence += "; since it was sent: " + eventsText(events[n0:])

@@ -83,6 +83,10 @@ type Summary struct {
 	// later attempt settled (OpenAttempt.Settled), oldest first: the
 	// platform answered that key.
 	Settled []OpenAttempt
+	// Unknown are the outcome lines that left a key unknown (no answer
+	// said whether the platform applied it) which no later line of the
+	// same key settled: the next decision on the record reconciles each.
+	Unknown []Record
 	// Torn are the repair lines of torn lines that were attempts (the
 	// repair could read so much) and were not written again: if the
 	// attempt was whole once, its request may have been sent with its key
@@ -169,6 +173,7 @@ type walker struct {
 	attempts map[uint64]string
 	replaced map[uint64]bool
 	torn     map[uint64]Record
+	unknown  map[string]Record // by key
 }
 
 // line checks one complete line (without its newline) and returns its
@@ -232,6 +237,15 @@ func (w *walker) offChain(r Record) *Break {
 		}
 		w.torn[r.Seq] = r
 	case r.Attempt != 0:
+		if w.unknown == nil {
+			w.unknown = map[string]Record{}
+		}
+		switch r.Outcome {
+		case OutcomeUnknown:
+			w.unknown[key] = r
+		case OutcomeDone, OutcomeFailed, OutcomeSuperseded:
+			delete(w.unknown, key)
+		}
 		if got, ok := w.attempts[r.Attempt]; !ok || got != key {
 			return &Break{Kind: OffChain, Detail: fmt.Sprintf(
 				"the %s outcome of %s %s names seq %d as its attempt, which is not the attempt line of that key: its request is not on the chain",
@@ -329,6 +343,11 @@ func (w *walker) summary() Summary {
 		}
 	}
 	slices.SortFunc(s.Torn, func(a, b Record) int { return cmp.Compare(a.Seq, b.Seq) })
+	s.Unknown = nil
+	for _, r := range w.unknown {
+		s.Unknown = append(s.Unknown, r)
+	}
+	slices.SortFunc(s.Unknown, func(a, b Record) int { return cmp.Compare(a.Seq, b.Seq) })
 	return s
 }
 

@@ -113,13 +113,13 @@ func (v *View) confirm(ep custody.Endpoint, lock bool) tea.Cmd {
 		var inFlight actions.ErrInFlight
 		switch {
 		case errors.As(err, &inFlight):
-			return viewkit.Refusal(v.act, actions.EndpointAttempt(ep, lock, "", inFlight.Attempt.ID), key, err)
+			return viewkit.Refusal(v.act, actions.EndpointAttempt(ep, lock, "", viewkit.SameIntent(inFlight, verb)), key, err)
 		case err != nil:
-			return ui.Flash{Err: fmt.Errorf("%s of %s: nothing was sent: %w", verb, sanitize.Line(ep.Alias), err)}
+			return viewkit.Refusal(v.act, actions.EndpointAttempt(ep, lock, "", ""), key, fmt.Errorf("%s of %s: %w", verb, sanitize.Line(ep.Alias), err))
 		}
 		return v.lockDialog(ep, lock, key, prod)
 	}
-	return tea.Sequence(ui.FlashCmd("waiting for the record… (the audit log is read before the "+verb+" of "+sanitize.Line(ep.Alias)+")"), open)
+	return v.asking.Ask(verb+" of "+sanitize.Line(ep.Alias), open)
 }
 
 // lockDialog is the confirmation of a lock (lock true) or unlock of ep

@@ -53,6 +53,7 @@ func (v *View) lockBatch(lock bool) viewkit.Batch[custody.Endpoint] {
 		Key: func(ctx context.Context, ep custody.Endpoint) (actions.Key, error) {
 			return v.act.EndpointKey(ctx, ep, lock)
 		},
+		Asking: &v.asking,
 		Attempt: func(ep custody.Endpoint, reason, key string) actions.Attempt {
 			return actions.EndpointAttempt(ep, lock, reason, key)
 		},

@@ -27,7 +27,7 @@ func TestLockRetryAfterUnknownReusesIntentID(t *testing.T) {
 	viewtest.Keys(tm, "l")
 	viewtest.WaitFor(t, tm, "Lock endpoint "+ep.Alias)
 	viewtest.Keys(tm, "shift+tab", "rotation", "enter", "enter")
-	viewtest.WaitAll(t, tm, "outcome unknown", "l again retries with the same intent id")
+	viewtest.WaitAll(t, tm, "outcome unknown", "l again reconciles intent id")
 	first := auditOf(t, e, ep.ID)
 	if len(first) != 1 || first[0].Outcome != audit.OutcomeUnknown || first[0].IntentID == "" {
 		t.Fatalf("audit %+v", first)

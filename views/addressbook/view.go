@@ -47,6 +47,8 @@ type View struct {
 	// follows are the intents being followed, by endpoint id; last is the
 	// outcome of the last intent of an endpoint, for its detail.
 	follows map[string]*follow
+	// asking is the read before a dialog, one at a time.
+	asking viewkit.Asking
 	last    map[string]custody.Intent
 }
 
@@ -96,6 +98,8 @@ func (v *View) Topics() []live.Topic {
 // delegates the rest to the page shown.
 func (v *View) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
+	case viewkit.ReadDone:
+		return v.asking.Answer(msg)
 	case tea.KeyPressMsg:
 		if key.Matches(msg, v.keys.Section) && v.Stack.Depth() == 1 {
 			if v.section == endpointsSection {

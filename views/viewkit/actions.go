@@ -62,6 +62,16 @@ func Reconciled(k actions.Key) []string {
 	return out
 }
 
+// SameIntent is the key an attempt refused in flight records: the key on
+// its way when it is the same action's (the same intent, sent already),
+// else none (another intent's key is not this one's).
+func SameIntent(e actions.ErrInFlight, action string) string {
+	if e.Attempt.Action == action {
+		return e.Attempt.ID
+	}
+	return ""
+}
+
 // Refusal records, in a command, an attempt the actor refused before its
 // dialog opened (in flight elsewhere, a log that cannot be written, the
 // record not reconciled) and says why, with what reconciling settled
@@ -70,7 +80,8 @@ func Refusal(act *actions.Actor, at actions.Attempt, k actions.Key, err error) t
 	if act != nil {
 		err = act.Refused(at, err)
 	}
-	return ui.Flash{Err: err, Detail: Reconciled(k)}
+	return ui.Flash{Text: fmt.Sprintf("%s of %s %s: nothing was sent", at.Action, at.Target.Kind, Short(at.Target.ID, 9)), Err: err,
+		Detail: Reconciled(k)}
 }
 
 // RequestLine is a request line for a dialog's label: the line the audit
@@ -135,7 +146,7 @@ func Failure(what, again, keyName, key string, err error) string {
 	case errors.As(err, &inFlight), errors.As(err, &settled), errors.As(err, &unrec):
 		return what + ": not sent"
 	case actions.Unknown(err):
-		return fmt.Sprintf("%s: outcome unknown, the platform may have applied it; %s again retries with the same %s %s",
+		return fmt.Sprintf("%s: outcome unknown, the platform may have applied it; %s again reconciles %s %s with the platform first (it goes again only if it was not applied)",
 			what, again, keyName, key)
 	}
 	if _, ok := apierr.As(err); ok {

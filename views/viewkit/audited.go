@@ -41,3 +41,29 @@ func OnCancel(act *actions.Actor, at actions.Attempt, what string) func(ui.Cance
 		}
 	}
 }
+
+// Asking is a view's read before a dialog (the record and the audit log
+// read, its key reconciled with the platform), one at a time: while it
+// runs, the footer says "waiting for the record…" until the dialog or the
+// refusal replaces it, and the key pressed again says so rather than read
+// again. The view gives ReadDone messages to Answer.
+type Asking struct{ what string }
+
+// ReadDone is what a read started by Ask gave.
+type ReadDone struct{ Msg tea.Msg }
+
+// Ask starts read (a command's body: it does the I/O) unless one runs;
+// what names it for the footer.
+func (a *Asking) Ask(what string, read func() tea.Msg) tea.Cmd {
+	if a.what != "" {
+		return ui.FlashCmd("still waiting for the record… (" + a.what + "): one read at a time")
+	}
+	a.what = what
+	return tea.Sequence(ui.PendingCmd("waiting for the record… ("+what+")"), func() tea.Msg { return ReadDone{Msg: read()} })
+}
+
+// Answer ends the read: its dialog or flash, as a command.
+func (a *Asking) Answer(m ReadDone) tea.Cmd {
+	a.what = ""
+	return func() tea.Msg { return m.Msg }
+}

@@ -63,6 +63,8 @@ type Batch[T any] struct {
 	Key func(ctx context.Context, rec T) (actions.Key, error)
 	// Attempt is the record's attempt (for refusals and cancels).
 	Attempt func(rec T, reason, key string) actions.Attempt
+	// Asking is the view's read before a dialog (one at a time).
+	Asking *Asking
 	// Send sends the records that go, each under its key, with reason:
 	// the actor's batch, its results in the records' order.
 	Send func(ctx context.Context, recs []T, keys []actions.Key, reason string) []actions.Result
@@ -90,8 +92,11 @@ func (b Batch[T]) Ask(ctx *ui.Context, recs []T, gone []string) tea.Cmd {
 		now, failed := b.read(recs)
 		return b.confirm(ctx, now, failed, gone)
 	}
-	what := fmt.Sprintf("waiting for the record… (the %d marked %s and the audit log are read before the %s)", len(recs), b.Nouns, b.Action)
-	return tea.Sequence(ui.FlashCmd(what), open)
+	what := fmt.Sprintf("%s of %d marked %s", b.Action, len(recs), b.Nouns)
+	if b.Asking == nil {
+		return tea.Sequence(ui.PendingCmd("waiting for the record… ("+what+")"), open)
+	}
+	return b.Asking.Ask(what, open)
 }
 
 // read reads each record again, four at a time; failed[i] says why
@@ -289,7 +294,7 @@ func (b Batch[T]) run(recs []T, keys []actions.Key, ruled []actions.Attempt, why
 func (b Batch[T]) failure(id, key string, err error) string {
 	what := b.Noun + " " + id
 	if actions.Unknown(err) {
-		return fmt.Sprintf("? %s: outcome unknown, the platform may have applied it; %s again retries with the same %s %s (%s)",
+		return fmt.Sprintf("? %s: outcome unknown, the platform may have applied it; %s again reconciles %s %s with the platform first (%s)",
 			what, b.Again, b.KeyName, key, errText(err))
 	}
 	if _, ok := apierr.As(err); ok {

@@ -148,9 +148,11 @@ func (v *View) confirmFreeze(t wallet.Transaction, freeze bool) tea.Cmd {
 		var inFlight actions.ErrInFlight
 		switch {
 		case errors.As(err, &inFlight):
-			return viewkit.Refusal(v.act, actions.TxAttempt(now, freeze, "", inFlight.Attempt.ID), key, err)
+			return viewkit.Refusal(v.act, actions.TxAttempt(now, freeze, "", viewkit.SameIntent(inFlight, action)), key, err)
 		case err != nil:
-			return ui.Flash{Err: fmt.Errorf("%s of transaction %s: nothing was sent: %w", action, t.ID, err)}
+			// Could not be reconciled: nothing was sent, and the log says so.
+			return viewkit.Refusal(v.act, actions.TxAttempt(now, freeze, "", ""), key,
+				fmt.Errorf("%s of %s: %w", action, viewkit.Short(t.ID, 9), err))
 		}
 		if len(key.Settled) > 0 {
 			// What reconciling wrote may have moved the record: read it
@@ -165,7 +167,7 @@ func (v *View) confirmFreeze(t wallet.Transaction, freeze bool) tea.Cmd {
 		}
 		return v.freezeDialog(now, freeze, key, rt)
 	}
-	return tea.Sequence(ui.FlashCmd("waiting for the record… (transaction "+t.ID+" and the audit log are read before the "+action+")"), read)
+	return v.asking.Ask(action+" of transaction "+viewkit.Short(t.ID, 9), read)
 }
 
 // freezeDialog is the confirmation of a freeze or unfreeze of t, as read
@@ -238,11 +240,11 @@ func (v *View) confirmTrigger(s wallet.SweepConfig) tea.Cmd {
 		case errors.As(err, &inFlight):
 			return viewkit.Refusal(v.act, actions.SweepAttempt(s, inFlight.Attempt.ID), key, err)
 		case err != nil:
-			return ui.Flash{Err: fmt.Errorf("trigger of sweep %s: nothing was sent: %w", s.Name, err)}
+			return viewkit.Refusal(v.act, actions.SweepAttempt(s, ""), key, fmt.Errorf("trigger of sweep %s: %w", s.Name, err))
 		}
 		return v.triggerDialog(s, key, sweepSources(ctx, v.p.Wallet, s, ws, v.ctx.Clock()))
 	}
-	return tea.Sequence(ui.FlashCmd("waiting for the record… (the audit log, and the balances of the wallets sweep "+s.Name+" draws from)"), read)
+	return v.asking.Ask("trigger of sweep "+s.Name+" and its sources' balances", read)
 }
 
 // triggerDialog is the confirmation of a run of s under key, with what

@@ -50,6 +50,7 @@ func (v *View) txBatch(freeze bool) viewkit.Batch[wallet.Transaction] {
 			}
 			return now, err
 		},
+		Asking: &v.asking,
 		Attempt: func(t wallet.Transaction, reason, key string) actions.Attempt {
 			return actions.TxAttempt(t, freeze, reason, key)
 		},

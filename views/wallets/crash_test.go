@@ -198,6 +198,8 @@ func TestABusyRecordKeepsTheSessionResponsive(t *testing.T) {
 	}
 	viewtest.Keys(tm, "f")
 	viewtest.WaitFor(t, tm, "waiting for the record…")
+	viewtest.Keys(tm, "f") // pressed again: one read at a time
+	viewtest.WaitFor(t, tm, "one read at a time")
 	viewtest.Keys(tm, "?") // the help, drawn while the freeze waits on the log
 	viewtest.WaitFor(t, tm, "Keys")
 	if screen := uitest.ScreenOf(tm, viewtest.Width, viewtest.Height).String(); strings.Contains(screen, "Freeze wallet transaction") {
@@ -209,4 +211,39 @@ func TestABusyRecordKeepsTheSessionResponsive(t *testing.T) {
 	}
 	viewtest.WaitFor(t, tm, "Freeze wallet transaction")
 	tm.Quit()
+}
+
+// A key left open that cannot be reconciled (the platform's freeze
+// history cannot be read): nothing is sent, the footer says why, and the
+// refusal is a line of the log.
+func TestAnOpenKeyThatCannotBeReconciledIsRefusedAndRecorded(t *testing.T) {
+	t.Parallel()
+	e := viewtest.New(t, viewtest.Options{Skip: viewtest.NoLiquidityHistory()})
+	tx := pickTx(t, e, "freezable", freezable)
+	// Another process's attempt, whose process ended before its answer.
+	other, err := audit.Open(filepath.Dir(e.Audit.Path()), audit.Options{Host: "test-host", Who: audit.Who{Via: audit.ViaLocal, User: "alice"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := actions.TxAttempt(tx, true, "fraud hold", "0b0e1c1e-5d0f-4b8e-9a51-0000000000aa")
+	if _, err := other.Append(audit.Record{Who: audit.Who{Via: audit.ViaLocal, User: "alice"}, Action: at.Action, Target: at.Target,
+		Outcome: audit.OutcomeAttempt, MutationID: at.MutationID, Request: "PUT …/freeze"}); err != nil {
+		t.Fatal(err)
+	}
+	other.Close()
+	if err := e.Sandbox.SetFaults(sandbox.FaultSettings{Path: "/freeze-history", ErrorRate: 1}); err != nil {
+		t.Fatal(err)
+	}
+	tm := onTx(t, e, wallets.New(e.Ctx, e.P, e.Actor), tx.ID, "not frozen")
+	viewtest.Keys(tm, "f")
+	viewtest.WaitFor(t, tm, "nothing was sent")
+	tm.Quit()
+	rs, err := e.Audit.Read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := rs[len(rs)-1]
+	if len(rs) != 2 || last.Outcome != audit.OutcomeRefused || !strings.Contains(last.Error, "could not be reconciled") || last.MutationID != "" {
+		t.Fatalf("the log: %+v; want the refusal after alice's attempt", rs)
+	}
 }

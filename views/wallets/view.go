@@ -40,6 +40,8 @@ type View struct {
 	act     *actions.Actor
 	keys    keys
 	section string
+	// asking is the read before a dialog, one at a time.
+	asking viewkit.Asking
 }
 
 type keys struct {
@@ -88,6 +90,8 @@ func (v *View) showSection(sec, status string) tea.Cmd {
 // delegates the rest to the page shown.
 func (v *View) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
+	case viewkit.ReadDone:
+		return v.asking.Answer(msg)
 	case tea.KeyPressMsg:
 		switch {
 		case key.Matches(msg, v.keys.Vaults):
