@@ -49,7 +49,7 @@ type View struct {
 	follows map[string]*follow
 	// asking is the read before a dialog, one at a time.
 	asking viewkit.Asking
-	last    map[string]custody.Intent
+	last   map[string]custody.Intent
 }
 
 type keys struct{ Section, Lock, Unlock key.Binding }
