@@ -139,6 +139,14 @@ func (l *Log) seen(r Record) {
 	if c, ok := l.watched[r.Seq]; ok && r.Hash == c.Hash {
 		delete(l.watched, r.Seq)
 	}
+	// Found again as it was (a site's copy of it, written back to this
+	// host's file): nothing to write again.
+	for i := 0; i < len(l.lostOpen); i++ {
+		if l.lostOpen[i].Seq == r.Seq && l.lostOpen[i].Hash == r.Hash {
+			l.lostOpen = append(l.lostOpen[:i], l.lostOpen[i+1:]...)
+			i--
+		}
+	}
 	if r.Replaces == 0 || r.Outcome != OutcomeAttempt {
 		return
 	}

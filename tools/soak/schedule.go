@@ -267,7 +267,7 @@ func (e *env) run(seed uint64, scripted bool) (report, error) {
 			h.disk.Free()
 		}
 	}
-	return rep, e.judge(&rep, hosts[0], rs, spec(0), before)
+	return rep, e.judge(&rep, hosts, rs, spec(0), before)
 }
 
 // step runs one step on its agent, with its fault.
@@ -373,7 +373,8 @@ func (e *env) hosts(r *rand.Rand) ([]host, error) {
 // judge reconciles every record with a fresh agent on the first host (it
 // sends nothing), then compares its copy of the log with the platform's
 // keys.
-func (e *env) judge(rep *report, h host, rs records, spec agentSpec, before map[string]applied) error {
+func (e *env) judge(rep *report, hosts []host, rs records, spec agentSpec, before map[string]applied) error {
+	h := hosts[0]
 	spec.User = "settler"
 	a, err := start(spec)
 	if err != nil {
@@ -394,7 +395,7 @@ func (e *env) judge(rep *report, h host, rs records, spec agentSpec, before map[
 				}
 			}
 			if err != nil || line != "settled" {
-				errs = append(errs, fmt.Errorf("settling %s %s: %q %v", kind, id, line, err))
+				errs = append(errs, fmt.Errorf("settling %s %s: %q %v%s", kind, id, line, err, stillRunning(line)))
 			}
 		}
 	}
@@ -409,6 +410,42 @@ func (e *env) judge(rep *report, h host, rs records, spec agentSpec, before map[
 	if err != nil {
 		return err
 	}
+	var siteNote []string
+	if e.site != nil {
+		// The site's record is the record: every host's copy must be it.
+		var raw [][]byte
+		for deadline := time.Now().Add(time.Minute); ; time.Sleep(time.Second) {
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			raw, err = e.site.nodes[0].Record().Lines(ctx, 1)
+			cancel()
+			if err == nil || time.Now().After(deadline) {
+				break
+			}
+		}
+		if err != nil {
+			return fmt.Errorf("the site's record: %w", err)
+		}
+		lines = lines[:0]
+		for _, b := range raw {
+			var r audit.Record
+			if json.Unmarshal(b, &r) == nil {
+				lines = append(lines, r)
+			}
+		}
+		for _, h := range hosts {
+			local, err := os.ReadFile(filepath.Join(h.dir, audit.FileName))
+			if err != nil {
+				continue
+			}
+			got := bytes.Split(bytes.TrimSuffix(local, []byte("\n")), []byte("\n"))
+			for i, b := range got {
+				if i >= len(raw) || !bytes.Equal(b, raw[i]) {
+					siteNote = append(siteNote, fmt.Sprintf("host %s's copy differs from the site's record at its line %d (of %d; the record has %d)", h.name, i+1, len(got), len(raw)))
+					break
+				}
+			}
+		}
+	}
 	all := truth(e.srv.Keys())
 	fresh := map[string]applied{}
 	for k, v := range all {
@@ -416,7 +453,7 @@ func (e *env) judge(rep *report, h host, rs records, spec agentSpec, before map[
 			fresh[k] = v
 		}
 	}
-	rep.contradictions = contradictions(lines, s, all, fresh)
+	rep.contradictions = append(contradictions(lines, s, all, fresh), siteNote...)
 	for _, err := range errs {
 		rep.contradictions = append(rep.contradictions, "not reconciled at the end: "+err.Error())
 	}
@@ -447,4 +484,20 @@ func readLines(path string) ([]audit.Record, error) {
 		}
 	}
 	return out, nil
+}
+
+// stillRunning says, of a refusal naming a process in flight ("… soak pid
+// N …"), whether that process still runs here: a harness fault, not the
+// record's.
+func stillRunning(line string) string {
+	i := strings.Index(line, "soak pid ")
+	if i < 0 {
+		return ""
+	}
+	var pid int
+	fmt.Sscanf(line[i+len("soak pid "):], "%d", &pid)
+	if pid > 0 && syscall.Kill(pid, 0) == nil {
+		return fmt.Sprintf(" (pid %d still runs)", pid)
+	}
+	return fmt.Sprintf(" (pid %d has ended)", pid)
 }
