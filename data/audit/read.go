@@ -131,7 +131,11 @@ func (l *Log) sync(exclusive bool) (func(), error) {
 	}
 	if st, err := l.f.Stat(); err == nil {
 		if cur, err := os.Stat(l.path); err != nil || !os.SameFile(st, cur) {
-			l.lost(fmt.Sprintf("the file was moved or replaced while this process had it open (%d bytes read)", l.end))
+			how := "moved or replaced"
+			if err != nil {
+				how = fmt.Sprintf("moved or removed (%v)", err)
+			}
+			l.lost(fmt.Sprintf("the file was %s while this process had it open (%d bytes read)", how, l.end))
 			if err := l.openFile(); err != nil {
 				return nil, err
 			}

@@ -47,6 +47,7 @@ func main() {
 	flag.BoolVar(&c.onSite, "site", false, "with -only: the schedule ran on the site")
 	flag.BoolVar(&c.blind, "break", false, "the control run: reconciliation off, answers never read back")
 	flag.DurationVar(&c.timeout, "timeout", 2*time.Second, "how long an action waits for its answer")
+	flag.BoolVar(&c.keep, "keep", false, "keep every schedule's log in the temporary directory (those with contradictions are kept anyway)")
 	flag.Parse()
 	res, err := soak(c, os.Stdout)
 	if err != nil {
@@ -63,7 +64,7 @@ type config_ struct {
 	schedules, siteSchedules int
 	seed                     int64
 	only                     uint64
-	onSite, blind            bool
+	onSite, blind, keep      bool
 	timeout                  time.Duration
 }
 
@@ -98,7 +99,7 @@ func soak(c config_, w io.Writer) (result, error) {
 		return res, err
 	}
 	defer p.Close()
-	e := &env{srv: srv, proxy: px, p: p, seed: c.seed, blind: c.blind, timeout: c.timeout, tmp: tmp}
+	e := &env{srv: srv, proxy: px, p: p, seed: c.seed, blind: c.blind, timeout: c.timeout, tmp: tmp, keep: c.keep}
 	if d, err := fulldisk.Mount(tmp, 1<<20); err == nil {
 		e.disks = true
 		d.Unmount()

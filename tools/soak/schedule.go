@@ -45,6 +45,7 @@ type env struct {
 	site    *siteNodes
 	tmp     string
 	disks   bool // a tmpfs can be mounted: full-disk faults are real
+	keep    bool // keep every schedule's log, not only those with contradictions
 }
 
 // report is what one schedule did and found.
@@ -128,6 +129,7 @@ func (e *env) plan(r *rand.Rand, rs records, agents, n int) []step {
 	}
 	out := make([]step, n)
 	next := r.IntN(len(faults)) // the kinds in turn: a few schedules meet every one
+	group := map[int]bool{}     // the agents of the steps running together
 	for i := range out {
 		s := &out[i]
 		s.agent = r.IntN(agents)
@@ -149,7 +151,13 @@ func (e *env) plan(r *rand.Rand, rs records, agents, n int) []step {
 		if e.site != nil && r.IntN(4) == 0 {
 			s.stopFor = 11 * time.Second // past the site's word that it runs: others may take its key
 		}
-		s.together = i > 0 && r.IntN(3) == 0 && out[i-1].agent != s.agent
+		// Steps run together on distinct agents: one agent acts once at
+		// a time, as a person does.
+		s.together = i > 0 && r.IntN(3) == 0 && !group[s.agent]
+		if !s.together {
+			clear(group)
+		}
+		group[s.agent] = true
 		s.advanceAfterBy = time.Duration(10+r.IntN(30)) * time.Second
 	}
 	return out
@@ -287,17 +295,19 @@ func (e *env) step(s step, h host, mu *sync.Mutex, agents []*proc, spec func(int
 		defer close(done)
 		_, _ = a.ask("act "+s.action+" "+s.id, 4*e.timeout+15*time.Second)
 	}()
+	struck := false
 	if ru != nil {
 		select {
 		case <-ru.hit: // the attempt line is written, the request at the platform
 			e.strike(s, h, a)
-		case <-done:
+			struck = true
+		case <-done: // nothing sent (ruled out, in flight): no fault met
 		case <-time.After(4*e.timeout + 15*time.Second):
 		}
 		e.proxy.disarm(s.id)
 	}
 	<-done
-	if s.fault == faultKill {
+	if s.fault == faultKill && struck {
 		// The operator starts the dashboard again.
 		if na, err := start(spec(s.agent)); err == nil {
 			mu.Lock()
@@ -440,7 +450,12 @@ func (e *env) judge(rep *report, hosts []host, rs records, spec agentSpec, befor
 			got := bytes.Split(bytes.TrimSuffix(local, []byte("\n")), []byte("\n"))
 			for i, b := range got {
 				if i >= len(raw) || !bytes.Equal(b, raw[i]) {
-					siteNote = append(siteNote, fmt.Sprintf("host %s's copy differs from the site's record at its line %d (of %d; the record has %d)", h.name, i+1, len(got), len(raw)))
+					theirs := []byte("(none)")
+					if i < len(raw) {
+						theirs = raw[i]
+					}
+					siteNote = append(siteNote, fmt.Sprintf("host %s's copy differs from the site's record at its line %d (of %d; the record has %d): %.160s ≠ %.160s",
+						h.name, i+1, len(got), len(raw), b, theirs))
 					break
 				}
 			}
@@ -457,10 +472,17 @@ func (e *env) judge(rep *report, hosts []host, rs records, spec agentSpec, befor
 	for _, err := range errs {
 		rep.contradictions = append(rep.contradictions, "not reconciled at the end: "+err.Error())
 	}
-	if len(rep.contradictions) > 0 {
+	if len(rep.contradictions) > 0 || e.keep {
 		// The log, for whoever reads the contradiction.
 		if b, err := os.ReadFile(path); err == nil {
 			keep := filepath.Join(os.TempDir(), fmt.Sprintf("soak-%d.jsonl", rep.seed))
+			if e.site != nil { // the site's record, as judged
+				b = nil
+				for _, r := range lines {
+					x, _ := json.Marshal(r)
+					b = append(append(b, x...), '\n')
+				}
+			}
 			if os.WriteFile(keep, b, 0o600) == nil {
 				rep.kept = keep
 			}
