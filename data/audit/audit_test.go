@@ -185,7 +185,7 @@ func TestFileMovedAsideStartsANewChain(t *testing.T) {
 		t.Fatalf("%s: %+v %v", aside, s, br)
 	}
 	s, br := verifyFile(t, l.Path())
-	if br == nil || br.Kind != Shrunk || !br.Reported || br.Line != 1 || s.Lines != 2 || !strings.Contains(br.Detail, "moved or replaced") {
+	if br == nil || br.Kind != Shrunk || !br.Reported || br.Line != 1 || s.Lines != 2 || !strings.Contains(br.Detail, "moved away or removed") {
 		t.Fatalf("the new file: %+v %v", s, br)
 	}
 	if st := l.State(); len(st.Breaks) != 1 || st.Breaks[0].Line != 1 {

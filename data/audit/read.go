@@ -131,9 +131,9 @@ func (l *Log) sync(exclusive bool) (func(), error) {
 	}
 	if st, err := l.f.Stat(); err == nil {
 		if cur, err := os.Stat(l.path); err != nil || !os.SameFile(st, cur) {
-			how := "moved or replaced"
+			how := "replaced"
 			if err != nil {
-				how = fmt.Sprintf("moved or removed (%v)", err)
+				how = "moved away or removed"
 			}
 			l.lost(fmt.Sprintf("the file was %s while this process had it open (%d bytes read)", how, l.end))
 			if err := l.openFile(); err != nil {
