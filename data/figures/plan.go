@@ -119,7 +119,7 @@ func PlanHours(at time.Time, loc *time.Location, dayEnds time.Duration) (decimal
 		y, m, d = end.Date()
 		end = time.Date(y, m, d+1, 0, 0, 0, 0, loc).Add(dayEnds)
 	}
-	h := decimal.NewFromInt(int64(end.Sub(at) / time.Second)).DivRound(decimal.NewFromInt(3600), 6).RoundCeil(1)
+	h := decimal.NewFromInt(int64(end.Sub(at)/time.Second)).DivRound(decimal.NewFromInt(3600), 6).RoundCeil(1)
 	return h, end
 }
 

@@ -37,10 +37,10 @@ func TestTrailOfAFailedPayment(t *testing.T) {
 		{UpdatedFrom: "VALIDATING", UpdatedTo: "FAILED", UpdatedAt: failedAt}}
 	ledger := []payments.LedgerTransaction{
 		line(payments.OpReserve, payments.SrcPayment, "pay-1", "1234.50", now.Add(-20*time.Minute), "5000", "3765.50"),
-		line(payments.OpCredit, payments.SrcBank, "", "1234.50", failedAt, "3765.50", "5000"),                  // a top-up
-		line(payments.OpRelease, payments.SrcPayment, "", "99.00", failedAt, "5000", "5099"),                   // another amount
-		line(payments.OpRelease, payments.SrcPayment, "", "1234.50", failedAt.Add(5*time.Minute), "0", "1"),    // too late
-		line(payments.OpRelease, payments.SrcPayment, "", "1234.50", failedAt.Add(90*time.Second), "1", "2"),   // fits, farther
+		line(payments.OpCredit, payments.SrcBank, "", "1234.50", failedAt, "3765.50", "5000"),                        // a top-up
+		line(payments.OpRelease, payments.SrcPayment, "", "99.00", failedAt, "5000", "5099"),                         // another amount
+		line(payments.OpRelease, payments.SrcPayment, "", "1234.50", failedAt.Add(5*time.Minute), "0", "1"),          // too late
+		line(payments.OpRelease, payments.SrcPayment, "", "1234.50", failedAt.Add(90*time.Second), "1", "2"),         // fits, farther
 		line(payments.OpRelease, payments.SrcPayment, "", "1234.50", failedAt.Add(2*time.Second), "5099", "6333.50"), // it
 		line(payments.OpReserve, payments.SrcPayment, "pay-2", "1234.50", now, "6333.50", "5099"),
 	}
