@@ -281,7 +281,9 @@ func getResources() []getResource {
 				if herr != nil {
 					h = nil
 				}
-				return ticket.Summary{Payment: &p, History: h, ReadAt: a.now(), Source: a.source}, nil
+				s := ticket.Summary{Payment: &p, History: h, ReadAt: a.now(), Source: a.source}
+				readTrail(ctx, c, &s)
+				return s, nil
 			})},
 		{name: "history", aliases: []string{"states"}, arg: "ID", summary: "a payment's state history (by paymentId or internalId), oldest first",
 			read: withClient(pay, func(ctx context.Context, c *payclient.Client, a getArgs) (any, error) {

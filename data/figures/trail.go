@@ -280,3 +280,26 @@ func (t Trail) Words(stamp func(time.Time) string) string {
 	}
 	return "no line of this payment in the ledger read: whether funds came back cannot be said"
 }
+
+// TrailSpan is the span of the ledger that holds p's lines, on whole
+// minutes: from a minute before it was initiated to TrailSlack and a
+// minute after its last state (what gave its funds back is then), to now
+// at most. ok is false for a payment never initiated.
+func TrailSpan(p *payments.Payment, now time.Time) (from, to time.Time, ok bool) {
+	if p.When().IsZero() {
+		return time.Time{}, time.Time{}, false
+	}
+	from = p.When().Truncate(time.Minute).Add(-time.Minute)
+	to = now.Truncate(time.Minute).Add(time.Minute)
+	if last := p.LastStateUpdatedAt.Add(TrailSlack + time.Minute).Truncate(time.Minute).Add(time.Minute); !p.LastStateUpdatedAt.IsZero() && last.Before(to) {
+		to = last
+	}
+	return from, to, true
+}
+
+// ReadsLedger reports whether p's trail needs the ledger read: a payment
+// that draws the prefunded account and was initiated.
+func ReadsLedger(p *payments.Payment) bool {
+	st := p.PaymentState
+	return FundingOf(p).Class == Prefunded && st != payments.Quoted && st != payments.AwaitingFunding && !p.When().IsZero()
+}
