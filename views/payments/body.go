@@ -412,12 +412,14 @@ func (d *detail) ledger(p *payments.Payment, w int) string {
 	b.WriteString(kv(t, w, [2]string{"funds", tr.Words(stampUTC)}))
 	for _, l := range tr.Lines {
 		tx := l.Tx
-		line := pad(sanitize.Line(tx.Operation), 8) + " " +
-			pad(viewkit.Amount(tx.Amount.Decimal, tx.Currency), 16) + " " + pad(sanitize.Line(tx.Status), 8) +
+		line := pad(sanitize.Line(tx.Operation), 8) + " " + pad(viewkit.Amount(tx.Amount.Decimal, tx.Currency), 16) +
 			" available " + money.Format(tx.AvailableBalanceBefore.Decimal, tx.Currency) + " → " +
 			money.Format(tx.AvailableBalanceAfter.Decimal, tx.Currency)
+		if tx.Status != payments.TxnSuccess {
+			line += "  " + sanitize.Line(tx.Status) // PENDING, or what else the ledger says
+		}
 		if l.Tie.ByAmount {
-			line += t.Muted.Render("  no txnReference: tied by amount and time")
+			line += "  (tied by amount and time)"
 		}
 		b.WriteString(hang(viewkit.Time(tx.CreatedDttm)+"  ", line, w) + "\n")
 	}

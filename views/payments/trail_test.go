@@ -87,7 +87,7 @@ func TestFundsBackOnTheDetailAndTheTicket(t *testing.T) {
 		}
 		body := v.Render(160, 200)
 		for _, want := range []string{"Ledger trail", "funds came back: " + amount + " at " + when, back.Operation + ", tied by amount and time",
-			"RESERVE", moved, "no txnReference: tied by amount and time"} {
+			"RESERVE", moved + "  (tied by amount and time)"} {
 			if !strings.Contains(body, want) {
 				t.Errorf("%s detail lacks %q:\n%s", st, want, body)
 			}
