@@ -94,7 +94,7 @@ func session(rt *process.Runtime, s Session) (*ui.Context, saved.Build) {
 		case route.Quotes:
 			return quotes.New(ctx)
 		case route.Balances:
-			return balances.New(ctx, balances.Options{Runway: p.Runway})
+			return balances.New(ctx, balances.Options{Runway: p.Runway, Funding: cfg.Funding})
 		case route.Payments:
 			return paymentsview.New(ctx, p)
 		case route.Wallets:

@@ -165,3 +165,30 @@ func Plans(e Exposure, owing []*payments.Payment, hours decimal.Decimal, lead ti
 	}
 	return slices.Clip(out)
 }
+
+// Data is the plan as data, as the dashboard's CSV writes it and `treasury
+// get funding -o csv` names it: amounts at the currency's decimals, plain
+// (MoneyData); hours to a tenth; times RFC 3339 (Stamp); "" for what the
+// plan has not (no outflow: no pace; no owed payment: no due time).
+func (p Plan) Data() []Cell {
+	c := p.Currency
+	m := func(d decimal.Decimal) string { return MoneyData(d, c) }
+	var pace, by, rwHours string
+	if p.Runway.Runs {
+		pace, by = m(p.Runway.Pace), p.Runway.By
+		if !p.Runway.Long {
+			rwHours = p.Runway.Hours.StringFixed(1)
+		}
+	}
+	lead := decimal.NewFromInt(int64(p.Lead / time.Second)).DivRound(decimal.NewFromInt(3600), 6).StringFixed(1)
+	return []Cell{
+		{"currency", c}, {"available", m(p.Available)}, {"reserved", m(p.Reserved)},
+		{"prefunded_in_flight", m(p.InFlight.Amount)}, {"prefunded_in_flight_count", fmt.Sprint(p.InFlight.Count)},
+		{"after_in_flight", m(p.AfterInFlight)}, {"pace_per_hour", pace}, {"pace_by", by},
+		{"runway", p.Runway.Text()}, {"runway_hours", rwHours},
+		{"hours", p.Hours.StringFixed(1)}, {"until", Stamp(p.Until)}, {"top_up", m(p.TopUp)}, {"covered", fmt.Sprint(p.Covered)},
+		{"top_up_lead_hours", lead}, {"top_up_arrives", Stamp(p.Arrives)},
+		{"owed_before_arrival", m(p.Late.Amount)}, {"owed_before_arrival_count", fmt.Sprint(p.Late.Count)},
+		{"past_due_count", fmt.Sprint(p.PastDue.Count)}, {"next_due", Stamp(p.NextDue)}, {"send_by", Stamp(p.SendBy)},
+	}
+}
