@@ -112,6 +112,24 @@ func TestOwedOfTheDocumentsServer(t *testing.T) {
 		}
 	}
 
+	// The CSV: a row per payment owed, the due time RFC 3339, whether it
+	// passed on the platform's clock, the amount apart from its currency.
+	csv := viewtest.ReadCSV(t, ui.CSVOf(v))
+	csv.HasHeader(t, "jit_funding_expires_at", "past_due", "payment_id", "internal_id", "originator", "originator_id", "source_amount",
+		"source_currency", "payin", "memo", "initiated_at")
+	csv.Plain(t)
+	if len(csv.Rows) != len(owed) {
+		t.Fatalf("CSV of %d rows, want %d", len(csv.Rows), len(owed))
+	}
+	for i, r := range csv.Rows {
+		p := owed[i]
+		viewtest.Time(t, "jit_funding_expires_at", r["jit_funding_expires_at"], false)
+		viewtest.Amount(t, "source_amount", r["source_amount"], r["source_currency"])
+		if r["payment_id"] != p.PaymentID || r["past_due"] != strconv.FormatBool(!p.JITFundingExpiresAt.After(now)) {
+			t.Errorf("CSV row %d: %v, want %s past due %v", i, r, p.PaymentID, !p.JITFundingExpiresAt.After(now))
+		}
+	}
+
 	// The alerts: one per payment past due (HIGH), per one due within the
 	// hour (MEDIUM); none for the others.
 	byRef := map[string]live.Alert{}
