@@ -180,7 +180,7 @@ func (p Plan) Data() []Cell {
 			rwHours = p.Runway.Hours.StringFixed(1)
 		}
 	}
-	lead := decimal.NewFromInt(int64(p.Lead / time.Second)).DivRound(decimal.NewFromInt(3600), 6).StringFixed(1)
+	lead := decimal.NewFromInt(int64(p.Lead/time.Second)).DivRound(decimal.NewFromInt(3600), 6).StringFixed(1)
 	return []Cell{
 		{"currency", c}, {"available", m(p.Available)}, {"reserved", m(p.Reserved)},
 		{"prefunded_in_flight", m(p.InFlight.Amount)}, {"prefunded_in_flight_count", fmt.Sprint(p.InFlight.Count)},

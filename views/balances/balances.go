@@ -38,11 +38,11 @@ import (
 // View is the balances view.
 type View struct {
 	viewkit.Stack
-	ctx    *ui.Context
+	ctx     *ui.Context
 	page    *viewkit.TablePage[Row]
 	trades  *viewkit.TablePage[liquidity.Trade]
 	funding *viewkit.TablePage[figures.Plan]
-	chart  *chart.Line
+	chart   *chart.Line
 	// exposure is what the payments in flight commit per currency.
 	exposure live.Key[paystats.Exposure]
 	keys     keys
