@@ -376,8 +376,12 @@ func (p *TablePage[T]) Update(msg tea.Msg) tea.Cmd {
 	case tea.MouseClickMsg:
 		p.ensure()
 		if msg.Button == tea.MouseLeft {
-			// Y counts from the page's top: the table's header is at tableTop.
-			p.t.ClickRow(msg.Y - p.tableTop - 1)
+			// Y counts from the page's top: the table's header is at
+			// tableTop. A click on a row's gutter (left of its cells)
+			// marks it, where the page marks.
+			if msg.X >= p.t.GutterWidth() || !p.t.ClickMark(msg.Y-p.tableTop-1) {
+				p.t.ClickRow(msg.Y - p.tableTop - 1)
+			}
 		}
 	case tea.MouseWheelMsg:
 		p.ensure()
