@@ -60,8 +60,10 @@ type App struct {
 	confirm       *dialog
 	help          help.Model
 	// helpTop is the first line of the help shown (?), when it is taller
-	// than the terminal: the pager's keys scroll it.
-	helpTop int
+	// than the terminal: the pager's keys scroll it; helpFilter is what
+	// / types in it (helpfilter.go).
+	helpTop    int
+	helpFilter helpFilter
 	// confirms numbers the dialogs; background are the confirmed actions
 	// whose dialog was hidden while their call runs.
 	confirms   int
@@ -431,12 +433,7 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 	case paletteOverlay:
 		return a.palette.update(msg)
 	case helpOverlay:
-		if key.Matches(msg, a.keys.Back, a.keys.Help, a.keys.Close) {
-			a.overlay = noOverlay
-			return nil
-		}
-		a.scrollHelp(msg)
-		return nil
+		return a.helpKey(msg)
 	case rawOverlay:
 		if key.Matches(msg, a.keys.Back, a.keys.Raw, a.keys.Close) {
 			a.overlay = noOverlay
@@ -589,6 +586,8 @@ func (a *App) paste(msg tea.PasteMsg) tea.Cmd {
 		return a.palette.paste(msg)
 	case confirmOverlay:
 		return a.confirm.paste(msg)
+	case helpOverlay:
+		return a.pasteHelp(msg)
 	case filterOverlay:
 		if a.filterReplace {
 			a.filterReplace = false
