@@ -29,6 +29,7 @@ const (
 	rawOverlay
 	confirmOverlay
 	filterOverlay
+	columnsOverlay
 )
 
 // App is the shell: one per session (local terminal or SSH client).
@@ -57,6 +58,7 @@ type App struct {
 	filterReplace bool
 	palette       *palette
 	raw           *rawPager
+	picker        *columnPicker // the column picker (v), while open
 	confirm       *dialog
 	help          help.Model
 	// helpTop is the first line of the help shown (?), when it is taller
@@ -434,6 +436,8 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 		return a.palette.update(msg)
 	case helpOverlay:
 		return a.helpKey(msg)
+	case columnsOverlay:
+		return a.columnsKey(msg)
 	case rawOverlay:
 		if key.Matches(msg, a.keys.Back, a.keys.Raw, a.keys.Close) {
 			a.overlay = noOverlay
@@ -539,6 +543,8 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 		}
 	case key.Matches(msg, k.Copy):
 		return a.copySelected()
+	case key.Matches(msg, k.Columns):
+		return a.openColumns()
 	case key.Matches(msg, k.ShowID):
 		if id, _, ok := SelectedOf(a.Active()); ok && id != "" {
 			a.showCopy("The selected id, to select by hand; "+a.keys.Back.Help().Key+" closes:", id)

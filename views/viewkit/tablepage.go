@@ -480,6 +480,15 @@ func (p *TablePage[T]) SetLayout(columns []string, sort string, desc bool) (tea.
 	return p.t.SetLayout(columns, sort, desc)
 }
 
+// ColumnTitles are every column's name (as a search and a saved view
+// name it) and title, in the table's order (ui.ColumnPicker).
+func (p *TablePage[T]) ColumnTitles() (names, titles []string) {
+	for _, c := range p.t.Columns() {
+		titles = append(titles, c.Title)
+	}
+	return p.t.ColumnNames(), titles
+}
+
 // Marks counts the marked records (ui.Marker).
 func (p *TablePage[T]) Marks() int { return p.t.MarkCount() }
 
