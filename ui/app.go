@@ -374,6 +374,9 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case showHelp:
 		a.openHelp()
 		return a, nil
+	case openPaletteWith:
+		a.reopenPalette(msg.text)
+		return a, nil
 	case Confirm:
 		if a.ctx.ReadOnly {
 			if msg.OnCancel != nil {

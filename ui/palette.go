@@ -51,7 +51,7 @@ func (p *palette) commands() []Command {
 			return func() tea.Msg { return showHelp{} }
 		}},
 		Command{Name: "save", Args: "<title>", Help: "save this view (search, columns, sort) as a tab of the profile", Global: true,
-			Run: p.app.saveView})
+			Run: p.app.saveView}, p.app.ctxCommand())
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
 }
