@@ -252,10 +252,15 @@ func (t Trail) Words(stamp func(time.Time) string) string {
 	}
 	switch t.Back {
 	case BackNotDrawn:
-		if t.Funding.Class == Prefunded {
-			return "nothing drawn from the prefunded account (not initiated, or awaiting its funds)"
+		switch t.Funding.Class {
+		case JustInTime:
+			return "nothing drawn from the prefunded account: a just-in-time payment is funded by the customer, so no funds of it come back to this ledger"
+		case Credit:
+			return "nothing drawn from the prefunded account: a credit payment is invoiced later, so no funds of it come back to this ledger"
+		case Other:
+			return "nothing of it in the prefunded ledger: payin " + t.Funding.Payin + " is not one this build knows to draw the prefunded account"
 		}
-		return "nothing drawn from the prefunded account: funded " + t.Funding.Class.Label() + ", so no funds of it come back to the ledger"
+		return "nothing drawn from the prefunded account (not initiated yet)"
 	case BackInFlight:
 		if !t.DrawnAt.IsZero() {
 			return m(t.Drawn) + " reserved at " + stamp(t.DrawnAt) + "; in flight: nothing to come back yet"

@@ -106,7 +106,7 @@ func TestTrailOfAReturnedPayment(t *testing.T) {
 // read cannot be judged.
 func TestTrailSaysWhatItCannot(t *testing.T) {
 	jit := pay("j", payments.Declined, PayinJIT, "USD", "MXN", "10", "170")
-	if tr := TrailOf(jit, nil, nil, now); tr.Back != BackNotDrawn || !strings.Contains(tr.Words(hm), "funded just in time") {
+	if tr := TrailOf(jit, nil, nil, now); tr.Back != BackNotDrawn || !strings.Contains(tr.Words(hm), "a just-in-time payment is funded by the customer") {
 		t.Fatalf("jit %+v", tr)
 	}
 	fl := pay("f", payments.Transferring, PayinPrefunding, "USD", "MXN", "10", "170")

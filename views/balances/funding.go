@@ -129,13 +129,13 @@ func fundingColumns() []table.Column {
 	return []table.Column{
 		{Title: "Cur", Width: 5, Priority: 9},
 		{Title: "Available", Max: 22, Align: table.Point, Priority: 8},
-		{Title: "In flight", Max: 26, Align: table.Right, Priority: 4},
+		{Title: "In flight", Max: 26, Align: table.Right, Priority: 3},
 		{Title: "After in flight", Max: 22, Align: table.Point, Priority: 6},
-		{Title: "Pace/h", Max: 22, Align: table.Point, Priority: 7},
+		{Title: "Pace/h", Max: 22, Align: table.Point, Priority: 5},
 		{Title: "Runway", Width: 7, Max: 12, Priority: 8},
-		{Title: "Hours", Width: 6, Align: table.Right, Priority: 7},
+		{Title: "Hours", Width: 6, Align: table.Right, Priority: 2},
 		{Title: "Top-up", Max: 22, Align: table.Point, Priority: 9},
-		{Title: "Owed before it", Max: 28, Align: table.Right, Priority: 6},
+		{Title: "Owed before it", Max: 28, Align: table.Right, Priority: 7},
 		{Title: "Send by (UTC)", Width: 16, Priority: 6},
 	}
 }
@@ -192,7 +192,7 @@ func (v *View) fundingAbove(w, h int, sel *figures.Plan) string {
 	}
 	lines = append(lines, wrap(t.Title.Render(head), w)...)
 	lines = append(lines, t.Muted.Render(fitTo(v.ctx.Key("plan_longer").Help().Key+"/"+v.ctx.Key("plan_shorter").Help().Key+
-		" an hour more/less · :funding <hours> · :funding 0 the business day · the pace is the one that drives the runway", w)))
+		" an hour more/less · :funding <hours> · :funding 0 to the business day's end", w)))
 	if sel != nil && h-len(lines) > 0 {
 		words := sanitize.Line(sel.Currency) + ": " + sel.Words(func(at time.Time) string { return figures.EmptyAt(at, sel.At) + " UTC" })
 		lines = append(lines, wrap(words, w)...)
@@ -206,19 +206,14 @@ func (v *View) fundingAbove(w, h int, sel *figures.Plan) string {
 // wrap wraps s to w cells, at spaces.
 func wrap(s string, w int) []string { return strings.Split(ansi.Wrap(s, max(w, 10), " "), "\n") }
 
-// fitTo cuts s to w cells.
-func fitTo(s string, w int) string {
-	if len(s) <= w {
-		return s
-	}
-	return viewkit.Short(s, w)
-}
+// fitTo cuts s to w cells, its start kept.
+func fitTo(s string, w int) string { return ansi.Truncate(s, max(w, 1), "…") }
 
-// planLine is the balances' one line of the plan: what each currency
-// needs to last to the plan's end, and how many payments owed just in
-// time fall due before a top-up sent now lands ("funding plan 5.5 h: USD
-// top up 120,000.00 · EUR none; before a top-up lands: 3 owed JIT due
-// (f)").
+// planLine is the balances' one line of the plan: how many payments owed
+// just in time fall due before a top-up sent now lands, and what each
+// currency needs to last to the plan's end ("funding plan 5.5 h (f; 3
+// owed JIT due before a top-up lands): USD top up 120,000.00 · EUR
+// none").
 func (v *View) planLine(w int) string {
 	ps, _, ok := v.plans()
 	if !ok || len(ps) == 0 {
@@ -235,11 +230,11 @@ func (v *View) planLine(w int) string {
 		parts = append(parts, s)
 		late += p.Late.Count
 	}
-	line := "funding plan " + figures.Hours(ps[0].Hours) + ": " + strings.Join(parts, " · ")
+	line := "funding plan " + figures.Hours(ps[0].Hours) + " (" + v.keys.Funding.Help().Key
 	if late > 0 {
-		line += "; before a top-up lands: " + strconv.Itoa(late) + " owed JIT due"
+		line += "; " + strconv.Itoa(late) + " owed JIT due before a top-up lands"
 	}
-	return t.Muted.Render(fitTo(line+"  ("+v.keys.Funding.Help().Key+")", w))
+	return t.Muted.Render(fitTo(line+"): "+strings.Join(parts, " · "), w))
 }
 
 // fundingExport is the plan's CSV: `treasury get funding -o csv`'s
