@@ -176,10 +176,15 @@ func (p *columnPicker) apply() tea.Cmd {
 func (p *columnPicker) view(ctx *Context, w, h int) string {
 	t := ctx.Theme
 	k := p.keys
-	hint := func(b key.Binding) string { return b.Help().Key + " " + b.Help().Desc }
-	lines := []string{t.Title.Render("Columns — " + sanitize.Line(p.viewTitle)),
-		t.Muted.Render(ansi.Truncate(strings.Join([]string{hint(k.Toggle), hint(k.MoveUp), hint(k.MoveDown), hint(k.All),
-			hint(k.Done), hint(k.Cancel)}, " · "), w, "…")), ""}
+	first := func(b key.Binding) string {
+		if ks := b.Keys(); len(ks) > 0 {
+			return ks[0]
+		}
+		return b.Help().Key
+	}
+	hint := first(k.Toggle) + " show/hide · " + first(k.MoveUp) + "/" + first(k.MoveDown) + " move left/right · " +
+		first(k.All) + " all · " + first(k.Done) + " keep · " + first(k.Cancel) + " cancel"
+	lines := []string{t.Title.Render("Columns — " + sanitize.Line(p.viewTitle)), t.Muted.Render(ansi.Truncate(hint, w, "…")), ""}
 	rows := max(h-len(lines)-2, 1)
 	top := min(max(p.cursor-rows+1, 0), max(len(p.cols)-rows, 0))
 	for i := top; i < len(p.cols) && i < top+rows; i++ {

@@ -58,8 +58,12 @@ func (a *App) helpView(w, h int) string {
 	end := min(a.helpTop+rows, len(lines))
 	if last == "" {
 		k := DefaultPagerKeys(a.ctx.keymap())
-		more := fmt.Sprintf("  lines %d–%d of %d · %s %s %s %s scroll · %s filters · %s closes", a.helpTop+1, end, len(lines),
-			k.Up.Help().Key, k.Down.Help().Key, k.PageUp.Help().Key, k.PageDown.Help().Key, a.keys.Filter.Help().Key, a.keys.Back.Help().Key)
+		esc := a.keys.Back.Help().Key + " closes"
+		if a.helpQuery() != "" {
+			esc = a.keys.Back.Help().Key + " clears the filter"
+		}
+		more := fmt.Sprintf("  lines %d–%d of %d · %s %s %s %s scroll · %s filters · %s", a.helpTop+1, end, len(lines),
+			k.Up.Help().Key, k.Down.Help().Key, k.PageUp.Help().Key, k.PageDown.Help().Key, a.keys.Filter.Help().Key, esc)
 		last = a.ctx.Theme.Muted.Render(ansi.Truncate(more, w, "…"))
 	}
 	body := lines[a.helpTop:end]

@@ -57,15 +57,17 @@ const (
 )
 
 // rowLayout is what a row's text depends on besides the row: the line's
-// width, the gutter, each column's width and decimals.
+// width, the gutter, each column's width and decimals, and the columns'
+// order on screen (nil: the table's).
 type rowLayout struct {
 	lw            int
 	marker        bool
 	widths, fracs []int
+	order         []int
 }
 
-func (l *rowLayout) same(lw int, marker bool, widths, fracs []int) bool {
-	return l.lw == lw && l.marker == marker && slices.Equal(l.widths, widths) && slices.Equal(l.fracs, fracs)
+func (l *rowLayout) same(lw int, marker bool, widths, fracs, order []int) bool {
+	return l.lw == lw && l.marker == marker && slices.Equal(l.widths, widths) && slices.Equal(l.fracs, fracs) && slices.Equal(l.order, order)
 }
 
 func (c *renderCache) invalidate() { c.valid = false; c.out = "" }
@@ -147,9 +149,9 @@ func (m *Model) rebuild() {
 		c.plain = append(c.plain, "")
 		c.lines = append(c.lines, m.styles.Dim.Render(fit(&c.sb, msg, lw, Left)))
 	}
-	if !c.rowsFor.same(lw, m.marker, c.widths, c.fracs) {
+	if !c.rowsFor.same(lw, m.marker, c.widths, c.fracs, m.order) {
 		c.rows = nil
-		c.rowsFor = rowLayout{lw: lw, marker: m.marker, widths: slices.Clone(c.widths), fracs: slices.Clone(c.fracs)}
+		c.rowsFor = rowLayout{lw: lw, marker: m.marker, widths: slices.Clone(c.widths), fracs: slices.Clone(c.fracs), order: slices.Clone(m.order)}
 		if m.sharesRows() {
 			c.rowsKey = m.layoutKey(c.rowsFor)
 		}
