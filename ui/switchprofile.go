@@ -69,7 +69,7 @@ func (a *App) switchProfile(args []string) tea.Cmd {
 	if busy := a.Busy(); busy != "" {
 		return ErrorCmd(fmt.Errorf(":ctx %s: not while %s", sanitize.Line(name), busy))
 	}
-	return tea.Batch(FlashCmd("opening profile "+sanitize.Line(name)+"…"), func() tea.Msg { return SwitchProfile{Name: name} })
+	return func() tea.Msg { return SwitchProfile{Name: name} }
 }
 
 // Busy says what of this session a switch would cut short: an action

@@ -116,6 +116,8 @@ func (sh *Shell) open(name string) tea.Cmd {
 		return ui.ErrorCmd(fmt.Errorf(":ctx %s: profile %s is being opened", sanitize.Line(name), sanitize.Line(sh.switching)))
 	}
 	sh.switching = name
+	// Said before the answer can come: what it says replaces this.
+	sh.app.Update(ui.Flash{Text: "opening profile " + sanitize.Line(name) + "…"})
 	ctxs, who := sh.ctxs, sh.s.Who
 	return func() tea.Msg {
 		rt, release, err := ctxs.Open(who, name)

@@ -32,6 +32,9 @@ profiles:
   beta:
     environment: sandbox
     embedded_sandbox: {seed: 11, history_payments: 400}
+  broken:
+    environment: sandbox
+    funding: {time_zone: Mars/Olympus}
 `
 
 // idHead is the start of a payment id as the payments table shows it.
@@ -51,7 +54,7 @@ func heads(screen string) map[string]bool {
 // own (ids its store holds) and not one of alpha's is left on the
 // screen; alpha's runtime is closed (its embedded sandbox answers no
 // more) and the switch is in the request log. :ctx names only the
-// file's profiles.
+// file's profiles; one that cannot be opened is said, and alpha stays.
 func TestCtxSwitchesProfile(t *testing.T) {
 	e, _ := clitest.Env(t, io.Discard)
 	file := filepath.Join(t.TempDir(), "config.yaml")
