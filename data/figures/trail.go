@@ -116,10 +116,8 @@ func givesBack(st payments.State) bool {
 // gives funds back.
 func TrailOf(p *payments.Payment, ledger []payments.LedgerTransaction, history []payments.StateTransition, readTo time.Time) Trail {
 	t := Trail{Payment: p.PaymentID, Currency: p.Originator.SourceCurrency, Funding: FundingOf(p), ReadTo: readTo}
-	refs := map[string]bool{p.PaymentID: true}
-	if id := p.Originator.InternalID; id != "" {
-		refs[id] = true
-	}
+	id, internal := p.PaymentID, p.Originator.InternalID
+	ours := func(ref string) bool { return ref != "" && (ref == id || ref == internal) }
 	if givesBack(p.PaymentState) {
 		t.GaveBackAt = p.LastStateUpdatedAt
 		for _, h := range history {
@@ -129,9 +127,10 @@ func TrailOf(p *payments.Payment, ledger []payments.LedgerTransaction, history [
 		}
 	}
 	used := map[int]bool{}
-	for i, tx := range ledger {
-		if refs[tx.Reference()] && (t.Currency == "" || tx.Currency == t.Currency) {
-			t.Lines = append(t.Lines, TrailLine{Tx: tx})
+	for i := range ledger {
+		tx := &ledger[i] // not copied: a day's ledger is read at every frame of the detail
+		if ours(tx.Reference()) && (t.Currency == "" || tx.Currency == t.Currency) {
+			t.Lines = append(t.Lines, TrailLine{Tx: *tx})
 			used[i] = true
 		}
 	}
@@ -157,10 +156,15 @@ func givesBackOp(op string) bool { return op == payments.OpRelease || op == paym
 // fit as well are counted.
 func (t *Trail) tieByAmount(ledger []payments.LedgerTransaction, used map[int]bool, want decimal.Decimal) (TrailLine, bool) {
 	var fit []int
-	for i, tx := range ledger {
-		d := tx.CreatedDttm.Sub(t.GaveBackAt)
-		if used[i] || tx.Reference() != "" || !givesBackOp(tx.Operation) || tx.TxnSource != payments.SrcPayment ||
-			tx.Currency != t.Currency || !tx.Amount.Decimal.Abs().Equal(want) || d > TrailSlack || d < -TrailSlack {
+	for i := range ledger {
+		tx := &ledger[i]
+		// The cheap tests first: most of a day's lines are not of the
+		// minutes around the payment's state change.
+		if d := tx.CreatedDttm.Sub(t.GaveBackAt); d > TrailSlack || d < -TrailSlack {
+			continue
+		}
+		if used[i] || tx.TxnReference != nil && *tx.TxnReference != "" || !givesBackOp(tx.Operation) || tx.TxnSource != payments.SrcPayment ||
+			tx.Currency != t.Currency || tx.Amount.Decimal.Abs().Cmp(want) != 0 {
 			continue
 		}
 		fit = append(fit, i)

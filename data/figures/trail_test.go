@@ -1,6 +1,7 @@
 package figures
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -117,5 +118,30 @@ func TestTrailSaysWhatItCannot(t *testing.T) {
 	old := pay("o", payments.Failed, PayinPrefunding, "USD", "MXN", "10", "170")
 	if tr := TrailOf(old, nil, nil, now); tr.Back != BackUnknown || !strings.Contains(tr.Words(hm), "cannot be said") {
 		t.Fatalf("unread %+v", tr)
+	}
+}
+
+// BenchmarkTrailOf ties a failed payment to its lines in a day's ledger
+// of 20,000 lines (what the detail page does at each frame it draws).
+func BenchmarkTrailOf(b *testing.B) {
+	p := pay("pay-1", payments.Failed, PayinPrefunding, "USD", "MXN", "1234.50", "21000")
+	p.LastStateUpdatedAt = now.Add(-time.Hour)
+	ledger := make([]payments.LedgerTransaction, 0, 20_000)
+	for i := range 20_000 {
+		ref := fmt.Sprintf("other-%d", i)
+		op := payments.OpReserve
+		if i%3 == 0 {
+			op, ref = payments.OpRelease, ""
+		}
+		ledger = append(ledger, line(op, payments.SrcPayment, ref, "99.00", now.Add(-time.Duration(20_000-i)*4*time.Second), "1000", "901"))
+	}
+	ledger = append(ledger, line(payments.OpReserve, payments.SrcPayment, "pay-1", "1234.50", now.Add(-2*time.Hour), "5000", "3765.50"),
+		line(payments.OpRelease, payments.SrcPayment, "", "1234.50", p.LastStateUpdatedAt, "3765.50", "5000"))
+	var t Trail
+	for b.Loop() {
+		t = TrailOf(p, ledger, nil, now)
+	}
+	if t.Back != BackAll {
+		b.Fatalf("trail %+v", t)
 	}
 }
