@@ -20,6 +20,9 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	// The funding planner's business day is in a profile's time zone: the
+	// zones are in the binary, a bastion without tzdata reads them too.
+	_ "time/tzdata"
 
 	"treasury/commands/audit"
 	"treasury/commands/cli"

@@ -27,6 +27,7 @@ import (
 	"treasury/sandbox"
 	"treasury/sandbox/sandboxtest"
 	"treasury/ui"
+	"treasury/ui/route"
 	"treasury/views/balances"
 	"treasury/views/ledger"
 	"treasury/views/overview"
@@ -267,8 +268,10 @@ func TestEveryCSVOneFormat(t *testing.T) {
 		"dashboard ledger":   dashboardCSV(t, s.view(ledger.New(s.e.Ctx, s.e.P), ui.StoreChanged{})),
 		"dashboard balances": dashboardCSV(t, s.view(balances.New(s.e.Ctx, balances.Options{Runway: s.e.P.Runway}), ui.StoreChanged{})),
 		"dashboard overview": dashboardCSV(t, s.view(overview.New(s.e.Ctx, overview.Options{Runway: s.e.P.Runway, Base: "USD"}), ui.StoreChanged{})),
+		"dashboard funding": dashboardCSV(t, s.view(balances.New(s.e.Ctx, balances.Options{Runway: s.e.P.Runway}),
+			ui.Open{View: route.Balances, Args: []string{"funding"}})),
 	}
-	for _, args := range [][]string{{"payments", "--since", "30d"}, {"ledger"}, {"payment-balances"}, {"balances"}, {"exposure"}, {"identities"}} {
+	for _, args := range [][]string{{"payments", "--since", "30d"}, {"ledger"}, {"payment-balances"}, {"balances"}, {"exposure"}, {"identities"}, {"funding"}} {
 		out["get "+args[0]] = s.get(t, append(args, "-o", "csv")...)
 	}
 	header := regexp.MustCompile(`^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*$`)
@@ -347,7 +350,8 @@ func currencyColumn(h string, r map[string]string) string {
 	switch last {
 	case "amount", "available", "reserved", "total", "available_balance", "reserved_balance", "available_balance_before",
 		"available_balance_after", "liquidity_available", "prefunded_available", "pays_out", "prefunded", "owed_just_in_time",
-		"past_due", "due_within_hour", "funded_just_in_time", "credit":
+		"past_due", "due_within_hour", "funded_just_in_time", "credit", "prefunded_in_flight", "after_in_flight", "pace_per_hour",
+		"top_up", "owed_before_arrival":
 		if _, ok := r[prefix+"currency"]; ok {
 			return prefix + "currency"
 		}

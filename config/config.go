@@ -79,6 +79,13 @@ type Config struct {
 	// (base_currency, default DefaultBaseCurrency), converted at the
 	// latest mid rates.
 	BaseCurrency string
+	// Funding is what the funding planner plans by (funding:): the
+	// business day's end in the profile's time zone, a top-up's lead.
+	Funding Funding
+	// SSHRoles are the roles of `treasury serve` sessions that may switch
+	// to this profile with :ctx (ssh_roles; none by default). A local
+	// dashboard switches to any profile of its file.
+	SSHRoles []string
 	// Searches are the profile's saved searches (searches:), each shown
 	// as a tab after the built-in views, in the file's order.
 	Searches []Search
@@ -178,6 +185,33 @@ type Webhooks struct {
 	PublicKey    crypto.PublicKey // verifies notifications; its type picks the algorithm
 	HeaderPrefix string
 	Tolerance    time.Duration
+}
+
+// Funding is how the funding planner plans a top-up.
+type Funding struct {
+	// Zone is the time zone of the business day (time_zone, an IANA name
+	// such as Europe/London; default UTC), DayEnds the time of day it
+	// ends there (day_ends, "17:00" by default): the planner carries each
+	// currency to it unless told a number of hours.
+	Zone    *time.Location
+	DayEnds time.Duration
+	// TopUpLead is how long a top-up takes to reach the prefunded
+	// account (top_up_lead, default 1h): the planner says which payments
+	// owed just in time fall due before one sent now arrives.
+	TopUpLead time.Duration
+}
+
+// DefaultFunding is the planner's settings when the profile sets none.
+func DefaultFunding() Funding {
+	return Funding{Zone: time.UTC, DayEnds: 17 * time.Hour, TopUpLead: time.Hour}
+}
+
+// ZoneName names the business day's time zone.
+func (f Funding) ZoneName() string {
+	if f.Zone == nil {
+		return "UTC"
+	}
+	return f.Zone.String()
 }
 
 // Refresh are the poll intervals.
@@ -295,7 +329,7 @@ func homeDir(getenv func(string) string) string {
 // Builtin is the built-in sandbox profile.
 func Builtin() *Config {
 	return &Config{Profile: SandboxProfile, Environment: EnvSandbox, Embedded: &Embedded{Seed: 1, Speed: 1},
-		Refresh: DefaultRefresh(), Alerts: DefaultAlerts(), BaseCurrency: DefaultBaseCurrency, Mouse: true,
+		Refresh: DefaultRefresh(), Alerts: DefaultAlerts(), BaseCurrency: DefaultBaseCurrency, Mouse: true, Funding: DefaultFunding(),
 		Theme: Theme{Name: "default"}}
 }
 

@@ -79,6 +79,8 @@ profiles:
       webhook: {url_env: HOOK_URL, min_severity: medium, per_minute: 3}
     mouse: true
     base_currency: EUR
+    funding: {time_zone: America/New_York, day_ends: "18:30", top_up_lead: 2h}
+    ssh_roles: [operator]
   other:
     environment: prod
     read_only: true
@@ -127,6 +129,12 @@ func TestParseGood(t *testing.T) {
 	if cfg.BaseCurrency != "EUR" {
 		t.Errorf("base_currency %q", cfg.BaseCurrency)
 	}
+	if f := cfg.Funding; f.ZoneName() != "America/New_York" || f.DayEnds != 18*time.Hour+30*time.Minute || f.TopUpLead != 2*time.Hour {
+		t.Errorf("funding %+v", f)
+	}
+	if len(cfg.SSHRoles) != 1 || cfg.SSHRoles[0] != "operator" {
+		t.Errorf("ssh_roles %v", cfg.SSHRoles)
+	}
 	a := cfg.Alerts
 	usd, eur, btc := a.Prefunded.For("USD"), a.Prefunded.For("EUR"), a.Liquidity.For("BTC")
 	for what, got := range map[string]string{
@@ -153,6 +161,9 @@ func TestParseGood(t *testing.T) {
 	}
 	if other.BaseCurrency != DefaultBaseCurrency {
 		t.Errorf("defaults: base_currency %q", other.BaseCurrency)
+	}
+	if other.Funding != DefaultFunding() || Builtin().Funding != DefaultFunding() || len(other.SSHRoles) != 0 {
+		t.Errorf("defaults: funding %+v, ssh_roles %v", other.Funding, other.SSHRoles)
 	}
 	if b := Builtin(); b.BaseCurrency != DefaultBaseCurrency {
 		t.Errorf("built-in: base_currency %q", b.BaseCurrency)
@@ -221,6 +232,10 @@ func TestParseErrors(t *testing.T) {
 		{"webhook not a url", profileYAML(payments + "    alerts: {webhook: {url_env: LIQUIDITY_TOKEN}}\n"), "profiles.p.alerts.webhook.url", 5, "must be an http"},
 		{"webhook rate", profileYAML(payments + "    alerts: {webhook: {url_env: HOOK_URL, per_minute: 100}}\n"), "profiles.p.alerts.webhook.per_minute", 5, "from 1 to 60"},
 		{"bad base currency", profileYAML(payments + "    base_currency: usd\n"), "profiles.p.base_currency", 5, "upper-case code"},
+		{"bad time zone", profileYAML(payments + "    funding: {time_zone: Mars/Olympus}\n"), "profiles.p.funding.time_zone", 5, "time zone such as"},
+		{"bad day end", profileYAML(payments + "    funding: {day_ends: 5pm}\n"), "profiles.p.funding.day_ends", 5, "time of day such as 17:00"},
+		{"bad lead", profileYAML(payments + "    funding: {top_up_lead: soon}\n"), "profiles.p.funding.top_up_lead", 5, "must be a duration"},
+		{"bad ssh role", profileYAML(payments + "    ssh_roles: [admin]\n"), "profiles.p.ssh_roles", 5, `no role "admin"`},
 		{"duplicate key", profileYAML(payments + "    mouse: true\n    mouse: false\n"), "profiles.p.mouse", 6, "given twice"},
 		{"unknown profile", "profile: q\n" + profileYAML(payments), "profile", 1, `no profile "q"`},
 		{"none chosen", profileYAML(payments) + "  q:\n    environment: test\n" + payments, "profile", 0, "none chosen"},

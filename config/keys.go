@@ -25,7 +25,7 @@ type KeyAction struct {
 }
 
 // Modal places: while one is open it takes every key.
-var modalPlaces = []string{"dialog", "palette", "filter", "overlay", "form"}
+var modalPlaces = []string{"dialog", "palette", "filter", "overlay", "form", "picker"}
 
 // KeyActions are the dashboard's rebindable actions with their default
 // keys, in help's order. A fresh table each call.
@@ -70,6 +70,7 @@ func KeyActions() []KeyAction {
 		a("invert_marks", table, "", "invert marks", "*"),
 		a("clear_marks", table, "", "clear marks", "u"),
 		a("open", table, "", "open", "enter"),
+		a("columns", table, "", "columns: hide, show, reorder", "v"),
 		// A detail page's.
 		a("scroll_up", detail, "↑/k", "scroll up", "up", "k"),
 		a("scroll_down", detail, "↓/j", "scroll down", "down", "j"),
@@ -82,6 +83,9 @@ func KeyActions() []KeyAction {
 		a("pin_pair", v("quotes"), "", "chart: pin/unpin the selected pair", "P"),
 		a("board", v("quotes/table"), "", "board: latest per pair / every quote", "b"),
 		a("trades", v("balances"), "", "trades / balances", "t"),
+		a("funding", v("balances"), "", "funding plan / balances", "f"),
+		a("plan_longer", v("balances"), "", "plan an hour longer", "+"),
+		a("plan_shorter", v("balances"), "", "plan an hour shorter", "-"),
 		a("next_scope", v("payments"), "", "next state scope", "]"),
 		a("prev_scope", v("payments"), "", "previous state scope", "["),
 		a("ticket", v("payments"), "", "copy a ticket summary", "Y"),
@@ -100,7 +104,7 @@ func KeyActions() []KeyAction {
 		a("save_report", v("reports"), "", "save report file as downloaded", "w"),
 		a("skipped_rows", v("reports"), "", "list the rows skipped", "!"),
 		// Modal: a confirmation, the palette, a pager, the filter, the
-		// help and raw overlays, the thresholds form.
+		// help and raw overlays, the thresholds form, the column picker.
 		a("dialog_next", v("dialog"), "", "next field", "tab"),
 		a("dialog_prev", v("dialog"), "", "previous field", "shift+tab"),
 		a("dialog_switch", v("dialog"), "←/→", "other button", "left", "right"),
@@ -124,6 +128,14 @@ func KeyActions() []KeyAction {
 		a("form_prev", v("form"), "shift+tab/↑", "previous field", "shift+tab", "up"),
 		a("form_save", v("form"), "", "save to the file and apply", "enter"),
 		a("form_cancel", v("form"), "", "cancel", "esc"),
+		a("picker_up", v("picker"), "↑/k", "up", "up", "k"),
+		a("picker_down", v("picker"), "↓/j", "down", "down", "j"),
+		a("picker_toggle", v("picker"), "space/x", "show / hide", "space", "x"),
+		a("picker_move_up", v("picker"), "K/shift+↑", "move up (left)", "K", "shift+up"),
+		a("picker_move_down", v("picker"), "J/shift+↓", "move down (right)", "J", "shift+down"),
+		a("picker_all", v("picker"), "", "every column", "a"),
+		a("picker_done", v("picker"), "", "done", "enter"),
+		a("picker_cancel", v("picker"), "", "cancel", "esc"),
 	}
 }
 

@@ -25,6 +25,8 @@ type rawProfile struct {
 	Mouse           *bool              `yaml:"mouse,omitempty"`
 	Theme           string             `yaml:"theme,omitempty"`
 	BaseCurrency    string             `yaml:"base_currency,omitempty"`
+	Funding         *rawFunding        `yaml:"funding,omitempty"`
+	SSHRoles        []string           `yaml:"ssh_roles,omitempty"`
 	Searches        []*rawSearch       `yaml:"searches,omitempty"`
 	Commands        []*rawCommand      `yaml:"commands,omitempty"`
 	Keys            map[string]keyList `yaml:"keys,omitempty"`
@@ -110,6 +112,12 @@ type rawWebhooks struct {
 	PublicKeyFile string `yaml:"public_key_file,omitempty"`
 	HeaderPrefix  string `yaml:"header_prefix,omitempty"`
 	Tolerance     string `yaml:"tolerance,omitempty"`
+}
+
+type rawFunding struct {
+	TimeZone  string `yaml:"time_zone,omitempty"`
+	DayEnds   string `yaml:"day_ends,omitempty"`
+	TopUpLead string `yaml:"top_up_lead,omitempty"`
 }
 
 type rawRefresh struct {

@@ -115,7 +115,7 @@ func (r *resolver) profile(name string, p *rawProfile) *Config {
 	base := "profiles." + name
 	k := func(key string) string { return joinKey(base, key) }
 	cfg := &Config{Profile: name, Environment: p.Environment, Refresh: DefaultRefresh(),
-		Alerts: DefaultAlerts(), BaseCurrency: DefaultBaseCurrency, Mouse: true}
+		Alerts: DefaultAlerts(), BaseCurrency: DefaultBaseCurrency, Mouse: true, Funding: DefaultFunding()}
 	switch p.Environment {
 	case EnvTest, EnvProd, EnvSandbox:
 	case "":
@@ -188,6 +188,8 @@ func (r *resolver) profile(name string, p *rawProfile) *Config {
 	cfg.Webhooks = r.webhooks(k("webhooks"), p.Webhooks)
 	cfg.Cluster = r.cluster(k("cluster"), p.Cluster)
 	r.refresh(k("refresh"), p.Refresh, &cfg.Refresh)
+	r.funding(k("funding"), p.Funding, &cfg.Funding)
+	cfg.SSHRoles = r.roles(k("ssh_roles"), p.SSHRoles)
 	r.alerts(k("alerts"), p.Alerts, &cfg.Alerts)
 	r.display(func() { cfg.Searches = r.searches(k("searches"), p.Searches) }, func() { cfg.Searches = nil })
 	r.display(func() { cfg.Keys = r.keymap(k("keys"), p.Keys) }, func() { cfg.Keys = r.keymap(k("keys"), nil) })

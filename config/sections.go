@@ -187,6 +187,44 @@ func (r *resolver) duration(key, v string) time.Duration {
 	return d
 }
 
+// funding reads the planner's settings: time_zone an IANA zone,
+// day_ends a time of day (HH:MM), top_up_lead a duration.
+func (r *resolver) funding(s string, p *rawFunding, out *Funding) {
+	if p == nil {
+		return
+	}
+	if z := strings.TrimSpace(p.TimeZone); z != "" {
+		if loc, err := time.LoadLocation(z); err != nil || z == "Local" {
+			r.d.at(joinKey(s, "time_zone"), "must be a time zone such as Europe/London or America/New_York, not %q", p.TimeZone)
+		} else {
+			out.Zone = loc
+		}
+	}
+	if e := strings.TrimSpace(p.DayEnds); e != "" {
+		t, err := time.Parse("15:04", e)
+		if err != nil || len(e) != 5 {
+			r.d.at(joinKey(s, "day_ends"), "must be a time of day such as 17:00 or 18:30, not %q", p.DayEnds)
+		} else {
+			out.DayEnds = time.Duration(t.Hour())*time.Hour + time.Duration(t.Minute())*time.Minute
+		}
+	}
+	if p.TopUpLead != "" {
+		if d := r.duration(joinKey(s, "top_up_lead"), p.TopUpLead); d > 0 {
+			out.TopUpLead = d
+		}
+	}
+}
+
+// roles reads a list of SSH roles (operator, viewer).
+func (r *resolver) roles(key string, rs []string) []string {
+	for _, role := range rs {
+		if role != "operator" && role != "viewer" {
+			r.d.at(key, "no role %q: operator or viewer", role)
+		}
+	}
+	return rs
+}
+
 func (r *resolver) refresh(s string, p *rawRefresh, out *Refresh) {
 	if p == nil {
 		return

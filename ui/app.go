@@ -29,6 +29,7 @@ const (
 	rawOverlay
 	confirmOverlay
 	filterOverlay
+	columnsOverlay
 )
 
 // App is the shell: one per session (local terminal or SSH client).
@@ -57,11 +58,14 @@ type App struct {
 	filterReplace bool
 	palette       *palette
 	raw           *rawPager
+	picker        *columnPicker // the column picker (v), while open
 	confirm       *dialog
 	help          help.Model
 	// helpTop is the first line of the help shown (?), when it is taller
-	// than the terminal: the pager's keys scroll it.
-	helpTop int
+	// than the terminal: the pager's keys scroll it; helpFilter is what
+	// / types in it (helpfilter.go).
+	helpTop    int
+	helpFilter helpFilter
 	// confirms numbers the dialogs; background are the confirmed actions
 	// whose dialog was hidden while their call runs.
 	confirms   int
@@ -373,6 +377,9 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case showHelp:
 		a.openHelp()
 		return a, nil
+	case openPaletteWith:
+		a.reopenPalette(msg.text)
+		return a, nil
 	case Confirm:
 		if a.ctx.ReadOnly {
 			if msg.OnCancel != nil {
@@ -434,12 +441,9 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 	case paletteOverlay:
 		return a.palette.update(msg)
 	case helpOverlay:
-		if key.Matches(msg, a.keys.Back, a.keys.Help, a.keys.Close) {
-			a.overlay = noOverlay
-			return nil
-		}
-		a.scrollHelp(msg)
-		return nil
+		return a.helpKey(msg)
+	case columnsOverlay:
+		return a.columnsKey(msg)
 	case rawOverlay:
 		if key.Matches(msg, a.keys.Back, a.keys.Raw, a.keys.Close) {
 			a.overlay = noOverlay
@@ -545,6 +549,8 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 		}
 	case key.Matches(msg, k.Copy):
 		return a.copySelected()
+	case key.Matches(msg, k.Columns):
+		return a.openColumns()
 	case key.Matches(msg, k.ShowID):
 		if id, _, ok := SelectedOf(a.Active()); ok && id != "" {
 			a.showCopy("The selected id, to select by hand; "+a.keys.Back.Help().Key+" closes:", id)
@@ -592,6 +598,8 @@ func (a *App) paste(msg tea.PasteMsg) tea.Cmd {
 		return a.palette.paste(msg)
 	case confirmOverlay:
 		return a.confirm.paste(msg)
+	case helpOverlay:
+		return a.pasteHelp(msg)
 	case filterOverlay:
 		if a.filterReplace {
 			a.filterReplace = false

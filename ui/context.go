@@ -118,6 +118,10 @@ type Session struct {
 	// raises a desktop notification (alerts.terminal, as in effect now);
 	// nil does neither.
 	AlertTerminal func() (bell, desktop bool)
+	// Profiles are the profiles :ctx may name (the configuration file's),
+	// for its completion; nil where the session cannot switch (a test's
+	// shell, a profile without a file).
+	Profiles func() []string
 	// Width and Height are the size of the view body, kept up to date by
 	// the shell.
 	Width, Height int

@@ -57,6 +57,8 @@ func (a *App) Frame() string {
 		body = a.raw.view()
 	case paletteOverlay:
 		body = a.palette.view(a.width, h)
+	case columnsOverlay:
+		body = a.picker.view(a.ctx, a.width, h)
 	case confirmOverlay:
 		body = lipgloss.Place(a.width, h, lipgloss.Center, lipgloss.Center, a.confirm.view(a.width, h),
 			lipgloss.WithWhitespaceChars(" "))

@@ -200,3 +200,57 @@ func TestHelpScrolls(t *testing.T) {
 		t.Errorf("opened again, not at the top:\n%s", top)
 	}
 }
+
+// TestHelpFilters: / in the help types words, and the help shows only the
+// bindings that hold them, under their section, and how many of all; the
+// explanation of figures is filtered by paragraph; enter keeps the filter
+// (the pager's keys scroll again, ? closes), esc clears it, a second esc
+// closes the help; at 80x24 a filter that matches more than fits scrolls.
+func TestHelpFilters(t *testing.T) {
+	_, app := helpFrame(colorprofile.NoTTY, 80, 24)
+	for _, k := range []string{"/", "f", "r", "e", "e"} {
+		app.Update(uitest.Key(k))
+	}
+	typed := ansi.Strip(app.Frame())
+	if !strings.Contains(typed, "freeze the transaction") || !strings.Contains(typed, "unfreeze the transaction") ||
+		strings.Contains(typed, "other pane") || strings.Contains(typed, "page down") || !strings.Contains(typed, `help matching "free": 2 of`) ||
+		!strings.Contains(typed, "/free") {
+		t.Fatalf("filtered by free:\n%s", typed)
+	}
+	app.Update(uitest.Key("enter"))
+	kept := ansi.Strip(app.Frame())
+	if !strings.Contains(kept, "freeze the transaction") || strings.Contains(kept, "/free") {
+		t.Fatalf("enter keeps the filter, the input closed:\n%s", kept)
+	}
+	app.Update(uitest.Key("esc"))
+	whole := ansi.Strip(app.Frame())
+	if !strings.Contains(whole, "other pane") || strings.Contains(whole, "help matching") {
+		t.Fatalf("esc clears the filter:\n%s", whole)
+	}
+	app.Update(uitest.Key("esc"))
+	if strings.Contains(ansi.Strip(app.Frame()), "other pane") {
+		t.Fatal("a second esc does not close the help")
+	}
+	// Nothing matches: said, with what was searched.
+	app.Update(uitest.Key("?"))
+	for _, k := range []string{"/", "z", "q", "x"} {
+		app.Update(uitest.Key(k))
+	}
+	if none := ansi.Strip(app.Frame()); !strings.Contains(none, `nothing matches "zqx"`) {
+		t.Fatalf("no match:\n%s", none)
+	}
+	// A filter matching more than fits 80x24 scrolls, its input on the
+	// last line while typed.
+	for range 3 {
+		app.Update(uitest.Key("backspace"))
+	}
+	app.Update(uitest.Key("e"))
+	many := strings.Split(ansi.Strip(app.Frame()), "\n")
+	if len(many) > 24 || !strings.Contains(many[len(many)-1], "/e") && !strings.Contains(strings.Join(many, "\n"), "/e") {
+		t.Fatalf("typing e at 80x24:\n%s", strings.Join(many, "\n"))
+	}
+	app.Update(uitest.Key("enter"))
+	if kept := ansi.Strip(app.Frame()); !strings.Contains(kept, "lines 1–") {
+		t.Fatalf("a long filtered help does not say it scrolls:\n%s", kept)
+	}
+}

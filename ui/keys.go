@@ -18,6 +18,8 @@ type Keys struct {
 	// FilterKeep and FilterClear end the filter input: keep the text, or
 	// clear it.
 	FilterKeep, FilterClear key.Binding
+	// Columns opens the column picker of the table shown (columns.go).
+	Columns key.Binding
 }
 
 // DefaultKeys are the shell's bindings in force (km: the profile's keys:;
@@ -44,6 +46,7 @@ func DefaultKeys(km config.Keymap) Keys {
 		Close:       b("close"),
 		FilterKeep:  b("filter_keep"),
 		FilterClear: b("filter_clear"),
+		Columns:     b("columns"),
 	}
 }
 
@@ -75,7 +78,7 @@ func (c *Context) keymap() config.Keymap {
 
 // List returns the bindings in help order.
 func (k Keys) List() []key.Binding {
-	return []key.Binding{k.NextView, k.PrevView, k.Jump, k.Palette, k.Alerts, k.Filter, k.Back, k.Raw, k.Copy, k.ShowID, k.Save, k.Refresh, k.Pause, k.Help, k.Quit}
+	return []key.Binding{k.NextView, k.PrevView, k.Jump, k.Palette, k.Alerts, k.Filter, k.Columns, k.Back, k.Raw, k.Copy, k.ShowID, k.Save, k.Refresh, k.Pause, k.Help, k.Quit}
 }
 
 // ShortHelp are the shell's bindings the footer always shows.

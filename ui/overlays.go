@@ -17,9 +17,10 @@ import (
 	"treasury/ui/sanitize"
 )
 
-// openHelp shows the help (?) from its first line.
+// openHelp shows the help (?) from its first line, unfiltered.
 func (a *App) openHelp() {
 	a.overlay, a.helpTop = helpOverlay, 0
+	a.helpFilter = helpFilter{}
 }
 
 // scrollHelp moves the help shown by the pager's keys: a line, or a page
@@ -42,17 +43,34 @@ func (a *App) scrollHelp(msg tea.KeyPressMsg) {
 // helpView is the help (helpText) in w×h: when it is taller, the lines
 // from helpTop and a last line that says which and how to scroll.
 func (a *App) helpView(w, h int) string {
-	out := a.helpText(w, h)
-	lines := strings.Split(out, "\n")
-	if len(lines) <= h || h < 2 {
-		return out
+	var lines []string
+	if q := a.helpQuery(); q != "" {
+		lines = a.helpFiltered(q, w)
+	} else {
+		lines = strings.Split(a.helpText(w, h), "\n")
 	}
-	rows := h - 1
-	a.helpTop = min(a.helpTop, len(lines)-rows)
-	k := DefaultPagerKeys(a.ctx.keymap())
-	more := fmt.Sprintf("  lines %d–%d of %d · %s %s %s %s scroll · %s closes", a.helpTop+1, a.helpTop+rows, len(lines),
-		k.Up.Help().Key, k.Down.Help().Key, k.PageUp.Help().Key, k.PageDown.Help().Key, a.keys.Back.Help().Key)
-	return strings.Join(lines[a.helpTop:a.helpTop+rows], "\n") + "\n" + a.ctx.Theme.Muted.Render(ansi.Truncate(more, w, "…"))
+	last := a.helpFilterLine(w)
+	if last == "" && len(lines) <= h {
+		return strings.Join(lines, "\n")
+	}
+	rows := max(h-1, 1)
+	a.helpTop = max(min(a.helpTop, len(lines)-rows), 0)
+	end := min(a.helpTop+rows, len(lines))
+	if last == "" {
+		k := DefaultPagerKeys(a.ctx.keymap())
+		esc := a.keys.Back.Help().Key + " closes"
+		if a.helpQuery() != "" {
+			esc = a.keys.Back.Help().Key + " clears the filter"
+		}
+		more := fmt.Sprintf("  lines %d–%d of %d · %s %s %s %s scroll · %s filters · %s", a.helpTop+1, end, len(lines),
+			k.Up.Help().Key, k.Down.Help().Key, k.PageUp.Help().Key, k.PageDown.Help().Key, a.keys.Filter.Help().Key, esc)
+		last = a.ctx.Theme.Muted.Render(ansi.Truncate(more, w, "…"))
+	}
+	body := lines[a.helpTop:end]
+	for len(body) < rows && len(lines) > rows {
+		body = append(body, "")
+	}
+	return strings.Join(body, "\n") + "\n" + last
 }
 
 // helpText lists every key: the active view's and the shell's, generated
@@ -69,7 +87,7 @@ func (a *App) helpText(w, h int) string {
 			view = append(view, b)
 		}
 	}
-	closing := a.ctx.Theme.Muted.Render("  " + a.keys.Back.Help().Key + ", " + a.keys.Close.Help().Key + " or " + a.keys.Help.Help().Key + " closes this help")
+	closing := a.ctx.Theme.Muted.Render("  " + a.keys.Filter.Help().Key + " filters · " + a.keys.Back.Help().Key + ", " + a.keys.Close.Help().Key + " or " + a.keys.Help.Help().Key + " closes this help")
 	explain := a.explainSection(w)
 	var out, tall string
 	for _, l := range []struct {

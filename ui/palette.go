@@ -20,6 +20,9 @@ type palette struct {
 	input    textinput.Model
 	matches  []string
 	selected int
+	// picked says the selection was moved (↓/↑) since the last key typed:
+	// enter runs the completion picked, not the line typed.
+	picked bool
 }
 
 func newPalette(a *App) *palette {
@@ -51,7 +54,7 @@ func (p *palette) commands() []Command {
 			return func() tea.Msg { return showHelp{} }
 		}},
 		Command{Name: "save", Args: "<title>", Help: "save this view (search, columns, sort) as a tab of the profile", Global: true,
-			Run: p.app.saveView})
+			Run: p.app.saveView}, p.app.ctxCommand())
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
 }
@@ -61,6 +64,7 @@ type showHelp struct{}
 func (p *palette) open() {
 	p.input.SetValue("")
 	p.input.Focus()
+	p.picked = false
 	p.refresh()
 }
 
@@ -124,17 +128,17 @@ func (p *palette) update(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case key.Matches(msg, k.Next):
 		if len(p.matches) > 0 {
-			p.selected = (p.selected + 1) % len(p.matches)
+			p.selected, p.picked = (p.selected+1)%len(p.matches), true
 		}
 		return nil
 	case key.Matches(msg, k.Prev):
 		if len(p.matches) > 0 {
-			p.selected = (p.selected + len(p.matches) - 1) % len(p.matches)
+			p.selected, p.picked = (p.selected+len(p.matches)-1)%len(p.matches), true
 		}
 		return nil
 	case key.Matches(msg, k.Run):
 		text := strings.TrimSpace(p.input.Value())
-		if text == "" && len(p.matches) > 0 {
+		if (text == "" || p.picked) && len(p.matches) > 0 {
 			text = p.matches[p.selected]
 		}
 		a.overlay = noOverlay
@@ -143,6 +147,7 @@ func (p *palette) update(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	var cmd tea.Cmd
 	p.input, cmd = p.input.Update(msg)
+	p.picked = false
 	p.refresh()
 	return cmd
 }

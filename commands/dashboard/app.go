@@ -57,6 +57,12 @@ type Session struct {
 // NewApp builds one session's shell and views over the process's shared
 // runtime (one store, one set of clients).
 func NewApp(rt *process.Runtime, s Session) *ui.App {
+	app, _ := newApp(rt, s)
+	return app
+}
+
+// newApp is NewApp with the session's context.
+func newApp(rt *process.Runtime, s Session) (*ui.App, *ui.Context) {
 	ctx, build := session(rt, s)
 	cfg := rt.Config
 	views := make([]ui.View, 0, len(route.All())+len(cfg.Searches))
@@ -67,7 +73,7 @@ func NewApp(rt *process.Runtime, s Session) *ui.App {
 	// cannot lay out was refused at the start (CheckProfile).
 	tabs, _ := saved.Views(ctx, cfg.File, cfg.Searches, build)
 	views = append(views, tabs...)
-	return ui.NewApp(ctx, views...)
+	return ui.NewApp(ctx, views...), ctx
 }
 
 // session is one session's context, and what builds each of its views.
@@ -94,7 +100,7 @@ func session(rt *process.Runtime, s Session) (*ui.Context, saved.Build) {
 		case route.Quotes:
 			return quotes.New(ctx)
 		case route.Balances:
-			return balances.New(ctx, balances.Options{Runway: p.Runway})
+			return balances.New(ctx, balances.Options{Runway: p.Runway, Funding: cfg.Funding})
 		case route.Payments:
 			return paymentsview.New(ctx, p)
 		case route.Wallets:

@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"log/slog"
 	"os"
 	"os/user"
 	"strconv"
@@ -19,6 +20,7 @@ import (
 	"treasury/data/audit"
 	"treasury/process"
 	"treasury/ui"
+	"treasury/views/saved"
 )
 
 // Command runs `treasury dashboard`.
@@ -31,7 +33,7 @@ func Command(ctx context.Context, e *process.Env, g cli.Globals, args []string) 
 	if err != nil {
 		return err
 	}
-	return runDashboard(ctx, e, cfg)
+	return runDashboard(ctx, e, cfg, config.Options{ConfigFile: g.ConfigFile, ReadOnly: g.ReadOnly, Getenv: e.Getenv, CheckSearch: saved.Check})
 }
 
 // localOperator is the local user, for the audit log.
@@ -43,8 +45,8 @@ func localOperator() audit.Who {
 }
 
 // runDashboard runs the dashboard in this terminal until the user quits or
-// ctx ends.
-func runDashboard(ctx context.Context, e *process.Env, cfg *config.Config) error {
+// ctx ends; o loads another profile of the file for :ctx.
+func runDashboard(ctx context.Context, e *process.Env, cfg *config.Config, o config.Options) error {
 	if !cli.IsTerminal(e.Stdin) || !cli.IsTerminal(e.Stdout) {
 		return errors.New("the dashboard needs a terminal (stdin and stdout); for scripts use `treasury get`")
 	}
@@ -52,18 +54,28 @@ func runDashboard(ctx context.Context, e *process.Env, cfg *config.Config) error
 	if err != nil {
 		return err
 	}
-	defer rt.Close()
 	if err := CheckProfile(rt); err != nil {
+		rt.Close()
 		return err
 	}
 	out := e.Stdout
 	colors := ui.ColorProfile(e.Getenv) // from the environment: the first frame waits for no answer
-	app := NewApp(rt, Session{Colors: colors, Dark: ui.DarkBackground(e.Getenv("COLORFGBG")), Terminal: true,
-		Who: localOperator(), ReadOnly: rt.Config.ReadOnly, SaveDir: ".", Term: e.Getenv("TERM"), LocalTmux: e.Getenv("TMUX") != ""})
-	defer app.Close()
+	s := Session{Colors: colors, Dark: ui.DarkBackground(e.Getenv("COLORFGBG")), Terminal: true,
+		Who: localOperator(), ReadOnly: rt.Config.ReadOnly, SaveDir: ".", Term: e.Getenv("TERM"), LocalTmux: e.Getenv("TMUX") != ""}
+	// :ctx opens another profile of the file and closes the one left (the
+	// first one too): the shell closes the runtime it holds at the end.
+	var ctxs Contexts
+	var sh *Shell
+	if cfg.File != "" {
+		lc := &localContexts{ctx: ctx, e: e, o: o}
+		lc.log = func() *slog.Logger { return sh.rt.Log }
+		ctxs = lc
+	}
+	sh = NewShell(rt, rt.Close, s, ctxs)
+	defer sh.Close()
 	// The alternate screen and the mouse are the app's view's (tea.View).
 	opts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithOutput(out), tea.WithColorProfile(colors)}
-	_, err = tea.NewProgram(app, opts...).Run()
+	_, err = tea.NewProgram(sh, opts...).Run()
 	if errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil {
 		return nil
 	}

@@ -33,6 +33,8 @@ func shortColumns(v any, now time.Time) (titles []string, row func(i int) []stri
 		return short(columns.ReconRows(), func(i int) *reporting.ReconRow { return &l[i] }, now)
 	case []exposureRow:
 		return exposureTitles, func(i int) []string { return l[i].short() }, true
+	case []fundingRow:
+		return fundingTitles, func(i int) []string { return l[i].short() }, true
 	}
 	return nil, nil, false
 }

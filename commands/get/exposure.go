@@ -132,19 +132,34 @@ func (s *stamp) UnmarshalJSON(b []byte) error { return s.Time.UnmarshalJSON(b) }
 // last day) and returns one row per currency, in the overview's order
 // (the prefunded currencies as the balances list them, then the others).
 func readExposure(ctx context.Context, p *platform.Platform, c *payclient.Client, a getArgs) (any, error) {
-	now := a.now()
+	ex, sheet, _, err := exposureOf(ctx, p, c, a.now())
+	if err != nil {
+		return nil, err
+	}
+	rows := make([]exposureRow, 0, len(ex.Lines))
+	for _, l := range ex.Lines {
+		rows = append(rows, rowOf(l, sheet))
+	}
+	return rows, nil
+}
+
+// exposureOf reads what the exposure is built from (the payments in
+// flight, the prefunded balances, the ledger of the last day) and builds
+// it as of now, with the runway sheet and the payments owed just in time
+// (figures.Owing).
+func exposureOf(ctx context.Context, p *platform.Platform, c *payclient.Client, now time.Time) (figures.Exposure, runway.Sheet, []*payments.Payment, error) {
 	ps, err := c.AllFiltered(ctx, payments.Filter{PaymentStates: []payments.State{payments.AwaitingFunding, payments.Initiated,
 		payments.Validating, payments.Transferring}})
 	if err != nil {
-		return nil, err
+		return figures.Exposure{}, runway.Sheet{}, nil, err
 	}
 	bal, err := c.Balances(ctx)
 	if err != nil {
-		return nil, err
+		return figures.Exposure{}, runway.Sheet{}, nil, err
 	}
 	ledger, err := c.Ledger(ctx, now.Add(-platform.LedgerWindow), now)
 	if err != nil {
-		return nil, err
+		return figures.Exposure{}, runway.Sheet{}, nil, err
 	}
 	al := p.Alerts()
 	sheet := runway.Compute(bal, ledger, runway.Options{At: now, From: now.Add(-platform.LedgerWindow), Window: al.RunwayWindow.Value,
@@ -159,12 +174,7 @@ func readExposure(ctx context.Context, p *platform.Platform, c *payclient.Client
 			}
 		}
 	}
-	ex := figures.BuildExposure(seq, bal, sheet, now)
-	rows := make([]exposureRow, 0, len(ex.Lines))
-	for _, l := range ex.Lines {
-		rows = append(rows, rowOf(l, sheet))
-	}
-	return rows, nil
+	return figures.BuildExposure(seq, bal, sheet, now), sheet, figures.Owing(seq), nil
 }
 
 // rowOf is a line of the exposure as a row.

@@ -34,6 +34,9 @@ type getFlags struct {
 	raw    bool
 	// retryable keeps the payments whose one retry verdict is YES.
 	retryable bool
+	// hours is the funding plan's (--hours; "" to the end of the
+	// business day).
+	hours string
 }
 
 // stringList is a flag that may be repeated and takes comma-separated values.
@@ -58,6 +61,7 @@ func (f *getFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.typ, "type", "", "reports: only reports of this `type` (PAYMENT_OPS or RECON)")
 	fs.StringVar(&f.wallet, "wallet", "", "only the transactions of this wallet `id`")
 	fs.BoolVar(&f.raw, "raw", false, "report: write the downloaded content as is")
+	fs.StringVar(&f.hours, "hours", "", "funding: carry each currency this many `hours` (default: to the end of the business day, the profile's funding.day_ends in funding.time_zone)")
 	fs.BoolVar(&f.retryable, "retryable", false, "payments: only those whose retry verdict is YES (the strictest of their errors; the dashboard's :payments retryable)")
 }
 

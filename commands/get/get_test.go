@@ -232,6 +232,7 @@ func getCases() []getCase {
 		listOf[payments.FinancialInstrument]("instruments").with("beneficiary"),
 		listOf[payments.LedgerTransaction]("ledger"),
 		listOf[exposureRow]("exposure"),
+		listOf[fundingRow]("funding"),
 		oneOf[payments.TokenTest]("token"),
 		listOf[reporting.Report]("reports"),
 		listOf[reporting.PaymentOpsRow]("report").with("ops-csv"),

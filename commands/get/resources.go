@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/shopspring/decimal"
+
 	"treasury/data/apierr"
 	"treasury/data/figures"
 	"treasury/data/liquidity"
@@ -60,7 +62,9 @@ type getArgs struct {
 	raw    bool
 	// retryable keeps the payments whose retry verdict is YES.
 	retryable bool
-	now       func() time.Time
+	// hours is the funding plan's (zero: to the end of the business day).
+	hours decimal.Decimal
+	now   func() time.Time
 	// summary asks for a payment's ticket summary (-o summary); source
 	// names where it is read (the profile and its environment).
 	summary bool
@@ -103,6 +107,8 @@ func (r getResource) synopsis() string {
 			s += " [--raw]"
 		case "retryable":
 			s += " [--retryable]"
+		case "hours":
+			s += " [--hours N]"
 		}
 	}
 	return s
@@ -127,12 +133,19 @@ func (r getResource) check(fs *flag.FlagSet, f getFlags, pos []string) (getArgs,
 	var err error
 	fs.Visit(func(fl *flag.Flag) {
 		switch fl.Name {
-		case "since", "state", "type", "wallet", "raw", "retryable":
+		case "since", "state", "type", "wallet", "raw", "retryable", "hours":
 			if !slices.Contains(r.flags, fl.Name) && err == nil {
 				err = fmt.Errorf("--%s does not apply to %s", fl.Name, r.name)
 			}
-			if fl.Name == "since" {
+			switch fl.Name {
+			case "since":
 				a.since = f.since
+			case "hours":
+				if h, herr := parseHours(f.hours); herr != nil && err == nil {
+					err = herr
+				} else {
+					a.hours = h
+				}
 			}
 		}
 	})
@@ -281,7 +294,9 @@ func getResources() []getResource {
 				if herr != nil {
 					h = nil
 				}
-				return ticket.Summary{Payment: &p, History: h, ReadAt: a.now(), Source: a.source}, nil
+				s := ticket.Summary{Payment: &p, History: h, ReadAt: a.now(), Source: a.source}
+				readTrail(ctx, c, &s)
+				return s, nil
 			})},
 		{name: "history", aliases: []string{"states"}, arg: "ID", summary: "a payment's state history (by paymentId or internalId), oldest first",
 			read: withClient(pay, func(ctx context.Context, c *payclient.Client, a getArgs) (any, error) {
@@ -320,6 +335,15 @@ func getResources() []getResource {
 					return nil, err
 				}
 				return readExposure(ctx, p, c, a)
+			}},
+		{name: "funding", aliases: []string{"plan"}, summary: "per prefunded currency: the top-up that carries it to the end of the business day (or --hours) at the runway's pace, the balance after the payments in flight, the owed just in time due before a top-up lands",
+			flags: []string{"hours"}, clock: apierr.Payments, timed: true,
+			read: func(ctx context.Context, p *platform.Platform, a getArgs) (any, error) {
+				c, err := pay(p)
+				if err != nil {
+					return nil, err
+				}
+				return readFunding(ctx, p, c, a)
 			}},
 		{name: "token", aliases: []string{"token-test"}, summary: "the payments token test: seconds to expiry",
 			read: withClient(pay, func(ctx context.Context, c *payclient.Client, a getArgs) (any, error) {

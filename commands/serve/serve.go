@@ -29,6 +29,7 @@ import (
 	"treasury/kit/sdnotify"
 	"treasury/process"
 	"treasury/sshserve"
+	"treasury/views/saved"
 )
 
 // Command serves the dashboard over SSH: one runtime (one store, one set
@@ -119,14 +120,20 @@ func Command(ctx context.Context, e *process.Env, g cli.Globals, args []string) 
 	// held counts the sessions' models not yet freed by the collector: a
 	// soak test's stats show a session that ended but is still held.
 	var held atomic.Int64
+	// :ctx: the other profiles of the file whose ssh_roles name a
+	// session's role, opened when a session switches to them.
+	var ctxs dashboard.Contexts
+	if cfg.File != "" {
+		ctxs = newContexts(ctx, e, config.Options{ConfigFile: g.ConfigFile, ReadOnly: g.ReadOnly, Getenv: e.Getenv, CheckSearch: saved.Check}, rt, o.Log)
+	}
 	o.NewModel = func(ctx context.Context, s sshserve.Session) (tea.Model, func(), error) {
 		ss := sshSession(rt.StateDir, s)
 		ss.Term = s.Term
 		ss.Life = ctx // the session's reads end when its client goes
-		app := dashboard.NewApp(rt, ss)
+		sh := dashboard.NewShell(rt, nil, ss, ctxs)
 		held.Add(1)
-		goruntime.AddCleanup(app, func(n *atomic.Int64) { n.Add(-1) }, &held)
-		return app, app.Close, nil
+		goruntime.AddCleanup(sh, func(n *atomic.Int64) { n.Add(-1) }, &held)
+		return sh, sh.Close, nil
 	}
 	rt.Metrics.Roles(string(sshserve.RoleViewer), string(sshserve.RoleOperator))
 	o.OnSession = func(role sshserve.Role) func() { return rt.Metrics.Session(string(role)) }

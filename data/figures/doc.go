@@ -5,12 +5,21 @@
 //
 //   - funding.go: how a payment is funded, as the vendor's document defines
 //     it (FundingOf: prefunded, just in time, credit, or another payin by
-//     its own name), and what a just-in-time payment owes (Owed, PastDue);
+//     its own name), what a just-in-time payment owes (Owed, PastDue) and
+//     how long until its funds are due or how late they are (DueIn);
 //   - exposure.go: what the payments in flight commit per currency and
 //     funding class (BuildExposure), the payments owed just in time
 //     (Owing);
 //   - runway.go: how a runway reads (RunwayOf: the pace that drives it,
 //     its hours, "> 30 d", its end), on the paces data/runway computes;
+//   - trail.go: a payment's ledger trail (TrailOf: its RESERVE and DEBIT by
+//     reference, the RELEASE or return CREDIT that gave its funds back
+//     tied by amount and time where the ledger names no payment) and
+//     whether its funds came back, how much and when (Trail.Words);
+//   - plan.go: the funding plan (PlanOf: the top-up that carries a
+//     currency N hours at the pace that drives its runway, the balance
+//     after the payments in flight, the owed just in time due before a
+//     top-up lands; PlanHours: to the end of the business day);
 //   - advice.go, verdict.go: the one retry verdict of a payment (Verdict,
 //     RetryOf: the strictest of its errors, with why), its error codes as
 //     a list shows them (ErrorCodes) and the error it is grouped under in

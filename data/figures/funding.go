@@ -1,6 +1,8 @@
 package figures
 
 import (
+	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -146,4 +148,30 @@ func FundingWords(p *payments.Payment, at time.Time, stamp func(time.Time) strin
 		return s + ": funds due by " + stamp(due)
 	}
 	return s + ": funds were due by " + stamp(due)
+}
+
+// DueIn says how long until a due time, or how late it is, at at, to the
+// minute: "in 45m", "in 2h05m", "late 30m", "late 1d3h"; "" for no due
+// time.
+func DueIn(due, at time.Time) string {
+	if due.IsZero() {
+		return ""
+	}
+	if left := due.Sub(at); left > 0 {
+		return "in " + minutes(left+time.Minute-1) // 30 s left is "in 1m", never "in 0m"
+	}
+	return "late " + minutes(at.Sub(due))
+}
+
+// minutes is a span to the minute (cut, not rounded): "0m", "45m",
+// "2h05m", "3d4h".
+func minutes(d time.Duration) string {
+	m := int(d / time.Minute)
+	switch {
+	case m < 60:
+		return strconv.Itoa(m) + "m"
+	case m < 48*60:
+		return fmt.Sprintf("%dh%02dm", m/60, m%60)
+	}
+	return fmt.Sprintf("%dd%dh", m/(24*60), m%(24*60)/60)
 }

@@ -6,7 +6,9 @@ import (
 	"time"
 
 	"treasury/data/live"
+	"treasury/data/money"
 	"treasury/data/payments"
+	"treasury/data/runway"
 )
 
 // benchSet is a set of n payments over a month, a failure in twelve with
@@ -59,4 +61,38 @@ func BenchmarkCountGroups(b *testing.B) {
 	if len(g.List) == 0 {
 		b.Fatal("no groups")
 	}
+}
+
+// BenchmarkBuildExposure builds the exposure of 100,000 payments over 30
+// days, a hundred of them awaiting their funds just in time: the sums per
+// class and the payments owed (figures.Owing, for the funding plan and
+// the owed page's totals), once per change of the set.
+func BenchmarkBuildExposure(b *testing.B) {
+	now := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
+	set := owedSet(100_000, 100, now)
+	var e Exposure
+	for b.Loop() {
+		e = BuildExposure(set, payments.Balances{}, runway.Sheet{}, now)
+	}
+	if len(e.Owing) != 100 {
+		b.Fatalf("%d owed", len(e.Owing))
+	}
+}
+
+// owedSet is benchSet with owed of its payments awaiting funds just in
+// time, due from an hour ago to an hour ahead.
+func owedSet(n, owed int, now time.Time) *live.PaymentSet {
+	ps := make([]payments.Payment, 0, n)
+	base := benchSet(n, now)
+	for i := range base.Len() {
+		p := *base.At(i)
+		if i >= n-owed {
+			p.PaymentState, p.Errors = payments.AwaitingFunding, nil
+			p.Originator = payments.Originator{SourceCurrency: "USD", SourceAmount: money.N(money.MustParse("100.00")), Payin: "JIT_FUNDING"}
+			p.JITFundingExpiresAt = now.Add(time.Duration(i-n+owed/2) * time.Minute)
+		}
+		ps = append(ps, p)
+	}
+	set, _ := live.MergePayments(nil, ps, time.Time{})
+	return set
 }

@@ -24,6 +24,10 @@ type Exposure struct {
 	// sheet's At is the payments' fetch: the lines are as old as the
 	// oldest input.
 	Payments, Balances, Runway bool
+	// Owing are the payments owed just in time, the first due first
+	// (figures.Owing): the records behind the lines' Owed, which the
+	// funding planner weighs against a top-up's arrival.
+	Owing []*payments.Payment
 	// texts are the lines as short texts (Items), written once per
 	// change for every session that shows them.
 	texts Items
@@ -105,7 +109,7 @@ func ExposureOf(s *live.Store, rw live.Key[runway.Sheet]) live.Key[Exposure] {
 // BuildExposure sums the payments in flight of ps per currency and funding
 // beside the balances and the runway sheet, as of at.
 func BuildExposure(ps *live.PaymentSet, bal payments.Balances, sheet runway.Sheet, at time.Time) Exposure {
-	e := Exposure{Exposure: figures.BuildExposure(all(ps), bal, sheet, at)}
+	e := Exposure{Exposure: figures.BuildExposure(all(ps), bal, sheet, at), Owing: figures.Owing(all(ps))}
 	e.texts = e.items()
 	return e
 }

@@ -41,23 +41,30 @@ const (
 	// Retryable is the failed and declined payments whose one retry
 	// verdict is YES (figures.Retryable): a resubmit list.
 	Retryable
+	// Owed is the payments owed just in time: awaiting their funds
+	// (figures.Owed), every one held whatever the window (the exposure's
+	// "owed" counts them all).
+	Owed
 	NScopes // the number of scopes
 )
 
 // Word is the scope's palette argument (":payments failed").
 func (s Scope) Word() string {
-	return [...]string{"all", "quoted", "inflight", "failed", "declined", "returned", "completed", "retryable"}[s]
+	return [...]string{"all", "quoted", "inflight", "failed", "declined", "returned", "completed", "retryable", "owed"}[s]
 }
 
 // Label is the scope as shown (crumb, scope bar).
 func (s Scope) Label() string {
-	return [...]string{"all", "QUOTED", "in flight", "FAILED", "DECLINED", "RETURNED", "COMPLETED", "retryable"}[s]
+	return [...]string{"all", "QUOTED", "in flight", "FAILED", "DECLINED", "RETURNED", "COMPLETED", "retryable", "owed"}[s]
 }
 
 // Match reports whether p belongs to the scope.
 func (s Scope) Match(p *payments.Payment) bool {
-	if s == Retryable {
+	switch s {
+	case Retryable:
 		return figures.Retryable(p)
+	case Owed:
+		return figures.Owed(p)
 	}
 	return s.MatchState(p.PaymentState)
 }
@@ -81,6 +88,8 @@ func (s Scope) MatchState(st payments.State) bool {
 		return st == payments.Returned
 	case Completed:
 		return st == payments.Completed
+	case Owed:
+		return st == payments.AwaitingFunding
 	}
 	return false
 }
@@ -92,13 +101,19 @@ func (s Scope) Grouped() bool { return s == Failed || s == Declined }
 // Counts are the payments per scope of one set.
 type Counts [NScopes]int
 
-// CountScopes counts the payments of ps initiated since since per scope.
+// Windowed reports whether the scope is of the payments initiated in a
+// window; the payments owed are every one held.
+func (s Scope) Windowed() bool { return s != Owed }
+
+// CountScopes counts the payments of ps initiated since since per scope
+// (Owed: every payment held awaiting its funds).
 func CountScopes(ps *live.PaymentSet, since time.Time) Counts {
 	var c Counts
+	c[Owed] = ps.CountByState()[payments.AwaitingFunding]
 	start := sort.Search(ps.Len(), func(i int) bool { return !ps.At(i).When().Before(since) })
 	for st, n := range countFrom(ps, start) {
 		for s := All; s < NScopes; s++ {
-			if s.MatchState(st) {
+			if s.Windowed() && s.MatchState(st) {
 				c[s] += int(n)
 			}
 		}

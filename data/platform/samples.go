@@ -52,10 +52,11 @@ func paymentBalanceSamples(_, bs payments.Balances) []live.Sample {
 // FailureWindow is how far back failed payments raise the failures alert.
 const FailureWindow = time.Hour
 
-// judgePayments are the payments feed's data alerts: paymentAlerts and
-// the failure rate, with the thresholds in effect.
+// judgePayments are the payments feed's data alerts: paymentAlerts, the
+// payments owed just in time past or near their due time (owedAlerts)
+// and the failure rate, with the thresholds in effect.
 func (p *Platform) judgePayments(ps *live.PaymentSet, now time.Time) []live.Alert {
-	out := paymentAlerts(ps, now)
+	out := append(paymentAlerts(ps, now), owedAlerts(ps, now)...)
 	if a, ok := failureRate(ps, p.Alerts().FailureRate, now); ok {
 		out = append(out, a)
 	}

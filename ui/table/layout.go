@@ -22,16 +22,18 @@ func (e *LayoutError) Error() string { return e.Msg }
 // ColumnNames are every column's name, in the table's order.
 func (m *Model) ColumnNames() []string { return strings.Split(m.names, "\x00") }
 
-// ShownColumns are the names of the columns ShowOnly left shown, in the
-// table's order; nil when every column is (whatever the width hides).
+// ShownColumns are the names of the columns ShowOnly left shown, in their
+// order on screen; nil when every column is, in the table's order
+// (whatever the width hides).
 func (m *Model) ShownColumns() []string {
 	if m.off == nil {
 		return nil
 	}
+	all := m.ColumnNames()
 	var out []string
-	for i, n := range m.ColumnNames() {
+	for _, i := range m.columnOrder() {
 		if !m.off[i] {
-			out = append(out, n)
+			out = append(out, all[i])
 		}
 	}
 	return out

@@ -160,3 +160,37 @@ func TestNarrowColumnComesBack(t *testing.T) {
 		t.Errorf("hidden %q, want Description", h)
 	}
 }
+
+// TestShowOnlyInTheOrderNamed: the columns named are shown in the order
+// named, which ShownColumns gives back (a saved view keeps it); the
+// header and every row follow it; naming none shows every column in the
+// table's order again.
+func TestShowOnlyInTheOrderNamed(t *testing.T) {
+	m := New(paymentCols(), plainStyles())
+	m.SetSize(60, 6)
+	m.SetRows([]Row{payment("p-1", "Ann", "10.00", "FAILED")}, t0)
+	all := m.ColumnNames()
+	if len(all) < 3 {
+		t.Fatalf("columns %v", all)
+	}
+	want := []string{all[2], all[0]}
+	if unknown := m.ShowOnly(want); len(unknown) != 0 {
+		t.Fatalf("unknown %v", unknown)
+	}
+	if got := m.ShownColumns(); strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Fatalf("shown %v, want %v", got, want)
+	}
+	lines := strings.Split(m.View(), "\n")
+	head, row := lines[0], lines[1]
+	c0, c2 := m.Columns()[0].Title, m.Columns()[2].Title
+	if i, j := strings.Index(head, c2), strings.Index(head, c0); i < 0 || j < 0 || i > j {
+		t.Fatalf("header %q: want %q before %q", head, c2, c0)
+	}
+	if i, j := strings.Index(row, "10.00"), strings.Index(row, "p-1"); i < 0 || j < 0 || i > j {
+		t.Fatalf("row %q: want the third column's cell before the first's", row)
+	}
+	m.ShowOnly(nil)
+	if m.ShownColumns() != nil || strings.Index(m.View(), c0) > strings.Index(m.View(), c2) {
+		t.Fatalf("every column again: %v\n%s", m.ShownColumns(), m.View())
+	}
+}

@@ -62,5 +62,12 @@ func (m *Model) layoutKey(l rowLayout) string {
 			b.WriteString(strconv.Itoa(l.fracs[i]))
 		}
 	}
+	if l.order != nil { // the columns in another order than the table's
+		b.WriteString("|o")
+		for _, i := range l.order {
+			b.WriteByte(',')
+			b.WriteString(strconv.Itoa(i))
+		}
+	}
 	return b.String()
 }

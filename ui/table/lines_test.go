@@ -110,3 +110,35 @@ func TestTablesShareTheirRowsLines(t *testing.T) {
 		t.Fatalf("a table of its own rows shows\n%s\nalone\n%s", got, want)
 	}
 }
+
+// TestSharedLinesKeepTheColumnsOrder: two tables sharing lines over the
+// same rows, one showing its columns in another order (the column
+// picker, a saved view) at the same widths, each draws its own order:
+// a row's line formatted for one is not the other's.
+func TestSharedLinesKeepTheColumnsOrder(t *testing.T) {
+	b := NewBuilder(byTimeDesc)
+	d := b.Apply(timedRows(10), nil, t0)
+	lines := keep.New(4096)
+	table := func(order []string) *Model {
+		m := New(paymentCols(), plainStyles())
+		m.SetSize(80, 8)
+		m.ShareLines(lines, "plain")
+		m.ShowOnly(order)
+		m.SetData(d)
+		return m
+	}
+	names := table(nil).ColumnNames()
+	swapped := []string{names[1], names[0], names[2], names[3]}
+	given, picked := table(names), table(swapped)
+	g, p := given.View(), picked.View()
+	if g == p {
+		t.Fatalf("the same lines in both orders:\n%s", g)
+	}
+	alone := New(paymentCols(), plainStyles())
+	alone.SetSize(80, 8)
+	alone.ShowOnly(swapped)
+	alone.SetData(d)
+	if p != alone.View() {
+		t.Fatalf("shared lines in the order picked:\n%s\nalone:\n%s", p, alone.View())
+	}
+}

@@ -115,6 +115,12 @@ func (m *Model) mark() {
 	if id == "" || !m.marks.on {
 		return
 	}
+	m.toggle(id)
+	m.MoveCursor(1)
+}
+
+// toggle marks id, or unmarks it; the next range starts from it.
+func (m *Model) toggle(id string) {
 	ids := m.marksCopy()
 	if _, ok := ids[id]; ok {
 		delete(ids, id)
@@ -123,7 +129,6 @@ func (m *Model) mark() {
 	}
 	m.marks.anchor = id
 	m.setMarks(ids)
-	m.MoveCursor(1)
 }
 
 // markRange marks every row shown from the last marked (the anchor) to
@@ -196,4 +201,26 @@ func (m *Model) markCell(i int) string {
 		return m.styles.Mark.Render("✓") + " "
 	}
 	return "  "
+}
+
+// GutterWidth is the width of what is drawn before a row's cells: the
+// marks' gutter while any row is marked, and the selection's "▸".
+func (m *Model) GutterWidth() int {
+	w := m.gutter()
+	if m.marker {
+		w += 2
+	}
+	return w
+}
+
+// ClickMark marks the row shown on visible line i (0 is the first row
+// under the header), or unmarks it, as space on it would, the cursor on
+// it; false when the table does not mark or the line has no row.
+func (m *Model) ClickMark(i int) bool {
+	if !m.marks.on || i < 0 || i >= m.bodyHeight() || m.offset+i >= len(m.view) {
+		return false
+	}
+	m.ClickRow(i)
+	m.toggle(m.SelectedID())
+	return true
 }

@@ -57,15 +57,17 @@ const (
 )
 
 // rowLayout is what a row's text depends on besides the row: the line's
-// width, the gutter, each column's width and decimals.
+// width, the gutter, each column's width and decimals, and the columns'
+// order on screen (nil: the table's).
 type rowLayout struct {
 	lw            int
 	marker        bool
 	widths, fracs []int
+	order         []int
 }
 
-func (l *rowLayout) same(lw int, marker bool, widths, fracs []int) bool {
-	return l.lw == lw && l.marker == marker && slices.Equal(l.widths, widths) && slices.Equal(l.fracs, fracs)
+func (l *rowLayout) same(lw int, marker bool, widths, fracs, order []int) bool {
+	return l.lw == lw && l.marker == marker && slices.Equal(l.widths, widths) && slices.Equal(l.fracs, fracs) && slices.Equal(l.order, order)
 }
 
 func (c *renderCache) invalidate() { c.valid = false; c.out = "" }
@@ -147,9 +149,9 @@ func (m *Model) rebuild() {
 		c.plain = append(c.plain, "")
 		c.lines = append(c.lines, m.styles.Dim.Render(fit(&c.sb, msg, lw, Left)))
 	}
-	if !c.rowsFor.same(lw, m.marker, c.widths, c.fracs) {
+	if !c.rowsFor.same(lw, m.marker, c.widths, c.fracs, m.order) {
 		c.rows = nil
-		c.rowsFor = rowLayout{lw: lw, marker: m.marker, widths: slices.Clone(c.widths), fracs: slices.Clone(c.fracs)}
+		c.rowsFor = rowLayout{lw: lw, marker: m.marker, widths: slices.Clone(c.widths), fracs: slices.Clone(c.fracs), order: slices.Clone(m.order)}
 		if m.sharesRows() {
 			c.rowsKey = m.layoutKey(c.rowsFor)
 		}
@@ -349,8 +351,8 @@ func (m *Model) content(i int) int {
 func (m *Model) Hidden() []string {
 	m.ensureLayout()
 	var out []string
-	for i, w := range m.c.widths {
-		if w == 0 && m.shows(i) { // a column left out (ShowOnly) is not hidden by the width
+	for _, i := range m.columnOrder() {
+		if m.c.widths[i] == 0 && m.shows(i) { // a column left out (ShowOnly) is not hidden by the width
 			out = append(out, m.cols[i].Title)
 		}
 	}
@@ -377,16 +379,26 @@ func (m *Model) layout() []int {
 	start, need := m.startWidths()
 	m.c.hmax = 0
 	ws := slices.Clone(start)
+	order := m.columnOrder()
 	if need > avail && len(start) > 1 {
+		// Which columns give way is worked out in their order on screen.
 		avail-- // the header's "›"
-		m.c.hmax = m.maxScroll(start, avail)
-		ws, need = m.fitColumns(start, avail, m.scrolled())
+		shown := make([]int, len(order))
+		for k, i := range order {
+			shown[k] = start[i]
+		}
+		m.c.hmax = m.maxScroll(shown, avail)
+		fitted, n := m.fitColumns(shown, avail, m.scrolled())
+		for k, i := range order {
+			ws[i] = fitted[k]
+		}
+		need = n
 	}
 	if need > avail {
 		// Too narrow for the first column and the next whole: the first
 		// as far as it fits, the next cut to what is left, if anything.
 		room := max(avail, 1)
-		for i := range ws {
+		for k, i := range order {
 			switch {
 			case ws[i] == 0:
 			case room <= 0:
@@ -394,7 +406,7 @@ func (m *Model) layout() []int {
 			default:
 				ws[i] = min(ws[i], room)
 				room -= ws[i] + 1
-				if room <= 0 && i > 0 {
+				if room <= 0 && k > 0 {
 					ws[i] += room + 1 // the last one takes the line's end
 				}
 			}
@@ -471,8 +483,11 @@ func (m *Model) startWidths() ([]int, int) {
 // first skip columns after the first one scrolled away, and their width
 // with separators: the first column and the first after those skipped
 // always (so that each step of a scroll shows the next column), of the
-// others those of the highest priority that fit (see layout).
+// others those of the highest priority that fit (see layout). start and
+// the widths are in the columns' order on screen.
 func (m *Model) fitColumns(start []int, avail, skip int) ([]int, int) {
+	order := m.columnOrder()
+	prio := func(k int) int { return m.cols[order[k]].Priority }
 	n := len(start)
 	ws := slices.Clone(start)
 	need := -1
@@ -488,7 +503,7 @@ func (m *Model) fitColumns(start []int, avail, skip int) ([]int, int) {
 	for need > avail {
 		k := -1
 		for i := n - 1; i > skip+1; i-- {
-			if ws[i] > 0 && (k < 0 || m.cols[i].Priority < m.cols[k].Priority) {
+			if ws[i] > 0 && (k < 0 || prio(i) < prio(k)) {
 				k = i
 			}
 		}
@@ -503,7 +518,7 @@ func (m *Model) fitColumns(start []int, avail, skip int) ([]int, int) {
 	for {
 		k := -1
 		for i := skip + 1; i < n; i++ {
-			if ws[i] == 0 && start[i] > 0 && need+start[i]+1 <= avail && (k < 0 || m.cols[i].Priority > m.cols[k].Priority) {
+			if ws[i] == 0 && start[i] > 0 && need+start[i]+1 <= avail && (k < 0 || prio(i) > prio(k)) {
 				k = i
 			}
 		}
@@ -569,7 +584,12 @@ func (m *Model) formatLine(lw int, cells bool, text func(i, w int) string) strin
 		sb.WriteString("  ") // the gutter where "▸" marks the selected row
 	}
 	col := 0
-	for i, w := range m.c.widths {
+	for k := range m.c.widths {
+		i := k
+		if m.order != nil { // the columns' order on screen (ShowOnly)
+			i = m.order[k]
+		}
+		w := m.c.widths[i]
 		if w == 0 {
 			continue
 		}

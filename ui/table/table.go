@@ -180,8 +180,10 @@ type Model struct {
 	empty     string
 	noMatch   string // what else to try when a filter matches nothing
 	// off are the columns left out (ShowOnly): never shown, nor named
-	// as hidden by the width.
-	off []bool
+	// as hidden by the width; order is the columns' order on screen (the
+	// columns named to ShowOnly first, as named; nil: the table's).
+	off   []bool
+	order []int
 
 	c renderCache
 }
@@ -220,10 +222,11 @@ func (m *Model) SetKeyMap(k KeyMap) { m.keys = k }
 func (m *Model) SetStyles(s Styles) { m.styles = s; m.c.invalidate(); m.c.forgetRows() }
 
 // ShowOnly shows only the columns named (ColumnName, or the prefix of
-// one column only), in the table's order; none: every column. It returns
-// the names that name no column (those are ignored).
+// one column only), in the order named; none: every column, in the
+// table's order. It returns the names that name no column (those are
+// ignored).
 func (m *Model) ShowOnly(names []string) (unknown []string) {
-	m.off = nil
+	m.off, m.order = nil, nil
 	if len(names) > 0 {
 		all := strings.Split(m.names, "\x00")
 		m.off = make([]bool, len(m.cols))
@@ -231,10 +234,16 @@ func (m *Model) ShowOnly(names []string) (unknown []string) {
 			m.off[i] = true
 		}
 		for _, n := range names {
-			if i := columnNamed(all, n); i >= 0 {
+			if i := columnNamed(all, n); i >= 0 && m.off[i] {
 				m.off[i] = false
-			} else {
+				m.order = append(m.order, i)
+			} else if i < 0 {
 				unknown = append(unknown, n)
+			}
+		}
+		for i := range m.cols { // those left out after, in the table's order
+			if m.off[i] {
+				m.order = append(m.order, i)
 			}
 		}
 	}
@@ -245,6 +254,18 @@ func (m *Model) ShowOnly(names []string) (unknown []string) {
 
 // shows reports whether column i is shown (ShowOnly).
 func (m *Model) shows(i int) bool { return m.off == nil || !m.off[i] }
+
+// columnOrder is the columns' indexes in their order on screen.
+func (m *Model) columnOrder() []int {
+	if m.order != nil {
+		return m.order
+	}
+	out := make([]int, len(m.cols))
+	for i := range out {
+		out[i] = i
+	}
+	return out
+}
 
 // SetSize sets the size of the whole widget: header, rows and footer.
 func (m *Model) SetSize(width, height int) {

@@ -6,7 +6,11 @@
 // ones read from the history file, data/history, through the store); a
 // LOW_BALANCE alert marks its row. The trades
 // of the liquidity account are a section of the view, opened with t or the
-// palette's :trades.
+// palette's :trades. The funding plan is another (f, :funding [hours]):
+// per prefunded currency, the top-up that carries it to the end of the
+// business day (or N hours) at the pace that drives its runway, the
+// balance once the payments in flight complete, and which payments owed
+// just in time fall due before a top-up sent now arrives.
 package balances
 
 import (
@@ -18,6 +22,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"treasury/config"
+	"treasury/data/figures"
 	"treasury/data/liquidity"
 	"treasury/data/live"
 	"treasury/data/paystats"
@@ -32,15 +38,19 @@ import (
 // View is the balances view.
 type View struct {
 	viewkit.Stack
-	ctx    *ui.Context
-	page   *viewkit.TablePage[Row]
-	trades *viewkit.TablePage[liquidity.Trade]
-	chart  *chart.Line
+	ctx     *ui.Context
+	page    *viewkit.TablePage[Row]
+	trades  *viewkit.TablePage[liquidity.Trade]
+	funding *viewkit.TablePage[figures.Plan]
+	chart   *chart.Line
 	// exposure is what the payments in flight commit per currency.
 	exposure live.Key[paystats.Exposure]
 	keys     keys
-	// inTrades is set while the trades section (or a trade) is shown.
-	inTrades bool
+	// inTrades is set while the trades section (or a trade) is shown;
+	// inFunding while the funding plan is.
+	inTrades, inFunding bool
+	// plan is the funding planner's settings and the hours asked for.
+	plan plan
 	// window is the charts' window, an index in chartWindows.
 	window int
 }
@@ -53,19 +63,26 @@ var chartWindows = [...]time.Duration{time.Hour, 24 * time.Hour, 7 * 24 * time.H
 // defaultWindow is the index of the window a session starts with (24h).
 const defaultWindow = 1
 
-type keys struct{ Trades, Window key.Binding }
+type keys struct{ Trades, Window, Funding, Longer, Shorter key.Binding }
 
 // Options are what the balances view needs besides the session.
 type Options struct {
 	// Runway is the platform's runway sheet: the exposure says what is in
 	// flight in hours of each currency's outflow (a zero key: not said).
 	Runway live.Key[runway.Sheet]
+	// Funding is the profile's planner settings (funding:); zero: the
+	// defaults.
+	Funding config.Funding
 }
 
 // New builds the balances view.
 func New(ctx *ui.Context, o Options) *View {
-	v := &View{ctx: ctx, exposure: paystats.ExposureOf(ctx.Store, o.Runway), window: defaultWindow, keys: keys{
+	if o.Funding.Zone == nil {
+		o.Funding = config.DefaultFunding()
+	}
+	v := &View{ctx: ctx, exposure: paystats.ExposureOf(ctx.Store, o.Runway), window: defaultWindow, plan: plan{settings: o.Funding}, keys: keys{
 		Trades: ctx.Key("trades"), Window: ctx.KeyAs("window", "chart window 1h/24h/7d/30d"),
+		Funding: ctx.Key("funding"), Longer: ctx.Key("plan_longer"), Shorter: ctx.Key("plan_shorter"),
 	}}
 	v.chart = chart.NewLine(chartStyles(ctx, 0))
 	v.page = viewkit.NewOwnTable(ctx, viewkit.TableSpec[Row]{
@@ -82,6 +99,7 @@ func New(ctx *ui.Context, o Options) *View {
 		Row:  v.tableRow,
 	})
 	v.trades = newTradesPage(v)
+	v.funding = newFundingPage(v)
 	v.Stack.Reset(v.page)
 	return v
 }
@@ -125,6 +143,9 @@ func (v *View) above(w, h int, sel *Row) string {
 		}
 	}
 	ex := v.exposureLines(w, h/2)
+	if l := v.planLine(w); l != "" && h-len(ex) >= 6 {
+		ex = append(ex, l)
+	}
 	if sel == nil || h-len(ex) < 4 {
 		return strings.Join(ex, "\n")
 	}
@@ -162,20 +183,48 @@ func (v *View) showTrades(on bool) tea.Cmd {
 	for v.Stack.Depth() > 1 {
 		v.Stack.Back()
 	}
-	v.inTrades = on
+	v.inTrades, v.inFunding = on, false
 	if !on {
 		return v.Stack.Update(ui.StoreChanged{})
 	}
 	return v.Stack.Push(v.trades)
 }
 
-// Back pops one page; back at the root, the trades section is closed.
+// showFunding opens the funding plan above the balances, or goes back to
+// the balances when it is open.
+func (v *View) showFunding(on bool) tea.Cmd {
+	for v.Stack.Depth() > 1 {
+		v.Stack.Back()
+	}
+	v.inTrades, v.inFunding = false, on
+	if !on {
+		return v.Stack.Update(ui.StoreChanged{})
+	}
+	return tea.Batch(v.Stack.Push(v.funding), v.Stack.Update(ui.StoreChanged{}))
+}
+
+// Back pops one page; back at the root, the trades section and the
+// funding plan are closed.
 func (v *View) Back() bool {
 	ok := v.Stack.Back()
 	if v.Stack.Depth() == 1 {
-		v.inTrades = false
+		v.inTrades, v.inFunding = false, false
 	}
 	return ok
+}
+
+// openFunding is ":funding [hours]": the plan, carried that many hours
+// (0: to the end of the business day; none: as it was).
+func (v *View) openFunding(args []string) tea.Cmd {
+	cmd := v.showFunding(true)
+	if len(args) == 0 {
+		return cmd
+	}
+	h, err := parsePlanHours(args[0])
+	if err != nil {
+		return tea.Batch(cmd, ui.FlashCmd(":funding: "+sanitize.Line(err.Error())))
+	}
+	return tea.Batch(cmd, ui.FlashCmd(v.setPlanHours(h)), v.Stack.Update(ui.StoreChanged{}))
 }
 
 // Update handles the trades key and palette opens, and delegates the rest.
@@ -185,12 +234,24 @@ func (v *View) Update(msg tea.Msg) tea.Cmd {
 		if key.Matches(msg, v.keys.Trades) {
 			return v.showTrades(!v.inTrades)
 		}
+		if key.Matches(msg, v.keys.Funding) {
+			return v.showFunding(!v.inFunding)
+		}
+		if v.inFunding && v.Stack.Depth() == 2 && key.Matches(msg, v.keys.Longer, v.keys.Shorter) {
+			by := int64(1)
+			if key.Matches(msg, v.keys.Shorter) {
+				by = -1
+			}
+			return tea.Batch(ui.FlashCmd(v.stepPlanHours(by)), v.Stack.Update(ui.StoreChanged{}))
+		}
 		if key.Matches(msg, v.keys.Window) && !v.inTrades {
 			v.window = (v.window + 1) % len(chartWindows)
 			return ui.FlashCmd("balance chart of the last " + viewkit.Duration(chartWindows[v.window]))
 		}
 	case ui.Open:
 		switch {
+		case len(msg.Args) > 0 && strings.EqualFold(msg.Args[0], "funding"):
+			return v.openFunding(msg.Args[1:])
 		case len(msg.Args) > 0 && strings.EqualFold(msg.Args[0], "trades"):
 			cmd := v.showTrades(true)
 			if len(msg.Args) > 1 {
@@ -209,10 +270,15 @@ func (v *View) Update(msg tea.Msg) tea.Cmd {
 // Keys are the view's bindings (the window's where a balance chart is
 // shown).
 func (v *View) Keys() []key.Binding {
-	if v.inTrades {
-		return v.Stack.KeysWith(v.keys.Trades)
+	switch {
+	case v.inTrades:
+		return v.Stack.KeysWith(v.keys.Trades, v.keys.Funding)
+	case v.inFunding && v.Stack.Depth() == 2:
+		return v.Stack.KeysWith(v.keys.Funding, v.keys.Longer, v.keys.Shorter, v.keys.Trades)
+	case v.inFunding:
+		return v.Stack.KeysWith(v.keys.Funding, v.keys.Trades)
 	}
-	return v.Stack.KeysWith(v.keys.Trades, v.keys.Window)
+	return v.Stack.KeysWith(v.keys.Trades, v.keys.Funding, v.keys.Window)
 }
 
 // Commands offer ":balances [currency]" and ":trades [filter]".
@@ -223,6 +289,8 @@ func (v *View) Commands() []ui.Command {
 			Run:      func(args []string) tea.Cmd { return ui.OpenCmd(v.Name(), args...) }},
 		{Name: "trades", Args: "[filter]", Help: "liquidity trades, newest first", View: v.Name(),
 			Run: func(args []string) tea.Cmd { return ui.OpenCmd(v.Name(), append([]string{"trades"}, args...)...) }},
+		{Name: "funding", Args: "[hours, 0: to the end of the business day]", Help: "the funding plan: the top-up per currency", View: v.Name(),
+			Run: func(args []string) tea.Cmd { return ui.OpenCmd(v.Name(), append([]string{"funding"}, args...)...) }},
 	}
 }
 
@@ -272,5 +340,14 @@ func (v *View) drawChart(ch *chart.Line, kind string, r Row, w, h int) (span, dr
 
 // Explain says how the runway and the exposure are made (help, ?).
 func (v *View) Explain() []string {
-	return []string{paystats.ExplainRunway(), paystats.ExplainExposure()}
+	return []string{paystats.ExplainRunway(), paystats.ExplainExposure(), explainPlan}
 }
+
+// explainPlan says how the funding plan is made (help, ?).
+const explainPlan = "Funding plan (f, :funding): per prefunded currency, the top-up is what the available balance lacks to last the plan's hours " +
+	"at the pace that drives its runway (hours × pace − available, rounded up to the currency's decimals): added to the balance, " +
+	"the runway at the same pace is those hours. The hours run to the end of the business day in the profile's time zone " +
+	"(funding: time_zone, day_ends; the next weekday's once it has passed), or as many as +, - or :funding <hours> ask. " +
+	"After in flight is available + reserved − the prefunded payments in flight: what stays available once each is debited. " +
+	"A top-up sent now arrives after funding.top_up_lead; the payments owed just in time of the currency due before then are " +
+	"counted (past due ones among them), and send by is the last time a top-up arrives before the next one is due."

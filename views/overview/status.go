@@ -43,8 +43,8 @@ func (v *View) paymentsPanel(w int) []string {
 	}
 	var parts []string
 	for sc := paystats.All; sc < paystats.NScopes; sc++ {
-		if sc == paystats.Retryable {
-			continue // a verdict, not a state: :payments retryable lists them
+		if sc == paystats.Retryable || sc == paystats.Owed {
+			continue // a verdict, and what the exposure says: :payments retryable, :payments owed list them
 		}
 		n := strconv.Itoa(s.Counts[sc])
 		if (sc == paystats.Failed || sc == paystats.Declined) && s.Counts[sc] > 0 {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
+	"treasury/data/apierr"
 	"treasury/data/figures"
 	"treasury/data/live"
 	"treasury/data/money"
@@ -368,7 +369,10 @@ func errorTime(ts string) string {
 	return viewkit.Time(at) + " UTC"
 }
 
-// ledger lists the ledger transactions whose reference is the payment.
+// ledger is the payment's ledger trail (figures.TrailOf): whether its
+// funds came back, how much and when, and its lines with their times,
+// amounts and the available balance each moved, as the ledger holds
+// them; a line the ledger names no payment on says how it was tied.
 func (d *detail) ledger(p *payments.Payment, w int) string {
 	t := d.v.ctx.Theme
 	var b strings.Builder
@@ -378,13 +382,18 @@ func (d *detail) ledger(p *payments.Payment, w int) string {
 	if own {
 		window = "read for its dates: " + viewkit.Time(span.From) + " – " + viewkit.Time(span.To) + " UTC"
 	}
-	b.WriteString(viewkit.Section(t, "Ledger transactions") + t.Muted.Render("  (txnReference = paymentId; "+window+")") + "\n")
+	b.WriteString(viewkit.Section(t, "Ledger trail") + t.Muted.Render("  (RESERVE, DEBIT by txnReference; RELEASE, CREDIT by amount and time; "+window+")") + "\n")
+	if !figures.ReadsLedger(p) {
+		tr := figures.TrailOf(p, nil, d.history(), d.v.now())
+		return b.String() + kv(t, w, [2]string{"funds", tr.Words(stampUTC)})
+	}
 	if !st.Has(live.Ledger) {
 		return b.String() + t.Muted.Render("the profile has no payments interface to read the ledger from") + "\n"
 	}
 	got := live.Get(st, live.LedgerKey)
+	readTo := st.PlatformTime(apierr.Payments, got.FetchedAt)
 	if own {
-		got = d.spanLedger.get()
+		got, readTo = d.spanLedger.get(), span.To
 		if !d.spanLedger.started {
 			return b.String() + t.Muted.Render("reading the ledger of its dates…") + "\n"
 		}
@@ -396,31 +405,29 @@ func (d *detail) ledger(p *payments.Payment, w int) string {
 	if !ok {
 		return b.String()
 	}
-	txs := got.Data
-	n := 0
-	for _, tx := range txs {
-		if tx.Reference() != p.PaymentID {
-			continue
-		}
-		n++
-		line := pad(sanitize.Line(tx.Operation), 8) + " " +
-			pad(viewkit.Amount(tx.Amount.Decimal, tx.Currency), 16) + " " + pad(sanitize.Line(tx.Status), 8) +
+	tr := figures.TrailOf(p, got.Data, d.history(), readTo)
+	if tr.Back == figures.BackUnknown && !viewkit.RecordsComplete(got.Snapshot) {
+		return b.String() + t.Muted.Render("none among the ledgers read; those named above could not be read") + "\n"
+	}
+	b.WriteString(kv(t, w, [2]string{"funds", tr.Words(stampUTC)}))
+	for _, l := range tr.Lines {
+		tx := l.Tx
+		line := pad(sanitize.Line(tx.Operation), 8) + " " + pad(viewkit.Amount(tx.Amount.Decimal, tx.Currency), 16) +
 			" available " + money.Format(tx.AvailableBalanceBefore.Decimal, tx.Currency) + " → " +
 			money.Format(tx.AvailableBalanceAfter.Decimal, tx.Currency)
+		if tx.Status != payments.TxnSuccess {
+			line += "  " + sanitize.Line(tx.Status) // PENDING, or what else the ledger says
+		}
+		if l.Tie.ByAmount {
+			line += "  (tied by amount and time)"
+		}
 		b.WriteString(hang(viewkit.Time(tx.CreatedDttm)+"  ", line, w) + "\n")
-	}
-	switch {
-	case n == 0 && !viewkit.RecordsComplete(got.Snapshot):
-		b.WriteString(t.Muted.Render("none among the ledgers read; those named above could not be read") + "\n")
-	case n == 0:
-		b.WriteString(t.Muted.Render("none held for this payment") + "\n")
-	}
-	if p.PaymentState.Terminal() {
-		// The platform names the payment on RESERVE and DEBIT only.
-		b.WriteString(wrapLines(t.Muted.Render("the funds given back (RELEASE, or CREDIT of a return) carry no txnReference on the platform: they are in the Ledger view, not tied to the payment"), w) + "\n")
 	}
 	return b.String()
 }
+
+// stampUTC writes a time as every time of the detail is written.
+func stampUTC(at time.Time) string { return viewkit.Time(at) + " UTC" }
 
 // pad left-aligns s in n cells.
 func pad(s string, n int) string { return viewkit.PadRight(s, n) }

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"treasury/data/apierr"
+	"treasury/data/figures"
 	"treasury/data/live"
 	"treasury/data/payments"
 	"treasury/data/platform"
@@ -218,19 +219,15 @@ func (d *detail) kick() tea.Cmd {
 }
 
 // ledgerSpan is the span of the ledger that holds the payment's movements
-// when it begins before the polled window (platform.LedgerWindow): from a
-// minute before it was initiated to a minute after its last state, to the
-// platform's now at most, on whole minutes. ok is false when the polled
-// ledger holds them.
+// (figures.TrailSpan: from a minute before it was initiated to what gave
+// its funds back after its last state, to the platform's now at most)
+// when it begins before the polled window (platform.LedgerWindow). ok is
+// false when the polled ledger holds them.
 func (d *detail) ledgerSpan(p *payments.Payment) (platform.LedgerSpan, bool) {
 	now := d.v.now()
-	from := p.When().Truncate(time.Minute).Add(-time.Minute)
-	if p.When().IsZero() || !from.Before(now.Add(-platform.LedgerWindow)) {
+	from, to, ok := figures.TrailSpan(p, now)
+	if !ok || !from.Before(now.Add(-platform.LedgerWindow)) {
 		return platform.LedgerSpan{}, false
-	}
-	to := now.Truncate(time.Minute).Add(time.Minute)
-	if last := p.LastStateUpdatedAt.Truncate(time.Minute).Add(2 * time.Minute); !p.LastStateUpdatedAt.IsZero() && last.Before(to) {
-		to = last
 	}
 	return platform.LedgerSpan{From: from, To: to}, true
 }

@@ -48,7 +48,7 @@ func TestPaymentsFailedDetailGolden(t *testing.T) {
 	viewtest.Keys(tm, "pgdown")
 	viewtest.WaitAll(t, tm, "Payout", "→ FAILED", "no RECON report covers")
 	frame := viewtest.Golden(t, tm)
-	for _, want := range []string{"RESERVE", "carry no txnReference"} {
+	for _, want := range []string{"RESERVE", "Ledger trail", "funds came back"} {
 		if !strings.Contains(frame, want) {
 			t.Errorf("frame lacks %q", want)
 		}

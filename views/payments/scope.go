@@ -24,6 +24,7 @@ const (
 	scopeDeclined  = paystats.Declined
 	scopeReturned  = paystats.Returned
 	scopeCompleted = paystats.Completed
+	scopeOwed      = paystats.Owed
 	scopeCount     = paystats.NScopes
 )
 

@@ -6,6 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"treasury/data/figures"
 	"treasury/data/live"
 	"treasury/data/payments"
 	"treasury/data/payments/ticket"
@@ -35,14 +36,46 @@ func (v *View) copyTicket() tea.Cmd {
 	st, reads := v.ctx.Store, v.p.Reads
 	at := platform.PaymentAt{ID: p.PaymentID, AsOf: p.LastStateUpdatedAt}
 	byID, states := live.Ask(st, reads.Payment, at), live.Ask(st, reads.PaymentStates, at)
+	now := v.now()
+	var ledger live.Key[[]payments.LedgerTransaction]
+	from, to, spanned := figures.TrailSpan(p, now)
+	if spanned && figures.ReadsLedger(p) {
+		ledger = live.Ask(st, reads.Ledger, platform.LedgerSpan{From: from, To: to})
+	}
 	return tea.Sequence(ui.FlashCmd("reading payment "+sanitize.Line(p.PaymentID)+" by id for its ticket…"),
 		viewkit.Run(v.ctx, func(ctx context.Context) (ticket.Summary, error) {
 			// A read held for this state is kept (zero after): one read
 			// per state, shared with the detail page and other sessions.
 			st.ReadNow(ctx, byID.Topic(), time.Time{})
 			st.ReadNow(ctx, states.Topic(), time.Time{})
-			return readTicket(s, live.Get(st, byID), live.Get(st, states), v.now()), nil
+			var txs live.Snap[[]payments.LedgerTransaction]
+			if ledger != (live.Key[[]payments.LedgerTransaction]{}) {
+				st.ReadNow(ctx, ledger.Topic(), time.Time{})
+				txs = live.Get(st, ledger)
+			}
+			s = readTicket(s, live.Get(st, byID), live.Get(st, states), now)
+			return withTrail(s, txs, to), nil
 		}, func(s ticket.Summary, _ error) ticketRead { return ticketRead{s: s} }))
+}
+
+// withTrail sets s's ledger trail from the ledger of its dates read to
+// readTo (a payment that draws no prefunded account needs none), or says
+// why it could not be read.
+func withTrail(s ticket.Summary, ledger live.Snap[[]payments.LedgerTransaction], readTo time.Time) ticket.Summary {
+	p := s.Payment
+	switch {
+	case !figures.ReadsLedger(p):
+		ledger.Data = nil
+	case ledger.Err != nil:
+		s.Unread = append(s.Unread, "its ledger lines: "+sanitize.Line(ledger.Err.Error()))
+		return s
+	case !ledger.Loaded():
+		s.Unread = append(s.Unread, "its ledger lines: no answer in time")
+		return s
+	}
+	t := figures.TrailOf(p, ledger.Data, s.History, readTo)
+	s.Trail = &t
+	return s
 }
 
 // ticketRead is the summary once its reads answered.

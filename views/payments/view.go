@@ -1,9 +1,12 @@
 // Package paymentsview is the payments view: the payments held by the live
 // store, newest first, by state scope (all, QUOTED, in flight, FAILED,
-// DECLINED, RETURNED, COMPLETED), with a chart of the counts per state over time; and
+// DECLINED, RETURNED, COMPLETED, retryable), with a chart of the counts per
+// state over time; the payments owed just in time (owed: by due time, how
+// late, the exposure's totals); and
 // a payment's detail: the record, why it failed with the spec's guidance
 // (retry or not, what to do), its state timeline (state history and webhook
-// arrivals), its ledger transactions and its lines in the RECON report.
+// arrivals), its ledger trail (did the funds come back) and its lines in
+// the RECON report.
 //
 // It is built for 100,000 payments: the store's PaymentSet shares the
 // records that did not change between snapshots, so the view builds a
@@ -54,7 +57,10 @@ type View struct {
 	p      *platform.Platform
 	page   *viewkit.TablePage[*payments.Payment]
 	counts live.Key[counts]
-	hist   live.Key[paystats.StateHistory]
+	// exposure is what the payments in flight commit (the owed scope's
+	// totals: the overview's).
+	exposure live.Key[paystats.Exposure]
+	hist     live.Key[paystats.StateHistory]
 	// initiated is the window's payments per state from the history file.
 	initiated live.Key[paystats.Initiated]
 	scope     scope
@@ -88,6 +94,7 @@ func New(ctx *ui.Context, p *platform.Platform) *View {
 		Ticket: ctx.Key("ticket"), Platform: ctx.Key("platform_payments"),
 	}}
 	v.window = windows[0]
+	v.exposure = paystats.ExposureOf(ctx.Store, p.Runway)
 	v.counts = scopeCounts(ctx.Store, windows[0])
 	v.hist = paystats.StateHistories(ctx.Store, windows[0])
 	v.initiated = paystats.InitiatedHistory(ctx.Store, windows[0], chartStates[:])
@@ -249,6 +256,9 @@ func (v *View) setScope(s scope) tea.Cmd {
 	if s.Grouped() { // FAILED and DECLINED: by reason code first
 		return v.Stack.Reset(v.newGroupsPage())
 	}
+	if s == scopeOwed { // by due time, with what is owed per currency
+		return v.Stack.Reset(v.newOwedPage())
+	}
 	cmd := v.page.SetSource(scopeRows(v.ctx.Store, s, v.window))
 	return tea.Batch(cmd, v.Stack.Reset(rootPage{v.page, v}))
 }
@@ -347,7 +357,7 @@ func (v *View) Keys() []key.Binding {
 // Commands offer ":payments [scope]" and ":payment <id or internalId>".
 func (v *View) Commands() []ui.Command {
 	return []ui.Command{
-		{Name: string(v.Name()), Args: "[all|quoted|inflight|failed|declined|returned|completed] [24h|7d|30d|any window, as 90d]", Help: "payments by state, over a window",
+		{Name: string(v.Name()), Args: "[all|quoted|inflight|failed|declined|returned|completed|retryable|owed] [24h|7d|30d|any window, as 90d]", Help: "payments by state, over a window",
 			View: Name, Complete: scopeWords},
 		{Name: "payment", Args: "<paymentId or internalId>", Help: "a payment's detail: errors, guidance, timeline",
 			View: Name, Complete: func(prefix string) []string {

@@ -376,8 +376,12 @@ func (p *TablePage[T]) Update(msg tea.Msg) tea.Cmd {
 	case tea.MouseClickMsg:
 		p.ensure()
 		if msg.Button == tea.MouseLeft {
-			// Y counts from the page's top: the table's header is at tableTop.
-			p.t.ClickRow(msg.Y - p.tableTop - 1)
+			// Y counts from the page's top: the table's header is at
+			// tableTop. A click on a row's gutter (left of its cells)
+			// marks it, where the page marks.
+			if msg.X >= p.t.GutterWidth() || !p.t.ClickMark(msg.Y-p.tableTop-1) {
+				p.t.ClickRow(msg.Y - p.tableTop - 1)
+			}
 		}
 	case tea.MouseWheelMsg:
 		p.ensure()
@@ -474,6 +478,15 @@ func (p *TablePage[T]) Layout() ([]string, string, bool) {
 // SetLayout shows only the columns named and sorts by one (ui.Layouter).
 func (p *TablePage[T]) SetLayout(columns []string, sort string, desc bool) (tea.Cmd, error) {
 	return p.t.SetLayout(columns, sort, desc)
+}
+
+// ColumnTitles are every column's name (as a search and a saved view
+// name it) and title, in the table's order (ui.ColumnPicker).
+func (p *TablePage[T]) ColumnTitles() (names, titles []string) {
+	for _, c := range p.t.Columns() {
+		titles = append(titles, c.Title)
+	}
+	return p.t.ColumnNames(), titles
 }
 
 // Marks counts the marked records (ui.Marker).

@@ -18,10 +18,15 @@ import (
 
 // Summary is what a ticket needs of one payment: the record (read by id,
 // with its errors and payout details, when it could be), its state
-// history (oldest first; nil when not read), and when and where it was read.
+// history (oldest first; nil when not read), its ledger trail (nil when
+// not read) and when and where it was read.
 type Summary struct {
 	Payment *payments.Payment
 	History []payments.StateTransition
+	// Trail is the payment's lines of the prefunded ledger and whether
+	// its funds came back (figures.TrailOf); nil when the ledger was not
+	// read (Unread says why).
+	Trail *figures.Trail
 	// ReadAt is when the record was read, on the platform's clock.
 	ReadAt time.Time
 	// Source names where it was read (the profile and environment).
@@ -101,6 +106,7 @@ func (s Summary) Text() string {
 	}
 	s.writeError(&b, line)
 	s.writePayout(&b, line)
+	s.writeTrail(&b, line)
 	s.writeTimeline(&b)
 	for _, u := range s.Unread {
 		line("Not read", u)
@@ -196,5 +202,33 @@ func (s Summary) writeTimeline(b *strings.Builder) {
 	}
 	for _, t := range s.History {
 		fmt.Fprintf(b, "  %s  %s → %s\n", stamp(t.UpdatedAt), t.UpdatedFrom, t.UpdatedTo)
+	}
+}
+
+// writeTrail says whether the funds came back (figures.Trail.Words) and
+// lists the payment's ledger lines as the ledger holds them: time,
+// operation, amount, the available balance before and after, and how a
+// line without a reference was tied to it.
+func (s Summary) writeTrail(b *strings.Builder, line func(label, value string)) {
+	t := s.Trail
+	if t == nil {
+		return
+	}
+	line("Funds", t.Words(stamp))
+	if len(t.Lines) == 0 {
+		return
+	}
+	b.WriteString("Ledger\n")
+	for _, l := range t.Lines {
+		tx := l.Tx
+		fmt.Fprintf(b, "  %s  %-7s %s  available %s → %s", stamp(tx.CreatedDttm), tx.Operation, amount(tx.Amount, tx.Currency),
+			money.Format(tx.AvailableBalanceBefore.Decimal, tx.Currency), money.Format(tx.AvailableBalanceAfter.Decimal, tx.Currency))
+		if tx.Status != "" && tx.Status != payments.TxnSuccess {
+			fmt.Fprintf(b, "  %s", tx.Status)
+		}
+		if l.Tie.ByAmount {
+			b.WriteString("  (no txnReference: tied by amount and time)")
+		}
+		b.WriteString("\n")
 	}
 }
