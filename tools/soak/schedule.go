@@ -447,7 +447,12 @@ func (e *env) judge(rep *report, hosts []host, rs records, spec agentSpec, befor
 			if err != nil {
 				continue
 			}
-			got := bytes.Split(bytes.TrimSuffix(local, []byte("\n")), []byte("\n"))
+			// A host's copy may lag (it pulls at its next watch or
+			// action); it may never hold a line the record has otherwise.
+			var got [][]byte
+			if len(local) > 0 {
+				got = bytes.Split(bytes.TrimSuffix(local, []byte("\n")), []byte("\n"))
+			}
 			for i, b := range got {
 				if i >= len(raw) || !bytes.Equal(b, raw[i]) {
 					theirs := []byte("(none)")
