@@ -43,6 +43,10 @@ type App struct {
 	// routine is set when the store signalled new versions of data the
 	// session has (not news): they are read with the next tick.
 	routine atomic.Bool
+	// newsRead is when the session last read news from the store (and
+	// drew it): the next news waits storeGap from then. Zero before the
+	// first: the store's first news is shown as it comes.
+	newsRead time.Time
 
 	width, height int
 	overlay       overlay
@@ -190,7 +194,8 @@ const storeGap = 500 * time.Millisecond
 const storeSettle = 60 * time.Millisecond
 
 // waitStore waits for the next news from the store, storeGap at the
-// earliest after the read made now. New versions of data the session
+// earliest after the last news read (the previous frame that drew news:
+// the first news comes as soon as it is there). New versions of data the session
 // has (a poll's new records, several a second across the views' topics)
 // are not news: they are read with the next tick (a second at most, the
 // clock's second for every session), in the same frame as the ages the
@@ -199,7 +204,7 @@ func (a *App) waitStore() tea.Cmd {
 	if a.sub == nil {
 		return nil
 	}
-	sub, ch, next, routine := a.sub, a.sub.C(), time.Now().Add(storeGap), &a.routine
+	sub, ch, routine, last := a.sub, a.sub.C(), &a.routine, a.newsRead
 	return func() tea.Msg {
 		for {
 			if _, ok := <-ch; !ok {
@@ -211,7 +216,7 @@ func (a *App) waitStore() tea.Cmd {
 			}
 			break
 		}
-		if d := max(time.Until(next), storeSettle); d > 0 {
+		if d := newsWait(last, time.Now()); d > 0 {
 			time.Sleep(d)
 			select { // a change signalled meanwhile is read with this one
 			case _, ok := <-ch:
@@ -223,6 +228,16 @@ func (a *App) waitStore() tea.Cmd {
 		}
 		return StoreChanged{}
 	}
+}
+
+// newsWait is how long news that came at now waits before it is read:
+// storeSettle, and at least until storeGap after the news read last
+// (last; zero for none yet: the first news waits only to settle).
+func newsWait(last, now time.Time) time.Duration {
+	if last.IsZero() {
+		return storeSettle
+	}
+	return max(last.Add(storeGap).Sub(now), storeSettle)
 }
 
 // tick is the clock's tick, on the host clock's second (tea.Every): the
@@ -322,6 +337,7 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		a.resize()
 		return a, nil
 	case StoreChanged:
+		a.newsRead = time.Now()
 		return a, tea.Batch(a.readStore(), a.waitStore())
 	case Tick:
 		var read tea.Cmd
