@@ -74,7 +74,7 @@ func day(t time.Time) int64 { return t.Unix() / 86400 }
 
 // newestFirst orders rows by their first key (the initiation time),
 // newest first.
-func newestFirst(a, b *table.Row) int { return b.Keys[0].Compare(a.Keys[0]) }
+func newestFirst(a, b *table.Row) int { return b.Key(0).Compare(a.Key(0)) }
 
 // scopeCounts is the payments per scope in a window, counted once per
 // change of the set for every session (the set may hold a wider window

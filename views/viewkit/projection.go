@@ -258,4 +258,4 @@ func ListProjection[E any](s *live.Store, k live.Key[[]E], name live.Name, id fu
 }
 
 // NewestFirst orders rows by their first key (a time), newest first.
-func NewestFirst(a, b *table.Row) int { return b.Keys[0].Compare(a.Keys[0]) }
+func NewestFirst(a, b *table.Row) int { return b.Key(0).Compare(a.Key(0)) }

@@ -20,7 +20,7 @@ func TestPausedProjectionIsBuiltAfresh(t *testing.T) {
 	st := live.New(live.Options{Inline: true, Feeds: []live.Feed{live.ValueFeed(k,
 		func(context.Context) ([]string, error) { return recs, nil }, live.FeedOptions[[]string, []string]{Interval: time.Minute})}})
 	st.FetchNow(context.Background(), "recs")
-	byID := func(a, b *table.Row) int { return b.Keys[0].Compare(a.Keys[0]) }
+	byID := func(a, b *table.Row) int { return b.Key(0).Compare(a.Key(0)) }
 	row := func(s string) table.Row {
 		return table.Row{ID: s, Cells: []string{s}, Keys: []table.Key{table.String(s)}}
 	}
