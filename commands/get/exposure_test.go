@@ -43,16 +43,16 @@ func TestExposureFigureByFigure(t *testing.T) {
 	jit := 0
 	for _, p := range ps {
 		o, d := p.Originator, p.Destination
-		of(d.DestinationCurrency).out = of(d.DestinationCurrency).out.Add(d.DestinationAmount.Decimal)
+		of(d.DestinationCurrency).out = of(d.DestinationCurrency).out.Add(d.DestinationAmount.Decimal())
 		of(d.DestinationCurrency).nOut++
 		switch {
 		case o.Payin == "JIT_FUNDING" && p.PaymentState == payments.AwaitingFunding:
-			of(o.SourceCurrency).owed = of(o.SourceCurrency).owed.Add(o.SourceAmount.Decimal)
+			of(o.SourceCurrency).owed = of(o.SourceCurrency).owed.Add(o.SourceAmount.Decimal())
 			of(o.SourceCurrency).nOwed++
 			jit++
 		case o.Payin == "JIT_FUNDING":
 		default:
-			of(o.SourceCurrency).drawn = of(o.SourceCurrency).drawn.Add(o.SourceAmount.Decimal)
+			of(o.SourceCurrency).drawn = of(o.SourceCurrency).drawn.Add(o.SourceAmount.Decimal())
 		}
 	}
 	if jit == 0 {
@@ -60,7 +60,7 @@ func TestExposureFigureByFigure(t *testing.T) {
 	}
 	available := map[string]decimal.Decimal{}
 	for _, b := range bal {
-		available[b.Currency] = available[b.Currency].Add(b.AvailableBalance.Decimal)
+		available[b.Currency] = available[b.Currency].Add(b.AvailableBalance.Decimal())
 	}
 	if len(rows) == 0 {
 		t.Fatal("no rows")
@@ -108,7 +108,7 @@ func TestExposureFigureByFigure(t *testing.T) {
 		if !tx.CreatedDttm.After(now.Add(-runway.BurnSpan)) || tx.CreatedDttm.After(now) {
 			continue
 		}
-		out := tx.AvailableBalanceBefore.Decimal.Sub(tx.AvailableBalanceAfter.Decimal)
+		out := tx.AvailableBalanceBefore.Decimal().Sub(tx.AvailableBalanceAfter.Decimal())
 		if out.IsNegative() && tx.TxnSource != payments.SrcPayment {
 			continue
 		}

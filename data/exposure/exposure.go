@@ -133,8 +133,8 @@ func Build(ps iter.Seq[*payments.Payment], bal payments.Balances, sheet runway.S
 	for _, b := range bal.Balances {
 		l := line(b.Currency)
 		l.HasBalance = true
-		l.Reserved = l.Reserved.Add(b.ReservedBalance.Decimal)
-		l.Available = l.Available.Add(b.AvailableBalance.Decimal)
+		l.Reserved = l.Reserved.Add(b.ReservedBalance.Decimal())
+		l.Available = l.Available.Add(b.AvailableBalance.Decimal())
 	}
 	prefunded := len(out.Lines)
 	for p := range ps {
@@ -144,12 +144,12 @@ func Build(ps iter.Seq[*payments.Payment], bal payments.Balances, sheet runway.S
 		o, d := p.Originator, p.Destination
 		if d.DestinationCurrency != "" {
 			l := line(d.DestinationCurrency)
-			l.Out, l.OutCount = l.Out.Add(d.DestinationAmount.Decimal), l.OutCount+1
+			l.Out, l.OutCount = l.Out.Add(d.DestinationAmount.Decimal()), l.OutCount+1
 		}
 		if o.SourceCurrency == "" {
 			continue
 		}
-		l, amt := line(o.SourceCurrency), o.SourceAmount.Decimal
+		l, amt := line(o.SourceCurrency), o.SourceAmount.Decimal()
 		switch FundingOf(p) {
 		case Prefunded:
 			l.Drawn, l.DrawnCount = l.Drawn.Add(amt), l.DrawnCount+1

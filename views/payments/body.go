@@ -91,8 +91,8 @@ func (d *detail) fields(p *payments.Payment) [][2]string {
 		{"initiated", initiated},
 		{"last update", viewkit.Time(p.LastStateUpdatedAt) + " UTC (" + ui.Age(now, p.LastStateUpdatedAt) + " ago)"},
 		{"expires", expires},
-		{"sent", viewkit.Amount(o.SourceAmount.Decimal, o.SourceCurrency)},
-		{"payout", viewkit.Amount(dst.DestinationAmount.Decimal, dst.DestinationCurrency)},
+		{"sent", viewkit.Amount(o.SourceAmount.Decimal(), o.SourceCurrency)},
+		{"payout", viewkit.Amount(dst.DestinationAmount.Decimal(), dst.DestinationCurrency)},
 	}
 	if r, ok := p.AdjustedExchangeRate.Get(); ok {
 		out = append(out, [2]string{"rate used", "1 " + sanitize.Line(o.SourceCurrency) + " = " + r.AdjustedRate.String() + " " + sanitize.Line(dst.DestinationCurrency)})
@@ -140,10 +140,10 @@ func nonEmpty(ss ...string) []string {
 func feesText(fees []payments.FeeSummary) string {
 	out := make([]string, 0, len(fees))
 	for _, f := range fees {
-		s := viewkit.Amount(f.TotalFee.Decimal, f.FeeCurrency)
+		s := viewkit.Amount(f.TotalFee.Decimal(), f.FeeCurrency)
 		var parts []string
 		for _, b := range f.FeeBreakdown {
-			parts = append(parts, strings.TrimSpace(string(b.FeeName)+" "+money.Format(b.CalculatedFee.Decimal, f.FeeCurrency)))
+			parts = append(parts, strings.TrimSpace(string(b.FeeName)+" "+money.Format(b.CalculatedFee.Decimal(), f.FeeCurrency)))
 		}
 		if len(parts) > 0 {
 			s += " (" + strings.Join(parts, ", ") + ")"
@@ -157,7 +157,7 @@ func feesText(fees []payments.FeeSummary) string {
 func taxesText(taxes []payments.TaxSummary) string {
 	out := make([]string, 0, len(taxes))
 	for _, x := range taxes {
-		s := viewkit.Amount(x.TotalTaxes.Decimal, x.TaxCurrency)
+		s := viewkit.Amount(x.TotalTaxes.Decimal(), x.TaxCurrency)
 		var parts []string
 		for _, b := range x.TaxBreakdown {
 			parts = append(parts, strings.TrimSpace(string(b.TaxName)+" "+b.TaxRate.String()+"%"))
@@ -409,9 +409,9 @@ func (d *detail) ledger(p *payments.Payment, w int) string {
 		}
 		n++
 		line := pad(sanitize.Line(tx.Operation), 8) + " " +
-			pad(viewkit.Amount(tx.Amount.Decimal, tx.Currency), 16) + " " + pad(sanitize.Line(tx.Status), 8) +
-			" available " + money.Format(tx.AvailableBalanceBefore.Decimal, tx.Currency) + " → " +
-			money.Format(tx.AvailableBalanceAfter.Decimal, tx.Currency)
+			pad(viewkit.Amount(tx.Amount.Decimal(), tx.Currency), 16) + " " + pad(sanitize.Line(tx.Status), 8) +
+			" available " + money.Format(tx.AvailableBalanceBefore.Decimal(), tx.Currency) + " → " +
+			money.Format(tx.AvailableBalanceAfter.Decimal(), tx.Currency)
 		b.WriteString(hang(viewkit.Time(tx.CreatedDttm)+"  ", line, w) + "\n")
 	}
 	switch {

@@ -204,7 +204,7 @@ var paymentsExport = &viewkit.Export[*payments.Payment]{
 		}
 		o, d := p.Originator, p.Destination
 		return []string{iso(p.InitiatedAt), p.PaymentID, o.InternalID, string(p.PaymentState), code, title,
-			viewkit.Money(o.SourceAmount.Decimal, o.SourceCurrency), o.SourceCurrency, viewkit.Money(d.DestinationAmount.Decimal, d.DestinationCurrency), d.DestinationCurrency, d.DestinationCountry,
+			viewkit.Money(o.SourceAmount.Decimal(), o.SourceCurrency), o.SourceCurrency, viewkit.Money(d.DestinationAmount.Decimal(), d.DestinationCurrency), d.DestinationCurrency, d.DestinationCountry,
 			iso(p.LastStateUpdatedAt), iso(p.ExpiresAt), d.BeneficiaryIdentityNickName, d.BeneficiaryIdentityID,
 			o.OriginatorIdentityNickName, strings.Join(p.PaymentLabels, ";")}
 	},
