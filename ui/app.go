@@ -61,8 +61,12 @@ type App struct {
 	filterReplace bool
 	palette       *palette
 	raw           *rawPager
-	confirm       *dialog
-	help          help.Model
+	// rawFor is the record the raw view waits for (RawReader), and
+	// rawHeld the record as held meanwhile.
+	rawFor  string
+	rawHeld any
+	confirm *dialog
+	help    help.Model
 	// confirms numbers the dialogs; background are the confirmed actions
 	// whose dialog was hidden while their call runs.
 	confirms   int
@@ -336,6 +340,9 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		a.width, a.height = msg.Width, msg.Height
 		a.resize()
 		return a, nil
+	case RawRecord:
+		a.rawRead(msg)
+		return a, nil
 	case StoreChanged:
 		a.newsRead = time.Now()
 		return a, tea.Batch(a.readStore(), a.waitStore())
@@ -547,9 +554,8 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 		// what it lists runs what that needs).
 		return a.send(a.Active(), StoreChanged{})
 	case key.Matches(msg, k.Raw):
-		if _, rec, ok := SelectedOf(a.Active()); ok {
-			a.raw = a.pager(newRawPager(a.ctx, rec, a.width, a.height-a.chrome()))
-			a.overlay = rawOverlay
+		if id, rec, ok := SelectedOf(a.Active()); ok {
+			return a.showRaw(id, rec)
 		}
 	case key.Matches(msg, k.Copy):
 		return a.copySelected()

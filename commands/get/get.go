@@ -172,6 +172,9 @@ func openClients(e *process.Env, cfg *config.Config) (*platform.Platform, func()
 	if err != nil {
 		return nil, nil, err
 	}
+	if c := rt.Platform.Payments; c != nil {
+		c.KeepRaw() // -o json prints the records as received
+	}
 	return rt.Platform, rt.Close, nil
 }
 

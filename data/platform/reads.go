@@ -26,6 +26,9 @@ type Reads struct {
 	// errors, payout details, a partial record's fields): read once per
 	// state.
 	Payment live.Read[PaymentAt, payments.Payment]
+	// PaymentJSON is GET /v3/payments/{id} as it comes, as of a state:
+	// the raw view (y) of a payment, held decoded without it.
+	PaymentJSON live.Read[PaymentAt, json.RawMessage]
 	// PaymentStates is GET /v3/payments/{id}/states as of a state.
 	PaymentStates live.Read[PaymentAt, []payments.StateTransition]
 	// FindPayment finds a payment by a typed reference: payment id or
@@ -115,6 +118,7 @@ func (p *Platform) RebuildReads() { p.Reads = p.reads(fmt.Sprintf("%p/", p)) }
 func (p *Platform) reads(ns string) Reads {
 	var r Reads
 	r.Payment = live.Read[PaymentAt, payments.Payment]{Name: ns + "payment", Interface: apierr.Payments, Fetch: notConfigured[PaymentAt, payments.Payment], ID: PaymentAt.String}
+	r.PaymentJSON = live.Read[PaymentAt, json.RawMessage]{Name: ns + "payment-json", Interface: apierr.Payments, Fetch: notConfigured[PaymentAt, json.RawMessage], ID: PaymentAt.String}
 	r.PaymentStates = live.Read[PaymentAt, []payments.StateTransition]{Name: ns + "payment-states", Interface: apierr.Payments, Fetch: notConfigured[PaymentAt, []payments.StateTransition], ID: PaymentAt.String}
 	r.FindPayment = live.Read[string, payments.Payment]{Name: ns + "payment-find", Interface: apierr.Payments, Fetch: notConfigured[string, payments.Payment]}
 	r.SearchPayments = live.Read[payments.Filter, []payments.Payment]{Name: ns + "payment-search", Interface: apierr.Payments,
@@ -126,6 +130,7 @@ func (p *Platform) reads(ns string) Reads {
 	r.Ledger = live.Read[LedgerSpan, []payments.LedgerTransaction]{Name: ns + "ledger-span", Interface: apierr.Payments, Fetch: notConfigured[LedgerSpan, []payments.LedgerTransaction], ID: LedgerSpan.String}
 	if c := p.Payments; c != nil {
 		r.Payment.Fetch = func(ctx context.Context, a PaymentAt) (payments.Payment, error) { return c.Get(ctx, a.ID) }
+		r.PaymentJSON.Fetch = func(ctx context.Context, a PaymentAt) (json.RawMessage, error) { return c.GetRaw(ctx, a.ID) }
 		r.PaymentStates.Fetch = func(ctx context.Context, a PaymentAt) ([]payments.StateTransition, error) {
 			return c.StateHistory(ctx, a.ID)
 		}

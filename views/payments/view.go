@@ -363,3 +363,14 @@ func (v *View) table() *table.Model {
 	v.page.Update(ui.StoreChanged{})
 	return v.page.Table()
 }
+
+// ReadRaw reads a payment's JSON again for the raw view (ui.RawReader):
+// the store holds the payments decoded, not as received.
+func (v *View) ReadRaw(id string, rec any) tea.Cmd {
+	p, ok := rec.(*payments.Payment)
+	if !ok || len(p.RawJSON()) > 0 || v.p.Payments == nil || !payments.IsPaymentID(p.PaymentID) {
+		return nil
+	}
+	at := platform.PaymentAt{ID: p.PaymentID, AsOf: p.LastStateUpdatedAt}
+	return viewkit.ReadRaw(v.ctx, v.p.Reads.PaymentJSON, at, id, "GET /v3/payments/{id}")
+}

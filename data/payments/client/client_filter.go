@@ -60,6 +60,7 @@ func (c *Client) filterPage(ctx context.Context, f payments.Filter, form string,
 	var resp payments.FilterResponseIn
 	_, err := c.t.Do(ctx, transport.Request{Method: http.MethodPost, Path: payments.PathFilterV3, Body: req, Idempotent: true}, &resp)
 	wire.Note(ctx, "payments", resp.Data.Skipped)
+	c.held(resp.Data.Items)
 	return resp, err
 }
 
