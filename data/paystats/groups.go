@@ -26,11 +26,15 @@ type CodeGroup struct {
 	newestAt time.Time // its initiation
 }
 
-// NoCode names the group of payments whose reason is being read (the
-// store reads every failure by id, once: the filter's records carry no
-// reason); NoReason the group of those the platform gave no reason for.
+// NoCode names the group of payments whose reason is not read: a server
+// whose list records carry no errors (the document's PaymentV2) gives a
+// failure's reason only read by id, and the store reads those shown or
+// needed by an alert (live.Store.WantDetails), not every failure of a
+// window; listing the group reads the payments it shows. NoReason is the
+// group of those the platform gave no reason for. A server that puts the
+// errors on its list records has every payment counted by its code.
 const (
-	NoCode   = "(reason being read)"
+	NoCode   = "(reason not read)"
 	NoReason = "(no reason given)"
 )
 
@@ -77,6 +81,13 @@ func groupOf(p *payments.Payment, sc Scope, since time.Time) string {
 	if p == nil || p.When().Before(since) || !sc.Match(p.PaymentState) {
 		return ""
 	}
+	return GroupCode(p)
+}
+
+// GroupCode is the reason group p is counted under: its error's code,
+// NoReason when it was read by id and the platform gave none, NoCode
+// while its reason is not read.
+func GroupCode(p *payments.Payment) string {
 	if code := ErrorCode(p); code != "" {
 		return code
 	}

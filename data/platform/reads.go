@@ -129,7 +129,18 @@ func (p *Platform) reads(ns string) Reads {
 	r.Instruments = live.Read[string, []payments.FinancialInstrument]{Name: ns + "instruments", Interface: apierr.Payments, Fetch: notConfigured[string, []payments.FinancialInstrument]}
 	r.Ledger = live.Read[LedgerSpan, []payments.LedgerTransaction]{Name: ns + "ledger-span", Interface: apierr.Payments, Fetch: notConfigured[LedgerSpan, []payments.LedgerTransaction], ID: LedgerSpan.String}
 	if c := p.Payments; c != nil {
-		r.Payment.Fetch = func(ctx context.Context, a PaymentAt) (payments.Payment, error) { return c.Get(ctx, a.ID) }
+		r.Payment.Fetch = func(ctx context.Context, a PaymentAt) (payments.Payment, error) {
+			got, err := c.Get(ctx, a.ID)
+			if err == nil && p.Store != nil {
+				// A payment held that lacks what the read gives (its
+				// reason, a partial record's rest) takes it: its row shows
+				// it, and the store does not read it again for it.
+				if held, ok := live.Get(p.Store, live.PaymentsKey).Data.Get(a.ID); ok && live.NeedsDetails(held) {
+					p.Store.PutPayment(got)
+				}
+			}
+			return got, err
+		}
 		r.PaymentJSON.Fetch = func(ctx context.Context, a PaymentAt) (json.RawMessage, error) { return c.GetRaw(ctx, a.ID) }
 		r.PaymentStates.Fetch = func(ctx context.Context, a PaymentAt) ([]payments.StateTransition, error) {
 			return c.StateHistory(ctx, a.ID)

@@ -89,12 +89,13 @@ const expiredMark = cols.ExpiredMark
 // rowBuilder builds a payment's row at now, the platform's time: a quote
 // whose expiresAt has passed is marked expired, the time of its last
 // change is shown with its date unless it is of today. Its group is the
-// payment's error code.
+// payment's reason group (paystats.GroupCode): the code page of
+// "(reason not read)" lists those of its scope whose reason is not read.
 func rowBuilder() func(p *payments.Payment, now time.Time) table.Row {
 	set := cols.Payments()
 	return func(p *payments.Payment, now time.Time) table.Row {
 		row := viewkit.RowOf(set, p.PaymentID, p, cols.At{Now: now})
-		row.Group = errorCode(p)
+		row.Group = paystats.GroupCode(p)
 		row.Fields = searchFields(p)
 		return row
 	}
@@ -140,9 +141,6 @@ func searchFields(p *payments.Payment) []table.Field {
 func stateText(p *payments.Payment, now time.Time) string {
 	return sanitize.Line(cols.PaymentState(p, now))
 }
-
-// errorCode is the first error's code, when the record carries one.
-func errorCode(p *payments.Payment) string { return cols.ErrorCode(p) }
 
 // corridor is "GBP→EUR FR": source and destination currencies and the
 // destination country.
