@@ -281,9 +281,17 @@ func MergePaymentsGone(prev *PaymentSet, fetched []payments.Payment, evictBefore
 		count(p, 1)
 	}
 	appendOnly := len(list) == 0 || len(added) == 0 || !added[0].When().Before(list[len(list)-1].When())
-	list = append(list, added...)
-	if !appendOnly || moved {
-		sort.SliceStable(list, func(i, j int) bool { return list[i].When().Before(list[j].When()) })
+	// Older payments read for a wider window come before every one held:
+	// put before them, not sorted in.
+	prependOnly := !appendOnly && !moved && added[len(added)-1].When().Before(list[0].When())
+	switch {
+	case prependOnly:
+		list = append(added, list...)
+	default:
+		list = append(list, added...)
+		if !appendOnly || moved {
+			sort.SliceStable(list, func(i, j int) bool { return list[i].When().Before(list[j].When()) })
+		}
 	}
 	return &PaymentSet{list: list, byID: ids.Done(), states: states, since: since}, ch
 }

@@ -204,7 +204,7 @@ func (r TrackingReference) Name() string {
 // initiated, or, for a payment never initiated (QUOTED: the document makes
 // initiatedAt optional), when its state last changed, else when it
 // expires. It is never the zero time for a record that has any time.
-func (p Payment) When() time.Time {
+func (p *Payment) When() time.Time {
 	switch {
 	case !p.InitiatedAt.IsZero():
 		return p.InitiatedAt
@@ -237,7 +237,7 @@ func IsPaymentID(ref string) bool {
 }
 
 // InternalID is the client-assigned id, kept on the originator.
-func (p Payment) InternalID() string { return p.Originator.InternalID }
+func (p *Payment) InternalID() string { return p.Originator.InternalID }
 
 // Originator is the sending side of a payment.
 type Originator struct {

@@ -79,18 +79,24 @@ func (l *Items[T]) UnmarshalJSON(b []byte) error {
 			l.Items, l.Skipped = nil, nil
 			return ErrTooManyItems
 		}
-		var raw json.RawMessage // a fresh copy of the element
-		if err := dec.Decode(&raw); err != nil {
+		// Each element is decoded as it is read (a record that cannot
+		// be, alone: the decoder reads on past it); its bytes are where
+		// the decoder's offset moved over, copied only when kept.
+		from := dec.InputOffset()
+		var v T
+		err := dec.Decode(&v)
+		raw := bytes.TrimLeft(b[from:dec.InputOffset()], ", \t\r\n")
+		var syntax *json.SyntaxError
+		switch {
+		case errors.As(err, &syntax) || err != nil && len(raw) == 0:
 			l.Items, l.Skipped = nil, nil
 			return err
-		}
-		var v T
-		if err := json.Unmarshal(raw, &v); err != nil {
+		case err != nil:
 			l.Skipped = append(l.Skipped, Skip{Index: i, ID: IDOf(raw), Reason: reasonFor[T](raw, err)})
 			continue
 		}
 		if rs, ok := any(&v).(RawSetter); ok {
-			rs.SetRaw(raw)
+			rs.SetRaw(bytes.Clone(raw))
 		}
 		l.Items = append(l.Items, v)
 	}

@@ -2,6 +2,7 @@ package table
 
 import (
 	"fmt"
+	"runtime"
 	"strconv"
 	"syscall"
 	"testing"
@@ -337,4 +338,27 @@ func BenchmarkMarks(b *testing.B) {
 			})
 		})
 	}
+}
+
+// BenchmarkRowsHeld: the live heap a version of 100,000 payment rows
+// holds, per row (B/row): what a scope of the payments view costs the
+// process once, for every session showing it.
+func BenchmarkRowsHeld(b *testing.B) {
+	var perRow float64
+	for b.Loop() {
+		bld := NewBuilder(func(a, b *Row) int { return b.Key(0).Compare(a.Key(0)) })
+		runtime.GC()
+		before := heapAlloc()
+		d := bld.Apply(paymentRows(100_000), nil, t0) // the rows given are let go of
+		runtime.GC()
+		perRow = float64(heapAlloc()-before) / float64(d.Len())
+		runtime.KeepAlive(d)
+	}
+	b.ReportMetric(perRow, "B/row")
+}
+
+func heapAlloc() uint64 {
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return ms.HeapAlloc
 }

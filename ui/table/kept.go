@@ -10,15 +10,14 @@ import (
 // cost. A Builder keeps, in place of the row's cells, keys and fields as
 // given, one text (the cells then the fields' values, "\x00" between:
 // what is drawn, searched and sorted by), the fields' names (one string
-// shared by the rows that have the same fields), and the keys that are
-// set, each with its column. The cells of the rows drawn are cut from the
+// shared by the rows that have the same fields), and in Keys only the
+// keys that are set, each with its column. The cells of the rows drawn are cut from the
 // text when drawn.
 
 // keptRow is a row as a version keeps it (see above).
 type keptRow struct {
 	text  string
 	names string // the fields' names, "\x00" between
-	keys  []Key  // the keys set, each with its column (Key.col)
 	// keyed has bit c set when column c (of the first 32) has a key:
 	// the others are found without reading keys.
 	keyed  uint32
@@ -133,7 +132,7 @@ func (r *Row) Key(c int) Key {
 	if c < 32 && r.keyed&(1<<c) == 0 {
 		return Key{}
 	}
-	for _, k := range r.keys {
+	for _, k := range r.Keys { // the keys set, each with its column
 		if int(k.col) == c {
 			k.col = 0
 			return k
@@ -234,10 +233,10 @@ func (r *Row) given() Row {
 		return *r
 	}
 	out := Row{ID: r.ID, Group: r.Group, Cells: r.cells(), Fields: r.fields()}
-	if len(r.keys) > 0 {
-		last := int(r.keys[len(r.keys)-1].col)
+	if len(r.Keys) > 0 {
+		last := int(r.Keys[len(r.Keys)-1].col)
 		out.Keys = make([]Key, last+1)
-		for _, k := range r.keys {
+		for _, k := range r.Keys {
 			c := int(k.col)
 			k.col = 0
 			out.Keys[c] = k

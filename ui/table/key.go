@@ -24,17 +24,17 @@ const (
 // sort by kind (text first), so a column should use one kind.
 //
 // It is small (a version of 100,000 rows keeps a few of them a row): a
-// number in one word (an integer, or a float's bits), and a text for a
-// String key, or for a decimal whose nearest float may not order it
-// exactly (more than 15 significant digits: below that, two decimals
+// number in one word (an integer, or a float's bits), and, apart, a text
+// for a String key, or for a decimal whose nearest float may not order
+// it exactly (more than 15 significant digits: below that, two decimals
 // apart are two floats apart, in the same order).
 type Key struct {
 	kind keyKind
 	// col is the column of a key a version keeps (Row.Key): its rows keep
 	// the keys that are set, not one per column.
 	col uint16
-	n   uint64 // kindInt: the int64; kindFloat, kindDecimal: the float64's bits
-	s   string // kindString: the text; kindDecimal: the exact decimal, when needed
+	n   uint64  // kindInt: the int64; kindFloat, kindDecimal: the float64's bits
+	s   *string // kindString: the text; kindDecimal: the exact decimal, when needed
 }
 
 // exactDigits is the most significant digits a decimal may have for its
@@ -42,7 +42,7 @@ type Key struct {
 const exactDigits = 15
 
 // String sorts by s instead of the cell text (e.g. a case-folded name).
-func String(s string) Key { return Key{kind: kindString, s: s} }
+func String(s string) Key { return Key{kind: kindString, s: &s} }
 
 // Int sorts by an integer.
 func Int(i int64) Key { return Key{kind: kindInt, n: uint64(i)} }
@@ -64,20 +64,27 @@ func Time(t time.Time) Key {
 func Decimal(d decimal.Decimal) Key {
 	k := Key{kind: kindDecimal, n: math.Float64bits(d.InexactFloat64())}
 	if d.NumDigits() > exactDigits {
-		k.s = d.String()
+		exact := d.String()
+		k.s = &exact
 	}
 	return k
 }
 
-func (k Key) int() int64          { return int64(k.n) }
+func (k Key) int() int64 { return int64(k.n) }
+func (k Key) text() string {
+	if k.s == nil {
+		return ""
+	}
+	return *k.s
+}
 func (k Key) float() float64      { return math.Float64frombits(k.n) }
 func (k Key) isZero() bool        { return k.kind == kindNone }
-func (k Key) same(o Key) bool     { return k.kind == o.kind && k.n == o.n && k.s == o.s }
+func (k Key) same(o Key) bool     { return k.kind == o.kind && k.n == o.n && k.text() == o.text() }
 func (k Key) withCol(c int) Key   { k.col = uint16(c); return k }
-func (k Key) exactTie(o Key) bool { return k.s != "" || o.s != "" }
+func (k Key) exactTie(o Key) bool { return k.s != nil || o.s != nil }
 func (k Key) decimal() decimal.Decimal {
-	if k.s != "" {
-		return decimal.RequireFromString(k.s)
+	if k.s != nil {
+		return decimal.RequireFromString(*k.s)
 	}
 	// At most 15 digits: the float's shortest decimal is the decimal.
 	return decimal.NewFromFloat(k.float())
@@ -91,7 +98,7 @@ func (k Key) Compare(o Key) int {
 	}
 	switch k.kind {
 	case kindString:
-		return strings.Compare(k.s, o.s)
+		return strings.Compare(k.text(), o.text())
 	case kindInt:
 		return cmp.Compare(k.int(), o.int())
 	case kindFloat:

@@ -239,17 +239,17 @@ func (b *Builder) prepare(r *Row, old *Row, now int64, first bool, buf []byte) [
 	keys := keptKeys(r.Keys)
 	names := b.namesOf(r.Fields)
 	r.ncells = uint16(min(len(r.Cells), math.MaxUint16))
-	if old != nil && old.Group == r.Group && old.text == string(buf) && old.names == names && old.ncells == r.ncells && sameKeys(old.keys, keys) {
-		r.text, r.keys, r.plain, r.changed = old.text, old.keys, old.plain, old.changed
+	if old != nil && old.Group == r.Group && old.text == string(buf) && old.names == names && old.ncells == r.ncells && sameKeys(old.Keys, keys) {
+		r.text, r.Keys, r.plain, r.changed = old.text, old.Keys, old.plain, old.changed
 	} else {
-		r.text, r.keys = string(buf), keys
+		r.text, r.Keys = string(buf), keys
 		r.plain = !foldsToASCII(r.text)
 		if !first {
 			r.changed = now
 		}
 	}
-	r.names, r.keyed, r.kept = names, keyedOf(r.keys), true
-	r.Cells, r.Keys, r.Fields = nil, nil, nil
+	r.names, r.keyed, r.kept = names, keyedOf(r.Keys), true
+	r.Cells, r.Fields = nil, nil
 	return buf
 }
 
@@ -365,7 +365,7 @@ func (b *Builder) Apply(upserts []Row, removed []string, now time.Time) *Rows {
 		if ok {
 			old := next.slots.get(s)
 			buf = b.prepare(r, old, t, first, buf)
-			if old != nil && old.text == r.text && old.changed == r.changed && old.Group == r.Group && sameKeys(old.keys, r.keys) {
+			if old != nil && old.text == r.text && old.changed == r.changed && old.Group == r.Group && sameKeys(old.Keys, r.Keys) {
 				continue // unchanged
 			}
 			if old != nil {

@@ -173,7 +173,7 @@ func entryOf(r *Row, c int) sortEntry {
 		e.a = k.n ^ 1<<63
 	case kindFloat, kindDecimal:
 		e.a = floatWord(k.float())
-		e.more = k.s != ""
+		e.more = k.s != nil
 	}
 	return e
 }
@@ -181,7 +181,7 @@ func entryOf(r *Row, c int) sortEntry {
 // textOf is the text a text-like key of r's column c sorts by.
 func textOf(r *Row, c int, kind keyKind) string {
 	if kind == kindString {
-		return r.Key(c).s
+		return r.Key(c).text()
 	}
 	return cellAt(r, c)
 }

@@ -24,7 +24,7 @@ func refCompare(a, b *Row, c int) int {
 	case kindNone:
 		return strings.Compare(cellAt(a, c), cellAt(b, c))
 	case kindString:
-		return cmp.Compare(ka.s, kb.s)
+		return cmp.Compare(ka.text(), kb.text())
 	case kindInt:
 		return cmp.Compare(ka.int(), kb.int())
 	case kindFloat:

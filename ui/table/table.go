@@ -76,7 +76,8 @@ type Column struct {
 
 // Row is one record. Cells are parallel to the columns and already
 // sanitized. Keys, when set, are parallel to Cells and give the sort key of a
-// cell; a zero Key (or a missing one) sorts by the cell text.
+// cell; a zero Key (or a missing one) sorts by the cell text. (A version
+// keeps, in Keys, only the keys set: Key reads them either way.)
 //
 // The table keeps the slices it is given: pass fresh rows to SetRows rather
 // than mutating ones it holds, or change highlighting cannot see the change.
@@ -92,8 +93,9 @@ type Row struct {
 	// (see Field).
 	Fields []Field
 
-	// keptRow is what a version keeps of the row in place of its Cells,
-	// Keys and Fields (kept.go): a Builder sets it.
+	// keptRow is what a version keeps of the row in place of its Cells
+	// and Fields, its Keys kept as the keys set alone (kept.go): a
+	// Builder sets it.
 	keptRow
 	changed int64 // unix nanos of the last change of its cells, 0 = never
 }
