@@ -29,6 +29,9 @@ type Reads struct {
 	// PaymentJSON is GET /v3/payments/{id} as it comes, as of a state:
 	// the raw view (y) of a payment, held decoded without it.
 	PaymentJSON live.Read[PaymentAt, json.RawMessage]
+	// QuoteJSON is a quote as the liquidity interface sends it: the raw
+	// view (y) of a quote, held decoded without it.
+	QuoteJSON live.Read[QuoteAt, json.RawMessage]
 	// PaymentStates is GET /v3/payments/{id}/states as of a state.
 	PaymentStates live.Read[PaymentAt, []payments.StateTransition]
 	// FindPayment finds a payment by a typed reference: payment id or
@@ -75,6 +78,14 @@ type PaymentAt struct {
 func (a PaymentAt) String() string {
 	return a.ID + "/" + strconv.FormatInt(a.AsOf.UnixNano(), 10)
 }
+
+// QuoteAt names a quote: its id and when it was created.
+type QuoteAt struct {
+	ID string
+	At time.Time
+}
+
+func (q QuoteAt) String() string { return q.ID }
 
 // LedgerSpan is a span of the ledger [From, To), on the platform's clock.
 // A span ending on a whole minute is shared by the sessions that ask for
@@ -163,6 +174,11 @@ func (p *Platform) reads(ns string) Reads {
 		r.Ledger.Fetch = func(ctx context.Context, span LedgerSpan) ([]payments.LedgerTransaction, error) {
 			return newestLedgerFirst(c.Ledger(ctx, span.From, span.To))
 		}
+	}
+
+	r.QuoteJSON = live.Read[QuoteAt, json.RawMessage]{Name: ns + "quote-json", Interface: apierr.Liquidity, Fetch: notConfigured[QuoteAt, json.RawMessage], ID: QuoteAt.String}
+	if c := p.Liquidity; c != nil {
+		r.QuoteJSON.Fetch = func(ctx context.Context, q QuoteAt) (json.RawMessage, error) { return c.QuoteJSON(ctx, q.ID, q.At) }
 	}
 
 	reportID := func(rep reporting.Report) string { return rep.ID + "/" + rep.Status }

@@ -46,6 +46,8 @@ func scopeRows(s *live.Store, sc scope, win time.Duration) live.Key[viewkit.Proj
 			}
 			return out
 		},
+		// The set finds its payments by id: the rows keep no map of them.
+		Lookup:  func(ps *live.PaymentSet, id string) (*payments.Payment, bool) { return ps.Get(id) },
 		Keep:    func(p *payments.Payment) bool { return sc.Match(p.PaymentState) },
 		Expired: func(p *payments.Payment, now time.Time) bool { return p.When().Before(now.Add(-win)) },
 		ID:      func(p *payments.Payment) string { return p.PaymentID },
