@@ -27,10 +27,11 @@ func TestJavaDoubles(t *testing.T) {
 
 // TestNumberReadsAsDecimal: every form a server writes reads as
 // decimal.NewFromString reads it (value and exponent), whether it is held
-// without a pointer (up to 18 digits) or not.
+// in a word (up to 16 digits) or not.
 func TestNumberReadsAsDecimal(t *testing.T) {
 	for _, raw := range []string{"0", "-0", "12.50", "100.0", "0.001", "7.75E7", "1.0E-4", "-4.5E8", "+3", "1e3", "00012", ".5", "5.",
-		"123456789012345678", "1234567890123456789", "-99999999999999999999.99", "0.000000000000000000001", "3816.34"} {
+		"123456789012345678", "1234567890123456789", "-99999999999999999999.99", "0.000000000000000000001", "3816.34",
+		"36028797018963967", "36028797018963968", "-36028797018963968", "-36028797018963969", "1e64", "-1e-64"} {
 		want, err := decimal.NewFromString(raw)
 		if err != nil {
 			t.Fatalf("%s: %v", raw, err)

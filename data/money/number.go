@@ -10,21 +10,40 @@ import (
 // Number is an exact amount that encodes as a JSON number. The zero value
 // is 0.
 //
-// It holds its value without a pointer when the coefficient fits in 63
-// bits (every amount a payment carries): a set of 100,000 payments holds
-// some ten of them a payment, and a decimal.Decimal costs two allocations
-// (its big.Int and that one's words). Decimal gives the value to compute
-// with.
+// It holds its value in one word when the coefficient fits in 56 bits
+// (16 digits: every amount a payment carries), coefficient and exponent
+// together: a set of 100,000 payments holds some ten of them a payment,
+// and a decimal.Decimal costs two allocations (its big.Int and that one's
+// words) besides its two words. Decimal gives the value to compute with.
 type Number struct {
-	coef int64 // the value is coef × 10^exp (when big is nil)
-	exp  int32
-	big  *decimal.Decimal // a coefficient of more than 18 digits
+	v   int64            // coef<<8 | exponent (a byte): coef × 10^exp, when big is nil
+	big *decimal.Decimal // a value beyond the word
 }
+
+// Bounds of a Number in one word.
+const (
+	coefMax = 1<<55 - 1
+	coefMin = -1 << 55
+)
+
+// small is the Number of coef × 10^exp in one word, ok false when it
+// does not fit.
+func small(coef int64, exp int32) (Number, bool) {
+	if coef > coefMax || coef < coefMin || exp > 127 || exp < -128 {
+		return Number{}, false
+	}
+	return Number{v: coef<<8 | int64(uint8(int8(exp)))}, true
+}
+
+func (n Number) coef() int64 { return n.v >> 8 }
+func (n Number) exp() int32  { return int32(int8(uint8(n.v))) }
 
 // N wraps a decimal as a Number.
 func N(d decimal.Decimal) Number {
 	if c := d.Coefficient(); c.IsInt64() {
-		return Number{coef: c.Int64(), exp: d.Exponent()}
+		if n, ok := small(c.Int64(), d.Exponent()); ok {
+			return n
+		}
 	}
 	return Number{big: &d}
 }
@@ -34,7 +53,7 @@ func (n Number) Decimal() decimal.Decimal {
 	if n.big != nil {
 		return *n.big
 	}
-	return decimal.New(n.coef, n.exp)
+	return decimal.New(n.coef(), n.exp())
 }
 
 // String writes the amount as decimal.Decimal does (no exponent, the
@@ -49,10 +68,10 @@ func (n Number) Sign() int {
 	if n.big != nil {
 		return n.big.Sign()
 	}
-	switch {
-	case n.coef < 0:
+	switch c := n.coef(); {
+	case c < 0:
 		return -1
-	case n.coef > 0:
+	case c > 0:
 		return 1
 	}
 	return 0
@@ -86,8 +105,10 @@ func (n *Number) UnmarshalJSON(b []byte) error {
 		if e > maxExponent || e < -maxExponent {
 			return fmt.Errorf("money: %q is out of the range of an amount", truncate(b))
 		}
-		*n = Number{coef: c, exp: e}
-		return nil
+		if v, ok := small(c, e); ok {
+			*n = v
+			return nil
+		}
 	}
 	d, err := decimal.NewFromString(string(b))
 	if err != nil {

@@ -14,8 +14,10 @@ import (
 type Sharer struct {
 	texts *intern.Table
 	mu    sync.Mutex
-	// details are the categories (TransactionDetails) held, each once.
-	details map[TransactionDetails]wire.Opt[TransactionDetails]
+	// details are the categories (TransactionDetails) held, each once;
+	// declared the codes (Codes).
+	details  map[TransactionDetails]wire.Opt[TransactionDetails]
+	declared map[Codes]*Codes
 }
 
 // Bounds of a Sharer: the texts and categories it shares.
@@ -27,7 +29,8 @@ const (
 
 // NewSharer makes a Sharer.
 func NewSharer() *Sharer {
-	return &Sharer{texts: intern.New(sharedTexts, sharedLen), details: map[TransactionDetails]wire.Opt[TransactionDetails]{}}
+	return &Sharer{texts: intern.New(sharedTexts, sharedLen), details: map[TransactionDetails]wire.Opt[TransactionDetails]{},
+		declared: map[Codes]*Codes{}}
 }
 
 // detail is the shared copy of a category.
@@ -45,6 +48,20 @@ func (s *Sharer) detail(o wire.Opt[TransactionDetails]) wire.Opt[TransactionDeta
 		s.details[td] = o
 	}
 	return o
+}
+
+// codes is the shared copy of a set of codes.
+func (s *Sharer) codes(c Codes) *Codes {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if shared, ok := s.declared[c]; ok {
+		return shared
+	}
+	p := &c
+	if len(s.declared) < sharedDetails {
+		s.declared[c] = p
+	}
+	return p
 }
 
 // Share has p hold the shared copies of the texts many payments repeat:
@@ -65,9 +82,13 @@ func (s *Sharer) Share(p *Payment) {
 		&d.BeneficiaryIdentityNickName, &d.Payout, &d.DestinationBlockchainNetwork, &d.SelectedPaymentRail} {
 		*s = of(*s)
 	}
-	text(&p.SourceOfCash)
-	text(&p.PurposeCode)
-	text(&p.ReceiverRelationship)
+	if p.Codes != nil {
+		c := *p.Codes
+		text(&c.SourceOfCash)
+		text(&c.PurposeCode)
+		text(&c.ReceiverRelationship)
+		p.Codes = s.codes(c)
+	}
 	if td, ok := p.TransactionDetails.Get(); ok {
 		text(&td.PaymentProduct)
 		text(&td.FlowType)

@@ -119,24 +119,25 @@ func (p *Payment) QuoteExpired(now time.Time) bool {
 type Payment struct {
 	wire.Raw `json:"-"`
 
-	PaymentID             string                       `json:"paymentId"`
-	PaymentState          State                        `json:"paymentState"`
-	InitiatedAt           time.Time                    `json:"initiatedAt,omitzero"`
-	ExpiresAt             time.Time                    `json:"expiresAt,omitzero"`
-	LastStateUpdatedAt    time.Time                    `json:"lastStateUpdatedAt,omitzero"`
-	JITFundingExpiresAt   time.Time                    `json:"jitFundingExpiresAt,omitzero"`
-	CryptoTransactionHash string                       `json:"cryptoTransactionHash,omitempty"`
-	Originator            Originator                   `json:"originator"`
-	Destination           Destination                  `json:"destination"`
-	AdjustedExchangeRate  wire.Opt[AdjustedRate]       `json:"adjustedExchangeRate,omitzero"`
-	Fees                  wire.List[FeeSummary]        `json:"fees,omitempty"`
-	Taxes                 wire.List[TaxSummary]        `json:"taxes,omitempty"`
-	SourceOfCash          wire.Text                    `json:"sourceOfCash,omitempty"`
-	PurposeCode           wire.Text                    `json:"purposeCode,omitempty"`
-	ReceiverRelationship  wire.Text                    `json:"receiverRelationship,omitempty"`
-	PaymentMemo           wire.Text                    `json:"paymentMemo,omitempty"`
-	TransactionDetails    wire.Opt[TransactionDetails] `json:"transactionDetails,omitzero"`
-	PaymentLabels         wire.List[string]            `json:"paymentLabels,omitempty"`
+	PaymentID             string                 `json:"paymentId"`
+	PaymentState          State                  `json:"paymentState"`
+	InitiatedAt           time.Time              `json:"initiatedAt,omitzero"`
+	ExpiresAt             time.Time              `json:"expiresAt,omitzero"`
+	LastStateUpdatedAt    time.Time              `json:"lastStateUpdatedAt,omitzero"`
+	JITFundingExpiresAt   time.Time              `json:"jitFundingExpiresAt,omitzero"`
+	CryptoTransactionHash string                 `json:"cryptoTransactionHash,omitempty"`
+	Originator            Originator             `json:"originator"`
+	Destination           Destination            `json:"destination"`
+	AdjustedExchangeRate  wire.Opt[AdjustedRate] `json:"adjustedExchangeRate,omitzero"`
+	Fees                  wire.List[FeeSummary]  `json:"fees,omitempty"`
+	Taxes                 wire.List[TaxSummary]  `json:"taxes,omitempty"`
+	// Codes are the codes the corridor may ask for (sourceOfCash,
+	// purposeCode, receiverRelationship), nil when the record has none:
+	// read them through Declared.
+	*Codes
+	PaymentMemo        wire.Text                    `json:"paymentMemo,omitempty"`
+	TransactionDetails wire.Opt[TransactionDetails] `json:"transactionDetails,omitzero"`
+	PaymentLabels      wire.List[string]            `json:"paymentLabels,omitempty"`
 	// Errors is present on GET /v3/payments/{id} in a terminal failure
 	// state (the spec's wording also puts it on the filter's records).
 	Errors wire.List[PaymentError] `json:"errors,omitempty"`
@@ -157,6 +158,25 @@ type Payment struct {
 	// is known, present or not. A list record of the same state does not
 	// undo it. Never on the wire: the client sets it.
 	Detailed bool `json:"-"`
+}
+
+// Codes are the codes a corridor and payout partner may ask of a payment:
+// where the money comes from, what it is for, how the receiver is related
+// to the debtor. Few values, many payments: the payments a client reads
+// share one copy of each set (Sharer), held by pointer.
+type Codes struct {
+	SourceOfCash         wire.Text `json:"sourceOfCash,omitempty"`
+	PurposeCode          wire.Text `json:"purposeCode,omitempty"`
+	ReceiverRelationship wire.Text `json:"receiverRelationship,omitempty"`
+}
+
+// Declared are the payment's codes (Codes), the zero value when it has
+// none: never read them through the embedded pointer, which is nil then.
+func (p *Payment) Declared() Codes {
+	if p.Codes == nil {
+		return Codes{}
+	}
+	return *p.Codes
 }
 
 // AdjustedRate is the foreign exchange rate the payment converts at.

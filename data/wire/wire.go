@@ -20,17 +20,31 @@ import (
 )
 
 // Raw is embedded (with the tag `json:"-"`) in every wire record: Items
-// fills it with the record's JSON as received.
+// fills it with the record's JSON as received. It is a pointer's width:
+// a record held without its JSON (the dashboard's payments and quotes,
+// tens of thousands) pays no more for it.
 type Raw struct {
-	raw json.RawMessage
+	raw *json.RawMessage
 }
 
-// SetRaw keeps b, which the caller no longer changes, as the record's JSON.
-func (r *Raw) SetRaw(b json.RawMessage) { r.raw = b }
+// SetRaw keeps b, which the caller no longer changes, as the record's
+// JSON; nil keeps none.
+func (r *Raw) SetRaw(b json.RawMessage) {
+	if b == nil {
+		r.raw = nil
+		return
+	}
+	r.raw = &b
+}
 
 // RawJSON is the record's JSON as received, nil for a record that did not
 // come from the network (built in code, or read before Raw existed).
-func (r Raw) RawJSON() json.RawMessage { return r.raw }
+func (r Raw) RawJSON() json.RawMessage {
+	if r.raw == nil {
+		return nil
+	}
+	return *r.raw
+}
 
 // RawSetter is implemented by records that embed Raw.
 type RawSetter interface{ SetRaw(json.RawMessage) }

@@ -103,8 +103,9 @@ func (d *detail) fields(p *payments.Payment) [][2]string {
 	}
 	out = append(out, [2]string{"funding", funding(p, now)})
 	out = append(out, [2]string{"labels", labels})
-	for _, f := range []struct{ label, v string }{{"memo", string(p.PaymentMemo)}, {"purpose", string(p.PurposeCode)},
-		{"source of cash", string(p.SourceOfCash)}, {"relationship", string(p.ReceiverRelationship)}} {
+	codes := p.Declared()
+	for _, f := range []struct{ label, v string }{{"memo", string(p.PaymentMemo)}, {"purpose", string(codes.PurposeCode)},
+		{"source of cash", string(codes.SourceOfCash)}, {"relationship", string(codes.ReceiverRelationship)}} {
 		if f.v != "" {
 			out = append(out, [2]string{f.label, f.v})
 		}
