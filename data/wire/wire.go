@@ -59,6 +59,9 @@ type RawJSONer interface{ RawJSON() json.RawMessage }
 type Items[T any] struct {
 	Items   []T
 	Skipped []Skip
+	// NoRaw, set before decoding, keeps no record's JSON (a reader that
+	// holds the records decoded only: no copy of each is made).
+	NoRaw bool
 }
 
 // MaxItems bounds the records of one list. No interface pages more than
@@ -109,7 +112,7 @@ func (l *Items[T]) UnmarshalJSON(b []byte) error {
 			l.Skipped = append(l.Skipped, Skip{Index: i, ID: IDOf(raw), Reason: reasonFor[T](raw, err)})
 			continue
 		}
-		if rs, ok := any(&v).(RawSetter); ok {
+		if rs, ok := any(&v).(RawSetter); ok && !l.NoRaw {
 			rs.SetRaw(bytes.Clone(raw))
 		}
 		l.Items = append(l.Items, v)
