@@ -106,13 +106,15 @@ func (v *View) codePage(code string) *viewkit.TablePage[*payments.Payment] {
 // and so on through the whole group). What is read is what is shown, as
 // the page is scrolled.
 func (v *View) unreadPage() *viewkit.TablePage[*payments.Payment] {
-	src := live.Get(v.ctx.Store, scopeRows(v.ctx.Store, v.scope, v.window)).Data
 	var ids []string
-	if src.Rows != nil {
-		for _, id := range src.Rows.IDs() {
-			if p, ok := src.Record(id); ok && paystats.GroupCode(p) == noCode {
-				ids = append(ids, id)
-			}
+	ps, since := live.Get(v.ctx.Store, live.PaymentsKey).Data, v.now().Add(-v.window)
+	for i := ps.Len() - 1; i >= 0; i-- { // newest first
+		p := ps.At(i)
+		if p.When().Before(since) {
+			break
+		}
+		if v.scope.Match(p.PaymentState) && paystats.GroupCode(p) == noCode {
+			ids = append(ids, p.PaymentID)
 		}
 	}
 	build := rowBuilder()
