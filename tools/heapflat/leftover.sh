@@ -8,8 +8,9 @@
 # `:payments failed 7d`, searches the payments (`/FAIL`) and sorts them
 # (`s`), and leaves (what each step showed is in walk.txt and
 # screen.txt). AFTER minutes (4) later it prints the stats line
-# before the session and the last, and whether the live heap is within
-# 16 MB of before and the derivations built are the same. The stats lines
+# before the session and the last, and whether the live heap's floor
+# (the least a collection found in the interval) is within 16 MB of
+# before and the derivations built are the same. The stats lines
 # stay in the work directory it names.
 #
 # Needs ssh, ssh-keygen, tmux.
@@ -71,10 +72,15 @@ field() { sed -E "s/.*\"$1\":([0-9]+).*/\\1/"; }
 built() { sed -E 's/.*"derivations_built":\[([^]]*)\].*/\1/' | tr ',' '\n' | sort; }
 hb=$(field live_heap_bytes <<<"$before")
 ha=$(field live_heap_bytes <<<"$after")
-echo "before the session: heap $((hb / 1000000)) MB  derivations $(field derivations <<<"$before")  payments held $(field payments_held <<<"$before")"
-echo "${AFTER} min after it:   heap $((ha / 1000000)) MB  derivations $(field derivations <<<"$after")  payments held $(field payments_held <<<"$after")"
-d=$(((ha - hb) / 1000000))
-echo "heap difference: ${d#-} MB $([ "${d#-}" -le 16 ] && echo '(within 16 MB)' || echo '(MORE THAN 16 MB)')"
+# The floor is the least live heap any collection found over the stats
+# interval: the heap held for good (a 240x sandbox's polls swing the
+# other by tens of megabytes from one line to the next).
+fb=$(field live_heap_floor_bytes <<<"$before")
+fa=$(field live_heap_floor_bytes <<<"$after")
+echo "before the session: heap $((hb / 1000000)) MB (floor $((fb / 1000000)) MB)  derivations built $(built <<<"$before" | grep -c .)  payments held $(field payments_held <<<"$before")"
+echo "${AFTER} min after it:   heap $((ha / 1000000)) MB (floor $((fa / 1000000)) MB)  derivations built $(built <<<"$after" | grep -c .)  payments held $(field payments_held <<<"$after")"
+d=$(((fa - fb) / 1000000))
+echo "floor difference: $d MB $([ "${d#-}" -le 16 ] && echo '(within 16 MB)' || echo '(MORE THAN 16 MB)')"
 if diff <(built <<<"$before") <(built <<<"$after") >"$W/built.diff"; then
 	echo "derivations built: the same"
 else
