@@ -194,8 +194,9 @@ const storeGap = 500 * time.Millisecond
 // storeSettle is how long a session waits after news before it reads it:
 // what the store builds from a topic (a table's rows, a board) lands a
 // few milliseconds after the topic, and read at once the topic's change
-// would be one frame and its rows another, storeGap later.
-const storeSettle = 60 * time.Millisecond
+// would be one frame and its rows another (storeGap later, once the view
+// has its data; while it waits for some, at once, so the wait is short).
+const storeSettle = 20 * time.Millisecond
 
 // waitStore waits for the next news from the store, storeGap at the
 // earliest after the last news read (the previous frame that drew news:
@@ -209,6 +210,7 @@ func (a *App) waitStore() tea.Cmd {
 		return nil
 	}
 	sub, ch, routine, last := a.sub, a.sub.C(), &a.routine, a.newsRead
+	store, topics := a.ctx.Store, a.Active().Topics()
 	return func() tea.Msg {
 		for {
 			if _, ok := <-ch; !ok {
@@ -220,7 +222,7 @@ func (a *App) waitStore() tea.Cmd {
 			}
 			break
 		}
-		if d := newsWait(last, time.Now()); d > 0 {
+		if d := newsWait(last, time.Now(), loading(store, topics)); d > 0 {
 			time.Sleep(d)
 			select { // a change signalled meanwhile is read with this one
 			case _, ok := <-ch:
@@ -236,12 +238,24 @@ func (a *App) waitStore() tea.Cmd {
 
 // newsWait is how long news that came at now waits before it is read:
 // storeSettle, and at least until storeGap after the news read last
-// (last; zero for none yet: the first news waits only to settle).
-func newsWait(last, now time.Time) time.Duration {
-	if last.IsZero() {
+// (last; zero for none yet: the first news waits only to settle), unless
+// the view still waits for some of its data (loading): each first answer
+// is then shown as it comes.
+func newsWait(last, now time.Time, loading bool) time.Duration {
+	if last.IsZero() || loading {
 		return storeSettle
 	}
 	return max(last.Add(storeGap).Sub(now), storeSettle)
+}
+
+// loading reports whether a topic of topics has had no answer yet.
+func loading(store *live.Store, topics []live.Topic) bool {
+	for _, t := range topics {
+		if sn := store.Snapshot(t); !sn.Loaded() && sn.Err == nil {
+			return true
+		}
+	}
+	return false
 }
 
 // tick is the clock's tick, on the host clock's second (tea.Every): the

@@ -79,9 +79,11 @@ func TestNewVersionsAreReadWithTheTick(t *testing.T) {
 }
 
 // TestFirstNewsIsNotHeldBack: the store's first news waits only to
-// settle (the rows built from a topic land just after it); later news
-// waits for storeGap counted from the news read before it, the previous
-// frame, not from when the session started waiting.
+// settle (the rows built from a topic land just after it), and so does
+// news while the view still waits for some of its data (each first
+// answer shows as it comes); later news waits for storeGap counted from
+// the news read before it, the previous frame, not from when the session
+// started waiting.
 func TestFirstNewsIsNotHeldBack(t *testing.T) {
 	now := time.Date(2026, 12, 7, 10, 0, 0, 0, time.UTC)
 	for _, c := range []struct {
@@ -94,9 +96,12 @@ func TestFirstNewsIsNotHeldBack(t *testing.T) {
 		{"long after a frame", now.Add(-time.Minute), storeSettle},
 		{"near the gap's end", now.Add(-storeGap + 10*time.Millisecond), storeSettle},
 	} {
-		if got := newsWait(c.last, now); got != c.want {
+		if got := newsWait(c.last, now, false); got != c.want {
 			t.Errorf("%s: waits %v, want %v", c.name, got, c.want)
 		}
+	}
+	if got := newsWait(now.Add(-100*time.Millisecond), now, true); got != storeSettle {
+		t.Errorf("while the view waits for its data, news waits %v, want only to settle", got)
 	}
 	ctx := testContext("test", false)
 	app := NewApp(ctx, &listView{name: "numbers"})
