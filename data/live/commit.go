@@ -30,12 +30,15 @@ func (s *Store) withCommit(ctx context.Context, p *poller) context.Context {
 	f := p.feed
 	return context.WithValue(ctx, commitKey{}, func(part any) {
 		at := s.now()
-		s.publish(p, Polled{Part: true, At: at}, part)
+		// Held here before it is published: a whole asked for between the
+		// two (its sequence after this part's) must hold the part, or a
+		// follower that takes that whole lacks it for good.
 		s.update(f.Topic, part, at, ownRead, func(snap *Snapshot) {
 			snap.Interval = s.onClock(f.Interval)
 			if snap.NextTry.Before(at) {
 				snap.NextTry = at.Add(s.onClock(f.Interval))
 			}
 		})
+		s.publish(p, Polled{Part: true, At: at}, part)
 	})
 }

@@ -331,3 +331,56 @@ func TestAFollowersShownPaymentsAreReadByThePoller(t *testing.T) {
 		t.Fatalf("the follower handed the poller %v", asking.details)
 	}
 }
+
+// wholeAtPart is a poller's relay that, at each part it publishes, takes
+// what the poller then holds whole: a follower's ask answered between
+// the part's message and the next (the site serialises the two, the
+// whole's sequence after the part's).
+type wholeAtPart struct {
+	pairRelay
+	wholes [][]int
+}
+
+func (r *wholeAtPart) Publish(t Topic, m Polled) {
+	if m.Part {
+		w, ok := r.from.WholeMessage(t)
+		if !ok {
+			r.wholes = append(r.wholes, nil)
+		} else {
+			v, err := r.from.feeds[t].feed.decode(w.Data)
+			if err != nil {
+				panic(err)
+			}
+			r.wholes = append(r.wholes, v.([]int))
+		}
+	}
+	r.pairRelay.Publish(t, m)
+}
+
+// A part of a read the poller publishes is already what it holds: a
+// whole answered right after the part's message holds the part, or the
+// follower that takes that whole (its sequence follows the part's, which
+// it dropped while not in step) lacks the part for good.
+func TestAWholeAfterAPartHoldsThePart(t *testing.T) {
+	var reads atomic.Int32
+	feed := FoldFeed(deltaKey, func(ctx context.Context) ([]int, error) {
+		reads.Add(1)
+		Commit(ctx, []int{7, 8})
+		return []int{9}, nil
+	}, func(prev, got []int, _ time.Time) ([]int, Changes) {
+		out := append(slices.Clone(prev), got...)
+		slices.Sort(out)
+		return slices.Compact(out), Changes{Reset: true}
+	}, FeedOptions[[]int, []int]{Interface: apierr.Liquidity, Interval: time.Hour, Always: true})
+	poller := New(Options{Feeds: []Feed{feed}, Inline: true})
+	r := &wholeAtPart{pairRelay: pairRelay{here: true}}
+	r.from = poller
+	poller.ShareWith(r)
+	poller.FetchNow(context.Background(), deltaKey.topic)
+	if reads.Load() != 1 || len(r.wholes) != 1 {
+		t.Fatalf("%d reads, %d parts published; want 1 and 1", reads.Load(), len(r.wholes))
+	}
+	if !slices.Equal(r.wholes[0], []int{7, 8}) {
+		t.Fatalf("the whole at the part's message holds %v; want the part [7 8]", r.wholes[0])
+	}
+}
