@@ -349,6 +349,16 @@ func TestASiteOfThreeServes(t *testing.T) {
 		t.Fatalf("%s's audit log: %+v, %v; want the sweep's attempt open", bs[a].name, sum, err)
 	}
 	key := sum.Open[0].MutationID
+	// The screen says it waits once the request leaves: the platform
+	// applies it a moment later (its answer is what is held).
+	waitSite(t, "the platform to apply the sweep's key", func() bool {
+		for _, k := range srv.Keys().Wallet {
+			if k.Key == key {
+				return true
+			}
+		}
+		return false
+	})
 	bs[a].kill()
 	if err := srv.SetFaults(sandbox.FaultSettings{}); err != nil {
 		t.Fatal(err)
