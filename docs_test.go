@@ -499,3 +499,81 @@ func TestDocsCommandCheckCatches(t *testing.T) {
 		t.Errorf("true lines: %q", p)
 	}
 }
+
+// --- links ----------------------------------------------------------
+
+var (
+	mdLink  = regexp.MustCompile(`\]\(([^)\s]+)\)`)
+	heading = regexp.MustCompile("(?m)^#{1,6} (.+)$")
+)
+
+// slug is a heading's anchor as GitHub makes it: lowercase, punctuation
+// but hyphens dropped, spaces as hyphens.
+func slug(h string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(h) {
+		switch {
+		case r == ' ':
+			b.WriteRune('-')
+		case r == '-' || r == '_' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r > 127 && r != '…' && r != '–':
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// checkLinks says which relative links of the documents lead nowhere: a
+// file that is not there, or an anchor no heading of its page makes.
+func checkLinks(docs map[string]string, exists func(string) bool) []string {
+	var problems []string
+	for _, name := range sortedNames(docs) {
+		for _, m := range mdLink.FindAllStringSubmatch(docs[name], -1) {
+			target := m[1]
+			if strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") {
+				continue
+			}
+			file, anchor, _ := strings.Cut(target, "#")
+			path := name
+			if file != "" {
+				path = filepath.Clean(filepath.Join(filepath.Dir(name), file))
+			}
+			if file != "" && !exists(path) {
+				problems = append(problems, fmt.Sprintf("%s: %s: no file %s", name, target, path))
+				continue
+			}
+			if anchor == "" {
+				continue
+			}
+			text, ok := docs[path]
+			if !ok {
+				problems = append(problems, fmt.Sprintf("%s: %s: an anchor in a file that is not a document", name, target))
+				continue
+			}
+			var slugs []string
+			for _, h := range heading.FindAllStringSubmatch(text, -1) {
+				slugs = append(slugs, slug(h[1]))
+			}
+			if !slices.Contains(slugs, anchor) {
+				problems = append(problems, fmt.Sprintf("%s: %s: no heading of %s makes #%s", name, target, path, anchor))
+			}
+		}
+	}
+	return problems
+}
+
+func TestDocsLinksResolve(t *testing.T) {
+	exists := func(p string) bool { _, err := os.Stat(p); return err == nil }
+	for _, p := range checkLinks(docFiles(t), exists) {
+		t.Error(p)
+	}
+	bad := map[string]string{"docs/a.md": "## Real one\n[x](b.md) [y](#real-one) [z](#unreal) [w](../README.md#nope)\n", "README.md": "# r\n"}
+	got := strings.Join(checkLinks(bad, func(p string) bool { _, ok := bad[p]; return ok }), "\n")
+	for _, want := range []string{"no file docs/b.md", "makes #unreal", "makes #nope"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("broken links: problems %q, want one saying %q", got, want)
+		}
+	}
+	if strings.Contains(got, "real-one:") || strings.Contains(got, "#real-one\n") {
+		t.Errorf("a true anchor reported: %q", got)
+	}
+}
