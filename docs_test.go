@@ -577,3 +577,36 @@ func TestDocsLinksResolve(t *testing.T) {
 		t.Errorf("a true anchor reported: %q", got)
 	}
 }
+
+// The systemd unit in the repository starts `treasury serve` with flags
+// serve has, and keeps the directives its documents promise.
+func TestTheSystemdUnitRunsServeWithItsFlags(t *testing.T) {
+	b, err := os.ReadFile("contrib/systemd/treasury.service")
+	if err != nil {
+		t.Fatal(err)
+	}
+	unit := strings.ReplaceAll(string(b), "\\\n", " ")
+	var exec string
+	for line := range strings.Lines(unit) {
+		if v, ok := strings.CutPrefix(line, "ExecStart="); ok {
+			exec = strings.TrimSpace(v)
+		}
+	}
+	cmd, ok := strings.CutPrefix(exec, "/usr/local/bin/treasury ")
+	if !ok {
+		t.Fatalf("ExecStart=%q: want /usr/local/bin/treasury serve …", exec)
+	}
+	cmds, flags := commandLines("treasury.service", "```sh\ntreasury "+cmd+"\n```\n")
+	if len(cmds) != 1 || !strings.HasPrefix(cmd, "serve ") {
+		t.Fatalf("ExecStart=%q: want one treasury serve command", exec)
+	}
+	for _, p := range checkCommands(cmds, flags, commandHelp(t)) {
+		t.Error(p)
+	}
+	for _, d := range []string{"Type=notify", "WatchdogSec=", "ExecReload=/bin/kill -HUP $MAINPID", "ProtectSystem=strict",
+		"ReadWritePaths=/var/lib/treasury", "NoNewPrivileges=yes", "StateDirectory=treasury"} {
+		if !strings.Contains(unit, "\n"+d) {
+			t.Errorf("the unit lacks %s", d)
+		}
+	}
+}
