@@ -51,7 +51,7 @@ func SaveSearch(file, profile string, s Search) (int, error) {
 	return line, nil
 }
 
-// searchNode is s as a mapping, its keys in the order the README writes
+// searchNode is s as a mapping, its keys in the order docs/configuration.md writes
 // them, those not set left out.
 func searchNode(s Search) *yaml.Node {
 	m := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}

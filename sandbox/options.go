@@ -60,7 +60,7 @@ type Options struct {
 	// would where the spec leaves a choice open: lower page caps, extra
 	// fields, other field shapes, the other form of wallet paths, stricter
 	// parameters, extra report columns, another download path. The list is
-	// in the doc of package internal/variant and in the README.
+	// in the doc of package internal/variant and in docs/sandbox.md.
 	Variant bool
 
 	// Host is the API host reported in wallet ErrorInfo domains.

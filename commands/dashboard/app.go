@@ -180,7 +180,7 @@ func recordTypes() map[route.Route][]reflect.Type {
 
 // CheckCommands checks each custom command's {field} placeholders on
 // each view it runs on: a field none of that view's records has (the
-// README's {state} on wallet transactions, whose field is status) would
+// docs' {state} on wallet transactions, whose field is status) would
 // fail at every press; the start refuses it, naming the file, the line of
 // the argument, the view and the fields that come near.
 func CheckCommands(cfg *config.Config) error {

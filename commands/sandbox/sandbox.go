@@ -81,7 +81,7 @@ func (f *sandboxFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.accounts, "accounts", 3, "prefunded accounts of the payments org, 1 to 8: USD, EUR, GBP, then CAD, AUD, CHF, SGD, HKD")
 	fs.Float64Var(&f.liveRate, "live-rate", 12, "new payments per minute of sandbox time (0: none)")
 	fs.DurationVar(&f.retain, "retain", 0, "how far back (sandbox time) the world keeps settled payments and ledger entries (0: what the reports cover, from the first of the month two months back)")
-	fs.BoolVar(&f.variant, "variant", false, "answer as another legal implementation would where the spec leaves a choice open (see the README)")
+	fs.BoolVar(&f.variant, "variant", false, "answer as another legal implementation would where the spec leaves a choice open (see docs/sandbox.md)")
 	f.faults.register(fs)
 	fs.StringVar(&c.PaymentsClientID, "payments-client-id", c.PaymentsClientID, "payments client id")
 	fs.StringVar(&c.PaymentsClientSecret, "payments-client-secret", c.PaymentsClientSecret, "payments client secret")
