@@ -23,8 +23,8 @@ import (
 	"treasury/data/audit"
 	"treasury/data/platform"
 	"treasury/data/site/sitetest"
-	"treasury/data/webhook"
 	"treasury/kit/nonroot"
+	"treasury/kit/pubkey"
 	"treasury/process"
 	"treasury/sandbox"
 	"treasury/sandbox/sandboxtest"
@@ -104,7 +104,7 @@ func startSite(t *testing.T, srv *sandbox.Server, keys string) []*bastion {
 	if err := os.WriteFile(password, []byte(sitetest.Password+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	pubPEM, err := webhook.MarshalPublicKeyPEM(srv.WebhookPublicKey())
+	pubPEM, err := pubkey.MarshalPEM(srv.WebhookPublicKey())
 	if err != nil {
 		t.Fatal(err)
 	}
