@@ -15,7 +15,6 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"treasury/config"
-	"treasury/data/actions"
 	"treasury/data/live"
 	"treasury/ui/route"
 )
@@ -470,8 +469,9 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 // ErrReadOnly is what an action attempted in a read-only session says: the
-// same error the actions layer refuses with.
-var ErrReadOnly = actions.ErrReadOnly
+// same error the actions layer refuses with (config's, on the ground: the
+// shell imports no action).
+var ErrReadOnly = config.ErrReadOnly
 
 func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 	switch a.overlay {
