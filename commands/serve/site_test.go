@@ -26,6 +26,7 @@ import (
 	"treasury/kit/nonroot"
 	"treasury/kit/pubkey"
 	"treasury/process"
+	"treasury/process/sandboxprofile"
 	"treasury/sandbox"
 	"treasury/sandbox/sandboxtest"
 	"treasury/ui/uitest"
@@ -354,7 +355,7 @@ func TestASiteOfThreeServes(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv.Clock().Advance(3 * time.Minute) // the run it started ends
-	p, err := platform.Open(srv.Profile(config.Builtin()), platform.Options{Now: srv.Clock().Now})
+	p, err := platform.Open(sandboxprofile.Of(srv, config.Builtin()), platform.Options{Now: srv.Clock().Now})
 	if err != nil {
 		t.Fatal(err)
 	}
