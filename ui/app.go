@@ -15,8 +15,8 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"treasury/config"
+	"treasury/config/route"
 	"treasury/data/live"
-	"treasury/ui/route"
 )
 
 type overlay int

@@ -18,8 +18,8 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"treasury/config/route"
 	"treasury/kit/jsonfields"
-	"treasury/ui/route"
 	"treasury/ui/sanitize"
 )
 

@@ -9,7 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"treasury/ui/route"
+	"treasury/config/route"
 )
 
 // TestCommandArgsAreTheRecordsFields: {id} is the record's id, {name} a

@@ -17,13 +17,13 @@ import (
 
 	"treasury/commands/cli/clitest"
 	"treasury/config"
+	"treasury/config/route"
 	"treasury/data/audit"
 	"treasury/data/live"
 	"treasury/process"
 	"treasury/process/sandboxprofile"
 	"treasury/sandbox/sandboxtest"
 	"treasury/ui"
-	"treasury/ui/route"
 	"treasury/ui/uitest"
 )
 
