@@ -45,8 +45,8 @@ type App struct {
 	now        time.Time
 
 	// filter is the filter's input (the filter overlay types in it), the
-	// palette the command palette (shown as an overlay, kept between
-	// openings for its history).
+	// palette the command palette (built once, pushed as an overlay at
+	// each opening, its input emptied then).
 	filter  textinput.Model
 	palette *palette
 	help    help.Model
