@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"treasury/config/route"
 )
 
 // Command is one custom command (commands:, as k9s plugins): on the views
@@ -22,7 +23,7 @@ import (
 type Command struct {
 	Name       string
 	Key        string
-	Views      []string
+	Views      []route.Route
 	Program    string
 	Args       []string
 	Background bool
@@ -68,7 +69,7 @@ func (r *resolver) commands(base string, raw []*rawCommand, km Keymap) []Command
 			r.d.at(key, "an empty command: give its name, key and program")
 			continue
 		}
-		c := Command{Name: strings.TrimSpace(rc.Name), Key: strings.TrimSpace(rc.Key), Views: rc.Views,
+		c := Command{Name: strings.TrimSpace(rc.Name), Key: strings.TrimSpace(rc.Key),
 			Program: strings.TrimSpace(rc.Program), Args: rc.Args, Background: rc.Background, SSHRoles: rc.SSHRoles,
 			Entry: key, Lines: map[string]int{"": r.d.lines[key]}}
 		for j := range c.Args {
@@ -91,29 +92,31 @@ func (r *resolver) commands(base string, raw []*rawCommand, km Keymap) []Command
 			continue
 		}
 		names[c.Name] = key
-		for _, v := range c.Views {
-			if !slices.Contains(ViewNames(), v) {
-				r.d.at(joinKey(key, "views"), "no view %q: one of %s", v, strings.Join(ViewNames(), ", "))
-				ok = false
+		for _, v := range rc.Views {
+			if rv, known := route.Named(v); known {
+				c.Views = append(c.Views, rv)
+				continue
 			}
+			r.d.at(joinKey(key, "views"), "no view %q: one of %s", v, strings.Join(route.Names(), ", "))
+			ok = false
 		}
-		if len(c.Views) == 0 {
-			c.Views = ViewNames()
+		if len(rc.Views) == 0 {
+			c.Views = route.All()
 		}
 		if !ok {
 			continue
 		}
-		if v := slices.IndexFunc(c.Views, func(v string) bool { return slices.Contains(km.Taken(v), c.Key) }); v >= 0 {
+		if v := slices.IndexFunc(c.Views, func(v route.Route) bool { return slices.Contains(km.Taken(v), c.Key) }); v >= 0 {
 			r.d.at(joinKey(key, "key"), "%q is the dashboard's own key on the %s view (keys: can move it): choose another (ctrl+ or an unused letter)",
 				c.Key, c.Views[v])
 			continue
 		}
 		for _, v := range c.Views {
-			if other := keys[v+" "+c.Key]; other != "" {
+			if other := keys[string(v)+" "+c.Key]; other != "" {
 				r.d.at(joinKey(key, "key"), "%q runs %s on the %s view too", c.Key, other, v)
 				ok = false
 			}
-			keys[v+" "+c.Key] = c.Name
+			keys[string(v)+" "+c.Key] = c.Name
 		}
 		for j, a := range c.Args {
 			for _, m := range placeholder.FindAllStringSubmatch(a, -1) {
@@ -134,11 +137,4 @@ func (r *resolver) commands(base string, raw []*rawCommand, km Keymap) []Command
 		}
 	}
 	return out
-}
-
-// ViewNames are the built-in views, by their palette names (ui/route
-// holds the same, a test sees to it: the configuration knows no UI).
-func ViewNames() []string {
-	return []string{"overview", "quotes", "balances", "payments", "wallets", "reports", "addressbook", "alerts", "errors",
-		"identities", "ledger", "audit"}
 }

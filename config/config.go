@@ -454,3 +454,10 @@ func parse(file string, data []byte, profile string, getenv func(string) string,
 func (c *Config) Key(section string) string {
 	return "profiles." + c.Profile + "." + section
 }
+
+// ErrReadOnly refuses an action in a read-only session (the profile's
+// read_only, --read-only, TREASURY_READ_ONLY or an SSH viewer key). It is
+// defined here, on the ground, so the actions that refuse with it and the
+// shell that refuses to open their dialog share one error without the
+// shell importing the actions.
+var ErrReadOnly = errors.New("read-only session: actions are disabled (profile read_only, --read-only, or an SSH viewer key)")

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"treasury/data/webhook"
+	"treasury/kit/pubkey"
 )
 
 // env is a fake environment for Load and Parse.
@@ -25,7 +25,7 @@ func fixture(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
 	pub, priv, _ := ed25519.GenerateKey(nil)
-	pubPEM, _ := webhook.MarshalPublicKeyPEM(pub)
+	pubPEM, _ := pubkey.MarshalPEM(pub)
 	der, _ := x509.MarshalPKCS8PrivateKey(priv)
 	must(t, os.WriteFile(filepath.Join(dir, "hook.pem"), pubPEM, 0o644))
 	must(t, os.WriteFile(filepath.Join(dir, "op.pem"), pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der}), 0o600))
@@ -286,7 +286,7 @@ func TestParseWarnings(t *testing.T) {
 	}
 }
 
-func marshalPub(pub ed25519.PublicKey) ([]byte, error) { return webhook.MarshalPublicKeyPEM(pub) }
+func marshalPub(pub ed25519.PublicKey) ([]byte, error) { return pubkey.MarshalPEM(pub) }
 
 // TestMouseIsOnUnlessTurnedOff: the mouse is reported by default (the
 // built-in sandbox too); mouse: false turns it off.

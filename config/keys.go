@@ -4,6 +4,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"treasury/config/route"
 	"unicode/utf8"
 )
 
@@ -12,46 +13,75 @@ import (
 // default, the label help shows for them and what it does.
 type KeyAction struct {
 	Name string
-	// Places are where the key is read: "*" everywhere (the shell's
-	// keys), "table" on every table page, "detail" on every detail page,
-	// a view's name ("wallets": on its every page), a view's tables only
-	// ("quotes/table"), or a modal place ("dialog", "palette", "pager",
-	// "filter", "overlay", "form") that takes every key while it is
-	// open. Two actions whose places meet cannot share a key (meets).
-	Places []string
+	// Places are where the key is read (Place). Two actions whose
+	// places meet cannot share a key (meets).
+	Places []Place
 	Keys   []string
 	Label  string // the keys as help shows them ("↑/k")
 	Help   string
 }
 
+// Place is where a key is read: Everywhere (the shell's keys), OnTable
+// (every table page), OnDetail (every detail page), a view (On: its every
+// page), a view's tables only (TablesOf), or a modal place (InDialog,
+// InPalette...) that takes every key while it is open. A view's place is
+// made of its route, never written by hand.
+type Place string
+
+// The places that are no view's.
+const (
+	Everywhere Place = "*"
+	OnTable    Place = "table"
+	OnDetail   Place = "detail"
+	InDialog   Place = "dialog"
+	InPalette  Place = "palette"
+	InFilter   Place = "filter"
+	InOverlay  Place = "overlay" // the pager: help, the raw record
+	InForm     Place = "form"
+	InPicker   Place = "picker"
+)
+
+// On is the place of view r: its every page.
+func On(r route.Route) Place { return Place(r) }
+
+// TablesOf is the place of view r's table pages only.
+func TablesOf(r route.Route) Place { return Place(r) + "/table" }
+
 // Modal places: while one is open it takes every key.
-var modalPlaces = []string{"dialog", "palette", "filter", "overlay", "form", "picker"}
+var modalPlaces = []Place{InDialog, InPalette, InFilter, InOverlay, InForm, InPicker}
 
 // KeyActions are the dashboard's rebindable actions with their default
 // keys, in help's order. A fresh table each call.
 func KeyActions() []KeyAction {
-	all, table, detail := []string{"*"}, []string{"table"}, []string{"detail"}
-	a := func(name string, places []string, label, help string, keys ...string) KeyAction {
+	all, table, detail := []Place{Everywhere}, []Place{OnTable}, []Place{OnDetail}
+	a := func(name string, places []Place, label, help string, keys ...string) KeyAction {
 		if label == "" {
 			label = strings.Join(keys, "/")
 		}
 		return KeyAction{Name: name, Places: places, Keys: keys, Label: label, Help: help}
 	}
-	v := func(views ...string) []string { return views }
+	v := func(places ...Place) []Place { return places }
+	on := func(views ...route.Route) []Place {
+		out := make([]Place, len(views))
+		for i, r := range views {
+			out[i] = On(r)
+		}
+		return out
+	}
 	return []KeyAction{
 		// The shell's.
 		a("next_view", all, "", "next view", "tab"),
 		a("prev_view", all, "", "previous view", "shift+tab"),
 		a("palette", all, "", "command palette", ":"),
 		a("filter", all, "", "filter rows", "/"),
-		a("back", v("*", "overlay"), "", "back", "esc"),
-		a("raw", v("*", "overlay"), "", "raw record (JSON)", "y"),
+		a("back", v(Everywhere, InOverlay), "", "back", "esc"),
+		a("raw", v(Everywhere, InOverlay), "", "raw record (JSON)", "y"),
 		a("copy", all, "", "copy id (OSC 52)", "c"),
 		a("show_id", all, "", "show id to select by hand", "C"),
 		a("save_csv", all, "", "save table as CSV", "ctrl+s"),
 		a("refresh", all, "", "refresh now", "r"),
 		a("pause", all, "", "pause what is shown / resume", "p"),
-		a("help", v("*", "overlay"), "", "help", "?"),
+		a("help", v(Everywhere, InOverlay), "", "help", "?"),
 		a("quit", all, "q", "quit", "q", "ctrl+c"),
 		a("alerts", all, "", "open alerts", "a"),
 		// A table's, and a table page's.
@@ -79,63 +109,63 @@ func KeyActions() []KeyAction {
 		a("half_page_up", detail, "", "half a page up", "ctrl+u"),
 		a("half_page_down", detail, "", "half a page down", "ctrl+d"),
 		// The views'.
-		a("window", v("overview", "quotes", "balances", "payments", "ledger"), "", "chart window", "w"),
-		a("pin_pair", v("quotes"), "", "chart: pin/unpin the selected pair", "P"),
-		a("board", v("quotes/table"), "", "board: latest per pair / every quote", "b"),
-		a("trades", v("balances"), "", "trades / balances", "t"),
-		a("funding", v("balances"), "", "funding plan / balances", "f"),
-		a("plan_longer", v("balances"), "", "plan an hour longer", "+"),
-		a("plan_shorter", v("balances"), "", "plan an hour shorter", "-"),
-		a("next_scope", v("payments"), "", "next state scope", "]"),
-		a("prev_scope", v("payments"), "", "previous state scope", "["),
-		a("ticket", v("payments"), "", "copy a ticket summary", "Y"),
-		a("platform_payments", v("payments"), "", "the platform's payments beyond the window", "o"),
-		a("vaults", v("wallets"), "", "section: vaults and wallets", "V"),
-		a("transactions", v("wallets"), "", "section: all transactions", "T"),
-		a("sweeps", v("wallets"), "", "section: sweep configurations", "E"),
-		a("webhooks", v("wallets"), "", "section: webhooks and subscriptions", "W"),
-		a("freeze", v("wallets"), "", "freeze the transaction", "f"),
-		a("unfreeze", v("wallets"), "", "unfreeze the transaction", "U"),
-		a("trigger", v("wallets"), "", "trigger the sweep", "t"),
-		a("counterparties", v("addressbook"), "", "wallet counterparties", "w"),
-		a("lock", v("addressbook"), "", "lock endpoint", "l"),
-		a("unlock", v("addressbook"), "", "unlock endpoint", "U"),
-		a("thresholds", v("alerts"), "", "thresholds", "e"),
-		a("save_report", v("reports"), "", "save report file as downloaded", "w"),
-		a("skipped_rows", v("reports"), "", "list the rows skipped", "!"),
+		a("window", on(route.Overview, route.Quotes, route.Balances, route.Payments, route.Ledger), "", "chart window", "w"),
+		a("pin_pair", on(route.Quotes), "", "chart: pin/unpin the selected pair", "P"),
+		a("board", v(TablesOf(route.Quotes)), "", "board: latest per pair / every quote", "b"),
+		a("trades", on(route.Balances), "", "trades / balances", "t"),
+		a("funding", on(route.Balances), "", "funding plan / balances", "f"),
+		a("plan_longer", on(route.Balances), "", "plan an hour longer", "+"),
+		a("plan_shorter", on(route.Balances), "", "plan an hour shorter", "-"),
+		a("next_scope", on(route.Payments), "", "next state scope", "]"),
+		a("prev_scope", on(route.Payments), "", "previous state scope", "["),
+		a("ticket", on(route.Payments), "", "copy a ticket summary", "Y"),
+		a("platform_payments", on(route.Payments), "", "the platform's payments beyond the window", "o"),
+		a("vaults", on(route.Wallets), "", "section: vaults and wallets", "V"),
+		a("transactions", on(route.Wallets), "", "section: all transactions", "T"),
+		a("sweeps", on(route.Wallets), "", "section: sweep configurations", "E"),
+		a("webhooks", on(route.Wallets), "", "section: webhooks and subscriptions", "W"),
+		a("freeze", on(route.Wallets), "", "freeze the transaction", "f"),
+		a("unfreeze", on(route.Wallets), "", "unfreeze the transaction", "U"),
+		a("trigger", on(route.Wallets), "", "trigger the sweep", "t"),
+		a("counterparties", on(route.AddressBook), "", "wallet counterparties", "w"),
+		a("lock", on(route.AddressBook), "", "lock endpoint", "l"),
+		a("unlock", on(route.AddressBook), "", "unlock endpoint", "U"),
+		a("thresholds", on(route.Alerts), "", "thresholds", "e"),
+		a("save_report", on(route.Reports), "", "save report file as downloaded", "w"),
+		a("skipped_rows", on(route.Reports), "", "list the rows skipped", "!"),
 		// Modal: a confirmation, the palette, a pager, the filter, the
 		// help and raw overlays, the thresholds form, the column picker.
-		a("dialog_next", v("dialog"), "", "next field", "tab"),
-		a("dialog_prev", v("dialog"), "", "previous field", "shift+tab"),
-		a("dialog_switch", v("dialog"), "←/→", "other button", "left", "right"),
-		a("dialog_enter", v("dialog"), "", "as the dialog says", "enter"),
-		a("dialog_close", v("dialog"), "esc", "cancel", "esc", "ctrl+c"),
-		a("dialog_scroll_up", v("dialog"), "pgup", "the record's lines up", "pgup"),
-		a("dialog_scroll_down", v("dialog"), "pgdn", "the record's lines down", "pgdown"),
-		a("palette_close", v("palette"), "esc", "close", "esc", "ctrl+c"),
-		a("palette_complete", v("palette"), "", "complete", "tab"),
-		a("palette_next", v("palette"), "↓", "next", "down", "ctrl+n"),
-		a("palette_prev", v("palette"), "↑", "previous", "up", "ctrl+p"),
-		a("palette_run", v("palette"), "", "run", "enter"),
-		a("pager_up", v("overlay"), "↑/k", "up", "up", "k"),
-		a("pager_down", v("overlay"), "↓/j", "down", "down", "j"),
-		a("pager_page_up", v("overlay"), "pgup", "page up", "pgup", "b"),
-		a("pager_page_down", v("overlay"), "pgdn", "page down", "pgdown", "space"),
-		a("filter_keep", v("filter"), "", "keep", "enter"),
-		a("filter_clear", v("filter"), "", "clear", "esc"),
-		a("close", v("overlay"), "", "close", "q"),
-		a("form_next", v("form"), "tab/↓", "next field", "tab", "down"),
-		a("form_prev", v("form"), "shift+tab/↑", "previous field", "shift+tab", "up"),
-		a("form_save", v("form"), "", "save to the file and apply", "enter"),
-		a("form_cancel", v("form"), "", "cancel", "esc"),
-		a("picker_up", v("picker"), "↑/k", "up", "up", "k"),
-		a("picker_down", v("picker"), "↓/j", "down", "down", "j"),
-		a("picker_toggle", v("picker"), "space/x", "show / hide", "space", "x"),
-		a("picker_move_up", v("picker"), "K/shift+↑", "move up (left)", "K", "shift+up"),
-		a("picker_move_down", v("picker"), "J/shift+↓", "move down (right)", "J", "shift+down"),
-		a("picker_all", v("picker"), "", "every column", "a"),
-		a("picker_done", v("picker"), "", "done", "enter"),
-		a("picker_cancel", v("picker"), "", "cancel", "esc"),
+		a("dialog_next", v(InDialog), "", "next field", "tab"),
+		a("dialog_prev", v(InDialog), "", "previous field", "shift+tab"),
+		a("dialog_switch", v(InDialog), "←/→", "other button", "left", "right"),
+		a("dialog_enter", v(InDialog), "", "as the dialog says", "enter"),
+		a("dialog_close", v(InDialog), "esc", "cancel", "esc", "ctrl+c"),
+		a("dialog_scroll_up", v(InDialog), "pgup", "the record's lines up", "pgup"),
+		a("dialog_scroll_down", v(InDialog), "pgdn", "the record's lines down", "pgdown"),
+		a("palette_close", v(InPalette), "esc", "close", "esc", "ctrl+c"),
+		a("palette_complete", v(InPalette), "", "complete", "tab"),
+		a("palette_next", v(InPalette), "↓", "next", "down", "ctrl+n"),
+		a("palette_prev", v(InPalette), "↑", "previous", "up", "ctrl+p"),
+		a("palette_run", v(InPalette), "", "run", "enter"),
+		a("pager_up", v(InOverlay), "↑/k", "up", "up", "k"),
+		a("pager_down", v(InOverlay), "↓/j", "down", "down", "j"),
+		a("pager_page_up", v(InOverlay), "pgup", "page up", "pgup", "b"),
+		a("pager_page_down", v(InOverlay), "pgdn", "page down", "pgdown", "space"),
+		a("filter_keep", v(InFilter), "", "keep", "enter"),
+		a("filter_clear", v(InFilter), "", "clear", "esc"),
+		a("close", v(InOverlay), "", "close", "q"),
+		a("form_next", v(InForm), "tab/↓", "next field", "tab", "down"),
+		a("form_prev", v(InForm), "shift+tab/↑", "previous field", "shift+tab", "up"),
+		a("form_save", v(InForm), "", "save to the file and apply", "enter"),
+		a("form_cancel", v(InForm), "", "cancel", "esc"),
+		a("picker_up", v(InPicker), "↑/k", "up", "up", "k"),
+		a("picker_down", v(InPicker), "↓/j", "down", "down", "j"),
+		a("picker_toggle", v(InPicker), "space/x", "show / hide", "space", "x"),
+		a("picker_move_up", v(InPicker), "K/shift+↑", "move up (left)", "K", "shift+up"),
+		a("picker_move_down", v(InPicker), "J/shift+↓", "move down (right)", "J", "shift+down"),
+		a("picker_all", v(InPicker), "", "every column", "a"),
+		a("picker_done", v(InPicker), "", "done", "enter"),
+		a("picker_cancel", v(InPicker), "", "cancel", "esc"),
 	}
 }
 
@@ -193,10 +223,10 @@ func (m Keymap) Label(name string) string {
 
 // Taken are the keys in force that are read on view (its name): what a
 // custom command on that view may not take.
-func (m Keymap) Taken(view string) []string {
+func (m Keymap) Taken(view route.Route) []string {
 	out := slices.Clone(jumpKeys)
 	for _, a := range KeyActions() {
-		if _, ok := meets(a.Places, []string{view}); ok {
+		if _, ok := meets(a.Places, []Place{On(view)}); ok {
 			out = append(out, m.Keys(a.Name)...)
 		}
 	}
@@ -302,7 +332,7 @@ func (m Keymap) Collisions() []Collision {
 // meets itself only; "*" meets every other place; a table page and a
 // detail page are never both shown; a view's name meets either kind of
 // page and itself, its tables ("quotes/table") a table page only.
-func meets(a, b []string) (string, bool) {
+func meets(a, b []Place) (string, bool) {
 	for _, p := range a {
 		for _, q := range b {
 			if w, ok := meet(p, q); ok {
@@ -313,34 +343,37 @@ func meets(a, b []string) (string, bool) {
 	return "", false
 }
 
-func meet(p, q string) (string, bool) {
-	page := func(x string) bool { return x == "table" || x == "detail" }
-	pv, pt, _ := strings.Cut(p, "/")
-	qv, qt, _ := strings.Cut(q, "/")
+func meet(p, q Place) (string, bool) {
+	page := func(x Place) bool { return x == OnTable || x == OnDetail }
+	pv, pt, _ := strings.Cut(string(p), "/")
+	qv, qt, _ := strings.Cut(string(q), "/")
 	switch {
 	case slices.Contains(modalPlaces, p) || slices.Contains(modalPlaces, q):
-		return "the " + p, p == q
-	case p == "*" && q == "*":
+		return "the " + string(p), p == q
+	case p == Everywhere && q == Everywhere:
 		return "every view", true
-	case p == "*" || q == "*":
-		other := p + q
-		if page(other) {
-			return "every " + other + " page", true
+	case p == Everywhere || q == Everywhere:
+		other := p
+		if p == Everywhere {
+			other = q
 		}
-		v, _, _ := strings.Cut(strings.TrimPrefix(other, "*"), "/")
+		if page(other) {
+			return "every " + string(other) + " page", true
+		}
+		v, _, _ := strings.Cut(string(other), "/")
 		return "the " + v + " view", true
 	case page(p) && page(q):
-		return "every " + p + " page", p == q
+		return "every " + string(p) + " page", p == q
 	case page(p):
-		return "the " + qv + " view", p == "table" || qt == ""
+		return "the " + qv + " view", p == OnTable || qt == ""
 	case page(q):
-		return "the " + pv + " view", q == "table" || pt == ""
+		return "the " + pv + " view", q == OnTable || pt == ""
 	}
 	return "the " + pv + " view", pv == qv
 }
 
-func modal(places []string) bool {
-	return slices.ContainsFunc(places, func(p string) bool { return slices.Contains(modalPlaces, p) })
+func modal(places []Place) bool {
+	return slices.ContainsFunc(places, func(p Place) bool { return slices.Contains(modalPlaces, p) })
 }
 
 // namedKeys are the keys with names (besides a single character).

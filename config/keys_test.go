@@ -77,7 +77,7 @@ func TestKeysRebind(t *testing.T) {
 // table-only keys never on a detail page, a modal place only itself.
 func TestPlacesMeet(t *testing.T) {
 	for _, c := range []struct {
-		p, q string
+		p, q Place
 		want bool
 	}{
 		{"*", "*", true}, {"*", "table", true}, {"*", "wallets", true}, {"*", "dialog", false},
@@ -85,8 +85,8 @@ func TestPlacesMeet(t *testing.T) {
 		{"table", "quotes/table", true}, {"detail", "quotes/table", false}, {"quotes", "quotes/table", true},
 		{"wallets", "quotes", false}, {"dialog", "dialog", true}, {"dialog", "palette", false}, {"wallets", "wallets", true},
 	} {
-		for _, pq := range [][2]string{{c.p, c.q}, {c.q, c.p}} {
-			if _, got := meets([]string{pq[0]}, []string{pq[1]}); got != c.want {
+		for _, pq := range [][2]Place{{c.p, c.q}, {c.q, c.p}} {
+			if _, got := meets([]Place{pq[0]}, []Place{pq[1]}); got != c.want {
 				t.Errorf("%s meets %s: %v, want %v", pq[0], pq[1], got, c.want)
 			}
 		}

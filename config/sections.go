@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"treasury/data/webhook"
+	"treasury/kit/pubkey"
 )
 
 // The resolvers of a profile's sections: one per interface, the webhook
@@ -167,7 +167,7 @@ func (r *resolver) webhooks(s string, p *rawWebhooks) *Webhooks {
 		b, err := os.ReadFile(r.path(p.PublicKeyFile))
 		if err != nil {
 			r.d.at(key, "cannot read %s: %v", r.path(p.PublicKeyFile), unwrapPathErr(err))
-		} else if w.PublicKey, err = webhook.ParsePublicKeyPEM(b); err != nil {
+		} else if w.PublicKey, err = pubkey.ParsePEM(b); err != nil {
 			r.d.at(key, "%s: %v", r.path(p.PublicKeyFile), err)
 		}
 	}

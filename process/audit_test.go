@@ -18,6 +18,7 @@ import (
 	"treasury/data/wallet"
 	"treasury/kit/nonroot"
 	"treasury/process"
+	"treasury/process/sandboxprofile"
 	"treasury/sandbox/sandboxtest"
 	"treasury/ui"
 )
@@ -61,7 +62,7 @@ func open(t *testing.T, e *process.Env) (*process.Runtime, *actions.Actor) {
 	srv := sandboxtest.Listen(t, sandboxtest.Options())
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	rt, err := process.Open(ctx, e, srv.Profile(config.Builtin()))
+	rt, err := process.Open(ctx, e, sandboxprofile.Of(srv, config.Builtin()))
 	if err != nil {
 		t.Fatalf("the dashboard does not start: %v", err)
 	}
@@ -225,7 +226,7 @@ func TestReadOnlyFlagStartsOnAnyState(t *testing.T) {
 	os.Chmod(dir, 0o500)
 	t.Cleanup(func() { os.Chmod(dir, 0o700) })
 	srv := sandboxtest.Listen(t, sandboxtest.Options())
-	cfg := srv.Profile(config.Builtin())
+	cfg := sandboxprofile.Of(srv, config.Builtin())
 	cfg.ReadOnly = true
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -256,7 +257,7 @@ func TestReadOnlyFlagStartsOnAnyState(t *testing.T) {
 func TestReadOnlyFlagRecordsRefusals(t *testing.T) {
 	e, _ := stateOf(t)
 	srv := sandboxtest.Listen(t, sandboxtest.Options())
-	cfg := srv.Profile(config.Builtin())
+	cfg := sandboxprofile.Of(srv, config.Builtin())
 	cfg.ReadOnly = true
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()

@@ -28,6 +28,7 @@ import (
 	"treasury/kit/diskfree"
 	"treasury/kit/keep"
 	"treasury/kit/words"
+	"treasury/process/sandboxprofile"
 	"treasury/sandbox"
 	"treasury/ui"
 	"treasury/ui/sanitize"
@@ -175,7 +176,7 @@ func StartEmbedded(cfg *config.Config, observe func(sandbox.Exchange)) (*sandbox
 	if err != nil {
 		return nil, nil, fmt.Errorf("embedded sandbox: %w", err)
 	}
-	return sb, sb.Profile(cfg), nil
+	return sb, sandboxprofile.Of(sb, cfg), nil
 }
 
 // Open starts everything the dashboard needs: OpenPlatform, the audit

@@ -11,7 +11,7 @@ import (
 	"treasury/commands/cli/clitest"
 	"treasury/config"
 	"treasury/data/apierr"
-	"treasury/data/webhook"
+	"treasury/kit/pubkey"
 	"treasury/process"
 	"treasury/sandbox"
 	"treasury/sandbox/sandboxtest"
@@ -34,7 +34,7 @@ func TestReceiverJudgesTimestampsOnThePlatformClock(t *testing.T) {
 		t.Skipf("the sandbox's clock is only %s from this host's: no skew to judge", skew)
 	}
 	ep, c := srv.Endpoints(), srv.Credentials()
-	pubPEM, err := webhook.MarshalPublicKeyPEM(srv.WebhookPublicKey())
+	pubPEM, err := pubkey.MarshalPEM(srv.WebhookPublicKey())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,7 @@ import (
 	"net/http"
 	"time"
 
-	"treasury/data/webhook"
+	"treasury/kit/pubkey"
 	"treasury/sandbox/internal/simkit"
 )
 
@@ -44,7 +44,7 @@ func (s *Sandbox) Info() Info {
 	for _, cr := range c.Wallet {
 		w[cr.ClientID] = cr.ClientSecret + " (" + cr.Type + ")"
 	}
-	pem, _ := webhook.MarshalPublicKeyPEM(s.WebhookPublicKey())
+	pem, _ := pubkey.MarshalPEM(s.WebhookPublicKey())
 	return Info{
 		Seed: s.opts.Seed, Now: s.env.Clock.Now(), Speed: s.env.Clock.Speed(), Frozen: s.env.Clock.Frozen(),
 		Interfaces: map[string]string{

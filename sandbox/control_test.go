@@ -11,7 +11,7 @@ import (
 
 	"treasury/data/apierr"
 	"treasury/data/payments"
-	"treasury/data/webhook"
+	"treasury/kit/pubkey"
 	"treasury/sandbox"
 	"treasury/sandbox/contract"
 	"treasury/sandbox/sandboxtest"
@@ -41,7 +41,7 @@ func TestControlAPI(t *testing.T) {
 	if info.Seed != 1 || !info.Frozen || info.Interfaces["wallet"] != "/wallet" || info.Credentials.PaymentsClientID != "sandbox-client" {
 		t.Fatalf("info = %+v", info)
 	}
-	if _, err := webhook.ParsePublicKeyPEM([]byte(info.WebhookPublicKey)); err != nil {
+	if _, err := pubkey.ParsePEM([]byte(info.WebhookPublicKey)); err != nil {
 		t.Fatalf("webhook public key: %v", err)
 	}
 

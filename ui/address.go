@@ -6,7 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"treasury/ui/route"
+	"treasury/config/route"
 )
 
 // addressed is a view's own message (the answer of its call, its timer)

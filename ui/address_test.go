@@ -7,7 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"treasury/ui/route"
+	"treasury/config/route"
 	"treasury/ui/uitest"
 )
 

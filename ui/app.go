@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"fmt"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -15,21 +14,8 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"treasury/config"
-	"treasury/data/actions"
+	"treasury/config/route"
 	"treasury/data/live"
-	"treasury/ui/route"
-)
-
-type overlay int
-
-const (
-	noOverlay overlay = iota
-	paletteOverlay
-	helpOverlay
-	rawOverlay
-	confirmOverlay
-	filterOverlay
-	columnsOverlay
 )
 
 // App is the shell: one per session (local terminal or SSH client).
@@ -50,30 +36,20 @@ type App struct {
 	newsRead time.Time
 
 	width, height int
-	overlay       overlay
-	pause         pause
-	flash         Flash
-	flashUntil    time.Time
-	now           time.Time
+	// overlays are what is shown over the active view, the top one last
+	// (overlay.go).
+	overlays   []overlay
+	pause      pause
+	flash      Flash
+	flashUntil time.Time
+	now        time.Time
 
-	filter textinput.Model
-	// filterReplace says the filter input shows the filter set, not yet
-	// edited: the first character typed replaces it.
-	filterReplace bool
-	palette       *palette
-	raw           *rawPager
-	picker        *columnPicker // the column picker (v), while open
-	// rawFor is the record the raw view waits for (RawReader), and
-	// rawHeld the record as held meanwhile.
-	rawFor  string
-	rawHeld any
-	confirm *dialog
+	// filter is the filter's input (the filter overlay types in it), the
+	// palette the command palette (built once, pushed as an overlay at
+	// each opening, its input emptied then).
+	filter  textinput.Model
+	palette *palette
 	help    help.Model
-	// helpTop is the first line of the help shown (?), when it is taller
-	// than the terminal: the pager's keys scroll it; helpFilter is what
-	// / types in it (helpfilter.go).
-	helpTop    int
-	helpFilter helpFilter
 	// confirms numbers the dialogs; background are the confirmed actions
 	// whose dialog was hidden while their call runs.
 	confirms   int
@@ -294,9 +270,9 @@ func (a *App) Close() {
 	if a.sub != nil {
 		a.sub.Close()
 	}
-	if a.overlay == confirmOverlay && a.confirm != nil {
-		a.overlay = noOverlay
-		a.confirm.ended()
+	for _, d := range a.dialogs() {
+		a.removeDialog(d)
+		d.ended()
 	}
 }
 
@@ -345,7 +321,7 @@ func (a *App) setFlash(f Flash) {
 	a.flashUntil = a.ctx.Clock().Add(d)
 }
 
-// Update is the shell's message loop.
+// Update is the shell's message loop: each message to what takes it.
 func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg.(type) {
 	case tea.KeyPressMsg, tea.MouseMsg, tea.WindowSizeMsg, Open, Jump:
@@ -353,51 +329,21 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	}
 	switch msg := msg.(type) {
 	case addressed:
-		// A view's own message: to that view alone.
-		for _, v := range a.views {
-			if v.Name() == msg.to {
-				return a, a.send(v, msg.msg)
-			}
-		}
-		return a, nil
+		return a, a.toView(msg)
 	case tea.WindowSizeMsg:
 		a.width, a.height = msg.Width, msg.Height
 		a.resize()
-		return a, nil
 	case RawRecord:
 		a.rawRead(msg)
-		return a, nil
 	case StoreChanged:
 		a.newsRead = time.Now()
 		return a, tea.Batch(a.readStore(), a.waitStore())
 	case Tick:
-		var read tea.Cmd
-		if a.routine.Load() {
-			read = a.readStore()
-		}
-		a.now = msg.Now
-		if !a.paused() { // paused, the ages hold as they were drawn
-			a.ctx.shown = a.ctx.Clock()
-		}
-		if a.flashUntil.Before(a.ctx.Clock()) {
-			a.flash = Flash{}
-		}
-		if d := a.shownDialog(); d != nil && d.state == settling {
-			// The view said nothing of the answer: do not wait forever.
-			if d.settled++; d.settled >= settleTicks {
-				a.overlay = noOverlay
-			}
-		}
-		return a, tea.Batch(read, a.send(a.Active(), msg), tick())
+		return a, a.ticked(msg)
 	case Copy:
 		return a, a.copyText(msg.What, msg.Text)
 	case Flash:
-		a.setFlash(msg)
-		// The first flash after a dialog's answer is the view's result.
-		if d := a.shownDialog(); d != nil && d.state == settling {
-			d.state, d.result = done, msg
-		}
-		return a, nil
+		a.flashed(msg)
 	case confirmAnswered:
 		return a, a.answered(msg)
 	case viewAdded:
@@ -406,119 +352,113 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if d := a.shownDialog(); d != nil {
 			return a, d.tick(msg)
 		}
-		return a, nil
 	case Open:
 		return a, a.follow(msg)
 	case Jump:
 		return a, a.open(Open{View: msg.View})
 	case showHelp:
 		a.openHelp()
-		return a, nil
 	case openPaletteWith:
 		a.reopenPalette(msg.text)
-		return a, nil
 	case Confirm:
-		if a.ctx.ReadOnly {
-			if msg.OnCancel != nil {
-				return a, msg.OnCancel(Cancelled{Refused: ErrReadOnly})
-			}
-			a.setFlash(Flash{Err: ErrReadOnly})
-			return a, nil
-		}
-		if d := a.shownDialog(); d != nil && (d.state == running || d.state == settling) {
-			a.background = append(a.background, d)
-		}
-		a.confirms++
-		a.confirm = newDialog(a.ctx, msg, a.confirms)
-		a.overlay = confirmOverlay
-		// What the footer said before (a read that opened the dialog, the
-		// cancel of the one before) gives way to the dialog's keys.
-		if a.flash.Err == nil {
-			a.flash = Flash{}
-		}
-		return a, nil
+		return a, a.confirm(msg)
 	case tea.KeyPressMsg:
 		return a, a.key(msg)
 	case tea.PasteMsg:
 		return a, a.paste(msg)
 	case tea.BackgroundColorMsg:
-		// The terminal's answer to Init's question, read from the input
-		// as any key is: nothing waited for it. Views read the theme as
-		// they draw (a table restyles itself, charts are kept per
-		// background).
-		if dark := msg.IsDark(); dark != a.ctx.Dark {
-			a.ctx.Dark = dark
-			a.ctx.Theme = NewTheme(a.ctx.Colors, dark, a.ctx.Skin)
-			a.help = newHelpModel(a.ctx.Theme)
-		}
-		return a, nil
+		a.setDark(msg.IsDark())
 	case tea.MouseMsg:
 		return a, a.mouse(msg)
 	case commandDone:
 		a.commandShown(msg)
-		return a, nil
+	default:
+		return a, a.toViews(msg)
 	}
-	// A view's own messages come addressed (above), and reach it even
-	// when another view is in front: the operator may switch tabs while
-	// an action's answer is on its way. What comes unaddressed (a global
-	// command's answer) goes to every view.
+	return a, nil
+}
+
+// toView gives a view's own message to that view alone.
+func (a *App) toView(msg addressed) tea.Cmd {
+	for _, v := range a.views {
+		if v.Name() == msg.to {
+			return a.send(v, msg.msg)
+		}
+	}
+	return nil
+}
+
+// toViews gives what comes unaddressed (a global command's answer) to
+// every view. A view's own messages come addressed (toView), and reach it
+// even when another view is in front: the operator may switch tabs while
+// an action's answer is on its way.
+func (a *App) toViews(msg tea.Msg) tea.Cmd {
 	cmds := make([]tea.Cmd, len(a.views))
 	for i, v := range a.views {
 		cmds[i] = a.send(v, msg)
 	}
-	return a, tea.Batch(cmds...)
+	return tea.Batch(cmds...)
+}
+
+// ticked steps the clock: what the store signalled is read, the ages
+// step (not while paused: they hold as they were drawn), a flash past its
+// time goes, and a dialog that waits in vain for the view's result
+// closes.
+func (a *App) ticked(msg Tick) tea.Cmd {
+	var read tea.Cmd
+	if a.routine.Load() {
+		read = a.readStore()
+	}
+	a.now = msg.Now
+	if !a.paused() {
+		a.ctx.shown = a.ctx.Clock()
+	}
+	if a.flashUntil.Before(a.ctx.Clock()) {
+		a.flash = Flash{}
+	}
+	if d := a.shownDialog(); d != nil && d.state == settling {
+		// The view said nothing of the answer: do not wait forever.
+		if d.settled++; d.settled >= settleTicks {
+			a.pop()
+		}
+	}
+	return tea.Batch(read, a.send(a.Active(), msg), tick())
+}
+
+// flashed shows a flash in the footer; the first after a dialog's answer
+// is the view's result, which the dialog shows.
+func (a *App) flashed(msg Flash) {
+	a.setFlash(msg)
+	if d := a.shownDialog(); d != nil && d.state == settling {
+		d.state, d.result = done, msg
+	}
+}
+
+// setDark takes the terminal's answer to Init's question, read from the
+// input as any key is: nothing waited for it. Views read the theme as
+// they draw (a table restyles itself, charts are kept per background).
+func (a *App) setDark(dark bool) {
+	if dark != a.ctx.Dark {
+		a.ctx.Dark = dark
+		a.ctx.Theme = NewTheme(a.ctx.Colors, dark, a.ctx.Skin)
+		a.help = newHelpModel(a.ctx.Theme)
+	}
 }
 
 // ErrReadOnly is what an action attempted in a read-only session says: the
-// same error the actions layer refuses with.
-var ErrReadOnly = actions.ErrReadOnly
+// same error the actions layer refuses with (config's, on the ground: the
+// shell imports no action).
+var ErrReadOnly = config.ErrReadOnly
 
+// key gives a key to the overlay shown, else to what takes typing (a
+// form's field, a table picking its sort column), else to the shell's
+// binding it matches, else to the active view.
 func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
-	switch a.overlay {
-	case paletteOverlay:
-		return a.palette.update(msg)
-	case helpOverlay:
-		return a.helpKey(msg)
-	case columnsOverlay:
-		return a.columnsKey(msg)
-	case rawOverlay:
-		if key.Matches(msg, a.keys.Back, a.keys.Raw, a.keys.Close) {
-			a.overlay = noOverlay
-			return nil
-		}
-		a.raw.update(msg)
-		return nil
-	case confirmOverlay:
-		cmd, closed := a.confirm.update(msg)
-		if closed {
-			a.overlay = noOverlay
-			if a.confirm.state == running || a.confirm.state == settling {
-				a.background = append(a.background, a.confirm)
-			}
-		}
-		return cmd
-	case filterOverlay:
-		replace := a.filterReplace
-		a.filterReplace = false
-		switch {
-		case key.Matches(msg, a.keys.FilterKeep):
-			a.overlay = noOverlay
-			a.filter.Blur()
-			return nil
-		case key.Matches(msg, a.keys.FilterClear):
-			a.overlay = noOverlay
-			a.filter.Blur()
-			a.filter.SetValue("")
-			return SetFilterOf(a.Active(), "")
-		case replace && msg.Text != "":
-			a.filter.SetValue("") // typed over the filter shown, as over a selected text
-		}
-		var cmd tea.Cmd
-		a.filter, cmd = a.filter.Update(msg)
-		return tea.Batch(cmd, SetFilterOf(a.Active(), a.filter.Value()))
+	if o := a.top(); o != nil {
+		return o.onKey(a, msg)
 	}
 	if cmd, ok := a.sendTyped(msg); ok && msg.String() != "ctrl+c" {
-		return cmd // a form's field, or a table picking its sort column, takes the keys
+		return cmd
 	}
 	k := a.keys
 	switch {
@@ -531,54 +471,18 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.PrevView):
 		return a.switchTo((a.active + len(a.views) - 1) % len(a.views))
 	case key.Matches(msg, k.Jump):
-		if i, ok := a.letters[msg.String()]; ok {
-			return a.switchTo(i)
-		}
-		return a.switchTo(int(msg.Code - '1'))
+		return a.jump(msg)
 	case key.Matches(msg, k.Palette):
 		a.palette.open()
-		a.overlay = paletteOverlay
+		a.push(a.palette)
 	case key.Matches(msg, k.Help):
 		a.openHelp()
-	case key.Matches(msg, k.Alerts):
-		// "a: all" on the overview, and from anywhere: esc comes back.
+	case key.Matches(msg, k.Alerts): // "a: all" on the overview, and from anywhere: esc comes back
 		return a.follow(Open{View: route.Alerts})
 	case key.Matches(msg, k.Filter):
-		if _, ok := As[Filterer](a.Active()); !ok {
-			a.setFlash(Flash{Text: "nothing to search here"})
-			return nil
-		}
-		// The filter set is shown to edit: what is typed first replaces
-		// it, an editing key (←, ⌫) keeps it to edit; never is a word
-		// added to one the operator does not see.
-		a.filter.SetValue(FilterOf(a.Active()))
-		a.filter.CursorEnd()
-		a.filter.Focus()
-		a.filterReplace = a.filter.Value() != ""
-		a.overlay = filterOverlay
+		return a.openFilter()
 	case key.Matches(msg, k.Back):
-		if m, ok := As[Marker](a.Active()); ok && m.Marks() > 0 {
-			a.setFlash(Flash{Text: marksCleared(m.ClearMarks())})
-			return nil
-		}
-		if l, ok := a.returnLink(); ok {
-			return a.goBack(l)
-		}
-		if !a.Active().Back() {
-			if k, ok := a.Active().(FilterKeeper); ok && k.KeepsFilter() {
-				return nil // a saved search: its search is the tab
-			}
-			if FilterOf(a.Active()) != "" {
-				cmd := SetFilterOf(a.Active(), "")
-				a.watch()
-				return cmd
-			}
-			return nil
-		}
-		a.watch()
-		// The page shown now is read afresh (and a view whose Back changed
-		// what it lists runs what that needs).
-		return a.send(a.Active(), StoreChanged{})
+		return a.back()
 	case key.Matches(msg, k.Raw):
 		if id, rec, ok := SelectedOf(a.Active()); ok {
 			return a.showRaw(id, rec)
@@ -594,26 +498,9 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, k.Save):
 		return a.saveCSV()
 	case key.Matches(msg, k.Refresh):
-		if a.ctx.Store != nil {
-			for _, t := range a.Active().Topics() {
-				a.ctx.Store.Refresh(t)
-			}
-		}
-		text := "refreshing"
-		if a.paused() {
-			a.pause.once = true // the news this brings is shown, once
-			text = "refreshing once: still paused (p resumes)"
-		}
-		a.setFlash(Flash{Text: text})
-		cmd := a.send(a.Active(), Refresh{}) // a page's own reads (a report, a wallet's limits) load again
-		a.watch()
-		return cmd
+		return a.refresh()
 	case key.Matches(msg, k.Pause):
-		a.togglePause()
-		if !a.paused() {
-			return a.send(a.Active(), StoreChanged{})
-		}
-		a.setFlash(Flash{Text: "paused: what this session shows holds until p (r refreshes once)"})
+		return a.pauseKey()
 	default:
 		if c, ok := a.customCommand(msg); ok {
 			return a.runCustom(c)
@@ -629,25 +516,11 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 // a dialog's typed confirmation or a form's field; elsewhere it is
 // dropped, never read as keys.
 func (a *App) paste(msg tea.PasteMsg) tea.Cmd {
-	switch a.overlay {
-	case paletteOverlay:
-		return a.palette.paste(msg)
-	case confirmOverlay:
-		return a.confirm.paste(msg)
-	case helpOverlay:
-		return a.pasteHelp(msg)
-	case filterOverlay:
-		if a.filterReplace {
-			a.filterReplace = false
-			a.filter.SetValue("")
-		}
-		var cmd tea.Cmd
-		a.filter, cmd = a.filter.Update(msg)
-		return tea.Batch(cmd, SetFilterOf(a.Active(), a.filter.Value()))
-	case noOverlay:
-		if cmd, ok := a.sendTyped(msg); ok {
-			return cmd
-		}
+	if o := a.top(); o != nil {
+		return o.onPaste(a, msg)
+	}
+	if cmd, ok := a.sendTyped(msg); ok {
+		return cmd
 	}
 	return nil
 }
@@ -675,42 +548,4 @@ func (a *App) sendTyped(msg tea.Msg) (tea.Cmd, bool) {
 type typingPage interface {
 	Typing
 	Update(tea.Msg) tea.Cmd
-}
-
-// shownDialog is the confirmation dialog on screen, or nil.
-func (a *App) shownDialog() *dialog {
-	if a.overlay != confirmOverlay {
-		return nil
-	}
-	return a.confirm
-}
-
-// answered takes a confirmed action's answer: its dialog, shown, waits for
-// the view's result; the message goes on to the views.
-func (a *App) answered(msg confirmAnswered) tea.Cmd {
-	for i, d := range a.background {
-		if d.seq == msg.seq {
-			a.background = append(a.background[:i:i], a.background[i+1:]...)
-			break
-		}
-	}
-	if d := a.shownDialog(); d != nil && d.seq == msg.seq {
-		d.answered()
-		if msg.msg == nil {
-			a.overlay = noOverlay
-		}
-	}
-	if msg.msg == nil {
-		return nil
-	}
-	inner := msg.msg
-	return func() tea.Msg { return inner }
-}
-
-// marksCleared says that n marks were dropped, and that nothing was sent.
-func marksCleared(n int) string {
-	if n == 1 {
-		return "1 mark cleared: nothing was sent"
-	}
-	return fmt.Sprintf("%d marks cleared: nothing was sent", n)
 }

@@ -14,8 +14,8 @@ import (
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
+	"treasury/config/route"
 	"treasury/data/live"
-	"treasury/ui/route"
 	"treasury/ui/uitest"
 )
 

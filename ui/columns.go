@@ -85,21 +85,20 @@ func (a *App) openColumns() tea.Cmd {
 			p.cols = append(p.cols, pickedColumn{name: n, title: title(n)})
 		}
 	}
-	a.picker, a.overlay = p, columnsOverlay
+	a.push(p)
 	return nil
 }
 
-// columnsKey is a key while the picker is open.
-func (a *App) columnsKey(msg tea.KeyPressMsg) tea.Cmd {
-	p := a.picker
+// onKey is a key while the picker is open.
+func (p *columnPicker) onKey(a *App, msg tea.KeyPressMsg) tea.Cmd {
 	k := p.keys
 	switch {
 	case key.Matches(msg, k.Done):
-		a.overlay, a.picker = noOverlay, nil
+		a.pop()
 		return nil
 	case key.Matches(msg, k.Cancel):
 		cmd, _ := p.page.SetLayout(p.was, p.sort, p.desc)
-		a.overlay, a.picker = noOverlay, nil
+		a.pop()
 		return cmd
 	case key.Matches(msg, k.Up):
 		p.cursor = max(p.cursor-1, 0)

@@ -18,8 +18,8 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"treasury/config/route"
 	"treasury/kit/jsonfields"
-	"treasury/ui/route"
 	"treasury/ui/sanitize"
 )
 
@@ -149,8 +149,7 @@ func (a *App) commandShown(d commandDone) {
 	if d.err != nil {
 		head = sanitize.Line(d.c.Name) + ": " + sanitize.Line(d.err.Error())
 	}
-	a.raw = a.pager(newOutputPager(a.ctx, head+"; "+a.keys.Back.Help().Key+" closes:", d.out, a.width, a.height-a.chrome()))
-	a.overlay = rawOverlay
+	a.push(a.pager(newOutputPager(a.ctx, head+"; "+a.keys.Back.Help().Key+" closes:", d.out, a.width, a.height-a.chrome())))
 	a.setFlash(Flash{Text: head})
 }
 

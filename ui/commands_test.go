@@ -9,7 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"treasury/ui/route"
+	"treasury/config/route"
 )
 
 // TestCommandArgsAreTheRecordsFields: {id} is the record's id, {name} a
@@ -66,7 +66,7 @@ func TestACustomCommandRunsOnTheSelectedRecord(t *testing.T) {
 	}
 	a.Update(cmd())
 	frame := regexp.MustCompile(` +\n`).ReplaceAllString(ansi.Strip(a.Frame()), "\n")
-	if !strings.Contains(frame, "record a-1\n; rm -rf /\nbad\\x1b[2Jend") || a.overlay != rawOverlay {
+	if !strings.Contains(frame, "record a-1\n; rm -rf /\nbad\\x1b[2Jend") || a.overlayKind() != rawOverlay {
 		t.Fatalf("the output pane:\n%s", frame)
 	}
 	if len(logged) != 1 || logged[0] != "custom command ran" {

@@ -46,12 +46,12 @@ func TestCopyPerSession(t *testing.T) {
 		if tmux := strings.Contains(got, "\x1bPtmux;"); tmux != c.tmux {
 			t.Errorf("%s: tmux passthrough %v in %q", c.term, tmux, got)
 		}
-		if dialog := a.overlay == rawOverlay && strings.Contains(a.raw.view(), "pay-1"); dialog != c.dialog {
+		if dialog := a.overlayKind() == rawOverlay && strings.Contains(a.shownRaw().view(), "pay-1"); dialog != c.dialog {
 			t.Errorf("%s: dialog %v", c.term, dialog)
 		}
-		a.overlay = noOverlay
+		a.closeOverlays()
 		a.Update(uitest.Key("C"))
-		if a.overlay != rawOverlay || !strings.Contains(a.raw.view(), "pay-1") {
+		if a.overlayKind() != rawOverlay || !strings.Contains(a.shownRaw().view(), "pay-1") {
 			t.Errorf("%s: C did not show the id", c.term)
 		}
 	}

@@ -27,11 +27,11 @@ func (e explained) Explain() []string {
 // the explanation under its keys; where it does not fit, the help scrolls
 // to it: nothing is left out.
 func TestHelpExplainsTheFigures(t *testing.T) {
-	a := NewApp(testContext("test", false), explained{&listView{name: "ex", rows: []string{"x"}}, 0})
+	a := &helpLayer{App: NewApp(testContext("test", false), explained{&listView{name: "ex", rows: []string{"x"}}, 0})}
 	if out := a.helpView(100, 40); !strings.Contains(out, "How its figures are computed") || !strings.Contains(out, "Runway: the balance over the pace.") {
 		t.Fatalf("no explanation:\n%s", out)
 	}
-	long := NewApp(testContext("test", false), explained{&listView{name: "ex", rows: []string{"x"}}, 40})
+	long := &helpLayer{App: NewApp(testContext("test", false), explained{&listView{name: "ex", rows: []string{"x"}}, 40})}
 	if out := long.helpView(100, 30); !strings.Contains(out, "lines 1–29 of") || strings.Contains(out, "closes this help") {
 		t.Fatalf("a help taller than the terminal does not say it scrolls:\n%s", out)
 	}

@@ -79,8 +79,7 @@ func (a *App) copyText(what, text string) tea.Cmd {
 
 // showCopy opens the dialog that shows text to select by hand.
 func (a *App) showCopy(title, text string) {
-	a.raw = a.pager(newTextPager(a.ctx, title, text, a.width, a.height-a.chrome()))
-	a.overlay = rawOverlay
+	a.push(a.pager(newTextPager(a.ctx, title, text, a.width, a.height-a.chrome())))
 }
 
 func (a *App) saveCSV() tea.Cmd {

@@ -50,24 +50,11 @@ func (a *App) Frame() string {
 	b.WriteByte('\n')
 	h := a.ctx.Height
 	var body string
-	switch a.overlay {
-	case helpOverlay:
-		body = a.helpView(a.width, h)
-	case rawOverlay:
-		body = a.raw.view()
-	case paletteOverlay:
-		body = a.palette.view(a.width, h)
-	case columnsOverlay:
-		body = a.picker.view(a.ctx, a.width, h)
-	case confirmOverlay:
-		body = lipgloss.Place(a.width, h, lipgloss.Center, lipgloss.Center, a.confirm.view(a.width, h),
-			lipgloss.WithWhitespaceChars(" "))
-	case noOverlay:
-		if a.paused() {
-			body = a.pausedBody(a.width, h)
-		} else {
-			body = a.Active().Render(a.width, h)
-		}
+	switch {
+	case a.top() != nil:
+		body = a.top().draw(a, a.width, h)
+	case a.paused():
+		body = a.pausedBody(a.width, h)
 	default:
 		body = a.Active().Render(a.width, h)
 	}
@@ -463,7 +450,7 @@ func (a *App) tabTrail() string {
 	if tr := a.trail(); tr != "" {
 		trail = "  " + a.styled(&t.Accent, tr)
 	}
-	if f := FilterOf(a.Active()); f != "" && a.overlay != filterOverlay {
+	if f := FilterOf(a.Active()); f != "" && a.overlayKind() != filterOverlay {
 		trail += "  " + a.styled(&t.Warn, "/"+f)
 	}
 	return trail
@@ -555,9 +542,9 @@ func (a *App) tabLabels(form int) string {
 
 func (a *App) footer() string {
 	t := &a.ctx.Theme
-	if a.overlay == filterOverlay {
+	if f, ok := topOf[*filterLayer](a); ok {
 		hint := ""
-		if a.filterReplace {
+		if f.replace {
 			hint = a.styled(&t.Muted, "typing replaces it, ←/⌫ edit it") + "   "
 		}
 		return fit(a.filter.View()+"   "+hint+a.shortHelp([]key.Binding{a.keys.FilterKeep, a.keys.FilterClear}, 0), a.width, 1)

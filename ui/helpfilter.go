@@ -26,7 +26,7 @@ type helpFilter struct {
 // helpKey is a key while the help is open: the filter's while it is
 // typed, else its keys (/ filter, esc clear then close), the close keys,
 // or the pager's.
-func (a *App) helpKey(msg tea.KeyPressMsg) tea.Cmd {
+func (a *helpLayer) helpKey(msg tea.KeyPressMsg) tea.Cmd {
 	f := &a.helpFilter
 	if f.typing {
 		switch {
@@ -53,7 +53,7 @@ func (a *App) helpKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, a.keys.Back) && f.input.Value() != "":
 		a.clearHelpFilter()
 	case key.Matches(msg, a.keys.Back, a.keys.Help, a.keys.Close):
-		a.overlay = noOverlay
+		a.pop()
 	default:
 		a.scrollHelp(msg)
 	}
@@ -61,7 +61,7 @@ func (a *App) helpKey(msg tea.KeyPressMsg) tea.Cmd {
 }
 
 // pasteHelp types pasted text into the help's filter while it is typed.
-func (a *App) pasteHelp(msg tea.PasteMsg) tea.Cmd {
+func (a *helpLayer) pasteHelp(msg tea.PasteMsg) tea.Cmd {
 	if !a.helpFilter.typing {
 		return nil
 	}
@@ -72,19 +72,19 @@ func (a *App) pasteHelp(msg tea.PasteMsg) tea.Cmd {
 }
 
 // clearHelpFilter drops the help's filter: the whole help again.
-func (a *App) clearHelpFilter() {
+func (a *helpLayer) clearHelpFilter() {
 	a.helpFilter = helpFilter{}
 	a.helpTop = 0
 }
 
 // helpQuery is the help's filter as typed, trimmed.
-func (a *App) helpQuery() string { return strings.TrimSpace(a.helpFilter.input.Value()) }
+func (a *helpLayer) helpQuery() string { return strings.TrimSpace(a.helpFilter.input.Value()) }
 
 // helpFiltered is the help's lines that hold every word of q: each
 // binding of the view's and the shell's as "key  what it does" under its
 // section, and each paragraph of the view's explanation of its figures
 // (wrapped to w) that holds them; what matched is counted.
-func (a *App) helpFiltered(q string, w int) []string {
+func (a *helpLayer) helpFiltered(q string, w int) []string {
 	t := a.ctx.Theme
 	words := strings.Fields(strings.ToLower(q))
 	holds := func(s string) bool {
@@ -143,7 +143,7 @@ func (a *App) helpFiltered(q string, w int) []string {
 
 // helpFilterLine is the help's last line while it filters or is
 // filtered: the input, or the filter kept and how to change it.
-func (a *App) helpFilterLine(w int) string {
+func (a *helpLayer) helpFilterLine(w int) string {
 	f := a.helpFilter
 	if f.typing {
 		return ansi.Truncate(f.input.View()+a.ctx.Theme.Muted.Render("  "+a.keys.FilterKeep.Help().Key+" keeps · "+

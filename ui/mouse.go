@@ -18,10 +18,10 @@ const bodyTop = 3
 // opens it, a click on a breadcrumb goes back to it, the wheel scrolls and
 // a click in the body goes to the view with Y counted from the body's top.
 func (a *App) mouse(msg tea.MouseMsg) tea.Cmd {
-	if c, ok := msg.(tea.MouseClickMsg); ok && a.overlay == confirmOverlay && c.Button == tea.MouseLeft {
+	if c, ok := msg.(tea.MouseClickMsg); ok && a.overlayKind() == confirmOverlay && c.Button == tea.MouseLeft {
 		return a.clickDialog(c.X, c.Y)
 	}
-	if a.overlay != noOverlay {
+	if a.top() != nil {
 		return nil
 	}
 	switch msg := msg.(type) {
@@ -48,7 +48,7 @@ func (a *App) mouse(msg tea.MouseMsg) tea.Cmd {
 // Only the button row the dialog draws counts: a record's text that
 // reads "Cancel" or the action's name is no button.
 func (a *App) clickDialog(x, y int) tea.Cmd {
-	d := a.confirm
+	d := a.shownDialog()
 	if d == nil {
 		return nil
 	}

@@ -46,14 +46,14 @@ func TestAClickPressesTheDialogsButtons(t *testing.T) {
 		t.Fatalf("no Cancel button drawn:\n%s", ansi.Strip(a.Frame()))
 	}
 	click(a, x+30, y+5) // beside the buttons
-	if a.overlay != confirmOverlay {
+	if a.overlayKind() != confirmOverlay {
 		t.Fatal("a click beside the buttons closed the dialog")
 	}
 	for _, m := range run(click(a, x, y)) {
 		a.Update(m)
 	}
-	if a.overlay != noOverlay || !strings.Contains(a.flash.Text, "nothing sent") {
-		t.Fatalf("a click on Cancel: overlay %v, footer %q", a.overlay, a.flash.Text)
+	if a.overlayKind() != noOverlay || !strings.Contains(a.flash.Text, "nothing sent") {
+		t.Fatalf("a click on Cancel: overlay %v, footer %q", a.overlayKind(), a.flash.Text)
 	}
 
 	a.Update(confirm())
@@ -62,8 +62,8 @@ func TestAClickPressesTheDialogsButtons(t *testing.T) {
 		t.Fatalf("no Freeze button drawn:\n%s", ansi.Strip(a.Frame()))
 	}
 	run(click(a, x, y))
-	if len(runs) != 0 || a.overlay != confirmOverlay || a.confirm.hint == "" {
-		t.Fatalf("a click on an action not armed: runs %v, hint %q", runs, a.confirm.hint)
+	if len(runs) != 0 || a.overlayKind() != confirmOverlay || a.shownDialog().hint == "" {
+		t.Fatalf("a click on an action not armed: runs %v, hint %q", runs, a.shownDialog().hint)
 	}
 	for _, r := range "card stolen" {
 		a.Update(tea.KeyPressMsg{Code: r, Text: string(r)})

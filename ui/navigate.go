@@ -81,7 +81,7 @@ func (a *App) show(o Open) tea.Cmd {
 	for i, v := range a.views {
 		if v.Name() == o.View {
 			a.active = i
-			a.overlay = noOverlay
+			a.closeOverlays()
 			cmd := a.send(v, o)
 			a.watch()
 			return cmd

@@ -17,15 +17,22 @@ import (
 	"treasury/ui/sanitize"
 )
 
-// openHelp shows the help (?) from its first line, unfiltered.
-func (a *App) openHelp() {
-	a.overlay, a.helpTop = helpOverlay, 0
-	a.helpFilter = helpFilter{}
+// helpLayer is the help (?) as an overlay: the line shown first
+// (helpTop, when it is taller than the terminal: the pager's keys scroll
+// it) and what / types in it (helpFilter, helpfilter.go). Its methods
+// read the shell through the App it is over.
+type helpLayer struct {
+	*App
+	helpTop    int
+	helpFilter helpFilter
 }
+
+// openHelp shows the help (?) from its first line, unfiltered.
+func (a *App) openHelp() { a.push(&helpLayer{App: a}) }
 
 // scrollHelp moves the help shown by the pager's keys: a line, or a page
 // of the terminal's height.
-func (a *App) scrollHelp(msg tea.KeyPressMsg) {
+func (a *helpLayer) scrollHelp(msg tea.KeyPressMsg) {
 	k, page := DefaultPagerKeys(a.ctx.keymap()), max(a.ctx.Height-2, 1)
 	switch {
 	case key.Matches(msg, k.Up):
@@ -42,7 +49,7 @@ func (a *App) scrollHelp(msg tea.KeyPressMsg) {
 
 // helpView is the help (helpText) in w×h: when it is taller, the lines
 // from helpTop and a last line that says which and how to scroll.
-func (a *App) helpView(w, h int) string {
+func (a *helpLayer) helpView(w, h int) string {
 	var lines []string
 	if q := a.helpQuery(); q != "" {
 		lines = a.helpFiltered(q, w)
@@ -171,6 +178,10 @@ type rawPager struct {
 	keys PagerKeys
 	// hint is the line under the text: the pager's keys and closing.
 	hint string
+	// readingID is the record it waits for (RawReader), and held the
+	// record as held meanwhile.
+	readingID string
+	held      any
 }
 
 // newPagerViewport is a viewport of w×h scrolled by k alone.

@@ -116,7 +116,7 @@ func (p *palette) update(msg tea.KeyPressMsg) tea.Cmd {
 	k := p.keys
 	switch {
 	case key.Matches(msg, k.Close):
-		a.overlay = noOverlay
+		a.pop()
 		p.input.Blur()
 		return nil
 	case key.Matches(msg, k.Complete):
@@ -141,7 +141,7 @@ func (p *palette) update(msg tea.KeyPressMsg) tea.Cmd {
 		if (text == "" || p.picked) && len(p.matches) > 0 {
 			text = p.matches[p.selected]
 		}
-		a.overlay = noOverlay
+		a.pop()
 		p.input.Blur()
 		return p.run(text)
 	}

@@ -38,18 +38,16 @@ func (r received) RawJSON() json.RawMessage { return json.RawMessage(r) }
 // showRaw opens the raw view of record id (rec): at once from what rec
 // holds, or, for a RawReader's record, while its JSON is read again.
 func (a *App) showRaw(id string, rec any) tea.Cmd {
-	a.rawFor, a.rawHeld = "", nil
 	if r, ok := As[RawReader](a.Active()); ok {
 		if cmd := r.ReadRaw(id, rec); cmd != nil {
-			a.rawFor, a.rawHeld = id, rec
-			a.raw = a.pager(newTextPager(a.ctx, "reading the record as the platform sends it…",
+			p := a.pager(newTextPager(a.ctx, "reading the record as the platform sends it…",
 				"the dashboard holds it decoded, not as received", a.width, a.height-a.chrome()))
-			a.overlay = rawOverlay
+			p.readingID, p.held = id, rec
+			a.push(p)
 			return cmd
 		}
 	}
-	a.raw = a.pager(newRawPager(a.ctx, rec, a.width, a.height-a.chrome()))
-	a.overlay = rawOverlay
+	a.push(a.pager(newRawPager(a.ctx, rec, a.width, a.height-a.chrome())))
 	return nil
 }
 
@@ -57,20 +55,20 @@ func (a *App) showRaw(id string, rec any) tea.Cmd {
 // it: the JSON as the platform sent it now, or the record as held and
 // why it could not be read.
 func (a *App) rawRead(msg RawRecord) {
-	if a.overlay != rawOverlay || a.rawFor == "" || msg.ID != a.rawFor {
+	r := a.shownRaw()
+	if r == nil || r.readingID == "" || msg.ID != r.readingID {
 		return // closed, or waiting for another record now
 	}
-	held := a.rawHeld
-	a.rawFor, a.rawHeld = "", nil
+	held := r.held
 	h := a.height - a.chrome()
 	if msg.Err != nil || len(msg.JSON) == 0 {
 		why := "nothing came back"
 		if msg.Err != nil {
 			why = msg.Err.Error()
 		}
-		a.raw = a.pager(newRawPagerAs(a.ctx, held, "", "as held: read again from the platform ("+msg.Source+") it could not be: "+why, a.width, h))
+		a.push(a.pager(newRawPagerAs(a.ctx, held, "", "as held: read again from the platform ("+msg.Source+") it could not be: "+why, a.width, h)))
 		return
 	}
-	a.raw = a.pager(newRawPagerAs(a.ctx, received(msg.JSON), "as received, read again now ("+msg.Source+"): the dashboard does not keep it",
-		"", a.width, h))
+	a.push(a.pager(newRawPagerAs(a.ctx, received(msg.JSON), "as received, read again now ("+msg.Source+"): the dashboard does not keep it",
+		"", a.width, h)))
 }

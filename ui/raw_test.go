@@ -37,21 +37,21 @@ func TestRawViewReadsAgain(t *testing.T) {
 	a := NewApp(testContext("test", false), v)
 	a.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
 	_, cmd := a.Update(uitest.Key("y"))
-	if a.overlay != rawOverlay || !strings.Contains(a.raw.view(), "reading the record as the platform sends it") || cmd == nil {
-		t.Fatalf("while reading: %q", a.raw.view())
+	if a.overlayKind() != rawOverlay || !strings.Contains(a.shownRaw().view(), "reading the record as the platform sends it") || cmd == nil {
+		t.Fatalf("while reading: %q", a.shownRaw().view())
 	}
 	a.Update(cmd())
-	got := a.raw.view()
+	got := a.shownRaw().view()
 	if !strings.Contains(got, "as received, read again now (GET /v3/payments/{id})") || !strings.Contains(got, `"paymentId": "pay-1"`) ||
 		strings.Contains(got, "\x1b[2J") {
 		t.Fatalf("after the read: %q", got)
 	}
 
 	v.answer = RawRecord{Err: errors.New("HTTP 503 \x1b[31mbusy"), Source: "GET /v3/payments/{id}"}
-	a.overlay = noOverlay
+	a.closeOverlays()
 	_, cmd = a.Update(uitest.Key("y"))
 	a.Update(cmd())
-	got = a.raw.view()
+	got = a.shownRaw().view()
 	if !strings.Contains(got, "as held: read again from the platform (GET /v3/payments/{id}) it could not be: HTTP 503") ||
 		!strings.Contains(got, `"id": "pay-1"`) || strings.Contains(got, "\x1b[31m") {
 		t.Fatalf("after a failed read: %q", got)
@@ -61,7 +61,7 @@ func TestRawViewReadsAgain(t *testing.T) {
 	_, cmd = a.Update(uitest.Key("y"))
 	a.Update(uitest.Key("esc"))
 	a.Update(cmd()) // the answer comes after the view closed
-	if a.overlay == rawOverlay {
+	if a.overlayKind() == rawOverlay {
 		t.Fatal("an answer reopened a closed raw view")
 	}
 	if len(v.asked) != 3 {

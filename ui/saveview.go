@@ -8,7 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"treasury/config"
-	"treasury/ui/route"
+	"treasury/config/route"
 )
 
 // based is a view that shows another (a saved search's tab): :save saves

@@ -82,7 +82,7 @@ func (a *App) Busy() string {
 	if len(a.background) > 0 {
 		return "an action runs in the background"
 	}
-	if a.overlay == confirmOverlay {
+	if len(a.dialogs()) > 0 {
 		return "a confirmation is open"
 	}
 	return ""
@@ -94,5 +94,5 @@ func (a *App) reopenPalette(text string) {
 	a.palette.input.SetValue(text)
 	a.palette.input.CursorEnd()
 	a.palette.refresh()
-	a.overlay = paletteOverlay
+	a.push(a.palette)
 }

@@ -7,8 +7,8 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"treasury/config/route"
 	"treasury/data/live"
-	"treasury/ui/route"
 )
 
 // Explainer is a view whose figures need saying how they are computed

@@ -11,11 +11,11 @@ import (
 	"github.com/charmbracelet/colorprofile"
 
 	"treasury/config"
+	"treasury/config/route"
 	"treasury/data/actions"
 	"treasury/data/audit"
 	"treasury/process"
 	"treasury/ui"
-	"treasury/ui/route"
 	"treasury/views/addressbook"
 	"treasury/views/alerts"
 	auditview "treasury/views/audit"

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"treasury/config"
+	"treasury/config/route"
 	"treasury/data/audit"
 )
 
@@ -12,8 +13,8 @@ import (
 // command; over treasury serve, only those the profile allows for the
 // key's role, the others refused with why.
 func TestCommandsOverSSHNeedTheirRole(t *testing.T) {
-	cs := []config.Command{{Name: "ticket", Key: "ctrl+t", Views: []string{"payments"}, Program: "/bin/true", SSHRoles: []string{"operator"}},
-		{Name: "runbook", Key: "ctrl+r", Views: []string{"payments"}, Program: "/bin/true"}}
+	cs := []config.Command{{Name: "ticket", Key: "ctrl+t", Views: []route.Route{route.Payments}, Program: "/bin/true", SSHRoles: []string{"operator"}},
+		{Name: "runbook", Key: "ctrl+r", Views: []route.Route{route.Payments}, Program: "/bin/true"}}
 	for _, c := range sessionCommands(cs, audit.Who{Via: "local", User: "ann"}) {
 		if c.Refused != "" {
 			t.Errorf("local: %s refused: %s", c.Name, c.Refused)

@@ -17,12 +17,13 @@ import (
 
 	"treasury/commands/cli/clitest"
 	"treasury/config"
+	"treasury/config/route"
 	"treasury/data/audit"
 	"treasury/data/live"
 	"treasury/process"
+	"treasury/process/sandboxprofile"
 	"treasury/sandbox/sandboxtest"
 	"treasury/ui"
-	"treasury/ui/route"
 	"treasury/ui/uitest"
 )
 
@@ -156,7 +157,7 @@ func TestDashboardOnTheVariant(t *testing.T) {
 // refusal here comes 300 ms after the dashboard is up).
 func TestDashboardNamesAFailureFromTheStart(t *testing.T) {
 	srv := sandboxtest.Listen(t, sandboxtest.Options())
-	cfg := srv.Profile(config.Builtin())
+	cfg := sandboxprofile.Of(srv, config.Builtin())
 	slow := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		time.Sleep(300 * time.Millisecond)
 		w.Header().Set("Content-Type", "application/json")

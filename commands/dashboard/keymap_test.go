@@ -11,9 +11,9 @@ import (
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
+	"treasury/config/route"
 	"treasury/data/audit"
 	"treasury/ui"
-	"treasury/ui/route"
 	"treasury/ui/uitest"
 )
 

@@ -26,11 +26,11 @@ import (
 	"crypto/x509"
 	"net/http"
 	"net/url"
-	"sync"
 	"time"
 
 	"treasury/config"
 	"treasury/data/apierr"
+	"treasury/kit/parallel"
 )
 
 // Status is the outcome of one check.
@@ -153,27 +153,18 @@ func Run(ctx context.Context, cfg *config.Config, o Options, emit func(Section))
 	jobs := []func(context.Context) Section{
 		p.liquidity, p.payments, p.reporting, p.wallet, p.custody, p.webhooks,
 	}
-	results := make([]Section, len(jobs))
-	done := make([]chan struct{}, len(jobs))
-	var wg sync.WaitGroup
-	for i, job := range jobs {
-		done[i] = make(chan struct{})
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer close(done[i])
-			results[i] = job(ctx)
-		}()
-	}
 	out := make([]Section, 0, len(jobs)+1)
-	for i := range jobs {
-		<-done[i]
-		out = append(out, results[i])
+	// Every job runs to its end (each answers its own cancellation with a
+	// section saying so), so the order is kept apart from ctx.
+	parallel.InOrder(context.WithoutCancel(ctx), 0, 0, len(jobs), func(_ context.Context, i int) Section {
+		return jobs[i](ctx)
+	}, func(s Section) bool {
+		out = append(out, s)
 		if emit != nil {
-			emit(results[i])
+			emit(s)
 		}
-	}
-	wg.Wait()
+		return true
+	})
 	last := []Section{p.clock(), p.state()}
 	if cfg.Cluster != nil {
 		last = append(last, p.site(ctx))

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	sandboxcmd "treasury/commands/sandbox"
-	"treasury/data/webhook"
+	"treasury/kit/pubkey"
 	"treasury/sandbox"
 	"treasury/sandbox/sandboxtest"
 )
@@ -62,7 +62,7 @@ func runShared(m *testing.M) int {
 // writeShared writes srv's profile into dir, its payments read in pages
 // of sharedPageSize.
 func writeShared(srv *sandbox.Server, dir string) (string, error) {
-	pubPEM, err := webhook.MarshalPublicKeyPEM(srv.WebhookPublicKey())
+	pubPEM, err := pubkey.MarshalPEM(srv.WebhookPublicKey())
 	if err != nil {
 		return "", err
 	}

@@ -17,6 +17,7 @@ import (
 	"treasury/config"
 	"treasury/data/wallet"
 	"treasury/data/webhook"
+	"treasury/kit/pubkey"
 	"treasury/process"
 	"treasury/sandbox"
 )
@@ -139,7 +140,7 @@ func Command(ctx context.Context, e *process.Env, g cli.Globals, args []string) 
 		return fmt.Errorf("sandbox: %w", err)
 	}
 	defer srv.Close()
-	pubPEM, err := webhook.MarshalPublicKeyPEM(srv.WebhookPublicKey())
+	pubPEM, err := pubkey.MarshalPEM(srv.WebhookPublicKey())
 	if err != nil {
 		return err
 	}

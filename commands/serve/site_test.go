@@ -23,9 +23,10 @@ import (
 	"treasury/data/audit"
 	"treasury/data/platform"
 	"treasury/data/site/sitetest"
-	"treasury/data/webhook"
 	"treasury/kit/nonroot"
+	"treasury/kit/pubkey"
 	"treasury/process"
+	"treasury/process/sandboxprofile"
 	"treasury/sandbox"
 	"treasury/sandbox/sandboxtest"
 	"treasury/ui/uitest"
@@ -104,7 +105,7 @@ func startSite(t *testing.T, srv *sandbox.Server, keys string) []*bastion {
 	if err := os.WriteFile(password, []byte(sitetest.Password+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	pubPEM, err := webhook.MarshalPublicKeyPEM(srv.WebhookPublicKey())
+	pubPEM, err := pubkey.MarshalPEM(srv.WebhookPublicKey())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -364,7 +365,7 @@ func TestASiteOfThreeServes(t *testing.T) {
 		t.Fatal(err)
 	}
 	srv.Clock().Advance(3 * time.Minute) // the run it started ends
-	p, err := platform.Open(srv.Profile(config.Builtin()), platform.Options{Now: srv.Clock().Now})
+	p, err := platform.Open(sandboxprofile.Of(srv, config.Builtin()), platform.Options{Now: srv.Clock().Now})
 	if err != nil {
 		t.Fatal(err)
 	}

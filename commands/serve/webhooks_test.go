@@ -21,7 +21,7 @@ import (
 	sandboxcmd "treasury/commands/sandbox"
 	"treasury/data/audit"
 	"treasury/data/live"
-	"treasury/data/webhook"
+	"treasury/kit/pubkey"
 	"treasury/process"
 	"treasury/sandbox/sandboxtest"
 )
@@ -33,7 +33,7 @@ import (
 // taken and by whom: on stderr, in the header, in their log.
 func TestSecondDashboardOnTheSameProfileRunsOnPolling(t *testing.T) {
 	srv := sandboxtest.Listen(t, sandboxtest.Options())
-	pubPEM, err := webhook.MarshalPublicKeyPEM(srv.WebhookPublicKey())
+	pubPEM, err := pubkey.MarshalPEM(srv.WebhookPublicKey())
 	if err != nil {
 		t.Fatal(err)
 	}

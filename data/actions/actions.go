@@ -33,6 +33,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"treasury/config"
 	"treasury/data/audit"
 	"treasury/data/custody"
 	custodyclient "treasury/data/custody/client"
@@ -50,8 +51,9 @@ const (
 	Sweep    = "sweep"
 )
 
-// ErrReadOnly refuses an action in a read-only session.
-var ErrReadOnly = errors.New("read-only session: actions are disabled (profile read_only, --read-only, or an SSH viewer key)")
+// ErrReadOnly refuses an action in a read-only session: config's, which
+// the shell refuses with too.
+var ErrReadOnly = config.ErrReadOnly
 
 // ErrNoReason refuses an action without a reason, before anything is
 // sent: a freeze sends it to the platform, a lock or unlock with its

@@ -18,6 +18,7 @@ import (
 	"treasury/data/platform"
 	"treasury/data/wallet"
 	walletclient "treasury/data/wallet/client"
+	"treasury/process/sandboxprofile"
 	"treasury/sandbox"
 	"treasury/sandbox/sandboxtest"
 )
@@ -63,7 +64,7 @@ func (e *env) requests() []sentReq {
 func newEnv(t *testing.T, readOnly bool) *env {
 	t.Helper()
 	e := &env{srv: sandboxtest.Listen(t, sandboxtest.Options())}
-	cfg := e.srv.Profile(config.Builtin())
+	cfg := sandboxprofile.Of(e.srv, config.Builtin())
 	cfg.ReadOnly = readOnly
 	sleep := func(ctx context.Context, d time.Duration) error {
 		e.mu.Lock()

@@ -6,13 +6,12 @@ import (
 	"fmt"
 	"strings"
 
-	"golang.org/x/sync/errgroup"
-
 	"treasury/data/audit"
 	"treasury/data/custody"
 	"treasury/data/transport"
 	"treasury/data/wallet"
 	walletclient "treasury/data/wallet/client"
+	"treasury/kit/parallel"
 )
 
 // A batch is one action on several records (the marked transactions of
@@ -25,8 +24,8 @@ import (
 // in the log, under the key it recorded. A retry (Plan) then sends
 // exactly those again, with the same keys, and nothing that was done.
 
-// parallel is how many requests of a batch are on their way at once.
-const parallel = 4
+// atOnce is how many requests of a batch are on their way at once.
+const atOnce = 4
 
 // builder makes an action's request under the key decided for it: local
 // work (a body, a signature), done with the log locked.
@@ -59,14 +58,14 @@ func (a *Actor) send(at *Attempt, k Key, prepare func() (builder, error), call f
 }
 
 // run runs the steps of one confirmation. A step is refused when the
-// session may not act (Can). Each is then prepared, up to parallel at
+// session may not act (Can). Each is then prepared, up to atOnce at
 // once: a failure to resolve where its request goes sends nothing and
 // is recorded. Then, one step at a time, with the log locked and read to
 // its end, its key is decided (Pending.decide: refused while the same
 // action on the same target is in flight, or was settled since its key
 // was taken), its request built under that key and its attempt line,
 // naming the request as built, appended and synced. Only once every
-// attempt line is written do the requests leave, up to parallel at once,
+// attempt line is written do the requests leave, up to atOnce at once,
 // each exactly as recorded, each outcome recorded as it ends. An attempt
 // line that cannot be written refuses that step (ErrUnaudited): its
 // request is never sent.
@@ -160,19 +159,9 @@ func Results[R interface{ result() Result }](rs []R) []Result {
 func (r TxResult) result() Result       { return r.Result }
 func (r EndpointResult) result() Result { return r.Result }
 
-// each calls f for 0..n-1, up to parallel at once (in line for one).
-func each(n int, f func(i int)) {
-	if n == 1 {
-		f(0)
-		return
-	}
-	var g errgroup.Group
-	g.SetLimit(parallel)
-	for i := range n {
-		g.Go(func() error { f(i); return nil })
-	}
-	_ = g.Wait() // f keeps each step's outcome
-}
+// each calls f for 0..n-1, up to atOnce at once (in line for one); f
+// keeps each step's outcome.
+func each(n int, f func(i int)) { parallel.Each(n, atOnce, f) }
 
 // TxItem is one transaction of a freeze or unfreeze: the transaction as
 // read when the operator was asked, where its request goes (FreezeRoute;

@@ -18,6 +18,7 @@ import (
 	"treasury/data/platform"
 	"treasury/data/wallet"
 	walletclient "treasury/data/wallet/client"
+	"treasury/process/sandboxprofile"
 	"treasury/sandbox"
 	"treasury/sandbox/sandboxtest"
 )
@@ -39,7 +40,7 @@ const batchChildEnv = "TREASURY_BATCH_CHILD"
 func TestABatchKilledPartWayRetriesExactlyTheOpenOnes(t *testing.T) {
 	srv := sandboxtest.Listen(t, sandboxtest.Options())
 	proxy, base := newLossy(t, srv.URL, "/freeze")
-	direct, err := platform.Open(srv.Profile(config.Builtin()), platform.Options{Now: srv.Clock().Now})
+	direct, err := platform.Open(sandboxprofile.Of(srv, config.Builtin()), platform.Options{Now: srv.Clock().Now})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +83,7 @@ func TestABatchKilledPartWayRetriesExactlyTheOpenOnes(t *testing.T) {
 	proxy.late, proxy.lost = nil, nil
 	proxy.mu.Unlock()
 	before := len(proxy.bodies())
-	p, err := platform.Open(sandbox.ProfileAt(config.Builtin(), base, sandboxtest.Options().Seed, sandbox.DefaultCredentials()), platform.Options{})
+	p, err := platform.Open(sandboxprofile.At(config.Builtin(), base, sandboxtest.Options().Seed, sandbox.DefaultCredentials()), platform.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -292,7 +293,7 @@ func batchChild(spec string, in io.Reader, out io.Writer) int {
 	f := strings.Split(spec, "|")
 	base, dir, ids := f[0], f[1], strings.Split(f[2], ",")
 	fail := func(err error) int { fmt.Fprintln(os.Stderr, "batch child:", err); return 1 }
-	p, err := platform.Open(sandbox.ProfileAt(config.Builtin(), base, sandboxtest.Options().Seed, sandbox.DefaultCredentials()), platform.Options{})
+	p, err := platform.Open(sandboxprofile.At(config.Builtin(), base, sandboxtest.Options().Seed, sandbox.DefaultCredentials()), platform.Options{})
 	if err != nil {
 		return fail(err)
 	}

@@ -24,6 +24,7 @@ import (
 	"treasury/data/platform"
 	"treasury/data/wallet"
 	walletclient "treasury/data/wallet/client"
+	"treasury/process/sandboxprofile"
 	"treasury/sandbox"
 	"treasury/sandbox/sandboxtest"
 )
@@ -140,7 +141,7 @@ func newLossyEnv(t *testing.T, suffixes ...string) *lossyEnv {
 	e := &lossyEnv{srv: sandboxtest.Listen(t, sandboxtest.Options()), pending: actions.NewPending()}
 	var base string
 	e.proxy, base = newLossy(t, e.srv.URL, suffixes...)
-	cfg := e.srv.Profile(config.Builtin())
+	cfg := sandboxprofile.Of(e.srv, config.Builtin())
 	cfg.Wallet.BaseURL = base + sandbox.PrefixWallet
 	cfg.Custody.BaseURL = base + sandbox.PrefixCustody
 	p, err := platform.Open(cfg, platform.Options{Now: e.srv.Clock().Now,

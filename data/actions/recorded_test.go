@@ -19,6 +19,7 @@ import (
 	"treasury/data/platform"
 	"treasury/data/wallet"
 	walletclient "treasury/data/wallet/client"
+	"treasury/process/sandboxprofile"
 	"treasury/sandbox"
 	"treasury/sandbox/sandboxtest"
 )
@@ -64,7 +65,7 @@ func TestAttemptLinesAreTheRequestsSent(t *testing.T) {
 	w := &wire{next: httputil.NewSingleHostReverseProxy(u)}
 	front := httptest.NewServer(w)
 	t.Cleanup(front.Close)
-	cfg := sandbox.ProfileAt(config.Builtin(), front.URL, srv.Seed(), srv.Credentials())
+	cfg := sandboxprofile.At(config.Builtin(), front.URL, srv.Seed(), srv.Credentials())
 	p, err := platform.Open(cfg, platform.Options{Now: srv.Clock().Now})
 	if err != nil {
 		t.Fatal(err)

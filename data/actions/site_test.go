@@ -19,6 +19,7 @@ import (
 	"treasury/data/platform"
 	"treasury/data/site"
 	"treasury/data/site/sitetest"
+	"treasury/process/sandboxprofile"
 	"treasury/sandbox"
 	"treasury/sandbox/sandboxtest"
 )
@@ -36,7 +37,7 @@ const siteChildEnv = "TREASURY_SITE_CHILD"
 func TestARetryFromAnotherBastionReusesTheKey(t *testing.T) {
 	srv := sandboxtest.Listen(t, sandboxtest.Options())
 	proxy, base := newLossy(t, srv.URL, "/trigger")
-	p, err := platform.Open(srv.Profile(config.Builtin()), platform.Options{Now: srv.Clock().Now})
+	p, err := platform.Open(sandboxprofile.Of(srv, config.Builtin()), platform.Options{Now: srv.Clock().Now})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +133,7 @@ func siteChild(spec string, in io.Reader, out io.Writer) int {
 	f := strings.Split(spec, "|")
 	base, dir, sweepID, node, listen, clusterListen, routes := f[0], f[1], f[2], f[3], f[4], f[5], strings.Split(f[6], ",")
 	fail := func(err error) int { fmt.Fprintln(os.Stderr, node+":", err); return 1 }
-	p, err := platform.Open(sandbox.ProfileAt(config.Builtin(), base, sandboxtest.Options().Seed, sandbox.DefaultCredentials()), platform.Options{})
+	p, err := platform.Open(sandboxprofile.At(config.Builtin(), base, sandboxtest.Options().Seed, sandbox.DefaultCredentials()), platform.Options{})
 	if err != nil {
 		return fail(err)
 	}

@@ -20,6 +20,7 @@ import (
 	"treasury/data/platform"
 	"treasury/data/wallet"
 	walletclient "treasury/data/wallet/client"
+	"treasury/process/sandboxprofile"
 	"treasury/sandbox"
 	"treasury/sandbox/sandboxtest"
 )
@@ -59,7 +60,7 @@ func TestTwoProcessesActOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	proxy, base := newLossy(t, srv.URL, "/freeze", "/unfreeze", "/trigger")
-	p, err := platform.Open(srv.Profile(config.Builtin()), platform.Options{Now: srv.Clock().Now})
+	p, err := platform.Open(sandboxprofile.Of(srv, config.Builtin()), platform.Options{Now: srv.Clock().Now})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -208,7 +209,7 @@ func child(spec string, in io.Reader, out io.Writer) int {
 	f := strings.Split(spec, "|")
 	base, dir, txID, sweepID, who := f[0], f[1], f[2], f[3], f[4]
 	fail := func(err error) int { fmt.Fprintln(os.Stderr, "child:", err); return 1 }
-	p, err := platform.Open(sandbox.ProfileAt(config.Builtin(), base, sandboxtest.Options().Seed, sandbox.DefaultCredentials()), platform.Options{})
+	p, err := platform.Open(sandboxprofile.At(config.Builtin(), base, sandboxtest.Options().Seed, sandbox.DefaultCredentials()), platform.Options{})
 	if err != nil {
 		return fail(err)
 	}

@@ -19,6 +19,7 @@ import (
 	"treasury/data/live"
 	"treasury/data/payments"
 	"treasury/data/platform"
+	"treasury/process/sandboxprofile"
 	"treasury/sandbox"
 	"treasury/sandbox/sandboxtest"
 )
@@ -54,7 +55,7 @@ func (x *rangeProxy) counts() (requests, answered map[string]int) {
 func openThrough(t *testing.T, opts sandbox.Options, mode string) (*sandbox.Server, *platform.Platform, *rangeProxy) {
 	t.Helper()
 	srv := sandboxtest.Listen(t, opts)
-	cfg := srv.Profile(config.Builtin())
+	cfg := sandboxprofile.Of(srv, config.Builtin())
 	target, err := url.Parse(cfg.Payments.BaseURL)
 	if err != nil {
 		t.Fatal(err)
@@ -125,7 +126,7 @@ func (x *rangeProxy) count(kind string, n int) {
 // same state.
 func sameAsFresh(t *testing.T, srv *sandbox.Server, p *platform.Platform) (checked int) {
 	t.Helper()
-	fresh, err := platform.Open(srv.Profile(config.Builtin()), platform.Options{Now: srv.Clock().Now, BackfillBudget: time.Minute})
+	fresh, err := platform.Open(sandboxprofile.Of(srv, config.Builtin()), platform.Options{Now: srv.Clock().Now, BackfillBudget: time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -274,7 +275,7 @@ func TestPaymentsEvictedOnThePlatformsClock(t *testing.T) {
 	o.LivePaymentsPerMinute = 1
 	srv := sandboxtest.Listen(t, o)
 	host := srv.Clock().Now()
-	p, err := platform.Open(srv.Profile(config.Builtin()), platform.Options{Now: func() time.Time { return host }, BackfillBudget: time.Minute,
+	p, err := platform.Open(sandboxprofile.Of(srv, config.Builtin()), platform.Options{Now: func() time.Time { return host }, BackfillBudget: time.Minute,
 		Sleep: func(ctx context.Context, _ time.Duration) error { return ctx.Err() }})
 	if err != nil {
 		t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 	"treasury/data/live"
 	"treasury/data/payments"
 	"treasury/data/platform"
+	"treasury/process/sandboxprofile"
 	"treasury/sandbox/sandboxtest"
 )
 
@@ -26,7 +27,7 @@ func TestPaymentAlertsOnThePlatformClock(t *testing.T) {
 	const ahead = 3 * time.Hour
 	srv := sandboxtest.Listen(t, sandboxtest.Options())
 	host := func() time.Time { return srv.Clock().Now().Add(-ahead) }
-	p, err := platform.Open(srv.Profile(config.Builtin()), platform.Options{Now: host, Inline: true, BackfillBudget: time.Minute})
+	p, err := platform.Open(sandboxprofile.Of(srv, config.Builtin()), platform.Options{Now: host, Inline: true, BackfillBudget: time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}

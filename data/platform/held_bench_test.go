@@ -10,6 +10,7 @@ import (
 	"treasury/data/live"
 	"treasury/data/payments"
 	"treasury/data/platform"
+	"treasury/process/sandboxprofile"
 	"treasury/sandbox"
 	"treasury/sandbox/sandboxtest"
 )
@@ -26,7 +27,7 @@ func BenchmarkHeldPayment(b *testing.B) {
 	opts := sandboxtest.Options()
 	opts.HistoryPayments, opts.Observe = n, func(sandbox.Exchange) {} // the contract check would cost minutes
 	srv := sandboxtest.Listen(b, opts)
-	p, err := platform.Open(srv.Profile(config.Builtin()), platform.Options{Now: srv.Clock().Now})
+	p, err := platform.Open(sandboxprofile.Of(srv, config.Builtin()), platform.Options{Now: srv.Clock().Now})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 	"treasury/data/history"
 	"treasury/data/live"
 	"treasury/data/platform"
+	"treasury/process/sandboxprofile"
 	"treasury/sandbox"
 	"treasury/sandbox/sandboxtest"
 )
@@ -22,7 +23,7 @@ import (
 // openIn opens and starts a platform on srv keeping its history in dir.
 func openIn(t *testing.T, srv *sandbox.Server, dir string) *platform.Platform {
 	t.Helper()
-	p, err := platform.Open(srv.Profile(config.Builtin()), platform.Options{Now: srv.Clock().Now, BackfillBudget: time.Minute,
+	p, err := platform.Open(sandboxprofile.Of(srv, config.Builtin()), platform.Options{Now: srv.Clock().Now, BackfillBudget: time.Minute,
 		HistoryDir: dir, Sleep: func(ctx context.Context, _ time.Duration) error { return ctx.Err() }})
 	if err != nil {
 		t.Fatal(err)
@@ -144,7 +145,7 @@ func TestHistoryWriterRolePasses(t *testing.T) {
 	ctx := context.Background()
 	first := openIn(t, srv, dir)
 	var logged syncBuffer
-	second, err := platform.Open(srv.Profile(config.Builtin()), platform.Options{Now: srv.Clock().Now, BackfillBudget: time.Minute,
+	second, err := platform.Open(sandboxprofile.Of(srv, config.Builtin()), platform.Options{Now: srv.Clock().Now, BackfillBudget: time.Minute,
 		HistoryDir: dir, History: history.Options{WriterCheck: 20 * time.Millisecond}, Log: slog.New(slog.NewTextHandler(&logged, nil)),
 		Sleep: func(ctx context.Context, _ time.Duration) error { return ctx.Err() }})
 	if err != nil {

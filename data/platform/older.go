@@ -5,10 +5,9 @@ import (
 	"sync"
 	"time"
 
-	"golang.org/x/sync/errgroup"
-
 	"treasury/data/live"
 	"treasury/data/payments"
+	"treasury/kit/parallel"
 )
 
 // A view that asks for a wider window than the set holds (:payments all
@@ -49,7 +48,7 @@ func (f *paymentFeed) readOlder(ctx context.Context, from, to, now time.Time) ([
 		slices[i] = &slice{}
 	}
 	wake := make(chan struct{}, 1)
-	g, gctx := errgroup.WithContext(ctx)
+	g, gctx := parallel.WithContext(ctx, olderSlices)
 	for i := range olderSlices {
 		hi := to.Add(-time.Duration(i) * span)
 		lo := hi.Add(-span)

@@ -11,6 +11,7 @@ import (
 	"treasury/data/payments"
 	"treasury/data/platform"
 	"treasury/data/webhook"
+	"treasury/process/sandboxprofile"
 	"treasury/sandbox"
 	"treasury/sandbox/sandboxtest"
 )
@@ -284,7 +285,7 @@ func open(t *testing.T) (*sandbox.Server, *platform.Platform) {
 func openOn(t *testing.T, opts sandbox.Options) (*sandbox.Server, *platform.Platform) {
 	t.Helper()
 	srv := sandboxtest.Listen(t, opts)
-	p, err := platform.Open(srv.Profile(config.Builtin()), platform.Options{Now: srv.Clock().Now, BackfillBudget: time.Minute,
+	p, err := platform.Open(sandboxprofile.Of(srv, config.Builtin()), platform.Options{Now: srv.Clock().Now, BackfillBudget: time.Minute,
 		Sleep: func(ctx context.Context, _ time.Duration) error { return ctx.Err() }}) // retries do not wait
 	if err != nil {
 		t.Fatal(err)

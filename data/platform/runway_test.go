@@ -13,6 +13,7 @@ import (
 	"treasury/data/money"
 	"treasury/data/platform"
 	"treasury/data/runway"
+	"treasury/process/sandboxprofile"
 	"treasury/sandbox/sandboxtest"
 )
 
@@ -22,7 +23,7 @@ import (
 func sandboxPlatform(t *testing.T, change func(*config.Config)) *platform.Platform {
 	t.Helper()
 	srv := sandboxtest.Listen(t, sandboxtest.Options())
-	cfg := srv.Profile(config.Builtin())
+	cfg := sandboxprofile.Of(srv, config.Builtin())
 	if change != nil {
 		change(cfg)
 	}
@@ -53,7 +54,7 @@ func alertsOf(p *platform.Platform, code string) []live.Alert {
 // critical, and the alert says when it runs out and points at the ledger.
 func TestRunwayFromSandbox(t *testing.T) {
 	srv := sandboxtest.Listen(t, sandboxtest.Options())
-	p, err := platform.Open(srv.Profile(config.Builtin()), platform.Options{Now: srv.Clock().Now, Inline: true, BackfillBudget: time.Minute})
+	p, err := platform.Open(sandboxprofile.Of(srv, config.Builtin()), platform.Options{Now: srv.Clock().Now, Inline: true, BackfillBudget: time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}

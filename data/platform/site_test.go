@@ -14,6 +14,7 @@ import (
 	"treasury/data/platform"
 	"treasury/data/site"
 	"treasury/data/site/sitetest"
+	"treasury/process/sandboxprofile"
 	"treasury/sandbox"
 	"treasury/sandbox/sandboxtest"
 )
@@ -29,7 +30,7 @@ func (c counting) RoundTrip(r *http.Request) (*http.Response, error) {
 // openCounted opens a platform on srv whose requests n counts.
 func openCounted(t testing.TB, srv *sandbox.Server, n *atomic.Int64) *platform.Platform {
 	t.Helper()
-	p, err := platform.Open(srv.Profile(config.Builtin()), platform.Options{Now: srv.Clock().Now, BackfillBudget: time.Minute,
+	p, err := platform.Open(sandboxprofile.Of(srv, config.Builtin()), platform.Options{Now: srv.Clock().Now, BackfillBudget: time.Minute,
 		HTTP: &http.Client{Transport: counting{n}}})
 	if err != nil {
 		t.Fatal(err)

@@ -8,6 +8,7 @@ import (
 	"treasury/config"
 	"treasury/data/live"
 	"treasury/data/platform"
+	"treasury/process/sandboxprofile"
 	"treasury/sandbox/sandboxtest"
 )
 
@@ -22,7 +23,7 @@ import (
 func TestTokenExpiredOnThePlatformClockIsReplaced(t *testing.T) {
 	srv := sandboxtest.Listen(t, sandboxtest.Options())
 	// This host's clock, not the sandbox's: the two disagree.
-	p, err := platform.Open(srv.Profile(config.Builtin()), platform.Options{
+	p, err := platform.Open(sandboxprofile.Of(srv, config.Builtin()), platform.Options{
 		Sleep: func(ctx context.Context, _ time.Duration) error { return ctx.Err() }})
 	if err != nil {
 		t.Fatal(err)

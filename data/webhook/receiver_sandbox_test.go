@@ -11,6 +11,7 @@ import (
 	"treasury/data/live"
 	"treasury/data/payments"
 	"treasury/data/webhook"
+	"treasury/kit/pubkey"
 	"treasury/sandbox"
 	"treasury/sandbox/sandboxtest"
 )
@@ -26,7 +27,7 @@ func TestReceiverWithSandbox(t *testing.T) {
 	}
 	ep := srv.Endpoints()
 	c := srv.Credentials()
-	pubPEM, err := webhook.MarshalPublicKeyPEM(srv.WebhookPublicKey())
+	pubPEM, err := pubkey.MarshalPEM(srv.WebhookPublicKey())
 	if err != nil {
 		t.Fatal(err)
 	}

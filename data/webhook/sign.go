@@ -7,10 +7,8 @@ import (
 	"crypto/rand"
 	"crypto/rsa"
 	"crypto/sha256"
-	"crypto/x509"
 	"encoding/asn1"
 	"encoding/base64"
-	"encoding/pem"
 	"errors"
 	"fmt"
 	"math/big"
@@ -131,36 +129,4 @@ func keyKind(pub crypto.PublicKey) string {
 		return fmt.Sprintf("RSA-%d", k.N.BitLen())
 	}
 	return fmt.Sprintf("%T", pub)
-}
-
-// ParsePublicKeyPEM reads a PEM "PUBLIC KEY" (PKIX) block holding an Ed25519,
-// ECDSA P-256 or RSA key.
-func ParsePublicKeyPEM(b []byte) (crypto.PublicKey, error) {
-	blk, _ := pem.Decode(b)
-	if blk == nil {
-		return nil, errors.New("no PEM block found")
-	}
-	pub, err := x509.ParsePKIXPublicKey(blk.Bytes)
-	if err != nil {
-		return nil, fmt.Errorf("parse public key: %w", err)
-	}
-	switch k := pub.(type) {
-	case ed25519.PublicKey, *rsa.PublicKey:
-		return k, nil
-	case *ecdsa.PublicKey:
-		if k.Curve.Params().Name != "P-256" {
-			return nil, fmt.Errorf("ECDSA curve %s is not supported (P-256 only)", k.Curve.Params().Name)
-		}
-		return k, nil
-	}
-	return nil, fmt.Errorf("public key type %T is not supported", pub)
-}
-
-// MarshalPublicKeyPEM writes pub as a PEM "PUBLIC KEY" block.
-func MarshalPublicKeyPEM(pub crypto.PublicKey) ([]byte, error) {
-	der, err := x509.MarshalPKIXPublicKey(pub)
-	if err != nil {
-		return nil, err
-	}
-	return pem.EncodeToMemory(&pem.Block{Type: "PUBLIC KEY", Bytes: der}), nil
 }

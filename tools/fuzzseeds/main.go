@@ -33,6 +33,7 @@ import (
 	"treasury/data/payments"
 	"treasury/data/platform"
 	"treasury/data/wallet"
+	"treasury/process/sandboxprofile"
 	"treasury/sandbox"
 )
 
@@ -108,7 +109,7 @@ func capture(variant bool) ([]answer, sandbox.Endpoints) {
 	}
 	defer srv.Close()
 	rec := &recorder{}
-	p, err := platform.Open(srv.Profile(config.Builtin()), platform.Options{Now: srv.Clock().Now, HTTP: &http.Client{Transport: rec},
+	p, err := platform.Open(sandboxprofile.Of(srv, config.Builtin()), platform.Options{Now: srv.Clock().Now, HTTP: &http.Client{Transport: rec},
 		Sleep: func(context.Context, time.Duration) error { return nil }})
 	if err != nil {
 		log.Fatal(err)

@@ -20,6 +20,7 @@ import (
 	"treasury/config"
 	"treasury/data/live"
 	"treasury/data/platform"
+	"treasury/process/sandboxprofile"
 	"treasury/sandbox"
 	"treasury/sandbox/sandboxtest"
 )
@@ -27,7 +28,7 @@ import (
 func TestHeapProbe(t *testing.T) {
 	opts := sandbox.Options{Seed: 1, Speed: 240}
 	srv := sandboxtest.Listen(t, opts)
-	p, err := platform.Open(srv.Profile(config.Builtin()), platform.Options{Now: srv.Clock().Now, ClockRate: func() float64 { return 240 }})
+	p, err := platform.Open(sandboxprofile.Of(srv, config.Builtin()), platform.Options{Now: srv.Clock().Now, ClockRate: func() float64 { return 240 }})
 	if err != nil {
 		t.Fatal(err)
 	}

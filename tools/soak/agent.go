@@ -22,6 +22,7 @@ import (
 	"treasury/data/site"
 	"treasury/data/wallet"
 	walletclient "treasury/data/wallet/client"
+	"treasury/process/sandboxprofile"
 	"treasury/sandbox"
 )
 
@@ -74,7 +75,7 @@ func runAgent(raw string, in io.Reader, out io.Writer) int {
 	}
 	// The sandbox's clock, which the soak moves on (an intent's expiry is
 	// on it), as the embedded sandbox gives its own to the dashboard.
-	p, err := platform.Open(sandbox.ProfileAt(config.Builtin(), spec.URL, spec.Seed, sandbox.DefaultCredentials()),
+	p, err := platform.Open(sandboxprofile.At(config.Builtin(), spec.URL, spec.Seed, sandbox.DefaultCredentials()),
 		platform.Options{Now: sandboxClock(spec.URL)})
 	if err != nil {
 		return fail(err)

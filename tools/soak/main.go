@@ -32,6 +32,7 @@ import (
 	"treasury/config"
 	"treasury/data/platform"
 	"treasury/kit/fulldisk"
+	"treasury/process/sandboxprofile"
 	"treasury/sandbox"
 )
 
@@ -94,7 +95,7 @@ func soak(c config_, w io.Writer) (result, error) {
 		return res, err
 	}
 	defer px.Close()
-	p, err := platform.Open(srv.Profile(config.Builtin()), platform.Options{Now: srv.Clock().Now})
+	p, err := platform.Open(sandboxprofile.Of(srv, config.Builtin()), platform.Options{Now: srv.Clock().Now})
 	if err != nil {
 		return res, err
 	}

@@ -20,6 +20,7 @@ import (
 	"treasury/data/platform"
 	"treasury/data/wallet"
 	"treasury/kit/fulldisk"
+	"treasury/kit/parallel"
 	"treasury/sandbox"
 )
 
@@ -248,20 +249,16 @@ func (e *env) run(seed uint64, scripted bool) (report, error) {
 	}
 	var mu sync.Mutex // agents (restarted by a kill)
 	for i := 0; i < len(steps); {
-		var wg sync.WaitGroup
 		j := i
 		for ; j < len(steps) && (j == i || steps[j].together); j++ {
-			s := steps[j]
-			if s.fault != "" {
-				rep.faults[s.fault]++
+			if f := steps[j].fault; f != "" {
+				rep.faults[f]++
 			}
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				e.step(s, hosts[s.agent%len(hosts)], &mu, agents, spec)
-			}()
 		}
-		wg.Wait()
+		parallel.Each(j-i, 0, func(k int) { // the steps taken together, at once
+			s := steps[i+k]
+			e.step(s, hosts[s.agent%len(hosts)], &mu, agents, spec)
+		})
 		e.srv.AdvanceClock(steps[j-1].advanceAfterBy)
 		i = j
 	}

@@ -23,12 +23,12 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
 	gossh "golang.org/x/crypto/ssh"
 
+	"treasury/kit/parallel"
 	"treasury/ui/uitest"
 )
 
@@ -132,7 +132,7 @@ func main() {
 	}
 	readyRe := regexp.MustCompile(*ready)
 	ss := make([]*session, *n)
-	var wg sync.WaitGroup
+	waits := parallel.New(0) // every session waited for at once
 	errs := make([]error, *n)
 	for i := range ss {
 		// One connection at a time: serve refuses connections that wait
@@ -143,13 +143,14 @@ func main() {
 			continue
 		}
 		ss[i] = s
-		wg.Go(func() {
+		waits.Go(func() error {
 			if _, ok := s.waitFor(readyRe, time.Now(), *limit); !ok {
 				errs[i] = fmt.Errorf("never ready; the screen:\n%s", s.scr.String())
 			}
+			return nil
 		})
 	}
-	wg.Wait()
+	_ = waits.Wait() // each failure is its session's, in errs
 	defer func() {
 		for _, s := range ss {
 			if s != nil {
@@ -183,16 +184,13 @@ func main() {
 		re := regexp.MustCompile(expr)
 		took := make([]time.Duration, len(ss))
 		var missed atomic.Int32
-		for i, s := range ss {
-			wg.Go(func() {
-				d, ok := s.waitFor(re, t0, *limit)
-				took[i] = d
-				if !ok {
-					missed.Add(1)
-				}
-			})
-		}
-		wg.Wait()
+		parallel.Each(len(ss), 0, func(i int) {
+			d, ok := ss[i].waitFor(re, t0, *limit)
+			took[i] = d
+			if !ok {
+				missed.Add(1)
+			}
+		})
 		slices.Sort(took)
 		fmt.Printf("%-6s %q: min %v  median %v  max %v (from the first key; the keys took %v)", name, expr,
 			took[0].Round(time.Millisecond), took[len(took)/2].Round(time.Millisecond), took[len(took)-1].Round(time.Millisecond), sent.Round(time.Millisecond))

@@ -13,13 +13,13 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"treasury/config/route"
 	"treasury/data/actions"
 	"treasury/data/custody"
 	"treasury/data/live"
 	"treasury/data/platform"
 	"treasury/data/wallet"
 	"treasury/ui"
-	"treasury/ui/route"
 	"treasury/views/viewkit"
 )
 

@@ -10,9 +10,9 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"treasury/config/route"
 	"treasury/data/live"
 	"treasury/ui"
-	"treasury/ui/route"
 	"treasury/views/alerts"
 	"treasury/views/viewtest"
 )

@@ -16,10 +16,10 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"treasury/config/route"
 	"treasury/data/audit"
 	"treasury/data/live"
 	"treasury/ui"
-	"treasury/ui/route"
 	"treasury/ui/sanitize"
 	"treasury/ui/table"
 	"treasury/views/viewkit"

@@ -23,6 +23,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"treasury/config"
+	"treasury/config/route"
 	"treasury/data/figures"
 	"treasury/data/liquidity"
 	"treasury/data/live"
@@ -30,7 +31,6 @@ import (
 	"treasury/data/runway"
 	"treasury/ui"
 	"treasury/ui/chart"
-	"treasury/ui/route"
 	"treasury/ui/sanitize"
 	"treasury/views/viewkit"
 )

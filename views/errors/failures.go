@@ -18,10 +18,10 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"treasury/config/route"
 	"treasury/data/live"
 	"treasury/kit/words"
 	"treasury/ui"
-	"treasury/ui/route"
 	"treasury/ui/sanitize"
 	"treasury/ui/table"
 	"treasury/views/viewkit"

@@ -6,11 +6,11 @@ package identities
 import (
 	tea "charm.land/bubbletea/v2"
 
+	"treasury/config/route"
 	"treasury/data/live"
 	"treasury/data/payments"
 	"treasury/data/platform"
 	"treasury/ui"
-	"treasury/ui/route"
 	"treasury/ui/sanitize"
 	"treasury/ui/table"
 	"treasury/views/viewkit"

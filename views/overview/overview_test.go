@@ -18,6 +18,7 @@ import (
 	"treasury/data/live"
 	"treasury/data/payments"
 	"treasury/data/platform"
+	"treasury/process/sandboxprofile"
 	"treasury/ui"
 	"treasury/views/overview"
 	"treasury/views/viewtest"
@@ -189,7 +190,7 @@ func TestOverviewWindow(t *testing.T) {
 // loading, never an empty figure.
 func TestOverviewLoading(t *testing.T) {
 	e := viewtest.New(t, viewtest.Options{Skip: viewtest.NoLiquidityHistory()}) // its platform is its own
-	p, err := platform.Open(e.Sandbox.Profile(config.Builtin()), platform.Options{Now: e.Sandbox.Clock().Now, Inline: true, BackfillBudget: time.Minute})
+	p, err := platform.Open(sandboxprofile.Of(e.Sandbox, config.Builtin()), platform.Options{Now: e.Sandbox.Clock().Now, Inline: true, BackfillBudget: time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -41,12 +41,12 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"treasury/config"
+	"treasury/config/route"
 	"treasury/data/figures"
 	"treasury/data/live"
 	"treasury/data/paystats"
 	"treasury/data/runway"
 	"treasury/ui"
-	"treasury/ui/route"
 	"treasury/views/viewkit"
 )
 

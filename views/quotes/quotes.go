@@ -13,6 +13,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"treasury/config/route"
 	"treasury/data/apierr"
 	"treasury/data/liquidity"
 	"treasury/data/live"
@@ -20,7 +21,6 @@ import (
 	"treasury/data/platform"
 	"treasury/ui"
 	"treasury/ui/chart"
-	"treasury/ui/route"
 	"treasury/ui/sanitize"
 	"treasury/ui/table"
 	"treasury/views/viewkit"

@@ -20,11 +20,11 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"treasury/config/route"
 	"treasury/data/live"
 	"treasury/data/platform"
 	"treasury/data/reporting"
 	"treasury/ui"
-	"treasury/ui/route"
 	"treasury/ui/sanitize"
 	"treasury/ui/table"
 	"treasury/views/viewkit"

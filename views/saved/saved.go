@@ -22,9 +22,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"treasury/config"
+	"treasury/config/route"
 	"treasury/data/live"
 	"treasury/ui"
-	"treasury/ui/route"
 	"treasury/ui/table"
 	paymentsview "treasury/views/payments"
 )

@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"treasury/config"
+	"treasury/config/route"
 	"treasury/ui"
-	"treasury/ui/route"
 	"treasury/views/addressbook"
 	paymentsview "treasury/views/payments"
 	"treasury/views/saved"

@@ -13,10 +13,10 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/shopspring/decimal"
-	"golang.org/x/sync/errgroup"
 
 	"treasury/data/actions"
 	"treasury/data/apierr"
+	"treasury/kit/parallel"
 	"treasury/ui"
 )
 
@@ -106,21 +106,15 @@ func (b Batch[T]) read(recs []T) (now []T, failed []string) {
 	if b.Read == nil {
 		return now, failed
 	}
-	var g errgroup.Group
-	g.SetLimit(4)
-	for i, r := range recs {
-		g.Go(func() error {
-			c, cancel := context.WithTimeout(context.Background(), CallTimeout)
-			defer cancel()
-			if got, err := b.Read(c, r); err != nil {
-				failed[i] = "could not be read just now: " + err.Error()
-			} else {
-				now[i] = got
-			}
-			return nil
-		})
-	}
-	_ = g.Wait() // each failure is the record's, in failed
+	parallel.Each(len(recs), 4, func(i int) {
+		c, cancel := context.WithTimeout(context.Background(), CallTimeout)
+		defer cancel()
+		if got, err := b.Read(c, recs[i]); err != nil {
+			failed[i] = "could not be read just now: " + err.Error()
+		} else {
+			now[i] = got
+		}
+	}) // each failure is the record's, in failed
 	return now, failed
 }
 

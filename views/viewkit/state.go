@@ -8,12 +8,12 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"treasury/config/route"
 	"treasury/data/apierr"
 	"treasury/data/live"
 	"treasury/data/wire"
 	"treasury/kit/words"
 	"treasury/ui"
-	"treasury/ui/route"
 	"treasury/ui/sanitize"
 )
 

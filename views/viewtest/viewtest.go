@@ -33,6 +33,7 @@ import (
 	"treasury/data/audit"
 	"treasury/data/live"
 	"treasury/data/platform"
+	"treasury/process/sandboxprofile"
 	"treasury/sandbox"
 	"treasury/sandbox/sandboxtest"
 	"treasury/ui"
@@ -129,7 +130,7 @@ func sandboxOptions(o Options) sandbox.Options {
 // openPlatform opens a platform on srv for the profile o asks for, its
 // requests sent by hc (nil: the default client), retries not waiting.
 func openPlatform(srv *sandbox.Server, o Options, hc *http.Client) (*platform.Platform, error) {
-	cfg := srv.Profile(config.Builtin())
+	cfg := sandboxprofile.Of(srv, config.Builtin())
 	if o.Prod {
 		cfg.Environment = config.EnvProd
 	}

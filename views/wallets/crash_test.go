@@ -17,6 +17,7 @@ import (
 	"treasury/data/audit"
 	"treasury/data/platform"
 	walletclient "treasury/data/wallet/client"
+	"treasury/process/sandboxprofile"
 	"treasury/sandbox"
 	"treasury/sandbox/sandboxtest"
 	"treasury/ui/uitest"
@@ -42,7 +43,7 @@ func crashChild(spec string) int {
 	parts := strings.Split(spec, "|")
 	url, dir, txID := parts[0], parts[1], parts[2]
 	fail := func(err error) int { fmt.Println("error", err); return 1 }
-	p, err := platform.Open(sandbox.ProfileAt(config.Builtin(), url, sandboxtest.Options().Seed, sandbox.DefaultCredentials()), platform.Options{})
+	p, err := platform.Open(sandboxprofile.At(config.Builtin(), url, sandboxtest.Options().Seed, sandbox.DefaultCredentials()), platform.Options{})
 	if err != nil {
 		return fail(err)
 	}

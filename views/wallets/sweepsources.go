@@ -4,13 +4,13 @@ import (
 	"context"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"charm.land/lipgloss/v2"
 
 	"treasury/data/wallet"
 	walletclient "treasury/data/wallet/client"
+	"treasury/kit/parallel"
 	"treasury/kit/words"
 	"treasury/ui"
 	"treasury/views/viewkit"
@@ -59,22 +59,16 @@ func sweepSources(ctx context.Context, c *walletclient.Client, s wallet.SweepCon
 		return out
 	}
 	res := make([]source, len(from))
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, walletclient.Concurrency)
-	for i, w := range from {
-		wg.Go(func() {
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			bals, err := c.Balances(ctx, w.VaultID, w.ID)
-			res[i] = source{name: w.Name, id: w.ID, err: err}
-			for _, b := range bals {
-				if slices.Contains(s.Assets, b.Asset.Symbol) && b.AvailableBalance.IsPositive() {
-					res[i].held = append(res[i].held, viewkit.Amount(b.AvailableBalance, b.Asset.Symbol))
-				}
+	parallel.Each(len(from), walletclient.Concurrency, func(i int) {
+		w := from[i]
+		bals, err := c.Balances(ctx, w.VaultID, w.ID)
+		res[i] = source{name: w.Name, id: w.ID, err: err}
+		for _, b := range bals {
+			if slices.Contains(s.Assets, b.Asset.Symbol) && b.AvailableBalance.IsPositive() {
+				res[i].held = append(res[i].held, viewkit.Amount(b.AvailableBalance, b.Asset.Symbol))
 			}
-		})
-	}
-	wg.Wait()
+		}
+	})
 	for _, r := range res {
 		if r.err == nil && len(r.held) == 0 {
 			out.none++

@@ -14,12 +14,12 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"treasury/config/route"
 	"treasury/data/actions"
 	"treasury/data/live"
 	"treasury/data/platform"
 	"treasury/data/wallet"
 	"treasury/ui"
-	"treasury/ui/route"
 	"treasury/ui/sanitize"
 	"treasury/views/viewkit"
 )

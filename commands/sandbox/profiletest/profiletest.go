@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	sandboxcmd "treasury/commands/sandbox"
-	"treasury/data/webhook"
+	"treasury/kit/pubkey"
 	"treasury/sandbox"
 )
 
@@ -17,7 +17,7 @@ import (
 // change edit its text and its secrets directory, and returns its path.
 func Write(t testing.TB, srv *sandbox.Server, listen string, change func(yaml, secrets string) string) string {
 	t.Helper()
-	pubPEM, err := webhook.MarshalPublicKeyPEM(srv.WebhookPublicKey())
+	pubPEM, err := pubkey.MarshalPEM(srv.WebhookPublicKey())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,13 +6,13 @@ import (
 	"net/http"
 	"slices"
 	"strings"
-	"sync"
 
 	"treasury/data/apierr"
 	"treasury/data/paging"
 	"treasury/data/payments"
 	"treasury/data/transport"
 	"treasury/data/wire"
+	"treasury/kit/parallel"
 )
 
 // Forms of the filter's sort (Dialect.Sort), in the order they are tried.
@@ -290,22 +290,21 @@ type result[T any] struct {
 	err error
 }
 
+// getEach reads payments by id, Options.Concurrency at a time, each
+// answer at its id's index.
+func (c *Client) getEach(ctx context.Context, ids []string) []result[payments.Payment] {
+	out := make([]result[payments.Payment], len(ids))
+	parallel.Each(len(ids), c.opts.Concurrency, func(i int) {
+		p, err := c.Get(ctx, ids[i])
+		out[i] = result[payments.Payment]{p, err}
+	})
+	return out
+}
+
 // byIDs reads payments by id, a few at a time, in the order given; one
 // that no longer exists is left out.
 func (c *Client) byIDs(ctx context.Context, ids []string) []result[payments.Payment] {
-	out := make([]result[payments.Payment], len(ids))
-	sem := make(chan struct{}, c.opts.Concurrency)
-	var wg sync.WaitGroup
-	for i, id := range ids {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer func() { <-sem; wg.Done() }()
-			p, err := c.Get(ctx, id)
-			out[i] = result[payments.Payment]{p, err}
-		}()
-	}
-	wg.Wait()
+	out := c.getEach(ctx, ids)
 	return slices.DeleteFunc(out, func(r result[payments.Payment]) bool { return apierr.ClassOf(r.err) == apierr.ClassNotFound })
 }
 
@@ -330,19 +329,7 @@ func (c *Client) Details(ctx context.Context, ps []payments.Payment) error {
 	if len(ids) == 0 {
 		return nil
 	}
-	got := make([]result[payments.Payment], len(ids))
-	sem := make(chan struct{}, c.opts.Concurrency)
-	var wg sync.WaitGroup
-	for i, id := range ids {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer func() { <-sem; wg.Done() }()
-			p, err := c.Get(ctx, id)
-			got[i] = result[payments.Payment]{p, err}
-		}()
-	}
-	wg.Wait()
+	got := c.getEach(ctx, ids)
 	part := &wire.Partial{What: "reasons of the failed payments (GET /v3/payments/{id})", Of: len(ids)}
 	for i, r := range got {
 		if r.err != nil {

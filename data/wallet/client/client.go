@@ -34,13 +34,13 @@ import (
 	"sync/atomic"
 
 	"github.com/google/uuid"
-	"golang.org/x/sync/errgroup"
 
 	"treasury/data/apierr"
 	"treasury/data/paging"
 	"treasury/data/transport"
 	"treasury/data/wallet"
 	"treasury/data/wire"
+	"treasury/kit/parallel"
 )
 
 // Client reads the wallet interface, every page of each list, and performs
@@ -233,15 +233,7 @@ func seg(base string, ids ...string) string {
 func fanOut[X, T any](ctx context.Context, what string, xs []X, name func(X) string, fn func(context.Context, X) ([]T, error)) ([]T, error) {
 	res := make([][]T, len(xs))
 	errs := make([]error, len(xs))
-	var g errgroup.Group
-	g.SetLimit(Concurrency)
-	for i, x := range xs {
-		g.Go(func() error {
-			res[i], errs[i] = fn(ctx, x)
-			return nil
-		})
-	}
-	g.Wait()
+	parallel.Each(len(xs), Concurrency, func(i int) { res[i], errs[i] = fn(ctx, xs[i]) })
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

@@ -1,28 +1,33 @@
-package sandbox
+// Package sandboxprofile points a profile at a running sandbox: the
+// dashboard's configuration of the embedded sandbox, and the one tests
+// open a platform with. It sits outside sandbox/ so the simulator imports
+// no configuration (it speaks only the wire).
+package sandboxprofile
 
 import (
 	"strings"
 
 	"treasury/config"
 	"treasury/data/wallet"
+	"treasury/sandbox"
 )
 
-// Profile points every interface of base (the built-in sandbox profile,
+// Of points every interface of base (the built-in sandbox profile,
 // or any profile whose refresh and alert settings should apply) at this
 // running sandbox with its credentials: the dashboard's configuration for
 // the embedded sandbox, and the one tests open a platform with. The
 // custody signing key is the sandbox operator's.
-func (s *Server) Profile(base *config.Config) *config.Config {
-	return ProfileAt(base, s.URL, s.Seed(), s.Credentials())
+func Of(s *sandbox.Server, base *config.Config) *config.Config {
+	return At(base, s.URL, s.Seed(), s.Credentials())
 }
 
-// ProfileAt is Profile for a sandbox served at url (its root, as
+// At is Of for a sandbox served at url (its root, as
 // Server.URL) by another process, started with seed and creds (a test's
 // child process, given the URL of its parent's sandbox or of a proxy in
 // front of it).
-func ProfileAt(base *config.Config, url string, seed int64, c Credentials) *config.Config {
+func At(base *config.Config, url string, seed int64, c sandbox.Credentials) *config.Config {
 	cfg := *base
-	ep := (&Server{URL: url}).Endpoints()
+	ep := (&sandbox.Server{URL: url}).Endpoints()
 	cfg.Embedded = nil
 	cfg.Liquidity = &config.Liquidity{BaseURL: ep.Liquidity, Token: config.NewSecret(c.LiquidityToken)}
 	cfg.Payments = &config.Payments{BaseURL: ep.Payments, AuthURL: ep.Auth, Audience: c.PaymentsAudience,
@@ -40,7 +45,7 @@ func ProfileAt(base *config.Config, url string, seed int64, c Credentials) *conf
 			cfg.Wallet.Transactions = &cl
 		}
 	}
-	cfg.Custody = &config.Custody{BaseURL: ep.Custody, DomainID: c.CustodyDomainID, UserID: OperatorID(seed),
-		Token: config.NewSecret(c.CustodyToken), SigningKey: OperatorKey(seed)}
+	cfg.Custody = &config.Custody{BaseURL: ep.Custody, DomainID: c.CustodyDomainID, UserID: sandbox.OperatorID(seed),
+		Token: config.NewSecret(c.CustodyToken), SigningKey: sandbox.OperatorKey(seed)}
 	return &cfg
 }
