@@ -31,6 +31,7 @@ func OpenSite(stateDir string, cfg *config.Config, runsNode bool, log *slog.Logg
 	}
 	s, err := site.Start(site.Options{Name: c.Name, Node: node, Listen: c.Listen, ClusterListen: c.ClusterListen,
 		Routes: c.Routes, URLs: c.URLs, User: config.DefaultClusterUser, Password: c.Password.Reveal(),
+		CAFile: c.CAFile, CertFile: c.CertFile, KeyFile: c.KeyFile,
 		Replicas: c.Replicas, StoreDir: store, Connect: !runsNode, Log: log})
 	if err != nil {
 		return nil, fmt.Errorf("the site (cluster:): %w", err)

@@ -9,6 +9,7 @@ package site
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -40,8 +41,13 @@ type Options struct {
 	ClusterListen string
 	Routes        []string
 	URLs          []string
-	// User and Password authenticate every client and route.
+	// User and Password authenticate every client and route (none: the
+	// certificates alone do).
 	User, Password string
+	// CAFile, CertFile and KeyFile, when given, put mutual TLS on every
+	// route and client: each side shows a certificate the CA signed and
+	// refuses one it did not.
+	CAFile, CertFile, KeyFile string
 	// Replicas is how many nodes keep the site's record.
 	Replicas int
 	// StoreDir is where the embedded node keeps its streams.
@@ -95,8 +101,14 @@ const startWait = 15 * time.Second
 // appends) with the reason, it does not stop the process.
 func Start(o Options) (*Site, error) {
 	s := &Site{opts: o, streams: map[string]jetstream.Stream{}, done: make(chan struct{})}
-	copts := []nats.Option{nats.Name("treasury " + o.Node), nats.UserInfo(o.User, o.Password),
+	copts := []nats.Option{nats.Name("treasury " + o.Node),
 		nats.MaxReconnects(-1), nats.ReconnectWait(time.Second), nats.RetryOnFailedConnect(true)}
+	if o.Password != "" {
+		copts = append(copts, nats.UserInfo(o.User, o.Password))
+	}
+	if o.CAFile != "" {
+		copts = append(copts, nats.RootCAs(o.CAFile), nats.ClientCert(o.CertFile, o.KeyFile))
+	}
 	var err error
 	switch {
 	case o.Listen != "" && !o.Connect:
@@ -134,17 +146,38 @@ func startNode(o Options) (*server.Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("site: listen: %w", err)
 	}
-	sopts := &server.Options{ServerName: o.Node, Host: host, Port: port, Username: o.User, Password: o.Password,
+	sopts := &server.Options{ServerName: o.Node, Host: host, Port: port,
 		JetStream: true, StoreDir: o.StoreDir, NoSigs: true, NoLog: o.Log == nil, MaxPayload: 1 << 20}
+	if o.Password != "" {
+		sopts.Username, sopts.Password = o.User, o.Password
+	}
+	var routeTLS *tls.Config
+	if o.CAFile != "" {
+		if sopts.TLSConfig, err = nodeTLS(o); err != nil {
+			return nil, err
+		}
+		sopts.TLSVerify, sopts.TLSTimeout = true, tlsTimeout.Seconds()
+		// A route is a client of the node it solicits and a server of
+		// the one that solicits it: the same CA for both.
+		routeTLS = sopts.TLSConfig.Clone()
+		routeTLS.RootCAs = routeTLS.ClientCAs
+	}
 	if o.ClusterListen != "" {
 		ch, cp, err := splitHostPort(o.ClusterListen)
 		if err != nil {
 			return nil, fmt.Errorf("site: cluster_listen: %w", err)
 		}
-		sopts.Cluster = server.ClusterOpts{Name: o.Name, Host: ch, Port: cp, Username: o.User, Password: o.Password,
-			ConnectRetries: -1}
+		sopts.Cluster = server.ClusterOpts{Name: o.Name, Host: ch, Port: cp, ConnectRetries: -1,
+			TLSConfig: routeTLS, TLSTimeout: tlsTimeout.Seconds()}
+		if o.Password != "" {
+			sopts.Cluster.Username, sopts.Cluster.Password = o.User, o.Password
+		}
 		for _, r := range o.Routes {
-			sopts.Routes = append(sopts.Routes, &url.URL{Scheme: "nats", Host: r, User: url.UserPassword(o.User, o.Password)})
+			u := &url.URL{Scheme: "nats", Host: r}
+			if o.Password != "" {
+				u.User = url.UserPassword(o.User, o.Password)
+			}
+			sopts.Routes = append(sopts.Routes, u)
 		}
 	}
 	ns, err := server.NewServer(sopts)
@@ -160,6 +193,19 @@ func startNode(o Options) (*server.Server, error) {
 		return nil, fmt.Errorf("site: the node did not listen on %s within %s (is the port taken?)", o.Listen, startWait)
 	}
 	return ns, nil
+}
+
+// tlsTimeout bounds a TLS handshake of a route or a client.
+const tlsTimeout = 3 * time.Second
+
+// nodeTLS is the node's TLS: its certificate, and the site's CA required
+// of every peer (mutual authentication).
+func nodeTLS(o Options) (*tls.Config, error) {
+	c, err := server.GenTLSConfig(&server.TLSConfigOpts{CertFile: o.CertFile, KeyFile: o.KeyFile, CaFile: o.CAFile, Verify: true})
+	if err != nil {
+		return nil, fmt.Errorf("site: tls: %w", err)
+	}
+	return c, nil
 }
 
 // free says, before the node starts, that an address it must listen on
