@@ -4,8 +4,8 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"net"
-	"strings"
 	"os"
+	"strings"
 )
 
 // clusterTLS checks the site's TLS files (ca_file, cert_file,
