@@ -52,15 +52,19 @@ func (s *Site) ShareEvents(evs []webhook.Event) error {
 
 // FollowEvents applies, until stop, the notifications the other nodes
 // received, from now on, each once and in the order the site took them.
+// One consumer serves it for the process's life (made again, where it
+// left off, only when the stream's leader is lost): a consumer made and
+// dropped per wait would be replicated churn between the nodes.
 func (s *Site) FollowEvents(apply func([]webhook.Event)) (stop func()) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	start := time.Now()
 	go func() {
 		defer close(done)
-		var last uint64 // the last stream sequence applied: a watch started again resumes after it
 		for ctx.Err() == nil {
-			last = s.followEvents(ctx, start, last, apply)
+			if s.followEvents(ctx, start, apply) {
+				return
+			}
 			select {
 			case <-ctx.Done():
 			case <-time.After(watchRetry):
@@ -70,48 +74,65 @@ func (s *Site) FollowEvents(apply func([]webhook.Event)) (stop func()) {
 	return func() { cancel(); <-done }
 }
 
-// followEvents consumes the stream until ctx ends or the consumer fails;
-// it returns the last sequence applied.
-func (s *Site) followEvents(ctx context.Context, start time.Time, last uint64, apply func([]webhook.Event)) uint64 {
+// followEvents consumes the stream until ctx ends (true), or reports
+// that its consumer could not be made (false: try again later).
+func (s *Site) followEvents(ctx context.Context, start time.Time, apply func([]webhook.Event)) bool {
 	wctx, cancel := context.WithTimeout(ctx, replicaWaitSite)
 	st, err := s.events(wctx)
 	cancel()
 	if err != nil {
-		return last
+		return false
 	}
-	cfg := jetstream.OrderedConsumerConfig{DeliverPolicy: jetstream.DeliverByStartTimePolicy, OptStartTime: &start, MaxResetAttempts: consumerResets}
-	if last > 0 {
-		cfg = jetstream.OrderedConsumerConfig{DeliverPolicy: jetstream.DeliverByStartSequencePolicy, OptStartSeq: last + 1,
-			MaxResetAttempts: consumerResets}
-	}
-	c, err := st.OrderedConsumer(ctx, cfg)
+	c, err := st.OrderedConsumer(ctx, jetstream.OrderedConsumerConfig{DeliverPolicy: jetstream.DeliverByStartTimePolicy, OptStartTime: &start})
 	if err != nil {
-		return last
+		return false
 	}
-	for ctx.Err() == nil {
-		batch, err := c.Fetch(webhook.MaxBatch, jetstream.FetchMaxWait(time.Second))
-		if err != nil {
-			return last
+	msgs := make(chan jetstream.Msg, webhook.MaxBatch)
+	cc, err := c.Consume(func(m jetstream.Msg) {
+		select {
+		case msgs <- m:
+		case <-ctx.Done():
 		}
-		var evs []webhook.Event
-		for m := range batch.Messages() {
-			if meta, err := m.Metadata(); err == nil {
-				last = meta.Sequence.Stream
-			}
-			if m.Headers().Get(nodeHeader) == s.opts.Node {
-				continue // this node applied it when it came
-			}
-			var ev webhook.Event
-			if json.Unmarshal(m.Data(), &ev) == nil {
-				evs = append(evs, ev)
+	})
+	if err != nil {
+		return false
+	}
+	defer cc.Stop()
+	for {
+		var m jetstream.Msg
+		select {
+		case <-ctx.Done():
+			return true
+		case m = <-msgs:
+		}
+		batch := []jetstream.Msg{m}
+	more:
+		for len(batch) < webhook.MaxBatch {
+			select {
+			case m := <-msgs:
+				batch = append(batch, m)
+			default:
+				break more
 			}
 		}
-		if len(evs) > 0 {
+		if evs := s.othersEvents(batch); len(evs) > 0 {
 			apply(evs)
 		}
-		if batch.Error() != nil && ctx.Err() == nil {
-			continue // a batch that waited for nothing: ask again
+	}
+}
+
+// othersEvents are the notifications of msgs that another node received
+// (this node applied its own when they came).
+func (s *Site) othersEvents(msgs []jetstream.Msg) []webhook.Event {
+	var evs []webhook.Event
+	for _, m := range msgs {
+		if m.Headers().Get(nodeHeader) == s.opts.Node {
+			continue
+		}
+		var ev webhook.Event
+		if json.Unmarshal(m.Data(), &ev) == nil {
+			evs = append(evs, ev)
 		}
 	}
-	return last
+	return evs
 }

@@ -71,7 +71,11 @@ type Site struct {
 	streams map[string]jetstream.Stream
 	set     settings
 	lives   lives
+	refused refusals  // what the node's log says it refused, or was refused
+	nodes   nodeBook  // what each node of the site says of itself
+	health  siteState // what the site's health has been since the start
 	done    chan struct{} // closed by Close
+	loops   sync.WaitGroup
 }
 
 // closed reports whether the site was closed.
@@ -110,9 +114,15 @@ func Start(o Options) (*Site, error) {
 		copts = append(copts, nats.RootCAs(o.CAFile), nats.ClientCert(o.CertFile, o.KeyFile))
 	}
 	var err error
+	var nlog nodeLog
 	switch {
 	case o.Listen != "" && !o.Connect:
-		if s.ns, err = startNode(o); err != nil {
+		log := o.Log
+		if log == nil {
+			log = slog.New(slog.DiscardHandler) // the refusals are still noted
+		}
+		nlog = newNodeLog(log, o.Node, &s.refused)
+		if s.ns, err = startNode(o, nlog); err != nil {
 			return nil, err
 		}
 		s.nc, err = nats.Connect("", append(copts, nats.InProcessServer(s.ns))...)
@@ -129,6 +139,14 @@ func Start(o Options) (*Site, error) {
 		s.Close()
 		return nil, fmt.Errorf("site: %w", err)
 	}
+	err = s.hearNodes()
+	if err == nil && s.ns != nil {
+		err = s.runNode(&nlog)
+	}
+	if err != nil {
+		s.Close()
+		return nil, fmt.Errorf("site: %w", err)
+	}
 	return s, nil
 }
 
@@ -136,7 +154,7 @@ func Start(o Options) (*Site, error) {
 // on Listen, routes on ClusterListen to Routes, every connection
 // authenticated; nothing else listens (no monitoring port, no leaf
 // nodes, no websocket).
-func startNode(o Options) (*server.Server, error) {
+func startNode(o Options, log nodeLog) (*server.Server, error) {
 	for _, a := range []string{o.Listen, o.ClusterListen} {
 		if err := free(a); err != nil {
 			return nil, err
@@ -147,7 +165,7 @@ func startNode(o Options) (*server.Server, error) {
 		return nil, fmt.Errorf("site: listen: %w", err)
 	}
 	sopts := &server.Options{ServerName: o.Node, Host: host, Port: port,
-		JetStream: true, StoreDir: o.StoreDir, NoSigs: true, NoLog: o.Log == nil, MaxPayload: 1 << 20}
+		JetStream: true, StoreDir: o.StoreDir, NoSigs: true, MaxPayload: 1 << 20}
 	if o.Password != "" {
 		sopts.Username, sopts.Password = o.User, o.Password
 	}
@@ -184,9 +202,7 @@ func startNode(o Options) (*server.Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("site: node: %w", err)
 	}
-	if o.Log != nil {
-		ns.SetLoggerV2(newNodeLog(o.Log, o.Node), false, false, false)
-	}
+	ns.SetLoggerV2(log, false, false, false)
 	go ns.Start()
 	if !ns.ReadyForConnections(startWait) {
 		ns.Shutdown()
@@ -245,6 +261,7 @@ func (s *Site) Close() {
 	default:
 		close(s.done)
 	}
+	s.loops.Wait()
 	if s.nc != nil {
 		s.nc.Close()
 	}

@@ -333,7 +333,7 @@ func TestATakenPortIsSaidAtOnce(t *testing.T) {
 // not every time.
 func TestTheNodeLogSaysARepeatOnce(t *testing.T) {
 	var buf syncBuffer
-	l := newNodeLog(slog.New(slog.NewTextHandler(&buf, nil)), "a")
+	l := newNodeLog(slog.New(slog.NewTextHandler(&buf, nil)), "a", nil)
 	for i := range 50 {
 		l.Errorf("Error trying to connect to route (attempt %d): %v", i, "connection refused")
 	}
