@@ -71,9 +71,9 @@ type Site struct {
 	streams map[string]jetstream.Stream
 	set     settings
 	lives   lives
-	refused refusals  // what the node's log says it refused, or was refused
-	nodes   nodeBook  // what each node of the site says of itself
-	health  siteState // what the site's health has been since the start
+	refused refusals      // what the node's log says it refused, or was refused
+	nodes   nodeBook      // what each node of the site says of itself
+	health  siteState     // what the site's health has been since the start
 	done    chan struct{} // closed by Close
 	loops   sync.WaitGroup
 }
