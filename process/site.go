@@ -1,6 +1,7 @@
 package process
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 	"os"
@@ -41,7 +42,7 @@ func OpenSite(stateDir string, cfg *config.Config, runsNode bool, log *slog.Logg
 
 // openSite joins the site for the runtime (Site), before the audit log
 // opens on its record.
-func (r *Runtime) openSite(cmd string) error {
+func (r *Runtime) openSite(ctx context.Context, cmd string) error {
 	s, err := OpenSite(r.StateDir, r.Config, cmd == "serve", r.Log)
 	if err != nil || s == nil {
 		return err
@@ -58,6 +59,7 @@ func (r *Runtime) openSite(cmd string) error {
 		r.Polling = pl
 		r.closers = append(r.closers, pl.Stop)
 	}
+	r.closers = append(r.closers, r.watchSite(ctx))
 	stop, err := r.Alerts.shareWith(s, s.Node())
 	if err != nil {
 		return err

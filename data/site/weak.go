@@ -40,13 +40,15 @@ func (h *siteState) setFormed() {
 	h.formed = true
 }
 
-// Forming reports whether the site's record has not answered yet since
-// this process started: the site is forming (its nodes starting, a
-// leader not yet elected), and actions wait for it.
+// Forming reports whether this process reaches a node of the site but
+// the site's record has not answered yet since it started: the site is
+// forming (its nodes starting, a leader not yet elected), and actions
+// wait for it. A process that reaches no node is not told the site
+// forms: it cannot know (connected says why).
 func (s *Site) Forming() bool {
 	s.health.mu.Lock()
 	defer s.health.mu.Unlock()
-	return !s.health.formed
+	return !s.health.formed && s.nc.IsConnected()
 }
 
 // nodesOfSite is how many nodes this process knows the site to have.
