@@ -206,7 +206,7 @@ func TestPayFilterPagination(t *testing.T) {
 	var bySource payments.FilterResponse
 	sandboxtest.PostJSON(t, e.base+payments.PathFilterV3, e.tok, payments.FilterRequest{Sort: &payments.Sort{SortField: "sourceAmount", SortDirection: "DESC"}, Page: &payments.PageIn{Size: 50}}, &bySource)
 	for i := 1; i < len(bySource.Data); i++ {
-		if bySource.Data[i].Originator.SourceAmount.GreaterThan(bySource.Data[i-1].Originator.SourceAmount.Decimal) {
+		if bySource.Data[i].Originator.SourceAmount.Decimal().GreaterThan(bySource.Data[i-1].Originator.SourceAmount.Decimal()) {
 			t.Fatalf("sourceAmount DESC broken at %d", i)
 		}
 	}
@@ -361,17 +361,17 @@ func TestPayLedgerAndBalances(t *testing.T) {
 		txns := payLedger(t, e, b.Currency, from, to)
 		reserved := decimal.Zero
 		for i, x := range txns {
-			if i > 0 && !x.AvailableBalanceBefore.Equal(txns[i-1].AvailableBalanceAfter.Decimal) {
+			if i > 0 && !x.AvailableBalanceBefore.Equal(txns[i-1].AvailableBalanceAfter.Decimal()) {
 				t.Fatalf("%s ledger %d: before %s != previous after %s", b.Currency, i, x.AvailableBalanceBefore, txns[i-1].AvailableBalanceAfter)
 			}
-			if x.AvailableBalanceAfter.IsNegative() {
+			if x.AvailableBalanceAfter.Decimal().IsNegative() {
 				t.Fatalf("%s ledger overdrawn at %d", b.Currency, i)
 			}
 			switch x.Operation {
 			case payments.OpReserve:
-				reserved = reserved.Add(x.Amount.Decimal)
+				reserved = reserved.Add(x.Amount.Decimal())
 			case payments.OpDebit, payments.OpRelease:
-				reserved = reserved.Sub(x.Amount.Decimal)
+				reserved = reserved.Sub(x.Amount.Decimal())
 			}
 			// The document: txnReference is the payment id on RESERVE and
 			// DEBIT, null on every other operation.
@@ -383,12 +383,12 @@ func TestPayLedgerAndBalances(t *testing.T) {
 				continue
 			}
 			p, ok := payByID[ref]
-			if !ok || p.Originator.SourceCurrency != x.Currency || !p.Originator.SourceAmount.Equal(x.Amount.Decimal) {
+			if !ok || p.Originator.SourceCurrency != x.Currency || !p.Originator.SourceAmount.Equal(x.Amount.Decimal()) {
 				t.Fatalf("ledger %s %s of %s does not match its payment %+v", x.Operation, x.Amount, ref, p.Originator)
 			}
 		}
 		last := txns[len(txns)-1]
-		if !last.AvailableBalanceAfter.Equal(b.AvailableBalance.Decimal) || !reserved.Equal(b.ReservedBalance.Decimal) {
+		if !last.AvailableBalanceAfter.Equal(b.AvailableBalance.Decimal()) || !reserved.Equal(b.ReservedBalance.Decimal()) {
 			t.Fatalf("%s: ledger ends at %s reserved %s, balances say %s reserved %s", b.Currency, last.AvailableBalanceAfter, reserved, b.AvailableBalance, b.ReservedBalance)
 		}
 	}
@@ -468,7 +468,7 @@ func TestPayStateProgression(t *testing.T) {
 	}
 	var bal1 payments.Balances
 	sandboxtest.Get(t, e.base+payments.PathBalances, e.tok, &bal1)
-	if bal1.Balances[0].AvailableBalance.Equal(bal0.Balances[0].AvailableBalance.Decimal) || !bal1.Timestamp.After(bal0.Timestamp) {
+	if bal1.Balances[0].AvailableBalance.Equal(bal0.Balances[0].AvailableBalance.Decimal()) || !bal1.Timestamp.After(bal0.Timestamp) {
 		t.Fatalf("USD balance did not move: %s", bal1.Balances[0].AvailableBalance)
 	}
 }

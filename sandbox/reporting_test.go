@@ -129,8 +129,8 @@ func TestReportingRowsMatchWorld(t *testing.T) {
 			t.Fatalf("row %d: payment %s is not in the world's period", i, row.NetworkPaymentID)
 		}
 		if row.EndToEndID != p.Originator.InternalID || !row.CreatedAt.Equal(p.InitiatedAt) ||
-			!row.SentAmount.Equal(p.Originator.SourceAmount.Decimal) || row.SentCurrency != p.Originator.SourceCurrency ||
-			!row.ReceivedAmount.Equal(p.Destination.DestinationAmount.Decimal) || row.ReceivedCurrency != p.Destination.DestinationCurrency {
+			!row.SentAmount.Equal(p.Originator.SourceAmount.Decimal()) || row.SentCurrency != p.Originator.SourceCurrency ||
+			!row.ReceivedAmount.Equal(p.Destination.DestinationAmount.Decimal()) || row.ReceivedCurrency != p.Destination.DestinationCurrency {
 			t.Errorf("row %+v disagrees with payment %+v", row, p)
 		}
 		if i%10 == 0 { // the state as of generation, from the state history
@@ -185,8 +185,8 @@ func TestReportingRowsMatchWorld(t *testing.T) {
 		}
 		for i, l := range lines {
 			x := txns[i]
-			change := x.AvailableBalanceAfter.Sub(x.AvailableBalanceBefore.Decimal)
-			if l.BalanceChange == nil || !l.BalanceChange.Equal(change) || !l.BalanceResult.Equal(x.AvailableBalanceAfter.Decimal) ||
+			change := x.AvailableBalanceAfter.Decimal().Sub(x.AvailableBalanceBefore.Decimal())
+			if l.BalanceChange == nil || !l.BalanceChange.Equal(change) || !l.BalanceResult.Equal(x.AvailableBalanceAfter.Decimal()) ||
 				l.BalanceChangeCurrency != x.Currency || l.TransactionState != reporting.TxnComplete ||
 				(x.Operation == payments.OpDebit) != (l.TransactionType == reporting.TxnTrade) {
 				t.Errorf("payment %s line %d %+v, ledger %+v", p.NetworkPaymentID, i, l, x)

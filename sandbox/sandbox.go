@@ -23,6 +23,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"treasury/data/apierr"
@@ -64,6 +65,7 @@ type Sandbox struct {
 	handler http.Handler
 
 	requests requestCounts
+	byID     atomic.Uint64 // GET /v3/payments/{id}
 
 	mu       sync.Mutex
 	webhooks WebhookOptions

@@ -2,9 +2,11 @@ package sandbox
 
 import (
 	"net/http"
+	"strings"
 	"sync/atomic"
 
 	"treasury/data/apierr"
+	"treasury/data/payments"
 )
 
 // countedInterfaces are the interfaces whose requests are counted: the
@@ -23,6 +25,9 @@ type requestCounts [6]atomic.Uint64
 // and custody, so that tests can count the calls a client makes upstream.
 type Stats struct {
 	Requests map[string]uint64 `json:"requests"`
+	// PaymentsByID counts GET /v3/payments/{id} (a payment read by id,
+	// for its reasons or details), beside the payments interface's count.
+	PaymentsByID uint64 `json:"payments_by_id"`
 	// World is how much the payments world holds.
 	World WorldSize `json:"world"`
 }
@@ -38,7 +43,7 @@ type WorldSize struct {
 
 // Stats returns the request counts so far.
 func (s *Sandbox) Stats() Stats {
-	out := Stats{Requests: make(map[string]uint64, len(s.requests))}
+	out := Stats{Requests: make(map[string]uint64, len(s.requests)), PaymentsByID: s.byID.Load()}
 	for i, iface := range countedInterfaces() {
 		out.Requests[string(iface)] = s.requests[i].Load()
 	}
@@ -60,10 +65,20 @@ func (s *Sandbox) counted(iface apierr.Interface, next http.Handler) http.Handle
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		n.Add(1)
+		if iface == apierr.Payments && r.Method == http.MethodGet && readByID(r.URL.Path) {
+			s.byID.Add(1)
+		}
 		// A server's Date is its own clock's (net/http would write the
 		// host's): at --speed 10 it runs ahead, and clients read the
 		// platform's time from it.
 		w.Header().Set("Date", s.env.Clock.Now().UTC().Format(http.TimeFormat))
 		next.ServeHTTP(w, r)
 	})
+}
+
+// readByID reports whether path (under the payments prefix) is GET
+// /v3/payments/{id}'s: a payment id and nothing after it.
+func readByID(path string) bool {
+	_, id, ok := strings.Cut(path, payments.PathPaymentV3)
+	return ok && payments.IsPaymentID(id)
 }

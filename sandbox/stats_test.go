@@ -57,6 +57,19 @@ func TestStatsCountsRequestsPerInterface(t *testing.T) {
 	if s := srv.Stats(); s.Requests["wallet"] != want["wallet"] {
 		t.Fatalf("Stats() = %v", s.Requests)
 	}
+	if s := stats(); s.PaymentsByID != 0 {
+		t.Fatalf("reads by id = %d before any", s.PaymentsByID)
+	}
+	// Reads by id are counted apart: a payment's id alone, not its
+	// states, nor the list, nor a path that is not an id.
+	id := "0c6a7f3e-5d1b-4f5e-9a3b-2b7c8d9e0f1a"
+	for _, path := range []string{payments.PathPaymentV3 + id, payments.PathPaymentV3 + id, payments.PathPaymentV3 + id + payments.SuffixStates,
+		payments.PathPayments, payments.PathPaymentV3 + "not-an-id"} {
+		sandboxtest.Send(t, http.MethodGet, ep.Payments+path, "", nil)
+	}
+	if s := stats(); s.PaymentsByID != 2 {
+		t.Fatalf("reads by id = %d, want 2", s.PaymentsByID)
+	}
 }
 
 // TestScaleOptions: HistoryPayments sets the history's size and a negative

@@ -44,6 +44,10 @@ type App struct {
 	// routine is set when the store signalled new versions of data the
 	// session has (not news): they are read with the next tick.
 	routine atomic.Bool
+	// newsRead is when the session last read news from the store (and
+	// drew it): the next news waits storeGap from then. Zero before the
+	// first: the store's first news is shown as it comes.
+	newsRead time.Time
 
 	width, height int
 	overlay       overlay
@@ -59,8 +63,12 @@ type App struct {
 	palette       *palette
 	raw           *rawPager
 	picker        *columnPicker // the column picker (v), while open
-	confirm       *dialog
-	help          help.Model
+	// rawFor is the record the raw view waits for (RawReader), and
+	// rawHeld the record as held meanwhile.
+	rawFor  string
+	rawHeld any
+	confirm *dialog
+	help    help.Model
 	// helpTop is the first line of the help shown (?), when it is taller
 	// than the terminal: the pager's keys scroll it; helpFilter is what
 	// / types in it (helpfilter.go).
@@ -193,11 +201,13 @@ const storeGap = 500 * time.Millisecond
 // storeSettle is how long a session waits after news before it reads it:
 // what the store builds from a topic (a table's rows, a board) lands a
 // few milliseconds after the topic, and read at once the topic's change
-// would be one frame and its rows another, storeGap later.
-const storeSettle = 60 * time.Millisecond
+// would be one frame and its rows another (storeGap later, once the view
+// has its data; while it waits for some, at once, so the wait is short).
+const storeSettle = 20 * time.Millisecond
 
 // waitStore waits for the next news from the store, storeGap at the
-// earliest after the read made now. New versions of data the session
+// earliest after the last news read (the previous frame that drew news:
+// the first news comes as soon as it is there). New versions of data the session
 // has (a poll's new records, several a second across the views' topics)
 // are not news: they are read with the next tick (a second at most, the
 // clock's second for every session), in the same frame as the ages the
@@ -206,7 +216,8 @@ func (a *App) waitStore() tea.Cmd {
 	if a.sub == nil {
 		return nil
 	}
-	sub, ch, next, routine := a.sub, a.sub.C(), time.Now().Add(storeGap), &a.routine
+	sub, ch, routine, last := a.sub, a.sub.C(), &a.routine, a.newsRead
+	store, topics := a.ctx.Store, a.Active().Topics()
 	return func() tea.Msg {
 		for {
 			if _, ok := <-ch; !ok {
@@ -218,7 +229,7 @@ func (a *App) waitStore() tea.Cmd {
 			}
 			break
 		}
-		if d := max(time.Until(next), storeSettle); d > 0 {
+		if d := newsWait(last, time.Now(), loading(store, topics)); d > 0 {
 			time.Sleep(d)
 			select { // a change signalled meanwhile is read with this one
 			case _, ok := <-ch:
@@ -230,6 +241,28 @@ func (a *App) waitStore() tea.Cmd {
 		}
 		return StoreChanged{}
 	}
+}
+
+// newsWait is how long news that came at now waits before it is read:
+// storeSettle, and at least until storeGap after the news read last
+// (last; zero for none yet: the first news waits only to settle), unless
+// the view still waits for some of its data (loading): each first answer
+// is then shown as it comes.
+func newsWait(last, now time.Time, loading bool) time.Duration {
+	if last.IsZero() || loading {
+		return storeSettle
+	}
+	return max(last.Add(storeGap).Sub(now), storeSettle)
+}
+
+// loading reports whether a topic of topics has had no answer yet.
+func loading(store *live.Store, topics []live.Topic) bool {
+	for _, t := range topics {
+		if sn := store.Snapshot(t); !sn.Loaded() && sn.Err == nil {
+			return true
+		}
+	}
+	return false
 }
 
 // tick is the clock's tick, on the host clock's second (tea.Every): the
@@ -331,7 +364,11 @@ func (a *App) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		a.width, a.height = msg.Width, msg.Height
 		a.resize()
 		return a, nil
+	case RawRecord:
+		a.rawRead(msg)
+		return a, nil
 	case StoreChanged:
+		a.newsRead = time.Now()
 		return a, tea.Batch(a.readStore(), a.waitStore())
 	case Tick:
 		var read tea.Cmd
@@ -543,9 +580,8 @@ func (a *App) key(msg tea.KeyPressMsg) tea.Cmd {
 		// what it lists runs what that needs).
 		return a.send(a.Active(), StoreChanged{})
 	case key.Matches(msg, k.Raw):
-		if _, rec, ok := SelectedOf(a.Active()); ok {
-			a.raw = a.pager(newRawPager(a.ctx, rec, a.width, a.height-a.chrome()))
-			a.overlay = rawOverlay
+		if id, rec, ok := SelectedOf(a.Active()); ok {
+			return a.showRaw(id, rec)
 		}
 	case key.Matches(msg, k.Copy):
 		return a.copySelected()

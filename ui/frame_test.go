@@ -495,6 +495,7 @@ func (r *siteRelay) Publish(live.Topic, live.Polled)               {}
 func (r *siteRelay) Want(live.Topic, time.Duration, time.Duration) {}
 func (r *siteRelay) Wanted(live.Topic) (bool, time.Duration)       { return false, 0 }
 func (r *siteRelay) AskWhole(live.Topic)                           {}
+func (r *siteRelay) WantDetails([]string)                          {}
 
 // TestHealthLineNamesTheSitesPoller: in a site, the health line says
 // first which node polls the platform and since when (UTC), that this

@@ -183,13 +183,19 @@ func newPagerViewport(k PagerKeys, w, h int) viewport.Model {
 }
 
 func newRawPager(ctx *Context, rec any, w, h int) *rawPager {
-	text, title := "", "as received"
+	return newRawPagerAs(ctx, rec, "as received", "as held (not received from the network)", w, h)
+}
+
+// newRawPagerAs is newRawPager saying received over the JSON as received,
+// held over the record as held.
+func newRawPagerAs(ctx *Context, rec any, received, held string, w, h int) *rawPager {
+	text, title := "", received
 	var buf bytes.Buffer
 	if r, ok := rec.(wire.RawJSONer); ok && len(r.RawJSON()) > 0 && json.Indent(&buf, r.RawJSON(), "", "  ") == nil {
 		text = buf.String()
 	} else {
 		b, err := json.MarshalIndent(rec, "", "  ")
-		text, title = string(b), "as held (not received from the network)"
+		text, title = string(b), held
 		if err != nil {
 			text = "cannot encode record: " + err.Error()
 		}
@@ -198,7 +204,7 @@ func newRawPager(ctx *Context, rec any, w, h int) *rawPager {
 	for i, l := range lines {
 		lines[i] = sanitize.Line(l)
 	}
-	lines = append([]string{ctx.Theme.Muted.Render(title)}, lines...)
+	lines = append([]string{ctx.Theme.Muted.Render(sanitize.Line(title))}, lines...)
 	k := DefaultPagerKeys(ctx.keymap())
 	vp := newPagerViewport(k, w, h)
 	vp.SetContent(strings.Join(lines, "\n"))

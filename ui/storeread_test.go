@@ -77,3 +77,39 @@ func TestNewVersionsAreReadWithTheTick(t *testing.T) {
 		t.Fatalf("a tick with nothing new read the store: %d reads", v.reads)
 	}
 }
+
+// TestFirstNewsIsNotHeldBack: the store's first news waits only to
+// settle (the rows built from a topic land just after it), and so does
+// news while the view still waits for some of its data (each first
+// answer shows as it comes); later news waits for storeGap counted from
+// the news read before it, the previous frame, not from when the session
+// started waiting.
+func TestFirstNewsIsNotHeldBack(t *testing.T) {
+	now := time.Date(2026, 12, 7, 10, 0, 0, 0, time.UTC)
+	for _, c := range []struct {
+		name string
+		last time.Time
+		want time.Duration
+	}{
+		{"first news", time.Time{}, storeSettle},
+		{"just after a frame", now.Add(-100 * time.Millisecond), storeGap - 100*time.Millisecond},
+		{"long after a frame", now.Add(-time.Minute), storeSettle},
+		{"near the gap's end", now.Add(-storeGap + 10*time.Millisecond), storeSettle},
+	} {
+		if got := newsWait(c.last, now, false); got != c.want {
+			t.Errorf("%s: waits %v, want %v", c.name, got, c.want)
+		}
+	}
+	if got := newsWait(now.Add(-100*time.Millisecond), now, true); got != storeSettle {
+		t.Errorf("while the view waits for its data, news waits %v, want only to settle", got)
+	}
+	ctx := testContext("test", false)
+	app := NewApp(ctx, &listView{name: "numbers"})
+	if !app.newsRead.IsZero() {
+		t.Fatal("a new session has read news")
+	}
+	app.Update(StoreChanged{})
+	if app.newsRead.IsZero() {
+		t.Fatal("news read was not noted: the next would not wait for the gap")
+	}
+}

@@ -98,7 +98,7 @@ func session(rt *process.Runtime, s Session) (*ui.Context, saved.Build) {
 		case route.Overview:
 			return overview.New(ctx, overview.Options{Base: cfg.BaseCurrency, Runway: p.Runway})
 		case route.Quotes:
-			return quotes.New(ctx)
+			return quotes.New(ctx).RawFrom(p.Reads.QuoteJSON)
 		case route.Balances:
 			return balances.New(ctx, balances.Options{Runway: p.Runway, Funding: cfg.Funding})
 		case route.Payments:

@@ -108,13 +108,13 @@ func paymentColumns() []derivedColumn {
 		}
 		if taxes {
 			for _, x := range p.Taxes {
-				if !add(x.TotalTaxes.Decimal, x.TaxCurrency) {
+				if !add(x.TotalTaxes.Decimal(), x.TaxCurrency) {
 					return "", "several"
 				}
 			}
 		} else {
 			for _, x := range p.Fees {
-				if !add(x.TotalFee.Decimal, x.FeeCurrency) {
+				if !add(x.TotalFee.Decimal(), x.FeeCurrency) {
 					return "", "several"
 				}
 			}

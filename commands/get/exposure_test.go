@@ -45,21 +45,21 @@ func TestExposureFigureByFigure(t *testing.T) {
 	jit := 0
 	for _, p := range ps {
 		o, d := p.Originator, p.Destination
-		of(d.DestinationCurrency).out = of(d.DestinationCurrency).out.Add(d.DestinationAmount.Decimal)
+		of(d.DestinationCurrency).out = of(d.DestinationCurrency).out.Add(d.DestinationAmount.Decimal())
 		of(d.DestinationCurrency).nOut++
 		// The vendor's document's classes, read from the record here.
 		switch o.Payin {
 		case "JIT_FUNDING":
 			if p.PaymentState == payments.AwaitingFunding {
-				of(o.SourceCurrency).owed = of(o.SourceCurrency).owed.Add(o.SourceAmount.Decimal)
+				of(o.SourceCurrency).owed = of(o.SourceCurrency).owed.Add(o.SourceAmount.Decimal())
 				of(o.SourceCurrency).nOwed++
 				jit++
 			}
 		case "CREDIT_FUNDING", "T_PLUS_ONE":
-			of(o.SourceCurrency).credit = of(o.SourceCurrency).credit.Add(o.SourceAmount.Decimal)
+			of(o.SourceCurrency).credit = of(o.SourceCurrency).credit.Add(o.SourceAmount.Decimal())
 			of(o.SourceCurrency).nCredit++
 		case "PRE_FUNDING", "FUNDED", "":
-			of(o.SourceCurrency).drawn = of(o.SourceCurrency).drawn.Add(o.SourceAmount.Decimal)
+			of(o.SourceCurrency).drawn = of(o.SourceCurrency).drawn.Add(o.SourceAmount.Decimal())
 		default:
 			t.Errorf("payment %s: payin %q is not one the vendor's document names", p.PaymentID, o.Payin)
 		}
@@ -69,7 +69,7 @@ func TestExposureFigureByFigure(t *testing.T) {
 	}
 	available := map[string]decimal.Decimal{}
 	for _, b := range bal {
-		available[b.Currency] = available[b.Currency].Add(b.AvailableBalance.Decimal)
+		available[b.Currency] = available[b.Currency].Add(b.AvailableBalance.Decimal())
 	}
 	if len(rows) == 0 {
 		t.Fatal("no rows")
@@ -119,7 +119,7 @@ func TestExposureFigureByFigure(t *testing.T) {
 		if !tx.CreatedDttm.After(now.Add(-runway.BurnSpan)) || tx.CreatedDttm.After(now) {
 			continue
 		}
-		out := tx.AvailableBalanceBefore.Decimal.Sub(tx.AvailableBalanceAfter.Decimal)
+		out := tx.AvailableBalanceBefore.Decimal().Sub(tx.AvailableBalanceAfter.Decimal())
 		if out.IsNegative() && tx.TxnSource != payments.SrcPayment {
 			continue
 		}

@@ -124,7 +124,7 @@ func (f recordField) shown(rec reflect.Value) string {
 func amountOf(v reflect.Value) (decimal.Decimal, bool) {
 	switch x := v.Interface().(type) {
 	case money.Number:
-		return x.Decimal, true
+		return x.Decimal(), true
 	case decimal.Decimal:
 		return x, true
 	}

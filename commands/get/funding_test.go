@@ -58,7 +58,7 @@ func TestGetFunding(t *testing.T) {
 		var late figures.Sum
 		for _, p := range owed {
 			if p.Originator.SourceCurrency == r.Currency && !p.JITFundingExpiresAt.IsZero() && !p.JITFundingExpiresAt.After(now.Add(time.Hour)) {
-				late.Add(p.Originator.SourceAmount.Decimal)
+				late.Add(p.Originator.SourceAmount.Decimal())
 			}
 		}
 		if !late.Amount.Equal(r.OwedBeforeArrival.Decimal) || late.Count != r.OwedBeforeN {

@@ -184,6 +184,13 @@ func openClients(e *process.Env, cfg *config.Config) (*platform.Platform, func()
 	if err != nil {
 		return nil, nil, err
 	}
+	// -o json prints the records as received.
+	if c := rt.Platform.Payments; c != nil {
+		c.KeepRaw()
+	}
+	if c := rt.Platform.Liquidity; c != nil {
+		c.KeepRaw()
+	}
 	return rt.Platform, rt.Close, nil
 }
 

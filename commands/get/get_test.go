@@ -116,7 +116,7 @@ func (g *getIDs) lookup(t *testing.T, key string) string {
 		}
 		return ps[len(ps)-1].PaymentID // the oldest: synthesized history
 	case "internal": // the same payment's, read alone (not every completed one again)
-		return getJSON[payments.Payment](t, g.args("payment", g.get(t, "payment"))...).InternalID()
+		return getJSON[payments.Payment](t, g.args("payment", g.get(t, "payment"))...).Originator.InternalID
 	case "beneficiary":
 		for _, id := range getJSON[[]payments.Identity](t, g.args("identities")...) {
 			if id.PaymentRole == payments.RoleBeneficiary {

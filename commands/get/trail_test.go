@@ -33,7 +33,7 @@ func TestSummarySaysTheFundsCameBack(t *testing.T) {
 		var back *payments.LedgerTransaction
 		for i, tx := range ledger {
 			if (tx.Operation == payments.OpRelease || tx.Operation == payments.OpCredit) && tx.TxnSource == payments.SrcPayment &&
-				tx.Reference() == "" && tx.Currency == p.Originator.SourceCurrency && tx.Amount.Decimal.Equal(p.Originator.SourceAmount.Decimal) &&
+				tx.Reference() == "" && tx.Currency == p.Originator.SourceCurrency && tx.Amount.Decimal().Equal(p.Originator.SourceAmount.Decimal()) &&
 				tx.CreatedDttm.Equal(p.LastStateUpdatedAt) {
 				back = &ledger[i]
 			}
@@ -46,9 +46,9 @@ func TestSummarySaysTheFundsCameBack(t *testing.T) {
 			t.Fatalf("exit %d: %s", code, stderr)
 		}
 		cur := back.Currency
-		amount := money.Format(back.Amount.Decimal, cur) + " " + cur
+		amount := money.Format(back.Amount.Decimal(), cur) + " " + cur
 		stamp := back.CreatedDttm.UTC().Format("2006-01-02 15:04:05") + " UTC"
-		moved := "available " + money.Format(back.AvailableBalanceBefore.Decimal, cur) + " → " + money.Format(back.AvailableBalanceAfter.Decimal, cur)
+		moved := "available " + money.Format(back.AvailableBalanceBefore.Decimal(), cur) + " → " + money.Format(back.AvailableBalanceAfter.Decimal(), cur)
 		for _, want := range []string{"Funds         funds came back: " + amount + " at " + stamp, "Ledger\n", "RESERVE",
 			stamp + "  " + back.Operation, amount + "  " + moved + "  (no txnReference: tied by amount and time)"} {
 			if !strings.Contains(out, want) {

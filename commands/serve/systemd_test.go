@@ -314,7 +314,9 @@ func TestServeUnderSystemd(t *testing.T) {
 	if err := os.WriteFile(roles, []byte("treasury-ops operator\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	notify.mu.Lock()
 	mark := len(notify.got)
+	notify.mu.Unlock()
 	if err := syscall.Kill(os.Getpid(), syscall.SIGHUP); err != nil {
 		t.Fatal(err)
 	}

@@ -42,9 +42,9 @@ func Payments() Set[*payments.Payment] {
 			Text: func(p *payments.Payment, _ At) string { return figures.RetryOf(p).Word() }},
 		{Title: "Sent", Max: 24, Align: Right, Priority: 8,
 			Text: func(p *payments.Payment, _ At) string {
-				return Amount(p.Originator.SourceAmount.Decimal, p.Originator.SourceCurrency)
+				return Amount(p.Originator.SourceAmount.Decimal(), p.Originator.SourceCurrency)
 			},
-			Sort: func(p *payments.Payment) Sort { return Decimal(p.Originator.SourceAmount.Decimal) }},
+			Sort: func(p *payments.Payment) Sort { return Decimal(p.Originator.SourceAmount.Decimal()) }},
 		{Title: "Corridor", Max: 2*payments.CurrencyWidth + 4, Priority: 6,
 			Text: func(p *payments.Payment, _ At) string { return Corridor(p) }},
 		{Title: "Since", Max: len("01-02 15:04"), Priority: 1,
@@ -52,9 +52,9 @@ func Payments() Set[*payments.Payment] {
 			Sort: func(p *payments.Payment) Sort { return Time(p.LastStateUpdatedAt) }},
 		{Title: "Payout", Max: 24, Align: Right, Priority: 4,
 			Text: func(p *payments.Payment, _ At) string {
-				return Amount(p.Destination.DestinationAmount.Decimal, p.Destination.DestinationCurrency)
+				return Amount(p.Destination.DestinationAmount.Decimal(), p.Destination.DestinationCurrency)
 			},
-			Sort: func(p *payments.Payment) Sort { return Decimal(p.Destination.DestinationAmount.Decimal) }},
+			Sort: func(p *payments.Payment) Sort { return Decimal(p.Destination.DestinationAmount.Decimal()) }},
 		{Title: "Beneficiary", Max: 32, Flex: 1, Priority: 5,
 			Text: func(p *payments.Payment, _ At) string { return partial(p, p.Destination.BeneficiaryIdentityNickName) }},
 	}

@@ -46,7 +46,7 @@ func ReconLines() Set[*reporting.ReconRow] {
 		{Title: "Balance change", Width: 16, Align: Right, Flex: 1,
 			Text: func(r row, _ At) string {
 				if r.BalanceChange != nil {
-					return Amount(r.BalanceChange.Decimal, r.BalanceChangeCurrency)
+					return Amount(r.BalanceChange.Decimal(), r.BalanceChangeCurrency)
 				}
 				return "—"
 			},
@@ -84,7 +84,7 @@ func optAmount(n *money.Number, currency string) string {
 	if n == nil {
 		return "—"
 	}
-	return Amount(n.Decimal, currency)
+	return Amount(n.Decimal(), currency)
 }
 
 // optNumber sorts an optional amount; an absent one sorts as its text.
@@ -92,7 +92,7 @@ func optNumber(n *money.Number) Sort {
 	if n == nil {
 		return Sort{}
 	}
-	return Decimal(n.Decimal)
+	return Decimal(n.Decimal())
 }
 
 // optTime sorts an optional time; an absent one sorts as its text.

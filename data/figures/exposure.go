@@ -107,8 +107,8 @@ func BuildExposure(ps iter.Seq[*payments.Payment], bal payments.Balances, sheet 
 	for _, b := range bal.Balances {
 		l := line(b.Currency)
 		l.HasBalance = true
-		l.Reserved = l.Reserved.Add(b.ReservedBalance.Decimal)
-		l.Available = l.Available.Add(b.AvailableBalance.Decimal)
+		l.Reserved = l.Reserved.Add(b.ReservedBalance.Decimal())
+		l.Available = l.Available.Add(b.AvailableBalance.Decimal())
 	}
 	prefunded := len(out.Lines)
 	for p := range ps {
@@ -117,12 +117,12 @@ func BuildExposure(ps iter.Seq[*payments.Payment], bal payments.Balances, sheet 
 		}
 		o, d := p.Originator, p.Destination
 		if d.DestinationCurrency != "" {
-			line(d.DestinationCurrency).Out.Add(d.DestinationAmount.Decimal)
+			line(d.DestinationCurrency).Out.Add(d.DestinationAmount.Decimal())
 		}
 		if o.SourceCurrency == "" {
 			continue
 		}
-		l, amt := line(o.SourceCurrency), o.SourceAmount.Decimal
+		l, amt := line(o.SourceCurrency), o.SourceAmount.Decimal()
 		switch f := FundingOf(p); f.Class {
 		case Prefunded:
 			l.Drawn.Add(amt)

@@ -71,7 +71,7 @@ func PlanOf(l Line, owing []*payments.Payment, at time.Time, hours decimal.Decim
 		if o.Originator.SourceCurrency != c || due.IsZero() {
 			continue
 		}
-		amt := o.Originator.SourceAmount.Decimal
+		amt := o.Originator.SourceAmount.Decimal()
 		if !due.After(p.Arrives) {
 			p.Late.Add(amt)
 		}

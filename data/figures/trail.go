@@ -47,7 +47,7 @@ type TrailLine struct {
 }
 
 // Amount is the line's amount, unsigned (a deployment may sign it).
-func (l TrailLine) Amount() decimal.Decimal { return l.Tx.Amount.Decimal.Abs() }
+func (l TrailLine) Amount() decimal.Decimal { return l.Tx.Amount.Decimal().Abs() }
 
 // Back is whether a payment's funds came back, by what its ledger lines
 // say.
@@ -164,7 +164,7 @@ func (t *Trail) tieByAmount(ledger []payments.LedgerTransaction, used map[int]bo
 			continue
 		}
 		if used[i] || tx.TxnReference != nil && *tx.TxnReference != "" || !givesBackOp(tx.Operation) || tx.TxnSource != payments.SrcPayment ||
-			tx.Currency != t.Currency || tx.Amount.Decimal.Abs().Cmp(want) != 0 {
+			tx.Currency != t.Currency || tx.Amount.Decimal().Abs().Cmp(want) != 0 {
 			continue
 		}
 		fit = append(fit, i)
@@ -205,7 +205,7 @@ func (t *Trail) sum(p *payments.Payment) {
 		t.Drawn, t.DrawnAt = debited, debitedAt
 	}
 	if t.Drawn.IsZero() {
-		t.Drawn = p.Originator.SourceAmount.Decimal.Abs()
+		t.Drawn = p.Originator.SourceAmount.Decimal().Abs()
 	}
 	t.Debited, t.DebitedAt, t.Returned, t.ReturnedAt = debited, debitedAt, back, backAt
 }

@@ -5,27 +5,36 @@ import (
 	"errors"
 	"time"
 
+	"treasury/data/apierr"
 	"treasury/data/payments"
 )
 
-// The store reads by id (Options.ReadPayment: GET /v3/payments/{id}) every
-// payment it holds whose record lacks what only that read gives:
-//   - a partial record, known only from a notification (its parties,
-//     internalId and fees);
-//   - a payment in a terminal failure state whose reason is not read yet:
-//     the filter's records (PaymentV2 of the vendor's document) carry no
-//     errors, and the by-reason groups and the decline alerts (spec 7.1
-//     rule 4) need every one of them.
+// The store reads a payment by id (Options.ReadPayment: GET
+// /v3/payments/{id}) when its record lacks what only that read gives, and
+// someone needs it:
+//   - what a record lacks: a partial record, known only from a
+//     notification, lacks its parties, internalId and fees; a payment in
+//     a terminal failure state lacks its reason when the filter's records
+//     carry none (PaymentV2 of the vendor's document; a server that puts
+//     the errors on its list records needs no read);
+//   - who needs it: a session that shows the payment (its row drawn, its
+//     detail or ticket open, the payments of a reason group listed) asks
+//     for it (WantDetails), and an alert may need it (Options.AlertNeeds:
+//     the reasons of the last hour's failures, for the declines alert
+//     and the failures alert's guidance). Nothing else is read: a window
+//     of 90 days holding 13,000 failures reads the dozens shown, not the
+//     13,000, and the reason groups count the codes the records carry.
 //
 // Each payment is read once per state: the record read is Detailed, and a
 // later list record of the same state does not undo it (MergePayments), so
-// nothing is read twice. What to read is found among the records each fold
-// added or changed, so a poll costs the new failures, not the window. The
-// reads run on the store's goroutines, DetailConcurrency at a time, never
-// on a caller's, and their answers are folded in batches: reading a new
-// window's thousand failures costs a few folds, not a thousand. A read
-// that fails is tried again later (doubling from detailRetry, up to
-// MaxBackoff) while the record still needs it.
+// nothing is read twice; every session's asks go to one queue, so twenty
+// sessions showing the same rows read them once. The reads run on the
+// store's goroutines, DetailConcurrency at a time, never on a caller's,
+// and their answers are folded in batches. A read that fails is tried
+// again later (doubling from detailRetry, up to MaxBackoff) while the
+// record still needs it. In a site, only the process that polls reads:
+// the others hand it their sessions' asks (Relay.WantDetails) and fold
+// what it publishes (DetailsTopic).
 
 // Bounds of the detail reads.
 const (
@@ -58,9 +67,45 @@ func newDetailQueue() detailQueue {
 		done: make(chan payments.Payment, detailBatch), drained: make(chan struct{}, 1)}
 }
 
-// needsDetails reports whether p lacks what only a read by id gives.
-func needsDetails(p *payments.Payment) bool {
+// NeedsDetails reports whether p lacks what only a read by id gives: the
+// rest of a partial record, or the reason of a failure.
+func NeedsDetails(p *payments.Payment) bool {
 	return p.Partial || p.PaymentState.FailedTerminal() && !p.Detailed && len(p.Errors) == 0
+}
+
+// needsDetails is NeedsDetails.
+func needsDetails(p *payments.Payment) bool { return NeedsDetails(p) }
+
+// WantDetails asks for the payments ids, which sessions show, to be read
+// by id where their records lack what only that read gives (the others
+// are passed over): once for every session asking, by this process, or in
+// a site by the one that polls.
+func (s *Store) WantDetails(ids []string) {
+	if len(ids) == 0 {
+		return
+	}
+	if r := s.siteRelay(); r != nil && !s.readsDetails(r) {
+		r.WantDetails(ids)
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	ps, _ := s.snaps[Payments].data.(*PaymentSet)
+	if ps == nil || s.opts.ReadPayment == nil || s.closed {
+		return
+	}
+	for _, id := range ids {
+		if p, ok := ps.Get(id); ok && needsDetails(p) {
+			s.enqueueLocked(id)
+		}
+	}
+}
+
+// readsDetails reports whether this process reads by id for its site: it
+// polls it, or polls alone (r.Poller must not be called under s.mu).
+func (s *Store) readsDetails(r Relay) bool {
+	pl := r.Poller()
+	return pl.Here || pl.Alone != "" || pl.Node == ""
 }
 
 // DetailsPending counts the payments held whose read by id is waiting or
@@ -71,36 +116,33 @@ func (s *Store) DetailsPending() int {
 	return len(s.details.queued)
 }
 
-// queueDetailsLocked queues the payments a fold added or changed that need
-// a read by id (all of them after a reset). s.mu is held.
+// queueDetailsLocked queues the payments a fold added or changed (all of
+// them after a reset) that need a read by id for an alert
+// (Options.AlertNeeds, on the payments interface's clock). s.mu is held.
 func (s *Store) queueDetailsLocked(data any, ch Changes) {
 	ps, _ := data.(*PaymentSet)
-	if ps == nil || s.opts.ReadPayment == nil || s.closed {
+	needs := s.opts.AlertNeeds
+	if ps == nil || s.opts.ReadPayment == nil || needs == nil || s.closed {
 		return
 	}
+	now := s.platformTimeLocked(apierr.Payments, s.now())
+	want := func(p *payments.Payment) {
+		if needsDetails(p) && needs(p, now) {
+			s.enqueueLocked(p.PaymentID)
+		}
+	}
 	if ch.Reset {
-		for i := range ps.Len() {
-			if p := ps.At(i); needsDetails(p) {
-				s.enqueueLocked(p.PaymentID)
-			}
+		for i := ps.Len() - 1; i >= 0; i-- {
+			want(ps.At(i))
 		}
 		return
 	}
 	for _, ids := range [][]string{ch.Added, ch.Changed} {
 		for _, id := range ids {
-			if p, ok := ps.Get(id); ok && needsDetails(p) {
-				s.enqueueLocked(id)
+			if p, ok := ps.Get(id); ok {
+				want(p)
 			}
 		}
-	}
-}
-
-// wantDetails queues one payment (a partial record from a notification).
-func (s *Store) wantDetails(id string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.opts.ReadPayment != nil && !s.closed && id != "" {
-		s.enqueueLocked(id)
 	}
 }
 
@@ -141,9 +183,12 @@ func (s *Store) readDetails() {
 		q.order = q.order[1:]
 		q.reading++
 		ps, _ := s.snaps[Payments].data.(*PaymentSet)
+		relay := s.relay
 		s.mu.Unlock()
-		if p, ok := ps.Get(id); !ok || !needsDetails(p) {
-			s.settle(id, nil, false) // gone from the window, or read meanwhile
+		if p, ok := ps.Get(id); !ok || !needsDetails(p) || relay != nil && !s.readsDetails(relay) {
+			// Gone from the window, or read meanwhile; or the site's
+			// poller reads for the site.
+			s.settle(id, nil, false)
 			continue
 		}
 		ctx, cancel := context.WithTimeout(s.life, s.opts.FetchTimeout)

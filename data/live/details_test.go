@@ -12,9 +12,9 @@ import (
 
 // TestReasonsAreReadOncePerFailure: every payment in a terminal failure
 // state that arrived without its errors (the filter's records carry none)
-// is read by id once, all of them however many, and folded in; the same
-// list records polled again read nothing more; a failure that arrives later
-// is read too, alone.
+// and that an alert needs is read by id once, all of them however many,
+// and folded in; the same list records polled again read nothing more; a
+// failure that arrives later is read too, alone.
 func TestReasonsAreReadOncePerFailure(t *testing.T) {
 	t0 := time.Date(2026, 11, 16, 9, 0, 0, 0, time.UTC)
 	var mu sync.Mutex
@@ -39,7 +39,7 @@ func TestReasonsAreReadOncePerFailure(t *testing.T) {
 			p.Errors = []payments.PaymentError{{Code: "USR_031", Type: "USER_ERROR", Title: "Invalid beneficiary account"}}
 		}
 		return p, nil
-	}})
+	}, AlertNeeds: func(*payments.Payment, time.Time) bool { return true }})
 	defer s.Close()
 	sub := s.Subscribe()
 	defer sub.Close()
@@ -114,7 +114,8 @@ func BenchmarkReadReasons1000Failures(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		s := New(Options{ReadPayment: func(ctx context.Context, id string) (payments.Payment, error) { return byID[id], nil }})
+		s := New(Options{ReadPayment: func(ctx context.Context, id string) (payments.Payment, error) { return byID[id], nil },
+			AlertNeeds: func(*payments.Payment, time.Time) bool { return true }})
 		s.PutPayments(list)
 		s.Sync()
 		if s.DetailsPending() != 0 {
@@ -146,6 +147,7 @@ func TestReasonOfAPaymentThatFailsWhileWatched(t *testing.T) {
 		sub := s.Subscribe()
 		sub.Watch(Payments)
 		s.ApplyPaymentEvent(notification("p1", payments.Initiated, t0, t0))
+		s.WantDetails([]string{"p1"}) // a session shows it
 		waitFor(t, s, sub, func(ps *PaymentSet) bool { p, _ := ps.Get("p1"); return p != nil && p.Detailed })
 
 		failedAt := t0.Add(time.Minute)
@@ -161,6 +163,7 @@ func TestReasonOfAPaymentThatFailsWhileWatched(t *testing.T) {
 			polled.Errors = server.Errors
 		}
 		s.PutPayments([]payments.Payment{polled})
+		s.WantDetails([]string{"p1"}) // still shown, now failed: asked again
 		waitFor(t, s, sub, func(ps *PaymentSet) bool {
 			p, _ := ps.Get("p1")
 			return p != nil && p.PaymentState == payments.Failed && len(p.Errors) == 1 && p.Errors[0].Code == "SYS_003"
@@ -173,5 +176,54 @@ func TestReasonOfAPaymentThatFailsWhileWatched(t *testing.T) {
 		mu.Unlock()
 		sub.Close()
 		s.Close()
+	}
+}
+
+// TestReasonsAreReadWhenShown: with no alert needing them, the failures
+// of a window are not read by id; those sessions show are, each once
+// however many sessions show it, and only while they lack their reason;
+// a server whose list records carry the errors is never read.
+func TestReasonsAreReadWhenShown(t *testing.T) {
+	t0 := time.Date(2026, 11, 16, 9, 0, 0, 0, time.UTC)
+	var mu sync.Mutex
+	calls := map[string]int{}
+	var list []payments.Payment
+	for i := range 500 {
+		list = append(list, full(fmt.Sprintf("f-%03d", i), payments.Failed, t0.Add(time.Duration(i)*time.Second)))
+	}
+	carries := full("f-carries", payments.Declined, t0)
+	carries.Errors = []payments.PaymentError{{Code: "USR_066", Title: "Beneficiary limit exceeded"}}
+	list = append(list, carries)
+	byID := map[string]payments.Payment{}
+	for _, p := range list {
+		byID[p.PaymentID] = p
+	}
+	s := New(Options{ReadPayment: func(ctx context.Context, id string) (payments.Payment, error) {
+		mu.Lock()
+		calls[id]++
+		mu.Unlock()
+		p := byID[id]
+		p.Detailed = true
+		p.Errors = []payments.PaymentError{{Code: "USR_031", Title: "Invalid beneficiary account"}}
+		return p, nil
+	}, AlertNeeds: func(p *payments.Payment, now time.Time) bool { return false }})
+	defer s.Close()
+	s.PutPayments(list)
+	s.Sync()
+	if len(calls) != 0 {
+		t.Fatalf("%d failures of the window read by id with nobody showing them", len(calls))
+	}
+	shown := []string{"f-499", "f-498", "f-497", "f-carries"}
+	for range 20 { // twenty sessions on the same rows
+		s.WantDetails(shown)
+	}
+	s.Sync()
+	mu.Lock()
+	defer mu.Unlock()
+	if len(calls) != 3 || calls["f-499"] != 1 || calls["f-carries"] != 0 {
+		t.Fatalf("reads by id %v, want the three shown that lack their reason, once each", calls)
+	}
+	if p, _ := Get(s, PaymentsKey).Data.Get("f-498"); !p.Detailed || p.Errors[0].Code != "USR_031" {
+		t.Fatalf("the reason read was not folded in: %+v", p)
 	}
 }

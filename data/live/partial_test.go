@@ -85,11 +85,12 @@ func TestNotificationNeverBlanksAFullRecord(t *testing.T) {
 	}
 }
 
-// TestPartialPaymentIsReadByIDAtOnce: a payment first known through a
-// notification is read by id at once (not at the next poll), once however
-// many notifications arrive meanwhile; a read that fails leaves it
-// partial.
-func TestPartialPaymentIsReadByIDAtOnce(t *testing.T) {
+// TestPartialPaymentIsReadByIDWhenShown: a payment first known through a
+// notification is left partial for the next poll while nobody shows it;
+// shown (asked for, by as many sessions as show it), it is read by id at
+// once, once however many notifications arrive meanwhile; a read that
+// fails leaves it partial.
+func TestPartialPaymentIsReadByIDWhenShown(t *testing.T) {
 	t0 := time.Date(2026, 11, 16, 9, 0, 0, 0, time.UTC)
 	var mu sync.Mutex
 	calls := map[string]int{}
@@ -111,6 +112,15 @@ func TestPartialPaymentIsReadByIDAtOnce(t *testing.T) {
 	s.ApplyPaymentEvent(notification("p1", payments.Initiated, t0, t0.Add(time.Second)))
 	s.ApplyPaymentEvent(notification("p1", payments.Validating, t0, t0.Add(2*time.Second)))
 	s.ApplyPaymentEvent(notification("broken", payments.Initiated, t0, t0.Add(time.Second)))
+	s.Sync()
+	mu.Lock()
+	if len(calls) != 0 {
+		t.Fatalf("read by id with nobody showing them: %v", calls)
+	}
+	mu.Unlock()
+	for range 3 { // three sessions show them
+		s.WantDetails([]string{"p1", "broken", "not-held"})
+	}
 	close(release)
 	deadline := time.After(5 * time.Second)
 	for {

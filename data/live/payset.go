@@ -282,9 +282,17 @@ func MergePaymentsGone(prev *PaymentSet, fetched []payments.Payment, evictBefore
 		count(p, 1)
 	}
 	appendOnly := len(list) == 0 || len(added) == 0 || !added[0].When().Before(list[len(list)-1].When())
-	list = append(list, added...)
-	if !appendOnly || moved {
-		sort.SliceStable(list, func(i, j int) bool { return list[i].When().Before(list[j].When()) })
+	// Older payments read for a wider window come before every one held:
+	// put before them, not sorted in.
+	prependOnly := !appendOnly && !moved && added[len(added)-1].When().Before(list[0].When())
+	switch {
+	case prependOnly:
+		list = append(added, list...)
+	default:
+		list = append(list, added...)
+		if !appendOnly || moved {
+			sort.SliceStable(list, func(i, j int) bool { return list[i].When().Before(list[j].When()) })
+		}
 	}
 	return &PaymentSet{list: list, byID: ids.Done(), states: states, since: since}, ch
 }
@@ -340,9 +348,9 @@ func (s *Store) Arrivals(paymentID string) []Arrival {
 // payments topic, the same path a poll takes. A notification older than the
 // state held is recorded as an arrival but does not move the payment. A
 // payment first known through a notification is held as Partial (the
-// notification does not carry its parties, internalId or fees), and its
-// full record is read at once by id (Options.ReadPayment) rather than
-// at the next poll.
+// notification does not carry its parties, internalId or fees) until the
+// next poll completes it, or a read by id does sooner when a session
+// shows it (WantDetails).
 func (s *Store) ApplyPaymentEvent(ev webhook.Event) { s.ApplyPaymentEvents([]webhook.Event{ev}) }
 
 // ApplyPaymentEvents is ApplyPaymentEvent of each of evs, in order, folded
@@ -364,10 +372,8 @@ func (s *Store) ApplyPaymentEvents(evs []webhook.Event) {
 			Destination: payments.Destination{DestinationCurrency: d.DestinationCurrency, DestinationAmount: d.PayoutAmount}}
 	}
 	applied := make([]bool, len(evs))
-	partial := map[string]bool{}
 	s.mutate(Payments, func(prev any) (any, Changes) {
 		ps, _ := prev.(*PaymentSet)
-		clear(partial)
 		// Each notification is judged against what the set holds and the
 		// ones before it in the batch, as one at a time would be.
 		latest := map[string]*payments.Payment{}
@@ -382,20 +388,12 @@ func (s *Store) ApplyPaymentEvents(evs []webhook.Event) {
 			if applied[i] {
 				latest[p.PaymentID] = p
 				moved = append(moved, *p)
-			} else if _, seen := partial[p.PaymentID]; !seen {
-				partial[p.PaymentID] = old.Partial
 			}
 		}
 		if len(moved) == 0 {
 			return ps, Changes{}
 		}
-		next, ch := MergePayments(ps, moved, time.Time{})
-		for id := range latest {
-			if held, ok := next.Get(id); ok {
-				partial[id] = held.Partial
-			}
-		}
-		return next, ch
+		return MergePayments(ps, moved, time.Time{})
 	})
 	now := s.now()
 	s.mu.Lock()
@@ -404,13 +402,6 @@ func (s *Store) ApplyPaymentEvents(evs []webhook.Event) {
 		s.events.add(d.PaymentID, Arrival{EventID: ev.ID, State: d.PaymentState, CreateDate: ev.CreateDate, ReceivedAt: now, Applied: applied[i]})
 	}
 	s.mu.Unlock()
-	for _, ev := range evs {
-		id := ev.EventData.PaymentID
-		if partial[id] {
-			delete(partial, id) // once per payment
-			s.wantDetails(id)
-		}
-	}
 }
 
 // PutPayment folds one payment read outside the feed (a detail fetch) into

@@ -46,6 +46,10 @@ type Relay interface {
 	// AskWhole asks the poller to publish what it holds of t, whole
 	// (Store.WholeMessage).
 	AskWhole(t Topic)
+	// WantDetails hands the poller the payments this process's sessions
+	// show, to read by id (Store.WantDetails): it reads them, once for
+	// the site, and publishes them (DetailsTopic).
+	WantDetails(ids []string)
 }
 
 // Poller is who polls a site's platform.

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"treasury/data/apierr"
+	"treasury/data/payments"
 )
 
 // pairRelay joins a poller's store to a follower's, in memory: what the
@@ -24,6 +25,8 @@ type pairRelay struct {
 	drop   bool // lose the next message
 	wants  []Topic
 	wanted map[Topic]time.Duration
+	// details are the payments asked of the poller to read by id.
+	details []string
 }
 
 func (r *pairRelay) Poller() Poller {
@@ -54,6 +57,16 @@ func (r *pairRelay) Want(t Topic, _, _ time.Duration) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.wants = append(r.wants, t)
+}
+
+func (r *pairRelay) WantDetails(ids []string) {
+	r.mu.Lock()
+	r.details = append(r.details, ids...)
+	from := r.from
+	r.mu.Unlock()
+	if from != nil {
+		from.WantDetails(ids) // the poller reads them
+	}
 }
 
 func (r *pairRelay) AskWhole(t Topic) {
@@ -274,5 +287,47 @@ func TestTheWholeEndsTheFollowersOwnRead(t *testing.T) {
 	snap := <-done
 	if snap.Err != nil || !slices.Equal(Get(follower, deltaKey).Data, []int{1, 2}) {
 		t.Fatalf("after the whole: err %v, data %v; want the poller's data and no failure", snap.Err, Get(follower, deltaKey).Data)
+	}
+}
+
+// TestAFollowersShownPaymentsAreReadByThePoller: in a site, a process that
+// does not poll never reads a payment by id: what its sessions show is
+// handed to the poller, which reads it, once for the site however many
+// processes show it, and publishes it; the follower folds it in.
+func TestAFollowersShownPaymentsAreReadByThePoller(t *testing.T) {
+	t0 := time.Date(2026, 11, 16, 9, 0, 0, 0, time.UTC)
+	failed := full("f-1", payments.Failed, t0)
+	var pollerReads, followerReads atomic.Int32
+	read := func(n *atomic.Int32) func(context.Context, string) (payments.Payment, error) {
+		return func(_ context.Context, id string) (payments.Payment, error) {
+			n.Add(1)
+			p := failed
+			p.Detailed = true
+			p.Errors = []payments.PaymentError{{Code: "USR_031", Title: "Invalid beneficiary account"}}
+			return p, nil
+		}
+	}
+	follower := New(Options{ReadPayment: read(&followerReads), Inline: true})
+	defer follower.Close()
+	poller := New(Options{ReadPayment: read(&pollerReads), Inline: true})
+	defer poller.Close()
+	poller.ShareWith(&pairRelay{here: true, to: follower})
+	asking := &pairRelay{from: poller}
+	follower.ShareWith(asking)
+	poller.PutPayments([]payments.Payment{failed})
+	follower.PutPayments([]payments.Payment{failed})
+	for range 3 { // three sessions of the follower show it
+		follower.WantDetails([]string{"f-1"})
+	}
+	poller.Sync()
+	follower.Sync()
+	if n, m := pollerReads.Load(), followerReads.Load(); n != 1 || m != 0 {
+		t.Fatalf("the poller read it %d times, the follower %d: want once, by the poller", n, m)
+	}
+	if p, _ := Get(follower, PaymentsKey).Data.Get("f-1"); !p.Detailed || len(p.Errors) == 0 || p.Errors[0].Code != "USR_031" {
+		t.Fatalf("the follower holds %+v, not the poller's read", p)
+	}
+	if len(asking.details) != 3 {
+		t.Fatalf("the follower handed the poller %v", asking.details)
 	}
 }

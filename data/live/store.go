@@ -102,6 +102,11 @@ type Options struct {
 	ReadPayment func(ctx context.Context, id string) (payments.Payment, error)
 	// DetailConcurrency bounds the reads by id in flight (default 4).
 	DetailConcurrency int
+	// AlertNeeds says, of a payment that lacks what a read by id gives,
+	// whether an alert needs it read (its reason) without a session
+	// asking, at now on the payments interface's clock (details.go). Nil:
+	// only what sessions ask for is read.
+	AlertNeeds func(p *payments.Payment, now time.Time) bool
 	// Inline builds derivations in the goroutine that changed their source
 	// (or registered them), at once: deterministic, for tests. Otherwise
 	// they are built on the store's own goroutines, never the caller's.

@@ -8,11 +8,12 @@
 // 77500000 exactly.
 //
 // Decimal (an alias of decimal.Decimal) encodes as a JSON string. Number
-// encodes as a JSON number. Both decode from either shape.
+// encodes as a JSON number, and holds an amount without allocating (its
+// Decimal method gives the decimal: number.go). Both decode from either
+// shape.
 package money
 
 import (
-	"bytes"
 	"fmt"
 
 	"github.com/shopspring/decimal"
@@ -20,14 +21,6 @@ import (
 
 // Decimal is an exact amount that encodes as a JSON string.
 type Decimal = decimal.Decimal
-
-// Number is an exact amount that encodes as a JSON number. The zero value is 0.
-type Number struct {
-	decimal.Decimal
-}
-
-// N wraps a decimal as a Number.
-func N(d decimal.Decimal) Number { return Number{d} }
 
 // MustParse parses s as an exact decimal and panics if it is not one. It is
 // meant for constants in code and tests, never for network input.
@@ -48,33 +41,6 @@ func Parse(s string) (decimal.Decimal, error) {
 	return d, nil
 }
 
-// MarshalJSON writes the amount as a bare JSON number.
-func (n Number) MarshalJSON() ([]byte, error) {
-	return []byte(n.Decimal.String()), nil
-}
-
-// UnmarshalJSON reads a JSON number or a JSON string holding a number. A JSON
-// null leaves the zero amount.
-func (n *Number) UnmarshalJSON(b []byte) error {
-	b = bytes.TrimSpace(b)
-	if bytes.Equal(b, []byte("null")) {
-		n.Decimal = decimal.Zero
-		return nil
-	}
-	if len(b) >= 2 && b[0] == '"' && b[len(b)-1] == '"' {
-		b = b[1 : len(b)-1]
-	}
-	d, err := decimal.NewFromString(string(b))
-	if err != nil {
-		return fmt.Errorf("money: %q is not a decimal amount", truncate(b))
-	}
-	if !plausible(d) {
-		return fmt.Errorf("money: %q is out of the range of an amount", truncate(b))
-	}
-	n.Decimal = d
-	return nil
-}
-
 // maxExponent bounds the decimal exponent of an amount read: a Java
 // service writes doubles in scientific notation (7.75E7, 1.0E-4), and
 // no amount needs more than this many places either side of the point,
@@ -85,18 +51,6 @@ const maxExponent = 64
 func plausible(d decimal.Decimal) bool {
 	e := int64(d.Exponent())
 	return e <= maxExponent && e >= -maxExponent && len(d.Coefficient().String()) <= 2*maxExponent
-}
-
-// MarshalText writes the amount as text (used by CSV and YAML encoders).
-func (n Number) MarshalText() ([]byte, error) { return []byte(n.Decimal.String()), nil }
-
-// UnmarshalText reads an amount from text. Empty text is zero.
-func (n *Number) UnmarshalText(b []byte) error {
-	if len(bytes.TrimSpace(b)) == 0 {
-		n.Decimal = decimal.Zero
-		return nil
-	}
-	return n.UnmarshalJSON(b)
 }
 
 func truncate(b []byte) string {

@@ -119,24 +119,25 @@ func (p *Payment) QuoteExpired(now time.Time) bool {
 type Payment struct {
 	wire.Raw `json:"-"`
 
-	PaymentID             string                       `json:"paymentId"`
-	PaymentState          State                        `json:"paymentState"`
-	InitiatedAt           time.Time                    `json:"initiatedAt,omitzero"`
-	ExpiresAt             time.Time                    `json:"expiresAt,omitzero"`
-	LastStateUpdatedAt    time.Time                    `json:"lastStateUpdatedAt,omitzero"`
-	JITFundingExpiresAt   time.Time                    `json:"jitFundingExpiresAt,omitzero"`
-	CryptoTransactionHash string                       `json:"cryptoTransactionHash,omitempty"`
-	Originator            Originator                   `json:"originator"`
-	Destination           Destination                  `json:"destination"`
-	AdjustedExchangeRate  wire.Opt[AdjustedRate]       `json:"adjustedExchangeRate,omitzero"`
-	Fees                  wire.List[FeeSummary]        `json:"fees,omitempty"`
-	Taxes                 wire.List[TaxSummary]        `json:"taxes,omitempty"`
-	SourceOfCash          wire.Text                    `json:"sourceOfCash,omitempty"`
-	PurposeCode           wire.Text                    `json:"purposeCode,omitempty"`
-	ReceiverRelationship  wire.Text                    `json:"receiverRelationship,omitempty"`
-	PaymentMemo           wire.Text                    `json:"paymentMemo,omitempty"`
-	TransactionDetails    wire.Opt[TransactionDetails] `json:"transactionDetails,omitzero"`
-	PaymentLabels         wire.List[string]            `json:"paymentLabels,omitempty"`
+	PaymentID             string                 `json:"paymentId"`
+	PaymentState          State                  `json:"paymentState"`
+	InitiatedAt           time.Time              `json:"initiatedAt,omitzero"`
+	ExpiresAt             time.Time              `json:"expiresAt,omitzero"`
+	LastStateUpdatedAt    time.Time              `json:"lastStateUpdatedAt,omitzero"`
+	JITFundingExpiresAt   time.Time              `json:"jitFundingExpiresAt,omitzero"`
+	CryptoTransactionHash string                 `json:"cryptoTransactionHash,omitempty"`
+	Originator            Originator             `json:"originator"`
+	Destination           Destination            `json:"destination"`
+	AdjustedExchangeRate  wire.Opt[AdjustedRate] `json:"adjustedExchangeRate,omitzero"`
+	Fees                  wire.List[FeeSummary]  `json:"fees,omitempty"`
+	Taxes                 wire.List[TaxSummary]  `json:"taxes,omitempty"`
+	// Codes are the codes the corridor may ask for (sourceOfCash,
+	// purposeCode, receiverRelationship), nil when the record has none:
+	// read them through Declared.
+	*Codes
+	PaymentMemo        wire.Text                    `json:"paymentMemo,omitempty"`
+	TransactionDetails wire.Opt[TransactionDetails] `json:"transactionDetails,omitzero"`
+	PaymentLabels      wire.List[string]            `json:"paymentLabels,omitempty"`
 	// Errors is present on GET /v3/payments/{id} in a terminal failure
 	// state (the spec's wording also puts it on the filter's records).
 	Errors wire.List[PaymentError] `json:"errors,omitempty"`
@@ -157,6 +158,25 @@ type Payment struct {
 	// is known, present or not. A list record of the same state does not
 	// undo it. Never on the wire: the client sets it.
 	Detailed bool `json:"-"`
+}
+
+// Codes are the codes a corridor and payout partner may ask of a payment:
+// where the money comes from, what it is for, how the receiver is related
+// to the debtor. Few values, many payments: the payments a client reads
+// share one copy of each set (Sharer), held by pointer.
+type Codes struct {
+	SourceOfCash         wire.Text `json:"sourceOfCash,omitempty"`
+	PurposeCode          wire.Text `json:"purposeCode,omitempty"`
+	ReceiverRelationship wire.Text `json:"receiverRelationship,omitempty"`
+}
+
+// Declared are the payment's codes (Codes), the zero value when it has
+// none: never read them through the embedded pointer, which is nil then.
+func (p *Payment) Declared() Codes {
+	if p.Codes == nil {
+		return Codes{}
+	}
+	return *p.Codes
 }
 
 // AdjustedRate is the foreign exchange rate the payment converts at.
@@ -204,7 +224,7 @@ func (r TrackingReference) Name() string {
 // initiated, or, for a payment never initiated (QUOTED: the document makes
 // initiatedAt optional), when its state last changed, else when it
 // expires. It is never the zero time for a record that has any time.
-func (p Payment) When() time.Time {
+func (p *Payment) When() time.Time {
 	switch {
 	case !p.InitiatedAt.IsZero():
 		return p.InitiatedAt
@@ -237,7 +257,7 @@ func IsPaymentID(ref string) bool {
 }
 
 // InternalID is the client-assigned id, kept on the originator.
-func (p Payment) InternalID() string { return p.Originator.InternalID }
+func (p *Payment) InternalID() string { return p.Originator.InternalID }
 
 // Originator is the sending side of a payment.
 type Originator struct {

@@ -32,11 +32,15 @@ type CodeGroup struct {
 	newestAt time.Time // its initiation
 }
 
-// NoCode names the group of payments whose reason is being read (the
-// store reads every failure by id, once: the filter's records carry no
-// reason); NoReason the group of those the platform gave no reason for.
+// NoCode names the group of payments whose reason is not read: a server
+// whose list records carry no errors (the document's PaymentV2) gives a
+// failure's reason only read by id, and the store reads those shown or
+// needed by an alert (live.Store.WantDetails), not every failure of a
+// window; listing the group reads the payments it shows. NoReason is the
+// group of those the platform gave no reason for. A server that puts the
+// errors on its list records has every payment counted by its code.
 const (
-	NoCode   = "(reason being read)"
+	NoCode   = "(reason not read)"
 	NoReason = "(no reason given)"
 )
 
@@ -83,6 +87,14 @@ func groupOf(p *payments.Payment, sc Scope, since time.Time) string {
 	if p == nil || p.When().Before(since) || !sc.Match(p) {
 		return ""
 	}
+	return GroupCode(p)
+}
+
+// GroupCode is the reason group p is counted under: the code of the
+// error its retry verdict is of (figures.Reason), NoReason when it was
+// read by id and the platform gave none, NoCode while its reason is not
+// read.
+func GroupCode(p *payments.Payment) string {
 	if e, ok := figures.Reason(p); ok {
 		return e.Code
 	}

@@ -69,25 +69,23 @@ type stateHistoryName struct{ win time.Duration }
 // StateHistories is the state history of the window win, counted at every
 // fetch of the payments once for every session (a timed derivation, on
 // the payments interface's clock). Its points are appended, never changed:
-// a version shares them with the one before. Without a history file it
-// is built from its first registration on, whoever watches it
-// (Store.Pin).
+// a version shares them with the one before.
+//
+// It ends with its last watcher, as every derivation does, whether a
+// history file keeps the counts (the chart is then drawn from the file:
+// InitiatedHistory) or not: without one, the points counted while it was
+// watched go with it, and the next watcher's chart starts from its first
+// poll. Kept running for nobody, it held an older payment set (the one
+// its last count was of) and a point a minute for as long as the process
+// ran.
 func StateHistories(s *live.Store, win time.Duration) live.Key[StateHistory] {
 	span := s.HistoryWindow()
 	bucket := max(span/historyBuckets, time.Second)
-	k := live.DeriveTimed(s, live.PaymentsKey, nil, stateHistoryName{win},
+	return live.DeriveTimed(s, live.PaymentsKey, nil, stateHistoryName{win},
 		func(prev StateHistory, in live.Snap[*live.PaymentSet]) (StateHistory, bool) {
 			at := s.PlatformTime(apierr.Payments, in.FetchedAt)
 			return prev.next(in.Data, at, win, span, bucket)
 		})
-	// Its points are what was counted at each fetch, not something the
-	// payments held could give again: without a history file it is never
-	// paused, or it would lose them. With one, the chart is drawn from the
-	// file (InitiatedHistory), and this ends with its last watcher.
-	if !s.Archived() {
-		s.Pin(k.Topic())
-	}
-	return k
 }
 
 // next is the history with the count at at: the previous point's bucket

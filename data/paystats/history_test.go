@@ -3,8 +3,11 @@ package paystats
 import (
 	"context"
 	"fmt"
+	"runtime"
+	"slices"
 	"testing"
 	"time"
+	"weak"
 
 	"treasury/data/live"
 	"treasury/data/payments"
@@ -82,5 +85,52 @@ func TestStateHistoryKeepsEachWindowApart(t *testing.T) {
 	}
 	if first, last := d.Span(); last.Sub(first) != 14*time.Minute {
 		t.Fatalf("the day's history spans %v, want the 15 polls' 14 minutes", last.Sub(first))
+	}
+}
+
+// TestStateHistoryEndsWithItsWatcher: with no history file behind it, a
+// window's state history is built while a session watches it, and ends
+// when the last one leaves, as every derivation does: its value dropped,
+// the payment set it counted last (an older version, once the payments
+// changed) can be collected. Pinned for nobody, it held that set, and
+// counted a point a minute, for as long as the process ran.
+func TestStateHistoryEndsWithItsWatcher(t *testing.T) {
+	now := time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)
+	held := 24 * time.Hour
+	var all []payments.Payment
+	for i := range 50 {
+		at := now.Add(-time.Duration(i) * time.Minute)
+		all = append(all, payments.Payment{PaymentID: fmt.Sprint("p", i), PaymentState: payments.Completed, InitiatedAt: at, LastStateUpdatedAt: at})
+	}
+	st := historyWorld(&now, &held, all)
+	if st.Archived() {
+		t.Fatal("the store has a history file")
+	}
+	day := StateHistories(st, 24*time.Hour)
+	sub := st.Subscribe()
+	sub.Watch(day.Topic())
+	st.FetchNow(context.Background(), live.Payments)
+	counted := live.Get(st, live.PaymentsKey).Data
+	if h := live.Get(st, day).Data; h.set != counted || h.Count(h.Latest, payments.Completed) != 50 {
+		t.Fatalf("the history did not count the set held: %+v", h.Latest)
+	}
+	older := weak.Make(counted)
+	counted = nil
+
+	sub.Close() // the session leaves
+	// A payment changes: the set held is a new version, the one counted
+	// an older one.
+	st.PutPayment(payments.Payment{PaymentID: "p0", PaymentState: payments.Completed, InitiatedAt: now, LastStateUpdatedAt: now.Add(time.Second)})
+	if n := st.PauseUnused(time.Now().Add(time.Hour)); n == 0 {
+		t.Fatal("nothing was paused")
+	}
+	if _, active := st.Derivations(); slices.Contains(active, day.Topic()) {
+		t.Fatalf("the state history is still built with nobody watching: %v", active)
+	}
+	for range 5 {
+		runtime.GC()
+	}
+	if older.Value() != nil {
+		t.Fatal("the payment set the ended history counted is still held")
 	}
 }

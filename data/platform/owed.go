@@ -43,7 +43,7 @@ func owedAlerts(ps *live.PaymentSet, now time.Time) []live.Alert {
 		if who != "" {
 			who = " by " + who
 		}
-		what := "payment " + p.PaymentID + " owed " + figures.Money(o.SourceAmount.Decimal, o.SourceCurrency) + " " + o.SourceCurrency + who
+		what := "payment " + p.PaymentID + " owed " + figures.Money(o.SourceAmount.Decimal(), o.SourceCurrency) + " " + o.SourceCurrency + who
 		a := live.Alert{Key: "jit-due:" + p.PaymentID, Interface: apierr.Payments, Topic: live.Payments, Ref: p.PaymentID,
 			Since: now, Last: now, Count: 1, Due: due}
 		if figures.PastDue(p, now) {

@@ -49,7 +49,8 @@ const fullEvery = 12
 // The window held is the widest that a view watching the payments asks
 // for (live.Window), PaymentWindow at least: when it grows, the next poll
 // also reads the payments initiated in the part not held yet, through the
-// filter's time bounds and pages (never the whole history); when it
+// filter's time bounds and pages (never the whole history), in spans read
+// at once and shown as they come, newest first (older.go); when it
 // shrinks, the finished payments older than it leave the set.
 type paymentFeed struct {
 	c     *payclient.Client
@@ -135,7 +136,7 @@ func (f *paymentFeed) fetch(ctx context.Context) (paymentRead, error) {
 	case win > held: // a view asks for more than is held: read the rest
 		from, to := now.Add(-win), now.Add(-held)
 		var err error
-		if older, err = f.c.AllFiltered(ctx, payments.Filter{AfterTimestamp: &from, BeforeTimestamp: &to}); err != nil {
+		if older, err = f.readOlder(ctx, from, to, now); err != nil {
 			return paymentRead{}, err
 		}
 	}

@@ -178,9 +178,9 @@ func Open(cfg *config.Config, o Options) (*Platform, error) {
 	p.feedList = p.feeds()
 	lo := live.Options{Feeds: p.feedList, Now: o.Now, Rate: o.ClockRate, Inline: o.Inline}
 	if p.Payments != nil {
-		// A payment first known through a notification is read by id at
-		// once, not left partial until the next poll.
-		lo.ReadPayment = p.Payments.Get
+		// A payment is read by id when a session shows it (a partial
+		// record's rest, a failure's reason) or an alert needs its reason.
+		lo.ReadPayment, lo.AlertNeeds = p.Payments.Get, alertNeeds
 	}
 	store = live.New(lo)
 	p.Store = store

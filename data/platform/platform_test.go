@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"treasury/config"
+	"treasury/data/apierr"
 	"treasury/data/live"
 	"treasury/data/payments"
 	"treasury/data/platform"
@@ -170,35 +171,71 @@ func TestPaymentsThePlatformForgotLeave(t *testing.T) {
 	}
 }
 
-// TestEveryFailureReasonRead: the filter's records carry no reason (the
-// document's PaymentV2); once a window is read, every payment in a
-// terminal failure state has been read by id, its reason held, whichever
-// face answers, and the failures' reasons of a week are read when a view
-// asks for the week.
-func TestEveryFailureReasonRead(t *testing.T) {
+// TestFailureReasonsReadAsNeeded: a failure's reason is read by id only
+// where the list records lack it and someone needs it. Against the
+// document's face (the filter's records carry no reason) a week held
+// reads the failures of the last hour (the alerts need them), not the
+// week's, and a failure a session shows is read when asked, once; against
+// a face whose list records carry the errors, every failure is counted by
+// its code and nothing is read by id. Reads are counted at the platform.
+func TestFailureReasonsReadAsNeeded(t *testing.T) {
 	for _, opts := range []sandbox.Options{sandboxtest.Options(), sandboxtest.VariantOptions()} {
 		t.Run(map[bool]string{false: "document", true: "variant"}[opts.Variant], func(t *testing.T) {
-			_, p := openOn(t, opts)
+			srv, p := openOn(t, opts)
+			srv.AdvanceClock(2 * time.Hour) // failures in the last hour, and before
 			sub := p.Store.Subscribe()
 			defer sub.Close()
 			sub.Watch(live.Window(live.Payments, 7*24*time.Hour))
 			p.Store.FetchNow(context.Background(), live.Payments)
 			p.Store.FetchNow(context.Background(), live.Payments)
 			p.Store.Sync()
+			now := p.Store.PlatformNow(apierr.Payments)
 			ps := live.Get(p.Store, live.PaymentsKey).Data
-			failures := 0
+			var recent, older int
+			var unread []string
 			for i := range ps.Len() {
 				x := ps.At(i)
 				if !x.PaymentState.FailedTerminal() {
 					continue
 				}
-				failures++
-				if len(x.Errors) == 0 || x.Errors[0].Code == "" {
-					t.Fatalf("%s %s held without its reason (detailed %v)", x.PaymentState, x.PaymentID, x.Detailed)
+				hasReason := len(x.Errors) > 0 && x.Errors[0].Code != ""
+				switch {
+				case opts.Variant && !hasReason:
+					t.Fatalf("%s %s held without the reason its list record carries", x.PaymentState, x.PaymentID)
+				case x.LastStateUpdatedAt.After(now.Add(-platform.FailureWindow)):
+					recent++
+					if !hasReason {
+						t.Fatalf("%s %s of the last hour held without its reason: the alerts need it", x.PaymentState, x.PaymentID)
+					}
+				default:
+					older++
+					if !hasReason {
+						unread = append(unread, x.PaymentID)
+					}
 				}
 			}
-			if failures < 3 || p.Store.DetailsPending() != 0 {
-				t.Fatalf("%d failures in the week, %d reads pending", failures, p.Store.DetailsPending())
+			byID := srv.Stats().PaymentsByID
+			if opts.Variant {
+				if byID != 0 {
+					t.Fatalf("%d reads by id though the list records carry the reasons", byID)
+				}
+				return
+			}
+			if recent == 0 || older < 3 || len(unread) != older || int(byID) != recent {
+				t.Fatalf("%d failures in the last hour, %d before (%d unread); %d reads by id, want one per failure of the hour",
+					recent, older, len(unread), byID)
+			}
+			for range 5 { // five sessions show the same three
+				p.Store.WantDetails(unread[:3])
+			}
+			p.Store.Sync()
+			if n := srv.Stats().PaymentsByID - byID; n != 3 {
+				t.Fatalf("%d reads by id for three payments shown", n)
+			}
+			for _, id := range unread[:3] {
+				if x, _ := live.Get(p.Store, live.PaymentsKey).Data.Get(id); len(x.Errors) == 0 || !x.Detailed {
+					t.Fatalf("%s shown and read, held without its reason", id)
+				}
 			}
 		})
 	}
@@ -314,11 +351,12 @@ func TestPaymentWindowFollowsTheViews(t *testing.T) {
 	}
 }
 
-// TestNotifiedPaymentReadByIDAtOnce: a notification about a payment the
-// store does not hold yet makes it held as partial and read by id at once
-// (GET /v3/payments/{id}), without waiting for the next poll: the fields
-// the notification does not carry are then known.
-func TestNotifiedPaymentReadByIDAtOnce(t *testing.T) {
+// TestNotifiedPaymentReadByIDWhenShown: a notification about a payment
+// the store does not hold yet makes it held as partial, left for the next
+// poll while nobody shows it; shown, it is read by id at once (GET
+// /v3/payments/{id}): the fields the notification does not carry are then
+// known.
+func TestNotifiedPaymentReadByIDWhenShown(t *testing.T) {
 	srv, p := open(t)
 	ctx := context.Background()
 	srv.AdvanceClock(10 * time.Minute)
@@ -334,6 +372,11 @@ func TestNotifiedPaymentReadByIDAtOnce(t *testing.T) {
 		EventData: webhook.EventData{PaymentID: want.PaymentID, PaymentState: want.PaymentState, CreatedAt: want.InitiatedAt,
 			SourceCurrency: want.Originator.SourceCurrency, SourceAmount: want.Originator.SourceAmount,
 			DestinationCurrency: want.Destination.DestinationCurrency, PayoutAmount: want.Destination.DestinationAmount}})
+	p.Store.Sync()
+	if n := srv.Stats().PaymentsByID; n != 0 {
+		t.Fatalf("%d reads by id with nobody showing the payment", n)
+	}
+	p.Store.WantDetails([]string{want.PaymentID}) // a session shows it
 	deadline := time.After(10 * time.Second)
 	for {
 		got, ok := live.Get(p.Store, live.PaymentsKey).Data.Get(want.PaymentID)

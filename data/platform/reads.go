@@ -26,6 +26,12 @@ type Reads struct {
 	// errors, payout details, a partial record's fields): read once per
 	// state.
 	Payment live.Read[PaymentAt, payments.Payment]
+	// PaymentJSON is GET /v3/payments/{id} as it comes, as of a state:
+	// the raw view (y) of a payment, held decoded without it.
+	PaymentJSON live.Read[PaymentAt, json.RawMessage]
+	// QuoteJSON is a quote as the liquidity interface sends it: the raw
+	// view (y) of a quote, held decoded without it.
+	QuoteJSON live.Read[QuoteAt, json.RawMessage]
 	// PaymentStates is GET /v3/payments/{id}/states as of a state.
 	PaymentStates live.Read[PaymentAt, []payments.StateTransition]
 	// FindPayment finds a payment by a typed reference: payment id or
@@ -73,6 +79,14 @@ func (a PaymentAt) String() string {
 	return a.ID + "/" + strconv.FormatInt(a.AsOf.UnixNano(), 10)
 }
 
+// QuoteAt names a quote: its id and when it was created.
+type QuoteAt struct {
+	ID string
+	At time.Time
+}
+
+func (q QuoteAt) String() string { return q.ID }
+
 // LedgerSpan is a span of the ledger [From, To), on the platform's clock.
 // A span ending on a whole minute is shared by the sessions that ask for
 // it in that minute.
@@ -115,6 +129,7 @@ func (p *Platform) RebuildReads() { p.Reads = p.reads(fmt.Sprintf("%p/", p)) }
 func (p *Platform) reads(ns string) Reads {
 	var r Reads
 	r.Payment = live.Read[PaymentAt, payments.Payment]{Name: ns + "payment", Interface: apierr.Payments, Fetch: notConfigured[PaymentAt, payments.Payment], ID: PaymentAt.String}
+	r.PaymentJSON = live.Read[PaymentAt, json.RawMessage]{Name: ns + "payment-json", Interface: apierr.Payments, Fetch: notConfigured[PaymentAt, json.RawMessage], ID: PaymentAt.String}
 	r.PaymentStates = live.Read[PaymentAt, []payments.StateTransition]{Name: ns + "payment-states", Interface: apierr.Payments, Fetch: notConfigured[PaymentAt, []payments.StateTransition], ID: PaymentAt.String}
 	r.FindPayment = live.Read[string, payments.Payment]{Name: ns + "payment-find", Interface: apierr.Payments, Fetch: notConfigured[string, payments.Payment]}
 	r.SearchPayments = live.Read[payments.Filter, []payments.Payment]{Name: ns + "payment-search", Interface: apierr.Payments,
@@ -125,7 +140,19 @@ func (p *Platform) reads(ns string) Reads {
 	r.Instruments = live.Read[string, []payments.FinancialInstrument]{Name: ns + "instruments", Interface: apierr.Payments, Fetch: notConfigured[string, []payments.FinancialInstrument]}
 	r.Ledger = live.Read[LedgerSpan, []payments.LedgerTransaction]{Name: ns + "ledger-span", Interface: apierr.Payments, Fetch: notConfigured[LedgerSpan, []payments.LedgerTransaction], ID: LedgerSpan.String}
 	if c := p.Payments; c != nil {
-		r.Payment.Fetch = func(ctx context.Context, a PaymentAt) (payments.Payment, error) { return c.Get(ctx, a.ID) }
+		r.Payment.Fetch = func(ctx context.Context, a PaymentAt) (payments.Payment, error) {
+			got, err := c.Get(ctx, a.ID)
+			if err == nil && p.Store != nil {
+				// A payment held that lacks what the read gives (its
+				// reason, a partial record's rest) takes it: its row shows
+				// it, and the store does not read it again for it.
+				if held, ok := live.Get(p.Store, live.PaymentsKey).Data.Get(a.ID); ok && live.NeedsDetails(held) {
+					p.Store.PutPayment(got)
+				}
+			}
+			return got, err
+		}
+		r.PaymentJSON.Fetch = func(ctx context.Context, a PaymentAt) (json.RawMessage, error) { return c.GetRaw(ctx, a.ID) }
 		r.PaymentStates.Fetch = func(ctx context.Context, a PaymentAt) ([]payments.StateTransition, error) {
 			return c.StateHistory(ctx, a.ID)
 		}
@@ -147,6 +174,11 @@ func (p *Platform) reads(ns string) Reads {
 		r.Ledger.Fetch = func(ctx context.Context, span LedgerSpan) ([]payments.LedgerTransaction, error) {
 			return newestLedgerFirst(c.Ledger(ctx, span.From, span.To))
 		}
+	}
+
+	r.QuoteJSON = live.Read[QuoteAt, json.RawMessage]{Name: ns + "quote-json", Interface: apierr.Liquidity, Fetch: notConfigured[QuoteAt, json.RawMessage], ID: QuoteAt.String}
+	if c := p.Liquidity; c != nil {
+		r.QuoteJSON.Fetch = func(ctx context.Context, q QuoteAt) (json.RawMessage, error) { return c.QuoteJSON(ctx, q.ID, q.At) }
 	}
 
 	reportID := func(rep reporting.Report) string { return rep.ID + "/" + rep.Status }

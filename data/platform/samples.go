@@ -52,6 +52,15 @@ func paymentBalanceSamples(_, bs payments.Balances) []live.Sample {
 // FailureWindow is how far back failed payments raise the failures alert.
 const FailureWindow = time.Hour
 
+// alertNeeds says whether the alerts need p's reason read by id: a
+// payment that failed, was declined or returned within FailureWindow of
+// now (the failures alert points at its newest, the declines alert counts
+// those of DeclineWindow by their codes). Older failures are read when a
+// session shows them (live.Store.WantDetails).
+func alertNeeds(p *payments.Payment, now time.Time) bool {
+	return p.PaymentState.FailedTerminal() && !p.LastStateUpdatedAt.Before(now.Add(-max(FailureWindow, DeclineWindow)))
+}
+
 // judgePayments are the payments feed's data alerts: paymentAlerts, the
 // payments owed just in time past or near their due time (owedAlerts)
 // and the failure rate, with the thresholds in effect.

@@ -91,7 +91,7 @@ func (p *Platform) lowPayments(data payments.Balances, now time.Time) []live.Ale
 		if _, ok := sums[b.Currency]; !ok {
 			order = append(order, b.Currency)
 		}
-		sums[b.Currency] = sums[b.Currency].Add(b.AvailableBalance.Decimal)
+		sums[b.Currency] = sums[b.Currency].Add(b.AvailableBalance.Decimal())
 	}
 	var out []live.Alert
 	a := p.Alerts()

@@ -81,7 +81,7 @@ func parseAmount(s string) (money.Number, error) {
 
 func amountCell(c cell) (money.Number, error) { return parseAmount(c.text) }
 
-func amountText(n money.Number) string { return n.Decimal.String() }
+func amountText(n money.Number) string { return n.Decimal().String() }
 
 func timeCell(c cell) (time.Time, error) {
 	if c.number {

@@ -92,7 +92,7 @@ func (p *ReconPayment) take(r *ReconRow) {
 		case v == nil:
 		case *dst == nil:
 			*dst = v
-		case !(*dst).Equal(v.Decimal):
+		case !(*dst).Equal(v.Decimal()):
 			p.mismatch(field)
 		}
 	}
@@ -113,7 +113,7 @@ func (p *ReconPayment) mismatch(field string) {
 func (t *ReconTotals) add(r ReconRow) {
 	sum := func(dst *decimal.Decimal, n *money.Number) {
 		if n != nil {
-			*dst = dst.Add(n.Decimal)
+			*dst = dst.Add(n.Decimal())
 		}
 	}
 	t.Transactions++
@@ -133,6 +133,6 @@ func (t *ReconTotals) add(r ReconRow) {
 		if _, ok := t.BalanceChange[cur]; !ok {
 			t.BalanceChangeCurrency = append(t.BalanceChangeCurrency, cur)
 		}
-		t.BalanceChange[cur] = t.BalanceChange[cur].Add(r.BalanceChange.Decimal)
+		t.BalanceChange[cur] = t.BalanceChange[cur].Add(r.BalanceChange.Decimal())
 	}
 }

@@ -219,7 +219,7 @@ func Compute(bal payments.Balances, ledger []payments.LedgerTransaction, o Optio
 			sheet.Currencies = append(sheet.Currencies, Currency{Currency: b.Currency})
 		}
 		c := &sheet.Currencies[i]
-		c.Available = c.Available.Add(b.AvailableBalance.Decimal)
+		c.Available = c.Available.Add(b.AvailableBalance.Decimal())
 	}
 	now := newPace(o.At, o.From, o.Window)
 	then := newPace(o.At.Add(-TrendSpan), o.From, o.Window)
@@ -231,7 +231,7 @@ func Compute(bal payments.Balances, ledger []payments.LedgerTransaction, o Optio
 		if !ok || t.CreatedDttm.After(o.At) {
 			continue
 		}
-		out := t.AvailableBalanceBefore.Decimal.Sub(t.AvailableBalanceAfter.Decimal)
+		out := t.AvailableBalanceBefore.Decimal().Sub(t.AvailableBalanceAfter.Decimal())
 		if out.IsNegative() && t.TxnSource != payments.SrcPayment {
 			sheet.Currencies[i].Funding++
 			continue

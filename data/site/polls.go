@@ -45,12 +45,14 @@ type lease struct {
 }
 
 // want is a process's request that the poller read a topic it watches,
-// or (Whole) publish what it holds of it.
+// or (Whole) publish what it holds of it, or (Details) read by id the
+// payments its sessions show.
 type want struct {
-	Topic live.Topic    `json:"topic"`
-	Need  time.Duration `json:"need,omitempty"`
-	Every time.Duration `json:"every,omitempty"`
-	Whole bool          `json:"whole,omitempty"`
+	Topic   live.Topic    `json:"topic,omitempty"`
+	Need    time.Duration `json:"need,omitempty"`
+	Every   time.Duration `json:"every,omitempty"`
+	Whole   bool          `json:"whole,omitempty"`
+	Details []string      `json:"details,omitempty"`
 }
 
 // wholeEvery is the least time between two publications of a topic
@@ -392,6 +394,14 @@ func (p *Polling) AskWhole(t live.Topic) {
 	_ = p.s.nc.Publish(wantSubject, b)
 }
 
+// WantDetails hands the poller payments to read by id for this process's
+// sessions (live.Relay): it reads them once for the site and publishes
+// them (live.DetailsTopic).
+func (p *Polling) WantDetails(ids []string) {
+	b, _ := json.Marshal(want{Details: ids})
+	_ = p.s.nc.Publish(wantSubject, b)
+}
+
 // sendWhole publishes what this process holds of t, when it polls: at
 // most once every wholeEvery; a topic it holds nothing of yet it reads
 // at once (the one who asked asks again).
@@ -424,6 +434,15 @@ func (p *Polling) wanted(msg *nats.Msg) {
 	}
 	if w.Whole {
 		p.sendWhole(w.Topic)
+		return
+	}
+	if len(w.Details) > 0 {
+		p.mu.Lock()
+		here := p.now.Here && p.now.Alone == ""
+		p.mu.Unlock()
+		if here {
+			p.store.WantDetails(w.Details)
+		}
 		return
 	}
 	now := time.Now()

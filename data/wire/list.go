@@ -27,6 +27,18 @@ func (l *List[T]) UnmarshalJSON(b []byte) error {
 	if b[0] != '[' {
 		return &json.UnmarshalTypeError{Value: kindName(b), Type: reflect.TypeFor[[]T]()}
 	}
+	if len(b) <= 2*MaxItems {
+		// Too short to hold more than MaxItems elements (each takes two
+		// bytes at least, with its comma): read at once.
+		var out []T
+		if err := json.Unmarshal(b, &out); err != nil {
+			return err
+		}
+		// As long as it is, not as the decoder grew it (four at least):
+		// a payment's one fee held in a slice of four, 100,000 times.
+		*l = append(List[T]{}, out...)
+		return nil
+	}
 	dec := json.NewDecoder(bytes.NewReader(b))
 	if _, err := dec.Token(); err != nil {
 		return err
@@ -45,7 +57,7 @@ func (l *List[T]) UnmarshalJSON(b []byte) error {
 	if _, err := dec.Token(); err != nil {
 		return err
 	}
-	*l = out
+	*l = append(List[T]{}, out...)
 	return nil
 }
 

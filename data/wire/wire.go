@@ -20,17 +20,31 @@ import (
 )
 
 // Raw is embedded (with the tag `json:"-"`) in every wire record: Items
-// fills it with the record's JSON as received.
+// fills it with the record's JSON as received. It is a pointer's width:
+// a record held without its JSON (the dashboard's payments and quotes,
+// tens of thousands) pays no more for it.
 type Raw struct {
-	raw json.RawMessage
+	raw *json.RawMessage
 }
 
-// SetRaw keeps b, which the caller no longer changes, as the record's JSON.
-func (r *Raw) SetRaw(b json.RawMessage) { r.raw = b }
+// SetRaw keeps b, which the caller no longer changes, as the record's
+// JSON; nil keeps none.
+func (r *Raw) SetRaw(b json.RawMessage) {
+	if b == nil {
+		r.raw = nil
+		return
+	}
+	r.raw = &b
+}
 
 // RawJSON is the record's JSON as received, nil for a record that did not
 // come from the network (built in code, or read before Raw existed).
-func (r Raw) RawJSON() json.RawMessage { return r.raw }
+func (r Raw) RawJSON() json.RawMessage {
+	if r.raw == nil {
+		return nil
+	}
+	return *r.raw
+}
 
 // RawSetter is implemented by records that embed Raw.
 type RawSetter interface{ SetRaw(json.RawMessage) }
@@ -45,6 +59,9 @@ type RawJSONer interface{ RawJSON() json.RawMessage }
 type Items[T any] struct {
 	Items   []T
 	Skipped []Skip
+	// NoRaw, set before decoding, keeps no record's JSON (a reader that
+	// holds the records decoded only: no copy of each is made).
+	NoRaw bool
 }
 
 // MaxItems bounds the records of one list. No interface pages more than
@@ -79,18 +96,24 @@ func (l *Items[T]) UnmarshalJSON(b []byte) error {
 			l.Items, l.Skipped = nil, nil
 			return ErrTooManyItems
 		}
-		var raw json.RawMessage // a fresh copy of the element
-		if err := dec.Decode(&raw); err != nil {
+		// Each element is decoded as it is read (a record that cannot
+		// be, alone: the decoder reads on past it); its bytes are where
+		// the decoder's offset moved over, copied only when kept.
+		from := dec.InputOffset()
+		var v T
+		err := dec.Decode(&v)
+		raw := bytes.TrimLeft(b[from:dec.InputOffset()], ", \t\r\n")
+		var syntax *json.SyntaxError
+		switch {
+		case errors.As(err, &syntax) || err != nil && len(raw) == 0:
 			l.Items, l.Skipped = nil, nil
 			return err
-		}
-		var v T
-		if err := json.Unmarshal(raw, &v); err != nil {
+		case err != nil:
 			l.Skipped = append(l.Skipped, Skip{Index: i, ID: IDOf(raw), Reason: reasonFor[T](raw, err)})
 			continue
 		}
-		if rs, ok := any(&v).(RawSetter); ok {
-			rs.SetRaw(raw)
+		if rs, ok := any(&v).(RawSetter); ok && !l.NoRaw {
+			rs.SetRaw(bytes.Clone(raw))
 		}
 		l.Items = append(l.Items, v)
 	}

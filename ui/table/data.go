@@ -3,7 +3,6 @@ package table
 import (
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
 )
@@ -107,40 +106,6 @@ func (m *Model) setView(d *Rows, v []int32) {
 // an older version, or of the previous filter or sort).
 func (m *Model) Computing() bool { return m.pending }
 
-// searchText is the lowercased text the filter looks in: the cells joined by
-// NUL so that a match never spans two cells. buf is scratch space, returned
-// for the next call; ASCII text costs one allocation.
-func searchText(buf []byte, cells []string, fields []Field) (string, []byte) {
-	buf = buf[:0]
-	ascii := true
-	for i := range len(cells) + len(fields) {
-		c := ""
-		if i < len(cells) {
-			c = cells[i]
-		} else {
-			c = fields[i-len(cells)].Value
-		}
-		if i > 0 {
-			buf = append(buf, 0)
-		}
-		for k := 0; k < len(c); k++ {
-			b := c[k]
-			switch {
-			case b >= utf8.RuneSelf:
-				ascii = false
-			case 'A' <= b && b <= 'Z':
-				b += 'a' - 'A'
-			}
-			buf = append(buf, b)
-		}
-	}
-	if !ascii {
-		// ASCII letters are already lowered; ToLower leaves them be.
-		return strings.ToLower(string(buf)), buf
-	}
-	return string(buf), buf
-}
-
 // SetFilter shows only the rows that match f, a search (case-insensitive:
 // terms ANDed, name:value, !, ~regexp; see query.go). The empty string
 // shows every row. The cursor stays on the
@@ -205,13 +170,6 @@ func (m *Model) SortReverse() tea.Cmd {
 		return nil
 	}
 	return m.SetSort(m.sortCol, !m.sortDesc)
-}
-
-func cellAt(r *Row, c int) string {
-	if c < len(r.Cells) {
-		return r.Cells[c]
-	}
-	return ""
 }
 
 // restoreSelection puts the cursor back on selID, or keeps its position.

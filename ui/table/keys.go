@@ -166,6 +166,19 @@ func (m *Model) clampWindow() {
 // bodyHeight is the number of row lines: the height less header and footer.
 func (m *Model) bodyHeight() int { return max(1, m.height-2) }
 
+// ShownIDs are the ids of the rows in view at the table's size, top
+// first: what a page reads more of when it is shown (a failure's reason).
+func (m *Model) ShownIDs() []string {
+	end := min(len(m.view), m.offset+m.bodyHeight())
+	out := make([]string, 0, max(end-m.offset, 0))
+	for k := m.offset; k < end; k++ {
+		if r := m.data.row(m.view[k]); r != nil {
+			out = append(out, r.ID)
+		}
+	}
+	return out
+}
+
 // Home puts the cursor on the first row shown; a live table follows again.
 func (m *Model) Home() {
 	m.setCursor(0)

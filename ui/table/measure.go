@@ -46,11 +46,11 @@ func (ms *measures) add(r *Row, n int32, own []bool) []bool {
 	for len(own) < len(*ms) {
 		own = append(own, false)
 	}
-	for len(*ms) < len(r.Cells) {
+	for len(*ms) < r.ncell() {
 		*ms = append(*ms, &colMeasure{})
 		own = append(own, true)
 	}
-	for c, cell := range r.Cells {
+	r.eachCell(func(c int, cell string) {
 		if !own[c] {
 			cp := *(*ms)[c]
 			(*ms)[c] = &cp
@@ -61,7 +61,7 @@ func (ms *measures) add(r *Row, n int32, own []bool) []bool {
 		m.width[min(w, widthCap-1)] += n
 		m.frac[min(f, fracCap-1)] += n
 		m.whole[min(w-f, widthCap-1)] += n
-	}
+	})
 	return own
 }
 

@@ -39,8 +39,10 @@ type term struct {
 	name  string // the name before ':' ("" for none)
 	col   int    // the column it names; -1: a field of the row, or none
 	text  string // lowercased, what to find
-	re    *regexp.Regexp
+	re    *pattern
 	whole string // the term as typed, lowercased, for a name the row lacks
+	// find finds text; wholeFind whole.
+	find, wholeFind finder
 }
 
 // query is a compiled filter.
@@ -111,13 +113,14 @@ func compileQuery(f string, names []string) *query {
 			t.col = columnNamed(names, name)
 		}
 		if rest, ok := strings.CutPrefix(t.text, "~"); ok && rest != "" {
-			if re, err := regexp.Compile("(?i)" + rest); err == nil {
+			if re, err := compilePattern(rest); err == nil {
 				t.re = re
 			} else {
 				q.note = "~" + rest + " is not a regular expression: matched as text"
 				t.text = rest
 			}
 		}
+		t.find, t.wholeFind = newFinder(t.text), newFinder(t.whole)
 		q.terms = append(q.terms, t)
 	}
 	return q
@@ -141,8 +144,8 @@ func columnNamed(names []string, name string) int {
 	return found
 }
 
-// segment returns the i-th \0-separated part of a row's search text (its
-// cells, then its fields' values).
+// segment returns the i-th \0-separated part of a row's text (its cells,
+// then its fields' values).
 func segment(search string, i int) (string, bool) {
 	for ; i > 0; i-- {
 		k := strings.IndexByte(search, 0)
@@ -157,34 +160,40 @@ func segment(search string, i int) (string, bool) {
 	return search, true
 }
 
-func (t *term) find(s string) bool {
+// in reports whether s (of a row; plain is the row's) matches the term's
+// text or expression, case aside.
+func (t *term) in(s string, plain bool) bool {
 	if t.re != nil {
-		return t.re.MatchString(s)
+		return t.re.match(s, plain)
 	}
-	return strings.Contains(s, t.text)
+	return t.find.in(s, plain)
 }
 
-// matchTerm reports whether row r matches t, negation aside.
+// matchTerm reports whether row r (kept by a version) matches t,
+// negation aside.
 func (t *term) matchTerm(r *Row) bool {
 	switch {
 	case t.name == "":
-		return t.find(r.search)
+		return t.in(r.text, r.plain)
 	case t.col >= 0:
-		s, _ := segment(r.search, t.col)
-		return t.find(s)
+		s, _ := segment(r.text, t.col)
+		return t.in(s, r.plain)
 	}
 	named := false
-	for j, f := range r.Fields {
-		if f.Name != t.name {
+	rest := r.names
+	for j := 0; rest != ""; j++ {
+		var name string
+		name, rest, _ = strings.Cut(rest, "\x00")
+		if name != t.name {
 			continue
 		}
 		named = true
-		if s, ok := segment(r.search, len(r.Cells)+j); ok && t.find(s) {
+		if s, ok := segment(r.text, int(r.ncells)+j); ok && t.in(s, r.plain) {
 			return true
 		}
 	}
 	if !named {
-		return strings.Contains(r.search, t.whole) // not a name this row has
+		return t.wholeFind.in(r.text, r.plain) // not a name this row has
 	}
 	return false
 }

@@ -555,8 +555,10 @@ func (m *Model) formatRow(r *Row, lw int) string {
 func (m *Model) formatHeader(lw int) string {
 	return m.formatLine(lw, false, func(i, w int) string {
 		title := m.cols[i].Title
-		if l := m.SortLetter(i); m.picking && l != "" {
-			title = l + " " + title
+		if m.picking { // the letters are worked out only while picking
+			if l := m.SortLetter(i); l != "" {
+				title = l + " " + title
+			}
 		}
 		if i != m.sortCol {
 			return title

@@ -2,6 +2,7 @@ package table
 
 import (
 	"cmp"
+	"math"
 	"slices"
 	"strings"
 	"sync"
@@ -118,22 +119,17 @@ func (d *Rows) view(k viewKey) []int32 {
 		return v
 	}
 	base := d.given
-	if k.col >= 0 {
+	switch {
+	case k.col >= 0 && k.desc:
+		// Descending, but rows with equal keys stay in the given order:
+		// sorted so, not turned round.
+		base = sortColumn(d.given, d.slots.get, k.col, true)
+	case k.col >= 0:
 		base = d.sortedBy(k.col)
 	}
 	out := make([]int32, 0, len(base))
 	switch {
-	case k.desc && k.col >= 0:
-		// Descending, but rows with equal keys stay in the given order.
-		for end := len(base); end > 0; {
-			start := end - 1
-			for start > 0 && compareCol(d.slots.get(base[start-1]), d.slots.get(base[end-1]), k.col) == 0 {
-				start--
-			}
-			out = append(out, base[start:end]...)
-			end = start
-		}
-	case k.desc:
+	case k.desc && k.col < 0:
 		for i := len(base) - 1; i >= 0; i-- {
 			out = append(out, base[i])
 		}
@@ -195,17 +191,7 @@ func (d *Rows) sortedBy(c int) []int32 {
 	if ok {
 		return s
 	}
-	rank := make([]int32, d.slots.len())
-	for i, s := range d.given {
-		rank[s] = int32(i)
-	}
-	out := slices.Clone(d.given)
-	slices.SortFunc(out, func(a, b int32) int {
-		if r := compareCol(d.slots.get(a), d.slots.get(b), c); r != 0 {
-			return r
-		}
-		return cmp.Compare(rank[a], rank[b])
-	})
+	out := sortColumn(d.given, d.slots.get, c, false)
 	d.cache.mu.Lock()
 	d.cache.sorted[c] = out
 	d.cache.mu.Unlock()
@@ -215,20 +201,11 @@ func (d *Rows) sortedBy(c int) []int32 {
 // compareCol orders two rows by column c: by key kind, then key (the cell
 // text for a zero key).
 func compareCol(a, b *Row, c int) int {
-	ka, kb := keyAt(a, c), keyAt(b, c)
+	ka, kb := a.Key(c), b.Key(c)
 	if ka.kind == kindNone && kb.kind == kindNone {
 		return strings.Compare(cellAt(a, c), cellAt(b, c))
 	}
-	return ka.Compare(*kb)
-}
-
-var noKey Key
-
-func keyAt(r *Row, c int) *Key {
-	if c < len(r.Keys) {
-		return &r.Keys[c]
-	}
-	return &noKey
+	return ka.Compare(kb)
 }
 
 // Builder makes the versions of one table's rows. One goroutine uses it
@@ -238,6 +215,8 @@ type Builder struct {
 	given func(a, b *Row) int
 	cur   *Rows
 	free  []int32
+	// names are the sets of fields' names its rows share (namesOf).
+	names map[string]string
 }
 
 // NewBuilder returns a builder whose rows are kept in the order given
@@ -249,24 +228,29 @@ func NewBuilder(given func(a, b *Row) int) *Builder {
 // Rows is the latest version.
 func (b *Builder) Rows() *Rows { return b.cur }
 
-// prepare fills what a row needs for every session: its search text and,
-// when its cells changed, the time it changed.
-func prepare(r *Row, old *Row, now int64, first bool, buf []byte) []byte {
-	if old != nil && old.Group == r.Group && slices.Equal(old.Cells, r.Cells) && slices.Equal(old.Fields, r.Fields) && keysEqual(old.Keys, r.Keys) {
-		r.search, r.changed = old.search, old.changed
-		return buf
+// prepare makes r what a version keeps (kept.go) and, when its cells
+// changed from old's, notes the time it changed; a row that did not
+// change shares old's text and keys.
+func (b *Builder) prepare(r *Row, old *Row, now int64, first bool, buf []byte) []byte {
+	if r.kept {
+		return buf // a row of a version: kept already
 	}
-	r.search, buf = searchText(buf, r.Cells, r.Fields)
-	if !first {
-		r.changed = now
+	buf = joinText(buf, r.Cells, r.Fields)
+	keys := keptKeys(r.Keys)
+	names := b.namesOf(r.Fields)
+	r.ncells = uint16(min(len(r.Cells), math.MaxUint16))
+	if old != nil && old.Group == r.Group && old.text == string(buf) && old.names == names && old.ncells == r.ncells && sameKeys(old.Keys, keys) {
+		r.text, r.Keys, r.plain, r.changed = old.text, old.Keys, old.plain, old.changed
+	} else {
+		r.text, r.Keys = string(buf), keys
+		r.plain = !foldsToASCII(r.text)
+		if !first {
+			r.changed = now
+		}
 	}
+	r.names, r.keyed, r.kept = names, keyedOf(r.Keys), true
+	r.Cells, r.Fields = nil, nil
 	return buf
-}
-
-func keysEqual(a, b []Key) bool {
-	return slices.EqualFunc(a, b, func(x, y Key) bool {
-		return x.kind == y.kind && x.s == y.s && x.i == y.i && x.f == y.f && x.d.Equal(y.d)
-	})
 }
 
 // Replace makes a version of rows, in the order given: rows whose cells
@@ -293,14 +277,14 @@ func (b *Builder) Replace(rows []Row, now time.Time) *Rows {
 		}
 		old := prev.row(s)
 		if ok && !keep[s] {
-			buf = prepare(r, old, t, first, buf)
-			if old.search == r.search && old.changed == r.changed && old.ID == r.ID {
+			buf = b.prepare(r, old, t, first, buf)
+			if old.text == r.text && old.changed == r.changed && old.ID == r.ID {
 				r = old // unchanged: share the row
 			} else {
 				changed = true
 			}
 		} else {
-			buf = prepare(r, nil, t, first, buf)
+			buf = b.prepare(r, nil, t, first, buf)
 		}
 		if r.changed > next.last {
 			next.last = r.changed
@@ -380,8 +364,8 @@ func (b *Builder) Apply(upserts []Row, removed []string, now time.Time) *Rows {
 		s, ok := ids.Done().Get(r.ID)
 		if ok {
 			old := next.slots.get(s)
-			buf = prepare(r, old, t, first, buf)
-			if old != nil && old.search == r.search && old.changed == r.changed && keysEqual(old.Keys, r.Keys) {
+			buf = b.prepare(r, old, t, first, buf)
+			if old != nil && old.text == r.text && old.changed == r.changed && old.Group == r.Group && sameKeys(old.Keys, r.Keys) {
 				continue // unchanged
 			}
 			if old != nil {
@@ -389,7 +373,7 @@ func (b *Builder) Apply(upserts []Row, removed []string, now time.Time) *Rows {
 			}
 			out[s] = true
 		} else {
-			buf = prepare(r, nil, t, first, buf)
+			buf = b.prepare(r, nil, t, first, buf)
 			s = b.slot(next)
 			ids.Set(r.ID, s)
 			next.count++

@@ -64,19 +64,23 @@ func TestApplyPatchesOrders(t *testing.T) {
 			t.Fatal("a new version changed the previous one")
 		}
 		fresh := &Rows{slots: d.slots, given: d.given, cache: newCache()}
-		for _, c := range []int{1, 2} {
+		// Ascending by column 1 (the sorted order) and descending by
+		// column 2 (a view of its own, sorted so, not turned round).
+		for _, k := range []viewKey{{col: 1}, {col: 2, desc: true}} {
 			d.cache.mu.Lock()
-			patched, ok := d.cache.sorted[c]
+			patched, ok := d.cache.sorted[k.col]
+			if k.desc {
+				patched, ok = d.cache.views[k]
+			}
 			d.cache.mu.Unlock()
 			if !ok {
-				t.Fatalf("step %d: the sorted order of column %d was not carried over", step, c)
+				t.Fatalf("step %d: the order %+v was not carried over", step, k)
 			}
-			want := fresh.sortedBy(c)
-			for k := range want {
-				if compareCol(d.slots.get(patched[k]), d.slots.get(want[k]), c) != 0 {
-					t.Fatalf("step %d: column %d differs at %d", step, c, k)
-				}
+			want := fresh.view(k)
+			if !slices.Equal(patched, want) {
+				t.Fatalf("step %d: the order %+v differs from one sorted afresh", step, k)
 			}
+			d.cachedView(k) // a session shows it: the next version patches it
 		}
 		// The given order is sorted and holds every row once.
 		if len(d.given) != d.count {

@@ -16,13 +16,7 @@ import (
 // refCompare is the sort order spelled out on rows: by key kind (a missing
 // key is kindNone, text first), then key or cell text; decimals exactly.
 func refCompare(a, b *Row, c int) int {
-	key := func(r *Row) Key {
-		if c < len(r.Keys) {
-			return r.Keys[c]
-		}
-		return Key{}
-	}
-	ka, kb := key(a), key(b)
+	ka, kb := a.Key(c), b.Key(c)
 	if ka.kind != kb.kind {
 		return cmp.Compare(ka.kind, kb.kind)
 	}
@@ -30,13 +24,13 @@ func refCompare(a, b *Row, c int) int {
 	case kindNone:
 		return strings.Compare(cellAt(a, c), cellAt(b, c))
 	case kindString:
-		return cmp.Compare(ka.s, kb.s)
+		return cmp.Compare(ka.text(), kb.text())
 	case kindInt:
-		return cmp.Compare(ka.i, kb.i)
+		return cmp.Compare(ka.int(), kb.int())
 	case kindFloat:
-		return cmp.Compare(ka.f, kb.f)
+		return cmp.Compare(ka.float(), kb.float())
 	case kindDecimal:
-		return ka.d.Cmp(kb.d)
+		return ka.decimal().Cmp(kb.decimal())
 	}
 	return 0
 }

@@ -4,9 +4,15 @@
 //
 // It is built for large, live data sets. Only the visible rows are formatted
 // and styled, and their lines are cached: moving the cursor and calling View
-// costs the same at 1,000 rows as at 100,000. Filtering scans a lowercased
-// copy of each row computed once per data update; sorting uses keys the
-// caller precomputed (numbers, decimals, times) instead of reparsing cells.
+// costs the same at 1,000 rows as at 100,000. A version of the rows keeps
+// each row compactly (its cells and searched fields as one text, the keys
+// set: kept.go). Filtering scans that text, case aside, a regular
+// expression only where a row holds what its matches need (pattern.go);
+// sorting reduces the keys the caller precomputed (numbers, decimals,
+// times) or the text to words and radix-sorts them (sort.go), never
+// reparsing cells. Both run in a command off the session's goroutine at
+// 100,000 rows, once per version for every session asking the same, and
+// are patched in the next version where rows changed.
 // The selection follows the record ID across SetRows, filter and sort, and
 // rows that changed in the last updates are highlighted for a while, driven
 // by the time the caller passes in (no goroutines, no timers).
@@ -70,7 +76,8 @@ type Column struct {
 
 // Row is one record. Cells are parallel to the columns and already
 // sanitized. Keys, when set, are parallel to Cells and give the sort key of a
-// cell; a zero Key (or a missing one) sorts by the cell text.
+// cell; a zero Key (or a missing one) sorts by the cell text. (A version
+// keeps, in Keys, only the keys set: Key reads them either way.)
 //
 // The table keeps the slices it is given: pass fresh rows to SetRows rather
 // than mutating ones it holds, or change highlighting cannot see the change.
@@ -86,8 +93,11 @@ type Row struct {
 	// (see Field).
 	Fields []Field
 
-	search  string // lowercased cells, for the filter (set by a Builder)
-	changed int64  // unix nanos of the last change of its cells, 0 = never
+	// keptRow is what a version keeps of the row in place of its Cells
+	// and Fields, its Keys kept as the keys set alone (kept.go): a
+	// Builder sets it.
+	keptRow
+	changed int64 // unix nanos of the last change of its cells, 0 = never
 }
 
 // Styles are the styles the table renders with. Build them from the session's
@@ -321,7 +331,7 @@ func (m *Model) Selected() (Row, bool) {
 	if r == nil {
 		return Row{}, false
 	}
-	return *r, true
+	return r.given(), true
 }
 
 // SelectedID returns the ID of the row under the cursor ("" when none).

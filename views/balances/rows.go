@@ -72,7 +72,7 @@ func (r Row) Interface() apierr.Interface {
 // Available and Reserved as received.
 func (r Row) Available() decimal.Decimal {
 	if r.Payments != nil {
-		return r.Payments.AvailableBalance.Decimal
+		return r.Payments.AvailableBalance.Decimal()
 	}
 	return r.Liquidity.Available
 }
@@ -80,7 +80,7 @@ func (r Row) Available() decimal.Decimal {
 // Reserved as received.
 func (r Row) Reserved() decimal.Decimal {
 	if r.Payments != nil {
-		return r.Payments.ReservedBalance.Decimal
+		return r.Payments.ReservedBalance.Decimal()
 	}
 	return r.Liquidity.Reserved
 }

@@ -236,7 +236,7 @@ var export = &viewkit.Export[payments.LedgerTransaction]{
 	Header: []string{"created_at", "currency", "operation", "amount", "status", "txn_source",
 		"available_balance_before", "available_balance_after", "txn_reference"},
 	Row: func(t payments.LedgerTransaction) []string {
-		return []string{viewkit.ISO(t.CreatedDttm), t.Currency, t.Operation, viewkit.Money(t.Amount.Decimal, t.Currency), t.Status, t.TxnSource,
-			viewkit.Money(t.AvailableBalanceBefore.Decimal, t.Currency), viewkit.Money(t.AvailableBalanceAfter.Decimal, t.Currency), t.Reference()}
+		return []string{viewkit.ISO(t.CreatedDttm), t.Currency, t.Operation, viewkit.Money(t.Amount.Decimal(), t.Currency), t.Status, t.TxnSource,
+			viewkit.Money(t.AvailableBalanceBefore.Decimal(), t.Currency), viewkit.Money(t.AvailableBalanceAfter.Decimal(), t.Currency), t.Reference()}
 	},
 }

@@ -88,7 +88,7 @@ func buildHoldings(base string, lb []liquidity.Balance, liqOK bool, pb payments.
 	if payOK {
 		for _, b := range pb.Balances {
 			h := at(b.Currency)
-			h.Prefunded, h.InPrefunded = h.Prefunded.Add(b.AvailableBalance.Decimal), true
+			h.Prefunded, h.InPrefunded = h.Prefunded.Add(b.AvailableBalance.Decimal()), true
 		}
 	}
 	if i, ok := index[base]; ok && i > 0 { // the base currency first

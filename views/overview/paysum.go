@@ -36,6 +36,9 @@ type PaySummary struct {
 	Top []Reason
 	// Reasons is how many different reason codes there are.
 	Reasons int
+	// Unread is how many of them have their reason not read (it is read
+	// by id when shown, or for the alerts: paystats.NoCode).
+	Unread int
 	// Loaded says the counts had been built.
 	Loaded bool
 }
@@ -65,12 +68,17 @@ func payKey(st *live.Store, win time.Duration) live.Key[PaySummary] {
 func summarize(c paystats.Counts, failed, declined []paystats.CodeGroup) PaySummary {
 	out := PaySummary{Counts: c, Loaded: true}
 	all := make([]Reason, 0, len(failed)+len(declined))
-	for _, g := range failed {
-		all = append(all, Reason{CodeGroup: g, State: paystats.Failed.Label()})
+	add := func(gs []paystats.CodeGroup, st paystats.Scope) {
+		for _, g := range gs {
+			if g.Code == paystats.NoCode {
+				out.Unread += g.Count // not a reason: those whose reason is not read
+				continue
+			}
+			all = append(all, Reason{CodeGroup: g, State: st.Label()})
+		}
 	}
-	for _, g := range declined {
-		all = append(all, Reason{CodeGroup: g, State: paystats.Declined.Label()})
-	}
+	add(failed, paystats.Failed)
+	add(declined, paystats.Declined)
 	// As the payments view orders its groups: most payments first.
 	slices.SortFunc(all, func(a, b Reason) int {
 		return cmp.Or(b.Count-a.Count, cmp.Compare(a.Code, b.Code), cmp.Compare(a.State, b.State))

@@ -66,10 +66,15 @@ func (v *View) paymentsPanel(w int) []string {
 	} else {
 		out = append(out, t.Muted.Render("failure rate: no payment finished in the "+figures.WindowWord(win)))
 	}
-	if len(s.Top) > 0 {
+	if len(s.Top) > 0 || s.Unread > 0 {
 		head := "top reasons"
-		if s.Reasons > len(s.Top) {
+		switch {
+		case s.Reasons > len(s.Top) && s.Unread > 0:
+			head += fmt.Sprintf(" (%d of %d codes, %d not read; :payments failed)", len(s.Top), s.Reasons, s.Unread)
+		case s.Reasons > len(s.Top):
 			head += fmt.Sprintf(" (%d of %d codes; :payments failed)", len(s.Top), s.Reasons)
+		case s.Unread > 0:
+			head += fmt.Sprintf(" (%d not read; :payments failed)", s.Unread)
 		}
 		out = append(out, t.Muted.Render(cut(head, w)))
 		for _, r := range s.Top {

@@ -257,8 +257,8 @@ func TestStoreChangedUnchangedKeepsRows(t *testing.T) {
 	if row, _ := after.Get(old.PaymentID); row != oldRow {
 		t.Fatal("the row of an unchanged payment was rebuilt")
 	}
-	if row, _ := after.Get(p.PaymentID); row.Cells[3] != "COMPLETED" {
-		t.Fatalf("the changed payment's row says %q", row.Cells[3])
+	if row, _ := after.Get(p.PaymentID); row.Cell(3) != "COMPLETED" {
+		t.Fatalf("the changed payment's row says %q", row.Cell(3))
 	}
 	if sel, _, _ := ui.SelectedOf(v); sel == "" {
 		t.Fatal("nothing selected")

@@ -93,8 +93,8 @@ func (d *detail) fields(p *payments.Payment) [][2]string {
 		{"initiated", initiated},
 		{"last update", viewkit.Time(p.LastStateUpdatedAt) + " UTC (" + ui.Age(now, p.LastStateUpdatedAt) + " ago)"},
 		{"expires", expires},
-		{"sent", viewkit.Amount(o.SourceAmount.Decimal, o.SourceCurrency)},
-		{"payout", viewkit.Amount(dst.DestinationAmount.Decimal, dst.DestinationCurrency)},
+		{"sent", viewkit.Amount(o.SourceAmount.Decimal(), o.SourceCurrency)},
+		{"payout", viewkit.Amount(dst.DestinationAmount.Decimal(), dst.DestinationCurrency)},
 	}
 	if r, ok := p.AdjustedExchangeRate.Get(); ok {
 		out = append(out, [2]string{"rate used", "1 " + sanitize.Line(o.SourceCurrency) + " = " + r.AdjustedRate.String() + " " + sanitize.Line(dst.DestinationCurrency)})
@@ -105,8 +105,9 @@ func (d *detail) fields(p *payments.Payment) [][2]string {
 	}
 	out = append(out, [2]string{"funding", funding(p, now)})
 	out = append(out, [2]string{"labels", labels})
-	for _, f := range []struct{ label, v string }{{"memo", string(p.PaymentMemo)}, {"purpose", string(p.PurposeCode)},
-		{"source of cash", string(p.SourceOfCash)}, {"relationship", string(p.ReceiverRelationship)}} {
+	codes := p.Declared()
+	for _, f := range []struct{ label, v string }{{"memo", string(p.PaymentMemo)}, {"purpose", string(codes.PurposeCode)},
+		{"source of cash", string(codes.SourceOfCash)}, {"relationship", string(codes.ReceiverRelationship)}} {
 		if f.v != "" {
 			out = append(out, [2]string{f.label, f.v})
 		}
@@ -142,10 +143,10 @@ func nonEmpty(ss ...string) []string {
 func feesText(fees []payments.FeeSummary) string {
 	out := make([]string, 0, len(fees))
 	for _, f := range fees {
-		s := viewkit.Amount(f.TotalFee.Decimal, f.FeeCurrency)
+		s := viewkit.Amount(f.TotalFee.Decimal(), f.FeeCurrency)
 		var parts []string
 		for _, b := range f.FeeBreakdown {
-			parts = append(parts, strings.TrimSpace(string(b.FeeName)+" "+money.Format(b.CalculatedFee.Decimal, f.FeeCurrency)))
+			parts = append(parts, strings.TrimSpace(string(b.FeeName)+" "+money.Format(b.CalculatedFee.Decimal(), f.FeeCurrency)))
 		}
 		if len(parts) > 0 {
 			s += " (" + strings.Join(parts, ", ") + ")"
@@ -159,7 +160,7 @@ func feesText(fees []payments.FeeSummary) string {
 func taxesText(taxes []payments.TaxSummary) string {
 	out := make([]string, 0, len(taxes))
 	for _, x := range taxes {
-		s := viewkit.Amount(x.TotalTaxes.Decimal, x.TaxCurrency)
+		s := viewkit.Amount(x.TotalTaxes.Decimal(), x.TaxCurrency)
 		var parts []string
 		for _, b := range x.TaxBreakdown {
 			parts = append(parts, strings.TrimSpace(string(b.TaxName)+" "+b.TaxRate.String()+"%"))
@@ -412,9 +413,9 @@ func (d *detail) ledger(p *payments.Payment, w int) string {
 	b.WriteString(kv(t, w, [2]string{"funds", tr.Words(stampUTC)}))
 	for _, l := range tr.Lines {
 		tx := l.Tx
-		line := pad(sanitize.Line(tx.Operation), 8) + " " + pad(viewkit.Amount(tx.Amount.Decimal, tx.Currency), 16) +
-			" available " + money.Format(tx.AvailableBalanceBefore.Decimal, tx.Currency) + " → " +
-			money.Format(tx.AvailableBalanceAfter.Decimal, tx.Currency)
+		line := pad(sanitize.Line(tx.Operation), 8) + " " + pad(viewkit.Amount(tx.Amount.Decimal(), tx.Currency), 16) +
+			" available " + money.Format(tx.AvailableBalanceBefore.Decimal(), tx.Currency) + " → " +
+			money.Format(tx.AvailableBalanceAfter.Decimal(), tx.Currency)
 		if tx.Status != payments.TxnSuccess {
 			line += "  " + sanitize.Line(tx.Status) // PENDING, or what else the ledger says
 		}

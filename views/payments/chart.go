@@ -30,7 +30,7 @@ var chartStates = [...]payments.State{payments.Initiated, payments.Validating, p
 // state over the whole window, as read from it once per fetch for every
 // session (paystats.InitiatedHistory; drawInitiatedChart: 7 or 30 days
 // after a restart); without one, the window's own history
-// (paystats.StateHistories: counted at every poll since the start). Either
+// (paystats.StateHistories: counted at every poll while it is watched). Either
 // is drawn once per change for every session (ui.Context.Chart), and kept
 // by the session until its data or the size change.
 type stateChart struct {

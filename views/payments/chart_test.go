@@ -256,10 +256,10 @@ func TestTicketFromAListRow(t *testing.T) {
 		want = append(want, "Error         "+er.Code+" ", "(at "+at.UTC().Format("2006-01-02 15:04:05")+" UTC)")
 	}
 	for _, x := range p.Taxes {
-		want = append(want, "Tax           "+money.Format(x.TotalTaxes.Decimal, x.TaxCurrency)+" "+x.TaxCurrency)
+		want = append(want, "Tax           "+money.Format(x.TotalTaxes.Decimal(), x.TaxCurrency)+" "+x.TaxCurrency)
 	}
 	for _, f := range p.Fees {
-		want = append(want, "Fee           "+money.Format(f.TotalFee.Decimal, f.FeeCurrency)+" "+f.FeeCurrency)
+		want = append(want, "Fee           "+money.Format(f.TotalFee.Decimal(), f.FeeCurrency)+" "+f.FeeCurrency)
 	}
 	for _, w := range want {
 		if !strings.Contains(c.Text, w) {

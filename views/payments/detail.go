@@ -56,7 +56,9 @@ func (l *load[T]) get() live.Snap[T] {
 // detail is what the detail page reads beyond the store's tables: the
 // payment looked up when the store does not hold it, the v3 read with its
 // errors, and the state history; every read is the store's, shared with
-// the other sessions (platform.Reads), never written into its tables.
+// the other sessions (platform.Reads); the v3 read of a payment the store
+// holds completes its record there (its row shows the reason, and nothing
+// reads it again).
 type detail struct {
 	v      *View
 	ref    string // as asked: payment id or internalId

@@ -42,7 +42,7 @@ func (v *View) newGroupsPage() groupsPage {
 	key := codeGroups(v.ctx.Store, v.scope, v.window)
 	page := viewkit.NewOwnTable(v.ctx, viewkit.TableSpec[codeGroup]{
 		Columns: []table.Column{
-			// Whole: "(reason being read)" as a code of the platform's.
+			// Whole: "(reason not read)" as a code of the platform's.
 			{Title: "Reason code", Max: len(noCode) + 5, Priority: 9}, {Title: "Payments", Align: table.Right, Priority: 8},
 			{Title: "Retry", Max: len("UNKNOWN"), Priority: 6},
 			{Title: "Last initiated (UTC)", Width: 20, Priority: 5}, {Title: "Title", Width: 20, Flex: 1, Priority: 7},
@@ -52,9 +52,9 @@ func (v *View) newGroupsPage() groupsPage {
 		Above:  func(w, h int, _ *codeGroup) string { return v.above(w, h, nil) }, AboveShare: 0.3,
 		Empty: "no " + v.scope.Label() + " payments in the last " + windowWord(v.window),
 		What:  v.scope.Label() + " payments",
-		// A reason's code ("" for payments whose reason is still being
-		// read), its count, the retry verdict of its payments, when its
-		// newest payment was initiated (RFC 3339 UTC).
+		// A reason's code ("" for payments whose reason is not read), its
+		// count, the retry verdict of its payments, when its newest
+		// payment was initiated (RFC 3339 UTC).
 		Export: &viewkit.Export[codeGroup]{
 			Header: []string{"reason_code", "payments", "retry", "last_initiated_at", "title"},
 			Row: func(g codeGroup) []string {
@@ -82,9 +82,8 @@ func (v *View) newGroupsPage() groupsPage {
 // codePage is the payments of the scope that failed for one reason code:
 // the scope's shared rows, of that group.
 func (v *View) codePage(code string) *viewkit.TablePage[*payments.Payment] {
-	group := code
 	if code == noCode {
-		group = ""
+		return v.unreadPage()
 	}
 	return viewkit.NewSharedTable(v.ctx, viewkit.TableSpec[*payments.Payment]{
 		Crumb:   sanitize.Line(code),
@@ -98,6 +97,49 @@ func (v *View) codePage(code string) *viewkit.TablePage[*payments.Payment] {
 		Export: paymentsExport,
 	}, viewkit.Shared[*payments.Payment]{
 		Source: scopeRows(v.ctx.Store, v.scope, v.window),
-		Group:  group,
+		Group:  code,
+	})
+}
+
+// unreadPage is the payments of the scope whose reason was not read when
+// it opened, newest first, as the store holds them now: those shown are
+// read by id (wantShown) and show their code where they stand, without
+// leaving the list (which would bring the next ones into view to be read,
+// and so on through the whole group). What is read is what is shown, as
+// the page is scrolled.
+func (v *View) unreadPage() *viewkit.TablePage[*payments.Payment] {
+	var ids []string
+	ps, since := live.Get(v.ctx.Store, live.PaymentsKey).Data, v.now().Add(-v.window)
+	for i := ps.Len() - 1; i >= 0; i-- { // newest first
+		p := ps.At(i)
+		if p.When().Before(since) {
+			break
+		}
+		if v.scope.Match(p) && paystats.GroupCode(p) == noCode {
+			ids = append(ids, p.PaymentID)
+		}
+	}
+	build := rowBuilder()
+	return viewkit.NewOwnTable(v.ctx, viewkit.TableSpec[*payments.Payment]{
+		Crumb:   noCode,
+		Columns: columns(),
+		Topics:  []live.Topic{live.Payments},
+		Enter:   func(p *payments.Payment) tea.Cmd { return v.Push(newDetailPage(v, p.PaymentID)) },
+		Empty:   "no payment of this scope was without its reason when listed",
+		What:    "payments",
+		Export:  paymentsExport,
+		Shown:   v.wantShown,
+	}, viewkit.Own[*payments.Payment]{
+		Read: func() ([]*payments.Payment, live.Snapshot) {
+			got := live.Get(v.ctx.Store, live.PaymentsKey)
+			out := make([]*payments.Payment, 0, len(ids))
+			for _, id := range ids {
+				if p, ok := got.Data.Get(id); ok {
+					out = append(out, p)
+				}
+			}
+			return out, got.Snapshot
+		},
+		Row: func(p *payments.Payment) table.Row { return build(p, v.now()) },
 	})
 }

@@ -119,7 +119,7 @@ func TestDetailLinesUpLongLabels(t *testing.T) {
 	ps := held(t, e)
 	var p *payments.Payment
 	for i := ps.Len() - 1; i >= 0 && p == nil; i-- {
-		if q := ps.At(i); q.SourceOfCash != "" && !q.Partial {
+		if q := ps.At(i); q.Declared().SourceOfCash != "" && !q.Partial {
 			p = q
 		}
 	}

@@ -108,10 +108,10 @@ func owedRow(p *payments.Payment, now time.Time) table.Row {
 		orig = o.OriginatorIdentityID
 	}
 	row := table.Row{ID: p.PaymentID, Cells: []string{
-		dueText, when, sanitize.Line(viewkit.Dash(orig)), figures.Money(o.SourceAmount.Decimal, o.SourceCurrency), sanitize.Line(o.SourceCurrency),
+		dueText, when, sanitize.Line(viewkit.Dash(orig)), figures.Money(o.SourceAmount.Decimal(), o.SourceCurrency), sanitize.Line(o.SourceCurrency),
 		sanitize.Line(viewkit.Dash(o.Payin)), sanitize.Line(viewkit.Dash(o.InternalID)), sanitize.Line(viewkit.Dash(string(p.PaymentMemo))),
 		sanitize.Line(p.PaymentID), viewkit.Time(p.InitiatedAt),
-	}, Keys: []table.Key{key, key, {}, table.Decimal(o.SourceAmount.Decimal), {}, {}, {}, {}, {}, table.Time(p.InitiatedAt)}}
+	}, Keys: []table.Key{key, key, {}, table.Decimal(o.SourceAmount.Decimal()), {}, {}, {}, {}, {}, table.Time(p.InitiatedAt)}}
 	row.Fields = searchFields(p)
 	if figures.PastDue(p, now) {
 		row.Group = "late"
@@ -178,7 +178,7 @@ func (v *View) owedExport() *viewkit.Export[*payments.Payment] {
 			return func(p *payments.Payment) []string {
 				o := p.Originator
 				return []string{viewkit.ISO(p.JITFundingExpiresAt), strconv.FormatBool(figures.PastDue(p, now)), p.PaymentID, o.InternalID,
-					o.OriginatorIdentityNickName, o.OriginatorIdentityID, viewkit.Money(o.SourceAmount.Decimal, o.SourceCurrency), o.SourceCurrency,
+					o.OriginatorIdentityNickName, o.OriginatorIdentityID, viewkit.Money(o.SourceAmount.Decimal(), o.SourceCurrency), o.SourceCurrency,
 					o.Payin, string(p.PaymentMemo), viewkit.ISO(p.InitiatedAt)}
 			}
 		},

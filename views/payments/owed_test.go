@@ -83,11 +83,11 @@ func TestOwedOfTheDocumentsServer(t *testing.T) {
 		r, _ := tb.Selected()
 		due := p.JITFundingExpiresAt
 		if r.ID != p.PaymentID || r.Cells[0] != viewkit.Time(due) || r.Cells[1] != figures.DueIn(due, now) ||
-			r.Cells[3] != figures.Money(p.Originator.SourceAmount.Decimal, p.Originator.SourceCurrency) || r.Cells[6] != p.Originator.InternalID {
+			r.Cells[3] != figures.Money(p.Originator.SourceAmount.Decimal(), p.Originator.SourceCurrency) || r.Cells[6] != p.Originator.InternalID {
 			t.Errorf("row %d: %v, want %s due %s (%s)", i, r.Cells, p.PaymentID, due, figures.DueIn(due, now))
 		}
 		s := sums[p.Originator.SourceCurrency]
-		s.Add(p.Originator.SourceAmount.Decimal)
+		s.Add(p.Originator.SourceAmount.Decimal())
 		sums[p.Originator.SourceCurrency] = s
 	}
 	if r, _ := tb.Selected(); !strings.HasPrefix(r.Cells[1], "in ") {
@@ -143,7 +143,7 @@ func TestOwedOfTheDocumentsServer(t *testing.T) {
 		a, raised := byRef[p.PaymentID]
 		due := p.JITFundingExpiresAt
 		o := p.Originator
-		amount := figures.Money(o.SourceAmount.Decimal, o.SourceCurrency) + " " + o.SourceCurrency
+		amount := figures.Money(o.SourceAmount.Decimal(), o.SourceCurrency) + " " + o.SourceCurrency
 		switch {
 		case p.PaymentState != payments.AwaitingFunding || due.After(now.Add(time.Hour)):
 			if raised {

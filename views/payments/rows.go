@@ -47,6 +47,8 @@ func scopeRows(s *live.Store, sc scope, win time.Duration) live.Key[viewkit.Proj
 			}
 			return out
 		},
+		// The set finds its payments by id: the rows keep no map of them.
+		Lookup:  func(ps *live.PaymentSet, id string) (*payments.Payment, bool) { return ps.Get(id) },
 		Keep:    func(p *payments.Payment) bool { return sc.Match(p) },
 		Expired: func(p *payments.Payment, now time.Time) bool { return p.When().Before(now.Add(-win)) },
 		ID:      func(p *payments.Payment) string { return p.PaymentID },
@@ -75,7 +77,7 @@ func day(t time.Time) int64 { return t.Unix() / 86400 }
 
 // newestFirst orders rows by their first key (the initiation time),
 // newest first.
-func newestFirst(a, b *table.Row) int { return b.Keys[0].Compare(a.Keys[0]) }
+func newestFirst(a, b *table.Row) int { return b.Key(0).Compare(a.Key(0)) }
 
 // scopeCounts is the payments per scope in a window, counted once per
 // change of the set for every session (the set may hold a wider window
@@ -90,12 +92,14 @@ const expiredMark = cols.ExpiredMark
 // rowBuilder builds a payment's row at now, the platform's time: a quote
 // whose expiresAt has passed is marked expired, the time of its last
 // change is shown with its date unless it is of today. Its group is the
-// code the reason groups count it under (figures.Reason).
+// payment's reason group (paystats.GroupCode: the code of the error its
+// retry verdict is of): the code page of "(reason not read)" lists those
+// of its scope whose reason is not read.
 func rowBuilder() func(p *payments.Payment, now time.Time) table.Row {
 	set := cols.Payments()
 	return func(p *payments.Payment, now time.Time) table.Row {
 		row := viewkit.RowOf(set, p.PaymentID, p, cols.At{Now: now})
-		row.Group = reasonCode(p)
+		row.Group = paystats.GroupCode(p)
 		row.Fields = searchFields(p)
 		return row
 	}
@@ -140,13 +144,6 @@ func searchFields(p *payments.Payment) []table.Field {
 // has passed at now.
 func stateText(p *payments.Payment, now time.Time) string {
 	return sanitize.Line(cols.PaymentState(p, now))
-}
-
-// reasonCode is the code p is counted under in the reason groups, when
-// the record carries an error.
-func reasonCode(p *payments.Payment) string {
-	e, _ := figures.Reason(p)
-	return e.Code
 }
 
 // corridor is "GBP→EUR FR": source and destination currencies and the
@@ -214,7 +211,7 @@ var paymentsExport = &viewkit.Export[*payments.Payment]{
 		o, d := p.Originator, p.Destination
 		return []string{viewkit.ISO(p.InitiatedAt), p.PaymentID, o.InternalID, string(p.PaymentState), figures.FundingOf(p).Name(),
 			strings.Join(figures.Codes(p), ";"), e.Code, e.Title, retry, why,
-			viewkit.Money(o.SourceAmount.Decimal, o.SourceCurrency), o.SourceCurrency, viewkit.Money(d.DestinationAmount.Decimal, d.DestinationCurrency), d.DestinationCurrency, d.DestinationCountry,
+			viewkit.Money(o.SourceAmount.Decimal(), o.SourceCurrency), o.SourceCurrency, viewkit.Money(d.DestinationAmount.Decimal(), d.DestinationCurrency), d.DestinationCurrency, d.DestinationCountry,
 			viewkit.ISO(p.LastStateUpdatedAt), viewkit.ISO(p.ExpiresAt), viewkit.ISO(p.JITFundingExpiresAt), d.BeneficiaryIdentityNickName, d.BeneficiaryIdentityID,
 			o.OriginatorIdentityNickName, strings.Join(p.PaymentLabels, ";")}
 	},

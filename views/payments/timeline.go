@@ -148,7 +148,7 @@ func reconLines(t ui.Theme, g *reporting.ReconPayment, w int, title string) stri
 		}
 		change := "—"
 		if r.BalanceChange != nil {
-			change = viewkit.Amount(r.BalanceChange.Decimal, r.BalanceChangeCurrency)
+			change = viewkit.Amount(r.BalanceChange.Decimal(), r.BalanceChangeCurrency)
 		}
 		line := pad(viewkit.Short(sanitize.Line(r.TransactionID), 14), 14) + " " + pad(sanitize.Line(r.TransactionType), 10) + " " +
 			pad(sanitize.Line(r.TransactionState), 9) + " " + pad(exec, 19) + " " + pad(change, 18) + " " + tradeText(r)
@@ -172,7 +172,7 @@ func tradeText(r reporting.ReconRow) string {
 	var parts []string
 	add := func(label string, n *money.Number, cur string) {
 		if n != nil {
-			parts = append(parts, label+" "+viewkit.Amount(n.Decimal, cur))
+			parts = append(parts, label+" "+viewkit.Amount(n.Decimal(), cur))
 		}
 	}
 	add("in", r.SourceResultAdjustedAmount, r.SentCurrency)

@@ -29,7 +29,7 @@ func givenBack(t *testing.T, e *viewtest.Env, p *payments.Payment) payments.Ledg
 	var out []payments.LedgerTransaction
 	for _, tx := range txs {
 		if (tx.Operation == payments.OpRelease || tx.Operation == payments.OpCredit) && tx.TxnSource == payments.SrcPayment &&
-			tx.Amount.Decimal.Equal(p.Originator.SourceAmount.Decimal) && tx.CreatedDttm.Equal(at) {
+			tx.Amount.Decimal().Equal(p.Originator.SourceAmount.Decimal()) && tx.CreatedDttm.Equal(at) {
 			if tx.Reference() != "" {
 				t.Fatalf("the document's ledger names a payment on %s: %q", tx.Operation, tx.Reference())
 			}
@@ -76,9 +76,9 @@ func TestFundsBackOnTheDetailAndTheTicket(t *testing.T) {
 		p := prefundedIn(t, e, st)
 		back := givenBack(t, e, p)
 		cur := back.Currency
-		amount := money.Format(back.Amount.Decimal, cur) + " " + cur
+		amount := money.Format(back.Amount.Decimal(), cur) + " " + cur
 		when := viewkit.Time(back.CreatedDttm) + " UTC"
-		moved := "available " + money.Format(back.AvailableBalanceBefore.Decimal, cur) + " → " + money.Format(back.AvailableBalanceAfter.Decimal, cur)
+		moved := "available " + money.Format(back.AvailableBalanceBefore.Decimal(), cur) + " → " + money.Format(back.AvailableBalanceAfter.Decimal(), cur)
 
 		v := New(e.Ctx, e.P)
 		send(v, ui.Open{View: Name, Args: []string{p.PaymentID}})

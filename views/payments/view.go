@@ -69,6 +69,9 @@ type View struct {
 	head      headLines
 	recon     reconCache
 	keys      keys
+	// asked are the payments shown that were asked to be read by id, by
+	// the state time they were asked at (wantShown).
+	asked map[string]time.Time
 }
 
 type keys struct{ Next, Prev, Window, Ticket, Platform key.Binding }
@@ -108,6 +111,7 @@ func New(ctx *ui.Context, p *platform.Platform) *View {
 		Empty:      "no payments in this scope",
 		What:       "payments",
 		Export:     paymentsExport,
+		Shown:      v.wantShown,
 	}, viewkit.Shared[*payments.Payment]{
 		Source: scopeRows(ctx.Store, scopeAll, windows[0]),
 	})
@@ -372,4 +376,53 @@ func (v *View) table() *table.Model {
 	v.ctx.Store.Sync()
 	v.page.Update(ui.StoreChanged{})
 	return v.page.Table()
+}
+
+// ReadRaw reads a payment's JSON again for the raw view (ui.RawReader):
+// the store holds the payments decoded, not as received.
+func (v *View) ReadRaw(id string, rec any) tea.Cmd {
+	p, ok := rec.(*payments.Payment)
+	if !ok || len(p.RawJSON()) > 0 || v.p.Payments == nil || !payments.IsPaymentID(p.PaymentID) {
+		return nil
+	}
+	at := platform.PaymentAt{ID: p.PaymentID, AsOf: p.LastStateUpdatedAt}
+	return viewkit.ReadRaw(v.ctx, v.p.Reads.PaymentJSON, at, id, "GET /v3/payments/{id}")
+}
+
+// askedMax bounds the payments remembered as asked for: past it, what
+// was shown longest ago is forgotten (asked again if shown again).
+const askedMax = 4096
+
+// wantShown asks the store to read by id the payments shown whose
+// records lack what only that read gives (a failure's reason, the rest
+// of a partial record): once per state of each, for every session
+// together (live.Store.WantDetails). Nothing else of a window is read by
+// id: a scope of 90 days holding thousands of failures reads the rows on
+// screen.
+func (v *View) wantShown(shown []*payments.Payment) tea.Cmd {
+	if v.p.Payments == nil {
+		return nil
+	}
+	var ids []string
+	for _, p := range shown {
+		if at, ok := v.asked[p.PaymentID]; live.NeedsDetails(p) && (!ok || !at.Equal(p.LastStateUpdatedAt)) {
+			ids = append(ids, p.PaymentID)
+		}
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	if v.asked == nil || len(v.asked) > askedMax {
+		v.asked = map[string]time.Time{}
+	}
+	for _, p := range shown {
+		if slices.Contains(ids, p.PaymentID) {
+			v.asked[p.PaymentID] = p.LastStateUpdatedAt
+		}
+	}
+	st := v.ctx.Store
+	return func() tea.Msg {
+		st.WantDetails(ids)
+		return nil
+	}
 }

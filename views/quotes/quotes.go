@@ -5,6 +5,7 @@
 package quotes
 
 import (
+	"encoding/json"
 	"slices"
 	"strings"
 	"time"
@@ -16,6 +17,7 @@ import (
 	"treasury/data/liquidity"
 	"treasury/data/live"
 	"treasury/data/money"
+	"treasury/data/platform"
 	"treasury/ui"
 	"treasury/ui/chart"
 	"treasury/ui/route"
@@ -38,6 +40,9 @@ type View struct {
 	chart   *chart.Line
 	window  int
 	pair    string // pinned (P); "" follows the cursor's moves
+	// raw reads a quote's JSON again for the raw view (RawFrom; none:
+	// the quote is shown as held).
+	raw *live.Read[platform.QuoteAt, json.RawMessage]
 	// followed is the pair the chart shows when none is pinned: the
 	// selected row's when the view opened or the operator last moved the
 	// cursor; a new quote that takes the cursor along (the live table
@@ -210,6 +215,22 @@ func (v *View) above(w, h int, sel *liquidity.Quote, pair string) string {
 		v.chart.SetSpan(now.Add(-win), now)
 		return title + "\n" + v.chart.View()
 	})
+}
+
+// RawFrom has the raw view (y) read a quote's JSON again with read: the
+// store holds the quotes of its window decoded, not as received.
+func (v *View) RawFrom(read live.Read[platform.QuoteAt, json.RawMessage]) *View {
+	v.raw = &read
+	return v
+}
+
+// ReadRaw reads a quote again for the raw view (ui.RawReader).
+func (v *View) ReadRaw(id string, rec any) tea.Cmd {
+	q, ok := rec.(liquidity.Quote)
+	if !ok || v.raw == nil || len(q.RawJSON()) > 0 || q.QuoteID == "" {
+		return nil
+	}
+	return viewkit.ReadRaw(v.ctx, *v.raw, platform.QuoteAt{ID: q.QuoteID, At: q.CreatedAt}, id, "GET /api/v0/quotes of its millisecond")
 }
 
 // Update handles the window key and delegates the rest to the page.

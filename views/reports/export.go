@@ -64,12 +64,12 @@ func datum(v any) string {
 	case string:
 		return x
 	case money.Number:
-		return viewkit.Exact(x.Decimal)
+		return viewkit.Exact(x.Decimal())
 	case *money.Number:
 		if x == nil {
 			return ""
 		}
-		return viewkit.Exact(x.Decimal)
+		return viewkit.Exact(x.Decimal())
 	case decimal.Decimal:
 		return viewkit.Exact(x)
 	case time.Time:

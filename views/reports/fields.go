@@ -99,7 +99,7 @@ func amount(n *money.Number, currency string) string {
 	if n == nil {
 		return "—"
 	}
-	return viewkit.Amount(n.Decimal, currency)
+	return viewkit.Amount(n.Decimal(), currency)
 }
 
 // kv draws label/value pairs (values already sanitized) in a width: a
@@ -128,7 +128,7 @@ func numKey(n *money.Number) table.Key {
 	if n == nil {
 		return table.Key{}
 	}
-	return table.Decimal(n.Decimal)
+	return table.Decimal(n.Decimal())
 }
 
 // num is an optional amount as received, "—" when absent.

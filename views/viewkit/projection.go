@@ -16,6 +16,9 @@ import (
 type Projected[T any] struct {
 	Rows *table.Rows
 	recs persist.Map[T]
+	// find, when set (Projection.Lookup), finds a record in the data the
+	// rows were built from, in place of recs.
+	find func(id string) (T, bool)
 	// due are the records whose rows change by themselves (Due), with
 	// when; epoch is the Epoch the rows were built in.
 	due   map[string]time.Time
@@ -26,7 +29,26 @@ type Projected[T any] struct {
 }
 
 // Record returns the record behind a row.
-func (p Projected[T]) Record(id string) (T, bool) { return p.recs.Get(id) }
+func (p Projected[T]) Record(id string) (T, bool) {
+	if p.find == nil {
+		return p.recs.Get(id)
+	}
+	if _, ok := p.Rows.Get(id); !ok {
+		var zero T
+		return zero, false
+	}
+	return p.find(id)
+}
+
+// has reports whether a record is behind a row.
+func (p Projected[T]) has(id string) bool {
+	if p.find == nil {
+		_, ok := p.recs.Get(id)
+		return ok
+	}
+	_, ok := p.Rows.Get(id)
+	return ok
+}
 
 // Projection says how a topic's data becomes table rows: which records,
 // their ids, their rows (sanitized, formatted cells and sort keys) and the
@@ -40,6 +62,11 @@ type Projection[S, T any] struct {
 	// Pick returns the records of the data with these ids (a change);
 	// nil means scanning All once.
 	Pick func(S, map[string]bool) []T
+	// Lookup, when set, finds a record of the data by id: the rows'
+	// records are found there (Projected.Record), not kept in a map of
+	// their own beside the data's (100,000 payments: the set has them by
+	// id already).
+	Lookup func(S, string) (T, bool)
 	// Keep, when set, selects the records shown (a scope): a record that
 	// stops matching leaves the rows.
 	Keep func(T) bool
@@ -114,29 +141,43 @@ func (p Projection[S, T]) build(prev Projected[T], in live.Snap[S]) (Projected[T
 	keep := func(x T) bool {
 		return (p.Keep == nil || p.Keep(x)) && (p.Expired == nil || !p.Expired(x, now))
 	}
+	var find func(id string) (T, bool)
+	if p.Lookup != nil {
+		data := in.Data
+		find = func(id string) (T, bool) { return p.Lookup(data, id) }
+	}
+	// recs keeps the records by id, unless the data finds them (Lookup).
+	recs := prev.recs.Edit()
+	set := func(id string, x T) {
+		if find == nil {
+			recs.Set(id, x)
+		}
+	}
 	if p.Given == nil || in.Changes.Reset || prev.Rows == nil || epoch != prev.epoch {
 		due.m = nil
 		all := p.All(in.Data)
 		rows := make([]table.Row, 0, len(all))
-		recs := persist.Map[T]{}.Edit()
+		recs = persist.Map[T]{}.Edit()
+		kept := make(map[string]struct{}, len(all))
 		for _, x := range all {
 			if keep(x) {
 				rows = append(rows, row(x))
-				recs.Set(p.ID(x), x)
+				set(p.ID(x), x)
+				kept[p.ID(x)] = struct{}{}
 			}
 		}
 		if p.Given == nil {
-			return Projected[T]{Rows: b.Replace(rows, now), recs: recs.Done(), due: due.m, epoch: epoch, b: b}, true
+			return Projected[T]{Rows: b.Replace(rows, now), recs: recs.Done(), find: find, due: due.m, epoch: epoch, b: b}, true
 		}
 		var gone []string
 		if prev.Rows != nil {
 			for _, id := range prev.Rows.IDs() {
-				if _, ok := recs.Done().Get(id); !ok {
+				if _, ok := kept[id]; !ok {
 					gone = append(gone, id)
 				}
 			}
 		}
-		return Projected[T]{Rows: b.Apply(rows, gone, now), recs: recs.Done(), due: due.m, epoch: epoch, b: b}, true
+		return Projected[T]{Rows: b.Apply(rows, gone, now), recs: recs.Done(), find: find, due: due.m, epoch: epoch, b: b}, true
 	}
 	ids := make(map[string]bool, len(in.Changes.Added)+len(in.Changes.Changed))
 	for _, id := range in.Changes.Added {
@@ -164,28 +205,27 @@ func (p Projection[S, T]) build(prev Projected[T], in live.Snap[S]) (Projected[T
 			}
 		}
 	}
-	recs := prev.recs.Edit()
 	var up []table.Row
 	var gone []string
 	for _, x := range picked {
 		id := p.ID(x)
 		if keep(x) {
 			up = append(up, row(x))
-			recs.Set(id, x)
-		} else if _, had := prev.recs.Get(id); had {
+			set(id, x)
+		} else if prev.has(id) {
 			gone = append(gone, id)
 			recs.Delete(id)
 		}
 	}
 	for _, id := range in.Changes.Removed {
-		if _, had := prev.recs.Get(id); had {
+		if prev.has(id) {
 			gone = append(gone, id)
 			recs.Delete(id)
 		}
 	}
 	if p.Expired != nil {
 		for _, id := range prev.Rows.Oldest(func(id string) bool {
-			x, ok := prev.recs.Get(id)
+			x, ok := prev.Record(id)
 			return ok && p.Expired(x, now)
 		}) {
 			if !slices.Contains(gone, id) {
@@ -197,14 +237,14 @@ func (p Projection[S, T]) build(prev Projected[T], in live.Snap[S]) (Projected[T
 	for _, id := range gone {
 		due.drop(id)
 	}
+	next := b.Apply(up, gone, now)
 	for _, id := range dueNow {
-		if _, ok := recs.Done().Get(id); !ok {
+		if _, ok := next.Get(id); !ok {
 			due.drop(id) // gone from the data
 		}
 	}
-	next := b.Apply(up, gone, now)
 	changed := !in.Changes.Empty() || next != prev.Rows || due.copied
-	return Projected[T]{Rows: next, recs: recs.Done(), due: due.m, epoch: epoch, b: b}, changed
+	return Projected[T]{Rows: next, recs: recs.Done(), find: find, due: due.m, epoch: epoch, b: b}, changed
 }
 
 // dueList keeps the records whose rows change by themselves, and when: a
@@ -258,4 +298,4 @@ func ListProjection[E any](s *live.Store, k live.Key[[]E], name live.Name, id fu
 }
 
 // NewestFirst orders rows by their first key (a time), newest first.
-func NewestFirst(a, b *table.Row) int { return b.Keys[0].Compare(a.Keys[0]) }
+func NewestFirst(a, b *table.Row) int { return b.Key(0).Compare(a.Key(0)) }

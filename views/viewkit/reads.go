@@ -2,6 +2,7 @@ package viewkit
 
 import (
 	"context"
+	"encoding/json"
 	"slices"
 	"time"
 
@@ -99,4 +100,19 @@ func ReadInto[T any](s *ui.Context, spec *TableSpec[T], k live.Key[[]T], row fun
 		return got.Data, got.Snapshot
 	}
 	return Own[T]{Read: read, Row: row}, Fetch(s, k, Opening(s))
+}
+
+// ReadRaw is a ui.RawReader's command: read (one of the store's reads,
+// shared with the sessions asking the same) for arg, answered as the
+// ui.RawRecord of record id; source names the read.
+func ReadRaw[A any](s *ui.Context, read live.Read[A, json.RawMessage], arg A, id, source string) tea.Cmd {
+	store, parent := s.Store, life(s)
+	return func() tea.Msg {
+		ctx, cancel := context.WithTimeout(parent, CallTimeout)
+		defer cancel()
+		k := live.Ask(store, read, arg)
+		store.ReadNow(ctx, k.Topic(), time.Time{})
+		got := live.Get(store, k)
+		return ui.RawRecord{ID: id, JSON: got.Data, Err: got.Err, Source: source}
+	}
 }

@@ -113,6 +113,11 @@ type TableSpec[T any] struct {
 	// Export, when set, is the page's CSV: the records as data, one
 	// meaning per column; without it the CSV is the cells as shown.
 	Export *Export[T]
+	// Shown, when set, is told the records in view whenever they change
+	// (the cursor scrolled, a new version came, the table was sized):
+	// what a page reads more of only for what it shows (a payment's
+	// reason). Its command runs as the page's.
+	Shown func(recs []T) tea.Cmd
 }
 
 // Shared is where a shared table page's rows come from: a projection of
@@ -199,6 +204,11 @@ type TablePage[T any] struct {
 	index map[string]int
 	ids   []string // ids in record order, to see whether index still holds
 	empty string   // the empty message set on the table
+
+	// shownIDs and shownOf are the rows in view Shown was last told of,
+	// and the version of the rows they were of.
+	shownIDs []string
+	shownOf  *table.Rows
 }
 
 // NewSharedTable builds a table page showing a projection of the store
@@ -348,8 +358,37 @@ func (p *TablePage[T]) check(snap live.Snapshot) live.Snapshot {
 	return p.src.Check(snap)
 }
 
-// Update handles a message.
+// Update handles a message, then tells Shown of the records in view when
+// they changed.
 func (p *TablePage[T]) Update(msg tea.Msg) tea.Cmd {
+	cmd := p.update(msg)
+	if shown := p.shown(); shown != nil {
+		return tea.Batch(cmd, shown)
+	}
+	return cmd
+}
+
+// shown is Shown's command for the records in view, when they changed
+// since it was last told (nil otherwise, and without Shown).
+func (p *TablePage[T]) shown() tea.Cmd {
+	if p.spec.Shown == nil || !p.read {
+		return nil
+	}
+	ids, of := p.t.ShownIDs(), p.t.Data()
+	if of == p.shownOf && slices.Equal(ids, p.shownIDs) {
+		return nil
+	}
+	p.shownIDs, p.shownOf = ids, of
+	recs := make([]T, 0, len(ids))
+	for _, id := range ids {
+		if r, ok := p.record(id); ok {
+			recs = append(recs, r)
+		}
+	}
+	return p.spec.Shown(recs)
+}
+
+func (p *TablePage[T]) update(msg tea.Msg) tea.Cmd {
 	cmds := []tea.Cmd{p.takeCmd()}
 	defer func() { p.cmd = nil }()
 	if p.spec.Handle != nil {

@@ -72,6 +72,10 @@ type Options struct {
 	// loading. A test of a view that shows none of them saves their reads;
 	// the quote and trade windows (NoLiquidityHistory) are the costly ones.
 	Skip []live.Topic
+	// Unread leaves the payments' reasons unread but for those the store
+	// reads by itself (the alerts' needs), as a dashboard holds them
+	// until a session shows them; otherwise Fetch has every one read.
+	Unread bool
 }
 
 // NoLiquidityHistory are the topics of the liquidity windows, the costliest
@@ -176,6 +180,12 @@ func (e *Env) Fetch() {
 }
 
 // fetch reads topics (but those of Options.Skip) and waits as Fetch does.
+// Every payment held that lacks what a read by id gives (a failure's
+// reason) is then read, as a session that showed it would have it read
+// (live.Store.WantDetails): a frame shows the same reasons whatever the
+// views showed before it, and a test on a shared world changes nothing by
+// showing rows. What is read without being shown is the data layer's
+// tests' (data/platform, data/live).
 func (e *Env) fetch(topics ...live.Topic) {
 	for _, tp := range topics {
 		if !e.skip[tp] {
@@ -183,6 +193,16 @@ func (e *Env) fetch(topics ...live.Topic) {
 		}
 	}
 	e.P.Store.Sync()
+	if ps := live.Get(e.P.Store, live.PaymentsKey).Data; ps != nil && !e.opts.Unread {
+		var ids []string
+		for i := range ps.Len() {
+			if p := ps.At(i); live.NeedsDetails(p) {
+				ids = append(ids, p.PaymentID)
+			}
+		}
+		e.P.Store.WantDetails(ids)
+		e.P.Store.Sync()
+	}
 }
 
 // Advance moves the sandbox clock and reads every topic again.

@@ -7,6 +7,8 @@ package client
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"iter"
 	"net/url"
 	"strconv"
@@ -19,6 +21,7 @@ import (
 	"treasury/data/paging"
 	"treasury/data/transport"
 	"treasury/data/wire"
+	"treasury/kit/intern"
 )
 
 // Client reads quotes, trades and balances, every page of a window.
@@ -45,6 +48,48 @@ type Client struct {
 	sizes paging.Sizes
 	// noTradeWindow is set once a server refused the trades window.
 	noTradeWindow atomic.Bool
+	// keepRaw: the quotes read keep the JSON they came as (KeepRaw);
+	// texts are their repeated texts, held once.
+	keepRaw atomic.Bool
+	texts   *intern.Table
+}
+
+// KeepRaw has each quote read from now on keep the JSON it came as
+// (wire.Raw: `treasury get -o json` prints it). A process that holds the
+// quotes of a window (the dashboard's store: some 20,000) does not: the
+// raw view reads a quote again when asked (QuoteJSON).
+func (c *Client) KeepRaw() { c.keepRaw.Store(true) }
+
+// held makes quotes read what the client hands on: their repeated texts
+// shared, the JSON as received dropped unless kept.
+func (c *Client) held(qs []liquidity.Quote) {
+	for i := range qs {
+		q := &qs[i]
+		q.BaseAsset, q.QuoteAsset, q.Side, q.Status = c.texts.Of(q.BaseAsset), c.texts.Of(q.QuoteAsset), c.texts.Of(q.Side), c.texts.Of(q.Status)
+		if !c.keepRaw.Load() {
+			q.SetRaw(nil)
+		}
+	}
+}
+
+// QuoteJSON reads quote id, created at at, again as the server sends it:
+// the quotes of the millisecond it was created, that one's JSON.
+func (c *Client) QuoteJSON(ctx context.Context, id string, at time.Time) (json.RawMessage, error) {
+	w := liquidity.Window{Start: at.Add(-time.Millisecond), End: at.Add(time.Millisecond)}
+	for n := 0; ; n++ {
+		p, err := transport.Get[liquidity.QuotesPageIn](ctx, c.t, liquidity.PathQuotes, query(&w, n, liquidity.StartPageSize))
+		if err != nil {
+			return nil, err
+		}
+		for _, q := range p.Quotes.Items {
+			if q.QuoteID == id {
+				return q.RawJSON(), nil
+			}
+		}
+		if p.PageInfo.Last || len(p.Quotes.Items) == 0 || n >= 10 {
+			return nil, fmt.Errorf("liquidity client: quote %s is no longer among the quotes of %s", id, at.UTC().Format(timeLayout))
+		}
+	}
 }
 
 // Options tune a Client; the zero value is the default.
@@ -71,7 +116,7 @@ func New(t *transport.Client, opts Options) *Client {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	return &Client{t: t, opts: opts}
+	return &Client{t: t, opts: opts, texts: intern.New(1024, 32)}
 }
 
 // PageSizes are the page sizes learnt from the server, per list.
@@ -113,6 +158,7 @@ func (c *Client) QuotesPage(ctx context.Context, w liquidity.Window, page, size 
 func (c *Client) Quotes(ctx context.Context, w liquidity.Window) iter.Seq2[liquidity.Quote, error] {
 	w = c.fixed(w)
 	return pages(ctx, c, "quotes", liquidity.PathQuotes, &w, func(p liquidity.QuotesPageIn) (wire.Items[liquidity.Quote], liquidity.PageInfo) {
+		c.held(p.Quotes.Items)
 		return p.Quotes, p.PageInfo
 	})
 }

@@ -94,10 +94,12 @@ func TestPageCapIsLearnt(t *testing.T) {
 
 // TestBadRecordFailsAlone: a quote whose price is not a number and one that
 // is not an object are skipped and noted; the others are read, unknown
-// fields ignored, each with its JSON as received.
+// fields ignored, each with its JSON as received when kept (KeepRaw, as
+// `get` keeps it; the dashboard reads it again when asked).
 func TestBadRecordFailsAlone(t *testing.T) {
 	f := &fakeQuotes{n: 10, cap: 100, bad: map[int]string{3: `{"quoteId":"q3","bidPrice":"seventeen"}`, 7: `"q7"`}}
 	c := fakeClient(t, f)
+	c.KeepRaw()
 	ctx, skips := wire.WithSkips(context.Background())
 	qs, err := c.AllQuotes(ctx, liquidity.Window{})
 	if err != nil || len(qs) != 8 {

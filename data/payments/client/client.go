@@ -48,6 +48,7 @@ import (
 	"net/http"
 	"net/url"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"treasury/data/apierr"
@@ -62,6 +63,10 @@ type Client struct {
 	t     *transport.Client
 	opts  Options
 	sizes paging.Sizes
+	// shared are the texts its payments repeat, held once (held).
+	shared *payments.Sharer
+	// keepRaw: the payments read keep the JSON they came as (KeepRaw).
+	keepRaw atomic.Bool
 
 	mu sync.Mutex
 	d  Dialect
@@ -152,7 +157,29 @@ func New(t *transport.Client, opts Options) *Client {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	return &Client{t: t, opts: opts, d: opts.Dialect}
+	return &Client{t: t, opts: opts, d: opts.Dialect, shared: payments.NewSharer()}
+}
+
+// KeepRaw has each payment read from now on keep the JSON it came as
+// (wire.Raw: `treasury get -o json` prints it). A process that holds the
+// payments (the dashboard's store, 100,000 of them) does not: what it
+// shows is the record decoded, and the raw view reads the JSON again
+// when asked (GetRaw).
+func (c *Client) KeepRaw() { c.keepRaw.Store(true) }
+
+// held makes payments read what the client hands on: the texts many
+// repeat shared, the JSON as received dropped unless kept (KeepRaw).
+func (c *Client) held(ps []payments.Payment) {
+	for i := range ps {
+		c.hold(&ps[i])
+	}
+}
+
+func (c *Client) hold(p *payments.Payment) {
+	c.shared.Share(p)
+	if !c.keepRaw.Load() {
+		p.SetRaw(nil)
+	}
 }
 
 // ErrNoPayment is in the chain of the error of ByInternalID when no payment
@@ -188,7 +215,22 @@ func (c *Client) Get(ctx context.Context, id string) (payments.Payment, error) {
 	}
 	p, err := transport.Get[payments.Payment](ctx, c.t, path, nil)
 	p.Detailed = err == nil
+	c.hold(&p)
 	return p, err
+}
+
+// GetRaw reads GET /v3/payments/{id} as it comes: the raw view of a
+// payment held without its JSON (the dashboard's), read when asked.
+func (c *Client) GetRaw(ctx context.Context, id string) (json.RawMessage, error) {
+	path, err := c.paymentPath(id, "")
+	if err != nil {
+		return nil, err
+	}
+	raw, err := transport.Get[json.RawMessage](ctx, c.t, path, nil)
+	if err == nil && !json.Valid(raw) {
+		err = errors.New("payments client: GET " + payments.PathPaymentV3 + "{paymentId} answered what is not JSON")
+	}
+	return raw, err
 }
 
 // paymentPath is /v3/payments/{id} + suffix, refusing (without sending
@@ -236,6 +278,7 @@ func (c *Client) byInternalQuery(ctx context.Context, internalID string) (paymen
 		return payments.Payment{}, err
 	}
 	wire.Note(ctx, "payments", l.Data.Skipped)
+	c.held(l.Data.Items)
 	for _, p := range l.Data.Items {
 		if p.InternalID() == internalID || p.InternalID() == "" {
 			return p, nil

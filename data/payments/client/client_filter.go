@@ -58,8 +58,10 @@ func (c *Client) filterPage(ctx context.Context, f payments.Filter, form string,
 	req := payments.FilterRequest{Filter: f, Sort: sortOf(form),
 		Page: &payments.PageIn{Size: paging.Clamp(size, payments.FilterDefaultSize, payments.FilterMaxSize), LastPageToken: token}}
 	var resp payments.FilterResponseIn
+	resp.Data.NoRaw = !c.keepRaw.Load() // no copy of each record's JSON to drop
 	_, err := c.t.Do(ctx, transport.Request{Method: http.MethodPost, Path: payments.PathFilterV3, Body: req, Idempotent: true}, &resp)
 	wire.Note(ctx, "payments", resp.Data.Skipped)
+	c.held(resp.Data.Items)
 	return resp, err
 }
 

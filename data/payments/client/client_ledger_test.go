@@ -49,21 +49,21 @@ func testLedgerOffsetPagesConcurrently(t *testing.T, srv *sandbox.Server, _ bool
 		}
 		reserved := decimal.Zero
 		for i, x := range many {
-			if x.Currency != b.Currency || !x.Amount.Equal(one[i].Amount.Decimal) || !x.CreatedDttm.Equal(one[i].CreatedDttm) {
+			if x.Currency != b.Currency || !x.Amount.Equal(one[i].Amount.Decimal()) || !x.CreatedDttm.Equal(one[i].CreatedDttm) {
 				t.Fatalf("%s record %d differs between concurrent and sequential reads", b.Currency, i)
 			}
-			if i > 0 && !x.AvailableBalanceBefore.Equal(many[i-1].AvailableBalanceAfter.Decimal) {
+			if i > 0 && !x.AvailableBalanceBefore.Equal(many[i-1].AvailableBalanceAfter.Decimal()) {
 				t.Fatalf("%s record %d: before %s, previous after %s: pages out of order", b.Currency, i, x.AvailableBalanceBefore, many[i-1].AvailableBalanceAfter)
 			}
 			switch x.Operation {
 			case payments.OpReserve:
-				reserved = reserved.Add(x.Amount.Decimal)
+				reserved = reserved.Add(x.Amount.Decimal())
 			case payments.OpDebit, payments.OpRelease:
-				reserved = reserved.Sub(x.Amount.Decimal)
+				reserved = reserved.Sub(x.Amount.Decimal())
 			}
 		}
 		last := many[len(many)-1]
-		if !last.AvailableBalanceAfter.Equal(b.AvailableBalance.Decimal) || !reserved.Equal(b.ReservedBalance.Decimal) {
+		if !last.AvailableBalanceAfter.Equal(b.AvailableBalance.Decimal()) || !reserved.Equal(b.ReservedBalance.Decimal()) {
 			t.Fatalf("%s: ledger ends at %s reserved %s, balances say %s reserved %s", b.Currency, last.AvailableBalanceAfter, reserved, b.AvailableBalance, b.ReservedBalance)
 		}
 		total += len(many)

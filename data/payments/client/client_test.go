@@ -79,7 +79,7 @@ func testBalancesAndTokenTest(t *testing.T, srv *sandbox.Server, _ bool) {
 		t.Fatalf("balances %+v", b)
 	}
 	for _, x := range b.Balances {
-		if x.Currency == "" || x.AvailableBalance.IsNegative() || x.ReservedBalance.IsNegative() {
+		if x.Currency == "" || x.AvailableBalance.Decimal().IsNegative() || x.ReservedBalance.Decimal().IsNegative() {
 			t.Fatalf("balance %+v", x)
 		}
 	}

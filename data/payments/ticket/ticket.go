@@ -42,7 +42,7 @@ func stamp(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05") + 
 // amount writes an amount at its currency's decimals, grouped, with the
 // currency after it.
 func amount(n money.Number, currency string) string {
-	return money.Format(n.Decimal, currency) + " " + currency
+	return money.Format(n.Decimal(), currency) + " " + currency
 }
 
 // Text is the summary in plain text, one fact per line, labels aligned.
@@ -86,7 +86,7 @@ func (s Summary) Text() string {
 	}
 	line("Corridor", corridor)
 	if r, ok := p.AdjustedExchangeRate.Get(); ok {
-		line("Rate used", "1 "+o.SourceCurrency+" = "+r.AdjustedRate.Decimal.String()+" "+d.DestinationCurrency)
+		line("Rate used", "1 "+o.SourceCurrency+" = "+r.AdjustedRate.Decimal().String()+" "+d.DestinationCurrency)
 	}
 	for _, f := range p.Fees {
 		line("Fee", amount(f.TotalFee, f.FeeCurrency))
@@ -222,7 +222,7 @@ func (s Summary) writeTrail(b *strings.Builder, line func(label, value string)) 
 	for _, l := range t.Lines {
 		tx := l.Tx
 		fmt.Fprintf(b, "  %s  %-7s %s  available %s → %s", stamp(tx.CreatedDttm), tx.Operation, amount(tx.Amount, tx.Currency),
-			money.Format(tx.AvailableBalanceBefore.Decimal, tx.Currency), money.Format(tx.AvailableBalanceAfter.Decimal, tx.Currency))
+			money.Format(tx.AvailableBalanceBefore.Decimal(), tx.Currency), money.Format(tx.AvailableBalanceAfter.Decimal(), tx.Currency))
 		if tx.Status != "" && tx.Status != payments.TxnSuccess {
 			fmt.Fprintf(b, "  %s", tx.Status)
 		}

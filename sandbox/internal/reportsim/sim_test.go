@@ -166,7 +166,7 @@ func TestLargeReportStreams(t *testing.T) {
 		t.Fatalf("rows %v", rows)
 	}
 	for i := range rows[0].Recon {
-		if a, b := rows[0].Recon[i], rows[1].Recon[i]; a.TransactionID != b.TransactionID || !a.BalanceResult.Equal(b.BalanceResult.Decimal) {
+		if a, b := rows[0].Recon[i], rows[1].Recon[i]; a.TransactionID != b.TransactionID || !a.BalanceResult.Equal(b.BalanceResult.Decimal()) {
 			t.Fatalf("line %d: %+v and %+v", i, a, b)
 		}
 	}
