@@ -59,7 +59,9 @@ func (r *Runtime) openSite(ctx context.Context, cmd string) error {
 		r.Polling = pl
 		r.closers = append(r.closers, pl.Stop)
 	}
-	r.closers = append(r.closers, r.watchSite(ctx))
+	if r.Platform.Store != nil {
+		r.closers = append(r.closers, r.watchSite(ctx))
+	}
 	stop, err := r.Alerts.shareWith(s, s.Node())
 	if err != nil {
 		return err

@@ -2,10 +2,11 @@ package process
 
 import (
 	"context"
-	"strings"
+	"log/slog"
 	"time"
 
 	"treasury/data/live"
+	"treasury/data/site"
 )
 
 // SiteRecheck is how often a process looks at how its site stands (at
@@ -29,13 +30,28 @@ const (
 // FORMING, the alerts view says which node and what to do. Each is
 // logged when raised, when it changes, and when it clears.
 type siteWatch struct {
-	rt     *Runtime
+	site   siteLooks
+	alerts alertBoard
+	log    *slog.Logger
 	raised map[string]string // title by key
+}
+
+// siteLooks is what the watch reads of the site (a *site.Site).
+type siteLooks interface {
+	Weak(context.Context) []site.Weakness
+	Changed() <-chan struct{}
+	Node() string
+}
+
+// alertBoard takes the watch's alerts (the process's live.Store).
+type alertBoard interface {
+	Notice(live.Alert)
+	Withdraw(key string)
 }
 
 // watchSite runs the site's watch until ctx ends or stop.
 func (r *Runtime) watchSite(ctx context.Context) (stop func()) {
-	w := &siteWatch{rt: r, raised: map[string]string{}}
+	w := &siteWatch{site: r.Site, alerts: r.Platform.Store, log: r.Log, raised: map[string]string{}}
 	ctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
 	go func() {
@@ -49,7 +65,7 @@ func (w *siteWatch) run(ctx context.Context) {
 	t := time.NewTicker(SiteRecheck)
 	defer t.Stop()
 	for {
-		changed := w.rt.Site.Changed()
+		changed := w.site.Changed()
 		w.look(ctx)
 		select {
 		case <-ctx.Done():
@@ -65,7 +81,7 @@ func (w *siteWatch) run(ctx context.Context) {
 func (w *siteWatch) look(ctx context.Context) {
 	wctx, cancel := context.WithTimeout(ctx, siteWeakTimeout)
 	defer cancel()
-	weak := w.rt.Site.Weak(wctx)
+	weak := w.site.Weak(wctx)
 	if ctx.Err() != nil {
 		return // the process ends
 	}
@@ -75,22 +91,22 @@ func (w *siteWatch) look(ctx context.Context) {
 		if w.raised[k.Key] == k.Title {
 			continue
 		}
-		w.raised[k.Key] = k.Title
+		w.raised[k.Key] = k.Title // a change of words is a change of gravity too: raised again
 		a := live.Alert{Key: k.Key, Severity: live.Medium, Code: "SITE", Banner: bannerSiteWeak, Title: k.Title, Guidance: k.Guidance}
 		if k.Forming {
 			a.Banner = bannerSiteForming
 		}
-		if strings.Contains(k.Title, "cannot take a line") || strings.HasPrefix(k.Key, "site:refused:"+w.rt.Site.Node()) {
+		if k.Grave || k.Key == "site:refused:"+w.site.Node() {
 			a.Severity = live.High
 		}
-		w.rt.Platform.Store.Notice(a)
-		w.rt.Log.Warn("site: "+k.Title, "alert", k.Key)
+		w.alerts.Notice(a)
+		w.log.Warn("site: "+k.Title, "alert", k.Key)
 	}
 	for k := range w.raised {
 		if !now[k] {
 			delete(w.raised, k)
-			w.rt.Platform.Store.Withdraw(k)
-			w.rt.Log.Info("site: alert cleared", "alert", k)
+			w.alerts.Withdraw(k)
+			w.log.Info("site: alert cleared", "alert", k)
 		}
 	}
 }

@@ -26,6 +26,9 @@ type Weakness struct {
 	// Forming says the site has not yet formed since this process
 	// started: its record has not answered yet.
 	Forming bool
+	// Grave says the site's record cannot take a line while it holds:
+	// every action is refused.
+	Grave bool
 }
 
 // siteState is what this process has seen of its site since it started.
@@ -119,8 +122,9 @@ func replicaWeakness(h Health, nodes []NodeState) []Weakness {
 	}
 	quorum := h.Want/2 + 1
 	var then, guidance string
+	grave := holding < quorum
 	switch {
-	case holding < quorum:
+	case grave:
 		then = "the site's record cannot take a line"
 		guidance = "Fewer than a majority of the record's replicas hold it: every action is refused until they do."
 	case holding == quorum:
@@ -138,7 +142,7 @@ func replicaWeakness(h Health, nodes []NodeState) []Weakness {
 	for _, n := range names {
 		g := guidance + " A node behind catches up by itself once it runs and reaches the others; one whose JetStream turned off " +
 			"(its disk full) turns it on again once its store has room, then catches up."
-		out = append(out, Weakness{Key: "site:node:" + n, Title: n + " " + strings.Join(why[n], ", ") + ": " + then, Guidance: g})
+		out = append(out, Weakness{Key: "site:node:" + n, Title: n + " " + strings.Join(why[n], ", ") + ": " + then, Guidance: g, Grave: grave})
 	}
 	return out
 }
