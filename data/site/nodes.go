@@ -127,7 +127,8 @@ func (s *Site) hearNodes() error {
 }
 
 // AskNodes asks every node how it stands and gathers what they answer
-// within wait (a node cut off from this one does not answer).
+// within wait (a node cut off from this one does not answer), or until
+// every node of the site answered.
 func (s *Site) AskNodes(ctx context.Context, wait time.Duration) ([]NodeState, error) {
 	inbox := s.nc.NewRespInbox()
 	got := make(chan NodeState, 16)
@@ -155,6 +156,10 @@ func (s *Site) AskNodes(ctx context.Context, wait time.Duration) ([]NodeState, e
 		case n := <-got:
 			s.nodes.put(n)
 			out = append(out, n)
+			if len(out) >= s.nodesOfSite() {
+				sort.Slice(out, func(i, j int) bool { return out[i].Node < out[j].Node })
+				return out, nil // every node answered
+			}
 		case <-t.C:
 			sort.Slice(out, func(i, j int) bool { return out[i].Node < out[j].Node })
 			return out, nil
