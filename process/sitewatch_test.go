@@ -2,14 +2,20 @@ package process
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
+	"treasury/data/audit"
 	"treasury/data/live"
 	"treasury/data/site"
+	"treasury/data/site/sitetest"
+	"treasury/kit/fulldisk"
 )
 
 // looks is a site whose weaknesses the test sets.
@@ -82,4 +88,92 @@ func TestTheSiteWatchRaisesWhatMakesTheSiteWeak(t *testing.T) {
 	if as := alerts(); len(as) != 0 {
 		t.Errorf("whole again: %+v", as)
 	}
+}
+
+// TestAFullDiskIsAnAlertOnEveryNode: three nodes, the third's store on
+// a disk that fills while the record grows: within 15 s every node's
+// site watch raises SITE WEAK naming it; once space returns and it has
+// caught up, every node's alert is withdrawn.
+func TestAFullDiskIsAnAlertOnEveryNode(t *testing.T) {
+	disk, err := fulldisk.Mount(t.TempDir(), 8<<20)
+	if err != nil {
+		t.Skipf("no tmpfs to fill: %v", err)
+	}
+	t.Cleanup(func() { disk.Unmount() })
+	nodes := sitetest.Nodes(t, 3, func(i int, o *site.Options) {
+		if i == 2 {
+			o.StoreDir = filepath.Join(disk.Dir, "nats")
+		}
+	})
+	stores := make([]*live.Store, 3)
+	for i, n := range nodes {
+		stores[i] = live.New(live.Options{})
+		w := &siteWatch{site: n, alerts: stores[i], log: slog.New(slog.NewTextHandler(io.Discard, nil)), raised: map[string]string{}}
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		go func() { defer close(done); w.run(ctx) }()
+		t.Cleanup(func() { cancel(); <-done })
+	}
+	l, err := audit.Open(t.TempDir(), audit.Options{Host: "node-0", Replica: nodes[0].Record()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+		if _, err := l.Append(sweep("w0")); err == nil {
+			break
+		} else if time.Now().After(deadline) {
+			t.Fatalf("the site never formed: %v", err)
+		}
+	}
+	named := func(s *live.Store) bool {
+		for _, a := range s.Alerts() {
+			if a.Banner == "SITE WEAK" && strings.Contains(a.Title, "node-2 JetStream off: out of disk space") {
+				return true
+			}
+		}
+		return false
+	}
+	if err := disk.Fill(); err != nil {
+		t.Fatal(err)
+	}
+	for i := range 16 {
+		if _, err := l.Append(sweep(fmt.Sprint("w", i+1))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	full := time.Now()
+	for i, s := range stores {
+		for !named(s) {
+			if time.Since(full) > 15*time.Second {
+				t.Fatalf("node-%d's alerts 15 s after node-2's disk filled: %+v", i, s.Alerts())
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+	t.Logf("every node's alerts name node-2 %s after its disk filled", time.Since(full).Round(100*time.Millisecond))
+	if err := disk.Free(); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(40 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+		clear := true
+		for _, s := range stores {
+			clear = clear && len(s.Alerts()) == 0
+		}
+		if clear {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the alerts after space returned: %+v", stores[0].Alerts())
+		}
+	}
+	h, err := nodes[0].Health(context.Background())
+	if err != nil || h.Lag() != 0 || !h.Healthy() {
+		t.Fatalf("the record when the alerts cleared: %+v %v", h, err)
+	}
+}
+
+func sweep(id string) audit.Record {
+	return audit.Record{Who: audit.Who{Via: audit.ViaLocal, User: "ana"}, Action: "sweep", Target: audit.Target{Kind: "wallet", ID: id},
+		Outcome: audit.OutcomeAttempt, MutationID: "key-" + id}
 }
