@@ -58,6 +58,9 @@ func (r *Runtime) openSite(ctx context.Context, cmd string) error {
 		}
 		r.Polling = pl
 		r.closers = append(r.closers, pl.Stop)
+		// The platform's past the poller reads back reaches every
+		// bastion's history.
+		r.Platform.SharePastWith(s)
 	}
 	if r.Platform.Store != nil {
 		r.closers = append(r.closers, r.watchSite(ctx))

@@ -34,7 +34,14 @@ type Recorder struct {
 	pruned           time.Time
 	// failing is the write failure told last, nil while writes work.
 	failing error
+	// shared, when set, is handed each piece of the platform's past a
+	// backfill wrote (Share).
+	shared func(Past)
 }
+
+// Share, before Run, hands fn each piece of the platform's past the
+// backfill writes: a site's other processes keep it (Store.TakePast).
+func (r *Recorder) Share(fn func(Past)) { r.shared = fn }
 
 type balKey struct {
 	currency string

@@ -2,6 +2,7 @@ package platform
 
 import (
 	"context"
+	"encoding/json"
 	"path/filepath"
 	"sync"
 	"time"
@@ -18,7 +19,25 @@ type historyRun struct {
 	// a reader, then the writer it became when the writer ended.
 	mu    sync.Mutex
 	files []*history.Store
+	// stopPast ends following the site's past (nil: no site).
+	stopPast func()
 }
+
+// PastRelay carries the platform's past a backfill read between the
+// processes of a site (a *site.Site): the poller shares what it read,
+// every other process keeps it in its history as its own backfill would
+// have, and reads none of it from the platform.
+type PastRelay interface {
+	SharePast([]byte) error
+	FollowPast(apply func([]byte)) (stop func())
+}
+
+// SharePastWith, before Start, joins the history to a site's past.
+func (p *Platform) SharePastWith(r PastRelay) { p.past = r }
+
+// pastPiece bounds the rates and the balances of one message of the
+// site's past (a week of a currency's minutes would not fit one).
+const pastPiece = 1000
 
 // Alert keys of the history file.
 const (
@@ -58,6 +77,9 @@ func (p *Platform) startHistory(ctx context.Context, dir string, o history.Optio
 		log("history: reading back", "file", path, "err", err)
 	} else {
 		p.Store.Remember(samples)
+	}
+	if p.past != nil {
+		h.stopPast = p.past.FollowPast(func(b []byte) { h.takePast(ctx, p, b, log) })
 	}
 	if !opened.Writer() {
 		log("history: another process writes the file; this one reads it, and takes the role over when that process ends", "file", path)
@@ -149,6 +171,19 @@ func (h *historyRun) record(ctx context.Context, p *Platform, file *history.Stor
 		},
 		Writing: func() { p.Store.Withdraw(alertHistoryWrite) },
 	})
+	if p.past != nil {
+		rec.Share(func(x history.Past) {
+			for _, piece := range x.Pieces(pastPiece) {
+				b, err := json.Marshal(piece)
+				if err == nil {
+					err = p.past.SharePast(b)
+				}
+				if err != nil {
+					p.logWarn("history: the platform's past not shared with the site", "err", err)
+				}
+			}
+		})
+	}
 	h.wg.Add(1)
 	go func() {
 		defer h.wg.Done()
@@ -161,10 +196,36 @@ func (h *historyRun) close() {
 	if h == nil {
 		return
 	}
+	if h.stopPast != nil {
+		h.stopPast()
+	}
 	h.wg.Wait()
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	for _, f := range h.files {
 		f.Close()
 	}
+}
+
+// takePast keeps a piece of the platform's past another process of the
+// site read: in the history file, when this process writes it, and in
+// the store's memory, for the charts.
+func (h *historyRun) takePast(ctx context.Context, p *Platform, b []byte, log func(msg string, args ...any)) {
+	var x history.Past
+	if err := json.Unmarshal(b, &x); err != nil {
+		log("history: a piece of the site's past not read", "err", err)
+		return
+	}
+	h.mu.Lock()
+	var w *history.Store
+	if n := len(h.files); n > 0 && h.files[n-1].Writer() {
+		w = h.files[n-1]
+	}
+	h.mu.Unlock()
+	if w != nil {
+		if err := w.TakePast(ctx, x); err != nil && ctx.Err() == nil {
+			log("history: the site's past not kept", "file", w.Path(), "err", err)
+		}
+	}
+	p.Store.Remember(x.Batch.Samples(p.now().Add(-p.Store.HistoryWindow())))
 }

@@ -52,73 +52,14 @@ func (s *Site) ShareEvents(evs []webhook.Event) error {
 
 // FollowEvents applies, until stop, the notifications the other nodes
 // received, from now on, each once and in the order the site took them.
-// One consumer serves it for the process's life (made again, where it
-// left off, only when the stream's leader is lost): a consumer made and
-// dropped per wait would be replicated churn between the nodes.
 func (s *Site) FollowEvents(apply func([]webhook.Event)) (stop func()) {
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
 	start := time.Now()
-	go func() {
-		defer close(done)
-		for ctx.Err() == nil {
-			if s.followEvents(ctx, start, apply) {
-				return
+	return s.follow(s.events, jetstream.OrderedConsumerConfig{DeliverPolicy: jetstream.DeliverByStartTimePolicy, OptStartTime: &start},
+		webhook.MaxBatch, func(msgs []jetstream.Msg) {
+			if evs := s.othersEvents(msgs); len(evs) > 0 {
+				apply(evs)
 			}
-			select {
-			case <-ctx.Done():
-			case <-time.After(watchRetry):
-			}
-		}
-	}()
-	return func() { cancel(); <-done }
-}
-
-// followEvents consumes the stream until ctx ends (true), or reports
-// that its consumer could not be made (false: try again later).
-func (s *Site) followEvents(ctx context.Context, start time.Time, apply func([]webhook.Event)) bool {
-	wctx, cancel := context.WithTimeout(ctx, replicaWaitSite)
-	st, err := s.events(wctx)
-	cancel()
-	if err != nil {
-		return false
-	}
-	c, err := st.OrderedConsumer(ctx, jetstream.OrderedConsumerConfig{DeliverPolicy: jetstream.DeliverByStartTimePolicy, OptStartTime: &start})
-	if err != nil {
-		return false
-	}
-	msgs := make(chan jetstream.Msg, webhook.MaxBatch)
-	cc, err := c.Consume(func(m jetstream.Msg) {
-		select {
-		case msgs <- m:
-		case <-ctx.Done():
-		}
-	})
-	if err != nil {
-		return false
-	}
-	defer cc.Stop()
-	for {
-		var m jetstream.Msg
-		select {
-		case <-ctx.Done():
-			return true
-		case m = <-msgs:
-		}
-		batch := []jetstream.Msg{m}
-	more:
-		for len(batch) < webhook.MaxBatch {
-			select {
-			case m := <-msgs:
-				batch = append(batch, m)
-			default:
-				break more
-			}
-		}
-		if evs := s.othersEvents(batch); len(evs) > 0 {
-			apply(evs)
-		}
-	}
+		})
 }
 
 // othersEvents are the notifications of msgs that another node received

@@ -63,6 +63,7 @@ type Options struct {
 // and its connection.
 type Site struct {
 	opts Options
+	id   string         // this process's, among the site's
 	ns   *server.Server // the embedded node; nil when connected to another's
 	nc   *nats.Conn
 	js   jetstream.JetStream
@@ -104,7 +105,7 @@ const startWait = 15 * time.Second
 // ever: a site that cannot be reached refuses what needs it (Record's
 // appends) with the reason, it does not stop the process.
 func Start(o Options) (*Site, error) {
-	s := &Site{opts: o, streams: map[string]jetstream.Stream{}, done: make(chan struct{})}
+	s := &Site{opts: o, id: nats.NewInbox(), streams: map[string]jetstream.Stream{}, done: make(chan struct{})}
 	copts := []nats.Option{nats.Name("treasury " + o.Node),
 		nats.MaxReconnects(-1), nats.ReconnectWait(time.Second), nats.RetryOnFailedConnect(true)}
 	if o.Password != "" {
