@@ -98,7 +98,13 @@ func replicaWeakness(h Health, nodes []NodeState) []Weakness {
 		case r.Offline:
 			why[r.Node] = append(why[r.Node], "offline")
 		case !r.Current || r.Lag > 0:
-			why[r.Node] = append(why[r.Node], fmt.Sprintf("%s behind", words.Count(int(r.Lag), "line")))
+			// The lag counts the record's raft entries (its lines, and
+			// the stream's own changes): never more lines than it holds.
+			behind := "behind"
+			if n := min(r.Lag, h.Lines); n > 0 {
+				behind = words.Count(int(n), "line") + " behind"
+			}
+			why[r.Node] = append(why[r.Node], behind)
 		}
 	}
 	for _, n := range nodes {
