@@ -34,6 +34,11 @@ type Backfill struct {
 	// Ledger reads the prefunded balances back from the ledger held (a
 	// new file only: it would overwrite minutes recorded live).
 	Ledger bool
+	// Wait, when set, holds the quotes' read back until it returns true
+	// (a process of a site reads the platform's past once it polls);
+	// false gives it up. A read another process finished meanwhile (its
+	// mark taken: Store.TakePast) is not read again.
+	Wait func(ctx context.Context) bool
 }
 
 // QuotesDone is the mark (Store.Done) of a quotes backfill that went to

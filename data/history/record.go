@@ -101,7 +101,10 @@ func (r *Recorder) Run(ctx context.Context, bf *Backfill) {
 	if bf != nil {
 		go func() {
 			defer close(done)
-			until := start.Add(-30 * time.Minute)
+			if bf.Wait != nil && (!bf.Wait(ctx) || r.h.Done(ctx, QuotesDone)) {
+				return
+			}
+			until := r.o.Now().Add(-30 * time.Minute)
 			if q := live.Get(r.live, live.QuotesKey); q.Loaded() && len(q.Data) > 0 {
 				until = q.Data[len(q.Data)-1].CreatedAt
 			}

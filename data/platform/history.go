@@ -95,13 +95,20 @@ func (p *Platform) startHistory(ctx context.Context, dir string, o history.Optio
 		log("history: reading", "file", path, "err", err)
 	}
 	var bf *history.Backfill
-	if pl := p.Store.Poller(); err == nil && pl.Here {
+	switch pl := p.Store.Poller(); {
+	case err == nil && pl.Here:
 		// Only the process that polls reads the platform's past: in a
 		// site, a bastion that follows keeps what it is handed.
 		bf = &history.Backfill{Ledger: last.Empty()}
 		if p.Liquidity != nil && !opened.Done(ctx, history.QuotesDone) {
 			bf.QuotesPage = p.Liquidity.QuotesPage
 		}
+	case err == nil && p.past != nil && p.Liquidity != nil && !opened.Done(ctx, history.QuotesDone):
+		// A bastion of a site that does not poll yet (the site forms,
+		// another holds the lease) reads the quotes' past once it polls,
+		// unless the poller's read reached it whole meanwhile; it reads
+		// only the minutes it was not handed.
+		bf = &history.Backfill{QuotesPage: p.Liquidity.QuotesPage, Wait: p.waitToPoll}
 	}
 	h.record(ctx, p, opened.Store, bf)
 	return h
@@ -228,4 +235,19 @@ func (h *historyRun) takePast(ctx context.Context, p *Platform, b []byte, log fu
 		}
 	}
 	p.Store.Remember(x.Batch.Samples(p.now().Add(-p.Store.HistoryWindow())))
+}
+
+// waitToPoll waits until this process polls for the site (true), or ctx
+// ends (false).
+func (p *Platform) waitToPoll(ctx context.Context) bool {
+	t := time.NewTicker(time.Second)
+	defer t.Stop()
+	for !p.Store.Poller().Here {
+		select {
+		case <-ctx.Done():
+			return false
+		case <-t.C:
+		}
+	}
+	return true
 }

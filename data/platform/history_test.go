@@ -266,3 +266,49 @@ func TestFollowersChartWhatThePollerCharts(t *testing.T) {
 		t.Fatalf("the follower's file holds %d rates of %s from before an hour ago (%v)", len(pts), pair, err)
 	}
 }
+
+// TestAPollerLaterReadsThePast: a bastion that did not poll when it
+// started (another held the lease, and shared nothing of the past) reads
+// the platform's past once the lease comes to it.
+func TestAPollerLaterReadsThePast(t *testing.T) {
+	srv := sandboxtest.Listen(t, sandboxtest.Options())
+	addr := sitetest.FreeAddrs(t, 1)[0]
+	nodeA := sitetest.NodeAt(t, "a", addr)
+	nodeB, err := site.Start(site.Options{Name: "a", Node: "b", Listen: addr, Connect: true,
+		User: config.DefaultClusterUser, Password: sitetest.Password, Replicas: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(nodeB.Close)
+	open := func(node *site.Site) (*platform.Platform, *site.Polling) {
+		p, err := platform.Open(srv.Profile(config.Builtin()), platform.Options{Now: srv.Clock().Now, BackfillBudget: time.Minute, HistoryDir: t.TempDir()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pl, err := node.SharePolls(p.Store, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(pl.Stop)
+		return p, pl
+	}
+	pa, pollA := open(nodeA)
+	pb, _ := open(nodeB)
+	pb.SharePastWith(nodeB)
+	waitFor(t, "a to take the lease", func() bool { return pa.Store.Poller().Here && pb.Store.Poller().Node == "a" })
+	ctx := context.Background()
+	pb.Start(ctx)
+	defer pb.Close()
+	now := srv.Clock().Now()
+	pollA.Stop() // a hands the lease on
+	pa.Close()
+	waitFor(t, "b to poll", func() bool { return pb.Store.Poller().Here })
+	waitFor(t, "b to read an hour back", func() bool {
+		for _, s := range pb.Store.Series(live.SeriesRate) {
+			if pts := pb.Store.HistorySince(s, now.Add(-24*time.Hour)); len(pts) > 0 && pts[0].At.Before(now.Add(-time.Hour)) {
+				return true
+			}
+		}
+		return false
+	})
+}
