@@ -179,17 +179,13 @@ func (h *historyRun) record(ctx context.Context, p *Platform, file *history.Stor
 		Writing: func() { p.Store.Withdraw(alertHistoryWrite) },
 	})
 	if p.past != nil {
-		rec.Share(func(x history.Past) {
-			for _, piece := range x.Pieces(pastPiece) {
-				b, err := json.Marshal(piece)
-				if err == nil {
-					err = p.past.SharePast(b)
-				}
-				if err != nil {
-					p.logWarn("history: the platform's past not shared with the site", "err", err)
-				}
-			}
-		})
+		out := &pastOut{kick: make(chan struct{}, 1)}
+		rec.Share(out.add)
+		h.wg.Add(1)
+		go func() {
+			defer h.wg.Done()
+			out.send(ctx, p)
+		}()
 	}
 	h.wg.Add(1)
 	go func() {
@@ -251,3 +247,70 @@ func (p *Platform) waitToPoll(ctx context.Context) bool {
 	}
 	return true
 }
+
+// pastOut holds the pieces of the platform's past this process read
+// until the site takes them: a site that cannot keep them yet (its
+// nodes not all up) takes them later, in order, none lost.
+type pastOut struct {
+	mu      sync.Mutex
+	pending [][]byte
+	kick    chan struct{}
+}
+
+// pastHeld bounds the pieces held for a site that cannot take them (a
+// week's read back is a few hundred).
+const pastHeld = 20000
+
+func (o *pastOut) add(x history.Past) {
+	o.mu.Lock()
+	for _, piece := range x.Pieces(pastPiece) {
+		if b, err := json.Marshal(piece); err == nil && len(o.pending) < pastHeld {
+			o.pending = append(o.pending, b)
+		}
+	}
+	o.mu.Unlock()
+	select {
+	case o.kick <- struct{}{}:
+	default:
+	}
+}
+
+// send shares the pieces held, the oldest first, until ctx ends; a
+// failure is logged once (not once per piece) and tried again.
+func (o *pastOut) send(ctx context.Context, p *Platform) {
+	var failed string
+	for {
+		o.mu.Lock()
+		var next []byte
+		if len(o.pending) > 0 {
+			next = o.pending[0]
+		}
+		o.mu.Unlock()
+		wait := o.kick
+		var retry <-chan time.Time
+		if next != nil {
+			err := p.past.SharePast(next)
+			if err == nil {
+				o.mu.Lock()
+				o.pending = o.pending[1:]
+				o.mu.Unlock()
+				failed = ""
+				continue
+			}
+			if err.Error() != failed {
+				failed = err.Error()
+				p.logWarn("history: the platform's past not shared with the site yet: tried again", "err", err)
+			}
+			wait, retry = nil, time.After(pastRetry)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-wait:
+		case <-retry:
+		}
+	}
+}
+
+// pastRetry is how long a piece the site did not take waits.
+const pastRetry = 5 * time.Second

@@ -14,12 +14,12 @@ import (
 // every process of the site to keep in its own history: a bastion that
 // follows charts what the poller charts, and reads none of it from the
 // platform. A piece is kept as long as history reaches back (a week),
-// and a day more.
+// and a day more; no bound in bytes (a first start's past is a few
+// megabytes at most), which a node would reserve on its disk.
 const (
 	PastStream  = "TREASURY_PAST"
 	pastSubject = "treasury.past"
 	pastAge     = 8 * 24 * time.Hour
-	pastBytes   = 64 << 20
 	procHeader  = "Treasury-Proc"
 	pastBatch   = 64
 )
@@ -27,7 +27,7 @@ const (
 func (s *Site) past(ctx context.Context) (jetstream.Stream, error) {
 	return s.stream(ctx, jetstream.StreamConfig{Name: PastStream, Subjects: []string{pastSubject},
 		Description: "treasury: the platform's past the poller read back, for every bastion's history",
-		Storage:     jetstream.FileStorage, Replicas: s.opts.Replicas, MaxAge: pastAge, MaxBytes: pastBytes})
+		Storage:     jetstream.FileStorage, Replicas: s.opts.Replicas, MaxAge: pastAge})
 }
 
 // SharePast gives the site a piece of the platform's past this process
