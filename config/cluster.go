@@ -30,8 +30,17 @@ type Cluster struct {
 	// embedded node.
 	URLs []string
 	// Password is what every client and route of the site authenticates
-	// with (user DefaultClusterUser): nothing connects without it.
+	// with (user DefaultClusterUser): nothing connects without it. With
+	// TLS it may be left out (the certificates authenticate); without, it
+	// is required: the fallback of a site on one host.
 	Password Secret
+	// CAFile, CertFile and KeyFile, given together, put TLS on every
+	// route and client of the site: each side shows a certificate the
+	// site's CA (CAFile) signed, and refuses one it did not (mutual
+	// authentication). CertFile is this node's (or this host's client's),
+	// for server and client authentication, naming the addresses the
+	// others reach it at.
+	CAFile, CertFile, KeyFile string
 	// Replicas is how many nodes keep the site's record (default: the
 	// embedded site's nodes, at most 3; 3 on an existing cluster).
 	Replicas int
@@ -50,6 +59,9 @@ const (
 // Embedded reports whether this host runs a node of the site.
 func (c *Cluster) Embedded() bool { return c.Listen != "" }
 
+// TLS reports whether the site's routes and clients use TLS.
+func (c *Cluster) TLS() bool { return c.CAFile != "" }
+
 type rawCluster struct {
 	Name          string   `yaml:"name,omitempty"`
 	Node          string   `yaml:"node,omitempty"`
@@ -62,6 +74,9 @@ type rawCluster struct {
 	PasswordFile  string   `yaml:"password_file,omitempty"`
 	Replicas      int      `yaml:"replicas,omitempty"`
 	StoreDir      string   `yaml:"store_dir,omitempty"`
+	CAFile        string   `yaml:"ca_file,omitempty"`
+	CertFile      string   `yaml:"cert_file,omitempty"`
+	KeyFile       string   `yaml:"key_file,omitempty"`
 }
 
 // cluster resolves the cluster: section.
@@ -74,7 +89,11 @@ func (r *resolver) cluster(s string, p *rawCluster) *Cluster {
 	if c.Name == "" {
 		c.Name = DefaultClusterName
 	}
-	c.Password = r.secret(s, "password", p.Password, p.PasswordEnv, p.PasswordFile, true)
+	tlsOn := p.CAFile != "" || p.CertFile != "" || p.KeyFile != ""
+	c.Password = r.secret(s, "password", p.Password, p.PasswordEnv, p.PasswordFile, !tlsOn)
+	if tlsOn {
+		r.clusterTLS(s, p, c)
+	}
 	switch {
 	case c.Listen == "" && len(c.URLs) == 0:
 		r.d.at(s, "give listen (this host runs a node of the site) or urls (an existing NATS cluster)")
@@ -94,6 +113,9 @@ func (r *resolver) cluster(s string, p *rawCluster) *Cluster {
 		if !strings.HasPrefix(u, "nats://") && !strings.HasPrefix(u, "tls://") {
 			r.d.at(fmt.Sprintf("%s[%d]", joinKey(s, "urls"), i), "must be a nats:// or tls:// URL, not %q", u)
 		}
+	}
+	if !tlsOn && c.Password.Reveal() != "" {
+		r.clearRoutes(s, c)
 	}
 	nodes := 1 + len(c.Routes)
 	switch {

@@ -3,6 +3,8 @@ package config
 import (
 	"strings"
 	"testing"
+
+	"treasury/kit/testca"
 )
 
 func clusterYAML(body string) string {
@@ -46,5 +48,52 @@ func TestClusterSection(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%q: %v, want %q", tc.body, err, tc.want)
 		}
+	}
+}
+
+// TestClusterTLS: a site with TLS needs no password; its three files go
+// together, the CA must have signed the certificate, the certificate
+// must serve and connect and name the listen address; each mistake is
+// said at its key. Routes leaving the host without TLS are warned of.
+func TestClusterTLS(t *testing.T) {
+	dir := t.TempDir()
+	ca := testca.New(t, "site CA")
+	caFile := ca.File(t, dir, "ca.pem")
+	cert, key := ca.Issue(t, dir, "b1", testca.ServerAndClient, "127.0.0.1", "b1.example")
+	tlsKeys := "      ca_file: " + caFile + "\n      cert_file: " + cert + "\n      key_file: " + key + "\n"
+	cfg, _, err := Parse("test.yaml", []byte(clusterYAML("      listen: 127.0.0.1:4222\n      cluster_listen: 10.0.0.1:6222\n      routes: [10.0.0.2:6222]\n"+tlsKeys)),
+		"", func(string) string { return "" })
+	if err != nil || !cfg.Cluster.TLS() || cfg.Cluster.CertFile != cert || cfg.Cluster.Password.Reveal() != "" {
+		t.Fatalf("a site with TLS: %+v %v", cfg.Cluster, err)
+	}
+	other := testca.New(t, "another CA")
+	strange, strangeKey := other.Issue(t, dir, "stranger", testca.ServerAndClient, "127.0.0.1")
+	serverOnly, serverOnlyKey := ca.Issue(t, dir, "server", testca.ServerOnly, "127.0.0.1")
+	elsewhere, elsewhereKey := ca.Issue(t, dir, "elsewhere", testca.ServerAndClient, "10.9.9.9")
+	files := func(c, k string) string {
+		return "      ca_file: " + caFile + "\n      cert_file: " + c + "\n      key_file: " + k + "\n"
+	}
+	for _, tc := range []struct{ body, want string }{
+		{"      listen: 127.0.0.1:4222\n      ca_file: " + caFile + "\n", "cluster.cert_file"},
+		{"      listen: 127.0.0.1:4222\n" + files(strange, strangeKey), "cluster.cert_file: " + strange + " cannot serve"},
+		{"      listen: 127.0.0.1:4222\n" + files(serverOnly, serverOnlyKey), "cannot connect (client authentication)"},
+		{"      listen: 127.0.0.1:4222\n" + files(elsewhere, elsewhereKey), "does not name 127.0.0.1"},
+		{"      listen: 127.0.0.1:4222\n" + files(cert, strangeKey), "cluster.cert_file"},
+		{"      listen: 127.0.0.1:4222\n      ca_file: " + cert + "x\n      cert_file: " + cert + "\n      key_file: " + key + "\n", "cluster.ca_file: cannot read"},
+	} {
+		_, err := loadYAML(t, clusterYAML(tc.body))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: %v, want %q", tc.body, err, tc.want)
+		}
+	}
+	_, warns, err := Parse("test.yaml", []byte(clusterYAML("      listen: 127.0.0.1:4222\n      cluster_listen: 10.0.0.1:6222\n      routes: [10.0.0.2:6222]\n      password_env: P\n")),
+		"", func(string) string { return "pw" })
+	if err != nil || len(warns) != 1 || !strings.Contains(warns[0].Msg, "without TLS") {
+		t.Fatalf("routes in clear: %v %v", warns, err)
+	}
+	_, warns, err = Parse("test.yaml", []byte(clusterYAML("      listen: 127.0.0.1:4222\n      cluster_listen: 127.0.0.1:6222\n      routes: [127.0.0.1:6223]\n      password_env: P\n")),
+		"", func(string) string { return "pw" })
+	if err != nil || len(warns) != 0 {
+		t.Fatalf("a site on one host: %v %v", warns, err)
 	}
 }

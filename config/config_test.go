@@ -192,6 +192,7 @@ func TestParseErrors(t *testing.T) {
 		{"missing environment", "profiles:\n  p:\n" + payments, "profiles.p", 2, "missing required key environment"},
 		{"bad duration", profileYAML(payments + "    refresh: {quotes: fast}\n"), "profiles.p.refresh.quotes", 5, `must be a duration`},
 		{"negative duration", profileYAML(payments + "    refresh: {wallets: -1s}\n"), "profiles.p.refresh.wallets", 5, "must be positive"},
+		{"refresh under the floor", profileYAML(payments + "    refresh: {quotes: 1ms}\n"), "profiles.p.refresh.quotes", 5, "must be at least 1s, not 1ms"},
 		{"bad url", profileYAML("    payments: {base_url: pay.example, auth_url: https://a, audience: x, client_id: y, client_secret_env: PAYMENTS_SECRET}\n"), "profiles.p.payments.base_url", 4, "absolute http:// or https:// URL"},
 		{"url with credentials", profileYAML("    liquidity: {base_url: \"https://u:pw@l\", token_env: LIQUIDITY_TOKEN}\n"), "profiles.p.liquidity.base_url", 4, "must not carry credentials"},
 		{"missing base_url", profileYAML("    liquidity:\n      token_env: LIQUIDITY_TOKEN\n"), "profiles.p.liquidity.base_url", 4, "missing required key"},
@@ -268,7 +269,6 @@ func TestParseWarnings(t *testing.T) {
 		{"inline secret", profileYAML("    liquidity: {base_url: https://l, token: abc}\n"), "profiles.p.liquidity.token", "inline"},
 		{"secret file readable by others", profileYAML("    liquidity: {base_url: https://l, token_file: open-secret}\n"), "profiles.p.liquidity.token_file", "readable by group or others"},
 		{"prod without read_only", "profiles:\n  p:\n    environment: prod\n" + payments, "profiles.p", "actions (freeze, lock, sweep) are enabled"},
-		{"very short refresh", profileYAML(payments + "    refresh: {quotes: 100ms}\n"), "profiles.p.refresh.quotes", "very short"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			file := filepath.Join(dir, "config.yaml")

@@ -225,6 +225,10 @@ func (r *resolver) roles(key string, rs []string) []string {
 	return rs
 }
 
+// MinRefresh is the shortest poll interval a profile may set: below it a
+// dashboard costs the platform more than any screen can show.
+const MinRefresh = time.Second
+
 func (r *resolver) refresh(s string, p *rawRefresh, out *Refresh) {
 	if p == nil {
 		return
@@ -240,8 +244,9 @@ func (r *resolver) refresh(s string, p *rawRefresh, out *Refresh) {
 		}
 		key := joinKey(s, f.key)
 		if d := r.duration(key, f.v); d > 0 {
-			if d < 500*time.Millisecond {
-				r.warn(key, "%s is a very short poll interval; the platform may rate-limit it", f.v)
+			if d < MinRefresh {
+				r.d.at(key, "must be at least %s, not %s: each poll is a request to the platform (at 1ms, hundreds a second)", MinRefresh, f.v)
+				continue
 			}
 			*f.dst = d
 		}

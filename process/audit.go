@@ -164,6 +164,8 @@ func (w *auditWatch) judge() {
 		w.withdraw(alertAuditUnwritable)
 	case errors.Is(err, audit.ErrDiverged):
 		w.withdraw(alertAuditUnwritable) // the break says it, with what to do
+	case errors.Is(err, audit.ErrSiteUnreachable) && w.rt.Site != nil && w.rt.Site.Forming():
+		w.withdraw(alertAuditUnwritable) // the site's SITE FORMING alert says it: actions wait for it
 	case errors.Is(err, audit.ErrSiteUnreachable):
 		w.raise(live.Alert{Key: alertAuditUnwritable, Severity: live.High, Code: "AUDIT", Banner: "ACTIONS REFUSED",
 			Title: "Every action is refused: " + strings.TrimPrefix(err.Error(), "audit: "),

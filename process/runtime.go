@@ -204,7 +204,7 @@ func OpenLog(ctx context.Context, e *Env, cfg *config.Config, log *slog.Logger) 
 		checkStateRoom(e, r.StateDir, r.Log)
 	}
 	r.sweepKept(ctx)
-	if err := r.openSite(e.Command); err != nil {
+	if err := r.openSite(ctx, e.Command); err != nil {
 		return nil, err
 	}
 	if err := r.openAudit(ctx, e.Command); err != nil {

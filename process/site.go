@@ -1,6 +1,7 @@
 package process
 
 import (
+	"context"
 	"fmt"
 	"log/slog"
 	"os"
@@ -31,6 +32,7 @@ func OpenSite(stateDir string, cfg *config.Config, runsNode bool, log *slog.Logg
 	}
 	s, err := site.Start(site.Options{Name: c.Name, Node: node, Listen: c.Listen, ClusterListen: c.ClusterListen,
 		Routes: c.Routes, URLs: c.URLs, User: config.DefaultClusterUser, Password: c.Password.Reveal(),
+		CAFile: c.CAFile, CertFile: c.CertFile, KeyFile: c.KeyFile,
 		Replicas: c.Replicas, StoreDir: store, Connect: !runsNode, Log: log})
 	if err != nil {
 		return nil, fmt.Errorf("the site (cluster:): %w", err)
@@ -40,7 +42,7 @@ func OpenSite(stateDir string, cfg *config.Config, runsNode bool, log *slog.Logg
 
 // openSite joins the site for the runtime (Site), before the audit log
 // opens on its record.
-func (r *Runtime) openSite(cmd string) error {
+func (r *Runtime) openSite(ctx context.Context, cmd string) error {
 	s, err := OpenSite(r.StateDir, r.Config, cmd == "serve", r.Log)
 	if err != nil || s == nil {
 		return err
@@ -56,6 +58,12 @@ func (r *Runtime) openSite(cmd string) error {
 		}
 		r.Polling = pl
 		r.closers = append(r.closers, pl.Stop)
+		// The platform's past the poller reads back reaches every
+		// bastion's history.
+		r.Platform.SharePastWith(s)
+	}
+	if r.Platform.Store != nil {
+		r.closers = append(r.closers, r.watchSite(ctx))
 	}
 	stop, err := r.Alerts.shareWith(s, s.Node())
 	if err != nil {

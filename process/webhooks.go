@@ -55,7 +55,7 @@ func startWebhooks(r *Runtime, log *slog.Logger) (*hooks, error) {
 	case r.Sandbox != nil:
 		// Judged on the embedded sandbox's own clock, which signs them.
 		h.addr = "127.0.0.1:0"
-		opts.Now = r.Sandbox.Clock().Now
+		opts.Now, opts.Rate = r.Sandbox.Clock().Now, r.Sandbox.Clock().Speed
 		if srv, err = sandbox.StartLocalReceiver(r.Sandbox.Sandbox, opts, nil); err == nil {
 			srv.ForwardBatch(apply)
 		}
@@ -64,7 +64,10 @@ func startWebhooks(r *Runtime, log *slog.Logger) (*hooks, error) {
 		// against the platform's clock as the payments interface's
 		// answers tell it, not this host's, which may be off from it.
 		h.addr = r.Config.Webhooks.Listen
+		// Its tolerance too is of the platform's clock: a sandbox at
+		// --speed 240 runs four minutes a second.
 		opts.Now = r.Platform.Store.PlatformClock(apierr.Payments)
+		opts.Rate = func() float64 { return r.Platform.Store.PlatformRate(apierr.Payments) }
 		srv, err = startReceiver(r.Config.Webhooks, opts, apply)
 	default:
 		return nil, nil

@@ -12,6 +12,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/exp/golden"
 
 	"treasury/data/apierr"
 	"treasury/data/live"
@@ -266,6 +267,20 @@ func TestHeaderShowsBannersUntilWithdrawn(t *testing.T) {
 	if head := strings.Split(a.Frame(), "\n")[0]; strings.Contains(head, "AUDIT") || strings.Contains(head, "REFUSED") {
 		t.Errorf("after the alerts were withdrawn: %q", head)
 	}
+}
+
+// TestHeaderSaysTheSiteIsWeakGolden: the site's watch's alerts (a node
+// behind: SITE WEAK) are named in the header at 80 columns, beside the
+// count of alerts; the alert's words are the alerts view's.
+func TestHeaderSaysTheSiteIsWeakGolden(t *testing.T) {
+	ctx := testContext("prod", true)
+	ctx.Profile = "production-eu"
+	a := NewApp(ctx, &listView{name: "alpha", rows: []string{"a-1"}})
+	a.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	ctx.Store.Notice(live.Alert{Key: "site:node:b3", Severity: live.Medium, Code: "SITE", Banner: "SITE WEAK",
+		Title: "b3 16 lines behind: the site cannot lose another node"})
+	lines := strings.Split(a.Frame(), "\n")
+	golden.RequireEqual(t, []byte(strings.Join(lines[:2], "\n")+"\n"))
 }
 
 // TestHealthTurnsAtTheFirstFailedAttempt: an interface whose call fails

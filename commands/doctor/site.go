@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"strings"
+	"time"
 
 	"treasury/data/audit"
 	"treasury/data/site"
@@ -40,11 +42,19 @@ func (p *prober) site(ctx context.Context) Section {
 	}
 	h, err := st.Health(ctx)
 	s.Checks = append(s.Checks, Check{Name: "connect", Status: OK, Detail: "connected to node " + h.Connected})
+	weak := weakChecks(ctx, st)
 	if err != nil {
-		s.Checks = append(s.Checks, Check{Name: "record", Status: Fail, Detail: err.Error(),
-			Guidance: fmt.Sprintf("The site's record needs %d nodes up (replicas): every action is refused until it can be appended.", c.Replicas)})
+		g := fmt.Sprintf("The site's record needs %d nodes up (replicas): every action is refused until it can be appended.", c.Replicas)
+		for _, w := range weak {
+			if w.Name == "refused" {
+				g = "The site's nodes refuse one another for their credentials (authorization), below: its record cannot be made until they take them."
+			}
+		}
+		s.Checks = append(s.Checks, Check{Name: "record", Status: Fail, Detail: err.Error(), Guidance: g})
+		s.Checks = append(s.Checks, weak...)
 		return s
 	}
+	defer func() { s.Checks = append(s.Checks, weak...) }()
 	rec := Check{Name: "record", Status: OK, Detail: fmt.Sprintf("%s, %s: %s", words.Count(int(h.Lines), "line"), words.Count(h.Want, "replica"), h.Nodes())}
 	if !h.Healthy() {
 		rec.Status = Warn
@@ -71,6 +81,39 @@ func (p *prober) site(ctx context.Context) Section {
 			Guidance: "A process of this host puts them to the site when it joins; until then they are this host's alone."})
 	}
 	return s
+}
+
+// nodesWait is how long doctor waits for the site's nodes to say how
+// they stand (each answers at once; one cut off from this node does not).
+const nodesWait = time.Second
+
+// weakWait bounds reading the record's replicas for site.Weak.
+const weakWait = 2 * time.Second
+
+// weakChecks asks every node how it stands and says each condition that
+// makes the site weak (site.Weak): a node refused for its credentials
+// (authorization), one behind, offline or with JetStream off. The
+// site forming, which the record's check says, is left out.
+func weakChecks(ctx context.Context, st *site.Site) []Check {
+	// Its own time: the record's check may have spent the section's
+	// waiting for a site that cannot form.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), nodesWait+weakWait)
+	defer cancel()
+	_, _ = st.AskNodes(ctx, nodesWait)
+	var out []Check
+	for _, w := range st.Weak(ctx) {
+		c := Check{Name: "weak", Status: Warn, Detail: sanitize.Line(w.Title), Guidance: w.Guidance}
+		switch {
+		case w.Forming:
+			continue
+		case strings.HasPrefix(w.Key, "site:refused"):
+			c.Name, c.Status = "refused", Fail
+		case w.Grave:
+			c.Status = Fail
+		}
+		out = append(out, c)
+	}
+	return out
 }
 
 // pollerCheck names the process that polls the platform for the site.

@@ -2,13 +2,16 @@ package doctor
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"treasury/config"
 	"treasury/data/audit"
+	"treasury/data/site"
 	"treasury/data/site/sitetest"
 )
 
@@ -54,5 +57,41 @@ func TestSiteSection(t *testing.T) {
 	s = p.site(context.Background())
 	if s.Status() != Fail || !strings.Contains(s.Checks[3].Detail, "differs from the site's record at seq 1") {
 		t.Fatalf("an edited copy: %+v", s.Checks)
+	}
+}
+
+// TestSiteSectionSaysAuthorization: on a bastion whose site password is
+// not the others', doctor says the record cannot be made because the
+// nodes refuse one another for their credentials (authorization), and
+// names the node refused, not "JetStream temporarily unavailable" alone.
+func TestSiteSectionSaysAuthorization(t *testing.T) {
+	var listen string
+	sitetest.Nodes(t, 3, func(i int, o *site.Options) {
+		if i == 2 {
+			o.Password, listen = "not-the-sites", o.Listen
+		}
+	})
+	cfg := &config.Config{Cluster: &config.Cluster{Name: "test-site", Node: "node-2", Listen: listen, Replicas: 3,
+		Password: config.NewSecret("not-the-sites")}}
+	p := &prober{cfg: cfg, o: Options{}.withDefaults()}
+	var s Section
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(500 * time.Millisecond) {
+		s = p.site(context.Background())
+		if strings.Contains(fmt.Sprint(s.Checks), "authorization") || time.Now().After(deadline) {
+			break
+		}
+	}
+	for _, c := range s.Checks {
+		t.Logf("%s %s: %s (%s)", c.Status, c.Name, c.Detail, c.Guidance)
+	}
+	var refused *Check
+	for i, c := range s.Checks {
+		if c.Name == "refused" {
+			refused = &s.Checks[i]
+		}
+	}
+	if s.Status() != Fail || s.Checks[1].Name != "record" || !strings.Contains(s.Checks[1].Guidance, "authorization") ||
+		refused == nil || refused.Status != Fail || !strings.Contains(refused.Detail, "node-2 is refused by the site for its credentials (authorization)") {
+		t.Fatalf("a node with another password: %+v", s.Checks)
 	}
 }

@@ -25,6 +25,7 @@ import (
 	"treasury/data/site/sitetest"
 	"treasury/kit/nonroot"
 	"treasury/kit/pubkey"
+	"treasury/kit/testca"
 	"treasury/process"
 	"treasury/process/sandboxprofile"
 	"treasury/sandbox"
@@ -94,9 +95,16 @@ func (b *bastion) kill() {
 	b.cmd = nil
 }
 
+// siteSetup says how the test's site is made.
+type siteSetup struct {
+	// TLS: a certificate per node, signed by the site's CA, and no
+	// password; otherwise the password alone.
+	TLS bool
+}
+
 // startSite writes a profile of srv for each of three bastions, one site
 // of embedded NATS nodes routed to one another, and starts their serves.
-func startSite(t *testing.T, srv *sandbox.Server, keys string) []*bastion {
+func startSite(t *testing.T, srv *sandbox.Server, keys string, setup siteSetup) []*bastion {
 	t.Helper()
 	root := t.TempDir()
 	addrs := sitetest.FreeAddrs(t, 12)
@@ -104,6 +112,12 @@ func startSite(t *testing.T, srv *sandbox.Server, keys string) []*bastion {
 	password := filepath.Join(root, "site.password")
 	if err := os.WriteFile(password, []byte(sitetest.Password+"\n"), 0o600); err != nil {
 		t.Fatal(err)
+	}
+	var ca *testca.CA
+	var caFile string
+	if setup.TLS {
+		ca = testca.New(t, "test-site CA")
+		caFile = ca.File(t, root, "ca.pem")
 	}
 	pubPEM, err := pubkey.MarshalPEM(srv.WebhookPublicKey())
 	if err != nil {
@@ -136,8 +150,14 @@ func startSite(t *testing.T, srv *sandbox.Server, keys string) []*bastion {
 			t.Fatalf("the written profile has no environment line:\n%s", raw)
 		}
 		in := string(indent[1])
-		raw = fmt.Appendf(raw, "%scluster:\n%s  name: test-site\n%s  node: %s\n%s  listen: %s\n%s  cluster_listen: %s\n%s  routes: [%s]\n%s  password_file: %s\n",
-			in, in, in, b.name, in, client[i], in, route[i], in, strings.Join(routes, ", "), in, password)
+		raw = fmt.Appendf(raw, "%scluster:\n%s  name: test-site\n%s  node: %s\n%s  listen: %s\n%s  cluster_listen: %s\n%s  routes: [%s]\n",
+			in, in, in, b.name, in, client[i], in, route[i], in, strings.Join(routes, ", "))
+		if setup.TLS {
+			cert, key := ca.Issue(t, b.dir, b.name, testca.ServerAndClient, "127.0.0.1")
+			raw = fmt.Appendf(raw, "%s  ca_file: %s\n%s  cert_file: %s\n%s  key_file: %s\n", in, caFile, in, cert, in, key)
+		} else {
+			raw = fmt.Appendf(raw, "%s  password_file: %s\n", in, password)
+		}
 		if err := os.WriteFile(w.Path, raw, 0o600); err != nil {
 			t.Fatal(err)
 		}
@@ -256,7 +276,7 @@ func TestASiteOfThreeServes(t *testing.T) {
 	if err := os.WriteFile(keys, []byte(`role="operator" `+string(ssh.MarshalAuthorizedKey(pub))), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	bs := startSite(t, srv, keys)
+	bs := startSite(t, srv, keys, siteSetup{TLS: true})
 	terms := make([]*terminal, 3)
 	for i, b := range bs {
 		terms[i] = dialBastion(t, b, signer)

@@ -34,6 +34,11 @@ type Backfill struct {
 	// Ledger reads the prefunded balances back from the ledger held (a
 	// new file only: it would overwrite minutes recorded live).
 	Ledger bool
+	// Wait, when set, holds the quotes' read back until it returns true
+	// (a process of a site reads the platform's past once it polls);
+	// false gives it up. A read another process finished meanwhile (its
+	// mark taken: Store.TakePast) is not read again.
+	Wait func(ctx context.Context) bool
 }
 
 // QuotesDone is the mark (Store.Done) of a quotes backfill that went to
@@ -96,13 +101,11 @@ func (r *Recorder) BackfillQuotes(ctx context.Context, bf Backfill, until time.T
 			}
 			return written
 		}
+		b := Batch{Rates: rates}
 		written += len(rates)
+		r.share(Past{Batch: b})
 		if !t.Before(mem) {
-			samples := make([]live.Sample, len(rates))
-			for i, x := range rates {
-				samples[i] = live.Sample{Series: live.SeriesRate + x.Pair, At: x.Minute, Value: x.Mid}
-			}
-			r.live.Remember(samples)
+			r.live.Remember(b.Samples(mem))
 		}
 		select {
 		case <-ctx.Done():
@@ -113,6 +116,7 @@ func (r *Recorder) BackfillQuotes(ctx context.Context, bf Backfill, until time.T
 		if err := r.h.MarkDone(ctx, QuotesDone); err != nil && r.o.Log != nil {
 			r.o.Log.Warn("history: write", "file", r.h.Path(), "err", err)
 		}
+		r.share(Past{Done: QuotesDone})
 	}
 	return written
 }
@@ -175,10 +179,8 @@ func (r *Recorder) BackfillLedger(ctx context.Context, until time.Time) bool {
 		last[k] = &Balance{Currency: t.Currency, Kind: Prefunded, Minute: time.Unix(m*60, 0).UTC(), Available: v, Low: v, High: v}
 	}
 	var b Batch
-	samples := make([]live.Sample, 0, len(last))
 	for _, x := range last {
 		b.Balances = append(b.Balances, *x)
-		samples = append(samples, live.Sample{Series: live.SeriesPaymentsBalance + x.Currency, At: x.Minute, Value: x.Available})
 	}
 	if err := r.h.Write(ctx, b); err != nil {
 		if r.o.Log != nil {
@@ -186,6 +188,14 @@ func (r *Recorder) BackfillLedger(ctx context.Context, until time.Time) bool {
 		}
 		return true
 	}
-	r.live.Remember(samples)
+	r.live.Remember(b.Samples(time.Time{}))
+	r.share(Past{Batch: b})
 	return true
+}
+
+// share hands a piece of the past this backfill read to the site.
+func (r *Recorder) share(p Past) {
+	if r.shared != nil {
+		r.shared(p)
+	}
 }

@@ -34,7 +34,14 @@ type Recorder struct {
 	pruned           time.Time
 	// failing is the write failure told last, nil while writes work.
 	failing error
+	// shared, when set, is handed each piece of the platform's past a
+	// backfill wrote (Share).
+	shared func(Past)
 }
+
+// Share, before Run, hands fn each piece of the platform's past the
+// backfill writes: a site's other processes keep it (Store.TakePast).
+func (r *Recorder) Share(fn func(Past)) { r.shared = fn }
 
 type balKey struct {
 	currency string
@@ -94,7 +101,10 @@ func (r *Recorder) Run(ctx context.Context, bf *Backfill) {
 	if bf != nil {
 		go func() {
 			defer close(done)
-			until := start.Add(-30 * time.Minute)
+			if bf.Wait != nil && (!bf.Wait(ctx) || r.h.Done(ctx, QuotesDone)) {
+				return
+			}
+			until := r.o.Now().Add(-30 * time.Minute)
 			if q := live.Get(r.live, live.QuotesKey); q.Loaded() && len(q.Data) > 0 {
 				until = q.Data[len(q.Data)-1].CreatedAt
 			}

@@ -129,7 +129,10 @@ func (b *alertBook) open(iface apierr.Interface, endpoint string) bool {
 
 func (b *alertBook) raise(a Alert, at time.Time) {
 	if old, ok := b.byKey[a.Key]; ok {
+		// Its words, and how grave it is, are the condition's now (a
+		// replica behind, then offline: the record cannot take a line).
 		old.Last, old.Count, old.Title, old.Guidance = at, old.Count+1, a.Title, a.Guidance
+		old.Severity, old.Banner = a.Severity, a.Banner
 		return
 	}
 	a.Since, a.Last, a.Count = at, at, 1

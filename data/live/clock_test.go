@@ -71,3 +71,33 @@ func TestAlertTimesFollowAFastClock(t *testing.T) {
 		t.Errorf("the failure 15 platform minutes ago is put %s ago on the host's clock, want about 45 s", ago)
 	}
 }
+
+// TestAFastClockIsKnownFromTwoAnswers: answers a fraction of a second
+// apart from a server at 240x tell it runs fast at once, within a
+// factor of two of its rate (a receiver judging its notifications
+// cannot wait 20 s of answers); from a server at the
+// host's rate, answers as close, their Dates rounded to the second and
+// their round trips uneven, never pass for a fast clock.
+func TestAFastClockIsKnownFromTwoAnswers(t *testing.T) {
+	t0 := time.Date(2026, 11, 28, 2, 0, 0, 300e6, time.UTC)
+	for _, tc := range []struct {
+		speed float64
+		want  func(float64) bool
+	}{
+		{240, func(r float64) bool { return r > 120 && r < 480 }}, // refined by the answers after
+		{1, func(r float64) bool { return r == 1 }},
+	} {
+		for _, gap := range []time.Duration{150 * time.Millisecond, 400 * time.Millisecond, 900 * time.Millisecond} {
+			s := New(Options{Now: func() time.Time { return t0.Add(gap) }})
+			server := func(at time.Time) time.Time {
+				return t0.Add(time.Duration(tc.speed * float64(at.Sub(t0)))).Truncate(time.Second)
+			}
+			// The first answer took 400 ms, the second 10 ms.
+			s.ObserveDate(apierr.Payments, t0.Add(-400*time.Millisecond), t0, server(t0.Add(-390*time.Millisecond)))
+			s.ObserveDate(apierr.Payments, t0.Add(gap-10*time.Millisecond), t0.Add(gap), server(t0.Add(gap-5*time.Millisecond)))
+			if r := s.PlatformRate(apierr.Payments); !tc.want(r) {
+				t.Errorf("a server at %vx, answers %s apart: rate %v", tc.speed, gap, r)
+			}
+		}
+	}
+}

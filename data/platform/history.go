@@ -2,6 +2,7 @@ package platform
 
 import (
 	"context"
+	"encoding/json"
 	"path/filepath"
 	"sync"
 	"time"
@@ -18,7 +19,25 @@ type historyRun struct {
 	// a reader, then the writer it became when the writer ended.
 	mu    sync.Mutex
 	files []*history.Store
+	// stopPast ends following the site's past (nil: no site).
+	stopPast func()
 }
+
+// PastRelay carries the platform's past a backfill read between the
+// processes of a site (a *site.Site): the poller shares what it read,
+// every other process keeps it in its history as its own backfill would
+// have, and reads none of it from the platform.
+type PastRelay interface {
+	SharePast([]byte) error
+	FollowPast(apply func([]byte)) (stop func())
+}
+
+// SharePastWith, before Start, joins the history to a site's past.
+func (p *Platform) SharePastWith(r PastRelay) { p.past = r }
+
+// pastPiece bounds the rates and the balances of one message of the
+// site's past (a week of a currency's minutes would not fit one).
+const pastPiece = 1000
 
 // Alert keys of the history file.
 const (
@@ -59,6 +78,9 @@ func (p *Platform) startHistory(ctx context.Context, dir string, o history.Optio
 	} else {
 		p.Store.Remember(samples)
 	}
+	if p.past != nil {
+		h.stopPast = p.past.FollowPast(func(b []byte) { h.takePast(ctx, p, b, log) })
+	}
 	if !opened.Writer() {
 		log("history: another process writes the file; this one reads it, and takes the role over when that process ends", "file", path)
 		h.wg.Add(1)
@@ -73,13 +95,20 @@ func (p *Platform) startHistory(ctx context.Context, dir string, o history.Optio
 		log("history: reading", "file", path, "err", err)
 	}
 	var bf *history.Backfill
-	if pl := p.Store.Poller(); err == nil && pl.Here {
+	switch pl := p.Store.Poller(); {
+	case err == nil && pl.Here:
 		// Only the process that polls reads the platform's past: in a
 		// site, a bastion that follows keeps what it is handed.
 		bf = &history.Backfill{Ledger: last.Empty()}
 		if p.Liquidity != nil && !opened.Done(ctx, history.QuotesDone) {
 			bf.QuotesPage = p.Liquidity.QuotesPage
 		}
+	case err == nil && p.past != nil && p.Liquidity != nil && !opened.Done(ctx, history.QuotesDone):
+		// A bastion of a site that does not poll yet (the site forms,
+		// another holds the lease) reads the quotes' past once it polls,
+		// unless the poller's read reached it whole meanwhile; it reads
+		// only the minutes it was not handed.
+		bf = &history.Backfill{QuotesPage: p.Liquidity.QuotesPage, Wait: p.waitToPoll}
 	}
 	h.record(ctx, p, opened.Store, bf)
 	return h
@@ -149,6 +178,15 @@ func (h *historyRun) record(ctx context.Context, p *Platform, file *history.Stor
 		},
 		Writing: func() { p.Store.Withdraw(alertHistoryWrite) },
 	})
+	if p.past != nil {
+		out := &pastOut{kick: make(chan struct{}, 1)}
+		rec.Share(out.add)
+		h.wg.Add(1)
+		go func() {
+			defer h.wg.Done()
+			out.send(ctx, p)
+		}()
+	}
 	h.wg.Add(1)
 	go func() {
 		defer h.wg.Done()
@@ -161,6 +199,9 @@ func (h *historyRun) close() {
 	if h == nil {
 		return
 	}
+	if h.stopPast != nil {
+		h.stopPast()
+	}
 	h.wg.Wait()
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -168,3 +209,108 @@ func (h *historyRun) close() {
 		f.Close()
 	}
 }
+
+// takePast keeps a piece of the platform's past another process of the
+// site read: in the history file, when this process writes it, and in
+// the store's memory, for the charts.
+func (h *historyRun) takePast(ctx context.Context, p *Platform, b []byte, log func(msg string, args ...any)) {
+	var x history.Past
+	if err := json.Unmarshal(b, &x); err != nil {
+		log("history: a piece of the site's past not read", "err", err)
+		return
+	}
+	h.mu.Lock()
+	var w *history.Store
+	if n := len(h.files); n > 0 && h.files[n-1].Writer() {
+		w = h.files[n-1]
+	}
+	h.mu.Unlock()
+	if w != nil {
+		if err := w.TakePast(ctx, x); err != nil && ctx.Err() == nil {
+			log("history: the site's past not kept", "file", w.Path(), "err", err)
+		}
+	}
+	p.Store.Remember(x.Batch.Samples(p.now().Add(-p.Store.HistoryWindow())))
+}
+
+// waitToPoll waits until this process polls for the site (true), or ctx
+// ends (false).
+func (p *Platform) waitToPoll(ctx context.Context) bool {
+	t := time.NewTicker(time.Second)
+	defer t.Stop()
+	for !p.Store.Poller().Here {
+		select {
+		case <-ctx.Done():
+			return false
+		case <-t.C:
+		}
+	}
+	return true
+}
+
+// pastOut holds the pieces of the platform's past this process read
+// until the site takes them: a site that cannot keep them yet (its
+// nodes not all up) takes them later, in order, none lost.
+type pastOut struct {
+	mu      sync.Mutex
+	pending [][]byte
+	kick    chan struct{}
+}
+
+// pastHeld bounds the pieces held for a site that cannot take them (a
+// week's read back is a few hundred).
+const pastHeld = 20000
+
+func (o *pastOut) add(x history.Past) {
+	o.mu.Lock()
+	for _, piece := range x.Pieces(pastPiece) {
+		if b, err := json.Marshal(piece); err == nil && len(o.pending) < pastHeld {
+			o.pending = append(o.pending, b)
+		}
+	}
+	o.mu.Unlock()
+	select {
+	case o.kick <- struct{}{}:
+	default:
+	}
+}
+
+// send shares the pieces held, the oldest first, until ctx ends; a
+// failure is logged once (not once per piece) and tried again.
+func (o *pastOut) send(ctx context.Context, p *Platform) {
+	var failed string
+	for {
+		o.mu.Lock()
+		var next []byte
+		if len(o.pending) > 0 {
+			next = o.pending[0]
+		}
+		o.mu.Unlock()
+		wait := o.kick
+		var retry <-chan time.Time
+		if next != nil {
+			err := p.past.SharePast(next)
+			if err == nil {
+				o.mu.Lock()
+				o.pending = o.pending[1:]
+				o.mu.Unlock()
+				failed = ""
+				continue
+			}
+			if err.Error() != failed {
+				failed = err.Error()
+				p.logWarn("history: the platform's past not shared with the site yet: tried again", "err", err)
+			}
+			wait, retry = nil, time.After(pastRetry)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-wait:
+		case <-retry:
+		}
+	}
+}
+
+// pastRetry is how long a piece the site did not take waits.
+const pastRetry = 5 * time.Second

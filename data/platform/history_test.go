@@ -15,6 +15,8 @@ import (
 	"treasury/data/history"
 	"treasury/data/live"
 	"treasury/data/platform"
+	"treasury/data/site"
+	"treasury/data/site/sitetest"
 	"treasury/process/sandboxprofile"
 	"treasury/sandbox"
 	"treasury/sandbox/sandboxtest"
@@ -197,4 +199,117 @@ func (s *syncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
+}
+
+// TestFollowersChartWhatThePollerCharts: two processes of a site, each
+// with its own history file (two bastions): the poller reads the
+// platform's past back on its first start; the follower, which reads
+// nothing of it from the platform, charts it too (its memory and its
+// file hold the rates of minutes before either polled).
+func TestFollowersChartWhatThePollerCharts(t *testing.T) {
+	srv := sandboxtest.Listen(t, sandboxtest.Options())
+	addr := sitetest.FreeAddrs(t, 1)[0]
+	nodeA := sitetest.NodeAt(t, "a", addr)
+	nodeB, err := site.Start(site.Options{Name: "a", Node: "b", Listen: addr, Connect: true,
+		User: config.DefaultClusterUser, Password: sitetest.Password, Replicas: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(nodeB.Close)
+	dirA, dirB := t.TempDir(), t.TempDir()
+	open := func(dir string, node *site.Site, compete bool) *platform.Platform {
+		p, err := platform.Open(sandboxprofile.Of(srv, config.Builtin()), platform.Options{Now: srv.Clock().Now, BackfillBudget: time.Minute, HistoryDir: dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pl, err := node.SharePolls(p.Store, compete)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(pl.Stop)
+		p.SharePastWith(node)
+		return p
+	}
+	pa, pb := open(dirA, nodeA, true), open(dirB, nodeB, false)
+	waitFor(t, "a to take the lease", func() bool { return pa.Store.Poller().Here && pb.Store.Poller().Node == "a" })
+	ctx := context.Background()
+	pb.Start(ctx)
+	defer pb.Close()
+	pa.Start(ctx)
+	defer pa.Close()
+	pa.Store.FetchNow(ctx, live.Quotes) // the quote window: the backfill reads what is before it
+
+	// An hour ago is before the quote window (30 minutes) either process
+	// polls: only the backfill has it.
+	now := srv.Clock().Now()
+	old := func(p *platform.Platform) bool {
+		for _, s := range p.Store.Series(live.SeriesRate) {
+			if pts := p.Store.HistorySince(s, now.Add(-24*time.Hour)); len(pts) > 0 && pts[0].At.Before(now.Add(-time.Hour)) {
+				return true
+			}
+		}
+		return false
+	}
+	waitFor(t, "the poller to read an hour back", func() bool { return old(pa) })
+	waitFor(t, "the follower to chart the poller's past", func() bool { return old(pb) })
+	if t.Failed() {
+		return
+	}
+	pb.Close()
+	file, err := history.Open(filepath.Join(dirB, history.FileName(config.SandboxProfile)), history.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer file.Close()
+	pair := strings.TrimPrefix(pb.Store.Series(live.SeriesRate)[0], live.SeriesRate)
+	pts, err := file.Points(ctx, live.SeriesRate+pair, now.Add(-24*time.Hour), now.Add(-time.Hour), 100)
+	if err != nil || len(pts) == 0 {
+		t.Fatalf("the follower's file holds %d rates of %s from before an hour ago (%v)", len(pts), pair, err)
+	}
+}
+
+// TestAPollerLaterReadsThePast: a bastion that did not poll when it
+// started (another held the lease, and shared nothing of the past) reads
+// the platform's past once the lease comes to it.
+func TestAPollerLaterReadsThePast(t *testing.T) {
+	srv := sandboxtest.Listen(t, sandboxtest.Options())
+	addr := sitetest.FreeAddrs(t, 1)[0]
+	nodeA := sitetest.NodeAt(t, "a", addr)
+	nodeB, err := site.Start(site.Options{Name: "a", Node: "b", Listen: addr, Connect: true,
+		User: config.DefaultClusterUser, Password: sitetest.Password, Replicas: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(nodeB.Close)
+	open := func(node *site.Site) (*platform.Platform, *site.Polling) {
+		p, err := platform.Open(sandboxprofile.Of(srv, config.Builtin()), platform.Options{Now: srv.Clock().Now, BackfillBudget: time.Minute, HistoryDir: t.TempDir()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		pl, err := node.SharePolls(p.Store, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(pl.Stop)
+		return p, pl
+	}
+	pa, pollA := open(nodeA)
+	pb, _ := open(nodeB)
+	pb.SharePastWith(nodeB)
+	waitFor(t, "a to take the lease", func() bool { return pa.Store.Poller().Here && pb.Store.Poller().Node == "a" })
+	ctx := context.Background()
+	pb.Start(ctx)
+	defer pb.Close()
+	now := srv.Clock().Now()
+	pollA.Stop() // a hands the lease on
+	pa.Close()
+	waitFor(t, "b to poll", func() bool { return pb.Store.Poller().Here })
+	waitFor(t, "b to read an hour back", func() bool {
+		for _, s := range pb.Store.Series(live.SeriesRate) {
+			if pts := pb.Store.HistorySince(s, now.Add(-24*time.Hour)); len(pts) > 0 && pts[0].At.Before(now.Add(-time.Hour)) {
+				return true
+			}
+		}
+		return false
+	})
 }

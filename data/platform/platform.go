@@ -110,6 +110,7 @@ type Platform struct {
 	historyDir  string
 	historyOpts history.Options
 	history     *historyRun
+	past        PastRelay // the site's past, or nil
 	// feedList are the store's feeds (ready.go reads their topics).
 	feedList []live.Feed
 }

@@ -53,65 +53,27 @@ func (s *Site) ShareEvents(evs []webhook.Event) error {
 // FollowEvents applies, until stop, the notifications the other nodes
 // received, from now on, each once and in the order the site took them.
 func (s *Site) FollowEvents(apply func([]webhook.Event)) (stop func()) {
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
 	start := time.Now()
-	go func() {
-		defer close(done)
-		var last uint64 // the last stream sequence applied: a watch started again resumes after it
-		for ctx.Err() == nil {
-			last = s.followEvents(ctx, start, last, apply)
-			select {
-			case <-ctx.Done():
-			case <-time.After(watchRetry):
+	return s.follow(s.events, jetstream.OrderedConsumerConfig{DeliverPolicy: jetstream.DeliverByStartTimePolicy, OptStartTime: &start},
+		webhook.MaxBatch, func(msgs []jetstream.Msg) {
+			if evs := s.othersEvents(msgs); len(evs) > 0 {
+				apply(evs)
 			}
-		}
-	}()
-	return func() { cancel(); <-done }
+		})
 }
 
-// followEvents consumes the stream until ctx ends or the consumer fails;
-// it returns the last sequence applied.
-func (s *Site) followEvents(ctx context.Context, start time.Time, last uint64, apply func([]webhook.Event)) uint64 {
-	wctx, cancel := context.WithTimeout(ctx, replicaWaitSite)
-	st, err := s.events(wctx)
-	cancel()
-	if err != nil {
-		return last
-	}
-	cfg := jetstream.OrderedConsumerConfig{DeliverPolicy: jetstream.DeliverByStartTimePolicy, OptStartTime: &start, MaxResetAttempts: consumerResets}
-	if last > 0 {
-		cfg = jetstream.OrderedConsumerConfig{DeliverPolicy: jetstream.DeliverByStartSequencePolicy, OptStartSeq: last + 1,
-			MaxResetAttempts: consumerResets}
-	}
-	c, err := st.OrderedConsumer(ctx, cfg)
-	if err != nil {
-		return last
-	}
-	for ctx.Err() == nil {
-		batch, err := c.Fetch(webhook.MaxBatch, jetstream.FetchMaxWait(time.Second))
-		if err != nil {
-			return last
+// othersEvents are the notifications of msgs that another node received
+// (this node applied its own when they came).
+func (s *Site) othersEvents(msgs []jetstream.Msg) []webhook.Event {
+	var evs []webhook.Event
+	for _, m := range msgs {
+		if m.Headers().Get(nodeHeader) == s.opts.Node {
+			continue
 		}
-		var evs []webhook.Event
-		for m := range batch.Messages() {
-			if meta, err := m.Metadata(); err == nil {
-				last = meta.Sequence.Stream
-			}
-			if m.Headers().Get(nodeHeader) == s.opts.Node {
-				continue // this node applied it when it came
-			}
-			var ev webhook.Event
-			if json.Unmarshal(m.Data(), &ev) == nil {
-				evs = append(evs, ev)
-			}
-		}
-		if len(evs) > 0 {
-			apply(evs)
-		}
-		if batch.Error() != nil && ctx.Err() == nil {
-			continue // a batch that waited for nothing: ask again
+		var ev webhook.Event
+		if json.Unmarshal(m.Data(), &ev) == nil {
+			evs = append(evs, ev)
 		}
 	}
-	return last
+	return evs
 }

@@ -107,5 +107,8 @@ func (s *Site) Health(ctx context.Context) (Health, error) {
 	} else {
 		h.Leader = h.Connected // a one-node site: its node keeps the record
 	}
+	if h.Leader != "" {
+		s.health.setFormed()
+	}
 	return h, nil
 }

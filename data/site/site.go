@@ -9,6 +9,7 @@ package site
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -40,8 +41,13 @@ type Options struct {
 	ClusterListen string
 	Routes        []string
 	URLs          []string
-	// User and Password authenticate every client and route.
+	// User and Password authenticate every client and route (none: the
+	// certificates alone do).
 	User, Password string
+	// CAFile, CertFile and KeyFile, when given, put mutual TLS on every
+	// route and client: each side shows a certificate the CA signed and
+	// refuses one it did not.
+	CAFile, CertFile, KeyFile string
 	// Replicas is how many nodes keep the site's record.
 	Replicas int
 	// StoreDir is where the embedded node keeps its streams.
@@ -57,6 +63,7 @@ type Options struct {
 // and its connection.
 type Site struct {
 	opts Options
+	id   string         // this process's, among the site's
 	ns   *server.Server // the embedded node; nil when connected to another's
 	nc   *nats.Conn
 	js   jetstream.JetStream
@@ -65,7 +72,11 @@ type Site struct {
 	streams map[string]jetstream.Stream
 	set     settings
 	lives   lives
+	refused refusals      // what the node's log says it refused, or was refused
+	nodes   nodeBook      // what each node of the site says of itself
+	health  siteState     // what the site's health has been since the start
 	done    chan struct{} // closed by Close
+	loops   sync.WaitGroup
 }
 
 // closed reports whether the site was closed.
@@ -94,13 +105,25 @@ const startWait = 15 * time.Second
 // ever: a site that cannot be reached refuses what needs it (Record's
 // appends) with the reason, it does not stop the process.
 func Start(o Options) (*Site, error) {
-	s := &Site{opts: o, streams: map[string]jetstream.Stream{}, done: make(chan struct{})}
-	copts := []nats.Option{nats.Name("treasury " + o.Node), nats.UserInfo(o.User, o.Password),
+	s := &Site{opts: o, id: nats.NewInbox(), streams: map[string]jetstream.Stream{}, done: make(chan struct{})}
+	copts := []nats.Option{nats.Name("treasury " + o.Node),
 		nats.MaxReconnects(-1), nats.ReconnectWait(time.Second), nats.RetryOnFailedConnect(true)}
+	if o.Password != "" {
+		copts = append(copts, nats.UserInfo(o.User, o.Password))
+	}
+	if o.CAFile != "" {
+		copts = append(copts, nats.RootCAs(o.CAFile), nats.ClientCert(o.CertFile, o.KeyFile))
+	}
 	var err error
+	var nlog nodeLog
 	switch {
 	case o.Listen != "" && !o.Connect:
-		if s.ns, err = startNode(o); err != nil {
+		log := o.Log
+		if log == nil {
+			log = slog.New(slog.DiscardHandler) // the refusals are still noted
+		}
+		nlog = newNodeLog(log, o.Node, &s.refused)
+		if s.ns, err = startNode(o, nlog); err != nil {
 			return nil, err
 		}
 		s.nc, err = nats.Connect("", append(copts, nats.InProcessServer(s.ns))...)
@@ -117,6 +140,14 @@ func Start(o Options) (*Site, error) {
 		s.Close()
 		return nil, fmt.Errorf("site: %w", err)
 	}
+	err = s.hearNodes()
+	if err == nil && s.ns != nil {
+		err = s.runNode(&nlog)
+	}
+	if err != nil {
+		s.Close()
+		return nil, fmt.Errorf("site: %w", err)
+	}
 	return s, nil
 }
 
@@ -124,7 +155,7 @@ func Start(o Options) (*Site, error) {
 // on Listen, routes on ClusterListen to Routes, every connection
 // authenticated; nothing else listens (no monitoring port, no leaf
 // nodes, no websocket).
-func startNode(o Options) (*server.Server, error) {
+func startNode(o Options, log nodeLog) (*server.Server, error) {
 	for _, a := range []string{o.Listen, o.ClusterListen} {
 		if err := free(a); err != nil {
 			return nil, err
@@ -134,32 +165,64 @@ func startNode(o Options) (*server.Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("site: listen: %w", err)
 	}
-	sopts := &server.Options{ServerName: o.Node, Host: host, Port: port, Username: o.User, Password: o.Password,
-		JetStream: true, StoreDir: o.StoreDir, NoSigs: true, NoLog: o.Log == nil, MaxPayload: 1 << 20}
+	sopts := &server.Options{ServerName: o.Node, Host: host, Port: port,
+		JetStream: true, StoreDir: o.StoreDir, NoSigs: true, MaxPayload: 1 << 20}
+	if o.Password != "" {
+		sopts.Username, sopts.Password = o.User, o.Password
+	}
+	var routeTLS *tls.Config
+	if o.CAFile != "" {
+		if sopts.TLSConfig, err = nodeTLS(o); err != nil {
+			return nil, err
+		}
+		sopts.TLSVerify, sopts.TLSTimeout = true, tlsTimeout.Seconds()
+		// A route is a client of the node it solicits and a server of
+		// the one that solicits it: the same CA for both.
+		routeTLS = sopts.TLSConfig.Clone()
+		routeTLS.RootCAs = routeTLS.ClientCAs
+	}
 	if o.ClusterListen != "" {
 		ch, cp, err := splitHostPort(o.ClusterListen)
 		if err != nil {
 			return nil, fmt.Errorf("site: cluster_listen: %w", err)
 		}
-		sopts.Cluster = server.ClusterOpts{Name: o.Name, Host: ch, Port: cp, Username: o.User, Password: o.Password,
-			ConnectRetries: -1}
+		sopts.Cluster = server.ClusterOpts{Name: o.Name, Host: ch, Port: cp, ConnectRetries: -1,
+			TLSConfig: routeTLS, TLSTimeout: tlsTimeout.Seconds()}
+		if o.Password != "" {
+			sopts.Cluster.Username, sopts.Cluster.Password = o.User, o.Password
+		}
 		for _, r := range o.Routes {
-			sopts.Routes = append(sopts.Routes, &url.URL{Scheme: "nats", Host: r, User: url.UserPassword(o.User, o.Password)})
+			u := &url.URL{Scheme: "nats", Host: r}
+			if o.Password != "" {
+				u.User = url.UserPassword(o.User, o.Password)
+			}
+			sopts.Routes = append(sopts.Routes, u)
 		}
 	}
 	ns, err := server.NewServer(sopts)
 	if err != nil {
 		return nil, fmt.Errorf("site: node: %w", err)
 	}
-	if o.Log != nil {
-		ns.SetLoggerV2(newNodeLog(o.Log, o.Node), false, false, false)
-	}
+	ns.SetLoggerV2(log, false, false, false)
 	go ns.Start()
 	if !ns.ReadyForConnections(startWait) {
 		ns.Shutdown()
 		return nil, fmt.Errorf("site: the node did not listen on %s within %s (is the port taken?)", o.Listen, startWait)
 	}
 	return ns, nil
+}
+
+// tlsTimeout bounds a TLS handshake of a route or a client.
+const tlsTimeout = 3 * time.Second
+
+// nodeTLS is the node's TLS: its certificate, and the site's CA required
+// of every peer (mutual authentication).
+func nodeTLS(o Options) (*tls.Config, error) {
+	c, err := server.GenTLSConfig(&server.TLSConfigOpts{CertFile: o.CertFile, KeyFile: o.KeyFile, CaFile: o.CAFile, Verify: true})
+	if err != nil {
+		return nil, fmt.Errorf("site: tls: %w", err)
+	}
+	return c, nil
 }
 
 // free says, before the node starts, that an address it must listen on
@@ -199,6 +262,7 @@ func (s *Site) Close() {
 	default:
 		close(s.done)
 	}
+	s.loops.Wait()
 	if s.nc != nil {
 		s.nc.Close()
 	}

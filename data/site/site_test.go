@@ -41,6 +41,12 @@ func freePorts(t testing.TB, n int) []string {
 // own store, and returns them connected.
 func startSite(t *testing.T, n int) []*Site {
 	t.Helper()
+	return startSiteWith(t, n, func(int, *Options) {})
+}
+
+// startSiteWith is startSite with each node's options changed by set.
+func startSiteWith(t *testing.T, n int, set func(i int, o *Options)) []*Site {
+	t.Helper()
 	ports := freePorts(t, 2*n)
 	clients, routes := ports[:n], ports[n:]
 	sites := make([]*Site, n)
@@ -53,9 +59,11 @@ func startSite(t *testing.T, n int) []*Site {
 					others = append(others, r)
 				}
 			}
-			s, err := Start(Options{Name: "test-site", Node: fmt.Sprint("bastion-", i), Listen: clients[i],
+			o := Options{Name: "test-site", Node: fmt.Sprint("bastion-", i), Listen: clients[i],
 				ClusterListen: routes[i], Routes: others, User: "treasury", Password: "site-secret",
-				Replicas: min(n, 3), StoreDir: filepath.Join(t.TempDir(), "nats")})
+				Replicas: min(n, 3), StoreDir: filepath.Join(t.TempDir(), "nats")}
+			set(i, &o)
+			s, err := Start(o)
 			sites[i] = s
 			errs <- err
 		}()
@@ -325,7 +333,7 @@ func TestATakenPortIsSaidAtOnce(t *testing.T) {
 // not every time.
 func TestTheNodeLogSaysARepeatOnce(t *testing.T) {
 	var buf syncBuffer
-	l := newNodeLog(slog.New(slog.NewTextHandler(&buf, nil)), "a")
+	l := newNodeLog(slog.New(slog.NewTextHandler(&buf, nil)), "a", nil)
 	for i := range 50 {
 		l.Errorf("Error trying to connect to route (attempt %d): %v", i, "connection refused")
 	}

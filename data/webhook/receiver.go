@@ -42,6 +42,12 @@ type ReceiverOptions struct {
 	// platform's by more than Tolerance (or a sandbox running faster than
 	// real time) refuses every notification. Nil means time.Now.
 	Now func() time.Time
+	// Rate is how fast the sender's clock runs against real time (a
+	// sandbox at --speed 240: 240); nil or under 1 means 1. Tolerance is
+	// of real time, as a replay's or a slow delivery's delay is: on a
+	// clock running 240 times faster it is 240 times as many of its
+	// minutes, or a notification a second late is four of them late.
+	Rate func() float64
 	// MaxBody bounds a request body in bytes; zero means DefaultMaxBody.
 	MaxBody int64
 	// SeenIDs bounds the notification ids remembered for deduplication, and
@@ -199,11 +205,11 @@ func (r *Receiver) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		r.reject(w, req, http.StatusUnauthorized, RejectBadTimestamp, "bad signature timestamp", "")
 		return
 	}
-	now := r.opts.Now()
-	if skew := now.Sub(at); skew > r.opts.Tolerance || skew < -r.opts.Tolerance {
-		reason, detail := RejectStale, fmt.Sprintf("signed %s ago, tolerance %s", skew.Round(time.Second), r.opts.Tolerance)
+	now, tol := r.opts.Now(), r.tolerance()
+	if skew := now.Sub(at); skew > tol || skew < -tol {
+		reason, detail := RejectStale, fmt.Sprintf("signed %s ago, tolerance %s", skew.Round(time.Second), tol)
 		if skew < 0 {
-			reason, detail = RejectFuture, fmt.Sprintf("signed %s ahead of this clock, tolerance %s", (-skew).Round(time.Second), r.opts.Tolerance)
+			reason, detail = RejectFuture, fmt.Sprintf("signed %s ahead of this clock, tolerance %s", (-skew).Round(time.Second), tol)
 		}
 		r.reject(w, req, http.StatusUnauthorized, reason, "signature timestamp outside tolerance", detail)
 		return
@@ -306,4 +312,16 @@ func rank(s payments.State) int {
 		return 6
 	}
 	return 0
+}
+
+// tolerance is Tolerance on the sender's clock: of real time, so as
+// many times longer as that clock runs faster.
+func (r *Receiver) tolerance() time.Duration {
+	if r.opts.Rate == nil {
+		return r.opts.Tolerance
+	}
+	if k := r.opts.Rate(); k > 1 {
+		return time.Duration(float64(r.opts.Tolerance) * k)
+	}
+	return r.opts.Tolerance
 }

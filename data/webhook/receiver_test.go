@@ -160,6 +160,34 @@ func TestReceiverRejects(t *testing.T) {
 	}
 }
 
+// TestReceiverToleranceFollowsTheSendersRate: the tolerance is of real
+// time: from a sender whose clock runs 240 times faster (a sandbox at
+// --speed 240) a notification signed 10 of its minutes away (2.5 s of
+// real time) is taken, one signed 240 times five minutes and more away
+// is refused; at the host's rate, 10 minutes is refused.
+func TestReceiverToleranceFollowsTheSendersRate(t *testing.T) {
+	key := ed(t)
+	for _, tc := range []struct {
+		name   string
+		rate   func() float64
+		at     time.Time
+		status int
+	}{
+		{"240x, 10 minutes ahead", func() float64 { return 240 }, now.Add(10 * time.Minute), http.StatusNoContent},
+		{"240x, 10 minutes behind", func() float64 { return 240 }, now.Add(-10 * time.Minute), http.StatusNoContent},
+		{"240x, 20 hours ahead", func() float64 { return 240 }, now.Add(20*time.Hour + time.Second), http.StatusUnauthorized},
+		{"host's rate, 10 minutes ahead", func() float64 { return 1 }, now.Add(10 * time.Minute), http.StatusUnauthorized},
+		{"no rate, 10 minutes behind", nil, now.Add(-10 * time.Minute), http.StatusUnauthorized},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t, key, webhook.ReceiverOptions{Rate: tc.rate})
+			if got := h.post(body(t, event("n1", "p1", payments.Validating, now)), key, tc.at, nil); got != tc.status {
+				t.Errorf("HTTP %d, want %d (rejections %v)", got, tc.status, h.rcv.Rejections())
+			}
+		})
+	}
+}
+
 // TestReceiverRejectionLogIsBounded: a flood of bad signatures is counted
 // in full but logged once per reason per 10 s, the next line saying how
 // many were not logged.

@@ -3,6 +3,7 @@
 package sitetest
 
 import (
+	"fmt"
 	"net"
 	"path/filepath"
 	"testing"
@@ -71,4 +72,46 @@ func Poller(tb testing.TB, s *site.Site) *site.Polling {
 		time.Sleep(20 * time.Millisecond)
 	}
 	return p
+}
+
+// Nodes starts a site of n embedded nodes routed to one another (each
+// as treasury serve runs it, named node-0, node-1, …, Replicas 3 or n),
+// each with its options changed by set; they close when the test ends.
+func Nodes(tb testing.TB, n int, set func(i int, o *site.Options)) []*site.Site {
+	tb.Helper()
+	addrs := FreeAddrs(tb, 2*n)
+	clients, routes := addrs[:n], addrs[n:]
+	out := make([]*site.Site, n)
+	errs := make(chan error, n)
+	for i := range n {
+		var others []string
+		for j, r := range routes {
+			if j != i {
+				others = append(others, r)
+			}
+		}
+		o := site.Options{Name: "test-site", Node: fmt.Sprint("node-", i), Listen: clients[i], ClusterListen: routes[i], Routes: others,
+			User: config.DefaultClusterUser, Password: Password, Replicas: min(n, 3), StoreDir: filepath.Join(tb.TempDir(), "nats")}
+		set(i, &o)
+		go func() {
+			s, err := site.Start(o)
+			out[i] = s
+			errs <- err
+		}()
+	}
+	var err error
+	for range n {
+		if e := <-errs; e != nil {
+			err = e
+		}
+	}
+	for _, s := range out {
+		if s != nil {
+			tb.Cleanup(s.Close)
+		}
+	}
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return out
 }
