@@ -2,6 +2,7 @@ package live
 
 import (
 	"cmp"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"treasury/data/apierr"
 	"treasury/data/payments"
 	"treasury/data/wire"
+	"treasury/kit/fence"
 )
 
 // Past one host, the stores of a site's processes share one poller: the
@@ -50,6 +52,11 @@ type Relay interface {
 	// show, to read by id (Store.WantDetails): it reads them, once for
 	// the site, and publishes them (DetailsTopic).
 	WantDetails(ids []string)
+	// Fence is the check each read of a poll starting now carries, asked
+	// immediately before each request leaves (kit/fence): it fails once
+	// the lease the poll was started under is gone or superseded. Nil
+	// when this process does not poll for the site.
+	Fence() func() error
 }
 
 // Poller is who polls a site's platform.
@@ -221,6 +228,16 @@ func (s *Store) pollHere(p *poller) (bool, time.Duration) {
 		return false, 0
 	}
 	return true, 0
+}
+
+// fenced is ctx carrying the site's lease check for a read of p's topic
+// (or by id) that this process makes for the site.
+func (s *Store) fenced(ctx context.Context, p *poller) context.Context {
+	r := s.siteRelay()
+	if r == nil || p != nil && !relays(p) {
+		return ctx
+	}
+	return fence.With(ctx, r.Fence())
 }
 
 // wantedBySite reports whether another process of the site watches t,

@@ -59,6 +59,8 @@ func (r *pairRelay) Want(t Topic, _, _ time.Duration) {
 	r.wants = append(r.wants, t)
 }
 
+func (r *pairRelay) Fence() func() error { return nil }
+
 func (r *pairRelay) WantDetails(ids []string) {
 	r.mu.Lock()
 	r.details = append(r.details, ids...)

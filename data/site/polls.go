@@ -70,12 +70,18 @@ type Polling struct {
 	proc    string
 	compete bool
 
-	mu      sync.Mutex
-	now     live.Poller // as last decided
-	held    uint64      // the lease's revision while this process holds it
-	since   time.Time   // when this process took it
-	holder  lease       // the last holder read
-	lastOK  time.Time   // the last time the bucket answered
+	mu    sync.Mutex
+	now   live.Poller // as last decided
+	held  uint64      // the lease's revision while this process holds it
+	since time.Time   // when this process took it
+	// term is the revision at which this process took the lease (its
+	// fencing token), renewed when its last put was sent that the site
+	// took: the lease holds at least leaseTTL from then.
+	term    uint64
+	renewed time.Time
+	decided time.Time // when p.now was last decided
+	holder  lease     // the last holder read
+	lastOK  time.Time // the last time the bucket answered
 	lastErr error
 	empty   time.Time // since when nobody has held the lease (zero: someone does)
 	seqs    map[live.Topic]uint64
@@ -90,6 +96,7 @@ type Polling struct {
 	sendMu sync.Mutex
 	unpack unpacker // the data subscription's pieces (one goroutine)
 	subs   []*nats.Subscription
+	stall  sync.Mutex // held around each beat
 	stop   chan struct{}
 	done   chan struct{}
 }
@@ -194,7 +201,9 @@ func (p *Polling) run(kv jetstream.KeyValue) {
 			return
 		case <-time.After(leaseBeat):
 		}
+		p.stall.Lock() // held by a test: the beats frozen, as by SIGSTOP
 		p.step(&kv)
+		p.stall.Unlock()
 	}
 }
 
@@ -222,27 +231,35 @@ func (p *Polling) beat(ctx context.Context, kv jetstream.KeyValue) {
 	p.mu.Unlock()
 	if p.compete && held != 0 {
 		v, _ := json.Marshal(lease{Node: p.s.opts.Node, Proc: p.proc, Since: since})
+		sent := time.Now()
 		rev, err := kv.Update(ctx, pollerKey, v, held)
 		p.mu.Lock()
-		defer p.mu.Unlock()
 		switch {
 		case err == nil:
-			p.held, p.lastOK, p.lastErr = rev, time.Now(), nil
+			p.held, p.lastOK, p.lastErr, p.renewed = rev, time.Now(), nil, sent
+			p.mu.Unlock()
+			return
 		case errors.Is(err, jetstream.ErrKeyExists) || isWrongSequence(err):
-			p.held = 0 // another took it: the lease ran out while this process was cut off
+			// Another took it: the lease ran out while this process was
+			// stopped or cut off. Who holds it now is read below.
+			p.held, p.term = 0, 0
 			p.lastOK = time.Now()
+			p.mu.Unlock()
 		default:
 			p.lastErr = err
+			p.mu.Unlock()
+			return
 		}
-		return
 	}
 	if p.compete {
 		now := time.Now().UTC()
 		v, _ := json.Marshal(lease{Node: p.s.opts.Node, Proc: p.proc, Since: now})
+		sent := time.Now()
 		rev, err := kv.Create(ctx, pollerKey, v)
 		if err == nil {
 			p.mu.Lock()
 			p.held, p.since, p.lastOK, p.lastErr = rev, now, time.Now(), nil
+			p.term, p.renewed = rev, sent
 			p.holder = lease{Node: p.s.opts.Node, Proc: p.proc, Since: now}
 			p.empty = time.Time{}
 			clear(p.seqs) // a new lease: the messages count from 1 again
@@ -273,7 +290,8 @@ func (p *Polling) beat(ctx context.Context, kv jetstream.KeyValue) {
 			if l.Proc == p.proc && p.compete {
 				// A take whose answer was lost (the site cut off as it
 				// was written): the lease is this process's.
-				p.held, p.since = e.Revision(), l.Since
+				// Its fence opens at the next put the site takes.
+				p.held, p.since, p.term, p.renewed = e.Revision(), l.Since, e.Revision(), time.Time{}
 				clear(p.seqs)
 			}
 		}
@@ -318,7 +336,7 @@ func (p *Polling) decide() {
 	case !p.empty.IsZero() && now.Sub(p.empty) >= AloneAfter:
 		next = live.Poller{Node: p.s.opts.Node, Since: p.aloneSince(was, now), Here: true, Alone: "no process of the site polls"}
 	}
-	p.now = next
+	p.now, p.decided = next, now
 	p.mu.Unlock()
 	if next != was {
 		p.store.PollerChanged()
@@ -351,6 +369,12 @@ func (p *Polling) Publish(t live.Topic, m live.Polled) {
 
 func (p *Polling) publishLocked(t live.Topic, m live.Polled) {
 	p.mu.Lock()
+	if !p.publishesLocked() {
+		// A read finished after the lease ran out (this process was
+		// stopped or cut off): the one who holds it now publishes.
+		p.mu.Unlock()
+		return
+	}
 	p.seqs[t]++
 	m.Proc, m.Seq = p.proc, p.seqs[t]
 	p.mu.Unlock()
