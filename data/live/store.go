@@ -389,6 +389,7 @@ func (s *Store) fetch(ctx context.Context, p *poller) time.Duration {
 	if interval <= 0 {
 		interval = 5 * time.Second
 	}
+	s.resume(p) // the first read after taking the site's lease over
 	fctx, cancel := context.WithTimeout(ctx, s.opts.FetchTimeout)
 	fctx, skips := wire.WithSkips(fctx)
 	fctx = s.withCommit(fctx, p)
