@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -84,5 +85,50 @@ func TestAStalledPollerSendsNothing(t *testing.T) {
 	}
 	if err := read(a.Fence()); err != nil {
 		t.Fatalf("a read under a's second take: %v; want it sent", err)
+	}
+}
+
+// TestTheLeaseStaysWithAHolderThatBeats: the lease's key runs out while
+// its holder lives (as when the bucket's leader was on a follower's node
+// that died, and the site took seconds to elect another): the process
+// that follows does not take it, and the holder takes it again, polling
+// since when it first did.
+func TestTheLeaseStaysWithAHolderThatBeats(t *testing.T) {
+	sites := startSite(t, 2)
+	a, b := pollerAndNext(t, sites)
+	defer a.Stop()
+	waitUntil(t, "b to name a", func() bool { return b.Poller().Node == sites[0].Node() })
+	since := a.Poller().Since
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	kv, err := sites[0].pollerBucket(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// a's puts not taken (its bucket has no leader) while it beats on:
+	// its key runs out.
+	a.stall.Lock()
+	if err := kv.Delete(ctx, pollerKey); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(3 * leaseBeat)
+	for time.Now().Before(deadline) {
+		a.sayAlive(false)
+		if b.Poller().Here {
+			a.stall.Unlock()
+			t.Fatal("b took the lease of a holder that beats on")
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	a.stall.Unlock()
+	waitUntil(t, "a to hold the key again", func() bool {
+		e, err := kv.Get(ctx, pollerKey)
+		return err == nil && strings.Contains(string(e.Value()), a.proc)
+	})
+	if pl := a.Poller(); !pl.Here || !pl.Since.Equal(since) {
+		t.Fatalf("a after its key ran out: %+v; want it polling since %v", pl, since)
+	}
+	if b.Poller().Here || b.Poller().Node != sites[0].Node() {
+		t.Fatalf("b after a's key ran out: %+v; want it naming a", b.Poller())
 	}
 }

@@ -80,16 +80,27 @@ type Polling struct {
 	term    uint64
 	renewed time.Time
 	decided time.Time // when p.now was last decided
+	retake  bool      // this process's lease was just found gone: taken again as it was
+	// heard is the last other process heard to hold the lease, at
+	// heardAt (holder.go).
+	heard   lease
+	heardAt time.Time
 	holder  lease     // the last holder read
 	lastOK  time.Time // the last time the bucket answered
-	lastErr error
-	empty   time.Time // since when nobody has held the lease (zero: someone does)
-	seqs    map[live.Topic]uint64
-	wants   map[live.Topic]wantSeen
-	wholes  map[live.Topic]time.Time // when each topic was last published whole
-	sent    uint64                   // messages and bytes published
-	bytes   uint64
-	drops   uint64 // messages that could not be published
+	// unreached is since when the beats have not reached the site (zero:
+	// the last did), lastTry when the last beat began: a process stopped
+	// (SIGSTOP) or starved between two beats counts from its first beat
+	// after, not the time away, before it polls alone.
+	unreached time.Time
+	lastTry   time.Time
+	lastErr   error
+	empty     time.Time // since when nobody has held the lease (zero: someone does)
+	seqs      map[live.Topic]uint64
+	wants     map[live.Topic]wantSeen
+	wholes    map[live.Topic]time.Time // when each topic was last published whole
+	sent      uint64                   // messages and bytes published
+	bytes     uint64
+	drops     uint64 // messages that could not be published
 
 	// sendMu keeps each topic's messages in the order of their sequence
 	// numbers, and a topic published whole in step with its reads.
@@ -124,7 +135,13 @@ func (s *Site) SharePolls(store *live.Store, compete bool) (*Polling, error) {
 		_ = data.Unsubscribe()
 		return nil, fmt.Errorf("site: %w", err)
 	}
-	p.subs = []*nats.Subscription{data, wants}
+	beats, err := s.nc.Subscribe(beatSubject, p.heardBeat)
+	if err != nil {
+		_ = data.Unsubscribe()
+		_ = wants.Unsubscribe()
+		return nil, fmt.Errorf("site: %w", err)
+	}
+	p.subs = []*nats.Subscription{data, wants, beats}
 	store.ShareWith(p)
 	// The first beat before the store starts: its first polls know who
 	// polls (or that this process does), not read the platform meanwhile.
@@ -151,6 +168,7 @@ func (p *Polling) Stop() {
 	held := p.held
 	p.mu.Unlock()
 	if held != 0 {
+		p.sayAlive(true)
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 		defer cancel()
 		if kv, err := p.bucket(ctx); err == nil {
@@ -211,6 +229,14 @@ func (p *Polling) run(kv jetstream.KeyValue) {
 func (p *Polling) step(kv *jetstream.KeyValue) {
 	ctx, cancel := context.WithTimeout(context.Background(), leaseBeat)
 	defer cancel()
+	start := time.Now()
+	p.mu.Lock()
+	stalled := !p.lastTry.IsZero() && start.Sub(p.lastTry) > 3*leaseBeat
+	p.lastTry = start
+	if stalled {
+		p.empty = time.Time{} // nobody held the lease: as seen from now on
+	}
+	p.mu.Unlock()
 	if *kv == nil {
 		var err error
 		if *kv, err = p.bucket(ctx); err != nil {
@@ -219,6 +245,18 @@ func (p *Polling) step(kv *jetstream.KeyValue) {
 	}
 	if *kv != nil {
 		p.beat(ctx, *kv)
+	}
+	p.mu.Lock()
+	holds := p.held != 0
+	switch {
+	case !p.lastOK.Before(start):
+		p.unreached = time.Time{}
+	case p.unreached.IsZero() || stalled:
+		p.unreached = start
+	}
+	p.mu.Unlock()
+	if holds {
+		p.sayAlive(false)
 	}
 	p.decide()
 }
@@ -240,10 +278,12 @@ func (p *Polling) beat(ctx context.Context, kv jetstream.KeyValue) {
 			p.mu.Unlock()
 			return
 		case errors.Is(err, jetstream.ErrKeyExists) || isWrongSequence(err):
-			// Another took it: the lease ran out while this process was
-			// stopped or cut off. Who holds it now is read below.
+			// Another took it (the lease ran out while this process was
+			// stopped or cut off), or the key ran out while the site
+			// elected the bucket's leader: who holds it now is read
+			// below, or it is taken again.
 			p.held, p.term = 0, 0
-			p.lastOK = time.Now()
+			p.lastOK, p.retake = time.Now(), true
 			p.mu.Unlock()
 		default:
 			p.lastErr = err
@@ -251,8 +291,16 @@ func (p *Polling) beat(ctx context.Context, kv jetstream.KeyValue) {
 			return
 		}
 	}
-	if p.compete {
+	p.mu.Lock()
+	take := p.compete && !p.holderAliveLocked()
+	retake := p.retake
+	p.retake = false
+	p.mu.Unlock()
+	if take {
 		now := time.Now().UTC()
+		if retake {
+			now = since // its own lease again, as it held it
+		}
 		v, _ := json.Marshal(lease{Node: p.s.opts.Node, Proc: p.proc, Since: now})
 		sent := time.Now()
 		rev, err := kv.Create(ctx, pollerKey, v)
@@ -262,7 +310,9 @@ func (p *Polling) beat(ctx context.Context, kv jetstream.KeyValue) {
 			p.term, p.renewed = rev, sent
 			p.holder = lease{Node: p.s.opts.Node, Proc: p.proc, Since: now}
 			p.empty = time.Time{}
-			clear(p.seqs) // a new lease: the messages count from 1 again
+			if !retake {
+				clear(p.seqs) // a new lease: the messages count from 1 again
+			}
 			p.mu.Unlock()
 			return
 		}
@@ -275,6 +325,14 @@ func (p *Polling) beat(ctx context.Context, kv jetstream.KeyValue) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	switch {
+	case errors.Is(err, jetstream.ErrKeyNotFound) && p.holderAliveLocked():
+		// The key ran out while its holder beats on (the bucket's leader
+		// was elected meanwhile): it is held still, and taken again by
+		// its holder.
+		p.lastOK, p.lastErr, p.empty = time.Now(), nil, time.Time{}
+		if p.holder.Proc != p.heard.Proc {
+			p.holder = p.heard
+		}
 	case errors.Is(err, jetstream.ErrKeyNotFound):
 		p.lastOK, p.lastErr = time.Now(), nil
 		p.holder = lease{}
@@ -319,7 +377,7 @@ func (p *Polling) decide() {
 	var next live.Poller
 	cut := now.Sub(p.lastOK)
 	switch {
-	case cut >= AloneAfter:
+	case !p.unreached.IsZero() && now.Sub(p.unreached) >= AloneAfter:
 		why := "the site cannot be reached"
 		if p.lastErr != nil {
 			why += ": " + p.lastErr.Error()
