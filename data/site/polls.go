@@ -386,9 +386,12 @@ func (p *Polling) decide() {
 	case p.held != 0 && cut < leaseTTL:
 		next = live.Poller{Node: p.s.opts.Node, Since: p.since, Here: true}
 	case p.held != 0:
-		// Cut off while holding: the lease may have run out and been
-		// taken; this process stops polling until it knows.
-		next = live.Poller{}
+		// Cut off while holding (or resumed after a stop, its puts not
+		// answered yet): the lease may have run out and been taken; this
+		// process stops polling until it knows. It names itself, as the
+		// site last did: with nobody named, its store would read the
+		// topics it is not in step with itself ("no poller yet").
+		next = live.Poller{Node: p.s.opts.Node, Since: p.since}
 	case p.holder.Proc != "":
 		next = live.Poller{Node: p.holder.Node, Since: p.holder.Since}
 	case !p.empty.IsZero() && now.Sub(p.empty) >= AloneAfter:
