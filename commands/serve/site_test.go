@@ -326,15 +326,19 @@ func waitSite(t *testing.T, what string, ok func() bool) {
 // Three treasury serves, real processes on loopback with embedded NATS
 // nodes, are one site, an operator's session on each: one of them polls
 // the platform, and the site costs it what that one costs (the others
-// send nothing). Its serve killed (kill -9), another takes the lease, the
-// other sessions' headers name it and their quotes stay fresh. Then,
-// with the killed bastion back, a sweep is triggered through one bastion
-// with its answer held, that bastion is killed, and the operator retries
-// from another: the dialog says "retry of" the first key, the platform
-// answers with the first run, and the audit logs of the two bastions left
-// are intact and identical. With one bastion left, the site cannot be
-// reached from it: its actions are refused, and it polls alone, saying
-// so in its header.
+// send nothing, the platform's notifications posted to one of them). Its
+// serve killed (kill -9), another takes the lease and goes on from where
+// it left (the hand-over costs about what a steady poll does), the other
+// sessions' headers name it and their quotes stay fresh. Then, with the
+// killed bastion back, a sweep is triggered through one bastion with its
+// answer held, that bastion is killed, and the operator retries from
+// another: the dialog says "retry of" the first key, the platform
+// answers with the first run, and the audit logs of the two bastions
+// left are intact and identical. With the killed bastion back again, the
+// poller is stopped (SIGSTOP) 30 s: another takes the lease, and the
+// resumed one sends nothing; a follower killed, the lease stays. With
+// one bastion left, the site cannot be reached from it: its actions are
+// refused, and it polls alone, saying so in its header.
 func TestASiteOfThreeServes(t *testing.T) {
 	if testing.Short() {
 		t.Skip("three serves and their site: a minute")
@@ -453,44 +457,6 @@ func TestASiteOfThreeServes(t *testing.T) {
 	terms[poller] = dialBastion(t, bs[poller], signer)
 	terms[poller].shows(t, "polled by "+bs[next].name)
 
-	// The poller stopped (SIGSTOP) 30 s: another takes the lease. Resumed
-	// (SIGCONT), it finds the lease taken and sends nothing while the
-	// other holds it.
-	if err := bs[next].cmd.Process.Signal(syscall.SIGSTOP); err != nil {
-		t.Fatal(err)
-	}
-	stopped := time.Now()
-	took := -1
-	for deadline := time.Now().Add(time.Minute); took < 0; time.Sleep(100 * time.Millisecond) {
-		for i, term := range terms {
-			if i != next && strings.Contains(term.scr.String(), "polled here") {
-				took = i
-			}
-		}
-		if took < 0 && time.Now().After(deadline) {
-			_ = bs[next].cmd.Process.Signal(syscall.SIGCONT)
-			for i, term := range terms {
-				if i != next {
-					out, _ := os.ReadFile(filepath.Join(bs[i].dir, "serve.out"))
-					t.Logf("%s's screen:\n%s\n%s's log:\n%s", bs[i].name, term.scr.String(), bs[i].name, out)
-				}
-			}
-			t.Fatalf("waited a minute for another bastion to poll while %s is stopped", bs[next].name)
-		}
-	}
-	t.Logf("%s polls %v after %s was stopped", bs[took].name, time.Since(stopped).Round(100*time.Millisecond), bs[next].name)
-	time.Sleep(time.Until(stopped.Add(30 * time.Second)))
-	resumedAt := bs[next].requests(t)
-	if err := bs[next].cmd.Process.Signal(syscall.SIGCONT); err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("%s resumed at %s", bs[next].name, time.Now().UTC().Format("15:04:05.000"))
-	terms[next].shows(t, "polled by "+bs[took].name)
-	time.Sleep(5 * time.Second)
-	if sent := bs[next].requestsSince(t, resumedAt); len(sent) > 0 {
-		t.Errorf("%s, resumed, sent %d requests while %s held the lease: %q", bs[next].name, len(sent), bs[took].name, sent)
-	}
-
 	// A sweep through a bastion, its answer held; that bastion killed;
 	// the operator retries from another.
 	if err := srv.SetFaults(sandbox.FaultSettings{AnswerLatency: sandbox.Duration(time.Hour), Path: "/trigger"}); err != nil {
@@ -564,9 +530,86 @@ func TestASiteOfThreeServes(t *testing.T) {
 		t.Fatalf("%s's audit log: %+v, %v; want %s's", bs[c].name, sc, err, bs[b].name)
 	}
 
+	// The bastion killed back: three nodes again. The poller stopped
+	// (SIGSTOP) 30 s: another takes the lease. Resumed (SIGCONT), it
+	// finds the lease taken and sends nothing while the other holds it.
+	bs[a].start(t, keys)
+	terms[a] = dialBastion(t, bs[a], signer)
+	stopped := -1
+	waitSite(t, "one bastion to poll and the others to name it", func() bool {
+		stopped = -1
+		for i, term := range terms {
+			if strings.Contains(term.scr.String(), "polled here") {
+				stopped = i
+			}
+		}
+		if stopped < 0 {
+			return false
+		}
+		for i, term := range terms {
+			if i != stopped && !strings.Contains(term.scr.String(), "polled by "+bs[stopped].name) {
+				return false
+			}
+		}
+		return true
+	})
+	// The poller stopped (SIGSTOP) 30 s: another takes the lease. Resumed
+	// (SIGCONT), it finds the lease taken and sends nothing while the
+	// other holds it.
+	if err := bs[stopped].cmd.Process.Signal(syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	stoppedAt := time.Now()
+	took := -1
+	for deadline := time.Now().Add(time.Minute); took < 0; time.Sleep(100 * time.Millisecond) {
+		for i, term := range terms {
+			if i != stopped && strings.Contains(term.scr.String(), "polled here") {
+				took = i
+			}
+		}
+		if took < 0 && time.Now().After(deadline) {
+			_ = bs[stopped].cmd.Process.Signal(syscall.SIGCONT)
+			for i, term := range terms {
+				if i != stopped {
+					out, _ := os.ReadFile(filepath.Join(bs[i].dir, "serve.out"))
+					t.Logf("%s's screen:\n%s\n%s's log:\n%s", bs[i].name, term.scr.String(), bs[i].name, out)
+				}
+			}
+			t.Fatalf("waited a minute for another bastion to poll while %s is stopped", bs[stopped].name)
+		}
+	}
+	t.Logf("%s polls %v after %s was stopped", bs[took].name, time.Since(stoppedAt).Round(100*time.Millisecond), bs[stopped].name)
+	tookSince := regexp.MustCompile(`polled here since \d\d:\d\d`).FindString(terms[took].scr.String())
+	time.Sleep(time.Until(stoppedAt.Add(30 * time.Second)))
+	resumedAt := bs[stopped].requests(t)
+	if err := bs[stopped].cmd.Process.Signal(syscall.SIGCONT); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%s resumed at %s", bs[stopped].name, time.Now().UTC().Format("15:04:05.000"))
+	terms[stopped].shows(t, "polled by "+bs[took].name)
+	time.Sleep(5 * time.Second)
+	if sent := bs[stopped].requestsSince(t, resumedAt); len(sent) > 0 {
+		t.Errorf("%s, resumed, sent %d requests while %s held the lease: %q", bs[stopped].name, len(sent), bs[took].name, sent)
+	}
+
+	// A bastion that follows killed (the one just resumed): the lease
+	// stays with its holder; the third bastion sends nothing.
+	third := 3 - stopped - took
+	if tookSince == "" {
+		t.Fatalf("%s's header says nothing of polling here", bs[took].name)
+	}
+	quiet := bs[third].requests(t)
+	bs[stopped].kill()
+	time.Sleep(10 * time.Second)
+	terms[took].shows(t, tookSince)
+	terms[third].shows(t, "polled by "+bs[took].name)
+	if sent := bs[third].requestsSince(t, quiet); len(sent) > 0 {
+		t.Errorf("%s follows, and sent %d requests after a follower was killed: %q", bs[third].name, len(sent), sent)
+	}
+
 	// One node of three left: the site cannot be reached from it. Its
 	// actions are refused, and it polls alone, saying so.
-	bs[b].kill()
-	terms[c].shows(t, "ACTIONS REFUSED")
-	terms[c].shows(t, "polls alone since")
+	bs[took].kill()
+	terms[third].shows(t, "ACTIONS REFUSED")
+	terms[third].shows(t, "polls alone since")
 }
