@@ -178,6 +178,10 @@ func (s *Sandbox) Webhooks() WebhookOptions {
 	return s.webhooks
 }
 
+// WebhooksDelivered counts the notifications delivered (answered 2xx)
+// since start.
+func (s *Sandbox) WebhooksDelivered() int { return s.hooks.Stats().Delivered }
+
 // SetWebhooks changes where and how notifications are delivered.
 func (s *Sandbox) SetWebhooks(o WebhookOptions) error {
 	if o.HeaderPrefix == "" {

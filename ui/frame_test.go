@@ -511,6 +511,7 @@ func (r *siteRelay) Want(live.Topic, time.Duration, time.Duration) {}
 func (r *siteRelay) Wanted(live.Topic) (bool, time.Duration)       { return false, 0 }
 func (r *siteRelay) AskWhole(live.Topic)                           {}
 func (r *siteRelay) WantDetails([]string)                          {}
+func (r *siteRelay) Fence() func() error                           { return nil }
 
 // TestHealthLineNamesTheSitesPoller: in a site, the health line says
 // first which node polls the platform and since when (UTC), that this

@@ -7,6 +7,7 @@ import (
 
 	"treasury/data/apierr"
 	"treasury/data/payments"
+	"treasury/kit/fence"
 )
 
 // The store reads a payment by id (Options.ReadPayment: GET
@@ -192,11 +193,15 @@ func (s *Store) readDetails() {
 			continue
 		}
 		ctx, cancel := context.WithTimeout(s.life, s.opts.FetchTimeout)
-		p, err := s.opts.ReadPayment(ctx, id)
+		p, err := s.opts.ReadPayment(s.fenced(ctx, nil), id)
 		cancel()
 		if s.life.Err() != nil {
 			s.settle(id, nil, false)
 			return
+		}
+		if fence.Fenced(err) {
+			s.settle(id, nil, false) // the site's poller now reads it, if still needed
+			continue
 		}
 		if err != nil || p.PaymentID != id {
 			s.settle(id, errOr(err, "the read answered another payment"), false)

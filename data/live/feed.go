@@ -32,8 +32,12 @@ type Feed struct {
 	// asRead is what the store holds as an answer its fold takes from
 	// nothing to the same data: what a process of a site that just came
 	// gets of the poller's (relay.go).
-	asRead  func(held any, at time.Time) (any, bool)
-	whole   func() bool
+	asRead func(held any, at time.Time) (any, bool)
+	whole  func() bool
+	// cursor and resume carry where the feed's reads are from one
+	// poller of a site to the next (relay.go).
+	cursor  func() json.RawMessage
+	resume  func(json.RawMessage)
 	samples func(fetched, data any) []Sample
 	alerts  func(data any, now time.Time) []Alert
 }
@@ -62,6 +66,13 @@ type FeedOptions[F, T any] struct {
 	// an answer the fold takes from nothing to the same data (relay.go);
 	// otherwise the data held is that answer.
 	AsRead func(held T, at time.Time) F
+	// Cursor, when set, is where the feed's reads are (a window's newest
+	// record and the ranges left to read, the payments' last read): the
+	// site's poller publishes it with each read, and a process that takes
+	// the lease over, holding the topic as the poller held it, goes on
+	// from there (Resume) instead of reading the window again.
+	Cursor func() json.RawMessage
+	Resume func(json.RawMessage)
 }
 
 // FoldFeed is a feed that folds what it fetches (an F) into what it holds
@@ -69,6 +80,7 @@ type FeedOptions[F, T any] struct {
 // quotes new since the last poll added to the window.
 func FoldFeed[F, T any](k Key[T], fetch func(ctx context.Context) (F, error), fold func(prev T, fetched F, at time.Time) (T, Changes), o FeedOptions[F, T]) Feed {
 	f := Feed{Topic: k.topic, Interface: o.Interface, Interval: o.Interval, Always: o.Always, Header: o.Header, whole: o.Whole,
+		cursor: o.Cursor, resume: o.Resume,
 		fetch: func(ctx context.Context) (any, error) { return fetch(ctx) },
 		fold: func(prev, fetched any, at time.Time) (any, Changes) {
 			p, _ := prev.(T)

@@ -2,6 +2,7 @@ package live
 
 import (
 	"cmp"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"treasury/data/apierr"
 	"treasury/data/payments"
 	"treasury/data/wire"
+	"treasury/kit/fence"
 )
 
 // Past one host, the stores of a site's processes share one poller: the
@@ -50,6 +52,11 @@ type Relay interface {
 	// show, to read by id (Store.WantDetails): it reads them, once for
 	// the site, and publishes them (DetailsTopic).
 	WantDetails(ids []string)
+	// Fence is the check each read of a poll starting now carries, asked
+	// immediately before each request leaves (kit/fence): it fails once
+	// the lease the poll was started under is gone or superseded. Nil
+	// when this process does not poll for the site.
+	Fence() func() error
 }
 
 // Poller is who polls a site's platform.
@@ -88,6 +95,9 @@ type Polled struct {
 	Skipped int            `json:"skipped,omitempty"`
 	Skips   []wire.Skip    `json:"skips,omitempty"`
 	At      time.Time      `json:"at"`
+	// Cursor is where the poller's reads of the topic are after this one
+	// (FeedOptions.Cursor): its successor goes on from there.
+	Cursor json.RawMessage `json:"cursor,omitempty"`
 }
 
 // PolledPartial is a wire.Partial as the site carries it: the failures'
@@ -129,6 +139,9 @@ type relayState struct {
 	// whole, asks how many times since it last held it.
 	asked time.Time
 	asks  int
+	// cursor is where the poller's reads were at the last message
+	// applied in step: taken over with the lease (resumeLocked).
+	cursor json.RawMessage
 }
 
 const (
@@ -223,6 +236,41 @@ func (s *Store) pollHere(p *poller) (bool, time.Duration) {
 	return true, 0
 }
 
+// fenced is ctx carrying the site's lease check for a read of p's topic
+// (or by id) that this process makes for the site.
+func (s *Store) fenced(ctx context.Context, p *poller) context.Context {
+	r := s.siteRelay()
+	if r == nil || p != nil && !relays(p) {
+		return ctx
+	}
+	return fence.With(ctx, r.Fence())
+}
+
+// resume has p's feed go on from where the site's last poller left it,
+// once, when this process polls after following in step: the hand-over
+// reads what is new since, not the window again.
+func (s *Store) resume(p *poller) {
+	if p.feed.resume == nil {
+		return
+	}
+	if r := s.siteRelay(); r == nil || !r.Poller().Here {
+		return
+	}
+	s.mu.Lock()
+	st := s.relayed[p.feed.Topic]
+	var c json.RawMessage
+	if st != nil && st.whole {
+		c = st.cursor
+	}
+	if st != nil {
+		st.cursor = nil
+	}
+	s.mu.Unlock()
+	if c != nil {
+		p.feed.resume(c)
+	}
+}
+
 // wantedBySite reports whether another process of the site watches t,
 // when this one polls for it.
 func (s *Store) wantedBySite(t Topic) bool {
@@ -269,6 +317,9 @@ func (s *Store) publish(p *poller, m Polled, v any) {
 	}
 	if pl := r.Poller(); !pl.Here || pl.Alone != "" {
 		return
+	}
+	if p.feed.cursor != nil {
+		m.Cursor = p.feed.cursor()
 	}
 	if !m.Same && m.Error == nil {
 		b, err := p.feed.encode(v)
@@ -332,6 +383,14 @@ func (s *Store) Apply(t Topic, m Polled) {
 		st.whole, st.asks, st.asked = false, 0, time.Time{} // ask at once
 	}
 	whole := st.whole
+	switch {
+	case whole || m.Whole:
+		if m.Cursor != nil {
+			st.cursor = m.Cursor
+		}
+	default:
+		st.cursor = nil // out of step: a successor reads afresh
+	}
 	s.mu.Unlock()
 	if m.Whole {
 		if !whole {
@@ -437,7 +496,11 @@ func (s *Store) WholeMessage(t Topic) (Polled, bool) {
 	if err != nil {
 		return Polled{}, false
 	}
-	return Polled{Whole: true, Data: b, At: snap.FetchedAt}, true
+	m := Polled{Whole: true, Data: b, At: snap.FetchedAt}
+	if p.feed.cursor != nil {
+		m.Cursor = p.feed.cursor()
+	}
+	return m, true
 }
 
 // partial is the message's partial read as the store holds it.

@@ -11,6 +11,7 @@ import (
 
 	"treasury/data/apierr"
 	"treasury/data/payments"
+	"treasury/kit/fence"
 )
 
 // pairRelay joins a poller's store to a follower's, in memory: what the
@@ -27,6 +28,8 @@ type pairRelay struct {
 	wanted map[Topic]time.Duration
 	// details are the payments asked of the poller to read by id.
 	details []string
+	// fence is the check each of its polls carries (nil: none).
+	fence func() error
 }
 
 func (r *pairRelay) Poller() Poller {
@@ -57,6 +60,12 @@ func (r *pairRelay) Want(t Topic, _, _ time.Duration) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.wants = append(r.wants, t)
+}
+
+func (r *pairRelay) Fence() func() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.fence
 }
 
 func (r *pairRelay) WantDetails(ids []string) {
@@ -382,5 +391,50 @@ func TestAWholeAfterAPartHoldsThePart(t *testing.T) {
 	}
 	if !slices.Equal(r.wholes[0], []int{7, 8}) {
 		t.Fatalf("the whole at the part's message holds %v; want the part [7 8]", r.wholes[0])
+	}
+}
+
+// A poll made under a lease this process no longer holds sends nothing
+// (the transport asks the fence before each request: the feed here asks
+// it as the transport would), is no failure of the platform's, and
+// hands the site nothing: the process that holds the lease now does.
+func TestAFencedPollIsNoFailureAndNotPublished(t *testing.T) {
+	var sent atomic.Int32
+	feed := FoldFeed(deltaKey, func(ctx context.Context) ([]int, error) {
+		if err := fence.Check(ctx); err != nil {
+			return nil, err
+		}
+		sent.Add(1)
+		return []int{1}, nil
+	}, func(prev, got []int, _ time.Time) ([]int, Changes) { return got, Changes{Reset: true} },
+		FeedOptions[[]int, []int]{Interface: apierr.Liquidity, Interval: time.Hour, Always: true})
+	held := true
+	relay := &pairRelay{here: true, fence: func() error {
+		if held {
+			return nil
+		}
+		return fence.ErrFenced
+	}}
+	poller := New(Options{Feeds: []Feed{feed}, Inline: true})
+	poller.ShareWith(relay)
+	poller.FetchNow(context.Background(), deltaKey.topic)
+	relay.mu.Lock()
+	published := relay.seq[deltaKey.topic]
+	relay.mu.Unlock()
+	if sent.Load() != 1 || published != 1 {
+		t.Fatalf("under the lease: %d reads sent, %d published; want one of each", sent.Load(), published)
+	}
+	held = false // the lease gone: stopped, cut off
+	snap := poller.FetchNow(context.Background(), deltaKey.topic)
+	if sent.Load() != 1 {
+		t.Fatalf("%d reads sent under a lease gone; want none", sent.Load()-1)
+	}
+	if snap.Err != nil || len(poller.Failures()) != 0 {
+		t.Fatalf("a poll held back: err %v, failures %v; want none", snap.Err, poller.Failures())
+	}
+	relay.mu.Lock()
+	defer relay.mu.Unlock()
+	if relay.seq[deltaKey.topic] != published {
+		t.Fatal("a poll held back was published to the site")
 	}
 }

@@ -20,6 +20,7 @@ import (
 	"treasury/data/apierr"
 	"treasury/data/payments"
 	"treasury/data/wire"
+	"treasury/kit/fence"
 )
 
 // Topic names what a feed fetches and what a subscriber watches.
@@ -388,9 +389,11 @@ func (s *Store) fetch(ctx context.Context, p *poller) time.Duration {
 	if interval <= 0 {
 		interval = 5 * time.Second
 	}
+	s.resume(p) // the first read after taking the site's lease over
 	fctx, cancel := context.WithTimeout(ctx, s.opts.FetchTimeout)
 	fctx, skips := wire.WithSkips(fctx)
 	fctx = s.withCommit(fctx, p)
+	fctx = s.fenced(fctx, p)
 	started := s.now()
 	s.mu.Lock()
 	if snap := s.snaps[f.Topic]; snap.Since.IsZero() {
@@ -409,7 +412,10 @@ func (s *Store) fetch(ctx context.Context, p *poller) time.Duration {
 	s.mu.Lock()
 	superseded := p.superseded
 	s.mu.Unlock()
-	if ctx.Err() != nil || superseded {
+	if ctx.Err() != nil || superseded || fence.Fenced(err) || fence.Check(fctx) != nil {
+		// Stopped, read by the site's poller meanwhile, or made under a
+		// lease this process no longer holds (what it read is not the
+		// site's: the poller that holds it now publishes).
 		return interval
 	}
 	var partial *wire.Partial

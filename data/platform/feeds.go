@@ -49,9 +49,10 @@ func (p *Platform) feeds() []live.Feed {
 			status: func(x liquidity.Trade) string { return x.Status }}
 		fs = append(fs,
 			live.FoldFeed(live.QuotesKey, q.fetch, q.fold, live.FeedOptions[[]liquidity.Quote, []liquidity.Quote]{
-				Interface: apierr.Liquidity, Interval: r.Quotes, Always: true, Samples: quoteSamples, Whole: q.whole}),
+				Interface: apierr.Liquidity, Interval: r.Quotes, Always: true, Samples: quoteSamples, Whole: q.whole,
+				Cursor: q.cursor, Resume: q.resume}),
 			live.FoldFeed(live.TradesKey, t.fetch, t.fold, live.FeedOptions[[]liquidity.Trade, []liquidity.Trade]{
-				Interface: apierr.Liquidity, Interval: r.Balances, Whole: t.whole}),
+				Interface: apierr.Liquidity, Interval: r.Balances, Whole: t.whole, Cursor: t.cursor, Resume: t.resume}),
 			live.ListFeed(live.LiquidityBalancesKey, func(b liquidity.Balance) string { return b.Asset }, c.AllBalances,
 				live.FeedOptions[[]liquidity.Balance, []liquidity.Balance]{Interface: apierr.Liquidity, Interval: r.Balances, Always: true,
 					Samples: liquidityBalanceSamples, Alerts: p.lowLiquidity}))
@@ -60,7 +61,8 @@ func (p *Platform) feeds() []live.Feed {
 		pf := &paymentFeed{c: c, now: p.platformNow(apierr.Payments), seen: p.observeRecord(apierr.Payments), store: func() *live.Store { return p.Store }}
 		fs = append(fs,
 			live.FoldFeed(live.PaymentsKey, pf.fetch, foldPayments, live.FeedOptions[paymentRead, *live.PaymentSet]{
-				Interface: apierr.Payments, Interval: r.Payments, Always: true, Alerts: p.judgePayments, AsRead: heldAsRead}),
+				Interface: apierr.Payments, Interval: r.Payments, Always: true, Alerts: p.judgePayments, AsRead: heldAsRead,
+				Cursor: pf.cursor, Resume: pf.resume}),
 			live.ValueFeed(live.PaymentBalancesKey, c.Balances, live.FeedOptions[payments.Balances, payments.Balances]{
 				Interface: apierr.Payments, Interval: r.Balances, Always: true, Samples: paymentBalanceSamples, Alerts: p.lowPayments}),
 			live.ValueFeed(live.TokenExpiryKey, func(ctx context.Context) (time.Time, error) {

@@ -77,7 +77,11 @@ type siteOfTwo struct {
 	reqA, reqB   *atomic.Int64
 }
 
-func startSiteOfTwo(t testing.TB) siteOfTwo {
+func startSiteOfTwo(t testing.TB) siteOfTwo { return startSiteOfTwoWith(t, false) }
+
+// startSiteOfTwoWith is startSiteOfTwo, b competing for the lease when
+// competeB says so.
+func startSiteOfTwoWith(t testing.TB, competeB bool) siteOfTwo {
 	t.Helper()
 	srv := sandboxtest.Listen(t, sandboxtest.Options())
 	addr := sitetest.FreeAddrs(t, 1)[0]
@@ -94,7 +98,7 @@ func startSiteOfTwo(t testing.TB) siteOfTwo {
 		t.Fatal(err)
 	}
 	t.Cleanup(st.pollA.Stop)
-	if st.pollB, err = nodeB.SharePolls(st.pb.Store, false); err != nil {
+	if st.pollB, err = nodeB.SharePolls(st.pb.Store, competeB); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(st.pollB.Stop)
@@ -184,6 +188,65 @@ func TestASiteHoldsOneDataFromOnePoller(t *testing.T) {
 	// the grace, polls on its own, saying so.
 	pollA.Stop()
 	waitFor(t, "b to see nobody polls", func() bool { return pb.Store.Poller().Node == "" })
+}
+
+// A hand-over goes on from where the poller left each topic: b, which
+// followed in step, takes the lease when a leaves, and its first two
+// polls of every topic (a first poll of a window, then its backfill, when
+// read afresh) cost what two polls of a's cost, within 10 requests, not
+// the windows again.
+func TestAHandOverGoesOnFromThePollersReads(t *testing.T) {
+	s := startSiteOfTwoWith(t, true)
+	srv, pa, pb, reqA, reqB := s.srv, s.pa, s.pb, s.reqA, s.reqB
+	ctx := context.Background()
+	round := func(p *platform.Platform) {
+		srv.Clock().Advance(time.Minute) // the platform moves on between polls
+		for _, topic := range siteTopics {
+			p.Store.FetchNow(ctx, topic)
+		}
+	}
+	for range 3 {
+		round(pa) // the first reads, the windows whole
+	}
+	// b asks a for each topic whole, then follows a's polls in step.
+	for _, topic := range siteTopics {
+		s.pollB.AskWhole(topic)
+	}
+	waitFor(t, "b to hold a's data", func() bool {
+		a, b := topicData(t, pa.Store), topicData(t, pb.Store)
+		for _, topic := range siteTopics {
+			if a[topic] != b[topic] {
+				return false
+			}
+		}
+		return true
+	})
+	before := reqA.Load()
+	round(pa)
+	round(pa)
+	steady := reqA.Load() - before
+	waitFor(t, "b to hold a's data", func() bool {
+		return topicData(t, pb.Store)[live.Quotes] == topicData(t, pa.Store)[live.Quotes]
+	})
+	if reqB.Load() != 0 {
+		t.Fatalf("b sent %d requests while it followed", reqB.Load())
+	}
+
+	s.pollA.Stop()
+	waitFor(t, "b to take the lease", func() bool { return pb.Store.Poller().Here && pb.Store.Poller().Alone == "" })
+	round(pb)
+	round(pb)
+	handOver := reqB.Load()
+	t.Logf("two polls of every topic: %d requests by a, %d by b after it took the lease", steady, handOver)
+	// b's own tokens (a new poller asks for them) and the reads by id of
+	// the payments failed meanwhile are the difference: read afresh, the
+	// windows cost some 240 more.
+	if handOver > steady+10 {
+		t.Fatalf("b's first two polls after the hand-over sent %d requests, two of a's %d: want them to go on, not read afresh", handOver, steady)
+	}
+	if snap := pb.Store.Snapshot(live.Quotes); snap.Err != nil || snap.Partial != nil {
+		t.Fatalf("b's quotes after the hand-over: err %v, partial %v", snap.Err, snap.Partial)
+	}
 }
 
 // BenchmarkSitePollBytes measures what one poll of every topic costs

@@ -2,6 +2,7 @@ package platform
 
 import (
 	"context"
+	"encoding/json"
 	"iter"
 	"slices"
 	"sync"
@@ -89,6 +90,8 @@ type windowFeed[E any] struct {
 	gaps []liquidity.Window
 	// folded is the platform's time of the last fold.
 	folded time.Time
+	// last is where the last finished read left the feed (cursor.go).
+	last json.RawMessage
 }
 
 // whole reports whether the reads so far hold the whole window: the
@@ -198,6 +201,7 @@ func (f *windowFeed[E]) fetch(ctx context.Context) ([]E, error) {
 	f.mu.Lock()
 	f.started = true
 	f.gaps = mergeGaps(left)
+	f.finishedLocked()
 	f.mu.Unlock()
 	if got == nil {
 		got = []E{}

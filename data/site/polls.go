@@ -70,26 +70,44 @@ type Polling struct {
 	proc    string
 	compete bool
 
-	mu      sync.Mutex
-	now     live.Poller // as last decided
-	held    uint64      // the lease's revision while this process holds it
-	since   time.Time   // when this process took it
-	holder  lease       // the last holder read
-	lastOK  time.Time   // the last time the bucket answered
-	lastErr error
-	empty   time.Time // since when nobody has held the lease (zero: someone does)
-	seqs    map[live.Topic]uint64
-	wants   map[live.Topic]wantSeen
-	wholes  map[live.Topic]time.Time // when each topic was last published whole
-	sent    uint64                   // messages and bytes published
-	bytes   uint64
-	drops   uint64 // messages that could not be published
+	mu    sync.Mutex
+	now   live.Poller // as last decided
+	held  uint64      // the lease's revision while this process holds it
+	since time.Time   // when this process took it
+	// term is the revision at which this process took the lease (its
+	// fencing token), renewed when its last put was sent that the site
+	// took: the lease holds at least leaseTTL from then.
+	term    uint64
+	renewed time.Time
+	decided time.Time // when p.now was last decided
+	retake  bool      // this process's lease was just found gone: taken again as it was
+	// heard is the last other process heard to hold the lease, at
+	// heardAt (holder.go).
+	heard   lease
+	heardAt time.Time
+	holder  lease     // the last holder read
+	lastOK  time.Time // the last time the bucket answered
+	// unreached is since when the beats have not reached the site (zero:
+	// the last did), lastTry when the last beat began: a process stopped
+	// (SIGSTOP) or starved between two beats counts from its first beat
+	// after, not the time away, before it polls alone.
+	unreached time.Time
+	lastTry   time.Time
+	lastErr   error
+	empty     time.Time // since when nobody has held the lease (zero: someone does)
+	seqs      map[live.Topic]uint64
+	wants     map[live.Topic]wantSeen
+	wholes    map[live.Topic]time.Time // when each topic was last published whole
+	sent      uint64                   // messages and bytes published
+	bytes     uint64
+	drops     uint64 // messages that could not be published
 
 	// sendMu keeps each topic's messages in the order of their sequence
 	// numbers, and a topic published whole in step with its reads.
 	sendMu sync.Mutex
 	unpack unpacker // the data subscription's pieces (one goroutine)
 	subs   []*nats.Subscription
+	stall  sync.Mutex // held around each beat
 	stop   chan struct{}
 	done   chan struct{}
 }
@@ -117,7 +135,13 @@ func (s *Site) SharePolls(store *live.Store, compete bool) (*Polling, error) {
 		_ = data.Unsubscribe()
 		return nil, fmt.Errorf("site: %w", err)
 	}
-	p.subs = []*nats.Subscription{data, wants}
+	beats, err := s.nc.Subscribe(beatSubject, p.heardBeat)
+	if err != nil {
+		_ = data.Unsubscribe()
+		_ = wants.Unsubscribe()
+		return nil, fmt.Errorf("site: %w", err)
+	}
+	p.subs = []*nats.Subscription{data, wants, beats}
 	store.ShareWith(p)
 	// The first beat before the store starts: its first polls know who
 	// polls (or that this process does), not read the platform meanwhile.
@@ -144,6 +168,7 @@ func (p *Polling) Stop() {
 	held := p.held
 	p.mu.Unlock()
 	if held != 0 {
+		p.sayAlive(true)
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 		defer cancel()
 		if kv, err := p.bucket(ctx); err == nil {
@@ -194,7 +219,9 @@ func (p *Polling) run(kv jetstream.KeyValue) {
 			return
 		case <-time.After(leaseBeat):
 		}
+		p.stall.Lock() // held by a test: the beats frozen, as by SIGSTOP
 		p.step(&kv)
+		p.stall.Unlock()
 	}
 }
 
@@ -202,6 +229,14 @@ func (p *Polling) run(kv jetstream.KeyValue) {
 func (p *Polling) step(kv *jetstream.KeyValue) {
 	ctx, cancel := context.WithTimeout(context.Background(), leaseBeat)
 	defer cancel()
+	start := time.Now()
+	p.mu.Lock()
+	stalled := !p.lastTry.IsZero() && start.Sub(p.lastTry) > 3*leaseBeat
+	p.lastTry = start
+	if stalled {
+		p.empty = time.Time{} // nobody held the lease: as seen from now on
+	}
+	p.mu.Unlock()
 	if *kv == nil {
 		var err error
 		if *kv, err = p.bucket(ctx); err != nil {
@@ -210,6 +245,18 @@ func (p *Polling) step(kv *jetstream.KeyValue) {
 	}
 	if *kv != nil {
 		p.beat(ctx, *kv)
+	}
+	p.mu.Lock()
+	holds := p.held != 0
+	switch {
+	case !p.lastOK.Before(start):
+		p.unreached = time.Time{}
+	case p.unreached.IsZero() || stalled:
+		p.unreached = start
+	}
+	p.mu.Unlock()
+	if holds {
+		p.sayAlive(false)
 	}
 	p.decide()
 }
@@ -222,30 +269,50 @@ func (p *Polling) beat(ctx context.Context, kv jetstream.KeyValue) {
 	p.mu.Unlock()
 	if p.compete && held != 0 {
 		v, _ := json.Marshal(lease{Node: p.s.opts.Node, Proc: p.proc, Since: since})
+		sent := time.Now()
 		rev, err := kv.Update(ctx, pollerKey, v, held)
 		p.mu.Lock()
-		defer p.mu.Unlock()
 		switch {
 		case err == nil:
-			p.held, p.lastOK, p.lastErr = rev, time.Now(), nil
+			p.held, p.lastOK, p.lastErr, p.renewed = rev, time.Now(), nil, sent
+			p.mu.Unlock()
+			return
 		case errors.Is(err, jetstream.ErrKeyExists) || isWrongSequence(err):
-			p.held = 0 // another took it: the lease ran out while this process was cut off
-			p.lastOK = time.Now()
+			// Another took it (the lease ran out while this process was
+			// stopped or cut off), or the key ran out while the site
+			// elected the bucket's leader: who holds it now is read
+			// below, or it is taken again.
+			p.held, p.term = 0, 0
+			p.lastOK, p.retake = time.Now(), true
+			p.mu.Unlock()
 		default:
 			p.lastErr = err
+			p.mu.Unlock()
+			return
 		}
-		return
 	}
-	if p.compete {
+	p.mu.Lock()
+	take := p.compete && !p.holderAliveLocked()
+	retake := p.retake
+	p.retake = false
+	p.mu.Unlock()
+	if take {
 		now := time.Now().UTC()
+		if retake {
+			now = since // its own lease again, as it held it
+		}
 		v, _ := json.Marshal(lease{Node: p.s.opts.Node, Proc: p.proc, Since: now})
+		sent := time.Now()
 		rev, err := kv.Create(ctx, pollerKey, v)
 		if err == nil {
 			p.mu.Lock()
 			p.held, p.since, p.lastOK, p.lastErr = rev, now, time.Now(), nil
+			p.term, p.renewed = rev, sent
 			p.holder = lease{Node: p.s.opts.Node, Proc: p.proc, Since: now}
 			p.empty = time.Time{}
-			clear(p.seqs) // a new lease: the messages count from 1 again
+			if !retake {
+				clear(p.seqs) // a new lease: the messages count from 1 again
+			}
 			p.mu.Unlock()
 			return
 		}
@@ -258,6 +325,14 @@ func (p *Polling) beat(ctx context.Context, kv jetstream.KeyValue) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	switch {
+	case errors.Is(err, jetstream.ErrKeyNotFound) && p.holderAliveLocked():
+		// The key ran out while its holder beats on (the bucket's leader
+		// was elected meanwhile): it is held still, and taken again by
+		// its holder.
+		p.lastOK, p.lastErr, p.empty = time.Now(), nil, time.Time{}
+		if p.holder.Proc != p.heard.Proc {
+			p.holder = p.heard
+		}
 	case errors.Is(err, jetstream.ErrKeyNotFound):
 		p.lastOK, p.lastErr = time.Now(), nil
 		p.holder = lease{}
@@ -273,7 +348,8 @@ func (p *Polling) beat(ctx context.Context, kv jetstream.KeyValue) {
 			if l.Proc == p.proc && p.compete {
 				// A take whose answer was lost (the site cut off as it
 				// was written): the lease is this process's.
-				p.held, p.since = e.Revision(), l.Since
+				// Its fence opens at the next put the site takes.
+				p.held, p.since, p.term, p.renewed = e.Revision(), l.Since, e.Revision(), time.Time{}
 				clear(p.seqs)
 			}
 		}
@@ -301,7 +377,7 @@ func (p *Polling) decide() {
 	var next live.Poller
 	cut := now.Sub(p.lastOK)
 	switch {
-	case cut >= AloneAfter:
+	case !p.unreached.IsZero() && now.Sub(p.unreached) >= AloneAfter:
 		why := "the site cannot be reached"
 		if p.lastErr != nil {
 			why += ": " + p.lastErr.Error()
@@ -310,15 +386,18 @@ func (p *Polling) decide() {
 	case p.held != 0 && cut < leaseTTL:
 		next = live.Poller{Node: p.s.opts.Node, Since: p.since, Here: true}
 	case p.held != 0:
-		// Cut off while holding: the lease may have run out and been
-		// taken; this process stops polling until it knows.
-		next = live.Poller{}
+		// Cut off while holding (or resumed after a stop, its puts not
+		// answered yet): the lease may have run out and been taken; this
+		// process stops polling until it knows. It names itself, as the
+		// site last did: with nobody named, its store would read the
+		// topics it is not in step with itself ("no poller yet").
+		next = live.Poller{Node: p.s.opts.Node, Since: p.since}
 	case p.holder.Proc != "":
 		next = live.Poller{Node: p.holder.Node, Since: p.holder.Since}
 	case !p.empty.IsZero() && now.Sub(p.empty) >= AloneAfter:
 		next = live.Poller{Node: p.s.opts.Node, Since: p.aloneSince(was, now), Here: true, Alone: "no process of the site polls"}
 	}
-	p.now = next
+	p.now, p.decided = next, now
 	p.mu.Unlock()
 	if next != was {
 		p.store.PollerChanged()
@@ -351,6 +430,12 @@ func (p *Polling) Publish(t live.Topic, m live.Polled) {
 
 func (p *Polling) publishLocked(t live.Topic, m live.Polled) {
 	p.mu.Lock()
+	if !p.publishesLocked() {
+		// A read finished after the lease ran out (this process was
+		// stopped or cut off): the one who holds it now publishes.
+		p.mu.Unlock()
+		return
+	}
 	p.seqs[t]++
 	m.Proc, m.Seq = p.proc, p.seqs[t]
 	p.mu.Unlock()

@@ -120,7 +120,8 @@ func waitUntil(t *testing.T, what string, ok func() bool) {
 // TestADeadPollersLeaseRunsOut: the bastion of the process that polls
 // dies without a word (its node and connection gone, its lease left):
 // the lease runs out and a process on another bastion takes it and
-// polls, within the lease's TTL and a beat or two.
+// polls, within the lease's TTL and a beat or two; the process cut off
+// polls no more (until it polls alone).
 func TestADeadPollersLeaseRunsOut(t *testing.T) {
 	sites := startSite(t, 3)
 	a, b := pollerAndNext(t, sites)
@@ -129,5 +130,12 @@ func TestADeadPollersLeaseRunsOut(t *testing.T) {
 	sites[0].Close() // no Stop: the lease stays until it runs out
 	waitUntil(t, "b to poll", func() bool { return b.Poller().Here && b.Poller().Alone == "" })
 	t.Logf("b polls %v after a's bastion died", time.Since(died).Round(100*time.Millisecond))
+	// a, cut off while it held the lease, stops polling and, until it
+	// polls alone, names itself as the site last did: named nobody, its
+	// store would read the topics it is not in step with itself.
+	waitUntil(t, "a to stop polling, naming itself", func() bool {
+		pl := a.Poller()
+		return !pl.Here && pl.Alone == "" && pl.Node == sites[0].Node()
+	})
 	a.Stop()
 }

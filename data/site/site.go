@@ -315,8 +315,15 @@ func (s *Site) connected() error {
 	return fmt.Errorf("no node of the site answers at %s", strings.Join(s.opts.URLs, ", "))
 }
 
+// notifyBackstop is how often Notify calls fn whatever came: a message
+// published while a route between two nodes was down (a node stopped, cut
+// off or restarting) reaches no subscriber beyond it, and a host's copy
+// of the record would lag until the next line appended.
+const notifyBackstop = 5 * time.Second
+
 // Notify calls fn (coalesced: once for any number of messages that came
-// while it ran) when a message is published on subject, until stop.
+// while it ran) when a message is published on subject, and every
+// notifyBackstop besides, until stop.
 func (s *Site) Notify(subject string, fn func()) (stop func(), err error) {
 	kick := make(chan struct{}, 1)
 	done := make(chan struct{})
@@ -330,11 +337,15 @@ func (s *Site) Notify(subject string, fn func()) (stop func(), err error) {
 		return nil, fmt.Errorf("site: %w", err)
 	}
 	go func() {
+		backstop := time.NewTicker(notifyBackstop)
+		defer backstop.Stop()
 		for {
 			select {
 			case <-done:
 				return
 			case <-kick:
+				fn()
+			case <-backstop.C:
 				fn()
 			}
 		}

@@ -14,6 +14,7 @@ import (
 	"treasury/data/apierr"
 	"treasury/data/auth"
 	"treasury/data/wire"
+	"treasury/kit/fence"
 )
 
 // Request is one call of an interface.
@@ -103,6 +104,9 @@ func (c *Client) Do(ctx context.Context, req Request, out any) (Response, error)
 	for attempt := 1; ; attempt++ {
 		start = c.cfg.Now()
 		resp, err, sent := c.attempt(ctx, req, body, out, attempt)
+		if fence.Fenced(err) {
+			return Response{}, err // held back, not the platform's failure: told to nobody
+		}
 		if err == nil {
 			resp.Attempts = attempt
 			if c.cfg.OnCall != nil {
@@ -211,8 +215,11 @@ func (c *Client) attempt(ctx context.Context, req Request, body []byte, out any,
 	defer cancel()
 	start := c.cfg.Now()
 	status := 0
+	fenced := false
 	defer func() {
-		c.record(req, n, status, c.cfg.Now().Sub(start), err)
+		if !fenced { // a request held back never left: not an attempt
+			c.record(req, n, status, c.cfg.Now().Sub(start), err)
+		}
 	}()
 
 	hreq, err := http.NewRequestWithContext(ctx, req.Method, c.url(req), bodyReader(body))
@@ -232,6 +239,10 @@ func (c *Client) attempt(ctx context.Context, req Request, body []byte, out any,
 		hreq.Header.Set("User-Agent", c.cfg.UserAgent)
 	}
 	if c.cfg.Auth != nil && !req.NoAuth {
+		if ferr := fence.Check(ctx); ferr != nil { // a token's request is one too
+			fenced = true
+			return res, fmt.Errorf("%s %s %s: %w", c.cfg.Interface, req.Method, req.Path, ferr), false
+		}
 		tok, terr := c.cfg.Auth.Token(ctx)
 		if terr != nil {
 			return res, terr, false
@@ -240,6 +251,12 @@ func (c *Client) attempt(ctx context.Context, req Request, body []byte, out any,
 		hreq.Header.Set("Authorization", "Bearer "+tok.Reveal())
 	}
 
+	// The last thing before the request leaves: the lease it was made
+	// under (a site's poll) still holds.
+	if ferr := fence.Check(ctx); ferr != nil {
+		fenced = true
+		return res, fmt.Errorf("%s %s %s: %w", c.cfg.Interface, req.Method, req.Path, ferr), false
+	}
 	sentAt := c.cfg.Now()
 	hresp, err := c.cfg.HTTP.Do(hreq)
 	if err == nil && c.cfg.OnDate != nil {
