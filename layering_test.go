@@ -34,33 +34,9 @@ var layerTable = []struct{ prefix, layer string }{
 	{"kit", ground},
 	{"config", ground},
 
-	{"data/transport", wire},
-	{"data/auth", wire},
-	{"data/paging", wire},
-	{"data/wire", wire},
-	{"data/apierr", wire},
-	{"data/money", wire},
-	{"data/payments", wire},
-	{"data/liquidity", wire},
-	{"data/custody", wire},
-	{"data/wallet", wire},
-	{"data/reporting", wire},
-	{"data/webhook", wire},
-
-	{"data/live", desk},
-	{"data/platform", desk},
-	{"data/actions", desk},
-	{"data/audit", desk},
-	{"data/site", desk},
-	{"data/history", desk},
-	{"data/alerthook", desk},
-	{"data/metrics", desk},
-
-	{"data/figures", figs},
-	{"data/paystats", figs},
-	{"data/columns", figs},
-	{"data/runway", figs},
-	{"data/payments/ticket", figs}, // the ticket's text: a figure, under its interface
+	{"wire", wire},
+	{"desk", desk},
+	{"figures", figs},
 
 	{"ui", shell},
 	{"views", screens},
@@ -142,8 +118,8 @@ func layerRules() []layerRule {
 	rules := []layerRule{
 		{from: layers(wire), never: layers(desk, figs, shell, screens, cmds, assembly, sshd, sim, tooling),
 			why: "the wire imports none of the desk's state, the figures, ui, views, commands, process, sshserve, sandbox or tools"},
-		{from: layers(figs), never: layers(shell, screens, cmds, assembly, sshd, sim, tooling),
-			why: "the figures import no ui, views, commands, process, sshserve, sandbox or tools"},
+		{from: layers(figs), never: layers(desk, shell, screens, cmds, assembly, sshd, sim, tooling),
+			why: "the figures import none of the desk's state, ui, views, commands, process, sshserve, sandbox or tools"},
 		{from: layers(desk), never: layers(shell, screens, cmds, assembly, sshd, sim, tooling),
 			why: "the desk's state imports no ui, views, commands, process, sshserve, sandbox or tools"},
 		{from: paths("sandbox"), only: append(layers(wire), paths("kit")...),
@@ -152,29 +128,29 @@ func layerRules() []layerRule {
 			why: "config imports nothing of the project but kit"},
 		{from: paths("kit"), only: nil,
 			why: "kit imports nothing of the project"},
-		{from: paths("ui"), never: append(paths("data/transport", "data/auth", "data/paging", "data/payments/client",
-			"data/liquidity/client", "data/custody/client", "data/wallet/client", "data/reporting/client"),
-			sel{path: "data/platform"}, sel{path: "data/actions"}, sel{path: "data/site"}, sel{path: "data/history"},
-			sel{path: "data/alerthook"}, sel{path: "data/metrics"}),
-			why: "ui imports no HTTP client: no client of the wire (transport, auth, paging, an interface's client) and of the desk's state only the store (data/live) and the record it reads (data/audit)"},
+		{from: paths("ui"), never: append(paths("wire/transport", "wire/auth", "wire/paging", "wire/payments/client",
+			"wire/liquidity/client", "wire/custody/client", "wire/wallet/client", "wire/reporting/client"),
+			sel{path: "desk/platform"}, sel{path: "desk/actions"}, sel{path: "desk/site"}, sel{path: "desk/history"},
+			sel{path: "desk/alerthook"}, sel{path: "desk/metrics"}),
+			why: "ui imports no HTTP client: no client of the wire (transport, auth, paging, an interface's client) and of the desk's state only the store (desk/live) and the record it reads (desk/audit)"},
 		{from: paths("ui"), never: layers(screens),
 			why: "ui never imports views: views plug into the shell through its interface"},
 		{from: paths(""), except: paths("process", "commands/sandbox", "sandbox", "tools"), never: paths("sandbox"), direct: true,
 			why: "only process, commands/sandbox and tools start the sandbox"},
-		{from: paths("views"), never: paths("data/transport", "net/http"), direct: true,
-			why: "views build no HTTP request: they import neither net/http nor data/transport"},
+		{from: paths("views"), never: paths("wire/transport", "net/http"), direct: true,
+			why: "views build no HTTP request: they import neither net/http nor wire/transport"},
 	}
 	// Every interface's package has one shape: its records (what the
-	// sandbox and the views read) in data/<interface>, its client in
-	// data/<interface>/client.
+	// sandbox and the views read) in wire/<interface>, its client in
+	// wire/<interface>/client.
 	var ifaces []sel
 	var clients []sel
 	for _, iface := range []string{"payments", "wallet", "liquidity", "custody", "reporting"} {
-		ifaces = append(ifaces, sel{path: "data/" + iface})
-		clients = append(clients, sel{path: "data/" + iface + "/client"})
+		ifaces = append(ifaces, sel{path: "wire/" + iface})
+		clients = append(clients, sel{path: "wire/" + iface + "/client"})
 	}
-	return append(rules, layerRule{from: ifaces, except: clients, never: paths("data/transport"),
-		why: "an interface's records (data/<interface>) need no HTTP: its client is data/<interface>/client"})
+	return append(rules, layerRule{from: ifaces, except: clients, never: paths("wire/transport"),
+		why: "an interface's records (wire/<interface>) need no HTTP: its client is wire/<interface>/client"})
 }
 
 // harness reports whether p is a test harness (viewtest, sandboxtest,
@@ -260,7 +236,7 @@ func TestImportsFollowTheLayers(t *testing.T) {
 }
 
 // TestEveryPackageHasALayer: a new package is placed in the table (a
-// data/ package the table does not name would escape every rule).
+// package the table does not name would escape every rule).
 func TestEveryPackageHasALayer(t *testing.T) {
 	for p := range moduleGraph(t).deps {
 		if layerOf(p) == "" {
@@ -283,30 +259,31 @@ func TestLayerRulesCatchAViolation(t *testing.T) {
 		want     string
 		ruleWord string // a word of the rule that must catch it
 	}{
-		{deps("data/wallet", "data/live"), "data/wallet depends on data/live", "the wire imports"},
-		{deps("data/payments", "data/figures"), "data/payments depends on data/figures", "the wire imports"},
-		{deps("data/transport", "ui/sanitize"), "data/transport depends on ui/sanitize", "the wire imports"},
-		{deps("data/webhook", "sandbox"), "data/webhook depends on sandbox", "the wire imports"},
-		{deps("data/columns", "ui/table"), "data/columns depends on ui/table", "the figures import"},
-		{deps("data/payments/ticket", "views/viewkit"), "data/payments/ticket depends on views/viewkit", "the figures import"},
-		{deps("data/live", "ui/sanitize"), "data/live depends on ui/sanitize", "the desk's state imports"},
+		{deps("wire/wallet", "desk/live"), "wire/wallet depends on desk/live", "the wire imports"},
+		{deps("wire/payments", "figures"), "wire/payments depends on figures", "the wire imports"},
+		{deps("wire/transport", "ui/sanitize"), "wire/transport depends on ui/sanitize", "the wire imports"},
+		{deps("wire/webhook", "sandbox"), "wire/webhook depends on sandbox", "the wire imports"},
+		{deps("figures/columns", "ui/table"), "figures/columns depends on ui/table", "the figures import"},
+		{deps("figures/runway", "desk/live"), "figures/runway depends on desk/live", "the figures import"},
+		{deps("figures/ticket", "views/viewkit"), "figures/ticket depends on views/viewkit", "the figures import"},
+		{deps("desk/live", "ui/sanitize"), "desk/live depends on ui/sanitize", "the desk's state imports"},
 		{deps("sandbox", "config"), "sandbox depends on config", "the sandbox imports only"},
-		{deps("sandbox/internal/payworld", "data/platform"), "sandbox/internal/payworld depends on data/platform", "the sandbox imports only"},
-		{deps("sandbox", "data/figures"), "sandbox depends on data/figures", "the sandbox imports only"},
-		{deps("config", "data/webhook"), "config depends on data/webhook", "config imports nothing"},
+		{deps("sandbox/internal/payworld", "desk/platform"), "sandbox/internal/payworld depends on desk/platform", "the sandbox imports only"},
+		{deps("sandbox", "figures"), "sandbox depends on figures", "the sandbox imports only"},
+		{deps("config", "wire/webhook"), "config depends on wire/webhook", "config imports nothing"},
 		{deps("config", "ui/route"), "config depends on ui/route", "config imports nothing"},
-		{deps("kit/span", "data/money"), "kit/span depends on data/money", "kit imports nothing"},
+		{deps("kit/span", "wire/money"), "kit/span depends on wire/money", "kit imports nothing"},
 		{deps("kit/span", "config"), "kit/span depends on config", "kit imports nothing"},
-		{deps("ui", "data/actions"), "ui depends on data/actions", "ui imports no HTTP client"},
-		{deps("ui/table", "data/transport"), "ui/table depends on data/transport", "ui imports no HTTP client"},
-		{deps("ui", "data/wallet/client"), "ui depends on data/wallet/client", "ui imports no HTTP client"},
-		{deps("ui", "data/platform"), "ui depends on data/platform", "ui imports no HTTP client"},
+		{deps("ui", "desk/actions"), "ui depends on desk/actions", "ui imports no HTTP client"},
+		{deps("ui/table", "wire/transport"), "ui/table depends on wire/transport", "ui imports no HTTP client"},
+		{deps("ui", "wire/wallet/client"), "ui depends on wire/wallet/client", "ui imports no HTTP client"},
+		{deps("ui", "desk/platform"), "ui depends on desk/platform", "ui imports no HTTP client"},
 		{deps("ui", "views/viewkit"), "ui depends on views/viewkit", "ui never imports views"},
 		{imports("views/payments", "sandbox"), "views/payments depends on sandbox", "only process"},
-		{imports("data/site", "sandbox"), "data/site depends on sandbox", "only process"},
+		{imports("desk/site", "sandbox"), "desk/site depends on sandbox", "only process"},
 		{imports("views/payments", "net/http"), "views/payments depends on net/http", "views build no HTTP"},
-		{imports("views/wallets", "data/transport"), "views/wallets depends on data/transport", "views build no HTTP"},
-		{deps("data/custody", "data/transport"), "data/custody depends on data/transport", "an interface's records"},
+		{imports("views/wallets", "wire/transport"), "views/wallets depends on wire/transport", "views build no HTTP"},
+		{deps("wire/custody", "wire/transport"), "wire/custody depends on wire/transport", "an interface's records"},
 	}
 	caught := map[string]bool{}
 	for _, tc := range cases {
@@ -329,17 +306,17 @@ func TestLayerRulesCatchAViolation(t *testing.T) {
 
 	allowed := graph{
 		deps: map[string][]string{
-			"process": {"sandbox", "data/platform"}, "commands/sandbox": {"sandbox"},
-			"data/live": {"data/money", "data/figures", "config"}, "data/paystats": {"data/live"},
-			"data/payments/ticket": {"data/figures", "data/payments"},
-			"views/viewtest":       {"sandbox", "process"}, "sandbox/sandboxtest": {"process"},
-			"data/custody/client": {"data/transport", "data/custody"},
-			"sandbox":             {"data/transport", "data/payments", "kit/pubkey", "sandbox/internal/simkit"},
+			"process": {"sandbox", "desk/platform"}, "commands/sandbox": {"sandbox"},
+			"desk/live": {"wire/money", "figures", "config"}, "desk/paystats": {"desk/live"},
+			"figures/ticket": {"figures", "wire/payments"},
+			"views/viewtest": {"sandbox", "process"}, "sandbox/sandboxtest": {"process"},
+			"wire/custody/client": {"wire/transport", "wire/custody"},
+			"sandbox":             {"wire/transport", "wire/payments", "kit/pubkey", "sandbox/internal/simkit"},
 			"config":              {"kit/pubkey"}, "kit/keep": {"kit/words"},
-			"ui":       {"data/live", "data/audit", "data/webhook", "config", "ui/route"},
-			"ui/table": {"ui/sanitize", "data/figures"},
+			"ui":       {"desk/live", "desk/audit", "wire/webhook", "config", "ui/route"},
+			"ui/table": {"ui/sanitize", "figures"},
 		},
-		imports: map[string][]string{"views/payments": {"data/platform", "data/payments/client"}},
+		imports: map[string][]string{"views/payments": {"desk/platform", "wire/payments/client"}},
 	}
 	if got := breaks(allowed); len(got) != 0 {
 		t.Errorf("allowed imports found as violations: %q", got)
@@ -393,4 +370,104 @@ func statedRules(doc string) []string {
 		}
 	}
 	return out
+}
+
+// folderOf is the top-level folder of package p ("." for the root).
+func folderOf(p string) string {
+	if p == "" {
+		return "."
+	}
+	top, _, _ := strings.Cut(p, "/")
+	return top
+}
+
+// climbs lists the cycles among the top-level folders of g (by its
+// packages' own imports): where folders import each other, one of the
+// arrows climbs.
+func climbs(g graph) []string {
+	edges := map[string]map[string]bool{}
+	for p, ds := range g.imports {
+		for _, d := range ds {
+			a, b := folderOf(p), folderOf(d)
+			if a == b || !isModule(d, g) {
+				continue
+			}
+			if edges[a] == nil {
+				edges[a] = map[string]bool{}
+			}
+			edges[a][b] = true
+		}
+	}
+	var folders []string
+	for a := range edges {
+		folders = append(folders, a)
+	}
+	slices.Sort(folders)
+	var out []string
+	for i, a := range folders {
+		for _, b := range folders[i+1:] {
+			if reaches(edges, a, b, map[string]bool{}) && reaches(edges, b, a, map[string]bool{}) {
+				out = append(out, a+" and "+b+" import each other")
+			}
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// isModule reports whether d is a package of the module as g knows it.
+func isModule(d string, g graph) bool {
+	_, ok := g.imports[d]
+	if !ok {
+		_, ok = g.deps[d]
+	}
+	return ok
+}
+
+// reaches reports whether from leads to to along edges.
+func reaches(edges map[string]map[string]bool, from, to string, seen map[string]bool) bool {
+	if from == to {
+		return true
+	}
+	if seen[from] {
+		return false
+	}
+	seen[from] = true
+	for n := range edges[from] {
+		if reaches(edges, n, to, seen) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestNoImportClimbsBetweenFolders: the top-level folders import one
+// another in one direction only (ground, wire, figures, desk, ui, views,
+// commands...): no two of them reach each other.
+func TestNoImportClimbsBetweenFolders(t *testing.T) {
+	for _, c := range climbs(moduleGraph(t)) {
+		t.Error(c)
+	}
+	mod := func(m map[string][]string) graph {
+		g := graph{imports: m, deps: map[string][]string{}}
+		for _, ds := range m {
+			for _, d := range ds {
+				if _, ok := m[d]; !ok {
+					g.deps[d] = nil
+				}
+			}
+		}
+		return g
+	}
+	bad := mod(map[string][]string{"figures/runway": {"desk/live"}, "desk/live": {"figures", "wire/money"}, "figures": {"wire/money"}})
+	if got := climbs(bad); !slices.Equal(got, []string{"desk and figures import each other"}) {
+		t.Errorf("figures and desk importing each other: found %q", got)
+	}
+	far := mod(map[string][]string{"wire/money": {"ui/sanitize"}, "ui/sanitize": {"views/viewkit"}, "views/viewkit": {"wire/payments"}})
+	if got := climbs(far); len(got) == 0 {
+		t.Error("a cycle through three folders was not found")
+	}
+	if got := climbs(mod(map[string][]string{"desk/live": {"figures", "wire/money"}, "figures": {"wire/money"}, "": {"desk/live"}})); len(got) != 0 {
+		t.Errorf("one-way imports found as a cycle: %q", got)
+	}
 }

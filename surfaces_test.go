@@ -20,11 +20,9 @@ import (
 	"treasury/commands/sandbox/profiletest"
 	"treasury/config"
 	"treasury/config/route"
-	"treasury/data/columns"
-	"treasury/data/figures"
-	"treasury/data/money"
-	"treasury/data/payments"
-	"treasury/data/payments/ticket"
+	"treasury/figures"
+	"treasury/figures/columns"
+	"treasury/figures/ticket"
 	"treasury/sandbox"
 	"treasury/sandbox/sandboxtest"
 	"treasury/ui"
@@ -33,6 +31,8 @@ import (
 	"treasury/views/overview"
 	paymentsview "treasury/views/payments"
 	"treasury/views/viewtest"
+	"treasury/wire/money"
+	"treasury/wire/payments"
 )
 
 // The surfaces tests: every surface that shows a figure (the list, the

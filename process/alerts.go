@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"treasury/config"
-	"treasury/data/platform"
-	"treasury/data/site"
+	"treasury/desk/platform"
+	"treasury/desk/site"
 )
 
 // AlertSettings are the thresholds the alerts editor shows and writes: the

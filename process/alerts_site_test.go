@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"treasury/config"
-	"treasury/data/site/sitetest"
+	"treasury/desk/site/sitetest"
 )
 
 // held are the thresholds a bastion has in effect.

@@ -8,8 +8,8 @@ import (
 	"sync"
 	"time"
 
-	"treasury/data/audit"
-	"treasury/data/live"
+	"treasury/desk/audit"
+	"treasury/desk/live"
 	"treasury/kit/words"
 )
 

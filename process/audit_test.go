@@ -12,15 +12,15 @@ import (
 
 	"treasury/commands/cli/clitest"
 	"treasury/config"
-	"treasury/data/actions"
-	"treasury/data/audit"
-	"treasury/data/live"
-	"treasury/data/wallet"
+	"treasury/desk/actions"
+	"treasury/desk/audit"
+	"treasury/desk/live"
 	"treasury/kit/nonroot"
 	"treasury/process"
 	"treasury/process/sandboxprofile"
 	"treasury/sandbox/sandboxtest"
 	"treasury/ui"
+	"treasury/wire/wallet"
 )
 
 func TestMain(m *testing.M) { os.Exit(nonroot.Main(m)) }

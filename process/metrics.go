@@ -5,9 +5,9 @@ import (
 	"strings"
 	"time"
 
-	"treasury/data/actions"
-	"treasury/data/live"
-	"treasury/data/metrics"
+	"treasury/desk/actions"
+	"treasury/desk/live"
+	"treasury/desk/metrics"
 	"treasury/kit/buildinfo"
 )
 

@@ -17,14 +17,12 @@ import (
 	"time"
 
 	"treasury/config"
-	"treasury/data/actions"
-	"treasury/data/audit"
-	"treasury/data/live"
-	"treasury/data/metrics"
-	"treasury/data/platform"
-	"treasury/data/site"
-	"treasury/data/transport"
-	"treasury/data/webhook"
+	"treasury/desk/actions"
+	"treasury/desk/audit"
+	"treasury/desk/live"
+	"treasury/desk/metrics"
+	"treasury/desk/platform"
+	"treasury/desk/site"
 	"treasury/kit/diskfree"
 	"treasury/kit/keep"
 	"treasury/kit/words"
@@ -32,6 +30,8 @@ import (
 	"treasury/sandbox"
 	"treasury/ui"
 	"treasury/ui/sanitize"
+	"treasury/wire/transport"
+	"treasury/wire/webhook"
 )
 
 // Runtime is what one process opens for the dashboard or the SSH server:

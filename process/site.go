@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 
 	"treasury/config"
-	"treasury/data/site"
+	"treasury/desk/site"
 )
 
 // OpenSite joins the site the profile configures (cluster:), or returns

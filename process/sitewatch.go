@@ -5,8 +5,8 @@ import (
 	"log/slog"
 	"time"
 
-	"treasury/data/live"
-	"treasury/data/site"
+	"treasury/desk/live"
+	"treasury/desk/site"
 )
 
 // SiteRecheck is how often a process looks at how its site stands (at

@@ -11,10 +11,10 @@ import (
 	"testing"
 	"time"
 
-	"treasury/data/audit"
-	"treasury/data/live"
-	"treasury/data/site"
-	"treasury/data/site/sitetest"
+	"treasury/desk/audit"
+	"treasury/desk/live"
+	"treasury/desk/site"
+	"treasury/desk/site/sitetest"
 	"treasury/kit/fulldisk"
 )
 

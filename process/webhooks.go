@@ -6,10 +6,10 @@ import (
 	"log/slog"
 
 	"treasury/config"
-	"treasury/data/apierr"
-	"treasury/data/webhook"
 	"treasury/kit/portowner"
 	"treasury/sandbox"
+	"treasury/wire/apierr"
+	"treasury/wire/webhook"
 )
 
 // hooks is the runtime's PAYMENT_STATE_TRANSITION receiver: serving, or

@@ -10,11 +10,11 @@ import (
 
 	"treasury/commands/cli/clitest"
 	"treasury/config"
-	"treasury/data/apierr"
 	"treasury/kit/pubkey"
 	"treasury/process"
 	"treasury/sandbox"
 	"treasury/sandbox/sandboxtest"
+	"treasury/wire/apierr"
 )
 
 // TestReceiverJudgesTimestampsOnThePlatformClock runs the dashboard's

@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"treasury/data/wallet"
 	"treasury/sandbox"
 	"treasury/sandbox/sandboxtest"
+	"treasury/wire/wallet"
 )
 
 // answer_latency serves a request at once and answers it late: a client

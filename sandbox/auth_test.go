@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"treasury/data/payments"
 	"treasury/sandbox"
 	"treasury/sandbox/sandboxtest"
+	"treasury/wire/payments"
 )
 
 // TestSpec4_2_TokenIssuing covers the token endpoint: the JSON body of 4.2,

@@ -9,11 +9,11 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"treasury/data/liquidity"
-	"treasury/data/payments"
-	"treasury/data/wallet"
 	"treasury/sandbox"
 	"treasury/sandbox/sandboxtest"
+	"treasury/wire/liquidity"
+	"treasury/wire/payments"
+	"treasury/wire/wallet"
 )
 
 func heapAlloc() int64 {

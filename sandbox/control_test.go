@@ -9,12 +9,12 @@ import (
 	"testing"
 	"time"
 
-	"treasury/data/apierr"
-	"treasury/data/payments"
 	"treasury/kit/pubkey"
 	"treasury/sandbox"
 	"treasury/sandbox/contract"
 	"treasury/sandbox/sandboxtest"
+	"treasury/wire/apierr"
+	"treasury/wire/payments"
 )
 
 func send(t *testing.T, method, url, body string) (int, []byte) {

@@ -5,9 +5,9 @@ import (
 	"slices"
 	"testing"
 
-	"treasury/data/payments"
 	"treasury/sandbox/contract"
 	"treasury/sandbox/sandboxtest"
+	"treasury/wire/payments"
 )
 
 // TestPaymentsCoverTheDocument: every property of PaymentWithDetailsV2,

@@ -12,9 +12,9 @@ import (
 	"testing"
 	"time"
 
-	"treasury/data/custody"
 	"treasury/sandbox"
 	"treasury/sandbox/sandboxtest"
+	"treasury/wire/custody"
 )
 
 // cusEnv is a served sandbox and what custody requests need.

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"time"
 
-	"treasury/data/apierr"
 	"treasury/sandbox/internal/simkit"
+	"treasury/wire/apierr"
 )
 
 // faults wraps an interface's handler with the faults in force: latency,

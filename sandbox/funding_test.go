@@ -4,10 +4,10 @@ import (
 	"slices"
 	"testing"
 
-	"treasury/data/figures"
-	"treasury/data/payments"
+	"treasury/figures"
 	"treasury/sandbox"
 	"treasury/sandbox/sandboxtest"
+	"treasury/wire/payments"
 )
 
 // documentPayins are the payin values the vendor's document names (the

@@ -10,10 +10,10 @@ import (
 	"testing"
 	"time"
 
-	"treasury/data/liquidity"
 	"treasury/sandbox"
 	"treasury/sandbox/internal/market"
 	"treasury/sandbox/sandboxtest"
+	"treasury/wire/liquidity"
 )
 
 // liqURL builds a liquidity URL with query parameters given as key, value.

@@ -5,7 +5,7 @@ import (
 	"io"
 	"net/http"
 
-	"treasury/data/apierr"
+	"treasury/wire/apierr"
 )
 
 // Exchange is one request an interface answered and its answer, as

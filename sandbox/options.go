@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"time"
 
-	"treasury/data/wallet"
 	"treasury/sandbox/internal/simkit"
+	"treasury/wire/wallet"
 )
 
 // FaultSettings are the faults the sandbox injects; see GET /_sandbox/faults.

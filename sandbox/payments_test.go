@@ -10,11 +10,11 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"treasury/data/figures"
-	"treasury/data/money"
-	"treasury/data/payments"
+	"treasury/figures"
 	"treasury/sandbox"
 	"treasury/sandbox/sandboxtest"
+	"treasury/wire/money"
+	"treasury/wire/payments"
 )
 
 // payEnv is a served sandbox with a full-scope payments token.

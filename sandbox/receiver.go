@@ -1,7 +1,7 @@
 package sandbox
 
 import (
-	"treasury/data/webhook"
+	"treasury/wire/webhook"
 )
 
 // StartLocalReceiver starts a PAYMENT_STATE_TRANSITION receiver for s on

@@ -10,11 +10,11 @@ import (
 	"testing"
 	"time"
 
-	"treasury/data/figures"
-	"treasury/data/payments"
-	"treasury/data/reporting"
+	"treasury/figures"
 	"treasury/sandbox"
 	"treasury/sandbox/sandboxtest"
+	"treasury/wire/payments"
+	"treasury/wire/reporting"
 )
 
 func repList(t *testing.T, e payEnv) []reporting.Report {

@@ -7,11 +7,11 @@ import (
 	"testing"
 	"time"
 
-	"treasury/data/payments"
-	"treasury/data/reporting"
-	"treasury/data/wallet"
 	"treasury/sandbox"
 	"treasury/sandbox/sandboxtest"
+	"treasury/wire/payments"
+	"treasury/wire/reporting"
+	"treasury/wire/wallet"
 )
 
 // worldSize reads how much the payments world holds (GET /_sandbox/stats).

@@ -26,7 +26,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"treasury/data/apierr"
 	"treasury/sandbox/internal/authsim"
 	"treasury/sandbox/internal/custodysim"
 	"treasury/sandbox/internal/hooksim"
@@ -36,6 +35,7 @@ import (
 	"treasury/sandbox/internal/simkit"
 	"treasury/sandbox/internal/variant"
 	"treasury/sandbox/internal/walletsim"
+	"treasury/wire/apierr"
 )
 
 // Prefixes of the interfaces; each is the interface's base URL path.

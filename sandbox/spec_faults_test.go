@@ -5,12 +5,12 @@ import (
 	"net/http"
 	"testing"
 
-	"treasury/data/apierr"
-	"treasury/data/payments"
-	"treasury/data/reporting"
-	"treasury/data/wallet"
 	"treasury/sandbox"
 	"treasury/sandbox/sandboxtest"
+	"treasury/wire/apierr"
+	"treasury/wire/payments"
+	"treasury/wire/reporting"
+	"treasury/wire/wallet"
 )
 
 // TestSpec7_UnavailableBodies checks that an injected 503 arrives in each

@@ -7,11 +7,11 @@ import (
 	"strings"
 	"testing"
 
-	"treasury/data/apierr"
-	"treasury/data/payments"
-	"treasury/data/wallet"
 	"treasury/sandbox"
 	"treasury/sandbox/sandboxtest"
+	"treasury/wire/apierr"
+	"treasury/wire/payments"
+	"treasury/wire/wallet"
 )
 
 // typeValidation is the error type the document gives a request that fails

@@ -7,10 +7,10 @@ import (
 	"testing"
 	"time"
 
-	"treasury/data/apierr"
-	"treasury/data/custody"
-	"treasury/data/wallet"
 	"treasury/sandbox/sandboxtest"
+	"treasury/wire/apierr"
+	"treasury/wire/custody"
+	"treasury/wire/wallet"
 )
 
 // cusIntentRaw reads an intent answer as a generic map.

@@ -8,12 +8,12 @@ import (
 	"strings"
 	"testing"
 
-	"treasury/data/apierr"
-	"treasury/data/custody"
-	"treasury/data/payments"
-	"treasury/data/wallet"
 	"treasury/sandbox/contract"
 	"treasury/sandbox/sandboxtest"
+	"treasury/wire/apierr"
+	"treasury/wire/custody"
+	"treasury/wire/payments"
+	"treasury/wire/wallet"
 )
 
 // sendCT sends body with Content-Type ct (no header when ct is "-") and a

@@ -6,10 +6,10 @@ import (
 	"net/url"
 	"testing"
 
-	"treasury/data/apierr"
-	"treasury/data/payments"
-	"treasury/data/wallet"
 	"treasury/sandbox/sandboxtest"
+	"treasury/wire/apierr"
+	"treasury/wire/payments"
+	"treasury/wire/wallet"
 )
 
 // TestSpec4_3_TokensBoundToTheirQuery checks spec 4.3 rule 1: a page token

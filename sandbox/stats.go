@@ -5,8 +5,8 @@ import (
 	"strings"
 	"sync/atomic"
 
-	"treasury/data/apierr"
-	"treasury/data/payments"
+	"treasury/wire/apierr"
+	"treasury/wire/payments"
 )
 
 // countedInterfaces are the interfaces whose requests are counted: the

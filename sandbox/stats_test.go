@@ -5,9 +5,9 @@ import (
 	"testing"
 	"time"
 
-	"treasury/data/payments"
 	"treasury/sandbox"
 	"treasury/sandbox/sandboxtest"
+	"treasury/wire/payments"
 )
 
 // TestStatsCountsRequestsPerInterface sends known numbers of requests to

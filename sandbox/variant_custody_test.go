@@ -9,8 +9,8 @@ import (
 	"slices"
 	"testing"
 
-	"treasury/data/custody"
 	"treasury/sandbox/sandboxtest"
+	"treasury/wire/custody"
 )
 
 // TestVariantCustody checks the custody variant: limit capped at 50 (the

@@ -4,12 +4,12 @@ import (
 	"net/http"
 	"testing"
 
-	"treasury/data/custody"
-	"treasury/data/liquidity"
-	"treasury/data/payments"
-	"treasury/data/wallet"
 	"treasury/sandbox"
 	"treasury/sandbox/sandboxtest"
+	"treasury/wire/custody"
+	"treasury/wire/liquidity"
+	"treasury/wire/payments"
+	"treasury/wire/wallet"
 )
 
 // TestVariantExtrasEverywhere checks that every list and record answer of

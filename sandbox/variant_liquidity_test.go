@@ -6,8 +6,8 @@ import (
 	"regexp"
 	"testing"
 
-	"treasury/data/liquidity"
 	"treasury/sandbox/sandboxtest"
+	"treasury/wire/liquidity"
 )
 
 // TestVariantLiquidity checks the liquidity variant: pageSize capped at 100

@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"treasury/data/money"
-	"treasury/data/payments"
 	"treasury/sandbox/sandboxtest"
+	"treasury/wire/money"
+	"treasury/wire/payments"
 )
 
 // TestVariantPayments checks the two faces of payments: the default face

@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"treasury/data/reporting"
 	"treasury/sandbox/sandboxtest"
+	"treasury/wire/reporting"
 )
 
 // repTable reads a report body (CSV, or a JSON array of flat objects) as a

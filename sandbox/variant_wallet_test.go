@@ -8,10 +8,10 @@ import (
 	"strings"
 	"testing"
 
-	"treasury/data/apierr"
-	"treasury/data/wallet"
 	"treasury/sandbox"
 	"treasury/sandbox/sandboxtest"
+	"treasury/wire/apierr"
+	"treasury/wire/wallet"
 )
 
 // walAll reads every wallet (vault id, wallet id) of a sandbox.

@@ -6,10 +6,10 @@ import (
 	"strings"
 	"testing"
 
-	"treasury/data/apierr"
-	"treasury/data/wallet"
 	"treasury/sandbox"
 	"treasury/sandbox/sandboxtest"
+	"treasury/wire/apierr"
+	"treasury/wire/wallet"
 )
 
 // walTokens are tokens of the sandbox's TRANSACTIONS and MONITORING

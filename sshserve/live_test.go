@@ -9,7 +9,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"treasury/data/live"
+	"treasury/desk/live"
 )
 
 // liveModel shows the topic "x" of a shared store, as a dashboard view does.

@@ -15,7 +15,7 @@ import (
 
 	"treasury/config"
 	"treasury/config/route"
-	"treasury/data/live"
+	"treasury/desk/live"
 )
 
 // App is the shell: one per session (local terminal or SSH client).

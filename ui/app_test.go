@@ -15,7 +15,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"treasury/config/route"
-	"treasury/data/live"
+	"treasury/desk/live"
 	"treasury/ui/uitest"
 )
 

@@ -12,8 +12,8 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
-	"treasury/data/apierr"
 	"treasury/ui/uitest"
+	"treasury/wire/apierr"
 )
 
 var (

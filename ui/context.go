@@ -14,9 +14,9 @@ import (
 	"github.com/charmbracelet/colorprofile"
 
 	"treasury/config"
-	"treasury/data/live"
-	"treasury/data/webhook"
+	"treasury/desk/live"
 	"treasury/kit/keep"
+	"treasury/wire/webhook"
 )
 
 // Context is what a view is given: what its session owns (Session: the

@@ -7,9 +7,9 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"treasury/data/apierr"
-	"treasury/data/wire"
 	"treasury/ui/sanitize"
+	"treasury/wire"
+	"treasury/wire/apierr"
 )
 
 // ErrorText is how an error reads in one line: for platform errors the

@@ -16,11 +16,11 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"treasury/data/apierr"
-	"treasury/data/live"
-	"treasury/data/wire"
+	"treasury/desk/live"
 	"treasury/kit/words"
 	"treasury/ui/sanitize"
+	"treasury/wire"
+	"treasury/wire/apierr"
 )
 
 // View is the whole frame, on the alternate screen, with the mouse

@@ -14,10 +14,10 @@ import (
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/exp/golden"
 
-	"treasury/data/apierr"
-	"treasury/data/live"
+	"treasury/desk/live"
 	"treasury/kit/keep"
 	"treasury/ui/uitest"
+	"treasury/wire/apierr"
 )
 
 // TestAlertBadgeClaimsNoMoreThanWasRead: "no alerts" only once every

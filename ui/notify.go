@@ -7,7 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"treasury/data/live"
+	"treasury/desk/live"
 	"treasury/ui/sanitize"
 )
 

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"treasury/data/live"
+	"treasury/desk/live"
 )
 
 // alertStore is a store whose open alerts the test sets.

@@ -13,8 +13,8 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"treasury/data/wire"
 	"treasury/ui/sanitize"
+	"treasury/wire"
 )
 
 // helpLayer is the help (?) as an overlay: the line shown first

@@ -7,8 +7,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"treasury/data/apierr"
-	"treasury/data/live"
+	"treasury/desk/live"
+	"treasury/wire/apierr"
 )
 
 // readsView is a view watching one topic that counts the store changes

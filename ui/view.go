@@ -8,7 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"treasury/config/route"
-	"treasury/data/live"
+	"treasury/desk/live"
 )
 
 // Explainer is a view whose figures need saying how they are computed

@@ -17,7 +17,7 @@ import (
 
 	"treasury/commands/cli"
 	"treasury/config"
-	"treasury/data/audit"
+	"treasury/desk/audit"
 	"treasury/kit/words"
 	"treasury/process"
 	"treasury/ui/sanitize"

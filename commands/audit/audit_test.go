@@ -10,7 +10,7 @@ import (
 
 	"treasury/commands/cli/clitest"
 	"treasury/config"
-	"treasury/data/audit"
+	"treasury/desk/audit"
 )
 
 // `treasury audit verify` passes the log the dashboard writes (in the

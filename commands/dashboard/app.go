@@ -12,8 +12,8 @@ import (
 
 	"treasury/config"
 	"treasury/config/route"
-	"treasury/data/actions"
-	"treasury/data/audit"
+	"treasury/desk/actions"
+	"treasury/desk/audit"
 	"treasury/process"
 	"treasury/ui"
 	"treasury/views/addressbook"

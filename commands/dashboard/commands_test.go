@@ -6,7 +6,7 @@ import (
 
 	"treasury/config"
 	"treasury/config/route"
-	"treasury/data/audit"
+	"treasury/desk/audit"
 )
 
 // TestCommandsOverSSHNeedTheirRole: a local session runs every custom

@@ -11,7 +11,7 @@ import (
 
 	"treasury/commands/cli/clitest"
 	"treasury/config"
-	"treasury/data/audit"
+	"treasury/desk/audit"
 	"treasury/process"
 	"treasury/ui"
 	"treasury/ui/uitest"

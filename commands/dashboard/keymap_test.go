@@ -12,7 +12,7 @@ import (
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"treasury/config/route"
-	"treasury/data/audit"
+	"treasury/desk/audit"
 	"treasury/ui"
 	"treasury/ui/uitest"
 )

@@ -17,8 +17,8 @@ import (
 
 	"treasury/commands/cli/clitest"
 	"treasury/config"
-	"treasury/data/audit"
-	"treasury/data/live"
+	"treasury/desk/audit"
+	"treasury/desk/live"
 	"treasury/ui/uitest"
 )
 

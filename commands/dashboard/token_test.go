@@ -12,8 +12,8 @@ import (
 
 	"treasury/commands/cli/clitest"
 	"treasury/config"
-	"treasury/data/audit"
-	"treasury/data/live"
+	"treasury/desk/audit"
+	"treasury/desk/live"
 	"treasury/process"
 	"treasury/ui"
 )

@@ -113,7 +113,7 @@ func TestDoctorSpecFilter(t *testing.T) {
 }
 
 // TestDoctorWrongSecrets: a wrong payments secret, a wrong wallet secret
-// and an unknown custody domain each fail with the guidance of data/apierr
+// and an unknown custody domain each fail with the guidance of wire/apierr
 // and exit 1; the secrets, wrong or right, are never printed.
 func TestDoctorWrongSecrets(t *testing.T) {
 	srv := sandboxtest.Listen(t, nowOptions())

@@ -29,8 +29,8 @@ import (
 	"time"
 
 	"treasury/config"
-	"treasury/data/apierr"
 	"treasury/kit/parallel"
+	"treasury/wire/apierr"
 )
 
 // Status is the outcome of one check.

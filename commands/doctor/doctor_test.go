@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"treasury/config"
-	"treasury/data/apierr"
+	"treasury/wire/apierr"
 )
 
 func byName(checks []Check, name string) Check {

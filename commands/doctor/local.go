@@ -19,10 +19,10 @@ import (
 	"sync"
 	"time"
 
-	"treasury/data/apierr"
-	"treasury/data/audit"
-	"treasury/data/webhook"
+	"treasury/desk/audit"
 	"treasury/kit/portowner"
+	"treasury/wire/apierr"
+	"treasury/wire/webhook"
 )
 
 // webhooks checks the PAYMENT_STATE_TRANSITION receiver of the profile:

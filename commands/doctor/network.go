@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"treasury/config"
-	"treasury/data/apierr"
-	"treasury/data/auth"
+	"treasury/wire/apierr"
+	"treasury/wire/auth"
 )
 
 // prober holds what one Run shares: the options, the HTTP transport of

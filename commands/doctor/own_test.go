@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"treasury/data/audit"
+	"treasury/desk/audit"
 	"treasury/kit/portowner"
 )
 

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"time"
 
-	"treasury/data/audit"
-	"treasury/data/site"
+	"treasury/desk/audit"
+	"treasury/desk/site"
 	"treasury/kit/words"
 	"treasury/process"
 	"treasury/ui/sanitize"

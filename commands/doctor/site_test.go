@@ -10,9 +10,9 @@ import (
 	"time"
 
 	"treasury/config"
-	"treasury/data/audit"
-	"treasury/data/site"
-	"treasury/data/site/sitetest"
+	"treasury/desk/audit"
+	"treasury/desk/site"
+	"treasury/desk/site/sitetest"
 )
 
 // The site section: no node answering fails with what to do; with this

@@ -6,7 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"treasury/data/audit"
+	"treasury/desk/audit"
 	"treasury/kit/diskfree"
 	"treasury/kit/words"
 )

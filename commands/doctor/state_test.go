@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"treasury/data/audit"
+	"treasury/desk/audit"
 )
 
 // The state section: the directory writable with its free space, the

@@ -3,11 +3,11 @@ package get
 import (
 	"time"
 
-	"treasury/data/columns"
-	"treasury/data/custody"
-	"treasury/data/payments"
-	"treasury/data/reporting"
-	"treasury/data/wallet"
+	"treasury/figures/columns"
+	"treasury/wire/custody"
+	"treasury/wire/payments"
+	"treasury/wire/reporting"
+	"treasury/wire/wallet"
 )
 
 // shortColumns are the short columns `get -o table` shows for a list of

@@ -8,10 +8,10 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"treasury/data/apierr"
-	"treasury/data/figures"
-	"treasury/data/payments"
-	"treasury/data/wallet"
+	"treasury/figures"
+	"treasury/wire/apierr"
+	"treasury/wire/payments"
+	"treasury/wire/wallet"
 )
 
 // derivedColumn is a column computed from a record rather than read from

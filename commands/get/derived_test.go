@@ -11,10 +11,10 @@ import (
 	"testing"
 	"time"
 
-	"treasury/data/figures"
-	"treasury/data/payments"
-	"treasury/data/reporting"
-	"treasury/data/wallet"
+	"treasury/figures"
+	"treasury/wire/payments"
+	"treasury/wire/reporting"
+	"treasury/wire/wallet"
 )
 
 // TestGetPaymentsErrorColumns: table and CSV end with the payment's

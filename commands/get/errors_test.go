@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"treasury/data/payments"
-	"treasury/data/reporting"
-	"treasury/data/wallet"
+	"treasury/wire/payments"
+	"treasury/wire/reporting"
+	"treasury/wire/wallet"
 )
 
 func TestGetFailures(t *testing.T) {

@@ -9,11 +9,11 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"treasury/data/figures"
-	"treasury/data/payments"
-	payclient "treasury/data/payments/client"
-	"treasury/data/platform"
-	"treasury/data/runway"
+	"treasury/desk/platform"
+	"treasury/figures"
+	"treasury/figures/runway"
+	"treasury/wire/payments"
+	payclient "treasury/wire/payments/client"
 )
 
 // exposureRow is one currency of `treasury get exposure`: what the

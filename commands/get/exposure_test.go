@@ -10,10 +10,10 @@ import (
 
 	"treasury/commands/cli/clitest"
 	"treasury/commands/sandbox/profiletest"
-	"treasury/data/figures"
-	"treasury/data/payments"
-	"treasury/data/runway"
+	"treasury/figures"
+	"treasury/figures/runway"
 	"treasury/sandbox/sandboxtest"
+	"treasury/wire/payments"
 )
 
 // TestExposureFigureByFigure: `get exposure` on a sandbox whose clock

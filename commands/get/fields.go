@@ -12,9 +12,9 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"treasury/data/figures"
-	"treasury/data/money"
+	"treasury/figures"
 	"treasury/kit/jsonfields"
+	"treasury/wire/money"
 )
 
 // recordField is a leaf of a record: its path of JSON names ("originator.

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"treasury/data/money"
-	"treasury/data/payments"
+	"treasury/wire/money"
+	"treasury/wire/payments"
 )
 
 // TestGetCSVAmountsHaveTheirCurrencysDecimals: every amount of `get

@@ -10,9 +10,9 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"treasury/data/figures"
-	payclient "treasury/data/payments/client"
-	"treasury/data/platform"
+	"treasury/desk/platform"
+	"treasury/figures"
+	payclient "treasury/wire/payments/client"
 )
 
 // fundingRow is one prefunded currency of `treasury get funding`: the

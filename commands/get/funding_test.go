@@ -12,9 +12,9 @@ import (
 
 	"treasury/commands/cli/clitest"
 	"treasury/commands/sandbox/profiletest"
-	"treasury/data/figures"
-	"treasury/data/payments"
+	"treasury/figures"
 	"treasury/sandbox/sandboxtest"
+	"treasury/wire/payments"
 )
 
 // TestGetFunding: `get funding --hours 8` on a sandbox whose clock stands

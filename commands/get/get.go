@@ -14,13 +14,13 @@ import (
 
 	"treasury/commands/cli"
 	"treasury/config"
-	"treasury/data/apierr"
-	"treasury/data/platform"
-	"treasury/data/wire"
+	"treasury/desk/platform"
 	"treasury/kit/span"
 	"treasury/kit/words"
 	"treasury/process"
 	"treasury/ui/sanitize"
+	"treasury/wire"
+	"treasury/wire/apierr"
 )
 
 // getFlags are the flags of `treasury get`. Which of since, state, type,

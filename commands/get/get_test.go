@@ -17,14 +17,14 @@ import (
 
 	"treasury/commands/cli/clitest"
 	"treasury/commands/sandbox/profiletest"
-	"treasury/data/custody"
-	"treasury/data/liquidity"
-	"treasury/data/payments"
-	"treasury/data/reporting"
-	"treasury/data/wallet"
-	"treasury/data/wire"
 	"treasury/sandbox"
 	"treasury/sandbox/sandboxtest"
+	"treasury/wire"
+	"treasury/wire/custody"
+	"treasury/wire/liquidity"
+	"treasury/wire/payments"
+	"treasury/wire/reporting"
+	"treasury/wire/wallet"
 )
 
 // getRun runs `treasury get args...` on the package's sandbox

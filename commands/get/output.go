@@ -16,11 +16,11 @@ import (
 
 	"charm.land/lipgloss/v2"
 
-	"treasury/data/figures"
-	"treasury/data/payments"
-	"treasury/data/payments/ticket"
-	"treasury/data/wire"
+	"treasury/figures"
+	"treasury/figures/ticket"
 	"treasury/ui/sanitize"
+	"treasury/wire"
+	"treasury/wire/payments"
 )
 
 // writeRecords prints v, a slice of records or one record (or rawBytes),

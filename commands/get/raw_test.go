@@ -11,9 +11,9 @@ import (
 
 	"treasury/commands/cli/clitest"
 	"treasury/commands/sandbox/profiletest"
-	"treasury/data/reporting"
 	"treasury/sandbox"
 	"treasury/sandbox/sandboxtest"
+	"treasury/wire/reporting"
 )
 
 // hostileReport is a sandbox whose reports hold names full of escape

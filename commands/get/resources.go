@@ -12,17 +12,17 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"treasury/data/apierr"
-	"treasury/data/figures"
-	"treasury/data/liquidity"
-	liquidityclient "treasury/data/liquidity/client"
-	"treasury/data/payments"
-	payclient "treasury/data/payments/client"
-	"treasury/data/payments/ticket"
-	"treasury/data/platform"
-	"treasury/data/reporting"
-	reportingclient "treasury/data/reporting/client"
-	"treasury/data/wire"
+	"treasury/desk/platform"
+	"treasury/figures"
+	"treasury/figures/ticket"
+	"treasury/wire"
+	"treasury/wire/apierr"
+	"treasury/wire/liquidity"
+	liquidityclient "treasury/wire/liquidity/client"
+	"treasury/wire/payments"
+	payclient "treasury/wire/payments/client"
+	"treasury/wire/reporting"
+	reportingclient "treasury/wire/reporting/client"
 )
 
 // getResource is one thing `treasury get` prints.

@@ -3,10 +3,10 @@ package get
 import (
 	"context"
 
-	"treasury/data/figures"
-	"treasury/data/paging"
-	payclient "treasury/data/payments/client"
-	"treasury/data/payments/ticket"
+	"treasury/figures"
+	"treasury/figures/ticket"
+	"treasury/wire/paging"
+	payclient "treasury/wire/payments/client"
 )
 
 // readTrail reads the ledger of s's payment's dates in its currency and

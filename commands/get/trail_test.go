@@ -4,9 +4,9 @@ import (
 	"strings"
 	"testing"
 
-	"treasury/data/figures"
-	"treasury/data/money"
-	"treasury/data/payments"
+	"treasury/figures"
+	"treasury/wire/money"
+	"treasury/wire/payments"
 )
 
 // TestSummarySaysTheFundsCameBack: `get payment ID -o summary` of a FAILED

@@ -3,10 +3,10 @@ package get
 import (
 	"context"
 
-	custodyclient "treasury/data/custody/client"
-	"treasury/data/platform"
-	"treasury/data/wallet"
-	walletclient "treasury/data/wallet/client"
+	"treasury/desk/platform"
+	custodyclient "treasury/wire/custody/client"
+	"treasury/wire/wallet"
+	walletclient "treasury/wire/wallet/client"
 )
 
 // walletResources are the resources of the wallet and custody interfaces.

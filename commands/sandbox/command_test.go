@@ -15,8 +15,8 @@ import (
 
 	"treasury/commands/cli/clitest"
 	"treasury/config"
-	"treasury/data/payments"
 	"treasury/sandbox"
+	"treasury/wire/payments"
 )
 
 // TestSandboxCommand serves the sandbox on a free port, reads it over

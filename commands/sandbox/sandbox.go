@@ -15,11 +15,11 @@ import (
 
 	"treasury/commands/cli"
 	"treasury/config"
-	"treasury/data/wallet"
-	"treasury/data/webhook"
 	"treasury/kit/pubkey"
 	"treasury/process"
 	"treasury/sandbox"
+	"treasury/wire/wallet"
+	"treasury/wire/webhook"
 )
 
 // sandboxFlags are the flags of `treasury sandbox`.

@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 
-	"treasury/data/alerthook"
-	"treasury/data/live"
+	"treasury/desk/alerthook"
+	"treasury/desk/live"
 	"treasury/process"
 )
 

@@ -13,8 +13,8 @@ import (
 
 	"treasury/commands/cli/clitest"
 	"treasury/config"
-	"treasury/data/money"
 	"treasury/process"
+	"treasury/wire/money"
 )
 
 // TestServePostsAlerts: `treasury serve` with alerts.webhook posts the

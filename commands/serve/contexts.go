@@ -10,7 +10,7 @@ import (
 
 	"treasury/commands/dashboard"
 	"treasury/config"
-	"treasury/data/audit"
+	"treasury/desk/audit"
 	"treasury/process"
 )
 

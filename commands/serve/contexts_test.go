@@ -13,7 +13,7 @@ import (
 
 	"treasury/commands/cli/clitest"
 	"treasury/config"
-	"treasury/data/audit"
+	"treasury/desk/audit"
 	"treasury/process"
 )
 

@@ -23,7 +23,7 @@ import (
 	"treasury/commands/cli"
 	"treasury/commands/dashboard"
 	"treasury/config"
-	"treasury/data/audit"
+	"treasury/desk/audit"
 	"treasury/kit/journal"
 	"treasury/kit/logfile"
 	"treasury/kit/sdnotify"

@@ -8,7 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"treasury/data/live"
+	"treasury/desk/live"
 	"treasury/process"
 	"treasury/sshserve"
 )

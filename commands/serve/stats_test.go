@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"treasury/data/live"
-	"treasury/data/site/sitetest"
+	"treasury/desk/live"
+	"treasury/desk/site/sitetest"
 	"treasury/process"
 )
 

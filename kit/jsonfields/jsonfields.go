@@ -3,7 +3,7 @@
 // nested structs (and pointers to them) flattened, embedded structs
 // without a name inlined as encoding/json inlines them, an optional value
 // (a struct of an Opt-like type: a method Get() (T, bool), as
-// treasury/data/wire.Opt) unwrapped to what it holds. A leaf is a value
+// treasury/wire.Opt) unwrapped to what it holds. A leaf is a value
 // written as one: not a struct, or one that marshals itself as text.
 // `treasury get` writes a record's CSV columns from them; the dashboard
 // checks a custom command's {field} placeholders against them.

@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"treasury/config"
-	"treasury/data/wallet"
 	"treasury/sandbox"
+	"treasury/wire/wallet"
 )
 
 // Of points every interface of base (the built-in sandbox profile,

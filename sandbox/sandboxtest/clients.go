@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"treasury/data/apierr"
-	"treasury/data/transport"
 	"treasury/sandbox"
+	"treasury/wire/apierr"
+	"treasury/wire/transport"
 )
 
 // Waits records the backoff waits of a transport instead of sleeping (pass

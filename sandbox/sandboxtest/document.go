@@ -16,9 +16,9 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"treasury/data/payments"
 	"treasury/sandbox"
 	"treasury/sandbox/contract"
+	"treasury/wire/payments"
 )
 
 // DocumentServer stands in front of a sandbox as a payments server built

@@ -12,11 +12,11 @@ import (
 	"testing"
 	"time"
 
-	"treasury/data/apierr"
-	"treasury/data/payments"
-	"treasury/data/wallet"
 	"treasury/sandbox"
 	"treasury/sandbox/contract"
+	"treasury/wire/apierr"
+	"treasury/wire/payments"
+	"treasury/wire/wallet"
 )
 
 // Start is the frozen clock's default start: a Monday mid-month, so the

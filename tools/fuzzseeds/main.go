@@ -29,12 +29,12 @@ import (
 	"github.com/google/uuid"
 
 	"treasury/config"
-	"treasury/data/liquidity"
-	"treasury/data/payments"
-	"treasury/data/platform"
-	"treasury/data/wallet"
+	"treasury/desk/platform"
 	"treasury/process/sandboxprofile"
 	"treasury/sandbox"
+	"treasury/wire/liquidity"
+	"treasury/wire/payments"
+	"treasury/wire/wallet"
 )
 
 // answer is one response the clients received.
@@ -247,7 +247,7 @@ func onePrefixed(dir, target string, sel byte, body []byte) seed {
 }
 
 // walletLists are the list keys of the wallet fuzz target, in its order
-// (data/wallet/client FuzzWalletLists).
+// (wire/wallet/client FuzzWalletLists).
 var walletLists = []string{"vaults", "wallets", "balances", "transactions", "history", "limits", "policyRules",
 	"counterparties", "addresses", "webhooks", "subscriptions", "sweepConfigurations"}
 
@@ -294,23 +294,23 @@ func seedOf(a answer, ep sandbox.Endpoints) (seed, bool) {
 				sel = i
 			}
 		}
-		s = seed{dir: "data/apierr", target: "FuzzParse", args: []string{fmt.Sprintf("byte(%d)", sel), fmt.Sprintf("int(%d)", a.status), bytesArg(body)}}
+		s = seed{dir: "wire/apierr", target: "FuzzParse", args: []string{fmt.Sprintf("byte(%d)", sel), fmt.Sprintf("int(%d)", a.status), bytesArg(body)}}
 		name = iface + "-" + name
 	case iface == "liquidity":
 		key := strings.TrimPrefix(path, "/api/v0/")
 		sel := map[string]byte{"quotes": 0, "trades": 1, "balances": 2}[key]
-		s = onePrefixed("data/liquidity", "FuzzPages", sel, cut(body, key))
+		s = onePrefixed("wire/liquidity", "FuzzPages", sel, cut(body, key))
 	case iface == "auth" && strings.HasSuffix(path, "/test"):
-		s = seed{dir: "data/payments/client", target: "FuzzTokenTest", args: []string{bytesArg(body)}}
+		s = seed{dir: "wire/payments/client", target: "FuzzTokenTest", args: []string{bytesArg(body)}}
 	case iface == "auth" || strings.HasSuffix(path, "/oauth/token"):
-		s = seed{dir: "data/auth", target: "FuzzIssued", args: []string{bytesArg(body)}}
+		s = seed{dir: "wire/auth", target: "FuzzIssued", args: []string{bytesArg(body)}}
 	case iface == "payments":
 		sel, key := paymentsTarget(a.method, path)
-		s = onePrefixed("data/payments", "FuzzPayments", sel, cut(body, key))
+		s = onePrefixed("wire/payments", "FuzzPayments", sel, cut(body, key))
 	case iface == "reporting" && path == "/v2/reports":
-		s = onePrefixed("data/reporting", "FuzzReportList", 0, cut(body, "reports"))
+		s = onePrefixed("wire/reporting", "FuzzReportList", 0, cut(body, "reports"))
 	case iface == "reporting" && strings.HasPrefix(path, "/v2/reports/") && len(body) > 0 && body[0] == '{':
-		s = onePrefixed("data/reporting", "FuzzReportList", 1, body)
+		s = onePrefixed("wire/reporting", "FuzzReportList", 1, body)
 	case iface == "reporting":
 		s = reportContent(body)
 	case iface == "wallet":
@@ -318,13 +318,13 @@ func seedOf(a answer, ep sandbox.Endpoints) (seed, bool) {
 	case iface == "custody":
 		switch {
 		case a.method == http.MethodPost:
-			s = onePrefixed("data/custody", "FuzzCustody", 3, body)
+			s = onePrefixed("wire/custody", "FuzzCustody", 3, body)
 		case intentOf.MatchString(path):
-			s = onePrefixed("data/custody", "FuzzCustody", 2, body)
+			s = onePrefixed("wire/custody", "FuzzCustody", 2, body)
 		case endpointOf.MatchString(path):
-			s = onePrefixed("data/custody", "FuzzCustody", 1, body)
+			s = onePrefixed("wire/custody", "FuzzCustody", 1, body)
 		default:
-			s = onePrefixed("data/custody", "FuzzCustody", 0, cut(body, "items"))
+			s = onePrefixed("wire/custody", "FuzzCustody", 0, cut(body, "items"))
 		}
 	}
 	if s.target == "" {
@@ -365,10 +365,10 @@ func reportContent(body []byte) seed {
 	recon := bytes.Contains(body[:min(len(body), 4096)], []byte("transaction_id"))
 	typ := map[bool]string{false: "PaymentOps", true: "Recon"}[recon]
 	if len(t) > 0 && t[0] == '[' {
-		return seed{dir: "data/reporting", target: "FuzzParse" + typ + "JSON", args: []string{bytesArg(cutArray(t))}}
+		return seed{dir: "wire/reporting", target: "FuzzParse" + typ + "JSON", args: []string{bytesArg(cutArray(t))}}
 	}
 	lines := bytes.SplitAfter(body, []byte("\n"))
-	return seed{dir: "data/reporting", target: "FuzzParse" + typ + "CSV", args: []string{bytesArg(bytes.Join(lines[:min(len(lines), 6)], nil))}}
+	return seed{dir: "wire/reporting", target: "FuzzParse" + typ + "CSV", args: []string{bytesArg(bytes.Join(lines[:min(len(lines), 6)], nil))}}
 }
 
 // walletSeed is the seed of a wallet answer: a page of a list, or one
@@ -378,18 +378,18 @@ func walletSeed(path string, body []byte) seed {
 	if json.Unmarshal(body, &m) == nil {
 		for i, k := range walletLists {
 			if _, ok := m[k]; ok {
-				return onePrefixed("data/wallet/client", "FuzzWalletLists", byte(i), cut(body, k))
+				return onePrefixed("wire/wallet/client", "FuzzWalletLists", byte(i), cut(body, k))
 			}
 		}
 	}
 	n := byte(len(walletLists))
 	switch {
 	case walletOne.MatchString(path):
-		return onePrefixed("data/wallet/client", "FuzzWalletLists", n, body)
+		return onePrefixed("wire/wallet/client", "FuzzWalletLists", n, body)
 	case walletTx.MatchString(path):
-		return onePrefixed("data/wallet/client", "FuzzWalletLists", n+1, body)
+		return onePrefixed("wire/wallet/client", "FuzzWalletLists", n+1, body)
 	case sweepOne.MatchString(path):
-		return onePrefixed("data/wallet/client", "FuzzWalletLists", n+2, body)
+		return onePrefixed("wire/wallet/client", "FuzzWalletLists", n+2, body)
 	}
 	return seed{}
 }

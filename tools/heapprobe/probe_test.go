@@ -18,8 +18,8 @@ import (
 	"time"
 
 	"treasury/config"
-	"treasury/data/live"
-	"treasury/data/platform"
+	"treasury/desk/live"
+	"treasury/desk/platform"
 	"treasury/process/sandboxprofile"
 	"treasury/sandbox"
 	"treasury/sandbox/sandboxtest"

@@ -14,16 +14,16 @@ import (
 	"time"
 
 	"treasury/config"
-	"treasury/data/actions"
-	"treasury/data/apierr"
-	"treasury/data/audit"
-	"treasury/data/custody"
-	"treasury/data/platform"
-	"treasury/data/site"
-	"treasury/data/wallet"
-	walletclient "treasury/data/wallet/client"
+	"treasury/desk/actions"
+	"treasury/desk/audit"
+	"treasury/desk/platform"
+	"treasury/desk/site"
 	"treasury/process/sandboxprofile"
 	"treasury/sandbox"
+	"treasury/wire/apierr"
+	"treasury/wire/custody"
+	"treasury/wire/wallet"
+	walletclient "treasury/wire/wallet/client"
 )
 
 // agentEnv carries an agent's spec (JSON) to the soak binary started

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"strings"
 
-	"treasury/data/actions"
-	"treasury/data/audit"
+	"treasury/desk/actions"
+	"treasury/desk/audit"
 	"treasury/sandbox"
 )
 

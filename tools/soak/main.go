@@ -30,7 +30,7 @@ import (
 	"time"
 
 	"treasury/config"
-	"treasury/data/platform"
+	"treasury/desk/platform"
 	"treasury/kit/fulldisk"
 	"treasury/process/sandboxprofile"
 	"treasury/sandbox"

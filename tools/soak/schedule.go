@@ -14,14 +14,14 @@ import (
 	"syscall"
 	"time"
 
-	"treasury/data/actions"
-	"treasury/data/audit"
-	"treasury/data/custody"
-	"treasury/data/platform"
-	"treasury/data/wallet"
+	"treasury/desk/actions"
+	"treasury/desk/audit"
+	"treasury/desk/platform"
 	"treasury/kit/fulldisk"
 	"treasury/kit/parallel"
 	"treasury/sandbox"
+	"treasury/wire/custody"
+	"treasury/wire/wallet"
 )
 
 // More fault kinds, beside the proxy's: what befalls an agent or its disk

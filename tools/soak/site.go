@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 
 	"treasury/config"
-	"treasury/data/site"
+	"treasury/desk/site"
 )
 
 // siteNodes are the three nodes of the soak's site, run by the soak

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"treasury/data/live"
+	"treasury/desk/live"
 )
 
 // benchSeries is a day of 10-second samples: 8,640 points, as the live

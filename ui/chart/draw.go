@@ -9,7 +9,7 @@ import (
 	"github.com/NimbleMarkets/ntcharts/v2/linechart"
 	tslc "github.com/NimbleMarkets/ntcharts/v2/linechart/timeserieslinechart"
 
-	"treasury/data/live"
+	"treasury/desk/live"
 )
 
 // Smallest size drawn with axes; anything smaller shows a sparkline.

@@ -21,7 +21,7 @@ import (
 	"charm.land/lipgloss/v2"
 	tslc "github.com/NimbleMarkets/ntcharts/v2/linechart/timeserieslinechart"
 
-	"treasury/data/live"
+	"treasury/desk/live"
 )
 
 // Styles are the styles a chart renders with: Axis for the axis lines, Label

@@ -9,7 +9,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/colorprofile"
 
-	"treasury/data/live"
+	"treasury/desk/live"
 )
 
 func TestSizesHonoured(t *testing.T) {

@@ -8,7 +8,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/NimbleMarkets/ntcharts/v2/sparkline"
 
-	"treasury/data/live"
+	"treasury/desk/live"
 )
 
 // Sparkline returns a one-line sparkline of the last width points of pts,

@@ -9,12 +9,12 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"treasury/data/actions"
-	"treasury/data/custody"
-	"treasury/data/live"
+	"treasury/desk/actions"
+	"treasury/desk/live"
 	"treasury/ui"
 	"treasury/ui/sanitize"
 	"treasury/views/viewkit"
+	"treasury/wire/custody"
 )
 
 // submitted is the answer of a lock or unlock call, and what it was

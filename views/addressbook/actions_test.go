@@ -12,18 +12,18 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
-	"treasury/data/actions"
-	"treasury/data/apierr"
-	"treasury/data/audit"
-	"treasury/data/auth"
-	"treasury/data/custody"
-	custodyclient "treasury/data/custody/client"
-	"treasury/data/transport"
+	"treasury/desk/actions"
+	"treasury/desk/audit"
 	"treasury/sandbox"
 	"treasury/ui"
 	"treasury/ui/uitest"
 	"treasury/views/addressbook"
 	"treasury/views/viewtest"
+	"treasury/wire/apierr"
+	"treasury/wire/auth"
+	"treasury/wire/custody"
+	custodyclient "treasury/wire/custody/client"
+	"treasury/wire/transport"
 )
 
 // auditOf returns the audit entries about an endpoint.

@@ -5,9 +5,9 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"treasury/data/actions"
-	"treasury/data/custody"
+	"treasury/desk/actions"
 	"treasury/views/viewkit"
+	"treasury/wire/custody"
 )
 
 // lockBatch is the lock (lock true) or unlock of the marked endpoints:

@@ -9,14 +9,14 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"treasury/data/columns"
-	"treasury/data/custody"
-	"treasury/data/live"
+	"treasury/desk/live"
+	"treasury/figures/columns"
 	"treasury/kit/words"
 	"treasury/ui"
 	"treasury/ui/sanitize"
 	"treasury/ui/table"
 	"treasury/views/viewkit"
+	"treasury/wire/custody"
 )
 
 func (v *View) newEndpointsPage() *viewkit.TablePage[custody.Endpoint] {

@@ -3,8 +3,8 @@ package addressbook
 import (
 	"reflect"
 
-	"treasury/data/custody"
-	"treasury/data/wallet"
+	"treasury/wire/custody"
+	"treasury/wire/wallet"
 )
 
 // RecordTypes are the types of the records the view's tables list: a

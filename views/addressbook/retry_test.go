@@ -3,10 +3,10 @@ package addressbook_test
 import (
 	"testing"
 
-	"treasury/data/audit"
-	"treasury/data/custody"
+	"treasury/desk/audit"
 	"treasury/sandbox"
 	"treasury/views/viewtest"
+	"treasury/wire/custody"
 )
 
 // TestLockRetryAfterUnknownReusesIntentID: a lock whose submission meets

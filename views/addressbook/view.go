@@ -14,13 +14,13 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"treasury/config/route"
-	"treasury/data/actions"
-	"treasury/data/custody"
-	"treasury/data/live"
-	"treasury/data/platform"
-	"treasury/data/wallet"
+	"treasury/desk/actions"
+	"treasury/desk/live"
+	"treasury/desk/platform"
 	"treasury/ui"
 	"treasury/views/viewkit"
+	"treasury/wire/custody"
+	"treasury/wire/wallet"
 )
 
 // section is the root the view shows.

@@ -6,12 +6,12 @@ import (
 	"strings"
 	"testing"
 
-	"treasury/data/custody"
-	"treasury/data/live"
+	"treasury/desk/live"
 	"treasury/sandbox"
 	"treasury/ui"
 	"treasury/views/addressbook"
 	"treasury/views/viewtest"
+	"treasury/wire/custody"
 )
 
 func newView(e *viewtest.Env) *addressbook.View { return addressbook.New(e.Ctx, e.P, e.Actor) }

@@ -23,12 +23,12 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"treasury/config/route"
-	"treasury/data/live"
-	"treasury/data/wire"
+	"treasury/desk/live"
 	"treasury/ui"
 	"treasury/ui/sanitize"
 	"treasury/ui/table"
 	"treasury/views/viewkit"
+	"treasury/wire"
 )
 
 // target is the view that shows an alert's topic.

@@ -11,7 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"treasury/config/route"
-	"treasury/data/live"
+	"treasury/desk/live"
 	"treasury/ui"
 	"treasury/views/alerts"
 	"treasury/views/viewtest"

@@ -13,8 +13,8 @@ import (
 	"github.com/shopspring/decimal"
 
 	"treasury/config"
-	"treasury/data/figures"
-	"treasury/data/live"
+	"treasury/desk/live"
+	"treasury/figures"
 	"treasury/ui"
 	"treasury/ui/sanitize"
 )

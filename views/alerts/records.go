@@ -4,7 +4,7 @@ import (
 	"reflect"
 
 	"treasury/config"
-	"treasury/data/live"
+	"treasury/desk/live"
 )
 
 // RecordTypes are the types of the records the view's tables list: a

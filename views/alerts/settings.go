@@ -9,7 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"treasury/config"
-	"treasury/data/live"
+	"treasury/desk/live"
 	"treasury/ui"
 	"treasury/ui/sanitize"
 	"treasury/ui/table"

@@ -10,8 +10,8 @@ import (
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"treasury/config"
-	"treasury/data/live"
-	"treasury/data/platform"
+	"treasury/desk/live"
+	"treasury/desk/platform"
 	"treasury/ui"
 	"treasury/views/alerts"
 	"treasury/views/viewtest"

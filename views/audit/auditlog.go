@@ -17,8 +17,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"treasury/config/route"
-	"treasury/data/audit"
-	"treasury/data/live"
+	"treasury/desk/audit"
+	"treasury/desk/live"
 	"treasury/ui"
 	"treasury/ui/sanitize"
 	"treasury/ui/table"

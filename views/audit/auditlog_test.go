@@ -3,12 +3,12 @@ package auditview_test
 import (
 	"testing"
 
-	"treasury/data/audit"
-	"treasury/data/live"
-	"treasury/data/wallet"
+	"treasury/desk/audit"
+	"treasury/desk/live"
 	auditview "treasury/views/audit"
 	"treasury/views/viewtest"
 	"treasury/views/wallets"
+	"treasury/wire/wallet"
 )
 
 var tester = audit.Who{Via: audit.ViaLocal, User: "tester"}

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"treasury/data/live"
+	"treasury/desk/live"
 	"treasury/ui/uitest"
 	auditview "treasury/views/audit"
 	"treasury/views/viewtest"

@@ -3,7 +3,7 @@ package auditview
 import (
 	"reflect"
 
-	"treasury/data/audit"
+	"treasury/desk/audit"
 )
 
 // RecordTypes are the types of the records the view's tables list: a

@@ -3,7 +3,7 @@
 // each row with a sparkline of its available balance over the store's
 // memory (the last 24 hours) and, above, the history chart of the selected
 // row over a window the w key cycles through (1h, 24h, 7d, 30d: the longer
-// ones read from the history file, data/history, through the store); a
+// ones read from the history file, desk/history, through the store); a
 // LOW_BALANCE alert marks its row. The trades
 // of the liquidity account are a section of the view, opened with t or the
 // palette's :trades. The funding plan is another (f, :funding [hours]):
@@ -24,15 +24,15 @@ import (
 
 	"treasury/config"
 	"treasury/config/route"
-	"treasury/data/figures"
-	"treasury/data/liquidity"
-	"treasury/data/live"
-	"treasury/data/paystats"
-	"treasury/data/runway"
+	"treasury/desk/live"
+	"treasury/desk/paystats"
+	"treasury/figures"
+	"treasury/figures/runway"
 	"treasury/ui"
 	"treasury/ui/chart"
 	"treasury/ui/sanitize"
 	"treasury/views/viewkit"
+	"treasury/wire/liquidity"
 )
 
 // View is the balances view.

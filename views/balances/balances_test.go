@@ -10,8 +10,8 @@ import (
 	"github.com/shopspring/decimal"
 
 	"treasury/config"
-	histfile "treasury/data/history"
-	"treasury/data/live"
+	histfile "treasury/desk/history"
+	"treasury/desk/live"
 	"treasury/ui"
 	"treasury/views/balances"
 	"treasury/views/viewtest"

@@ -5,7 +5,7 @@ import (
 
 	"strings"
 
-	"treasury/data/live"
+	"treasury/desk/live"
 	"treasury/ui/chart"
 	"treasury/ui/sanitize"
 	"treasury/views/viewkit"

@@ -10,8 +10,8 @@ import (
 	"github.com/shopspring/decimal"
 
 	"treasury/config"
-	"treasury/data/figures"
-	"treasury/data/live"
+	"treasury/desk/live"
+	"treasury/figures"
 	"treasury/ui/sanitize"
 	"treasury/ui/table"
 	"treasury/views/viewkit"

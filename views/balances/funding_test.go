@@ -8,9 +8,9 @@ import (
 	"github.com/shopspring/decimal"
 
 	"treasury/config"
-	"treasury/data/figures"
-	"treasury/data/live"
-	"treasury/data/paystats"
+	"treasury/desk/live"
+	"treasury/desk/paystats"
+	"treasury/figures"
 	"treasury/views/balances"
 	"treasury/views/viewtest"
 )

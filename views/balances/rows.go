@@ -5,15 +5,15 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"treasury/data/apierr"
-	"treasury/data/liquidity"
-	"treasury/data/live"
-	"treasury/data/money"
-	"treasury/data/payments"
+	"treasury/desk/live"
 	"treasury/ui/chart"
 	"treasury/ui/sanitize"
 	"treasury/ui/table"
 	"treasury/views/viewkit"
+	"treasury/wire/apierr"
+	"treasury/wire/liquidity"
+	"treasury/wire/money"
+	"treasury/wire/payments"
 )
 
 // Sources of a balance row.

@@ -3,12 +3,12 @@ package balances
 import (
 	tea "charm.land/bubbletea/v2"
 
-	"treasury/data/liquidity"
-	"treasury/data/live"
-	"treasury/data/money"
+	"treasury/desk/live"
 	"treasury/ui/sanitize"
 	"treasury/ui/table"
 	"treasury/views/viewkit"
+	"treasury/wire/liquidity"
+	"treasury/wire/money"
 )
 
 func readTrades(st *live.Store) ([]liquidity.Trade, live.Snapshot) {

@@ -19,7 +19,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"treasury/config/route"
-	"treasury/data/live"
+	"treasury/desk/live"
 	"treasury/kit/words"
 	"treasury/ui"
 	"treasury/ui/sanitize"

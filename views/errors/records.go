@@ -3,7 +3,7 @@ package errorsview
 import (
 	"reflect"
 
-	"treasury/data/live"
+	"treasury/desk/live"
 )
 
 // RecordTypes are the types of the records the view's tables list: a

@@ -9,8 +9,8 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"treasury/data/webhook"
 	"treasury/ui/sanitize"
+	"treasury/wire/webhook"
 )
 
 // webhookLines is the receiver's section above the failed calls, apart

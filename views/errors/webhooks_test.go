@@ -12,10 +12,10 @@ import (
 	"testing"
 	"time"
 
-	"treasury/data/webhook"
 	"treasury/kit/portowner"
 	errorsview "treasury/views/errors"
 	"treasury/views/viewtest"
+	"treasury/wire/webhook"
 )
 
 // TestErrorsViewCountsWebhookRejections: a receiver on loopback refuses a

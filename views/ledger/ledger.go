@@ -14,15 +14,15 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"treasury/config/route"
-	"treasury/data/apierr"
-	"treasury/data/columns"
-	"treasury/data/live"
-	"treasury/data/payments"
-	"treasury/data/platform"
+	"treasury/desk/live"
+	"treasury/desk/platform"
+	"treasury/figures/columns"
 	"treasury/ui"
 	"treasury/ui/sanitize"
 	"treasury/ui/table"
 	"treasury/views/viewkit"
+	"treasury/wire/apierr"
+	"treasury/wire/payments"
 )
 
 // windowCount is how many windows the view has; w steps through them.

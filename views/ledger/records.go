@@ -3,7 +3,7 @@ package ledger
 import (
 	"reflect"
 
-	"treasury/data/payments"
+	"treasury/wire/payments"
 )
 
 // RecordTypes are the types of the records the view's tables list: a

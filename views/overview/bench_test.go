@@ -7,11 +7,11 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"treasury/data/live"
-	"treasury/data/money"
-	"treasury/data/payments"
+	"treasury/desk/live"
 	"treasury/ui"
 	"treasury/views/viewtest"
+	"treasury/wire/money"
+	"treasury/wire/payments"
 )
 
 // synth makes n payments initiated one every 0.8 s up to end (the last

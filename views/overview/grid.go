@@ -7,7 +7,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/shopspring/decimal"
 
-	"treasury/data/money"
+	"treasury/wire/money"
 )
 
 // col is a column of a panel's grid.

@@ -7,9 +7,9 @@ import (
 	"testing"
 
 	"treasury/config"
-	"treasury/data/apierr"
-	"treasury/data/live"
+	"treasury/desk/live"
 	"treasury/views/viewtest"
+	"treasury/wire/apierr"
 )
 
 // TestOverviewHealthCountsPolls: with the liquidity and payments

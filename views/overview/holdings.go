@@ -7,9 +7,9 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"treasury/data/liquidity"
-	"treasury/data/live"
-	"treasury/data/payments"
+	"treasury/desk/live"
+	"treasury/wire/liquidity"
+	"treasury/wire/payments"
 )
 
 // Holding is one currency's available balances: on the liquidity account

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"treasury/data/live"
+	"treasury/desk/live"
 	"treasury/kit/keep"
 	"treasury/ui"
 	"treasury/views/viewtest"

@@ -6,7 +6,7 @@ import (
 
 	"github.com/charmbracelet/colorprofile"
 
-	"treasury/data/live"
+	"treasury/desk/live"
 	"treasury/ui"
 )
 

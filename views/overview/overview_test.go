@@ -12,16 +12,16 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"treasury/config"
-	"treasury/data/apierr"
-	"treasury/data/history"
-	"treasury/data/liquidity"
-	"treasury/data/live"
-	"treasury/data/payments"
-	"treasury/data/platform"
+	"treasury/desk/history"
+	"treasury/desk/live"
+	"treasury/desk/platform"
 	"treasury/process/sandboxprofile"
 	"treasury/ui"
 	"treasury/views/overview"
 	"treasury/views/viewtest"
+	"treasury/wire/apierr"
+	"treasury/wire/liquidity"
+	"treasury/wire/payments"
 )
 
 // world is a frozen sandbox advanced ten minutes a minute at a time, so

@@ -5,9 +5,9 @@ import (
 
 	"github.com/charmbracelet/colorprofile"
 
-	"treasury/data/apierr"
-	"treasury/data/live"
+	"treasury/desk/live"
 	"treasury/kit/keep"
+	"treasury/wire/apierr"
 )
 
 // A panel is drawn again only when what it read changed: the store

@@ -8,14 +8,14 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"treasury/data/apierr"
-	"treasury/data/figures"
-	"treasury/data/live"
-	"treasury/data/runway"
+	"treasury/desk/live"
+	"treasury/figures"
+	"treasury/figures/runway"
 	"treasury/ui"
 	"treasury/ui/chart"
 	"treasury/ui/sanitize"
 	"treasury/views/viewkit"
+	"treasury/wire/apierr"
 )
 
 // ratesPanel: per pair the latest bid, ask, mid, spread and the mid's

@@ -5,10 +5,10 @@ import (
 	"slices"
 	"time"
 
-	"treasury/data/apierr"
-	"treasury/data/figures"
-	"treasury/data/live"
-	"treasury/data/paystats"
+	"treasury/desk/live"
+	"treasury/desk/paystats"
+	"treasury/figures"
+	"treasury/wire/apierr"
 )
 
 // topReasons is how many reason codes the payments panel names.

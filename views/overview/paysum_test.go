@@ -3,7 +3,7 @@ package overview
 import (
 	"testing"
 
-	"treasury/data/paystats"
+	"treasury/desk/paystats"
 )
 
 // TestTopReasonsLeaveOutTheUnread: the payments whose reason is not read

@@ -7,10 +7,10 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"treasury/data/apierr"
-	"treasury/data/liquidity"
-	"treasury/data/live"
+	"treasury/desk/live"
 	"treasury/ui/chart"
+	"treasury/wire/apierr"
+	"treasury/wire/liquidity"
 )
 
 // windows are the periods the overview shows changes and payments over,

@@ -7,7 +7,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"treasury/data/live"
+	"treasury/desk/live"
 	"treasury/ui"
 )
 

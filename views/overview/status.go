@@ -9,14 +9,14 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"treasury/data/apierr"
-	"treasury/data/figures"
-	"treasury/data/live"
-	"treasury/data/paystats"
+	"treasury/desk/live"
+	"treasury/desk/paystats"
+	"treasury/figures"
 	"treasury/kit/words"
 	"treasury/ui"
 	"treasury/ui/sanitize"
 	"treasury/views/viewkit"
+	"treasury/wire/apierr"
 )
 
 // maxAlerts is how many open alerts the alerts panel lists.

@@ -5,7 +5,7 @@
 // each window says how much of it is held); per currency the liquidity and
 // prefunded balances, their value in the profile's base currency at the
 // latest mid (≈ when a pair is missing, which is named) and the runway of
-// the prefunded balance (data/runway: its weighted net outflow, the hours
+// the prefunded balance (figures/runway: its weighted net outflow, the hours
 // it lasts with their trend, marked at its warning and critical levels,
 // and when it runs out); the payments initiated in the window by state
 // (those the store holds, which are not in the history file: the panel
@@ -42,10 +42,10 @@ import (
 
 	"treasury/config"
 	"treasury/config/route"
-	"treasury/data/figures"
-	"treasury/data/live"
-	"treasury/data/paystats"
-	"treasury/data/runway"
+	"treasury/desk/live"
+	"treasury/desk/paystats"
+	"treasury/figures"
+	"treasury/figures/runway"
 	"treasury/ui"
 	"treasury/views/viewkit"
 )

@@ -4,13 +4,13 @@ import (
 	"strings"
 	"testing"
 
-	"treasury/data/live"
-	"treasury/data/payments"
+	"treasury/desk/live"
 	"treasury/ui"
 	"treasury/views/alerts"
 	"treasury/views/ledger"
 	"treasury/views/viewkit"
 	"treasury/views/viewtest"
+	"treasury/wire/payments"
 )
 
 // TestPaymentsFromAlertInThreeKeys: from the header's alert count, `a`

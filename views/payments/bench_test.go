@@ -11,12 +11,12 @@ import (
 	"github.com/charmbracelet/colorprofile"
 	"github.com/shopspring/decimal"
 
-	"treasury/data/live"
-	"treasury/data/money"
-	"treasury/data/payments"
-	"treasury/data/platform"
+	"treasury/desk/live"
+	"treasury/desk/platform"
 	"treasury/ui"
 	"treasury/views/viewtest"
+	"treasury/wire/money"
+	"treasury/wire/payments"
 )
 
 var benchStart = time.Date(2026, 11, 16, 9, 30, 0, 0, time.UTC)

@@ -7,14 +7,14 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"treasury/data/apierr"
-	"treasury/data/figures"
-	"treasury/data/live"
-	"treasury/data/money"
-	"treasury/data/payments"
+	"treasury/desk/live"
+	"treasury/figures"
 	"treasury/ui"
 	"treasury/ui/sanitize"
 	"treasury/views/viewkit"
+	"treasury/wire/apierr"
+	"treasury/wire/money"
+	"treasury/wire/payments"
 )
 
 // body draws a payment's detail at width w: record, errors and guidance,

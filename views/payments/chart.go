@@ -10,13 +10,13 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"treasury/data/live"
-	"treasury/data/payments"
-	"treasury/data/paystats"
+	"treasury/desk/live"
+	"treasury/desk/paystats"
 	"treasury/ui"
 	"treasury/ui/chart"
 	"treasury/ui/sanitize"
 	"treasury/views/viewkit"
+	"treasury/wire/payments"
 )
 
 // chartStates are the states charted first, in display order; the other

@@ -10,13 +10,13 @@ import (
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
 
-	"treasury/data/figures"
-	"treasury/data/live"
-	"treasury/data/money"
-	"treasury/data/payments"
-	"treasury/data/paystats"
+	"treasury/desk/live"
+	"treasury/desk/paystats"
+	"treasury/figures"
 	"treasury/ui"
 	"treasury/views/viewtest"
+	"treasury/wire/money"
+	"treasury/wire/payments"
 )
 
 // TestStateChartNamesItsWindowAndSpan: with 7 days chosen the chart's

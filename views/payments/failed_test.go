@@ -5,10 +5,10 @@ import (
 	"testing"
 
 	"treasury/config"
-	"treasury/data/payments"
 	"treasury/sandbox"
 	"treasury/ui"
 	"treasury/views/viewtest"
+	"treasury/wire/payments"
 )
 
 // TestPaymentsUnreachable: with the payments interface unreachable, the

@@ -5,12 +5,12 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"treasury/data/apierr"
-	"treasury/data/live"
-	"treasury/data/payments"
+	"treasury/desk/live"
 	"treasury/ui"
 	"treasury/ui/sanitize"
 	"treasury/views/viewkit"
+	"treasury/wire/apierr"
+	"treasury/wire/payments"
 )
 
 // A search the window shows nothing of may name a payment outside it: a

@@ -7,10 +7,10 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"treasury/data/apierr"
-	"treasury/data/payments"
 	"treasury/ui"
 	"treasury/views/viewkit"
+	"treasury/wire/apierr"
+	"treasury/wire/payments"
 )
 
 // TestDetailSaysTheTimeLeftToFund: a just-in-time payment's funds due two

@@ -7,12 +7,12 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"treasury/data/live"
-	"treasury/data/payments"
-	"treasury/data/paystats"
+	"treasury/desk/live"
+	"treasury/desk/paystats"
 	"treasury/ui/sanitize"
 	"treasury/ui/table"
 	"treasury/views/viewkit"
+	"treasury/wire/payments"
 )
 
 // codeGroup is the payments of a scope and window that failed (or were

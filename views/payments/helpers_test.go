@@ -6,10 +6,10 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"treasury/data/live"
-	"treasury/data/payments"
+	"treasury/desk/live"
 	"treasury/ui"
 	"treasury/views/viewtest"
+	"treasury/wire/payments"
 )
 
 // world returns a frozen sandbox advanced ten minutes a minute at a time,

@@ -7,10 +7,10 @@ import (
 
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
-	"treasury/data/payments"
 	"treasury/sandbox"
 	"treasury/ui"
 	"treasury/views/viewtest"
+	"treasury/wire/payments"
 )
 
 // TestPaymentsHostileStrings turns the sandbox's hostile-string fault on:

@@ -9,9 +9,9 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"treasury/data/history"
-	"treasury/data/live"
-	"treasury/data/paystats"
+	"treasury/desk/history"
+	"treasury/desk/live"
+	"treasury/desk/paystats"
 	"treasury/ui"
 	"treasury/ui/chart"
 	"treasury/ui/sanitize"

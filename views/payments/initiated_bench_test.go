@@ -8,9 +8,9 @@ import (
 
 	"github.com/charmbracelet/colorprofile"
 
-	"treasury/data/history"
-	"treasury/data/live"
-	"treasury/data/paystats"
+	"treasury/desk/history"
+	"treasury/desk/live"
+	"treasury/desk/paystats"
 	"treasury/ui"
 )
 

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"treasury/data/history"
+	"treasury/desk/history"
 	"treasury/views/viewtest"
 )
 

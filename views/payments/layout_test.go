@@ -10,9 +10,9 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"treasury/data/payments"
 	"treasury/ui"
 	"treasury/views/viewtest"
+	"treasury/wire/payments"
 )
 
 // cryptoPayout is the newest completed payment held whose payout partner

@@ -7,13 +7,13 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"treasury/data/apierr"
-	"treasury/data/figures"
-	"treasury/data/live"
-	"treasury/data/payments"
+	"treasury/desk/live"
+	"treasury/figures"
 	"treasury/ui/sanitize"
 	"treasury/ui/table"
 	"treasury/views/viewkit"
+	"treasury/wire/apierr"
+	"treasury/wire/payments"
 )
 
 // The payments owed just in time (:payments owed): every payment held

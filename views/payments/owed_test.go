@@ -15,16 +15,16 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"treasury/config"
-	"treasury/data/alerthook"
-	"treasury/data/figures"
-	"treasury/data/live"
-	"treasury/data/payments"
-	"treasury/data/platform"
+	"treasury/desk/alerthook"
+	"treasury/desk/live"
+	"treasury/desk/platform"
+	"treasury/figures"
 	"treasury/sandbox"
 	"treasury/sandbox/sandboxtest"
 	"treasury/ui"
 	"treasury/views/viewkit"
 	"treasury/views/viewtest"
+	"treasury/wire/payments"
 )
 
 // documentWorld is a platform on a server built from the vendor's

@@ -6,11 +6,11 @@ import (
 	"testing"
 	"time"
 
-	"treasury/data/money"
-	"treasury/data/payments"
-	"treasury/data/webhook"
 	"treasury/ui"
 	"treasury/views/viewtest"
+	"treasury/wire/money"
+	"treasury/wire/payments"
+	"treasury/wire/webhook"
 )
 
 // TestPaymentsPartialRecordMarked: a payment known only from a webhook

@@ -6,12 +6,12 @@ import (
 	"testing"
 	"time"
 
-	"treasury/data/live"
-	"treasury/data/payments"
-	"treasury/data/reporting"
-	"treasury/data/webhook"
+	"treasury/desk/live"
 	"treasury/ui"
 	"treasury/views/viewtest"
+	"treasury/wire/payments"
+	"treasury/wire/reporting"
+	"treasury/wire/webhook"
 )
 
 func TestPaymentsGolden(t *testing.T) {

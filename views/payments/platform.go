@@ -9,14 +9,14 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"treasury/data/live"
-	"treasury/data/payments"
-	"treasury/data/platform"
+	"treasury/desk/live"
+	"treasury/desk/platform"
 	"treasury/kit/span"
 	"treasury/ui"
 	"treasury/ui/sanitize"
 	"treasury/ui/table"
 	"treasury/views/viewkit"
+	"treasury/wire/payments"
 )
 
 // A search of fields the platform's filter knows (internalid:,

@@ -9,10 +9,10 @@ import (
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/ansi"
 
-	"treasury/data/live"
-	"treasury/data/payments"
-	"treasury/data/platform"
+	"treasury/desk/live"
+	"treasury/desk/platform"
 	"treasury/ui"
+	"treasury/wire/payments"
 )
 
 // quoteWorld is a view over a store whose payments feed answers, at each

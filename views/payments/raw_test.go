@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"treasury/data/live"
+	"treasury/desk/live"
 	"treasury/views/viewtest"
 )
 

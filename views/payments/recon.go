@@ -5,11 +5,11 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"treasury/data/live"
-	"treasury/data/platform"
-	"treasury/data/reporting"
+	"treasury/desk/live"
+	"treasury/desk/platform"
 	"treasury/ui"
 	"treasury/views/viewkit"
+	"treasury/wire/reporting"
 )
 
 // reconCache holds the store's reads of the RECON reports this view's

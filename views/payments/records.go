@@ -3,8 +3,8 @@ package paymentsview
 import (
 	"reflect"
 
-	"treasury/data/payments"
-	"treasury/data/paystats"
+	"treasury/desk/paystats"
+	"treasury/wire/payments"
 )
 
 // RecordTypes are the types of the records the view's tables list: a

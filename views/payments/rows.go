@@ -5,15 +5,15 @@ import (
 	"strings"
 	"time"
 
-	"treasury/data/apierr"
-	cols "treasury/data/columns"
-	"treasury/data/figures"
-	"treasury/data/live"
-	"treasury/data/payments"
-	"treasury/data/paystats"
+	"treasury/desk/live"
+	"treasury/desk/paystats"
+	"treasury/figures"
+	cols "treasury/figures/columns"
 	"treasury/ui/sanitize"
 	"treasury/ui/table"
 	"treasury/views/viewkit"
+	"treasury/wire/apierr"
+	"treasury/wire/payments"
 )
 
 // columns of the root table: a payment's short columns (package

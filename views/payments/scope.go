@@ -6,8 +6,8 @@ import (
 	"strings"
 	"time"
 
-	"treasury/data/figures"
-	"treasury/data/paystats"
+	"treasury/desk/paystats"
+	"treasury/figures"
 	"treasury/kit/span"
 )
 

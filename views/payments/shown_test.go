@@ -5,11 +5,11 @@ import (
 	"testing"
 	"time"
 
-	"treasury/data/live"
-	"treasury/data/payments"
+	"treasury/desk/live"
 	"treasury/ui"
 	"treasury/ui/table"
 	"treasury/views/viewtest"
+	"treasury/wire/payments"
 )
 
 // top is the table of the page shown.

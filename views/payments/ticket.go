@@ -6,14 +6,14 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"treasury/data/figures"
-	"treasury/data/live"
-	"treasury/data/payments"
-	"treasury/data/payments/ticket"
-	"treasury/data/platform"
+	"treasury/desk/live"
+	"treasury/desk/platform"
+	"treasury/figures"
+	"treasury/figures/ticket"
 	"treasury/ui"
 	"treasury/ui/sanitize"
 	"treasury/views/viewkit"
+	"treasury/wire/payments"
 )
 
 // copyTicket copies the ticket summary of the payment shown or selected

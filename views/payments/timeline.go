@@ -8,13 +8,13 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"treasury/data/live"
-	"treasury/data/money"
-	"treasury/data/payments"
-	"treasury/data/reporting"
+	"treasury/desk/live"
 	"treasury/ui"
 	"treasury/ui/sanitize"
 	"treasury/views/viewkit"
+	"treasury/wire/money"
+	"treasury/wire/payments"
+	"treasury/wire/reporting"
 )
 
 // step is one entry of the state timeline.

@@ -6,13 +6,13 @@ import (
 	"testing"
 	"time"
 
-	"treasury/data/figures"
-	"treasury/data/money"
-	"treasury/data/paging"
-	"treasury/data/payments"
+	"treasury/figures"
 	"treasury/ui"
 	"treasury/views/viewkit"
 	"treasury/views/viewtest"
+	"treasury/wire/money"
+	"treasury/wire/paging"
+	"treasury/wire/payments"
 )
 
 // givenBack finds, in the sandbox's ledger itself (read apart from the

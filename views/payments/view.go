@@ -13,7 +13,7 @@
 // table row once per record version and does nothing at all when a poll
 // changed no payment.
 //
-// The Go package is paymentsview because data/payments is payments.
+// The Go package is paymentsview because wire/payments is payments.
 package paymentsview
 
 import (
@@ -25,15 +25,15 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"treasury/config/route"
-	"treasury/data/apierr"
-	"treasury/data/live"
-	"treasury/data/payments"
-	"treasury/data/paystats"
-	"treasury/data/platform"
+	"treasury/desk/live"
+	"treasury/desk/paystats"
+	"treasury/desk/platform"
 	"treasury/ui"
 	"treasury/ui/sanitize"
 	"treasury/ui/table"
 	"treasury/views/viewkit"
+	"treasury/wire/apierr"
+	"treasury/wire/payments"
 )
 
 // Name is the view's palette name, the View of ui.Open messages that open

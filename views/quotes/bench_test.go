@@ -9,9 +9,9 @@ import (
 	"github.com/charmbracelet/colorprofile"
 	"github.com/shopspring/decimal"
 
-	"treasury/data/liquidity"
-	"treasury/data/live"
+	"treasury/desk/live"
 	"treasury/ui"
+	"treasury/wire/liquidity"
 )
 
 var benchStart = time.Date(2026, 11, 16, 9, 30, 0, 0, time.UTC)

@@ -8,11 +8,11 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/shopspring/decimal"
 
-	"treasury/data/liquidity"
-	"treasury/data/live"
+	"treasury/desk/live"
 	"treasury/ui/sanitize"
 	"treasury/ui/table"
 	"treasury/views/viewkit"
+	"treasury/wire/liquidity"
 )
 
 // The board: the latest quote of each pair, with its mid and spread, one

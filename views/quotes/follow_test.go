@@ -6,9 +6,9 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"treasury/data/liquidity"
 	"treasury/ui"
 	"treasury/views/viewtest"
+	"treasury/wire/liquidity"
 )
 
 // TestChartFollowsAPair: each poll brings a quote of another pair and the

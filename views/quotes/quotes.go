@@ -14,16 +14,16 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"treasury/config/route"
-	"treasury/data/apierr"
-	"treasury/data/liquidity"
-	"treasury/data/live"
-	"treasury/data/money"
-	"treasury/data/platform"
+	"treasury/desk/live"
+	"treasury/desk/platform"
 	"treasury/ui"
 	"treasury/ui/chart"
 	"treasury/ui/sanitize"
 	"treasury/ui/table"
 	"treasury/views/viewkit"
+	"treasury/wire/apierr"
+	"treasury/wire/liquidity"
+	"treasury/wire/money"
 )
 
 // chartWindows are the chart's windows, which the w key cycles through;

@@ -6,7 +6,7 @@ import (
 
 	"strings"
 	"testing"
-	"treasury/data/live"
+	"treasury/desk/live"
 	"treasury/ui"
 
 	"treasury/views/quotes"

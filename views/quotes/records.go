@@ -3,7 +3,7 @@ package quotes
 import (
 	"reflect"
 
-	"treasury/data/liquidity"
+	"treasury/wire/liquidity"
 )
 
 // RecordTypes are the types of the records the view's tables list: a

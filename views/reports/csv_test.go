@@ -3,11 +3,11 @@ package reports_test
 import (
 	"testing"
 
-	"treasury/data/reporting"
 	"treasury/ui"
 	"treasury/ui/uitest"
 	"treasury/views/reports"
 	"treasury/views/viewtest"
+	"treasury/wire/reporting"
 )
 
 // TestReportsCSVsAreData: the report list's, a PAYMENT_OPS report's and

@@ -8,9 +8,9 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"treasury/data/money"
-	"treasury/data/reporting"
 	"treasury/views/viewkit"
+	"treasury/wire/money"
+	"treasury/wire/reporting"
 )
 
 // The reports' CSVs (ctrl+s): data a spreadsheet reads, not the cells as

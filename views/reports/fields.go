@@ -10,12 +10,12 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/shopspring/decimal"
 
-	"treasury/data/money"
-	"treasury/data/reporting"
 	"treasury/ui"
 	"treasury/ui/sanitize"
 	"treasury/ui/table"
 	"treasury/views/viewkit"
+	"treasury/wire/money"
+	"treasury/wire/reporting"
 )
 
 // row is a report row (*PaymentOpsRow or *ReconRow).

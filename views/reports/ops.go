@@ -5,13 +5,13 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"treasury/data/columns"
-	"treasury/data/live"
-	"treasury/data/reporting"
+	"treasury/desk/live"
+	"treasury/figures/columns"
 	"treasury/kit/words"
 	"treasury/ui/sanitize"
 	"treasury/ui/table"
 	"treasury/views/viewkit"
+	"treasury/wire/reporting"
 )
 
 // opsRec is a PAYMENT_OPS row with an id unique in its report (the

@@ -7,13 +7,13 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"treasury/data/columns"
-	"treasury/data/live"
-	"treasury/data/reporting"
+	"treasury/desk/live"
+	"treasury/figures/columns"
 	"treasury/kit/words"
 	"treasury/ui/sanitize"
 	"treasury/ui/table"
 	"treasury/views/viewkit"
+	"treasury/wire/reporting"
 )
 
 // balanceChange is a payment's balance changes per currency, in the order

@@ -3,7 +3,7 @@ package reports
 import (
 	"reflect"
 
-	"treasury/data/reporting"
+	"treasury/wire/reporting"
 )
 
 // RecordTypes are the types of the records the view's tables list: a

@@ -11,12 +11,12 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
-	"treasury/data/live"
-	"treasury/data/reporting"
+	"treasury/desk/live"
 	"treasury/kit/words"
 	"treasury/ui"
 	"treasury/ui/sanitize"
 	"treasury/views/viewkit"
+	"treasury/wire/reporting"
 )
 
 // reportPage is one report: "loading…" while it downloads, the error if it

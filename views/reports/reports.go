@@ -21,13 +21,13 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"treasury/config/route"
-	"treasury/data/live"
-	"treasury/data/platform"
-	"treasury/data/reporting"
+	"treasury/desk/live"
+	"treasury/desk/platform"
 	"treasury/ui"
 	"treasury/ui/sanitize"
 	"treasury/ui/table"
 	"treasury/views/viewkit"
+	"treasury/wire/reporting"
 )
 
 // View is the reports view.

@@ -12,14 +12,14 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
-	"treasury/data/live"
-	"treasury/data/reporting"
+	"treasury/desk/live"
 	"treasury/sandbox"
 	"treasury/sandbox/sandboxtest"
 	"treasury/ui"
 	"treasury/ui/uitest"
 	"treasury/views/reports"
 	"treasury/views/viewtest"
+	"treasury/wire/reporting"
 )
 
 // list is the reports the sandbox lists, in its order.

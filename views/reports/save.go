@@ -11,11 +11,11 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"treasury/data/live"
-	"treasury/data/reporting"
+	"treasury/desk/live"
 	"treasury/ui"
 	"treasury/ui/sanitize"
 	"treasury/views/viewkit"
+	"treasury/wire/reporting"
 )
 
 // save writes the report shown to the session's save directory, byte for

@@ -7,13 +7,13 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"treasury/data/apierr"
-	"treasury/data/live"
-	"treasury/data/reporting"
+	"treasury/desk/live"
 	"treasury/kit/words"
 	"treasury/ui"
 	"treasury/ui/sanitize"
 	"treasury/views/viewkit"
+	"treasury/wire/apierr"
+	"treasury/wire/reporting"
 )
 
 // skippedShown is how many skipped rows the page names above its table;

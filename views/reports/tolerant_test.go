@@ -15,15 +15,15 @@ import (
 
 	"charm.land/bubbles/v2/key"
 
-	"treasury/data/apierr"
-	"treasury/data/auth"
-	"treasury/data/live"
-	"treasury/data/reporting"
-	reportingclient "treasury/data/reporting/client"
-	"treasury/data/transport"
+	"treasury/desk/live"
 	"treasury/ui"
 	"treasury/views/reports"
 	"treasury/views/viewtest"
+	"treasury/wire/apierr"
+	"treasury/wire/auth"
+	"treasury/wire/reporting"
+	reportingclient "treasury/wire/reporting/client"
+	"treasury/wire/transport"
 )
 
 // answer is what the other server sends on a path.

@@ -23,7 +23,7 @@ import (
 
 	"treasury/config"
 	"treasury/config/route"
-	"treasury/data/live"
+	"treasury/desk/live"
 	"treasury/ui"
 	"treasury/ui/table"
 	paymentsview "treasury/views/payments"

@@ -7,9 +7,9 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"treasury/data/actions"
-	"treasury/data/apierr"
+	"treasury/desk/actions"
 	"treasury/ui"
+	"treasury/wire/apierr"
 )
 
 // RetryNote is what a confirmation says of an action that reuses the

@@ -3,7 +3,7 @@ package viewkit
 import (
 	tea "charm.land/bubbletea/v2"
 
-	"treasury/data/actions"
+	"treasury/desk/actions"
 	"treasury/ui"
 )
 

@@ -14,10 +14,10 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/shopspring/decimal"
 
-	"treasury/data/actions"
-	"treasury/data/apierr"
+	"treasury/desk/actions"
 	"treasury/kit/parallel"
 	"treasury/ui"
+	"treasury/wire/apierr"
 )
 
 // Batch is one action on the marked records of a table page (a freeze of

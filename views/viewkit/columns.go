@@ -1,7 +1,7 @@
 package viewkit
 
 import (
-	"treasury/data/columns"
+	"treasury/figures/columns"
 	"treasury/ui/sanitize"
 	"treasury/ui/table"
 )

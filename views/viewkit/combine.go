@@ -3,8 +3,8 @@ package viewkit
 import (
 	"errors"
 
-	"treasury/data/live"
-	"treasury/data/wire"
+	"treasury/desk/live"
+	"treasury/wire"
 )
 
 // Pages that read several topics fold their snapshots into the one their

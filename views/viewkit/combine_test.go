@@ -9,7 +9,7 @@ import (
 
 	"github.com/charmbracelet/colorprofile"
 
-	"treasury/data/live"
+	"treasury/desk/live"
 	"treasury/ui"
 )
 

@@ -8,7 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 
-	"treasury/data/live"
+	"treasury/desk/live"
 	"treasury/ui"
 	"treasury/ui/table"
 )

@@ -6,7 +6,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"treasury/data/figures"
+	"treasury/figures"
 )
 
 // What a table page's CSV (Export) writes for values, the same in every

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"time"
 
-	"treasury/data/live"
+	"treasury/desk/live"
 	"treasury/kit/persist"
 	"treasury/ui/table"
 )

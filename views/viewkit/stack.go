@@ -4,7 +4,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"treasury/data/live"
+	"treasury/desk/live"
 	"treasury/ui"
 )
 

@@ -8,7 +8,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"treasury/data/live"
+	"treasury/desk/live"
 )
 
 // crumbPage is a page that is only its crumb.

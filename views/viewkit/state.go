@@ -9,12 +9,12 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"treasury/config/route"
-	"treasury/data/apierr"
-	"treasury/data/live"
-	"treasury/data/wire"
+	"treasury/desk/live"
 	"treasury/kit/words"
 	"treasury/ui"
 	"treasury/ui/sanitize"
+	"treasury/wire"
+	"treasury/wire/apierr"
 )
 
 // The three states of a page's data (design.md), never confused: loading

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"testing"
 
-	"treasury/data/live"
+	"treasury/desk/live"
 	"treasury/ui"
 	"treasury/ui/table"
 )

@@ -11,7 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
-	"treasury/data/live"
+	"treasury/desk/live"
 	"treasury/ui"
 	"treasury/ui/table"
 )

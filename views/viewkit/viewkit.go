@@ -14,13 +14,13 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/shopspring/decimal"
 
-	"treasury/data/apierr"
-	"treasury/data/columns"
-	"treasury/data/live"
-	"treasury/data/money"
+	"treasury/desk/live"
+	"treasury/figures/columns"
 	"treasury/ui"
 	"treasury/ui/sanitize"
 	"treasury/ui/table"
+	"treasury/wire/apierr"
+	"treasury/wire/money"
 )
 
 // CallTimeout bounds one client call made from a view.

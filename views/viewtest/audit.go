@@ -3,7 +3,7 @@ package viewtest
 import (
 	"testing"
 
-	"treasury/data/audit"
+	"treasury/desk/audit"
 )
 
 // Outcomes are the lines of the env's audit log that end an attempt,

@@ -9,7 +9,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"treasury/data/figures"
+	"treasury/figures"
 )
 
 // CSV is a table's export as a spreadsheet reads it: its header, and its

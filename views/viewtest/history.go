@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"treasury/data/history"
+	"treasury/desk/history"
 )
 
 // Archive gives the store of e's own world a history file (in t's

@@ -11,11 +11,11 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"treasury/data/payments"
-	"treasury/data/transport"
-	"treasury/data/wallet"
 	"treasury/sandbox"
 	"treasury/sandbox/sandboxtest"
+	"treasury/wire/payments"
+	"treasury/wire/transport"
+	"treasury/wire/wallet"
 )
 
 // World is a fetched world built once, by the first test that asks for

@@ -29,10 +29,10 @@ import (
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"treasury/config"
-	"treasury/data/actions"
-	"treasury/data/audit"
-	"treasury/data/live"
-	"treasury/data/platform"
+	"treasury/desk/actions"
+	"treasury/desk/audit"
+	"treasury/desk/live"
+	"treasury/desk/platform"
 	"treasury/process/sandboxprofile"
 	"treasury/sandbox"
 	"treasury/sandbox/sandboxtest"
@@ -186,7 +186,7 @@ func (e *Env) Fetch() {
 // (live.Store.WantDetails): a frame shows the same reasons whatever the
 // views showed before it, and a test on a shared world changes nothing by
 // showing rows. What is read without being shown is the data layer's
-// tests' (data/platform, data/live).
+// tests' (desk/platform, desk/live).
 func (e *Env) fetch(topics ...live.Topic) {
 	for _, tp := range topics {
 		if !e.skip[tp] {

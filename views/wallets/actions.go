@@ -8,12 +8,12 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"treasury/data/actions"
-	"treasury/data/live"
-	"treasury/data/wallet"
-	walletclient "treasury/data/wallet/client"
+	"treasury/desk/actions"
+	"treasury/desk/live"
 	"treasury/ui"
 	"treasury/views/viewkit"
+	"treasury/wire/wallet"
+	walletclient "treasury/wire/wallet/client"
 )
 
 // actionDone is the outcome of a confirmed action.

@@ -6,13 +6,13 @@ import (
 
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
-	"treasury/data/actions"
-	"treasury/data/audit"
-	"treasury/data/live"
-	"treasury/data/wallet"
+	"treasury/desk/actions"
+	"treasury/desk/audit"
+	"treasury/desk/live"
 	"treasury/ui"
 	"treasury/views/viewtest"
 	"treasury/views/wallets"
+	"treasury/wire/wallet"
 )
 
 func auditOf(t *testing.T, e *viewtest.Env) []audit.Record {

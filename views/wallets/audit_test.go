@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"treasury/data/actions"
-	"treasury/data/audit"
+	"treasury/desk/actions"
+	"treasury/desk/audit"
 	"treasury/views/viewtest"
 	"treasury/views/wallets"
 )

@@ -6,10 +6,10 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/shopspring/decimal"
 
-	"treasury/data/actions"
-	"treasury/data/live"
-	"treasury/data/wallet"
+	"treasury/desk/actions"
+	"treasury/desk/live"
 	"treasury/views/viewkit"
+	"treasury/wire/wallet"
 )
 
 // txBatch is the freeze (freeze true) or unfreeze of the marked

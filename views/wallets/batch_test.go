@@ -9,13 +9,13 @@ import (
 
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
-	"treasury/data/actions"
-	"treasury/data/audit"
-	"treasury/data/wallet"
-	walletclient "treasury/data/wallet/client"
+	"treasury/desk/actions"
+	"treasury/desk/audit"
 	"treasury/sandbox"
 	"treasury/views/viewtest"
 	"treasury/views/wallets"
+	"treasury/wire/wallet"
+	walletclient "treasury/wire/wallet/client"
 )
 
 // A support engineer freezes the nine transactions of one fraud ring, of

@@ -5,11 +5,11 @@ import (
 	"strconv"
 	"time"
 
-	"treasury/data/live"
-	"treasury/data/wallet"
-	walletclient "treasury/data/wallet/client"
-	"treasury/data/wire"
+	"treasury/desk/live"
 	"treasury/views/viewkit"
+	"treasury/wire"
+	"treasury/wire/wallet"
+	walletclient "treasury/wire/wallet/client"
 )
 
 // cover is what a topic's last read covers: nothing before it answered,

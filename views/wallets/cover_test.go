@@ -5,11 +5,11 @@ import (
 	"testing"
 	"time"
 
-	"treasury/data/live"
-	"treasury/data/wallet"
-	walletclient "treasury/data/wallet/client"
-	"treasury/data/wire"
+	"treasury/desk/live"
 	"treasury/views/viewkit"
+	"treasury/wire"
+	"treasury/wire/wallet"
+	walletclient "treasury/wire/wallet/client"
 )
 
 // TestCoverOfAPartialRead: after a read that failed for one wallet, that

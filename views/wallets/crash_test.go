@@ -13,16 +13,16 @@ import (
 	"time"
 
 	"treasury/config"
-	"treasury/data/actions"
-	"treasury/data/audit"
-	"treasury/data/platform"
-	walletclient "treasury/data/wallet/client"
+	"treasury/desk/actions"
+	"treasury/desk/audit"
+	"treasury/desk/platform"
 	"treasury/process/sandboxprofile"
 	"treasury/sandbox"
 	"treasury/sandbox/sandboxtest"
 	"treasury/ui/uitest"
 	"treasury/views/viewtest"
 	"treasury/views/wallets"
+	walletclient "treasury/wire/wallet/client"
 )
 
 // crashChildEnv marks the test binary started again as operator A's

@@ -6,10 +6,10 @@ import (
 
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
-	"treasury/data/live"
-	"treasury/data/wallet"
+	"treasury/desk/live"
 	"treasury/views/viewtest"
 	"treasury/views/wallets"
+	"treasury/wire/wallet"
 )
 
 func txsOf(t *testing.T, e *viewtest.Env) []wallet.Transaction {

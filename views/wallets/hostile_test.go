@@ -4,11 +4,11 @@ import (
 	"strings"
 	"testing"
 
-	"treasury/data/wallet"
 	"treasury/sandbox/sandboxtest"
 	"treasury/ui"
 	"treasury/views/viewtest"
 	"treasury/views/wallets"
+	"treasury/wire/wallet"
 )
 
 // Names, descriptions, problems, reasons and freeze reasons carrying escape

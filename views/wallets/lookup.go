@@ -5,10 +5,10 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"treasury/data/live"
-	"treasury/data/wallet"
+	"treasury/desk/live"
 	"treasury/ui"
 	"treasury/views/viewkit"
+	"treasury/wire/wallet"
 )
 
 // Store readers: the records of a topic and its snapshot.

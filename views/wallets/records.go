@@ -3,7 +3,7 @@ package wallets
 import (
 	"reflect"
 
-	"treasury/data/wallet"
+	"treasury/wire/wallet"
 )
 
 // RecordTypes are the types of the records the view's tables list: a

@@ -8,11 +8,11 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
-	"treasury/data/audit"
-	"treasury/data/wallet"
+	"treasury/desk/audit"
 	"treasury/sandbox"
 	"treasury/views/viewtest"
 	"treasury/views/wallets"
+	"treasury/wire/wallet"
 )
 
 // unknownFreeze freezes a transaction through the dialog while the wallet

@@ -9,11 +9,11 @@ import (
 
 	"github.com/charmbracelet/x/exp/golden"
 
-	"treasury/data/live"
-	"treasury/data/wallet"
+	"treasury/desk/live"
 	"treasury/views/viewkit"
 	"treasury/views/viewtest"
 	"treasury/views/wallets"
+	"treasury/wire/wallet"
 )
 
 var mutationLine = regexp.MustCompile(`mutationId   [0-9a-f-]{36}`)

@@ -8,12 +8,12 @@ import (
 
 	"charm.land/lipgloss/v2"
 
-	"treasury/data/wallet"
-	walletclient "treasury/data/wallet/client"
 	"treasury/kit/parallel"
 	"treasury/kit/words"
 	"treasury/ui"
 	"treasury/views/viewkit"
+	"treasury/wire/wallet"
+	walletclient "treasury/wire/wallet/client"
 )
 
 // sources are the wallets a sweep draws from, with the balances of its

@@ -5,11 +5,11 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"treasury/data/columns"
-	"treasury/data/live"
-	"treasury/data/wallet"
+	"treasury/desk/live"
+	"treasury/figures/columns"
 	"treasury/ui/table"
 	"treasury/views/viewkit"
+	"treasury/wire/wallet"
 )
 
 // txColumns are the columns of a transactions table (package columns,

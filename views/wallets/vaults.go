@@ -6,12 +6,12 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"treasury/data/columns"
-	"treasury/data/live"
-	"treasury/data/wallet"
+	"treasury/desk/live"
+	"treasury/figures/columns"
 	"treasury/ui/sanitize"
 	"treasury/ui/table"
 	"treasury/views/viewkit"
+	"treasury/wire/wallet"
 )
 
 // counts are the wallets and transactions of a vault or wallet;

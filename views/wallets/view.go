@@ -15,13 +15,13 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"treasury/config/route"
-	"treasury/data/actions"
-	"treasury/data/live"
-	"treasury/data/platform"
-	"treasury/data/wallet"
+	"treasury/desk/actions"
+	"treasury/desk/live"
+	"treasury/desk/platform"
 	"treasury/ui"
 	"treasury/ui/sanitize"
 	"treasury/views/viewkit"
+	"treasury/wire/wallet"
 )
 
 // Sections of the view, each a root page.

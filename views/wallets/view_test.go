@@ -9,12 +9,12 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"treasury/data/live"
-	"treasury/data/wallet"
+	"treasury/desk/live"
 	"treasury/ui"
 	"treasury/views/viewkit"
 	"treasury/views/viewtest"
 	"treasury/views/wallets"
+	"treasury/wire/wallet"
 )
 
 func TestVaultsGolden(t *testing.T) {

@@ -7,13 +7,13 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"treasury/data/live"
-	"treasury/data/money"
-	"treasury/data/wallet"
-	walletclient "treasury/data/wallet/client"
+	"treasury/desk/live"
 	"treasury/ui"
 	"treasury/ui/sanitize"
 	"treasury/views/viewkit"
+	"treasury/wire/money"
+	"treasury/wire/wallet"
+	walletclient "treasury/wire/wallet/client"
 )
 
 // walletState is what a wallet page reads from the interface beyond the

@@ -7,12 +7,12 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"treasury/data/live"
-	"treasury/data/wallet"
-	walletclient "treasury/data/wallet/client"
+	"treasury/desk/live"
 	"treasury/ui/sanitize"
 	"treasury/ui/table"
 	"treasury/views/viewkit"
+	"treasury/wire/wallet"
+	walletclient "treasury/wire/wallet/client"
 )
 
 func (v *View) subscriptions() ([]wallet.Subscription, live.Snapshot) {

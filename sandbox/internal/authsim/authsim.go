@@ -15,9 +15,9 @@ import (
 	"strings"
 	"time"
 
-	"treasury/data/apierr"
-	"treasury/data/payments"
 	"treasury/sandbox/internal/simkit"
+	"treasury/wire/apierr"
+	"treasury/wire/payments"
 )
 
 // Scopes the sandbox grants and checks. The spec names keys:read,

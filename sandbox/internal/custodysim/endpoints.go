@@ -13,8 +13,8 @@ import (
 	"strconv"
 	"strings"
 
-	"treasury/data/custody"
 	"treasury/sandbox/internal/simkit"
+	"treasury/wire/custody"
 )
 
 // list answers GET /v1/domains/{domainId}/endpoints.

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"time"
 
-	"treasury/data/custody"
 	"treasury/sandbox/internal/simkit"
+	"treasury/wire/custody"
 )
 
 // intent is a proposed lock or unlock and what the simulator needs to move

@@ -5,7 +5,7 @@ import (
 	"encoding/base64"
 	"strings"
 
-	"treasury/data/custody"
+	"treasury/wire/custody"
 )
 
 // EndpointState is the state of the endpoint an intent refers to, as it is

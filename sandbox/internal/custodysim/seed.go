@@ -5,8 +5,8 @@ import (
 	"math/rand/v2"
 	"time"
 
-	"treasury/data/custody"
 	"treasury/sandbox/internal/simkit"
+	"treasury/wire/custody"
 )
 
 // EndpointCount is how many endpoints the domain holds: several pages at

@@ -53,9 +53,9 @@ import (
 	"sync"
 	"time"
 
-	"treasury/data/apierr"
-	"treasury/data/custody"
 	"treasury/sandbox/internal/simkit"
+	"treasury/wire/apierr"
+	"treasury/wire/custody"
 )
 
 // Dwell times of an intent, in sandbox time.

@@ -23,8 +23,8 @@ import (
 	"sync"
 	"time"
 
-	"treasury/data/webhook"
 	"treasury/sandbox/internal/simkit"
+	"treasury/wire/webhook"
 )
 
 // Retry schedule of spec 6.1 and part 8.

@@ -11,8 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"treasury/data/webhook"
 	"treasury/sandbox/internal/simkit"
+	"treasury/wire/webhook"
 )
 
 var start = time.Date(2026, 11, 2, 10, 0, 0, 0, time.UTC)

@@ -4,8 +4,8 @@ import (
 	"math"
 	"time"
 
-	"treasury/data/liquidity"
 	"treasury/sandbox/internal/simkit"
+	"treasury/wire/liquidity"
 )
 
 // holding is the desk's long-run position in one asset.

@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"time"
 
-	"treasury/data/liquidity"
 	"treasury/sandbox/internal/simkit"
+	"treasury/wire/liquidity"
 )
 
 // query is a parsed list request: a page and a time window in unix

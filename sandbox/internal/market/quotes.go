@@ -6,8 +6,8 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"treasury/data/liquidity"
 	"treasury/sandbox/internal/simkit"
+	"treasury/wire/liquidity"
 )
 
 // Quote timing.

@@ -28,9 +28,9 @@ import (
 	"net/http"
 	"time"
 
-	"treasury/data/apierr"
-	"treasury/data/liquidity"
 	"treasury/sandbox/internal/simkit"
+	"treasury/wire/apierr"
+	"treasury/wire/liquidity"
 )
 
 // HistoryDays is how far before the clock at New the synthesized history

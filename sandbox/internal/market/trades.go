@@ -3,8 +3,8 @@ package market
 import (
 	"time"
 
-	"treasury/data/liquidity"
 	"treasury/sandbox/internal/simkit"
+	"treasury/wire/liquidity"
 )
 
 // trade synthesizes the trade of block j as seen at nowMs: the quote of its

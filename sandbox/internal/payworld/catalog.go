@@ -6,8 +6,8 @@ import (
 	"strings"
 	"time"
 
-	"treasury/data/payments"
 	"treasury/sandbox/internal/simkit"
+	"treasury/wire/payments"
 )
 
 // corridor is a route from a prefunded source currency to a payout currency.

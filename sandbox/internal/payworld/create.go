@@ -7,9 +7,9 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"treasury/data/apierr"
 	"treasury/sandbox/internal/authsim"
 	"treasury/sandbox/internal/simkit"
+	"treasury/wire/apierr"
 )
 
 // pathQuoteCollection is the document's quote operation.

@@ -6,9 +6,9 @@ import (
 	"strconv"
 	"time"
 
-	"treasury/data/payments"
 	"treasury/sandbox/internal/authsim"
 	"treasury/sandbox/internal/simkit"
+	"treasury/wire/payments"
 )
 
 // queryPage reads limit and next-token (query token style, 2.1): limit

@@ -11,9 +11,9 @@ import (
 	"strings"
 	"time"
 
-	"treasury/data/payments"
 	"treasury/sandbox/internal/authsim"
 	"treasury/sandbox/internal/simkit"
+	"treasury/wire/payments"
 )
 
 // filterRequest is SearchPaymentsRequestV2.

@@ -4,10 +4,10 @@ import (
 	"net/http"
 	"regexp"
 
-	"treasury/data/apierr"
-	"treasury/data/payments"
 	"treasury/sandbox/internal/authsim"
 	"treasury/sandbox/internal/simkit"
+	"treasury/wire/apierr"
+	"treasury/wire/payments"
 )
 
 // Handler serves the payments interface (paths relative to its base URL).

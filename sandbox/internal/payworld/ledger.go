@@ -5,7 +5,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"treasury/data/payments"
+	"treasury/wire/payments"
 )
 
 // Ledger operations, compact.

@@ -3,10 +3,10 @@ package payworld
 import (
 	"container/heap"
 
-	"treasury/data/money"
-	"treasury/data/payments"
-	"treasury/data/webhook"
 	"treasury/sandbox/internal/simkit"
+	"treasury/wire/money"
+	"treasury/wire/payments"
+	"treasury/wire/webhook"
 )
 
 // step is one state a payment enters, at a unix ms time.

@@ -8,8 +8,8 @@ package payworld
 import (
 	"time"
 
-	"treasury/data/webhook"
 	"treasury/sandbox/internal/authsim"
+	"treasury/wire/webhook"
 )
 
 // Options configure the payments world.

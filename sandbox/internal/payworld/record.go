@@ -5,8 +5,8 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"treasury/data/payments"
 	"treasury/sandbox/internal/simkit"
+	"treasury/wire/payments"
 )
 
 // Kinds of record of a payment.

@@ -4,9 +4,9 @@ import (
 	"testing"
 	"time"
 
-	"treasury/data/payments"
-	"treasury/data/webhook"
 	"treasury/sandbox/internal/simkit"
+	"treasury/wire/payments"
+	"treasury/wire/webhook"
 )
 
 // TestRetainHoldsWhatStillMoves runs a world that keeps a day beside one

@@ -6,8 +6,8 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"treasury/data/payments"
 	"treasury/sandbox/internal/simkit"
+	"treasury/wire/payments"
 )
 
 // createdInfo is what a payment created through POST /v3/payments carries

@@ -7,7 +7,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"treasury/data/payments"
+	"treasury/wire/payments"
 )
 
 // The records the payments world writes, shaped as the vendor's published

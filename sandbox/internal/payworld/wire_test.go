@@ -5,7 +5,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"treasury/data/money"
+	"treasury/wire/money"
 )
 
 // TestJavaDouble writes amounts as Java's Double.toString does, and every

@@ -12,9 +12,9 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"treasury/data/webhook"
 	"treasury/sandbox/internal/authsim"
 	"treasury/sandbox/internal/simkit"
+	"treasury/wire/webhook"
 )
 
 // expiry is how long after creation a payment expires (expiresAt).

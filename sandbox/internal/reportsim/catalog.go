@@ -3,8 +3,8 @@ package reportsim
 import (
 	"time"
 
-	"treasury/data/reporting"
 	"treasury/sandbox/internal/simkit"
+	"treasury/wire/reporting"
 )
 
 // readyAfter is how long after its generation at 00:00 UTC a report is

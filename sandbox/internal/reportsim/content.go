@@ -7,8 +7,8 @@ import (
 	"net/http"
 	"sync"
 
-	"treasury/data/reporting"
 	"treasury/sandbox/internal/payworld"
+	"treasury/wire/reporting"
 )
 
 // Bodies up to cacheMaxBody are generated in memory and cached (a report

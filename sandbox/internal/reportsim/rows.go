@@ -6,11 +6,11 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"treasury/data/money"
-	"treasury/data/payments"
-	"treasury/data/reporting"
 	"treasury/sandbox/internal/payworld"
 	"treasury/sandbox/internal/simkit"
+	"treasury/wire/money"
+	"treasury/wire/payments"
+	"treasury/wire/reporting"
 )
 
 // The requester of the sandbox's reports is the sending organization, so

@@ -22,11 +22,11 @@ import (
 	"net/http"
 	"strings"
 
-	"treasury/data/apierr"
-	"treasury/data/reporting"
 	"treasury/sandbox/internal/authsim"
 	"treasury/sandbox/internal/payworld"
 	"treasury/sandbox/internal/simkit"
+	"treasury/wire/apierr"
+	"treasury/wire/reporting"
 )
 
 // authorizer is the part of authsim.Issuer the simulator uses.

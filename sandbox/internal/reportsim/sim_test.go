@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"treasury/data/reporting"
 	"treasury/sandbox/internal/payworld"
 	"treasury/sandbox/internal/simkit"
+	"treasury/wire/reporting"
 )
 
 func TestPeriods(t *testing.T) {

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"treasury/data/apierr"
+	"treasury/wire/apierr"
 )
 
 // UnsupportedMediaCode is the payments code of a 415 (chosen: the spec lists

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"treasury/data/apierr"
+	"treasury/wire/apierr"
 )
 
 // ErrorShape is how a payments-family error body is laid out. The spec

@@ -4,7 +4,7 @@ import (
 	"crypto/subtle"
 	"net/http"
 
-	"treasury/data/apierr"
+	"treasury/wire/apierr"
 )
 
 // PlainService serves mux behind the static bearer token of the liquidity

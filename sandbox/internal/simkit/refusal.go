@@ -4,7 +4,7 @@ import (
 	"net/http"
 	"time"
 
-	"treasury/data/apierr"
+	"treasury/wire/apierr"
 )
 
 // Refusal is a request that a face of the sandbox refuses although the

@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"net/http"
 
-	"treasury/data/apierr"
+	"treasury/wire/apierr"
 )
 
 // WriteJSON writes v as the JSON body of a response with status.

@@ -10,8 +10,8 @@ import (
 	"strconv"
 	"strings"
 
-	"treasury/data/apierr"
 	"treasury/sandbox/internal/simkit"
+	"treasury/wire/apierr"
 )
 
 // Gate refuses, after the simulator has authenticated them, the requests a

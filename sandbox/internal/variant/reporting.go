@@ -7,8 +7,8 @@ import (
 	"strings"
 	"time"
 
-	"treasury/data/apierr"
 	"treasury/sandbox/internal/simkit"
+	"treasury/wire/apierr"
 )
 
 // Paths of the reporting interface: the default face's download path, and

@@ -6,7 +6,7 @@ import (
 	"net/http"
 	"time"
 
-	"treasury/data/apierr"
+	"treasury/wire/apierr"
 )
 
 // Config is what the variant needs from the sandbox.

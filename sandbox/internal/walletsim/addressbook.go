@@ -4,8 +4,8 @@ import (
 	"slices"
 	"strings"
 
-	"treasury/data/wallet"
 	"treasury/sandbox/internal/simkit"
+	"treasury/wire/wallet"
 )
 
 func counterpartySpec() listSpec[wallet.Counterparty] {

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"time"
 
-	"treasury/data/wallet"
 	"treasury/sandbox/internal/simkit"
+	"treasury/wire/wallet"
 )
 
 // tokenLifetime is how long a wallet token lives (spec 5.3).

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"time"
 
-	"treasury/data/wallet"
 	"treasury/sandbox/internal/simkit"
+	"treasury/wire/wallet"
 )
 
 func freeze(c *call)   { setFrozen(c, wallet.ActionFreeze) }

@@ -9,8 +9,8 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"treasury/data/wallet"
 	"treasury/sandbox/internal/simkit"
+	"treasury/wire/wallet"
 )
 
 func limitSpec() listSpec[wallet.Limit] {

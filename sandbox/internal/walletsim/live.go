@@ -6,8 +6,8 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"treasury/data/wallet"
 	"treasury/sandbox/internal/simkit"
+	"treasury/wire/wallet"
 )
 
 // outcome is how an outgoing transaction ends.

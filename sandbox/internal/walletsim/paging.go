@@ -13,7 +13,7 @@ import (
 	"strings"
 	"time"
 
-	"treasury/data/wallet"
+	"treasury/wire/wallet"
 )
 
 // fields gives, by snake_case name, the string value of a record's field

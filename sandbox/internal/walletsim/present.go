@@ -1,8 +1,8 @@
 package walletsim
 
 import (
-	"treasury/data/wallet"
 	"treasury/sandbox/internal/simkit"
+	"treasury/wire/wallet"
 )
 
 // Records leave the simulator through these copies, which decorate free

@@ -10,9 +10,9 @@ import (
 	"strings"
 	"time"
 
-	"treasury/data/apierr"
-	"treasury/data/wallet"
 	"treasury/sandbox/internal/simkit"
+	"treasury/wire/apierr"
+	"treasury/wire/wallet"
 )
 
 // op is one operation: the credential type it needs ("" for any), the

@@ -7,8 +7,8 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"treasury/data/wallet"
 	"treasury/sandbox/internal/simkit"
+	"treasury/wire/wallet"
 )
 
 // walletTemplate places one seeded wallet.

@@ -9,7 +9,7 @@
 // The world is a function of the seed, the sandbox clock and the requests
 // made: it moves forward lazily, on each request, to the clock's time.
 //
-// Choices where the spec is silent (see also data/wallet's doc comment):
+// Choices where the spec is silent (see also wire/wallet's doc comment):
 //   - a wallet's sub-resources (".../settings (under a wallet)" in the
 //     spec) are served under one form of the wallet path:
 //     /v2/wallets/{walletId}/... by default, /v2/vaults/{vaultId}/wallets/

@@ -8,8 +8,8 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"treasury/data/wallet"
 	"treasury/sandbox/internal/simkit"
+	"treasury/wire/wallet"
 )
 
 var txStatuses = []string{wallet.TxRequested, wallet.TxPolicyCheckPending, wallet.TxPendingApproval,

@@ -4,8 +4,8 @@ import (
 	"strings"
 	"time"
 
-	"treasury/data/wallet"
 	"treasury/sandbox/internal/simkit"
+	"treasury/wire/wallet"
 )
 
 func vaultSpec() listSpec[wallet.Vault] {

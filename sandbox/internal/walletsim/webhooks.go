@@ -5,8 +5,8 @@ import (
 	"slices"
 	"strings"
 
-	"treasury/data/wallet"
 	"treasury/sandbox/internal/simkit"
+	"treasury/wire/wallet"
 )
 
 var domains = []string{wallet.DomainTransaction, wallet.DomainWallet, wallet.DomainPolicy}

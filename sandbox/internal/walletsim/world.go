@@ -6,7 +6,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"treasury/data/wallet"
+	"treasury/wire/wallet"
 )
 
 // step is a status a transaction reaches at a sandbox time, with the
