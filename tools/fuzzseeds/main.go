@@ -5,7 +5,7 @@
 // one record of each kind and a refusal of each interface, and writes
 // every answer it received, lists cut to their first records, as a corpus
 // file of the target that decodes it:
-// data/<package>/testdata/fuzz/<Target>/sandbox-<face>-<what>. Plain go
+// wire/<package>/testdata/fuzz/<Target>/sandbox-<face>-<what>. Plain go
 // test runs those seeds; run this again when the sandbox's answers change:
 //
 //	go run ./tools/fuzzseeds
