@@ -37,6 +37,9 @@ func (p *prober) site(ctx context.Context) Section {
 		if c.Embedded() {
 			g = "treasury serve runs this host's node of the site: is it running with this profile?"
 		}
+		if strings.Contains(err.Error(), "(authorization") {
+			g = "The node runs but refuses this profile's credentials: cluster.password_file (or cert_file, key_file and ca_file) must be the site's."
+		}
 		s.Checks = append(s.Checks, Check{Name: "connect", Status: Fail, Detail: err.Error(), Guidance: g})
 		return s
 	}

@@ -95,3 +95,20 @@ func TestSiteSectionSaysAuthorization(t *testing.T) {
 		t.Fatalf("a node with another password: %+v", s.Checks)
 	}
 }
+
+// A node that runs but refuses the profile's password: the doctor says
+// authorization, not that no node answers.
+func TestSiteConnectSaysAuthorization(t *testing.T) {
+	listen := sitetest.FreeAddrs(t, 1)[0]
+	sitetest.NodeAt(t, "test-site", listen)
+	cfg := &config.Config{Cluster: &config.Cluster{Name: "test-site", Node: "node-0", Listen: listen, Replicas: 1,
+		Password: config.NewSecret("not-the-sites")}}
+	o := Options{}.withDefaults()
+	o.Timeout = 3 * time.Second
+	p := &prober{cfg: cfg, o: o}
+	s := p.site(context.Background())
+	if len(s.Checks) == 0 || s.Checks[0].Name != "connect" || s.Checks[0].Status != Fail ||
+		!strings.Contains(s.Checks[0].Detail, "(authorization") || !strings.Contains(s.Checks[0].Guidance, "credentials") {
+		t.Fatalf("a wrong password: %+v", s.Checks)
+	}
+}

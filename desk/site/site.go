@@ -309,10 +309,31 @@ func (s *Site) connected() error {
 	if s.nc.IsConnected() {
 		return nil
 	}
+	if err := s.nc.LastError(); refusedCredentials(err) {
+		at := s.opts.Listen
+		if at == "" {
+			at = strings.Join(s.opts.URLs, ", ")
+		}
+		return fmt.Errorf("the site's node at %s refuses this process's credentials (authorization: check password_file, or cert_file and ca_file): %w", at, err)
+	}
 	if s.opts.Listen != "" {
 		return fmt.Errorf("no node of the site answers at %s (treasury serve runs this host's node: is it running?)", s.opts.Listen)
 	}
 	return fmt.Errorf("no node of the site answers at %s", strings.Join(s.opts.URLs, ", "))
+}
+
+// refusedCredentials reports whether err is a node's refusal of this
+// process's credentials (a wrong password, a certificate it does not
+// take), not a node that is not there.
+func refusedCredentials(err error) bool {
+	if err == nil {
+		return false
+	}
+	if errors.Is(err, nats.ErrAuthorization) || errors.Is(err, nats.ErrAuthExpired) || errors.Is(err, nats.ErrAuthRevoked) {
+		return true
+	}
+	m := strings.ToLower(err.Error())
+	return strings.Contains(m, "authorization violation") || strings.Contains(m, "authentication")
 }
 
 // notifyBackstop is how often Notify calls fn whatever came: a message
