@@ -113,8 +113,11 @@ func (a *App) header() string {
 	}
 	clock := len(parts)
 	parts = append(parts, now.Format(clockDate)+" UTC")
+	skew, calm, count := -1, -1, -1 // the platform clock's badge, a token badge of no concern, the alerts' count
+	var alertsShort []string
 	if s := a.ctx.Store; s != nil {
 		if st, b := clockBadge(t, s.Health()); b != "" {
+			skew = len(parts)
 			parts = append(parts, a.styled(st, b))
 		}
 	}
@@ -132,9 +135,15 @@ func (a *App) header() string {
 		case left < 5*time.Minute:
 			parts = append(parts, a.styled(&t.Warn, "token "+short(left)))
 		default:
+			calm = len(parts)
 			parts = append(parts, a.styled(&t.Muted, "token "+short(left)))
 		}
-		parts = append(parts, a.styled(alertBadge(t, s, len(alerts))))
+		count = len(parts)
+		st, badge := alertBadge(t, s, len(alerts))
+		parts = append(parts, a.styled(st, badge))
+		if len(alerts) > 0 {
+			alertsShort = []string{a.styled(st, "⚠ "+words.Count(len(alerts), "alert")), a.styled(st, "⚠ "+fmt.Sprint(len(alerts)))}
+		}
 	}
 	if a.paused() {
 		parts = append(parts, a.styled(&t.Warn, a.pausedBadge()))
@@ -157,10 +166,21 @@ func (a *App) header() string {
 		if lipgloss.Width(line1) > a.width {
 			line1 = strings.Join(parts[1:], "  ")
 		}
-		if lipgloss.Width(line1) > a.width {
-			// Banners (an audit log broken, every action refused) and the
-			// alerts come before the clock.
-			line1 = strings.Join(append(parts[1:clock:clock], parts[clock+1:]...), "  ")
+		// Then the platform clock's badge and a token of no concern; then
+		// the clock (banners, an audit log broken or every action refused,
+		// and the alerts come before it); then the alerts in short: the
+		// count stays whole.
+		for _, drop := range []int{skew, calm, clock} {
+			if lipgloss.Width(line1) > a.width && drop >= 0 {
+				parts[drop] = ""
+				line1 = joinParts(parts[1:])
+			}
+		}
+		for _, short := range alertsShort {
+			if lipgloss.Width(line1) > a.width {
+				parts[count] = short
+				line1 = joinParts(parts[1:])
+			}
 		}
 		fitted = fit(line1, a.width, 1)
 		a.remember(fitKey{full, a.width, -1}, fitted)
@@ -179,6 +199,18 @@ func (a *App) header() string {
 		a.remember(fitKey{full, a.width, -2}, health)
 	}
 	return fitted + "\n" + health
+}
+
+// joinParts joins the header's parts, two spaces apart, skipping those
+// dropped to fit.
+func joinParts(parts []string) string {
+	kept := make([]string, 0, len(parts))
+	for _, p := range parts {
+		if p != "" {
+			kept = append(kept, p)
+		}
+	}
+	return strings.Join(kept, "  ")
 }
 
 // tokenExpiry is when the payments token expires, as the header shows it:

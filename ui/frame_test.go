@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -552,5 +553,28 @@ func TestHealthLineNamesTheSitesPoller(t *testing.T) {
 		if got := a.healthLine(now, 0); !strings.HasPrefix(got, c.want) {
 			t.Errorf("%+v: health line %q, want it first", c.p, got)
 		}
+	}
+}
+
+// TestHeaderKeepsTheAlertCountWhole: at 80 columns with a banner and a
+// dozen alerts, the header drops what matters less (the clock, a token of
+// no concern) and shortens the alerts' badge before it would cut it: the
+// count stays whole (a bastion admin saw "⚠ 12 a…", and with SITE WEAK
+// no count at all).
+func TestHeaderKeepsTheAlertCountWhole(t *testing.T) {
+	ctx := testContext("prod", true)
+	ctx.Profile = "production-eu-west-2"
+	ctx.ReadOnly = true
+	a := NewApp(ctx, &listView{name: "alpha", rows: []string{"a-1"}})
+	a.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	ctx.Store.Notice(live.Alert{Key: "site:weak", Severity: live.Medium, Banner: "SITE WEAK", Title: "b3 16 lines behind"})
+	ctx.Store.Notice(live.Alert{Key: "audit:unwritable", Severity: live.High, Banner: "ACTIONS REFUSED", Title: "Every action is refused"})
+	for i := range 10 {
+		ctx.Store.Notice(live.Alert{Key: fmt.Sprint("low:", i), Severity: live.Medium, Title: fmt.Sprint("low ", i)})
+	}
+	head := strings.Split(a.Frame(), "\n")[0]
+	if !strings.Contains(head, "SITE WEAK") || !strings.Contains(head, "ACTIONS REFUSED") || strings.Contains(head, "…") ||
+		!regexp.MustCompile(`⚠ 12( alerts)?\s*$`).MatchString(head) {
+		t.Errorf("the header at 80 columns: %q", head)
 	}
 }
