@@ -51,7 +51,17 @@ type platformClock struct {
 // received.
 func (c *platformClock) addDate(sent, received, date time.Time) {
 	mid := sent.Add(received.Sub(sent) / 2)
-	o := clockObs{local: mid, server: date.Add(500 * time.Millisecond)}
+	c.add(clockObs{local: mid, server: date.Add(500 * time.Millisecond)})
+}
+
+// addExact takes the platform's time at local as another process's
+// estimate read it (Polled.Platform): an observation as a Date is.
+func (c *platformClock) addExact(local, server time.Time) {
+	c.add(clockObs{local: local, server: server})
+}
+
+func (c *platformClock) add(o clockObs) {
+	mid := o.local
 	// Kept a second apart (the newest replacing the last kept while it is
 	// closer to the one before): a burst of answers (a poll's pages and
 	// retries) would otherwise fill the observations within a second, too
@@ -139,6 +149,14 @@ func (c *platformClock) estimate() (line, bool) {
 	}
 	l.a = l.a.Add(raise)
 	return l, true
+}
+
+// knowsClock reports whether the store has observed iface's clock.
+func (s *Store) knowsClock(iface apierr.Interface) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c := s.clocks[iface]
+	return c != nil && (len(c.dates) > 0 || len(c.records) > 0)
 }
 
 // ObserveDate takes the Date header of an answer of iface (transport's

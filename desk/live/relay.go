@@ -98,6 +98,12 @@ type Polled struct {
 	// Cursor is where the poller's reads of the topic are after this one
 	// (FeedOptions.Cursor): its successor goes on from there.
 	Cursor json.RawMessage `json:"cursor,omitempty"`
+	// Platform is the platform's time at At as the poller's clock of the
+	// feed's interface reads it: a follower, which reads no Date header
+	// of its own, keeps its platform clock on the poller's (a sandbox's
+	// clock running fast would leave it behind, and its ages, alerts and
+	// notifications' tolerance with it).
+	Platform time.Time `json:"platform,omitzero"`
 }
 
 // PolledPartial is a wire.Partial as the site carries it: the failures'
@@ -321,6 +327,9 @@ func (s *Store) publish(p *poller, m Polled, v any) {
 	if p.feed.cursor != nil {
 		m.Cursor = p.feed.cursor()
 	}
+	if !m.At.IsZero() && s.knowsClock(p.feed.Interface) {
+		m.Platform = s.PlatformTime(p.feed.Interface, m.At)
+	}
 	if !m.Same && m.Error == nil {
 		b, err := p.feed.encode(v)
 		if err != nil {
@@ -373,6 +382,9 @@ func (s *Store) Apply(t Topic, m Polled) {
 		return
 	}
 	s.mu.Lock()
+	if !m.Platform.IsZero() && !m.At.IsZero() {
+		s.clockOf(p.feed.Interface).addExact(m.At, m.Platform)
+	}
 	st := s.relayStateLocked(t)
 	// The first message of a new poller (its lease just taken) reads from
 	// where the last one left off: it follows.

@@ -438,3 +438,38 @@ func TestAFencedPollIsNoFailureAndNotPublished(t *testing.T) {
 		t.Fatal("a poll held back was published to the site")
 	}
 }
+
+// A follower reads no Date header of its own: its platform clock follows
+// the poller's, carried in each message (a sandbox's clock running ten
+// times faster left a follower minutes behind, its alerts unlike the
+// poller's and every notification refused as from the future).
+func TestAFollowersPlatformClockIsThePollers(t *testing.T) {
+	t0 := time.Date(2026, 11, 16, 9, 0, 0, 0, time.UTC)
+	var mu sync.Mutex
+	now := t0
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	var reads atomic.Int32
+	follower := New(Options{Feeds: []Feed{deltaFeed(func() ([]int, error) { return nil, nil }, &reads)}, Inline: true, Now: clock})
+	follower.ShareWith(&pairRelay{})
+	poller := New(Options{Feeds: []Feed{deltaFeed(func() ([]int, error) { return []int{1}, nil }, &reads)}, Inline: true, Now: clock})
+	poller.ShareWith(&pairRelay{here: true, to: follower})
+	platform := t0.Add(2 * time.Minute)
+	for i := range 6 { // the platform's clock runs ten times faster
+		at := t0.Add(time.Duration(i) * time.Second)
+		poller.ObserveDate(apierr.Liquidity, at, at, platform.Add(time.Duration(i)*10*time.Second))
+	}
+	for _, at := range []time.Duration{5 * time.Second, 7 * time.Second} { // two polls
+		mu.Lock()
+		now = t0.Add(at)
+		mu.Unlock()
+		poller.FetchNow(context.Background(), deltaKey.topic)
+	}
+	later := t0.Add(65 * time.Second)
+	want := poller.PlatformTime(apierr.Liquidity, later)
+	if got := follower.PlatformTime(apierr.Liquidity, later); got.Sub(want).Abs() > 2*time.Second {
+		t.Fatalf("a minute on, the follower reads the platform at %s, the poller at %s", got.Format(time.TimeOnly), want.Format(time.TimeOnly))
+	}
+	if want.Sub(later) < 10*time.Minute {
+		t.Fatalf("the poller's clock reads %s at %s: the test's platform runs fast", want, later)
+	}
+}
