@@ -246,6 +246,27 @@ func (s *Store) fenced(ctx context.Context, p *poller) context.Context {
 	return fence.With(ctx, r.Fence())
 }
 
+// ForSite is ctx carrying the site's lease check for a read this
+// process makes for the site besides its polls (the platform's past read
+// back): held back (fence.ErrFenced) whenever this process does not poll
+// for the site, as a poll is once its lease is gone. A store not part of
+// a site reads for itself: ctx as it is.
+func (s *Store) ForSite(ctx context.Context) context.Context {
+	r := s.siteRelay()
+	if r == nil {
+		return ctx
+	}
+	check := r.Fence()
+	if check == nil {
+		check = notPolling
+	}
+	return fence.With(ctx, check)
+}
+
+func notPolling() error {
+	return fmt.Errorf("%w (another process polls the site)", fence.ErrFenced)
+}
+
 // resume has p's feed go on from where the site's last poller left it,
 // once, when this process polls after following in step: the hand-over
 // reads what is new since, not the window again.

@@ -438,3 +438,37 @@ func TestAFencedPollIsNoFailureAndNotPublished(t *testing.T) {
 		t.Fatal("a poll held back was published to the site")
 	}
 }
+
+// TestForSiteFencesWhatIsNotPolled: a read for the site besides the
+// polls (the platform's past) carries the lease's check while this
+// process polls, and is held back whenever it does not (it follows, or
+// its lease is gone); a store not in a site reads for itself.
+func TestForSiteFencesWhatIsNotPolled(t *testing.T) {
+	alone := New(Options{Inline: true})
+	if err := fence.Check(alone.ForSite(context.Background())); err != nil {
+		t.Fatalf("a store not in a site: %v", err)
+	}
+	s := New(Options{Inline: true})
+	r := &pairRelay{}
+	s.ShareWith(r)
+	if err := fence.Check(s.ForSite(context.Background())); !fence.Fenced(err) {
+		t.Fatalf("a process that follows: %v, want held back", err)
+	}
+	gone := false
+	r.mu.Lock()
+	r.here, r.fence = true, func() error {
+		if gone {
+			return fence.ErrFenced
+		}
+		return nil
+	}
+	r.mu.Unlock()
+	ctx := s.ForSite(context.Background())
+	if err := fence.Check(ctx); err != nil {
+		t.Fatalf("the poller within its lease: %v", err)
+	}
+	gone = true
+	if err := fence.Check(ctx); !fence.Fenced(err) {
+		t.Fatalf("the poller's lease gone: %v, want held back", err)
+	}
+}
