@@ -441,7 +441,15 @@ func TestASiteOfThreeServes(t *testing.T) {
 	const window = 15 * time.Second
 	follower := (poller + 1) % 3
 	postTo(t, srv, bs[follower])
-	time.Sleep(2 * time.Second) // the start's first reads (the token, each topic's first window)
+	// The start's first reads over (the token, each topic's first window
+	// paged through: 90 quotes' pages in the first 15 s under -race): the
+	// poller sends no more than a steady poll does (about 3 requests in
+	// 2 s).
+	waitSite(t, bs[poller].name+"'s first reads to end", func() bool {
+		n := bs[poller].requests(t)
+		time.Sleep(2 * time.Second)
+		return bs[poller].requests(t)-n <= 5
+	})
 	before := make([]int, 3)
 	for i, b := range bs {
 		before[i] = b.requests(t)
