@@ -187,8 +187,7 @@ func startNode(o Options, log nodeLog) (*server.Server, error) {
 			return nil, fmt.Errorf("site: cluster_listen: %w", err)
 		}
 		sopts.Cluster = server.ClusterOpts{Name: o.Name, Host: ch, Port: cp, ConnectRetries: -1,
-			TLSConfig: routeTLS, TLSTimeout: tlsTimeout.Seconds(),
-			PingInterval: routePing, MaxPingsOut: routePingsOut}
+			TLSConfig: routeTLS, TLSTimeout: tlsTimeout.Seconds()}
 		if o.Password != "" {
 			sopts.Cluster.Username, sopts.Cluster.Password = o.User, o.Password
 		}
@@ -212,19 +211,6 @@ func startNode(o Options, log nodeLog) (*server.Server, error) {
 	}
 	return ns, nil
 }
-
-// A route to a node that is stopped (SIGSTOP, a paused VM) or cut off
-// with its connections left open is closed once routePingsOut pings sent
-// routePing apart went unanswered: 6 to 8 s, about the lease's TTL. The
-// server's own pings (30 s apart, two missed) kept such a route up for a
-// minute and more, the other nodes writing to it meanwhile (a route's
-// writes are retried, not given up), and the site's buckets and streams
-// did not answer the nodes left: each bastion polled alone, nobody took
-// the lease (the three-serve test's SIGSTOP, now and then).
-const (
-	routePing     = 2 * time.Second
-	routePingsOut = 3
-)
 
 // tlsTimeout bounds a TLS handshake of a route or a client.
 const tlsTimeout = 3 * time.Second
