@@ -645,7 +645,12 @@ func TestASiteOfThreeServes(t *testing.T) {
 			for i, term := range terms {
 				if i != stopped {
 					out, _ := os.ReadFile(filepath.Join(bs[i].dir, "serve.out"))
-					t.Logf("%s's screen:\n%s\n%s's log:\n%s", bs[i].name, term.scr.String(), bs[i].name, out)
+					// The sessions log holds the node's and the site's
+					// words (why the site cannot be reached): its end.
+					sess, _ := os.ReadFile(filepath.Join(bs[i].dir, "state", "treasury", "sessions.log"))
+					lines := strings.Split(strings.TrimSpace(string(sess)), "\n")
+					tail := strings.Join(lines[max(0, len(lines)-40):], "\n")
+					t.Logf("%s's screen:\n%s\n%s's log:\n%s\n%s's sessions log (its end):\n%s", bs[i].name, term.scr.String(), bs[i].name, out, bs[i].name, tail)
 				}
 			}
 			t.Fatalf("waited a minute for another bastion to poll while %s is stopped", bs[stopped].name)
