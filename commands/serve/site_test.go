@@ -24,6 +24,7 @@ import (
 	sandboxcmd "treasury/commands/sandbox"
 	"treasury/config"
 	"treasury/desk/audit"
+	"treasury/desk/history"
 	"treasury/desk/platform"
 	"treasury/desk/site/sitetest"
 	"treasury/kit/nonroot"
@@ -93,6 +94,35 @@ func (b *bastion) requestsSince(tb testing.TB, n int) []string {
 
 func (b *bastion) auditLog() string { return filepath.Join(b.dir, "state", "treasury", audit.FileName) }
 
+// siteProfile is the name of the profile each bastion of the test runs.
+const siteProfile = "site"
+
+// pastRead marks the platform's past as read in b's history file, before
+// its serve first starts: its poller reads no quotes' past then. That
+// read is a first start's (432 pages 200 ms apart: 90 s and more, over a
+// minute and a half under -race), that each window of the site's cost
+// would wait out; its sharing and its lease are proven by desk/history
+// and desk/platform (TestFollowersChartWhatThePollerCharts,
+// TestAPollerLaterReadsThePast, TestAFencedBackfillWaitsForTheLease).
+func (b *bastion) pastRead(tb testing.TB) {
+	tb.Helper()
+	o, err := history.Open(filepath.Join(b.dir, "state", "treasury", history.FileName(siteProfile)), history.Options{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer o.Store.Close()
+	if err := o.Store.MarkDone(context.Background(), history.QuotesDone); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+// historyFiles are the history files in b's state directory: the one
+// pastRead marked, when the test's path is the serve's.
+func (b *bastion) historyFiles() []string {
+	m, _ := filepath.Glob(filepath.Join(b.dir, "state", "treasury", "history-*.db"))
+	return m
+}
+
 // start runs the bastion's serve (again, after a kill: same state, same
 // addresses).
 func (b *bastion) start(tb testing.TB, keys string) {
@@ -159,7 +189,7 @@ func startSite(t *testing.T, srv *sandbox.Server, keys string, setup siteSetup) 
 			t.Fatal(err)
 		}
 		b.config = filepath.Join(b.dir, "config.yaml")
-		w, err := sandboxcmd.WriteProfile(srv, b.config, "site", hooks[i], pubPEM)
+		w, err := sandboxcmd.WriteProfile(srv, b.config, siteProfile, hooks[i], pubPEM)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -194,6 +224,7 @@ func startSite(t *testing.T, srv *sandbox.Server, keys string, setup siteSetup) 
 		if err := os.WriteFile(w.Path, raw, 0o600); err != nil {
 			t.Fatal(err)
 		}
+		b.pastRead(t)
 		out = append(out, b)
 	}
 	hooksTo := srv.Webhooks()
@@ -351,7 +382,7 @@ func waitSite(t *testing.T, what string, ok func() bool) {
 // another: the dialog says "retry of" the first key, the platform
 // answers with the first run, and the audit logs of the two bastions
 // left are intact and identical. With the killed bastion back again, the
-// poller is stopped (SIGSTOP) 30 s: another takes the lease, and the
+// poller is stopped (SIGSTOP) 12 s: another takes the lease, and the
 // resumed one sends nothing; a follower killed, the lease stays. With
 // one bastion left, the site cannot be reached from it: its actions are
 // refused, and it polls alone, saying so in its header.
@@ -392,29 +423,43 @@ func TestASiteOfThreeServes(t *testing.T) {
 	for _, term := range terms {
 		term.shows(t, "BTC/USD")
 	}
+	for _, b := range bs {
+		if files := b.historyFiles(); len(files) != 1 || filepath.Base(files[0]) != history.FileName(siteProfile) {
+			t.Fatalf("%s's history files: %q; want the one marked read (%s)", b.name, files, history.FileName(siteProfile))
+		}
+	}
 
 	// The site's cost, the platform's notifications posted to a bastion
-	// that follows: over 30 s, once the start is over, the followers send
-	// nothing (what a notification leaves to read by id, the poller reads
-	// for the site), and the site costs what its poller does.
+	// that follows: over a window, once the start is over, the followers
+	// send nothing (what a notification leaves to read by id, the poller
+	// reads for the site), and the site costs what its poller does. The
+	// issue's figures were measured over 30 s windows (a steady poll 42
+	// requests, a kill -9 hand-over 36-37, a stop of 30 s); the windows
+	// here are half that, as are the assertions that compare two of them
+	// (the comparisons do not depend on the window's length, and the
+	// test's time is CI's).
+	const window = 15 * time.Second
 	follower := (poller + 1) % 3
 	postTo(t, srv, bs[follower])
-	// The poller's first start reads the platform's past for the charts
-	// (once, the quotes' pages of the last hours): not a steady poll.
-	waitSite(t, bs[poller].name+" to read the platform's past", func() bool {
-		return !strings.Contains(terms[poller].scr.String(), "reading the platform's past")
+	// The start's first reads over (the token, each topic's first window
+	// paged through: 90 quotes' pages in the first 15 s under -race): the
+	// poller sends no more than a steady poll does (about 3 requests in
+	// 2 s).
+	waitSite(t, bs[poller].name+"'s first reads to end", func() bool {
+		n := bs[poller].requests(t)
+		time.Sleep(2 * time.Second)
+		return bs[poller].requests(t)-n <= 5
 	})
-	time.Sleep(5 * time.Second)
 	before := make([]int, 3)
 	for i, b := range bs {
 		before[i] = b.requests(t)
 	}
 	delivered := srv.WebhooksDelivered()
-	time.Sleep(30 * time.Second)
+	time.Sleep(window)
 	if n := srv.WebhooksDelivered() - delivered; n == 0 {
-		t.Fatalf("no notification was posted to %s in 30 s: the test proves nothing", bs[follower].name)
+		t.Fatalf("no notification was posted to %s in %s: the test proves nothing", bs[follower].name, window)
 	} else {
-		t.Logf("%d notifications posted to %s (it follows) in 30 s", n, bs[follower].name)
+		t.Logf("%d notifications posted to %s (it follows) in %s", n, bs[follower].name, window)
 	}
 	total, polled := 0, 0
 	for i, b := range bs {
@@ -422,10 +467,10 @@ func TestASiteOfThreeServes(t *testing.T) {
 		total += len(sent)
 		if i == poller {
 			polled = len(sent)
-			t.Logf("%s (the poller) sent %d requests in 30 s: %v", b.name, len(sent), byPath(sent))
+			t.Logf("%s (the poller) sent %d requests in %s: %v", b.name, len(sent), window, byPath(sent))
 			continue
 		}
-		t.Logf("%s sent %d requests in 30 s", b.name, len(sent))
+		t.Logf("%s sent %d requests in %s", b.name, len(sent), window)
 		if len(sent) > 0 {
 			t.Errorf("%s follows, and sent the platform %d requests: %q", b.name, len(sent), sent)
 		}
@@ -436,9 +481,12 @@ func TestASiteOfThreeServes(t *testing.T) {
 
 	// The poller killed: another takes the lease and goes on from where
 	// the killed one left each topic (no window read again); the
-	// sessions left name it and their quotes are fresh. The 30 s from
-	// the kill cost the site at most 10 requests more than the 30 s
-	// before.
+	// sessions left name it and their quotes are fresh. The window from
+	// the kill costs the site at most handoverMore requests more than the
+	// window before (the issue allowed 10 over 30 s: half that over half
+	// the window; the taking's own reads, a token and the topics not
+	// resumed, are fewer than the seconds nobody polls save).
+	const handoverMore = 5
 	for i, b := range bs {
 		before[i] = b.requests(t)
 	}
@@ -461,16 +509,16 @@ func TestASiteOfThreeServes(t *testing.T) {
 			term.shows(t, "quotes <10s")
 		}
 	}
-	time.Sleep(time.Until(killed.Add(30 * time.Second)))
+	time.Sleep(time.Until(killed.Add(window)))
 	handover := 0
 	for i, b := range bs {
 		sent := b.requestsSince(t, before[i])
 		handover += len(sent)
-		t.Logf("%s sent %d requests in the 30 s from the kill", b.name, len(sent))
+		t.Logf("%s sent %d requests in the %s from the kill: %v", b.name, len(sent), window, byPath(sent))
 	}
-	t.Logf("the site sent %d requests in the 30 s of the hand-over, %d in the 30 s before", handover, total)
-	if handover > total+10 {
-		t.Errorf("the hand-over cost the site %d requests in 30 s, a steady poll %d: want at most 10 more", handover, total)
+	t.Logf("the site sent %d requests in the %s of the hand-over, %d in the %s before", handover, window, total, window)
+	if handover > total+handoverMore {
+		t.Errorf("the hand-over cost the site %d requests in %s, a steady poll %d: want at most %d more", handover, window, total, handoverMore)
 	}
 	// The platform's time stands again (as the rest was written for: the
 	// sweep's run ends when the test moves it on).
@@ -555,7 +603,7 @@ func TestASiteOfThreeServes(t *testing.T) {
 	}
 
 	// The bastion killed back: three nodes again. The poller stopped
-	// (SIGSTOP) 30 s: another takes the lease. Resumed (SIGCONT), it
+	// (SIGSTOP) a while: another takes the lease. Resumed (SIGCONT), it
 	// finds the lease taken and sends nothing while the other holds it.
 	bs[a].start(t, keys)
 	terms[a] = dialBastion(t, bs[a], signer)
@@ -577,9 +625,10 @@ func TestASiteOfThreeServes(t *testing.T) {
 		}
 		return true
 	})
-	// The poller stopped (SIGSTOP) 30 s: another takes the lease. Resumed
-	// (SIGCONT), it finds the lease taken and sends nothing while the
-	// other holds it.
+	// The poller stopped (SIGSTOP) 12 s, twice the lease's TTL (the issue
+	// stopped it 30 s): another takes the lease. Resumed (SIGCONT), it
+	// finds the lease taken and sends nothing while the other holds it.
+	const stopFor = 12 * time.Second
 	if err := bs[stopped].cmd.Process.Signal(syscall.SIGSTOP); err != nil {
 		t.Fatal(err)
 	}
@@ -596,7 +645,12 @@ func TestASiteOfThreeServes(t *testing.T) {
 			for i, term := range terms {
 				if i != stopped {
 					out, _ := os.ReadFile(filepath.Join(bs[i].dir, "serve.out"))
-					t.Logf("%s's screen:\n%s\n%s's log:\n%s", bs[i].name, term.scr.String(), bs[i].name, out)
+					// The sessions log holds the node's and the site's
+					// words (why the site cannot be reached): its end.
+					sess, _ := os.ReadFile(filepath.Join(bs[i].dir, "state", "treasury", "sessions.log"))
+					lines := strings.Split(strings.TrimSpace(string(sess)), "\n")
+					tail := strings.Join(lines[max(0, len(lines)-40):], "\n")
+					t.Logf("%s's screen:\n%s\n%s's log:\n%s\n%s's sessions log (its end):\n%s", bs[i].name, term.scr.String(), bs[i].name, out, bs[i].name, tail)
 				}
 			}
 			t.Fatalf("waited a minute for another bastion to poll while %s is stopped", bs[stopped].name)
@@ -604,7 +658,7 @@ func TestASiteOfThreeServes(t *testing.T) {
 	}
 	t.Logf("%s polls %v after %s was stopped", bs[took].name, time.Since(stoppedAt).Round(100*time.Millisecond), bs[stopped].name)
 	tookSince := regexp.MustCompile(`polled here since \d\d:\d\d`).FindString(terms[took].scr.String())
-	time.Sleep(time.Until(stoppedAt.Add(30 * time.Second)))
+	time.Sleep(time.Until(stoppedAt.Add(stopFor)))
 	resumedAt := bs[stopped].requests(t)
 	if err := bs[stopped].cmd.Process.Signal(syscall.SIGCONT); err != nil {
 		t.Fatal(err)
@@ -624,7 +678,9 @@ func TestASiteOfThreeServes(t *testing.T) {
 	}
 	quiet := bs[third].requests(t)
 	bs[stopped].kill()
-	time.Sleep(10 * time.Second)
+	// Longer than the lease's TTL and a beat: a lease lost at the kill
+	// would have been taken by another by then.
+	time.Sleep(8 * time.Second)
 	terms[took].shows(t, tookSince)
 	terms[third].shows(t, "polled by "+bs[took].name)
 	if sent := bs[third].requestsSince(t, quiet); len(sent) > 0 {

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"treasury/desk/live"
+	"treasury/kit/fence"
 	"treasury/wire/liquidity"
 )
 
@@ -37,9 +38,16 @@ type Backfill struct {
 	// Wait, when set, holds the quotes' read back until it returns true
 	// (a process of a site reads the platform's past once it polls);
 	// false gives it up. A read another process finished meanwhile (its
-	// mark taken: Store.TakePast) is not read again.
+	// mark taken: Store.TakePast) is not read again. A page the site's
+	// lease held back (fence.ErrFenced: this process was stopped or cut
+	// off, another polls now) waits here again, and the read goes on
+	// from that page once this process polls again.
 	Wait func(ctx context.Context) bool
 }
+
+// readingPast is what the store says is being read back (SetReading)
+// while the quotes' past is read.
+const readingPast = "the platform's past quotes"
 
 // QuotesDone is the mark (Store.Done) of a quotes backfill that went to
 // its end: one stopped (a failed read, the process ended) starts again at
@@ -88,6 +96,17 @@ func (r *Recorder) BackfillQuotes(ctx context.Context, bf Backfill, until time.T
 			continue
 		}
 		page, err := bf.QuotesPage(ctx, liquidity.Window{Start: t, End: t.Add(quoteProbe)}, 0, quoteProbeMax)
+		for fence.Fenced(err) && bf.Wait != nil {
+			// The lease this read was made under is gone: nothing more
+			// leaves until this process polls again (the one that holds
+			// the lease now reads the site's platform, not its past).
+			r.live.SetReading("")
+			if !bf.Wait(ctx) || r.h.Done(ctx, QuotesDone) {
+				return written
+			}
+			r.live.SetReading(readingPast)
+			page, err = bf.QuotesPage(ctx, liquidity.Window{Start: t, End: t.Add(quoteProbe)}, 0, quoteProbeMax)
+		}
 		if err != nil {
 			if r.o.Log != nil && ctx.Err() == nil {
 				r.o.Log.Warn("history: reading rates back stopped", "at", t, "err", err)

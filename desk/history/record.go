@@ -109,7 +109,7 @@ func (r *Recorder) Run(ctx context.Context, bf *Backfill) {
 				until = q.Data[len(q.Data)-1].CreatedAt
 			}
 			if bf.QuotesPage != nil {
-				r.live.SetReading("the platform's past quotes")
+				r.live.SetReading(readingPast)
 				defer r.live.SetReading("")
 			}
 			r.BackfillQuotes(ctx, *bf, until)

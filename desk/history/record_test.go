@@ -3,6 +3,7 @@ package history
 import (
 	"context"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"testing"
 	"time"
@@ -10,6 +11,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"treasury/desk/live"
+	"treasury/kit/fence"
 	"treasury/wire/liquidity"
 )
 
@@ -102,5 +104,82 @@ func TestRatesOfKeepsWholeMinutes(t *testing.T) {
 	r := rs[1]
 	if !r.Minute.Equal(t0.Add(2*time.Minute)) || r.Mid != 6 || r.Low != 2 || r.High != 8 || r.Quotes != 3 || r.Spread != 2 {
 		t.Fatalf("minute 2: %+v", r)
+	}
+}
+
+// TestAFencedBackfillWaitsForTheLease: a page the site's lease held back
+// (this process stopped or cut off, another polls) stops the read back
+// without marking it done; nothing more leaves until Wait says this
+// process polls again, and the read goes on from that page to its end.
+// Without Wait (no site), a fenced page stops it as any failure.
+func TestAFencedBackfillWaitsForTheLease(t *testing.T) {
+	o := open(t, filepath.Join(t.TempDir(), FileName("sandbox")))
+	defer o.Close()
+	now := t0.Add(10 * 24 * time.Hour)
+	st := live.New(live.Options{Now: func() time.Time { return now }})
+	defer st.Close()
+	rec := NewRecorder(o.Store, st, RecordOptions{Now: func() time.Time { return now }})
+	var sent []time.Time // the windows that left
+	held := false        // the lease is gone: each read is held back
+	fencedAt := 10       // the read at which it goes
+	waits := 0
+	page := func(_ context.Context, w liquidity.Window, _, _ int) (liquidity.QuotesPage, error) {
+		if len(sent) == fencedAt && waits == 0 {
+			held = true
+		}
+		if held {
+			return liquidity.QuotesPage{}, fmt.Errorf("GET /quotes: %w", fence.ErrFenced)
+		}
+		sent = append(sent, w.Start)
+		mid := decimal.NewFromInt(100)
+		return liquidity.QuotesPage{Quotes: []liquidity.Quote{{BaseAsset: "EUR", QuoteAsset: "USD", BidPrice: mid, AskPrice: mid,
+			CreatedAt: w.Start.Add(time.Second)}}}, nil
+	}
+	wait := func(context.Context) bool {
+		waits++
+		if st.Reading() != "" {
+			t.Error("the store says it reads the past while the read waits for the lease")
+		}
+		if o.Done(context.Background(), QuotesDone) {
+			t.Error("a read back held by its fence is marked done")
+		}
+		held = false // this process polls again
+		return true
+	}
+	until := now.Add(-30 * time.Minute)
+	rec.BackfillQuotes(context.Background(), Backfill{QuotesPage: page, Pause: time.Nanosecond, Wait: wait}, until)
+	if waits != 1 {
+		t.Fatalf("the read back waited for the lease %d times, want once", waits)
+	}
+	wantReads := int((24*time.Hour-30*time.Minute)/QuoteStep) + 1 + 6*24
+	if len(sent) < wantReads-2 || len(sent) > wantReads+2 {
+		t.Fatalf("%d reads left, want about %d: the read goes on to its end", len(sent), wantReads)
+	}
+	for i := 1; i < len(sent); i++ {
+		if !sent[i].Before(sent[i-1]) {
+			t.Fatalf("read %d at %v after %v: the read went on from another page than the one held back", i, sent[i], sent[i-1])
+		}
+	}
+	if !o.Done(context.Background(), QuotesDone) {
+		t.Fatal("a read back that went to its end after a wait is not marked done")
+	}
+
+	// No site (no Wait): a fenced page stops the read, not marked done.
+	o2 := open(t, filepath.Join(t.TempDir(), FileName("sandbox")))
+	defer o2.Close()
+	held = true
+	if n := NewRecorder(o2.Store, st, RecordOptions{Now: func() time.Time { return now }}).BackfillQuotes(context.Background(),
+		Backfill{QuotesPage: page, Pause: time.Nanosecond}, until); n != 0 || o2.Done(context.Background(), QuotesDone) {
+		t.Fatalf("a fenced read without a wait wrote %d rates, done %v", n, o2.Done(context.Background(), QuotesDone))
+	}
+
+	// Given up while waiting (the process ends): nothing more leaves.
+	o3 := open(t, filepath.Join(t.TempDir(), FileName("sandbox")))
+	defer o3.Close()
+	sent, held = nil, true
+	NewRecorder(o3.Store, st, RecordOptions{Now: func() time.Time { return now }}).BackfillQuotes(context.Background(),
+		Backfill{QuotesPage: page, Pause: time.Nanosecond, Wait: func(context.Context) bool { return false }}, until)
+	if len(sent) != 0 || o3.Done(context.Background(), QuotesDone) {
+		t.Fatalf("a read given up while it waited sent %d pages, done %v", len(sent), o3.Done(context.Background(), QuotesDone))
 	}
 }

@@ -130,11 +130,18 @@ func (s *Store) Withdraw(key string) {
 
 // SetReading says that history is being read back into the store (a
 // backfill: what, such as "the platform's past quotes"), or, with "",
-// that it is done: a chart drawn meanwhile says it is reading.
+// that it is done: a chart drawn meanwhile says it is reading. The
+// sessions are told (with their next tick), so a chart does not go on
+// saying it reads until something else changes.
 func (s *Store) SetReading(what string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.reading == what {
+		return
+	}
 	s.reading = what
+	s.seq++
+	s.notifyRoutineLocked("")
 }
 
 // Reading is what history is being read back; "" for none.

@@ -186,6 +186,14 @@ func (s *Store) readDetails() {
 		ps, _ := s.snaps[Payments].data.(*PaymentSet)
 		relay := s.relay
 		s.mu.Unlock()
+		var site func() error // the lease this read is decided under (pollHere)
+		if relay != nil {
+			if pl := relay.Poller(); pl.Here && pl.Alone == "" {
+				if site = relay.Fence(); site == nil {
+					site = notPolling
+				}
+			}
+		}
 		if p, ok := ps.Get(id); !ok || !needsDetails(p) || relay != nil && !s.readsDetails(relay) {
 			// Gone from the window, or read meanwhile; or the site's
 			// poller reads for the site.
@@ -193,7 +201,7 @@ func (s *Store) readDetails() {
 			continue
 		}
 		ctx, cancel := context.WithTimeout(s.life, s.opts.FetchTimeout)
-		p, err := s.opts.ReadPayment(s.fenced(ctx, nil), id)
+		p, err := s.opts.ReadPayment(s.fenced(fence.With(ctx, site), nil), id)
 		cancel()
 		if s.life.Err() != nil {
 			s.settle(id, nil, false)

@@ -202,15 +202,24 @@ func relays(p *poller) bool { return p.feed.Interface != "" && p.feed.encode != 
 // is not in a site, it polls the site, the feed is its own, or it is out
 // of step with the poller and asking it did not help. Otherwise it asks
 // the poller for the topic (whole, when out of step) and says how soon
-// to look again (zero: the feed's interval).
-func (s *Store) pollHere(p *poller) (bool, time.Duration) {
+// to look again (zero: the feed's interval). A read it makes because
+// this process polls for the site carries the check of the lease it
+// polled under (site), taken with the decision: a process that was
+// stopped decides with what it last knew, and learns at its next beat
+// that another took the lease; its read then made as a follower's own
+// would have gone out with no check at all.
+func (s *Store) pollHere(p *poller) (here bool, again time.Duration, site func() error) {
 	r := s.siteRelay()
 	if r == nil || !relays(p) {
-		return true, 0
+		return true, 0, nil
 	}
 	pl := r.Poller()
 	if pl.Here {
-		return true, 0
+		check := r.Fence()
+		if check == nil {
+			check = notPolling // no longer polls since
+		}
+		return true, 0, check
 	}
 	t := p.feed.Topic
 	now := s.now()
@@ -235,11 +244,11 @@ func (s *Store) pollHere(p *poller) (bool, time.Duration) {
 	}
 	switch {
 	case waiting:
-		return false, wholeAskEvery
+		return false, wholeAskEvery, nil
 	case inStep:
-		return false, 0
+		return false, 0, nil
 	}
-	return true, 0
+	return true, 0, nil
 }
 
 // fenced is ctx carrying the site's lease check for a read of p's topic
@@ -250,6 +259,27 @@ func (s *Store) fenced(ctx context.Context, p *poller) context.Context {
 		return ctx
 	}
 	return fence.With(ctx, r.Fence())
+}
+
+// ForSite is ctx carrying the site's lease check for a read this
+// process makes for the site besides its polls (the platform's past read
+// back): held back (fence.ErrFenced) whenever this process does not poll
+// for the site, as a poll is once its lease is gone. A store not part of
+// a site reads for itself: ctx as it is.
+func (s *Store) ForSite(ctx context.Context) context.Context {
+	r := s.siteRelay()
+	if r == nil {
+		return ctx
+	}
+	check := r.Fence()
+	if check == nil {
+		check = notPolling
+	}
+	return fence.With(ctx, check)
+}
+
+func notPolling() error {
+	return fmt.Errorf("%w (another process polls the site)", fence.ErrFenced)
 }
 
 // resume has p's feed go on from where the site's last poller left it,

@@ -156,11 +156,11 @@ func TestAFollowerFoldsThePollersReadsToTheSameData(t *testing.T) {
 	}
 
 	poller.FetchNow(context.Background(), deltaKey.topic)
-	if here, again := follower.pollHere(fp); here || again != wholeAskEvery {
+	if here, again, _ := follower.pollHere(fp); here || again != wholeAskEvery {
 		t.Fatalf("a follower that holds nothing: reads itself %v, looks again in %v; want it to ask the poller", here, again)
 	}
 	same("given the poller's whole")
-	if here, again := follower.pollHere(fp); here || again != 0 {
+	if here, again, _ := follower.pollHere(fp); here || again != 0 {
 		t.Fatal("a follower in step must not read the topic: the poller does")
 	}
 	for _, n := range []int{4, 5, 6} {
@@ -177,7 +177,7 @@ func TestAFollowerFoldsThePollersReadsToTheSameData(t *testing.T) {
 	poller.FetchNow(context.Background(), deltaKey.topic)
 	add(8)
 	poller.FetchNow(context.Background(), deltaKey.topic)
-	if here, _ := follower.pollHere(fp); here {
+	if here, _, _ := follower.pollHere(fp); here {
 		t.Fatal("a follower that missed a message must ask the poller again, not read")
 	}
 	same("after a message lost")
@@ -193,20 +193,20 @@ func TestAFollowerFoldsThePollersReadsToTheSameData(t *testing.T) {
 	alone.ShareWith(unanswered)
 	ap := alone.feeds[deltaKey.topic]
 	for i := range wholeAsks {
-		if here, _ := alone.pollHere(ap); here {
+		if here, _, _ := alone.pollHere(ap); here {
 			t.Fatalf("read itself after %d asks, want %d first", i, wholeAsks)
 		}
 		now = now.Add(wholeAskEvery)
 	}
-	if here, _ := alone.pollHere(ap); !here || unanswered.asks != wholeAsks {
+	if here, _, _ := alone.pollHere(ap); !here || unanswered.asks != wholeAsks {
 		t.Fatalf("asked %d times in vain: reads itself %v", unanswered.asks, here)
 	}
 	now = now.Add(wholeAskAgain)
-	if here, _ := alone.pollHere(ap); here || unanswered.asks != wholeAsks+1 {
+	if here, _, _ := alone.pollHere(ap); here || unanswered.asks != wholeAsks+1 {
 		t.Fatalf("a while after asking in vain: reads itself %v, asked %d times; want it to ask again", here, unanswered.asks)
 	}
 	alone.FetchNow(context.Background(), deltaKey.topic)
-	if here, _ := alone.pollHere(ap); here {
+	if here, _, _ := alone.pollHere(ap); here {
 		t.Fatal("a follower that read the topic whole itself must follow from there")
 	}
 
@@ -245,7 +245,7 @@ func TestAWatchedTopicIsAskedOfThePoller(t *testing.T) {
 	sub := s.Subscribe()
 	sub.Watch(k.topic)
 	defer sub.Close()
-	if here, _ := s.pollHere(p); here {
+	if here, _, _ := s.pollHere(p); here {
 		t.Fatal("a follower holding the topic must not read it")
 	}
 	if len(r.wants) != 1 || r.wants[0] != k.topic {
@@ -471,5 +471,71 @@ func TestAFollowersPlatformClockIsThePollers(t *testing.T) {
 	}
 	if want.Sub(later) < 10*time.Minute {
 		t.Fatalf("the poller's clock reads %s at %s: the test's platform runs fast", want, later)
+	}
+}
+
+// TestForSiteFencesWhatIsNotPolled: a read for the site besides the
+// polls (the platform's past) carries the lease's check while this
+// process polls, and is held back whenever it does not (it follows, or
+// its lease is gone); a store not in a site reads for itself.
+func TestForSiteFencesWhatIsNotPolled(t *testing.T) {
+	alone := New(Options{Inline: true})
+	if err := fence.Check(alone.ForSite(context.Background())); err != nil {
+		t.Fatalf("a store not in a site: %v", err)
+	}
+	s := New(Options{Inline: true})
+	r := &pairRelay{}
+	s.ShareWith(r)
+	if err := fence.Check(s.ForSite(context.Background())); !fence.Fenced(err) {
+		t.Fatalf("a process that follows: %v, want held back", err)
+	}
+	gone := false
+	r.mu.Lock()
+	r.here, r.fence = true, func() error {
+		if gone {
+			return fence.ErrFenced
+		}
+		return nil
+	}
+	r.mu.Unlock()
+	ctx := s.ForSite(context.Background())
+	if err := fence.Check(ctx); err != nil {
+		t.Fatalf("the poller within its lease: %v", err)
+	}
+	gone = true
+	if err := fence.Check(ctx); !fence.Fenced(err) {
+		t.Fatalf("the poller's lease gone: %v, want held back", err)
+	}
+}
+
+// TestAPollDecidedAsThePollerKeepsItsLease: a process that decided to
+// poll a topic for the site (it was the poller, as a process resumed
+// after a SIGSTOP still believes until its next beat) and learns before
+// the read leaves that another took the lease sends nothing: the read
+// carries the check of the lease it was decided under, not a follower's
+// none.
+func TestAPollDecidedAsThePollerKeepsItsLease(t *testing.T) {
+	k := KeyOf[int]("lease-kept")
+	feed := ValueFeed(k, func(context.Context) (int, error) { return 1, nil },
+		FeedOptions[int, int]{Interface: apierr.Wallet, Interval: time.Hour})
+	s := New(Options{Feeds: []Feed{feed}, Inline: true})
+	r := &pairRelay{here: true, fence: func() error { return errors.Join(fence.ErrFenced, errors.New("lease gone")) }}
+	s.ShareWith(r)
+	p := s.feeds[k.topic]
+	here, _, site := s.pollHere(p)
+	if !here || site == nil {
+		t.Fatalf("the poller: here %v, a check %v; want its lease's check", here, site != nil)
+	}
+	r.mu.Lock()
+	r.here, r.fence = false, nil // the next beat: another holds the lease
+	r.mu.Unlock()
+	if err := fence.Check(s.fenced(fence.With(context.Background(), site), p)); !fence.Fenced(err) {
+		t.Fatalf("a read decided as the poller, made as a follower: %v, want held back", err)
+	}
+	r.mu.Lock()
+	r.here = true // the poller again, no fence: a no-longer-polling check
+	r.mu.Unlock()
+	if _, _, site := s.pollHere(p); !fence.Fenced(fence.Check(fence.With(context.Background(), site))) {
+		t.Fatal("a poller whose relay gives no check: its read is not held back")
 	}
 }

@@ -324,10 +324,10 @@ func (s *Store) run(ctx context.Context, p *poller) {
 		}
 		wait := interval
 		if s.wanted(p.feed) {
-			here, again := s.pollHere(p)
+			here, again, site := s.pollHere(p)
 			switch {
 			case here:
-				wait = s.fetch(ctx, p)
+				wait = s.fetch(fence.With(ctx, site), p)
 			case again > 0:
 				wait = min(wait, again)
 			}

@@ -9,6 +9,7 @@ import (
 
 	"treasury/desk/history"
 	"treasury/desk/live"
+	"treasury/wire/liquidity"
 )
 
 // historyRun is the history file of a started Platform: read by the
@@ -101,14 +102,21 @@ func (p *Platform) startHistory(ctx context.Context, dir string, o history.Optio
 		// site, a bastion that follows keeps what it is handed.
 		bf = &history.Backfill{Ledger: last.Empty()}
 		if p.Liquidity != nil && !opened.Done(ctx, history.QuotesDone) {
-			bf.QuotesPage = p.Liquidity.QuotesPage
+			bf.QuotesPage = p.pastQuotes()
 		}
 	case err == nil && p.past != nil && p.Liquidity != nil && !opened.Done(ctx, history.QuotesDone):
 		// A bastion of a site that does not poll yet (the site forms,
 		// another holds the lease) reads the quotes' past once it polls,
 		// unless the poller's read reached it whole meanwhile; it reads
 		// only the minutes it was not handed.
-		bf = &history.Backfill{QuotesPage: p.Liquidity.QuotesPage, Wait: p.waitToPoll}
+		bf = &history.Backfill{QuotesPage: p.pastQuotes()}
+	}
+	if bf != nil && bf.QuotesPage != nil && p.past != nil {
+		// In a site, each page of the past is read under the lease, as a
+		// poll is: a process that no longer polls (stopped, cut off, the
+		// lease taken by another) sends nothing more of it, and goes on
+		// once it polls again.
+		bf.Wait = p.waitToPoll
 	}
 	h.record(ctx, p, opened.Store, bf)
 	return h
@@ -231,6 +239,15 @@ func (h *historyRun) takePast(ctx context.Context, p *Platform, b []byte, log fu
 		}
 	}
 	p.Store.Remember(x.Batch.Samples(p.now().Add(-p.Store.HistoryWindow())))
+}
+
+// pastQuotes reads a page of the platform's past quotes for the site:
+// under the site's lease (live.Store.ForSite), when the store is part of
+// one.
+func (p *Platform) pastQuotes() func(ctx context.Context, w liquidity.Window, page, size int) (liquidity.QuotesPage, error) {
+	return func(ctx context.Context, w liquidity.Window, page, size int) (liquidity.QuotesPage, error) {
+		return p.Liquidity.QuotesPage(p.Store.ForSite(ctx), w, page, size)
+	}
 }
 
 // waitToPoll waits until this process polls for the site (true), or ctx

@@ -132,3 +132,28 @@ func TestTheLeaseStaysWithAHolderThatBeats(t *testing.T) {
 		t.Fatalf("b after a's key ran out: %+v; want it naming a", b.Poller())
 	}
 }
+
+// TestAHolderWhosePutsFailStopsBeating: a holder says it is alive while
+// the site took one of its puts within beatFor (a bucket's election and
+// the key's TTL); one whose puts have failed longer says no more, or the
+// others would never take the lease while nobody polls (its fence shut).
+func TestAHolderWhosePutsFailStopsBeating(t *testing.T) {
+	now := time.Now()
+	for _, c := range []struct {
+		name    string
+		held    uint64
+		renewed time.Time
+		beats   bool
+	}{
+		{"kept a beat ago", 7, now.Add(-leaseBeat), true},
+		{"its key ran out, the bucket electing", 7, now.Add(-leaseTTL - time.Second), true},
+		{"puts failing past an election", 7, now.Add(-beatFor), false},
+		{"a take whose answer was lost, no put taken yet", 7, time.Time{}, false},
+		{"not held", 0, now, false},
+	} {
+		p := &Polling{held: c.held, renewed: c.renewed}
+		if got := p.beatsLocked(now); got != c.beats {
+			t.Errorf("%s: beats %v, want %v", c.name, got, c.beats)
+		}
+	}
+}

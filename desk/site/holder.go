@@ -22,11 +22,27 @@ import (
 // leaves says so (Gone), and its lease is taken at the next beat.
 const beatSubject = "treasury.poller.beat"
 
+// beatFor bounds how long after the site last took one of its puts a
+// holder still says it is alive: the bucket's leader elected meanwhile
+// (four to nine seconds) and the key's TTL. A holder whose puts keep
+// failing past it (its node cut off from the bucket's, or slow) says no
+// more: a beat heard is not a lease, and while it went on the others
+// would never take the lease, nobody polling (its fence shut).
+const beatFor = leaseTTL + 9*time.Second
+
 // holderBeat is a holder's word that it is alive, or (Gone) leaving.
 type holderBeat struct {
 	Proc string `json:"proc"`
 	Node string `json:"node"`
 	Gone bool   `json:"gone,omitempty"`
+}
+
+// beatsLocked reports whether this process says it holds the lease at
+// this beat: it holds it, and the site took one of its puts within
+// beatFor (a take whose answer was lost beats from its first put the
+// site takes). p.mu is held.
+func (p *Polling) beatsLocked(now time.Time) bool {
+	return p.held != 0 && !p.renewed.IsZero() && now.Sub(p.renewed) < beatFor
 }
 
 // sayAlive publishes this process's beat while it holds the lease.

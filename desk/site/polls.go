@@ -247,7 +247,7 @@ func (p *Polling) step(kv *jetstream.KeyValue) {
 		p.beat(ctx, *kv)
 	}
 	p.mu.Lock()
-	holds := p.held != 0
+	holds := p.beatsLocked(time.Now())
 	switch {
 	case !p.lastOK.Before(start):
 		p.unreached = time.Time{}
