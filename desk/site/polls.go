@@ -185,9 +185,23 @@ func (s *Site) pollerBucket(ctx context.Context) (jetstream.KeyValue, error) {
 	if err := s.connected(); err != nil {
 		return nil, err
 	}
-	return s.js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: PollerBucket,
+	// On file, not in memory: a node restarted keeps its replica of the
+	// lease, so two nodes restarted lately can elect the bucket's leader
+	// while the third (the one that led it) is stopped; in memory they
+	// could not, for a minute and more, and every process polled alone.
+	cfg := jetstream.KeyValueConfig{Bucket: PollerBucket,
 		Description: "treasury: the lease of the process that polls the platform for the site", History: 1,
-		TTL: leaseTTL, Storage: jetstream.MemoryStorage, Replicas: s.opts.Replicas})
+		TTL: leaseTTL, Storage: jetstream.FileStorage, Replicas: s.opts.Replicas}
+	kv, err := s.js.CreateOrUpdateKeyValue(ctx, cfg)
+	if err != nil && strings.Contains(err.Error(), "storage type") {
+		// Made in memory by an earlier version: a lease is only a lease
+		// (the poller takes it again within its TTL), so it is made again.
+		if derr := s.js.DeleteKeyValue(ctx, PollerBucket); derr != nil && !errors.Is(derr, jetstream.ErrBucketNotFound) {
+			return nil, err
+		}
+		kv, err = s.js.CreateOrUpdateKeyValue(ctx, cfg)
+	}
+	return kv, err
 }
 
 // Poller reads who holds the site's lease to poll: its node and since

@@ -2,12 +2,14 @@ package site
 
 import (
 	"bytes"
+	"context"
 	"crypto/rand"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 
 	"treasury/desk/live"
 )
@@ -138,4 +140,26 @@ func TestADeadPollersLeaseRunsOut(t *testing.T) {
 		return !pl.Here && pl.Alone == "" && pl.Node == sites[0].Node()
 	})
 	a.Stop()
+}
+
+// The lease's bucket is on file: a site an earlier version made it in
+// memory for takes it on file at once (a lease is only a lease).
+func TestTheLeaseBucketMovesToFile(t *testing.T) {
+	s := startSiteWith(t, 1, func(_ int, o *Options) { o.ClusterListen, o.Routes = "", nil })[0]
+	ctx := context.Background()
+	if _, err := s.js.CreateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: PollerBucket, History: 1, TTL: leaseTTL,
+		Storage: jetstream.MemoryStorage, Replicas: 1}); err != nil {
+		t.Fatal(err)
+	}
+	kv, err := s.pollerBucket(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := kv.Status(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info := st.(*jetstream.KeyValueBucketStatus).StreamInfo(); info.Config.Storage != jetstream.FileStorage {
+		t.Fatalf("the lease's bucket is on %v", info.Config.Storage)
+	}
 }
