@@ -192,11 +192,16 @@ func (s *Site) pollerBucket(ctx context.Context) (jetstream.KeyValue, error) {
 	cfg := jetstream.KeyValueConfig{Bucket: PollerBucket,
 		Description: "treasury: the lease of the process that polls the platform for the site", History: 1,
 		TTL: leaseTTL, Storage: jetstream.FileStorage, Replicas: s.opts.Replicas}
+	return s.fileBucket(ctx, cfg)
+}
+
+// fileBucket makes or updates a bucket kept on file. One an earlier
+// version made in memory is made again: its keys are leases and beats,
+// which their holders put again within their TTL.
+func (s *Site) fileBucket(ctx context.Context, cfg jetstream.KeyValueConfig) (jetstream.KeyValue, error) {
 	kv, err := s.js.CreateOrUpdateKeyValue(ctx, cfg)
 	if err != nil && strings.Contains(err.Error(), "storage type") {
-		// Made in memory by an earlier version: a lease is only a lease
-		// (the poller takes it again within its TTL), so it is made again.
-		if derr := s.js.DeleteKeyValue(ctx, PollerBucket); derr != nil && !errors.Is(derr, jetstream.ErrBucketNotFound) {
+		if derr := s.js.DeleteKeyValue(ctx, cfg.Bucket); derr != nil && !errors.Is(derr, jetstream.ErrBucketNotFound) {
 			return nil, err
 		}
 		kv, err = s.js.CreateOrUpdateKeyValue(ctx, cfg)

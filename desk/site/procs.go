@@ -32,9 +32,10 @@ func (s *Site) procsBucket(ctx context.Context) (jetstream.KeyValue, error) {
 	if err := s.connected(); err != nil {
 		return nil, err
 	}
-	return s.js.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{Bucket: ProcsBucket,
+	// On file, as the lease's bucket (pollerBucket says why).
+	return s.fileBucket(ctx, jetstream.KeyValueConfig{Bucket: ProcsBucket,
 		Description: "treasury: the processes that write the site's record, each while it runs", History: 1,
-		TTL: procTTL, Storage: jetstream.MemoryStorage, Replicas: s.opts.Replicas})
+		TTL: procTTL, Storage: jetstream.FileStorage, Replicas: s.opts.Replicas})
 }
 
 // Register says, until stop, that the process procID runs.
