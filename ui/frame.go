@@ -412,7 +412,7 @@ func (a *App) pollerPart(level int) string {
 	pl := a.ctx.Store.Poller()
 	node := sanitize.Line(pl.Node)
 	since := ""
-	if level < 2 {
+	if level < 2 && !pl.Since.IsZero() { // unknown for a moment (a process just resumed): not 00:00
 		since = " since " + pl.Since.UTC().Format("15:04")
 	}
 	switch {

@@ -538,6 +538,7 @@ func TestHealthLineNamesTheSitesPoller(t *testing.T) {
 		want string
 	}{
 		{live.Poller{}, "no poller yet"},
+		{live.Poller{Node: "bastion-b"}, "polled by bastion-b"}, // since when not known yet: no 00:00
 		{live.Poller{Node: "bastion-b\x1b[2J", Since: since}, `polled by bastion-b\x1b[2J since 11:42`},
 		{live.Poller{Node: "bastion-a", Since: since, Here: true}, "polled here (bastion-a) since 11:42"},
 		{live.Poller{Node: "bastion-a", Since: since, Here: true, Alone: "the site cannot be reached: nats: timeout"},
