@@ -234,7 +234,8 @@ func errOr(err error, what string) error {
 
 // settle ends the read of id: forgotten when it worked (or is no longer
 // needed), tried again after a wait when it failed. answered says its
-// answer waits to be folded (the flusher then ends its busy count).
+// answer waits to be folded (the flusher then forgets it and ends its busy
+// count).
 func (s *Store) settle(id string, err error, answered bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -252,7 +253,12 @@ func (s *Store) settle(id string, err error, answered bool) {
 	}
 	if err == nil {
 		delete(q.failed, id)
-		delete(q.queued, id)
+		if !answered {
+			delete(q.queued, id)
+		}
+		// An answer stays queued until the flusher folds it: a session
+		// asking meanwhile sees a record that still lacks it, and must not
+		// read it again.
 		return
 	}
 	q.failed[id]++
@@ -295,6 +301,9 @@ func (s *Store) flushDetails() {
 			s.PutPayments(batch)
 			s.publishDetails(batch)
 			s.mu.Lock()
+			for i := range batch {
+				delete(q.queued, batch[i].PaymentID)
+			}
 			q.busy -= len(batch)
 			s.idle.Broadcast()
 			s.mu.Unlock()
