@@ -26,6 +26,7 @@ import (
 	"treasury/desk/audit"
 	"treasury/desk/history"
 	"treasury/desk/platform"
+	"treasury/desk/site"
 	"treasury/desk/site/sitetest"
 	"treasury/kit/nonroot"
 	"treasury/kit/pubkey"
@@ -562,6 +563,10 @@ func TestASiteOfThreeServes(t *testing.T) {
 		return err == nil && len(sws) > 0 && sws[0].SweepRunning
 	})
 	bs[a].kill()
+	// Its attempt is in flight, and refused to another operator ("in
+	// flight from … wait for its outcome"), while its process's key in
+	// the site's bucket lasts: the retry is asked for once it is gone.
+	aGone := time.Now().Add(site.ProcTTL + time.Second)
 	if err := srv.SetFaults(sandbox.FaultSettings{}); err != nil {
 		t.Fatal(err)
 	}
@@ -584,6 +589,7 @@ func TestASiteOfThreeServes(t *testing.T) {
 	terms[b].keys(t, "E")
 	terms[b].shows(t, "Last swept")
 	terms[b].shows(t, "BTC to cold storage    no") // the run ended: the sweep is idle again
+	time.Sleep(time.Until(aGone))
 	terms[b].keys(t, "t")
 	terms[b].shows(t, "retry of "+key)
 	terms[b].keys(t, "\t\r")

@@ -200,13 +200,28 @@ func (s *Site) pollerBucket(ctx context.Context) (jetstream.KeyValue, error) {
 // which their holders put again within their TTL.
 func (s *Site) fileBucket(ctx context.Context, cfg jetstream.KeyValueConfig) (jetstream.KeyValue, error) {
 	kv, err := s.js.CreateOrUpdateKeyValue(ctx, cfg)
-	if err != nil && strings.Contains(err.Error(), "storage type") {
-		if derr := s.js.DeleteKeyValue(ctx, cfg.Bucket); derr != nil && !errors.Is(derr, jetstream.ErrBucketNotFound) {
-			return nil, err
-		}
-		kv, err = s.js.CreateOrUpdateKeyValue(ctx, cfg)
+	if err == nil || !s.storedElsewhere(ctx, cfg) {
+		return kv, err
 	}
-	return kv, err
+	if derr := s.js.DeleteKeyValue(ctx, cfg.Bucket); derr != nil && !errors.Is(derr, jetstream.ErrBucketNotFound) {
+		return nil, err
+	}
+	return s.js.CreateOrUpdateKeyValue(ctx, cfg)
+}
+
+// storedElsewhere reports whether the bucket cfg names exists on another
+// storage than cfg's (the stream's storage cannot be changed in place).
+func (s *Site) storedElsewhere(ctx context.Context, cfg jetstream.KeyValueConfig) bool {
+	kv, err := s.js.KeyValue(ctx, cfg.Bucket)
+	if err != nil {
+		return false
+	}
+	st, err := kv.Status(ctx)
+	if err != nil {
+		return false
+	}
+	bs, ok := st.(*jetstream.KeyValueBucketStatus)
+	return ok && bs.StreamInfo().Config.Storage != cfg.Storage
 }
 
 // Poller reads who holds the site's lease to poll: its node and since

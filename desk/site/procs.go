@@ -9,16 +9,18 @@ import (
 )
 
 // ProcsBucket is where each process that writes the site's record says
-// it runs: a key per process, put again every procBeat, gone procTTL
+// it runs: a key per process, put again every procBeat, gone ProcTTL
 // after its last put. Another bastion's attempt without an outcome is on
 // its way while its process's key is fresh, interrupted once it is not
 // (what procs/<id>.lock says on one host).
 const ProcsBucket = "TREASURY_PROCS"
 
-const (
-	procBeat = 3 * time.Second
-	procTTL  = 10 * time.Second
-)
+const procBeat = 3 * time.Second
+
+// ProcTTL is how long after its last put a process's key lasts: its
+// attempts are in flight (refused to another bastion's operator, not
+// retried) until then.
+const ProcTTL = 10 * time.Second
 
 // lives is what this host knows of the site's processes: when each last
 // said it runs, as the bucket's watcher saw it.
@@ -35,7 +37,7 @@ func (s *Site) procsBucket(ctx context.Context) (jetstream.KeyValue, error) {
 	// On file, as the lease's bucket (pollerBucket says why).
 	return s.fileBucket(ctx, jetstream.KeyValueConfig{Bucket: ProcsBucket,
 		Description: "treasury: the processes that write the site's record, each while it runs", History: 1,
-		TTL: procTTL, Storage: jetstream.FileStorage, Replicas: s.opts.Replicas})
+		TTL: ProcTTL, Storage: jetstream.FileStorage, Replicas: s.opts.Replicas})
 }
 
 // Register says, until stop, that the process procID runs.
@@ -75,7 +77,7 @@ func (r *Record) Register(procID string) (stop func()) {
 	}
 }
 
-// Alive says whether the process procID said it runs within procTTL
+// Alive says whether the process procID said it runs within ProcTTL
 // (alive), and whether this host has heard of it at all (known).
 func (r *Record) Alive(procID string) (alive, known bool) {
 	l := &r.s.lives
@@ -83,7 +85,7 @@ func (r *Record) Alive(procID string) (alive, known bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	at, known := l.seen[procID]
-	return known && time.Since(at) < procTTL, known
+	return known && time.Since(at) < ProcTTL, known
 }
 
 // watchProcs keeps lives current until the site closes.
