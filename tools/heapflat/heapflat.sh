@@ -16,39 +16,19 @@
 # Needs ssh, ssh-keygen, script, tmux, curl. The machine's other load
 # slows the sandbox, not the heap.
 set -euo pipefail
+# shellcheck source=serve.sh
+. "$(dirname "$0")/serve.sh"
 BIN=$(readlink -f "$1")
 MIN=${2:-30}
 PORT=${3:-$((20000 + RANDOM % 20000))}
 PP=${PPROF:-127.0.0.1:$((40000 + RANDOM % 20000))}
 WALK=${WALK:-7}
-W=$(mktemp -d "${TMPDIR:-/tmp}/heapflat.XXXXXX")
-TM="heapflat-${W##*.}"
-mkdir -p "$W/state" "$W/config/treasury"
-cat >"$W/config/treasury/config.yaml" <<EOC
-profile: sb
-profiles:
-  sb:
-    environment: sandbox
-    embedded_sandbox: {speed: 240, retain: 24h}
-EOC
-ssh-keygen -q -t ed25519 -N '' -f "$W/key" >/dev/null
-cp "$W/key.pub" "$W/authorized_keys"
-env XDG_STATE_HOME=$W/state XDG_CONFIG_HOME=$W/config TREASURY_PPROF=$PP \
-	"$BIN" serve --listen 127.0.0.1:$PORT --authorized-keys "$W/authorized_keys" \
-	--host-key "$W/hostkey" --stats-every 1m >"$W/serve.out" 2>&1 &
-PID=$!
-cleanup() {
-	tmux kill-session -t "$TM" 2>/dev/null || true
-	kill "$PID" 2>/dev/null || true
-	wait "$PID" 2>/dev/null || true
-}
-trap cleanup EXIT
+start_serve heapflat "$PORT" 1m TREASURY_PPROF="$PP"
 heap() { curl -fsS -o "$W/$1.heap" "http://$PP/debug/pprof/heap?gc=1" || echo "no profile $1" >&2; }
 
 sleep $((WALK * 60))
 kill -0 "$PID" || { cat "$W/serve.out"; exit 1; }
 heap before
-SSH="ssh -F /dev/null -tt -i $W/key -p $PORT -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o BatchMode=yes -o LogLevel=ERROR walk@127.0.0.1"
 tmux new-session -d -s "$TM" -x 120 -y 40 "$SSH"
 sleep 8
 for k in 1 2 3 4 5 6 7 8 9; do

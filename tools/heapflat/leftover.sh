@@ -15,37 +15,17 @@
 #
 # Needs ssh, ssh-keygen, tmux.
 set -euo pipefail
+# shellcheck source=serve.sh
+. "$(dirname "$0")/serve.sh"
 BIN=$(readlink -f "$1")
 PORT=${2:-$((20000 + RANDOM % 20000))}
 WARM=${WARM:-8}
 AFTER=${AFTER:-4}
-W=$(mktemp -d "${TMPDIR:-/tmp}/leftover.XXXXXX")
-TM="leftover-${W##*.}"
-mkdir -p "$W/state" "$W/config/treasury"
-cat >"$W/config/treasury/config.yaml" <<EOC
-profile: sb
-profiles:
-  sb:
-    environment: sandbox
-    embedded_sandbox: {speed: 240, retain: 24h}
-EOC
-ssh-keygen -q -t ed25519 -N '' -f "$W/key" >/dev/null
-cp "$W/key.pub" "$W/authorized_keys"
-env XDG_STATE_HOME=$W/state XDG_CONFIG_HOME=$W/config \
-	"$BIN" serve --listen 127.0.0.1:$PORT --authorized-keys "$W/authorized_keys" \
-	--host-key "$W/hostkey" --stats-every 30s >"$W/serve.out" 2>&1 &
-PID=$!
-cleanup() {
-	tmux kill-session -t "$TM" 2>/dev/null || true
-	kill "$PID" 2>/dev/null || true
-	wait "$PID" 2>/dev/null || true
-}
-trap cleanup EXIT
+start_serve leftover "$PORT" 30s
 stats() { grep '"process stats"' "$W/state/treasury/sessions.log"; }
 sleep $((WARM * 60))
 kill -0 "$PID" || { cat "$W/serve.out"; exit 1; }
 before=$(stats | tail -1)
-SSH="ssh -F /dev/null -tt -i $W/key -p $PORT -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o BatchMode=yes -o LogLevel=ERROR walk@127.0.0.1"
 tmux new-session -d -s "$TM" -x 240 -y 60 "$SSH"
 sleep 8
 for k in 1 2 3 4 5 6 7 8 9 I L A; do
