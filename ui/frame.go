@@ -248,21 +248,54 @@ const (
 // an interface's answers put it more than a second away (the largest):
 // ages and windows are on the platform's clock, the clock shown is the
 // host's: its style and text ("" when within the tolerance).
+//
+// The interfaces whose offset reads the same as the largest are named
+// together, in the health line's order, so the badge does not jump from
+// one to another as their estimates move by a second: "platform clock"
+// when every interface whose clock is known reads so (a sandbox's clock,
+// or a host's own clock off), the one's name when one does, "custody,
+// wallet clocks" for two, "3 clocks" for more.
 func clockBadge(t *Theme, hs []live.Health) (*lipgloss.Style, string) {
-	var worst live.Health
+	var worst time.Duration
+	known := 0
 	for _, h := range hs {
-		if h.ClockKnown && h.ClockOffset.Abs() > worst.ClockOffset.Abs() {
-			worst = h
+		if h.ClockKnown {
+			known++
+			if h.ClockOffset.Abs() > worst.Abs() {
+				worst = h.ClockOffset
+			}
 		}
 	}
-	if worst.ClockOffset.Abs() <= live.ClockTolerance() {
+	if worst.Abs() <= live.ClockTolerance() {
 		return nil, ""
 	}
-	sign := "+"
-	if worst.ClockOffset < 0 {
-		sign = "-"
+	shown := offsetText(worst)
+	var same []string
+	for _, h := range hs {
+		if h.ClockKnown && offsetText(h.ClockOffset) == shown {
+			same = append(same, string(h.Interface))
+		}
 	}
-	return &t.Warn, fmt.Sprintf("%s clock %s%s", worst.Interface, sign, short(worst.ClockOffset.Abs()))
+	var who string
+	switch {
+	case len(same) == known && known > 1:
+		who = "platform clock"
+	case len(same) == 1:
+		who = same[0] + " clock"
+	case len(same) == 2:
+		who = same[0] + ", " + same[1] + " clocks"
+	default:
+		who = fmt.Sprintf("%d clocks", len(same))
+	}
+	return &t.Warn, who + " " + shown
+}
+
+// offsetText is a clock offset as the badge shows it: "+10m", "-21d".
+func offsetText(d time.Duration) string {
+	if d < 0 {
+		return short(d)
+	}
+	return "+" + short(d)
 }
 
 // alertBadge counts the open alerts; "no alerts" only when every topic

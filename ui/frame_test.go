@@ -579,3 +579,30 @@ func TestHeaderKeepsTheAlertCountWhole(t *testing.T) {
 		t.Errorf("the header at 80 columns: %q", head)
 	}
 }
+
+// TestClockBadgeNamesTheClocksThatAgree: interfaces whose clocks read the
+// same offset are named together, whichever is a second further off
+// (the badge named one, then another, as the estimates moved); the
+// platform's clock when all known read so.
+func TestClockBadgeNamesTheClocksThatAgree(t *testing.T) {
+	th := NewTheme(colorprofile.Ascii, true, Skin{})
+	day := 24 * time.Hour
+	h := func(i apierr.Interface, off time.Duration) live.Health {
+		return live.Health{Interface: i, ClockOffset: off, ClockKnown: true}
+	}
+	for _, c := range []struct {
+		hs   []live.Health
+		want string
+	}{
+		{[]live.Health{h(apierr.Liquidity, -21*day), h(apierr.Custody, -21*day-time.Second), h(apierr.Wallet, -21*day)}, "platform clock -21d"},
+		{[]live.Health{h(apierr.Liquidity, -21*day-time.Second), h(apierr.Custody, -21*day), h(apierr.Wallet, -21*day)}, "platform clock -21d"},
+		{[]live.Health{h(apierr.Liquidity, 0), h(apierr.Custody, -21*day), h(apierr.Wallet, -21*day - 2*time.Second)}, "custody, wallet clocks -21d"},
+		{[]live.Health{h(apierr.Liquidity, 10*time.Minute), h(apierr.Custody, 0), {Interface: apierr.Wallet}}, "liquidity clock +10m"},
+		{[]live.Health{h(apierr.Liquidity, 10*time.Minute), h(apierr.Custody, 3*time.Minute)}, "liquidity clock +10m"},
+		{[]live.Health{h(apierr.Liquidity, 500 * time.Millisecond), {Interface: apierr.Wallet}}, ""},
+	} {
+		if _, got := clockBadge(&th, c.hs); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.hs, got, c.want)
+		}
+	}
+}
