@@ -298,12 +298,19 @@ func (s *Store) flushDetails() {
 	defer t.Stop()
 	flush := func() {
 		if len(batch) > 0 {
-			s.PutPayments(batch)
+			// Folded and forgotten at once: a session asking in between
+			// would find the record still lacking what was read, and not
+			// queued.
+			s.mutateThen(Payments, func(prev any) (any, Changes) {
+				ps, _ := prev.(*PaymentSet)
+				return MergePayments(ps, batch, time.Time{})
+			}, func() {
+				for i := range batch {
+					delete(q.queued, batch[i].PaymentID)
+				}
+			})
 			s.publishDetails(batch)
 			s.mu.Lock()
-			for i := range batch {
-				delete(q.queued, batch[i].PaymentID)
-			}
 			q.busy -= len(batch)
 			s.idle.Broadcast()
 			s.mu.Unlock()

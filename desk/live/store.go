@@ -576,9 +576,19 @@ const (
 // later can raise the declines alert); its chart samples are not taken
 // again (a poll takes them).
 func (s *Store) mutate(t Topic, change func(prev any) (any, Changes)) {
+	s.mutateThen(t, change, nil)
+}
+
+// mutateThen is mutate, with locked run under the store's lock as the
+// change is published (or found to change nothing): what must turn with
+// the data, seen by nobody in between.
+func (s *Store) mutateThen(t Topic, change func(prev any) (any, Changes), locked func()) {
 	p := s.feeds[t]
 	_ = s.fold(t, func(prev any, _ bool) (any, Changes) { return change(prev) },
 		func(cur *Snapshot, data any, ch Changes) bool {
+			if locked != nil {
+				locked()
+			}
 			now := s.now()
 			if cur.FetchedAt.IsZero() {
 				cur.FetchedAt = now
