@@ -511,6 +511,7 @@ func (r *siteRelay) Publish(live.Topic, live.Polled)               {}
 func (r *siteRelay) Want(live.Topic, time.Duration, time.Duration) {}
 func (r *siteRelay) Wanted(live.Topic) (bool, time.Duration)       { return false, 0 }
 func (r *siteRelay) AskWhole(live.Topic)                           {}
+func (r *siteRelay) ReadsHere(live.Topic, string)                  {}
 func (r *siteRelay) WantDetails([]string)                          {}
 func (r *siteRelay) Fence() func() error                           { return nil }
 
@@ -596,10 +597,10 @@ func TestClockBadgeNamesTheClocksThatAgree(t *testing.T) {
 	}{
 		{[]live.Health{h(apierr.Liquidity, -21*day), h(apierr.Custody, -21*day-time.Second), h(apierr.Wallet, -21*day)}, "platform clock -21d"},
 		{[]live.Health{h(apierr.Liquidity, -21*day-time.Second), h(apierr.Custody, -21*day), h(apierr.Wallet, -21*day)}, "platform clock -21d"},
-		{[]live.Health{h(apierr.Liquidity, 0), h(apierr.Custody, -21*day), h(apierr.Wallet, -21*day - 2*time.Second)}, "custody, wallet clocks -21d"},
+		{[]live.Health{h(apierr.Liquidity, 0), h(apierr.Custody, -21*day), h(apierr.Wallet, -21*day-2*time.Second)}, "custody, wallet clocks -21d"},
 		{[]live.Health{h(apierr.Liquidity, 10*time.Minute), h(apierr.Custody, 0), {Interface: apierr.Wallet}}, "liquidity clock +10m"},
 		{[]live.Health{h(apierr.Liquidity, 10*time.Minute), h(apierr.Custody, 3*time.Minute)}, "liquidity clock +10m"},
-		{[]live.Health{h(apierr.Liquidity, 500 * time.Millisecond), {Interface: apierr.Wallet}}, ""},
+		{[]live.Health{h(apierr.Liquidity, 500*time.Millisecond), {Interface: apierr.Wallet}}, ""},
 	} {
 		if _, got := clockBadge(&th, c.hs); got != c.want {
 			t.Errorf("%+v: %q, want %q", c.hs, got, c.want)

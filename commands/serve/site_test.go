@@ -93,6 +93,15 @@ func (b *bastion) requestsSince(tb testing.TB, n int) []string {
 	return out
 }
 
+// sessionsTail is the last n lines of the bastion's sessions log: the
+// node's and the site's words (why the site cannot be reached, a topic
+// read here rather than handed by the poller).
+func (b *bastion) sessionsTail(n int) string {
+	sess, _ := os.ReadFile(filepath.Join(b.dir, "state", "treasury", "sessions.log"))
+	lines := strings.Split(strings.TrimSpace(string(sess)), "\n")
+	return strings.Join(lines[max(0, len(lines)-n):], "\n")
+}
+
 func (b *bastion) auditLog() string { return filepath.Join(b.dir, "state", "treasury", audit.FileName) }
 
 // siteProfile is the name of the profile each bastion of the test runs.
@@ -651,12 +660,7 @@ func TestASiteOfThreeServes(t *testing.T) {
 			for i, term := range terms {
 				if i != stopped {
 					out, _ := os.ReadFile(filepath.Join(bs[i].dir, "serve.out"))
-					// The sessions log holds the node's and the site's
-					// words (why the site cannot be reached): its end.
-					sess, _ := os.ReadFile(filepath.Join(bs[i].dir, "state", "treasury", "sessions.log"))
-					lines := strings.Split(strings.TrimSpace(string(sess)), "\n")
-					tail := strings.Join(lines[max(0, len(lines)-40):], "\n")
-					t.Logf("%s's screen:\n%s\n%s's log:\n%s\n%s's sessions log (its end):\n%s", bs[i].name, term.scr.String(), bs[i].name, out, bs[i].name, tail)
+					t.Logf("%s's screen:\n%s\n%s's log:\n%s\n%s's sessions log (its end):\n%s", bs[i].name, term.scr.String(), bs[i].name, out, bs[i].name, bs[i].sessionsTail(40))
 				}
 			}
 			t.Fatalf("waited a minute for another bastion to poll while %s is stopped", bs[stopped].name)
@@ -690,7 +694,8 @@ func TestASiteOfThreeServes(t *testing.T) {
 	terms[took].shows(t, tookSince)
 	terms[third].shows(t, "polled by "+bs[took].name)
 	if sent := bs[third].requestsSince(t, quiet); len(sent) > 0 {
-		t.Errorf("%s follows, and sent %d requests after a follower was killed: %q", bs[third].name, len(sent), sent)
+		t.Errorf("%s follows, and sent %d requests after a follower was killed: %q; its sessions log (its end):\n%s",
+			bs[third].name, len(sent), sent, bs[third].sessionsTail(30))
 	}
 
 	// One node of three left: the site cannot be reached from it. Its

@@ -52,6 +52,11 @@ type Relay interface {
 	// show, to read by id (Store.WantDetails): it reads them, once for
 	// the site, and publishes them (DetailsTopic).
 	WantDetails(ids []string)
+	// ReadsHere says that this process, which does not poll for the
+	// site, reads t itself from now on, and why (nobody polls; the poller
+	// did not send it whole when asked): once each time it starts to, so
+	// that an operator can tell a follower's own reads from the site's.
+	ReadsHere(t Topic, why string)
 	// Fence is the check each read of a poll starting now carries, asked
 	// immediately before each request leaves (kit/fence): it fails once
 	// the lease the poll was started under is gone or superseded. Nil
@@ -148,6 +153,9 @@ type relayState struct {
 	// cursor is where the poller's reads were at the last message
 	// applied in step: taken over with the lease (resumeLocked).
 	cursor json.RawMessage
+	// here: this process reads the topic itself, out of step (said once
+	// to the site: Relay.ReadsHere).
+	here bool
 }
 
 const (
@@ -248,6 +256,17 @@ func (s *Store) pollHere(p *poller) (here bool, again time.Duration, site func()
 	case inStep:
 		return false, 0, nil
 	}
+	s.mu.Lock()
+	told := st.here
+	st.here = true
+	s.mu.Unlock()
+	if !told {
+		why := "nobody polls the site"
+		if pl.Node != "" {
+			why = fmt.Sprintf("the poller (%s) did not send it whole when asked %d times, %s apart", pl.Node, wholeAsks, wholeAskEvery)
+		}
+		r.ReadsHere(t, why)
+	}
 	return true, 0, nil
 }
 
@@ -341,7 +360,7 @@ func (s *Store) readWhole(p *poller) {
 		return
 	}
 	st := s.relayStateLocked(p.feed.Topic)
-	st.whole, st.asks = true, 0
+	st.whole, st.asks, st.here = true, 0, false
 }
 
 // publish hands the site what this process's poll (or a part of it) read,
@@ -508,7 +527,7 @@ func (s *Store) applyWhole(p *poller, m Polled) {
 	})
 	s.mu.Lock()
 	st := s.relayStateLocked(f.Topic)
-	st.whole, st.asks = true, 0
+	st.whole, st.asks, st.here = true, 0, false
 	if p.stop != nil {
 		p.superseded = true
 		p.stop() // this process's own read of the topic is needed no more

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -30,6 +31,8 @@ type pairRelay struct {
 	details []string
 	// fence is the check each of its polls carries (nil: none).
 	fence func() error
+	// readsHere are what ReadsHere was told: "topic: why".
+	readsHere []string
 }
 
 func (r *pairRelay) Poller() Poller {
@@ -76,6 +79,12 @@ func (r *pairRelay) WantDetails(ids []string) {
 	if from != nil {
 		from.WantDetails(ids) // the poller reads them
 	}
+}
+
+func (r *pairRelay) ReadsHere(t Topic, why string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.readsHere = append(r.readsHere, string(t)+": "+why)
 }
 
 func (r *pairRelay) AskWhole(t Topic) {
@@ -200,6 +209,9 @@ func TestAFollowerFoldsThePollersReadsToTheSameData(t *testing.T) {
 	}
 	if here, _, _ := alone.pollHere(ap); !here || unanswered.asks != wholeAsks {
 		t.Fatalf("asked %d times in vain: reads itself %v", unanswered.asks, here)
+	}
+	if here, _, _ := alone.pollHere(ap); !here || len(unanswered.readsHere) != 1 || !strings.Contains(unanswered.readsHere[0], "did not send it whole when asked 3 times") {
+		t.Fatalf("reading itself (%v), the follower told the site %q; want it said once, with why", here, unanswered.readsHere)
 	}
 	now = now.Add(wholeAskAgain)
 	if here, _, _ := alone.pollHere(ap); here || unanswered.asks != wholeAsks+1 {

@@ -513,6 +513,14 @@ func (p *Polling) AskWhole(t live.Topic) {
 	_ = p.s.nc.Publish(wantSubject, b)
 }
 
+// ReadsHere logs that this process, which does not poll, reads t itself
+// (live.Relay): its requests then are its own, not the site's.
+func (p *Polling) ReadsHere(t live.Topic, why string) {
+	if l := p.s.opts.Log; l != nil {
+		l.Info("site: this process reads a topic itself", "topic", string(t), "why", why)
+	}
+}
+
 // WantDetails hands the poller payments to read by id for this process's
 // sessions (live.Relay): it reads them once for the site and publishes
 // them (live.DetailsTopic).
