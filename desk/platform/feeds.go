@@ -2,7 +2,6 @@ package platform
 
 import (
 	"context"
-	"errors"
 	"time"
 
 	"treasury/desk/live"
@@ -59,6 +58,8 @@ func (p *Platform) feeds() []live.Feed {
 	}
 	if c := p.Payments; c != nil {
 		pf := &paymentFeed{c: c, now: p.platformNow(apierr.Payments), seen: p.observeRecord(apierr.Payments), store: func() *live.Store { return p.Store }}
+		lf := &ledgerFeed{c: c, now: p.platformNow(apierr.Payments), seen: p.observeRecord(apierr.Payments),
+			held: func() []payments.LedgerTransaction { return live.Get(p.Store, live.LedgerKey).Data }}
 		fs = append(fs,
 			live.FoldFeed(live.PaymentsKey, pf.fetch, foldPayments, live.FeedOptions[paymentRead, *live.PaymentSet]{
 				Interface: apierr.Payments, Interval: r.Payments, Always: true, Alerts: p.judgePayments, AsRead: heldAsRead,
@@ -75,16 +76,8 @@ func (p *Platform) feeds() []live.Feed {
 			}, live.FeedOptions[time.Time, time.Time]{Interface: apierr.Auth, Interval: TokenInterval, Always: true, Header: true}),
 			live.ListFeed(live.IdentitiesKey, func(x payments.Identity) string { return x.IdentityID }, c.Identities,
 				live.FeedOptions[[]payments.Identity, []payments.Identity]{Interface: apierr.Payments, Interval: r.AddressBook}),
-			live.ListFeed(live.LedgerKey, LedgerID, func(ctx context.Context) ([]payments.LedgerTransaction, error) {
-				now := p.platformNow(apierr.Payments)()
-				from := now.Add(-LedgerWindow)
-				txs, err := c.Ledger(ctx, from, now)
-				txs, err = newestLedgerFirst(p.keepUnread(txs, err, from), err)
-				if len(txs) > 0 {
-					p.observeRecord(apierr.Payments)(txs[0].CreatedDttm)
-				}
-				return txs, err
-			}, live.FeedOptions[[]payments.LedgerTransaction, []payments.LedgerTransaction]{Interface: apierr.Payments, Interval: r.Wallets,
+			live.FoldFeed(live.LedgerKey, lf.fetch, lf.fold, live.FeedOptions[[]payments.LedgerTransaction, []payments.LedgerTransaction]{
+				Interface: apierr.Payments, Interval: r.Wallets,
 				// The runway alerts need the ledger whoever watches.
 				Always: true}))
 	}
@@ -120,37 +113,7 @@ func (p *Platform) feeds() []live.Feed {
 	return fs
 }
 
-// keepUnread adds to a ledger read that missed some currencies (a
-// partial err naming them) the records held of those currencies since
-// from: a currency whose page failed keeps its last movements (its
-// runway stays what it was, marked by the partial read), instead of
-// reading as one with no movement, "no outflow".
-func (p *Platform) keepUnread(txs []payments.LedgerTransaction, err error, from time.Time) []payments.LedgerTransaction {
-	var part *wire.Partial
-	if p.Store == nil || !errors.As(err, &part) {
-		return txs
-	}
-	unread := map[string]bool{}
-	for _, f := range part.Failed {
-		unread[f.Name] = true
-	}
-	for _, t := range live.Get(p.Store, live.LedgerKey).Data {
-		if unread[t.Currency] && !t.CreatedDttm.Before(from) {
-			txs = append(txs, t)
-		}
-	}
-	return txs
-}
-
 // walletList is a feed of a wallet-interface list.
 func walletList[E any](k live.Key[[]E], iv time.Duration, id func(E) string, fetch func(ctx context.Context) ([]E, error)) live.Feed {
 	return live.ListFeed(k, id, fetch, live.FeedOptions[[]E, []E]{Interface: apierr.Wallet, Interval: iv})
-}
-
-// LedgerID identifies a ledger transaction (the feed's changes and the
-// views' rows): the record has no id of its own, so its account, time,
-// operation, reference, amount and the balance after it do.
-func LedgerID(t payments.LedgerTransaction) string {
-	return t.Currency + "|" + t.CreatedDttm.UTC().Format(time.RFC3339Nano) + "|" + t.Operation + "|" + t.Reference() + "|" +
-		t.Amount.String() + "|" + t.AvailableBalanceAfter.String()
 }

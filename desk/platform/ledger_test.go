@@ -1,47 +1,41 @@
 package platform
 
 import (
-	"context"
-	"errors"
+	"strings"
 	"testing"
 	"time"
 
-	"treasury/desk/live"
-	"treasury/wire"
+	"treasury/wire/money"
 	"treasury/wire/payments"
 )
 
 // TestLedgerKeepsTheCurrencyItCouldNotRead: a ledger read that missed a
-// currency keeps the movements held of it (within the window), so its
-// runway does not read "no outflow"; the currencies read replace theirs.
+// currency (a partial read) keeps the movements held of it (within the
+// window), so its runway does not read "no outflow"; what was read is
+// added to what is held, once (the overlap reads the newest again), and
+// what left the window is dropped.
 func TestLedgerKeepsTheCurrencyItCouldNotRead(t *testing.T) {
 	now := time.Date(2026, 11, 16, 9, 30, 0, 0, time.UTC)
-	tx := func(cur string, ago time.Duration) payments.LedgerTransaction {
-		return payments.LedgerTransaction{Currency: cur, Operation: "DEBIT", CreatedDttm: now.Add(-ago)}
+	tx := func(cur string, ago time.Duration, amount string) payments.LedgerTransaction {
+		return payments.LedgerTransaction{Currency: cur, Operation: "DEBIT", CreatedDttm: now.Add(-ago), Amount: money.N(money.MustParse(amount))}
 	}
-	held := []payments.LedgerTransaction{tx("GBP", time.Minute), tx("GBP", 30*time.Hour), tx("USD", time.Minute)}
-	st := live.New(live.Options{Feeds: []live.Feed{live.ListFeed(live.LedgerKey, LedgerID,
-		func(context.Context) ([]payments.LedgerTransaction, error) { return held, nil },
-		live.FeedOptions[[]payments.LedgerTransaction, []payments.LedgerTransaction]{Interval: time.Hour})}})
-	defer st.Close()
-	st.FetchNow(context.Background(), live.Ledger)
-	p := &Platform{Store: st}
-	read := []payments.LedgerTransaction{tx("USD", 10*time.Second)}
-	part := &wire.Partial{What: "ledger of each currency", Of: 2, Failed: []wire.Failure{{Name: "GBP", Err: errors.New("HTTP 200: malformed")}}}
-	got := p.keepUnread(read, part, now.Add(-24*time.Hour))
-	var gbp, usd int
+	f := &ledgerFeed{now: func() time.Time { return now }}
+	held := []payments.LedgerTransaction{tx("USD", time.Minute, "5"), tx("GBP", time.Minute, "7"), tx("GBP", 30*time.Hour, "9")}
+	// The USD read, from its newest held less the overlap: that one again
+	// and a new one; GBP failed.
+	read := []payments.LedgerTransaction{tx("USD", 10*time.Second, "3"), tx("USD", time.Minute, "5")}
+	got, ch := f.fold(held, read, now)
+	var ids []string
 	for _, x := range got {
-		switch x.Currency {
-		case "GBP":
-			gbp++
-		case "USD":
-			usd++
-		}
+		ids = append(ids, x.Currency+" "+x.Amount.String())
 	}
-	if gbp != 1 || usd != 1 {
-		t.Fatalf("GBP %d, USD %d: want the GBP movement of the window kept and USD as read", gbp, usd)
+	if want := "USD 3 USD 5 GBP 7"; strings.Join(ids, " ") != want {
+		t.Fatalf("held %v, want %s: GBP's movement of the window kept, USD's new one added once, newest first", ids, want)
 	}
-	if got := p.keepUnread(read, nil, now.Add(-24*time.Hour)); len(got) != 1 {
-		t.Fatalf("a whole read kept %d records, want what it read", len(got))
+	if len(ch.Added) != 1 || len(ch.Removed) != 1 || ch.Reset {
+		t.Fatalf("changes %+v: want the new USD movement added and the GBP one of 30 h ago removed", ch)
+	}
+	if again, ch := f.fold(got, read, now); len(again) != len(got) || !ch.Empty() {
+		t.Fatalf("the same read folded again: %d held (want %d), changes %+v", len(again), len(got), ch)
 	}
 }

@@ -80,6 +80,13 @@ func (c *Client) LedgerOf(ctx context.Context, currency string, from, to time.Ti
 // naming it (only when every currency fails is the first failure returned
 // alone).
 func (c *Client) Ledger(ctx context.Context, from, to time.Time) ([]payments.LedgerTransaction, error) {
+	return c.LedgerFrom(ctx, func(string) time.Time { return from }, to)
+}
+
+// LedgerFrom is Ledger with each currency's own start, from(currency):
+// a poll reads each account from its newest movement held, not the whole
+// window again (a zero start is LedgerEpoch).
+func (c *Client) LedgerFrom(ctx context.Context, from func(currency string) time.Time, to time.Time) ([]payments.LedgerTransaction, error) {
 	if to.IsZero() {
 		to = c.opts.Now()
 	}
@@ -96,7 +103,7 @@ func (c *Client) Ledger(ctx context.Context, from, to time.Time) ([]payments.Led
 		}
 		seen[b.Currency] = true
 		part.Of++
-		txns, err := paging.Collect(c.LedgerOf(ctx, b.Currency, from, to))
+		txns, err := paging.Collect(c.LedgerOf(ctx, b.Currency, from(b.Currency), to))
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, err
