@@ -23,6 +23,7 @@ import (
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+	"golang.org/x/crypto/bcrypt"
 
 	"treasury/kit/portowner"
 	"treasury/kit/words"
@@ -168,7 +169,15 @@ func startNode(o Options, log nodeLog) (*server.Server, error) {
 	sopts := &server.Options{ServerName: o.Node, Host: host, Port: port,
 		JetStream: true, StoreDir: o.StoreDir, NoSigs: true, MaxPayload: 1 << 20}
 	if o.Password != "" {
-		sopts.Username, sopts.Password = o.User, o.Password
+		// The node checks clients against the password's bcrypt hash:
+		// it keeps no password of its own to compare with (and says
+		// nothing of plaintext passwords). Its routes give the password
+		// itself, as a client does.
+		hash, err := bcrypt.GenerateFromPassword([]byte(o.Password), passwordCost)
+		if err != nil {
+			return nil, fmt.Errorf("site: password: %w", err)
+		}
+		sopts.Username, sopts.Password = o.User, string(hash)
 	}
 	var routeTLS *tls.Config
 	if o.CAFile != "" {
@@ -211,6 +220,13 @@ func startNode(o Options, log nodeLog) (*server.Server, error) {
 	}
 	return ns, nil
 }
+
+// passwordCost is the cost of the node's bcrypt hash of the site's
+// password. The hash is made at each start and held in memory only, by
+// a process that holds the password itself (it routes and connects with
+// it): a higher cost would guard nothing, and every client's connection
+// (each dashboard, doctor and audit of the host, each reconnect) pays it.
+const passwordCost = bcrypt.MinCost
 
 // tlsTimeout bounds a TLS handshake of a route or a client.
 const tlsTimeout = 3 * time.Second
