@@ -21,14 +21,7 @@ import (
 // record), and refused as a client, as is a client with no certificate
 // or a certificate of another CA.
 func TestASiteWithTLSRefusesAStranger(t *testing.T) {
-	dir := t.TempDir()
-	ca := testca.New(t, "site CA")
-	caFile := ca.File(t, dir, "ca.pem")
-	sites := startSiteWith(t, 3, func(i int, o *Options) {
-		o.Password = ""
-		o.CAFile = caFile
-		o.CertFile, o.KeyFile = ca.Issue(t, dir, o.Node, testca.ServerAndClient, "127.0.0.1")
-	})
+	sites, ca, caFile, dir := startTLSSite(t, func(int) string { return "" })
 	l, err := audit.Open(t.TempDir(), audit.Options{Host: sites[0].Node(), Replica: sites[0].Record()})
 	if err != nil {
 		t.Fatal(err)
@@ -89,6 +82,22 @@ func TestASiteWithTLSRefusesAStranger(t *testing.T) {
 	nc.Close()
 }
 
+// startTLSSite starts three nodes with a certificate each, signed by the
+// site's CA, node i given password(i) ("" none); it returns them, the CA,
+// its file, and the folder of the certificates.
+func startTLSSite(t *testing.T, password func(i int) string) ([]*Site, *testca.CA, string, string) {
+	t.Helper()
+	dir := t.TempDir()
+	ca := testca.New(t, "site CA")
+	caFile := ca.File(t, dir, "ca.pem")
+	sites := startSiteWith(t, 3, func(i int, o *Options) {
+		o.Password = password(i)
+		o.CAFile = caFile
+		o.CertFile, o.KeyFile = ca.Issue(t, dir, o.Node, testca.ServerAndClient, "127.0.0.1")
+	})
+	return sites, ca, caFile, dir
+}
+
 // routesOf names the nodes s holds a route to.
 func routesOf(t *testing.T, s *Site) []string {
 	t.Helper()
@@ -126,17 +135,7 @@ func TestTheSiteCertificateIsReadWhole(t *testing.T) {
 // that disagree make the site weak, said as such rather than as refused
 // routes.
 func TestAPasswordIsCheckedOrRefused(t *testing.T) {
-	dir := t.TempDir()
-	ca := testca.New(t, "site CA")
-	caFile := ca.File(t, dir, "ca.pem")
-	sites := startSiteWith(t, 3, func(i int, o *Options) {
-		o.Password = ""
-		if i == 2 {
-			o.Password = "site-secret"
-		}
-		o.CAFile = caFile
-		o.CertFile, o.KeyFile = ca.Issue(t, dir, o.Node, testca.ServerAndClient, "127.0.0.1")
-	})
+	sites, ca, caFile, dir := startTLSSite(t, func(i int) string { return map[bool]string{true: "site-secret"}[i == 2] })
 	ccert, ckey := ca.Issue(t, dir, "client", testca.ServerAndClient, "127.0.0.1")
 	client := func(listen, password string) Options {
 		return Options{Name: "test-site", Node: "client", Listen: listen, Connect: true, User: "treasury", Password: password,
