@@ -20,9 +20,9 @@ import (
 // current or behind, offline), each node (up, its routes, its copy of
 // the record: nodeChecks), and that this host's copy of the record is
 // the site's.
-func (p *prober) site(ctx context.Context) Section {
+func (p *prober) site(ctx context.Context) (s Section) {
 	c := p.cfg.Cluster
-	s := Section{Name: "site", Target: c.Listen}
+	s = Section{Name: "site", Target: c.Listen}
 	if !c.Embedded() {
 		s.Target = fmt.Sprint(c.URLs)
 	}
@@ -63,7 +63,7 @@ func (p *prober) site(ctx context.Context) Section {
 		s.Checks = append(append(s.Checks, nodes...), weak...)
 		return s
 	}
-	defer func() { s.Checks = append(s.Checks, weak...) }()
+	defer func() { s.Checks = append(s.Checks, weak...) }() // after every return below: s is the result
 	rec := Check{Name: "record", Status: OK, Detail: fmt.Sprintf("%s, %s: %s", words.Count(int(h.Lines), "line"), words.Count(h.Want, "replica"), h.Nodes())}
 	if !h.Healthy() {
 		rec.Status = Warn

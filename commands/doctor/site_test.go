@@ -201,6 +201,14 @@ func TestSiteSectionListsTheNodes(t *testing.T) {
 	if len(lines) != 3 || !strings.HasPrefix(lines[0], "warn node-0 at "+routes[0]) || !strings.Contains(lines[0], "routes to node-1 only (1 of 2)") {
 		t.Errorf("node-0, its route to node-2 lost: %q", lines)
 	}
+	// What that costs the site is said after the section's other checks
+	// (it used to be dropped whenever the record answered).
+	s = until("what the stopped node costs said", func(s Section) bool {
+		return strings.Contains(named(s, "weak").Detail, "node-2 offline: the site cannot lose another node")
+	})
+	if last := s.Checks[len(s.Checks)-1]; last.Name != "weak" || last.Status != Warn {
+		t.Errorf("the weak check is not last: %+v", s.Checks)
+	}
 }
 
 // TestSiteSectionSaysAPasswordNothingChecks: a profile that gives a
