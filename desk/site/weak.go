@@ -114,9 +114,9 @@ func passwordWeakness(nodes []NodeState) (Weakness, bool) {
 	return Weakness{Key: "site:password",
 		Title: fmt.Sprintf("%s the site's password and %s not: every node checks it, or none does",
 			names(with, "checks", "check"), names(without, "does", "do")),
-		Guidance: "A node with no password takes any (its certificates alone authenticate): the password the others give reaches it " +
-			"unchecked, and they refuse its routes. Give every bastion the same password_file, or remove it from every profile " +
-			"of the site, then restart their treasury serve."}, true
+		Guidance: "A node without the password takes any (its certificates alone authenticate): the password the others give it " +
+			"goes unchecked, while they refuse its routes, which give none. Give every bastion the same password_file, or remove it " +
+			"from every profile of the site, then restart their treasury serve."}, true
 }
 
 // names is the nodes named, with the verb for one or for several.
