@@ -7,19 +7,22 @@ import (
 
 	"treasury/kit/diskfree"
 	"treasury/ui/sanitize"
+	"treasury/wire/apierr"
 )
 
 // NotReady says why the process cannot serve as it should now (nil when
-// it can): the store has no data yet of an interface its profile names,
+// it can): the store has no data yet of an interface its profile names
+// (unread: what the store answered last, Platform.Unread, asked by the
+// caller apart so that a probe never waits on the store's lock),
 // the record of actions cannot be written (a probe is written and synced
 // in the state directory each time: a directory that became read-only,
 // a full disk; not when the operator asked for --read-only), or the site
 // cannot be reached. ctx bounds the site's answer.
-func (r *Runtime) NotReady(ctx context.Context) []string {
+func (r *Runtime) NotReady(ctx context.Context, unread []apierr.Interface) []string {
 	var why []string
-	if un := r.Platform.Unread(); len(un) > 0 {
-		names := make([]string, len(un))
-		for i, u := range un {
+	if len(unread) > 0 {
+		names := make([]string, len(unread))
+		for i, u := range unread {
 			names[i] = string(u)
 		}
 		why = append(why, "no data yet from "+strings.Join(names, ", "))

@@ -35,7 +35,8 @@ then the webhook receiver's port (free, or held and by which process),
 the clock against the servers' Date headers, and the state directory: its
 free space, that it can be written (every action is refused while the
 audit log cannot be), and the audit log's chain with the attempts that
-have no outcome. A failure says what to do.
+have no outcome; with a site (cluster:), its record, each of its nodes
+and its poller. A failure says what to do.
 Secrets are never printed: credentials are named by their client ids.
 Without a configuration it checks the embedded sandbox.
 

@@ -2,6 +2,7 @@ package doctor
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -16,17 +17,18 @@ import (
 
 // site checks the site the profile configures (cluster:): that a node
 // answers, how the site's record stands on its replicas (leader, nodes
-// current or behind, offline), and that this host's copy of the record
-// is the site's.
-func (p *prober) site(ctx context.Context) Section {
+// current or behind, offline), each node (up, its routes, its copy of
+// the record: nodeChecks), and that this host's copy of the record is
+// the site's.
+func (p *prober) site(ctx context.Context) (s Section) {
 	c := p.cfg.Cluster
-	s := Section{Name: "site", Target: c.Listen}
+	s = Section{Name: "site", Target: c.Listen}
 	if !c.Embedded() {
 		s.Target = fmt.Sprint(c.URLs)
 	}
 	st, err := process.OpenSite(p.o.StateDir, p.cfg, false, nil)
 	if err != nil {
-		s.Checks = append(s.Checks, Check{Name: "connect", Status: Fail, Detail: err.Error()})
+		s.Checks = append(s.Checks, Check{Name: "connect", Status: Fail, Detail: err.Error(), Guidance: passwordGuidance(err)})
 		return s
 	}
 	defer st.Close()
@@ -40,12 +42,16 @@ func (p *prober) site(ctx context.Context) Section {
 		if strings.Contains(err.Error(), "(authorization") {
 			g = "The node runs but refuses this profile's credentials: cluster.password_file (or cert_file, key_file and ca_file) must be the site's."
 		}
+		if pg := passwordGuidance(err); pg != "" {
+			g = pg
+		}
 		s.Checks = append(s.Checks, Check{Name: "connect", Status: Fail, Detail: err.Error(), Guidance: g})
 		return s
 	}
 	h, err := st.Health(ctx)
 	s.Checks = append(s.Checks, Check{Name: "connect", Status: OK, Detail: "connected to node " + h.Connected})
-	weak := weakChecks(ctx, st)
+	weak := weakChecks(ctx, st) // asks every node how it stands
+	nodes := nodeChecks(c, h, err == nil, st.Nodes(), st.Node())
 	if err != nil {
 		g := fmt.Sprintf("The site's record needs %d nodes up (replicas): every action is refused until it can be appended.", c.Replicas)
 		for _, w := range weak {
@@ -54,16 +60,16 @@ func (p *prober) site(ctx context.Context) Section {
 			}
 		}
 		s.Checks = append(s.Checks, Check{Name: "record", Status: Fail, Detail: err.Error(), Guidance: g})
-		s.Checks = append(s.Checks, weak...)
+		s.Checks = append(append(s.Checks, nodes...), weak...)
 		return s
 	}
-	defer func() { s.Checks = append(s.Checks, weak...) }()
+	defer func() { s.Checks = append(s.Checks, weak...) }() // after every return below: s is the result
 	rec := Check{Name: "record", Status: OK, Detail: fmt.Sprintf("%s, %s: %s", words.Count(int(h.Lines), "line"), words.Count(h.Want, "replica"), h.Nodes())}
 	if !h.Healthy() {
 		rec.Status = Warn
 		rec.Guidance = "A replica is offline or behind: the record holds while most replicas are current; bring the node back."
 	}
-	s.Checks = append(s.Checks, rec)
+	s.Checks = append(append(s.Checks, rec), nodes...)
 	s.Checks = append(s.Checks, pollerCheck(ctx, st))
 	if p.o.StateDir == "" {
 		return s
@@ -84,6 +90,17 @@ func (p *prober) site(ctx context.Context) Section {
 			Guidance: "A process of this host puts them to the site when it joins; until then they are this host's alone."})
 	}
 	return s
+}
+
+// passwordGuidance is what to do when this process was refused for
+// giving a password to a node that checks none ("" for another error).
+func passwordGuidance(err error) string {
+	if !errors.Is(err, site.ErrPasswordNotChecked) {
+		return ""
+	}
+	return "This profile gives the site a password (cluster.password_file) and that node checks none: a password nothing checks " +
+		"protects nothing. Give the same password to every node of the site (each bastion's profile, then restart its treasury serve), " +
+		"or remove it from this profile: with TLS, the certificates authenticate."
 }
 
 // nodesWait is how long doctor waits for the site's nodes to say how
@@ -111,6 +128,8 @@ func weakChecks(ctx context.Context, st *site.Site) []Check {
 			continue
 		case strings.HasPrefix(w.Key, "site:refused"):
 			c.Name, c.Status = "refused", Fail
+		case w.Key == "site:password":
+			c.Name, c.Status = "auth", Fail
 		case w.Grave:
 			c.Status = Fail
 		}

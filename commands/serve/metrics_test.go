@@ -72,7 +72,7 @@ func scrapeUntil(t *testing.T, url string, what string, ok func(metricstest.Fami
 func TestMetricsAfterTrafficAndAnAction(t *testing.T) {
 	f := startSSH(t)
 	rt := f.rt
-	mon := &monitor{rt: rt}
+	mon := newMonitor(t.Context(), rt)
 	mon.listening.Store(true)
 	url := startMonitorOf(t, mon) + "/metrics"
 	ctx := context.Background()
@@ -331,7 +331,7 @@ func TestSiteMetrics(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer rt.Close()
-	url := startMonitorOf(t, &monitor{rt: rt}) + "/metrics"
+	url := startMonitorOf(t, newMonitor(t.Context(), rt)) + "/metrics"
 	fams := scrapeUntil(t, url, "the site's poller", func(fams metricstest.Families) bool {
 		v, _ := metricstest.Value(fams, "treasury_site_role", map[string]string{"role": "polls"})
 		age, _ := metricstest.Value(fams, "treasury_site_poller_age_seconds", nil)

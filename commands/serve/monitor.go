@@ -19,20 +19,32 @@ import (
 // /healthz (the process runs: its store answers) and /readyz (it serves
 // as it should: listening, data of every interface, the record writable,
 // the site reachable), each 200 or 503 with a short body saying why not.
+// What the store says comes from its pulse: no probe waits on the
+// store's lock, or leaves anything waiting on it.
 type monitor struct {
-	rt *process.Runtime
+	rt    *process.Runtime
+	pulse *pulse
+	// patience is how long the store may not answer before the process
+	// is not healthy (probeTimeout; shorter in tests).
+	patience time.Duration
 	// listening is set once the SSH server listens; announced once
 	// systemd was told READY=1.
 	listening, announced atomic.Bool
 }
 
 // probeTimeout bounds what a health or readiness probe waits for (the
-// store's lock, the site's answer).
+// site's answer), and how long the store may not answer before the
+// process is not healthy.
 const probeTimeout = 2 * time.Second
+
+// newMonitor is rt's monitor, its pulse asking the store until ctx ends.
+func newMonitor(ctx context.Context, rt *process.Runtime) *monitor {
+	return &monitor{rt: rt, pulse: startPulse(ctx, rt), patience: probeTimeout}
+}
 
 func (m *monitor) handler() http.Handler {
 	mux := http.NewServeMux()
-	mux.Handle("GET /metrics", m.rt.Metrics.Handler())
+	mux.Handle("GET /metrics", m.whileStoreAnswers(m.rt.Metrics.Handler()))
 	mux.HandleFunc("GET /healthz", m.healthz)
 	mux.HandleFunc("GET /readyz", m.readyz)
 	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, _ *http.Request) {
@@ -41,11 +53,20 @@ func (m *monitor) handler() http.Handler {
 	return mux
 }
 
-// healthz answers 200 while the process runs: its store answers within
-// probeTimeout (a store stuck on its lock serves no session).
+// stuck says, when the store has not answered for longer than the
+// monitor's patience, for how long ("" when it answers).
+func (m *monitor) stuck() string {
+	if d := m.pulse.stalled(); d > m.patience {
+		return "the store has not answered for " + d.Round(100*time.Millisecond).String()
+	}
+	return ""
+}
+
+// healthz answers 200 while the process runs: its store answers (a
+// store stuck on its lock serves no session).
 func (m *monitor) healthz(w http.ResponseWriter, r *http.Request) {
-	if !storeAnswers(r.Context(), m.rt, probeTimeout) {
-		answer(w, http.StatusServiceUnavailable, "not healthy: the store does not answer within "+probeTimeout.String())
+	if why := m.stuck(); why != "" {
+		answer(w, http.StatusServiceUnavailable, "not healthy: "+why)
 		return
 	}
 	answer(w, http.StatusOK, "ok")
@@ -67,9 +88,26 @@ func (m *monitor) notReady(ctx context.Context) []string {
 	if !m.listening.Load() {
 		why = append(why, "the SSH server is not listening yet")
 	}
+	if s := m.stuck(); s != "" {
+		return append(why, s)
+	}
 	ctx, cancel := context.WithTimeout(ctx, probeTimeout)
 	defer cancel()
-	return append(why, m.rt.NotReady(ctx)...)
+	return append(why, m.rt.NotReady(ctx, m.pulse.unreadNow())...)
+}
+
+// whileStoreAnswers serves h (a scrape, which reads the store's state)
+// while the store answers, else 503 at once: a scrape of a stuck store
+// would wait on its lock for as long as it is stuck, one more at every
+// scrape (Prometheus counts the target down either way).
+func (m *monitor) whileStoreAnswers(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if why := m.stuck(); why != "" {
+			answer(w, http.StatusServiceUnavailable, "not scraped: "+why)
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
 }
 
 func answer(w http.ResponseWriter, status int, body string) {
@@ -77,25 +115,6 @@ func answer(w http.ResponseWriter, status int, body string) {
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(status)
 	io.WriteString(w, body+"\n")
-}
-
-// storeAnswers reports whether the store's lock is taken within d.
-func storeAnswers(ctx context.Context, rt *process.Runtime, d time.Duration) bool {
-	done := make(chan struct{})
-	go func() {
-		rt.Platform.Store.Seq()
-		close(done)
-	}()
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-done:
-		return true
-	case <-t.C:
-		return false
-	case <-ctx.Done():
-		return false
-	}
 }
 
 // startMonitor listens on addr and serves the monitor until ctx ends.

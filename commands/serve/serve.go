@@ -141,7 +141,7 @@ func Command(ctx context.Context, e *process.Env, g cli.Globals, args []string) 
 	if err != nil {
 		return err
 	}
-	mon := &monitor{rt: rt}
+	mon := newMonitor(ctx, rt)
 	if *metricsListen != "" {
 		addr, err := startMonitor(ctx, *metricsListen, mon, o.Log)
 		if err != nil {
@@ -165,7 +165,7 @@ func Command(ctx context.Context, e *process.Env, g cli.Globals, args []string) 
 	go logStats(ctx, o.Log, *statsEvery, rt, srv, &held)
 
 	notifier := sdnotify.FromEnv(e.Getenv)
-	if err := watchdog(ctx, notifier, e.Getenv, rt, o.Log); err != nil {
+	if err := watchdog(ctx, notifier, e.Getenv, mon.pulse, o.Log); err != nil {
 		return err
 	}
 	mon.listening.Store(true) // the listener is open: connections queue until Serve takes them

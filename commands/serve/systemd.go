@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"treasury/kit/sdnotify"
-	"treasury/process"
 	"treasury/sshserve"
 )
 
@@ -61,10 +60,11 @@ func announce(ctx context.Context, n *sdnotify.Notifier, m *monitor, listen stri
 }
 
 // watchdog sends WATCHDOG=1 at the pace WATCHDOG_USEC asks while the
-// process's store answers: a server whose store is stuck stops sending,
-// and systemd restarts it (WatchdogSec=). It returns when ctx ends, at
-// once when no watchdog is asked.
-func watchdog(ctx context.Context, n *sdnotify.Notifier, getenv func(string) string, rt *process.Runtime, log *slog.Logger) error {
+// process's store answers (its pulse has not waited on it longer than
+// that pace): a server whose store is stuck stops sending, and systemd
+// restarts it (WatchdogSec=). It returns when ctx ends, at once when no
+// watchdog is asked.
+func watchdog(ctx context.Context, n *sdnotify.Notifier, getenv func(string) string, p *pulse, log *slog.Logger) error {
 	every, err := sdnotify.WatchdogEvery(getenv, os.Getpid())
 	if n == nil || errors.Is(err, sdnotify.ErrNoWatchdog) {
 		return nil
@@ -77,7 +77,7 @@ func watchdog(ctx context.Context, n *sdnotify.Notifier, getenv func(string) str
 		t := time.NewTicker(every)
 		defer t.Stop()
 		for {
-			if storeAnswers(ctx, rt, every) {
+			if !p.stuck(every) {
 				_, _ = n.Notify(sdnotify.Watchdog)
 			} else if ctx.Err() == nil {
 				log.Error("systemd watchdog: the store does not answer; no WATCHDOG=1 sent")

@@ -2,6 +2,7 @@ package site
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -29,6 +30,11 @@ type Replica struct {
 	Lag     uint64        // lines behind the leader
 	Seen    time.Duration // since the leader last heard from it
 }
+
+// Behind is how many lines r is behind the leader, of a record of lines:
+// its lag counts the record's raft entries (its lines, and the stream's
+// own changes), never more lines than the record holds.
+func (r Replica) Behind(lines uint64) uint64 { return min(r.Lag, lines) }
 
 // Lag is the most lines any replica is behind the leader.
 func (h Health) Lag() uint64 {
@@ -72,12 +78,14 @@ func (h Health) Healthy() bool {
 	return true
 }
 
-// WaitConnected waits until the connection is up, or ctx ends.
+// WaitConnected waits until the connection is up, or ctx ends; it
+// returns at once when this process left the site for good (a password
+// the node does not check).
 func (s *Site) WaitConnected(ctx context.Context) error {
 	for {
 		err := s.connected()
-		if err == nil {
-			return nil
+		if err == nil || errors.Is(err, ErrPasswordNotChecked) {
+			return err
 		}
 		select {
 		case <-ctx.Done():

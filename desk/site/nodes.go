@@ -51,6 +51,9 @@ type NodeState struct {
 	// Refused are the peers it refused, or that refused it, for their
 	// credentials lately.
 	Refused []Refusal `json:"refused,omitempty"`
+	// Password says it checks the site's password (with TLS a node may
+	// check certificates alone).
+	Password bool `json:"password,omitempty"`
 	// Up is when the node started; Heard when this process last heard it.
 	Up    time.Time `json:"up"`
 	Heard time.Time `json:"-"`
@@ -58,7 +61,7 @@ type NodeState struct {
 
 // shape is what of a state is news when it changes (not its counts).
 func (n NodeState) shape() string {
-	s := fmt.Sprint(n.JetStream, n.Why, n.Peers)
+	s := fmt.Sprint(n.JetStream, n.Why, n.Peers, n.Password)
 	for _, r := range n.Refused {
 		s += fmt.Sprint(r.Addr, r.Route, r.Ours, r.Why)
 	}
@@ -171,16 +174,14 @@ func (s *Site) AskNodes(ctx context.Context, wait time.Duration) ([]NodeState, e
 
 // runNode, for the process that runs the node, looks at it every
 // nodeCheck until the site closes: says how it stands when that changed
-// (else every nodeBeat), answers who asks, writes the node log's held
+// (else every nodeBeat), answers who asks (as it stands then), writes the node log's held
 // back counts, and turns JetStream on again once its store has room.
 func (s *Site) runNode(log *nodeLog) error {
 	up := time.Now().UTC()
-	var mu sync.Mutex
-	state := s.ownState(up)
 	if _, err := s.nc.Subscribe(nodesSubject, func(m *nats.Msg) {
-		mu.Lock()
-		b, _ := json.Marshal(state)
-		mu.Unlock()
+		// How it stands now: who asks (doctor) sees a route lost a
+		// moment ago.
+		b, _ := json.Marshal(s.ownState(up))
 		_ = m.Respond(b)
 	}); err != nil {
 		return err
@@ -200,9 +201,6 @@ func (s *Site) runNode(log *nodeLog) error {
 				tried = time.Now()
 				s.restartJetStream(log)
 			}
-			mu.Lock()
-			state = n
-			mu.Unlock()
 			if n.shape() != shape || time.Since(said) >= nodeBeat {
 				if b, err := json.Marshal(n); err == nil && s.nc.Publish(nodeSubject, b) == nil {
 					said, shape = time.Now(), n.shape()
@@ -225,7 +223,7 @@ func (s *Site) runNode(log *nodeLog) error {
 // ownState is how this process's node stands now.
 func (s *Site) ownState(up time.Time) NodeState {
 	n := NodeState{Node: s.opts.Node, Route: s.opts.ClusterListen, Routes: len(s.opts.Routes), Up: up,
-		JetStream: s.ns.JetStreamEnabled(), Refused: s.refused.fresh()}
+		JetStream: s.ns.JetStreamEnabled(), Refused: s.refused.fresh(), Password: s.opts.Password != ""}
 	if rz, err := s.ns.Routez(nil); err == nil {
 		for _, r := range rz.Routes {
 			if r.RemoteName != "" && !slices.Contains(n.Peers, r.RemoteName) {

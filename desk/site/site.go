@@ -23,6 +23,7 @@ import (
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+	"golang.org/x/crypto/bcrypt"
 
 	"treasury/kit/portowner"
 	"treasury/kit/words"
@@ -72,11 +73,14 @@ type Site struct {
 	streams map[string]jetstream.Stream
 	set     settings
 	lives   lives
-	refused refusals      // what the node's log says it refused, or was refused
-	nodes   nodeBook      // what each node of the site says of itself
-	health  siteState     // what the site's health has been since the start
-	done    chan struct{} // closed by Close
-	loops   sync.WaitGroup
+	refused refusals // what the node's log says it refused, or was refused
+	// unchecked is why this process left the site: the node it reached
+	// checks no password and this process gives one (checkPassword).
+	unchecked error
+	nodes     nodeBook      // what each node of the site says of itself
+	health    siteState     // what the site's health has been since the start
+	done      chan struct{} // closed by Close
+	loops     sync.WaitGroup
 }
 
 // closed reports whether the site was closed.
@@ -109,7 +113,14 @@ func Start(o Options) (*Site, error) {
 	copts := []nats.Option{nats.Name("treasury " + o.Node),
 		nats.MaxReconnects(-1), nats.ReconnectWait(time.Second), nats.RetryOnFailedConnect(true)}
 	if o.Password != "" {
-		copts = append(copts, nats.UserInfo(o.User, o.Password))
+		// A node reached later (after a failed first try, or again) is
+		// checked as one reached at once is, below.
+		leave := func(nc *nats.Conn) {
+			if err := s.checkPassword(nc); err != nil {
+				nc.Close()
+			}
+		}
+		copts = append(copts, nats.UserInfo(o.User, o.Password), nats.ConnectHandler(leave), nats.ReconnectHandler(leave))
 	}
 	if o.CAFile != "" {
 		copts = append(copts, nats.RootCAs(o.CAFile), nats.ClientCert(o.CertFile, o.KeyFile))
@@ -135,6 +146,10 @@ func Start(o Options) (*Site, error) {
 	if err != nil {
 		s.Close()
 		return nil, fmt.Errorf("site: connect: %w", err)
+	}
+	if err := s.checkPassword(s.nc); err != nil {
+		s.Close()
+		return nil, fmt.Errorf("site: %w", err)
 	}
 	if s.js, err = jetstream.New(s.nc); err != nil {
 		s.Close()
@@ -168,7 +183,15 @@ func startNode(o Options, log nodeLog) (*server.Server, error) {
 	sopts := &server.Options{ServerName: o.Node, Host: host, Port: port,
 		JetStream: true, StoreDir: o.StoreDir, NoSigs: true, MaxPayload: 1 << 20}
 	if o.Password != "" {
-		sopts.Username, sopts.Password = o.User, o.Password
+		// The node checks clients against the password's bcrypt hash:
+		// it keeps no password of its own to compare with (and says
+		// nothing of plaintext passwords). Its routes give the password
+		// itself, as a client does.
+		hash, err := bcrypt.GenerateFromPassword([]byte(o.Password), passwordCost)
+		if err != nil {
+			return nil, fmt.Errorf("site: password: %w", err)
+		}
+		sopts.Username, sopts.Password = o.User, string(hash)
 	}
 	var routeTLS *tls.Config
 	if o.CAFile != "" {
@@ -211,6 +234,13 @@ func startNode(o Options, log nodeLog) (*server.Server, error) {
 	}
 	return ns, nil
 }
+
+// passwordCost is the cost of the node's bcrypt hash of the site's
+// password. The hash is made at each start and held in memory only, by
+// a process that holds the password itself (it routes and connects with
+// it): a higher cost would guard nothing, and every client's connection
+// (each dashboard, doctor and audit of the host, each reconnect) pays it.
+const passwordCost = bcrypt.MinCost
 
 // tlsTimeout bounds a TLS handshake of a route or a client.
 const tlsTimeout = 3 * time.Second
@@ -306,20 +336,54 @@ func (s *Site) stream(ctx context.Context, cfg jetstream.StreamConfig) (jetstrea
 // connected says why nothing can be asked of the site while the
 // connection is down: no node answers where this host looks for one.
 func (s *Site) connected() error {
+	s.mu.Lock()
+	unchecked := s.unchecked
+	s.mu.Unlock()
+	if unchecked != nil {
+		return unchecked
+	}
 	if s.nc.IsConnected() {
 		return nil
 	}
 	if err := s.nc.LastError(); refusedCredentials(err) {
-		at := s.opts.Listen
-		if at == "" {
-			at = strings.Join(s.opts.URLs, ", ")
-		}
-		return fmt.Errorf("the site's node at %s refuses this process's credentials (authorization: check password_file, or cert_file and ca_file): %w", at, err)
+		return fmt.Errorf("the site's node at %s refuses this process's credentials (authorization: check password_file, or cert_file and ca_file): %w", s.where(), err)
 	}
 	if s.opts.Listen != "" {
 		return fmt.Errorf("no node of the site answers at %s (treasury serve runs this host's node: is it running?)", s.opts.Listen)
 	}
 	return fmt.Errorf("no node of the site answers at %s", strings.Join(s.opts.URLs, ", "))
+}
+
+// where names the node this process reaches: listen, or the cluster's
+// URLs.
+func (s *Site) where() string {
+	if s.opts.Listen != "" {
+		return s.opts.Listen
+	}
+	return strings.Join(s.opts.URLs, ", ")
+}
+
+// ErrPasswordNotChecked is why a process that gives the site's password
+// leaves a node that checks none (a node of a TLS site started without
+// it): a password nothing checks protects nothing, and a wrong one
+// would pass unseen.
+var ErrPasswordNotChecked = errors.New("this process gives a password and the node checks none")
+
+// checkPassword, on a connection made, says (and keeps, for connected)
+// that this process gives a password the node it reached checks not.
+func (s *Site) checkPassword(nc *nats.Conn) error {
+	if s.opts.Password == "" || !nc.IsConnected() || nc.AuthRequired() {
+		return nil
+	}
+	at := nc.ConnectedUrlRedacted()
+	if at == "" {
+		at = s.where()
+	}
+	err := fmt.Errorf("the site's node at %s takes any password (its certificates alone authenticate): %w", at, ErrPasswordNotChecked)
+	s.mu.Lock()
+	s.unchecked = err
+	s.mu.Unlock()
+	return err
 }
 
 // refusedCredentials reports whether err is a node's refusal of this

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -85,7 +86,56 @@ func (s *Site) Weak(ctx context.Context) []Weakness {
 	if err == nil {
 		out = append(out, replicaWeakness(h, nodes)...)
 	}
+	if w, ok := passwordWeakness(nodes); ok {
+		// The routes the nodes with a password refuse are its
+		// consequence: it says why.
+		out = append(out, w)
+		nodes = withoutRouteAuthorization(nodes)
+	}
 	return append(out, refusalWeakness(nodes)...)
+}
+
+// passwordWeakness says the nodes disagree on the site's password: some
+// check it, some (with TLS) check none. Those take any password, so the
+// one the others give reaches them unchecked, and the others refuse
+// their routes.
+func passwordWeakness(nodes []NodeState) (Weakness, bool) {
+	var with, without []string
+	for _, n := range nodes {
+		if n.Password {
+			with = append(with, n.Node)
+		} else {
+			without = append(without, n.Node)
+		}
+	}
+	if len(with) == 0 || len(without) == 0 {
+		return Weakness{}, false
+	}
+	return Weakness{Key: "site:password",
+		Title: fmt.Sprintf("%s the site's password and %s not: every node checks it, or none does",
+			names(with, "checks", "check"), names(without, "does", "do")),
+		Guidance: "A node without the password takes any (its certificates alone authenticate): the password the others give it " +
+			"goes unchecked, while they refuse its routes, which give none. Give every bastion the same password_file, or remove it " +
+			"from every profile of the site, then restart their treasury serve."}, true
+}
+
+// names is the nodes named, with the verb for one or for several.
+func names(nodes []string, one, several string) string {
+	if len(nodes) == 1 {
+		return nodes[0] + " " + one
+	}
+	return strings.Join(nodes, ", ") + " " + several
+}
+
+// withoutRouteAuthorization is nodes without their routes refused for a
+// password.
+func withoutRouteAuthorization(nodes []NodeState) []NodeState {
+	out := make([]NodeState, len(nodes))
+	for i, n := range nodes {
+		n.Refused = slices.DeleteFunc(slices.Clone(n.Refused), func(r Refusal) bool { return r.Route && r.Why == "authorization" })
+		out[i] = n
+	}
+	return out
 }
 
 // replicaWeakness is, per node, what keeps it from holding its replica
@@ -98,10 +148,8 @@ func replicaWeakness(h Health, nodes []NodeState) []Weakness {
 		case r.Offline:
 			why[r.Node] = append(why[r.Node], "offline")
 		case !r.Current || r.Lag > 0:
-			// The lag counts the record's raft entries (its lines, and
-			// the stream's own changes): never more lines than it holds.
 			behind := "behind"
-			if n := min(r.Lag, h.Lines); n > 0 {
+			if n := r.Behind(h.Lines); n > 0 {
 				behind = words.Count(int(n), "line") + " behind"
 			}
 			why[r.Node] = append(why[r.Node], behind)
