@@ -343,7 +343,10 @@ func (s *Site) connected() error {
 		return unchecked
 	}
 	if s.nc.IsConnected() {
-		return nil
+		// Asked here too, not left to the connect handler alone: nats
+		// calls it on its own goroutine, after the connection already
+		// says it is up.
+		return s.checkPassword(s.nc)
 	}
 	if err := s.nc.LastError(); refusedCredentials(err) {
 		return fmt.Errorf("the site's node at %s refuses this process's credentials (authorization: check password_file, or cert_file and ca_file): %w", s.where(), err)
