@@ -142,8 +142,10 @@ func TestDashboardOnTheVariant(t *testing.T) {
 	// error) can be true of a slow machine under -race; a stale mark with
 	// an error cannot.
 	for _, bad := range []string{"Could not read", "✖", "STALE (", "incomplete", "could not be read"} {
-		if bytes.Contains(seen.Bytes(), []byte(bad)) {
-			t.Errorf("the dashboard on the variant showed %q", bad)
+		if i := bytes.Index(seen.Bytes(), []byte(bad)); i >= 0 {
+			line := seen.Bytes()[max(0, bytes.LastIndexByte(seen.Bytes()[:i], '\n')+1):]
+			line, _, _ = bytes.Cut(line, []byte("\n"))
+			t.Errorf("the dashboard on the variant showed %q: %s", bad, line)
 		}
 	}
 	if fs := rt.Platform.Store.Failures(); len(fs) > 0 {
