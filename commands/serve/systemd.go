@@ -30,7 +30,7 @@ func announce(ctx context.Context, n *sdnotify.Notifier, m *monitor, listen stri
 	said := ""
 	for {
 		var status string
-		switch un := m.rt.Platform.Unread(); {
+		switch un := m.pulse.unreadNow(); {
 		case !m.listening.Load():
 			status = "starting: the SSH server is not listening yet"
 		case len(un) > 0:

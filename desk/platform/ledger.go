@@ -23,9 +23,10 @@ import (
 // holds, not kept beside it: a read the store did not fold (the site's
 // poller read it meanwhile, the lease was lost) leaves the next one where
 // the data is, and a process that takes the site's polling over goes on
-// from what it followed. A currency with nothing held (the first poll, a
-// currency whose reads failed, one with no movement in the window) is
-// read over the whole window.
+// from what it followed. A currency with nothing held (the first poll,
+// one whose reads have failed since the start, one with no movement in
+// the window) is read over the whole window; one whose last read failed
+// keeps what it held, and is read from its newest movement held.
 type ledgerFeed struct {
 	c    *payclient.Client
 	now  func() time.Time // the platform's clock
